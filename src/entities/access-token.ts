@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { Credential } from './credential';
+
+/** A bearer token; only its SHA-256 is stored, so a database leak yields no usable token. */
+@Entity({ tableName: 'access_token' })
+@Index({ properties: ['expiresAt'] })
+export class AccessToken {
+  [OptionalProps]?: 'id' | 'createdAt' | 'revokedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @Property({ type: 'text', unique: true })
+  tokenHash!: string;
+
+  @ManyToOne(() => Credential)
+  credential!: Credential;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  expiresAt!: Date;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  revokedAt?: Date;
+}

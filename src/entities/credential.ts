@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { Company } from './company';
+
+/** A clientId/secret pair issued by the operator; the secret is kept only as a scrypt hash. */
+@Entity({ tableName: 'credential' })
+export class Credential {
+  [OptionalProps]?: 'id' | 'createdAt' | 'revokedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @Property({ type: 'text', unique: true })
+  clientId!: string;
+
+  @Property({ type: 'text', hidden: true })
+  secretHash!: string;
+
+  @ManyToOne(() => Company)
+  company!: Company;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  revokedAt?: Date;
+}

@@ -1,0 +1,85 @@
+import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import type { Minor } from '../domain/money';
+import { MoneyType } from './money-type';
+import { Route } from './route';
+
+export interface CoverageLine {
+  code: string;
+  name: string;
+  coverageAmount: Minor;
+}
+
+export interface IncludedDevice {
+  deviceId: string;
+  name: string;
+  description: string;
+  quantity: number;
+  dailyPrice: Minor;
+}
+
+/** An insurance package ("ctg"): altitude and age bands, price rule, coverage and bundled devices. */
+@Entity({ tableName: 'ctg' })
+export class Ctg {
+  [OptionalProps]?: 'active' | 'route' | 'description' | 'termsConditions';
+
+  @PrimaryKey({ type: 'uuid' })
+  id!: string;
+
+  @Property({ type: 'text', unique: true })
+  code!: string;
+
+  @Property({ type: 'text' })
+  name!: string;
+
+  @Property({ type: 'text' })
+  insuranceProductId!: string;
+
+  @Property({ type: 'text' })
+  insuranceCompany!: string;
+
+  @Property({ type: 'text' })
+  productType!: string;
+
+  /** Set only for special-route products, which are offered on that route alone. */
+  @ManyToOne(() => Route, { nullable: true })
+  route?: Route;
+
+  @Property({ type: 'integer' })
+  minAltitude!: number;
+
+  @Property({ type: 'integer' })
+  maxAltitude!: number;
+
+  @Property({ type: 'integer' })
+  minAge!: number;
+
+  @Property({ type: 'integer' })
+  maxAge!: number;
+
+  @Property({ type: 'integer' })
+  baseDurationDays!: number;
+
+  @Property({ type: MoneyType })
+  baseCtgPrice!: Minor;
+
+  @Property({ type: MoneyType })
+  extraDayPrice!: Minor;
+
+  @Property({ type: 'integer' })
+  displayOrder!: number;
+
+  @Property({ type: 'boolean' })
+  active: boolean = true;
+
+  @Property({ type: 'text' })
+  description: string = '';
+
+  @Property({ type: 'text' })
+  termsConditions: string = '';
+
+  @Property({ type: 'json' })
+  coverage!: CoverageLine[];
+
+  @Property({ type: 'json' })
+  includedDevices!: IncludedDevice[];
+}

@@ -1,0 +1,10 @@
+import { AccessToken } from './access-token';
+import { Company } from './company';
+import { Credential } from './credential';
+import { Ctg } from './ctg';
+import { Quote } from './quote';
+import { Route } from './route';
+import { SalesAgent } from './sales-agent';
+
+/** Every entity the ORM knows; listed explicitly so no folder scanning happens at start. */
+export const entities = [Company, SalesAgent, Credential, AccessToken, Route, Ctg, Quote];

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import type { Minor } from '../domain/money';
+import { Company } from './company';
+import type { CoverageLine } from './ctg';
+import { Ctg } from './ctg';
+import { Route } from './route';
+import { MoneyType } from './money-type';
+
+export enum QuoteStatus {
+  Active = 'ACTIVE',
+  Used = 'USED',
+  Expired = 'EXPIRED',
+}
+
+export interface QuotedDevice {
+  deviceId: string;
+  name: string;
+  description: string;
+  quantity: number;
+  priceForDuration: Minor;
+}
+
+/** A priced, persisted offer for one traveller; an order made from it keeps its price and window. */
+@Entity({ tableName: 'quote' })
+@Index({ properties: ['company', 'createdAt'] })
+export class Quote {
+  [OptionalProps]?: 'id' | 'status' | 'createdAt' | 'route';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => Company)
+  company!: Company;
+
+  @ManyToOne(() => Ctg)
+  ctg!: Ctg;
+
+  @ManyToOne(() => Route, { nullable: true })
+  route?: Route;
+
+  @Property({ type: 'text' })
+  nationality!: string;
+
+  @Property({ type: 'integer' })
+  age!: number;
+
+  @Property({ type: 'integer' })
+  maxAltitude!: number;
+
+  @Property({ type: 'date' })
+  startDate!: string;
+
+  @Property({ type: 'date' })
+  endDate!: string;
+
+  @Property({ type: 'integer' })
+  durationDays!: number;
+
+  @Property({ type: 'text' })
+  currency!: string;
+
+  @Property({ type: MoneyType })
+  ctgPriceForDuration!: Minor;
+
+  @Property({ type: MoneyType })
+  totalAmount!: Minor;
+
+  @Property({ type: 'json' })
+  includedDevices!: QuotedDevice[];
+
+  @Property({ type: 'json' })
+  coverage!: CoverageLine[];
+
+  @Enum({ items: () => QuoteStatus })
+  status: QuoteStatus = QuoteStatus.Active;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  expiresAt!: Date;
+}

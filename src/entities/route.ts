@@ -1,0 +1,34 @@
+import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+
+/** A trek route of the catalogue; only active routes are offered to partners. */
+@Entity({ tableName: 'route' })
+export class Route {
+  [OptionalProps]?: 'active' | 'description';
+
+  @PrimaryKey({ type: 'uuid' })
+  id!: string;
+
+  @Property({ type: 'text' })
+  name!: string;
+
+  @Property({ type: 'text' })
+  region!: string;
+
+  @Property({ type: 'text' })
+  trekName!: string;
+
+  @Property({ type: 'text' })
+  routeType!: string;
+
+  @Property({ type: 'text' })
+  routeCategory!: string;
+
+  @Property({ type: 'integer' })
+  maxAltitude!: number;
+
+  @Property({ type: 'text' })
+  description: string = '';
+
+  @Property({ type: 'boolean' })
+  active: boolean = true;
+}
