@@ -1,0 +1,109 @@
+import express, { type Express, type Request, type Response } from 'express';
+import type { Context, Document } from 'openapi-backend';
+import type { Orm } from './db/orm';
+import { AppError, badRequest } from './http/app-error';
+import { errorMiddleware, sendError, toAppError, unknownPathMiddleware } from './http/error-response';
+import { fieldErrorsFromAjv } from './http/field-errors';
+import { createOpenApiBackend } from './http/openapi';
+import { requestLog } from './http/request-log';
+import { docsPagePath } from './http/spec-document';
+import { authenticate } from './services/authentication';
+import { operationHandlers } from './operations';
+import type { OperationHandler, OperationResult, RequestScope, Services } from './operations/operation';
+
+export interface AppDeps {
+  orm: Orm;
+  services: Services;
+  document: Document;
+}
+
+const scopeOf = (res: Response): RequestScope => res.locals.scope as RequestScope;
+
+/** Express in front, openapi-backend for routing and validation from the spec, handlers by operationId. */
+export async function createApp({ orm, services, document }: AppDeps): Promise<Express> {
+  const api = createOpenApiBackend(document);
+  await api.init();
+
+  api.registerSecurityHandler('bearerAuth', async (c: Context, _req: Request, res: Response) => {
+    const header = c.request.headers.authorization;
+    const value = Array.isArray(header) ? header[0] : header;
+    if (!value) return { error: new AppError(401, 'Missing Authorization header', undefined, 'auth') };
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
+    if (!match) return { error: new AppError(401, 'Authorization header must be "Bearer <token>"', undefined, 'auth') };
+    try {
+      const principal = await authenticate(scopeOf(res).em, match[1]);
+      scopeOf(res).principal = principal;
+      return principal;
+    } catch (error) {
+      return { error };
+    }
+  });
+
+  api.register({
+    validationFail: async (c: Context) => {
+      throw badRequest('Validation failed', fieldErrorsFromAjv(c.validation.errors ?? []));
+    },
+    unauthorizedHandler: async (c: Context) => {
+      const error = (c.security?.bearerAuth as { error?: unknown } | undefined)?.error;
+      // Only an authentication failure is a 401; a database outage during the check is not the caller's fault.
+      if (error instanceof AppError) throw error;
+      throw error ?? new AppError(401, 'Missing Authorization header', undefined, 'auth');
+    },
+    notFound: async (c: Context) => {
+      throw new AppError(404, `No endpoint ${c.request.method.toUpperCase()} ${c.request.path}`);
+    },
+    methodNotAllowed: async (c: Context) => {
+      throw new AppError(405, `Method ${c.request.method.toUpperCase()} is not allowed on ${c.request.path}`);
+    },
+    notImplemented: async (c: Context) => {
+      throw new AppError(501, `${c.operation.operationId} is not implemented yet`);
+    },
+  });
+  for (const [operationId, handler] of Object.entries(operationHandlers)) {
+    // register() throws on an operationId the document does not have: a typo fails at boot.
+    api.register(operationId, respondWith(handler));
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(requestLog(services.logger));
+  app.get('/api/external/v1/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  app.get('/docs', (_req, res) => {
+    const page = docsPagePath();
+    if (page) res.sendFile(page);
+    else sendError(_req, res, new AppError(404, 'The docs page is not built: run `npm run docs`'));
+  });
+  app.use(express.json({ limit: services.config.maxJsonBodyBytes, type: ['application/json', 'application/*+json'] }));
+  app.use((req, res, next) => {
+    res.locals.scope = { em: orm.em.fork(), services, req } satisfies RequestScope;
+    api
+      .handleRequest({ method: req.method, path: req.path, body: req.body, query: req.query as Record<string, string>, headers: req.headers as Record<string, string> }, req, res)
+      .catch(next);
+  });
+  app.use(unknownPathMiddleware());
+  app.use(errorMiddleware());
+  return app;
+}
+
+function respondWith(handler: OperationHandler) {
+  return async (c: Context, req: Request, res: Response): Promise<void> => {
+    res.locals.operationId = c.operation.operationId;
+    let result: OperationResult;
+    try {
+      result = await handler(c, scopeOf(res));
+    } catch (error) {
+      const appError = toAppError(error);
+      if (appError.status >= 500) req.log.error({ err: error, operationId: c.operation.operationId }, 'operation failed');
+      sendError(req, res, appError);
+      return;
+    }
+    for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+    res.status(result.status);
+    if (result.contentType) res.type(result.contentType).send(result.body);
+    else if (result.body === undefined) res.end();
+    else res.json(result.body);
+  };
+}

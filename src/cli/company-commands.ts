@@ -1,0 +1,87 @@
+import type { Command } from 'commander';
+import { Company, CompanyType } from '../entities/company';
+import { Credential } from '../entities/credential';
+import { AccessToken } from '../entities/access-token';
+import { hashSecret, newClientSecret } from '../domain/credential-secret';
+import { output, withDatabase, type CliOptions } from './context';
+import { randomBytes } from 'node:crypto';
+
+export function registerCompanyCommands(program: Command): void {
+  const company = program.command('company').description('partner companies');
+
+  company
+    .command('create')
+    .description('create a partner company')
+    .requiredOption('--name <name>', 'display name')
+    .requiredOption('--type <type>', 'TRAVEL_AGENCY or SALES_COMPANY')
+    .option('--commission <percent>', 'commission percent, also the ceiling of directDiscountPercent', '0')
+    .option('--json', 'print JSON')
+    .action(async (options: CliOptions & { name: string; type: string; commission: string }) => {
+      if (!Object.values(CompanyType).includes(options.type as CompanyType)) throw new Error('--type must be TRAVEL_AGENCY or SALES_COMPANY');
+      const percent = Number(options.commission);
+      if (!Number.isFinite(percent) || percent < 0 || percent > 100) throw new Error('--commission must be a number from 0 to 100');
+      const created = await withDatabase(async (em) => {
+        const entity = em.create(Company, { name: options.name, type: options.type as CompanyType, commissionPercent: percent.toFixed(2) });
+        await em.flush();
+        return entity;
+      });
+      output(options, created, `created company ${created.id} (${created.type}) ${created.name}`);
+    });
+
+  company
+    .command('deactivate <id>')
+    .description('deactivate a company: its tokens stop working at once')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: CliOptions) => {
+      const result = await withDatabase(async (em) => {
+        const entity = await em.findOneOrFail(Company, id, { failHandler: () => new Error(`no company ${id}`) });
+        entity.active = false;
+        await em.flush();
+        return { id: entity.id, active: entity.active };
+      });
+      output(options, result, `deactivated company ${result.id}`);
+    });
+
+  company
+    .command('list')
+    .description('list companies')
+    .option('--json', 'print JSON')
+    .action(async (options: CliOptions) => {
+      const companies = await withDatabase((em) => em.find(Company, {}, { orderBy: { createdAt: 'asc' } }));
+      output(options, companies, companies.map((c) => `${c.id}  ${c.type.padEnd(13)} ${c.active ? 'active  ' : 'inactive'} ${c.name}`).join('\n'));
+    });
+
+  const credential = program.command('credential').description('API credentials (clientId and secret)');
+
+  credential
+    .command('issue')
+    .description('issue a credential; the secret is printed once and stored only as a hash')
+    .requiredOption('--company <id>', 'company id')
+    .option('--json', 'print JSON')
+    .action(async (options: CliOptions & { company: string }) => {
+      const clientSecret = newClientSecret();
+      const issued = await withDatabase(async (em) => {
+        const owner = await em.findOneOrFail(Company, options.company, { failHandler: () => new Error(`no company ${options.company}`) });
+        const entity = em.create(Credential, { clientId: `pk_${randomBytes(12).toString('hex')}`, secretHash: await hashSecret(clientSecret), company: owner });
+        await em.flush();
+        return { clientId: entity.clientId, clientSecret, companyId: owner.id };
+      });
+      output(options, issued, `clientId:     ${issued.clientId}\nclientSecret: ${issued.clientSecret}\n(the secret is not stored and cannot be shown again)`);
+    });
+
+  credential
+    .command('revoke <clientId>')
+    .description('revoke a credential and every token issued under it')
+    .option('--json', 'print JSON')
+    .action(async (clientId: string, options: CliOptions) => {
+      const result = await withDatabase(async (em) =>
+        em.transactional(async (tx) => {
+          const entity = await tx.findOneOrFail(Credential, { clientId }, { failHandler: () => new Error(`no credential ${clientId}`) });
+          entity.revokedAt = new Date();
+          await tx.nativeUpdate(AccessToken, { credential: entity, revokedAt: null }, { revokedAt: entity.revokedAt });
+          return { clientId, revokedAt: entity.revokedAt.toISOString() };
+        }),
+      );
+      output(options, result, `revoked ${result.clientId}`);
+    });
+}

@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import { DEMO_PARTNERS } from '../db/demo-partners';
+import { output, type CliOptions } from './context';
+
+export function registerDemoCommand(program: Command): void {
+  program
+    .command('demo')
+    .description('print the sandbox demo companies and their credentials')
+    .option('--json', 'print JSON')
+    .action((options: CliOptions) => {
+      const partners = DEMO_PARTNERS.map(({ companyId, name, type, commissionPercent, clientId, clientSecret }) => ({
+        companyId, name, type, commissionPercent, clientId, clientSecret,
+      }));
+      output(
+        options,
+        partners,
+        partners.map((p) => `${p.name} (${p.type}, commission ${p.commissionPercent}%)\n  companyId    ${p.companyId}\n  clientId     ${p.clientId}\n  clientSecret ${p.clientSecret}`).join('\n\n'),
+      );
+    });
+}

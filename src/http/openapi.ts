@@ -1,0 +1,35 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import OpenAPIBackend, { type Document, type Options } from 'openapi-backend';
+
+/**
+ * openapi-backend validates with Ajv's draft-07 class and checks the document with a 3.0-only
+ * validator that rejects valid 3.1 (and then silently registers no route). We validate with
+ * Ajv2020 + ajv-formats instead and let `redocly lint` be the definition check.
+ */
+class OpenApi31Backend extends OpenAPIBackend {
+  override validateDefinition(): Document {
+    return this.document;
+  }
+}
+
+// OpenAPI's numeric and binary formats are annotations, not constraints.
+const ANNOTATION_FORMATS = ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password'];
+
+export function createOpenApiBackend(definition: Document, options: Partial<Options> = {}): OpenAPIBackend {
+  return new OpenApi31Backend({
+    definition,
+    apiRoot: '/',
+    strict: true,
+    validate: true,
+    coerceTypes: true,
+    ajvOpts: { allErrors: true },
+    customizeAjv: (_original, ajvOpts) => {
+      const ajv = new Ajv2020({ ...ajvOpts, strict: false, allErrors: true });
+      addFormats(ajv);
+      for (const format of ANNOTATION_FORMATS) ajv.addFormat(format, true);
+      return ajv;
+    },
+    ...options,
+  });
+}

@@ -1,0 +1,14 @@
+import type { OperationHandlers } from './operation';
+
+export const healthHandlers: OperationHandlers = {
+  async getHealth() {
+    return { status: 200, body: { status: 'ok' } };
+  },
+
+  async getReadiness(_c, { services }) {
+    const up = await services.isDatabaseUp();
+    return up
+      ? { status: 200, body: { status: 'ready', database: 'up' } }
+      : { status: 503, body: { status: 'unready', database: 'down' } };
+  },
+};

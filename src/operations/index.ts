@@ -1,0 +1,11 @@
+import { authHandlers } from './auth';
+import { healthHandlers } from './health';
+import type { OperationHandlers } from './operation';
+import { referenceHandlers } from './reference';
+
+/** Every implemented operation, keyed by operationId; one module per tag. */
+export const operationHandlers: OperationHandlers = {
+  ...healthHandlers,
+  ...authHandlers,
+  ...referenceHandlers,
+};

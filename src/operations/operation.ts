@@ -1,0 +1,41 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Request } from 'express';
+import type { Context } from 'openapi-backend';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import type { Catalogue } from '../services/catalogue';
+import type { Principal } from '../services/authentication';
+import { unauthorized } from '../http/app-error';
+
+/** Long-lived collaborators the handlers share; built once in createApp. */
+export interface Services {
+  config: Config;
+  catalogue: Catalogue;
+  logger: Logger;
+  isDatabaseUp(): Promise<boolean>;
+}
+
+/** What one request's handler gets: its own entity manager (identity map) and the caller. */
+export interface RequestScope {
+  em: EntityManager;
+  services: Services;
+  req: Request;
+  principal?: Principal;
+}
+
+export interface OperationResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  contentType?: string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type OperationHandler = (c: Context<any, any, any, any, any>, scope: RequestScope) => Promise<OperationResult>;
+export type OperationHandlers = Record<string, OperationHandler>;
+
+/** Handlers behind the bearer security requirement are only reached with a principal. */
+export function callerOf(scope: RequestScope): Principal {
+  if (!scope.principal) throw unauthorized('Missing access token');
+  return scope.principal;
+}

@@ -1,0 +1,81 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { CompanyType } from '../entities/company';
+import { AccessToken } from '../entities/access-token';
+import { Credential } from '../entities/credential';
+import { DECOY_SECRET_HASH, newAccessToken, tokenHash, verifySecret } from '../domain/credential-secret';
+import { unauthorized } from '../http/app-error';
+
+/** Who is calling: resolved from the bearer token on every request. */
+export interface Principal {
+  companyId: string;
+  companyType: CompanyType;
+  companyName: string;
+  commissionPercent: string;
+  credentialId: string;
+}
+
+export interface IssuedToken {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+}
+
+/** Wrong secret and unknown clientId answer alike, in message and in time. */
+export async function issueToken(em: EntityManager, clientId: string, clientSecret: string, ttlSeconds: number): Promise<IssuedToken> {
+  const credential = await em.findOne(Credential, { clientId }, { populate: ['company', 'secretHash'] });
+  const secretMatches = await verifySecret(clientSecret, credential?.secretHash ?? DECOY_SECRET_HASH);
+  if (!credential || !secretMatches) throw unauthorized('Invalid client credentials');
+  if (credential.revokedAt) throw unauthorized('Credential has been revoked');
+  if (!credential.company.active) throw unauthorized('Company account is inactive');
+
+  const accessToken = newAccessToken();
+  em.create(AccessToken, {
+    tokenHash: tokenHash(accessToken),
+    credential,
+    expiresAt: new Date(Date.now() + ttlSeconds * 1000),
+  });
+  await em.flush();
+  return { accessToken, tokenType: 'Bearer', expiresIn: ttlSeconds };
+}
+
+interface TokenRow {
+  expires_at: Date;
+  token_revoked_at: Date | null;
+  credential_id: string;
+  credential_revoked_at: Date | null;
+  company_id: string;
+  company_type: CompanyType;
+  company_name: string;
+  company_active: boolean;
+  commission_percent: string;
+}
+
+/**
+ * Checks a bearer token against the database on every request (one indexed join), so that a
+ * revoked credential or deactivated company is locked out at once, in every server process.
+ */
+export async function authenticate(em: EntityManager, bearer: string): Promise<Principal> {
+  const rows = await em.getConnection().execute<TokenRow[]>(
+    `select t.expires_at, t.revoked_at as token_revoked_at, c.id as credential_id, c.revoked_at as credential_revoked_at,
+            co.id as company_id, co.type as company_type, co.name as company_name, co.active as company_active,
+            co.commission_percent
+       from access_token t
+       join credential c on c.id = t.credential_id
+       join company co on co.id = c.company_id
+      where t.token_hash = ?`,
+    [tokenHash(bearer)],
+  );
+  const row = rows[0];
+  if (!row) throw unauthorized('Invalid access token');
+  if (row.token_revoked_at) throw unauthorized('Access token has been revoked');
+  if (new Date(row.expires_at).getTime() <= Date.now()) throw unauthorized('Access token has expired');
+  if (row.credential_revoked_at) throw unauthorized('Credential has been revoked');
+  if (!row.company_active) throw unauthorized('Company account is inactive');
+  return {
+    companyId: row.company_id,
+    companyType: row.company_type,
+    companyName: row.company_name,
+    commissionPercent: row.commission_percent,
+    credentialId: row.credential_id,
+  };
+}

@@ -1,0 +1,123 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Ctg, type CoverageLine, type IncludedDevice } from '../entities/ctg';
+import { Route } from '../entities/route';
+import type { Minor } from '../domain/money';
+
+export interface RouteView {
+  id: string;
+  name: string;
+  region: string;
+  trekName: string;
+  routeType: string;
+  routeCategory: string;
+  maxAltitude: number;
+  description: string;
+  active: boolean;
+}
+
+export interface CtgView {
+  id: string;
+  code: string;
+  name: string;
+  insuranceProductId: string;
+  insuranceCompany: string;
+  productType: string;
+  routeId: string | null;
+  minAltitude: number;
+  maxAltitude: number;
+  minAge: number;
+  maxAge: number;
+  baseDurationDays: number;
+  baseCtgPrice: Minor;
+  extraDayPrice: Minor;
+  displayOrder: number;
+  active: boolean;
+  description: string;
+  termsConditions: string;
+  coverage: CoverageLine[];
+  includedDevices: IncludedDevice[];
+}
+
+export interface CatalogueSnapshot {
+  routes: RouteView[];
+  ctgs: CtgView[];
+  routeById: Map<string, RouteView>;
+  ctgById: Map<string, CtgView>;
+}
+
+/**
+ * Routes and packages held in memory: they are read on every quote and listing but change only
+ * when the operator imports a catalogue. A snapshot older than `maxAgeMs` is reloaded in the
+ * background while the old one keeps serving, so no request waits for the reload.
+ */
+export class Catalogue {
+  private snapshot?: CatalogueSnapshot;
+  private loadedAt = 0;
+  private reloading?: Promise<void>;
+
+  constructor(
+    private readonly forkEm: () => EntityManager,
+    private readonly maxAgeMs = 30_000,
+  ) {}
+
+  async current(): Promise<CatalogueSnapshot> {
+    if (!this.snapshot) await this.reload();
+    else if (Date.now() - this.loadedAt > this.maxAgeMs) void this.reload().catch(() => undefined);
+    return this.snapshot as CatalogueSnapshot;
+  }
+
+  /** Loads now; also what a change notification calls. Concurrent calls share one load. */
+  reload(): Promise<void> {
+    this.reloading ??= this.load().finally(() => {
+      this.reloading = undefined;
+    });
+    return this.reloading;
+  }
+
+  private async load(): Promise<void> {
+    const em = this.forkEm();
+    const [routes, ctgs] = await Promise.all([
+      em.find(Route, {}, { orderBy: { name: 'asc' } }),
+      em.find(Ctg, {}, { orderBy: { displayOrder: 'asc' } }),
+    ]);
+    const routeViews = routes.map(toRouteView);
+    const ctgViews = ctgs.map(toCtgView);
+    this.snapshot = {
+      routes: routeViews,
+      ctgs: ctgViews,
+      routeById: new Map(routeViews.map((route) => [route.id, route])),
+      ctgById: new Map(ctgViews.map((ctg) => [ctg.id, ctg])),
+    };
+    this.loadedAt = Date.now();
+  }
+}
+
+function toRouteView(route: Route): RouteView {
+  const { id, name, region, trekName, routeType, routeCategory, maxAltitude, description, active } = route;
+  return { id, name, region, trekName, routeType, routeCategory, maxAltitude, description, active };
+}
+
+function toCtgView(ctg: Ctg): CtgView {
+  return {
+    id: ctg.id,
+    code: ctg.code,
+    name: ctg.name,
+    insuranceProductId: ctg.insuranceProductId,
+    insuranceCompany: ctg.insuranceCompany,
+    productType: ctg.productType,
+    routeId: ctg.route?.id ?? null,
+    minAltitude: ctg.minAltitude,
+    maxAltitude: ctg.maxAltitude,
+    minAge: ctg.minAge,
+    maxAge: ctg.maxAge,
+    baseDurationDays: ctg.baseDurationDays,
+    baseCtgPrice: ctg.baseCtgPrice,
+    extraDayPrice: ctg.extraDayPrice,
+    displayOrder: ctg.displayOrder,
+    active: ctg.active,
+    description: ctg.description,
+    termsConditions: ctg.termsConditions,
+    coverage: ctg.coverage,
+    includedDevices: ctg.includedDevices,
+  };
+}
