@@ -15,6 +15,8 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const server = await startServer(config, logger);
+  // A parent that forked us (benchmarks, multi-process tests) learns the port it picked.
+  process.send?.({ port: server.port });
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

@@ -1,0 +1,54 @@
+// Baseline (b): the service's own stack (Express + openapi-backend with Ajv 2020 + the bearer
+// check against PostgreSQL) answering one primary-key SELECT. Loads the compiled dist/ modules.
+import express from 'express';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { createOpenApiBackend } = require('../../dist/src/http/openapi.js');
+const { authenticate } = require('../../dist/src/services/authentication.js');
+const { initOrm } = require('../../dist/src/db/orm.js');
+const { Company } = require('../../dist/src/entities/company.js');
+
+const document = {
+  openapi: '3.1.0',
+  info: { title: 'baseline', version: '1' },
+  components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+  security: [{ bearerAuth: [] }],
+  paths: {
+    '/companies/{companyId}': {
+      get: {
+        operationId: 'getCompany',
+        parameters: [{ name: 'companyId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        responses: { 200: { description: 'company' } },
+      },
+    },
+  },
+};
+
+const orm = await initOrm(process.env.DATABASE_URL, 10);
+const api = createOpenApiBackend(document);
+await api.init();
+api.registerSecurityHandler('bearerAuth', async (c, _req, res) => {
+  const token = String(c.request.headers.authorization ?? '').replace(/^Bearer /, '');
+  try {
+    return await authenticate(res.locals.em, token);
+  } catch (error) {
+    return { error };
+  }
+});
+api.register({
+  getCompany: async (c, _req, res) => {
+    const company = await res.locals.em.findOne(Company, c.request.params.companyId);
+    res.json({ success: true, message: 'OK', data: { companyId: company.id, name: company.name }, timestamp: new Date().toISOString() });
+  },
+  unauthorizedHandler: async (_c, _req, res) => res.status(401).json({ success: false, message: 'unauthorized', data: null }),
+  validationFail: async (_c, _req, res) => res.status(400).json({ message: 'invalid' }),
+  notFound: async (_c, _req, res) => res.status(404).json({ message: 'not found' }),
+});
+const app = express();
+app.use(express.json());
+app.use((req, res, next) => {
+  res.locals.em = orm.em.fork();
+  api.handleRequest({ method: req.method, path: req.path, body: req.body, query: req.query, headers: req.headers }, req, res).catch(next);
+});
+const server = app.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port }));

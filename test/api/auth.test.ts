@@ -1,0 +1,133 @@
+import { CompanyType } from '../../src/entities/company';
+import { Company } from '../../src/entities/company';
+import { Credential } from '../../src/entities/credential';
+import { AccessToken } from '../../src/entities/access-token';
+import type { RunningServer } from '../../src/server';
+import { DEMO_PARTNERS } from '../../src/db/demo-partners';
+import { startTestServer } from '../support/test-server';
+import { ApiClient } from '../support/http-client';
+import { newPartner } from '../support/partners';
+
+const TOKEN = '/api/external/v1/auth/token';
+const ROUTES = '/api/external/v1/reference/routes';
+
+describe('POST /auth/token', () => {
+  let server: RunningServer;
+  let client: ApiClient;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    client = new ApiClient(server.url);
+  });
+  afterAll(() => server.stop());
+
+  it('issues an opaque bearer token with its lifetime for a valid credential', async () => {
+    const partner = await newPartner(server, client);
+    const response = await client.op('issueToken', 'POST', TOKEN, { clientId: partner.clientId, clientSecret: partner.clientSecret });
+    expect(response.status).toBe(200);
+    expect(response.body.data.tokenType).toBe('Bearer');
+    expect(response.body.data.expiresIn).toBe(3600);
+    expect(response.body.data.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(response.body.data.accessToken.split('.')).toHaveLength(1); // not a JWT
+  });
+
+  it('stores only a hash of the token', async () => {
+    const partner = await newPartner(server, client);
+    const stored = await server.orm.em.fork().find(AccessToken, { credential: { clientId: partner.clientId } });
+    expect(stored.map((token) => token.tokenHash)).not.toContain(partner.token);
+    expect(stored[0].tokenHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('seeds the documented demo partners outside production', async () => {
+    const demo = DEMO_PARTNERS[0];
+    const response = await client.op('issueToken', 'POST', TOKEN, { clientId: demo.clientId, clientSecret: demo.clientSecret });
+    expect(response.status).toBe(200);
+  });
+
+  it('answers a wrong secret and an unknown clientId alike with a shape-1 401', async () => {
+    const partner = await newPartner(server, client);
+    const wrongSecret = await client.op('issueToken', 'POST', TOKEN, { clientId: partner.clientId, clientSecret: 'nope' });
+    const unknownClient = await client.op('issueToken', 'POST', TOKEN, { clientId: 'no-such-client', clientSecret: 'nope' });
+    expect(wrongSecret.status).toBe(401);
+    expect(unknownClient.status).toBe(401);
+    expect(wrongSecret.body).toEqual(unknownClient.body);
+    expect(wrongSecret.body).toEqual({ success: false, message: expect.any(String), data: null });
+  });
+
+  it('rejects blank fields with a 400 naming each field', async () => {
+    const response = await client.op('issueToken', 'POST', TOKEN, { clientId: ' ', clientSecret: '' });
+    expect(response.status).toBe(400);
+    expect(Object.keys(response.body.details.fieldErrors).sort()).toEqual(['clientId', 'clientSecret']);
+  });
+
+  it('refuses a token to a revoked credential and to an inactive company', async () => {
+    const revoked = await newPartner(server, client);
+    const inactive = await newPartner(server, client);
+    const em = server.orm.em.fork();
+    await em.nativeUpdate(Credential, { clientId: revoked.clientId }, { revokedAt: new Date() });
+    await em.nativeUpdate(Company, { id: inactive.companyId }, { active: false });
+    for (const partner of [revoked, inactive]) {
+      const response = await client.op('issueToken', 'POST', TOKEN, { clientId: partner.clientId, clientSecret: partner.clientSecret });
+      expect(response.status).toBe(401);
+    }
+  });
+});
+
+describe('bearer authentication on every other endpoint', () => {
+  let server: RunningServer;
+  let client: ApiClient;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    client = new ApiClient(server.url);
+  });
+  afterAll(() => server.stop());
+
+  const expectShape1 = async (token: string | undefined, headers: Record<string, string> = {}) => {
+    const response = await client.op('listRoutes', 'GET', ROUTES, undefined, { token, headers });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ success: false, message: expect.any(String), data: null });
+    expect(response.body).not.toHaveProperty('timestamp');
+  };
+
+  it('accepts a valid token', async () => {
+    const partner = await newPartner(server, client);
+    const response = await client.op('listRoutes', 'GET', ROUTES, undefined, { token: partner.token });
+    expect(response.status).toBe(200);
+  });
+
+  it('rejects a missing Authorization header', () => expectShape1(undefined));
+
+  it('rejects a header that is not a Bearer token', () => expectShape1(undefined, { authorization: 'Basic abc' }));
+
+  it('rejects an unknown token', () => expectShape1('not-a-real-token'));
+
+  it('rejects an expired token', async () => {
+    const partner = await newPartner(server, client);
+    await server.orm.em.fork().nativeUpdate(AccessToken, { credential: { clientId: partner.clientId } }, { expiresAt: new Date(Date.now() - 1000) });
+    await expectShape1(partner.token);
+  });
+
+  it('rejects a revoked token', async () => {
+    const partner = await newPartner(server, client);
+    await server.orm.em.fork().nativeUpdate(AccessToken, { credential: { clientId: partner.clientId } }, { revokedAt: new Date() });
+    await expectShape1(partner.token);
+  });
+
+  it('locks out a token at once when its credential is revoked', async () => {
+    const partner = await newPartner(server, client);
+    await server.orm.em.fork().nativeUpdate(Credential, { clientId: partner.clientId }, { revokedAt: new Date() });
+    await expectShape1(partner.token);
+  });
+
+  it('locks out a token at once when its company is deactivated', async () => {
+    const partner = await newPartner(server, client, { type: CompanyType.SalesCompany });
+    await server.orm.em.fork().nativeUpdate(Company, { id: partner.companyId }, { active: false });
+    await expectShape1(partner.token);
+  });
+
+  it('checks the token before validating the request', async () => {
+    const response = await client.op('createQuote', 'POST', '/api/external/v1/reference/quote', { nonsense: true });
+    expect(response.status).toBe(401);
+  });
+});

@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { ensureLocalCluster } from '../../src/db/local-cluster';
+
+/**
+ * One PostgreSQL for the whole run: a fresh database on DATABASE_URL's server when it is set
+ * (as in CI), otherwise a throwaway embedded cluster in a temporary directory, tuned for speed.
+ * Each test file starts its own server on it; migrations run on the first start.
+ */
+export default async function globalSetup(): Promise<void> {
+  const databaseName = `pbs_test_${randomBytes(4).toString('hex')}`;
+  if (process.env.DATABASE_URL) {
+    const client = new Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    await client.query(`CREATE DATABASE ${databaseName}`);
+    await client.end();
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${databaseName}`;
+    process.env.TEST_DATABASE_URL = url.toString();
+    (globalThis as Record<string, unknown>).__dropTestDatabase = async () => {
+      const admin = new Client({ connectionString: process.env.DATABASE_URL });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+      await admin.end();
+    };
+    return;
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-test-'));
+  fs.chmodSync(dataDir, 0o755);
+  const cluster = await ensureLocalCluster({
+    dataDir,
+    database: databaseName,
+    settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
+  });
+  process.env.TEST_DATABASE_URL = cluster.url;
+  (globalThis as Record<string, unknown>).__dropTestDatabase = async () => {
+    await cluster.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,23 @@
+import type { ErrorObject } from 'ajv';
+import { fieldErrorsFromAjv } from '../../src/http/field-errors';
+
+const error = (overrides: Partial<ErrorObject>): ErrorObject => ({ keyword: 'type', instancePath: '', schemaPath: '', params: {}, ...overrides });
+
+describe('field names of validation errors', () => {
+  it('indexes array items like [2].email', () => {
+    expect(fieldErrorsFromAjv([error({ keyword: 'format', instancePath: '/requestBody/2/email', params: { format: 'email' } })])).toEqual({ '[2].email': 'must be a valid email' });
+  });
+
+  it('names a missing property', () => {
+    expect(fieldErrorsFromAjv([error({ keyword: 'required', instancePath: '/requestBody', params: { missingProperty: 'ctgId' } })])).toEqual({ ctgId: 'is required' });
+  });
+
+  it('names a rejected extra property', () => {
+    expect(fieldErrorsFromAjv([error({ keyword: 'additionalProperties', instancePath: '/requestBody/0', params: { additionalProperty: 'travelCompanyId' } })])).toEqual({ '[0].travelCompanyId': 'is not an accepted field' });
+  });
+
+  it('names query parameters and headers plainly', () => {
+    expect(fieldErrorsFromAjv([error({ keyword: 'enum', instancePath: '/query/sortBy', params: { allowedValues: ['name'] } })])).toEqual({ sortBy: 'must be one of: name' });
+    expect(fieldErrorsFromAjv([error({ keyword: 'format', instancePath: '/header/idempotency-key', params: { format: 'uuid' } })])).toEqual({ 'Idempotency-Key': 'must be a valid uuid' });
+  });
+});
