@@ -1,7 +1,9 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261123092520_Initial } from './Migration20261123092520_Initial';
+import { Migration20261123120000_DocumentsTravellers } from './Migration20261123120000_DocumentsTravellers';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123092520_Initial', class: Migration20261123092520_Initial },
+  { name: 'Migration20261123120000_DocumentsTravellers', class: Migration20261123120000_DocumentsTravellers },
 ];

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { Company } from './company';
+import { Document } from './document';
+
+/**
+ * A person registered by one company; only that company ever sees or books them. The table also
+ * has a generated, trigram-indexed `search_text` column (see the migration) that `search` uses;
+ * it is not mapped because nothing writes or reads it as a field.
+ */
+@Entity({ tableName: 'traveller' })
+@Index({ properties: ['company', 'createdAt'] })
+export class Traveller {
+  [OptionalProps]?: 'id' | 'createdAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => Company)
+  company!: Company;
+
+  @Property({ type: 'text' })
+  email!: string;
+
+  @Property({ type: 'text' })
+  name!: string;
+
+  @Property({ type: 'date' })
+  dateOfBirth!: string;
+
+  @Property({ type: 'text' })
+  nationality!: string;
+
+  @Property({ type: 'text', nullable: true })
+  countryOfResidence?: string;
+
+  @Property({ type: 'text' })
+  idType!: string;
+
+  @Property({ type: 'text' })
+  idNumber!: string;
+
+  @Property({ type: 'text', nullable: true })
+  motherTongue?: string;
+
+  @Property({ type: 'text', nullable: true })
+  bloodGroup?: string;
+
+  @Property({ type: 'text' })
+  gender!: string;
+
+  @Property({ type: 'text' })
+  phone!: string;
+
+  @Property({ type: 'decimal', precision: 5, scale: 1, nullable: true })
+  height?: string;
+
+  @Property({ type: 'decimal', precision: 5, scale: 1, nullable: true })
+  weight?: string;
+
+  @Property({ type: 'boolean', nullable: true })
+  englishService?: boolean;
+
+  @Property({ type: 'text' })
+  emergencyContactName!: string;
+
+  @Property({ type: 'text' })
+  emergencyContactPhone!: string;
+
+  @Property({ type: 'text' })
+  emergencyContactEmail!: string;
+
+  @Property({ type: 'text' })
+  emergencyContactRelation!: string;
+
+  @Property({ type: 'text', nullable: true })
+  medicalHistory?: string;
+
+  @Property({ type: 'text', nullable: true })
+  allergy?: string;
+
+  @ManyToOne(() => Document)
+  avatarDocument!: Document;
+
+  @ManyToOne(() => Document)
+  passportDocument!: Document;
+
+  @ManyToOne(() => Document)
+  signatureDocument!: Document;
+
+  @ManyToOne(() => Document, { nullable: true })
+  visaDocument?: Document;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  createdAt: Date = new Date();
+}
