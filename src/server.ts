@@ -20,7 +20,14 @@ export interface RunningServer {
 /** Database, migrations, seed, app, listen. Tests call this with port 0; main.ts with the configured port. */
 export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const database = await openDatabase(config, (message) => logger.info(message));
-  const orm = await initOrm(database.url, config.dbPoolMax);
+  // MikroORM's lines (migrator progress) join the structured log and obey LOG_LEVEL; a failed
+  // migration still throws below, whatever the level.
+  const ormLog = logger.child({ component: 'mikro-orm' });
+  const orm = await initOrm(database.url, config.dbPoolMax, {
+    info: (line) => ormLog.info(line),
+    warn: (line) => ormLog.warn(line),
+    error: (line) => ormLog.error(line),
+  });
   try {
     await migrate(orm);
     await seed(orm.em.fork(), { refreshCatalogue: !config.isProduction, demoPartners: config.seedDemoData });

@@ -4,10 +4,11 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { entities } from '../entities';
 import { migrationsList } from './migrations';
+import { ormLoggerFactory, stderrSink, type OrmLogSink } from './orm-log';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
 
-export function ormOptions(clientUrl: string, poolMax = 10): Options<PostgreSqlDriver> {
+export function ormOptions(clientUrl: string, poolMax = 10, log: OrmLogSink = stderrSink): Options<PostgreSqlDriver> {
   return {
     driver: PostgreSqlDriver,
     clientUrl,
@@ -21,11 +22,13 @@ export function ormOptions(clientUrl: string, poolMax = 10): Options<PostgreSqlD
     forceUtcTimezone: true,
     allowGlobalContext: false,
     debug: false,
+    loggerFactory: ormLoggerFactory(log),
+    colors: false,
   };
 }
 
-export async function initOrm(clientUrl: string, poolMax?: number): Promise<Orm> {
-  return MikroORM.init<PostgreSqlDriver>(ormOptions(clientUrl, poolMax));
+export async function initOrm(clientUrl: string, poolMax?: number, log?: OrmLogSink): Promise<Orm> {
+  return MikroORM.init<PostgreSqlDriver>(ormOptions(clientUrl, poolMax, log));
 }
 
 export async function migrate(orm: Orm): Promise<void> {

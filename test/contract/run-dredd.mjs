@@ -22,7 +22,7 @@ const baseUrl = `http://127.0.0.1:${port}`;
 
 const dredd = spawn(
   path.join(root, 'node_modules/.bin/dredd'),
-  [path.join(root, 'generated/openapi.json'), baseUrl, `--hookfiles=${path.join(root, 'test/contract/hooks.cjs')}`, '--language=nodejs', '--loglevel=warning'],
+  [path.join(root, 'generated/openapi.json'), baseUrl, `--hookfiles=${path.join(root, 'test/contract/hooks.cjs')}`, '--language=nodejs', '--loglevel=error'],
   { stdio: 'inherit', env: { ...process.env, DREDD_BASE_URL: baseUrl } },
 );
 const code = await new Promise((resolve) => dredd.on('exit', resolve));

@@ -1,0 +1,39 @@
+import type { RunningServer } from '../../src/server';
+import { ApiClient } from '../support/http-client';
+import { startTestServer } from '../support/test-server';
+
+let server: RunningServer;
+let client: ApiClient;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  client = new ApiClient(server.url);
+});
+afterAll(() => server.stop());
+
+/** Every `src`/`href` of a script or stylesheet tag in the page. */
+function loadedResources(html: string): string[] {
+  const tags = html.match(/<(script|link)\b[^>]*>/gi) ?? [];
+  return tags.flatMap((tag) => [...tag.matchAll(/\b(?:src|href)\s*=\s*["']?([^"'\s>]+)/gi)].map((match) => match[1]));
+}
+
+describe('the partner docs page', () => {
+  it('serves the Redoc page of the contract at /docs (built by npm run docs)', async () => {
+    const response = await client.call<string>('GET', '/docs');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.body).toMatch(/^<!DOCTYPE html>/i);
+    expect(response.body).toContain('Partner Booking');
+    expect(response.body).toContain('/api/external/v1/reference/quote');
+  });
+
+  it('is self-contained: no script or stylesheet comes from another host', async () => {
+    const response = await client.call<string>('GET', '/docs');
+    expect(response.status).toBe(200);
+    expect(response.body).toMatch(/<script\b/i); // the Redoc bundle itself, inlined
+    const external = loadedResources(response.body).filter((url) => /^(https?:)?\/\//i.test(url));
+    expect(external).toEqual([]);
+    expect(response.body).not.toMatch(/\bimport\b[^;]*?["'](https?:)?\/\//); // no module imported from a CDN
+    expect(response.body).toMatch(/"disableTelemetry":\s*true/); // the page reports nothing to Redocly
+  });
+});
