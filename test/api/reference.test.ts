@@ -52,9 +52,17 @@ describe('POST /reference/quote', () => {
 
   it('persists the quote under the caller company', async () => {
     const response = await quote(everestTrip);
-    const stored = await server.orm.em.fork().findOneOrFail(Quote, response.body.data.quoteId, { populate: ['company'] });
+    const data = response.body.data;
+    const stored = await server.orm.em.fork().findOneOrFail(Quote, data.quoteId, { populate: ['company'] });
     expect(stored.company.id).toBe(partner.companyId);
     expect(stored.totalAmount).toBe(1960000);
+    expect(stored).toMatchObject({ status: data.quoteStatus, startDate: data.startDate, endDate: data.endDate, durationDays: data.durationDays, age: 34 });
+    expect(stored.ctg.id).toBe(data.ctgId);
+    expect(stored.route?.id).toBe(data.routeId);
+    expect(stored.createdAt.toISOString()).toBe(data.createdAt);
+    expect(stored.expiresAt.toISOString()).toBe(data.validUntil);
+    expect(stored.coverage.map((line) => line.code)).toEqual(data.coverage.map((line: { code: string }) => line.code));
+    expect(stored.includedDevices.map((device) => device.priceForDuration / 100)).toEqual(data.includedDevices.map((device: { priceForDuration: number }) => device.priceForDuration));
   });
 
   it('counts both ends of an endDate window', async () => {
