@@ -15,12 +15,14 @@ export interface AppDeps {
   orm: Orm;
   services: Services;
   document: Document;
+  /** Pages served beside the API, such as the sandbox gateways' hosted checkout. */
+  pages?: express.Router[];
 }
 
 const scopeOf = (res: Response): RequestScope => res.locals.scope as RequestScope;
 
 /** Express in front, openapi-backend for routing and validation from the spec, handlers by operationId. */
-export async function createApp({ orm, services, document }: AppDeps): Promise<Express> {
+export async function createApp({ orm, services, document, pages = [] }: AppDeps): Promise<Express> {
   const api = createOpenApiBackend(document);
   await api.init();
 
@@ -76,6 +78,7 @@ export async function createApp({ orm, services, document }: AppDeps): Promise<E
     if (page) res.sendFile(page);
     else sendError(_req, res, new AppError(404, 'The docs page is not built: run `npm run docs`'));
   });
+  for (const router of pages) app.use(router);
   app.use(express.json({ limit: services.config.maxJsonBodyBytes, type: ['application/json', 'application/*+json'] }));
   app.use((req, res, next) => {
     res.locals.scope = { em: orm.em.fork(), services, req } satisfies RequestScope;

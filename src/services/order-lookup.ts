@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { Order } from '../entities/order';
 import { isReference, isUuid } from '../domain/order-reference';
-import { forbidden, notFound } from '../http/app-error';
+import { badRequest, forbidden, notFound } from '../http/app-error';
+import { PaymentAttempt } from '../entities/payment-attempt';
 import type { Principal } from './authentication';
 
 /** How the caller relates to an order it may see. */
@@ -26,8 +27,9 @@ export const ORDER_DETAIL_POPULATE = ['traveller', 'ctg', 'route', 'group', 'tra
  * company only. We grant both, and return `access` so an operation that must stay with the
  * placing company can refuse a TRAVEL_COMPANY caller.
  *
- * Extension point: the payments issue adds gateway payment references here (an opaque key,
- * looked up, never parsed), before the final 404.
+ * A gateway payment reference is an opaque key: it is looked up among payment attempts, never
+ * parsed, and resolves to the order it pays for. A group payment reference covers several orders
+ * and is a 400 here: it names no single order.
  */
 export async function resolveOrder(
   em: EntityManager,
@@ -35,7 +37,8 @@ export async function resolveOrder(
   identifier: string,
   options: { lockForUpdate?: boolean } = {},
 ): Promise<ResolvedOrder> {
-  const where = orderFilter(identifier.trim());
+  const key = identifier.trim();
+  const where = orderFilter(key) ?? (await paymentReferenceFilter(em, key));
   // The row lock (when asked) is taken on the order alone: FOR UPDATE cannot cross the outer joins of populate.
   const order = where
     ? await em.findOne(Order, where, options.lockForUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {})
@@ -50,6 +53,16 @@ function orderFilter(identifier: string): FilterQuery<Order> | null {
   if (isReference('ORDN', identifier)) return { orderNumber: identifier };
   if (isUuid(identifier)) return { id: identifier.toLowerCase() };
   return null;
+}
+
+async function paymentReferenceFilter(em: EntityManager, paymentRef: string): Promise<FilterQuery<Order> | null> {
+  const attempt = await em.findOne(PaymentAttempt, { paymentRef }, { populate: ['orders'] });
+  if (!attempt) return null;
+  if (attempt.scope === 'GROUP') {
+    throw badRequest(`${paymentRef} is a group payment reference; query each order by its own reference`);
+  }
+  const [line] = attempt.orders.getItems();
+  return line ? { id: line.order.id } : null;
 }
 
 function accessOf(order: Order, principal: Principal): OrderAccess {
