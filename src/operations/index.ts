@@ -1,6 +1,7 @@
 import { authHandlers } from './auth';
 import { healthHandlers } from './health';
 import type { OperationHandlers } from './operation';
+import { orderHandlers } from './orders';
 import { paymentHandlers } from './payments';
 import { referenceHandlers } from './reference';
 
@@ -9,5 +10,6 @@ export const operationHandlers: OperationHandlers = {
   ...healthHandlers,
   ...authHandlers,
   ...referenceHandlers,
+  ...orderHandlers,
   ...paymentHandlers,
 };
