@@ -8,12 +8,17 @@ import { seed } from './db/seed';
 import { loadSpecDocument } from './http/spec-document';
 import { createLogger, type Logger } from './logger';
 import { Catalogue } from './services/catalogue';
+import { startDraftPurgeJob, type DraftPurgeJob } from './services/draft-purge-job';
+import type { DocumentStorage } from './storage/document-storage';
+import { documentStorageFor } from './storage/local-disk-storage';
 
 export interface RunningServer {
   url: string;
   port: number;
   orm: Orm;
   logger: Logger;
+  storage: DocumentStorage;
+  draftPurge: DraftPurgeJob;
   stop(): Promise<void>;
 }
 
@@ -32,6 +37,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
 
   const catalogue = new Catalogue(() => orm.em.fork());
   await catalogue.reload();
+  const storage = documentStorageFor(config);
   const app = await createApp({
     orm,
     document: loadSpecDocument(),
@@ -39,6 +45,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       config,
       catalogue,
       logger,
+      storage,
       isDatabaseUp: () => orm.isConnected(),
     },
   });
@@ -49,13 +56,20 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   server.keepAliveTimeout = 65_000;
   const { port } = server.address() as AddressInfo;
   logger.info({ port }, 'listening');
+  const draftPurge = startDraftPurgeJob(() => orm.em.fork(), storage, logger, {
+    ttlHours: config.documentDraftTtlHours,
+    intervalSeconds: config.documentPurgeIntervalSeconds,
+  });
 
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     orm,
     logger,
+    storage,
+    draftPurge,
     stop: async () => {
+      await draftPurge.stop();
       // Stop accepting, let in-flight requests finish, then close the pool and the embedded cluster.
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,11 +1,15 @@
 import { authHandlers } from './auth';
+import { documentHandlers } from './documents';
 import { healthHandlers } from './health';
 import type { OperationHandlers } from './operation';
 import { referenceHandlers } from './reference';
+import { travellerHandlers } from './travellers';
 
 /** Every implemented operation, keyed by operationId; one module per tag. */
 export const operationHandlers: OperationHandlers = {
   ...healthHandlers,
   ...authHandlers,
   ...referenceHandlers,
+  ...documentHandlers,
+  ...travellerHandlers,
 };

@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Catalogue } from '../services/catalogue';
 import type { Principal } from '../services/authentication';
+import type { DocumentStorage } from '../storage/document-storage';
 import { unauthorized } from '../http/app-error';
 
 /** Long-lived collaborators the handlers share; built once in createApp. */
@@ -12,6 +13,7 @@ export interface Services {
   config: Config;
   catalogue: Catalogue;
   logger: Logger;
+  storage: DocumentStorage;
   isDatabaseUp(): Promise<boolean>;
 }
 
