@@ -4,6 +4,7 @@ import type { Orm } from './db/orm';
 import { AppError, badRequest } from './http/app-error';
 import { errorMiddleware, sendError, toAppError, unknownPathMiddleware } from './http/error-response';
 import { fieldErrorsFromAjv } from './http/field-errors';
+import { validatesBeforeHandler } from './http/multipart-upload';
 import { createOpenApiBackend } from './http/openapi';
 import { requestLog } from './http/request-log';
 import { docsPagePath } from './http/spec-document';
@@ -23,7 +24,7 @@ const scopeOf = (res: Response): RequestScope => res.locals.scope as RequestScop
 
 /** Express in front, openapi-backend for routing and validation from the spec, handlers by operationId. */
 export async function createApp({ orm, services, document, pages = [] }: AppDeps): Promise<Express> {
-  const api = createOpenApiBackend(document);
+  const api = createOpenApiBackend(document, { validate: validatesBeforeHandler });
   await api.init();
 
   api.registerSecurityHandler('bearerAuth', async (c: Context, _req: Request, res: Response) => {

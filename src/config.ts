@@ -18,6 +18,12 @@ export interface Config {
   tokenTtlSeconds: number;
   quoteTtlDays: number;
   maxJsonBodyBytes: number;
+  /** Largest document file accepted by POST /documents, in bytes. */
+  maxUploadBytes: number;
+  /** Unattached documents older than this are purged with their bytes. */
+  documentDraftTtlHours: number;
+  /** How often the server runs the draft purge; 0 turns the periodic job off. */
+  documentPurgeIntervalSeconds: number;
   seedDemoData: boolean;
   payments: PaymentConfig;
 }
@@ -117,6 +123,9 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlSeconds: read.integer('TOKEN_TTL_SECONDS', 3600, 60, 86400),
     quoteTtlDays: read.integer('QUOTE_TTL_DAYS', 7, 1, 365),
     maxJsonBodyBytes: read.integer('MAX_JSON_BODY_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
+    maxUploadBytes: read.integer('MAX_UPLOAD_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    documentDraftTtlHours: read.integer('DOCUMENT_DRAFT_TTL_HOURS', 24, 1, 24 * 365),
+    documentPurgeIntervalSeconds: read.integer('DOCUMENT_PURGE_INTERVAL_SECONDS', 3600, 0, 86400),
     seedDemoData: !isProduction && read.boolean('SEED_DEMO_DATA', true),
     payments: {
       mode: read.string('PAYMENT_MODE', isProduction ? 'live' : 'sandbox') as PaymentMode,

@@ -12,6 +12,9 @@ import { createGateways, type Gateways } from './gateways';
 import { sandboxCheckoutRouter } from './gateways/sandbox/checkout-routes';
 import type { PaymentDeps } from './services/payment-deps';
 import { PaymentReconcileJob } from './services/payment-reconcile-job';
+import { startDraftPurgeJob, type DraftPurgeJob } from './services/draft-purge-job';
+import type { DocumentStorage } from './storage/document-storage';
+import { documentStorageFor } from './storage/local-disk-storage';
 
 export interface RunningServer {
   url: string;
@@ -20,6 +23,8 @@ export interface RunningServer {
   logger: Logger;
   gateways: Gateways;
   payments: PaymentDeps;
+  storage: DocumentStorage;
+  draftPurge: DraftPurgeJob;
   stop(): Promise<void>;
 }
 
@@ -47,6 +52,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const publicBaseUrl = config.publicBaseUrl || `http://127.0.0.1:${port}`;
   const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork());
   const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger };
+  const storage = documentStorageFor(config);
   const app = await createApp({
     orm,
     document: loadSpecDocument(),
@@ -55,6 +61,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       catalogue,
       logger,
       payments,
+      storage,
       isDatabaseUp: () => orm.isConnected(),
     },
     pages: gateways.sandbox.size > 0
@@ -65,6 +72,10 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const reconcileJob = new PaymentReconcileJob(() => orm.em.fork(), payments);
   reconcileJob.start();
   logger.info({ port, paymentMode: config.payments.mode }, 'listening');
+  const draftPurge = startDraftPurgeJob(() => orm.em.fork(), storage, logger, {
+    ttlHours: config.documentDraftTtlHours,
+    intervalSeconds: config.documentPurgeIntervalSeconds,
+  });
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -73,7 +84,10 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     logger,
     gateways,
     payments,
+    storage,
+    draftPurge,
     stop: async () => {
+      await draftPurge.stop();
       // Stop accepting, let in-flight requests finish, then close the pool and the embedded cluster.
       await reconcileJob.stop();
       await new Promise<void>((resolve) => {

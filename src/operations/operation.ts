@@ -6,6 +6,7 @@ import type { Logger } from '../logger';
 import type { Catalogue } from '../services/catalogue';
 import type { Principal } from '../services/authentication';
 import type { PaymentDeps } from '../services/payment-deps';
+import type { DocumentStorage } from '../storage/document-storage';
 import { unauthorized } from '../http/app-error';
 
 /** Long-lived collaborators the handlers share; built once in createApp. */
@@ -14,6 +15,7 @@ export interface Services {
   catalogue: Catalogue;
   logger: Logger;
   payments: PaymentDeps;
+  storage: DocumentStorage;
   isDatabaseUp(): Promise<boolean>;
 }
 
