@@ -1,6 +1,6 @@
 // npm run test:contract: starts the built server on a free port (DATABASE_URL, or an embedded
 // cluster in a temporary DATA_DIR), then lets Dredd walk every documented example of the bundled
-// spec against it, with test/contract/hooks.cjs supplying the token and live fixtures.
+// spec against it, with test/contract/*hooks.cjs (in name order) supplying the token and live fixtures.
 import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,7 +22,7 @@ const baseUrl = `http://127.0.0.1:${port}`;
 
 const dredd = spawn(
   path.join(root, 'node_modules/.bin/dredd'),
-  [path.join(root, 'generated/openapi.json'), baseUrl, `--hookfiles=${path.join(root, 'test/contract/hooks.cjs')}`, '--language=nodejs', '--loglevel=warning'],
+  [path.join(root, 'generated/openapi.json'), baseUrl, `--hookfiles=${path.join(root, 'test/contract/*hooks.cjs')}`, '--language=nodejs', '--loglevel=warning'],
   { stdio: 'inherit', env: { ...process.env, DREDD_BASE_URL: baseUrl } },
 );
 const code = await new Promise((resolve) => dredd.on('exit', resolve));
