@@ -192,7 +192,7 @@ describe('POST /documents', () => {
         body: form.body,
         duplex: 'half',
       } as RequestInit);
-      const body = await response.json();
+      const body = (await response.json()) as { success: boolean };
       await expectContract('uploadDocument', response.status, body);
       expectUploadError({ status: response.status, body }, 413, /maximum size/);
     });
@@ -258,7 +258,7 @@ describe('POST /documents', () => {
       headers: { authorization: `Bearer ${partner.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
       body,
     });
-    const json = await response.json();
+    const json = (await response.json()) as { data: { fileName: string; contentType: string } };
     await expectContract('uploadDocument', response.status, json);
     expect(response.status).toBe(201);
     expect(json.data.fileName).toBe('scangnp.exe');
