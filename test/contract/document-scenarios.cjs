@@ -87,7 +87,10 @@ const scenarios = {
   },
   registerTravellers: {
     201: (t) => withLiveDocuments(t),
-    400: (t) => withLiveDocuments(t, (items) => { items[0].phone = '0151 2345678'; }),
+    400: (t) => withLiveDocuments(t, (items) => {
+      items[0].phone = '0151 2345678';
+      items[0].email = 'sophie.keller-at-example.com';
+    }),
     // The example's document IDs exist nowhere: 404 as it is.
     404: () => undefined,
     409: (t) => withLiveDocuments(t, (items) => { items[0].passportDocumentId = live.attached; }),
@@ -96,6 +99,7 @@ const scenarios = {
     400: (t) => {
       const url = new URL(t.fullPath, 'http://dredd.invalid');
       url.searchParams.set('sortBy', 'password');
+      url.searchParams.set('page', '-1');
       t.fullPath = `${url.pathname}${url.search}`;
       t.request.uri = t.fullPath;
     },
