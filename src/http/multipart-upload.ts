@@ -73,6 +73,10 @@ export function receiveDocumentUpload(req: Request, storage: DocumentStorage, ma
       req.off('data', countBytes);
       await storing?.catch(() => undefined);
       if (failure) {
+        // Whatever is left of the body is read and discarded, so the connection can carry the answer
+        // and the next request (the server's requestTimeout bounds a body that never ends).
+        req.unpipe(parser);
+        req.resume();
         if (upload.file) await storage.delete(upload.file.stored.key);
         reject(failure);
       } else resolve(upload);
@@ -83,7 +87,6 @@ export function receiveDocumentUpload(req: Request, storage: DocumentStorage, ma
       received += chunk.length;
       if (received > ceiling) {
         fail(tooLarge(maxFileBytes));
-        req.unpipe(parser);
         parser.destroy(new Error('request body over the upload ceiling'));
       }
     };
@@ -110,7 +113,6 @@ export function receiveDocumentUpload(req: Request, storage: DocumentStorage, ma
     parser.on('fieldsLimit', () => fail(uploadRejected('Send only the fields file and documentType')));
     parser.on('error', (error: Error) => {
       fail(malformed(error.message));
-      req.unpipe(parser);
       void finish();
     });
     parser.on('close', () => void finish());

@@ -114,16 +114,23 @@ export const escapeLike = (term: string) => term.replace(/[\\%_]/g, (char) => `\
  */
 export async function listTravellers(em: EntityManager, principal: Principal, query: TravellerQuery): Promise<TravellerPage> {
   const request = pageRequest(query.page, query.size);
+  const { page, count } = travellerQueries(em, principal.companyId, query, request);
+  const total = await count.getCount();
+  const travellers = await page.getResultList();
+  return { travellers, request, total };
+}
+
+/** The page and count queries of a listing; exported so the benchmark can EXPLAIN exactly these. */
+export function travellerQueries(em: EntityManager, companyId: string, query: TravellerQuery, request: PageRequest) {
   const sortBy: TravellerSortKey = query.sortBy ?? 'createdAt';
   const direction = query.sortDir ?? 'desc';
-  const qb = em.createQueryBuilder(Traveller, 't').where({ company: principal.companyId });
+  const qb = em.createQueryBuilder(Traveller, 't').where({ company: companyId });
   const term = query.search?.trim();
   if (term) qb.andWhere(`t.search_text like '%' || lower(?) || '%'`, [escapeLike(term)]);
-  const total = await qb.clone().getCount();
-  const travellers = await qb
+  const count = qb.clone();
+  const page = qb
     .orderBy({ [sortBy]: direction, id: direction })
     .limit(request.size)
-    .offset(request.page * request.size)
-    .getResultList();
-  return { travellers, request, total };
+    .offset(request.page * request.size);
+  return { page, count };
 }
