@@ -149,7 +149,11 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The order reference (`ORD-<year>-<seq>`) or the order UUID.
+                 * @description Identifies the order: the order reference (`ORD-2026-000142`), the order number
+                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2026-000142-1789892411482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
+                 *     payment reference is rejected with 400.
                  * @example ORD-2026-000142
                  */
                 orderIdentifier: components["parameters"]["OrderIdentifier"];
@@ -214,6 +218,12 @@ export interface paths {
          *     `{orderRef}` accepts the order reference, order number, order UUID or a gateway payment
          *     reference. Only `card_gateway` and `wallet_gateway` are accepted; cash is recorded through
          *     `settlementType: CASH` at order creation, not here.
+         *
+         *     **Sandbox.** Outside production both gateways are simulated by the service itself, with a
+         *     hosted checkout page under `/sandbox/{gateway}/checkout/{paymentRef}`. Test card
+         *     `4242 4242 4242 4242` approves, `4000 0000 0000 0002` is declined, `4000 0000 0000 9995` fails
+         *     with insufficient funds (any expiry and CVC). Test wallet `9800000001` with PIN `1234`
+         *     approves, `9800000002` is declined. Each page also has Decline and Cancel buttons.
          */
         post: operations["payOrder"];
         delete?: never;
@@ -974,11 +984,15 @@ export interface components {
             /** Format: date */
             departureDate: string;
             /** @description Dispatch information as sent at creation. */
-            dispatchInfo?: Record<string, never> | null;
+            dispatchInfo?: {
+                [key: string]: unknown;
+            } | null;
             /** @description Days of cover, counting both ends. */
             durationDays: number;
             /** @description Metadata as sent at creation. */
-            extraFields?: Record<string, never> | null;
+            extraFields?: {
+                [key: string]: unknown;
+            } | null;
             /** @description Reference of the order group (`GRP-<year>-<seq>`) the order belongs to, or `null`. */
             groupRef: string | null;
             /**
@@ -1097,12 +1111,16 @@ export interface components {
             departureDate: string;
             /** @description Discount in percent funded from your commission or incentive pool; at most your company's commission percent. */
             directDiscountPercent?: number;
-            /** @description Device dispatch planning information (for example pickup point and date), stored and returned unchanged. */
-            dispatchInfo?: Record<string, never>;
+            /** @description Device dispatch planning information (for example pickup point and date), stored and returned unchanged; at most 8 KiB once JSON-encoded. */
+            dispatchInfo?: {
+                [key: string]: unknown;
+            };
             /** @description `deviceId`s from the quote's `includedDevices` that the traveller does not want; the total is recalculated without them. */
             excludedIncludedDeviceIds?: string[];
-            /** @description Arbitrary JSON metadata stored on the order and returned unchanged. */
-            extraFields?: Record<string, never>;
+            /** @description Arbitrary JSON metadata stored on the order and returned unchanged; at most 8 KiB once JSON-encoded. */
+            extraFields?: {
+                [key: string]: unknown;
+            };
             /**
              * Format: uuid
              * @description Adds the order to an existing order group of your company (the `groupId` of a batch response).
@@ -1919,7 +1937,11 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
-         * @description The order reference (`ORD-<year>-<seq>`) or the order UUID.
+         * @description Identifies the order: the order reference (`ORD-2026-000142`), the order number
+         *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
+         *     (`ORD-2026-000142-1789892411482`, the `paymentRef` of your redirect), which resolves to the
+         *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
+         *     payment reference is rejected with 400.
          * @example ORD-2026-000142
          */
         OrderIdentifier: string;
@@ -2188,7 +2210,11 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The order reference (`ORD-<year>-<seq>`) or the order UUID.
+                 * @description Identifies the order: the order reference (`ORD-2026-000142`), the order number
+                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2026-000142-1789892411482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
+                 *     payment reference is rejected with 400.
                  * @example ORD-2026-000142
                  */
                 orderIdentifier: components["parameters"]["OrderIdentifier"];
@@ -2204,6 +2230,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            /** @description `{orderIdentifier}` is a group payment reference, which covers several orders (error shape 2). Read each order by its own reference. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];

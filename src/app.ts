@@ -4,6 +4,7 @@ import type { Orm } from './db/orm';
 import { AppError, badRequest } from './http/app-error';
 import { errorMiddleware, sendError, toAppError, unknownPathMiddleware } from './http/error-response';
 import { fieldErrorsFromAjv } from './http/field-errors';
+import { validatesBeforeHandler } from './http/multipart-upload';
 import { createOpenApiBackend } from './http/openapi';
 import { requestLog } from './http/request-log';
 import { docsPagePath } from './http/spec-document';
@@ -15,13 +16,15 @@ export interface AppDeps {
   orm: Orm;
   services: Services;
   document: Document;
+  /** Pages served beside the API, such as the sandbox gateways' hosted checkout. */
+  pages?: express.Router[];
 }
 
 const scopeOf = (res: Response): RequestScope => res.locals.scope as RequestScope;
 
 /** Express in front, openapi-backend for routing and validation from the spec, handlers by operationId. */
-export async function createApp({ orm, services, document }: AppDeps): Promise<Express> {
-  const api = createOpenApiBackend(document);
+export async function createApp({ orm, services, document, pages = [] }: AppDeps): Promise<Express> {
+  const api = createOpenApiBackend(document, { validate: validatesBeforeHandler });
   await api.init();
 
   api.registerSecurityHandler('bearerAuth', async (c: Context, _req: Request, res: Response) => {
@@ -76,6 +79,7 @@ export async function createApp({ orm, services, document }: AppDeps): Promise<E
     if (page) res.sendFile(page);
     else sendError(_req, res, new AppError(404, 'The docs page is not built: run `npm run docs`'));
   });
+  for (const router of pages) app.use(router);
   app.use(express.json({ limit: services.config.maxJsonBodyBytes, type: ['application/json', 'application/*+json'] }));
   app.use((req, res, next) => {
     res.locals.scope = { em: orm.em.fork(), services, req } satisfies RequestScope;

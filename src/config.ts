@@ -8,6 +8,7 @@ export interface Config {
   isProduction: boolean;
   host: string;
   port: number;
+  /** Base of links the service hands out (checkout pages, callback); '' until the listening port is known. */
   publicBaseUrl: string;
   databaseUrl?: string;
   dataDir: string;
@@ -17,7 +18,34 @@ export interface Config {
   tokenTtlSeconds: number;
   quoteTtlDays: number;
   maxJsonBodyBytes: number;
+  /** Largest document file accepted by POST /documents, in bytes. */
+  maxUploadBytes: number;
+  /** Unattached documents older than this are purged with their bytes. */
+  documentDraftTtlHours: number;
+  /** How often the server runs the draft purge; 0 turns the periodic job off. */
+  documentPurgeIntervalSeconds: number;
   seedDemoData: boolean;
+  payments: PaymentConfig;
+}
+
+/** Payment settings; see docs/decisions.md ("Payments"). */
+export interface PaymentConfig {
+  /** `sandbox`: the two simulated gateways, in-process. Never in production. */
+  mode: PaymentMode;
+  /** Plain-HTTP return URLs, for the operator's internal test environment only; never in production. */
+  allowHttpReturnUrl: boolean;
+  /** An attempt left INITIATED this long is checked with the gateway before its status is reported. */
+  reconcileAfterSeconds: number;
+  /** After this the checkout no longer accepts the payment and the attempt ends EXPIRED. */
+  attemptTtlMinutes: number;
+  /** Period of the background reconciliation job; 0 turns the job off. */
+  reconcileIntervalSeconds: number;
+  /** A signed callback older than this is refused (reconciliation asks the gateway instead). */
+  callbackMaxAgeSeconds: number;
+  /** Shown on the hosted checkout pages. */
+  merchantName: string;
+  /** Per-gateway HMAC secrets from the environment; in sandbox mode missing ones are generated per DATA_DIR. */
+  gatewaySecrets: Partial<Record<'card_gateway' | 'wallet_gateway', string>>;
 }
 
 export class ConfigError extends Error {
@@ -85,7 +113,8 @@ export function loadConfig(env: Env = process.env): Config {
     isProduction,
     host: read.string('HOST', '0.0.0.0'),
     port,
-    publicBaseUrl: (read.url('PUBLIC_BASE_URL') ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    // With PORT=0 (tests, forked servers) the port is known only once listening: '' means "derive it then".
+    publicBaseUrl: (read.url('PUBLIC_BASE_URL') ?? (port === 0 ? '' : `http://localhost:${port}`)).replace(/\/$/, ''),
     databaseUrl: read.url('DATABASE_URL'),
     dataDir: path.resolve(read.string('DATA_DIR', '.data')),
     dbPoolMax: read.integer('DB_POOL_MAX', 10, 1, 200),
@@ -94,12 +123,36 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlSeconds: read.integer('TOKEN_TTL_SECONDS', 3600, 60, 86400),
     quoteTtlDays: read.integer('QUOTE_TTL_DAYS', 7, 1, 365),
     maxJsonBodyBytes: read.integer('MAX_JSON_BODY_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
+    maxUploadBytes: read.integer('MAX_UPLOAD_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    documentDraftTtlHours: read.integer('DOCUMENT_DRAFT_TTL_HOURS', 24, 1, 24 * 365),
+    documentPurgeIntervalSeconds: read.integer('DOCUMENT_PURGE_INTERVAL_SECONDS', 3600, 0, 86400),
     seedDemoData: !isProduction && read.boolean('SEED_DEMO_DATA', true),
+    payments: {
+      mode: read.string('PAYMENT_MODE', isProduction ? 'live' : 'sandbox') as PaymentMode,
+      allowHttpReturnUrl: read.boolean('ALLOW_HTTP_RETURN_URL', false),
+      reconcileAfterSeconds: read.integer('PAYMENT_RECONCILE_AFTER_SECONDS', 120, 0, 86400),
+      attemptTtlMinutes: read.integer('PAYMENT_ATTEMPT_TTL_MINUTES', 15, 1, 1440),
+      reconcileIntervalSeconds: read.integer('PAYMENT_RECONCILE_INTERVAL_SECONDS', 60, 0, 86400),
+      callbackMaxAgeSeconds: read.integer('PAYMENT_CALLBACK_MAX_AGE_SECONDS', 3600, 60, 86400),
+      merchantName: read.string('PAYMENT_MERCHANT_NAME', 'Himalayan Trek Cover'),
+      gatewaySecrets: {
+        card_gateway: read.optional('CARD_GATEWAY_SECRET'),
+        wallet_gateway: read.optional('WALLET_GATEWAY_SECRET'),
+      },
+    },
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     read.problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
   }
   if (!/^[A-Z]{3}$/.test(config.currency)) read.problems.push('CURRENCY must be an ISO 4217 code such as NPR');
+  const payments = config.payments;
+  if (!['sandbox', 'live'].includes(payments.mode)) read.problems.push('PAYMENT_MODE must be sandbox or live');
+  // Sandbox gateways approve test cards: in production they would mark unpaid orders PAID.
+  if (isProduction && payments.mode === 'sandbox') read.problems.push('PAYMENT_MODE=sandbox is not allowed when NODE_ENV=production');
+  if (isProduction && payments.allowHttpReturnUrl) read.problems.push('ALLOW_HTTP_RETURN_URL=true is not allowed when NODE_ENV=production');
+  for (const [gateway, secret] of Object.entries(payments.gatewaySecrets)) {
+    if (secret !== undefined && secret.length < 32) read.problems.push(`${gateway.toUpperCase()}_SECRET must be at least 32 characters`);
+  }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
 }

@@ -3,10 +3,16 @@ import { Company } from './company';
 import { Credential } from './credential';
 import { Ctg } from './ctg';
 import { Document } from './document';
+import { Order } from './order';
+import { OrderGroup } from './order-group';
+import { OrderTravelCompany } from './order-travel-company';
+import { PaymentAttempt } from './payment-attempt';
+import { PaymentAttemptOrder } from './payment-attempt-order';
 import { Quote } from './quote';
 import { Route } from './route';
 import { SalesAgent } from './sales-agent';
+import { SandboxGatewayPayment } from './sandbox-gateway-payment';
 import { Traveller } from './traveller';
 
 /** Every entity the ORM knows; listed explicitly so no folder scanning happens at start. */
-export const entities = [Company, SalesAgent, Credential, AccessToken, Route, Ctg, Quote, Document, Traveller];
+export const entities = [Company, SalesAgent, Credential, AccessToken, Route, Ctg, Quote, Document, Traveller, OrderGroup, Order, OrderTravelCompany, PaymentAttempt, PaymentAttemptOrder, SandboxGatewayPayment];

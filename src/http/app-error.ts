@@ -27,3 +27,6 @@ export const conflict = (message: string, fieldErrors?: FieldErrors) => new AppE
 /** Rejects with a field error on one field, the common case of a business-rule failure. */
 export const invalidField = (field: string, message: string, summary = 'Validation failed') =>
   badRequest(summary, { [field]: message });
+
+/** Error shape 3: a failure POST /documents detects in the upload itself (400, or 413 when too large). */
+export const uploadRejected = (message: string, status = 400) => new AppError(status, message, undefined, 'upload');

@@ -1,11 +1,19 @@
 import { authHandlers } from './auth';
+import { documentHandlers } from './documents';
 import { healthHandlers } from './health';
 import type { OperationHandlers } from './operation';
+import { orderHandlers } from './orders';
+import { paymentHandlers } from './payments';
 import { referenceHandlers } from './reference';
+import { travellerHandlers } from './travellers';
 
 /** Every implemented operation, keyed by operationId; one module per tag. */
 export const operationHandlers: OperationHandlers = {
   ...healthHandlers,
   ...authHandlers,
   ...referenceHandlers,
+  ...orderHandlers,
+  ...paymentHandlers,
+  ...documentHandlers,
+  ...travellerHandlers,
 };

@@ -5,6 +5,8 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Catalogue } from '../services/catalogue';
 import type { Principal } from '../services/authentication';
+import type { PaymentDeps } from '../services/payment-deps';
+import type { DocumentStorage } from '../storage/document-storage';
 import { unauthorized } from '../http/app-error';
 
 /** Long-lived collaborators the handlers share; built once in createApp. */
@@ -12,6 +14,8 @@ export interface Services {
   config: Config;
   catalogue: Catalogue;
   logger: Logger;
+  payments: PaymentDeps;
+  storage: DocumentStorage;
   isDatabaseUp(): Promise<boolean>;
 }
 

@@ -1,6 +1,6 @@
 // npm run test:contract: starts the built server on a free port (DATABASE_URL, or an embedded
 // cluster in a temporary DATA_DIR), then lets Dredd walk every documented example of the bundled
-// spec against it, with test/contract/hooks.cjs supplying the token and live fixtures. Stops the
+// spec against it, with test/contract/*hooks.cjs (in name order) supplying the token and live fixtures. Stops the
 // server and exits non-zero when a transaction fails or anything else goes wrong.
 //
 // Dredd 14 reads the OpenAPI 3.1 document as it is (its parser warns that 3.1 is "not fully
@@ -35,7 +35,7 @@ function runDredd(baseUrl) {
     [
       path.join(root, 'generated/openapi.json'),
       baseUrl,
-      `--hookfiles=${path.join(root, 'test/contract/hooks.cjs')}`,
+      `--hookfiles=${path.join(root, 'test/contract/*hooks.cjs')}`,
       '--language=nodejs',
       '--loglevel=error',
     ],

@@ -1,0 +1,57 @@
+// Shared by the document and traveller benchmarks: a built server on its own PostgreSQL, a demo token.
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { ensureLocalCluster } = require('../dist/src/db/local-cluster.js');
+const { DEMO_PARTNERS } = require('../dist/src/db/demo-partners.js');
+export const here = path.dirname(new URL(import.meta.url).pathname);
+
+/** Starts dist/src/main.js over DATABASE_URL or a throwaway embedded cluster; returns what a bench needs. */
+export async function startBenchServer(name, env = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
+  fs.chmodSync(dataDir, 0o755);
+  const cluster = process.env.DATABASE_URL ? undefined : await ensureLocalCluster({ dataDir: path.join(dataDir, 'pg'), database: 'bench' });
+  const databaseUrl = process.env.DATABASE_URL ?? cluster.url;
+  const child = fork(path.join(here, '../dist/src/main.js'), [], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, DOCUMENT_PURGE_INTERVAL_SECONDS: '0', ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.on('message', (m) => m.port && resolve(m.port));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const demo = DEMO_PARTNERS[0];
+  const tokenResponse = await fetch(`${url}/api/external/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clientId: demo.clientId, clientSecret: demo.clientSecret }),
+  });
+  const token = (await tokenResponse.json()).data.accessToken;
+  return {
+    url,
+    pid: child.pid,
+    databaseUrl,
+    companyId: demo.companyId,
+    authorization: `Bearer ${token}`,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+      await cluster?.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export function writeResult(name, text) {
+  fs.mkdirSync(path.join(here, 'results'), { recursive: true });
+  fs.writeFileSync(path.join(here, 'results', `${name}.md`), `${text}\n`);
+}

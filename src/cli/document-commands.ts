@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../config';
+import { purgeExpiredDrafts } from '../services/documents';
+import { documentStorageFor } from '../storage/local-disk-storage';
+import { output, withDatabase, type CliOptions } from './context';
+
+export function registerDocumentCommands(program: Command): void {
+  const document = program.command('document').description('uploaded traveller documents');
+
+  document
+    .command('purge-drafts')
+    .description('delete unattached documents older than DOCUMENT_DRAFT_TTL_HOURS, with their bytes')
+    .option('--older-than-hours <hours>', 'override DOCUMENT_DRAFT_TTL_HOURS for this run')
+    .option('--json', 'print JSON')
+    .action(async (options: CliOptions & { olderThanHours?: string }) => {
+      const config = loadConfig();
+      const ttlHours = options.olderThanHours === undefined ? config.documentDraftTtlHours : Number(options.olderThanHours);
+      if (!Number.isFinite(ttlHours) || ttlHours < 0) throw new Error('--older-than-hours must be a number of hours, 0 or more');
+      const storage = documentStorageFor(config);
+      const result = await withDatabase((em) => purgeExpiredDrafts(em, storage, { ttlHours }));
+      output(options, { ...result, ttlHours }, `purged ${result.purged} draft document(s) older than ${ttlHours} h`);
+    });
+}

@@ -1,0 +1,58 @@
+import { DocumentType } from '../entities/document';
+
+/** Media types a document may have; anything else is refused whatever its name or header says. */
+export type DocumentContentType = 'image/jpeg' | 'image/png' | 'image/webp' | 'application/pdf';
+
+/** Bytes the sniffer needs: WebP is recognised by its 12-byte RIFF header. */
+export const SNIFF_BYTES = 12;
+
+const IMAGES: readonly DocumentContentType[] = ['image/jpeg', 'image/png', 'image/webp'];
+
+const ALLOWED: Record<DocumentType, readonly DocumentContentType[]> = {
+  [DocumentType.Avatar]: IMAGES,
+  [DocumentType.Signature]: IMAGES,
+  [DocumentType.Passport]: [...IMAGES, 'application/pdf'],
+  [DocumentType.Visa]: [...IMAGES, 'application/pdf'],
+};
+
+const startsWith = (head: Uint8Array, signature: readonly number[], offset = 0) =>
+  head.length >= offset + signature.length && signature.every((byte, i) => head[offset + i] === byte);
+
+const ascii = (text: string) => [...text].map((char) => char.charCodeAt(0));
+
+/**
+ * The media type the first bytes of a file prove, from their magic numbers; undefined when they
+ * prove none we accept (an executable, HTML, a ZIP, or too few bytes).
+ */
+export function sniffContentType(head: Uint8Array): DocumentContentType | undefined {
+  if (startsWith(head, [0xff, 0xd8, 0xff])) return 'image/jpeg';
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (startsWith(head, ascii('RIFF')) && startsWith(head, ascii('WEBP'), 8)) return 'image/webp';
+  if (startsWith(head, ascii('%PDF-'))) return 'application/pdf';
+  return undefined;
+}
+
+export function allowedContentTypes(documentType: DocumentType): readonly DocumentContentType[] {
+  return ALLOWED[documentType];
+}
+
+export function isAllowedContent(documentType: DocumentType, contentType: DocumentContentType): boolean {
+  return ALLOWED[documentType].includes(contentType);
+}
+
+const LABELS: Record<DocumentContentType, string> = {
+  'image/jpeg': 'JPEG',
+  'image/png': 'PNG',
+  'image/webp': 'WebP',
+  'application/pdf': 'PDF',
+};
+
+/** "JPEG, PNG or WebP", for messages that tell the partner what to send instead. */
+export function describeAllowed(documentType: DocumentType): string {
+  const labels = ALLOWED[documentType].map((type) => LABELS[type]);
+  return labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} or ${labels[labels.length - 1]}`;
+}
+
+export function isDocumentType(value: string): value is DocumentType {
+  return (Object.values(DocumentType) as string[]).includes(value);
+}

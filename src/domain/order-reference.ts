@@ -1,0 +1,32 @@
+/**
+ * Reference formats of orders and groups: `ORD-<year>-<seq>`, `ORDN-<year>-<seq>`,
+ * `GRP-<year>-<seq>`. The sequence number comes from a database sequence per kind and never
+ * resets, so a reference stays unique across years and processes; it is zero-padded to six
+ * digits for display and simply grows longer past 999999.
+ */
+export type ReferenceKind = 'ORD' | 'ORDN' | 'GRP';
+
+const SEQUENCE_DIGITS = 6;
+
+export function formatReference(kind: ReferenceKind, year: string, sequence: number | string): string {
+  if (!/^\d{4}$/.test(year)) throw new Error(`Not a four-digit year: ${year}`);
+  const digits = String(sequence);
+  if (!/^[1-9]\d*$/.test(digits)) throw new Error(`Not a positive sequence number: ${digits}`);
+  return `${kind}-${year}-${digits.padStart(SEQUENCE_DIGITS, '0')}`;
+}
+
+const PATTERNS: Record<ReferenceKind, RegExp> = {
+  ORD: /^ORD-\d{4}-\d+$/,
+  ORDN: /^ORDN-\d{4}-\d+$/,
+  GRP: /^GRP-\d{4}-\d+$/,
+};
+
+export function isReference(kind: ReferenceKind, value: string): boolean {
+  return PATTERNS[kind].test(value);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

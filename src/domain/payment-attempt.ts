@@ -1,0 +1,94 @@
+/**
+ * The payment attempt state machine. An attempt is our record of one trip of a customer to a
+ * gateway. Its status is our view; `gatewayConfirmed` says whether the gateway's own final word
+ * (a verified callback or a status lookup) has been recorded. We may close an attempt ourselves
+ * (superseded by a newer key, expired, or its orders paid by another attempt) before the gateway
+ * has spoken; if the gateway later reports that it captured the money anyway, that is a late
+ * capture: it is recorded, never dropped (see settlementPlan).
+ */
+export type AttemptStatus = 'INITIATED' | 'SUCCESS' | 'FAILED' | 'CANCELLED' | 'EXPIRED';
+export type GatewayFinalStatus = 'SUCCESS' | 'FAILED' | 'CANCELLED';
+
+/** Why we closed an attempt without the gateway's word. */
+export type ClosedReason = 'SUPERSEDED' | 'EXPIRED' | 'ORDER_PAID';
+
+export interface AttemptState {
+  status: AttemptStatus;
+  gatewayConfirmed: boolean;
+}
+
+export const isOpen = (attempt: AttemptState): boolean => attempt.status === 'INITIATED';
+
+/** What a gateway's final word does to an attempt. */
+export type GatewayWordEffect =
+  /** The gateway already spoke: a second word (a replayed callback) changes nothing. */
+  | { kind: 'REPLAY' }
+  /** The open attempt ends with the gateway's status. */
+  | { kind: 'COMPLETE'; status: GatewayFinalStatus }
+  /** We had closed it, but the gateway took the money: record it as SUCCESS and settle or refund. */
+  | { kind: 'LATE_CAPTURE' }
+  /** We had closed it and the gateway confirms nothing was taken: only the confirmation is recorded. */
+  | { kind: 'CONFIRM_CLOSED' };
+
+export function effectOfGatewayWord(attempt: AttemptState, word: GatewayFinalStatus): GatewayWordEffect {
+  if (attempt.gatewayConfirmed) return { kind: 'REPLAY' };
+  if (attempt.status === 'INITIATED') return { kind: 'COMPLETE', status: word };
+  if (attempt.status === 'SUCCESS') return { kind: 'REPLAY' };
+  return word === 'SUCCESS' ? { kind: 'LATE_CAPTURE' } : { kind: 'CONFIRM_CLOSED' };
+}
+
+/** Whether the attempt is due for a server-side status lookup at `now`. */
+export function needsReconciliation(
+  attempt: AttemptState & { createdAt: Date; completedAt?: Date | null },
+  now: Date,
+  reconcileAfterSeconds: number,
+  watchClosedSeconds: number,
+): boolean {
+  if (attempt.gatewayConfirmed) return false;
+  if (attempt.status === 'INITIATED') return now.getTime() - attempt.createdAt.getTime() >= reconcileAfterSeconds * 1000;
+  // Closed by us without the gateway's word: keep asking for a while, so a capture that raced the close is found.
+  if (attempt.status === 'CANCELLED' || attempt.status === 'EXPIRED') {
+    return !!attempt.completedAt && now.getTime() - attempt.completedAt.getTime() <= watchClosedSeconds * 1000;
+  }
+  return false;
+}
+
+export const isExpired = (attempt: { status: AttemptStatus; expiresAt: Date }, now: Date): boolean =>
+  attempt.status === 'INITIATED' && attempt.expiresAt.getTime() <= now.getTime();
+
+/** One order an attempt pays for, as the settlement sees it. */
+export interface SettlementLine {
+  orderId: string;
+  orderStatus: string;
+  orderTotal: number;
+  /** The amount of this order the attempt charged, in minor units. */
+  charged: number;
+}
+
+export interface SettlementPlan {
+  /** Orders that become PAID. */
+  pay: string[];
+  /** Money the gateway captured that no order can take (already paid, closed, or re-priced since). */
+  refundAmount: number;
+  refundReason?: string;
+}
+
+/**
+ * A captured payment settles each order it covers that is still PENDING at the charged price;
+ * everything else it captured is owed back to the customer. Never a second PAID, never a lost
+ * payment: each line either pays its order or lands in the refund amount.
+ */
+export function settlementPlan(lines: SettlementLine[]): SettlementPlan {
+  const pay: string[] = [];
+  let refundAmount = 0;
+  const reasons = new Set<string>();
+  for (const line of lines) {
+    if (line.orderStatus === 'PENDING' && line.orderTotal === line.charged) {
+      pay.push(line.orderId);
+    } else {
+      refundAmount += line.charged;
+      reasons.add(line.orderStatus === 'PENDING' ? 'ORDER_REPRICED' : `ORDER_${line.orderStatus}`);
+    }
+  }
+  return { pay, refundAmount, refundReason: reasons.size > 0 ? [...reasons].sort().join(',') : undefined };
+}

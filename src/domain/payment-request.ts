@@ -1,0 +1,18 @@
+import { createHash } from 'node:crypto';
+
+/** What a pay request asked for, after the target was resolved to its id. */
+export interface PayRequestFacts {
+  target: { kind: 'ORDER' | 'GROUP'; id: string };
+  gateway: string;
+  returnUrl?: string;
+}
+
+/**
+ * The fingerprint an Idempotency-Key is bound to: the same key may only ever mean the same
+ * target and body. The target is the resolved id, so retrying by order number instead of order
+ * reference is still the same request.
+ */
+export function payRequestFingerprint(facts: PayRequestFacts): string {
+  const canonical = JSON.stringify([facts.target.kind, facts.target.id, facts.gateway, facts.returnUrl ?? null]);
+  return createHash('sha256').update(canonical).digest('hex');
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import type { AttemptStatus, ClosedReason } from '../domain/payment-attempt';
+import type { Minor } from '../domain/money';
+import { Company } from './company';
+import { MoneyType } from './money-type';
+import { OrderGroup } from './order-group';
+import { PaymentAttemptOrder } from './payment-attempt-order';
+
+export type GatewayName = 'card_gateway' | 'wallet_gateway';
+export type AttemptScope = 'ORDER' | 'GROUP';
+
+/**
+ * One trip of a customer to a gateway, for one order (scope ORDER) or every pending order of a
+ * group (scope GROUP). It also is the idempotency record of the pay request that created it:
+ * (company, idempotencyKey) is unique, and `requestFingerprint` binds the key to one target and
+ * body. The orders it pays and the amount of each are in `orders`.
+ */
+@Entity({ tableName: 'payment_attempt' })
+@Unique({ name: 'payment_attempt_company_id_idempotency_key_unique', properties: ['company', 'idempotencyKey'] })
+@Index({ name: 'payment_attempt_open_index', properties: ['status', 'createdAt'] })
+export class PaymentAttempt {
+  [OptionalProps]?:
+    | 'id' | 'status' | 'group' | 'returnUrl' | 'completedAt' | 'closedReason' | 'supersededBy' | 'gatewayTransactionId'
+    | 'gatewayConfirmedAt' | 'failureReason' | 'refundAmount' | 'refundReason' | 'lastCheckedAt' | 'createdAt' | 'updatedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  /** `<orderRef>-<epochMillis>` or `<groupRef>-<epochMillis>`; an opaque key everywhere else. */
+  @Property({ type: 'text', unique: true })
+  paymentRef!: string;
+
+  @ManyToOne(() => Company)
+  company!: Company;
+
+  @Enum({ items: ['ORDER', 'GROUP'], type: 'text' })
+  scope!: AttemptScope;
+
+  @ManyToOne(() => OrderGroup, { nullable: true })
+  group?: OrderGroup;
+
+  @Enum({ items: ['card_gateway', 'wallet_gateway'], type: 'text' })
+  gateway!: GatewayName;
+
+  @Enum({ items: ['INITIATED', 'SUCCESS', 'FAILED', 'CANCELLED', 'EXPIRED'], type: 'text' })
+  status: AttemptStatus = 'INITIATED';
+
+  /** What the customer is charged: the sum of `orders[].amount`. */
+  @Property({ type: MoneyType })
+  amount!: Minor;
+
+  @Property({ type: 'text' })
+  currency!: string;
+
+  @Property({ type: 'text', nullable: true })
+  returnUrl?: string;
+
+  @Property({ type: 'uuid' })
+  idempotencyKey!: string;
+
+  @Property({ type: 'text' })
+  requestFingerprint!: string;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  expiresAt!: Date;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  completedAt?: Date;
+
+  /** Set when we closed the attempt ourselves, before the gateway's word. */
+  @Enum({ items: ['SUPERSEDED', 'EXPIRED', 'ORDER_PAID'], type: 'text', nullable: true })
+  closedReason?: ClosedReason;
+
+  @Property({ type: 'text', nullable: true })
+  supersededBy?: string;
+
+  @Property({ type: 'text', nullable: true })
+  gatewayTransactionId?: string;
+
+  /** When the gateway's own final word (verified callback or lookup) was recorded; a second word is a replay. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  gatewayConfirmedAt?: Date;
+
+  @Property({ type: 'text', nullable: true })
+  failureReason?: string;
+
+  /** Captured money no order could take (a late capture on an already-paid order): owed back. */
+  @Property({ type: MoneyType })
+  refundAmount: Minor = 0;
+
+  @Property({ type: 'text', nullable: true })
+  refundReason?: string;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  lastCheckedAt?: Date;
+
+  @OneToMany(() => PaymentAttemptOrder, (line) => line.attempt)
+  orders = new Collection<PaymentAttemptOrder>(this);
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PaymentConfig } from '../config';
+import { GATEWAY_NAMES, type GatewayName } from './gateway';
+
+const SECRETS_FILE = 'gateway-secrets.json';
+
+/**
+ * The HMAC secret of each gateway. From the environment when set (CARD_GATEWAY_SECRET,
+ * WALLET_GATEWAY_SECRET; required in live mode). In sandbox mode a missing secret is generated
+ * once per DATA_DIR and kept in `DATA_DIR/gateway-secrets.json` (mode 600), so every server
+ * process and the CLI on the same DATA_DIR agree. Secrets never reach a log line or a response.
+ */
+export function loadGatewaySecrets(payments: PaymentConfig, dataDir: string): Record<GatewayName, string> {
+  const missing = GATEWAY_NAMES.filter((name) => !payments.gatewaySecrets[name]);
+  if (missing.length > 0 && payments.mode !== 'sandbox') {
+    throw new Error(`PAYMENT_MODE=live needs ${missing.map((name) => `${name.toUpperCase()}_SECRET`).join(' and ')}`);
+  }
+  const generated = missing.length > 0 ? sandboxSecrets(dataDir) : undefined;
+  return Object.fromEntries(GATEWAY_NAMES.map((name) => [name, payments.gatewaySecrets[name] ?? generated![name]])) as Record<GatewayName, string>;
+}
+
+function sandboxSecrets(dataDir: string): Record<GatewayName, string> {
+  const file = path.join(dataDir, SECRETS_FILE);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const fresh = Object.fromEntries(GATEWAY_NAMES.map((name) => [name, randomBytes(32).toString('base64url')]));
+  try {
+    // 'wx': exactly one of several processes starting together creates the file; the others read it.
+    fs.writeFileSync(file, JSON.stringify(fresh), { flag: 'wx', mode: 0o600 });
+    return fresh as Record<GatewayName, string>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<GatewayName, string>;
+      if (GATEWAY_NAMES.every((name) => typeof stored[name] === 'string' && stored[name].length >= 32)) return stored;
+      throw new Error(`${file} is incomplete`);
+    } catch (error) {
+      // The creator may still be writing it.
+      if (attempt >= 20) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+    }
+  }
+}

@@ -1,0 +1,168 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Minor } from '../domain/money';
+import { nextReferenceMillis, paymentReference } from '../domain/payment-reference';
+import { payRequestFingerprint, type PayRequestFacts } from '../domain/payment-request';
+import { returnUrlProblem } from '../domain/return-url';
+import { Order, OrderStatus, SettlementType } from '../entities/order';
+import type { OrderGroup } from '../entities/order-group';
+import { PaymentAttempt, type GatewayName } from '../entities/payment-attempt';
+import { PaymentAttemptOrder } from '../entities/payment-attempt-order';
+import { badRequest, conflict, invalidField } from '../http/app-error';
+import type { Principal } from './authentication';
+import { resolveGroup } from './group-lookup';
+import { resolveOrder } from './order-lookup';
+import { gatewayOf, type PaymentDeps } from './payment-deps';
+import { closeOpenAttempts } from './payment-settlement';
+
+export interface PayInput {
+  gateway: GatewayName;
+  returnUrl?: string;
+}
+
+/** A started (or resumed) attempt, as the pay response shows it. */
+export interface StartedPayment {
+  paymentUrl: string;
+  gateway: GatewayName;
+  paymentRef: string;
+  amount: Minor;
+  currency: string;
+  expiresAt: Date;
+}
+
+/**
+ * POST /orders/{orderRef}/pay: one transaction that either resumes the attempt an
+ * Idempotency-Key already made, or supersedes the order's open attempt and starts a new one for
+ * the order's current total.
+ */
+export function startOrderPayment(em: EntityManager, principal: Principal, identifier: string, input: PayInput, idempotencyKey: string, deps: PaymentDeps): Promise<StartedPayment> {
+  checkReturnUrl(input, deps);
+  return withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay) => {
+    const { order } = await resolveOrder(tx, principal, identifier, { lockForUpdate: true });
+    const facts: PayRequestFacts = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl };
+    const previous = await replay(facts);
+    if (previous) return previous;
+    assertPayable(order);
+    const last = await tx.findOne(PaymentAttempt, { scope: 'ORDER', orders: { order: order.id } }, { orderBy: { createdAt: 'desc' } });
+    return createAttempt(tx, principal, facts, order.orderRef, [order], last?.createdAt, idempotencyKey, deps);
+  });
+}
+
+/** POST /orders/groups/{groupRef}/pay: one attempt for every PENDING online order of the group. */
+export function startGroupPayment(em: EntityManager, principal: Principal, groupRef: string, input: PayInput, idempotencyKey: string, deps: PaymentDeps): Promise<StartedPayment> {
+  checkReturnUrl(input, deps);
+  return withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay) => {
+    const group: OrderGroup = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true });
+    const facts: PayRequestFacts = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl };
+    const previous = await replay(facts);
+    if (previous) return previous;
+    const orders = await tx.find(Order, { group: group.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true });
+    const payable = orders.filter((order) => order.status === OrderStatus.Pending && order.settlementType === SettlementType.Online);
+    if (payable.length === 0) throw badRequest(`Group ${group.groupRef} has no pending order to pay`);
+    const last = await tx.findOne(PaymentAttempt, { scope: 'GROUP', group: group.id }, { orderBy: { createdAt: 'desc' } });
+    return createAttempt(tx, principal, facts, group.groupRef, payable, last?.createdAt, idempotencyKey, deps, group);
+  });
+}
+
+function checkReturnUrl(input: PayInput, deps: PaymentDeps): void {
+  if (input.returnUrl === undefined) return;
+  const problem = returnUrlProblem(input.returnUrl, deps.payments.allowHttpReturnUrl);
+  if (problem) throw invalidField('returnUrl', problem);
+}
+
+function assertPayable(order: Order): void {
+  if (order.status !== OrderStatus.Pending) {
+    throw badRequest(`Order ${order.orderRef} is already ${order.status} and cannot be paid again`);
+  }
+  if (order.settlementType === SettlementType.Cash) {
+    throw badRequest(`Order ${order.orderRef} is settled in cash; the operator records the payment`);
+  }
+}
+
+type Replay = (facts: PayRequestFacts) => Promise<StartedPayment | undefined>;
+
+/**
+ * Runs a pay request under its Idempotency-Key. A transaction-scoped advisory lock on
+ * (company, key) makes concurrent requests with one key, from any number of server processes,
+ * run one after another; the first creates the attempt, the rest find it (`replay`) and return it
+ * unchanged, or get a 409 when they asked for something else. The unique constraint on
+ * (company_id, idempotency_key) stays the last word; should it ever fire, the request is run once
+ * more and then finds the winner's attempt.
+ */
+async function withIdempotency(
+  em: EntityManager,
+  principal: Principal,
+  idempotencyKey: string,
+  deps: PaymentDeps,
+  work: (tx: EntityManager, replay: Replay) => Promise<StartedPayment>,
+): Promise<StartedPayment> {
+  const key = idempotencyKey.toLowerCase();
+  const run = () =>
+    em.fork().transactional(async (tx) => {
+      await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`pay:${principal.companyId}:${key}`], 'all', tx.getTransactionContext());
+      const replay: Replay = async (facts) => {
+        const existing = await tx.findOne(PaymentAttempt, { company: principal.companyId, idempotencyKey: key });
+        if (!existing) return undefined;
+        if (existing.requestFingerprint !== payRequestFingerprint(facts)) {
+          throw conflict('This Idempotency-Key was already used for a different payment request; use a new key for a new request');
+        }
+        return startedPayment(existing, deps);
+      };
+      return work(tx, replay);
+    });
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) return run();
+    throw error;
+  }
+}
+
+async function createAttempt(
+  tx: EntityManager,
+  principal: Principal,
+  facts: PayRequestFacts,
+  ownerRef: string,
+  orders: Order[],
+  lastCreatedAt: Date | undefined,
+  idempotencyKey: string,
+  deps: PaymentDeps,
+  group?: OrderGroup,
+): Promise<StartedPayment> {
+  const gateway = gatewayOf(deps, facts.gateway as GatewayName);
+  const millis = nextReferenceMillis(Date.now(), lastCreatedAt?.getTime());
+  const createdAt = new Date(millis);
+  const paymentRef = paymentReference(ownerRef, millis);
+  await closeOpenAttempts(tx, orders.map((order) => order.id), undefined, 'SUPERSEDED', createdAt, paymentRef);
+
+  const attempt = tx.create(PaymentAttempt, {
+    paymentRef,
+    company: principal.companyId,
+    scope: group ? 'GROUP' : 'ORDER',
+    group,
+    gateway: gateway.name,
+    amount: orders.reduce((sum, order) => sum + order.totalAmount, 0),
+    currency: orders[0].currency,
+    returnUrl: facts.returnUrl,
+    idempotencyKey: idempotencyKey.toLowerCase(),
+    requestFingerprint: payRequestFingerprint(facts),
+    expiresAt: new Date(millis + deps.payments.attemptTtlMinutes * 60_000),
+    createdAt,
+    updatedAt: createdAt,
+  });
+  for (const order of orders) tx.create(PaymentAttemptOrder, { attempt, order, amount: order.totalAmount });
+  await tx.flush();
+  deps.logger.info({ paymentRef, gateway: gateway.name, orders: orders.length }, 'payment attempt started');
+  return startedPayment(attempt, deps);
+}
+
+export function startedPayment(attempt: PaymentAttempt, deps: PaymentDeps): StartedPayment {
+  return {
+    paymentUrl: gatewayOf(deps, attempt.gateway).checkoutUrl(attempt.paymentRef),
+    gateway: attempt.gateway,
+    paymentRef: attempt.paymentRef,
+    amount: attempt.amount,
+    currency: attempt.currency,
+    expiresAt: attempt.expiresAt,
+  };
+}

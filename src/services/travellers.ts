@@ -1,0 +1,136 @@
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { kathmanduToday } from '../domain/business-date';
+import { pageRequest, type PageRequest, type SortDirection } from '../domain/pagination';
+import { judgeDocumentSlots, referencedDocumentIds, travellerFieldErrors, type DocumentFacts } from '../domain/traveller-registration';
+import { Document } from '../entities/document';
+import { Traveller } from '../entities/traveller';
+import { badRequest, conflict, notFound } from '../http/app-error';
+import type { Schemas } from '../operations/wire';
+import type { Principal } from './authentication';
+
+export type TravellerInput = Schemas['TravellerInput'];
+
+/**
+ * Registers a batch of travellers and attaches their documents, all in one transaction: one bad
+ * item fails the batch and nothing is created or attached.
+ */
+export async function registerTravellers(em: EntityManager, principal: Principal, items: TravellerInput[]): Promise<Traveller[]> {
+  const fieldErrors = travellerFieldErrors(items, kathmanduToday());
+  if (Object.keys(fieldErrors).length > 0) throw badRequest('Validation failed', fieldErrors);
+
+  try {
+    return await em.transactional(async (tx) => {
+      // Locked so that a concurrent batch or the draft purge cannot take the same documents.
+      const documents = await tx.find(
+        Document,
+        { id: { $in: referencedDocumentIds(items) }, company: principal.companyId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      const byId = new Map(documents.map((document) => [document.id, document]));
+      const facts = new Map<string, DocumentFacts>(
+        documents.map((document) => [document.id, { id: document.id, documentType: document.documentType, attached: document.traveller !== undefined && document.traveller !== null }]),
+      );
+      const verdict = judgeDocumentSlots(items as unknown as Record<string, unknown>[], facts);
+      if (verdict.kind === 'notFound') throw notFound(`Document ${verdict.documentId} not found`);
+      if (verdict.kind === 'wrongType') throw badRequest('Validation failed', verdict.fieldErrors);
+      if (verdict.kind === 'conflict') {
+        throw conflict(
+          verdict.reason === 'attached'
+            ? `Document ${verdict.documentId} is already attached to a traveller`
+            : `Document ${verdict.documentId} is used more than once in this request`,
+        );
+      }
+
+      const now = new Date();
+      return items.map((item) => {
+        const traveller = tx.create(Traveller, {
+          company: principal.companyId,
+          email: item.email.trim(),
+          name: item.name.trim(),
+          dateOfBirth: item.dateOfBirth,
+          nationality: item.nationality.trim(),
+          countryOfResidence: item.countryOfResidence?.trim(),
+          idType: item.idType,
+          idNumber: item.idNumber.trim(),
+          motherTongue: item.motherTongue?.trim(),
+          bloodGroup: item.bloodGroup,
+          gender: item.gender,
+          phone: item.phone.trim(),
+          height: item.height === undefined ? undefined : String(item.height),
+          weight: item.weight === undefined ? undefined : String(item.weight),
+          englishService: item.englishService,
+          emergencyContactName: item.emergencyContactName.trim(),
+          emergencyContactPhone: item.emergencyContactPhone.trim(),
+          emergencyContactEmail: item.emergencyContactEmail.trim(),
+          emergencyContactRelation: item.emergencyContactRelation.trim(),
+          medicalHistory: item.medicalHistory,
+          allergy: item.allergy,
+          avatarDocument: byId.get(item.avatarDocumentId)!,
+          passportDocument: byId.get(item.passportDocumentId)!,
+          signatureDocument: byId.get(item.signatureDocumentId)!,
+          visaDocument: item.visaDocumentId === undefined ? undefined : byId.get(item.visaDocumentId),
+          createdAt: now,
+        });
+        for (const document of [traveller.avatarDocument, traveller.passportDocument, traveller.signatureDocument, traveller.visaDocument]) {
+          if (!document) continue;
+          document.traveller = traveller;
+          document.attachedAt = now;
+        }
+        return traveller;
+      });
+    });
+  } catch (error) {
+    // The row locks make this rare; the unique slot constraints are the last word.
+    if (error instanceof UniqueConstraintViolationException) throw conflict('A document is already attached to a traveller');
+    throw error;
+  }
+}
+
+/** The sortBy values the spec allows; id breaks ties so pages never overlap. */
+export type TravellerSortKey = 'createdAt' | 'name' | 'email' | 'nationality';
+
+export interface TravellerQuery {
+  search?: string;
+  page?: number;
+  size?: number;
+  sortBy?: TravellerSortKey;
+  sortDir?: SortDirection;
+}
+
+export interface TravellerPage {
+  travellers: Traveller[];
+  request: PageRequest;
+  total: number;
+}
+
+/** `%`, `_` and `\` in a search term are literal characters, not LIKE wildcards. */
+export const escapeLike = (term: string) => term.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/**
+ * One page of the caller company's travellers. `search` matches a substring of the generated
+ * `search_text` column (name, e-mail, ID number, phone, nationality, lower-cased), which its
+ * trigram GIN index serves at any table size.
+ */
+export async function listTravellers(em: EntityManager, principal: Principal, query: TravellerQuery): Promise<TravellerPage> {
+  const request = pageRequest(query.page, query.size);
+  const { page, count } = travellerQueries(em, principal.companyId, query, request);
+  const total = await count.getCount();
+  const travellers = await page.getResultList();
+  return { travellers, request, total };
+}
+
+/** The page and count queries of a listing; exported so the benchmark can EXPLAIN exactly these. */
+export function travellerQueries(em: EntityManager, companyId: string, query: TravellerQuery, request: PageRequest) {
+  const sortBy: TravellerSortKey = query.sortBy ?? 'createdAt';
+  const direction = query.sortDir ?? 'desc';
+  const qb = em.createQueryBuilder(Traveller, 't').where({ company: companyId });
+  const term = query.search?.trim();
+  if (term) qb.andWhere(`t.search_text like '%' || lower(?) || '%'`, [escapeLike(term)]);
+  const count = qb.clone();
+  const page = qb
+    .orderBy({ [sortBy]: direction, id: direction })
+    .limit(request.size)
+    .offset(request.page * request.size);
+  return { page, count };
+}

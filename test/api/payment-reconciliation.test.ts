@@ -1,0 +1,110 @@
+import { Order } from '../../src/entities/order';
+import type { RunningServer } from '../../src/server';
+import { reconcileDueAttempts } from '../../src/services/payment-reconciliation';
+import { ApiClient } from '../support/http-client';
+import { newPartner, type TestPartner } from '../support/partners';
+import { APPROVE_CARD, APPROVE_WALLET, DECLINE_CARD, ledgerOf, pay, paymentStatus, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
+import { startTestServer } from '../support/test-server';
+
+// Two servers on one database: `patient` keeps the default PAYMENT_RECONCILE_AFTER_SECONDS (120),
+// `eager` reconciles an INITIATED attempt on the first status read. Neither runs the periodic job
+// except where a test starts its own.
+let patient: RunningServer;
+let eager: RunningServer;
+let patientClient: ApiClient;
+let eagerClient: ApiClient;
+let agency: TestPartner;
+
+beforeAll(async () => {
+  patient = await startTestServer({ PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
+  eager = await startTestServer({ PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', PAYMENT_RECONCILE_AFTER_SECONDS: '0' });
+  patientClient = new ApiClient(patient.url);
+  eagerClient = new ApiClient(eager.url);
+  agency = await newPartner(patient, patientClient);
+});
+afterAll(async () => {
+  await patient.stop();
+  await eager.stop();
+});
+
+/** A customer who paid at the gateway and closed the tab: the gateway decided, no callback ever arrives. */
+async function paidButNeverReturned(form: Record<string, string> = APPROVE_CARD, gateway = 'card_gateway') {
+  const order = await placeOrder(patient, patientClient, agency);
+  const started = (await pay(patientClient, agency, order.orderRef, { gateway, returnUrl: RETURN_URL })).body.data;
+  const checkout = await submitCheckout(started.paymentUrl, form);
+  expect(checkout.status).toBe(303);
+  return { order, started };
+}
+
+describe('reconciliation of attempts left INITIATED', () => {
+  it('when the customer paid but never came back, then payment-status asks the gateway after PAYMENT_RECONCILE_AFTER_SECONDS and reports PAID', async () => {
+    const { order, started } = await paidButNeverReturned();
+    // Before the threshold nothing is looked up: the attempt is still INITIATED.
+    expect((await paymentStatus(patientClient, agency, order.orderRef)).body.data).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'INITIATED' });
+    const response = await paymentStatus(eagerClient, agency, order.orderRef);
+    expect(response.body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: started.paymentRef, amount: 4500 });
+    expect(response.body.data.completedAt).toEqual(expect.any(String));
+    expect((await ledgerOf(patient, order.orderId)).successes).toBe(1);
+  });
+
+  it('when the declined customer never came back, then the status reports FAILED and the order stays PENDING', async () => {
+    const { order } = await paidButNeverReturned(DECLINE_CARD);
+    expect((await paymentStatus(eagerClient, agency, order.orderRef)).body.data).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'FAILED' });
+  });
+
+  it('when the customer comes back after reconciliation already recorded the payment, then the late callback is a replay and changes nothing', async () => {
+    const order = await placeOrder(patient, patientClient, agency);
+    const started = (await pay(patientClient, agency, order.orderRef, { gateway: 'wallet_gateway', returnUrl: RETURN_URL })).body.data;
+    const checkout = await submitCheckout(started.paymentUrl, APPROVE_WALLET);
+    await paymentStatus(eagerClient, agency, order.orderRef);
+    const after = await ledgerOf(patient, order.orderId);
+    const late = await patientClient.op('handlePaymentCallback', 'GET', '/api/external/payment/response', undefined, { query: Object.fromEntries(checkout.callbackUrl!.searchParams) });
+    expect(late.status).toBe(400);
+    expect(await ledgerOf(patient, order.orderId)).toEqual(after);
+  });
+
+  it('the reconciliation pass settles paid-but-never-returned attempts and expires abandoned ones after PAYMENT_ATTEMPT_TTL_MINUTES', async () => {
+    const paid = await paidButNeverReturned(APPROVE_WALLET, 'wallet_gateway');
+    const abandoned = await placeOrder(patient, patientClient, agency);
+    await pay(patientClient, agency, abandoned.orderRef, { gateway: 'card_gateway' });
+
+    // Now: the paid one is found; the abandoned one is not yet past its 15 minutes.
+    await reconcileDueAttempts(eager.orm.em.fork(), eager.payments, new Date(Date.now() + 121_000));
+    expect((await ledgerOf(patient, paid.order.orderId)).orderStatus).toBe('PAID');
+    expect((await ledgerOf(patient, abandoned.orderId)).attempts[0].status).toBe('INITIATED');
+
+    await reconcileDueAttempts(eager.orm.em.fork(), eager.payments, new Date(Date.now() + 16 * 60_000));
+    const expired = await ledgerOf(patient, abandoned.orderId);
+    expect(expired.orderStatus).toBe('PENDING');
+    expect(expired.attempts[0]).toMatchObject({ status: 'EXPIRED', closedReason: 'EXPIRED' });
+    expect((await paymentStatus(patientClient, agency, abandoned.orderRef)).body.data.paymentStatus).toBe('EXPIRED');
+  });
+
+  it('when a superseded attempt had been paid at the gateway, then reconciliation finds the capture and pays the order (no lost payment)', async () => {
+    const { order, started } = await paidButNeverReturned();
+    const newer = (await pay(patientClient, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    await reconcileDueAttempts(eager.orm.em.fork(), eager.payments, new Date(Date.now() + 1000));
+    const ledger = await ledgerOf(patient, order.orderId);
+    expect(ledger.orderStatus).toBe('PAID');
+    expect(ledger.attempts).toEqual([
+      expect.objectContaining({ paymentRef: started.paymentRef, status: 'SUCCESS', refundAmount: 0 }),
+      expect.objectContaining({ paymentRef: newer.paymentRef, status: 'CANCELLED', closedReason: 'ORDER_PAID' }),
+    ]);
+  });
+
+  it('the server runs the reconciliation job periodically: a paid order ends PAID with nobody polling', async () => {
+    const withJob = await startTestServer({ PAYMENT_RECONCILE_INTERVAL_SECONDS: '1', PAYMENT_RECONCILE_AFTER_SECONDS: '0' });
+    try {
+      const { order } = await paidButNeverReturned();
+      const deadline = Date.now() + 15_000;
+      let status = '';
+      while (Date.now() < deadline && status !== 'PAID') {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        status = (await withJob.orm.em.fork().findOneOrFail(Order, order.orderId)).status;
+      }
+      expect(status).toBe('PAID');
+    } finally {
+      await withJob.stop();
+    }
+  });
+});
