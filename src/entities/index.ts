@@ -6,10 +6,11 @@ import { Document } from './document';
 import { Order } from './order';
 import { OrderGroup } from './order-group';
 import { OrderTravelCompany } from './order-travel-company';
+import { PromoCode } from './promo-code';
 import { Quote } from './quote';
 import { Route } from './route';
 import { SalesAgent } from './sales-agent';
 import { Traveller } from './traveller';
 
 /** Every entity the ORM knows; listed explicitly so no folder scanning happens at start. */
-export const entities = [Company, SalesAgent, Credential, AccessToken, Route, Ctg, Quote, Document, Traveller, OrderGroup, Order, OrderTravelCompany];
+export const entities = [Company, SalesAgent, Credential, AccessToken, Route, Ctg, Quote, Document, Traveller, OrderGroup, Order, OrderTravelCompany, PromoCode];
