@@ -974,11 +974,15 @@ export interface components {
             /** Format: date */
             departureDate: string;
             /** @description Dispatch information as sent at creation. */
-            dispatchInfo?: Record<string, never> | null;
+            dispatchInfo?: {
+                [key: string]: unknown;
+            } | null;
             /** @description Days of cover, counting both ends. */
             durationDays: number;
             /** @description Metadata as sent at creation. */
-            extraFields?: Record<string, never> | null;
+            extraFields?: {
+                [key: string]: unknown;
+            } | null;
             /** @description Reference of the order group (`GRP-<year>-<seq>`) the order belongs to, or `null`. */
             groupRef: string | null;
             /**
@@ -1097,12 +1101,16 @@ export interface components {
             departureDate: string;
             /** @description Discount in percent funded from your commission or incentive pool; at most your company's commission percent. */
             directDiscountPercent?: number;
-            /** @description Device dispatch planning information (for example pickup point and date), stored and returned unchanged. */
-            dispatchInfo?: Record<string, never>;
+            /** @description Device dispatch planning information (for example pickup point and date), stored and returned unchanged; at most 8 KiB once JSON-encoded. */
+            dispatchInfo?: {
+                [key: string]: unknown;
+            };
             /** @description `deviceId`s from the quote's `includedDevices` that the traveller does not want; the total is recalculated without them. */
             excludedIncludedDeviceIds?: string[];
-            /** @description Arbitrary JSON metadata stored on the order and returned unchanged. */
-            extraFields?: Record<string, never>;
+            /** @description Arbitrary JSON metadata stored on the order and returned unchanged; at most 8 KiB once JSON-encoded. */
+            extraFields?: {
+                [key: string]: unknown;
+            };
             /**
              * Format: uuid
              * @description Adds the order to an existing order group of your company (the `groupId` of a batch response).

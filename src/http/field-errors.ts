@@ -7,13 +7,33 @@ import type { FieldErrors } from './app-error';
  */
 export function fieldErrorsFromAjv(errors: ErrorObject[]): FieldErrors {
   const fieldErrors: FieldErrors = {};
-  for (const error of errors) {
+  for (const error of withoutUnmatchedBranches(errors)) {
     const segments = error.instancePath.split('/').slice(1);
     const location = segments.shift();
     const field = fieldName(location, segments, error);
     if (!(field in fieldErrors)) fieldErrors[field] = messageFor(error);
   }
   return fieldErrors;
+}
+
+const BRANCH_TYPE_ERROR = /^(.*\/(?:oneOf|anyOf)\/\d+)\/type$/;
+
+/**
+ * A union such as POST /orders' "one order object or an array of them" fails every branch. The
+ * branch whose type does not even match the value says nothing useful ("must be of type array"
+ * for an object body), nor does the union's own summary: drop both when another branch explains
+ * what is wrong. When every branch has the wrong type, the type errors are all that is left.
+ */
+function withoutUnmatchedBranches(errors: ErrorObject[]): ErrorObject[] {
+  const unmatched = errors.flatMap((error) => {
+    const match = error.keyword === 'type' ? BRANCH_TYPE_ERROR.exec(error.schemaPath) : null;
+    return match ? [`${match[1]}/`] : [];
+  });
+  if (unmatched.length === 0) return errors;
+  const kept = errors.filter(
+    (error) => !unmatched.some((branch) => `${error.schemaPath}/`.startsWith(branch)) && error.keyword !== 'oneOf' && error.keyword !== 'anyOf',
+  );
+  return kept.length > 0 ? kept : errors;
 }
 
 function fieldName(location: string | undefined, segments: string[], error: ErrorObject): string {

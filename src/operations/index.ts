@@ -1,6 +1,7 @@
 import { authHandlers } from './auth';
 import { healthHandlers } from './health';
 import type { OperationHandlers } from './operation';
+import { orderHandlers } from './orders';
 import { referenceHandlers } from './reference';
 
 /** Every implemented operation, keyed by operationId; one module per tag. */
@@ -8,4 +9,5 @@ export const operationHandlers: OperationHandlers = {
   ...healthHandlers,
   ...authHandlers,
   ...referenceHandlers,
+  ...orderHandlers,
 };

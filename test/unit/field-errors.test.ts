@@ -20,4 +20,21 @@ describe('field names of validation errors', () => {
     expect(fieldErrorsFromAjv([error({ keyword: 'enum', instancePath: '/query/sortBy', params: { allowedValues: ['name'] } })])).toEqual({ sortBy: 'must be one of: name' });
     expect(fieldErrorsFromAjv([error({ keyword: 'format', instancePath: '/header/idempotency-key', params: { format: 'uuid' } })])).toEqual({ 'Idempotency-Key': 'must be a valid uuid' });
   });
+
+  it('reports only the branch of a union whose type matches the body', () => {
+    const errors = [
+      error({ keyword: 'additionalProperties', instancePath: '/requestBody', schemaPath: '#/properties/requestBody/oneOf/0/additionalProperties', params: { additionalProperty: 'travelCompanyId' } }),
+      error({ keyword: 'type', instancePath: '/requestBody', schemaPath: '#/properties/requestBody/oneOf/1/type', params: { type: 'array' } }),
+      error({ keyword: 'oneOf', instancePath: '/requestBody', schemaPath: '#/properties/requestBody/oneOf', params: { passingSchemas: null }, message: 'must match exactly one schema in oneOf' }),
+    ];
+    expect(fieldErrorsFromAjv(errors)).toEqual({ travelCompanyId: 'is not an accepted field' });
+  });
+
+  it('keeps the type errors when no branch of a union matches the body', () => {
+    const errors = [
+      error({ keyword: 'type', instancePath: '/requestBody', schemaPath: '#/properties/requestBody/oneOf/0/type', params: { type: 'object' } }),
+      error({ keyword: 'type', instancePath: '/requestBody', schemaPath: '#/properties/requestBody/oneOf/1/type', params: { type: 'array' } }),
+    ];
+    expect(fieldErrorsFromAjv(errors)).toEqual({ body: 'must be of type object' });
+  });
 });

@@ -1,0 +1,115 @@
+import { amountFromMinor } from '../domain/money';
+import { priceOrder, type OrderPriceBreakdown } from '../domain/order-pricing';
+import type { AddedItemRecord, Order } from '../entities/order';
+import type { OrderGroup } from '../entities/order-group';
+import type { PromoApplyOutcome } from '../services/order-promo-hook';
+import type { Schemas } from './wire';
+
+/** What an order's price is, recomputed from its stored parts with the one pricing rule. */
+export function orderPrice(order: Order): OrderPriceBreakdown {
+  return priceOrder({
+    packagePrice: order.packagePrice,
+    includedDevices: order.includedDevices,
+    addedItems: [...(order.addedServices ?? []), ...(order.addedDevices ?? [])],
+    companyPromoDiscount: order.companyPromoDiscount,
+    agentPromoDiscount: order.agentPromoDiscount,
+    directDiscountPercent: Number(order.directDiscountPercent),
+  });
+}
+
+/** The order detail of the spec; relations of ORDER_DETAIL_POPULATE must be loaded. */
+export function orderWire(order: Order, promoApplyResult?: PromoApplyOutcome): Schemas['Order'] {
+  const price = orderPrice(order);
+  return {
+    orderId: order.id,
+    orderRef: order.orderRef,
+    orderNumber: order.orderNumber,
+    status: order.status,
+    settlementType: order.settlementType,
+    traveller: {
+      touristId: order.traveller.id,
+      name: order.traveller.name,
+      email: order.traveller.email,
+      nationality: order.traveller.nationality,
+      dateOfBirth: order.traveller.dateOfBirth,
+    },
+    package: {
+      ctgId: order.ctg.id,
+      ctgCode: order.ctg.code,
+      ctgName: order.ctg.name,
+      insuranceCompany: order.ctg.insuranceCompany,
+    },
+    routeId: order.route?.id ?? null,
+    routeName: order.route?.name ?? null,
+    customRouteName: order.customRouteName ?? null,
+    departureDate: order.departureDate,
+    coverageStartDate: order.coverageStartDate,
+    coverageEndDate: order.coverageEndDate,
+    durationDays: order.durationDays,
+    quoteId: order.quote?.id ?? null,
+    pricing: {
+      currency: order.currency,
+      packagePrice: amountFromMinor(price.packagePrice),
+      includedDevices: order.includedDevices.map((device) => ({ ...device, priceForDuration: amountFromMinor(device.priceForDuration) })),
+      includedDevicesPrice: amountFromMinor(price.includedDevicesPrice),
+      excludedIncludedDeviceIds: order.excludedIncludedDeviceIds,
+      addedItemsPrice: amountFromMinor(price.addedItemsPrice),
+      subtotal: amountFromMinor(price.subtotal),
+      companyPromoDiscount: amountFromMinor(price.companyPromoDiscount),
+      agentPromoDiscount: amountFromMinor(price.agentPromoDiscount),
+      directDiscountPercent: price.directDiscountPercent,
+      directDiscountAmount: amountFromMinor(price.directDiscountAmount),
+      totalDiscount: amountFromMinor(price.totalDiscount),
+      // The stored payable amount, which the payment will charge.
+      totalAmount: amountFromMinor(order.totalAmount),
+    },
+    travelCompanies: order.travelCompanies.getItems().map((link) => ({ companyId: link.company.id, name: link.company.name })),
+    customTravelAgencies: order.customTravelAgencies,
+    ...promoWire(order),
+    commissionCompanyId: order.commissionCompany?.id ?? null,
+    groupRef: order.group?.groupRef ?? null,
+    referralCode: order.referralCode ?? null,
+    addedServices: addedItemsWire(order.addedServices),
+    addedDevices: addedItemsWire(order.addedDevices),
+    extraFields: order.extraFields ?? null,
+    dispatchInfo: order.dispatchInfo ?? null,
+    createdAt: order.createdAt.toISOString(),
+    updatedAt: order.updatedAt.toISOString(),
+    paidAt: order.paidAt?.toISOString() ?? null,
+    ...(promoApplyResult ? { promoApplyResult } : {}),
+  };
+}
+
+/**
+ * The two promo slots and the binding. Orders have no slot columns yet (the promo issue adds them
+ * with its own migration and replaces this), so every order reads as carrying no code and bound
+ * to nobody, which is what its stored zero promo discounts say.
+ */
+function promoWire(_order: Order): Pick<Schemas['Order'], 'promoCodes' | 'binding'> {
+  return {
+    promoCodes: { companyPromoCode: null, agentPromoCode: null },
+    binding: { type: 'NONE', ownerId: null, ownerName: null },
+  };
+}
+
+function addedItemsWire(items: AddedItemRecord[] | undefined): Schemas['AddedItem'][] {
+  return (items ?? []).map((item) => ({ name: item.name, price: amountFromMinor(item.price), quantity: item.quantity }));
+}
+
+/** A group with the given orders (all of them) and totals summed from those orders. */
+export function orderGroupWire(group: OrderGroup, orders: Array<{ order: Order; promoApplyResult?: PromoApplyOutcome }>): Schemas['OrderGroup'] {
+  const prices = orders.map(({ order }) => ({ ...orderPrice(order), totalAmount: order.totalAmount }));
+  const sum = (pick: (price: OrderPriceBreakdown) => number) => amountFromMinor(prices.reduce((total, price) => total + pick(price), 0));
+  return {
+    groupRef: group.groupRef,
+    groupId: group.id,
+    orders: orders.map(({ order, promoApplyResult }) => orderWire(order, promoApplyResult)),
+    totals: {
+      currency: group.currency,
+      orderCount: orders.length,
+      subtotal: sum((price) => price.subtotal),
+      totalDiscount: sum((price) => price.totalDiscount),
+      totalAmount: sum((price) => price.totalAmount),
+    },
+  };
+}

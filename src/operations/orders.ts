@@ -1,0 +1,24 @@
+import { successBody } from '../http/envelope';
+import { createOrder, createOrderGroup, type OrderInput } from '../services/order-creation';
+import { resolveOrder } from '../services/order-lookup';
+import { callerOf, type OperationHandlers } from './operation';
+import { orderGroupWire, orderWire } from './order-wire';
+
+export const orderHandlers: OperationHandlers = {
+  /** The body's shape decides: an object is one order, an array (even of one) is a group. */
+  async createOrders(c, scope) {
+    const body = c.request.requestBody as OrderInput | OrderInput[];
+    const settings = { currency: scope.services.config.currency };
+    if (Array.isArray(body)) {
+      const created = await createOrderGroup(scope.em, callerOf(scope), body, settings);
+      return { status: 201, body: successBody(orderGroupWire(created.group, created.orders), 'Order group created') };
+    }
+    const created = await createOrder(scope.em, callerOf(scope), body, settings);
+    return { status: 201, body: successBody(orderWire(created.order, created.promoApplyResult), 'Order created') };
+  },
+
+  async getOrder(c, scope) {
+    const { order } = await resolveOrder(scope.em, callerOf(scope), String(c.request.params.orderIdentifier));
+    return { status: 200, body: successBody(orderWire(order)) };
+  },
+};
