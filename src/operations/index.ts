@@ -2,6 +2,7 @@ import { authHandlers } from './auth';
 import { healthHandlers } from './health';
 import type { OperationHandlers } from './operation';
 import { orderHandlers } from './orders';
+import { promoHandlers } from './promos';
 import { referenceHandlers } from './reference';
 
 /** Every implemented operation, keyed by operationId; one module per tag. */
@@ -10,4 +11,5 @@ export const operationHandlers: OperationHandlers = {
   ...authHandlers,
   ...referenceHandlers,
   ...orderHandlers,
+  ...promoHandlers,
 };
