@@ -35,7 +35,7 @@ export async function findPromoCode(em: EntityManager, input: string): Promise<P
  */
 export async function lockPromoCodes(em: EntityManager, ids: Array<string | null | undefined>): Promise<Map<string, number>> {
   const wanted = [...new Set(ids.filter((id): id is string => typeof id === 'string'))].sort();
-  const rows = await em.getConnection().execute<Array<{ id: string; used_count: number }>>(
+  const rows = await em.execute<Array<{ id: string; used_count: number }>>(
     `select id, used_count from promo_code where id = any(?::uuid[]) order by id for update`,
     [`{${wanted.join(',')}}`],
   );
@@ -49,7 +49,7 @@ export async function lockPromoCodes(em: EntityManager, ids: Array<string | null
  */
 export async function reserveUses(em: EntityManager, codeId: string, count: number): Promise<boolean> {
   if (count === 0) return true;
-  const updated = await em.getConnection().execute(
+  const updated = await em.execute(
     `update promo_code set used_count = used_count + ? where id = ? and (usage_limit is null or used_count + ? <= usage_limit)`,
     [count, codeId, count],
     'run',
@@ -60,7 +60,7 @@ export async function reserveUses(em: EntityManager, codeId: string, count: numb
 /** Gives back uses of a code: removal or replacement of the slot that held it. */
 export async function releaseUses(em: EntityManager, codeId: string, count: number): Promise<void> {
   if (count === 0) return;
-  const updated = await em.getConnection().execute(
+  const updated = await em.execute(
     `update promo_code set used_count = used_count - ? where id = ? and used_count >= ?`,
     [count, codeId, count],
     'run',
