@@ -78,7 +78,6 @@ export async function previewOrderPromo(em: EntityManager, principal: Principal,
     await tx.populate(order, [...ORDER_PROMO_POPULATE]);
     const code = await findPromoCode(tx, input);
     const facts = code && slotCodeOf(code);
-    await lockPromoCodes(tx, []); // the statements of apply, so that every rejection costs the same
     const decision = decideApply(orderFacts(order), facts, kathmanduToday(), facts ? remainingUses(facts) : 0);
     if (!decision.ok) throw invalidPromoCode();
     return stateOf(order, decision.change.slots);
@@ -157,7 +156,7 @@ async function groupApply(tx: EntityManager, principal: Principal, groupRef: str
   const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: write, populate: ORDER_PROMO_POPULATE });
   const code = await findPromoCode(tx, input);
   const held = orders.flatMap((order) => [order.companyPromoCode?.id, order.agentPromoCode?.id]);
-  const uses = await lockPromoCodes(tx, write ? [code?.id, ...held] : []);
+  const uses = write ? await lockPromoCodes(tx, [code?.id, ...held]) : new Map<string, number>();
   const today = kathmanduToday();
   const facts = code && slotCodeOf(code);
   let usesLeft = code ? remainingUses({ usageLimit: code.usageLimit ?? null, usedCount: uses.get(code.id) ?? code.usedCount }) : 0;
