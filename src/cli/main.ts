@@ -1,11 +1,13 @@
 import { Command } from 'commander';
 import { registerCompanyCommands } from './company-commands';
 import { registerDemoCommand } from './demo-command';
+import { registerPromoCommands } from './promo-commands';
 
 const program = new Command();
 program.name('ops').description('Operator command line of the Partner Booking and Payment Service').showHelpAfterError();
 registerCompanyCommands(program);
 registerDemoCommand(program);
+registerPromoCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(`error: ${error instanceof Error ? error.message : String(error)}`);

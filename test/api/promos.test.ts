@@ -1,5 +1,7 @@
+import { DEMO_PROMO_CODES } from '../../src/db/demo-partners';
 import { addDays, kathmanduToday } from '../../src/domain/business-date';
 import { Order, OrderStatus } from '../../src/entities/order';
+import { PromoCode } from '../../src/entities/promo-code';
 import type { RunningServer } from '../../src/server';
 import { ApiClient } from '../support/http-client';
 import { ORDERS } from '../support/order-fixtures';
@@ -330,5 +332,25 @@ describe('POST /orders with promoCode', () => {
     expect(response.body.data.orders.map((order: any) => order.promoApplyResult.applied)).toEqual([true, true, false]);
     expect(response.body.data.totals).toMatchObject({ orderCount: 3, totalDiscount: 400, totalAmount: 13100 });
     expect(await usedCount(server, code)).toBe(2);
+  });
+});
+
+describe('demo promo codes of the sandbox', () => {
+  it('seeds the documented codes: two companies, two agents, one expired, one inactive, one single-use', async () => {
+    const codes = await server.orm.em.fork().find(PromoCode, { code: { $in: DEMO_PROMO_CODES.map((code) => code.code) } });
+    expect(codes).toHaveLength(DEMO_PROMO_CODES.length);
+    const companyOwners = new Set(codes.filter((code) => code.ownerCompany).map((code) => code.ownerCompany!.id));
+    const agentOwners = new Set(codes.filter((code) => code.ownerAgent).map((code) => code.ownerAgent!.id));
+    expect(companyOwners.size).toBe(2);
+    expect(agentOwners.size).toBe(2);
+    expect(codes.find((code) => code.code === 'ONCE25')?.usageLimit).toBe(1);
+  });
+
+  it('applies a live demo code and refuses the expired and the inactive one', async () => {
+    const order = await newOrder();
+    expect((await apply(order.orderRef, 'himalaya10')).body.data).toMatchObject({ companyPromoCode: 'HIMALAYA10', totalAfter: 4050 });
+    expect((await apply(order.orderRef, 'EXPIRED20')).status).toBe(400);
+    expect((await apply(order.orderRef, 'INACTIVE15')).status).toBe(400);
+    expect((await remove(order.orderRef)).body.data.companyPromoCode).toBeNull();
   });
 });
