@@ -168,11 +168,14 @@ async function loadNamedRecords(tx: EntityManager, principal: Principal, items: 
   const quoteIds = ids((item) => item.input.quoteId);
   const groupId = items[0].input.orderGroupId;
 
-  // One query per kind, one after the other: they share the transaction's connection anyway.
+  // One query per kind, one after the other (they share the transaction's connection anyway),
+  // and none for a kind no item names.
   const travellers = await tx.find(Traveller, { id: { $in: ids((item) => item.input.touristId) }, company: principal.companyId });
   const ctgs = await tx.find(Ctg, { id: { $in: ids((item) => item.input.ctgId) }, active: true });
-  const routes = await tx.find(Route, { id: { $in: ids((item) => item.input.routeId) }, active: true });
-  const companies = await tx.find(Company, { id: { $in: ids((item) => item.travelCompanyIds) }, type: CompanyType.TravelAgency, active: true });
+  const routeIds = ids((item) => item.input.routeId);
+  const routes = routeIds.length === 0 ? [] : await tx.find(Route, { id: { $in: routeIds }, active: true });
+  const companyIds = ids((item) => item.travelCompanyIds);
+  const companies = companyIds.length === 0 ? [] : await tx.find(Company, { id: { $in: companyIds }, type: CompanyType.TravelAgency, active: true });
   // Locked in id order, so two requests sharing quotes queue instead of deadlocking.
   const quotes = quoteIds.length === 0
     ? []

@@ -14,7 +14,8 @@ export interface OrderReferences {
  */
 export async function allocateOrderReferences(em: EntityManager, count: number, now = new Date()): Promise<OrderReferences[]> {
   const year = kathmanduToday(now).slice(0, 4);
-  const rows = await em.getConnection().execute<Array<{ ref: string; num: string }>>(
+  // em.execute, not em.getConnection().execute: only the former runs inside the caller's transaction.
+  const rows = await em.execute<Array<{ ref: string; num: string }>>(
     `select nextval('order_ref_seq')::text as ref, nextval('order_number_seq')::text as num from generate_series(1, ?)`,
     [count],
   );
@@ -23,6 +24,6 @@ export async function allocateOrderReferences(em: EntityManager, count: number, 
 
 export async function allocateGroupRef(em: EntityManager, now = new Date()): Promise<string> {
   const year = kathmanduToday(now).slice(0, 4);
-  const [row] = await em.getConnection().execute<Array<{ ref: string }>>(`select nextval('order_group_ref_seq')::text as ref`);
+  const [row] = await em.execute<Array<{ ref: string }>>(`select nextval('order_group_ref_seq')::text as ref`);
   return formatReference('GRP', year, row.ref);
 }
