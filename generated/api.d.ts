@@ -890,10 +890,12 @@ export interface components {
              * @description Machine-readable reason when `changed` is `false`, otherwise `null`.
              *     `ORDER_NOT_PENDING`: the order is paid, closed, completed or cancelled.
              *     `INVALID_FOR_ORDER`: the code cannot be used on this order (for example its binding
-             *     does not allow it). `NOT_APPLIED`: on removal, the code was not on this order.
+             *     does not allow it, or the code's last use went to an earlier order of the group).
+             *     `ALREADY_APPLIED`: the order already carries this code; no further use is reserved.
+             *     `NOT_APPLIED`: on removal, the code was not on this order.
              * @enum {string|null}
              */
-            reason: "ORDER_NOT_PENDING" | "INVALID_FOR_ORDER" | "NOT_APPLIED" | null;
+            reason: "ORDER_NOT_PENDING" | "INVALID_FOR_ORDER" | "ALREADY_APPLIED" | "NOT_APPLIED" | null;
         };
         /**
          * @description Result of a group promo operation: one entry per order of the group plus group totals.

@@ -10,6 +10,8 @@ import { requestLog } from './http/request-log';
 import { docsPagePath } from './http/spec-document';
 import { authenticate } from './services/authentication';
 import { operationHandlers } from './operations';
+import { PROMO_OPERATION_IDS } from './operations/promos';
+import { invalidPromoCode } from './services/promo';
 import type { OperationHandler, OperationResult, RequestScope, Services } from './operations/operation';
 
 export interface AppDeps {
@@ -44,6 +46,8 @@ export async function createApp({ orm, services, document, pages = [] }: AppDeps
 
   api.register({
     validationFail: async (c: Context) => {
+      // A malformed promo request (a blank code above all) must not answer differently from a rejected code.
+      if (PROMO_OPERATION_IDS.has(c.operation?.operationId ?? '')) throw invalidPromoCode();
       throw badRequest('Validation failed', fieldErrorsFromAjv(c.validation.errors ?? []));
     },
     unauthorizedHandler: async (c: Context) => {

@@ -3,6 +3,7 @@ import { registerCompanyCommands } from './company-commands';
 import { registerDemoCommand } from './demo-command';
 import { registerDocumentCommands } from './document-commands';
 import { registerPaymentCommands } from './payment-commands';
+import { registerPromoCommands } from './promo-commands';
 
 const program = new Command();
 program.name('ops').description('Operator command line of the Partner Booking and Payment Service').showHelpAfterError();
@@ -10,6 +11,7 @@ registerCompanyCommands(program);
 registerDemoCommand(program);
 registerDocumentCommands(program);
 registerPaymentCommands(program);
+registerPromoCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(`error: ${error instanceof Error ? error.message : String(error)}`);

@@ -8,6 +8,7 @@ import { OrderGroup } from './order-group';
 import { OrderTravelCompany } from './order-travel-company';
 import { PaymentAttempt } from './payment-attempt';
 import { PaymentAttemptOrder } from './payment-attempt-order';
+import { PromoCode } from './promo-code';
 import { Quote } from './quote';
 import { Route } from './route';
 import { SalesAgent } from './sales-agent';
@@ -15,4 +16,4 @@ import { SandboxGatewayPayment } from './sandbox-gateway-payment';
 import { Traveller } from './traveller';
 
 /** Every entity the ORM knows; listed explicitly so no folder scanning happens at start. */
-export const entities = [Company, SalesAgent, Credential, AccessToken, Route, Ctg, Quote, Document, Traveller, OrderGroup, Order, OrderTravelCompany, PaymentAttempt, PaymentAttemptOrder, SandboxGatewayPayment];
+export const entities = [Company, SalesAgent, Credential, AccessToken, Route, Ctg, Quote, Document, Traveller, OrderGroup, Order, OrderTravelCompany, PaymentAttempt, PaymentAttemptOrder, SandboxGatewayPayment, PromoCode];

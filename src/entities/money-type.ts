@@ -1,13 +1,15 @@
 import { Type } from '@mikro-orm/core';
 import { decimalStringFromMinor, minorFromDecimalString, type Minor } from '../domain/money';
 
-/** numeric(12,2) in PostgreSQL, integer minor units in TypeScript. */
-export class MoneyType extends Type<Minor, string> {
-  override convertToDatabaseValue(value: Minor | string): string {
+/** numeric(12,2) in PostgreSQL, integer minor units in TypeScript; null stays null in nullable columns. */
+export class MoneyType extends Type<Minor | null | undefined, string | null | undefined> {
+  override convertToDatabaseValue(value: Minor | string | null | undefined): string | null | undefined {
+    if (value === null || value === undefined) return value;
     return typeof value === 'string' ? value : decimalStringFromMinor(value);
   }
 
-  override convertToJSValue(value: Minor | string): Minor {
+  override convertToJSValue(value: Minor | string | null | undefined): Minor | null | undefined {
+    if (value === null || value === undefined) return value;
     return typeof value === 'number' ? value : minorFromDecimalString(value);
   }
 

@@ -6,8 +6,10 @@ import { Ctg } from './ctg';
 import { MoneyType } from './money-type';
 import { OrderGroup } from './order-group';
 import { OrderTravelCompany } from './order-travel-company';
+import { PromoCode } from './promo-code';
 import { Quote } from './quote';
 import { Route } from './route';
+import { SalesAgent } from './sales-agent';
 import { Traveller } from './traveller';
 
 export enum OrderStatus {
@@ -16,6 +18,13 @@ export enum OrderStatus {
   Completed = 'COMPLETED',
   Closed = 'CLOSED',
   Cancelled = 'CANCELLED',
+}
+
+/** Whom the order's promo codes bind it to (SPEC 3.2, binding rules). */
+export enum PromoBindingType {
+  None = 'NONE',
+  Company = 'COMPANY',
+  Agent = 'AGENT',
 }
 
 export enum SettlementType {
@@ -59,6 +68,7 @@ export class Order {
     | 'id' | 'status' | 'settlementType' | 'route' | 'customRouteName' | 'quote' | 'group' | 'commissionCompany'
     | 'referralCode' | 'addedServices' | 'addedDevices' | 'extraFields' | 'dispatchInfo' | 'customTravelAgencies'
     | 'companyPromoDiscount' | 'agentPromoDiscount' | 'directDiscountPercent' | 'directDiscountAmount'
+    | 'companyPromoCode' | 'agentPromoCode' | 'bindingType' | 'bindingCompany' | 'bindingAgent'
     | 'paidAt' | 'version' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' })
@@ -149,6 +159,27 @@ export class Order {
 
   @Property({ type: MoneyType })
   agentPromoDiscount: Minor = 0;
+
+  /** The sales-company promo slot; `companyPromoDiscount` is what it takes off. */
+  @ManyToOne(() => PromoCode, { nullable: true })
+  companyPromoCode?: PromoCode;
+
+  /** The sales-agent promo slot; `agentPromoDiscount` is what it takes off. */
+  @ManyToOne(() => PromoCode, { nullable: true })
+  agentPromoCode?: PromoCode;
+
+  /**
+   * Set by the first code applied to an unbound order, to that code's owner; rolled back to NONE
+   * when that code leaves the order. Exactly one of bindingCompany/bindingAgent matches the type.
+   */
+  @Enum({ items: () => PromoBindingType })
+  bindingType: PromoBindingType = PromoBindingType.None;
+
+  @ManyToOne(() => Company, { nullable: true })
+  bindingCompany?: Company;
+
+  @ManyToOne(() => SalesAgent, { nullable: true })
+  bindingAgent?: SalesAgent;
 
   @Property({ type: 'decimal', precision: 5, scale: 2 })
   directDiscountPercent: string = '0.00';

@@ -4,6 +4,7 @@ import { healthHandlers } from './health';
 import type { OperationHandlers } from './operation';
 import { orderHandlers } from './orders';
 import { paymentHandlers } from './payments';
+import { promoHandlers } from './promos';
 import { referenceHandlers } from './reference';
 import { travellerHandlers } from './travellers';
 
@@ -16,4 +17,5 @@ export const operationHandlers: OperationHandlers = {
   ...paymentHandlers,
   ...documentHandlers,
   ...travellerHandlers,
+  ...promoHandlers,
 };

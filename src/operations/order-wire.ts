@@ -3,6 +3,7 @@ import { priceOrder, type OrderPriceBreakdown } from '../domain/order-pricing';
 import type { AddedItemRecord, Order } from '../entities/order';
 import type { OrderGroup } from '../entities/order-group';
 import type { PromoApplyOutcome } from '../services/order-promo-hook';
+import { bindingOfOrder } from '../services/promo-store';
 import type { Schemas } from './wire';
 
 /** What an order's price is, recomputed from its stored parts with the one pricing rule. */
@@ -80,15 +81,11 @@ export function orderWire(order: Order, promoApplyResult?: PromoApplyOutcome): S
   };
 }
 
-/**
- * The two promo slots and the binding. Orders have no slot columns yet (the promo issue adds them
- * with its own migration and replaces this), so every order reads as carrying no code and bound
- * to nobody, which is what its stored zero promo discounts say.
- */
-function promoWire(_order: Order): Pick<Schemas['Order'], 'promoCodes' | 'binding'> {
+/** The two promo slots and the binding; ORDER_DETAIL_POPULATE loads what they show. */
+function promoWire(order: Order): Pick<Schemas['Order'], 'promoCodes' | 'binding'> {
   return {
-    promoCodes: { companyPromoCode: null, agentPromoCode: null },
-    binding: { type: 'NONE', ownerId: null, ownerName: null },
+    promoCodes: { companyPromoCode: order.companyPromoCode?.code ?? null, agentPromoCode: order.agentPromoCode?.code ?? null },
+    binding: bindingOfOrder(order),
   };
 }
 

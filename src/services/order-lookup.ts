@@ -15,7 +15,10 @@ export interface ResolvedOrder {
 }
 
 /** Everything an order's detail response shows, loaded in one go. */
-export const ORDER_DETAIL_POPULATE = ['traveller', 'ctg', 'route', 'group', 'travelCompanies.company'] as const;
+export const ORDER_DETAIL_POPULATE = [
+  'traveller', 'ctg', 'route', 'group', 'travelCompanies.company',
+  'companyPromoCode', 'agentPromoCode', 'bindingCompany', 'bindingAgent',
+] as const;
 
 /**
  * Finds an order by order reference (`ORD-`), order number (`ORDN-`) or order UUID, and checks

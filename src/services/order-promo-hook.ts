@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Order } from '../entities/order';
 import type { Principal } from './authentication';
+import { applyPromoOnNewOrder, INVALID_PROMO_CODE } from './promo';
 
 /** Outcome of the `promoCode` sent with POST /orders (spec: PromoApplyResult). */
 export interface PromoApplyOutcome {
@@ -13,24 +14,13 @@ export interface PromoApplyOutcome {
 
 /**
  * Applies the `promoCode` of a create request to the freshly created order, inside the create
- * transaction. It must never throw for a rejected code: the order is created either way (SPEC 4,
- * Orders rule 3) and the outcome is reported in `promoApplyResult`.
- *
- * Promo codes are not implemented yet (the promo issue fills this in: look the code up, check the
- * slot binding, reserve a use, set the slot and discount, recompute the total with
- * domain/order-pricing.ts). Until then every code is reported as not applied, and the order is
- * left untouched.
+ * transaction, with the rules of applyOrderPromo (slot, binding, one use reserved atomically,
+ * total recomputed). It never throws for a rejected code: the order is created either way
+ * (SPEC 4, Orders rule 3), and a rejection, whatever its cause, reads the same.
  */
-export async function applyPromoAtCreation(
-  _em: EntityManager,
-  _principal: Principal,
-  _order: Order,
-  promoCode: string,
-): Promise<PromoApplyOutcome> {
-  return {
-    promoCode,
-    applied: false,
-    reason: 'PROMO_CODES_UNAVAILABLE',
-    message: 'Promo codes cannot be applied yet; the order was created without a promo discount',
-  };
+export async function applyPromoAtCreation(em: EntityManager, _principal: Principal, order: Order, promoCode: string): Promise<PromoApplyOutcome> {
+  const applied = await applyPromoOnNewOrder(em, order, promoCode);
+  return applied
+    ? { promoCode, applied: true, reason: null, message: 'Promo code applied' }
+    : { promoCode, applied: false, reason: 'INVALID_PROMO_CODE', message: INVALID_PROMO_CODE };
 }

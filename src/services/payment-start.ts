@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Minor } from '../domain/money';
 import { nextReferenceMillis, paymentReference } from '../domain/payment-reference';
 import { payRequestFingerprint, type PayRequestFacts } from '../domain/payment-request';
@@ -52,11 +52,10 @@ export function startOrderPayment(em: EntityManager, principal: Principal, ident
 export function startGroupPayment(em: EntityManager, principal: Principal, groupRef: string, input: PayInput, idempotencyKey: string, deps: PaymentDeps): Promise<StartedPayment> {
   checkReturnUrl(input, deps);
   return withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay) => {
-    const group: OrderGroup = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true });
+    const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true });
     const facts: PayRequestFacts = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl };
     const previous = await replay(facts);
     if (previous) return previous;
-    const orders = await tx.find(Order, { group: group.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true });
     const payable = orders.filter((order) => order.status === OrderStatus.Pending && order.settlementType === SettlementType.Online);
     if (payable.length === 0) throw badRequest(`Group ${group.groupRef} has no pending order to pay`);
     const last = await tx.findOne(PaymentAttempt, { scope: 'GROUP', group: group.id }, { orderBy: { createdAt: 'desc' } });

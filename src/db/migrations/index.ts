@@ -3,6 +3,7 @@ import { Migration20261123092520_Initial } from './Migration20261123092520_Initi
 import { Migration20261123120000_DocumentsTravellers } from './Migration20261123120000_DocumentsTravellers';
 import { Migration20261123130100_Orders } from './Migration20261123130100_Orders';
 import { Migration20261123140000_Payments } from './Migration20261123140000_Payments';
+import { Migration20261123140100_Promo } from './Migration20261123140100_Promo';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123120000_DocumentsTravellers', class: Migration20261123120000_DocumentsTravellers },
   { name: 'Migration20261123130100_Orders', class: Migration20261123130100_Orders },
   { name: 'Migration20261123140000_Payments', class: Migration20261123140000_Payments },
+  { name: 'Migration20261123140100_Promo', class: Migration20261123140100_Promo },
 ];

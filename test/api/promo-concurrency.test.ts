@@ -1,0 +1,84 @@
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Order } from '../../src/entities/order';
+import type { RunningServer } from '../../src/server';
+import { ApiClient } from '../support/http-client';
+import { newPartner, type TestPartner } from '../support/partners';
+import { createGroup, newCode, newSalesCompany, orderPromoPath, usedCount } from '../support/promo-fixtures';
+import { startTestServer } from '../support/test-server';
+import { newTraveller } from '../support/traveller-fixtures';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** A built server in its own process on the run's database; resolves once it reports its port. */
+function forkServer(): Promise<{ child: ChildProcess; client: ApiClient }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(ROOT, 'dist/src/main.js'), [], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: process.env.TEST_DATABASE_URL,
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-fork-')),
+      },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    child.once('message', (message: { port: number }) => resolve({ child, client: new ApiClient(`http://127.0.0.1:${message.port}`) }));
+    child.once('exit', (code) => reject(new Error(`forked server exited with ${code}`)));
+  });
+}
+
+describe('promo usage limit under parallel applies from two server processes', () => {
+  let server: RunningServer;
+  let client: ApiClient;
+  let agency: TestPartner;
+  const forked: ChildProcess[] = [];
+  let processes: ApiClient[];
+
+  beforeAll(async () => {
+    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'ignore' });
+    server = await startTestServer();
+    client = new ApiClient(server.url);
+    agency = await newPartner(server, client);
+    // one after the other: each start migrates and refreshes the seed catalogue
+    const first = await forkServer();
+    forked.push(first.child);
+    const second = await forkServer();
+    forked.push(second.child);
+    processes = [first.client, second.client];
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const child of forked) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await server.stop();
+  }, 60_000);
+
+  it('when 50 orders race for a code limited to 5 uses, then exactly 5 get it and its count ends at exactly 5', async () => {
+    const touristId = await newTraveller(server, agency.companyId);
+    const group = await createGroup(client, agency, touristId, 50);
+    const code = await newCode(server, await newSalesCompany(server), { usageLimit: 5 });
+
+    const responses = await Promise.all(
+      group.orders.map((order: any, index: number) =>
+        processes[index % 2].op('applyOrderPromo', 'POST', orderPromoPath(order.orderRef), { promoCode: code }, { token: agency.token }),
+      ),
+    );
+
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(45);
+    expect(responses.filter((response) => response.status === 400).every((response) => response.body.message === 'Invalid promo code')).toBe(true);
+    expect(await usedCount(server, code)).toBe(5);
+    const holders = await server.orm.em.fork().count(Order, { group: { groupRef: group.groupRef }, companyPromoCode: { code } });
+    expect(holders).toBe(5);
+  }, 120_000);
+});
