@@ -10,7 +10,8 @@ export type AttemptStatus = 'INITIATED' | 'SUCCESS' | 'FAILED' | 'CANCELLED' | '
 export type GatewayFinalStatus = 'SUCCESS' | 'FAILED' | 'CANCELLED';
 
 /** Why we closed an attempt without the gateway's word. */
-export type ClosedReason = 'SUPERSEDED' | 'EXPIRED' | 'ORDER_PAID';
+/** Why an attempt stopped accepting payment; ORDER_REPRICED: a promo change moved the order's total. */
+export type ClosedReason = 'SUPERSEDED' | 'EXPIRED' | 'ORDER_PAID' | 'ORDER_REPRICED';
 
 export interface AttemptState {
   status: AttemptStatus;

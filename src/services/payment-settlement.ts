@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
-import { effectOfGatewayWord, settlementPlan, type GatewayWordEffect } from '../domain/payment-attempt';
+import { effectOfGatewayWord, settlementPlan, type ClosedReason, type GatewayWordEffect } from '../domain/payment-attempt';
 import { Order, OrderStatus } from '../entities/order';
 import { PaymentAttempt } from '../entities/payment-attempt';
 import { PaymentAttemptOrder } from '../entities/payment-attempt-order';
@@ -77,7 +77,7 @@ export async function closeOpenAttempts(
   tx: EntityManager,
   orderIds: string[],
   keep: string | undefined,
-  reason: 'SUPERSEDED' | 'ORDER_PAID',
+  reason: Exclude<ClosedReason, 'EXPIRED'>,
   now: Date,
   supersededBy?: string,
 ): Promise<PaymentAttempt[]> {

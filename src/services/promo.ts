@@ -15,6 +15,7 @@ import type { Order } from '../entities/order';
 import { badRequest } from '../http/app-error';
 import type { Principal } from './authentication';
 import { resolveGroup } from './group-lookup';
+import { closeOpenAttempts } from './payment-settlement';
 import { resolveOrder } from './order-lookup';
 import {
   findPromoCode,
@@ -91,6 +92,7 @@ export async function applyOrderPromo(em: EntityManager, principal: Principal, o
     await tx.populate(order, [...ORDER_PROMO_POPULATE]);
     const outcome = await applyToLockedOrder(tx, order, input);
     if (!outcome) throw invalidPromoCode();
+    await closeAttemptsAtOldPrice(tx, [order]);
     await tx.flush();
     return outcome;
   });
@@ -109,6 +111,7 @@ export async function removeOrderPromo(em: EntityManager, principal: Principal, 
     await settleUses(tx, [change]);
     const state = stateOf(order, change.slots);
     writeSlots(order, change.slots, state.totals);
+    await closeAttemptsAtOldPrice(tx, [order]);
     await tx.flush();
     return state;
   });
@@ -186,6 +189,7 @@ async function groupApply(tx: EntityManager, principal: Principal, groupRef: str
     // The locks make this succeed; were it ever short, nothing of the group is written.
     if (!(await settleUses(tx, changes.map(({ change }) => change)))) throw invalidPromoCode();
     for (const { order, change, state } of changes) writeSlots(order, change.slots, state.totals, code);
+    await closeAttemptsAtOldPrice(tx, changes.map(({ order }) => order));
     await tx.flush();
   }
   return { groupRef: group.groupRef, currency: group.currency, entries };
@@ -214,12 +218,21 @@ export async function removeGroupPromo(em: EntityManager, principal: Principal, 
     await lockPromoCodes(tx, changes.flatMap(({ change }) => change.release));
     await settleUses(tx, changes.map(({ change }) => change));
     for (const { order, change, state } of changes) writeSlots(order, change.slots, state.totals);
+    await closeAttemptsAtOldPrice(tx, changes.map(({ order }) => order));
     await tx.flush();
     return { groupRef: group.groupRef, currency: group.currency, entries };
   });
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * A checkout page opened before a promo change would charge the old total: close it, so the
+ * partner starts a new attempt for the new total (a capture on it would only be a refund).
+ */
+async function closeAttemptsAtOldPrice(tx: EntityManager, orders: Order[]): Promise<void> {
+  if (orders.length > 0) await closeOpenAttempts(tx, orders.map((order) => order.id), undefined, 'ORDER_REPRICED', new Date());
+}
 
 function orderFacts(order: Order) {
   return { payable: isPromoChangeable(order), slots: slotsOfOrder(order) };
