@@ -1,13 +1,15 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
 import { initOrm, migrate, type Orm } from './db/orm';
 import { seed } from './db/seed';
+import { createMetrics, type PoolUsage } from './http/metrics';
 import { loadSpecDocument } from './http/spec-document';
 import { createLogger, type Logger } from './logger';
 import { Catalogue } from './services/catalogue';
+import { RateLimiter } from './services/rate-limiter';
 
 export interface RunningServer {
   url: string;
@@ -17,13 +19,21 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** false when another process (the cluster primary) has already migrated and seeded the database. */
+  prepareDatabase?: boolean;
+}
+
 /** Database, migrations, seed, app, listen. Tests call this with port 0; main.ts with the configured port. */
-export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  logger: Logger = createLogger(config.logLevel),
+  { prepareDatabase = true }: StartOptions = {},
+): Promise<RunningServer> {
   const database = await openDatabase(config, (message) => logger.info(message));
   const orm = await initOrm(database.url, config.dbPoolMax);
   try {
-    await migrate(orm);
-    await seed(orm.em.fork(), { refreshCatalogue: !config.isProduction, demoPartners: config.seedDemoData });
+    if (prepareDatabase) await prepare(orm, config);
   } catch (error) {
     await orm.close();
     await database.release();
@@ -39,6 +49,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       config,
       catalogue,
       logger,
+      metrics: createMetrics(poolUsage(orm, config.dbPoolMax)),
+      rateLimiter: new RateLimiter(config.rateLimits.windowSeconds),
       isDatabaseUp: () => orm.isConnected(),
     },
   });
@@ -56,13 +68,56 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     orm,
     logger,
     stop: async () => {
-      // Stop accepting, let in-flight requests finish, then close the pool and the embedded cluster.
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      await drain(server, config.shutdownTimeoutMs, logger);
       await orm.close();
+      logger.info('database pool closed');
       await database.release();
     },
+  };
+}
+
+export async function prepare(orm: Orm, config: Config): Promise<void> {
+  await migrate(orm);
+  await seed(orm.em.fork(), { refreshCatalogue: !config.isProduction, demoPartners: config.seedDemoData });
+}
+
+/**
+ * Stops accepting connections and lets in-flight requests finish. Node's close() waits for every
+ * keep-alive connection, and closes only those idle at that moment: a connection whose request is
+ * still running is closed as soon as it falls idle (checked every 50 ms), and a request that
+ * arrives meanwhile on an open connection is answered with `Connection: close`. Whatever still
+ * runs after `timeoutMs` is cut.
+ */
+async function drain(server: Server, timeoutMs: number, logger: Logger): Promise<void> {
+  server.on('request', (_req, res: ServerResponse) => res.setHeader('Connection', 'close'));
+  await new Promise<void>((resolve) => {
+    const idleSweep = setInterval(() => server.closeIdleConnections(), 50);
+    const deadline = setTimeout(() => {
+      logger.warn({ timeoutMs }, 'in-flight requests did not finish in time; closing their connections');
+      server.closeAllConnections();
+    }, timeoutMs);
+    server.close(() => {
+      clearInterval(idleSweep);
+      clearTimeout(deadline);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+  logger.info('http server closed');
+}
+
+/** The ORM's connection pool (knex over tarn), read when /metrics is scraped. */
+function poolUsage(orm: Orm, max: number): PoolUsage {
+  interface TarnPool {
+    numUsed(): number;
+    numFree(): number;
+    numPendingAcquires(): number;
+  }
+  const pool = (): TarnPool | undefined => (orm.em.getConnection().getKnex().client as { pool?: TarnPool }).pool;
+  return {
+    used: () => pool()?.numUsed() ?? 0,
+    free: () => pool()?.numFree() ?? 0,
+    pending: () => pool()?.numPendingAcquires() ?? 0,
+    max,
   };
 }

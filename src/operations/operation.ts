@@ -2,7 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request } from 'express';
 import type { Context } from 'openapi-backend';
 import type { Config } from '../config';
+import type { Metrics } from '../http/metrics';
 import type { Logger } from '../logger';
+import type { RateLimiter } from '../services/rate-limiter';
 import type { Catalogue } from '../services/catalogue';
 import type { Principal } from '../services/authentication';
 import { unauthorized } from '../http/app-error';
@@ -12,6 +14,8 @@ export interface Services {
   config: Config;
   catalogue: Catalogue;
   logger: Logger;
+  metrics: Metrics;
+  rateLimiter: RateLimiter;
   isDatabaseUp(): Promise<boolean>;
 }
 
