@@ -2,6 +2,7 @@ import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import type { Config } from './config';
+import { listenForCatalogueChanges } from './db/catalogue-listener';
 import { openDatabase } from './db/database';
 import { initOrm, migrate, type Orm } from './db/orm';
 import { seed } from './db/seed';
@@ -16,6 +17,7 @@ export interface RunningServer {
   port: number;
   orm: Orm;
   logger: Logger;
+  catalogue: Catalogue;
   stop(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startServer(
 
   const catalogue = new Catalogue(() => orm.em.fork());
   await catalogue.reload();
+  const catalogueListener = await listenForCatalogueChanges(database.url, () => catalogue.reload(), logger);
   const app = await createApp({
     orm,
     document: loadSpecDocument(),
@@ -67,8 +70,10 @@ export async function startServer(
     port,
     orm,
     logger,
+    catalogue,
     stop: async () => {
       await drain(server, config.shutdownTimeoutMs, logger);
+      await catalogueListener.close();
       await orm.close();
       logger.info('database pool closed');
       await database.release();
