@@ -30,7 +30,7 @@ describe('rate limiting POST /auth/token', () => {
     first = await startTestServer(limits);
     second = await startTestServer(limits);
     partner = await newPartner(first, new ApiClient(first.url));
-  });
+  }, 90_000);
   afterAll(async () => {
     await clearCounters(first);
     await Promise.all([first.stop(), second.stop()]);
