@@ -612,6 +612,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description Metrics of this server process in the Prometheus text format, for the operator's scraper:
+         *     `http_requests_total` and `http_request_duration_seconds` by `operation` (the operationId,
+         *     `unmatched` for unknown paths), `method` and `status`; `payment_outcomes_total` by `gateway`
+         *     and `outcome`; `rate_limited_requests_total` by `operation`; `db_pool_connections_used`,
+         *     `db_pool_connections_idle`, `db_pool_acquire_pending` and `db_pool_connections_max` for the
+         *     database pool; and Node.js process metrics. Each process reports its own numbers: scrape
+         *     every process. No authentication; expose it only on the operator's network.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/readyz": {
         parameters: {
             query?: never;
@@ -2997,6 +3023,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthStatus"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics of this process. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
             500: components["responses"]["InternalError"];

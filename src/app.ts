@@ -5,6 +5,8 @@ import { AppError, badRequest } from './http/app-error';
 import { errorMiddleware, sendError, toAppError, unknownPathMiddleware } from './http/error-response';
 import { fieldErrorsFromAjv } from './http/field-errors';
 import { validatesBeforeHandler } from './http/multipart-upload';
+import { requestMetrics } from './http/metrics';
+import { enforceRateLimit } from './http/rate-limits';
 import { createOpenApiBackend } from './http/openapi';
 import { requestLog } from './http/request-log';
 import { docsPagePath } from './http/spec-document';
@@ -45,12 +47,14 @@ export async function createApp({ orm, services, document, pages = [] }: AppDeps
   });
 
   api.register({
-    validationFail: async (c: Context) => {
+    validationFail: async (c: Context, _req: Request, res: Response) => {
+      res.locals.operationId = c.operation.operationId;
       // A malformed promo request (a blank code above all) must not answer differently from a rejected code.
       if (PROMO_OPERATION_IDS.has(c.operation?.operationId ?? '')) throw invalidPromoCode();
       throw badRequest('Validation failed', fieldErrorsFromAjv(c.validation.errors ?? []));
     },
-    unauthorizedHandler: async (c: Context) => {
+    unauthorizedHandler: async (c: Context, _req: Request, res: Response) => {
+      res.locals.operationId = c.operation.operationId;
       const error = (c.security?.bearerAuth as { error?: unknown } | undefined)?.error;
       // Only an authentication failure is a 401; a database outage during the check is not the caller's fault.
       if (error instanceof AppError) throw error;
@@ -62,9 +66,10 @@ export async function createApp({ orm, services, document, pages = [] }: AppDeps
     methodNotAllowed: async (c: Context) => {
       throw new AppError(405, `Method ${c.request.method.toUpperCase()} is not allowed on ${c.request.path}`);
     },
-    notImplemented: async (c: Context) => {
+    // Limits hold for an operation before its handler lands too (promo operations answer 501 until then).
+    notImplemented: respondWith(async (c: Context) => {
       throw new AppError(501, `${c.operation.operationId} is not implemented yet`);
-    },
+    }),
   });
   for (const [operationId, handler] of Object.entries(operationHandlers)) {
     // register() throws on an operationId the document does not have: a typo fails at boot.
@@ -75,6 +80,7 @@ export async function createApp({ orm, services, document, pages = [] }: AppDeps
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(requestLog(services.logger));
+  app.use(requestMetrics(services.metrics));
   app.get('/api/external/v1/openapi.json', (_req, res) => {
     res.json(document);
   });
@@ -98,13 +104,15 @@ export async function createApp({ orm, services, document, pages = [] }: AppDeps
 
 function respondWith(handler: OperationHandler) {
   return async (c: Context, req: Request, res: Response): Promise<void> => {
-    res.locals.operationId = c.operation.operationId;
+    const operationId = c.operation.operationId as string;
+    res.locals.operationId = operationId;
     let result: OperationResult;
     try {
+      await enforceRateLimit(operationId, c, scopeOf(res));
       result = await handler(c, scopeOf(res));
     } catch (error) {
       const appError = toAppError(error);
-      if (appError.status >= 500) req.log.error({ err: error, operationId: c.operation.operationId }, 'operation failed');
+      if (appError.status >= 500 && appError.status !== 501) req.log.error({ err: error, operationId }, 'operation failed');
       sendError(req, res, appError);
       return;
     }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 export type PaymentMode = 'sandbox' | 'live';
@@ -26,6 +27,11 @@ export interface Config {
   documentPurgeIntervalSeconds: number;
   seedDemoData: boolean;
   payments: PaymentConfig;
+  /** How long SIGTERM waits for in-flight requests before it cuts the remaining connections. */
+  shutdownTimeoutMs: number;
+  /** Server processes `npm run start:cluster` runs. */
+  clusterWorkers: number;
+  rateLimits: RateLimitConfig;
 }
 
 /** Payment settings; see docs/decisions.md ("Payments"). */
@@ -46,6 +52,20 @@ export interface PaymentConfig {
   merchantName: string;
   /** Per-gateway HMAC secrets from the environment; in sandbox mode missing ones are generated per DATA_DIR. */
   gatewaySecrets: Partial<Record<'card_gateway' | 'wallet_gateway', string>>;
+}
+
+/**
+ * Limits per fixed window, counted in PostgreSQL so that they hold across server processes.
+ * 0 turns a limit off. Defaults are far above what a partner integration needs.
+ */
+export interface RateLimitConfig {
+  windowSeconds: number;
+  /** POST /auth/token per clientId: a backend needs about one token an hour. */
+  tokenPerClient: number;
+  /** POST /auth/token per client address: every attempt costs a scrypt hash. */
+  tokenPerAddress: number;
+  /** Promo operations per company: bounds probing for valid codes. */
+  promoPerCompany: number;
 }
 
 export class ConfigError extends Error {
@@ -90,22 +110,40 @@ class EnvReader {
     return fallback;
   }
 
-  url(name: string): string | undefined {
+  oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+    return fallback;
+  }
+
+  /** The value is left out of the message: a database URL carries a password. */
+  url(name: string, protocols: readonly string[]): string | undefined {
     const raw = this.optional(name);
     if (raw === undefined) return undefined;
+    let parsed: URL;
     try {
-      new URL(raw);
-      return raw;
+      parsed = new URL(raw);
     } catch {
       this.problems.push(`${name} must be a URL (got a value that does not parse)`);
       return undefined;
     }
+    if (!protocols.includes(parsed.protocol)) {
+      this.problems.push(`${name} must be a ${protocols.map((p) => p.replace(/:$/, '://')).join(' or ')} URL (got ${parsed.protocol}//...)`);
+      return undefined;
+    }
+    return raw;
   }
 }
 
+const NODE_ENVS = ['development', 'test', 'production'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
 export function loadConfig(env: Env = process.env): Config {
   const read = new EnvReader(env);
-  const nodeEnv = read.string('NODE_ENV', 'development');
+  // A misspelt NODE_ENV ("prod") would otherwise run production with the public demo credentials.
+  const nodeEnv = read.oneOf('NODE_ENV', 'development', NODE_ENVS);
   const isProduction = nodeEnv === 'production';
   const port = read.integer('PORT', 3000, 0, 65535);
   const config: Config = {
@@ -114,11 +152,11 @@ export function loadConfig(env: Env = process.env): Config {
     host: read.string('HOST', '0.0.0.0'),
     port,
     // With PORT=0 (tests, forked servers) the port is known only once listening: '' means "derive it then".
-    publicBaseUrl: (read.url('PUBLIC_BASE_URL') ?? (port === 0 ? '' : `http://localhost:${port}`)).replace(/\/$/, ''),
-    databaseUrl: read.url('DATABASE_URL'),
+    publicBaseUrl: (read.url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? (port === 0 ? '' : `http://localhost:${port}`)).replace(/\/$/, ''),
+    databaseUrl: read.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: path.resolve(read.string('DATA_DIR', '.data')),
     dbPoolMax: read.integer('DB_POOL_MAX', 10, 1, 200),
-    logLevel: read.string('LOG_LEVEL', 'info'),
+    logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     currency: read.string('CURRENCY', 'NPR'),
     tokenTtlSeconds: read.integer('TOKEN_TTL_SECONDS', 3600, 60, 86400),
     quoteTtlDays: read.integer('QUOTE_TTL_DAYS', 7, 1, 365),
@@ -140,11 +178,17 @@ export function loadConfig(env: Env = process.env): Config {
         wallet_gateway: read.optional('WALLET_GATEWAY_SECRET'),
       },
     },
+    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 300_000),
+    clusterWorkers: read.integer('CLUSTER_WORKERS', Math.max(2, availableParallelism()), 1, 64),
+    rateLimits: {
+      windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
+      tokenPerClient: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT', 60, 0, 1_000_000),
+      tokenPerAddress: read.integer('RATE_LIMIT_TOKEN_PER_ADDRESS', 1200, 0, 1_000_000),
+      promoPerCompany: read.integer('RATE_LIMIT_PROMO_PER_COMPANY', 600, 0, 1_000_000),
+    },
   };
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
-    read.problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
-  }
-  if (!/^[A-Z]{3}$/.test(config.currency)) read.problems.push('CURRENCY must be an ISO 4217 code such as NPR');
+  if (config.host.trim() === '') read.problems.push('HOST must not be blank');
+  if (!/^[A-Z]{3}$/.test(config.currency)) read.problems.push(`CURRENCY must be an ISO 4217 code such as NPR (got "${config.currency}")`);
   const payments = config.payments;
   if (!['sandbox', 'live'].includes(payments.mode)) read.problems.push('PAYMENT_MODE must be sandbox or live');
   // Sandbox gateways approve test cards: in production they would mark unpaid orders PAID.

@@ -7,7 +7,8 @@ import pino, { type Logger } from 'pino';
 export function createLogger(level: string): Logger {
   return pino({
     level,
-    base: { service: 'partner-booking' },
+    // pid tells apart the lines of the processes `npm run start:cluster` runs.
+    base: { service: 'partner-booking', pid: process.pid },
     redact: {
       paths: [
         'clientSecret', '*.clientSecret', 'accessToken', '*.accessToken', 'secret', '*.secret',

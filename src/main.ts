@@ -1,11 +1,12 @@
-import { ConfigError, loadConfig } from './config';
+import cluster from 'node:cluster';
+import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 import { startServer } from './server';
 
-async function main(): Promise<void> {
-  let config;
+/** Validated configuration, or a message per bad variable and exit code 2. */
+export function configOrExit(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -13,9 +14,14 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+}
+
+async function main(): Promise<void> {
+  const config = configOrExit();
   const logger = createLogger(config.logLevel);
-  const server = await startServer(config, logger);
-  // A parent that forked us (benchmarks, multi-process tests) learns the port it picked.
+  // A worker of `npm run start:cluster`: its primary migrated and seeded the database once for all.
+  const server = await startServer(config, logger, { prepareDatabase: !cluster.isWorker });
+  // A parent that forked us (the cluster primary, benchmarks, multi-process tests) learns the port.
   process.send?.({ port: server.port });
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -34,7 +40,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

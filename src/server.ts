@@ -1,18 +1,21 @@
-import http, { type Server } from 'node:http';
+import http, { type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import type { Config } from './config';
+import { listenForCatalogueChanges } from './db/catalogue-listener';
 import { openDatabase } from './db/database';
 import { initOrm, migrate, type Orm } from './db/orm';
 import { seed } from './db/seed';
+import { createGateways, type Gateways } from './gateways';
+import { sandboxCheckoutRouter } from './gateways/sandbox/checkout-routes';
+import { createMetrics, type PoolUsage } from './http/metrics';
 import { loadSpecDocument } from './http/spec-document';
 import { createLogger, type Logger } from './logger';
 import { Catalogue } from './services/catalogue';
-import { createGateways, type Gateways } from './gateways';
-import { sandboxCheckoutRouter } from './gateways/sandbox/checkout-routes';
+import { startDraftPurgeJob, type DraftPurgeJob } from './services/draft-purge-job';
 import type { PaymentDeps } from './services/payment-deps';
 import { PaymentReconcileJob } from './services/payment-reconcile-job';
-import { startDraftPurgeJob, type DraftPurgeJob } from './services/draft-purge-job';
+import { RateLimiter } from './services/rate-limiter';
 import type { DocumentStorage } from './storage/document-storage';
 import { documentStorageFor } from './storage/local-disk-storage';
 
@@ -21,6 +24,7 @@ export interface RunningServer {
   port: number;
   orm: Orm;
   logger: Logger;
+  catalogue: Catalogue;
   gateways: Gateways;
   payments: PaymentDeps;
   storage: DocumentStorage;
@@ -28,8 +32,17 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** false when another process (the cluster primary) has already migrated and seeded the database. */
+  prepareDatabase?: boolean;
+}
+
 /** Database, migrations, seed, app, listen. Tests call this with port 0; main.ts with the configured port. */
-export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  logger: Logger = createLogger(config.logLevel),
+  { prepareDatabase = true }: StartOptions = {},
+): Promise<RunningServer> {
   const database = await openDatabase(config, (message) => logger.info(message));
   // MikroORM's lines (migrator progress) join the structured log and obey LOG_LEVEL; a failed
   // migration still throws below, whatever the level.
@@ -40,8 +53,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     error: (line) => ormLog.error(line),
   });
   try {
-    await migrate(orm);
-    await seed(orm.em.fork(), { refreshCatalogue: !config.isProduction, demoPartners: config.seedDemoData });
+    if (prepareDatabase) await prepare(orm, config);
   } catch (error) {
     await orm.close();
     await database.release();
@@ -50,6 +62,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
 
   const catalogue = new Catalogue(() => orm.em.fork());
   await catalogue.reload();
+  const catalogueListener = await listenForCatalogueChanges(database.url, () => catalogue.reload(), logger);
 
   // Listen first: with PORT=0 the links the service hands out (checkout pages, callback) need the port.
   const server: Server = http.createServer();
@@ -58,7 +71,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const { port } = server.address() as AddressInfo;
   const publicBaseUrl = config.publicBaseUrl || `http://127.0.0.1:${port}`;
   const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork());
-  const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger };
+  const metrics = createMetrics(poolUsage(orm, config.dbPoolMax));
+  const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
   const storage = documentStorageFor(config);
   const app = await createApp({
     orm,
@@ -69,6 +83,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       logger,
       payments,
       storage,
+      metrics,
+      rateLimiter: new RateLimiter(config.rateLimits.windowSeconds),
       isDatabaseUp: () => orm.isConnected(),
     },
     pages: gateways.sandbox.size > 0
@@ -78,31 +94,77 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   server.on('request', app);
   const reconcileJob = new PaymentReconcileJob(() => orm.em.fork(), payments);
   reconcileJob.start();
-  logger.info({ port, paymentMode: config.payments.mode }, 'listening');
   const draftPurge = startDraftPurgeJob(() => orm.em.fork(), storage, logger, {
     ttlHours: config.documentDraftTtlHours,
     intervalSeconds: config.documentPurgeIntervalSeconds,
   });
+  logger.info({ port, paymentMode: config.payments.mode }, 'listening');
 
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     orm,
     logger,
+    catalogue,
     gateways,
     payments,
     storage,
     draftPurge,
     stop: async () => {
+      // Stop accepting, let in-flight requests finish, then stop the jobs and close the pool and the embedded cluster.
+      await drain(server, config.shutdownTimeoutMs, logger);
       await draftPurge.stop();
-      // Stop accepting, let in-flight requests finish, then close the pool and the embedded cluster.
       await reconcileJob.stop();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      await catalogueListener.close();
       await orm.close();
+      logger.info('database pool closed');
       await database.release();
     },
+  };
+}
+
+export async function prepare(orm: Orm, config: Config): Promise<void> {
+  await migrate(orm);
+  await seed(orm.em.fork(), { refreshCatalogue: !config.isProduction, demoPartners: config.seedDemoData });
+}
+
+/**
+ * Stops accepting connections and lets in-flight requests finish. Node's close() waits for every
+ * keep-alive connection, and closes only those idle at that moment: a connection whose request is
+ * still running is closed as soon as it falls idle (checked every 50 ms), and a request that
+ * arrives meanwhile on an open connection is answered with `Connection: close`. Whatever still
+ * runs after `timeoutMs` is cut.
+ */
+async function drain(server: Server, timeoutMs: number, logger: Logger): Promise<void> {
+  server.on('request', (_req, res: ServerResponse) => res.setHeader('Connection', 'close'));
+  await new Promise<void>((resolve) => {
+    const idleSweep = setInterval(() => server.closeIdleConnections(), 50);
+    const deadline = setTimeout(() => {
+      logger.warn({ timeoutMs }, 'in-flight requests did not finish in time; closing their connections');
+      server.closeAllConnections();
+    }, timeoutMs);
+    server.close(() => {
+      clearInterval(idleSweep);
+      clearTimeout(deadline);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+  logger.info('http server closed');
+}
+
+/** The ORM's connection pool (knex over tarn), read when /metrics is scraped. */
+function poolUsage(orm: Orm, max: number): PoolUsage {
+  interface TarnPool {
+    numUsed(): number;
+    numFree(): number;
+    numPendingAcquires(): number;
+  }
+  const pool = (): TarnPool | undefined => (orm.em.getConnection().getKnex().client as { pool?: TarnPool }).pool;
+  return {
+    used: () => pool()?.numUsed() ?? 0,
+    free: () => pool()?.numFree() ?? 0,
+    pending: () => pool()?.numPendingAcquires() ?? 0,
+    max,
   };
 }

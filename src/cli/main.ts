@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerCatalogueCommands } from './catalogue-commands';
 import { registerCompanyCommands } from './company-commands';
 import { registerDemoCommand } from './demo-command';
 import { registerDocumentCommands } from './document-commands';
@@ -6,14 +7,26 @@ import { registerPaymentCommands } from './payment-commands';
 import { registerPromoCommands } from './promo-commands';
 
 const program = new Command();
-program.name('ops').description('Operator command line of the Partner Booking and Payment Service').showHelpAfterError();
+program
+  .name('ops')
+  .description('Operator command line of the Partner Booking and Payment Service')
+  .showHelpAfterError()
+  .addHelpText(
+    'after',
+    '\nIt uses the same database as the server: DATABASE_URL, or the embedded PostgreSQL under DATA_DIR.\n' +
+      'Every command takes --json for machine-readable output (errors too: {"error": "..."} on stderr).\n' +
+      'Run `npm run ops -- <command> --help` for the options of a command.',
+  );
 registerCompanyCommands(program);
+registerCatalogueCommands(program);
 registerDemoCommand(program);
 registerDocumentCommands(program);
 registerPaymentCommands(program);
 registerPromoCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  const message = error instanceof Error ? error.message : String(error);
+  if (process.argv.includes('--json')) console.error(JSON.stringify({ error: message }));
+  else console.error(`error: ${message}`);
   process.exit(1);
 });

@@ -1,37 +1,12 @@
 import fs from 'node:fs';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
+import { catalogueFileSchema, type CatalogueFile } from './catalogue-schema';
 import { Ctg } from '../entities/ctg';
 import { Route } from '../entities/route';
 import { minorFromAmount } from '../domain/money';
-
-/** The documented YAML format of a catalogue file; see the header of catalogue.yaml. */
-interface CatalogueFile {
-  currency: string;
-  routes: Array<Omit<Route, 'description' | 'active'> & { description?: string; active?: boolean }>;
-  ctgs: Array<{
-    id: string;
-    code: string;
-    name: string;
-    insuranceProductId: string;
-    insuranceCompany: string;
-    productType: string;
-    routeId: string | null;
-    minAltitude: number;
-    maxAltitude: number;
-    minAge: number;
-    maxAge: number;
-    baseDurationDays: number;
-    baseCtgPrice: number;
-    extraDayPrice: number;
-    displayOrder: number;
-    active?: boolean;
-    description?: string;
-    termsConditions?: string;
-    coverage: Array<{ code: string; name: string; coverageAmount: number }>;
-    includedDevices: Array<{ id: string; name: string; description: string; quantity: number; dailyPrice: number }>;
-  }>;
-}
 
 export interface ImportSummary {
   routes: number;
@@ -40,19 +15,81 @@ export interface ImportSummary {
 
 export const CATALOGUE_CHANNEL = 'catalogue_changed';
 
+/**
+ * Reads and checks a catalogue file (format: docs/catalogue-format.md). Every problem is listed
+ * with its place in the file, and nothing is imported from a file that has one.
+ */
 export function readCatalogueFile(file: string): CatalogueFile {
-  const parsed = parse(fs.readFileSync(file, 'utf8')) as CatalogueFile;
-  const problems: string[] = [];
-  if (!Array.isArray(parsed?.routes)) problems.push('routes must be a list');
-  if (!Array.isArray(parsed?.ctgs)) problems.push('ctgs must be a list');
-  const routeIds = new Set((parsed?.routes ?? []).map((route) => route.id));
-  for (const ctg of parsed?.ctgs ?? []) {
-    if (ctg.routeId && !routeIds.has(ctg.routeId)) problems.push(`ctg ${ctg.code} names unknown route ${ctg.routeId}`);
-    if (ctg.minAltitude > ctg.maxAltitude) problems.push(`ctg ${ctg.code}: minAltitude is above maxAltitude`);
-    if (ctg.minAge > ctg.maxAge) problems.push(`ctg ${ctg.code}: minAge is above maxAge`);
+  let parsed: unknown;
+  try {
+    parsed = parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`${file} cannot be read as YAML: ${(error as Error).message}`);
   }
+  const problems = catalogueProblems(parsed);
   if (problems.length > 0) throw new Error(`${file} is not a valid catalogue:\n  - ${problems.join('\n  - ')}`);
-  return parsed;
+  return parsed as CatalogueFile;
+}
+
+let validateShape: ValidateFunction | undefined;
+
+export function catalogueProblems(parsed: unknown): string[] {
+  if (!validateShape) {
+    // multipleOfPrecision: 1234.56 / 0.01 is not an integer in floating point.
+    const ajv = new Ajv2020({ allErrors: true, strict: false, multipleOfPrecision: 6 });
+    addFormats(ajv);
+    validateShape = ajv.compile(catalogueFileSchema);
+  }
+  if (!validateShape(parsed)) {
+    return (validateShape.errors ?? []).map((error) => `${placeOf(error.instancePath)}${describe(error)}`);
+  }
+  const catalogue = parsed as CatalogueFile;
+  const problems: string[] = [];
+  const routeIds = new Set(catalogue.routes.map((route) => route.id));
+  const seen = new Map<string, string>();
+  const unique = (kind: string, value: string, where: string) => {
+    const earlier = seen.get(`${kind}:${value}`);
+    if (earlier) problems.push(`${where}: ${kind} ${value} is already used by ${earlier}`);
+    else seen.set(`${kind}:${value}`, where);
+  };
+  catalogue.routes.forEach((route, i) => unique('id', route.id, `routes[${i}]`));
+  catalogue.ctgs.forEach((ctg, i) => {
+    const where = `ctgs[${i}] (${ctg.code})`;
+    unique('id', ctg.id, where);
+    unique('code', ctg.code, where);
+    ctg.includedDevices.forEach((device, j) => unique('device id', device.id, `${where}.includedDevices[${j}]`));
+    if (ctg.routeId && !routeIds.has(ctg.routeId)) problems.push(`${where}: routeId ${ctg.routeId} is not a route of this file`);
+    if ((ctg.productType === 'SPECIAL_ROUTE') !== (ctg.routeId !== null)) problems.push(`${where}: routeId is set exactly when productType is SPECIAL_ROUTE`);
+    if (ctg.minAltitude > ctg.maxAltitude) problems.push(`${where}: minAltitude is above maxAltitude`);
+    if (ctg.minAge > ctg.maxAge) problems.push(`${where}: minAge is above maxAge`);
+    if (catalogue.insuranceCompanies && !catalogue.insuranceCompanies.includes(ctg.insuranceCompany)) {
+      problems.push(`${where}: insuranceCompany "${ctg.insuranceCompany}" is not listed in insuranceCompanies`);
+    }
+  });
+  return problems;
+}
+
+/** `/ctgs/3/coverage/0/name` -> `ctgs[3].coverage[0].name: ` */
+function placeOf(pointer: string): string {
+  let place = '';
+  for (const segment of pointer.split('/').slice(1)) {
+    place += /^\d+$/.test(segment) ? `[${segment}]` : `${place ? '.' : ''}${segment}`;
+  }
+  return place ? `${place}: ` : '';
+}
+
+function describe(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `${String(params.missingProperty)} is required`;
+    case 'additionalProperties':
+      return `${String(params.additionalProperty)} is not a field of this format`;
+    case 'enum':
+      return `must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
 }
 
 /**

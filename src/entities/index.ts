@@ -10,10 +10,11 @@ import { PaymentAttempt } from './payment-attempt';
 import { PaymentAttemptOrder } from './payment-attempt-order';
 import { PromoCode } from './promo-code';
 import { Quote } from './quote';
+import { RateLimitBucket } from './rate-limit-bucket';
 import { Route } from './route';
 import { SalesAgent } from './sales-agent';
 import { SandboxGatewayPayment } from './sandbox-gateway-payment';
 import { Traveller } from './traveller';
 
 /** Every entity the ORM knows; listed explicitly so no folder scanning happens at start. */
-export const entities = [Company, SalesAgent, Credential, AccessToken, Route, Ctg, Quote, Document, Traveller, OrderGroup, Order, OrderTravelCompany, PaymentAttempt, PaymentAttemptOrder, SandboxGatewayPayment, PromoCode];
+export const entities = [Company, SalesAgent, Credential, AccessToken, Route, Ctg, Quote, Document, Traveller, OrderGroup, Order, OrderTravelCompany, PaymentAttempt, PaymentAttemptOrder, SandboxGatewayPayment, PromoCode, RateLimitBucket];

@@ -5,6 +5,11 @@ export const healthHandlers: OperationHandlers = {
     return { status: 200, body: { status: 'ok' } };
   },
 
+  async getMetrics(_c, { services }) {
+    const { registry } = services.metrics;
+    return { status: 200, body: await registry.metrics(), contentType: registry.contentType };
+  },
+
   async getReadiness(_c, { services }) {
     const up = await services.isDatabaseUp();
     return up

@@ -2,7 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request } from 'express';
 import type { Context } from 'openapi-backend';
 import type { Config } from '../config';
+import type { Metrics } from '../http/metrics';
 import type { Logger } from '../logger';
+import type { RateLimiter } from '../services/rate-limiter';
 import type { Catalogue } from '../services/catalogue';
 import type { Principal } from '../services/authentication';
 import type { PaymentDeps } from '../services/payment-deps';
@@ -16,6 +18,8 @@ export interface Services {
   logger: Logger;
   payments: PaymentDeps;
   storage: DocumentStorage;
+  metrics: Metrics;
+  rateLimiter: RateLimiter;
   isDatabaseUp(): Promise<boolean>;
 }
 

@@ -48,7 +48,7 @@ export async function handleGatewayCallback(
   if (attempt.gateway !== query.gateway) return reject('signed by a gateway the attempt did not use');
   if (attempt.amount !== report.amount || attempt.currency !== report.currency) return reject('amount or currency differs from the attempt');
 
-  return em.fork().transactional(async (tx) => {
+  const result = await em.fork().transactional(async (tx) => {
     const locked = await lockAttemptForSettlement(tx, attempt.id);
     const recorded = await recordGatewayWord(tx, locked, report, now);
     if (recorded.effect.kind === 'REPLAY') return reject('replayed: the gateway already reported this attempt');
@@ -58,4 +58,7 @@ export async function handleGatewayCallback(
     deps.logger.info({ paymentRef: locked.paymentRef, status: locked.status, paid: recorded.paidOrderRefs }, 'payment callback recorded');
     return { paymentRef: locked.paymentRef, status: locked.status, returnUrl: locked.returnUrl };
   });
+  // Counted after the commit, so a rolled-back settlement is never reported as an outcome.
+  deps.metrics?.paymentOutcomes.inc({ gateway: query.gateway, outcome: result.status });
+  return result;
 }

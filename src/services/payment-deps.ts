@@ -1,3 +1,4 @@
+import type { Metrics } from '../http/metrics';
 import type { PaymentConfig } from '../config';
 import type { GatewayName, GatewayRegistry, PaymentGateway } from '../gateways/gateway';
 import type { Logger } from '../logger';
@@ -7,6 +8,8 @@ export interface PaymentDeps {
   payments: PaymentConfig;
   gateways: GatewayRegistry;
   logger: Logger;
+  /** Absent in the operator CLI, which exports no metrics. */
+  metrics?: Pick<Metrics, 'paymentOutcomes'>;
 }
 
 export function gatewayOf(deps: PaymentDeps, name: GatewayName): PaymentGateway {

@@ -15,7 +15,7 @@ export type ReconcileOutcome = 'PAID' | 'LATE_CAPTURE' | 'FAILED' | 'CANCELLED' 
 export async function reconcileAttempt(em: EntityManager, attemptId: string, deps: PaymentDeps, now = new Date()): Promise<ReconcileOutcome> {
   const snapshot = await em.fork().findOneOrFail(PaymentAttempt, attemptId);
   const lookup = await gatewayOf(deps, snapshot.gateway).lookupStatus(snapshot.paymentRef);
-  return em.fork().transactional(async (tx) => {
+  const outcome = await em.fork().transactional(async (tx): Promise<ReconcileOutcome> => {
     const attempt = await lockAttemptForSettlement(tx, attemptId);
     attempt.lastCheckedAt = now;
     if (lookup.decided) {
@@ -46,6 +46,10 @@ export async function reconcileAttempt(em: EntityManager, attemptId: string, dep
     }
     return 'UNCHANGED';
   });
+  if (outcome !== 'UNCHANGED' && outcome !== 'CONFIRMED_CLOSED') {
+    deps.metrics?.paymentOutcomes.inc({ gateway: snapshot.gateway, outcome: `RECONCILED_${outcome}` });
+  }
+  return outcome;
 }
 
 export type ReconcileSummary = Record<ReconcileOutcome, number> & { checked: number; errors: number };

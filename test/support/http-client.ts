@@ -16,19 +16,28 @@ export interface CallOptions {
 
 /** Real HTTP against a running server. */
 export class ApiClient {
-  constructor(readonly baseUrl: string) {}
+  /**
+   * `freshConnections`: one connection per request. Prism (mock and mock:validate) now and then
+   * drops a reused keep-alive connection ("other side closed"); our own server does not.
+   */
+  constructor(
+    readonly baseUrl: string,
+    private readonly freshConnections = process.env.PRISM_PROXY === '1',
+  ) {}
 
   async call<T = any>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<ApiResponse<T>> {
     const url = new URL(path, this.baseUrl);
     for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, String(value));
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (this.freshConnections) headers.connection = 'close';
     let payload: string | FormData | undefined = options.raw;
     if (payload === undefined && body !== undefined) {
       payload = JSON.stringify(body);
       headers['content-type'] ??= 'application/json';
     }
     const response = await fetch(url, { method, headers, body: payload, redirect: 'manual' });
+    failOnDocumentViolations(method, path, response);
     const text = await response.text();
     let parsed: unknown = text;
     if ((response.headers.get('content-type') ?? '').includes('json') && text.length > 0) parsed = JSON.parse(text);
@@ -40,5 +49,27 @@ export class ApiClient {
     const response = await this.call<T>(method, path, body, options);
     await expectContract(operationId, response.status, response.body);
     return response;
+  }
+}
+
+interface Violation {
+  location: string[];
+  severity: string;
+  message: string;
+}
+
+/**
+ * Under `npm run mock:validate` Prism reports what violates the document in `sl-violations`.
+ * A violating response always fails the test. A violating request fails it only when the server
+ * accepted it (2xx): tests send invalid requests on purpose, and the server must refuse them.
+ */
+function failOnDocumentViolations(method: string, path: string, response: Response): void {
+  const header = response.headers.get('sl-violations');
+  if (!header) return;
+  const violations = (header.startsWith('[') ? JSON.parse(header) : [{ location: ['response'], severity: 'Error', message: header }]) as Violation[];
+  const errors = violations.filter((violation) => violation.severity === 'Error');
+  const wrong = errors.filter((violation) => violation.location[0] === 'response' || response.status < 300);
+  if (wrong.length > 0) {
+    throw new Error(`${method} ${path} (${response.status}) violates the document:\n${wrong.map((v) => `  ${v.location.join('.')}: ${v.message}`).join('\n')}`);
   }
 }

@@ -20,7 +20,7 @@ export interface PartnerOverrides {
 }
 
 /** A fresh company with its own credential and token, so that a test touches only its own records. */
-export async function newPartner(server: RunningServer, client: ApiClient, overrides: PartnerOverrides = {}): Promise<TestPartner> {
+export async function newPartner(server: Pick<RunningServer, 'orm'>, client: ApiClient, overrides: PartnerOverrides = {}): Promise<TestPartner> {
   const em = server.orm.em.fork();
   const suffix = randomBytes(4).toString('hex');
   const clientSecret = `secret-${randomBytes(12).toString('hex')}`;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { startServer, type RunningServer } from '../../src/server';
+import { startPrism } from './prism';
 
 export function testConfig(env: Record<string, string> = {}): Config {
   const url = process.env.TEST_DATABASE_URL;
@@ -19,8 +20,22 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
-/** A real server on a free port over the run's PostgreSQL. */
+/**
+ * A real server on a free port over the run's PostgreSQL. Under `npm run mock:validate`
+ * (PRISM_PROXY=1) tests talk to it through `prism proxy --errors`, which checks every request and
+ * response against the document (see ApiClient for how its findings fail a test).
+ */
 export async function startTestServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const config = testConfig(env);
-  return startServer(config, createLogger(config.logLevel));
+  const server = await startServer(config, createLogger(config.logLevel));
+  if (process.env.PRISM_PROXY !== '1') return server;
+  const proxy = await startPrism('proxy', server.url);
+  return {
+    ...server,
+    url: proxy.url,
+    stop: async () => {
+      await proxy.stop();
+      await server.stop();
+    },
+  };
 }

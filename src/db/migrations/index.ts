@@ -5,12 +5,14 @@ import { Migration20261123130100_Orders } from './Migration20261123130100_Orders
 import { Migration20261123140000_Payments } from './Migration20261123140000_Payments';
 import { Migration20261123140100_Promo } from './Migration20261123140100_Promo';
 import { Migration20261123150000_RepricedAttempts } from './Migration20261123150000_RepricedAttempts';
+import { Migration20261123130200_RateLimit } from './Migration20261123130200_RateLimit';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123092520_Initial', class: Migration20261123092520_Initial },
   { name: 'Migration20261123120000_DocumentsTravellers', class: Migration20261123120000_DocumentsTravellers },
   { name: 'Migration20261123130100_Orders', class: Migration20261123130100_Orders },
+  { name: 'Migration20261123130200_RateLimit', class: Migration20261123130200_RateLimit },
   { name: 'Migration20261123140000_Payments', class: Migration20261123140000_Payments },
   { name: 'Migration20261123140100_Promo', class: Migration20261123140100_Promo },
   { name: 'Migration20261123150000_RepricedAttempts', class: Migration20261123150000_RepricedAttempts },

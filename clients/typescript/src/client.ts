@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import createClient, { type Client } from 'openapi-fetch';
+import type { components, paths } from '../../../generated/api';
+import { backoffDelayMs, DEFAULT_RETRY, isRetryableStatus, isSafeToResend, retryAfterMs, type RetryOptions } from './retry-policy';
+import { TokenCache } from './token-cache';
+
+export type Schemas = components['schemas'];
+export type PartnerApi = Client<paths>;
+
+export interface PartnerClientOptions {
+  /** Scheme, host and port of the service, e.g. `http://localhost:3000` (the spec's `{base_url}`). */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Renew the token this many seconds before it expires. Default 60. */
+  refreshBeforeSeconds?: number;
+  retry?: Partial<RetryOptions>;
+  /** Per-attempt timeout; a timed-out attempt counts as a network failure. Default 30 s. */
+  timeoutMs?: number;
+  /** Injected by tests: the underlying fetch, the clock, the sleep between attempts. */
+  fetch?: typeof fetch;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface PartnerClient {
+  /**
+   * The typed client (openapi-fetch over the generated types): `api.GET(path, { params })`,
+   * `api.POST(path, { body })`. Every call carries a cached bearer token and follows the retry
+   * rules of the contract; failures come back as `{ error, response }`, decided on
+   * `response.status` and the fields of `error`, never on its `message`.
+   */
+  api: PartnerApi;
+  /**
+   * POST /orders/{orderRef}/pay with an Idempotency-Key: every retry of this call (after a 500,
+   * a 429 or a network failure) sends the same key, so it resumes the same attempt. Pass your
+   * own stored key to resume an attempt after your process restarted.
+   */
+  pay(orderRef: string, body: Schemas['PayRequest'], options?: { idempotencyKey?: string }): Promise<PayResult>;
+  /** POST /documents as multipart/form-data, letting fetch set the boundary (SPEC 4). */
+  uploadDocument(file: Blob, fileName: string, documentType: Schemas['DocumentType']): Promise<UploadResult>;
+}
+
+export type PayResult = Awaited<ReturnType<typeof payCall>>;
+export type UploadResult = Awaited<ReturnType<typeof uploadCall>>;
+
+const TOKEN_PATH = '/api/external/v1/auth/token';
+
+/** Raised when the service cannot issue a token: the credential itself is at fault (or the service is down). */
+export class TokenRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(`POST ${TOKEN_PATH} answered ${status}`);
+    this.name = 'TokenRequestError';
+  }
+}
+
+export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
+  const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
+  const baseFetch = options.fetch ?? globalThis.fetch;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const timeoutMs = options.timeoutMs ?? 30_000;
+
+  /** One request, retried on 500/429 (and on network failure when resending is safe) with capped backoff. */
+  const withRetries = async (request: Request): Promise<Response> => {
+    for (let attempt = 1; ; attempt += 1) {
+      const last = attempt >= retry.maxAttempts;
+      let response: Response;
+      try {
+        response = await baseFetch(request.clone(), { signal: AbortSignal.timeout(timeoutMs) });
+      } catch (failure) {
+        if (last || !isSafeToResend(request.method, request.headers)) throw failure;
+        await sleep(backoffDelayMs(attempt, retry));
+        continue;
+      }
+      if (last || !isRetryableStatus(response.status)) return response;
+      const wait = (response.status === 429 ? retryAfterMs(response.headers.get('retry-after'), retry) : undefined) ?? backoffDelayMs(attempt, retry);
+      await response.body?.cancel();
+      await sleep(wait);
+    }
+  };
+
+  const tokenClient = createClient<paths>({ baseUrl: options.baseUrl, fetch: withRetries });
+  const tokens = new TokenCache(
+    async () => {
+      const { data, error, response } = await tokenClient.POST(TOKEN_PATH, { body: { clientId: options.clientId, clientSecret: options.clientSecret } });
+      if (!data) throw new TokenRequestError(response.status, error);
+      return data.data;
+    },
+    options.refreshBeforeSeconds ?? 60,
+    options.now,
+  );
+
+  /** Bearer token on every call; on a 401, one new token and one retry (SPEC 5.7). */
+  const authenticatedFetch = async (request: Request): Promise<Response> => {
+    const send = async () => {
+      const token = await tokens.get();
+      const attempt = request.clone();
+      attempt.headers.set('Authorization', `Bearer ${token}`);
+      return { token, response: await withRetries(attempt) };
+    };
+    const first = await send();
+    if (first.response.status !== 401) return first.response;
+    tokens.discard(first.token);
+    await first.response.body?.cancel();
+    return (await send()).response;
+  };
+
+  const api = createClient<paths>({ baseUrl: options.baseUrl, fetch: authenticatedFetch });
+  return {
+    api,
+    pay: (orderRef, body, payOptions) => payCall(api, orderRef, body, payOptions?.idempotencyKey ?? randomUUID()),
+    uploadDocument: (file, fileName, documentType) => uploadCall(api, file, fileName, documentType),
+  };
+}
+
+function payCall(api: PartnerApi, orderRef: string, body: Schemas['PayRequest'], idempotencyKey: string) {
+  return api.POST('/api/external/v1/orders/{orderRef}/pay', {
+    params: { path: { orderRef }, header: { 'Idempotency-Key': idempotencyKey } },
+    body,
+  });
+}
+
+function uploadCall(api: PartnerApi, file: Blob, fileName: string, documentType: Schemas['DocumentType']) {
+  return api.POST('/api/external/v1/documents', {
+    // The generated type says `file: string` (format: binary); on the wire it is a multipart part.
+    body: { documentType, file: fileName },
+    bodySerializer: () => {
+      const form = new FormData();
+      form.append('documentType', documentType);
+      form.append('file', file, fileName);
+      return form;
+    },
+  });
+}

@@ -1,0 +1,19 @@
+import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+
+/**
+ * One rate-limit counter (for example `token:client:<clientId>`) for its current fixed window.
+ * Kept in PostgreSQL so every server process counts against the same number; the row is
+ * written only by the single upsert in services/rate-limiter.ts.
+ */
+@Entity({ tableName: 'rate_limit_bucket' })
+@Index({ properties: ['windowStartedAt'] })
+export class RateLimitBucket {
+  @PrimaryKey({ type: 'text' })
+  key!: string;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  windowStartedAt!: Date;
+
+  @Property({ type: 'integer' })
+  hits!: number;
+}

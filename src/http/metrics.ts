@@ -1,0 +1,87 @@
+import type { NextFunction, Request, Response } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** What `GET /metrics` reads the connection pool through; the ORM's pool (tarn) has these. */
+export interface PoolUsage {
+  used(): number;
+  free(): number;
+  pending(): number;
+  max: number;
+}
+
+export type PaymentOutcome = 'SUCCESS' | 'FAILED' | 'CANCELLED' | 'EXPIRED';
+
+/**
+ * The service's Prometheus metrics, one registry per app (tests run several apps in one process,
+ * so nothing is registered globally).
+ */
+export interface Metrics {
+  registry: Registry;
+  /** Payments increment this when an attempt reaches a final state: `paymentOutcomes.inc({ gateway, outcome })`. */
+  paymentOutcomes: Counter<'gateway' | 'outcome'>;
+  rateLimited: Counter<'operation'>;
+  requests: Counter<'operation' | 'method' | 'status'>;
+  requestDuration: Histogram<'operation' | 'method' | 'status'>;
+}
+
+// Requests outside the spec (unknown paths) share one label so a scanner cannot blow up cardinality.
+const UNMATCHED = 'unmatched';
+
+export function createMetrics(pool: PoolUsage): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by operationId and status',
+    labelNames: ['operation', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const requestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from the request arriving to the response finishing, by operationId and status',
+    labelNames: ['operation', 'method', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const paymentOutcomes = new Counter({
+    name: 'payment_outcomes_total',
+    help: 'Payment attempts that reached a final state, by gateway and outcome',
+    labelNames: ['gateway', 'outcome'] as const,
+    registers: [registry],
+  });
+  const rateLimited = new Counter({
+    name: 'rate_limited_requests_total',
+    help: 'Requests answered 429 by the rate limiter, by operationId',
+    labelNames: ['operation'] as const,
+    registers: [registry],
+  });
+  const poolGauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  poolGauge('db_pool_connections_used', 'Database connections checked out of the pool', () => pool.used());
+  poolGauge('db_pool_connections_idle', 'Open database connections waiting in the pool', () => pool.free());
+  poolGauge('db_pool_acquire_pending', 'Requests waiting for a database connection', () => pool.pending());
+  poolGauge('db_pool_connections_max', 'Pool size limit (DB_POOL_MAX)', () => pool.max);
+  return { registry, paymentOutcomes, rateLimited, requests, requestDuration };
+}
+
+/** Counts and times every response under the operationId the handler recorded in res.locals. */
+export function requestMetrics(metrics: Metrics) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const stopTimer = metrics.requestDuration.startTimer();
+    res.on('finish', () => {
+      // Spec operations carry their operationId; the few plain express routes (/docs) their route path.
+      const operation = (res.locals.operationId as string | undefined) ?? (req.route?.path as string | undefined) ?? UNMATCHED;
+      const labels = { operation, method: req.method, status: String(res.statusCode) };
+      metrics.requests.inc(labels);
+      stopTimer(labels);
+    });
+    next();
+  };
+}

@@ -1,0 +1,44 @@
+import type { Context } from 'openapi-backend';
+import type { RateLimitConfig } from '../config';
+import type { Bucket } from '../services/rate-limiter';
+import type { RequestScope } from '../operations/operation';
+import { AppError } from './app-error';
+
+const PROMO_OPERATIONS = [
+  'previewOrderPromo',
+  'applyOrderPromo',
+  'removeOrderPromo',
+  'previewGroupPromo',
+  'applyGroupPromo',
+  'removeGroupPromo',
+];
+
+/**
+ * Which counters a request of each limited operation counts against. Token requests are counted
+ * per clientId and per client address (each attempt costs a scrypt hash, also for unknown
+ * clientIds); promo requests per company, which bounds probing for valid codes.
+ */
+export function bucketsFor(operationId: string, c: Context, scope: RequestScope, limits: RateLimitConfig): Bucket[] {
+  if (operationId === 'issueToken') {
+    const clientId = (c.request.requestBody as { clientId?: unknown } | undefined)?.clientId;
+    return [
+      { key: `token:client:${String(clientId)}`, limit: limits.tokenPerClient },
+      { key: `token:address:${scope.req.socket.remoteAddress ?? 'unknown'}`, limit: limits.tokenPerAddress },
+    ];
+  }
+  if (PROMO_OPERATIONS.includes(operationId) && scope.principal) {
+    return [{ key: `promo:company:${scope.principal.companyId}`, limit: limits.promoPerCompany }];
+  }
+  return [];
+}
+
+/** Counts the request against its buckets; over a limit it is a shape-2 429 with Retry-After. */
+export async function enforceRateLimit(operationId: string, c: Context, scope: RequestScope): Promise<void> {
+  const { config, rateLimiter, metrics } = scope.services;
+  const buckets = bucketsFor(operationId, c, scope, config.rateLimits);
+  if (buckets.length === 0) return;
+  const decision = await rateLimiter.hit(scope.em, buckets);
+  if (decision.allowed) return;
+  metrics.rateLimited.inc({ operation: operationId });
+  throw new AppError(429, 'Too many requests, retry later', undefined, 'api', { 'Retry-After': String(decision.retryAfterSeconds) });
+}

@@ -1,0 +1,124 @@
+import http from 'node:http';
+import net from 'node:net';
+import { initOrm, type Orm } from '../../src/db/orm';
+import { expectContract } from '../support/contract';
+import { buildServer, forkServer } from '../support/built-server';
+import { ApiClient } from '../support/http-client';
+import { newPartner } from '../support/partners';
+
+const TOKEN = '/api/external/v1/auth/token';
+
+/** An HTTP/1.1 request on its own socket whose body is sent in two parts, so it can be held in flight. */
+function heldRequest(port: number, path: string, body: string) {
+  const socket = net.connect(port, '127.0.0.1');
+  let received = '';
+  socket.on('data', (chunk) => {
+    received += chunk.toString();
+  });
+  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
+  const cut = Math.floor(body.length / 2);
+  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, cut)}`);
+  return { finish: () => socket.write(body.slice(cut)), closed };
+}
+
+/** One request on a fresh connection, so node:cluster hands each to the next worker. */
+function postOnNewConnection(port: number, path: string, payload: unknown): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify(payload);
+    const request = http.request(
+      { host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+const connects = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+let orm: Orm;
+
+beforeAll(async () => {
+  buildServer();
+  orm = await initOrm(process.env.TEST_DATABASE_URL as string, 2);
+}, 120_000);
+afterAll(() => orm.close());
+
+describe('graceful shutdown on SIGTERM', () => {
+  it('stops accepting, finishes the request in flight, then closes the pool and exits 0', async () => {
+    const server = await forkServer('main');
+    const partner = await newPartner({ orm }, new ApiClient(server.url));
+    // An idle keep-alive connection must not hold the shutdown up.
+    const keepAlive = new http.Agent({ keepAlive: true });
+    await new Promise((resolve) => http.get(`${server.url}/healthz`, { agent: keepAlive }, (response) => response.resume().on('end', resolve)));
+
+    const inFlight = heldRequest(server.port, TOKEN, JSON.stringify({ clientId: partner.clientId, clientSecret: partner.clientSecret }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    expect(await connects(server.port)).toBe(false);
+    expect(server.child.exitCode).toBeNull(); // still waiting for the request in flight
+
+    inFlight.finish();
+    const raw = await inFlight.closed;
+    expect(raw).toMatch(/^HTTP\/1\.1 200 OK/);
+    await expectContract('issueToken', 200, JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)));
+    expect(await server.exited).toBe(0);
+    keepAlive.destroy();
+
+    const messages = server.logs().map((line) => (line.msg === 'request' ? `request ${line.status}` : line.msg));
+    const order = ['shutting down', 'request 200', 'http server closed', 'database pool closed'].map((msg) => messages.lastIndexOf(msg));
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it('cuts a request that outlives SHUTDOWN_TIMEOUT_MS and still exits', async () => {
+    const server = await forkServer('main', { SHUTDOWN_TIMEOUT_MS: '300' });
+    const stuck = heldRequest(server.port, TOKEN, JSON.stringify({ clientId: 'x', clientSecret: 'y' }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await stuck.closed).toBe('');
+    expect(server.logs().map((line) => line.msg)).toContain('in-flight requests did not finish in time; closing their connections');
+  });
+});
+
+describe('npm run start:cluster', () => {
+  it('runs N workers on one port whose rate limit is shared through PostgreSQL, and stops them all on SIGTERM', async () => {
+    const cluster = await forkServer('cluster', { CLUSTER_WORKERS: '2', RATE_LIMIT_TOKEN_PER_CLIENT: '4' });
+    const partner = await newPartner({ orm }, new ApiClient(cluster.url)); // counts as the first of the four
+
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      const response = await postOnNewConnection(cluster.port, TOKEN, { clientId: partner.clientId, clientSecret: partner.clientSecret });
+      await expectContract('issueToken', response.status, response.body);
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
+
+    const servedBy = new Set(cluster.logs().filter((line) => line.msg === 'request' && line.path === TOKEN).map((line) => line.pid));
+    expect(servedBy.size).toBe(2);
+
+    cluster.child.kill('SIGTERM');
+    expect(await cluster.exited).toBe(0);
+    const messages = cluster.logs().map((line) => line.msg);
+    expect(messages.filter((msg) => msg === 'database pool closed')).toHaveLength(2);
+    expect(messages).toContain('cluster stopped');
+    await orm.em.fork().getConnection().execute('delete from rate_limit_bucket where key = ?', [`token:client:${partner.clientId}`]);
+  });
+});

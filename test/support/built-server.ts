@@ -1,0 +1,64 @@
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** Compiles src/ into dist/ the way `npm start` does, so process tests run what operators run. */
+export function buildServer(): void {
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  /** Every JSON log line the process (and its workers) printed so far. */
+  logs(): Array<Record<string, unknown>>;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Forks dist/src/<entry>.js on the test database with JSON logs on a pipe, and waits for the
+ * `{ port }` message main.ts (or the cluster primary) sends once it listens.
+ */
+export async function forkServer(entry: 'main' | 'cluster', env: Record<string, string> = {}): Promise<ServerProcess> {
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (globalSetup)');
+  const child = fork(path.join(ROOT, 'dist/src', `${entry}.js`), [], {
+    cwd: ROOT,
+    silent: true,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-process-')),
+      ...env,
+    },
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.on('message', (message: { port?: number }) => {
+      if (typeof message?.port === 'number') resolve(message.port);
+    });
+    void exited.then((code) => reject(new Error(`${entry} exited with ${code} before listening:\n${errors}${output}`)));
+  });
+  const logs = () =>
+    output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { child, port, url: `http://127.0.0.1:${port}`, logs, exited };
+}

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+const PRISM = path.join(ROOT, 'node_modules/.bin/prism');
+const DOCUMENT = path.join(ROOT, 'generated/openapi.json');
+
+export interface PrismProcess {
+  url: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Prism 5.14 on the bundled document: `mock` answers from the documented examples, `proxy`
+ * forwards to a real server and reports every violation of the document in `sl-violations`.
+ */
+export async function startPrism(mode: 'mock'): Promise<PrismProcess>;
+export async function startPrism(mode: 'proxy', upstream: string): Promise<PrismProcess>;
+export async function startPrism(mode: 'mock' | 'proxy', upstream?: string): Promise<PrismProcess> {
+  const port = await freePort();
+  // Without --errors: the proxy forwards every request, also the invalid ones tests send on purpose
+  // (with --errors it answers those itself), and reports violations in `sl-violations`.
+  const args = mode === 'mock' ? ['mock', DOCUMENT] : ['proxy', DOCUMENT, upstream as string];
+  const child: ChildProcess = spawn(PRISM, [...args, '--host', '127.0.0.1', '--port', String(port)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Prism is listening')) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`prism ${mode} exited with ${code}:\n${output}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
