@@ -2,16 +2,8 @@ import type { Context } from 'openapi-backend';
 import type { RateLimitConfig } from '../config';
 import type { Bucket } from '../services/rate-limiter';
 import type { RequestScope } from '../operations/operation';
+import { PROMO_OPERATION_IDS } from '../operations/promos';
 import { AppError } from './app-error';
-
-const PROMO_OPERATIONS = [
-  'previewOrderPromo',
-  'applyOrderPromo',
-  'removeOrderPromo',
-  'previewGroupPromo',
-  'applyGroupPromo',
-  'removeGroupPromo',
-];
 
 /**
  * Which counters a request of each limited operation counts against. Token requests are counted
@@ -26,7 +18,7 @@ export function bucketsFor(operationId: string, c: Context, scope: RequestScope,
       { key: `token:address:${scope.req.socket.remoteAddress ?? 'unknown'}`, limit: limits.tokenPerAddress },
     ];
   }
-  if (PROMO_OPERATIONS.includes(operationId) && scope.principal) {
+  if (PROMO_OPERATION_IDS.has(operationId) && scope.principal) {
     return [{ key: `promo:company:${scope.principal.companyId}`, limit: limits.promoPerCompany }];
   }
   return [];

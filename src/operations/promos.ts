@@ -16,19 +16,6 @@ import type { Schemas } from './wire';
 type PromoBody = Schemas['PromoRequest'];
 type RemoveQuery = { code?: string };
 
-/**
- * The six promo operations. A request the spec's validator rejects (blank or missing
- * `promoCode`, a blank `code`) is answered in app.ts's validationFail with the same
- * `Invalid promo code` body as every other rejection, for every operation listed here.
- */
-export const PROMO_OPERATION_IDS: ReadonlySet<string> = new Set([
-  'previewOrderPromo',
-  'applyOrderPromo',
-  'removeOrderPromo',
-  'previewGroupPromo',
-  'applyGroupPromo',
-  'removeGroupPromo',
-]);
 
 export const promoHandlers: OperationHandlers = {
   async previewOrderPromo(c, scope) {
@@ -96,3 +83,11 @@ function groupStateWire(state: GroupStateView): Schemas['GroupPromoState'] {
     },
   };
 }
+
+/**
+ * The six promo operations. A request the spec's validator rejects (blank or missing
+ * `promoCode`, a blank `code`) is answered in app.ts's validationFail with the same
+ * `Invalid promo code` body as every other rejection, for every operation listed here; the
+ * promo rate limit counts the same set.
+ */
+export const PROMO_OPERATION_IDS: ReadonlySet<string> = new Set(Object.keys(promoHandlers));
