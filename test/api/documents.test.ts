@@ -9,6 +9,7 @@ import { DOCUMENTS_PATH, FILES, TRAVELLERS_PATH, travellerInput, uploadDocument,
 import { expectContract } from '../support/contract';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
+import { serverBehind } from '../support/prism';
 import { startTestServer } from '../support/test-server';
 
 const MAX_UPLOAD_BYTES = 64 * 1024;
@@ -186,7 +187,7 @@ describe('POST /documents', () => {
   it('stops reading a chunked body without Content-Length once it passes the limit', async () => {
     await expectNothingLeft(async (fresh) => {
       const form = new Response(uploadForm('AVATAR', pngOfSize(4 * MAX_UPLOAD_BYTES)));
-      const response = await fetch(new URL(DOCUMENTS_PATH, server.url), {
+      const response = await fetch(new URL(DOCUMENTS_PATH, serverBehind(server.url)), {
         method: 'POST',
         headers: { authorization: `Bearer ${fresh.token}`, 'content-type': form.headers.get('content-type')! },
         body: form.body,
@@ -253,7 +254,7 @@ describe('POST /documents', () => {
       FILES.png,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const response = await fetch(new URL(DOCUMENTS_PATH, server.url), {
+    const response = await fetch(new URL(DOCUMENTS_PATH, serverBehind(server.url)), {
       method: 'POST',
       headers: { authorization: `Bearer ${partner.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
       body,

@@ -28,7 +28,7 @@ describe('GET /docs in a browser', () => {
     await server?.stop();
   });
 
-  it('renders the getting-started guide, every operation and the changelog, without a console error', async () => {
+  it('renders the getting-started guide, every operation and the changelog, without a console error or a request outside the server', async () => {
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('console', (message) => {
@@ -36,6 +36,12 @@ describe('GET /docs in a browser', () => {
     });
     page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
     page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+    // The page is self-contained: anything fetched from elsewhere (a CDN logo, fonts) is a problem
+    // even where the network lets it through.
+    page.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith(server.url) && !url.startsWith('data:')) problems.push(`external request: ${url}`);
+    });
     page.on('response', (answer) => {
       if (answer.status() >= 400) problems.push(`HTTP ${answer.status()}: ${answer.url()}`);
     });

@@ -1,7 +1,5 @@
-// Dredd scenarios for uploadDocument, registerTravellers and listTravellers, for test/contract/hooks.cjs:
-//   const documentScenarios = require('./document-scenarios.cjs');
-//   in beforeAll, after the token:   await documentScenarios.prepare(baseUrl, fixtures.token);
-//   in the scenarios table:          ...documentScenarios.scenarios,
+// Dredd scenarios for uploadDocument, registerTravellers and listTravellers; test/contract/hooks.cjs
+// calls prepare() in its beforeAll (after the token) and merges `scenarios` into its own table.
 // prepare() uploads real files and registers one traveller, because the examples can only name
 // documents that do not exist on a fresh server; the scenarios then put live IDs into the requests.
 const BOUNDARY = 'dredd-document-boundary';
@@ -84,6 +82,8 @@ const scenarios = {
     201: (t) => setMultipart(t, multipart('PASSPORT', 'sophie-keller-passport.pdf', PDF)),
     // A PDF is not allowed as a signature: error shape 3.
     400: (t) => setMultipart(t, multipart('SIGNATURE', 'signature.pdf', PDF)),
+    // One byte over MAX_UPLOAD_BYTES (10 MiB by default) of an otherwise valid PDF.
+    413: (t) => setMultipart(t, multipart('PASSPORT', 'scan.pdf', PDF + ' '.repeat(10 * 1024 * 1024 + 1 - PDF.length))),
   },
   registerTravellers: {
     201: (t) => withLiveDocuments(t),

@@ -1,21 +1,21 @@
 // Dredd hooks for the payment operations (loaded after test/contract/hooks.cjs, whose
 // beforeEach sets the token and skips what it has no scenario for; these run later and decide
-// for payOrder, getPaymentStatus, payGroup and handlePaymentCallback). Live fixtures: two orders
-// of the first sandbox partner, built through the API (documents, traveller, quote, order), and
-// one started payment whose Idempotency-Key the 409 scenario reuses with another body.
+// for payOrder, getPaymentStatus, payGroup and handlePaymentCallback). Live fixtures come from
+// test/contract/live-partner.cjs: orders and groups of the first sandbox partner and of a second
+// company, started payments whose Idempotency-Key the 409 scenarios reuse with another body, and
+// checkouts completed on the sandbox card gateway's hosted page, whose signed callbacks the
+// callback transactions deliver.
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
 const hooks = require('hooks');
+const { API, signedInPartner, onPath } = require('./live-partner.cjs');
 
 const root = path.resolve(__dirname, '../..');
 const document = require(path.join(root, 'generated/openapi.json'));
 const { DEMO_PARTNERS } = require(path.join(root, 'dist/src/db/demo-partners.js'));
 
 const baseUrl = process.env.DREDD_BASE_URL;
-const partner = DEMO_PARTNERS[0];
-const API = '/api/external/v1';
-// The smallest valid PNG: document uploads are sniffed from their bytes.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const RETURN_URL = 'https://booking.himalayantrails.example.com/payments/complete';
 const fixtures = { error: undefined };
 
 const operations = new Map();
@@ -26,58 +26,8 @@ for (const [template, item] of Object.entries(document.paths)) {
 }
 const operationIdOf = (t) => operations.get(`${t.request.method} ${t.origin.resourceName}`);
 
-async function call(method, route, { body, form, headers = {} } = {}) {
-  const response = await fetch(`${baseUrl}${route}`, {
-    method,
-    headers: { ...(form ? {} : { 'content-type': 'application/json' }), ...(fixtures.token ? { authorization: `Bearer ${fixtures.token}` } : {}), ...headers },
-    body: form ?? (body === undefined ? undefined : JSON.stringify(body)),
-  });
-  const payload = await response.json();
-  if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${JSON.stringify(payload)}`);
-  return payload.data;
-}
-
-async function uploaded(documentType) {
-  const form = new FormData();
-  form.append('documentType', documentType);
-  form.append('file', new Blob([PNG], { type: 'image/png' }), `${documentType.toLowerCase()}.png`);
-  return (await call('POST', `${API}/documents`, { form })).documentId;
-}
-
-async function placeOrder(routeId) {
-  const [avatar, passport, signature] = [await uploaded('AVATAR'), await uploaded('PASSPORT'), await uploaded('SIGNATURE')];
-  const [traveller] = await call('POST', `${API}/travellers`, {
-    body: [{
-      email: 'dredd.traveller@example.com', name: 'Dredd Traveller', dateOfBirth: '1990-05-01', nationality: 'Germany', idType: 'PASSPORT',
-      idNumber: `C${Date.now()}`, gender: 'MALE', phone: '+49 30 1234567', emergencyContactName: 'Jonas Keller', emergencyContactPhone: '+49 30 7654321',
-      emergencyContactEmail: 'jonas@example.com', emergencyContactRelation: 'Brother', avatarDocumentId: avatar, passportDocumentId: passport, signatureDocumentId: signature,
-    }],
-  });
-  const startDate = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-  const quote = await call('POST', `${API}/reference/quote`, { body: { nationality: 'Germany', ages: [34], startDate, duration: 16, routeId } });
-  return call('POST', `${API}/orders`, { body: { touristId: traveller.touristId, ctgId: quote.ctgId, routeId, departureDate: quote.startDate, quoteId: quote.quoteId } });
-}
-
-hooks.beforeAll((_transactions, done) => {
-  (async () => {
-    fixtures.token = (await call('POST', `${API}/auth/token`, { body: { clientId: partner.clientId, clientSecret: partner.clientSecret } })).accessToken;
-    const routes = await call('GET', `${API}/reference/routes?search=Everest%20Base%20Camp`);
-    fixtures.paid = await placeOrder(routes.content[0].routeId);
-    fixtures.unpaid = await placeOrder(routes.content[0].routeId);
-    // payOrder 200 starts an attempt on `unpaid`; the lean payment-status read needs an order without one.
-    fixtures.lean = await placeOrder(routes.content[0].routeId);
-    fixtures.usedKey = randomUUID();
-    await call('POST', `${API}/orders/${fixtures.paid.orderRef}/pay`, { body: { gateway: 'card_gateway' }, headers: { 'idempotency-key': fixtures.usedKey } });
-  })().then(() => done(), (error) => {
-    fixtures.error = `payment contract fixtures failed: ${error.message}`;
-    done();
-  });
-});
-
-function onPath(transaction, identifier, suffix) {
-  transaction.fullPath = `${API}/orders/${encodeURIComponent(identifier)}${suffix}`;
-  transaction.request.uri = transaction.fullPath;
-}
+const orderPath = (identifier, suffix) => `${API}/orders/${encodeURIComponent(identifier)}${suffix}`;
+const groupPath = (groupRef) => `${API}/orders/groups/${encodeURIComponent(groupRef)}/pay`;
 function withBody(transaction, body) {
   transaction.request.body = JSON.stringify(body);
 }
@@ -85,28 +35,69 @@ function withKey(transaction, key = randomUUID()) {
   transaction.request.headers['Idempotency-Key'] = key;
 }
 
+hooks.beforeAll((_transactions, done) => {
+  (async () => {
+    const [caller, other] = await Promise.all([DEMO_PARTNERS[0], DEMO_PARTNERS[1]].map((partner) => signedInPartner(baseUrl, partner)));
+    fixtures.caller = caller;
+    fixtures.started = await caller.order();
+    fixtures.unpaid = await caller.order();
+    // payOrder 200 starts an attempt on `unpaid`; the lean payment-status read needs an order without one.
+    fixtures.lean = await caller.order();
+    fixtures.usedKey = randomUUID();
+    await caller.pay(encodeURIComponent(fixtures.started.orderRef), { gateway: 'card_gateway' }, fixtures.usedKey);
+    fixtures.othersOrder = await other.order();
+    fixtures.othersGroup = await other.group();
+    const paymentGroup = await caller.group();
+    fixtures.groupPayment = await caller.pay(`groups/${encodeURIComponent(paymentGroup.groupRef)}`);
+    fixtures.startedGroup = await caller.group();
+    fixtures.usedGroupKey = randomUUID();
+    await caller.pay(`groups/${encodeURIComponent(fixtures.startedGroup.groupRef)}`, { gateway: 'card_gateway' }, fixtures.usedGroupKey);
+    fixtures.paidGroup = await caller.group();
+    await caller.payInFull(`groups/${encodeURIComponent(fixtures.paidGroup.groupRef)}`);
+  })().then(() => done(), (error) => {
+    fixtures.error = `payment contract fixtures failed: ${error.message}`;
+    done();
+  });
+});
+
+/** A checkout paid on the hosted page whose signed callback has not been delivered yet. */
+async function undeliveredCallback(payBody) {
+  const order = await fixtures.caller.order();
+  const attempt = await fixtures.caller.pay(encodeURIComponent(order.orderRef), payBody);
+  return fixtures.caller.checkout(attempt.paymentUrl);
+}
+
 const scenarios = {
   payOrder: {
-    200: (t) => { onPath(t, fixtures.unpaid.orderRef, '/pay'); withKey(t); },
-    400: (t) => { onPath(t, fixtures.unpaid.orderRef, '/pay'); withKey(t); withBody(t, { gateway: 'cash' }); },
-    404: (t) => { onPath(t, 'ORD-2026-999999', '/pay'); withKey(t); },
-    409: (t) => { onPath(t, fixtures.paid.orderRef, '/pay'); withKey(t, fixtures.usedKey); withBody(t, { gateway: 'wallet_gateway' }); },
+    200: (t) => { onPath(t, orderPath(fixtures.unpaid.orderRef, '/pay')); withKey(t); },
+    400: (t) => { onPath(t, orderPath(fixtures.unpaid.orderRef, '/pay')); withKey(t); withBody(t, { gateway: 'cash' }); },
+    403: (t) => { onPath(t, orderPath(fixtures.othersOrder.orderRef, '/pay')); withKey(t); },
+    404: (t) => { onPath(t, orderPath('ORD-2026-999999', '/pay')); withKey(t); },
+    409: (t) => { onPath(t, orderPath(fixtures.started.orderRef, '/pay')); withKey(t, fixtures.usedKey); withBody(t, { gateway: 'wallet_gateway' }); },
   },
   getPaymentStatus: {
     // The first documented example is the lean shape: an order without any attempt yet.
-    200: (t) => onPath(t, fixtures.lean.orderRef, '/payment-status'),
-    404: (t) => onPath(t, 'ORDN-2026-999999', '/payment-status'),
+    200: (t) => onPath(t, orderPath(fixtures.lean.orderRef, '/payment-status')),
+    400: (t) => onPath(t, orderPath(fixtures.groupPayment.paymentRef, '/payment-status')),
+    403: (t) => onPath(t, orderPath(fixtures.othersOrder.orderRef, '/payment-status')),
+    404: (t) => onPath(t, orderPath('ORDN-2026-999999', '/payment-status')),
   },
   payGroup: {
+    200: async (t) => { onPath(t, groupPath((await fixtures.caller.group()).groupRef)); withKey(t); },
+    // Every order of the group is paid already.
+    400: (t) => { onPath(t, groupPath(fixtures.paidGroup.groupRef)); withKey(t); },
+    403: (t) => { onPath(t, groupPath(fixtures.othersGroup.groupRef)); withKey(t); },
     404: (t) => withKey(t),
+    409: (t) => { onPath(t, groupPath(fixtures.startedGroup.groupRef)); withKey(t, fixtures.usedGroupKey); withBody(t, { gateway: 'wallet_gateway' }); },
   },
-  // The example is a well-formed callback whose signature does not match: refused with 400.
-  handlePaymentCallback: { 400: () => undefined },
+  handlePaymentCallback: {
+    // No returnUrl: the customer sees the plain result page.
+    200: async (t) => onPath(t, await undeliveredCallback({ gateway: 'card_gateway' })),
+    303: async (t) => onPath(t, await undeliveredCallback({ gateway: 'card_gateway', returnUrl: RETURN_URL })),
+    // The example is a well-formed callback whose signature does not match: refused with 400.
+    400: () => undefined,
+  },
 };
-
-// Needs state a static example cannot set up (another company's order, a group payment, a
-// browser at the gateway); covered by the API tests instead.
-const notByDredd = { payOrder: [403], getPaymentStatus: [400, 403], payGroup: [200, 400, 403, 409], handlePaymentCallback: [200, 303] };
 
 hooks.beforeEach((transaction, done) => {
   const operationId = operationIdOf(transaction);
@@ -117,11 +108,12 @@ hooks.beforeEach((transaction, done) => {
   }
   const status = Number(transaction.expected.statusCode);
   const scenario = scenarios[operationId][status];
-  if ((notByDredd[operationId] ?? []).includes(status)) {
-    transaction.skip = true;
-  } else if (scenario) {
-    transaction.skip = false;
-    scenario(transaction);
-  }
-  return done();
+  if (!scenario) return done();
+  transaction.skip = false;
+  Promise.resolve()
+    .then(() => scenario(transaction))
+    .then(() => done(), (error) => {
+      transaction.fail = `fixture for ${operationId} ${status} failed: ${error.message}`;
+      done();
+    });
 });

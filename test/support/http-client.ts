@@ -1,4 +1,5 @@
 import { expectContract } from './contract';
+import { serverBehind } from './prism';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -12,6 +13,8 @@ export interface CallOptions {
   query?: Record<string, string | number>;
   /** A raw body sent as is (for malformed JSON tests); `body` is JSON-encoded otherwise. */
   raw?: string | FormData;
+  /** Past `prism proxy` straight to the server: a request Prism cannot forward (see serverBehind). */
+  direct?: boolean;
 }
 
 /** Real HTTP against a running server. */
@@ -26,7 +29,9 @@ export class ApiClient {
   ) {}
 
   async call<T = any>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<ApiResponse<T>> {
-    const url = new URL(path, this.baseUrl);
+    // Multipart bodies always: Prism would corrupt their bytes.
+    const direct = options.direct || options.raw instanceof FormData;
+    const url = new URL(path, direct ? serverBehind(this.baseUrl) : this.baseUrl);
     for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, String(value));
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;

@@ -6,6 +6,21 @@ const ROOT = path.resolve(__dirname, '../..');
 const PRISM = path.join(ROOT, 'node_modules/.bin/prism');
 const DOCUMENT = path.join(ROOT, 'generated/openapi.json');
 
+/** Proxy URL -> the server behind it, for the requests Prism cannot forward (see serverBehind). */
+const upstreams = new Map<string, string>();
+
+/**
+ * The server itself behind a `prism proxy` URL (the URL itself when it is not a proxy). Prism 5.14
+ * cannot forward two kinds of request faithfully, so tests send those straight to the server and
+ * check the answer with Ajv (expectContract) as in `npm test`: multipart uploads (Prism decodes
+ * every request body as UTF-8 text, which corrupts file bytes, and stops at 10 MB) and requests
+ * answered with a redirect (Prism follows the gateway callback's 303 to the partner's returnUrl
+ * instead of passing it on). The hosted checkout links name the server itself for the same reason.
+ */
+export function serverBehind(url: string): string {
+  return upstreams.get(url) ?? url;
+}
+
 export interface PrismProcess {
   url: string;
   stop(): Promise<void>;
@@ -44,10 +59,13 @@ export async function startPrism(mode: 'mock' | 'proxy', upstream?: string): Pro
     child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`prism ${mode} exited with ${code}:\n${output}`)));
   });
+  const url = `http://127.0.0.1:${port}`;
+  if (upstream) upstreams.set(url, upstream);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     stop: () =>
       new Promise<void>((resolve) => {
+        upstreams.delete(url);
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
