@@ -180,7 +180,9 @@ export function requestsFor(document: any, model: OperationModel, ids: KnownIden
       );
     }
     if (model.bodyContentType.startsWith('multipart/')) return multipartBody();
-    const valid = model.examples.length > 0 ? fc.oneof(fc.constantFrom(...model.examples), resolver.valid(model.bodySchema)) : resolver.valid(model.bodySchema);
+    const generated = model.examples.length > 0 ? fc.oneof(fc.constantFrom(...model.examples), resolver.valid(model.bodySchema)) : resolver.valid(model.bodySchema);
+    // Real identifiers (own and foreign) in half of the bodies, so that requests get past the lookups.
+    const valid = fc.tuple(generated, fc.boolean(), fc.nat()).map(([value, real, pick]) => (real ? withKnownIdentifiers(value, ids, pick) : value));
     const json = (kind: string) => (value: unknown) => ({ body: JSON.stringify(value) ?? 'null', contentType: 'application/json', kind });
     return fc.oneof(
       { weight: 4, arbitrary: valid.map(json('valid-body')) },
@@ -222,4 +224,28 @@ export function requestsFor(document: any, model: OperationModel, ids: KnownIden
         kind: kinds.join('+'),
       };
     });
+}
+
+const IDENTIFIER_FIELDS: Record<string, keyof KnownIdentifiers> = {
+  touristId: 'touristIds',
+  ctgId: 'ctgIds',
+  routeId: 'routeIds',
+  promoCode: 'promoCodes',
+  clientId: 'clientIds',
+  avatarDocumentId: 'documentIds',
+  passportDocumentId: 'documentIds',
+  signatureDocumentId: 'documentIds',
+  visaDocumentId: 'documentIds',
+};
+
+/** Replaces identifier fields anywhere in a body with identifiers that exist. */
+function withKnownIdentifiers(value: unknown, ids: KnownIdentifiers, pick: number): unknown {
+  if (Array.isArray(value)) return value.map((item, i) => withKnownIdentifiers(item, ids, pick + i));
+  if (!value || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    const pool = IDENTIFIER_FIELDS[key] ? (ids[IDENTIFIER_FIELDS[key]] as string[]) : undefined;
+    copy[key] = pool && pool.length > 0 ? pool[pick % pool.length] : withKnownIdentifiers(child, ids, pick);
+  }
+  return copy;
 }
