@@ -12,7 +12,7 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/load/', '/test/browser/'],
+  testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/load/', '/test/browser/', '/test/fuzz/', '/test/fault/'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

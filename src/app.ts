@@ -4,6 +4,7 @@ import type { Orm } from './db/orm';
 import { AppError, badRequest } from './http/app-error';
 import { errorMiddleware, sendError, toAppError, unknownPathMiddleware } from './http/error-response';
 import { fieldErrorsFromAjv } from './http/field-errors';
+import { fieldWithNonFiniteNumber, fieldWithNul } from './http/input-guards';
 import { validatesBeforeHandler } from './http/multipart-upload';
 import { requestMetrics } from './http/metrics';
 import { enforceRateLimit } from './http/rate-limits';
@@ -92,6 +93,13 @@ export async function createApp({ orm, services, document, pages = [] }: AppDeps
   for (const router of pages) app.use(router);
   app.use(express.json({ limit: services.config.maxJsonBodyBytes, type: ['application/json', 'application/*+json'] }));
   app.use((req, res, next) => {
+    // The router decodes path segments and would throw a URIError (a 500) on invalid percent-encoding.
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      next(badRequest('Request path is not valid percent-encoded UTF-8'));
+      return;
+    }
     res.locals.scope = { em: orm.em.fork(), services, req } satisfies RequestScope;
     api
       .handleRequest({ method: req.method, path: req.path, body: req.body, query: req.query as Record<string, string>, headers: req.headers as Record<string, string> }, req, res)
@@ -108,6 +116,7 @@ function respondWith(handler: OperationHandler) {
     res.locals.operationId = operationId;
     let result: OperationResult;
     try {
+      rejectUnstorableInput(c, operationId);
       await enforceRateLimit(operationId, c, scopeOf(res));
       result = await handler(c, scopeOf(res));
     } catch (error) {
@@ -122,4 +131,14 @@ function respondWith(handler: OperationHandler) {
     else if (result.body === undefined) res.end();
     else res.json(result.body);
   };
+}
+
+/** What the schema lets through but PostgreSQL or the handlers cannot take (see input-guards). */
+function rejectUnstorableInput(c: Context, operationId: string): void {
+  const nul = fieldWithNul(c.request.params) ?? fieldWithNul(c.request.query) ?? fieldWithNul(c.request.requestBody);
+  const infinite = fieldWithNonFiniteNumber(c.request.params) ?? fieldWithNonFiniteNumber(c.request.query);
+  if (!nul && !infinite) return;
+  // Promo operations answer every malformed request like a rejected code (see validationFail).
+  if (PROMO_OPERATION_IDS.has(operationId)) throw invalidPromoCode();
+  throw badRequest('Validation failed', nul ? { [nul]: 'must not contain the NUL character' } : { [infinite!]: 'must be a finite number' });
 }

@@ -9,6 +9,7 @@ import { seed } from './db/seed';
 import { createGateways, type Gateways } from './gateways';
 import { sandboxCheckoutRouter } from './gateways/sandbox/checkout-routes';
 import { createMetrics, type PoolUsage } from './http/metrics';
+import { answerProtocolErrorsInShape } from './http/protocol-errors';
 import { loadSpecDocument } from './http/spec-document';
 import { createLogger, type Logger } from './logger';
 import { Catalogue } from './services/catalogue';
@@ -66,6 +67,7 @@ export async function startServer(
 
   // Listen first: with PORT=0 the links the service hands out (checkout pages, callback) need the port.
   const server: Server = http.createServer();
+  answerProtocolErrorsInShape(server);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   server.keepAliveTimeout = 65_000;
   const { port } = server.address() as AddressInfo;

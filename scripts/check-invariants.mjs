@@ -1,0 +1,127 @@
+// `npm run check:invariants` (DATABASE_URL, optional DATA_DIR): checks what money, promo codes
+// and documents must satisfy whatever the traffic, races and crashes before; prints every
+// violation and exits 1 if there is one. Read-only: one repeatable-read transaction.
+//
+//  1. Every paid order (PAID, COMPLETED) has exactly one successful, unrefunded payment attempt,
+//     whose share for the order is the order's total, and a paid_at; no unpaid order has one.
+//  2. Every successful attempt's shares add up to its amount.
+//  3. A promo code's used_count equals the number of order slots (company or agent) holding it,
+//     and never exceeds its usage_limit.
+//  4. No orphaned attachment: every document marked attached belongs to a traveller slot of the
+//     same company, every traveller slot names a document of the same company attached to it,
+//     and (with DATA_DIR) every stored document has its bytes on disk.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { Client } = require('pg');
+
+const CHECKS = [
+  {
+    name: 'paid order without exactly one successful payment for its total',
+    sql: `
+      select o.order_ref as ref, o.status, o.total_amount as total, o.paid_at is not null as has_paid_at,
+             count(a.id) filter (where a.status = 'SUCCESS' and a.refund_amount < a.amount) as successes,
+             array_agg(pao.amount) filter (where a.status = 'SUCCESS' and a.refund_amount < a.amount) as paid_amounts
+        from insurance_order o
+        left join payment_attempt_order pao on pao.order_id = o.id
+        left join payment_attempt a on a.id = pao.attempt_id
+       group by o.id
+      having (o.status in ('PAID', 'COMPLETED') and (
+                count(a.id) filter (where a.status = 'SUCCESS' and a.refund_amount < a.amount) <> 1
+                or bool_or(a.status = 'SUCCESS' and a.refund_amount < a.amount and pao.amount <> o.total_amount)
+                or o.paid_at is null))
+          or (o.status not in ('PAID', 'COMPLETED')
+                and count(a.id) filter (where a.status = 'SUCCESS' and a.refund_amount < a.amount) > 0)`,
+  },
+  {
+    name: 'successful attempt whose order shares do not add up to its amount',
+    sql: `
+      select a.payment_ref as ref, a.amount, sum(pao.amount) as shares
+        from payment_attempt a
+        left join payment_attempt_order pao on pao.attempt_id = a.id
+       where a.status = 'SUCCESS'
+       group by a.id
+      having coalesce(sum(pao.amount), 0) <> a.amount`,
+  },
+  {
+    name: 'promo code whose used_count differs from the slots holding it, or exceeds its limit',
+    sql: `
+      select p.code, p.used_count, p.usage_limit,
+             (select count(*) from insurance_order o where o.company_promo_code_id = p.id)
+           + (select count(*) from insurance_order o where o.agent_promo_code_id = p.id) as slots
+        from promo_code p
+       where p.used_count <> (select count(*) from insurance_order o where o.company_promo_code_id = p.id)
+                           + (select count(*) from insurance_order o where o.agent_promo_code_id = p.id)
+          or (p.usage_limit is not null and p.used_count > p.usage_limit)`,
+  },
+  {
+    name: 'document marked attached that no traveller slot of its company holds',
+    sql: `
+      select d.id, d.document_type, d.traveller_id
+        from document d
+       where (d.traveller_id is not null or d.attached_at is not null)
+         and not exists (
+               select 1 from traveller t
+                where t.id = d.traveller_id and t.company_id = d.company_id
+                  and d.id in (t.avatar_document_id, t.passport_document_id, t.signature_document_id, t.visa_document_id))`,
+  },
+  {
+    name: 'traveller slot naming a missing, foreign or unattached document',
+    sql: `
+      select t.id as traveller, slot.document_id
+        from traveller t
+        cross join lateral (values (t.avatar_document_id), (t.passport_document_id), (t.signature_document_id), (t.visa_document_id)) as slot(document_id)
+        left join document d on d.id = slot.document_id
+       where slot.document_id is not null
+         and (d.id is null or d.company_id <> t.company_id or d.traveller_id is distinct from t.id or d.attached_at is null)`,
+  },
+];
+
+export async function checkInvariants(databaseUrl, dataDir) {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  const violations = [];
+  const counts = {};
+  try {
+    await client.query('begin isolation level repeatable read read only');
+    for (const check of CHECKS) {
+      const { rows } = await client.query(check.sql);
+      for (const row of rows) violations.push({ check: check.name, row });
+    }
+    for (const [name, sql] of Object.entries({
+      orders: 'select count(*) from insurance_order',
+      paidOrders: "select count(*) from insurance_order where status in ('PAID', 'COMPLETED')",
+      successfulAttempts: "select count(*) from payment_attempt where status = 'SUCCESS'",
+      promoSlots: 'select count(company_promo_code_id) + count(agent_promo_code_id) from insurance_order',
+      documents: 'select count(*) from document',
+    })) {
+      counts[name] = Number(Object.values((await client.query(sql)).rows[0])[0]);
+    }
+    if (dataDir) {
+      const { rows } = await client.query('select id, storage_key from document');
+      for (const row of rows) {
+        if (!fs.existsSync(path.join(dataDir, 'documents', row.storage_key))) violations.push({ check: 'document whose bytes are missing from storage', row });
+      }
+    }
+    await client.query('commit');
+  } finally {
+    await client.end();
+  }
+  return { violations, counts };
+}
+
+const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
+if (invokedDirectly) {
+  const databaseUrl = process.argv[2] ?? process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    console.error('usage: node scripts/check-invariants.mjs [DATABASE_URL] (or set DATABASE_URL); DATA_DIR also checks stored bytes');
+    process.exit(2);
+  }
+  const { violations, counts } = await checkInvariants(databaseUrl, process.env.DATA_DIR);
+  console.log(`invariants: ${JSON.stringify(counts)}`);
+  for (const violation of violations) console.log(`VIOLATION ${violation.check}: ${JSON.stringify(violation.row)}`);
+  console.log(violations.length === 0 ? 'invariants: 0 violations' : `invariants: ${violations.length} violations`);
+  process.exit(violations.length === 0 ? 0 : 1);
+}

@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { RunningServer } from '../../src/server';
+import { ApiClient } from '../support/http-client';
+import { newPartner, type TestPartner } from '../support/partners';
+import { APPROVE_CARD, deliverCallback, pay, placeGroup, placeOrder, submitCheckout } from '../support/payment-fixtures';
+import { newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
+import { startTestServer } from '../support/test-server';
+
+/** scripts/check-invariants.mjs, the checker the concurrency and fault runs end with, on this run's database. */
+const CHECKER = path.resolve(__dirname, '../../scripts/check-invariants.mjs');
+const run = promisify(execFile);
+
+async function checkInvariants(): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout } = await run(process.execPath, [CHECKER], { env: { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL } });
+    return { code: 0, output: stdout };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, output: failed.stdout };
+  }
+}
+
+let server: RunningServer;
+let client: ApiClient;
+let partner: TestPartner;
+
+beforeAll(async () => {
+  server = await startTestServer({ PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
+  client = new ApiClient(server.url);
+  partner = await newPartner(server, client);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('the invariant checker', () => {
+  let code: string;
+
+  it('finds nothing wrong after paid orders, a paid group and promo codes applied and removed', async () => {
+    const order = await placeOrder(server, client, partner);
+    const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
+    const group = await placeGroup(server, client, partner, 2);
+    const groupPay = await client.op('payGroup', 'POST', `/api/external/v1/orders/groups/${group.groupRef}/pay`, { gateway: 'card_gateway' }, { token: partner.token, headers: { 'idempotency-key': crypto.randomUUID() } });
+    await deliverCallback(client, (await submitCheckout(groupPay.body.data.paymentUrl, APPROVE_CARD)).callbackUrl!);
+    code = await newCode(server, await newSalesCompany(server), { usageLimit: 5 });
+    const promoted = await placeOrder(server, client, partner);
+    const removed = await placeOrder(server, client, partner);
+    await client.op('applyOrderPromo', 'POST', orderPromoPath(promoted.orderRef), { promoCode: code }, { token: partner.token });
+    await client.op('applyOrderPromo', 'POST', orderPromoPath(removed.orderRef), { promoCode: code }, { token: partner.token });
+    await client.op('removeOrderPromo', 'DELETE', orderPromoPath(removed.orderRef), undefined, { token: partner.token });
+
+    const result = await checkInvariants();
+    expect(result.output).toContain('invariants: 0 violations');
+    expect(result.code).toBe(0);
+    // It looked at what this test wrote: three paid orders (one alone, two in a group), one held slot.
+    const counts = JSON.parse(/invariants: (\{.*\})/.exec(result.output)![1]);
+    expect(counts.paidOrders).toBeGreaterThanOrEqual(3);
+    expect(counts.promoSlots).toBeGreaterThanOrEqual(1);
+  });
+
+  it('exits 1 and names the violation when a promo count drifts from its slots or an order is PAID without a payment', async () => {
+    const em = server.orm.em.fork();
+    await em.getConnection().execute(`update promo_code set used_count = used_count + 1 where code = ?`, [code]);
+    const unpaid = await placeOrder(server, client, partner);
+    await em.getConnection().execute(`update insurance_order set status = 'PAID', paid_at = now() where id = ?`, [unpaid.orderId]);
+    try {
+      const result = await checkInvariants();
+      expect(result.code).toBe(1);
+      expect(result.output).toContain('promo code whose used_count differs');
+      expect(result.output).toContain(unpaid.orderRef);
+    } finally {
+      await em.getConnection().execute(`update promo_code set used_count = used_count - 1 where code = ?`, [code]);
+      await em.getConnection().execute(`update insurance_order set status = 'PENDING', paid_at = null where id = ?`, [unpaid.orderId]);
+    }
+    expect((await checkInvariants()).code).toBe(0);
+  });
+});

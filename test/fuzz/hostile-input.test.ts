@@ -1,0 +1,180 @@
+import fc from 'fast-check';
+import { loadSpecDocument } from '../../src/http/spec-document';
+import type { RunningServer } from '../../src/server';
+import { expectContract, expectSchema } from '../support/contract';
+import { FILES, uploadedDocumentId } from '../support/documents';
+import { forkServer, type ServerProcess } from '../support/built-server';
+import { ApiClient } from '../support/http-client';
+import { newPartner, type TestPartner } from '../support/partners';
+import { placeGroup, placeOrder } from '../support/payment-fixtures';
+import { newCode, newSalesCompany } from '../support/promo-fixtures';
+import { CTGS, ROUTES } from '../support/catalogue-fixtures';
+import { startTestServer } from '../support/test-server';
+import { newTraveller } from '../support/traveller-fixtures';
+import { operationsOf, requestsFor, type FuzzRequest, type KnownIdentifiers } from './request-model';
+
+/**
+ * Hostile input, generated from generated/openapi.json for every operation: valid requests,
+ * requests with one defect, and plain hostile ones (SQL and script payloads, traversal in
+ * identifiers, deep and malformed JSON, broken multipart, wrong content types, bad tokens).
+ * Sent to a live server on the run's PostgreSQL. Nothing may answer 5xx, every error body must be
+ * exactly one of the three error shapes, and every success must match the contract.
+ *
+ * FUZZ_SEED replays a run; FUZZ_RUNS_PER_OPERATION scales it (CI: >= 20,000 requests in all).
+ */
+const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS_PER_OPERATION ?? 950);
+const MINIMUM_REQUESTS = Number(process.env.FUZZ_MINIMUM_REQUESTS ?? 20_000);
+const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 12);
+/** Every issueToken request costs a scrypt hash, by design; fewer of them keep the run short. */
+const RUN_SHARE: Record<string, number> = { issueToken: 0.35 };
+
+const document = loadSpecDocument() as any;
+let server: RunningServer;
+let target: ServerProcess;
+let client: ApiClient;
+let own: TestPartner;
+let foreign: TestPartner;
+let ids: KnownIdentifiers;
+
+beforeAll(async () => {
+  // The in-process server migrates the database and gives the fixtures their ORM; the fuzzer
+  // talks to the built server in its own process (`npm run test:fuzz` builds first), so that
+  // generating and checking requests and answering them use both cores. Limits are off: the
+  // fuzzer must reach the handlers, not the 429 in front of them (429 is shape 2 anyway).
+  server = await startTestServer();
+  target = await forkServer('main', {
+    RATE_LIMIT_TOKEN_PER_CLIENT: '0',
+    RATE_LIMIT_TOKEN_PER_ADDRESS: '0',
+    RATE_LIMIT_PROMO_PER_COMPANY: '0',
+    PAYMENT_RECONCILE_INTERVAL_SECONDS: '0',
+  });
+  client = new ApiClient(target.url);
+  own = await newPartner(server, client, { name: 'Fuzz Own Treks' });
+  foreign = await newPartner(server, client, { name: 'Fuzz Foreign Treks' });
+  const refsOf = async (partner: TestPartner) => {
+    const orders = [await placeOrder(server, client, partner), await placeOrder(server, client, partner)];
+    const group = await placeGroup(server, client, partner, 2);
+    return {
+      orderRef: [...orders, ...group.orders].flatMap((o) => [o.orderRef, o.orderNumber, o.orderId]),
+      groupRef: [group.groupRef],
+    };
+  };
+  const seller = await newSalesCompany(server);
+  ids = {
+    own: await refsOf(own),
+    foreign: await refsOf(foreign),
+    ownToken: own.token,
+    foreignToken: foreign.token,
+    clientIds: [own.clientId, foreign.clientId],
+    documentIds: [await uploadedDocumentId(client, own.token, 'PASSPORT', FILES.png)],
+    touristIds: [await newTraveller(server, own.companyId), await newTraveller(server, foreign.companyId)],
+    ctgIds: Object.values(CTGS),
+    routeIds: Object.values(ROUTES),
+    promoCodes: [await newCode(server, seller), await newCode(server, seller, { usageLimit: 1 })],
+  };
+}, 120_000);
+
+afterAll(async () => {
+  if (target) {
+    target.child.kill('SIGTERM');
+    await target.exited;
+  }
+  await server?.stop();
+});
+
+interface Finding {
+  request: string;
+  status: number;
+  problem: string;
+}
+
+/** Which of the three shapes an error answer must have, from its status and operation (SPEC 7). */
+function expectErrorShape(request: FuzzRequest, status: number, body: any): void {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Error(`error body is not a JSON object: ${JSON.stringify(body)?.slice(0, 200)}`);
+  if (status === 401) {
+    expectSchema('AuthError', body);
+    if ('timestamp' in body || 'status' in body) throw new Error('a 401 carries shape 1 only (no timestamp, no status)');
+    return;
+  }
+  if ('success' in body) {
+    if (request.operationId !== 'uploadDocument' || ![400, 413].includes(status)) throw new Error(`shape 3 outside POST /documents 400/413`);
+    expectSchema('UploadError', body);
+    return;
+  }
+  expectSchema('ApiError', body);
+  if (body.status !== status) throw new Error(`shape 2 repeats status ${body.status}, HTTP said ${status}`);
+  // Markers only the server could have written (messages may echo the caller's own hostile input).
+  if (/\bat .+\.(ts|js):\d+|node_modules|syntax error at or near|violates .*constraint|relation ".+" does not exist|DriverException|QueryFailed|mikro-orm|from "[a-z_]+" as "[a-z0-9]+"/i.test(JSON.stringify(body))) {
+    throw new Error('error body leaks a stack trace or SQL');
+  }
+}
+
+async function send(request: FuzzRequest): Promise<{ status: number; body: unknown; raw: string }> {
+  // fetch cannot send a GET with a body; such requests go without it.
+  const payload = request.method === 'GET' ? undefined : request.body;
+  const response = await fetch(new URL(request.path, target.url), { method: request.method, headers: request.headers, body: payload, redirect: 'manual' });
+  const raw = await response.text();
+  let body: unknown = raw;
+  if ((response.headers.get('content-type') ?? '').includes('json') && raw.length > 0) {
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = raw;
+    }
+  }
+  return { status: response.status, body, raw };
+}
+
+function describeRequest(request: FuzzRequest): string {
+  const body = request.body === undefined ? '' : ` body(${request.body.length}): ${String(request.body).slice(0, 300)}`;
+  return `${request.method} ${request.path.slice(0, 300)} [${request.kind}] headers ${JSON.stringify(request.headers).slice(0, 200)}${body}`;
+}
+
+test('no generated request, valid or hostile, gets a 5xx or an error body outside the three shapes', async () => {
+  const operations = operationsOf(document);
+  expect(operations.length).toBeGreaterThanOrEqual(20);
+  const requests: FuzzRequest[] = [];
+  operations.forEach((operation, index) => {
+    const numRuns = Math.max(1, Math.round(RUNS_PER_OPERATION * (RUN_SHARE[operation.operationId] ?? 1)));
+    requests.push(...fc.sample(requestsFor(document, operation, ids), { numRuns, seed: SEED + index }));
+  });
+  // Interleave operations so that concurrent requests mix, as real traffic does.
+  requests.sort((a, b) => (a.path.length * 31 + a.kind.length) % 97 - (b.path.length * 31 + b.kind.length) % 97);
+
+  const findings: Finding[] = [];
+  const statuses = new Map<string, number>();
+  const costs = new Map<string, number>();
+  const started = Date.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < requests.length) {
+      const request = requests[next++];
+      let status = 0;
+      const sentAt = performance.now();
+      try {
+        const answer = await send(request);
+        status = answer.status;
+        const tally = `${request.operationId} ${status}`;
+        statuses.set(tally, (statuses.get(tally) ?? 0) + 1);
+        if (status >= 500) throw new Error(`server error: ${answer.raw.slice(0, 300)}`);
+        if (status >= 400) expectErrorShape(request, status, answer.body);
+        else if (status < 300 || request.operationId === 'handlePaymentCallback') await expectContract(request.operationId, status, answer.body);
+      } catch (error) {
+        findings.push({ request: describeRequest(request), status, problem: (error as Error).message.slice(0, 600) });
+      }
+      const kind = request.kind.split('+')[0];
+      costs.set(kind, (costs.get(kind) ?? 0) + performance.now() - sentAt);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const seconds = (Date.now() - started) / 1000;
+
+  const table = [...statuses.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `  ${k}: ${n}`).join('\n');
+  console.log(`fuzz seed ${SEED}: ${requests.length} requests in ${seconds.toFixed(1)} s (${Math.round(requests.length / seconds)}/s), ${findings.length} findings\n${table}`);
+  if (process.env.FUZZ_COSTS) console.log([...costs.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, ms]) => `  ${k}: ${Math.round(ms)} ms`).join('\n'));
+  if (findings.length > 0) console.log(`first findings (replay with FUZZ_SEED=${SEED}):\n${findings.slice(0, 15).map((f) => `- ${f.status} ${f.problem}\n    ${f.request}`).join('\n')}`);
+
+  expect(requests.length).toBeGreaterThanOrEqual(Math.min(MINIMUM_REQUESTS, RUNS_PER_OPERATION * 20));
+  expect(findings).toEqual([]);
+}, 600_000);
