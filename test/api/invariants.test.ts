@@ -6,15 +6,16 @@ import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, pay, placeGroup, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
+import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { startTestServer } from '../support/test-server';
 
-/** scripts/check-invariants.mjs, the checker the concurrency and fault runs end with, on this run's database. */
+/** scripts/check-invariants.mjs, the checker the concurrency and fault runs end with, on this file's own database. */
 const CHECKER = path.resolve(__dirname, '../../scripts/check-invariants.mjs');
 const run = promisify(execFile);
 
 async function checkInvariants(): Promise<{ code: number; output: string }> {
   try {
-    const { stdout } = await run(process.execPath, [CHECKER], { env: { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL } });
+    const { stdout } = await run(process.execPath, [CHECKER], { env: { ...process.env, DATABASE_URL: database.url } });
     return { code: 0, output: stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string };
@@ -22,17 +23,20 @@ async function checkInvariants(): Promise<{ code: number; output: string }> {
   }
 }
 
+let database: OwnDatabase;
 let server: RunningServer;
 let client: ApiClient;
 let partner: TestPartner;
 
 beforeAll(async () => {
-  server = await startTestServer({ PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
+  database = await createOwnDatabase('invariants');
+  server = await startTestServer({ DATABASE_URL: database.url, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
   client = new ApiClient(server.url);
   partner = await newPartner(server, client);
 });
 afterAll(async () => {
   await server?.stop();
+  await database?.drop();
 });
 
 describe('the invariant checker', () => {

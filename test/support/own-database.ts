@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+
+export interface OwnDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh database on the run's PostgreSQL server, for a test that must see only its own rows
+ * (the invariant checker: other files deliberately leave orders PAID without a payment to test
+ * the refusals). The server started on it migrates it like any other.
+ */
+export async function createOwnDatabase(purpose: string): Promise<OwnDatabase> {
+  const shared = process.env.TEST_DATABASE_URL;
+  if (!shared) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (globalSetup)');
+  const name = `pbs_${purpose}_${randomBytes(4).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new Client({ connectionString: shared });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(shared);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
