@@ -33,8 +33,16 @@ export function routePage<T>(content: T[], request: PageRequest, totalItems: num
   };
 }
 
+/**
+ * Rows to skip for a page. Any integer page is valid (a page past the end is empty), but a page
+ * like 10^20 would overflow PostgreSQL's bigint OFFSET; no table reaches 2^53 rows anyway.
+ */
+export function offsetOf(request: PageRequest): number {
+  return Math.min(request.page * request.size, Number.MAX_SAFE_INTEGER);
+}
+
 export function slice<T>(items: readonly T[], request: PageRequest): T[] {
-  const start = request.page * request.size;
+  const start = offsetOf(request);
   return items.slice(start, start + request.size);
 }
 

@@ -1,7 +1,7 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { kathmanduToday } from '../domain/business-date';
-import { pageRequest, type PageRequest, type SortDirection } from '../domain/pagination';
+import { offsetOf, pageRequest, type PageRequest, type SortDirection } from '../domain/pagination';
 import { judgeDocumentSlots, referencedDocumentIds, travellerFieldErrors, type DocumentFacts } from '../domain/traveller-registration';
 import { Document } from '../entities/document';
 import { Traveller } from '../entities/traveller';
@@ -131,6 +131,6 @@ export function travellerQueries(em: EntityManager, companyId: string, query: Tr
   const page = qb
     .orderBy({ [sortBy]: direction, id: direction })
     .limit(request.size)
-    .offset(request.page * request.size);
+    .offset(offsetOf(request));
   return { page, count };
 }

@@ -302,6 +302,12 @@ describe('GET /travellers', () => {
     expect(second.body.data.content.map((t: { name: string }) => t.name)).toEqual([names[0]]);
   });
 
+  it('answers a page far past the end (even one past 2^64 rows) with an empty page', async () => {
+    const response = await list({ page: '99999999999999999999', size: 3 }, owner.token);
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ content: [], totalElements: 3, first: false, last: true });
+  });
+
   it('clamps a size above 100 to 100', async () => {
     const response = await list({ size: 500 }, owner.token);
     expect(response.status).toBe(200);
