@@ -6,6 +6,7 @@
 const path = require('node:path');
 const hooks = require('hooks');
 const { API, signedInPartner, onPath } = require('./live-partner.cjs');
+const { runScenarios } = require('./scenario-runner.cjs');
 
 const root = path.resolve(__dirname, '../..');
 const document = require(path.join(root, 'generated/openapi.json'));
@@ -37,13 +38,6 @@ const DOCUMENTED_ORDER = {
   addedDevices: [],
 };
 
-const operations = new Map();
-for (const [template, item] of Object.entries(document.paths)) {
-  for (const [method, operation] of Object.entries(item)) {
-    if (operation && operation.operationId) operations.set(`${method.toUpperCase()} ${template}`, operation.operationId);
-  }
-}
-const operationIdOf = (t) => operations.get(`${t.request.method} ${t.origin.resourceName}`);
 
 function editBody(transaction, edit) {
   const body = JSON.parse(transaction.request.body);
@@ -217,21 +211,4 @@ hooks.beforeAll((_transactions, done) => {
   });
 });
 
-hooks.beforeEach((transaction, done) => {
-  const operationId = operationIdOf(transaction);
-  if (!operationId || !(operationId in scenarios)) return done();
-  if (fixtures.error) {
-    transaction.fail = fixtures.error;
-    return done();
-  }
-  const status = Number(transaction.expected.statusCode);
-  const scenario = scenarios[operationId][status];
-  if (!scenario) return done();
-  transaction.skip = false;
-  Promise.resolve()
-    .then(() => scenario(transaction))
-    .then(() => done(), (error) => {
-      transaction.fail = `fixture for ${operationId} ${status} failed: ${error.message}`;
-      done();
-    });
-});
+runScenarios(hooks, scenarios, fixtures);

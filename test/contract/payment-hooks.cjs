@@ -9,22 +9,15 @@ const path = require('node:path');
 const { randomUUID } = require('node:crypto');
 const hooks = require('hooks');
 const { API, signedInPartner, onPath } = require('./live-partner.cjs');
+const { runScenarios } = require('./scenario-runner.cjs');
 
 const root = path.resolve(__dirname, '../..');
-const document = require(path.join(root, 'generated/openapi.json'));
 const { DEMO_PARTNERS } = require(path.join(root, 'dist/src/db/demo-partners.js'));
 
 const baseUrl = process.env.DREDD_BASE_URL;
 const RETURN_URL = 'https://booking.himalayantrails.example.com/payments/complete';
 const fixtures = { error: undefined };
 
-const operations = new Map();
-for (const [template, item] of Object.entries(document.paths)) {
-  for (const [method, operation] of Object.entries(item)) {
-    if (operation && operation.operationId) operations.set(`${method.toUpperCase()} ${template}`, operation.operationId);
-  }
-}
-const operationIdOf = (t) => operations.get(`${t.request.method} ${t.origin.resourceName}`);
 
 const orderPath = (identifier, suffix) => `${API}/orders/${encodeURIComponent(identifier)}${suffix}`;
 const groupPath = (groupRef) => `${API}/orders/groups/${encodeURIComponent(groupRef)}/pay`;
@@ -99,21 +92,4 @@ const scenarios = {
   },
 };
 
-hooks.beforeEach((transaction, done) => {
-  const operationId = operationIdOf(transaction);
-  if (!operationId || !(operationId in scenarios)) return done();
-  if (fixtures.error) {
-    transaction.fail = fixtures.error;
-    return done();
-  }
-  const status = Number(transaction.expected.statusCode);
-  const scenario = scenarios[operationId][status];
-  if (!scenario) return done();
-  transaction.skip = false;
-  Promise.resolve()
-    .then(() => scenario(transaction))
-    .then(() => done(), (error) => {
-      transaction.fail = `fixture for ${operationId} ${status} failed: ${error.message}`;
-      done();
-    });
-});
+runScenarios(hooks, scenarios, fixtures);
