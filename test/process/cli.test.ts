@@ -321,6 +321,10 @@ describe('ops order record-cash REF --amount A', () => {
       { at: recorded.paidAt, actor: expect.stringMatching(/^operator-cli:.+/), action: 'CASH_RECORDED', details: { paymentRef: recorded.paymentRef, amount: '4500.00', currency: 'NPR', note: 'receipt 0042' } },
     ]);
 
+    const payment = ops('payment', 'show', recorded.paymentRef);
+    expect(payment.stdout).toContain(`${recorded.paymentRef}  SUCCESS  NPR 4500.00  cash`);
+    expect(payment.stdout).toContain(`cash recorded by an operator ${recorded.paidAt}`);
+
     const status = await paymentStatus(client, partner, placed.orderRef);
     expect(status.body.data).toEqual({
       orderRef: placed.orderRef, orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: recorded.paymentRef,
