@@ -4,6 +4,7 @@
 //
 //  1. Every paid order (PAID, COMPLETED) has exactly one successful, unrefunded payment attempt,
 //     whose share for the order is the order's total, and a paid_at; no unpaid order has one.
+//     Cash an operator recorded (ops order record-cash) is such an attempt, with gateway `cash`.
 //  2. Every successful attempt's shares add up to its amount.
 //  3. A promo code's used_count equals the number of order slots (company or agent) holding it,
 //     and never exceeds its usage_limit.

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/database';
@@ -29,4 +30,18 @@ export async function withDatabase<T>(work: (em: EntityManager) => Promise<T>): 
     await orm.close();
     await database.release();
   }
+}
+
+/**
+ * Who an audit entry names for a change made from this command line: the tool and the OS user
+ * running it (sudo's invoking user when there is one).
+ */
+export function operatorActor(): string {
+  let user = process.env.SUDO_USER;
+  try {
+    user ??= os.userInfo().username;
+  } catch {
+    // A uid with no passwd entry (some containers): fall back to the environment.
+  }
+  return `operator-cli:${user ?? process.env.USER ?? 'unknown'}`;
 }

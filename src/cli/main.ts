@@ -3,6 +3,7 @@ import { registerCatalogueCommands } from './catalogue-commands';
 import { registerCompanyCommands } from './company-commands';
 import { registerDemoCommand } from './demo-command';
 import { registerDocumentCommands } from './document-commands';
+import { registerOrderCommands } from './order-commands';
 import { registerPaymentCommands } from './payment-commands';
 import { registerPromoCommands } from './promo-commands';
 
@@ -21,6 +22,7 @@ registerCompanyCommands(program);
 registerCatalogueCommands(program);
 registerDemoCommand(program);
 registerDocumentCommands(program);
+registerOrderCommands(program);
 registerPaymentCommands(program);
 registerPromoCommands(program);
 

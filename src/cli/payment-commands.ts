@@ -48,7 +48,9 @@ export function registerPaymentCommands(program: Command): void {
         ...shown.orders.map((o) => `  order ${o.orderRef}  ${o.orderStatus}  ${shown.currency} ${o.amount}`),
         `  created ${shown.createdAt}, expires ${shown.expiresAt}${shown.completedAt ? `, completed ${shown.completedAt}` : ''}`,
         shown.closedReason ? `  closed by us: ${shown.closedReason}${shown.supersededBy ? ` (by ${shown.supersededBy})` : ''}` : '',
-        shown.gatewayConfirmedAt ? `  gateway confirmed ${shown.gatewayConfirmedAt}, transaction ${shown.gatewayTransactionId}` : '  gateway has not confirmed yet',
+        shown.gateway === 'cash'
+          ? `  cash recorded by an operator ${shown.gatewayConfirmedAt} (ops order show ${shown.orders[0]?.orderRef} lists the audit entry)`
+          : shown.gatewayConfirmedAt ? `  gateway confirmed ${shown.gatewayConfirmedAt}, transaction ${shown.gatewayTransactionId}` : '  gateway has not confirmed yet',
         shown.failureReason ? `  reason: ${shown.failureReason}` : '',
         shown.refundAmount !== '0.00' ? `  REFUND OWED: ${shown.currency} ${shown.refundAmount} (${shown.refundReason})` : '',
       ].filter(Boolean);

@@ -9,9 +9,11 @@
 export type AttemptStatus = 'INITIATED' | 'SUCCESS' | 'FAILED' | 'CANCELLED' | 'EXPIRED';
 export type GatewayFinalStatus = 'SUCCESS' | 'FAILED' | 'CANCELLED';
 
-/** Why we closed an attempt without the gateway's word. */
-/** Why an attempt stopped accepting payment; ORDER_REPRICED: a promo change moved the order's total. */
-export type ClosedReason = 'SUPERSEDED' | 'EXPIRED' | 'ORDER_PAID' | 'ORDER_REPRICED';
+/**
+ * Why we closed an attempt without the gateway's word. ORDER_REPRICED: a promo change moved the
+ * order's total; ORDER_CANCELLED: an operator cancelled an order it covers.
+ */
+export type ClosedReason = 'SUPERSEDED' | 'EXPIRED' | 'ORDER_PAID' | 'ORDER_REPRICED' | 'ORDER_CANCELLED';
 
 export interface AttemptState {
   status: AttemptStatus;

@@ -1,4 +1,5 @@
 import { AccessToken } from './access-token';
+import { AuditEntry } from './audit-entry';
 import { Company } from './company';
 import { Credential } from './credential';
 import { Ctg } from './ctg';
@@ -17,4 +18,4 @@ import { SandboxGatewayPayment } from './sandbox-gateway-payment';
 import { Traveller } from './traveller';
 
 /** Every entity the ORM knows; listed explicitly so no folder scanning happens at start. */
-export const entities = [Company, SalesAgent, Credential, AccessToken, Route, Ctg, Quote, Document, Traveller, OrderGroup, Order, OrderTravelCompany, PaymentAttempt, PaymentAttemptOrder, SandboxGatewayPayment, PromoCode, RateLimitBucket];
+export const entities = [Company, SalesAgent, Credential, AccessToken, Route, Ctg, Quote, Document, Traveller, OrderGroup, Order, OrderTravelCompany, PaymentAttempt, PaymentAttemptOrder, SandboxGatewayPayment, PromoCode, RateLimitBucket, AuditEntry];

@@ -7,7 +7,10 @@ import { MoneyType } from './money-type';
 import { OrderGroup } from './order-group';
 import { PaymentAttemptOrder } from './payment-attempt-order';
 
+/** The online gateways a partner can pay through. */
 export type GatewayName = 'card_gateway' | 'wallet_gateway';
+/** How an attempt was paid: an online gateway, or `cash` that an operator recorded for a CASH order. */
+export type PaymentMethod = GatewayName | 'cash';
 export type AttemptScope = 'ORDER' | 'GROUP';
 
 /**
@@ -40,8 +43,12 @@ export class PaymentAttempt {
   @ManyToOne(() => OrderGroup, { nullable: true })
   group?: OrderGroup;
 
-  @Enum({ items: ['card_gateway', 'wallet_gateway'], type: 'text' })
-  gateway!: GatewayName;
+  /**
+   * `cash` attempts are written by `ops order record-cash` only: born SUCCESS with the operator's
+   * word as the final one (gatewayConfirmedAt), so no gateway is ever asked about them.
+   */
+  @Enum({ items: ['card_gateway', 'wallet_gateway', 'cash'], type: 'text' })
+  gateway!: PaymentMethod;
 
   @Enum({ items: ['INITIATED', 'SUCCESS', 'FAILED', 'CANCELLED', 'EXPIRED'], type: 'text' })
   status: AttemptStatus = 'INITIATED';
@@ -69,7 +76,7 @@ export class PaymentAttempt {
   completedAt?: Date;
 
   /** Set when we closed the attempt ourselves, before the gateway's word. */
-  @Enum({ items: ['SUPERSEDED', 'EXPIRED', 'ORDER_PAID'], type: 'text', nullable: true })
+  @Enum({ items: ['SUPERSEDED', 'EXPIRED', 'ORDER_PAID', 'ORDER_REPRICED', 'ORDER_CANCELLED'], type: 'text', nullable: true })
   closedReason?: ClosedReason;
 
   @Property({ type: 'text', nullable: true })

@@ -40,6 +40,15 @@ export async function resolveOrder(
   identifier: string,
   options: { lockForUpdate?: boolean } = {},
 ): Promise<ResolvedOrder> {
+  const order = await findOrder(em, identifier, options);
+  return { order, access: accessOf(order, principal) };
+}
+
+/**
+ * The lookup of resolveOrder without the caller check, for the operator command line, which
+ * acts for no company: every identifier form, 404 when nothing matches, detail relations loaded.
+ */
+export async function findOrder(em: EntityManager, identifier: string, options: { lockForUpdate?: boolean } = {}): Promise<Order> {
   const key = identifier.trim();
   const where = orderFilter(key) ?? (await paymentReferenceFilter(em, key));
   // The row lock (when asked) is taken on the order alone: FOR UPDATE cannot cross the outer joins of populate.
@@ -48,7 +57,7 @@ export async function resolveOrder(
     : null;
   if (!order) throw notFound(`Order ${identifier} not found`);
   await em.populate(order, [...ORDER_DETAIL_POPULATE]);
-  return { order, access: accessOf(order, principal) };
+  return order;
 }
 
 function orderFilter(identifier: string): FilterQuery<Order> | null {

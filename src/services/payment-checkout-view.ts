@@ -17,7 +17,8 @@ export interface CheckoutView {
 
 export async function checkoutView(em: EntityManager, paymentRef: string, now = new Date()): Promise<CheckoutView | null> {
   const attempt = await em.findOne(PaymentAttempt, { paymentRef }, { populate: ['orders.order', 'group'] });
-  if (!attempt) return null;
+  // Cash recorded by an operator never had a checkout: to a gateway it is an unknown payment.
+  if (!attempt || attempt.gateway === 'cash') return null;
   return {
     paymentRef: attempt.paymentRef,
     gateway: attempt.gateway,

@@ -1,6 +1,7 @@
 import type { Metrics } from '../http/metrics';
 import type { PaymentConfig } from '../config';
-import type { GatewayName, GatewayRegistry, PaymentGateway } from '../gateways/gateway';
+import type { GatewayRegistry, PaymentGateway } from '../gateways/gateway';
+import type { PaymentMethod } from '../entities/payment-attempt';
 import type { Logger } from '../logger';
 
 /** What the payment use cases need besides a database: settings, the gateway adapters and a log. */
@@ -12,7 +13,9 @@ export interface PaymentDeps {
   metrics?: Pick<Metrics, 'paymentOutcomes'>;
 }
 
-export function gatewayOf(deps: PaymentDeps, name: GatewayName): PaymentGateway {
+export function gatewayOf(deps: PaymentDeps, name: PaymentMethod): PaymentGateway {
+  // Cash is recorded by an operator (ops order record-cash), born final: no adapter to ask or send anyone to.
+  if (name === 'cash') throw new Error('A cash payment has no gateway');
   const gateway = deps.gateways.get(name);
   // Live mode without a live adapter is an operator error, not the partner's: a 500 with the reason logged.
   if (!gateway) throw new Error(`No ${name} adapter is configured (PAYMENT_MODE=${deps.payments.mode})`);

@@ -102,6 +102,7 @@ async function withIdempotency(
       const replay: Replay = async (facts) => {
         const existing = await tx.findOne(PaymentAttempt, { company: principal.companyId, idempotencyKey: key });
         if (!existing) return undefined;
+        // A cash record's fingerprint names gateway `cash`, which no pay request can carry.
         if (existing.requestFingerprint !== payRequestFingerprint(facts)) {
           throw conflict('This Idempotency-Key was already used for a different payment request; use a new key for a new request');
         }
@@ -156,9 +157,10 @@ async function createAttempt(
 }
 
 export function startedPayment(attempt: PaymentAttempt, deps: PaymentDeps): StartedPayment {
+  const gateway = gatewayOf(deps, attempt.gateway);
   return {
-    paymentUrl: gatewayOf(deps, attempt.gateway).checkoutUrl(attempt.paymentRef),
-    gateway: attempt.gateway,
+    paymentUrl: gateway.checkoutUrl(attempt.paymentRef),
+    gateway: gateway.name,
     paymentRef: attempt.paymentRef,
     amount: attempt.amount,
     currency: attempt.currency,

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { isExpired, needsReconciliation, type AttemptStatus } from '../domain/payment-attempt';
 import type { Minor } from '../domain/money';
 import { Order, OrderStatus } from '../entities/order';
-import { PaymentAttempt, type GatewayName } from '../entities/payment-attempt';
+import { PaymentAttempt, type PaymentMethod } from '../entities/payment-attempt';
 import type { Principal } from './authentication';
 import { resolveOrder } from './order-lookup';
 import type { PaymentDeps } from './payment-deps';
@@ -14,7 +14,7 @@ export interface PaymentStatusView {
   paymentStatus: AttemptStatus | 'NOT_INITIATED';
   attempt?: {
     paymentRef: string;
-    gateway: GatewayName;
+    gateway: PaymentMethod;
     amount: Minor;
     currency: string;
     completedAt?: Date;

@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { RunningServer } from '../../src/server';
+import { recordCashPayment } from '../../src/services/cash-settlement';
+import { cancelOrder } from '../../src/services/order-cancellation';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, pay, placeGroup, placeOrder, submitCheckout } from '../support/payment-fixtures';
@@ -63,6 +65,27 @@ describe('the invariant checker', () => {
     const counts = JSON.parse(/invariants: (\{.*\})/.exec(result.output)![1]);
     expect(counts.paidOrders).toBeGreaterThanOrEqual(3);
     expect(counts.promoSlots).toBeGreaterThanOrEqual(1);
+  });
+
+  it('finds nothing wrong after the operator records cash for a CASH order and cancels orders holding promo codes, one with an open payment', async () => {
+    const owner = await newSalesCompany(server);
+    const cashCode = await newCode(server, owner, { usageLimit: 5 });
+    const cancelCode = await newCode(server, owner, { usageLimit: 5 });
+    const cash = await placeOrder(server, client, partner, { settlementType: 'CASH', promoCode: cashCode });
+    await recordCashPayment(server.orm.em.fork(), cash.orderRef, { amount: Math.round(cash.totalAmount * 100) }, 'operator-cli:test');
+    const held = await placeOrder(server, client, partner, { promoCode: cancelCode });
+    const open = await placeOrder(server, client, partner, { promoCode: cancelCode });
+    await pay(client, partner, open.orderRef, { gateway: 'wallet_gateway' });
+    await cancelOrder(server.orm.em.fork(), held.orderRef, 'operator-cli:test');
+    await cancelOrder(server.orm.em.fork(), open.orderNumber, 'operator-cli:test');
+
+    const result = await checkInvariants();
+    expect(result.output).toContain('invariants: 0 violations');
+    expect(result.code).toBe(0);
+    // The cash order keeps its code (it is paid with it); both cancelled orders gave theirs back.
+    const em = server.orm.em.fork();
+    const uses = await em.getConnection().execute<Array<{ code: string; used_count: number }>>(`select code, used_count from promo_code where code in (?, ?) order by code`, [cashCode, cancelCode]);
+    expect(Object.fromEntries(uses.map((row) => [row.code, Number(row.used_count)]))).toEqual({ [cashCode]: 1, [cancelCode]: 0 });
   });
 
   it('exits 1 and names the violation when a promo count drifts from its slots or an order is PAID without a payment', async () => {

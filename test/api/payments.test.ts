@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Order, OrderStatus } from '../../src/entities/order';
 import { PaymentAttempt } from '../../src/entities/payment-attempt';
+import { recordCashPayment } from '../../src/services/cash-settlement';
+import { cancelOrder } from '../../src/services/order-cancellation';
 import type { RunningServer } from '../../src/server';
 import { ApiClient } from '../support/http-client';
 import { ORDERS } from '../support/order-fixtures';
@@ -413,3 +415,66 @@ describe('GET /orders/{orderIdentifier} with payment identifiers', () => {
   });
 });
 
+
+describe('orders the operator settled in cash or cancelled (ops order record-cash, ops order cancel)', () => {
+  const OPERATOR = 'operator-cli:test';
+
+  it('when the operator recorded the cash of a CASH order, then getOrder reads PAID, payment-status reports a SUCCESS CASH payment for the total, and pay is a 400', async () => {
+    const order = await placeOrder(server, client, agency, { settlementType: 'CASH' });
+    const { attempt } = await recordCashPayment(server.orm.em.fork(), order.orderRef, { amount: 450_000 }, OPERATOR);
+
+    const read = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, { token: agency.token });
+    expect(read.status).toBe(200);
+    expect(read.body.data).toMatchObject({ status: 'PAID', settlementType: 'CASH', paidAt: attempt.completedAt!.toISOString() });
+    for (const identifier of [order.orderRef, order.orderNumber, attempt.paymentRef]) {
+      const status = await paymentStatus(client, agency, identifier);
+      expect(status.status).toBe(200);
+      expect(status.body.data).toEqual({
+        orderRef: order.orderRef, orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: attempt.paymentRef,
+        paymentMethod: 'CASH', amount: 4500, currency: 'NPR', completedAt: attempt.completedAt!.toISOString(),
+      });
+    }
+    const payAgain = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' });
+    expect(payAgain.status).toBe(400);
+    expect(payAgain.body.message).toBe(`Order ${order.orderRef} is already PAID and cannot be paid again`);
+    expect(await attemptCount(order.orderId)).toBe(1);
+  });
+
+  it('when a gateway page or callback names a cash payment, then it is unknown to the gateway and nothing changes', async () => {
+    const order = await placeOrder(server, client, agency, { settlementType: 'CASH' });
+    const { attempt } = await recordCashPayment(server.orm.em.fork(), order.orderRef, { amount: 450_000 }, OPERATOR);
+    expect((await fetch(`${server.url}/sandbox/card_gateway/checkout/${attempt.paymentRef}`)).status).toBe(404);
+    const signed = signedCallbackQuery(server, 'card_gateway', {
+      paymentRef: attempt.paymentRef, status: 'SUCCESS', amount: 450_000, currency: 'NPR', gatewayTransactionId: `txn-${randomUUID()}`, issuedAt: new Date(),
+    });
+    expect((await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query: signed, direct: true })).status).toBe(400);
+    expect((await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query: { ...signed, gateway: 'cash' }, direct: true })).status).toBe(400);
+    const after = await server.orm.em.fork().findOneOrFail(PaymentAttempt, attempt.id);
+    expect(after).toMatchObject({ status: 'SUCCESS', gateway: 'cash', refundAmount: 0 });
+    expect(after.gatewayTransactionId ?? null).toBeNull();
+  });
+
+  it('when the operator cancelled a pending order, then getOrder reads CANCELLED, payment-status the lean NOT_INITIATED shape, and pay is a 400', async () => {
+    const order = await placeOrder(server, client, agency);
+    await cancelOrder(server.orm.em.fork(), order.orderNumber, OPERATOR);
+    const read = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, { token: agency.token });
+    expect(read.status).toBe(200);
+    expect(read.body.data).toMatchObject({ status: 'CANCELLED', paidAt: null });
+    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toEqual({ orderRef: order.orderRef, orderStatus: 'CANCELLED', paymentStatus: 'NOT_INITIATED' });
+    const payAgain = await pay(client, agency, order.orderRef, { gateway: 'wallet_gateway' });
+    expect(payAgain.status).toBe(400);
+    expect(payAgain.body.message).toBe(`Order ${order.orderRef} is already CANCELLED and cannot be paid again`);
+    expect(await attemptCount(order.orderId)).toBe(0);
+  });
+
+  it('when an order of a group is cancelled, then the group payment that covered it closes and a new group pay covers only the pending orders', async () => {
+    const group = await placeGroup(server, client, agency, 2);
+    const first = (await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } })).body.data;
+    const cancelled = await cancelOrder(server.orm.em.fork(), group.orders[0].orderRef, OPERATOR);
+    expect(cancelled.closedPaymentRefs).toEqual([first.paymentRef]);
+    expect((await fetch(first.paymentUrl)).status).toBe(410);
+    const second = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
+    expect(second.status).toBe(200);
+    expect(second.body.data.amount).toBe(group.orders[1].totalAmount);
+  });
+});

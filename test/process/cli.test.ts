@@ -4,10 +4,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { stringify } from 'yaml';
+import { AuditEntry } from '../../src/entities/audit-entry';
 import { Ctg } from '../../src/entities/ctg';
+import { Order } from '../../src/entities/order';
+import { PaymentAttempt } from '../../src/entities/payment-attempt';
 import { Route } from '../../src/entities/route';
 import type { RunningServer } from '../../src/server';
 import { buildServer } from '../support/built-server';
+import { ApiClient } from '../support/http-client';
+import { ORDERS } from '../support/order-fixtures';
+import { newPartner, type TestPartner } from '../support/partners';
+import { pay, paymentStatus, placeGroup, placeOrder } from '../support/payment-fixtures';
+import { newCode, newSalesCompany, usedCount } from '../support/promo-fixtures';
 import { startTestServer } from '../support/test-server';
 
 const CLI = path.resolve(__dirname, '../../dist/src/cli/main.js');
@@ -75,10 +83,14 @@ function catalogueFile(overrides: { ctgName?: string } = {}) {
 }
 
 let server: RunningServer;
+let client: ApiClient;
+let partner: TestPartner;
 
 beforeAll(async () => {
   buildServer();
   server = await startTestServer();
+  client = new ApiClient(server.url);
+  partner = await newPartner(server, client, { name: 'Annapurna Ascents' });
 }, 120_000);
 afterAll(() => server.stop());
 
@@ -86,7 +98,10 @@ describe('operator command line', () => {
   it('has --help on every command, and --json on every command that does something', () => {
     const paths = commandPaths();
     expect(paths.map((p) => p.join(' '))).toEqual(
-      expect.arrayContaining(['company create', 'company deactivate', 'company list', 'credential issue', 'credential revoke', 'catalogue import', 'demo']),
+      expect.arrayContaining([
+        'company create', 'company deactivate', 'company list', 'credential issue', 'credential revoke', 'catalogue import', 'demo',
+        'order show', 'order cancel', 'order record-cash',
+      ]),
     );
     for (const commandPath of paths) {
       const help = ops(...commandPath, '--help');
@@ -158,5 +173,201 @@ describe('ops catalogue import FILE.yaml', () => {
     expect(result.stderr).toContain('routes[0].routeType: must be one of TEAHOUSE, CAMPING, EXPEDITION, PEAK_CLIMBING');
     expect(result.stderr).toContain('ctgs[0].minAge: must be >= 1');
     expect(await server.orm.em.fork().findOne(Route, routeId)).toBeNull();
+  });
+});
+
+/** What an order looks like in the database, for "nothing changed" checks. */
+async function orderState(orderId: string) {
+  const em = server.orm.em.fork();
+  const order = await em.findOneOrFail(Order, orderId);
+  const attempts = await em.find(PaymentAttempt, { orders: { order: orderId } }, { orderBy: { createdAt: 'asc' } });
+  return {
+    status: order.status,
+    paidAt: order.paidAt ?? null,
+    totalAmount: order.totalAmount,
+    version: order.version,
+    attempts: attempts.map((attempt) => `${attempt.paymentRef} ${attempt.gateway} ${attempt.status} ${attempt.closedReason ?? ''}`),
+    auditEntries: await em.count(AuditEntry, { order: orderId }),
+  };
+}
+
+function refused(args: string[], message: RegExp) {
+  const result = ops(...args, '--json');
+  expect(result.code).toBe(1);
+  expect(result.stdout).toBe('');
+  expect(JSON.parse(result.stderr)).toEqual({ error: expect.stringMatching(message) });
+}
+
+const getOrder = (identifier: string) => client.op('getOrder', 'GET', `${ORDERS}/${encodeURIComponent(identifier)}`, undefined, { token: partner.token });
+
+describe('ops order show REF', () => {
+  it('shows status, settlement type, totals, company, traveller, group, promo slots and payment attempts, by order reference or order number', async () => {
+    const owner = await newSalesCompany(server);
+    const code = await newCode(server, owner);
+    const group = await placeGroup(server, client, partner, 2);
+    const [placed] = group.orders;
+    await client.op('applyOrderPromo', 'POST', `${ORDERS}/${placed.orderRef}/promo`, { promoCode: code }, { token: partner.token });
+    const started = (await pay(client, partner, placed.orderRef, { gateway: 'card_gateway' })).body.data;
+
+    const shown = json('order', 'show', placed.orderRef);
+    expect(shown).toMatchObject({
+      orderId: placed.orderId,
+      orderRef: placed.orderRef,
+      orderNumber: placed.orderNumber,
+      status: 'PENDING',
+      settlementType: 'ONLINE',
+      company: { id: partner.companyId, name: 'Annapurna Ascents' },
+      travellers: [{ touristId: expect.any(String), name: expect.any(String), email: expect.any(String) }],
+      groupRef: group.groupRef,
+      totals: { currency: 'NPR', subtotal: '4500.00', companyPromoDiscount: '450.00', agentPromoDiscount: '0.00', totalAmount: '4050.00' },
+      promoSlots: { companyPromoCode: code, agentPromoCode: null, binding: { type: 'COMPANY', ownerId: owner.id, ownerName: owner.name } },
+      paidAt: null,
+      paymentAttempts: [{ paymentRef: started.paymentRef, gateway: 'card_gateway', scope: 'ORDER', status: 'INITIATED', amount: '4050.00', closedReason: null }],
+      auditEntries: [],
+    });
+    expect(json('order', 'show', placed.orderNumber)).toEqual(shown);
+
+    const text = ops('order', 'show', placed.orderRef);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`${placed.orderRef} (${placed.orderNumber})  PENDING  ONLINE  NPR 4050.00`);
+    expect(text.stdout).toContain(`group ${group.groupRef}`);
+    expect(text.stdout).toContain(`${started.paymentRef}  INITIATED  card_gateway  NPR 4050.00`);
+  });
+
+  it('refuses an unknown order with exit 1', () => {
+    refused(['order', 'show', 'ORD-2026-999999'], /^Order ORD-2026-999999 not found$/);
+    refused(['order', 'show', 'not-an-order'], /not found/);
+  });
+});
+
+describe('ops order cancel REF', () => {
+  it('cancels a PENDING order: its open payment attempt closes (ORDER_CANCELLED), its promo code use is given back, an audit entry is written, and the partner reads CANCELLED', async () => {
+    const code = await newCode(server, await newSalesCompany(server), { usageLimit: 1 });
+    const placed = await placeOrder(server, client, partner, { promoCode: code });
+    expect(await usedCount(server, code)).toBe(1);
+    const started = (await pay(client, partner, placed.orderRef, { gateway: 'wallet_gateway' })).body.data;
+
+    expect(json('order', 'cancel', placed.orderNumber)).toEqual({
+      orderRef: placed.orderRef,
+      status: 'CANCELLED',
+      releasedPromoCodes: [code],
+      closedPaymentRefs: [started.paymentRef],
+      totalAmount: '4500.00',
+      currency: 'NPR',
+    });
+    expect(await usedCount(server, code)).toBe(0);
+    const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
+    expect(attempt).toMatchObject({ status: 'CANCELLED', closedReason: 'ORDER_CANCELLED' });
+
+    const shown = json('order', 'show', placed.orderRef);
+    expect(shown.promoSlots).toMatchObject({ companyPromoCode: null, agentPromoCode: null, binding: { type: 'NONE' } });
+    expect(shown.auditEntries).toEqual([
+      {
+        at: expect.any(String),
+        actor: expect.stringMatching(/^operator-cli:.+/),
+        action: 'ORDER_CANCELLED',
+        details: { previousStatus: 'PENDING', releasedPromoCodes: [code], totalBefore: '4050.00', totalAfter: '4500.00', currency: 'NPR', closedPaymentRefs: [started.paymentRef] },
+      },
+    ]);
+
+    // What the partner sees stays on contract (client.op validates every body against the spec).
+    const read = await getOrder(placed.orderRef);
+    expect(read.status).toBe(200);
+    expect(read.body.data).toMatchObject({ status: 'CANCELLED', paidAt: null, promoCodes: { companyPromoCode: null, agentPromoCode: null } });
+    const status = await paymentStatus(client, partner, placed.orderRef);
+    expect(status.body.data).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'CANCELLED', paymentRef: started.paymentRef });
+    const payAgain = await pay(client, partner, placed.orderRef, { gateway: 'card_gateway' });
+    expect(payAgain.status).toBe(400);
+    expect(payAgain.body.message).toContain('CANCELLED');
+    // The code's one use is free again for another order.
+    const next = await client.op('createOrders', 'POST', ORDERS, { touristId: read.body.data.traveller.touristId, ctgId: read.body.data.package.ctgId, customRouteName: 'Kathmandu valley rim walk', departureDate: read.body.data.departureDate, promoCode: code }, { token: partner.token });
+    expect(next.body.data.promoApplyResult).toMatchObject({ applied: true });
+  });
+
+  it('refuses a PAID, a CANCELLED and an unknown order with exit 1 and changes nothing', async () => {
+    const paid = await placeOrder(server, client, partner, { settlementType: 'CASH' });
+    json('order', 'record-cash', paid.orderRef, '--amount', '4500.00');
+    const paidBefore = await orderState(paid.orderId);
+    refused(['order', 'cancel', paid.orderRef], /is PAID; only a PENDING order can be cancelled/);
+    expect(await orderState(paid.orderId)).toEqual(paidBefore);
+
+    const cancelled = await placeOrder(server, client, partner);
+    json('order', 'cancel', cancelled.orderRef);
+    const cancelledBefore = await orderState(cancelled.orderId);
+    refused(['order', 'cancel', cancelled.orderRef], /is CANCELLED; only a PENDING order can be cancelled/);
+    expect(await orderState(cancelled.orderId)).toEqual(cancelledBefore);
+
+    refused(['order', 'cancel', 'ORDN-2026-999999'], /not found/);
+  });
+});
+
+describe('ops order record-cash REF --amount A', () => {
+  it('marks a PENDING CASH order PAID with one successful cash payment for its total and an audit entry; payment-status reports CASH', async () => {
+    const placed = await placeOrder(server, client, partner, { settlementType: 'CASH' });
+    const recorded = json('order', 'record-cash', placed.orderRef, '--amount', '4500.00', '--note', 'receipt 0042');
+    expect(recorded).toEqual({
+      orderRef: placed.orderRef,
+      status: 'PAID',
+      paidAt: expect.any(String),
+      paymentRef: expect.stringMatching(new RegExp(`^${placed.orderRef}-\\d{13}$`)),
+      amount: '4500.00',
+      currency: 'NPR',
+    });
+
+    const shown = json('order', 'show', placed.orderRef);
+    expect(shown).toMatchObject({ status: 'PAID', settlementType: 'CASH', paidAt: recorded.paidAt });
+    expect(shown.paymentAttempts).toEqual([expect.objectContaining({ paymentRef: recorded.paymentRef, gateway: 'cash', status: 'SUCCESS', amount: '4500.00', attemptAmount: '4500.00', refundAmount: '0.00' })]);
+    expect(shown.auditEntries).toEqual([
+      { at: recorded.paidAt, actor: expect.stringMatching(/^operator-cli:.+/), action: 'CASH_RECORDED', details: { paymentRef: recorded.paymentRef, amount: '4500.00', currency: 'NPR', note: 'receipt 0042' } },
+    ]);
+
+    const payment = ops('payment', 'show', recorded.paymentRef);
+    expect(payment.stdout).toContain(`${recorded.paymentRef}  SUCCESS  NPR 4500.00  cash`);
+    expect(payment.stdout).toContain(`cash recorded by an operator ${recorded.paidAt}`);
+
+    const status = await paymentStatus(client, partner, placed.orderRef);
+    expect(status.body.data).toEqual({
+      orderRef: placed.orderRef, orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: recorded.paymentRef,
+      paymentMethod: 'CASH', amount: 4500, currency: 'NPR', completedAt: recorded.paidAt,
+    });
+    expect((await getOrder(placed.orderRef)).body.data).toMatchObject({ status: 'PAID', settlementType: 'CASH', paidAt: recorded.paidAt });
+  });
+
+  it('refuses a second record-cash on the PAID order: nothing is doubled', async () => {
+    const placed = await placeOrder(server, client, partner, { settlementType: 'CASH' });
+    json('order', 'record-cash', placed.orderRef, '--amount', '4500');
+    const before = await orderState(placed.orderId);
+    refused(['order', 'record-cash', placed.orderRef, '--amount', '4500.00'], /is PAID; cash can only be recorded for a PENDING order/);
+    expect(await orderState(placed.orderId)).toEqual(before);
+    expect(before.attempts).toHaveLength(1);
+    expect(before.auditEntries).toBe(1);
+  });
+
+  it('refuses an ONLINE order, an amount other than the total, and a CANCELLED order, changing nothing', async () => {
+    const online = await placeOrder(server, client, partner);
+    const onlineBefore = await orderState(online.orderId);
+    refused(['order', 'record-cash', online.orderRef, '--amount', '4500.00'], /is settled ONLINE; it is paid online through the pay operation/);
+    expect(await orderState(online.orderId)).toEqual(onlineBefore);
+
+    const cash = await placeOrder(server, client, partner, { settlementType: 'CASH' });
+    const cashBefore = await orderState(cash.orderId);
+    refused(['order', 'record-cash', cash.orderRef, '--amount', '4499.99'], /^amount NPR 4499\.99 does not match the order total NPR 4500\.00$/);
+    refused(['order', 'record-cash', cash.orderRef, '--amount', '4500.01'], /does not match the order total/);
+    expect(await orderState(cash.orderId)).toEqual(cashBefore);
+
+    json('order', 'cancel', cash.orderRef);
+    refused(['order', 'record-cash', cash.orderRef, '--amount', '4500.00'], /is CANCELLED; cash can only be recorded for a PENDING order/);
+  });
+
+  it('refuses an amount that is not a decimal with at most two decimals, and a missing --amount, before touching the order', async () => {
+    const cash = await placeOrder(server, client, partner, { settlementType: 'CASH' });
+    const before = await orderState(cash.orderId);
+    for (const amount of ['4500.001', '4,500', '-4500', 'abc', '']) {
+      refused(['order', 'record-cash', cash.orderRef, '--amount', amount], /^--amount must be a decimal amount with at most two decimals/);
+    }
+    const missing = ops('order', 'record-cash', cash.orderRef);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("required option '--amount <amount>' not specified");
+    expect(await orderState(cash.orderId)).toEqual(before);
   });
 });

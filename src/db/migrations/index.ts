@@ -6,6 +6,7 @@ import { Migration20261123140000_Payments } from './Migration20261123140000_Paym
 import { Migration20261123140100_Promo } from './Migration20261123140100_Promo';
 import { Migration20261123150000_RepricedAttempts } from './Migration20261123150000_RepricedAttempts';
 import { Migration20261123130200_RateLimit } from './Migration20261123130200_RateLimit';
+import { Migration20261123160000_OperatorOrderCommands } from './Migration20261123160000_OperatorOrderCommands';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123140000_Payments', class: Migration20261123140000_Payments },
   { name: 'Migration20261123140100_Promo', class: Migration20261123140100_Promo },
   { name: 'Migration20261123150000_RepricedAttempts', class: Migration20261123150000_RepricedAttempts },
+  { name: 'Migration20261123160000_OperatorOrderCommands', class: Migration20261123160000_OperatorOrderCommands },
 ];

@@ -1,0 +1,152 @@
+import type { Command } from 'commander';
+import { decimalStringFromMinor } from '../domain/money';
+import { parseOperatorAmount } from '../domain/operator-order-rules';
+import { priceOrder } from '../domain/order-pricing';
+import type { Order } from '../entities/order';
+import { recordCashPayment } from '../services/cash-settlement';
+import { cancelOrder } from '../services/order-cancellation';
+import { orderOverview, type OrderOverview } from '../services/order-overview';
+import { bindingOfOrder, pricePartsOf } from '../services/promo-store';
+import { operatorActor, output, withDatabase, type CliOptions } from './context';
+
+const NOTE_MAX_LENGTH = 500;
+
+export function registerOrderCommands(program: Command): void {
+  const order = program.command('order').description('orders: inspect, cancel, record cash');
+
+  order
+    .command('show <order>')
+    .description('show an order (ORD-… reference or ORDN-… number): status, totals, company, traveller, group, promo slots, payment attempts, audit entries')
+    .option('--json', 'print JSON')
+    .action(async (identifier: string, options: CliOptions) => {
+      const shown = overviewView(await withDatabase((em) => orderOverview(em, identifier)));
+      output(options, shown, describeOverview(shown));
+    });
+
+  order
+    .command('cancel <order>')
+    .description('cancel a PENDING order: closes its open payment attempts, gives back its promo code uses, writes an audit entry')
+    .option('--json', 'print JSON')
+    .action(async (identifier: string, options: CliOptions) => {
+      const cancelled = await withDatabase((em) => cancelOrder(em, identifier, operatorActor()));
+      const result = {
+        orderRef: cancelled.order.orderRef,
+        status: cancelled.order.status,
+        releasedPromoCodes: cancelled.releasedCodes,
+        closedPaymentRefs: cancelled.closedPaymentRefs,
+        totalAmount: decimalStringFromMinor(cancelled.order.totalAmount),
+        currency: cancelled.order.currency,
+      };
+      const lines = [
+        `cancelled ${result.orderRef}`,
+        result.releasedPromoCodes.length ? `  promo codes released: ${result.releasedPromoCodes.join(', ')}` : '',
+        result.closedPaymentRefs.length ? `  payment attempts closed: ${result.closedPaymentRefs.join(', ')}` : '',
+      ].filter(Boolean);
+      output(options, result, lines.join('\n'));
+    });
+
+  order
+    .command('record-cash <order>')
+    .description('record the cash a PENDING CASH order was paid with: the order becomes PAID')
+    .requiredOption('--amount <amount>', 'the cash received, exactly the order total, e.g. 4500.00')
+    .option('--note <text>', `receipt number or remark kept in the audit entry (at most ${NOTE_MAX_LENGTH} characters)`)
+    .option('--json', 'print JSON')
+    .action(async (identifier: string, options: CliOptions & { amount: string; note?: string }) => {
+      const amount = parseOperatorAmount(options.amount);
+      if (amount === null) throw new Error(`--amount must be a decimal amount with at most two decimals, like 4500.00 (got ${JSON.stringify(options.amount)})`);
+      const note = options.note?.trim() || undefined;
+      if (note && note.length > NOTE_MAX_LENGTH) throw new Error(`--note must be at most ${NOTE_MAX_LENGTH} characters`);
+      const recorded = await withDatabase((em) => recordCashPayment(em, identifier, { amount, note }, operatorActor()));
+      const result = {
+        orderRef: recorded.order.orderRef,
+        status: recorded.order.status,
+        paidAt: recorded.order.paidAt?.toISOString() ?? null,
+        paymentRef: recorded.attempt.paymentRef,
+        amount: decimalStringFromMinor(recorded.attempt.amount),
+        currency: recorded.attempt.currency,
+      };
+      output(options, result, `recorded ${result.currency} ${result.amount} cash for ${result.orderRef} (payment ${result.paymentRef}); order is ${result.status}`);
+    });
+}
+
+function overviewView({ order, attempts, auditEntries }: OrderOverview) {
+  const price = priceOrder({ ...pricePartsOf(order), companyPromoDiscount: order.companyPromoDiscount, agentPromoDiscount: order.agentPromoDiscount });
+  const money = decimalStringFromMinor;
+  const binding = bindingOfOrder(order);
+  return {
+    orderId: order.id,
+    orderRef: order.orderRef,
+    orderNumber: order.orderNumber,
+    status: order.status,
+    settlementType: order.settlementType,
+    company: { id: order.company.id, name: order.company.name },
+    // One traveller per order; a group is several orders, each with its own.
+    travellers: [{ touristId: order.traveller.id, name: order.traveller.name, email: order.traveller.email }],
+    groupRef: order.group?.groupRef ?? null,
+    departureDate: order.departureDate,
+    totals: {
+      currency: order.currency,
+      packagePrice: money(price.packagePrice),
+      includedDevicesPrice: money(price.includedDevicesPrice),
+      addedItemsPrice: money(price.addedItemsPrice),
+      subtotal: money(price.subtotal),
+      companyPromoDiscount: money(price.companyPromoDiscount),
+      agentPromoDiscount: money(price.agentPromoDiscount),
+      directDiscountAmount: money(price.directDiscountAmount),
+      totalAmount: money(order.totalAmount),
+    },
+    promoSlots: {
+      companyPromoCode: order.companyPromoCode?.code ?? null,
+      agentPromoCode: order.agentPromoCode?.code ?? null,
+      binding: { type: binding.type, ownerId: binding.ownerId, ownerName: binding.ownerName },
+    },
+    createdAt: order.createdAt.toISOString(),
+    paidAt: order.paidAt?.toISOString() ?? null,
+    paymentAttempts: attempts.map((attempt) => ({
+      paymentRef: attempt.paymentRef,
+      gateway: attempt.gateway,
+      scope: attempt.scope,
+      status: attempt.status,
+      // What this order is charged in the attempt; a group attempt's amount covers its other orders too.
+      amount: money(shareOf(attempt.orders.getItems(), order)),
+      attemptAmount: money(attempt.amount),
+      createdAt: attempt.createdAt.toISOString(),
+      completedAt: attempt.completedAt?.toISOString() ?? null,
+      closedReason: attempt.closedReason ?? null,
+      refundAmount: money(attempt.refundAmount),
+    })),
+    auditEntries: auditEntries.map((entry) => ({ at: entry.at.toISOString(), actor: entry.actor, action: entry.action, details: entry.details })),
+  };
+}
+
+function shareOf(lines: Array<{ order: { id: string }; amount: number }>, order: Order): number {
+  return lines.find((line) => line.order.id === order.id)?.amount ?? 0;
+}
+
+type OverviewView = ReturnType<typeof overviewView>;
+
+function describeOverview(view: OverviewView): string {
+  const { totals } = view;
+  const discounts = [
+    totals.companyPromoDiscount !== '0.00' ? `company promo -${totals.companyPromoDiscount}` : '',
+    totals.agentPromoDiscount !== '0.00' ? `agent promo -${totals.agentPromoDiscount}` : '',
+    totals.directDiscountAmount !== '0.00' ? `direct -${totals.directDiscountAmount}` : '',
+  ].filter(Boolean);
+  return [
+    `${view.orderRef} (${view.orderNumber})  ${view.status}  ${view.settlementType}  ${totals.currency} ${totals.totalAmount}`,
+    `  company ${view.company.name} (${view.company.id})`,
+    ...view.travellers.map((t) => `  traveller ${t.name} <${t.email}> (${t.touristId})`),
+    view.groupRef ? `  group ${view.groupRef}` : '',
+    `  subtotal ${totals.subtotal}${discounts.length ? `, ${discounts.join(', ')}` : ''}, total ${totals.totalAmount}`,
+    `  promo: company ${view.promoSlots.companyPromoCode ?? '-'}, agent ${view.promoSlots.agentPromoCode ?? '-'}, binding ${view.promoSlots.binding.type}${view.promoSlots.binding.ownerName ? ` (${view.promoSlots.binding.ownerName})` : ''}`,
+    `  created ${view.createdAt}${view.paidAt ? `, paid ${view.paidAt}` : ''}`,
+    view.paymentAttempts.length === 0 ? '  no payment attempts' : '  payment attempts:',
+    ...view.paymentAttempts.map(
+      (a) => `    ${a.paymentRef}  ${a.status}  ${a.gateway}  ${totals.currency} ${a.amount}${a.scope === 'GROUP' ? ` of ${a.attemptAmount}` : ''}${a.closedReason ? `  closed: ${a.closedReason}` : ''}${a.refundAmount !== '0.00' ? `  REFUND OWED ${a.refundAmount}` : ''}`,
+    ),
+    view.auditEntries.length === 0 ? '  no audit entries' : '  audit:',
+    ...view.auditEntries.map((e) => `    ${e.at}  ${e.action}  by ${e.actor}  ${JSON.stringify(e.details)}`),
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
