@@ -47,6 +47,9 @@ class StepFailed extends Error {
   }
 }
 
+/** Words of SQL, PostgreSQL, the driver and the ORM, and stack frames: never in a body. */
+const INTERNALS = /\b(select|insert|update|relation|constraint|postgres|knex|mikro|ECONNREFUSED)\b|\bat \S+ \(|\.(ts|js):\d+|node_modules/i;
+
 const emptyFailures = (): PhaseStats['failures'] => ({ connection: 0, timeout: 0, 'server-error': 0, refused: 0, 'off-contract': 0 });
 
 /**
@@ -174,6 +177,7 @@ export class BookingLoad {
       if (status >= 500) {
         if (status !== 500 && status !== 503) throw new Error(`status ${status}`);
         expectSchema('ApiError', body);
+        if (INTERNALS.test(JSON.stringify(body))) throw new Error('the body shows SQL, driver or stack text');
       }
     } catch (error) {
       return this.fail(step, target, 'off-contract', status, `${(error as Error).message}`);
