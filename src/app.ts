@@ -10,6 +10,7 @@ import { requestMetrics } from './http/metrics';
 import { enforceRateLimit } from './http/rate-limits';
 import { createOpenApiBackend } from './http/openapi';
 import { requestLog } from './http/request-log';
+import { docsContentSecurityPolicy, securityHeaders, strictContentSecurityPolicy } from './http/security-headers';
 import { docsPagePath } from './http/spec-document';
 import { authenticate } from './services/authentication';
 import { operationHandlers } from './operations';
@@ -82,12 +83,14 @@ export async function createApp({ orm, services, document, pages = [] }: AppDeps
   app.set('trust proxy', false);
   app.use(requestLog(services.logger));
   app.use(requestMetrics(services.metrics));
+  app.use(securityHeaders());
+  app.use(strictContentSecurityPolicy);
   app.get('/api/external/v1/openapi.json', (_req, res) => {
     res.json(document);
   });
   app.get('/docs', (_req, res) => {
     const page = docsPagePath();
-    if (page) res.sendFile(page);
+    if (page) res.setHeader('Content-Security-Policy', docsContentSecurityPolicy(page)).sendFile(page);
     else sendError(_req, res, new AppError(404, 'The docs page is not built: run `npm run docs`'));
   });
   for (const router of pages) app.use(router);

@@ -28,7 +28,7 @@ export function sandboxCheckoutRouter(deps: SandboxCheckoutDeps): Router {
   const router = express.Router();
   router.use('/sandbox', (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+    // Content-Security-Policy (never framed, nothing loaded but inline styles) comes from the app's security headers.
     next();
   });
 

@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import type { RequestHandler } from 'express';
+import helmet from 'helmet';
+
+/**
+ * For every answer, JSON and the HTML pages we render ourselves (hosted checkout, payment result):
+ * nothing may be loaded but inline styles, no <base>, and no page may be framed (a framed checkout
+ * is the classic clickjacking target). `form-action` stays unset on purpose: it would also govern
+ * the redirect from the checkout to the partner's returnUrl on another origin.
+ */
+export const STRICT_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'";
+
+/** helmet: nosniff, no Referer (checkout and callback URLs carry payment references), DENY framing, the strict CSP. */
+export function securityHeaders(): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: false,
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+}
+
+export const strictContentSecurityPolicy: RequestHandler = (_req, res, next) => {
+  res.setHeader('Content-Security-Policy', STRICT_CONTENT_SECURITY_POLICY);
+  next();
+};
+
+const policies = new Map<string, string>();
+
+/**
+ * The Redoc page's policy: its own inline scripts by hash (computed from the built page, so a
+ * script injected into it would not run), Redoc's inline styles, data: icons and fonts, and the
+ * blob: worker of its search. Nothing from another origin: the page is self-contained.
+ */
+export function docsContentSecurityPolicy(pageFile: string): string {
+  const stat = fs.statSync(pageFile);
+  const key = `${pageFile}:${stat.mtimeMs}`;
+  let policy = policies.get(key);
+  if (!policy) {
+    const html = fs.readFileSync(pageFile, 'utf8');
+    const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+      (match) => `'sha256-${createHash('sha256').update(match[1], 'utf8').digest('base64')}'`,
+    );
+    policy = [
+      "default-src 'none'",
+      `script-src ${hashes.join(' ')}`,
+      "style-src 'unsafe-inline'",
+      "img-src 'self' data:",
+      "font-src 'self' data:",
+      "connect-src 'self'",
+      "worker-src blob:",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+    ].join('; ');
+    policies.clear();
+    policies.set(key, policy);
+  }
+  return policy;
+}

@@ -1,0 +1,93 @@
+import type { RunningServer } from '../../src/server';
+import { expectSchema } from '../support/contract';
+import { ApiClient } from '../support/http-client';
+import { everestQuote, ORDERS, QUOTE } from '../support/order-fixtures';
+import { newPartner, type TestPartner } from '../support/partners';
+import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
+import { lowTrek } from '../support/promo-fixtures';
+import { startTestServer } from '../support/test-server';
+import { newTraveller } from '../support/traveller-fixtures';
+
+// Database failures forced on a database of this file's own (a renamed table, a unique index
+// that every second order violates, killed connections): the partner gets a generic 500 in
+// shape 2 and never SQL, driver messages or a stack trace.
+let database: OwnDatabase;
+let server: RunningServer;
+let client: ApiClient;
+let partner: TestPartner;
+
+beforeAll(async () => {
+  database = await createOwnDatabase('dberrors');
+  server = await startTestServer({ DATABASE_URL: database.url, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
+  client = new ApiClient(server.url);
+  partner = await newPartner(server, client);
+});
+afterAll(async () => {
+  await server?.stop();
+  await database?.drop();
+});
+
+const sql = (statement: string) => server.orm.em.getConnection().execute(statement);
+
+/** Words of SQL, PostgreSQL, the driver and the ORM, and stack frames. */
+const INTERNALS = /\b(select|insert|update|delete|from|where|relation|constraint|violates|duplicate|postgres|pg_|knex|mikro|sqlstate|ECONN)\b|\bat \S+ \(|\.(ts|js):\d+|node_modules|stack/i;
+
+function expectCleanServerError(response: { status: number; body: any }, path: string): void {
+  expect(response.status).toBe(500);
+  expectSchema('ApiError', response.body);
+  expect(response.body).toMatchObject({ status: 500, message: 'Internal server error', path });
+  expect(JSON.stringify(response.body)).not.toMatch(INTERNALS);
+}
+
+describe('database errors reach the partner as a bare 500', () => {
+  it('when a query fails (a table is missing), then the 500 body names no table, SQL or stack', async () => {
+    await sql('alter table quote rename to quote_gone');
+    try {
+      const response = await client.op('createQuote', 'POST', QUOTE, { nationality: 'Germany', ages: [34], startDate: lowTrek('x').departureDate, duration: 16, routeId: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18' }, { token: partner.token });
+      expectCleanServerError(response, QUOTE);
+    } finally {
+      await sql('alter table quote_gone rename to quote');
+    }
+    await expect(everestQuote(client, partner)).resolves.toMatchObject({ quoteStatus: 'ACTIVE' });
+  });
+
+  it('when an insert hits a unique violation the service does not expect, then the answer carries no constraint name or SQL and nothing is half-written', async () => {
+    const touristId = await newTraveller(server, partner.companyId);
+    await sql('create unique index forced_one_order_per_company on insurance_order (company_id)');
+    try {
+      const responses = [
+        await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId), { token: partner.token }),
+        await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId), { token: partner.token }),
+      ];
+      expect(responses[0].status).toBe(201);
+      expectCleanServerError(responses[1], ORDERS);
+      expect(await server.orm.em.fork().getConnection().execute(`select count(*)::int as n from insurance_order where company_id = '${partner.companyId}'`)).toEqual([{ n: 1 }]);
+    } finally {
+      await sql('drop index forced_one_order_per_company');
+    }
+  });
+
+  it('when PostgreSQL kills the server\'s connections, then a failed request is a bare 500 and the next ones succeed', async () => {
+    // Open some pooled connections first, so there are some to kill.
+    await Promise.all(Array.from({ length: 4 }, () => everestQuote(client, partner)));
+    const admin = await createOwnDatabase('dberrors_admin');
+    try {
+      const { Client } = await import('pg');
+      const killer = new Client({ connectionString: admin.url });
+      await killer.connect();
+      const killed = await killer.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [new URL(database.url).pathname.slice(1)]);
+      await killer.end();
+      expect(killed.rowCount).toBeGreaterThan(0);
+    } finally {
+      await admin.drop();
+    }
+    const after = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        client.op('createQuote', 'POST', QUOTE, { nationality: 'Germany', ages: [34], startDate: lowTrek('x').departureDate, duration: 16, routeId: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18' }, { token: partner.token }),
+      ),
+    );
+    for (const response of after.filter((r) => r.status !== 200)) expectCleanServerError(response, QUOTE);
+    await expect(everestQuote(client, partner)).resolves.toMatchObject({ quoteStatus: 'ACTIVE' });
+    console.info(`after killed connections: ${JSON.stringify(after.map((r) => r.status))}`);
+  });
+});

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { initOrm, type Orm } from '../../src/db/orm';
+import { registerTraveller, TRAVELLERS_PATH, travellerInput, uploadTravellerDocuments } from '../support/documents';
+import { ApiClient } from '../support/http-client';
+import { departure, everestQuote, ORDERS, orderFromQuote, QUOTE } from '../support/order-fixtures';
+import { ROUTES } from '../support/catalogue-fixtures';
+import { newPartner, type TestPartner } from '../support/partners';
+import { APPROVE_CARD, deliverCallback, pay, submitCheckout } from '../support/payment-fixtures';
+import { createGroup, createOrder, lowTrek, newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
+
+import { checkInvariants } from './support/database-checks';
+import { ServerFleet } from './support/server-fleet';
+import { ThrowawayPostgres } from './support/throwaway-postgres';
+
+// npm run test:concurrency: two built server processes on one PostgreSQL; every request of a race
+// goes to the two processes alternately. The run ends with scripts/check-invariants.mjs.
+
+let postgres: ThrowawayPostgres;
+let fleet: ServerFleet;
+let orm: Orm;
+let clients: ApiClient[];
+let partner: TestPartner;
+let touristId: string;
+/** Every request sent in a race, and what the races left, for the summary and BENCHMARKS.md. */
+const summary: Record<string, unknown> = {};
+let requests = 0;
+
+const onBoth = <T>(count: number, send: (client: ApiClient, i: number) => Promise<T>): Promise<T[]> => {
+  requests += count;
+  return Promise.all(Array.from({ length: count }, (_, i) => send(clients[i % 2], i)));
+};
+const statuses = (responses: Array<{ status: number }>) => responses.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+const count = async (sql: string, params: unknown[] = []) => Number(Object.values((await orm.em.getConnection().execute(sql, params))[0])[0]);
+
+beforeAll(async () => {
+  if (!fs.existsSync(path.resolve(__dirname, '../../dist/src/main.js'))) throw new Error('run `npm run build` first (npm run test:concurrency does)');
+  postgres = await ThrowawayPostgres.start();
+  fleet = new ServerFleet(postgres.url, { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
+  await fleet.start(2);
+  orm = await initOrm(postgres.url, 4);
+  clients = fleet.urls.map((url) => new ApiClient(url));
+  partner = await newPartner({ orm }, clients[0]);
+  touristId = await registerTraveller(clients[1], partner);
+});
+afterAll(async () => {
+  console.info(`concurrency: ${JSON.stringify({ requests, ...summary }, null, 2)}`);
+  await orm?.close(true);
+  await fleet?.stop();
+  await postgres?.destroy();
+});
+
+describe('races across two server processes on one PostgreSQL', () => {
+  it('when 40 quotes are asked at once, then 40 distinct quotes are stored', async () => {
+    const responses = await onBoth(40, (client) => client.op('createQuote', 'POST', QUOTE, { nationality: 'Germany', ages: [34], startDate: departure, duration: 16, routeId: ROUTES.everestBaseCamp }, { token: partner.token }));
+    expect(statuses(responses)).toEqual({ 200: 40 });
+    const ids = new Set(responses.map((r) => r.body.data.quoteId));
+    expect(ids.size).toBe(40);
+    expect(await count('select count(*) from quote where id in (?)', [[...ids]])).toBe(40);
+    summary.quotes = { sent: 40, stored: ids.size };
+  });
+
+  it('when 40 orders are placed at once, then all are created with distinct references and numbers', async () => {
+    const responses = await onBoth(40, (client) => client.op('createOrders', 'POST', ORDERS, lowTrek(touristId), { token: partner.token }));
+    expect(statuses(responses)).toEqual({ 201: 40 });
+    const refs = new Set(responses.map((r) => r.body.data.orderRef));
+    expect(refs.size).toBe(40);
+    expect(new Set(responses.map((r) => r.body.data.orderNumber)).size).toBe(40);
+    expect(await count('select count(*) from insurance_order where order_ref in (?)', [[...refs]])).toBe(40);
+    summary.orders = { sent: 40, created: refs.size };
+  });
+
+  it('when 10 orders race for one quote, then exactly one is created and the others are 409', async () => {
+    const quote = await everestQuote(clients[0], partner);
+    const responses = await onBoth(10, (client) => client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: partner.token }));
+    expect(statuses(responses)).toEqual({ 201: 1, 409: 9 });
+    expect(await count('select count(*) from insurance_order where quote_id = ?', [quote.quoteId])).toBe(1);
+    summary.oneQuoteRace = statuses(responses);
+  });
+
+  it('when 10 groups of 3 are created at once, then 10 distinct groups hold 30 distinct orders', async () => {
+    const responses = await onBoth(10, (client) => client.op('createOrders', 'POST', ORDERS, Array.from({ length: 3 }, () => lowTrek(touristId)), { token: partner.token }));
+    expect(statuses(responses)).toEqual({ 201: 10 });
+    const groups = new Set(responses.map((r) => r.body.data.groupRef));
+    const orders = new Set(responses.flatMap((r) => r.body.data.orders.map((o: { orderRef: string }) => o.orderRef)));
+    expect([groups.size, orders.size]).toEqual([10, 30]);
+    expect(await count('select count(*) from insurance_order o join order_group g on g.id = o.group_id where g.group_ref in (?)', [[...groups]])).toBe(30);
+    summary.groups = { sent: 10, groups: groups.size, orders: orders.size };
+  });
+
+  it('when 10 travellers register at once, then all are stored; when 6 registrations race for the same documents, then exactly one wins', async () => {
+    const documents = await Promise.all(Array.from({ length: 10 }, (_, i) => uploadTravellerDocuments(clients[i % 2], partner.token)));
+    const responses = await onBoth(10, (client, i) => client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(documents[i])], { token: partner.token }));
+    expect(statuses(responses)).toEqual({ 201: 10 });
+    expect(new Set(responses.map((r) => r.body.data[0].touristId)).size).toBe(10);
+
+    const contested = await uploadTravellerDocuments(clients[0], partner.token);
+    const race = await onBoth(6, (client) => client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(contested)], { token: partner.token }));
+    expect(statuses(race)).toEqual({ 201: 1, 409: 5 });
+    expect(await count('select count(*) from traveller where passport_document_id = ?', [contested.passportDocumentId])).toBe(1);
+    summary.travellers = { registered: 10, contestedDocuments: statuses(race) };
+  });
+
+  it('when 30 pay requests with one Idempotency-Key race, 3 times, then each order has exactly one attempt', async () => {
+    const attempts: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const order = await createOrder(clients[0], partner, touristId);
+      const key = randomUUID();
+      const responses = await onBoth(30, (client) => pay(client, partner, order.orderRef, { gateway: 'card_gateway' }, key));
+      expect(statuses(responses)).toEqual({ 200: 30 });
+      expect(new Set(responses.map((r) => r.body.data.paymentRef)).size).toBe(1);
+      attempts.push(await count('select count(*) from payment_attempt_order pao join insurance_order o on o.id = pao.order_id where o.order_ref = ?', [order.orderRef]));
+    }
+    expect(attempts).toEqual([1, 1, 1]);
+    summary.payOneKey = { rounds: 3, requestsPerRound: 30, attemptsPerOrder: attempts };
+  });
+
+  it('when 24 orders race to apply a code limited to 4 uses, then exactly 4 win and its used_count is 4', async () => {
+    const group = await createGroup(clients[0], partner, touristId, 24);
+    const code = await newCode({ orm }, await newSalesCompany({ orm }), { usageLimit: 4 });
+    const responses = await onBoth(24, (client, i) => client.op('applyOrderPromo', 'POST', orderPromoPath(group.orders[i].orderRef), { promoCode: code }, { token: partner.token }));
+    expect(statuses(responses)).toEqual({ 200: 4, 400: 20 });
+    const usedCount = await count('select used_count from promo_code where code = ?', [code]);
+    const holders = await count('select count(*) from insurance_order o join promo_code p on p.id = o.company_promo_code_id where p.code = ?', [code]);
+    expect([usedCount, holders]).toEqual([4, 4]);
+    summary.promoLimit = { limit: 4, applications: 24, won: 4, usedCount, holders };
+  });
+
+  it('when one signed success callback is replayed 10 times to each process, for 3 orders, then each order is PAID with exactly one successful attempt', async () => {
+    const results = [];
+    for (let round = 0; round < 3; round++) {
+      const order = await createOrder(clients[1], partner, touristId);
+      const started = (await pay(clients[1], partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
+      const checkout = await submitCheckout(started.paymentUrl, APPROVE_CARD);
+      const deliveries = await onBoth(20, (client) => deliverCallback(client, checkout.callbackUrl!));
+      const successes = await count(
+        `select count(*) from payment_attempt a join payment_attempt_order pao on pao.attempt_id = a.id join insurance_order o on o.id = pao.order_id where o.order_ref = ? and a.status = 'SUCCESS'`,
+        [order.orderRef],
+      );
+      const status = (await orm.em.getConnection().execute('select status from insurance_order where order_ref = ?', [order.orderRef]))[0].status;
+      results.push({ accepted: deliveries.filter((r) => r.status === 200).length, refused: deliveries.filter((r) => r.status === 400).length, successes, status });
+    }
+    expect(results).toEqual(Array(3).fill({ accepted: 1, refused: 19, successes: 1, status: 'PAID' }));
+    summary.callbackReplays = results;
+  });
+
+  it('leaves a database the invariant checker finds nothing wrong with (document bytes included)', async () => {
+    const report = await checkInvariants(postgres.url, fleet.dataDir);
+    summary.invariants = report.output.trim().split('\n');
+    expect(report.violations).toBe(0);
+    expect(report.code).toBe(0);
+  });
+});
