@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import { decimalStringFromMinor } from '../domain/money';
 import { parseOperatorAmount } from '../domain/operator-order-rules';
-import { priceOrder } from '../domain/order-pricing';
 import type { Order } from '../entities/order';
 import { recordCashPayment } from '../services/cash-settlement';
 import { cancelOrder } from '../services/order-cancellation';
 import { orderOverview, type OrderOverview } from '../services/order-overview';
-import { bindingOfOrder, pricePartsOf } from '../services/promo-store';
+import { bindingOfOrder, orderPrice } from '../services/promo-store';
 import { operatorActor, output, withDatabase, type CliOptions } from './context';
 
 const NOTE_MAX_LENGTH = 500;
@@ -70,7 +69,7 @@ export function registerOrderCommands(program: Command): void {
 }
 
 function overviewView({ order, attempts, auditEntries }: OrderOverview) {
-  const price = priceOrder({ ...pricePartsOf(order), companyPromoDiscount: order.companyPromoDiscount, agentPromoDiscount: order.agentPromoDiscount });
+  const price = orderPrice(order);
   const money = decimalStringFromMinor;
   const binding = bindingOfOrder(order);
   return {

@@ -1,22 +1,10 @@
 import { amountFromMinor } from '../domain/money';
-import { priceOrder, type OrderPriceBreakdown } from '../domain/order-pricing';
+import type { OrderPriceBreakdown } from '../domain/order-pricing';
 import type { AddedItemRecord, Order } from '../entities/order';
 import type { OrderGroup } from '../entities/order-group';
 import type { PromoApplyOutcome } from '../services/order-promo-hook';
-import { bindingOfOrder } from '../services/promo-store';
+import { bindingOfOrder, orderPrice } from '../services/promo-store';
 import type { Schemas } from './wire';
-
-/** What an order's price is, recomputed from its stored parts with the one pricing rule. */
-export function orderPrice(order: Order): OrderPriceBreakdown {
-  return priceOrder({
-    packagePrice: order.packagePrice,
-    includedDevices: order.includedDevices,
-    addedItems: [...(order.addedServices ?? []), ...(order.addedDevices ?? [])],
-    companyPromoDiscount: order.companyPromoDiscount,
-    agentPromoDiscount: order.agentPromoDiscount,
-    directDiscountPercent: Number(order.directDiscountPercent),
-  });
-}
 
 /** The order detail of the spec; relations of ORDER_DETAIL_POPULATE must be loaded. */
 export function orderWire(order: Order, promoApplyResult?: PromoApplyOutcome): Schemas['Order'] {

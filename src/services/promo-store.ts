@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { OrderPriceParts } from '../domain/order-pricing';
+import { priceOrder, type OrderPriceBreakdown, type OrderPriceParts } from '../domain/order-pricing';
 import {
   normalizePromoCode,
   type CodeUsability,
@@ -118,6 +118,11 @@ export function bindingOfOrder(order: Order): PromoBinding {
     return { type: 'AGENT', ownerId: order.bindingAgent.id, ownerName: order.bindingAgent.name };
   }
   return { type: 'NONE', ownerId: null, ownerName: null };
+}
+
+/** What an order's price is, recomputed from its stored parts with the one pricing rule. */
+export function orderPrice(order: Order): OrderPriceBreakdown {
+  return priceOrder({ ...pricePartsOf(order), companyPromoDiscount: order.companyPromoDiscount, agentPromoDiscount: order.agentPromoDiscount });
 }
 
 /** The parts of the order's price that promo codes do not decide. */

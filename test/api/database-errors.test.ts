@@ -1,11 +1,10 @@
 import type { RunningServer } from '../../src/server';
 import { expectSchema } from '../support/contract';
-import { ApiClient } from '../support/http-client';
+import type { ApiClient } from '../support/http-client';
 import { everestQuote, ORDERS, QUOTE } from '../support/order-fixtures';
-import { newPartner, type TestPartner } from '../support/partners';
-import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
+import type { TestPartner } from '../support/partners';
+import { createOwnDatabase, startOnOwnDatabase, stopOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { lowTrek } from '../support/promo-fixtures';
-import { startTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
 // Database failures forced on a database of this file's own (a renamed table, a unique index
@@ -17,15 +16,9 @@ let client: ApiClient;
 let partner: TestPartner;
 
 beforeAll(async () => {
-  database = await createOwnDatabase('dberrors');
-  server = await startTestServer({ DATABASE_URL: database.url, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
-  client = new ApiClient(server.url);
-  partner = await newPartner(server, client);
+  ({ database, server, client, partner } = await startOnOwnDatabase('dberrors'));
 });
-afterAll(async () => {
-  await server?.stop();
-  await database?.drop();
-});
+afterAll(() => stopOwnDatabase({ database, server }));
 
 const sql = (statement: string) => server.orm.em.getConnection().execute(statement);
 

@@ -4,12 +4,11 @@ import { promisify } from 'node:util';
 import type { RunningServer } from '../../src/server';
 import { recordCashPayment } from '../../src/services/cash-settlement';
 import { cancelOrder } from '../../src/services/order-cancellation';
-import { ApiClient } from '../support/http-client';
-import { newPartner, type TestPartner } from '../support/partners';
+import type { ApiClient } from '../support/http-client';
+import type { TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, pay, placeGroup, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
-import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
-import { startTestServer } from '../support/test-server';
+import { startOnOwnDatabase, stopOwnDatabase, type OwnDatabase } from '../support/own-database';
 
 /** scripts/check-invariants.mjs, the checker the concurrency and fault runs end with, on this file's own database. */
 const CHECKER = path.resolve(__dirname, '../../scripts/check-invariants.mjs');
@@ -31,15 +30,9 @@ let client: ApiClient;
 let partner: TestPartner;
 
 beforeAll(async () => {
-  database = await createOwnDatabase('invariants');
-  server = await startTestServer({ DATABASE_URL: database.url, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
-  client = new ApiClient(server.url);
-  partner = await newPartner(server, client);
+  ({ database, server, client, partner } = await startOnOwnDatabase('invariants'));
 });
-afterAll(async () => {
-  await server?.stop();
-  await database?.drop();
-});
+afterAll(() => stopOwnDatabase({ database, server }));
 
 describe('the invariant checker', () => {
   let code: string;

@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import type { RunningServer } from '../../src/server';
+import { ApiClient } from './http-client';
+import { newPartner, type TestPartner } from './partners';
+import { startTestServer } from './test-server';
 
 export interface OwnDatabase {
   url: string;
@@ -28,4 +32,24 @@ export async function createOwnDatabase(purpose: string): Promise<OwnDatabase> {
   const url = new URL(shared);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+export interface OwnDatabaseServer {
+  database: OwnDatabase;
+  server: RunningServer;
+  client: ApiClient;
+  partner: TestPartner;
+}
+
+/** A test server (reconciliation job off) on a fresh database of its own, with one partner signed in. */
+export async function startOnOwnDatabase(purpose: string): Promise<OwnDatabaseServer> {
+  const database = await createOwnDatabase(purpose);
+  const server = await startTestServer({ DATABASE_URL: database.url, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
+  const client = new ApiClient(server.url);
+  return { database, server, client, partner: await newPartner(server, client) };
+}
+
+export async function stopOwnDatabase(own: Partial<OwnDatabaseServer>): Promise<void> {
+  await own.server?.stop();
+  await own.database?.drop();
 }
