@@ -13,7 +13,7 @@
 // Any status other than the one the flow expects, an unexpected body, a timeout or a dropped
 // connection is an error of that operation and ends that flow; the connection starts a new one.
 //
-// Settings (environment): FLOW_SECONDS (60) per level and target, FLOW_CONNECTIONS ("2,4,8,16"),
+// Settings (environment): FLOW_SECONDS (60) per level and target, FLOW_CONNECTIONS ("1,2,4,8,16"),
 // FLOW_PARTNERS (50), FLOW_TRAVELLERS (4 per partner), FLOW_TOKEN_REFRESH_SECONDS (30),
 // FLOW_WARMUP_SECONDS (5), FLOW_P99_MS (100), FLOW_PROFILE=1 (V8 CPU profile of the server in
 // bench/results/), DATABASE_URL (else a throwaway embedded PostgreSQL).
@@ -31,7 +31,7 @@ const { hashSecret } = require('../dist/src/domain/credential-secret.js');
 const { addDays, ageOn, kathmanduToday } = require('../dist/src/domain/business-date.js');
 
 const SECONDS = Number(process.env.FLOW_SECONDS ?? 60);
-const LEVELS = (process.env.FLOW_CONNECTIONS ?? '2,4,8,16').split(',').map(Number);
+const LEVELS = (process.env.FLOW_CONNECTIONS ?? '1,2,4,8,16').split(',').map(Number);
 const PARTNERS = Number(process.env.FLOW_PARTNERS ?? 50);
 const TRAVELLERS = Number(process.env.FLOW_TRAVELLERS ?? 4);
 const TOKEN_REFRESH_MS = Number(process.env.FLOW_TOKEN_REFRESH_SECONDS ?? 30) * 1000;
