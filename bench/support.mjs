@@ -10,14 +10,18 @@ const { ensureLocalCluster } = require('../dist/src/db/local-cluster.js');
 const { DEMO_PARTNERS } = require('../dist/src/db/demo-partners.js');
 export const here = path.dirname(new URL(import.meta.url).pathname);
 
-/** Starts dist/src/main.js over DATABASE_URL or a throwaway embedded cluster; returns what a bench needs. */
-export async function startBenchServer(name, env = {}) {
+/**
+ * Starts dist/src/main.js over DATABASE_URL or a throwaway embedded cluster; returns what a bench needs.
+ * `execArgv` goes to the server's node (e.g. --cpu-prof).
+ */
+export async function startBenchServer(name, env = {}, { execArgv = [] } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
   fs.chmodSync(dataDir, 0o755);
   const cluster = process.env.DATABASE_URL ? undefined : await ensureLocalCluster({ dataDir: path.join(dataDir, 'pg'), database: 'bench' });
   const databaseUrl = process.env.DATABASE_URL ?? cluster.url;
   const child = fork(path.join(here, '../dist/src/main.js'), [], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, DOCUMENT_PURGE_INTERVAL_SECONDS: '0', ...env },
+    execArgv,
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const port = await new Promise((resolve, reject) => {
@@ -54,4 +58,20 @@ export function percentile(sorted, p) {
 export function writeResult(name, text) {
   fs.mkdirSync(path.join(here, 'results'), { recursive: true });
   fs.writeFileSync(path.join(here, 'results', `${name}.md`), `${text}\n`);
+}
+
+/** Forks a small bench server (e.g. bench/servers/bare-express.mjs) that reports its port over IPC. */
+export function startForked(script, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = fork(script, [], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    child.once('message', (message) => resolve({
+      url: `http://127.0.0.1:${message.port}`,
+      pid: child.pid,
+      async stop() {
+        child.kill('SIGTERM');
+        await new Promise((done) => child.once('exit', done));
+      },
+    }));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
 }

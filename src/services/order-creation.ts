@@ -115,7 +115,8 @@ async function placeOrders(em: EntityManager, principal: Principal, inputs: Orde
       const promoCode = items[index].input.promoCode;
       created.push(promoCode === undefined ? { order } : { order, promoApplyResult: await applyPromoAtCreation(tx, principal, order, promoCode) });
     }
-    await tx.flush();
+    // Without a promo code nothing changed since the flush above; a second one would only re-check every entity.
+    if (created.some((entry) => entry.promoApplyResult !== undefined)) await tx.flush();
     return created;
   });
 }

@@ -33,22 +33,31 @@ export const ORDER_DETAIL_POPULATE = [
  * A gateway payment reference is an opaque key: it is looked up among payment attempts, never
  * parsed, and resolves to the order it pays for. A group payment reference covers several orders
  * and is a 400 here: it names no single order.
+ *
+ * `populate` defaults to what the detail response shows. Pay and payment-status read only the
+ * order row: each relation loaded is one more query and more entities for the flush to check,
+ * which under load is most of their cost.
  */
 export async function resolveOrder(
   em: EntityManager,
   principal: Principal,
   identifier: string,
-  options: { lockForUpdate?: boolean } = {},
+  options: { lockForUpdate?: boolean; populate?: readonly string[] } = {},
 ): Promise<ResolvedOrder> {
   const order = await findOrder(em, identifier, options);
-  return { order, access: accessOf(order, principal) };
+  return { order, access: await accessOf(em, order, principal) };
 }
 
 /**
  * The lookup of resolveOrder without the caller check, for the operator command line, which
- * acts for no company: every identifier form, 404 when nothing matches, detail relations loaded.
+ * acts for no company: every identifier form, 404 when nothing matches, detail relations loaded
+ * unless `populate` names fewer.
  */
-export async function findOrder(em: EntityManager, identifier: string, options: { lockForUpdate?: boolean } = {}): Promise<Order> {
+export async function findOrder(
+  em: EntityManager,
+  identifier: string,
+  options: { lockForUpdate?: boolean; populate?: readonly string[] } = {},
+): Promise<Order> {
   const key = identifier.trim();
   const where = orderFilter(key) ?? (await paymentReferenceFilter(em, key));
   // The row lock (when asked) is taken on the order alone: FOR UPDATE cannot cross the outer joins of populate.
@@ -56,7 +65,9 @@ export async function findOrder(em: EntityManager, identifier: string, options: 
     ? await em.findOne(Order, where, options.lockForUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {})
     : null;
   if (!order) throw notFound(`Order ${identifier} not found`);
-  await em.populate(order, [...ORDER_DETAIL_POPULATE]);
+  const populate = options.populate ?? ORDER_DETAIL_POPULATE;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  if (populate.length > 0) await em.populate(order, [...populate] as any);
   return order;
 }
 
@@ -77,8 +88,10 @@ async function paymentReferenceFilter(em: EntityManager, paymentRef: string): Pr
   return line ? { id: line.order.id } : null;
 }
 
-function accessOf(order: Order, principal: Principal): OrderAccess {
+async function accessOf(em: EntityManager, order: Order, principal: Principal): Promise<OrderAccess> {
   if (order.company.id === principal.companyId) return 'OWNER';
+  // Only a caller other than the placing company needs the order's agencies.
+  if (!order.travelCompanies.isInitialized()) await em.populate(order, ['travelCompanies']);
   if (order.travelCompanies.getItems().some((link) => link.company.id === principal.companyId)) return 'TRAVEL_COMPANY';
   throw forbidden('You do not have access to this order');
 }

@@ -28,7 +28,7 @@ export interface PaymentStatusView {
  * customer who paid and never came back still shows up as paid.
  */
 export async function getPaymentStatus(em: EntityManager, principal: Principal, identifier: string, deps: PaymentDeps, now = new Date()): Promise<PaymentStatusView> {
-  const { order } = await resolveOrder(em, principal, identifier);
+  const { order } = await resolveOrder(em, principal, identifier, { populate: [] });
   let attempt = await reportedAttempt(em, order);
   if (attempt && (needsReconciliation({ ...attempt, gatewayConfirmed: !!attempt.gatewayConfirmedAt }, now, deps.payments.reconcileAfterSeconds, 0) || isExpired(attempt, now))) {
     await reconcileAttempt(em, attempt.id, deps, now);
