@@ -18,16 +18,16 @@
 // FLOW_WARMUP_SECONDS (5), FLOW_P99_MS (100), FLOW_PROFILE=1 (V8 CPU profile of the server in
 // bench/results/), DATABASE_URL (else a throwaway embedded PostgreSQL).
 import autocannon from 'autocannon';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { API, createPartners, inBatches, registerTravellers, ROUTE_IDS } from './bench-partners.mjs';
 import { here, percentile, startBenchServer, startForked, writeResult } from './support.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
-const { hashSecret } = require('../dist/src/domain/credential-secret.js');
 const { addDays, ageOn, kathmanduToday } = require('../dist/src/domain/business-date.js');
 
 const SECONDS = Number(process.env.FLOW_SECONDS ?? 60);
@@ -39,7 +39,6 @@ const WARMUP_SECONDS = Number(process.env.FLOW_WARMUP_SECONDS ?? 5);
 const P99_TARGET = Number(process.env.FLOW_P99_MS ?? 100);
 const PROFILE = !!process.env.FLOW_PROFILE;
 
-const API = '/api/external/v1';
 const OPERATIONS = ['token', 'quote', 'order', 'pay', 'status'];
 const LABELS = {
   token: 'POST /auth/token',
@@ -50,107 +49,7 @@ const LABELS = {
 };
 const EXPECTED_STATUS = { token: 200, quote: 200, order: 201, pay: 200, status: 200 };
 // The active routes of src/db/catalogue.yaml; a quote names one and the order repeats it.
-const ROUTE_IDS = ['3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18', '5e8a13c4-6f27-4b09-a1d8-3c7e90b2f564', '2b7f6d18-9e03-4c51-8a4e-f1c5b9d0367a'];
 const RETURN_URL = 'https://booking.partner.example.com/payments/complete';
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const PDF = Buffer.from(
-  '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [3 0 R] /Count 1>> endobj\n' +
-    '3 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 72 72]>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n',
-  'latin1',
-);
-
-// ---- setup: partners, documents, travellers ----
-
-/** Companies and credentials are the operator's job (CLI), so they go straight into the database. */
-async function createPartners(databaseUrl) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const partners = await Promise.all(
-      Array.from({ length: PARTNERS }, async (_, i) => {
-        const clientSecret = randomBytes(24).toString('base64url');
-        return {
-          index: i,
-          companyId: randomUUID(),
-          // Both kinds: an agency's own company is injected into travelCompanyIds of its orders.
-          type: i % 2 === 0 ? 'TRAVEL_AGENCY' : 'SALES_COMPANY',
-          clientId: `bench-${i}-${randomBytes(4).toString('hex')}`,
-          clientSecret,
-          secretHash: await hashSecret(clientSecret),
-          travellers: [],
-          nextTraveller: 0,
-        };
-      }),
-    );
-    for (const p of partners) {
-      await client.query(`insert into company (id, name, type, commission_percent, active, created_at) values ($1, $2, $3, '10.00', true, now())`, [p.companyId, `Bench Treks ${p.index}`, p.type]);
-      await client.query(`insert into credential (id, client_id, secret_hash, company_id, created_at) values ($1, $2, $3, $4, now())`, [randomUUID(), p.clientId, p.secretHash, p.companyId]);
-    }
-    return partners;
-  } finally {
-    await client.end();
-  }
-}
-
-async function call(url, init, expected) {
-  const response = await fetch(url, init);
-  const body = await response.json();
-  if (response.status !== expected) throw new Error(`${init.method} ${url}: ${response.status} ${JSON.stringify(body)}`);
-  return body.data;
-}
-
-async function takeToken(baseUrl, partner) {
-  const data = await call(`${baseUrl}${API}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: partner.clientId, clientSecret: partner.clientSecret }) }, 200);
-  return data.accessToken;
-}
-
-async function upload(baseUrl, token, documentType, bytes, fileName) {
-  const form = new FormData();
-  form.append('documentType', documentType);
-  form.append('file', new Blob([bytes]), fileName);
-  const data = await call(`${baseUrl}${API}/documents`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form }, 201);
-  return data.documentId;
-}
-
-/** Each partner uploads three documents per traveller and registers its travellers in one request. */
-async function registerTravellers(baseUrl, partner) {
-  const token = await takeToken(baseUrl, partner);
-  partner.setupToken = token;
-  const items = [];
-  for (let t = 0; t < TRAVELLERS; t++) {
-    const [avatarDocumentId, passportDocumentId, signatureDocumentId] = await Promise.all([
-      upload(baseUrl, token, 'AVATAR', PNG, 'avatar.png'),
-      upload(baseUrl, token, 'PASSPORT', PDF, 'passport.pdf'),
-      upload(baseUrl, token, 'SIGNATURE', PNG, 'signature.png'),
-    ]);
-    const n = partner.index * TRAVELLERS + t;
-    items.push({
-      email: `traveller.${n}@example.com`,
-      name: `Traveller ${n}`,
-      // Ages 25 to 59 at departure: every quoted package covers them.
-      dateOfBirth: `${1967 + (n % 35)}-0${1 + (n % 9)}-1${n % 10}`,
-      nationality: 'Germany',
-      idType: 'PASSPORT',
-      idNumber: `C${String(10000000 + n)}`,
-      gender: n % 2 ? 'MALE' : 'FEMALE',
-      phone: '+49 151 23456789',
-      emergencyContactName: 'Lena Keller',
-      emergencyContactPhone: '+49 151 98765432',
-      emergencyContactEmail: 'lena.keller@example.com',
-      emergencyContactRelation: 'Sister',
-      avatarDocumentId,
-      passportDocumentId,
-      signatureDocumentId,
-    });
-  }
-  const registered = await call(`${baseUrl}${API}/travellers`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(items) }, 201);
-  partner.travellers = registered.map((traveller, i) => ({ touristId: traveller.touristId, dateOfBirth: items[i].dateOfBirth }));
-}
-
-async function inBatches(items, size, work) {
-  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
-}
-
 // ---- measurement ----
 
 function newStats() {
@@ -440,15 +339,15 @@ async function main() {
   const bare = await startForked(path.join(here, 'servers/bare-express.mjs'));
   try {
     const setupStarted = Date.now();
-    const partners = await createPartners(server.databaseUrl);
-    await inBatches(partners, 5, (partner) => registerTravellers(server.url, partner));
+    const partners = await createPartners(server.databaseUrl, PARTNERS, 'flow');
+    await inBatches(partners, 5, (partner) => registerTravellers(server.url, partner, TRAVELLERS));
     const client = new pg.Client({ connectionString: server.databaseUrl });
     await client.connect();
     const postgres = (await client.query('show server_version')).rows[0].server_version;
     await client.end();
     console.error(`setup: ${PARTNERS} partners, ${PARTNERS * TRAVELLERS} travellers, ${PARTNERS * TRAVELLERS * 3} documents in ${((Date.now() - setupStarted) / 1000).toFixed(1)} s`);
 
-    const world = { partners: partners.map((p) => ({ ...p, token: p.setupToken, tokenAt: Date.now(), refreshing: false })), next: 0, today: kathmanduToday() };
+    const world = { partners: partners.map((p) => ({ ...p, token: p.token, tokenAt: Date.now(), refreshing: false })), next: 0, today: kathmanduToday() };
     if (WARMUP_SECONDS > 0) {
       await runBaseline(bare.url, LEVELS[0], Math.min(WARMUP_SECONDS, 2));
       const warm = await runFlow(world, server.url, LEVELS[0], WARMUP_SECONDS);

@@ -17,14 +17,13 @@
 // Settings (environment): ORDERS_SECONDS (30), ORDERS_CONNECTIONS (200), ORDERS_PARTNERS (40),
 // ORDERS_TRAVELLERS (3 per partner), DATABASE_URL (else a throwaway embedded PostgreSQL).
 import autocannon from 'autocannon';
-import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { createRequire } from 'node:module';
+import { API, call, createPartners, inBatches, registerTravellers, ROUTE_IDS } from './bench-partners.mjs';
 import { percentile, startBenchServer, writeResult } from './support.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
-const { hashSecret } = require('../dist/src/domain/credential-secret.js');
 const { addDays, ageOn, kathmanduToday } = require('../dist/src/domain/business-date.js');
 
 const SECONDS = Number(process.env.ORDERS_SECONDS ?? 30);
@@ -32,94 +31,10 @@ const CONNECTIONS = Number(process.env.ORDERS_CONNECTIONS ?? 200);
 const PARTNERS = Number(process.env.ORDERS_PARTNERS ?? 40);
 const TRAVELLERS = Number(process.env.ORDERS_TRAVELLERS ?? 3);
 
-const API = '/api/external/v1';
-// The active routes of src/db/catalogue.yaml.
-const ROUTE_IDS = ['3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18', '5e8a13c4-6f27-4b09-a1d8-3c7e90b2f564', '2b7f6d18-9e03-4c51-8a4e-f1c5b9d0367a'];
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const PDF = Buffer.from(
-  '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [3 0 R] /Count 1>> endobj\n' +
-    '3 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 72 72]>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n',
-  'latin1',
-);
 const ORDER_REF = /^ORD-\d{4}-\d+$/;
 const ORDER_NUMBER = /^ORDN-\d{4}-\d+$/;
 
-// ---- setup (as bench/booking-flow.mjs) ----
-
-/** Companies and credentials are the operator's job (CLI), so they go straight into the database. */
-async function createPartners(client) {
-  const partners = await Promise.all(
-    Array.from({ length: PARTNERS }, async (_, i) => {
-      const clientSecret = randomBytes(24).toString('base64url');
-      return {
-        index: i,
-        companyId: randomUUID(),
-        type: i % 2 === 0 ? 'TRAVEL_AGENCY' : 'SALES_COMPANY',
-        clientId: `bench-orders-${i}-${randomBytes(4).toString('hex')}`,
-        clientSecret,
-        secretHash: await hashSecret(clientSecret),
-        travellers: [],
-      };
-    }),
-  );
-  for (const p of partners) {
-    await client.query(`insert into company (id, name, type, commission_percent, active, created_at) values ($1, $2, $3, '10.00', true, now())`, [p.companyId, `Bench Orders ${p.index}`, p.type]);
-    await client.query(`insert into credential (id, client_id, secret_hash, company_id, created_at) values ($1, $2, $3, $4, now())`, [randomUUID(), p.clientId, p.secretHash, p.companyId]);
-  }
-  return partners;
-}
-
-async function call(url, init, expected) {
-  const response = await fetch(url, init);
-  const body = await response.json();
-  if (response.status !== expected) throw new Error(`${init.method} ${url}: ${response.status} ${JSON.stringify(body)}`);
-  return body.data;
-}
-
-async function upload(baseUrl, token, documentType, bytes, fileName) {
-  const form = new FormData();
-  form.append('documentType', documentType);
-  form.append('file', new Blob([bytes]), fileName);
-  return (await call(`${baseUrl}${API}/documents`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form }, 201)).documentId;
-}
-
-async function registerTravellers(baseUrl, partner) {
-  const token = (await call(`${baseUrl}${API}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: partner.clientId, clientSecret: partner.clientSecret }) }, 200)).accessToken;
-  partner.token = token;
-  const items = [];
-  for (let t = 0; t < TRAVELLERS; t++) {
-    const [avatarDocumentId, passportDocumentId, signatureDocumentId] = await Promise.all([
-      upload(baseUrl, token, 'AVATAR', PNG, 'avatar.png'),
-      upload(baseUrl, token, 'PASSPORT', PDF, 'passport.pdf'),
-      upload(baseUrl, token, 'SIGNATURE', PNG, 'signature.png'),
-    ]);
-    const n = partner.index * TRAVELLERS + t;
-    items.push({
-      email: `traveller.${n}@example.com`,
-      name: `Traveller ${n}`,
-      // Ages 25 to 59 at departure: every package the catalogue sells for the routes covers them.
-      dateOfBirth: `${1967 + (n % 35)}-0${1 + (n % 9)}-1${n % 10}`,
-      nationality: 'Germany',
-      idType: 'PASSPORT',
-      idNumber: `C${String(10000000 + n)}`,
-      gender: n % 2 ? 'MALE' : 'FEMALE',
-      phone: '+49 151 23456789',
-      emergencyContactName: 'Lena Keller',
-      emergencyContactPhone: '+49 151 98765432',
-      emergencyContactEmail: 'lena.keller@example.com',
-      emergencyContactRelation: 'Sister',
-      avatarDocumentId,
-      passportDocumentId,
-      signatureDocumentId,
-    });
-  }
-  const registered = await call(`${baseUrl}${API}/travellers`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(items) }, 201);
-  partner.travellers = registered.map((traveller, i) => ({ touristId: traveller.touristId, dateOfBirth: items[i].dateOfBirth }));
-}
-
-async function inBatches(items, size, work) {
-  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
-}
+// ---- setup (partners and travellers: bench/bench-partners.mjs) ----
 
 /** The package the catalogue sells for each route, as a quote names it (an order without a quote must name it too). */
 async function packagesByRoute(baseUrl, partner, today) {
@@ -264,8 +179,8 @@ async function main() {
   try {
     const setupStarted = Date.now();
     const today = kathmanduToday();
-    const partners = await createPartners(client);
-    await inBatches(partners, 5, (partner) => registerTravellers(server.url, partner));
+    const partners = await createPartners(server.databaseUrl, PARTNERS, 'orders');
+    await inBatches(partners, 5, (partner) => registerTravellers(server.url, partner, TRAVELLERS));
     const ctgByRoute = await packagesByRoute(server.url, partners[0], today);
     const postgres = (await client.query('show server_version')).rows[0].server_version;
     console.error(`setup: ${PARTNERS} partners, ${PARTNERS * TRAVELLERS} travellers in ${((Date.now() - setupStarted) / 1000).toFixed(1)} s; packages ${JSON.stringify(ctgByRoute)}`);
