@@ -80,6 +80,8 @@ export async function createApp({ orm, services, document, pages = [] }: AppDeps
 
   const app = express();
   app.disable('x-powered-by');
+  // The contract defines no conditional requests; a SHA-1 of every JSON body would be paid for nothing.
+  app.set('etag', false);
   app.set('trust proxy', false);
   app.use(requestLog(services.logger));
   app.use(requestMetrics(services.metrics));

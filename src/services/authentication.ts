@@ -4,6 +4,7 @@ import { AccessToken } from '../entities/access-token';
 import { Credential } from '../entities/credential';
 import { DECOY_SECRET_HASH, newAccessToken, tokenHash, verifySecret } from '../domain/credential-secret';
 import { unauthorized } from '../http/app-error';
+import { runPrepared, type PreparedStatement } from '../db/prepared-statement';
 
 /** Who is calling: resolved from the bearer token on every request. */
 export interface Principal {
@@ -38,11 +39,23 @@ export async function issueToken(em: EntityManager, clientId: string, clientSecr
   return { accessToken, tokenType: 'Bearer', expiresIn: ttlSeconds };
 }
 
+const BEARER_CHECK: PreparedStatement = {
+  name: 'bearer-check',
+  text: `select t.expires_at, t.revoked_at as token_revoked_at, c.id as credential_id, c.revoked_at as credential_revoked_at,
+                co.id as company_id, co.type as company_type, co.name as company_name, co.active as company_active,
+                co.commission_percent
+           from access_token t
+           join credential c on c.id = t.credential_id
+           join company co on co.id = c.company_id
+          where t.token_hash = $1`,
+};
+
 interface TokenRow {
-  expires_at: Date;
-  token_revoked_at: Date | null;
+  // Timestamps arrive as PostgreSQL text: the ORM pool turns off the driver's date parsing.
+  expires_at: string;
+  token_revoked_at: string | null;
   credential_id: string;
-  credential_revoked_at: Date | null;
+  credential_revoked_at: string | null;
   company_id: string;
   company_type: CompanyType;
   company_name: string;
@@ -55,16 +68,7 @@ interface TokenRow {
  * revoked credential or deactivated company is locked out at once, in every server process.
  */
 export async function authenticate(em: EntityManager, bearer: string): Promise<Principal> {
-  const rows = await em.getConnection().execute<TokenRow[]>(
-    `select t.expires_at, t.revoked_at as token_revoked_at, c.id as credential_id, c.revoked_at as credential_revoked_at,
-            co.id as company_id, co.type as company_type, co.name as company_name, co.active as company_active,
-            co.commission_percent
-       from access_token t
-       join credential c on c.id = t.credential_id
-       join company co on co.id = c.company_id
-      where t.token_hash = ?`,
-    [tokenHash(bearer)],
-  );
+  const rows = await runPrepared<TokenRow>(em, BEARER_CHECK, [tokenHash(bearer)]);
   const row = rows[0];
   if (!row) throw unauthorized('Invalid access token');
   if (row.token_revoked_at) throw unauthorized('Access token has been revoked');

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { Quote, QuoteStatus } from '../entities/quote';
+import { runPrepared, type PreparedStatement } from '../db/prepared-statement';
+import { decimalStringFromMinor } from '../domain/money';
 import { recommendPackage } from '../domain/package-eligibility';
 import { pricePackage } from '../domain/pricing';
 import { quoteRequestErrors, tripWindow, type TripRequest } from '../domain/quote-request';
@@ -72,9 +74,25 @@ export async function createQuote(
     createdAt: new Date(),
     expiresAt: new Date(Date.now() + settings.quoteTtlDays * 86_400_000),
   };
-  // The quote is the only write: one INSERT, atomic on its own. Building a managed entity and
-  // flushing it (BEGIN, INSERT, COMMIT, change sets, three entity instances for the references)
-  // was the largest cost on the quote's hot path (BENCHMARKS.md).
-  await em.insert(Quote, { ...quote, company: principal.companyId, ctg: ctg.id, route: route?.id });
+  await runPrepared(em, INSERT_QUOTE, [
+    quote.id, principal.companyId, ctg.id, route?.id ?? null, quote.nationality, quote.age, quote.maxAltitude,
+    quote.startDate, quote.endDate, quote.durationDays, quote.currency,
+    decimalStringFromMinor(quote.ctgPriceForDuration), decimalStringFromMinor(quote.totalAmount),
+    JSON.stringify(quote.includedDevices), JSON.stringify(quote.coverage), quote.status, quote.createdAt, quote.expiresAt,
+  ]);
   return { quote, ctg, route };
 }
+
+/**
+ * The quote is the only write: one INSERT, atomic on its own, prepared once per connection. A
+ * managed entity and a flush (BEGIN, INSERT, COMMIT, change sets, entity instances for the
+ * references) and then the ORM's per-call SQL formatting were the largest costs on the quote's
+ * hot path (BENCHMARKS.md). test/api/reference.test.ts reads every stored column back.
+ */
+const INSERT_QUOTE: PreparedStatement = {
+  name: 'insert-quote',
+  text: `insert into quote (id, company_id, ctg_id, route_id, nationality, age, max_altitude, start_date, end_date,
+                        duration_days, currency, ctg_price_for_duration, total_amount, included_devices, coverage,
+                        status, created_at, expires_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+};

@@ -57,6 +57,9 @@ describe('POST /reference/quote', () => {
     expect(stored.company.id).toBe(partner.companyId);
     expect(stored.totalAmount).toBe(1960000);
     expect(stored).toMatchObject({ status: data.quoteStatus, startDate: data.startDate, endDate: data.endDate, durationDays: data.durationDays, age: 34 });
+    expect(stored).toMatchObject({ nationality: everestTrip.nationality, maxAltitude: data.maxAltitude, currency: data.currency });
+    const devicesTotal = stored.includedDevices.reduce((sum, device) => sum + device.priceForDuration, 0);
+    expect(stored.ctgPriceForDuration + devicesTotal).toBe(stored.totalAmount);
     expect(stored.ctg.id).toBe(data.ctgId);
     expect(stored.route?.id).toBe(data.routeId);
     expect(stored.createdAt.toISOString()).toBe(data.createdAt);
