@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
-const { hashSecret } = require('../dist/src/domain/credential-secret.js');
+const { issueClientSecret } = require('../dist/src/domain/credential-secret.js');
 
 export const API = '/api/external/v1';
 // The active routes of src/db/catalogue.yaml.
@@ -25,14 +25,14 @@ export async function createPartners(databaseUrl, count, label) {
   try {
     const partners = await Promise.all(
       Array.from({ length: count }, async (_, i) => {
-        const clientSecret = randomBytes(24).toString('base64url');
+        const { secret: clientSecret, secretHash } = issueClientSecret();
         return {
           index: i,
           companyId: randomUUID(),
           type: i % 2 === 0 ? 'TRAVEL_AGENCY' : 'SALES_COMPANY',
           clientId: `bench-${label}-${i}-${randomBytes(4).toString('hex')}`,
           clientSecret,
-          secretHash: await hashSecret(clientSecret),
+          secretHash,
           travellers: [],
           nextTraveller: 0,
         };

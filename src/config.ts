@@ -62,7 +62,7 @@ export interface RateLimitConfig {
   windowSeconds: number;
   /** POST /auth/token per clientId: a backend needs about one token an hour. */
   tokenPerClient: number;
-  /** POST /auth/token per client address: every attempt costs a scrypt hash. */
+  /** POST /auth/token per client address: bounds guessing secrets across clientIds. */
   tokenPerAddress: number;
   /** Promo operations per company: bounds probing for valid codes. */
   promoPerCompany: number;

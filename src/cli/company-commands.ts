@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { Company, CompanyType } from '../entities/company';
 import { Credential } from '../entities/credential';
 import { AccessToken } from '../entities/access-token';
-import { hashSecret, newClientSecret } from '../domain/credential-secret';
+import { issueClientSecret } from '../domain/credential-secret';
 import { output, withDatabase, type CliOptions } from './context';
 import { randomBytes } from 'node:crypto';
 
@@ -59,10 +59,10 @@ export function registerCompanyCommands(program: Command): void {
     .requiredOption('--company <id>', 'company id')
     .option('--json', 'print JSON')
     .action(async (options: CliOptions & { company: string }) => {
-      const clientSecret = newClientSecret();
+      const { secret: clientSecret, secretHash } = issueClientSecret();
       const issued = await withDatabase(async (em) => {
         const owner = await em.findOneOrFail(Company, options.company, { failHandler: () => new Error(`no company ${options.company}`) });
-        const entity = em.create(Credential, { clientId: `pk_${randomBytes(12).toString('hex')}`, secretHash: await hashSecret(clientSecret), company: owner });
+        const entity = em.create(Credential, { clientId: `pk_${randomBytes(12).toString('hex')}`, secretHash, company: owner });
         await em.flush();
         return { clientId: entity.clientId, clientSecret, companyId: owner.id };
       });

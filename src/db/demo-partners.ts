@@ -3,7 +3,7 @@ import { Company, CompanyType } from '../entities/company';
 import { Credential } from '../entities/credential';
 import { PromoCode } from '../entities/promo-code';
 import { SalesAgent } from '../entities/sales-agent';
-import { hashSecret } from '../domain/credential-secret';
+import { hashChosenSecret } from '../domain/credential-secret';
 
 /**
  * Sandbox partners that exist from the first start of the embedded default, so that a newcomer
@@ -88,7 +88,7 @@ export async function seedDemoPartners(em: EntityManager): Promise<void> {
         type: partner.type,
         commissionPercent: partner.commissionPercent,
       });
-      tx.create(Credential, { clientId: partner.clientId, secretHash: await hashSecret(partner.clientSecret), company });
+      tx.create(Credential, { clientId: partner.clientId, secretHash: await hashChosenSecret(partner.clientSecret), company });
     }
     for (const agent of DEMO_AGENTS) {
       if (await tx.findOne(SalesAgent, agent.agentId)) continue;

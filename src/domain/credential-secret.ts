@@ -5,27 +5,54 @@ const scryptAsync = promisify(scrypt) as (secret: string, salt: Buffer, keylen: 
 const PARAMS = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
-/** New client secrets: 32 random bytes, shown once at issue. */
-export function newClientSecret(): string {
-  return randomBytes(32).toString('base64url');
+export interface IssuedClientSecret {
+  /** Shown once to the operator; never stored. */
+  secret: string;
+  secretHash: string;
 }
 
-export async function hashSecret(secret: string): Promise<string> {
+/**
+ * A client secret we draw: 32 random bytes. Its 256 bits of entropy put it out of reach of any
+ * dictionary or brute force, so a deliberately slow hash would add nothing but CPU to every token
+ * request; it is kept as a SHA-256 digest, like access tokens (docs/decisions.md).
+ */
+export function issueClientSecret(): IssuedClientSecret {
+  const secret = randomBytes(32).toString('base64url');
+  return { secret, secretHash: `sha256$${sha256Hex(secret)}` };
+}
+
+/** A secret a person chose (the demo partners' published ones): scrypt, as for a password. */
+export async function hashChosenSecret(secret: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await scryptAsync(secret, salt, KEY_LENGTH, PARAMS);
   return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
+/** Either kind of stored hash; credentials issued before SHA-256 keep their scrypt hash. */
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, key] = stored.split('$');
-  if (scheme !== 'scrypt') return false;
+  const [scheme, ...fields] = stored.split('$');
+  if (scheme === 'sha256') return digestsEqual(sha256Hex(secret), fields[0] ?? '');
+  if (scheme === 'scrypt') return verifyScrypt(secret, fields);
+  return false;
+}
+
+function digestsEqual(actualHex: string, expectedHex: string): boolean {
+  const actual = Buffer.from(actualHex, 'hex');
+  const expected = Buffer.from(expectedHex, 'hex');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+async function verifyScrypt(secret: string, [n, r, p, salt, key]: string[]): Promise<boolean> {
   const expected = Buffer.from(key, 'base64url');
   const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
   return timingSafeEqual(actual, expected);
 }
 
-/** A hash compared against when the clientId is unknown, so both failures cost the same time. */
-export const DECOY_SECRET_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+/**
+ * Compared against when the clientId is unknown, so that it fails in the time a wrong secret of an
+ * issued credential takes.
+ */
+export const DECOY_SECRET_HASH = `sha256$${'0'.repeat(64)}`;
 
 /** Bearer tokens are opaque random strings; only their SHA-256 is stored. */
 export function newAccessToken(): string {
@@ -33,5 +60,9 @@ export function newAccessToken(): string {
 }
 
 export function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return sha256Hex(token);
+}
+
+function sha256Hex(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { Company } from './company';
 
-/** A clientId/secret pair issued by the operator; the secret is kept only as a scrypt hash. */
+/** A clientId/secret pair issued by the operator; the secret is kept only as a hash (see credential-secret). */
 @Entity({ tableName: 'credential' })
 export class Credential {
   [OptionalProps]?: 'id' | 'createdAt' | 'revokedAt';

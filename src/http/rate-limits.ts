@@ -7,8 +7,9 @@ import { AppError } from './app-error';
 
 /**
  * Which counters a request of each limited operation counts against. Token requests are counted
- * per clientId and per client address (each attempt costs a scrypt hash, also for unknown
- * clientIds); promo requests per company, which bounds probing for valid codes.
+ * per clientId and per client address, which bounds guessing of secrets (and of the demo partners'
+ * scrypt-hashed ones, the CPU they cost); promo requests per company, which bounds probing for
+ * valid codes.
  */
 export function bucketsFor(operationId: string, c: Context, scope: RequestScope, limits: RateLimitConfig): Bucket[] {
   if (operationId === 'issueToken') {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Company, CompanyType } from '../../src/entities/company';
 import { Credential } from '../../src/entities/credential';
-import { hashSecret } from '../../src/domain/credential-secret';
+import { issueClientSecret } from '../../src/domain/credential-secret';
 import type { RunningServer } from '../../src/server';
 import type { ApiClient } from './http-client';
 
@@ -23,13 +23,13 @@ export interface PartnerOverrides {
 export async function newPartner(server: Pick<RunningServer, 'orm'>, client: ApiClient, overrides: PartnerOverrides = {}): Promise<TestPartner> {
   const em = server.orm.em.fork();
   const suffix = randomBytes(4).toString('hex');
-  const clientSecret = `secret-${randomBytes(12).toString('hex')}`;
+  const { secret: clientSecret, secretHash } = issueClientSecret();
   const company = em.create(Company, {
     name: overrides.name ?? `Test Treks ${suffix}`,
     type: overrides.type ?? CompanyType.TravelAgency,
     commissionPercent: overrides.commissionPercent ?? '10.00',
   });
-  const credential = em.create(Credential, { clientId: `test-${suffix}`, secretHash: await hashSecret(clientSecret), company });
+  const credential = em.create(Credential, { clientId: `test-${suffix}`, secretHash, company });
   await em.flush();
   const response = await client.call('POST', '/api/external/v1/auth/token', { clientId: credential.clientId, clientSecret });
   if (response.status !== 200) throw new Error(`could not take a token: ${JSON.stringify(response.body)}`);

@@ -1,0 +1,37 @@
+import { DECOY_SECRET_HASH, hashChosenSecret, issueClientSecret, verifySecret } from '../../src/domain/credential-secret';
+
+describe('client secrets', () => {
+  it('issues 32 random bytes, base64url, and keeps only their SHA-256', async () => {
+    const issued = issueClientSecret();
+    expect(Buffer.from(issued.secret, 'base64url')).toHaveLength(32);
+    expect(issued.secretHash).toMatch(/^sha256\$[0-9a-f]{64}$/);
+    expect(issued.secretHash).not.toContain(issued.secret);
+    expect(issueClientSecret().secret).not.toBe(issued.secret);
+  });
+
+  it('accepts the issued secret and rejects any other, also one differing in a single character', async () => {
+    const issued = issueClientSecret();
+    expect(await verifySecret(issued.secret, issued.secretHash)).toBe(true);
+    const flipped = (issued.secret[0] === 'A' ? 'B' : 'A') + issued.secret.slice(1);
+    expect(await verifySecret(flipped, issued.secretHash)).toBe(false);
+    expect(await verifySecret('', issued.secretHash)).toBe(false);
+  });
+
+  it('keeps accepting a secret stored with scrypt (chosen secrets, credentials issued before SHA-256)', async () => {
+    const stored = await hashChosenSecret('sandbox-secret-everest-trails');
+    expect(stored).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(await verifySecret('sandbox-secret-everest-trails', stored)).toBe(true);
+    expect(await verifySecret('sandbox-secret-everest-trail', stored)).toBe(false);
+  });
+
+  it('rejects every secret against the decoy compared for an unknown clientId', async () => {
+    expect(await verifySecret('', DECOY_SECRET_HASH)).toBe(false);
+    expect(await verifySecret(issueClientSecret().secret, DECOY_SECRET_HASH)).toBe(false);
+  });
+
+  it('rejects against a stored hash of an unknown scheme or a cut-off digest', async () => {
+    const issued = issueClientSecret();
+    expect(await verifySecret(issued.secret, issued.secretHash.replace('sha256', 'md5'))).toBe(false);
+    expect(await verifySecret(issued.secret, issued.secretHash.slice(0, -2))).toBe(false);
+  });
+});
