@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { API, createPartners, inBatches, registerTravellers, ROUTE_IDS } from './bench-partners.mjs';
-import { here, percentile, startBenchServer, startForked, writeResult } from './support.mjs';
+import { here, percentile, processCpuSeconds, startBenchServer, startForked, writeResult } from './support.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
@@ -217,16 +217,6 @@ async function runBaseline(url, connections, seconds) {
     },
   });
   return { latencies, errors: errors + result.errors + result.timeouts };
-}
-
-/** CPU time (user + system) of a process, in seconds, from /proc. */
-function processCpuSeconds(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
 }
 
 /** Busy and total jiffies of the whole machine, from /proc/stat. */

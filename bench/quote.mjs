@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { postgresCpuSeconds, processCpuSeconds } from './support.mjs';
 
 const require = createRequire(import.meta.url);
 const { ensureLocalCluster } = require('../dist/src/db/local-cluster.js');
@@ -43,11 +44,16 @@ async function waitForHttp(url) {
   throw new Error(`${url} did not come up`);
 }
 
-function run(title, options) {
+/** One autocannon run; also the CPU the target's server process and PostgreSQL used, in cores. */
+function run(title, options, pid) {
+  const started = { at: Date.now(), server: processCpuSeconds(pid), postgres: postgresCpuSeconds() };
   return new Promise((resolve, reject) => {
     autocannon({ connections: CONNECTIONS, duration: DURATION, ...options }, (error, result) => {
       if (error) return reject(error);
+      const seconds = (Date.now() - started.at) / 1000;
       resolve({
+        serverCores: (processCpuSeconds(pid) - started.server) / seconds,
+        postgresCores: (postgresCpuSeconds() - started.postgres) / seconds,
         title,
         requestsPerSecond: result.requests.average,
         p50: result.latency.p50,
@@ -106,10 +112,11 @@ async function main() {
     await run('warm-up', { url: `${serviceUrl}/api/external/v1/reference/quote`, method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: quoteBody, ...warm });
 
     const targets = [
-      { title: '(a) bare Express, fixed JSON', options: { url: `http://127.0.0.1:${bare.port}/fixed` } },
-      { title: '(b) stack + bearer check + PK SELECT', options: { url: `http://127.0.0.1:${stack.port}/companies/${demo.companyId}`, headers: { authorization } } },
+      { title: '(a) bare Express, fixed JSON', pid: bare.child.pid, options: { url: `http://127.0.0.1:${bare.port}/fixed` } },
+      { title: '(b) stack + bearer check + PK SELECT', pid: stack.child.pid, options: { url: `http://127.0.0.1:${stack.port}/companies/${demo.companyId}`, headers: { authorization } } },
       {
         title: '(c) POST /reference/quote',
+        pid: service.pid,
         options: { url: `${serviceUrl}/api/external/v1/reference/quote`, method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: quoteBody },
       },
     ];
@@ -117,7 +124,7 @@ async function main() {
     const rounds = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const results = [];
-      for (const target of targets) results.push(await run(target.title, target.options));
+      for (const target of targets) results.push(await run(target.title, target.options, target.pid));
       rounds.push(results);
       console.error(`round ${round}/${ROUNDS}: ${results.map((r) => `${r.requestsPerSecond.toFixed(0)} req/s p99 ${r.p99} ms`).join(' | ')}`);
     }
@@ -134,18 +141,20 @@ async function main() {
       worstP99: Math.max(...rounds.map((r) => r[i].p99)),
       failures: rounds.reduce((sum, r) => sum + r[i].errors + r[i].non2xx, 0),
       total: rounds.reduce((sum, r) => sum + r[i].total, 0),
+      serverCores: median(rounds.map((r) => r[i].serverCores)),
+      postgresCores: median(rounds.map((r) => r[i].postgresCores)),
     }));
     // Ratios per round too: a round's three targets ran back to back under the same outside load.
     const perRound = rounds.map((r) => ({ ca: r[2].requestsPerSecond / r[0].requestsPerSecond, cb: r[2].requestsPerSecond / r[1].requestsPerSecond, ba: r[1].requestsPerSecond / r[0].requestsPerSecond }));
     const pct = (x) => `${(x * 100).toFixed(1)}%`;
 
-    const rows = [a, b, c].map((r) => `| ${r.title} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.worstP99} | ${r.total} | ${r.failures} |`);
+    const rows = [a, b, c].map((r) => `| ${r.title} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.worstP99} | ${r.total} | ${r.failures} | ${r.serverCores.toFixed(2)} | ${r.postgresCores.toFixed(2)} |`);
     const roundRows = rounds.map((r, i) => `| ${i + 1} | ${r.map((x) => `${x.requestsPerSecond.toFixed(0)} / ${x.p99}`).join(' | ')} | ${pct(perRound[i].ba)} | ${pct(perRound[i].ca)} | ${pct(perRound[i].cb)} |`);
     const report = [
       `Run ${new Date().toISOString()}: ${ROUNDS} interleaved rounds of ${DURATION} s per target, ${CONNECTIONS} connections, ${os.cpus().length} x ${os.cpus()[0].model}, Node ${process.version}, 1-minute load average ${loadBefore.toFixed(1)} before and ${os.loadavg()[0].toFixed(1)} after`,
       '',
-      '| target | req/s (median) | p50 ms | p99 ms (median) | p99 ms (worst round) | requests | errors + non-2xx |',
-      '|---|---|---|---|---|---|---|',
+      '| target | req/s (median) | p50 ms | p99 ms (median) | p99 ms (worst round) | requests | errors + non-2xx | server process, cores | PostgreSQL, cores |',
+      '|---|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
       `(b)/(a) = ${pct(b.requestsPerSecond / a.requestsPerSecond)}`,

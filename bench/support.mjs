@@ -51,6 +51,30 @@ export async function startBenchServer(name, env = {}, { execArgv = [] } = {}) {
   };
 }
 
+/** CPU time (user + system) of a process, in seconds, from /proc. */
+export function processCpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU time of every PostgreSQL process (postmaster, backends, background workers), in seconds. */
+export function postgresCpuSeconds() {
+  let seconds = 0;
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) seconds += processCpuSeconds(pid);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return seconds;
+}
+
 export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }

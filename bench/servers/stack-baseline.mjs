@@ -7,7 +7,10 @@ const require = createRequire(import.meta.url);
 const { createOpenApiBackend } = require('../../dist/src/http/openapi.js');
 const { authenticate } = require('../../dist/src/services/authentication.js');
 const { initOrm } = require('../../dist/src/db/orm.js');
-const { Company } = require('../../dist/src/entities/company.js');
+const { runPrepared } = require('../../dist/src/db/prepared-statement.js');
+
+// The same path the service takes for its per-request statements (the bearer check, the quote insert).
+const COMPANY_BY_ID = { name: 'baseline-company-by-id', text: 'select id, name from company where id = $1' };
 
 const document = {
   openapi: '3.1.0',
@@ -38,7 +41,7 @@ api.registerSecurityHandler('bearerAuth', async (c, _req, res) => {
 });
 api.register({
   getCompany: async (c, _req, res) => {
-    const company = await res.locals.em.findOne(Company, c.request.params.companyId);
+    const [company] = await runPrepared(res.locals.em, COMPANY_BY_ID, [c.request.params.companyId]);
     res.json({ success: true, message: 'OK', data: { companyId: company.id, name: company.name }, timestamp: new Date().toISOString() });
   },
   unauthorizedHandler: async (_c, _req, res) => res.status(401).json({ success: false, message: 'unauthorized', data: null }),
