@@ -1,10 +1,12 @@
-// npm run bench: (a) bare Express, (b) the service stack answering one primary-key SELECT behind
-// the bearer check, (c) authenticated POST /reference/quote on the real server, all measured in
-// one run with autocannon at 50 connections, on one PostgreSQL. Ratios against (a) and (b) are
-// what BENCHMARKS.md records; absolute numbers depend on the machine.
+// npm run bench: (a) bare Express, (b) the service's own request path (bench/servers/stack-baseline.mjs:
+// the same middleware, openapi-backend and bearer check as src/app.ts) answering one primary-key
+// SELECT, (c) authenticated POST /reference/quote on the real server, all measured in one run with
+// autocannon at 50 connections, on one PostgreSQL. (b0), the same SELECT behind Express +
+// openapi-backend + the bearer check without the service's middleware, is reported beside them.
+// Ratios against (a) and (b) are what BENCHMARKS.md records; absolute numbers depend on the machine.
 //
-// The machine is shared (2 cores, other work comes and goes), so the three targets are measured
-// in interleaved rounds (a, b, c, a, b, c, ...) and each figure is the median over the rounds:
+// The machine is shared (2 cores, other work comes and goes), so the targets are measured in
+// interleaved rounds (a, b, c, b0, a, b, c, b0, ...) and each figure is the median over the rounds:
 // a burst of outside load then hurts one round of each target rather than one whole target.
 // BENCH_ROUNDS (default 5) and BENCH_SECONDS per target and round (default 10) tune it;
 // BENCH_PROFILE=1 writes a V8 CPU profile of the service into bench/results/.
@@ -14,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { postgresCpuSeconds, processCpuSeconds } from './support.mjs';
+import { postgresCpuByPid, postgresCpuSince, processCpuSeconds } from './support.mjs';
 
 const require = createRequire(import.meta.url);
 const { ensureLocalCluster } = require('../dist/src/db/local-cluster.js');
@@ -46,14 +48,14 @@ async function waitForHttp(url) {
 
 /** One autocannon run; also the CPU the target's server process and PostgreSQL used, in cores. */
 function run(title, options, pid) {
-  const started = { at: Date.now(), server: processCpuSeconds(pid), postgres: postgresCpuSeconds() };
+  const started = { at: Date.now(), server: processCpuSeconds(pid), postgres: postgresCpuByPid() };
   return new Promise((resolve, reject) => {
     autocannon({ connections: CONNECTIONS, duration: DURATION, ...options }, (error, result) => {
       if (error) return reject(error);
       const seconds = (Date.now() - started.at) / 1000;
       resolve({
         serverCores: (processCpuSeconds(pid) - started.server) / seconds,
-        postgresCores: (postgresCpuSeconds() - started.postgres) / seconds,
+        postgresCores: postgresCpuSince(started.postgres) / seconds,
         title,
         requestsPerSecond: result.requests.average,
         p50: result.latency.p50,
@@ -95,8 +97,10 @@ async function main() {
 
     const bare = await startProcess(path.join(here, 'servers/bare-express.mjs'), {});
     children.push(bare.child);
-    const stack = await startProcess(path.join(here, 'servers/stack-baseline.mjs'), { DATABASE_URL: databaseUrl });
+    const stack = await startProcess(path.join(here, 'servers/stack-baseline.mjs'), { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
     children.push(stack.child);
+    const leanStack = await startProcess(path.join(here, 'servers/stack-baseline.mjs'), { DATABASE_URL: databaseUrl, BASELINE_STACK: 'lean' });
+    children.push(leanStack.child);
 
     const quoteBody = JSON.stringify({
       nationality: 'German',
@@ -109,16 +113,19 @@ async function main() {
     const warm = { duration: 2 };
     await run('warm-up', { url: `http://127.0.0.1:${bare.port}/fixed`, ...warm });
     await run('warm-up', { url: `http://127.0.0.1:${stack.port}/companies/${demo.companyId}`, headers: { authorization }, ...warm });
+    await run('warm-up', { url: `http://127.0.0.1:${leanStack.port}/companies/${demo.companyId}`, headers: { authorization }, ...warm });
     await run('warm-up', { url: `${serviceUrl}/api/external/v1/reference/quote`, method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: quoteBody, ...warm });
 
     const targets = [
       { title: '(a) bare Express, fixed JSON', pid: bare.child.pid, options: { url: `http://127.0.0.1:${bare.port}/fixed` } },
-      { title: '(b) stack + bearer check + PK SELECT', pid: stack.child.pid, options: { url: `http://127.0.0.1:${stack.port}/companies/${demo.companyId}`, headers: { authorization } } },
+      { title: '(b) service stack + bearer check + PK SELECT', pid: stack.child.pid, options: { url: `http://127.0.0.1:${stack.port}/companies/${demo.companyId}`, headers: { authorization } } },
       {
         title: '(c) POST /reference/quote',
         pid: service.pid,
         options: { url: `${serviceUrl}/api/external/v1/reference/quote`, method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: quoteBody },
       },
+      // Reported beside (b), not a target of the issue: the stack without the service's own middleware.
+      { title: '(b0) lean stack + bearer check + PK SELECT', pid: leanStack.child.pid, options: { url: `http://127.0.0.1:${leanStack.port}/companies/${demo.companyId}`, headers: { authorization } } },
     ];
     const loadBefore = os.loadavg()[0];
     const rounds = [];
@@ -133,7 +140,7 @@ async function main() {
       const middle = Math.floor(sorted.length / 2);
       return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     };
-    const [a, b, c] = targets.map((target, i) => ({
+    const [a, b, c, b0] = targets.map((target, i) => ({
       title: target.title,
       requestsPerSecond: median(rounds.map((r) => r[i].requestsPerSecond)),
       p50: median(rounds.map((r) => r[i].p50)),
@@ -144,12 +151,12 @@ async function main() {
       serverCores: median(rounds.map((r) => r[i].serverCores)),
       postgresCores: median(rounds.map((r) => r[i].postgresCores)),
     }));
-    // Ratios per round too: a round's three targets ran back to back under the same outside load.
+    // Ratios per round too: a round's targets ran back to back under the same outside load.
     const perRound = rounds.map((r) => ({ ca: r[2].requestsPerSecond / r[0].requestsPerSecond, cb: r[2].requestsPerSecond / r[1].requestsPerSecond, ba: r[1].requestsPerSecond / r[0].requestsPerSecond }));
     const pct = (x) => `${(x * 100).toFixed(1)}%`;
 
-    const rows = [a, b, c].map((r) => `| ${r.title} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.worstP99} | ${r.total} | ${r.failures} | ${r.serverCores.toFixed(2)} | ${r.postgresCores.toFixed(2)} |`);
-    const roundRows = rounds.map((r, i) => `| ${i + 1} | ${r.map((x) => `${x.requestsPerSecond.toFixed(0)} / ${x.p99}`).join(' | ')} | ${pct(perRound[i].ba)} | ${pct(perRound[i].ca)} | ${pct(perRound[i].cb)} |`);
+    const rows = [a, b, b0, c].map((r) => `| ${r.title} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.worstP99} | ${r.total} | ${r.failures} | ${r.serverCores.toFixed(2)} | ${r.postgresCores.toFixed(2)} |`);
+    const roundRows = rounds.map((r, i) => `| ${i + 1} | ${[r[0], r[1], r[3], r[2]].map((x) => `${x.requestsPerSecond.toFixed(0)} / ${x.p99}`).join(' | ')} | ${pct(perRound[i].ba)} | ${pct(perRound[i].ca)} | ${pct(perRound[i].cb)} |`);
     const report = [
       `Run ${new Date().toISOString()}: ${ROUNDS} interleaved rounds of ${DURATION} s per target, ${CONNECTIONS} connections, ${os.cpus().length} x ${os.cpus()[0].model}, Node ${process.version}, 1-minute load average ${loadBefore.toFixed(1)} before and ${os.loadavg()[0].toFixed(1)} after`,
       '',
@@ -157,13 +164,13 @@ async function main() {
       '|---|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
-      `(b)/(a) = ${pct(b.requestsPerSecond / a.requestsPerSecond)}`,
+      `(b)/(a) = ${pct(b.requestsPerSecond / a.requestsPerSecond)}; without the service's middleware (b0)/(a) = ${pct(b0.requestsPerSecond / a.requestsPerSecond)}, (c)/(b0) = ${pct(c.requestsPerSecond / b0.requestsPerSecond)}`,
       `(c)/(a) = ${pct(c.requestsPerSecond / a.requestsPerSecond)}  (target >= 15%; median of per-round ratios ${pct(median(perRound.map((r) => r.ca)))})`,
       `(c)/(b) = ${pct(c.requestsPerSecond / b.requestsPerSecond)}  (target >= 65%; median of per-round ratios ${pct(median(perRound.map((r) => r.cb)))})`,
       `(c) p99 = ${c.p99} ms median, ${c.worstP99} ms worst round (target < 100 ms); errors + non-2xx = ${c.failures} (target 0)`,
       '',
-      '| round | (a) req/s / p99 | (b) req/s / p99 | (c) req/s / p99 | (b)/(a) | (c)/(a) | (c)/(b) |',
-      '|---|---|---|---|---|---|---|',
+      '| round | (a) req/s / p99 | (b) req/s / p99 | (b0) req/s / p99 | (c) req/s / p99 | (b)/(a) | (c)/(a) | (c)/(b) |',
+      '|---|---|---|---|---|---|---|---|',
       ...roundRows,
     ].join('\n');
     console.log(report);

@@ -61,17 +61,24 @@ export function processCpuSeconds(pid) {
   }
 }
 
-/** CPU time of every PostgreSQL process (postmaster, backends, background workers), in seconds. */
-export function postgresCpuSeconds() {
-  let seconds = 0;
+/** CPU time of each PostgreSQL process (postmaster, backends, background workers) by pid, in seconds. */
+export function postgresCpuByPid() {
+  const seconds = new Map();
   for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) seconds += processCpuSeconds(pid);
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) seconds.set(pid, processCpuSeconds(pid));
     } catch {
       // the process ended while we looked
     }
   }
+  return seconds;
+}
+
+/** PostgreSQL's CPU seconds since `before` (a postgresCpuByPid result); a backend that ended meanwhile is not counted. */
+export function postgresCpuSince(before) {
+  let seconds = 0;
+  for (const [pid, now] of postgresCpuByPid()) seconds += now - (before.get(pid) ?? 0);
   return seconds;
 }
 
