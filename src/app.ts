@@ -16,7 +16,7 @@ import { authenticate } from './services/authentication';
 import { operationHandlers } from './operations';
 import { PROMO_OPERATION_IDS } from './operations/promos';
 import { invalidPromoCode } from './services/promo';
-import type { OperationHandler, OperationResult, RequestScope, Services } from './operations/operation';
+import type { OperationHandler, OperationHandlers, OperationResult, RequestScope, Services } from './operations/operation';
 
 export interface AppDeps {
   orm: Orm;
@@ -39,7 +39,7 @@ export async function createApp({ orm, services, document, pages = [] }: AppDeps
  * no handler, and `handlers` by operationId. The quote benchmark's stack baseline builds one over
  * its own one-operation document, so it measures the service's own request path.
  */
-export async function buildApi(document: Document, handlers: Record<string, OperationHandler>): Promise<OpenAPIBackend> {
+export async function buildApi(document: Document, handlers: OperationHandlers): Promise<OpenAPIBackend> {
   const api = createOpenApiBackend(document, { validate: validatesBeforeHandler });
   await api.init();
 
