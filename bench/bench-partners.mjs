@@ -23,21 +23,19 @@ export async function createPartners(databaseUrl, count, label) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const partners = await Promise.all(
-      Array.from({ length: count }, async (_, i) => {
-        const { secret: clientSecret, secretHash } = issueClientSecret();
-        return {
-          index: i,
-          companyId: randomUUID(),
-          type: i % 2 === 0 ? 'TRAVEL_AGENCY' : 'SALES_COMPANY',
-          clientId: `bench-${label}-${i}-${randomBytes(4).toString('hex')}`,
-          clientSecret,
-          secretHash,
-          travellers: [],
-          nextTraveller: 0,
-        };
-      }),
-    );
+    const partners = Array.from({ length: count }, (_, i) => {
+      const { secret: clientSecret, secretHash } = issueClientSecret();
+      return {
+        index: i,
+        companyId: randomUUID(),
+        type: i % 2 === 0 ? 'TRAVEL_AGENCY' : 'SALES_COMPANY',
+        clientId: `bench-${label}-${i}-${randomBytes(4).toString('hex')}`,
+        clientSecret,
+        secretHash,
+        travellers: [],
+        nextTraveller: 0,
+      };
+    });
     for (const p of partners) {
       await client.query(`insert into company (id, name, type, commission_percent, active, created_at) values ($1, $2, $3, '10.00', true, now())`, [p.companyId, `Bench ${label} ${p.index}`, p.type]);
       await client.query(`insert into credential (id, client_id, secret_hash, company_id, created_at) values ($1, $2, $3, $4, now())`, [randomUUID(), p.clientId, p.secretHash, p.companyId]);

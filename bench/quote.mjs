@@ -11,40 +11,17 @@
 // BENCH_ROUNDS (default 5) and BENCH_SECONDS per target and round (default 10) tune it;
 // BENCH_PROFILE=1 writes a V8 CPU profile of the service into bench/results/.
 import autocannon from 'autocannon';
-import { fork } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { postgresCpuByPid, postgresCpuSince, processCpuSeconds } from './support.mjs';
+import { here, postgresCpuByPid, postgresCpuSince, processCpuSeconds, startBenchServer, startForked, writeResult } from './support.mjs';
 
 const require = createRequire(import.meta.url);
-const { ensureLocalCluster } = require('../dist/src/db/local-cluster.js');
 const { kathmanduToday, addDays } = require('../dist/src/domain/business-date.js');
-const { DEMO_PARTNERS } = require('../dist/src/db/demo-partners.js');
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const here = path.dirname(new URL(import.meta.url).pathname);
-
-function startProcess(script, env, args = []) {
-  return new Promise((resolve, reject) => {
-    const child = fork(script, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    child.once('message', (message) => resolve({ child, port: message.port }));
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
-async function waitForHttp(url) {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 /** One autocannon run; also the CPU the target's server process and PostgreSQL used, in cores. */
 function run(title, options, pid) {
@@ -69,38 +46,16 @@ function run(title, options, pid) {
 }
 
 async function main() {
-  const external = process.env.DATABASE_URL;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
-  fs.chmodSync(dataDir, 0o755);
-  const cluster = external ? undefined : await ensureLocalCluster({ dataDir, database: 'bench' });
-  const databaseUrl = external ?? cluster.url;
-  const children = [];
+  const service = await startBenchServer('quote', {}, { execArgv: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(here, 'results')}`] : [] });
+  const { authorization, companyId, databaseUrl } = service;
+  const baselines = [];
   try {
-    const service = fork(path.join(here, '../dist/src/main.js'), [], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'warn', DATA_DIR: dataDir },
-      execArgv: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(here, 'results')}`] : [],
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
-    children.push(service);
-    const servicePort = await new Promise((resolve) => service.on('message', (m) => m.port && resolve(m.port)));
-    const serviceUrl = `http://127.0.0.1:${servicePort}`;
-    await waitForHttp(`${serviceUrl}/healthz`);
-
-    const demo = DEMO_PARTNERS[0];
-    const tokenResponse = await fetch(`${serviceUrl}/api/external/v1/auth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ clientId: demo.clientId, clientSecret: demo.clientSecret }),
-    });
-    const token = (await tokenResponse.json()).data.accessToken;
-    const authorization = `Bearer ${token}`;
-
-    const bare = await startProcess(path.join(here, 'servers/bare-express.mjs'), {});
-    children.push(bare.child);
-    const stack = await startProcess(path.join(here, 'servers/stack-baseline.mjs'), { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
-    children.push(stack.child);
-    const leanStack = await startProcess(path.join(here, 'servers/stack-baseline.mjs'), { DATABASE_URL: databaseUrl, BASELINE_STACK: 'lean' });
-    children.push(leanStack.child);
+    const bare = await startForked(path.join(here, 'servers/bare-express.mjs'));
+    baselines.push(bare);
+    const stack = await startForked(path.join(here, 'servers/stack-baseline.mjs'), { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+    baselines.push(stack);
+    const leanStack = await startForked(path.join(here, 'servers/stack-baseline.mjs'), { DATABASE_URL: databaseUrl, BASELINE_STACK: 'lean' });
+    baselines.push(leanStack);
 
     const quoteBody = JSON.stringify({
       nationality: 'German',
@@ -111,21 +66,21 @@ async function main() {
     });
 
     const warm = { duration: 2 };
-    await run('warm-up', { url: `http://127.0.0.1:${bare.port}/fixed`, ...warm });
-    await run('warm-up', { url: `http://127.0.0.1:${stack.port}/companies/${demo.companyId}`, headers: { authorization }, ...warm });
-    await run('warm-up', { url: `http://127.0.0.1:${leanStack.port}/companies/${demo.companyId}`, headers: { authorization }, ...warm });
-    await run('warm-up', { url: `${serviceUrl}/api/external/v1/reference/quote`, method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: quoteBody, ...warm });
+    await run('warm-up', { url: `${bare.url}/fixed`, ...warm });
+    await run('warm-up', { url: `${stack.url}/companies/${companyId}`, headers: { authorization }, ...warm });
+    await run('warm-up', { url: `${leanStack.url}/companies/${companyId}`, headers: { authorization }, ...warm });
+    await run('warm-up', { url: `${service.url}/api/external/v1/reference/quote`, method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: quoteBody, ...warm });
 
     const targets = [
-      { title: '(a) bare Express, fixed JSON', pid: bare.child.pid, options: { url: `http://127.0.0.1:${bare.port}/fixed` } },
-      { title: '(b) service stack + bearer check + PK SELECT', pid: stack.child.pid, options: { url: `http://127.0.0.1:${stack.port}/companies/${demo.companyId}`, headers: { authorization } } },
+      { title: '(a) bare Express, fixed JSON', pid: bare.pid, options: { url: `${bare.url}/fixed` } },
+      { title: '(b) service stack + bearer check + PK SELECT', pid: stack.pid, options: { url: `${stack.url}/companies/${companyId}`, headers: { authorization } } },
       {
         title: '(c) POST /reference/quote',
         pid: service.pid,
-        options: { url: `${serviceUrl}/api/external/v1/reference/quote`, method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: quoteBody },
+        options: { url: `${service.url}/api/external/v1/reference/quote`, method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: quoteBody },
       },
       // Reported beside (b), not a target of the issue: the stack without the service's own middleware.
-      { title: '(b0) lean stack + bearer check + PK SELECT', pid: leanStack.child.pid, options: { url: `http://127.0.0.1:${leanStack.port}/companies/${demo.companyId}`, headers: { authorization } } },
+      { title: '(b0) lean stack + bearer check + PK SELECT', pid: leanStack.pid, options: { url: `${leanStack.url}/companies/${companyId}`, headers: { authorization } } },
     ];
     const loadBefore = os.loadavg()[0];
     const rounds = [];
@@ -174,13 +129,10 @@ async function main() {
       ...roundRows,
     ].join('\n');
     console.log(report);
-    fs.mkdirSync(path.join(here, 'results'), { recursive: true });
-    fs.writeFileSync(path.join(here, 'results', 'quote.md'), `${report}\n`);
+    writeResult('quote', report);
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1500));
-    await cluster?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all(baselines.map((baseline) => baseline.stop()));
+    await service.stop();
   }
 }
 
