@@ -69,8 +69,8 @@ describe('the invariant checker', () => {
     const held = await placeOrder(server, client, partner, { promoCode: cancelCode });
     const open = await placeOrder(server, client, partner, { promoCode: cancelCode });
     await pay(client, partner, open.orderRef, { gateway: 'wallet_gateway' });
-    await cancelOrder(server.orm.em.fork(), held.orderRef, 'operator-cli:test');
-    await cancelOrder(server.orm.em.fork(), open.orderNumber, 'operator-cli:test');
+    await cancelOrder(server.orm.em.fork(), held.orderRef, 'operator-cli:test', server.payments);
+    await cancelOrder(server.orm.em.fork(), open.orderNumber, 'operator-cli:test', server.payments);
 
     const result = await checkInvariants();
     expect(result.output).toContain('invariants: 0 violations');

@@ -456,7 +456,7 @@ describe('orders the operator settled in cash or cancelled (ops order record-cas
 
   it('when the operator cancelled a pending order, then getOrder reads CANCELLED, payment-status the lean NOT_INITIATED shape, and pay is a 400', async () => {
     const order = await placeOrder(server, client, agency);
-    await cancelOrder(server.orm.em.fork(), order.orderNumber, OPERATOR);
+    await cancelOrder(server.orm.em.fork(), order.orderNumber, OPERATOR, server.payments);
     const read = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, { token: agency.token });
     expect(read.status).toBe(200);
     expect(read.body.data).toMatchObject({ status: 'CANCELLED', paidAt: null });
@@ -470,7 +470,7 @@ describe('orders the operator settled in cash or cancelled (ops order record-cas
   it('when an order of a group is cancelled, then the group payment that covered it closes and a new group pay covers only the pending orders', async () => {
     const group = await placeGroup(server, client, agency, 2);
     const first = (await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } })).body.data;
-    const cancelled = await cancelOrder(server.orm.em.fork(), group.orders[0].orderRef, OPERATOR);
+    const cancelled = await cancelOrder(server.orm.em.fork(), group.orders[0].orderRef, OPERATOR, server.payments);
     expect(cancelled.closedPaymentRefs).toEqual([first.paymentRef]);
     expect((await fetch(first.paymentUrl)).status).toBe(410);
     const second = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
