@@ -320,9 +320,16 @@ export interface paths {
          *     company A accepts only A's company codes (and any agent's code); an order bound to agent X
          *     accepts only X's agent codes (and any company's code).
          *
-         *     Any rejection (unknown, expired, inactive or exhausted code, code of another party, blank
-         *     code, order not pending) is a 400 with the message `Invalid promo code`, and the order is left
-         *     completely unchanged. After payment the discount can no longer be changed.
+         *     Any rejection of the code (unknown, expired, inactive or exhausted code, code of another
+         *     party, blank code) is a 400 with the message `Invalid promo code`, and the order is left
+         *     completely unchanged. After payment the discount can no longer be changed: an order that is
+         *     not pending and unpaid is a 400 that names its status.
+         *
+         *     **An open checkout.** A checkout opened for the old total is first put to its gateway. If the
+         *     customer has already paid it, the order is settled `PAID` by that payment and the code is
+         *     refused (400); otherwise the checkout is closed (voided where the gateway can) and you start
+         *     a new payment for the new total. A 409 means a payment was being started or settled at that
+         *     very moment: retry.
          */
         post: operations["applyOrderPromo"];
         /**
@@ -1903,8 +1910,9 @@ export interface components {
             };
         };
         /**
-         * @description The `Idempotency-Key` was already used by your company for a different order or a different
-         *     body (error shape 2). Use a new key for a new payment attempt.
+         * @description Error shape 2. Either the `Idempotency-Key` was already used by your company for a different
+         *     order or a different body (use a new key for a new payment attempt), or another payment for
+         *     the order was being started or settled at this very moment (retry the same request shortly).
          */
         Conflict: {
             headers: {
@@ -1936,10 +1944,14 @@ export interface components {
             };
         };
         /**
-         * @description The promo operation was rejected (error shape 2): unknown, expired, inactive or exhausted
-         *     code, a code owned by a party the order's binding does not allow, a blank `promoCode`, or an
-         *     order that is not pending and unpaid. Every rejection carries exactly the message
-         *     `Invalid promo code`, whatever the cause, so that codes cannot be probed. Nothing was changed.
+         * @description The promo operation was rejected (error shape 2), and nothing was changed:
+         *
+         *     - the code: unknown, expired, inactive or exhausted, owned by a party the order's binding does
+         *       not allow, or a blank `promoCode`. Every rejection of a code carries exactly the message
+         *       `Invalid promo code`, whatever the cause, so that codes cannot be probed;
+         *     - the order: it is not pending and unpaid (for example the customer paid the open checkout
+         *       while you asked: the order is then settled `PAID` by that payment). The message names the
+         *       order's status and is the same for every code.
          */
         InvalidPromoCode: {
             headers: {
@@ -1951,6 +1963,18 @@ export interface components {
         };
         /** @description Nothing matches the identifier (error shape 2). Do not retry. */
         NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description A payment for the order is being started or settled at this very moment (error shape 2): the
+         *     change could not be made without orphaning it. Nothing was changed; try again shortly.
+         */
+        PaymentInProgress: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2453,6 +2477,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["PaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2496,6 +2521,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["PaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2646,6 +2672,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["PaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2685,6 +2712,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["PaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
