@@ -37,6 +37,8 @@ const onBoth = <T>(count: number, send: (client: ApiClient, i: number) => Promis
   return Promise.all(Array.from({ length: count }, (_, i) => send(clients[i % 2], i)));
 };
 const statuses = (responses: Array<{ status: number }>) => responses.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+const STAGGER_MS = [0, 60, 15, 40, 5, 25, 50];
+
 /** What the operator CLI would have: the sandbox gateways of the fleet's DATA_DIR, over the test's ORM. */
 function paymentDepsOf(dataDir: string): PaymentDeps {
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: postgres.url, DATA_DIR: dataDir });
@@ -181,6 +183,8 @@ describe('races across two server processes on one PostgreSQL', () => {
       const order = await createOrder(clients[0], partner, touristId);
       const started = (await pay(clients[0], partner, order.orderRef, { gateway })).body.data;
       const customerPays = async () => {
+        // Staggered so that each side wins some rounds: the customer starts 0 to 60 ms after the change.
+        await new Promise((resolve) => setTimeout(resolve, STAGGER_MS[round % STAGGER_MS.length]));
         const checkout = await submitCheckout(started.paymentUrl, gateway === 'card_gateway' ? APPROVE_CARD : APPROVE_WALLET);
         if (checkout.callbackUrl) await deliverCallback(clients[0], checkout.callbackUrl);
       };
