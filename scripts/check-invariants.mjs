@@ -49,8 +49,8 @@ const CHECKS = [
         from payment_attempt a
         join payment_attempt_order pao on pao.attempt_id = a.id
        group by a.id
-      having (a.status = 'SUCCESS' and not bool_or(pao.settlement = 'PAID'))
-          or (a.status in ('REFUND_PENDING', 'REFUNDED') and bool_or(pao.settlement = 'PAID'))`,
+      having (a.status = 'SUCCESS' and not coalesce(bool_or(pao.settlement = 'PAID'), false))
+          or (a.status in ('REFUND_PENDING', 'REFUNDED') and coalesce(bool_or(pao.settlement = 'PAID'), false))`,
   },
   {
     name: 'captured money neither paying an order nor recorded as owed back or refunded',
