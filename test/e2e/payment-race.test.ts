@@ -74,6 +74,7 @@ describe('pay across two server processes', () => {
     const order = await placeOrder(fixtures, clients[0], partner);
     const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => pay(clients[i % 2], partner, order.orderRef, { gateway: 'wallet_gateway' })));
     const started = responses.filter((r) => r.status === 200);
+    console.info(`new-key race: 200=${started.length} 409=${responses.length - started.length}`);
     expect(responses.filter((r) => r.status !== 200).every((r) => r.status === 409)).toBe(true);
     const ledger = await ledgerOf(fixtures, order.orderId);
     expect(ledger.attempts).toHaveLength(started.length);
