@@ -13,6 +13,7 @@ import { answerProtocolErrorsInShape } from './http/protocol-errors';
 import { loadSpecDocument } from './http/spec-document';
 import { createLogger, type Logger } from './logger';
 import { Catalogue } from './services/catalogue';
+import { refuseActiveDemoCredentials } from './services/demo-credentials';
 import { startDraftPurgeJob, type DraftPurgeJob } from './services/draft-purge-job';
 import type { PaymentDeps } from './services/payment-deps';
 import { PaymentReconcileJob } from './services/payment-reconcile-job';
@@ -128,6 +129,7 @@ export async function startServer(
 export async function prepare(orm: Orm, config: Config): Promise<void> {
   await migrate(orm);
   await seed(orm.em.fork(), { refreshCatalogue: !config.isProduction, demoPartners: config.seedDemoData });
+  if (config.isProduction) await refuseActiveDemoCredentials(orm.em.fork());
 }
 
 /**
