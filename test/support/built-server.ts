@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { SANDBOX_ENV } from './test-server';
+
 const ROOT = path.resolve(__dirname, '../..');
 
 /** Compiles src/ into dist/ the way `npm start` does, so process tests run what operators run. */
@@ -37,6 +39,7 @@ export async function forkServer(entry: 'main' | 'cluster', env: Record<string, 
       LOG_LEVEL: 'info',
       DATABASE_URL: databaseUrl,
       DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-process-')),
+      ...SANDBOX_ENV,
       ...env,
     },
   });
