@@ -8,6 +8,8 @@ export const PUBLISHED_SECRETS: readonly string[] = [
   'sandbox-secret-annapurna-adventure',
   'sandbox-secret-himalayan-sales',
   'sandbox-secret-summit-sales',
+  // Their common prefix: variants of them appear in tests and docs too.
+  'sandbox-secret-',
   'Qm8v2Lx9Tz4Rk7WpHc3N',
 ];
 
