@@ -2007,6 +2007,13 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
+         * @description Always `no-store`: the answer carries a token or personal data (RFC 6749 section 5.1 for the
+         *     token), so no cache, shared or private, may keep it. Every answer under `/api/external/v1`,
+         *     errors included, carries it; the OpenAPI document itself does not.
+         * @example no-store
+         */
+        CacheControlNoStore: "no-store";
+        /**
          * @description Seconds to wait before sending the request again.
          * @example 30
          */
@@ -2090,6 +2097,7 @@ export interface operations {
             /** @description Token issued. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2137,6 +2145,7 @@ export interface operations {
             /** @description Document stored as a draft. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2189,6 +2198,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2254,6 +2264,7 @@ export interface operations {
             /** @description The order. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2311,6 +2322,7 @@ export interface operations {
             /** @description Payment attempt started, or the existing attempt for a repeated `Idempotency-Key`. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2360,6 +2372,7 @@ export interface operations {
             /** @description Payment state of the order. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2407,6 +2420,7 @@ export interface operations {
             /** @description Code applied; the new promo state of the order. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2450,6 +2464,7 @@ export interface operations {
             /** @description The promo state of the order after removal (unchanged when the code was not on it). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2490,6 +2505,7 @@ export interface operations {
             /** @description Projected promo state; the order is unchanged. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2536,6 +2552,7 @@ export interface operations {
             /** @description Group payment attempt started, or the existing attempt for a repeated `Idempotency-Key`. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2600,6 +2617,7 @@ export interface operations {
             /** @description New promo state of every order of the group. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2639,6 +2657,7 @@ export interface operations {
             /** @description Promo state of every order of the group after removal. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2675,6 +2694,7 @@ export interface operations {
             /** @description Projected promo state of every order of the group; nothing was changed. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2749,6 +2769,7 @@ export interface operations {
             /** @description One page of packages. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2784,6 +2805,7 @@ export interface operations {
             /** @description Quote generated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2876,6 +2898,7 @@ export interface operations {
             /** @description One page of active routes. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2933,6 +2956,7 @@ export interface operations {
             /** @description One page of your company's travellers. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2960,6 +2984,7 @@ export interface operations {
             /** @description All travellers registered, in request order. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
