@@ -2067,6 +2067,13 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
+         * @description Always `no-store`: the answer carries a token or personal data (RFC 6749 section 5.1 for the
+         *     token), so no cache, shared or private, may keep it. Every answer under `/api/external/v1`,
+         *     errors included, carries it; the OpenAPI document itself does not.
+         * @example no-store
+         */
+        CacheControlNoStore: "no-store";
+        /**
          * @description Seconds to wait before sending the request again.
          * @example 30
          */
@@ -2150,6 +2157,7 @@ export interface operations {
             /** @description Token issued. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2197,6 +2205,7 @@ export interface operations {
             /** @description Document stored as a draft. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2249,6 +2258,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2314,6 +2324,7 @@ export interface operations {
             /** @description The order. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2371,6 +2382,7 @@ export interface operations {
             /** @description Payment attempt started, or the existing attempt for a repeated `Idempotency-Key`. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2420,6 +2432,7 @@ export interface operations {
             /** @description Payment state of the order. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2467,6 +2480,7 @@ export interface operations {
             /** @description Code applied; the new promo state of the order. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2511,6 +2525,7 @@ export interface operations {
             /** @description The promo state of the order after removal (unchanged when the code was not on it). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2552,6 +2567,7 @@ export interface operations {
             /** @description Projected promo state; the order is unchanged. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2598,6 +2614,7 @@ export interface operations {
             /** @description Group payment attempt started, or the existing attempt for a repeated `Idempotency-Key`. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2662,6 +2679,7 @@ export interface operations {
             /** @description New promo state of every order of the group. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2702,6 +2720,7 @@ export interface operations {
             /** @description Promo state of every order of the group after removal. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2739,6 +2758,7 @@ export interface operations {
             /** @description Projected promo state of every order of the group; nothing was changed. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2813,6 +2833,7 @@ export interface operations {
             /** @description One page of packages. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2848,6 +2869,7 @@ export interface operations {
             /** @description Quote generated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2940,6 +2962,7 @@ export interface operations {
             /** @description One page of active routes. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2997,6 +3020,7 @@ export interface operations {
             /** @description One page of your company's travellers. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3024,6 +3048,7 @@ export interface operations {
             /** @description All travellers registered, in request order. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {

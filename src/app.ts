@@ -26,6 +26,18 @@ export interface AppDeps {
   pages?: express.Router[];
 }
 
+const API_PREFIX = '/api/external/v1';
+
+/**
+ * Answers under the partner prefix carry tokens (RFC 6749 5.1) or personal data (travellers,
+ * orders, payments): no cache, shared or private, may keep them. The published OpenAPI document
+ * (served before this) stays cacheable.
+ */
+const noStore: express.RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
 const scopeOf = (res: Response): RequestScope => res.locals.scope as RequestScope;
 
 /** Express in front, openapi-backend for routing and validation from the spec, handlers by operationId. */
@@ -96,7 +108,8 @@ export function httpStack({ orm, services, document, pages = [], api }: AppDeps 
   app.disable('x-powered-by');
   // The contract defines no conditional requests; a SHA-1 of every JSON body would be paid for nothing.
   app.set('etag', false);
-  app.set('trust proxy', false);
+  // Which X-Forwarded-For hop is the client (req.ip), for the rate limits counted per address.
+  app.set('trust proxy', services.config.trustProxy);
   app.use(requestLog(services.logger));
   app.use(requestMetrics(services.metrics));
   app.use(securityHeaders());
@@ -109,6 +122,7 @@ export function httpStack({ orm, services, document, pages = [], api }: AppDeps 
     if (page) res.setHeader('Content-Security-Policy', docsContentSecurityPolicy(page)).sendFile(page);
     else sendError(_req, res, new AppError(404, 'The docs page is not built: run `npm run docs`'));
   });
+  app.use(API_PREFIX, noStore);
   for (const router of pages) app.use(router);
   app.use(express.json({ limit: services.config.maxJsonBodyBytes, type: ['application/json', 'application/*+json'] }));
   app.use((req, res, next) => {
@@ -136,7 +150,7 @@ function respondWith(handler: OperationHandler) {
     let result: OperationResult;
     try {
       rejectUnstorableInput(c, operationId);
-      await enforceRateLimit(operationId, c, scopeOf(res));
+      await enforceRateLimit(operationId, scopeOf(res));
       result = await handler(c, scopeOf(res));
     } catch (error) {
       const appError = toAppError(error);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { openDatabase } from './db/database';
 import { initOrm } from './db/orm';
 import { createLogger } from './logger';
-import { configOrExit } from './main';
+import { configOrExit, exitOnStartupFailure } from './main';
 import { prepare } from './server';
 
 /**
@@ -89,7 +89,4 @@ async function primary(): Promise<void> {
   for (let i = 0; i < config.clusterWorkers; i += 1) fork();
 }
 
-primary().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+primary().catch(exitOnStartupFailure);

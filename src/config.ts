@@ -1,5 +1,7 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { gatewaySecretWeakness } from './domain/secret-strength';
 
 export type PaymentMode = 'sandbox' | 'live';
 
@@ -25,8 +27,12 @@ export interface Config {
   documentDraftTtlHours: number;
   /** How often the server runs the draft purge; 0 turns the periodic job off. */
   documentPurgeIntervalSeconds: number;
+  /** Demo partners with published secrets; only when asked for (see sandboxByDefault). */
   seedDemoData: boolean;
   payments: PaymentConfig;
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For names the client address (rate limits). */
+  trustProxy: TrustProxy;
+  http: HttpTimeouts;
   /** How long SIGTERM waits for in-flight requests before it cuts the remaining connections. */
   shutdownTimeoutMs: number;
   /** Server processes `npm run start:cluster` runs. */
@@ -54,16 +60,36 @@ export interface PaymentConfig {
   gatewaySecrets: Partial<Record<'card_gateway' | 'wallet_gateway', string>>;
 }
 
+/** false: the socket's peer is the client; a number: that many proxies in front; a list: the proxies' addresses. */
+export type TrustProxy = false | number | string[];
+
+/**
+ * How long a client may take to send a request. Node's default (300 s for the whole request)
+ * lets a slow sender hold a connection and its memory for five minutes.
+ */
+export interface HttpTimeouts {
+  headersTimeoutMs: number;
+  /** Headers plus the largest body (a MAX_UPLOAD_BYTES document) at the slowest rate we accept. */
+  requestTimeoutMs: number;
+  /** The slowest upload accepted, in bytes per second (documented in the README). */
+  minUploadBytesPerSecond: number;
+}
+
 /**
  * Limits per fixed window, counted in PostgreSQL so that they hold across server processes.
  * 0 turns a limit off. Defaults are far above what a partner integration needs.
  */
 export interface RateLimitConfig {
   windowSeconds: number;
-  /** POST /auth/token per clientId: a backend needs about one token an hour. */
+  /**
+   * Tokens issued per clientId: a backend needs about one an hour. Only a caller holding the
+   * secret is counted, so no stranger can use it to lock a partner out.
+   */
   tokenPerClient: number;
-  /** POST /auth/token per client address: bounds guessing secrets across clientIds. */
+  /** Wrong secrets (or unknown clientIds) per client address: bounds guessing across clientIds. */
   tokenPerAddress: number;
+  /** Wrong secrets per (clientId, client address): bounds guessing one credential's secret. */
+  tokenPerClientAddress: number;
   /** Promo operations per company: bounds probing for valid codes. */
   promoPerCompany: number;
 }
@@ -135,6 +161,38 @@ class EnvReader {
     }
     return raw;
   }
+
+  /**
+   * Express's `trust proxy`, restricted to what cannot be spoofed: `true` would believe any
+   * X-Forwarded-For a client writes itself and let it pick the address its rate limits count.
+   */
+  trustProxy(name: string): TrustProxy {
+    const raw = this.optional(name);
+    if (raw === undefined || ['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+    if (/^\d+$/.test(raw)) {
+      const hops = Number(raw);
+      if (hops <= 10) return hops;
+    }
+    const entries = raw.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (bad.length === 0) return entries;
+    this.problems.push(
+      `${name} must be false, a number of proxies from 1 to 10, or a comma-separated list of proxy addresses ` +
+        `(IP, IP/prefix, loopback, linklocal, uniquelocal) (got "${raw}")`,
+    );
+    return false;
+  }
+}
+
+const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_PRESETS.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 const NODE_ENVS = ['development', 'test', 'production'] as const;
@@ -146,6 +204,13 @@ export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = read.oneOf('NODE_ENV', 'development', NODE_ENVS);
   const isProduction = nodeEnv === 'production';
   const port = read.integer('PORT', 3000, 0, 65535);
+  const databaseUrl = read.url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  // Sandbox payments and demo partners only when asked for: the embedded default of `npm start`
+  // (no DATABASE_URL, not production) asks; a deployment on its own database must say so itself.
+  const sandboxByDefault = !isProduction && read.optional('DATABASE_URL') === undefined;
+  const maxUploadBytes = read.integer('MAX_UPLOAD_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024);
+  const headersTimeoutSeconds = read.integer('HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 300);
+  const minUploadBytesPerSecond = read.integer('HTTP_MIN_UPLOAD_BYTES_PER_SECOND', 128 * 1024, 1024, 100 * 1024 * 1024);
   const config: Config = {
     nodeEnv,
     isProduction,
@@ -153,7 +218,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     // With PORT=0 (tests, forked servers) the port is known only once listening: '' means "derive it then".
     publicBaseUrl: (read.url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? (port === 0 ? '' : `http://localhost:${port}`)).replace(/\/$/, ''),
-    databaseUrl: read.url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl,
     dataDir: path.resolve(read.string('DATA_DIR', '.data')),
     dbPoolMax: read.integer('DB_POOL_MAX', 10, 1, 200),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
@@ -161,12 +226,18 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlSeconds: read.integer('TOKEN_TTL_SECONDS', 3600, 60, 86400),
     quoteTtlDays: read.integer('QUOTE_TTL_DAYS', 7, 1, 365),
     maxJsonBodyBytes: read.integer('MAX_JSON_BODY_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
-    maxUploadBytes: read.integer('MAX_UPLOAD_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    maxUploadBytes,
     documentDraftTtlHours: read.integer('DOCUMENT_DRAFT_TTL_HOURS', 24, 1, 24 * 365),
     documentPurgeIntervalSeconds: read.integer('DOCUMENT_PURGE_INTERVAL_SECONDS', 3600, 0, 86400),
-    seedDemoData: !isProduction && read.boolean('SEED_DEMO_DATA', true),
+    seedDemoData: read.boolean('SEED_DEMO_DATA', sandboxByDefault),
+    trustProxy: read.trustProxy('TRUST_PROXY'),
+    http: {
+      headersTimeoutMs: headersTimeoutSeconds * 1000,
+      requestTimeoutMs: (headersTimeoutSeconds + Math.ceil(maxUploadBytes / minUploadBytesPerSecond)) * 1000,
+      minUploadBytesPerSecond,
+    },
     payments: {
-      mode: read.string('PAYMENT_MODE', isProduction ? 'live' : 'sandbox') as PaymentMode,
+      mode: read.oneOf<PaymentMode>('PAYMENT_MODE', sandboxByDefault ? 'sandbox' : 'live', ['sandbox', 'live']),
       allowHttpReturnUrl: read.boolean('ALLOW_HTTP_RETURN_URL', false),
       reconcileAfterSeconds: read.integer('PAYMENT_RECONCILE_AFTER_SECONDS', 120, 0, 86400),
       attemptTtlMinutes: read.integer('PAYMENT_ATTEMPT_TTL_MINUTES', 15, 1, 1440),
@@ -183,19 +254,23 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits: {
       windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
       tokenPerClient: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT', 60, 0, 1_000_000),
-      tokenPerAddress: read.integer('RATE_LIMIT_TOKEN_PER_ADDRESS', 1200, 0, 1_000_000),
+      tokenPerAddress: read.integer('RATE_LIMIT_TOKEN_PER_ADDRESS', 300, 0, 1_000_000),
+      tokenPerClientAddress: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS', 20, 0, 1_000_000),
       promoPerCompany: read.integer('RATE_LIMIT_PROMO_PER_COMPANY', 600, 0, 1_000_000),
     },
   };
   if (config.host.trim() === '') read.problems.push('HOST must not be blank');
   if (!/^[A-Z]{3}$/.test(config.currency)) read.problems.push(`CURRENCY must be an ISO 4217 code such as NPR (got "${config.currency}")`);
   const payments = config.payments;
-  if (!['sandbox', 'live'].includes(payments.mode)) read.problems.push('PAYMENT_MODE must be sandbox or live');
   // Sandbox gateways approve test cards: in production they would mark unpaid orders PAID.
   if (isProduction && payments.mode === 'sandbox') read.problems.push('PAYMENT_MODE=sandbox is not allowed when NODE_ENV=production');
   if (isProduction && payments.allowHttpReturnUrl) read.problems.push('ALLOW_HTTP_RETURN_URL=true is not allowed when NODE_ENV=production');
+  // Demo partners have published secrets: anyone could take their tokens.
+  if (isProduction && config.seedDemoData) read.problems.push('SEED_DEMO_DATA=true is not allowed when NODE_ENV=production');
   for (const [gateway, secret] of Object.entries(payments.gatewaySecrets)) {
-    if (secret !== undefined && secret.length < 32) read.problems.push(`${gateway.toUpperCase()}_SECRET must be at least 32 characters`);
+    // A guessable callback secret lets anyone forge a signed "paid" callback.
+    const weakness = secret === undefined ? undefined : gatewaySecretWeakness(secret, { production: isProduction });
+    if (weakness) read.problems.push(`${gateway.toUpperCase()}_SECRET ${weakness}`);
   }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;

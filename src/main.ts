@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 import { startServer } from './server';
+import { StartupRefusal } from './startup-refusal';
 
 /** Validated configuration, or a message per bad variable and exit code 2. */
 export function configOrExit(): Config {
@@ -14,6 +15,16 @@ export function configOrExit(): Config {
     }
     throw error;
   }
+}
+
+/** Why the process could not start: one line for a refusal the operator must act on, else the error. */
+export function exitOnStartupFailure(error: unknown): never {
+  if (error instanceof StartupRefusal) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  console.error(error);
+  process.exit(1);
 }
 
 async function main(): Promise<void> {
@@ -41,8 +52,5 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
+  main().catch(exitOnStartupFailure);
 }

@@ -13,10 +13,12 @@ import { answerProtocolErrorsInShape } from './http/protocol-errors';
 import { loadSpecDocument } from './http/spec-document';
 import { createLogger, type Logger } from './logger';
 import { Catalogue } from './services/catalogue';
+import { refuseActiveDemoCredentials } from './services/demo-credentials';
 import { startDraftPurgeJob, type DraftPurgeJob } from './services/draft-purge-job';
 import type { PaymentDeps } from './services/payment-deps';
 import { PaymentReconcileJob } from './services/payment-reconcile-job';
 import { RateLimiter } from './services/rate-limiter';
+import { startTokenPurgeJob, type TokenPurgeJob } from './services/token-purge-job';
 import type { DocumentStorage } from './storage/document-storage';
 import { documentStorageFor } from './storage/local-disk-storage';
 
@@ -30,6 +32,7 @@ export interface RunningServer {
   payments: PaymentDeps;
   storage: DocumentStorage;
   draftPurge: DraftPurgeJob;
+  tokenPurge: TokenPurgeJob;
   stop(): Promise<void>;
 }
 
@@ -66,7 +69,12 @@ export async function startServer(
   const catalogueListener = await listenForCatalogueChanges(database.url, () => catalogue.reload(), logger);
 
   // Listen first: with PORT=0 the links the service hands out (checkout pages, callback) need the port.
-  const server: Server = http.createServer();
+  const server: Server = http.createServer({
+    headersTimeout: config.http.headersTimeoutMs,
+    requestTimeout: config.http.requestTimeoutMs,
+    // Node checks the two timeouts every 30 s by default: a slow sender would get up to 30 s more.
+    connectionsCheckingInterval: 1000,
+  });
   answerProtocolErrorsInShape(server);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   server.keepAliveTimeout = 65_000;
@@ -100,6 +108,7 @@ export async function startServer(
     ttlHours: config.documentDraftTtlHours,
     intervalSeconds: config.documentPurgeIntervalSeconds,
   });
+  const tokenPurge = startTokenPurgeJob(() => orm.em.fork(), logger, config.documentPurgeIntervalSeconds);
   logger.info({ port, paymentMode: config.payments.mode }, 'listening');
 
   return {
@@ -112,10 +121,12 @@ export async function startServer(
     payments,
     storage,
     draftPurge,
+    tokenPurge,
     stop: async () => {
       // Stop accepting, let in-flight requests finish, then stop the jobs and close the pool and the embedded cluster.
       await drain(server, config.shutdownTimeoutMs, logger);
       await draftPurge.stop();
+      await tokenPurge.stop();
       await reconcileJob.stop();
       await catalogueListener.close();
       await orm.close();
@@ -128,6 +139,7 @@ export async function startServer(
 export async function prepare(orm: Orm, config: Config): Promise<void> {
   await migrate(orm);
   await seed(orm.em.fork(), { refreshCatalogue: !config.isProduction, demoPartners: config.seedDemoData });
+  if (config.isProduction) await refuseActiveDemoCredentials(orm.em.fork());
 }
 
 /**

@@ -49,10 +49,28 @@ async function verifyScrypt(secret: string, [n, r, p, salt, key]: string[]): Pro
 }
 
 /**
- * Compared against when the clientId is unknown, so that it fails in the time a wrong secret of an
- * issued credential takes.
+ * One hash of each kind we store, never matching anything real (all-zero salt and key), with the
+ * same parameters as the real ones so that checking against it costs the same.
  */
-export const DECOY_SECRET_HASH = `sha256$${'0'.repeat(64)}`;
+const DECOY_HASHES: Readonly<Record<string, string>> = {
+  sha256: `sha256$${'0'.repeat(64)}`,
+  scrypt: `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(KEY_LENGTH).toString('base64url')}`,
+};
+
+/**
+ * Checks a client secret against a credential's stored hash, or against none when the clientId is
+ * unknown. Every failure costs one check of each hash kind (the credential's own plus decoys of
+ * the others), so the time of a 401 shows neither whether the clientId exists nor how its secret
+ * is stored; before, a wrong scrypt secret took about 6 times as long as an unknown clientId.
+ */
+export async function verifyClientSecret(secret: string, stored: string | undefined): Promise<boolean> {
+  if (stored !== undefined && (await verifySecret(secret, stored))) return true;
+  const checked = stored?.split('$')[0];
+  for (const [scheme, decoy] of Object.entries(DECOY_HASHES)) {
+    if (scheme !== checked) await verifySecret(secret, decoy);
+  }
+  return false;
+}
 
 /** Bearer tokens are opaque random strings; only their SHA-256 is stored. */
 export function newAccessToken(): string {

@@ -3,20 +3,30 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { apiErrorBody } from './envelope';
 
+/** What Node's HTTP layer refuses, by error code; anything else it refuses is a malformed request. */
+const PROTOCOL_ERRORS: Record<string, { status: number; message: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, message: 'Request headers or URL are too large' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time' },
+};
+
+/** The response Node attaches to a socket while express answers a request on it (not in @types/node). */
+type ServerSocket = Socket & { _httpMessage?: { headersSent: boolean } | null };
+
 /**
- * Requests Node's HTTP parser refuses before express sees them (headers or URL over the size
- * limit: 431; a malformed request line or header: 400). Node's default answer has no body; this
- * one answers in shape 2 like every other 4xx, then closes the connection, which the parser
- * cannot reuse anyway.
+ * Requests Node's HTTP layer refuses before express sees them or finishes reading them (headers
+ * or URL over the size limit: 431; headers or body not received within headersTimeout or
+ * requestTimeout: 408; a malformed request line or header: 400). Node's default answer has no
+ * body; this one answers in shape 2 like every other 4xx, then closes the connection, which the
+ * parser cannot reuse anyway.
  */
 export function answerProtocolErrorsInShape(server: Server): void {
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || (error.code === 'ECONNRESET')) {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: ServerSocket) => {
+    // An answer already on its way must not be corrupted by a second one.
+    if (!socket.writable || error.code === 'ECONNRESET' || socket._httpMessage?.headersSent) {
       socket.destroy();
       return;
     }
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const message = status === 431 ? 'Request headers or URL are too large' : 'Malformed HTTP request';
+    const { status, message } = PROTOCOL_ERRORS[error.code ?? ''] ?? { status: 400, message: 'Malformed HTTP request' };
     const body = JSON.stringify(apiErrorBody(status, message, ''));
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +

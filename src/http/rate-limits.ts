@@ -1,37 +1,57 @@
-import type { Context } from 'openapi-backend';
 import type { RateLimitConfig } from '../config';
-import type { Bucket } from '../services/rate-limiter';
+import type { TokenAttemptLimits } from '../services/authentication';
+import type { Bucket, RateDecision } from '../services/rate-limiter';
 import type { RequestScope } from '../operations/operation';
 import { PROMO_OPERATION_IDS } from '../operations/promos';
 import { AppError } from './app-error';
 
 /**
- * Which counters a request of each limited operation counts against. Token requests are counted
- * per clientId and per client address, which bounds guessing of secrets (and of the demo partners'
- * scrypt-hashed ones, the CPU they cost); promo requests per company, which bounds probing for
- * valid codes.
+ * Which counters a request of each limited operation counts against before its handler runs:
+ * promo requests per company, which bounds probing for valid codes. Token requests are counted by
+ * their handler (tokenAttemptLimits), which alone knows whether the secret was right.
  */
-export function bucketsFor(operationId: string, c: Context, scope: RequestScope, limits: RateLimitConfig): Bucket[] {
-  if (operationId === 'issueToken') {
-    const clientId = (c.request.requestBody as { clientId?: unknown } | undefined)?.clientId;
-    return [
-      { key: `token:client:${String(clientId)}`, limit: limits.tokenPerClient },
-      { key: `token:address:${scope.req.socket.remoteAddress ?? 'unknown'}`, limit: limits.tokenPerAddress },
-    ];
-  }
+export function bucketsFor(operationId: string, scope: RequestScope, limits: RateLimitConfig): Bucket[] {
   if (PROMO_OPERATION_IDS.has(operationId) && scope.principal) {
     return [{ key: `promo:company:${scope.principal.companyId}`, limit: limits.promoPerCompany }];
   }
   return [];
 }
 
+/**
+ * POST /auth/token: wrong secrets (and unknown clientIds) count against the client address (with
+ * TRUST_PROXY, the one the load balancer saw) and against the clientId from that address, which
+ * bounds guessing and the CPU it costs; a partner's right secret from its own address still gets
+ * a token while a stranger hammers its clientId. Tokens issued count against the clientId: only
+ * the holder of the secret can run that count up.
+ */
+export function tokenAttemptLimits(scope: RequestScope, clientId: string): TokenAttemptLimits {
+  const { config, rateLimiter } = scope.services;
+  const limits = config.rateLimits;
+  const address = scope.req.ip ?? 'unknown';
+  const failures: Bucket[] = [
+    { key: `token:failures:address:${address}`, limit: limits.tokenPerAddress },
+    { key: `token:failures:client-address:${JSON.stringify([clientId, address])}`, limit: limits.tokenPerClientAddress },
+  ];
+  return {
+    reserve: async () => refuseOverLimit('issueToken', await rateLimiter.hit(scope.em, failures), scope),
+    accept: async () => {
+      await rateLimiter.release(scope.em, failures);
+      const issued = await rateLimiter.hit(scope.em, [{ key: `token:client:${clientId}`, limit: limits.tokenPerClient }]);
+      refuseOverLimit('issueToken', issued, scope);
+    },
+  };
+}
+
 /** Counts the request against its buckets; over a limit it is a shape-2 429 with Retry-After. */
-export async function enforceRateLimit(operationId: string, c: Context, scope: RequestScope): Promise<void> {
-  const { config, rateLimiter, metrics } = scope.services;
-  const buckets = bucketsFor(operationId, c, scope, config.rateLimits);
+export async function enforceRateLimit(operationId: string, scope: RequestScope): Promise<void> {
+  const { config, rateLimiter } = scope.services;
+  const buckets = bucketsFor(operationId, scope, config.rateLimits);
   if (buckets.length === 0) return;
-  const decision = await rateLimiter.hit(scope.em, buckets);
+  refuseOverLimit(operationId, await rateLimiter.hit(scope.em, buckets), scope);
+}
+
+function refuseOverLimit(operationId: string, decision: RateDecision, scope: RequestScope): void {
   if (decision.allowed) return;
-  metrics.rateLimited.inc({ operation: operationId });
+  scope.services.metrics.rateLimited.inc({ operation: operationId });
   throw new AppError(429, 'Too many requests, retry later', undefined, 'api', { 'Retry-After': String(decision.retryAfterSeconds) });
 }

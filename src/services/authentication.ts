@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompanyType } from '../entities/company';
 import { AccessToken } from '../entities/access-token';
 import { Credential } from '../entities/credential';
-import { DECOY_SECRET_HASH, newAccessToken, tokenHash, verifySecret } from '../domain/credential-secret';
+import { newAccessToken, tokenHash, verifyClientSecret } from '../domain/credential-secret';
 import { unauthorized } from '../http/app-error';
 import { runPrepared, type PreparedStatement } from '../db/prepared-statement';
 
@@ -21,11 +21,31 @@ export interface IssuedToken {
   expiresIn: number;
 }
 
+/**
+ * How token requests are limited (the HTTP layer counts them per client address, see
+ * http/rate-limits). Wrong secrets count against the sender, never against the clientId alone, so
+ * a stranger naming a partner's clientId cannot lock the partner out.
+ */
+export interface TokenAttemptLimits {
+  /** Counts this attempt as a failure in advance (so a burst cannot slip under the limit); throws when the sender failed too often. */
+  reserve(): Promise<void>;
+  /** The secret was right: the failure is taken back and a token counted for the clientId; throws when it took too many. */
+  accept(): Promise<void>;
+}
+
 /** Wrong secret and unknown clientId answer alike, in message and in time. */
-export async function issueToken(em: EntityManager, clientId: string, clientSecret: string, ttlSeconds: number): Promise<IssuedToken> {
+export async function issueToken(
+  em: EntityManager,
+  clientId: string,
+  clientSecret: string,
+  ttlSeconds: number,
+  limits: TokenAttemptLimits,
+): Promise<IssuedToken> {
+  await limits.reserve();
   const credential = await em.findOne(Credential, { clientId }, { populate: ['company', 'secretHash'] });
-  const secretMatches = await verifySecret(clientSecret, credential?.secretHash ?? DECOY_SECRET_HASH);
+  const secretMatches = await verifyClientSecret(clientSecret, credential?.secretHash);
   if (!credential || !secretMatches) throw unauthorized('Invalid client credentials');
+  await limits.accept();
   if (credential.revokedAt) throw unauthorized('Credential has been revoked');
   if (!credential.company.active) throw unauthorized('Company account is inactive');
 

@@ -55,6 +55,21 @@ export class RateLimiter {
     return { allowed: true };
   }
 
+  /**
+   * Takes back one hit of the current window from each bucket: an attempt counted in advance (so
+   * that concurrent attempts cannot all slip under the limit) that turned out not to count.
+   */
+  async release(em: EntityManager, buckets: Bucket[]): Promise<void> {
+    const keys = buckets.filter((bucket) => bucket.limit > 0).map((bucket) => bucket.key);
+    if (keys.length === 0) return;
+    await em.getConnection().execute(
+      `update rate_limit_bucket set hits = hits - 1
+        where key in (${keys.map(() => '?').join(', ')}) and hits > 0
+          and window_started_at = to_timestamp(floor(extract(epoch from clock_timestamp()) / ?) * ?)`,
+      [...keys, this.windowSeconds, this.windowSeconds],
+    );
+  }
+
   /** Buckets of clients that went quiet are deleted now and then, so the table stays small. */
   private async sweepOldWindows(em: EntityManager): Promise<void> {
     if (Date.now() - this.lastSweep < this.sweepEveryMs) return;

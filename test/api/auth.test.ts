@@ -38,7 +38,7 @@ describe('POST /auth/token', () => {
     expect(stored[0].tokenHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('seeds the documented demo partners outside production', async () => {
+  it('seeds the documented demo partners when asked for (SEED_DEMO_DATA=true)', async () => {
     const demo = DEMO_PARTNERS[0];
     const response = await client.op('issueToken', 'POST', TOKEN, { clientId: demo.clientId, clientSecret: demo.clientSecret });
     expect(response.status).toBe(200);
@@ -52,6 +52,24 @@ describe('POST /auth/token', () => {
     expect(unknownClient.status).toBe(401);
     expect(wrongSecret.body).toEqual(unknownClient.body);
     expect(wrongSecret.body).toEqual({ success: false, message: expect.any(String), data: null });
+  });
+
+  it('answers a wrong secret of either hash kind and an unknown clientId in the same time', async () => {
+    // SHA-256 for secrets we issue, scrypt for the demo partners' chosen ones.
+    const clientIds = { unknown: 'no-such-client', sha256: (await newPartner(server, client)).clientId, scrypt: DEMO_PARTNERS[1].clientId };
+    const times: Record<string, number[]> = { unknown: [], sha256: [], scrypt: [] };
+    for (let round = 0; round < 7; round += 1) {
+      for (const [kind, clientId] of Object.entries(clientIds)) {
+        const started = performance.now();
+        const response = await client.op('issueToken', 'POST', TOKEN, { clientId, clientSecret: 'wrong-secret' });
+        times[kind].push(performance.now() - started);
+        expect(response.status).toBe(401);
+      }
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const medians = Object.values(times).map(median);
+    // Before: a wrong scrypt secret took about 6 times as long as an unknown clientId.
+    expect(Math.max(...medians) / Math.min(...medians)).toBeLessThan(1.5);
   });
 
   it('rejects blank fields with a 400 naming each field', async () => {
@@ -129,5 +147,28 @@ describe('bearer authentication on every other endpoint', () => {
   it('checks the token before validating the request', async () => {
     const response = await client.op('createQuote', 'POST', '/api/external/v1/reference/quote', { nonsense: true });
     expect(response.status).toBe(401);
+  });
+});
+
+describe('expired access tokens', () => {
+  let server: RunningServer;
+  let client: ApiClient;
+
+  beforeAll(async () => {
+    server = await startTestServer({ DOCUMENT_PURGE_INTERVAL_SECONDS: '1' });
+    client = new ApiClient(server.url);
+  });
+  afterAll(() => server.stop());
+
+  const tokensOf = (clientId: string) => server.orm.em.fork().count(AccessToken, { credential: { clientId } });
+
+  it('are purged on the purge schedule (DOCUMENT_PURGE_INTERVAL_SECONDS), while live tokens stay and work', async () => {
+    const [expired, live] = [await newPartner(server, client), await newPartner(server, client)];
+    await server.orm.em.fork().nativeUpdate(AccessToken, { credential: { clientId: expired.clientId } }, { expiresAt: new Date(Date.now() - 1000) });
+    const deadline = Date.now() + 10_000;
+    while ((await tokensOf(expired.clientId)) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await tokensOf(expired.clientId)).toBe(0);
+    expect(await tokensOf(live.clientId)).toBe(1);
+    expect((await client.op('listRoutes', 'GET', ROUTES, undefined, { token: live.token })).status).toBe(200);
   });
 });

@@ -7,7 +7,7 @@ import type { RunningServer } from '../../src/server';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { createGroup, newCode, newSalesCompany, orderPromoPath, usedCount } from '../support/promo-fixtures';
-import { startTestServer } from '../support/test-server';
+import { SANDBOX_ENV, startTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -25,6 +25,7 @@ function forkServer(): Promise<{ child: ChildProcess; client: ApiClient }> {
         LOG_LEVEL: 'silent',
         DATABASE_URL: process.env.TEST_DATABASE_URL,
         DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-fork-')),
+        ...SANDBOX_ENV,
       },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });

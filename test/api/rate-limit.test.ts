@@ -27,7 +27,14 @@ describe('rate limiting POST /auth/token', () => {
 
   beforeAll(async () => {
     // An hour's window: a test's few calls must not straddle a window boundary (slow under Prism).
-    const limits = { RATE_LIMIT_TOKEN_PER_CLIENT: '3', RATE_LIMIT_TOKEN_PER_ADDRESS: '8', RATE_LIMIT_WINDOW_SECONDS: '3600' };
+    // Behind a trusted proxy on loopback, X-Forwarded-For names the client address.
+    const limits = {
+      RATE_LIMIT_TOKEN_PER_CLIENT: '3',
+      RATE_LIMIT_TOKEN_PER_ADDRESS: '8',
+      RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS: '3',
+      RATE_LIMIT_WINDOW_SECONDS: '3600',
+      TRUST_PROXY: 'loopback',
+    };
     first = await startTestServer(limits);
     second = await startTestServer(limits);
     // The counters are shared with every earlier test file of the run: the address bucket may
@@ -41,10 +48,12 @@ describe('rate limiting POST /auth/token', () => {
   });
   beforeEach(() => clearCounters(first));
 
-  const takeToken = (server: RunningServer, clientId = partner.clientId, clientSecret = partner.clientSecret) =>
-    new ApiClient(server.url).op('issueToken', 'POST', TOKEN, { clientId, clientSecret });
+  const PARTNER_ADDRESS = '198.51.100.10';
+  const STRANGER_ADDRESS = '203.0.113.66';
+  const takeToken = (server: RunningServer, clientId = partner.clientId, clientSecret = partner.clientSecret, from = PARTNER_ADDRESS) =>
+    new ApiClient(server.url).op('issueToken', 'POST', TOKEN, { clientId, clientSecret }, { headers: { 'x-forwarded-for': from } });
 
-  it('answers the request over the per-client limit with a shape-2 429 and Retry-After', async () => {
+  it('answers the token over the per-client limit with a shape-2 429 and Retry-After', async () => {
     for (let i = 0; i < 3; i += 1) expect((await takeToken(first)).status).toBe(200);
     expectRateLimited(await takeToken(first), TOKEN);
   });
@@ -56,16 +65,26 @@ describe('rate limiting POST /auth/token', () => {
     expectRateLimited(await takeToken(second), TOKEN);
   });
 
-  it('counts failed attempts too, so a secret cannot be guessed faster than the limit', async () => {
-    for (let i = 0; i < 3; i += 1) expect((await takeToken(first, partner.clientId, 'guess')).status).toBe(401);
-    expectRateLimited(await takeToken(first, partner.clientId, 'guess'), TOKEN);
-    expectRateLimited(await takeToken(first), TOKEN);
+  it("when a stranger guesses a partner's secret, then the stranger's address is locked out and the partner still gets its token", async () => {
+    for (let i = 0; i < 3; i += 1) expect((await takeToken(first, partner.clientId, 'guess', STRANGER_ADDRESS)).status).toBe(401);
+    expectRateLimited(await takeToken(first, partner.clientId, 'guess', STRANGER_ADDRESS), TOKEN);
+    // Even the right secret is refused from there: a guess that happened to be right must not show.
+    expectRateLimited(await takeToken(first, partner.clientId, partner.clientSecret, STRANGER_ADDRESS), TOKEN);
+    expect((await takeToken(first, partner.clientId, partner.clientSecret, PARTNER_ADDRESS)).status).toBe(200);
+    expect((await takeToken(second, partner.clientId, partner.clientSecret, PARTNER_ADDRESS)).status).toBe(200);
   });
 
-  it('limits one client address across many clientIds', async () => {
+  it('when a right secret follows wrong ones from the same address, then it takes no failure slot', async () => {
+    for (let i = 0; i < 2; i += 1) expect((await takeToken(first, partner.clientId, 'typo')).status).toBe(401);
+    for (let i = 0; i < 3; i += 1) expect((await takeToken(first)).status).toBe(200);
+    expect((await takeToken(first, partner.clientId, 'typo')).status).toBe(401);
+  });
+
+  it('when one address sprays many clientIds, then that address is limited and partners elsewhere are not', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 9; i += 1) statuses.push((await takeToken(first, `sprayed-${i}`, 'guess')).status);
+    for (let i = 0; i < 9; i += 1) statuses.push((await takeToken(first, `sprayed-${i}`, 'guess', STRANGER_ADDRESS)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 429]);
+    expect((await takeToken(first, partner.clientId, partner.clientSecret, PARTNER_ADDRESS)).status).toBe(200);
   });
 
   it('does not limit other clients when one is limited', async () => {
@@ -78,6 +97,27 @@ describe('rate limiting POST /auth/token', () => {
   it('starts counting afresh in the next window', async () => {
     await first.orm.em.fork().getConnection().execute(`insert into rate_limit_bucket values (?, now() - interval '1 hour', 99)`, [`token:client:${partner.clientId}`]);
     expect((await takeToken(first)).status).toBe(200);
+  });
+});
+
+describe('POST /auth/token without TRUST_PROXY', () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS: '2', RATE_LIMIT_WINDOW_SECONDS: '3600' });
+    await clearCounters(server);
+  });
+  afterAll(async () => {
+    await clearCounters(server);
+    await server.stop();
+  });
+
+  it('ignores X-Forwarded-For, so a client cannot pick the address its failures count against', async () => {
+    const client = new ApiClient(server.url);
+    const guess = (from: string) => client.op('issueToken', 'POST', TOKEN, { clientId: 'demo-everest-trails', clientSecret: 'guess' }, { headers: { 'x-forwarded-for': from } });
+    expect((await guess('192.0.2.1')).status).toBe(401);
+    expect((await guess('192.0.2.2')).status).toBe(401);
+    expectRateLimited(await guess('192.0.2.3'), TOKEN);
   });
 });
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RunningServer } from '../../src/server';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
-import { APPROVE_CARD, deliverCallback, pay, placeOrder, submitCheckout } from '../support/payment-fixtures';
+import { APPROVE_CARD, deliverCallback, pay, paymentStatus, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { serverBehind } from '../support/prism';
 import { startTestServer } from '../support/test-server';
 
@@ -98,5 +98,21 @@ describe('security headers', () => {
       expectBaseHeaders(answer.headers);
       expectStrictPolicy(answer.headers);
     }
+  });
+
+  it('no cache may keep a partner answer (tokens, personal data, errors); the published document stays cacheable', async () => {
+    const order = await placeOrder(server, client, partner);
+    const answers = [
+      await client.op('issueToken', 'POST', '/api/external/v1/auth/token', { clientId: partner.clientId, clientSecret: partner.clientSecret }),
+      await client.op('listTravellers', 'GET', '/api/external/v1/travellers', undefined, { token: partner.token }),
+      await client.op('getOrder', 'GET', `/api/external/v1/orders/${order.orderRef}`, undefined, { token: partner.token }),
+      await paymentStatus(client, partner, order.orderRef),
+      await client.op('getOrder', 'GET', `/api/external/v1/orders/${order.orderRef}`),
+      await client.op('createQuote', 'POST', '/api/external/v1/reference/quote', { ages: 'many' }, { token: partner.token }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 401, 400]);
+    for (const answer of answers) expect(answer.headers.get('cache-control')).toBe('no-store');
+    const document = await client.call('GET', '/api/external/v1/openapi.json');
+    expect(document.headers.get('cache-control')).toBeNull();
   });
 });

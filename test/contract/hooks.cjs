@@ -75,8 +75,9 @@ const scenarios = {
     200: (t) => editBody(t, (b) => Object.assign(b, { clientId: partner.clientId, clientSecret: partner.clientSecret })),
     400: (t) => editBody(t, (b) => Object.assign(b, { clientId: partner.clientId, clientSecret: '   ' })),
     401: (t) => editBody(t, (b) => Object.assign(b, { clientId: partner.clientId, clientSecret: 'not-the-secret' })),
-    // Token requests for one clientId are limited per window (RATE_LIMIT_TOKEN_PER_CLIENT, 60 by
-    // default): use up the limit of a clientId of its own, so no other transaction is throttled.
+    // Wrong secrets for one clientId from one address are limited per window
+    // (RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS, 20 by default): use up the limit of a clientId of its
+    // own, so no other transaction is throttled.
     429: async (t) => {
       const clientId = `dredd-throttled-${randomUUID()}`;
       for (let answer = 0; answer !== 429;) {

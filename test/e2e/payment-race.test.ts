@@ -8,7 +8,7 @@ import type { RunningServer } from '../../src/server';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, ledgerOf, pay, placeOrder, submitCheckout } from '../support/payment-fixtures';
-import { startTestServer } from '../support/test-server';
+import { SANDBOX_ENV, startTestServer } from '../support/test-server';
 
 // Two built server processes (dist/src/main.js, `npm run test:race` builds first) on one test
 // database and one DATA_DIR (so they share the sandbox gateway secrets), racing each other.
@@ -26,6 +26,7 @@ async function forkServer(): Promise<{ child: ChildProcess; url: string }> {
     env: {
       ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', DATA_DIR: dataDir,
       DATABASE_URL: process.env.TEST_DATABASE_URL, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', DB_POOL_MAX: '10',
+      ...SANDBOX_ENV,
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -16,13 +16,13 @@ import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_WALLET, deliverCallback, pay, paymentStatus, placeGroup, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { newCode, newSalesCompany, usedCount } from '../support/promo-fixtures';
-import { startTestServer } from '../support/test-server';
+import { SANDBOX_ENV, startTestServer } from '../support/test-server';
 
 const CLI = path.resolve(__dirname, '../../dist/src/cli/main.js');
 
 function ops(...args: string[]) {
   const result = spawnSync(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: process.env.TEST_DATABASE_URL },
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: process.env.TEST_DATABASE_URL, ...SANDBOX_ENV },
     encoding: 'utf8',
     timeout: 60_000,
   });

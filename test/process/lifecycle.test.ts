@@ -1,9 +1,13 @@
 import http from 'node:http';
 import net from 'node:net';
 import { initOrm, type Orm } from '../../src/db/orm';
-import { expectContract } from '../support/contract';
-import { buildServer, forkServer } from '../support/built-server';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { DEMO_PARTNERS } from '../../src/db/demo-partners';
+import { expectContract, expectSchema } from '../support/contract';
+import { buildServer, forkServer, refusedStart, type ServerProcess } from '../support/built-server';
 import { ApiClient } from '../support/http-client';
+import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { newPartner } from '../support/partners';
 
 const TOKEN = '/api/external/v1/auth/token';
@@ -120,5 +124,60 @@ describe('npm run start:cluster', () => {
     expect(messages.filter((msg) => msg === 'database pool closed')).toHaveLength(2);
     expect(messages).toContain('cluster stopped');
     await orm.em.fork().getConnection().execute('delete from rate_limit_bucket where key = ?', [`token:client:${partner.clientId}`]);
+  });
+});
+
+describe('production fails closed', () => {
+  let database: OwnDatabase;
+  // Values of '' unset what the test helpers ask for: this is what an operator gets by default.
+  const deployment = () => ({ NODE_ENV: '', PAYMENT_MODE: '', SEED_DEMO_DATA: '', DATABASE_URL: database.url });
+  const demoToken = (server: ServerProcess) =>
+    new ApiClient(server.url).op('issueToken', 'POST', TOKEN, { clientId: DEMO_PARTNERS[0].clientId, clientSecret: DEMO_PARTNERS[0].clientSecret });
+  const stop = async (server: ServerProcess) => {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  };
+
+  beforeAll(async () => {
+    database = await createOwnDatabase('fail_closed');
+  });
+  afterAll(() => database.drop());
+
+  it('when a DATABASE_URL deployment asks for nothing, then it runs neither the sandbox gateways nor the demo partners', async () => {
+    const server = await forkServer('main', deployment());
+    try {
+      expect((await demoToken(server)).status).toBe(401);
+      const checkout = await new ApiClient(server.url).call('GET', '/sandbox/card_gateway/checkout/ORD-2026-000001-1789892411482');
+      expect(checkout.status).toBe(404);
+      expectSchema('ApiError', checkout.body);
+      expect(server.logs().find((line) => line.msg === 'listening')).toMatchObject({ paymentMode: 'live' });
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('when a demo credential is active, then production refuses to start in one line naming it and the revoke command, and starts once it is revoked', async () => {
+    await stop(await forkServer('main', { ...deployment(), SEED_DEMO_DATA: 'true' }));
+
+    const refused = await refusedStart('main', { ...deployment(), NODE_ENV: 'production' });
+    expect(refused.code).toBe(2);
+    const lines = refused.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('npm run ops -- credential revoke <clientId>');
+    for (const partner of DEMO_PARTNERS) expect(lines[0]).toContain(partner.clientId);
+
+    for (const partner of DEMO_PARTNERS) {
+      const revoke = spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/src/cli/main.js'), 'credential', 'revoke', partner.clientId], {
+        env: { PATH: process.env.PATH, DATABASE_URL: database.url },
+        encoding: 'utf8',
+      });
+      expect(revoke.status).toBe(0);
+    }
+    const server = await forkServer('main', { ...deployment(), NODE_ENV: 'production' });
+    try {
+      expect((await demoToken(server)).status).toBe(401);
+    } finally {
+      await stop(server);
+    }
   });
 });

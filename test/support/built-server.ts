@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { SANDBOX_ENV } from './test-server';
+
 const ROOT = path.resolve(__dirname, '../..');
 
 /** Compiles src/ into dist/ the way `npm start` does, so process tests run what operators run. */
@@ -24,22 +26,7 @@ export interface ServerProcess {
  * `{ port }` message main.ts (or the cluster primary) sends once it listens.
  */
 export async function forkServer(entry: 'main' | 'cluster', env: Record<string, string> = {}): Promise<ServerProcess> {
-  const databaseUrl = process.env.TEST_DATABASE_URL;
-  if (!databaseUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (globalSetup)');
-  const child = fork(path.join(ROOT, 'dist/src', `${entry}.js`), [], {
-    cwd: ROOT,
-    silent: true,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-process-')),
-      ...env,
-    },
-  });
+  const child = forkEntry(entry, env);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -61,4 +48,41 @@ export async function forkServer(entry: 'main' | 'cluster', env: Record<string, 
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { child, port, url: `http://127.0.0.1:${port}`, logs, exited };
+}
+
+/** dist/src/<entry>.js on the test database; `env` values of '' unset a default. */
+function forkEntry(entry: 'main' | 'cluster', env: Record<string, string>) {
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (globalSetup)');
+  return fork(path.join(ROOT, 'dist/src', `${entry}.js`), [], {
+    cwd: ROOT,
+    silent: true,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-process-')),
+      ...SANDBOX_ENV,
+      ...env,
+    },
+  });
+}
+
+/** Starts a server that is expected to refuse to start; resolves with its exit code and what it printed. */
+export async function refusedStart(entry: 'main' | 'cluster', env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
+  const child = forkEntry(entry, env);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdout?.resume();
+  child.on('message', () => {
+    child.kill('SIGTERM');
+    stderr += '(it started listening)\n';
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  return { code, stderr };
 }

@@ -6,6 +6,12 @@ import { createLogger } from '../../src/logger';
 import { startServer, type RunningServer } from '../../src/server';
 import { startPrism } from './prism';
 
+/**
+ * The tests run on DATABASE_URL, where sandbox payments and the demo partners exist only when
+ * asked for: every server a test starts asks for them.
+ */
+export const SANDBOX_ENV = { PAYMENT_MODE: 'sandbox', SEED_DEMO_DATA: 'true' } as const;
+
 export function testConfig(env: Record<string, string> = {}): Config {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (globalSetup)');
@@ -16,6 +22,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     DATABASE_URL: url,
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-data-')),
+    ...SANDBOX_ENV,
     ...env,
   });
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../src/config';
 
 const problemsOf = (env: Record<string, string>): string[] => {
@@ -14,7 +15,43 @@ describe('configuration validated at start', () => {
   it('starts with no variable set, on documented defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 3000, nodeEnv: 'development', dbPoolMax: 10, tokenTtlSeconds: 3600, currency: 'NPR', shutdownTimeoutMs: 10_000 });
-    expect(config.rateLimits).toEqual({ windowSeconds: 60, tokenPerClient: 60, tokenPerAddress: 1200, promoPerCompany: 600 });
+    expect(config.rateLimits).toEqual({ windowSeconds: 60, tokenPerClient: 60, tokenPerAddress: 300, tokenPerClientAddress: 20, promoPerCompany: 600 });
+    expect(config.trustProxy).toBe(false);
+    // 10 s for the headers, then 10 MiB at 128 KiB/s.
+    expect(config.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 90_000, minUploadBytesPerSecond: 128 * 1024 });
+  });
+
+  it('runs sandbox payments and demo partners only when asked for: the embedded default asks, a DATABASE_URL deployment does not', () => {
+    expect(loadConfig({})).toMatchObject({ seedDemoData: true, payments: { mode: 'sandbox' } });
+    const deployed = loadConfig({ DATABASE_URL: 'postgresql://app@db/app' });
+    expect(deployed).toMatchObject({ seedDemoData: false, payments: { mode: 'live' } });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://app@db/app', PAYMENT_MODE: 'sandbox', SEED_DEMO_DATA: 'true' })).toMatchObject({ seedDemoData: true, payments: { mode: 'sandbox' } });
+    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ seedDemoData: false, payments: { mode: 'live' } });
+    expect(problemsOf({ NODE_ENV: 'production', SEED_DEMO_DATA: 'true' })).toEqual(['SEED_DEMO_DATA=true is not allowed when NODE_ENV=production']);
+    expect(problemsOf({ PAYMENT_MODE: 'fake' })).toEqual(['PAYMENT_MODE must be one of sandbox, live (got "fake")']);
+  });
+
+  it('refuses in production gateway secrets that are short, a repeated pattern or published, one line each', () => {
+    // Drawn here: a strong secret written into the repository would be a published one.
+    const strong = () => randomBytes(32).toString('base64url');
+    expect(problemsOf({ NODE_ENV: 'production', CARD_GATEWAY_SECRET: strong(), WALLET_GATEWAY_SECRET: strong() })).toEqual([]);
+    expect(problemsOf({ NODE_ENV: 'production', CARD_GATEWAY_SECRET: 'a'.repeat(32), WALLET_GATEWAY_SECRET: 'sandbox-secret-annapurna-adventure' })).toEqual([
+      'CARD_GATEWAY_SECRET is a repeated pattern; use 32 random bytes, e.g. `openssl rand -base64 32`',
+      'WALLET_GATEWAY_SECRET contains a published secret; use 32 random bytes, e.g. `openssl rand -base64 32`',
+    ]);
+    expect(problemsOf({ NODE_ENV: 'production', CARD_GATEWAY_SECRET: 'abc123'.repeat(6).slice(0, 34) })).toEqual([
+      'CARD_GATEWAY_SECRET is a repeated pattern; use 32 random bytes, e.g. `openssl rand -base64 32`',
+    ]);
+    expect(problemsOf({ CARD_GATEWAY_SECRET: 'short' })).toEqual(['CARD_GATEWAY_SECRET must be at least 32 characters']);
+  });
+
+  it('reads TRUST_PROXY as Express does, but never "trust everyone"', () => {
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fd00::1']);
+    for (const value of ['true', '10.0.0.0/33', 'proxy.example.com']) {
+      expect(problemsOf({ TRUST_PROXY: value })).toEqual([expect.stringMatching(/^TRUST_PROXY must be false, a number of proxies/)]);
+    }
   });
 
   it('names every bad variable in one message, not only the first', () => {

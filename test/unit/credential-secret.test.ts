@@ -1,4 +1,4 @@
-import { DECOY_SECRET_HASH, hashChosenSecret, issueClientSecret, verifySecret } from '../../src/domain/credential-secret';
+import { hashChosenSecret, issueClientSecret, verifyClientSecret, verifySecret } from '../../src/domain/credential-secret';
 
 describe('client secrets', () => {
   it('issues 32 random bytes, base64url, and keeps only their SHA-256', async () => {
@@ -24,9 +24,12 @@ describe('client secrets', () => {
     expect(await verifySecret('sandbox-secret-everest-trail', stored)).toBe(false);
   });
 
-  it('rejects every secret against the decoy compared for an unknown clientId', async () => {
-    expect(await verifySecret('', DECOY_SECRET_HASH)).toBe(false);
-    expect(await verifySecret(issueClientSecret().secret, DECOY_SECRET_HASH)).toBe(false);
+  it('rejects every secret for an unknown clientId, and accepts a right one of either kind', async () => {
+    expect(await verifyClientSecret('', undefined)).toBe(false);
+    expect(await verifyClientSecret(issueClientSecret().secret, undefined)).toBe(false);
+    const issued = issueClientSecret();
+    expect(await verifyClientSecret(issued.secret, issued.secretHash)).toBe(true);
+    expect(await verifyClientSecret('sandbox-secret-everest-trails', await hashChosenSecret('sandbox-secret-everest-trails'))).toBe(true);
   });
 
   it('rejects against a stored hash of an unknown scheme or a cut-off digest', async () => {

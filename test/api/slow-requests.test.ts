@@ -1,0 +1,81 @@
+import net from 'node:net';
+import type { RunningServer } from '../../src/server';
+import { expectContract, expectSchema } from '../support/contract';
+import { startTestServer } from '../support/test-server';
+
+const TOKEN = '/api/external/v1/auth/token';
+
+interface RawAnswer {
+  status: number;
+  body: unknown;
+  afterMs: number;
+}
+
+/**
+ * Sends `head` and then each body part after `gapMs`, on a socket of its own, and resolves with
+ * what the server answered once it closes the connection (or after `giveUpMs`).
+ */
+function slowRequest(port: number, head: string, parts: string[], gapMs: number, giveUpMs = 15_000): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    const timers: NodeJS.Timeout[] = [];
+    const done = () => {
+      timers.forEach(clearTimeout);
+      socket.destroy();
+      const match = /^HTTP\/1\.1 (\d{3})/.exec(received);
+      if (!match) return reject(new Error(`no HTTP answer after ${Date.now() - started} ms: ${JSON.stringify(received)}`));
+      resolve({ status: Number(match[1]), body: JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)), afterMs: Date.now() - started });
+    };
+    socket.on('data', (chunk) => {
+      received += chunk.toString();
+      // An answer with a complete body ends the wait, closed or not.
+      const length = /content-length: (\d+)/i.exec(received);
+      const bodyStart = received.indexOf('\r\n\r\n');
+      if (length && bodyStart >= 0 && Buffer.byteLength(received.slice(bodyStart + 4)) >= Number(length[1])) done();
+    });
+    socket.on('close', done);
+    socket.on('error', () => undefined);
+    socket.write(head);
+    parts.forEach((part, index) => timers.push(setTimeout(() => socket.writable && socket.write(part), gapMs * (index + 1))));
+    timers.push(setTimeout(done, giveUpMs));
+  });
+}
+
+const postHead = (length: number) =>
+  `POST ${TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+describe('slow senders', () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    // Allowance: 1 s for the headers, then MAX_UPLOAD_BYTES at the minimum rate (1 KiB at 1 KiB/s): 2 s in all.
+    server = await startTestServer({ HTTP_HEADERS_TIMEOUT_SECONDS: '1', MAX_UPLOAD_BYTES: '1024', HTTP_MIN_UPLOAD_BYTES_PER_SECOND: '1024' });
+  });
+  afterAll(() => server.stop());
+
+  it('when a body stalls, then the request is answered 408 in shape 2 within the allowance, not held for 300 s', async () => {
+    const body = JSON.stringify({ clientId: 'slow-client', clientSecret: 'slow-secret' });
+    const answer = await slowRequest(server.port, postHead(body.length) + body.slice(0, 5), [], 0);
+    expect(answer.status).toBe(408);
+    expectSchema('ApiError', answer.body);
+    expect(answer.body).toMatchObject({ status: 408, error: 'Request Timeout' });
+    expect(answer.afterMs).toBeLessThan(5_000);
+  });
+
+  it('when headers trickle in, then the request is answered 408 once the headers timeout passes', async () => {
+    const answer = await slowRequest(server.port, `POST ${TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\n`, ['X-Slow: 1\r\n', 'X-Slow: 2\r\n', 'X-Slow: 3\r\n', 'X-Slow: 4\r\n'], 700);
+    expect(answer.status).toBe(408);
+    expectSchema('ApiError', answer.body);
+    expect(answer.afterMs).toBeLessThan(5_000);
+  });
+
+  it('when a body arrives slowly but within the allowance, then it is answered as usual', async () => {
+    const body = JSON.stringify({ clientId: 'slow-but-fine', clientSecret: 'not-the-secret' });
+    const third = Math.ceil(body.length / 3);
+    const answer = await slowRequest(server.port, postHead(body.length), [body.slice(0, third), body.slice(third, 2 * third), body.slice(2 * third)], 300);
+    expect(answer.status).toBe(401);
+    await expectContract('issueToken', 401, answer.body);
+  });
+});
