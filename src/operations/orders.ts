@@ -18,7 +18,7 @@ export const orderHandlers: OperationHandlers = {
   },
 
   async getOrder(c, scope) {
-    const { order } = await resolveOrder(scope.em, callerOf(scope), String(c.request.params.orderIdentifier));
+    const { order } = await resolveOrder(scope.em, callerOf(scope), String(c.request.params.orderIdentifier), { intent: 'READ' });
     return { status: 200, body: successBody(orderWire(order)) };
   },
 };

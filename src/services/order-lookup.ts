@@ -9,6 +9,18 @@ import type { Principal } from './authentication';
 /** How the caller relates to an order it may see. */
 export type OrderAccess = 'OWNER' | 'TRAVEL_COMPANY';
 
+/**
+ * What the caller means to do: READ the order (detail, payment-status, certificate) or ACT on it
+ * (promo preview, apply, remove; pay). Every caller of resolveOrder says which.
+ */
+export type OrderIntent = 'READ' | 'ACT';
+
+export interface OrderLookupOptions {
+  intent: OrderIntent;
+  lockForUpdate?: boolean;
+  populate?: readonly string[];
+}
+
 export interface ResolvedOrder {
   order: Order;
   access: OrderAccess;
@@ -24,11 +36,11 @@ export const ORDER_DETAIL_POPULATE = [
  * Finds an order by order reference (`ORD-`), order number (`ORDN-`) or order UUID, and checks
  * the caller may see it: 404 when nothing matches, 403 when it belongs to someone else.
  *
- * Visibility: the placing company (OWNER) and every registered agency listed in the order's
- * travel companies (TRAVEL_COMPANY). SPEC 2.8 says `travelCompanyIds` "grant order access" and
- * the spec's Order schema says they "can read or change it"; SPEC 1 rule 6 speaks of the placing
- * company only. We grant both, and return `access` so an operation that must stay with the
- * placing company can refuse a TRAVEL_COMPANY caller.
+ * The one access rule of every order operation (DESIGN "Who may act on an order"): the placing
+ * company (OWNER) reads and acts; a registered agency listed in the order's travel companies
+ * (TRAVEL_COMPANY) may READ it (SPEC 2.8: listed agencies are granted access) and gets 403 on
+ * anything that would ACT on it (SPEC 1 rule 6: a company changes only orders it placed);
+ * anybody else gets 403, and an identifier that matches nothing 404.
  *
  * A gateway payment reference is an opaque key: it is looked up among payment attempts, never
  * parsed, and resolves to the order it pays for. A group payment reference covers several orders
@@ -38,14 +50,13 @@ export const ORDER_DETAIL_POPULATE = [
  * order row: each relation loaded is one more query and more entities for the flush to check,
  * which under load is most of their cost.
  */
-export async function resolveOrder(
-  em: EntityManager,
-  principal: Principal,
-  identifier: string,
-  options: { lockForUpdate?: boolean; populate?: readonly string[] } = {},
-): Promise<ResolvedOrder> {
+export async function resolveOrder(em: EntityManager, principal: Principal, identifier: string, options: OrderLookupOptions): Promise<ResolvedOrder> {
   const order = await findOrder(em, identifier, options);
-  return { order, access: await accessOf(em, order, principal) };
+  const access = await accessOf(em, order, principal);
+  if (access === 'TRAVEL_COMPANY' && options.intent === 'ACT') {
+    throw forbidden('Only the company that placed this order can change or pay it; a listed agency may read it');
+  }
+  return { order, access };
 }
 
 /**

@@ -38,7 +38,7 @@ export interface StartedPayment {
 export function startOrderPayment(em: EntityManager, principal: Principal, identifier: string, input: PayInput, idempotencyKey: string, deps: PaymentDeps): Promise<StartedPayment> {
   checkReturnUrl(input, deps);
   return withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
-    const { order } = await resolveOrder(tx, principal, identifier, { lockForUpdate: true, populate: [] });
+    const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true, populate: [] });
     const facts: PayRequestFacts = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl };
     const previous = await replay(facts);
     if (previous) return previous;

@@ -36,7 +36,7 @@ const PAID_STATES: readonly OrderStatus[] = [OrderStatus.Paid, OrderStatus.Compl
  * back still shows up as paid.
  */
 export async function getPaymentStatus(em: EntityManager, principal: Principal, identifier: string, deps: PaymentDeps, now = new Date()): Promise<PaymentStatusView> {
-  const { order } = await resolveOrder(em, principal, identifier, { populate: [] });
+  const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', populate: [] });
   let attempt = await reportedAttempt(em, order);
   if (attempt && (needsReconciliation({ ...attempt, gatewayConfirmed: !!attempt.gatewayConfirmedAt }, now, deps.payments.reconcileAfterSeconds, 0) || isExpired(attempt, now))) {
     await reconcileAttempt(em, attempt.id, deps, now);

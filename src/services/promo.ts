@@ -86,7 +86,7 @@ function assertPromoChangeable(order: Order): void {
 /** What the order would carry with the code; writes nothing and reserves no use. */
 export async function previewOrderPromo(em: EntityManager, principal: Principal, orderRef: string, input: string): Promise<PromoStateView> {
   return em.transactional(async (tx) => {
-    const { order } = await resolveOrder(tx, principal, orderRef);
+    const { order } = await resolveOrder(tx, principal, orderRef, { intent: 'ACT' });
     await tx.populate(order, [...ORDER_PROMO_POPULATE]);
     assertPromoChangeable(order);
     const code = await findPromoCode(tx, input);
@@ -103,7 +103,7 @@ export async function previewOrderPromo(em: EntityManager, principal: Principal,
  */
 export async function applyOrderPromo(em: EntityManager, principal: Principal, orderRef: string, input: string, deps: PaymentDeps): Promise<PromoStateView> {
   return repricing(em, deps, async (tx) => {
-    const { order } = await resolveOrder(tx, principal, orderRef, { lockForUpdate: true });
+    const { order } = await resolveOrder(tx, principal, orderRef, { intent: 'ACT', lockForUpdate: true });
     await tx.populate(order, [...ORDER_PROMO_POPULATE]);
     assertPromoChangeable(order);
     const outcome = await applyToLockedOrder(tx, order, input);
@@ -117,7 +117,7 @@ export async function applyOrderPromo(em: EntityManager, principal: Principal, o
 /** Clears the slot of `code` (or both); a code not on the order changes nothing. */
 export async function removeOrderPromo(em: EntityManager, principal: Principal, orderRef: string, code: string | undefined, deps: PaymentDeps): Promise<PromoStateView> {
   return repricing(em, deps, async (tx) => {
-    const { order } = await resolveOrder(tx, principal, orderRef, { lockForUpdate: true });
+    const { order } = await resolveOrder(tx, principal, orderRef, { intent: 'ACT', lockForUpdate: true });
     await tx.populate(order, [...ORDER_PROMO_POPULATE]);
     assertPromoChangeable(order);
     const slots = slotsOfOrder(order);

@@ -43,7 +43,7 @@ describe('POST /orders/{orderRef}/pay', () => {
     const millis = Number(data.paymentRef.slice(order.orderRef.length + 1));
     expect(millis).toBeGreaterThanOrEqual(before);
     // The server's own address (also under mock:validate, where the API calls go through Prism).
-    expect(data.paymentUrl).toBe(`${serverBehind(server.url)}/sandbox/card_gateway/checkout/${data.paymentRef}`);
+    expect(data.paymentUrl).toMatch(new RegExp(`^${serverBehind(server.url)}/sandbox/card_gateway/checkout/${data.paymentRef}\\?t=[A-Za-z0-9_-]{43}$`));
     expect(new Date(data.expiresAt).getTime() - millis).toBe(15 * 60_000);
   });
 
@@ -205,6 +205,20 @@ describe('GET /orders/{orderRef}/payment-status', () => {
 });
 
 describe('hosted checkout and the gateway callback', () => {
+  it('acts only with the unguessable token of the link the pay answer gave: the bare (guessable) reference or a wrong token is an unknown payment and changes nothing', async () => {
+    const order = await placeOrder(server, client, agency);
+    const started = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    const bare = started.paymentUrl.split('?')[0];
+    const forgedToken = `${bare}?t=${'A'.repeat(43)}`;
+    for (const url of [bare, forgedToken, `${bare}?t=`]) {
+      expect((await fetch(url)).status).toBe(404);
+      expect((await submitCheckout(url, { action: 'cancel' })).status).toBe(404);
+    }
+    expect((await ledgerOf(server, order.orderId)).attempts).toEqual([expect.objectContaining({ status: 'INITIATED', gatewayTransactionId: null })]);
+    expect((await fetch(started.paymentUrl)).status).toBe(200);
+    expect((await submitCheckout(started.paymentUrl, { action: 'cancel' })).status).toBe(303);
+  });
+
   it('when the test card approves, then the browser is redirected (303) to returnUrl?paymentRef= and the order is PAID with SUCCESS', async () => {
     const order = await placeOrder(server, client, agency);
     const started = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: `${RETURN_URL}?lang=en` })).body.data;

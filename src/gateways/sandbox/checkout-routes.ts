@@ -44,7 +44,9 @@ type Loaded = { gateway: SandboxGateway; view: CheckoutView; model: CheckoutPage
 
 async function load(req: Request, res: Response, deps: SandboxCheckoutDeps): Promise<Loaded | undefined> {
   const name = req.params.gateway as GatewayName;
-  const gateway = GATEWAY_NAMES.includes(name) ? deps.gateways.get(name) : undefined;
+  const found = GATEWAY_NAMES.includes(name) ? deps.gateways.get(name) : undefined;
+  // A link without its token reads exactly like a link to no payment: references are guessable.
+  const gateway = found?.acceptsCheckoutToken(req.params.paymentRef, req.query.t) ? found : undefined;
   const em = deps.newEm();
   const view = gateway ? await checkoutView(em, req.params.paymentRef) : null;
   if (!gateway || !view || view.gateway !== name) {

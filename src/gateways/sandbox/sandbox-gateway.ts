@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SandboxGatewayPayment } from '../../entities/sandbox-gateway-payment';
 import { verifySignedCallback } from '../callback-signature';
@@ -32,7 +33,23 @@ export class SandboxGateway implements PaymentGateway {
   ) {}
 
   checkoutUrl(paymentRef: string): string {
-    return `${this.baseUrl()}/sandbox/${this.name}/checkout/${encodeURIComponent(paymentRef)}`;
+    return `${this.baseUrl()}/sandbox/${this.name}/checkout/${encodeURIComponent(paymentRef)}?t=${this.checkoutToken(paymentRef)}`;
+  }
+
+  /**
+   * The unguessable part of a checkout link: payment references are predictable
+   * (`<orderRef>-<epochMillis>`), so the page acts only for whoever received the link from the pay
+   * answer. Derived from the gateway's secret (HMAC over a `checkout:` domain that no signed
+   * callback payload, being base64url, can take), so every process serves the same links.
+   */
+  private checkoutToken(paymentRef: string): string {
+    return createHmac('sha256', this.secret).update(`checkout:${paymentRef}`, 'utf8').digest('base64url');
+  }
+
+  acceptsCheckoutToken(paymentRef: string, token: unknown): boolean {
+    const expected = Buffer.from(this.checkoutToken(paymentRef));
+    const given = Buffer.from(typeof token === 'string' ? token : '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   verifyCallback(query: { payload: string; signature: string }): GatewayReport {

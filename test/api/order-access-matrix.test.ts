@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { CompanyType } from '../../src/entities/company';
+import { Order } from '../../src/entities/order';
+import { PaymentAttempt } from '../../src/entities/payment-attempt';
+import type { RunningServer } from '../../src/server';
+import { ApiClient, type ApiResponse } from '../support/http-client';
+import { ORDERS } from '../support/order-fixtures';
+import { newPartner, type TestPartner } from '../support/partners';
+import { lowTrek, newCode, newSalesCompany } from '../support/promo-fixtures';
+import { startTestServer } from '../support/test-server';
+import { newTraveller } from '../support/traveller-fixtures';
+
+/**
+ * DESIGN "Who may act on an order": company H places an order (and a group) listing agency A in
+ * `travelCompanyIds`. H reads and acts; A reads (detail, payment-status) and gets 403 on every
+ * write; stranger S gets 403 everywhere. Every operation that takes an order or group identifier,
+ * for each of the three.
+ */
+let server: RunningServer;
+let client: ApiClient;
+let placing: TestPartner;
+let listed: TestPartner;
+let stranger: TestPartner;
+let orderRef: string;
+let groupRef: string;
+let groupOrderIds: string[];
+let orderId: string;
+let promoCode: string;
+
+type Call = (caller: TestPartner) => Promise<ApiResponse>;
+
+const orderOps: Array<[string, 'READ' | 'ACT', Call]> = [
+  ['getOrder', 'READ', (c) => client.op('getOrder', 'GET', `${ORDERS}/${orderRef}`, undefined, { token: c.token })],
+  ['getPaymentStatus', 'READ', (c) => client.op('getPaymentStatus', 'GET', `${ORDERS}/${orderRef}/payment-status`, undefined, { token: c.token })],
+  ['previewOrderPromo', 'ACT', (c) => client.op('previewOrderPromo', 'POST', `${ORDERS}/${orderRef}/promo/preview`, { promoCode }, { token: c.token })],
+  ['applyOrderPromo', 'ACT', (c) => client.op('applyOrderPromo', 'POST', `${ORDERS}/${orderRef}/promo`, { promoCode }, { token: c.token })],
+  ['removeOrderPromo', 'ACT', (c) => client.op('removeOrderPromo', 'DELETE', `${ORDERS}/${orderRef}/promo`, undefined, { token: c.token })],
+  ['payOrder', 'ACT', (c) => client.op('payOrder', 'POST', `${ORDERS}/${orderRef}/pay`, { gateway: 'card_gateway', returnUrl: 'https://agency.example.com/back' }, { token: c.token, headers: { 'idempotency-key': randomUUID() } })],
+];
+const groupOps: Array<[string, 'ACT', Call]> = [
+  ['previewGroupPromo', 'ACT', (c) => client.op('previewGroupPromo', 'POST', `${ORDERS}/groups/${groupRef}/promo/preview`, { promoCode }, { token: c.token })],
+  ['applyGroupPromo', 'ACT', (c) => client.op('applyGroupPromo', 'POST', `${ORDERS}/groups/${groupRef}/promo`, { promoCode }, { token: c.token })],
+  ['removeGroupPromo', 'ACT', (c) => client.op('removeGroupPromo', 'DELETE', `${ORDERS}/groups/${groupRef}/promo`, undefined, { token: c.token })],
+  ['payGroup', 'ACT', (c) => client.op('payGroup', 'POST', `${ORDERS}/groups/${groupRef}/pay`, { gateway: 'wallet_gateway' }, { token: c.token, headers: { 'idempotency-key': randomUUID() } })],
+];
+
+/** What a write would change: the orders' promo slots and totals, and their payment attempts. */
+async function writableState() {
+  const em = server.orm.em.fork();
+  const ids = [orderId, ...groupOrderIds];
+  const orders = await em.find(Order, { id: { $in: ids } }, { orderBy: { id: 'asc' } });
+  const attempts = await em.count(PaymentAttempt, { orders: { order: { $in: ids } } });
+  return { orders: orders.map((o) => [o.id, o.totalAmount, o.companyPromoCode?.id ?? null, o.agentPromoCode?.id ?? null, o.status]), attempts };
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  client = new ApiClient(server.url);
+  placing = await newPartner(server, client, { name: 'Himalayan Cover Sales Test', type: CompanyType.SalesCompany });
+  listed = await newPartner(server, client, { name: 'Listed Agency Treks', type: CompanyType.TravelAgency });
+  stranger = await newPartner(server, client, { name: 'Stranger Treks', type: CompanyType.TravelAgency });
+  promoCode = await newCode(server, await newSalesCompany(server));
+  const touristId = await newTraveller(server, placing.companyId);
+  const single = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, { travelCompanyIds: [listed.companyId] }), { token: placing.token });
+  ({ orderRef, orderId } = single.body.data);
+  const group = await client.op('createOrders', 'POST', ORDERS, [lowTrek(touristId, { travelCompanyIds: [listed.companyId] }), lowTrek(touristId, { travelCompanyIds: [listed.companyId] })], { token: placing.token });
+  groupRef = group.body.data.groupRef;
+  groupOrderIds = group.body.data.orders.map((o: { orderId: string }) => o.orderId);
+});
+afterAll(() => server.stop());
+
+describe('the access matrix of every order and group operation', () => {
+  it('a listed agency reads the order (200) and gets 403 on every write; a stranger gets 403 on everything; neither changes anything', async () => {
+    const before = await writableState();
+    const answers: Record<string, Record<string, number>> = { listed: {}, stranger: {} };
+    for (const [operationId, intent, call] of [...orderOps, ...groupOps]) {
+      const asListed = await call(listed);
+      answers.listed[operationId] = asListed.status;
+      expect({ operationId, status: asListed.status }).toEqual({ operationId, status: intent === 'READ' ? 200 : 403 });
+      const asStranger = await call(stranger);
+      answers.stranger[operationId] = asStranger.status;
+      expect({ operationId, status: asStranger.status }).toEqual({ operationId, status: 403 });
+    }
+    expect(await writableState()).toEqual(before);
+    const writesThatSucceeded = Object.values(answers).flatMap((byOp) => Object.entries(byOp).filter(([op, status]) => status < 300 && !op.startsWith('get')));
+    expect(writesThatSucceeded).toEqual([]);
+  });
+
+  it('a listed agency reads what the placing company reads: the same order detail and payment status', async () => {
+    for (const [, , call] of orderOps.filter(([, intent]) => intent === 'READ')) {
+      const [own, theirs] = [await call(placing), await call(listed)];
+      expect(theirs.body.data).toEqual(own.body.data);
+    }
+  });
+
+  it('the placing company does every one of them', async () => {
+    for (const [operationId, , call] of [...orderOps, ...groupOps]) {
+      const response = await call(placing);
+      expect({ operationId, status: response.status }).toEqual({ operationId, status: 200 });
+    }
+  });
+});
