@@ -9,6 +9,7 @@ import { validatesBeforeHandler } from './http/multipart-upload';
 import { requestMetrics } from './http/metrics';
 import { enforceRateLimit } from './http/rate-limits';
 import { createOpenApiBackend } from './http/openapi';
+import { rejectUnreadablePaths } from './http/path-guard';
 import { requestLog } from './http/request-log';
 import { docsContentSecurityPolicy, securityHeaders, strictContentSecurityPolicy } from './http/security-headers';
 import { docsPagePath } from './http/spec-document';
@@ -101,6 +102,7 @@ export function httpStack({ orm, services, document, pages = [], api }: AppDeps 
   app.use(requestMetrics(services.metrics));
   app.use(securityHeaders());
   app.use(strictContentSecurityPolicy);
+  app.use(rejectUnreadablePaths());
   app.get('/api/external/v1/openapi.json', (_req, res) => {
     res.json(document);
   });
@@ -112,13 +114,6 @@ export function httpStack({ orm, services, document, pages = [], api }: AppDeps 
   for (const router of pages) app.use(router);
   app.use(express.json({ limit: services.config.maxJsonBodyBytes, type: ['application/json', 'application/*+json'] }));
   app.use((req, res, next) => {
-    // The router decodes path segments and would throw a URIError (a 500) on invalid percent-encoding.
-    try {
-      decodeURIComponent(req.path);
-    } catch {
-      next(badRequest('Request path is not valid percent-encoded UTF-8'));
-      return;
-    }
     res.locals.scope = { em: orm.em.fork(), services, req } satisfies RequestScope;
     api
       .handleRequest({ method: req.method, path: req.path, body: req.body, query: req.query as Record<string, string>, headers: req.headers as Record<string, string> }, req, res)
