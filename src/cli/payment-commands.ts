@@ -54,7 +54,7 @@ export function registerPaymentCommands(program: Command): void {
         shown.failureReason ? `  reason: ${shown.failureReason}` : '',
         shown.refundAmount !== '0.00' ? `  REFUND OWED: ${shown.currency} ${shown.refundAmount} (${shown.refundReason})` : '',
       ].filter(Boolean);
-      output(options, shown, lines.join('\n'));
+      output(options, shown, lines);
     });
 
   payment
