@@ -132,6 +132,9 @@ async function send(request: FuzzRequest): Promise<{ status: number; body: unkno
 
 let transportRetries = 0;
 
+/** Requests outside the document (see pageRequests): no documented answer to check a success against. */
+const PAGES = new Set(['sandboxCheckout', 'unknownPath']);
+
 /**
  * A keep-alive connection can be closed by the server just as the client starts the next request
  * on it (seen once in about 100,000 requests, on a 2 MiB multipart body, and not reproducible with
@@ -184,7 +187,7 @@ test('no generated request, valid or hostile, gets a 5xx or an error body outsid
         // The checkout pages answer their own refusals as HTML pages; only a JSON answer has a shape to keep.
         const htmlPage = request.operationId === 'sandboxCheckout' && typeof answer.body === 'string';
         if (status >= 400 && !htmlPage) expectErrorShape(request, status, answer.body);
-        else if (status < 300 || request.operationId === 'handlePaymentCallback') await expectContract(request.operationId, status, answer.body);
+        else if (!PAGES.has(request.operationId) && (status < 300 || request.operationId === 'handlePaymentCallback')) await expectContract(request.operationId, status, answer.body);
       } catch (error) {
         findings.push({ request: describeRequest(request), status, problem: (error as Error).message.slice(0, 600) });
       }
