@@ -266,6 +266,18 @@ export interface paths {
          *     first, so an order whose customer never came back still ends up right. Poll it (for example
          *     every few minutes, with backoff) for orders left `PENDING` after a checkout.
          *
+         *     Branch on `orderStatus` for "is it paid" and on `paymentStatus` for what became of the
+         *     payment: the two always agree (`SUCCESS` only with `PAID` or later). A group payment reports
+         *     each order's own share as `amount`, with `groupRef` and `groupAmount` beside it.
+         *
+         *     **Money that arrives late.** Changing an order with an open checkout (applying or removing a
+         *     promo code, paying with a new `Idempotency-Key`, a cancellation) first asks the gateway about
+         *     that checkout. If the customer had already paid, the order is settled `PAID` by that payment
+         *     and the change is refused with a 400. Otherwise the checkout is closed (voided where the
+         *     gateway can void). A gateway that cannot void may still take the customer's money on a
+         *     closed checkout: that payment reads `REFUND_PENDING` (then `REFUNDED`), the money is returned
+         *     by the operator, and the order is not paid by it.
+         *
          *     `{orderRef}` accepts the order reference, order number, order UUID or a gateway payment
          *     reference (the `paymentRef` from your redirect); a group payment reference is a 400.
          */
@@ -308,9 +320,16 @@ export interface paths {
          *     company A accepts only A's company codes (and any agent's code); an order bound to agent X
          *     accepts only X's agent codes (and any company's code).
          *
-         *     Any rejection (unknown, expired, inactive or exhausted code, code of another party, blank
-         *     code, order not pending) is a 400 with the message `Invalid promo code`, and the order is left
-         *     completely unchanged. After payment the discount can no longer be changed.
+         *     Any rejection of the code (unknown, expired, inactive or exhausted code, code of another
+         *     party, blank code) is a 400 with the message `Invalid promo code`, and the order is left
+         *     completely unchanged. After payment the discount can no longer be changed: an order that is
+         *     not pending and unpaid is a 400 that names its status.
+         *
+         *     **An open checkout.** A checkout opened for the old total is first put to its gateway. If the
+         *     customer has already paid it, the order is settled `PAID` by that payment and the code is
+         *     refused (400); otherwise the checkout is closed (voided where the gateway can) and you start
+         *     a new payment for the new total. A 409 means a payment was being started or settled at that
+         *     very moment: retry.
          */
         post: operations["applyOrderPromo"];
         /**
@@ -669,7 +688,11 @@ export interface components {
         AddedItem: {
             /** @description Display name of the item. */
             name: string;
-            /** @description Unit price in NPR, at most two decimals. */
+            /**
+             * @description Unit price in NPR, at most two decimals, at most 1,000,000.00. With at most 20 items per
+             *     list and 100 units per item, every order total and every 50-order group total stays within
+             *     what the service stores exactly; a larger price is a 400 with a field error.
+             */
             price: number;
             /**
              * @description Number of units; 1 when omitted.
@@ -1254,13 +1277,21 @@ export interface components {
         };
         /**
          * @description `NOT_INITIATED`: no payment attempt exists. `INITIATED`: the customer was sent to the gateway
-         *     and the result is not known yet. `SUCCESS`: paid. `FAILED`: declined by the gateway.
-         *     `CANCELLED`: the customer cancelled at the gateway. `EXPIRED`: the checkout was not completed
-         *     in time. After `FAILED`, `CANCELLED` or `EXPIRED` you may start a new attempt with a new
-         *     `Idempotency-Key`.
+         *     and the result is not known yet. `SUCCESS`: this payment paid this order (`orderStatus` is then
+         *     `PAID` or a later state; an order that is not paid never reads `SUCCESS`). `FAILED`: declined
+         *     by the gateway. `CANCELLED`: the customer cancelled at the gateway, or the attempt was closed
+         *     because the order changed (a promo code, a newer payment, a cancellation). `EXPIRED`: the
+         *     checkout was not completed in time. After `FAILED`, `CANCELLED` or `EXPIRED` you may start a
+         *     new attempt with a new `Idempotency-Key`.
+         *
+         *     `REFUND_PENDING`: the gateway took the customer's money for a checkout that had already been
+         *     closed because the order changed (its price, its state) before the payment arrived; the money
+         *     did not pay the order and is owed back to the customer. The order keeps its own status (often
+         *     still `PENDING`: start a new payment for its current total). `REFUNDED`: that money was
+         *     returned. Neither ever means the order is paid.
          * @enum {string}
          */
-        PaymentAttemptStatus: "NOT_INITIATED" | "INITIATED" | "SUCCESS" | "FAILED" | "CANCELLED" | "EXPIRED";
+        PaymentAttemptStatus: "NOT_INITIATED" | "INITIATED" | "SUCCESS" | "FAILED" | "CANCELLED" | "EXPIRED" | "REFUND_PENDING" | "REFUNDED";
         /** @description Decoded content of the gateway callback's `payload` parameter. */
         PaymentCallbackPayload: {
             /** @description Amount the gateway processed; must equal the attempt amount. */
@@ -1307,19 +1338,31 @@ export interface components {
             data: components["schemas"]["PaymentInit"];
         };
         /**
-         * @description Authoritative payment state of an order, from its most recent payment attempt. When no attempt
-         *     exists only `orderRef`, `orderStatus` and `paymentStatus` (`NOT_INITIATED`) are returned.
+         * @description Authoritative payment state of an order: the payment that paid it when it is paid, otherwise
+         *     its most recent payment attempt. When no attempt exists only `orderRef`, `orderStatus` and
+         *     `paymentStatus` (`NOT_INITIATED`) are returned.
+         *
+         *     `paymentStatus` is `SUCCESS` only together with a paid `orderStatus` (`PAID` or later). For a
+         *     group payment, `amount` is this order's own share; `groupRef` and `groupAmount` name the group
+         *     payment and its total, and the shares of a group payment add up to `groupAmount`.
          */
         PaymentStatus: {
-            /** @description Amount of the attempt, NPR. Present only when an attempt exists. */
+            /**
+             * @description This order's amount in the attempt, NPR: the whole attempt for a single-order payment, the
+             *     order's share for a group payment. Present only when an attempt exists.
+             */
             amount?: number;
             /**
              * Format: date-time
-             * @description Time the attempt reached `SUCCESS`, `FAILED` or `CANCELLED`. Present only once the attempt has completed.
+             * @description Time the attempt reached `SUCCESS`, `FAILED`, `CANCELLED`, `EXPIRED` or `REFUND_PENDING`. Present only once the attempt has completed.
              */
             completedAt?: string;
             /** @description ISO 4217 currency code. Present only when an attempt exists. */
             currency?: string;
+            /** @description Total of the group payment, NPR (the sum of its orders' shares). Present only for a group payment. */
+            groupAmount?: number;
+            /** @description The order group the payment was made for. Present only for a group payment. */
+            groupRef?: string;
             /** @description The order reference the identifier resolved to. */
             orderRef: string;
             orderStatus: components["schemas"]["OrderStatus"];
@@ -1867,8 +1910,9 @@ export interface components {
             };
         };
         /**
-         * @description The `Idempotency-Key` was already used by your company for a different order or a different
-         *     body (error shape 2). Use a new key for a new payment attempt.
+         * @description Error shape 2. Either the `Idempotency-Key` was already used by your company for a different
+         *     order or a different body (use a new key for a new payment attempt), or another payment for
+         *     the order was being started or settled at this very moment (retry the same request shortly).
          */
         Conflict: {
             headers: {
@@ -1900,10 +1944,14 @@ export interface components {
             };
         };
         /**
-         * @description The promo operation was rejected (error shape 2): unknown, expired, inactive or exhausted
-         *     code, a code owned by a party the order's binding does not allow, a blank `promoCode`, or an
-         *     order that is not pending and unpaid. Every rejection carries exactly the message
-         *     `Invalid promo code`, whatever the cause, so that codes cannot be probed. Nothing was changed.
+         * @description The promo operation was rejected (error shape 2), and nothing was changed:
+         *
+         *     - the code: unknown, expired, inactive or exhausted, owned by a party the order's binding does
+         *       not allow, or a blank `promoCode`. Every rejection of a code carries exactly the message
+         *       `Invalid promo code`, whatever the cause, so that codes cannot be probed;
+         *     - the order: it is not pending and unpaid (for example the customer paid the open checkout
+         *       while you asked: the order is then settled `PAID` by that payment). The message names the
+         *       order's status and is the same for every code.
          */
         InvalidPromoCode: {
             headers: {
@@ -1915,6 +1963,18 @@ export interface components {
         };
         /** @description Nothing matches the identifier (error shape 2). Do not retry. */
         NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description A payment for the order is being started or settled at this very moment (error shape 2): the
+         *     change could not be made without orphaning it. Nothing was changed; try again shortly.
+         */
+        PaymentInProgress: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2417,6 +2477,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["PaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2460,6 +2521,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["PaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2610,6 +2672,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["PaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2649,6 +2712,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["PaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

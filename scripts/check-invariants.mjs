@@ -2,13 +2,19 @@
 // and documents must satisfy whatever the traffic, races and crashes before; prints every
 // violation and exits 1 if there is one. Read-only: one repeatable-read transaction.
 //
-//  1. Every paid order (PAID, COMPLETED) has exactly one successful, unrefunded payment attempt,
-//     whose share for the order is the order's total, and a paid_at; no unpaid order has one.
-//     Cash an operator recorded (ops order record-cash) is such an attempt, with gateway `cash`.
-//  2. Every successful attempt's shares add up to its amount.
-//  3. A promo code's used_count equals the number of order slots (company or agent) holding it,
+//  1. Every paid order (PAID, COMPLETED, CLOSED) has exactly one payment share that paid it (a
+//     share settled PAID), for the order's total, and a paid_at; no unpaid order has one. Cash an
+//     operator recorded (ops order record-cash) is such a share, with gateway `cash`.
+//  2. An attempt reads SUCCESS only when one of its shares paid an order, REFUND_PENDING or
+//     REFUNDED only when none did; so payment-status never says SUCCESS beside an unpaid order.
+//  3. Every captured amount is either a share that paid its order or a share owed back
+//     (REFUND_PENDING) or refunded, and the owed shares add up to the attempt's refund_amount;
+//     no share of an uncaptured attempt is settled.
+//  4. Every attempt's shares add up to its amount (a group payment's per-order amounts add up to
+//     what the customer was charged).
+//  5. A promo code's used_count equals the number of order slots (company or agent) holding it,
 //     and never exceeds its usage_limit.
-//  4. No orphaned attachment: every document marked attached belongs to a traveller slot of the
+//  6. No orphaned attachment: every document marked attached belongs to a traveller slot of the
 //     same company, every traveller slot names a document of the same company attached to it,
 //     and (with DATA_DIR) every stored document has its bytes on disk.
 import fs from 'node:fs';
@@ -20,29 +26,59 @@ const { Client } = require('pg');
 
 const CHECKS = [
   {
-    name: 'paid order without exactly one successful payment for its total',
+    name: 'paid order without exactly one payment share that paid it, for its total',
     sql: `
       select o.order_ref as ref, o.status, o.total_amount as total, o.paid_at is not null as has_paid_at,
-             count(a.id) filter (where a.status = 'SUCCESS' and a.refund_amount < a.amount) as successes,
-             array_agg(pao.amount) filter (where a.status = 'SUCCESS' and a.refund_amount < a.amount) as paid_amounts
+             count(pao.attempt_id) filter (where pao.settlement = 'PAID') as paying_shares,
+             array_agg(pao.amount) filter (where pao.settlement = 'PAID') as paid_amounts
         from insurance_order o
         left join payment_attempt_order pao on pao.order_id = o.id
-        left join payment_attempt a on a.id = pao.attempt_id
        group by o.id
-      having (o.status in ('PAID', 'COMPLETED') and (
-                count(a.id) filter (where a.status = 'SUCCESS' and a.refund_amount < a.amount) <> 1
-                or bool_or(a.status = 'SUCCESS' and a.refund_amount < a.amount and pao.amount <> o.total_amount)
+      having (o.status in ('PAID', 'COMPLETED', 'CLOSED') and (
+                count(pao.attempt_id) filter (where pao.settlement = 'PAID') <> 1
+                or bool_or(pao.settlement = 'PAID' and pao.amount <> o.total_amount)
                 or o.paid_at is null))
-          or (o.status not in ('PAID', 'COMPLETED')
-                and count(a.id) filter (where a.status = 'SUCCESS' and a.refund_amount < a.amount) > 0)`,
+          or (o.status not in ('PAID', 'COMPLETED', 'CLOSED')
+                and count(pao.attempt_id) filter (where pao.settlement = 'PAID') > 0)`,
   },
   {
-    name: 'successful attempt whose order shares do not add up to its amount',
+    // What a partner reads: payment-status says SUCCESS exactly for a share that paid its order.
+    name: 'attempt status that says more or less than its shares: SUCCESS without a share that paid, or REFUND_PENDING/REFUNDED with one',
+    sql: `
+      select a.payment_ref as ref, a.status, array_agg(pao.settlement) as settlements
+        from payment_attempt a
+        join payment_attempt_order pao on pao.attempt_id = a.id
+       group by a.id
+      having (a.status = 'SUCCESS' and not coalesce(bool_or(pao.settlement = 'PAID'), false))
+          or (a.status in ('REFUND_PENDING', 'REFUNDED') and coalesce(bool_or(pao.settlement = 'PAID'), false))`,
+  },
+  {
+    name: 'captured money neither paying an order nor recorded as owed back or refunded',
+    sql: `
+      select a.payment_ref as ref, a.status, a.amount, a.refund_amount,
+             coalesce(sum(pao.amount) filter (where pao.settlement in ('REFUND_PENDING', 'REFUNDED')), 0) as owed_shares,
+             count(*) filter (where pao.settlement is null) as unsettled_shares
+        from payment_attempt a
+        join payment_attempt_order pao on pao.attempt_id = a.id
+       where a.status in ('SUCCESS', 'REFUND_PENDING', 'REFUNDED')
+       group by a.id
+      having count(*) filter (where pao.settlement is null) > 0
+          or coalesce(sum(pao.amount) filter (where pao.settlement in ('REFUND_PENDING', 'REFUNDED')), 0) <> a.refund_amount`,
+  },
+  {
+    name: 'payment share settled on an attempt the gateway never captured',
+    sql: `
+      select a.payment_ref as ref, a.status, pao.settlement
+        from payment_attempt a
+        join payment_attempt_order pao on pao.attempt_id = a.id
+       where a.status not in ('SUCCESS', 'REFUND_PENDING', 'REFUNDED') and pao.settlement is not null`,
+  },
+  {
+    name: 'attempt whose order shares do not add up to its amount',
     sql: `
       select a.payment_ref as ref, a.amount, sum(pao.amount) as shares
         from payment_attempt a
         left join payment_attempt_order pao on pao.attempt_id = a.id
-       where a.status = 'SUCCESS'
        group by a.id
       having coalesce(sum(pao.amount), 0) <> a.amount`,
   },
@@ -95,6 +131,7 @@ export async function checkInvariants(databaseUrl, dataDir) {
       orders: 'select count(*) from insurance_order',
       paidOrders: "select count(*) from insurance_order where status in ('PAID', 'COMPLETED')",
       successfulAttempts: "select count(*) from payment_attempt where status = 'SUCCESS'",
+      refundsOwed: "select count(*) from payment_attempt_order where settlement = 'REFUND_PENDING'",
       promoSlots: 'select count(company_promo_code_id) + count(agent_promo_code_id) from insurance_order',
       documents: 'select count(*) from document',
     })) {

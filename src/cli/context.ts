@@ -4,6 +4,9 @@ import { loadConfig } from '../config';
 import { openDatabase } from '../db/database';
 import { initOrm, migrate } from '../db/orm';
 import { seed } from '../db/seed';
+import { createGateways } from '../gateways';
+import { createLogger } from '../logger';
+import type { PaymentDeps } from '../services/payment-deps';
 import { printableJson, printableLines } from './terminal-text';
 
 export interface CliOptions {
@@ -34,6 +37,18 @@ export async function withDatabase<T>(work: (em: EntityManager) => Promise<T>): 
     await orm.close();
     await database.release();
   }
+}
+
+/**
+ * withDatabase for commands that touch payments: the same gateway adapters the server has, so a
+ * command that closes a checkout asks its gateway first, like the API does.
+ */
+export function withPayments<T>(work: (em: EntityManager, deps: PaymentDeps) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  return withDatabase((em) => {
+    const gateways = createGateways(config, () => config.publicBaseUrl, () => em.fork());
+    return work(em, { payments: config.payments, gateways: gateways.registry, logger: createLogger('warn') });
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ import { recordCashPayment } from '../services/cash-settlement';
 import { cancelOrder } from '../services/order-cancellation';
 import { orderOverview, type OrderOverview } from '../services/order-overview';
 import { bindingOfOrder, orderPrice } from '../services/promo-store';
-import { operatorActor, output, withDatabase, type CliOptions } from './context';
+import { operatorActor, output, withDatabase, withPayments, type CliOptions } from './context';
 
 const NOTE_MAX_LENGTH = 500;
 
@@ -24,10 +24,10 @@ export function registerOrderCommands(program: Command): void {
 
   order
     .command('cancel <order>')
-    .description('cancel a PENDING order: closes its open payment attempts, gives back its promo code uses, writes an audit entry')
+    .description('cancel a PENDING order: asks the gateway about its open payment attempts (a paid one settles the order instead), closes them, gives back its promo code uses, writes an audit entry')
     .option('--json', 'print JSON')
     .action(async (identifier: string, options: CliOptions) => {
-      const cancelled = await withDatabase((em) => cancelOrder(em, identifier, operatorActor()));
+      const cancelled = await withPayments((em, deps) => cancelOrder(em, identifier, operatorActor(), deps));
       const result = {
         orderRef: cancelled.order.orderRef,
         status: cancelled.order.status,
@@ -107,7 +107,8 @@ function overviewView({ order, attempts, auditEntries }: OrderOverview) {
       scope: attempt.scope,
       status: attempt.status,
       // What this order is charged in the attempt; a group attempt's amount covers its other orders too.
-      amount: money(shareOf(attempt.orders.getItems(), order)),
+      amount: money(shareOf(attempt.orders.getItems(), order)?.amount ?? 0),
+      settlement: shareOf(attempt.orders.getItems(), order)?.settlement ?? null,
       attemptAmount: money(attempt.amount),
       createdAt: attempt.createdAt.toISOString(),
       completedAt: attempt.completedAt?.toISOString() ?? null,
@@ -118,8 +119,8 @@ function overviewView({ order, attempts, auditEntries }: OrderOverview) {
   };
 }
 
-function shareOf(lines: Array<{ order: { id: string }; amount: number }>, order: Order): number {
-  return lines.find((line) => line.order.id === order.id)?.amount ?? 0;
+function shareOf<Line extends { order: { id: string } }>(lines: Line[], order: Order): Line | undefined {
+  return lines.find((line) => line.order.id === order.id);
 }
 
 type OverviewView = ReturnType<typeof overviewView>;

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config';
 import { decimalStringFromMinor } from '../domain/money';
 import { PaymentAttempt } from '../entities/payment-attempt';
 import { SandboxGatewayPayment } from '../entities/sandbox-gateway-payment';
-import { createGateways } from '../gateways';
-import { createLogger } from '../logger';
 import { reconcileDueAttempts } from '../services/payment-reconciliation';
-import { output, withDatabase, type CliOptions } from './context';
+import { recordRefund, refundsOwed } from '../services/refund-record';
+import { operatorActor, output, withDatabase, withPayments, type CliOptions } from './context';
+
+const REFUND_NOTE_MAX_LENGTH = 500;
 
 export function registerPaymentCommands(program: Command): void {
   const payment = program.command('payment').description('payment attempts');
@@ -29,7 +29,9 @@ export function registerPaymentCommands(program: Command): void {
           status: attempt.status,
           amount: decimalStringFromMinor(attempt.amount),
           currency: attempt.currency,
-          orders: attempt.orders.getItems().map((line) => ({ orderRef: line.order.orderRef, orderStatus: line.order.status, amount: decimalStringFromMinor(line.amount) })),
+          orders: attempt.orders.getItems().map((line) => ({
+            orderRef: line.order.orderRef, orderStatus: line.order.status, amount: decimalStringFromMinor(line.amount), settlement: line.settlement ?? null,
+          })),
           createdAt: attempt.createdAt.toISOString(),
           expiresAt: attempt.expiresAt.toISOString(),
           completedAt: attempt.completedAt?.toISOString() ?? null,
@@ -40,21 +42,65 @@ export function registerPaymentCommands(program: Command): void {
           failureReason: attempt.failureReason ?? null,
           refundAmount: decimalStringFromMinor(attempt.refundAmount),
           refundReason: attempt.refundReason ?? null,
+          refundedAt: attempt.refundedAt?.toISOString() ?? null,
+          refundNote: attempt.refundNote ?? null,
           sandboxDecision: sandbox ? { status: sandbox.status, reason: sandbox.reason ?? null, transactionId: sandbox.transactionId, decidedAt: sandbox.decidedAt.toISOString() } : null,
         };
       });
       const lines = [
         `${shown.paymentRef}  ${shown.status}  ${shown.currency} ${shown.amount}  ${shown.gateway}  (${shown.company})`,
-        ...shown.orders.map((o) => `  order ${o.orderRef}  ${o.orderStatus}  ${shown.currency} ${o.amount}`),
+        ...shown.orders.map((o) => `  order ${o.orderRef}  ${o.orderStatus}  ${shown.currency} ${o.amount}${o.settlement ? `  ${o.settlement}` : ''}`),
         `  created ${shown.createdAt}, expires ${shown.expiresAt}${shown.completedAt ? `, completed ${shown.completedAt}` : ''}`,
         shown.closedReason ? `  closed by us: ${shown.closedReason}${shown.supersededBy ? ` (by ${shown.supersededBy})` : ''}` : '',
         shown.gateway === 'cash'
           ? `  cash recorded by an operator ${shown.gatewayConfirmedAt} (ops order show ${shown.orders[0]?.orderRef} lists the audit entry)`
           : shown.gatewayConfirmedAt ? `  gateway confirmed ${shown.gatewayConfirmedAt}, transaction ${shown.gatewayTransactionId}` : '  gateway has not confirmed yet',
         shown.failureReason ? `  reason: ${shown.failureReason}` : '',
-        shown.refundAmount !== '0.00' ? `  REFUND OWED: ${shown.currency} ${shown.refundAmount} (${shown.refundReason})` : '',
+        shown.refundAmount !== '0.00' && !shown.refundedAt ? `  REFUND OWED: ${shown.currency} ${shown.refundAmount} (${shown.refundReason}): ops payment refund ${shown.paymentRef} --note <refund reference>` : '',
+        shown.refundedAt ? `  refunded ${shown.currency} ${shown.refundAmount} (${shown.refundReason}), recorded ${shown.refundedAt}: ${shown.refundNote}` : '',
       ].filter(Boolean);
       output(options, shown, lines);
+    });
+
+  payment
+    .command('refunds')
+    .description('list the payments that owe money back to a customer (captured after their checkout was closed)')
+    .option('--json', 'print JSON')
+    .action(async (options: CliOptions) => {
+      const owed = await withDatabase(async (em) =>
+        (await refundsOwed(em)).map((attempt) => ({
+          paymentRef: attempt.paymentRef,
+          company: attempt.company.name,
+          gateway: attempt.gateway,
+          gatewayTransactionId: attempt.gatewayTransactionId ?? null,
+          refundAmount: decimalStringFromMinor(attempt.refundAmount),
+          currency: attempt.currency,
+          refundReason: attempt.refundReason ?? null,
+          capturedAt: attempt.completedAt?.toISOString() ?? null,
+          orders: attempt.orders.getItems().filter((line) => line.settlement === 'REFUND_PENDING').map((line) => line.order.orderRef),
+        })),
+      );
+      const lines = owed.map((r) => `${r.paymentRef}  ${r.currency} ${r.refundAmount}  ${r.gateway} ${r.gatewayTransactionId ?? ''}  ${r.refundReason ?? ''}  orders ${r.orders.join(', ')}  (${r.company})`);
+      output(options, owed, owed.length === 0 ? 'no refund owed' : [`${owed.length} refund(s) owed:`, ...lines]);
+    });
+
+  payment
+    .command('refund <paymentRef>')
+    .description('record that the money a payment owes back was refunded to the customer (REFUND_PENDING becomes REFUNDED)')
+    .requiredOption('--note <text>', `the refund's reference at the gateway or bank (at most ${REFUND_NOTE_MAX_LENGTH} characters)`)
+    .option('--json', 'print JSON')
+    .action(async (paymentRef: string, options: CliOptions & { note: string }) => {
+      const note = options.note.trim();
+      if (!note || note.length > REFUND_NOTE_MAX_LENGTH) throw new Error(`--note must be 1 to ${REFUND_NOTE_MAX_LENGTH} characters`);
+      const attempt = await withDatabase((em) => recordRefund(em, paymentRef, note, operatorActor()));
+      const result = {
+        paymentRef: attempt.paymentRef,
+        status: attempt.status,
+        refundAmount: decimalStringFromMinor(attempt.refundAmount),
+        currency: attempt.currency,
+        refundedAt: attempt.refundedAt?.toISOString() ?? null,
+      };
+      output(options, result, `recorded the refund of ${result.currency} ${result.refundAmount} for ${result.paymentRef}; payment is ${result.status}`);
     });
 
   payment
@@ -62,12 +108,7 @@ export function registerPaymentCommands(program: Command): void {
     .description('run the reconciliation job once: ask the gateways about open attempts, expire abandoned ones')
     .option('--json', 'print JSON')
     .action(async (options: CliOptions) => {
-      const config = loadConfig();
-      const summary = await withDatabase(async (em) => {
-        // Lookups need no secret, but the sandbox secrets file of DATA_DIR is what the server uses too.
-        const gateways = createGateways(config, () => config.publicBaseUrl, () => em.fork());
-        return reconcileDueAttempts(em, { payments: config.payments, gateways: gateways.registry, logger: createLogger('warn') });
-      });
+      const summary = await withPayments((em, deps) => reconcileDueAttempts(em, deps));
       const changed = Object.entries(summary).filter(([key, value]) => key !== 'checked' && value > 0).map(([key, value]) => `${key.toLowerCase()} ${value}`);
       output(options, summary, `checked ${summary.checked} attempt(s)${changed.length ? `: ${changed.join(', ')}` : ''}`);
     });

@@ -1,4 +1,5 @@
 import type { components } from '../../generated/api';
+import { AMOUNT_LIMITS } from '../domain/amount-limits';
 
 type Schemas = components['schemas'];
 
@@ -52,6 +53,7 @@ export interface CatalogueCtg {
 const text = { type: 'string', minLength: 1 } as const;
 const uuid = { type: 'string', format: 'uuid' } as const;
 const amount = { type: 'number', minimum: 0, multipleOf: 0.01 } as const;
+const amountUpTo = (maximum: number) => ({ ...amount, maximum }) as const;
 const altitude = { type: 'integer', minimum: 0, maximum: 9000 } as const;
 const age = { type: 'integer', minimum: 1, maximum: 120 } as const;
 
@@ -102,9 +104,9 @@ export const catalogueFileSchema = {
           maxAltitude: altitude,
           minAge: age,
           maxAge: age,
-          baseDurationDays: { type: 'integer', minimum: 1, maximum: 365 },
-          baseCtgPrice: amount,
-          extraDayPrice: amount,
+          baseDurationDays: { type: 'integer', minimum: 1, maximum: AMOUNT_LIMITS.coverDays },
+          baseCtgPrice: amountUpTo(AMOUNT_LIMITS.catalogueBasePrice),
+          extraDayPrice: amountUpTo(AMOUNT_LIMITS.catalogueExtraDayPrice),
           displayOrder: { type: 'integer' },
           active: { type: 'boolean' },
           description: { type: 'string' },
@@ -120,11 +122,16 @@ export const catalogueFileSchema = {
           },
           includedDevices: {
             type: 'array',
+            maxItems: AMOUNT_LIMITS.catalogueDevicesPerPackage,
             items: {
               type: 'object',
               required: ['id', 'name', 'description', 'quantity', 'dailyPrice'],
               additionalProperties: false,
-              properties: { id: uuid, name: text, description: { type: 'string' }, quantity: { type: 'integer', minimum: 1 }, dailyPrice: amount },
+              properties: {
+                id: uuid, name: text, description: { type: 'string' },
+                quantity: { type: 'integer', minimum: 1, maximum: AMOUNT_LIMITS.catalogueDeviceQuantity },
+                dailyPrice: amountUpTo(AMOUNT_LIMITS.catalogueDeviceDailyPrice),
+              },
             },
           },
         },

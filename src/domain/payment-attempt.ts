@@ -6,7 +6,7 @@
  * has spoken; if the gateway later reports that it captured the money anyway, that is a late
  * capture: it is recorded, never dropped (see settlementPlan).
  */
-export type AttemptStatus = 'INITIATED' | 'SUCCESS' | 'FAILED' | 'CANCELLED' | 'EXPIRED';
+export type AttemptStatus = 'INITIATED' | 'SUCCESS' | 'FAILED' | 'CANCELLED' | 'EXPIRED' | 'REFUND_PENDING' | 'REFUNDED';
 export type GatewayFinalStatus = 'SUCCESS' | 'FAILED' | 'CANCELLED';
 
 /**
@@ -22,6 +22,26 @@ export interface AttemptState {
 
 export const isOpen = (attempt: AttemptState): boolean => attempt.status === 'INITIATED';
 
+/** Statuses of an attempt whose money the gateway captured (paid an order, or owed back). */
+const CAPTURED: readonly AttemptStatus[] = ['SUCCESS', 'REFUND_PENDING', 'REFUNDED'];
+
+/**
+ * What became of one order's share of a captured attempt: it PAID the order, or it could not
+ * (the order was re-priced, cancelled or already paid) and is owed back to the customer,
+ * REFUND_PENDING until an operator records the refund (REFUNDED).
+ */
+export type ShareSettlement = 'PAID' | 'REFUND_PENDING' | 'REFUNDED';
+
+/**
+ * The payment status a partner reads for one order of an attempt. A share that did not pay its
+ * order never reads SUCCESS, whatever the attempt did for the other orders of its group.
+ */
+export function shareStatus(attemptStatus: AttemptStatus, settlement: ShareSettlement | null | undefined): AttemptStatus {
+  if (settlement === 'PAID') return 'SUCCESS';
+  if (settlement) return settlement;
+  return attemptStatus;
+}
+
 /** What a gateway's final word does to an attempt. */
 export type GatewayWordEffect =
   /** The gateway already spoke: a second word (a replayed callback) changes nothing. */
@@ -36,7 +56,7 @@ export type GatewayWordEffect =
 export function effectOfGatewayWord(attempt: AttemptState, word: GatewayFinalStatus): GatewayWordEffect {
   if (attempt.gatewayConfirmed) return { kind: 'REPLAY' };
   if (attempt.status === 'INITIATED') return { kind: 'COMPLETE', status: word };
-  if (attempt.status === 'SUCCESS') return { kind: 'REPLAY' };
+  if (CAPTURED.includes(attempt.status)) return { kind: 'REPLAY' };
   return word === 'SUCCESS' ? { kind: 'LATE_CAPTURE' } : { kind: 'CONFIRM_CLOSED' };
 }
 
@@ -71,9 +91,12 @@ export interface SettlementLine {
 export interface SettlementPlan {
   /** Orders that become PAID. */
   pay: string[];
-  /** Money the gateway captured that no order can take (already paid, closed, or re-priced since). */
+  /** Orders whose share was captured but cannot pay them (already paid, closed, or re-priced since): owed back. */
+  refund: string[];
   refundAmount: number;
   refundReason?: string;
+  /** SUCCESS when the capture paid at least one order, REFUND_PENDING when all of it is owed back. */
+  attemptStatus: 'SUCCESS' | 'REFUND_PENDING';
 }
 
 /**
@@ -83,15 +106,23 @@ export interface SettlementPlan {
  */
 export function settlementPlan(lines: SettlementLine[]): SettlementPlan {
   const pay: string[] = [];
+  const refund: string[] = [];
   let refundAmount = 0;
   const reasons = new Set<string>();
   for (const line of lines) {
     if (line.orderStatus === 'PENDING' && line.orderTotal === line.charged) {
       pay.push(line.orderId);
     } else {
+      refund.push(line.orderId);
       refundAmount += line.charged;
       reasons.add(line.orderStatus === 'PENDING' ? 'ORDER_REPRICED' : `ORDER_${line.orderStatus}`);
     }
   }
-  return { pay, refundAmount, refundReason: reasons.size > 0 ? [...reasons].sort().join(',') : undefined };
+  return {
+    pay,
+    refund,
+    refundAmount,
+    refundReason: reasons.size > 0 ? [...reasons].sort().join(',') : undefined,
+    attemptStatus: pay.length > 0 ? 'SUCCESS' : 'REFUND_PENDING',
+  };
 }

@@ -1,7 +1,7 @@
 import { Type } from '@mikro-orm/core';
 import { decimalStringFromMinor, minorFromDecimalString, type Minor } from '../domain/money';
 
-/** numeric(12,2) in PostgreSQL, integer minor units in TypeScript; null stays null in nullable columns. */
+/** numeric(14,2) in PostgreSQL (see MONEY_MAXIMUMS for why 14 digits), integer minor units in TypeScript; null stays null in nullable columns. */
 export class MoneyType extends Type<Minor | null | undefined, string | null | undefined> {
   override convertToDatabaseValue(value: Minor | string | null | undefined): string | null | undefined {
     if (value === null || value === undefined) return value;
@@ -18,6 +18,6 @@ export class MoneyType extends Type<Minor | null | undefined, string | null | un
   }
 
   override getColumnType(): string {
-    return 'numeric(12,2)';
+    return 'numeric(14,2)';
   }
 }

@@ -1,5 +1,6 @@
-import { Entity, ManyToOne, PrimaryKeyProp, Property } from '@mikro-orm/core';
+import { Entity, Enum, ManyToOne, OptionalProps, PrimaryKeyProp, Property } from '@mikro-orm/core';
 import type { Minor } from '../domain/money';
+import type { ShareSettlement } from '../domain/payment-attempt';
 import { MoneyType } from './money-type';
 import { Order } from './order';
 import type { PaymentAttempt } from './payment-attempt';
@@ -8,6 +9,7 @@ import type { PaymentAttempt } from './payment-attempt';
 @Entity({ tableName: 'payment_attempt_order' })
 export class PaymentAttemptOrder {
   [PrimaryKeyProp]?: ['attempt', 'order'];
+  [OptionalProps]?: 'settlement';
 
   @ManyToOne({ entity: () => 'PaymentAttempt', primary: true, deleteRule: 'cascade' })
   attempt!: PaymentAttempt;
@@ -15,6 +17,11 @@ export class PaymentAttemptOrder {
   @ManyToOne(() => Order, { primary: true, index: 'payment_attempt_order_order_id_index' })
   order!: Order;
 
+  /** The order's share of the attempt: what payment-status reports as this order's `amount`. */
   @Property({ type: MoneyType })
   amount!: Minor;
+
+  /** Set once the gateway captured: whether this share paid its order or is owed back. */
+  @Enum({ items: ['PAID', 'REFUND_PENDING', 'REFUNDED'], type: 'text', nullable: true })
+  settlement?: ShareSettlement;
 }

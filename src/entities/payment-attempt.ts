@@ -25,7 +25,8 @@ export type AttemptScope = 'ORDER' | 'GROUP';
 export class PaymentAttempt {
   [OptionalProps]?:
     | 'id' | 'status' | 'group' | 'returnUrl' | 'completedAt' | 'closedReason' | 'supersededBy' | 'gatewayTransactionId'
-    | 'gatewayConfirmedAt' | 'failureReason' | 'refundAmount' | 'refundReason' | 'lastCheckedAt' | 'createdAt' | 'updatedAt';
+    | 'gatewayConfirmedAt' | 'failureReason' | 'refundAmount' | 'refundReason' | 'refundedAt' | 'refundNote' | 'lastCheckedAt'
+    | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -50,7 +51,11 @@ export class PaymentAttempt {
   @Enum({ items: ['card_gateway', 'wallet_gateway', 'cash'], type: 'text' })
   gateway!: PaymentMethod;
 
-  @Enum({ items: ['INITIATED', 'SUCCESS', 'FAILED', 'CANCELLED', 'EXPIRED'], type: 'text' })
+  /**
+   * REFUND_PENDING: the gateway captured money that paid none of the orders (a late capture after
+   * we closed the attempt); REFUNDED once an operator recorded the refund (`ops payment refund`).
+   */
+  @Enum({ items: ['INITIATED', 'SUCCESS', 'FAILED', 'CANCELLED', 'EXPIRED', 'REFUND_PENDING', 'REFUNDED'], type: 'text' })
   status: AttemptStatus = 'INITIATED';
 
   /** What the customer is charged: the sum of `orders[].amount`. */
@@ -92,12 +97,20 @@ export class PaymentAttempt {
   @Property({ type: 'text', nullable: true })
   failureReason?: string;
 
-  /** Captured money no order could take (a late capture on an already-paid order): owed back. */
+  /** Captured money no order could take (a late capture on a re-priced, cancelled or already-paid order): owed back. */
   @Property({ type: MoneyType })
   refundAmount: Minor = 0;
 
   @Property({ type: 'text', nullable: true })
   refundReason?: string;
+
+  /** When an operator recorded that `refundAmount` went back to the customer. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  refundedAt?: Date;
+
+  /** The operator's reference for the refund (the gateway's refund id, a bank slip). */
+  @Property({ type: 'text', nullable: true })
+  refundNote?: string;
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   lastCheckedAt?: Date;

@@ -19,6 +19,22 @@ export interface GatewayReport {
 /** Answer of a server-side status lookup: a final word, or nothing decided yet. */
 export type GatewayLookup = { decided: true; report: GatewayReport } | { decided: false };
 
+/**
+ * Answer of a request to stop taking money for a payment:
+ * - VOIDED: the gateway will never capture it;
+ * - DECIDED: too late, the gateway had already given its final word (a capture among them);
+ * - UNDECIDED: the gateway cannot void and has not decided; a capture may still come (a late
+ *   capture, recorded as a refund owed).
+ */
+export type GatewayVoid = { kind: 'VOIDED' } | { kind: 'DECIDED'; report: GatewayReport } | { kind: 'UNDECIDED' };
+
+/** What a gateway needs to know to void a payment it may not have heard of yet. */
+export interface VoidablePayment {
+  paymentRef: string;
+  amount: Minor;
+  currency: string;
+}
+
 export class InvalidCallbackError extends Error {
   constructor(readonly why: string) {
     super(`Invalid payment callback: ${why}`);
@@ -37,6 +53,12 @@ export interface PaymentGateway {
   verifyCallback(query: { payload: string; signature: string }): GatewayReport;
   /** Asks the gateway, server to server, what it decided for a payment reference. */
   lookupStatus(paymentRef: string): Promise<GatewayLookup>;
+  /**
+   * Asks the gateway to stop taking money for the payment, atomically with its own checkout: it
+   * either voids it or reports the word it already gave. A gateway that cannot void answers
+   * with a lookup (DECIDED or UNDECIDED).
+   */
+  voidPayment(payment: VoidablePayment): Promise<GatewayVoid>;
 }
 
 export type GatewayRegistry = ReadonlyMap<GatewayName, PaymentGateway>;

@@ -19,6 +19,8 @@ export interface Metrics {
   registry: Registry;
   /** Payments increment this when an attempt reaches a final state: `paymentOutcomes.inc({ gateway, outcome })`. */
   paymentOutcomes: Counter<'gateway' | 'outcome'>;
+  /** Captured money that paid no order (a late capture on a closed attempt): each one is a refund an operator owes. */
+  lateCaptures: Counter<'gateway'>;
   rateLimited: Counter<'operation'>;
   requests: Counter<'operation' | 'method' | 'status'>;
   requestDuration: Histogram<'operation' | 'method' | 'status'>;
@@ -49,6 +51,12 @@ export function createMetrics(pool: PoolUsage): Metrics {
     labelNames: ['gateway', 'outcome'] as const,
     registers: [registry],
   });
+  const lateCaptures = new Counter({
+    name: 'payment_refunds_owed_total',
+    help: 'Captures (or parts of group captures) that paid no order and are owed back to the customer, by gateway',
+    labelNames: ['gateway'] as const,
+    registers: [registry],
+  });
   const rateLimited = new Counter({
     name: 'rate_limited_requests_total',
     help: 'Requests answered 429 by the rate limiter, by operationId',
@@ -68,7 +76,7 @@ export function createMetrics(pool: PoolUsage): Metrics {
   poolGauge('db_pool_connections_idle', 'Open database connections waiting in the pool', () => pool.free());
   poolGauge('db_pool_acquire_pending', 'Requests waiting for a database connection', () => pool.pending());
   poolGauge('db_pool_connections_max', 'Pool size limit (DB_POOL_MAX)', () => pool.max);
-  return { registry, paymentOutcomes, rateLimited, requests, requestDuration };
+  return { registry, paymentOutcomes, lateCaptures, rateLimited, requests, requestDuration };
 }
 
 /** Counts and times every response under the operationId the handler recorded in res.locals. */

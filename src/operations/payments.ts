@@ -58,6 +58,7 @@ function paymentStatusWire(status: PaymentStatusView): Schemas['PaymentStatus'] 
     amount: amountFromMinor(status.attempt.amount),
     currency: status.attempt.currency,
     ...(status.attempt.completedAt ? { completedAt: status.attempt.completedAt.toISOString() } : {}),
+    ...(status.attempt.group ? { groupRef: status.attempt.group.groupRef, groupAmount: amountFromMinor(status.attempt.group.amount) } : {}),
   };
 }
 
@@ -67,6 +68,8 @@ const RESULT_TITLES: Record<string, string> = {
   CANCELLED: 'Payment cancelled',
   EXPIRED: 'Payment expired',
   INITIATED: 'Payment pending',
+  REFUND_PENDING: 'Payment received after the checkout closed: it will be refunded',
+  REFUNDED: 'Payment refunded',
 };
 
 /** Shown to the customer when the partner gave no returnUrl. */

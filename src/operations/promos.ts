@@ -26,13 +26,13 @@ export const promoHandlers: OperationHandlers = {
 
   async applyOrderPromo(c, scope) {
     const { promoCode } = c.request.requestBody as PromoBody;
-    const state = await applyOrderPromo(scope.em, callerOf(scope), String(c.request.params.orderRef), promoCode);
+    const state = await applyOrderPromo(scope.em, callerOf(scope), String(c.request.params.orderRef), promoCode, scope.services.payments);
     return { status: 200, body: successBody(promoStateWire(state), 'Promo code applied') };
   },
 
   async removeOrderPromo(c, scope) {
     const { code } = c.request.query as RemoveQuery;
-    const state = await removeOrderPromo(scope.em, callerOf(scope), String(c.request.params.orderRef), code);
+    const state = await removeOrderPromo(scope.em, callerOf(scope), String(c.request.params.orderRef), code, scope.services.payments);
     return { status: 200, body: successBody(promoStateWire(state), 'Promo code removed') };
   },
 
@@ -44,13 +44,13 @@ export const promoHandlers: OperationHandlers = {
 
   async applyGroupPromo(c, scope) {
     const { promoCode } = c.request.requestBody as PromoBody;
-    const state = await applyGroupPromo(scope.em, callerOf(scope), String(c.request.params.groupRef), promoCode);
+    const state = await applyGroupPromo(scope.em, callerOf(scope), String(c.request.params.groupRef), promoCode, scope.services.payments);
     return { status: 200, body: successBody(groupStateWire(state), 'Promo code applied') };
   },
 
   async removeGroupPromo(c, scope) {
     const { code } = c.request.query as RemoveQuery;
-    const state = await removeGroupPromo(scope.em, callerOf(scope), String(c.request.params.groupRef), code);
+    const state = await removeGroupPromo(scope.em, callerOf(scope), String(c.request.params.groupRef), code, scope.services.payments);
     return { status: 200, body: successBody(groupStateWire(state), 'Promo code removed') };
   },
 };

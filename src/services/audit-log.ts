@@ -3,7 +3,7 @@ import { AuditEntry } from '../entities/audit-entry';
 import type { Order } from '../entities/order';
 
 /** What operators do to orders by hand; each action is one row of audit_entry. */
-export type AuditAction = 'ORDER_CANCELLED' | 'CASH_RECORDED';
+export type AuditAction = 'ORDER_CANCELLED' | 'CASH_RECORDED' | 'REFUND_RECORDED';
 
 /**
  * Adds an audit entry to the caller's transaction: it commits with the change it describes, or

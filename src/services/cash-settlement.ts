@@ -57,7 +57,7 @@ export async function recordCashPayment(
       createdAt: at,
       updatedAt: at,
     });
-    tx.create(PaymentAttemptOrder, { attempt, order, amount: order.totalAmount });
+    tx.create(PaymentAttemptOrder, { attempt, order, amount: order.totalAmount, settlement: 'PAID' });
     // A CASH order cannot be paid online, so nothing should be open; should anything be, it must not take money too.
     await closeOpenAttempts(tx, [order.id], attempt.id, 'ORDER_PAID', at);
     order.status = OrderStatus.Paid;

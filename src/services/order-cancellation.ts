@@ -6,7 +6,9 @@ import { OrderStatus, type Order } from '../entities/order';
 import { recordAudit } from './audit-log';
 import { OperatorRefusal } from './operator-refusal';
 import { findOrder } from './order-lookup';
-import { closeOpenAttempts } from './payment-settlement';
+import { PaymentAttempt } from '../entities/payment-attempt';
+import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
+import type { PaymentDeps } from './payment-deps';
 import { lockPromoCodes, ORDER_PROMO_POPULATE, pricePartsOf, releaseUses, slotsOfOrder, writeSlots } from './promo-store';
 
 export interface CancelledOrder {
@@ -22,17 +24,20 @@ export interface CancelledOrder {
  * - its promo slots are emptied and each code's use given back, so a code's used_count keeps
  *   equal to the slots holding it; the total is repriced without them (the stored price parts
  *   always agree with the slots), and the audit entry keeps the codes and the former total;
- * - every open payment attempt covering it is closed (ORDER_CANCELLED), so no checkout can take
- *   money for it any more; a capture that still arrives is recorded as a refund owed. A group
- *   attempt closes as a whole: the group's other orders need a new group pay.
+ * - every open payment attempt covering it is first put to its gateway (withOpenAttemptsClosed):
+ *   one the customer had already paid settles the order PAID, and the cancellation is refused;
+ *   the others are closed (ORDER_CANCELLED, voided where the gateway can), so no checkout can
+ *   take money for it any more; a capture that still arrives is recorded as a refund owed. A
+ *   group attempt closes as a whole: the group's other orders need a new group pay.
  */
-export async function cancelOrder(em: EntityManager, identifier: string, actor: string, now = new Date()): Promise<CancelledOrder> {
-  return em.transactional(async (tx) => {
+export async function cancelOrder(em: EntityManager, identifier: string, actor: string, deps: PaymentDeps, now = new Date()): Promise<CancelledOrder> {
+  return withOpenAttemptsClosed(em, deps, 'ORDER_CANCELLED', (closedBefore) => em.fork().transactional(async (tx) => {
     const order = await findOrder(tx, identifier, { lockForUpdate: true });
     await tx.populate(order, [...ORDER_PROMO_POPULATE]);
     const refusal = cancellationRefusal(order);
     if (refusal) throw new OperatorRefusal(refusal);
 
+    await assertNoOpenAttempts(tx, [order.id]);
     const totalBefore = order.totalAmount;
     const slots = slotsOfOrder(order);
     const change = clearSlots(slots);
@@ -42,8 +47,8 @@ export async function cancelOrder(em: EntityManager, identifier: string, actor: 
       for (const codeId of change.release) await releaseUses(tx, codeId, 1);
       writeSlots(order, change.slots, projectTotals(pricePartsOf(order), change.slots));
     }
-    const closed = await closeOpenAttempts(tx, [order.id], undefined, 'ORDER_CANCELLED', now);
     order.status = OrderStatus.Cancelled;
+    const closed = closedBefore.length > 0 ? await tx.find(PaymentAttempt, { id: { $in: [...closedBefore] } }, { fields: ['paymentRef'] }) : [];
     const closedPaymentRefs = closed.map((attempt) => attempt.paymentRef).sort();
     recordAudit(tx, {
       actor,
@@ -61,5 +66,5 @@ export async function cancelOrder(em: EntityManager, identifier: string, actor: 
     });
     await tx.flush();
     return { order, releasedCodes, closedPaymentRefs };
-  });
+  }));
 }

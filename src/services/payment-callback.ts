@@ -4,7 +4,7 @@ import { InvalidCallbackError, type GatewayName } from '../gateways/gateway';
 import { badRequest } from '../http/app-error';
 import type { AttemptStatus } from '../domain/payment-attempt';
 import { gatewayOf, type PaymentDeps } from './payment-deps';
-import { lockAttemptForSettlement, recordGatewayWord } from './payment-settlement';
+import { lockAttemptForSettlement, recordGatewayWord, reportMatches } from './payment-settlement';
 
 /** How far a gateway's clock may run ahead of ours. */
 const CLOCK_SKEW_MS = 5 * 60_000;
@@ -46,15 +46,12 @@ export async function handleGatewayCallback(
   const attempt = await em.fork().findOne(PaymentAttempt, { paymentRef: report.paymentRef });
   if (!attempt) return reject('unknown payment reference');
   if (attempt.gateway !== query.gateway) return reject('signed by a gateway the attempt did not use');
-  if (attempt.amount !== report.amount || attempt.currency !== report.currency) return reject('amount or currency differs from the attempt');
+  if (!reportMatches(attempt, report)) return reject('amount or currency differs from the attempt');
 
   const result = await em.fork().transactional(async (tx) => {
     const locked = await lockAttemptForSettlement(tx, attempt.id);
-    const recorded = await recordGatewayWord(tx, locked, report, now);
+    const recorded = await recordGatewayWord(tx, locked, report, now, deps);
     if (recorded.effect.kind === 'REPLAY') return reject('replayed: the gateway already reported this attempt');
-    if (recorded.effect.kind === 'LATE_CAPTURE') {
-      deps.logger.warn({ paymentRef: locked.paymentRef, refundAmount: recorded.refundAmount, paid: recorded.paidOrderRefs }, 'late capture recorded');
-    }
     deps.logger.info({ paymentRef: locked.paymentRef, status: locked.status, paid: recorded.paidOrderRefs }, 'payment callback recorded');
     return { paymentRef: locked.paymentRef, status: locked.status, returnUrl: locked.returnUrl };
   });

@@ -10,7 +10,7 @@ export interface PaymentDeps {
   gateways: GatewayRegistry;
   logger: Logger;
   /** Absent in the operator CLI, which exports no metrics. */
-  metrics?: Pick<Metrics, 'paymentOutcomes'>;
+  metrics?: Pick<Metrics, 'paymentOutcomes' | 'lateCaptures'>;
 }
 
 export function gatewayOf(deps: PaymentDeps, name: PaymentMethod): PaymentGateway {

@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
-import { effectOfGatewayWord, settlementPlan, type ClosedReason, type GatewayWordEffect } from '../domain/payment-attempt';
+import { effectOfGatewayWord, settlementPlan, type GatewayWordEffect } from '../domain/payment-attempt';
 import { Order, OrderStatus } from '../entities/order';
 import { PaymentAttempt } from '../entities/payment-attempt';
 import { PaymentAttemptOrder } from '../entities/payment-attempt-order';
 import type { GatewayReport } from '../gateways/gateway';
+import type { PaymentDeps } from './payment-deps';
 
 /**
  * Locks, in this order, every order the attempt pays for (by id) and then the attempt itself,
@@ -22,6 +23,11 @@ export async function lockAttemptForSettlement(tx: EntityManager, attemptId: str
   return attempt;
 }
 
+/** Whether a gateway's report is about this attempt's money: reference, amount and currency agree. */
+export function reportMatches(attempt: Pick<PaymentAttempt, 'paymentRef' | 'amount' | 'currency'>, report: GatewayReport): boolean {
+  return report.paymentRef === attempt.paymentRef && report.amount === attempt.amount && report.currency === attempt.currency;
+}
+
 export interface RecordedWord {
   effect: GatewayWordEffect;
   paidOrderRefs: string[];
@@ -33,7 +39,13 @@ export interface RecordedWord {
  * attempt's status, and for a capture the orders it pays (PAID) or the refund it is owed. A word
  * after the gateway's first one (a replay) changes nothing.
  */
-export async function recordGatewayWord(tx: EntityManager, attempt: PaymentAttempt, report: GatewayReport, now: Date): Promise<RecordedWord> {
+export async function recordGatewayWord(
+  tx: EntityManager,
+  attempt: PaymentAttempt,
+  report: GatewayReport,
+  now: Date,
+  deps: Pick<PaymentDeps, 'logger' | 'metrics'>,
+): Promise<RecordedWord> {
   const effect = effectOfGatewayWord({ status: attempt.status, gatewayConfirmed: !!attempt.gatewayConfirmedAt }, report.status);
   if (effect.kind === 'REPLAY') return { effect, paidOrderRefs: [], refundAmount: 0 };
 
@@ -52,34 +64,46 @@ export async function recordGatewayWord(tx: EntityManager, attempt: PaymentAttem
   }
 
   // The gateway captured the money (on time, or late for an attempt we had closed).
-  attempt.status = 'SUCCESS';
-  attempt.completedAt = now;
   const lines = attempt.orders.getItems();
   const plan = settlementPlan(
     lines.map((line) => ({ orderId: line.order.id, orderStatus: line.order.status, orderTotal: line.order.totalAmount, charged: line.amount })),
   );
-  const paid = lines.filter((line) => plan.pay.includes(line.order.id)).map((line) => line.order);
-  for (const order of paid) {
-    order.status = OrderStatus.Paid;
-    order.paidAt = now;
-  }
+  attempt.status = plan.attemptStatus;
+  attempt.completedAt = now;
   attempt.refundAmount = plan.refundAmount;
   attempt.refundReason = plan.refundReason;
+  const paid: Order[] = [];
+  for (const line of lines) {
+    if (plan.pay.includes(line.order.id)) {
+      line.settlement = 'PAID';
+      line.order.status = OrderStatus.Paid;
+      line.order.paidAt = now;
+      paid.push(line.order);
+    } else {
+      line.settlement = 'REFUND_PENDING';
+    }
+  }
   if (paid.length > 0) await closeOpenAttempts(tx, paid.map((order) => order.id), attempt.id, 'ORDER_PAID', now);
+  if (plan.refundAmount > 0) {
+    // Money the customer paid that no order took: the operator must give it back (ops payment refunds).
+    deps.logger.warn({ paymentRef: attempt.paymentRef, refundAmount: plan.refundAmount, refundReason: plan.refundReason }, 'captured money owed back to the customer');
+    deps.metrics?.lateCaptures.inc({ gateway: attempt.gateway });
+  }
   return { effect, paidOrderRefs: paid.map((order) => order.orderRef).sort(), refundAmount: plan.refundAmount };
 }
 
 /**
- * Closes every INITIATED attempt covering any of `orderIds` (except `keep`): their checkout pages
- * stop accepting payment. The gateway's word on them is still awaited (reconciliation).
+ * Closes every INITIATED attempt covering any of `orderIds` (except `keep`) without asking its
+ * gateway: only for orders just paid, which no other attempt can pay any more (a capture on one
+ * is a refund owed whatever the gateway says). Every change that would orphan an attempt of an
+ * order still to be paid goes through withOpenAttemptsClosed (open-attempts.ts) instead.
  */
 export async function closeOpenAttempts(
   tx: EntityManager,
   orderIds: string[],
   keep: string | undefined,
-  reason: Exclude<ClosedReason, 'EXPIRED'>,
+  reason: 'ORDER_PAID',
   now: Date,
-  supersededBy?: string,
 ): Promise<PaymentAttempt[]> {
   const lines = await tx.find(PaymentAttemptOrder, { order: { $in: orderIds }, attempt: { status: 'INITIATED' } }, { fields: ['attempt'] });
   const ids = [...new Set(lines.map((line) => line.attempt.id))].filter((id) => id !== keep);
@@ -91,7 +115,6 @@ export async function closeOpenAttempts(
     attempt.status = 'CANCELLED';
     attempt.closedReason = reason;
     attempt.completedAt = now;
-    if (supersededBy) attempt.supersededBy = supersededBy;
   }
   return open;
 }

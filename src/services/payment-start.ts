@@ -13,7 +13,7 @@ import type { Principal } from './authentication';
 import { resolveGroup } from './group-lookup';
 import { resolveOrder } from './order-lookup';
 import { gatewayOf, type PaymentDeps } from './payment-deps';
-import { closeOpenAttempts } from './payment-settlement';
+import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
 
 export interface PayInput {
   gateway: GatewayName;
@@ -37,21 +37,21 @@ export interface StartedPayment {
  */
 export function startOrderPayment(em: EntityManager, principal: Principal, identifier: string, input: PayInput, idempotencyKey: string, deps: PaymentDeps): Promise<StartedPayment> {
   checkReturnUrl(input, deps);
-  return withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay) => {
+  return withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { order } = await resolveOrder(tx, principal, identifier, { lockForUpdate: true, populate: [] });
     const facts: PayRequestFacts = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl };
     const previous = await replay(facts);
     if (previous) return previous;
     assertPayable(order);
     const last = await tx.findOne(PaymentAttempt, { scope: 'ORDER', orders: { order: order.id } }, { orderBy: { createdAt: 'desc' } });
-    return createAttempt(tx, principal, facts, order.orderRef, [order], last?.createdAt, idempotencyKey, deps);
+    return createAttempt(tx, principal, facts, order.orderRef, [order], last?.createdAt, idempotencyKey, deps, superseded);
   });
 }
 
 /** POST /orders/groups/{groupRef}/pay: one attempt for every PENDING online order of the group. */
 export function startGroupPayment(em: EntityManager, principal: Principal, groupRef: string, input: PayInput, idempotencyKey: string, deps: PaymentDeps): Promise<StartedPayment> {
   checkReturnUrl(input, deps);
-  return withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay) => {
+  return withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true });
     const facts: PayRequestFacts = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl };
     const previous = await replay(facts);
@@ -59,7 +59,7 @@ export function startGroupPayment(em: EntityManager, principal: Principal, group
     const payable = orders.filter((order) => order.status === OrderStatus.Pending && order.settlementType === SettlementType.Online);
     if (payable.length === 0) throw badRequest(`Group ${group.groupRef} has no pending order to pay`);
     const last = await tx.findOne(PaymentAttempt, { scope: 'GROUP', group: group.id }, { orderBy: { createdAt: 'desc' } });
-    return createAttempt(tx, principal, facts, group.groupRef, payable, last?.createdAt, idempotencyKey, deps, group);
+    return createAttempt(tx, principal, facts, group.groupRef, payable, last?.createdAt, idempotencyKey, deps, superseded, group);
   });
 }
 
@@ -81,7 +81,9 @@ function assertPayable(order: Order): void {
 type Replay = (facts: PayRequestFacts) => Promise<StartedPayment | undefined>;
 
 /**
- * Runs a pay request under its Idempotency-Key. A transaction-scoped advisory lock on
+ * Runs a pay request under its Idempotency-Key, with the attempt a new key supersedes put to its
+ * gateway first (withOpenAttemptsClosed): if the customer had paid it, the order is PAID and this
+ * request answers as for a paid order. A transaction-scoped advisory lock on
  * (company, key) makes concurrent requests with one key, from any number of server processes,
  * run one after another; the first creates the attempt, the rest find it (`replay`) and return it
  * unchanged, or get a 409 when they asked for something else. The unique constraint on
@@ -93,10 +95,10 @@ async function withIdempotency(
   principal: Principal,
   idempotencyKey: string,
   deps: PaymentDeps,
-  work: (tx: EntityManager, replay: Replay) => Promise<StartedPayment>,
+  work: (tx: EntityManager, replay: Replay, superseded: readonly string[]) => Promise<StartedPayment>,
 ): Promise<StartedPayment> {
   const key = idempotencyKey.toLowerCase();
-  const run = () =>
+  const run = (superseded: readonly string[]) =>
     em.fork().transactional(async (tx) => {
       await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`pay:${principal.companyId}:${key}`], 'all', tx.getTransactionContext());
       const replay: Replay = async (facts) => {
@@ -108,14 +110,16 @@ async function withIdempotency(
         }
         return startedPayment(existing, deps);
       };
-      return work(tx, replay);
+      return work(tx, replay, superseded);
     });
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) return run();
-    throw error;
-  }
+  return withOpenAttemptsClosed(em, deps, 'SUPERSEDED', async (superseded) => {
+    try {
+      return await run(superseded);
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) return run(superseded);
+      throw error;
+    }
+  });
 }
 
 async function createAttempt(
@@ -127,13 +131,15 @@ async function createAttempt(
   lastCreatedAt: Date | undefined,
   idempotencyKey: string,
   deps: PaymentDeps,
+  superseded: readonly string[],
   group?: OrderGroup,
 ): Promise<StartedPayment> {
   const gateway = gatewayOf(deps, facts.gateway as GatewayName);
+  await assertNoOpenAttempts(tx, orders.map((order) => order.id));
   const millis = nextReferenceMillis(Date.now(), lastCreatedAt?.getTime());
   const createdAt = new Date(millis);
   const paymentRef = paymentReference(ownerRef, millis);
-  await closeOpenAttempts(tx, orders.map((order) => order.id), undefined, 'SUPERSEDED', createdAt, paymentRef);
+  if (superseded.length > 0) await tx.nativeUpdate(PaymentAttempt, { id: { $in: [...superseded] } }, { supersededBy: paymentRef });
 
   const attempt = tx.create(PaymentAttempt, {
     paymentRef,

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isExpired, needsReconciliation, type AttemptStatus } from '../domain/payment-attempt';
+import { isExpired, needsReconciliation, shareStatus, type AttemptStatus } from '../domain/payment-attempt';
 import type { Minor } from '../domain/money';
 import { Order, OrderStatus } from '../entities/order';
 import { PaymentAttempt, type PaymentMethod } from '../entities/payment-attempt';
+import type { PaymentAttemptOrder } from '../entities/payment-attempt-order';
 import type { Principal } from './authentication';
 import { resolveOrder } from './order-lookup';
 import type { PaymentDeps } from './payment-deps';
@@ -15,17 +16,24 @@ export interface PaymentStatusView {
   attempt?: {
     paymentRef: string;
     gateway: PaymentMethod;
+    /** This order's share of the attempt. */
     amount: Minor;
     currency: string;
     completedAt?: Date;
+    /** For a group payment: the group and the attempt's whole amount. */
+    group?: { groupRef: string; amount: Minor };
   };
 }
 
+const PAID_STATES: readonly OrderStatus[] = [OrderStatus.Paid, OrderStatus.Completed, OrderStatus.Closed];
+
 /**
- * GET /orders/{orderRef}/payment-status. The attempt reported is the one that paid the order
- * when it is PAID, otherwise the most recent. An attempt still INITIATED after
- * PAYMENT_RECONCILE_AFTER_SECONDS (or past its expiry) is first checked with its gateway, so a
- * customer who paid and never came back still shows up as paid.
+ * GET /orders/{orderRef}/payment-status. The attempt reported is the one whose share paid the
+ * order when it is paid, otherwise the most recent. Its status is this order's share's
+ * (shareStatus), so SUCCESS is read only beside a paid order, and a capture that could not pay
+ * the order reads REFUND_PENDING. An attempt still INITIATED after PAYMENT_RECONCILE_AFTER_SECONDS
+ * (or past its expiry) is first checked with its gateway, so a customer who paid and never came
+ * back still shows up as paid.
  */
 export async function getPaymentStatus(em: EntityManager, principal: Principal, identifier: string, deps: PaymentDeps, now = new Date()): Promise<PaymentStatusView> {
   const { order } = await resolveOrder(em, principal, identifier, { populate: [] });
@@ -41,27 +49,28 @@ export async function getPaymentStatus(em: EntityManager, principal: Principal, 
 }
 
 async function reportedAttempt(em: EntityManager, order: Order): Promise<PaymentAttempt | null> {
-  if (order.status === OrderStatus.Paid) {
-    const paying = await em.find(PaymentAttempt, { status: 'SUCCESS', orders: { order: order.id } }, { orderBy: { completedAt: 'asc' } });
-    // The first capture paid the order; a later one (owed back) is not the order's payment.
-    const settled = paying.find((attempt) => attempt.refundAmount < attempt.amount);
-    if (settled) return settled;
+  const populate = ['orders', 'group'] as const;
+  if (PAID_STATES.includes(order.status)) {
+    const paying = await em.findOne(PaymentAttempt, { orders: { order: order.id, settlement: 'PAID' } }, { populate });
+    if (paying) return paying;
   }
-  return em.findOne(PaymentAttempt, { orders: { order: order.id } }, { orderBy: { createdAt: 'desc' } });
+  return em.findOne(PaymentAttempt, { orders: { order: order.id } }, { orderBy: { createdAt: 'desc' }, populate });
 }
 
 function view(order: Order, attempt: PaymentAttempt | null): PaymentStatusView {
   if (!attempt) return { orderRef: order.orderRef, orderStatus: order.status, paymentStatus: 'NOT_INITIATED' };
+  const share: PaymentAttemptOrder | undefined = attempt.orders.getItems().find((line) => line.order.id === order.id);
   return {
     orderRef: order.orderRef,
     orderStatus: order.status,
-    paymentStatus: attempt.status,
+    paymentStatus: shareStatus(attempt.status, share?.settlement),
     attempt: {
       paymentRef: attempt.paymentRef,
       gateway: attempt.gateway,
-      amount: attempt.amount,
+      amount: share?.amount ?? attempt.amount,
       currency: attempt.currency,
       completedAt: attempt.completedAt,
+      group: attempt.group ? { groupRef: attempt.group.groupRef, amount: attempt.amount } : undefined,
     },
   };
 }

@@ -15,7 +15,8 @@ import type { Order } from '../entities/order';
 import { badRequest } from '../http/app-error';
 import type { Principal } from './authentication';
 import { resolveGroup } from './group-lookup';
-import { closeOpenAttempts } from './payment-settlement';
+import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
+import type { PaymentDeps } from './payment-deps';
 import { resolveOrder } from './order-lookup';
 import {
   findPromoCode,
@@ -72,11 +73,22 @@ const stateOf = (order: Order, slots: PromoSlots = slotsOfOrder(order)): PromoSt
 // ---------------------------------------------------------------------------------------------
 // One order
 
+/**
+ * A paid, closed or cancelled order keeps its discount (SPEC 3.2). Said before any code is looked
+ * at, so the answer depends on the order alone and tells nothing about the code.
+ */
+function assertPromoChangeable(order: Order): void {
+  if (!isPromoChangeable(order)) {
+    throw badRequest(`Order ${order.orderRef} is ${order.status}: its promo codes can change only while it is pending and unpaid`);
+  }
+}
+
 /** What the order would carry with the code; writes nothing and reserves no use. */
 export async function previewOrderPromo(em: EntityManager, principal: Principal, orderRef: string, input: string): Promise<PromoStateView> {
   return em.transactional(async (tx) => {
     const { order } = await resolveOrder(tx, principal, orderRef);
     await tx.populate(order, [...ORDER_PROMO_POPULATE]);
+    assertPromoChangeable(order);
     const code = await findPromoCode(tx, input);
     const facts = code && slotCodeOf(code);
     const decision = decideApply(orderFacts(order), facts, kathmanduToday(), facts ? remainingUses(facts) : 0);
@@ -85,33 +97,37 @@ export async function previewOrderPromo(em: EntityManager, principal: Principal,
   }, { readOnly: true });
 }
 
-/** Puts the code in its slot, reserving one use atomically, and recomputes the total. */
-export async function applyOrderPromo(em: EntityManager, principal: Principal, orderRef: string, input: string): Promise<PromoStateView> {
-  return em.transactional(async (tx) => {
+/**
+ * Puts the code in its slot, reserving one use atomically, and recomputes the total. A checkout
+ * opened at the old total is put to its gateway first (repricing).
+ */
+export async function applyOrderPromo(em: EntityManager, principal: Principal, orderRef: string, input: string, deps: PaymentDeps): Promise<PromoStateView> {
+  return repricing(em, deps, async (tx) => {
     const { order } = await resolveOrder(tx, principal, orderRef, { lockForUpdate: true });
     await tx.populate(order, [...ORDER_PROMO_POPULATE]);
+    assertPromoChangeable(order);
     const outcome = await applyToLockedOrder(tx, order, input);
     if (!outcome) throw invalidPromoCode();
-    await closeAttemptsAtOldPrice(tx, [order]);
+    await assertNoOpenAttempts(tx, [order.id]);
     await tx.flush();
     return outcome;
   });
 }
 
 /** Clears the slot of `code` (or both); a code not on the order changes nothing. */
-export async function removeOrderPromo(em: EntityManager, principal: Principal, orderRef: string, code?: string): Promise<PromoStateView> {
-  return em.transactional(async (tx) => {
+export async function removeOrderPromo(em: EntityManager, principal: Principal, orderRef: string, code: string | undefined, deps: PaymentDeps): Promise<PromoStateView> {
+  return repricing(em, deps, async (tx) => {
     const { order } = await resolveOrder(tx, principal, orderRef, { lockForUpdate: true });
     await tx.populate(order, [...ORDER_PROMO_POPULATE]);
-    if (!isPromoChangeable(order)) throw invalidPromoCode();
+    assertPromoChangeable(order);
     const slots = slotsOfOrder(order);
     const change = clearSlots(slots, code);
     if (!change.changed) return stateOf(order, slots);
+    await assertNoOpenAttempts(tx, [order.id]);
     await lockPromoCodes(tx, change.release);
     await settleUses(tx, [change]);
     const state = stateOf(order, change.slots);
     writeSlots(order, change.slots, state.totals);
-    await closeAttemptsAtOldPrice(tx, [order]);
     await tx.flush();
     return state;
   });
@@ -151,8 +167,8 @@ export async function previewGroupPromo(em: EntityManager, principal: Principal,
 }
 
 /** Applies the code to every order that can take it; the others report why not. */
-export async function applyGroupPromo(em: EntityManager, principal: Principal, groupRef: string, input: string): Promise<GroupStateView> {
-  return em.transactional((tx) => groupApply(tx, principal, groupRef, input, true));
+export async function applyGroupPromo(em: EntityManager, principal: Principal, groupRef: string, input: string, deps: PaymentDeps): Promise<GroupStateView> {
+  return repricing(em, deps, (tx) => groupApply(tx, principal, groupRef, input, true));
 }
 
 async function groupApply(tx: EntityManager, principal: Principal, groupRef: string, input: string, write: boolean): Promise<GroupStateView> {
@@ -186,18 +202,18 @@ async function groupApply(tx: EntityManager, principal: Principal, groupRef: str
     entries.push({ ...state, changed: true, reason: null });
   }
   if (write) {
+    await assertNoOpenAttempts(tx, changes.map(({ order }) => order.id));
     // The locks make this succeed; were it ever short, nothing of the group is written.
     if (!(await settleUses(tx, changes.map(({ change }) => change)))) throw invalidPromoCode();
     for (const { order, change, state } of changes) writeSlots(order, change.slots, state.totals, code);
-    await closeAttemptsAtOldPrice(tx, changes.map(({ order }) => order));
     await tx.flush();
   }
   return { groupRef: group.groupRef, currency: group.currency, entries };
 }
 
 /** Removes the code (or every code) from every pending order of the group that carries it. */
-export async function removeGroupPromo(em: EntityManager, principal: Principal, groupRef: string, code?: string): Promise<GroupStateView> {
-  return em.transactional(async (tx) => {
+export async function removeGroupPromo(em: EntityManager, principal: Principal, groupRef: string, code: string | undefined, deps: PaymentDeps): Promise<GroupStateView> {
+  return repricing(em, deps, async (tx) => {
     const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true, populate: ORDER_PROMO_POPULATE });
     const entries: GroupEntryView[] = [];
     const changes: Array<{ order: Order; change: SlotChange; state: PromoStateView }> = [];
@@ -215,10 +231,10 @@ export async function removeGroupPromo(em: EntityManager, principal: Principal, 
       changes.push({ order, change, state });
       entries.push({ ...state, changed: true, reason: null });
     }
+    await assertNoOpenAttempts(tx, changes.map(({ order }) => order.id));
     await lockPromoCodes(tx, changes.flatMap(({ change }) => change.release));
     await settleUses(tx, changes.map(({ change }) => change));
     for (const { order, change, state } of changes) writeSlots(order, change.slots, state.totals);
-    await closeAttemptsAtOldPrice(tx, changes.map(({ order }) => order));
     await tx.flush();
     return { groupRef: group.groupRef, currency: group.currency, entries };
   });
@@ -227,11 +243,12 @@ export async function removeGroupPromo(em: EntityManager, principal: Principal, 
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A checkout page opened before a promo change would charge the old total: close it, so the
- * partner starts a new attempt for the new total (a capture on it would only be a refund).
+ * Runs a promo change in its own transaction, as often as withOpenAttemptsClosed needs: a checkout
+ * opened at the old total is settled (the customer had paid: the order is PAID and the change
+ * refused) or closed, so the partner starts a new attempt for the new total.
  */
-async function closeAttemptsAtOldPrice(tx: EntityManager, orders: Order[]): Promise<void> {
-  if (orders.length > 0) await closeOpenAttempts(tx, orders.map((order) => order.id), undefined, 'ORDER_REPRICED', new Date());
+function repricing<T>(em: EntityManager, deps: PaymentDeps, change: (tx: EntityManager) => Promise<T>): Promise<T> {
+  return withOpenAttemptsClosed(em, deps, 'ORDER_REPRICED', () => em.fork().transactional(change));
 }
 
 function orderFacts(order: Order) {

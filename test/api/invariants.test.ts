@@ -69,8 +69,8 @@ describe('the invariant checker', () => {
     const held = await placeOrder(server, client, partner, { promoCode: cancelCode });
     const open = await placeOrder(server, client, partner, { promoCode: cancelCode });
     await pay(client, partner, open.orderRef, { gateway: 'wallet_gateway' });
-    await cancelOrder(server.orm.em.fork(), held.orderRef, 'operator-cli:test');
-    await cancelOrder(server.orm.em.fork(), open.orderNumber, 'operator-cli:test');
+    await cancelOrder(server.orm.em.fork(), held.orderRef, 'operator-cli:test', server.payments);
+    await cancelOrder(server.orm.em.fork(), open.orderNumber, 'operator-cli:test', server.payments);
 
     const result = await checkInvariants();
     expect(result.output).toContain('invariants: 0 violations');
@@ -96,5 +96,24 @@ describe('the invariant checker', () => {
       await em.getConnection().execute(`update insurance_order set status = 'PENDING', paid_at = null where id = ?`, [unpaid.orderId]);
     }
     expect((await checkInvariants()).code).toBe(0);
+  });
+
+  it('exits 1 when a payment reads SUCCESS beside an unpaid order, or captured money is neither paying an order nor owed back', async () => {
+    const em = server.orm.em.fork();
+    const order = await placeOrder(server, client, partner);
+    const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
+    await em.getConnection().execute(`update insurance_order set status = 'PENDING', paid_at = null where id = ?`, [order.orderId]);
+    await em.getConnection().execute(`update payment_attempt_order set settlement = null where order_id = ?`, [order.orderId]);
+    try {
+      const result = await checkInvariants();
+      expect(result.code).toBe(1);
+      expect(result.output).toContain('attempt status that says more or less than its shares');
+      expect(result.output).toContain('captured money neither paying an order nor recorded as owed back or refunded');
+      expect(result.output).toContain(started.paymentRef);
+    } finally {
+      await em.getConnection().execute(`update payment_attempt_order set settlement = 'PAID' where order_id = ?`, [order.orderId]);
+      await em.getConnection().execute(`update insurance_order set status = 'PAID', paid_at = now() where id = ?`, [order.orderId]);
+    }
   });
 });

@@ -334,34 +334,48 @@ describe('callbacks that must change nothing (0 double charges)', () => {
     expect(await ledgerOf(server, order.orderId)).toEqual(before);
   });
 
-  it('when a superseded attempt succeeds after the order was paid by the newer one, then it is recorded as needing a refund, never a second PAID', async () => {
+  it('when a superseded wallet attempt (a gateway that cannot void) succeeds after the order was paid by the newer one, then it is owed back (REFUND_PENDING), never a second PAID', async () => {
     const order = await placeOrder(server, client, agency);
-    const old = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    const old = (await pay(client, agency, order.orderRef, { gateway: 'wallet_gateway' })).body.data;
     const current = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
     await deliverCallback(client, (await submitCheckout(current.paymentUrl, APPROVE_CARD)).callbackUrl!);
     const paid = await ledgerOf(server, order.orderId);
-    // The customer had also paid in the old tab (the gateway captured before our close reached it).
-    const late = signedCallbackQuery(server, 'card_gateway', { paymentRef: old.paymentRef, status: 'SUCCESS', amount: 450000, currency: 'NPR', gatewayTransactionId: 'CG-LATE-1', issuedAt: new Date() });
-    expect((await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query: late })).status).toBe(200);
+    // The customer had also paid in the old tab: the wallet's payment page stays payable after our close.
+    const late = await submitCheckout(old.paymentUrl, APPROVE_WALLET);
+    expect(late.status).toBe(303);
+    expect((await deliverCallback(client, late.callbackUrl!)).status).toBe(200);
     const after = await ledgerOf(server, order.orderId);
     expect(after.orderStatus).toBe('PAID');
     expect(after.paidAt).toBe(paid.paidAt);
     expect(after.successes).toBe(1);
-    expect(after.attempts[0]).toMatchObject({ status: 'SUCCESS', refundAmount: 450000, closedReason: 'SUPERSEDED' });
-    expect((await paymentStatus(client, agency, order.orderRef)).body.data.paymentRef).toBe(current.paymentRef);
+    expect(after.attempts[0]).toMatchObject({ status: 'REFUND_PENDING', refundAmount: 450000, closedReason: 'SUPERSEDED' });
+    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ paymentStatus: 'SUCCESS', paymentRef: current.paymentRef });
+    expect((await paymentStatus(client, agency, old.paymentRef)).body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: current.paymentRef });
   });
 
-  it('when a superseded attempt succeeds while the order is still pending, then that payment pays the order (never lost) and the open attempt closes', async () => {
+  it('when a superseded wallet attempt succeeds while the order is still pending at the same total, then that payment pays the order (never lost) and the open attempt closes', async () => {
     const order = await placeOrder(server, client, agency);
-    const old = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    const old = (await pay(client, agency, order.orderRef, { gateway: 'wallet_gateway' })).body.data;
     const current = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
-    const late = signedCallbackQuery(server, 'card_gateway', { paymentRef: old.paymentRef, status: 'SUCCESS', amount: 450000, currency: 'NPR', gatewayTransactionId: 'CG-LATE-2', issuedAt: new Date() });
-    expect((await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query: late })).status).toBe(200);
+    const late = await submitCheckout(old.paymentUrl, APPROVE_WALLET);
+    expect((await deliverCallback(client, late.callbackUrl!)).status).toBe(200);
     const ledger = await ledgerOf(server, order.orderId);
     expect(ledger.orderStatus).toBe('PAID');
     expect(ledger.attempts.map((a) => [a.status, a.refundAmount])).toEqual([['SUCCESS', 0], ['CANCELLED', 0]]);
     expect((await fetch(current.paymentUrl)).status).toBe(410);
     expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ paymentStatus: 'SUCCESS', paymentRef: old.paymentRef });
+  });
+
+  it('when the card gateway voided a superseded attempt, then a capture report for it is refused and changes nothing', async () => {
+    const order = await placeOrder(server, client, agency);
+    const old = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    await pay(client, agency, order.orderRef, { gateway: 'card_gateway' });
+    expect((await submitCheckout(old.paymentUrl, APPROVE_CARD)).status).toBe(410);
+    const before = await ledgerOf(server, order.orderId);
+    expect(before.attempts[0]).toMatchObject({ status: 'CANCELLED', closedReason: 'SUPERSEDED' });
+    const forged = signedCallbackQuery(server, 'card_gateway', { paymentRef: old.paymentRef, status: 'SUCCESS', amount: 450000, currency: 'NPR', gatewayTransactionId: 'CG-AFTER-VOID', issuedAt: new Date() });
+    expect((await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query: forged })).status).toBe(400);
+    expect(await ledgerOf(server, order.orderId)).toEqual(before);
   });
 });
 
@@ -380,7 +394,10 @@ describe('POST /orders/groups/{groupRef}/pay', () => {
     const callback = await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_WALLET)).callbackUrl!);
     expect(callback.headers.get('location')).toBe(`${RETURN_URL}?paymentRef=${started.paymentRef}`);
     for (const order of group.orders.slice(0, 2)) {
-      expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: started.paymentRef, amount: 9000 });
+      // Each order reads its own share; the shares add up to the group payment.
+      expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
+        orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: started.paymentRef, amount: 4500, groupRef: group.groupRef, groupAmount: 9000,
+      });
     }
     expect((await paymentStatus(client, agency, group.orders[2].orderRef)).body.data).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'NOT_INITIATED' });
   });
@@ -456,7 +473,7 @@ describe('orders the operator settled in cash or cancelled (ops order record-cas
 
   it('when the operator cancelled a pending order, then getOrder reads CANCELLED, payment-status the lean NOT_INITIATED shape, and pay is a 400', async () => {
     const order = await placeOrder(server, client, agency);
-    await cancelOrder(server.orm.em.fork(), order.orderNumber, OPERATOR);
+    await cancelOrder(server.orm.em.fork(), order.orderNumber, OPERATOR, server.payments);
     const read = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, { token: agency.token });
     expect(read.status).toBe(200);
     expect(read.body.data).toMatchObject({ status: 'CANCELLED', paidAt: null });
@@ -470,7 +487,7 @@ describe('orders the operator settled in cash or cancelled (ops order record-cas
   it('when an order of a group is cancelled, then the group payment that covered it closes and a new group pay covers only the pending orders', async () => {
     const group = await placeGroup(server, client, agency, 2);
     const first = (await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } })).body.data;
-    const cancelled = await cancelOrder(server.orm.em.fork(), group.orders[0].orderRef, OPERATOR);
+    const cancelled = await cancelOrder(server.orm.em.fork(), group.orders[0].orderRef, OPERATOR, server.payments);
     expect(cancelled.closedPaymentRefs).toEqual([first.paymentRef]);
     expect((await fetch(first.paymentUrl)).status).toBe(410);
     const second = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });

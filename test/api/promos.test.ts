@@ -231,8 +231,6 @@ describe('promo rejections cannot be told apart', () => {
     await apply(order.orderRef, await newCode(server, companyA));
     const exhausted = await newCode(server, companyA, { usageLimit: 1 });
     await apply((await newOrder()).orderRef, exhausted);
-    const paid = await newOrder();
-    await markPaid(paid.orderRef);
     const yesterday = addDays(today, -1);
     const tomorrow = addDays(today, 1);
 
@@ -246,7 +244,6 @@ describe('promo rejections cannot be told apart', () => {
       ['blank', async () => apply(order.orderRef, '')],
       ['only spaces', async () => apply(order.orderRef, '   ')],
       ['missing', async () => client.op('applyOrderPromo', 'POST', orderPromoPath(order.orderRef), {}, { token: agency.token })],
-      ['order already paid', async () => apply(paid.orderRef, await newCode(server, companyA))],
       ['preview of an unknown code', async () => preview(order.orderRef, 'NO-SUCH-CODE')],
       ['blank code to remove', async () => remove(order.orderRef, '')],
     ];
@@ -275,6 +272,18 @@ describe('promo operations on orders that are not pending, not yours or not ther
     expect((await remove(order.orderRef, code)).status).toBe(400);
     expect((await remove(order.orderRef)).status).toBe(400);
     expect(await snapshot(order.orderRef, [code])).toEqual(before);
+  });
+
+  it('says the order is no longer pending, the same for every code, known or not', async () => {
+    const order = await newOrder();
+    await markPaid(order.orderRef);
+    const bodies = new Set<string>();
+    for (const code of ['NO-SUCH-CODE', await newCode(server, companyA), await newCode(server, companyA, { active: false })]) {
+      const response = await apply(order.orderRef, code);
+      expect(response.status).toBe(400);
+      bodies.add(response.body.message);
+    }
+    expect([...bodies]).toEqual([`Order ${order.orderRef} is PAID: its promo codes can change only while it is pending and unpaid`]);
   });
 
   it('answers 403 for another company\'s order and 404 for no order, on every single-order operation', async () => {

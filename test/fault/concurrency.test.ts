@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { loadConfig } from '../../src/config';
 import { initOrm, type Orm } from '../../src/db/orm';
+import { createGateways } from '../../src/gateways';
+import { createLogger } from '../../src/logger';
+import { cancelOrder } from '../../src/services/order-cancellation';
+import type { PaymentDeps } from '../../src/services/payment-deps';
 import { registerTraveller, TRAVELLERS_PATH, travellerInput, uploadTravellerDocuments } from '../support/documents';
 import { ApiClient } from '../support/http-client';
 import { departure, everestQuote, ORDERS, orderFromQuote, QUOTE } from '../support/order-fixtures';
 import { ROUTES } from '../support/catalogue-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { APPROVE_CARD, deliverCallback, pay, submitCheckout } from '../support/payment-fixtures';
+import { APPROVE_CARD, APPROVE_WALLET, deliverCallback, pay, paymentStatus, submitCheckout } from '../support/payment-fixtures';
 import { createGroup, createOrder, lowTrek, newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
 
 import { checkInvariants } from './support/database-checks';
@@ -32,6 +37,29 @@ const onBoth = <T>(count: number, send: (client: ApiClient, i: number) => Promis
   return Promise.all(Array.from({ length: count }, (_, i) => send(clients[i % 2], i)));
 };
 const statuses = (responses: Array<{ status: number }>) => responses.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+const STAGGER_MS = [0, 60, 15, 40, 5, 25, 50];
+
+/** What the operator CLI would have: the sandbox gateways of the fleet's DATA_DIR, over the test's ORM. */
+function paymentDepsOf(dataDir: string): PaymentDeps {
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: postgres.url, DATA_DIR: dataDir });
+  return { payments: config.payments, gateways: createGateways(config, () => '', () => orm.em.fork()).registry, logger: createLogger('silent') };
+}
+
+/** The change that races the customer's payment; true when it went through, false when it was refused. */
+async function changeOrder(change: 'promo' | 'newKey' | 'cancel', orderRef: string, payments: PaymentDeps, promoCode: string): Promise<boolean> {
+  if (change === 'cancel') {
+    return cancelOrder(orm.em.fork(), orderRef, 'operator-cli:race', payments).then(() => true, (error: Error) => {
+      expect(error.message).toContain('only a PENDING order can be cancelled');
+      return false;
+    });
+  }
+  const response = change === 'promo'
+    ? await clients[1].op('applyOrderPromo', 'POST', orderPromoPath(orderRef), { promoCode }, { token: partner.token })
+    : await pay(clients[1], partner, orderRef, { gateway: 'card_gateway' });
+  expect([200, 400]).toContain(response.status);
+  return response.status === 200;
+}
+
 const count = async (sql: string, params: unknown[] = []) => Number(Object.values((await orm.em.getConnection().execute(sql, params))[0])[0]);
 
 beforeAll(async () => {
@@ -143,6 +171,49 @@ describe('races across two server processes on one PostgreSQL', () => {
     }
     expect(results).toEqual(Array(3).fill({ accepted: 1, refused: 19, successes: 1, status: 'PAID' }));
     summary.callbackReplays = results;
+  });
+
+  it('when the customer pays on the hosted page while the partner applies a promo or opens a new key, or the operator cancels, 20 rounds, then no round ends with SUCCESS on an unpaid order or with money unaccounted for', async () => {
+    const payments = paymentDepsOf(fleet.dataDir);
+    const promoCode = await newCode({ orm }, await newSalesCompany({ orm }), { percent: 10 });
+    const outcomes: Record<string, number> = {};
+    for (let round = 0; round < 20; round++) {
+      const gateway = round % 2 === 0 ? 'card_gateway' : 'wallet_gateway';
+      const change = (['promo', 'newKey', 'cancel'] as const)[round % 3];
+      const order = await createOrder(clients[0], partner, touristId);
+      const started = (await pay(clients[0], partner, order.orderRef, { gateway })).body.data;
+      const customerPays = async () => {
+        // Staggered so that each side wins some rounds: the customer starts 0 to 60 ms after the change.
+        await new Promise((resolve) => setTimeout(resolve, STAGGER_MS[round % STAGGER_MS.length]));
+        const checkout = await submitCheckout(started.paymentUrl, gateway === 'card_gateway' ? APPROVE_CARD : APPROVE_WALLET);
+        if (checkout.callbackUrl) await deliverCallback(clients[0], checkout.callbackUrl);
+      };
+      const [, accepted] = await Promise.all([customerPays(), changeOrder(change, order.orderRef, payments, promoCode)]);
+      requests += 3;
+
+      const status = (await paymentStatus(clients[1], partner, order.orderRef)).body.data;
+      const shares = await orm.em.getConnection().execute<Array<{ settlement: string | null; captured: boolean }>>(
+        `select pao.settlement, d.status = 'SUCCESS' as captured from payment_attempt_order pao join insurance_order o on o.id = pao.order_id
+           join payment_attempt a on a.id = pao.attempt_id left join sandbox_gateway_payment d on d.payment_ref = a.payment_ref where o.order_ref = ?`,
+        [order.orderRef],
+      );
+      const paidShares = shares.filter((share) => share.settlement === 'PAID').length;
+      const owedShares = shares.filter((share) => share.settlement === 'REFUND_PENDING').length;
+      const paid = status.orderStatus === 'PAID';
+      // Never SUCCESS beside an unpaid order; a paid order is paid by exactly one payment; every
+      // capture the gateway made either paid the order or is owed back.
+      expect({ round, paymentStatus: status.paymentStatus, paid }).toEqual({ round, paymentStatus: paid ? 'SUCCESS' : expect.not.stringMatching(/^SUCCESS$/), paid });
+      expect({ round, paidShares }).toEqual({ round, paidShares: paid ? 1 : 0 });
+      expect({ round, captures: shares.filter((share) => share.captured).length }).toEqual({ round, captures: paidShares + owedShares });
+      const outcome = paid
+        ? (accepted ? 'paid once by the checkout opened first, change accepted before the capture' : 'paid once, change refused')
+        : owedShares > 0 ? 'changed, charged and REFUND_PENDING' : 'changed, not charged';
+      if (paid && accepted) expect({ round, change, gateway }).toEqual({ round, change: 'newKey', gateway: 'wallet_gateway' });
+      if (!paid) expect({ round, accepted }).toEqual({ round, accepted: true });
+      const key = `${change} ${gateway}: ${outcome}`;
+      outcomes[key] = (outcomes[key] ?? 0) + 1;
+    }
+    summary.payVersusChange = outcomes;
   });
 
   it('leaves a database the invariant checker finds nothing wrong with (document bytes included)', async () => {

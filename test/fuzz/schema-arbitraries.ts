@@ -90,6 +90,8 @@ export function hostileString(): fc.Arbitrary<string> {
 export function wrongTypedValue(): fc.Arbitrary<unknown> {
   return fc.oneof(
     fc.constantFrom(null, true, false, 0, -1, 1.5, -1e308, Number.MAX_SAFE_INTEGER, 2 ** 63, '', [], {}, [null], { $gt: '' }, { __proto__: { admin: true } }),
+    // Just past and far past the documented money maximums (1,000,000.00 per item; numeric(14,2) columns).
+    fc.constantFrom(1_000_000.01, 6_000_000_000, 99_999_999_999, 1e12, 1e13 + 0.01),
     hostileString(),
     fc.integer(),
     fc.double({ noNaN: true }),
@@ -125,16 +127,19 @@ export class SchemaResolver {
       case 'string':
         return this.validString(schema);
       case 'integer':
-        return fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? Math.max((schema.minimum ?? 0) + 1000, 1000) });
+        return this.atBounds(schema, fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? Math.max((schema.minimum ?? 0) + 1000, 1000) }));
       case 'number':
-        return fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true }).map((n) => Math.round(n * 100) / 100);
+        return this.atBounds(schema, fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true }).map((n) => Math.round(n * 100) / 100));
       case 'boolean':
         return fc.boolean();
       case 'array': {
         const min = schema.minItems ?? 0;
         const max = Math.min(schema.maxItems ?? min + 3, min + 3);
         if (depth > 6) return fc.constant([]);
-        return fc.array(this.valid(schema.items, depth + 1), { minLength: min, maxLength: max });
+        const short = fc.array(this.valid(schema.items, depth + 1), { minLength: min, maxLength: max });
+        // Now and then a list as long as it may be (up to 20 items), so totals reach their documented maximums.
+        if (!schema.maxItems || schema.maxItems <= max || schema.maxItems > 20) return short;
+        return fc.oneof({ weight: 5, arbitrary: short }, { weight: 1, arbitrary: fc.array(this.valid(schema.items, depth + 1), { minLength: schema.maxItems, maxLength: schema.maxItems }) });
       }
       case 'null':
         return fc.constant(null);
@@ -150,6 +155,12 @@ export class SchemaResolver {
         return fc.record(model, { requiredKeys: Object.keys(model).filter((name) => required.has(name)) });
       }
     }
+  }
+
+  /** A bounded number is now and then exactly at its bound: the largest valid amounts meet in one total. */
+  private atBounds(schema: SchemaNode, inside: fc.Arbitrary<number>): fc.Arbitrary<number> {
+    const bounds = [schema.minimum, schema.maximum].filter((bound): bound is number => typeof bound === 'number');
+    return bounds.length === 0 ? inside : fc.oneof({ weight: 4, arbitrary: inside }, { weight: 1, arbitrary: fc.constantFrom(...bounds) });
   }
 
   private validString(schema: SchemaNode): fc.Arbitrary<string> {

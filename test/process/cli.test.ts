@@ -14,7 +14,7 @@ import { buildServer } from '../support/built-server';
 import { ApiClient } from '../support/http-client';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { pay, paymentStatus, placeGroup, placeOrder } from '../support/payment-fixtures';
+import { APPROVE_WALLET, deliverCallback, pay, paymentStatus, placeGroup, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { newCode, newSalesCompany, usedCount } from '../support/promo-fixtures';
 import { startTestServer } from '../support/test-server';
 
@@ -391,5 +391,29 @@ describe('ops order record-cash REF --amount A', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("required option '--amount <amount>' not specified");
     expect(await orderState(cash.orderId)).toEqual(before);
+  });
+});
+
+describe('ops payment refunds, ops payment refund REF --note N', () => {
+  it('lists a wallet payment captured after the order was cancelled as owed back, records its refund (REFUNDED, audit entry) and refuses a second record', async () => {
+    const placed = await placeOrder(server, client, partner);
+    const started = (await pay(client, partner, placed.orderRef, { gateway: 'wallet_gateway' })).body.data;
+    json('order', 'cancel', placed.orderRef);
+    // The wallet's payment page cannot be voided: the customer still pays it.
+    await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_WALLET)).callbackUrl!);
+    expect((await paymentStatus(client, partner, placed.orderRef)).body.data).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUND_PENDING' });
+
+    expect(json('payment', 'refunds')).toContainEqual(expect.objectContaining({
+      paymentRef: started.paymentRef, refundAmount: '4500.00', currency: 'NPR', refundReason: 'ORDER_CANCELLED', orders: [placed.orderRef],
+    }));
+    expect(ops('payment', 'show', started.paymentRef).stdout).toContain(`REFUND OWED: NPR 4500.00 (ORDER_CANCELLED): ops payment refund ${started.paymentRef}`);
+
+    expect(json('payment', 'refund', started.paymentRef, '--note', 'WALLET-RF-0042')).toEqual({
+      paymentRef: started.paymentRef, status: 'REFUNDED', refundAmount: '4500.00', currency: 'NPR', refundedAt: expect.any(String),
+    });
+    expect(json('payment', 'refunds').map((owed: { paymentRef: string }) => owed.paymentRef)).not.toContain(started.paymentRef);
+    expect((await paymentStatus(client, partner, placed.orderRef)).body.data).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED' });
+    expect(json('order', 'show', placed.orderRef).auditEntries.map((entry: { action: string }) => entry.action)).toEqual(['ORDER_CANCELLED', 'REFUND_RECORDED']);
+    refused(['payment', 'refund', started.paymentRef, '--note', 'again'], /owes no refund \(refund recorded /);
   });
 });

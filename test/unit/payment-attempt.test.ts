@@ -1,4 +1,4 @@
-import { effectOfGatewayWord, isExpired, needsReconciliation, settlementPlan } from '../../src/domain/payment-attempt';
+import { effectOfGatewayWord, isExpired, needsReconciliation, settlementPlan, shareStatus } from '../../src/domain/payment-attempt';
 import { nextReferenceMillis, paymentReference } from '../../src/domain/payment-reference';
 import { payRequestFingerprint } from '../../src/domain/payment-request';
 
@@ -11,6 +11,11 @@ describe('the gateway word on an attempt', () => {
       expect(effectOfGatewayWord({ status, gatewayConfirmed: true }, 'SUCCESS')).toEqual({ kind: 'REPLAY' });
     }
   });
+  it('never records a second capture for an attempt whose capture is already recorded, paid or owed back', () => {
+    for (const status of ['SUCCESS', 'REFUND_PENDING', 'REFUNDED'] as const) {
+      expect(effectOfGatewayWord({ status, gatewayConfirmed: false }, 'SUCCESS')).toEqual({ kind: 'REPLAY' });
+    }
+  });
   it('records a capture on an attempt we had closed as a late capture, and a non-capture as a confirmation', () => {
     expect(effectOfGatewayWord({ status: 'CANCELLED', gatewayConfirmed: false }, 'SUCCESS')).toEqual({ kind: 'LATE_CAPTURE' });
     expect(effectOfGatewayWord({ status: 'EXPIRED', gatewayConfirmed: false }, 'SUCCESS')).toEqual({ kind: 'LATE_CAPTURE' });
@@ -21,12 +26,30 @@ describe('the gateway word on an attempt', () => {
 describe('settling a capture', () => {
   const line = (orderId: string, orderStatus: string, orderTotal: number, charged = orderTotal) => ({ orderId, orderStatus, orderTotal, charged });
   it('pays every pending order at the charged price', () => {
-    expect(settlementPlan([line('a', 'PENDING', 450000), line('b', 'PENDING', 120000)])).toEqual({ pay: ['a', 'b'], refundAmount: 0, refundReason: undefined });
+    expect(settlementPlan([line('a', 'PENDING', 450000), line('b', 'PENDING', 120000)])).toEqual({
+      pay: ['a', 'b'], refund: [], refundAmount: 0, refundReason: undefined, attemptStatus: 'SUCCESS',
+    });
   });
   it('owes back what an already-paid, cancelled or re-priced order cannot take', () => {
     expect(settlementPlan([line('a', 'PAID', 450000), line('b', 'CANCELLED', 1000), line('c', 'PENDING', 900, 1000), line('d', 'PENDING', 5)])).toEqual({
-      pay: ['d'], refundAmount: 452000, refundReason: 'ORDER_CANCELLED,ORDER_PAID,ORDER_REPRICED',
+      pay: ['d'], refund: ['a', 'b', 'c'], refundAmount: 452000, refundReason: 'ORDER_CANCELLED,ORDER_PAID,ORDER_REPRICED', attemptStatus: 'SUCCESS',
     });
+  });
+  it('calls a capture that paid no order REFUND_PENDING, never SUCCESS', () => {
+    expect(settlementPlan([line('a', 'PENDING', 405000, 450000)])).toMatchObject({ pay: [], refundAmount: 450000, attemptStatus: 'REFUND_PENDING' });
+    expect(settlementPlan([line('a', 'CANCELLED', 450000)])).toMatchObject({ pay: [], refundReason: 'ORDER_CANCELLED', attemptStatus: 'REFUND_PENDING' });
+  });
+});
+
+describe('the payment status one order reads', () => {
+  it('is SUCCESS only for the share that paid it, whatever the attempt did for the rest of its group', () => {
+    expect(shareStatus('SUCCESS', 'PAID')).toBe('SUCCESS');
+    expect(shareStatus('SUCCESS', 'REFUND_PENDING')).toBe('REFUND_PENDING');
+    expect(shareStatus('SUCCESS', 'REFUNDED')).toBe('REFUNDED');
+    expect(shareStatus('REFUND_PENDING', 'REFUND_PENDING')).toBe('REFUND_PENDING');
+  });
+  it('is the attempt\'s own status before any capture', () => {
+    for (const status of ['INITIATED', 'FAILED', 'CANCELLED', 'EXPIRED'] as const) expect(shareStatus(status, null)).toBe(status);
   });
 });
 

@@ -7,6 +7,7 @@ import { Migration20261123140100_Promo } from './Migration20261123140100_Promo';
 import { Migration20261123150000_RepricedAttempts } from './Migration20261123150000_RepricedAttempts';
 import { Migration20261123130200_RateLimit } from './Migration20261123130200_RateLimit';
 import { Migration20261123160000_OperatorOrderCommands } from './Migration20261123160000_OperatorOrderCommands';
+import { Migration20261123170000_UnambiguousMoney } from './Migration20261123170000_UnambiguousMoney';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123140100_Promo', class: Migration20261123140100_Promo },
   { name: 'Migration20261123150000_RepricedAttempts', class: Migration20261123150000_RepricedAttempts },
   { name: 'Migration20261123160000_OperatorOrderCommands', class: Migration20261123160000_OperatorOrderCommands },
+  { name: 'Migration20261123170000_UnambiguousMoney', class: Migration20261123170000_UnambiguousMoney },
 ];

@@ -1,14 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { decimalStringFromMinor } from '../../domain/money';
-import { SandboxGatewayPayment } from '../../entities/sandbox-gateway-payment';
+import type { SandboxGatewayPayment } from '../../entities/sandbox-gateway-payment';
 import type { Logger } from '../../logger';
 import { checkoutView, type CheckoutView } from '../../services/payment-checkout-view';
 import { signCallback } from '../callback-signature';
 import { GATEWAY_NAMES, type GatewayName } from '../gateway';
 import { checkoutFormPage, checkoutMessagePage, type CheckoutPageModel } from './checkout-page';
 import { reportOf, type SandboxGateway } from './sandbox-gateway';
+import { findSandboxDecision, recordSandboxDecision, VOIDED_BY_MERCHANT } from './sandbox-ledger';
 import { decideCheckout, type CheckoutInput } from './test-instruments';
 
 export interface SandboxCheckoutDeps {
@@ -52,34 +51,43 @@ async function load(req: Request, res: Response, deps: SandboxCheckoutDeps): Pro
     res.status(404).type('html').send(checkoutMessagePage('Unknown payment', 'This checkout link does not match any payment.'));
     return undefined;
   }
-  const decision = await em.findOne(SandboxGatewayPayment, { paymentRef: view.paymentRef });
+  const decision = await findSandboxDecision(em, view.paymentRef);
   const model: CheckoutPageModel = { ...view, gateway: name, merchantName: deps.merchantName };
   return { gateway, view, model, decision, em };
+}
+
+/**
+ * Whether the checkout still takes the payment. A gateway that can void knows of every close (a
+ * void is a decision in its ledger), and also honours the merchant's view; one that cannot void
+ * knows only its own expiry, like a wallet payment link.
+ */
+function acceptsPayment(loaded: Loaded): boolean {
+  if (loaded.decision) return false;
+  return loaded.gateway.canVoid ? loaded.view.open : loaded.view.expiresAt.getTime() > Date.now();
+}
+
+function refusal(res: Response, decision: SandboxGatewayPayment | null): void {
+  if (decision && decision.reason !== VOIDED_BY_MERCHANT) {
+    // Already decided (a second submit or another tab): the first decision stands and was reported.
+    res.status(200).type('html').send(checkoutMessagePage('Payment already processed', `This payment was already processed (${decision.status}).`));
+    return;
+  }
+  res.status(410).type('html').send(checkoutMessagePage('Payment no longer open', 'This payment was replaced, expired or settled. Return to the merchant to start again.'));
 }
 
 async function page(req: Request, res: Response, deps: SandboxCheckoutDeps): Promise<void> {
   const loaded = await load(req, res, deps);
   if (!loaded) return;
-  if (loaded.decision) {
-    res.status(200).type('html').send(checkoutMessagePage('Payment already processed', `This payment was already processed (${loaded.decision.status}).`));
-  } else if (!loaded.view.open) {
-    res.status(410).type('html').send(checkoutMessagePage('Payment no longer open', 'This payment was replaced, expired or settled. Return to the merchant to start again.'));
-  } else {
-    res.status(200).type('html').send(checkoutFormPage(loaded.model));
-  }
+  if (acceptsPayment(loaded)) res.status(200).type('html').send(checkoutFormPage(loaded.model));
+  else refusal(res, loaded.decision);
 }
 
 async function submit(req: Request, res: Response, deps: SandboxCheckoutDeps): Promise<void> {
   const loaded = await load(req, res, deps);
   if (!loaded) return;
   const { gateway, view, model, em } = loaded;
-  if (!view.open && !loaded.decision) {
-    res.status(410).type('html').send(checkoutMessagePage('Payment no longer open', 'This payment was replaced, expired or settled. Return to the merchant to start again.'));
-    return;
-  }
-  if (loaded.decision) {
-    // Already decided (a second submit or another tab): the first decision stands and was reported.
-    res.status(200).type('html').send(checkoutMessagePage('Payment already processed', `This payment was already processed (${loaded.decision.status}).`));
+  if (!acceptsPayment(loaded)) {
+    refusal(res, loaded.decision);
     return;
   }
   const outcome = decideCheckout(gateway.name, (req.body ?? {}) as CheckoutInput);
@@ -87,14 +95,16 @@ async function submit(req: Request, res: Response, deps: SandboxCheckoutDeps): P
     res.status(422).type('html').send(checkoutFormPage(model, outcome.problem));
     return;
   }
-  const prefix = gateway.name === 'card_gateway' ? 'CG' : 'WG';
-  // One decision per payment reference: a double submit or two tabs charge once.
-  await em.getConnection().execute(
-    `insert into "sandbox_gateway_payment" ("payment_ref", "gateway", "status", "reason", "amount", "currency", "transaction_id", "instrument", "decided_at")
-     values (?, ?, ?, ?, ?, ?, ?, ?, now()) on conflict ("payment_ref") do nothing`,
-    [view.paymentRef, gateway.name, outcome.status, outcome.reason ?? null, decimalStringFromMinor(view.amount), view.currency, `${prefix}-${randomBytes(8).toString('hex').toUpperCase()}`, outcome.instrument ?? null],
-  );
-  const decision = await em.fork().findOneOrFail(SandboxGatewayPayment, { paymentRef: view.paymentRef });
+  const decided = await recordSandboxDecision(em, {
+    paymentRef: view.paymentRef, gateway: gateway.name, status: outcome.status, reason: outcome.reason,
+    amount: view.amount, currency: view.currency, instrument: outcome.instrument,
+  });
+  const decision = await findSandboxDecision(em.fork(), view.paymentRef);
+  if (!decided || !decision) {
+    // Another tab, a double click or the merchant's void decided first.
+    refusal(res, decision);
+    return;
+  }
   deps.logger.info({ gateway: gateway.name, paymentRef: view.paymentRef, status: decision.status }, 'sandbox gateway decided');
   const { payload, signature } = signCallback({ ...reportOf(decision), issuedAt: new Date() }, gateway.secretForSigning());
   const callback = new URL(`${deps.baseUrl()}/api/external/payment/response`);
