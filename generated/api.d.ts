@@ -1157,18 +1157,18 @@ export interface components {
             customTravelAgencies?: components["schemas"]["CustomTravelAgency"][];
             /**
              * Format: date
-             * @description Trip departure date and first day of cover (Nepal date). Use the quote's `startDate`.
+             * @description Trip departure date and first day of cover (Nepal date), at most 2099-12-31. Use the quote's `startDate`.
              */
             departureDate: string;
             /** @description Discount in percent funded from your commission or incentive pool; at most your company's commission percent. */
             directDiscountPercent?: number;
-            /** @description Device dispatch planning information (for example pickup point and date), stored and returned unchanged; at most 8 KiB once JSON-encoded. */
+            /** @description Device dispatch planning information (for example pickup point and date), stored and returned unchanged; at most 8 KiB once JSON-encoded, nested at most 32 levels deep counted from the request body. */
             dispatchInfo?: {
                 [key: string]: unknown;
             };
             /** @description `deviceId`s from the quote's `includedDevices` that the traveller does not want; the total is recalculated without them. */
             excludedIncludedDeviceIds?: string[];
-            /** @description Arbitrary JSON metadata stored on the order and returned unchanged; at most 8 KiB once JSON-encoded. */
+            /** @description Arbitrary JSON metadata stored on the order and returned unchanged; at most 8 KiB once JSON-encoded, nested at most 32 levels deep counted from the request body. */
             extraFields?: {
                 [key: string]: unknown;
             };
@@ -1551,7 +1551,7 @@ export interface components {
             endDate?: string;
             /** @description Highest altitude of the trip in metres. Required when `routeId` is omitted; do not send it together with `routeId`. */
             maxAltitude?: number;
-            /** @description Traveller's nationality, for example `Germany`. Not blank, at most 100 characters. */
+            /** @description Traveller's nationality, for example `Germany`. Not blank, at most 100 characters, no control characters. */
             nationality: string;
             /**
              * @deprecated
@@ -1568,7 +1568,7 @@ export interface components {
             routeId?: string;
             /**
              * Format: date
-             * @description First day of cover (Nepal business date, inclusive). Today or later in Nepal time.
+             * @description First day of cover (Nepal business date, inclusive). Today or later in Nepal time, at most 2099-12-31.
              */
             startDate: string;
         };
@@ -1768,7 +1768,7 @@ export interface components {
             countryOfResidence?: string;
             /**
              * Format: date
-             * @description Date of birth. The age at departure decides which packages the traveller is eligible for.
+             * @description Date of birth, from 1900-01-01 and not in the future. The age at departure decides which packages the traveller is eligible for.
              */
             dateOfBirth: string;
             /**

@@ -4,11 +4,12 @@ import type { Orm } from './db/orm';
 import { AppError, badRequest } from './http/app-error';
 import { errorMiddleware, sendError, toAppError, unknownPathMiddleware } from './http/error-response';
 import { fieldErrorsFromAjv } from './http/field-errors';
-import { fieldWithNonFiniteNumber, fieldWithNul } from './http/input-guards';
+import { fieldNestedTooDeep, fieldWithNonFiniteNumber, fieldWithNul, MAX_JSON_DEPTH } from './http/input-guards';
 import { validatesBeforeHandler } from './http/multipart-upload';
 import { requestMetrics } from './http/metrics';
 import { enforceRateLimit } from './http/rate-limits';
 import { createOpenApiBackend } from './http/openapi';
+import { rejectUnreadablePaths } from './http/path-guard';
 import { requestLog } from './http/request-log';
 import { docsContentSecurityPolicy, securityHeaders, strictContentSecurityPolicy } from './http/security-headers';
 import { docsPagePath } from './http/spec-document';
@@ -114,6 +115,7 @@ export function httpStack({ orm, services, document, pages = [], api }: AppDeps 
   app.use(requestMetrics(services.metrics));
   app.use(securityHeaders());
   app.use(strictContentSecurityPolicy);
+  app.use(rejectUnreadablePaths());
   app.get('/api/external/v1/openapi.json', (_req, res) => {
     res.json(document);
   });
@@ -126,13 +128,6 @@ export function httpStack({ orm, services, document, pages = [], api }: AppDeps 
   for (const router of pages) app.use(router);
   app.use(express.json({ limit: services.config.maxJsonBodyBytes, type: ['application/json', 'application/*+json'] }));
   app.use((req, res, next) => {
-    // The router decodes path segments and would throw a URIError (a 500) on invalid percent-encoding.
-    try {
-      decodeURIComponent(req.path);
-    } catch {
-      next(badRequest('Request path is not valid percent-encoded UTF-8'));
-      return;
-    }
     res.locals.scope = { em: orm.em.fork(), services, req } satisfies RequestScope;
     api
       .handleRequest({ method: req.method, path: req.path, body: req.body, query: req.query as Record<string, string>, headers: req.headers as Record<string, string> }, req, res)
@@ -168,10 +163,19 @@ function respondWith(handler: OperationHandler) {
 
 /** What the schema lets through but PostgreSQL or the handlers cannot take (see input-guards). */
 function rejectUnstorableInput(c: Context, operationId: string): void {
-  const nul = fieldWithNul(c.request.params) ?? fieldWithNul(c.request.query) ?? fieldWithNul(c.request.requestBody);
-  const infinite = fieldWithNonFiniteNumber(c.request.params) ?? fieldWithNonFiniteNumber(c.request.query);
-  if (!nul && !infinite) return;
+  const problem = unstorableField(c);
+  if (!problem) return;
   // Promo operations answer every malformed request like a rejected code (see validationFail).
   if (PROMO_OPERATION_IDS.has(operationId)) throw invalidPromoCode();
-  throw badRequest('Validation failed', nul ? { [nul]: 'must not contain the NUL character' } : { [infinite!]: 'must be a finite number' });
+  throw badRequest('Validation failed', problem);
+}
+
+function unstorableField(c: Context): Record<string, string> | undefined {
+  // Depth first: it ends the walk of a 200,000-deep body at level 33.
+  const deep = fieldNestedTooDeep(c.request.requestBody);
+  if (deep) return { [deep]: `must not nest deeper than ${MAX_JSON_DEPTH} levels` };
+  const nul = fieldWithNul(c.request.params) ?? fieldWithNul(c.request.query) ?? fieldWithNul(c.request.requestBody);
+  if (nul) return { [nul]: 'must not contain the NUL character' };
+  const infinite = fieldWithNonFiniteNumber(c.request.params) ?? fieldWithNonFiniteNumber(c.request.query);
+  return infinite ? { [infinite]: 'must be a finite number' } : undefined;
 }

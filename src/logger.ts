@@ -1,8 +1,10 @@
 import pino, { type Logger } from 'pino';
+import { databaseErrorForLog, isDatabaseError } from './db/database-error-log';
 
 /**
  * Structured JSON logs. Credentials never reach a log line: known secret-bearing keys are
- * redacted wherever they appear, and request logging records no headers or bodies at all.
+ * redacted wherever they appear, request logging records no headers or bodies at all, and database
+ * errors are logged without the values of their statement.
  */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
@@ -17,6 +19,8 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       censor: '[redacted]',
     },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // A database error's message carries the statement's values: passport and medical data among them.
+    serializers: { err: (error: unknown) => (isDatabaseError(error) ? databaseErrorForLog(error) : pino.stdSerializers.err(error as Error)) },
   };
   // A destination only where a test reads the lines back; stdout otherwise.
   return destination ? pino(options, destination) : pino(options);

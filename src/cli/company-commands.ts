@@ -48,7 +48,7 @@ export function registerCompanyCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: CliOptions) => {
       const companies = await withDatabase((em) => em.find(Company, {}, { orderBy: { createdAt: 'asc' } }));
-      output(options, companies, companies.map((c) => `${c.id}  ${c.type.padEnd(13)} ${c.active ? 'active  ' : 'inactive'} ${c.name}`).join('\n'));
+      output(options, companies, companies.map((c) => `${c.id}  ${c.type.padEnd(13)} ${c.active ? 'active  ' : 'inactive'} ${c.name}`));
     });
 
   const credential = program.command('credential').description('API credentials (clientId and secret)');
@@ -66,7 +66,7 @@ export function registerCompanyCommands(program: Command): void {
         await em.flush();
         return { clientId: entity.clientId, clientSecret, companyId: owner.id };
       });
-      output(options, issued, `clientId:     ${issued.clientId}\nclientSecret: ${issued.clientSecret}\n(the secret is not stored and cannot be shown again)`);
+      output(options, issued, [`clientId:     ${issued.clientId}`, `clientSecret: ${issued.clientSecret}`, '(the secret is not stored and cannot be shown again)']);
     });
 
   credential

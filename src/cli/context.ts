@@ -7,14 +7,18 @@ import { seed } from '../db/seed';
 import { createGateways } from '../gateways';
 import { createLogger } from '../logger';
 import type { PaymentDeps } from '../services/payment-deps';
+import { printableJson, printableLines } from './terminal-text';
 
 export interface CliOptions {
   json?: boolean;
 }
 
-/** Prints a result as JSON (--json) or as readable lines. */
-export function output(options: CliOptions, value: unknown, text: string): void {
-  console.log(options.json ? JSON.stringify(value, null, 2) : text);
+/**
+ * Prints a result as JSON (--json) or as readable lines, with anything a terminal would act on
+ * escaped (see terminal-text). Give the lines one by one: a line break inside one is escaped.
+ */
+export function output(options: CliOptions, value: unknown, lines: string | readonly string[]): void {
+  console.log(options.json ? printableJson(value) : printableLines(lines));
 }
 
 /**

@@ -14,7 +14,13 @@ export function registerDemoCommand(program: Command): void {
       output(
         options,
         partners,
-        partners.map((p) => `${p.name} (${p.type}, commission ${p.commissionPercent}%)\n  companyId    ${p.companyId}\n  clientId     ${p.clientId}\n  clientSecret ${p.clientSecret}`).join('\n\n'),
+        partners.flatMap((p, i) => [
+          ...(i > 0 ? [''] : []),
+          `${p.name} (${p.type}, commission ${p.commissionPercent}%)`,
+          `  companyId    ${p.companyId}`,
+          `  clientId     ${p.clientId}`,
+          `  clientSecret ${p.clientSecret}`,
+        ]),
       );
     });
 }

@@ -6,6 +6,7 @@ import { registerDocumentCommands } from './document-commands';
 import { registerOrderCommands } from './order-commands';
 import { registerPaymentCommands } from './payment-commands';
 import { registerPromoCommands } from './promo-commands';
+import { printableJson, printableLine } from './terminal-text';
 
 const program = new Command();
 program
@@ -28,7 +29,7 @@ registerPromoCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
-  if (process.argv.includes('--json')) console.error(JSON.stringify({ error: message }));
-  else console.error(`error: ${message}`);
+  if (process.argv.includes('--json')) console.error(printableJson({ error: message }, 0));
+  else console.error(printableLine(`error: ${message}`));
   process.exit(1);
 });

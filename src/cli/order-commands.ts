@@ -41,7 +41,7 @@ export function registerOrderCommands(program: Command): void {
         result.releasedPromoCodes.length ? `  promo codes released: ${result.releasedPromoCodes.join(', ')}` : '',
         result.closedPaymentRefs.length ? `  payment attempts closed: ${result.closedPaymentRefs.join(', ')}` : '',
       ].filter(Boolean);
-      output(options, result, lines.join('\n'));
+      output(options, result, lines);
     });
 
   order
@@ -125,7 +125,7 @@ function shareOf<Line extends { order: { id: string } }>(lines: Line[], order: O
 
 type OverviewView = ReturnType<typeof overviewView>;
 
-function describeOverview(view: OverviewView): string {
+function describeOverview(view: OverviewView): string[] {
   const { totals } = view;
   const discounts = [
     totals.companyPromoDiscount !== '0.00' ? `company promo -${totals.companyPromoDiscount}` : '',
@@ -146,7 +146,5 @@ function describeOverview(view: OverviewView): string {
     ),
     view.auditEntries.length === 0 ? '  no audit entries' : '  audit:',
     ...view.auditEntries.map((e) => `    ${e.at}  ${e.action}  by ${e.actor}  ${JSON.stringify(e.details)}`),
-  ]
-    .filter(Boolean)
-    .join('\n');
+  ].filter(Boolean);
 }

@@ -59,7 +59,7 @@ export function registerPaymentCommands(program: Command): void {
         shown.refundAmount !== '0.00' && !shown.refundedAt ? `  REFUND OWED: ${shown.currency} ${shown.refundAmount} (${shown.refundReason}): ops payment refund ${shown.paymentRef} --note <refund reference>` : '',
         shown.refundedAt ? `  refunded ${shown.currency} ${shown.refundAmount} (${shown.refundReason}), recorded ${shown.refundedAt}: ${shown.refundNote}` : '',
       ].filter(Boolean);
-      output(options, shown, lines.join('\n'));
+      output(options, shown, lines);
     });
 
   payment
@@ -81,7 +81,7 @@ export function registerPaymentCommands(program: Command): void {
         })),
       );
       const lines = owed.map((r) => `${r.paymentRef}  ${r.currency} ${r.refundAmount}  ${r.gateway} ${r.gatewayTransactionId ?? ''}  ${r.refundReason ?? ''}  orders ${r.orders.join(', ')}  (${r.company})`);
-      output(options, owed, owed.length === 0 ? 'no refund owed' : [`${owed.length} refund(s) owed:`, ...lines].join('\n'));
+      output(options, owed, owed.length === 0 ? 'no refund owed' : [`${owed.length} refund(s) owed:`, ...lines]);
     });
 
   payment

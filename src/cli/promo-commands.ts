@@ -72,7 +72,7 @@ export function registerPromoCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: CliOptions) => {
       const codes = await withDatabase((em) => em.find(PromoCode, {}, { populate: ['ownerCompany', 'ownerAgent'], orderBy: { code: 'asc' } }));
-      output(options, codes.map(promoView), codes.length === 0 ? 'no promo codes' : codes.map(describe).join('\n'));
+      output(options, codes.map(promoView), codes.length === 0 ? 'no promo codes' : codes.map(describe));
     });
 }
 

@@ -6,6 +6,18 @@ export type DocumentContentType = 'image/jpeg' | 'image/png' | 'image/webp' | 'a
 /** Bytes the sniffer needs: WebP is recognised by its 12-byte RIFF header. */
 export const SNIFF_BYTES = 12;
 
+/** Enough for any image header: a JPEG's size comes after its EXIF and ICC segments. */
+export const IMAGE_HEADER_BYTES = 512 * 1024;
+
+/**
+ * How many leading bytes an upload is judged on: an image by its header, a PDF whole (an active
+ * name can sit anywhere, the last object or a compressed stream at the end included). Only
+ * uploads of at most `maxFileBytes` are accepted, so that bounds what is held.
+ */
+export function bytesToJudge(head: Uint8Array, maxFileBytes: number): number {
+  return sniffContentType(head) === 'application/pdf' ? maxFileBytes : IMAGE_HEADER_BYTES;
+}
+
 const IMAGES: readonly DocumentContentType[] = ['image/jpeg', 'image/png', 'image/webp'];
 
 const ALLOWED: Record<DocumentType, readonly DocumentContentType[]> = {

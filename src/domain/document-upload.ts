@@ -1,10 +1,12 @@
 import { DocumentType } from '../entities/document';
+import { pdfActiveContent } from './pdf-active-content';
+import { imageProblem } from './image-dimensions';
 import { describeAllowed, isAllowedContent, isDocumentType, sniffContentType, type DocumentContentType } from './document-content';
 
 export interface UploadFacts {
   documentType?: string;
   /** Absent when the request had no file part. */
-  file?: { size: number; head: Uint8Array };
+  file?: { size: number; leadingBytes: Uint8Array };
 }
 
 export type UploadVerdict =
@@ -21,12 +23,19 @@ export function judgeUpload({ documentType, file }: UploadFacts): UploadVerdict 
   }
   if (!isDocumentType(documentType)) return { accepted: false, reason: `documentType must be one of ${TYPES}` };
   if (file.size === 0) return { accepted: false, reason: 'File is empty' };
-  const contentType = sniffContentType(file.head);
+  const contentType = sniffContentType(file.leadingBytes);
   if (!contentType) {
     return { accepted: false, reason: `File content is not an accepted type for ${documentType}; use ${describeAllowed(documentType)}` };
   }
   if (!isAllowedContent(documentType, contentType)) {
     return { accepted: false, reason: `File type ${contentType} is not allowed for ${documentType}; use ${describeAllowed(documentType)}` };
   }
+  const problem = contentType === 'application/pdf' ? activePdfProblem(file.leadingBytes) : imageProblem(contentType, file.leadingBytes);
+  if (problem) return { accepted: false, reason: `File ${problem}; use ${describeAllowed(documentType)}` };
   return { accepted: true, documentType, contentType };
+}
+
+function activePdfProblem(pdf: Uint8Array): string | undefined {
+  const name = pdfActiveContent(pdf);
+  return name && `is a PDF with active content (${name}): send a PDF that only shows pages`;
 }

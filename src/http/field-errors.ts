@@ -68,8 +68,14 @@ function messageFor(error: ErrorObject): string {
     case 'type':
       return `must be of type ${params.type}`;
     case 'pattern':
-      return `must match the pattern ${String(params.pattern)}`;
+      // A pattern such as "no control characters" says what it means in words; a regex is no message.
+      return patternMessage(error) ?? `must match the pattern ${String(params.pattern)}`;
     default:
       return error.message ?? 'is invalid';
   }
+}
+
+function patternMessage(error: ErrorObject): string | undefined {
+  const message = (error.parentSchema as Record<string, unknown> | undefined)?.['x-pattern-message'];
+  return typeof message === 'string' ? message : undefined;
 }

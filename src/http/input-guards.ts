@@ -16,14 +16,25 @@ export const fieldWithNul = (root: unknown) => firstField(root, (value) => typeo
  */
 export const fieldWithNonFiniteNumber = (root: unknown) => firstField(root, (value) => typeof value === 'number' && !Number.isFinite(value));
 
-function firstField(root: unknown, bad: (value: unknown) => boolean): string | undefined {
-  const pending: Array<[unknown, string]> = [[root, '']];
+/**
+ * How deep a JSON body may nest objects and arrays, the body itself being level 1 (documented in
+ * the spec's conventions). Generous for `extraFields` and `dispatchInfo`, yet far below what
+ * JSON.stringify and the recursive code below the handlers overflow on (6,000 levels did).
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** The first object or array nested deeper than `maxDepth`, as a display field name. */
+export const fieldNestedTooDeep = (root: unknown, maxDepth = MAX_JSON_DEPTH) =>
+  firstField(root, (value, depth) => depth > maxDepth && value !== null && typeof value === 'object');
+
+function firstField(root: unknown, bad: (value: unknown, depth: number) => boolean): string | undefined {
+  const pending: Array<[unknown, string, number]> = [[root, '', 1]];
   while (pending.length > 0) {
-    const [value, field] = pending.pop()!;
-    if (bad(value)) return field || 'body';
+    const [value, field, depth] = pending.pop()!;
+    if (bad(value, depth)) return field || 'body';
     if (value && typeof value === 'object') {
       for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-        pending.push([child, Array.isArray(value) ? `${field}[${key}]` : field ? `${field}.${key}` : key]);
+        pending.push([child, Array.isArray(value) ? `${field}[${key}]` : field ? `${field}.${key}` : key, depth + 1]);
       }
     }
   }

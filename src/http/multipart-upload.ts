@@ -2,7 +2,7 @@ import busboy from 'busboy';
 import type { Request } from 'express';
 import type { Context } from 'openapi-backend';
 import type { Readable } from 'node:stream';
-import { SNIFF_BYTES, sniffContentType } from '../domain/document-content';
+import { bytesToJudge, SNIFF_BYTES, sniffContentType } from '../domain/document-content';
 import type { DraftUpload } from '../services/documents';
 import { ContentProbe } from '../storage/content-probe';
 import type { DocumentStorage } from '../storage/document-storage';
@@ -29,7 +29,8 @@ const malformed = (detail: string) => new AppError(400, `Malformed multipart/for
 
 /**
  * Parses a POST /documents body with busboy, streaming the `file` part straight into storage
- * (never buffered whole) while hashing it and sniffing its first bytes. Resolves once the whole
+ * while hashing it and keeping the bytes it is judged on (an image's header; a PDF whole, at most
+ * `maxFileBytes`, since active content can sit anywhere in it). Resolves once the whole
  * request is read; on any failure rejects and leaves nothing in storage.
  */
 export function receiveDocumentUpload(req: Request, storage: DocumentStorage, maxFileBytes: number): Promise<DraftUpload> {
@@ -129,8 +130,10 @@ const tooLarge = (maxFileBytes: number) => uploadRejected(`File exceeds the maxi
 
 /** Streams one file part into storage; rejects (keeping nothing) when it is too large or plainly not a document. */
 async function storeFile(stream: Readable & { truncated?: boolean }, storage: DocumentStorage, maxFileBytes: number) {
-  const probe = new ContentProbe(SNIFF_BYTES, (head) =>
-    sniffContentType(head) ? undefined : uploadRejected('File content is not a JPEG, PNG, WebP or PDF file'),
+  const probe = new ContentProbe(
+    SNIFF_BYTES,
+    (head) => (sniffContentType(head) ? undefined : uploadRejected('File content is not a JPEG, PNG, WebP or PDF file')),
+    (head) => bytesToJudge(head, maxFileBytes),
   );
   // busboy waits for its file stream to be read: keep draining it after we stop storing.
   const abandon = (error: Error) => {
@@ -150,5 +153,5 @@ async function storeFile(stream: Readable & { truncated?: boolean }, storage: Do
   });
   stream.pipe(probe);
   const stored = await storage.write(probe);
-  return { stored, sha256: probe.sha256, head: probe.head };
+  return { stored, sha256: probe.sha256, leadingBytes: probe.leadingBytes };
 }

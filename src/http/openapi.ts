@@ -37,7 +37,8 @@ export function createOpenApiBackend(definition: Document, options: Partial<Opti
     coerceTypes: true,
     ajvOpts: { allErrors: true },
     customizeAjv: (_original, ajvOpts) => {
-      const ajv = new Ajv2020({ ...ajvOpts, strict: false, allErrors: true });
+      // verbose: a failed `pattern` carries its schema, whose `x-pattern-message` is the field error a partner reads.
+      const ajv = new Ajv2020({ ...ajvOpts, strict: false, allErrors: true, verbose: true });
       addFormats(ajv);
       for (const format of ANNOTATION_FORMATS) ajv.addFormat(format, true);
       return ajv;

@@ -13,7 +13,8 @@ export interface DraftUpload {
     clientFileName?: string;
     stored: StoredObject;
     sha256: string;
-    head: Uint8Array;
+    /** The first bytes, enough to judge the content by (a PDF whole). */
+    leadingBytes: Uint8Array;
   };
 }
 
@@ -24,7 +25,7 @@ export interface DraftUpload {
 export async function createDraftDocument(em: EntityManager, storage: DocumentStorage, principal: Principal, upload: DraftUpload): Promise<Document> {
   const { file } = upload;
   try {
-    const verdict = judgeUpload({ documentType: upload.documentType, file: file && { size: file.stored.size, head: file.head } });
+    const verdict = judgeUpload({ documentType: upload.documentType, file: file && { size: file.stored.size, leadingBytes: file.leadingBytes } });
     if (!verdict.accepted) throw uploadRejected(verdict.reason);
     // judgeUpload rejects a missing file, so file is here
     const stored = file!;

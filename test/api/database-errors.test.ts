@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import { createLogger } from '../../src/logger';
 import type { RunningServer } from '../../src/server';
 import { expectSchema } from '../support/contract';
 import type { ApiClient } from '../support/http-client';
@@ -15,8 +17,17 @@ let server: RunningServer;
 let client: ApiClient;
 let partner: TestPartner;
 
+// The server's real logger (its serializers included), writing into this test.
+const logLines: string[] = [];
+const capture = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    logLines.push(...chunk.toString().split('\n').filter(Boolean));
+    done();
+  },
+});
+
 beforeAll(async () => {
-  ({ database, server, client, partner } = await startOnOwnDatabase('dberrors'));
+  ({ database, server, client, partner } = await startOnOwnDatabase('dberrors', createLogger('info', capture)));
 });
 afterAll(() => stopOwnDatabase({ database, server }));
 
@@ -58,6 +69,25 @@ describe('database errors reach the partner as a bare 500', () => {
     } finally {
       await sql('drop index forced_one_order_per_company');
     }
+  });
+
+  it('when an order insert fails, then the log line names the error, its SQLSTATE and constraint but none of the statement\'s values', async () => {
+    const touristId = await newTraveller(server, partner.companyId);
+    const marker = `passport-X${Date.now()}`;
+    await sql('create unique index forced_one_order_per_company_again on insurance_order (company_id)');
+    try {
+      const order = { ...lowTrek(touristId), extraFields: { passportNumber: marker, medical: 'asthma' } };
+      // The company has an order from the test above, so this insert violates the index.
+      logLines.length = 0;
+      expectCleanServerError(await client.op('createOrders', 'POST', ORDERS, order, { token: partner.token }), ORDERS);
+    } finally {
+      await sql('drop index forced_one_order_per_company_again');
+    }
+    const failures = logLines.map((line) => JSON.parse(line)).filter((line) => line.err);
+    expect(failures).toEqual([expect.objectContaining({ err: expect.objectContaining({ type: 'UniqueConstraintViolationException', code: '23505', constraint: 'forced_one_order_per_company_again', table: 'insurance_order' }) })]);
+    const logged = logLines.join('\n');
+    for (const value of [marker, 'asthma', touristId, partner.companyId]) expect(logged).not.toContain(value);
+    expect(logged).not.toMatch(/insert into|values \(/i);
   });
 
   it('when PostgreSQL kills the server\'s connections, then a failed request is a bare 500 and the next ones succeed', async () => {

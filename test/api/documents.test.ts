@@ -124,6 +124,30 @@ describe('POST /documents', () => {
     });
   });
 
+  // Issue 14: both were accepted on their magic bytes alone.
+  it.each([
+    ['a PNG signature followed by a script, as AVATAR', 'AVATAR', Buffer.concat([FILES.png.subarray(0, 8), Buffer.from('<script>alert(1)</script>')]), /not a readable image/],
+    [
+      'a PDF with /OpenAction /JavaScript, as PASSPORT',
+      'PASSPORT',
+      Buffer.from('%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R /OpenAction <</S /JavaScript /JS (app.alert(1))>>>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n', 'latin1'),
+      /active content \(\/OpenAction\)/,
+    ],
+    ['a PDF with a hex-escaped /J#61vaScript action, as VISA', 'VISA', Buffer.from('%PDF-1.4\n1 0 obj <</S /J#61vaScript /J#53 (x)>> endobj\n%%EOF\n', 'latin1'), /active content \(\/JavaScript\)/],
+  ])('refuses %s (error shape 3) and keeps nothing', async (_name, documentType, bytes, message) => {
+    await expectNothingLeft(async (fresh) => {
+      const response = await uploadDocument(client, fresh.token, documentType, bytes);
+      expectUploadError(response, 400, message);
+    });
+  });
+
+  it('accepts the README flow files of examples/files', async () => {
+    for (const [name, documentType] of [['avatar.png', 'AVATAR'], ['passport.pdf', 'PASSPORT'], ['signature.png', 'SIGNATURE']]) {
+      const response = await uploadDocument(client, partner.token, documentType, fs.readFileSync(path.resolve(__dirname, '../../examples/files', name)));
+      expect(response.status).toBe(201);
+    }
+  });
+
   it('refuses a request without a file part', async () => {
     await expectNothingLeft(async (fresh) => {
       expectUploadError(await upload(uploadForm('AVATAR', undefined), fresh.token), 400, /File is required/);

@@ -126,9 +126,26 @@ describe('POST /orders with an object body', () => {
     ['an added service priced with three decimals', { addedServices: [{ name: 'Porter', price: 10.005 }] }, 'addedServices[0].price'],
     ['extraFields larger than 8 KiB', { extraFields: { note: 'x'.repeat(9000) } }, 'extraFields'],
     ['a touristId that is not a UUID', { touristId: 'sophie' }, 'touristId'],
+    ['a departure date past 2099 (9999-12-20)', { departureDate: '9999-12-20' }, 'departureDate'],
+    ['a custom route name with a forged second line', { customRouteName: 'Poon Hill\nstatus PAID' }, 'customRouteName'],
+    ['a custom travel agency name with an OSC escape', { customTravelAgencies: [{ name: 'Agency \u001b]8;;https://evil.example\u0007link' }] }, 'customTravelAgencies[0].name'],
+    ['an added service name with a C1 control', { addedServices: [{ name: 'Porter\u009b', price: 10 }] }, 'addedServices[0].name'],
+    ['a promo code with a carriage return', { promoCode: 'SUMMIT10\r' }, 'promoCode'],
+    ['a referral code with a tab', { referralCode: 'REF\t1' }, 'referralCode'],
   ])('when the order has %s, then it is a 400 with a field error and nothing is written', async (_rule, change, field) => {
     const response = await expectRejected(JSON.parse(JSON.stringify(lowTrek(change))), 400);
     expect(response.body.details.fieldErrors).toHaveProperty([field]);
+  });
+
+  it('when extraFields nest 6,000 deep (12 KB), then it is a 400 naming where the body goes too deep, and nothing is written', async () => {
+    // JSON.stringify overflowed its stack on this body: a 500 before bodies were limited to 32 levels.
+    const deep = '{"a":'.repeat(6000) + '1' + '}'.repeat(6000);
+    const body = JSON.stringify(lowTrek()).replace(/}$/, `,"extraFields":${deep}}`);
+    const before = await writtenState(server, agency.companyId, []);
+    const response = await client.op('createOrders', 'POST', ORDERS, undefined, { token: agency.token, raw: body, headers: { 'content-type': 'application/json' } });
+    expect(response.status).toBe(400);
+    expect(response.body.details.fieldErrors).toEqual({ [`extraFields${'.a'.repeat(31)}`]: 'must not nest deeper than 32 levels' });
+    expect(await writtenState(server, agency.companyId, [])).toEqual(before);
   });
 
   it('when the direct discount equals the company commission, then it is taken off the insurance after promo discounts', async () => {

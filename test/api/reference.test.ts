@@ -90,6 +90,11 @@ describe('POST /reference/quote', () => {
     ['a nationality over 100 characters', { nationality: 'x'.repeat(101) }, 'nationality'],
     ['a malformed startDate', { startDate: '2026-13-45' }, 'startDate'],
     ['a routeId that is not a UUID', { routeId: 'everest' }, 'routeId'],
+    // 9999-12-20 plus the trip overflowed PostgreSQL's date arithmetic: a 500 before trip dates were bounded.
+    ['a startDate past 2099 (9999-12-20)', { startDate: '9999-12-20' }, 'startDate'],
+    ['an endDate past 2099', { duration: undefined, endDate: '2100-01-01' }, 'endDate'],
+    ['a nationality with a line break', { nationality: 'German\nstatus PAID' }, 'nationality'],
+    ['a nationality with an escape sequence', { nationality: 'German\u001b[2J' }, 'nationality'],
   ])('rejects %s with a field error', async (_name, change, field) => {
     const response = await quote({ ...everestTrip, ...change });
     expect(response.status).toBe(400);

@@ -113,6 +113,39 @@ describe('POST /travellers', () => {
       expect(Object.keys(response.body.details.fieldErrors)).toContain(`[0].${field}`);
     });
 
+    // Hostile text must never reach an operator's terminal or a document as a forged line (issue 14).
+    it.each([
+      ['a name with a line break and a forged status line', { name: 'Anna Weber\nstatus PAID' }, 'name'],
+      ['a name with an ANSI colour sequence', { name: 'Anna \u001b[32mWeber' }, 'name'],
+      ['a name with an OSC sequence (terminal title)', { name: 'Anna \u001b]0;pwned\u0007' }, 'name'],
+      ['a nationality with a C1 control (CSI)', { nationality: 'German\u009b2J' }, 'nationality'],
+      ['an idNumber with a tab', { idNumber: 'C01X\t00T47' }, 'idNumber'],
+      ['an emergency contact with a carriage return', { emergencyContactName: 'Lena\rWeber' }, 'emergencyContactName'],
+      ['an emergency relation with DEL', { emergencyContactRelation: 'Sister\u007f' }, 'emergencyContactRelation'],
+      ['a medical history with an escape sequence', { medicalHistory: 'Asthma\u001b[2J' }, 'medicalHistory'],
+    ])('refuses %s, naming the field', async (_name, override, field) => {
+      const response = await register([travellerInput(documents, override as object)]);
+      expect(response.status).toBe(400);
+      expect(response.body.details.fieldErrors[`[0].${field}`]).toMatch(/control characters/);
+    });
+
+    it('accepts line breaks and tabs in medicalHistory and allergy, and non-Latin names', async () => {
+      const fresh = await uploadTravellerDocuments(client, partner.token);
+      const input = travellerInput(fresh, { name: 'राम बहादुर थापा', medicalHistory: 'Asthma\r\nInhaler:\tdaily', allergy: 'Penicillin\nNuts' });
+      const response = await register([input]);
+      expect(response.status).toBe(201);
+      expect(response.body.data[0]).toMatchObject({ name: input.name, medicalHistory: input.medicalHistory, allergy: input.allergy });
+    });
+
+    it.each([
+      ['before 1900', '1899-12-31'],
+      ['in year 0001', '0001-01-01'],
+    ])('refuses a date of birth %s with a field error', async (_name, dateOfBirth) => {
+      const response = await register([travellerInput(documents, { dateOfBirth })]);
+      expect(response.status).toBe(400);
+      expect(response.body.details.fieldErrors['[0].dateOfBirth']).toBe('must be a date from 1900-01-01 on');
+    });
+
     it.each([
       'email', 'name', 'dateOfBirth', 'nationality', 'idType', 'idNumber', 'gender', 'phone',
       'emergencyContactName', 'emergencyContactPhone', 'emergencyContactEmail', 'emergencyContactRelation',

@@ -86,6 +86,19 @@ function hostileRawBody(): fc.Arbitrary<{ body: string; kind: string }> {
   );
 }
 
+/**
+ * A valid body with JSON nested `depth` deep in a free-form field (`extraFields` of an order went
+ * through validation and overflowed JSON.stringify at 6,000). Built as text: JSON.stringify itself
+ * overflows on such a value.
+ */
+function deepInside(value: unknown, depth: number): { body: string; kind: string } {
+  const deep = '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+  const target = Array.isArray(value) ? value[0] : value;
+  const encoded = JSON.stringify(target) ?? 'null';
+  const body = target && typeof target === 'object' && !Array.isArray(target) ? encoded.replace(/}$/, `${encoded === '{}' ? '' : ','}"extraFields":${deep}}`) : deep;
+  return { body: Array.isArray(value) ? `[${body}]` : body, kind: `deep-in-body-${depth}` };
+}
+
 const WRONG_CONTENT_TYPES = [
   'text/plain',
   'application/xml',
@@ -185,6 +198,7 @@ export function requestsFor(document: any, model: OperationModel, ids: KnownIden
     const valid = fc.tuple(generated, fc.boolean(), fc.nat()).map(([value, real, pick]) => (real ? withKnownIdentifiers(value, ids, pick) : value));
     const json = (kind: string) => (value: unknown) => ({ body: JSON.stringify(value) ?? 'null', contentType: 'application/json', kind });
     return fc.oneof(
+      { weight: 1, arbitrary: fc.tuple(valid, fc.constantFrom(33, 6_000, 100_000)).map(([value, depth]) => ({ ...deepInside(value, depth), contentType: 'application/json' })) },
       { weight: 4, arbitrary: valid.map(json('valid-body')) },
       { weight: 5, arbitrary: valid.chain((value) => mutate(value)).map(json('mutated-body')) },
       { weight: 2, arbitrary: hostileRawBody().map(({ body, kind }) => ({ body, contentType: 'application/json', kind })) },
@@ -248,4 +262,28 @@ function withKnownIdentifiers(value: unknown, ids: KnownIdentifiers, pick: numbe
     copy[key] = pool && pool.length > 0 ? pool[pick % pool.length] : withKnownIdentifiers(child, ids, pick);
   }
   return copy;
+}
+
+const SANDBOX_TRAVERSALS = ['ab%00cd', '%ff%fe', '%c0%ae%c0%ae%c0%af', '..%2f..%2fhealthz', '%00', 'ORD-2026-000001-%0a%1b%5b2J'];
+
+/**
+ * Requests outside the document: the sandbox gateways' hosted checkout pages (real and hostile
+ * payment references, hostile form posts) and paths no route serves. They must never answer 5xx.
+ */
+export function pageRequests(paymentUrls: string[]): fc.Arbitrary<FuzzRequest> {
+  const real = paymentUrls.map((url) => new URL(url).pathname);
+  const path = fc.oneof(
+    fc.constantFrom(...real).map((p) => ({ path: p, kind: 'sandbox-real' })),
+    fc.tuple(fc.constantFrom('card_gateway', 'wallet_gateway', 'cash', '%ff', '..'), fc.oneof(fc.constantFrom(...SANDBOX_TRAVERSALS), hostileString().map(encodeSegment))).map(([gateway, ref]) => ({ path: `/sandbox/${gateway}/checkout/${ref}`, kind: 'sandbox-hostile' })),
+    fc.oneof(fc.constantFrom('/%ff%fe', '/%00', '/docs%00', '/api/external/v2/orders', '/api/external/payment/%ff'), hostileString().map((v) => `/${encodeSegment(v)}`)).map((p) => ({ path: p, kind: 'unknown-path' })),
+  );
+  const form = fc.oneof(
+    fc.constantFrom('action=cancel', 'action=pay&cardNumber=4242424242424242&expiry=12%2F40&cvv=123', 'action=pay&walletId=9800000001&pin=1234', 'action=%00', 'action=pay&cardNumber=4242%00'),
+    fc.tuple(fc.constantFrom('action', 'cardNumber', 'walletId', 'pin', 'expiry', 'cvv', '__proto__'), hostileString()).map(([k, v]) => `action=pay&${k}=${encodeSegment(v)}`),
+    fc.string({ unit: 'binary', maxLength: 300 }),
+  );
+  return fc.tuple(path, fc.constantFrom('GET', 'POST'), form).map(([{ path: p, kind }, method, body]): FuzzRequest => {
+    const headers: Record<string, string> = method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {};
+    return { operationId: kind === 'unknown-path' ? 'unknownPath' : 'sandboxCheckout', method, path: p, headers, body: method === 'POST' ? body : undefined, kind };
+  });
 }

@@ -236,6 +236,26 @@ describe('ops order show REF', () => {
     expect(text.stdout).toContain(`${started.paymentRef}  INITIATED  card_gateway  NPR 4050.00`);
   });
 
+  it('escapes what a terminal would act on: a traveller name with a newline, a forged status line, ANSI and OSC sequences', async () => {
+    const placed = await placeOrder(server, client, partner);
+    // The API refuses such a name now (issue 14); rows written before that, or by other paths, still hold one.
+    const hostile = `Anna\n${placed.orderRef} (${placed.orderNumber})  PAID  ONLINE\u001b[2J\u001b]0;owned\u0007\u009b31m\u202e`;
+    const em = server.orm.em.fork();
+    const order = await em.findOneOrFail(Order, { orderRef: placed.orderRef }, { populate: ['traveller'] });
+    order.traveller.name = hostile;
+    await em.flush();
+
+    const text = ops('order', 'show', placed.orderRef);
+    expect(text.code).toBe(0);
+    expect(text.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(text.stdout.split('\n').filter((line) => line.startsWith(placed.orderRef))).toEqual([expect.stringContaining('PENDING')]);
+    expect(text.stdout).toContain(`traveller Anna\\n${placed.orderRef} (${placed.orderNumber})  PAID  ONLINE\\x1B[2J\\x1B]0;owned\\x07\\x9B31m\\u202E <`);
+
+    const printed = ops('order', 'show', placed.orderRef, '--json');
+    expect(printed.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(JSON.parse(printed.stdout).travellers[0].name).toBe(hostile);
+  });
+
   it('refuses an unknown order with exit 1', () => {
     refused(['order', 'show', 'ORD-2026-999999'], /^Order ORD-2026-999999 not found$/);
     refused(['order', 'show', 'not-an-order'], /not found/);

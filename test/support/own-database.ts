@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import type { Logger } from '../../src/logger';
 import type { RunningServer } from '../../src/server';
 import { ApiClient } from './http-client';
 import { newPartner, type TestPartner } from './partners';
@@ -42,9 +43,9 @@ export interface OwnDatabaseServer {
 }
 
 /** A test server (reconciliation job off) on a fresh database of its own, with one partner signed in. */
-export async function startOnOwnDatabase(purpose: string): Promise<OwnDatabaseServer> {
+export async function startOnOwnDatabase(purpose: string, logger?: Logger): Promise<OwnDatabaseServer> {
   const database = await createOwnDatabase(purpose);
-  const server = await startTestServer({ DATABASE_URL: database.url, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
+  const server = await startTestServer({ DATABASE_URL: database.url, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' }, logger);
   const client = new ApiClient(server.url);
   return { database, server, client, partner: await newPartner(server, client) };
 }

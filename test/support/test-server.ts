@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 import { startServer, type RunningServer } from '../../src/server';
 import { startPrism } from './prism';
 
@@ -32,9 +32,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
  * (PRISM_PROXY=1) tests talk to it through `prism proxy --errors`, which checks every request and
  * response against the document (see ApiClient for how its findings fail a test).
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startTestServer(env: Record<string, string> = {}, logger?: Logger): Promise<RunningServer> {
   const config = testConfig(env);
-  const server = await startServer(config, createLogger(config.logLevel));
+  const server = await startServer(config, logger ?? createLogger(config.logLevel));
   if (process.env.PRISM_PROXY !== '1') return server;
   const proxy = await startPrism('proxy', server.url);
   return {

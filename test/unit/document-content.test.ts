@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { describeAllowed, isAllowedContent, sniffContentType } from '../../src/domain/document-content';
 import { judgeUpload } from '../../src/domain/document-upload';
 import { DocumentType } from '../../src/entities/document';
@@ -5,6 +8,7 @@ import { FILES } from '../support/documents';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 const text = (value: string) => Buffer.from(value, 'latin1');
+const EXAMPLES = path.resolve(__dirname, '../../examples/files');
 
 describe('sniffContentType', () => {
   it.each([
@@ -48,8 +52,8 @@ describe('document types and their contents', () => {
 });
 
 describe('judgeUpload', () => {
-  const png = { size: FILES.png.length, head: FILES.png.subarray(0, 12) };
-  const pdf = { size: FILES.pdf.length, head: FILES.pdf.subarray(0, 12) };
+  const png = { size: FILES.png.length, leadingBytes: FILES.png };
+  const pdf = { size: FILES.pdf.length, leadingBytes: FILES.pdf };
 
   it('accepts a PNG avatar and reports the sniffed type', () => {
     expect(judgeUpload({ documentType: 'AVATAR', file: png })).toEqual({ accepted: true, documentType: 'AVATAR', contentType: 'image/png' });
@@ -59,11 +63,62 @@ describe('judgeUpload', () => {
     ['no file', { documentType: 'AVATAR' }, /File is required/],
     ['no documentType', { file: png }, /documentType is required/],
     ['an unknown documentType', { documentType: 'SELFIE', file: png }, /documentType must be one of AVATAR, PASSPORT, SIGNATURE, VISA/],
-    ['an empty file', { documentType: 'AVATAR', file: { size: 0, head: bytes() } }, /File is empty/],
+    ['an empty file', { documentType: 'AVATAR', file: { size: 0, leadingBytes: bytes() } }, /File is empty/],
     ['a PDF signature', { documentType: 'SIGNATURE', file: pdf }, /File type application\/pdf is not allowed for SIGNATURE; use JPEG, PNG or WebP/],
-    ['unrecognised content', { documentType: 'PASSPORT', file: { size: 20, head: text('<html><body>hi</b') } }, /not an accepted type for PASSPORT; use JPEG, PNG, WebP or PDF/],
+    ['unrecognised content', { documentType: 'PASSPORT', file: { size: 20, leadingBytes: text('<html><body>hi</b') } }, /not an accepted type for PASSPORT; use JPEG, PNG, WebP or PDF/],
   ])('refuses %s with a clear reason', (_name, facts, reason) => {
     const verdict = judgeUpload(facts);
+    expect(verdict.accepted).toBe(false);
+    if (!verdict.accepted) expect(verdict.reason).toMatch(reason);
+  });
+});
+
+describe('judgeUpload looks past the magic bytes (issue 14)', () => {
+  const judged = (documentType: string, bytes: Buffer) => judgeUpload({ documentType, file: { size: bytes.length, leadingBytes: bytes } });
+  const pdfWith = (objects: string) => Buffer.from(`%PDF-1.7\n${objects}\ntrailer <</Root 1 0 R>>\n%%EOF\n`, 'latin1');
+  /** A PNG header (signature and IHDR chunk) claiming the given size; image-size reads no further. */
+  const pngClaiming = (width: number, height: number) => {
+    const ihdr = Buffer.alloc(25);
+    ihdr.writeUInt32BE(13, 0);
+    ihdr.write('IHDR', 4, 'latin1');
+    ihdr.writeUInt32BE(width, 8);
+    ihdr.writeUInt32BE(height, 12);
+    ihdr.writeUInt8(8, 16);
+    ihdr.writeUInt8(6, 17);
+    return Buffer.concat([FILES.png.subarray(0, 8), ihdr]);
+  };
+
+  it.each<[string, string, Buffer]>([
+    ['the PNG test file', 'AVATAR', FILES.png],
+    ['the JPEG test file', 'AVATAR', FILES.jpeg],
+    ['the WebP test file', 'SIGNATURE', FILES.webp],
+    ['the PDF test file', 'PASSPORT', FILES.pdf],
+    ...fs.readdirSync(EXAMPLES).map((name) => [`examples/files/${name}`, name.endsWith('.pdf') ? 'PASSPORT' : 'AVATAR', fs.readFileSync(path.join(EXAMPLES, name))] as [string, string, Buffer]),
+  ])('accepts %s', (_name, documentType, bytes) => {
+    expect(judged(documentType, bytes)).toMatchObject({ accepted: true });
+  });
+
+  it.each<[string, string, Buffer, RegExp]>([
+    ['a PNG signature followed by a script', 'AVATAR', Buffer.concat([FILES.png.subarray(0, 8), Buffer.from('<script>alert(1)</script>')]), /not a readable image/],
+    ['a JPEG signature followed by HTML', 'AVATAR', Buffer.concat([FILES.jpeg.subarray(0, 3), Buffer.from('<html><script>alert(1)</script></html>')]), /not a readable image/],
+    ['a PNG of 100,000 x 100,000 pixels', 'AVATAR', pngClaiming(100_000, 100_000), /implausible dimensions 100000x100000/],
+    ['a PNG of 0 x 10 pixels', 'SIGNATURE', pngClaiming(0, 10), /implausible dimensions|not a readable image/],
+    ['a PDF that runs JavaScript on opening', 'PASSPORT', pdfWith('1 0 obj <</Type /Catalog /OpenAction 2 0 R>> endobj\n2 0 obj <</S /JavaScript /JS (app.alert(1))>> endobj'), /active content \(\/OpenAction\)/],
+    ['a PDF whose names hide behind #xx escapes', 'VISA', pdfWith('1 0 obj <</Type /Catalog /Open#41ction <</S /J#61vaScript /J#53 (x)>>>> endobj'), /active content \(\/OpenAction\)/],
+    ['a PDF launching a program', 'PASSPORT', pdfWith('1 0 obj <</S /Launch /F (cmd.exe)>> endobj'), /active content \(\/Launch\)/],
+    ['a PDF carrying a file', 'PASSPORT', pdfWith('1 0 obj <</Type /Filespec /EF <</F 2 0 R>>>> endobj 2 0 obj <</Type /EmbeddedFile>> endobj'), /active content \(\/EmbeddedFile\)/],
+    ['a PDF with page-event actions', 'PASSPORT', pdfWith('3 0 obj <</Type /Page /AA <</O 4 0 R>>>> endobj'), /active content \(\/AA\)/],
+    [
+      'a PDF hiding its OpenAction in a compressed object stream',
+      'PASSPORT',
+      (() => {
+        const hidden = deflateSync(Buffer.from('<</Type /Catalog /OpenAction <</S /JavaScript /JS (app.alert(1))>>>>'));
+        return Buffer.concat([Buffer.from(`%PDF-1.7\n5 0 obj <</Type /ObjStm /N 1 /First 0 /Filter /FlateDecode /Length ${hidden.length}>>\nstream\n`, 'latin1'), hidden, Buffer.from('\nendstream\nendobj\n%%EOF\n', 'latin1')]);
+      })(),
+      /active content \(\/OpenAction\)/,
+    ],
+  ])('refuses %s with a reason', (_name, documentType, bytes, reason) => {
+    const verdict = judged(documentType, bytes);
     expect(verdict.accepted).toBe(false);
     if (!verdict.accepted) expect(verdict.reason).toMatch(reason);
   });
