@@ -1061,6 +1061,13 @@ export interface components {
              * @description Time the payment succeeded, or `null`.
              */
             paidAt: string | null;
+            /**
+             * @description Policy number `POL-<year>-<seq>`, issued when the order is paid (`<year>` is the Nepal year
+             *     of the payment); `null` until then. It is printed on the certificate
+             *     (`GET /orders/{orderRef}/certificate`) and opens the public verification page
+             *     `/verify/{policyNumber}`. Added in 2.4.0.
+             */
+            policyNumber: string | null;
             pricing: components["schemas"]["OrderPricing"];
             promoApplyResult?: components["schemas"]["PromoApplyResult"];
             promoCodes: components["schemas"]["OrderPromoCodes"];
@@ -1374,6 +1381,11 @@ export interface components {
             /** @description Reference of the most recent payment attempt. Present only when an attempt exists. */
             paymentRef?: string;
             paymentStatus: components["schemas"]["PaymentAttemptStatus"];
+            /**
+             * @description The order's policy number, issued with the payment that paid it. Present only once the
+             *     order is paid. Added in 2.4.0.
+             */
+            policyNumber?: string;
         };
         /** @description The payment state of an order. */
         PaymentStatusResponse: components["schemas"]["SuccessEnvelope"] & {

@@ -1,10 +1,10 @@
 /**
- * Reference formats of orders and groups: `ORD-<year>-<seq>`, `ORDN-<year>-<seq>`,
- * `GRP-<year>-<seq>`. The sequence number comes from a database sequence per kind and never
+ * Reference formats of orders, groups and policies: `ORD-<year>-<seq>`, `ORDN-<year>-<seq>`,
+ * `GRP-<year>-<seq>`, and the policy number `POL-<year>-<seq>` a paid order gets. The sequence number comes from a database sequence per kind and never
  * resets, so a reference stays unique across years and processes; it is zero-padded to six
  * digits for display and simply grows longer past 999999.
  */
-export type ReferenceKind = 'ORD' | 'ORDN' | 'GRP';
+export type ReferenceKind = 'ORD' | 'ORDN' | 'GRP' | 'POL';
 
 const SEQUENCE_DIGITS = 6;
 
@@ -19,6 +19,7 @@ const PATTERNS: Record<ReferenceKind, RegExp> = {
   ORD: /^ORD-\d{4}-\d+$/,
   ORDN: /^ORDN-\d{4}-\d+$/,
   GRP: /^GRP-\d{4}-\d+$/,
+  POL: /^POL-\d{4}-\d+$/,
 };
 
 export function isReference(kind: ReferenceKind, value: string): boolean {

@@ -69,7 +69,7 @@ export class Order {
     | 'referralCode' | 'addedServices' | 'addedDevices' | 'extraFields' | 'dispatchInfo' | 'customTravelAgencies'
     | 'companyPromoDiscount' | 'agentPromoDiscount' | 'directDiscountPercent' | 'directDiscountAmount'
     | 'companyPromoCode' | 'agentPromoCode' | 'bindingType' | 'bindingCompany' | 'bindingAgent'
-    | 'paidAt' | 'version' | 'createdAt' | 'updatedAt';
+    | 'paidAt' | 'policyNumber' | 'version' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -199,6 +199,10 @@ export class Order {
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   paidAt?: Date;
+
+  /** `POL-<year>-<seq>` from the policy_number_seq sequence, issued in the transaction that pays the order. */
+  @Property({ type: 'text', nullable: true, unique: true })
+  policyNumber?: string;
 
   /** Optimistic lock: promo and payment changes fail rather than overwrite a concurrent one. */
   @Property({ type: 'integer', version: true })

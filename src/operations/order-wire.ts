@@ -65,6 +65,7 @@ export function orderWire(order: Order, promoApplyResult?: PromoApplyOutcome): S
     createdAt: order.createdAt.toISOString(),
     updatedAt: order.updatedAt.toISOString(),
     paidAt: order.paidAt?.toISOString() ?? null,
+    policyNumber: order.policyNumber ?? null,
     ...(promoApplyResult ? { promoApplyResult } : {}),
   };
 }

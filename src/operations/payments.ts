@@ -49,7 +49,12 @@ function paymentInitWire(started: StartedPayment): Schemas['PaymentInit'] {
 }
 
 function paymentStatusWire(status: PaymentStatusView): Schemas['PaymentStatus'] {
-  const lean = { orderRef: status.orderRef, orderStatus: status.orderStatus, paymentStatus: status.paymentStatus };
+  const lean = {
+    orderRef: status.orderRef,
+    orderStatus: status.orderStatus,
+    paymentStatus: status.paymentStatus,
+    ...(status.policyNumber ? { policyNumber: status.policyNumber } : {}),
+  };
   if (!status.attempt) return lean;
   return {
     ...lean,

@@ -11,6 +11,7 @@ import { recordAudit } from './audit-log';
 import { OperatorRefusal } from './operator-refusal';
 import { findOrder } from './order-lookup';
 import { closeOpenAttempts } from './payment-settlement';
+import { issuePolicyNumbers } from './policy-numbers';
 
 export interface CashPayment {
   order: Order;
@@ -62,6 +63,7 @@ export async function recordCashPayment(
     await closeOpenAttempts(tx, [order.id], attempt.id, 'ORDER_PAID', at);
     order.status = OrderStatus.Paid;
     order.paidAt = at;
+    await issuePolicyNumbers(tx, [order], at);
     recordAudit(tx, {
       actor,
       action: 'CASH_RECORDED',

@@ -6,6 +6,7 @@ import { PaymentAttempt } from '../entities/payment-attempt';
 import { PaymentAttemptOrder } from '../entities/payment-attempt-order';
 import type { GatewayReport } from '../gateways/gateway';
 import type { PaymentDeps } from './payment-deps';
+import { issuePolicyNumbers } from './policy-numbers';
 
 /**
  * Locks, in this order, every order the attempt pays for (by id) and then the attempt itself,
@@ -83,7 +84,10 @@ export async function recordGatewayWord(
       line.settlement = 'REFUND_PENDING';
     }
   }
-  if (paid.length > 0) await closeOpenAttempts(tx, paid.map((order) => order.id), attempt.id, 'ORDER_PAID', now);
+  if (paid.length > 0) {
+    await issuePolicyNumbers(tx, paid, now);
+    await closeOpenAttempts(tx, paid.map((order) => order.id), attempt.id, 'ORDER_PAID', now);
+  }
   if (plan.refundAmount > 0) {
     // Money the customer paid that no order took: the operator must give it back (ops payment refunds).
     deps.logger.warn({ paymentRef: attempt.paymentRef, refundAmount: plan.refundAmount, refundReason: plan.refundReason }, 'captured money owed back to the customer');

@@ -13,6 +13,8 @@ export interface PaymentStatusView {
   orderRef: string;
   orderStatus: OrderStatus;
   paymentStatus: AttemptStatus | 'NOT_INITIATED';
+  /** Issued with the payment that paid the order; absent before. */
+  policyNumber?: string;
   attempt?: {
     paymentRef: string;
     gateway: PaymentMethod;
@@ -58,12 +60,13 @@ async function reportedAttempt(em: EntityManager, order: Order): Promise<Payment
 }
 
 function view(order: Order, attempt: PaymentAttempt | null): PaymentStatusView {
-  if (!attempt) return { orderRef: order.orderRef, orderStatus: order.status, paymentStatus: 'NOT_INITIATED' };
+  if (!attempt) return { orderRef: order.orderRef, orderStatus: order.status, paymentStatus: 'NOT_INITIATED', policyNumber: order.policyNumber };
   const share: PaymentAttemptOrder | undefined = attempt.orders.getItems().find((line) => line.order.id === order.id);
   return {
     orderRef: order.orderRef,
     orderStatus: order.status,
     paymentStatus: shareStatus(attempt.status, share?.settlement),
+    policyNumber: order.policyNumber,
     attempt: {
       paymentRef: attempt.paymentRef,
       gateway: attempt.gateway,
