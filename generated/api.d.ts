@@ -179,6 +179,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/v1/orders/{orderRef}/certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
+                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2026-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download the certificate of insurance of a paid order
+         * @description Returns the policy certificate of a paid order as a PDF (A4, one page; a second one only for
+         *     a package with a very long list of coverage lines). Hand it to the traveller: trekking permit
+         *     offices and rescue operators in Nepal ask for proof of insurance that covers helicopter
+         *     evacuation at the trek's altitude.
+         *
+         *     The certificate shows the policy number (`POL-<year>-<seq>`, issued when the order was paid;
+         *     also in the order detail and in `payment-status` as `policyNumber`), the insured traveller
+         *     (name, date of birth, nationality, and the passport number with all but its last characters
+         *     masked), the route and the maximum altitude covered, the coverage window, the package, every
+         *     coverage line with its amount, the included devices, the underwriter, the 24-hour assistance
+         *     contact, the issue date (the Nepal date of the payment) and a QR code of the public
+         *     verification page `/verify/{policyNumber}`. Names in Devanagari (Nepali, Hindi) print as
+         *     written.
+         *
+         *     The document is the same every time it is downloaded; save it once per order. You can read
+         *     the certificate of the orders your company placed and of the orders that list your company
+         *     in `travelCompanies`. An order that is not paid has no certificate (400): check
+         *     `payment-status` first.
+         *
+         *     `{orderRef}` accepts the order reference, order number, order UUID or a gateway payment
+         *     reference; a group payment reference is a 400. Downloads are limited per company (429).
+         */
+        get: operations["getOrderCertificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/external/v1/orders/{orderRef}/pay": {
         parameters: {
             query?: never;
@@ -669,6 +719,45 @@ export interface paths {
          * @description Returns 200 when the service can serve requests (its database answers) and 503 when it cannot. No authentication.
          */
         get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/verify/{policyNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The policy number printed on the certificate, `POL-<year>-<seq>`. Anything else is
+                 *     answered like an unknown number (404 page), so the page reveals nothing about guesses.
+                 * @example POL-2026-000087
+                 */
+                policyNumber: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Public verification page of a policy (opened from the certificate's QR code)
+         * @description A plain HTML page (no JavaScript, readable on a phone) that a trekking checkpoint or rescue
+         *     operator opens by scanning the QR code on the certificate. It needs no authentication and is
+         *     outside `/api/external/v1`.
+         *
+         *     It says **Valid** or **Not valid**, the coverage window, the maximum altitude covered and the
+         *     traveller's **initials only** (first letters of the first and last name), to be compared with
+         *     the passport in hand. A policy is valid when its order is paid and its coverage window has not
+         *     ended on today's Nepal date (a window that starts later is valid, and the page says when cover
+         *     begins); it is not valid once the window is over or when the order was cancelled. An unknown
+         *     or malformed number gets a "not found" page and nothing else.
+         *
+         *     Lookups are limited per client address (a 429 page with `Retry-After`). Answers carry
+         *     `Cache-Control: no-store` and `X-Robots-Tag: noindex`.
+         */
+        get: operations["verifyPolicy"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2358,6 +2447,56 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getOrderCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
+                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2026-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The certificate, as a PDF file. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /**
+                     * @description `attachment` with the file name `<policyNumber>.pdf`.
+                     * @example attachment; filename="POL-2026-000087.pdf"
+                     */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The order is not paid (pending or cancelled), or `{orderRef}` is a group payment reference (error shape 2). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     payOrder: {
         parameters: {
             query?: never;
@@ -3178,6 +3317,65 @@ export interface operations {
                     "application/json": components["schemas"]["ReadinessStatus"];
                 };
             };
+        };
+    };
+    verifyPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The policy number printed on the certificate, `POL-<year>-<seq>`. Anything else is
+                 *     answered like an unknown number (404 page), so the page reveals nothing about guesses.
+                 * @example POL-2026-000087
+                 */
+                policyNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy exists; the page says whether it is valid. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The path cannot be read (invalid percent-encoding or a NUL character), error shape 2. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No policy has this number, or it is not a policy number. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many lookups from this client address; wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            500: components["responses"]["InternalError"];
         };
     };
 }

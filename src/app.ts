@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Context, Document, OpenAPIBackend } from 'openapi-backend';
 import type { Orm } from './db/orm';
@@ -155,10 +157,23 @@ function respondWith(handler: OperationHandler) {
     }
     for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
     res.status(result.status);
-    if (result.contentType) res.type(result.contentType).send(result.body);
+    if (result.stream) streamBody(req, res, result.stream, result.contentType ?? 'application/octet-stream', operationId);
+    else if (result.contentType) res.type(result.contentType).send(result.body);
     else if (result.body === undefined) res.end();
     else res.json(result.body);
   };
+}
+
+/**
+ * Pipes a streamed body. The status and headers are gone with the first byte, so a failure
+ * midway can only cut the connection (the client sees a truncated body, never a half answer
+ * that looks whole); it is logged with the operation.
+ */
+function streamBody(req: Request, res: Response, stream: Readable, contentType: string, operationId: string): void {
+  res.type(contentType);
+  pipeline(stream, res).catch((error: unknown) => {
+    if (!res.writableFinished) req.log.warn({ err: error, operationId }, 'streamed response cut short');
+  });
 }
 
 /** What the schema lets through but PostgreSQL or the handlers cannot take (see input-guards). */

@@ -38,6 +38,15 @@ export interface Config {
   /** Server processes `npm run start:cluster` runs. */
   clusterWorkers: number;
   rateLimits: RateLimitConfig;
+  certificate: CertificateConfig;
+}
+
+/** What the policy certificate prints besides the order; see docs/decisions.md ("Policy certificate"). */
+export interface CertificateConfig {
+  /** The 24-hour assistance line a traveller calls for rescue or medical help, international format. */
+  assistancePhone: string;
+  /** The assistance desk's e-mail address, printed beside the phone. */
+  assistanceEmail: string;
 }
 
 /** Payment settings; see docs/decisions.md ("Payments"). */
@@ -92,6 +101,10 @@ export interface RateLimitConfig {
   tokenPerClientAddress: number;
   /** Promo operations per company: bounds probing for valid codes. */
   promoPerCompany: number;
+  /** Certificates per company: a PDF costs CPU, so one partner's loop cannot starve the others. */
+  certificatePerCompany: number;
+  /** Public verification pages per client address: bounds guessing policy numbers. */
+  verifyPerAddress: number;
 }
 
 export class ConfigError extends Error {
@@ -257,10 +270,23 @@ export function loadConfig(env: Env = process.env): Config {
       tokenPerAddress: read.integer('RATE_LIMIT_TOKEN_PER_ADDRESS', 300, 0, 1_000_000),
       tokenPerClientAddress: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS', 20, 0, 1_000_000),
       promoPerCompany: read.integer('RATE_LIMIT_PROMO_PER_COMPANY', 600, 0, 1_000_000),
+      certificatePerCompany: read.integer('RATE_LIMIT_CERTIFICATE_PER_COMPANY', 600, 0, 1_000_000),
+      verifyPerAddress: read.integer('RATE_LIMIT_VERIFY_PER_ADDRESS', 60, 0, 1_000_000),
+    },
+    certificate: {
+      assistancePhone: read.string('ASSISTANCE_PHONE', '+977 1 4000 000'),
+      assistanceEmail: read.string('ASSISTANCE_EMAIL', 'assistance@himalayantrekcover.example'),
     },
   };
   if (config.host.trim() === '') read.problems.push('HOST must not be blank');
   if (!/^[A-Z]{3}$/.test(config.currency)) read.problems.push(`CURRENCY must be an ISO 4217 code such as NPR (got "${config.currency}")`);
+  // Printed on every certificate for a traveller in trouble to call: it must be dialable as written.
+  if (!/^\+[1-9]\d{0,3}(?:[ -]?\d{1,6}){2,6}$/.test(config.certificate.assistancePhone)) {
+    read.problems.push(`ASSISTANCE_PHONE must be an international number such as +977 1 4000 000 (got "${config.certificate.assistancePhone}")`);
+  }
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(config.certificate.assistanceEmail)) {
+    read.problems.push(`ASSISTANCE_EMAIL must be an e-mail address (got "${config.certificate.assistanceEmail}")`);
+  }
   const payments = config.payments;
   // Sandbox gateways approve test cards: in production they would mark unpaid orders PAID.
   if (isProduction && payments.mode === 'sandbox') read.problems.push('PAYMENT_MODE=sandbox is not allowed when NODE_ENV=production');

@@ -1,6 +1,7 @@
 import http, { type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
+import { loadCertificateFonts } from './certificate/certificate-fonts';
 import type { Config } from './config';
 import { listenForCatalogueChanges } from './db/catalogue-listener';
 import { openDatabase } from './db/database';
@@ -95,6 +96,7 @@ export async function startServer(
       storage,
       metrics,
       rateLimiter: new RateLimiter(config.rateLimits.windowSeconds),
+      certificateFonts: loadCertificateFonts(),
       isDatabaseUp: () => orm.isConnected(),
     },
     pages: gateways.sandbox.size > 0

@@ -7,12 +7,16 @@ import { AppError } from './app-error';
 
 /**
  * Which counters a request of each limited operation counts against before its handler runs:
- * promo requests per company, which bounds probing for valid codes. Token requests are counted by
+ * promo requests per company, which bounds probing for valid codes; certificates per company,
+ * which bounds the CPU one partner's PDFs take. Token requests are counted by
  * their handler (tokenAttemptLimits), which alone knows whether the secret was right.
  */
 export function bucketsFor(operationId: string, scope: RequestScope, limits: RateLimitConfig): Bucket[] {
   if (PROMO_OPERATION_IDS.has(operationId) && scope.principal) {
     return [{ key: `promo:company:${scope.principal.companyId}`, limit: limits.promoPerCompany }];
+  }
+  if (operationId === 'getOrderCertificate' && scope.principal) {
+    return [{ key: `certificate:company:${scope.principal.companyId}`, limit: limits.certificatePerCompany }];
   }
   return [];
 }
@@ -40,6 +44,19 @@ export function tokenAttemptLimits(scope: RequestScope, clientId: string): Token
       refuseOverLimit('issueToken', issued, scope);
     },
   };
+}
+
+/**
+ * GET /verify/{policyNumber} counts lookups per client address (with TRUST_PROXY, the one the
+ * load balancer saw): the page is public, so this is what bounds walking the policy numbers.
+ * The handler answers a refusal itself, with an HTML page a phone can show.
+ */
+export async function verificationLookup(scope: RequestScope): Promise<RateDecision> {
+  const { config, rateLimiter, metrics } = scope.services;
+  const address = scope.req.ip ?? 'unknown';
+  const decision = await rateLimiter.hit(scope.em, [{ key: `verify:address:${address}`, limit: config.rateLimits.verifyPerAddress }]);
+  if (!decision.allowed) metrics.rateLimited.inc({ operation: 'verifyPolicy' });
+  return decision;
 }
 
 /** Counts the request against its buckets; over a limit it is a shape-2 429 with Retry-After. */

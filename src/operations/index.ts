@@ -1,4 +1,5 @@
 import { authHandlers } from './auth';
+import { certificateHandlers } from './certificates';
 import { documentHandlers } from './documents';
 import { healthHandlers } from './health';
 import type { OperationHandlers } from './operation';
@@ -18,4 +19,5 @@ export const operationHandlers: OperationHandlers = {
   ...documentHandlers,
   ...travellerHandlers,
   ...promoHandlers,
+  ...certificateHandlers,
 };

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Readable } from 'node:stream';
 import type { Request } from 'express';
 import type { Context } from 'openapi-backend';
 import type { Config } from '../config';
@@ -6,6 +7,7 @@ import type { Metrics } from '../http/metrics';
 import type { Logger } from '../logger';
 import type { RateLimiter } from '../services/rate-limiter';
 import type { Catalogue } from '../services/catalogue';
+import type { CertificateFonts } from '../certificate/certificate-fonts';
 import type { Principal } from '../services/authentication';
 import type { PaymentDeps } from '../services/payment-deps';
 import type { DocumentStorage } from '../storage/document-storage';
@@ -20,6 +22,8 @@ export interface Services {
   storage: DocumentStorage;
   metrics: Metrics;
   rateLimiter: RateLimiter;
+  /** Parsed once at start and shared by every certificate. */
+  certificateFonts: CertificateFonts;
   isDatabaseUp(): Promise<boolean>;
 }
 
@@ -36,6 +40,8 @@ export interface OperationResult {
   body?: unknown;
   headers?: Record<string, string>;
   contentType?: string;
+  /** A body streamed as it is produced (a PDF), instead of `body`; `contentType` says what it is. */
+  stream?: Readable;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

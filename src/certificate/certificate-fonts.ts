@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import * as fontkit from 'fontkit';
+import { sfntFromWoff } from './woff';
+
+// pdfkit (0.16 and later) embeds an already-parsed fontkit font; its types know only files and buffers.
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace PDFKit.Mixins {
+    interface PDFFont {
+      registerFont(name: string, src: fontkit.Font): this;
+    }
+  }
+}
+
+export type FontWeight = 'regular' | 'bold';
+
+/**
+ * Noto Sans Devanagari from @fontsource/noto-sans-devanagari (SIL Open Font License), which ships
+ * the family in unicode-range subsets: Latin, Latin Extended (ā, ś, ñ, ł...) and Devanagari. Each
+ * is a face of its own, so text is split into runs by which face has the glyphs (fontRuns).
+ * Each face is converted from WOFF to TrueType and parsed once here, then shared by every
+ * certificate (pdfkit subsets it per document); parsing it per document cost 75 ms a page.
+ */
+const SUBSETS = ['latin', 'latin-ext', 'devanagari'] as const;
+const WEIGHTS: Record<FontWeight, number> = { regular: 400, bold: 700 };
+
+export interface FontFace {
+  /** The name the face is registered under in each document. */
+  name: string;
+  weight: FontWeight;
+  font: fontkit.Font;
+}
+
+export interface CertificateFonts {
+  faces: readonly FontFace[];
+}
+
+export interface TextRun {
+  face: string;
+  text: string;
+}
+
+export function loadCertificateFonts(): CertificateFonts {
+  const directory = path.join(path.dirname(require.resolve('@fontsource/noto-sans-devanagari/package.json')), 'files');
+  const faces: FontFace[] = [];
+  for (const weight of Object.keys(WEIGHTS) as FontWeight[]) {
+    for (const subset of SUBSETS) {
+      const file = path.join(directory, `noto-sans-devanagari-${subset}-${WEIGHTS[weight]}-normal.woff`);
+      const font = fontkit.create(sfntFromWoff(fs.readFileSync(file)));
+      if (!('layout' in font)) throw new Error(`${file} is a font collection, not a font`);
+      faces.push({ name: `${subset}-${weight}`, weight, font });
+    }
+  }
+  return { faces };
+}
+
+/**
+ * `text` cut into runs each drawn with one face: a character stays with the face of the run
+ * before it when that face has it (so spaces and punctuation do not break a Devanagari word
+ * group, which must be shaped whole), otherwise it takes the first face that has it. A character
+ * no face has (Chinese, Cyrillic...) stays in the Latin face and prints as an empty box.
+ */
+export function fontRuns(fonts: CertificateFonts, text: string, weight: FontWeight): TextRun[] {
+  const faces = fonts.faces.filter((face) => face.weight === weight);
+  const runs: TextRun[] = [];
+  let current: FontFace | undefined;
+  for (const character of text) {
+    const codePoint = character.codePointAt(0) ?? 0;
+    const face = current?.font.hasGlyphForCodePoint(codePoint)
+      ? current
+      : (faces.find((candidate) => candidate.font.hasGlyphForCodePoint(codePoint)) ?? current ?? faces[0]);
+    if (face === current && runs.length > 0) runs[runs.length - 1].text += character;
+    else runs.push({ face: face.name, text: character });
+    current = face;
+  }
+  return runs;
+}

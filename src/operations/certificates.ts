@@ -1,0 +1,41 @@
+import { renderCertificate } from '../certificate/certificate-pdf';
+import { tooManyLookupsPage, verificationPage } from '../certificate/verification-page';
+import { verificationLookup } from '../http/rate-limits';
+import { certificateOf } from '../services/certificate';
+import { verifyPolicy } from '../services/policy-verification';
+import { callerOf, type OperationHandlers } from './operation';
+
+/** The verification page is about one person's insurance: no cache keeps it, no search engine lists it. */
+const PAGE_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
+
+export const certificateHandlers: OperationHandlers = {
+  async getOrderCertificate(c, scope) {
+    const { config, certificateFonts } = scope.services;
+    const content = await certificateOf(scope.em, callerOf(scope), String(c.request.params.orderRef), {
+      publicBaseUrl: config.publicBaseUrl,
+      issuer: config.payments.merchantName,
+      assistance: { phone: config.certificate.assistancePhone, email: config.certificate.assistanceEmail },
+    });
+    return {
+      status: 200,
+      contentType: 'application/pdf',
+      headers: { 'Content-Disposition': `attachment; filename="${content.policyNumber}.pdf"` },
+      stream: renderCertificate(content, certificateFonts),
+    };
+  },
+
+  async verifyPolicy(c, scope) {
+    const issuer = scope.services.config.payments.merchantName;
+    const lookup = await verificationLookup(scope);
+    if (!lookup.allowed) {
+      return {
+        status: 429,
+        contentType: 'html',
+        headers: { ...PAGE_HEADERS, 'Retry-After': String(lookup.retryAfterSeconds) },
+        body: tooManyLookupsPage(lookup.retryAfterSeconds, issuer),
+      };
+    }
+    const verification = await verifyPolicy(scope.em, String(c.request.params.policyNumber));
+    return { status: verification.found ? 200 : 404, contentType: 'html', headers: PAGE_HEADERS, body: verificationPage(verification, issuer) };
+  },
+};

@@ -1,0 +1,315 @@
+import { Ctg } from '../../src/entities/ctg';
+import { Order } from '../../src/entities/order';
+import { Traveller } from '../../src/entities/traveller';
+import { addDays, kathmanduToday } from '../../src/domain/business-date';
+import { recordCashPayment } from '../../src/services/cash-settlement';
+import type { RunningServer } from '../../src/server';
+import { asExtracted, readPdf } from '../support/certificate-pdf';
+import { expectContract } from '../support/contract';
+import { ApiClient, type ApiResponse } from '../support/http-client';
+import { everestQuote, ORDERS, orderFromQuote } from '../support/order-fixtures';
+import { newPartner, type TestPartner } from '../support/partners';
+import { APPROVE_CARD, deliverCallback, pay, paymentStatus, placeOrder, submitCheckout, type PlacedOrder } from '../support/payment-fixtures';
+import { serverBehind } from '../support/prism';
+import { startTestServer } from '../support/test-server';
+import { newTraveller } from '../support/traveller-fixtures';
+
+const ASSISTANCE = { ASSISTANCE_PHONE: '+977 1 5970 111', ASSISTANCE_EMAIL: 'rescue-desk@trekcover.example' };
+
+let server: RunningServer;
+let client: ApiClient;
+let agency: TestPartner;
+let listed: TestPartner;
+let stranger: TestPartner;
+
+beforeAll(async () => {
+  server = await startTestServer({ PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', ...ASSISTANCE });
+  client = new ApiClient(server.url);
+  agency = await newPartner(server, client, { name: 'Himalayan Trails Pvt. Ltd.' });
+  listed = await newPartner(server, client, { name: 'Khumbu Guides' });
+  stranger = await newPartner(server, client, { name: 'Langtang Treks' });
+});
+afterAll(() => server.stop());
+
+const certificatePath = (identifier: string) => `${ORDERS}/${encodeURIComponent(identifier)}/certificate`;
+const verifyPath = (policyNumber: string) => `/verify/${encodeURIComponent(policyNumber)}`;
+
+/** Pays `order` by card through the sandbox checkout, as the customer's browser would. */
+async function payByCard(partner: TestPartner, orderRef: string): Promise<void> {
+  const started = await pay(client, partner, orderRef, { gateway: 'card_gateway' });
+  const checkout = await submitCheckout(started.body.data.paymentUrl, APPROVE_CARD);
+  if (!checkout.callbackUrl) throw new Error(`checkout refused: ${checkout.html}`);
+  await deliverCallback(client, checkout.callbackUrl);
+}
+
+interface Certificate {
+  response: Response;
+  pdf: Buffer;
+}
+
+/**
+ * GET /certificate with raw fetch: the body is binary, so instead of ApiClient.op's body check
+ * the status must be documented for the operation, and a 200 must be the PDF the spec promises.
+ */
+async function downloadCertificate(partner: TestPartner, identifier: string): Promise<Certificate> {
+  const response = await fetch(new URL(certificatePath(identifier), serverBehind(server.url)), { headers: { authorization: `Bearer ${partner.token}` } });
+  const pdf = Buffer.from(await response.arrayBuffer());
+  if (response.status === 200) {
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    await expectContract('getOrderCertificate', 200, pdf.toString('latin1'));
+  } else {
+    await expectContract('getOrderCertificate', response.status, JSON.parse(pdf.toString('utf8')));
+  }
+  return { response, pdf };
+}
+
+const certificateError = (partner: TestPartner, identifier: string): Promise<ApiResponse> =>
+  client.op('getOrderCertificate', 'GET', certificatePath(identifier), undefined, { token: partner.token });
+
+/** A paid order of a traveller with `name` on the Everest Base Camp route (a catalogue route with its altitude). */
+async function paidEverestOrder(name: string, overrides: { nationality?: string; dateOfBirth?: string } = {}) {
+  const touristId = await newTraveller(server, agency.companyId, { name, ...overrides });
+  const quote = await everestQuote(client, agency);
+  const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: agency.token });
+  expect(created.status).toBe(201);
+  await payByCard(agency, created.body.data.orderRef);
+  const detail = await client.op('getOrder', 'GET', `${ORDERS}/${created.body.data.orderRef}`, undefined, { token: agency.token });
+  return { detail: detail.body.data, touristId };
+}
+
+describe('policy number', () => {
+  it('when an order is paid by card, then it gets a policy number POL-<year>-<seq>, shown on the order detail and in payment-status', async () => {
+    const order = await placeOrder(server, client, agency);
+    const before = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, { token: agency.token });
+    expect(before.body.data.policyNumber).toBeNull();
+    expect((await paymentStatus(client, agency, order.orderRef)).body.data.policyNumber).toBeUndefined();
+
+    await payByCard(agency, order.orderRef);
+
+    const detail = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, { token: agency.token });
+    const year = kathmanduToday().slice(0, 4);
+    expect(detail.body.data.policyNumber).toMatch(new RegExp(`^POL-${year}-\\d{6,}$`));
+    const status = await paymentStatus(client, agency, order.orderRef);
+    expect(status.body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', policyNumber: detail.body.data.policyNumber });
+  });
+
+  it('when the operator records cash for a CASH order, then it gets a policy number in the same transaction', async () => {
+    const order = await placeOrder(server, client, agency, { settlementType: 'CASH' });
+    const { order: paid } = await recordCashPayment(server.orm.em.fork(), order.orderRef, { amount: 450_000 }, 'operator-cli:test');
+    expect(paid.policyNumber).toMatch(/^POL-\d{4}-\d{6,}$/);
+    const status = await paymentStatus(client, agency, order.orderRef);
+    expect(status.body.data).toMatchObject({ paymentMethod: 'CASH', policyNumber: paid.policyNumber });
+  });
+
+  it('when several orders are paid at the same moment, then each gets its own policy number', async () => {
+    const orders: PlacedOrder[] = [];
+    for (let i = 0; i < 4; i++) orders.push(await placeOrder(server, client, agency));
+    // Every checkout first, then every callback at once: the settlements run concurrently.
+    const callbacks = [];
+    for (const order of orders) {
+      const started = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' });
+      const checkout = await submitCheckout(started.body.data.paymentUrl, APPROVE_CARD);
+      callbacks.push(checkout.callbackUrl as URL);
+    }
+    await Promise.all(callbacks.map((url) => deliverCallback(client, url)));
+
+    const numbers = await Promise.all(orders.map(async (order) => (await paymentStatus(client, agency, order.orderRef)).body.data.policyNumber));
+    for (const number of numbers) expect(number).toMatch(/^POL-\d{4}-\d{6,}$/);
+    expect(new Set(numbers).size).toBe(orders.length);
+  });
+});
+
+describe('GET /orders/{orderRef}/certificate', () => {
+  it('when a Latin-named traveller\'s order is paid, then the certificate is one A4 PDF page with every field, the passport number masked', async () => {
+    const touristId = await newTraveller(server, agency.companyId, { name: 'Sophie Keller', nationality: 'Germany', dateOfBirth: '1991-03-14' });
+    const traveller = await server.orm.em.fork().findOneOrFail(Traveller, touristId);
+    const created = await client.op('createOrders', 'POST', ORDERS, {
+      touristId, ctgId: '1c4e7a92-b3f0-4d65-8e19-a27c5b0d3f86', customRouteName: 'Kathmandu valley rim walk', departureDate: addDays(kathmanduToday(), 30),
+    }, { token: agency.token });
+    const orderRef = created.body.data.orderRef;
+    await payByCard(agency, orderRef);
+    const order = await server.orm.em.fork().findOneOrFail(Order, { orderRef }, { populate: ['ctg'] });
+
+    const { response, pdf } = await downloadCertificate(agency, orderRef);
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${order.policyNumber}.pdf"`);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const read = await readPdf(pdf);
+    expect(read.pages).toHaveLength(1);
+    expect(read.pages[0].width).toBeCloseTo(595.28, 0);
+    expect(read.pages[0].height).toBeCloseTo(841.89, 0);
+    const verifyUrl = `${serverBehind(server.url)}${verifyPath(order.policyNumber as string)}`;
+    expect(read.pages[0].links).toContain(verifyUrl);
+    const fields = [
+      order.policyNumber as string, orderRef, 'Sophie Keller', '1991-03-14', 'Germany',
+      `•••••${traveller.idNumber.slice(-3)}`, 'Kathmandu valley rim walk',
+      `${order.ctg.maxAltitude.toLocaleString('en-US')} m`,
+      `${order.coverageStartDate} to ${order.coverageEndDate}`,
+      order.ctg.name, order.ctg.code, order.ctg.insuranceCompany,
+      ASSISTANCE.ASSISTANCE_PHONE, ASSISTANCE.ASSISTANCE_EMAIL,
+      `Issued on ${kathmanduToday(order.paidAt)}`, verifyUrl,
+      ...order.ctg.coverage.map((line) => line.name),
+      ...order.includedDevices.map((device) => device.name),
+    ];
+    for (const field of fields) expect(read.text).toContain(field);
+    expect(read.text).not.toContain(traveller.idNumber);
+    for (const line of order.ctg.coverage) {
+      const [whole, fraction] = (line.coverageAmount / 100).toFixed(2).split('.');
+      expect(read.text).toContain(`NPR ${Number(whole).toLocaleString('en-US')}.${fraction}`);
+    }
+  });
+
+  it('when the traveller\'s name is in Devanagari, then it is drawn with the embedded Devanagari face, on the route and altitude of the quote', async () => {
+    const { detail } = await paidEverestOrder('सीता शर्मा', { nationality: 'Nepal' });
+    const { response, pdf } = await downloadCertificate(agency, detail.orderRef);
+
+    expect(response.status).toBe(200);
+    const read = await readPdf(pdf);
+    expect(read.text).toContain(asExtracted('सीता शर्मा'));
+    expect(read.text).toContain(detail.policyNumber);
+    expect(read.text).toContain('Nepal');
+    expect(read.text).toContain(`${detail.routeName} (highest point 5,364 m)`);
+    // The font is embedded: no viewer needs one of its own.
+    expect(pdf.toString('latin1')).toMatch(/\/FontFile2/);
+  });
+
+  it('accepts the order number, the order UUID and the payment reference as {orderRef}, and gives the same policy each time', async () => {
+    const order = await placeOrder(server, client, agency);
+    await payByCard(agency, order.orderRef);
+    const paymentRef = (await paymentStatus(client, agency, order.orderRef)).body.data.paymentRef;
+    const titles = [];
+    for (const identifier of [order.orderNumber, order.orderId, paymentRef]) {
+      const { response, pdf } = await downloadCertificate(agency, identifier);
+      expect(response.status).toBe(200);
+      titles.push((await readPdf(pdf)).title);
+    }
+    expect(new Set(titles).size).toBe(1);
+  });
+
+  it('when a registered agency listed on the order asks, then it gets the certificate (a READ)', async () => {
+    const order = await placeOrder(server, client, agency, { travelCompanyIds: [listed.companyId] });
+    await payByCard(agency, order.orderRef);
+    expect((await downloadCertificate(listed, order.orderRef)).response.status).toBe(200);
+  });
+
+  it('when another company asks, then it is a 403 and no PDF', async () => {
+    const order = await placeOrder(server, client, agency);
+    await payByCard(agency, order.orderRef);
+    const response = await certificateError(stranger, order.orderRef);
+    expect(response.status).toBe(403);
+  });
+
+  it('when nothing matches the identifier, then it is a 404', async () => {
+    expect((await certificateError(agency, 'ORD-2026-999999')).status).toBe(404);
+  });
+
+  it('when the order is not paid yet, then it is a 400 in error shape 2 naming its status', async () => {
+    const order = await placeOrder(server, client, agency);
+    const response = await certificateError(agency, order.orderRef);
+    expect(response.status).toBe(400);
+    expect(response.body.message).toContain('PENDING');
+  });
+
+  it('when the token is missing, then it is a 401 in error shape 1', async () => {
+    const response = await client.op('getOrderCertificate', 'GET', certificatePath('ORD-2026-000001'));
+    expect(response.status).toBe(401);
+  });
+});
+
+describe('GET /verify/{policyNumber}', () => {
+  const page = (policyNumber: string) => client.op('verifyPolicy', 'GET', verifyPath(policyNumber), undefined, { direct: true });
+  const setOrder = (orderRef: string, changes: Partial<Pick<Order, 'status' | 'coverageStartDate' | 'coverageEndDate'>>) =>
+    server.orm.em.fork().nativeUpdate(Order, { orderRef }, changes);
+
+  it('when the policy is paid and its window not over, then the page says Valid with the window, the altitude covered and the initials only', async () => {
+    const { detail } = await paidEverestOrder('Sophie Anna Keller', { dateOfBirth: '1990-07-21' });
+    const ctg = await server.orm.em.fork().findOneOrFail(Ctg, detail.package.ctgId);
+    // On the trek: the window began yesterday.
+    const window = { coverageStartDate: addDays(kathmanduToday(), -1), coverageEndDate: addDays(kathmanduToday(), 14) };
+    await setOrder(detail.orderRef, window);
+
+    const response = await page(detail.policyNumber);
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(response.body).toContain('<h1>Valid</h1>');
+    expect(response.body).toContain('This policy is in force.');
+    expect(response.body).toContain(`${window.coverageStartDate} to ${window.coverageEndDate}`);
+    expect(response.body).toContain(`${ctg.maxAltitude.toLocaleString('en-US')} m`);
+    expect(response.body).toContain('S. K.');
+    expect(response.body).toContain('name="viewport"');
+    expect(response.body).not.toMatch(/<script/i);
+    for (const secret of ['Sophie', 'Keller', 'Anna', '1990-07-21', detail.orderRef, detail.traveller.email]) expect(response.body).not.toContain(secret);
+  });
+
+  it('when the name is in Devanagari, then the initials are Devanagari letters', async () => {
+    const { detail } = await paidEverestOrder('सीता शर्मा');
+    const response = await page(detail.policyNumber);
+    expect(response.body).toContain('स. श.');
+    expect(response.body).not.toContain('सीता');
+  });
+
+  it.each([
+    ['the order was cancelled', { status: 'CANCELLED' }, 'cancelled'],
+    ['the coverage window is over', { coverageStartDate: '2025-01-01', coverageEndDate: '2025-01-14' }, 'coverage window of this policy is over'],
+  ] as const)('when %s, then the page says Not valid and why', async (_case, changes, why) => {
+    const { detail } = await paidEverestOrder('Ram Bahadur Thapa');
+    await setOrder(detail.orderRef, changes as Partial<Order>);
+    const response = await page(detail.policyNumber);
+    expect(response.status).toBe(200);
+    expect(response.body).toContain('<h1>Not valid</h1>');
+    expect(response.body).toContain(why);
+    expect(response.body).toContain('R. T.');
+  });
+
+  it('when the cover starts later, then the policy is valid and the page says when cover begins', async () => {
+    const { detail } = await paidEverestOrder('Maya Gurung');
+    const response = await page(detail.policyNumber);
+    expect(response.body).toContain('<h1>Valid</h1>');
+    expect(response.body).toContain(`cover begins on ${detail.coverageStartDate}`);
+  });
+
+  it('when the number is unknown or not a policy number at all, then every answer is the same 404 page that repeats nothing', async () => {
+    const unknown = await page('POL-2026-999999');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toContain('Policy not found');
+    for (const guess of ['ORD-2026-000001', '<script>alert(1)</script>', 'POL-2026-' + '9'.repeat(200), "POL' OR 1=1 --", 'pol-2026-000001']) {
+      const response = await page(guess);
+      expect(response.status).toBe(404);
+      expect(response.body).toBe(unknown.body);
+    }
+  });
+});
+
+describe('GET /verify/{policyNumber} rate limit', () => {
+  let limited: RunningServer;
+  let limitedClient: ApiClient;
+  beforeAll(async () => {
+    // Behind a (loopback) proxy that names the client: an address of this test's own, whose count no other test ran up.
+    limited = await startTestServer({ RATE_LIMIT_VERIFY_PER_ADDRESS: '3', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: 'loopback' });
+    limitedClient = new ApiClient(limited.url);
+  });
+  afterAll(() => limited.stop());
+
+  it('when one address looks up more policies than its limit, then it gets a 429 page with Retry-After', async () => {
+    const address = `198.51.100.${1 + Math.floor(Math.random() * 250)}`;
+    const lookup = (i: number, from: string) =>
+      limitedClient.op('verifyPolicy', 'GET', verifyPath(`POL-2026-90000${i}`), undefined, { direct: true, headers: { 'x-forwarded-for': from } });
+    const statuses = [];
+    let last: ApiResponse | undefined;
+    for (let i = 0; i < 4; i++) {
+      last = await lookup(i, address);
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([404, 404, 404, 429]);
+    // Another address is not held back by this one.
+    expect((await lookup(9, `203.0.113.${1 + Math.floor(Math.random() * 250)}`)).status).toBe(404);
+    expect(Number(last?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(last?.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(last?.body).toContain('Too many lookups');
+  });
+});
