@@ -49,10 +49,45 @@ export function loadCertificateFonts(): CertificateFonts {
       const file = path.join(directory, `noto-sans-devanagari-${subset}-${WEIGHTS[weight]}-normal.woff`);
       const font = fontkit.create(sfntFromWoff(fs.readFileSync(file)));
       if (!('layout' in font)) throw new Error(`${file} is a font collection, not a font`);
-      faces.push({ name: `${subset}-${weight}`, weight, font });
+      faces.push({ name: `${subset}-${weight}`, weight, font: withSharedLayouts(font) });
     }
   }
   return { faces };
+}
+
+/** Distinct words whose shaping a face keeps; past this it starts over, so memory stays bounded. */
+const MAX_SHARED_LAYOUTS = 4096;
+
+/**
+ * The face with its shaping results kept across documents. pdfkit shapes text word by word and
+ * keeps the results only for one document, and most words of a certificate (labels, the
+ * package, the coverage lines) are the same in every one: shaping them again was a third of the
+ * time a certificate took. pdfkit scales the positions it gets in place, so every call returns
+ * its own copy of them; the glyphs are only read.
+ */
+function withSharedLayouts(font: fontkit.Font): fontkit.Font {
+  const shaped = new Map<string, { glyphs: fontkit.Glyph[]; positions: fontkit.GlyphPosition[] }>();
+  const layout = (text: string, ...options: unknown[]) => {
+    // Shaping with explicit features or script is never asked for here; pass it through untouched.
+    if (options.some((option) => option !== undefined)) return Reflect.apply(font.layout, font, [text, ...options]);
+    let run = shaped.get(text);
+    if (!run) {
+      const fresh = font.layout(text);
+      run = { glyphs: fresh.glyphs, positions: fresh.positions.map((position) => ({ ...position })) };
+      if (shaped.size >= MAX_SHARED_LAYOUTS) shaped.clear();
+      shaped.set(text, run);
+    }
+    const positions = run.positions.map((position) => ({ ...position }));
+    return {
+      glyphs: run.glyphs,
+      positions,
+      // pdfkit reads the run's width after scaling the positions, as fontkit's GlyphRun computes it.
+      get advanceWidth() {
+        return positions.reduce((width, position) => width + position.xAdvance, 0);
+      },
+    };
+  };
+  return new Proxy(font, { get: (target, property) => (property === 'layout' ? layout : Reflect.get(target, property)) });
 }
 
 /**

@@ -1,0 +1,128 @@
+// Certificate PDFs under load: latency at CERT_CONCURRENCY concurrent requests (target p99 under
+// 150 ms at 10) and the server's resident memory over CERT_COUNT certificates (target: flat).
+// Setup over the API: one partner, CERT_ORDERS travellers (half of them with a Devanagari name,
+// the costlier path: a second embedded face and its shaping), one paid order each (sandbox card
+// checkout). Then CERT_COUNT GET /certificate requests, round robin over the orders, from
+// CERT_CONCURRENCY workers; the server's VmRSS is read every 100 certificates.
+// Run: npm run bench:certificate
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { API, call, createPartners, registerTravellers, ROUTE_IDS } from './bench-partners.mjs';
+import { percentile, processCpuSeconds, startBenchServer, writeResult } from './support.mjs';
+
+const require = createRequire(import.meta.url);
+const pg = require('pg');
+const { addDays, ageOn, kathmanduToday } = require('../dist/src/domain/business-date.js');
+
+const COUNT = Number(process.env.CERT_COUNT ?? 1000);
+const CONCURRENCY = Number(process.env.CERT_CONCURRENCY ?? 10);
+const ORDERS = Number(process.env.CERT_ORDERS ?? 10);
+const WARM_UP = 50;
+const SAMPLE_EVERY = 100;
+const DEVANAGARI_NAME = 'सीता शर्मा';
+
+const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+const mib = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+
+/** One paid order per traveller: quote (for the package of the route), order, sandbox card checkout, callback. */
+async function paidOrders(server, partner) {
+  const headers = { authorization: `Bearer ${partner.token}`, 'content-type': 'application/json' };
+  const departureDate = addDays(kathmanduToday(), 30);
+  const orderRefs = [];
+  for (const traveller of partner.travellers) {
+    const routeId = ROUTE_IDS[orderRefs.length % ROUTE_IDS.length];
+    const quote = await call(`${server.url}${API}/reference/quote`, { method: 'POST', headers, body: JSON.stringify({ nationality: 'Nepal', ages: [ageOn(traveller.dateOfBirth, departureDate)], startDate: departureDate, duration: 14, routeId }) }, 200);
+    const order = await call(`${server.url}${API}/orders`, { method: 'POST', headers, body: JSON.stringify({ touristId: traveller.touristId, ctgId: quote.ctgId, routeId, departureDate, quoteId: quote.quoteId }) }, 201);
+    const started = await call(`${server.url}${API}/orders/${order.orderRef}/pay`, { method: 'POST', headers: { ...headers, 'idempotency-key': randomUUID() }, body: JSON.stringify({ gateway: 'card_gateway' }) }, 200);
+    const form = new URLSearchParams({ action: 'pay', cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' });
+    const checkout = await fetch(started.paymentUrl, { method: 'POST', body: form, redirect: 'manual' });
+    const callback = await fetch(checkout.headers.get('location'), { redirect: 'manual' });
+    if (callback.status !== 200) throw new Error(`callback answered ${callback.status}`);
+    orderRefs.push(order.orderRef);
+  }
+  return orderRefs;
+}
+
+async function main() {
+  // No certificate limit here: the bench asks for far more than a partner would.
+  const server = await startBenchServer('certificate', { RATE_LIMIT_CERTIFICATE_PER_COMPANY: '0', PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
+  try {
+    const [partner] = await createPartners(server.databaseUrl, 1, 'certificate');
+    await registerTravellers(server.url, partner, ORDERS);
+    const db = new pg.Client({ connectionString: server.databaseUrl });
+    await db.connect();
+    const devanagari = partner.travellers.filter((_, i) => i % 2 === 0).map((t) => t.touristId);
+    await db.query('update traveller set name = $1 where id = any($2::uuid[])', [DEVANAGARI_NAME, devanagari]);
+    await db.end();
+    const orderRefs = await paidOrders(server, partner);
+
+    let next = 0;
+    const latencies = [];
+    const rss = [];
+    const failures = [];
+    let bytes = 0;
+    const one = async (record) => {
+      const orderRef = orderRefs[next++ % orderRefs.length];
+      const started = performance.now();
+      const response = await fetch(`${server.url}${API}/orders/${orderRef}/certificate`, { headers: { authorization: `Bearer ${partner.token}` } });
+      const body = Buffer.from(await response.arrayBuffer());
+      const ms = performance.now() - started;
+      if (response.status !== 200 || body.subarray(0, 5).toString('latin1') !== '%PDF-') failures.push(`${response.status} ${body.toString('utf8', 0, 200)}`);
+      if (!record) return;
+      latencies.push(ms);
+      bytes += body.length;
+      if (latencies.length % SAMPLE_EVERY === 0) rss.push({ after: latencies.length, bytes: rssOf(server.pid) });
+    };
+    const run = async (count, record) => {
+      let issued = 0;
+      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+        while (issued < count) {
+          issued++;
+          await one(record);
+        }
+      }));
+    };
+
+    await run(WARM_UP, false);
+    const baseline = rssOf(server.pid);
+    const cpuBefore = processCpuSeconds(server.pid);
+    const started = performance.now();
+    await run(COUNT, true);
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = processCpuSeconds(server.pid) - cpuBefore;
+
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const p = (q) => percentile(sorted, q).toFixed(1);
+    const last = rss[rss.length - 1].bytes;
+    const firstSample = rss[0].bytes;
+    const report = [
+      `Run ${new Date().toISOString()}, Node ${process.version}, ${COUNT} certificates (after ${WARM_UP} to warm up) from ${CONCURRENCY} concurrent requests, ` +
+        `round robin over ${ORDERS} paid orders (half with the Devanagari name ${DEVANAGARI_NAME}), server and client on the same 2-core machine`,
+      '',
+      '| measure | value |',
+      '|---|---|',
+      `| latency p50 / p90 / p99 / max (ms) | ${p(50)} / ${p(90)} / ${p(99)} / ${sorted[sorted.length - 1].toFixed(1)} |`,
+      `| throughput | ${(COUNT / seconds).toFixed(0)} certificates/s |`,
+      `| server CPU per certificate | ${((cpu / COUNT) * 1000).toFixed(1)} ms |`,
+      `| mean PDF size | ${(bytes / COUNT / 1024).toFixed(1)} KiB |`,
+      `| failures | ${failures.length}${failures.length ? ` (first: ${failures[0]})` : ''} |`,
+      `| RSS after warm-up / after ${rss[0].after} / after ${COUNT} | ${mib(baseline)} / ${mib(firstSample)} / ${mib(last)} MiB |`,
+      `| RSS growth from certificate ${rss[0].after} to ${COUNT} | ${mib(last - firstSample)} MiB |`,
+      '',
+      `RSS every ${SAMPLE_EVERY} certificates (MiB): ${rss.map((sample) => mib(sample.bytes)).join(', ')}`,
+      '',
+      `p99 under 150 ms -> ${Number(p(99)) < 150 ? 'PASS' : 'FAIL'}; failures -> ${failures.length === 0 ? 'none' : 'SOME'}`,
+    ].join('\n');
+    console.log(report);
+    writeResult('certificate', report);
+    if (failures.length > 0) process.exitCode = 1;
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
