@@ -4,12 +4,14 @@
 // the costlier path: a second embedded face and its shaping), one paid order each (sandbox card
 // checkout). Then CERT_COUNT GET /certificate requests, round robin over the orders, from
 // CERT_CONCURRENCY workers; the server's VmRSS is read every 100 certificates.
+// CERT_PROFILE=1 writes a V8 CPU profile of the server into bench/results/ (node bench/profile-summary.mjs reads it).
 // Run: npm run bench:certificate
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { API, call, createPartners, registerTravellers, ROUTE_IDS } from './bench-partners.mjs';
-import { percentile, processCpuSeconds, startBenchServer, writeResult } from './support.mjs';
+import { here, percentile, processCpuSeconds, startBenchServer, writeResult } from './support.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
@@ -46,7 +48,11 @@ async function paidOrders(server, partner) {
 
 async function main() {
   // No certificate limit here: the bench asks for far more than a partner would.
-  const server = await startBenchServer('certificate', { RATE_LIMIT_CERTIFICATE_PER_COMPANY: '0', PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
+  const server = await startBenchServer(
+    'certificate',
+    { RATE_LIMIT_CERTIFICATE_PER_COMPANY: '0', PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' },
+    { execArgv: process.env.CERT_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(here, 'results')}`] : [] },
+  );
   try {
     const [partner] = await createPartners(server.databaseUrl, 1, 'certificate');
     await registerTravellers(server.url, partner, ORDERS);
@@ -62,38 +68,50 @@ async function main() {
     const rss = [];
     const failures = [];
     let bytes = 0;
-    const one = async (record) => {
+    const one = async (target, record) => {
       const orderRef = orderRefs[next++ % orderRefs.length];
       const started = performance.now();
-      const response = await fetch(`${server.url}${API}/orders/${orderRef}/certificate`, { headers: { authorization: `Bearer ${partner.token}` } });
+      const response = await fetch(`${server.url}${API}/orders/${orderRef}${target === 'certificate' ? '/certificate' : ''}`, { headers: { authorization: `Bearer ${partner.token}` } });
       const body = Buffer.from(await response.arrayBuffer());
       const ms = performance.now() - started;
-      if (response.status !== 200 || body.subarray(0, 5).toString('latin1') !== '%PDF-') failures.push(`${response.status} ${body.toString('utf8', 0, 200)}`);
+      if (response.status !== 200 || (target === 'certificate' && body.subarray(0, 5).toString('latin1') !== '%PDF-')) failures.push(`${response.status} ${body.toString('utf8', 0, 200)}`);
       if (!record) return;
-      latencies.push(ms);
+      record.latencies.push(ms);
+      if (target !== 'certificate') return;
       bytes += body.length;
-      if (latencies.length % SAMPLE_EVERY === 0) rss.push({ after: latencies.length, bytes: rssOf(server.pid) });
+      if (record.latencies.length % SAMPLE_EVERY === 0) rss.push({ after: record.latencies.length, bytes: rssOf(server.pid) });
     };
-    const run = async (count, record) => {
+    /** `count` requests from CONCURRENCY workers; latencies, wall time and server CPU. */
+    const run = async (target, count, record) => {
       let issued = 0;
+      const cpuBefore = processCpuSeconds(server.pid);
+      const started = performance.now();
       await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
         while (issued < count) {
           issued++;
-          await one(record);
+          await one(target, record);
         }
       }));
+      if (record) {
+        record.seconds = (performance.now() - started) / 1000;
+        record.cpu = processCpuSeconds(server.pid) - cpuBefore;
+      }
     };
 
-    await run(WARM_UP, false);
+    await run('certificate', WARM_UP, undefined);
+    await run('detail', WARM_UP, undefined);
+    // The same access rule and order loading as JSON: what the service's request path costs without a PDF.
+    const detail = { latencies: [] };
+    await run('detail', COUNT, detail);
     const baseline = rssOf(server.pid);
-    const cpuBefore = processCpuSeconds(server.pid);
-    const started = performance.now();
-    await run(COUNT, true);
-    const seconds = (performance.now() - started) / 1000;
-    const cpu = processCpuSeconds(server.pid) - cpuBefore;
+    const certificates = { latencies };
+    await run('certificate', COUNT, certificates);
+    const { seconds, cpu } = certificates;
 
     const sorted = [...latencies].sort((a, b) => a - b);
     const p = (q) => percentile(sorted, q).toFixed(1);
+    const detailSorted = [...detail.latencies].sort((a, b) => a - b);
+    const dp = (q) => percentile(detailSorted, q).toFixed(1);
     const last = rss[rss.length - 1].bytes;
     const firstSample = rss[0].bytes;
     const report = [
@@ -105,10 +123,11 @@ async function main() {
       `| latency p50 / p90 / p99 / max (ms) | ${p(50)} / ${p(90)} / ${p(99)} / ${sorted[sorted.length - 1].toFixed(1)} |`,
       `| throughput | ${(COUNT / seconds).toFixed(0)} certificates/s |`,
       `| server CPU per certificate | ${((cpu / COUNT) * 1000).toFixed(1)} ms |`,
+      `| for comparison, GET /orders/{orderRef} (JSON detail): p50 / p99, server CPU per request | ${dp(50)} / ${dp(99)} ms, ${((detail.cpu / COUNT) * 1000).toFixed(1)} ms |`,
       `| mean PDF size | ${(bytes / COUNT / 1024).toFixed(1)} KiB |`,
       `| failures | ${failures.length}${failures.length ? ` (first: ${failures[0]})` : ''} |`,
       `| RSS after warm-up / after ${rss[0].after} / after ${COUNT} | ${mib(baseline)} / ${mib(firstSample)} / ${mib(last)} MiB |`,
-      `| RSS growth from certificate ${rss[0].after} to ${COUNT} | ${mib(last - firstSample)} MiB |`,
+      `| RSS growth from certificate ${rss[0].after} to ${COUNT} / over the second half | ${mib(last - firstSample)} / ${mib(last - rss[Math.floor(rss.length / 2) - 1].bytes)} MiB |`,
       '',
       `RSS every ${SAMPLE_EVERY} certificates (MiB): ${rss.map((sample) => mib(sample.bytes)).join(', ')}`,
       '',

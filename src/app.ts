@@ -4,6 +4,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import type { Context, Document, OpenAPIBackend } from 'openapi-backend';
 import type { Orm } from './db/orm';
 import { AppError, badRequest } from './http/app-error';
+import { chunkBatcher } from './http/chunk-batcher';
 import { errorMiddleware, sendError, toAppError, unknownPathMiddleware } from './http/error-response';
 import { fieldErrorsFromAjv } from './http/field-errors';
 import { fieldNestedTooDeep, fieldWithNonFiniteNumber, fieldWithNul, MAX_JSON_DEPTH } from './http/input-guards';
@@ -171,7 +172,7 @@ function respondWith(handler: OperationHandler) {
  */
 function streamBody(req: Request, res: Response, stream: Readable, contentType: string, operationId: string): void {
   res.type(contentType);
-  pipeline(stream, res).catch((error: unknown) => {
+  pipeline(stream, chunkBatcher(), res).catch((error: unknown) => {
     if (!res.writableFinished) req.log.warn({ err: error, operationId }, 'streamed response cut short');
   });
 }
