@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createPartnerClient, TokenRequestError, type PartnerClientOptions } from '../../clients/typescript/src';
 import { AccessToken } from '../../src/entities/access-token';
@@ -8,6 +11,7 @@ import { ROUTES } from '../support/catalogue-fixtures';
 import { expectContract } from '../support/contract';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
+import { APPROVE_CARD, deliverCallback, pay, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { startTestServer } from '../support/test-server';
 
 const TOKEN = '/api/external/v1/auth/token';
@@ -101,6 +105,34 @@ describe('typed client against the live server', () => {
     expect((failure as TokenRequestError).status).toBe(401);
     await expectContract('issueToken', 401, (failure as TokenRequestError).body);
     expect(counter.calls.filter((call) => call === `POST ${TOKEN}`)).toHaveLength(2);
+  });
+
+  it('saves the certificate of a paid order to a file, and reports an unpaid order as a 400 without writing anything', async () => {
+    const apiClient = new ApiClient(server.url);
+    // A partner of its own: the tests above revoke tokens of the shared one.
+    const owner = await newPartner(server, apiClient);
+    const ownerClient = createPartnerClient({ baseUrl: server.url, clientId: owner.clientId, clientSecret: owner.clientSecret, sleep: noWait });
+    const order = await placeOrder(server, apiClient, owner);
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'certificate-'));
+    const filePath = path.join(directory, `${order.orderRef}.pdf`);
+
+    const unpaid = await ownerClient.saveCertificate(order.orderRef, filePath);
+    expect(unpaid.saved).toBe(false);
+    expect(unpaid.response.status).toBe(400);
+    if (!unpaid.saved) await expectContract('getOrderCertificate', 400, unpaid.error);
+    expect(fs.readdirSync(directory)).toEqual([]);
+
+    const started = await pay(apiClient, owner, order.orderRef, { gateway: 'card_gateway' });
+    const checkout = await submitCheckout(started.body.data.paymentUrl, APPROVE_CARD);
+    await deliverCallback(apiClient, checkout.callbackUrl as URL);
+    const saved = await ownerClient.saveCertificate(order.orderRef, filePath);
+
+    expect(saved).toMatchObject({ saved: true, filePath });
+    const pdf = fs.readFileSync(filePath);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(saved.saved && saved.bytes).toBe(pdf.length);
+    expect(fs.readdirSync(directory)).toEqual([`${order.orderRef}.pdf`]);
+    fs.rmSync(directory, { recursive: true, force: true });
   });
 });
 

@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from '../../../generated/api';
 import { backoffDelayMs, DEFAULT_RETRY, isRetryableStatus, isSafeToResend, retryAfterMs, type RetryOptions } from './retry-policy';
@@ -39,7 +43,18 @@ export interface PartnerClient {
   pay(orderRef: string, body: Schemas['PayRequest'], options?: { idempotencyKey?: string }): Promise<PayResult>;
   /** POST /documents as multipart/form-data, letting fetch set the boundary (SPEC 4). */
   uploadDocument(file: Blob, fileName: string, documentType: Schemas['DocumentType']): Promise<UploadResult>;
+  /**
+   * GET /orders/{orderRef}/certificate streamed into `filePath`: written to a file beside it and
+   * renamed once complete, so a failed or cut download never leaves a partial PDF behind. A 400
+   * (order not paid yet), 403 or 404 comes back as `{ saved: false, error, response }`.
+   */
+  saveCertificate(orderRef: string, filePath: string): Promise<SaveCertificateResult>;
 }
+
+export type SaveCertificateResult =
+  | { saved: true; filePath: string; bytes: number; response: Response }
+  | { saved: false; error: CertificateError; response: Response };
+type CertificateError = NonNullable<Awaited<ReturnType<typeof certificateCall>>['error']>;
 
 export type PayResult = Awaited<ReturnType<typeof payCall>>;
 export type UploadResult = Awaited<ReturnType<typeof uploadCall>>;
@@ -113,6 +128,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     api,
     pay: (orderRef, body, payOptions) => payCall(api, orderRef, body, payOptions?.idempotencyKey ?? randomUUID()),
     uploadDocument: (file, fileName, documentType) => uploadCall(api, file, fileName, documentType),
+    saveCertificate: (orderRef, filePath) => saveCertificate(api, orderRef, filePath),
   };
 }
 
@@ -134,4 +150,27 @@ function uploadCall(api: PartnerApi, file: Blob, fileName: string, documentType:
       return form;
     },
   });
+}
+
+function certificateCall(api: PartnerApi, orderRef: string) {
+  return api.GET('/api/external/v1/orders/{orderRef}/certificate', { params: { path: { orderRef } }, parseAs: 'stream' });
+}
+
+async function saveCertificate(api: PartnerApi, orderRef: string, filePath: string): Promise<SaveCertificateResult> {
+  const { data, error, response } = await certificateCall(api, orderRef);
+  if (error !== undefined) return { saved: false, error, response };
+  if (!data) throw new Error(`GET certificate of ${orderRef} answered ${response.status} without a body`);
+  const partial = `${filePath}.${randomUUID()}.part`;
+  let bytes = 0;
+  try {
+    const counted = Readable.fromWeb(data).on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
+    await pipeline(counted, createWriteStream(partial, { flags: 'wx' }));
+    await rename(partial, filePath);
+  } catch (failure) {
+    await rm(partial, { force: true });
+    throw failure;
+  }
+  return { saved: true, filePath, bytes, response };
 }
