@@ -15,7 +15,10 @@ describe('configuration validated at start', () => {
   it('starts with no variable set, on documented defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 3000, nodeEnv: 'development', dbPoolMax: 10, tokenTtlSeconds: 3600, currency: 'NPR', shutdownTimeoutMs: 10_000 });
-    expect(config.rateLimits).toEqual({ windowSeconds: 60, tokenPerClient: 60, tokenPerAddress: 300, tokenPerClientAddress: 20, promoPerCompany: 600 });
+    expect(config.rateLimits).toEqual({
+      windowSeconds: 60, tokenPerClient: 60, tokenPerAddress: 300, tokenPerClientAddress: 20, promoPerCompany: 600, certificatePerCompany: 600, verifyPerAddress: 60,
+    });
+    expect(config.certificate).toEqual({ assistancePhone: '+977 1 4000 000', assistanceEmail: 'assistance@himalayantrekcover.example' });
     expect(config.trustProxy).toBe(false);
     // 10 s for the headers, then 10 MiB at 128 KiB/s.
     expect(config.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 90_000, minUploadBytesPerSecond: 128 * 1024 });
@@ -66,6 +69,13 @@ describe('configuration validated at start', () => {
         'SEED_DEMO_DATA must be true or false (got "maybe")',
       ]),
     );
+  });
+
+  it('takes the assistance contact printed on certificates only when a traveller can dial and write to it', () => {
+    expect(loadConfig({ ASSISTANCE_PHONE: '+977-1-5970111', ASSISTANCE_EMAIL: 'rescue@cover.example' }).certificate).toEqual({ assistancePhone: '+977-1-5970111', assistanceEmail: 'rescue@cover.example' });
+    expect(problemsOf({ ASSISTANCE_PHONE: '01 4000 000' })).toEqual(['ASSISTANCE_PHONE must be an international number such as +977 1 4000 000 (got "01 4000 000")']);
+    expect(problemsOf({ ASSISTANCE_PHONE: '+977 1 4000 000 (24h)' })).toHaveLength(1);
+    expect(problemsOf({ ASSISTANCE_EMAIL: 'rescue desk' })).toEqual(['ASSISTANCE_EMAIL must be an e-mail address (got "rescue desk")']);
   });
 
   it('rejects a misspelt NODE_ENV instead of running production with demo credentials', () => {

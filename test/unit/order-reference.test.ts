@@ -5,6 +5,7 @@ describe('order and group references', () => {
     expect(formatReference('ORD', '2026', 142)).toBe('ORD-2026-000142');
     expect(formatReference('ORDN', '2026', '142')).toBe('ORDN-2026-000142');
     expect(formatReference('GRP', '2027', 17)).toBe('GRP-2027-000017');
+    expect(formatReference('POL', '2026', 87)).toBe('POL-2026-000087');
   });
 
   it('lets the sequence grow past six digits instead of wrapping', () => {
@@ -22,6 +23,9 @@ describe('order and group references', () => {
     expect(isReference('ORD', 'ORDN-2026-000142')).toBe(false);
     expect(isReference('ORDN', 'ORDN-2026-000142')).toBe(true);
     expect(isReference('GRP', 'GRP-2026-000017')).toBe(true);
+    expect(isReference('POL', 'POL-2026-000087')).toBe(true);
+    expect(isReference('POL', 'pol-2026-000087')).toBe(false);
+    expect(isReference('POL', 'POL-2026-000087\n')).toBe(false);
     expect(isReference('ORD', 'ORD-2026-000142-1758356000000')).toBe(false);
   });
 
