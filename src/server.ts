@@ -81,7 +81,7 @@ export async function startServer(
   const { port } = server.address() as AddressInfo;
   const publicBaseUrl = config.publicBaseUrl || `http://127.0.0.1:${port}`;
   const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork());
-  const metrics = createMetrics(poolUsage(orm, config.dbPoolMax));
+  const metrics = createMetrics(await poolUsage(orm, config.dbPoolMax));
   const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
   const storage = documentStorageFor(config);
   const app = await createApp({
@@ -167,18 +167,13 @@ async function drain(server: Server, timeoutMs: number, logger: Logger): Promise
   logger.info('http server closed');
 }
 
-/** The ORM's connection pool (knex over tarn), read when /metrics is scraped. */
-function poolUsage(orm: Orm, max: number): PoolUsage {
-  interface TarnPool {
-    numUsed(): number;
-    numFree(): number;
-    numPendingAcquires(): number;
-  }
-  const pool = (): TarnPool | undefined => (orm.em.getConnection().getKnex().client as { pool?: TarnPool }).pool;
+/** The ORM's connection pool (the `pg` Pool of MikroORM's PostgreSQL driver), read when /metrics is scraped. */
+async function poolUsage(orm: Orm, max: number): Promise<PoolUsage> {
+  const pool = await orm.em.getConnection().getNativeClient();
   return {
-    used: () => pool()?.numUsed() ?? 0,
-    free: () => pool()?.numFree() ?? 0,
-    pending: () => pool()?.numPendingAcquires() ?? 0,
+    used: () => pool.totalCount - pool.idleCount,
+    free: () => pool.idleCount,
+    pending: () => pool.waitingCount,
     max,
   };
 }
