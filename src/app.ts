@@ -1,3 +1,4 @@
+import compression from 'compression';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Context, Document, OpenAPIBackend } from 'openapi-backend';
 import type { Orm } from './db/orm';
@@ -27,7 +28,7 @@ export interface AppDeps {
   pages?: express.Router[];
 }
 
-const API_PREFIX = '/api/external/v1';
+export const API_PREFIX = '/api/external/v1';
 
 /**
  * Answers under the partner prefix carry tokens (RFC 6749 5.1) or personal data (travellers,
@@ -116,6 +117,9 @@ export function httpStack({ orm, services, document, pages = [], api }: AppDeps 
   app.use(securityHeaders());
   app.use(strictContentSecurityPolicy);
   app.use(rejectUnreadablePaths());
+  app.use(compression());
+  // A person who opens the service's address lands on the docs.
+  app.get('/', (_req, res) => res.redirect(302, '/docs'));
   app.get('/api/external/v1/openapi.json', (_req, res) => {
     res.json(document);
   });
