@@ -15,7 +15,8 @@ const TARGETS = [
     stamp: 'dist/.build-stamp',
     inputs: ['src', 'generated/api.d.ts', 'generated/openapi.json', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'],
     build: () => {
-      run(path.join('node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json']);
+      // TypeScript 7 (the native compiler, npm alias typescript-native): a build in about 3 s instead of 20.
+      run(path.join('node_modules', 'typescript-native', 'bin', 'tsc'), ['-p', 'tsconfig.build.json']);
       fs.copyFileSync(path.join(ROOT, 'src/db/catalogue.yaml'), path.join(ROOT, 'dist/src/db/catalogue.yaml'));
     },
   },

@@ -136,10 +136,8 @@ async function serve(
     intervalSeconds: config.documentPurgeIntervalSeconds,
   });
   const tokenPurge = startTokenPurgeJob(() => orm.em.fork(), logger, config.documentPurgeIntervalSeconds);
-  logger.info(
-    { port, paymentMode: config.payments.mode, api: `${publicBaseUrl}${API_PREFIX}`, docs: `${publicBaseUrl}/docs` },
-    `listening: API ${publicBaseUrl}${API_PREFIX}, docs ${publicBaseUrl}/docs (prototype without a server: npm run mock)`,
-  );
+  // The addresses a person starting the service wants; the JSON line carries them as fields too.
+  logger.info({ port, paymentMode: config.payments.mode, api: `${publicBaseUrl}${API_PREFIX}`, docs: `${publicBaseUrl}/docs`, mock: 'npm run mock' }, 'listening');
 
   return {
     url: `http://127.0.0.1:${port}`,
