@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import compression from 'compression';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Context, Document, OpenAPIBackend } from 'openapi-backend';
 import type { Orm } from './db/orm';
@@ -30,7 +31,7 @@ export interface AppDeps {
   pages?: express.Router[];
 }
 
-const API_PREFIX = '/api/external/v1';
+export const API_PREFIX = '/api/external/v1';
 
 /**
  * Answers under the partner prefix carry tokens (RFC 6749 5.1) or personal data (travellers,
@@ -119,6 +120,9 @@ export function httpStack({ orm, services, document, pages = [], api }: AppDeps 
   app.use(securityHeaders());
   app.use(strictContentSecurityPolicy);
   app.use(rejectUnreadablePaths());
+  app.use(compression());
+  // A person who opens the service's address lands on the docs.
+  app.get('/', (_req, res) => res.redirect(302, '/docs'));
   app.get('/api/external/v1/openapi.json', (_req, res) => {
     res.json(document);
   });

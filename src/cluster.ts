@@ -14,7 +14,7 @@ import { prepare } from './server';
  */
 async function primary(): Promise<void> {
   const config = configOrExit();
-  const logger = createLogger(config.logLevel).child({ role: 'primary' });
+  const logger = createLogger(config.logLevel, config.logFormat === 'pretty' ? 'pretty' : undefined).child({ role: 'primary' });
   const database = await openDatabase(config, (message) => logger.info(message));
   const orm = await initOrm(database.url, 2);
   try {

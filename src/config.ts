@@ -17,6 +17,8 @@ export interface Config {
   dataDir: string;
   dbPoolMax: number;
   logLevel: string;
+  /** `pretty`: human-readable lines for a person at a terminal; `json`: one JSON object a line, for log shippers. */
+  logFormat: 'json' | 'pretty';
   currency: string;
   tokenTtlSeconds: number;
   quoteTtlDays: number;
@@ -210,6 +212,7 @@ function isProxyAddress(entry: string): boolean {
 
 const NODE_ENVS = ['development', 'test', 'production'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_FORMATS = ['json', 'pretty'] as const;
 
 export function loadConfig(env: Env = process.env): Config {
   const read = new EnvReader(env);
@@ -235,6 +238,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(read.string('DATA_DIR', '.data')),
     dbPoolMax: read.integer('DB_POOL_MAX', 10, 1, 200),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    // A terminal gets readable lines, anything else (a pipe, a file, a process manager) JSON.
+    logFormat: read.oneOf('LOG_FORMAT', process.stdout.isTTY ? 'pretty' : 'json', LOG_FORMATS),
     currency: read.string('CURRENCY', 'NPR'),
     tokenTtlSeconds: read.integer('TOKEN_TTL_SECONDS', 3600, 60, 86400),
     quoteTtlDays: read.integer('QUOTE_TTL_DAYS', 7, 1, 365),

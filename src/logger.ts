@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 import { databaseErrorForLog, isDatabaseError } from './db/database-error-log';
 
 /**
@@ -6,7 +7,7 @@ import { databaseErrorForLog, isDatabaseError } from './db/database-error-log';
  * redacted wherever they appear, request logging records no headers or bodies at all, and database
  * errors are logged without the values of their statement.
  */
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+export function createLogger(level: string, destination?: pino.DestinationStream | 'pretty'): Logger {
   const options: pino.LoggerOptions = {
     level,
     // pid tells apart the lines of the processes `npm run start:cluster` runs.
@@ -22,7 +23,9 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     // A database error's message carries the statement's values: passport and medical data among them.
     serializers: { err: (error: unknown) => (isDatabaseError(error) ? databaseErrorForLog(error) : pino.stdSerializers.err(error as Error)) },
   };
-  // A destination only where a test reads the lines back; stdout otherwise.
+  // Readable lines for a terminal, written synchronously in this process (no transport worker);
+  // a destination where a test reads the lines back; JSON on stdout otherwise.
+  if (destination === 'pretty') return pino(options, pretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'service,hostname' }));
   return destination ? pino(options, destination) : pino(options);
 }
 

@@ -29,7 +29,7 @@ export function exitOnStartupFailure(error: unknown): never {
 
 async function main(): Promise<void> {
   const config = configOrExit();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logFormat === 'pretty' ? 'pretty' : undefined);
   // A worker of `npm run start:cluster`: its primary migrated and seeded the database once for all.
   const server = await startServer(config, logger, { prepareDatabase: !cluster.isWorker });
   // A parent that forked us (the cluster primary, benchmarks, multi-process tests) learns the port.
@@ -51,6 +51,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-if (require.main === module) {
+/** Starts the server: `node dist/src/main.js`, `npm start` (scripts/start.mjs), a cluster worker. */
+export function run(): void {
   main().catch(exitOnStartupFailure);
 }
+
+if (require.main === module) run();

@@ -1,10 +1,10 @@
 import http, { type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app';
+import { API_PREFIX, createApp } from './app';
 import { loadCertificateFonts } from './certificate/certificate-fonts';
 import type { Config } from './config';
 import { listenForCatalogueChanges } from './db/catalogue-listener';
-import { openDatabase } from './db/database';
+import { openDatabase, type DatabaseHandle } from './db/database';
 import { initOrm, migrate, type Orm } from './db/orm';
 import { seed } from './db/seed';
 import { createGateways, type Gateways } from './gateways';
@@ -13,6 +13,8 @@ import { createMetrics, type PoolUsage } from './http/metrics';
 import { answerProtocolErrorsInShape } from './http/protocol-errors';
 import { loadSpecDocument } from './http/spec-document';
 import { createLogger, type Logger } from './logger';
+import { startupFailureLine } from './startup-failure';
+import { StartupRefusal } from './startup-refusal';
 import { Catalogue } from './services/catalogue';
 import { refuseActiveDemoCredentials } from './services/demo-credentials';
 import { startDraftPurgeJob, type DraftPurgeJob } from './services/draft-purge-job';
@@ -48,22 +50,40 @@ export async function startServer(
   logger: Logger = createLogger(config.logLevel),
   { prepareDatabase = true }: StartOptions = {},
 ): Promise<RunningServer> {
-  const database = await openDatabase(config, (message) => logger.info(message));
+  const database = await openDatabase(config, (message) => logger.info(message)).catch((error: unknown) => {
+    throw new StartupRefusal(startupFailureLine(error, config));
+  });
+  let orm: Orm | undefined;
+  let server: Server | undefined;
+  try {
+    return await serve(config, logger, prepareDatabase, database, (opened) => (orm = opened), (listening) => (server = listening));
+  } catch (error) {
+    // Whatever started goes down again: the pool, the listener, an embedded PostgreSQL started here.
+    server?.close();
+    await orm?.close().catch(() => undefined);
+    await database.release().catch(() => undefined);
+    throw error instanceof StartupRefusal ? error : new StartupRefusal(startupFailureLine(error, config));
+  }
+}
+
+async function serve(
+  config: Config,
+  logger: Logger,
+  prepareDatabase: boolean,
+  database: DatabaseHandle,
+  opened: (orm: Orm) => void,
+  listening: (server: Server) => void,
+): Promise<RunningServer> {
   // MikroORM's lines (migrator progress) join the structured log and obey LOG_LEVEL; a failed
-  // migration still throws below, whatever the level.
+  // migration still throws, whatever the level.
   const ormLog = logger.child({ component: 'mikro-orm' });
   const orm = await initOrm(database.url, config.dbPoolMax, {
     info: (line) => ormLog.info(line),
     warn: (line) => ormLog.warn(line),
     error: (line) => ormLog.error(line),
   });
-  try {
-    if (prepareDatabase) await prepare(orm, config);
-  } catch (error) {
-    await orm.close();
-    await database.release();
-    throw error;
-  }
+  opened(orm);
+  if (prepareDatabase) await prepare(orm, config);
 
   const catalogue = new Catalogue(() => orm.em.fork());
   await catalogue.reload();
@@ -77,12 +97,19 @@ export async function startServer(
     connectionsCheckingInterval: 1000,
   });
   answerProtocolErrorsInShape(server);
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  listening(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   server.keepAliveTimeout = 65_000;
   const { port } = server.address() as AddressInfo;
   const publicBaseUrl = config.publicBaseUrl || `http://127.0.0.1:${port}`;
   const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork());
-  const metrics = createMetrics(poolUsage(orm, config.dbPoolMax));
+  const metrics = createMetrics(await poolUsage(orm, config.dbPoolMax));
   const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
   const storage = documentStorageFor(config);
   const app = await createApp({
@@ -111,7 +138,8 @@ export async function startServer(
     intervalSeconds: config.documentPurgeIntervalSeconds,
   });
   const tokenPurge = startTokenPurgeJob(() => orm.em.fork(), logger, config.documentPurgeIntervalSeconds);
-  logger.info({ port, paymentMode: config.payments.mode }, 'listening');
+  // The addresses a person starting the service wants; the JSON line carries them as fields too.
+  logger.info({ port, paymentMode: config.payments.mode, api: `${publicBaseUrl}${API_PREFIX}`, docs: `${publicBaseUrl}/docs`, mock: 'npm run mock' }, 'listening');
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -169,18 +197,13 @@ async function drain(server: Server, timeoutMs: number, logger: Logger): Promise
   logger.info('http server closed');
 }
 
-/** The ORM's connection pool (knex over tarn), read when /metrics is scraped. */
-function poolUsage(orm: Orm, max: number): PoolUsage {
-  interface TarnPool {
-    numUsed(): number;
-    numFree(): number;
-    numPendingAcquires(): number;
-  }
-  const pool = (): TarnPool | undefined => (orm.em.getConnection().getKnex().client as { pool?: TarnPool }).pool;
+/** The ORM's connection pool (the `pg` Pool of MikroORM's PostgreSQL driver), read when /metrics is scraped. */
+async function poolUsage(orm: Orm, max: number): Promise<PoolUsage> {
+  const pool = await orm.em.getConnection().getNativeClient();
   return {
-    used: () => pool()?.numUsed() ?? 0,
-    free: () => pool()?.numFree() ?? 0,
-    pending: () => pool()?.numPendingAcquires() ?? 0,
+    used: () => pool.totalCount - pool.idleCount,
+    free: () => pool.idleCount,
+    pending: () => pool.waitingCount,
     max,
   };
 }

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   try {
     await migrate(orm);
     const target = path.resolve('src/db/migrations');
-    const result = await orm.getMigrator().createMigration(target, false, false, name);
+    const result = await orm.migrator.create(target, false, false, name);
     if (!result.fileName) console.log('no schema difference');
     else console.log(`wrote ${path.join(target, result.fileName)}\n${result.diff.up.join('\n')}`);
   } finally {

@@ -50,16 +50,23 @@ export function findPostgresBinaries(explicit?: string): string {
   );
 }
 
-/** PostgreSQL refuses to run as root; then the cluster runs as the unprivileged `postgres` OS user. */
+/**
+ * PostgreSQL refuses to run as root; then the cluster runs as an unprivileged OS user: `postgres`
+ * where the machine has one (Debian's PostgreSQL packages add it), else `nobody`, which every
+ * Linux machine has, so `npm start` as root on a fresh machine needs no user set up first.
+ */
 function osUser(): { uid?: number; gid?: number } {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return {};
-  try {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-    return { uid, gid };
-  } catch {
-    throw new Error('Running as root needs an OS user named "postgres" to run the embedded PostgreSQL as');
+  for (const name of ['postgres', 'nobody']) {
+    try {
+      const uid = Number(execFileSync('id', ['-u', name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+      const gid = Number(execFileSync('id', ['-g', name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+      return { uid, gid };
+    } catch {
+      // no such user: try the next one
+    }
   }
+  throw new Error('Running as root needs an unprivileged OS user (postgres or nobody) to run the embedded PostgreSQL as');
 }
 
 function chownTree(dir: string, uid: number, gid: number): void {

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { MikroORM, ReflectMetadataProvider, type Options } from '@mikro-orm/core';
+import { MikroORM, type Options } from '@mikro-orm/core';
+import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { entities } from '../entities';
@@ -8,7 +9,7 @@ import { ormLoggerFactory, stderrSink, type OrmLogSink } from './orm-log';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
 
-export function ormOptions(clientUrl: string, poolMax = 10, log: OrmLogSink = stderrSink): Options<PostgreSqlDriver> {
+export function ormOptions(clientUrl: string, poolMax = 10, log: OrmLogSink = stderrSink): Partial<Options<PostgreSqlDriver>> {
   return {
     driver: PostgreSqlDriver,
     clientUrl,
@@ -32,5 +33,5 @@ export async function initOrm(clientUrl: string, poolMax?: number, log?: OrmLogS
 }
 
 export async function migrate(orm: Orm): Promise<void> {
-  await orm.getMigrator().up();
+  await orm.migrator.up();
 }

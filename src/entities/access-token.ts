@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { OptionalProps } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { Credential } from './credential';
 
 /** A bearer token; only its SHA-256 is stored, so a database leak yields no usable token. */

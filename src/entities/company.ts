@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { OptionalProps } from '@mikro-orm/core';
+import { Entity, Enum, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 
 export enum CompanyType {
   TravelAgency = 'TRAVEL_AGENCY',

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { OptionalProps, type Rel } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { Company } from './company';
-import type { Traveller } from './traveller';
+import { Traveller } from './traveller';
 
 export enum DocumentType {
   Avatar = 'AVATAR',
@@ -46,8 +47,8 @@ export class Document {
   @Property({ type: 'text' })
   sha256!: string;
 
-  @ManyToOne({ entity: () => 'Traveller', nullable: true })
-  traveller?: Traveller;
+  @ManyToOne({ entity: () => Traveller, nullable: true })
+  traveller?: Rel<Traveller>;
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   attachedAt?: Date;

@@ -1,6 +1,7 @@
-import { Entity, ManyToOne, PrimaryKeyProp, Property } from '@mikro-orm/core';
+import { PrimaryKeyProp, type Rel } from '@mikro-orm/core';
+import { Entity, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Company } from './company';
-import type { Order } from './order';
+import { Order } from './order';
 
 /**
  * A registered travel agency listed on an order: it may read the order and earns commission on it.
@@ -10,8 +11,8 @@ import type { Order } from './order';
 export class OrderTravelCompany {
   [PrimaryKeyProp]?: ['order', 'company'];
 
-  @ManyToOne({ entity: () => 'Order', primary: true, deleteRule: 'cascade' })
-  order!: Order;
+  @ManyToOne({ entity: () => Order, primary: true, deleteRule: 'cascade' })
+  order!: Rel<Order>;
 
   @ManyToOne(() => Company, { primary: true, index: 'order_travel_company_company_id_index' })
   company!: Company;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { Collection, OptionalProps } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, OneToMany, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { Minor } from '../domain/money';
 import { Company } from './company';
 import { Ctg } from './ctg';

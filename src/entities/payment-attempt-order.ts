@@ -1,9 +1,10 @@
-import { Entity, Enum, ManyToOne, OptionalProps, PrimaryKeyProp, Property } from '@mikro-orm/core';
+import { OptionalProps, PrimaryKeyProp, type Rel } from '@mikro-orm/core';
+import { Entity, Enum, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import type { Minor } from '../domain/money';
 import type { ShareSettlement } from '../domain/payment-attempt';
 import { MoneyType } from './money-type';
 import { Order } from './order';
-import type { PaymentAttempt } from './payment-attempt';
+import { PaymentAttempt } from './payment-attempt';
 
 /** One order a payment attempt charges for, and how much of the attempt's amount is this order's. */
 @Entity({ tableName: 'payment_attempt_order' })
@@ -11,8 +12,8 @@ export class PaymentAttemptOrder {
   [PrimaryKeyProp]?: ['attempt', 'order'];
   [OptionalProps]?: 'settlement';
 
-  @ManyToOne({ entity: () => 'PaymentAttempt', primary: true, deleteRule: 'cascade' })
-  attempt!: PaymentAttempt;
+  @ManyToOne({ entity: () => PaymentAttempt, primary: true, deleteRule: 'cascade' })
+  attempt!: Rel<PaymentAttempt>;
 
   @ManyToOne(() => Order, { primary: true, index: 'payment_attempt_order_order_id_index' })
   order!: Order;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { OptionalProps, type Rel } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { Company } from './company';
 import { Document } from './document';
 
@@ -80,16 +81,16 @@ export class Traveller {
   allergy?: string;
 
   @ManyToOne(() => Document)
-  avatarDocument!: Document;
+  avatarDocument!: Rel<Document>;
 
   @ManyToOne(() => Document)
-  passportDocument!: Document;
+  passportDocument!: Rel<Document>;
 
   @ManyToOne(() => Document)
-  signatureDocument!: Document;
+  signatureDocument!: Rel<Document>;
 
   @ManyToOne(() => Document, { nullable: true })
-  visaDocument?: Document;
+  visaDocument?: Rel<Document>;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   createdAt: Date = new Date();

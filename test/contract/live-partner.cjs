@@ -106,7 +106,9 @@ class LivePartner {
    * following it: the caller decides who delivers the callback.
    */
   async checkout(paymentUrl) {
-    const page = new URL(new URL(paymentUrl).pathname, this.baseUrl);
+    // Same page on the server under test (Dredd may reach it by another address), token included.
+    const link = new URL(paymentUrl);
+    const page = new URL(`${link.pathname}${link.search}`, this.baseUrl);
     const response = await fetch(page, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

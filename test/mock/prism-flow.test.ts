@@ -76,7 +76,7 @@ describe('npm run mock (Prism on the bundled document)', () => {
   });
 
   it('runs npm run example (the typed client) end to end against the mock', () => {
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.examples.json'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(path.join(ROOT, 'node_modules/typescript-native/bin/tsc'), ['-p', 'tsconfig.examples.json'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     const run = spawnSync(process.execPath, ['dist/examples/partner-flow.js'], { cwd: ROOT, env: { PATH: process.env.PATH, BASE_URL: prism.url }, encoding: 'utf8', timeout: 60_000 });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);

@@ -23,7 +23,7 @@ describe(`npm run example${missing.length ? ` (waits for ${missing.join(', ')})`
   beforeAll(async () => {
     if (missing.length) return;
     server = await startTestServer();
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.examples.json'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(path.join(ROOT, 'node_modules/typescript-native/bin/tsc'), ['-p', 'tsconfig.examples.json'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }, 120_000);
   afterAll(() => server?.stop());
 

@@ -40,9 +40,12 @@ export function sandboxCheckoutRouter(deps: SandboxCheckoutDeps): Router {
   return router;
 }
 
+/** The path parameters of every checkout page route. */
+type CheckoutParams = { gateway: string; paymentRef: string };
+
 type Loaded = { gateway: SandboxGateway; view: CheckoutView; model: CheckoutPageModel; decision: SandboxGatewayPayment | null; em: EntityManager };
 
-async function load(req: Request, res: Response, deps: SandboxCheckoutDeps): Promise<Loaded | undefined> {
+async function load(req: Request<CheckoutParams>, res: Response, deps: SandboxCheckoutDeps): Promise<Loaded | undefined> {
   const name = req.params.gateway as GatewayName;
   const found = GATEWAY_NAMES.includes(name) ? deps.gateways.get(name) : undefined;
   // A link without its token reads exactly like a link to no payment: references are guessable.
@@ -77,14 +80,14 @@ function refusal(res: Response, decision: SandboxGatewayPayment | null): void {
   res.status(410).type('html').send(checkoutMessagePage('Payment no longer open', 'This payment was replaced, expired or settled. Return to the merchant to start again.'));
 }
 
-async function page(req: Request, res: Response, deps: SandboxCheckoutDeps): Promise<void> {
+async function page(req: Request<CheckoutParams>, res: Response, deps: SandboxCheckoutDeps): Promise<void> {
   const loaded = await load(req, res, deps);
   if (!loaded) return;
   if (acceptsPayment(loaded)) res.status(200).type('html').send(checkoutFormPage(loaded.model));
   else refusal(res, loaded.decision);
 }
 
-async function submit(req: Request, res: Response, deps: SandboxCheckoutDeps): Promise<void> {
+async function submit(req: Request<CheckoutParams>, res: Response, deps: SandboxCheckoutDeps): Promise<void> {
   const loaded = await load(req, res, deps);
   if (!loaded) return;
   const { gateway, view, model, em } = loaded;

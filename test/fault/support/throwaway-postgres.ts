@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureLocalCluster, type LocalCluster } from '../../../src/db/local-cluster';
+import { ensureLocalCluster, findPostgresBinaries, type LocalCluster } from '../../../src/db/local-cluster';
 
-/** Debian's PostgreSQL 15, as .ci/run uses; PG_BIN overrides. */
-const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** The project's PostgreSQL 18 binaries (the npm package the embedded default uses), as .ci/run does; PG_BIN overrides. */
+const PG_BIN = findPostgresBinaries(process.env.PG_BIN);
 
 /**
  * A PostgreSQL cluster of this run's own, which the fault run may stop and start at will (the
@@ -16,7 +16,7 @@ export class ThrowawayPostgres {
   private constructor(private readonly dataDir: string) {}
 
   static async start(): Promise<ThrowawayPostgres> {
-    if (!fs.existsSync(path.join(PG_BIN, 'pg_ctl'))) throw new Error(`no PostgreSQL binaries in ${PG_BIN} (apt-get install postgresql-15, or set PG_BIN)`);
+    if (!fs.existsSync(path.join(PG_BIN, 'pg_ctl'))) throw new Error(`no PostgreSQL binaries in ${PG_BIN} (run npm ci, or set PG_BIN)`);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-fault-pg-'));
     fs.chmodSync(dataDir, 0o755);
     const postgres = new ThrowawayPostgres(dataDir);
