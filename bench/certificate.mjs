@@ -24,6 +24,12 @@ const WARM_UP = 50;
 const SAMPLE_EVERY = 100;
 const DEVANAGARI_NAME = 'सीता शर्मा';
 
+/** V8's heap in use and the memory outside it (Buffers, zlib), from prom-client's process metrics on GET /metrics. */
+async function heapOf(url) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const value = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { heapUsed: value('nodejs_heap_size_used_bytes'), external: value('nodejs_external_memory_bytes') };
+}
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
 const mib = (bytes) => (bytes / 1024 / 1024).toFixed(1);
 
@@ -79,7 +85,7 @@ async function main() {
       record.latencies.push(ms);
       if (target !== 'certificate') return;
       bytes += body.length;
-      if (record.latencies.length % SAMPLE_EVERY === 0) rss.push({ after: record.latencies.length, bytes: rssOf(server.pid) });
+      if (record.latencies.length % SAMPLE_EVERY === 0) rss.push({ after: record.latencies.length, bytes: rssOf(server.pid), heap: heapOf(server.url) });
     };
     /** `count` requests from CONCURRENCY workers; latencies, wall time and server CPU. */
     const run = async (target, count, record) => {
@@ -108,6 +114,7 @@ async function main() {
     await run('certificate', COUNT, certificates);
     const { seconds, cpu } = certificates;
 
+    for (const sample of rss) sample.heap = await sample.heap;
     const sorted = [...latencies].sort((a, b) => a - b);
     const p = (q) => percentile(sorted, q).toFixed(1);
     const detailSorted = [...detail.latencies].sort((a, b) => a - b);
@@ -130,6 +137,10 @@ async function main() {
       `| RSS growth from certificate ${rss[0].after} to ${COUNT} / over the second half | ${mib(last - firstSample)} / ${mib(last - rss[Math.floor(rss.length / 2) - 1].bytes)} MiB |`,
       '',
       `RSS every ${SAMPLE_EVERY} certificates (MiB): ${rss.map((sample) => mib(sample.bytes)).join(', ')}`,
+      '',
+      `V8 heap in use at the same points (MiB): ${rss.map((sample) => mib(sample.heap.heapUsed)).join(', ')}`,
+      '',
+      `Memory outside the V8 heap (Buffers, zlib) at the same points (MiB): ${rss.map((sample) => mib(sample.heap.external)).join(', ')}`,
       '',
       `p99 under 150 ms -> ${Number(p(99)) < 150 ? 'PASS' : 'FAIL'}; failures -> ${failures.length === 0 ? 'none' : 'SOME'}`,
     ].join('\n');

@@ -10,8 +10,8 @@ const PAGE_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
 
 export const certificateHandlers: OperationHandlers = {
   async getOrderCertificate(c, scope) {
-    const { config, certificateFonts } = scope.services;
-    const content = await certificateOf(scope.em, callerOf(scope), String(c.request.params.orderRef), {
+    const { config, certificateFonts, catalogue } = scope.services;
+    const content = await certificateOf(scope.em, callerOf(scope), String(c.request.params.orderRef), await catalogue.current(), {
       publicBaseUrl: config.publicBaseUrl,
       issuer: config.payments.merchantName,
       assistance: { phone: config.certificate.assistancePhone, email: config.certificate.assistanceEmail },

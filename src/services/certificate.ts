@@ -5,6 +5,7 @@ import { isInsuredStatus } from '../domain/policy-standing';
 import { maskedIdNumber } from '../domain/traveller-disclosure';
 import { badRequest } from '../http/app-error';
 import type { Principal } from './authentication';
+import type { CatalogueSnapshot } from './catalogue';
 import { resolveOrder } from './order-lookup';
 
 export interface CertificateSettings {
@@ -23,13 +24,25 @@ export function verificationUrl(publicBaseUrl: string, policyNumber: string): st
  * GET /orders/{orderRef}/certificate: what the certificate of a paid order prints. Any order
  * identifier; a READ under the one access rule (the placing company and the listed agencies).
  * An order that is not paid (pending, or cancelled) has no certificate: 400.
+ *
+ * The package and the route come from the catalogue held in memory, as for quotes: two queries
+ * fewer per certificate (the order and its traveller are the only rows read). A package or route
+ * the snapshot does not have yet (imported seconds ago) is read from the database.
  */
-export async function certificateOf(em: EntityManager, principal: Principal, identifier: string, settings: CertificateSettings): Promise<CertificateContent> {
-  const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', populate: ['traveller', 'ctg', 'route'] });
+export async function certificateOf(
+  em: EntityManager,
+  principal: Principal,
+  identifier: string,
+  catalogue: CatalogueSnapshot,
+  settings: CertificateSettings,
+): Promise<CertificateContent> {
+  const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', populate: ['traveller'] });
   if (!isInsuredStatus(order.status) || !order.policyNumber || !order.paidAt) {
     throw badRequest(`Order ${order.orderRef} is ${order.status}: a certificate exists only once the order is paid`);
   }
-  const { traveller, ctg, route } = order;
+  const ctg = catalogue.ctgById.get(order.ctg.id) ?? (await em.populate(order, ['ctg'])).ctg;
+  const route = order.route && (catalogue.routeById.get(order.route.id) ?? (await em.populate(order, ['route'])).route);
+  const { traveller } = order;
   return {
     policyNumber: order.policyNumber,
     orderRef: order.orderRef,
