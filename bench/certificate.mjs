@@ -8,6 +8,7 @@
 // Run: npm run bench:certificate
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { API, call, createPartners, registerTravellers, ROUTE_IDS } from './bench-partners.mjs';
@@ -111,7 +112,9 @@ async function main() {
     await run('detail', COUNT, detail);
     const baseline = rssOf(server.pid);
     const certificates = { latencies };
+    const loadBefore = os.loadavg()[0];
     await run('certificate', COUNT, certificates);
+    const loadAfter = os.loadavg()[0];
     const { seconds, cpu } = certificates;
 
     for (const sample of rss) sample.heap = await sample.heap;
@@ -123,7 +126,8 @@ async function main() {
     const firstSample = rss[0].bytes;
     const report = [
       `Run ${new Date().toISOString()}, Node ${process.version}, ${COUNT} certificates (after ${WARM_UP} to warm up) from ${CONCURRENCY} concurrent requests, ` +
-        `round robin over ${ORDERS} paid orders (half with the Devanagari name ${DEVANAGARI_NAME}), server and client on the same 2-core machine`,
+        `round robin over ${ORDERS} paid orders (half with the Devanagari name ${DEVANAGARI_NAME}), server and client on the same 2-core machine, ` +
+        `1-minute load average ${loadBefore.toFixed(2)} before and ${loadAfter.toFixed(2)} after (other work on the machine included)`,
       '',
       '| measure | value |',
       '|---|---|',
