@@ -132,6 +132,9 @@ async function send(request: FuzzRequest): Promise<{ status: number; body: unkno
 
 let transportRetries = 0;
 
+/** Operations whose refusals are HTML pages for a person, not error shapes for a program. */
+const HTML_PAGES = new Set(['sandboxCheckout', 'verifyPolicy']);
+
 /** Requests outside the document (see pageRequests): no documented answer to check a success against. */
 const PAGES = new Set(['sandboxCheckout', 'unknownPath']);
 
@@ -184,8 +187,9 @@ test('no generated request, valid or hostile, gets a 5xx or an error body outsid
         const tally = `${request.operationId} ${status}`;
         statuses.set(tally, (statuses.get(tally) ?? 0) + 1);
         if (status >= 500) throw new Error(`server error: ${answer.raw.slice(0, 300)}`);
-        // The checkout pages answer their own refusals as HTML pages; only a JSON answer has a shape to keep.
-        const htmlPage = request.operationId === 'sandboxCheckout' && typeof answer.body === 'string';
+        // The checkout pages and the public verification page answer their own refusals (an
+        // unknown policy, too many lookups) as HTML pages; only a JSON answer has a shape to keep.
+        const htmlPage = HTML_PAGES.has(request.operationId) && typeof answer.body === 'string';
         if (status >= 400 && !htmlPage) expectErrorShape(request, status, answer.body);
         else if (!PAGES.has(request.operationId) && (status < 300 || request.operationId === 'handlePaymentCallback')) await expectContract(request.operationId, status, answer.body);
       } catch (error) {
