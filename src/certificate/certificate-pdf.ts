@@ -121,8 +121,22 @@ function header(doc: PDFKit.PDFDocument, write: Write, content: CertificateConte
   doc.y = top + QR_SIZE + 18;
 }
 
+/**
+ * Starts a new page unless `height` more points fit above the bottom margin: a row is never cut
+ * in two (pdfkit would carry its wrapped half to the next page and leave the other column behind).
+ */
+function ensureRoom(doc: PDFKit.PDFDocument, height: number): void {
+  if (doc.y + height > PAGE.height - MARGIN) doc.addPage();
+}
+
+/** The height of `text` wrapped to `width` at `size`, measured in the Latin face (close enough for Devanagari). */
+function heightOf(doc: PDFKit.PDFDocument, text: string, size: number, width: number): number {
+  return doc.font('latin-regular').fontSize(size).heightOfString(text.length > 0 ? text : ' ', { width, lineGap: 1 });
+}
+
 function section(doc: PDFKit.PDFDocument, write: Write, title: string): void {
-  if (doc.y > PAGE.height - MARGIN - 60) doc.addPage();
+  // A heading keeps at least its first row with it.
+  ensureRoom(doc, 60);
   const y = doc.y + 10;
   write(title.toUpperCase(), MARGIN, y, { weight: 'bold', size: 9.5, color: ACCENT, width: CONTENT_WIDTH });
   doc.moveTo(MARGIN, doc.y + 2).lineTo(PAGE.width - MARGIN, doc.y + 2).lineWidth(0.6).strokeColor(RULE).stroke();
@@ -130,6 +144,7 @@ function section(doc: PDFKit.PDFDocument, write: Write, title: string): void {
 }
 
 function row(doc: PDFKit.PDFDocument, write: Write, label: string, value: string): void {
+  ensureRoom(doc, Math.max(heightOf(doc, label, 9.5, LABEL_WIDTH), heightOf(doc, value, 10.5, VALUE_WIDTH)) + 3);
   const top = doc.y;
   write(label, MARGIN, top, { size: 9.5, color: MUTED, width: LABEL_WIDTH });
   const afterLabel = doc.y;
@@ -138,8 +153,9 @@ function row(doc: PDFKit.PDFDocument, write: Write, label: string, value: string
 }
 
 function amountRow(doc: PDFKit.PDFDocument, write: Write, name: string, amount: string): void {
-  const top = doc.y;
   const amountWidth = 130;
+  ensureRoom(doc, heightOf(doc, name, 10.5, CONTENT_WIDTH - amountWidth - 10) + 3);
+  const top = doc.y;
   write(name, MARGIN, top, { size: 10.5, width: CONTENT_WIDTH - amountWidth - 10 });
   const afterName = doc.y;
   write(amount, PAGE.width - MARGIN - amountWidth, top, { weight: 'bold', size: 10.5, width: amountWidth, align: 'right' });
@@ -147,7 +163,7 @@ function amountRow(doc: PDFKit.PDFDocument, write: Write, name: string, amount: 
 }
 
 function assistance(doc: PDFKit.PDFDocument, write: Write, content: CertificateContent): void {
-  if (doc.y > PAGE.height - MARGIN - 120) doc.addPage();
+  ensureRoom(doc, 94);
   const top = doc.y + 14;
   doc.roundedRect(MARGIN, top, CONTENT_WIDTH, 70, 6).lineWidth(1.2).strokeColor(ACCENT).stroke();
   write('24-HOUR ASSISTANCE: RESCUE, EVACUATION AND MEDICAL', MARGIN + 14, top + 10, { weight: 'bold', size: 9.5, color: ACCENT, width: CONTENT_WIDTH - 28 });
@@ -165,7 +181,10 @@ function footer(doc: PDFKit.PDFDocument, write: Write, content: CertificateConte
     `This certificate confirms that the traveller named above is insured by ${content.underwriter} under policy ${content.policyNumber} ` +
     `for the coverage window and the altitude shown. The policy's terms and conditions govern the cover. ` +
     `Anyone may check that it is valid with the QR code or at ${content.verificationUrl}.`;
-  write(text, MARGIN, Math.max(doc.y + 6, PAGE.height - MARGIN - 40), { size: 8, color: MUTED, width: CONTENT_WIDTH });
+  const height = heightOf(doc, text, 8, CONTENT_WIDTH);
+  ensureRoom(doc, height + 6);
+  // At the foot of the last page.
+  write(text, MARGIN, Math.max(doc.y + 6, PAGE.height - MARGIN - height), { size: 8, color: MUTED, width: CONTENT_WIDTH });
 }
 
 function metres(altitude: number): string {

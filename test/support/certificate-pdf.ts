@@ -5,7 +5,8 @@ import { fontRuns, loadCertificateFonts } from '../../src/certificate/certificat
 export interface ReadPdf {
   /** The text of every page, whitespace collapsed to single spaces. */
   text: string;
-  pages: Array<{ width: number; height: number; links: string[] }>;
+  /** Each page's size in points, its links, and its own text (whitespace as extracted). */
+  pages: Array<{ width: number; height: number; links: string[]; text: string }>;
   title: string | null;
 }
 

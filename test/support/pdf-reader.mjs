@@ -11,6 +11,11 @@ const info = await parser.getInfo({ parsePageInfo: true });
 await parser.destroy();
 process.stdout.write(JSON.stringify({
   text: text.text,
-  pages: (info.pages ?? []).map((page) => ({ width: page.width, height: page.height, links: page.links.map((link) => link.url) })),
+  pages: (info.pages ?? []).map((page, index) => ({
+    width: page.width,
+    height: page.height,
+    links: page.links.map((link) => link.url),
+    text: text.pages[index]?.text ?? '',
+  })),
   title: info.info?.Title ?? null,
 }));
