@@ -729,7 +729,18 @@ export interface paths {
     };
     "/verify/{policyNumber}": {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Whatever a messenger, e-mail client or link tracker appends to a shared link (`utm_source`,
+                 *     `fbclid`...). Ignored: the page is the same with or without them.
+                 * @example {
+                 *       "utm_source": "whatsapp"
+                 *     }
+                 */
+                linkParameters?: {
+                    [key: string]: unknown;
+                };
+            };
             header?: never;
             path: {
                 /**
@@ -3321,7 +3332,18 @@ export interface operations {
     };
     verifyPolicy: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Whatever a messenger, e-mail client or link tracker appends to a shared link (`utm_source`,
+                 *     `fbclid`...). Ignored: the page is the same with or without them.
+                 * @example {
+                 *       "utm_source": "whatsapp"
+                 *     }
+                 */
+                linkParameters?: {
+                    [key: string]: unknown;
+                };
+            };
             header?: never;
             path: {
                 /**
@@ -3345,7 +3367,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The path cannot be read (invalid percent-encoding or a NUL character), error shape 2. */
+            /** @description The path or query cannot be read (invalid percent-encoding or a NUL character), error shape 2. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -246,6 +246,14 @@ describe('GET /verify/{policyNumber}', () => {
     for (const secret of ['Sophie', 'Keller', 'Anna', '1990-07-21', detail.orderRef, detail.traveller.email]) expect(response.body).not.toContain(secret);
   });
 
+  it('when the link carries what a messenger appends (utm_source, fbclid), then the page is the same', async () => {
+    const { detail } = await paidEverestOrder('Pasang Sherpa');
+    const plain = await page(detail.policyNumber);
+    const shared = await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true, query: { utm_source: 'whatsapp', fbclid: 'IwAR0x' } });
+    expect(shared.status).toBe(200);
+    expect(shared.body).toBe(plain.body);
+  });
+
   it('when the name is in Devanagari, then the initials are Devanagari letters', async () => {
     const { detail } = await paidEverestOrder('सीता शर्मा');
     const response = await page(detail.policyNumber);
