@@ -1,8 +1,9 @@
 /**
  * Reference formats of orders, groups and policies: `ORD-<year>-<seq>`, `ORDN-<year>-<seq>`,
- * `GRP-<year>-<seq>`, and the policy number `POL-<year>-<seq>` a paid order gets. The sequence number comes from a database sequence per kind and never
- * resets, so a reference stays unique across years and processes; it is zero-padded to six
- * digits for display and simply grows longer past 999999.
+ * `GRP-<year>-<seq>`, and the policy number `POL-<year>-<seq>` a paid order gets. The sequence
+ * number comes from a database sequence per kind and never resets, so a reference stays unique
+ * across years and processes; it is zero-padded to six digits for display and simply grows
+ * longer past 999999.
  */
 export type ReferenceKind = 'ORD' | 'ORDN' | 'GRP' | 'POL';
 
