@@ -63,8 +63,9 @@ export function registerOrderCommands(program: Command): void {
         paymentRef: recorded.attempt.paymentRef,
         amount: decimalStringFromMinor(recorded.attempt.amount),
         currency: recorded.attempt.currency,
+        policyNumber: recorded.order.policyNumber ?? null,
       };
-      output(options, result, `recorded ${result.currency} ${result.amount} cash for ${result.orderRef} (payment ${result.paymentRef}); order is ${result.status}`);
+      output(options, result, `recorded ${result.currency} ${result.amount} cash for ${result.orderRef} (payment ${result.paymentRef}); order is ${result.status}, policy ${result.policyNumber}`);
     });
 }
 

@@ -463,6 +463,8 @@ describe('orders the operator settled in cash or cancelled (ops order record-cas
       expect(status.body.data).toEqual({
         orderRef: order.orderRef, orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: attempt.paymentRef,
         paymentMethod: 'CASH', amount: 4500, currency: 'NPR', completedAt: attempt.completedAt!.toISOString(),
+        // Issued in the transaction that recorded the cash.
+        policyNumber: expect.stringMatching(/^POL-\d{4}-\d{6,}$/),
       });
     }
     const payAgain = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' });

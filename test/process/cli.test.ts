@@ -334,6 +334,7 @@ describe('ops order record-cash REF --amount A', () => {
       paymentRef: expect.stringMatching(new RegExp(`^${placed.orderRef}-\\d{13}$`)),
       amount: '4500.00',
       currency: 'NPR',
+      policyNumber: expect.stringMatching(/^POL-\d{4}-\d{6,}$/),
     });
 
     const shown = json('order', 'show', placed.orderRef);
@@ -351,6 +352,7 @@ describe('ops order record-cash REF --amount A', () => {
     expect(status.body.data).toEqual({
       orderRef: placed.orderRef, orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: recorded.paymentRef,
       paymentMethod: 'CASH', amount: 4500, currency: 'NPR', completedAt: recorded.paidAt,
+      policyNumber: recorded.policyNumber,
     });
     expect((await getOrder(placed.orderRef)).body.data).toMatchObject({ status: 'PAID', settlementType: 'CASH', paidAt: recorded.paidAt });
   });
