@@ -729,18 +729,7 @@ export interface paths {
     };
     "/verify/{policyNumber}": {
         parameters: {
-            query?: {
-                /**
-                 * @description Whatever a messenger, e-mail client or link tracker appends to a shared link (`utm_source`,
-                 *     `fbclid`...). Ignored: the page is the same with or without them.
-                 * @example {
-                 *       "utm_source": "whatsapp"
-                 *     }
-                 */
-                linkParameters?: {
-                    [key: string]: unknown;
-                };
-            };
+            query?: never;
             header?: never;
             path: {
                 /**
