@@ -161,10 +161,11 @@ export function requestsFor(document: any, model: OperationModel, ids: KnownIden
     );
   };
 
-  const queryValue = (param: SchemaNode): fc.Arbitrary<string | undefined> =>
+  // A free-form object parameter (form style, exploded: `?utm_source=...&fbclid=...`) gives its entries as parameters of their own.
+  const queryValue = (param: SchemaNode): fc.Arbitrary<string | Record<string, unknown> | undefined> =>
     fc.oneof(
       { weight: 3, arbitrary: fc.constant(undefined) },
-      { weight: 4, arbitrary: resolver.valid(param.schema).map((v) => String(v)) },
+      { weight: 4, arbitrary: resolver.valid(param.schema).map((v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? { ...v } : String(v))) },
       { weight: 2, arbitrary: hostileString() },
       { weight: 1, arbitrary: wrongTypedValue().map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? 'undefined')) },
     );
@@ -221,7 +222,10 @@ export function requestsFor(document: any, model: OperationModel, ids: KnownIden
         url = url.replace(`{${param.name}}`, path[i].value);
       });
       const search = new URLSearchParams();
-      for (const [name, value] of query) if (value !== undefined) search.append(name, value);
+      for (const [name, value] of query) {
+        if (typeof value === 'string') search.append(name, value);
+        else if (value !== undefined) for (const [key, entry] of Object.entries(value)) search.append(key, typeof entry === 'string' ? entry : JSON.stringify(entry) ?? '');
+      }
       if (extraQuery) search.append(extraQuery[0], extraQuery[1]);
       const queryString = search.toString();
       const headers: Record<string, string> = {};
