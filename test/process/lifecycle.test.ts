@@ -7,23 +7,11 @@ import { DEMO_PARTNERS } from '../../src/db/demo-partners';
 import { expectContract, expectSchema } from '../support/contract';
 import { buildServer, forkServer, refusedStart, type ServerProcess } from '../support/built-server';
 import { ApiClient } from '../support/http-client';
+import { connects, heldRequest } from '../support/raw-socket';
 import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { newPartner } from '../support/partners';
 
 const TOKEN = '/api/external/v1/auth/token';
-
-/** An HTTP/1.1 request on its own socket whose body is sent in two parts, so it can be held in flight. */
-function heldRequest(port: number, path: string, body: string) {
-  const socket = net.connect(port, '127.0.0.1');
-  let received = '';
-  socket.on('data', (chunk) => {
-    received += chunk.toString();
-  });
-  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
-  const cut = Math.floor(body.length / 2);
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, cut)}`);
-  return { finish: () => socket.write(body.slice(cut)), closed };
-}
 
 /** One request on a fresh connection, so node:cluster hands each to the next worker. */
 function postOnNewConnection(port: number, path: string, payload: unknown): Promise<{ status: number; body: unknown }> {
@@ -41,16 +29,6 @@ function postOnNewConnection(port: number, path: string, payload: unknown): Prom
     request.end(body);
   });
 }
-
-const connects = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 let orm: Orm;
 
