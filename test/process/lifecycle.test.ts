@@ -1,5 +1,4 @@
 import http from 'node:http';
-import net from 'node:net';
 import { initOrm, type Orm } from '../../src/db/orm';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
