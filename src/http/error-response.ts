@@ -25,6 +25,10 @@ export function toAppError(error: unknown): AppError {
 
 export function sendError(req: Request, res: Response, error: AppError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  // RFC 6750 section 3: a 401 names the scheme; with a token that was refused, also why.
+  if (error.status === 401) {
+    res.setHeader('WWW-Authenticate', /^Bearer\s/i.test(req.headers.authorization ?? '') ? 'Bearer realm="partner-api", error="invalid_token"' : 'Bearer realm="partner-api"');
+  }
   const body =
     error.shape === 'auth'
       ? authErrorBody(error.message)
