@@ -2002,6 +2002,7 @@ export interface components {
          */
         Unauthorized: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -2078,6 +2079,11 @@ export interface components {
          * @example 30
          */
         RetryAfter: number;
+        /**
+         * @description The authentication scheme (RFC 6750): `Bearer realm="partner-api"`, with
+         *     `error="invalid_token"` added when the request carried a token that was refused.
+         */
+        WwwAuthenticate: string;
     };
     pathItems: never;
 }
