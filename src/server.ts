@@ -8,6 +8,7 @@ import { initOrm, migrate, type Orm } from './db/orm';
 import { seed } from './db/seed';
 import { createGateways, type Gateways } from './gateways';
 import { sandboxCheckoutRouter } from './gateways/sandbox/checkout-routes';
+import { esewaCheckoutRouter } from './gateways/esewa/esewa-checkout-routes';
 import { createMetrics, type PoolUsage } from './http/metrics';
 import { answerProtocolErrorsInShape } from './http/protocol-errors';
 import { loadSpecDocument } from './http/spec-document';
@@ -80,7 +81,7 @@ export async function startServer(
   server.keepAliveTimeout = 65_000;
   const { port } = server.address() as AddressInfo;
   const publicBaseUrl = config.publicBaseUrl || `http://127.0.0.1:${port}`;
-  const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork());
+  const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork(), logger);
   const metrics = createMetrics(poolUsage(orm, config.dbPoolMax));
   const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
   const storage = documentStorageFor(config);
@@ -97,9 +98,12 @@ export async function startServer(
       rateLimiter: new RateLimiter(config.rateLimits.windowSeconds),
       isDatabaseUp: () => orm.isConnected(),
     },
-    pages: gateways.sandbox.size > 0
-      ? [sandboxCheckoutRouter({ gateways: gateways.sandbox, newEm: () => orm.em.fork(), merchantName: config.payments.merchantName, baseUrl: () => publicBaseUrl, logger })]
-      : [],
+    pages: [
+      ...(gateways.sandbox.size > 0
+        ? [sandboxCheckoutRouter({ gateways: gateways.sandbox, newEm: () => orm.em.fork(), merchantName: config.payments.merchantName, baseUrl: () => publicBaseUrl, logger })]
+        : []),
+      ...(gateways.esewa.size > 0 ? [esewaCheckoutRouter({ gateways: gateways.esewa, newEm: () => orm.em.fork(), merchantName: config.payments.merchantName })] : []),
+    ],
   });
   server.on('request', app);
   const reconcileJob = new PaymentReconcileJob(() => orm.em.fork(), payments);
@@ -109,7 +113,7 @@ export async function startServer(
     intervalSeconds: config.documentPurgeIntervalSeconds,
   });
   const tokenPurge = startTokenPurgeJob(() => orm.em.fork(), logger, config.documentPurgeIntervalSeconds);
-  logger.info({ port, paymentMode: config.payments.mode }, 'listening');
+  logger.info({ port, paymentMode: config.payments.mode, providers: config.payments.providers }, 'listening');
 
   return {
     url: `http://127.0.0.1:${port}`,
