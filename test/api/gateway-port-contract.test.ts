@@ -9,6 +9,7 @@ import { esewaCheckout, khaltiCheckout } from '../support/provider-browser';
 import { startTestServer } from '../support/test-server';
 import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
 import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
+import { simulatedProvidersEnv } from '../simulators/simulator-server';
 
 /**
  * The gateway port's contract, one suite for every adapter: the sandbox's card gateway (which
@@ -37,14 +38,7 @@ beforeAll(async () => {
   [khalti, esewa] = await Promise.all([startKhaltiSimulator(), startEsewaSimulator()]);
   sandbox = await serve({});
   providers = await serve({
-    CARD_GATEWAY_PROVIDER: 'khalti',
-    WALLET_GATEWAY_PROVIDER: 'esewa',
-    KHALTI_SECRET_KEY: khalti.secretKey,
-    KHALTI_BASE_URL: khalti.apiBase,
-    ESEWA_PRODUCT_CODE: esewa.productCode,
-    ESEWA_SECRET_KEY: esewa.secretKey,
-    ESEWA_FORM_URL: esewa.formUrl,
-    ESEWA_STATUS_URL: esewa.statusUrl,
+    ...simulatedProvidersEnv(khalti, esewa),
     PAYMENT_PROVIDER_TIMEOUT_MS: '2000',
   });
 });

@@ -13,6 +13,7 @@ import { newTraveller } from '../support/traveller-fixtures';
 import { startOnOwnDatabase, stopOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
 import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
+import { simulatedProvidersEnv } from '../simulators/simulator-server';
 
 /**
  * The whole partner flow through each live provider's simulator (card_gateway -> Khalti,
@@ -32,15 +33,7 @@ let esewa: EsewaSimulator;
 beforeAll(async () => {
   [khalti, esewa] = await Promise.all([startKhaltiSimulator(), startEsewaSimulator()]);
   ({ database, server, client, partner } = await startOnOwnDatabase('providers', undefined, {
-    ALLOW_HTTP_RETURN_URL: 'false',
-    CARD_GATEWAY_PROVIDER: 'khalti',
-    WALLET_GATEWAY_PROVIDER: 'esewa',
-    KHALTI_SECRET_KEY: khalti.secretKey,
-    KHALTI_BASE_URL: khalti.apiBase,
-    ESEWA_PRODUCT_CODE: esewa.productCode,
-    ESEWA_SECRET_KEY: esewa.secretKey,
-    ESEWA_FORM_URL: esewa.formUrl,
-    ESEWA_STATUS_URL: esewa.statusUrl,
+    ...simulatedProvidersEnv(khalti, esewa),
     PAYMENT_PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS),
     // payment-status asks the provider about every open attempt at once.
     PAYMENT_RECONCILE_AFTER_SECONDS: '0',

@@ -65,3 +65,20 @@ export const randomId = (length: number): string => {
 
 export const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
+
+/** The server settings that put card_gateway on a Khalti simulator and wallet_gateway on an eSewa one. */
+export function simulatedProvidersEnv(
+  khalti: { secretKey: string; apiBase: string },
+  esewa: { productCode: string; secretKey: string; formUrl: string; statusUrl: string },
+): Record<string, string> {
+  return {
+    CARD_GATEWAY_PROVIDER: 'khalti',
+    WALLET_GATEWAY_PROVIDER: 'esewa',
+    KHALTI_SECRET_KEY: khalti.secretKey,
+    KHALTI_BASE_URL: khalti.apiBase,
+    ESEWA_PRODUCT_CODE: esewa.productCode,
+    ESEWA_SECRET_KEY: esewa.secretKey,
+    ESEWA_FORM_URL: esewa.formUrl,
+    ESEWA_STATUS_URL: esewa.statusUrl,
+  };
+}

@@ -1,3 +1,4 @@
+import type { EsewaConfig } from '../../config';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   InvalidCallbackError,
@@ -13,18 +14,12 @@ import {
   type StartedCheckout,
 } from '../gateway';
 import { asRecord, callProvider, withLookupRetries, type ProviderCallPolicy } from '../provider-http';
+import { lookupFromOutcome } from '../provider-outcome';
 import { esewaSignature, esewaSignatureMatches } from './esewa-signature';
 import { esewaAmount, minorFromEsewa, REQUEST_SIGNED_FIELDS, statusOutcome, type EsewaForm } from './esewa-wire';
 
-export interface EsewaSettings {
-  /** The merchant code eSewa issued (`EPAYTEST` in its test environment). */
-  productCode: string;
-  secretKey: string;
-  /** Where the signed form is posted, e.g. https://rc-epay.esewa.com.np/api/epay/main/v2/form. */
-  formUrl: string;
-  /** The status-check API, e.g. https://rc.esewa.com.np/api/epay/transaction/status/. */
-  statusUrl: string;
-}
+/** Validated once in config (ESEWA_*); the test environment's values are the defaults outside production. */
+export type EsewaSettings = EsewaConfig;
 
 const PROVIDER = 'esewa';
 
@@ -114,13 +109,7 @@ export class EsewaGateway implements PaymentGateway {
     url.searchParams.set('transaction_uuid', payment.paymentRef);
     const answer = await withLookupRetries(this.policy, () => callProvider(PROVIDER, url.toString(), { method: 'GET', headers: { Accept: 'application/json' } }, this.policy));
     if (answer.status >= 500) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `status check answered HTTP ${answer.status}`);
-    const outcome = statusOutcome(asRecord(answer.body), payment, this.settings.productCode, new Date());
-    if (outcome.kind === 'UNREADABLE') throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', outcome.why);
-    if (outcome.kind === 'OPEN') {
-      if (outcome.warn) this.policy.logger.warn({ provider: PROVIDER, paymentRef: payment.paymentRef, status: outcome.status }, 'eSewa reports a state an operator must look at');
-      return { decided: false };
-    }
-    return { decided: true, report: outcome.report, confirmed: true };
+    return lookupFromOutcome(PROVIDER, statusOutcome(asRecord(answer.body), payment, this.settings.productCode, new Date()), payment, this.policy.logger);
   }
 
   async voidPayment(payment: PaymentAtGateway): Promise<GatewayVoid> {

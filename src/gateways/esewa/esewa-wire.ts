@@ -1,5 +1,6 @@
 import { decimalStringFromMinor, minorFromDecimalString, type Minor } from '../../domain/money';
 import type { GatewayReport, PaymentAtGateway } from '../gateway';
+import { finalOutcome, type ProviderOutcome } from '../provider-outcome';
 
 /** The request form of eSewa ePay v2, in the order eSewa documents it. */
 export interface EsewaForm {
@@ -46,12 +47,7 @@ const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'>> = {
  */
 const NEEDS_OPERATOR = new Set(['AMBIGUOUS', 'PARTIAL_REFUND']);
 
-export type StatusOutcome =
-  | { kind: 'FINAL'; report: GatewayReport }
-  | { kind: 'OPEN'; status: string; warn: boolean }
-  | { kind: 'UNREADABLE'; why: string };
-
-export function statusOutcome(body: Record<string, unknown>, payment: PaymentAtGateway, productCode: string, now: Date): StatusOutcome {
+export function statusOutcome(body: Record<string, unknown>, payment: PaymentAtGateway, productCode: string, now: Date): ProviderOutcome {
   const { status, product_code: product, transaction_uuid: uuid, total_amount: total, ref_id: refId } = body;
   if (typeof status !== 'string') {
     // eSewa answers an unknown transaction with an error object ({ code, error_message }) instead of a status.
@@ -62,16 +58,5 @@ export function statusOutcome(body: Record<string, unknown>, payment: PaymentAtG
   if (product !== productCode || uuid !== payment.paymentRef) return { kind: 'UNREADABLE', why: 'status check answered about another payment' };
   const amount = minorFromEsewa(total);
   if (amount === undefined) return { kind: 'UNREADABLE', why: 'status check without a readable total_amount' };
-  return {
-    kind: 'FINAL',
-    report: {
-      paymentRef: payment.paymentRef,
-      status: word.status,
-      reason: word.reason,
-      amount,
-      currency: 'NPR',
-      gatewayTransactionId: typeof refId === 'string' && refId !== '' ? refId : `uuid:${payment.paymentRef}`,
-      issuedAt: now,
-    },
-  };
+  return finalOutcome(payment, word, amount, typeof refId === 'string' && refId !== '' ? refId : `uuid:${payment.paymentRef}`, now);
 }

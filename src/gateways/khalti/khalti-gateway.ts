@@ -1,3 +1,4 @@
+import type { KhaltiConfig } from '../../config';
 import {
   InvalidCallbackError,
   ProviderUnavailableError,
@@ -12,16 +13,11 @@ import {
   type StartedCheckout,
 } from '../gateway';
 import { asRecord, callProvider, withLookupRetries, type ProviderCallPolicy } from '../provider-http';
+import { lookupFromOutcome } from '../provider-outcome';
 import { lookupOutcome, returnProblem } from './khalti-wire';
 
-export interface KhaltiSettings {
-  /** The merchant's secret key (test-admin.khalti.com for the sandbox, admin.khalti.com live). */
-  secretKey: string;
-  /** API root, e.g. https://dev.khalti.com/api/v2 (sandbox) or https://khalti.com/api/v2 (live). */
-  baseUrl: string;
-  /** `website_url` of the initiation: the merchant's site. */
-  websiteUrl: string;
-}
+/** Validated once in config (KHALTI_*), with `website_url` resolved to PUBLIC_BASE_URL when unset. */
+export type KhaltiSettings = KhaltiConfig & { websiteUrl: string };
 
 const PROVIDER = 'khalti';
 
@@ -77,13 +73,7 @@ export class KhaltiGateway implements PaymentGateway {
     if (answer.status !== 200 && answer.status !== 400) {
       throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `lookup answered HTTP ${answer.status}`);
     }
-    const outcome = lookupOutcome(asRecord(answer.body), payment, new Date());
-    if (outcome.kind === 'UNREADABLE') throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', outcome.why);
-    if (outcome.kind === 'OPEN') {
-      if (outcome.warn) this.policy.logger.warn({ provider: PROVIDER, paymentRef: payment.paymentRef, status: outcome.status }, 'Khalti reports a state an operator must look at');
-      return { decided: false };
-    }
-    return { decided: true, report: outcome.report, confirmed: true };
+    return lookupFromOutcome(PROVIDER, lookupOutcome(asRecord(answer.body), payment, new Date()), payment, this.policy.logger);
   }
 
   async voidPayment(payment: PaymentAtGateway): Promise<GatewayVoid> {

@@ -1,14 +1,9 @@
 import type { GatewayReport, PaymentAtGateway, ReturnQuery } from '../gateway';
+import { finalOutcome, type ProviderOutcome } from '../provider-outcome';
 
-/**
- * Khalti's wire format (docs.khalti.com, Web Checkout KPG-2). Amounts are integer paisa on both
- * the return and the lookup. Lookup statuses: Completed, Pending, Initiated, Refunded, Expired,
- * User canceled, Partially Refunded.
- */
-export type LookupOutcome =
-  | { kind: 'FINAL'; report: GatewayReport }
-  | { kind: 'OPEN'; status: string; warn: boolean }
-  | { kind: 'UNREADABLE'; why: string };
+// Khalti's wire format (docs.khalti.com, Web Checkout KPG-2). Amounts are integer paisa on both
+// the return and the lookup. Lookup statuses: Completed, Pending, Initiated, Refunded, Expired,
+// User canceled, Partially Refunded.
 
 /** Final lookup states and the word each is for us; a refund before we heard of the capture leaves the order unpaid. */
 const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'>> = {
@@ -21,7 +16,7 @@ const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'>> = {
 /** Not decided yet; Partially Refunded keeps part of the money, which no order can take: an operator's case. */
 const OPEN: Record<string, boolean> = { Pending: false, Initiated: false, 'Partially Refunded': true };
 
-export function lookupOutcome(body: Record<string, unknown>, payment: PaymentAtGateway, now: Date): LookupOutcome {
+export function lookupOutcome(body: Record<string, unknown>, payment: PaymentAtGateway, now: Date): ProviderOutcome {
   const { pidx, status, total_amount: total, transaction_id: transactionId } = body;
   if (pidx !== payment.providerRef) return { kind: 'UNREADABLE', why: 'lookup answered about another pidx' };
   if (typeof status !== 'string') return { kind: 'UNREADABLE', why: 'lookup without a status' };
@@ -29,19 +24,8 @@ export function lookupOutcome(body: Record<string, unknown>, payment: PaymentAtG
   const word = FINAL[status];
   if (!word) return { kind: 'OPEN', status, warn: true };
   if (typeof total !== 'number' || !Number.isSafeInteger(total) || total < 0) return { kind: 'UNREADABLE', why: 'lookup without an integer total_amount' };
-  return {
-    kind: 'FINAL',
-    report: {
-      paymentRef: payment.paymentRef,
-      status: word.status,
-      reason: word.reason,
-      amount: total,
-      // Khalti settles in NPR only.
-      currency: 'NPR',
-      gatewayTransactionId: typeof transactionId === 'string' && transactionId !== '' ? transactionId : `pidx:${String(pidx)}`,
-      issuedAt: now,
-    },
-  };
+  const transaction = typeof transactionId === 'string' && transactionId !== '' ? transactionId : `pidx:${String(pidx)}`;
+  return finalOutcome(payment, word, total, transaction, now);
 }
 
 /**
