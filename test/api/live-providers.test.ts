@@ -7,7 +7,7 @@ import type { RunningServer } from '../../src/server';
 import type { ApiClient } from '../support/http-client';
 import { everestQuote, orderFromQuote, ORDERS } from '../support/order-fixtures';
 import type { TestPartner } from '../support/partners';
-import { ledgerOf, pay, paymentStatus, placeOrder, RETURN_URL } from '../support/payment-fixtures';
+import { groupPayPath, ledgerOf, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL } from '../support/payment-fixtures';
 import { deliverReturn, esewaCheckout, esewaFormOf, khaltiCheckout } from '../support/provider-browser';
 import { newTraveller } from '../support/traveller-fixtures';
 import { startOnOwnDatabase, stopOwnDatabase, type OwnDatabase } from '../support/own-database';
@@ -85,6 +85,15 @@ describe('card_gateway served by Khalti ePayment', () => {
     expect((await attemptOf(started.paymentRef)).gatewayTransactionId).toBe(simulated.transactionId);
     // The customer reloads the return page: the lookup says the same, nothing changes, no error.
     expect((await deliverReturn(client, back)).status).toBe(303);
+  });
+
+  it('when a group is paid on Khalti, then one Khalti payment for the group total pays every order', async () => {
+    const group = await placeGroup(server, client, partner, 2);
+    const response = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway', returnUrl: RETURN_URL }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
+    expect(response.status).toBe(200);
+    expect(khalti.byOrder(response.body.data.paymentRef).amount).toBe(900000);
+    expect((await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' }))).status).toBe(303);
+    for (const order of group.orders) expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', amount: 4500, groupAmount: 9000 });
   });
 
   it('when the customer cancels on Khalti, then the attempt ends CANCELLED and the order stays PENDING', async () => {
