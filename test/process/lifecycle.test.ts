@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import { initOrm, type Orm } from '../../src/db/orm';
@@ -7,6 +6,7 @@ import path from 'node:path';
 import { DEMO_PARTNERS } from '../../src/db/demo-partners';
 import { expectContract, expectSchema } from '../support/contract';
 import { buildServer, forkServer, refusedStart, type ServerProcess } from '../support/built-server';
+import { liveProvidersEnv } from '../support/live-providers-env';
 import { ApiClient } from '../support/http-client';
 import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { newPartner } from '../support/partners';
@@ -132,14 +132,7 @@ describe('production fails closed', () => {
   let database: OwnDatabase;
   // Values of '' unset what the test helpers ask for: this is what an operator gets by default.
   const deployment = () => ({ NODE_ENV: '', PAYMENT_MODE: '', SEED_DEMO_DATA: '', DATABASE_URL: database.url });
-  // A production deployment's payment providers (nothing is asked of them at start).
-  const liveProviders = {
-    CARD_GATEWAY_PROVIDER: 'khalti',
-    WALLET_GATEWAY_PROVIDER: 'esewa',
-    KHALTI_SECRET_KEY: randomBytes(16).toString('hex'),
-    ESEWA_PRODUCT_CODE: 'NP-ES-TREKCOVER',
-    ESEWA_SECRET_KEY: randomBytes(16).toString('hex'),
-  };
+  const liveProviders = liveProvidersEnv();
   const demoToken = (server: ServerProcess) =>
     new ApiClient(server.url).op('issueToken', 'POST', TOKEN, { clientId: DEMO_PARTNERS[0].clientId, clientSecret: DEMO_PARTNERS[0].clientSecret });
   const stop = async (server: ServerProcess) => {

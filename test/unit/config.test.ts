@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../src/config';
+import { liveProvidersEnv } from '../support/live-providers-env';
 
 const problemsOf = (env: Record<string, string>): string[] => {
   try {
@@ -11,14 +12,7 @@ const problemsOf = (env: Record<string, string>): string[] => {
   return [];
 };
 
-/** A production deployment's providers: Khalti for cards, eSewa for the wallet, with their own live credentials. */
-const LIVE_PROVIDERS = {
-  CARD_GATEWAY_PROVIDER: 'khalti',
-  WALLET_GATEWAY_PROVIDER: 'esewa',
-  KHALTI_SECRET_KEY: randomBytes(16).toString('hex'),
-  ESEWA_PRODUCT_CODE: 'NP-ES-TREKCOVER',
-  ESEWA_SECRET_KEY: randomBytes(16).toString('hex'),
-};
+const LIVE_PROVIDERS = liveProvidersEnv();
 
 describe('configuration validated at start', () => {
   it('starts with no variable set, on documented defaults', () => {
