@@ -4,6 +4,10 @@ import path from 'node:path';
 import { gatewaySecretWeakness } from './domain/secret-strength';
 
 export type PaymentMode = 'sandbox' | 'live';
+/** Who serves a partner-facing gateway: the built-in simulation, Khalti ePayment or eSewa ePay v2. */
+export type ProviderName = 'sandbox' | 'khalti' | 'esewa';
+export const PROVIDER_NAMES: readonly ProviderName[] = ['sandbox', 'khalti', 'esewa'];
+type GatewayKey = 'card_gateway' | 'wallet_gateway';
 
 /** Every setting of the service, parsed and validated once at start. */
 export interface Config {
@@ -59,8 +63,54 @@ export interface PaymentConfig {
   /** Shown on the hosted checkout pages. */
   merchantName: string;
   /** Per-gateway HMAC secrets from the environment; in sandbox mode missing ones are generated per DATA_DIR. */
-  gatewaySecrets: Partial<Record<'card_gateway' | 'wallet_gateway', string>>;
+  gatewaySecrets: Partial<Record<GatewayKey, string>>;
+  /**
+   * The provider behind each gateway (CARD_GATEWAY_PROVIDER, WALLET_GATEWAY_PROVIDER); `sandbox`
+   * by default in sandbox mode, none in live mode (pay then answers 503, and production refuses to start).
+   */
+  providers: Record<GatewayKey, ProviderName | undefined>;
+  khalti?: KhaltiConfig;
+  esewa?: EsewaConfig;
+  /** No call to a provider may take longer; pay answers 503 when one does. */
+  providerTimeoutMs: number;
+  /** Tries of an idempotent provider call (lookups, status checks) before it counts as failed. */
+  providerLookupAttempts: number;
 }
+
+/** Khalti ePayment (KPG-2); see README "Going live". */
+export interface KhaltiConfig {
+  secretKey: string;
+  /** API root without a trailing slash, e.g. https://dev.khalti.com/api/v2. */
+  baseUrl: string;
+  /** `website_url` sent with each initiation; PUBLIC_BASE_URL when unset. */
+  websiteUrl?: string;
+}
+
+/** eSewa ePay v2; see README "Going live". */
+export interface EsewaConfig {
+  productCode: string;
+  secretKey: string;
+  formUrl: string;
+  statusUrl: string;
+}
+
+/** The providers' published test environments and credentials (docs/decisions.md, "Live payment providers"). */
+export const PROVIDER_TEST_ENVIRONMENTS = {
+  khaltiBaseUrl: 'https://dev.khalti.com/api/v2',
+  esewaFormUrl: 'https://rc-epay.esewa.com.np/api/epay/main/v2/form',
+  esewaStatusUrl: 'https://rc.esewa.com.np/api/epay/transaction/status/',
+  esewaProductCode: 'EPAYTEST',
+  esewaSecretKey: '8gBm/:&EnhH.1/q',
+} as const;
+
+export const PROVIDER_LIVE_ENVIRONMENTS = {
+  khaltiBaseUrl: 'https://khalti.com/api/v2',
+  esewaFormUrl: 'https://epay.esewa.com.np/api/epay/main/v2/form',
+  esewaStatusUrl: 'https://epay.esewa.com.np/api/epay/transaction/status/',
+} as const;
+
+/** Hosts of the providers' test environments: production must not take "payments" there. */
+const TEST_HOSTS = ['dev.khalti.com', 'a.khalti.com', 'test-pay.khalti.com', 'rc-epay.esewa.com.np', 'rc.esewa.com.np', 'uat.esewa.com.np'];
 
 /** false: the socket's peer is the client; a number: that many proxies in front; a list: the proxies' addresses. */
 export type TrustProxy = false | number | string[];
@@ -253,6 +303,9 @@ export function loadConfig(env: Env = process.env): Config {
         card_gateway: read.optional('CARD_GATEWAY_SECRET'),
         wallet_gateway: read.optional('WALLET_GATEWAY_SECRET'),
       },
+      providers: { card_gateway: undefined, wallet_gateway: undefined },
+      providerTimeoutMs: read.integer('PAYMENT_PROVIDER_TIMEOUT_MS', 8000, 100, 60_000),
+      providerLookupAttempts: read.integer('PAYMENT_PROVIDER_LOOKUP_ATTEMPTS', 2, 1, 5),
     },
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 300_000),
     clusterWorkers: read.integer('CLUSTER_WORKERS', Math.max(2, availableParallelism()), 1, 64),
@@ -277,6 +330,57 @@ export function loadConfig(env: Env = process.env): Config {
     const weakness = secret === undefined ? undefined : gatewaySecretWeakness(secret, { production: isProduction });
     if (weakness) read.problems.push(`${gateway.toUpperCase()}_SECRET ${weakness}`);
   }
+  readProviders(read, config);
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
+}
+
+/**
+ * Which provider serves each gateway, and the settings of those in use. Production fails closed:
+ * every gateway needs a live provider, on HTTPS, outside the providers' test environments, with
+ * credentials that are not the published test ones.
+ */
+function readProviders(read: EnvReader, config: Config): void {
+  const payments = config.payments;
+  const production = config.isProduction;
+  const fallback = payments.mode === 'sandbox' ? 'sandbox' : undefined;
+  for (const gateway of ['card_gateway', 'wallet_gateway'] as const) {
+    const variable = `${gateway.toUpperCase()}_PROVIDER`;
+    const provider = read.optional(variable) === undefined ? fallback : read.oneOf<ProviderName>(variable, 'sandbox', PROVIDER_NAMES);
+    payments.providers[gateway] = provider;
+    if (provider === 'sandbox' && payments.mode !== 'sandbox') read.problems.push(`${variable}=sandbox needs PAYMENT_MODE=sandbox`);
+    if (production && provider === undefined) read.problems.push(`${variable} is not set: in production ${gateway} needs a live provider (khalti or esewa)`);
+  }
+  const used = new Set(Object.values(payments.providers));
+  if ((used.has('khalti') || used.has('esewa')) && config.currency !== 'NPR') read.problems.push('Khalti and eSewa take NPR only: CURRENCY must be NPR');
+  const environment = production ? PROVIDER_LIVE_ENVIRONMENTS : PROVIDER_TEST_ENVIRONMENTS;
+  const providerUrl = (name: string, fallbackUrl: string): string => {
+    const value = read.url(name, production ? ['https:'] : ['https:', 'http:']) ?? fallbackUrl;
+    if (production && TEST_HOSTS.includes(new URL(value).hostname)) read.problems.push(`${name} points at a provider's test environment, which takes no real money, while NODE_ENV=production`);
+    return value;
+  };
+  if (used.has('khalti')) {
+    const secretKey = read.optional('KHALTI_SECRET_KEY');
+    if (!secretKey) read.problems.push('KHALTI_SECRET_KEY is required when a gateway is served by khalti (the merchant secret key from admin.khalti.com, or test-admin.khalti.com for its sandbox)');
+    payments.khalti = {
+      secretKey: secretKey ?? '',
+      baseUrl: providerUrl('KHALTI_BASE_URL', environment.khaltiBaseUrl).replace(/\/+$/, ''),
+      websiteUrl: read.url('KHALTI_WEBSITE_URL', ['https:', 'http:']),
+    };
+  }
+  if (used.has('esewa')) {
+    // Outside production eSewa's published test merchant works out of the box; production must bring its own.
+    const productCode = read.optional('ESEWA_PRODUCT_CODE') ?? (production ? undefined : PROVIDER_TEST_ENVIRONMENTS.esewaProductCode);
+    const secretKey = read.optional('ESEWA_SECRET_KEY') ?? (production ? undefined : PROVIDER_TEST_ENVIRONMENTS.esewaSecretKey);
+    if (!productCode || !secretKey) read.problems.push('ESEWA_PRODUCT_CODE and ESEWA_SECRET_KEY are required in production when a gateway is served by esewa');
+    if (production && (productCode === PROVIDER_TEST_ENVIRONMENTS.esewaProductCode || secretKey === PROVIDER_TEST_ENVIRONMENTS.esewaSecretKey)) {
+      read.problems.push("ESEWA_PRODUCT_CODE or ESEWA_SECRET_KEY is eSewa's published test credential, not allowed when NODE_ENV=production");
+    }
+    payments.esewa = {
+      productCode: productCode ?? '',
+      secretKey: secretKey ?? '',
+      formUrl: providerUrl('ESEWA_FORM_URL', environment.esewaFormUrl),
+      statusUrl: providerUrl('ESEWA_STATUS_URL', environment.esewaStatusUrl),
+    };
+  }
 }

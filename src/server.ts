@@ -8,6 +8,7 @@ import { initOrm, migrate, type Orm } from './db/orm';
 import { seed } from './db/seed';
 import { createGateways, type Gateways } from './gateways';
 import { sandboxCheckoutRouter } from './gateways/sandbox/checkout-routes';
+import { esewaCheckoutRouter } from './gateways/esewa/esewa-checkout-routes';
 import { createMetrics, type PoolUsage } from './http/metrics';
 import { answerProtocolErrorsInShape } from './http/protocol-errors';
 import { loadSpecDocument } from './http/spec-document';
@@ -107,7 +108,7 @@ async function serve(
   server.keepAliveTimeout = 65_000;
   const { port } = server.address() as AddressInfo;
   const publicBaseUrl = config.publicBaseUrl || `http://127.0.0.1:${port}`;
-  const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork());
+  const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork(), logger);
   const metrics = createMetrics(await poolUsage(orm, config.dbPoolMax));
   const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
   const storage = documentStorageFor(config);
@@ -124,9 +125,12 @@ async function serve(
       rateLimiter: new RateLimiter(config.rateLimits.windowSeconds),
       isDatabaseUp: () => orm.isConnected(),
     },
-    pages: gateways.sandbox.size > 0
-      ? [sandboxCheckoutRouter({ gateways: gateways.sandbox, newEm: () => orm.em.fork(), merchantName: config.payments.merchantName, baseUrl: () => publicBaseUrl, logger })]
-      : [],
+    pages: [
+      ...(gateways.sandbox.size > 0
+        ? [sandboxCheckoutRouter({ gateways: gateways.sandbox, newEm: () => orm.em.fork(), merchantName: config.payments.merchantName, baseUrl: () => publicBaseUrl, logger })]
+        : []),
+      ...(gateways.esewa.size > 0 ? [esewaCheckoutRouter({ gateways: gateways.esewa, newEm: () => orm.em.fork(), merchantName: config.payments.merchantName })] : []),
+    ],
   });
   server.on('request', app);
   const reconcileJob = new PaymentReconcileJob(() => orm.em.fork(), payments);
@@ -136,8 +140,13 @@ async function serve(
     intervalSeconds: config.documentPurgeIntervalSeconds,
   });
   const tokenPurge = startTokenPurgeJob(() => orm.em.fork(), logger, config.documentPurgeIntervalSeconds);
+  // One string: a field named after a gateway reads like instrument data to log scanners.
+  const providers = Object.entries(config.payments.providers).map(([gateway, provider]) => `${gateway}=${provider ?? 'none'}`).join(' ');
   // The addresses a person starting the service wants; the JSON line carries them as fields too.
-  logger.info({ port, paymentMode: config.payments.mode, api: `${publicBaseUrl}${API_PREFIX}`, docs: `${publicBaseUrl}/docs`, mock: 'npm run mock' }, 'listening');
+  logger.info(
+    { port, paymentMode: config.payments.mode, providers, api: `${publicBaseUrl}${API_PREFIX}`, docs: `${publicBaseUrl}/docs`, mock: 'npm run mock' },
+    'listening',
+  );
 
   return {
     url: `http://127.0.0.1:${port}`,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { DEMO_PARTNERS } from '../../src/db/demo-partners';
 import { expectContract, expectSchema } from '../support/contract';
 import { buildServer, forkServer, refusedStart, type ServerProcess } from '../support/built-server';
+import { liveProvidersEnv } from '../support/live-providers-env';
 import { ApiClient } from '../support/http-client';
 import { connects, heldRequest } from '../support/raw-socket';
 import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
@@ -108,6 +109,7 @@ describe('production fails closed', () => {
   let database: OwnDatabase;
   // Values of '' unset what the test helpers ask for: this is what an operator gets by default.
   const deployment = () => ({ NODE_ENV: '', PAYMENT_MODE: '', SEED_DEMO_DATA: '', DATABASE_URL: database.url });
+  const liveProviders = liveProvidersEnv();
   const demoToken = (server: ServerProcess) =>
     new ApiClient(server.url).op('issueToken', 'POST', TOKEN, { clientId: DEMO_PARTNERS[0].clientId, clientSecret: DEMO_PARTNERS[0].clientSecret });
   const stop = async (server: ServerProcess) => {
@@ -136,7 +138,7 @@ describe('production fails closed', () => {
   it('when a demo credential is active, then production refuses to start in one line naming it and the revoke command, and starts once it is revoked', async () => {
     await stop(await forkServer('main', { ...deployment(), SEED_DEMO_DATA: 'true' }));
 
-    const refused = await refusedStart('main', { ...deployment(), NODE_ENV: 'production' });
+    const refused = await refusedStart('main', { ...deployment(), ...liveProviders, NODE_ENV: 'production' });
     expect(refused.code).toBe(2);
     const lines = refused.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -150,11 +152,18 @@ describe('production fails closed', () => {
       });
       expect(revoke.status).toBe(0);
     }
-    const server = await forkServer('main', { ...deployment(), NODE_ENV: 'production' });
+    const server = await forkServer('main', { ...deployment(), ...liveProviders, NODE_ENV: 'production' });
     try {
       expect((await demoToken(server)).status).toBe(401);
     } finally {
       await stop(server);
     }
+  });
+
+  it('when a gateway has no live provider, then production refuses to start with one line naming the variable', async () => {
+    const refused = await refusedStart('main', { ...deployment(), ...liveProviders, WALLET_GATEWAY_PROVIDER: '', NODE_ENV: 'production' });
+    expect(refused.code).toBe(2);
+    const problems = refused.stderr.trim().split('\n').filter((line) => line.startsWith('  - '));
+    expect(problems).toEqual(['  - WALLET_GATEWAY_PROVIDER is not set: in production wallet_gateway needs a live provider (khalti or esewa)']);
   });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../src/config';
+import { liveProvidersEnv } from '../support/live-providers-env';
 
 const problemsOf = (env: Record<string, string>): string[] => {
   try {
@@ -10,6 +11,8 @@ const problemsOf = (env: Record<string, string>): string[] => {
   }
   return [];
 };
+
+const LIVE_PROVIDERS = liveProvidersEnv();
 
 describe('configuration validated at start', () => {
   it('starts with no variable set, on documented defaults', () => {
@@ -26,23 +29,49 @@ describe('configuration validated at start', () => {
     const deployed = loadConfig({ DATABASE_URL: 'postgresql://app@db/app' });
     expect(deployed).toMatchObject({ seedDemoData: false, payments: { mode: 'live' } });
     expect(loadConfig({ DATABASE_URL: 'postgresql://app@db/app', PAYMENT_MODE: 'sandbox', SEED_DEMO_DATA: 'true' })).toMatchObject({ seedDemoData: true, payments: { mode: 'sandbox' } });
-    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ seedDemoData: false, payments: { mode: 'live' } });
-    expect(problemsOf({ NODE_ENV: 'production', SEED_DEMO_DATA: 'true' })).toEqual(['SEED_DEMO_DATA=true is not allowed when NODE_ENV=production']);
+    expect(loadConfig({ NODE_ENV: 'production', ...LIVE_PROVIDERS })).toMatchObject({ seedDemoData: false, payments: { mode: 'live' } });
+    expect(problemsOf({ NODE_ENV: 'production', SEED_DEMO_DATA: 'true', ...LIVE_PROVIDERS })).toEqual(['SEED_DEMO_DATA=true is not allowed when NODE_ENV=production']);
     expect(problemsOf({ PAYMENT_MODE: 'fake' })).toEqual(['PAYMENT_MODE must be one of sandbox, live (got "fake")']);
   });
 
   it('refuses in production gateway secrets that are short, a repeated pattern or published, one line each', () => {
     // Drawn here: a strong secret written into the repository would be a published one.
     const strong = () => randomBytes(32).toString('base64url');
-    expect(problemsOf({ NODE_ENV: 'production', CARD_GATEWAY_SECRET: strong(), WALLET_GATEWAY_SECRET: strong() })).toEqual([]);
-    expect(problemsOf({ NODE_ENV: 'production', CARD_GATEWAY_SECRET: 'a'.repeat(32), WALLET_GATEWAY_SECRET: 'sandbox-secret-annapurna-adventure' })).toEqual([
+    expect(problemsOf({ NODE_ENV: 'production', CARD_GATEWAY_SECRET: strong(), WALLET_GATEWAY_SECRET: strong(), ...LIVE_PROVIDERS })).toEqual([]);
+    expect(problemsOf({ NODE_ENV: 'production', CARD_GATEWAY_SECRET: 'a'.repeat(32), WALLET_GATEWAY_SECRET: 'sandbox-secret-annapurna-adventure', ...LIVE_PROVIDERS })).toEqual([
       'CARD_GATEWAY_SECRET is a repeated pattern; use 32 random bytes, e.g. `openssl rand -base64 32`',
       'WALLET_GATEWAY_SECRET contains a published secret; use 32 random bytes, e.g. `openssl rand -base64 32`',
     ]);
-    expect(problemsOf({ NODE_ENV: 'production', CARD_GATEWAY_SECRET: 'abc123'.repeat(6).slice(0, 34) })).toEqual([
+    expect(problemsOf({ NODE_ENV: 'production', CARD_GATEWAY_SECRET: 'abc123'.repeat(6).slice(0, 34), ...LIVE_PROVIDERS })).toEqual([
       'CARD_GATEWAY_SECRET is a repeated pattern; use 32 random bytes, e.g. `openssl rand -base64 32`',
     ]);
     expect(problemsOf({ CARD_GATEWAY_SECRET: 'short' })).toEqual(['CARD_GATEWAY_SECRET must be at least 32 characters']);
+  });
+
+  it('maps each gateway to a provider: sandbox by default in sandbox mode, none in live mode, and production refuses a gateway without one in one line', () => {
+    expect(loadConfig({}).payments.providers).toEqual({ card_gateway: 'sandbox', wallet_gateway: 'sandbox' });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://app@db/app' }).payments.providers).toEqual({ card_gateway: undefined, wallet_gateway: undefined });
+    expect(problemsOf({ NODE_ENV: 'production', ...LIVE_PROVIDERS, WALLET_GATEWAY_PROVIDER: '' })).toEqual([
+      'WALLET_GATEWAY_PROVIDER is not set: in production wallet_gateway needs a live provider (khalti or esewa)',
+    ]);
+    expect(problemsOf({ DATABASE_URL: 'postgresql://app@db/app', CARD_GATEWAY_PROVIDER: 'sandbox' })).toEqual(['CARD_GATEWAY_PROVIDER=sandbox needs PAYMENT_MODE=sandbox']);
+    expect(problemsOf({ CARD_GATEWAY_PROVIDER: 'stripe' })).toEqual(['CARD_GATEWAY_PROVIDER must be one of sandbox, khalti, esewa (got "stripe")']);
+  });
+
+  it('points providers at their test environments outside production and their live ones in production, and refuses test hosts, test credentials and plain HTTP there', () => {
+    const test = loadConfig({ CARD_GATEWAY_PROVIDER: 'khalti', WALLET_GATEWAY_PROVIDER: 'esewa', KHALTI_SECRET_KEY: 'test-key' }).payments;
+    expect(test.khalti).toMatchObject({ baseUrl: 'https://dev.khalti.com/api/v2' });
+    expect(test.esewa).toMatchObject({ productCode: 'EPAYTEST', formUrl: 'https://rc-epay.esewa.com.np/api/epay/main/v2/form', statusUrl: 'https://rc.esewa.com.np/api/epay/transaction/status/' });
+    const live = loadConfig({ NODE_ENV: 'production', ...LIVE_PROVIDERS }).payments;
+    expect(live.khalti).toMatchObject({ baseUrl: 'https://khalti.com/api/v2' });
+    expect(live.esewa).toMatchObject({ formUrl: 'https://epay.esewa.com.np/api/epay/main/v2/form', statusUrl: 'https://epay.esewa.com.np/api/epay/transaction/status/' });
+    expect(problemsOf({ CARD_GATEWAY_PROVIDER: 'khalti' })).toEqual([expect.stringMatching(/^KHALTI_SECRET_KEY is required/)]);
+    expect(problemsOf({ NODE_ENV: 'production', ...LIVE_PROVIDERS, KHALTI_BASE_URL: 'https://dev.khalti.com/api/v2', ESEWA_STATUS_URL: 'http://epay.esewa.com.np/api/epay/transaction/status/', ESEWA_PRODUCT_CODE: 'EPAYTEST' })).toEqual([
+      "KHALTI_BASE_URL points at a provider's test environment, which takes no real money, while NODE_ENV=production",
+      "ESEWA_PRODUCT_CODE or ESEWA_SECRET_KEY is eSewa's published test credential, not allowed when NODE_ENV=production",
+      'ESEWA_STATUS_URL must be a https:// URL (got http://...)',
+    ]);
+    expect(problemsOf({ CURRENCY: 'USD', CARD_GATEWAY_PROVIDER: 'esewa' })).toEqual(['Khalti and eSewa take NPR only: CURRENCY must be NPR']);
   });
 
   it('reads TRUST_PROXY as Express does, but never "trust everyone"', () => {
