@@ -22,7 +22,7 @@ import { PaymentReconcileJob } from './services/payment-reconcile-job';
 import { RateLimiter } from './services/rate-limiter';
 import { startTokenPurgeJob, type TokenPurgeJob } from './services/token-purge-job';
 import type { DocumentStorage } from './storage/document-storage';
-import { documentStorageFor } from './storage/local-disk-storage';
+import { documentStorageFor } from './storage/configured-storage';
 
 export interface RunningServer {
   url: string;
