@@ -1983,7 +1983,10 @@ export interface components {
             };
         };
         /**
-         * @description Too many requests in a short time (error shape 2). Wait for the number of seconds in
+         * @description Too many requests in a short time (error shape 2). Writes a partner could repeat in a loop
+         *     (quotes, orders, traveller registrations, payments, uploads, promo operations) are counted per
+         *     company in fixed windows shared by every server process; the limits are set by the operator,
+         *     with defaults far above what an integration needs. Wait for the number of seconds in
          *     `Retry-After`, then retry.
          */
         TooManyRequests: {
@@ -2236,6 +2239,22 @@ export interface operations {
                     "application/json": components["schemas"]["UploadError"];
                 };
             };
+            /**
+             * @description Too many uploads or bytes from the caller's company in the current window, or the
+             *     company already holds its quota of unattached (draft) documents (error shape 2). Wait
+             *     for the number of seconds in `Retry-After`: the window's end, or for the draft quota the
+             *     moment the oldest draft expires (attaching drafts to travellers frees places at once).
+             *     The defaults let a partner upload the 150 documents of a 50-traveller batch at once.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -2299,6 +2318,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2407,6 +2427,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2654,6 +2675,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2901,6 +2923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3093,6 +3116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
