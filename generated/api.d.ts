@@ -640,13 +640,21 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Metrics of this server process in the Prometheus text format, for the operator's scraper:
+         * @description Metrics in the Prometheus text format, for the operator's scraper:
          *     `http_requests_total` and `http_request_duration_seconds` by `operation` (the operationId,
-         *     `unmatched` for unknown paths), `method` and `status`; `payment_outcomes_total` by `gateway`
-         *     and `outcome`; `rate_limited_requests_total` by `operation`; `db_pool_connections_used`,
+         *     `unmatched` for unknown paths), `method` and `status`; business counters:
+         *     `orders_created_total` by `kind` (single, group), `payment_starts_total` by `gateway`,
+         *     `payment_outcomes_total` by `gateway` and `outcome` (final states; `RECONCILED_*` outcomes
+         *     are the ones reconciliation settled), `payment_refunds_owed_total` by `gateway`,
+         *     `promo_operations_total` by `operation` and `outcome` (accepted, rejected),
+         *     `rate_limited_requests_total` by `operation`; `db_pool_connections_used`,
          *     `db_pool_connections_idle`, `db_pool_acquire_pending` and `db_pool_connections_max` for the
-         *     database pool; and Node.js process metrics. Each process reports its own numbers: scrape
-         *     every process. No authentication; expose it only on the operator's network.
+         *     database pool; and Node.js process metrics.
+         *
+         *     Served here only when the operator has not given metrics a port of their own
+         *     (`METRICS_PORT`, where `npm run start:cluster` serves the sum over its workers), and in
+         *     production only with `METRICS_TOKEN`; otherwise this path is a 404. With `METRICS_TOKEN`
+         *     set, send it as `Authorization: Bearer <token>`. Not for partners.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -3159,6 +3167,8 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

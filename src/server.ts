@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import http, { type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_PREFIX, createApp } from './app';
@@ -8,7 +9,9 @@ import { initOrm, migrate, type Orm } from './db/orm';
 import { seed } from './db/seed';
 import { createGateways, type Gateways } from './gateways';
 import { sandboxCheckoutRouter } from './gateways/sandbox/checkout-routes';
-import { createMetrics, type PoolUsage } from './http/metrics';
+import { AggregatorRegistry } from 'prom-client';
+import { createMetrics, type Metrics, type PoolUsage } from './http/metrics';
+import { startMetricsListener, type MetricsListener } from './http/metrics-listener';
 import { answerProtocolErrorsInShape } from './http/protocol-errors';
 import { loadSpecDocument } from './http/spec-document';
 import { createLogger, type Logger } from './logger';
@@ -27,6 +30,8 @@ import { documentStorageFor } from './storage/configured-storage';
 export interface RunningServer {
   url: string;
   port: number;
+  /** The METRICS_PORT listener's port, when this process has one. */
+  metricsPort?: number;
   orm: Orm;
   logger: Logger;
   catalogue: Catalogue;
@@ -129,6 +134,7 @@ async function serve(
       : [],
   });
   server.on('request', app);
+  const metricsListener = await exposeMetrics(config, metrics, logger);
   const reconcileJob = new PaymentReconcileJob(() => orm.em.fork(), payments);
   reconcileJob.start();
   const draftPurge = startDraftPurgeJob(() => orm.em.fork(), storage, logger, {
@@ -142,6 +148,7 @@ async function serve(
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    metricsPort: metricsListener?.port,
     orm,
     logger,
     catalogue,
@@ -153,6 +160,7 @@ async function serve(
     stop: async () => {
       // Stop accepting, let in-flight requests finish, then stop the jobs and close the pool and the embedded cluster.
       await drain(server, config.shutdownTimeoutMs, logger);
+      await metricsListener?.close();
       await draftPurge.stop();
       await tokenPurge.stop();
       await reconcileJob.stop();
@@ -162,6 +170,20 @@ async function serve(
       await database.release();
     },
   };
+}
+
+/**
+ * A worker of `npm run start:cluster` answers its primary's scrape requests (the primary serves
+ * the aggregate on METRICS_PORT); a process on its own serves METRICS_PORT itself.
+ */
+async function exposeMetrics(config: Config, metrics: Metrics, logger: Logger): Promise<MetricsListener | undefined> {
+  if (cluster.isWorker) {
+    AggregatorRegistry.setRegistries([metrics.registry]);
+    return undefined;
+  }
+  if (config.metrics.port === undefined) return undefined;
+  const { registry } = metrics;
+  return startMetricsListener(config.metrics, config.metrics.port, { contentType: registry.contentType, read: () => registry.metrics() }, logger);
 }
 
 export async function prepare(orm: Orm, config: Config): Promise<void> {
