@@ -178,6 +178,8 @@ async function serve(
  */
 async function exposeMetrics(config: Config, metrics: Metrics, logger: Logger): Promise<MetricsListener | undefined> {
   if (cluster.isWorker) {
+    // Constructing one is what makes prom-client answer the primary's requests in a worker.
+    new AggregatorRegistry();
     AggregatorRegistry.setRegistries([metrics.registry]);
     return undefined;
   }
