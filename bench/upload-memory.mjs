@@ -62,9 +62,6 @@ async function main() {
   const s3 = ON_S3 ? await s3Endpoint() : undefined;
   const server = await startBenchServer('upload', {
     MAX_UPLOAD_BYTES: String(LARGE_FILE_BYTES),
-    // The run measures memory, not the per-company quotas.
-    RATE_LIMIT_UPLOAD_PER_COMPANY: '0',
-    RATE_LIMIT_UPLOAD_BYTES_PER_COMPANY: '0',
     ...s3?.env,
   });
   try {
