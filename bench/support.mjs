@@ -15,9 +15,10 @@ export const here = path.dirname(new URL(import.meta.url).pathname);
  * `execArgv` goes to the server's node (e.g. --cpu-prof).
  */
 // The benches drive one company far past any partner's write rate: they measure speed, not the quotas.
-const UNLIMITED_WRITES = Object.fromEntries(
-  ['UPLOAD', 'UPLOAD_BYTES', 'QUOTE', 'ORDER', 'TRAVELLER', 'PAY'].map((name) => [`RATE_LIMIT_${name}_PER_COMPANY`, '0']),
-);
+const UNLIMITED_WRITES = {
+  ...Object.fromEntries(['UPLOAD', 'UPLOAD_BYTES', 'QUOTE', 'ORDER', 'TRAVELLER', 'PAY'].map((name) => [`RATE_LIMIT_${name}_PER_COMPANY`, '0'])),
+  DOCUMENT_MAX_DRAFTS_PER_COMPANY: '0',
+};
 
 export async function startBenchServer(name, env = {}, { execArgv = [] } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));

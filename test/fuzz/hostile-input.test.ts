@@ -51,6 +51,7 @@ beforeAll(async () => {
     RATE_LIMIT_ORDER_PER_COMPANY: '0',
     RATE_LIMIT_TRAVELLER_PER_COMPANY: '0',
     RATE_LIMIT_PAY_PER_COMPANY: '0',
+    DOCUMENT_MAX_DRAFTS_PER_COMPANY: '0',
     PAYMENT_RECONCILE_INTERVAL_SECONDS: '0',
   });
   client = new ApiClient(target.url);

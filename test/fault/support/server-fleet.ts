@@ -73,6 +73,7 @@ export class ServerFleet {
         RATE_LIMIT_ORDER_PER_COMPANY: '0',
         RATE_LIMIT_TRAVELLER_PER_COMPANY: '0',
         RATE_LIMIT_PAY_PER_COMPANY: '0',
+        DOCUMENT_MAX_DRAFTS_PER_COMPANY: '0',
         ...this.env,
       });
     } finally {
