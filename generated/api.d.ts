@@ -695,13 +695,21 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Metrics of this server process in the Prometheus text format, for the operator's scraper:
+         * @description Metrics in the Prometheus text format, for the operator's scraper:
          *     `http_requests_total` and `http_request_duration_seconds` by `operation` (the operationId,
-         *     `unmatched` for unknown paths), `method` and `status`; `payment_outcomes_total` by `gateway`
-         *     and `outcome`; `rate_limited_requests_total` by `operation`; `db_pool_connections_used`,
+         *     `unmatched` for unknown paths), `method` and `status`; business counters:
+         *     `orders_created_total` by `kind` (single, group), `payment_starts_total` by `gateway`,
+         *     `payment_outcomes_total` by `gateway` and `outcome` (final states; `RECONCILED_*` outcomes
+         *     are the ones reconciliation settled), `payment_refunds_owed_total` by `gateway`,
+         *     `promo_operations_total` by `operation` and `outcome` (accepted, rejected),
+         *     `rate_limited_requests_total` by `operation`; `db_pool_connections_used`,
          *     `db_pool_connections_idle`, `db_pool_acquire_pending` and `db_pool_connections_max` for the
-         *     database pool; and Node.js process metrics. Each process reports its own numbers: scrape
-         *     every process. No authentication; expose it only on the operator's network.
+         *     database pool; and Node.js process metrics.
+         *
+         *     Served here only when the operator has not given metrics a port of their own
+         *     (`METRICS_PORT`, where `npm run start:cluster` serves the sum over its workers), and in
+         *     production only with `METRICS_TOKEN`; otherwise this path is a 404. With `METRICS_TOKEN`
+         *     set, send it as `Authorization: Bearer <token>`. Not for partners.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -2070,7 +2078,10 @@ export interface components {
             };
         };
         /**
-         * @description Too many requests in a short time (error shape 2). Wait for the number of seconds in
+         * @description Too many requests in a short time (error shape 2). Writes a partner could repeat in a loop
+         *     (quotes, orders, traveller registrations, payments, uploads, promo operations) are counted per
+         *     company in fixed windows shared by every server process; the limits are set by the operator,
+         *     with defaults far above what an integration needs. Wait for the number of seconds in
          *     `Retry-After`, then retry.
          */
         TooManyRequests: {
@@ -2427,6 +2438,22 @@ export interface operations {
                     "application/json": components["schemas"]["UploadError"];
                 };
             };
+            /**
+             * @description Too many uploads or bytes from the caller's company in the current window, or the
+             *     company already holds its quota of unattached (draft) documents (error shape 2). Wait
+             *     for the number of seconds in `Retry-After`: the window's end, or for the draft quota the
+             *     moment the oldest draft expires (attaching drafts to travellers frees places at once).
+             *     The defaults let a partner upload the 150 documents of a 50-traveller batch at once.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -2490,6 +2517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2598,6 +2626,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["PaymentProviderBadAnswer"];
             503: components["responses"]["PaymentProviderUnavailable"];
@@ -2847,6 +2876,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["PaymentProviderBadAnswer"];
             503: components["responses"]["PaymentProviderUnavailable"];
@@ -3096,6 +3126,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3288,6 +3319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3330,6 +3362,8 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -44,6 +44,39 @@ export interface Config {
   /** Server processes `npm run start:cluster` runs. */
   clusterWorkers: number;
   rateLimits: RateLimitConfig;
+  /** Unattached documents a company may hold at once: bounds the storage one partner can fill. */
+  maxDraftsPerCompany: number;
+  documentStorage: DocumentStorageConfig;
+  metrics: MetricsConfig;
+}
+
+/** Where document bytes live: the local disk under DATA_DIR (one machine) or an S3-compatible bucket. */
+export type DocumentStorageConfig = { kind: 'disk' } | S3StorageConfig;
+
+export interface S3StorageConfig {
+  kind: 's3';
+  bucket: string;
+  /** Put before every object key ("documents/"), so one bucket can serve several environments. */
+  prefix: string;
+  /** For S3-compatible stores (MinIO, R2 ...); AWS S3 itself needs none. */
+  endpoint?: string;
+  region: string;
+  /** `https://endpoint/bucket/key` instead of `https://bucket.endpoint/key` (MinIO and most emulators). */
+  forcePathStyle: boolean;
+  /** Absent: the AWS SDK's default chain (environment, shared files, instance or task role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+/** Who may read GET /metrics, and where; see docs/decisions.md ("Metrics of a fleet"). */
+export interface MetricsConfig {
+  /** A listener for /metrics alone, away from the partner-facing one; the API then answers /metrics 404. */
+  port?: number;
+  /** Address of that listener: loopback unless METRICS_TOKEN protects it. */
+  host: string;
+  /** When set, every /metrics request must carry `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Whether the partner-facing listener answers GET /metrics (not with METRICS_PORT; in production only with a token). */
+  onApiListener: boolean;
 }
 
 /** Payment settings; see docs/decisions.md ("Payments"). */
@@ -144,6 +177,17 @@ export interface RateLimitConfig {
   tokenPerClientAddress: number;
   /** Promo operations per company: bounds probing for valid codes. */
   promoPerCompany: number;
+  /** Document uploads per company: a 50-traveller batch (150 documents) fits in one window. */
+  uploadPerCompany: number;
+  /** Document bytes stored per company per window (counted once stored; see rate-limits.ts). */
+  uploadBytesPerCompany: number;
+  quotePerCompany: number;
+  /** Order creations (a group of up to 50 is one request). */
+  orderPerCompany: number;
+  /** Traveller registrations (a batch of up to 50 is one request). */
+  travellerPerCompany: number;
+  /** Payment starts, single and group. */
+  payPerCompany: number;
 }
 
 export class ConfigError extends Error {
@@ -197,6 +241,13 @@ class EnvReader {
   }
 
   /** The value is left out of the message: a database URL carries a password. */
+  /** A secret: its value never appears in a message. */
+  secret(name: string, minLength: number): string | undefined {
+    const value = this.optional(name);
+    if (value !== undefined && value.length < minLength) this.problems.push(`${name} must be at least ${minLength} characters long`);
+    return value;
+  }
+
   url(name: string, protocols: readonly string[]): string | undefined {
     const raw = this.optional(name);
     if (raw === undefined) return undefined;
@@ -245,6 +296,46 @@ function isProxyAddress(entry: string): boolean {
   if (family === 0 || rest.length > 0) return false;
   if (prefix === undefined) return true;
   return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+function documentStorageConfig(read: EnvReader): DocumentStorageConfig {
+  if (read.oneOf('DOCUMENT_STORAGE', 'disk', ['disk', 's3'] as const) === 'disk') return { kind: 'disk' };
+  const bucket = read.optional('S3_BUCKET');
+  if (bucket === undefined) read.problems.push('S3_BUCKET must be set when DOCUMENT_STORAGE=s3');
+  const accessKeyId = read.optional('S3_ACCESS_KEY_ID');
+  const secretAccessKey = read.optional('S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    read.problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS default credential chain)');
+  }
+  const prefix = read.string('S3_PREFIX', '');
+  if (prefix.startsWith('/')) read.problems.push(`S3_PREFIX must not start with "/" (got "${prefix}")`);
+  return {
+    kind: 's3',
+    bucket: bucket ?? '',
+    prefix,
+    endpoint: read.url('S3_ENDPOINT', ['http:', 'https:']),
+    region: read.string('S3_REGION', 'us-east-1'),
+    forcePathStyle: read.boolean('S3_FORCE_PATH_STYLE', false),
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+  };
+}
+
+const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
+
+/**
+ * Metrics name every operation, its traffic and the payment outcomes: nothing a stranger should
+ * read. Off the loopback interface a token is required, and in production the partner-facing
+ * listener serves them only with one.
+ */
+function metricsConfig(read: EnvReader, isProduction: boolean): MetricsConfig {
+  const rawPort = read.optional('METRICS_PORT');
+  const port = rawPort === undefined ? undefined : read.integer('METRICS_PORT', 0, 0, 65535);
+  const host = read.string('METRICS_HOST', '127.0.0.1');
+  const token = read.secret('METRICS_TOKEN', 16);
+  if (port !== undefined && !LOOPBACK_HOSTS.includes(host) && token === undefined) {
+    read.problems.push(`METRICS_HOST=${host} is not loopback: set METRICS_TOKEN too, or keep METRICS_HOST=127.0.0.1`);
+  }
+  return { port, host, token, onApiListener: port === undefined && (!isProduction || token !== undefined) };
 }
 
 const NODE_ENVS = ['development', 'test', 'production'] as const;
@@ -315,7 +406,16 @@ export function loadConfig(env: Env = process.env): Config {
       tokenPerAddress: read.integer('RATE_LIMIT_TOKEN_PER_ADDRESS', 300, 0, 1_000_000),
       tokenPerClientAddress: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS', 20, 0, 1_000_000),
       promoPerCompany: read.integer('RATE_LIMIT_PROMO_PER_COMPANY', 600, 0, 1_000_000),
+      uploadPerCompany: read.integer('RATE_LIMIT_UPLOAD_PER_COMPANY', 300, 0, 1_000_000),
+      uploadBytesPerCompany: read.integer('RATE_LIMIT_UPLOAD_BYTES_PER_COMPANY', 2 * 1024 ** 3, 0, 1024 ** 4),
+      quotePerCompany: read.integer('RATE_LIMIT_QUOTE_PER_COMPANY', 600, 0, 1_000_000),
+      orderPerCompany: read.integer('RATE_LIMIT_ORDER_PER_COMPANY', 300, 0, 1_000_000),
+      travellerPerCompany: read.integer('RATE_LIMIT_TRAVELLER_PER_COMPANY', 300, 0, 1_000_000),
+      payPerCompany: read.integer('RATE_LIMIT_PAY_PER_COMPANY', 300, 0, 1_000_000),
     },
+    maxDraftsPerCompany: read.integer('DOCUMENT_MAX_DRAFTS_PER_COMPANY', 500, 0, 1_000_000),
+    documentStorage: documentStorageConfig(read),
+    metrics: metricsConfig(read, isProduction),
   };
   if (config.host.trim() === '') read.problems.push('HOST must not be blank');
   if (!/^[A-Z]{3}$/.test(config.currency)) read.problems.push(`CURRENCY must be an ISO 4217 code such as NPR (got "${config.currency}")`);

@@ -14,12 +14,16 @@ const idempotencyKeyOf = (headers: Record<string, string | string[] | undefined>
 
 export const paymentHandlers: OperationHandlers = {
   async payOrder(c, scope) {
-    const started = await startOrderPayment(scope.em, callerOf(scope), c.request.params.orderRef, c.request.requestBody as Schemas['PayRequest'], idempotencyKeyOf(c.request.headers), scope.services.payments);
+    const request = c.request.requestBody as Schemas['PayRequest'];
+    const started = await startOrderPayment(scope.em, callerOf(scope), c.request.params.orderRef, request, idempotencyKeyOf(c.request.headers), scope.services.payments);
+    scope.services.metrics.paymentStarts.inc({ gateway: request.gateway });
     return { status: 200, body: successBody(paymentInitWire(started), 'Payment initiated') };
   },
 
   async payGroup(c, scope) {
-    const started = await startGroupPayment(scope.em, callerOf(scope), c.request.params.groupRef, c.request.requestBody as Schemas['PayRequest'], idempotencyKeyOf(c.request.headers), scope.services.payments);
+    const request = c.request.requestBody as Schemas['PayRequest'];
+    const started = await startGroupPayment(scope.em, callerOf(scope), c.request.params.groupRef, request, idempotencyKeyOf(c.request.headers), scope.services.payments);
+    scope.services.metrics.paymentStarts.inc({ gateway: request.gateway });
     return { status: 200, body: successBody(paymentInitWire(started), 'Payment initiated') };
   },
 

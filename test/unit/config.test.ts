@@ -18,7 +18,22 @@ describe('configuration validated at start', () => {
   it('starts with no variable set, on documented defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 3000, nodeEnv: 'development', dbPoolMax: 10, tokenTtlSeconds: 3600, currency: 'NPR', shutdownTimeoutMs: 10_000 });
-    expect(config.rateLimits).toEqual({ windowSeconds: 60, tokenPerClient: 60, tokenPerAddress: 300, tokenPerClientAddress: 20, promoPerCompany: 600 });
+    expect(config.rateLimits).toEqual({
+      windowSeconds: 60,
+      tokenPerClient: 60,
+      tokenPerAddress: 300,
+      tokenPerClientAddress: 20,
+      promoPerCompany: 600,
+      uploadPerCompany: 300,
+      uploadBytesPerCompany: 2 * 1024 ** 3,
+      quotePerCompany: 600,
+      orderPerCompany: 300,
+      travellerPerCompany: 300,
+      payPerCompany: 300,
+    });
+    expect(config.maxDraftsPerCompany).toBe(500);
+    expect(config.documentStorage).toEqual({ kind: 'disk' });
+    expect(config.metrics).toEqual({ port: undefined, host: '127.0.0.1', token: undefined, onApiListener: true });
     expect(config.trustProxy).toBe(false);
     // 10 s for the headers, then 10 MiB at 128 KiB/s.
     expect(config.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 90_000, minUploadBytesPerSecond: 128 * 1024 });
@@ -123,5 +138,50 @@ describe('configuration validated at start', () => {
       'SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 300000 (got "-1")',
       'CLUSTER_WORKERS must be an integer from 1 to 64 (got "0")',
     ]);
+  });
+
+  it('lets a partner upload a 50-traveller batch (150 documents) in one window but stops a flood well before 1,000 uploads a minute', () => {
+    const { rateLimits, maxDraftsPerCompany } = loadConfig({});
+    expect(rateLimits.windowSeconds).toBe(60);
+    expect(rateLimits.uploadPerCompany).toBeGreaterThanOrEqual(150);
+    expect(rateLimits.uploadPerCompany).toBeLessThanOrEqual(500);
+    expect(rateLimits.uploadBytesPerCompany).toBeGreaterThanOrEqual(150 * 10 * 1024 * 1024);
+    expect(maxDraftsPerCompany).toBeGreaterThanOrEqual(150);
+  });
+
+  it('reads S3 storage settings, and refuses an S3 store without a bucket or with half a key pair', () => {
+    const s3 = loadConfig({
+      DOCUMENT_STORAGE: 's3',
+      S3_BUCKET: 'pbs-documents',
+      S3_PREFIX: 'prod/',
+      S3_ENDPOINT: 'https://minio.internal:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'AKIA-EXAMPLE',
+      S3_SECRET_ACCESS_KEY: 'example-secret',
+    });
+    expect(s3.documentStorage).toEqual({
+      kind: 's3',
+      bucket: 'pbs-documents',
+      prefix: 'prod/',
+      endpoint: 'https://minio.internal:9000',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'AKIA-EXAMPLE', secretAccessKey: 'example-secret' },
+    });
+    expect(problemsOf({ DOCUMENT_STORAGE: 's3', S3_ACCESS_KEY_ID: 'only-half' })).toEqual([
+      'S3_BUCKET must be set when DOCUMENT_STORAGE=s3',
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS default credential chain)',
+    ]);
+    expect(problemsOf({ DOCUMENT_STORAGE: 'nfs' })).toEqual(['DOCUMENT_STORAGE must be one of disk, s3 (got "nfs")']);
+  });
+
+  it('keeps metrics off the partner listener in production unless a token guards them, and off non-loopback hosts without one', () => {
+    expect(loadConfig({ NODE_ENV: 'production', ...LIVE_PROVIDERS }).metrics.onApiListener).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', ...LIVE_PROVIDERS, METRICS_TOKEN: 'a-long-scrape-token' }).metrics.onApiListener).toBe(true);
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, host: '127.0.0.1', token: undefined, onApiListener: false });
+    expect(problemsOf({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toEqual([
+      'METRICS_HOST=0.0.0.0 is not loopback: set METRICS_TOKEN too, or keep METRICS_HOST=127.0.0.1',
+    ]);
+    expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual(['METRICS_TOKEN must be at least 16 characters long']);
   });
 });

@@ -8,6 +8,7 @@ import { Migration20261123150000_RepricedAttempts } from './Migration20261123150
 import { Migration20261123130200_RateLimit } from './Migration20261123130200_RateLimit';
 import { Migration20261123160000_OperatorOrderCommands } from './Migration20261123160000_OperatorOrderCommands';
 import { Migration20261123170000_UnambiguousMoney } from './Migration20261123170000_UnambiguousMoney';
+import { Migration20261124090000_UploadQuotas } from './Migration20261124090000_UploadQuotas';
 import { Migration20261124100000_ProviderCheckout } from './Migration20261124100000_ProviderCheckout';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
@@ -21,5 +22,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123150000_RepricedAttempts', class: Migration20261123150000_RepricedAttempts },
   { name: 'Migration20261123160000_OperatorOrderCommands', class: Migration20261123160000_OperatorOrderCommands },
   { name: 'Migration20261123170000_UnambiguousMoney', class: Migration20261123170000_UnambiguousMoney },
+  { name: 'Migration20261124090000_UploadQuotas', class: Migration20261124090000_UploadQuotas },
   { name: 'Migration20261124100000_ProviderCheckout', class: Migration20261124100000_ProviderCheckout },
 ];
