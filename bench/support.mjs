@@ -14,13 +14,19 @@ export const here = path.dirname(new URL(import.meta.url).pathname);
  * Starts dist/src/main.js over DATABASE_URL or a throwaway embedded cluster; returns what a bench needs.
  * `execArgv` goes to the server's node (e.g. --cpu-prof).
  */
+// The benches drive one company far past any partner's write rate: they measure speed, not the quotas.
+const UNLIMITED_WRITES = {
+  ...Object.fromEntries(['UPLOAD', 'UPLOAD_BYTES', 'QUOTE', 'ORDER', 'TRAVELLER', 'PAY'].map((name) => [`RATE_LIMIT_${name}_PER_COMPANY`, '0'])),
+  DOCUMENT_MAX_DRAFTS_PER_COMPANY: '0',
+};
+
 export async function startBenchServer(name, env = {}, { execArgv = [] } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
   fs.chmodSync(dataDir, 0o755);
   const cluster = process.env.DATABASE_URL ? undefined : await ensureLocalCluster({ dataDir: path.join(dataDir, 'pg'), database: 'bench' });
   const databaseUrl = process.env.DATABASE_URL ?? cluster.url;
   const child = fork(path.join(here, '../dist/src/main.js'), [], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, DOCUMENT_PURGE_INTERVAL_SECONDS: '0', PAYMENT_MODE: 'sandbox', SEED_DEMO_DATA: 'true', ...env },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, DOCUMENT_PURGE_INTERVAL_SECONDS: '0', PAYMENT_MODE: 'sandbox', SEED_DEMO_DATA: 'true', ...UNLIMITED_WRITES, ...env },
     execArgv,
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

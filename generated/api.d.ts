@@ -32,6 +32,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/payment/response/{gateway}/{paymentRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The gateway the payment was started on.
+                 * @example card_gateway
+                 */
+                gateway: components["schemas"]["Gateway"];
+                /**
+                 * @description The payment reference the provider was given (Khalti's `purchase_order_id`, eSewa's `transaction_uuid`).
+                 * @example ORD-2026-000142-1789892411482
+                 */
+                paymentRef: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Live provider browser return (not called by partners)
+         * @description **Partners never call this endpoint.** Where a live payment provider sends the customer's
+         *     browser back after checkout (Khalti's `return_url`, eSewa's `success_url` and
+         *     `failure_url`). Its only visible effect for a partner is the redirect of the customer to the
+         *     `returnUrl` given to `pay`, with `?paymentRef=<payment reference>` appended.
+         *
+         *     The query is whatever the provider appends, and none of it is trusted on its own:
+         *
+         *     - **Khalti** appends `pidx`, `status`, `purchase_order_id`, `amount`, `total_amount`,
+         *       `transaction_id` and more, unsigned. The `pidx`, reference and amount must be those of this
+         *       payment; the result is then taken from Khalti's lookup API only.
+         *     - **eSewa** appends `data` (base64 JSON signed with HMAC-SHA256 over its
+         *       `signed_field_names`) on success, nothing on failure. The signature, merchant
+         *       (`product_code`), reference (`transaction_uuid`) and amount are verified; the result is
+         *       then taken from eSewa's status-check API only.
+         *
+         *     A return for another payment, amount or merchant changes nothing (400). A provider that has
+         *     not decided yet (pending) or does not answer changes nothing either: the customer is sent
+         *     back, and `payment-status` asks the provider again later.
+         */
+        get: operations["handleProviderReturn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/external/v1/auth/token": {
         parameters: {
             query?: never;
@@ -274,6 +322,13 @@ export interface paths {
          *     `4242 4242 4242 4242` approves, `4000 0000 0000 0002` is declined, `4000 0000 0000 9995` fails
          *     with insufficient funds (any expiry and CVC). Test wallet `9800000001` with PIN `1234`
          *     approves, `9800000002` is declined. Each page also has Decline and Cancel buttons.
+         *
+         *     **Live providers.** In production each gateway is served by a real provider chosen by the
+         *     operator: Khalti ePayment (`paymentUrl` is Khalti's hosted page) or eSewa ePay v2 (`paymentUrl`
+         *     is a page of ours that posts the signed form to eSewa). The provider's page is prepared when
+         *     the attempt starts; when the provider does not answer in time the answer is a 503 (502 when it
+         *     answers with an error), nothing is charged, and a retry with the same `Idempotency-Key`
+         *     resumes the same attempt.
          */
         post: operations["payOrder"];
         delete?: never;
@@ -690,13 +745,21 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Metrics of this server process in the Prometheus text format, for the operator's scraper:
+         * @description Metrics in the Prometheus text format, for the operator's scraper:
          *     `http_requests_total` and `http_request_duration_seconds` by `operation` (the operationId,
-         *     `unmatched` for unknown paths), `method` and `status`; `payment_outcomes_total` by `gateway`
-         *     and `outcome`; `rate_limited_requests_total` by `operation`; `db_pool_connections_used`,
+         *     `unmatched` for unknown paths), `method` and `status`; business counters:
+         *     `orders_created_total` by `kind` (single, group), `payment_starts_total` by `gateway`,
+         *     `payment_outcomes_total` by `gateway` and `outcome` (final states; `RECONCILED_*` outcomes
+         *     are the ones reconciliation settled), `payment_refunds_owed_total` by `gateway`,
+         *     `promo_operations_total` by `operation` and `outcome` (accepted, rejected),
+         *     `rate_limited_requests_total` by `operation`; `db_pool_connections_used`,
          *     `db_pool_connections_idle`, `db_pool_acquire_pending` and `db_pool_connections_max` for the
-         *     database pool; and Node.js process metrics. Each process reports its own numbers: scrape
-         *     every process. No authentication; expose it only on the operator's network.
+         *     database pool; and Node.js process metrics.
+         *
+         *     Served here only when the operator has not given metrics a port of their own
+         *     (`METRICS_PORT`, where `npm run start:cluster` serves the sum over its workers), and in
+         *     production only with `METRICS_TOKEN`; otherwise this path is a 404. With `METRICS_TOKEN`
+         *     set, send it as `Authorization: Bearer <token>`. Not for partners.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -2084,7 +2147,42 @@ export interface components {
             };
         };
         /**
-         * @description Too many requests in a short time (error shape 2). Wait for the number of seconds in
+         * @description Error shape 2. The payment provider behind the gateway answered with an error or an answer the
+         *     service could not use (the reason is in the service's log). Nothing was charged and nothing was
+         *     changed. Retry later; for `pay`, with the same `Idempotency-Key`.
+         */
+        PaymentProviderBadAnswer: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description Error shape 2. The payment provider behind the gateway (Khalti, eSewa) did not answer within the
+         *     service's timeout, could not be reached, or no provider is configured for the gateway. Nothing
+         *     was charged and nothing was changed. Retry shortly; for `pay`, with the **same**
+         *     `Idempotency-Key`, which resumes the same attempt.
+         */
+        PaymentProviderUnavailable: {
+            headers: {
+                /**
+                 * @description Seconds to wait before retrying.
+                 * @example 5
+                 */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description Too many requests in a short time (error shape 2). Writes a partner could repeat in a loop
+         *     (quotes, orders, traveller registrations, payments, uploads, promo operations) are counted per
+         *     company in fixed windows shared by every server process; the limits are set by the operator,
+         *     with defaults far above what an integration needs. Wait for the number of seconds in
          *     `Retry-After`, then retry.
          */
         TooManyRequests: {
@@ -2103,6 +2201,7 @@ export interface components {
          */
         Unauthorized: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -2179,6 +2278,11 @@ export interface components {
          * @example 30
          */
         RetryAfter: number;
+        /**
+         * @description The authentication scheme (RFC 6750): `Bearer realm="partner-api"`, with
+         *     `error="invalid_token"` added when the request carried a token that was refused.
+         */
+        WwwAuthenticate: string;
     };
     pathItems: never;
 }
@@ -2242,6 +2346,103 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    handleProviderReturn: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Khalti's amount in paisa.
+                 * @example 1795500
+                 */
+                amount?: string;
+                /**
+                 * @description eSewa's base64 JSON result, signed with HMAC-SHA256 over its `signed_field_names`.
+                 * @example eyJ0cmFuc2FjdGlvbl9jb2RlIjoiMDAwQVdFTyIsInN0YXR1cyI6IkNPTVBMRVRFIn0=
+                 */
+                data?: string;
+                /**
+                 * @description Khalti's masked payer mobile number; not stored.
+                 * @example 98XXXXX001
+                 */
+                mobile?: string;
+                /**
+                 * @description Khalti's payment identifier, as returned by its initiation.
+                 * @example bZQLD9wRVWo4CdESSfuSsB
+                 */
+                pidx?: string;
+                /**
+                 * @description Khalti echoes our payment reference.
+                 * @example ORD-2026-000142-1789892411482
+                 */
+                purchase_order_id?: string;
+                /** @example Trek cover ORD-2026-000142-1789892411482 */
+                purchase_order_name?: string;
+                /**
+                 * @description Khalti's claimed status (`Completed`, `Pending`, `User canceled`); never trusted.
+                 * @example Completed
+                 */
+                status?: string;
+                /** @example GFq9PFS7b2iYvL8Lir9oXe */
+                tidx?: string;
+                /**
+                 * @description Khalti's total amount in paisa.
+                 * @example 1795500
+                 */
+                total_amount?: string;
+                /** @example GFq9PFS7b2iYvL8Lir9oXe */
+                transaction_id?: string;
+                /** @example GFq9PFS7b2iYvL8Lir9oXe */
+                txnId?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The gateway the payment was started on.
+                 * @example card_gateway
+                 */
+                gateway: components["schemas"]["Gateway"];
+                /**
+                 * @description The payment reference the provider was given (Khalti's `purchase_order_id`, eSewa's `transaction_uuid`).
+                 * @example ORD-2026-000142-1789892411482
+                 */
+                paymentRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The return was handled and the attempt had no `returnUrl`; a plain result page is shown to the customer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The return was handled; the browser is redirected to the attempt's `returnUrl` with `paymentRef` appended. */
+            303: {
+                headers: {
+                    /**
+                     * @description The partner's `returnUrl` with `?paymentRef=<payment reference>` appended.
+                     * @example https://booking.himalayantrails.example.com/payments/complete?paymentRef=ORD-2026-000142-1789892411482
+                     */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The return is for another payment, amount or merchant, carries a bad signature, or names an unknown payment (error shape 2). Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     issueToken: {
         parameters: {
             query?: never;
@@ -2280,6 +2481,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2335,6 +2537,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UploadError"];
+                };
+            };
+            /**
+             * @description Too many uploads or bytes from the caller's company in the current window, or the
+             *     company already holds its quota of unattached (draft) documents (error shape 2). Wait
+             *     for the number of seconds in `Retry-After`: the window's end, or for the draft quota the
+             *     moment the oldest draft expires (attaching drafts to travellers frees places at once).
+             *     The defaults let a partner upload the 150 documents of a 50-traveller batch at once.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             500: components["responses"]["InternalError"];
@@ -2400,6 +2618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2558,7 +2777,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            502: components["responses"]["PaymentProviderBadAnswer"];
+            503: components["responses"]["PaymentProviderUnavailable"];
         };
     };
     getPaymentStatus: {
@@ -2805,7 +3027,10 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            502: components["responses"]["PaymentProviderBadAnswer"];
+            503: components["responses"]["PaymentProviderUnavailable"];
         };
     };
     applyGroupPromo: {
@@ -3052,6 +3277,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3244,6 +3470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3286,6 +3513,8 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -21,7 +21,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-portman-'));
 const server = fork(path.join(root, 'dist/src/main.js'), [], {
   env: {
     ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', DATA_DIR: dataDir,
-    SEED_DEMO_DATA: 'true', PAYMENT_MODE: 'sandbox', RATE_LIMIT_TOKEN_PER_CLIENT: '0', RATE_LIMIT_TOKEN_PER_ADDRESS: '0', RATE_LIMIT_PROMO_PER_COMPANY: '0',
+    SEED_DEMO_DATA: 'true', PAYMENT_MODE: 'sandbox', RATE_LIMIT_TOKEN_PER_CLIENT: '0', RATE_LIMIT_TOKEN_PER_ADDRESS: '0', RATE_LIMIT_PROMO_PER_COMPANY: '0', RATE_LIMIT_UPLOAD_PER_COMPANY: '0', RATE_LIMIT_QUOTE_PER_COMPANY: '0', RATE_LIMIT_ORDER_PER_COMPANY: '0', RATE_LIMIT_TRAVELLER_PER_COMPANY: '0', RATE_LIMIT_PAY_PER_COMPANY: '0', DOCUMENT_MAX_DRAFTS_PER_COMPANY: '0',
   },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });

@@ -56,6 +56,8 @@ export async function createApp({ orm, services, document, pages = [] }: AppDeps
  * no handler, and `handlers` by operationId. The quote benchmark's stack baseline builds one over
  * its own one-operation document, so it measures the service's own request path.
  */
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
 export async function buildApi(document: Document, handlers: OperationHandlers): Promise<OpenAPIBackend> {
   const api = createOpenApiBackend(document, { validate: validatesBeforeHandler });
   await api.init();
@@ -93,7 +95,11 @@ export async function buildApi(document: Document, handlers: OperationHandlers):
       throw new AppError(404, `No endpoint ${c.request.method.toUpperCase()} ${c.request.path}`);
     },
     methodNotAllowed: async (c: Context) => {
-      throw new AppError(405, `Method ${c.request.method.toUpperCase()} is not allowed on ${c.request.path}`);
+      // RFC 9110 section 15.5.6: a 405 lists the methods the path has.
+      const allowed = HTTP_METHODS.filter((method) => api.router.matchOperation({ ...c.request, method }) !== undefined);
+      throw new AppError(405, `Method ${c.request.method.toUpperCase()} is not allowed on ${c.request.path}`, undefined, 'api', {
+        Allow: allowed.map((method) => method.toUpperCase()).join(', '),
+      });
     },
     // Limits hold for an operation before its handler lands too (promo operations answer 501 until then).
     notImplemented: respondWith(async (c: Context) => {

@@ -2,6 +2,8 @@ import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
 import { openDatabase } from './db/database';
 import { initOrm } from './db/orm';
+import { AggregatorRegistry } from 'prom-client';
+import { startMetricsListener } from './http/metrics-listener';
 import { createLogger } from './logger';
 import { configOrExit, exitOnStartupFailure } from './main';
 import { prepare } from './server';
@@ -23,6 +25,13 @@ async function primary(): Promise<void> {
     await orm.close();
   }
 
+  // One scrape of METRICS_PORT reads every worker's counters, added up (prom-client asks each over IPC).
+  const aggregator = new AggregatorRegistry();
+  const metricsListener =
+    config.metrics.port === undefined
+      ? undefined
+      : await startMetricsListener(config.metrics, config.metrics.port, { contentType: aggregator.contentType, read: () => aggregator.clusterMetrics() }, logger);
+
   cluster.setupPrimary({ exec: path.join(__dirname, 'main.js') });
   const workerEnv = { DATABASE_URL: database.url };
   const listening = new Set<number>();
@@ -39,7 +48,7 @@ async function primary(): Promise<void> {
       if (!reported && listening.size === config.clusterWorkers) {
         reported = true;
         logger.info({ workers: config.clusterWorkers, port: message.port }, 'cluster listening');
-        process.send?.({ port: message.port, workers: config.clusterWorkers });
+        process.send?.({ port: message.port, workers: config.clusterWorkers, metricsPort: metricsListener?.port });
       }
     });
     return worker;
@@ -74,6 +83,7 @@ async function primary(): Promise<void> {
           }),
       ),
     );
+    await metricsListener?.close();
     await database.release();
     logger.info('cluster stopped');
     process.exit(exitCode);

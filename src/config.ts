@@ -4,6 +4,10 @@ import path from 'node:path';
 import { gatewaySecretWeakness } from './domain/secret-strength';
 
 export type PaymentMode = 'sandbox' | 'live';
+/** Who serves a partner-facing gateway: the built-in simulation, Khalti ePayment or eSewa ePay v2. */
+export type ProviderName = 'sandbox' | 'khalti' | 'esewa';
+export const PROVIDER_NAMES: readonly ProviderName[] = ['sandbox', 'khalti', 'esewa'];
+type GatewayKey = 'card_gateway' | 'wallet_gateway';
 
 /** Every setting of the service, parsed and validated once at start. */
 export interface Config {
@@ -40,6 +44,10 @@ export interface Config {
   /** Server processes `npm run start:cluster` runs. */
   clusterWorkers: number;
   rateLimits: RateLimitConfig;
+  /** Unattached documents a company may hold at once: bounds the storage one partner can fill. */
+  maxDraftsPerCompany: number;
+  documentStorage: DocumentStorageConfig;
+  metrics: MetricsConfig;
   certificate: CertificateConfig;
 }
 
@@ -49,6 +57,35 @@ export interface CertificateConfig {
   assistancePhone: string;
   /** The assistance desk's e-mail address, printed beside the phone. */
   assistanceEmail: string;
+}
+
+/** Where document bytes live: the local disk under DATA_DIR (one machine) or an S3-compatible bucket. */
+export type DocumentStorageConfig = { kind: 'disk' } | S3StorageConfig;
+
+export interface S3StorageConfig {
+  kind: 's3';
+  bucket: string;
+  /** Put before every object key ("documents/"), so one bucket can serve several environments. */
+  prefix: string;
+  /** For S3-compatible stores (MinIO, R2 ...); AWS S3 itself needs none. */
+  endpoint?: string;
+  region: string;
+  /** `https://endpoint/bucket/key` instead of `https://bucket.endpoint/key` (MinIO and most emulators). */
+  forcePathStyle: boolean;
+  /** Absent: the AWS SDK's default chain (environment, shared files, instance or task role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+/** Who may read GET /metrics, and where; see docs/decisions.md ("Metrics of a fleet"). */
+export interface MetricsConfig {
+  /** A listener for /metrics alone, away from the partner-facing one; the API then answers /metrics 404. */
+  port?: number;
+  /** Address of that listener: loopback unless METRICS_TOKEN protects it. */
+  host: string;
+  /** When set, every /metrics request must carry `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Whether the partner-facing listener answers GET /metrics (not with METRICS_PORT; in production only with a token). */
+  onApiListener: boolean;
 }
 
 /** Payment settings; see docs/decisions.md ("Payments"). */
@@ -68,8 +105,54 @@ export interface PaymentConfig {
   /** Shown on the hosted checkout pages. */
   merchantName: string;
   /** Per-gateway HMAC secrets from the environment; in sandbox mode missing ones are generated per DATA_DIR. */
-  gatewaySecrets: Partial<Record<'card_gateway' | 'wallet_gateway', string>>;
+  gatewaySecrets: Partial<Record<GatewayKey, string>>;
+  /**
+   * The provider behind each gateway (CARD_GATEWAY_PROVIDER, WALLET_GATEWAY_PROVIDER); `sandbox`
+   * by default in sandbox mode, none in live mode (pay then answers 503, and production refuses to start).
+   */
+  providers: Record<GatewayKey, ProviderName | undefined>;
+  khalti?: KhaltiConfig;
+  esewa?: EsewaConfig;
+  /** No call to a provider may take longer; pay answers 503 when one does. */
+  providerTimeoutMs: number;
+  /** Tries of an idempotent provider call (lookups, status checks) before it counts as failed. */
+  providerLookupAttempts: number;
 }
+
+/** Khalti ePayment (KPG-2); see README "Going live". */
+export interface KhaltiConfig {
+  secretKey: string;
+  /** API root without a trailing slash, e.g. https://dev.khalti.com/api/v2. */
+  baseUrl: string;
+  /** `website_url` sent with each initiation; PUBLIC_BASE_URL when unset. */
+  websiteUrl?: string;
+}
+
+/** eSewa ePay v2; see README "Going live". */
+export interface EsewaConfig {
+  productCode: string;
+  secretKey: string;
+  formUrl: string;
+  statusUrl: string;
+}
+
+/** The providers' published test environments and credentials (docs/decisions.md, "Live payment providers"). */
+export const PROVIDER_TEST_ENVIRONMENTS = {
+  khaltiBaseUrl: 'https://dev.khalti.com/api/v2',
+  esewaFormUrl: 'https://rc-epay.esewa.com.np/api/epay/main/v2/form',
+  esewaStatusUrl: 'https://rc.esewa.com.np/api/epay/transaction/status/',
+  esewaProductCode: 'EPAYTEST',
+  esewaSecretKey: '8gBm/:&EnhH.1/q',
+} as const;
+
+export const PROVIDER_LIVE_ENVIRONMENTS = {
+  khaltiBaseUrl: 'https://khalti.com/api/v2',
+  esewaFormUrl: 'https://epay.esewa.com.np/api/epay/main/v2/form',
+  esewaStatusUrl: 'https://epay.esewa.com.np/api/epay/transaction/status/',
+} as const;
+
+/** Hosts of the providers' test environments: production must not take "payments" there. */
+const TEST_HOSTS = ['dev.khalti.com', 'a.khalti.com', 'test-pay.khalti.com', 'rc-epay.esewa.com.np', 'rc.esewa.com.np', 'uat.esewa.com.np'];
 
 /** false: the socket's peer is the client; a number: that many proxies in front; a list: the proxies' addresses. */
 export type TrustProxy = false | number | string[];
@@ -103,6 +186,17 @@ export interface RateLimitConfig {
   tokenPerClientAddress: number;
   /** Promo operations per company: bounds probing for valid codes. */
   promoPerCompany: number;
+  /** Document uploads per company: a 50-traveller batch (150 documents) fits in one window. */
+  uploadPerCompany: number;
+  /** Document bytes stored per company per window (counted once stored; see rate-limits.ts). */
+  uploadBytesPerCompany: number;
+  quotePerCompany: number;
+  /** Order creations (a group of up to 50 is one request). */
+  orderPerCompany: number;
+  /** Traveller registrations (a batch of up to 50 is one request). */
+  travellerPerCompany: number;
+  /** Payment starts, single and group. */
+  payPerCompany: number;
   /** Certificates per company: a PDF costs CPU, so one partner's loop cannot starve the others. */
   certificatePerCompany: number;
   /** Public verification pages per client address: bounds guessing policy numbers. */
@@ -160,6 +254,13 @@ class EnvReader {
   }
 
   /** The value is left out of the message: a database URL carries a password. */
+  /** A secret: its value never appears in a message. */
+  secret(name: string, minLength: number): string | undefined {
+    const value = this.optional(name);
+    if (value !== undefined && value.length < minLength) this.problems.push(`${name} must be at least ${minLength} characters long`);
+    return value;
+  }
+
   url(name: string, protocols: readonly string[]): string | undefined {
     const raw = this.optional(name);
     if (raw === undefined) return undefined;
@@ -208,6 +309,46 @@ function isProxyAddress(entry: string): boolean {
   if (family === 0 || rest.length > 0) return false;
   if (prefix === undefined) return true;
   return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+function documentStorageConfig(read: EnvReader): DocumentStorageConfig {
+  if (read.oneOf('DOCUMENT_STORAGE', 'disk', ['disk', 's3'] as const) === 'disk') return { kind: 'disk' };
+  const bucket = read.optional('S3_BUCKET');
+  if (bucket === undefined) read.problems.push('S3_BUCKET must be set when DOCUMENT_STORAGE=s3');
+  const accessKeyId = read.optional('S3_ACCESS_KEY_ID');
+  const secretAccessKey = read.optional('S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    read.problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS default credential chain)');
+  }
+  const prefix = read.string('S3_PREFIX', '');
+  if (prefix.startsWith('/')) read.problems.push(`S3_PREFIX must not start with "/" (got "${prefix}")`);
+  return {
+    kind: 's3',
+    bucket: bucket ?? '',
+    prefix,
+    endpoint: read.url('S3_ENDPOINT', ['http:', 'https:']),
+    region: read.string('S3_REGION', 'us-east-1'),
+    forcePathStyle: read.boolean('S3_FORCE_PATH_STYLE', false),
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+  };
+}
+
+const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
+
+/**
+ * Metrics name every operation, its traffic and the payment outcomes: nothing a stranger should
+ * read. Off the loopback interface a token is required, and in production the partner-facing
+ * listener serves them only with one.
+ */
+function metricsConfig(read: EnvReader, isProduction: boolean): MetricsConfig {
+  const rawPort = read.optional('METRICS_PORT');
+  const port = rawPort === undefined ? undefined : read.integer('METRICS_PORT', 0, 0, 65535);
+  const host = read.string('METRICS_HOST', '127.0.0.1');
+  const token = read.secret('METRICS_TOKEN', 16);
+  if (port !== undefined && !LOOPBACK_HOSTS.includes(host) && token === undefined) {
+    read.problems.push(`METRICS_HOST=${host} is not loopback: set METRICS_TOKEN too, or keep METRICS_HOST=127.0.0.1`);
+  }
+  return { port, host, token, onApiListener: port === undefined && (!isProduction || token !== undefined) };
 }
 
 const NODE_ENVS = ['development', 'test', 'production'] as const;
@@ -266,6 +407,9 @@ export function loadConfig(env: Env = process.env): Config {
         card_gateway: read.optional('CARD_GATEWAY_SECRET'),
         wallet_gateway: read.optional('WALLET_GATEWAY_SECRET'),
       },
+      providers: { card_gateway: undefined, wallet_gateway: undefined },
+      providerTimeoutMs: read.integer('PAYMENT_PROVIDER_TIMEOUT_MS', 8000, 100, 60_000),
+      providerLookupAttempts: read.integer('PAYMENT_PROVIDER_LOOKUP_ATTEMPTS', 2, 1, 5),
     },
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 300_000),
     clusterWorkers: read.integer('CLUSTER_WORKERS', Math.max(2, availableParallelism()), 1, 64),
@@ -275,6 +419,12 @@ export function loadConfig(env: Env = process.env): Config {
       tokenPerAddress: read.integer('RATE_LIMIT_TOKEN_PER_ADDRESS', 300, 0, 1_000_000),
       tokenPerClientAddress: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS', 20, 0, 1_000_000),
       promoPerCompany: read.integer('RATE_LIMIT_PROMO_PER_COMPANY', 600, 0, 1_000_000),
+      uploadPerCompany: read.integer('RATE_LIMIT_UPLOAD_PER_COMPANY', 300, 0, 1_000_000),
+      uploadBytesPerCompany: read.integer('RATE_LIMIT_UPLOAD_BYTES_PER_COMPANY', 2 * 1024 ** 3, 0, 1024 ** 4),
+      quotePerCompany: read.integer('RATE_LIMIT_QUOTE_PER_COMPANY', 600, 0, 1_000_000),
+      orderPerCompany: read.integer('RATE_LIMIT_ORDER_PER_COMPANY', 300, 0, 1_000_000),
+      travellerPerCompany: read.integer('RATE_LIMIT_TRAVELLER_PER_COMPANY', 300, 0, 1_000_000),
+      payPerCompany: read.integer('RATE_LIMIT_PAY_PER_COMPANY', 300, 0, 1_000_000),
       certificatePerCompany: read.integer('RATE_LIMIT_CERTIFICATE_PER_COMPANY', 600, 0, 1_000_000),
       verifyPerAddress: read.integer('RATE_LIMIT_VERIFY_PER_ADDRESS', 60, 0, 1_000_000),
     },
@@ -282,6 +432,9 @@ export function loadConfig(env: Env = process.env): Config {
       assistancePhone: read.string('ASSISTANCE_PHONE', '+977 1 4000 000'),
       assistanceEmail: read.string('ASSISTANCE_EMAIL', 'assistance@himalayantrekcover.example'),
     },
+    maxDraftsPerCompany: read.integer('DOCUMENT_MAX_DRAFTS_PER_COMPANY', 500, 0, 1_000_000),
+    documentStorage: documentStorageConfig(read),
+    metrics: metricsConfig(read, isProduction),
   };
   if (config.host.trim() === '') read.problems.push('HOST must not be blank');
   if (!/^[A-Z]{3}$/.test(config.currency)) read.problems.push(`CURRENCY must be an ISO 4217 code such as NPR (got "${config.currency}")`);
@@ -303,6 +456,57 @@ export function loadConfig(env: Env = process.env): Config {
     const weakness = secret === undefined ? undefined : gatewaySecretWeakness(secret, { production: isProduction });
     if (weakness) read.problems.push(`${gateway.toUpperCase()}_SECRET ${weakness}`);
   }
+  readProviders(read, config);
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
+}
+
+/**
+ * Which provider serves each gateway, and the settings of those in use. Production fails closed:
+ * every gateway needs a live provider, on HTTPS, outside the providers' test environments, with
+ * credentials that are not the published test ones.
+ */
+function readProviders(read: EnvReader, config: Config): void {
+  const payments = config.payments;
+  const production = config.isProduction;
+  const fallback = payments.mode === 'sandbox' ? 'sandbox' : undefined;
+  for (const gateway of ['card_gateway', 'wallet_gateway'] as const) {
+    const variable = `${gateway.toUpperCase()}_PROVIDER`;
+    const provider = read.optional(variable) === undefined ? fallback : read.oneOf<ProviderName>(variable, 'sandbox', PROVIDER_NAMES);
+    payments.providers[gateway] = provider;
+    if (provider === 'sandbox' && payments.mode !== 'sandbox') read.problems.push(`${variable}=sandbox needs PAYMENT_MODE=sandbox`);
+    if (production && provider === undefined) read.problems.push(`${variable} is not set: in production ${gateway} needs a live provider (khalti or esewa)`);
+  }
+  const used = new Set(Object.values(payments.providers));
+  if ((used.has('khalti') || used.has('esewa')) && config.currency !== 'NPR') read.problems.push('Khalti and eSewa take NPR only: CURRENCY must be NPR');
+  const environment = production ? PROVIDER_LIVE_ENVIRONMENTS : PROVIDER_TEST_ENVIRONMENTS;
+  const providerUrl = (name: string, fallbackUrl: string): string => {
+    const value = read.url(name, production ? ['https:'] : ['https:', 'http:']) ?? fallbackUrl;
+    if (production && TEST_HOSTS.includes(new URL(value).hostname)) read.problems.push(`${name} points at a provider's test environment, which takes no real money, while NODE_ENV=production`);
+    return value;
+  };
+  if (used.has('khalti')) {
+    const secretKey = read.optional('KHALTI_SECRET_KEY');
+    if (!secretKey) read.problems.push('KHALTI_SECRET_KEY is required when a gateway is served by khalti (the merchant secret key from admin.khalti.com, or test-admin.khalti.com for its sandbox)');
+    payments.khalti = {
+      secretKey: secretKey ?? '',
+      baseUrl: providerUrl('KHALTI_BASE_URL', environment.khaltiBaseUrl).replace(/\/+$/, ''),
+      websiteUrl: read.url('KHALTI_WEBSITE_URL', ['https:', 'http:']),
+    };
+  }
+  if (used.has('esewa')) {
+    // Outside production eSewa's published test merchant works out of the box; production must bring its own.
+    const productCode = read.optional('ESEWA_PRODUCT_CODE') ?? (production ? undefined : PROVIDER_TEST_ENVIRONMENTS.esewaProductCode);
+    const secretKey = read.optional('ESEWA_SECRET_KEY') ?? (production ? undefined : PROVIDER_TEST_ENVIRONMENTS.esewaSecretKey);
+    if (!productCode || !secretKey) read.problems.push('ESEWA_PRODUCT_CODE and ESEWA_SECRET_KEY are required in production when a gateway is served by esewa');
+    if (production && (productCode === PROVIDER_TEST_ENVIRONMENTS.esewaProductCode || secretKey === PROVIDER_TEST_ENVIRONMENTS.esewaSecretKey)) {
+      read.problems.push("ESEWA_PRODUCT_CODE or ESEWA_SECRET_KEY is eSewa's published test credential, not allowed when NODE_ENV=production");
+    }
+    payments.esewa = {
+      productCode: productCode ?? '',
+      secretKey: secretKey ?? '',
+      formUrl: providerUrl('ESEWA_FORM_URL', environment.esewaFormUrl),
+      statusUrl: providerUrl('ESEWA_STATUS_URL', environment.esewaStatusUrl),
+    };
+  }
 }

@@ -16,6 +16,8 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       paths: [
         'clientSecret', '*.clientSecret', 'accessToken', '*.accessToken', 'secret', '*.secret',
         'authorization', '*.authorization', 'password', '*.password', 'url', '*.url',
+        // Payment providers' keys (config.payments.khalti / .esewa), wherever a config object is logged.
+        'secretKey', '*.secretKey', '*.*.secretKey', '*.*.*.secretKey',
       ],
       censor: '[redacted]',
     },

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   // A worker of `npm run start:cluster`: its primary migrated and seeded the database once for all.
   const server = await startServer(config, logger, { prepareDatabase: !cluster.isWorker });
   // A parent that forked us (the cluster primary, benchmarks, multi-process tests) learns the port.
-  process.send?.({ port: server.port });
+  process.send?.({ port: server.port, metricsPort: server.metricsPort });
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import http, { type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_PREFIX, createApp } from './app';
@@ -9,7 +10,10 @@ import { initOrm, migrate, type Orm } from './db/orm';
 import { seed } from './db/seed';
 import { createGateways, type Gateways } from './gateways';
 import { sandboxCheckoutRouter } from './gateways/sandbox/checkout-routes';
-import { createMetrics, type PoolUsage } from './http/metrics';
+import { esewaCheckoutRouter } from './gateways/esewa/esewa-checkout-routes';
+import { AggregatorRegistry } from 'prom-client';
+import { createMetrics, type Metrics, type PoolUsage } from './http/metrics';
+import { startMetricsListener, type MetricsListener } from './http/metrics-listener';
 import { answerProtocolErrorsInShape } from './http/protocol-errors';
 import { loadSpecDocument } from './http/spec-document';
 import { createLogger, type Logger } from './logger';
@@ -23,11 +27,13 @@ import { PaymentReconcileJob } from './services/payment-reconcile-job';
 import { RateLimiter } from './services/rate-limiter';
 import { startTokenPurgeJob, type TokenPurgeJob } from './services/token-purge-job';
 import type { DocumentStorage } from './storage/document-storage';
-import { documentStorageFor } from './storage/local-disk-storage';
+import { documentStorageFor } from './storage/configured-storage';
 
 export interface RunningServer {
   url: string;
   port: number;
+  /** The METRICS_PORT listener's port, when this process has one. */
+  metricsPort?: number;
   orm: Orm;
   logger: Logger;
   catalogue: Catalogue;
@@ -108,7 +114,7 @@ async function serve(
   server.keepAliveTimeout = 65_000;
   const { port } = server.address() as AddressInfo;
   const publicBaseUrl = config.publicBaseUrl || `http://127.0.0.1:${port}`;
-  const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork());
+  const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork(), logger);
   const metrics = createMetrics(await poolUsage(orm, config.dbPoolMax));
   const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
   const storage = documentStorageFor(config);
@@ -126,11 +132,15 @@ async function serve(
       certificateFonts: loadCertificateFonts(),
       isDatabaseUp: () => orm.isConnected(),
     },
-    pages: gateways.sandbox.size > 0
-      ? [sandboxCheckoutRouter({ gateways: gateways.sandbox, newEm: () => orm.em.fork(), merchantName: config.payments.merchantName, baseUrl: () => publicBaseUrl, logger })]
-      : [],
+    pages: [
+      ...(gateways.sandbox.size > 0
+        ? [sandboxCheckoutRouter({ gateways: gateways.sandbox, newEm: () => orm.em.fork(), merchantName: config.payments.merchantName, baseUrl: () => publicBaseUrl, logger })]
+        : []),
+      ...(gateways.esewa.size > 0 ? [esewaCheckoutRouter({ gateways: gateways.esewa, newEm: () => orm.em.fork(), merchantName: config.payments.merchantName })] : []),
+    ],
   });
   server.on('request', app);
+  const metricsListener = await exposeMetrics(config, metrics, logger);
   const reconcileJob = new PaymentReconcileJob(() => orm.em.fork(), payments);
   reconcileJob.start();
   const draftPurge = startDraftPurgeJob(() => orm.em.fork(), storage, logger, {
@@ -138,12 +148,18 @@ async function serve(
     intervalSeconds: config.documentPurgeIntervalSeconds,
   });
   const tokenPurge = startTokenPurgeJob(() => orm.em.fork(), logger, config.documentPurgeIntervalSeconds);
+  // One string: a field named after a gateway reads like instrument data to log scanners.
+  const providers = Object.entries(config.payments.providers).map(([gateway, provider]) => `${gateway}=${provider ?? 'none'}`).join(' ');
   // The addresses a person starting the service wants; the JSON line carries them as fields too.
-  logger.info({ port, paymentMode: config.payments.mode, api: `${publicBaseUrl}${API_PREFIX}`, docs: `${publicBaseUrl}/docs`, mock: 'npm run mock' }, 'listening');
+  logger.info(
+    { port, paymentMode: config.payments.mode, providers, api: `${publicBaseUrl}${API_PREFIX}`, docs: `${publicBaseUrl}/docs`, mock: 'npm run mock' },
+    'listening',
+  );
 
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    metricsPort: metricsListener?.port,
     orm,
     logger,
     catalogue,
@@ -155,6 +171,7 @@ async function serve(
     stop: async () => {
       // Stop accepting, let in-flight requests finish, then stop the jobs and close the pool and the embedded cluster.
       await drain(server, config.shutdownTimeoutMs, logger);
+      await metricsListener?.close();
       await draftPurge.stop();
       await tokenPurge.stop();
       await reconcileJob.stop();
@@ -164,6 +181,22 @@ async function serve(
       await database.release();
     },
   };
+}
+
+/**
+ * A worker of `npm run start:cluster` answers its primary's scrape requests (the primary serves
+ * the aggregate on METRICS_PORT); a process on its own serves METRICS_PORT itself.
+ */
+async function exposeMetrics(config: Config, metrics: Metrics, logger: Logger): Promise<MetricsListener | undefined> {
+  if (cluster.isWorker) {
+    // Constructing one is what makes prom-client answer the primary's requests in a worker.
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([metrics.registry]);
+    return undefined;
+  }
+  if (config.metrics.port === undefined) return undefined;
+  const { registry } = metrics;
+  return startMetricsListener(config.metrics, config.metrics.port, { contentType: registry.contentType, read: () => registry.metrics() }, logger);
 }
 
 export async function prepare(orm: Orm, config: Config): Promise<void> {

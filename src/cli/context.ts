@@ -46,8 +46,9 @@ export async function withDatabase<T>(work: (em: EntityManager) => Promise<T>): 
 export function withPayments<T>(work: (em: EntityManager, deps: PaymentDeps) => Promise<T>): Promise<T> {
   const config = loadConfig();
   return withDatabase((em) => {
-    const gateways = createGateways(config, () => config.publicBaseUrl, () => em.fork());
-    return work(em, { payments: config.payments, gateways: gateways.registry, logger: createLogger('warn') });
+    const logger = createLogger('warn');
+    const gateways = createGateways(config, () => config.publicBaseUrl, () => em.fork(), logger);
+    return work(em, { payments: config.payments, gateways: gateways.registry, logger });
   });
 }
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
 import { purgeExpiredDrafts } from '../services/documents';
-import { documentStorageFor } from '../storage/local-disk-storage';
+import { documentStorageFor } from '../storage/configured-storage';
 import { output, withDatabase, type CliOptions } from './context';
 
 export function registerDocumentCommands(program: Command): void {

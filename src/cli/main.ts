@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerCatalogueCommands } from './catalogue-commands';
 import { registerCompanyCommands } from './company-commands';
+import { registerDatabaseCommands } from './database-commands';
 import { registerDemoCommand } from './demo-command';
 import { registerDocumentCommands } from './document-commands';
 import { registerOrderCommands } from './order-commands';
@@ -20,6 +21,7 @@ program
       'Run `npm run ops -- <command> --help` for the options of a command.',
   );
 registerCompanyCommands(program);
+registerDatabaseCommands(program);
 registerCatalogueCommands(program);
 registerDemoCommand(program);
 registerDocumentCommands(program);

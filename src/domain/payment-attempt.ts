@@ -7,7 +7,8 @@
  * capture: it is recorded, never dropped (see settlementPlan).
  */
 export type AttemptStatus = 'INITIATED' | 'SUCCESS' | 'FAILED' | 'CANCELLED' | 'EXPIRED' | 'REFUND_PENDING' | 'REFUNDED';
-export type GatewayFinalStatus = 'SUCCESS' | 'FAILED' | 'CANCELLED';
+/** EXPIRED: the provider itself let the checkout lapse (Khalti's `Expired`); it will never capture it. */
+export type GatewayFinalStatus = 'SUCCESS' | 'FAILED' | 'CANCELLED' | 'EXPIRED';
 
 /**
  * Why we closed an attempt without the gateway's word. ORDER_REPRICED: a promo change moved the

@@ -27,7 +27,7 @@ export class PaymentAttempt {
   [OptionalProps]?:
     | 'id' | 'status' | 'group' | 'returnUrl' | 'completedAt' | 'closedReason' | 'supersededBy' | 'gatewayTransactionId'
     | 'gatewayConfirmedAt' | 'failureReason' | 'refundAmount' | 'refundReason' | 'refundedAt' | 'refundNote' | 'lastCheckedAt'
-    | 'createdAt' | 'updatedAt';
+    | 'providerRef' | 'checkoutUrl' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -68,6 +68,14 @@ export class PaymentAttempt {
 
   @Property({ type: 'text', nullable: true })
   returnUrl?: string;
+
+  /** The provider's own reference for the checkout (Khalti's pidx), once its start answered. */
+  @Property({ type: 'text', nullable: true })
+  providerRef?: string;
+
+  /** Where the customer's browser is sent; set once the provider's start answered, then never changed. */
+  @Property({ type: 'text', nullable: true })
+  checkoutUrl?: string;
 
   @Property({ type: 'uuid' })
   idempotencyKey!: string;

@@ -14,6 +14,7 @@ export class RateLimitBucket {
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   windowStartedAt!: Date;
 
-  @Property({ type: 'integer' })
-  hits!: number;
+  /** Requests, or bytes for a byte quota (hence bigint; the upsert reads it as a string). */
+  @Property({ type: 'bigint', columnType: 'bigint' })
+  hits!: string;
 }

@@ -28,6 +28,22 @@ export function verifySignedCallback(payload: string, signature: string, secret:
   return decodePayload(payload);
 }
 
+/**
+ * The payment a signed callback claims to be about, read before its signature is checked (to
+ * find the attempt); nothing else in it is trusted until verifySignedCallback.
+ */
+export function claimedPaymentRef(payload: string): string {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    throw new InvalidCallbackError('payload is not base64url JSON');
+  }
+  const paymentRef = decoded !== null && typeof decoded === 'object' && 'paymentRef' in decoded ? decoded.paymentRef : undefined;
+  if (typeof paymentRef !== 'string' || paymentRef === '') throw new InvalidCallbackError('paymentRef missing');
+  return paymentRef;
+}
+
 function hmacHex(payload: string, secret: string): string {
   return createHmac('sha256', secret).update(payload, 'utf8').digest('hex');
 }

@@ -7,8 +7,9 @@ import { GATEWAY_NAMES, type GatewayName } from './gateway';
 const SECRETS_FILE = 'gateway-secrets.json';
 
 /**
- * The HMAC secret of each gateway. From the environment when set (CARD_GATEWAY_SECRET,
- * WALLET_GATEWAY_SECRET; required in live mode). In sandbox mode a missing secret is generated
+ * The HMAC secret of each sandbox gateway (the live providers bring their own keys, see config).
+ * From the environment when set (CARD_GATEWAY_SECRET, WALLET_GATEWAY_SECRET; createGateways asks
+ * only in sandbox mode, the only mode the sandbox runs in). In sandbox mode a missing secret is generated
  * once per DATA_DIR and kept in `DATA_DIR/gateway-secrets.json` (mode 600), so every server
  * process and the CLI on the same DATA_DIR agree. Secrets never reach a log line or a response.
  */

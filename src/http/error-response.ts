@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from './app-error';
 import { apiErrorBody, authErrorBody, uploadErrorBody } from './envelope';
+import { ProviderUnavailableError } from '../gateways/gateway';
 
 interface HttpLikeError {
   status?: number;
@@ -12,6 +13,7 @@ interface HttpLikeError {
 /** Translates anything thrown below the HTTP layer into one of the contract's error shapes. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof ProviderUnavailableError) return providerError(error);
   const http = error as HttpLikeError;
   // body-parser's own errors: malformed JSON, too large, wrong charset
   if (http && http.type === 'entity.too.large') return new AppError(413, 'Request body is too large');
@@ -23,8 +25,21 @@ export function toAppError(error: unknown): AppError {
   return new AppError(500, 'Internal server error');
 }
 
+/**
+ * A payment provider that did not answer usably: 503 when it did not answer (or none is
+ * configured), 502 when it answered with an error; shape 2, with the reason in the log only.
+ */
+function providerError(error: ProviderUnavailableError): AppError {
+  if (error.kind === 'BAD_ANSWER') return new AppError(502, 'The payment provider gave an answer we could not use; nothing was charged. Retry with the same Idempotency-Key');
+  return new AppError(503, 'The payment provider is not available at the moment; nothing was charged. Retry with the same Idempotency-Key', undefined, 'api', { 'Retry-After': '5' });
+}
+
 export function sendError(req: Request, res: Response, error: AppError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  // RFC 6750 section 3: a 401 names the scheme; with a token that was refused, also why.
+  if (error.status === 401) {
+    res.setHeader('WWW-Authenticate', /^Bearer\s/i.test(req.headers.authorization ?? '') ? 'Bearer realm="partner-api", error="invalid_token"' : 'Bearer realm="partner-api"');
+  }
   const body =
     error.shape === 'auth'
       ? authErrorBody(error.message)

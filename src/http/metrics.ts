@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { PROMO_OPERATION_IDS } from '../operations/promos';
 
 /** What `GET /metrics` reads the connection pool through; the ORM's pool (tarn) has these. */
 export interface PoolUsage {
@@ -22,6 +23,12 @@ export interface Metrics {
   /** Captured money that paid no order (a late capture on a closed attempt): each one is a refund an operator owes. */
   lateCaptures: Counter<'gateway'>;
   rateLimited: Counter<'operation'>;
+  /** Orders placed through POST /orders, by `kind` (single, or group for each order of a group). */
+  ordersCreated: Counter<'kind'>;
+  /** Payment attempts started (or replayed under the same Idempotency-Key), by gateway. */
+  paymentStarts: Counter<'gateway'>;
+  /** Promo operations, by operationId and outcome (accepted, or rejected with "Invalid promo code"). */
+  promoOutcomes: Counter<'operation' | 'outcome'>;
   requests: Counter<'operation' | 'method' | 'status'>;
   requestDuration: Histogram<'operation' | 'method' | 'status'>;
 }
@@ -63,6 +70,24 @@ export function createMetrics(pool: PoolUsage): Metrics {
     labelNames: ['operation'] as const,
     registers: [registry],
   });
+  const ordersCreated = new Counter({
+    name: 'orders_created_total',
+    help: 'Orders created through POST /orders, by kind (single, or each order of a group)',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  const paymentStarts = new Counter({
+    name: 'payment_starts_total',
+    help: 'Payment attempts started (or replayed under the same Idempotency-Key), by gateway',
+    labelNames: ['gateway'] as const,
+    registers: [registry],
+  });
+  const promoOutcomes = new Counter({
+    name: 'promo_operations_total',
+    help: 'Promo previews, applies and removals, by operationId and outcome (accepted or rejected)',
+    labelNames: ['operation', 'outcome'] as const,
+    registers: [registry],
+  });
   const poolGauge = (name: string, help: string, read: () => number) =>
     new Gauge({
       name,
@@ -76,7 +101,7 @@ export function createMetrics(pool: PoolUsage): Metrics {
   poolGauge('db_pool_connections_idle', 'Open database connections waiting in the pool', () => pool.free());
   poolGauge('db_pool_acquire_pending', 'Requests waiting for a database connection', () => pool.pending());
   poolGauge('db_pool_connections_max', 'Pool size limit (DB_POOL_MAX)', () => pool.max);
-  return { registry, paymentOutcomes, lateCaptures, rateLimited, requests, requestDuration };
+  return { registry, paymentOutcomes, lateCaptures, rateLimited, ordersCreated, paymentStarts, promoOutcomes, requests, requestDuration };
 }
 
 /** Counts and times every response under the operationId the handler recorded in res.locals. */
@@ -89,6 +114,10 @@ export function requestMetrics(metrics: Metrics) {
       const labels = { operation, method: req.method, status: String(res.statusCode) };
       metrics.requests.inc(labels);
       stopTimer(labels);
+      // Every promo rejection is the same 400 by design (no oracle for valid codes): the status is the outcome.
+      if (PROMO_OPERATION_IDS.has(operation) && (res.statusCode < 300 || res.statusCode === 400)) {
+        metrics.promoOutcomes.inc({ operation, outcome: res.statusCode < 300 ? 'accepted' : 'rejected' });
+      }
     });
     next();
   };

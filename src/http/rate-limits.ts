@@ -6,19 +6,53 @@ import { PROMO_OPERATION_IDS } from '../operations/promos';
 import { AppError } from './app-error';
 
 /**
+ * The writes a partner could repeat in a loop, each counted per company and window: every one
+ * costs storage, rows or a gateway call. Reads are not limited, but for the certificate.
+ */
+const WRITE_LIMITS: Record<string, { counter: string; limit: (limits: RateLimitConfig) => number }> = {
+  uploadDocument: { counter: 'upload', limit: (limits) => limits.uploadPerCompany },
+  createQuote: { counter: 'quote', limit: (limits) => limits.quotePerCompany },
+  createOrders: { counter: 'order', limit: (limits) => limits.orderPerCompany },
+  registerTravellers: { counter: 'traveller', limit: (limits) => limits.travellerPerCompany },
+  payOrder: { counter: 'pay', limit: (limits) => limits.payPerCompany },
+  payGroup: { counter: 'pay', limit: (limits) => limits.payPerCompany },
+  // The one read that costs: a certificate PDF takes milliseconds of CPU, so one partner's loop cannot starve the others.
+  getOrderCertificate: { counter: 'certificate', limit: (limits) => limits.certificatePerCompany },
+};
+
+const uploadBytesBucket = (companyId: string, limits: RateLimitConfig, cost: number): Bucket => ({
+  key: `upload-bytes:company:${companyId}`,
+  limit: limits.uploadBytesPerCompany,
+  cost,
+});
+
+/**
  * Which counters a request of each limited operation counts against before its handler runs:
- * promo requests per company, which bounds probing for valid codes; certificates per company,
- * which bounds the CPU one partner's PDFs take. Token requests are counted by
- * their handler (tokenAttemptLimits), which alone knows whether the secret was right.
+ * promo requests per company, which bounds probing for valid codes; the writes of WRITE_LIMITS;
+ * and for an upload, whether the company's byte quota is already spent. Token requests are
+ * counted by their handler (tokenAttemptLimits), which alone knows whether the secret was right.
  */
 export function bucketsFor(operationId: string, scope: RequestScope, limits: RateLimitConfig): Bucket[] {
-  if (PROMO_OPERATION_IDS.has(operationId) && scope.principal) {
-    return [{ key: `promo:company:${scope.principal.companyId}`, limit: limits.promoPerCompany }];
-  }
-  if (operationId === 'getOrderCertificate' && scope.principal) {
-    return [{ key: `certificate:company:${scope.principal.companyId}`, limit: limits.certificatePerCompany }];
-  }
-  return [];
+  const companyId = scope.principal?.companyId;
+  if (companyId === undefined) return [];
+  if (PROMO_OPERATION_IDS.has(operationId)) return [{ key: `promo:company:${companyId}`, limit: limits.promoPerCompany }];
+  const write = WRITE_LIMITS[operationId];
+  if (!write) return [];
+  const buckets: Bucket[] = [{ key: `${write.counter}:company:${companyId}`, limit: write.limit(limits) }];
+  if (operationId === 'uploadDocument') buckets.push(uploadBytesBucket(companyId, limits, 0));
+  return buckets;
+}
+
+/**
+ * Adds a stored document's bytes to its company's byte quota. The size is known only once the
+ * bytes are in, so uploads in flight when the quota runs out still land: the quota can be passed
+ * by at most one file (MAX_UPLOAD_BYTES) per concurrent upload, and the next upload is refused.
+ */
+export async function countUploadedBytes(scope: RequestScope, bytes: number): Promise<void> {
+  const { config, rateLimiter } = scope.services;
+  const companyId = scope.principal?.companyId;
+  if (companyId === undefined) return;
+  await rateLimiter.hit(scope.em, [uploadBytesBucket(companyId, config.rateLimits, bytes)]);
 }
 
 /**

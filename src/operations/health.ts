@@ -1,3 +1,5 @@
+import { AppError, notFound } from '../http/app-error';
+import { metricsAuthorised } from '../http/metrics-listener';
 import type { OperationHandlers } from './operation';
 
 export const healthHandlers: OperationHandlers = {
@@ -5,7 +7,11 @@ export const healthHandlers: OperationHandlers = {
     return { status: 200, body: { status: 'ok' } };
   },
 
-  async getMetrics(_c, { services }) {
+  async getMetrics(_c, { services, req }) {
+    const settings = services.config.metrics;
+    // Served on METRICS_PORT instead, or withheld in production without a token: as if it were not here.
+    if (!settings.onApiListener) throw notFound('No endpoint GET /metrics');
+    if (!metricsAuthorised(req.headers.authorization, settings.token)) throw new AppError(401, 'Missing or wrong metrics token', undefined, 'auth');
     const { registry } = services.metrics;
     return { status: 200, body: await registry.metrics(), contentType: registry.contentType };
   },

@@ -11,9 +11,11 @@ export const orderHandlers: OperationHandlers = {
     const settings = { currency: scope.services.config.currency };
     if (Array.isArray(body)) {
       const created = await createOrderGroup(scope.em, callerOf(scope), body, settings);
+      scope.services.metrics.ordersCreated.inc({ kind: 'group' }, created.orders.length);
       return { status: 201, body: successBody(orderGroupWire(created.group, created.orders), 'Order group created') };
     }
     const created = await createOrder(scope.em, callerOf(scope), body, settings);
+    scope.services.metrics.ordersCreated.inc({ kind: 'single' });
     return { status: 201, body: successBody(orderWire(created.order, created.promoApplyResult), 'Order created') };
   },
 

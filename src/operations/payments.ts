@@ -1,9 +1,10 @@
 import { amountFromMinor } from '../domain/money';
 import { returnUrlWithPaymentRef } from '../domain/return-url';
-import type { GatewayName } from '../gateways/gateway';
+import { isGatewayName, type GatewayName } from '../gateways/gateway';
+import { badRequest } from '../http/app-error';
 import { successBody } from '../http/envelope';
 import { escapeHtml } from '../http/html';
-import { handleGatewayCallback, type CallbackResult } from '../services/payment-callback';
+import { handleGatewayCallback, handleGatewayReturn, type CallbackResult } from '../services/payment-callback';
 import { startGroupPayment, startOrderPayment, type StartedPayment } from '../services/payment-start';
 import { getPaymentStatus, type PaymentStatusView } from '../services/payment-status';
 import { callerOf, type OperationHandlers, type OperationResult } from './operation';
@@ -13,12 +14,16 @@ const idempotencyKeyOf = (headers: Record<string, string | string[] | undefined>
 
 export const paymentHandlers: OperationHandlers = {
   async payOrder(c, scope) {
-    const started = await startOrderPayment(scope.em, callerOf(scope), c.request.params.orderRef, c.request.requestBody as Schemas['PayRequest'], idempotencyKeyOf(c.request.headers), scope.services.payments);
+    const request = c.request.requestBody as Schemas['PayRequest'];
+    const started = await startOrderPayment(scope.em, callerOf(scope), c.request.params.orderRef, request, idempotencyKeyOf(c.request.headers), scope.services.payments);
+    scope.services.metrics.paymentStarts.inc({ gateway: request.gateway });
     return { status: 200, body: successBody(paymentInitWire(started), 'Payment initiated') };
   },
 
   async payGroup(c, scope) {
-    const started = await startGroupPayment(scope.em, callerOf(scope), c.request.params.groupRef, c.request.requestBody as Schemas['PayRequest'], idempotencyKeyOf(c.request.headers), scope.services.payments);
+    const request = c.request.requestBody as Schemas['PayRequest'];
+    const started = await startGroupPayment(scope.em, callerOf(scope), c.request.params.groupRef, request, idempotencyKeyOf(c.request.headers), scope.services.payments);
+    scope.services.metrics.paymentStarts.inc({ gateway: request.gateway });
     return { status: 200, body: successBody(paymentInitWire(started), 'Payment initiated') };
   },
 
@@ -29,13 +34,25 @@ export const paymentHandlers: OperationHandlers = {
 
   async handlePaymentCallback(c, scope): Promise<OperationResult> {
     const query = c.request.query as { gateway: GatewayName; payload: string; signature: string };
-    const result = await handleGatewayCallback(scope.em, query, scope.services.payments);
-    if (result.returnUrl) {
-      return { status: 303, headers: { Location: returnUrlWithPaymentRef(result.returnUrl, result.paymentRef), 'Cache-Control': 'no-store' } };
-    }
-    return { status: 200, contentType: 'html', headers: { 'Cache-Control': 'no-store' }, body: resultPage(result) };
+    return returnAnswer(await handleGatewayCallback(scope.em, query, scope.services.payments));
+  },
+
+  async handleProviderReturn(c, scope): Promise<OperationResult> {
+    const { gateway, paymentRef } = c.request.params;
+    // The spec's enum already refused any other value; the guard narrows the type without a cast.
+    if (!isGatewayName(gateway)) throw badRequest('Invalid payment callback');
+    const query = Object.fromEntries(Object.entries(c.request.query).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    return returnAnswer(await handleGatewayReturn(scope.em, { gateway, paymentRef, query }, scope.services.payments));
   },
 };
+
+/** The customer's browser goes back to the partner, or sees a plain result page when there is no returnUrl. */
+function returnAnswer(result: CallbackResult): OperationResult {
+  if (result.returnUrl) {
+    return { status: 303, headers: { Location: returnUrlWithPaymentRef(result.returnUrl, result.paymentRef), 'Cache-Control': 'no-store' } };
+  }
+  return { status: 200, contentType: 'html', headers: { 'Cache-Control': 'no-store' }, body: resultPage(result) };
+}
 
 function paymentInitWire(started: StartedPayment): Schemas['PaymentInit'] {
   return {

@@ -5,6 +5,7 @@ import { Document } from '../entities/document';
 import { uploadRejected } from '../http/app-error';
 import type { DocumentStorage, StoredObject } from '../storage/document-storage';
 import type { Principal } from './authentication';
+import { lockDraftQuota, refuseOverDraftQuota, type DraftQuota } from './draft-quota';
 
 /** A received multipart upload whose file bytes are already in storage. */
 export interface DraftUpload {
@@ -19,18 +20,26 @@ export interface DraftUpload {
 }
 
 /**
- * Turns a received upload into a draft document of the caller's company. Either the row commits
- * or the stored bytes are deleted: no file without a row, no row without a file.
+ * Turns a received upload into a draft document of the caller's company, within its draft quota.
+ * Either the row commits or the stored bytes are deleted: no file without a row, no row without a file.
  */
-export async function createDraftDocument(em: EntityManager, storage: DocumentStorage, principal: Principal, upload: DraftUpload): Promise<Document> {
+export async function createDraftDocument(
+  em: EntityManager,
+  storage: DocumentStorage,
+  principal: Principal,
+  upload: DraftUpload,
+  quota: DraftQuota,
+): Promise<Document> {
   const { file } = upload;
   try {
     const verdict = judgeUpload({ documentType: upload.documentType, file: file && { size: file.stored.size, leadingBytes: file.leadingBytes } });
     if (!verdict.accepted) throw uploadRejected(verdict.reason);
     // judgeUpload rejects a missing file, so file is here
     const stored = file!;
-    return await em.transactional(async (tx) =>
-      tx.create(Document, {
+    return await em.transactional(async (tx) => {
+      await lockDraftQuota(tx, principal.companyId);
+      await refuseOverDraftQuota(tx, principal.companyId, quota);
+      return tx.create(Document, {
         company: principal.companyId,
         documentType: verdict.documentType,
         fileName: sanitiseFileName(stored.clientFileName),
@@ -38,8 +47,8 @@ export async function createDraftDocument(em: EntityManager, storage: DocumentSt
         contentType: verdict.contentType,
         storageKey: stored.stored.key,
         sha256: stored.sha256,
-      }),
-    );
+      });
+    });
   } catch (error) {
     if (file) await storage.delete(file.stored.key);
     throw error;

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PaymentAttempt } from '../entities/payment-attempt';
-import { InvalidCallbackError, type GatewayName } from '../gateways/gateway';
+import { claimedPaymentRef } from '../gateways/callback-signature';
+import { InvalidCallbackError, ProviderUnavailableError, type GatewayLookup, type GatewayName, type ReturnQuery } from '../gateways/gateway';
 import { badRequest } from '../http/app-error';
 import type { AttemptStatus } from '../domain/payment-attempt';
 import { gatewayOf, type PaymentDeps } from './payment-deps';
@@ -15,47 +16,81 @@ export interface CallbackResult {
   returnUrl?: string;
 }
 
+/** A browser return: the gateway and payment it names, and everything the provider appended. */
+export interface GatewayReturn {
+  gateway: GatewayName;
+  paymentRef: string;
+  query: ReturnQuery;
+}
+
 /**
- * GET /api/external/payment/response. Everything is checked before anything changes: the
- * signature under the gateway's secret, the payload's age, that the reference is ours and the
- * gateway the one the attempt used, the amount and currency; then, under the settlement locks,
- * that the gateway has not already given its word (a replay). Any failure is the same 400
- * ("Invalid payment callback") with nothing written; the reason goes to the log only.
+ * GET /api/external/payment/response (the sandbox's signed callback): the payment it is about is
+ * read from the payload, unverified; handleGatewayReturn verifies everything before anything changes.
  */
-export async function handleGatewayCallback(
-  em: EntityManager,
-  query: { gateway: GatewayName; payload: string; signature: string },
-  deps: PaymentDeps,
-  now = new Date(),
-): Promise<CallbackResult> {
-  const reject = (why: string): never => {
-    deps.logger.warn({ gateway: query.gateway, why }, 'payment callback refused');
-    throw badRequest('Invalid payment callback');
-  };
-  let report;
+export function handleGatewayCallback(em: EntityManager, query: { gateway: GatewayName; payload: string; signature: string }, deps: PaymentDeps, now = new Date()): Promise<CallbackResult> {
+  let paymentRef: string;
   try {
-    report = gatewayOf(deps, query.gateway).verifyCallback(query);
+    paymentRef = claimedPaymentRef(query.payload);
   } catch (error) {
-    if (error instanceof InvalidCallbackError) return reject(error.why);
+    if (error instanceof InvalidCallbackError) return refuse(deps, query.gateway, error.why);
     throw error;
   }
-  const age = now.getTime() - report.issuedAt.getTime();
-  if (age < -CLOCK_SKEW_MS) return reject('issued in the future');
-  if (age > deps.payments.callbackMaxAgeSeconds * 1000) return reject('stale: older than PAYMENT_CALLBACK_MAX_AGE_SECONDS');
+  return handleGatewayReturn(em, { gateway: query.gateway, paymentRef, query }, deps, now);
+}
 
-  const attempt = await em.fork().findOne(PaymentAttempt, { paymentRef: report.paymentRef });
-  if (!attempt) return reject('unknown payment reference');
-  if (attempt.gateway !== query.gateway) return reject('signed by a gateway the attempt did not use');
-  if (!reportMatches(attempt, report)) return reject('amount or currency differs from the attempt');
+/**
+ * A browser return from any gateway (GET /api/external/payment/response and
+ * /api/external/payment/response/{gateway}/{paymentRef}). Everything is checked before anything
+ * changes: that the reference is ours and the gateway the one the attempt used; then the
+ * gateway's adapter confirms the return (the sandbox's signature; Khalti's lookup; eSewa's signed
+ * data and status check), and the word must be about this attempt's amount and currency; then,
+ * under the settlement locks, that the gateway has not already given its word. A refused return
+ * is the same 400 ("Invalid payment callback") with nothing written; the reason goes to the log
+ * only. A provider that is not answering, or has not decided, changes nothing either: the
+ * customer goes back to the partner, and reconciliation asks again later.
+ */
+export async function handleGatewayReturn(em: EntityManager, ret: GatewayReturn, deps: PaymentDeps, now = new Date()): Promise<CallbackResult> {
+  const attempt = await em.fork().findOne(PaymentAttempt, { paymentRef: ret.paymentRef });
+  if (!attempt) return refuse(deps, ret.gateway, 'unknown payment reference');
+  if (attempt.gateway !== ret.gateway) return refuse(deps, ret.gateway, 'returned from a gateway the attempt did not use');
+  const unchanged: CallbackResult = { paymentRef: attempt.paymentRef, status: attempt.status, returnUrl: attempt.returnUrl };
+
+  let word: GatewayLookup;
+  try {
+    word = await gatewayOf(deps, ret.gateway).confirmReturn(ret.query, attempt);
+  } catch (error) {
+    if (error instanceof InvalidCallbackError) return refuse(deps, ret.gateway, error.why);
+    if (!(error instanceof ProviderUnavailableError)) throw error;
+    deps.logger.warn({ gateway: ret.gateway, paymentRef: attempt.paymentRef, provider: error.provider, kind: error.kind }, 'payment return not confirmed: provider unavailable; reconciliation will ask again');
+    return unchanged;
+  }
+  if (!word.decided) return unchanged;
+  const { report } = word;
+  const age = now.getTime() - report.issuedAt.getTime();
+  if (age < -CLOCK_SKEW_MS) return refuse(deps, ret.gateway, 'issued in the future');
+  if (age > deps.payments.callbackMaxAgeSeconds * 1000) return refuse(deps, ret.gateway, 'stale: older than PAYMENT_CALLBACK_MAX_AGE_SECONDS');
+  if (!reportMatches(attempt, report)) {
+    deps.logger.error({ paymentRef: attempt.paymentRef, gateway: ret.gateway }, 'gateway word does not match the attempt (amount, currency or reference)');
+    return refuse(deps, ret.gateway, 'amount or currency differs from the attempt');
+  }
 
   const result = await em.fork().transactional(async (tx) => {
     const locked = await lockAttemptForSettlement(tx, attempt.id);
     const recorded = await recordGatewayWord(tx, locked, report, now, deps);
-    if (recorded.effect.kind === 'REPLAY') return reject('replayed: the gateway already reported this attempt');
+    if (recorded.effect.kind === 'REPLAY') {
+      // A lookup asked twice (a customer reloading Khalti's return) is no forgery: answer what stands.
+      if (word.confirmed) return { paymentRef: locked.paymentRef, status: locked.status, returnUrl: locked.returnUrl, replay: true };
+      return refuse(deps, ret.gateway, 'replayed: the gateway already reported this attempt');
+    }
     deps.logger.info({ paymentRef: locked.paymentRef, status: locked.status, paid: recorded.paidOrderRefs }, 'payment callback recorded');
-    return { paymentRef: locked.paymentRef, status: locked.status, returnUrl: locked.returnUrl };
+    return { paymentRef: locked.paymentRef, status: locked.status, returnUrl: locked.returnUrl, replay: false };
   });
   // Counted after the commit, so a rolled-back settlement is never reported as an outcome.
-  deps.metrics?.paymentOutcomes.inc({ gateway: query.gateway, outcome: result.status });
-  return result;
+  if (!result.replay) deps.metrics?.paymentOutcomes.inc({ gateway: ret.gateway, outcome: result.status });
+  return { paymentRef: result.paymentRef, status: result.status, returnUrl: result.returnUrl };
+}
+
+function refuse(deps: PaymentDeps, gateway: GatewayName, why: string): never {
+  deps.logger.warn({ gateway, why }, 'payment callback refused');
+  throw badRequest('Invalid payment callback');
 }

@@ -1,6 +1,6 @@
 import type { Metrics } from '../http/metrics';
 import type { PaymentConfig } from '../config';
-import type { GatewayRegistry, PaymentGateway } from '../gateways/gateway';
+import { ProviderUnavailableError, type GatewayRegistry, type PaymentGateway } from '../gateways/gateway';
 import type { PaymentMethod } from '../entities/payment-attempt';
 import type { Logger } from '../logger';
 
@@ -17,7 +17,7 @@ export function gatewayOf(deps: PaymentDeps, name: PaymentMethod): PaymentGatewa
   // Cash is recorded by an operator (ops order record-cash), born final: no adapter to ask or send anyone to.
   if (name === 'cash') throw new Error('A cash payment has no gateway');
   const gateway = deps.gateways.get(name);
-  // Live mode without a live adapter is an operator error, not the partner's: a 500 with the reason logged.
-  if (!gateway) throw new Error(`No ${name} adapter is configured (PAYMENT_MODE=${deps.payments.mode})`);
+  // No provider serves the gateway (live mode outside production): a 503 with the reason logged.
+  if (!gateway) throw new ProviderUnavailableError('none', 'NOT_CONFIGURED', `no provider serves ${name}: set ${name.toUpperCase()}_PROVIDER`);
   return gateway;
 }

@@ -41,7 +41,7 @@ function expiryOutcome(closed: CloseOutcome): ReconcileOutcome {
 }
 
 async function lookUp(em: EntityManager, snapshot: PaymentAttempt, deps: PaymentDeps, now: Date): Promise<ReconcileOutcome> {
-  const lookup = await gatewayOf(deps, snapshot.gateway).lookupStatus(snapshot.paymentRef);
+  const lookup = await gatewayOf(deps, snapshot.gateway).lookupStatus(snapshot);
   return em.fork().transactional(async (tx): Promise<ReconcileOutcome> => {
     const attempt = await lockAttemptForSettlement(tx, snapshot.id);
     attempt.lastCheckedAt = now;

@@ -35,9 +35,9 @@ export interface StartedPayment {
  * Idempotency-Key already made, or supersedes the order's open attempt and starts a new one for
  * the order's current total.
  */
-export function startOrderPayment(em: EntityManager, principal: Principal, identifier: string, input: PayInput, idempotencyKey: string, deps: PaymentDeps): Promise<StartedPayment> {
+export async function startOrderPayment(em: EntityManager, principal: Principal, identifier: string, input: PayInput, idempotencyKey: string, deps: PaymentDeps): Promise<StartedPayment> {
   checkReturnUrl(input, deps);
-  return withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
+  const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true, populate: [] });
     const facts: PayRequestFacts = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl };
     const previous = await replay(facts);
@@ -46,12 +46,13 @@ export function startOrderPayment(em: EntityManager, principal: Principal, ident
     const last = await tx.findOne(PaymentAttempt, { scope: 'ORDER', orders: { order: order.id } }, { orderBy: { createdAt: 'desc' } });
     return createAttempt(tx, principal, facts, order.orderRef, [order], last?.createdAt, idempotencyKey, deps, superseded);
   });
+  return withCheckout(em, attempt, deps);
 }
 
 /** POST /orders/groups/{groupRef}/pay: one attempt for every PENDING online order of the group. */
-export function startGroupPayment(em: EntityManager, principal: Principal, groupRef: string, input: PayInput, idempotencyKey: string, deps: PaymentDeps): Promise<StartedPayment> {
+export async function startGroupPayment(em: EntityManager, principal: Principal, groupRef: string, input: PayInput, idempotencyKey: string, deps: PaymentDeps): Promise<StartedPayment> {
   checkReturnUrl(input, deps);
-  return withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
+  const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true });
     const facts: PayRequestFacts = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl };
     const previous = await replay(facts);
@@ -61,6 +62,7 @@ export function startGroupPayment(em: EntityManager, principal: Principal, group
     const last = await tx.findOne(PaymentAttempt, { scope: 'GROUP', group: group.id }, { orderBy: { createdAt: 'desc' } });
     return createAttempt(tx, principal, facts, group.groupRef, payable, last?.createdAt, idempotencyKey, deps, superseded, group);
   });
+  return withCheckout(em, attempt, deps);
 }
 
 function checkReturnUrl(input: PayInput, deps: PaymentDeps): void {
@@ -78,7 +80,7 @@ function assertPayable(order: Order): void {
   }
 }
 
-type Replay = (facts: PayRequestFacts) => Promise<StartedPayment | undefined>;
+type Replay = (facts: PayRequestFacts) => Promise<PaymentAttempt | undefined>;
 
 /**
  * Runs a pay request under its Idempotency-Key, with the attempt a new key supersedes put to its
@@ -95,8 +97,8 @@ async function withIdempotency(
   principal: Principal,
   idempotencyKey: string,
   deps: PaymentDeps,
-  work: (tx: EntityManager, replay: Replay, superseded: readonly string[]) => Promise<StartedPayment>,
-): Promise<StartedPayment> {
+  work: (tx: EntityManager, replay: Replay, superseded: readonly string[]) => Promise<PaymentAttempt>,
+): Promise<PaymentAttempt> {
   const key = idempotencyKey.toLowerCase();
   const run = (superseded: readonly string[]) =>
     em.fork().transactional(async (tx) => {
@@ -108,7 +110,7 @@ async function withIdempotency(
         if (existing.requestFingerprint !== payRequestFingerprint(facts)) {
           throw conflict('This Idempotency-Key was already used for a different payment request; use a new key for a new request');
         }
-        return startedPayment(existing, deps);
+        return existing;
       };
       return work(tx, replay, superseded);
     });
@@ -133,7 +135,7 @@ async function createAttempt(
   deps: PaymentDeps,
   superseded: readonly string[],
   group?: OrderGroup,
-): Promise<StartedPayment> {
+): Promise<PaymentAttempt> {
   const gateway = gatewayOf(deps, facts.gateway as GatewayName);
   await assertNoOpenAttempts(tx, orders.map((order) => order.id));
   const millis = nextReferenceMillis(Date.now(), lastCreatedAt?.getTime());
@@ -159,14 +161,42 @@ async function createAttempt(
   for (const order of orders) tx.create(PaymentAttemptOrder, { attempt, order, amount: order.totalAmount });
   await tx.flush();
   deps.logger.info({ paymentRef, gateway: gateway.name, orders: orders.length }, 'payment attempt started');
-  return startedPayment(attempt, deps);
+  return attempt;
 }
 
-export function startedPayment(attempt: PaymentAttempt, deps: PaymentDeps): StartedPayment {
+/**
+ * The attempt's checkout page, prepared by its provider (Khalti: initiate) after the attempt's
+ * transaction committed, because a remote call must not hold the order's lock. It is asked once
+ * and stored once: a retry with the same key answers the stored page; requests racing on one key
+ * may both ask, the first to store wins and the others answer its page, so one key never hands
+ * out two pages. A provider that does not answer leaves the attempt without a page (pay answers
+ * 502/503; the same key asks again); the attempt cannot be paid until it has one.
+ */
+async function withCheckout(em: EntityManager, attempt: PaymentAttempt, deps: PaymentDeps): Promise<StartedPayment> {
+  if (attempt.checkoutUrl) return startedPayment(attempt, attempt.checkoutUrl, deps);
+  if (attempt.status !== 'INITIATED') throw closedBeforeCheckout();
   const gateway = gatewayOf(deps, attempt.gateway);
+  const started = await gateway.start({ paymentRef: attempt.paymentRef, amount: attempt.amount, currency: attempt.currency, expiresAt: attempt.expiresAt });
+  const stored = await em.fork().nativeUpdate(
+    PaymentAttempt,
+    { id: attempt.id, checkoutUrl: null, status: 'INITIATED' },
+    { checkoutUrl: started.paymentUrl, ...(started.providerRef ? { providerRef: started.providerRef } : {}) },
+  );
+  if (stored === 1) {
+    deps.logger.info({ paymentRef: attempt.paymentRef, gateway: gateway.name, provider: gateway.provider }, 'payment checkout prepared');
+    return startedPayment(attempt, started.paymentUrl, deps);
+  }
+  const current = await em.fork().findOneOrFail(PaymentAttempt, attempt.id);
+  if (current.checkoutUrl) return startedPayment(current, current.checkoutUrl, deps);
+  throw closedBeforeCheckout();
+}
+
+const closedBeforeCheckout = () => conflict('This payment attempt was closed before its checkout page was ready; start a new payment with a new Idempotency-Key');
+
+function startedPayment(attempt: PaymentAttempt, paymentUrl: string, deps: PaymentDeps): StartedPayment {
   return {
-    paymentUrl: gateway.checkoutUrl(attempt.paymentRef),
-    gateway: gateway.name,
+    paymentUrl,
+    gateway: gatewayOf(deps, attempt.gateway).name,
     paymentRef: attempt.paymentRef,
     amount: attempt.amount,
     currency: attempt.currency,

@@ -8,6 +8,7 @@ import type { Principal } from './authentication';
 import { resolveOrder } from './order-lookup';
 import type { PaymentDeps } from './payment-deps';
 import { reconcileAttempt } from './payment-reconciliation';
+import { ProviderUnavailableError } from '../gateways/gateway';
 
 export interface PaymentStatusView {
   orderRef: string;
@@ -41,7 +42,14 @@ export async function getPaymentStatus(em: EntityManager, principal: Principal, 
   const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', populate: [] });
   let attempt = await reportedAttempt(em, order);
   if (attempt && (needsReconciliation({ ...attempt, gatewayConfirmed: !!attempt.gatewayConfirmedAt }, now, deps.payments.reconcileAfterSeconds, 0) || isExpired(attempt, now))) {
-    await reconcileAttempt(em, attempt.id, deps, now);
+    try {
+      await reconcileAttempt(em, attempt.id, deps, now);
+    } catch (error) {
+      // The stored state is still true, only not fresh: answer it rather than fail the partner's read.
+      if (!(error instanceof ProviderUnavailableError)) throw error;
+      deps.logger.warn({ paymentRef: attempt.paymentRef, provider: error.provider, kind: error.kind }, 'payment status answered without reconciling: provider unavailable');
+      return view(order, attempt);
+    }
     const fresh = em.fork();
     const reloaded = await fresh.findOneOrFail(Order, order.id);
     attempt = await reportedAttempt(fresh, reloaded);

@@ -4,13 +4,18 @@ export interface Bucket {
   key: string;
   /** Hits allowed per window; 0 means unlimited (the bucket is not counted at all). */
   limit: number;
+  /**
+   * What this request adds (default 1): the bytes of an upload for a byte quota; 0 only asks
+   * whether the bucket is already over its limit.
+   */
+  cost?: number;
 }
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number; key: string };
 
 interface HitRow {
   key: string;
-  hits: number;
+  hits: string | number;
   retry_after: string | number;
 }
 
@@ -31,7 +36,7 @@ export class RateLimiter {
     const counted = [...new Map(buckets.filter((bucket) => bucket.limit > 0).map((bucket) => [bucket.key, bucket])).values()];
     if (counted.length === 0) return { allowed: true };
     const connection = em.getConnection();
-    const values = counted.map(() => '(?, window_start.at, 1)').join(', ');
+    const values = counted.map(() => '(?, window_start.at, ?::bigint)').join(', ');
     const rows = await connection.execute<HitRow[]>(
       `with window_start as (
          select to_timestamp(floor(extract(epoch from clock_timestamp()) / ?) * ?) as at
@@ -39,16 +44,16 @@ export class RateLimiter {
        insert into rate_limit_bucket (key, window_started_at, hits)
        select v.* from window_start, lateral (values ${values}) as v(key, window_started_at, hits)
        on conflict (key) do update set
-         hits = case when rate_limit_bucket.window_started_at = excluded.window_started_at then rate_limit_bucket.hits + 1 else 1 end,
+         hits = case when rate_limit_bucket.window_started_at = excluded.window_started_at then rate_limit_bucket.hits + excluded.hits else excluded.hits end,
          window_started_at = excluded.window_started_at
        returning key, hits,
          ceil(extract(epoch from (window_started_at + make_interval(secs => ?) - clock_timestamp()))) as retry_after`,
-      [this.windowSeconds, this.windowSeconds, ...counted.map((bucket) => bucket.key), this.windowSeconds],
+      [this.windowSeconds, this.windowSeconds, ...counted.flatMap((bucket) => [bucket.key, bucket.cost ?? 1]), this.windowSeconds],
     );
     await this.sweepOldWindows(em);
     for (const row of rows) {
       const bucket = counted.find((candidate) => candidate.key === row.key);
-      if (bucket && row.hits > bucket.limit) {
+      if (bucket && Number(row.hits) > bucket.limit) {
         return { allowed: false, key: row.key, retryAfterSeconds: Math.max(1, Number(row.retry_after)) };
       }
     }

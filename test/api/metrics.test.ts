@@ -1,19 +1,9 @@
 import type { RunningServer } from '../../src/server';
 import { ApiClient } from '../support/http-client';
 import { newPartner } from '../support/partners';
+import { sample, scrapeMetricsPort } from '../support/metrics-sample';
+import { pay, placeOrder } from '../support/payment-fixtures';
 import { startTestServer } from '../support/test-server';
-
-/** The value of one sample line, e.g. `http_requests_total{operation="listRoutes",...}`. */
-function sample(exposition: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  for (const line of exposition.split('\n')) {
-    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const present = (match[2] ?? '').split(',');
-    if (wanted.every((pair) => present.includes(pair))) return Number(match[3]);
-  }
-  return undefined;
-}
 
 describe('GET /metrics', () => {
   let server: RunningServer;
@@ -67,5 +57,46 @@ describe('GET /metrics', () => {
     expect(metrics).toContain('# TYPE payment_outcomes_total counter');
     expect(metrics).toContain('# TYPE rate_limited_requests_total counter');
     expect(metrics).toContain('process_cpu_seconds_total');
+  });
+
+  it('counts orders created, payments started by gateway and promo rejections', async () => {
+    const partner = await newPartner(server, client);
+    const order = await placeOrder(server, client, partner);
+    expect((await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).status).toBe(200);
+    const promo = await client.op('applyOrderPromo', 'POST', `/api/external/v1/orders/${order.orderRef}/promo`, { promoCode: 'NO-SUCH-CODE' }, { token: partner.token });
+    expect(promo.status).toBe(400);
+
+    const metrics = await scrape();
+    expect(sample(metrics, 'orders_created_total', { kind: 'single' })).toBe(1);
+    expect(sample(metrics, 'payment_starts_total', { gateway: 'card_gateway' })).toBe(1);
+    expect(sample(metrics, 'promo_operations_total', { operation: 'applyOrderPromo', outcome: 'rejected' })).toBe(1);
+  });
+});
+
+describe('metrics on METRICS_PORT', () => {
+  const TOKEN = 'scrape-token-0123456789abcdef';
+  let server: RunningServer;
+  let client: ApiClient;
+
+  beforeAll(async () => {
+    server = await startTestServer({ METRICS_PORT: '0', METRICS_TOKEN: TOKEN });
+    client = new ApiClient(server.url);
+  });
+  afterAll(() => server.stop());
+
+  it('when metrics have their own port, then the partner-facing listener answers /metrics 404', async () => {
+    const response = await client.op('getMetrics', 'GET', '/metrics');
+    expect(response.status).toBe(404);
+  });
+
+  it('when the scraper sends the token, then the metrics port answers; without it, or with another, a 401', async () => {
+    await client.op('getHealth', 'GET', '/healthz');
+    const port = server.metricsPort!;
+    expect((await scrapeMetricsPort(port)).status).toBe(401);
+    expect((await scrapeMetricsPort(port, 'x'.repeat(TOKEN.length))).status).toBe(401);
+    const scraped = await scrapeMetricsPort(port, TOKEN);
+    expect(scraped.status).toBe(200);
+    expect(sample(scraped.body, 'http_requests_total', { operation: 'getHealth', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect((await fetch(`http://127.0.0.1:${port}/api/external/v1/reference/routes`)).status).toBe(404);
   });
 });

@@ -103,3 +103,22 @@ describe('hostile paths outside the API routes', () => {
     expect(response.status).toBe(400);
   });
 });
+
+describe('protocol headers on refusals', () => {
+  it('names the Bearer scheme on every 401 (RFC 6750), and the refused token\'s error when one was sent', async () => {
+    const missing = await fetch(`${server.url}/api/external/v1/travellers`);
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="partner-api"');
+    const refused = await fetch(`${server.url}/api/external/v1/travellers`, { headers: { authorization: 'Bearer not-a-token' } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="partner-api", error="invalid_token"');
+  });
+
+  it('lists the methods a path has on a 405 (RFC 9110)', async () => {
+    const response = await fetch(`${server.url}/api/external/v1/orders`, { method: 'PUT' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    const travellers = await fetch(`${server.url}/api/external/v1/travellers`, { method: 'DELETE' });
+    expect(travellers.headers.get('allow')).toBe('GET, POST');
+  });
+});

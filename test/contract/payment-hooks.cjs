@@ -90,6 +90,15 @@ const scenarios = {
     // The example is a well-formed callback whose signature does not match: refused with 400.
     400: () => undefined,
   },
+  handleProviderReturn: {
+    // Dredd runs against the sandbox, where no payment is served by Khalti or eSewa: their
+    // successful returns are exercised through the providers' simulators instead
+    // (test/api/live-providers.test.ts, gateway-port-contract.test.ts).
+    200: (t) => { t.skip = true; },
+    303: (t) => { t.skip = true; },
+    // The example names a payment the server does not have: refused with 400.
+    400: () => undefined,
+  },
 };
 
 runScenarios(hooks, scenarios, fixtures);

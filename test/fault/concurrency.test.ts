@@ -42,7 +42,8 @@ const STAGGER_MS = [0, 60, 15, 40, 5, 25, 50];
 /** What the operator CLI would have: the sandbox gateways of the fleet's DATA_DIR, over the test's ORM. */
 function paymentDepsOf(dataDir: string): PaymentDeps {
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: postgres.url, DATA_DIR: dataDir, PAYMENT_MODE: 'sandbox' });
-  return { payments: config.payments, gateways: createGateways(config, () => '', () => orm.em.fork()).registry, logger: createLogger('silent') };
+  const logger = createLogger('silent');
+  return { payments: config.payments, gateways: createGateways(config, () => '', () => orm.em.fork(), logger).registry, logger };
 }
 
 /** The change that races the customer's payment; true when it went through, false when it was refused. */

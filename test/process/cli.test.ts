@@ -419,3 +419,10 @@ describe('ops payment refunds, ops payment refund REF --note N', () => {
     refused(['payment', 'refund', started.paymentRef, '--note', 'again'], /owes no refund \(refund recorded /);
   });
 });
+
+describe('ops db migrate', () => {
+  it('when run as the release step, then it applies pending migrations and exits 0 (again: nothing to do, still 0)', () => {
+    expect(json('db', 'migrate')).toEqual({ migrated: true });
+    expect(json('db', 'migrate')).toEqual({ migrated: true });
+  });
+});

@@ -1,29 +1,17 @@
 import http from 'node:http';
-import net from 'node:net';
 import { initOrm, type Orm } from '../../src/db/orm';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { DEMO_PARTNERS } from '../../src/db/demo-partners';
 import { expectContract, expectSchema } from '../support/contract';
 import { buildServer, forkServer, refusedStart, type ServerProcess } from '../support/built-server';
+import { liveProvidersEnv } from '../support/live-providers-env';
 import { ApiClient } from '../support/http-client';
+import { connects, heldRequest } from '../support/raw-socket';
 import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { newPartner } from '../support/partners';
 
 const TOKEN = '/api/external/v1/auth/token';
-
-/** An HTTP/1.1 request on its own socket whose body is sent in two parts, so it can be held in flight. */
-function heldRequest(port: number, path: string, body: string) {
-  const socket = net.connect(port, '127.0.0.1');
-  let received = '';
-  socket.on('data', (chunk) => {
-    received += chunk.toString();
-  });
-  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
-  const cut = Math.floor(body.length / 2);
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, cut)}`);
-  return { finish: () => socket.write(body.slice(cut)), closed };
-}
 
 /** One request on a fresh connection, so node:cluster hands each to the next worker. */
 function postOnNewConnection(port: number, path: string, payload: unknown): Promise<{ status: number; body: unknown }> {
@@ -41,16 +29,6 @@ function postOnNewConnection(port: number, path: string, payload: unknown): Prom
     request.end(body);
   });
 }
-
-const connects = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 let orm: Orm;
 
@@ -131,6 +109,7 @@ describe('production fails closed', () => {
   let database: OwnDatabase;
   // Values of '' unset what the test helpers ask for: this is what an operator gets by default.
   const deployment = () => ({ NODE_ENV: '', PAYMENT_MODE: '', SEED_DEMO_DATA: '', DATABASE_URL: database.url });
+  const liveProviders = liveProvidersEnv();
   const demoToken = (server: ServerProcess) =>
     new ApiClient(server.url).op('issueToken', 'POST', TOKEN, { clientId: DEMO_PARTNERS[0].clientId, clientSecret: DEMO_PARTNERS[0].clientSecret });
   const stop = async (server: ServerProcess) => {
@@ -159,7 +138,7 @@ describe('production fails closed', () => {
   it('when a demo credential is active, then production refuses to start in one line naming it and the revoke command, and starts once it is revoked', async () => {
     await stop(await forkServer('main', { ...deployment(), SEED_DEMO_DATA: 'true' }));
 
-    const refused = await refusedStart('main', { ...deployment(), NODE_ENV: 'production' });
+    const refused = await refusedStart('main', { ...deployment(), ...liveProviders, NODE_ENV: 'production' });
     expect(refused.code).toBe(2);
     const lines = refused.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -173,11 +152,18 @@ describe('production fails closed', () => {
       });
       expect(revoke.status).toBe(0);
     }
-    const server = await forkServer('main', { ...deployment(), NODE_ENV: 'production' });
+    const server = await forkServer('main', { ...deployment(), ...liveProviders, NODE_ENV: 'production' });
     try {
       expect((await demoToken(server)).status).toBe(401);
     } finally {
       await stop(server);
     }
+  });
+
+  it('when a gateway has no live provider, then production refuses to start with one line naming the variable', async () => {
+    const refused = await refusedStart('main', { ...deployment(), ...liveProviders, WALLET_GATEWAY_PROVIDER: '', NODE_ENV: 'production' });
+    expect(refused.code).toBe(2);
+    const problems = refused.stderr.trim().split('\n').filter((line) => line.startsWith('  - '));
+    expect(problems).toEqual(['  - WALLET_GATEWAY_PROVIDER is not set: in production wallet_gateway needs a live provider (khalti or esewa)']);
   });
 });

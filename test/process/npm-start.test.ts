@@ -7,6 +7,7 @@ import { initOrm, type Orm } from '../../src/db/orm';
 import { expectContract } from '../support/contract';
 import { buildServer } from '../support/built-server';
 import { ApiClient } from '../support/http-client';
+import { connects, heldRequest } from '../support/raw-socket';
 import { newPartner } from '../support/partners';
 import { SANDBOX_ENV } from '../support/test-server';
 
@@ -77,17 +78,6 @@ const listening = (started: NpmStart) => () => {
   return undefined;
 };
 
-/** A token request held in flight: its body is half sent until `finish()`. */
-function heldTokenRequest(port: number, body: string) {
-  const socket = net.connect(port, '127.0.0.1');
-  let received = '';
-  socket.on('data', (chunk) => (received += chunk.toString()));
-  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
-  const cut = Math.floor(body.length / 2);
-  socket.write(`POST ${TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, cut)}`);
-  return { finish: () => socket.write(body.slice(cut)), closed };
-}
-
 let orm: Orm;
 beforeAll(async () => {
   buildServer();
@@ -106,7 +96,7 @@ describe('npm start, stopped the way a process manager stops it', () => {
     expect(parentOf(server.pid)).toBe(started.npm.pid);
     const partner = await newPartner({ orm }, new ApiClient(`http://127.0.0.1:${server.port}`));
 
-    const inFlight = heldTokenRequest(server.port, JSON.stringify({ clientId: partner.clientId, clientSecret: partner.clientSecret }));
+    const inFlight = heldRequest(server.port, TOKEN, JSON.stringify({ clientId: partner.clientId, clientSecret: partner.clientSecret }));
     // Let the half-sent request reach the server before the signal does.
     await new Promise((resolve) => setTimeout(resolve, 200));
     process.kill(victim(started, server.pid), 'SIGTERM');
@@ -134,12 +124,7 @@ describe('npm start that cannot succeed', () => {
       expect(await started.exited).toBe(2);
       expect(started.stderr().trim().split('\n')).toEqual([`cannot start: port ${port} on 127.0.0.1 is already in use (stop the other process, or set PORT)`]);
       const cluster = JSON.parse(fs.readFileSync(path.join(dataDir, 'postgres.json'), 'utf8')) as { port: number };
-      const accepting = await new Promise<boolean>((resolve) => {
-        const socket = net.connect(cluster.port, '127.0.0.1');
-        socket.once('connect', () => (socket.destroy(), resolve(true)));
-        socket.once('error', () => resolve(false));
-      });
-      expect(accepting).toBe(false);
+      expect(await connects(cluster.port)).toBe(false);
     } finally {
       occupied.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -16,6 +16,8 @@ export interface ServerProcess {
   child: ChildProcess;
   port: number;
   url: string;
+  /** The METRICS_PORT listener's port, when METRICS_PORT was set. */
+  metricsPort?: number;
   /** Every JSON log line the process (and its workers) printed so far. */
   logs(): Array<Record<string, unknown>>;
   exited: Promise<number | null>;
@@ -36,9 +38,9 @@ export async function forkServer(entry: 'main' | 'cluster', env: Record<string, 
     errors += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const port = await new Promise<number>((resolve, reject) => {
-    child.on('message', (message: { port?: number }) => {
-      if (typeof message?.port === 'number') resolve(message.port);
+  const { port, metricsPort } = await new Promise<{ port: number; metricsPort?: number }>((resolve, reject) => {
+    child.on('message', (message: { port?: number; metricsPort?: number }) => {
+      if (typeof message?.port === 'number') resolve({ port: message.port, metricsPort: message.metricsPort });
     });
     void exited.then((code) => reject(new Error(`${entry} exited with ${code} before listening:\n${errors}${output}`)));
   });
@@ -47,7 +49,7 @@ export async function forkServer(entry: 'main' | 'cluster', env: Record<string, 
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { child, port, url: `http://127.0.0.1:${port}`, logs, exited };
+  return { child, port, metricsPort, url: `http://127.0.0.1:${port}`, logs, exited };
 }
 
 /** dist/src/<entry>.js on the test database; `env` values of '' unset a default. */

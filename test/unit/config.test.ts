@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../src/config';
+import { liveProvidersEnv } from '../support/live-providers-env';
 
 const problemsOf = (env: Record<string, string>): string[] => {
   try {
@@ -11,14 +12,31 @@ const problemsOf = (env: Record<string, string>): string[] => {
   return [];
 };
 
+const LIVE_PROVIDERS = liveProvidersEnv();
+
 describe('configuration validated at start', () => {
   it('starts with no variable set, on documented defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 3000, nodeEnv: 'development', dbPoolMax: 10, tokenTtlSeconds: 3600, currency: 'NPR', shutdownTimeoutMs: 10_000 });
     expect(config.rateLimits).toEqual({
-      windowSeconds: 60, tokenPerClient: 60, tokenPerAddress: 300, tokenPerClientAddress: 20, promoPerCompany: 600, certificatePerCompany: 600, verifyPerAddress: 60,
+      windowSeconds: 60,
+      tokenPerClient: 60,
+      tokenPerAddress: 300,
+      tokenPerClientAddress: 20,
+      promoPerCompany: 600,
+      uploadPerCompany: 300,
+      uploadBytesPerCompany: 2 * 1024 ** 3,
+      quotePerCompany: 600,
+      orderPerCompany: 300,
+      travellerPerCompany: 300,
+      payPerCompany: 300,
+      certificatePerCompany: 600,
+      verifyPerAddress: 60,
     });
     expect(config.certificate).toEqual({ assistancePhone: '+977 1 4000 000', assistanceEmail: 'assistance@himalayantrekcover.example' });
+    expect(config.maxDraftsPerCompany).toBe(500);
+    expect(config.documentStorage).toEqual({ kind: 'disk' });
+    expect(config.metrics).toEqual({ port: undefined, host: '127.0.0.1', token: undefined, onApiListener: true });
     expect(config.trustProxy).toBe(false);
     // 10 s for the headers, then 10 MiB at 128 KiB/s.
     expect(config.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 90_000, minUploadBytesPerSecond: 128 * 1024 });
@@ -29,23 +47,49 @@ describe('configuration validated at start', () => {
     const deployed = loadConfig({ DATABASE_URL: 'postgresql://app@db/app' });
     expect(deployed).toMatchObject({ seedDemoData: false, payments: { mode: 'live' } });
     expect(loadConfig({ DATABASE_URL: 'postgresql://app@db/app', PAYMENT_MODE: 'sandbox', SEED_DEMO_DATA: 'true' })).toMatchObject({ seedDemoData: true, payments: { mode: 'sandbox' } });
-    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ seedDemoData: false, payments: { mode: 'live' } });
-    expect(problemsOf({ NODE_ENV: 'production', SEED_DEMO_DATA: 'true' })).toEqual(['SEED_DEMO_DATA=true is not allowed when NODE_ENV=production']);
+    expect(loadConfig({ NODE_ENV: 'production', ...LIVE_PROVIDERS })).toMatchObject({ seedDemoData: false, payments: { mode: 'live' } });
+    expect(problemsOf({ NODE_ENV: 'production', SEED_DEMO_DATA: 'true', ...LIVE_PROVIDERS })).toEqual(['SEED_DEMO_DATA=true is not allowed when NODE_ENV=production']);
     expect(problemsOf({ PAYMENT_MODE: 'fake' })).toEqual(['PAYMENT_MODE must be one of sandbox, live (got "fake")']);
   });
 
   it('refuses in production gateway secrets that are short, a repeated pattern or published, one line each', () => {
     // Drawn here: a strong secret written into the repository would be a published one.
     const strong = () => randomBytes(32).toString('base64url');
-    expect(problemsOf({ NODE_ENV: 'production', CARD_GATEWAY_SECRET: strong(), WALLET_GATEWAY_SECRET: strong() })).toEqual([]);
-    expect(problemsOf({ NODE_ENV: 'production', CARD_GATEWAY_SECRET: 'a'.repeat(32), WALLET_GATEWAY_SECRET: 'sandbox-secret-annapurna-adventure' })).toEqual([
+    expect(problemsOf({ NODE_ENV: 'production', CARD_GATEWAY_SECRET: strong(), WALLET_GATEWAY_SECRET: strong(), ...LIVE_PROVIDERS })).toEqual([]);
+    expect(problemsOf({ NODE_ENV: 'production', CARD_GATEWAY_SECRET: 'a'.repeat(32), WALLET_GATEWAY_SECRET: 'sandbox-secret-annapurna-adventure', ...LIVE_PROVIDERS })).toEqual([
       'CARD_GATEWAY_SECRET is a repeated pattern; use 32 random bytes, e.g. `openssl rand -base64 32`',
       'WALLET_GATEWAY_SECRET contains a published secret; use 32 random bytes, e.g. `openssl rand -base64 32`',
     ]);
-    expect(problemsOf({ NODE_ENV: 'production', CARD_GATEWAY_SECRET: 'abc123'.repeat(6).slice(0, 34) })).toEqual([
+    expect(problemsOf({ NODE_ENV: 'production', CARD_GATEWAY_SECRET: 'abc123'.repeat(6).slice(0, 34), ...LIVE_PROVIDERS })).toEqual([
       'CARD_GATEWAY_SECRET is a repeated pattern; use 32 random bytes, e.g. `openssl rand -base64 32`',
     ]);
     expect(problemsOf({ CARD_GATEWAY_SECRET: 'short' })).toEqual(['CARD_GATEWAY_SECRET must be at least 32 characters']);
+  });
+
+  it('maps each gateway to a provider: sandbox by default in sandbox mode, none in live mode, and production refuses a gateway without one in one line', () => {
+    expect(loadConfig({}).payments.providers).toEqual({ card_gateway: 'sandbox', wallet_gateway: 'sandbox' });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://app@db/app' }).payments.providers).toEqual({ card_gateway: undefined, wallet_gateway: undefined });
+    expect(problemsOf({ NODE_ENV: 'production', ...LIVE_PROVIDERS, WALLET_GATEWAY_PROVIDER: '' })).toEqual([
+      'WALLET_GATEWAY_PROVIDER is not set: in production wallet_gateway needs a live provider (khalti or esewa)',
+    ]);
+    expect(problemsOf({ DATABASE_URL: 'postgresql://app@db/app', CARD_GATEWAY_PROVIDER: 'sandbox' })).toEqual(['CARD_GATEWAY_PROVIDER=sandbox needs PAYMENT_MODE=sandbox']);
+    expect(problemsOf({ CARD_GATEWAY_PROVIDER: 'stripe' })).toEqual(['CARD_GATEWAY_PROVIDER must be one of sandbox, khalti, esewa (got "stripe")']);
+  });
+
+  it('points providers at their test environments outside production and their live ones in production, and refuses test hosts, test credentials and plain HTTP there', () => {
+    const test = loadConfig({ CARD_GATEWAY_PROVIDER: 'khalti', WALLET_GATEWAY_PROVIDER: 'esewa', KHALTI_SECRET_KEY: 'test-key' }).payments;
+    expect(test.khalti).toMatchObject({ baseUrl: 'https://dev.khalti.com/api/v2' });
+    expect(test.esewa).toMatchObject({ productCode: 'EPAYTEST', formUrl: 'https://rc-epay.esewa.com.np/api/epay/main/v2/form', statusUrl: 'https://rc.esewa.com.np/api/epay/transaction/status/' });
+    const live = loadConfig({ NODE_ENV: 'production', ...LIVE_PROVIDERS }).payments;
+    expect(live.khalti).toMatchObject({ baseUrl: 'https://khalti.com/api/v2' });
+    expect(live.esewa).toMatchObject({ formUrl: 'https://epay.esewa.com.np/api/epay/main/v2/form', statusUrl: 'https://epay.esewa.com.np/api/epay/transaction/status/' });
+    expect(problemsOf({ CARD_GATEWAY_PROVIDER: 'khalti' })).toEqual([expect.stringMatching(/^KHALTI_SECRET_KEY is required/)]);
+    expect(problemsOf({ NODE_ENV: 'production', ...LIVE_PROVIDERS, KHALTI_BASE_URL: 'https://dev.khalti.com/api/v2', ESEWA_STATUS_URL: 'http://epay.esewa.com.np/api/epay/transaction/status/', ESEWA_PRODUCT_CODE: 'EPAYTEST' })).toEqual([
+      "KHALTI_BASE_URL points at a provider's test environment, which takes no real money, while NODE_ENV=production",
+      "ESEWA_PRODUCT_CODE or ESEWA_SECRET_KEY is eSewa's published test credential, not allowed when NODE_ENV=production",
+      'ESEWA_STATUS_URL must be a https:// URL (got http://...)',
+    ]);
+    expect(problemsOf({ CURRENCY: 'USD', CARD_GATEWAY_PROVIDER: 'esewa' })).toEqual(['Khalti and eSewa take NPR only: CURRENCY must be NPR']);
   });
 
   it('reads TRUST_PROXY as Express does, but never "trust everyone"', () => {
@@ -104,5 +148,50 @@ describe('configuration validated at start', () => {
       'SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 300000 (got "-1")',
       'CLUSTER_WORKERS must be an integer from 1 to 64 (got "0")',
     ]);
+  });
+
+  it('lets a partner upload a 50-traveller batch (150 documents) in one window but stops a flood well before 1,000 uploads a minute', () => {
+    const { rateLimits, maxDraftsPerCompany } = loadConfig({});
+    expect(rateLimits.windowSeconds).toBe(60);
+    expect(rateLimits.uploadPerCompany).toBeGreaterThanOrEqual(150);
+    expect(rateLimits.uploadPerCompany).toBeLessThanOrEqual(500);
+    expect(rateLimits.uploadBytesPerCompany).toBeGreaterThanOrEqual(150 * 10 * 1024 * 1024);
+    expect(maxDraftsPerCompany).toBeGreaterThanOrEqual(150);
+  });
+
+  it('reads S3 storage settings, and refuses an S3 store without a bucket or with half a key pair', () => {
+    const s3 = loadConfig({
+      DOCUMENT_STORAGE: 's3',
+      S3_BUCKET: 'pbs-documents',
+      S3_PREFIX: 'prod/',
+      S3_ENDPOINT: 'https://minio.internal:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'AKIA-EXAMPLE',
+      S3_SECRET_ACCESS_KEY: 'example-secret',
+    });
+    expect(s3.documentStorage).toEqual({
+      kind: 's3',
+      bucket: 'pbs-documents',
+      prefix: 'prod/',
+      endpoint: 'https://minio.internal:9000',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'AKIA-EXAMPLE', secretAccessKey: 'example-secret' },
+    });
+    expect(problemsOf({ DOCUMENT_STORAGE: 's3', S3_ACCESS_KEY_ID: 'only-half' })).toEqual([
+      'S3_BUCKET must be set when DOCUMENT_STORAGE=s3',
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS default credential chain)',
+    ]);
+    expect(problemsOf({ DOCUMENT_STORAGE: 'nfs' })).toEqual(['DOCUMENT_STORAGE must be one of disk, s3 (got "nfs")']);
+  });
+
+  it('keeps metrics off the partner listener in production unless a token guards them, and off non-loopback hosts without one', () => {
+    expect(loadConfig({ NODE_ENV: 'production', ...LIVE_PROVIDERS }).metrics.onApiListener).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', ...LIVE_PROVIDERS, METRICS_TOKEN: 'a-long-scrape-token' }).metrics.onApiListener).toBe(true);
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, host: '127.0.0.1', token: undefined, onApiListener: false });
+    expect(problemsOf({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toEqual([
+      'METRICS_HOST=0.0.0.0 is not loopback: set METRICS_TOKEN too, or keep METRICS_HOST=127.0.0.1',
+    ]);
+    expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual(['METRICS_TOKEN must be at least 16 characters long']);
   });
 });

@@ -8,7 +8,9 @@ import { Migration20261123150000_RepricedAttempts } from './Migration20261123150
 import { Migration20261123130200_RateLimit } from './Migration20261123130200_RateLimit';
 import { Migration20261123160000_OperatorOrderCommands } from './Migration20261123160000_OperatorOrderCommands';
 import { Migration20261123170000_UnambiguousMoney } from './Migration20261123170000_UnambiguousMoney';
-import { Migration20261124090000_PolicyNumbers } from './Migration20261124090000_PolicyNumbers';
+import { Migration20261124090000_UploadQuotas } from './Migration20261124090000_UploadQuotas';
+import { Migration20261124100000_ProviderCheckout } from './Migration20261124100000_ProviderCheckout';
+import { Migration20261124110000_PolicyNumbers } from './Migration20261124110000_PolicyNumbers';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -21,5 +23,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123150000_RepricedAttempts', class: Migration20261123150000_RepricedAttempts },
   { name: 'Migration20261123160000_OperatorOrderCommands', class: Migration20261123160000_OperatorOrderCommands },
   { name: 'Migration20261123170000_UnambiguousMoney', class: Migration20261123170000_UnambiguousMoney },
-  { name: 'Migration20261124090000_PolicyNumbers', class: Migration20261124090000_PolicyNumbers },
+  { name: 'Migration20261124090000_UploadQuotas', class: Migration20261124090000_UploadQuotas },
+  { name: 'Migration20261124100000_ProviderCheckout', class: Migration20261124100000_ProviderCheckout },
+  { name: 'Migration20261124110000_PolicyNumbers', class: Migration20261124110000_PolicyNumbers },
 ];

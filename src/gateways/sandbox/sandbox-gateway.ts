@@ -4,12 +4,16 @@ import type { SandboxGatewayPayment } from '../../entities/sandbox-gateway-payme
 import { verifySignedCallback } from '../callback-signature';
 import {
   InvalidCallbackError,
+  voidFromLookup,
+  type CheckoutRequest,
   type GatewayLookup,
   type GatewayName,
   type GatewayReport,
   type GatewayVoid,
+  type PaymentAtGateway,
   type PaymentGateway,
-  type VoidablePayment,
+  type ReturnQuery,
+  type StartedCheckout,
 } from '../gateway';
 import { findSandboxDecision, recordSandboxDecision, VOIDED_BY_MERCHANT } from './sandbox-ledger';
 
@@ -24,6 +28,8 @@ import { findSandboxDecision, recordSandboxDecision, VOIDED_BY_MERCHANT } from '
  * a customer who pays it anyway is a late capture the merchant owes back.
  */
 export class SandboxGateway implements PaymentGateway {
+  readonly provider = 'sandbox';
+
   constructor(
     readonly name: GatewayName,
     private readonly secret: string,
@@ -31,6 +37,10 @@ export class SandboxGateway implements PaymentGateway {
     private readonly newEm: () => EntityManager,
     readonly canVoid: boolean,
   ) {}
+
+  async start(payment: CheckoutRequest): Promise<StartedCheckout> {
+    return { paymentUrl: this.checkoutUrl(payment.paymentRef) };
+  }
 
   checkoutUrl(paymentRef: string): string {
     return `${this.baseUrl()}/sandbox/${this.name}/checkout/${encodeURIComponent(paymentRef)}?t=${this.checkoutToken(paymentRef)}`;
@@ -52,23 +62,26 @@ export class SandboxGateway implements PaymentGateway {
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
-  verifyCallback(query: { payload: string; signature: string }): GatewayReport {
-    return verifySignedCallback(query.payload, query.signature, this.secret);
+  /** The sandbox's return is self-contained: its signed payload is the gateway's word. */
+  async confirmReturn(query: ReturnQuery, payment: PaymentAtGateway): Promise<GatewayLookup> {
+    const report = verifySignedCallback(query.payload ?? '', query.signature ?? '', this.secret);
+    if (report.paymentRef !== payment.paymentRef) throw new InvalidCallbackError('signed for another payment');
+    return { decided: true, report };
   }
 
-  async lookupStatus(paymentRef: string): Promise<GatewayLookup> {
-    const decision = await findSandboxDecision(this.newEm(), paymentRef, this.name);
+  async lookupStatus(payment: PaymentAtGateway): Promise<GatewayLookup> {
+    const decision = await findSandboxDecision(this.newEm(), payment.paymentRef, this.name);
     if (!decision) return { decided: false };
     return { decided: true, report: reportOf(decision) };
   }
 
-  async voidPayment(payment: VoidablePayment): Promise<GatewayVoid> {
+  async voidPayment(payment: PaymentAtGateway): Promise<GatewayVoid> {
     if (this.canVoid) {
-      const voided = await recordSandboxDecision(this.newEm(), { ...payment, gateway: this.name, status: 'CANCELLED', reason: VOIDED_BY_MERCHANT });
+      const { paymentRef, amount, currency } = payment;
+      const voided = await recordSandboxDecision(this.newEm(), { paymentRef, amount, currency, gateway: this.name, status: 'CANCELLED', reason: VOIDED_BY_MERCHANT });
       if (voided) return { kind: 'VOIDED' };
     }
-    const lookup = await this.lookupStatus(payment.paymentRef);
-    return lookup.decided ? { kind: 'DECIDED', report: lookup.report } : { kind: 'UNDECIDED' };
+    return voidFromLookup(await this.lookupStatus(payment));
   }
 
   /** The sandbox's own signing, used by its checkout page to send the browser back. */

@@ -68,6 +68,12 @@ export class ServerFleet {
         RATE_LIMIT_TOKEN_PER_CLIENT: '0',
         RATE_LIMIT_TOKEN_PER_ADDRESS: '0',
         RATE_LIMIT_PROMO_PER_COMPANY: '0',
+        RATE_LIMIT_UPLOAD_PER_COMPANY: '0',
+        RATE_LIMIT_QUOTE_PER_COMPANY: '0',
+        RATE_LIMIT_ORDER_PER_COMPANY: '0',
+        RATE_LIMIT_TRAVELLER_PER_COMPANY: '0',
+        RATE_LIMIT_PAY_PER_COMPANY: '0',
+        DOCUMENT_MAX_DRAFTS_PER_COMPANY: '0',
         ...this.env,
       });
     } finally {

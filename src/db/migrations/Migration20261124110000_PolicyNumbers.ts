@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * unique across server processes like the order references. Orders paid before this migration get
  * theirs here, in the order they were paid, with the Kathmandu year of their payment.
  */
-export class Migration20261124090000_PolicyNumbers extends Migration {
+export class Migration20261124110000_PolicyNumbers extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`create sequence "policy_number_seq" as bigint start 1;`);

@@ -1,0 +1,44 @@
+import type { GatewayReport, PaymentAtGateway, ReturnQuery } from '../gateway';
+import { finalOutcome, type ProviderOutcome } from '../provider-outcome';
+
+// Khalti's wire format (docs.khalti.com, Web Checkout KPG-2). Amounts are integer paisa on both
+// the return and the lookup. Lookup statuses: Completed, Pending, Initiated, Refunded, Expired,
+// User canceled, Partially Refunded.
+
+/** Final lookup states and the word each is for us; a refund before we heard of the capture leaves the order unpaid. */
+const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'>> = {
+  Completed: { status: 'SUCCESS' },
+  'User canceled': { status: 'CANCELLED', reason: 'CANCELLED_BY_CUSTOMER' },
+  Expired: { status: 'EXPIRED', reason: 'EXPIRED_AT_PROVIDER' },
+  Refunded: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER' },
+};
+
+/** Not decided yet; Partially Refunded keeps part of the money, which no order can take: an operator's case. */
+const OPEN: Record<string, boolean> = { Pending: false, Initiated: false, 'Partially Refunded': true };
+
+export function lookupOutcome(body: Record<string, unknown>, payment: PaymentAtGateway, now: Date): ProviderOutcome {
+  const { pidx, status, total_amount: total, transaction_id: transactionId } = body;
+  if (pidx !== payment.providerRef) return { kind: 'UNREADABLE', why: 'lookup answered about another pidx' };
+  if (typeof status !== 'string') return { kind: 'UNREADABLE', why: 'lookup without a status' };
+  if (status in OPEN) return { kind: 'OPEN', status, warn: OPEN[status] };
+  const word = FINAL[status];
+  if (!word) return { kind: 'OPEN', status, warn: true };
+  if (typeof total !== 'number' || !Number.isSafeInteger(total) || total < 0) return { kind: 'UNREADABLE', why: 'lookup without an integer total_amount' };
+  const transaction = typeof transactionId === 'string' && transactionId !== '' ? transactionId : `pidx:${String(pidx)}`;
+  return finalOutcome(payment, word, total, transaction, now);
+}
+
+/**
+ * What a browser return claims, checked against the payment before Khalti is asked: the pidx we
+ * stored, our reference as purchase_order_id, our amount. Returns the reason to refuse, if any.
+ */
+export function returnProblem(query: ReturnQuery, payment: PaymentAtGateway): string | undefined {
+  if (!payment.providerRef) return 'no Khalti payment was started for this reference';
+  if (query.pidx !== payment.providerRef) return 'pidx is not the one Khalti gave for this payment';
+  if (query.purchase_order_id !== undefined && query.purchase_order_id !== payment.paymentRef) return 'purchase_order_id is not this payment';
+  for (const field of ['amount', 'total_amount'] as const) {
+    const value = query[field];
+    if (value !== undefined && value !== '' && value !== String(payment.amount)) return `${field} is not this payment's amount in paisa`;
+  }
+  return undefined;
+}

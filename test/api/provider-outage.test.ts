@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { RunningServer } from '../../src/server';
+import type { ApiClient } from '../support/http-client';
+import type { TestPartner } from '../support/partners';
+import { pay, placeOrder, RETURN_URL, type PlacedOrder } from '../support/payment-fixtures';
+import { startOnOwnDatabase, stopOwnDatabase, type OwnDatabase } from '../support/own-database';
+import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
+import type { ProviderHealth } from '../simulators/simulator-server';
+
+/**
+ * Khalti slow (accepts, never answers) and down (drops connections) under 10 concurrent pay
+ * requests for 100 orders: every answer is a 503 within PAYMENT_PROVIDER_TIMEOUT_MS plus the
+ * service's own work, never a hang; once Khalti is back the same keys start every payment,
+ * without a restart. The figures go to BENCHMARKS.md ("Payment provider outage").
+ */
+const TIMEOUT_MS = 1000;
+const ORDERS = 100;
+const CONCURRENCY = 10;
+
+let database: OwnDatabase;
+let server: RunningServer;
+let client: ApiClient;
+let partner: TestPartner;
+let khalti: KhaltiSimulator;
+let orders: PlacedOrder[];
+const keys = new Map<string, string>();
+
+beforeAll(async () => {
+  khalti = await startKhaltiSimulator();
+  ({ database, server, client, partner } = await startOnOwnDatabase('outage', undefined, {
+    CARD_GATEWAY_PROVIDER: 'khalti',
+    KHALTI_SECRET_KEY: khalti.secretKey,
+    KHALTI_BASE_URL: khalti.apiBase,
+    PAYMENT_PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS),
+  }));
+  orders = [];
+  for (let i = 0; i < ORDERS; i++) orders.push(await placeOrder(server, client, partner));
+  for (const order of orders) keys.set(order.orderRef, randomUUID());
+}, 120_000);
+afterAll(async () => {
+  await stopOwnDatabase({ database, server });
+  await khalti?.stop();
+});
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** Pays every order with its own key, CONCURRENCY at a time; the statuses and latencies seen. */
+async function payAll(): Promise<{ statuses: number[]; p50: number; p99: number; max: number }> {
+  const statuses: number[] = [];
+  const latencies: number[] = [];
+  const queue = [...orders];
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let order = queue.shift(); order; order = queue.shift()) {
+        const started = performance.now();
+        const response = await pay(client, partner, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL }, keys.get(order.orderRef));
+        latencies.push(performance.now() - started);
+        statuses.push(response.status);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const round = (ms: number) => Math.round(ms);
+  return { statuses, p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), max: round(latencies[latencies.length - 1]) };
+}
+
+describe('POST /orders/{orderRef}/pay while the provider is out', () => {
+  it.each<ProviderHealth>(['slow', 'down'])('when Khalti is %s, then every pay answers 503 within the timeout (p99 recorded), never a hang', async (health) => {
+    khalti.health = health;
+    const result = await payAll();
+    console.log(`provider ${health}: ${JSON.stringify({ ...result, statuses: [...new Set(result.statuses)] })}`);
+    expect(new Set(result.statuses)).toEqual(new Set([503]));
+    expect(result.max).toBeLessThan(TIMEOUT_MS + 1500);
+  }, 120_000);
+
+  it('when Khalti is back, then the same keys start every payment, without a restart', async () => {
+    khalti.health = 'up';
+    const result = await payAll();
+    console.log(`provider back: ${JSON.stringify({ ...result, statuses: [...new Set(result.statuses)] })}`);
+    expect(new Set(result.statuses)).toEqual(new Set([200]));
+    // One Khalti payment per order: the outage left no half-started duplicates behind.
+    expect(new Set([...khalti.payments.values()].map((payment) => payment.purchaseOrderId)).size).toBe(ORDERS);
+  }, 120_000);
+});

@@ -1,0 +1,138 @@
+import { createHmac } from 'node:crypto';
+import express from 'express';
+import { page, randomId, startSimulatorServer, type SimulatorServer } from './simulator-server';
+
+/**
+ * A loopback simulation of eSewa ePay v2 as developer.esewa.com.np documents it:
+ * - POST /api/epay/main/v2/form: the merchant's signed form (HMAC-SHA256, base64, over
+ *   `signed_field_names`, usually total_amount,transaction_uuid,product_code); a bad signature
+ *   or an unknown product_code is refused; otherwise eSewa's login page (test eSewa IDs
+ *   9806800001-9806800005, password Nepal@123, token 123456) with Pay and Cancel;
+ * - on Pay, the browser goes to success_url?data=<base64 JSON> signed by eSewa over
+ *   transaction_code,status,total_amount,transaction_uuid,product_code,success_url,signed_field_names
+ *   (total_amount written like eSewa does, with thousands separators: "4,500.0"); on Cancel, to
+ *   failure_url with nothing appended;
+ * - GET /api/epay/transaction/status/?product_code&total_amount&transaction_uuid -> { product_code,
+ *   transaction_uuid, total_amount, status, ref_id }, status one of PENDING, COMPLETE,
+ *   FULL_REFUND, PARTIAL_REFUND, AMBIGUOUS, NOT_FOUND, CANCELED.
+ */
+export type EsewaStatus = 'PENDING' | 'COMPLETE' | 'FULL_REFUND' | 'PARTIAL_REFUND' | 'AMBIGUOUS' | 'NOT_FOUND' | 'CANCELED';
+
+export interface EsewaTransaction {
+  productCode: string;
+  transactionUuid: string;
+  totalAmount: string;
+  successUrl: string;
+  failureUrl: string;
+  status: EsewaStatus;
+  refId: string | null;
+}
+
+export const ESEWA_TEST = { ids: ['9806800001', '9806800002', '9806800003', '9806800004', '9806800005'], password: 'Nepal@123', token: '123456' };
+
+export interface EsewaSimulator extends SimulatorServer {
+  formUrl: string;
+  statusUrl: string;
+  productCode: string;
+  secretKey: string;
+  transactions: Map<string, EsewaTransaction>;
+  byUuid(transactionUuid: string): EsewaTransaction;
+  /** eSewa's signature over `fields`, for tests that forge or tamper with a return. */
+  sign(fields: Record<string, string>, signedFieldNames: string, secret?: string): string;
+}
+
+const RESPONSE_SIGNED_FIELDS = 'transaction_code,status,total_amount,transaction_uuid,product_code,success_url,signed_field_names';
+
+export function signEsewa(fields: Record<string, string>, signedFieldNames: string, secret: string): string {
+  const message = signedFieldNames.split(',').map((name) => `${name}=${fields[name] ?? ''}`).join(',');
+  return createHmac('sha256', secret).update(message, 'utf8').digest('base64');
+}
+
+/** "4500.00" -> "4,500.0", the way eSewa writes amounts back. */
+export function esewaStyleAmount(decimal: string): string {
+  const [units, fraction = '0'] = decimal.split('.');
+  return `${units.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction.replace(/0+$/, '') || '0'}`;
+}
+
+export async function startEsewaSimulator(): Promise<EsewaSimulator> {
+  const productCode = `EPAY${randomId(6).toUpperCase()}`;
+  const secretKey = randomId(24);
+  const merchants = new Map([[productCode, secretKey]]);
+  const transactions = new Map<string, EsewaTransaction>();
+  const sessions = new Map<string, string>();
+  const keyOf = (code: string, uuid: string) => `${code}:${uuid}`;
+
+  const server = await startSimulatorServer('/api/epay/transaction', (app) => {
+    app.use(express.urlencoded({ extended: false }));
+
+    app.post('/api/epay/main/v2/form', (req, res) => {
+      const fields: Record<string, string> = Object.fromEntries(Object.entries(req.body ?? {}).map(([k, v]) => [k, String(v)]));
+      const secret = merchants.get(fields.product_code ?? '');
+      const required = ['amount', 'tax_amount', 'total_amount', 'transaction_uuid', 'product_code', 'product_service_charge', 'product_delivery_charge', 'success_url', 'failure_url', 'signed_field_names', 'signature'];
+      if (!secret || required.some((name) => !fields[name])) return res.status(400).type('html').send(page('Invalid payload', ''));
+      if (signEsewa(fields, fields.signed_field_names, secret) !== fields.signature) return res.status(400).type('html').send(page('Invalid payload signature', ''));
+      if (!/^[A-Za-z0-9-]+$/.test(fields.transaction_uuid)) return res.status(400).type('html').send(page('Invalid transaction_uuid', ''));
+      const key = keyOf(fields.product_code, fields.transaction_uuid);
+      const existing = transactions.get(key);
+      if (existing && existing.status !== 'PENDING') return res.status(409).type('html').send(page('Duplicate transaction', ''));
+      transactions.set(key, { productCode: fields.product_code, transactionUuid: fields.transaction_uuid, totalAmount: fields.total_amount, successUrl: fields.success_url, failureUrl: fields.failure_url, status: 'PENDING', refId: null });
+      const session = randomId(16);
+      sessions.set(session, key);
+      res.type('html').send(page(`eSewa: pay NPR ${fields.total_amount}`, `<form method="post" action="/api/epay/main/v2/form/confirm">
+<input type="hidden" name="session" value="${session}"><label>eSewa ID <input name="esewaId"></label><label>Password <input name="password" type="password"></label><label>Token <input name="token"></label>
+<button name="action" value="pay">Pay</button><button name="action" value="cancel">Cancel</button></form>`));
+    });
+
+    app.post('/api/epay/main/v2/form/confirm', (req, res) => {
+      const transaction = transactions.get(sessions.get(String(req.body?.session ?? '')) ?? '');
+      if (!transaction || transaction.status !== 'PENDING') return res.status(410).type('html').send(page('Session expired', ''));
+      const { action, esewaId, password, token } = req.body ?? {};
+      if (action === 'cancel') {
+        transaction.status = 'CANCELED';
+        return res.redirect(302, transaction.failureUrl);
+      }
+      if (!ESEWA_TEST.ids.includes(esewaId) || password !== ESEWA_TEST.password || token !== ESEWA_TEST.token) {
+        return res.status(422).type('html').send(page('Invalid eSewa ID, password or token', ''));
+      }
+      transaction.status = 'COMPLETE';
+      transaction.refId = randomId(7).toUpperCase();
+      const data: Record<string, string> = {
+        transaction_code: transaction.refId,
+        status: 'COMPLETE',
+        total_amount: esewaStyleAmount(transaction.totalAmount),
+        transaction_uuid: transaction.transactionUuid,
+        product_code: transaction.productCode,
+        success_url: transaction.successUrl,
+        signed_field_names: RESPONSE_SIGNED_FIELDS,
+      };
+      data.signature = signEsewa(data, RESPONSE_SIGNED_FIELDS, merchants.get(transaction.productCode) ?? '');
+      const back = new URL(transaction.successUrl);
+      back.searchParams.set('data', Buffer.from(JSON.stringify(data), 'utf8').toString('base64'));
+      res.redirect(302, back.toString());
+    });
+
+    app.get('/api/epay/transaction/status/', (req, res) => {
+      const { product_code: code, total_amount: total, transaction_uuid: uuid } = req.query;
+      if (typeof code !== 'string' || typeof total !== 'string' || typeof uuid !== 'string') return res.status(400).json({ code: 0, error_message: 'Invalid request' });
+      const transaction = transactions.get(keyOf(code, uuid));
+      // eSewa matches the amount too: another amount is another (unknown) transaction.
+      if (!transaction || Number(transaction.totalAmount) !== Number(total)) {
+        return res.json({ product_code: code, transaction_uuid: uuid, total_amount: Number(total), status: 'NOT_FOUND', ref_id: null });
+      }
+      res.json({ product_code: code, transaction_uuid: uuid, total_amount: Number(transaction.totalAmount), status: transaction.status, ref_id: transaction.refId });
+    });
+  });
+  return Object.assign(server, {
+    formUrl: `${server.url}/api/epay/main/v2/form`,
+    statusUrl: `${server.url}/api/epay/transaction/status/`,
+    productCode,
+    secretKey,
+    transactions,
+    byUuid(transactionUuid: string): EsewaTransaction {
+      const found = transactions.get(keyOf(productCode, transactionUuid));
+      if (!found) throw new Error(`eSewa simulator has no transaction ${transactionUuid}`);
+      return found;
+    },
+    sign: (fields: Record<string, string>, signedFieldNames: string, secret = secretKey) => signEsewa(fields, signedFieldNames, secret),
+  });
+}

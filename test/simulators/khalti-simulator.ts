@@ -1,0 +1,131 @@
+import express from 'express';
+import { page, randomId, startSimulatorServer, type SimulatorServer } from './simulator-server';
+
+/**
+ * A loopback simulation of Khalti ePayment (KPG-2) as docs.khalti.com documents it:
+ * - POST /api/v2/epayment/initiate/ (Authorization: Key <secret>; amount in paisa, at least 1000)
+ *   -> { pidx, payment_url, expires_at, expires_in };
+ * - POST /api/v2/epayment/lookup/ { pidx } -> { pidx, total_amount, status, transaction_id, fee,
+ *   refunded }; a pidx of another merchant (another key) is 404 { detail: "Not found." };
+ * - the hosted page GET/POST /?pidx=... (test Khalti IDs 9800000000-9800000005, MPIN 1111,
+ *   OTP 987654), which returns the browser to return_url with pidx, txnId, amount, total_amount,
+ *   status, mobile, tidx, purchase_order_id, purchase_order_name and transaction_id.
+ * Simulator conventions: Khalti ID 9800000005 leaves the payment Pending (it completes when a
+ * test calls settle); tests set any other state (Expired, Refunded, ...) with setStatus.
+ */
+export type KhaltiStatus = 'Initiated' | 'Pending' | 'Completed' | 'Expired' | 'User canceled' | 'Refunded' | 'Partially Refunded';
+
+export interface KhaltiPayment {
+  pidx: string;
+  merchantKey: string;
+  amount: number;
+  purchaseOrderId: string;
+  purchaseOrderName: string;
+  returnUrl: string;
+  status: KhaltiStatus;
+  transactionId: string | null;
+}
+
+export const KHALTI_TEST = { ids: ['9800000000', '9800000001', '9800000002', '9800000003', '9800000004', '9800000005'], mpin: '1111', otp: '987654', pendingId: '9800000005' };
+
+export interface KhaltiSimulator extends SimulatorServer {
+  apiBase: string;
+  secretKey: string;
+  /** A second merchant's key: its payments are unknown to ours. */
+  otherMerchantKey: string;
+  payments: Map<string, KhaltiPayment>;
+  byOrder(purchaseOrderId: string): KhaltiPayment;
+  setStatus(pidx: string, status: KhaltiStatus): void;
+}
+
+export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
+  const secretKey = `live_secret_key_${randomId(32)}`;
+  const otherMerchantKey = `live_secret_key_${randomId(32)}`;
+  const payments = new Map<string, KhaltiPayment>();
+  const keyOf = (header: string | undefined) => {
+    const key = /^Key (\S+)$/.exec(header ?? '')?.[1];
+    return key === secretKey || key === otherMerchantKey ? key : undefined;
+  };
+  const server = await startSimulatorServer('/api/v2', (app) => {
+    app.use(express.json());
+    app.use(express.urlencoded({ extended: false }));
+
+    app.post('/api/v2/epayment/initiate/', (req, res) => {
+      const key = keyOf(req.headers.authorization);
+      if (!key) return res.status(401).json({ detail: 'Invalid token.', status_code: 401 });
+      const { amount, purchase_order_id: orderId, purchase_order_name: orderName, return_url: returnUrl, website_url: websiteUrl } = req.body ?? {};
+      const errors: Record<string, string[]> = {};
+      if (!Number.isInteger(amount) || amount < 1000) errors.amount = ['Amount should be greater than Rs. 10, that is 1000 paisa.'];
+      for (const [field, value] of Object.entries({ purchase_order_id: orderId, purchase_order_name: orderName, return_url: returnUrl, website_url: websiteUrl })) {
+        if (typeof value !== 'string' || value === '') errors[field] = ['This field is required.'];
+      }
+      if (Object.keys(errors).length > 0) return res.status(400).json({ ...errors, error_key: 'validation_error' });
+      const pidx = randomId(22);
+      payments.set(pidx, { pidx, merchantKey: key, amount, purchaseOrderId: orderId, purchaseOrderName: orderName, returnUrl, status: 'Initiated', transactionId: null });
+      res.json({ pidx, payment_url: `${server.url}/?pidx=${pidx}`, expires_at: new Date(Date.now() + 1_800_000).toISOString(), expires_in: 1800 });
+    });
+
+    app.post('/api/v2/epayment/lookup/', (req, res) => {
+      const key = keyOf(req.headers.authorization);
+      if (!key) return res.status(401).json({ detail: 'Invalid token.', status_code: 401 });
+      const payment = payments.get(String(req.body?.pidx ?? ''));
+      if (!payment || payment.merchantKey !== key) return res.status(404).json({ detail: 'Not found.', error_key: 'validation_error' });
+      res.json({ pidx: payment.pidx, total_amount: payment.amount, status: payment.status, transaction_id: payment.transactionId, fee: 0, refunded: payment.status === 'Refunded' });
+    });
+
+    app.get('/', (req, res) => {
+      const payment = payments.get(String(req.query.pidx ?? ''));
+      if (!payment) return res.status(404).type('html').send(page('Payment not found', ''));
+      if (payment.status !== 'Initiated') return res.status(410).type('html').send(page('This payment link is no longer valid', `<p id="status">${payment.status}</p>`));
+      res.type('html').send(page(`Pay Rs. ${(payment.amount / 100).toFixed(2)} to the merchant`, `<form method="post">
+<label>Khalti ID <input name="mobile"></label><label>MPIN <input name="mpin" type="password"></label><label>OTP <input name="otp"></label>
+<button name="action" value="pay">Pay</button><button name="action" value="cancel">Cancel</button></form>`));
+    });
+
+    app.post('/', (req, res) => {
+      const payment = payments.get(String(req.query.pidx ?? ''));
+      if (!payment || payment.status !== 'Initiated') return res.status(410).type('html').send(page('This payment link is no longer valid', ''));
+      const { action, mobile, mpin, otp } = req.body ?? {};
+      if (action === 'cancel') {
+        payment.status = 'User canceled';
+      } else if (KHALTI_TEST.ids.includes(mobile) && mpin === KHALTI_TEST.mpin && otp === KHALTI_TEST.otp) {
+        payment.transactionId = randomId(22);
+        payment.status = mobile === KHALTI_TEST.pendingId ? 'Pending' : 'Completed';
+      } else {
+        return res.status(422).type('html').send(page('Invalid Khalti ID, MPIN or OTP', ''));
+      }
+      const back = new URL(payment.returnUrl);
+      const params: Record<string, string> = {
+        pidx: payment.pidx,
+        txnId: payment.transactionId ?? '',
+        amount: String(payment.amount),
+        total_amount: String(payment.amount),
+        status: payment.status,
+        mobile: payment.status === 'User canceled' ? '' : `${String(mobile).slice(0, 2)}XXXXX${String(mobile).slice(-3)}`,
+        tidx: payment.transactionId ?? '',
+        purchase_order_id: payment.purchaseOrderId,
+        purchase_order_name: payment.purchaseOrderName,
+        transaction_id: payment.transactionId ?? '',
+      };
+      for (const [name, value] of Object.entries(params)) back.searchParams.set(name, value);
+      res.redirect(302, back.toString());
+    });
+  });
+  return Object.assign(server, {
+    apiBase: `${server.url}/api/v2`,
+    secretKey,
+    otherMerchantKey,
+    payments,
+    byOrder(purchaseOrderId: string): KhaltiPayment {
+      const found = [...payments.values()].find((payment) => payment.purchaseOrderId === purchaseOrderId);
+      if (!found) throw new Error(`Khalti simulator has no payment for ${purchaseOrderId}`);
+      return found;
+    },
+    setStatus(pidx: string, status: KhaltiStatus): void {
+      const payment = payments.get(pidx);
+      if (!payment) throw new Error(`Khalti simulator has no pidx ${pidx}`);
+      payment.status = status;
+      if (status === 'Completed' && !payment.transactionId) payment.transactionId = randomId(22);
+    },
+  });
+}
