@@ -225,6 +225,13 @@ class EnvReader {
     return value === undefined || value === '' ? undefined : value;
   }
 
+  /** A setting with no default: its absence is a problem, stated with `why`. */
+  required(name: string, why: string): string {
+    const value = this.optional(name);
+    if (value === undefined) this.problems.push(`${name} is not set: ${why}`);
+    return value ?? '';
+  }
+
   integer(name: string, fallback: number, min: number, max: number): number {
     const raw = this.optional(name);
     if (raw === undefined) return fallback;
@@ -429,8 +436,9 @@ export function loadConfig(env: Env = process.env): Config {
       verifyPerAddress: read.integer('RATE_LIMIT_VERIFY_PER_ADDRESS', 60, 0, 1_000_000),
     },
     certificate: {
-      assistancePhone: read.string('ASSISTANCE_PHONE', '+977 1 4000 000'),
-      assistanceEmail: read.string('ASSISTANCE_EMAIL', 'assistance@himalayantrekcover.example'),
+      // Production has no default: a forgotten setting must not print a made-up emergency number on real certificates.
+      assistancePhone: isProduction ? read.required('ASSISTANCE_PHONE', 'in production the certificate\'s 24-hour assistance number must be the real one') : read.string('ASSISTANCE_PHONE', '+977 1 4000 000'),
+      assistanceEmail: isProduction ? read.required('ASSISTANCE_EMAIL', 'in production the certificate\'s assistance e-mail must be the real one') : read.string('ASSISTANCE_EMAIL', 'assistance@himalayantrekcover.example'),
     },
     maxDraftsPerCompany: read.integer('DOCUMENT_MAX_DRAFTS_PER_COMPANY', 500, 0, 1_000_000),
     documentStorage: documentStorageConfig(read),
@@ -439,10 +447,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.host.trim() === '') read.problems.push('HOST must not be blank');
   if (!/^[A-Z]{3}$/.test(config.currency)) read.problems.push(`CURRENCY must be an ISO 4217 code such as NPR (got "${config.currency}")`);
   // Printed on every certificate for a traveller in trouble to call: it must be dialable as written.
-  if (!/^\+[1-9]\d{0,3}(?:[ -]?\d{1,6}){2,6}$/.test(config.certificate.assistancePhone)) {
+  if (config.certificate.assistancePhone && !/^\+[1-9]\d{0,3}(?:[ -]?\d{1,6}){2,6}$/.test(config.certificate.assistancePhone)) {
     read.problems.push(`ASSISTANCE_PHONE must be an international number such as +977 1 4000 000 (got "${config.certificate.assistancePhone}")`);
   }
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(config.certificate.assistanceEmail)) {
+  if (config.certificate.assistanceEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(config.certificate.assistanceEmail)) {
     read.problems.push(`ASSISTANCE_EMAIL must be an e-mail address (got "${config.certificate.assistanceEmail}")`);
   }
   const payments = config.payments;

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * The settings of a production deployment's payment providers: Khalti for cards, eSewa for the
- * wallet, with credentials of their own (drawn here: a key written into the repository would be
- * a published one). Nothing is asked of the providers at start.
+ * The settings a production deployment must give: its payment providers (Khalti for cards, eSewa
+ * for the wallet, with credentials of their own, drawn here: a key written into the repository
+ * would be a published one; nothing is asked of the providers at start) and the assistance
+ * contacts its certificates print.
  */
 export function liveProvidersEnv(): Record<string, string> {
   return {
+    ASSISTANCE_PHONE: '+977 1 5970 000',
+    ASSISTANCE_EMAIL: 'assistance@trekcover.example.com',
     CARD_GATEWAY_PROVIDER: 'khalti',
     WALLET_GATEWAY_PROVIDER: 'esewa',
     KHALTI_SECRET_KEY: randomBytes(16).toString('hex'),

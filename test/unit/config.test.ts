@@ -185,6 +185,15 @@ describe('configuration validated at start', () => {
     expect(problemsOf({ DOCUMENT_STORAGE: 'nfs' })).toEqual(['DOCUMENT_STORAGE must be one of disk, s3 (got "nfs")']);
   });
 
+  it('asks production for the real assistance contacts the certificates print: no default there', () => {
+    const { ASSISTANCE_PHONE: _phone, ASSISTANCE_EMAIL: _email, ...providersOnly } = LIVE_PROVIDERS;
+    expect(problemsOf({ NODE_ENV: 'production', ...providersOnly })).toEqual([
+      "ASSISTANCE_PHONE is not set: in production the certificate's 24-hour assistance number must be the real one",
+      "ASSISTANCE_EMAIL is not set: in production the certificate's assistance e-mail must be the real one",
+    ]);
+    expect(loadConfig({}).certificate.assistancePhone).toBe('+977 1 4000 000');
+  });
+
   it('keeps metrics off the partner listener in production unless a token guards them, and off non-loopback hosts without one', () => {
     expect(loadConfig({ NODE_ENV: 'production', ...LIVE_PROVIDERS }).metrics.onApiListener).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', ...LIVE_PROVIDERS, METRICS_TOKEN: 'a-long-scrape-token' }).metrics.onApiListener).toBe(true);
