@@ -11,6 +11,7 @@ import { recordAudit } from './audit-log';
 import { OperatorRefusal } from './operator-refusal';
 import { findOrder } from './order-lookup';
 import { closeOpenAttempts } from './payment-settlement';
+import { recordPaymentEvents } from './webhook-events';
 
 export interface CashPayment {
   order: Order;
@@ -62,6 +63,7 @@ export async function recordCashPayment(
     await closeOpenAttempts(tx, [order.id], attempt.id, 'ORDER_PAID', at);
     order.status = OrderStatus.Paid;
     order.paidAt = at;
+    await recordPaymentEvents(tx, 'order.paid', attempt, { at, shares: [{ order, amount: order.totalAmount }] });
     recordAudit(tx, {
       actor,
       action: 'CASH_RECORDED',

@@ -8,6 +8,7 @@ import { Migration20261123150000_RepricedAttempts } from './Migration20261123150
 import { Migration20261123130200_RateLimit } from './Migration20261123130200_RateLimit';
 import { Migration20261123160000_OperatorOrderCommands } from './Migration20261123160000_OperatorOrderCommands';
 import { Migration20261123170000_UnambiguousMoney } from './Migration20261123170000_UnambiguousMoney';
+import { Migration20261201090000_Webhooks } from './Migration20261201090000_Webhooks';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123150000_RepricedAttempts', class: Migration20261123150000_RepricedAttempts },
   { name: 'Migration20261123160000_OperatorOrderCommands', class: Migration20261123160000_OperatorOrderCommands },
   { name: 'Migration20261123170000_UnambiguousMoney', class: Migration20261123170000_UnambiguousMoney },
+  { name: 'Migration20261201090000_Webhooks', class: Migration20261201090000_Webhooks },
 ];
