@@ -1,0 +1,69 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { WebhookConfig } from '../config';
+import type { Logger } from '../logger';
+import type { JobQueue } from './job-queue';
+import { deliverEvent } from './webhook-delivery';
+import { relayOutbox, WEBHOOK_QUEUE } from './webhook-relay';
+import { createWebhookSender } from './webhook-sender';
+
+export interface WebhookDispatch {
+  /** Hands what the outbox holds to the queue now (the timer does this every RELAY_MS). */
+  relayOnce(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** How often each process looks for committed events to hand to the queue. */
+const RELAY_MS = 250;
+
+/**
+ * Webhook delivery in this process: the relay from the outbox to the queue, and a pg-boss worker
+ * that sends. A failed try fails its job, and pg-boss retries it with exponential back-off
+ * (WEBHOOK_RETRY_DELAY_SECONDS doubling up to WEBHOOK_RETRY_DELAY_MAX_SECONDS, WEBHOOK_RETRY_LIMIT
+ * times: about a day with the defaults). A job whose process died mid-send expires after the
+ * request timeout plus a margin and is retried elsewhere.
+ */
+export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityManager, config: WebhookConfig, logger: Logger): Promise<WebhookDispatch> {
+  const log = logger.child({ component: 'webhooks' });
+  const sender = createWebhookSender({ timeoutMs: config.timeoutMs, allowLocal: config.allowLocalEndpoints });
+  const deps = { webhooks: config, sender, logger: log };
+  const leaseSeconds = Math.ceil(config.timeoutMs / 1000) + 15;
+  await queue.boss.createQueue(WEBHOOK_QUEUE, {
+    retryLimit: config.retryLimit,
+    retryDelay: config.retryDelaySeconds,
+    retryBackoff: true,
+    retryDelayMax: config.retryDelayMaxSeconds,
+    expireInSeconds: leaseSeconds,
+  });
+  await queue.boss.work<{ eventId: string }>(
+    WEBHOOK_QUEUE,
+    { batchSize: 1, localConcurrency: config.concurrency, pollingIntervalSeconds: 0.5 },
+    async ([job]) => {
+      const result = await deliverEvent(newEm(), job.data.eventId, { retryCount: job.retryCount, retryLimit: config.retryLimit }, deps);
+      // Failing the job is what makes pg-boss schedule the next try.
+      if (result === 'RETRY') throw new Error(`webhook ${job.data.eventId} not delivered; retrying`);
+    },
+  );
+
+  let relaying: Promise<number> | undefined;
+  const relayOnce = () => {
+    relaying ??= relayOutbox(newEm(), queue.boss).finally(() => {
+      relaying = undefined;
+    });
+    return relaying;
+  };
+  const timer = setInterval(() => {
+    relayOnce().catch((error: unknown) => log.error({ err: error }, 'webhook relay failed'));
+  }, RELAY_MS);
+  timer.unref();
+
+  return {
+    relayOnce,
+    async stop() {
+      clearInterval(timer);
+      await relaying?.catch(() => undefined);
+      // Deliveries in hand finish before their connections close.
+      await queue.boss.offWork(WEBHOOK_QUEUE, { wait: true });
+      sender.close();
+    },
+  };
+}
