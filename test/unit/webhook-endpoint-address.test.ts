@@ -30,7 +30,8 @@ describe('webhook endpoint addresses (SSRF)', () => {
     // The sender checks the addresses it is about to connect to, whatever the name looked like when registered.
     const result = await sender.post('https://localhost/hooks', {}, '{}');
     sender.close();
-    expect(result).toEqual(expect.objectContaining({ refused: true, status: undefined }));
+    expect(result.refused).toBe(true);
+    expect(result.status).toBeUndefined();
   });
 });
 
