@@ -21,6 +21,8 @@ export class WebhookReceiver {
   answered = 0;
   secret = '';
   failFirst = 0;
+  /** When set, the first request is never answered (its sender is about to die) and this is called. */
+  holdFirst?: () => void;
   /** Milliseconds from the event's timestamp to its verified arrival, per delivery. */
   readonly lagMs: number[] = [];
   private server = http.createServer((request, response) => {
@@ -28,6 +30,10 @@ export class WebhookReceiver {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       this.answered += 1;
+      if (this.holdFirst && this.answered === 1) {
+        this.holdFirst();
+        return;
+      }
       if (this.answered <= this.failFirst) {
         response.writeHead(500).end('not yet');
         return;
