@@ -28,6 +28,11 @@ export function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
   return previousValid && endpoint.previousSecret ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
 }
 
+/** How long a try holds its event: the request's timeout and a margin for the bookkeeping around it. */
+export function deliveryLeaseSeconds(config: Pick<WebhookConfig, 'timeoutMs'>): number {
+  return Math.ceil(config.timeoutMs / 1000) + 15;
+}
+
 /**
  * When pg-boss will try again after failed try `retryCount` (its back-off: retryDelay times
  * 2^(n+1)/2 to 2^(n+1), capped): the middle of that range, for the delivery log.
@@ -45,13 +50,16 @@ export function expectedRetryAt(config: WebhookConfig, retryCount: number, now: 
  * fail the job so that pg-boss schedules the next try with its back-off.
  */
 export async function deliverEvent(em: EntityManager, eventId: string, job: JobTry, deps: DeliveryDeps, now = new Date()): Promise<DeliveryResult> {
-  const leaseSeconds = Math.ceil(deps.webhooks.timeoutMs / 1000) + 30;
   const claimed = await em.execute<{ attempts: number }[]>(
     `update webhook_event set lease_until = now() + make_interval(secs => ?), attempts = attempts + 1
       where id = ? and status = 'PENDING' and (lease_until is null or lease_until < now()) returning attempts`,
-    [leaseSeconds, eventId],
+    [deliveryLeaseSeconds(deps.webhooks), eventId],
   );
-  if (claimed.length === 0) return 'NOT_DUE';
+  if (claimed.length === 0) {
+    // Leased by a try still running (or by a process that died: the lease runs out): try again later.
+    const current = await em.findOne(WebhookEvent, eventId);
+    return current?.status === 'PENDING' ? 'RETRY' : 'NOT_DUE';
+  }
   const attempt = claimed[0].attempts;
   const event = await em.findOneOrFail(WebhookEvent, eventId);
   const endpoint = await em.findOne(WebhookEndpoint, { companyId: event.companyId });

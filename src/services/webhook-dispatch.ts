@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookConfig } from '../config';
 import type { Logger } from '../logger';
 import type { JobQueue } from './job-queue';
-import { deliverEvent } from './webhook-delivery';
+import { deliverEvent, deliveryLeaseSeconds } from './webhook-delivery';
 import { relayOutbox, WEBHOOK_QUEUE } from './webhook-relay';
 import { createWebhookSender } from './webhook-sender';
 
@@ -26,14 +26,17 @@ export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityM
   const log = logger.child({ component: 'webhooks' });
   const sender = createWebhookSender({ timeoutMs: config.timeoutMs, allowLocal: config.allowLocalEndpoints });
   const deps = { webhooks: config, sender, logger: log };
-  const leaseSeconds = Math.ceil(config.timeoutMs / 1000) + 15;
-  await queue.boss.createQueue(WEBHOOK_QUEUE, {
+  // Each job carries its retry policy (pg-boss copies a queue's options only when the queue is
+  // first created, by whichever process came first). A job expires just after its lease, so the
+  // retry of a job whose process died finds the event free to claim.
+  const jobOptions = {
     retryLimit: config.retryLimit,
     retryDelay: config.retryDelaySeconds,
     retryBackoff: true,
     retryDelayMax: config.retryDelayMaxSeconds,
-    expireInSeconds: leaseSeconds,
-  });
+    expireInSeconds: deliveryLeaseSeconds(config) + 1,
+  };
+  await queue.boss.createQueue(WEBHOOK_QUEUE, jobOptions);
   await queue.boss.work<{ eventId: string }>(
     WEBHOOK_QUEUE,
     { batchSize: 1, localConcurrency: config.concurrency, pollingIntervalSeconds: 0.5 },
@@ -46,7 +49,7 @@ export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityM
 
   let relaying: Promise<number> | undefined;
   const relayOnce = () => {
-    relaying ??= relayOutbox(newEm(), queue.boss).finally(() => {
+    relaying ??= relayOutbox(newEm(), queue.boss, jobOptions).finally(() => {
       relaying = undefined;
     });
     return relaying;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PgBoss } from 'pg-boss';
+import type { JobInsert, PgBoss } from 'pg-boss';
 
 export const WEBHOOK_QUEUE = 'webhook-delivery';
 
@@ -12,7 +12,7 @@ const BATCH = 500;
  * no event is lost between the outbox and the queue, and none is queued twice by the relay.
  * Returns how many it handed over.
  */
-export async function relayOutbox(em: EntityManager, boss: PgBoss): Promise<number> {
+export async function relayOutbox(em: EntityManager, boss: PgBoss, jobOptions: Omit<JobInsert, 'data'>): Promise<number> {
   const pool = await em.getConnection().getNativeClient();
   const client = await pool.connect();
   try {
@@ -22,7 +22,7 @@ export async function relayOutbox(em: EntityManager, boss: PgBoss): Promise<numb
     );
     if (picked.rows.length > 0) {
       const ids = picked.rows.map((row) => row.id);
-      await boss.insert(WEBHOOK_QUEUE, ids.map((eventId) => ({ data: { eventId } })), {
+      await boss.insert(WEBHOOK_QUEUE, ids.map((eventId) => ({ ...jobOptions, data: { eventId } })), {
         db: { executeSql: (text, values) => client.query(text, values) },
       });
       await client.query(`update webhook_event set enqueued_at = now() where id = any($1)`, [ids]);
