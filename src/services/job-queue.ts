@@ -26,8 +26,10 @@ export async function startJobQueue(databaseUrl: string, logger: Logger, options
     application_name: 'pbs-job-queue',
     // Cron schedules are not used (our intervals can be shorter than cron's minute); see `every`.
     schedule: false,
-    // How soon a job whose process died (kill -9) mid-run is expired and retried.
+    // How soon a job whose process died (kill -9) mid-run is expired and retried: pg-boss expires
+    // jobs in its monitor pass, which runs at the longer of these two intervals (default 60 s).
     superviseIntervalSeconds: options.superviseIntervalSeconds ?? 10,
+    monitorIntervalSeconds: options.superviseIntervalSeconds ?? 10,
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   await boss.start();
