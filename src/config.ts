@@ -287,7 +287,7 @@ export function loadConfig(env: Env = process.env): Config {
       retryDelaySeconds: read.integer('WEBHOOK_RETRY_DELAY_SECONDS', 60, 1, 3600),
       retryDelayMaxSeconds: read.integer('WEBHOOK_RETRY_DELAY_MAX_SECONDS', 4 * 3600, 1, 86400),
       retryLimit: read.integer('WEBHOOK_RETRY_LIMIT', 13, 0, 50),
-      concurrency: read.integer('WEBHOOK_CONCURRENCY', 20, 1, 200),
+      concurrency: read.integer('WEBHOOK_CONCURRENCY', 50, 1, 200),
       secretOverlapHours: read.integer('WEBHOOK_SECRET_OVERLAP_HOURS', 24, 0, 24 * 30),
       allowLocalEndpoints: false,
     },

@@ -39,7 +39,9 @@ export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityM
   await queue.boss.createQueue(WEBHOOK_QUEUE, jobOptions);
   await queue.boss.work<{ eventId: string }>(
     WEBHOOK_QUEUE,
-    { batchSize: 1, localConcurrency: config.concurrency, pollingIntervalSeconds: 0.5 },
+    // burstWhenBatchFull: while fetches come back full the worker fetches again at once, rather than
+    // waiting a polling interval between jobs (which capped a burst at localConcurrency per 0.5 s).
+    { batchSize: 1, localConcurrency: config.concurrency, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
     async ([job]) => {
       const result = await deliverEvent(newEm(), job.data.eventId, { retryCount: job.retryCount, retryLimit: config.retryLimit }, deps);
       // Failing the job is what makes pg-boss schedule the next try.
