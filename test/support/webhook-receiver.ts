@@ -63,9 +63,9 @@ export class WebhookReceiver {
     return [...seen.values()];
   }
 
-  async waitFor(predicate: () => boolean, timeoutMs = 20_000): Promise<void> {
+  async waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (!predicate()) {
+    while (!(await predicate())) {
       if (Date.now() > deadline) throw new Error(`webhook receiver: condition not met in ${timeoutMs} ms (verified ${this.verified.length}, rejected ${this.rejected})`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
