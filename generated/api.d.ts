@@ -853,6 +853,12 @@ export interface components {
             quantity: number;
         };
         /**
+         * @description An extra service or device as a request sends it: the fields of `AddedItem` and no others (an unknown field is a 400
+         *     with a field error). In responses `AddedItem` is open, as every response object is: later
+         *     versions may add fields there.
+         */
+        AddedItemInput: components["schemas"]["AddedItem"];
+        /**
          * @description Error shape 2, used for validation and business errors (400, 403, 404, 409, 429) and for
          *     unexpected failures (500). It has no `success` field. `details` is present only on validation
          *     failures; check that it exists before reading it.
@@ -1023,6 +1029,12 @@ export interface components {
             /** @description Agency name. */
             name: string;
         };
+        /**
+         * @description A display-only agency as a request sends it: the fields of `CustomTravelAgency` and no others (an unknown field is a 400
+         *     with a field error). In responses `CustomTravelAgency` is open, as every response object is: later
+         *     versions may add fields there.
+         */
+        CustomTravelAgencyInput: components["schemas"]["CustomTravelAgency"];
         /**
          * @description An uploaded document. It belongs to the uploading company and stays a `DRAFT` until its ID is
          *     passed to `POST /travellers`, which attaches it (`ATTACHED`) to exactly one traveller.
@@ -1302,9 +1314,9 @@ export interface components {
          */
         OrderInput: {
             /** @description Additional devices sold with the order. */
-            addedDevices?: components["schemas"]["AddedItem"][];
+            addedDevices?: components["schemas"]["AddedItemInput"][];
             /** @description Additional services sold with the order. */
-            addedServices?: components["schemas"]["AddedItem"][];
+            addedServices?: components["schemas"]["AddedItemInput"][];
             /**
              * Format: uuid
              * @description Package; use the quote's `ctgId`.
@@ -1313,7 +1325,7 @@ export interface components {
             /** @description Free-text route for trips not in the route list. Required when `routeId` is absent; do not send both. */
             customRouteName?: string;
             /** @description Display-only agencies; they get no access and earn no commission. */
-            customTravelAgencies?: components["schemas"]["CustomTravelAgency"][];
+            customTravelAgencies?: components["schemas"]["CustomTravelAgencyInput"][];
             /**
              * Format: date
              * @description Trip departure date and first day of cover (Nepal date), at most 2099-12-31. Use the quote's `startDate`.
@@ -1337,8 +1349,9 @@ export interface components {
              */
             orderGroupId?: string;
             /**
-             * @description A company or agent promo code to apply at creation. It is applied non-fatally: a rejected
-             *     code does not fail the order. Check `promoApplyResult` in the response.
+             * @description A company or agent promo code to apply at creation; not blank (a blank or malformed code is
+             *     a 400 with a field error). A well-formed code is applied non-fatally: a rejected code does
+             *     not fail the order. Check `promoApplyResult` in the response.
              */
             promoCode?: string;
             /**
@@ -1361,7 +1374,7 @@ export interface components {
             touristId: string;
             /** @description Registered agencies (company IDs) that get access to the order and earn commission. */
             travelCompanyIds?: string[];
-        };
+        } & (unknown & (unknown | unknown) & unknown);
         /** @description The package the order insures. */
         OrderPackage: {
             ctgCode: string;
@@ -1595,7 +1608,7 @@ export interface components {
         };
         /** @description Exactly one promo code. Its type (company or agent) is resolved from the code itself. */
         PromoRequest: {
-            /** @description The promo code. A blank code is rejected with `Invalid promo code`. */
+            /** @description The promo code; not blank, no control characters. A blank or malformed code is rejected like any other, with `Invalid promo code`. */
             promoCode: string;
         };
         /**
@@ -1735,7 +1748,7 @@ export interface components {
              * @description First day of cover (Nepal business date, inclusive). Today or later in Nepal time, at most 2099-12-31.
              */
             startDate: string;
-        };
+        } & (unknown & (unknown | unknown) & unknown & (unknown | unknown));
         /** @description A generated quote. */
         QuoteResponse: components["schemas"]["SuccessEnvelope"] & {
             data: components["schemas"]["Quote"];
@@ -2039,8 +2052,8 @@ export interface components {
          * @description Error shape 3, returned by `POST /documents` when the upload itself is rejected: status 400
          *     for a missing or empty file, a missing or unknown `documentType`, or a file whose content is
          *     not allowed for the document type; status 413 when the file exceeds the size limit. Unlike
-         *     shape 1 it carries a `timestamp`, but the presence of `timestamp` alone cannot tell the two
-         *     apart: use the HTTP status.
+         *     shape 1 it always carries a `timestamp`, which shape 1 never has; unlike shape 2 it always
+         *     carries `success`, which shape 2 never has.
          */
         UploadError: {
             /** @description Always `null`. */
@@ -2127,6 +2140,18 @@ export interface components {
         };
         /** @description Nothing matches the identifier (error shape 2). Do not retry. */
         NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description The JSON request body is larger than 1 MiB (error shape 2). No request this operation needs
+         *     comes near the limit: send fewer items per request instead of retrying.
+         */
+        PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2488,6 +2513,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2618,6 +2644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2777,6 +2804,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["PaymentProviderBadAnswer"];
@@ -2865,6 +2893,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["PaymentInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2951,6 +2980,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3027,6 +3057,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["PaymentProviderBadAnswer"];
@@ -3067,6 +3098,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["PaymentInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3145,6 +3177,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3277,6 +3310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3470,6 +3504,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
