@@ -44,7 +44,7 @@ export interface paths {
                 gateway: components["schemas"]["Gateway"];
                 /**
                  * @description The payment reference the provider was given (Khalti's `purchase_order_id`, eSewa's `transaction_uuid`).
-                 * @example ORD-2026-000142-1789892411482
+                 * @example ORD-2030-000142-1916122811482
                  */
                 paymentRef: string;
             };
@@ -197,12 +197,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`, the `paymentRef` of your redirect), which resolves to the
+                 * @description Identifies the order: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
                  *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
                  *     payment reference is rejected with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderIdentifier: components["parameters"]["OrderIdentifier"];
             };
@@ -233,12 +233,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -283,12 +283,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -343,12 +343,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -401,12 +401,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -456,12 +456,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -494,7 +494,7 @@ export interface paths {
             path: {
                 /**
                  * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-                 * @example GRP-2026-000017
+                 * @example GRP-2030-000017
                  */
                 groupRef: components["parameters"]["GroupRef"];
             };
@@ -533,7 +533,7 @@ export interface paths {
             path: {
                 /**
                  * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-                 * @example GRP-2026-000017
+                 * @example GRP-2030-000017
                  */
                 groupRef: components["parameters"]["GroupRef"];
             };
@@ -571,7 +571,7 @@ export interface paths {
             path: {
                 /**
                  * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-                 * @example GRP-2026-000017
+                 * @example GRP-2030-000017
                  */
                 groupRef: components["parameters"]["GroupRef"];
             };
@@ -798,7 +798,7 @@ export interface paths {
                 /**
                  * @description The policy number printed on the certificate, `POL-<year>-<seq>`. Anything else is
                  *     answered like an unknown number (404 page), so the page reveals nothing about guesses.
-                 * @example POL-2026-000087
+                 * @example POL-2030-000087
                  */
                 policyNumber: string;
             };
@@ -2237,7 +2237,7 @@ export interface components {
     parameters: {
         /**
          * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-         * @example GRP-2026-000017
+         * @example GRP-2030-000017
          */
         GroupRef: string;
         /**
@@ -2250,21 +2250,21 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
-         * @description Identifies the order: the order reference (`ORD-2026-000142`), the order number
-         *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2026-000142-1789892411482`, the `paymentRef` of your redirect), which resolves to the
+         * @description Identifies the order: the order reference (`ORD-2030-000142`), the order number
+         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
          *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
          *     payment reference is rejected with 400.
-         * @example ORD-2026-000142
+         * @example ORD-2030-000142
          */
         OrderIdentifier: string;
         /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-         *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+         *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
          *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
          *     with 400.
-         * @example ORD-2026-000142
+         * @example ORD-2030-000142
          */
         OrderRef: string;
         /**
@@ -2275,7 +2275,7 @@ export interface components {
         /**
          * @description The code to remove. The slot that code occupies is cleared. Without it both slots are
          *     cleared. A code that is not on the order changes nothing and is not an error.
-         * @example SUMMIT10
+         * @example HIMALAYA10
          */
         PromoCodeQuery: string;
         /**
@@ -2352,7 +2352,7 @@ export interface operations {
                 headers: {
                     /**
                      * @description The partner's `returnUrl` with `?paymentRef=<payment reference>` appended.
-                     * @example https://booking.himalayantrails.example.com/payments/complete?paymentRef=ORD-2026-000142-1789892411482
+                     * @example https://booking.himalayantrails.example.com/payments/complete?paymentRef=ORD-2030-000142-1916122811482
                      */
                     Location?: string;
                     [name: string]: unknown;
@@ -2396,10 +2396,10 @@ export interface operations {
                 pidx?: string;
                 /**
                  * @description Khalti echoes our payment reference.
-                 * @example ORD-2026-000142-1789892411482
+                 * @example ORD-2030-000142-1916122811482
                  */
                 purchase_order_id?: string;
-                /** @example Trek cover ORD-2026-000142-1789892411482 */
+                /** @example Trek cover ORD-2030-000142-1916122811482 */
                 purchase_order_name?: string;
                 /**
                  * @description Khalti's claimed status (`Completed`, `Pending`, `User canceled`); never trusted.
@@ -2427,7 +2427,7 @@ export interface operations {
                 gateway: components["schemas"]["Gateway"];
                 /**
                  * @description The payment reference the provider was given (Khalti's `purchase_order_id`, eSewa's `transaction_uuid`).
-                 * @example ORD-2026-000142-1789892411482
+                 * @example ORD-2030-000142-1916122811482
                  */
                 paymentRef: string;
             };
@@ -2449,7 +2449,7 @@ export interface operations {
                 headers: {
                     /**
                      * @description The partner's `returnUrl` with `?paymentRef=<payment reference>` appended.
-                     * @example https://booking.himalayantrails.example.com/payments/complete?paymentRef=ORD-2026-000142-1789892411482
+                     * @example https://booking.himalayantrails.example.com/payments/complete?paymentRef=ORD-2030-000142-1916122811482
                      */
                     Location?: string;
                     [name: string]: unknown;
@@ -2655,12 +2655,12 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`, the `paymentRef` of your redirect), which resolves to the
+                 * @description Identifies the order: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
                  *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
                  *     payment reference is rejected with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderIdentifier: components["parameters"]["OrderIdentifier"];
             };
@@ -2699,12 +2699,12 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -2718,7 +2718,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /**
                      * @description `attachment` with the file name `<policyNumber>.pdf`.
-                     * @example attachment; filename="POL-2026-000087.pdf"
+                     * @example attachment; filename="POL-2030-000087.pdf"
                      */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
@@ -2759,12 +2759,12 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -2817,12 +2817,12 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -2861,12 +2861,12 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -2904,19 +2904,19 @@ export interface operations {
                 /**
                  * @description The code to remove. The slot that code occupies is cleared. Without it both slots are
                  *     cleared. A code that is not on the order changes nothing and is not an error.
-                 * @example SUMMIT10
+                 * @example HIMALAYA10
                  */
                 code?: components["parameters"]["PromoCodeQuery"];
             };
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -2949,12 +2949,12 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -3002,7 +3002,7 @@ export interface operations {
             path: {
                 /**
                  * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-                 * @example GRP-2026-000017
+                 * @example GRP-2030-000017
                  */
                 groupRef: components["parameters"]["GroupRef"];
             };
@@ -3071,7 +3071,7 @@ export interface operations {
             path: {
                 /**
                  * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-                 * @example GRP-2026-000017
+                 * @example GRP-2030-000017
                  */
                 groupRef: components["parameters"]["GroupRef"];
             };
@@ -3109,7 +3109,7 @@ export interface operations {
                 /**
                  * @description The code to remove. The slot that code occupies is cleared. Without it both slots are
                  *     cleared. A code that is not on the order changes nothing and is not an error.
-                 * @example SUMMIT10
+                 * @example HIMALAYA10
                  */
                 code?: components["parameters"]["PromoCodeQuery"];
             };
@@ -3117,7 +3117,7 @@ export interface operations {
             path: {
                 /**
                  * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-                 * @example GRP-2026-000017
+                 * @example GRP-2030-000017
                  */
                 groupRef: components["parameters"]["GroupRef"];
             };
@@ -3151,7 +3151,7 @@ export interface operations {
             path: {
                 /**
                  * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-                 * @example GRP-2026-000017
+                 * @example GRP-2030-000017
                  */
                 groupRef: components["parameters"]["GroupRef"];
             };
@@ -3602,7 +3602,7 @@ export interface operations {
                 /**
                  * @description The policy number printed on the certificate, `POL-<year>-<seq>`. Anything else is
                  *     answered like an unknown number (404 page), so the page reveals nothing about guesses.
-                 * @example POL-2026-000087
+                 * @example POL-2030-000087
                  */
                 policyNumber: string;
             };
