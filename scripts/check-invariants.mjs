@@ -114,6 +114,17 @@ const CHECKS = [
        where slot.document_id is not null
          and (d.id is null or d.company_id <> t.company_id or d.traveller_id is distinct from t.id or d.attached_at is null)`,
   },
+  {
+    // The outbox is written in the payment's transaction: every order paid since webhooks exist is announced exactly once.
+    name: 'order paid since the webhook migration without exactly one order.paid event',
+    sql: `
+      select o.order_ref as ref, count(e.id) as events
+        from insurance_order o
+        left join webhook_event e on e.type = 'order.paid' and e.payload->'data'->>'orderId' = o.id::text
+       where o.paid_at >= (select min(executed_at) from mikro_orm_migrations where name = 'Migration20261201090000_Webhooks')
+       group by o.id
+      having count(e.id) <> 1`,
+  },
 ];
 
 export async function checkInvariants(databaseUrl, dataDir) {

@@ -49,6 +49,7 @@ export interface Config {
   documentStorage: DocumentStorageConfig;
   metrics: MetricsConfig;
   certificate: CertificateConfig;
+  webhooks: WebhookConfig;
 }
 
 /** What the policy certificate prints besides the order; see docs/decisions.md ("Policy certificate"). */
@@ -86,6 +87,24 @@ export interface MetricsConfig {
   token?: string;
   /** Whether the partner-facing listener answers GET /metrics (not with METRICS_PORT; in production only with a token). */
   onApiListener: boolean;
+}
+
+/** Partner webhooks; see docs/webhooks.md. */
+export interface WebhookConfig {
+  /** A delivery that has not answered by then counts as failed (and is retried). */
+  timeoutMs: number;
+  /** First retry after about this long; each next one waits about twice as long (pg-boss back-off). */
+  retryDelaySeconds: number;
+  /** The back-off stops doubling here. */
+  retryDelayMaxSeconds: number;
+  /** Retries after the first try; with the defaults they span about a day. */
+  retryLimit: number;
+  /** Deliveries one process sends at once. */
+  concurrency: number;
+  /** How long the replaced secret still signs deliveries after `ops webhook rotate-secret`. */
+  secretOverlapHours: number;
+  /** Sandbox only: endpoints may be plain HTTP and on loopback or private addresses (local receivers, tests). */
+  allowLocalEndpoints: boolean;
 }
 
 /** Payment settings; see docs/decisions.md ("Payments"). */
@@ -443,7 +462,18 @@ export function loadConfig(env: Env = process.env): Config {
     maxDraftsPerCompany: read.integer('DOCUMENT_MAX_DRAFTS_PER_COMPANY', 500, 0, 1_000_000),
     documentStorage: documentStorageConfig(read),
     metrics: metricsConfig(read, isProduction),
+    webhooks: {
+      timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      retryDelaySeconds: read.integer('WEBHOOK_RETRY_DELAY_SECONDS', 60, 1, 3600),
+      retryDelayMaxSeconds: read.integer('WEBHOOK_RETRY_DELAY_MAX_SECONDS', 4 * 3600, 1, 86400),
+      retryLimit: read.integer('WEBHOOK_RETRY_LIMIT', 13, 0, 50),
+      concurrency: read.integer('WEBHOOK_CONCURRENCY', 50, 1, 200),
+      secretOverlapHours: read.integer('WEBHOOK_SECRET_OVERLAP_HOURS', 24, 0, 24 * 30),
+      allowLocalEndpoints: false,
+    },
   };
+  // Local receivers exist for development and tests: only where payments are simulated too.
+  config.webhooks.allowLocalEndpoints = config.payments.mode === 'sandbox';
   if (config.host.trim() === '') read.problems.push('HOST must not be blank');
   if (!/^[A-Z]{3}$/.test(config.currency)) read.problems.push(`CURRENCY must be an ISO 4217 code such as NPR (got "${config.currency}")`);
   // Printed on every certificate for a traveller in trouble to call: it must be dialable as written.

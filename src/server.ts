@@ -23,9 +23,11 @@ import { Catalogue } from './services/catalogue';
 import { refuseActiveDemoCredentials } from './services/demo-credentials';
 import { startDraftPurgeJob, type DraftPurgeJob } from './services/draft-purge-job';
 import type { PaymentDeps } from './services/payment-deps';
-import { PaymentReconcileJob } from './services/payment-reconcile-job';
+import { startJobQueue, type JobQueue } from './services/job-queue';
+import { startPaymentReconcileJob, type PaymentReconcileJob } from './services/payment-reconcile-job';
 import { RateLimiter } from './services/rate-limiter';
 import { startTokenPurgeJob, type TokenPurgeJob } from './services/token-purge-job';
+import { startWebhookDispatch, type WebhookDispatch } from './services/webhook-dispatch';
 import type { DocumentStorage } from './storage/document-storage';
 import { documentStorageFor } from './storage/configured-storage';
 
@@ -42,6 +44,9 @@ export interface RunningServer {
   storage: DocumentStorage;
   draftPurge: DraftPurgeJob;
   tokenPurge: TokenPurgeJob;
+  reconcile: PaymentReconcileJob;
+  queue: JobQueue;
+  webhooks: WebhookDispatch;
   stop(): Promise<void>;
 }
 
@@ -61,11 +66,17 @@ export async function startServer(
   });
   let orm: Orm | undefined;
   let server: Server | undefined;
+  let queue: JobQueue | undefined;
   try {
-    return await serve(config, logger, prepareDatabase, database, (opened) => (orm = opened), (listening) => (server = listening));
+    return await serve(config, logger, prepareDatabase, database, {
+      opened: (value) => (orm = value),
+      listening: (value) => (server = value),
+      queueStarted: (value) => (queue = value),
+    });
   } catch (error) {
-    // Whatever started goes down again: the pool, the listener, an embedded PostgreSQL started here.
+    // Whatever started goes down again: the pool, the listener, the queue, an embedded PostgreSQL started here.
     server?.close();
+    await queue?.stop().catch(() => undefined);
     await orm?.close().catch(() => undefined);
     await database.release().catch(() => undefined);
     throw error instanceof StartupRefusal ? error : new StartupRefusal(startupFailureLine(error, config));
@@ -77,8 +88,7 @@ async function serve(
   logger: Logger,
   prepareDatabase: boolean,
   database: DatabaseHandle,
-  opened: (orm: Orm) => void,
-  listening: (server: Server) => void,
+  { opened, listening, queueStarted }: { opened: (orm: Orm) => void; listening: (server: Server) => void; queueStarted: (queue: JobQueue) => void },
 ): Promise<RunningServer> {
   // MikroORM's lines (migrator progress) join the structured log and obey LOG_LEVEL; a failed
   // migration still throws, whatever the level.
@@ -141,13 +151,16 @@ async function serve(
   });
   server.on('request', app);
   const metricsListener = await exposeMetrics(config, metrics, logger);
-  const reconcileJob = new PaymentReconcileJob(() => orm.em.fork(), payments);
-  reconcileJob.start();
-  const draftPurge = startDraftPurgeJob(() => orm.em.fork(), storage, logger, {
+  // Periodic jobs and webhook deliveries share one PostgreSQL-backed queue: each runs once per cluster.
+  const queue = await startJobQueue(database.url, logger);
+  queueStarted(queue);
+  const reconcile = await startPaymentReconcileJob(queue, () => orm.em.fork(), payments);
+  const draftPurge = await startDraftPurgeJob(queue, () => orm.em.fork(), storage, logger, {
     ttlHours: config.documentDraftTtlHours,
     intervalSeconds: config.documentPurgeIntervalSeconds,
   });
-  const tokenPurge = startTokenPurgeJob(() => orm.em.fork(), logger, config.documentPurgeIntervalSeconds);
+  const tokenPurge = await startTokenPurgeJob(queue, () => orm.em.fork(), logger, config.documentPurgeIntervalSeconds);
+  const webhooks = await startWebhookDispatch(queue, () => orm.em.fork(), config.webhooks, logger);
   // One string: a field named after a gateway reads like instrument data to log scanners.
   const providers = Object.entries(config.payments.providers).map(([gateway, provider]) => `${gateway}=${provider ?? 'none'}`).join(' ');
   // The addresses a person starting the service wants; the JSON line carries them as fields too.
@@ -168,13 +181,18 @@ async function serve(
     storage,
     draftPurge,
     tokenPurge,
+    reconcile,
+    queue,
+    webhooks,
     stop: async () => {
       // Stop accepting, let in-flight requests finish, then stop the jobs and close the pool and the embedded cluster.
       await drain(server, config.shutdownTimeoutMs, logger);
       await metricsListener?.close();
+      await webhooks.stop();
+      await queue.stop();
       await draftPurge.stop();
       await tokenPurge.stop();
-      await reconcileJob.stop();
+      await reconcile.stop();
       await catalogueListener.close();
       await orm.close();
       logger.info('database pool closed');

@@ -7,6 +7,7 @@ import { registerDocumentCommands } from './document-commands';
 import { registerOrderCommands } from './order-commands';
 import { registerPaymentCommands } from './payment-commands';
 import { registerPromoCommands } from './promo-commands';
+import { registerWebhookCommands } from './webhook-commands';
 import { printableJson, printableLine } from './terminal-text';
 
 const program = new Command();
@@ -28,6 +29,7 @@ registerDocumentCommands(program);
 registerOrderCommands(program);
 registerPaymentCommands(program);
 registerPromoCommands(program);
+registerWebhookCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);

@@ -16,6 +16,9 @@ import { Route } from './route';
 import { SalesAgent } from './sales-agent';
 import { SandboxGatewayPayment } from './sandbox-gateway-payment';
 import { Traveller } from './traveller';
+import { WebhookDelivery } from './webhook-delivery';
+import { WebhookEndpoint } from './webhook-endpoint';
+import { WebhookEvent } from './webhook-event';
 
 /** Every entity the ORM knows; listed explicitly so no folder scanning happens at start. */
-export const entities = [Company, SalesAgent, Credential, AccessToken, Route, Ctg, Quote, Document, Traveller, OrderGroup, Order, OrderTravelCompany, PaymentAttempt, PaymentAttemptOrder, SandboxGatewayPayment, PromoCode, RateLimitBucket, AuditEntry];
+export const entities = [Company, SalesAgent, Credential, AccessToken, Route, Ctg, Quote, Document, Traveller, OrderGroup, Order, OrderTravelCompany, PaymentAttempt, PaymentAttemptOrder, SandboxGatewayPayment, PromoCode, RateLimitBucket, AuditEntry, WebhookEndpoint, WebhookEvent, WebhookDelivery];

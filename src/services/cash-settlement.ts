@@ -12,6 +12,7 @@ import { OperatorRefusal } from './operator-refusal';
 import { findOrder } from './order-lookup';
 import { closeOpenAttempts } from './payment-settlement';
 import { issuePolicyNumbers } from './policy-numbers';
+import { recordPaymentEvents } from './webhook-events';
 
 export interface CashPayment {
   order: Order;
@@ -64,6 +65,7 @@ export async function recordCashPayment(
     order.status = OrderStatus.Paid;
     order.paidAt = at;
     await issuePolicyNumbers(tx, [order], at);
+    await recordPaymentEvents(tx, 'order.paid', attempt, { at, shares: [{ order, amount: order.totalAmount }] });
     recordAudit(tx, {
       actor,
       action: 'CASH_RECORDED',

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger';
 import type { DocumentStorage } from '../storage/document-storage';
 import { purgeExpiredDrafts } from './documents';
+import type { JobQueue } from './job-queue';
 import { startPeriodicJob, type PeriodicJob } from './periodic-job';
 
 export type DraftPurgeJob = PeriodicJob<{ purged: number }>;
@@ -11,17 +12,18 @@ export interface DraftPurgeSettings {
   intervalSeconds: number;
 }
 
-/** The periodic purge of expired drafts the server runs; an interval of 0 never fires. */
+/** The periodic purge of expired drafts, once per cluster; an interval of 0 never fires. */
 export function startDraftPurgeJob(
+  queue: JobQueue,
   newEm: () => EntityManager,
   storage: DocumentStorage,
   logger: Logger,
   settings: DraftPurgeSettings,
-): DraftPurgeJob {
+): Promise<DraftPurgeJob> {
   const purge = async () => {
     const result = await purgeExpiredDrafts(newEm(), storage, { ttlHours: settings.ttlHours });
     if (result.purged > 0) logger.info({ purged: result.purged }, 'purged expired draft documents');
     return result;
   };
-  return startPeriodicJob('draft purge', purge, settings.intervalSeconds, logger);
+  return startPeriodicJob(queue, 'draft-purge', purge, settings.intervalSeconds, logger);
 }

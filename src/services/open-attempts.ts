@@ -6,6 +6,7 @@ import type { GatewayVoid } from '../gateways/gateway';
 import { conflict } from '../http/app-error';
 import { gatewayOf, type PaymentDeps } from './payment-deps';
 import { lockAttemptForSettlement, recordGatewayWord, reportMatches } from './payment-settlement';
+import { endedPaymentEventType, recordPaymentEvents } from './webhook-events';
 
 /**
  * Raised inside a use case's transaction that is about to orphan open payment attempts (change an
@@ -108,6 +109,7 @@ async function recordClose(
   attempt.closedReason = reason;
   attempt.completedAt = now;
   attempt.lastCheckedAt = now;
+  await recordPaymentEvents(tx, endedPaymentEventType(attempt.status), attempt, { at: now, reason });
   if (answer.kind === 'VOIDED') {
     // The gateway's own word: it will never take this payment, so nothing is left to watch for.
     attempt.gatewayConfirmedAt = now;

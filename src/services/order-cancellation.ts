@@ -9,6 +9,7 @@ import { findOrder } from './order-lookup';
 import { PaymentAttempt } from '../entities/payment-attempt';
 import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
 import type { PaymentDeps } from './payment-deps';
+import { recordOrderCancelledEvent } from './webhook-events';
 import { lockPromoCodes, ORDER_PROMO_POPULATE, pricePartsOf, releaseUses, slotsOfOrder, writeSlots } from './promo-store';
 
 export interface CancelledOrder {
@@ -64,6 +65,7 @@ export async function cancelOrder(em: EntityManager, identifier: string, actor: 
         closedPaymentRefs,
       },
     });
+    await recordOrderCancelledEvent(tx, order, now);
     await tx.flush();
     return { order, releasedCodes, closedPaymentRefs };
   }));

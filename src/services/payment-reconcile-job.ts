@@ -1,52 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { JobQueue } from './job-queue';
 import type { PaymentDeps } from './payment-deps';
-import { reconcileDueAttempts } from './payment-reconciliation';
+import { reconcileDueAttempts, type ReconcileSummary } from './payment-reconciliation';
+import { startPeriodicJob, type PeriodicJob } from './periodic-job';
+
+export type PaymentReconcileJob = PeriodicJob<ReconcileSummary>;
 
 /**
- * Runs a reconciliation pass every PAYMENT_RECONCILE_INTERVAL_SECONDS while the server runs.
- * Several server processes may run it at once: each attempt is settled under row locks and a
- * gateway's word is recorded once, so a second process finds nothing left to do.
+ * A reconciliation pass every PAYMENT_RECONCILE_INTERVAL_SECONDS, once per cluster (the job
+ * queue). Should two passes still overlap (an operator's, a slow one), each attempt is settled
+ * under row locks and a gateway's word is recorded once, so the second finds nothing left to do.
  */
-export class PaymentReconcileJob {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private stopped = false;
-
-  constructor(
-    private readonly newEm: () => EntityManager,
-    private readonly deps: PaymentDeps,
-  ) {}
-
-  start(): void {
-    const seconds = this.deps.payments.reconcileIntervalSeconds;
-    if (seconds === 0 || this.deps.gateways.size === 0) return;
-    this.stopped = false;
-    this.schedule(seconds * 1000);
-  }
-
-  /** Stops scheduling and waits for a pass in progress, so the pool can close under it. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(ms: number): void {
-    this.timer = setTimeout(() => {
-      this.running = this.pass().finally(() => {
-        this.running = undefined;
-        if (!this.stopped) this.schedule(ms);
-      });
-    }, ms);
-    this.timer.unref();
-  }
-
-  private async pass(): Promise<void> {
-    try {
-      const summary = await reconcileDueAttempts(this.newEm(), this.deps);
-      if (summary.checked > 0) this.deps.logger.info({ summary }, 'payment reconciliation pass');
-    } catch (error) {
-      this.deps.logger.error({ err: error }, 'payment reconciliation pass failed');
-    }
-  }
+export function startPaymentReconcileJob(queue: JobQueue, newEm: () => EntityManager, deps: PaymentDeps): Promise<PaymentReconcileJob> {
+  const pass = async () => {
+    const summary = await reconcileDueAttempts(newEm(), deps);
+    if (summary.checked > 0) deps.logger.info({ summary }, 'payment reconciliation pass');
+    return summary;
+  };
+  const seconds = deps.gateways.size === 0 ? 0 : deps.payments.reconcileIntervalSeconds;
+  return startPeriodicJob(queue, 'payment-reconcile', pass, seconds, deps.logger);
 }

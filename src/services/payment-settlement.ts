@@ -7,6 +7,7 @@ import { PaymentAttemptOrder } from '../entities/payment-attempt-order';
 import type { GatewayReport } from '../gateways/gateway';
 import type { PaymentDeps } from './payment-deps';
 import { issuePolicyNumbers } from './policy-numbers';
+import { endedPaymentEventType, recordPaymentEvents } from './webhook-events';
 
 /**
  * Locks, in this order, every order the attempt pays for (by id) and then the attempt itself,
@@ -61,6 +62,7 @@ export async function recordGatewayWord(
     attempt.status = effect.status;
     attempt.completedAt = now;
     attempt.failureReason = report.reason;
+    await recordPaymentEvents(tx, endedPaymentEventType(effect.status), attempt, { at: now, reason: report.reason ?? null });
     return { effect, paidOrderRefs: [], refundAmount: 0 };
   }
 
@@ -88,6 +90,11 @@ export async function recordGatewayWord(
     await issuePolicyNumbers(tx, paid, now);
     await closeOpenAttempts(tx, paid.map((order) => order.id), attempt.id, 'ORDER_PAID', now);
   }
+  // Partners hear of each order paid, and of each share captured for an order that could not take it.
+  const paidIds = paid.map((order) => order.id);
+  if (paid.length > 0) await recordPaymentEvents(tx, 'order.paid', attempt, { at: now, onlyOrderIds: paidIds });
+  const owedIds = lines.map((line) => line.order.id).filter((id) => !paidIds.includes(id));
+  if (owedIds.length > 0) await recordPaymentEvents(tx, 'payment.refund_pending', attempt, { at: now, reason: plan.refundReason ?? null, onlyOrderIds: owedIds });
   if (plan.refundAmount > 0) {
     // Money the customer paid that no order took: the operator must give it back (ops payment refunds).
     deps.logger.warn({ paymentRef: attempt.paymentRef, refundAmount: plan.refundAmount, refundReason: plan.refundReason }, 'captured money owed back to the customer');
@@ -119,6 +126,7 @@ export async function closeOpenAttempts(
     attempt.status = 'CANCELLED';
     attempt.closedReason = reason;
     attempt.completedAt = now;
+    await recordPaymentEvents(tx, 'payment.cancelled', attempt, { at: now, reason });
   }
   return open;
 }

@@ -1,17 +1,19 @@
 import type { Logger } from '../logger';
+import type { JobQueue } from './job-queue';
 
 export interface PeriodicJob<Result> {
-  /** Runs the job now (also what the timer does); overlapping calls share the run in flight. */
+  /** Runs the job now in this process (tests, operators); overlapping calls share the run in flight. */
   runOnce(): Promise<Result>;
-  /** Stops the timer and waits for a run in flight, so shutdown never cuts a run in half. */
+  /** Waits for a run in flight, so shutdown never cuts a run in half (the queue stops taking new ones). */
   stop(): Promise<void>;
 }
 
 /**
- * Runs `run` every `intervalSeconds` (0: never) in this process, logging failures under `name`.
- * The first run comes soon after start, so a server restarted more often than the interval still runs it.
+ * Runs `run` every `intervalSeconds` (0: never) once per cluster, through the job queue (see
+ * JobQueue.every), logging failures under `name`. The queue's worker and runOnce share one run
+ * in flight per process.
  */
-export function startPeriodicJob<Result>(name: string, run: () => Promise<Result>, intervalSeconds: number, logger: Logger): PeriodicJob<Result> {
+export async function startPeriodicJob<Result>(queue: JobQueue, name: string, run: () => Promise<Result>, intervalSeconds: number, logger: Logger): Promise<PeriodicJob<Result>> {
   let running: Promise<Result> | undefined;
 
   const runOnce = () => {
@@ -20,22 +22,17 @@ export function startPeriodicJob<Result>(name: string, run: () => Promise<Result
     });
     return running;
   };
-
-  const tick = () => {
-    runOnce().catch((error: unknown) => logger.error({ err: error }, `${name} failed`));
-  };
-  const enabled = intervalSeconds > 0;
-  const timer = enabled ? setInterval(tick, intervalSeconds * 1000) : undefined;
-  const firstRun = enabled ? setTimeout(tick, Math.min(intervalSeconds, 60) * 1000) : undefined;
-  // Timers alone must not keep the process alive.
-  timer?.unref();
-  firstRun?.unref();
+  await queue.every(name, intervalSeconds, async () => {
+    try {
+      await runOnce();
+    } catch (error) {
+      logger.error({ err: error }, `${name} failed`);
+    }
+  });
 
   return {
     runOnce,
     async stop() {
-      if (timer) clearInterval(timer);
-      if (firstRun) clearTimeout(firstRun);
       await running?.catch(() => undefined);
     },
   };

@@ -17,6 +17,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_WALLET, deliverCallback, pay, paymentStatus, placeGroup, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { newCode, newSalesCompany, usedCount } from '../support/promo-fixtures';
 import { SANDBOX_ENV, startTestServer } from '../support/test-server';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 const CLI = path.resolve(__dirname, '../../dist/src/cli/main.js');
 
@@ -104,6 +105,7 @@ describe('operator command line', () => {
       expect.arrayContaining([
         'company create', 'company deactivate', 'company list', 'credential issue', 'credential revoke', 'catalogue import', 'demo',
         'order show', 'order cancel', 'order record-cash',
+        'webhook set', 'webhook remove', 'webhook rotate-secret', 'webhook deliveries', 'webhook replay', 'webhook test',
       ]),
     );
     for (const { help } of pages) {
@@ -424,5 +426,31 @@ describe('ops db migrate', () => {
   it('when run as the release step, then it applies pending migrations and exits 0 (again: nothing to do, still 0)', () => {
     expect(json('db', 'migrate')).toEqual({ migrated: true });
     expect(json('db', 'migrate')).toEqual({ migrated: true });
+  });
+});
+
+describe('ops webhook', () => {
+  it('sets an endpoint (secret shown once), sends a test event the receiver verifies, lists the delivery, replays it, rotates the secret and removes the endpoint', async () => {
+    const receiver = new WebhookReceiver();
+    const url = await receiver.start();
+    const company = json('company', 'create', '--name', 'Webhook Treks', '--type', 'TRAVEL_AGENCY');
+    const endpoint = json('webhook', 'set', company.id, url);
+    expect(endpoint).toEqual({ companyId: company.id, url, secret: expect.stringMatching(/^whsec_/), previousSecretUntil: null });
+    expect(json('webhook', 'set', company.id, url).secret).toBeUndefined();
+    receiver.secret = endpoint.secret;
+    const { eventId } = json('webhook', 'test', company.id);
+    await receiver.waitFor(() => receiver.unique('webhook.test').length === 1);
+    await receiver.waitFor(() => json('webhook', 'deliveries', company.id)[0]?.status === 'DELIVERED');
+    const [listed] = json('webhook', 'deliveries', company.id);
+    expect(listed).toMatchObject({ eventId, type: 'webhook.test', status: 'DELIVERED', attempts: [expect.objectContaining({ attempt: 1, outcome: 'DELIVERED', responseCode: 204 })] });
+    expect(json('webhook', 'replay', '--event', eventId)).toEqual({ replayed: [eventId] });
+    await receiver.waitFor(() => receiver.verified.length === 2);
+    expect(receiver.unique()).toHaveLength(1);
+    const rotated = json('webhook', 'rotate-secret', company.id);
+    expect(rotated.secret).not.toBe(endpoint.secret);
+    expect(Date.parse(rotated.previousSecretUntil)).toBeGreaterThan(Date.now());
+    expect(json('webhook', 'remove', company.id)).toEqual({ companyId: company.id, removed: true });
+    expect(ops('webhook', 'replay', '--json').code).toBe(1);
+    await receiver.stop();
   });
 });

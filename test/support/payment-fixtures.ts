@@ -25,7 +25,7 @@ export interface PlacedOrder {
 }
 
 /** A quote-less 7-day order on the 3,000 m package: 4,500.00 NPR, placed through POST /orders. */
-export async function placeOrder(server: RunningServer, client: ApiClient, partner: TestPartner, extra: Record<string, unknown> = {}): Promise<PlacedOrder> {
+export async function placeOrder(server: Pick<RunningServer, 'orm'>, client: ApiClient, partner: TestPartner, extra: Record<string, unknown> = {}): Promise<PlacedOrder> {
   const touristId = await newTraveller(server, partner.companyId);
   const response = await client.op('createOrders', 'POST', ORDERS, { touristId, ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: departure, ...extra }, { token: partner.token });
   if (response.status !== 201) throw new Error(`order failed: ${JSON.stringify(response.body)}`);

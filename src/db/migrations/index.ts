@@ -11,6 +11,7 @@ import { Migration20261123170000_UnambiguousMoney } from './Migration20261123170
 import { Migration20261124090000_UploadQuotas } from './Migration20261124090000_UploadQuotas';
 import { Migration20261124100000_ProviderCheckout } from './Migration20261124100000_ProviderCheckout';
 import { Migration20261124110000_PolicyNumbers } from './Migration20261124110000_PolicyNumbers';
+import { Migration20261201090000_Webhooks } from './Migration20261201090000_Webhooks';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -26,4 +27,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124090000_UploadQuotas', class: Migration20261124090000_UploadQuotas },
   { name: 'Migration20261124100000_ProviderCheckout', class: Migration20261124100000_ProviderCheckout },
   { name: 'Migration20261124110000_PolicyNumbers', class: Migration20261124110000_PolicyNumbers },
+  { name: 'Migration20261201090000_Webhooks', class: Migration20261201090000_Webhooks },
 ];

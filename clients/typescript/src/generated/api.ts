@@ -831,7 +831,176 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "order.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.cancelled
+         * @description The operator cancelled a pending order. Open checkouts for it were closed first.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookOrderCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.paid
+         * @description An order was paid (online capture or cash recorded by the operator). Fulfil it.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookOrderPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.cancelled
+         * @description A payment attempt was cancelled: by the customer at the gateway, superseded by a newer attempt, closed by a promo change or cancellation, or closed because another attempt paid the order.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookPaymentCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.expired
+         * @description A payment attempt the customer never finished expired and was closed. The order stays PENDING.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookPaymentExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.failed
+         * @description The gateway declined a payment attempt. The order stays PENDING: start a new payment if the customer wants to retry.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookPaymentFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refund_pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.refund_pending
+         * @description A gateway captured money for an attempt that had been closed (or for an order no longer payable). The order is not paid by it; the money is owed back to the customer and the operator refunds it.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookPaymentRefundPending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description A test delivery sent by the operator.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -1258,6 +1427,38 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /**
+         * @description The operator cancelled a pending order. Open checkouts for it were closed first.
+         * @example {
+         *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *       "type": "order.cancelled",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "CANCELLED",
+         *         "groupRef": null,
+         *         "amount": 17955,
+         *         "currency": "NPR",
+         *         "paymentRef": null,
+         *         "paymentStatus": null,
+         *         "reason": "CANCELLED_BY_OPERATOR"
+         *       }
+         *     }
+         */
+        OrderCancelledEvent: {
+            data: components["schemas"]["WebhookOrderEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "order.cancelled";
+        };
         /** @description An order group created from an array body, with every order in request order. */
         OrderGroup: {
             /**
@@ -1386,6 +1587,40 @@ export interface components {
             insuranceCompany: string;
         };
         /**
+         * @description An order was paid (online capture or cash recorded by the operator). Fulfil it.
+         * @example {
+         *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *       "type": "order.paid",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "PAID",
+         *         "groupRef": null,
+         *         "amount": 17955,
+         *         "currency": "NPR",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "paymentStatus": "SUCCESS",
+         *         "paymentMethod": "CARD_GATEWAY",
+         *         "paymentAmount": 17955,
+         *         "reason": null
+         *       }
+         *     }
+         */
+        OrderPaidEvent: {
+            data: components["schemas"]["WebhookOrderEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "order.paid";
+        };
+        /**
          * @description Price breakdown, all amounts in NPR with at most two decimals:
          *     `subtotal = packagePrice + includedDevicesPrice + addedItemsPrice`,
          *     `totalDiscount = companyPromoDiscount + agentPromoDiscount + directDiscountAmount`,
@@ -1482,6 +1717,108 @@ export interface components {
             /** @enum {string} */
             status: "SUCCESS" | "FAILED" | "CANCELLED";
         };
+        /**
+         * @description A payment attempt was cancelled: by the customer at the gateway, superseded by a newer attempt, closed by a promo change or cancellation, or closed because another attempt paid the order.
+         * @example {
+         *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *       "type": "payment.cancelled",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "PENDING",
+         *         "groupRef": null,
+         *         "amount": 17955,
+         *         "currency": "NPR",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "paymentStatus": "CANCELLED",
+         *         "paymentMethod": "CARD_GATEWAY",
+         *         "paymentAmount": 17955,
+         *         "reason": "SUPERSEDED"
+         *       }
+         *     }
+         */
+        PaymentCancelledEvent: {
+            data: components["schemas"]["WebhookOrderEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "payment.cancelled";
+        };
+        /**
+         * @description A payment attempt the customer never finished expired and was closed. The order stays PENDING.
+         * @example {
+         *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *       "type": "payment.expired",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "PENDING",
+         *         "groupRef": null,
+         *         "amount": 17955,
+         *         "currency": "NPR",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "paymentStatus": "EXPIRED",
+         *         "paymentMethod": "CARD_GATEWAY",
+         *         "paymentAmount": 17955,
+         *         "reason": "EXPIRED"
+         *       }
+         *     }
+         */
+        PaymentExpiredEvent: {
+            data: components["schemas"]["WebhookOrderEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "payment.expired";
+        };
+        /**
+         * @description The gateway declined a payment attempt. The order stays PENDING: start a new payment if the customer wants to retry.
+         * @example {
+         *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *       "type": "payment.failed",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "PENDING",
+         *         "groupRef": null,
+         *         "amount": 17955,
+         *         "currency": "NPR",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "paymentStatus": "FAILED",
+         *         "paymentMethod": "CARD_GATEWAY",
+         *         "paymentAmount": 17955,
+         *         "reason": "CARD_DECLINED"
+         *       }
+         *     }
+         */
+        PaymentFailedEvent: {
+            data: components["schemas"]["WebhookOrderEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "payment.failed";
+        };
         /** @description A started payment attempt. Send the customer's browser to `paymentUrl`. */
         PaymentInit: {
             /** @description Amount to be charged, NPR, at most two decimals. */
@@ -1509,6 +1846,40 @@ export interface components {
         /** @description The started (or resumed) payment attempt. */
         PaymentInitResponse: components["schemas"]["SuccessEnvelope"] & {
             data: components["schemas"]["PaymentInit"];
+        };
+        /**
+         * @description A gateway captured money for an attempt that had been closed (or for an order no longer payable). The order is not paid by it; the money is owed back to the customer and the operator refunds it.
+         * @example {
+         *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *       "type": "payment.refund_pending",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "CANCELLED",
+         *         "groupRef": null,
+         *         "amount": 17955,
+         *         "currency": "NPR",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "paymentStatus": "REFUND_PENDING",
+         *         "paymentMethod": "CARD_GATEWAY",
+         *         "paymentAmount": 17955,
+         *         "reason": "ORDER_NOT_PAYABLE"
+         *       }
+         *     }
+         */
+        PaymentRefundPendingEvent: {
+            data: components["schemas"]["WebhookOrderEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "payment.refund_pending";
         };
         /**
          * @description Authoritative payment state of an order: the payment that paid it when it is paid, otherwise
@@ -2072,6 +2443,56 @@ export interface components {
              */
             timestamp: string;
         };
+        /**
+         * @description What a partner needs to act on a payment or order event without a second call. For a group
+         *     payment each order gets its own event: `amount` is that order's share, `paymentAmount` the
+         *     whole payment, `groupRef` the group.
+         */
+        WebhookOrderEventData: {
+            /** @description This order's amount (its share of the payment for a group payment). */
+            amount: number;
+            currency: string;
+            /** @description The order's group (`GRP-<year>-<seq>`), or null. */
+            groupRef: string | null;
+            /** Format: uuid */
+            orderId: string;
+            /** @description `ORDN-<year>-<seq>` */
+            orderNumber: string;
+            /** @description `ORD-<year>-<seq>` */
+            orderRef: string;
+            orderStatus: components["schemas"]["OrderStatus"];
+            /** @description The whole payment's amount (a group payment's total). */
+            paymentAmount?: number;
+            /** @enum {string} */
+            paymentMethod?: "CARD_GATEWAY" | "WALLET_GATEWAY" | "CASH";
+            /** @description The gateway payment reference; null for `order.cancelled`. */
+            paymentRef: string | null;
+            /** @description The payment attempt's status after the change; null for `order.cancelled`. */
+            paymentStatus: components["schemas"]["PaymentAttemptStatus"] | null;
+            /** @description Why the payment ended (a gateway reason, `SUPERSEDED`, `EXPIRED`, `ORDER_PAID`, `ORDER_REPRICED`, `ORDER_CANCELLED`, `CANCELLED_BY_OPERATOR`), or null. */
+            reason: string | null;
+        };
+        /**
+         * @description Sent by the operator on request (`ops webhook test`) so you can check your endpoint receives and verifies deliveries.
+         * @example {
+         *       "id": "evt_0a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "type": "webhook.test",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "message": "A test event sent by the operator: your endpoint receives and verifies deliveries."
+         *       }
+         *     }
+         */
+        WebhookTestEvent: {
+            data: {
+                message: string;
+            };
+            id: string;
+            /** Format: date-time */
+            timestamp: string;
+            /** @constant */
+            type: "webhook.test";
+        };
     };
     responses: {
         /**
@@ -2289,6 +2710,12 @@ export interface components {
          * @example asc
          */
         SortDir: "asc" | "desc";
+        /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+        WebhookId: string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+        WebhookSignature: string;
+        /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+        WebhookTimestamp: string;
     };
     requestBodies: never;
     headers: {
@@ -3652,6 +4079,258 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+        };
+    };
+    webhookOrderCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOrderPaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderPaidEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentRefundPending: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRefundPendingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }
