@@ -44,7 +44,7 @@ export interface paths {
                 gateway: components["schemas"]["Gateway"];
                 /**
                  * @description The payment reference the provider was given (Khalti's `purchase_order_id`, eSewa's `transaction_uuid`).
-                 * @example ORD-2026-000142-1789892411482
+                 * @example ORD-2030-000142-1916122811482
                  */
                 paymentRef: string;
             };
@@ -197,12 +197,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`, the `paymentRef` of your redirect), which resolves to the
+                 * @description Identifies the order: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
                  *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
                  *     payment reference is rejected with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderIdentifier: components["parameters"]["OrderIdentifier"];
             };
@@ -233,12 +233,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -283,12 +283,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -343,12 +343,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -401,12 +401,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -456,12 +456,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -494,7 +494,7 @@ export interface paths {
             path: {
                 /**
                  * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-                 * @example GRP-2026-000017
+                 * @example GRP-2030-000017
                  */
                 groupRef: components["parameters"]["GroupRef"];
             };
@@ -533,7 +533,7 @@ export interface paths {
             path: {
                 /**
                  * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-                 * @example GRP-2026-000017
+                 * @example GRP-2030-000017
                  */
                 groupRef: components["parameters"]["GroupRef"];
             };
@@ -571,7 +571,7 @@ export interface paths {
             path: {
                 /**
                  * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-                 * @example GRP-2026-000017
+                 * @example GRP-2030-000017
                  */
                 groupRef: components["parameters"]["GroupRef"];
             };
@@ -798,7 +798,7 @@ export interface paths {
                 /**
                  * @description The policy number printed on the certificate, `POL-<year>-<seq>`. Anything else is
                  *     answered like an unknown number (404 page), so the page reveals nothing about guesses.
-                 * @example POL-2026-000087
+                 * @example POL-2030-000087
                  */
                 policyNumber: string;
             };
@@ -1022,6 +1022,12 @@ export interface components {
             quantity: number;
         };
         /**
+         * @description An extra service or device as a request sends it: the fields of `AddedItem` and no others (an unknown field is a 400
+         *     with a field error). In responses `AddedItem` is open, as every response object is: later
+         *     versions may add fields there.
+         */
+        AddedItemInput: components["schemas"]["AddedItem"];
+        /**
          * @description Error shape 2, used for validation and business errors (400, 403, 404, 409, 429) and for
          *     unexpected failures (500). It has no `success` field. `details` is present only on validation
          *     failures; check that it exists before reading it.
@@ -1192,6 +1198,12 @@ export interface components {
             /** @description Agency name. */
             name: string;
         };
+        /**
+         * @description A display-only agency as a request sends it: the fields of `CustomTravelAgency` and no others (an unknown field is a 400
+         *     with a field error). In responses `CustomTravelAgency` is open, as every response object is: later
+         *     versions may add fields there.
+         */
+        CustomTravelAgencyInput: components["schemas"]["CustomTravelAgency"];
         /**
          * @description An uploaded document. It belongs to the uploading company and stays a `DRAFT` until its ID is
          *     passed to `POST /travellers`, which attaches it (`ATTACHED`) to exactly one traveller.
@@ -1419,14 +1431,14 @@ export interface components {
          * @example {
          *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
          *       "type": "order.cancelled",
-         *       "timestamp": "2026-11-23T09:15:02.123Z",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
          *       "data": {
-         *         "orderId": "3f6f0d8e-8d0a-4c57-9a51-2f1f7f0f8a11",
-         *         "orderRef": "ORD-2026-000123",
-         *         "orderNumber": "ORDN-2026-000123",
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
          *         "orderStatus": "CANCELLED",
          *         "groupRef": null,
-         *         "amount": 4500,
+         *         "amount": 17955,
          *         "currency": "NPR",
          *         "paymentRef": null,
          *         "paymentStatus": null,
@@ -1503,9 +1515,9 @@ export interface components {
          */
         OrderInput: {
             /** @description Additional devices sold with the order. */
-            addedDevices?: components["schemas"]["AddedItem"][];
+            addedDevices?: components["schemas"]["AddedItemInput"][];
             /** @description Additional services sold with the order. */
-            addedServices?: components["schemas"]["AddedItem"][];
+            addedServices?: components["schemas"]["AddedItemInput"][];
             /**
              * Format: uuid
              * @description Package; use the quote's `ctgId`.
@@ -1514,7 +1526,7 @@ export interface components {
             /** @description Free-text route for trips not in the route list. Required when `routeId` is absent; do not send both. */
             customRouteName?: string;
             /** @description Display-only agencies; they get no access and earn no commission. */
-            customTravelAgencies?: components["schemas"]["CustomTravelAgency"][];
+            customTravelAgencies?: components["schemas"]["CustomTravelAgencyInput"][];
             /**
              * Format: date
              * @description Trip departure date and first day of cover (Nepal date), at most 2099-12-31. Use the quote's `startDate`.
@@ -1538,8 +1550,9 @@ export interface components {
              */
             orderGroupId?: string;
             /**
-             * @description A company or agent promo code to apply at creation. It is applied non-fatally: a rejected
-             *     code does not fail the order. Check `promoApplyResult` in the response.
+             * @description A company or agent promo code to apply at creation; not blank (a blank or malformed code is
+             *     a 400 with a field error). A well-formed code is applied non-fatally: a rejected code does
+             *     not fail the order. Check `promoApplyResult` in the response.
              */
             promoCode?: string;
             /**
@@ -1562,7 +1575,7 @@ export interface components {
             touristId: string;
             /** @description Registered agencies (company IDs) that get access to the order and earn commission. */
             travelCompanyIds?: string[];
-        };
+        } & (unknown & (unknown | unknown) & unknown);
         /** @description The package the order insures. */
         OrderPackage: {
             ctgCode: string;
@@ -1577,19 +1590,19 @@ export interface components {
          * @example {
          *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
          *       "type": "order.paid",
-         *       "timestamp": "2026-11-23T09:15:02.123Z",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
          *       "data": {
-         *         "orderId": "3f6f0d8e-8d0a-4c57-9a51-2f1f7f0f8a11",
-         *         "orderRef": "ORD-2026-000123",
-         *         "orderNumber": "ORDN-2026-000123",
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
          *         "orderStatus": "PAID",
          *         "groupRef": null,
-         *         "amount": 4500,
+         *         "amount": 17955,
          *         "currency": "NPR",
-         *         "paymentRef": "ORD-2026-000123-1795421234567",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
          *         "paymentStatus": "SUCCESS",
          *         "paymentMethod": "CARD_GATEWAY",
-         *         "paymentAmount": 4500,
+         *         "paymentAmount": 17955,
          *         "reason": null
          *       }
          *     }
@@ -1708,19 +1721,19 @@ export interface components {
          * @example {
          *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
          *       "type": "payment.cancelled",
-         *       "timestamp": "2026-11-23T09:15:02.123Z",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
          *       "data": {
-         *         "orderId": "3f6f0d8e-8d0a-4c57-9a51-2f1f7f0f8a11",
-         *         "orderRef": "ORD-2026-000123",
-         *         "orderNumber": "ORDN-2026-000123",
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
          *         "orderStatus": "PENDING",
          *         "groupRef": null,
-         *         "amount": 4500,
+         *         "amount": 17955,
          *         "currency": "NPR",
-         *         "paymentRef": "ORD-2026-000123-1795421234567",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
          *         "paymentStatus": "CANCELLED",
          *         "paymentMethod": "CARD_GATEWAY",
-         *         "paymentAmount": 4500,
+         *         "paymentAmount": 17955,
          *         "reason": "SUPERSEDED"
          *       }
          *     }
@@ -1742,19 +1755,19 @@ export interface components {
          * @example {
          *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
          *       "type": "payment.expired",
-         *       "timestamp": "2026-11-23T09:15:02.123Z",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
          *       "data": {
-         *         "orderId": "3f6f0d8e-8d0a-4c57-9a51-2f1f7f0f8a11",
-         *         "orderRef": "ORD-2026-000123",
-         *         "orderNumber": "ORDN-2026-000123",
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
          *         "orderStatus": "PENDING",
          *         "groupRef": null,
-         *         "amount": 4500,
+         *         "amount": 17955,
          *         "currency": "NPR",
-         *         "paymentRef": "ORD-2026-000123-1795421234567",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
          *         "paymentStatus": "EXPIRED",
          *         "paymentMethod": "CARD_GATEWAY",
-         *         "paymentAmount": 4500,
+         *         "paymentAmount": 17955,
          *         "reason": "EXPIRED"
          *       }
          *     }
@@ -1776,19 +1789,19 @@ export interface components {
          * @example {
          *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
          *       "type": "payment.failed",
-         *       "timestamp": "2026-11-23T09:15:02.123Z",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
          *       "data": {
-         *         "orderId": "3f6f0d8e-8d0a-4c57-9a51-2f1f7f0f8a11",
-         *         "orderRef": "ORD-2026-000123",
-         *         "orderNumber": "ORDN-2026-000123",
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
          *         "orderStatus": "PENDING",
          *         "groupRef": null,
-         *         "amount": 4500,
+         *         "amount": 17955,
          *         "currency": "NPR",
-         *         "paymentRef": "ORD-2026-000123-1795421234567",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
          *         "paymentStatus": "FAILED",
          *         "paymentMethod": "CARD_GATEWAY",
-         *         "paymentAmount": 4500,
+         *         "paymentAmount": 17955,
          *         "reason": "CARD_DECLINED"
          *       }
          *     }
@@ -1838,19 +1851,19 @@ export interface components {
          * @example {
          *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
          *       "type": "payment.refund_pending",
-         *       "timestamp": "2026-11-23T09:15:02.123Z",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
          *       "data": {
-         *         "orderId": "3f6f0d8e-8d0a-4c57-9a51-2f1f7f0f8a11",
-         *         "orderRef": "ORD-2026-000123",
-         *         "orderNumber": "ORDN-2026-000123",
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
          *         "orderStatus": "CANCELLED",
          *         "groupRef": null,
-         *         "amount": 4500,
+         *         "amount": 17955,
          *         "currency": "NPR",
-         *         "paymentRef": "ORD-2026-000123-1795421234567",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
          *         "paymentStatus": "REFUND_PENDING",
          *         "paymentMethod": "CARD_GATEWAY",
-         *         "paymentAmount": 4500,
+         *         "paymentAmount": 17955,
          *         "reason": "ORDER_NOT_PAYABLE"
          *       }
          *     }
@@ -1966,7 +1979,7 @@ export interface components {
         };
         /** @description Exactly one promo code. Its type (company or agent) is resolved from the code itself. */
         PromoRequest: {
-            /** @description The promo code. A blank code is rejected with `Invalid promo code`. */
+            /** @description The promo code; not blank, no control characters. A blank or malformed code is rejected like any other, with `Invalid promo code`. */
             promoCode: string;
         };
         /**
@@ -2106,7 +2119,7 @@ export interface components {
              * @description First day of cover (Nepal business date, inclusive). Today or later in Nepal time, at most 2099-12-31.
              */
             startDate: string;
-        };
+        } & (unknown & (unknown | unknown) & unknown & (unknown | unknown));
         /** @description A generated quote. */
         QuoteResponse: components["schemas"]["SuccessEnvelope"] & {
             data: components["schemas"]["Quote"];
@@ -2410,8 +2423,8 @@ export interface components {
          * @description Error shape 3, returned by `POST /documents` when the upload itself is rejected: status 400
          *     for a missing or empty file, a missing or unknown `documentType`, or a file whose content is
          *     not allowed for the document type; status 413 when the file exceeds the size limit. Unlike
-         *     shape 1 it carries a `timestamp`, but the presence of `timestamp` alone cannot tell the two
-         *     apart: use the HTTP status.
+         *     shape 1 it always carries a `timestamp`, which shape 1 never has; unlike shape 2 it always
+         *     carries `success`, which shape 2 never has.
          */
         UploadError: {
             /** @description Always `null`. */
@@ -2463,7 +2476,7 @@ export interface components {
          * @example {
          *       "id": "evt_0a1b2c3d4e5f60718293a4b5c6d7e8f9",
          *       "type": "webhook.test",
-         *       "timestamp": "2026-11-23T09:15:02.123Z",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
          *       "data": {
          *         "message": "A test event sent by the operator: your endpoint receives and verifies deliveries."
          *       }
@@ -2556,6 +2569,18 @@ export interface components {
             };
         };
         /**
+         * @description The JSON request body is larger than 1 MiB (error shape 2). No request this operation needs
+         *     comes near the limit: send fewer items per request instead of retrying.
+         */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
          * @description A payment for the order is being started or settled at this very moment (error shape 2): the
          *     change could not be made without orphaning it. Nothing was changed; try again shortly.
          */
@@ -2633,7 +2658,7 @@ export interface components {
     parameters: {
         /**
          * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-         * @example GRP-2026-000017
+         * @example GRP-2030-000017
          */
         GroupRef: string;
         /**
@@ -2646,21 +2671,21 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
-         * @description Identifies the order: the order reference (`ORD-2026-000142`), the order number
-         *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2026-000142-1789892411482`, the `paymentRef` of your redirect), which resolves to the
+         * @description Identifies the order: the order reference (`ORD-2030-000142`), the order number
+         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
          *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
          *     payment reference is rejected with 400.
-         * @example ORD-2026-000142
+         * @example ORD-2030-000142
          */
         OrderIdentifier: string;
         /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-         *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+         *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
          *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
          *     with 400.
-         * @example ORD-2026-000142
+         * @example ORD-2030-000142
          */
         OrderRef: string;
         /**
@@ -2671,7 +2696,7 @@ export interface components {
         /**
          * @description The code to remove. The slot that code occupies is cleared. Without it both slots are
          *     cleared. A code that is not on the order changes nothing and is not an error.
-         * @example SUMMIT10
+         * @example HIMALAYA10
          */
         PromoCodeQuery: string;
         /**
@@ -2754,7 +2779,7 @@ export interface operations {
                 headers: {
                     /**
                      * @description The partner's `returnUrl` with `?paymentRef=<payment reference>` appended.
-                     * @example https://booking.himalayantrails.example.com/payments/complete?paymentRef=ORD-2026-000142-1789892411482
+                     * @example https://booking.himalayantrails.example.com/payments/complete?paymentRef=ORD-2030-000142-1916122811482
                      */
                     Location?: string;
                     [name: string]: unknown;
@@ -2798,10 +2823,10 @@ export interface operations {
                 pidx?: string;
                 /**
                  * @description Khalti echoes our payment reference.
-                 * @example ORD-2026-000142-1789892411482
+                 * @example ORD-2030-000142-1916122811482
                  */
                 purchase_order_id?: string;
-                /** @example Trek cover ORD-2026-000142-1789892411482 */
+                /** @example Trek cover ORD-2030-000142-1916122811482 */
                 purchase_order_name?: string;
                 /**
                  * @description Khalti's claimed status (`Completed`, `Pending`, `User canceled`); never trusted.
@@ -2829,7 +2854,7 @@ export interface operations {
                 gateway: components["schemas"]["Gateway"];
                 /**
                  * @description The payment reference the provider was given (Khalti's `purchase_order_id`, eSewa's `transaction_uuid`).
-                 * @example ORD-2026-000142-1789892411482
+                 * @example ORD-2030-000142-1916122811482
                  */
                 paymentRef: string;
             };
@@ -2851,7 +2876,7 @@ export interface operations {
                 headers: {
                     /**
                      * @description The partner's `returnUrl` with `?paymentRef=<payment reference>` appended.
-                     * @example https://booking.himalayantrails.example.com/payments/complete?paymentRef=ORD-2026-000142-1789892411482
+                     * @example https://booking.himalayantrails.example.com/payments/complete?paymentRef=ORD-2030-000142-1916122811482
                      */
                     Location?: string;
                     [name: string]: unknown;
@@ -2915,6 +2940,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3045,6 +3071,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3055,12 +3082,12 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`, the `paymentRef` of your redirect), which resolves to the
+                 * @description Identifies the order: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
                  *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
                  *     payment reference is rejected with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderIdentifier: components["parameters"]["OrderIdentifier"];
             };
@@ -3099,12 +3126,12 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -3118,7 +3145,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /**
                      * @description `attachment` with the file name `<policyNumber>.pdf`.
-                     * @example attachment; filename="POL-2026-000087.pdf"
+                     * @example attachment; filename="POL-2030-000087.pdf"
                      */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
@@ -3159,12 +3186,12 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -3204,6 +3231,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["PaymentProviderBadAnswer"];
@@ -3216,12 +3244,12 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -3260,12 +3288,12 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -3292,6 +3320,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["PaymentInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3302,19 +3331,19 @@ export interface operations {
                 /**
                  * @description The code to remove. The slot that code occupies is cleared. Without it both slots are
                  *     cleared. A code that is not on the order changes nothing and is not an error.
-                 * @example SUMMIT10
+                 * @example HIMALAYA10
                  */
                 code?: components["parameters"]["PromoCodeQuery"];
             };
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -3347,12 +3376,12 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order. Accepted: the order reference (`ORD-2026-000142`), the order number
-                 *     (`ORDN-2026-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2026-000142-1789892411482`), which resolves to the order it paid for. Treat a payment
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
-                 * @example ORD-2026-000142
+                 * @example ORD-2030-000142
                  */
                 orderRef: components["parameters"]["OrderRef"];
             };
@@ -3378,6 +3407,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3399,7 +3429,7 @@ export interface operations {
             path: {
                 /**
                  * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-                 * @example GRP-2026-000017
+                 * @example GRP-2030-000017
                  */
                 groupRef: components["parameters"]["GroupRef"];
             };
@@ -3454,6 +3484,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["PaymentProviderBadAnswer"];
@@ -3467,7 +3498,7 @@ export interface operations {
             path: {
                 /**
                  * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-                 * @example GRP-2026-000017
+                 * @example GRP-2030-000017
                  */
                 groupRef: components["parameters"]["GroupRef"];
             };
@@ -3494,6 +3525,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["PaymentInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3504,7 +3536,7 @@ export interface operations {
                 /**
                  * @description The code to remove. The slot that code occupies is cleared. Without it both slots are
                  *     cleared. A code that is not on the order changes nothing and is not an error.
-                 * @example SUMMIT10
+                 * @example HIMALAYA10
                  */
                 code?: components["parameters"]["PromoCodeQuery"];
             };
@@ -3512,7 +3544,7 @@ export interface operations {
             path: {
                 /**
                  * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-                 * @example GRP-2026-000017
+                 * @example GRP-2030-000017
                  */
                 groupRef: components["parameters"]["GroupRef"];
             };
@@ -3546,7 +3578,7 @@ export interface operations {
             path: {
                 /**
                  * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-                 * @example GRP-2026-000017
+                 * @example GRP-2030-000017
                  */
                 groupRef: components["parameters"]["GroupRef"];
             };
@@ -3572,6 +3604,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3704,6 +3737,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3897,6 +3931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3994,7 +4029,7 @@ export interface operations {
                 /**
                  * @description The policy number printed on the certificate, `POL-<year>-<seq>`. Anything else is
                  *     answered like an unknown number (404 page), so the page reveals nothing about guesses.
-                 * @example POL-2026-000087
+                 * @example POL-2030-000087
                  */
                 policyNumber: string;
             };

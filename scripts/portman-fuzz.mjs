@@ -65,7 +65,7 @@ try {
   for (const failure of failures) console.log(`- ${failure.request}: ${failure.test}: ${failure.message}`);
   // Fails on what can only be the server's fault: a 5xx, or an error body outside its documented
   // schema. Happy-path checks of operations whose documented examples name records a fresh
-  // sandbox does not have (ORD-2026-000142, GRP-2026-000017, a document id) are reported, not fatal.
+  // sandbox does not have (ORD-2030-000142, GRP-2030-000017, a document id) are reported, not fatal.
   const serverErrors = Object.entries(statuses).filter(([code]) => Number(code) >= 500).reduce((n, [, count]) => n + count, 0);
   const fuzzFailures = failures.filter((f) => /\[Fuzz\]/.test(f.request ?? '') && !/expected 40[34] to equal 400/.test(f.message ?? ''));
   console.log(`server errors: ${serverErrors}; fuzz variations failing for another reason than a missing example record: ${fuzzFailures.length}`);

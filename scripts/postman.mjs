@@ -1,84 +1,233 @@
-// `npm run postman`: the bundled contract -> a Postman collection (openapi-to-postmanv2) plus a
-// sandbox environment, in postman/. The collection takes a token first and sends it on every
-// other request; each request checks that the status it got is one the contract documents for it.
+// `npm run postman`: the bundled contract -> a Postman collection that walks the booking flow as
+// one story, plus a sandbox environment, in postman/. Every request is an operation of the
+// document (its method and path from generated/openapi.json); each takes the ids and references
+// the previous answers stored, and checks three things: the status, the body against the
+// operation's response schema for that status (dereferenced from the document), and the
+// business result (the quote's price carried into the order, the discount arithmetic, the
+// payment reference of the order...). No request sends a placeholder.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { convert } = require('openapi-to-postmanv2');
+const $RefParser = require('@apidevtools/json-schema-ref-parser');
 
 const document = JSON.parse(fs.readFileSync('generated/openapi.json', 'utf8'));
-const documented = new Map();
-for (const [path, operations] of Object.entries(document.paths)) {
-  for (const [method, operation] of Object.entries(operations)) {
-    if (operation.operationId) documented.set(operation.summary, { path, method: method.toUpperCase(), statuses: Object.keys(operation.responses).map(Number), operation });
+const dereferenced = await $RefParser.dereference(structuredClone(document));
+const operations = new Map();
+for (const [path, items] of Object.entries(dereferenced.paths)) {
+  for (const [method, operation] of Object.entries(items)) {
+    if (operation.operationId) operations.set(operation.operationId, { path, method: method.toUpperCase(), operation });
   }
 }
 
-const converted = await new Promise((resolve, reject) =>
-  convert(
-    { type: 'json', data: document },
-    // Request bodies and parameters from the documented examples; one folder per tag; requests named by summary.
-    { folderStrategy: 'Tags', parametersResolution: 'Example', requestNameSource: 'Fallback', enableOptionalParameters: false, includeAuthInfoInExample: false },
-    (error, result) => (error ? reject(error) : result.result ? resolve(result.output[0].data) : reject(new Error(result.reason))),
-  ),
-);
+// A 1x1 PNG: the service sniffs the bytes, so each document is a real image.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const TRAVELLERS = [
+  { key: 'sophie', name: 'Sophie Keller', dateOfBirth: '1991-03-14', nationality: 'Germany', phone: '+49 151 23456789' },
+  { key: 'daniel', name: 'Daniel Okafor', dateOfBirth: '1986-11-02', nationality: 'United Kingdom', phone: '+44 7700 900123' },
+  { key: 'meilin', name: 'Mei Lin Tan', dateOfBirth: '1995-07-22', nationality: 'Singapore', phone: '+65 9123 4567' },
+];
+const DOCUMENT_TYPES = ['AVATAR', 'PASSPORT', 'SIGNATURE'];
+const json = (value) => JSON.stringify(value, null, 2);
 
-const collection = converted;
-collection.info.name = document.info.title;
-collection.info.description = 'Generated from generated/openapi.json by `npm run postman`; do not edit by hand. Select the "Sandbox" environment, then run the collection.';
-collection.auth = { type: 'bearer', bearer: [{ key: 'token', value: '{{accessToken}}', type: 'string' }] };
-collection.variable = [];
-
-// Dates in examples age; the quote and the order need a departure in the future.
-collection.event = [
-  {
-    listen: 'prerequest',
-    script: {
-      type: 'text/javascript',
-      exec: [
-        'const ahead = new Date(Date.now() + (5 * 60 + 45) * 60000 + 30 * 86400000);',
-        "pm.variables.set('departureDate', ahead.toISOString().slice(0, 10));",
+/** One request of the story: an operation, the values it sends, what it must answer. */
+function step({ name, operationId, pathParams = {}, query, headers = {}, body, formdata, status, checks = [], noAuth = false }) {
+  const { path, method, operation } = operations.get(operationId);
+  if (!operation.responses[status]) throw new Error(`${operationId} does not document ${status}`);
+  const schema = operation.responses[status].content?.['application/json']?.schema;
+  const rawPath = path.replace(/\{(\w+)\}/g, (_, param) => pathParams[param]);
+  const queryString = query ? `?${new URLSearchParams(query)}` : '';
+  const tests = [
+    `pm.test('${operationId} answers ${status}', () => pm.response.to.have.status(${status}));`,
+    ...(schema ? [`pm.test('the body is the documented ${status} of ${operationId}', () => pm.response.to.have.jsonSchema(${JSON.stringify(schema)}));`] : []),
+    'const body = pm.response.code < 300 ? pm.response.json() : undefined;',
+    'const data = body && body.data;',
+    ...checks,
+  ];
+  return {
+    name,
+    request: {
+      method,
+      ...(noAuth ? { auth: { type: 'noauth' } } : {}),
+      header: [
+        ...(body !== undefined ? [{ key: 'Content-Type', value: 'application/json' }] : []),
+        ...Object.entries(headers).map(([key, value]) => ({ key, value })),
       ],
+      url: `{{baseUrl}}${rawPath}${queryString}`,
+      ...(body !== undefined ? { body: { mode: 'raw', raw: typeof body === 'string' ? body : json(body) } } : {}),
+      ...(formdata ? { body: { mode: 'formdata', formdata } } : {}),
     },
-  },
+    // In a block of its own: the sandbox has legacy globals (`data`, `responseBody`) a script must not redeclare.
+    event: [{ listen: 'test', script: { type: 'text/javascript', exec: ['{', ...tests, '}'] } }],
+  };
+}
+
+const set = (name, expression) => `pm.collectionVariables.set('${name}', ${expression});`;
+const check = (title, assertion) => `pm.test(${JSON.stringify(title)}, () => { ${assertion} });`;
+
+const story = [
+  step({
+    name: 'Take a token', operationId: 'issueToken', noAuth: true, status: 200,
+    body: { clientId: '{{clientId}}', clientSecret: '{{clientSecret}}' },
+    checks: [check('the token is a bearer token', "pm.expect(data.tokenType).to.equal('Bearer');"), "pm.environment.set('accessToken', data.accessToken);"],
+  }),
+  step({
+    name: 'Find Everest Base Camp in the routes', operationId: 'listRoutes', status: 200, query: { search: 'Everest Base Camp', size: 5 },
+    checks: [
+      "const route = data.content.find((r) => r.name.includes('Everest Base Camp'));",
+      check('Everest Base Camp is sold', 'pm.expect(route, JSON.stringify(data.content)).to.be.an("object"); pm.expect(route.maxAltitude).to.be.above(5000);'),
+      set('routeId', 'route.routeId'),
+    ],
+  }),
+  step({
+    name: 'Quote the trek for Sophie', operationId: 'createQuote', status: 200,
+    body: { nationality: 'Germany', ages: [40], startDate: '{{departureDate}}', duration: 14, routeId: '{{routeId}}' },
+    checks: [
+      check('the quote is active, for the route and the dates asked', "pm.expect(data).to.include({ quoteStatus: 'ACTIVE', routeId: pm.collectionVariables.get('routeId'), startDate: pm.collectionVariables.get('departureDate'), durationDays: 14 });"),
+      check('the price is positive', 'pm.expect(data.totalAmount).to.be.above(0);'),
+      set('quoteId', 'data.quoteId'), set('ctgId', 'data.ctgId'), set('quoteTotal', 'data.totalAmount'),
+    ],
+  }),
+  ...TRAVELLERS.flatMap((traveller) =>
+    DOCUMENT_TYPES.map((documentType) =>
+      step({
+        name: `Upload ${traveller.name}'s ${documentType.toLowerCase()}`, operationId: 'uploadDocument', status: 201,
+        formdata: [
+          { key: 'documentType', value: documentType, type: 'text' },
+          { key: 'file', src: `postman/${documentType.toLowerCase()}.png`, type: 'file' },
+        ],
+        checks: [
+          check('the document is a draft of the type sent', `pm.expect(data).to.include({ documentType: '${documentType}', status: 'DRAFT' });`),
+          set(`${traveller.key}${documentType}`, 'data.documentId'),
+        ],
+      }),
+    ),
+  ),
+  step({
+    name: 'Register the three travellers', operationId: 'registerTravellers', status: 201,
+    body: TRAVELLERS.map((traveller) => ({
+      // A run id keeps every run's travellers apart.
+      email: `${traveller.key}.{{runId}}@example.com`,
+      name: traveller.name,
+      dateOfBirth: traveller.dateOfBirth,
+      nationality: traveller.nationality,
+      idType: 'PASSPORT',
+      idNumber: `P{{runId}}${traveller.key.toUpperCase().slice(0, 2)}`,
+      gender: traveller.key === 'daniel' ? 'MALE' : 'FEMALE',
+      phone: traveller.phone,
+      emergencyContactName: 'Markus Keller',
+      emergencyContactPhone: '+49 170 9876543',
+      emergencyContactEmail: 'markus.keller@example.com',
+      emergencyContactRelation: 'Friend',
+      avatarDocumentId: `{{${traveller.key}AVATAR}}`,
+      passportDocumentId: `{{${traveller.key}PASSPORT}}`,
+      signatureDocumentId: `{{${traveller.key}SIGNATURE}}`,
+    })),
+    checks: [
+      check('the travellers come back in request order, each with the documents sent', `pm.expect(data.map((t) => t.name)).to.eql(${JSON.stringify(TRAVELLERS.map((t) => t.name))}); pm.expect(data[0].avatarDocumentId).to.equal(pm.collectionVariables.get('sophieAVATAR'));`),
+      ...TRAVELLERS.map((traveller, index) => set(`${traveller.key}TouristId`, `data[${index}].touristId`)),
+    ],
+  }),
+  step({
+    name: 'Book Sophie from the quote, with the company code HIMALAYA10', operationId: 'createOrders', status: 201,
+    body: { touristId: '{{sophieTouristId}}', ctgId: '{{ctgId}}', quoteId: '{{quoteId}}', routeId: '{{routeId}}', departureDate: '{{departureDate}}', promoCode: 'HIMALAYA10' },
+    checks: [
+      check('the order keeps the quote and is pending', "pm.expect(data).to.include({ status: 'PENDING', quoteId: pm.collectionVariables.get('quoteId') }); pm.expect(data.traveller.touristId).to.equal(pm.collectionVariables.get('sophieTouristId'));"),
+      check('the promo code was applied at creation', "pm.expect(data.promoApplyResult).to.include({ promoCode: 'HIMALAYA10', applied: true }); pm.expect(data.promoCodes.companyPromoCode).to.equal('HIMALAYA10');"),
+      check('the total is the quoted price less 10 %', "const quoted = Number(pm.collectionVariables.get('quoteTotal')); pm.expect(data.pricing.totalAmount).to.be.closeTo(quoted * 0.9, 0.01);"),
+      set('orderRef', 'data.orderRef'), set('orderTotal', 'data.pricing.totalAmount'),
+    ],
+  }),
+  step({
+    name: 'Preview the agent code PEMBA5 on the order', operationId: 'previewOrderPromo', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    body: { promoCode: 'PEMBA5' },
+    checks: [
+      check('the preview adds the agent code and changes nothing yet', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), companyPromoCode: 'HIMALAYA10', agentPromoCode: 'PEMBA5' }); pm.expect(data.totalAfter).to.be.closeTo(data.totalBefore - data.discountAmount, 0.001);"),
+    ],
+  }),
+  step({
+    name: 'Apply PEMBA5', operationId: 'applyOrderPromo', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    body: { promoCode: 'PEMBA5' },
+    checks: [
+      check('both slots are filled and the total went down', "pm.expect(data).to.include({ companyPromoCode: 'HIMALAYA10', agentPromoCode: 'PEMBA5' }); pm.expect(data.totalAfter).to.be.below(Number(pm.collectionVariables.get('orderTotal')));"),
+    ],
+  }),
+  step({
+    name: 'Remove PEMBA5 again', operationId: 'removeOrderPromo', status: 200, pathParams: { orderRef: '{{orderRef}}' }, query: { code: 'PEMBA5' },
+    checks: [
+      check('only the company code is left, at the total of the order as created', "pm.expect(data).to.include({ companyPromoCode: 'HIMALAYA10', agentPromoCode: null }); pm.expect(data.totalAfter).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001);"),
+    ],
+  }),
+  step({
+    name: 'Pay the order by card', operationId: 'payOrder', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    headers: { 'Idempotency-Key': '{{$guid}}' },
+    body: { gateway: 'card_gateway', returnUrl: 'https://booking.himalayantrails.example.com/payments/complete' },
+    checks: [
+      check('the attempt is for this order, at its total', "pm.expect(data.paymentRef.startsWith(pm.collectionVariables.get('orderRef') + '-')).to.be.true; pm.expect(data.amount).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001); pm.expect(data.paymentUrl).to.match(/^https?:\\/\\//);"),
+      set('paymentRef', 'data.paymentRef'),
+    ],
+  }),
+  step({
+    name: 'Read the payment status', operationId: 'getPaymentStatus', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    checks: [
+      check('the attempt is open and it is the one just started', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), orderStatus: 'PENDING', paymentStatus: 'INITIATED', paymentRef: pm.collectionVariables.get('paymentRef') });"),
+    ],
+  }),
+  step({
+    name: 'Book Daniel and Mei Lin as a group', operationId: 'createOrders', status: 201,
+    body: ['daniel', 'meilin'].map((key) => ({ touristId: `{{${key}TouristId}}`, ctgId: '{{ctgId}}', routeId: '{{routeId}}', departureDate: '{{departureDate}}' })),
+    checks: [
+      check('one group of two pending orders', "pm.expect(data.orders).to.have.length(2); pm.expect(data.orders.every((o) => o.status === 'PENDING' && o.groupRef === data.groupRef)).to.be.true;"),
+      set('groupRef', 'data.groupRef'),
+    ],
+  }),
+  step({
+    name: 'Preview HIMALAYA10 on the group', operationId: 'previewGroupPromo', status: 200, pathParams: { groupRef: '{{groupRef}}' },
+    body: { promoCode: 'HIMALAYA10' },
+    checks: [
+      check('both orders would take it and the totals add up', "pm.expect(data.groupRef).to.equal(pm.collectionVariables.get('groupRef')); pm.expect(data.orders.every((o) => o.changed)).to.be.true; pm.expect(data.totals.totalAfter).to.be.closeTo(data.totals.totalBefore - data.totals.discountAmount, 0.001);"),
+    ],
+  }),
+  step({
+    name: 'Apply HIMALAYA10 to the group', operationId: 'applyGroupPromo', status: 200, pathParams: { groupRef: '{{groupRef}}' },
+    body: { promoCode: 'HIMALAYA10' },
+    checks: [
+      check('both orders changed, 10 % off each', "pm.expect(data.totals.changedCount).to.equal(2); data.orders.forEach((o) => pm.expect(o.discountAmount).to.be.closeTo(o.totalBefore * 0.1, 0.01));"),
+    ],
+  }),
+  step({
+    name: 'An invalid code is refused like any rejected code (deliberate 400)', operationId: 'applyOrderPromo', status: 400, pathParams: { orderRef: '{{orderRef}}' },
+    body: { promoCode: 'EXPIRED20' },
+    checks: [check('the one message of every rejection', "pm.expect(pm.response.json().message).to.equal('Invalid promo code');")],
+  }),
 ];
 
-function firstJsonExample(operation) {
-  const first = Object.values(operation.requestBody?.content?.['application/json']?.examples ?? {})[0];
-  if (!first) return undefined;
-  return first.$ref ? document.components.examples[first.$ref.split('/').pop()].value : first.value;
-}
-
-function visit(items) {
-  for (const item of items) {
-    if (item.item) visit(item.item);
-    if (!item.request) continue;
-    const entry = documented.get(item.name);
-    if (!entry) continue;
-    const tests = [
-      `pm.test('answers a status the contract documents for ${entry.operation.operationId}', () => {`,
-      `  pm.expect(${JSON.stringify(entry.statuses)}).to.include(pm.response.code);`,
-      '});',
-    ];
-    if (entry.operation.operationId === 'issueToken') {
-      item.request.auth = { type: 'noauth' };
-      tests.push(
-        "pm.test('issues a token', () => pm.expect(pm.response.code).to.equal(200));",
-        "if (pm.response.code === 200) pm.environment.set('accessToken', pm.response.json().data.accessToken);",
-      );
-    }
-    // The converter fills bodies from the schema (`<string>`); send the first documented example instead.
-    const example = firstJsonExample(entry.operation);
-    if (example !== undefined && item.request.body?.mode === 'raw') item.request.body.raw = JSON.stringify(example, null, 2);
-    if (item.request.body?.raw) item.request.body.raw = item.request.body.raw.replace(/"(startDate|departureDate)": "\d{4}-\d{2}-\d{2}"/g, '"$1": "{{departureDate}}"');
-    if (entry.operation.operationId === 'issueToken') item.request.body.raw = JSON.stringify({ clientId: '{{clientId}}', clientSecret: '{{clientSecret}}' }, null, 2);
-    item.event = [{ listen: 'test', script: { type: 'text/javascript', exec: tests } }];
-  }
-}
-visit(collection.item);
-// The token request runs first, whatever the tag order.
-collection.item.sort((a, b) => (a.name === 'Authentication' ? -1 : b.name === 'Authentication' ? 1 : 0));
+const collection = {
+  info: {
+    name: `${document.info.title}: the booking flow`,
+    description: 'Generated from generated/openapi.json by `npm run postman`; do not edit by hand. Select the "Sandbox" environment and run the collection from top to bottom: each request uses what the previous ones answered.',
+    schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
+  },
+  auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{accessToken}}', type: 'string' }] },
+  variable: [],
+  event: [
+    {
+      listen: 'prerequest',
+      script: {
+        type: 'text/javascript',
+        exec: [
+          // A departure 30 days ahead in Kathmandu, and one run id that keeps this run's travellers apart.
+          'if (!pm.collectionVariables.get(\'runId\')) {',
+          '  const ahead = new Date(Date.now() + (5 * 60 + 45) * 60000 + 30 * 86400000);',
+          "  pm.collectionVariables.set('departureDate', ahead.toISOString().slice(0, 10));",
+          "  pm.collectionVariables.set('runId', String(Date.now()));",
+          '}',
+        ],
+      },
+    },
+  ],
+  item: story,
+};
 
 const environment = {
   name: 'Sandbox',
@@ -92,7 +241,7 @@ const environment = {
 };
 
 fs.mkdirSync('postman', { recursive: true });
-fs.writeFileSync('postman/collection.json', `${JSON.stringify(collection, null, 2)}\n`);
-fs.writeFileSync('postman/sandbox.postman_environment.json', `${JSON.stringify(environment, null, 2)}\n`);
-const count = (items) => items.reduce((n, item) => n + (item.item ? count(item.item) : 1), 0);
-console.log(`postman/collection.json (${count(collection.item)} requests) and postman/sandbox.postman_environment.json written`);
+for (const documentType of DOCUMENT_TYPES) fs.writeFileSync(`postman/${documentType.toLowerCase()}.png`, PNG);
+fs.writeFileSync('postman/collection.json', `${json(collection)}\n`);
+fs.writeFileSync('postman/sandbox.postman_environment.json', `${json(environment)}\n`);
+console.log(`postman/collection.json (${story.length} requests) and postman/sandbox.postman_environment.json written`);

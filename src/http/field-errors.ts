@@ -7,13 +7,42 @@ import type { FieldErrors } from './app-error';
  */
 export function fieldErrorsFromAjv(errors: ErrorObject[]): FieldErrors {
   const fieldErrors: FieldErrors = {};
-  for (const error of withoutUnmatchedBranches(errors)) {
+  for (const error of withoutUnmatchedBranches(withoutRuleInternals(errors))) {
     const segments = error.instancePath.split('/').slice(1);
     const location = segments.shift();
+    const rule = fieldRule(error);
+    if (rule) segments.push(rule.field);
     const field = fieldName(location, segments, error);
-    if (!(field in fieldErrors)) fieldErrors[field] = messageFor(error);
+    if (!(field in fieldErrors)) fieldErrors[field] = rule?.message ?? messageFor(error);
   }
   return fieldErrors;
+}
+
+/** A rule between fields, as the spec states it: `x-field-error` beside the `not`/`anyOf`/`oneOf` that encodes it. */
+interface FieldRule {
+  field: string;
+  message: string;
+}
+
+/**
+ * A rule such as "`endDate` or `duration`, not both" fails as a bare `not` or `anyOf`, which names
+ * no field. The subschema stating it carries `x-field-error: {field, message}`: the field error
+ * the server has always given for that rule, so the schema and the server speak alike.
+ */
+function fieldRule(error: ErrorObject): FieldRule | undefined {
+  if (!RULE_KEYWORDS.has(error.keyword)) return undefined;
+  const rule = (error.parentSchema as Record<string, unknown> | undefined)?.['x-field-error'];
+  if (typeof rule !== 'object' || rule === null) return undefined;
+  const { field, message } = rule as Record<string, unknown>;
+  return typeof field === 'string' && typeof message === 'string' ? { field, message } : undefined;
+}
+
+const RULE_KEYWORDS = new Set(['not', 'anyOf', 'oneOf']);
+
+/** The branches of a failed rule (each `required` of an `anyOf`) repeat in pieces what its message says whole. */
+function withoutRuleInternals(errors: ErrorObject[]): ErrorObject[] {
+  const rules = errors.filter((error) => fieldRule(error)).map((error) => `${error.schemaPath}/`);
+  return errors.filter((error) => !rules.some((rule) => error.schemaPath.startsWith(rule)));
 }
 
 const BRANCH_TYPE_ERROR = /^(.*\/(?:oneOf|anyOf)\/\d+)\/type$/;
@@ -31,7 +60,9 @@ function withoutUnmatchedBranches(errors: ErrorObject[]): ErrorObject[] {
   });
   if (unmatched.length === 0) return errors;
   const kept = errors.filter(
-    (error) => !unmatched.some((branch) => `${error.schemaPath}/`.startsWith(branch)) && error.keyword !== 'oneOf' && error.keyword !== 'anyOf',
+    (error) =>
+      !unmatched.some((branch) => `${error.schemaPath}/`.startsWith(branch)) &&
+      (fieldRule(error) !== undefined || (error.keyword !== 'oneOf' && error.keyword !== 'anyOf')),
   );
   return kept.length > 0 ? kept : errors;
 }

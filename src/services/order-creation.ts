@@ -318,7 +318,7 @@ function buildOrder(
   return order;
 }
 
-function addedItemRecord(item: Schemas['AddedItem']): AddedItemRecord {
+function addedItemRecord(item: Schemas['AddedItemInput']): AddedItemRecord {
   return { name: item.name, price: minorFromAmount(item.price), quantity: item.quantity ?? 1 };
 }
 

@@ -137,6 +137,20 @@ describe('POST /orders with an object body', () => {
     expect(response.body.details.fieldErrors).toHaveProperty([field]);
   });
 
+  it.each([
+    ['both routeId and customRouteName', { routeId: ROUTES.poonHill }, { customRouteName: 'send either routeId or customRouteName, not both' }],
+    ['neither routeId nor customRouteName', { customRouteName: undefined }, { routeId: 'routeId or customRouteName is required' }],
+    ['a blank promo code', { promoCode: '   ' }, { promoCode: 'must not be blank or contain control characters' }],
+    [
+      'three agencies across the two lists',
+      { travelCompanyIds: ['5b0f3c1e-8d2a-4c7e-9f14-2a6b8c0d1e37'], customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }, { name: 'Pokhara Lakeside Treks' }] },
+      { customTravelAgencies: 'at most 2 agencies in total' },
+    ],
+  ])('when the order has %s (a rule the schema states), then the field error is the one the server has always given', async (_rule, change, fieldErrors) => {
+    const response = await expectRejected(JSON.parse(JSON.stringify(lowTrek(change))), 400);
+    expect(response.body.details.fieldErrors).toEqual(fieldErrors);
+  });
+
   it('when extraFields nest 6,000 deep (12 KB), then it is a 400 naming where the body goes too deep, and nothing is written', async () => {
     // JSON.stringify overflowed its stack on this body: a 500 before bodies were limited to 32 levels.
     const deep = '{"a":'.repeat(6000) + '1' + '}'.repeat(6000);

@@ -114,6 +114,17 @@ describe('POST /reference/quote', () => {
     expect(response.body.details.fieldErrors).toHaveProperty([field]);
   });
 
+  it.each([
+    ['neither endDate nor duration', { duration: undefined }, { endDate: 'endDate or duration is required' }],
+    ['both endDate and duration', { endDate: addDays(start, 3) }, { duration: 'send either endDate or duration, not both' }],
+    ['neither routeId nor maxAltitude', { routeId: undefined }, { maxAltitude: 'maxAltitude is required when routeId is omitted' }],
+    ['both routeId and maxAltitude', { maxAltitude: 5000 }, { maxAltitude: 'send either routeId or maxAltitude, not both' }],
+  ])('rejects %s (a rule the schema states) with the field error the server has always given', async (_name, change, fieldErrors) => {
+    const response = await quote(JSON.parse(JSON.stringify({ ...everestTrip, ...change })));
+    expect(response.status).toBe(400);
+    expect(response.body.details.fieldErrors).toEqual(fieldErrors);
+  });
+
   it('rejects an endDate before the startDate', async () => {
     const response = await quote({ ...everestTrip, duration: undefined, endDate: addDays(start, -1) });
     expect(response.status).toBe(400);

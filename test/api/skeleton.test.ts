@@ -30,8 +30,8 @@ describe('the HTTP skeleton', () => {
     expect(response.status).toBe(400);
   });
 
-  it('rejects a body over the configured limit with a shape-2 413', async () => {
-    const response = await client.call('POST', '/api/external/v1/auth/token', { clientId: 'x'.repeat(4096), clientSecret: 'y' });
+  it('rejects a body over the configured limit with the documented shape-2 413', async () => {
+    const response = await client.op('issueToken', 'POST', '/api/external/v1/auth/token', { clientId: 'x'.repeat(4096), clientSecret: 'y' });
     expect(response.status).toBe(413);
     expectSchema('ApiError', response.body);
   });

@@ -93,7 +93,8 @@ describe('write limits per company', () => {
 
     it('when a company is over its quote limit, then POST /reference/quote is a 429 while another company still quotes', async () => {
       for (let i = 0; i < 3; i += 1) await everestQuote(client, caller);
-      const body = { nationality: 'Germany', ages: [34], startDate: departure, duration: 16 };
+      // A valid body (the schema now refuses a quote without routeId or maxAltitude before any limit is counted).
+      const body = { nationality: 'Germany', ages: [34], startDate: departure, duration: 16, maxAltitude: 5364 };
       expectTooMany(await client.op('createQuote', 'POST', '/api/external/v1/reference/quote', body, { token: caller.token }), '/api/external/v1/reference/quote');
       await everestQuote(client, await partner());
     });

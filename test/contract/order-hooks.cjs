@@ -20,8 +20,8 @@ let caller;
 let throttled;
 const fixtures = { error: undefined };
 
-// Demo promo codes of src/db/demo-partners.ts: the spec's examples name SUMMIT10, which the
-// sandbox does not seed. A code of one sales company fits any unbound order of a travel agency.
+// Demo promo codes of src/db/demo-partners.ts (the spec's examples name them too). A code of one
+// sales company fits any unbound order of a travel agency.
 const COMPANY_CODE = 'HIMALAYA10';
 const CREATION_CODE = 'SUMMIT500';
 const EXPIRED_CODE = 'EXPIRED20';

@@ -19,6 +19,19 @@ function requestExample(pathName: string, method: string, name: string, mediaTyp
   return example.$ref ? document.components.examples[example.$ref.split('/').pop() as string].value : example.value;
 }
 
+/** The demo company code of src/db/demo-partners.ts that the order examples use. */
+const DEMO_COMPANY_CODE = 'HIMALAYA10';
+/** The documented placeholder for the service's own host in examples (see the Tools section of the spec). */
+const SANDBOX_PLACEHOLDER_HOST = 'sandbox.partner-api.example.com';
+
+/** POST /documents with a small file of the given type; the mock answers from its examples. */
+function upload(documentType: string, options: { token: string; headers?: Record<string, string> }) {
+  const form = new FormData();
+  form.append('documentType', documentType);
+  form.append('file', new Blob([Buffer.from('%PDF-1.7\n')], { type: 'application/pdf' }), `${documentType.toLowerCase()}.pdf`);
+  return client.op('uploadDocument', 'POST', `${V1}/documents`, undefined, { ...options, raw: form });
+}
+
 let prism: PrismProcess;
 let client: ApiClient;
 
@@ -29,45 +42,61 @@ beforeAll(async () => {
 afterAll(() => prism.stop());
 
 describe('npm run mock (Prism on the bundled document)', () => {
-  it('runs the five-call booking flow with the documented examples', async () => {
-    // 1. token
+  it('runs the five-call flow on values the mock returned, and the examples agree with each other', async () => {
+    // Only the partner's own input comes from the request examples (who, where, when); every id,
+    // reference and date the next call needs is taken from the previous answer, as a partner would.
     const token = await client.op('issueToken', 'POST', `${V1}/auth/token`, requestExample(`${V1}/auth/token`, 'post', 'credential'));
-    expect(token.status).toBe(200);
     const auth = { token: token.body.data.accessToken as string };
 
-    // 2. quote
-    const quote = await client.op('createQuote', 'POST', `${V1}/reference/quote`, requestExample(`${V1}/reference/quote`, 'post', 'byRoute'), auth);
-    expect(quote.status).toBe(200);
-    expect(quote.body.data).toMatchObject({ quoteId: expect.any(String), ctgId: expect.any(String), totalAmount: expect.any(Number) });
+    const quote = (await client.op('createQuote', 'POST', `${V1}/reference/quote`, requestExample(`${V1}/reference/quote`, 'post', 'byRoute'), auth)).body.data;
+    expect(quote.quoteStatus).toBe('ACTIVE');
+    // A quote a partner reads today must still be valid, and the trip it prices must lie ahead.
+    expect(Date.parse(quote.validUntil)).toBeGreaterThan(Date.now() + 365 * 24 * 3600 * 1000);
+    expect(quote.startDate > quote.validUntil.slice(0, 10)).toBe(true);
 
-    // 3. documents (multipart, the boundary set by fetch), then the traveller
+    const documentIds: Record<string, string> = {};
     for (const documentType of ['AVATAR', 'PASSPORT', 'SIGNATURE']) {
-      const form = new FormData();
-      form.append('documentType', documentType);
-      form.append('file', new Blob([Buffer.from('%PDF-1.7\n')], { type: 'application/pdf' }), `${documentType.toLowerCase()}.pdf`);
-      const uploaded = await client.op('uploadDocument', 'POST', `${V1}/documents`, undefined, { ...auth, raw: form });
-      expect(uploaded.status).toBe(201);
+      const uploaded = await upload(documentType, { ...auth, headers: { Prefer: `example=${documentType.toLowerCase()}` } });
+      expect(uploaded.body.data.documentType).toBe(documentType);
+      documentIds[documentType] = uploaded.body.data.documentId;
     }
-    const travellers = await client.op('registerTravellers', 'POST', `${V1}/travellers`, requestExample(`${V1}/travellers`, 'post', 'one'), auth);
-    expect(travellers.status).toBe(201);
-    expect(travellers.body.data[0].touristId).toEqual(expect.any(String));
+    const { visaDocumentId: _noVisaUploaded, ...person } = requestExample(`${V1}/travellers`, 'post', 'one')[0];
+    const registered = await client.op('registerTravellers', 'POST', `${V1}/travellers`, [
+      { ...person, avatarDocumentId: documentIds.AVATAR, passportDocumentId: documentIds.PASSPORT, signatureDocumentId: documentIds.SIGNATURE },
+    ], auth);
+    expect(registered.status).toBe(201);
+    const traveller = registered.body.data[0];
+    expect(traveller).toMatchObject({ avatarDocumentId: documentIds.AVATAR, passportDocumentId: documentIds.PASSPORT, signatureDocumentId: documentIds.SIGNATURE });
 
-    // 4. order
-    const order = await client.op('createOrders', 'POST', `${V1}/orders`, requestExample(`${V1}/orders`, 'post', 'single'), auth);
-    expect(order.status).toBe(201);
-    const orderRef = order.body.data.orderRef as string;
-    expect(orderRef).toMatch(/^ORD-\d{4}-\d+$/);
+    const orderBody = { touristId: traveller.touristId, ctgId: quote.ctgId, routeId: quote.routeId, departureDate: quote.startDate, quoteId: quote.quoteId, promoCode: DEMO_COMPANY_CODE };
+    const created = await client.op('createOrders', 'POST', `${V1}/orders`, orderBody, auth);
+    expect(created.status).toBe(201);
+    const order = created.body.data;
+    expect(order).toMatchObject({ quoteId: quote.quoteId, departureDate: quote.startDate, promoCodes: { companyPromoCode: DEMO_COMPANY_CODE } });
+    expect(order.traveller.touristId).toBe(traveller.touristId);
+    expect(order.package.ctgId).toBe(quote.ctgId);
 
-    // 5. pay, then the authoritative payment status
-    const pay = await client.op('payOrder', 'POST', `${V1}/orders/${orderRef}/pay`, requestExample(`${V1}/orders/{orderRef}/pay`, 'post', 'card'), {
+    const pay = await client.op('payOrder', 'POST', `${V1}/orders/${order.orderRef}/pay`, { gateway: 'card_gateway', returnUrl: 'https://partner.example.com/payments/complete' }, {
       ...auth,
-      headers: { 'Idempotency-Key': 'b9a3f0c2-5d41-4e8a-9f6b-2c7d8e1a3b40' },
+      headers: { 'Idempotency-Key': 'c0b4a1d3-6e52-4f9b-8a7c-3d8e9f2b4c51' },
     });
     expect(pay.status).toBe(200);
-    expect(pay.body.data.paymentUrl).toEqual(expect.any(String));
-    const status = await client.op('getPaymentStatus', 'GET', `${V1}/orders/${orderRef}/payment-status`, undefined, { ...auth, headers: { Prefer: 'example=paid' } });
-    expect(status.status).toBe(200);
-    expect(status.body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS' });
+    expect(pay.body.data.paymentRef.startsWith(`${order.orderRef}-`)).toBe(true);
+    expect(new URL(pay.body.data.paymentUrl).host).toBe(SANDBOX_PLACEHOLDER_HOST);
+
+    for (const example of ['notInitiated', 'initiated', 'paid', 'refundPending']) {
+      const status = await client.op('getPaymentStatus', 'GET', `${V1}/orders/${order.orderRef}/payment-status`, undefined, { ...auth, headers: { Prefer: `example=${example}` } });
+      expect(status.body.data.orderRef).toBe(order.orderRef);
+      if (example !== 'notInitiated') expect(status.body.data.paymentRef).toBe(pay.body.data.paymentRef);
+    }
+  });
+
+  it('says what is wrong with an invalid request in the sl-violations header (README: seeing the real violations)', async () => {
+    const token = await client.op('issueToken', 'POST', `${V1}/auth/token`, requestExample(`${V1}/auth/token`, 'post', 'credential'));
+    const response = await client.call('POST', `${V1}/reference/quote`, { nationality: 'Germany', ages: [40], startDate: '2031-10-05', duration: 14, endDate: '2031-10-18', maxAltitude: 5364 }, { token: token.body.data.accessToken });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    const violations = JSON.parse(String(response.headers.get('sl-violations'))) as Array<{ message: string }>;
+    expect(violations.length).toBeGreaterThan(0);
   });
 
   it('answers a call without a token with the documented 401, as the real server does', async () => {

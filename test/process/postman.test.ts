@@ -1,22 +1,23 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
-import newman from 'newman';
+import newman, { type NewmanRunSummary } from 'newman';
 import type { RunningServer } from '../../src/server';
-import { startTestServer } from '../support/test-server';
+import { SANDBOX_ENV, startTestServer } from '../support/test-server';
 
 const ROOT = path.resolve(__dirname, '../..');
+/** The one request of the story that must be refused: a code the sandbox has expired. */
+const DELIBERATE_ERRORS = new Set(['An invalid code is refused like any rejected code (deliberate 400)']);
 
-/** Every folder (tag) of the collection that holds requests: the changelog folder is text only. */
-const FOLDERS = ['Authentication', 'Reference data', 'Documents', 'Travellers', 'Orders', 'Payments', 'Promo codes', 'Certificates', 'Payment callback', 'Operations'];
-
-function runCollection(baseUrl: string, folders: string[]): Promise<newman.NewmanRunSummary> {
+function runCollection(baseUrl: string): Promise<NewmanRunSummary> {
+  const read = (file: string) => JSON.parse(fs.readFileSync(path.join(ROOT, 'postman', file), 'utf8'));
   return new Promise((resolve, reject) => {
     newman.run(
       {
-        collection: path.join(ROOT, 'postman/collection.json'),
-        environment: path.join(ROOT, 'postman/sandbox.postman_environment.json'),
+        collection: read('collection.json'),
+        environment: read('sandbox.postman_environment.json'),
         envVar: [{ key: 'baseUrl', value: baseUrl }],
-        folder: folders,
+        workingDir: ROOT,
         reporters: [],
       },
       (error, summary) => (error ? reject(error) : resolve(summary)),
@@ -24,28 +25,24 @@ function runCollection(baseUrl: string, folders: string[]): Promise<newman.Newma
   });
 }
 
-describe('npm run postman (collection run with newman)', () => {
+describe('npm run postman: the collection walks the booking flow as one story', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/postman.mjs'], { cwd: ROOT, stdio: 'ignore' });
-    server = await startTestServer();
+    // The sandbox a partner runs it against: demo partners and demo promo codes seeded.
+    server = await startTestServer({ ...SANDBOX_ENV });
+    execFileSync(process.execPath, ['scripts/postman.mjs'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }, 60_000);
   afterAll(() => server.stop());
 
-  it('takes a sandbox token and passes every check of every request, none answered with a 5xx', async () => {
-    const summary = await runCollection(server.url, FOLDERS);
-    const failures = summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error.message}`);
+  it('when run against the sandbox, then every check passes and only the deliberate error case answers 4xx', async () => {
+    const summary = await runCollection(server.url);
+    const failures = summary.run.failures.map((failure) => `${failure.source?.name ?? '?'}: ${failure.error.message}`);
     expect(failures).toEqual([]);
-    const executed = summary.run.executions.map((execution) => `${execution.item.name} ${execution.response?.code}`);
-    expect(executed).toEqual(
-      expect.arrayContaining(['Issue an access token 200', 'Price a trip for one traveller 200', 'List packages 200', 'List routes 200', 'Prometheus metrics 200']),
-    );
-    // Requests on the examples' identifiers get documented 4xx answers (404 for an unknown order);
-    // none may fail on the server side.
-    expect(executed.filter((line) => !/ [234]\d\d$/.test(line))).toEqual([]);
-    // 25 requests: one per operation of the collection (the live providers' return, the certificate and the verification page among them).
-    expect(executed).toHaveLength(25);
-    expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(executed.length);
-  });
+    const executions = summary.run.executions.map((execution) => ({ name: execution.item.name, status: execution.response?.code }));
+    expect(executions.length).toBeGreaterThanOrEqual(20);
+    expect(executions.filter(({ name, status }) => (status ?? 0) >= 400 && !DELIBERATE_ERRORS.has(name))).toEqual([]);
+    // Each request checks status, schema and at least one business result.
+    expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(executions.length * 3);
+  }, 120_000);
 });

@@ -37,4 +37,21 @@ describe('field names of validation errors', () => {
     ];
     expect(fieldErrorsFromAjv(errors)).toEqual({ body: 'must be of type object' });
   });
+
+  it('names a rule between fields by its x-field-error, without the pieces of its branches', () => {
+    const rule = { anyOf: [{ required: ['routeId'] }, { required: ['customRouteName'] }], 'x-field-error': { field: 'routeId', message: 'routeId or customRouteName is required' } };
+    const errors = [
+      error({ keyword: 'required', instancePath: '/requestBody/1', schemaPath: '#/properties/requestBody/oneOf/1/items/allOf/1/anyOf/0/required', params: { missingProperty: 'routeId' } }),
+      error({ keyword: 'required', instancePath: '/requestBody/1', schemaPath: '#/properties/requestBody/oneOf/1/items/allOf/1/anyOf/1/required', params: { missingProperty: 'customRouteName' } }),
+      error({ keyword: 'anyOf', instancePath: '/requestBody/1', schemaPath: '#/properties/requestBody/oneOf/1/items/allOf/1/anyOf', parentSchema: rule }),
+      error({ keyword: 'type', instancePath: '/requestBody', schemaPath: '#/properties/requestBody/oneOf/0/type', params: { type: 'object' } }),
+    ];
+    expect(fieldErrorsFromAjv(errors)).toEqual({ '[1].routeId': 'routeId or customRouteName is required' });
+  });
+
+  it('names a failed "not both" rule at the field its x-field-error names', () => {
+    const rule = { not: { required: ['endDate', 'duration'] }, 'x-field-error': { field: 'duration', message: 'send either endDate or duration, not both' } };
+    const errors = [error({ keyword: 'not', instancePath: '/requestBody', schemaPath: '#/properties/requestBody/allOf/0/not', parentSchema: rule })];
+    expect(fieldErrorsFromAjv(errors)).toEqual({ duration: 'send either endDate or duration, not both' });
+  });
 });

@@ -1,0 +1,135 @@
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { RunningServer } from '../../src/server';
+import { ROUTES } from '../support/catalogue-fixtures';
+import { ApiClient } from '../support/http-client';
+import { newPartner, type TestPartner } from '../support/partners';
+import { startTestServer } from '../support/test-server';
+
+const ROOT = path.resolve(__dirname, '../..');
+const CLIENT_DIR = path.join(ROOT, 'clients/typescript');
+const TSC = path.join(ROOT, 'node_modules/.bin/tsc');
+
+/** npm with the project's quiet settings off: a failing pack or install must say why. */
+function npm(args: string[], cwd: string): string {
+  return execFileSync('npm', [...args, '--loglevel=error', '--no-audit', '--no-fund'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** `npm pack` of a directory into `destination`; returns the tarball's path. */
+function pack(directory: string, destination: string): string {
+  const output = npm(['pack', '--pack-destination', destination], directory).trim().split('\n');
+  return path.join(destination, output[output.length - 1]);
+}
+
+// What a partner's backend does with the installed package: the five calls, on values the server returned.
+const FLOW = `
+const { createPartnerClient } = require('@partner-booking/client');
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const need = (step, result) => {
+  if (result.data) return result.data.data;
+  throw new Error(step + ' answered ' + result.response.status + ': ' + JSON.stringify(result.error));
+};
+(async () => {
+  const { BASE_URL, CLIENT_ID, CLIENT_SECRET, ROUTE_ID, START_DATE } = process.env;
+  const client = createPartnerClient({ baseUrl: BASE_URL, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+  const { api } = client;
+  const quote = need('quote', await api.POST('/api/external/v1/reference/quote', { body: { nationality: 'Germany', ages: [35], startDate: START_DATE, duration: 16, routeId: ROUTE_ID } }));
+  const ids = {};
+  for (const type of ['AVATAR', 'PASSPORT', 'SIGNATURE']) {
+    ids[type] = need('upload', await client.uploadDocument(new Blob([PNG], { type: 'image/png' }), type.toLowerCase() + '.png', type)).documentId;
+  }
+  const [traveller] = need('travellers', await api.POST('/api/external/v1/travellers', { body: [{
+    email: 'sophie.keller@example.com', name: 'Sophie Keller', dateOfBirth: '1991-03-14', nationality: 'Germany', idType: 'PASSPORT',
+    idNumber: 'C4R7T2K91', gender: 'FEMALE', phone: '+49 151 23456789', emergencyContactName: 'Markus Keller',
+    emergencyContactPhone: '+49 170 9876543', emergencyContactEmail: 'markus.keller@example.com', emergencyContactRelation: 'Brother',
+    avatarDocumentId: ids.AVATAR, passportDocumentId: ids.PASSPORT, signatureDocumentId: ids.SIGNATURE,
+  }] }));
+  const order = need('order', await api.POST('/api/external/v1/orders', { body: { touristId: traveller.touristId, ctgId: quote.ctgId, quoteId: quote.quoteId, routeId: ROUTE_ID, departureDate: quote.startDate } }));
+  const payment = need('pay', await client.pay(order.orderRef, { gateway: 'card_gateway', returnUrl: 'https://partner.example.com/payments/complete' }));
+  const status = need('status', await api.GET('/api/external/v1/orders/{orderRef}/payment-status', { params: { path: { orderRef: order.orderRef } } }));
+  console.log(JSON.stringify({ quoteId: quote.quoteId, orderQuoteId: order.quoteId, touristId: traveller.touristId, orderTouristId: order.traveller.touristId, orderRef: order.orderRef, paymentRef: payment.paymentRef, status }));
+})().catch((error) => { console.error(error); process.exit(1); });
+`;
+
+// The types travel with the package: a partner's TypeScript sees the contract, and a wrong path or body does not compile.
+const CONSUMER_TS = `
+import { createPartnerClient, type Schemas } from '@partner-booking/client';
+const client = createPartnerClient({ baseUrl: 'https://sandbox.partner-api.example.com', clientId: 'id', clientSecret: 'secret' });
+const body: Schemas['QuoteRequest'] = { nationality: 'Germany', ages: [35], startDate: '2031-10-05', duration: 14, maxAltitude: 5364 };
+export const quote = client.api.POST('/api/external/v1/reference/quote', { body });
+// @ts-expect-error: the contract has no such operation
+export const wrongPath = client.api.POST('/api/external/v1/reference/quotes', { body });
+// @ts-expect-error: gateway must be card_gateway or wallet_gateway
+export const wrongGateway: Schemas['PayRequest'] = { gateway: 'cash' };
+`;
+
+describe('the typed client as a package (clients/typescript)', () => {
+  let server: RunningServer;
+  let partner: TestPartner;
+  let project: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    partner = await newPartner(server, new ApiClient(server.url));
+    project = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-client-consumer-'));
+    // An empty project outside the repository: nothing resolves from the repository's node_modules.
+    fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+    const tarballs = path.join(project, 'tarballs');
+    fs.mkdirSync(tarballs);
+    const client = pack(CLIENT_DIR, tarballs);
+    // Its one dependency and that one's, packed from this install: the test needs no registry.
+    const dependencies = ['openapi-fetch', 'openapi-typescript-helpers'].map((name) => pack(path.join(ROOT, 'node_modules', name), tarballs));
+    npm(['install', '--offline', '--ignore-scripts', client, ...dependencies], project);
+  }, 180_000);
+
+  afterAll(async () => {
+    await server.stop();
+    if (project) fs.rmSync(project, { recursive: true, force: true });
+  });
+
+  it('when packed, then the tarball holds the built JavaScript, its types and the contract types, and nothing that points outside it', () => {
+    const installed = path.join(project, 'node_modules/@partner-booking/client');
+    const files = fs.readdirSync(path.join(installed, 'dist'), { recursive: true }).map(String).sort();
+    expect(files).toEqual(expect.arrayContaining(['index.js', 'index.d.ts', 'client.js', 'client.d.ts', path.join('generated', 'api.d.ts')]));
+    expect(files.some((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toBe(false);
+    for (const file of files.filter((name) => name.endsWith('.js') || name.endsWith('.d.ts'))) {
+      expect(fs.readFileSync(path.join(installed, 'dist', file), 'utf8')).not.toMatch(/\.\.\/\.\.\/\.\.\/generated|clients\/typescript/);
+    }
+  });
+
+  it('when installed into an empty project, then plain Node runs the booking flow with it against the server', async () => {
+    fs.writeFileSync(path.join(project, 'flow.cjs'), FLOW);
+    // Asynchronously: the server answering the flow runs in this process.
+    const run = await promisify(execFile)(process.execPath, ['flow.cjs'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { PATH: process.env.PATH, BASE_URL: server.url, CLIENT_ID: partner.clientId, CLIENT_SECRET: partner.clientSecret, ROUTE_ID: ROUTES.everestBaseCamp, START_DATE: startDate() },
+    });
+    expect(run.stderr).toBe('');
+    const result = JSON.parse(run.stdout);
+    expect(result.orderQuoteId).toBe(result.quoteId);
+    expect(result.orderTouristId).toBe(result.touristId);
+    expect(result.paymentRef.startsWith(`${result.orderRef}-`)).toBe(true);
+    expect(result.status).toMatchObject({ orderRef: result.orderRef, orderStatus: 'PENDING', paymentStatus: 'INITIATED', paymentRef: result.paymentRef });
+  });
+
+  it('when a TypeScript project imports it, then the contract types come with it', () => {
+    fs.writeFileSync(path.join(project, 'consumer.ts'), CONSUMER_TS);
+    const typeRoots = path.join(ROOT, 'node_modules/@types');
+    const run = spawnSync(TSC, ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--typeRoots', typeRoots, '--types', 'node', 'consumer.ts'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+});
+
+/** A departure 30 days ahead in Kathmandu. */
+function startDate(): string {
+  return new Date(Date.now() + (5 * 60 + 45) * 60_000 + 30 * 86_400_000).toISOString().slice(0, 10);
+}
