@@ -1,10 +1,9 @@
 import http from 'node:http';
-import { initOrm, type Orm } from '../../src/db/orm';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { DEMO_PARTNERS } from '../../src/db/demo-partners';
 import { expectContract, expectSchema } from '../support/contract';
-import { buildServer, forkServer, refusedStart, type ServerProcess } from '../support/built-server';
+import { builtServerFixtures, forkServer, refusedStart, type ServerProcess } from '../support/built-server';
 import { liveProvidersEnv } from '../support/live-providers-env';
 import { ApiClient } from '../support/http-client';
 import { connects, heldRequest } from '../support/raw-socket';
@@ -30,18 +29,12 @@ function postOnNewConnection(port: number, path: string, payload: unknown): Prom
   });
 }
 
-let orm: Orm;
-
-beforeAll(async () => {
-  buildServer();
-  orm = await initOrm(process.env.TEST_DATABASE_URL as string, 2);
-}, 120_000);
-afterAll(() => orm.close());
+const fixtures = builtServerFixtures();
 
 describe('graceful shutdown on SIGTERM', () => {
   it('stops accepting, finishes the request in flight, then closes the pool and exits 0', async () => {
     const server = await forkServer('main');
-    const partner = await newPartner({ orm }, new ApiClient(server.url));
+    const partner = await newPartner(fixtures, new ApiClient(server.url));
     // An idle keep-alive connection must not hold the shutdown up.
     const keepAlive = new http.Agent({ keepAlive: true });
     await new Promise((resolve) => http.get(`${server.url}/healthz`, { agent: keepAlive }, (response) => response.resume().on('end', resolve)));
@@ -83,7 +76,7 @@ describe('graceful shutdown on SIGTERM', () => {
 describe('npm run start:cluster', () => {
   it('runs N workers on one port whose rate limit is shared through PostgreSQL, and stops them all on SIGTERM', async () => {
     const cluster = await forkServer('cluster', { CLUSTER_WORKERS: '2', RATE_LIMIT_TOKEN_PER_CLIENT: '4' });
-    const partner = await newPartner({ orm }, new ApiClient(cluster.url)); // counts as the first of the four
+    const partner = await newPartner(fixtures, new ApiClient(cluster.url)); // counts as the first of the four
 
     const statuses: number[] = [];
     for (let i = 0; i < 8; i += 1) {
@@ -101,7 +94,7 @@ describe('npm run start:cluster', () => {
     const messages = cluster.logs().map((line) => line.msg);
     expect(messages.filter((msg) => msg === 'database pool closed')).toHaveLength(2);
     expect(messages).toContain('cluster stopped');
-    await orm.em.fork().getConnection().execute('delete from rate_limit_bucket where key = ?', [`token:client:${partner.clientId}`]);
+    await fixtures.orm.em.fork().getConnection().execute('delete from rate_limit_bucket where key = ?', [`token:client:${partner.clientId}`]);
   });
 });
 

@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { initOrm, type Orm } from '../../src/db/orm';
 import { purgeExpiredDrafts } from '../../src/services/documents';
 import { s3StorageFor } from '../../src/storage/s3-storage';
-import { buildServer, forkServer, type ServerProcess } from '../support/built-server';
+import { builtServerFixtures, forkServer, type ServerProcess } from '../support/built-server';
 import { expectContract } from '../support/contract';
 import { FILES, TRAVELLERS_PATH, travellerInput, uploadDocument, uploadTravellerDocuments } from '../support/documents';
 import { ApiClient } from '../support/http-client';
@@ -15,12 +14,7 @@ import { departure, ORDERS } from '../support/order-fixtures';
 import { newPartner } from '../support/partners';
 import { startS3Endpoint, type S3Endpoint } from '../support/s3-endpoint';
 
-let orm: Orm;
-beforeAll(async () => {
-  buildServer();
-  orm = await initOrm(process.env.TEST_DATABASE_URL as string, 2);
-}, 120_000);
-afterAll(() => orm.close());
+const fixtures = builtServerFixtures();
 
 const stop = async (server: ServerProcess | undefined) => {
   if (!server) return;
@@ -57,7 +51,7 @@ describe('two machines, one PostgreSQL and one bucket', () => {
   it('when documents are uploaded through A, then B registers the traveller with them, A reads the order, and the metrics of both add up', async () => {
     const throughA = new ApiClient(machineA.url);
     const throughB = new ApiClient(machineB.url);
-    const partner = await newPartner({ orm }, throughA);
+    const partner = await newPartner(fixtures, throughA);
 
     const documents = await uploadTravellerDocuments(throughA, partner.token);
     expect(await s3.objectKeys()).toHaveLength(3);
@@ -85,11 +79,11 @@ describe('two machines, one PostgreSQL and one bucket', () => {
   });
 
   it('when a draft uploaded through B expires, then the purge (from any machine) removes its row and its bytes in the bucket', async () => {
-    const partner = await newPartner({ orm }, new ApiClient(machineA.url));
+    const partner = await newPartner(fixtures, new ApiClient(machineA.url));
     const upload = await uploadDocument(new ApiClient(machineB.url), partner.token, 'AVATAR', FILES.png);
     expect(upload.status).toBe(201);
     const before = await s3.objectKeys();
-    const { purged } = await purgeExpiredDrafts(orm.em.fork(), s3StorageFor(s3.settings), { ttlHours: 1, now: new Date(Date.now() + 2 * 3_600_000) });
+    const { purged } = await purgeExpiredDrafts(fixtures.orm.em.fork(), s3StorageFor(s3.settings), { ttlHours: 1, now: new Date(Date.now() + 2 * 3_600_000) });
     expect(purged).toBeGreaterThanOrEqual(1);
     expect((await s3.objectKeys()).length).toBeLessThan(before.length);
   });

@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { initOrm, type Orm } from '../../src/db/orm';
 import { expectContract } from '../support/contract';
-import { buildServer } from '../support/built-server';
+import { builtServerFixtures } from '../support/built-server';
 import { ApiClient } from '../support/http-client';
 import { connects, heldRequest } from '../support/raw-socket';
 import { newPartner } from '../support/partners';
@@ -78,12 +77,7 @@ const listening = (started: NpmStart) => () => {
   return undefined;
 };
 
-let orm: Orm;
-beforeAll(async () => {
-  buildServer();
-  orm = await initOrm(process.env.TEST_DATABASE_URL as string, 2);
-}, 120_000);
-afterAll(() => orm.close());
+const fixtures = builtServerFixtures();
 
 describe('npm start, stopped the way a process manager stops it', () => {
   it.each([
@@ -94,7 +88,7 @@ describe('npm start, stopped the way a process manager stops it', () => {
     const server = await until('the listening line', listening(started));
     // npm runs the server itself: no shell in between that would swallow the signal.
     expect(parentOf(server.pid)).toBe(started.npm.pid);
-    const partner = await newPartner({ orm }, new ApiClient(`http://127.0.0.1:${server.port}`));
+    const partner = await newPartner(fixtures, new ApiClient(`http://127.0.0.1:${server.port}`));
 
     const inFlight = heldRequest(server.port, TOKEN, JSON.stringify({ clientId: partner.clientId, clientSecret: partner.clientSecret }));
     // Let the half-sent request reach the server before the signal does.

@@ -2,10 +2,30 @@ import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { initOrm, type Orm } from '../../src/db/orm';
 
 import { SANDBOX_ENV } from './test-server';
 
 const ROOT = path.resolve(__dirname, '../..');
+
+/**
+ * The set-up every process test file shares: dist/ built once for the file, and an ORM on the
+ * run's database for the test's own fixtures (`newPartner(fixtures, ...)`, `fixtures.orm.em`).
+ */
+export function builtServerFixtures(): { readonly orm: Orm } {
+  let orm: Orm | undefined;
+  beforeAll(async () => {
+    buildServer();
+    orm = await initOrm(process.env.TEST_DATABASE_URL as string, 2);
+  }, 120_000);
+  afterAll(() => orm?.close());
+  return {
+    get orm(): Orm {
+      if (!orm) throw new Error('the fixtures ORM opens in beforeAll: use it inside a test');
+      return orm;
+    },
+  };
+}
 
 /** Compiles src/ into dist/ the way `npm start` does, so process tests run what operators run. */
 export function buildServer(): void {
