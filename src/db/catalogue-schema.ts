@@ -113,6 +113,8 @@ export const catalogueFileSchema = {
           termsConditions: { type: 'string' },
           coverage: {
             type: 'array',
+            // The spec promises partners at most 30 cover lines (Ctg.liabilities, Quote.coverage).
+            maxItems: 30,
             items: {
               type: 'object',
               required: ['code', 'name', 'coverageAmount'],

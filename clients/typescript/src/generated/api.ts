@@ -1017,6 +1017,7 @@ export interface components {
              */
             price: number;
             /**
+             * Format: int32
              * @description Number of units; 1 when omitted.
              * @default 1
              */
@@ -1051,7 +1052,10 @@ export interface components {
             message: string;
             /** @description The request path that failed. */
             path: string;
-            /** @description The HTTP status code, repeated. */
+            /**
+             * Format: int32
+             * @description The HTTP status code, repeated.
+             */
             status: number;
             /**
              * Format: date-time
@@ -1097,7 +1101,10 @@ export interface components {
         Ctg: {
             /** @description Stored base price for `baseDurationDays`, NPR. */
             baseCtgPrice: number;
-            /** @description Duration covered by `baseCtgPrice`, in days. Each further day adds the package's extra-day price. */
+            /**
+             * Format: int32
+             * @description Duration covered by `baseCtgPrice`, in days. Each further day adds the package's extra-day price.
+             */
             baseDurationDays: number;
             /** @description Display code. */
             ctgCode: string;
@@ -1124,13 +1131,25 @@ export interface components {
             insuranceProductId: string;
             /** @description Liability cover lines. */
             liabilities: components["schemas"]["CoverageLine"][];
-            /** @description Maximum eligible age at departure, years. */
+            /**
+             * Format: int32
+             * @description Maximum eligible age at departure, years.
+             */
             maxAge: number;
-            /** @description Upper bound of the altitude band, metres. */
+            /**
+             * Format: int32
+             * @description Upper bound of the altitude band, metres.
+             */
             maxAltitude: number;
-            /** @description Minimum eligible age at departure, years. */
+            /**
+             * Format: int32
+             * @description Minimum eligible age at departure, years.
+             */
             minAge: number;
-            /** @description Lower bound of the altitude band, metres. */
+            /**
+             * Format: int32
+             * @description Lower bound of the altitude band, metres.
+             */
             minAltitude: number;
             productType: components["schemas"]["ProductType"];
             /**
@@ -1158,7 +1177,10 @@ export interface components {
             name: string;
             /** @description Daily price × quantity × `baseDurationDays`, in NPR. */
             priceForBaseDuration: number;
-            /** @description Number of units. */
+            /**
+             * Format: int32
+             * @description Number of units.
+             */
             quantity: number;
         };
         /** @description One page of packages with its page metadata. */
@@ -1169,13 +1191,25 @@ export interface components {
             first: boolean;
             /** @description Whether this is the last page. */
             last: boolean;
-            /** @description Zero-based page number. */
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
             page: number;
-            /** @description Page size actually used (after clamping to 100). */
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
             size: number;
-            /** @description Number of matching packages across all pages. */
+            /**
+             * Format: int64
+             * @description Number of matching packages across all pages.
+             */
             totalElements: number;
-            /** @description Number of pages. */
+            /**
+             * Format: int64
+             * @description Number of pages.
+             */
             totalPages: number;
         };
         /** @description A page of the package catalogue. */
@@ -1220,7 +1254,10 @@ export interface components {
             documentType: components["schemas"]["DocumentType"];
             /** @description File name as uploaded. */
             fileName: string;
-            /** @description Size in bytes. */
+            /**
+             * Format: int32
+             * @description Size in bytes.
+             */
             fileSize: number;
             /**
              * @description `DRAFT` until attached to a traveller, then `ATTACHED`.
@@ -1298,7 +1335,10 @@ export interface components {
         };
         /** @description Group totals over all orders of the group, NPR. */
         GroupPromoTotals: {
-            /** @description Number of orders this operation changed (or would change). */
+            /**
+             * Format: int32
+             * @description Number of orders this operation changed (or would change).
+             */
             changedCount: number;
             /** @description ISO 4217 currency code, `NPR`. */
             currency: string;
@@ -1332,7 +1372,10 @@ export interface components {
             name: string;
             /** @description Price for the whole trip in NPR (daily price × quantity × days), at most two decimals. */
             priceForDuration: number;
-            /** @description Number of units. */
+            /**
+             * Format: int32
+             * @description Number of units.
+             */
             quantity: number;
         };
         /**
@@ -1372,7 +1415,10 @@ export interface components {
             dispatchInfo?: {
                 [key: string]: unknown;
             } | null;
-            /** @description Days of cover, counting both ends. */
+            /**
+             * Format: int32
+             * @description Days of cover, counting both ends.
+             */
             durationDays: number;
             /** @description Metadata as sent at creation. */
             extraFields?: {
@@ -1480,7 +1526,10 @@ export interface components {
         OrderGroupTotals: {
             /** @description ISO 4217 currency code, `NPR`. */
             currency: string;
-            /** @description Number of orders in the group. */
+            /**
+             * Format: int32
+             * @description Number of orders in the group.
+             */
             orderCount: number;
             /** @description Sum of the orders' `subtotal`. */
             subtotal: number;
@@ -1496,6 +1545,7 @@ export interface components {
             name: string;
             /** @description Price for the cover window in NPR. */
             priceForDuration: number;
+            /** Format: int32 */
             quantity: number;
         };
         /**
@@ -2036,7 +2086,10 @@ export interface components {
             ctgName: string;
             /** @description ISO 4217 currency code of every amount in the quote, `NPR`. */
             currency: string;
-            /** @description Trip length in days, counting both ends. */
+            /**
+             * Format: int32
+             * @description Trip length in days, counting both ends.
+             */
             durationDays: number;
             /**
              * Format: date
@@ -2047,11 +2100,15 @@ export interface components {
             includedDevices: components["schemas"]["IncludedDevice"][];
             /** @description Underwriter display name. */
             insuranceCompany: string;
-            /** @description Maximum altitude used for pricing, in metres. */
+            /**
+             * Format: int32
+             * @description Maximum altitude used for pricing, in metres.
+             */
             maxAltitude: number;
             /** @description Echo of the request. */
             nationality: string;
             /**
+             * Format: int32
              * @description Always `1`.
              * @constant
              */
@@ -2091,18 +2148,25 @@ export interface components {
         QuoteRequest: {
             /** @description Age of the traveller in years, as a one-element array. More than one element is a 400. */
             ages: number[];
-            /** @description Trip length in days, counting both the start and the end day. Required when `endDate` is omitted; do not send it together with `endDate`. */
+            /**
+             * Format: int32
+             * @description Trip length in days, counting both the start and the end day. Required when `endDate` is omitted; do not send it together with `endDate`.
+             */
             duration?: number;
             /**
              * Format: date
              * @description Last day of cover, inclusive, on or after `startDate`. Required when `duration` is omitted; do not send it together with `duration`.
              */
             endDate?: string;
-            /** @description Highest altitude of the trip in metres. Required when `routeId` is omitted; do not send it together with `routeId`. */
+            /**
+             * Format: int32
+             * @description Highest altitude of the trip in metres. Required when `routeId` is omitted; do not send it together with `routeId`.
+             */
             maxAltitude?: number;
             /** @description Traveller's nationality, for example `Germany`. Not blank, at most 100 characters, no control characters. */
             nationality: string;
             /**
+             * Format: int32
              * @deprecated
              * @description Deprecated. A quote always covers one person; if sent, the value must be `1`.
              * @constant
@@ -2158,20 +2222,35 @@ export interface components {
         RoutePagination: {
             /** @description Whether a next page exists. */
             hasNext: boolean;
-            /** @description Zero-based page number. */
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
             page: number;
-            /** @description Page size actually used (after clamping to 100). */
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
             size: number;
-            /** @description Number of matching routes across all pages. */
+            /**
+             * Format: int64
+             * @description Number of matching routes across all pages.
+             */
             totalItems: number;
-            /** @description Number of pages. */
+            /**
+             * Format: int64
+             * @description Number of pages.
+             */
             totalPages: number;
         };
         /** @description An active route. Use `routeId` in quotes and orders. */
         RouteSummary: {
             /** @description Short description of the route. */
             description: string;
-            /** @description Highest point of the route, metres. */
+            /**
+             * Format: int32
+             * @description Highest point of the route, metres.
+             */
             maxAltitude: number;
             /** @description Route display name. */
             name: string;
@@ -2224,7 +2303,10 @@ export interface components {
         Token: {
             /** @description Opaque random bearer token. It is not a JWT and carries no readable claims; track its expiry with `expiresIn`. */
             accessToken: string;
-            /** @description Lifetime of the token in seconds from issue (3600 by default). */
+            /**
+             * Format: int32
+             * @description Lifetime of the token in seconds from issue (3600 by default).
+             */
             expiresIn: number;
             /**
              * @description Always `Bearer`.
@@ -2385,13 +2467,25 @@ export interface components {
             first: boolean;
             /** @description Whether this is the last page. */
             last: boolean;
-            /** @description Zero-based page number. */
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
             page: number;
-            /** @description Page size actually used (after clamping to 100). */
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
             size: number;
-            /** @description Number of matching travellers across all pages. */
+            /**
+             * Format: int64
+             * @description Number of matching travellers across all pages.
+             */
             totalElements: number;
-            /** @description Number of pages. */
+            /**
+             * Format: int64
+             * @description Number of pages.
+             */
             totalPages: number;
         };
         /** @description A page of your company's travellers. */
