@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import newman, { type NewmanRunSummary } from 'newman';
 import type { RunningServer } from '../../src/server';
+import { documentViolations, startUploadBypass } from '../support/prism';
 import { SANDBOX_ENV, startTestServer } from '../support/test-server';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -27,20 +28,31 @@ function runCollection(baseUrl: string): Promise<NewmanRunSummary> {
 
 describe('npm run postman: the collection walks the booking flow as one story', () => {
   let server: RunningServer;
+  /** Under `npm run mock:validate` (PRISM_PROXY=1): through Prism, uploads straight to the server. */
+  let frontDoor: { url: string; stop(): Promise<void> } | undefined;
 
   beforeAll(async () => {
     // The sandbox a partner runs it against: demo partners and demo promo codes seeded.
     server = await startTestServer({ ...SANDBOX_ENV });
+    if (process.env.PRISM_PROXY === '1') frontDoor = await startUploadBypass(server.url);
     execFileSync(process.execPath, ['scripts/postman.mjs'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }, 60_000);
-  afterAll(() => server.stop());
+  afterAll(async () => {
+    await frontDoor?.stop();
+    await server.stop();
+  });
 
   it('when run against the sandbox, then every check passes and only the deliberate error case answers 4xx', async () => {
-    const summary = await runCollection(server.url);
+    const summary = await runCollection(frontDoor?.url ?? server.url);
     const failures = summary.run.failures.map((failure) => `${failure.source?.name ?? '?'}: ${failure.error.message}`);
     expect(failures).toEqual([]);
     const executions = summary.run.executions.map((execution) => ({ name: execution.item.name, status: execution.response?.code }));
     expect(executions.length).toBeGreaterThanOrEqual(20);
+    // Through Prism's proxy: nothing in the story, asked or answered, departs from the document.
+    const violations = summary.run.executions.flatMap((execution) =>
+      documentViolations(execution.response?.headers.get('sl-violations')).map((v) => `${execution.item.name}: ${v.location.join('.')}: ${v.message}`),
+    );
+    expect(violations).toEqual([]);
     expect(executions.filter(({ name, status }) => (status ?? 0) >= 400 && !DELIBERATE_ERRORS.has(name))).toEqual([]);
     // Each request checks status, schema and at least one business result.
     expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(executions.length * 3);

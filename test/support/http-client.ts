@@ -1,5 +1,5 @@
 import { expectContract } from './contract';
-import { serverBehind } from './prism';
+import { documentViolations, serverBehind } from './prism';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -57,22 +57,13 @@ export class ApiClient {
   }
 }
 
-interface Violation {
-  location: string[];
-  severity: string;
-  message: string;
-}
-
 /**
  * Under `npm run mock:validate` Prism reports what violates the document in `sl-violations`.
  * A violating response always fails the test. A violating request fails it only when the server
  * accepted it (2xx): tests send invalid requests on purpose, and the server must refuse them.
  */
 function failOnDocumentViolations(method: string, path: string, response: Response): void {
-  const header = response.headers.get('sl-violations');
-  if (!header) return;
-  const violations = (header.startsWith('[') ? JSON.parse(header) : [{ location: ['response'], severity: 'Error', message: header }]) as Violation[];
-  const errors = violations.filter((violation) => violation.severity === 'Error');
+  const errors = documentViolations(response.headers.get('sl-violations')).filter((violation) => violation.severity === 'Error');
   const wrong = errors.filter((violation) => violation.location[0] === 'response' || response.status < 300);
   if (wrong.length > 0) {
     throw new Error(`${method} ${path} (${response.status}) violates the document:\n${wrong.map((v) => `  ${v.location.join('.')}: ${v.message}`).join('\n')}`);

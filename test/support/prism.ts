@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -71,4 +72,39 @@ export async function startPrism(mode: 'mock' | 'proxy', upstream?: string): Pro
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * A front door for clients that cannot choose where each request goes (newman running the Postman
+ * story): multipart uploads go straight to the server behind the proxy (see serverBehind), every
+ * other request through Prism.
+ */
+export async function startUploadBypass(proxyUrl: string): Promise<PrismProcess> {
+  const server = http.createServer((req, res) => {
+    const target = new URL(req.url ?? '/', /^multipart\//i.test(req.headers['content-type'] ?? '') ? serverBehind(proxyUrl) : proxyUrl);
+    const forward = http.request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.once('error', (error) => res.destroy(error));
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface DocumentViolation {
+  location: string[];
+  severity: string;
+  message: string;
+}
+
+/** What Prism's proxy found wrong with one exchange, from its `sl-violations` header. */
+export function documentViolations(header: string | null | undefined): DocumentViolation[] {
+  if (!header) return [];
+  return (header.startsWith('[') ? JSON.parse(header) : [{ location: ['response'], severity: 'Error', message: header }]) as DocumentViolation[];
 }
