@@ -33,6 +33,11 @@ export class TokenCheckCache {
     return this.entries.size;
   }
 
+  /** Bumped by every change heard and every change of listening state (tests wait on it). */
+  get currentGeneration(): number {
+    return this.generation;
+  }
+
   get isListening(): boolean {
     return this.listening;
   }
