@@ -18,6 +18,7 @@ import { requestLog } from './http/request-log';
 import { docsContentSecurityPolicy, securityHeaders, strictContentSecurityPolicy } from './http/security-headers';
 import { docsPagePath } from './http/spec-document';
 import { authenticate } from './services/authentication';
+import type { TokenCheckCache } from './services/token-check-cache';
 import { operationHandlers } from './operations';
 import { PROMO_OPERATION_IDS } from './operations/promos';
 import { invalidPromoCode } from './services/promo';
@@ -29,6 +30,8 @@ export interface AppDeps {
   document: Document;
   /** Pages served beside the API, such as the sandbox gateways' hosted checkout. */
   pages?: express.Router[];
+  /** Bearer checks kept while the process listens for revocations; without it every check asks the database. */
+  tokenChecks?: TokenCheckCache;
 }
 
 export const API_PREFIX = '/api/external/v1';
@@ -46,8 +49,8 @@ const noStore: express.RequestHandler = (_req, res, next) => {
 const scopeOf = (res: Response): RequestScope => res.locals.scope as RequestScope;
 
 /** Express in front, openapi-backend for routing and validation from the spec, handlers by operationId. */
-export async function createApp({ orm, services, document, pages = [] }: AppDeps): Promise<Express> {
-  const api = await buildApi(document, operationHandlers);
+export async function createApp({ orm, services, document, pages = [], tokenChecks }: AppDeps): Promise<Express> {
+  const api = await buildApi(document, operationHandlers, tokenChecks);
   return httpStack({ orm, services, document, pages, api });
 }
 
@@ -58,7 +61,7 @@ export async function createApp({ orm, services, document, pages = [] }: AppDeps
  */
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-export async function buildApi(document: Document, handlers: OperationHandlers): Promise<OpenAPIBackend> {
+export async function buildApi(document: Document, handlers: OperationHandlers, tokenChecks?: TokenCheckCache): Promise<OpenAPIBackend> {
   const api = createOpenApiBackend(document, { validate: validatesBeforeHandler });
   await api.init();
 
@@ -69,7 +72,7 @@ export async function buildApi(document: Document, handlers: OperationHandlers):
     const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
     if (!match) return { error: new AppError(401, 'Authorization header must be "Bearer <token>"', undefined, 'auth') };
     try {
-      const principal = await authenticate(scopeOf(res).em, match[1]);
+      const principal = await authenticate(scopeOf(res).em, match[1], tokenChecks);
       scopeOf(res).principal = principal;
       return principal;
     } catch (error) {

@@ -5,6 +5,7 @@ import { API_PREFIX, createApp } from './app';
 import { loadCertificateFonts } from './certificate/certificate-fonts';
 import type { Config } from './config';
 import { listenForCatalogueChanges } from './db/catalogue-listener';
+import { listenForTokenCheckChanges } from './db/token-check-listener';
 import { openDatabase, type DatabaseHandle } from './db/database';
 import { initOrm, migrate, type Orm } from './db/orm';
 import { seed } from './db/seed';
@@ -27,6 +28,7 @@ import { startJobQueue, type JobQueue } from './services/job-queue';
 import { startPaymentReconcileJob, type PaymentReconcileJob } from './services/payment-reconcile-job';
 import { RateLimiter } from './services/rate-limiter';
 import { startTokenPurgeJob, type TokenPurgeJob } from './services/token-purge-job';
+import { TokenCheckCache } from './services/token-check-cache';
 import { startWebhookDispatch, type WebhookDispatch } from './services/webhook-dispatch';
 import type { DocumentStorage } from './storage/document-storage';
 import { documentStorageFor } from './storage/configured-storage';
@@ -47,6 +49,8 @@ export interface RunningServer {
   reconcile: PaymentReconcileJob;
   queue: JobQueue;
   webhooks: WebhookDispatch;
+  /** This process's cache of bearer checks (used only while its listener holds LISTEN). */
+  tokenChecks: TokenCheckCache;
   stop(): Promise<void>;
 }
 
@@ -104,6 +108,9 @@ async function serve(
   const catalogue = new Catalogue(() => orm.em.fork());
   await catalogue.reload();
   const catalogueListener = await listenForCatalogueChanges(database.url, () => catalogue.reload(), logger);
+  // Each process (each cluster worker) keeps its own cache of bearer checks and its own listener.
+  const tokenChecks = new TokenCheckCache();
+  const tokenCheckListener = listenForTokenCheckChanges(database.url, tokenChecks, logger);
 
   // Listen first: with PORT=0 the links the service hands out (checkout pages, callback) need the port.
   const server: Server = http.createServer({
@@ -130,6 +137,7 @@ async function serve(
   const storage = documentStorageFor(config);
   const app = await createApp({
     orm,
+    tokenChecks,
     document: loadSpecDocument(),
     services: {
       config: { ...config, publicBaseUrl },
@@ -184,6 +192,7 @@ async function serve(
     reconcile,
     queue,
     webhooks,
+    tokenChecks,
     stop: async () => {
       // Stop accepting, let in-flight requests finish, then stop the jobs and close the pool and the embedded cluster.
       await drain(server, config.shutdownTimeoutMs, logger);
@@ -194,6 +203,7 @@ async function serve(
       await tokenPurge.stop();
       await reconcile.stop();
       await catalogueListener.close();
+      await tokenCheckListener.close();
       await orm.close();
       logger.info('database pool closed');
       await database.release();

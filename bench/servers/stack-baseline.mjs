@@ -19,6 +19,8 @@ const { loadConfig } = require('../../dist/src/config.js');
 const { createLogger } = require('../../dist/src/logger.js');
 const { createMetrics } = require('../../dist/src/http/metrics.js');
 const { RateLimiter } = require('../../dist/src/services/rate-limiter.js');
+const { TokenCheckCache } = require('../../dist/src/services/token-check-cache.js');
+const { listenForTokenCheckChanges } = require('../../dist/src/db/token-check-listener.js');
 
 // The same path the service takes for its per-request statements (the bearer check, the quote insert).
 const COMPANY_BY_ID = { name: 'baseline-company-by-id', text: 'select id, name from company where id = $1' };
@@ -40,6 +42,9 @@ const document = {
 };
 
 const orm = await initOrm(process.env.DATABASE_URL, 10);
+// The service's bearer check, cached the same way (a cache per process, used while its listener holds LISTEN).
+const tokenChecks = new TokenCheckCache();
+listenForTokenCheckChanges(process.env.DATABASE_URL, tokenChecks, createLogger('warn'));
 const app = process.env.BASELINE_STACK === 'lean' ? await leanStack() : await fullStack();
 const server = app.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port }));
 
@@ -47,12 +52,13 @@ async function fullStack() {
   const config = loadConfig(process.env);
   const metrics = createMetrics({ used: () => 0, free: () => 0, pending: () => 0, max: 10 });
   const services = { config, logger: createLogger(config.logLevel), metrics, rateLimiter: new RateLimiter(config.rateLimits.windowSeconds) };
-  const api = await buildApi(document, {
+  const handlers = {
     getCompany: async (c, scope) => {
       const [company] = await runPrepared(scope.em, COMPANY_BY_ID, [c.request.params.companyId]);
       return { status: 200, body: { success: true, message: 'OK', data: { companyId: company.id, name: company.name }, timestamp: new Date().toISOString() } };
     },
-  });
+  };
+  const api = await buildApi(document, handlers, tokenChecks);
   return httpStack({ orm, services, document, api });
 }
 
@@ -62,7 +68,7 @@ async function leanStack() {
   api.registerSecurityHandler('bearerAuth', async (c, _req, res) => {
     const token = String(c.request.headers.authorization ?? '').replace(/^Bearer /, '');
     try {
-      return await authenticate(res.locals.em, token);
+      return await authenticate(res.locals.em, token, tokenChecks);
     } catch (error) {
       return { error };
     }

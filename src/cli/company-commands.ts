@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { Company, CompanyType } from '../entities/company';
 import { Credential } from '../entities/credential';
-import { AccessToken } from '../entities/access-token';
 import { issueClientSecret } from '../domain/credential-secret';
+import { deactivateCompany, revokeCredential } from '../services/partner-access';
 import { output, withDatabase, type CliOptions } from './context';
 import { randomBytes } from 'node:crypto';
 
@@ -33,12 +33,7 @@ export function registerCompanyCommands(program: Command): void {
     .description('deactivate a company: its tokens stop working at once')
     .option('--json', 'print JSON')
     .action(async (id: string, options: CliOptions) => {
-      const result = await withDatabase(async (em) => {
-        const entity = await em.findOneOrFail(Company, id, { failHandler: () => new Error(`no company ${id}`) });
-        entity.active = false;
-        await em.flush();
-        return { id: entity.id, active: entity.active };
-      });
+      const result = await withDatabase((em) => deactivateCompany(em, id));
       output(options, result, `deactivated company ${result.id}`);
     });
 
@@ -74,14 +69,7 @@ export function registerCompanyCommands(program: Command): void {
     .description('revoke a credential and every token issued under it')
     .option('--json', 'print JSON')
     .action(async (clientId: string, options: CliOptions) => {
-      const result = await withDatabase(async (em) =>
-        em.transactional(async (tx) => {
-          const entity = await tx.findOneOrFail(Credential, { clientId }, { failHandler: () => new Error(`no credential ${clientId}`) });
-          entity.revokedAt = new Date();
-          await tx.nativeUpdate(AccessToken, { credential: entity, revokedAt: null }, { revokedAt: entity.revokedAt });
-          return { clientId, revokedAt: entity.revokedAt.toISOString() };
-        }),
-      );
+      const result = await withDatabase((em) => revokeCredential(em, clientId));
       output(options, result, `revoked ${result.clientId}`);
     });
 }

@@ -5,6 +5,7 @@ import { Credential } from '../entities/credential';
 import { newAccessToken, tokenHash, verifyClientSecret } from '../domain/credential-secret';
 import { unauthorized } from '../http/app-error';
 import { runPrepared, type PreparedStatement } from '../db/prepared-statement';
+import { TokenCheckCache } from './token-check-cache';
 
 /** Who is calling: resolved from the bearer token on every request. */
 export interface Principal {
@@ -83,23 +84,34 @@ interface TokenRow {
   commission_percent: string;
 }
 
+/** A cache that never listens: every check goes to the database (tests, tools, the CLI). */
+const UNCACHED = new TokenCheckCache(0);
+
 /**
- * Checks a bearer token against the database on every request (one indexed join), so that a
- * revoked credential or deactivated company is locked out at once, in every server process.
+ * Checks a bearer token: from `cache` while it is listening for revocations (see
+ * token-check-cache), else against the database (one indexed join), so that a revoked credential,
+ * token or deactivated company is locked out at once, in every server process.
  */
-export async function authenticate(em: EntityManager, bearer: string): Promise<Principal> {
-  const rows = await runPrepared<TokenRow>(em, BEARER_CHECK, [tokenHash(bearer)]);
+export async function authenticate(em: EntityManager, bearer: string, cache: TokenCheckCache = UNCACHED): Promise<Principal> {
+  const hash = tokenHash(bearer);
+  const cached = cache.get(hash);
+  if (cached) return cached;
+  const ticket = cache.ticket();
+  const rows = await runPrepared<TokenRow>(em, BEARER_CHECK, [hash]);
   const row = rows[0];
   if (!row) throw unauthorized('Invalid access token');
   if (row.token_revoked_at) throw unauthorized('Access token has been revoked');
-  if (new Date(row.expires_at).getTime() <= Date.now()) throw unauthorized('Access token has expired');
+  const expiresAtMs = new Date(row.expires_at).getTime();
+  if (expiresAtMs <= Date.now()) throw unauthorized('Access token has expired');
   if (row.credential_revoked_at) throw unauthorized('Credential has been revoked');
   if (!row.company_active) throw unauthorized('Company account is inactive');
-  return {
+  const principal: Principal = {
     companyId: row.company_id,
     companyType: row.company_type,
     companyName: row.company_name,
     commissionPercent: row.commission_percent,
     credentialId: row.credential_id,
   };
+  cache.set(ticket, hash, principal, expiresAtMs);
+  return principal;
 }

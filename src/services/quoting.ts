@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { Quote, QuoteStatus } from '../entities/quote';
-import { runPrepared, type PreparedStatement } from '../db/prepared-statement';
+import { insertBatched, type BatchableInsert } from '../db/batched-insert';
 import { decimalStringFromMinor } from '../domain/money';
 import { recommendPackage } from '../domain/package-eligibility';
 import { pricePackage } from '../domain/pricing';
@@ -74,7 +74,7 @@ export async function createQuote(
     createdAt: new Date(),
     expiresAt: new Date(Date.now() + settings.quoteTtlDays * 86_400_000),
   };
-  await runPrepared(em, INSERT_QUOTE, [
+  await insertBatched(em, INSERT_QUOTE, [
     quote.id, principal.companyId, ctg.id, route?.id ?? null, quote.nationality, quote.age, quote.maxAltitude,
     quote.startDate, quote.endDate, quote.durationDays, quote.currency,
     decimalStringFromMinor(quote.ctgPriceForDuration), decimalStringFromMinor(quote.totalAmount),
@@ -83,16 +83,29 @@ export async function createQuote(
   return { quote, ctg, route };
 }
 
+const QUOTE_COLUMNS = `id, company_id, ctg_id, route_id, nationality, age, max_altitude, start_date, end_date,
+  duration_days, currency, ctg_price_for_duration, total_amount, included_devices, coverage, status, created_at, expires_at`;
+
 /**
  * The quote is the only write: one INSERT, atomic on its own, prepared once per connection. A
  * managed entity and a flush (BEGIN, INSERT, COMMIT, change sets, entity instances for the
  * references) and then the ORM's per-call SQL formatting were the largest costs on the quote's
- * hot path (BENCHMARKS.md). test/api/reference.test.ts reads every stored column back.
+ * hot path (BENCHMARKS.md). Quotes asked for at the same moment share one multi-row INSERT (and
+ * one commit); each answer still waits for its row's commit (db/batched-insert).
+ * test/api/reference.test.ts reads every stored column back.
  */
-const INSERT_QUOTE: PreparedStatement = {
-  name: 'insert-quote',
-  text: `insert into quote (id, company_id, ctg_id, route_id, nationality, age, max_altitude, start_date, end_date,
-                        duration_days, currency, ctg_price_for_duration, total_amount, included_devices, coverage,
-                        status, created_at, expires_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+const INSERT_QUOTE: BatchableInsert = {
+  single: {
+    name: 'insert-quote',
+    text: `insert into quote (${QUOTE_COLUMNS})
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+  },
+  many: {
+    name: 'insert-quotes',
+    text: `insert into quote (${QUOTE_COLUMNS})
+           select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::int[], $7::int[], $8::date[], $9::date[],
+                                $10::int[], $11::text[], $12::numeric[], $13::numeric[], $14::jsonb[], $15::jsonb[], $16::text[],
+                                $17::timestamptz[], $18::timestamptz[])`,
+  },
+  maxRows: 100,
 };

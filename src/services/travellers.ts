@@ -115,9 +115,16 @@ export const escapeLike = (term: string) => term.replace(/[\\%_]/g, (char) => `\
 export async function listTravellers(em: EntityManager, principal: Principal, query: TravellerQuery): Promise<TravellerPage> {
   const request = pageRequest(query.page, query.size);
   const { page, count } = travellerQueries(em, principal.companyId, query, request);
-  const total = await count.getCount();
+  // Unfiltered, the exact total is the company's counter (kept by triggers in each insert's transaction).
+  const total = query.search?.trim() ? await count.getCount() : await countedTravellers(em, principal.companyId);
   const travellers = await page.getResultList();
   return { travellers, request, total };
+}
+
+/** The company's traveller count, maintained by the traveller_count triggers (migration TravellerCounts). */
+async function countedTravellers(em: EntityManager, companyId: string): Promise<number> {
+  const rows = await em.getConnection().execute<{ travellers: string }[]>('select travellers from traveller_count where company_id = ?', [companyId]);
+  return rows.length === 0 ? 0 : Number(rows[0].travellers);
 }
 
 /** The page and count queries of a listing; exported so the benchmark can EXPLAIN exactly these. */

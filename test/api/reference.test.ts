@@ -1,5 +1,8 @@
 import { addDays, kathmanduToday } from '../../src/domain/business-date';
+import { randomUUID } from 'node:crypto';
+import { Company } from '../../src/entities/company';
 import { Quote } from '../../src/entities/quote';
+import { createQuote } from '../../src/services/quoting';
 import type { RunningServer } from '../../src/server';
 import { CTGS, ROUTES } from '../support/catalogue-fixtures';
 import { ApiClient } from '../support/http-client';
@@ -66,6 +69,33 @@ describe('POST /reference/quote', () => {
     expect(stored.expiresAt.toISOString()).toBe(data.validUntil);
     expect(stored.coverage.map((line) => line.code)).toEqual(data.coverage.map((line: { code: string }) => line.code));
     expect(stored.includedDevices.map((device) => device.priceForDuration / 100)).toEqual(data.includedDevices.map((device: { priceForDuration: number }) => device.priceForDuration));
+  });
+
+  it('when many quotes arrive at once (one multi-row INSERT), then each is stored with its own columns before it is answered', async () => {
+    const trips = Array.from({ length: 24 }, (_, i) => ({ nationality: `Nation ${i}`, ages: [20 + i], startDate: addDays(start, i), duration: 5 + i, maxAltitude: 3000 + i }));
+    const responses = await Promise.all(trips.map((trip) => quote(trip)));
+    const em = server.orm.em.fork();
+    for (const [i, response] of responses.entries()) {
+      expect(response.status).toBe(200);
+      const data = response.body.data;
+      const stored = await em.findOneOrFail(Quote, data.quoteId, { populate: ['company'] });
+      expect(stored).toMatchObject({ nationality: `Nation ${i}`, age: 20 + i, maxAltitude: 3000 + i, startDate: data.startDate, durationDays: 5 + i });
+      expect(stored.company.id).toBe(partner.companyId);
+      expect(stored.route).toBeNull();
+      expect(stored.totalAmount).toBe(Math.round(data.totalAmount * 100));
+      expect(stored.includedDevices.map((device) => device.priceForDuration / 100)).toEqual(data.includedDevices.map((device: { priceForDuration: number }) => device.priceForDuration));
+      expect(stored.createdAt.toISOString()).toBe(data.createdAt);
+    }
+  });
+
+  it('when one quote of a batch cannot be stored, then only that one fails', async () => {
+    const settings = { currency: 'NPR', quoteTtlDays: 7 };
+    const caller = await server.orm.em.fork().findOneOrFail(Company, partner.companyId);
+    const principal = { companyId: caller.id, companyType: caller.type, companyName: caller.name, commissionPercent: caller.commissionPercent, credentialId: randomUUID() };
+    const trip = { nationality: 'German', ages: [34], startDate: start, duration: 10, maxAltitude: 3000 };
+    // A company that does not exist breaks the foreign key of its row only.
+    const results = await Promise.allSettled([principal, { ...principal, companyId: randomUUID() }, principal].map((who) => createQuote(server.orm.em.fork(), server.catalogue, who, trip, settings)));
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   });
 
   it('counts both ends of an endDate window', async () => {

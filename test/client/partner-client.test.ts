@@ -13,6 +13,7 @@ import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, pay, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { startTestServer } from '../support/test-server';
+import { revokedAndHeard } from '../support/token-checks';
 
 const TOKEN = '/api/external/v1/auth/token';
 const noWait = async () => undefined;
@@ -87,7 +88,7 @@ describe('typed client against the live server', () => {
     const { api } = clientFor({ fetch: counter.fetch });
     await api.GET('/api/external/v1/reference/routes');
     // The operator revokes every token of the credential; the credential itself stays valid.
-    await server.orm.em.fork().nativeUpdate(AccessToken, { credential: { clientId: partner.clientId } }, { revokedAt: new Date() });
+    await revokedAndHeard(server, () => server.orm.em.fork().nativeUpdate(AccessToken, { credential: { clientId: partner.clientId } }, { revokedAt: new Date() }));
     const response = await api.GET('/api/external/v1/reference/routes');
     expect(response.response.status).toBe(200);
     await expectContract('listRoutes', 200, response.data);
@@ -99,7 +100,7 @@ describe('typed client against the live server', () => {
     const counter = countingFetch();
     const { api } = createPartnerClient({ baseUrl: server.url, clientId: revoked.clientId, clientSecret: revoked.clientSecret, fetch: counter.fetch, sleep: noWait });
     await api.GET('/api/external/v1/reference/routes');
-    await server.orm.em.fork().nativeUpdate(Credential, { clientId: revoked.clientId }, { revokedAt: new Date() });
+    await revokedAndHeard(server, () => server.orm.em.fork().nativeUpdate(Credential, { clientId: revoked.clientId }, { revokedAt: new Date() }));
     const failure = await api.GET('/api/external/v1/reference/routes').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TokenRequestError);
     expect((failure as TokenRequestError).status).toBe(401);

@@ -12,6 +12,8 @@ import { Migration20261124090000_UploadQuotas } from './Migration20261124090000_
 import { Migration20261124100000_ProviderCheckout } from './Migration20261124100000_ProviderCheckout';
 import { Migration20261124110000_PolicyNumbers } from './Migration20261124110000_PolicyNumbers';
 import { Migration20261201090000_Webhooks } from './Migration20261201090000_Webhooks';
+import { Migration20261202090000_TokenCheckNotify } from './Migration20261202090000_TokenCheckNotify';
+import { Migration20261202090100_TravellerCounts } from './Migration20261202090100_TravellerCounts';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -28,4 +30,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124100000_ProviderCheckout', class: Migration20261124100000_ProviderCheckout },
   { name: 'Migration20261124110000_PolicyNumbers', class: Migration20261124110000_PolicyNumbers },
   { name: 'Migration20261201090000_Webhooks', class: Migration20261201090000_Webhooks },
+  { name: 'Migration20261202090000_TokenCheckNotify', class: Migration20261202090000_TokenCheckNotify },
+  { name: 'Migration20261202090100_TravellerCounts', class: Migration20261202090100_TravellerCounts },
 ];

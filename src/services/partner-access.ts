@@ -1,0 +1,29 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AccessToken } from '../entities/access-token';
+import { Company } from '../entities/company';
+import { Credential } from '../entities/credential';
+
+/**
+ * The operator's changes that end a partner's access, in one place for every caller (today the
+ * operator CLI). Each runs in one transaction; the database's triggers NOTIFY the servers' bearer
+ * check caches in that same transaction (migration TokenCheckNotify), so the tokens stop working
+ * in every server process as the change commits.
+ */
+export async function deactivateCompany(em: EntityManager, companyId: string): Promise<{ id: string; active: boolean }> {
+  return em.transactional(async (tx) => {
+    const company = await tx.findOneOrFail(Company, companyId, { failHandler: () => new Error(`no company ${companyId}`) });
+    company.active = false;
+    return { id: company.id, active: company.active };
+  });
+}
+
+/** Revokes a credential and every token still open under it. */
+export async function revokeCredential(em: EntityManager, clientId: string): Promise<{ clientId: string; revokedAt: string }> {
+  return em.transactional(async (tx) => {
+    const credential = await tx.findOneOrFail(Credential, { clientId }, { failHandler: () => new Error(`no credential ${clientId}`) });
+    const revokedAt = new Date();
+    credential.revokedAt = revokedAt;
+    await tx.nativeUpdate(AccessToken, { credential, revokedAt: null }, { revokedAt });
+    return { clientId, revokedAt: revokedAt.toISOString() };
+  });
+}

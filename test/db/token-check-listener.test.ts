@@ -1,0 +1,126 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { newAccessToken, issueClientSecret, tokenHash } from '../../src/domain/credential-secret';
+import { initOrm, migrate, type Orm } from '../../src/db/orm';
+import { listenForTokenCheckChanges, type TokenCheckListener } from '../../src/db/token-check-listener';
+import { AccessToken } from '../../src/entities/access-token';
+import { Company, CompanyType } from '../../src/entities/company';
+import { Credential } from '../../src/entities/credential';
+import { createLogger } from '../../src/logger';
+import { authenticate } from '../../src/services/authentication';
+import { TokenCheckCache } from '../../src/services/token-check-cache';
+
+const DATABASE_URL = process.env.TEST_DATABASE_URL as string;
+let orm: Orm;
+
+beforeAll(async () => {
+  orm = await initOrm(DATABASE_URL, 2);
+  await migrate(orm);
+});
+afterAll(() => orm.close());
+
+/** A company, a credential and a live token written straight to the database. */
+async function tokenOfNewPartner(): Promise<{ token: string; clientId: string; companyId: string }> {
+  const em = orm.em.fork();
+  const company = em.create(Company, { name: `Listener Treks ${randomBytes(3).toString('hex')}`, type: CompanyType.TravelAgency, commissionPercent: '5.00' });
+  const credential = em.create(Credential, { clientId: `listener-${randomBytes(4).toString('hex')}`, secretHash: issueClientSecret().secretHash, company });
+  const token = newAccessToken();
+  em.create(AccessToken, { tokenHash: tokenHash(token), credential, expiresAt: new Date(Date.now() + 3_600_000) });
+  await em.flush();
+  return { token, clientId: credential.clientId, companyId: company.id };
+}
+
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function terminateListener(applicationName: string): Promise<number> {
+  const client = new Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    const result = await client.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [applicationName]);
+    return result.rowCount ?? 0;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('the bearer check cache and its LISTEN connection', () => {
+  const logger = createLogger('silent');
+  let cache: TokenCheckCache;
+  let listener: TokenCheckListener | undefined;
+  const applicationName = `token-check-test-${randomUUID()}`;
+
+  beforeEach(() => {
+    cache = new TokenCheckCache();
+  });
+  afterEach(() => listener?.close());
+
+  it('when the credential is revoked in another transaction, then the NOTIFY drops the cached check and the token is refused', async () => {
+    listener = listenForTokenCheckChanges(DATABASE_URL, cache, logger, { applicationName });
+    await until(() => cache.isListening);
+    const partner = await tokenOfNewPartner();
+    await authenticate(orm.em.fork(), partner.token, cache);
+    expect(cache.get(tokenHash(partner.token))?.companyId).toBe(partner.companyId);
+
+    await orm.em.fork().nativeUpdate(Credential, { clientId: partner.clientId }, { revokedAt: new Date() });
+    await until(() => cache.get(tokenHash(partner.token)) === undefined, 2000);
+    await expect(authenticate(orm.em.fork(), partner.token, cache)).rejects.toMatchObject({ status: 401, message: 'Credential has been revoked' });
+  });
+
+  it('when the listening connection is killed, then the cache is emptied and bypassed, so a token revoked meanwhile is refused before the listener is back', async () => {
+    // A minute of backoff: the listener stays down for the whole test.
+    listener = listenForTokenCheckChanges(DATABASE_URL, cache, logger, { applicationName, backoffMs: 60_000 });
+    await until(() => cache.isListening);
+    const revoked = await tokenOfNewPartner();
+    const other = await tokenOfNewPartner();
+    await authenticate(orm.em.fork(), revoked.token, cache);
+    expect(cache.size).toBe(1);
+
+    expect(await terminateListener(applicationName)).toBe(1);
+    await until(() => !cache.isListening);
+    expect(cache.size).toBe(0);
+
+    // Its NOTIFY reaches no one: only the bypass keeps the token out.
+    await orm.em.fork().nativeUpdate(Credential, { clientId: revoked.clientId }, { revokedAt: new Date() });
+    await expect(authenticate(orm.em.fork(), revoked.token, cache)).rejects.toMatchObject({ status: 401, message: 'Credential has been revoked' });
+    // And nothing checked meanwhile is kept.
+    await authenticate(orm.em.fork(), other.token, cache);
+    expect(cache.size).toBe(0);
+  });
+
+  it('when the listening connection is killed, then the listener reconnects and the cache is used again', async () => {
+    listener = listenForTokenCheckChanges(DATABASE_URL, cache, logger, { applicationName, backoffMs: 50 });
+    await until(() => cache.isListening);
+    expect(await terminateListener(applicationName)).toBe(1);
+    await until(() => !cache.isListening);
+    await until(() => cache.isListening);
+    const partner = await tokenOfNewPartner();
+    await authenticate(orm.em.fork(), partner.token, cache);
+    expect(cache.size).toBe(1);
+    await orm.em.fork().nativeUpdate(Company, { id: partner.companyId }, { active: false });
+    await until(() => cache.size === 0, 2000);
+  });
+
+  it('when a token is revoked or deleted by hand (psql), then the triggers announce it too', async () => {
+    listener = listenForTokenCheckChanges(DATABASE_URL, cache, logger, { applicationName });
+    await until(() => cache.isListening);
+    const [revoked, deleted] = [await tokenOfNewPartner(), await tokenOfNewPartner()];
+    for (const partner of [revoked, deleted]) await authenticate(orm.em.fork(), partner.token, cache);
+    expect(cache.size).toBe(2);
+    const client = new Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query('update access_token set revoked_at = now() where token_hash = $1', [tokenHash(revoked.token)]);
+      await until(() => cache.size === 1, 2000);
+      await client.query('delete from access_token where token_hash = $1', [tokenHash(deleted.token)]);
+      await until(() => cache.size === 0, 2000);
+    } finally {
+      await client.end();
+    }
+  });
+});

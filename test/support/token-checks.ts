@@ -1,0 +1,17 @@
+import type { RunningServer } from '../../src/server';
+
+/**
+ * Runs a change that ends tokens (written straight to the database) and waits until the server's
+ * bearer-check cache has heard its NOTIFY: a revocation reaches a running server within the
+ * notification's delay, not before the writer's next line (docs/decisions.md, issue 22).
+ */
+export async function revokedAndHeard<T>(server: Pick<RunningServer, 'tokenChecks'>, change: () => Promise<T>, timeoutMs = 5000): Promise<T> {
+  const before = server.tokenChecks.currentGeneration;
+  const result = await change();
+  const deadline = Date.now() + timeoutMs;
+  while (server.tokenChecks.isListening && server.tokenChecks.currentGeneration === before) {
+    if (Date.now() > deadline) throw new Error('the server did not hear the change');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return result;
+}
