@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { gatewaySecretWeakness } from './domain/secret-strength';
+import type { ResponseValidation } from './http/response-check';
 
 export type PaymentMode = 'sandbox' | 'live';
 /** Who serves a partner-facing gateway: the built-in simulation, Khalti ePayment or eSewa ePay v2. */
@@ -13,6 +14,12 @@ type GatewayKey = 'card_gateway' | 'wallet_gateway';
 export interface Config {
   nodeEnv: string;
   isProduction: boolean;
+  /**
+   * RESPONSE_VALIDATION: every answer checked against its operation in the spec; `log` a
+   * violation, or also `fail` it with a 500 (the default under NODE_ENV=test, so tests catch
+   * drift); `off` by default in production, where the check would cost every request.
+   */
+  responseValidation: ResponseValidation;
   host: string;
   port: number;
   /** Base of links the service hands out (checkout pages, callback); '' until the listening port is known. */
@@ -378,6 +385,8 @@ function metricsConfig(read: EnvReader, isProduction: boolean): MetricsConfig {
 }
 
 const NODE_ENVS = ['development', 'test', 'production'] as const;
+const RESPONSE_VALIDATIONS = ['off', 'log', 'fail'] as const;
+const RESPONSE_VALIDATION_DEFAULTS = { development: 'log', test: 'fail', production: 'off' } as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const LOG_FORMATS = ['json', 'pretty'] as const;
 
@@ -397,6 +406,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     nodeEnv,
     isProduction,
+    responseValidation: read.oneOf('RESPONSE_VALIDATION', RESPONSE_VALIDATION_DEFAULTS[nodeEnv], RESPONSE_VALIDATIONS),
     host: read.string('HOST', '0.0.0.0'),
     port,
     // With PORT=0 (tests, forked servers) the port is known only once listening: '' means "derive it then".

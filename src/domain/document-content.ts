@@ -1,4 +1,4 @@
-import { DocumentType } from '../entities/document';
+import { DocumentType } from './document-type';
 
 /** Media types a document may have; anything else is refused whatever its name or header says. */
 export type DocumentContentType = 'image/jpeg' | 'image/png' | 'image/webp' | 'application/pdf';

@@ -1,5 +1,5 @@
-import { DocumentType } from '../entities/document';
-import type { FieldErrors } from '../http/app-error';
+import { DocumentType } from './document-type';
+import type { FieldErrors } from './errors';
 import { isCalendarDate } from './business-date';
 
 /** The document fields of a traveller and the document type each must hold. */

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import type { FieldErrors } from './app-error';
+import type { FieldErrors } from '../domain/errors';
 
 /**
  * Turns Ajv errors from openapi-backend's request validation into display field names:

@@ -4,7 +4,7 @@ import type { AddedItemRecord, Order } from '../entities/order';
 import type { OrderGroup } from '../entities/order-group';
 import type { PromoApplyOutcome } from '../services/order-promo-hook';
 import { bindingOfOrder, orderPrice } from '../services/promo-store';
-import type { Schemas } from './wire';
+import type { Schemas } from '../domain/wire';
 
 /** The order detail of the spec; relations of ORDER_DETAIL_POPULATE must be loaded. */
 export function orderWire(order: Order, promoApplyResult?: PromoApplyOutcome): Schemas['Order'] {

@@ -3,7 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import { isReference, isUuid } from '../domain/order-reference';
 import { Order } from '../entities/order';
 import { OrderGroup } from '../entities/order-group';
-import { forbidden, notFound } from '../http/app-error';
+import { forbidden, notFound } from '../domain/errors';
 import type { Principal } from './authentication';
 
 export interface ResolvedGroup {

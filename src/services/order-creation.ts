@@ -13,8 +13,8 @@ import { OrderTravelCompany } from '../entities/order-travel-company';
 import { Quote, QuoteStatus } from '../entities/quote';
 import { Route } from '../entities/route';
 import { Traveller } from '../entities/traveller';
-import { badRequest, conflict, notFound, type FieldErrors } from '../http/app-error';
-import type { Schemas } from '../operations/wire';
+import { invalid, conflict, notFound, type FieldErrors } from '../domain/errors';
+import type { Schemas } from '../domain/wire';
 import type { Principal } from './authentication';
 import { allocateGroupRef, allocateOrderReferences } from './order-references';
 import { applyPromoAtCreation, type PromoApplyOutcome } from './order-promo-hook';
@@ -323,5 +323,5 @@ function addedItemRecord(item: Schemas['AddedItemInput']): AddedItemRecord {
 }
 
 function throwIfAny(errors: FieldErrors): void {
-  if (Object.keys(errors).length > 0) throw badRequest('Validation failed', errors);
+  if (Object.keys(errors).length > 0) throw invalid('Validation failed', errors);
 }

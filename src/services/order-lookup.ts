@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { Order } from '../entities/order';
 import { isReference, isUuid } from '../domain/order-reference';
-import { badRequest, forbidden, notFound } from '../http/app-error';
+import { invalid, forbidden, notFound } from '../domain/errors';
 import { PaymentAttempt } from '../entities/payment-attempt';
 import type { Principal } from './authentication';
 
@@ -93,7 +93,7 @@ async function paymentReferenceFilter(em: EntityManager, paymentRef: string): Pr
   const attempt = await em.findOne(PaymentAttempt, { paymentRef }, { populate: ['orders'] });
   if (!attempt) return null;
   if (attempt.scope === 'GROUP') {
-    throw badRequest(`${paymentRef} is a group payment reference; query each order by its own reference`);
+    throw invalid(`${paymentRef} is a group payment reference; query each order by its own reference`);
   }
   const [line] = attempt.orders.getItems();
   return line ? { id: line.order.id } : null;

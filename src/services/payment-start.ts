@@ -8,7 +8,7 @@ import { Order, OrderStatus, SettlementType } from '../entities/order';
 import type { OrderGroup } from '../entities/order-group';
 import { PaymentAttempt, type GatewayName } from '../entities/payment-attempt';
 import { PaymentAttemptOrder } from '../entities/payment-attempt-order';
-import { badRequest, conflict, invalidField } from '../http/app-error';
+import { invalid, conflict, invalidField } from '../domain/errors';
 import type { Principal } from './authentication';
 import { resolveGroup } from './group-lookup';
 import { resolveOrder } from './order-lookup';
@@ -58,7 +58,7 @@ export async function startGroupPayment(em: EntityManager, principal: Principal,
     const previous = await replay(facts);
     if (previous) return previous;
     const payable = orders.filter((order) => order.status === OrderStatus.Pending && order.settlementType === SettlementType.Online);
-    if (payable.length === 0) throw badRequest(`Group ${group.groupRef} has no pending order to pay`);
+    if (payable.length === 0) throw invalid(`Group ${group.groupRef} has no pending order to pay`);
     const last = await tx.findOne(PaymentAttempt, { scope: 'GROUP', group: group.id }, { orderBy: { createdAt: 'desc' } });
     return createAttempt(tx, principal, facts, group.groupRef, payable, last?.createdAt, idempotencyKey, deps, superseded, group);
   });
@@ -73,10 +73,10 @@ function checkReturnUrl(input: PayInput, deps: PaymentDeps): void {
 
 function assertPayable(order: Order): void {
   if (order.status !== OrderStatus.Pending) {
-    throw badRequest(`Order ${order.orderRef} is already ${order.status} and cannot be paid again`);
+    throw invalid(`Order ${order.orderRef} is already ${order.status} and cannot be paid again`);
   }
   if (order.settlementType === SettlementType.Cash) {
-    throw badRequest(`Order ${order.orderRef} is settled in cash; the operator records the payment`);
+    throw invalid(`Order ${order.orderRef} is settled in cash; the operator records the payment`);
   }
 }
 

@@ -6,7 +6,7 @@ import { decimalStringFromMinor } from '../domain/money';
 import { recommendPackage } from '../domain/package-eligibility';
 import { pricePackage } from '../domain/pricing';
 import { quoteRequestErrors, tripWindow, type TripRequest } from '../domain/quote-request';
-import { badRequest, notFound } from '../http/app-error';
+import { invalid, notFound } from '../domain/errors';
 import type { Catalogue, CtgView, RouteView } from './catalogue';
 import type { Principal } from './authentication';
 
@@ -42,7 +42,7 @@ export async function createQuote(
   settings: QuoteSettings,
 ): Promise<PricedQuote> {
   const errors = quoteRequestErrors(input);
-  if (Object.keys(errors).length > 0) throw badRequest('Validation failed', errors);
+  if (Object.keys(errors).length > 0) throw invalid('Validation failed', errors);
 
   const snapshot = await catalogue.current();
   const route = input.routeId === undefined ? null : snapshot.routeById.get(input.routeId);
@@ -52,7 +52,7 @@ export async function createQuote(
   const age = input.ages[0];
   const ctg = recommendPackage(snapshot.ctgs, { altitude, age, routeId: route?.id ?? null });
   if (!ctg) {
-    throw badRequest('No package covers this trip', {
+    throw invalid('No package covers this trip', {
       ages: `no active package covers a traveller aged ${age} at ${altitude} m`,
     });
   }

@@ -5,8 +5,8 @@ import { offsetOf, pageRequest, type PageRequest, type SortDirection } from '../
 import { judgeDocumentSlots, referencedDocumentIds, travellerFieldErrors, type DocumentFacts } from '../domain/traveller-registration';
 import { Document } from '../entities/document';
 import { Traveller } from '../entities/traveller';
-import { badRequest, conflict, notFound } from '../http/app-error';
-import type { Schemas } from '../operations/wire';
+import { invalid, conflict, notFound } from '../domain/errors';
+import type { Schemas } from '../domain/wire';
 import type { Principal } from './authentication';
 
 export type TravellerInput = Schemas['TravellerInput'];
@@ -17,7 +17,7 @@ export type TravellerInput = Schemas['TravellerInput'];
  */
 export async function registerTravellers(em: EntityManager, principal: Principal, items: TravellerInput[]): Promise<Traveller[]> {
   const fieldErrors = travellerFieldErrors(items, kathmanduToday());
-  if (Object.keys(fieldErrors).length > 0) throw badRequest('Validation failed', fieldErrors);
+  if (Object.keys(fieldErrors).length > 0) throw invalid('Validation failed', fieldErrors);
 
   try {
     return await em.transactional(async (tx) => {
@@ -33,7 +33,7 @@ export async function registerTravellers(em: EntityManager, principal: Principal
       );
       const verdict = judgeDocumentSlots(items as unknown as Record<string, unknown>[], facts);
       if (verdict.kind === 'notFound') throw notFound(`Document ${verdict.documentId} not found`);
-      if (verdict.kind === 'wrongType') throw badRequest('Validation failed', verdict.fieldErrors);
+      if (verdict.kind === 'wrongType') throw invalid('Validation failed', verdict.fieldErrors);
       if (verdict.kind === 'conflict') {
         throw conflict(
           verdict.reason === 'attached'
