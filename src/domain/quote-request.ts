@@ -1,12 +1,7 @@
 import { addDays, inclusiveDays, kathmanduToday } from './business-date';
+import type { Schemas } from './wire';
 
-export interface TripRequest {
-  startDate: string;
-  endDate?: string;
-  duration?: number;
-  routeId?: string;
-  maxAltitude?: number;
-}
+export type TripRequest = Pick<Schemas['QuoteRequest'], 'startDate' | 'endDate' | 'duration' | 'routeId' | 'maxAltitude'>;
 
 export interface TripWindow {
   startDate: string;

@@ -1,3 +1,4 @@
+import type { Schemas } from '../domain/wire';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompanyType } from '../entities/company';
 import { AccessToken } from '../entities/access-token';
@@ -15,11 +16,6 @@ export interface Principal {
   credentialId: string;
 }
 
-export interface IssuedToken {
-  accessToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-}
 
 /**
  * How token requests are limited (the HTTP layer counts them per client address, see
@@ -40,7 +36,7 @@ export async function issueToken(
   clientSecret: string,
   ttlSeconds: number,
   limits: TokenAttemptLimits,
-): Promise<IssuedToken> {
+): Promise<Schemas['Token']> {
   await limits.reserve();
   const credential = await em.findOne(Credential, { clientId }, { populate: ['company', 'secretHash'] });
   const secretMatches = await verifyClientSecret(clientSecret, credential?.secretHash);

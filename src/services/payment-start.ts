@@ -1,3 +1,4 @@
+import type { Schemas } from '../domain/wire';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Minor } from '../domain/money';
@@ -15,10 +16,7 @@ import { resolveOrder } from './order-lookup';
 import { gatewayOf, type PaymentDeps } from './payment-deps';
 import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
 
-export interface PayInput {
-  gateway: GatewayName;
-  returnUrl?: string;
-}
+type PayInput = Schemas['PayRequest'];
 
 /** A started (or resumed) attempt, as the pay response shows it. */
 export interface StartedPayment {

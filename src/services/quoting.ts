@@ -1,3 +1,4 @@
+import type { Schemas } from '../domain/wire';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { Quote, QuoteStatus } from '../entities/quote';
@@ -5,15 +6,12 @@ import { runPrepared, type PreparedStatement } from '../db/prepared-statement';
 import { decimalStringFromMinor } from '../domain/money';
 import { recommendPackage } from '../domain/package-eligibility';
 import { pricePackage } from '../domain/pricing';
-import { quoteRequestErrors, tripWindow, type TripRequest } from '../domain/quote-request';
+import { quoteRequestErrors, tripWindow } from '../domain/quote-request';
 import { invalid, notFound } from '../domain/errors';
 import type { Catalogue, CtgView, RouteView } from './catalogue';
 import type { Principal } from './authentication';
 
-export interface QuoteInput extends TripRequest {
-  nationality: string;
-  ages: number[];
-}
+type QuoteInput = Schemas['QuoteRequest'];
 
 export interface QuoteSettings {
   currency: string;

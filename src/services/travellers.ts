@@ -6,7 +6,7 @@ import { judgeDocumentSlots, referencedDocumentIds, travellerFieldErrors, type D
 import { Document } from '../entities/document';
 import { Traveller } from '../entities/traveller';
 import { invalid, conflict, notFound } from '../domain/errors';
-import type { Schemas } from '../domain/wire';
+import type { QueryOf, Schemas } from '../domain/wire';
 import type { Principal } from './authentication';
 
 export type TravellerInput = Schemas['TravellerInput'];
@@ -90,13 +90,7 @@ export async function registerTravellers(em: EntityManager, principal: Principal
 /** The sortBy values the spec allows; id breaks ties so pages never overlap. */
 export type TravellerSortKey = 'createdAt' | 'name' | 'email' | 'nationality';
 
-export interface TravellerQuery {
-  search?: string;
-  page?: number;
-  size?: number;
-  sortBy?: TravellerSortKey;
-  sortDir?: SortDirection;
-}
+export type TravellerQuery = QueryOf<'listTravellers'>;
 
 export interface TravellerPage {
   travellers: Traveller[];
