@@ -157,11 +157,14 @@ export function httpStack({ orm, services, document, pages = [], api }: AppDeps 
 /** What openapi-backend routes and validates: Express has parsed the body, and its query parser is the flat one. */
 function apiRequest(req: Request): OpenApiRequest {
   // Express 5's "simple" query parser (node:querystring) yields strings and arrays of strings only.
-  const query = req.query as Record<string, string | string[]>;
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(req.query)) if (typeof value === 'string' || isStringArray(value)) query[name] = value;
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = value;
   return { method: req.method, path: req.path, body: req.body, query, headers };
 }
+
+const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 /** Runs one operation's handler and writes its answer, or the error it threw in the contract's shape. */
 function responder(api: OpenAPIBackend, config: ResponseCheckConfig | undefined) {

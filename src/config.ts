@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { gatewaySecretWeakness } from './domain/secret-strength';
 import type { ResponseValidation } from './http/response-check';
+import { isOneOf } from './narrow';
 
 export type PaymentMode = 'sandbox' | 'live';
 /** Who serves a partner-facing gateway: the built-in simulation, Khalti ePayment or eSewa ePay v2. */
@@ -281,7 +282,7 @@ class EnvReader {
   oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
     const raw = this.optional(name);
     if (raw === undefined) return fallback;
-    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    if (isOneOf(allowed, raw)) return raw;
     this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
     return fallback;
   }

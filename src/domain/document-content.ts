@@ -66,5 +66,5 @@ export function describeAllowed(documentType: DocumentType): string {
 }
 
 export function isDocumentType(value: string): value is DocumentType {
-  return (Object.values(DocumentType) as string[]).includes(value);
+  return (Object.values<string>(DocumentType)).includes(value);
 }

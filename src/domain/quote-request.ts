@@ -39,6 +39,7 @@ export function tripWindow(request: TripRequest): TripWindow {
   if (request.endDate !== undefined) {
     return { startDate: request.startDate, endDate: request.endDate, durationDays: inclusiveDays(request.startDate, request.endDate) };
   }
-  const durationDays = request.duration as number;
+  // quoteRequestErrors has made sure one of endDate and duration is there.
+  const durationDays = request.duration ?? 1;
   return { startDate: request.startDate, endDate: addDays(request.startDate, durationDays - 1), durationDays };
 }

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { PROMO_OPERATION_IDS } from '../operations/promos';
+import { stringField } from '../narrow';
 
 /** What `GET /metrics` reads the connection pool through; the ORM's pool (tarn) has these. */
 export interface PoolUsage {
@@ -110,7 +111,7 @@ export function requestMetrics(metrics: Metrics) {
     const stopTimer = metrics.requestDuration.startTimer();
     res.on('finish', () => {
       // Spec operations carry their operationId; the few plain express routes (/docs) their route path.
-      const operation = (res.locals.operationId as string | undefined) ?? (req.route?.path as string | undefined) ?? UNMATCHED;
+      const operation = stringField(res.locals, 'operationId') ?? stringField(req.route, 'path') ?? UNMATCHED;
       const labels = { operation, method: req.method, status: String(res.statusCode) };
       metrics.requests.inc(labels);
       stopTimer(labels);

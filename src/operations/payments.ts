@@ -61,6 +61,9 @@ function paymentInitWire(started: StartedPayment): Schemas['PaymentInit'] {
   };
 }
 
+/** How payment-status names the gateway an attempt went through. */
+const PAYMENT_METHODS = { card_gateway: 'CARD_GATEWAY', wallet_gateway: 'WALLET_GATEWAY', cash: 'CASH' } as const;
+
 function paymentStatusWire(status: PaymentStatusView): Schemas['PaymentStatus'] {
   const lean = {
     orderRef: status.orderRef,
@@ -72,7 +75,7 @@ function paymentStatusWire(status: PaymentStatusView): Schemas['PaymentStatus'] 
   return {
     ...lean,
     paymentRef: status.attempt.paymentRef,
-    paymentMethod: status.attempt.gateway.toUpperCase() as Schemas['PaymentStatus']['paymentMethod'],
+    paymentMethod: PAYMENT_METHODS[status.attempt.gateway],
     amount: amountFromMinor(status.attempt.amount),
     currency: status.attempt.currency,
     ...(status.attempt.completedAt ? { completedAt: status.attempt.completedAt.toISOString() } : {}),

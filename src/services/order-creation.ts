@@ -18,6 +18,7 @@ import type { Schemas } from '../domain/wire';
 import type { Principal } from './authentication';
 import { allocateGroupRef, allocateOrderReferences } from './order-references';
 import { applyPromoAtCreation, type PromoApplyOutcome } from './order-promo-hook';
+import { present } from '../narrow';
 
 export type OrderInput = Schemas['OrderInput'];
 
@@ -45,7 +46,7 @@ export async function createOrder(em: EntityManager, principal: Principal, input
 /** POST /orders with an array body: a new group holding every order, all or nothing. */
 export async function createOrderGroup(em: EntityManager, principal: Principal, inputs: OrderInput[], settings: OrderSettings): Promise<CreatedGroup> {
   const created = await placeOrders(em, principal, inputs, true, settings);
-  return { group: created[0].order.group as OrderGroup, orders: created };
+  return { group: present(created[0].order.group, 'the new group'), orders: created };
 }
 
 /** One request item, with how its field errors and messages are named (`[2].ctgId` in a group). */
@@ -207,8 +208,8 @@ async function loadNamedRecords(tx: EntityManager, principal: Principal, items: 
 function storedDataErrors(items: Item[], loaded: Loaded, now = new Date()): FieldErrors {
   const errors: FieldErrors = {};
   for (const { input, field } of items) {
-    const ctg = loaded.ctgs.get(input.ctgId) as Ctg;
-    const traveller = loaded.travellers.get(input.touristId) as Traveller;
+    const ctg = present(loaded.ctgs.get(input.ctgId), `package ${input.ctgId}`);
+    const traveller = present(loaded.travellers.get(input.touristId), `traveller ${input.touristId}`);
     const route = input.routeId === undefined ? undefined : loaded.routes.get(input.routeId);
     const quote = input.quoteId === undefined ? undefined : loaded.quotes.get(input.quoteId);
 
@@ -262,7 +263,7 @@ function buildOrder(
   settings: OrderSettings,
 ): Order {
   const { input } = item;
-  const ctg = loaded.ctgs.get(input.ctgId) as Ctg;
+  const ctg = present(loaded.ctgs.get(input.ctgId), `package ${input.ctgId}`);
   const quote = input.quoteId === undefined ? undefined : loaded.quotes.get(input.quoteId);
   // A quote fixes the price and the window; without one the cover runs for the package's base duration.
   const window = quote
@@ -286,8 +287,8 @@ function buildOrder(
   const order = tx.create(Order, {
     ...references,
     company: tx.getReference(Company, principal.companyId),
-    settlementType: (input.settlementType ?? SettlementType.Online) as SettlementType,
-    traveller: loaded.travellers.get(input.touristId) as Traveller,
+    settlementType: input.settlementType === 'CASH' ? SettlementType.Cash : SettlementType.Online,
+    traveller: present(loaded.travellers.get(input.touristId), `traveller ${input.touristId}`),
     ctg,
     route: input.routeId === undefined ? undefined : loaded.routes.get(input.routeId),
     customRouteName: input.customRouteName?.trim(),
@@ -312,7 +313,7 @@ function buildOrder(
     dispatchInfo: input.dispatchInfo,
   });
   item.travelCompanyIds.forEach((companyId, position) => {
-    order.travelCompanies.add(tx.create(OrderTravelCompany, { order, company: loaded.companies.get(companyId) as Company, position }));
+    order.travelCompanies.add(tx.create(OrderTravelCompany, { order, company: present(loaded.companies.get(companyId), `company ${companyId}`), position }));
   });
   if (quote) quote.status = QuoteStatus.Used;
   return order;

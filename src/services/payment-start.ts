@@ -37,7 +37,7 @@ export async function startOrderPayment(em: EntityManager, principal: Principal,
   checkReturnUrl(input, deps);
   const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true, populate: [] });
-    const facts: PayRequestFacts = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl };
+    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl };
     const previous = await replay(facts);
     if (previous) return previous;
     assertPayable(order);
@@ -52,7 +52,7 @@ export async function startGroupPayment(em: EntityManager, principal: Principal,
   checkReturnUrl(input, deps);
   const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true });
-    const facts: PayRequestFacts = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl };
+    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl };
     const previous = await replay(facts);
     if (previous) return previous;
     const payable = orders.filter((order) => order.status === OrderStatus.Pending && order.settlementType === SettlementType.Online);
@@ -125,7 +125,7 @@ async function withIdempotency(
 async function createAttempt(
   tx: EntityManager,
   principal: Principal,
-  facts: PayRequestFacts,
+  facts: PayRequestFacts<GatewayName>,
   ownerRef: string,
   orders: Order[],
   lastCreatedAt: Date | undefined,
@@ -134,7 +134,7 @@ async function createAttempt(
   superseded: readonly string[],
   group?: OrderGroup,
 ): Promise<PaymentAttempt> {
-  const gateway = gatewayOf(deps, facts.gateway as GatewayName);
+  const gateway = gatewayOf(deps, facts.gateway);
   await assertNoOpenAttempts(tx, orders.map((order) => order.id));
   const millis = nextReferenceMillis(Date.now(), lastCreatedAt?.getTime());
   const createdAt = new Date(millis);

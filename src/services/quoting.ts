@@ -46,7 +46,8 @@ export async function createQuote(
   const route = input.routeId === undefined ? null : snapshot.routeById.get(input.routeId);
   if (route === undefined || (route && !route.active)) throw notFound(`Route ${input.routeId} not found`);
 
-  const altitude = route ? route.maxAltitude : (input.maxAltitude as number);
+  // quoteRequestErrors has made sure there is a route or an altitude.
+  const altitude = route ? route.maxAltitude : (input.maxAltitude ?? 0);
   const age = input.ages[0];
   const ctg = recommendPackage(snapshot.ctgs, { altitude, age, routeId: route?.id ?? null });
   if (!ctg) {

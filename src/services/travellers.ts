@@ -31,7 +31,7 @@ export async function registerTravellers(em: EntityManager, principal: Principal
       const facts = new Map<string, DocumentFacts>(
         documents.map((document) => [document.id, { id: document.id, documentType: document.documentType, attached: document.traveller !== undefined && document.traveller !== null }]),
       );
-      const verdict = judgeDocumentSlots(items as unknown as Record<string, unknown>[], facts);
+      const verdict = judgeDocumentSlots(items, facts);
       if (verdict.kind === 'notFound') throw notFound(`Document ${verdict.documentId} not found`);
       if (verdict.kind === 'wrongType') throw invalid('Validation failed', verdict.fieldErrors);
       if (verdict.kind === 'conflict') {
