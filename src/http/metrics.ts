@@ -37,6 +37,23 @@ export interface Metrics {
 // Requests outside the spec (unknown paths) share one label so a scanner cannot blow up cardinality.
 const UNMATCHED = 'unmatched';
 
+/** The database pool's state, read at each scrape. */
+function registerPoolGauges(registry: Registry, pool: PoolUsage): void {
+  const poolGauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  poolGauge('db_pool_connections_used', 'Database connections checked out of the pool', () => pool.used());
+  poolGauge('db_pool_connections_idle', 'Open database connections waiting in the pool', () => pool.free());
+  poolGauge('db_pool_acquire_pending', 'Requests waiting for a database connection', () => pool.pending());
+  poolGauge('db_pool_connections_max', 'Pool size limit (DB_POOL_MAX)', () => pool.max);
+}
+
 export function createMetrics(pool: PoolUsage): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -89,19 +106,7 @@ export function createMetrics(pool: PoolUsage): Metrics {
     labelNames: ['operation', 'outcome'] as const,
     registers: [registry],
   });
-  const poolGauge = (name: string, help: string, read: () => number) =>
-    new Gauge({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.set(read());
-      },
-    });
-  poolGauge('db_pool_connections_used', 'Database connections checked out of the pool', () => pool.used());
-  poolGauge('db_pool_connections_idle', 'Open database connections waiting in the pool', () => pool.free());
-  poolGauge('db_pool_acquire_pending', 'Requests waiting for a database connection', () => pool.pending());
-  poolGauge('db_pool_connections_max', 'Pool size limit (DB_POOL_MAX)', () => pool.max);
+  registerPoolGauges(registry, pool);
   return { registry, paymentOutcomes, lateCaptures, rateLimited, ordersCreated, paymentStarts, promoOutcomes, requests, requestDuration };
 }
 

@@ -1,4 +1,4 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { addDays, ageOn } from '../domain/business-date';
 import { minorFromAmount } from '../domain/money';
@@ -19,6 +19,7 @@ import type { Principal } from './authentication';
 import { allocateGroupRef, allocateOrderReferences } from './order-references';
 import { applyPromoAtCreation, type PromoApplyOutcome } from './order-promo-hook';
 import { present } from '../narrow';
+import { UNIQUE, violatesUnique } from '../db/unique-violation';
 
 export type OrderInput = Schemas['OrderInput'];
 
@@ -105,7 +106,7 @@ async function placeOrders(em: EntityManager, principal: Principal, inputs: Orde
       await tx.flush();
     } catch (error) {
       // Two requests raced for one quote and the other committed first: the unique index decides.
-      if (error instanceof UniqueConstraintViolationException && /quote_id/.test(error.message)) {
+      if (violatesUnique(error, [UNIQUE.orderQuote])) {
         throw conflict('The quote has already been used');
       }
       throw error;
@@ -253,19 +254,8 @@ function offeredDevices(ctg: Ctg, quote: Quote | undefined): OrderDevice[] {
   return devices.map(({ deviceId, name, quantity, priceForDuration }) => ({ deviceId, name, quantity, priceForDuration }));
 }
 
-function buildOrder(
-  tx: EntityManager,
-  principal: Principal,
-  item: Item,
-  loaded: Loaded,
-  references: { orderRef: string; orderNumber: string },
-  group: OrderGroup | undefined,
-  settings: OrderSettings,
-): Order {
-  const { input } = item;
-  const ctg = present(loaded.ctgs.get(input.ctgId), `package ${input.ctgId}`);
-  const quote = input.quoteId === undefined ? undefined : loaded.quotes.get(input.quoteId);
-  // A quote fixes the price and the window; without one the cover runs for the package's base duration.
+/** The order's window and price: a quote fixes both; without one the cover runs for the package's base duration. */
+function pricedItem(input: OrderInput, ctg: Ctg, quote: Quote | undefined) {
   const window = quote
     ? { coverageStartDate: quote.startDate, coverageEndDate: quote.endDate, durationDays: quote.durationDays }
     : { coverageStartDate: input.departureDate, coverageEndDate: addDays(input.departureDate, ctg.baseDurationDays - 1), durationDays: ctg.baseDurationDays };
@@ -283,6 +273,22 @@ function buildOrder(
     agentPromoDiscount: 0,
     directDiscountPercent,
   });
+  return { window, packagePrice, includedDevices, excluded, addedServices, addedDevices, directDiscountPercent, price };
+}
+
+function buildOrder(
+  tx: EntityManager,
+  principal: Principal,
+  item: Item,
+  loaded: Loaded,
+  references: { orderRef: string; orderNumber: string },
+  group: OrderGroup | undefined,
+  settings: OrderSettings,
+): Order {
+  const { input } = item;
+  const ctg = present(loaded.ctgs.get(input.ctgId), `package ${input.ctgId}`);
+  const quote = input.quoteId === undefined ? undefined : loaded.quotes.get(input.quoteId);
+  const { window, packagePrice, includedDevices, excluded, addedServices, addedDevices, directDiscountPercent, price } = pricedItem(input, ctg, quote);
 
   const order = tx.create(Order, {
     ...references,

@@ -1,6 +1,5 @@
 import type { Schemas } from '../domain/wire';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Minor } from '../domain/money';
 import { nextReferenceMillis, paymentReference } from '../domain/payment-reference';
 import { payRequestFingerprint, type PayRequestFacts } from '../domain/payment-request';
@@ -15,6 +14,7 @@ import { resolveGroup } from './group-lookup';
 import { resolveOrder } from './order-lookup';
 import { gatewayOf, type PaymentDeps } from './payment-deps';
 import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
+import { UNIQUE, violatesUnique } from '../db/unique-violation';
 
 type PayInput = Schemas['PayRequest'];
 
@@ -116,7 +116,8 @@ async function withIdempotency(
     try {
       return await run(superseded);
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) return run(superseded);
+      // Another request with the same key (or, rarely, the same millisecond) committed first: replay it.
+      if (violatesUnique(error, [UNIQUE.attemptIdempotencyKey, UNIQUE.attemptPaymentRef])) return run(superseded);
       throw error;
     }
   });
