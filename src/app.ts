@@ -7,7 +7,7 @@ import type { Orm } from './db/orm';
 import { DomainError, invalid, notFound, unauthenticated } from './domain/errors';
 import { chunkBatcher } from './http/chunk-batcher';
 import type { OperationId } from './http/contract';
-import { errorMiddleware, sendError, toHttpError, unknownPathMiddleware } from './http/error-response';
+import { errorBody, errorMiddleware, sendError, toHttpError, unknownPathMiddleware, type HttpError } from './http/error-response';
 import { fieldErrorsFromAjv } from './http/field-errors';
 import { fieldNestedTooDeep, fieldWithNonFiniteNumber, fieldWithNul, MAX_JSON_DEPTH } from './http/input-guards';
 import { validatesBeforeHandler } from './http/multipart-upload';
@@ -179,14 +179,24 @@ function responder(api: OpenAPIBackend, config: ResponseCheckConfig | undefined)
         await enforceRateLimit(operationId, scope);
         answer = check(operationId, await handler(contractRequest<Id>(c), scope), req);
       } catch (error) {
-        const httpError = toHttpError(error);
-        if (httpError.status >= 500 && httpError.status !== 501) req.log.error({ err: error, operationId }, 'operation failed');
-        sendError(req, res, httpError);
+        sendError(req, res, checkedError(error, req, operationId, check));
         return;
       }
       writeAnswer(req, res, answer, operationId);
     };
   };
+}
+
+/** A thrown error as its answer, held to the operation's documented statuses and error schemas too. */
+function checkedError(error: unknown, req: Request, operationId: OperationId, check: ReturnType<typeof responseCheck>): HttpError {
+  const httpError = toHttpError(error);
+  if (httpError.status >= 500 && httpError.status !== 501) req.log.error({ err: error, operationId }, 'operation failed');
+  try {
+    check(operationId, { status: httpError.status, body: errorBody(req, httpError) }, req);
+    return httpError;
+  } catch (violation) {
+    return toHttpError(violation);
+  }
 }
 
 function writeAnswer(req: Request, res: Response, answer: Answer, operationId: string): void {
