@@ -177,7 +177,7 @@ function responder(api: OpenAPIBackend, config: ResponseCheckConfig | undefined)
       try {
         rejectUnstorableInput(c, operationId);
         await enforceRateLimit(operationId, scope);
-        answer = check(operationId, await handler(contractRequest<Id>(c), scope), req);
+        answer = check(operationId, await handler(contractRequest<Id>(c), scope), req.log);
       } catch (error) {
         sendError(req, res, checkedError(error, req, operationId, check));
         return;
@@ -192,7 +192,7 @@ function checkedError(error: unknown, req: Request, operationId: OperationId, ch
   const httpError = toHttpError(error);
   if (httpError.status >= 500 && httpError.status !== 501) req.log.error({ err: error, operationId }, 'operation failed');
   try {
-    check(operationId, { status: httpError.status, body: errorBody(req, httpError) }, req);
+    check(operationId, { status: httpError.status, body: errorBody(req, httpError) }, req.log);
     return httpError;
   } catch (violation) {
     return toHttpError(violation);

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import type { Request } from 'express';
 import type { OpenAPIBackend } from 'openapi-backend';
 
 type Headers = Readonly<Record<string, string>>;
@@ -13,6 +12,11 @@ export type Answer =
 /** `off` in production; elsewhere `log` a violation at error level, or (the tests) also answer `fail`'s 500. */
 export type ResponseValidation = 'off' | 'log' | 'fail';
 
+/** Where a violation is reported: the request's logger. */
+export interface ViolationLog {
+  error(details: object, message: string): void;
+}
+
 export interface ResponseCheckConfig {
   responseValidation: ResponseValidation;
 }
@@ -24,11 +28,11 @@ export interface ResponseCheckConfig {
  */
 export function responseCheck(api: OpenAPIBackend, config: ResponseCheckConfig | undefined) {
   const mode = config?.responseValidation ?? 'off';
-  return (operationId: string, answer: Answer, req: Request): Answer => {
+  return (operationId: string, answer: Answer, log: ViolationLog): Answer => {
     if (mode === 'off') return answer;
     const errors = violations(api, operationId, answer);
     if (errors.length === 0) return answer;
-    req.log.error({ operationId, status: answer.status, errors }, 'response violates the contract');
+    log.error({ operationId, status: answer.status, errors }, 'response violates the contract');
     // Thrown, it is answered like any unexpected failure: a 500 in shape 2.
     if (mode === 'fail') throw new Error(`${operationId} answered ${answer.status} outside its contract`);
     return answer;
