@@ -1,10 +1,11 @@
-import type { Schemas } from '../domain/wire';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompanyType } from '../entities/company';
 import { AccessToken } from '../entities/access-token';
 import { Credential } from '../entities/credential';
 import { newAccessToken, tokenHash, verifyClientSecret } from '../domain/credential-secret';
-import { unauthenticated } from '../domain/errors';
+// Named as before the error kinds moved to domain/ (the 401 shape is http/error-response's choice).
+import { unauthenticated as unauthorized } from '../domain/errors';
+import type { Schemas } from '../domain/wire';
 import { runPrepared, type PreparedStatement } from '../db/prepared-statement';
 
 /** Who is calling: resolved from the bearer token on every request. */
@@ -15,7 +16,6 @@ export interface Principal {
   commissionPercent: string;
   credentialId: string;
 }
-
 
 /**
  * How token requests are limited (the HTTP layer counts them per client address, see
@@ -40,10 +40,10 @@ export async function issueToken(
   await limits.reserve();
   const credential = await em.findOne(Credential, { clientId }, { populate: ['company', 'secretHash'] });
   const secretMatches = await verifyClientSecret(clientSecret, credential?.secretHash);
-  if (!credential || !secretMatches) throw unauthenticated('Invalid client credentials');
+  if (!credential || !secretMatches) throw unauthorized('Invalid client credentials');
   await limits.accept();
-  if (credential.revokedAt) throw unauthenticated('Credential has been revoked');
-  if (!credential.company.active) throw unauthenticated('Company account is inactive');
+  if (credential.revokedAt) throw unauthorized('Credential has been revoked');
+  if (!credential.company.active) throw unauthorized('Company account is inactive');
 
   const accessToken = newAccessToken();
   em.create(AccessToken, {
@@ -86,11 +86,11 @@ interface TokenRow {
 export async function authenticate(em: EntityManager, bearer: string): Promise<Principal> {
   const rows = await runPrepared<TokenRow>(em, BEARER_CHECK, [tokenHash(bearer)]);
   const row = rows[0];
-  if (!row) throw unauthenticated('Invalid access token');
-  if (row.token_revoked_at) throw unauthenticated('Access token has been revoked');
-  if (new Date(row.expires_at).getTime() <= Date.now()) throw unauthenticated('Access token has expired');
-  if (row.credential_revoked_at) throw unauthenticated('Credential has been revoked');
-  if (!row.company_active) throw unauthenticated('Company account is inactive');
+  if (!row) throw unauthorized('Invalid access token');
+  if (row.token_revoked_at) throw unauthorized('Access token has been revoked');
+  if (new Date(row.expires_at).getTime() <= Date.now()) throw unauthorized('Access token has expired');
+  if (row.credential_revoked_at) throw unauthorized('Credential has been revoked');
+  if (!row.company_active) throw unauthorized('Company account is inactive');
   return {
     companyId: row.company_id,
     companyType: row.company_type,
