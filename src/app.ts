@@ -2,19 +2,21 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import compression from 'compression';
 import express, { type Express, type Request, type Response } from 'express';
-import type { Context, Document, OpenAPIBackend } from 'openapi-backend';
+import type { Context, Document, OpenAPIBackend, Request as OpenApiRequest } from 'openapi-backend';
 import type { Orm } from './db/orm';
-import { AppError, badRequest } from './http/app-error';
+import { DomainError, invalid, notFound, unauthenticated } from './domain/errors';
 import { chunkBatcher } from './http/chunk-batcher';
-import { errorMiddleware, sendError, toAppError, unknownPathMiddleware } from './http/error-response';
+import type { OperationId } from './http/contract';
+import { errorBody, errorMiddleware, sendError, toHttpError, unknownPathMiddleware, type HttpError } from './http/error-response';
 import { fieldErrorsFromAjv } from './http/field-errors';
 import { fieldNestedTooDeep, fieldWithNonFiniteNumber, fieldWithNul, MAX_JSON_DEPTH } from './http/input-guards';
 import { validatesBeforeHandler } from './http/multipart-upload';
 import { requestMetrics } from './http/metrics';
 import { enforceRateLimit } from './http/rate-limits';
-import { createOpenApiBackend } from './http/openapi';
+import { contractRequest, createOpenApiBackend } from './http/openapi';
 import { rejectUnreadablePaths } from './http/path-guard';
 import { requestLog } from './http/request-log';
+import { responseCheck, type Answer, type ResponseCheckConfig } from './http/response-check';
 import { docsContentSecurityPolicy, securityHeaders, strictContentSecurityPolicy } from './http/security-headers';
 import { docsPagePath } from './http/spec-document';
 import { authenticate } from './services/authentication';
@@ -22,7 +24,7 @@ import type { TokenCheckCache } from './services/token-check-cache';
 import { operationHandlers } from './operations';
 import { PROMO_OPERATION_IDS } from './operations/promos';
 import { invalidPromoCode } from './services/promo';
-import type { OperationHandler, OperationHandlers, OperationResult, RequestScope, Services } from './operations/operation';
+import type { ContractHandler, ContractHandlers, RequestScope, Services } from './operations/operation';
 
 export interface AppDeps {
   orm: Orm;
@@ -46,11 +48,9 @@ const noStore: express.RequestHandler = (_req, res, next) => {
   next();
 };
 
-const scopeOf = (res: Response): RequestScope => res.locals.scope as RequestScope;
-
 /** Express in front, openapi-backend for routing and validation from the spec, handlers by operationId. */
 export async function createApp({ orm, services, document, pages = [], tokenChecks }: AppDeps): Promise<Express> {
-  const api = await buildApi(document, operationHandlers, tokenChecks);
+  const api = await buildApi(document, operationHandlers, { responseChecks: services.config, tokenChecks });
   return httpStack({ orm, services, document, pages, api });
 }
 
@@ -61,59 +61,72 @@ export async function createApp({ orm, services, document, pages = [], tokenChec
  */
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-export async function buildApi(document: Document, handlers: OperationHandlers, tokenChecks?: TokenCheckCache): Promise<OpenAPIBackend> {
+/** openapi-backend calls every handler with these after its context: `handleRequest(request, req, res, scope)`. */
+type HandlerArgs = [req: Request, res: Response, scope: RequestScope];
+
+export interface ApiOptions {
+  /** Outside production: every answer checked against the document (see http/response-check). */
+  responseChecks?: ResponseCheckConfig;
+  tokenChecks?: TokenCheckCache;
+}
+
+export async function buildApi(document: Document, handlers: ContractHandlers, options: ApiOptions = {}): Promise<OpenAPIBackend> {
   const api = createOpenApiBackend(document, { validate: validatesBeforeHandler });
   await api.init();
+  api.registerSecurityHandler('bearerAuth', bearerCheck(options.tokenChecks));
+  api.register(unhandledRequestAnswers(api));
+  const respond = responder(api, options.responseChecks);
+  for (const operationId of Object.keys(handlers)) {
+    // register() throws on an operationId the document does not have: a typo fails at boot.
+    if (isOperationOf(handlers, operationId)) api.register(operationId, respond(operationId, handlers));
+  }
+  return api;
+}
 
-  api.registerSecurityHandler('bearerAuth', async (c: Context, _req: Request, res: Response) => {
+const isOperationOf = (handlers: ContractHandlers, key: string): key is OperationId => Object.hasOwn(handlers, key);
+
+function bearerCheck(tokenChecks: TokenCheckCache | undefined) {
+  return async (c: Context, ...[, res, scope]: HandlerArgs) => {
     const header = c.request.headers.authorization;
     const value = Array.isArray(header) ? header[0] : header;
-    if (!value) return { error: new AppError(401, 'Missing Authorization header', undefined, 'auth') };
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
-    if (!match) return { error: new AppError(401, 'Authorization header must be "Bearer <token>"', undefined, 'auth') };
     try {
-      const principal = await authenticate(scopeOf(res).em, match[1], tokenChecks);
-      scopeOf(res).principal = principal;
-      return principal;
+      if (!value) throw unauthenticated('Missing Authorization header');
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
+      if (!match) throw unauthenticated('Authorization header must be "Bearer <token>"');
+      scope.principal = await authenticate(scope.em, match[1], tokenChecks);
+      return scope.principal;
     } catch (error) {
+      // unauthorizedHandler answers with it; openapi-backend only records that the check failed.
+      res.locals.authFailure = error;
       return { error };
     }
-  });
+  };
+}
 
-  api.register({
-    validationFail: async (c: Context, _req: Request, res: Response) => {
+/** Answers for requests that reach no operation handler, each in the contract's error shape. */
+function unhandledRequestAnswers(api: OpenAPIBackend) {
+  return {
+    validationFail: async (c: Context, ...[, res]: HandlerArgs) => {
       res.locals.operationId = c.operation.operationId;
       // A malformed promo request (a blank code above all) must not answer differently from a rejected code.
       if (PROMO_OPERATION_IDS.has(c.operation?.operationId ?? '')) throw invalidPromoCode();
-      throw badRequest('Validation failed', fieldErrorsFromAjv(c.validation.errors ?? []));
+      throw invalid('Validation failed', fieldErrorsFromAjv(c.validation.errors ?? []));
     },
-    unauthorizedHandler: async (c: Context, _req: Request, res: Response) => {
+    unauthorizedHandler: async (c: Context, ...[, res]: HandlerArgs) => {
       res.locals.operationId = c.operation.operationId;
-      const error = (c.security?.bearerAuth as { error?: unknown } | undefined)?.error;
       // Only an authentication failure is a 401; a database outage during the check is not the caller's fault.
-      if (error instanceof AppError) throw error;
-      throw error ?? new AppError(401, 'Missing Authorization header', undefined, 'auth');
+      throw res.locals.authFailure ?? unauthenticated('Missing Authorization header');
     },
     notFound: async (c: Context) => {
-      throw new AppError(404, `No endpoint ${c.request.method.toUpperCase()} ${c.request.path}`);
+      throw notFound(`No endpoint ${c.request.method.toUpperCase()} ${c.request.path}`);
     },
     methodNotAllowed: async (c: Context) => {
-      // RFC 9110 section 15.5.6: a 405 lists the methods the path has.
       const allowed = HTTP_METHODS.filter((method) => api.router.matchOperation({ ...c.request, method }) !== undefined);
-      throw new AppError(405, `Method ${c.request.method.toUpperCase()} is not allowed on ${c.request.path}`, undefined, 'api', {
-        Allow: allowed.map((method) => method.toUpperCase()).join(', '),
+      throw new DomainError('method-not-allowed', `Method ${c.request.method.toUpperCase()} is not allowed on ${c.request.path}`, {
+        allowedMethods: allowed.map((method) => method.toUpperCase()),
       });
     },
-    // Limits hold for an operation before its handler lands too (promo operations answer 501 until then).
-    notImplemented: respondWith(async (c: Context) => {
-      throw new AppError(501, `${c.operation.operationId} is not implemented yet`);
-    }),
-  });
-  for (const [operationId, handler] of Object.entries(handlers)) {
-    // register() throws on an operationId the document does not have: a typo fails at boot.
-    api.register(operationId, respondWith(handler));
-  }
-  return api;
+  };
 }
 
 /** What every request passes through on its way to openapi-backend: log, metrics, headers, JSON body, scope. */
@@ -138,44 +151,72 @@ export function httpStack({ orm, services, document, pages = [], api }: AppDeps 
   app.get('/docs', (_req, res) => {
     const page = docsPagePath();
     if (page) res.setHeader('Content-Security-Policy', docsContentSecurityPolicy(page)).sendFile(page);
-    else sendError(_req, res, new AppError(404, 'The docs page is not built: run `npm run docs`'));
+    else sendError(_req, res, toHttpError(notFound('The docs page is not built: run `npm run docs`')));
   });
   app.use(API_PREFIX, noStore);
   for (const router of pages) app.use(router);
   app.use(express.json({ limit: services.config.maxJsonBodyBytes, type: ['application/json', 'application/*+json'] }));
   app.use((req, res, next) => {
-    res.locals.scope = { em: orm.em.fork(), services, req } satisfies RequestScope;
-    api
-      .handleRequest({ method: req.method, path: req.path, body: req.body, query: req.query as Record<string, string>, headers: req.headers as Record<string, string> }, req, res)
-      .catch(next);
+    const scope: RequestScope = { em: orm.em.fork(), services, req };
+    api.handleRequest(apiRequest(req), req, res, scope).catch(next);
   });
   app.use(unknownPathMiddleware());
   app.use(errorMiddleware());
   return app;
 }
 
-function respondWith(handler: OperationHandler) {
-  return async (c: Context, req: Request, res: Response): Promise<void> => {
-    const operationId = c.operation.operationId as string;
-    res.locals.operationId = operationId;
-    let result: OperationResult;
-    try {
-      rejectUnstorableInput(c, operationId);
-      await enforceRateLimit(operationId, scopeOf(res));
-      result = await handler(c, scopeOf(res));
-    } catch (error) {
-      const appError = toAppError(error);
-      if (appError.status >= 500 && appError.status !== 501) req.log.error({ err: error, operationId }, 'operation failed');
-      sendError(req, res, appError);
-      return;
-    }
-    for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
-    res.status(result.status);
-    if (result.stream) streamBody(req, res, result.stream, result.contentType ?? 'application/octet-stream', operationId);
-    else if (result.contentType) res.type(result.contentType).send(result.body);
-    else if (result.body === undefined) res.end();
-    else res.json(result.body);
+/** What openapi-backend routes and validates: Express has parsed the body, and its query parser is the flat one. */
+function apiRequest(req: Request): OpenApiRequest {
+  // Express 5's "simple" query parser (node:querystring) yields strings and arrays of strings only.
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(req.query)) if (typeof value === 'string' || isStringArray(value)) query[name] = value;
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = value;
+  return { method: req.method, path: req.path, body: req.body, query, headers };
+}
+
+const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+/** Runs one operation's handler and writes its answer, or the error it threw in the contract's shape. */
+function responder(api: OpenAPIBackend, config: ResponseCheckConfig | undefined) {
+  const check = responseCheck(api, config);
+  return <Id extends OperationId>(operationId: Id, handlers: ContractHandlers) => {
+    const handler: ContractHandler<Id> = handlers[operationId];
+    return async (c: Context, ...[req, res, scope]: HandlerArgs): Promise<void> => {
+      res.locals.operationId = operationId;
+      let answer: Answer;
+      try {
+        rejectUnstorableInput(c, operationId);
+        await enforceRateLimit(operationId, scope);
+        answer = check(operationId, await handler(contractRequest<Id>(c), scope), req.log);
+      } catch (error) {
+        sendError(req, res, checkedError(error, req, operationId, check));
+        return;
+      }
+      writeAnswer(req, res, answer, operationId);
+    };
   };
+}
+
+/** A thrown error as its answer, held to the operation's documented statuses and error schemas too. */
+function checkedError(error: unknown, req: Request, operationId: OperationId, check: ReturnType<typeof responseCheck>): HttpError {
+  const httpError = toHttpError(error);
+  if (httpError.status >= 500 && httpError.status !== 501) req.log.error({ err: error, operationId }, 'operation failed');
+  try {
+    check(operationId, { status: httpError.status, body: errorBody(req, httpError) }, req.log);
+    return httpError;
+  } catch (violation) {
+    return toHttpError(violation);
+  }
+}
+
+function writeAnswer(req: Request, res: Response, answer: Answer, operationId: string): void {
+  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+  res.status(answer.status);
+  if ('stream' in answer) streamBody(req, res, answer.stream, answer.contentType, operationId);
+  else if ('contentType' in answer) res.type(answer.contentType).send(answer.body);
+  else if (!('body' in answer) || answer.body === undefined) res.end();
+  else res.json(answer.body);
 }
 
 /**
@@ -196,7 +237,7 @@ function rejectUnstorableInput(c: Context, operationId: string): void {
   if (!problem) return;
   // Promo operations answer every malformed request like a rejected code (see validationFail).
   if (PROMO_OPERATION_IDS.has(operationId)) throw invalidPromoCode();
-  throw badRequest('Validation failed', problem);
+  throw invalid('Validation failed', problem);
 }
 
 function unstorableField(c: Context): Record<string, string> | undefined {

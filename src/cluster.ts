@@ -1,10 +1,11 @@
 import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
-import { openDatabase } from './db/database';
+import { openDatabase, type DatabaseHandle } from './db/database';
 import { initOrm } from './db/orm';
 import { AggregatorRegistry } from 'prom-client';
 import { startMetricsListener } from './http/metrics-listener';
-import { createLogger } from './logger';
+import type { Config } from './config';
+import { createLogger, type Logger } from './logger';
 import { configOrExit, exitOnStartupFailure } from './main';
 import { prepare } from './server';
 
@@ -17,20 +18,8 @@ import { prepare } from './server';
 async function primary(): Promise<void> {
   const config = configOrExit();
   const logger = createLogger(config.logLevel, config.logFormat === 'pretty' ? 'pretty' : undefined).child({ role: 'primary' });
-  const database = await openDatabase(config, (message) => logger.info(message));
-  const orm = await initOrm(database.url, 2);
-  try {
-    await prepare(orm, config);
-  } finally {
-    await orm.close();
-  }
-
-  // One scrape of METRICS_PORT reads every worker's counters, added up (prom-client asks each over IPC).
-  const aggregator = new AggregatorRegistry();
-  const metricsListener =
-    config.metrics.port === undefined
-      ? undefined
-      : await startMetricsListener(config.metrics, config.metrics.port, { contentType: aggregator.contentType, read: () => aggregator.clusterMetrics() }, logger);
+  const database = await preparedDatabase(config, logger);
+  const metricsListener = await clusterMetricsListener(config, logger);
 
   cluster.setupPrimary({ exec: path.join(__dirname, 'main.js') });
   const workerEnv = { DATABASE_URL: database.url };
@@ -72,31 +61,57 @@ async function primary(): Promise<void> {
 
   const stopAll = async (exitCode: number) => {
     stopping = true;
-    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
-    await Promise.all(
-      workers.map(
-        (worker) =>
-          new Promise<void>((resolve) => {
-            if (worker.isDead()) return resolve();
-            worker.once('exit', () => resolve());
-            worker.process.kill('SIGTERM');
-          }),
-      ),
-    );
+    await stopWorkers();
     await metricsListener?.close();
     await database.release();
     logger.info('cluster stopped');
     process.exit(exitCode);
   };
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(signal, () => {
-      if (stopping) return;
-      logger.info({ signal }, 'stopping the cluster');
-      void stopAll(0);
-    });
-  }
+  onStopSignal((signal) => {
+    if (stopping) return;
+    logger.info({ signal }, 'stopping the cluster');
+    void stopAll(0);
+  });
 
   for (let i = 0; i < config.clusterWorkers; i += 1) fork();
+}
+
+/** The primary migrates and seeds once, before any worker starts. */
+async function preparedDatabase(config: Config, logger: Logger): Promise<DatabaseHandle> {
+  const database = await openDatabase(config, (message) => logger.info(message));
+  const orm = await initOrm(database.url, 2);
+  try {
+    await prepare(orm, config);
+  } finally {
+    await orm.close();
+  }
+  return database;
+}
+
+/** One scrape of METRICS_PORT reads every worker's counters, added up (prom-client asks each over IPC). */
+async function clusterMetricsListener(config: Config, logger: Logger) {
+  if (config.metrics.port === undefined) return undefined;
+  const aggregator = new AggregatorRegistry();
+  return startMetricsListener(config.metrics, config.metrics.port, { contentType: aggregator.contentType, read: () => aggregator.clusterMetrics() }, logger);
+}
+
+/** SIGTERM to every live worker; resolves once all have exited. */
+async function stopWorkers(): Promise<void> {
+  const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+  await Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise<void>((resolve) => {
+          if (worker.isDead()) return resolve();
+          worker.once('exit', () => resolve());
+          worker.process.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
+function onStopSignal(stop: (signal: NodeJS.Signals) => void): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stop(signal));
 }
 
 primary().catch(exitOnStartupFailure);

@@ -2,6 +2,8 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { gatewaySecretWeakness } from './domain/secret-strength';
+import type { ResponseValidation } from './http/response-check';
+import { isOneOf } from './narrow';
 
 export type PaymentMode = 'sandbox' | 'live';
 /** Who serves a partner-facing gateway: the built-in simulation, Khalti ePayment or eSewa ePay v2. */
@@ -13,6 +15,12 @@ type GatewayKey = 'card_gateway' | 'wallet_gateway';
 export interface Config {
   nodeEnv: string;
   isProduction: boolean;
+  /**
+   * RESPONSE_VALIDATION: every answer checked against its operation in the spec; `log` a
+   * violation, or also `fail` it with a 500 (the default under NODE_ENV=test, so tests catch
+   * drift); `off` by default in production, where the check would cost every request.
+   */
+  responseValidation: ResponseValidation;
   host: string;
   port: number;
   /** Base of links the service hands out (checkout pages, callback); '' until the listening port is known. */
@@ -274,7 +282,7 @@ class EnvReader {
   oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
     const raw = this.optional(name);
     if (raw === undefined) return fallback;
-    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    if (isOneOf(allowed, raw)) return raw;
     this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
     return fallback;
   }
@@ -378,6 +386,8 @@ function metricsConfig(read: EnvReader, isProduction: boolean): MetricsConfig {
 }
 
 const NODE_ENVS = ['development', 'test', 'production'] as const;
+const RESPONSE_VALIDATIONS = ['off', 'log', 'fail'] as const;
+const RESPONSE_VALIDATION_DEFAULTS = { development: 'log', test: 'fail', production: 'off' } as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const LOG_FORMATS = ['json', 'pretty'] as const;
 
@@ -397,6 +407,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     nodeEnv,
     isProduction,
+    responseValidation: read.oneOf('RESPONSE_VALIDATION', RESPONSE_VALIDATION_DEFAULTS[nodeEnv], RESPONSE_VALIDATIONS),
     host: read.string('HOST', '0.0.0.0'),
     port,
     // With PORT=0 (tests, forked servers) the port is known only once listening: '' means "derive it then".
@@ -421,59 +432,83 @@ export function loadConfig(env: Env = process.env): Config {
       requestTimeoutMs: (headersTimeoutSeconds + Math.ceil(maxUploadBytes / minUploadBytesPerSecond)) * 1000,
       minUploadBytesPerSecond,
     },
-    payments: {
-      mode: read.oneOf<PaymentMode>('PAYMENT_MODE', sandboxByDefault ? 'sandbox' : 'live', ['sandbox', 'live']),
-      allowHttpReturnUrl: read.boolean('ALLOW_HTTP_RETURN_URL', false),
-      reconcileAfterSeconds: read.integer('PAYMENT_RECONCILE_AFTER_SECONDS', 120, 0, 86400),
-      attemptTtlMinutes: read.integer('PAYMENT_ATTEMPT_TTL_MINUTES', 15, 1, 1440),
-      reconcileIntervalSeconds: read.integer('PAYMENT_RECONCILE_INTERVAL_SECONDS', 60, 0, 86400),
-      callbackMaxAgeSeconds: read.integer('PAYMENT_CALLBACK_MAX_AGE_SECONDS', 3600, 60, 86400),
-      merchantName: read.string('PAYMENT_MERCHANT_NAME', 'Himalayan Trek Cover'),
-      gatewaySecrets: {
-        card_gateway: read.optional('CARD_GATEWAY_SECRET'),
-        wallet_gateway: read.optional('WALLET_GATEWAY_SECRET'),
-      },
-      providers: { card_gateway: undefined, wallet_gateway: undefined },
-      providerTimeoutMs: read.integer('PAYMENT_PROVIDER_TIMEOUT_MS', 8000, 100, 60_000),
-      providerLookupAttempts: read.integer('PAYMENT_PROVIDER_LOOKUP_ATTEMPTS', 2, 1, 5),
-    },
+    payments: paymentsConfig(read, sandboxByDefault),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 300_000),
     clusterWorkers: read.integer('CLUSTER_WORKERS', Math.max(2, availableParallelism()), 1, 64),
-    rateLimits: {
-      windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
-      tokenPerClient: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT', 60, 0, 1_000_000),
-      tokenPerAddress: read.integer('RATE_LIMIT_TOKEN_PER_ADDRESS', 300, 0, 1_000_000),
-      tokenPerClientAddress: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS', 20, 0, 1_000_000),
-      promoPerCompany: read.integer('RATE_LIMIT_PROMO_PER_COMPANY', 600, 0, 1_000_000),
-      uploadPerCompany: read.integer('RATE_LIMIT_UPLOAD_PER_COMPANY', 300, 0, 1_000_000),
-      uploadBytesPerCompany: read.integer('RATE_LIMIT_UPLOAD_BYTES_PER_COMPANY', 2 * 1024 ** 3, 0, 1024 ** 4),
-      quotePerCompany: read.integer('RATE_LIMIT_QUOTE_PER_COMPANY', 600, 0, 1_000_000),
-      orderPerCompany: read.integer('RATE_LIMIT_ORDER_PER_COMPANY', 300, 0, 1_000_000),
-      travellerPerCompany: read.integer('RATE_LIMIT_TRAVELLER_PER_COMPANY', 300, 0, 1_000_000),
-      payPerCompany: read.integer('RATE_LIMIT_PAY_PER_COMPANY', 300, 0, 1_000_000),
-      certificatePerCompany: read.integer('RATE_LIMIT_CERTIFICATE_PER_COMPANY', 600, 0, 1_000_000),
-      verifyPerAddress: read.integer('RATE_LIMIT_VERIFY_PER_ADDRESS', 60, 0, 1_000_000),
-    },
-    certificate: {
-      // Production has no default: a forgotten setting must not print a made-up emergency number on real certificates.
-      assistancePhone: isProduction ? read.required('ASSISTANCE_PHONE', 'in production the certificate\'s 24-hour assistance number must be the real one') : read.string('ASSISTANCE_PHONE', '+977 1 4000 000'),
-      assistanceEmail: isProduction ? read.required('ASSISTANCE_EMAIL', 'in production the certificate\'s assistance e-mail must be the real one') : read.string('ASSISTANCE_EMAIL', 'assistance@himalayantrekcover.example'),
-    },
+    rateLimits: rateLimitsConfig(read),
+    certificate: certificateConfig(read, isProduction),
     maxDraftsPerCompany: read.integer('DOCUMENT_MAX_DRAFTS_PER_COMPANY', 500, 0, 1_000_000),
     documentStorage: documentStorageConfig(read),
     metrics: metricsConfig(read, isProduction),
-    webhooks: {
-      timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
-      retryDelaySeconds: read.integer('WEBHOOK_RETRY_DELAY_SECONDS', 60, 1, 3600),
-      retryDelayMaxSeconds: read.integer('WEBHOOK_RETRY_DELAY_MAX_SECONDS', 4 * 3600, 1, 86400),
-      retryLimit: read.integer('WEBHOOK_RETRY_LIMIT', 13, 0, 50),
-      concurrency: read.integer('WEBHOOK_CONCURRENCY', 50, 1, 200),
-      secretOverlapHours: read.integer('WEBHOOK_SECRET_OVERLAP_HOURS', 24, 0, 24 * 30),
-      allowLocalEndpoints: false,
-    },
+    webhooks: webhooksConfig(read),
   };
   // Local receivers exist for development and tests: only where payments are simulated too.
   config.webhooks.allowLocalEndpoints = config.payments.mode === 'sandbox';
+  checkConsistency(read, config);
+  readProviders(read, config);
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return config;
+}
+
+function paymentsConfig(read: EnvReader, sandboxByDefault: boolean): Config['payments'] {
+  return {
+    mode: read.oneOf<PaymentMode>('PAYMENT_MODE', sandboxByDefault ? 'sandbox' : 'live', ['sandbox', 'live']),
+    allowHttpReturnUrl: read.boolean('ALLOW_HTTP_RETURN_URL', false),
+    reconcileAfterSeconds: read.integer('PAYMENT_RECONCILE_AFTER_SECONDS', 120, 0, 86400),
+    attemptTtlMinutes: read.integer('PAYMENT_ATTEMPT_TTL_MINUTES', 15, 1, 1440),
+    reconcileIntervalSeconds: read.integer('PAYMENT_RECONCILE_INTERVAL_SECONDS', 60, 0, 86400),
+    callbackMaxAgeSeconds: read.integer('PAYMENT_CALLBACK_MAX_AGE_SECONDS', 3600, 60, 86400),
+    merchantName: read.string('PAYMENT_MERCHANT_NAME', 'Himalayan Trek Cover'),
+    gatewaySecrets: {
+      card_gateway: read.optional('CARD_GATEWAY_SECRET'),
+      wallet_gateway: read.optional('WALLET_GATEWAY_SECRET'),
+    },
+    providers: { card_gateway: undefined, wallet_gateway: undefined },
+    providerTimeoutMs: read.integer('PAYMENT_PROVIDER_TIMEOUT_MS', 8000, 100, 60_000),
+    providerLookupAttempts: read.integer('PAYMENT_PROVIDER_LOOKUP_ATTEMPTS', 2, 1, 5),
+  };
+}
+
+function rateLimitsConfig(read: EnvReader): Config['rateLimits'] {
+  return {
+    windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
+    tokenPerClient: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT', 60, 0, 1_000_000),
+    tokenPerAddress: read.integer('RATE_LIMIT_TOKEN_PER_ADDRESS', 300, 0, 1_000_000),
+    tokenPerClientAddress: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS', 20, 0, 1_000_000),
+    promoPerCompany: read.integer('RATE_LIMIT_PROMO_PER_COMPANY', 600, 0, 1_000_000),
+    uploadPerCompany: read.integer('RATE_LIMIT_UPLOAD_PER_COMPANY', 300, 0, 1_000_000),
+    uploadBytesPerCompany: read.integer('RATE_LIMIT_UPLOAD_BYTES_PER_COMPANY', 2 * 1024 ** 3, 0, 1024 ** 4),
+    quotePerCompany: read.integer('RATE_LIMIT_QUOTE_PER_COMPANY', 600, 0, 1_000_000),
+    orderPerCompany: read.integer('RATE_LIMIT_ORDER_PER_COMPANY', 300, 0, 1_000_000),
+    travellerPerCompany: read.integer('RATE_LIMIT_TRAVELLER_PER_COMPANY', 300, 0, 1_000_000),
+    payPerCompany: read.integer('RATE_LIMIT_PAY_PER_COMPANY', 300, 0, 1_000_000),
+    certificatePerCompany: read.integer('RATE_LIMIT_CERTIFICATE_PER_COMPANY', 600, 0, 1_000_000),
+    verifyPerAddress: read.integer('RATE_LIMIT_VERIFY_PER_ADDRESS', 60, 0, 1_000_000),
+  };
+}
+
+function webhooksConfig(read: EnvReader): Config['webhooks'] {
+  return {
+    timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    retryDelaySeconds: read.integer('WEBHOOK_RETRY_DELAY_SECONDS', 60, 1, 3600),
+    retryDelayMaxSeconds: read.integer('WEBHOOK_RETRY_DELAY_MAX_SECONDS', 4 * 3600, 1, 86400),
+    retryLimit: read.integer('WEBHOOK_RETRY_LIMIT', 13, 0, 50),
+    concurrency: read.integer('WEBHOOK_CONCURRENCY', 50, 1, 200),
+    secretOverlapHours: read.integer('WEBHOOK_SECRET_OVERLAP_HOURS', 24, 0, 24 * 30),
+    allowLocalEndpoints: false,
+  };
+}
+
+function certificateConfig(read: EnvReader, isProduction: boolean): Config['certificate'] {
+  return {
+    // Production has no default: a forgotten setting must not print a made-up emergency number on real certificates.
+    assistancePhone: isProduction ? read.required('ASSISTANCE_PHONE', 'in production the certificate\'s 24-hour assistance number must be the real one') : read.string('ASSISTANCE_PHONE', '+977 1 4000 000'),
+    assistanceEmail: isProduction ? read.required('ASSISTANCE_EMAIL', 'in production the certificate\'s assistance e-mail must be the real one') : read.string('ASSISTANCE_EMAIL', 'assistance@himalayantrekcover.example'),
+  };
+}
+
+/** Rules between settings, and settings production must not run with. */
+function checkConsistency(read: EnvReader, config: Config): void {
   if (config.host.trim() === '') read.problems.push('HOST must not be blank');
   if (!/^[A-Z]{3}$/.test(config.currency)) read.problems.push(`CURRENCY must be an ISO 4217 code such as NPR (got "${config.currency}")`);
   // Printed on every certificate for a traveller in trouble to call: it must be dialable as written.
@@ -485,18 +520,15 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const payments = config.payments;
   // Sandbox gateways approve test cards: in production they would mark unpaid orders PAID.
-  if (isProduction && payments.mode === 'sandbox') read.problems.push('PAYMENT_MODE=sandbox is not allowed when NODE_ENV=production');
-  if (isProduction && payments.allowHttpReturnUrl) read.problems.push('ALLOW_HTTP_RETURN_URL=true is not allowed when NODE_ENV=production');
+  if (config.isProduction && payments.mode === 'sandbox') read.problems.push('PAYMENT_MODE=sandbox is not allowed when NODE_ENV=production');
+  if (config.isProduction && payments.allowHttpReturnUrl) read.problems.push('ALLOW_HTTP_RETURN_URL=true is not allowed when NODE_ENV=production');
   // Demo partners have published secrets: anyone could take their tokens.
-  if (isProduction && config.seedDemoData) read.problems.push('SEED_DEMO_DATA=true is not allowed when NODE_ENV=production');
+  if (config.isProduction && config.seedDemoData) read.problems.push('SEED_DEMO_DATA=true is not allowed when NODE_ENV=production');
   for (const [gateway, secret] of Object.entries(payments.gatewaySecrets)) {
     // A guessable callback secret lets anyone forge a signed "paid" callback.
-    const weakness = secret === undefined ? undefined : gatewaySecretWeakness(secret, { production: isProduction });
+    const weakness = secret === undefined ? undefined : gatewaySecretWeakness(secret, { production: config.isProduction });
     if (weakness) read.problems.push(`${gateway.toUpperCase()}_SECRET ${weakness}`);
   }
-  readProviders(read, config);
-  if (read.problems.length > 0) throw new ConfigError(read.problems);
-  return config;
 }
 
 /**

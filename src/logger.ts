@@ -23,7 +23,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     },
     timestamp: pino.stdTimeFunctions.isoTime,
     // A database error's message carries the statement's values: passport and medical data among them.
-    serializers: { err: (error: unknown) => (isDatabaseError(error) ? databaseErrorForLog(error) : pino.stdSerializers.err(error as Error)) },
+    serializers: { err: (error: unknown) => (isDatabaseError(error) ? databaseErrorForLog(error) : pino.stdSerializers.err(error instanceof Error ? error : new Error(String(error)))) },
   };
   // Readable lines for a terminal, written synchronously in this process (no transport worker);
   // a destination where a test reads the lines back; JSON on stdout otherwise.

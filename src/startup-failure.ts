@@ -1,13 +1,15 @@
 import type { Config } from './config';
+import { isRecord, stringField } from './narrow';
 
-type Failure = { code?: string; syscall?: string; message?: string; cause?: unknown; errors?: unknown[] };
+type Failure = { code: string; syscall?: string };
 
 /** The first error code in an error, its cause or its aggregated errors (pg tries every address of a host). */
 function codeOf(error: unknown, depth = 0): Failure | undefined {
-  if (!error || typeof error !== 'object' || depth > 4) return undefined;
-  const failure = error as Failure;
-  if (failure.code) return failure;
-  return codeOf(failure.cause, depth + 1) ?? failure.errors?.map((inner) => codeOf(inner, depth + 1)).find(Boolean);
+  if (!isRecord(error) || depth > 4) return undefined;
+  const code = stringField(error, 'code');
+  if (code) return { code, syscall: stringField(error, 'syscall') };
+  const inner = Array.isArray(error.errors) ? error.errors : [];
+  return codeOf(error.cause, depth + 1) ?? inner.map((each: unknown) => codeOf(each, depth + 1)).find(Boolean);
 }
 
 /** Where the database is, for the operator, without the credentials of DATABASE_URL. */

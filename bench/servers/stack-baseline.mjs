@@ -53,12 +53,12 @@ async function fullStack() {
   const metrics = createMetrics({ used: () => 0, free: () => 0, pending: () => 0, max: 10 });
   const services = { config, logger: createLogger(config.logLevel), metrics, rateLimiter: new RateLimiter(config.rateLimits.windowSeconds) };
   const handlers = {
-    getCompany: async (c, scope) => {
-      const [company] = await runPrepared(scope.em, COMPANY_BY_ID, [c.request.params.companyId]);
+    getCompany: async (request, scope) => {
+      const [company] = await runPrepared(scope.em, COMPANY_BY_ID, [request.params.companyId]);
       return { status: 200, body: { success: true, message: 'OK', data: { companyId: company.id, name: company.name }, timestamp: new Date().toISOString() } };
     },
   };
-  const api = await buildApi(document, handlers, tokenChecks);
+  const api = await buildApi(document, handlers, { tokenChecks });
   return httpStack({ orm, services, document, api });
 }
 

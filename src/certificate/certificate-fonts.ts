@@ -24,6 +24,7 @@ export type FontWeight = 'regular' | 'bold';
  */
 const SUBSETS = ['latin', 'latin-ext', 'devanagari'] as const;
 const WEIGHTS: Record<FontWeight, number> = { regular: 400, bold: 700 };
+const FONT_WEIGHTS: readonly FontWeight[] = ['regular', 'bold'];
 
 export interface FontFace {
   /** The name the face is registered under in each document. */
@@ -44,7 +45,7 @@ export interface TextRun {
 export function loadCertificateFonts(): CertificateFonts {
   const directory = path.join(path.dirname(require.resolve('@fontsource/noto-sans-devanagari/package.json')), 'files');
   const faces: FontFace[] = [];
-  for (const weight of Object.keys(WEIGHTS) as FontWeight[]) {
+  for (const weight of FONT_WEIGHTS) {
     for (const subset of SUBSETS) {
       const file = path.join(directory, `noto-sans-devanagari-${subset}-${WEIGHTS[weight]}-normal.woff`);
       const font = fontkit.create(sfntFromWoff(fs.readFileSync(file)));

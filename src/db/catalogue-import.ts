@@ -7,6 +7,7 @@ import { catalogueFileSchema, type CatalogueFile } from './catalogue-schema';
 import { Ctg } from '../entities/ctg';
 import { Route } from '../entities/route';
 import { minorFromAmount } from '../domain/money';
+import { messageOf } from '../narrow';
 
 export interface ImportSummary {
   routes: number;
@@ -24,26 +25,30 @@ export function readCatalogueFile(file: string): CatalogueFile {
   try {
     parsed = parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`${file} cannot be read as YAML: ${(error as Error).message}`);
+    throw new Error(`${file} cannot be read as YAML: ${messageOf(error)}`);
   }
   const problems = catalogueProblems(parsed);
-  if (problems.length > 0) throw new Error(`${file} is not a valid catalogue:\n  - ${problems.join('\n  - ')}`);
-  return parsed as CatalogueFile;
+  if (problems.length > 0 || !isCatalogueFile(parsed)) throw new Error(`${file} is not a valid catalogue:\n  - ${problems.join('\n  - ')}`);
+  return parsed;
 }
 
-let validateShape: ValidateFunction | undefined;
+let validateShape: ValidateFunction<CatalogueFile> | undefined;
 
-export function catalogueProblems(parsed: unknown): string[] {
+function shapeValidator(): ValidateFunction<CatalogueFile> {
   if (!validateShape) {
     // multipleOfPrecision: 1234.56 / 0.01 is not an integer in floating point.
     const ajv = new Ajv2020({ allErrors: true, strict: false, multipleOfPrecision: 6 });
     addFormats(ajv);
-    validateShape = ajv.compile(catalogueFileSchema);
+    validateShape = ajv.compile<CatalogueFile>(catalogueFileSchema);
   }
-  if (!validateShape(parsed)) {
-    return (validateShape.errors ?? []).map((error) => `${placeOf(error.instancePath)}${describe(error)}`);
-  }
-  const catalogue = parsed as CatalogueFile;
+  return validateShape;
+}
+
+const isCatalogueFile = (parsed: unknown): parsed is CatalogueFile => shapeValidator()(parsed);
+
+export function catalogueProblems(parsed: unknown): string[] {
+  if (!isCatalogueFile(parsed)) return (shapeValidator().errors ?? []).map((error) => `${placeOf(error.instancePath)}${describe(error)}`);
+  const catalogue = parsed;
   const problems: string[] = [];
   const routeIds = new Set(catalogue.routes.map((route) => route.id));
   const seen = new Map<string, string>();
@@ -79,14 +84,14 @@ function placeOf(pointer: string): string {
 }
 
 function describe(error: ErrorObject): string {
-  const params = error.params as Record<string, unknown>;
+  const params: Record<string, unknown> = error.params;
   switch (error.keyword) {
     case 'required':
       return `${String(params.missingProperty)} is required`;
     case 'additionalProperties':
       return `${String(params.additionalProperty)} is not a field of this format`;
     case 'enum':
-      return `must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
+      return `must be one of ${Array.isArray(params.allowedValues) ? params.allowedValues.join(', ') : ''}`;
     default:
       return error.message ?? 'is invalid';
   }

@@ -1,5 +1,6 @@
 import { DriverException } from '@mikro-orm/core';
 import { DatabaseError } from 'pg';
+import { stringField } from '../narrow';
 
 /**
  * What a log line may keep of a database error. Its message is the failed statement with every
@@ -16,8 +17,10 @@ export function isDatabaseError(error: unknown): error is Error {
 }
 
 export function databaseErrorForLog(error: Error): Record<string, unknown> {
-  const parts = error as unknown as Record<string, unknown>;
-  const named = Object.fromEntries(NAMED_PARTS.filter((key) => typeof parts[key] === 'string').map((key) => [key, parts[key]]));
+  const named = Object.fromEntries(NAMED_PARTS.flatMap((key) => {
+    const part = stringField(error, key);
+    return part === undefined ? [] : [[key, part]];
+  }));
   return {
     type: error.name,
     message: `${error.name} (statement and values not logged)`,

@@ -4,6 +4,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { isRecord, listeningPort } from '../narrow';
+// pg is MikroORM's own driver dependency; a plain client avoids booting the ORM for one statement.
+import { Client } from 'pg';
 
 const run = promisify(execFile);
 
@@ -94,15 +97,19 @@ function freePort(): Promise<number> {
     const server = net.createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
+      const port = listeningPort(server);
       server.close(() => resolve(port));
     });
   });
 }
 
+const isClusterState = (value: unknown): value is ClusterState =>
+  isRecord(value) && typeof value.port === 'number' && typeof value.user === 'string' && typeof value.password === 'string';
+
 function readState(file: string): ClusterState | undefined {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as ClusterState;
+    const state: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return isClusterState(state) ? state : undefined;
   } catch {
     return undefined;
   }
@@ -189,9 +196,6 @@ async function initCluster(
 }
 
 async function ensureDatabase(state: ClusterState, database: string): Promise<void> {
-  // pg is MikroORM's own driver dependency; a plain client avoids booting the ORM for one statement.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { Client } = require('pg') as typeof import('pg');
   const client = new Client({ connectionString: connectionUrl(state, 'postgres') });
   await client.connect();
   try {

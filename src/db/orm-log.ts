@@ -1,4 +1,5 @@
-import { DefaultLogger, type LogContext, type LoggerOptions } from '@mikro-orm/core';
+import { DefaultLogger, type LogContext, type LoggerNamespace, type LoggerOptions } from '@mikro-orm/core';
+import { isOneOf } from '../narrow';
 
 /** Where MikroORM's own lines go, by level (the migrator's progress is info). */
 export interface OrmLogSink {
@@ -12,13 +13,15 @@ export interface OrmLogSink {
  * This one hands each line to a sink with its level, so the server can put them into its
  * structured log (where LOG_LEVEL decides) and the CLI can keep stdout free for `--json`.
  */
+const NAMESPACES: readonly LoggerNamespace[] = ['query', 'query-params', 'schema', 'discovery', 'info', 'deprecated', 'slow-query'];
+
 class SinkLogger extends DefaultLogger {
   constructor(options: LoggerOptions, private readonly sink: OrmLogSink) {
     super(options);
   }
 
   override log(namespace: string, message: string, context?: LogContext): void {
-    if (!this.isEnabled(namespace as never, context)) return;
+    if (!isOneOf(NAMESPACES, namespace) || !this.isEnabled(namespace, context)) return;
     const line = `[${namespace}] ${message.replace(/\s+/g, ' ').trim()}`;
     if (context?.level === 'error') this.sink.error(line);
     else if (context?.level === 'warning') this.sink.warn(line);

@@ -1,3 +1,4 @@
+import type { QueryResultRow } from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** A statement PostgreSQL parses once per pooled connection and then only binds and runs. */
@@ -16,9 +17,9 @@ export interface PreparedStatement {
  * connection. Auto-commit only: a statement run here is not part of a transaction the entity
  * manager holds, so that is refused.
  */
-export async function runPrepared<Row>(em: EntityManager, statement: PreparedStatement, values: unknown[]): Promise<Row[]> {
+export async function runPrepared<Row extends QueryResultRow>(em: EntityManager, statement: PreparedStatement, values: unknown[]): Promise<Row[]> {
   if (em.isInTransaction()) throw new Error(`prepared statement ${statement.name} cannot join the open transaction`);
   const pool = await em.getConnection().getNativeClient();
-  const result = await pool.query({ name: statement.name, text: statement.text, values });
-  return result.rows as Row[];
+  const result = await pool.query<Row>({ name: statement.name, text: statement.text, values });
+  return result.rows;
 }

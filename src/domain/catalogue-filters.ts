@@ -1,3 +1,5 @@
+import type { QueryOf } from './wire';
+
 /**
  * Filters of GET /reference/ctgs and /reference/routes. Bands are named ranges documented in the
  * spec; a package matches a band when its own range overlaps it.
@@ -9,13 +11,7 @@ const DURATION_BANDS: Record<string, [number, number]> = { SHORT: [1, 7], MEDIUM
 const overlaps = ([lo, hi]: [number, number], min: number, max: number) => min <= hi && lo <= max;
 const contains = (haystack: string, needle: string) => haystack.toLowerCase().includes(needle.toLowerCase());
 
-export interface CtgFilter {
-  search?: string;
-  altitudeBand?: string;
-  durationBand?: string;
-  ageBand?: string;
-  productType?: string;
-}
+export type CtgFilter = Pick<QueryOf<'listCtgs'>, 'search' | 'altitudeBand' | 'durationBand' | 'ageBand' | 'productType'>;
 
 export interface FilterableCtg {
   code: string;
@@ -40,13 +36,7 @@ export function matchesCtgFilter(ctg: FilterableCtg, filter: CtgFilter): boolean
   return true;
 }
 
-export interface RouteFilter {
-  search?: string;
-  region?: string;
-  trekName?: string;
-  routeType?: string;
-  routeCategory?: string;
-}
+export type RouteFilter = Pick<QueryOf<'listRoutes'>, 'search' | 'region' | 'trekName' | 'routeType' | 'routeCategory'>;
 
 export interface FilterableRoute {
   name: string;

@@ -1,7 +1,8 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
+import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const scryptAsync = promisify(scrypt) as (secret: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
+// promisify's typing of scrypt drops the overload with options; wrapped by hand instead.
+const scryptAsync = (secret: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
+  new Promise<Buffer>((resolve, reject) => scrypt(secret, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))));
 const PARAMS = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 

@@ -1,4 +1,4 @@
-import { DocumentType } from '../entities/document';
+import { DocumentType } from './document-type';
 
 /** Media types a document may have; anything else is refused whatever its name or header says. */
 export type DocumentContentType = 'image/jpeg' | 'image/png' | 'image/webp' | 'application/pdf';
@@ -66,5 +66,5 @@ export function describeAllowed(documentType: DocumentType): string {
 }
 
 export function isDocumentType(value: string): value is DocumentType {
-  return (Object.values(DocumentType) as string[]).includes(value);
+  return (Object.values<string>(DocumentType)).includes(value);
 }

@@ -1,4 +1,4 @@
-import { DocumentType } from '../entities/document';
+import { DocumentType } from './document-type';
 import { pdfActiveContent } from './pdf-active-content';
 import { imageProblem } from './image-dimensions';
 import { describeAllowed, isAllowedContent, isDocumentType, sniffContentType, type DocumentContentType } from './document-content';

@@ -49,8 +49,8 @@ export function parsePromoDefinition(input: PromoDefinitionInput): { ok: true; v
     if (!(percent > 0 && percent <= 100)) problems.push('--percent must be more than 0 and at most 100, with at most two decimals');
     else discount = { percent: percent.toFixed(2) };
   } else {
-    const valid = /^\d{1,10}(\.\d{1,2})?$/.test(input.amount ?? '');
-    const amount = valid ? minorFromDecimalString(input.amount as string) : 0;
+    const given = input.amount ?? '';
+    const amount = /^\d{1,10}(\.\d{1,2})?$/.test(given) ? minorFromDecimalString(given) : 0;
     if (amount <= 0) problems.push('--amount must be a positive amount with at most two decimals');
     else discount = { amount };
   }

@@ -125,12 +125,12 @@ export function clearSlots(slots: PromoSlots, code?: string): SlotChange {
   });
   let next = slots;
   for (const slot of cleared) next = withSlot(next, slot, null);
-  if (cleared.includes(slots.binding.type as PromoSlot)) next = { ...next, binding: UNBOUND };
+  if (cleared.some((slot) => slot === slots.binding.type)) next = { ...next, binding: UNBOUND };
   return {
     slots: next,
     changed: cleared.length > 0,
     reserve: null,
-    release: cleared.map((slot) => (slotOf(slots, slot) as SlotCode).id),
+    release: cleared.flatMap((slot) => slotOf(slots, slot)?.id ?? []),
   };
 }
 

@@ -1,12 +1,7 @@
 import { addDays, inclusiveDays, kathmanduToday } from './business-date';
+import type { Schemas } from './wire';
 
-export interface TripRequest {
-  startDate: string;
-  endDate?: string;
-  duration?: number;
-  routeId?: string;
-  maxAltitude?: number;
-}
+export type TripRequest = Pick<Schemas['QuoteRequest'], 'startDate' | 'endDate' | 'duration' | 'routeId' | 'maxAltitude'>;
 
 export interface TripWindow {
   startDate: string;
@@ -44,6 +39,7 @@ export function tripWindow(request: TripRequest): TripWindow {
   if (request.endDate !== undefined) {
     return { startDate: request.startDate, endDate: request.endDate, durationDays: inclusiveDays(request.startDate, request.endDate) };
   }
-  const durationDays = request.duration as number;
+  // quoteRequestErrors has made sure one of endDate and duration is there.
+  const durationDays = request.duration ?? 1;
   return { startDate: request.startDate, endDate: addDays(request.startDate, durationDays - 1), durationDays };
 }

@@ -1,5 +1,5 @@
-import { DocumentType } from '../entities/document';
-import type { FieldErrors } from '../http/app-error';
+import { DocumentType } from './document-type';
+import type { FieldErrors } from './errors';
 import { isCalendarDate } from './business-date';
 
 /** The document fields of a traveller and the document type each must hold. */
@@ -11,6 +11,9 @@ export const DOCUMENT_SLOTS = [
 ] as const;
 
 export type DocumentSlotField = (typeof DOCUMENT_SLOTS)[number]['field'];
+
+/** The document ids a registration item names, in its slots. */
+export type DocumentReferences = Partial<Record<DocumentSlotField, string | null>>;
 
 export interface TravellerFacts {
   name: string;
@@ -51,7 +54,7 @@ export type SlotVerdict =
   | { kind: 'conflict'; documentId: string; reason: 'attached' | 'reused' };
 
 /** Every document ID a batch references, in request order, without duplicates. */
-export function referencedDocumentIds(items: readonly Record<string, unknown>[]): string[] {
+export function referencedDocumentIds(items: readonly DocumentReferences[]): string[] {
   const ids = new Set<string>();
   for (const item of items) {
     for (const slot of DOCUMENT_SLOTS) {
@@ -67,7 +70,7 @@ export function referencedDocumentIds(items: readonly Record<string, unknown>[])
  * caller company's). Precedence: an unknown document (404), then wrong types (400, all of them),
  * then a document already attached or used twice in the batch (409).
  */
-export function judgeDocumentSlots(items: readonly Record<string, unknown>[], found: ReadonlyMap<string, DocumentFacts>): SlotVerdict {
+export function judgeDocumentSlots(items: readonly DocumentReferences[], found: ReadonlyMap<string, DocumentFacts>): SlotVerdict {
   const missing = referencedDocumentIds(items).find((id) => !found.has(id));
   if (missing) return { kind: 'notFound', documentId: missing };
 

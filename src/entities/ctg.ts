@@ -3,6 +3,7 @@ import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/l
 import type { Minor } from '../domain/money';
 import { MoneyType } from './money-type';
 import { Route } from './route';
+import type { Schemas } from '../domain/wire';
 
 export interface CoverageLine {
   code: string;
@@ -39,7 +40,7 @@ export class Ctg {
   insuranceCompany!: string;
 
   @Property({ type: 'text' })
-  productType!: string;
+  productType!: Schemas['Ctg']['productType'];
 
   /** Set only for special-route products, which are offered on that route alone. */
   @ManyToOne(() => Route, { nullable: true })

@@ -4,12 +4,10 @@ import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm
 import { Company } from './company';
 import { Traveller } from './traveller';
 
-export enum DocumentType {
-  Avatar = 'AVATAR',
-  Passport = 'PASSPORT',
-  Signature = 'SIGNATURE',
-  Visa = 'VISA',
-}
+import { DocumentType } from '../domain/document-type';
+
+// Tests and the CLI name it beside the entity; domain code imports it from domain/.
+export { DocumentType };
 
 /**
  * An uploaded traveller document. A draft until a traveller takes it; drafts past their TTL are

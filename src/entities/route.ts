@@ -1,5 +1,6 @@
 import { OptionalProps } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { Schemas } from '../domain/wire';
 
 /** A trek route of the catalogue; only active routes are offered to partners. */
 @Entity({ tableName: 'route' })
@@ -19,10 +20,10 @@ export class Route {
   trekName!: string;
 
   @Property({ type: 'text' })
-  routeType!: string;
+  routeType!: Schemas['RouteSummary']['routeType'];
 
   @Property({ type: 'text' })
-  routeCategory!: string;
+  routeCategory!: Schemas['RouteSummary']['routeCategory'];
 
   @Property({ type: 'integer' })
   maxAltitude!: number;

@@ -3,6 +3,7 @@ import { OptionalProps, type Rel } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { Company } from './company';
 import { Document } from './document';
+import type { Schemas } from '../domain/wire';
 
 /**
  * A person registered by one company; only that company ever sees or books them. The table also
@@ -36,7 +37,7 @@ export class Traveller {
   countryOfResidence?: string;
 
   @Property({ type: 'text' })
-  idType!: string;
+  idType!: Schemas['Traveller']['idType'];
 
   @Property({ type: 'text' })
   idNumber!: string;
@@ -48,7 +49,7 @@ export class Traveller {
   bloodGroup?: string;
 
   @Property({ type: 'text' })
-  gender!: string;
+  gender!: Schemas['Traveller']['gender'];
 
   @Property({ type: 'text' })
   phone!: string;

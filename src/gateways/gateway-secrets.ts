@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PaymentConfig } from '../config';
+import { stringField } from '../narrow';
 import { GATEWAY_NAMES, type GatewayName } from './gateway';
 
 const SECRETS_FILE = 'gateway-secrets.json';
@@ -19,24 +20,27 @@ export function loadGatewaySecrets(payments: PaymentConfig, dataDir: string): Re
     throw new Error(`PAYMENT_MODE=live needs ${missing.map((name) => `${name.toUpperCase()}_SECRET`).join(' and ')}`);
   }
   const generated = missing.length > 0 ? sandboxSecrets(dataDir) : undefined;
-  return Object.fromEntries(GATEWAY_NAMES.map((name) => [name, payments.gatewaySecrets[name] ?? generated![name]])) as Record<GatewayName, string>;
+  const secretOf = (name: GatewayName) => payments.gatewaySecrets[name] ?? generated?.[name] ?? '';
+  return { card_gateway: secretOf('card_gateway'), wallet_gateway: secretOf('wallet_gateway') };
 }
 
 function sandboxSecrets(dataDir: string): Record<GatewayName, string> {
   const file = path.join(dataDir, SECRETS_FILE);
   fs.mkdirSync(dataDir, { recursive: true });
-  const fresh = Object.fromEntries(GATEWAY_NAMES.map((name) => [name, randomBytes(32).toString('base64url')]));
+  const fresh: Record<GatewayName, string> = { card_gateway: randomBytes(32).toString('base64url'), wallet_gateway: randomBytes(32).toString('base64url') };
   try {
     // 'wx': exactly one of several processes starting together creates the file; the others read it.
     fs.writeFileSync(file, JSON.stringify(fresh), { flag: 'wx', mode: 0o600 });
-    return fresh as Record<GatewayName, string>;
+    return fresh;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (stringField(error, 'code') !== 'EEXIST') throw error;
   }
   for (let attempt = 0; ; attempt++) {
     try {
-      const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<GatewayName, string>;
-      if (GATEWAY_NAMES.every((name) => typeof stored[name] === 'string' && stored[name].length >= 32)) return stored;
+      const stored: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+      const card = stringField(stored, 'card_gateway');
+      const wallet = stringField(stored, 'wallet_gateway');
+      if (card && card.length >= 32 && wallet && wallet.length >= 32) return { card_gateway: card, wallet_gateway: wallet };
       throw new Error(`${file} is incomplete`);
     } catch (error) {
       // The creator may still be writing it.

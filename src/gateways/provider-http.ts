@@ -1,5 +1,6 @@
 import type { Logger } from '../logger';
 import { ProviderUnavailableError } from './gateway';
+import { isRecord } from '../narrow';
 
 /** How every call to a payment provider is bounded. */
 export interface ProviderCallPolicy {
@@ -59,5 +60,5 @@ export async function withLookupRetries<T>(policy: ProviderCallPolicy, call: () 
 
 /** Narrows a provider's JSON body to a record without trusting any field. */
 export function asRecord(body: unknown): Record<string, unknown> {
-  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  return isRecord(body) && !Array.isArray(body) ? body : {};
 }

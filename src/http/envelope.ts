@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { FieldErrors } from './app-error';
+import type { FieldErrors } from '../domain/errors';
 
 /** Success envelope of SPEC section 2.1. */
 export function successBody<T>(data: T, message = 'OK') {

@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
-import type { FieldErrors } from './app-error';
+import type { FieldErrors } from '../domain/errors';
+import { isRecord, stringField } from '../narrow';
 
 /**
  * Turns Ajv errors from openapi-backend's request validation into display field names:
@@ -31,10 +32,10 @@ interface FieldRule {
  */
 function fieldRule(error: ErrorObject): FieldRule | undefined {
   if (!RULE_KEYWORDS.has(error.keyword)) return undefined;
-  const rule = (error.parentSchema as Record<string, unknown> | undefined)?.['x-field-error'];
-  if (typeof rule !== 'object' || rule === null) return undefined;
-  const { field, message } = rule as Record<string, unknown>;
-  return typeof field === 'string' && typeof message === 'string' ? { field, message } : undefined;
+  const rule = isRecord(error.parentSchema) ? error.parentSchema['x-field-error'] : undefined;
+  const field = stringField(rule, 'field');
+  const message = stringField(rule, 'message');
+  return field !== undefined && message !== undefined ? { field, message } : undefined;
 }
 
 const RULE_KEYWORDS = new Set(['not', 'anyOf', 'oneOf']);
@@ -68,9 +69,10 @@ function withoutUnmatchedBranches(errors: ErrorObject[]): ErrorObject[] {
 }
 
 function fieldName(location: string | undefined, segments: string[], error: ErrorObject): string {
-  const extra = (error.params as { missingProperty?: string; additionalProperty?: string });
-  if (error.keyword === 'required' && extra.missingProperty) segments.push(extra.missingProperty);
-  if (error.keyword === 'additionalProperties' && extra.additionalProperty) segments.push(extra.additionalProperty);
+  const missing = stringField(error.params, 'missingProperty');
+  const additional = stringField(error.params, 'additionalProperty');
+  if (error.keyword === 'required' && missing) segments.push(missing);
+  if (error.keyword === 'additionalProperties' && additional) segments.push(additional);
   if (location === 'header') return segments.map(headerName).join('.');
   const name = segments
     .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment.replace(/~1/g, '/').replace(/~0/g, '~')}`))
@@ -84,14 +86,14 @@ function headerName(name: string): string {
 }
 
 function messageFor(error: ErrorObject): string {
-  const params = error.params as Record<string, unknown>;
+  const params: Record<string, unknown> = error.params;
   switch (error.keyword) {
     case 'required':
       return 'is required';
     case 'additionalProperties':
       return 'is not an accepted field';
     case 'enum':
-      return `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
+      return `must be one of: ${Array.isArray(params.allowedValues) ? params.allowedValues.join(', ') : ''}`;
     case 'const':
       return `must be ${JSON.stringify(params.allowedValue)}`;
     case 'format':
@@ -107,6 +109,5 @@ function messageFor(error: ErrorObject): string {
 }
 
 function patternMessage(error: ErrorObject): string | undefined {
-  const message = (error.parentSchema as Record<string, unknown> | undefined)?.['x-pattern-message'];
-  return typeof message === 'string' ? message : undefined;
+  return stringField(error.parentSchema, 'x-pattern-message');
 }

@@ -1,3 +1,5 @@
+import { isRecord } from '../narrow';
+
 /**
  * Inputs the schema accepts but the layers below cannot hold. Requests are checked once, after
  * routing and schema validation, before any handler runs. The walks are iterative: bodies of
@@ -32,8 +34,8 @@ function firstField(root: unknown, bad: (value: unknown, depth: number) => boole
   while (pending.length > 0) {
     const [value, field, depth] = pending.pop()!;
     if (bad(value, depth)) return field || 'body';
-    if (value && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    if (isRecord(value)) {
+      for (const [key, child] of Object.entries(value)) {
         pending.push([child, Array.isArray(value) ? `${field}[${key}]` : field ? `${field}.${key}` : key, depth + 1]);
       }
     }

@@ -3,6 +3,7 @@ import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MetricsConfig } from '../config';
 import type { Logger } from '../logger';
+import { listeningPort } from '../narrow';
 
 /** What a scrape reads: this process's registry, or in a cluster's primary the workers' aggregate. */
 export interface MetricsSource {
@@ -51,7 +52,7 @@ export async function startMetricsListener(settings: MetricsConfig, port: number
     server.once('error', reject);
     server.listen(port, settings.host, () => resolve());
   });
-  const bound = (server.address() as AddressInfo).port;
+  const bound = listeningPort(server);
   logger.info({ metricsPort: bound, host: settings.host }, 'metrics listening');
   return {
     port: bound,

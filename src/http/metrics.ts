@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { PROMO_OPERATION_IDS } from '../operations/promos';
+import { stringField } from '../narrow';
 
 /** What `GET /metrics` reads the connection pool through; the ORM's pool (tarn) has these. */
 export interface PoolUsage {
@@ -35,6 +36,23 @@ export interface Metrics {
 
 // Requests outside the spec (unknown paths) share one label so a scanner cannot blow up cardinality.
 const UNMATCHED = 'unmatched';
+
+/** The database pool's state, read at each scrape. */
+function registerPoolGauges(registry: Registry, pool: PoolUsage): void {
+  const poolGauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  poolGauge('db_pool_connections_used', 'Database connections checked out of the pool', () => pool.used());
+  poolGauge('db_pool_connections_idle', 'Open database connections waiting in the pool', () => pool.free());
+  poolGauge('db_pool_acquire_pending', 'Requests waiting for a database connection', () => pool.pending());
+  poolGauge('db_pool_connections_max', 'Pool size limit (DB_POOL_MAX)', () => pool.max);
+}
 
 export function createMetrics(pool: PoolUsage): Metrics {
   const registry = new Registry();
@@ -88,19 +106,7 @@ export function createMetrics(pool: PoolUsage): Metrics {
     labelNames: ['operation', 'outcome'] as const,
     registers: [registry],
   });
-  const poolGauge = (name: string, help: string, read: () => number) =>
-    new Gauge({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.set(read());
-      },
-    });
-  poolGauge('db_pool_connections_used', 'Database connections checked out of the pool', () => pool.used());
-  poolGauge('db_pool_connections_idle', 'Open database connections waiting in the pool', () => pool.free());
-  poolGauge('db_pool_acquire_pending', 'Requests waiting for a database connection', () => pool.pending());
-  poolGauge('db_pool_connections_max', 'Pool size limit (DB_POOL_MAX)', () => pool.max);
+  registerPoolGauges(registry, pool);
   return { registry, paymentOutcomes, lateCaptures, rateLimited, ordersCreated, paymentStarts, promoOutcomes, requests, requestDuration };
 }
 
@@ -110,7 +116,7 @@ export function requestMetrics(metrics: Metrics) {
     const stopTimer = metrics.requestDuration.startTimer();
     res.on('finish', () => {
       // Spec operations carry their operationId; the few plain express routes (/docs) their route path.
-      const operation = (res.locals.operationId as string | undefined) ?? (req.route?.path as string | undefined) ?? UNMATCHED;
+      const operation = stringField(res.locals, 'operationId') ?? stringField(req.route, 'path') ?? UNMATCHED;
       const labels = { operation, method: req.method, status: String(res.statusCode) };
       metrics.requests.inc(labels);
       stopTimer(labels);

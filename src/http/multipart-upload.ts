@@ -6,7 +6,7 @@ import { bytesToJudge, SNIFF_BYTES, sniffContentType } from '../domain/document-
 import type { DraftUpload } from '../services/documents';
 import { ContentProbe } from '../storage/content-probe';
 import type { DocumentStorage } from '../storage/document-storage';
-import { AppError, uploadRejected } from './app-error';
+import { DomainError, invalid, uploadRefused } from '../domain/errors';
 
 /** Room for part headers and the documentType field on top of the file itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -25,7 +25,7 @@ export function validatesBeforeHandler(c: Context): boolean {
   return !(declaresMultipart && isMultipart(Array.isArray(header) ? header[0] : header));
 }
 
-const malformed = (detail: string) => new AppError(400, `Malformed multipart/form-data request: ${detail}`);
+const malformed = (detail: string) => invalid(`Malformed multipart/form-data request: ${detail}`);
 
 /**
  * Parses a POST /documents body with busboy, streaming the `file` part straight into storage
@@ -36,7 +36,7 @@ const malformed = (detail: string) => new AppError(400, `Malformed multipart/for
 export function receiveDocumentUpload(req: Request, storage: DocumentStorage, maxFileBytes: number): Promise<DraftUpload> {
   const contentType = req.headers['content-type'];
   if (!isMultipart(contentType)) {
-    return Promise.reject(new AppError(400, 'Request must be multipart/form-data with the parts file and documentType'));
+    return Promise.reject(invalid('Request must be multipart/form-data with the parts file and documentType'));
   }
   const ceiling = maxFileBytes + MULTIPART_OVERHEAD_BYTES;
   if (Number(req.headers['content-length'] ?? 0) > ceiling) return Promise.reject(tooLarge(maxFileBytes));
@@ -53,18 +53,18 @@ export function receiveDocumentUpload(req: Request, storage: DocumentStorage, ma
     // busboy throws synchronously on a missing boundary or an unsupported content type
     return Promise.reject(
       /boundary/i.test((error as Error).message)
-        ? new AppError(400, 'Malformed multipart/form-data request: the Content-Type header has no boundary; let your HTTP library set it')
+        ? invalid('Malformed multipart/form-data request: the Content-Type header has no boundary; let your HTTP library set it')
         : malformed((error as Error).message),
     );
   }
 
   return new Promise<DraftUpload>((resolve, reject) => {
     const upload: DraftUpload = {};
-    let failure: AppError | undefined;
+    let failure: DomainError | undefined;
     let storing: Promise<void> | undefined;
     let received = 0;
     let settled = false;
-    const fail = (error: AppError) => {
+    const fail = (error: DomainError) => {
       failure ??= error;
     };
 
@@ -94,24 +94,24 @@ export function receiveDocumentUpload(req: Request, storage: DocumentStorage, ma
     req.on('data', countBytes);
 
     parser.on('field', (name, value, info) => {
-      if (name !== 'documentType') return fail(uploadRejected(`Unexpected form field "${name}"; send only ${FIELD_NAMES.join(' and ')}`));
-      if (info.valueTruncated) return fail(uploadRejected('documentType is too long'));
+      if (name !== 'documentType') return fail(uploadRefused(`Unexpected form field "${name}"; send only ${FIELD_NAMES.join(' and ')}`));
+      if (info.valueTruncated) return fail(uploadRefused('documentType is too long'));
       upload.documentType = value;
     });
     parser.on('file', (name, stream, info) => {
       if (name !== 'file') {
         stream.resume();
-        return fail(uploadRejected(`Unexpected file part "${name}"; send the file in the part named "file"`));
+        return fail(uploadRefused(`Unexpected file part "${name}"; send the file in the part named "file"`));
       }
       storing = storeFile(stream, storage, maxFileBytes).then(
         (file) => {
           upload.file = { ...file, clientFileName: info.filename };
         },
-        (error: unknown) => fail(error instanceof AppError ? error : malformed('the file part could not be read')),
+        (error: unknown) => fail(error instanceof DomainError ? error : malformed('the file part could not be read')),
       );
     });
-    parser.on('filesLimit', () => fail(uploadRejected('Send exactly one file per request')));
-    parser.on('fieldsLimit', () => fail(uploadRejected('Send only the fields file and documentType')));
+    parser.on('filesLimit', () => fail(uploadRefused('Send exactly one file per request')));
+    parser.on('fieldsLimit', () => fail(uploadRefused('Send only the fields file and documentType')));
     parser.on('error', (error: Error) => {
       fail(malformed(error.message));
       void finish();
@@ -126,13 +126,13 @@ export function receiveDocumentUpload(req: Request, storage: DocumentStorage, ma
   });
 }
 
-const tooLarge = (maxFileBytes: number) => uploadRejected(`File exceeds the maximum size of ${maxFileBytes} bytes`, 413);
+const tooLarge = (maxFileBytes: number) => uploadRefused(`File exceeds the maximum size of ${maxFileBytes} bytes`, true);
 
 /** Streams one file part into storage; rejects (keeping nothing) when it is too large or plainly not a document. */
 async function storeFile(stream: Readable & { truncated?: boolean }, storage: DocumentStorage, maxFileBytes: number) {
   const probe = new ContentProbe(
     SNIFF_BYTES,
-    (head) => (sniffContentType(head) ? undefined : uploadRejected('File content is not a JPEG, PNG, WebP or PDF file')),
+    (head) => (sniffContentType(head) ? undefined : uploadRefused('File content is not a JPEG, PNG, WebP or PDF file')),
     (head) => bytesToJudge(head, maxFileBytes),
   );
   // busboy waits for its file stream to be read: keep draining it after we stop storing.

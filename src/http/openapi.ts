@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import OpenAPIBackend, { type Document, type Options } from 'openapi-backend';
+import OpenAPIBackend, { type Context, type Document, type Options } from 'openapi-backend';
+import type { ContractRequest, OperationId } from './contract';
 
 /**
  * openapi-backend validates with Ajv's draft-07 class and checks the document with a 3.0-only
@@ -49,4 +50,15 @@ export function createOpenApiBackend(definition: Document, options: Partial<Opti
     },
     ...options,
   });
+}
+
+/**
+ * The one place a request is read as its operation's generated types. openapi-backend has routed
+ * it to operation `Id` and validated body, path and query against that operation's schemas
+ * (coercing query and path values) before any handler runs, which TypeScript cannot see.
+ */
+export function contractRequest<Id extends OperationId>(c: Context): ContractRequest<Id> {
+  const { requestBody, params, query, headers } = c.request;
+  // Sound by the validation above; Context's fields are loosely typed (any, string maps).
+  return { body: requestBody, params, query, headers } as ContractRequest<Id>;
 }

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { badRequest } from './app-error';
+import { invalid } from '../domain/errors';
 
 /**
  * Paths no route can take, refused before any route sees them: the API, the docs, the sandbox
@@ -13,10 +13,10 @@ export function rejectUnreadablePaths() {
     try {
       decoded = decodeURIComponent(req.path);
     } catch {
-      next(badRequest('Request path is not valid percent-encoded UTF-8'));
+      next(invalid('Request path is not valid percent-encoded UTF-8'));
       return;
     }
-    if (decoded.includes('\u0000')) next(badRequest('Request path must not contain the NUL character'));
+    if (decoded.includes('\u0000')) next(invalid('Request path must not contain the NUL character'));
     else next();
   };
 }

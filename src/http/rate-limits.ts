@@ -3,7 +3,7 @@ import type { TokenAttemptLimits } from '../services/authentication';
 import type { Bucket, RateDecision } from '../services/rate-limiter';
 import type { RequestScope } from '../operations/operation';
 import { PROMO_OPERATION_IDS } from '../operations/promos';
-import { AppError } from './app-error';
+import { tooMany } from '../domain/errors';
 
 /**
  * The writes a partner could repeat in a loop, each counted per company and window: every one
@@ -104,5 +104,5 @@ export async function enforceRateLimit(operationId: string, scope: RequestScope)
 function refuseOverLimit(operationId: string, decision: RateDecision, scope: RequestScope): void {
   if (decision.allowed) return;
   scope.services.metrics.rateLimited.inc({ operation: operationId });
-  throw new AppError(429, 'Too many requests, retry later', undefined, 'api', { 'Retry-After': String(decision.retryAfterSeconds) });
+  throw tooMany('Too many requests, retry later', decision.retryAfterSeconds);
 }

@@ -1,14 +1,14 @@
 import { issueToken } from '../services/authentication';
 import { successBody } from '../http/envelope';
 import { tokenAttemptLimits } from '../http/rate-limits';
-import type { OperationHandlers } from './operation';
-import type { Schemas } from './wire';
+import type { TagHandlers } from './operation';
+import type { Schemas } from '../domain/wire';
 
-export const authHandlers: OperationHandlers = {
-  async issueToken(c, scope) {
-    const { clientId, clientSecret } = c.request.requestBody as Schemas['TokenRequest'];
+export const authHandlers = {
+  async issueToken({ body }, scope) {
+    const { clientId, clientSecret } = body;
     const limits = tokenAttemptLimits(scope, clientId);
     const token: Schemas['Token'] = await issueToken(scope.em, clientId, clientSecret, scope.services.config.tokenTtlSeconds, limits);
     return { status: 200, body: successBody(token, 'Token issued') };
   },
-};
+} satisfies TagHandlers;

@@ -3,15 +3,15 @@ import { tooManyLookupsPage, verificationPage } from '../certificate/verificatio
 import { verificationLookup } from '../http/rate-limits';
 import { certificateOf } from '../services/certificate';
 import { verifyPolicy } from '../services/policy-verification';
-import { callerOf, type OperationHandlers } from './operation';
+import { callerOf, type TagHandlers } from './operation';
 
 /** The verification page is about one person's insurance: no cache keeps it, no search engine lists it. */
 const PAGE_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
 
-export const certificateHandlers: OperationHandlers = {
-  async getOrderCertificate(c, scope) {
+export const certificateHandlers = {
+  async getOrderCertificate({ params }, scope) {
     const { config, certificateFonts, catalogue } = scope.services;
-    const content = await certificateOf(scope.em, callerOf(scope), String(c.request.params.orderRef), await catalogue.current(), {
+    const content = await certificateOf(scope.em, callerOf(scope), params.orderRef, await catalogue.current(), {
       publicBaseUrl: config.publicBaseUrl,
       issuer: config.payments.merchantName,
       assistance: { phone: config.certificate.assistancePhone, email: config.certificate.assistanceEmail },
@@ -24,18 +24,19 @@ export const certificateHandlers: OperationHandlers = {
     };
   },
 
-  async verifyPolicy(c, scope) {
+  async verifyPolicy({ params }, scope) {
     const issuer = scope.services.config.payments.merchantName;
     const lookup = await verificationLookup(scope);
     if (!lookup.allowed) {
       return {
         status: 429,
-        contentType: 'html',
+        contentType: 'text/html',
         headers: { ...PAGE_HEADERS, 'Retry-After': String(lookup.retryAfterSeconds) },
         body: tooManyLookupsPage(lookup.retryAfterSeconds, issuer),
       };
     }
-    const verification = await verifyPolicy(scope.em, String(c.request.params.policyNumber));
-    return { status: verification.found ? 200 : 404, contentType: 'html', headers: PAGE_HEADERS, body: verificationPage(verification, issuer) };
+    const verification = await verifyPolicy(scope.em, params.policyNumber);
+    const page = { contentType: 'text/html', headers: PAGE_HEADERS, body: verificationPage(verification, issuer) } as const;
+    return verification.found ? { status: 200, ...page } : { status: 404, ...page };
   },
-};
+} satisfies TagHandlers;

@@ -4,10 +4,10 @@ import { receiveDocumentUpload } from '../http/multipart-upload';
 import { countUploadedBytes } from '../http/rate-limits';
 import { createDraftDocument } from '../services/documents';
 import { refuseOverDraftQuota } from '../services/draft-quota';
-import { callerOf, type OperationHandlers } from './operation';
-import type { Schemas } from './wire';
+import { callerOf, type TagHandlers } from './operation';
+import type { Schemas } from '../domain/wire';
 
-export const documentHandlers: OperationHandlers = {
+export const documentHandlers = {
   async uploadDocument(_c, scope) {
     const principal = callerOf(scope);
     const { storage, config } = scope.services;
@@ -19,7 +19,7 @@ export const documentHandlers: OperationHandlers = {
     await countUploadedBytes(scope, Number(document.fileSize));
     return { status: 201, body: successBody(documentWire(document), 'Document uploaded') };
   },
-};
+} satisfies TagHandlers;
 
 export function documentWire(document: Document): Schemas['Document'] {
   return {

@@ -1,8 +1,8 @@
-import { AppError, notFound } from '../http/app-error';
+import { notFound, unauthenticated } from '../domain/errors';
 import { metricsAuthorised } from '../http/metrics-listener';
-import type { OperationHandlers } from './operation';
+import type { TagHandlers } from './operation';
 
-export const healthHandlers: OperationHandlers = {
+export const healthHandlers = {
   async getHealth() {
     return { status: 200, body: { status: 'ok' } };
   },
@@ -11,7 +11,7 @@ export const healthHandlers: OperationHandlers = {
     const settings = services.config.metrics;
     // Served on METRICS_PORT instead, or withheld in production without a token: as if it were not here.
     if (!settings.onApiListener) throw notFound('No endpoint GET /metrics');
-    if (!metricsAuthorised(req.headers.authorization, settings.token)) throw new AppError(401, 'Missing or wrong metrics token', undefined, 'auth');
+    if (!metricsAuthorised(req.headers.authorization, settings.token)) throw unauthenticated('Missing or wrong metrics token');
     const { registry } = services.metrics;
     return { status: 200, body: await registry.metrics(), contentType: registry.contentType };
   },
@@ -22,4 +22,4 @@ export const healthHandlers: OperationHandlers = {
       ? { status: 200, body: { status: 'ready', database: 'up' } }
       : { status: 503, body: { status: 'unready', database: 'down' } };
   },
-};
+} satisfies TagHandlers;

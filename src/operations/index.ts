@@ -2,7 +2,7 @@ import { authHandlers } from './auth';
 import { certificateHandlers } from './certificates';
 import { documentHandlers } from './documents';
 import { healthHandlers } from './health';
-import type { OperationHandlers } from './operation';
+import type { ContractHandlers } from './operation';
 import { orderHandlers } from './orders';
 import { paymentHandlers } from './payments';
 import { promoHandlers } from './promos';
@@ -10,7 +10,7 @@ import { referenceHandlers } from './reference';
 import { travellerHandlers } from './travellers';
 
 /** Every implemented operation, keyed by operationId; one module per tag. */
-export const operationHandlers: OperationHandlers = {
+export const operationHandlers = {
   ...healthHandlers,
   ...authHandlers,
   ...referenceHandlers,
@@ -20,4 +20,4 @@ export const operationHandlers: OperationHandlers = {
   ...travellerHandlers,
   ...promoHandlers,
   ...certificateHandlers,
-};
+} satisfies ContractHandlers;

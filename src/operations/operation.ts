@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Readable } from 'node:stream';
 import type { Request } from 'express';
-import type { Context } from 'openapi-backend';
 import type { Config } from '../config';
+import type { ContractRequest, ContractResponse, OperationId } from '../http/contract';
 import type { Metrics } from '../http/metrics';
 import type { Logger } from '../logger';
 import type { RateLimiter } from '../services/rate-limiter';
@@ -11,7 +10,7 @@ import type { CertificateFonts } from '../certificate/certificate-fonts';
 import type { Principal } from '../services/authentication';
 import type { PaymentDeps } from '../services/payment-deps';
 import type { DocumentStorage } from '../storage/document-storage';
-import { unauthorized } from '../http/app-error';
+import { unauthenticated } from '../domain/errors';
 
 /** Long-lived collaborators the handlers share; built once in createApp. */
 export interface Services {
@@ -35,21 +34,20 @@ export interface RequestScope {
   principal?: Principal;
 }
 
-export interface OperationResult {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-  contentType?: string;
-  /** A body streamed as it is produced (a PDF), instead of `body`; `contentType` says what it is. */
-  stream?: Readable;
-}
+/** One operation's handler: the validated request in its generated types, one of its documented answers out. */
+export type ContractHandler<Id extends OperationId> = (request: ContractRequest<Id>, scope: RequestScope) => Promise<ContractResponse<Id>>;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type OperationHandler = (c: Context<any, any, any, any, any>, scope: RequestScope) => Promise<OperationResult>;
-export type OperationHandlers = Record<string, OperationHandler>;
+/**
+ * The spec as an interface the code implements in full: one handler per operationId. The map in
+ * operations/index.ts `satisfies` it, so a missing, misspelt or extra handler is a compile error.
+ */
+export type ContractHandlers = { [Id in OperationId]: ContractHandler<Id> };
+
+/** What a tag's module implements: some of the operations, none that the spec does not have. */
+export type TagHandlers = Partial<ContractHandlers>;
 
 /** Handlers behind the bearer security requirement are only reached with a principal. */
 export function callerOf(scope: RequestScope): Principal {
-  if (!scope.principal) throw unauthorized('Missing access token');
+  if (!scope.principal) throw unauthenticated('Missing access token');
   return scope.principal;
 }

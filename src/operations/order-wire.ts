@@ -4,30 +4,18 @@ import type { AddedItemRecord, Order } from '../entities/order';
 import type { OrderGroup } from '../entities/order-group';
 import type { PromoApplyOutcome } from '../services/order-promo-hook';
 import { bindingOfOrder, orderPrice } from '../services/promo-store';
-import type { Schemas } from './wire';
+import type { Schemas } from '../domain/wire';
 
 /** The order detail of the spec; relations of ORDER_DETAIL_POPULATE must be loaded. */
 export function orderWire(order: Order, promoApplyResult?: PromoApplyOutcome): Schemas['Order'] {
-  const price = orderPrice(order);
   return {
     orderId: order.id,
     orderRef: order.orderRef,
     orderNumber: order.orderNumber,
     status: order.status,
     settlementType: order.settlementType,
-    traveller: {
-      touristId: order.traveller.id,
-      name: order.traveller.name,
-      email: order.traveller.email,
-      nationality: order.traveller.nationality,
-      dateOfBirth: order.traveller.dateOfBirth,
-    },
-    package: {
-      ctgId: order.ctg.id,
-      ctgCode: order.ctg.code,
-      ctgName: order.ctg.name,
-      insuranceCompany: order.ctg.insuranceCompany,
-    },
+    traveller: travellerOfOrder(order),
+    package: packageOfOrder(order),
     routeId: order.route?.id ?? null,
     routeName: order.route?.name ?? null,
     customRouteName: order.customRouteName ?? null,
@@ -36,22 +24,7 @@ export function orderWire(order: Order, promoApplyResult?: PromoApplyOutcome): S
     coverageEndDate: order.coverageEndDate,
     durationDays: order.durationDays,
     quoteId: order.quote?.id ?? null,
-    pricing: {
-      currency: order.currency,
-      packagePrice: amountFromMinor(price.packagePrice),
-      includedDevices: order.includedDevices.map((device) => ({ ...device, priceForDuration: amountFromMinor(device.priceForDuration) })),
-      includedDevicesPrice: amountFromMinor(price.includedDevicesPrice),
-      excludedIncludedDeviceIds: order.excludedIncludedDeviceIds,
-      addedItemsPrice: amountFromMinor(price.addedItemsPrice),
-      subtotal: amountFromMinor(price.subtotal),
-      companyPromoDiscount: amountFromMinor(price.companyPromoDiscount),
-      agentPromoDiscount: amountFromMinor(price.agentPromoDiscount),
-      directDiscountPercent: price.directDiscountPercent,
-      directDiscountAmount: amountFromMinor(price.directDiscountAmount),
-      totalDiscount: amountFromMinor(price.totalDiscount),
-      // The stored payable amount, which the payment will charge.
-      totalAmount: amountFromMinor(order.totalAmount),
-    },
+    pricing: pricingWire(order),
     travelCompanies: order.travelCompanies.getItems().map((link) => ({ companyId: link.company.id, name: link.company.name })),
     customTravelAgencies: order.customTravelAgencies,
     ...promoWire(order),
@@ -67,6 +40,35 @@ export function orderWire(order: Order, promoApplyResult?: PromoApplyOutcome): S
     paidAt: order.paidAt?.toISOString() ?? null,
     policyNumber: order.policyNumber ?? null,
     ...(promoApplyResult ? { promoApplyResult } : {}),
+  };
+}
+
+function travellerOfOrder({ traveller }: Order): Schemas['Order']['traveller'] {
+  return { touristId: traveller.id, name: traveller.name, email: traveller.email, nationality: traveller.nationality, dateOfBirth: traveller.dateOfBirth };
+}
+
+function packageOfOrder({ ctg }: Order): Schemas['Order']['package'] {
+  return { ctgId: ctg.id, ctgCode: ctg.code, ctgName: ctg.name, insuranceCompany: ctg.insuranceCompany };
+}
+
+/** The price as the order's parts make it, and the stored payable amount. */
+function pricingWire(order: Order): Schemas['Order']['pricing'] {
+  const price = orderPrice(order);
+  return {
+    currency: order.currency,
+    packagePrice: amountFromMinor(price.packagePrice),
+    includedDevices: order.includedDevices.map((device) => ({ ...device, priceForDuration: amountFromMinor(device.priceForDuration) })),
+    includedDevicesPrice: amountFromMinor(price.includedDevicesPrice),
+    excludedIncludedDeviceIds: order.excludedIncludedDeviceIds,
+    addedItemsPrice: amountFromMinor(price.addedItemsPrice),
+    subtotal: amountFromMinor(price.subtotal),
+    companyPromoDiscount: amountFromMinor(price.companyPromoDiscount),
+    agentPromoDiscount: amountFromMinor(price.agentPromoDiscount),
+    directDiscountPercent: price.directDiscountPercent,
+    directDiscountAmount: amountFromMinor(price.directDiscountAmount),
+    totalDiscount: amountFromMinor(price.totalDiscount),
+    // The stored payable amount, which the payment will charge.
+    totalAmount: amountFromMinor(order.totalAmount),
   };
 }
 

@@ -1,13 +1,12 @@
 import { successBody } from '../http/envelope';
-import { createOrder, createOrderGroup, type OrderInput } from '../services/order-creation';
+import { createOrder, createOrderGroup } from '../services/order-creation';
 import { resolveOrder } from '../services/order-lookup';
-import { callerOf, type OperationHandlers } from './operation';
+import { callerOf, type TagHandlers } from './operation';
 import { orderGroupWire, orderWire } from './order-wire';
 
-export const orderHandlers: OperationHandlers = {
+export const orderHandlers = {
   /** The body's shape decides: an object is one order, an array (even of one) is a group. */
-  async createOrders(c, scope) {
-    const body = c.request.requestBody as OrderInput | OrderInput[];
+  async createOrders({ body }, scope) {
     const settings = { currency: scope.services.config.currency };
     if (Array.isArray(body)) {
       const created = await createOrderGroup(scope.em, callerOf(scope), body, settings);
@@ -19,8 +18,8 @@ export const orderHandlers: OperationHandlers = {
     return { status: 201, body: successBody(orderWire(created.order, created.promoApplyResult), 'Order created') };
   },
 
-  async getOrder(c, scope) {
-    const { order } = await resolveOrder(scope.em, callerOf(scope), String(c.request.params.orderIdentifier), { intent: 'READ' });
+  async getOrder({ params }, scope) {
+    const { order } = await resolveOrder(scope.em, callerOf(scope), params.orderIdentifier, { intent: 'READ' });
     return { status: 200, body: successBody(orderWire(order)) };
   },
-};
+} satisfies TagHandlers;

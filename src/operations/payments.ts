@@ -1,57 +1,53 @@
 import { amountFromMinor } from '../domain/money';
 import { returnUrlWithPaymentRef } from '../domain/return-url';
 import { isGatewayName, type GatewayName } from '../gateways/gateway';
-import { badRequest } from '../http/app-error';
+import { invalid } from '../domain/errors';
 import { successBody } from '../http/envelope';
 import { escapeHtml } from '../http/html';
 import { handleGatewayCallback, handleGatewayReturn, type CallbackResult } from '../services/payment-callback';
 import { startGroupPayment, startOrderPayment, type StartedPayment } from '../services/payment-start';
 import { getPaymentStatus, type PaymentStatusView } from '../services/payment-status';
-import { callerOf, type OperationHandlers, type OperationResult } from './operation';
-import type { Schemas } from './wire';
+import type { ContractResponse } from '../http/contract';
+import { callerOf, type TagHandlers } from './operation';
+import type { Schemas } from '../domain/wire';
 
 const idempotencyKeyOf = (headers: Record<string, string | string[] | undefined>): string => String(headers['idempotency-key']);
 
-export const paymentHandlers: OperationHandlers = {
-  async payOrder(c, scope) {
-    const request = c.request.requestBody as Schemas['PayRequest'];
-    const started = await startOrderPayment(scope.em, callerOf(scope), c.request.params.orderRef, request, idempotencyKeyOf(c.request.headers), scope.services.payments);
-    scope.services.metrics.paymentStarts.inc({ gateway: request.gateway });
+export const paymentHandlers = {
+  async payOrder({ body, params, headers }, scope) {
+    const started = await startOrderPayment(scope.em, callerOf(scope), params.orderRef, body, idempotencyKeyOf(headers), scope.services.payments);
+    scope.services.metrics.paymentStarts.inc({ gateway: body.gateway });
     return { status: 200, body: successBody(paymentInitWire(started), 'Payment initiated') };
   },
 
-  async payGroup(c, scope) {
-    const request = c.request.requestBody as Schemas['PayRequest'];
-    const started = await startGroupPayment(scope.em, callerOf(scope), c.request.params.groupRef, request, idempotencyKeyOf(c.request.headers), scope.services.payments);
-    scope.services.metrics.paymentStarts.inc({ gateway: request.gateway });
+  async payGroup({ body, params, headers }, scope) {
+    const started = await startGroupPayment(scope.em, callerOf(scope), params.groupRef, body, idempotencyKeyOf(headers), scope.services.payments);
+    scope.services.metrics.paymentStarts.inc({ gateway: body.gateway });
     return { status: 200, body: successBody(paymentInitWire(started), 'Payment initiated') };
   },
 
-  async getPaymentStatus(c, scope) {
-    const status = await getPaymentStatus(scope.em, callerOf(scope), c.request.params.orderRef, scope.services.payments);
+  async getPaymentStatus({ params }, scope) {
+    const status = await getPaymentStatus(scope.em, callerOf(scope), params.orderRef, scope.services.payments);
     return { status: 200, body: successBody(paymentStatusWire(status), 'Payment status retrieved') };
   },
 
-  async handlePaymentCallback(c, scope): Promise<OperationResult> {
-    const query = c.request.query as { gateway: GatewayName; payload: string; signature: string };
+  async handlePaymentCallback({ query }, scope) {
     return returnAnswer(await handleGatewayCallback(scope.em, query, scope.services.payments));
   },
 
-  async handleProviderReturn(c, scope): Promise<OperationResult> {
-    const { gateway, paymentRef } = c.request.params;
-    // The spec's enum already refused any other value; the guard narrows the type without a cast.
-    if (!isGatewayName(gateway)) throw badRequest('Invalid payment callback');
-    const query = Object.fromEntries(Object.entries(c.request.query).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-    return returnAnswer(await handleGatewayReturn(scope.em, { gateway, paymentRef, query }, scope.services.payments));
+  async handleProviderReturn({ params, query }, scope) {
+    const { gateway, paymentRef } = params;
+    const strings = Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    return returnAnswer(await handleGatewayReturn(scope.em, { gateway, paymentRef, query: strings }, scope.services.payments));
   },
-};
+} satisfies TagHandlers;
 
 /** The customer's browser goes back to the partner, or sees a plain result page when there is no returnUrl. */
-function returnAnswer(result: CallbackResult): OperationResult {
+function returnAnswer(result: CallbackResult): ContractResponse<'handlePaymentCallback' | 'handleProviderReturn'> {
   if (result.returnUrl) {
     return { status: 303, headers: { Location: returnUrlWithPaymentRef(result.returnUrl, result.paymentRef), 'Cache-Control': 'no-store' } };
   }
-  return { status: 200, contentType: 'html', headers: { 'Cache-Control': 'no-store' }, body: resultPage(result) };
+  return { status: 200, contentType: 'text/html', headers: { 'Cache-Control': 'no-store' }, body: resultPage(result) };
 }
 
 function paymentInitWire(started: StartedPayment): Schemas['PaymentInit'] {
@@ -65,6 +61,9 @@ function paymentInitWire(started: StartedPayment): Schemas['PaymentInit'] {
   };
 }
 
+/** How payment-status names the gateway an attempt went through. */
+const PAYMENT_METHODS = { card_gateway: 'CARD_GATEWAY', wallet_gateway: 'WALLET_GATEWAY', cash: 'CASH' } as const;
+
 function paymentStatusWire(status: PaymentStatusView): Schemas['PaymentStatus'] {
   const lean = {
     orderRef: status.orderRef,
@@ -76,7 +75,7 @@ function paymentStatusWire(status: PaymentStatusView): Schemas['PaymentStatus'] 
   return {
     ...lean,
     paymentRef: status.attempt.paymentRef,
-    paymentMethod: status.attempt.gateway.toUpperCase() as Schemas['PaymentStatus']['paymentMethod'],
+    paymentMethod: PAYMENT_METHODS[status.attempt.gateway],
     amount: amountFromMinor(status.attempt.amount),
     currency: status.attempt.currency,
     ...(status.attempt.completedAt ? { completedAt: status.attempt.completedAt.toISOString() } : {}),

@@ -10,50 +10,40 @@ import {
   type GroupStateView,
   type PromoStateView,
 } from '../services/promo';
-import { callerOf, type OperationHandlers } from './operation';
-import type { Schemas } from './wire';
+import { callerOf, type TagHandlers } from './operation';
+import type { Schemas } from '../domain/wire';
 
-type PromoBody = Schemas['PromoRequest'];
-type RemoveQuery = { code?: string };
-
-
-export const promoHandlers: OperationHandlers = {
-  async previewOrderPromo(c, scope) {
-    const { promoCode } = c.request.requestBody as PromoBody;
-    const state = await previewOrderPromo(scope.em, callerOf(scope), String(c.request.params.orderRef), promoCode);
+export const promoHandlers = {
+  async previewOrderPromo({ body: { promoCode }, params }, scope) {
+    const state = await previewOrderPromo(scope.em, callerOf(scope), params.orderRef, promoCode);
     return { status: 200, body: successBody(promoStateWire(state), 'Promo preview') };
   },
 
-  async applyOrderPromo(c, scope) {
-    const { promoCode } = c.request.requestBody as PromoBody;
-    const state = await applyOrderPromo(scope.em, callerOf(scope), String(c.request.params.orderRef), promoCode, scope.services.payments);
+  async applyOrderPromo({ body: { promoCode }, params }, scope) {
+    const state = await applyOrderPromo(scope.em, callerOf(scope), params.orderRef, promoCode, scope.services.payments);
     return { status: 200, body: successBody(promoStateWire(state), 'Promo code applied') };
   },
 
-  async removeOrderPromo(c, scope) {
-    const { code } = c.request.query as RemoveQuery;
-    const state = await removeOrderPromo(scope.em, callerOf(scope), String(c.request.params.orderRef), code, scope.services.payments);
+  async removeOrderPromo({ query: { code }, params }, scope) {
+    const state = await removeOrderPromo(scope.em, callerOf(scope), params.orderRef, code, scope.services.payments);
     return { status: 200, body: successBody(promoStateWire(state), 'Promo code removed') };
   },
 
-  async previewGroupPromo(c, scope) {
-    const { promoCode } = c.request.requestBody as PromoBody;
-    const state = await previewGroupPromo(scope.em, callerOf(scope), String(c.request.params.groupRef), promoCode);
+  async previewGroupPromo({ body: { promoCode }, params }, scope) {
+    const state = await previewGroupPromo(scope.em, callerOf(scope), params.groupRef, promoCode);
     return { status: 200, body: successBody(groupStateWire(state), 'Promo preview') };
   },
 
-  async applyGroupPromo(c, scope) {
-    const { promoCode } = c.request.requestBody as PromoBody;
-    const state = await applyGroupPromo(scope.em, callerOf(scope), String(c.request.params.groupRef), promoCode, scope.services.payments);
+  async applyGroupPromo({ body: { promoCode }, params }, scope) {
+    const state = await applyGroupPromo(scope.em, callerOf(scope), params.groupRef, promoCode, scope.services.payments);
     return { status: 200, body: successBody(groupStateWire(state), 'Promo code applied') };
   },
 
-  async removeGroupPromo(c, scope) {
-    const { code } = c.request.query as RemoveQuery;
-    const state = await removeGroupPromo(scope.em, callerOf(scope), String(c.request.params.groupRef), code, scope.services.payments);
+  async removeGroupPromo({ query: { code }, params }, scope) {
+    const state = await removeGroupPromo(scope.em, callerOf(scope), params.groupRef, code, scope.services.payments);
     return { status: 200, body: successBody(groupStateWire(state), 'Promo code removed') };
   },
-};
+} satisfies TagHandlers;
 
 export function promoStateWire({ order, slots, totals }: PromoStateView): Schemas['PromoState'] {
   return {

@@ -5,11 +5,8 @@ import { pricePackage } from '../domain/pricing';
 import { successBody } from '../http/envelope';
 import type { CtgView, RouteView } from '../services/catalogue';
 import { createQuote, type PricedQuote } from '../services/quoting';
-import { callerOf, type OperationHandlers } from './operation';
-import type { Schemas } from './wire';
-
-type CtgQuery = { search?: string; altitudeBand?: string; durationBand?: string; ageBand?: string; productType?: string; page?: number; size?: number; sortBy?: string; sortDir?: SortDirection };
-type RouteQuery = { search?: string; region?: string; trekName?: string; routeType?: string; routeCategory?: string; page?: number; size?: number; sortBy?: string; sortDir?: SortDirection };
+import { callerOf, type TagHandlers } from './operation';
+import type { Schemas } from '../domain/wire';
 
 const CTG_SORT_KEYS: Record<string, (ctg: Schemas['Ctg']) => string | number> = {
   displayOrder: () => 0, // the snapshot is already in displayOrder; a stable sort keeps it
@@ -27,15 +24,13 @@ const ROUTE_SORT_KEYS: Record<string, (route: RouteView) => string | number> = {
   maxAltitude: (route) => route.maxAltitude,
 };
 
-export const referenceHandlers: OperationHandlers = {
-  async createQuote(c, scope) {
-    const input = c.request.requestBody as Schemas['QuoteRequest'];
-    const priced = await createQuote(scope.em, scope.services.catalogue, callerOf(scope), input, scope.services.config);
+export const referenceHandlers = {
+  async createQuote({ body }, scope) {
+    const priced = await createQuote(scope.em, scope.services.catalogue, callerOf(scope), body, scope.services.config);
     return { status: 200, body: successBody(quoteWire(priced), 'Quote created') };
   },
 
-  async listCtgs(c, { services }) {
-    const query = c.request.query as CtgQuery;
+  async listCtgs({ query }, { services }) {
     const { ctgs } = await services.catalogue.current();
     const sortDir = query.sortDir ?? 'asc';
     const sortBy = query.sortBy ?? 'displayOrder';
@@ -48,8 +43,7 @@ export const referenceHandlers: OperationHandlers = {
     return { status: 200, body: successBody(springPage(slice(matching, request), request, matching.length)) };
   },
 
-  async listRoutes(c, { services }) {
-    const query = c.request.query as RouteQuery;
+  async listRoutes({ query }, { services }) {
     const { routes } = await services.catalogue.current();
     const matching = routes
       .filter((route) => route.active && matchesRouteFilter(route, query))
@@ -57,7 +51,7 @@ export const referenceHandlers: OperationHandlers = {
     const request = pageRequest(query.page, query.size);
     return { status: 200, body: successBody(routePage(slice(matching, request).map(routeWire), request, matching.length)) };
   },
-};
+} satisfies TagHandlers;
 
 function routeWire(route: RouteView): Schemas['RouteSummary'] {
   return {
@@ -65,8 +59,8 @@ function routeWire(route: RouteView): Schemas['RouteSummary'] {
     name: route.name,
     region: route.region,
     trekName: route.trekName,
-    routeType: route.routeType as Schemas['RouteSummary']['routeType'],
-    routeCategory: route.routeCategory as Schemas['RouteSummary']['routeCategory'],
+    routeType: route.routeType,
+    routeCategory: route.routeCategory,
     maxAltitude: route.maxAltitude,
     description: route.description,
   };
@@ -82,7 +76,7 @@ function ctgWire(ctg: CtgView, currency: string): Schemas['Ctg'] {
     insuranceProductId: ctg.insuranceProductId,
     routeId: ctg.routeId,
     insuranceCompany: ctg.insuranceCompany,
-    productType: ctg.productType as Schemas['Ctg']['productType'],
+    productType: ctg.productType,
     minAltitude: ctg.minAltitude,
     maxAltitude: ctg.maxAltitude,
     baseDurationDays: ctg.baseDurationDays,

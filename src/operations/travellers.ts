@@ -1,23 +1,22 @@
 import { springPage } from '../domain/pagination';
 import type { Traveller } from '../entities/traveller';
 import { successBody } from '../http/envelope';
-import { listTravellers, registerTravellers, type TravellerInput, type TravellerQuery } from '../services/travellers';
-import { callerOf, type OperationHandlers } from './operation';
-import type { Schemas } from './wire';
+import { listTravellers, registerTravellers } from '../services/travellers';
+import { callerOf, type TagHandlers } from './operation';
+import type { Schemas } from '../domain/wire';
 
-export const travellerHandlers: OperationHandlers = {
-  async registerTravellers(c, scope) {
-    const items = c.request.requestBody as TravellerInput[];
-    const travellers = await registerTravellers(scope.em, callerOf(scope), items);
+export const travellerHandlers = {
+  async registerTravellers({ body }, scope) {
+    const travellers = await registerTravellers(scope.em, callerOf(scope), body);
     const message = travellers.length === 1 ? 'Traveller registered' : `${travellers.length} travellers registered`;
     return { status: 201, body: successBody(travellers.map(travellerWire), message) };
   },
 
-  async listTravellers(c, scope) {
-    const { travellers, request, total } = await listTravellers(scope.em, callerOf(scope), c.request.query as TravellerQuery);
+  async listTravellers({ query }, scope) {
+    const { travellers, request, total } = await listTravellers(scope.em, callerOf(scope), query);
     return { status: 200, body: successBody(springPage(travellers.map(travellerSummaryWire), request, total)) };
   },
-};
+} satisfies TagHandlers;
 
 const decimalOrNull = (value: string | null | undefined) => (value === null || value === undefined ? null : Number(value));
 
@@ -29,11 +28,11 @@ export function travellerWire(traveller: Traveller): Schemas['Traveller'] {
     dateOfBirth: traveller.dateOfBirth,
     nationality: traveller.nationality,
     countryOfResidence: traveller.countryOfResidence ?? null,
-    idType: traveller.idType as Schemas['Traveller']['idType'],
+    idType: traveller.idType,
     idNumber: traveller.idNumber,
     motherTongue: traveller.motherTongue ?? null,
     bloodGroup: traveller.bloodGroup ?? null,
-    gender: traveller.gender as Schemas['Traveller']['gender'],
+    gender: traveller.gender,
     phone: traveller.phone,
     height: decimalOrNull(traveller.height),
     weight: decimalOrNull(traveller.weight),
@@ -58,7 +57,7 @@ export function travellerSummaryWire(traveller: Traveller): Schemas['TravellerSu
     name: traveller.name,
     email: traveller.email,
     nationality: traveller.nationality,
-    idType: traveller.idType as Schemas['TravellerSummary']['idType'],
+    idType: traveller.idType,
     idNumber: traveller.idNumber,
     phone: traveller.phone,
     dateOfBirth: traveller.dateOfBirth,

@@ -3,7 +3,9 @@ import { CompanyType } from '../entities/company';
 import { AccessToken } from '../entities/access-token';
 import { Credential } from '../entities/credential';
 import { newAccessToken, tokenHash, verifyClientSecret } from '../domain/credential-secret';
-import { unauthorized } from '../http/app-error';
+// Named as before the error kinds moved to domain/ (the 401 shape is http/error-response's choice).
+import { unauthenticated as unauthorized } from '../domain/errors';
+import type { Schemas } from '../domain/wire';
 import { runPrepared, type PreparedStatement } from '../db/prepared-statement';
 import { TokenCheckCache } from './token-check-cache';
 
@@ -14,12 +16,6 @@ export interface Principal {
   companyName: string;
   commissionPercent: string;
   credentialId: string;
-}
-
-export interface IssuedToken {
-  accessToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
 }
 
 /**
@@ -41,7 +37,7 @@ export async function issueToken(
   clientSecret: string,
   ttlSeconds: number,
   limits: TokenAttemptLimits,
-): Promise<IssuedToken> {
+): Promise<Schemas['Token']> {
   await limits.reserve();
   const credential = await em.findOne(Credential, { clientId }, { populate: ['company', 'secretHash'] });
   const secretMatches = await verifyClientSecret(clientSecret, credential?.secretHash);

@@ -8,8 +8,8 @@ export interface RouteView {
   name: string;
   region: string;
   trekName: string;
-  routeType: string;
-  routeCategory: string;
+  routeType: Route['routeType'];
+  routeCategory: Route['routeCategory'];
   maxAltitude: number;
   description: string;
   active: boolean;
@@ -21,7 +21,7 @@ export interface CtgView {
   name: string;
   insuranceProductId: string;
   insuranceCompany: string;
-  productType: string;
+  productType: Ctg['productType'];
   routeId: string | null;
   minAltitude: number;
   maxAltitude: number;
@@ -53,7 +53,7 @@ export interface CatalogueSnapshot {
 export class Catalogue {
   private snapshot?: CatalogueSnapshot;
   private loadedAt = 0;
-  private reloading?: Promise<void>;
+  private reloading?: Promise<CatalogueSnapshot>;
 
   constructor(
     private readonly forkEm: () => EntityManager,
@@ -61,20 +61,24 @@ export class Catalogue {
   ) {}
 
   async current(): Promise<CatalogueSnapshot> {
-    if (!this.snapshot) await this.reload();
-    else if (Date.now() - this.loadedAt > this.maxAgeMs) void this.reload().catch(() => undefined);
-    return this.snapshot as CatalogueSnapshot;
+    if (!this.snapshot) return this.sharedLoad();
+    if (Date.now() - this.loadedAt > this.maxAgeMs) void this.reload().catch(() => undefined);
+    return this.snapshot;
   }
 
   /** Loads now; also what a change notification calls. Concurrent calls share one load. */
-  reload(): Promise<void> {
+  async reload(): Promise<void> {
+    await this.sharedLoad();
+  }
+
+  private sharedLoad(): Promise<CatalogueSnapshot> {
     this.reloading ??= this.load().finally(() => {
       this.reloading = undefined;
     });
     return this.reloading;
   }
 
-  private async load(): Promise<void> {
+  private async load(): Promise<CatalogueSnapshot> {
     const em = this.forkEm();
     const [routes, ctgs] = await Promise.all([
       em.find(Route, {}, { orderBy: { name: 'asc' } }),
@@ -89,6 +93,7 @@ export class Catalogue {
       ctgById: new Map(ctgViews.map((ctg) => [ctg.id, ctg])),
     };
     this.loadedAt = Date.now();
+    return this.snapshot;
   }
 }
 

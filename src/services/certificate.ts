@@ -3,7 +3,7 @@ import type { CertificateContent } from '../certificate/certificate-content';
 import { kathmanduToday } from '../domain/business-date';
 import { isInsuredStatus } from '../domain/policy-standing';
 import { maskedIdNumber } from '../domain/traveller-disclosure';
-import { badRequest } from '../http/app-error';
+import { invalid } from '../domain/errors';
 import type { Principal } from './authentication';
 import type { CatalogueSnapshot } from './catalogue';
 import { resolveOrder } from './order-lookup';
@@ -38,7 +38,7 @@ export async function certificateOf(
 ): Promise<CertificateContent> {
   const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', populate: ['traveller'] });
   if (!isInsuredStatus(order.status) || !order.policyNumber || !order.paidAt) {
-    throw badRequest(`Order ${order.orderRef} is ${order.status}: a certificate exists only once the order is paid`);
+    throw invalid(`Order ${order.orderRef} is ${order.status}: a certificate exists only once the order is paid`);
   }
   const ctg = catalogue.ctgById.get(order.ctg.id) ?? (await em.populate(order, ['ctg'])).ctg;
   const route = order.route && (catalogue.routeById.get(order.route.id) ?? (await em.populate(order, ['route'])).route);

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { judgeUpload } from '../domain/document-upload';
 import { sanitiseFileName } from '../domain/document-file-name';
 import { Document } from '../entities/document';
-import { uploadRejected } from '../http/app-error';
+import { uploadRefused } from '../domain/errors';
 import type { DocumentStorage, StoredObject } from '../storage/document-storage';
 import type { Principal } from './authentication';
 import { lockDraftQuota, refuseOverDraftQuota, type DraftQuota } from './draft-quota';
@@ -33,7 +33,7 @@ export async function createDraftDocument(
   const { file } = upload;
   try {
     const verdict = judgeUpload({ documentType: upload.documentType, file: file && { size: file.stored.size, leadingBytes: file.leadingBytes } });
-    if (!verdict.accepted) throw uploadRejected(verdict.reason);
+    if (!verdict.accepted) throw uploadRefused(verdict.reason);
     // judgeUpload rejects a missing file, so file is here
     const stored = file!;
     return await em.transactional(async (tx) => {

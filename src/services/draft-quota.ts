@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError } from '../http/app-error';
+import { tooMany } from '../domain/errors';
 
 /** How many unattached documents a company may hold, and how long a draft lives before the purge. */
 export interface DraftQuota {
@@ -26,12 +26,9 @@ export async function refuseOverDraftQuota(em: EntityManager, companyId: string,
   if (Number(row.drafts) < quota.maxDrafts) return;
   const freesAt = new Date(row.oldest ?? Date.now()).getTime() + quota.draftTtlHours * 3_600_000;
   const retryAfterSeconds = Math.max(1, Math.ceil((freesAt - Date.now()) / 1000));
-  throw new AppError(
-    429,
+  throw tooMany(
     `Too many unattached documents (at most ${quota.maxDrafts}): register travellers with them, or retry once older drafts expire`,
-    undefined,
-    'api',
-    { 'Retry-After': String(retryAfterSeconds) },
+    retryAfterSeconds,
   );
 }
 

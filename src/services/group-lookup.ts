@@ -3,8 +3,9 @@ import { LockMode } from '@mikro-orm/core';
 import { isReference, isUuid } from '../domain/order-reference';
 import { Order } from '../entities/order';
 import { OrderGroup } from '../entities/order-group';
-import { forbidden, notFound } from '../http/app-error';
+import { forbidden, notFound } from '../domain/errors';
 import type { Principal } from './authentication';
+import type { OrderRelation } from './order-lookup';
 
 export interface ResolvedGroup {
   group: OrderGroup;
@@ -21,7 +22,7 @@ export async function resolveGroup(
   em: EntityManager,
   principal: Principal,
   identifier: string,
-  options: { lockForUpdate?: boolean; populate?: readonly string[] } = {},
+  options: { lockForUpdate?: boolean; populate?: readonly OrderRelation[] } = {},
 ): Promise<ResolvedGroup> {
   const trimmed = identifier.trim();
   const where = isReference('GRP', trimmed) ? { groupRef: trimmed } : isUuid(trimmed) ? { id: trimmed.toLowerCase() } : null;
@@ -32,8 +33,7 @@ export async function resolveGroup(
     orderBy: { id: 'asc' },
     ...(options.lockForUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}),
   });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  if (options.populate?.length) await em.populate(orders, options.populate as any);
+  if (options.populate?.length) await em.populate(orders, options.populate);
   return { group, orders: orders.sort(byReference) };
 }
 

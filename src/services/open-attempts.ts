@@ -3,7 +3,7 @@ import type { ClosedReason } from '../domain/payment-attempt';
 import { PaymentAttempt } from '../entities/payment-attempt';
 import { PaymentAttemptOrder } from '../entities/payment-attempt-order';
 import type { GatewayVoid } from '../gateways/gateway';
-import { conflict } from '../http/app-error';
+import { conflict } from '../domain/errors';
 import { gatewayOf, type PaymentDeps } from './payment-deps';
 import { lockAttemptForSettlement, recordGatewayWord, reportMatches } from './payment-settlement';
 import { endedPaymentEventType, recordPaymentEvents } from './webhook-events';

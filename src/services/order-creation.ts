@@ -1,4 +1,4 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { addDays, ageOn } from '../domain/business-date';
 import { minorFromAmount } from '../domain/money';
@@ -13,11 +13,13 @@ import { OrderTravelCompany } from '../entities/order-travel-company';
 import { Quote, QuoteStatus } from '../entities/quote';
 import { Route } from '../entities/route';
 import { Traveller } from '../entities/traveller';
-import { badRequest, conflict, notFound, type FieldErrors } from '../http/app-error';
-import type { Schemas } from '../operations/wire';
+import { invalid, conflict, notFound, type FieldErrors } from '../domain/errors';
+import type { Schemas } from '../domain/wire';
 import type { Principal } from './authentication';
 import { allocateGroupRef, allocateOrderReferences } from './order-references';
 import { applyPromoAtCreation, type PromoApplyOutcome } from './order-promo-hook';
+import { present } from '../narrow';
+import { UNIQUE, violatesUnique } from '../db/unique-violation';
 
 export type OrderInput = Schemas['OrderInput'];
 
@@ -45,7 +47,7 @@ export async function createOrder(em: EntityManager, principal: Principal, input
 /** POST /orders with an array body: a new group holding every order, all or nothing. */
 export async function createOrderGroup(em: EntityManager, principal: Principal, inputs: OrderInput[], settings: OrderSettings): Promise<CreatedGroup> {
   const created = await placeOrders(em, principal, inputs, true, settings);
-  return { group: created[0].order.group as OrderGroup, orders: created };
+  return { group: present(created[0].order.group, 'the new group'), orders: created };
 }
 
 /** One request item, with how its field errors and messages are named (`[2].ctgId` in a group). */
@@ -104,7 +106,7 @@ async function placeOrders(em: EntityManager, principal: Principal, inputs: Orde
       await tx.flush();
     } catch (error) {
       // Two requests raced for one quote and the other committed first: the unique index decides.
-      if (error instanceof UniqueConstraintViolationException && /quote_id/.test(error.message)) {
+      if (violatesUnique(error, [UNIQUE.orderQuote])) {
         throw conflict('The quote has already been used');
       }
       throw error;
@@ -207,8 +209,8 @@ async function loadNamedRecords(tx: EntityManager, principal: Principal, items: 
 function storedDataErrors(items: Item[], loaded: Loaded, now = new Date()): FieldErrors {
   const errors: FieldErrors = {};
   for (const { input, field } of items) {
-    const ctg = loaded.ctgs.get(input.ctgId) as Ctg;
-    const traveller = loaded.travellers.get(input.touristId) as Traveller;
+    const ctg = present(loaded.ctgs.get(input.ctgId), `package ${input.ctgId}`);
+    const traveller = present(loaded.travellers.get(input.touristId), `traveller ${input.touristId}`);
     const route = input.routeId === undefined ? undefined : loaded.routes.get(input.routeId);
     const quote = input.quoteId === undefined ? undefined : loaded.quotes.get(input.quoteId);
 
@@ -252,19 +254,8 @@ function offeredDevices(ctg: Ctg, quote: Quote | undefined): OrderDevice[] {
   return devices.map(({ deviceId, name, quantity, priceForDuration }) => ({ deviceId, name, quantity, priceForDuration }));
 }
 
-function buildOrder(
-  tx: EntityManager,
-  principal: Principal,
-  item: Item,
-  loaded: Loaded,
-  references: { orderRef: string; orderNumber: string },
-  group: OrderGroup | undefined,
-  settings: OrderSettings,
-): Order {
-  const { input } = item;
-  const ctg = loaded.ctgs.get(input.ctgId) as Ctg;
-  const quote = input.quoteId === undefined ? undefined : loaded.quotes.get(input.quoteId);
-  // A quote fixes the price and the window; without one the cover runs for the package's base duration.
+/** The order's window and price: a quote fixes both; without one the cover runs for the package's base duration. */
+function pricedItem(input: OrderInput, ctg: Ctg, quote: Quote | undefined) {
   const window = quote
     ? { coverageStartDate: quote.startDate, coverageEndDate: quote.endDate, durationDays: quote.durationDays }
     : { coverageStartDate: input.departureDate, coverageEndDate: addDays(input.departureDate, ctg.baseDurationDays - 1), durationDays: ctg.baseDurationDays };
@@ -282,12 +273,28 @@ function buildOrder(
     agentPromoDiscount: 0,
     directDiscountPercent,
   });
+  return { window, packagePrice, includedDevices, excluded, addedServices, addedDevices, directDiscountPercent, price };
+}
+
+function buildOrder(
+  tx: EntityManager,
+  principal: Principal,
+  item: Item,
+  loaded: Loaded,
+  references: { orderRef: string; orderNumber: string },
+  group: OrderGroup | undefined,
+  settings: OrderSettings,
+): Order {
+  const { input } = item;
+  const ctg = present(loaded.ctgs.get(input.ctgId), `package ${input.ctgId}`);
+  const quote = input.quoteId === undefined ? undefined : loaded.quotes.get(input.quoteId);
+  const { window, packagePrice, includedDevices, excluded, addedServices, addedDevices, directDiscountPercent, price } = pricedItem(input, ctg, quote);
 
   const order = tx.create(Order, {
     ...references,
     company: tx.getReference(Company, principal.companyId),
-    settlementType: (input.settlementType ?? SettlementType.Online) as SettlementType,
-    traveller: loaded.travellers.get(input.touristId) as Traveller,
+    settlementType: input.settlementType === 'CASH' ? SettlementType.Cash : SettlementType.Online,
+    traveller: present(loaded.travellers.get(input.touristId), `traveller ${input.touristId}`),
     ctg,
     route: input.routeId === undefined ? undefined : loaded.routes.get(input.routeId),
     customRouteName: input.customRouteName?.trim(),
@@ -312,7 +319,7 @@ function buildOrder(
     dispatchInfo: input.dispatchInfo,
   });
   item.travelCompanyIds.forEach((companyId, position) => {
-    order.travelCompanies.add(tx.create(OrderTravelCompany, { order, company: loaded.companies.get(companyId) as Company, position }));
+    order.travelCompanies.add(tx.create(OrderTravelCompany, { order, company: present(loaded.companies.get(companyId), `company ${companyId}`), position }));
   });
   if (quote) quote.status = QuoteStatus.Used;
   return order;
@@ -323,5 +330,5 @@ function addedItemRecord(item: Schemas['AddedItemInput']): AddedItemRecord {
 }
 
 function throwIfAny(errors: FieldErrors): void {
-  if (Object.keys(errors).length > 0) throw badRequest('Validation failed', errors);
+  if (Object.keys(errors).length > 0) throw invalid('Validation failed', errors);
 }

@@ -2,9 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { Order } from '../entities/order';
 import { isReference, isUuid } from '../domain/order-reference';
-import { badRequest, forbidden, notFound } from '../http/app-error';
+import { invalid, forbidden, notFound } from '../domain/errors';
 import { PaymentAttempt } from '../entities/payment-attempt';
 import type { Principal } from './authentication';
+import type { ORDER_PROMO_POPULATE } from './promo-store';
 
 /** How the caller relates to an order it may see. */
 export type OrderAccess = 'OWNER' | 'TRAVEL_COMPANY';
@@ -18,7 +19,7 @@ export type OrderIntent = 'READ' | 'ACT';
 export interface OrderLookupOptions {
   intent: OrderIntent;
   lockForUpdate?: boolean;
-  populate?: readonly string[];
+  populate?: readonly OrderRelation[];
 }
 
 export interface ResolvedOrder {
@@ -31,6 +32,9 @@ export const ORDER_DETAIL_POPULATE = [
   'traveller', 'ctg', 'route', 'group', 'travelCompanies.company',
   'companyPromoCode', 'agentPromoCode', 'bindingCompany', 'bindingAgent',
 ] as const;
+
+/** The relations an order's readers load: the detail response's, and the promo slots' owners. */
+export type OrderRelation = (typeof ORDER_DETAIL_POPULATE)[number] | (typeof ORDER_PROMO_POPULATE)[number];
 
 /**
  * Finds an order by order reference (`ORD-`), order number (`ORDN-`) or order UUID, and checks
@@ -67,7 +71,7 @@ export async function resolveOrder(em: EntityManager, principal: Principal, iden
 export async function findOrder(
   em: EntityManager,
   identifier: string,
-  options: { lockForUpdate?: boolean; populate?: readonly string[] } = {},
+  options: { lockForUpdate?: boolean; populate?: readonly OrderRelation[] } = {},
 ): Promise<Order> {
   const key = identifier.trim();
   const where = orderFilter(key) ?? (await paymentReferenceFilter(em, key));
@@ -77,8 +81,7 @@ export async function findOrder(
     : null;
   if (!order) throw notFound(`Order ${identifier} not found`);
   const populate = options.populate ?? ORDER_DETAIL_POPULATE;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  if (populate.length > 0) await em.populate(order, [...populate] as any);
+  if (populate.length > 0) await em.populate(order, populate);
   return order;
 }
 
@@ -93,7 +96,7 @@ async function paymentReferenceFilter(em: EntityManager, paymentRef: string): Pr
   const attempt = await em.findOne(PaymentAttempt, { paymentRef }, { populate: ['orders'] });
   if (!attempt) return null;
   if (attempt.scope === 'GROUP') {
-    throw badRequest(`${paymentRef} is a group payment reference; query each order by its own reference`);
+    throw invalid(`${paymentRef} is a group payment reference; query each order by its own reference`);
   }
   const [line] = attempt.orders.getItems();
   return line ? { id: line.order.id } : null;

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { PaymentAttempt } from '../entities/payment-attempt';
 import { claimedPaymentRef } from '../gateways/callback-signature';
 import { InvalidCallbackError, ProviderUnavailableError, type GatewayLookup, type GatewayName, type ReturnQuery } from '../gateways/gateway';
-import { badRequest } from '../http/app-error';
+import { invalid } from '../domain/errors';
 import type { AttemptStatus } from '../domain/payment-attempt';
 import { gatewayOf, type PaymentDeps } from './payment-deps';
 import { lockAttemptForSettlement, recordGatewayWord, reportMatches } from './payment-settlement';
@@ -92,5 +92,5 @@ export async function handleGatewayReturn(em: EntityManager, ret: GatewayReturn,
 
 function refuse(deps: PaymentDeps, gateway: GatewayName, why: string): never {
   deps.logger.warn({ gateway, why }, 'payment callback refused');
-  throw badRequest('Invalid payment callback');
+  throw invalid('Invalid payment callback');
 }

@@ -1,8 +1,12 @@
-import type { Metrics } from '../http/metrics';
 import type { PaymentConfig } from '../config';
 import { ProviderUnavailableError, type GatewayRegistry, type PaymentGateway } from '../gateways/gateway';
 import type { PaymentMethod } from '../entities/payment-attempt';
 import type { Logger } from '../logger';
+
+/** A counter with labels, as the payment use cases count; http/metrics' Prometheus counters are these. */
+export interface LabelledCounter<Label extends string> {
+  inc(labels: Partial<Record<Label, string | number>>, value?: number): void;
+}
 
 /** What the payment use cases need besides a database: settings, the gateway adapters and a log. */
 export interface PaymentDeps {
@@ -10,7 +14,7 @@ export interface PaymentDeps {
   gateways: GatewayRegistry;
   logger: Logger;
   /** Absent in the operator CLI, which exports no metrics. */
-  metrics?: Pick<Metrics, 'paymentOutcomes' | 'lateCaptures'>;
+  metrics?: { paymentOutcomes: LabelledCounter<'gateway' | 'outcome'>; lateCaptures: LabelledCounter<'gateway'> };
 }
 
 export function gatewayOf(deps: PaymentDeps, name: PaymentMethod): PaymentGateway {

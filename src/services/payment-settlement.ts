@@ -36,37 +36,8 @@ export interface RecordedWord {
   refundAmount: number;
 }
 
-/**
- * Records a gateway's final word about an attempt that `lockAttemptForSettlement` locked: the
- * attempt's status, and for a capture the orders it pays (PAID) or the refund it is owed. A word
- * after the gateway's first one (a replay) changes nothing.
- */
-export async function recordGatewayWord(
-  tx: EntityManager,
-  attempt: PaymentAttempt,
-  report: GatewayReport,
-  now: Date,
-  deps: Pick<PaymentDeps, 'logger' | 'metrics'>,
-): Promise<RecordedWord> {
-  const effect = effectOfGatewayWord({ status: attempt.status, gatewayConfirmed: !!attempt.gatewayConfirmedAt }, report.status);
-  if (effect.kind === 'REPLAY') return { effect, paidOrderRefs: [], refundAmount: 0 };
-
-  attempt.gatewayConfirmedAt = now;
-  attempt.gatewayTransactionId = report.gatewayTransactionId;
-  attempt.lastCheckedAt = now;
-  if (effect.kind === 'CONFIRM_CLOSED') {
-    attempt.failureReason ??= report.reason;
-    return { effect, paidOrderRefs: [], refundAmount: 0 };
-  }
-  if (effect.kind === 'COMPLETE' && effect.status !== 'SUCCESS') {
-    attempt.status = effect.status;
-    attempt.completedAt = now;
-    attempt.failureReason = report.reason;
-    await recordPaymentEvents(tx, endedPaymentEventType(effect.status), attempt, { at: now, reason: report.reason ?? null });
-    return { effect, paidOrderRefs: [], refundAmount: 0 };
-  }
-
-  // The gateway captured the money (on time, or late for an attempt we had closed).
+/** A capture: the orders it pays become PAID, the shares no order can take are owed back. */
+async function recordCapture(tx: EntityManager, attempt: PaymentAttempt, now: Date, deps: Pick<PaymentDeps, 'logger' | 'metrics'>) {
   const lines = attempt.orders.getItems();
   const plan = settlementPlan(
     lines.map((line) => ({ orderId: line.order.id, orderStatus: line.order.status, orderTotal: line.order.totalAmount, charged: line.amount })),
@@ -100,6 +71,41 @@ export async function recordGatewayWord(
     deps.logger.warn({ paymentRef: attempt.paymentRef, refundAmount: plan.refundAmount, refundReason: plan.refundReason }, 'captured money owed back to the customer');
     deps.metrics?.lateCaptures.inc({ gateway: attempt.gateway });
   }
+  return { paid, plan };
+}
+
+/**
+ * Records a gateway's final word about an attempt that `lockAttemptForSettlement` locked: the
+ * attempt's status, and for a capture the orders it pays (PAID) or the refund it is owed. A word
+ * after the gateway's first one (a replay) changes nothing.
+ */
+export async function recordGatewayWord(
+  tx: EntityManager,
+  attempt: PaymentAttempt,
+  report: GatewayReport,
+  now: Date,
+  deps: Pick<PaymentDeps, 'logger' | 'metrics'>,
+): Promise<RecordedWord> {
+  const effect = effectOfGatewayWord({ status: attempt.status, gatewayConfirmed: !!attempt.gatewayConfirmedAt }, report.status);
+  if (effect.kind === 'REPLAY') return { effect, paidOrderRefs: [], refundAmount: 0 };
+
+  attempt.gatewayConfirmedAt = now;
+  attempt.gatewayTransactionId = report.gatewayTransactionId;
+  attempt.lastCheckedAt = now;
+  if (effect.kind === 'CONFIRM_CLOSED') {
+    attempt.failureReason ??= report.reason;
+    return { effect, paidOrderRefs: [], refundAmount: 0 };
+  }
+  if (effect.kind === 'COMPLETE' && effect.status !== 'SUCCESS') {
+    attempt.status = effect.status;
+    attempt.completedAt = now;
+    attempt.failureReason = report.reason;
+    await recordPaymentEvents(tx, endedPaymentEventType(effect.status), attempt, { at: now, reason: report.reason ?? null });
+    return { effect, paidOrderRefs: [], refundAmount: 0 };
+  }
+
+  // The gateway captured the money (on time, or late for an attempt we had closed).
+  const { paid, plan } = await recordCapture(tx, attempt, now, deps);
   return { effect, paidOrderRefs: paid.map((order) => order.orderRef).sort(), refundAmount: plan.refundAmount };
 }
 

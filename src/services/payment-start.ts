@@ -1,5 +1,5 @@
+import type { Schemas } from '../domain/wire';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Minor } from '../domain/money';
 import { nextReferenceMillis, paymentReference } from '../domain/payment-reference';
 import { payRequestFingerprint, type PayRequestFacts } from '../domain/payment-request';
@@ -8,17 +8,15 @@ import { Order, OrderStatus, SettlementType } from '../entities/order';
 import type { OrderGroup } from '../entities/order-group';
 import { PaymentAttempt, type GatewayName } from '../entities/payment-attempt';
 import { PaymentAttemptOrder } from '../entities/payment-attempt-order';
-import { badRequest, conflict, invalidField } from '../http/app-error';
+import { invalid, conflict, invalidField } from '../domain/errors';
 import type { Principal } from './authentication';
 import { resolveGroup } from './group-lookup';
 import { resolveOrder } from './order-lookup';
 import { gatewayOf, type PaymentDeps } from './payment-deps';
 import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
+import { UNIQUE, violatesUnique } from '../db/unique-violation';
 
-export interface PayInput {
-  gateway: GatewayName;
-  returnUrl?: string;
-}
+type PayInput = Schemas['PayRequest'];
 
 /** A started (or resumed) attempt, as the pay response shows it. */
 export interface StartedPayment {
@@ -39,7 +37,7 @@ export async function startOrderPayment(em: EntityManager, principal: Principal,
   checkReturnUrl(input, deps);
   const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true, populate: [] });
-    const facts: PayRequestFacts = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl };
+    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl };
     const previous = await replay(facts);
     if (previous) return previous;
     assertPayable(order);
@@ -54,11 +52,11 @@ export async function startGroupPayment(em: EntityManager, principal: Principal,
   checkReturnUrl(input, deps);
   const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true });
-    const facts: PayRequestFacts = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl };
+    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl };
     const previous = await replay(facts);
     if (previous) return previous;
     const payable = orders.filter((order) => order.status === OrderStatus.Pending && order.settlementType === SettlementType.Online);
-    if (payable.length === 0) throw badRequest(`Group ${group.groupRef} has no pending order to pay`);
+    if (payable.length === 0) throw invalid(`Group ${group.groupRef} has no pending order to pay`);
     const last = await tx.findOne(PaymentAttempt, { scope: 'GROUP', group: group.id }, { orderBy: { createdAt: 'desc' } });
     return createAttempt(tx, principal, facts, group.groupRef, payable, last?.createdAt, idempotencyKey, deps, superseded, group);
   });
@@ -73,10 +71,10 @@ function checkReturnUrl(input: PayInput, deps: PaymentDeps): void {
 
 function assertPayable(order: Order): void {
   if (order.status !== OrderStatus.Pending) {
-    throw badRequest(`Order ${order.orderRef} is already ${order.status} and cannot be paid again`);
+    throw invalid(`Order ${order.orderRef} is already ${order.status} and cannot be paid again`);
   }
   if (order.settlementType === SettlementType.Cash) {
-    throw badRequest(`Order ${order.orderRef} is settled in cash; the operator records the payment`);
+    throw invalid(`Order ${order.orderRef} is settled in cash; the operator records the payment`);
   }
 }
 
@@ -118,7 +116,8 @@ async function withIdempotency(
     try {
       return await run(superseded);
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) return run(superseded);
+      // Another request with the same key (or, rarely, the same millisecond) committed first: replay it.
+      if (violatesUnique(error, [UNIQUE.attemptIdempotencyKey, UNIQUE.attemptPaymentRef])) return run(superseded);
       throw error;
     }
   });
@@ -127,7 +126,7 @@ async function withIdempotency(
 async function createAttempt(
   tx: EntityManager,
   principal: Principal,
-  facts: PayRequestFacts,
+  facts: PayRequestFacts<GatewayName>,
   ownerRef: string,
   orders: Order[],
   lastCreatedAt: Date | undefined,
@@ -136,7 +135,7 @@ async function createAttempt(
   superseded: readonly string[],
   group?: OrderGroup,
 ): Promise<PaymentAttempt> {
-  const gateway = gatewayOf(deps, facts.gateway as GatewayName);
+  const gateway = gatewayOf(deps, facts.gateway);
   await assertNoOpenAttempts(tx, orders.map((order) => order.id));
   const millis = nextReferenceMillis(Date.now(), lastCreatedAt?.getTime());
   const createdAt = new Date(millis);

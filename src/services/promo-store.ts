@@ -10,6 +10,7 @@ import {
 } from '../domain/promo-slots';
 import { Order, OrderStatus, PromoBindingType } from '../entities/order';
 import { PromoCode } from '../entities/promo-code';
+import { isRecord } from '../narrow';
 
 /**
  * Persistence side of promo codes: finding a code, locking and counting its uses, and reading
@@ -17,6 +18,9 @@ import { PromoCode } from '../entities/promo-code';
  */
 
 /** Relations an order's promo state needs, on top of the order detail's. */
+
+const BINDING_TYPES = { NONE: PromoBindingType.None, COMPANY: PromoBindingType.Company, AGENT: PromoBindingType.Agent } as const;
+
 export const ORDER_PROMO_POPULATE = [
   'companyPromoCode.ownerCompany',
   'agentPromoCode.ownerAgent',
@@ -70,8 +74,9 @@ export async function releaseUses(em: EntityManager, codeId: string, count: numb
 }
 
 function affectedRows(result: unknown): number {
-  const value = result as { affectedRows?: number; rowCount?: number };
-  return value.affectedRows ?? value.rowCount ?? 0;
+  if (!isRecord(result)) return 0;
+  const count = result.affectedRows ?? result.rowCount;
+  return typeof count === 'number' ? count : 0;
 }
 
 /** A code as the slot rules see it; its owner must be loaded. */
@@ -151,7 +156,7 @@ export function writeSlots(order: Order, slots: PromoSlots, totals: PromoTotals,
   order.agentPromoCode = entityFor(order.agentPromoCode, slots.agent?.id);
   const current = bindingOfOrder(order);
   if (slots.binding.type !== current.type || slots.binding.ownerId !== current.ownerId) {
-    order.bindingType = slots.binding.type as PromoBindingType;
+    order.bindingType = BINDING_TYPES[slots.binding.type];
     order.bindingCompany = slots.binding.type === 'COMPANY' ? applied?.ownerCompany : undefined;
     order.bindingAgent = slots.binding.type === 'AGENT' ? applied?.ownerAgent : undefined;
     if (slots.binding.type !== 'NONE' && !order.bindingCompany && !order.bindingAgent) {

@@ -12,7 +12,7 @@ import {
   type SlotChange,
 } from '../domain/promo-slots';
 import type { Order } from '../entities/order';
-import { badRequest } from '../http/app-error';
+import { invalid } from '../domain/errors';
 import type { Principal } from './authentication';
 import { resolveGroup } from './group-lookup';
 import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
@@ -41,7 +41,7 @@ import {
  * the work done tells an unknown code from an expired, inactive, exhausted or wrongly bound one.
  */
 export const INVALID_PROMO_CODE = 'Invalid promo code';
-export const invalidPromoCode = () => badRequest(INVALID_PROMO_CODE);
+export const invalidPromoCode = () => invalid(INVALID_PROMO_CODE);
 
 /** The promo state of one order (PromoState of the spec), in domain terms. */
 export interface PromoStateView {
@@ -79,7 +79,7 @@ const stateOf = (order: Order, slots: PromoSlots = slotsOfOrder(order)): PromoSt
  */
 function assertPromoChangeable(order: Order): void {
   if (!isPromoChangeable(order)) {
-    throw badRequest(`Order ${order.orderRef} is ${order.status}: its promo codes can change only while it is pending and unpaid`);
+    throw invalid(`Order ${order.orderRef} is ${order.status}: its promo codes can change only while it is pending and unpaid`);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { Schemas } from '../domain/wire';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { Quote, QuoteStatus } from '../entities/quote';
@@ -5,15 +6,12 @@ import { insertBatched, type BatchableInsert } from '../db/batched-insert';
 import { decimalStringFromMinor } from '../domain/money';
 import { recommendPackage } from '../domain/package-eligibility';
 import { pricePackage } from '../domain/pricing';
-import { quoteRequestErrors, tripWindow, type TripRequest } from '../domain/quote-request';
-import { badRequest, notFound } from '../http/app-error';
+import { quoteRequestErrors, tripWindow } from '../domain/quote-request';
+import { invalid, notFound } from '../domain/errors';
 import type { Catalogue, CtgView, RouteView } from './catalogue';
 import type { Principal } from './authentication';
 
-export interface QuoteInput extends TripRequest {
-  nationality: string;
-  ages: number[];
-}
+type QuoteInput = Schemas['QuoteRequest'];
 
 export interface QuoteSettings {
   currency: string;
@@ -42,17 +40,18 @@ export async function createQuote(
   settings: QuoteSettings,
 ): Promise<PricedQuote> {
   const errors = quoteRequestErrors(input);
-  if (Object.keys(errors).length > 0) throw badRequest('Validation failed', errors);
+  if (Object.keys(errors).length > 0) throw invalid('Validation failed', errors);
 
   const snapshot = await catalogue.current();
   const route = input.routeId === undefined ? null : snapshot.routeById.get(input.routeId);
   if (route === undefined || (route && !route.active)) throw notFound(`Route ${input.routeId} not found`);
 
-  const altitude = route ? route.maxAltitude : (input.maxAltitude as number);
+  // quoteRequestErrors has made sure there is a route or an altitude.
+  const altitude = route ? route.maxAltitude : (input.maxAltitude ?? 0);
   const age = input.ages[0];
   const ctg = recommendPackage(snapshot.ctgs, { altitude, age, routeId: route?.id ?? null });
   if (!ctg) {
-    throw badRequest('No package covers this trip', {
+    throw invalid('No package covers this trip', {
       ages: `no active package covers a traveller aged ${age} at ${altitude} m`,
     });
   }

@@ -1,13 +1,14 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { kathmanduToday } from '../domain/business-date';
 import { offsetOf, pageRequest, type PageRequest, type SortDirection } from '../domain/pagination';
 import { judgeDocumentSlots, referencedDocumentIds, travellerFieldErrors, type DocumentFacts } from '../domain/traveller-registration';
 import { Document } from '../entities/document';
 import { Traveller } from '../entities/traveller';
-import { badRequest, conflict, notFound } from '../http/app-error';
-import type { Schemas } from '../operations/wire';
+import { invalid, conflict, notFound } from '../domain/errors';
+import type { QueryOf, Schemas } from '../domain/wire';
 import type { Principal } from './authentication';
+import { UNIQUE, violatesUnique } from '../db/unique-violation';
 
 export type TravellerInput = Schemas['TravellerInput'];
 
@@ -17,86 +18,88 @@ export type TravellerInput = Schemas['TravellerInput'];
  */
 export async function registerTravellers(em: EntityManager, principal: Principal, items: TravellerInput[]): Promise<Traveller[]> {
   const fieldErrors = travellerFieldErrors(items, kathmanduToday());
-  if (Object.keys(fieldErrors).length > 0) throw badRequest('Validation failed', fieldErrors);
+  if (Object.keys(fieldErrors).length > 0) throw invalid('Validation failed', fieldErrors);
 
   try {
     return await em.transactional(async (tx) => {
-      // Locked so that a concurrent batch or the draft purge cannot take the same documents.
-      const documents = await tx.find(
-        Document,
-        { id: { $in: referencedDocumentIds(items) }, company: principal.companyId },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
-      const byId = new Map(documents.map((document) => [document.id, document]));
-      const facts = new Map<string, DocumentFacts>(
-        documents.map((document) => [document.id, { id: document.id, documentType: document.documentType, attached: document.traveller !== undefined && document.traveller !== null }]),
-      );
-      const verdict = judgeDocumentSlots(items as unknown as Record<string, unknown>[], facts);
-      if (verdict.kind === 'notFound') throw notFound(`Document ${verdict.documentId} not found`);
-      if (verdict.kind === 'wrongType') throw badRequest('Validation failed', verdict.fieldErrors);
-      if (verdict.kind === 'conflict') {
-        throw conflict(
-          verdict.reason === 'attached'
-            ? `Document ${verdict.documentId} is already attached to a traveller`
-            : `Document ${verdict.documentId} is used more than once in this request`,
-        );
-      }
-
+      const byId = await takeDocuments(tx, principal, items);
       const now = new Date();
-      return items.map((item) => {
-        const traveller = tx.create(Traveller, {
-          company: principal.companyId,
-          email: item.email.trim(),
-          name: item.name.trim(),
-          dateOfBirth: item.dateOfBirth,
-          nationality: item.nationality.trim(),
-          countryOfResidence: item.countryOfResidence?.trim(),
-          idType: item.idType,
-          idNumber: item.idNumber.trim(),
-          motherTongue: item.motherTongue?.trim(),
-          bloodGroup: item.bloodGroup,
-          gender: item.gender,
-          phone: item.phone.trim(),
-          height: item.height === undefined ? undefined : String(item.height),
-          weight: item.weight === undefined ? undefined : String(item.weight),
-          englishService: item.englishService,
-          emergencyContactName: item.emergencyContactName.trim(),
-          emergencyContactPhone: item.emergencyContactPhone.trim(),
-          emergencyContactEmail: item.emergencyContactEmail.trim(),
-          emergencyContactRelation: item.emergencyContactRelation.trim(),
-          medicalHistory: item.medicalHistory,
-          allergy: item.allergy,
-          avatarDocument: byId.get(item.avatarDocumentId)!,
-          passportDocument: byId.get(item.passportDocumentId)!,
-          signatureDocument: byId.get(item.signatureDocumentId)!,
-          visaDocument: item.visaDocumentId === undefined ? undefined : byId.get(item.visaDocumentId),
-          createdAt: now,
-        });
-        for (const document of [traveller.avatarDocument, traveller.passportDocument, traveller.signatureDocument, traveller.visaDocument]) {
-          if (!document) continue;
-          document.traveller = traveller;
-          document.attachedAt = now;
-        }
-        return traveller;
-      });
+      return items.map((item) => createTraveller(tx, principal, item, byId, now));
     });
   } catch (error) {
     // The row locks make this rare; the unique slot constraints are the last word.
-    if (error instanceof UniqueConstraintViolationException) throw conflict('A document is already attached to a traveller');
+    if (violatesUnique(error, UNIQUE.travellerDocuments)) throw conflict('A document is already attached to a traveller');
     throw error;
   }
+}
+
+/** The batch's documents, locked, once each is the caller's, of its slot's type and free. */
+async function takeDocuments(tx: EntityManager, principal: Principal, items: TravellerInput[]): Promise<Map<string, Document>> {
+  // Locked so that a concurrent batch or the draft purge cannot take the same documents.
+  const documents = await tx.find(
+    Document,
+    { id: { $in: referencedDocumentIds(items) }, company: principal.companyId },
+    { lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
+  const byId = new Map(documents.map((document) => [document.id, document]));
+  const facts = new Map<string, DocumentFacts>(
+    documents.map((document) => [document.id, { id: document.id, documentType: document.documentType, attached: document.traveller !== undefined && document.traveller !== null }]),
+  );
+  const verdict = judgeDocumentSlots(items, facts);
+  if (verdict.kind === 'notFound') throw notFound(`Document ${verdict.documentId} not found`);
+  if (verdict.kind === 'wrongType') throw invalid('Validation failed', verdict.fieldErrors);
+  if (verdict.kind === 'conflict') {
+    throw conflict(
+      verdict.reason === 'attached'
+        ? `Document ${verdict.documentId} is already attached to a traveller`
+        : `Document ${verdict.documentId} is used more than once in this request`,
+    );
+  }
+
+  return byId;
+}
+
+function createTraveller(tx: EntityManager, principal: Principal, item: TravellerInput, byId: Map<string, Document>, now: Date): Traveller {
+  const traveller = tx.create(Traveller, {
+    company: principal.companyId,
+    email: item.email.trim(),
+    name: item.name.trim(),
+    dateOfBirth: item.dateOfBirth,
+    nationality: item.nationality.trim(),
+    countryOfResidence: item.countryOfResidence?.trim(),
+    idType: item.idType,
+    idNumber: item.idNumber.trim(),
+    motherTongue: item.motherTongue?.trim(),
+    bloodGroup: item.bloodGroup,
+    gender: item.gender,
+    phone: item.phone.trim(),
+    height: item.height === undefined ? undefined : String(item.height),
+    weight: item.weight === undefined ? undefined : String(item.weight),
+    englishService: item.englishService,
+    emergencyContactName: item.emergencyContactName.trim(),
+    emergencyContactPhone: item.emergencyContactPhone.trim(),
+    emergencyContactEmail: item.emergencyContactEmail.trim(),
+    emergencyContactRelation: item.emergencyContactRelation.trim(),
+    medicalHistory: item.medicalHistory,
+    allergy: item.allergy,
+    avatarDocument: byId.get(item.avatarDocumentId)!,
+    passportDocument: byId.get(item.passportDocumentId)!,
+    signatureDocument: byId.get(item.signatureDocumentId)!,
+    visaDocument: item.visaDocumentId === undefined ? undefined : byId.get(item.visaDocumentId),
+    createdAt: now,
+  });
+  for (const document of [traveller.avatarDocument, traveller.passportDocument, traveller.signatureDocument, traveller.visaDocument]) {
+    if (!document) continue;
+    document.traveller = traveller;
+    document.attachedAt = now;
+  }
+  return traveller;
 }
 
 /** The sortBy values the spec allows; id breaks ties so pages never overlap. */
 export type TravellerSortKey = 'createdAt' | 'name' | 'email' | 'nationality';
 
-export interface TravellerQuery {
-  search?: string;
-  page?: number;
-  size?: number;
-  sortBy?: TravellerSortKey;
-  sortDir?: SortDirection;
-}
+export type TravellerQuery = QueryOf<'listTravellers'>;
 
 export interface TravellerPage {
   travellers: Traveller[];

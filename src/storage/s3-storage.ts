@@ -4,6 +4,7 @@ import { PassThrough, Readable, Transform } from 'node:stream';
 import type { S3StorageConfig } from '../config';
 import type { DocumentStorage, StoredObject } from './document-storage';
 import { checkedStorageKey, newStorageKey } from './storage-key';
+import { isRecord } from '../narrow';
 
 /**
  * The smallest part S3 accepts (5 MiB), two in flight: a 10 MiB document streams through with at
@@ -78,7 +79,7 @@ export class S3Storage implements DocumentStorage {
       await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
       return true;
     } catch (error) {
-      if (error instanceof NotFound || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
+      if (error instanceof NotFound || (isRecord(error) && isRecord(error.$metadata) && error.$metadata.httpStatusCode === 404)) return false;
       throw error;
     }
   }

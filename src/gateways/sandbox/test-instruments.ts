@@ -30,6 +30,10 @@ export interface CheckoutInput {
   pin?: string;
 }
 
+/** Looked up by what the customer typed, which is any string. */
+const CARDS_BY_NUMBER = new Map(Object.entries(TEST_CARDS));
+const WALLETS_BY_ID = new Map(Object.entries(TEST_WALLETS));
+
 /** What the gateway decides for a submitted checkout form; no decision when the input is unusable. */
 export function decideCheckout(gateway: 'card_gateway' | 'wallet_gateway', input: CheckoutInput): CheckoutDecision {
   if (input.action === 'cancel') return { decided: true, status: 'CANCELLED', reason: 'CANCELLED_BY_CUSTOMER' };
@@ -37,12 +41,12 @@ export function decideCheckout(gateway: 'card_gateway' | 'wallet_gateway', input
   if (input.action !== 'pay') return { decided: false, problem: 'Choose Pay, Decline or Cancel.' };
   if (gateway === 'card_gateway') {
     const digits = (input.cardNumber ?? '').replace(/[\s-]/g, '');
-    const card = TEST_CARDS[digits as keyof typeof TEST_CARDS];
+    const card = CARDS_BY_NUMBER.get(digits);
     if (!card) return { decided: false, problem: 'This card number is not a sandbox test card.' };
     return { decided: true, status: card.status, reason: card.reason, instrument: `card ending ${digits.slice(-4)}` };
   }
   const walletId = (input.walletId ?? '').replace(/\s/g, '');
-  const wallet = TEST_WALLETS[walletId as keyof typeof TEST_WALLETS];
+  const wallet = WALLETS_BY_ID.get(walletId);
   if (!wallet) return { decided: false, problem: 'This wallet ID is not a sandbox test wallet.' };
   if (wallet.status === 'SUCCESS' && input.pin !== TEST_WALLET_PIN) return { decided: false, problem: 'Wrong PIN.' };
   return { decided: true, status: wallet.status, reason: wallet.reason, instrument: `wallet ${walletId.slice(0, 3)}*****${walletId.slice(-2)}` };

@@ -1,0 +1,7 @@
+/** What an uploaded document is for; the wire enum of the same name and the column's values. */
+export enum DocumentType {
+  Avatar = 'AVATAR',
+  Passport = 'PASSPORT',
+  Signature = 'SIGNATURE',
+  Visa = 'VISA',
+}

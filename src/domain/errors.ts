@@ -1,0 +1,59 @@
+/**
+ * The ways a request can be refused, named for what went wrong rather than how HTTP says it.
+ * Domain rules, services and the HTTP edge raise these; only `http/error-response` decides the
+ * status and which of the contract's three error shapes (SPEC section 7) a kind is answered with.
+ */
+export type FieldErrors = Record<string, string>;
+
+export type ErrorKind =
+  /** The request breaks a rule of the contract or of the business (with field errors when one field is to blame). */
+  | 'invalid'
+  /** No usable credential or token. */
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'method-not-allowed'
+  /** The request clashes with the state of a resource (a used quote, a reused Idempotency-Key). */
+  | 'conflict'
+  | 'too-large'
+  /** POST /documents refuses the upload itself (its own error shape). */
+  | 'upload-refused'
+  | 'upload-too-large'
+  /** A limit on how much or how often; `retryAfterSeconds` says when it frees. */
+  | 'too-many'
+  | 'not-implemented';
+
+export interface ErrorDetails {
+  fieldErrors?: FieldErrors;
+  retryAfterSeconds?: number;
+  /** For `method-not-allowed`: the methods the path has. */
+  allowedMethods?: string[];
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  get fieldErrors(): FieldErrors | undefined {
+    return this.details.fieldErrors;
+  }
+}
+
+export const invalid = (message: string, fieldErrors?: FieldErrors) => new DomainError('invalid', message, { fieldErrors });
+export const unauthenticated = (message: string) => new DomainError('unauthenticated', message);
+export const forbidden = (message: string) => new DomainError('forbidden', message);
+export const notFound = (message: string) => new DomainError('not-found', message);
+export const conflict = (message: string, fieldErrors?: FieldErrors) => new DomainError('conflict', message, { fieldErrors });
+export const tooMany = (message: string, retryAfterSeconds: number) => new DomainError('too-many', message, { retryAfterSeconds });
+
+/** Rejects with a field error on one field, the common case of a business-rule failure. */
+export const invalidField = (field: string, message: string, summary = 'Validation failed') => invalid(summary, { [field]: message });
+
+/** A failure POST /documents detects in the upload itself; `tooLarge` when the file is over the limit. */
+export const uploadRefused = (message: string, tooLarge = false) => new DomainError(tooLarge ? 'upload-too-large' : 'upload-refused', message);

@@ -1,0 +1,77 @@
+import { DomainError, conflict, invalid, tooMany, unauthenticated, uploadRefused } from '../../src/domain/errors';
+import { toHttpError } from '../../src/http/error-response';
+import { createOpenApiBackend } from '../../src/http/openapi';
+import { responseCheck } from '../../src/http/response-check';
+import { loadSpecDocument } from '../../src/http/spec-document';
+import { operationHandlers } from '../../src/operations';
+import type { ContractHandlers, TagHandlers } from '../../src/operations/operation';
+
+describe('the handler map is the contract (checked by the typecheck npm test runs first)', () => {
+  it('when an operationId is misspelt, then the tag module does not compile', () => {
+    // @ts-expect-error getOrdr is not an operation of the spec
+    const misspelt = { getOrdr: async () => ({ status: 200 as const, body: { status: 'ok' as const } }) } satisfies TagHandlers;
+    expect(Object.keys(misspelt)).toEqual(['getOrdr']);
+  });
+
+  it('when a handler is missing, then the map does not compile', () => {
+    const { getHealth: _dropped, ...rest } = operationHandlers;
+    // @ts-expect-error getHealth has no handler
+    const incomplete: ContractHandlers = rest;
+    expect(Object.keys(incomplete)).not.toContain('getHealth');
+  });
+
+  it('when a handler answers a status its operation does not document, then it does not compile', () => {
+    // @ts-expect-error getHealth documents 200 and 500 only
+    const undocumented = { getHealth: async () => ({ status: 201 as const, body: { status: 'ok' as const } }) } satisfies TagHandlers;
+    expect(undocumented.getHealth).toBeDefined();
+  });
+});
+
+describe('responses against the spec', () => {
+  const logged: object[] = [];
+  const log = { error: (details: object) => void logged.push(details) };
+
+  async function check(mode: 'log' | 'fail') {
+    const api = createOpenApiBackend(loadSpecDocument());
+    await api.init();
+    return responseCheck(api, { responseValidation: mode });
+  }
+
+  it('when a body breaks its schema, then fail mode refuses it and log mode logs it', async () => {
+    const wrong = { status: 200, body: { status: 5 } };
+    const strict = await check('fail');
+    expect(() => strict('getHealth', wrong, log)).toThrow(/outside its contract/);
+    expect((await check('log'))('getHealth', wrong, log)).toBe(wrong);
+    expect(logged.at(-1)).toMatchObject({ operationId: 'getHealth', status: 200 });
+  });
+
+  it('when the status is not documented, then it is a violation', async () => {
+    const strict = await check('fail');
+    expect(() => strict('getHealth', { status: 201, body: { status: 'ok' } }, log)).toThrow(/outside its contract/);
+    expect(strict('getHealth', { status: 200, body: { status: 'ok' } }, log)).toEqual({ status: 200, body: { status: 'ok' } });
+  });
+});
+
+describe('error kinds become statuses and shapes only in http/error-response', () => {
+  it.each([
+    [invalid('Validation failed', { a: 'b' }), 400, 'api'],
+    [unauthenticated('Invalid access token'), 401, 'auth'],
+    [conflict('The quote has already been used'), 409, 'api'],
+    [uploadRefused('Send exactly one file per request'), 400, 'upload'],
+    [uploadRefused('File exceeds the maximum size of 10 bytes', true), 413, 'upload'],
+    [tooMany('Too many requests, retry later', 7), 429, 'api'],
+    [new DomainError('method-not-allowed', 'Method PUT is not allowed on /x', { allowedMethods: ['GET', 'POST'] }), 405, 'api'],
+  ])('when %p is thrown, then it answers its status in its shape', (error, status, shape) => {
+    expect(toHttpError(error)).toMatchObject({ status, shape, message: error.message });
+  });
+
+  it('when a kind carries a retry time or allowed methods, then they become headers', () => {
+    expect(toHttpError(tooMany('Too many requests, retry later', 7)).headers).toEqual({ 'Retry-After': '7' });
+    expect(toHttpError(new DomainError('method-not-allowed', 'no', { allowedMethods: ['GET', 'POST'] })).headers).toEqual({ Allow: 'GET, POST' });
+  });
+
+  it('when anything else is thrown, then it is a generic 500', () => {
+    expect(toHttpError(new Error('secret detail'))).toMatchObject({ status: 500, message: 'Internal server error' });
+    expect(toHttpError(undefined)).toMatchObject({ status: 500 });
+  });
+});
