@@ -421,59 +421,84 @@ export function loadConfig(env: Env = process.env): Config {
       requestTimeoutMs: (headersTimeoutSeconds + Math.ceil(maxUploadBytes / minUploadBytesPerSecond)) * 1000,
       minUploadBytesPerSecond,
     },
-    payments: {
-      mode: read.oneOf<PaymentMode>('PAYMENT_MODE', sandboxByDefault ? 'sandbox' : 'live', ['sandbox', 'live']),
-      allowHttpReturnUrl: read.boolean('ALLOW_HTTP_RETURN_URL', false),
-      reconcileAfterSeconds: read.integer('PAYMENT_RECONCILE_AFTER_SECONDS', 120, 0, 86400),
-      attemptTtlMinutes: read.integer('PAYMENT_ATTEMPT_TTL_MINUTES', 15, 1, 1440),
-      reconcileIntervalSeconds: read.integer('PAYMENT_RECONCILE_INTERVAL_SECONDS', 60, 0, 86400),
-      callbackMaxAgeSeconds: read.integer('PAYMENT_CALLBACK_MAX_AGE_SECONDS', 3600, 60, 86400),
-      merchantName: read.string('PAYMENT_MERCHANT_NAME', 'Himalayan Trek Cover'),
-      gatewaySecrets: {
-        card_gateway: read.optional('CARD_GATEWAY_SECRET'),
-        wallet_gateway: read.optional('WALLET_GATEWAY_SECRET'),
-      },
-      providers: { card_gateway: undefined, wallet_gateway: undefined },
-      providerTimeoutMs: read.integer('PAYMENT_PROVIDER_TIMEOUT_MS', 8000, 100, 60_000),
-      providerLookupAttempts: read.integer('PAYMENT_PROVIDER_LOOKUP_ATTEMPTS', 2, 1, 5),
-    },
+    payments: paymentConfig(read, sandboxByDefault),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 300_000),
     clusterWorkers: read.integer('CLUSTER_WORKERS', Math.max(2, availableParallelism()), 1, 64),
-    rateLimits: {
-      windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
-      tokenPerClient: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT', 60, 0, 1_000_000),
-      tokenPerAddress: read.integer('RATE_LIMIT_TOKEN_PER_ADDRESS', 300, 0, 1_000_000),
-      tokenPerClientAddress: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS', 20, 0, 1_000_000),
-      promoPerCompany: read.integer('RATE_LIMIT_PROMO_PER_COMPANY', 600, 0, 1_000_000),
-      uploadPerCompany: read.integer('RATE_LIMIT_UPLOAD_PER_COMPANY', 300, 0, 1_000_000),
-      uploadBytesPerCompany: read.integer('RATE_LIMIT_UPLOAD_BYTES_PER_COMPANY', 2 * 1024 ** 3, 0, 1024 ** 4),
-      quotePerCompany: read.integer('RATE_LIMIT_QUOTE_PER_COMPANY', 600, 0, 1_000_000),
-      orderPerCompany: read.integer('RATE_LIMIT_ORDER_PER_COMPANY', 300, 0, 1_000_000),
-      travellerPerCompany: read.integer('RATE_LIMIT_TRAVELLER_PER_COMPANY', 300, 0, 1_000_000),
-      payPerCompany: read.integer('RATE_LIMIT_PAY_PER_COMPANY', 300, 0, 1_000_000),
-      certificatePerCompany: read.integer('RATE_LIMIT_CERTIFICATE_PER_COMPANY', 600, 0, 1_000_000),
-      verifyPerAddress: read.integer('RATE_LIMIT_VERIFY_PER_ADDRESS', 60, 0, 1_000_000),
-    },
-    certificate: {
-      // Production has no default: a forgotten setting must not print a made-up emergency number on real certificates.
-      assistancePhone: isProduction ? read.required('ASSISTANCE_PHONE', 'in production the certificate\'s 24-hour assistance number must be the real one') : read.string('ASSISTANCE_PHONE', '+977 1 4000 000'),
-      assistanceEmail: isProduction ? read.required('ASSISTANCE_EMAIL', 'in production the certificate\'s assistance e-mail must be the real one') : read.string('ASSISTANCE_EMAIL', 'assistance@himalayantrekcover.example'),
-    },
+    rateLimits: rateLimitConfig(read),
+    certificate: certificateConfig(read, isProduction),
     maxDraftsPerCompany: read.integer('DOCUMENT_MAX_DRAFTS_PER_COMPANY', 500, 0, 1_000_000),
     documentStorage: documentStorageConfig(read),
     metrics: metricsConfig(read, isProduction),
-    webhooks: {
-      timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
-      retryDelaySeconds: read.integer('WEBHOOK_RETRY_DELAY_SECONDS', 60, 1, 3600),
-      retryDelayMaxSeconds: read.integer('WEBHOOK_RETRY_DELAY_MAX_SECONDS', 4 * 3600, 1, 86400),
-      retryLimit: read.integer('WEBHOOK_RETRY_LIMIT', 13, 0, 50),
-      concurrency: read.integer('WEBHOOK_CONCURRENCY', 50, 1, 200),
-      secretOverlapHours: read.integer('WEBHOOK_SECRET_OVERLAP_HOURS', 24, 0, 24 * 30),
-      allowLocalEndpoints: false,
-    },
+    webhooks: webhookConfig(read),
   };
   // Local receivers exist for development and tests: only where payments are simulated too.
   config.webhooks.allowLocalEndpoints = config.payments.mode === 'sandbox';
+  refuseInconsistent(read, config);
+  readProviders(read, config);
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return config;
+}
+
+function paymentConfig(read: EnvReader, sandboxByDefault: boolean): PaymentConfig {
+  return {
+    mode: read.oneOf<PaymentMode>('PAYMENT_MODE', sandboxByDefault ? 'sandbox' : 'live', ['sandbox', 'live']),
+    allowHttpReturnUrl: read.boolean('ALLOW_HTTP_RETURN_URL', false),
+    reconcileAfterSeconds: read.integer('PAYMENT_RECONCILE_AFTER_SECONDS', 120, 0, 86400),
+    attemptTtlMinutes: read.integer('PAYMENT_ATTEMPT_TTL_MINUTES', 15, 1, 1440),
+    reconcileIntervalSeconds: read.integer('PAYMENT_RECONCILE_INTERVAL_SECONDS', 60, 0, 86400),
+    callbackMaxAgeSeconds: read.integer('PAYMENT_CALLBACK_MAX_AGE_SECONDS', 3600, 60, 86400),
+    merchantName: read.string('PAYMENT_MERCHANT_NAME', 'Himalayan Trek Cover'),
+    gatewaySecrets: {
+      card_gateway: read.optional('CARD_GATEWAY_SECRET'),
+      wallet_gateway: read.optional('WALLET_GATEWAY_SECRET'),
+    },
+    providers: { card_gateway: undefined, wallet_gateway: undefined },
+    providerTimeoutMs: read.integer('PAYMENT_PROVIDER_TIMEOUT_MS', 8000, 100, 60_000),
+    providerLookupAttempts: read.integer('PAYMENT_PROVIDER_LOOKUP_ATTEMPTS', 2, 1, 5),
+  };
+}
+
+function rateLimitConfig(read: EnvReader): RateLimitConfig {
+  return {
+    windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
+    tokenPerClient: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT', 60, 0, 1_000_000),
+    tokenPerAddress: read.integer('RATE_LIMIT_TOKEN_PER_ADDRESS', 300, 0, 1_000_000),
+    tokenPerClientAddress: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS', 20, 0, 1_000_000),
+    promoPerCompany: read.integer('RATE_LIMIT_PROMO_PER_COMPANY', 600, 0, 1_000_000),
+    uploadPerCompany: read.integer('RATE_LIMIT_UPLOAD_PER_COMPANY', 300, 0, 1_000_000),
+    uploadBytesPerCompany: read.integer('RATE_LIMIT_UPLOAD_BYTES_PER_COMPANY', 2 * 1024 ** 3, 0, 1024 ** 4),
+    quotePerCompany: read.integer('RATE_LIMIT_QUOTE_PER_COMPANY', 600, 0, 1_000_000),
+    orderPerCompany: read.integer('RATE_LIMIT_ORDER_PER_COMPANY', 300, 0, 1_000_000),
+    travellerPerCompany: read.integer('RATE_LIMIT_TRAVELLER_PER_COMPANY', 300, 0, 1_000_000),
+    payPerCompany: read.integer('RATE_LIMIT_PAY_PER_COMPANY', 300, 0, 1_000_000),
+    certificatePerCompany: read.integer('RATE_LIMIT_CERTIFICATE_PER_COMPANY', 600, 0, 1_000_000),
+    verifyPerAddress: read.integer('RATE_LIMIT_VERIFY_PER_ADDRESS', 60, 0, 1_000_000),
+  };
+}
+
+function certificateConfig(read: EnvReader, isProduction: boolean): CertificateConfig {
+  return {
+    // Production has no default: a forgotten setting must not print a made-up emergency number on real certificates.
+    assistancePhone: isProduction ? read.required('ASSISTANCE_PHONE', 'in production the certificate\'s 24-hour assistance number must be the real one') : read.string('ASSISTANCE_PHONE', '+977 1 4000 000'),
+    assistanceEmail: isProduction ? read.required('ASSISTANCE_EMAIL', 'in production the certificate\'s assistance e-mail must be the real one') : read.string('ASSISTANCE_EMAIL', 'assistance@himalayantrekcover.example'),
+  };
+}
+
+function webhookConfig(read: EnvReader): WebhookConfig {
+  return {
+    timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    retryDelaySeconds: read.integer('WEBHOOK_RETRY_DELAY_SECONDS', 60, 1, 3600),
+    retryDelayMaxSeconds: read.integer('WEBHOOK_RETRY_DELAY_MAX_SECONDS', 4 * 3600, 1, 86400),
+    retryLimit: read.integer('WEBHOOK_RETRY_LIMIT', 13, 0, 50),
+    concurrency: read.integer('WEBHOOK_CONCURRENCY', 50, 1, 200),
+    secretOverlapHours: read.integer('WEBHOOK_SECRET_OVERLAP_HOURS', 24, 0, 24 * 30),
+    allowLocalEndpoints: false,
+  };
+}
+
+/** Settings that are each valid alone but wrong together, or wrong in production. */
+function refuseInconsistent(read: EnvReader, config: Config): void {
+  const isProduction = config.isProduction;
   if (config.host.trim() === '') read.problems.push('HOST must not be blank');
   if (!/^[A-Z]{3}$/.test(config.currency)) read.problems.push(`CURRENCY must be an ISO 4217 code such as NPR (got "${config.currency}")`);
   // Printed on every certificate for a traveller in trouble to call: it must be dialable as written.
@@ -494,9 +519,6 @@ export function loadConfig(env: Env = process.env): Config {
     const weakness = secret === undefined ? undefined : gatewaySecretWeakness(secret, { production: isProduction });
     if (weakness) read.problems.push(`${gateway.toUpperCase()}_SECRET ${weakness}`);
   }
-  readProviders(read, config);
-  if (read.problems.length > 0) throw new ConfigError(read.problems);
-  return config;
 }
 
 /**
