@@ -24,7 +24,7 @@ export function readCatalogueFile(file: string): CatalogueFile {
   try {
     parsed = parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`${file} cannot be read as YAML: ${(error as Error).message}`);
+    throw new Error(`${file} cannot be read as YAML: ${(error as Error).message}`, { cause: error });
   }
   const problems = catalogueProblems(parsed);
   if (problems.length > 0) throw new Error(`${file} is not a valid catalogue:\n  - ${problems.join('\n  - ')}`);

@@ -9,13 +9,13 @@ import { loadSpecDocument } from '../../src/http/spec-document';
 import type { RunningServer } from '../../src/server';
 import { expectContract } from '../support/contract';
 import { FILES, uploadedDocumentId } from '../support/documents';
-import { ApiClient, type ApiResponse } from '../support/http-client';
+import type { ApiResponse } from '../support/http-client';
 import { CTGS } from '../support/catalogue-fixtures';
 import { departure, everestQuote, ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { CALLBACK, ledgerOf, pay, placeGroup, placeOrder, type PlacedOrder } from '../support/payment-fixtures';
 import { newCode, newSalesCompany } from '../support/promo-fixtures';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
 /**
@@ -23,8 +23,7 @@ import { newTraveller } from '../support/traveller-fixtures';
  * learns nothing about the first company's records and changes none of them; every 401 cause,
  * for every authenticated operation of the document; a forged gateway callback changes nothing.
  */
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer();
 let owner: TestPartner;
 let intruder: TestPartner;
 let order: PlacedOrder;
@@ -39,8 +38,6 @@ let promoCode: string;
 let ownerSecrets: string[];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
   owner = await newPartner(server, client, { name: 'Owner Himalayan Treks' });
   intruder = await newPartner(server, client, { name: 'Intruder Treks' });
   order = await placeOrder(server, client, owner);
@@ -58,10 +55,6 @@ beforeAll(async () => {
     order.orderId, order.orderNumber, paymentRef, ...group.orders.flatMap((o) => [o.orderId, o.orderNumber, o.orderRef]), groupId,
   ];
   expect(ownerSecrets.every((secret) => typeof secret === 'string' && secret.length > 0)).toBe(true);
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 /** The answer carries none of the owner's values, apart from the one identifier the intruder sent. */

@@ -11,25 +11,21 @@ import { everestQuote, ORDERS, orderFromQuote } from '../support/order-fixtures'
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, pay, paymentStatus, placeOrder, submitCheckout, type PlacedOrder } from '../support/payment-fixtures';
 import { serverBehind } from '../support/prism';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
 const ASSISTANCE = { ASSISTANCE_PHONE: '+977 1 5970 111', ASSISTANCE_EMAIL: 'rescue-desk@trekcover.example' };
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', ...ASSISTANCE } });
 let agency: TestPartner;
 let listed: TestPartner;
 let stranger: TestPartner;
 
 beforeAll(async () => {
-  server = await startTestServer({ PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', ...ASSISTANCE });
-  client = new ApiClient(server.url);
   agency = await newPartner(server, client, { name: 'Himalayan Trails Pvt. Ltd.' });
   listed = await newPartner(server, client, { name: 'Khumbu Guides' });
   stranger = await newPartner(server, client, { name: 'Langtang Treks' });
 });
-afterAll(() => server.stop());
 
 const certificatePath = (identifier: string) => `${ORDERS}/${encodeURIComponent(identifier)}/certificate`;
 const verifyPath = (policyNumber: string) => `/verify/${encodeURIComponent(policyNumber)}`;
@@ -294,14 +290,8 @@ describe('GET /verify/{policyNumber}', () => {
 });
 
 describe('GET /verify/{policyNumber} rate limit', () => {
-  let limited: RunningServer;
-  let limitedClient: ApiClient;
-  beforeAll(async () => {
-    // Behind a (loopback) proxy that names the client: an address of this test's own, whose count no other test ran up.
-    limited = await startTestServer({ RATE_LIMIT_VERIFY_PER_ADDRESS: '3', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: 'loopback' });
-    limitedClient = new ApiClient(limited.url);
-  });
-  afterAll(() => limited.stop());
+  // Behind a (loopback) proxy that names the client: an address of this test's own, whose count no other test ran up.
+  const { client: limitedClient } = useTestServer({ env: { RATE_LIMIT_VERIFY_PER_ADDRESS: '3', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: 'loopback' } });
 
   it('when one address looks up more policies than its limit, then it gets a 429 page with Retry-After', async () => {
     const address = `198.51.100.${1 + Math.floor(Math.random() * 250)}`;

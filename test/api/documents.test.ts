@@ -3,27 +3,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { Document } from '../../src/entities/document';
-import type { RunningServer } from '../../src/server';
 import { LocalDiskStorage } from '../../src/storage/local-disk-storage';
 import { DOCUMENTS_PATH, FILES, TRAVELLERS_PATH, travellerInput, uploadDocument, uploadForm, uploadTravellerDocuments } from '../support/documents';
 import { expectContract } from '../support/contract';
-import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { serverBehind } from '../support/prism';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
 const MAX_UPLOAD_BYTES = 64 * 1024;
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer({ env: { MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) } });
 let partner: TestPartner;
 
 beforeAll(async () => {
-  server = await startTestServer({ MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) });
-  client = new ApiClient(server.url);
   partner = await newPartner(server, client);
 });
-afterAll(() => server.stop());
 
 const storageRoot = () => (server.storage as LocalDiskStorage).root;
 

@@ -1,6 +1,4 @@
 import { Order, OrderStatus } from '../../src/entities/order';
-import type { RunningServer } from '../../src/server';
-import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import {
   createGroup,
@@ -12,11 +10,10 @@ import {
   usedCount,
   type PromoOwner,
 } from '../support/promo-fixtures';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer();
 let agency: TestPartner;
 let touristId: string;
 let companyA: PromoOwner;
@@ -24,13 +21,10 @@ let companyB: PromoOwner;
 let agentX: PromoOwner;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
   agency = await newPartner(server, client);
   touristId = await newTraveller(server, agency.companyId);
   [companyA, companyB, agentX] = await Promise.all([newSalesCompany(server), newSalesCompany(server), newAgent(server)]);
 });
-afterAll(() => server.stop());
 
 const previewGroup = (groupRef: string, promoCode: unknown, partner = agency) =>
   client.op('previewGroupPromo', 'POST', `${groupPromoPath(groupRef)}/preview`, { promoCode }, { token: partner.token });

@@ -1,26 +1,20 @@
 import { addDays } from '../../src/domain/business-date';
-import type { RunningServer } from '../../src/server';
 import { CTGS } from '../support/catalogue-fixtures';
-import { ApiClient } from '../support/http-client';
 import { departure, everestQuote, orderFromQuote, ORDERS, writtenState } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer();
 let agency: TestPartner;
 let first: string;
 let second: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
   agency = await newPartner(server, client);
   first = await newTraveller(server, agency.companyId, { name: 'Daniel Okafor' });
   second = await newTraveller(server, agency.companyId, { name: 'Mei Lin Tan' });
 });
-afterAll(() => server.stop());
 
 const createOrders = (body: unknown, partner: TestPartner = agency) => client.op('createOrders', 'POST', ORDERS, body, { token: partner.token });
 const lowTrek = (touristId: string, extra: Record<string, unknown> = {}) => ({ touristId, ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: departure, ...extra });

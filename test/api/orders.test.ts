@@ -2,26 +2,20 @@ import { addDays, kathmanduToday } from '../../src/domain/business-date';
 import { CompanyType } from '../../src/entities/company';
 import { Order } from '../../src/entities/order';
 import { Quote } from '../../src/entities/quote';
-import type { RunningServer } from '../../src/server';
 import { CTGS, ROUTES } from '../support/catalogue-fixtures';
-import { ApiClient } from '../support/http-client';
 import { departure, everestQuote, orderFromQuote, ORDERS, writtenState } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer();
 let agency: TestPartner;
 let touristId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
   agency = await newPartner(server, client, { name: 'Himalayan Trails Pvt. Ltd.', commissionPercent: '10.00' });
   touristId = await newTraveller(server, agency.companyId);
 });
-afterAll(() => server.stop());
 
 const createOrders = (body: unknown, partner: TestPartner = agency) => client.op('createOrders', 'POST', ORDERS, body, { token: partner.token });
 const getOrder = (identifier: string, partner: TestPartner = agency) =>

@@ -2,8 +2,6 @@ import { DEMO_PROMO_CODES } from '../../src/db/demo-partners';
 import { addDays, kathmanduToday } from '../../src/domain/business-date';
 import { Order, OrderStatus } from '../../src/entities/order';
 import { PromoCode } from '../../src/entities/promo-code';
-import type { RunningServer } from '../../src/server';
-import { ApiClient } from '../support/http-client';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import {
@@ -15,11 +13,10 @@ import {
   usedCount,
   type PromoOwner,
 } from '../support/promo-fixtures';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer();
 let agency: TestPartner;
 let touristId: string;
 let companyA: PromoOwner;
@@ -28,8 +25,6 @@ let agentX: PromoOwner;
 let agentY: PromoOwner;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
   agency = await newPartner(server, client, { name: 'Himalayan Trails Pvt. Ltd.' });
   touristId = await newTraveller(server, agency.companyId);
   [companyA, companyB, agentX, agentY] = await Promise.all([
@@ -39,7 +34,6 @@ beforeAll(async () => {
     newAgent(server, 'Anita Gurung'),
   ]);
 });
-afterAll(() => server.stop());
 
 const today = kathmanduToday();
 const newOrder = (extra: Record<string, unknown> = {}, partner = agency) => createOrder(client, partner, touristId, extra);

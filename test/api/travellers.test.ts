@@ -1,22 +1,16 @@
 import { Document } from '../../src/entities/document';
 import { Traveller } from '../../src/entities/traveller';
 import { addDays, kathmanduToday } from '../../src/domain/business-date';
-import type { RunningServer } from '../../src/server';
 import { FILES, TRAVELLERS_PATH, registerTraveller, travellerInput, uploadTravellerDocuments, uploadedDocumentId, type TravellerDocuments } from '../support/documents';
-import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer();
 let partner: TestPartner;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
   partner = await newPartner(server, client);
 });
-afterAll(() => server.stop());
 
 const register = (body: unknown, token = partner.token) => client.op('registerTravellers', 'POST', TRAVELLERS_PATH, body, { token });
 const list = (query: Record<string, string | number> = {}, token = partner.token) =>
