@@ -3,10 +3,9 @@ import { Order } from '../../src/entities/order';
 import { Traveller } from '../../src/entities/traveller';
 import { addDays, kathmanduToday } from '../../src/domain/business-date';
 import { recordCashPayment } from '../../src/services/cash-settlement';
-import type { RunningServer } from '../../src/server';
 import { asExtracted, readPdf } from '../support/certificate-pdf';
 import { expectContract } from '../support/contract';
-import { ApiClient, type ApiResponse } from '../support/http-client';
+import type { ApiResponse } from '../support/http-client';
 import { everestQuote, ORDERS, orderFromQuote } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, pay, paymentStatus, placeOrder, submitCheckout, type PlacedOrder } from '../support/payment-fixtures';
@@ -102,7 +101,7 @@ describe('policy number', () => {
     const orders: PlacedOrder[] = [];
     for (let i = 0; i < 4; i++) orders.push(await placeOrder(server, client, agency));
     // Every checkout first, then every callback at once: the settlements run concurrently.
-    const callbacks = [];
+    const callbacks: URL[] = [];
     for (const order of orders) {
       const started = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' });
       const checkout = await submitCheckout(started.body.data.paymentUrl, APPROVE_CARD);

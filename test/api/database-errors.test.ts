@@ -7,6 +7,7 @@ import { lowTrek } from '../support/promo-fixtures';
 import { newTraveller } from '../support/traveller-fixtures';
 import { createOwnDatabase } from '../support/own-database';
 import { useTestServer } from '../support/test-server';
+import type { WireJson } from '../support/http-client';
 
 // Database failures forced on a database of this file's own (a renamed table, a unique index
 // that every second order violates, killed connections): the partner gets a generic 500 in
@@ -32,7 +33,7 @@ const sql = (statement: string) => server.orm.em.getConnection().execute(stateme
 /** Words of SQL, PostgreSQL, the driver and the ORM, and stack frames. */
 const INTERNALS = /\b(select|insert|update|delete|from|where|relation|constraint|violates|duplicate|postgres|pg_|knex|mikro|sqlstate|ECONN)\b|\bat \S+ \(|\.(ts|js):\d+|node_modules|stack/i;
 
-function expectCleanServerError(response: { status: number; body: any }, path: string): void {
+function expectCleanServerError(response: { status: number; body: WireJson }, path: string): void {
   expect(response.status).toBe(500);
   expectSchema('ApiError', response.body);
   expect(response.body).toMatchObject({ status: 500, message: 'Internal server error', path });

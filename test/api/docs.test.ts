@@ -1,6 +1,6 @@
 import { useTestServer } from '../support/test-server';
 
-const { server, client } = useTestServer();
+const { client } = useTestServer();
 
 /** Every `src`/`href` of a script or stylesheet tag in the page. */
 function loadedResources(html: string): string[] {

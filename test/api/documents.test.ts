@@ -9,6 +9,7 @@ import { expectContract } from '../support/contract';
 import { newPartner, type TestPartner } from '../support/partners';
 import { serverBehind } from '../support/prism';
 import { useTestServer } from '../support/test-server';
+import type { WireJson } from '../support/http-client';
 
 const MAX_UPLOAD_BYTES = 64 * 1024;
 
@@ -42,7 +43,7 @@ async function expectNothingLeft(act: (partner: TestPartner) => Promise<void>) {
 
 const upload = (form: FormData, token = partner.token) => client.op('uploadDocument', 'POST', DOCUMENTS_PATH, undefined, { token, raw: form });
 
-function expectUploadError(response: { status: number; body: any }, status: number, message: RegExp) {
+function expectUploadError(response: { status: number; body: WireJson }, status: number, message: RegExp) {
   expect(response.status).toBe(status);
   expect(response.body).toMatchObject({ success: false, data: null });
   expect(response.body.message).toMatch(message);
@@ -210,7 +211,7 @@ describe('POST /documents', () => {
         headers: { authorization: `Bearer ${fresh.token}`, 'content-type': form.headers.get('content-type')! },
         body: form.body,
         duplex: 'half',
-      } as RequestInit);
+      });
       const body = (await response.json()) as { success: boolean };
       await expectContract('uploadDocument', response.status, body);
       expectUploadError({ status: response.status, body }, 413, /maximum size/);

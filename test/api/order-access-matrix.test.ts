@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CompanyType } from '../../src/entities/company';
 import { Order } from '../../src/entities/order';
 import { PaymentAttempt } from '../../src/entities/payment-attempt';
-import { ApiClient, type ApiResponse } from '../support/http-client';
+import type { ApiResponse } from '../support/http-client';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { lowTrek, newCode, newSalesCompany } from '../support/promo-fixtures';

@@ -4,6 +4,7 @@ import { departure, everestQuote, orderFromQuote, ORDERS, writtenState } from '.
 import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
+import type { WireJson } from '../support/http-client';
 
 const { server, client } = useTestServer();
 let agency: TestPartner;
@@ -35,9 +36,9 @@ describe('POST /orders with an array body', () => {
     expect(response.status).toBe(201);
     const group = response.body.data;
     expect(group.groupRef).toMatch(/^GRP-\d{4}-\d{6,}$/);
-    expect(group.orders.map((order: any) => order.traveller.touristId)).toEqual([first, second]);
-    expect(group.orders.map((order: any) => order.groupRef)).toEqual([group.groupRef, group.groupRef]);
-    expect(new Set(group.orders.map((order: any) => order.orderRef)).size).toBe(2);
+    expect(group.orders.map((order: WireJson) => order.traveller.touristId)).toEqual([first, second]);
+    expect(group.orders.map((order: WireJson) => order.groupRef)).toEqual([group.groupRef, group.groupRef]);
+    expect(new Set(group.orders.map((order: WireJson) => order.orderRef)).size).toBe(2);
     // 19,600 + (19,600 - 5 % of 19,600)
     expect(group.totals).toEqual({ currency: 'NPR', orderCount: 2, subtotal: 39200, totalDiscount: 980, totalAmount: 38220 });
     expect((await writtenState(server, agency.companyId, [quoteA.quoteId, quoteB.quoteId])).quoteStatuses).toEqual(['USED', 'USED']);

@@ -7,6 +7,7 @@ import { departure, everestQuote, orderFromQuote, ORDERS, writtenState } from '.
 import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
+import type { WireJson } from '../support/http-client';
 
 const { server, client } = useTestServer();
 let agency: TestPartner;
@@ -338,7 +339,7 @@ describe('POST /orders with an object body', () => {
 });
 
 describe('GET /orders/{orderIdentifier}', () => {
-  let placed: any;
+  let placed: WireJson;
   beforeAll(async () => {
     placed = (await createOrders(lowTrek({ referralCode: 'READ-ME' }))).body.data;
   });

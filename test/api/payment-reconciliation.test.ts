@@ -1,4 +1,4 @@
-import { Order } from '../../src/entities/order';
+import { Order, OrderStatus } from '../../src/entities/order';
 import { reconcileDueAttempts } from '../../src/services/payment-reconciliation';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, APPROVE_WALLET, DECLINE_CARD, ledgerOf, pay, paymentStatus, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
@@ -84,7 +84,7 @@ describe('reconciliation of attempts left INITIATED', () => {
     try {
       const { order } = await paidButNeverReturned();
       const statusNow = async () => (await withJob.orm.em.fork().findOneOrFail(Order, order.orderId)).status;
-      expect(await eventually(statusNow, (status) => status === 'PAID', { timeoutMs: 15_000, intervalMs: 250 })).toBe('PAID');
+      expect(await eventually(statusNow, (status) => status === OrderStatus.Paid, { timeoutMs: 15_000, intervalMs: 250 })).toBe(OrderStatus.Paid);
     } finally {
       await withJob.stop();
     }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Order } from '../../src/entities/order';
-import { ApiClient } from '../support/http-client';
+import { ApiClient, type WireJson } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { createGroup, newCode, newSalesCompany, orderPromoPath, usedCount } from '../support/promo-fixtures';
 import { SANDBOX_ENV, useTestServer } from '../support/test-server';
@@ -64,7 +64,7 @@ describe('promo usage limit under parallel applies from two server processes', (
     const code = await newCode(server, await newSalesCompany(server), { usageLimit: 5 });
 
     const responses = await Promise.all(
-      group.orders.map((order: any, index: number) =>
+      group.orders.map((order: WireJson, index: number) =>
         processes[index % 2].op('applyOrderPromo', 'POST', orderPromoPath(order.orderRef), { promoCode: code }, { token: agency.token }),
       ),
     );

@@ -15,6 +15,7 @@ import {
 } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
+import type { WireJson } from '../support/http-client';
 
 const { server, client } = useTestServer();
 let agency: TestPartner;
@@ -228,7 +229,7 @@ describe('promo rejections cannot be told apart', () => {
     const yesterday = addDays(today, -1);
     const tomorrow = addDays(today, 1);
 
-    const causes: Array<[string, () => Promise<{ status: number; body: any }>]> = [
+    const causes: Array<[string, () => Promise<{ status: number; body: WireJson }>]> = [
       ['unknown', async () => apply(order.orderRef, 'NO-SUCH-CODE')],
       ['expired', async () => apply(order.orderRef, await newCode(server, companyA, { validFrom: addDays(today, -30), validTo: yesterday }))],
       ['not yet valid', async () => apply(order.orderRef, await newCode(server, companyA, { validFrom: tomorrow }))],
@@ -332,7 +333,7 @@ describe('POST /orders with promoCode', () => {
     const body = [1, 2, 3].map(() => ({ touristId, ctgId: '1c4e7a92-b3f0-4d65-8e19-a27c5b0d3f86', customRouteName: 'Kathmandu valley rim walk', departureDate: addDays(today, 30), promoCode: code }));
     const response = await client.op('createOrders', 'POST', ORDERS, body, { token: agency.token });
     expect(response.status).toBe(201);
-    expect(response.body.data.orders.map((order: any) => order.promoApplyResult.applied)).toEqual([true, true, false]);
+    expect(response.body.data.orders.map((order: WireJson) => order.promoApplyResult.applied)).toEqual([true, true, false]);
     expect(response.body.data.totals).toMatchObject({ orderCount: 3, totalDiscount: 400, totalAmount: 13100 });
     expect(await usedCount(server, code)).toBe(2);
   });

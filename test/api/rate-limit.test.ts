@@ -1,5 +1,5 @@
 import type { RunningServer } from '../../src/server';
-import { ApiClient } from '../support/http-client';
+import { ApiClient, type WireJson } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
 
@@ -10,7 +10,7 @@ async function clearCounters(server: RunningServer): Promise<void> {
   await server.orm.em.fork().getConnection().execute('delete from rate_limit_bucket');
 }
 
-const expectRateLimited = (response: { status: number; headers: Headers; body: any }, path: string) => {
+const expectRateLimited = (response: { status: number; headers: Headers; body: WireJson }, path: string) => {
   expect(response.status).toBe(429);
   const retryAfter = Number(response.headers.get('retry-after'));
   expect(Number.isInteger(retryAfter)).toBe(true);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { newPartner, type TestPartner } from '../support/partners';
-import { APPROVE_CARD, deliverCallback, pay, paymentStatus, placeOrder, submitCheckout } from '../support/payment-fixtures';
+import { APPROVE_CARD, deliverCallback, pay, paymentStatus, placeOrder } from '../support/payment-fixtures';
 import { serverBehind } from '../support/prism';
 import { useTestServer } from '../support/test-server';
 

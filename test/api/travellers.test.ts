@@ -118,7 +118,7 @@ describe('POST /travellers', () => {
       ['an emergency relation with DEL', { emergencyContactRelation: 'Sister\u007f' }, 'emergencyContactRelation'],
       ['a medical history with an escape sequence', { medicalHistory: 'Asthma\u001b[2J' }, 'medicalHistory'],
     ])('refuses %s, naming the field', async (_name, override, field) => {
-      const response = await register([travellerInput(documents, override as object)]);
+      const response = await register([travellerInput(documents, override)]);
       expect(response.status).toBe(400);
       expect(response.body.details.fieldErrors[`[0].${field}`]).toMatch(/control characters/);
     });

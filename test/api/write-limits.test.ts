@@ -5,7 +5,7 @@ import type { RunningServer } from '../../src/server';
 import { LocalDiskStorage } from '../../src/storage/local-disk-storage';
 import { CTGS } from '../support/catalogue-fixtures';
 import { FILES, TRAVELLERS_PATH, travellerInput, uploadDocument } from '../support/documents';
-import { ApiClient, type ApiResponse } from '../support/http-client';
+import type { ApiResponse } from '../support/http-client';
 import { everestQuote, ORDERS, departure } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { groupPayPath, pay } from '../support/payment-fixtures';

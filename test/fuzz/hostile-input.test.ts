@@ -4,7 +4,7 @@ import type { RunningServer } from '../../src/server';
 import { expectContract, expectSchema } from '../support/contract';
 import { FILES, uploadedDocumentId } from '../support/documents';
 import { forkServer, type ServerProcess } from '../support/built-server';
-import { ApiClient } from '../support/http-client';
+import { ApiClient, type WireJson } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { pay, placeGroup, placeOrder } from '../support/payment-fixtures';
 import { newCode, newSalesCompany } from '../support/promo-fixtures';
@@ -27,7 +27,7 @@ const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS_PER_OPERATION ?? 950);
 const MINIMUM_REQUESTS = Number(process.env.FUZZ_MINIMUM_REQUESTS ?? 20_000);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 12);
 
-const document = loadSpecDocument() as any;
+const document = loadSpecDocument() as WireJson;
 let server: RunningServer;
 let target: ServerProcess;
 let client: ApiClient;
@@ -100,7 +100,7 @@ interface Finding {
 }
 
 /** Which of the three shapes an error answer must have, from its status and operation (SPEC 7). */
-function expectErrorShape(request: FuzzRequest, status: number, body: any): void {
+function expectErrorShape(request: FuzzRequest, status: number, body: WireJson): void {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Error(`error body is not a JSON object: ${JSON.stringify(body)?.slice(0, 200)}`);
   if (status === 401) {
     expectSchema('AuthError', body);

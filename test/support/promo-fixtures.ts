@@ -4,7 +4,7 @@ import { PromoCode } from '../../src/entities/promo-code';
 import { SalesAgent } from '../../src/entities/sales-agent';
 import type { Orm } from '../../src/db/orm';
 import { CTGS } from './catalogue-fixtures';
-import type { ApiClient } from './http-client';
+import type { ApiClient, WireJson } from './http-client';
 import { departure, ORDERS } from './order-fixtures';
 import type { TestPartner } from './partners';
 
@@ -77,13 +77,13 @@ export const lowTrek = (touristId: string, extra: Record<string, unknown> = {}) 
   ...extra,
 });
 
-export async function createOrder(client: ApiClient, partner: TestPartner, touristId: string, extra: Record<string, unknown> = {}): Promise<any> {
+export async function createOrder(client: ApiClient, partner: TestPartner, touristId: string, extra: Record<string, unknown> = {}): Promise<WireJson> {
   const response = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, extra), { token: partner.token });
   if (response.status !== 201) throw new Error(`order failed: ${JSON.stringify(response.body)}`);
   return response.body.data;
 }
 
-export async function createGroup(client: ApiClient, partner: TestPartner, touristId: string, count: number): Promise<any> {
+export async function createGroup(client: ApiClient, partner: TestPartner, touristId: string, count: number): Promise<WireJson> {
   const body = Array.from({ length: count }, () => lowTrek(touristId));
   const response = await client.op('createOrders', 'POST', ORDERS, body, { token: partner.token });
   if (response.status !== 201) throw new Error(`group failed: ${JSON.stringify(response.body)}`);

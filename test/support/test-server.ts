@@ -67,7 +67,7 @@ export interface TestServer {
 
 export interface UsedTestServer extends TestServer {
   /** The database the server runs on (its own with `ownDatabase`), for tools the test runs beside it. */
-  databaseUrl(): string;
+  databaseUrl: () => string;
 }
 
 /**
