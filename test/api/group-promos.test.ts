@@ -3,28 +3,19 @@ import { newPartner, type TestPartner } from '../support/partners';
 import {
   createGroup,
   groupPromoPath,
-  newAgent,
   newCode,
-  newSalesCompany,
   orderPromoPath,
+  promoParties,
   usedCount,
   type PromoOwner,
 } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
-import { newTraveller } from '../support/traveller-fixtures';
 import type { WireJson } from '../support/http-client';
 
 const { server, client } = useTestServer();
-let agency: TestPartner;
-let touristId: string;
-let companyA: PromoOwner;
-let companyB: PromoOwner;
-let agentX: PromoOwner;
-
+let agency: TestPartner, touristId: string, companyA: PromoOwner, companyB: PromoOwner, agentX: PromoOwner;
 beforeAll(async () => {
-  agency = await newPartner(server, client);
-  touristId = await newTraveller(server, agency.companyId);
-  [companyA, companyB, agentX] = await Promise.all([newSalesCompany(server), newSalesCompany(server), newAgent(server)]);
+  ({ agency, touristId, companyA, companyB, agentX } = await promoParties(server, client));
 });
 
 const previewGroup = (groupRef: string, promoCode: unknown, partner = agency) =>

@@ -6,34 +6,23 @@ import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import {
   createOrder,
-  newAgent,
   newCode,
-  newSalesCompany,
   orderPromoPath,
+  promoParties,
   usedCount,
   type PromoOwner,
 } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
-import { newTraveller } from '../support/traveller-fixtures';
 import type { WireJson } from '../support/http-client';
 
 const { server, client } = useTestServer();
-let agency: TestPartner;
-let touristId: string;
-let companyA: PromoOwner;
-let companyB: PromoOwner;
-let agentX: PromoOwner;
-let agentY: PromoOwner;
-
+let agency: TestPartner, touristId: string, companyA: PromoOwner, companyB: PromoOwner, agentX: PromoOwner, agentY: PromoOwner;
 beforeAll(async () => {
-  agency = await newPartner(server, client, { name: 'Himalayan Trails Pvt. Ltd.' });
-  touristId = await newTraveller(server, agency.companyId);
-  [companyA, companyB, agentX, agentY] = await Promise.all([
-    newSalesCompany(server, 'Summit Sales Nepal Pvt. Ltd.'),
-    newSalesCompany(server, 'Everest Gateway Sales Pvt. Ltd.'),
-    newAgent(server, 'Pemba Sherpa'),
-    newAgent(server, 'Anita Gurung'),
-  ]);
+  ({ agency, touristId, companyA, companyB, agentX, agentY } = await promoParties(server, client, {
+    agency: 'Himalayan Trails Pvt. Ltd.',
+    companies: ['Summit Sales Nepal Pvt. Ltd.', 'Everest Gateway Sales Pvt. Ltd.'],
+    agents: ['Pemba Sherpa', 'Anita Gurung'],
+  }));
 });
 
 const today = kathmanduToday();

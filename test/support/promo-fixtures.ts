@@ -6,7 +6,9 @@ import type { Orm } from '../../src/db/orm';
 import { CTGS } from './catalogue-fixtures';
 import type { ApiClient, WireJson } from './http-client';
 import { departure, ORDERS } from './order-fixtures';
-import type { TestPartner } from './partners';
+import { newPartner, type TestPartner } from './partners';
+import { newTraveller } from './traveller-fixtures';
+import type { RunningServer } from '../../src/server';
 
 export const orderPromoPath = (orderRef: string) => `${ORDERS}/${encodeURIComponent(orderRef)}/promo`;
 export const groupPromoPath = (groupRef: string) => `${ORDERS}/groups/${encodeURIComponent(groupRef)}/promo`;
@@ -88,4 +90,26 @@ export async function createGroup(client: ApiClient, partner: TestPartner, touri
   const response = await client.op('createOrders', 'POST', ORDERS, body, { token: partner.token });
   if (response.status !== 201) throw new Error(`group failed: ${JSON.stringify(response.body)}`);
   return response.body.data;
+}
+
+/** The cast of a promo test: an agency with one traveller, two sales companies and two agents. */
+export interface PromoParties {
+  agency: TestPartner;
+  touristId: string;
+  companyA: PromoOwner;
+  companyB: PromoOwner;
+  agentX: PromoOwner;
+  agentY: PromoOwner;
+}
+
+export async function promoParties(server: RunningServer, client: ApiClient, names: { agency?: string; companies?: [string, string]; agents?: [string, string] } = {}): Promise<PromoParties> {
+  const agency = await newPartner(server, client, names.agency ? { name: names.agency } : {});
+  const touristId = await newTraveller(server, agency.companyId);
+  const [companyA, companyB, agentX, agentY] = await Promise.all([
+    newSalesCompany(server, names.companies?.[0]),
+    newSalesCompany(server, names.companies?.[1]),
+    newAgent(server, names.agents?.[0]),
+    newAgent(server, names.agents?.[1]),
+  ]);
+  return { agency, touristId, companyA, companyB, agentX, agentY };
 }
