@@ -1,14 +1,6 @@
 import { Order, OrderStatus } from '../../src/entities/order';
 import { newPartner, type TestPartner } from '../support/partners';
-import {
-  createGroup,
-  groupPromoPath,
-  newCode,
-  orderPromoPath,
-  promoParties,
-  usedCount,
-  type PromoOwner,
-} from '../support/promo-fixtures';
+import { createGroup, groupPromoPath, newCode, orderPromoPath, promoParties, usedCount, type PromoOwner } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
 import type { WireJson } from '../support/http-client';
 

@@ -4,14 +4,7 @@ import { Order, OrderStatus } from '../../src/entities/order';
 import { PromoCode } from '../../src/entities/promo-code';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import {
-  createOrder,
-  newCode,
-  orderPromoPath,
-  promoParties,
-  usedCount,
-  type PromoOwner,
-} from '../support/promo-fixtures';
+import { createOrder, newCode, orderPromoPath, promoParties, usedCount, type PromoOwner } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
 import type { WireJson } from '../support/http-client';
 
