@@ -3,7 +3,7 @@ import { loadSpecDocument } from '../../src/http/spec-document';
 import type { RunningServer } from '../../src/server';
 import { expectContract, expectSchema } from '../support/contract';
 import { FILES, uploadedDocumentId } from '../support/documents';
-import { forkServer, type ServerProcess } from '../support/built-server';
+import { forkServer, NO_WRITE_LIMITS, type ServerProcess } from '../support/built-server';
 import { ApiClient, type WireJson } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { pay, placeGroup, placeOrder } from '../support/payment-fixtures';
@@ -43,15 +43,7 @@ beforeAll(async () => {
   // fuzzer must reach the handlers, not the 429 in front of them (429 is shape 2 anyway).
   server = await startTestServer();
   target = await forkServer('main', {
-    RATE_LIMIT_TOKEN_PER_CLIENT: '0',
-    RATE_LIMIT_TOKEN_PER_ADDRESS: '0',
-    RATE_LIMIT_PROMO_PER_COMPANY: '0',
-    RATE_LIMIT_UPLOAD_PER_COMPANY: '0',
-    RATE_LIMIT_QUOTE_PER_COMPANY: '0',
-    RATE_LIMIT_ORDER_PER_COMPANY: '0',
-    RATE_LIMIT_TRAVELLER_PER_COMPANY: '0',
-    RATE_LIMIT_PAY_PER_COMPANY: '0',
-    DOCUMENT_MAX_DRAFTS_PER_COMPANY: '0',
+    ...NO_WRITE_LIMITS,
     PAYMENT_RECONCILE_INTERVAL_SECONDS: '0',
   });
   client = new ApiClient(target.url);
