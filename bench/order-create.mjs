@@ -31,8 +31,6 @@ const CONNECTIONS = Number(process.env.ORDERS_CONNECTIONS ?? 200);
 const PARTNERS = Number(process.env.ORDERS_PARTNERS ?? 40);
 const TRAVELLERS = Number(process.env.ORDERS_TRAVELLERS ?? 3);
 
-const ORDER_REF = /^ORD-\d{4}-\d+$/;
-const ORDER_NUMBER = /^ORDN-\d{4}-\d+$/;
 
 // ---- setup (partners and travellers: bench/bench-partners.mjs) ----
 

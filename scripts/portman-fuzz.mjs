@@ -31,7 +31,7 @@ const port = await new Promise((resolve, reject) => {
 });
 const baseUrl = `http://127.0.0.1:${port}`;
 
-let exitCode = 1;
+let exitCode;
 try {
   const collection = path.join(out, 'collection.json');
   execFileSync(

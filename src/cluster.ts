@@ -1,10 +1,10 @@
 import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
-import { openDatabase, type DatabaseHandle } from './db/database';
+import { openDatabase } from './db/database';
 import { initOrm } from './db/orm';
 import { AggregatorRegistry } from 'prom-client';
-import { startMetricsListener } from './http/metrics-listener';
 import type { Config } from './config';
+import { startMetricsListener, type MetricsListener } from './http/metrics-listener';
 import { createLogger, type Logger } from './logger';
 import { configOrExit, exitOnStartupFailure } from './main';
 import { prepare } from './server';
@@ -18,100 +18,111 @@ import { prepare } from './server';
 async function primary(): Promise<void> {
   const config = configOrExit();
   const logger = createLogger(config.logLevel, config.logFormat === 'pretty' ? 'pretty' : undefined).child({ role: 'primary' });
-  const database = await preparedDatabase(config, logger);
-  const metricsListener = await clusterMetricsListener(config, logger);
-
+  const database = await openDatabase(config, (message) => logger.info(message));
+  await prepareOnce(database.url, config);
+  const metricsListener = await serveAggregateMetrics(config, logger);
   cluster.setupPrimary({ exec: path.join(__dirname, 'main.js') });
-  const workerEnv = { DATABASE_URL: database.url };
-  const listening = new Set<number>();
-  let reported = false;
-  let stopping = false;
-  const restarts: number[] = [];
-
-  const fork = (): Worker => {
-    const worker = cluster.fork(workerEnv);
-    worker.on('message', (message: { port?: number }) => {
-      if (typeof message?.port !== 'number') return;
-      listening.add(worker.id);
-      logger.info({ workerPid: worker.process.pid, port: message.port }, 'worker listening');
-      if (!reported && listening.size === config.clusterWorkers) {
-        reported = true;
-        logger.info({ workers: config.clusterWorkers, port: message.port }, 'cluster listening');
-        process.send?.({ port: message.port, workers: config.clusterWorkers, metricsPort: metricsListener?.port });
-      }
-    });
-    return worker;
-  };
-
-  cluster.on('exit', (worker, code, signal) => {
-    listening.delete(worker.id);
-    if (stopping) return;
-    logger.error({ workerPid: worker.process.pid, code, signal }, 'worker died');
-    // A worker that dies at once on every start (bad database, bad port) must not spin forever.
-    const now = Date.now();
-    restarts.push(now);
-    while (restarts.length > 0 && now - restarts[0] > 60_000) restarts.shift();
-    if (restarts.length > config.clusterWorkers * 3) {
-      logger.fatal('workers keep dying; stopping the cluster');
-      void stopAll(1);
-      return;
-    }
-    fork();
-  });
-
-  const stopAll = async (exitCode: number) => {
-    stopping = true;
-    await stopWorkers();
+  const supervisor = new Supervisor(config, logger, { DATABASE_URL: database.url }, metricsListener?.port, async () => {
     await metricsListener?.close();
     await database.release();
-    logger.info('cluster stopped');
-    process.exit(exitCode);
-  };
-  onStopSignal((signal) => {
-    if (stopping) return;
-    logger.info({ signal }, 'stopping the cluster');
-    void stopAll(0);
   });
-
-  for (let i = 0; i < config.clusterWorkers; i += 1) fork();
+  supervisor.start();
 }
 
-/** The primary migrates and seeds once, before any worker starts. */
-async function preparedDatabase(config: Config, logger: Logger): Promise<DatabaseHandle> {
-  const database = await openDatabase(config, (message) => logger.info(message));
-  const orm = await initOrm(database.url, 2);
+/** Migrations and the seed run here once, not in every worker. */
+async function prepareOnce(databaseUrl: string, config: Config): Promise<void> {
+  const orm = await initOrm(databaseUrl, 2);
   try {
     await prepare(orm, config);
   } finally {
     await orm.close();
   }
-  return database;
 }
 
 /** One scrape of METRICS_PORT reads every worker's counters, added up (prom-client asks each over IPC). */
-async function clusterMetricsListener(config: Config, logger: Logger) {
+async function serveAggregateMetrics(config: Config, logger: Logger): Promise<MetricsListener | undefined> {
   if (config.metrics.port === undefined) return undefined;
   const aggregator = new AggregatorRegistry();
   return startMetricsListener(config.metrics, config.metrics.port, { contentType: aggregator.contentType, read: () => aggregator.clusterMetrics() }, logger);
 }
 
-/** SIGTERM to every live worker; resolves once all have exited. */
-async function stopWorkers(): Promise<void> {
-  const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
-  await Promise.all(
-    workers.map(
-      (worker) =>
-        new Promise<void>((resolve) => {
-          if (worker.isDead()) return resolve();
-          worker.once('exit', () => resolve());
-          worker.process.kill('SIGTERM');
-        }),
-    ),
-  );
+/** Forks the workers, restarts one that dies, and stops them all on a signal. */
+class Supervisor {
+  private readonly listening = new Set<number>();
+  private readonly restarts: number[] = [];
+  private reported = false;
+  private stopping = false;
+
+  constructor(
+    private readonly config: Config,
+    private readonly logger: Logger,
+    private readonly workerEnv: Record<string, string>,
+    private readonly metricsPort: number | undefined,
+    private readonly release: () => Promise<void>,
+  ) {}
+
+  start(): void {
+    cluster.on('exit', (worker, code, signal) => this.exited(worker, code, signal));
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.on(signal, () => {
+        if (this.stopping) return;
+        this.logger.info({ signal }, 'stopping the cluster');
+        void this.stopAll(0);
+      });
+    }
+    for (let i = 0; i < this.config.clusterWorkers; i += 1) this.fork();
+  }
+
+  private fork(): Worker {
+    const worker = cluster.fork(this.workerEnv);
+    worker.on('message', (message: { port?: number }) => {
+      if (typeof message?.port === 'number') this.workerListening(worker, message.port);
+    });
+    return worker;
+  }
+
+  private workerListening(worker: Worker, port: number): void {
+    const workers = this.config.clusterWorkers;
+    this.listening.add(worker.id);
+    this.logger.info({ workerPid: worker.process.pid, port }, 'worker listening');
+    if (this.reported || this.listening.size !== workers) return;
+    this.reported = true;
+    this.logger.info({ workers, port }, 'cluster listening');
+    process.send?.({ port, workers, metricsPort: this.metricsPort });
+  }
+
+  private exited(worker: Worker, code: number, signal: string): void {
+    this.listening.delete(worker.id);
+    if (this.stopping) return;
+    this.logger.error({ workerPid: worker.process.pid, code, signal }, 'worker died');
+    // A worker that dies at once on every start (bad database, bad port) must not spin forever.
+    const now = Date.now();
+    this.restarts.push(now);
+    while (this.restarts.length > 0 && now - this.restarts[0] > 60_000) this.restarts.shift();
+    if (this.restarts.length > this.config.clusterWorkers * 3) {
+      this.logger.fatal('workers keep dying; stopping the cluster');
+      void this.stopAll(1);
+      return;
+    }
+    this.fork();
+  }
+
+  private async stopAll(exitCode: number): Promise<void> {
+    this.stopping = true;
+    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+    await Promise.all(workers.map((worker) => stopWorker(worker)));
+    await this.release();
+    this.logger.info('cluster stopped');
+    process.exit(exitCode);
+  }
 }
 
-function onStopSignal(stop: (signal: NodeJS.Signals) => void): void {
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stop(signal));
+function stopWorker(worker: Worker): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (worker.isDead()) return resolve();
+    worker.once('exit', () => resolve());
+    worker.process.kill('SIGTERM');
+  });
 }
 
 primary().catch(exitOnStartupFailure);

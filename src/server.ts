@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { API_PREFIX, createApp } from './app';
 import { loadCertificateFonts } from './certificate/certificate-fonts';
 import type { Config } from './config';
-import { listenForCatalogueChanges } from './db/catalogue-listener';
-import { listenForTokenCheckChanges } from './db/token-check-listener';
+import { listenForCatalogueChanges, type CatalogueListener } from './db/catalogue-listener';
+import { listenForTokenCheckChanges, type TokenCheckListener } from './db/token-check-listener';
 import { openDatabase, type DatabaseHandle } from './db/database';
 import { initOrm, migrate, type Orm } from './db/orm';
 import { seed } from './db/seed';
@@ -59,6 +59,13 @@ export interface StartOptions {
   prepareDatabase?: boolean;
 }
 
+/** What has started so far, so a failed start takes down exactly that. */
+interface Started {
+  orm?: Orm;
+  server?: Server;
+  queue?: JobQueue;
+}
+
 /** Database, migrations, seed, app, listen. Tests call this with port 0; main.ts with the configured port. */
 export async function startServer(
   config: Config,
@@ -68,59 +75,81 @@ export async function startServer(
   const database = await openDatabase(config, (message) => logger.info(message)).catch((error: unknown) => {
     throw new StartupRefusal(startupFailureLine(error, config));
   });
-  let orm: Orm | undefined;
-  let server: Server | undefined;
-  let queue: JobQueue | undefined;
+  const started: Started = {};
   try {
-    return await serve(config, logger, prepareDatabase, database, {
-      opened: (value) => (orm = value),
-      listening: (value) => (server = value),
-      queueStarted: (value) => (queue = value),
-    });
+    return await serve(config, logger, prepareDatabase, database, started);
   } catch (error) {
     // Whatever started goes down again: the pool, the listener, the queue, an embedded PostgreSQL started here.
-    server?.close();
-    await queue?.stop().catch(() => undefined);
-    await orm?.close().catch(() => undefined);
+    started.server?.close();
+    await started.queue?.stop().catch(() => undefined);
+    await started.orm?.close().catch(() => undefined);
     await database.release().catch(() => undefined);
     throw error instanceof StartupRefusal ? error : new StartupRefusal(startupFailureLine(error, config));
   }
 }
 
-async function serve(
-  config: Config,
-  logger: Logger,
-  prepareDatabase: boolean,
-  database: DatabaseHandle,
-  { opened, listening, queueStarted }: { opened: (orm: Orm) => void; listening: (server: Server) => void; queueStarted: (queue: JobQueue) => void },
-): Promise<RunningServer> {
-  // MikroORM's lines (migrator progress) join the structured log and obey LOG_LEVEL; a failed
-  // migration still throws, whatever the level.
-  const ormLog = logger.child({ component: 'mikro-orm' });
-  const orm = await initOrm(database.url, config.dbPoolMax, {
-    info: (line) => ormLog.info(line),
-    warn: (line) => ormLog.warn(line),
-    error: (line) => ormLog.error(line),
-  });
-  opened(orm);
+/** The steps of a start, in order; each records in `started` what a failed start must stop. */
+async function serve(config: Config, logger: Logger, prepareDatabase: boolean, database: DatabaseHandle, started: Started): Promise<RunningServer> {
+  const orm = (started.orm = await openOrm(database, config, logger));
   if (prepareDatabase) await prepare(orm, config);
-
   const catalogue = new Catalogue(() => orm.em.fork());
   await catalogue.reload();
   const catalogueListener = await listenForCatalogueChanges(database.url, () => catalogue.reload(), logger);
   // Each process (each cluster worker) keeps its own cache of bearer checks and its own listener.
   const tokenChecks = new TokenCheckCache();
   const tokenCheckListener = listenForTokenCheckChanges(database.url, tokenChecks, logger);
-
   // Listen first: with PORT=0 the links the service hands out (checkout pages, callback) need the port.
-  const server: Server = http.createServer({
+  const server = (started.server = createHttpServer(config));
+  const port = await listen(server, config);
+  const publicBaseUrl = config.publicBaseUrl || `http://127.0.0.1:${port}`;
+  const parts = await buildParts(config, logger, orm, publicBaseUrl);
+  server.on('request', await buildApp(config, orm, { catalogue, tokenChecks }, parts, publicBaseUrl));
+  const metricsListener = await exposeMetrics(config, parts.metrics, logger);
+  // Periodic jobs and webhook deliveries share one PostgreSQL-backed queue: each runs once per cluster.
+  const queue = (started.queue = await startJobQueue(database.url, logger));
+  const jobs = await startJobs(queue, config, logger, orm, parts);
+  logListening(logger, config, port, publicBaseUrl);
+  const stoppable = { server, metricsListener, jobs, queue, catalogueListener, tokenCheckListener, orm, database };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    metricsPort: metricsListener?.port,
+    orm,
+    logger,
+    catalogue,
+    gateways: parts.gateways,
+    payments: parts.payments,
+    storage: parts.storage,
+    queue,
+    ...jobs,
+    tokenChecks,
+    stop: () => stopServer(stoppable, config, logger),
+  };
+}
+
+/** MikroORM's lines (migrator progress) join the structured log and obey LOG_LEVEL; a failed migration still throws, whatever the level. */
+function openOrm(database: DatabaseHandle, config: Config, logger: Logger): Promise<Orm> {
+  const ormLog = logger.child({ component: 'mikro-orm' });
+  return initOrm(database.url, config.dbPoolMax, {
+    info: (line) => ormLog.info(line),
+    warn: (line) => ormLog.warn(line),
+    error: (line) => ormLog.error(line),
+  });
+}
+
+function createHttpServer(config: Config): Server {
+  const server = http.createServer({
     headersTimeout: config.http.headersTimeoutMs,
     requestTimeout: config.http.requestTimeoutMs,
     // Node checks the two timeouts every 30 s by default: a slow sender would get up to 30 s more.
     connectionsCheckingInterval: 1000,
   });
   answerProtocolErrorsInShape(server);
-  listening(server);
+  return server;
+}
+
+/** Resolves with the port listened on (the configured one, or the one the OS chose for 0). */
+async function listen(server: Server, config: Config): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -129,13 +158,35 @@ async function serve(
     });
   });
   server.keepAliveTimeout = 65_000;
-  const { port } = server.address() as AddressInfo;
-  const publicBaseUrl = config.publicBaseUrl || `http://127.0.0.1:${port}`;
+  return (server.address() as AddressInfo).port;
+}
+
+/** The adapters the app and the jobs share. */
+interface Parts {
+  gateways: Gateways;
+  metrics: Metrics;
+  payments: PaymentDeps;
+  storage: DocumentStorage;
+}
+
+async function buildParts(config: Config, logger: Logger, orm: Orm, publicBaseUrl: string): Promise<Parts> {
   const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork(), logger);
   const metrics = createMetrics(await poolUsage(orm, config.dbPoolMax));
   const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
-  const storage = documentStorageFor(config);
-  const app = await createApp({
+  return { gateways, metrics, payments, storage: documentStorageFor(config) };
+}
+
+/** What the database tells this process about while it runs: catalogue changes, revoked tokens. */
+interface Listened {
+  catalogue: Catalogue;
+  tokenChecks: TokenCheckCache;
+}
+
+function buildApp(config: Config, orm: Orm, { catalogue, tokenChecks }: Listened, { gateways, metrics, payments, storage }: Parts, publicBaseUrl: string) {
+  const { logger } = payments;
+  const newEm = () => orm.em.fork();
+  const merchantName = config.payments.merchantName;
+  return createApp({
     orm,
     tokenChecks,
     document: loadSpecDocument(),
@@ -151,64 +202,67 @@ async function serve(
       isDatabaseUp: () => orm.isConnected(),
     },
     pages: [
-      ...(gateways.sandbox.size > 0
-        ? [sandboxCheckoutRouter({ gateways: gateways.sandbox, newEm: () => orm.em.fork(), merchantName: config.payments.merchantName, baseUrl: () => publicBaseUrl, logger })]
-        : []),
-      ...(gateways.esewa.size > 0 ? [esewaCheckoutRouter({ gateways: gateways.esewa, newEm: () => orm.em.fork(), merchantName: config.payments.merchantName })] : []),
+      ...(gateways.sandbox.size > 0 ? [sandboxCheckoutRouter({ gateways: gateways.sandbox, newEm, merchantName, baseUrl: () => publicBaseUrl, logger })] : []),
+      ...(gateways.esewa.size > 0 ? [esewaCheckoutRouter({ gateways: gateways.esewa, newEm, merchantName })] : []),
     ],
   });
-  server.on('request', app);
-  const metricsListener = await exposeMetrics(config, metrics, logger);
-  // Periodic jobs and webhook deliveries share one PostgreSQL-backed queue: each runs once per cluster.
-  const queue = await startJobQueue(database.url, logger);
-  queueStarted(queue);
-  const reconcile = await startPaymentReconcileJob(queue, () => orm.em.fork(), payments);
-  const draftPurge = await startDraftPurgeJob(queue, () => orm.em.fork(), storage, logger, {
+}
+
+interface Jobs {
+  reconcile: PaymentReconcileJob;
+  draftPurge: DraftPurgeJob;
+  tokenPurge: TokenPurgeJob;
+  webhooks: WebhookDispatch;
+}
+
+async function startJobs(queue: JobQueue, config: Config, logger: Logger, orm: Orm, { payments, storage }: Parts): Promise<Jobs> {
+  const newEm = () => orm.em.fork();
+  const reconcile = await startPaymentReconcileJob(queue, newEm, payments);
+  const draftPurge = await startDraftPurgeJob(queue, newEm, storage, logger, {
     ttlHours: config.documentDraftTtlHours,
     intervalSeconds: config.documentPurgeIntervalSeconds,
   });
-  const tokenPurge = await startTokenPurgeJob(queue, () => orm.em.fork(), logger, config.documentPurgeIntervalSeconds);
-  const webhooks = await startWebhookDispatch(queue, () => orm.em.fork(), config.webhooks, logger);
+  const tokenPurge = await startTokenPurgeJob(queue, newEm, logger, config.documentPurgeIntervalSeconds);
+  const webhooks = await startWebhookDispatch(queue, newEm, config.webhooks, logger);
+  return { reconcile, draftPurge, tokenPurge, webhooks };
+}
+
+/** The addresses a person starting the service wants; the JSON line carries them as fields too. */
+function logListening(logger: Logger, config: Config, port: number, publicBaseUrl: string): void {
   // One string: a field named after a gateway reads like instrument data to log scanners.
   const providers = Object.entries(config.payments.providers).map(([gateway, provider]) => `${gateway}=${provider ?? 'none'}`).join(' ');
-  // The addresses a person starting the service wants; the JSON line carries them as fields too.
   logger.info(
     { port, paymentMode: config.payments.mode, providers, api: `${publicBaseUrl}${API_PREFIX}`, docs: `${publicBaseUrl}/docs`, mock: 'npm run mock' },
     'listening',
   );
+}
 
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    metricsPort: metricsListener?.port,
-    orm,
-    logger,
-    catalogue,
-    gateways,
-    payments,
-    storage,
-    draftPurge,
-    tokenPurge,
-    reconcile,
-    queue,
-    webhooks,
-    tokenChecks,
-    stop: async () => {
-      // Stop accepting, let in-flight requests finish, then stop the jobs and close the pool and the embedded cluster.
-      await drain(server, config.shutdownTimeoutMs, logger);
-      await metricsListener?.close();
-      await webhooks.stop();
-      await queue.stop();
-      await draftPurge.stop();
-      await tokenPurge.stop();
-      await reconcile.stop();
-      await catalogueListener.close();
-      await tokenCheckListener.close();
-      await orm.close();
-      logger.info('database pool closed');
-      await database.release();
-    },
-  };
+interface Stoppable {
+  server: Server;
+  metricsListener: MetricsListener | undefined;
+  jobs: Jobs;
+  queue: JobQueue;
+  catalogueListener: CatalogueListener;
+  tokenCheckListener: TokenCheckListener;
+  orm: Orm;
+  database: DatabaseHandle;
+}
+
+/** Stop accepting, let in-flight requests finish, then stop the jobs and close the pool and the embedded cluster. */
+async function stopServer(running: Stoppable, config: Config, logger: Logger): Promise<void> {
+  const { jobs } = running;
+  await drain(running.server, config.shutdownTimeoutMs, logger);
+  await running.metricsListener?.close();
+  await jobs.webhooks.stop();
+  await running.queue.stop();
+  await jobs.draftPurge.stop();
+  await jobs.tokenPurge.stop();
+  await jobs.reconcile.stop();
+  await running.catalogueListener.close();
+  await running.tokenCheckListener.close();
+  await running.orm.close();
+  logger.info('database pool closed');
+  await running.database.release();
 }
 
 /**

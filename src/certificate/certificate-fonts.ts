@@ -66,11 +66,14 @@ const MAX_SHARED_LAYOUTS = 4096;
  * time a certificate took. pdfkit scales the positions it gets in place, so every call returns
  * its own copy of them; the glyphs are only read.
  */
+/** What fontkit's layout takes after the text: features, script, language, direction. */
+type LayoutOptions = Parameters<fontkit.Font['layout']> extends [string, ...infer Rest] ? Rest : never;
+
 function withSharedLayouts(font: fontkit.Font): fontkit.Font {
   const shaped = new Map<string, { glyphs: fontkit.Glyph[]; positions: fontkit.GlyphPosition[] }>();
-  const layout = (text: string, ...options: unknown[]) => {
+  const layout = (text: string, ...options: LayoutOptions) => {
     // Shaping with explicit features or script is never asked for here; pass it through untouched.
-    if (options.some((option) => option !== undefined)) return Reflect.apply(font.layout, font, [text, ...options]);
+    if (options.some((option) => option !== undefined)) return font.layout(text, ...options);
     let run = shaped.get(text);
     if (!run) {
       const fresh = font.layout(text);
@@ -88,7 +91,12 @@ function withSharedLayouts(font: fontkit.Font): fontkit.Font {
       },
     };
   };
-  return new Proxy(font, { get: (target, property) => (property === 'layout' ? layout : Reflect.get(target, property)) });
+  return new Proxy(font, {
+    get: (target, property) => {
+      const value: unknown = property === 'layout' ? layout : Reflect.get(target, property);
+      return value;
+    },
+  });
 }
 
 /**

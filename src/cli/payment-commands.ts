@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { decimalStringFromMinor } from '../domain/money';
-import { PaymentAttempt } from '../entities/payment-attempt';
-import { SandboxGatewayPayment } from '../entities/sandbox-gateway-payment';
+import { paymentOverview, type PaymentOverview } from '../services/payment-overview';
 import { reconcileDueAttempts } from '../services/payment-reconciliation';
 import { recordRefund, refundsOwed } from '../services/refund-record';
 import { operatorActor, output, withDatabase, withPayments, type CliOptions } from './context';
@@ -16,52 +15,15 @@ export function registerPaymentCommands(program: Command): void {
     .description('show a payment attempt: status, orders, gateway word, refund owed')
     .option('--json', 'print JSON')
     .action(async (paymentRef: string, options: CliOptions) => {
-      const shown = await withDatabase(async (em) => {
-        const attempt = await em.findOne(PaymentAttempt, { paymentRef }, { populate: ['orders.order', 'group', 'company'] });
-        if (!attempt) throw new Error(`no payment attempt ${paymentRef}`);
-        const sandbox = await em.findOne(SandboxGatewayPayment, { paymentRef });
-        return {
-          paymentRef: attempt.paymentRef,
-          scope: attempt.scope,
-          groupRef: attempt.group?.groupRef ?? null,
-          company: attempt.company.name,
-          gateway: attempt.gateway,
-          status: attempt.status,
-          amount: decimalStringFromMinor(attempt.amount),
-          currency: attempt.currency,
-          orders: attempt.orders.getItems().map((line) => ({
-            orderRef: line.order.orderRef, orderStatus: line.order.status, amount: decimalStringFromMinor(line.amount), settlement: line.settlement ?? null,
-          })),
-          createdAt: attempt.createdAt.toISOString(),
-          expiresAt: attempt.expiresAt.toISOString(),
-          completedAt: attempt.completedAt?.toISOString() ?? null,
-          closedReason: attempt.closedReason ?? null,
-          supersededBy: attempt.supersededBy ?? null,
-          gatewayTransactionId: attempt.gatewayTransactionId ?? null,
-          gatewayConfirmedAt: attempt.gatewayConfirmedAt?.toISOString() ?? null,
-          failureReason: attempt.failureReason ?? null,
-          refundAmount: decimalStringFromMinor(attempt.refundAmount),
-          refundReason: attempt.refundReason ?? null,
-          refundedAt: attempt.refundedAt?.toISOString() ?? null,
-          refundNote: attempt.refundNote ?? null,
-          sandboxDecision: sandbox ? { status: sandbox.status, reason: sandbox.reason ?? null, transactionId: sandbox.transactionId, decidedAt: sandbox.decidedAt.toISOString() } : null,
-        };
-      });
-      const lines = [
-        `${shown.paymentRef}  ${shown.status}  ${shown.currency} ${shown.amount}  ${shown.gateway}  (${shown.company})`,
-        ...shown.orders.map((o) => `  order ${o.orderRef}  ${o.orderStatus}  ${shown.currency} ${o.amount}${o.settlement ? `  ${o.settlement}` : ''}`),
-        `  created ${shown.createdAt}, expires ${shown.expiresAt}${shown.completedAt ? `, completed ${shown.completedAt}` : ''}`,
-        shown.closedReason ? `  closed by us: ${shown.closedReason}${shown.supersededBy ? ` (by ${shown.supersededBy})` : ''}` : '',
-        shown.gateway === 'cash'
-          ? `  cash recorded by an operator ${shown.gatewayConfirmedAt} (ops order show ${shown.orders[0]?.orderRef} lists the audit entry)`
-          : shown.gatewayConfirmedAt ? `  gateway confirmed ${shown.gatewayConfirmedAt}, transaction ${shown.gatewayTransactionId}` : '  gateway has not confirmed yet',
-        shown.failureReason ? `  reason: ${shown.failureReason}` : '',
-        shown.refundAmount !== '0.00' && !shown.refundedAt ? `  REFUND OWED: ${shown.currency} ${shown.refundAmount} (${shown.refundReason}): ops payment refund ${shown.paymentRef} --note <refund reference>` : '',
-        shown.refundedAt ? `  refunded ${shown.currency} ${shown.refundAmount} (${shown.refundReason}), recorded ${shown.refundedAt}: ${shown.refundNote}` : '',
-      ].filter(Boolean);
-      output(options, shown, lines);
+      const shown = paymentView(await withDatabase((em) => paymentOverview(em, paymentRef)));
+      output(options, shown, describePayment(shown));
     });
 
+  registerRefundCommands(payment);
+  registerReconcileCommand(payment);
+}
+
+function registerRefundCommands(payment: Command): void {
   payment
     .command('refunds')
     .description('list the payments that owe money back to a customer (captured after their checkout was closed)')
@@ -103,6 +65,9 @@ export function registerPaymentCommands(program: Command): void {
       output(options, result, `recorded the refund of ${result.currency} ${result.refundAmount} for ${result.paymentRef}; payment is ${result.status}`);
     });
 
+}
+
+function registerReconcileCommand(payment: Command): void {
   payment
     .command('reconcile')
     .description('run the reconciliation job once: ask the gateways about open attempts, expire abandoned ones')
@@ -112,4 +77,48 @@ export function registerPaymentCommands(program: Command): void {
       const changed = Object.entries(summary).filter(([key, value]) => key !== 'checked' && value > 0).map(([key, value]) => `${key.toLowerCase()} ${value}`);
       output(options, summary, `checked ${summary.checked} attempt(s)${changed.length ? `: ${changed.join(', ')}` : ''}`);
     });
+}
+
+function paymentView({ attempt, sandbox }: PaymentOverview) {
+  return {
+    paymentRef: attempt.paymentRef,
+    scope: attempt.scope,
+    groupRef: attempt.group?.groupRef ?? null,
+    company: attempt.company.name,
+    gateway: attempt.gateway,
+    status: attempt.status,
+    amount: decimalStringFromMinor(attempt.amount),
+    currency: attempt.currency,
+    orders: attempt.orders.getItems().map((line) => ({
+      orderRef: line.order.orderRef, orderStatus: line.order.status, amount: decimalStringFromMinor(line.amount), settlement: line.settlement ?? null,
+    })),
+    createdAt: attempt.createdAt.toISOString(),
+    expiresAt: attempt.expiresAt.toISOString(),
+    completedAt: attempt.completedAt?.toISOString() ?? null,
+    closedReason: attempt.closedReason ?? null,
+    supersededBy: attempt.supersededBy ?? null,
+    gatewayTransactionId: attempt.gatewayTransactionId ?? null,
+    gatewayConfirmedAt: attempt.gatewayConfirmedAt?.toISOString() ?? null,
+    failureReason: attempt.failureReason ?? null,
+    refundAmount: decimalStringFromMinor(attempt.refundAmount),
+    refundReason: attempt.refundReason ?? null,
+    refundedAt: attempt.refundedAt?.toISOString() ?? null,
+    refundNote: attempt.refundNote ?? null,
+    sandboxDecision: sandbox ? { status: sandbox.status, reason: sandbox.reason ?? null, transactionId: sandbox.transactionId, decidedAt: sandbox.decidedAt.toISOString() } : null,
+  };
+}
+
+function describePayment(shown: ReturnType<typeof paymentView>): string[] {
+  return [
+    `${shown.paymentRef}  ${shown.status}  ${shown.currency} ${shown.amount}  ${shown.gateway}  (${shown.company})`,
+    ...shown.orders.map((o) => `  order ${o.orderRef}  ${o.orderStatus}  ${shown.currency} ${o.amount}${o.settlement ? `  ${o.settlement}` : ''}`),
+    `  created ${shown.createdAt}, expires ${shown.expiresAt}${shown.completedAt ? `, completed ${shown.completedAt}` : ''}`,
+    shown.closedReason ? `  closed by us: ${shown.closedReason}${shown.supersededBy ? ` (by ${shown.supersededBy})` : ''}` : '',
+    shown.gateway === 'cash'
+      ? `  cash recorded by an operator ${shown.gatewayConfirmedAt} (ops order show ${shown.orders[0]?.orderRef} lists the audit entry)`
+      : shown.gatewayConfirmedAt ? `  gateway confirmed ${shown.gatewayConfirmedAt}, transaction ${shown.gatewayTransactionId}` : '  gateway has not confirmed yet',
+    shown.failureReason ? `  reason: ${shown.failureReason}` : '',
+    shown.refundAmount !== '0.00' && !shown.refundedAt ? `  REFUND OWED: ${shown.currency} ${shown.refundAmount} (${shown.refundReason}): ops payment refund ${shown.paymentRef} --note <refund reference>` : '',
+    shown.refundedAt ? `  refunded ${shown.currency} ${shown.refundAmount} (${shown.refundReason}), recorded ${shown.refundedAt}: ${shown.refundNote}` : '',
+  ].filter(Boolean);
 }

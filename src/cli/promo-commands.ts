@@ -1,12 +1,8 @@
 import type { Command } from 'commander';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { amountFromMinor } from '../domain/money';
-import { normalizePromoCode } from '../domain/promo-slots';
-import { parsePromoDefinition, type PromoDefinition, type PromoDefinitionInput } from '../domain/promo-definition';
-import { Company, CompanyType } from '../entities/company';
-import { PromoCode } from '../entities/promo-code';
-import { SalesAgent } from '../entities/sales-agent';
+import { parsePromoDefinition, type PromoDefinitionInput } from '../domain/promo-definition';
+import type { PromoCode } from '../entities/promo-code';
+import { createPromoCode, createSalesAgent, deactivatePromoCode, listPromoCodes } from '../services/promo-codes';
 import { output, withDatabase, type CliOptions } from './context';
 
 export function registerPromoCommands(program: Command): void {
@@ -20,13 +16,8 @@ export function registerPromoCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: CliOptions & { company: string; name: string }) => {
       if (options.name.trim() === '') throw new Error('--name must not be blank');
-      const created = await withDatabase(async (em) => {
-        const company = await findCompany(em, options.company);
-        if (company.type !== CompanyType.SalesCompany) throw new Error(`company ${company.id} is not a SALES_COMPANY`);
-        const entity = em.create(SalesAgent, { company, name: options.name.trim() });
-        await em.flush();
-        return { id: entity.id, name: entity.name, companyId: company.id };
-      });
+      const entity = await withDatabase((em) => createSalesAgent(em, options.company, options.name.trim()));
+      const created = { id: entity.id, name: entity.name, companyId: entity.company.id };
       output(options, created, `created agent ${created.id} ${created.name} of company ${created.companyId}`);
     });
 
@@ -56,13 +47,7 @@ export function registerPromoCommands(program: Command): void {
     .description('deactivate a code: it is refused from now on; orders that carry it keep it')
     .option('--json', 'print JSON')
     .action(async (code: string, options: CliOptions) => {
-      const result = await withDatabase(async (em) => {
-        const entity = await em.findOne(PromoCode, { code: normalizePromoCode(code) }, { populate: ['ownerCompany', 'ownerAgent'] });
-        if (!entity) throw new Error(`no promo code ${code}`);
-        entity.active = false;
-        await em.flush();
-        return entity;
-      });
+      const result = await withDatabase((em) => deactivatePromoCode(em, code));
       output(options, promoView(result), `deactivated ${result.code}`);
     });
 
@@ -71,46 +56,9 @@ export function registerPromoCommands(program: Command): void {
     .description('list promo codes with their owners and use counts')
     .option('--json', 'print JSON')
     .action(async (options: CliOptions) => {
-      const codes = await withDatabase((em) => em.find(PromoCode, {}, { populate: ['ownerCompany', 'ownerAgent'], orderBy: { code: 'asc' } }));
+      const codes = await withDatabase(listPromoCodes);
       output(options, codes.map(promoView), codes.length === 0 ? 'no promo codes' : codes.map(describe));
     });
-}
-
-async function findCompany(em: EntityManager, id: string): Promise<Company> {
-  const company = await em.findOne(Company, { id }).catch(() => null);
-  if (!company) throw new Error(`no company ${id}`);
-  return company;
-}
-
-async function salesCompany(em: EntityManager, id: string): Promise<Company> {
-  const company = await findCompany(em, id);
-  if (company.type !== CompanyType.SalesCompany) throw new Error(`company ${id} is not a SALES_COMPANY`);
-  return company;
-}
-
-async function agent(em: EntityManager, id: string): Promise<SalesAgent> {
-  const found = await em.findOne(SalesAgent, { id }).catch(() => null);
-  if (!found) throw new Error(`no agent ${id}`);
-  return found;
-}
-
-export async function createPromoCode(em: EntityManager, definition: PromoDefinition): Promise<PromoCode> {
-  const owner = definition.owner.kind === 'COMPANY' ? { ownerCompany: await salesCompany(em, definition.owner.id) } : { ownerAgent: await agent(em, definition.owner.id) };
-  const entity = em.create(PromoCode, {
-    code: definition.code,
-    ...owner,
-    ...('percent' in definition.discount ? { discountPercent: definition.discount.percent } : { discountAmount: definition.discount.amount }),
-    validFrom: definition.validFrom ?? undefined,
-    validTo: definition.validTo ?? undefined,
-    usageLimit: definition.usageLimit ?? undefined,
-  });
-  try {
-    await em.flush();
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw new Error(`promo code ${definition.code} already exists`);
-    throw error;
-  }
-  return entity;
 }
 
 function promoView(code: PromoCode) {

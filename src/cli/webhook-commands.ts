@@ -16,6 +16,12 @@ function eventStatus(value: string | undefined): WebhookEventStatus | undefined 
 export function registerWebhookCommands(program: Command): void {
   const webhook = program.command('webhook').description('partner webhook endpoints, secrets and deliveries');
 
+  registerEndpointCommands(webhook);
+  registerDeliveryCommands(webhook);
+}
+
+/** The endpoint and its signing secret. */
+function registerEndpointCommands(webhook: Command): void {
   webhook
     .command('set <companyId> <url>')
     .description('set the company\'s endpoint (HTTPS, public address outside sandbox); a new endpoint gets a secret, shown once')
@@ -48,6 +54,10 @@ export function registerWebhookCommands(program: Command): void {
       output(options, endpoint, [`new secret (shown once): ${endpoint.secret ?? ''}`, `the old secret signs too until ${endpoint.previousSecretUntil ?? 'now'}`]);
     });
 
+}
+
+/** What was sent, and sending again. */
+function registerDeliveryCommands(webhook: Command): void {
   webhook
     .command('deliveries <companyId>')
     .description('the company\'s latest events with every delivery try (status, response code, latency, next retry)')

@@ -25,7 +25,7 @@ export function readCatalogueFile(file: string): CatalogueFile {
   try {
     parsed = parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`${file} cannot be read as YAML: ${messageOf(error)}`);
+    throw new Error(`${file} cannot be read as YAML: ${messageOf(error)}`, { cause: error });
   }
   const problems = catalogueProblems(parsed);
   if (problems.length > 0 || !isCatalogueFile(parsed)) throw new Error(`${file} is not a valid catalogue:\n  - ${problems.join('\n  - ')}`);

@@ -92,7 +92,8 @@ function isPortOpen(port: number): Promise<boolean> {
   });
 }
 
-function freePort(): Promise<number> {
+/** A TCP port on loopback that nothing listens on at this moment. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

@@ -1,16 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { OptionalProps } from '@mikro-orm/core';
-import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Credential } from './credential';
+import { BaseEntity } from './base-entity';
 
 /** A bearer token; only its SHA-256 is stored, so a database leak yields no usable token. */
 @Entity({ tableName: 'access_token' })
 @Index({ properties: ['expiresAt'] })
-export class AccessToken {
+export class AccessToken extends BaseEntity {
   [OptionalProps]?: 'id' | 'createdAt' | 'revokedAt';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
 
   @Property({ type: 'text', unique: true })
   tokenHash!: string;
@@ -20,9 +17,6 @@ export class AccessToken {
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   expiresAt!: Date;
-
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   revokedAt?: Date;

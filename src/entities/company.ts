@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { OptionalProps } from '@mikro-orm/core';
-import { Entity, Enum, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Property } from '@mikro-orm/decorators/legacy';
+import { BaseEntity } from './base-entity';
 
 export enum CompanyType {
   TravelAgency = 'TRAVEL_AGENCY',
@@ -9,11 +9,8 @@ export enum CompanyType {
 
 /** A partner account: every credential, traveller and order belongs to one. */
 @Entity({ tableName: 'company' })
-export class Company {
+export class Company extends BaseEntity {
   [OptionalProps]?: 'id' | 'active' | 'commissionPercent' | 'createdAt';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
 
   @Property({ type: 'text' })
   name!: string;
@@ -27,7 +24,4 @@ export class Company {
 
   @Property({ type: 'boolean' })
   active: boolean = true;
-
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
 }

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { OptionalProps } from '@mikro-orm/core';
-import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Company } from './company';
+import { UpdatableEntity } from './base-entity';
 
 /**
  * A batch of orders created by one array body (or grown later through `orderGroupId`). Its totals
@@ -9,11 +9,8 @@ import { Company } from './company';
  * them stale.
  */
 @Entity({ tableName: 'order_group' })
-export class OrderGroup {
+export class OrderGroup extends UpdatableEntity {
   [OptionalProps]?: 'id' | 'createdAt' | 'updatedAt' | 'version';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
 
   /** `GRP-<year>-<seq>` from the order_group_ref_seq sequence. */
   @Property({ type: 'text', unique: true })
@@ -28,10 +25,4 @@ export class OrderGroup {
   /** Optimistic lock for group-wide operations (group promo, group payment). */
   @Property({ type: 'integer', version: true })
   version: number = 1;
-
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
-
-  @Property({ type: 'datetime', columnType: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
 }

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Collection, OptionalProps } from '@mikro-orm/core';
-import { Entity, Enum, Index, ManyToOne, OneToMany, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, ManyToOne, OneToMany, Property } from '@mikro-orm/decorators/legacy';
 import type { Minor } from '../domain/money';
 import { Company } from './company';
 import { Ctg } from './ctg';
@@ -12,6 +11,7 @@ import { Quote } from './quote';
 import { Route } from './route';
 import { SalesAgent } from './sales-agent';
 import { Traveller } from './traveller';
+import { UpdatableEntity } from './base-entity';
 
 export enum OrderStatus {
   Pending = 'PENDING',
@@ -64,16 +64,13 @@ export interface CustomTravelAgencyRecord {
  */
 @Entity({ tableName: 'insurance_order' })
 @Index({ properties: ['company', 'createdAt'] })
-export class Order {
+export class Order extends UpdatableEntity {
   [OptionalProps]?:
     | 'id' | 'status' | 'settlementType' | 'route' | 'customRouteName' | 'quote' | 'group' | 'commissionCompany'
     | 'referralCode' | 'addedServices' | 'addedDevices' | 'extraFields' | 'dispatchInfo' | 'customTravelAgencies'
     | 'companyPromoDiscount' | 'agentPromoDiscount' | 'directDiscountPercent' | 'directDiscountAmount'
     | 'companyPromoCode' | 'agentPromoCode' | 'bindingType' | 'bindingCompany' | 'bindingAgent'
     | 'paidAt' | 'policyNumber' | 'version' | 'createdAt' | 'updatedAt';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
 
   /** `ORD-<year>-<seq>` from the order_ref_seq sequence. */
   @Property({ type: 'text', unique: true })
@@ -208,10 +205,4 @@ export class Order {
   /** Optimistic lock: promo and payment changes fail rather than overwrite a concurrent one. */
   @Property({ type: 'integer', version: true })
   version: number = 1;
-
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
-
-  @Property({ type: 'datetime', columnType: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
 }

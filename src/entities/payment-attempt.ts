@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { Collection, OptionalProps } from '@mikro-orm/core';
-import { Entity, Enum, Index, ManyToOne, OneToMany, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, ManyToOne, OneToMany, Property, Unique } from '@mikro-orm/decorators/legacy';
 import type { AttemptStatus, ClosedReason } from '../domain/payment-attempt';
 import type { Minor } from '../domain/money';
 import { Company } from './company';
 import { MoneyType } from './money-type';
 import { OrderGroup } from './order-group';
 import { PaymentAttemptOrder } from './payment-attempt-order';
+import { UpdatableEntity } from './base-entity';
 
 /** The online gateways a partner can pay through. */
 export type GatewayName = 'card_gateway' | 'wallet_gateway';
@@ -23,14 +23,11 @@ export type AttemptScope = 'ORDER' | 'GROUP';
 @Entity({ tableName: 'payment_attempt' })
 @Unique({ name: 'payment_attempt_company_id_idempotency_key_unique', properties: ['company', 'idempotencyKey'] })
 @Index({ name: 'payment_attempt_open_index', properties: ['status', 'createdAt'] })
-export class PaymentAttempt {
+export class PaymentAttempt extends UpdatableEntity {
   [OptionalProps]?:
     | 'id' | 'status' | 'group' | 'returnUrl' | 'completedAt' | 'closedReason' | 'supersededBy' | 'gatewayTransactionId'
     | 'gatewayConfirmedAt' | 'failureReason' | 'refundAmount' | 'refundReason' | 'refundedAt' | 'refundNote' | 'lastCheckedAt'
     | 'providerRef' | 'checkoutUrl' | 'createdAt' | 'updatedAt';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
 
   /** `<orderRef>-<epochMillis>` or `<groupRef>-<epochMillis>`; an opaque key everywhere else. */
   @Property({ type: 'text', unique: true })
@@ -126,10 +123,4 @@ export class PaymentAttempt {
 
   @OneToMany(() => PaymentAttemptOrder, (line) => line.attempt)
   orders = new Collection<PaymentAttemptOrder>(this);
-
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
-
-  @Property({ type: 'datetime', columnType: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
 }

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { OptionalProps } from '@mikro-orm/core';
-import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import type { Minor } from '../domain/money';
 import { Company } from './company';
 import { MoneyType } from './money-type';
 import { SalesAgent } from './sales-agent';
+import { BaseEntity } from './base-entity';
 
 /**
  * A promo code. Owned by exactly one sales company (a company code) or one sales agent (an agent
@@ -16,13 +16,10 @@ import { SalesAgent } from './sales-agent';
  * kept once the order is paid); it never exceeds `usageLimit` (a check constraint is the last word).
  */
 @Entity({ tableName: 'promo_code' })
-export class PromoCode {
+export class PromoCode extends BaseEntity {
   [OptionalProps]?:
     | 'id' | 'ownerCompany' | 'ownerAgent' | 'discountPercent' | 'discountAmount' | 'validFrom' | 'validTo'
     | 'active' | 'usageLimit' | 'usedCount' | 'createdAt';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
 
   @Property({ type: 'text', unique: true })
   code!: string;
@@ -56,7 +53,4 @@ export class PromoCode {
 
   @Property({ type: 'integer' })
   usedCount: number = 0;
-
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
 }

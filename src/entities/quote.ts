@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { OptionalProps } from '@mikro-orm/core';
-import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import type { Minor } from '../domain/money';
 import { Company } from './company';
 import type { CoverageLine } from './ctg';
 import { Ctg } from './ctg';
 import { Route } from './route';
 import { MoneyType } from './money-type';
+import { BaseEntity } from './base-entity';
 
 export enum QuoteStatus {
   Active = 'ACTIVE',
@@ -25,11 +25,8 @@ export interface QuotedDevice {
 /** A priced, persisted offer for one traveller; an order made from it keeps its price and window. */
 @Entity({ tableName: 'quote' })
 @Index({ properties: ['company', 'createdAt'] })
-export class Quote {
+export class Quote extends BaseEntity {
   [OptionalProps]?: 'id' | 'status' | 'createdAt' | 'route';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
 
   @ManyToOne(() => Company)
   company!: Company;
@@ -75,9 +72,6 @@ export class Quote {
 
   @Enum({ items: () => QuoteStatus })
   status: QuoteStatus = QuoteStatus.Active;
-
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   expiresAt!: Date;

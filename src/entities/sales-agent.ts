@@ -1,15 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { OptionalProps } from '@mikro-orm/core';
-import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Company } from './company';
+import { BaseEntity } from './base-entity';
 
 /** A person selling for a sales company; owner of agent promo codes. */
 @Entity({ tableName: 'sales_agent' })
-export class SalesAgent {
+export class SalesAgent extends BaseEntity {
   [OptionalProps]?: 'id' | 'active' | 'createdAt';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
 
   @ManyToOne(() => Company)
   company!: Company;
@@ -19,7 +16,4 @@ export class SalesAgent {
 
   @Property({ type: 'boolean' })
   active: boolean = true;
-
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
 }

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { OptionalProps, type Rel } from '@mikro-orm/core';
-import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Company } from './company';
 import { Document } from './document';
 import type { Schemas } from '../domain/wire';
+import { BaseEntity } from './base-entity';
 
 /**
  * A person registered by one company; only that company ever sees or books them. The table also
@@ -12,11 +12,8 @@ import type { Schemas } from '../domain/wire';
  */
 @Entity({ tableName: 'traveller' })
 @Index({ properties: ['company', 'createdAt'] })
-export class Traveller {
+export class Traveller extends BaseEntity {
   [OptionalProps]?: 'id' | 'createdAt';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
 
   @ManyToOne(() => Company)
   company!: Company;
@@ -92,7 +89,4 @@ export class Traveller {
 
   @ManyToOne(() => Document, { nullable: true })
   visaDocument?: Rel<Document>;
-
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
 }

@@ -35,7 +35,7 @@ export function verifySignedCallback(payload: string, signature: string, secret:
 export function claimedPaymentRef(payload: string): string {
   let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
   } catch {
     throw new InvalidCallbackError('payload is not base64url JSON');
   }
@@ -49,13 +49,15 @@ function hmacHex(payload: string, secret: string): string {
 }
 
 function decodePayload(payload: string): GatewayReport {
-  let decoded: Record<string, unknown>;
+  let parsed: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
     throw new InvalidCallbackError('payload is not base64url JSON');
   }
-  const { paymentRef, status, amount, currency, gatewayTransactionId, issuedAt, reason } = decoded ?? {};
+  // A payload of JSON null, a number or a string has none of the fields: it fails the checks below.
+  const decoded: Partial<Record<string, unknown>> = typeof parsed === 'object' && parsed !== null ? { ...parsed } : {};
+  const { paymentRef, status, amount, currency, gatewayTransactionId, issuedAt, reason } = decoded;
   if (typeof paymentRef !== 'string' || paymentRef === '') throw new InvalidCallbackError('paymentRef missing');
   if (status !== 'SUCCESS' && status !== 'FAILED' && status !== 'CANCELLED') throw new InvalidCallbackError('unknown status');
   if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) throw new InvalidCallbackError('amount missing');

@@ -1,11 +1,7 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
 import type { Context } from 'openapi-backend';
-import type { Readable } from 'node:stream';
-import { bytesToJudge, SNIFF_BYTES, sniffContentType } from '../domain/document-content';
-import type { DraftUpload } from '../services/documents';
-import { ContentProbe } from '../storage/content-probe';
-import type { DocumentStorage } from '../storage/document-storage';
+import { fileTooLarge, type DraftUpload, type FilePartSink, type FilePartStream } from '../services/documents';
 import { DomainError, invalid, uploadRefused } from '../domain/errors';
 
 /** Room for part headers and the documentType field on top of the file itself. */
@@ -28,19 +24,16 @@ export function validatesBeforeHandler(c: Context): boolean {
 const malformed = (detail: string) => invalid(`Malformed multipart/form-data request: ${detail}`);
 
 /**
- * Parses a POST /documents body with busboy, streaming the `file` part straight into storage
- * while hashing it and keeping the bytes it is judged on (an image's header; a PDF whole, at most
- * `maxFileBytes`, since active content can sit anywhere in it). Resolves once the whole
- * request is read; on any failure rejects and leaves nothing in storage.
+ * Parses a POST /documents body with busboy, handing the `file` part's stream to `sink` (the
+ * documents service stores and judges it) as it arrives. Resolves once the whole request is read;
+ * on any failure rejects, after asking the sink to discard whatever it kept.
  */
-export function receiveDocumentUpload(req: Request, storage: DocumentStorage, maxFileBytes: number): Promise<DraftUpload> {
+export function receiveDocumentUpload(req: Request, sink: FilePartSink, maxFileBytes: number): Promise<DraftUpload> {
   const contentType = req.headers['content-type'];
   if (!isMultipart(contentType)) {
     return Promise.reject(invalid('Request must be multipart/form-data with the parts file and documentType'));
   }
-  const ceiling = maxFileBytes + MULTIPART_OVERHEAD_BYTES;
-  if (Number(req.headers['content-length'] ?? 0) > ceiling) return Promise.reject(tooLarge(maxFileBytes));
-
+  if (Number(req.headers['content-length'] ?? 0) > maxFileBytes + MULTIPART_OVERHEAD_BYTES) return Promise.reject(fileTooLarge(maxFileBytes));
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -50,108 +43,103 @@ export function receiveDocumentUpload(req: Request, storage: DocumentStorage, ma
       limits: { files: 1, fileSize: maxFileBytes + 1, fields: 1, fieldSize: 1024, headerPairs: 20 },
     });
   } catch (error) {
-    // busboy throws synchronously on a missing boundary or an unsupported content type
-    return Promise.reject(
-      /boundary/i.test((error as Error).message)
-        ? invalid('Malformed multipart/form-data request: the Content-Type header has no boundary; let your HTTP library set it')
-        : malformed((error as Error).message),
-    );
+    return Promise.reject(unparsable(error));
   }
-
   return new Promise<DraftUpload>((resolve, reject) => {
-    const upload: DraftUpload = {};
-    let failure: DomainError | undefined;
-    let storing: Promise<void> | undefined;
-    let received = 0;
-    let settled = false;
-    const fail = (error: DomainError) => {
-      failure ??= error;
-    };
-
-    const finish = async () => {
-      if (settled) return;
-      settled = true;
-      req.off('data', countBytes);
-      await storing?.catch(() => undefined);
-      if (failure) {
-        // Whatever is left of the body is read and discarded, so the connection can carry the answer
-        // and the next request (the server's requestTimeout bounds a body that never ends).
-        req.unpipe(parser);
-        req.resume();
-        if (upload.file) await storage.delete(upload.file.stored.key);
-        reject(failure);
-      } else resolve(upload);
-    };
-
-    // A chunked body has no Content-Length to check up front: stop reading once it is clearly too large.
-    const countBytes = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > ceiling) {
-        fail(tooLarge(maxFileBytes));
-        parser.destroy(new Error('request body over the upload ceiling'));
-      }
-    };
-    req.on('data', countBytes);
-
-    parser.on('field', (name, value, info) => {
-      if (name !== 'documentType') return fail(uploadRefused(`Unexpected form field "${name}"; send only ${FIELD_NAMES.join(' and ')}`));
-      if (info.valueTruncated) return fail(uploadRefused('documentType is too long'));
-      upload.documentType = value;
-    });
-    parser.on('file', (name, stream, info) => {
-      if (name !== 'file') {
-        stream.resume();
-        return fail(uploadRefused(`Unexpected file part "${name}"; send the file in the part named "file"`));
-      }
-      storing = storeFile(stream, storage, maxFileBytes).then(
-        (file) => {
-          upload.file = { ...file, clientFileName: info.filename };
-        },
-        (error: unknown) => fail(error instanceof DomainError ? error : malformed('the file part could not be read')),
-      );
-    });
-    parser.on('filesLimit', () => fail(uploadRefused('Send exactly one file per request')));
-    parser.on('fieldsLimit', () => fail(uploadRefused('Send only the fields file and documentType')));
-    parser.on('error', (error: Error) => {
-      fail(malformed(error.message));
-      void finish();
-    });
-    parser.on('close', () => void finish());
-    req.on('close', () => {
-      if (req.complete) return;
-      fail(malformed('the client closed the connection before the body ended'));
-      parser.destroy(new Error('client closed the connection'));
-    });
-    req.pipe(parser);
+    new Reception(req, parser, sink, maxFileBytes, { resolve, reject }).start();
   });
 }
 
-const tooLarge = (maxFileBytes: number) => uploadRefused(`File exceeds the maximum size of ${maxFileBytes} bytes`, true);
+/** busboy throws synchronously on a missing boundary or an unsupported content type. */
+function unparsable(error: unknown): DomainError {
+  const message = error instanceof Error ? error.message : String(error);
+  return /boundary/i.test(message)
+    ? invalid('Malformed multipart/form-data request: the Content-Type header has no boundary; let your HTTP library set it')
+    : malformed(message);
+}
 
-/** Streams one file part into storage; rejects (keeping nothing) when it is too large or plainly not a document. */
-async function storeFile(stream: Readable & { truncated?: boolean }, storage: DocumentStorage, maxFileBytes: number) {
-  const probe = new ContentProbe(
-    SNIFF_BYTES,
-    (head) => (sniffContentType(head) ? undefined : uploadRefused('File content is not a JPEG, PNG, WebP or PDF file')),
-    (head) => bytesToJudge(head, maxFileBytes),
-  );
-  // busboy waits for its file stream to be read: keep draining it after we stop storing.
-  const abandon = (error: Error) => {
-    stream.unpipe(probe);
-    stream.resume();
-    probe.destroy(error);
+/** One request's parse: the parts received so far, the first failure, and the file still being written. */
+class Reception {
+  private readonly upload: DraftUpload = {};
+  private failure: DomainError | undefined;
+  private storing: Promise<void> | undefined;
+  private received = 0;
+  private settled = false;
+  private readonly ceiling: number;
+
+  constructor(
+    private readonly req: Request,
+    private readonly parser: busboy.Busboy,
+    private readonly sink: FilePartSink,
+    private readonly maxFileBytes: number,
+    private readonly outcome: { resolve: (upload: DraftUpload) => void; reject: (error: DomainError) => void },
+  ) {
+    this.ceiling = maxFileBytes + MULTIPART_OVERHEAD_BYTES;
+  }
+
+  start(): void {
+    const { req, parser } = this;
+    req.on('data', this.countBytes);
+    parser.on('field', (name, value, info) => this.field(name, value, info.valueTruncated));
+    parser.on('file', (name, stream, info) => this.file(name, stream, info.filename));
+    parser.on('filesLimit', () => this.fail(uploadRefused('Send exactly one file per request')));
+    parser.on('fieldsLimit', () => this.fail(uploadRefused('Send only the fields file and documentType')));
+    parser.on('error', (error: Error) => {
+      this.fail(malformed(error.message));
+      void this.finish();
+    });
+    parser.on('close', () => void this.finish());
+    req.on('close', () => {
+      if (req.complete) return;
+      this.fail(malformed('the client closed the connection before the body ended'));
+      parser.destroy(new Error('client closed the connection'));
+    });
+    req.pipe(parser);
+  }
+
+  private fail(error: DomainError): void {
+    this.failure ??= error;
+  }
+
+  /** A chunked body has no Content-Length to check up front: stop reading once it is clearly too large. */
+  private readonly countBytes = (chunk: Buffer): void => {
+    this.received += chunk.length;
+    if (this.received > this.ceiling) {
+      this.fail(fileTooLarge(this.maxFileBytes));
+      this.parser.destroy(new Error('request body over the upload ceiling'));
+    }
   };
-  probe.on('error', () => {
-    stream.unpipe(probe);
-    stream.resume();
-  });
-  stream.on('limit', () => abandon(tooLarge(maxFileBytes)));
-  stream.on('error', (error) => abandon(error));
-  // busboy destroys the part when the whole parse is abandoned; the write must not wait for an end that never comes
-  stream.on('close', () => {
-    if (!stream.readableEnded) abandon(new Error('the file part ended early'));
-  });
-  stream.pipe(probe);
-  const stored = await storage.write(probe);
-  return { stored, sha256: probe.sha256, leadingBytes: probe.leadingBytes };
+
+  private field(name: string, value: string, truncated: boolean): void {
+    if (name !== 'documentType') return this.fail(uploadRefused(`Unexpected form field "${name}"; send only ${FIELD_NAMES.join(' and ')}`));
+    if (truncated) return this.fail(uploadRefused('documentType is too long'));
+    this.upload.documentType = value;
+  }
+
+  private file(name: string, stream: FilePartStream, clientFileName: string | undefined): void {
+    if (name !== 'file') {
+      stream.resume();
+      return this.fail(uploadRefused(`Unexpected file part "${name}"; send the file in the part named "file"`));
+    }
+    this.storing = this.sink.write(stream).then(
+      (file) => {
+        this.upload.file = { ...file, clientFileName };
+      },
+      (error: unknown) => this.fail(error instanceof DomainError ? error : malformed('the file part could not be read')),
+    );
+  }
+
+  private async finish(): Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    this.req.off('data', this.countBytes);
+    await this.storing?.catch(() => undefined);
+    if (!this.failure) return this.outcome.resolve(this.upload);
+    // Whatever is left of the body is read and discarded, so the connection can carry the answer
+    // and the next request (the server's requestTimeout bounds a body that never ends).
+    this.req.unpipe(this.parser);
+    this.req.resume();
+    if (this.upload.file) await this.sink.discard(this.upload.file);
+    this.outcome.reject(this.failure);
+  }
 }

@@ -2,8 +2,7 @@ import type { Document } from '../entities/document';
 import { successBody } from '../http/envelope';
 import { receiveDocumentUpload } from '../http/multipart-upload';
 import { countUploadedBytes } from '../http/rate-limits';
-import { createDraftDocument } from '../services/documents';
-import { refuseOverDraftQuota } from '../services/draft-quota';
+import { uploadDraftDocument } from '../services/documents';
 import { callerOf, type TagHandlers } from './operation';
 import type { Schemas } from '../domain/wire';
 
@@ -12,10 +11,8 @@ export const documentHandlers = {
     const principal = callerOf(scope);
     const { storage, config } = scope.services;
     const quota = { maxDrafts: config.maxDraftsPerCompany, draftTtlHours: config.documentDraftTtlHours };
-    // Before any byte is stored; createDraftDocument checks again under a lock.
-    await refuseOverDraftQuota(scope.em, principal.companyId, quota);
-    const upload = await receiveDocumentUpload(scope.req, storage, config.maxUploadBytes);
-    const document = await createDraftDocument(scope.em, storage, principal, upload, quota);
+    const limits = { quota, maxFileBytes: config.maxUploadBytes };
+    const document = await uploadDraftDocument(scope.em, storage, principal, limits, (sink) => receiveDocumentUpload(scope.req, sink, limits.maxFileBytes));
     await countUploadedBytes(scope, Number(document.fileSize));
     return { status: 201, body: successBody(documentWire(document), 'Document uploaded') };
   },

@@ -2,24 +2,16 @@ import { CompanyType } from '../../src/entities/company';
 import { Company } from '../../src/entities/company';
 import { Credential } from '../../src/entities/credential';
 import { AccessToken } from '../../src/entities/access-token';
-import type { RunningServer } from '../../src/server';
 import { DEMO_PARTNERS } from '../../src/db/demo-partners';
-import { startTestServer } from '../support/test-server';
-import { ApiClient } from '../support/http-client';
+import { useTestServer } from '../support/test-server';
 import { newPartner } from '../support/partners';
+import { eventually } from '../support/eventually';
 
 const TOKEN = '/api/external/v1/auth/token';
 const ROUTES = '/api/external/v1/reference/routes';
 
 describe('POST /auth/token', () => {
-  let server: RunningServer;
-  let client: ApiClient;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    client = new ApiClient(server.url);
-  });
-  afterAll(() => server.stop());
+  const { server, client } = useTestServer();
 
   it('issues an opaque bearer token with its lifetime for a valid credential', async () => {
     const partner = await newPartner(server, client);
@@ -92,14 +84,7 @@ describe('POST /auth/token', () => {
 });
 
 describe('bearer authentication on every other endpoint', () => {
-  let server: RunningServer;
-  let client: ApiClient;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    client = new ApiClient(server.url);
-  });
-  afterAll(() => server.stop());
+  const { server, client } = useTestServer();
 
   const expectShape1 = async (token: string | undefined, headers: Record<string, string> = {}) => {
     const response = await client.op('listRoutes', 'GET', ROUTES, undefined, { token, headers });
@@ -151,23 +136,14 @@ describe('bearer authentication on every other endpoint', () => {
 });
 
 describe('expired access tokens', () => {
-  let server: RunningServer;
-  let client: ApiClient;
-
-  beforeAll(async () => {
-    server = await startTestServer({ DOCUMENT_PURGE_INTERVAL_SECONDS: '1' });
-    client = new ApiClient(server.url);
-  });
-  afterAll(() => server.stop());
+  const { server, client } = useTestServer({ env: { DOCUMENT_PURGE_INTERVAL_SECONDS: '1' } });
 
   const tokensOf = (clientId: string) => server.orm.em.fork().count(AccessToken, { credential: { clientId } });
 
   it('are purged on the purge schedule (DOCUMENT_PURGE_INTERVAL_SECONDS), while live tokens stay and work', async () => {
     const [expired, live] = [await newPartner(server, client), await newPartner(server, client)];
     await server.orm.em.fork().nativeUpdate(AccessToken, { credential: { clientId: expired.clientId } }, { expiresAt: new Date(Date.now() - 1000) });
-    const deadline = Date.now() + 10_000;
-    while ((await tokensOf(expired.clientId)) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await tokensOf(expired.clientId)).toBe(0);
+    expect(await eventually(() => tokensOf(expired.clientId), (count) => count === 0)).toBe(0);
     expect(await tokensOf(live.clientId)).toBe(1);
     expect((await client.op('listRoutes', 'GET', ROUTES, undefined, { token: live.token })).status).toBe(200);
   });

@@ -3,33 +3,28 @@ import { Order } from '../../src/entities/order';
 import { Traveller } from '../../src/entities/traveller';
 import { addDays, kathmanduToday } from '../../src/domain/business-date';
 import { recordCashPayment } from '../../src/services/cash-settlement';
-import type { RunningServer } from '../../src/server';
 import { asExtracted, readPdf } from '../support/certificate-pdf';
 import { expectContract } from '../support/contract';
-import { ApiClient, type ApiResponse } from '../support/http-client';
+import type { ApiResponse } from '../support/http-client';
 import { everestQuote, ORDERS, orderFromQuote } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, pay, paymentStatus, placeOrder, submitCheckout, type PlacedOrder } from '../support/payment-fixtures';
 import { serverBehind } from '../support/prism';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
 const ASSISTANCE = { ASSISTANCE_PHONE: '+977 1 5970 111', ASSISTANCE_EMAIL: 'rescue-desk@trekcover.example' };
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', ...ASSISTANCE } });
 let agency: TestPartner;
 let listed: TestPartner;
 let stranger: TestPartner;
 
 beforeAll(async () => {
-  server = await startTestServer({ PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', ...ASSISTANCE });
-  client = new ApiClient(server.url);
   agency = await newPartner(server, client, { name: 'Himalayan Trails Pvt. Ltd.' });
   listed = await newPartner(server, client, { name: 'Khumbu Guides' });
   stranger = await newPartner(server, client, { name: 'Langtang Treks' });
 });
-afterAll(() => server.stop());
 
 const certificatePath = (identifier: string) => `${ORDERS}/${encodeURIComponent(identifier)}/certificate`;
 const verifyPath = (policyNumber: string) => `/verify/${encodeURIComponent(policyNumber)}`;
@@ -106,7 +101,7 @@ describe('policy number', () => {
     const orders: PlacedOrder[] = [];
     for (let i = 0; i < 4; i++) orders.push(await placeOrder(server, client, agency));
     // Every checkout first, then every callback at once: the settlements run concurrently.
-    const callbacks = [];
+    const callbacks: URL[] = [];
     for (const order of orders) {
       const started = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' });
       const checkout = await submitCheckout(started.body.data.paymentUrl, APPROVE_CARD);
@@ -294,14 +289,8 @@ describe('GET /verify/{policyNumber}', () => {
 });
 
 describe('GET /verify/{policyNumber} rate limit', () => {
-  let limited: RunningServer;
-  let limitedClient: ApiClient;
-  beforeAll(async () => {
-    // Behind a (loopback) proxy that names the client: an address of this test's own, whose count no other test ran up.
-    limited = await startTestServer({ RATE_LIMIT_VERIFY_PER_ADDRESS: '3', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: 'loopback' });
-    limitedClient = new ApiClient(limited.url);
-  });
-  afterAll(() => limited.stop());
+  // Behind a (loopback) proxy that names the client: an address of this test's own, whose count no other test ran up.
+  const { client: limitedClient } = useTestServer({ env: { RATE_LIMIT_VERIFY_PER_ADDRESS: '3', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: 'loopback' } });
 
   it('when one address looks up more policies than its limit, then it gets a 429 page with Retry-After', async () => {
     const address = `198.51.100.${1 + Math.floor(Math.random() * 250)}`;

@@ -1,20 +1,17 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/logger';
-import type { RunningServer } from '../../src/server';
 import { expectSchema } from '../support/contract';
-import type { ApiClient } from '../support/http-client';
 import { everestQuote, ORDERS, QUOTE } from '../support/order-fixtures';
-import type { TestPartner } from '../support/partners';
-import { createOwnDatabase, startOnOwnDatabase, stopOwnDatabase, type OwnDatabase } from '../support/own-database';
+import { newPartner, type TestPartner } from '../support/partners';
 import { lowTrek } from '../support/promo-fixtures';
 import { newTraveller } from '../support/traveller-fixtures';
+import { createOwnDatabase } from '../support/own-database';
+import { useTestServer } from '../support/test-server';
+import type { WireJson } from '../support/http-client';
 
 // Database failures forced on a database of this file's own (a renamed table, a unique index
 // that every second order violates, killed connections): the partner gets a generic 500 in
 // shape 2 and never SQL, driver messages or a stack trace.
-let database: OwnDatabase;
-let server: RunningServer;
-let client: ApiClient;
 let partner: TestPartner;
 
 // The server's real logger (its serializers included), writing into this test.
@@ -26,17 +23,17 @@ const capture = new Writable({
   },
 });
 
+const { server, client, databaseUrl } = useTestServer({ ownDatabase: 'dberrors', logger: createLogger('info', capture) });
 beforeAll(async () => {
-  ({ database, server, client, partner } = await startOnOwnDatabase('dberrors', createLogger('info', capture)));
+  partner = await newPartner(server, client);
 });
-afterAll(() => stopOwnDatabase({ database, server }));
 
 const sql = (statement: string) => server.orm.em.getConnection().execute(statement);
 
 /** Words of SQL, PostgreSQL, the driver and the ORM, and stack frames. */
 const INTERNALS = /\b(select|insert|update|delete|from|where|relation|constraint|violates|duplicate|postgres|pg_|knex|mikro|sqlstate|ECONN)\b|\bat \S+ \(|\.(ts|js):\d+|node_modules|stack/i;
 
-function expectCleanServerError(response: { status: number; body: any }, path: string): void {
+function expectCleanServerError(response: { status: number; body: WireJson }, path: string): void {
   expect(response.status).toBe(500);
   expectSchema('ApiError', response.body);
   expect(response.body).toMatchObject({ status: 500, message: 'Internal server error', path });
@@ -98,7 +95,7 @@ describe('database errors reach the partner as a bare 500', () => {
       const { Client } = await import('pg');
       const killer = new Client({ connectionString: admin.url });
       await killer.connect();
-      const killed = await killer.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [new URL(database.url).pathname.slice(1)]);
+      const killed = await killer.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [new URL(databaseUrl()).pathname.slice(1)]);
       await killer.end();
       expect(killed.rowCount).toBeGreaterThan(0);
     } finally {

@@ -1,15 +1,6 @@
-import type { RunningServer } from '../../src/server';
-import { ApiClient } from '../support/http-client';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
-let server: RunningServer;
-let client: ApiClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
-});
-afterAll(() => server.stop());
+const { client } = useTestServer();
 
 /** Every `src`/`href` of a script or stylesheet tag in the page. */
 function loadedResources(html: string): string[] {

@@ -3,27 +3,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { Document } from '../../src/entities/document';
-import type { RunningServer } from '../../src/server';
 import { LocalDiskStorage } from '../../src/storage/local-disk-storage';
 import { DOCUMENTS_PATH, FILES, TRAVELLERS_PATH, travellerInput, uploadDocument, uploadForm, uploadTravellerDocuments } from '../support/documents';
 import { expectContract } from '../support/contract';
-import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { serverBehind } from '../support/prism';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
+import type { WireJson } from '../support/http-client';
 
 const MAX_UPLOAD_BYTES = 64 * 1024;
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer({ env: { MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) } });
 let partner: TestPartner;
 
 beforeAll(async () => {
-  server = await startTestServer({ MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) });
-  client = new ApiClient(server.url);
   partner = await newPartner(server, client);
 });
-afterAll(() => server.stop());
 
 const storageRoot = () => (server.storage as LocalDiskStorage).root;
 
@@ -48,7 +43,7 @@ async function expectNothingLeft(act: (partner: TestPartner) => Promise<void>) {
 
 const upload = (form: FormData, token = partner.token) => client.op('uploadDocument', 'POST', DOCUMENTS_PATH, undefined, { token, raw: form });
 
-function expectUploadError(response: { status: number; body: any }, status: number, message: RegExp) {
+function expectUploadError(response: { status: number; body: WireJson }, status: number, message: RegExp) {
   expect(response.status).toBe(status);
   expect(response.body).toMatchObject({ success: false, data: null });
   expect(response.body.message).toMatch(message);
@@ -216,7 +211,7 @@ describe('POST /documents', () => {
         headers: { authorization: `Bearer ${fresh.token}`, 'content-type': form.headers.get('content-type')! },
         body: form.body,
         duplex: 'half',
-      } as RequestInit);
+      });
       const body = (await response.json()) as { success: boolean };
       await expectContract('uploadDocument', response.status, body);
       expectUploadError({ status: response.status, body }, 413, /maximum size/);

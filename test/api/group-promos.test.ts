@@ -1,36 +1,14 @@
 import { Order, OrderStatus } from '../../src/entities/order';
-import type { RunningServer } from '../../src/server';
-import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
-import {
-  createGroup,
-  groupPromoPath,
-  newAgent,
-  newCode,
-  newSalesCompany,
-  orderPromoPath,
-  usedCount,
-  type PromoOwner,
-} from '../support/promo-fixtures';
-import { startTestServer } from '../support/test-server';
-import { newTraveller } from '../support/traveller-fixtures';
+import { createGroup, groupPromoPath, newCode, orderPromoPath, promoParties, usedCount, type PromoOwner } from '../support/promo-fixtures';
+import { useTestServer } from '../support/test-server';
+import type { WireJson } from '../support/http-client';
 
-let server: RunningServer;
-let client: ApiClient;
-let agency: TestPartner;
-let touristId: string;
-let companyA: PromoOwner;
-let companyB: PromoOwner;
-let agentX: PromoOwner;
-
+const { server, client } = useTestServer();
+let agency: TestPartner, touristId: string, companyA: PromoOwner, companyB: PromoOwner, agentX: PromoOwner;
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
-  agency = await newPartner(server, client);
-  touristId = await newTraveller(server, agency.companyId);
-  [companyA, companyB, agentX] = await Promise.all([newSalesCompany(server), newSalesCompany(server), newAgent(server)]);
+  ({ agency, touristId, companyA, companyB, agentX } = await promoParties(server, client));
 });
-afterAll(() => server.stop());
 
 const previewGroup = (groupRef: string, promoCode: unknown, partner = agency) =>
   client.op('previewGroupPromo', 'POST', `${groupPromoPath(groupRef)}/preview`, { promoCode }, { token: partner.token });
@@ -52,7 +30,7 @@ const stored = async (orderRefs: string[]) =>
  */
 async function mixedGroup() {
   const group = await createGroup(client, agency, touristId, 3);
-  const [boundToB, paid, fresh] = group.orders.map((order: any) => order.orderRef as string);
+  const [boundToB, paid, fresh] = group.orders.map((order: WireJson) => order.orderRef as string);
   const codeOfB = await newCode(server, companyB);
   expect((await applyOne(boundToB, codeOfB)).status).toBe(200);
   await markPaid(paid);
@@ -66,7 +44,7 @@ describe('POST /orders/groups/{groupRef}/promo', () => {
     const response = await applyGroup(groupRef, code);
     expect(response.status).toBe(200);
     const entries = response.body.data.orders;
-    expect(entries.map((entry: any) => [entry.orderRef, entry.changed, entry.reason])).toEqual([
+    expect(entries.map((entry: WireJson) => [entry.orderRef, entry.changed, entry.reason])).toEqual([
       [boundToB, false, 'INVALID_FOR_ORDER'],
       [paid, false, 'ORDER_NOT_PENDING'],
       [fresh, true, null],
@@ -82,7 +60,7 @@ describe('POST /orders/groups/{groupRef}/promo', () => {
     const code = await newCode(server, agentX, { amount: 250 });
     await applyGroup(group.groupRef, code);
     const again = await applyGroup(group.groupRef, code);
-    expect(again.body.data.orders.map((entry: any) => [entry.changed, entry.reason])).toEqual([[false, 'ALREADY_APPLIED'], [false, 'ALREADY_APPLIED']]);
+    expect(again.body.data.orders.map((entry: WireJson) => [entry.changed, entry.reason])).toEqual([[false, 'ALREADY_APPLIED'], [false, 'ALREADY_APPLIED']]);
     expect(again.body.data.totals).toMatchObject({ discountAmount: 500, changedCount: 0 });
     expect(await usedCount(server, code)).toBe(2);
   });
@@ -91,7 +69,7 @@ describe('POST /orders/groups/{groupRef}/promo', () => {
     const group = await createGroup(client, agency, touristId, 3);
     const code = await newCode(server, companyA, { usageLimit: 2 });
     const response = await applyGroup(group.groupRef, code);
-    expect(response.body.data.orders.map((entry: any) => entry.reason)).toEqual([null, null, 'INVALID_FOR_ORDER']);
+    expect(response.body.data.orders.map((entry: WireJson) => entry.reason)).toEqual([null, null, 'INVALID_FOR_ORDER']);
     expect(await usedCount(server, code)).toBe(2);
   });
 
@@ -127,7 +105,7 @@ describe('POST /orders/groups/{groupRef}/promo/preview', () => {
     const before = await stored([boundToB, paid, fresh]);
     const response = await previewGroup(groupRef, code);
     expect(response.status).toBe(200);
-    expect(response.body.data.orders.map((entry: any) => [entry.changed, entry.reason])).toEqual([[false, 'INVALID_FOR_ORDER'], [false, 'ORDER_NOT_PENDING'], [true, null]]);
+    expect(response.body.data.orders.map((entry: WireJson) => [entry.changed, entry.reason])).toEqual([[false, 'INVALID_FOR_ORDER'], [false, 'ORDER_NOT_PENDING'], [true, null]]);
     expect(response.body.data.orders[2]).toMatchObject({ companyPromoCode: code, totalAfter: 4050 });
     expect(await stored([boundToB, paid, fresh])).toEqual(before);
     expect(await usedCount(server, code)).toBe(0);
@@ -141,7 +119,7 @@ describe('DELETE /orders/groups/{groupRef}/promo', () => {
     await applyGroup(groupRef, code);
     const response = await removeGroup(groupRef, code);
     expect(response.status).toBe(200);
-    expect(response.body.data.orders.map((entry: any) => [entry.orderRef, entry.changed, entry.reason])).toEqual([
+    expect(response.body.data.orders.map((entry: WireJson) => [entry.orderRef, entry.changed, entry.reason])).toEqual([
       [boundToB, false, 'NOT_APPLIED'],
       [paid, false, 'ORDER_NOT_PENDING'],
       [fresh, true, null],

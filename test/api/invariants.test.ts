@@ -1,14 +1,12 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { RunningServer } from '../../src/server';
 import { recordCashPayment } from '../../src/services/cash-settlement';
 import { cancelOrder } from '../../src/services/order-cancellation';
-import type { ApiClient } from '../support/http-client';
-import type { TestPartner } from '../support/partners';
+import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, pay, placeGroup, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
-import { startOnOwnDatabase, stopOwnDatabase, type OwnDatabase } from '../support/own-database';
+import { useTestServer } from '../support/test-server';
 
 /** scripts/check-invariants.mjs, the checker the concurrency and fault runs end with, on this file's own database. */
 const CHECKER = path.resolve(__dirname, '../../scripts/check-invariants.mjs');
@@ -16,7 +14,7 @@ const run = promisify(execFile);
 
 async function checkInvariants(): Promise<{ code: number; output: string }> {
   try {
-    const { stdout } = await run(process.execPath, [CHECKER], { env: { ...process.env, DATABASE_URL: database.url } });
+    const { stdout } = await run(process.execPath, [CHECKER], { env: { ...process.env, DATABASE_URL: databaseUrl() } });
     return { code: 0, output: stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string };
@@ -24,15 +22,12 @@ async function checkInvariants(): Promise<{ code: number; output: string }> {
   }
 }
 
-let database: OwnDatabase;
-let server: RunningServer;
-let client: ApiClient;
 let partner: TestPartner;
 
+const { server, client, databaseUrl } = useTestServer({ ownDatabase: 'invariants' });
 beforeAll(async () => {
-  ({ database, server, client, partner } = await startOnOwnDatabase('invariants'));
+  partner = await newPartner(server, client);
 });
-afterAll(() => stopOwnDatabase({ database, server }));
 
 describe('the invariant checker', () => {
   let code: string;

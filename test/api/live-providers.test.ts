@@ -3,17 +3,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PaymentAttempt } from '../../src/entities/payment-attempt';
-import type { RunningServer } from '../../src/server';
-import type { ApiClient } from '../support/http-client';
 import { everestQuote, orderFromQuote, ORDERS } from '../support/order-fixtures';
-import type { TestPartner } from '../support/partners';
+import { newPartner, type TestPartner } from '../support/partners';
 import { groupPayPath, ledgerOf, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL } from '../support/payment-fixtures';
 import { deliverReturn, esewaCheckout, esewaFormOf, khaltiCheckout } from '../support/provider-browser';
 import { newTraveller } from '../support/traveller-fixtures';
-import { startOnOwnDatabase, stopOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
 import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
 import { simulatedProvidersEnv } from '../simulators/simulator-server';
+import { useTestServer } from '../support/test-server';
 
 /**
  * The whole partner flow through each live provider's simulator (card_gateway -> Khalti,
@@ -23,26 +21,26 @@ import { simulatedProvidersEnv } from '../simulators/simulator-server';
 const TIMEOUT_MS = 400;
 const run = promisify(execFile);
 
-let database: OwnDatabase;
-let server: RunningServer;
-let client: ApiClient;
 let partner: TestPartner;
 let khalti: KhaltiSimulator;
 let esewa: EsewaSimulator;
 
 beforeAll(async () => {
   [khalti, esewa] = await Promise.all([startKhaltiSimulator(), startEsewaSimulator()]);
-  ({ database, server, client, partner } = await startOnOwnDatabase('providers', undefined, {
+});
+const { server, client, databaseUrl } = useTestServer({
+  ownDatabase: 'providers',
+  env: () => ({
     ...simulatedProvidersEnv(khalti, esewa),
     PAYMENT_PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS),
     // payment-status asks the provider about every open attempt at once.
     PAYMENT_RECONCILE_AFTER_SECONDS: '0',
-  }));
+  }),
 });
-afterAll(async () => {
-  await stopOwnDatabase({ database, server });
-  await Promise.all([khalti?.stop(), esewa?.stop()]);
+beforeAll(async () => {
+  partner = await newPartner(server, client);
 });
+afterAll(() => Promise.all([khalti?.stop(), esewa?.stop()]));
 afterEach(() => {
   khalti.health = 'up';
   esewa.health = 'up';
@@ -296,7 +294,7 @@ describe('wallet_gateway served by eSewa ePay v2', () => {
 
 describe('after every provider scenario', () => {
   it('the invariant checker finds 0 violations on this database', async () => {
-    const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], { env: { ...process.env, DATABASE_URL: database.url } });
+    const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], { env: { ...process.env, DATABASE_URL: databaseUrl() } });
     expect(stdout).toContain('invariants: 0 violations');
   });
 });

@@ -1,13 +1,11 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/logger';
-import { startServer, type RunningServer } from '../../src/server';
 import { registerTraveller } from '../support/documents';
-import { ApiClient } from '../support/http-client';
 import { everestQuote, ORDERS, orderFromQuote } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, APPROVE_WALLET, CALLBACK, deliverCallback, pay, submitCheckout } from '../support/payment-fixtures';
 import { newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
-import { testConfig } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
 // The server's real logger (its redaction rules included) at the chattiest level, writing into
 // this test instead of stdout, over a complete partner flow; then every line is searched for
@@ -20,17 +18,13 @@ const capture = new Writable({
   },
 });
 
-let server: RunningServer;
-let client: ApiClient;
 let partner: TestPartner;
 const secrets = new Map<string, string>();
 
+const { server, client } = useTestServer({ env: { LOG_LEVEL: 'trace', PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' }, logger: createLogger('trace', capture) });
 beforeAll(async () => {
-  server = await startServer(testConfig({ LOG_LEVEL: 'trace', PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' }), createLogger('trace', capture));
-  client = new ApiClient(server.url);
   partner = await newPartner(server, client);
 });
-afterAll(() => server.stop());
 
 /** Every string anywhere in a parsed log line, with the key it sits under. */
 function* strings(value: unknown, key = ''): Generator<[string, string]> {

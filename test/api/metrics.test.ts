@@ -1,19 +1,10 @@
-import type { RunningServer } from '../../src/server';
-import { ApiClient } from '../support/http-client';
 import { newPartner } from '../support/partners';
 import { sample, scrapeMetricsPort } from '../support/metrics-sample';
 import { pay, placeOrder } from '../support/payment-fixtures';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
 describe('GET /metrics', () => {
-  let server: RunningServer;
-  let client: ApiClient;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    client = new ApiClient(server.url);
-  });
-  afterAll(() => server.stop());
+  const { server, client } = useTestServer();
 
   const scrape = async (): Promise<string> => {
     const response = await client.op<string>('getMetrics', 'GET', '/metrics');
@@ -75,14 +66,7 @@ describe('GET /metrics', () => {
 
 describe('metrics on METRICS_PORT', () => {
   const TOKEN = 'scrape-token-0123456789abcdef';
-  let server: RunningServer;
-  let client: ApiClient;
-
-  beforeAll(async () => {
-    server = await startTestServer({ METRICS_PORT: '0', METRICS_TOKEN: TOKEN });
-    client = new ApiClient(server.url);
-  });
-  afterAll(() => server.stop());
+  const { server, client } = useTestServer({ env: { METRICS_PORT: '0', METRICS_TOKEN: TOKEN } });
 
   it('when metrics have their own port, then the partner-facing listener answers /metrics 404', async () => {
     const response = await client.op('getMetrics', 'GET', '/metrics');

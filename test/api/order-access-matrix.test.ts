@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { CompanyType } from '../../src/entities/company';
 import { Order } from '../../src/entities/order';
 import { PaymentAttempt } from '../../src/entities/payment-attempt';
-import type { RunningServer } from '../../src/server';
-import { ApiClient, type ApiResponse } from '../support/http-client';
+import type { ApiResponse } from '../support/http-client';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { lowTrek, newCode, newSalesCompany } from '../support/promo-fixtures';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
 /**
@@ -16,8 +15,7 @@ import { newTraveller } from '../support/traveller-fixtures';
  * write; stranger S gets 403 everywhere. Every operation that takes an order or group identifier,
  * for each of the three.
  */
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer();
 let placing: TestPartner;
 let listed: TestPartner;
 let stranger: TestPartner;
@@ -54,8 +52,6 @@ async function writableState() {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
   placing = await newPartner(server, client, { name: 'Himalayan Cover Sales Test', type: CompanyType.SalesCompany });
   listed = await newPartner(server, client, { name: 'Listed Agency Treks', type: CompanyType.TravelAgency });
   stranger = await newPartner(server, client, { name: 'Stranger Treks', type: CompanyType.TravelAgency });
@@ -67,7 +63,6 @@ beforeAll(async () => {
   groupRef = group.body.data.groupRef;
   groupOrderIds = group.body.data.orders.map((o: { orderId: string }) => o.orderId);
 });
-afterAll(() => server.stop());
 
 describe('the access matrix of every order and group operation', () => {
   it('a listed agency reads the order (200) and gets 403 on every write; a stranger gets 403 on everything; neither changes anything', async () => {

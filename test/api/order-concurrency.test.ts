@@ -1,25 +1,21 @@
-import type { RunningServer } from '../../src/server';
 import { CTGS } from '../support/catalogue-fixtures';
-import { ApiClient } from '../support/http-client';
 import { departure, everestQuote, orderFromQuote, ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
 // Two servers, each with its own connection pool, over one PostgreSQL: references must come from
 // the database, not from anything one process holds.
-let servers: RunningServer[];
-let clients: ApiClient[];
+const started = [useTestServer(), useTestServer()];
+const servers = started.map(({ server }) => server);
+const clients = started.map(({ client }) => client);
 let agency: TestPartner;
 let travellers: string[];
 
 beforeAll(async () => {
-  servers = [await startTestServer(), await startTestServer()];
-  clients = servers.map((server) => new ApiClient(server.url));
   agency = await newPartner(servers[0], clients[0]);
   travellers = await Promise.all(Array.from({ length: 4 }, () => newTraveller(servers[0], agency.companyId)));
 });
-afterAll(() => Promise.all(servers.map((server) => server.stop())));
 
 const lowTrek = (touristId: string) => ({ touristId, ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: departure });
 const send = (index: number, body: unknown) => clients[index % 2].op('createOrders', 'POST', ORDERS, body, { token: agency.token });

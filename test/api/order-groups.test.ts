@@ -1,26 +1,21 @@
 import { addDays } from '../../src/domain/business-date';
-import type { RunningServer } from '../../src/server';
 import { CTGS } from '../support/catalogue-fixtures';
-import { ApiClient } from '../support/http-client';
 import { departure, everestQuote, orderFromQuote, ORDERS, writtenState } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
+import type { WireJson } from '../support/http-client';
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer();
 let agency: TestPartner;
 let first: string;
 let second: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
   agency = await newPartner(server, client);
   first = await newTraveller(server, agency.companyId, { name: 'Daniel Okafor' });
   second = await newTraveller(server, agency.companyId, { name: 'Mei Lin Tan' });
 });
-afterAll(() => server.stop());
 
 const createOrders = (body: unknown, partner: TestPartner = agency) => client.op('createOrders', 'POST', ORDERS, body, { token: partner.token });
 const lowTrek = (touristId: string, extra: Record<string, unknown> = {}) => ({ touristId, ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: departure, ...extra });
@@ -41,9 +36,9 @@ describe('POST /orders with an array body', () => {
     expect(response.status).toBe(201);
     const group = response.body.data;
     expect(group.groupRef).toMatch(/^GRP-\d{4}-\d{6,}$/);
-    expect(group.orders.map((order: any) => order.traveller.touristId)).toEqual([first, second]);
-    expect(group.orders.map((order: any) => order.groupRef)).toEqual([group.groupRef, group.groupRef]);
-    expect(new Set(group.orders.map((order: any) => order.orderRef)).size).toBe(2);
+    expect(group.orders.map((order: WireJson) => order.traveller.touristId)).toEqual([first, second]);
+    expect(group.orders.map((order: WireJson) => order.groupRef)).toEqual([group.groupRef, group.groupRef]);
+    expect(new Set(group.orders.map((order: WireJson) => order.orderRef)).size).toBe(2);
     // 19,600 + (19,600 - 5 % of 19,600)
     expect(group.totals).toEqual({ currency: 'NPR', orderCount: 2, subtotal: 39200, totalDiscount: 980, totalAmount: 38220 });
     expect((await writtenState(server, agency.companyId, [quoteA.quoteId, quoteB.quoteId])).quoteStatuses).toEqual(['USED', 'USED']);

@@ -2,26 +2,21 @@ import { addDays, kathmanduToday } from '../../src/domain/business-date';
 import { CompanyType } from '../../src/entities/company';
 import { Order } from '../../src/entities/order';
 import { Quote } from '../../src/entities/quote';
-import type { RunningServer } from '../../src/server';
 import { CTGS, ROUTES } from '../support/catalogue-fixtures';
-import { ApiClient } from '../support/http-client';
 import { departure, everestQuote, orderFromQuote, ORDERS, writtenState } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
+import type { WireJson } from '../support/http-client';
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer();
 let agency: TestPartner;
 let touristId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
   agency = await newPartner(server, client, { name: 'Himalayan Trails Pvt. Ltd.', commissionPercent: '10.00' });
   touristId = await newTraveller(server, agency.companyId);
 });
-afterAll(() => server.stop());
 
 const createOrders = (body: unknown, partner: TestPartner = agency) => client.op('createOrders', 'POST', ORDERS, body, { token: partner.token });
 const getOrder = (identifier: string, partner: TestPartner = agency) =>
@@ -344,7 +339,7 @@ describe('POST /orders with an object body', () => {
 });
 
 describe('GET /orders/{orderIdentifier}', () => {
-  let placed: any;
+  let placed: WireJson;
   beforeAll(async () => {
     placed = (await createOrders(lowTrek({ referralCode: 'READ-ME' }))).body.data;
   });

@@ -1,30 +1,19 @@
-import { Order } from '../../src/entities/order';
-import type { RunningServer } from '../../src/server';
+import { Order, OrderStatus } from '../../src/entities/order';
 import { reconcileDueAttempts } from '../../src/services/payment-reconciliation';
-import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, APPROVE_WALLET, DECLINE_CARD, ledgerOf, pay, paymentStatus, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
-import { startTestServer } from '../support/test-server';
+import { startTestServer, useTestServer } from '../support/test-server';
+import { eventually } from '../support/eventually';
 
 // Two servers on one database: `patient` keeps the default PAYMENT_RECONCILE_AFTER_SECONDS (120),
 // `eager` reconciles an INITIATED attempt on the first status read. Neither runs the periodic job
 // except where a test starts its own.
-let patient: RunningServer;
-let eager: RunningServer;
-let patientClient: ApiClient;
-let eagerClient: ApiClient;
+const { server: patient, client: patientClient } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
+const { server: eager, client: eagerClient } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', PAYMENT_RECONCILE_AFTER_SECONDS: '0' } });
 let agency: TestPartner;
 
 beforeAll(async () => {
-  patient = await startTestServer({ PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
-  eager = await startTestServer({ PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', PAYMENT_RECONCILE_AFTER_SECONDS: '0' });
-  patientClient = new ApiClient(patient.url);
-  eagerClient = new ApiClient(eager.url);
   agency = await newPartner(patient, patientClient);
-});
-afterAll(async () => {
-  await patient.stop();
-  await eager.stop();
 });
 
 /** A customer who paid at the gateway and closed the tab: the gateway decided, no callback ever arrives. */
@@ -94,13 +83,8 @@ describe('reconciliation of attempts left INITIATED', () => {
     const withJob = await startTestServer({ PAYMENT_RECONCILE_INTERVAL_SECONDS: '1', PAYMENT_RECONCILE_AFTER_SECONDS: '0' });
     try {
       const { order } = await paidButNeverReturned();
-      const deadline = Date.now() + 15_000;
-      let status = '';
-      while (Date.now() < deadline && status !== 'PAID') {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        status = (await withJob.orm.em.fork().findOneOrFail(Order, order.orderId)).status;
-      }
-      expect(status).toBe('PAID');
+      const statusNow = async () => (await withJob.orm.em.fork().findOneOrFail(Order, order.orderId)).status;
+      expect(await eventually(statusNow, (status) => status === OrderStatus.Paid, { timeoutMs: 15_000, intervalMs: 250 })).toBe(OrderStatus.Paid);
     } finally {
       await withJob.stop();
     }

@@ -3,8 +3,6 @@ import { Order, OrderStatus } from '../../src/entities/order';
 import { PaymentAttempt } from '../../src/entities/payment-attempt';
 import { recordCashPayment } from '../../src/services/cash-settlement';
 import { cancelOrder } from '../../src/services/order-cancellation';
-import type { RunningServer } from '../../src/server';
-import { ApiClient } from '../support/http-client';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import {
@@ -12,21 +10,17 @@ import {
   pay, paymentStatus, placeGroup, placeOrder, RETURN_URL, signedCallbackQuery, submitCheckout,
 } from '../support/payment-fixtures';
 import { serverBehind } from '../support/prism';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
-let server: RunningServer;
-let client: ApiClient;
+// The background job is off here so each test sees only what it caused; reconciliation.test.ts covers it.
+const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
 let agency: TestPartner;
 let other: TestPartner;
 
 beforeAll(async () => {
-  // The background job is off here so each test sees only what it caused; reconciliation.test.ts covers it.
-  server = await startTestServer({ PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
-  client = new ApiClient(server.url);
   agency = await newPartner(server, client, { name: 'Himalayan Trails Pvt. Ltd.' });
   other = await newPartner(server, client, { name: 'Khumbu Treks' });
 });
-afterAll(() => server.stop());
 
 const attemptCount = (orderId: string) => server.orm.em.fork().count(PaymentAttempt, { orders: { order: orderId } });
 const setOrder = (orderId: string, changes: Partial<Pick<Order, 'status' | 'settlementType'>>) => server.orm.em.fork().nativeUpdate(Order, { id: orderId }, changes);
@@ -445,7 +439,6 @@ describe('GET /orders/{orderIdentifier} with payment identifiers', () => {
     }
   });
 });
-
 
 describe('orders the operator settled in cash or cancelled (ops order record-cash, ops order cancel)', () => {
   const OPERATOR = 'operator-cli:test';

@@ -3,11 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Order } from '../../src/entities/order';
-import type { RunningServer } from '../../src/server';
-import { ApiClient } from '../support/http-client';
+import { ApiClient, type WireJson } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { createGroup, newCode, newSalesCompany, orderPromoPath, usedCount } from '../support/promo-fixtures';
-import { SANDBOX_ENV, startTestServer } from '../support/test-server';
+import { SANDBOX_ENV, useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -35,16 +34,13 @@ function forkServer(): Promise<{ child: ChildProcess; client: ApiClient }> {
 }
 
 describe('promo usage limit under parallel applies from two server processes', () => {
-  let server: RunningServer;
-  let client: ApiClient;
+  const { server, client } = useTestServer();
   let agency: TestPartner;
   const forked: ChildProcess[] = [];
   let processes: ApiClient[];
 
   beforeAll(async () => {
     execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'ignore' });
-    server = await startTestServer();
-    client = new ApiClient(server.url);
     agency = await newPartner(server, client);
     // one after the other: each start migrates and refreshes the seed catalogue
     const first = await forkServer();
@@ -60,7 +56,6 @@ describe('promo usage limit under parallel applies from two server processes', (
       child.kill('SIGTERM');
       await exited;
     }
-    await server.stop();
   }, 60_000);
 
   it('when 50 orders race for a code limited to 5 uses, then exactly 5 get it and its count ends at exactly 5', async () => {
@@ -69,7 +64,7 @@ describe('promo usage limit under parallel applies from two server processes', (
     const code = await newCode(server, await newSalesCompany(server), { usageLimit: 5 });
 
     const responses = await Promise.all(
-      group.orders.map((order: any, index: number) =>
+      group.orders.map((order: WireJson, index: number) =>
         processes[index % 2].op('applyOrderPromo', 'POST', orderPromoPath(order.orderRef), { promoCode: code }, { token: agency.token }),
       ),
     );

@@ -1,22 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { PaymentAttempt } from '../../src/entities/payment-attempt';
-import type { RunningServer } from '../../src/server';
-import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { pay, paymentStatus, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
 import { newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer();
 let agency: TestPartner;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
   agency = await newPartner(server, client, { name: 'Langtang Treks Pvt. Ltd.' });
 });
-afterAll(() => server.stop());
 
 const APPROVING_CARD = { cardNumber: '4242424242424242', expiry: '12/30', cvc: '123', holder: 'Chloe Martin', action: 'pay' };
 

@@ -2,44 +2,21 @@ import { DEMO_PROMO_CODES } from '../../src/db/demo-partners';
 import { addDays, kathmanduToday } from '../../src/domain/business-date';
 import { Order, OrderStatus } from '../../src/entities/order';
 import { PromoCode } from '../../src/entities/promo-code';
-import type { RunningServer } from '../../src/server';
-import { ApiClient } from '../support/http-client';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import {
-  createOrder,
-  newAgent,
-  newCode,
-  newSalesCompany,
-  orderPromoPath,
-  usedCount,
-  type PromoOwner,
-} from '../support/promo-fixtures';
-import { startTestServer } from '../support/test-server';
-import { newTraveller } from '../support/traveller-fixtures';
+import { createOrder, newCode, orderPromoPath, promoParties, usedCount, type PromoOwner } from '../support/promo-fixtures';
+import { useTestServer } from '../support/test-server';
+import type { WireJson } from '../support/http-client';
 
-let server: RunningServer;
-let client: ApiClient;
-let agency: TestPartner;
-let touristId: string;
-let companyA: PromoOwner;
-let companyB: PromoOwner;
-let agentX: PromoOwner;
-let agentY: PromoOwner;
-
+const { server, client } = useTestServer();
+let agency: TestPartner, touristId: string, companyA: PromoOwner, companyB: PromoOwner, agentX: PromoOwner, agentY: PromoOwner;
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
-  agency = await newPartner(server, client, { name: 'Himalayan Trails Pvt. Ltd.' });
-  touristId = await newTraveller(server, agency.companyId);
-  [companyA, companyB, agentX, agentY] = await Promise.all([
-    newSalesCompany(server, 'Summit Sales Nepal Pvt. Ltd.'),
-    newSalesCompany(server, 'Everest Gateway Sales Pvt. Ltd.'),
-    newAgent(server, 'Pemba Sherpa'),
-    newAgent(server, 'Anita Gurung'),
-  ]);
+  ({ agency, touristId, companyA, companyB, agentX, agentY } = await promoParties(server, client, {
+    agency: 'Himalayan Trails Pvt. Ltd.',
+    companies: ['Summit Sales Nepal Pvt. Ltd.', 'Everest Gateway Sales Pvt. Ltd.'],
+    agents: ['Pemba Sherpa', 'Anita Gurung'],
+  }));
 });
-afterAll(() => server.stop());
 
 const today = kathmanduToday();
 const newOrder = (extra: Record<string, unknown> = {}, partner = agency) => createOrder(client, partner, touristId, extra);
@@ -234,7 +211,7 @@ describe('promo rejections cannot be told apart', () => {
     const yesterday = addDays(today, -1);
     const tomorrow = addDays(today, 1);
 
-    const causes: Array<[string, () => Promise<{ status: number; body: any }>]> = [
+    const causes: Array<[string, () => Promise<{ status: number; body: WireJson }>]> = [
       ['unknown', async () => apply(order.orderRef, 'NO-SUCH-CODE')],
       ['expired', async () => apply(order.orderRef, await newCode(server, companyA, { validFrom: addDays(today, -30), validTo: yesterday }))],
       ['not yet valid', async () => apply(order.orderRef, await newCode(server, companyA, { validFrom: tomorrow }))],
@@ -338,7 +315,7 @@ describe('POST /orders with promoCode', () => {
     const body = [1, 2, 3].map(() => ({ touristId, ctgId: '1c4e7a92-b3f0-4d65-8e19-a27c5b0d3f86', customRouteName: 'Kathmandu valley rim walk', departureDate: addDays(today, 30), promoCode: code }));
     const response = await client.op('createOrders', 'POST', ORDERS, body, { token: agency.token });
     expect(response.status).toBe(201);
-    expect(response.body.data.orders.map((order: any) => order.promoApplyResult.applied)).toEqual([true, true, false]);
+    expect(response.body.data.orders.map((order: WireJson) => order.promoApplyResult.applied)).toEqual([true, true, false]);
     expect(response.body.data.totals).toMatchObject({ orderCount: 3, totalDiscount: 400, totalAmount: 13100 });
     expect(await usedCount(server, code)).toBe(2);
   });

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { RunningServer } from '../../src/server';
-import type { ApiClient } from '../support/http-client';
-import type { TestPartner } from '../support/partners';
+import { newPartner, type TestPartner } from '../support/partners';
 import { pay, placeOrder, RETURN_URL, type PlacedOrder } from '../support/payment-fixtures';
-import { startOnOwnDatabase, stopOwnDatabase, type OwnDatabase } from '../support/own-database';
+import { useTestServer } from '../support/test-server';
 import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
 import type { ProviderHealth } from '../simulators/simulator-server';
 
@@ -17,9 +15,6 @@ const TIMEOUT_MS = 1000;
 const ORDERS = 100;
 const CONCURRENCY = 10;
 
-let database: OwnDatabase;
-let server: RunningServer;
-let client: ApiClient;
 let partner: TestPartner;
 let khalti: KhaltiSimulator;
 let orders: PlacedOrder[];
@@ -27,20 +22,23 @@ const keys = new Map<string, string>();
 
 beforeAll(async () => {
   khalti = await startKhaltiSimulator();
-  ({ database, server, client, partner } = await startOnOwnDatabase('outage', undefined, {
+});
+const { server, client } = useTestServer({
+  ownDatabase: 'outage',
+  env: () => ({
     CARD_GATEWAY_PROVIDER: 'khalti',
     KHALTI_SECRET_KEY: khalti.secretKey,
     KHALTI_BASE_URL: khalti.apiBase,
     PAYMENT_PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS),
-  }));
+  }),
+});
+beforeAll(async () => {
+  partner = await newPartner(server, client);
   orders = [];
   for (let i = 0; i < ORDERS; i++) orders.push(await placeOrder(server, client, partner));
   for (const order of orders) keys.set(order.orderRef, randomUUID());
 }, 120_000);
-afterAll(async () => {
-  await stopOwnDatabase({ database, server });
-  await khalti?.stop();
-});
+afterAll(() => khalti?.stop());
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 

@@ -1,7 +1,7 @@
 import type { RunningServer } from '../../src/server';
-import { ApiClient } from '../support/http-client';
+import { ApiClient, type WireJson } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
 const TOKEN = '/api/external/v1/auth/token';
 
@@ -10,7 +10,7 @@ async function clearCounters(server: RunningServer): Promise<void> {
   await server.orm.em.fork().getConnection().execute('delete from rate_limit_bucket');
 }
 
-const expectRateLimited = (response: { status: number; headers: Headers; body: any }, path: string) => {
+const expectRateLimited = (response: { status: number; headers: Headers; body: WireJson }, path: string) => {
   expect(response.status).toBe(429);
   const retryAfter = Number(response.headers.get('retry-after'));
   expect(Number.isInteger(retryAfter)).toBe(true);
@@ -21,31 +21,27 @@ const expectRateLimited = (response: { status: number; headers: Headers; body: a
 };
 
 describe('rate limiting POST /auth/token', () => {
-  let first: RunningServer;
-  let second: RunningServer;
+  // An hour's window: a test's few calls must not straddle a window boundary (slow under Prism).
+  // Behind a trusted proxy on loopback, X-Forwarded-For names the client address.
+  const limits = {
+    RATE_LIMIT_TOKEN_PER_CLIENT: '3',
+    RATE_LIMIT_TOKEN_PER_ADDRESS: '8',
+    RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS: '3',
+    RATE_LIMIT_WINDOW_SECONDS: '3600',
+    TRUST_PROXY: 'loopback',
+  };
+  // after* hooks run in the order declared: the counters are cleared while the server still runs.
+  afterAll(() => clearCounters(first));
+  const { server: first, client: firstClient } = useTestServer({ env: limits });
+  const { server: second } = useTestServer({ env: limits });
   let partner: TestPartner;
 
   beforeAll(async () => {
-    // An hour's window: a test's few calls must not straddle a window boundary (slow under Prism).
-    // Behind a trusted proxy on loopback, X-Forwarded-For names the client address.
-    const limits = {
-      RATE_LIMIT_TOKEN_PER_CLIENT: '3',
-      RATE_LIMIT_TOKEN_PER_ADDRESS: '8',
-      RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS: '3',
-      RATE_LIMIT_WINDOW_SECONDS: '3600',
-      TRUST_PROXY: 'loopback',
-    };
-    first = await startTestServer(limits);
-    second = await startTestServer(limits);
     // The counters are shared with every earlier test file of the run: the address bucket may
     // already be over this test's limit of 8 in the current window.
     await clearCounters(first);
-    partner = await newPartner(first, new ApiClient(first.url));
+    partner = await newPartner(first, firstClient);
   }, 90_000);
-  afterAll(async () => {
-    await clearCounters(first);
-    await Promise.all([first.stop(), second.stop()]);
-  });
   beforeEach(() => clearCounters(first));
 
   const PARTNER_ADDRESS = '198.51.100.10';
@@ -88,7 +84,7 @@ describe('rate limiting POST /auth/token', () => {
   });
 
   it('does not limit other clients when one is limited', async () => {
-    const other = await newPartner(first, new ApiClient(first.url));
+    const other = await newPartner(first, firstClient);
     await clearCounters(first);
     for (let i = 0; i < 4; i += 1) await takeToken(first);
     expect((await takeToken(first, other.clientId, other.clientSecret)).status).toBe(200);
@@ -101,19 +97,11 @@ describe('rate limiting POST /auth/token', () => {
 });
 
 describe('POST /auth/token without TRUST_PROXY', () => {
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    server = await startTestServer({ RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS: '2', RATE_LIMIT_WINDOW_SECONDS: '3600' });
-    await clearCounters(server);
-  });
-  afterAll(async () => {
-    await clearCounters(server);
-    await server.stop();
-  });
+  afterAll(() => clearCounters(server));
+  const { server, client } = useTestServer({ env: { RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS: '2', RATE_LIMIT_WINDOW_SECONDS: '3600' } });
+  beforeAll(() => clearCounters(server));
 
   it('ignores X-Forwarded-For, so a client cannot pick the address its failures count against', async () => {
-    const client = new ApiClient(server.url);
     const guess = (from: string) => client.op('issueToken', 'POST', TOKEN, { clientId: 'demo-everest-trails', clientSecret: 'guess' }, { headers: { 'x-forwarded-for': from } });
     expect((await guess('192.0.2.1')).status).toBe(401);
     expect((await guess('192.0.2.2')).status).toBe(401);
@@ -122,17 +110,8 @@ describe('POST /auth/token without TRUST_PROXY', () => {
 });
 
 describe('rate limiting the promo operations', () => {
-  let server: RunningServer;
-  let client: ApiClient;
-
-  beforeAll(async () => {
-    server = await startTestServer({ RATE_LIMIT_PROMO_PER_COMPANY: '2', RATE_LIMIT_WINDOW_SECONDS: '3600' });
-    client = new ApiClient(server.url);
-  });
-  afterAll(async () => {
-    await clearCounters(server);
-    await server.stop();
-  });
+  afterAll(() => clearCounters(server));
+  const { server, client } = useTestServer({ env: { RATE_LIMIT_PROMO_PER_COMPANY: '2', RATE_LIMIT_WINDOW_SECONDS: '3600' } });
 
   const promoCalls = [
     ['previewOrderPromo', 'POST', '/api/external/v1/orders/ORD-2026-000001/promo/preview', { promoCode: 'TREK10' }],

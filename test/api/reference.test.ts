@@ -3,26 +3,20 @@ import { randomUUID } from 'node:crypto';
 import { Company } from '../../src/entities/company';
 import { Quote } from '../../src/entities/quote';
 import { createQuote } from '../../src/services/quoting';
-import type { RunningServer } from '../../src/server';
 import { CTGS, ROUTES } from '../support/catalogue-fixtures';
-import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
 const QUOTE = '/api/external/v1/reference/quote';
 const CTG_LIST = '/api/external/v1/reference/ctgs';
 const ROUTE_LIST = '/api/external/v1/reference/routes';
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer();
 let partner: TestPartner;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
   partner = await newPartner(server, client);
 });
-afterAll(() => server.stop());
 
 const start = addDays(kathmanduToday(), 30);
 const quote = (body: Record<string, unknown>) => client.op('createQuote', 'POST', QUOTE, body, { token: partner.token });

@@ -1,21 +1,15 @@
 import { createHash } from 'node:crypto';
-import type { RunningServer } from '../../src/server';
-import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
-import { APPROVE_CARD, deliverCallback, pay, paymentStatus, placeOrder, submitCheckout } from '../support/payment-fixtures';
+import { APPROVE_CARD, deliverCallback, pay, paymentStatus, placeOrder } from '../support/payment-fixtures';
 import { serverBehind } from '../support/prism';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer();
 let partner: TestPartner;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
   partner = await newPartner(server, client);
 });
-afterAll(() => server.stop());
 
 /** A Content-Security-Policy header as directive -> sources. */
 function policyOf(headers: Headers): Record<string, string[]> {

@@ -1,18 +1,9 @@
-import type { RunningServer } from '../../src/server';
 import { expectSchema } from '../support/contract';
-import { ApiClient } from '../support/http-client';
 import { newPartner } from '../support/partners';
 import { pay, placeOrder } from '../support/payment-fixtures';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
-let server: RunningServer;
-let client: ApiClient;
-
-beforeAll(async () => {
-  server = await startTestServer({ MAX_JSON_BODY_BYTES: '2048' });
-  client = new ApiClient(server.url);
-});
-afterAll(() => server.stop());
+const { server, client } = useTestServer({ env: { MAX_JSON_BODY_BYTES: '2048' } });
 
 describe('the HTTP skeleton', () => {
   it('answers an unknown path with a shape-2 404', async () => {

@@ -1,7 +1,6 @@
 import net from 'node:net';
-import type { RunningServer } from '../../src/server';
 import { expectContract, expectSchema } from '../support/contract';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
 const TOKEN = '/api/external/v1/auth/token';
 
@@ -47,13 +46,8 @@ const postHead = (length: number) =>
   `POST ${TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
 describe('slow senders', () => {
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    // Allowance: 1 s for the headers, then MAX_UPLOAD_BYTES at the minimum rate (1 KiB at 1 KiB/s): 2 s in all.
-    server = await startTestServer({ HTTP_HEADERS_TIMEOUT_SECONDS: '1', MAX_UPLOAD_BYTES: '1024', HTTP_MIN_UPLOAD_BYTES_PER_SECOND: '1024' });
-  });
-  afterAll(() => server.stop());
+  // Allowance: 1 s for the headers, then MAX_UPLOAD_BYTES at the minimum rate (1 KiB at 1 KiB/s): 2 s in all.
+  const { server } = useTestServer({ env: { HTTP_HEADERS_TIMEOUT_SECONDS: '1', MAX_UPLOAD_BYTES: '1024', HTTP_MIN_UPLOAD_BYTES_PER_SECOND: '1024' } });
 
   it('when a body stalls, then the request is answered 408 in shape 2 within the allowance, not held for 300 s', async () => {
     const body = JSON.stringify({ clientId: 'slow-client', clientSecret: 'slow-secret' });

@@ -1,22 +1,16 @@
 import { Document } from '../../src/entities/document';
 import { Traveller } from '../../src/entities/traveller';
 import { addDays, kathmanduToday } from '../../src/domain/business-date';
-import type { RunningServer } from '../../src/server';
 import { FILES, TRAVELLERS_PATH, registerTraveller, travellerInput, uploadTravellerDocuments, uploadedDocumentId, type TravellerDocuments } from '../support/documents';
-import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer();
 let partner: TestPartner;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
   partner = await newPartner(server, client);
 });
-afterAll(() => server.stop());
 
 const register = (body: unknown, token = partner.token) => client.op('registerTravellers', 'POST', TRAVELLERS_PATH, body, { token });
 const list = (query: Record<string, string | number> = {}, token = partner.token) =>
@@ -124,7 +118,7 @@ describe('POST /travellers', () => {
       ['an emergency relation with DEL', { emergencyContactRelation: 'Sister\u007f' }, 'emergencyContactRelation'],
       ['a medical history with an escape sequence', { medicalHistory: 'Asthma\u001b[2J' }, 'medicalHistory'],
     ])('refuses %s, naming the field', async (_name, override, field) => {
-      const response = await register([travellerInput(documents, override as object)]);
+      const response = await register([travellerInput(documents, override)]);
       expect(response.status).toBe(400);
       expect(response.body.details.fieldErrors[`[0].${field}`]).toMatch(/control characters/);
     });

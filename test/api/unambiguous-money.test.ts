@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PaymentAttempt } from '../../src/entities/payment-attempt';
-import type { RunningServer } from '../../src/server';
 import { cancelOrder } from '../../src/services/order-cancellation';
 import { recordRefund } from '../../src/services/refund-record';
-import { ApiClient } from '../support/http-client';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import {
@@ -19,20 +17,16 @@ import {
   submitCheckout,
 } from '../support/payment-fixtures';
 import { lowTrek, newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
-let server: RunningServer;
-let client: ApiClient;
+const { server, client } = useTestServer();
 let agency: TestPartner;
 const OPERATOR = 'operator-cli:test';
 
 beforeAll(async () => {
-  server = await startTestServer();
-  client = new ApiClient(server.url);
   agency = await newPartner(server, client, { name: 'Khumbu Money Treks Pvt. Ltd.' });
 });
-afterAll(() => server.stop());
 
 const applyPromo = async (orderRef: string) =>
   client.op('applyOrderPromo', 'POST', orderPromoPath(orderRef), { promoCode: await newCode(server, await newSalesCompany(server), { percent: 10 }) }, { token: agency.token });

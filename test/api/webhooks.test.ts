@@ -2,25 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { Order } from '../../src/entities/order';
 import { WebhookDelivery } from '../../src/entities/webhook-delivery';
 import { WebhookEvent } from '../../src/entities/webhook-event';
-import type { RunningServer } from '../../src/server';
 import { cancelOrder } from '../../src/services/order-cancellation';
 import { rotateSecret, setEndpoint, sendTestEvent } from '../../src/services/webhook-endpoints';
-import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, DECLINE_CARD, deliverCallback, groupPayPath, pay, placeGroup, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { eventually } from '../support/eventually';
 
-let server: RunningServer;
-let client: ApiClient;
 
-beforeAll(async () => {
-  server = await startTestServer({ PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' });
-  client = new ApiClient(server.url);
-});
-afterAll(async () => {
-  await server.stop();
-});
+const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' } });
 
 /** A partner with its own endpoint on a local receiver. */
 async function subscribedPartner(receiver: WebhookReceiver): Promise<TestPartner> {
@@ -127,12 +118,7 @@ describe('partner webhooks', () => {
     const partner = await newPartner(server, client);
     const order = await placeOrder(server, client, partner);
     await cancelOrder(server.orm.em.fork(), order.orderRef, 'test', server.payments);
-    const deadline = Date.now() + 10_000;
-    let status = '';
-    while (Date.now() < deadline && status !== 'NO_ENDPOINT') {
-      status = (await server.orm.em.fork().findOneOrFail(WebhookEvent, { companyId: partner.companyId })).status;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(status).toBe('NO_ENDPOINT');
+    const statusNow = async () => (await server.orm.em.fork().findOneOrFail(WebhookEvent, { companyId: partner.companyId })).status;
+    expect(await eventually(statusNow, (status) => status === 'NO_ENDPOINT')).toBe('NO_ENDPOINT');
   });
 });

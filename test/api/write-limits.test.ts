@@ -5,11 +5,11 @@ import type { RunningServer } from '../../src/server';
 import { LocalDiskStorage } from '../../src/storage/local-disk-storage';
 import { CTGS } from '../support/catalogue-fixtures';
 import { FILES, TRAVELLERS_PATH, travellerInput, uploadDocument } from '../support/documents';
-import { ApiClient, type ApiResponse } from '../support/http-client';
+import type { ApiResponse } from '../support/http-client';
 import { everestQuote, ORDERS, departure } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { groupPayPath, pay } from '../support/payment-fixtures';
-import { startTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
 // Small limits and an hour's window, so a test's calls never straddle a window boundary.
 const LIMITS = {
@@ -38,15 +38,8 @@ function storedFiles(server: RunningServer): { count: number; bytes: number } {
 }
 
 describe('write limits per company', () => {
-  let server: RunningServer;
-  let client: ApiClient;
+  const { server, client } = useTestServer({ env: LIMITS });
   const partner = () => newPartner(server, client);
-
-  beforeAll(async () => {
-    server = await startTestServer(LIMITS);
-    client = new ApiClient(server.url);
-  }, 60_000);
-  afterAll(() => server.stop());
 
   describe('POST /documents', () => {
     it('when one company floods uploads, then it meets 429s (draft quota, then rate limit), another company still uploads, and storage holds no more than the quota', async () => {

@@ -44,7 +44,7 @@ function runDredd(baseUrl) {
   );
   const showSkipped = process.env.DREDD_SHOW_SKIPPED === '1';
   readline.createInterface({ input: dredd.stdout }).on('line', (line) => {
-    // eslint-disable-next-line no-control-regex
+     
     if (showSkipped || !/^(\x1b\[\d+m)?skip(\x1b\[\d+m)?:/.test(line)) console.log(line);
   });
   return new Promise((resolve) => dredd.on('exit', (code) => resolve(code ?? 1)));

@@ -3,8 +3,8 @@ import { loadSpecDocument } from '../../src/http/spec-document';
 import type { RunningServer } from '../../src/server';
 import { expectContract, expectSchema } from '../support/contract';
 import { FILES, uploadedDocumentId } from '../support/documents';
-import { forkServer, type ServerProcess } from '../support/built-server';
-import { ApiClient } from '../support/http-client';
+import { forkServer, NO_WRITE_LIMITS, type ServerProcess } from '../support/built-server';
+import { ApiClient, type WireJson } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { pay, placeGroup, placeOrder } from '../support/payment-fixtures';
 import { newCode, newSalesCompany } from '../support/promo-fixtures';
@@ -27,7 +27,7 @@ const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS_PER_OPERATION ?? 950);
 const MINIMUM_REQUESTS = Number(process.env.FUZZ_MINIMUM_REQUESTS ?? 20_000);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 12);
 
-const document = loadSpecDocument() as any;
+const document = loadSpecDocument() as WireJson;
 let server: RunningServer;
 let target: ServerProcess;
 let client: ApiClient;
@@ -43,15 +43,7 @@ beforeAll(async () => {
   // fuzzer must reach the handlers, not the 429 in front of them (429 is shape 2 anyway).
   server = await startTestServer();
   target = await forkServer('main', {
-    RATE_LIMIT_TOKEN_PER_CLIENT: '0',
-    RATE_LIMIT_TOKEN_PER_ADDRESS: '0',
-    RATE_LIMIT_PROMO_PER_COMPANY: '0',
-    RATE_LIMIT_UPLOAD_PER_COMPANY: '0',
-    RATE_LIMIT_QUOTE_PER_COMPANY: '0',
-    RATE_LIMIT_ORDER_PER_COMPANY: '0',
-    RATE_LIMIT_TRAVELLER_PER_COMPANY: '0',
-    RATE_LIMIT_PAY_PER_COMPANY: '0',
-    DOCUMENT_MAX_DRAFTS_PER_COMPANY: '0',
+    ...NO_WRITE_LIMITS,
     PAYMENT_RECONCILE_INTERVAL_SECONDS: '0',
   });
   client = new ApiClient(target.url);
@@ -100,7 +92,7 @@ interface Finding {
 }
 
 /** Which of the three shapes an error answer must have, from its status and operation (SPEC 7). */
-function expectErrorShape(request: FuzzRequest, status: number, body: any): void {
+function expectErrorShape(request: FuzzRequest, status: number, body: WireJson): void {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Error(`error body is not a JSON object: ${JSON.stringify(body)?.slice(0, 200)}`);
   if (status === 401) {
     expectSchema('AuthError', body);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { hostileString, mutate, SchemaResolver, wrongTypedValue, type SchemaNode } from './schema-arbitraries';
+import type { WireJson } from '../support/http-client';
 
 /** One request of the fuzz run, fully materialised so that a failure can be printed and replayed. */
 export interface FuzzRequest {
@@ -39,17 +40,17 @@ export interface OperationModel {
 }
 
 /** Every operation of the document with what the fuzzer needs to build requests for it. */
-export function operationsOf(document: any): OperationModel[] {
+export function operationsOf(document: WireJson): OperationModel[] {
   const resolver = new SchemaResolver(document);
   const models: OperationModel[] = [];
-  for (const [pathTemplate, item] of Object.entries<any>(document.paths)) {
+  for (const [pathTemplate, item] of Object.entries<WireJson>(document.paths)) {
     for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
       const operation = item[method];
       if (!operation) continue;
       const content = operation.requestBody?.content ?? {};
       const bodyContentType = Object.keys(content)[0];
       const media = bodyContentType ? content[bodyContentType] : undefined;
-      const examples = Object.values<any>(media?.examples ?? {}).map((example) => resolver.resolve(example).value).filter((v) => v !== undefined);
+      const examples = Object.values<WireJson>(media?.examples ?? {}).map((example) => resolver.resolve(example).value).filter((v) => v !== undefined);
       const security = operation.security ?? document.security ?? [];
       models.push({
         operationId: operation.operationId,
@@ -144,7 +145,7 @@ function multipartBody(): fc.Arbitrary<{ body: Buffer; contentType: string; kind
 }
 
 /** Arbitrary requests for one operation: valid ones, invalid ones, and plain hostile ones. */
-export function requestsFor(document: any, model: OperationModel, ids: KnownIdentifiers): fc.Arbitrary<FuzzRequest> {
+export function requestsFor(document: WireJson, model: OperationModel, ids: KnownIdentifiers): fc.Arbitrary<FuzzRequest> {
   const resolver = new SchemaResolver(document);
   const pathParams = model.parameters.filter((p) => p.in === 'path');
   const queryParams = model.parameters.filter((p) => p.in === 'query');

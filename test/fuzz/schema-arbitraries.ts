@@ -1,7 +1,8 @@
 import fc from 'fast-check';
+import type { WireJson } from '../support/http-client';
 
 /** A JSON Schema node of the OpenAPI 3.1 document, loosely typed: the generator reads what it knows. */
-export type SchemaNode = Record<string, any>;
+export type SchemaNode = Record<string, WireJson>;
 
 /**
  * Strings an attacker tries on every field: SQL and script payloads, path traversal, format
@@ -102,13 +103,13 @@ export function wrongTypedValue(): fc.Arbitrary<unknown> {
 
 /** Resolves `$ref`s against the document. */
 export class SchemaResolver {
-  constructor(private readonly document: any) {}
+  constructor(private readonly document: WireJson) {}
 
   resolve(node: SchemaNode | undefined): SchemaNode {
     let current = node ?? {};
     for (let hops = 0; current.$ref && hops < 20; hops++) {
       const path = String(current.$ref).replace(/^#\//, '').split('/');
-      current = path.reduce((at: any, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.document) ?? {};
+      current = path.reduce((at: WireJson, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.document) ?? {};
     }
     return current;
   }
@@ -210,7 +211,7 @@ function fieldPaths(value: unknown, prefix: (string | number)[] = [], out: (stri
 }
 
 function setAt(value: unknown, path: (string | number)[], replacement: unknown, remove = false): unknown {
-  const copy = structuredClone(value) as any;
+  const copy = structuredClone(value) as WireJson;
   let at = copy;
   for (const key of path.slice(0, -1)) at = at[key];
   const last = path[path.length - 1];
@@ -233,7 +234,7 @@ export function mutate(value: unknown): fc.Arbitrary<unknown> {
     {
       weight: 1,
       arbitrary: fc.tuple(fc.constantFrom('__proto__', 'constructor', 'extra', 'password', 'x'.repeat(300)), wrongTypedValue()).map(([key, v]) => {
-        const copy = structuredClone(value) as any;
+        const copy = structuredClone(value) as WireJson;
         if (copy && typeof copy === 'object' && !Array.isArray(copy)) Object.defineProperty(copy, key, { value: v, enumerable: true, writable: true, configurable: true });
         return copy;
       }),

@@ -2,7 +2,7 @@ import { spawnSync, execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { loadSpecDocument } from '../../src/http/spec-document';
 import { expectContract } from '../support/contract';
-import { ApiClient } from '../support/http-client';
+import { ApiClient, type WireJson } from '../support/http-client';
 import { startPrism, type PrismProcess } from '../support/prism';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -13,7 +13,7 @@ const document = loadSpecDocument() as unknown as {
 };
 
 /** A documented request example of an operation, resolved from the bundled document. */
-function requestExample(pathName: string, method: string, name: string, mediaType = 'application/json'): any {
+function requestExample(pathName: string, method: string, name: string, mediaType = 'application/json'): WireJson {
   const example = document.paths[pathName][method].requestBody?.content[mediaType]?.examples?.[name];
   if (!example) throw new Error(`no request example ${name} on ${method.toUpperCase()} ${pathName}`);
   return example.$ref ? document.components.examples[example.$ref.split('/').pop() as string].value : example.value;

@@ -18,6 +18,7 @@ import { APPROVE_WALLET, deliverCallback, pay, paymentStatus, placeGroup, placeO
 import { newCode, newSalesCompany, usedCount } from '../support/promo-fixtures';
 import { SANDBOX_ENV, startTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { eventually } from '../support/eventually';
 
 const CLI = path.resolve(__dirname, '../../dist/src/cli/main.js');
 
@@ -154,13 +155,8 @@ describe('ops catalogue import FILE.yaml', () => {
     expect(json('catalogue', 'import', file)).toMatchObject({ routes: 1, ctgs: 1 });
     expect((await server.orm.em.fork().findOneOrFail(Ctg, ctgId)).name).toBe('Tsum Valley Special (2027)');
     // The server's snapshot is fresh (well inside its 30 s age), so only the NOTIFY can have changed it.
-    const deadline = Date.now() + 5_000;
-    let name: string | undefined;
-    while (Date.now() < deadline && name !== 'Tsum Valley Special (2027)') {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      name = (await server.catalogue.current()).ctgById.get(ctgId)?.name;
-    }
-    expect(name).toBe('Tsum Valley Special (2027)');
+    const nameNow = async () => (await server.catalogue.current()).ctgById.get(ctgId)?.name;
+    expect(await eventually(nameNow, (name) => name === 'Tsum Valley Special (2027)', { timeoutMs: 5_000, intervalMs: 50 })).toBe('Tsum Valley Special (2027)');
   });
 
   it('checks a file without writing on --dry-run', async () => {

@@ -9,6 +9,7 @@ import { ApiClient } from '../support/http-client';
 import { connects, heldRequest } from '../support/raw-socket';
 import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { newPartner } from '../support/partners';
+import { eventually } from '../support/eventually';
 
 const TOKEN = '/api/external/v1/auth/token';
 
@@ -42,9 +43,8 @@ describe('graceful shutdown on SIGTERM', () => {
     const inFlight = heldRequest(server.port, TOKEN, JSON.stringify({ clientId: partner.clientId, clientSecret: partner.clientSecret }));
     await new Promise((resolve) => setTimeout(resolve, 200));
     server.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
 
-    expect(await connects(server.port)).toBe(false);
+    expect(await eventually(() => connects(server.port), (accepted) => !accepted, { timeoutMs: 5_000, intervalMs: 50 })).toBe(false);
     expect(server.child.exitCode).toBeNull(); // still waiting for the request in flight
 
     inFlight.finish();
@@ -54,7 +54,7 @@ describe('graceful shutdown on SIGTERM', () => {
     expect(await server.exited).toBe(0);
     keepAlive.destroy();
 
-    const messages = server.logs().map((line) => (line.msg === 'request' ? `request ${line.status}` : line.msg));
+    const messages = server.logs().map((line) => (line.msg === 'request' ? `request ${String(line.status)}` : line.msg));
     const order = ['shutting down', 'request 200', 'http server closed', 'database pool closed'].map((msg) => messages.lastIndexOf(msg));
     expect(order.every((index) => index >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);

@@ -65,18 +65,22 @@ describe('webhooks across server processes', () => {
   }, 90_000);
 
   it('when two processes run a periodic job every 2 s for 12 s, then it runs about once per interval in the cluster, never once per process', async () => {
+    await start({ DOCUMENT_PURGE_INTERVAL_SECONDS: '2' });
+    await start({ DOCUMENT_PURGE_INTERVAL_SECONDS: '2' });
+    // Counted from when both run: a slow start (a loaded machine) must not widen the window.
     const since = new Date();
-    await start({ DOCUMENT_PURGE_INTERVAL_SECONDS: '2' });
-    await start({ DOCUMENT_PURGE_INTERVAL_SECONDS: '2' });
+    // An observation window, not a wait for a condition: what is measured is how often it ran.
     await new Promise((resolve) => setTimeout(resolve, 12_000));
-    const rows = await orm.em.getConnection().execute<{ slots: string; jobs: string }[]>(
-      `select count(distinct singleton_on)::text as slots, count(*)::text as jobs from pgboss.job where name = 'token-purge' and created_on >= ?`,
-      [since],
+    const rows = await orm.em.getConnection().execute<{ slots: string; jobs: string; seconds: string }[]>(
+      `select count(distinct singleton_on)::text as slots, count(*)::text as jobs, extract(epoch from now() - ?::timestamptz)::text as seconds
+         from pgboss.job where name = 'token-purge' and created_on >= ?`,
+      [since, since],
     );
     const jobs = Number(rows[0].jobs);
-    // 12 s at one run per 2 s is about 6 (the first offer comes 2 s after start); per process it would be about 12.
+    const intervals = Number(rows[0].seconds) / 2;
+    // About one run per 2 s interval of the window (about 6 in 12 s); once per process would be twice that.
     expect(jobs).toBeGreaterThanOrEqual(3);
-    expect(jobs).toBeLessThanOrEqual(7);
+    expect(jobs).toBeLessThanOrEqual(Math.ceil(intervals) + 1);
     expect(Number(rows[0].slots)).toBe(jobs);
   }, 60_000);
 

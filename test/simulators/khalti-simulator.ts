@@ -74,7 +74,7 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
     });
 
     app.get('/', (req, res) => {
-      const payment = payments.get(String(req.query.pidx ?? ''));
+      const payment = payments.get(typeof req.query.pidx === 'string' ? req.query.pidx : '');
       if (!payment) return res.status(404).type('html').send(page('Payment not found', ''));
       if (payment.status !== 'Initiated') return res.status(410).type('html').send(page('This payment link is no longer valid', `<p id="status">${payment.status}</p>`));
       res.type('html').send(page(`Pay Rs. ${(payment.amount / 100).toFixed(2)} to the merchant`, `<form method="post">
@@ -83,7 +83,7 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
     });
 
     app.post('/', (req, res) => {
-      const payment = payments.get(String(req.query.pidx ?? ''));
+      const payment = payments.get(typeof req.query.pidx === 'string' ? req.query.pidx : '');
       if (!payment || payment.status !== 'Initiated') return res.status(410).type('html').send(page('This payment link is no longer valid', ''));
       const { action, mobile, mpin, otp } = req.body ?? {};
       if (action === 'cancel') {

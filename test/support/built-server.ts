@@ -6,6 +6,19 @@ import { initOrm, type Orm } from '../../src/db/orm';
 
 import { SANDBOX_ENV } from './test-server';
 
+/** Every rate limit and write quota off: for load and fuzz runs, which must reach the handlers, not a 429. */
+export const NO_WRITE_LIMITS = {
+  RATE_LIMIT_TOKEN_PER_CLIENT: '0',
+  RATE_LIMIT_TOKEN_PER_ADDRESS: '0',
+  RATE_LIMIT_PROMO_PER_COMPANY: '0',
+  RATE_LIMIT_UPLOAD_PER_COMPANY: '0',
+  RATE_LIMIT_QUOTE_PER_COMPANY: '0',
+  RATE_LIMIT_ORDER_PER_COMPANY: '0',
+  RATE_LIMIT_TRAVELLER_PER_COMPANY: '0',
+  RATE_LIMIT_PAY_PER_COMPANY: '0',
+  DOCUMENT_MAX_DRAFTS_PER_COMPANY: '0',
+} as const;
+
 const ROOT = path.resolve(__dirname, '../..');
 
 /**

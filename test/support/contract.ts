@@ -38,7 +38,7 @@ export function expectSchema(schemaName: string, body: unknown): void {
   if (!schemaAjv) {
     schemaAjv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
     addFormats(schemaAjv);
-    schemaAjv.addSchema(document as object, 'openapi.json');
+    schemaAjv.addSchema(document, 'openapi.json');
   }
   const validate = schemaAjv.getSchema(`openapi.json#/components/schemas/${schemaName}`) as ValidateFunction | undefined;
   if (!validate) throw new Error(`The spec has no schema ${schemaName}`);

@@ -4,7 +4,7 @@ import { OrderGroup } from '../../src/entities/order-group';
 import { Quote } from '../../src/entities/quote';
 import type { RunningServer } from '../../src/server';
 import { ROUTES } from './catalogue-fixtures';
-import type { ApiClient } from './http-client';
+import type { ApiClient, WireJson } from './http-client';
 import type { TestPartner } from './partners';
 
 export const ORDERS = '/api/external/v1/orders';
@@ -14,14 +14,14 @@ export const QUOTE = '/api/external/v1/reference/quote';
 export const departure = addDays(kathmanduToday(), 30);
 
 /** A 16-day Everest Base Camp quote for a 34-year-old: special-route package, 19,600.00 in total. */
-export async function everestQuote(client: ApiClient, partner: TestPartner, startDate = departure): Promise<any> {
+export async function everestQuote(client: ApiClient, partner: TestPartner, startDate = departure): Promise<WireJson> {
   const response = await client.op('createQuote', 'POST', QUOTE, { nationality: 'Germany', ages: [34], startDate, duration: 16, routeId: ROUTES.everestBaseCamp }, { token: partner.token });
   if (response.status !== 200) throw new Error(`quote failed: ${JSON.stringify(response.body)}`);
   return response.body.data;
 }
 
 /** The order body that matches a quote. */
-export function orderFromQuote(quote: any, touristId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function orderFromQuote(quote: WireJson, touristId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { touristId, ctgId: quote.ctgId, routeId: quote.routeId, departureDate: quote.startDate, quoteId: quote.quoteId, ...extra };
 }
 

@@ -5,7 +5,7 @@ import { Order, OrderStatus } from '../../src/entities/order';
 import { PaymentAttempt } from '../../src/entities/payment-attempt';
 import type { RunningServer } from '../../src/server';
 import { CTGS } from './catalogue-fixtures';
-import type { ApiClient, ApiResponse } from './http-client';
+import type { ApiClient, ApiResponse, WireJson } from './http-client';
 import { departure, ORDERS } from './order-fixtures';
 import type { TestPartner } from './partners';
 import { newTraveller } from './traveller-fixtures';
@@ -44,7 +44,7 @@ export async function placeGroup(server: RunningServer, client: ApiClient, partn
   const data = response.body.data;
   return {
     groupRef: data.groupRef,
-    orders: data.orders.map((order: any) => ({ orderId: order.orderId, orderRef: order.orderRef, orderNumber: order.orderNumber, totalAmount: order.pricing.totalAmount })),
+    orders: data.orders.map((order: WireJson) => ({ orderId: order.orderId, orderRef: order.orderRef, orderNumber: order.orderNumber, totalAmount: order.pricing.totalAmount })),
   };
 }
 

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../src/db/local-cluster';
 
 const ROOT = path.resolve(__dirname, '../..');
 const PRISM = path.join(ROOT, 'node_modules/.bin/prism');
@@ -25,17 +26,6 @@ export function serverBehind(url: string): string {
 export interface PrismProcess {
   url: string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -4,9 +4,11 @@ import { PromoCode } from '../../src/entities/promo-code';
 import { SalesAgent } from '../../src/entities/sales-agent';
 import type { Orm } from '../../src/db/orm';
 import { CTGS } from './catalogue-fixtures';
-import type { ApiClient } from './http-client';
+import type { ApiClient, WireJson } from './http-client';
 import { departure, ORDERS } from './order-fixtures';
-import type { TestPartner } from './partners';
+import { newPartner, type TestPartner } from './partners';
+import { newTraveller } from './traveller-fixtures';
+import type { RunningServer } from '../../src/server';
 
 export const orderPromoPath = (orderRef: string) => `${ORDERS}/${encodeURIComponent(orderRef)}/promo`;
 export const groupPromoPath = (groupRef: string) => `${ORDERS}/groups/${encodeURIComponent(groupRef)}/promo`;
@@ -77,15 +79,37 @@ export const lowTrek = (touristId: string, extra: Record<string, unknown> = {}) 
   ...extra,
 });
 
-export async function createOrder(client: ApiClient, partner: TestPartner, touristId: string, extra: Record<string, unknown> = {}): Promise<any> {
+export async function createOrder(client: ApiClient, partner: TestPartner, touristId: string, extra: Record<string, unknown> = {}): Promise<WireJson> {
   const response = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, extra), { token: partner.token });
   if (response.status !== 201) throw new Error(`order failed: ${JSON.stringify(response.body)}`);
   return response.body.data;
 }
 
-export async function createGroup(client: ApiClient, partner: TestPartner, touristId: string, count: number): Promise<any> {
+export async function createGroup(client: ApiClient, partner: TestPartner, touristId: string, count: number): Promise<WireJson> {
   const body = Array.from({ length: count }, () => lowTrek(touristId));
   const response = await client.op('createOrders', 'POST', ORDERS, body, { token: partner.token });
   if (response.status !== 201) throw new Error(`group failed: ${JSON.stringify(response.body)}`);
   return response.body.data;
+}
+
+/** The cast of a promo test: an agency with one traveller, two sales companies and two agents. */
+export interface PromoParties {
+  agency: TestPartner;
+  touristId: string;
+  companyA: PromoOwner;
+  companyB: PromoOwner;
+  agentX: PromoOwner;
+  agentY: PromoOwner;
+}
+
+export async function promoParties(server: RunningServer, client: ApiClient, names: { agency?: string; companies?: [string, string]; agents?: [string, string] } = {}): Promise<PromoParties> {
+  const agency = await newPartner(server, client, names.agency ? { name: names.agency } : {});
+  const touristId = await newTraveller(server, agency.companyId);
+  const [companyA, companyB, agentX, agentY] = await Promise.all([
+    newSalesCompany(server, names.companies?.[0]),
+    newSalesCompany(server, names.companies?.[1]),
+    newAgent(server, names.agents?.[0]),
+    newAgent(server, names.agents?.[1]),
+  ]);
+  return { agency, touristId, companyA, companyB, agentX, agentY };
 }

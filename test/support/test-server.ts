@@ -4,6 +4,8 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger, type Logger } from '../../src/logger';
 import { startServer, type RunningServer } from '../../src/server';
+import { ApiClient } from './http-client';
+import { createOwnDatabase, type OwnDatabase } from './own-database';
 import { startPrism } from './prism';
 
 /**
@@ -45,4 +47,73 @@ export async function startTestServer(env: Record<string, string> = {}, logger?:
       await server.stop();
     },
   };
+}
+
+export interface UseTestServerOptions {
+  /** Read when the server starts, so it may name things an earlier beforeAll started (a simulator's port). */
+  env?: Record<string, string> | (() => Record<string, string>);
+  logger?: Logger;
+  /**
+   * A fresh database of its own, named after this purpose, dropped afterwards, with the
+   * reconciliation job off: for files that must see only their own rows.
+   */
+  ownDatabase?: string;
+}
+
+export interface TestServer {
+  server: RunningServer;
+  client: ApiClient;
+}
+
+export interface UsedTestServer extends TestServer {
+  /** The database the server runs on (its own with `ownDatabase`), for tools the test runs beside it. */
+  databaseUrl: () => string;
+}
+
+/**
+ * The one set-up of a test file (or describe block) that talks to a server: starts it before the
+ * first test, stops it (and drops its own database) after the last. The returned `server` and
+ * `client` stand for the ones started then, so test code names them directly instead of every
+ * file keeping its own `let server` and the same beforeAll/afterAll.
+ */
+export function useTestServer(options: UseTestServerOptions = {}): UsedTestServer {
+  let started: (TestServer & { database?: OwnDatabase }) | undefined;
+  beforeAll(async () => {
+    const env = typeof options.env === 'function' ? options.env() : (options.env ?? {});
+    const database = options.ownDatabase === undefined ? undefined : await createOwnDatabase(options.ownDatabase);
+    const ownEnv: Record<string, string> = database ? { DATABASE_URL: database.url, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } : {};
+    const server = await startTestServer({ ...ownEnv, ...env }, options.logger);
+    started = { server, client: new ApiClient(server.url), database };
+  });
+  afterAll(async () => {
+    await started?.server.stop();
+    await started?.database?.drop();
+  });
+  const current = (): TestServer => {
+    if (!started) throw new Error('useTestServer: the server is used before its beforeAll ran');
+    return started;
+  };
+  return {
+    server: lateBound(() => current().server),
+    client: lateBound(() => current().client),
+    databaseUrl: () => started?.database?.url ?? process.env.TEST_DATABASE_URL ?? '',
+  };
+}
+
+/** An object that forwards to whatever `target()` returns when it is used, methods bound to it. */
+function lateBound<T extends object>(target: () => T): T {
+  return new Proxy({} as T, {
+    get: (_, key) => {
+      const value: unknown = Reflect.get(target(), key);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target()) : value;
+    },
+    set: (_, key, value) => Reflect.set(target(), key, value),
+    has: (_, key) => Reflect.has(target(), key),
+    ownKeys: () => Reflect.ownKeys(target()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(target(), key);
+      // A proxy may report a property only as configurable when its own (empty) target lacks it.
+      return descriptor && { ...descriptor, configurable: true };
+    },
+  });
 }

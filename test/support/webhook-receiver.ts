@@ -1,12 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import type { WireJson } from './http-client';
 
 export interface ReceivedEvent {
   id: string;
   type: string;
   timestamp: string;
-  data: Record<string, any>;
+  data: Record<string, WireJson>;
 }
 
 /**

@@ -99,7 +99,7 @@ describe('binding table of SPEC 3.2', () => {
     ['an order bound to agent X accepts X\'s agent codes', bound('AGENT', 'X'), X2, true],
     ['an order bound to agent X refuses agent Y\'s codes', bound('AGENT', 'X'), Y1, false],
   ])('%s', (_label, binding, code, accepted) => {
-    expect(bindingAllows(binding as PromoBinding, code as SlotCode)).toBe(accepted);
+    expect(bindingAllows(binding, code as SlotCode)).toBe(accepted);
   });
 });
 

@@ -1,4 +1,5 @@
 import { loadSpecDocument } from '../../src/http/spec-document';
+import type { WireJson } from '../support/http-client';
 
 /**
  * Every free-text field a partner sends as JSON refuses control characters through a documented
@@ -6,7 +7,7 @@ import { loadSpecDocument } from '../../src/http/spec-document';
  * terminal). Fields whose `format`, `enum` or strict pattern already excludes them need nothing more;
  * the credential fields of POST /auth/token are never shown to anyone.
  */
-type Schema = Record<string, any>;
+type Schema = Record<string, WireJson>;
 
 const document = loadSpecDocument() as Schema;
 const EXEMPT = new Set(['TokenRequest.clientId', 'TokenRequest.clientSecret']);

@@ -25,7 +25,7 @@ export const ESEWA_PAGE_CSP = [
  */
 export function esewaFormPage(action: string, fields: EsewaForm, shown: { merchantName: string; amount: Minor; currency: string }): string {
   const inputs = Object.entries(fields)
-    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .map(([name, value]: [string, unknown]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(String(value))}">`)
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -1,18 +1,6 @@
 import type { EsewaConfig } from '../../config';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import {
-  InvalidCallbackError,
-  ProviderUnavailableError,
-  voidFromLookup,
-  type CheckoutRequest,
-  type GatewayLookup,
-  type GatewayName,
-  type GatewayVoid,
-  type PaymentAtGateway,
-  type PaymentGateway,
-  type ReturnQuery,
-  type StartedCheckout,
-} from '../gateway';
+import { InvalidCallbackError, ProviderUnavailableError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayVoid, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
 import { asRecord, callProvider, withLookupRetries, type ProviderCallPolicy } from '../provider-http';
 import { lookupFromOutcome } from '../provider-outcome';
 import { esewaSignature, esewaSignatureMatches } from './esewa-signature';

@@ -9,7 +9,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export function esewaSignature(fields: Readonly<Record<string, unknown>>, signedFieldNames: string, secret: string): string {
   const message = signedFieldNames
     .split(',')
-    .map((name) => `${name}=${String(fields[name] ?? '')}`)
+    .map((name) => `${name}=${fieldText(fields[name])}`)
     .join(',');
   return createHmac('sha256', secret).update(message, 'utf8').digest('base64');
 }
@@ -24,4 +24,12 @@ export function esewaSignatureMatches(fields: Readonly<Record<string, unknown>>,
   const expected = Buffer.from(esewaSignature(fields, names, secret));
   const actual = Buffer.from(given);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** A field as the form carries it; a missing one signs as empty. */
+function fieldText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  // Fields are strings and numbers on the wire; an object would be a bug, signed as JSON rather than "[object Object]".
+  return value === undefined || value === null ? '' : (JSON.stringify(value) ?? '');
 }

@@ -1,17 +1,5 @@
 import type { KhaltiConfig } from '../../config';
-import {
-  InvalidCallbackError,
-  ProviderUnavailableError,
-  voidFromLookup,
-  type CheckoutRequest,
-  type GatewayLookup,
-  type GatewayName,
-  type GatewayVoid,
-  type PaymentAtGateway,
-  type PaymentGateway,
-  type ReturnQuery,
-  type StartedCheckout,
-} from '../gateway';
+import { InvalidCallbackError, ProviderUnavailableError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayVoid, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
 import { asRecord, callProvider, withLookupRetries, type ProviderCallPolicy } from '../provider-http';
 import { lookupFromOutcome } from '../provider-outcome';
 import { lookupOutcome, returnProblem } from './khalti-wire';

@@ -2,19 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SandboxGatewayPayment } from '../../entities/sandbox-gateway-payment';
 import { verifySignedCallback } from '../callback-signature';
-import {
-  InvalidCallbackError,
-  voidFromLookup,
-  type CheckoutRequest,
-  type GatewayLookup,
-  type GatewayName,
-  type GatewayReport,
-  type GatewayVoid,
-  type PaymentAtGateway,
-  type PaymentGateway,
-  type ReturnQuery,
-  type StartedCheckout,
-} from '../gateway';
+import { InvalidCallbackError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayReport, type GatewayVoid, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
 import { findSandboxDecision, recordSandboxDecision, VOIDED_BY_MERCHANT } from './sandbox-ledger';
 
 /**

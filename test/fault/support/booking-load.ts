@@ -3,6 +3,7 @@ import { expectContract, expectSchema } from '../../support/contract';
 import { ROUTES } from '../../support/catalogue-fixtures';
 import { departure, ORDERS, QUOTE } from '../../support/order-fixtures';
 import { APPROVE_CARD, CALLBACK, payPath } from '../../support/payment-fixtures';
+import type { WireJson } from '../../support/http-client';
 
 /** How long a simulated partner waits for any answer; longer is a hang, which the run must never see. */
 export const CLIENT_TIMEOUT_MS = 10_000;
@@ -185,7 +186,7 @@ export class BookingLoad {
     return this.fail(step, target, status >= 500 ? 'server-error' : 'refused', status, JSON.stringify(body));
   }
 
-  private async api(operationId: string, method: string, path: string, body: unknown, expected: number[], token?: string, extraHeaders: Record<string, string> = {}): Promise<any> {
+  private async api(operationId: string, method: string, path: string, body: unknown, expected: number[], token?: string, extraHeaders: Record<string, string> = {}): Promise<WireJson> {
     const phase = this.phase;
     const { index, url } = this.target();
     const headers: Record<string, string> = { ...extraHeaders };

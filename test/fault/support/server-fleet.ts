@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { forkServer, type ServerProcess } from '../../support/built-server';
+import { forkServer, NO_WRITE_LIMITS, type ServerProcess } from '../../support/built-server';
 
 /**
  * Several built server processes (dist/src/main.js) on one database and one DATA_DIR (so they
@@ -65,15 +65,7 @@ export class ServerFleet {
         LOG_LEVEL: 'warn',
         DB_POOL_MAX: '10',
         // Every simulated partner takes a token per flow; the limits are not what this run measures.
-        RATE_LIMIT_TOKEN_PER_CLIENT: '0',
-        RATE_LIMIT_TOKEN_PER_ADDRESS: '0',
-        RATE_LIMIT_PROMO_PER_COMPANY: '0',
-        RATE_LIMIT_UPLOAD_PER_COMPANY: '0',
-        RATE_LIMIT_QUOTE_PER_COMPANY: '0',
-        RATE_LIMIT_ORDER_PER_COMPANY: '0',
-        RATE_LIMIT_TRAVELLER_PER_COMPANY: '0',
-        RATE_LIMIT_PAY_PER_COMPANY: '0',
-        DOCUMENT_MAX_DRAFTS_PER_COMPANY: '0',
+        ...NO_WRITE_LIMITS,
         ...this.env,
       });
     } finally {
