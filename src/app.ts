@@ -86,9 +86,8 @@ export async function buildApi(document: Document, handlers: ContractHandlers, o
 const isOperationOf = (handlers: ContractHandlers, key: string): key is OperationId => Object.hasOwn(handlers, key);
 
 function bearerCheck(tokenChecks: TokenCheckCache | undefined) {
-  return async (c: Context, ...[, res, scope]: HandlerArgs) => {
-    const header = c.request.headers.authorization;
-    const value = Array.isArray(header) ? header[0] : header;
+  return async (_c: Context, ...[req, res, scope]: HandlerArgs) => {
+    const value = req.headers.authorization;
     try {
       if (!value) throw unauthenticated('Missing Authorization header');
       const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
@@ -172,7 +171,9 @@ function apiRequest(req: Request): OpenApiRequest {
   for (const [name, value] of Object.entries(req.query)) if (typeof value === 'string' || isStringArray(value)) query[name] = value;
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = value;
-  return { method: req.method, path: req.path, body: req.body, query, headers };
+  // express.json() has parsed it (or left it undefined): unknown until openapi-backend validates it.
+  const body: unknown = req.body;
+  return { method: req.method, path: req.path, body, query, headers };
 }
 
 const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');

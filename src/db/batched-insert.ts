@@ -74,7 +74,7 @@ export async function insertBatched(em: EntityManager, insert: BatchableInsert, 
   if (em.isInTransaction()) throw new Error(`batched insert ${insert.single.name} cannot join the open transaction`);
   const pool: Queryable = await em.getConnection().getNativeClient();
   let byStatement = batchers.get(pool);
-  if (!byStatement) batchers.set(pool, (byStatement = new Map()));
+  if (!byStatement) batchers.set(pool, (byStatement = new Map<string, InsertBatcher>()));
   let batcher = byStatement.get(insert.single.name);
   if (!batcher) byStatement.set(insert.single.name, (batcher = new InsertBatcher(pool, insert)));
   return batcher.add(values);

@@ -27,9 +27,9 @@ export function pdfActiveContent(pdf: Uint8Array): string | undefined {
   if (found) return found;
   let budget = INFLATE_BUDGET_BYTES;
   for (const match of text.matchAll(STREAM_START)) {
-    const start = match.index! + match[0].length;
+    const start = match.index + match[0].length;
     const end = text.indexOf('endstream', start);
-    const dictionary = text.slice(Math.max(0, text.lastIndexOf('obj', match.index!)), match.index!);
+    const dictionary = text.slice(Math.max(0, text.lastIndexOf('obj', match.index)), match.index);
     if (end === -1 || !/\/FlateDecode\b/.test(dictionary) || /\/Subtype\s*\/Image\b/.test(dictionary)) continue;
     let inflated: Buffer;
     try {

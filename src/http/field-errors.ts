@@ -32,7 +32,8 @@ interface FieldRule {
  */
 function fieldRule(error: ErrorObject): FieldRule | undefined {
   if (!RULE_KEYWORDS.has(error.keyword)) return undefined;
-  const rule = isRecord(error.parentSchema) ? error.parentSchema['x-field-error'] : undefined;
+  const parent: unknown = error.parentSchema;
+  const rule = isRecord(parent) ? parent['x-field-error'] : undefined;
   const field = stringField(rule, 'field');
   const message = stringField(rule, 'message');
   return field !== undefined && message !== undefined ? { field, message } : undefined;
@@ -97,9 +98,9 @@ function messageFor(error: ErrorObject): string {
     case 'const':
       return `must be ${JSON.stringify(params.allowedValue)}`;
     case 'format':
-      return `must be a valid ${params.format}`;
+      return `must be a valid ${String(params.format)}`;
     case 'type':
-      return `must be of type ${params.type}`;
+      return `must be of type ${String(params.type)}`;
     case 'pattern':
       // A pattern such as "no control characters" says what it means in words; a regex is no message.
       return patternMessage(error) ?? `must match the pattern ${String(params.pattern)}`;

@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
 import http, { type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { MetricsConfig } from '../config';
 import type { Logger } from '../logger';
 import { listeningPort } from '../narrow';

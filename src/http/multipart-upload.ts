@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import type { Context } from 'openapi-backend';
 import { fileTooLarge, type DraftUpload, type FilePartSink, type FilePartStream } from '../services/documents';
 import { DomainError, invalid, uploadRefused } from '../domain/errors';
+import { isRecord } from '../narrow';
 
 /** Room for part headers and the documentType field on top of the file itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -17,8 +18,9 @@ export const isMultipart = (contentType: string | undefined): boolean => /^multi
  */
 export function validatesBeforeHandler(c: Context): boolean {
   const declaresMultipart = Boolean(c.operation?.requestBody && 'content' in c.operation.requestBody && c.operation.requestBody.content['multipart/form-data']);
-  const header = c.request.headers['content-type'];
-  return !(declaresMultipart && isMultipart(Array.isArray(header) ? header[0] : header));
+  const headers: unknown = c.request.headers;
+  const header = isRecord(headers) ? headers['content-type'] : undefined;
+  return !(declaresMultipart && isMultipart(typeof header === 'string' ? header : undefined));
 }
 
 const malformed = (detail: string) => invalid(`Malformed multipart/form-data request: ${detail}`);

@@ -58,7 +58,7 @@ export function createOpenApiBackend(definition: Document, options: Partial<Opti
  * (coercing query and path values) before any handler runs, which TypeScript cannot see.
  */
 export function contractRequest<Id extends OperationId>(c: Context): ContractRequest<Id> {
-  const { requestBody, params, query, headers } = c.request;
+  const request: { requestBody: unknown; params: unknown; query: unknown; headers: unknown } = c.request;
   // Sound by the validation above; Context's fields are loosely typed (any, string maps).
-  return { body: requestBody, params, query, headers } as ContractRequest<Id>;
+  return { body: request.requestBody, params: request.params, query: request.query, headers: request.headers } as ContractRequest<Id>;
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Document } from 'openapi-backend';
+import { isRecord } from '../narrow';
 
 /** The bundled contract (generated/openapi.json), found from src/ and from dist/src/ alike. */
 export function specDocumentPath(): string {
@@ -11,9 +12,14 @@ export function specDocumentPath(): string {
 }
 
 export function loadSpecDocument(): Document {
-  // Our own generated file, written by `npm run generate` and checked in CI; no shape check here.
-  const document: Document = JSON.parse(fs.readFileSync(specDocumentPath(), 'utf8'));
-  return document;
+  const parsed: unknown = JSON.parse(fs.readFileSync(specDocumentPath(), 'utf8'));
+  if (!isOpenApiDocument(parsed)) throw new Error(`${specDocumentPath()} is not an OpenAPI 3.1 document: run \`npm run generate\``);
+  return parsed;
+}
+
+/** Our own generated file, checked in CI: its version and paths are enough to know it for one. */
+function isOpenApiDocument(value: unknown): value is Document {
+  return isRecord(value) && typeof value.openapi === 'string' && value.openapi.startsWith('3.1') && isRecord(value.info) && isRecord(value.paths);
 }
 
 export function docsPagePath(): string | undefined {

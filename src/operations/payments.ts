@@ -1,7 +1,5 @@
 import { amountFromMinor } from '../domain/money';
 import { returnUrlWithPaymentRef } from '../domain/return-url';
-import { isGatewayName, type GatewayName } from '../gateways/gateway';
-import { invalid } from '../domain/errors';
 import { successBody } from '../http/envelope';
 import { escapeHtml } from '../http/html';
 import { handleGatewayCallback, handleGatewayReturn, type CallbackResult } from '../services/payment-callback';

@@ -1,6 +1,6 @@
 import { matchesCtgFilter, matchesRouteFilter } from '../domain/catalogue-filters';
 import { amountFromMinor } from '../domain/money';
-import { compareBy, pageRequest, routePage, slice, springPage, type SortDirection } from '../domain/pagination';
+import { compareBy, pageRequest, routePage, slice, springPage } from '../domain/pagination';
 import { pricePackage } from '../domain/pricing';
 import { successBody } from '../http/envelope';
 import type { CtgView, RouteView } from '../services/catalogue';

@@ -53,7 +53,7 @@ export async function createOrderGroup(em: EntityManager, principal: Principal, 
 /** One request item, with how its field errors and messages are named (`[2].ctgId` in a group). */
 interface Item {
   input: OrderInput;
-  field(name: string): string;
+  field: (name: string) => string;
   /** Appended to a 404 message so a partner knows which array item failed. */
   where: string;
   label: string;

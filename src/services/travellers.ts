@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { kathmanduToday } from '../domain/business-date';
-import { offsetOf, pageRequest, type PageRequest, type SortDirection } from '../domain/pagination';
+import { offsetOf, pageRequest, type PageRequest } from '../domain/pagination';
 import { judgeDocumentSlots, referencedDocumentIds, travellerFieldErrors, type DocumentFacts } from '../domain/traveller-registration';
 import { Document } from '../entities/document';
 import { Traveller } from '../entities/traveller';
