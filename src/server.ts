@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import http, { type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listeningPort } from './narrow';
 import { API_PREFIX, createApp } from './app';
 import { loadCertificateFonts } from './certificate/certificate-fonts';
 import type { Config } from './config';
@@ -158,7 +158,7 @@ async function listen(server: Server, config: Config): Promise<number> {
     });
   });
   server.keepAliveTimeout = 65_000;
-  return (server.address() as AddressInfo).port;
+  return listeningPort(server);
 }
 
 /** The adapters the app and the jobs share. */

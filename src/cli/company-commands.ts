@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
 import { Company, CompanyType } from '../entities/company';
-import { Credential } from '../entities/credential';
-import { issueClientSecret } from '../domain/credential-secret';
-import { deactivateCompany, revokeCredential } from '../services/partner-access';
+import { createCompany, deactivateCompany, issueCredential, revokeCredential } from '../services/partner-access';
+import { isOneOf } from '../narrow';
 import { output, withDatabase, type CliOptions } from './context';
-import { randomBytes } from 'node:crypto';
 
 export function registerCompanyCommands(program: Command): void {
   const company = program.command('company').description('partner companies');
@@ -17,14 +15,11 @@ export function registerCompanyCommands(program: Command): void {
     .option('--commission <percent>', 'commission percent, also the ceiling of directDiscountPercent', '0')
     .option('--json', 'print JSON')
     .action(async (options: CliOptions & { name: string; type: string; commission: string }) => {
-      if (!Object.values(CompanyType).includes(options.type as CompanyType)) throw new Error('--type must be TRAVEL_AGENCY or SALES_COMPANY');
+      const type = options.type;
+      if (!isOneOf(Object.values(CompanyType), type)) throw new Error('--type must be TRAVEL_AGENCY or SALES_COMPANY');
       const percent = Number(options.commission);
       if (!Number.isFinite(percent) || percent < 0 || percent > 100) throw new Error('--commission must be a number from 0 to 100');
-      const created = await withDatabase(async (em) => {
-        const entity = em.create(Company, { name: options.name, type: options.type as CompanyType, commissionPercent: percent.toFixed(2) });
-        await em.flush();
-        return entity;
-      });
+      const created = await withDatabase((em) => createCompany(em, { name: options.name, type, commissionPercent: percent }));
       output(options, created, `created company ${created.id} (${created.type}) ${created.name}`);
     });
 
@@ -46,6 +41,10 @@ export function registerCompanyCommands(program: Command): void {
       output(options, companies, companies.map((c) => `${c.id}  ${c.type.padEnd(13)} ${c.active ? 'active  ' : 'inactive'} ${c.name}`));
     });
 
+  registerCredentialCommands(program);
+}
+
+function registerCredentialCommands(program: Command): void {
   const credential = program.command('credential').description('API credentials (clientId and secret)');
 
   credential
@@ -54,13 +53,7 @@ export function registerCompanyCommands(program: Command): void {
     .requiredOption('--company <id>', 'company id')
     .option('--json', 'print JSON')
     .action(async (options: CliOptions & { company: string }) => {
-      const { secret: clientSecret, secretHash } = issueClientSecret();
-      const issued = await withDatabase(async (em) => {
-        const owner = await em.findOneOrFail(Company, options.company, { failHandler: () => new Error(`no company ${options.company}`) });
-        const entity = em.create(Credential, { clientId: `pk_${randomBytes(12).toString('hex')}`, secretHash, company: owner });
-        await em.flush();
-        return { clientId: entity.clientId, clientSecret, companyId: owner.id };
-      });
+      const issued = await withDatabase((em) => issueCredential(em, options.company));
       output(options, issued, [`clientId:     ${issued.clientId}`, `clientSecret: ${issued.clientSecret}`, '(the secret is not stored and cannot be shown again)']);
     });
 

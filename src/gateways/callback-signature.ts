@@ -35,7 +35,7 @@ export function verifySignedCallback(payload: string, signature: string, secret:
 export function claimedPaymentRef(payload: string): string {
   let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
     throw new InvalidCallbackError('payload is not base64url JSON');
   }

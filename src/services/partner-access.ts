@@ -1,7 +1,24 @@
+import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { issueClientSecret } from '../domain/credential-secret';
 import { AccessToken } from '../entities/access-token';
-import { Company } from '../entities/company';
+import { Company, type CompanyType } from '../entities/company';
 import { Credential } from '../entities/credential';
+
+/** A new partner company; `commissionPercent` (0 to 100) also caps its codes' direct discount. */
+export async function createCompany(em: EntityManager, fields: { name: string; type: CompanyType; commissionPercent: number }): Promise<Company> {
+  return em.transactional(async (tx) => tx.create(Company, { name: fields.name, type: fields.type, commissionPercent: fields.commissionPercent.toFixed(2) }));
+}
+
+/** A new credential of a company; the secret is returned this once and stored only as a hash. */
+export async function issueCredential(em: EntityManager, companyId: string): Promise<{ clientId: string; clientSecret: string; companyId: string }> {
+  const { secret: clientSecret, secretHash } = issueClientSecret();
+  return em.transactional(async (tx) => {
+    const owner = await tx.findOneOrFail(Company, companyId, { failHandler: () => new Error(`no company ${companyId}`) });
+    const credential = tx.create(Credential, { clientId: `pk_${randomBytes(12).toString('hex')}`, secretHash, company: owner });
+    return { clientId: credential.clientId, clientSecret, companyId: owner.id };
+  });
+}
 
 /**
  * The operator's changes that end a partner's access, in one place for every caller (today the

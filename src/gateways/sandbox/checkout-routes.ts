@@ -4,11 +4,11 @@ import type { SandboxGatewayPayment } from '../../entities/sandbox-gateway-payme
 import type { Logger } from '../../logger';
 import { checkoutView, type CheckoutView } from '../../services/payment-checkout-view';
 import { signCallback } from '../callback-signature';
-import { GATEWAY_NAMES, type GatewayName } from '../gateway';
+import { isGatewayName, type GatewayName } from '../gateway';
 import { checkoutFormPage, checkoutMessagePage, type CheckoutPageModel } from './checkout-page';
 import { reportOf, type SandboxGateway } from './sandbox-gateway';
 import { findSandboxDecision, recordSandboxDecision, VOIDED_BY_MERCHANT } from './sandbox-ledger';
-import { decideCheckout, type CheckoutInput } from './test-instruments';
+import { checkoutInputOf, decideCheckout } from './test-instruments';
 
 export interface SandboxCheckoutDeps {
   gateways: ReadonlyMap<GatewayName, SandboxGateway>;
@@ -46,8 +46,8 @@ type CheckoutParams = { gateway: string; paymentRef: string };
 type Loaded = { gateway: SandboxGateway; view: CheckoutView; model: CheckoutPageModel; decision: SandboxGatewayPayment | null; em: EntityManager };
 
 async function load(req: Request<CheckoutParams>, res: Response, deps: SandboxCheckoutDeps): Promise<Loaded | undefined> {
-  const name = req.params.gateway as GatewayName;
-  const found = GATEWAY_NAMES.includes(name) ? deps.gateways.get(name) : undefined;
+  const name = req.params.gateway;
+  const found = isGatewayName(name) ? deps.gateways.get(name) : undefined;
   // A link without its token reads exactly like a link to no payment: references are guessable.
   const gateway = found?.acceptsCheckoutToken(req.params.paymentRef, req.query.t) ? found : undefined;
   const em = deps.newEm();
@@ -95,7 +95,7 @@ async function submit(req: Request<CheckoutParams>, res: Response, deps: Sandbox
     refusal(res, loaded.decision);
     return;
   }
-  const outcome = decideCheckout(gateway.name, (req.body ?? {}) as CheckoutInput);
+  const outcome = decideCheckout(gateway.name, checkoutInputOf(req.body));
   if (!outcome.decided) {
     res.status(422).type('html').send(checkoutFormPage(model, outcome.problem));
     return;

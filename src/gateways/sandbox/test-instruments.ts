@@ -1,4 +1,5 @@
 import type { GatewayFinalStatus } from '../../domain/payment-attempt';
+import { stringField } from '../../narrow';
 
 /**
  * The documented test instruments of the sandbox gateways (README, checkout pages). Anything else
@@ -28,6 +29,11 @@ export interface CheckoutInput {
   cardNumber?: string;
   walletId?: string;
   pin?: string;
+}
+
+/** The posted checkout form (urlencoded, so every field a string when present); anything else is left out. */
+export function checkoutInputOf(body: unknown): CheckoutInput {
+  return { action: stringField(body, 'action'), cardNumber: stringField(body, 'cardNumber'), walletId: stringField(body, 'walletId'), pin: stringField(body, 'pin') };
 }
 
 /** Looked up by what the customer typed, which is any string. */
