@@ -6,6 +6,7 @@ import { recordCashPayment } from '../services/cash-settlement';
 import { cancelOrder } from '../services/order-cancellation';
 import { orderOverview, type OrderOverview } from '../services/order-overview';
 import { bindingOfOrder, orderPrice } from '../services/promo-store';
+import { orderIdentity } from '../operations/order-wire';
 import { operatorActor, output, withDatabase, withPayments, type CliOptions } from './context';
 
 const NOTE_MAX_LENGTH = 500;
@@ -74,11 +75,7 @@ function overviewView({ order, attempts, auditEntries }: OrderOverview) {
   const money = decimalStringFromMinor;
   const binding = bindingOfOrder(order);
   return {
-    orderId: order.id,
-    orderRef: order.orderRef,
-    orderNumber: order.orderNumber,
-    status: order.status,
-    settlementType: order.settlementType,
+    ...orderIdentity(order),
     company: { id: order.company.id, name: order.company.name },
     // One traveller per order; a group is several orders, each with its own.
     travellers: [{ touristId: order.traveller.id, name: order.traveller.name, email: order.traveller.email }],

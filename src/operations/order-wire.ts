@@ -6,14 +6,15 @@ import type { PromoApplyOutcome } from '../services/order-promo-hook';
 import { bindingOfOrder, orderPrice } from '../services/promo-store';
 import type { Schemas } from '../domain/wire';
 
+/** What names an order and where it stands: the head of every view of one, partner's or operator's. */
+export function orderIdentity(order: Order): Pick<Schemas['Order'], 'orderId' | 'orderRef' | 'orderNumber' | 'status' | 'settlementType'> {
+  return { orderId: order.id, orderRef: order.orderRef, orderNumber: order.orderNumber, status: order.status, settlementType: order.settlementType };
+}
+
 /** The order detail of the spec; relations of ORDER_DETAIL_POPULATE must be loaded. */
 export function orderWire(order: Order, promoApplyResult?: PromoApplyOutcome): Schemas['Order'] {
   return {
-    orderId: order.id,
-    orderRef: order.orderRef,
-    orderNumber: order.orderNumber,
-    status: order.status,
-    settlementType: order.settlementType,
+    ...orderIdentity(order),
     traveller: travellerOfOrder(order),
     package: packageOfOrder(order),
     routeId: order.route?.id ?? null,

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Ctg, type CoverageLine, type IncludedDevice } from '../entities/ctg';
 import { Route } from '../entities/route';
 import type { Minor } from '../domain/money';
+import type { CatalogueCtg } from '../db/catalogue-schema';
 
 export interface RouteView {
   id: string;
@@ -15,28 +16,16 @@ export interface RouteView {
   active: boolean;
 }
 
-export interface CtgView {
-  id: string;
-  code: string;
-  name: string;
-  insuranceProductId: string;
-  insuranceCompany: string;
-  productType: Ctg['productType'];
-  routeId: string | null;
-  minAltitude: number;
-  maxAltitude: number;
-  minAge: number;
-  maxAge: number;
-  baseDurationDays: number;
+/** A package as quotes read it: the catalogue file's fields, with money in minor units and every optional field filled. */
+export type CtgView = Omit<CatalogueCtg, 'baseCtgPrice' | 'extraDayPrice' | 'active' | 'description' | 'termsConditions' | 'coverage' | 'includedDevices'> & {
   baseCtgPrice: Minor;
   extraDayPrice: Minor;
-  displayOrder: number;
   active: boolean;
   description: string;
   termsConditions: string;
   coverage: CoverageLine[];
   includedDevices: IncludedDevice[];
-}
+};
 
 export interface CatalogueSnapshot {
   routes: RouteView[];
