@@ -69,7 +69,7 @@ describe('the bearer check cache and its LISTEN connection', () => {
 
     await orm.em.fork().nativeUpdate(Credential, { clientId: partner.clientId }, { revokedAt: new Date() });
     await until(() => cache.get(tokenHash(partner.token)) === undefined, 2000);
-    await expect(authenticate(orm.em.fork(), partner.token, cache)).rejects.toMatchObject({ status: 401, message: 'Credential has been revoked' });
+    await expect(authenticate(orm.em.fork(), partner.token, cache)).rejects.toMatchObject({ kind: 'unauthenticated', message: 'Credential has been revoked' });
   });
 
   it('when the listening connection is killed, then the cache is emptied and bypassed, so a token revoked meanwhile is refused before the listener is back', async () => {
@@ -87,7 +87,7 @@ describe('the bearer check cache and its LISTEN connection', () => {
 
     // Its NOTIFY reaches no one: only the bypass keeps the token out.
     await orm.em.fork().nativeUpdate(Credential, { clientId: revoked.clientId }, { revokedAt: new Date() });
-    await expect(authenticate(orm.em.fork(), revoked.token, cache)).rejects.toMatchObject({ status: 401, message: 'Credential has been revoked' });
+    await expect(authenticate(orm.em.fork(), revoked.token, cache)).rejects.toMatchObject({ kind: 'unauthenticated', message: 'Credential has been revoked' });
     // And nothing checked meanwhile is kept.
     await authenticate(orm.em.fork(), other.token, cache);
     expect(cache.size).toBe(0);
