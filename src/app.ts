@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import compression from 'compression';
+import { compressionForAcceptingClients } from './http/response-compression';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Context, Document, OpenAPIBackend, Request as OpenApiRequest } from 'openapi-backend';
 import type { Orm } from './db/orm';
@@ -17,7 +17,7 @@ import { contractRequest, createOpenApiBackend } from './http/openapi';
 import { rejectUnreadablePaths } from './http/path-guard';
 import { requestLog } from './http/request-log';
 import { responseCheck, type Answer, type ResponseCheckConfig } from './http/response-check';
-import { docsContentSecurityPolicy, securityHeaders, strictContentSecurityPolicy } from './http/security-headers';
+import { docsContentSecurityPolicy, securityHeaders } from './http/security-headers';
 import { docsPagePath } from './http/spec-document';
 import { authenticate } from './services/authentication';
 import type { TokenCheckCache } from './services/token-check-cache';
@@ -139,9 +139,8 @@ export function httpStack({ orm, services, document, pages = [], api }: AppDeps 
   app.use(requestLog(services.logger));
   app.use(requestMetrics(services.metrics));
   app.use(securityHeaders());
-  app.use(strictContentSecurityPolicy);
   app.use(rejectUnreadablePaths());
-  app.use(compression());
+  app.use(compressionForAcceptingClients());
   // A person who opens the service's address lands on the docs.
   app.get('/', (_req, res) => res.redirect(302, '/docs'));
   app.get('/api/external/v1/openapi.json', (_req, res) => {
@@ -189,7 +188,7 @@ function responder(api: OpenAPIBackend, config: ResponseCheckConfig | undefined)
       try {
         rejectUnstorableInput(c, operationId);
         await enforceRateLimit(operationId, scope);
-        answer = check(operationId, await handler(contractRequest<Id>(c), scope), req.log);
+        answer = check(operationId, await handler(contractRequest<Id>(c), scope), () => req.log);
       } catch (error) {
         sendError(req, res, checkedError(error, req, operationId, check));
         return;
@@ -204,7 +203,7 @@ function checkedError(error: unknown, req: Request, operationId: OperationId, ch
   const httpError = toHttpError(error);
   if (httpError.status >= 500 && httpError.status !== 501) req.log.error({ err: error, operationId }, 'operation failed');
   try {
-    check(operationId, { status: httpError.status, body: errorBody(req, httpError) }, req.log);
+    check(operationId, { status: httpError.status, body: errorBody(req, httpError) }, () => req.log);
     return httpError;
   } catch (violation) {
     return toHttpError(violation);

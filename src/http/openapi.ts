@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import OpenAPIBackend, { type Context, type Document, type Options } from 'openapi-backend';
+import { CompiledRouter } from './compiled-router';
 import type { ContractRequest, OperationId } from './contract';
 
 /**
@@ -13,15 +14,11 @@ class OpenApi31Backend extends OpenAPIBackend {
     return this.document;
   }
 
-  /**
-   * The router rebuilds its flat operation list from the document (lodash chains over every
-   * path) on each routing call, twice for a templated path; that was about 6% of the CPU of a
-   * quote (BENCHMARKS.md). The document never changes after init, so build the list once.
-   */
+  /** The same routing with its per-document work done once (see CompiledRouter). */
   override async init(): Promise<this> {
     await super.init();
-    const operations = this.router.getOperations();
-    this.router.getOperations = () => operations;
+    this.router = new CompiledRouter({ definition: this.definition, apiRoot: this.apiRoot, ignoreTrailingSlashes: this.ignoreTrailingSlashes });
+    this.validator.router = this.router;
     return this;
   }
 }

@@ -28,11 +28,12 @@ export interface ResponseCheckConfig {
  */
 export function responseCheck(api: OpenAPIBackend, config: ResponseCheckConfig | undefined) {
   const mode = config?.responseValidation ?? 'off';
-  return (operationId: string, answer: Answer, log: ViolationLog): Answer => {
+  // `logger` is called on a violation only: a request's child logger is built on first use, and that has a cost.
+  return (operationId: string, answer: Answer, logger: () => ViolationLog): Answer => {
     if (mode === 'off') return answer;
     const errors = violations(api, operationId, answer);
     if (errors.length === 0) return answer;
-    log.error({ operationId, status: answer.status, errors }, 'response violates the contract');
+    logger().error({ operationId, status: answer.status, errors }, 'response violates the contract');
     // Thrown, it is answered like any unexpected failure: a 500 in shape 2.
     if (mode === 'fail') throw new Error(`${operationId} answered ${answer.status} outside its contract`);
     return answer;
