@@ -287,7 +287,6 @@ class EnvReader {
     return fallback;
   }
 
-  /** The value is left out of the message: a database URL carries a password. */
   /** A secret: its value never appears in a message. */
   secret(name: string, minLength: number): string | undefined {
     const value = this.optional(name);
@@ -470,20 +469,22 @@ function paymentsConfig(read: EnvReader, sandboxByDefault: boolean): Config['pay
 }
 
 function rateLimitsConfig(read: EnvReader): Config['rateLimits'] {
+  // A count a key may reach in one window; 0 turns that limit off.
+  const perWindow = (name: string, fallback: number) => read.integer(name, fallback, 0, 1_000_000);
   return {
     windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
-    tokenPerClient: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT', 60, 0, 1_000_000),
-    tokenPerAddress: read.integer('RATE_LIMIT_TOKEN_PER_ADDRESS', 300, 0, 1_000_000),
-    tokenPerClientAddress: read.integer('RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS', 20, 0, 1_000_000),
-    promoPerCompany: read.integer('RATE_LIMIT_PROMO_PER_COMPANY', 600, 0, 1_000_000),
-    uploadPerCompany: read.integer('RATE_LIMIT_UPLOAD_PER_COMPANY', 300, 0, 1_000_000),
+    tokenPerClient: perWindow('RATE_LIMIT_TOKEN_PER_CLIENT', 60),
+    tokenPerAddress: perWindow('RATE_LIMIT_TOKEN_PER_ADDRESS', 300),
+    tokenPerClientAddress: perWindow('RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS', 20),
+    promoPerCompany: perWindow('RATE_LIMIT_PROMO_PER_COMPANY', 600),
+    uploadPerCompany: perWindow('RATE_LIMIT_UPLOAD_PER_COMPANY', 300),
     uploadBytesPerCompany: read.integer('RATE_LIMIT_UPLOAD_BYTES_PER_COMPANY', 2 * 1024 ** 3, 0, 1024 ** 4),
-    quotePerCompany: read.integer('RATE_LIMIT_QUOTE_PER_COMPANY', 600, 0, 1_000_000),
-    orderPerCompany: read.integer('RATE_LIMIT_ORDER_PER_COMPANY', 300, 0, 1_000_000),
-    travellerPerCompany: read.integer('RATE_LIMIT_TRAVELLER_PER_COMPANY', 300, 0, 1_000_000),
-    payPerCompany: read.integer('RATE_LIMIT_PAY_PER_COMPANY', 300, 0, 1_000_000),
-    certificatePerCompany: read.integer('RATE_LIMIT_CERTIFICATE_PER_COMPANY', 600, 0, 1_000_000),
-    verifyPerAddress: read.integer('RATE_LIMIT_VERIFY_PER_ADDRESS', 60, 0, 1_000_000),
+    quotePerCompany: perWindow('RATE_LIMIT_QUOTE_PER_COMPANY', 600),
+    orderPerCompany: perWindow('RATE_LIMIT_ORDER_PER_COMPANY', 300),
+    travellerPerCompany: perWindow('RATE_LIMIT_TRAVELLER_PER_COMPANY', 300),
+    payPerCompany: perWindow('RATE_LIMIT_PAY_PER_COMPANY', 300),
+    certificatePerCompany: perWindow('RATE_LIMIT_CERTIFICATE_PER_COMPANY', 600),
+    verifyPerAddress: perWindow('RATE_LIMIT_VERIFY_PER_ADDRESS', 60),
   };
 }
 

@@ -1,16 +1,13 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { importCatalogue, readCatalogueFile } from '../db/catalogue-import';
-import { output, withDatabase, type CliOptions } from './context';
+import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 export function registerCatalogueCommands(program: Command): void {
   const catalogue = program.command('catalogue').description('routes and insurance packages (ctgs) partners can buy');
 
-  catalogue
-    .command('import <file>')
-    .description('insert or update the routes, packages, coverage and devices of a catalogue YAML file (format: docs/catalogue-format.md)')
+  operatorCommand(catalogue, 'import <file>', 'insert or update the routes, packages, coverage and devices of a catalogue YAML file (format: docs/catalogue-format.md)')
     .option('--dry-run', 'check the file and report what it holds, without writing')
-    .option('--json', 'print JSON')
     .addHelpText(
       'after',
       '\nEntries are matched by id: new ones are inserted, existing ones updated, none deleted (retire one with\n' +

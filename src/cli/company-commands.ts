@@ -2,18 +2,15 @@ import type { Command } from 'commander';
 import { Company, CompanyType } from '../entities/company';
 import { createCompany, deactivateCompany, issueCredential, revokeCredential } from '../services/partner-access';
 import { isOneOf } from '../narrow';
-import { output, withDatabase, type CliOptions } from './context';
+import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 export function registerCompanyCommands(program: Command): void {
   const company = program.command('company').description('partner companies');
 
-  company
-    .command('create')
-    .description('create a partner company')
+  operatorCommand(company, 'create', 'create a partner company')
     .requiredOption('--name <name>', 'display name')
     .requiredOption('--type <type>', 'TRAVEL_AGENCY or SALES_COMPANY')
     .option('--commission <percent>', 'commission percent, also the ceiling of directDiscountPercent', '0')
-    .option('--json', 'print JSON')
     .action(async (options: CliOptions & { name: string; type: string; commission: string }) => {
       const type = options.type;
       if (!isOneOf(Object.values(CompanyType), type)) throw new Error('--type must be TRAVEL_AGENCY or SALES_COMPANY');
@@ -23,19 +20,13 @@ export function registerCompanyCommands(program: Command): void {
       output(options, created, `created company ${created.id} (${created.type}) ${created.name}`);
     });
 
-  company
-    .command('deactivate <id>')
-    .description('deactivate a company: its tokens stop working at once')
-    .option('--json', 'print JSON')
+  operatorCommand(company, 'deactivate <id>', 'deactivate a company: its tokens stop working at once')
     .action(async (id: string, options: CliOptions) => {
       const result = await withDatabase((em) => deactivateCompany(em, id));
       output(options, result, `deactivated company ${result.id}`);
     });
 
-  company
-    .command('list')
-    .description('list companies')
-    .option('--json', 'print JSON')
+  operatorCommand(company, 'list', 'list companies')
     .action(async (options: CliOptions) => {
       const companies = await withDatabase((em) => em.find(Company, {}, { orderBy: { createdAt: 'asc' } }));
       output(options, companies, companies.map((c) => `${c.id}  ${c.type.padEnd(13)} ${c.active ? 'active  ' : 'inactive'} ${c.name}`));
@@ -47,20 +38,14 @@ export function registerCompanyCommands(program: Command): void {
 function registerCredentialCommands(program: Command): void {
   const credential = program.command('credential').description('API credentials (clientId and secret)');
 
-  credential
-    .command('issue')
-    .description('issue a credential; the secret is printed once and stored only as a hash')
+  operatorCommand(credential, 'issue', 'issue a credential; the secret is printed once and stored only as a hash')
     .requiredOption('--company <id>', 'company id')
-    .option('--json', 'print JSON')
     .action(async (options: CliOptions & { company: string }) => {
       const issued = await withDatabase((em) => issueCredential(em, options.company));
       output(options, issued, [`clientId:     ${issued.clientId}`, `clientSecret: ${issued.clientSecret}`, '(the secret is not stored and cannot be shown again)']);
     });
 
-  credential
-    .command('revoke <clientId>')
-    .description('revoke a credential and every token issued under it')
-    .option('--json', 'print JSON')
+  operatorCommand(credential, 'revoke <clientId>', 'revoke a credential and every token issued under it')
     .action(async (clientId: string, options: CliOptions) => {
       const result = await withDatabase((em) => revokeCredential(em, clientId));
       output(options, result, `revoked ${result.clientId}`);

@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import os from 'node:os';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config';
@@ -12,6 +13,22 @@ import { printableJson, printableLines } from './terminal-text';
 export interface CliOptions {
   json?: boolean;
 }
+
+/** An operator command: every one prints readable lines, or JSON with --json (see output). */
+export function operatorCommand(parent: Command, usage: string, description: string): Command {
+  return parent.command(usage).description(description).option('--json', 'print JSON');
+}
+
+/** `<noun> show <id>`: one record read in the database, shaped for printing, then printed (see output). */
+export function showCommand<Shown>(parent: Command, usage: string, description: string, read: (em: EntityManager, id: string) => Promise<Shown>, describe: (shown: Shown) => string[]): Command {
+  return operatorCommand(parent, usage, description).action(async (id: string, options: CliOptions) => {
+    const shown = await withDatabase((em) => read(em, id));
+    output(options, shown, describe(shown));
+  });
+}
+
+/** Operator notes (cash receipts, cancellations, refunds) are kept in audit entries, at most this long. */
+export const OPERATOR_NOTE_MAX_LENGTH = 500;
 
 /**
  * Prints a result as JSON (--json) or as readable lines, with anything a terminal would act on

@@ -1,13 +1,10 @@
 import type { Command } from 'commander';
-import { output, withDatabase, type CliOptions } from './context';
+import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 export function registerDatabaseCommands(program: Command): void {
   const database = program.command('db').description('the service database');
 
-  database
-    .command('migrate')
-    .description('apply pending migrations (and the catalogue seed): the release step before starting or rolling N server processes')
-    .option('--json', 'print JSON')
+  operatorCommand(database, 'migrate', 'apply pending migrations (and the catalogue seed): the release step before starting or rolling N server processes')
     // withDatabase migrates and seeds before every command: here that is the whole job.
     .action(async (options: CliOptions) => {
       await withDatabase(async () => undefined);

@@ -1,12 +1,9 @@
 import type { Command } from 'commander';
 import { DEMO_PARTNERS } from '../db/demo-partners';
-import { output, type CliOptions } from './context';
+import { operatorCommand, output, type CliOptions } from './context';
 
 export function registerDemoCommand(program: Command): void {
-  program
-    .command('demo')
-    .description('print the sandbox demo companies and their credentials')
-    .option('--json', 'print JSON')
+  operatorCommand(program, 'demo', 'print the sandbox demo companies and their credentials')
     .action((options: CliOptions) => {
       const partners = DEMO_PARTNERS.map(({ companyId, name, type, commissionPercent, clientId, clientSecret }) => ({
         companyId, name, type, commissionPercent, clientId, clientSecret,

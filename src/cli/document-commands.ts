@@ -2,16 +2,13 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config';
 import { purgeExpiredDrafts } from '../services/documents';
 import { documentStorageFor } from '../storage/configured-storage';
-import { output, withDatabase, type CliOptions } from './context';
+import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 export function registerDocumentCommands(program: Command): void {
   const document = program.command('document').description('uploaded traveller documents');
 
-  document
-    .command('purge-drafts')
-    .description('delete unattached documents older than DOCUMENT_DRAFT_TTL_HOURS, with their bytes')
+  operatorCommand(document, 'purge-drafts', 'delete unattached documents older than DOCUMENT_DRAFT_TTL_HOURS, with their bytes')
     .option('--older-than-hours <hours>', 'override DOCUMENT_DRAFT_TTL_HOURS for this run')
-    .option('--json', 'print JSON')
     .action(async (options: CliOptions & { olderThanHours?: string }) => {
       const config = loadConfig();
       const ttlHours = options.olderThanHours === undefined ? config.documentDraftTtlHours : Number(options.olderThanHours);

@@ -7,26 +7,20 @@ import { cancelOrder } from '../services/order-cancellation';
 import { orderOverview, type OrderOverview } from '../services/order-overview';
 import { bindingOfOrder, orderPrice } from '../services/promo-store';
 import { orderIdentity } from '../operations/order-wire';
-import { operatorActor, output, withDatabase, withPayments, type CliOptions } from './context';
-
-const NOTE_MAX_LENGTH = 500;
+import { OPERATOR_NOTE_MAX_LENGTH, operatorActor, operatorCommand, output, showCommand, withDatabase, withPayments, type CliOptions } from './context';
 
 export function registerOrderCommands(program: Command): void {
   const order = program.command('order').description('orders: inspect, cancel, record cash');
 
-  order
-    .command('show <order>')
-    .description('show an order (ORD-… reference or ORDN-… number): status, totals, company, traveller, group, promo slots, payment attempts, audit entries')
-    .option('--json', 'print JSON')
-    .action(async (identifier: string, options: CliOptions) => {
-      const shown = overviewView(await withDatabase((em) => orderOverview(em, identifier)));
-      output(options, shown, describeOverview(shown));
-    });
+  showCommand(
+    order,
+    'show <order>',
+    'show an order (ORD-… reference or ORDN-… number): status, totals, company, traveller, group, promo slots, payment attempts, audit entries',
+    async (em, identifier) => overviewView(await orderOverview(em, identifier)),
+    describeOverview,
+  );
 
-  order
-    .command('cancel <order>')
-    .description('cancel a PENDING order: asks the gateway about its open payment attempts (a paid one settles the order instead), closes them, gives back its promo code uses, writes an audit entry')
-    .option('--json', 'print JSON')
+  operatorCommand(order, 'cancel <order>', 'cancel a PENDING order: asks the gateway about its open payment attempts (a paid one settles the order instead), closes them, gives back its promo code uses, writes an audit entry')
     .action(async (identifier: string, options: CliOptions) => {
       const cancelled = await withPayments((em, deps) => cancelOrder(em, identifier, operatorActor(), deps));
       const result = {
@@ -45,17 +39,14 @@ export function registerOrderCommands(program: Command): void {
       output(options, result, lines);
     });
 
-  order
-    .command('record-cash <order>')
-    .description('record the cash a PENDING CASH order was paid with: the order becomes PAID')
+  operatorCommand(order, 'record-cash <order>', 'record the cash a PENDING CASH order was paid with: the order becomes PAID')
     .requiredOption('--amount <amount>', 'the cash received, exactly the order total, e.g. 4500.00')
-    .option('--note <text>', `receipt number or remark kept in the audit entry (at most ${NOTE_MAX_LENGTH} characters)`)
-    .option('--json', 'print JSON')
+    .option('--note <text>', `receipt number or remark kept in the audit entry (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`)
     .action(async (identifier: string, options: CliOptions & { amount: string; note?: string }) => {
       const amount = parseOperatorAmount(options.amount);
       if (amount === null) throw new Error(`--amount must be a decimal amount with at most two decimals, like 4500.00 (got ${JSON.stringify(options.amount)})`);
       const note = options.note?.trim() || undefined;
-      if (note && note.length > NOTE_MAX_LENGTH) throw new Error(`--note must be at most ${NOTE_MAX_LENGTH} characters`);
+      if (note && note.length > OPERATOR_NOTE_MAX_LENGTH) throw new Error(`--note must be at most ${OPERATOR_NOTE_MAX_LENGTH} characters`);
       const recorded = await withDatabase((em) => recordCashPayment(em, identifier, { amount, note }, operatorActor()));
       const result = {
         orderRef: recorded.order.orderRef,

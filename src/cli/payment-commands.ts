@@ -3,31 +3,19 @@ import { decimalStringFromMinor } from '../domain/money';
 import { paymentOverview, type PaymentOverview } from '../services/payment-overview';
 import { reconcileDueAttempts } from '../services/payment-reconciliation';
 import { recordRefund, refundsOwed } from '../services/refund-record';
-import { operatorActor, output, withDatabase, withPayments, type CliOptions } from './context';
-
-const REFUND_NOTE_MAX_LENGTH = 500;
+import { OPERATOR_NOTE_MAX_LENGTH, operatorActor, operatorCommand, output, showCommand, withDatabase, withPayments, type CliOptions } from './context';
 
 export function registerPaymentCommands(program: Command): void {
   const payment = program.command('payment').description('payment attempts');
 
-  payment
-    .command('show <paymentRef>')
-    .description('show a payment attempt: status, orders, gateway word, refund owed')
-    .option('--json', 'print JSON')
-    .action(async (paymentRef: string, options: CliOptions) => {
-      const shown = paymentView(await withDatabase((em) => paymentOverview(em, paymentRef)));
-      output(options, shown, describePayment(shown));
-    });
+  showCommand(payment, 'show <paymentRef>', 'show a payment attempt: status, orders, gateway word, refund owed', async (em, paymentRef) => paymentView(await paymentOverview(em, paymentRef)), describePayment);
 
   registerRefundCommands(payment);
   registerReconcileCommand(payment);
 }
 
 function registerRefundCommands(payment: Command): void {
-  payment
-    .command('refunds')
-    .description('list the payments that owe money back to a customer (captured after their checkout was closed)')
-    .option('--json', 'print JSON')
+  operatorCommand(payment, 'refunds', 'list the payments that owe money back to a customer (captured after their checkout was closed)')
     .action(async (options: CliOptions) => {
       const owed = await withDatabase(async (em) =>
         (await refundsOwed(em)).map((attempt) => ({
@@ -46,14 +34,11 @@ function registerRefundCommands(payment: Command): void {
       output(options, owed, owed.length === 0 ? 'no refund owed' : [`${owed.length} refund(s) owed:`, ...lines]);
     });
 
-  payment
-    .command('refund <paymentRef>')
-    .description('record that the money a payment owes back was refunded to the customer (REFUND_PENDING becomes REFUNDED)')
-    .requiredOption('--note <text>', `the refund's reference at the gateway or bank (at most ${REFUND_NOTE_MAX_LENGTH} characters)`)
-    .option('--json', 'print JSON')
+  operatorCommand(payment, 'refund <paymentRef>', 'record that the money a payment owes back was refunded to the customer (REFUND_PENDING becomes REFUNDED)')
+    .requiredOption('--note <text>', `the refund's reference at the gateway or bank (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`)
     .action(async (paymentRef: string, options: CliOptions & { note: string }) => {
       const note = options.note.trim();
-      if (!note || note.length > REFUND_NOTE_MAX_LENGTH) throw new Error(`--note must be 1 to ${REFUND_NOTE_MAX_LENGTH} characters`);
+      if (!note || note.length > OPERATOR_NOTE_MAX_LENGTH) throw new Error(`--note must be 1 to ${OPERATOR_NOTE_MAX_LENGTH} characters`);
       const attempt = await withDatabase((em) => recordRefund(em, paymentRef, note, operatorActor()));
       const result = {
         paymentRef: attempt.paymentRef,
@@ -68,10 +53,7 @@ function registerRefundCommands(payment: Command): void {
 }
 
 function registerReconcileCommand(payment: Command): void {
-  payment
-    .command('reconcile')
-    .description('run the reconciliation job once: ask the gateways about open attempts, expire abandoned ones')
-    .option('--json', 'print JSON')
+  operatorCommand(payment, 'reconcile', 'run the reconciliation job once: ask the gateways about open attempts, expire abandoned ones')
     .action(async (options: CliOptions) => {
       const summary = await withPayments((em, deps) => reconcileDueAttempts(em, deps));
       const changed = Object.entries(summary).filter(([key, value]) => key !== 'checked' && value > 0).map(([key, value]) => `${key.toLowerCase()} ${value}`);

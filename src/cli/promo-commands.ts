@@ -3,17 +3,14 @@ import { amountFromMinor } from '../domain/money';
 import { parsePromoDefinition, type PromoDefinitionInput } from '../domain/promo-definition';
 import type { PromoCode } from '../entities/promo-code';
 import { createPromoCode, createSalesAgent, deactivatePromoCode, listPromoCodes } from '../services/promo-codes';
-import { output, withDatabase, type CliOptions } from './context';
+import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 export function registerPromoCommands(program: Command): void {
   const agent = program.command('agent').description('sales agents (owners of agent promo codes)');
 
-  agent
-    .command('create')
-    .description('create a sales agent of a sales company')
+  operatorCommand(agent, 'create', 'create a sales agent of a sales company')
     .requiredOption('--company <id>', 'the sales company the agent sells for')
     .requiredOption('--name <name>', 'display name')
-    .option('--json', 'print JSON')
     .action(async (options: CliOptions & { company: string; name: string }) => {
       if (options.name.trim() === '') throw new Error('--name must not be blank');
       const entity = await withDatabase((em) => createSalesAgent(em, options.company, options.name.trim()));
@@ -23,9 +20,7 @@ export function registerPromoCommands(program: Command): void {
 
   const promo = program.command('promo').description('promo codes');
 
-  promo
-    .command('create')
-    .description('create a promo code: one owner (company or agent), one discount (percent or amount)')
+  operatorCommand(promo, 'create', 'create a promo code: one owner (company or agent), one discount (percent or amount)')
     .requiredOption('--code <code>', 'the code; case-insensitive, stored upper-case')
     .option('--owner-company <id>', 'sales company that owns a company code')
     .option('--owner-agent <id>', 'sales agent that owns an agent code')
@@ -34,7 +29,6 @@ export function registerPromoCommands(program: Command): void {
     .option('--valid-from <date>', 'first Kathmandu date the code works, YYYY-MM-DD')
     .option('--valid-to <date>', 'last Kathmandu date the code works, YYYY-MM-DD')
     .option('--limit <n>', 'how many orders may carry the code')
-    .option('--json', 'print JSON')
     .action(async (options: CliOptions & PromoDefinitionInput) => {
       const parsed = parsePromoDefinition(options);
       if (!parsed.ok) throw new Error(parsed.problems.join('; '));
@@ -42,19 +36,13 @@ export function registerPromoCommands(program: Command): void {
       output(options, promoView(created), `created ${describe(created)}`);
     });
 
-  promo
-    .command('deactivate <code>')
-    .description('deactivate a code: it is refused from now on; orders that carry it keep it')
-    .option('--json', 'print JSON')
+  operatorCommand(promo, 'deactivate <code>', 'deactivate a code: it is refused from now on; orders that carry it keep it')
     .action(async (code: string, options: CliOptions) => {
       const result = await withDatabase((em) => deactivatePromoCode(em, code));
       output(options, promoView(result), `deactivated ${result.code}`);
     });
 
-  promo
-    .command('list')
-    .description('list promo codes with their owners and use counts')
-    .option('--json', 'print JSON')
+  operatorCommand(promo, 'list', 'list promo codes with their owners and use counts')
     .action(async (options: CliOptions) => {
       const codes = await withDatabase(listPromoCodes);
       output(options, codes.map(promoView), codes.length === 0 ? 'no promo codes' : codes.map(describe));

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config';
 import type { WebhookEventStatus } from '../entities/webhook-event';
 import { listDeliveries, removeEndpoint, replayEvents, rotateSecret, sendTestEvent, setEndpoint } from '../services/webhook-endpoints';
-import { output, withDatabase, type CliOptions } from './context';
+import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 const EVENT_STATUSES: readonly WebhookEventStatus[] = ['PENDING', 'DELIVERED', 'FAILED', 'NO_ENDPOINT'];
 
@@ -22,10 +22,7 @@ export function registerWebhookCommands(program: Command): void {
 
 /** The endpoint and its signing secret. */
 function registerEndpointCommands(webhook: Command): void {
-  webhook
-    .command('set <companyId> <url>')
-    .description('set the company\'s endpoint (HTTPS, public address outside sandbox); a new endpoint gets a secret, shown once')
-    .option('--json', 'print JSON')
+  operatorCommand(webhook, 'set <companyId> <url>', 'set the company\'s endpoint (HTTPS, public address outside sandbox); a new endpoint gets a secret, shown once')
     .action(async (companyId: string, url: string, options: CliOptions) => {
       const config = loadConfig();
       const endpoint = await withDatabase((em) => setEndpoint(em, companyId, url, config.webhooks));
@@ -35,19 +32,13 @@ function registerEndpointCommands(webhook: Command): void {
       ]);
     });
 
-  webhook
-    .command('remove <companyId>')
-    .description('remove the company\'s endpoint: its events are kept but no longer sent')
-    .option('--json', 'print JSON')
+  operatorCommand(webhook, 'remove <companyId>', 'remove the company\'s endpoint: its events are kept but no longer sent')
     .action(async (companyId: string, options: CliOptions) => {
       const result = await withDatabase((em) => removeEndpoint(em, companyId));
       output(options, result, result.removed ? `removed the webhook endpoint of ${companyId}` : `${companyId} had no webhook endpoint`);
     });
 
-  webhook
-    .command('rotate-secret <companyId>')
-    .description('issue a new secret (shown once); the old one keeps signing beside it for WEBHOOK_SECRET_OVERLAP_HOURS')
-    .option('--json', 'print JSON')
+  operatorCommand(webhook, 'rotate-secret <companyId>', 'issue a new secret (shown once); the old one keeps signing beside it for WEBHOOK_SECRET_OVERLAP_HOURS')
     .action(async (companyId: string, options: CliOptions) => {
       const config = loadConfig();
       const endpoint = await withDatabase((em) => rotateSecret(em, companyId, config.webhooks.secretOverlapHours));
@@ -58,12 +49,9 @@ function registerEndpointCommands(webhook: Command): void {
 
 /** What was sent, and sending again. */
 function registerDeliveryCommands(webhook: Command): void {
-  webhook
-    .command('deliveries <companyId>')
-    .description('the company\'s latest events with every delivery try (status, response code, latency, next retry)')
+  operatorCommand(webhook, 'deliveries <companyId>', 'the company\'s latest events with every delivery try (status, response code, latency, next retry)')
     .option('--status <status>', EVENT_STATUSES.join(', '))
     .option('--limit <n>', 'how many events', '20')
-    .option('--json', 'print JSON')
     .action(async (companyId: string, options: CliOptions & { status?: string; limit: string }) => {
       const limit = Number(options.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new Error('--limit must be an integer from 1 to 1000');
@@ -75,13 +63,10 @@ function registerDeliveryCommands(webhook: Command): void {
       ]));
     });
 
-  webhook
-    .command('replay')
-    .description('send events again (same id and body): one by --event, or every one that gave up (FAILED) since --failed-since')
+  operatorCommand(webhook, 'replay', 'send events again (same id and body): one by --event, or every one that gave up (FAILED) since --failed-since')
     .option('--event <eventId>', 'one event')
     .option('--failed-since <time>', 'ISO-8601 time')
     .option('--company <companyId>', 'with --failed-since: only this company')
-    .option('--json', 'print JSON')
     .action(async (options: CliOptions & { event?: string; failedSince?: string; company?: string }) => {
       if (!options.event === !options.failedSince) throw new Error('give exactly one of --event or --failed-since');
       let selection: Parameters<typeof replayEvents>[1];
@@ -95,10 +80,7 @@ function registerDeliveryCommands(webhook: Command): void {
       output(options, result, [`queued ${result.replayed.length} event(s) again`, ...result.replayed]);
     });
 
-  webhook
-    .command('test <companyId>')
-    .description('send a webhook.test event to the company\'s endpoint')
-    .option('--json', 'print JSON')
+  operatorCommand(webhook, 'test <companyId>', 'send a webhook.test event to the company\'s endpoint')
     .action(async (companyId: string, options: CliOptions) => {
       const result = await withDatabase((em) => sendTestEvent(em, companyId));
       output(options, result, `queued test event ${result.eventId}; see it with: ops webhook deliveries ${companyId}`);

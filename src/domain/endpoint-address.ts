@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { forbiddenUrlPartProblem, parseAbsoluteUrl } from './partner-url';
 
 /**
  * Where a partner's webhook endpoint may point. Outside sandbox it must be HTTPS and every
@@ -30,14 +31,10 @@ export function isPublicAddress(address: string): boolean {
 
 /** Why a URL cannot be a webhook endpoint (before any DNS lookup), or undefined when its form is fine. */
 export function endpointUrlProblem(raw: string, allowLocal: boolean): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return 'is not an absolute URL';
-  }
-  if (url.username || url.password) return 'must not carry credentials';
-  if (url.hash) return 'must not have a fragment';
+  const url = parseAbsoluteUrl(raw);
+  if (!url) return 'is not an absolute URL';
+  const forbiddenPart = forbiddenUrlPartProblem(url);
+  if (forbiddenPart) return forbiddenPart;
   if (allowLocal) return url.protocol === 'https:' || url.protocol === 'http:' ? undefined : 'must be an http(s) URL';
   if (url.protocol !== 'https:') return 'must be HTTPS';
   const host = url.hostname.replace(/^\[|\]$/g, '');

@@ -1,21 +1,16 @@
+import { forbiddenUrlPartProblem, parseAbsoluteUrl } from './partner-url';
+
 /**
  * The partner's `returnUrl`: absolute, HTTPS, no credentials in it. Plain HTTP only when the
  * operator's internal test environment allows it (ALLOW_HTTP_RETURN_URL, never in production).
  * Returns the problem as a field message, or undefined when the URL is acceptable.
  */
 export function returnUrlProblem(value: string, allowHttp: boolean): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'must be an absolute https URL';
-  }
-  const httpsOnly = 'must be an https URL';
-  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) return httpsOnly;
+  const url = parseAbsoluteUrl(value);
+  if (!url) return 'must be an absolute https URL';
+  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) return 'must be an https URL';
   if (!url.hostname) return 'must be an absolute https URL';
-  if (url.username || url.password) return 'must not carry credentials';
-  if (url.hash) return 'must not have a fragment';
-  return undefined;
+  return forbiddenUrlPartProblem(url);
 }
 
 /** `returnUrl` with `paymentRef` appended, keeping the partner's own query parameters. */

@@ -9,15 +9,11 @@ import { BaseEntity } from './base-entity';
 export class AccessToken extends BaseEntity {
   [OptionalProps]?: 'id' | 'createdAt' | 'revokedAt';
 
-  @Property({ type: 'text', unique: true })
-  tokenHash!: string;
+  @Property({ type: 'text', unique: true }) tokenHash!: string;
 
-  @ManyToOne(() => Credential)
-  credential!: Credential;
+  @ManyToOne(() => Credential) credential!: Credential;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  expiresAt!: Date;
+  @Property({ type: 'datetime', columnType: 'timestamptz' }) expiresAt!: Date;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
-  revokedAt?: Date;
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) revokedAt?: Date;
 }

@@ -13,27 +13,20 @@ import { Order } from './order';
 export class AuditEntry {
   [OptionalProps]?: 'id' | 'at' | 'order' | 'orderRef' | 'details';
 
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
+  @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
 
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  at: Date = new Date();
+  @Property({ type: 'datetime', columnType: 'timestamptz' }) at: Date = new Date();
 
   /** `operator-cli:<OS user>`: the tool and the person at the keyboard. */
-  @Property({ type: 'text' })
-  actor!: string;
+  @Property({ type: 'text' }) actor!: string;
 
   /** What was done, e.g. `ORDER_CANCELLED`, `CASH_RECORDED`. */
-  @Property({ type: 'text' })
-  action!: string;
+  @Property({ type: 'text' }) action!: string;
 
-  @ManyToOne(() => Order, { nullable: true })
-  order?: Order;
+  @ManyToOne(() => Order, { nullable: true }) order?: Order;
 
   /** Kept beside the id so the entry reads on its own, in a dump or a log. */
-  @Property({ type: 'text', nullable: true })
-  orderRef?: string;
+  @Property({ type: 'text', nullable: true }) orderRef?: string;
 
-  @Property({ type: 'json' })
-  details: Record<string, unknown> = {};
+  @Property({ type: 'json' }) details: Record<string, unknown> = {};
 }

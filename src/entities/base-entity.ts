@@ -7,15 +7,12 @@ import { PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
  * idempotency records and audit entries name it in the same transaction).
  */
 export abstract class BaseEntity {
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
+  @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
 
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'datetime', columnType: 'timestamptz' }) createdAt: Date = new Date();
 }
 
 /** A BaseEntity whose rows change after creation: `updated_at` follows every flushed change. */
 export abstract class UpdatableEntity extends BaseEntity {
-  @Property({ type: 'datetime', columnType: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
+  @Property({ type: 'datetime', columnType: 'timestamptz', onUpdate: () => new Date() }) updatedAt: Date = new Date();
 }

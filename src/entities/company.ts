@@ -12,16 +12,12 @@ export enum CompanyType {
 export class Company extends BaseEntity {
   [OptionalProps]?: 'id' | 'active' | 'commissionPercent' | 'createdAt';
 
-  @Property({ type: 'text' })
-  name!: string;
+  @Property({ type: 'text' }) name!: string;
 
-  @Enum({ items: () => CompanyType })
-  type!: CompanyType;
+  @Enum({ items: () => CompanyType }) type!: CompanyType;
 
   /** Share of an order's total the company earns; also the ceiling of directDiscountPercent. */
-  @Property({ type: 'decimal', precision: 5, scale: 2 })
-  commissionPercent: string = '0.00';
+  @Property({ type: 'decimal', precision: 5, scale: 2 }) commissionPercent: string = '0.00';
 
-  @Property({ type: 'boolean' })
-  active: boolean = true;
+  @Property({ type: 'boolean' }) active: boolean = true;
 }

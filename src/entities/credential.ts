@@ -8,15 +8,11 @@ import { BaseEntity } from './base-entity';
 export class Credential extends BaseEntity {
   [OptionalProps]?: 'id' | 'createdAt' | 'revokedAt';
 
-  @Property({ type: 'text', unique: true })
-  clientId!: string;
+  @Property({ type: 'text', unique: true }) clientId!: string;
 
-  @Property({ type: 'text', hidden: true })
-  secretHash!: string;
+  @Property({ type: 'text', hidden: true }) secretHash!: string;
 
-  @ManyToOne(() => Company)
-  company!: Company;
+  @ManyToOne(() => Company) company!: Company;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
-  revokedAt?: Date;
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) revokedAt?: Date;
 }

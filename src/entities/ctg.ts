@@ -24,64 +24,45 @@ export interface IncludedDevice {
 export class Ctg {
   [OptionalProps]?: 'active' | 'route' | 'description' | 'termsConditions';
 
-  @PrimaryKey({ type: 'uuid' })
-  id!: string;
+  @PrimaryKey({ type: 'uuid' }) id!: string;
 
-  @Property({ type: 'text', unique: true })
-  code!: string;
+  @Property({ type: 'text', unique: true }) code!: string;
 
-  @Property({ type: 'text' })
-  name!: string;
+  @Property({ type: 'text' }) name!: string;
 
-  @Property({ type: 'text' })
-  insuranceProductId!: string;
+  @Property({ type: 'text' }) insuranceProductId!: string;
 
-  @Property({ type: 'text' })
-  insuranceCompany!: string;
+  @Property({ type: 'text' }) insuranceCompany!: string;
 
-  @Property({ type: 'text' })
-  productType!: Schemas['Ctg']['productType'];
+  @Property({ type: 'text' }) productType!: Schemas['Ctg']['productType'];
 
   /** Set only for special-route products, which are offered on that route alone. */
-  @ManyToOne(() => Route, { nullable: true })
-  route?: Route;
+  @ManyToOne(() => Route, { nullable: true }) route?: Route;
 
-  @Property({ type: 'integer' })
-  minAltitude!: number;
+  @Property({ type: 'integer' }) minAltitude!: number;
 
-  @Property({ type: 'integer' })
-  maxAltitude!: number;
+  @Property({ type: 'integer' }) maxAltitude!: number;
 
-  @Property({ type: 'integer' })
-  minAge!: number;
+  @Property({ type: 'integer' }) minAge!: number;
 
-  @Property({ type: 'integer' })
-  maxAge!: number;
+  @Property({ type: 'integer' }) maxAge!: number;
 
-  @Property({ type: 'integer' })
-  baseDurationDays!: number;
+  /** The price rule: `baseCtgPrice` covers `baseDurationDays`, and each day beyond adds `extraDayPrice`. */
+  @Property({ type: MoneyType }) baseCtgPrice!: Minor;
 
-  @Property({ type: MoneyType })
-  baseCtgPrice!: Minor;
+  @Property({ type: 'integer' }) baseDurationDays!: number;
 
-  @Property({ type: MoneyType })
-  extraDayPrice!: Minor;
+  @Property({ type: MoneyType }) extraDayPrice!: Minor;
 
-  @Property({ type: 'integer' })
-  displayOrder!: number;
+  @Property({ type: 'integer' }) displayOrder!: number;
 
-  @Property({ type: 'boolean' })
-  active: boolean = true;
+  @Property({ type: 'boolean' }) active: boolean = true;
 
-  @Property({ type: 'text' })
-  description: string = '';
+  @Property({ type: 'text' }) description: string = '';
 
-  @Property({ type: 'text' })
-  termsConditions: string = '';
+  @Property({ type: 'text' }) termsConditions: string = '';
 
-  @Property({ type: 'json' })
-  coverage!: CoverageLine[];
+  @Property({ type: 'json' }) coverage!: CoverageLine[];
 
-  @Property({ type: 'json' })
-  includedDevices!: IncludedDevice[];
+  @Property({ type: 'json' }) includedDevices!: IncludedDevice[];
 }

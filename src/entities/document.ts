@@ -18,39 +18,28 @@ export { DocumentType };
 export class Document {
   [OptionalProps]?: 'id' | 'uploadedAt' | 'traveller' | 'attachedAt';
 
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
+  @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
 
-  @ManyToOne(() => Company)
-  company!: Company;
+  @ManyToOne(() => Company) company!: Company;
 
-  @Enum({ items: () => DocumentType })
-  documentType!: DocumentType;
+  @Enum({ items: () => DocumentType }) documentType!: DocumentType;
 
   /** Sanitised, display-only name; the bytes live under storageKey. */
-  @Property({ type: 'text' })
-  fileName!: string;
+  @Property({ type: 'text' }) fileName!: string;
 
-  @Property({ type: 'bigint' })
-  fileSize!: number;
+  @Property({ type: 'bigint' }) fileSize!: number;
 
   /** Sniffed from the bytes, never the client's header. */
-  @Property({ type: 'text' })
-  contentType!: string;
+  @Property({ type: 'text' }) contentType!: string;
 
   /** Generated name in the storage port; never derived from client input. */
-  @Property({ type: 'text', unique: true })
-  storageKey!: string;
+  @Property({ type: 'text', unique: true }) storageKey!: string;
 
-  @Property({ type: 'text' })
-  sha256!: string;
+  @Property({ type: 'text' }) sha256!: string;
 
-  @ManyToOne({ entity: () => Traveller, nullable: true })
-  traveller?: Rel<Traveller>;
+  @ManyToOne({ entity: () => Traveller, nullable: true }) traveller?: Rel<Traveller>;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
-  attachedAt?: Date;
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) attachedAt?: Date;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  uploadedAt: Date = new Date();
+  @Property({ type: 'datetime', columnType: 'timestamptz' }) uploadedAt: Date = new Date();
 }

@@ -13,16 +13,12 @@ export class OrderGroup extends UpdatableEntity {
   [OptionalProps]?: 'id' | 'createdAt' | 'updatedAt' | 'version';
 
   /** `GRP-<year>-<seq>` from the order_group_ref_seq sequence. */
-  @Property({ type: 'text', unique: true })
-  groupRef!: string;
+  @Property({ type: 'text', unique: true }) groupRef!: string;
 
-  @ManyToOne(() => Company)
-  company!: Company;
+  @ManyToOne(() => Company) company!: Company;
 
-  @Property({ type: 'text' })
-  currency!: string;
+  @Property({ type: 'text' }) currency!: string;
 
   /** Optimistic lock for group-wide operations (group promo, group payment). */
-  @Property({ type: 'integer', version: true })
-  version: number = 1;
+  @Property({ type: 'integer', version: true }) version: number = 1;
 }

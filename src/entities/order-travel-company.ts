@@ -11,13 +11,10 @@ import { Order } from './order';
 export class OrderTravelCompany {
   [PrimaryKeyProp]?: ['order', 'company'];
 
-  @ManyToOne({ entity: () => Order, primary: true, deleteRule: 'cascade' })
-  order!: Rel<Order>;
+  @ManyToOne({ entity: () => Order, primary: true, deleteRule: 'cascade' }) order!: Rel<Order>;
 
-  @ManyToOne(() => Company, { primary: true, index: 'order_travel_company_company_id_index' })
-  company!: Company;
+  @ManyToOne(() => Company, { primary: true, index: 'order_travel_company_company_id_index' }) company!: Company;
 
   /** Position in the request (the injected own company first), so responses list them stably. */
-  @Property({ type: 'smallint' })
-  position!: number;
+  @Property({ type: 'smallint' }) position!: number;
 }

@@ -7,7 +7,7 @@ import { MoneyType } from './money-type';
 import { OrderGroup } from './order-group';
 import { OrderTravelCompany } from './order-travel-company';
 import { PromoCode } from './promo-code';
-import { Quote } from './quote';
+import { Quote, type QuotedDevice } from './quote';
 import { Route } from './route';
 import { SalesAgent } from './sales-agent';
 import { Traveller } from './traveller';
@@ -33,13 +33,8 @@ export enum SettlementType {
   Cash = 'CASH',
 }
 
-/** An included device kept on the order, priced for the order's cover window. */
-export interface OrderDevice {
-  deviceId: string;
-  name: string;
-  quantity: number;
-  priceForDuration: Minor;
-}
+/** An included device kept on the order, priced for the order's cover window: the quote's, without its description. */
+export type OrderDevice = Omit<QuotedDevice, 'description'>;
 
 /** An added service or device as sold: unit price in minor units. */
 export interface AddedItemRecord {
@@ -73,136 +68,96 @@ export class Order extends UpdatableEntity {
     | 'paidAt' | 'policyNumber' | 'version' | 'createdAt' | 'updatedAt';
 
   /** `ORD-<year>-<seq>` from the order_ref_seq sequence. */
-  @Property({ type: 'text', unique: true })
-  orderRef!: string;
+  @Property({ type: 'text', unique: true }) orderRef!: string;
 
   /** `ORDN-<year>-<seq>` from the order_number_seq sequence. */
-  @Property({ type: 'text', unique: true })
-  orderNumber!: string;
+  @Property({ type: 'text', unique: true }) orderNumber!: string;
 
   /** The company that placed the order: it owns it. */
-  @ManyToOne(() => Company)
-  company!: Company;
+  @ManyToOne(() => Company) company!: Company;
 
-  @Enum({ items: () => OrderStatus })
-  status: OrderStatus = OrderStatus.Pending;
+  @Enum({ items: () => OrderStatus }) status: OrderStatus = OrderStatus.Pending;
 
-  @Enum({ items: () => SettlementType })
-  settlementType: SettlementType = SettlementType.Online;
+  @Enum({ items: () => SettlementType }) settlementType: SettlementType = SettlementType.Online;
 
-  @ManyToOne(() => Traveller)
-  traveller!: Traveller;
+  @ManyToOne(() => Traveller) traveller!: Traveller;
 
-  @ManyToOne(() => Ctg)
-  ctg!: Ctg;
+  @ManyToOne(() => Ctg) ctg!: Ctg;
 
-  @ManyToOne(() => Route, { nullable: true })
-  route?: Route;
+  @ManyToOne(() => Route, { nullable: true }) route?: Route;
 
-  @Property({ type: 'text', nullable: true })
-  customRouteName?: string;
+  @Property({ type: 'text', nullable: true }) customRouteName?: string;
 
-  @Property({ type: 'date' })
-  departureDate!: string;
+  @Property({ type: 'date' }) departureDate!: string;
 
-  @Property({ type: 'date' })
-  coverageStartDate!: string;
+  @Property({ type: 'date' }) coverageStartDate!: string;
 
-  @Property({ type: 'date' })
-  coverageEndDate!: string;
+  @Property({ type: 'date' }) coverageEndDate!: string;
 
-  @Property({ type: 'integer' })
-  durationDays!: number;
+  @Property({ type: 'integer' }) durationDays!: number;
 
   /** A quote backs at most one order (unique), the database's last word on "quote already used". */
-  @ManyToOne(() => Quote, { nullable: true, unique: true })
-  quote?: Quote;
+  @ManyToOne(() => Quote, { nullable: true, unique: true }) quote?: Quote;
 
-  @ManyToOne(() => OrderGroup, { nullable: true, index: true })
-  group?: OrderGroup;
+  @ManyToOne(() => OrderGroup, { nullable: true, index: true }) group?: OrderGroup;
 
   /** Sales company earning the commission (the caller, for a sales-company credential). */
-  @ManyToOne(() => Company, { nullable: true })
-  commissionCompany?: Company;
+  @ManyToOne(() => Company, { nullable: true }) commissionCompany?: Company;
 
-  @OneToMany(() => OrderTravelCompany, (link) => link.order, { orderBy: { position: 'asc' } })
-  travelCompanies = new Collection<OrderTravelCompany>(this);
+  @OneToMany(() => OrderTravelCompany, (link) => link.order, { orderBy: { position: 'asc' } }) travelCompanies = new Collection<OrderTravelCompany>(this);
 
-  @Property({ type: 'json' })
-  customTravelAgencies: CustomTravelAgencyRecord[] = [];
+  @Property({ type: 'json' }) customTravelAgencies: CustomTravelAgencyRecord[] = [];
 
-  @Property({ type: 'text', nullable: true })
-  referralCode?: string;
+  @Property({ type: 'text', nullable: true }) referralCode?: string;
 
-  @Property({ type: 'text' })
-  currency!: string;
+  @Property({ type: 'text' }) currency!: string;
 
-  @Property({ type: MoneyType })
-  packagePrice!: Minor;
+  @Property({ type: MoneyType }) packagePrice!: Minor;
 
-  @Property({ type: 'json' })
-  includedDevices!: OrderDevice[];
+  @Property({ type: 'json' }) includedDevices!: OrderDevice[];
 
-  @Property({ type: 'json' })
-  excludedIncludedDeviceIds!: string[];
+  @Property({ type: 'json' }) excludedIncludedDeviceIds!: string[];
 
-  @Property({ type: 'json', nullable: true })
-  addedServices?: AddedItemRecord[];
+  @Property({ type: 'json', nullable: true }) addedServices?: AddedItemRecord[];
 
-  @Property({ type: 'json', nullable: true })
-  addedDevices?: AddedItemRecord[];
+  @Property({ type: 'json', nullable: true }) addedDevices?: AddedItemRecord[];
 
-  @Property({ type: MoneyType })
-  companyPromoDiscount: Minor = 0;
+  @Property({ type: MoneyType }) companyPromoDiscount: Minor = 0;
 
-  @Property({ type: MoneyType })
-  agentPromoDiscount: Minor = 0;
+  @Property({ type: MoneyType }) agentPromoDiscount: Minor = 0;
 
   /** The sales-company promo slot; `companyPromoDiscount` is what it takes off. */
-  @ManyToOne(() => PromoCode, { nullable: true })
-  companyPromoCode?: PromoCode;
+  @ManyToOne(() => PromoCode, { nullable: true }) companyPromoCode?: PromoCode;
 
   /** The sales-agent promo slot; `agentPromoDiscount` is what it takes off. */
-  @ManyToOne(() => PromoCode, { nullable: true })
-  agentPromoCode?: PromoCode;
+  @ManyToOne(() => PromoCode, { nullable: true }) agentPromoCode?: PromoCode;
 
   /**
    * Set by the first code applied to an unbound order, to that code's owner; rolled back to NONE
    * when that code leaves the order. Exactly one of bindingCompany/bindingAgent matches the type.
    */
-  @Enum({ items: () => PromoBindingType })
-  bindingType: PromoBindingType = PromoBindingType.None;
+  @Enum({ items: () => PromoBindingType }) bindingType: PromoBindingType = PromoBindingType.None;
 
-  @ManyToOne(() => Company, { nullable: true })
-  bindingCompany?: Company;
+  @ManyToOne(() => Company, { nullable: true }) bindingCompany?: Company;
 
-  @ManyToOne(() => SalesAgent, { nullable: true })
-  bindingAgent?: SalesAgent;
+  @ManyToOne(() => SalesAgent, { nullable: true }) bindingAgent?: SalesAgent;
 
-  @Property({ type: 'decimal', precision: 5, scale: 2 })
-  directDiscountPercent: string = '0.00';
+  @Property({ type: 'decimal', precision: 5, scale: 2 }) directDiscountPercent: string = '0.00';
 
-  @Property({ type: MoneyType })
-  directDiscountAmount: Minor = 0;
+  @Property({ type: MoneyType }) directDiscountAmount: Minor = 0;
 
   /** The current payable amount; recomputed whenever a discount changes. */
-  @Property({ type: MoneyType })
-  totalAmount!: Minor;
+  @Property({ type: MoneyType }) totalAmount!: Minor;
 
-  @Property({ type: 'json', nullable: true })
-  extraFields?: Record<string, unknown>;
+  @Property({ type: 'json', nullable: true }) extraFields?: Record<string, unknown>;
 
-  @Property({ type: 'json', nullable: true })
-  dispatchInfo?: Record<string, unknown>;
+  @Property({ type: 'json', nullable: true }) dispatchInfo?: Record<string, unknown>;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
-  paidAt?: Date;
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) paidAt?: Date;
 
   /** `POL-<year>-<seq>` from the policy_number_seq sequence, issued in the transaction that pays the order. */
-  @Property({ type: 'text', nullable: true, unique: true })
-  policyNumber?: string;
+  @Property({ type: 'text', nullable: true, unique: true }) policyNumber?: string;
 
   /** Optimistic lock: promo and payment changes fail rather than overwrite a concurrent one. */
-  @Property({ type: 'integer', version: true })
-  version: number = 1;
+  @Property({ type: 'integer', version: true }) version: number = 1;
 }

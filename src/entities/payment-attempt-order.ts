@@ -12,17 +12,13 @@ export class PaymentAttemptOrder {
   [PrimaryKeyProp]?: ['attempt', 'order'];
   [OptionalProps]?: 'settlement';
 
-  @ManyToOne({ entity: () => PaymentAttempt, primary: true, deleteRule: 'cascade' })
-  attempt!: Rel<PaymentAttempt>;
+  @ManyToOne({ entity: () => PaymentAttempt, primary: true, deleteRule: 'cascade' }) attempt!: Rel<PaymentAttempt>;
 
-  @ManyToOne(() => Order, { primary: true, index: 'payment_attempt_order_order_id_index' })
-  order!: Order;
+  @ManyToOne(() => Order, { primary: true, index: 'payment_attempt_order_order_id_index' }) order!: Order;
 
   /** The order's share of the attempt: what payment-status reports as this order's `amount`. */
-  @Property({ type: MoneyType })
-  amount!: Minor;
+  @Property({ type: MoneyType }) amount!: Minor;
 
   /** Set once the gateway captured: whether this share paid its order or is owed back. */
-  @Enum({ items: ['PAID', 'REFUND_PENDING', 'REFUNDED'], type: 'text', nullable: true })
-  settlement?: ShareSettlement;
+  @Enum({ items: ['PAID', 'REFUND_PENDING', 'REFUNDED'], type: 'text', nullable: true }) settlement?: ShareSettlement;
 }

@@ -21,36 +21,26 @@ export class PromoCode extends BaseEntity {
     | 'id' | 'ownerCompany' | 'ownerAgent' | 'discountPercent' | 'discountAmount' | 'validFrom' | 'validTo'
     | 'active' | 'usageLimit' | 'usedCount' | 'createdAt';
 
-  @Property({ type: 'text', unique: true })
-  code!: string;
+  @Property({ type: 'text', unique: true }) code!: string;
 
-  @ManyToOne(() => Company, { nullable: true })
-  ownerCompany?: Company;
+  @ManyToOne(() => Company, { nullable: true }) ownerCompany?: Company;
 
-  @ManyToOne(() => SalesAgent, { nullable: true })
-  ownerAgent?: SalesAgent;
+  @ManyToOne(() => SalesAgent, { nullable: true }) ownerAgent?: SalesAgent;
 
   /** 0.01 to 100, two decimals. */
-  @Property({ type: 'decimal', precision: 5, scale: 2, nullable: true })
-  discountPercent?: string;
+  @Property({ type: 'decimal', precision: 5, scale: 2, nullable: true }) discountPercent?: string;
 
-  @Property({ type: MoneyType, nullable: true })
-  discountAmount?: Minor;
+  @Property({ type: MoneyType, nullable: true }) discountAmount?: Minor;
 
   /** First Kathmandu business date the code is usable, inclusive; null for no start. */
-  @Property({ type: 'date', nullable: true })
-  validFrom?: string;
+  @Property({ type: 'date', nullable: true }) validFrom?: string;
 
   /** Last Kathmandu business date the code is usable, inclusive; null for no end. */
-  @Property({ type: 'date', nullable: true })
-  validTo?: string;
+  @Property({ type: 'date', nullable: true }) validTo?: string;
 
-  @Property({ type: 'boolean' })
-  active: boolean = true;
+  @Property({ type: 'boolean' }) active: boolean = true;
 
-  @Property({ type: 'integer', nullable: true })
-  usageLimit?: number;
+  @Property({ type: 'integer', nullable: true }) usageLimit?: number;
 
-  @Property({ type: 'integer' })
-  usedCount: number = 0;
+  @Property({ type: 'integer' }) usedCount: number = 0;
 }

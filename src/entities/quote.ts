@@ -28,51 +28,35 @@ export interface QuotedDevice {
 export class Quote extends BaseEntity {
   [OptionalProps]?: 'id' | 'status' | 'createdAt' | 'route';
 
-  @ManyToOne(() => Company)
-  company!: Company;
+  @ManyToOne(() => Company) company!: Company;
 
-  @ManyToOne(() => Ctg)
-  ctg!: Ctg;
+  @ManyToOne(() => Ctg) ctg!: Ctg;
 
-  @ManyToOne(() => Route, { nullable: true })
-  route?: Route;
+  @ManyToOne(() => Route, { nullable: true }) route?: Route;
 
-  @Property({ type: 'text' })
-  nationality!: string;
+  @Property({ type: 'text' }) nationality!: string;
 
-  @Property({ type: 'integer' })
-  age!: number;
+  @Property({ type: 'integer' }) age!: number;
 
-  @Property({ type: 'integer' })
-  maxAltitude!: number;
+  @Property({ type: 'integer' }) maxAltitude!: number;
 
-  @Property({ type: 'date' })
-  startDate!: string;
+  @Property({ type: 'date' }) startDate!: string;
 
-  @Property({ type: 'date' })
-  endDate!: string;
+  @Property({ type: 'date' }) endDate!: string;
 
-  @Property({ type: 'integer' })
-  durationDays!: number;
+  @Property({ type: 'integer' }) durationDays!: number;
 
-  @Property({ type: 'text' })
-  currency!: string;
+  @Property({ type: 'text' }) currency!: string;
 
-  @Property({ type: MoneyType })
-  ctgPriceForDuration!: Minor;
+  @Property({ type: MoneyType }) ctgPriceForDuration!: Minor;
 
-  @Property({ type: MoneyType })
-  totalAmount!: Minor;
+  @Property({ type: MoneyType }) totalAmount!: Minor;
 
-  @Property({ type: 'json' })
-  includedDevices!: QuotedDevice[];
+  @Property({ type: 'json' }) includedDevices!: QuotedDevice[];
 
-  @Property({ type: 'json' })
-  coverage!: CoverageLine[];
+  @Property({ type: 'json' }) coverage!: CoverageLine[];
 
-  @Enum({ items: () => QuoteStatus })
-  status: QuoteStatus = QuoteStatus.Active;
+  @Enum({ items: () => QuoteStatus }) status: QuoteStatus = QuoteStatus.Active;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  expiresAt!: Date;
+  @Property({ type: 'datetime', columnType: 'timestamptz' }) expiresAt!: Date;
 }

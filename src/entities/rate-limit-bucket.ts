@@ -8,13 +8,10 @@ import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legac
 @Entity({ tableName: 'rate_limit_bucket' })
 @Index({ properties: ['windowStartedAt'] })
 export class RateLimitBucket {
-  @PrimaryKey({ type: 'text' })
-  key!: string;
+  @PrimaryKey({ type: 'text' }) key!: string;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  windowStartedAt!: Date;
+  @Property({ type: 'datetime', columnType: 'timestamptz' }) windowStartedAt!: Date;
 
   /** Requests, or bytes for a byte quota (hence bigint; the upsert reads it as a string). */
-  @Property({ type: 'bigint', columnType: 'bigint' })
-  hits!: string;
+  @Property({ type: 'bigint', columnType: 'bigint' }) hits!: string;
 }

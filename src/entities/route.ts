@@ -7,30 +7,21 @@ import type { Schemas } from '../domain/wire';
 export class Route {
   [OptionalProps]?: 'active' | 'description';
 
-  @PrimaryKey({ type: 'uuid' })
-  id!: string;
+  @PrimaryKey({ type: 'uuid' }) id!: string;
 
-  @Property({ type: 'text' })
-  name!: string;
+  @Property({ type: 'text' }) name!: string;
 
-  @Property({ type: 'text' })
-  region!: string;
+  @Property({ type: 'text' }) region!: string;
 
-  @Property({ type: 'text' })
-  trekName!: string;
+  @Property({ type: 'text' }) trekName!: string;
 
-  @Property({ type: 'text' })
-  routeType!: Schemas['RouteSummary']['routeType'];
+  @Property({ type: 'text' }) routeType!: Schemas['RouteSummary']['routeType'];
 
-  @Property({ type: 'text' })
-  routeCategory!: Schemas['RouteSummary']['routeCategory'];
+  @Property({ type: 'text' }) routeCategory!: Schemas['RouteSummary']['routeCategory'];
 
-  @Property({ type: 'integer' })
-  maxAltitude!: number;
+  @Property({ type: 'integer' }) maxAltitude!: number;
 
-  @Property({ type: 'text' })
-  description: string = '';
+  @Property({ type: 'text' }) description: string = '';
 
-  @Property({ type: 'boolean' })
-  active: boolean = true;
+  @Property({ type: 'boolean' }) active: boolean = true;
 }

@@ -8,12 +8,9 @@ import { BaseEntity } from './base-entity';
 export class SalesAgent extends BaseEntity {
   [OptionalProps]?: 'id' | 'active' | 'createdAt';
 
-  @ManyToOne(() => Company)
-  company!: Company;
+  @ManyToOne(() => Company) company!: Company;
 
-  @Property({ type: 'text' })
-  name!: string;
+  @Property({ type: 'text' }) name!: string;
 
-  @Property({ type: 'boolean' })
-  active: boolean = true;
+  @Property({ type: 'boolean' }) active: boolean = true;
 }

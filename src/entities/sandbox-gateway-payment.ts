@@ -9,31 +9,22 @@ import { MoneyType } from './money-type';
  */
 @Entity({ tableName: 'sandbox_gateway_payment' })
 export class SandboxGatewayPayment {
-  @PrimaryKey({ type: 'text' })
-  paymentRef!: string;
+  @PrimaryKey({ type: 'text' }) paymentRef!: string;
 
-  @Enum({ items: ['card_gateway', 'wallet_gateway'], type: 'text' })
-  gateway!: string;
+  @Enum({ items: ['card_gateway', 'wallet_gateway'], type: 'text' }) gateway!: string;
 
-  @Enum({ items: ['SUCCESS', 'FAILED', 'CANCELLED'], type: 'text' })
-  status!: 'SUCCESS' | 'FAILED' | 'CANCELLED';
+  @Enum({ items: ['SUCCESS', 'FAILED', 'CANCELLED'], type: 'text' }) status!: 'SUCCESS' | 'FAILED' | 'CANCELLED';
 
-  @Property({ type: 'text', nullable: true })
-  reason?: string;
+  @Property({ type: 'text', nullable: true }) reason?: string;
 
-  @Property({ type: MoneyType })
-  amount!: Minor;
+  @Property({ type: MoneyType }) amount!: Minor;
 
-  @Property({ type: 'text' })
-  currency!: string;
+  @Property({ type: 'text' }) currency!: string;
 
-  @Property({ type: 'text', unique: true })
-  transactionId!: string;
+  @Property({ type: 'text', unique: true }) transactionId!: string;
 
   /** The instrument as the customer's statement would show it (masked), never the full number or PIN. */
-  @Property({ type: 'text', nullable: true })
-  instrument?: string;
+  @Property({ type: 'text', nullable: true }) instrument?: string;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  decidedAt: Date = new Date();
+  @Property({ type: 'datetime', columnType: 'timestamptz' }) decidedAt: Date = new Date();
 }

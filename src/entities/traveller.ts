@@ -15,78 +15,53 @@ import { BaseEntity } from './base-entity';
 export class Traveller extends BaseEntity {
   [OptionalProps]?: 'id' | 'createdAt';
 
-  @ManyToOne(() => Company)
-  company!: Company;
+  @ManyToOne(() => Company) company!: Company;
 
-  @Property({ type: 'text' })
-  email!: string;
+  @Property({ type: 'text' }) email!: string;
 
-  @Property({ type: 'text' })
-  name!: string;
+  @Property({ type: 'text' }) name!: string;
 
-  @Property({ type: 'date' })
-  dateOfBirth!: string;
+  @Property({ type: 'date' }) dateOfBirth!: string;
 
-  @Property({ type: 'text' })
-  nationality!: string;
+  @Property({ type: 'text' }) nationality!: string;
 
-  @Property({ type: 'text', nullable: true })
-  countryOfResidence?: string;
+  @Property({ type: 'text', nullable: true }) countryOfResidence?: string;
 
-  @Property({ type: 'text' })
-  idType!: Schemas['Traveller']['idType'];
+  @Property({ type: 'text' }) idType!: Schemas['Traveller']['idType'];
 
-  @Property({ type: 'text' })
-  idNumber!: string;
+  @Property({ type: 'text' }) idNumber!: string;
 
-  @Property({ type: 'text', nullable: true })
-  motherTongue?: string;
+  @Property({ type: 'text', nullable: true }) motherTongue?: string;
 
-  @Property({ type: 'text', nullable: true })
-  bloodGroup?: string;
+  @Property({ type: 'text', nullable: true }) bloodGroup?: string;
 
-  @Property({ type: 'text' })
-  gender!: Schemas['Traveller']['gender'];
+  @Property({ type: 'text' }) gender!: Schemas['Traveller']['gender'];
 
-  @Property({ type: 'text' })
-  phone!: string;
+  @Property({ type: 'text' }) phone!: string;
 
-  @Property({ type: 'decimal', precision: 5, scale: 1, nullable: true })
-  height?: string;
+  @Property({ type: 'decimal', precision: 5, scale: 1, nullable: true }) height?: string;
 
-  @Property({ type: 'decimal', precision: 5, scale: 1, nullable: true })
-  weight?: string;
+  @Property({ type: 'decimal', precision: 5, scale: 1, nullable: true }) weight?: string;
 
-  @Property({ type: 'boolean', nullable: true })
-  englishService?: boolean;
+  @Property({ type: 'boolean', nullable: true }) englishService?: boolean;
 
-  @Property({ type: 'text' })
-  emergencyContactName!: string;
+  @Property({ type: 'text' }) emergencyContactName!: string;
 
-  @Property({ type: 'text' })
-  emergencyContactPhone!: string;
+  @Property({ type: 'text' }) emergencyContactPhone!: string;
 
-  @Property({ type: 'text' })
-  emergencyContactEmail!: string;
+  @Property({ type: 'text' }) emergencyContactEmail!: string;
 
-  @Property({ type: 'text' })
-  emergencyContactRelation!: string;
+  @Property({ type: 'text' }) emergencyContactRelation!: string;
 
-  @Property({ type: 'text', nullable: true })
-  medicalHistory?: string;
+  @Property({ type: 'text', nullable: true }) medicalHistory?: string;
 
-  @Property({ type: 'text', nullable: true })
-  allergy?: string;
+  @Property({ type: 'text', nullable: true }) allergy?: string;
 
-  @ManyToOne(() => Document)
-  avatarDocument!: Rel<Document>;
+  @ManyToOne(() => Document) avatarDocument!: Rel<Document>;
 
-  @ManyToOne(() => Document)
-  passportDocument!: Rel<Document>;
+  @ManyToOne(() => Document) passportDocument!: Rel<Document>;
 
-  @ManyToOne(() => Document)
-  signatureDocument!: Rel<Document>;
+  @ManyToOne(() => Document) signatureDocument!: Rel<Document>;
 
-  @ManyToOne(() => Document, { nullable: true })
-  visaDocument?: Rel<Document>;
+  @ManyToOne(() => Document, { nullable: true }) visaDocument?: Rel<Document>;
 }

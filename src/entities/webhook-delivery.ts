@@ -9,36 +9,26 @@ export type DeliveryOutcome = 'DELIVERED' | 'FAILED' | 'REFUSED';
 export class WebhookDelivery {
   [OptionalProps]?: 'id' | 'at' | 'responseCode' | 'error' | 'nextRetryAt';
 
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
+  @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
 
-  @Property({ type: 'text' })
-  eventId!: string;
+  @Property({ type: 'text' }) eventId!: string;
 
   /** 1 for the first try; retries and replays count on. */
-  @Property({ type: 'integer' })
-  attempt!: number;
+  @Property({ type: 'integer' }) attempt!: number;
 
-  @Property({ type: 'text' })
-  url!: string;
+  @Property({ type: 'text' }) url!: string;
 
   /** REFUSED: the endpoint failed the address check (not HTTPS, or a loopback/private address). */
-  @Property({ type: 'text' })
-  outcome!: DeliveryOutcome;
+  @Property({ type: 'text' }) outcome!: DeliveryOutcome;
 
-  @Property({ type: 'integer', nullable: true })
-  responseCode?: number | null;
+  @Property({ type: 'integer', nullable: true }) responseCode?: number | null;
 
-  @Property({ type: 'integer' })
-  latencyMs!: number;
+  @Property({ type: 'integer' }) latencyMs!: number;
 
-  @Property({ type: 'text', nullable: true })
-  error?: string | null;
+  @Property({ type: 'text', nullable: true }) error?: string | null;
 
   /** When the queue will try again (approximately: the back-off has jitter); null when it will not. */
-  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
-  nextRetryAt?: Date | null;
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) nextRetryAt?: Date | null;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  at: Date = new Date();
+  @Property({ type: 'datetime', columnType: 'timestamptz' }) at: Date = new Date();
 }

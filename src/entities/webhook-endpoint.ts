@@ -10,24 +10,17 @@ import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 export class WebhookEndpoint {
   [OptionalProps]?: 'previousSecret' | 'previousSecretUntil' | 'createdAt' | 'updatedAt';
 
-  @PrimaryKey({ type: 'uuid' })
-  companyId!: string;
+  @PrimaryKey({ type: 'uuid' }) companyId!: string;
 
-  @Property({ type: 'text' })
-  url!: string;
+  @Property({ type: 'text' }) url!: string;
 
-  @Property({ type: 'text', hidden: true })
-  secret!: string;
+  @Property({ type: 'text', hidden: true }) secret!: string;
 
-  @Property({ type: 'text', nullable: true, hidden: true })
-  previousSecret?: string | null;
+  @Property({ type: 'text', nullable: true, hidden: true }) previousSecret?: string | null;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
-  previousSecretUntil?: Date | null;
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) previousSecretUntil?: Date | null;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'datetime', columnType: 'timestamptz' }) createdAt: Date = new Date();
 
-  @Property({ type: 'datetime', columnType: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
+  @Property({ type: 'datetime', columnType: 'timestamptz', onUpdate: () => new Date() }) updatedAt: Date = new Date();
 }

@@ -13,34 +13,24 @@ export class WebhookEvent {
   [OptionalProps]?: 'createdAt' | 'enqueuedAt' | 'status' | 'attempts' | 'deliveredAt' | 'leaseUntil';
 
   /** `evt_` and a UUID: the Standard Webhooks `webhook-id`, the same on every retry and replay. */
-  @PrimaryKey({ type: 'text' })
-  id!: string;
+  @PrimaryKey({ type: 'text' }) id!: string;
 
-  @Property({ type: 'uuid' })
-  companyId!: string;
+  @Property({ type: 'uuid' }) companyId!: string;
 
-  @Property({ type: 'text' })
-  type!: string;
+  @Property({ type: 'text' }) type!: string;
 
-  @Property({ type: 'json' })
-  payload!: Record<string, unknown>;
+  @Property({ type: 'json' }) payload!: Record<string, unknown>;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'datetime', columnType: 'timestamptz' }) createdAt: Date = new Date();
 
-  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
-  enqueuedAt?: Date | null;
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) enqueuedAt?: Date | null;
 
-  @Property({ type: 'text' })
-  status: WebhookEventStatus = 'PENDING';
+  @Property({ type: 'text' }) status: WebhookEventStatus = 'PENDING';
 
-  @Property({ type: 'integer' })
-  attempts: number = 0;
+  @Property({ type: 'integer' }) attempts: number = 0;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
-  deliveredAt?: Date | null;
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) deliveredAt?: Date | null;
 
   /** Until when one process holds the right to send it: no two processes send one event at once. */
-  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
-  leaseUntil?: Date | null;
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) leaseUntil?: Date | null;
 }

@@ -57,12 +57,8 @@ function registerPoolGauges(registry: Registry, pool: PoolUsage): void {
 export function createMetrics(pool: PoolUsage): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by operationId and status',
-    labelNames: ['operation', 'method', 'status'] as const,
-    registers: [registry],
-  });
+  const counter = <Label extends string>(name: string, help: string, labelNames: readonly Label[]) => new Counter({ name, help, labelNames, registers: [registry] });
+  const requests = counter('http_requests_total', 'HTTP requests answered, by operationId and status', ['operation', 'method', 'status']);
   const requestDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from the request arriving to the response finishing, by operationId and status',
@@ -70,42 +66,12 @@ export function createMetrics(pool: PoolUsage): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const paymentOutcomes = new Counter({
-    name: 'payment_outcomes_total',
-    help: 'Payment attempts that reached a final state, by gateway and outcome',
-    labelNames: ['gateway', 'outcome'] as const,
-    registers: [registry],
-  });
-  const lateCaptures = new Counter({
-    name: 'payment_refunds_owed_total',
-    help: 'Captures (or parts of group captures) that paid no order and are owed back to the customer, by gateway',
-    labelNames: ['gateway'] as const,
-    registers: [registry],
-  });
-  const rateLimited = new Counter({
-    name: 'rate_limited_requests_total',
-    help: 'Requests answered 429 by the rate limiter, by operationId',
-    labelNames: ['operation'] as const,
-    registers: [registry],
-  });
-  const ordersCreated = new Counter({
-    name: 'orders_created_total',
-    help: 'Orders created through POST /orders, by kind (single, or each order of a group)',
-    labelNames: ['kind'] as const,
-    registers: [registry],
-  });
-  const paymentStarts = new Counter({
-    name: 'payment_starts_total',
-    help: 'Payment attempts started (or replayed under the same Idempotency-Key), by gateway',
-    labelNames: ['gateway'] as const,
-    registers: [registry],
-  });
-  const promoOutcomes = new Counter({
-    name: 'promo_operations_total',
-    help: 'Promo previews, applies and removals, by operationId and outcome (accepted or rejected)',
-    labelNames: ['operation', 'outcome'] as const,
-    registers: [registry],
-  });
+  const paymentOutcomes = counter('payment_outcomes_total', 'Payment attempts that reached a final state, by gateway and outcome', ['gateway', 'outcome']);
+  const lateCaptures = counter('payment_refunds_owed_total', 'Captures (or parts of group captures) that paid no order and are owed back to the customer, by gateway', ['gateway']);
+  const rateLimited = counter('rate_limited_requests_total', 'Requests answered 429 by the rate limiter, by operationId', ['operation']);
+  const ordersCreated = counter('orders_created_total', 'Orders created through POST /orders, by kind (single, or each order of a group)', ['kind']);
+  const paymentStarts = counter('payment_starts_total', 'Payment attempts started (or replayed under the same Idempotency-Key), by gateway', ['gateway']);
+  const promoOutcomes = counter('promo_operations_total', 'Promo previews, applies and removals, by operationId and outcome (accepted or rejected)', ['operation', 'outcome']);
   registerPoolGauges(registry, pool);
   return { registry, paymentOutcomes, lateCaptures, rateLimited, ordersCreated, paymentStarts, promoOutcomes, requests, requestDuration };
 }

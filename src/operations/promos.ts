@@ -14,36 +14,23 @@ import { callerOf, type TagHandlers } from './operation';
 import type { Schemas } from '../domain/wire';
 
 export const promoHandlers = {
-  async previewOrderPromo({ body: { promoCode }, params }, scope) {
-    const state = await previewOrderPromo(scope.em, callerOf(scope), params.orderRef, promoCode);
-    return { status: 200, body: successBody(promoStateWire(state), 'Promo preview') };
-  },
-
-  async applyOrderPromo({ body: { promoCode }, params }, scope) {
-    const state = await applyOrderPromo(scope.em, callerOf(scope), params.orderRef, promoCode, scope.services.payments);
-    return { status: 200, body: successBody(promoStateWire(state), 'Promo code applied') };
-  },
-
-  async removeOrderPromo({ query: { code }, params }, scope) {
-    const state = await removeOrderPromo(scope.em, callerOf(scope), params.orderRef, code, scope.services.payments);
-    return { status: 200, body: successBody(promoStateWire(state), 'Promo code removed') };
-  },
-
-  async previewGroupPromo({ body: { promoCode }, params }, scope) {
-    const state = await previewGroupPromo(scope.em, callerOf(scope), params.groupRef, promoCode);
-    return { status: 200, body: successBody(groupStateWire(state), 'Promo preview') };
-  },
-
-  async applyGroupPromo({ body: { promoCode }, params }, scope) {
-    const state = await applyGroupPromo(scope.em, callerOf(scope), params.groupRef, promoCode, scope.services.payments);
-    return { status: 200, body: successBody(groupStateWire(state), 'Promo code applied') };
-  },
-
-  async removeGroupPromo({ query: { code }, params }, scope) {
-    const state = await removeGroupPromo(scope.em, callerOf(scope), params.groupRef, code, scope.services.payments);
-    return { status: 200, body: successBody(groupStateWire(state), 'Promo code removed') };
-  },
+  previewOrderPromo: ({ body, params }, scope) => orderAnswer(previewOrderPromo(scope.em, callerOf(scope), params.orderRef, body.promoCode), 'Promo preview'),
+  applyOrderPromo: ({ body, params }, scope) => orderAnswer(applyOrderPromo(scope.em, callerOf(scope), params.orderRef, body.promoCode, scope.services.payments), 'Promo code applied'),
+  removeOrderPromo: ({ query, params }, scope) => orderAnswer(removeOrderPromo(scope.em, callerOf(scope), params.orderRef, query.code, scope.services.payments), 'Promo code removed'),
+  previewGroupPromo: ({ body, params }, scope) => groupAnswer(previewGroupPromo(scope.em, callerOf(scope), params.groupRef, body.promoCode), 'Promo preview'),
+  applyGroupPromo: ({ body, params }, scope) => groupAnswer(applyGroupPromo(scope.em, callerOf(scope), params.groupRef, body.promoCode, scope.services.payments), 'Promo code applied'),
+  removeGroupPromo: ({ query, params }, scope) => groupAnswer(removeGroupPromo(scope.em, callerOf(scope), params.groupRef, query.code, scope.services.payments), 'Promo code removed'),
 } satisfies TagHandlers;
+
+/** Every promo operation on an order answers 200 with the order's promo state after it. */
+async function orderAnswer(change: Promise<PromoStateView>, message: string) {
+  return { status: 200 as const, body: successBody(promoStateWire(await change), message) };
+}
+
+/** Every promo operation on a group answers 200 with the group's promo state after it. */
+async function groupAnswer(change: Promise<GroupStateView>, message: string) {
+  return { status: 200 as const, body: successBody(groupStateWire(await change), message) };
+}
 
 export function promoStateWire({ order, slots, totals }: PromoStateView): Schemas['PromoState'] {
   return {

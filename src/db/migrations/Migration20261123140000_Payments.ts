@@ -25,9 +25,7 @@ export class Migration20261123140000_Payments extends Migration {
   }
 
   override async down(): Promise<void> {
-    this.addSql(`drop table if exists "payment_attempt_order" cascade;`);
-    this.addSql(`drop table if exists "payment_attempt" cascade;`);
-    this.addSql(`drop table if exists "sandbox_gateway_payment" cascade;`);
+    for (const table of ['payment_attempt_order', 'payment_attempt', 'sandbox_gateway_payment']) this.addSql(`drop table if exists "${table}" cascade;`);
   }
 
 }

@@ -11,6 +11,12 @@ export type EsewaSettings = EsewaConfig;
 
 const PROVIDER = 'esewa';
 
+/** Our two pages in an eSewa payment: the one that posts the signed form, and where eSewa sends the customer back. */
+export interface EsewaPages {
+  checkoutPage(gateway: GatewayName, paymentRef: string): string;
+  returnUrl(paymentRef: string): string;
+}
+
 /**
  * eSewa ePay v2. There is no server-side initiation: the customer's browser posts a form signed
  * with our secret. `start` hands out a page of ours (`/checkout/esewa/...`, see
@@ -24,12 +30,12 @@ export class EsewaGateway implements PaymentGateway {
   constructor(
     readonly name: GatewayName,
     private readonly settings: EsewaSettings,
-    private readonly urls: { checkoutPage: (gateway: GatewayName, paymentRef: string) => string; returnUrl: (paymentRef: string) => string },
+    private readonly pages: EsewaPages,
     private readonly policy: ProviderCallPolicy,
   ) {}
 
   async start(payment: CheckoutRequest): Promise<StartedCheckout> {
-    const page = new URL(this.urls.checkoutPage(this.name, payment.paymentRef));
+    const page = new URL(this.pages.checkoutPage(this.name, payment.paymentRef));
     page.searchParams.set('t', this.checkoutToken(payment.paymentRef));
     return { paymentUrl: page.toString(), providerRef: payment.paymentRef };
   }
@@ -51,7 +57,7 @@ export class EsewaGateway implements PaymentGateway {
   /** The signed form the customer's browser posts to eSewa. */
   signedForm(payment: PaymentAtGateway): { action: string; fields: EsewaForm } {
     const total = esewaAmount(payment.amount);
-    const returnUrl = this.urls.returnUrl(payment.paymentRef);
+    const returnUrl = this.pages.returnUrl(payment.paymentRef);
     const unsigned = {
       amount: total,
       tax_amount: '0',
