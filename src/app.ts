@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { compressionForAcceptingClients } from './http/response-compression';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Context, Document, OpenAPIBackend, Request as OpenApiRequest } from 'openapi-backend';
 import type { Orm } from './db/orm';
@@ -16,6 +15,7 @@ import { enforceRateLimit } from './http/rate-limits';
 import { contractRequest, createOpenApiBackend } from './http/openapi';
 import { rejectUnreadablePaths } from './http/path-guard';
 import { requestLog } from './http/request-log';
+import { compressionForAcceptingClients } from './http/response-compression';
 import { responseCheck, type Answer, type ResponseCheckConfig } from './http/response-check';
 import { docsContentSecurityPolicy, securityHeaders } from './http/security-headers';
 import { docsPagePath } from './http/spec-document';
