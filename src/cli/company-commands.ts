@@ -7,10 +7,10 @@ import { operatorCommand, output, withDatabase, type CliOptions } from './contex
 export function registerCompanyCommands(program: Command): void {
   const company = program.command('company').description('partner companies');
 
-  operatorCommand(company, 'create', 'create a partner company')
-    .requiredOption('--name <name>', 'display name')
-    .requiredOption('--type <type>', 'TRAVEL_AGENCY or SALES_COMPANY')
-    .option('--commission <percent>', 'commission percent, also the ceiling of directDiscountPercent', '0')
+  operatorCommand(company, 'create', 'create a partner company', (command) => command
+      .requiredOption('--name <name>', 'display name')
+      .requiredOption('--type <type>', 'TRAVEL_AGENCY or SALES_COMPANY')
+      .option('--commission <percent>', 'commission percent, also the ceiling of directDiscountPercent', '0'))
     .action(async (options: CliOptions & { name: string; type: string; commission: string }) => {
       const type = options.type;
       if (!isOneOf(Object.values(CompanyType), type)) throw new Error('--type must be TRAVEL_AGENCY or SALES_COMPANY');
@@ -38,8 +38,8 @@ export function registerCompanyCommands(program: Command): void {
 function registerCredentialCommands(program: Command): void {
   const credential = program.command('credential').description('API credentials (clientId and secret)');
 
-  operatorCommand(credential, 'issue', 'issue a credential; the secret is printed once and stored only as a hash')
-    .requiredOption('--company <id>', 'company id')
+  operatorCommand(credential, 'issue', 'issue a credential; the secret is printed once and stored only as a hash', (command) => command
+      .requiredOption('--company <id>', 'company id'))
     .action(async (options: CliOptions & { company: string }) => {
       const issued = await withDatabase((em) => issueCredential(em, options.company));
       output(options, issued, [`clientId:     ${issued.clientId}`, `clientSecret: ${issued.clientSecret}`, '(the secret is not stored and cannot be shown again)']);

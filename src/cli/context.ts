@@ -14,9 +14,12 @@ export interface CliOptions {
   json?: boolean;
 }
 
-/** An operator command: every one prints readable lines, or JSON with --json (see output). */
-export function operatorCommand(parent: Command, usage: string, description: string): Command {
-  return parent.command(usage).description(description).option('--json', 'print JSON');
+/**
+ * An operator command: every one prints readable lines, or JSON with --json (see output).
+ * `ownOptions` declares the command's own options before --json, so its help lists them first.
+ */
+export function operatorCommand(parent: Command, usage: string, description: string, ownOptions: (command: Command) => Command = (command) => command): Command {
+  return ownOptions(parent.command(usage).description(description)).option('--json', 'print JSON');
 }
 
 /** `<noun> show <id>`: one record read in the database, shaped for printing, then printed (see output). */

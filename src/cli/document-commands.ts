@@ -7,8 +7,8 @@ import { operatorCommand, output, withDatabase, type CliOptions } from './contex
 export function registerDocumentCommands(program: Command): void {
   const document = program.command('document').description('uploaded traveller documents');
 
-  operatorCommand(document, 'purge-drafts', 'delete unattached documents older than DOCUMENT_DRAFT_TTL_HOURS, with their bytes')
-    .option('--older-than-hours <hours>', 'override DOCUMENT_DRAFT_TTL_HOURS for this run')
+  operatorCommand(document, 'purge-drafts', 'delete unattached documents older than DOCUMENT_DRAFT_TTL_HOURS, with their bytes', (command) => command
+      .option('--older-than-hours <hours>', 'override DOCUMENT_DRAFT_TTL_HOURS for this run'))
     .action(async (options: CliOptions & { olderThanHours?: string }) => {
       const config = loadConfig();
       const ttlHours = options.olderThanHours === undefined ? config.documentDraftTtlHours : Number(options.olderThanHours);

@@ -39,9 +39,9 @@ export function registerOrderCommands(program: Command): void {
       output(options, result, lines);
     });
 
-  operatorCommand(order, 'record-cash <order>', 'record the cash a PENDING CASH order was paid with: the order becomes PAID')
-    .requiredOption('--amount <amount>', 'the cash received, exactly the order total, e.g. 4500.00')
-    .option('--note <text>', `receipt number or remark kept in the audit entry (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`)
+  operatorCommand(order, 'record-cash <order>', 'record the cash a PENDING CASH order was paid with: the order becomes PAID', (command) => command
+      .requiredOption('--amount <amount>', 'the cash received, exactly the order total, e.g. 4500.00')
+      .option('--note <text>', `receipt number or remark kept in the audit entry (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`))
     .action(async (identifier: string, options: CliOptions & { amount: string; note?: string }) => {
       const amount = parseOperatorAmount(options.amount);
       if (amount === null) throw new Error(`--amount must be a decimal amount with at most two decimals, like 4500.00 (got ${JSON.stringify(options.amount)})`);

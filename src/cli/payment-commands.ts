@@ -34,8 +34,8 @@ function registerRefundCommands(payment: Command): void {
       output(options, owed, owed.length === 0 ? 'no refund owed' : [`${owed.length} refund(s) owed:`, ...lines]);
     });
 
-  operatorCommand(payment, 'refund <paymentRef>', 'record that the money a payment owes back was refunded to the customer (REFUND_PENDING becomes REFUNDED)')
-    .requiredOption('--note <text>', `the refund's reference at the gateway or bank (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`)
+  operatorCommand(payment, 'refund <paymentRef>', 'record that the money a payment owes back was refunded to the customer (REFUND_PENDING becomes REFUNDED)', (command) => command
+      .requiredOption('--note <text>', `the refund's reference at the gateway or bank (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`))
     .action(async (paymentRef: string, options: CliOptions & { note: string }) => {
       const note = options.note.trim();
       if (!note || note.length > OPERATOR_NOTE_MAX_LENGTH) throw new Error(`--note must be 1 to ${OPERATOR_NOTE_MAX_LENGTH} characters`);

@@ -8,9 +8,9 @@ import { operatorCommand, output, withDatabase, type CliOptions } from './contex
 export function registerPromoCommands(program: Command): void {
   const agent = program.command('agent').description('sales agents (owners of agent promo codes)');
 
-  operatorCommand(agent, 'create', 'create a sales agent of a sales company')
-    .requiredOption('--company <id>', 'the sales company the agent sells for')
-    .requiredOption('--name <name>', 'display name')
+  operatorCommand(agent, 'create', 'create a sales agent of a sales company', (command) => command
+      .requiredOption('--company <id>', 'the sales company the agent sells for')
+      .requiredOption('--name <name>', 'display name'))
     .action(async (options: CliOptions & { company: string; name: string }) => {
       if (options.name.trim() === '') throw new Error('--name must not be blank');
       const entity = await withDatabase((em) => createSalesAgent(em, options.company, options.name.trim()));
@@ -20,15 +20,15 @@ export function registerPromoCommands(program: Command): void {
 
   const promo = program.command('promo').description('promo codes');
 
-  operatorCommand(promo, 'create', 'create a promo code: one owner (company or agent), one discount (percent or amount)')
-    .requiredOption('--code <code>', 'the code; case-insensitive, stored upper-case')
-    .option('--owner-company <id>', 'sales company that owns a company code')
-    .option('--owner-agent <id>', 'sales agent that owns an agent code')
-    .option('--percent <percent>', 'percentage off package plus included devices')
-    .option('--amount <amount>', 'fixed amount off, in the order currency')
-    .option('--valid-from <date>', 'first Kathmandu date the code works, YYYY-MM-DD')
-    .option('--valid-to <date>', 'last Kathmandu date the code works, YYYY-MM-DD')
-    .option('--limit <n>', 'how many orders may carry the code')
+  operatorCommand(promo, 'create', 'create a promo code: one owner (company or agent), one discount (percent or amount)', (command) => command
+      .requiredOption('--code <code>', 'the code; case-insensitive, stored upper-case')
+      .option('--owner-company <id>', 'sales company that owns a company code')
+      .option('--owner-agent <id>', 'sales agent that owns an agent code')
+      .option('--percent <percent>', 'percentage off package plus included devices')
+      .option('--amount <amount>', 'fixed amount off, in the order currency')
+      .option('--valid-from <date>', 'first Kathmandu date the code works, YYYY-MM-DD')
+      .option('--valid-to <date>', 'last Kathmandu date the code works, YYYY-MM-DD')
+      .option('--limit <n>', 'how many orders may carry the code'))
     .action(async (options: CliOptions & PromoDefinitionInput) => {
       const parsed = parsePromoDefinition(options);
       if (!parsed.ok) throw new Error(parsed.problems.join('; '));

@@ -49,9 +49,9 @@ function registerEndpointCommands(webhook: Command): void {
 
 /** What was sent, and sending again. */
 function registerDeliveryCommands(webhook: Command): void {
-  operatorCommand(webhook, 'deliveries <companyId>', 'the company\'s latest events with every delivery try (status, response code, latency, next retry)')
-    .option('--status <status>', EVENT_STATUSES.join(', '))
-    .option('--limit <n>', 'how many events', '20')
+  operatorCommand(webhook, 'deliveries <companyId>', 'the company\'s latest events with every delivery try (status, response code, latency, next retry)', (command) => command
+      .option('--status <status>', EVENT_STATUSES.join(', '))
+      .option('--limit <n>', 'how many events', '20'))
     .action(async (companyId: string, options: CliOptions & { status?: string; limit: string }) => {
       const limit = Number(options.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new Error('--limit must be an integer from 1 to 1000');
@@ -63,10 +63,10 @@ function registerDeliveryCommands(webhook: Command): void {
       ]));
     });
 
-  operatorCommand(webhook, 'replay', 'send events again (same id and body): one by --event, or every one that gave up (FAILED) since --failed-since')
-    .option('--event <eventId>', 'one event')
-    .option('--failed-since <time>', 'ISO-8601 time')
-    .option('--company <companyId>', 'with --failed-since: only this company')
+  operatorCommand(webhook, 'replay', 'send events again (same id and body): one by --event, or every one that gave up (FAILED) since --failed-since', (command) => command
+      .option('--event <eventId>', 'one event')
+      .option('--failed-since <time>', 'ISO-8601 time')
+      .option('--company <companyId>', 'with --failed-since: only this company'))
     .action(async (options: CliOptions & { event?: string; failedSince?: string; company?: string }) => {
       if (!options.event === !options.failedSince) throw new Error('give exactly one of --event or --failed-since');
       let selection: Parameters<typeof replayEvents>[1];
