@@ -294,6 +294,7 @@ class EnvReader {
     return value;
   }
 
+  /** The value is left out of the message: a database URL carries a password. */
   url(name: string, protocols: readonly string[]): string | undefined {
     const raw = this.optional(name);
     if (raw === undefined) return undefined;
