@@ -21,7 +21,8 @@ export type AttemptScope = 'ORDER' | 'GROUP';
  * body. The orders it pays and the amount of each are in `orders`.
  */
 @Entity({ tableName: 'payment_attempt' })
-@Unique({ name: 'payment_attempt_company_id_idempotency_key_unique', properties: ['company', 'idempotencyKey'] }) @Index({ name: 'payment_attempt_open_index', properties: ['status', 'createdAt'] })
+@Unique({ name: 'payment_attempt_company_id_idempotency_key_unique', properties: ['company', 'idempotencyKey'] })
+@Index({ name: 'payment_attempt_open_index', properties: ['status', 'createdAt'] })
 export class PaymentAttempt extends UpdatableEntity {
   [OptionalProps]?:
     | 'id' | 'status' | 'group' | 'returnUrl' | 'completedAt' | 'closedReason' | 'supersededBy' | 'gatewayTransactionId'
