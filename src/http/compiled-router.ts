@@ -9,6 +9,8 @@ interface CompiledPath {
   names: string[];
   /** openapi-backend's specificity: the length of the path without its `{parameters}`. */
   literalLength: number;
+  /** A query parameter with `explode: false` or JSON `content`: openapi-backend decodes those. */
+  styledQuery: boolean;
 }
 
 /**
@@ -22,21 +24,15 @@ interface CompiledPath {
  */
 export class CompiledRouter extends OpenAPIRouter {
   private readonly operations: Operation[];
-  private readonly byMethodAndPath = new Map<string, Operation>();
   private readonly templates: CompiledPath[];
-  private readonly paths = new Map<string, CompiledPath>();
-  private readonly styledQuery = new Set<Operation>();
+  private readonly byOperation = new Map<string, CompiledPath>();
 
   constructor(options: ConstructorParameters<typeof OpenAPIRouter>[0]) {
     super(options);
     this.operations = super.getOperations();
-    for (const operation of this.operations) {
-      this.byMethodAndPath.set(`${operation.method} ${operation.path}`, operation);
-      if (operation.parameters?.some((p) => !('$ref' in p) && p.in === 'query' && (p.explode === false || p.content?.['application/json']))) this.styledQuery.add(operation);
-    }
     // Most specific first; sort is stable, so ties keep the document's order, as lodash's orderBy did.
     this.templates = this.operations.map(compilePath).sort((a, b) => b.literalLength - a.literalLength);
-    for (const template of this.templates) this.paths.set(template.operation.path, template);
+    for (const template of this.templates) this.byOperation.set(operationKey(template.operation), template);
   }
 
   override getOperations(): Operation[] {
@@ -49,7 +45,7 @@ export class CompiledRouter extends OpenAPIRouter {
     const { method, path } = this.normalizeRequest(req);
     if (!this.underApiRoot(path)) return refuse(strict, '404-notFound: no route matches request');
     const relative = this.normalizePath(path);
-    const exact = this.byMethodAndPath.get(`${method} ${relative}`);
+    const exact = this.byOperation.get(operationKey({ method, path: relative }))?.operation;
     if (exact) return exact;
     const matches = this.templates.filter((template) => template.pattern.test(relative));
     if (matches.length === 0) return refuse(strict, '404-notFound: no route matches request');
@@ -65,15 +61,18 @@ export class CompiledRouter extends OpenAPIRouter {
 
   override parseRequest(req: Request, operation?: Operation): ParsedRequest {
     const query = req.query;
-    if (typeof query !== 'object' || req.headers.cookie !== undefined || (req.body && typeof req.body !== 'object') || (operation && this.styledQuery.has(operation))) {
+    const template = operation && this.byOperation.get(operationKey(operation));
+    if (typeof query !== 'object' || req.headers.cookie !== undefined || (req.body && typeof req.body !== 'object') || template?.styledQuery) {
       return super.parseRequest(req, operation);
     }
     const normalized = this.normalizeRequest(req);
     const requestBody: unknown = req.body;
-    const params = operation ? (pathParameters(this.paths.get(operation.path), this.normalizePath(normalized.path)) ?? {}) : {};
+    const params = template ? (pathParameters(template, this.normalizePath(normalized.path)) ?? {}) : {};
     return { ...normalized, params, headers: lowerCaseKeys(req.headers), query: copyQuery(query), cookies: {}, requestBody };
   }
 }
+
+const operationKey = ({ method, path }: { method: string; path: string }) => `${method} ${path}`;
 
 function refuse(strict: boolean, message: string): undefined {
   if (strict) throw new Error(message);
@@ -91,13 +90,14 @@ function compilePath(operation: Operation): CompiledPath {
       return '([^/]+)';
     })
     .join('');
-  return { operation, pattern: new RegExp(`^${source}$`), names, literalLength: operation.path.replace(/\{.*?\}/g, '').length };
+  const styledQuery = operation.parameters?.some((p) => !('$ref' in p) && p.in === 'query' && (p.explode === false || p.content?.['application/json'] !== undefined)) ?? false;
+  return { operation, pattern: new RegExp(`^${source}$`), names, literalLength: operation.path.replace(/\{.*?\}/g, '').length, styledQuery };
 }
 
 /** bath's reading of a path against a template: each value percent-decoded; a name given twice must agree. */
-function pathParameters(template: CompiledPath | undefined, path: string): Record<string, string> | undefined {
-  const values = template?.pattern.exec(path);
-  if (!template || !values) return undefined;
+function pathParameters(template: CompiledPath, path: string): Record<string, string> | undefined {
+  const values = template.pattern.exec(path);
+  if (!values) return undefined;
   const params: Record<string, string> = {};
   for (const [i, name] of template.names.entries()) {
     const value = decodeURIComponent(values[i + 1]);
