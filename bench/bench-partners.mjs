@@ -6,10 +6,10 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
-const { issueClientSecret } = require('../dist/src/domain/credential-secret.js');
+const { issueClientSecret } = require('../dist/src/modules/auth/rules/credential-secret.js');
 
 export const API = '/api/external/v1';
-// The active routes of src/db/catalogue.yaml.
+// The active routes of src/modules/catalogue/catalogue.yaml.
 export const ROUTE_IDS = ['3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18', '5e8a13c4-6f27-4b09-a1d8-3c7e90b2f564', '2b7f6d18-9e03-4c51-8a4e-f1c5b9d0367a'];
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const PDF = Buffer.from(

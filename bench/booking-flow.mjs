@@ -28,7 +28,7 @@ import { here, percentile, processCpuSeconds, startBenchServer, startForked, wri
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
-const { addDays, ageOn, kathmanduToday } = require('../dist/src/domain/business-date.js');
+const { addDays, ageOn, kathmanduToday } = require('../dist/src/kernel/business-date.js');
 
 const SECONDS = Number(process.env.FLOW_SECONDS ?? 60);
 const LEVELS = (process.env.FLOW_CONNECTIONS ?? '1,2,4,8,16').split(',').map(Number);
@@ -48,7 +48,7 @@ const LABELS = {
   status: 'GET /orders/{ref}/payment-status',
 };
 const EXPECTED_STATUS = { token: 200, quote: 200, order: 201, pay: 200, status: 200 };
-// The active routes of src/db/catalogue.yaml; a quote names one and the order repeats it.
+// The active routes of src/modules/catalogue/catalogue.yaml; a quote names one and the order repeats it.
 const RETURN_URL = 'https://booking.partner.example.com/payments/complete';
 // ---- measurement ----
 

@@ -16,7 +16,7 @@ import { here, percentile, processCpuSeconds, startBenchServer, writeResult } fr
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
-const { addDays, ageOn, kathmanduToday } = require('../dist/src/domain/business-date.js');
+const { addDays, ageOn, kathmanduToday } = require('../dist/src/kernel/business-date.js');
 
 const COUNT = Number(process.env.CERT_COUNT ?? 1000);
 const CONCURRENCY = Number(process.env.CERT_CONCURRENCY ?? 10);

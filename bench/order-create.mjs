@@ -24,7 +24,7 @@ import { percentile, startBenchServer, writeResult } from './support.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
-const { addDays, ageOn, kathmanduToday } = require('../dist/src/domain/business-date.js');
+const { addDays, ageOn, kathmanduToday } = require('../dist/src/kernel/business-date.js');
 
 const SECONDS = Number(process.env.ORDERS_SECONDS ?? 30);
 const CONNECTIONS = Number(process.env.ORDERS_CONNECTIONS ?? 200);

@@ -14,7 +14,7 @@ const ROUNDS = Number(process.env.QUOTE_AB_ROUNDS ?? 10);
 const SECONDS = Number(process.env.QUOTE_AB_SECONDS ?? 5);
 
 const require = createRequire(import.meta.url);
-const { kathmanduToday, addDays } = require(path.join(treeB, 'dist/src/domain/business-date.js'));
+const { kathmanduToday, addDays } = require(path.join(treeB, 'dist/src/kernel/business-date.js'));
 const body = JSON.stringify({ nationality: 'German', ages: [34], startDate: addDays(kathmanduToday(), 30), duration: 16, routeId: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18' });
 
 const start = async (tree, name) => (await import(path.join(tree, 'bench/support.mjs'))).startBenchServer(name);

@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { here, postgresCpuByPid, postgresCpuSince, processCpuSeconds, startBenchServer, startForked, writeResult } from './support.mjs';
 
 const require = createRequire(import.meta.url);
-const { kathmanduToday, addDays } = require('../dist/src/domain/business-date.js');
+const { kathmanduToday, addDays } = require('../dist/src/kernel/business-date.js');
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

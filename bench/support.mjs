@@ -6,8 +6,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { ensureLocalCluster } = require('../dist/src/db/local-cluster.js');
-const { DEMO_PARTNERS } = require('../dist/src/db/demo-partners.js');
+const { ensureLocalCluster } = require('../dist/src/kernel/db/local-cluster.js');
+const { DEMO_PARTNERS } = require('../dist/src/modules/partners/demo-partners.js');
 export const here = path.dirname(new URL(import.meta.url).pathname);
 
 /**

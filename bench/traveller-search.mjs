@@ -8,9 +8,9 @@ import pg from 'pg';
 import { percentile, startBenchServer, writeResult } from './support.mjs';
 
 const require = createRequire(import.meta.url);
-const { initOrm } = require('../dist/src/db/orm.js');
-const { travellerQueries } = require('../dist/src/services/travellers.js');
-const { pageRequest } = require('../dist/src/domain/pagination.js');
+const { initOrm } = require('../dist/src/database.js');
+const { travellerQueries } = require('../dist/src/modules/travellers/travellers.js');
+const { pageRequest } = require('../dist/src/kernel/http/pagination.js');
 
 const COUNT = Number(process.env.BENCH_TRAVELLERS ?? 1_000_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);

@@ -10,7 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import { startBenchServer } from './support.mjs';
 
 const require = createRequire(import.meta.url);
-const { newWebhookSecret } = require('../dist/src/domain/webhook-signature.js');
+const { newWebhookSecret } = require('../dist/src/modules/webhooks/rules/signature.js');
 const EVENTS = Number(process.env.WEBHOOK_BENCH_EVENTS ?? 1000);
 
 const secret = newWebhookSecret();

@@ -17,7 +17,7 @@ const TARGETS = [
     build: () => {
       // TypeScript 7 (the native compiler, npm alias typescript-native): a build in about 3 s instead of 20.
       run(path.join('node_modules', 'typescript-native', 'bin', 'tsc'), ['-p', 'tsconfig.build.json']);
-      fs.copyFileSync(path.join(ROOT, 'src/db/catalogue.yaml'), path.join(ROOT, 'dist/src/db/catalogue.yaml'));
+      fs.copyFileSync(path.join(ROOT, 'src/modules/catalogue/catalogue.yaml'), path.join(ROOT, 'dist/src/modules/catalogue/catalogue.yaml'));
     },
   },
   {

@@ -1,11 +1,11 @@
 import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
-import { openDatabase } from './db/database';
-import { initOrm } from './db/orm';
+import { openDatabase } from './kernel/db/database';
+import { initOrm } from './database';
 import { AggregatorRegistry } from 'prom-client';
 import type { Config } from './config';
-import { startMetricsListener, type MetricsListener } from './http/metrics-listener';
-import { createLogger, type Logger } from './logger';
+import { startMetricsListener, type MetricsListener } from './kernel/metrics/metrics-listener';
+import { createLogger, type Logger } from './kernel/logging/logger';
 import { configOrExit, exitOnStartupFailure } from './main';
 import { prepare } from './server';
 

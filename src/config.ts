@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { gatewaySecretWeakness } from './domain/secret-strength';
-import type { ResponseValidation } from './http/response-check';
-import { isOneOf } from './narrow';
+import { gatewaySecretWeakness } from './kernel/settings/secret-strength';
+import type { ResponseValidation } from './kernel/http/response-check';
+import { isOneOf } from './kernel/narrow';
 
 export type PaymentMode = 'sandbox' | 'live';
 /** Who serves a partner-facing gateway: the built-in simulation, Khalti ePayment or eSewa ePay v2. */

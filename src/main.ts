@@ -1,8 +1,8 @@
 import cluster from 'node:cluster';
 import { ConfigError, loadConfig, type Config } from './config';
-import { createLogger } from './logger';
+import { createLogger } from './kernel/logging/logger';
 import { startServer } from './server';
-import { StartupRefusal } from './startup-refusal';
+import { StartupRefusal } from './kernel/startup-refusal';
 
 /** Validated configuration, or a message per bad variable and exit code 2. */
 export function configOrExit(): Config {

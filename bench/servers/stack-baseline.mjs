@@ -11,16 +11,16 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const { buildApi, httpStack } = require('../../dist/src/app.js');
-const { createOpenApiBackend } = require('../../dist/src/http/openapi.js');
-const { authenticate } = require('../../dist/src/services/authentication.js');
-const { initOrm } = require('../../dist/src/db/orm.js');
-const { runPrepared } = require('../../dist/src/db/prepared-statement.js');
+const { createOpenApiBackend } = require('../../dist/src/kernel/http/openapi.js');
+const { authenticate } = require('../../dist/src/modules/auth/authentication.js');
+const { initOrm } = require('../../dist/src/database.js');
+const { runPrepared } = require('../../dist/src/kernel/db/prepared-statement.js');
 const { loadConfig } = require('../../dist/src/config.js');
-const { createLogger } = require('../../dist/src/logger.js');
-const { createMetrics } = require('../../dist/src/http/metrics.js');
-const { RateLimiter } = require('../../dist/src/services/rate-limiter.js');
-const { TokenCheckCache } = require('../../dist/src/services/token-check-cache.js');
-const { listenForTokenCheckChanges } = require('../../dist/src/db/token-check-listener.js');
+const { createLogger } = require('../../dist/src/kernel/logging/logger.js');
+const { createMetrics } = require('../../dist/src/kernel/metrics/metrics.js');
+const { RateLimiter } = require('../../dist/src/kernel/rate-limits/rate-limiter.js');
+const { TokenCheckCache } = require('../../dist/src/modules/auth/token-check-cache.js');
+const { listenForTokenCheckChanges } = require('../../dist/src/modules/auth/token-check-listener.js');
 
 // The same path the service takes for its per-request statements (the bearer check, the quote insert).
 const COMPANY_BY_ID = { name: 'baseline-company-by-id', text: 'select id, name from company where id = $1' };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { importCatalogue, readCatalogueFile } from '../db/catalogue-import';
+import { importCatalogue, readCatalogueFile } from '../modules/catalogue';
 import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 export function registerCatalogueCommands(program: Command): void {
@@ -12,7 +12,7 @@ export function registerCatalogueCommands(program: Command): void {
       'after',
       '\nEntries are matched by id: new ones are inserted, existing ones updated, none deleted (retire one with\n' +
         '`active: false`). The file is checked as a whole first; a file with any problem imports nothing.\n' +
-        'Running servers reload their catalogue at once.\n\nExample:\n  npm run ops -- catalogue import src/db/catalogue.yaml --dry-run',
+        'Running servers reload their catalogue at once.\n\nExample:\n  npm run ops -- catalogue import src/modules/catalogue/catalogue.yaml --dry-run',
     )
     .action(async (file: string, options: CliOptions & { dryRun?: boolean }) => {
       const parsed = readCatalogueFile(path.resolve(file));

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { Company, CompanyType } from '../entities/company';
-import { createCompany, deactivateCompany, issueCredential, revokeCredential } from '../services/partner-access';
-import { isOneOf } from '../narrow';
+import { Company, CompanyType } from '../modules/partners';
+import { createCompany, deactivateCompany, issueCredential, revokeCredential } from '../modules/partners';
+import { isOneOf } from '../kernel/narrow';
 import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 export function registerCompanyCommands(program: Command): void {

@@ -2,12 +2,13 @@ import type { Command } from 'commander';
 import os from 'node:os';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config';
-import { openDatabase } from '../db/database';
-import { initOrm, migrate } from '../db/orm';
-import { seed } from '../db/seed';
-import { createGateways } from '../gateways';
-import { createLogger } from '../logger';
-import type { PaymentDeps } from '../services/payment-deps';
+import { openDatabase } from '../kernel/db/database';
+import { initOrm } from '../database';
+import { migrate } from '../kernel/db/orm';
+import { seed } from '../modules/partners';
+import { createGateways } from '../modules/payments';
+import { createLogger } from '../kernel/logging/logger';
+import type { PaymentDeps } from '../modules/payments';
 import { printableJson, printableLines } from './terminal-text';
 
 export interface CliOptions {

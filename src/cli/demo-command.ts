@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DEMO_PARTNERS } from '../db/demo-partners';
+import { DEMO_PARTNERS } from '../modules/partners';
 import { operatorCommand, output, type CliOptions } from './context';
 
 export function registerDemoCommand(program: Command): void {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
-import { purgeExpiredDrafts } from '../services/documents';
-import { documentStorageFor } from '../storage/configured-storage';
+import { purgeExpiredDrafts } from '../modules/documents';
+import { documentStorageFor } from '../modules/documents';
 import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 export function registerDocumentCommands(program: Command): void {

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { decimalStringFromMinor } from '../domain/money';
-import { parseOperatorAmount } from '../domain/operator-order-rules';
-import type { Order } from '../entities/order';
-import { recordCashPayment } from '../services/cash-settlement';
-import { cancelOrder } from '../services/order-cancellation';
-import { orderOverview, type OrderOverview } from '../services/order-overview';
-import { bindingOfOrder, orderPrice } from '../services/promo-store';
-import { orderIdentity } from '../operations/order-wire';
+import { decimalStringFromMinor } from '../kernel/money';
+import { parseOperatorAmount } from '../modules/orders';
+import type { Order } from '../modules/orders';
+import { recordCashPayment } from '../modules/payments';
+import { cancelOrder } from '../modules/payments';
+import { orderOverview, type OrderOverview } from '../modules/orders';
+import { bindingOfOrder, orderPrice } from '../modules/orders';
+import { orderIdentity } from '../modules/orders';
 import { OPERATOR_NOTE_MAX_LENGTH, operatorActor, operatorCommand, output, showCommand, withDatabase, withPayments, type CliOptions } from './context';
 
 export function registerOrderCommands(program: Command): void {

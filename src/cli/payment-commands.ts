@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { decimalStringFromMinor } from '../domain/money';
-import { paymentOverview, type PaymentOverview } from '../services/payment-overview';
-import { reconcileDueAttempts } from '../services/payment-reconciliation';
-import { recordRefund, refundsOwed } from '../services/refund-record';
+import { decimalStringFromMinor } from '../kernel/money';
+import { paymentOverview, type PaymentOverview } from '../modules/payments';
+import { reconcileDueAttempts } from '../modules/payments';
+import { recordRefund, refundsOwed } from '../modules/payments';
 import { OPERATOR_NOTE_MAX_LENGTH, operatorActor, operatorCommand, output, showCommand, withDatabase, withPayments, type CliOptions } from './context';
 
 export function registerPaymentCommands(program: Command): void {

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { amountFromMinor } from '../domain/money';
-import { parsePromoDefinition, type PromoDefinitionInput } from '../domain/promo-definition';
-import type { PromoCode } from '../entities/promo-code';
-import { createPromoCode, createSalesAgent, deactivatePromoCode, listPromoCodes } from '../services/promo-codes';
+import { amountFromMinor } from '../kernel/money';
+import { parsePromoDefinition, type PromoDefinitionInput } from '../modules/promos';
+import type { PromoCode } from '../modules/promos';
+import { createPromoCode, createSalesAgent, deactivatePromoCode, listPromoCodes } from '../modules/promos';
 import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 export function registerPromoCommands(program: Command): void {

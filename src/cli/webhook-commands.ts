@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
-import type { WebhookEventStatus } from '../entities/webhook-event';
-import { listDeliveries, removeEndpoint, replayEvents, rotateSecret, sendTestEvent, setEndpoint } from '../services/webhook-endpoints';
+import type { WebhookEventStatus } from '../modules/webhooks';
+import { listDeliveries, removeEndpoint, replayEvents, rotateSecret, sendTestEvent, setEndpoint } from '../modules/webhooks';
 import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 const EVENT_STATUSES: readonly WebhookEventStatus[] = ['PENDING', 'DELIVERED', 'FAILED', 'NO_ENDPOINT'];

@@ -1,11 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { AccessToken } from '../../src/entities/access-token';
-import { Company } from '../../src/entities/company';
-import { Credential } from '../../src/entities/credential';
-import { Document as DocumentEntity } from '../../src/entities/document';
-import { OrderGroup } from '../../src/entities/order-group';
-import { Traveller } from '../../src/entities/traveller';
-import { loadSpecDocument } from '../../src/http/spec-document';
+import { AccessToken } from '../../src/modules/auth/entities/access-token';
+import { Company } from '../../src/modules/partners/entities/company';
+import { Credential } from '../../src/modules/auth/entities/credential';
+import { Document as DocumentEntity } from '../../src/modules/documents/entities/document';
+import { OrderGroup } from '../../src/modules/orders/entities/order-group';
+import { Traveller } from '../../src/modules/travellers/entities/traveller';
+import { loadSpecDocument } from '../../src/kernel/http/spec-document';
 import type { RunningServer } from '../../src/server';
 import { expectContract } from '../support/contract';
 import { FILES, uploadedDocumentId } from '../support/documents';

@@ -1,8 +1,8 @@
-import { CompanyType } from '../../src/entities/company';
-import { Company } from '../../src/entities/company';
-import { Credential } from '../../src/entities/credential';
-import { AccessToken } from '../../src/entities/access-token';
-import { DEMO_PARTNERS } from '../../src/db/demo-partners';
+import { CompanyType } from '../../src/modules/partners/entities/company';
+import { Company } from '../../src/modules/partners/entities/company';
+import { Credential } from '../../src/modules/auth/entities/credential';
+import { AccessToken } from '../../src/modules/auth/entities/access-token';
+import { DEMO_PARTNERS } from '../../src/modules/partners/demo-partners';
 import { useTestServer } from '../support/test-server';
 import { newPartner } from '../support/partners';
 import { eventually } from '../support/eventually';

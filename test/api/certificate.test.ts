@@ -1,8 +1,8 @@
-import { Ctg } from '../../src/entities/ctg';
-import { Order } from '../../src/entities/order';
-import { Traveller } from '../../src/entities/traveller';
-import { addDays, kathmanduToday } from '../../src/domain/business-date';
-import { recordCashPayment } from '../../src/services/cash-settlement';
+import { Ctg } from '../../src/modules/catalogue/entities/ctg';
+import { Order } from '../../src/modules/orders/entities/order';
+import { Traveller } from '../../src/modules/travellers/entities/traveller';
+import { addDays, kathmanduToday } from '../../src/kernel/business-date';
+import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
 import { asExtracted, readPdf } from '../support/certificate-pdf';
 import { expectContract } from '../support/contract';
 import type { ApiResponse } from '../support/http-client';

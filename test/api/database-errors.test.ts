@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/kernel/logging/logger';
 import { expectSchema } from '../support/contract';
 import { everestQuote, ORDERS, QUOTE } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { PaymentAttempt } from '../../src/entities/payment-attempt';
-import { InvalidCallbackError, type GatewayName, type PaymentGateway, type ReturnQuery } from '../../src/gateways/gateway';
+import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
+import { InvalidCallbackError, type GatewayName, type PaymentGateway, type ReturnQuery } from '../../src/modules/payments/providers/gateway';
 import type { RunningServer } from '../../src/server';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';

@@ -1,4 +1,4 @@
-import { Order, OrderStatus } from '../../src/entities/order';
+import { Order, OrderStatus } from '../../src/modules/orders/entities/order';
 import { newPartner, type TestPartner } from '../support/partners';
 import { createGroup, groupPromoPath, newCode, orderPromoPath, promoParties, usedCount, type PromoOwner } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { recordCashPayment } from '../../src/services/cash-settlement';
-import { cancelOrder } from '../../src/services/order-cancellation';
+import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
+import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, pay, placeGroup, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';

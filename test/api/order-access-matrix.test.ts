@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { CompanyType } from '../../src/entities/company';
-import { Order } from '../../src/entities/order';
-import { PaymentAttempt } from '../../src/entities/payment-attempt';
+import { CompanyType } from '../../src/modules/partners/entities/company';
+import { Order } from '../../src/modules/orders/entities/order';
+import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import type { ApiResponse } from '../support/http-client';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';

@@ -1,4 +1,4 @@
-import { addDays } from '../../src/domain/business-date';
+import { addDays } from '../../src/kernel/business-date';
 import { CTGS } from '../support/catalogue-fixtures';
 import { departure, everestQuote, orderFromQuote, ORDERS, writtenState } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';

@@ -1,7 +1,7 @@
-import { addDays, kathmanduToday } from '../../src/domain/business-date';
-import { CompanyType } from '../../src/entities/company';
-import { Order } from '../../src/entities/order';
-import { Quote } from '../../src/entities/quote';
+import { addDays, kathmanduToday } from '../../src/kernel/business-date';
+import { CompanyType } from '../../src/modules/partners/entities/company';
+import { Order } from '../../src/modules/orders/entities/order';
+import { Quote } from '../../src/modules/catalogue/entities/quote';
 import { CTGS, ROUTES } from '../support/catalogue-fixtures';
 import { departure, everestQuote, orderFromQuote, ORDERS, writtenState } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';

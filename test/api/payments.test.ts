@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Order, OrderStatus } from '../../src/entities/order';
-import { PaymentAttempt } from '../../src/entities/payment-attempt';
-import { recordCashPayment } from '../../src/services/cash-settlement';
-import { cancelOrder } from '../../src/services/order-cancellation';
+import { Order, OrderStatus } from '../../src/modules/orders/entities/order';
+import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
+import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
+import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PaymentAttempt } from '../../src/entities/payment-attempt';
+import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { newPartner, type TestPartner } from '../support/partners';
 import { pay, paymentStatus, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
 import { newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';

@@ -1,7 +1,7 @@
-import { DEMO_PROMO_CODES } from '../../src/db/demo-partners';
-import { addDays, kathmanduToday } from '../../src/domain/business-date';
-import { Order, OrderStatus } from '../../src/entities/order';
-import { PromoCode } from '../../src/entities/promo-code';
+import { DEMO_PROMO_CODES } from '../../src/modules/partners/demo-partners';
+import { addDays, kathmanduToday } from '../../src/kernel/business-date';
+import { Order, OrderStatus } from '../../src/modules/orders/entities/order';
+import { PromoCode } from '../../src/modules/promos/entities/promo-code';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { createOrder, newCode, orderPromoPath, promoParties, usedCount, type PromoOwner } from '../support/promo-fixtures';

@@ -1,8 +1,8 @@
-import { addDays, kathmanduToday } from '../../src/domain/business-date';
+import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { randomUUID } from 'node:crypto';
-import { Company } from '../../src/entities/company';
-import { Quote } from '../../src/entities/quote';
-import { createQuote } from '../../src/services/quoting';
+import { Company } from '../../src/modules/partners/entities/company';
+import { Quote } from '../../src/modules/catalogue/entities/quote';
+import { createQuote } from '../../src/modules/catalogue/quoting';
 import { CTGS, ROUTES } from '../support/catalogue-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';

@@ -1,6 +1,6 @@
-import { Document } from '../../src/entities/document';
-import { Traveller } from '../../src/entities/traveller';
-import { addDays, kathmanduToday } from '../../src/domain/business-date';
+import { Document } from '../../src/modules/documents/entities/document';
+import { Traveller } from '../../src/modules/travellers/entities/traveller';
+import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { FILES, TRAVELLERS_PATH, registerTraveller, travellerInput, uploadTravellerDocuments, uploadedDocumentId, type TravellerDocuments } from '../support/documents';
 import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';

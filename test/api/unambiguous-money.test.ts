@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { PaymentAttempt } from '../../src/entities/payment-attempt';
-import { cancelOrder } from '../../src/services/order-cancellation';
-import { recordRefund } from '../../src/services/refund-record';
+import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
+import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
+import { recordRefund } from '../../src/modules/payments/refund-record';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Order } from '../../src/entities/order';
-import { WebhookDelivery } from '../../src/entities/webhook-delivery';
-import { WebhookEvent } from '../../src/entities/webhook-event';
-import { cancelOrder } from '../../src/services/order-cancellation';
-import { rotateSecret, setEndpoint, sendTestEvent } from '../../src/services/webhook-endpoints';
+import { Order } from '../../src/modules/orders/entities/order';
+import { WebhookDelivery } from '../../src/modules/webhooks/entities/webhook-delivery';
+import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
+import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
+import { rotateSecret, setEndpoint, sendTestEvent } from '../../src/modules/webhooks/endpoints';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, DECLINE_CARD, deliverCallback, groupPayPath, pay, placeGroup, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';

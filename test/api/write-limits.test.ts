@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunningServer } from '../../src/server';
-import { LocalDiskStorage } from '../../src/storage/local-disk-storage';
+import { LocalDiskStorage } from '../../src/modules/documents/storage/local-disk-storage';
 import { CTGS } from '../support/catalogue-fixtures';
 import { FILES, TRAVELLERS_PATH, travellerInput, uploadDocument } from '../support/documents';
 import type { ApiResponse } from '../support/http-client';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-import { loadSpecDocument } from '../../src/http/spec-document';
+import { loadSpecDocument } from '../../src/kernel/http/spec-document';
 import type { RunningServer } from '../../src/server';
 import { startTestServer } from '../support/test-server';
 

@@ -14,8 +14,8 @@ const hooks = require('hooks');
 
 const root = path.resolve(__dirname, '../..');
 const document = require(path.join(root, 'generated/openapi.json'));
-const { operationHandlers } = require(path.join(root, 'dist/src/operations/index.js'));
-const { DEMO_PARTNERS } = require(path.join(root, 'dist/src/db/demo-partners.js'));
+const { operationHandlers } = require(path.join(root, 'dist/src/operation-handlers.js'));
+const { DEMO_PARTNERS } = require(path.join(root, 'dist/src/modules/partners/demo-partners.js'));
 const documentScenarios = require('./document-scenarios.cjs');
 
 const baseUrl = process.env.DREDD_BASE_URL;

@@ -10,7 +10,7 @@ const { runScenarios } = require('./scenario-runner.cjs');
 
 const root = path.resolve(__dirname, '../..');
 const document = require(path.join(root, 'generated/openapi.json'));
-const { DEMO_PARTNERS } = require(path.join(root, 'dist/src/db/demo-partners.js'));
+const { DEMO_PARTNERS } = require(path.join(root, 'dist/src/modules/partners/demo-partners.js'));
 
 const baseUrl = process.env.DREDD_BASE_URL;
 // Everest Trails (travel agency) calls; Annapurna Adventure owns the "another company's" records;
@@ -20,7 +20,7 @@ let caller;
 let throttled;
 const fixtures = { error: undefined };
 
-// Demo promo codes of src/db/demo-partners.ts (the spec's examples name them too). A code of one
+// Demo promo codes of src/modules/partners/demo-partners.ts (the spec's examples name them too). A code of one
 // sales company fits any unbound order of a travel agency.
 const COMPANY_CODE = 'HIMALAYA10';
 const CREATION_CODE = 'SUMMIT500';

@@ -8,7 +8,7 @@ const { API, signedInPartner, onPath } = require('./live-partner.cjs');
 const { runScenarios } = require('./scenario-runner.cjs');
 
 const root = path.resolve(__dirname, '../..');
-const { DEMO_PARTNERS } = require(path.join(root, 'dist/src/db/demo-partners.js'));
+const { DEMO_PARTNERS } = require(path.join(root, 'dist/src/modules/partners/demo-partners.js'));
 
 const baseUrl = process.env.DREDD_BASE_URL;
 const fixtures = { error: undefined };

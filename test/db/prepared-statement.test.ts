@@ -1,4 +1,4 @@
-import { runPrepared } from '../../src/db/prepared-statement';
+import { runPrepared } from '../../src/kernel/db/prepared-statement';
 import type { RunningServer } from '../../src/server';
 import { startTestServer } from '../support/test-server';
 

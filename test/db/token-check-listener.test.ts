@@ -1,14 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { newAccessToken, issueClientSecret, tokenHash } from '../../src/domain/credential-secret';
-import { initOrm, migrate, type Orm } from '../../src/db/orm';
-import { listenForTokenCheckChanges, type TokenCheckListener } from '../../src/db/token-check-listener';
-import { AccessToken } from '../../src/entities/access-token';
-import { Company, CompanyType } from '../../src/entities/company';
-import { Credential } from '../../src/entities/credential';
-import { createLogger } from '../../src/logger';
-import { authenticate } from '../../src/services/authentication';
-import { TokenCheckCache } from '../../src/services/token-check-cache';
+import { newAccessToken, issueClientSecret, tokenHash } from '../../src/modules/auth/rules/credential-secret';
+import { initOrm } from '../../src/database';
+import { migrate, type Orm } from '../../src/kernel/db/orm';
+import { listenForTokenCheckChanges, type TokenCheckListener } from '../../src/modules/auth/token-check-listener';
+import { AccessToken } from '../../src/modules/auth/entities/access-token';
+import { Company, CompanyType } from '../../src/modules/partners/entities/company';
+import { Credential } from '../../src/modules/auth/entities/credential';
+import { createLogger } from '../../src/kernel/logging/logger';
+import { authenticate } from '../../src/modules/auth/authentication';
+import { TokenCheckCache } from '../../src/modules/auth/token-check-cache';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL as string;
 let orm: Orm;

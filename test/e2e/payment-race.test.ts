@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PaymentAttempt } from '../../src/entities/payment-attempt';
+import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import type { RunningServer } from '../../src/server';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';

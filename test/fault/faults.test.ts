@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { initOrm, type Orm } from '../../src/db/orm';
+import { initOrm } from '../../src/database';
+import { type Orm } from '../../src/kernel/db/orm';
 import { expectContract } from '../support/contract';
 import { ApiClient } from '../support/http-client';
 import { newPartner } from '../support/partners';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { loadSpecDocument } from '../../src/http/spec-document';
+import { loadSpecDocument } from '../../src/kernel/http/spec-document';
 import type { RunningServer } from '../../src/server';
 import { expectContract, expectSchema } from '../support/contract';
 import { FILES, uploadedDocumentId } from '../support/documents';

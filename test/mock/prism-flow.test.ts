@@ -1,6 +1,6 @@
 import { spawnSync, execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { loadSpecDocument } from '../../src/http/spec-document';
+import { loadSpecDocument } from '../../src/kernel/http/spec-document';
 import { expectContract } from '../support/contract';
 import { ApiClient, type WireJson } from '../support/http-client';
 import { startPrism, type PrismProcess } from '../support/prism';
@@ -19,7 +19,7 @@ function requestExample(pathName: string, method: string, name: string, mediaTyp
   return example.$ref ? document.components.examples[example.$ref.split('/').pop() as string].value : example.value;
 }
 
-/** The demo company code of src/db/demo-partners.ts that the order examples use. */
+/** The demo company code of src/modules/partners/demo-partners.ts that the order examples use. */
 const DEMO_COMPANY_CODE = 'HIMALAYA10';
 /** The documented placeholder for the service's own host in examples (see the Tools section of the spec). */
 const SANDBOX_PLACEHOLDER_HOST = 'sandbox.partner-api.example.com';

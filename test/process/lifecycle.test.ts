@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { DEMO_PARTNERS } from '../../src/db/demo-partners';
+import { DEMO_PARTNERS } from '../../src/modules/partners/demo-partners';
 import { expectContract, expectSchema } from '../support/contract';
 import { builtServerFixtures, forkServer, refusedStart, type ServerProcess } from '../support/built-server';
 import { liveProvidersEnv } from '../support/live-providers-env';

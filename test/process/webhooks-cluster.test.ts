@@ -1,9 +1,10 @@
-import { initOrm, type Orm } from '../../src/db/orm';
+import { initOrm } from '../../src/database';
+import { type Orm } from '../../src/kernel/db/orm';
 import { buildServer, forkServer, type ServerProcess } from '../support/built-server';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, pay, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
-import { setEndpoint } from '../../src/services/webhook-endpoints';
+import { setEndpoint } from '../../src/modules/webhooks/endpoints';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 // Built server processes on one database, as a deployment runs them: deliveries and periodic jobs

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import type { DocumentStorage } from '../../src/storage/document-storage';
-import { LocalDiskStorage } from '../../src/storage/local-disk-storage';
-import { s3StorageFor } from '../../src/storage/s3-storage';
+import type { DocumentStorage } from '../../src/modules/documents/storage/document-storage';
+import { LocalDiskStorage } from '../../src/modules/documents/storage/local-disk-storage';
+import { s3StorageFor } from '../../src/modules/documents/storage/s3-storage';
 import { startS3Endpoint, type S3Endpoint } from '../support/s3-endpoint';
 
 /** An adapter under test and a way to see every object it holds, whatever the port says. */

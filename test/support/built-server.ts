@@ -2,7 +2,8 @@ import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { initOrm, type Orm } from '../../src/db/orm';
+import { initOrm } from '../../src/database';
+import { type Orm } from '../../src/kernel/db/orm';
 
 import { SANDBOX_ENV } from './test-server';
 

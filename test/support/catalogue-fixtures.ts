@@ -1,4 +1,4 @@
-/** Ids from src/db/catalogue.yaml, the seed every test database carries. */
+/** Ids from src/modules/catalogue/catalogue.yaml, the seed every test database carries. */
 export const ROUTES = {
   everestBaseCamp: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18',
   annapurnaCircuit: '5e8a13c4-6f27-4b09-a1d8-3c7e90b2f564',

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { fontRuns, loadCertificateFonts } from '../../src/certificate/certificate-fonts';
+import { fontRuns, loadCertificateFonts } from '../../src/modules/certificates/certificate-fonts';
 
 export interface ReadPdf {
   /** The text of every page, whitespace collapsed to single spaces. */

@@ -1,8 +1,8 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Document } from 'openapi-backend';
-import { loadSpecDocument } from '../../src/http/spec-document';
-import { createOpenApiBackend } from '../../src/http/openapi';
+import { loadSpecDocument } from '../../src/kernel/http/spec-document';
+import { createOpenApiBackend } from '../../src/kernel/http/openapi';
 
 let backend: ReturnType<typeof createOpenApiBackend> | undefined;
 let schemaAjv: Ajv2020 | undefined;

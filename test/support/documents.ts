@@ -1,4 +1,4 @@
-import type { Schemas } from '../../src/domain/wire';
+import type { Schemas } from '../../src/kernel/http/wire';
 import type { ApiClient, ApiResponse } from './http-client';
 
 /** Small but real files: a 1x1 PNG, a 1x1 JPEG, a 1x1 lossless WebP and a one-page PDF. */

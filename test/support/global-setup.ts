@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { ensureLocalCluster } from '../../src/db/local-cluster';
+import { ensureLocalCluster } from '../../src/kernel/db/local-cluster';
 
 /**
  * One PostgreSQL for the whole run: a fresh database on DATABASE_URL's server when it is set

@@ -1,7 +1,7 @@
-import { addDays, kathmanduToday } from '../../src/domain/business-date';
-import { Order } from '../../src/entities/order';
-import { OrderGroup } from '../../src/entities/order-group';
-import { Quote } from '../../src/entities/quote';
+import { addDays, kathmanduToday } from '../../src/kernel/business-date';
+import { Order } from '../../src/modules/orders/entities/order';
+import { OrderGroup } from '../../src/modules/orders/entities/order-group';
+import { Quote } from '../../src/modules/catalogue/entities/quote';
 import type { RunningServer } from '../../src/server';
 import { ROUTES } from './catalogue-fixtures';
 import type { ApiClient, WireJson } from './http-client';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import type { Logger } from '../../src/logger';
+import type { Logger } from '../../src/kernel/logging/logger';
 import type { RunningServer } from '../../src/server';
 import { ApiClient } from './http-client';
 import { newPartner, type TestPartner } from './partners';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { Company, CompanyType } from '../../src/entities/company';
-import { Credential } from '../../src/entities/credential';
-import { issueClientSecret } from '../../src/domain/credential-secret';
+import { Company, CompanyType } from '../../src/modules/partners/entities/company';
+import { Credential } from '../../src/modules/auth/entities/credential';
+import { issueClientSecret } from '../../src/modules/auth/rules/credential-secret';
 import type { RunningServer } from '../../src/server';
 import type { ApiClient } from './http-client';
 

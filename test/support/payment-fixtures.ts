@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { signCallback } from '../../src/gateways/callback-signature';
-import type { GatewayName, GatewayReport } from '../../src/gateways/gateway';
-import { Order, OrderStatus } from '../../src/entities/order';
-import { PaymentAttempt } from '../../src/entities/payment-attempt';
+import { signCallback } from '../../src/modules/payments/providers/callback-signature';
+import type { GatewayName, GatewayReport } from '../../src/modules/payments/providers/gateway';
+import { Order, OrderStatus } from '../../src/modules/orders/entities/order';
+import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import type { RunningServer } from '../../src/server';
 import { CTGS } from './catalogue-fixtures';
 import type { ApiClient, ApiResponse, WireJson } from './http-client';

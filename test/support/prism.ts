@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type net from 'node:net';
 import path from 'node:path';
-import { freePort } from '../../src/db/local-cluster';
+import { freePort } from '../../src/kernel/db/local-cluster';
 
 const ROOT = path.resolve(__dirname, '../..');
 const PRISM = path.join(ROOT, 'node_modules/.bin/prism');

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Company, CompanyType } from '../../src/entities/company';
-import { PromoCode } from '../../src/entities/promo-code';
-import { SalesAgent } from '../../src/entities/sales-agent';
-import type { Orm } from '../../src/db/orm';
+import { Company, CompanyType } from '../../src/modules/partners/entities/company';
+import { PromoCode } from '../../src/modules/promos/entities/promo-code';
+import { SalesAgent } from '../../src/modules/partners/entities/sales-agent';
+import type { Orm } from '../../src/kernel/db/orm';
 import { CTGS } from './catalogue-fixtures';
 import type { ApiClient, WireJson } from './http-client';
 import { departure, ORDERS } from './order-fixtures';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
-import { createLogger, type Logger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/kernel/logging/logger';
 import { startServer, type RunningServer } from '../../src/server';
 import { ApiClient } from './http-client';
 import { createOwnDatabase, type OwnDatabase } from './own-database';

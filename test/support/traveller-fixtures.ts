@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { Document, DocumentType } from '../../src/entities/document';
-import { Traveller } from '../../src/entities/traveller';
-import type { Orm } from '../../src/db/orm';
+import { Document, DocumentType } from '../../src/modules/documents/entities/document';
+import { Traveller } from '../../src/modules/travellers/entities/traveller';
+import type { Orm } from '../../src/kernel/db/orm';
 
 export interface TravellerOverrides {
   name?: string;

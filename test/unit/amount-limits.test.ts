@@ -1,6 +1,6 @@
-import { AMOUNT_LIMITS, LARGEST_STORABLE_AMOUNT, largestGroupTotal, largestOrderTotal } from '../../src/domain/amount-limits';
-import { catalogueFileSchema } from '../../src/db/catalogue-schema';
-import { loadSpecDocument } from '../../src/http/spec-document';
+import { AMOUNT_LIMITS, LARGEST_STORABLE_AMOUNT, largestGroupTotal, largestOrderTotal } from '../../src/kernel/amount-limits';
+import { catalogueFileSchema } from '../../src/modules/catalogue/catalogue-schema';
+import { loadSpecDocument } from '../../src/kernel/http/spec-document';
 
 type Schema = { maximum?: number; maxItems?: number; items?: Schema; properties?: Record<string, Schema>; $ref?: string };
 

@@ -1,4 +1,4 @@
-import { addDays, ageOn, inclusiveDays, isCalendarDate, kathmanduToday } from '../../src/domain/business-date';
+import { addDays, ageOn, inclusiveDays, isCalendarDate, kathmanduToday } from '../../src/kernel/business-date';
 
 describe('Nepal business dates', () => {
   it('takes today from the Kathmandu clock (UTC+5:45), not the server zone', () => {

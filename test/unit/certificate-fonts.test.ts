@@ -1,4 +1,4 @@
-import { fontRuns, loadCertificateFonts } from '../../src/certificate/certificate-fonts';
+import { fontRuns, loadCertificateFonts } from '../../src/modules/certificates/certificate-fonts';
 
 const fonts = loadCertificateFonts();
 const runs = (text: string) => fontRuns(fonts, text, 'regular').map((run) => [run.face, run.text]);

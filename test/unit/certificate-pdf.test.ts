@@ -1,6 +1,6 @@
-import { renderCertificate } from '../../src/certificate/certificate-pdf';
-import { loadCertificateFonts } from '../../src/certificate/certificate-fonts';
-import type { CertificateContent } from '../../src/certificate/certificate-content';
+import { renderCertificate } from '../../src/modules/certificates/certificate-pdf';
+import { loadCertificateFonts } from '../../src/modules/certificates/certificate-fonts';
+import type { CertificateContent } from '../../src/modules/certificates/rules/certificate-content';
 import { readPdf } from '../support/certificate-pdf';
 
 const fonts = loadCertificateFonts();

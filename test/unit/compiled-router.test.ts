@@ -1,6 +1,6 @@
 import OpenAPIBackend, { OpenAPIRouter, type Operation, type Request } from 'openapi-backend';
-import { CompiledRouter } from '../../src/http/compiled-router';
-import { loadSpecDocument } from '../../src/http/spec-document';
+import { CompiledRouter } from '../../src/kernel/http/compiled-router';
+import { loadSpecDocument } from '../../src/kernel/http/spec-document';
 
 /** The spec dereferenced the way the service's backend sees it. */
 async function dereferencedSpec() {

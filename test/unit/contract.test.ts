@@ -1,10 +1,10 @@
-import { DomainError, conflict, invalid, tooMany, unauthenticated, uploadRefused } from '../../src/domain/errors';
-import { toHttpError } from '../../src/http/error-response';
-import { createOpenApiBackend } from '../../src/http/openapi';
-import { responseCheck } from '../../src/http/response-check';
-import { loadSpecDocument } from '../../src/http/spec-document';
-import { operationHandlers } from '../../src/operations';
-import type { ContractHandlers, TagHandlers } from '../../src/operations/operation';
+import { DomainError, conflict, invalid, tooMany, unauthenticated, uploadRefused } from '../../src/kernel/errors';
+import { toHttpError } from '../../src/kernel/http/error-response';
+import { createOpenApiBackend } from '../../src/kernel/http/openapi';
+import { responseCheck } from '../../src/kernel/http/response-check';
+import { loadSpecDocument } from '../../src/kernel/http/spec-document';
+import { operationHandlers } from '../../src/operation-handlers';
+import type { ContractHandlers, TagHandlers } from '../../src/kernel/http/request-scope';
 
 describe('the handler map is the contract (checked by the typecheck npm test runs first)', () => {
   it('when an operationId is misspelt, then the tag module does not compile', () => {

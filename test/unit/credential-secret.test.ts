@@ -1,4 +1,4 @@
-import { hashChosenSecret, issueClientSecret, verifyClientSecret, verifySecret } from '../../src/domain/credential-secret';
+import { hashChosenSecret, issueClientSecret, verifyClientSecret, verifySecret } from '../../src/modules/auth/rules/credential-secret';
 
 describe('client secrets', () => {
   it('issues 32 random bytes, base64url, and keeps only their SHA-256', async () => {

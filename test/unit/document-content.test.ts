@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { describeAllowed, isAllowedContent, sniffContentType } from '../../src/domain/document-content';
-import { judgeUpload } from '../../src/domain/document-upload';
-import { DocumentType } from '../../src/entities/document';
+import { describeAllowed, isAllowedContent, sniffContentType } from '../../src/modules/documents/rules/document-content';
+import { judgeUpload } from '../../src/modules/documents/rules/document-upload';
+import { DocumentType } from '../../src/modules/documents/entities/document';
 import { FILES } from '../support/documents';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);

@@ -1,4 +1,4 @@
-import { MAX_FILE_NAME_LENGTH, sanitiseFileName } from '../../src/domain/document-file-name';
+import { MAX_FILE_NAME_LENGTH, sanitiseFileName } from '../../src/modules/documents/rules/document-file-name';
 
 describe('sanitiseFileName', () => {
   it('keeps an ordinary name as it is', () => {

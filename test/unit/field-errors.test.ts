@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { fieldErrorsFromAjv } from '../../src/http/field-errors';
+import { fieldErrorsFromAjv } from '../../src/kernel/http/field-errors';
 
 const error = (overrides: Partial<ErrorObject>): ErrorObject => ({ keyword: 'type', instancePath: '', schemaPath: '', params: {}, ...overrides });
 

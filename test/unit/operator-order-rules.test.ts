@@ -1,4 +1,4 @@
-import { cancellationRefusal, cashSettlementRefusal, parseOperatorAmount, type OrderFacts } from '../../src/domain/operator-order-rules';
+import { cancellationRefusal, cashSettlementRefusal, parseOperatorAmount, type OrderFacts } from '../../src/modules/orders/rules/operator-order-rules';
 
 const pendingCash: OrderFacts = { orderRef: 'ORD-2026-000142', status: 'PENDING', settlementType: 'CASH', totalAmount: 450_000, currency: 'NPR', paidAt: null };
 

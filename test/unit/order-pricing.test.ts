@@ -1,4 +1,4 @@
-import { priceOrder, promoBase, type OrderPriceParts } from '../../src/domain/order-pricing';
+import { priceOrder, promoBase, type OrderPriceParts } from '../../src/modules/orders/rules/order-pricing';
 
 const parts = (overrides: Partial<OrderPriceParts> = {}): OrderPriceParts => ({
   packagePrice: 1_642_000,

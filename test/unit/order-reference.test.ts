@@ -1,4 +1,4 @@
-import { formatReference, isReference, isUuid } from '../../src/domain/order-reference';
+import { formatReference, isReference, isUuid } from '../../src/modules/orders/rules/order-reference';
 
 describe('order and group references', () => {
   it('formats ORD-, ORDN- and GRP- references with a six-digit sequence', () => {

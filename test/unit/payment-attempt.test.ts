@@ -1,6 +1,6 @@
-import { effectOfGatewayWord, isExpired, needsReconciliation, settlementPlan, shareStatus } from '../../src/domain/payment-attempt';
-import { nextReferenceMillis, paymentReference } from '../../src/domain/payment-reference';
-import { payRequestFingerprint } from '../../src/domain/payment-request';
+import { effectOfGatewayWord, isExpired, needsReconciliation, settlementPlan, shareStatus } from '../../src/modules/payments/rules/payment-attempt';
+import { nextReferenceMillis, paymentReference } from '../../src/modules/payments/rules/payment-reference';
+import { payRequestFingerprint } from '../../src/modules/payments/rules/payment-request';
 
 describe('the gateway word on an attempt', () => {
   it('completes an open attempt with the gateway status', () => {

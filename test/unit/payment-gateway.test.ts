@@ -1,8 +1,8 @@
 import { loadConfig } from '../../src/config';
-import { returnUrlProblem, returnUrlWithPaymentRef } from '../../src/domain/return-url';
-import { signCallback, verifySignedCallback } from '../../src/gateways/callback-signature';
-import { InvalidCallbackError } from '../../src/gateways/gateway';
-import { decideCheckout } from '../../src/gateways/sandbox/test-instruments';
+import { returnUrlProblem, returnUrlWithPaymentRef } from '../../src/modules/payments/rules/return-url';
+import { signCallback, verifySignedCallback } from '../../src/modules/payments/providers/callback-signature';
+import { InvalidCallbackError } from '../../src/modules/payments/providers/gateway';
+import { decideCheckout } from '../../src/modules/payments/providers/sandbox/test-instruments';
 
 const SECRET = 'x'.repeat(43);
 const report = { paymentRef: 'ORD-2026-000142-1789892411482', status: 'SUCCESS' as const, amount: 1795500, currency: 'NPR', gatewayTransactionId: 'CG-1', issuedAt: new Date('2026-09-20T08:24:37Z') };

@@ -1,4 +1,4 @@
-import { isInsuredStatus, policyStanding } from '../../src/domain/policy-standing';
+import { isInsuredStatus, policyStanding } from '../../src/modules/certificates/rules/policy-standing';
 
 const window = { coverageStartDate: '2026-10-01', coverageEndDate: '2026-10-16' };
 

@@ -1,5 +1,5 @@
-import { pricePackage } from '../../src/domain/pricing';
-import { recommendPackage, type EligiblePackage } from '../../src/domain/package-eligibility';
+import { pricePackage } from '../../src/modules/catalogue/rules/pricing';
+import { recommendPackage, type EligiblePackage } from '../../src/modules/catalogue/rules/package-eligibility';
 
 const trekPackage = {
   baseDurationDays: 14,

@@ -1,4 +1,4 @@
-import { parsePromoDefinition } from '../../src/domain/promo-definition';
+import { parsePromoDefinition } from '../../src/modules/promos/rules/promo-definition';
 
 const company = '8e4c6f5d-0a7b-4c9d-9ecf-3a4b5c6d7e8f';
 

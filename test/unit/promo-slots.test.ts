@@ -12,7 +12,7 @@ import {
   type PromoBinding,
   type PromoSlots,
   type SlotCode,
-} from '../../src/domain/promo-slots';
+} from '../../src/modules/orders/rules/promo-slots';
 
 const usable: CodeUsability = { active: true, ownerActive: true, validFrom: null, validTo: null, usageLimit: null, usedCount: 0 };
 

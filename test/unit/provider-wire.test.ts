@@ -1,6 +1,6 @@
-import { esewaSignature, esewaSignatureMatches } from '../../src/gateways/esewa/esewa-signature';
-import { minorFromEsewa, statusOutcome } from '../../src/gateways/esewa/esewa-wire';
-import { lookupOutcome, returnProblem } from '../../src/gateways/khalti/khalti-wire';
+import { esewaSignature, esewaSignatureMatches } from '../../src/modules/payments/providers/esewa/esewa-signature';
+import { minorFromEsewa, statusOutcome } from '../../src/modules/payments/providers/esewa/esewa-wire';
+import { lookupOutcome, returnProblem } from '../../src/modules/payments/providers/khalti/khalti-wire';
 
 const UAT_SECRET = '8gBm/:&EnhH.1/q';
 const payment = { paymentRef: 'ORD-2026-000142-1789892411482', providerRef: 'bZQLD9wRVWo4CdESSfuSsB', amount: 450000, currency: 'NPR' };

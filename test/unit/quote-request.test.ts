@@ -1,4 +1,4 @@
-import { quoteRequestErrors, tripWindow } from '../../src/domain/quote-request';
+import { quoteRequestErrors, tripWindow } from '../../src/modules/catalogue/rules/quote-request';
 
 const today = '2026-11-23';
 const base = { startDate: '2026-12-01', duration: 10, maxAltitude: 3000 };

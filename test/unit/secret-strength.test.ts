@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEMO_PARTNERS } from '../../src/db/demo-partners';
-import { gatewaySecretWeakness, PUBLISHED_SECRETS } from '../../src/domain/secret-strength';
+import { DEMO_PARTNERS } from '../../src/modules/partners/demo-partners';
+import { gatewaySecretWeakness, PUBLISHED_SECRETS } from '../../src/kernel/settings/secret-strength';
 
 const ROOT = path.resolve(__dirname, '../..');
 

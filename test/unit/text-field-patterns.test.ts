@@ -1,4 +1,4 @@
-import { loadSpecDocument } from '../../src/http/spec-document';
+import { loadSpecDocument } from '../../src/kernel/http/spec-document';
 import type { WireJson } from '../support/http-client';
 
 /**

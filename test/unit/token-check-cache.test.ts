@@ -1,7 +1,7 @@
-import { CompanyType } from '../../src/entities/company';
-import { TokenCheckCache } from '../../src/services/token-check-cache';
-import type { Principal } from '../../src/services/authentication';
-import { changeOf } from '../../src/db/token-check-listener';
+import { CompanyType } from '../../src/modules/partners/entities/company';
+import { TokenCheckCache } from '../../src/modules/auth/token-check-cache';
+import type { Principal } from '../../src/modules/auth/authentication';
+import { changeOf } from '../../src/modules/auth/token-check-listener';
 
 const principal = (companyId: string, credentialId: string): Principal => ({
   companyId,

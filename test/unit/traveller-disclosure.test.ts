@@ -1,4 +1,4 @@
-import { maskedIdNumber, travellerInitials } from '../../src/domain/traveller-disclosure';
+import { maskedIdNumber, travellerInitials } from '../../src/modules/certificates/rules/traveller-disclosure';
 
 describe('what a policy document shows of the traveller', () => {
   it('masks all of a passport number but its last three characters, so it matches the passport in hand and cannot be copied', () => {

@@ -1,5 +1,5 @@
-import { judgeDocumentSlots, referencedDocumentIds, travellerFieldErrors, type DocumentFacts } from '../../src/domain/traveller-registration';
-import { DocumentType } from '../../src/entities/document';
+import { judgeDocumentSlots, referencedDocumentIds, travellerFieldErrors, type DocumentFacts } from '../../src/modules/travellers/rules/traveller-registration';
+import { DocumentType } from '../../src/modules/documents/entities/document';
 
 const doc = (id: string, documentType: DocumentType, attached = false): [string, DocumentFacts] => [id, { id, documentType, attached }];
 const found = new Map([

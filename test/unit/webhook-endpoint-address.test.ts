@@ -1,7 +1,7 @@
-import { endpointUrlProblem, isPublicAddress } from '../../src/domain/endpoint-address';
-import { signedHeaders, newWebhookSecret } from '../../src/domain/webhook-signature';
-import { assertEndpointAllowed } from '../../src/services/webhook-endpoints';
-import { createWebhookSender } from '../../src/services/webhook-sender';
+import { endpointUrlProblem, isPublicAddress } from '../../src/modules/webhooks/rules/endpoint-address';
+import { signedHeaders, newWebhookSecret } from '../../src/modules/webhooks/rules/signature';
+import { assertEndpointAllowed } from '../../src/modules/webhooks/endpoints';
+import { createWebhookSender } from '../../src/modules/webhooks/sender';
 import { Webhook } from 'standardwebhooks';
 
 describe('webhook endpoint addresses (SSRF)', () => {

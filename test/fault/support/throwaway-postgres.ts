@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureLocalCluster, findPostgresBinaries, type LocalCluster } from '../../../src/db/local-cluster';
+import { ensureLocalCluster, findPostgresBinaries, type LocalCluster } from '../../../src/kernel/db/local-cluster';
 
 /** The project's PostgreSQL 18 binaries (the npm package the embedded default uses), as .ci/run does; PG_BIN overrides. */
 const PG_BIN = findPostgresBinaries(process.env.PG_BIN);

@@ -1,0 +1,31 @@
+import { initOrm as initKernelOrm, type Orm } from './kernel/db/orm';
+import type { OrmLogSink } from './kernel/db/orm-log';
+import { RateLimitBucket } from './kernel/rate-limits/rate-limit-bucket';
+import { AUTH_ENTITIES } from './modules/auth';
+import { CATALOGUE_ENTITIES } from './modules/catalogue';
+import { DOCUMENT_ENTITIES } from './modules/documents';
+import { ORDER_ENTITIES } from './modules/orders';
+import { PARTNER_ENTITIES } from './modules/partners';
+import { PAYMENT_ENTITIES } from './modules/payments';
+import { PROMO_ENTITIES } from './modules/promos';
+import { TRAVELLER_ENTITIES } from './modules/travellers';
+import { WEBHOOK_ENTITIES } from './modules/webhooks';
+
+/** Every entity the ORM knows, module by module; listed explicitly so no folder scanning happens at start. */
+export const entities = [
+  ...PARTNER_ENTITIES,
+  ...AUTH_ENTITIES,
+  ...CATALOGUE_ENTITIES,
+  ...DOCUMENT_ENTITIES,
+  ...TRAVELLER_ENTITIES,
+  ...ORDER_ENTITIES,
+  ...PAYMENT_ENTITIES,
+  ...PROMO_ENTITIES,
+  RateLimitBucket,
+  ...WEBHOOK_ENTITIES,
+];
+
+/** The service's ORM: the kernel's, over every module's entities. */
+export function initOrm(clientUrl: string, poolMax?: number, log?: OrmLogSink): Promise<Orm> {
+  return initKernelOrm(clientUrl, entities, poolMax, log);
+}

@@ -1,0 +1,115 @@
+import type { NextFunction, Request, Response } from 'express';
+import { DomainError, notFound, type ErrorKind, type FieldErrors } from '../errors';
+import { apiErrorBody, authErrorBody, uploadErrorBody } from './envelope';
+import { ProviderUnavailableError } from '../../modules/payments';
+
+/** Which of the contract's error shapes (SPEC section 7) an answer takes: 1 for every 401, 3 for POST /documents' own refusals, 2 for the rest. */
+type ErrorShape = 'api' | 'auth' | 'upload';
+
+/** An error as it goes on the wire: the one place statuses are chosen. */
+export interface HttpError {
+  status: number;
+  message: string;
+  shape: ErrorShape;
+  fieldErrors?: FieldErrors;
+  headers: Record<string, string>;
+}
+
+const KINDS: Record<ErrorKind, { status: number; shape: ErrorShape }> = {
+  invalid: { status: 400, shape: 'api' },
+  unauthenticated: { status: 401, shape: 'auth' },
+  forbidden: { status: 403, shape: 'api' },
+  'not-found': { status: 404, shape: 'api' },
+  'method-not-allowed': { status: 405, shape: 'api' },
+  conflict: { status: 409, shape: 'api' },
+  'too-large': { status: 413, shape: 'api' },
+  'upload-refused': { status: 400, shape: 'upload' },
+  'upload-too-large': { status: 413, shape: 'upload' },
+  'too-many': { status: 429, shape: 'api' },
+  'not-implemented': { status: 501, shape: 'api' },
+};
+
+const httpError = (status: number, message: string, fieldErrors?: FieldErrors, headers: Record<string, string> = {}): HttpError => ({
+  status,
+  message,
+  shape: 'api',
+  fieldErrors,
+  headers,
+});
+
+/** body-parser's errors carry `type`, `status` and `expose` (http-errors); nothing else here is trusted. */
+interface HttpLikeError {
+  status?: unknown;
+  statusCode?: unknown;
+  type?: unknown;
+  expose?: unknown;
+  message?: unknown;
+}
+
+/** Translates anything thrown below the HTTP layer into one of the contract's error shapes. */
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof DomainError) return fromKind(error);
+  if (error instanceof ProviderUnavailableError) return providerError(error);
+  if (typeof error === 'object' && error !== null) return fromHttpLike(error);
+  return httpError(500, 'Internal server error');
+}
+
+function fromKind(error: DomainError): HttpError {
+  const { status, shape } = KINDS[error.kind];
+  const { retryAfterSeconds, allowedMethods } = error.details;
+  const headers: Record<string, string> = {};
+  if (retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterSeconds);
+  // RFC 9110 section 15.5.6: a 405 lists the methods the path has.
+  if (allowedMethods) headers.Allow = allowedMethods.join(', ');
+  return { status, message: error.message, shape, fieldErrors: error.fieldErrors, headers };
+}
+
+// body-parser's own errors: malformed JSON, too large, wrong charset
+function fromHttpLike(http: HttpLikeError): HttpError {
+  if (http.type === 'entity.too.large') return httpError(413, 'Request body is too large');
+  if (http.type === 'entity.parse.failed') return httpError(400, 'Request body is not valid JSON', { body: 'must be valid JSON' });
+  const status = http.status ?? http.statusCode;
+  if (http.expose === true && typeof status === 'number' && status >= 400 && status < 500) return httpError(status, String(http.message));
+  return httpError(500, 'Internal server error');
+}
+
+/**
+ * A payment provider that did not answer usably: 503 when it did not answer (or none is
+ * configured), 502 when it answered with an error; shape 2, with the reason in the log only.
+ */
+function providerError(error: ProviderUnavailableError): HttpError {
+  if (error.kind === 'BAD_ANSWER') return httpError(502, 'The payment provider gave an answer we could not use; nothing was charged. Retry with the same Idempotency-Key');
+  return httpError(503, 'The payment provider is not available at the moment; nothing was charged. Retry with the same Idempotency-Key', undefined, { 'Retry-After': '5' });
+}
+
+/** The body an error is answered with, in its shape. */
+export function errorBody(req: Request, error: HttpError) {
+  if (error.shape === 'auth') return authErrorBody(error.message);
+  if (error.shape === 'upload') return uploadErrorBody(error.message);
+  return apiErrorBody(error.status, error.message, req.originalUrl.split('?')[0], error.fieldErrors);
+}
+
+export function sendError(req: Request, res: Response, error: HttpError): void {
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  // RFC 6750 section 3: a 401 names the scheme; with a token that was refused, also why.
+  if (error.status === 401) {
+    res.setHeader('WWW-Authenticate', /^Bearer\s/i.test(req.headers.authorization ?? '') ? 'Bearer realm="partner-api", error="invalid_token"' : 'Bearer realm="partner-api"');
+  }
+  res.status(error.status).json(errorBody(req, error));
+}
+
+export function errorMiddleware() {
+  return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
+    if (res.headersSent) return next(error);
+    const httpError = toHttpError(error);
+    // A 500's cause goes to the log only; the partner sees a generic message.
+    if (httpError.status >= 500) req.log?.error({ err: error }, 'unhandled error');
+    sendError(req, res, httpError);
+  };
+}
+
+export function unknownPathMiddleware() {
+  return (req: Request, res: Response): void => {
+    sendError(req, res, toHttpError(notFound(`No endpoint ${req.method} ${req.path}`)));
+  };
+}

@@ -1,0 +1,27 @@
+import { OptionalProps } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { Schemas } from '../../../kernel/http/wire';
+
+/** A trek route of the catalogue; only active routes are offered to partners. */
+@Entity({ tableName: 'route' })
+export class Route {
+  [OptionalProps]?: 'active' | 'description';
+
+  @PrimaryKey({ type: 'uuid' }) id!: string;
+
+  @Property({ type: 'text' }) name!: string;
+
+  @Property({ type: 'text' }) region!: string;
+
+  @Property({ type: 'text' }) trekName!: string;
+
+  @Property({ type: 'text' }) routeType!: Schemas['RouteSummary']['routeType'];
+
+  @Property({ type: 'text' }) routeCategory!: Schemas['RouteSummary']['routeCategory'];
+
+  @Property({ type: 'integer' }) maxAltitude!: number;
+
+  @Property({ type: 'text' }) description: string = '';
+
+  @Property({ type: 'boolean' }) active: boolean = true;
+}

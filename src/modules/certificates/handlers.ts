@@ -1,0 +1,42 @@
+import { renderCertificate } from './certificate-pdf';
+import { tooManyLookupsPage, verificationPage } from './verification-page';
+import { verificationLookup } from '../../kernel/rate-limits/operation-limits';
+import { certificateOf } from './certificate';
+import { verifyPolicy } from './policy-verification';
+import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
+
+/** The verification page is about one person's insurance: no cache keeps it, no search engine lists it. */
+const PAGE_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
+
+export const certificateHandlers = {
+  async getOrderCertificate({ params }, scope) {
+    const { config, certificateFonts, catalogue } = scope.services;
+    const content = await certificateOf(scope.em, callerOf(scope), params.orderRef, await catalogue.current(), {
+      publicBaseUrl: config.publicBaseUrl,
+      issuer: config.payments.merchantName,
+      assistance: { phone: config.certificate.assistancePhone, email: config.certificate.assistanceEmail },
+    });
+    return {
+      status: 200,
+      contentType: 'application/pdf',
+      headers: { 'Content-Disposition': `attachment; filename="${content.policyNumber}.pdf"` },
+      stream: renderCertificate(content, certificateFonts),
+    };
+  },
+
+  async verifyPolicy({ params }, scope) {
+    const issuer = scope.services.config.payments.merchantName;
+    const lookup = await verificationLookup(scope);
+    if (!lookup.allowed) {
+      return {
+        status: 429,
+        contentType: 'text/html',
+        headers: { ...PAGE_HEADERS, 'Retry-After': String(lookup.retryAfterSeconds) },
+        body: tooManyLookupsPage(lookup.retryAfterSeconds, issuer),
+      };
+    }
+    const verification = await verifyPolicy(scope.em, params.policyNumber);
+    const page = { contentType: 'text/html', headers: PAGE_HEADERS, body: verificationPage(verification, issuer) } as const;
+    return verification.found ? { status: 200, ...page } : { status: 404, ...page };
+  },
+} satisfies TagHandlers;

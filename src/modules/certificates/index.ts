@@ -1,0 +1,3 @@
+export * from './certificate-fonts';
+export * from './handlers';
+export * from './policy-numbers';

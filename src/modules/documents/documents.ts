@@ -1,0 +1,166 @@
+import type { Readable } from 'node:stream';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { bytesToJudge, SNIFF_BYTES, sniffContentType } from './rules/document-content';
+import { judgeUpload } from './rules/document-upload';
+import { sanitiseFileName } from './rules/document-file-name';
+import { Document } from './entities/document';
+import { uploadRefused } from '../../kernel/errors';
+import { ContentProbe } from './storage/content-probe';
+import type { DocumentStorage, StoredObject } from './storage/document-storage';
+import type { Principal } from '../auth';
+import { lockDraftQuota, refuseOverDraftQuota, type DraftQuota } from './draft-quota';
+
+/** A file part in storage, with what it is judged on. */
+export interface StoredFilePart {
+  stored: StoredObject;
+  sha256: string;
+  /** The first bytes, enough to judge the content by (a PDF whole). */
+  leadingBytes: Uint8Array;
+}
+
+/** A received multipart upload whose file bytes are already in storage. */
+export interface DraftUpload {
+  documentType?: string;
+  file?: StoredFilePart & { clientFileName?: string };
+}
+
+/** A file part as the multipart parser hands it over; busboy emits 'limit' once it passes the size limit. */
+export type FilePartStream = Readable & { truncated?: boolean };
+
+/** Where the multipart parser puts the file part: it knows the wire, the sink knows storage. */
+export interface FilePartSink {
+  write(stream: FilePartStream): Promise<StoredFilePart>;
+  discard(file: StoredFilePart): Promise<void>;
+}
+
+export interface DraftLimits {
+  quota: DraftQuota;
+  maxFileBytes: number;
+}
+
+export const fileTooLarge = (maxFileBytes: number) => uploadRefused(`File exceeds the maximum size of ${maxFileBytes} bytes`, true);
+
+/**
+ * POST /documents: refuses a company over its draft quota before any byte is stored, lets
+ * `receive` parse the request into storage, then records the draft (checking the quota again
+ * under a lock).
+ */
+export async function uploadDraftDocument(
+  em: EntityManager,
+  storage: DocumentStorage,
+  principal: Principal,
+  limits: DraftLimits,
+  receive: (sink: FilePartSink) => Promise<DraftUpload>,
+): Promise<Document> {
+  await refuseOverDraftQuota(em, principal.companyId, limits.quota);
+  const upload = await receive(draftFileSink(storage, limits.maxFileBytes));
+  return createDraftDocument(em, storage, principal, upload, limits.quota);
+}
+
+/**
+ * Streams a file part straight into storage while hashing it and keeping the bytes it is judged
+ * on (an image's header; a PDF whole, at most `maxFileBytes`, since active content can sit
+ * anywhere in it); rejects, keeping nothing, when it is too large or plainly not a document.
+ */
+export function draftFileSink(storage: DocumentStorage, maxFileBytes: number): FilePartSink {
+  return {
+    write: (stream) => storeFilePart(stream, storage, maxFileBytes),
+    discard: (file) => storage.delete(file.stored.key),
+  };
+}
+
+async function storeFilePart(stream: FilePartStream, storage: DocumentStorage, maxFileBytes: number): Promise<StoredFilePart> {
+  const probe = new ContentProbe(
+    SNIFF_BYTES,
+    (head) => (sniffContentType(head) ? undefined : uploadRefused('File content is not a JPEG, PNG, WebP or PDF file')),
+    (head) => bytesToJudge(head, maxFileBytes),
+  );
+  // busboy waits for its file stream to be read: keep draining it after we stop storing.
+  const abandon = (error: Error) => {
+    stream.unpipe(probe);
+    stream.resume();
+    probe.destroy(error);
+  };
+  probe.on('error', () => {
+    stream.unpipe(probe);
+    stream.resume();
+  });
+  stream.on('limit', () => abandon(fileTooLarge(maxFileBytes)));
+  stream.on('error', (error) => abandon(error));
+  // busboy destroys the part when the whole parse is abandoned; the write must not wait for an end that never comes
+  stream.on('close', () => {
+    if (!stream.readableEnded) abandon(new Error('the file part ended early'));
+  });
+  stream.pipe(probe);
+  const stored = await storage.write(probe);
+  return { stored, sha256: probe.sha256, leadingBytes: probe.leadingBytes };
+}
+
+/**
+ * Turns a received upload into a draft document of the caller's company, within its draft quota.
+ * Either the row commits or the stored bytes are deleted: no file without a row, no row without a file.
+ */
+export async function createDraftDocument(
+  em: EntityManager,
+  storage: DocumentStorage,
+  principal: Principal,
+  upload: DraftUpload,
+  quota: DraftQuota,
+): Promise<Document> {
+  const { file } = upload;
+  try {
+    const verdict = judgeUpload({ documentType: upload.documentType, file: file && { size: file.stored.size, leadingBytes: file.leadingBytes } });
+    if (!verdict.accepted) throw uploadRefused(verdict.reason);
+    // judgeUpload rejects a missing file, so file is here
+    const stored = file!;
+    return await em.transactional(async (tx) => {
+      await lockDraftQuota(tx, principal.companyId);
+      await refuseOverDraftQuota(tx, principal.companyId, quota);
+      return tx.create(Document, {
+        company: principal.companyId,
+        documentType: verdict.documentType,
+        fileName: sanitiseFileName(stored.clientFileName),
+        fileSize: stored.stored.size,
+        contentType: verdict.contentType,
+        storageKey: stored.stored.key,
+        sha256: stored.sha256,
+      });
+    });
+  } catch (error) {
+    if (file) await storage.delete(file.stored.key);
+    throw error;
+  }
+}
+
+export interface PurgeOptions {
+  ttlHours: number;
+  now?: Date;
+  batchSize?: number;
+}
+
+/**
+ * Deletes drafts uploaded more than `ttlHours` ago, rows first, then their bytes. The delete
+ * re-checks `traveller_id is null` under the row lock and skips rows a registration holds, so a
+ * document being attached at that moment is never purged.
+ */
+export async function purgeExpiredDrafts(em: EntityManager, storage: DocumentStorage, options: PurgeOptions): Promise<{ purged: number }> {
+  const cutoff = new Date((options.now ?? new Date()).getTime() - options.ttlHours * 3_600_000);
+  const batchSize = options.batchSize ?? 500;
+  const connection = em.getConnection();
+  let purged = 0;
+  for (;;) {
+    const rows: { storage_key: string }[] = await connection.execute(
+      `delete from "document" where "id" in (
+         select "id" from "document"
+          where "traveller_id" is null and "uploaded_at" < ?
+          order by "uploaded_at" limit ? for update skip locked)
+       and "traveller_id" is null
+       returning "storage_key"`,
+      [cutoff, batchSize],
+    );
+    // A crash between the delete and here leaves unreferenced bytes, never a row without bytes.
+    for (const row of rows) await storage.delete(row.storage_key);
+    purged += rows.length;
+    if (rows.length < batchSize) return { purged };
+  }
+}

@@ -1,0 +1,11 @@
+import { Document } from './entities/document';
+export * from './documents';
+export * from './draft-purge-job';
+export * from './entities/document';
+export * from './handlers';
+export * from './rules/document-type';
+export * from './storage/configured-storage';
+export * from './storage/document-storage';
+
+/** The ORM entities this module owns (the service's list is their union, in src/database.ts). */
+export const DOCUMENT_ENTITIES = [Document];

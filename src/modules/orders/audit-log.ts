@@ -1,0 +1,26 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AuditEntry } from './entities/audit-entry';
+import type { Order } from './entities/order';
+
+/** What operators do to orders by hand; each action is one row of audit_entry. */
+export type AuditAction = 'ORDER_CANCELLED' | 'CASH_RECORDED' | 'REFUND_RECORDED';
+
+/**
+ * Adds an audit entry to the caller's transaction: it commits with the change it describes, or
+ * not at all.
+ */
+export function recordAudit(tx: EntityManager, entry: { actor: string; action: AuditAction; order: Order; at: Date; details: Record<string, unknown> }): AuditEntry {
+  return tx.create(AuditEntry, {
+    actor: entry.actor,
+    action: entry.action,
+    order: entry.order,
+    orderRef: entry.order.orderRef,
+    at: entry.at,
+    details: entry.details,
+  });
+}
+
+/** An order's audit entries, oldest first. */
+export function auditEntriesOf(em: EntityManager, orderId: string): Promise<AuditEntry[]> {
+  return em.find(AuditEntry, { order: orderId }, { orderBy: { at: 'asc', id: 'asc' } });
+}

@@ -1,0 +1,43 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/core';
+import { isReference, isUuid } from './rules/order-reference';
+import { Order } from './entities/order';
+import { OrderGroup } from './entities/order-group';
+import { forbidden, notFound } from '../../kernel/errors';
+import type { Principal } from '../auth';
+import type { OrderRelation } from './order-lookup';
+
+export interface ResolvedGroup {
+  group: OrderGroup;
+  /** Every order of the group, in creation (reference) order. */
+  orders: Order[];
+}
+
+/**
+ * Finds an order group by group reference (`GRP-`) or group UUID with all of its orders: 404 when
+ * nothing matches, 403 when another company placed it. With `lockForUpdate` every order row is
+ * locked, in id order so that concurrent group and single-order operations cannot deadlock.
+ */
+export async function resolveGroup(
+  em: EntityManager,
+  principal: Principal,
+  identifier: string,
+  options: { lockForUpdate?: boolean; populate?: readonly OrderRelation[] } = {},
+): Promise<ResolvedGroup> {
+  const trimmed = identifier.trim();
+  const where = isReference('GRP', trimmed) ? { groupRef: trimmed } : isUuid(trimmed) ? { id: trimmed.toLowerCase() } : null;
+  const group = where ? await em.findOne(OrderGroup, where) : null;
+  if (!group) throw notFound(`Order group ${identifier} not found`);
+  if (group.company.id !== principal.companyId) throw forbidden('You do not have access to this order group');
+  const orders = await em.find(Order, { group }, {
+    orderBy: { id: 'asc' },
+    ...(options.lockForUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}),
+  });
+  if (options.populate?.length) await em.populate(orders, options.populate);
+  return { group, orders: orders.sort(byReference) };
+}
+
+/** `ORD-2026-000009` before `ORD-2026-000010`, and past six digits by length first. */
+function byReference(a: Order, b: Order): number {
+  return a.orderRef.length - b.orderRef.length || a.orderRef.localeCompare(b.orderRef);
+}

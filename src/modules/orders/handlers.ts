@@ -1,0 +1,25 @@
+import { successBody } from '../../kernel/http/envelope';
+import { createOrder, createOrderGroup } from './order-creation';
+import { resolveOrder } from './order-lookup';
+import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
+import { orderGroupWire, orderWire } from './order-wire';
+
+export const orderHandlers = {
+  /** The body's shape decides: an object is one order, an array (even of one) is a group. */
+  async createOrders({ body }, scope) {
+    const settings = { currency: scope.services.config.currency };
+    if (Array.isArray(body)) {
+      const created = await createOrderGroup(scope.em, callerOf(scope), body, settings);
+      scope.services.metrics.ordersCreated.inc({ kind: 'group' }, created.orders.length);
+      return { status: 201, body: successBody(orderGroupWire(created.group, created.orders), 'Order group created') };
+    }
+    const created = await createOrder(scope.em, callerOf(scope), body, settings);
+    scope.services.metrics.ordersCreated.inc({ kind: 'single' });
+    return { status: 201, body: successBody(orderWire(created.order, created.promoApplyResult), 'Order created') };
+  },
+
+  async getOrder({ params }, scope) {
+    const { order } = await resolveOrder(scope.em, callerOf(scope), params.orderIdentifier, { intent: 'READ' });
+    return { status: 200, body: successBody(orderWire(order)) };
+  },
+} satisfies TagHandlers;

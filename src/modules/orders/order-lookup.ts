@@ -1,0 +1,111 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { Order } from './entities/order';
+import { isReference, isUuid } from './rules/order-reference';
+import { invalid, forbidden, notFound } from '../../kernel/errors';
+import { PaymentAttempt } from '../payments';
+import type { Principal } from '../auth';
+import type { ORDER_PROMO_POPULATE } from './promo-slot-store';
+
+/** How the caller relates to an order it may see. */
+export type OrderAccess = 'OWNER' | 'TRAVEL_COMPANY';
+
+/**
+ * What the caller means to do: READ the order (detail, payment-status, certificate) or ACT on it
+ * (promo preview, apply, remove; pay). Every caller of resolveOrder says which.
+ */
+export type OrderIntent = 'READ' | 'ACT';
+
+export interface OrderLookupOptions {
+  intent: OrderIntent;
+  lockForUpdate?: boolean;
+  populate?: readonly OrderRelation[];
+}
+
+export interface ResolvedOrder {
+  order: Order;
+  access: OrderAccess;
+}
+
+/** Everything an order's detail response shows, loaded in one go. */
+export const ORDER_DETAIL_POPULATE = [
+  'traveller', 'ctg', 'route', 'group', 'travelCompanies.company',
+  'companyPromoCode', 'agentPromoCode', 'bindingCompany', 'bindingAgent',
+] as const;
+
+/** The relations an order's readers load: the detail response's, and the promo slots' owners. */
+export type OrderRelation = (typeof ORDER_DETAIL_POPULATE)[number] | (typeof ORDER_PROMO_POPULATE)[number];
+
+/**
+ * Finds an order by order reference (`ORD-`), order number (`ORDN-`) or order UUID, and checks
+ * the caller may see it: 404 when nothing matches, 403 when it belongs to someone else.
+ *
+ * The one access rule of every order operation (DESIGN "Who may act on an order"): the placing
+ * company (OWNER) reads and acts; a registered agency listed in the order's travel companies
+ * (TRAVEL_COMPANY) may READ it (SPEC 2.8: listed agencies are granted access) and gets 403 on
+ * anything that would ACT on it (SPEC 1 rule 6: a company changes only orders it placed);
+ * anybody else gets 403, and an identifier that matches nothing 404.
+ *
+ * A gateway payment reference is an opaque key: it is looked up among payment attempts, never
+ * parsed, and resolves to the order it pays for. A group payment reference covers several orders
+ * and is a 400 here: it names no single order.
+ *
+ * `populate` defaults to what the detail response shows. Pay and payment-status read only the
+ * order row: each relation loaded is one more query and more entities for the flush to check,
+ * which under load is most of their cost.
+ */
+export async function resolveOrder(em: EntityManager, principal: Principal, identifier: string, options: OrderLookupOptions): Promise<ResolvedOrder> {
+  const order = await findOrder(em, identifier, options);
+  const access = await accessOf(em, order, principal);
+  if (access === 'TRAVEL_COMPANY' && options.intent === 'ACT') {
+    throw forbidden('Only the company that placed this order can change or pay it; a listed agency may read it');
+  }
+  return { order, access };
+}
+
+/**
+ * The lookup of resolveOrder without the caller check, for the operator command line, which
+ * acts for no company: every identifier form, 404 when nothing matches, detail relations loaded
+ * unless `populate` names fewer.
+ */
+export async function findOrder(
+  em: EntityManager,
+  identifier: string,
+  options: { lockForUpdate?: boolean; populate?: readonly OrderRelation[] } = {},
+): Promise<Order> {
+  const key = identifier.trim();
+  const where = orderFilter(key) ?? (await paymentReferenceFilter(em, key));
+  // The row lock (when asked) is taken on the order alone: FOR UPDATE cannot cross the outer joins of populate.
+  const order = where
+    ? await em.findOne(Order, where, options.lockForUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {})
+    : null;
+  if (!order) throw notFound(`Order ${identifier} not found`);
+  const populate = options.populate ?? ORDER_DETAIL_POPULATE;
+  if (populate.length > 0) await em.populate(order, populate);
+  return order;
+}
+
+function orderFilter(identifier: string): FilterQuery<Order> | null {
+  if (isReference('ORD', identifier)) return { orderRef: identifier };
+  if (isReference('ORDN', identifier)) return { orderNumber: identifier };
+  if (isUuid(identifier)) return { id: identifier.toLowerCase() };
+  return null;
+}
+
+async function paymentReferenceFilter(em: EntityManager, paymentRef: string): Promise<FilterQuery<Order> | null> {
+  const attempt = await em.findOne(PaymentAttempt, { paymentRef }, { populate: ['orders'] });
+  if (!attempt) return null;
+  if (attempt.scope === 'GROUP') {
+    throw invalid(`${paymentRef} is a group payment reference; query each order by its own reference`);
+  }
+  const [line] = attempt.orders.getItems();
+  return line ? { id: line.order.id } : null;
+}
+
+async function accessOf(em: EntityManager, order: Order, principal: Principal): Promise<OrderAccess> {
+  if (order.company.id === principal.companyId) return 'OWNER';
+  // Only a caller other than the placing company needs the order's agencies.
+  if (!order.travelCompanies.isInitialized()) await em.populate(order, ['travelCompanies']);
+  if (order.travelCompanies.getItems().some((link) => link.company.id === principal.companyId)) return 'TRAVEL_COMPANY';
+  throw forbidden('You do not have access to this order');
+}

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { decimalStringFromMinor, type Minor } from '../../kernel/money';
+import { cashSettlementRefusal } from '../orders';
+import { nextReferenceMillis, paymentReference } from './rules/payment-reference';
+import { payRequestFingerprint } from './rules/payment-request';
+import { OrderStatus, type Order } from '../orders';
+import { PaymentAttempt } from './entities/payment-attempt';
+import { PaymentAttemptOrder } from './entities/payment-attempt-order';
+import { recordAudit } from '../orders';
+import { OperatorRefusal } from '../../kernel/operator-refusal';
+import { findOrder } from '../orders';
+import { closeOpenAttempts } from './settlement';
+import { issuePolicyNumbers } from '../certificates';
+import { recordPaymentEvents } from '../webhooks';
+
+export interface CashPayment {
+  order: Order;
+  attempt: PaymentAttempt;
+}
+
+/**
+ * `ops order record-cash`: the cash a CASH order was paid with, in one transaction under the
+ * order's row lock. The cash becomes a payment attempt with gateway `cash`, born SUCCESS and
+ * confirmed (the operator's word is the final one), whose one share is the order's total: so the
+ * order has exactly one successful payment for its total, payment-status reports it like any
+ * other payment (`paymentMethod: CASH`), and the reconciliation job never asks a gateway about
+ * it. The order becomes PAID; a second record-cash finds it PAID and is refused.
+ */
+export async function recordCashPayment(
+  em: EntityManager,
+  identifier: string,
+  input: { amount: Minor; note?: string },
+  actor: string,
+  now = new Date(),
+): Promise<CashPayment> {
+  return em.transactional(async (tx) => {
+    const order = await findOrder(tx, identifier, { lockForUpdate: true });
+    const refusal = cashSettlementRefusal(order, input.amount);
+    if (refusal) throw new OperatorRefusal(refusal);
+
+    const last = await tx.findOne(PaymentAttempt, { orders: { order: order.id } }, { orderBy: { createdAt: 'desc' } });
+    const millis = nextReferenceMillis(now.getTime(), last?.createdAt.getTime());
+    const at = new Date(millis);
+    const attempt = tx.create(PaymentAttempt, {
+      paymentRef: paymentReference(order.orderRef, millis),
+      company: order.company,
+      scope: 'ORDER',
+      gateway: 'cash',
+      status: 'SUCCESS',
+      amount: order.totalAmount,
+      currency: order.currency,
+      // Never a partner's key: a cash record takes no part in pay idempotency.
+      idempotencyKey: randomUUID(),
+      requestFingerprint: payRequestFingerprint({ target: { kind: 'ORDER', id: order.id }, gateway: 'cash' }),
+      expiresAt: at,
+      completedAt: at,
+      gatewayConfirmedAt: at,
+      createdAt: at,
+      updatedAt: at,
+    });
+    tx.create(PaymentAttemptOrder, { attempt, order, amount: order.totalAmount, settlement: 'PAID' });
+    // A CASH order cannot be paid online, so nothing should be open; should anything be, it must not take money too.
+    await closeOpenAttempts(tx, [order.id], attempt.id, 'ORDER_PAID', at);
+    order.status = OrderStatus.Paid;
+    order.paidAt = at;
+    await issuePolicyNumbers(tx, [order], at);
+    await recordPaymentEvents(tx, 'order.paid', attempt, { at, shares: [{ order, amount: order.totalAmount }] });
+    recordAudit(tx, {
+      actor,
+      action: 'CASH_RECORDED',
+      order,
+      at,
+      details: {
+        paymentRef: attempt.paymentRef,
+        amount: decimalStringFromMinor(attempt.amount),
+        currency: attempt.currency,
+        note: input.note ?? null,
+      },
+    });
+    await tx.flush();
+    return { order, attempt };
+  });
+}

@@ -1,0 +1,98 @@
+import { amountFromMinor } from '../../kernel/money';
+import { returnUrlWithPaymentRef } from './rules/return-url';
+import { successBody } from '../../kernel/http/envelope';
+import { escapeHtml } from '../../kernel/http/html';
+import { handleGatewayCallback, handleGatewayReturn, type CallbackResult } from './payment-callback';
+import { startGroupPayment, startOrderPayment, type StartedPayment } from './payment-start';
+import { getPaymentStatus, type PaymentStatusView } from './payment-status';
+import type { ContractResponse } from '../../kernel/http/contract';
+import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
+import type { Schemas } from '../../kernel/http/wire';
+
+const idempotencyKeyOf = (headers: Record<string, string | string[] | undefined>): string => String(headers['idempotency-key']);
+
+export const paymentHandlers = {
+  async payOrder({ body, params, headers }, scope) {
+    const started = await startOrderPayment(scope.em, callerOf(scope), params.orderRef, body, idempotencyKeyOf(headers), scope.services.payments);
+    scope.services.metrics.paymentStarts.inc({ gateway: body.gateway });
+    return { status: 200, body: successBody(paymentInitWire(started), 'Payment initiated') };
+  },
+
+  async payGroup({ body, params, headers }, scope) {
+    const started = await startGroupPayment(scope.em, callerOf(scope), params.groupRef, body, idempotencyKeyOf(headers), scope.services.payments);
+    scope.services.metrics.paymentStarts.inc({ gateway: body.gateway });
+    return { status: 200, body: successBody(paymentInitWire(started), 'Payment initiated') };
+  },
+
+  async getPaymentStatus({ params }, scope) {
+    const status = await getPaymentStatus(scope.em, callerOf(scope), params.orderRef, scope.services.payments);
+    return { status: 200, body: successBody(paymentStatusWire(status), 'Payment status retrieved') };
+  },
+
+  async handlePaymentCallback({ query }, scope) {
+    return returnAnswer(await handleGatewayCallback(scope.em, query, scope.services.payments));
+  },
+
+  async handleProviderReturn({ params, query }, scope) {
+    const { gateway, paymentRef } = params;
+    const strings = Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    return returnAnswer(await handleGatewayReturn(scope.em, { gateway, paymentRef, query: strings }, scope.services.payments));
+  },
+} satisfies TagHandlers;
+
+/** The customer's browser goes back to the partner, or sees a plain result page when there is no returnUrl. */
+function returnAnswer(result: CallbackResult): ContractResponse<'handlePaymentCallback' | 'handleProviderReturn'> {
+  if (result.returnUrl) {
+    return { status: 303, headers: { Location: returnUrlWithPaymentRef(result.returnUrl, result.paymentRef), 'Cache-Control': 'no-store' } };
+  }
+  return { status: 200, contentType: 'text/html', headers: { 'Cache-Control': 'no-store' }, body: resultPage(result) };
+}
+
+function paymentInitWire(started: StartedPayment): Schemas['PaymentInit'] {
+  return {
+    paymentUrl: started.paymentUrl,
+    gateway: started.gateway,
+    paymentRef: started.paymentRef,
+    amount: amountFromMinor(started.amount),
+    currency: started.currency,
+    expiresAt: started.expiresAt.toISOString(),
+  };
+}
+
+/** How payment-status names the gateway an attempt went through. */
+const PAYMENT_METHODS = { card_gateway: 'CARD_GATEWAY', wallet_gateway: 'WALLET_GATEWAY', cash: 'CASH' } as const;
+
+function paymentStatusWire(status: PaymentStatusView): Schemas['PaymentStatus'] {
+  const lean = {
+    orderRef: status.orderRef,
+    orderStatus: status.orderStatus,
+    paymentStatus: status.paymentStatus,
+    ...(status.policyNumber ? { policyNumber: status.policyNumber } : {}),
+  };
+  if (!status.attempt) return lean;
+  return {
+    ...lean,
+    paymentRef: status.attempt.paymentRef,
+    paymentMethod: PAYMENT_METHODS[status.attempt.gateway],
+    amount: amountFromMinor(status.attempt.amount),
+    currency: status.attempt.currency,
+    ...(status.attempt.completedAt ? { completedAt: status.attempt.completedAt.toISOString() } : {}),
+    ...(status.attempt.group ? { groupRef: status.attempt.group.groupRef, groupAmount: amountFromMinor(status.attempt.group.amount) } : {}),
+  };
+}
+
+const RESULT_TITLES: Record<string, string> = {
+  SUCCESS: 'Payment received',
+  FAILED: 'Payment failed',
+  CANCELLED: 'Payment cancelled',
+  EXPIRED: 'Payment expired',
+  INITIATED: 'Payment pending',
+  REFUND_PENDING: 'Payment received after the checkout closed: it will be refunded',
+  REFUNDED: 'Payment refunded',
+};
+
+/** Shown to the customer when the partner gave no returnUrl. */
+function resultPage(result: CallbackResult): string {
+  const title = RESULT_TITLES[result.status] ?? 'Payment';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>Payment reference ${escapeHtml(result.paymentRef)}. You can close this window.</p></body></html>`;
+}

@@ -1,0 +1,22 @@
+import { PaymentAttempt } from './entities/payment-attempt';
+import { PaymentAttemptOrder } from './entities/payment-attempt-order';
+import { SandboxGatewayPayment } from './providers/sandbox/entities/sandbox-gateway-payment';
+export * from './cash-settlement';
+export * from './entities/payment-attempt-order';
+export * from './entities/payment-attempt';
+export * from './handlers';
+export * from './open-attempts';
+export * from './operator-cancellation';
+export * from './payment-deps';
+export * from './payment-overview';
+export * from './providers/esewa/esewa-checkout-routes';
+export * from './providers/gateway';
+export * from './providers/gateways';
+export * from './providers/sandbox/checkout-routes';
+export * from './providers/sandbox/entities/sandbox-gateway-payment';
+export * from './reconcile-job';
+export * from './reconciliation';
+export * from './refund-record';
+
+/** The ORM entities this module owns (the service's list is their union, in src/database.ts). */
+export const PAYMENT_ENTITIES = [PaymentAttempt, PaymentAttemptOrder, SandboxGatewayPayment];

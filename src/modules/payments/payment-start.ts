@@ -1,0 +1,204 @@
+import type { Schemas } from '../../kernel/http/wire';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Minor } from '../../kernel/money';
+import { nextReferenceMillis, paymentReference } from './rules/payment-reference';
+import { payRequestFingerprint, type PayRequestFacts } from './rules/payment-request';
+import { returnUrlProblem } from './rules/return-url';
+import { Order, OrderStatus, SettlementType } from '../orders';
+import type { OrderGroup } from '../orders';
+import { PaymentAttempt, type GatewayName } from './entities/payment-attempt';
+import { PaymentAttemptOrder } from './entities/payment-attempt-order';
+import { invalid, conflict, invalidField } from '../../kernel/errors';
+import type { Principal } from '../auth';
+import { resolveGroup } from '../orders';
+import { resolveOrder } from '../orders';
+import { gatewayOf, type PaymentDeps } from './payment-deps';
+import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
+import { UNIQUE, violatesUnique } from '../../kernel/db/unique-violation';
+
+type PayInput = Schemas['PayRequest'];
+
+/** A started (or resumed) attempt, as the pay response shows it. */
+export interface StartedPayment {
+  paymentUrl: string;
+  gateway: GatewayName;
+  paymentRef: string;
+  amount: Minor;
+  currency: string;
+  expiresAt: Date;
+}
+
+/**
+ * POST /orders/{orderRef}/pay: one transaction that either resumes the attempt an
+ * Idempotency-Key already made, or supersedes the order's open attempt and starts a new one for
+ * the order's current total.
+ */
+export async function startOrderPayment(em: EntityManager, principal: Principal, identifier: string, input: PayInput, idempotencyKey: string, deps: PaymentDeps): Promise<StartedPayment> {
+  checkReturnUrl(input, deps);
+  const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
+    const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true, populate: [] });
+    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl };
+    const previous = await replay(facts);
+    if (previous) return previous;
+    assertPayable(order);
+    const last = await tx.findOne(PaymentAttempt, { scope: 'ORDER', orders: { order: order.id } }, { orderBy: { createdAt: 'desc' } });
+    return createAttempt(tx, principal, facts, order.orderRef, [order], last?.createdAt, idempotencyKey, deps, superseded);
+  });
+  return withCheckout(em, attempt, deps);
+}
+
+/** POST /orders/groups/{groupRef}/pay: one attempt for every PENDING online order of the group. */
+export async function startGroupPayment(em: EntityManager, principal: Principal, groupRef: string, input: PayInput, idempotencyKey: string, deps: PaymentDeps): Promise<StartedPayment> {
+  checkReturnUrl(input, deps);
+  const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
+    const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true });
+    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl };
+    const previous = await replay(facts);
+    if (previous) return previous;
+    const payable = orders.filter((order) => order.status === OrderStatus.Pending && order.settlementType === SettlementType.Online);
+    if (payable.length === 0) throw invalid(`Group ${group.groupRef} has no pending order to pay`);
+    const last = await tx.findOne(PaymentAttempt, { scope: 'GROUP', group: group.id }, { orderBy: { createdAt: 'desc' } });
+    return createAttempt(tx, principal, facts, group.groupRef, payable, last?.createdAt, idempotencyKey, deps, superseded, group);
+  });
+  return withCheckout(em, attempt, deps);
+}
+
+function checkReturnUrl(input: PayInput, deps: PaymentDeps): void {
+  if (input.returnUrl === undefined) return;
+  const problem = returnUrlProblem(input.returnUrl, deps.payments.allowHttpReturnUrl);
+  if (problem) throw invalidField('returnUrl', problem);
+}
+
+function assertPayable(order: Order): void {
+  if (order.status !== OrderStatus.Pending) {
+    throw invalid(`Order ${order.orderRef} is already ${order.status} and cannot be paid again`);
+  }
+  if (order.settlementType === SettlementType.Cash) {
+    throw invalid(`Order ${order.orderRef} is settled in cash; the operator records the payment`);
+  }
+}
+
+type Replay = (facts: PayRequestFacts) => Promise<PaymentAttempt | undefined>;
+
+/**
+ * Runs a pay request under its Idempotency-Key, with the attempt a new key supersedes put to its
+ * gateway first (withOpenAttemptsClosed): if the customer had paid it, the order is PAID and this
+ * request answers as for a paid order. A transaction-scoped advisory lock on
+ * (company, key) makes concurrent requests with one key, from any number of server processes,
+ * run one after another; the first creates the attempt, the rest find it (`replay`) and return it
+ * unchanged, or get a 409 when they asked for something else. The unique constraint on
+ * (company_id, idempotency_key) stays the last word; should it ever fire, the request is run once
+ * more and then finds the winner's attempt.
+ */
+async function withIdempotency(
+  em: EntityManager,
+  principal: Principal,
+  idempotencyKey: string,
+  deps: PaymentDeps,
+  work: (tx: EntityManager, replay: Replay, superseded: readonly string[]) => Promise<PaymentAttempt>,
+): Promise<PaymentAttempt> {
+  const key = idempotencyKey.toLowerCase();
+  const run = (superseded: readonly string[]) =>
+    em.fork().transactional(async (tx) => {
+      await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`pay:${principal.companyId}:${key}`], 'all', tx.getTransactionContext());
+      const replay: Replay = async (facts) => {
+        const existing = await tx.findOne(PaymentAttempt, { company: principal.companyId, idempotencyKey: key });
+        if (!existing) return undefined;
+        // A cash record's fingerprint names gateway `cash`, which no pay request can carry.
+        if (existing.requestFingerprint !== payRequestFingerprint(facts)) {
+          throw conflict('This Idempotency-Key was already used for a different payment request; use a new key for a new request');
+        }
+        return existing;
+      };
+      return work(tx, replay, superseded);
+    });
+  return withOpenAttemptsClosed(em, deps, 'SUPERSEDED', async (superseded) => {
+    try {
+      return await run(superseded);
+    } catch (error) {
+      // Another request with the same key (or, rarely, the same millisecond) committed first: replay it.
+      if (violatesUnique(error, [UNIQUE.attemptIdempotencyKey, UNIQUE.attemptPaymentRef])) return run(superseded);
+      throw error;
+    }
+  });
+}
+
+async function createAttempt(
+  tx: EntityManager,
+  principal: Principal,
+  facts: PayRequestFacts<GatewayName>,
+  ownerRef: string,
+  orders: Order[],
+  lastCreatedAt: Date | undefined,
+  idempotencyKey: string,
+  deps: PaymentDeps,
+  superseded: readonly string[],
+  group?: OrderGroup,
+): Promise<PaymentAttempt> {
+  const gateway = gatewayOf(deps, facts.gateway);
+  await assertNoOpenAttempts(tx, orders.map((order) => order.id));
+  const millis = nextReferenceMillis(Date.now(), lastCreatedAt?.getTime());
+  const createdAt = new Date(millis);
+  const paymentRef = paymentReference(ownerRef, millis);
+  if (superseded.length > 0) await tx.nativeUpdate(PaymentAttempt, { id: { $in: [...superseded] } }, { supersededBy: paymentRef });
+
+  const attempt = tx.create(PaymentAttempt, {
+    paymentRef,
+    company: principal.companyId,
+    scope: group ? 'GROUP' : 'ORDER',
+    group,
+    gateway: gateway.name,
+    amount: orders.reduce((sum, order) => sum + order.totalAmount, 0),
+    currency: orders[0].currency,
+    returnUrl: facts.returnUrl,
+    idempotencyKey: idempotencyKey.toLowerCase(),
+    requestFingerprint: payRequestFingerprint(facts),
+    expiresAt: new Date(millis + deps.payments.attemptTtlMinutes * 60_000),
+    createdAt,
+    updatedAt: createdAt,
+  });
+  for (const order of orders) tx.create(PaymentAttemptOrder, { attempt, order, amount: order.totalAmount });
+  await tx.flush();
+  deps.logger.info({ paymentRef, gateway: gateway.name, orders: orders.length }, 'payment attempt started');
+  return attempt;
+}
+
+/**
+ * The attempt's checkout page, prepared by its provider (Khalti: initiate) after the attempt's
+ * transaction committed, because a remote call must not hold the order's lock. It is asked once
+ * and stored once: a retry with the same key answers the stored page; requests racing on one key
+ * may both ask, the first to store wins and the others answer its page, so one key never hands
+ * out two pages. A provider that does not answer leaves the attempt without a page (pay answers
+ * 502/503; the same key asks again); the attempt cannot be paid until it has one.
+ */
+async function withCheckout(em: EntityManager, attempt: PaymentAttempt, deps: PaymentDeps): Promise<StartedPayment> {
+  if (attempt.checkoutUrl) return startedPayment(attempt, attempt.checkoutUrl, deps);
+  if (attempt.status !== 'INITIATED') throw closedBeforeCheckout();
+  const gateway = gatewayOf(deps, attempt.gateway);
+  const started = await gateway.start({ paymentRef: attempt.paymentRef, amount: attempt.amount, currency: attempt.currency, expiresAt: attempt.expiresAt });
+  const stored = await em.fork().nativeUpdate(
+    PaymentAttempt,
+    { id: attempt.id, checkoutUrl: null, status: 'INITIATED' },
+    { checkoutUrl: started.paymentUrl, ...(started.providerRef ? { providerRef: started.providerRef } : {}) },
+  );
+  if (stored === 1) {
+    deps.logger.info({ paymentRef: attempt.paymentRef, gateway: gateway.name, provider: gateway.provider }, 'payment checkout prepared');
+    return startedPayment(attempt, started.paymentUrl, deps);
+  }
+  const current = await em.fork().findOneOrFail(PaymentAttempt, attempt.id);
+  if (current.checkoutUrl) return startedPayment(current, current.checkoutUrl, deps);
+  throw closedBeforeCheckout();
+}
+
+const closedBeforeCheckout = () => conflict('This payment attempt was closed before its checkout page was ready; start a new payment with a new Idempotency-Key');
+
+function startedPayment(attempt: PaymentAttempt, paymentUrl: string, deps: PaymentDeps): StartedPayment {
+  return {
+    paymentUrl,
+    gateway: gatewayOf(deps, attempt.gateway).name,
+    paymentRef: attempt.paymentRef,
+    amount: attempt.amount,
+    currency: attempt.currency,
+    expiresAt: attempt.expiresAt,
+  };
+}

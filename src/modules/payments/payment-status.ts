@@ -1,0 +1,87 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { isExpired, needsReconciliation, shareStatus, type AttemptStatus } from './rules/payment-attempt';
+import type { Minor } from '../../kernel/money';
+import { Order, OrderStatus } from '../orders';
+import { PaymentAttempt, type PaymentMethod } from './entities/payment-attempt';
+import type { PaymentAttemptOrder } from './entities/payment-attempt-order';
+import type { Principal } from '../auth';
+import { resolveOrder } from '../orders';
+import type { PaymentDeps } from './payment-deps';
+import { reconcileAttempt } from './reconciliation';
+import { ProviderUnavailableError } from './providers/gateway';
+
+export interface PaymentStatusView {
+  orderRef: string;
+  orderStatus: OrderStatus;
+  paymentStatus: AttemptStatus | 'NOT_INITIATED';
+  /** Issued with the payment that paid the order; absent before. */
+  policyNumber?: string;
+  attempt?: {
+    paymentRef: string;
+    gateway: PaymentMethod;
+    /** This order's share of the attempt. */
+    amount: Minor;
+    currency: string;
+    completedAt?: Date;
+    /** For a group payment: the group and the attempt's whole amount. */
+    group?: { groupRef: string; amount: Minor };
+  };
+}
+
+const PAID_STATES: readonly OrderStatus[] = [OrderStatus.Paid, OrderStatus.Completed, OrderStatus.Closed];
+
+/**
+ * GET /orders/{orderRef}/payment-status. The attempt reported is the one whose share paid the
+ * order when it is paid, otherwise the most recent. Its status is this order's share's
+ * (shareStatus), so SUCCESS is read only beside a paid order, and a capture that could not pay
+ * the order reads REFUND_PENDING. An attempt still INITIATED after PAYMENT_RECONCILE_AFTER_SECONDS
+ * (or past its expiry) is first checked with its gateway, so a customer who paid and never came
+ * back still shows up as paid.
+ */
+export async function getPaymentStatus(em: EntityManager, principal: Principal, identifier: string, deps: PaymentDeps, now = new Date()): Promise<PaymentStatusView> {
+  const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', populate: [] });
+  let attempt = await reportedAttempt(em, order);
+  if (attempt && (needsReconciliation({ ...attempt, gatewayConfirmed: !!attempt.gatewayConfirmedAt }, now, deps.payments.reconcileAfterSeconds, 0) || isExpired(attempt, now))) {
+    try {
+      await reconcileAttempt(em, attempt.id, deps, now);
+    } catch (error) {
+      // The stored state is still true, only not fresh: answer it rather than fail the partner's read.
+      if (!(error instanceof ProviderUnavailableError)) throw error;
+      deps.logger.warn({ paymentRef: attempt.paymentRef, provider: error.provider, kind: error.kind }, 'payment status answered without reconciling: provider unavailable');
+      return view(order, attempt);
+    }
+    const fresh = em.fork();
+    const reloaded = await fresh.findOneOrFail(Order, order.id);
+    attempt = await reportedAttempt(fresh, reloaded);
+    return view(reloaded, attempt);
+  }
+  return view(order, attempt);
+}
+
+async function reportedAttempt(em: EntityManager, order: Order): Promise<PaymentAttempt | null> {
+  const populate = ['orders', 'group'] as const;
+  if (PAID_STATES.includes(order.status)) {
+    const paying = await em.findOne(PaymentAttempt, { orders: { order: order.id, settlement: 'PAID' } }, { populate });
+    if (paying) return paying;
+  }
+  return em.findOne(PaymentAttempt, { orders: { order: order.id } }, { orderBy: { createdAt: 'desc' }, populate });
+}
+
+function view(order: Order, attempt: PaymentAttempt | null): PaymentStatusView {
+  if (!attempt) return { orderRef: order.orderRef, orderStatus: order.status, paymentStatus: 'NOT_INITIATED', policyNumber: order.policyNumber };
+  const share: PaymentAttemptOrder | undefined = attempt.orders.getItems().find((line) => line.order.id === order.id);
+  return {
+    orderRef: order.orderRef,
+    orderStatus: order.status,
+    paymentStatus: shareStatus(attempt.status, share?.settlement),
+    policyNumber: order.policyNumber,
+    attempt: {
+      paymentRef: attempt.paymentRef,
+      gateway: attempt.gateway,
+      amount: share?.amount ?? attempt.amount,
+      currency: attempt.currency,
+      completedAt: attempt.completedAt,
+      group: attempt.group ? { groupRef: attempt.group.groupRef, amount: attempt.amount } : undefined,
+    },
+  };
+}

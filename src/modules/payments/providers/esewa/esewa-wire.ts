@@ -1,0 +1,62 @@
+import { decimalStringFromMinor, minorFromDecimalString, type Minor } from '../../../../kernel/money';
+import type { GatewayReport, PaymentAtGateway } from '../gateway';
+import { finalOutcome, type ProviderOutcome } from '../provider-outcome';
+
+/** The request form of eSewa ePay v2, in the order eSewa documents it. */
+export interface EsewaForm {
+  amount: string;
+  tax_amount: string;
+  total_amount: string;
+  transaction_uuid: string;
+  product_code: string;
+  product_service_charge: string;
+  product_delivery_charge: string;
+  success_url: string;
+  failure_url: string;
+  signed_field_names: string;
+  signature: string;
+}
+
+export const REQUEST_SIGNED_FIELDS = 'total_amount,transaction_uuid,product_code';
+
+/** Amounts go to eSewa in rupees with two decimals: "4500.00". */
+export const esewaAmount = (amount: Minor): string => decimalStringFromMinor(amount);
+
+/**
+ * eSewa writes amounts back as numbers (100.0) or strings, sometimes with thousands separators
+ * ("4,500.0"): read them as decimal strings into paisa, never through a float; more than two
+ * decimals is not a charge we made.
+ */
+export function minorFromEsewa(value: unknown): Minor | undefined {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.replace(/,/g, '').trim() : '';
+  if (!/^\d{1,12}(\.\d{1,2})?$/.test(text)) return undefined;
+  return minorFromDecimalString(text);
+}
+
+/** Status-check statuses: COMPLETE, PENDING, FULL_REFUND, PARTIAL_REFUND, AMBIGUOUS, NOT_FOUND, CANCELED. */
+const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'>> = {
+  COMPLETE: { status: 'SUCCESS' },
+  CANCELED: { status: 'CANCELLED', reason: 'CANCELLED_AT_PROVIDER' },
+  FULL_REFUND: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER' },
+};
+
+/**
+ * NOT_FOUND (the session ended at eSewa) is not final for us: our signed form can still be
+ * posted until the attempt closes, so a capture may follow. AMBIGUOUS and PARTIAL_REFUND need an
+ * operator and are logged.
+ */
+const NEEDS_OPERATOR = new Set(['AMBIGUOUS', 'PARTIAL_REFUND']);
+
+export function statusOutcome(body: Record<string, unknown>, payment: PaymentAtGateway, productCode: string, now: Date): ProviderOutcome {
+  const { status, product_code: product, transaction_uuid: uuid, total_amount: total, ref_id: refId } = body;
+  if (typeof status !== 'string') {
+    // eSewa answers an unknown transaction with an error object ({ code, error_message }) instead of a status.
+    return 'error_message' in body ? { kind: 'OPEN', status: 'NOT_FOUND', warn: false } : { kind: 'UNREADABLE', why: 'status check without a status' };
+  }
+  const word = FINAL[status];
+  if (!word) return { kind: 'OPEN', status, warn: NEEDS_OPERATOR.has(status) };
+  if (product !== productCode || uuid !== payment.paymentRef) return { kind: 'UNREADABLE', why: 'status check answered about another payment' };
+  const amount = minorFromEsewa(total);
+  if (amount === undefined) return { kind: 'UNREADABLE', why: 'status check without a readable total_amount' };
+  return finalOutcome(payment, word, amount, typeof refId === 'string' && refId !== '' ? refId : `uuid:${payment.paymentRef}`, now);
+}

@@ -1,0 +1,117 @@
+import type { GatewayFinalStatus } from '../rules/payment-attempt';
+import type { Minor } from '../../../kernel/money';
+import type { GatewayName } from '../entities/payment-attempt';
+
+export type { GatewayName };
+export const GATEWAY_NAMES: readonly GatewayName[] = ['card_gateway', 'wallet_gateway'];
+
+/** Narrows a path or query value to a gateway name without a cast. */
+export const isGatewayName = (value: unknown): value is GatewayName => GATEWAY_NAMES.some((name) => name === value);
+
+/** A gateway's account of one payment, after it was verified (signature or server-side lookup). */
+export interface GatewayReport {
+  paymentRef: string;
+  status: GatewayFinalStatus;
+  amount: Minor;
+  currency: string;
+  gatewayTransactionId: string;
+  issuedAt: Date;
+  reason?: string;
+}
+
+/**
+ * Answer of a server-side status lookup: a final word, or nothing decided yet. `confirmed` marks
+ * a word the provider gave us server to server (a lookup): asking twice is not a replay attack.
+ */
+export type GatewayLookup = { decided: true; report: GatewayReport; confirmed?: boolean } | { decided: false };
+
+/**
+ * Answer of a request to stop taking money for a payment:
+ * - VOIDED: the gateway will never capture it;
+ * - DECIDED: too late, the gateway had already given its final word (a capture among them);
+ * - UNDECIDED: the gateway cannot void and has not decided; a capture may still come (a late
+ *   capture, recorded as a refund owed).
+ */
+export type GatewayVoid = { kind: 'VOIDED' } | { kind: 'DECIDED'; report: GatewayReport } | { kind: 'UNDECIDED' };
+
+/** One payment as a gateway knows it: our reference, the provider's own (Khalti's pidx), the money. */
+export interface PaymentAtGateway {
+  paymentRef: string;
+  /** Set once `start` returned it; absent for a payment the provider never handed a page out for. */
+  providerRef?: string | null;
+  amount: Minor;
+  currency: string;
+}
+
+/** Kept for the callers that void: every gateway payment is voidable by its reference and money. */
+export type VoidablePayment = PaymentAtGateway;
+
+/** What a checkout needs to begin: the payment and when our attempt stops taking it. */
+export interface CheckoutRequest extends PaymentAtGateway {
+  expiresAt: Date;
+}
+
+/** Where the customer's browser goes, and the provider's reference to store with the attempt. */
+export interface StartedCheckout {
+  paymentUrl: string;
+  providerRef?: string;
+}
+
+/** The query string of a browser return, as the provider (or a forger) wrote it. */
+export type ReturnQuery = Readonly<Record<string, string | undefined>>;
+
+export class InvalidCallbackError extends Error {
+  constructor(readonly why: string) {
+    super(`Invalid payment callback: ${why}`);
+  }
+}
+
+/**
+ * A provider call that did not give a usable answer: TIMEOUT (no answer within
+ * PAYMENT_PROVIDER_TIMEOUT_MS), UNREACHABLE (connection refused, DNS, reset) or BAD_ANSWER (an
+ * error status or a body we cannot read), NOT_CONFIGURED (no provider serves the gateway).
+ * Partners see 502 for BAD_ANSWER and 503 for the others.
+ */
+export class ProviderUnavailableError extends Error {
+  constructor(
+    readonly provider: string,
+    readonly kind: 'TIMEOUT' | 'UNREACHABLE' | 'BAD_ANSWER' | 'NOT_CONFIGURED',
+    readonly detail: string,
+  ) {
+    super(`${provider} ${kind.toLowerCase().replace('_', ' ')}: ${detail}`);
+    this.name = 'ProviderUnavailableError';
+  }
+}
+
+/**
+ * The port every payment gateway adapter implements: the built-in sandbox, Khalti ePayment and
+ * eSewa ePay v2 (src/modules/payments/providers/{sandbox,khalti,esewa}).
+ */
+export interface PaymentGateway {
+  readonly name: GatewayName;
+  /** The provider behind the gateway, for logs and metrics: sandbox, khalti or esewa. */
+  readonly provider: string;
+  /** Prepares the checkout (Khalti: initiate) and returns the page the customer's browser is sent to. */
+  start(payment: CheckoutRequest): Promise<StartedCheckout>;
+  /**
+   * Confirms a browser return about `payment`: checks what the return claims against it (and any
+   * signature), then takes the provider's word (its signed data or its lookup API). Throws
+   * InvalidCallbackError for a return that is not about this payment, of this merchant, for this money.
+   */
+  confirmReturn(query: ReturnQuery, payment: PaymentAtGateway): Promise<GatewayLookup>;
+  /** Asks the gateway, server to server, what it decided for a payment. */
+  lookupStatus(payment: PaymentAtGateway): Promise<GatewayLookup>;
+  /**
+   * Asks the gateway to stop taking money for the payment, atomically with its own checkout: it
+   * either voids it or reports the word it already gave. A gateway that cannot void answers
+   * with a lookup (DECIDED or UNDECIDED).
+   */
+  voidPayment(payment: PaymentAtGateway): Promise<GatewayVoid>;
+}
+
+export type GatewayRegistry = ReadonlyMap<GatewayName, PaymentGateway>;
+
+/** The void answer of a gateway that cannot void: what its lookup says. */
+export function voidFromLookup(lookup: GatewayLookup): GatewayVoid {
+  return lookup.decided ? { kind: 'DECIDED', report: lookup.report } : { kind: 'UNDECIDED' };
+}

@@ -1,0 +1,86 @@
+import type { KhaltiConfig } from '../../../../config';
+import { InvalidCallbackError, ProviderUnavailableError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayVoid, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
+import { asRecord, callProvider, withLookupRetries, type ProviderCallPolicy } from '../provider-http';
+import { lookupFromOutcome } from '../provider-outcome';
+import { lookupOutcome, returnProblem } from './khalti-wire';
+
+/** Validated once in config (KHALTI_*), with `website_url` resolved to PUBLIC_BASE_URL when unset. */
+export type KhaltiSettings = KhaltiConfig & { websiteUrl: string };
+
+const PROVIDER = 'khalti';
+
+/**
+ * Khalti ePayment (KPG-2 web checkout). `start` initiates server side and stores the `pidx`;
+ * the browser return is unsigned, so it only tells us which payment to ask about: the truth is
+ * always the lookup API, under our secret key (a pidx of another merchant is not found).
+ * Khalti has no API to cancel an initiated payment: a void answers from a lookup, and Khalti's
+ * own `Expired` is the word that it will never capture.
+ */
+export class KhaltiGateway implements PaymentGateway {
+  readonly provider = PROVIDER;
+
+  constructor(
+    readonly name: GatewayName,
+    private readonly settings: KhaltiSettings,
+    private readonly returnUrl: (paymentRef: string) => string,
+    private readonly policy: ProviderCallPolicy,
+  ) {}
+
+  async start(payment: CheckoutRequest): Promise<StartedCheckout> {
+    const answer = await this.call('/epayment/initiate/', {
+      return_url: this.returnUrl(payment.paymentRef),
+      website_url: this.settings.websiteUrl,
+      amount: payment.amount,
+      purchase_order_id: payment.paymentRef,
+      purchase_order_name: `Trek cover ${payment.paymentRef}`,
+    });
+    const body = asRecord(answer.body);
+    if (answer.status !== 200 || typeof body.pidx !== 'string' || typeof body.payment_url !== 'string') {
+      // error_key and the field messages tell the operator what Khalti refused (a key, an amount); no secret in them.
+      this.policy.logger.error({ provider: PROVIDER, status: answer.status, errorKey: body.error_key, paymentRef: payment.paymentRef }, 'Khalti refused the payment initiation');
+      throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `initiate answered HTTP ${answer.status}`);
+    }
+    return { paymentUrl: body.payment_url, providerRef: body.pidx };
+  }
+
+  async confirmReturn(query: ReturnQuery, payment: PaymentAtGateway): Promise<GatewayLookup> {
+    const problem = returnProblem(query, payment);
+    if (problem) throw new InvalidCallbackError(problem);
+    const lookup = await this.lookupStatus(payment);
+    // A pidx Khalti does not know under our key: not our merchant's payment.
+    if (lookup === NOT_FOUND) throw new InvalidCallbackError('pidx unknown to Khalti under our key');
+    return lookup;
+  }
+
+  async lookupStatus(payment: PaymentAtGateway): Promise<GatewayLookup> {
+    if (!payment.providerRef) return { decided: false };
+    const pidx = payment.providerRef;
+    const answer = await withLookupRetries(this.policy, () => this.call('/epayment/lookup/', { pidx }));
+    if (answer.status === 404) return NOT_FOUND;
+    // Khalti answers some final states (Expired, User canceled) with 400 and the same body.
+    if (answer.status !== 200 && answer.status !== 400) {
+      throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `lookup answered HTTP ${answer.status}`);
+    }
+    return lookupFromOutcome(PROVIDER, lookupOutcome(asRecord(answer.body), payment, new Date()), payment, this.policy.logger);
+  }
+
+  async voidPayment(payment: PaymentAtGateway): Promise<GatewayVoid> {
+    // No pidx stored: no payment page of it was ever handed to anyone, so nobody can pay it.
+    if (!payment.providerRef) return { kind: 'VOIDED' };
+    const lookup = await this.lookupStatus(payment);
+    if (lookup === NOT_FOUND) return { kind: 'UNDECIDED' };
+    if (lookup.decided && lookup.report.status === 'EXPIRED') return { kind: 'VOIDED' };
+    return voidFromLookup(lookup);
+  }
+
+  private call(path: string, json: Record<string, unknown>) {
+    return callProvider(PROVIDER, `${this.settings.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Key ${this.settings.secretKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(json),
+    }, this.policy);
+  }
+}
+
+/** A lookup Khalti answered with 404: undecided for reconciliation, a refusal for a browser return. */
+const NOT_FOUND: GatewayLookup = Object.freeze({ decided: false });

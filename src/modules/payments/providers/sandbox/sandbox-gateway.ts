@@ -1,0 +1,93 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SandboxGatewayPayment } from './entities/sandbox-gateway-payment';
+import { verifySignedCallback } from '../callback-signature';
+import { InvalidCallbackError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayReport, type GatewayVoid, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
+import { findSandboxDecision, recordSandboxDecision, VOIDED_BY_MERCHANT } from './sandbox-ledger';
+
+/**
+ * A simulated gateway served by this process (PAYMENT_MODE=sandbox): its hosted checkout lives
+ * under /sandbox/{gateway}/checkout/{paymentRef}, its ledger in `sandbox_gateway_payment`.
+ *
+ * The two behave like the two kinds of provider a Nepal merchant meets. The card gateway can void
+ * a payment: a void and the customer's Pay race for the one decision, and the loser learns the
+ * winner's word. The wallet gateway cannot (like a wallet payment link, it stays payable until it
+ * expires, whatever the merchant decided since): closing an attempt there leaves it UNDECIDED, and
+ * a customer who pays it anyway is a late capture the merchant owes back.
+ */
+export class SandboxGateway implements PaymentGateway {
+  readonly provider = 'sandbox';
+
+  constructor(
+    readonly name: GatewayName,
+    private readonly secret: string,
+    private readonly baseUrl: () => string,
+    private readonly newEm: () => EntityManager,
+    readonly canVoid: boolean,
+  ) {}
+
+  async start(payment: CheckoutRequest): Promise<StartedCheckout> {
+    return { paymentUrl: this.checkoutUrl(payment.paymentRef) };
+  }
+
+  checkoutUrl(paymentRef: string): string {
+    return `${this.baseUrl()}/sandbox/${this.name}/checkout/${encodeURIComponent(paymentRef)}?t=${this.checkoutToken(paymentRef)}`;
+  }
+
+  /**
+   * The unguessable part of a checkout link: payment references are predictable
+   * (`<orderRef>-<epochMillis>`), so the page acts only for whoever received the link from the pay
+   * answer. Derived from the gateway's secret (HMAC over a `checkout:` domain that no signed
+   * callback payload, being base64url, can take), so every process serves the same links.
+   */
+  private checkoutToken(paymentRef: string): string {
+    return createHmac('sha256', this.secret).update(`checkout:${paymentRef}`, 'utf8').digest('base64url');
+  }
+
+  acceptsCheckoutToken(paymentRef: string, token: unknown): boolean {
+    const expected = Buffer.from(this.checkoutToken(paymentRef));
+    const given = Buffer.from(typeof token === 'string' ? token : '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  /** The sandbox's return is self-contained: its signed payload is the gateway's word. */
+  async confirmReturn(query: ReturnQuery, payment: PaymentAtGateway): Promise<GatewayLookup> {
+    const report = verifySignedCallback(query.payload ?? '', query.signature ?? '', this.secret);
+    if (report.paymentRef !== payment.paymentRef) throw new InvalidCallbackError('signed for another payment');
+    return { decided: true, report };
+  }
+
+  async lookupStatus(payment: PaymentAtGateway): Promise<GatewayLookup> {
+    const decision = await findSandboxDecision(this.newEm(), payment.paymentRef, this.name);
+    if (!decision) return { decided: false };
+    return { decided: true, report: reportOf(decision) };
+  }
+
+  async voidPayment(payment: PaymentAtGateway): Promise<GatewayVoid> {
+    if (this.canVoid) {
+      const { paymentRef, amount, currency } = payment;
+      const voided = await recordSandboxDecision(this.newEm(), { paymentRef, amount, currency, gateway: this.name, status: 'CANCELLED', reason: VOIDED_BY_MERCHANT });
+      if (voided) return { kind: 'VOIDED' };
+    }
+    return voidFromLookup(await this.lookupStatus(payment));
+  }
+
+  /** The sandbox's own signing, used by its checkout page to send the browser back. */
+  secretForSigning(): string {
+    return this.secret;
+  }
+}
+
+export function reportOf(decision: SandboxGatewayPayment): GatewayReport {
+  return {
+    paymentRef: decision.paymentRef,
+    status: decision.status,
+    amount: decision.amount,
+    currency: decision.currency,
+    gatewayTransactionId: decision.transactionId,
+    issuedAt: decision.decidedAt,
+    reason: decision.reason,
+  };
+}
+
+export { InvalidCallbackError };

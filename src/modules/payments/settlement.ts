@@ -1,0 +1,138 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/core';
+import { effectOfGatewayWord, settlementPlan, type GatewayWordEffect } from './rules/payment-attempt';
+import { Order, OrderStatus } from '../orders';
+import { PaymentAttempt } from './entities/payment-attempt';
+import { PaymentAttemptOrder } from './entities/payment-attempt-order';
+import type { GatewayReport } from './providers/gateway';
+import type { PaymentDeps } from './payment-deps';
+import { issuePolicyNumbers } from '../certificates';
+import { endedPaymentEventType, recordPaymentEvents } from '../webhooks';
+
+/**
+ * Locks, in this order, every order the attempt pays for (by id) and then the attempt itself,
+ * and returns the attempt freshly read. Pay, callback and reconciliation all take order rows
+ * before attempt rows, so they queue behind each other instead of deadlocking.
+ */
+export async function lockAttemptForSettlement(tx: EntityManager, attemptId: string): Promise<PaymentAttempt> {
+  const lines = await tx.find(PaymentAttemptOrder, { attempt: attemptId }, { fields: ['order'] });
+  const orderIds = lines.map((line) => line.order.id).sort();
+  if (orderIds.length > 0) {
+    await tx.find(Order, { id: { $in: orderIds } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true });
+  }
+  const attempt = await tx.findOneOrFail(PaymentAttempt, attemptId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  await tx.populate(attempt, ['orders.order'], { refresh: true });
+  return attempt;
+}
+
+/** Whether a gateway's report is about this attempt's money: reference, amount and currency agree. */
+export function reportMatches(attempt: Pick<PaymentAttempt, 'paymentRef' | 'amount' | 'currency'>, report: GatewayReport): boolean {
+  return report.paymentRef === attempt.paymentRef && report.amount === attempt.amount && report.currency === attempt.currency;
+}
+
+export interface RecordedWord {
+  effect: GatewayWordEffect;
+  paidOrderRefs: string[];
+  refundAmount: number;
+}
+
+/** A capture: the orders it pays become PAID, the shares no order can take are owed back. */
+async function recordCapture(tx: EntityManager, attempt: PaymentAttempt, now: Date, deps: Pick<PaymentDeps, 'logger' | 'metrics'>) {
+  const lines = attempt.orders.getItems();
+  const plan = settlementPlan(
+    lines.map((line) => ({ orderId: line.order.id, orderStatus: line.order.status, orderTotal: line.order.totalAmount, charged: line.amount })),
+  );
+  attempt.status = plan.attemptStatus;
+  attempt.completedAt = now;
+  attempt.refundAmount = plan.refundAmount;
+  attempt.refundReason = plan.refundReason;
+  const paid: Order[] = [];
+  for (const line of lines) {
+    if (plan.pay.includes(line.order.id)) {
+      line.settlement = 'PAID';
+      line.order.status = OrderStatus.Paid;
+      line.order.paidAt = now;
+      paid.push(line.order);
+    } else {
+      line.settlement = 'REFUND_PENDING';
+    }
+  }
+  if (paid.length > 0) {
+    await issuePolicyNumbers(tx, paid, now);
+    await closeOpenAttempts(tx, paid.map((order) => order.id), attempt.id, 'ORDER_PAID', now);
+  }
+  // Partners hear of each order paid, and of each share captured for an order that could not take it.
+  const paidIds = paid.map((order) => order.id);
+  if (paid.length > 0) await recordPaymentEvents(tx, 'order.paid', attempt, { at: now, onlyOrderIds: paidIds });
+  const owedIds = lines.map((line) => line.order.id).filter((id) => !paidIds.includes(id));
+  if (owedIds.length > 0) await recordPaymentEvents(tx, 'payment.refund_pending', attempt, { at: now, reason: plan.refundReason ?? null, onlyOrderIds: owedIds });
+  if (plan.refundAmount > 0) {
+    // Money the customer paid that no order took: the operator must give it back (ops payment refunds).
+    deps.logger.warn({ paymentRef: attempt.paymentRef, refundAmount: plan.refundAmount, refundReason: plan.refundReason }, 'captured money owed back to the customer');
+    deps.metrics?.lateCaptures.inc({ gateway: attempt.gateway });
+  }
+  return { paid, plan };
+}
+
+/**
+ * Records a gateway's final word about an attempt that `lockAttemptForSettlement` locked: the
+ * attempt's status, and for a capture the orders it pays (PAID) or the refund it is owed. A word
+ * after the gateway's first one (a replay) changes nothing.
+ */
+export async function recordGatewayWord(
+  tx: EntityManager,
+  attempt: PaymentAttempt,
+  report: GatewayReport,
+  now: Date,
+  deps: Pick<PaymentDeps, 'logger' | 'metrics'>,
+): Promise<RecordedWord> {
+  const effect = effectOfGatewayWord({ status: attempt.status, gatewayConfirmed: !!attempt.gatewayConfirmedAt }, report.status);
+  if (effect.kind === 'REPLAY') return { effect, paidOrderRefs: [], refundAmount: 0 };
+
+  attempt.gatewayConfirmedAt = now;
+  attempt.gatewayTransactionId = report.gatewayTransactionId;
+  attempt.lastCheckedAt = now;
+  if (effect.kind === 'CONFIRM_CLOSED') {
+    attempt.failureReason ??= report.reason;
+    return { effect, paidOrderRefs: [], refundAmount: 0 };
+  }
+  if (effect.kind === 'COMPLETE' && effect.status !== 'SUCCESS') {
+    attempt.status = effect.status;
+    attempt.completedAt = now;
+    attempt.failureReason = report.reason;
+    await recordPaymentEvents(tx, endedPaymentEventType(effect.status), attempt, { at: now, reason: report.reason ?? null });
+    return { effect, paidOrderRefs: [], refundAmount: 0 };
+  }
+
+  // The gateway captured the money (on time, or late for an attempt we had closed).
+  const { paid, plan } = await recordCapture(tx, attempt, now, deps);
+  return { effect, paidOrderRefs: paid.map((order) => order.orderRef).sort(), refundAmount: plan.refundAmount };
+}
+
+/**
+ * Closes every INITIATED attempt covering any of `orderIds` (except `keep`) without asking its
+ * gateway: only for orders just paid, which no other attempt can pay any more (a capture on one
+ * is a refund owed whatever the gateway says). Every change that would orphan an attempt of an
+ * order still to be paid goes through withOpenAttemptsClosed (open-attempts.ts) instead.
+ */
+export async function closeOpenAttempts(
+  tx: EntityManager,
+  orderIds: string[],
+  keep: string | undefined,
+  reason: 'ORDER_PAID',
+  now: Date,
+): Promise<PaymentAttempt[]> {
+  const lines = await tx.find(PaymentAttemptOrder, { order: { $in: orderIds }, attempt: { status: 'INITIATED' } }, { fields: ['attempt'] });
+  const ids = [...new Set(lines.map((line) => line.attempt.id))].filter((id) => id !== keep);
+  if (ids.length === 0) return [];
+  // Re-checked under the lock: another transaction may have settled one meanwhile.
+  const locked = await tx.find(PaymentAttempt, { id: { $in: ids } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true });
+  const open = locked.filter((attempt) => attempt.status === 'INITIATED');
+  for (const attempt of open) {
+    attempt.status = 'CANCELLED';
+    attempt.closedReason = reason;
+    attempt.completedAt = now;
+    await recordPaymentEvents(tx, 'payment.cancelled', attempt, { at: now, reason });
+  }
+  return open;
+}

@@ -1,0 +1,66 @@
+import { springPage } from '../../kernel/http/pagination';
+import type { Traveller } from './entities/traveller';
+import { successBody } from '../../kernel/http/envelope';
+import { listTravellers, registerTravellers } from './travellers';
+import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
+import type { Schemas } from '../../kernel/http/wire';
+
+export const travellerHandlers = {
+  async registerTravellers({ body }, scope) {
+    const travellers = await registerTravellers(scope.em, callerOf(scope), body);
+    const message = travellers.length === 1 ? 'Traveller registered' : `${travellers.length} travellers registered`;
+    return { status: 201, body: successBody(travellers.map(travellerWire), message) };
+  },
+
+  async listTravellers({ query }, scope) {
+    const { travellers, request, total } = await listTravellers(scope.em, callerOf(scope), query);
+    return { status: 200, body: successBody(springPage(travellers.map(travellerSummaryWire), request, total)) };
+  },
+} satisfies TagHandlers;
+
+const decimalOrNull = (value: string | null | undefined) => (value === null || value === undefined ? null : Number(value));
+
+export function travellerWire(traveller: Traveller): Schemas['Traveller'] {
+  return {
+    touristId: traveller.id,
+    email: traveller.email,
+    name: traveller.name,
+    dateOfBirth: traveller.dateOfBirth,
+    nationality: traveller.nationality,
+    countryOfResidence: traveller.countryOfResidence ?? null,
+    idType: traveller.idType,
+    idNumber: traveller.idNumber,
+    motherTongue: traveller.motherTongue ?? null,
+    bloodGroup: traveller.bloodGroup ?? null,
+    gender: traveller.gender,
+    phone: traveller.phone,
+    height: decimalOrNull(traveller.height),
+    weight: decimalOrNull(traveller.weight),
+    englishService: traveller.englishService ?? null,
+    emergencyContactName: traveller.emergencyContactName,
+    emergencyContactPhone: traveller.emergencyContactPhone,
+    emergencyContactEmail: traveller.emergencyContactEmail,
+    emergencyContactRelation: traveller.emergencyContactRelation,
+    medicalHistory: traveller.medicalHistory ?? null,
+    allergy: traveller.allergy ?? null,
+    avatarDocumentId: traveller.avatarDocument.id,
+    passportDocumentId: traveller.passportDocument.id,
+    signatureDocumentId: traveller.signatureDocument.id,
+    visaDocumentId: traveller.visaDocument?.id ?? null,
+    createdAt: traveller.createdAt.toISOString(),
+  };
+}
+
+export function travellerSummaryWire(traveller: Traveller): Schemas['TravellerSummary'] {
+  return {
+    touristId: traveller.id,
+    name: traveller.name,
+    email: traveller.email,
+    nationality: traveller.nationality,
+    idType: traveller.idType,
+    idNumber: traveller.idNumber,
+    phone: traveller.phone,
+    dateOfBirth: traveller.dateOfBirth,
+    createdAt: traveller.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,146 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { kathmanduToday } from '../../kernel/business-date';
+import { offsetOf, pageRequest, type PageRequest } from '../../kernel/http/pagination';
+import { judgeDocumentSlots, referencedDocumentIds, travellerFieldErrors, type DocumentFacts } from './rules/traveller-registration';
+import { Document } from '../documents';
+import { Traveller } from './entities/traveller';
+import { invalid, conflict, notFound } from '../../kernel/errors';
+import type { QueryOf, Schemas } from '../../kernel/http/wire';
+import type { Principal } from '../auth';
+import { UNIQUE, violatesUnique } from '../../kernel/db/unique-violation';
+
+export type TravellerInput = Schemas['TravellerInput'];
+
+/**
+ * Registers a batch of travellers and attaches their documents, all in one transaction: one bad
+ * item fails the batch and nothing is created or attached.
+ */
+export async function registerTravellers(em: EntityManager, principal: Principal, items: TravellerInput[]): Promise<Traveller[]> {
+  const fieldErrors = travellerFieldErrors(items, kathmanduToday());
+  if (Object.keys(fieldErrors).length > 0) throw invalid('Validation failed', fieldErrors);
+
+  try {
+    return await em.transactional(async (tx) => {
+      const byId = await takeDocuments(tx, principal, items);
+      const now = new Date();
+      return items.map((item) => createTraveller(tx, principal, item, byId, now));
+    });
+  } catch (error) {
+    // The row locks make this rare; the unique slot constraints are the last word.
+    if (violatesUnique(error, UNIQUE.travellerDocuments)) throw conflict('A document is already attached to a traveller');
+    throw error;
+  }
+}
+
+/** The batch's documents, locked, once each is the caller's, of its slot's type and free. */
+async function takeDocuments(tx: EntityManager, principal: Principal, items: TravellerInput[]): Promise<Map<string, Document>> {
+  // Locked so that a concurrent batch or the draft purge cannot take the same documents.
+  const documents = await tx.find(
+    Document,
+    { id: { $in: referencedDocumentIds(items) }, company: principal.companyId },
+    { lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
+  const byId = new Map(documents.map((document) => [document.id, document]));
+  const facts = new Map<string, DocumentFacts>(
+    documents.map((document) => [document.id, { id: document.id, documentType: document.documentType, attached: document.traveller !== undefined && document.traveller !== null }]),
+  );
+  const verdict = judgeDocumentSlots(items, facts);
+  if (verdict.kind === 'notFound') throw notFound(`Document ${verdict.documentId} not found`);
+  if (verdict.kind === 'wrongType') throw invalid('Validation failed', verdict.fieldErrors);
+  if (verdict.kind === 'conflict') {
+    throw conflict(
+      verdict.reason === 'attached'
+        ? `Document ${verdict.documentId} is already attached to a traveller`
+        : `Document ${verdict.documentId} is used more than once in this request`,
+    );
+  }
+
+  return byId;
+}
+
+function createTraveller(tx: EntityManager, principal: Principal, item: TravellerInput, byId: Map<string, Document>, now: Date): Traveller {
+  const traveller = tx.create(Traveller, {
+    company: principal.companyId,
+    email: item.email.trim(),
+    name: item.name.trim(),
+    dateOfBirth: item.dateOfBirth,
+    nationality: item.nationality.trim(),
+    countryOfResidence: item.countryOfResidence?.trim(),
+    idType: item.idType,
+    idNumber: item.idNumber.trim(),
+    motherTongue: item.motherTongue?.trim(),
+    bloodGroup: item.bloodGroup,
+    gender: item.gender,
+    phone: item.phone.trim(),
+    height: item.height === undefined ? undefined : String(item.height),
+    weight: item.weight === undefined ? undefined : String(item.weight),
+    englishService: item.englishService,
+    emergencyContactName: item.emergencyContactName.trim(),
+    emergencyContactPhone: item.emergencyContactPhone.trim(),
+    emergencyContactEmail: item.emergencyContactEmail.trim(),
+    emergencyContactRelation: item.emergencyContactRelation.trim(),
+    medicalHistory: item.medicalHistory,
+    allergy: item.allergy,
+    avatarDocument: byId.get(item.avatarDocumentId)!,
+    passportDocument: byId.get(item.passportDocumentId)!,
+    signatureDocument: byId.get(item.signatureDocumentId)!,
+    visaDocument: item.visaDocumentId === undefined ? undefined : byId.get(item.visaDocumentId),
+    createdAt: now,
+  });
+  for (const document of [traveller.avatarDocument, traveller.passportDocument, traveller.signatureDocument, traveller.visaDocument]) {
+    if (!document) continue;
+    document.traveller = traveller;
+    document.attachedAt = now;
+  }
+  return traveller;
+}
+
+/** The sortBy values the spec allows; id breaks ties so pages never overlap. */
+export type TravellerSortKey = 'createdAt' | 'name' | 'email' | 'nationality';
+
+export type TravellerQuery = QueryOf<'listTravellers'>;
+
+export interface TravellerPage {
+  travellers: Traveller[];
+  request: PageRequest;
+  total: number;
+}
+
+/** `%`, `_` and `\` in a search term are literal characters, not LIKE wildcards. */
+export const escapeLike = (term: string) => term.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/**
+ * One page of the caller company's travellers. `search` matches a substring of the generated
+ * `search_text` column (name, e-mail, ID number, phone, nationality, lower-cased), which its
+ * trigram GIN index serves at any table size.
+ */
+export async function listTravellers(em: EntityManager, principal: Principal, query: TravellerQuery): Promise<TravellerPage> {
+  const request = pageRequest(query.page, query.size);
+  const { page, count } = travellerQueries(em, principal.companyId, query, request);
+  // Unfiltered, the exact total is the company's counter (kept by triggers in each insert's transaction).
+  const total = query.search?.trim() ? await count.getCount() : await countedTravellers(em, principal.companyId);
+  const travellers = await page.getResultList();
+  return { travellers, request, total };
+}
+
+/** The company's traveller count, maintained by the traveller_count triggers (migration TravellerCounts). */
+async function countedTravellers(em: EntityManager, companyId: string): Promise<number> {
+  const rows = await em.getConnection().execute<{ travellers: string }[]>('select travellers from traveller_count where company_id = ?', [companyId]);
+  return rows.length === 0 ? 0 : Number(rows[0].travellers);
+}
+
+/** The page and count queries of a listing; exported so the benchmark can EXPLAIN exactly these. */
+export function travellerQueries(em: EntityManager, companyId: string, query: TravellerQuery, request: PageRequest) {
+  const sortBy: TravellerSortKey = query.sortBy ?? 'createdAt';
+  const direction = query.sortDir ?? 'desc';
+  const qb = em.createQueryBuilder(Traveller, 't').where({ company: companyId });
+  const term = query.search?.trim();
+  if (term) qb.andWhere(`t.search_text like '%' || lower(?) || '%'`, [escapeLike(term)]);
+  const count = qb.clone();
+  const page = qb
+    .orderBy({ [sortBy]: direction, id: direction })
+    .limit(request.size)
+    .offset(offsetOf(request));
+  return { page, count };
+}

@@ -1,0 +1,74 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { WebhookConfig } from '../../config';
+import type { Logger } from '../../kernel/logging/logger';
+import type { JobQueue } from '../../kernel/jobs/job-queue';
+import { deliverEvent, deliveryLeaseSeconds } from './delivery';
+import { relayOutbox, WEBHOOK_QUEUE } from './relay';
+import { createWebhookSender } from './sender';
+
+export interface WebhookDispatch {
+  /** Hands what the outbox holds to the queue now (the timer does this every RELAY_MS). */
+  relayOnce(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** How often each process looks for committed events to hand to the queue. */
+const RELAY_MS = 250;
+
+/**
+ * Webhook delivery in this process: the relay from the outbox to the queue, and a pg-boss worker
+ * that sends. A failed try fails its job, and pg-boss retries it with exponential back-off
+ * (WEBHOOK_RETRY_DELAY_SECONDS doubling up to WEBHOOK_RETRY_DELAY_MAX_SECONDS, WEBHOOK_RETRY_LIMIT
+ * times: about a day with the defaults). A job whose process died mid-send expires after the
+ * request timeout plus a margin and is retried elsewhere.
+ */
+export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityManager, config: WebhookConfig, logger: Logger): Promise<WebhookDispatch> {
+  const log = logger.child({ component: 'webhooks' });
+  const sender = createWebhookSender({ timeoutMs: config.timeoutMs, allowLocal: config.allowLocalEndpoints });
+  const deps = { webhooks: config, sender, logger: log };
+  // Each job carries its retry policy (pg-boss copies a queue's options only when the queue is
+  // first created, by whichever process came first). A job expires just after its lease, so the
+  // retry of a job whose process died finds the event free to claim.
+  const jobOptions = {
+    retryLimit: config.retryLimit,
+    retryDelay: config.retryDelaySeconds,
+    retryBackoff: true,
+    retryDelayMax: config.retryDelayMaxSeconds,
+    expireInSeconds: deliveryLeaseSeconds(config) + 1,
+  };
+  await queue.boss.createQueue(WEBHOOK_QUEUE, jobOptions);
+  await queue.boss.work<{ eventId: string }>(
+    WEBHOOK_QUEUE,
+    // burstWhenBatchFull: while fetches come back full the worker fetches again at once, rather than
+    // waiting a polling interval between jobs (which capped a burst at localConcurrency per 0.5 s).
+    { batchSize: 1, localConcurrency: config.concurrency, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
+    async ([job]) => {
+      const result = await deliverEvent(newEm(), job.data.eventId, { retryCount: job.retryCount, retryLimit: config.retryLimit }, deps);
+      // Failing the job is what makes pg-boss schedule the next try.
+      if (result === 'RETRY') throw new Error(`webhook ${job.data.eventId} not delivered; retrying`);
+    },
+  );
+
+  let relaying: Promise<number> | undefined;
+  const relayOnce = () => {
+    relaying ??= relayOutbox(newEm(), queue.boss, jobOptions).finally(() => {
+      relaying = undefined;
+    });
+    return relaying;
+  };
+  const timer = setInterval(() => {
+    relayOnce().catch((error: unknown) => log.error({ err: error }, 'webhook relay failed'));
+  }, RELAY_MS);
+  timer.unref();
+
+  return {
+    relayOnce,
+    async stop() {
+      clearInterval(timer);
+      await relaying?.catch(() => undefined);
+      // Deliveries in hand finish before their connections close.
+      await queue.boss.offWork(WEBHOOK_QUEUE, { wait: true });
+      sender.close();
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { amountFromMinor } from '../../kernel/money';
+import type { Order } from '../orders';
+import type { PaymentAttempt } from '../payments';
+import { WebhookEvent } from './entities/webhook-event';
+
+/** The events partners can receive; SPEC-side each has an entry in the OpenAPI document's `webhooks`. */
+export type PaymentEventType = 'order.paid' | 'payment.failed' | 'payment.expired' | 'payment.cancelled' | 'payment.refund_pending';
+export type WebhookEventType = PaymentEventType | 'order.cancelled' | 'webhook.test';
+
+/** The payment an event is about, as the order sees it. */
+interface PaymentFacts {
+  paymentRef: string;
+  paymentStatus: string;
+  paymentMethod: string;
+  /** The whole attempt's amount: a group payment's total, else the order's own amount. */
+  paymentAmount: number;
+}
+
+/**
+ * Adds one event to the caller's transaction (the outbox): it commits with the change it
+ * announces or not at all, and the job queue delivers it after the commit. Every state change a
+ * partner hears about calls this, so the body is built once, here.
+ */
+export function recordWebhookEvent(tx: EntityManager, companyId: string, type: WebhookEventType, data: Record<string, unknown>, at = new Date()): WebhookEvent {
+  const id = `evt_${randomUUID().replaceAll('-', '')}`;
+  return tx.create(WebhookEvent, { id, companyId, type, createdAt: at, payload: { id, type, timestamp: at.toISOString(), data } });
+}
+
+/** What a partner needs about an order to act on an event without a second call. */
+function orderFacts(order: Order, amountMinor: number): Record<string, unknown> {
+  return {
+    orderId: order.id,
+    orderRef: order.orderRef,
+    orderNumber: order.orderNumber,
+    orderStatus: order.status,
+    groupRef: order.group?.groupRef ?? null,
+    amount: amountFromMinor(amountMinor),
+    currency: order.currency,
+  };
+}
+
+/**
+ * One event per order an attempt covers (a group payment announces each of its orders, with the
+ * order's own share as `amount`), or only the orders in `onlyOrderIds` when given. `shares` names
+ * the orders of an attempt created in this very transaction (not yet readable from the database).
+ */
+export async function recordPaymentEvents(
+  tx: EntityManager,
+  type: PaymentEventType,
+  attempt: PaymentAttempt,
+  options: { at: Date; reason?: string | null; onlyOrderIds?: readonly string[]; shares?: readonly { order: Order; amount: number }[] },
+): Promise<void> {
+  let shares = options.shares;
+  if (!shares) {
+    if (!attempt.orders.isInitialized()) await tx.populate(attempt, ['orders.order']);
+    shares = attempt.orders.getItems();
+  }
+  shares = shares.filter((share) => !options.onlyOrderIds || options.onlyOrderIds.includes(share.order.id));
+  await tx.populate(shares.map((share) => share.order), ['group']);
+  const payment: PaymentFacts = {
+    paymentRef: attempt.paymentRef,
+    paymentStatus: attempt.status,
+    paymentMethod: attempt.gateway.toUpperCase(),
+    paymentAmount: amountFromMinor(attempt.amount),
+  };
+  for (const share of shares) {
+    recordWebhookEvent(tx, share.order.company.id, type, { ...orderFacts(share.order, share.amount), ...payment, reason: options.reason ?? null }, options.at);
+  }
+}
+
+/** `order.cancelled`: an operator cancelled a pending order. */
+export async function recordOrderCancelledEvent(tx: EntityManager, order: Order, at: Date): Promise<void> {
+  await tx.populate(order, ['group']);
+  recordWebhookEvent(tx, order.company.id, 'order.cancelled', { ...orderFacts(order, order.totalAmount), paymentRef: null, paymentStatus: null, reason: 'CANCELLED_BY_OPERATOR' }, at);
+}
+
+/** The event type that announces an attempt ending without paying anything. */
+export function endedPaymentEventType(status: 'FAILED' | 'CANCELLED' | 'EXPIRED'): PaymentEventType {
+  return status === 'FAILED' ? 'payment.failed' : status === 'CANCELLED' ? 'payment.cancelled' : 'payment.expired';
+}
