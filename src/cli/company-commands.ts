@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { Company, CompanyType } from '../modules/partners';
+import { Company, CompanyType } from '../modules/partners/entities/company';
 import { createCompany, deactivateCompany, issueCredential, revokeCredential } from '../modules/partners';
 import { isOneOf } from '../kernel/narrow';
 import { operatorCommand, output, withDatabase, type CliOptions } from './context';

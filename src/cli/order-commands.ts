@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { decimalStringFromMinor } from '../kernel/money';
 import { parseOperatorAmount } from '../modules/orders';
-import type { Order } from '../modules/orders';
+import type { Order } from '../modules/orders/entities/order';
 import { recordCashPayment } from '../modules/payments';
 import { cancelOrder } from '../modules/payments';
 import { orderOverview, type OrderOverview } from '../modules/orders';

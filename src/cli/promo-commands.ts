@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { amountFromMinor } from '../kernel/money';
 import { parsePromoDefinition, type PromoDefinitionInput } from '../modules/promos';
-import type { PromoCode } from '../modules/promos';
+import type { PromoCode } from '../modules/promos/entities/promo-code';
 import { createPromoCode, createSalesAgent, deactivatePromoCode, listPromoCodes } from '../modules/promos';
 import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
-import type { WebhookEventStatus } from '../modules/webhooks';
+import type { WebhookEventStatus } from '../modules/webhooks/entities/webhook-event';
 import { listDeliveries, removeEndpoint, replayEvents, rotateSecret, sendTestEvent, setEndpoint } from '../modules/webhooks';
 import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 

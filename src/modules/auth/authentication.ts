@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CompanyType } from '../partners';
+import { CompanyType } from '../partners/entities/company';
 import { AccessToken } from './entities/access-token';
 import { Credential } from './entities/credential';
 import { newAccessToken, tokenHash, verifyClientSecret } from './rules/credential-secret';

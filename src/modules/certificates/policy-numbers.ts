@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { kathmanduToday } from '../../kernel/business-date';
 import { formatReference } from '../orders';
-import type { Order } from '../orders';
+import type { Order } from '../orders/entities/order';
 
 /**
  * Gives each of `orders` that has none its policy number, `POL-<Kathmandu year of payment>-<seq>`,

@@ -3,7 +3,7 @@ import { kathmanduToday } from '../../kernel/business-date';
 import { isReference } from '../orders';
 import { policyStanding, type PolicyStanding } from './rules/policy-standing';
 import { travellerInitials } from './rules/traveller-disclosure';
-import { Order } from '../orders';
+import { Order } from '../orders/entities/order';
 
 /** What the public verification page may show: nothing for an unknown number, little for a known one. */
 export type Verification =

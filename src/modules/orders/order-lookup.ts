@@ -3,7 +3,7 @@ import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { Order } from './entities/order';
 import { isReference, isUuid } from './rules/order-reference';
 import { invalid, forbidden, notFound } from '../../kernel/errors';
-import { PaymentAttempt } from '../payments';
+import { PaymentAttempt } from '../payments/entities/payment-attempt';
 import type { Principal } from '../auth';
 import type { ORDER_PROMO_POPULATE } from './promo-slot-store';
 

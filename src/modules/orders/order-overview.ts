@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { IsolationLevel } from '@mikro-orm/core';
 import type { AuditEntry } from './entities/audit-entry';
 import type { Order } from './entities/order';
-import { PaymentAttempt } from '../payments';
+import { PaymentAttempt } from '../payments/entities/payment-attempt';
 import { auditEntriesOf } from './audit-log';
 import { findOrder } from './order-lookup';
 import { ORDER_PROMO_POPULATE } from './promo-slot-store';

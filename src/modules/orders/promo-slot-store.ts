@@ -9,7 +9,7 @@ import {
   type SlotCode,
 } from './rules/promo-slots';
 import { Order, OrderStatus, PromoBindingType } from './entities/order';
-import { PromoCode } from '../promos';
+import { PromoCode } from '../promos/entities/promo-code';
 import { isRecord } from '../../kernel/narrow';
 
 /**

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEMO_PARTNERS } from './demo-partners';
 import { verifySecret } from '../auth';
-import { Credential } from '../auth';
+import { Credential } from '../auth/entities/credential';
 import { StartupRefusal } from '../../kernel/startup-refusal';
 
 /** The demo partners' clientIds whose published secret still gets a token in this database. */

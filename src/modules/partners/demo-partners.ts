@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Company, CompanyType } from './entities/company';
-import { Credential } from '../auth';
-import { PromoCode } from '../promos';
+import { Credential } from '../auth/entities/credential';
+import { PromoCode } from '../promos/entities/promo-code';
 import { SalesAgent } from './entities/sales-agent';
 import { hashChosenSecret } from '../auth';
 

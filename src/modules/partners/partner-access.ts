@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { issueClientSecret } from '../auth';
-import { AccessToken } from '../auth';
+import { AccessToken } from '../auth/entities/access-token';
 import { Company, type CompanyType } from './entities/company';
-import { Credential } from '../auth';
+import { Credential } from '../auth/entities/credential';
 
 /** A new partner company; `commissionPercent` (0 to 100) also caps its codes' direct discount. */
 export async function createCompany(em: EntityManager, fields: { name: string; type: CompanyType; commissionPercent: number }): Promise<Company> {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { importCatalogue, readCatalogueFile, SEED_CATALOGUE_FILE } from '../catalogue';
 import { seedDemoPartners } from './demo-partners';
-import { Route } from '../catalogue';
+import { Route } from '../catalogue/entities/route';
 
 export interface SeedOptions {
   /** Sandbox: keep the catalogue equal to the shipped file on every start. Production: only fill an empty one. */

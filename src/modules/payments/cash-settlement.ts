@@ -4,7 +4,7 @@ import { decimalStringFromMinor, type Minor } from '../../kernel/money';
 import { cashSettlementRefusal } from '../orders';
 import { nextReferenceMillis, paymentReference } from './rules/payment-reference';
 import { payRequestFingerprint } from './rules/payment-request';
-import { OrderStatus, type Order } from '../orders';
+import { OrderStatus, type Order } from '../orders/entities/order';
 import { PaymentAttempt } from './entities/payment-attempt';
 import { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import { recordAudit } from '../orders';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { decimalStringFromMinor } from '../../kernel/money';
 import { cancellationRefusal } from '../orders';
 import { clearSlots, projectTotals } from '../orders';
-import { OrderStatus, type Order } from '../orders';
+import { OrderStatus, type Order } from '../orders/entities/order';
 import { recordAudit } from '../orders';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
 import { findOrder } from '../orders';

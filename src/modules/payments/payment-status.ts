@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isExpired, needsReconciliation, shareStatus, type AttemptStatus } from './rules/payment-attempt';
 import type { Minor } from '../../kernel/money';
-import { Order, OrderStatus } from '../orders';
+import { Order, OrderStatus } from '../orders/entities/order';
 import { PaymentAttempt, type PaymentMethod } from './entities/payment-attempt';
 import type { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import type { Principal } from '../auth';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import { effectOfGatewayWord, settlementPlan, type GatewayWordEffect } from './rules/payment-attempt';
-import { Order, OrderStatus } from '../orders';
+import { Order, OrderStatus } from '../orders/entities/order';
 import { PaymentAttempt } from './entities/payment-attempt';
 import { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import type { GatewayReport } from './providers/gateway';

@@ -11,7 +11,7 @@ import {
   type PromoTotals,
   type SlotChange,
 } from '../orders';
-import type { Order } from '../orders';
+import type { Order } from '../orders/entities/order';
 import { invalid } from '../../kernel/errors';
 import type { Principal } from '../auth';
 import { resolveGroup } from '../orders';

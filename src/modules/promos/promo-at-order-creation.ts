@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Order } from '../orders';
+import type { Order } from '../orders/entities/order';
 import type { Principal } from '../auth';
 import { applyPromoOnNewOrder, INVALID_PROMO_CODE } from './order-promos';
 

@@ -2,9 +2,9 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { normalizePromoCode } from '../orders';
 import type { PromoDefinition } from './rules/promo-definition';
-import { Company, CompanyType } from '../partners';
+import { Company, CompanyType } from '../partners/entities/company';
 import { PromoCode } from './entities/promo-code';
-import { SalesAgent } from '../partners';
+import { SalesAgent } from '../partners/entities/sales-agent';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
 
 /**

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { kathmanduToday } from '../../kernel/business-date';
 import { offsetOf, pageRequest, type PageRequest } from '../../kernel/http/pagination';
 import { judgeDocumentSlots, referencedDocumentIds, travellerFieldErrors, type DocumentFacts } from './rules/traveller-registration';
-import { Document } from '../documents';
+import { Document } from '../documents/entities/document';
 import { Traveller } from './entities/traveller';
 import { invalid, conflict, notFound } from '../../kernel/errors';
 import type { QueryOf, Schemas } from '../../kernel/http/wire';

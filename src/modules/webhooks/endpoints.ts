@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookConfig } from '../../config';
 import { endpointUrlProblem, isPublicAddress } from './rules/endpoint-address';
 import { newWebhookSecret } from './rules/signature';
-import { Company } from '../partners';
+import { Company } from '../partners/entities/company';
 import { WebhookDelivery } from './entities/webhook-delivery';
 import { WebhookEndpoint } from './entities/webhook-endpoint';
 import { WebhookEvent, type WebhookEventStatus } from './entities/webhook-event';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { amountFromMinor } from '../../kernel/money';
-import type { Order } from '../orders';
-import type { PaymentAttempt } from '../payments';
+import type { Order } from '../orders/entities/order';
+import type { PaymentAttempt } from '../payments/entities/payment-attempt';
 import { WebhookEvent } from './entities/webhook-event';
 
 /** The events partners can receive; SPEC-side each has an entry in the OpenAPI document's `webhooks`. */

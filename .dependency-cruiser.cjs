@@ -1,0 +1,47 @@
+/**
+ * The import rules of the modular monolith (docs/decisions.md, "One folder per capability"),
+ * checked by `npm run lint:imports` in CI. test/kernel/import-rules.test.ts proves each rule
+ * fails on a deliberately wrong import.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+const ENTITY = ['^src/modules/[^/]+/entities/', '^src/modules/[^/]+/providers/[^/]+/entities/'];
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'kernel-imports-no-module',
+      comment: 'src/kernel/ is what every module uses and none owns: it imports no module, no CLI and no composition file (app, server, config ...).',
+      severity: 'error',
+      from: { path: '^src/kernel/' },
+      to: { path: ['^src/modules/', '^src/cli/', '^src/[^/]+\\.ts$'] },
+    },
+    {
+      name: 'module-through-its-index',
+      comment: "Another module is used only through its index.ts, or its entities/ (the tables it owns, which the ORM's relations and queries name).",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/' },
+      to: { path: '^src/modules/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$', ...ENTITY] },
+    },
+    {
+      name: 'composition-through-index',
+      comment: 'Boot, composition and the CLI use a module only through its index.ts (config.ts also reads module settings.ts files).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/modules/', '^src/kernel/'] },
+      to: { path: '^src/modules/[^/]+/.', pathNot: ['^src/modules/[^/]+/index\\.ts$', ...ENTITY] },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import circle across files, except among entities (the ORM\'s two-way relations, listed in docs/decisions.md).',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, via: { pathNot: ENTITY } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|generated)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    moduleSystems: ['cjs', 'es6'],
+  },
+};
