@@ -5,6 +5,7 @@
  * @type {import('dependency-cruiser').IConfiguration}
  */
 const ENTITY = ['^src/modules/[^/]+/entities/', '^src/modules/[^/]+/providers/[^/]+/entities/'];
+const SETTINGS = ['^src/modules/[^/]+/settings\\.ts$', '^src/modules/[^/]+/providers/[^/]+/settings\\.ts$'];
 
 module.exports = {
   forbidden: [
@@ -26,8 +27,22 @@ module.exports = {
       name: 'composition-through-index',
       comment: 'Boot, composition and the CLI use a module only through its index.ts (config.ts also reads module settings.ts files).',
       severity: 'error',
-      from: { path: '^src/', pathNot: ['^src/modules/', '^src/kernel/'] },
+      from: { path: '^src/', pathNot: ['^src/modules/', '^src/kernel/', '^src/config\\.ts$'] },
       to: { path: '^src/modules/[^/]+/.', pathNot: ['^src/modules/[^/]+/index\\.ts$', ...ENTITY] },
+    },
+    {
+      name: 'config-reads-module-settings',
+      comment: "config.ts composes the core settings with each module's own settings.ts, and reads nothing else of a module.",
+      severity: 'error',
+      from: { path: '^src/config\\.ts$' },
+      to: { path: '^src/modules/', pathNot: SETTINGS },
+    },
+    {
+      name: 'settings-stand-alone',
+      comment: "A module's settings.ts reads the environment with the kernel's reader: it imports only the kernel and its own providers' settings, so config.ts pulls in no use case.",
+      severity: 'error',
+      from: { path: SETTINGS },
+      to: { path: '^src/', pathNot: ['^src/kernel/', ...SETTINGS] },
     },
     {
       name: 'no-circular',
