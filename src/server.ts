@@ -1,7 +1,8 @@
 import cluster from 'node:cluster';
 import http, { type Server, type ServerResponse } from 'node:http';
 import { listeningPort } from './kernel/narrow';
-import { API_PREFIX, createApp } from './app';
+import { API_PREFIX, createApp, operationPolicies } from './app';
+import { outcomeMetricsOf } from './kernel/http/operation-policy';
 import { loadCertificateFonts } from './modules/certificates';
 import type { Config } from './config';
 import { listenForCatalogueChanges, type CatalogueListener } from './modules/catalogue';
@@ -22,6 +23,7 @@ import { createLogger, type Logger } from './kernel/logging/logger';
 import { StartupRefusal, startupFailureLine } from './kernel/startup-refusal';
 import { Catalogue } from './modules/catalogue';
 import { refuseActiveDemoCredentials } from './modules/partners';
+import { applyPromoAtCreation } from './modules/promos';
 import { startDraftPurgeJob, type DraftPurgeJob } from './modules/documents';
 import type { PaymentDeps } from './modules/payments';
 import { startJobQueue, type JobQueue } from './kernel/jobs/job-queue';
@@ -171,7 +173,7 @@ interface Parts {
 
 async function buildParts(config: Config, logger: Logger, orm: Orm, publicBaseUrl: string): Promise<Parts> {
   const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork(), logger);
-  const metrics = createMetrics(await poolUsage(orm, config.dbPoolMax));
+  const metrics = createMetrics(await poolUsage(orm, config.dbPoolMax), outcomeMetricsOf(operationPolicies));
   const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
   return { gateways, metrics, payments, storage: documentStorageFor(config) };
 }
@@ -200,6 +202,8 @@ function buildApp(config: Config, orm: Orm, { catalogue, tokenChecks }: Listened
       rateLimiter: new RateLimiter(config.rateLimits.windowSeconds),
       certificateFonts: loadCertificateFonts(),
       isDatabaseUp: () => orm.isConnected(),
+      metricsExposure: config.metrics,
+      promoAtOrderCreation: applyPromoAtCreation,
     },
     pages: [
       ...(gateways.sandbox.size > 0 ? [sandboxCheckoutRouter({ gateways: gateways.sandbox, newEm, merchantName, baseUrl: () => publicBaseUrl, logger })] : []),

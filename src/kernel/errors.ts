@@ -57,3 +57,20 @@ export const invalidField = (field: string, message: string, summary = 'Validati
 
 /** A failure POST /documents detects in the upload itself; `tooLarge` when the file is over the limit. */
 export const uploadRefused = (message: string, tooLarge = false) => new DomainError(tooLarge ? 'upload-too-large' : 'upload-refused', message);
+
+/**
+ * A call to an outside provider (a payment gateway) that did not give a usable answer: TIMEOUT (no answer within
+ * PAYMENT_PROVIDER_TIMEOUT_MS), UNREACHABLE (connection refused, DNS, reset) or BAD_ANSWER (an
+ * error status or a body we cannot read), NOT_CONFIGURED (no provider serves the gateway).
+ * Partners see 502 for BAD_ANSWER and 503 for the others.
+ */
+export class ProviderUnavailableError extends Error {
+  constructor(
+    readonly provider: string,
+    readonly kind: 'TIMEOUT' | 'UNREACHABLE' | 'BAD_ANSWER' | 'NOT_CONFIGURED',
+    readonly detail: string,
+  ) {
+    super(`${provider} ${kind.toLowerCase().replace('_', ' ')}: ${detail}`);
+    this.name = 'ProviderUnavailableError';
+  }
+}

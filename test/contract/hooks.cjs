@@ -14,7 +14,7 @@ const hooks = require('hooks');
 
 const root = path.resolve(__dirname, '../..');
 const document = require(path.join(root, 'generated/openapi.json'));
-const { operationHandlers } = require(path.join(root, 'dist/src/operation-handlers.js'));
+const { operationHandlers } = require(path.join(root, 'dist/src/app.js'));
 const { DEMO_PARTNERS } = require(path.join(root, 'dist/src/modules/partners/demo-partners.js'));
 const documentScenarios = require('./document-scenarios.cjs');
 

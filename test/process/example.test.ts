@@ -1,7 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { operationHandlers } from '../../src/operation-handlers';
+import { operationHandlers } from '../../src/app';
 import type { RunningServer } from '../../src/server';
 import { startTestServer } from '../support/test-server';
 

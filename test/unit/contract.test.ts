@@ -3,7 +3,7 @@ import { toHttpError } from '../../src/kernel/http/error-response';
 import { createOpenApiBackend } from '../../src/kernel/http/openapi';
 import { responseCheck } from '../../src/kernel/http/response-check';
 import { loadSpecDocument } from '../../src/kernel/http/spec-document';
-import { operationHandlers } from '../../src/operation-handlers';
+import { operationHandlers } from '../../src/app';
 import type { ContractHandlers, TagHandlers } from '../../src/kernel/http/request-scope';
 
 describe('the handler map is the contract (checked by the typecheck npm test runs first)', () => {

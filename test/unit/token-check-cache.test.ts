@@ -1,6 +1,6 @@
 import { CompanyType } from '../../src/modules/partners/entities/company';
 import { TokenCheckCache } from '../../src/modules/auth/token-check-cache';
-import type { Principal } from '../../src/modules/auth/authentication';
+import type { Principal } from '../../src/kernel/http/request-scope';
 import { changeOf } from '../../src/modules/auth/token-check-listener';
 
 const principal = (companyId: string, credentialId: string): Principal => ({

@@ -1,7 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { DomainError, notFound, type ErrorKind, type FieldErrors } from '../errors';
+import { DomainError, notFound, ProviderUnavailableError, type ErrorKind, type FieldErrors } from '../errors';
 import { apiErrorBody, authErrorBody, uploadErrorBody } from './envelope';
-import { ProviderUnavailableError } from '../../modules/payments';
 
 /** Which of the contract's error shapes (SPEC section 7) an answer takes: 1 for every 401, 3 for POST /documents' own refusals, 2 for the rest. */
 type ErrorShape = 'api' | 'auth' | 'upload';

@@ -8,7 +8,7 @@ export const healthHandlers = {
   },
 
   async getMetrics(_c, { services, req }) {
-    const settings = services.config.metrics;
+    const settings = services.metricsExposure;
     // Served on METRICS_PORT instead, or withheld in production without a token: as if it were not here.
     if (!settings.onApiListener) throw notFound('No endpoint GET /metrics');
     if (!metricsAuthorised(req.headers.authorization, settings.token)) throw unauthenticated('Missing or wrong metrics token');

@@ -1,29 +1,33 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request } from 'express';
-import type { Config } from '../../config';
 import type { ContractRequest, ContractResponse, OperationId } from './contract';
 import type { Metrics } from '../metrics/metrics';
 import type { Logger } from '../logging/logger';
 import type { RateLimiter } from '../rate-limits/rate-limiter';
-import type { Catalogue } from '../../modules/catalogue';
-import type { CertificateFonts } from '../../modules/certificates';
-import type { Principal } from '../../modules/auth';
-import type { PaymentDeps } from '../../modules/payments';
-import type { DocumentStorage } from '../../modules/documents';
 import { unauthenticated } from '../errors';
 
-/** Long-lived collaborators the handlers share; built once in createApp. */
+/**
+ * Long-lived collaborators the handlers share, built once at start (server.ts). The kernel names
+ * its own; a module that owns one adds it here by declaration merging in its index.ts
+ * (`declare module '../../kernel/http/request-scope' { interface Services { catalogue: Catalogue } }`),
+ * and the composition must then provide it: leaving one out is a compile error in server.ts.
+ * The kernel itself never reads a module's collaborator.
+ */
 export interface Services {
-  config: Config;
-  catalogue: Catalogue;
   logger: Logger;
-  payments: PaymentDeps;
-  storage: DocumentStorage;
   metrics: Metrics;
   rateLimiter: RateLimiter;
-  /** Parsed once at start and shared by every certificate. */
-  certificateFonts: CertificateFonts;
   isDatabaseUp(): Promise<boolean>;
+  /** Whether GET /metrics answers on the partner-facing listener, and the token it then wants. */
+  metricsExposure: { onApiListener: boolean; token?: string };
+}
+
+/**
+ * Who is calling, resolved from the bearer token on every request. The kernel counts rate limits
+ * per company; the auth module adds what else a token tells (by declaration merging).
+ */
+export interface Principal {
+  companyId: string;
 }
 
 /** What one request's handler gets: its own entity manager (identity map) and the caller. */
@@ -39,7 +43,7 @@ export type ContractHandler<Id extends OperationId> = (request: ContractRequest<
 
 /**
  * The spec as an interface the code implements in full: one handler per operationId. The map in
- * operations/index.ts `satisfies` it, so a missing, misspelt or extra handler is a compile error.
+ * src/app.ts `satisfies` it, so a missing, misspelt or extra handler is a compile error.
  */
 export type ContractHandlers = { [Id in OperationId]: ContractHandler<Id> };
 

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { PROMO_OPERATION_IDS } from '../../modules/promos';
+import type { OutcomeMetric } from '../http/operation-policy';
 import { stringField } from '../narrow';
 
 /** What `GET /metrics` reads the connection pool through; the ORM's pool (tarn) has these. */
@@ -10,8 +10,6 @@ export interface PoolUsage {
   pending(): number;
   max: number;
 }
-
-export type PaymentOutcome = 'SUCCESS' | 'FAILED' | 'CANCELLED' | 'EXPIRED';
 
 /**
  * The service's Prometheus metrics, one registry per app (tests run several apps in one process,
@@ -28,8 +26,8 @@ export interface Metrics {
   ordersCreated: Counter<'kind'>;
   /** Payment attempts started (or replayed under the same Idempotency-Key), by gateway. */
   paymentStarts: Counter<'gateway'>;
-  /** Promo operations, by operationId and outcome (accepted, or rejected with "Invalid promo code"). */
-  promoOutcomes: Counter<'operation' | 'outcome'>;
+  /** The outcome counters operation policies declare (promo_operations_total ...), by name. */
+  outcomes: ReadonlyMap<string, Counter<'operation' | 'outcome'>>;
   requests: Counter<'operation' | 'method' | 'status'>;
   requestDuration: Histogram<'operation' | 'method' | 'status'>;
 }
@@ -54,7 +52,7 @@ function registerPoolGauges(registry: Registry, pool: PoolUsage): void {
   poolGauge('db_pool_connections_max', 'Pool size limit (DB_POOL_MAX)', () => pool.max);
 }
 
-export function createMetrics(pool: PoolUsage): Metrics {
+export function createMetrics(pool: PoolUsage, outcomeMetrics: readonly OutcomeMetric[] = []): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const counter = <Label extends string>(name: string, help: string, labelNames: readonly Label[]) => new Counter({ name, help, labelNames, registers: [registry] });
@@ -71,13 +69,16 @@ export function createMetrics(pool: PoolUsage): Metrics {
   const rateLimited = counter('rate_limited_requests_total', 'Requests answered 429 by the rate limiter, by operationId', ['operation']);
   const ordersCreated = counter('orders_created_total', 'Orders created through POST /orders, by kind (single, or each order of a group)', ['kind']);
   const paymentStarts = counter('payment_starts_total', 'Payment attempts started (or replayed under the same Idempotency-Key), by gateway', ['gateway']);
-  const promoOutcomes = counter('promo_operations_total', 'Promo previews, applies and removals, by operationId and outcome (accepted or rejected)', ['operation', 'outcome']);
+  const outcomes = new Map(outcomeMetrics.map(({ name, help }) => [name, counter(name, help, ['operation', 'outcome'])]));
   registerPoolGauges(registry, pool);
-  return { registry, paymentOutcomes, lateCaptures, rateLimited, ordersCreated, paymentStarts, promoOutcomes, requests, requestDuration };
+  return { registry, paymentOutcomes, lateCaptures, rateLimited, ordersCreated, paymentStarts, outcomes, requests, requestDuration };
 }
 
-/** Counts and times every response under the operationId the handler recorded in res.locals. */
-export function requestMetrics(metrics: Metrics) {
+/**
+ * Counts and times every response under the operationId the handler recorded in res.locals, and
+ * counts the outcome of an operation whose policy names an outcome counter.
+ */
+export function requestMetrics(metrics: Metrics, outcomeOf: (operationId: string) => OutcomeMetric | undefined = () => undefined) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const stopTimer = metrics.requestDuration.startTimer();
     res.on('finish', () => {
@@ -86,9 +87,9 @@ export function requestMetrics(metrics: Metrics) {
       const labels = { operation, method: req.method, status: String(res.statusCode) };
       metrics.requests.inc(labels);
       stopTimer(labels);
-      // Every promo rejection is the same 400 by design (no oracle for valid codes): the status is the outcome.
-      if (PROMO_OPERATION_IDS.has(operation) && (res.statusCode < 300 || res.statusCode === 400)) {
-        metrics.promoOutcomes.inc({ operation, outcome: res.statusCode < 300 ? 'accepted' : 'rejected' });
+      const outcomes = outcomeOf(operation);
+      if (outcomes && (res.statusCode < 300 || res.statusCode === 400)) {
+        metrics.outcomes.get(outcomes.name)?.inc({ operation, outcome: res.statusCode < 300 ? 'accepted' : 'rejected' });
       }
     });
     next();

@@ -7,15 +7,17 @@ import { newAccessToken, tokenHash, verifyClientSecret } from './rules/credentia
 import { unauthenticated as unauthorized } from '../../kernel/errors';
 import type { Schemas } from '../../kernel/http/wire';
 import { runPrepared, type PreparedStatement } from '../../kernel/db/prepared-statement';
+import type { Principal } from '../../kernel/http/request-scope';
 import { TokenCheckCache } from './token-check-cache';
 
-/** Who is calling: resolved from the bearer token on every request. */
-export interface Principal {
-  companyId: string;
-  companyType: CompanyType;
-  companyName: string;
-  commissionPercent: string;
-  credentialId: string;
+declare module '../../kernel/http/request-scope' {
+  /** What a bearer token tells about its holder, besides the company the kernel counts by. */
+  interface Principal {
+    companyType: CompanyType;
+    companyName: string;
+    commissionPercent: string;
+    credentialId: string;
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { issueToken } from './authentication';
 import { successBody } from '../../kernel/http/envelope';
-import { tokenAttemptLimits } from '../../kernel/rate-limits/operation-limits';
+import { tokenAttemptLimits } from './token-attempt-limits';
 import type { TagHandlers } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 

@@ -1,4 +1,4 @@
-import type { Principal } from './authentication';
+import type { Principal } from '../../kernel/http/request-scope';
 
 interface Entry {
   principal: Principal;

@@ -1,3 +1,4 @@
+import type { Catalogue } from './catalogue';
 import { Route } from './entities/route';
 import { Ctg } from './entities/ctg';
 import { Quote } from './entities/quote';
@@ -12,3 +13,10 @@ export * from './rules/pricing';
 
 /** The ORM entities this module owns (the service's list is their union, in src/database.ts). */
 export const CATALOGUE_ENTITIES = [Route, Ctg, Quote];
+
+declare module '../../kernel/http/request-scope' {
+  interface Services {
+    /** The catalogue in memory, reloaded when it changes. */
+    catalogue: Catalogue;
+  }
+}

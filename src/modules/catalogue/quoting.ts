@@ -9,7 +9,7 @@ import { pricePackage } from './rules/pricing';
 import { quoteRequestErrors, tripWindow } from './rules/quote-request';
 import { invalid, notFound } from '../../kernel/errors';
 import type { Catalogue, CtgView, RouteView } from './catalogue';
-import type { Principal } from '../auth';
+import type { Principal } from '../../kernel/http/request-scope';
 
 type QuoteInput = Schemas['QuoteRequest'];
 

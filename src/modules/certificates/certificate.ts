@@ -4,7 +4,7 @@ import { kathmanduToday } from '../../kernel/business-date';
 import { isInsuredStatus } from './rules/policy-standing';
 import { maskedIdNumber } from './rules/traveller-disclosure';
 import { invalid } from '../../kernel/errors';
-import type { Principal } from '../auth';
+import type { Principal } from '../../kernel/http/request-scope';
 import type { CatalogueSnapshot } from '../catalogue';
 import { resolveOrder } from '../orders';
 

@@ -1,9 +1,11 @@
 import { renderCertificate } from './certificate-pdf';
 import { tooManyLookupsPage, verificationPage } from './verification-page';
-import { verificationLookup } from '../../kernel/rate-limits/operation-limits';
+import { verificationLookup } from './verification-lookup';
 import { certificateOf } from './certificate';
 import { verifyPolicy } from './policy-verification';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
+import type { OperationPolicies } from '../../kernel/http/operation-policy';
+import type { RateLimitConfig } from '../../config';
 
 /** The verification page is about one person's insurance: no cache keeps it, no search engine lists it. */
 const PAGE_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
@@ -40,3 +42,8 @@ export const certificateHandlers = {
     return verification.found ? { status: 200, ...page } : { status: 404, ...page };
   },
 } satisfies TagHandlers;
+
+/** The one read that costs: a certificate PDF takes milliseconds of CPU, so one partner's loop cannot starve the others. */
+export const certificatePolicies = {
+  getOrderCertificate: { rateLimits: [{ counter: 'certificate', limit: (limits) => limits.certificatePerCompany }] },
+} satisfies OperationPolicies<RateLimitConfig>;

@@ -1,3 +1,11 @@
+import type { CertificateFonts } from './certificate-fonts';
 export * from './certificate-fonts';
 export * from './handlers';
 export * from './policy-numbers';
+
+declare module '../../kernel/http/request-scope' {
+  interface Services {
+    /** Parsed once at start and shared by every certificate. */
+    certificateFonts: CertificateFonts;
+  }
+}

@@ -7,7 +7,7 @@ import { Document } from './entities/document';
 import { uploadRefused } from '../../kernel/errors';
 import { ContentProbe } from './storage/content-probe';
 import type { DocumentStorage, StoredObject } from './storage/document-storage';
-import type { Principal } from '../auth';
+import type { Principal } from '../../kernel/http/request-scope';
 import { lockDraftQuota, refuseOverDraftQuota, type DraftQuota } from './draft-quota';
 
 /** A file part in storage, with what it is judged on. */

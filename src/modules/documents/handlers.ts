@@ -1,10 +1,13 @@
 import type { Document } from './entities/document';
 import { successBody } from '../../kernel/http/envelope';
-import { receiveDocumentUpload } from '../../kernel/http/multipart-upload';
-import { countUploadedBytes } from '../../kernel/rate-limits/operation-limits';
+import { receiveDocumentUpload } from './upload-request';
+import { countUploadedBytes } from './upload-quota';
 import { uploadDraftDocument } from './documents';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
+import type { OperationPolicies } from '../../kernel/http/operation-policy';
+import type { RateLimitConfig } from '../../config';
+import { UPLOAD_BYTES_COUNTER } from './upload-quota';
 
 export const documentHandlers = {
   async uploadDocument(_c, scope) {
@@ -29,3 +32,16 @@ export function documentWire(document: Document): Schemas['Document'] {
     status: document.traveller ? 'ATTACHED' : 'DRAFT',
   };
 }
+
+/**
+ * Uploads are counted per company, and an upload is refused before any byte is stored once the
+ * company's byte quota is spent (the bytes themselves are counted once stored: countUploadedBytes).
+ */
+export const documentPolicies = {
+  uploadDocument: {
+    rateLimits: [
+      { counter: 'upload', limit: (limits) => limits.uploadPerCompany },
+      { counter: UPLOAD_BYTES_COUNTER, limit: (limits) => limits.uploadBytesPerCompany, cost: 0 },
+    ],
+  },
+} satisfies OperationPolicies<RateLimitConfig>;

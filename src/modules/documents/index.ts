@@ -1,3 +1,4 @@
+import type { DocumentStorage } from './storage/document-storage';
 import { Document } from './entities/document';
 export * from './documents';
 export * from './draft-purge-job';
@@ -9,3 +10,10 @@ export * from './storage/document-storage';
 
 /** The ORM entities this module owns (the service's list is their union, in src/database.ts). */
 export const DOCUMENT_ENTITIES = [Document];
+
+declare module '../../kernel/http/request-scope' {
+  interface Services {
+    /** Where document bytes live (disk or S3). */
+    storage: DocumentStorage;
+  }
+}

@@ -4,7 +4,7 @@ import { isReference, isUuid } from './rules/order-reference';
 import { Order } from './entities/order';
 import { OrderGroup } from './entities/order-group';
 import { forbidden, notFound } from '../../kernel/errors';
-import type { Principal } from '../auth';
+import type { Principal } from '../../kernel/http/request-scope';
 import type { OrderRelation } from './order-lookup';
 
 export interface ResolvedGroup {

@@ -3,11 +3,13 @@ import { createOrder, createOrderGroup } from './order-creation';
 import { resolveOrder } from './order-lookup';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import { orderGroupWire, orderWire } from './order-wire';
+import type { OperationPolicies } from '../../kernel/http/operation-policy';
+import type { RateLimitConfig } from '../../config';
 
 export const orderHandlers = {
   /** The body's shape decides: an object is one order, an array (even of one) is a group. */
   async createOrders({ body }, scope) {
-    const settings = { currency: scope.services.config.currency };
+    const settings = { currency: scope.services.config.currency, applyPromo: scope.services.promoAtOrderCreation };
     if (Array.isArray(body)) {
       const created = await createOrderGroup(scope.em, callerOf(scope), body, settings);
       scope.services.metrics.ordersCreated.inc({ kind: 'group' }, created.orders.length);
@@ -23,3 +25,8 @@ export const orderHandlers = {
     return { status: 200, body: successBody(orderWire(order)) };
   },
 } satisfies TagHandlers;
+
+/** Order creation (a group of up to 50 is one request), counted per company. */
+export const orderPolicies = {
+  createOrders: { rateLimits: [{ counter: 'order', limit: (limits) => limits.orderPerCompany }] },
+} satisfies OperationPolicies<RateLimitConfig>;

@@ -15,9 +15,8 @@ import { Route } from '../catalogue/entities/route';
 import { Traveller } from '../travellers/entities/traveller';
 import { invalid, conflict, notFound, type FieldErrors } from '../../kernel/errors';
 import type { Schemas } from '../../kernel/http/wire';
-import type { Principal } from '../auth';
+import type { Principal } from '../../kernel/http/request-scope';
 import { allocateGroupRef, allocateOrderReferences } from './order-references';
-import { applyPromoAtCreation, type PromoApplyOutcome } from '../promos';
 import { present } from '../../kernel/narrow';
 import { UNIQUE, violatesUnique } from '../../kernel/db/unique-violation';
 
@@ -25,7 +24,24 @@ export type OrderInput = Schemas['OrderInput'];
 
 export interface OrderSettings {
   currency: string;
+  /** Applies the create request's `promoCode` inside the create transaction (the promos module's rules, wired by the composition). */
+  applyPromo: PromoAtOrderCreation;
 }
+
+/** Outcome of the `promoCode` sent with POST /orders (spec: PromoApplyResult). */
+export interface PromoApplyOutcome {
+  promoCode: string;
+  applied: boolean;
+  /** Machine-readable reason when not applied, null when applied. */
+  reason: string | null;
+  message: string;
+}
+
+/**
+ * Applies a create request's promo code to the freshly created order; it never throws for a
+ * rejected code, since the order is created either way (SPEC 4, Orders rule 3).
+ */
+export type PromoAtOrderCreation = (em: EntityManager, principal: Principal, order: Order, promoCode: string) => Promise<PromoApplyOutcome>;
 
 export interface CreatedOrder {
   order: Order;
@@ -115,7 +131,7 @@ async function placeOrders(em: EntityManager, principal: Principal, inputs: Orde
     const created: CreatedOrder[] = [];
     for (const [index, order] of orders.entries()) {
       const promoCode = items[index].input.promoCode;
-      created.push(promoCode === undefined ? { order } : { order, promoApplyResult: await applyPromoAtCreation(tx, principal, order, promoCode) });
+      created.push(promoCode === undefined ? { order } : { order, promoApplyResult: await settings.applyPromo(tx, principal, order, promoCode) });
     }
     // Without a promo code nothing changed since the flush above; a second one would only re-check every entity.
     if (created.some((entry) => entry.promoApplyResult !== undefined)) await tx.flush();

@@ -4,7 +4,7 @@ import { Order } from './entities/order';
 import { isReference, isUuid } from './rules/order-reference';
 import { invalid, forbidden, notFound } from '../../kernel/errors';
 import { PaymentAttempt } from '../payments/entities/payment-attempt';
-import type { Principal } from '../auth';
+import type { Principal } from '../../kernel/http/request-scope';
 import type { ORDER_PROMO_POPULATE } from './promo-slot-store';
 
 /** How the caller relates to an order it may see. */

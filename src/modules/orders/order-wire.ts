@@ -2,7 +2,7 @@ import { amountFromMinor } from '../../kernel/money';
 import type { OrderPriceBreakdown } from './rules/order-pricing';
 import type { AddedItemRecord, Order } from './entities/order';
 import type { OrderGroup } from './entities/order-group';
-import type { PromoApplyOutcome } from '../promos';
+import type { PromoApplyOutcome } from './order-creation';
 import { bindingOfOrder, orderPrice } from './promo-slot-store';
 import type { Schemas } from '../../kernel/http/wire';
 

@@ -8,6 +8,8 @@ import { getPaymentStatus, type PaymentStatusView } from './payment-status';
 import type { ContractResponse } from '../../kernel/http/contract';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
+import type { OperationPolicies } from '../../kernel/http/operation-policy';
+import type { RateLimitConfig } from '../../config';
 
 const idempotencyKeyOf = (headers: Record<string, string | string[] | undefined>): string => String(headers['idempotency-key']);
 
@@ -96,3 +98,11 @@ function resultPage(result: CallbackResult): string {
   const title = RESULT_TITLES[result.status] ?? 'Payment';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>Payment reference ${escapeHtml(result.paymentRef)}. You can close this window.</p></body></html>`;
 }
+
+/** Every payment start costs a gateway call: single and group payments share one count per company. */
+const payLimit = { rateLimits: [{ counter: 'pay', limit: (limits: RateLimitConfig) => limits.payPerCompany }] };
+
+export const paymentPolicies = {
+  payOrder: payLimit,
+  payGroup: payLimit,
+} satisfies OperationPolicies<RateLimitConfig>;

@@ -1,3 +1,4 @@
+import type { PaymentDeps } from './payment-deps';
 import { PaymentAttempt } from './entities/payment-attempt';
 import { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import { SandboxGatewayPayment } from './providers/sandbox/entities/sandbox-gateway-payment';
@@ -20,3 +21,10 @@ export * from './refund-record';
 
 /** The ORM entities this module owns (the service's list is their union, in src/database.ts). */
 export const PAYMENT_ENTITIES = [PaymentAttempt, PaymentAttemptOrder, SandboxGatewayPayment];
+
+declare module '../../kernel/http/request-scope' {
+  interface Services {
+    /** Payment settings, the gateway adapters, logger and metrics every payment use case needs. */
+    payments: PaymentDeps;
+  }
+}

@@ -9,7 +9,7 @@ import type { OrderGroup } from '../orders/entities/order-group';
 import { PaymentAttempt, type GatewayName } from './entities/payment-attempt';
 import { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import { invalid, conflict, invalidField } from '../../kernel/errors';
-import type { Principal } from '../auth';
+import type { Principal } from '../../kernel/http/request-scope';
 import { resolveGroup } from '../orders';
 import { resolveOrder } from '../orders';
 import { gatewayOf, type PaymentDeps } from './payment-deps';

@@ -4,7 +4,7 @@ import type { Minor } from '../../kernel/money';
 import { Order, OrderStatus } from '../orders/entities/order';
 import { PaymentAttempt, type PaymentMethod } from './entities/payment-attempt';
 import type { PaymentAttemptOrder } from './entities/payment-attempt-order';
-import type { Principal } from '../auth';
+import type { Principal } from '../../kernel/http/request-scope';
 import { resolveOrder } from '../orders';
 import type { PaymentDeps } from './payment-deps';
 import { reconcileAttempt } from './reconciliation';

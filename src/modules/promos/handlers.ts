@@ -7,11 +7,14 @@ import {
   previewOrderPromo,
   removeGroupPromo,
   removeOrderPromo,
+  invalidPromoCode,
   type GroupStateView,
   type PromoStateView,
 } from './order-promos';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
+import type { OperationPolicies, OperationPolicy } from '../../kernel/http/operation-policy';
+import type { RateLimitConfig } from '../../config';
 
 export const promoHandlers = {
   previewOrderPromo: ({ body, params }, scope) => orderAnswer(previewOrderPromo(scope.em, callerOf(scope), params.orderRef, body.promoCode), 'Promo preview'),
@@ -62,9 +65,23 @@ function groupStateWire(state: GroupStateView): Schemas['GroupPromoState'] {
 }
 
 /**
- * The six promo operations. A request the spec's validator rejects (blank or missing
- * `promoCode`, a blank `code`) is answered in app.ts's validationFail with the same
- * `Invalid promo code` body as every other rejection, for every operation listed here; the
- * promo rate limit counts the same set.
+ * The six promo operations share one policy. A malformed request (a blank or missing `promoCode`,
+ * a blank `code`) is answered with the same `Invalid promo code` body as every other rejection, so
+ * the answer tells nothing about valid codes; promo requests count against one per-company limit,
+ * which bounds probing; and each outcome is counted (every rejection is the same 400 by design, so
+ * the status is the outcome).
  */
-export const PROMO_OPERATION_IDS: ReadonlySet<string> = new Set(Object.keys(promoHandlers));
+const promoPolicy: OperationPolicy<RateLimitConfig> = {
+  rateLimits: [{ counter: 'promo', limit: (limits) => limits.promoPerCompany }],
+  outcomes: { name: 'promo_operations_total', help: 'Promo previews, applies and removals, by operationId and outcome (accepted or rejected)' },
+  malformedRequest: invalidPromoCode,
+};
+
+export const promoPolicies = {
+  previewOrderPromo: promoPolicy,
+  applyOrderPromo: promoPolicy,
+  removeOrderPromo: promoPolicy,
+  previewGroupPromo: promoPolicy,
+  applyGroupPromo: promoPolicy,
+  removeGroupPromo: promoPolicy,
+} satisfies OperationPolicies<RateLimitConfig>;

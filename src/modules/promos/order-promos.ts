@@ -13,7 +13,7 @@ import {
 } from '../orders';
 import type { Order } from '../orders/entities/order';
 import { invalid } from '../../kernel/errors';
-import type { Principal } from '../auth';
+import type { Principal } from '../../kernel/http/request-scope';
 import { resolveGroup } from '../orders';
 import { assertNoOpenAttempts, withOpenAttemptsClosed } from '../payments';
 import type { PaymentDeps } from '../payments';

@@ -4,6 +4,8 @@ import { successBody } from '../../kernel/http/envelope';
 import { listTravellers, registerTravellers } from './travellers';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
+import type { OperationPolicies } from '../../kernel/http/operation-policy';
+import type { RateLimitConfig } from '../../config';
 
 export const travellerHandlers = {
   async registerTravellers({ body }, scope) {
@@ -64,3 +66,8 @@ export function travellerSummaryWire(traveller: Traveller): Schemas['TravellerSu
     createdAt: traveller.createdAt.toISOString(),
   };
 }
+
+/** Traveller registration (a batch of up to 50 is one request), counted per company. */
+export const travellerPolicies = {
+  registerTravellers: { rateLimits: [{ counter: 'traveller', limit: (limits) => limits.travellerPerCompany }] },
+} satisfies OperationPolicies<RateLimitConfig>;

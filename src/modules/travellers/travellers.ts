@@ -7,7 +7,7 @@ import { Document } from '../documents/entities/document';
 import { Traveller } from './entities/traveller';
 import { invalid, conflict, notFound } from '../../kernel/errors';
 import type { QueryOf, Schemas } from '../../kernel/http/wire';
-import type { Principal } from '../auth';
+import type { Principal } from '../../kernel/http/request-scope';
 import { UNIQUE, violatesUnique } from '../../kernel/db/unique-violation';
 
 export type TravellerInput = Schemas['TravellerInput'];

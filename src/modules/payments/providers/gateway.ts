@@ -1,6 +1,9 @@
 import type { GatewayFinalStatus } from '../rules/payment-attempt';
 import type { Minor } from '../../../kernel/money';
 import type { GatewayName } from '../entities/payment-attempt';
+import { ProviderUnavailableError } from '../../../kernel/errors';
+
+export { ProviderUnavailableError };
 
 export type { GatewayName };
 export const GATEWAY_NAMES: readonly GatewayName[] = ['card_gateway', 'wallet_gateway'];
@@ -63,23 +66,6 @@ export type ReturnQuery = Readonly<Record<string, string | undefined>>;
 export class InvalidCallbackError extends Error {
   constructor(readonly why: string) {
     super(`Invalid payment callback: ${why}`);
-  }
-}
-
-/**
- * A provider call that did not give a usable answer: TIMEOUT (no answer within
- * PAYMENT_PROVIDER_TIMEOUT_MS), UNREACHABLE (connection refused, DNS, reset) or BAD_ANSWER (an
- * error status or a body we cannot read), NOT_CONFIGURED (no provider serves the gateway).
- * Partners see 502 for BAD_ANSWER and 503 for the others.
- */
-export class ProviderUnavailableError extends Error {
-  constructor(
-    readonly provider: string,
-    readonly kind: 'TIMEOUT' | 'UNREACHABLE' | 'BAD_ANSWER' | 'NOT_CONFIGURED',
-    readonly detail: string,
-  ) {
-    super(`${provider} ${kind.toLowerCase().replace('_', ' ')}: ${detail}`);
-    this.name = 'ProviderUnavailableError';
   }
 }
 

@@ -1,27 +1,13 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
-import type { Context } from 'openapi-backend';
-import { fileTooLarge, type DraftUpload, type FilePartSink, type FilePartStream } from '../../modules/documents';
-import { DomainError, invalid, uploadRefused } from '../errors';
-import { isRecord } from '../narrow';
+import { fileTooLarge, type DraftUpload, type FilePartSink, type FilePartStream } from './documents';
+import { DomainError, invalid, uploadRefused } from '../../kernel/errors';
+import { isMultipart } from '../../kernel/http/multipart';
+import { isRecord } from '../../kernel/narrow';
 
 /** Room for part headers and the documentType field on top of the file itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 const FIELD_NAMES = ['file', 'documentType'];
-
-export const isMultipart = (contentType: string | undefined): boolean => /^multipart\/form-data\b/i.test(contentType ?? '');
-
-/**
- * openapi-backend would validate a multipart body it never saw and reject every valid upload.
- * Such requests skip its body validation: the upload handler streams and checks the parts itself
- * after authentication, so no byte is stored for an unauthenticated caller.
- */
-export function validatesBeforeHandler(c: Context): boolean {
-  const declaresMultipart = Boolean(c.operation?.requestBody && 'content' in c.operation.requestBody && c.operation.requestBody.content['multipart/form-data']);
-  const headers: unknown = c.request.headers;
-  const header = isRecord(headers) ? headers['content-type'] : undefined;
-  return !(declaresMultipart && isMultipart(typeof header === 'string' ? header : undefined));
-}
 
 const malformed = (detail: string) => invalid(`Malformed multipart/form-data request: ${detail}`);
 

@@ -1,0 +1,180 @@
+import type { Request, Response } from 'express';
+import type { Context, Document, OpenAPIBackend } from 'openapi-backend';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError, invalid, notFound, unauthenticated } from '../errors';
+import { enforceRateLimit } from '../rate-limits/operation-limits';
+import { chunkBatcher } from './chunk-batcher';
+import type { OperationId } from './contract';
+import { errorBody, sendError, toHttpError, type HttpError } from './error-response';
+import { fieldErrorsFromAjv } from './field-errors';
+import { fieldNestedTooDeep, fieldWithNonFiniteNumber, fieldWithNul, MAX_JSON_DEPTH } from './input-guards';
+import { validatesBeforeHandler } from './multipart';
+import { contractRequest, createOpenApiBackend } from './openapi';
+import type { OperationPolicies, OperationPolicy } from './operation-policy';
+import type { ContractHandler, ContractHandlers, Principal, RequestScope } from './request-scope';
+import { responseCheck, type Answer, type ResponseCheckConfig } from './response-check';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** openapi-backend calls every handler with these after its context: `handleRequest(request, req, res, scope)`. */
+type HandlerArgs = [req: Request, res: Response, scope: RequestScope];
+
+/** Who a bearer token names; throws an `unauthenticated` error for a token that names nobody. */
+export type BearerCheck = (em: EntityManager, token: string) => Promise<Principal>;
+
+export interface ApiOptions<Limits> {
+  /** The bearer security scheme's check (the auth module's, in the service). */
+  authenticate: BearerCheck;
+  /** Outside production: every answer checked against the document (see response-check). */
+  responseChecks?: ResponseCheckConfig;
+  /** Each operation's rate limits and malformed-request answer, declared by its module. */
+  policies?: OperationPolicies<Limits>;
+  /** The values the policies' rate limits read; without them no operation is limited. */
+  rateLimits?: Limits;
+}
+
+/**
+ * openapi-backend over the document with the bearer check, the answers for requests that reach
+ * no handler, and `handlers` by operationId, each wrapped in its policy. The quote benchmark's
+ * stack baseline builds one over its own one-operation document, so it measures the service's
+ * own request path.
+ */
+export async function buildApi<Limits>(document: Document, handlers: ContractHandlers, options: ApiOptions<Limits>): Promise<OpenAPIBackend> {
+  const api = createOpenApiBackend(document, { validate: validatesBeforeHandler });
+  await api.init();
+  const policies: OperationPolicies<Limits> = options.policies ?? {};
+  api.registerSecurityHandler('bearerAuth', bearerCheck(options.authenticate));
+  api.register(unhandledRequestAnswers(api, policies));
+  const respond = responder(api, options, policies);
+  for (const operationId of Object.keys(handlers)) {
+    // register() throws on an operationId the document does not have: a typo fails at boot.
+    if (isOperationOf(handlers, operationId)) api.register(operationId, respond(operationId, handlers));
+  }
+  return api;
+}
+
+const isOperationOf = (map: object, key: string): key is OperationId => Object.hasOwn(map, key);
+
+function bearerCheck(authenticate: BearerCheck) {
+  return async (_c: Context, ...[req, res, scope]: HandlerArgs) => {
+    const value = req.headers.authorization;
+    try {
+      if (!value) throw unauthenticated('Missing Authorization header');
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
+      if (!match?.[1]) throw unauthenticated('Authorization header must be "Bearer <token>"');
+      scope.principal = await authenticate(scope.em, match[1]);
+      return scope.principal;
+    } catch (error) {
+      // unauthorizedHandler answers with it; openapi-backend only records that the check failed.
+      res.locals.authFailure = error;
+      return { error };
+    }
+  };
+}
+
+/** The answer to a request the contract refuses: the operation's own (its policy), else the field errors. */
+function malformed<Limits>(policy: OperationPolicy<Limits> | undefined, fieldErrors: Record<string, string>): Error {
+  return policy?.malformedRequest ? policy.malformedRequest() : invalid('Validation failed', fieldErrors);
+}
+
+/** Answers for requests that reach no operation handler, each in the contract's error shape. */
+function unhandledRequestAnswers<Limits>(api: OpenAPIBackend, policies: OperationPolicies<Limits>) {
+  return {
+    validationFail: async (c: Context, ...[, res]: HandlerArgs) => {
+      res.locals.operationId = c.operation.operationId;
+      throw malformed(policyOf(policies, c.operation?.operationId), fieldErrorsFromAjv(c.validation.errors ?? []));
+    },
+    unauthorizedHandler: async (c: Context, ...[, res]: HandlerArgs) => {
+      res.locals.operationId = c.operation.operationId;
+      // Only an authentication failure is a 401; a database outage during the check is not the caller's fault.
+      throw res.locals.authFailure ?? unauthenticated('Missing Authorization header');
+    },
+    notFound: async (c: Context) => {
+      throw notFound(`No endpoint ${c.request.method.toUpperCase()} ${c.request.path}`);
+    },
+    methodNotAllowed: async (c: Context) => {
+      const allowed = HTTP_METHODS.filter((method) => api.router.matchOperation({ ...c.request, method }) !== undefined);
+      throw new DomainError('method-not-allowed', `Method ${c.request.method.toUpperCase()} is not allowed on ${c.request.path}`, {
+        allowedMethods: allowed.map((method) => method.toUpperCase()),
+      });
+    },
+  };
+}
+
+function policyOf<Limits>(policies: OperationPolicies<Limits>, operationId: string | undefined): OperationPolicy<Limits> | undefined {
+  return operationId !== undefined && isOperationOf(policies, operationId) ? policies[operationId] : undefined;
+}
+
+/** Runs one operation's handler under its policy and writes its answer, or the error it threw in the contract's shape. */
+function responder<Limits>(api: OpenAPIBackend, options: ApiOptions<Limits>, policies: OperationPolicies<Limits>) {
+  const check = responseCheck(api, options.responseChecks);
+  return <Id extends OperationId>(operationId: Id, handlers: ContractHandlers) => {
+    const handler: ContractHandler<Id> = handlers[operationId];
+    const policy = policies[operationId];
+    const limits = options.rateLimits;
+    return async (c: Context, ...[req, res, scope]: HandlerArgs): Promise<void> => {
+      res.locals.operationId = operationId;
+      let answer: Answer;
+      try {
+        rejectUnstorableInput(c, policy);
+        if (limits !== undefined) await enforceRateLimit(operationId, policy, scope, limits);
+        answer = check(operationId, await handler(contractRequest<Id>(c), scope), () => req.log);
+      } catch (error) {
+        sendError(req, res, checkedError(error, req, operationId, check));
+        return;
+      }
+      writeAnswer(req, res, answer, operationId);
+    };
+  };
+}
+
+/** A thrown error as its answer, held to the operation's documented statuses and error schemas too. */
+function checkedError(error: unknown, req: Request, operationId: OperationId, check: ReturnType<typeof responseCheck>): HttpError {
+  const httpError = toHttpError(error);
+  if (httpError.status >= 500 && httpError.status !== 501) req.log.error({ err: error, operationId }, 'operation failed');
+  try {
+    check(operationId, { status: httpError.status, body: errorBody(req, httpError) }, () => req.log);
+    return httpError;
+  } catch (violation) {
+    return toHttpError(violation);
+  }
+}
+
+function writeAnswer(req: Request, res: Response, answer: Answer, operationId: string): void {
+  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+  res.status(answer.status);
+  if ('stream' in answer) streamBody(req, res, answer.stream, answer.contentType, operationId);
+  else if ('contentType' in answer) res.type(answer.contentType).send(answer.body);
+  else if (!('body' in answer) || answer.body === undefined) res.end();
+  else res.json(answer.body);
+}
+
+/**
+ * Pipes a streamed body. The status and headers are gone with the first byte, so a failure
+ * midway can only cut the connection (the client sees a truncated body, never a half answer
+ * that looks whole); it is logged with the operation.
+ */
+function streamBody(req: Request, res: Response, stream: Readable, contentType: string, operationId: string): void {
+  res.type(contentType);
+  pipeline(stream, chunkBatcher(), res).catch((error: unknown) => {
+    if (!res.writableFinished) req.log.warn({ err: error, operationId }, 'streamed response cut short');
+  });
+}
+
+/** What the schema lets through but PostgreSQL or the handlers cannot take (see input-guards). */
+function rejectUnstorableInput<Limits>(c: Context, policy: OperationPolicy<Limits> | undefined): void {
+  const problem = unstorableField(c);
+  if (problem) throw malformed(policy, problem);
+}
+
+function unstorableField(c: Context): Record<string, string> | undefined {
+  // Depth first: it ends the walk of a 200,000-deep body at level 33.
+  const deep = fieldNestedTooDeep(c.request.requestBody);
+  if (deep) return { [deep]: `must not nest deeper than ${MAX_JSON_DEPTH} levels` };
+  const nul = fieldWithNul(c.request.params) ?? fieldWithNul(c.request.query) ?? fieldWithNul(c.request.requestBody);
+  if (nul) return { [nul]: 'must not contain the NUL character' };
+  const infinite = fieldWithNonFiniteNumber(c.request.params) ?? fieldWithNonFiniteNumber(c.request.query);
+  return infinite ? { [infinite]: 'must be a finite number' } : undefined;
+}
