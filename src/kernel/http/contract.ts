@@ -58,4 +58,3 @@ export type ContractResponse<Id extends OperationId> = Id extends OperationId
   : never;
 
 /** Any operation's answer, as the HTTP layer writes it. */
-export type AnyContractResponse = ContractResponse<OperationId>;

@@ -42,7 +42,7 @@ export async function startOrderPayment(em: EntityManager, principal: Principal,
     if (previous) return previous;
     assertPayable(order);
     const last = await tx.findOne(PaymentAttempt, { scope: 'ORDER', orders: { order: order.id } }, { orderBy: { createdAt: 'desc' } });
-    return createAttempt(tx, principal, facts, order.orderRef, [order], last?.createdAt, idempotencyKey, deps, superseded);
+    return createAttempt(tx, { principal, facts, ownerRef: order.orderRef, orders: [order], lastCreatedAt: last?.createdAt, idempotencyKey, superseded }, deps);
   });
   return withCheckout(em, attempt, deps);
 }
@@ -58,7 +58,7 @@ export async function startGroupPayment(em: EntityManager, principal: Principal,
     const payable = orders.filter((order) => order.status === OrderStatus.Pending && order.settlementType === SettlementType.Online);
     if (payable.length === 0) throw invalid(`Group ${group.groupRef} has no pending order to pay`);
     const last = await tx.findOne(PaymentAttempt, { scope: 'GROUP', group: group.id }, { orderBy: { createdAt: 'desc' } });
-    return createAttempt(tx, principal, facts, group.groupRef, payable, last?.createdAt, idempotencyKey, deps, superseded, group);
+    return createAttempt(tx, { principal, facts, ownerRef: group.groupRef, orders: payable, lastCreatedAt: last?.createdAt, idempotencyKey, superseded, group }, deps);
   });
   return withCheckout(em, attempt, deps);
 }
@@ -123,18 +123,22 @@ async function withIdempotency(
   });
 }
 
-async function createAttempt(
-  tx: EntityManager,
-  principal: Principal,
-  facts: PayRequestFacts<GatewayName>,
-  ownerRef: string,
-  orders: Order[],
-  lastCreatedAt: Date | undefined,
-  idempotencyKey: string,
-  deps: PaymentDeps,
-  superseded: readonly string[],
-  group?: OrderGroup,
-): Promise<PaymentAttempt> {
+/** What a new attempt is made of: who pays for which orders, under which key, replacing which open attempts. */
+interface NewAttempt {
+  principal: Principal;
+  facts: PayRequestFacts<GatewayName>;
+  /** The order or group reference the payment reference starts with. */
+  ownerRef: string;
+  orders: Order[];
+  /** The owner's latest attempt: a new reference's milliseconds must come after it. */
+  lastCreatedAt: Date | undefined;
+  idempotencyKey: string;
+  /** Open attempts this one replaces (closed by withOpenAttemptsClosed). */
+  superseded: readonly string[];
+  group?: OrderGroup;
+}
+
+async function createAttempt(tx: EntityManager, { principal, facts, ownerRef, orders, lastCreatedAt, idempotencyKey, superseded, group }: NewAttempt, deps: PaymentDeps): Promise<PaymentAttempt> {
   const gateway = gatewayOf(deps, facts.gateway);
   await assertNoOpenAttempts(tx, orders.map((order) => order.id));
   const millis = nextReferenceMillis(Date.now(), lastCreatedAt?.getTime());

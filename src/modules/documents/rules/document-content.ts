@@ -44,10 +44,6 @@ export function sniffContentType(head: Uint8Array): DocumentContentType | undefi
   return undefined;
 }
 
-export function allowedContentTypes(documentType: DocumentType): readonly DocumentContentType[] {
-  return ALLOWED[documentType];
-}
-
 export function isAllowedContent(documentType: DocumentType, contentType: DocumentContentType): boolean {
   return ALLOWED[documentType].includes(contentType);
 }

@@ -46,9 +46,6 @@ export interface PaymentAtGateway {
   currency: string;
 }
 
-/** Kept for the callers that void: every gateway payment is voidable by its reference and money. */
-export type VoidablePayment = PaymentAtGateway;
-
 /** What a checkout needs to begin: the payment and when our attempt stops taking it. */
 export interface CheckoutRequest extends PaymentAtGateway {
   expiresAt: Date;

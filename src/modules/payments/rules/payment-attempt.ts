@@ -21,7 +21,6 @@ export interface AttemptState {
   gatewayConfirmed: boolean;
 }
 
-export const isOpen = (attempt: AttemptState): boolean => attempt.status === 'INITIATED';
 
 /** Statuses of an attempt whose money the gateway captured (paid an order, or owed back). */
 const CAPTURED: readonly AttemptStatus[] = ['SUCCESS', 'REFUND_PENDING', 'REFUNDED'];

@@ -13,10 +13,6 @@ export function newWebhookSecret(): string {
   return PREFIX + randomBytes(32).toString('base64');
 }
 
-export function isWebhookSecret(value: string): boolean {
-  return value.startsWith(PREFIX) && Buffer.from(value.slice(PREFIX.length), 'base64').length >= 24;
-}
-
 export interface SignedHeaders {
   'webhook-id': string;
   'webhook-timestamp': string;

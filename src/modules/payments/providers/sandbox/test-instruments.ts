@@ -18,8 +18,6 @@ export const TEST_WALLETS = {
 
 export const TEST_WALLET_PIN = '1234';
 
-export type CheckoutAction = 'pay' | 'decline' | 'cancel';
-
 export type CheckoutDecision =
   | { decided: true; status: GatewayFinalStatus; reason?: string; instrument?: string }
   | { decided: false; problem: string };
