@@ -1,4 +1,4 @@
-import type { RateLimitConfig } from '../../config';
+import type { RateLimitConfig } from './settings';
 import type { TokenAttemptLimits } from '../../modules/auth';
 import type { Bucket, RateDecision } from './rate-limiter';
 import type { RequestScope } from '../http/request-scope';
