@@ -1,6 +1,6 @@
 import type { Express, Router } from 'express';
 import type { Document, OpenAPIBackend } from 'openapi-backend';
-import type { Config, RateLimitConfig } from './config';
+import type { RateLimitConfig } from './kernel/rate-limits/settings';
 import type { Orm } from './kernel/db/orm';
 import { buildApi as buildKernelApi } from './kernel/http/api';
 import { healthHandlers } from './kernel/http/health-handlers';
@@ -18,13 +18,6 @@ import { promoHandlers, promoPolicies } from './modules/promos';
 import { travellerHandlers, travellerPolicies } from './modules/travellers';
 
 export { API_PREFIX };
-
-declare module './kernel/http/request-scope' {
-  interface Services {
-    /** The service's settings, read once at start. */
-    config: Config;
-  }
-}
 
 /** Every implemented operation, keyed by operationId, module by module. */
 export const operationHandlers = {
@@ -48,7 +41,7 @@ export const operationPolicies = {
   ...travellerPolicies,
   ...promoPolicies,
   ...certificatePolicies,
-} satisfies OperationPolicies<RateLimitConfig>;
+} satisfies OperationPolicies;
 
 export interface AppDeps {
   orm: Orm;
@@ -83,7 +76,7 @@ export function buildApi(document: Document, handlers: ContractHandlers, { respo
   });
 }
 
-const policies: OperationPolicies<RateLimitConfig> = operationPolicies;
+const policies: OperationPolicies = operationPolicies;
 /** The outcome counter of each operation whose policy names one, looked up once per answer. */
 const outcomeCounters = new Map(Object.entries(policies).flatMap(([operationId, policy]) => (policy?.outcomes ? [[operationId, policy.outcomes] as const] : [])));
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { S3StorageConfig } from '../../src/config';
+import type { S3StorageConfig } from '../../src/modules/documents';
 
 /** An S3-protocol server on loopback (s3rver, objects in a temporary folder) with one bucket. */
 export interface S3Endpoint {

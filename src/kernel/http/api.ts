@@ -3,6 +3,7 @@ import type { Context, Document, OpenAPIBackend } from 'openapi-backend';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, invalid, notFound, unauthenticated } from '../errors';
 import { enforceRateLimit } from '../rate-limits/operation-limits';
+import type { RateLimitConfig } from '../rate-limits/settings';
 import { chunkBatcher } from './chunk-batcher';
 import type { OperationId } from './contract';
 import { errorBody, sendError, toHttpError, type HttpError } from './error-response';
@@ -24,15 +25,15 @@ type HandlerArgs = [req: Request, res: Response, scope: RequestScope];
 /** Who a bearer token names; throws an `unauthenticated` error for a token that names nobody. */
 export type BearerCheck = (em: EntityManager, token: string) => Promise<Principal>;
 
-export interface ApiOptions<Limits> {
+export interface ApiOptions {
   /** The bearer security scheme's check (the auth module's, in the service). */
   authenticate: BearerCheck;
   /** Outside production: every answer checked against the document (see response-check). */
   responseChecks?: ResponseCheckConfig;
   /** Each operation's rate limits and malformed-request answer, declared by its module. */
-  policies?: OperationPolicies<Limits>;
+  policies?: OperationPolicies;
   /** The values the policies' rate limits read; without them no operation is limited. */
-  rateLimits?: Limits;
+  rateLimits?: RateLimitConfig;
 }
 
 /**
@@ -41,10 +42,10 @@ export interface ApiOptions<Limits> {
  * stack baseline builds one over its own one-operation document, so it measures the service's
  * own request path.
  */
-export async function buildApi<Limits>(document: Document, handlers: ContractHandlers, options: ApiOptions<Limits>): Promise<OpenAPIBackend> {
+export async function buildApi(document: Document, handlers: ContractHandlers, options: ApiOptions): Promise<OpenAPIBackend> {
   const api = createOpenApiBackend(document, { validate: validatesBeforeHandler });
   await api.init();
-  const policies: OperationPolicies<Limits> = options.policies ?? {};
+  const policies: OperationPolicies = options.policies ?? {};
   api.registerSecurityHandler('bearerAuth', bearerCheck(options.authenticate));
   api.register(unhandledRequestAnswers(api, policies));
   const respond = responder(api, options, policies);
@@ -75,12 +76,12 @@ function bearerCheck(authenticate: BearerCheck) {
 }
 
 /** The answer to a request the contract refuses: the operation's own (its policy), else the field errors. */
-function malformed<Limits>(policy: OperationPolicy<Limits> | undefined, fieldErrors: Record<string, string>): Error {
+function malformed(policy: OperationPolicy | undefined, fieldErrors: Record<string, string>): Error {
   return policy?.malformedRequest ? policy.malformedRequest() : invalid('Validation failed', fieldErrors);
 }
 
 /** Answers for requests that reach no operation handler, each in the contract's error shape. */
-function unhandledRequestAnswers<Limits>(api: OpenAPIBackend, policies: OperationPolicies<Limits>) {
+function unhandledRequestAnswers(api: OpenAPIBackend, policies: OperationPolicies) {
   return {
     validationFail: async (c: Context, ...[, res]: HandlerArgs) => {
       res.locals.operationId = c.operation.operationId;
@@ -103,12 +104,12 @@ function unhandledRequestAnswers<Limits>(api: OpenAPIBackend, policies: Operatio
   };
 }
 
-function policyOf<Limits>(policies: OperationPolicies<Limits>, operationId: string | undefined): OperationPolicy<Limits> | undefined {
+function policyOf(policies: OperationPolicies, operationId: string | undefined): OperationPolicy | undefined {
   return operationId !== undefined && isOperationOf(policies, operationId) ? policies[operationId] : undefined;
 }
 
 /** Runs one operation's handler under its policy and writes its answer, or the error it threw in the contract's shape. */
-function responder<Limits>(api: OpenAPIBackend, options: ApiOptions<Limits>, policies: OperationPolicies<Limits>) {
+function responder(api: OpenAPIBackend, options: ApiOptions, policies: OperationPolicies) {
   const check = responseCheck(api, options.responseChecks);
   return <Id extends OperationId>(operationId: Id, handlers: ContractHandlers) => {
     const handler: ContractHandler<Id> = handlers[operationId];
@@ -164,7 +165,7 @@ function streamBody(req: Request, res: Response, stream: Readable, contentType: 
 }
 
 /** What the schema lets through but PostgreSQL or the handlers cannot take (see input-guards). */
-function rejectUnstorableInput<Limits>(c: Context, policy: OperationPolicy<Limits> | undefined): void {
+function rejectUnstorableInput(c: Context, policy: OperationPolicy | undefined): void {
   const problem = unstorableField(c);
   if (problem) throw malformed(policy, problem);
 }

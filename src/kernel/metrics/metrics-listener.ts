@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import http, { type Server } from 'node:http';
-import type { MetricsConfig } from '../../config';
+import type { MetricsConfig } from './settings';
 import type { Logger } from '../logging/logger';
 import { listeningPort } from '../narrow';
 

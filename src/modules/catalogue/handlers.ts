@@ -8,7 +8,6 @@ import { createQuote, type PricedQuote } from './quoting';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
-import type { RateLimitConfig } from '../../config';
 
 const CTG_SORT_KEYS: Record<string, (ctg: Schemas['Ctg']) => string | number> = {
   displayOrder: () => 0, // the snapshot is already in displayOrder; a stable sort keeps it
@@ -132,4 +131,4 @@ function quoteWire({ quote, ctg, route }: PricedQuote): Schemas['Quote'] {
 /** A quote writes a row: counted per company like every write. */
 export const cataloguePolicies = {
   createQuote: { rateLimits: [{ counter: 'quote', limit: (limits) => limits.quotePerCompany }] },
-} satisfies OperationPolicies<RateLimitConfig>;
+} satisfies OperationPolicies;

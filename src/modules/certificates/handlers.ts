@@ -5,7 +5,6 @@ import { certificateOf } from './certificate';
 import { verifyPolicy } from './policy-verification';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
-import type { RateLimitConfig } from '../../config';
 
 /** The verification page is about one person's insurance: no cache keeps it, no search engine lists it. */
 const PAGE_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
@@ -46,4 +45,4 @@ export const certificateHandlers = {
 /** The one read that costs: a certificate PDF takes milliseconds of CPU, so one partner's loop cannot starve the others. */
 export const certificatePolicies = {
   getOrderCertificate: { rateLimits: [{ counter: 'certificate', limit: (limits) => limits.certificatePerCompany }] },
-} satisfies OperationPolicies<RateLimitConfig>;
+} satisfies OperationPolicies;

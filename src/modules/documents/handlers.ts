@@ -6,7 +6,6 @@ import { uploadDraftDocument } from './documents';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
-import type { RateLimitConfig } from '../../config';
 import { UPLOAD_BYTES_COUNTER } from './upload-quota';
 
 export const documentHandlers = {
@@ -44,4 +43,4 @@ export const documentPolicies = {
       { counter: UPLOAD_BYTES_COUNTER, limit: (limits) => limits.uploadBytesPerCompany, cost: 0 },
     ],
   },
-} satisfies OperationPolicies<RateLimitConfig>;
+} satisfies OperationPolicies;

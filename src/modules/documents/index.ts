@@ -5,6 +5,7 @@ export * from './draft-purge-job';
 export * from './entities/document';
 export * from './handlers';
 export * from './rules/document-type';
+export type { DocumentSettings, DocumentStorageConfig, S3StorageConfig } from './settings';
 export * from './storage/configured-storage';
 export * from './storage/document-storage';
 

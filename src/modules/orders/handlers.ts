@@ -4,7 +4,6 @@ import { resolveOrder } from './order-lookup';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import { orderGroupWire, orderWire } from './order-wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
-import type { RateLimitConfig } from '../../config';
 
 export const orderHandlers = {
   /** The body's shape decides: an object is one order, an array (even of one) is a group. */
@@ -29,4 +28,4 @@ export const orderHandlers = {
 /** Order creation (a group of up to 50 is one request), counted per company. */
 export const orderPolicies = {
   createOrders: { rateLimits: [{ counter: 'order', limit: (limits) => limits.orderPerCompany }] },
-} satisfies OperationPolicies<RateLimitConfig>;
+} satisfies OperationPolicies;

@@ -8,8 +8,7 @@ import { getPaymentStatus, type PaymentStatusView } from './payment-status';
 import type { ContractResponse } from '../../kernel/http/contract';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
-import type { OperationPolicies } from '../../kernel/http/operation-policy';
-import type { RateLimitConfig } from '../../config';
+import type { OperationPolicies, OperationPolicy } from '../../kernel/http/operation-policy';
 
 const idempotencyKeyOf = (headers: Record<string, string | string[] | undefined>): string => String(headers['idempotency-key']);
 
@@ -100,9 +99,9 @@ function resultPage(result: CallbackResult): string {
 }
 
 /** Every payment start costs a gateway call: single and group payments share one count per company. */
-const payLimit = { rateLimits: [{ counter: 'pay', limit: (limits: RateLimitConfig) => limits.payPerCompany }] };
+const payLimit: OperationPolicy = { rateLimits: [{ counter: 'pay', limit: (limits) => limits.payPerCompany }] };
 
 export const paymentPolicies = {
   payOrder: payLimit,
   payGroup: payLimit,
-} satisfies OperationPolicies<RateLimitConfig>;
+} satisfies OperationPolicies;

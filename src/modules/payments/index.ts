@@ -18,6 +18,9 @@ export * from './providers/sandbox/entities/sandbox-gateway-payment';
 export * from './reconcile-job';
 export * from './reconciliation';
 export * from './refund-record';
+export type { PaymentConfig, PaymentMode, ProviderName } from './settings';
+export type { EsewaConfig } from './providers/esewa/settings';
+export type { KhaltiConfig } from './providers/khalti/settings';
 
 /** The ORM entities this module owns (the service's list is their union, in src/database.ts). */
 export const PAYMENT_ENTITIES = [PaymentAttempt, PaymentAttemptOrder, SandboxGatewayPayment];

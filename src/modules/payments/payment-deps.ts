@@ -1,4 +1,4 @@
-import type { PaymentConfig } from '../../config';
+import type { PaymentConfig } from './settings';
 import { ProviderUnavailableError, type GatewayRegistry, type PaymentGateway } from './providers/gateway';
 import type { PaymentMethod } from './entities/payment-attempt';
 import type { Logger } from '../../kernel/logging/logger';

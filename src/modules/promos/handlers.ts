@@ -14,7 +14,6 @@ import {
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies, OperationPolicy } from '../../kernel/http/operation-policy';
-import type { RateLimitConfig } from '../../config';
 
 export const promoHandlers = {
   previewOrderPromo: ({ body, params }, scope) => orderAnswer(previewOrderPromo(scope.em, callerOf(scope), params.orderRef, body.promoCode), 'Promo preview'),
@@ -71,7 +70,7 @@ function groupStateWire(state: GroupStateView): Schemas['GroupPromoState'] {
  * which bounds probing; and each outcome is counted (every rejection is the same 400 by design, so
  * the status is the outcome).
  */
-const promoPolicy: OperationPolicy<RateLimitConfig> = {
+const promoPolicy: OperationPolicy = {
   rateLimits: [{ counter: 'promo', limit: (limits) => limits.promoPerCompany }],
   outcomes: { name: 'promo_operations_total', help: 'Promo previews, applies and removals, by operationId and outcome (accepted or rejected)' },
   malformedRequest: invalidPromoCode,
@@ -84,4 +83,4 @@ export const promoPolicies = {
   previewGroupPromo: promoPolicy,
   applyGroupPromo: promoPolicy,
   removeGroupPromo: promoPolicy,
-} satisfies OperationPolicies<RateLimitConfig>;
+} satisfies OperationPolicies;

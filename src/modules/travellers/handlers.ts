@@ -5,7 +5,6 @@ import { listTravellers, registerTravellers } from './travellers';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
-import type { RateLimitConfig } from '../../config';
 
 export const travellerHandlers = {
   async registerTravellers({ body }, scope) {
@@ -70,4 +69,4 @@ export function travellerSummaryWire(traveller: Traveller): Schemas['TravellerSu
 /** Traveller registration (a batch of up to 50 is one request), counted per company. */
 export const travellerPolicies = {
   registerTravellers: { rateLimits: [{ counter: 'traveller', limit: (limits) => limits.travellerPerCompany }] },
-} satisfies OperationPolicies<RateLimitConfig>;
+} satisfies OperationPolicies;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { WebhookConfig } from '../../config';
+import type { WebhookConfig } from './settings';
 import { endpointUrlProblem } from './rules/endpoint-address';
 import { signedHeaders } from './rules/signature';
 import { WebhookDelivery, type DeliveryOutcome } from './entities/webhook-delivery';

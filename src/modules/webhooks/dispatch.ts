@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { WebhookConfig } from '../../config';
+import type { WebhookConfig } from './settings';
 import type { Logger } from '../../kernel/logging/logger';
 import type { JobQueue } from '../../kernel/jobs/job-queue';
 import { deliverEvent, deliveryLeaseSeconds } from './delivery';

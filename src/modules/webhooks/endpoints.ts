@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { WebhookConfig } from '../../config';
+import type { WebhookConfig } from './settings';
 import { endpointUrlProblem, isPublicAddress } from './rules/endpoint-address';
 import { newWebhookSecret } from './rules/signature';
 import { Company } from '../partners/entities/company';

@@ -1,7 +1,7 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NotFound, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { PassThrough, Readable, Transform } from 'node:stream';
-import type { S3StorageConfig } from '../../../config';
+import type { S3StorageConfig } from '../settings';
 import type { DocumentStorage, StoredObject } from './document-storage';
 import { checkedStorageKey, newStorageKey } from './storage-key';
 import { isRecord } from '../../../kernel/narrow';

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Config } from '../../../config';
 import type { Logger } from '../../../kernel/logging/logger';
 import { EsewaGateway } from './esewa/esewa-gateway';
 import { esewaCheckoutPath } from './esewa/esewa-checkout-routes';
@@ -7,6 +6,7 @@ import { GATEWAY_NAMES, type GatewayName, type PaymentGateway } from './gateway'
 import { loadGatewaySecrets } from './sandbox/gateway-secrets';
 import { KhaltiGateway } from './khalti/khalti-gateway';
 import type { ProviderCallPolicy } from './provider-http';
+import type { PaymentConfig } from '../settings';
 import { SandboxGateway } from './sandbox/sandbox-gateway';
 
 export interface Gateways {
@@ -26,7 +26,7 @@ export const providerReturnPath = (gateway: GatewayName, paymentRef: string) => 
  * wallet one not), Khalti or eSewa. A gateway with no provider has no adapter: pay answers 503
  * (production refuses to start that way, see config).
  */
-export function createGateways(config: Config, baseUrl: () => string, newEm: () => EntityManager, logger: Logger): Gateways {
+export function createGateways(config: { payments: PaymentConfig; dataDir: string }, baseUrl: () => string, newEm: () => EntityManager, logger: Logger): Gateways {
   const { payments } = config;
   const policy: ProviderCallPolicy = { timeoutMs: payments.providerTimeoutMs, lookupAttempts: payments.providerLookupAttempts, logger };
   const secrets = payments.mode === 'sandbox' && GATEWAY_NAMES.some((name) => payments.providers[name] === 'sandbox') ? loadGatewaySecrets(payments, config.dataDir) : undefined;

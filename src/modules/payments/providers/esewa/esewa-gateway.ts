@@ -1,4 +1,4 @@
-import type { EsewaConfig } from '../../../../config';
+import type { EsewaConfig } from './settings';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { InvalidCallbackError, ProviderUnavailableError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayVoid, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
 import { asRecord, callProvider, withLookupRetries, type ProviderCallPolicy } from '../provider-http';

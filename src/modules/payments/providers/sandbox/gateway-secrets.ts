@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PaymentConfig } from '../../../../config';
+import type { PaymentConfig } from '../../settings';
 import { stringField } from '../../../../kernel/narrow';
 import { GATEWAY_NAMES, type GatewayName } from '../gateway';
 

@@ -1,0 +1,60 @@
+import { isIP } from 'node:net';
+import type { EnvReader } from '../settings/env-reader';
+
+/** false: the socket's peer is the client; a number: that many proxies in front; a list: the proxies' addresses. */
+export type TrustProxy = false | number | string[];
+
+/**
+ * How long a client may take to send a request. Node's default (300 s for the whole request)
+ * lets a slow sender hold a connection and its memory for five minutes.
+ */
+export interface HttpTimeouts {
+  headersTimeoutMs: number;
+  /** Headers plus the largest body (a MAX_UPLOAD_BYTES document) at the slowest rate we accept. */
+  requestTimeoutMs: number;
+  /** The slowest upload accepted, in bytes per second (documented in the README). */
+  minUploadBytesPerSecond: number;
+}
+
+/** The request timeouts, given the largest upload (MAX_UPLOAD_BYTES) a request may carry. */
+export function readHttpTimeouts(read: EnvReader, maxUploadBytes: number): HttpTimeouts {
+  const headersTimeoutSeconds = read.integer('HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 300);
+  const minUploadBytesPerSecond = read.integer('HTTP_MIN_UPLOAD_BYTES_PER_SECOND', 128 * 1024, 1024, 100 * 1024 * 1024);
+  return {
+    headersTimeoutMs: headersTimeoutSeconds * 1000,
+    requestTimeoutMs: (headersTimeoutSeconds + Math.ceil(maxUploadBytes / minUploadBytesPerSecond)) * 1000,
+    minUploadBytesPerSecond,
+  };
+}
+
+/**
+ * Express's `trust proxy`, restricted to what cannot be spoofed: `true` would believe any
+ * X-Forwarded-For a client writes itself and let it pick the address its rate limits count.
+ */
+export function readTrustProxy(read: EnvReader, name: string): TrustProxy {
+  const raw = read.optional(name);
+  if (raw === undefined || ['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops <= 10) return hops;
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => !isProxyAddress(entry));
+  if (bad.length === 0) return entries;
+  read.problems.push(
+    `${name} must be false, a number of proxies from 1 to 10, or a comma-separated list of proxy addresses ` +
+      `(IP, IP/prefix, loopback, linklocal, uniquelocal) (got "${raw}")`,
+  );
+  return false;
+}
+
+const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_PRESETS.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}

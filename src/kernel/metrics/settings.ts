@@ -1,0 +1,31 @@
+import type { EnvReader } from '../settings/env-reader';
+
+/** Who may read GET /metrics, and where; see docs/decisions.md ("Metrics of a fleet"). */
+export interface MetricsConfig {
+  /** A listener for /metrics alone, away from the partner-facing one; the API then answers /metrics 404. */
+  port?: number;
+  /** Address of that listener: loopback unless METRICS_TOKEN protects it. */
+  host: string;
+  /** When set, every /metrics request must carry `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Whether the partner-facing listener answers GET /metrics (not with METRICS_PORT; in production only with a token). */
+  onApiListener: boolean;
+}
+
+const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
+
+/**
+ * Metrics name every operation, its traffic and the payment outcomes: nothing a stranger should
+ * read. Off the loopback interface a token is required, and in production the partner-facing
+ * listener serves them only with one.
+ */
+export function metricsConfig(read: EnvReader, isProduction: boolean): MetricsConfig {
+  const rawPort = read.optional('METRICS_PORT');
+  const port = rawPort === undefined ? undefined : read.integer('METRICS_PORT', 0, 0, 65535);
+  const host = read.string('METRICS_HOST', '127.0.0.1');
+  const token = read.secret('METRICS_TOKEN', 16);
+  if (port !== undefined && !LOOPBACK_HOSTS.includes(host) && token === undefined) {
+    read.problems.push(`METRICS_HOST=${host} is not loopback: set METRICS_TOKEN too, or keep METRICS_HOST=127.0.0.1`);
+  }
+  return { port, host, token, onApiListener: port === undefined && (!isProduction || token !== undefined) };
+}

@@ -1,0 +1,55 @@
+import type { EnvReader } from '../settings/env-reader';
+
+/**
+ * Limits per fixed window, counted in PostgreSQL so that they hold across server processes.
+ * 0 turns a limit off. Defaults are far above what a partner integration needs.
+ */
+export interface RateLimitConfig {
+  windowSeconds: number;
+  /**
+   * Tokens issued per clientId: a backend needs about one an hour. Only a caller holding the
+   * secret is counted, so no stranger can use it to lock a partner out.
+   */
+  tokenPerClient: number;
+  /** Wrong secrets (or unknown clientIds) per client address: bounds guessing across clientIds. */
+  tokenPerAddress: number;
+  /** Wrong secrets per (clientId, client address): bounds guessing one credential's secret. */
+  tokenPerClientAddress: number;
+  /** Promo operations per company: bounds probing for valid codes. */
+  promoPerCompany: number;
+  /** Document uploads per company: a 50-traveller batch (150 documents) fits in one window. */
+  uploadPerCompany: number;
+  /** Document bytes stored per company per window (counted once stored; see rate-limits.ts). */
+  uploadBytesPerCompany: number;
+  quotePerCompany: number;
+  /** Order creations (a group of up to 50 is one request). */
+  orderPerCompany: number;
+  /** Traveller registrations (a batch of up to 50 is one request). */
+  travellerPerCompany: number;
+  /** Payment starts, single and group. */
+  payPerCompany: number;
+  /** Certificates per company: a PDF costs CPU, so one partner's loop cannot starve the others. */
+  certificatePerCompany: number;
+  /** Public verification pages per client address: bounds guessing policy numbers. */
+  verifyPerAddress: number;
+}
+
+export function rateLimitsConfig(read: EnvReader): RateLimitConfig {
+  // A count a key may reach in one window; 0 turns that limit off.
+  const perWindow = (name: string, fallback: number) => read.integer(name, fallback, 0, 1_000_000);
+  return {
+    windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
+    tokenPerClient: perWindow('RATE_LIMIT_TOKEN_PER_CLIENT', 60),
+    tokenPerAddress: perWindow('RATE_LIMIT_TOKEN_PER_ADDRESS', 300),
+    tokenPerClientAddress: perWindow('RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS', 20),
+    promoPerCompany: perWindow('RATE_LIMIT_PROMO_PER_COMPANY', 600),
+    uploadPerCompany: perWindow('RATE_LIMIT_UPLOAD_PER_COMPANY', 300),
+    uploadBytesPerCompany: read.integer('RATE_LIMIT_UPLOAD_BYTES_PER_COMPANY', 2 * 1024 ** 3, 0, 1024 ** 4),
+    quotePerCompany: perWindow('RATE_LIMIT_QUOTE_PER_COMPANY', 600),
+    orderPerCompany: perWindow('RATE_LIMIT_ORDER_PER_COMPANY', 300),
+    travellerPerCompany: perWindow('RATE_LIMIT_TRAVELLER_PER_COMPANY', 300),
+    payPerCompany: perWindow('RATE_LIMIT_PAY_PER_COMPANY', 300),
+    certificatePerCompany: perWindow('RATE_LIMIT_CERTIFICATE_PER_COMPANY', 600),
+    verifyPerAddress: perWindow('RATE_LIMIT_VERIFY_PER_ADDRESS', 60),
+  };
+}

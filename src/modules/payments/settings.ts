@@ -1,0 +1,113 @@
+import type { EnvReader } from '../../kernel/settings/env-reader';
+import { gatewaySecretWeakness } from '../../kernel/settings/secret-strength';
+import { ESEWA_TEST_HOSTS, esewaConfig, type EsewaConfig } from './providers/esewa/settings';
+import { KHALTI_TEST_HOSTS, khaltiConfig, type KhaltiConfig } from './providers/khalti/settings';
+
+export type PaymentMode = 'sandbox' | 'live';
+/** Who serves a partner-facing gateway: the built-in simulation, Khalti ePayment or eSewa ePay v2. */
+export type ProviderName = 'sandbox' | 'khalti' | 'esewa';
+export const PROVIDER_NAMES: readonly ProviderName[] = ['sandbox', 'khalti', 'esewa'];
+type GatewayKey = 'card_gateway' | 'wallet_gateway';
+
+/** Payment settings; see docs/decisions.md ("Payments"). */
+export interface PaymentConfig {
+  /** `sandbox`: the two simulated gateways, in-process. Never in production. */
+  mode: PaymentMode;
+  /** Plain-HTTP return URLs, for the operator's internal test environment only; never in production. */
+  allowHttpReturnUrl: boolean;
+  /** An attempt left INITIATED this long is checked with the gateway before its status is reported. */
+  reconcileAfterSeconds: number;
+  /** After this the checkout no longer accepts the payment and the attempt ends EXPIRED. */
+  attemptTtlMinutes: number;
+  /** Period of the background reconciliation job; 0 turns the job off. */
+  reconcileIntervalSeconds: number;
+  /** A signed callback older than this is refused (reconciliation asks the gateway instead). */
+  callbackMaxAgeSeconds: number;
+  /** Shown on the hosted checkout pages. */
+  merchantName: string;
+  /** Per-gateway HMAC secrets from the environment; in sandbox mode missing ones are generated per DATA_DIR. */
+  gatewaySecrets: Partial<Record<GatewayKey, string>>;
+  /**
+   * The provider behind each gateway (CARD_GATEWAY_PROVIDER, WALLET_GATEWAY_PROVIDER); `sandbox`
+   * by default in sandbox mode, none in live mode (pay then answers 503, and production refuses to start).
+   */
+  providers: Record<GatewayKey, ProviderName | undefined>;
+  khalti?: KhaltiConfig;
+  esewa?: EsewaConfig;
+  /** No call to a provider may take longer; pay answers 503 when one does. */
+  providerTimeoutMs: number;
+  /** Tries of an idempotent provider call (lookups, status checks) before it counts as failed. */
+  providerLookupAttempts: number;
+}
+
+/** Which provider serves each gateway, and the settings of those in use: read by providersConfig. */
+export type ProviderChoice = Pick<PaymentConfig, 'providers' | 'khalti' | 'esewa'>;
+
+/** The payment settings but the providers, read in turn with the service's others. */
+export function paymentsConfig(read: EnvReader, { sandboxByDefault }: { sandboxByDefault: boolean }): Omit<PaymentConfig, keyof ProviderChoice> {
+  return {
+    mode: read.oneOf<PaymentMode>('PAYMENT_MODE', sandboxByDefault ? 'sandbox' : 'live', ['sandbox', 'live']),
+    allowHttpReturnUrl: read.boolean('ALLOW_HTTP_RETURN_URL', false),
+    reconcileAfterSeconds: read.integer('PAYMENT_RECONCILE_AFTER_SECONDS', 120, 0, 86400),
+    attemptTtlMinutes: read.integer('PAYMENT_ATTEMPT_TTL_MINUTES', 15, 1, 1440),
+    reconcileIntervalSeconds: read.integer('PAYMENT_RECONCILE_INTERVAL_SECONDS', 60, 0, 86400),
+    callbackMaxAgeSeconds: read.integer('PAYMENT_CALLBACK_MAX_AGE_SECONDS', 3600, 60, 86400),
+    merchantName: read.string('PAYMENT_MERCHANT_NAME', 'Himalayan Trek Cover'),
+    gatewaySecrets: {
+      card_gateway: read.optional('CARD_GATEWAY_SECRET'),
+      wallet_gateway: read.optional('WALLET_GATEWAY_SECRET'),
+    },
+    providerTimeoutMs: read.integer('PAYMENT_PROVIDER_TIMEOUT_MS', 8000, 100, 60_000),
+    providerLookupAttempts: read.integer('PAYMENT_PROVIDER_LOOKUP_ATTEMPTS', 2, 1, 5),
+  };
+}
+
+/** Payment modes production must not run with. */
+export function paymentModeProblems(payments: Pick<PaymentConfig, 'mode' | 'allowHttpReturnUrl'>, isProduction: boolean): string[] {
+  const problems: string[] = [];
+  // Sandbox gateways approve test cards: in production they would mark unpaid orders PAID.
+  if (isProduction && payments.mode === 'sandbox') problems.push('PAYMENT_MODE=sandbox is not allowed when NODE_ENV=production');
+  if (isProduction && payments.allowHttpReturnUrl) problems.push('ALLOW_HTTP_RETURN_URL=true is not allowed when NODE_ENV=production');
+  return problems;
+}
+
+/** Gateway secrets too weak to sign callbacks with, one line each. */
+export function gatewaySecretProblems(payments: Pick<PaymentConfig, 'gatewaySecrets'>, isProduction: boolean): string[] {
+  const problems: string[] = [];
+  for (const [gateway, secret] of Object.entries(payments.gatewaySecrets)) {
+    // A guessable callback secret lets anyone forge a signed "paid" callback.
+    const weakness = secret === undefined ? undefined : gatewaySecretWeakness(secret, { production: isProduction });
+    if (weakness) problems.push(`${gateway.toUpperCase()}_SECRET ${weakness}`);
+  }
+  return problems;
+}
+
+/** Hosts of the providers' test environments: production must not take "payments" there. */
+const TEST_HOSTS: readonly string[] = [...KHALTI_TEST_HOSTS, ...ESEWA_TEST_HOSTS];
+
+/**
+ * Which provider serves each gateway, and the settings of those in use. Production fails closed:
+ * every gateway needs a live provider, on HTTPS, outside the providers' test environments, with
+ * credentials that are not the published test ones.
+ */
+export function providersConfig(read: EnvReader, { mode, isProduction: production, currency }: { mode: PaymentMode; isProduction: boolean; currency: string }): ProviderChoice {
+  const fallback = mode === 'sandbox' ? 'sandbox' : undefined;
+  const providerOf = (gateway: GatewayKey): ProviderName | undefined => {
+    const variable = `${gateway.toUpperCase()}_PROVIDER`;
+    const provider = read.optional(variable) === undefined ? fallback : read.oneOf<ProviderName>(variable, 'sandbox', PROVIDER_NAMES);
+    if (provider === 'sandbox' && mode !== 'sandbox') read.problems.push(`${variable}=sandbox needs PAYMENT_MODE=sandbox`);
+    if (production && provider === undefined) read.problems.push(`${variable} is not set: in production ${gateway} needs a live provider (khalti or esewa)`);
+    return provider;
+  };
+  const providers = { card_gateway: providerOf('card_gateway'), wallet_gateway: providerOf('wallet_gateway') };
+  const used = new Set(Object.values(providers));
+  if ((used.has('khalti') || used.has('esewa')) && currency !== 'NPR') read.problems.push('Khalti and eSewa take NPR only: CURRENCY must be NPR');
+  const providerUrl = (name: string, fallbackUrl: string): string => {
+    const value = read.url(name, production ? ['https:'] : ['https:', 'http:']) ?? fallbackUrl;
+    if (production && TEST_HOSTS.includes(new URL(value).hostname)) read.problems.push(`${name} points at a provider's test environment, which takes no real money, while NODE_ENV=production`);
+    return value;
+  };
+  const khalti = used.has('khalti') ? khaltiConfig(read, { production, providerUrl }) : undefined;
+  const esewa = used.has('esewa') ? esewaConfig(read, { production, providerUrl }) : undefined;
+  return { providers, ...(khalti && { khalti }), ...(esewa && { esewa }) };
+}

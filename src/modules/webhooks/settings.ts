@@ -1,0 +1,32 @@
+import type { EnvReader } from '../../kernel/settings/env-reader';
+
+/** Partner webhooks; see docs/webhooks.md. */
+export interface WebhookConfig {
+  /** A delivery that has not answered by then counts as failed (and is retried). */
+  timeoutMs: number;
+  /** First retry after about this long; each next one waits about twice as long (pg-boss back-off). */
+  retryDelaySeconds: number;
+  /** The back-off stops doubling here. */
+  retryDelayMaxSeconds: number;
+  /** Retries after the first try; with the defaults they span about a day. */
+  retryLimit: number;
+  /** Deliveries one process sends at once. */
+  concurrency: number;
+  /** How long the replaced secret still signs deliveries after `ops webhook rotate-secret`. */
+  secretOverlapHours: number;
+  /** Sandbox only: endpoints may be plain HTTP and on loopback or private addresses (local receivers, tests). */
+  allowLocalEndpoints: boolean;
+}
+
+export function webhooksConfig(read: EnvReader, { paymentMode }: { paymentMode: 'sandbox' | 'live' }): WebhookConfig {
+  return {
+    timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    retryDelaySeconds: read.integer('WEBHOOK_RETRY_DELAY_SECONDS', 60, 1, 3600),
+    retryDelayMaxSeconds: read.integer('WEBHOOK_RETRY_DELAY_MAX_SECONDS', 4 * 3600, 1, 86400),
+    retryLimit: read.integer('WEBHOOK_RETRY_LIMIT', 13, 0, 50),
+    concurrency: read.integer('WEBHOOK_CONCURRENCY', 50, 1, 200),
+    secretOverlapHours: read.integer('WEBHOOK_SECRET_OVERLAP_HOURS', 24, 0, 24 * 30),
+    // Local receivers exist for development and tests: only where payments are simulated too.
+    allowLocalEndpoints: paymentMode === 'sandbox',
+  };
+}
