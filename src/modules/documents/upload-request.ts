@@ -3,7 +3,6 @@ import type { Request } from 'express';
 import { fileTooLarge, type DraftUpload, type FilePartSink, type FilePartStream } from './documents';
 import { DomainError, invalid, uploadRefused } from '../../kernel/errors';
 import { isMultipart } from '../../kernel/http/multipart';
-import { isRecord } from '../../kernel/narrow';
 
 /** Room for part headers and the documentType field on top of the file itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
