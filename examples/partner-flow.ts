@@ -82,6 +82,7 @@ async function main(): Promise<void> {
       ],
     }),
   );
+  if (!traveller) throw new Error('POST /travellers answered with no traveller');
   console.log(`traveller ${traveller.touristId}: ${traveller.name}`);
 
   // Step 4: the order, from the quote. POST /orders has no idempotency key: never retry it blindly.

@@ -98,7 +98,7 @@ class Supervisor {
     // A worker that dies at once on every start (bad database, bad port) must not spin forever.
     const now = Date.now();
     this.restarts.push(now);
-    while (this.restarts.length > 0 && now - this.restarts[0] > 60_000) this.restarts.shift();
+    while (this.restarts[0] !== undefined && now - this.restarts[0] > 60_000) this.restarts.shift();
     if (this.restarts.length > this.config.clusterWorkers * 3) {
       this.logger.fatal('workers keep dying; stopping the cluster');
       void this.stopAll(1);

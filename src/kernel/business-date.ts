@@ -41,7 +41,13 @@ export function inclusiveDays(start: string, end: string): number {
 
 /** Whole years between a birth date and a day, as a person counts their age. */
 export function ageOn(dateOfBirth: string, day: string): number {
-  const [by, bm, bd] = dateOfBirth.split('-').map(Number);
-  const [y, m, d] = day.split('-').map(Number);
+  const [by, bm, bd] = dateParts(dateOfBirth);
+  const [y, m, d] = dateParts(day);
   return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
+}
+
+function dateParts(date: string): [number, number, number] {
+  const [year, month, day] = date.split('-').map(Number);
+  if (year === undefined || month === undefined || day === undefined) throw new Error(`${date} is not a YYYY-MM-DD date`);
+  return [year, month, day];
 }

@@ -48,8 +48,9 @@ class InsertBatcher {
   }
 
   private async write(rows: Row[]): Promise<void> {
-    if (rows.length > 1) {
-      const columns = rows[0].values.map((_, column) => rows.map((row) => row.values[column]));
+    const [first] = rows;
+    if (first !== undefined && rows.length > 1) {
+      const columns = first.values.map((_, column) => rows.map((row) => row.values[column]));
       try {
         await this.pool.query({ name: this.insert.many.name, text: this.insert.many.text, values: columns });
         for (const row of rows) row.resolve();

@@ -1,4 +1,5 @@
 import { OpenAPIRouter, type Operation, type ParsedRequest, type Request } from 'openapi-backend';
+import { present } from '../narrow';
 
 type Query = Record<string, unknown>;
 
@@ -100,7 +101,7 @@ function pathParameters(template: CompiledPath, path: string): Record<string, st
   if (!values) return undefined;
   const params: Record<string, string> = {};
   for (const [i, name] of template.names.entries()) {
-    const value = decodeURIComponent(values[i + 1]);
+    const value = decodeURIComponent(present(values[i + 1], `the group of path parameter ${name}`));
     if (name in params && params[name] !== value) return undefined;
     params[name] = value;
   }
@@ -109,7 +110,7 @@ function pathParameters(template: CompiledPath, path: string): Record<string, st
 
 function lowerCaseKeys<T>(record: Record<string, T>): Record<string, T> {
   const copy: Record<string, T> = {};
-  for (const key of Object.keys(record)) copy[key.toLowerCase()] = record[key];
+  for (const [key, value] of Object.entries(record)) copy[key.toLowerCase()] = value;
   return copy;
 }
 

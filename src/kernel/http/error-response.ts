@@ -85,7 +85,7 @@ function providerError(error: ProviderUnavailableError): HttpError {
 export function errorBody(req: Request, error: HttpError) {
   if (error.shape === 'auth') return authErrorBody(error.message);
   if (error.shape === 'upload') return uploadErrorBody(error.message);
-  return apiErrorBody(error.status, error.message, req.originalUrl.split('?')[0], error.fieldErrors);
+  return apiErrorBody(error.status, error.message, req.originalUrl.split('?')[0] ?? req.originalUrl, error.fieldErrors);
 }
 
 export function sendError(req: Request, res: Response, error: HttpError): void {

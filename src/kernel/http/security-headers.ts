@@ -4,6 +4,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
+import { present } from '../narrow';
 
 /**
  * For every answer, JSON and the HTML pages we render ourselves (hosted checkout, payment result):
@@ -20,7 +21,7 @@ export const STRICT_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'un
  * (about 5% of a quote's CPU, BENCHMARKS.md).
  */
 export function securityHeaders(): RequestHandler {
-  const headers = [...helmetHeaders(), ['Content-Security-Policy', STRICT_CONTENT_SECURITY_POLICY]];
+  const headers: [string, string][] = [...helmetHeaders(), ['Content-Security-Policy', STRICT_CONTENT_SECURITY_POLICY]];
   return (_req, res, next) => {
     for (const [name, value] of headers) res.setHeader(name, value);
     next();
@@ -49,7 +50,7 @@ export function docsContentSecurityPolicy(pageFile: string): string {
   if (!policy) {
     const html = fs.readFileSync(pageFile, 'utf8');
     const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
-      (match) => `'sha256-${createHash('sha256').update(match[1], 'utf8').digest('base64')}'`,
+      ([, script]) => `'sha256-${createHash('sha256').update(present(script, 'an inline script body'), 'utf8').digest('base64')}'`,
     );
     policy = [
       "default-src 'none'",

@@ -6,10 +6,10 @@ import { successBody } from '../../kernel/http/envelope';
 import type { CtgView, RouteView } from './catalogue';
 import { createQuote, type PricedQuote } from './quoting';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
-import type { Schemas } from '../../kernel/http/wire';
+import type { QueryOf, Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
 
-const CTG_SORT_KEYS: Record<string, (ctg: Schemas['Ctg']) => string | number> = {
+const CTG_SORT_KEYS: Record<NonNullable<QueryOf<'listCtgs'>['sortBy']>, (ctg: Schemas['Ctg']) => string | number> = {
   displayOrder: () => 0, // the snapshot is already in displayOrder; a stable sort keeps it
   ctgName: (ctg) => ctg.ctgName,
   ctgCode: (ctg) => ctg.ctgCode,
@@ -18,7 +18,7 @@ const CTG_SORT_KEYS: Record<string, (ctg: Schemas['Ctg']) => string | number> = 
   baseDurationDays: (ctg) => ctg.baseDurationDays,
 };
 
-const ROUTE_SORT_KEYS: Record<string, (route: RouteView) => string | number> = {
+const ROUTE_SORT_KEYS: Record<NonNullable<QueryOf<'listRoutes'>['sortBy']>, (route: RouteView) => string | number> = {
   name: (route) => route.name,
   region: (route) => route.region,
   trekName: (route) => route.trekName,

@@ -10,6 +10,7 @@ import { quoteRequestErrors, tripWindow } from './rules/quote-request';
 import { invalid, notFound } from '../../kernel/errors';
 import type { Catalogue, CtgView, RouteView } from './catalogue';
 import type { Principal } from '../../kernel/http/request-scope';
+import { present } from '../../kernel/narrow';
 
 type QuoteInput = Schemas['QuoteRequest'];
 
@@ -48,7 +49,7 @@ export async function createQuote(
 
   // quoteRequestErrors has made sure there is a route or an altitude.
   const altitude = route ? route.maxAltitude : (input.maxAltitude ?? 0);
-  const age = input.ages[0];
+  const age = present(input.ages[0], 'the one age the QuoteRequest schema requires');
   const ctg = recommendPackage(snapshot.ctgs, { altitude, age, routeId: route?.id ?? null });
   if (!ctg) {
     throw invalid('No package covers this trip', {

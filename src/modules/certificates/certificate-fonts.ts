@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as fontkit from 'fontkit';
 import { sfntFromWoff } from './woff';
+import { present } from '../../kernel/narrow';
 
 // pdfkit (0.16 and later) embeds an already-parsed fontkit font; its types know only files and buffers.
 declare global {
@@ -113,8 +114,9 @@ export function fontRuns(fonts: CertificateFonts, text: string, weight: FontWeig
     const codePoint = character.codePointAt(0) ?? 0;
     const face = current?.font.hasGlyphForCodePoint(codePoint)
       ? current
-      : (faces.find((candidate) => candidate.font.hasGlyphForCodePoint(codePoint)) ?? current ?? faces[0]);
-    if (face === current && runs.length > 0) runs[runs.length - 1].text += character;
+      : (faces.find((candidate) => candidate.font.hasGlyphForCodePoint(codePoint)) ?? current ?? present(faces[0], `a ${weight} face`));
+    const last = runs[runs.length - 1];
+    if (face === current && last !== undefined) last.text += character;
     else runs.push({ face: face.name, text: character });
     current = face;
   }

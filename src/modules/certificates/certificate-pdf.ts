@@ -193,6 +193,6 @@ function metres(altitude: number): string {
 
 /** 1,500,000.00: money as printed for people. */
 function grouped(amount: Minor): string {
-  const [whole, fraction] = decimalStringFromMinor(amount).split('.');
+  const [whole = '', fraction] = decimalStringFromMinor(amount).split('.');
   return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
 }

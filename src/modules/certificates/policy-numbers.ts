@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { kathmanduToday } from '../../kernel/business-date';
 import { formatReference } from '../orders';
 import type { Order } from '../orders/entities/order';
+import { present } from '../../kernel/narrow';
 
 /**
  * Gives each of `orders` that has none its policy number, `POL-<Kathmandu year of payment>-<seq>`,
@@ -17,6 +18,6 @@ export async function issuePolicyNumbers(tx: EntityManager, orders: readonly Ord
   // tx.execute, not getConnection().execute: only the former runs inside the caller's transaction.
   const rows = await tx.execute<Array<{ seq: string }>>(`select nextval('policy_number_seq')::text as seq from generate_series(1, ?)`, [unnumbered.length]);
   unnumbered.forEach((order, index) => {
-    order.policyNumber = formatReference('POL', year, rows[index].seq);
+    order.policyNumber = formatReference('POL', year, present(rows[index], `policy number ${index + 1} of ${unnumbered.length}`).seq);
   });
 }

@@ -23,6 +23,8 @@ export async function refuseOverDraftQuota(em: EntityManager, companyId: string,
   if (quota.maxDrafts === 0) return;
   // em.execute runs inside the caller's transaction, if any.
   const [row] = await em.execute<DraftCountRow[]>(`select count(*) as drafts, min("uploaded_at") as oldest from "document" where "company_id" = ? and "traveller_id" is null`, [companyId]);
+  // count(*) without group by answers one row, whatever the table holds.
+  if (row === undefined) throw new Error('the draft count answered no row');
   if (Number(row.drafts) < quota.maxDrafts) return;
   const freesAt = new Date(row.oldest ?? Date.now()).getTime() + quota.draftTtlHours * 3_600_000;
   const retryAfterSeconds = Math.max(1, Math.ceil((freesAt - Date.now()) / 1000));

@@ -57,13 +57,13 @@ export interface CreatedGroup {
 /** POST /orders with an object body: one order, optionally added to an existing group of the caller. */
 export async function createOrder(em: EntityManager, principal: Principal, input: OrderInput, settings: OrderSettings): Promise<CreatedOrder> {
   const [created] = await placeOrders(em, principal, [input], false, settings);
-  return created;
+  return present(created, 'the order of a one-item request');
 }
 
 /** POST /orders with an array body: a new group holding every order, all or nothing. */
 export async function createOrderGroup(em: EntityManager, principal: Principal, inputs: OrderInput[], settings: OrderSettings): Promise<CreatedGroup> {
   const created = await placeOrders(em, principal, inputs, true, settings);
-  return { group: present(created[0].order.group, 'the new group'), orders: created };
+  return { group: present(created[0]?.order.group, 'the new group'), orders: created };
 }
 
 /** One request item, with how its field errors and messages are named (`[2].ctgId` in a group). */
@@ -117,7 +117,7 @@ async function placeOrders(em: EntityManager, principal: Principal, inputs: Orde
     const group = asGroup
       ? tx.create(OrderGroup, { groupRef: await allocateGroupRef(tx), company: tx.getReference(Company, principal.companyId), currency: settings.currency })
       : loaded.group;
-    const orders = items.map((item, index) => buildOrder(tx, principal, item, loaded, references[index], group, settings));
+    const orders = items.map((item, index) => buildOrder(tx, principal, item, loaded, present(references[index], `the references of ${item.label}`), group, settings));
     try {
       await tx.flush();
     } catch (error) {
@@ -130,7 +130,7 @@ async function placeOrders(em: EntityManager, principal: Principal, inputs: Orde
 
     const created: CreatedOrder[] = [];
     for (const [index, order] of orders.entries()) {
-      const promoCode = items[index].input.promoCode;
+      const promoCode = present(items[index], `item [${index}]`).input.promoCode;
       created.push(promoCode === undefined ? { order } : { order, promoApplyResult: await settings.applyPromo(tx, principal, order, promoCode) });
     }
     // Without a promo code nothing changed since the flush above; a second one would only re-check every entity.
@@ -185,7 +185,7 @@ async function loadNamedRecords(tx: EntityManager, principal: Principal, items: 
   const ids = (pick: (item: Item) => string | string[] | undefined) => [...new Set(items.flatMap((item) => pick(item) ?? []))];
   const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
   const quoteIds = ids((item) => item.input.quoteId);
-  const groupId = items[0].input.orderGroupId;
+  const groupId = present(items[0], 'the first item').input.orderGroupId;
 
   // One query per kind, one after the other (they share the transaction's connection anyway),
   // and none for a kind no item names.

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { kathmanduToday } from '../../kernel/business-date';
 import { formatReference } from './rules/order-reference';
+import { present } from '../../kernel/narrow';
 
 export interface OrderReferences {
   orderRef: string;
@@ -25,5 +26,5 @@ export async function allocateOrderReferences(em: EntityManager, count: number, 
 export async function allocateGroupRef(em: EntityManager, now = new Date()): Promise<string> {
   const year = kathmanduToday(now).slice(0, 4);
   const [row] = await em.execute<Array<{ ref: string }>>(`select nextval('order_group_ref_seq')::text as ref`);
-  return formatReference('GRP', year, row.ref);
+  return formatReference('GRP', year, present(row, 'the nextval row').ref);
 }

@@ -15,6 +15,7 @@ import { resolveOrder } from '../orders';
 import { gatewayOf, type PaymentDeps } from './payment-deps';
 import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
 import { UNIQUE, violatesUnique } from '../../kernel/db/unique-violation';
+import { present } from '../../kernel/narrow';
 
 type PayInput = Schemas['PayRequest'];
 
@@ -153,7 +154,7 @@ async function createAttempt(tx: EntityManager, { principal, facts, ownerRef, or
     group,
     gateway: gateway.name,
     amount: orders.reduce((sum, order) => sum + order.totalAmount, 0),
-    currency: orders[0].currency,
+    currency: present(orders[0], 'an order of the attempt').currency,
     returnUrl: facts.returnUrl,
     idempotencyKey: idempotencyKey.toLowerCase(),
     requestFingerprint: payRequestFingerprint(facts),

@@ -127,7 +127,8 @@ export async function listTravellers(em: EntityManager, principal: Principal, qu
 /** The company's traveller count, maintained by the traveller_count triggers (migration TravellerCounts). */
 async function countedTravellers(em: EntityManager, companyId: string): Promise<number> {
   const rows = await em.getConnection().execute<{ travellers: string }[]>('select travellers from traveller_count where company_id = ?', [companyId]);
-  return rows.length === 0 ? 0 : Number(rows[0].travellers);
+  const [row] = rows;
+  return row === undefined ? 0 : Number(row.travellers);
 }
 
 /** The page and count queries of a listing; exported so the benchmark can EXPLAIN exactly these. */

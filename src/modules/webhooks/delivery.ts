@@ -55,12 +55,13 @@ export async function deliverEvent(em: EntityManager, eventId: string, job: JobT
       where id = ? and status = 'PENDING' and (lease_until is null or lease_until < now()) returning attempts`,
     [deliveryLeaseSeconds(deps.webhooks), eventId],
   );
-  if (claimed.length === 0) {
+  const [claim] = claimed;
+  if (claim === undefined) {
     // Leased by a try still running (or by a process that died: the lease runs out): try again later.
     const current = await em.findOne(WebhookEvent, eventId);
     return current?.status === 'PENDING' ? 'RETRY' : 'NOT_DUE';
   }
-  const attempt = claimed[0].attempts;
+  const attempt = claim.attempts;
   const event = await em.findOneOrFail(WebhookEvent, eventId);
   const endpoint = await em.findOne(WebhookEndpoint, { companyId: event.companyId });
   if (!endpoint) {

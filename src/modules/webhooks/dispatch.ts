@@ -5,6 +5,7 @@ import type { JobQueue } from '../../kernel/jobs/job-queue';
 import { deliverEvent, deliveryLeaseSeconds } from './delivery';
 import { relayOutbox, WEBHOOK_QUEUE } from './relay';
 import { createWebhookSender } from './sender';
+import { present } from '../../kernel/narrow';
 
 export interface WebhookDispatch {
   /** Hands what the outbox holds to the queue now (the timer does this every RELAY_MS). */
@@ -42,7 +43,8 @@ export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityM
     // burstWhenBatchFull: while fetches come back full the worker fetches again at once, rather than
     // waiting a polling interval between jobs (which capped a burst at localConcurrency per 0.5 s).
     { batchSize: 1, localConcurrency: config.concurrency, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
-    async ([job]) => {
+    async ([batched]) => {
+      const job = present(batched, 'the job of a batch of one');
       const result = await deliverEvent(newEm(), job.data.eventId, { retryCount: job.retryCount, retryLimit: config.retryLimit }, deps);
       // Failing the job is what makes pg-boss schedule the next try.
       if (result === 'RETRY') throw new Error(`webhook ${job.data.eventId} not delivered; retrying`);

@@ -31,7 +31,10 @@ function guardedLookup(allowLocal: boolean): LookupFunction {
       const bad = allowLocal ? undefined : addresses.find((entry) => !isPublicAddress(entry.address));
       if (bad) return callback(new RefusedAddressError(bad.address), '', 4);
       if (options.all) return callback(null, addresses);
-      return callback(null, addresses[0].address, addresses[0].family);
+      const [first] = addresses;
+      // dns.lookup answers an error, not an empty list, for a name without addresses.
+      if (first === undefined) return callback(new Error(`${hostname} resolved to no address`), '', 4);
+      return callback(null, first.address, first.family);
     });
   };
 }

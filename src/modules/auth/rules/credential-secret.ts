@@ -44,6 +44,7 @@ function digestsEqual(actualHex: string, expectedHex: string): boolean {
 }
 
 async function verifyScrypt(secret: string, [n, r, p, salt, key]: string[]): Promise<boolean> {
+  if (salt === undefined || key === undefined) throw new Error('a stored scrypt hash lacks its salt or key');
   const expected = Buffer.from(key, 'base64url');
   const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
   return timingSafeEqual(actual, expected);

@@ -4,9 +4,9 @@ import type { QueryOf } from '../../../kernel/http/wire';
  * Filters of GET /reference/ctgs and /reference/routes. Bands are named ranges documented in the
  * spec; a package matches a band when its own range overlaps it.
  */
-const ALTITUDE_BANDS: Record<string, [number, number]> = { LOW: [0, 3000], HIGH: [3001, 6000], EXTREME: [6001, 9000] };
-const AGE_BANDS: Record<string, [number, number]> = { CHILD: [1, 17], ADULT: [18, 60], SENIOR: [61, 120] };
-const DURATION_BANDS: Record<string, [number, number]> = { SHORT: [1, 7], MEDIUM: [8, 21], LONG: [22, 366] };
+const ALTITUDE_BANDS: Record<NonNullable<CtgFilter['altitudeBand']>, [number, number]> = { LOW: [0, 3000], HIGH: [3001, 6000], EXTREME: [6001, 9000] };
+const AGE_BANDS: Record<NonNullable<CtgFilter['ageBand']>, [number, number]> = { CHILD: [1, 17], ADULT: [18, 60], SENIOR: [61, 120] };
+const DURATION_BANDS: Record<NonNullable<CtgFilter['durationBand']>, [number, number]> = { SHORT: [1, 7], MEDIUM: [8, 21], LONG: [22, 366] };
 
 const overlaps = ([lo, hi]: [number, number], min: number, max: number) => min <= hi && lo <= max;
 const contains = (haystack: string, needle: string) => haystack.toLowerCase().includes(needle.toLowerCase());

@@ -25,8 +25,10 @@ export function maskedIdNumber(idNumber: string): string {
  */
 export function travellerInitials(name: string): string {
   const words = name.trim().split(/[\s\-‐,.]+/u).filter((word) => /\p{L}/u.test(word));
-  if (words.length === 0) return '';
-  const chosen = words.length === 1 ? [words[0]] : [words[0], words[words.length - 1]];
+  const [first, ...others] = words;
+  if (first === undefined) return '';
+  const last = others[others.length - 1];
+  const chosen = last === undefined ? [first] : [first, last];
   return chosen.map((word) => `${firstLetter(word)}.`).join(' ');
 }
 

@@ -1,4 +1,5 @@
 import { DocumentType } from './document-type';
+import { present } from '../../../kernel/narrow';
 
 /** Media types a document may have; anything else is refused whatever its name or header says. */
 export type DocumentContentType = 'image/jpeg' | 'image/png' | 'image/webp' | 'application/pdf';
@@ -58,7 +59,8 @@ const LABELS: Record<DocumentContentType, string> = {
 /** "JPEG, PNG or WebP", for messages that tell the partner what to send instead. */
 export function describeAllowed(documentType: DocumentType): string {
   const labels = ALLOWED[documentType].map((type) => LABELS[type]);
-  return labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} or ${labels[labels.length - 1]}`;
+  const last = present(labels[labels.length - 1], `an allowed content type of ${documentType}`);
+  return labels.length === 1 ? last : `${labels.slice(0, -1).join(', ')} or ${last}`;
 }
 
 export function isDocumentType(value: string): value is DocumentType {

@@ -1,4 +1,5 @@
 import { inflateSync } from 'node:zlib';
+import { present } from '../../../kernel/narrow';
 
 /**
  * Names that make a PDF do something when opened or clicked rather than only show pages: scripts,
@@ -47,7 +48,8 @@ export function pdfActiveContent(pdf: Uint8Array): string | undefined {
 }
 
 function activeName(text: string): string | undefined {
-  for (const [, raw] of text.matchAll(NAME)) {
+  for (const [, group] of text.matchAll(NAME)) {
+    const raw = present(group, 'the characters of a PDF name');
     const name = raw.includes('#') ? raw.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : raw;
     if (ACTIVE_NAMES.has(name)) return `/${name}`;
   }

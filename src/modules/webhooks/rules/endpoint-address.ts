@@ -22,8 +22,8 @@ export function isPublicAddress(address: string): boolean {
   if (family === 0) return false;
   if (family === 6) {
     // An IPv4 address written as IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it is.
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return !internal.check(mapped[1], 'ipv4');
+    const [, mapped] = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address) ?? [];
+    if (mapped !== undefined) return !internal.check(mapped, 'ipv4');
     return !internal.check(address, 'ipv6');
   }
   return !internal.check(address, 'ipv4');

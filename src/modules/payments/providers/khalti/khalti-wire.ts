@@ -20,7 +20,8 @@ export function lookupOutcome(body: Record<string, unknown>, payment: PaymentAtG
   const { pidx, status, total_amount: total, transaction_id: transactionId } = body;
   if (pidx !== payment.providerRef) return { kind: 'UNREADABLE', why: 'lookup answered about another pidx' };
   if (typeof status !== 'string') return { kind: 'UNREADABLE', why: 'lookup without a status' };
-  if (status in OPEN) return { kind: 'OPEN', status, warn: OPEN[status] };
+  const warn = OPEN[status];
+  if (warn !== undefined) return { kind: 'OPEN', status, warn };
   const word = FINAL[status];
   if (!word) return { kind: 'OPEN', status, warn: true };
   if (typeof total !== 'number' || !Number.isSafeInteger(total) || total < 0) return { kind: 'UNREADABLE', why: 'lookup without an integer total_amount' };

@@ -18,7 +18,7 @@ export interface CheckoutPageModel {
 const GATEWAY_TITLES: Record<GatewayName, string> = { card_gateway: 'Card Gateway (sandbox)', wallet_gateway: 'Wallet Gateway (sandbox)' };
 
 export function formatAmount(amount: Minor, currency: string): string {
-  const [units, paisa] = decimalStringFromMinor(amount).split('.');
+  const [units = '', paisa] = decimalStringFromMinor(amount).split('.');
   return `${currency} ${units.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${paisa}`;
 }
 
