@@ -53,7 +53,7 @@ const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
 function isProxyAddress(entry: string): boolean {
   if (PROXY_PRESETS.includes(entry)) return true;
   const [address, prefix, ...rest] = entry.split('/');
-  const family = isIP(address);
+  const family = isIP(address ?? '');
   if (family === 0 || rest.length > 0) return false;
   if (prefix === undefined) return true;
   return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
