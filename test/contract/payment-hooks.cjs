@@ -93,7 +93,7 @@ const scenarios = {
   handleProviderReturn: {
     // Dredd runs against the sandbox, where no payment is served by Khalti or eSewa: their
     // successful returns are exercised through the providers' simulators instead
-    // (test/api/live-providers.test.ts, gateway-port-contract.test.ts).
+    // (test/payments/live-providers.test.ts, gateway-port-contract.test.ts).
     200: (t) => { t.skip = true; },
     303: (t) => { t.skip = true; },
     // The example names a payment the server does not have: refused with 400.

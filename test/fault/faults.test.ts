@@ -3,6 +3,7 @@ import path from 'node:path';
 import { initOrm } from '../../src/database';
 import { type Orm } from '../../src/kernel/db/orm';
 import { expectContract } from '../support/contract';
+import { until } from '../support/eventually';
 import { ApiClient } from '../support/http-client';
 import { newPartner } from '../support/partners';
 import { newTraveller } from '../support/traveller-fixtures';
@@ -55,12 +56,9 @@ async function readiness(url: string): Promise<{ status: number; body: unknown; 
 /** Polls until every process answers /readyz 200; returns how long that took. */
 async function untilReady(urls: string[], limitMs = 60_000): Promise<number> {
   const started = Date.now();
-  while (Date.now() - started < limitMs) {
-    const answers = await Promise.all(urls.map((url) => readiness(url).catch(() => ({ status: 0 }))));
-    if (answers.every((a) => a.status === 200)) return Date.now() - started;
-    await sleep(100);
-  }
-  throw new Error(`not ready after ${limitMs} ms`);
+  const allReady = async () => (await Promise.all(urls.map((url) => readiness(url).catch(() => ({ status: 0 }))))).every((a) => a.status === 200);
+  await until('every process to answer /readyz 200', allReady, { timeoutMs: limitMs, intervalMs: 100 });
+  return Date.now() - started;
 }
 
 const kinds = (failures: Failure[]) => failures.reduce<Record<string, number>>((acc, f) => ({ ...acc, [`${f.kind}${f.status ? ` ${f.status}` : ''} @${f.target}`]: (acc[`${f.kind}${f.status ? ` ${f.status}` : ''} @${f.target}`] ?? 0) + 1 }), {});

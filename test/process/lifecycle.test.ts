@@ -41,7 +41,7 @@ describe('graceful shutdown on SIGTERM', () => {
     await new Promise((resolve) => http.get(`${server.url}/healthz`, { agent: keepAlive }, (response) => response.resume().on('end', resolve)));
 
     const inFlight = heldRequest(server.port, TOKEN, JSON.stringify({ clientId: partner.clientId, clientSecret: partner.clientSecret }));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await inFlight.started; // the server's 100 Continue: the request is in flight there
     server.child.kill('SIGTERM');
 
     expect(await eventually(() => connects(server.port), (accepted) => !accepted, { timeoutMs: 5_000, intervalMs: 50 })).toBe(false);
@@ -63,7 +63,7 @@ describe('graceful shutdown on SIGTERM', () => {
   it('cuts a request that outlives SHUTDOWN_TIMEOUT_MS and still exits', async () => {
     const server = await forkServer('main', { SHUTDOWN_TIMEOUT_MS: '300' });
     const stuck = heldRequest(server.port, TOKEN, JSON.stringify({ clientId: 'x', clientSecret: 'y' }));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await stuck.started;
     const started = Date.now();
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expectContract } from '../support/contract';
+import { until } from '../support/eventually';
 import { builtServerFixtures } from '../support/built-server';
 import { ApiClient } from '../support/http-client';
 import { connects, heldRequest } from '../support/raw-socket';
@@ -16,6 +17,8 @@ import { SANDBOX_ENV } from '../support/test-server';
  */
 const ROOT = path.resolve(__dirname, '../..');
 const TOKEN = '/api/external/v1/auth/token';
+/** How long npm start may take to print a line, and how often its output is read. */
+const NPM_START = { timeoutMs: 60_000, intervalMs: 50 };
 
 interface NpmStart {
   npm: ChildProcess;
@@ -46,16 +49,6 @@ const freePort = () =>
     });
   });
 
-async function until<T>(what: string, probe: () => T | undefined, seconds = 60): Promise<T> {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -85,16 +78,16 @@ describe('npm start, stopped the way a process manager stops it', () => {
     ['the server process npm started', (_started: NpmStart, serverPid: number) => serverPid],
   ])('on SIGTERM to %s, the request in flight completes, the server exits 0 and no process is left', async (_target, victim) => {
     const started = npmStart({ ...SANDBOX_ENV, DATABASE_URL: process.env.TEST_DATABASE_URL as string, PORT: String(await freePort()) });
-    const server = await until('the listening line', listening(started));
+    const server = await until('the listening line', listening(started), NPM_START);
     // npm runs the server itself: no shell in between that would swallow the signal.
     expect(parentOf(server.pid)).toBe(started.npm.pid);
     const partner = await newPartner(fixtures, new ApiClient(`http://127.0.0.1:${server.port}`));
 
     const inFlight = heldRequest(server.port, TOKEN, JSON.stringify({ clientId: partner.clientId, clientSecret: partner.clientSecret }));
-    // Let the half-sent request reach the server before the signal does.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The half-sent request reaches the server before the signal does: its 100 Continue says so.
+    await inFlight.started;
     process.kill(victim(started, server.pid), 'SIGTERM');
-    await until('the shutdown to begin', () => (started.stdout().includes('"msg":"shutting down"') ? true : undefined));
+    await until('the shutdown to begin', () => started.stdout().includes('"msg":"shutting down"'), NPM_START);
     inFlight.finish();
 
     const raw = await inFlight.closed;

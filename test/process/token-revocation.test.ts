@@ -6,6 +6,7 @@ import { tokenHash } from '../../src/modules/auth/rules/credential-secret';
 import { TOKEN_CHECK_LISTENER_NAME } from '../../src/modules/auth/token-check-listener';
 import { builtServerFixtures, forkServer, type ServerProcess } from '../support/built-server';
 import { expectContract } from '../support/contract';
+import { until } from '../support/eventually';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { SANDBOX_ENV } from '../support/test-server';
@@ -50,14 +51,6 @@ function loadWith(server: ServerProcess, token: string, connections = 4) {
   };
 }
 
-async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /**
  * Issue 22's proof: each server process keeps its own cache of bearer checks, and a revocation
  * made by the operator CLI (another process, its own transaction) reaches both through the
@@ -81,7 +74,7 @@ describe('two server processes serving one token under load, and the operator CL
   async function expectLockedOutOnBoth(partner: TestPartner, change: () => Promise<unknown>, message: string): Promise<void> {
     const loads = [loadWith(first, partner.token), loadWith(second, partner.token)];
     try {
-      await until(() => loads.every((load) => load.sent.filter((call) => call.status === 200).length >= 50));
+      await until('50 answered calls on each process', () => loads.every((load) => load.sent.filter((call) => call.status === 200).length >= 50), { timeoutMs: 30_000, intervalMs: 20 });
       await change();
       const returned = Date.now();
       for (const server of [first, second]) {

@@ -1,4 +1,5 @@
 import type { RunningServer } from '../../src/server';
+import { until } from './eventually';
 
 /**
  * Runs a change that ends tokens (written straight to the database) and waits until the server's
@@ -8,10 +9,6 @@ import type { RunningServer } from '../../src/server';
 export async function revokedAndHeard<T>(server: Pick<RunningServer, 'tokenChecks'>, change: () => Promise<T>, timeoutMs = 5000): Promise<T> {
   const before = server.tokenChecks.currentGeneration;
   const result = await change();
-  const deadline = Date.now() + timeoutMs;
-  while (server.tokenChecks.isListening && server.tokenChecks.currentGeneration === before) {
-    if (Date.now() > deadline) throw new Error('the server did not hear the change');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await until('the server to hear the change', () => !server.tokenChecks.isListening || server.tokenChecks.currentGeneration !== before, { timeoutMs, intervalMs: 5 });
   return result;
 }

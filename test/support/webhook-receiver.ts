@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { until } from './eventually';
 import type { WireJson } from './http-client';
 
 export interface ReceivedEvent {
@@ -65,11 +66,7 @@ export class WebhookReceiver {
   }
 
   async waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await predicate())) {
-      if (Date.now() > deadline) throw new Error(`webhook receiver: condition not met in ${timeoutMs} ms (verified ${this.verified.length}, rejected ${this.rejected})`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(() => `the webhook receiver's condition (verified ${this.verified.length}, rejected ${this.rejected})`, predicate, { timeoutMs, intervalMs: 100 });
   }
 
   async stop(): Promise<void> {

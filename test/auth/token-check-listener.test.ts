@@ -10,6 +10,7 @@ import { Credential } from '../../src/modules/auth/entities/credential';
 import { createLogger } from '../../src/kernel/logging/logger';
 import { authenticate } from '../../src/modules/auth/authentication';
 import { TokenCheckCache } from '../../src/modules/auth/token-check-cache';
+import { until } from '../support/eventually';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL as string;
 let orm: Orm;
@@ -31,13 +32,9 @@ async function tokenOfNewPartner(): Promise<{ token: string; clientId: string; c
   return { token, clientId: credential.clientId, companyId: company.id };
 }
 
-async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** How long the listener may take to connect or to notice it was cut off, and a NOTIFY to arrive. */
+const CONNECTING = { timeoutMs: 5000, intervalMs: 10 };
+const NOTIFIED = { timeoutMs: 2000, intervalMs: 10 };
 
 async function terminateListener(applicationName: string): Promise<number> {
   const client = new Client({ connectionString: DATABASE_URL });
@@ -63,27 +60,27 @@ describe('the bearer check cache and its LISTEN connection', () => {
 
   it('when the credential is revoked in another transaction, then the NOTIFY drops the cached check and the token is refused', async () => {
     listener = listenForTokenCheckChanges(DATABASE_URL, cache, logger, { applicationName });
-    await until(() => cache.isListening);
+    await until('the listener to connect', () => cache.isListening, CONNECTING);
     const partner = await tokenOfNewPartner();
     await authenticate(orm.em.fork(), partner.token, cache);
     expect(cache.get(tokenHash(partner.token))?.companyId).toBe(partner.companyId);
 
     await orm.em.fork().nativeUpdate(Credential, { clientId: partner.clientId }, { revokedAt: new Date() });
-    await until(() => cache.get(tokenHash(partner.token)) === undefined, 2000);
+    await until('the NOTIFY to reach the cache', () => cache.get(tokenHash(partner.token)) === undefined, NOTIFIED);
     await expect(authenticate(orm.em.fork(), partner.token, cache)).rejects.toMatchObject({ kind: 'unauthenticated', message: 'Credential has been revoked' });
   });
 
   it('when the listening connection is killed, then the cache is emptied and bypassed, so a token revoked meanwhile is refused before the listener is back', async () => {
     // A minute of backoff: the listener stays down for the whole test.
     listener = listenForTokenCheckChanges(DATABASE_URL, cache, logger, { applicationName, backoffMs: 60_000 });
-    await until(() => cache.isListening);
+    await until('the listener to connect', () => cache.isListening, CONNECTING);
     const revoked = await tokenOfNewPartner();
     const other = await tokenOfNewPartner();
     await authenticate(orm.em.fork(), revoked.token, cache);
     expect(cache.size).toBe(1);
 
     expect(await terminateListener(applicationName)).toBe(1);
-    await until(() => !cache.isListening);
+    await until('the listener to notice it was cut off', () => !cache.isListening, CONNECTING);
     expect(cache.size).toBe(0);
 
     // Its NOTIFY reaches no one: only the bypass keeps the token out.
@@ -96,20 +93,20 @@ describe('the bearer check cache and its LISTEN connection', () => {
 
   it('when the listening connection is killed, then the listener reconnects and the cache is used again', async () => {
     listener = listenForTokenCheckChanges(DATABASE_URL, cache, logger, { applicationName, backoffMs: 50 });
-    await until(() => cache.isListening);
+    await until('the listener to connect', () => cache.isListening, CONNECTING);
     expect(await terminateListener(applicationName)).toBe(1);
-    await until(() => !cache.isListening);
-    await until(() => cache.isListening);
+    await until('the listener to notice it was cut off', () => !cache.isListening, CONNECTING);
+    await until('the listener to reconnect', () => cache.isListening, CONNECTING);
     const partner = await tokenOfNewPartner();
     await authenticate(orm.em.fork(), partner.token, cache);
     expect(cache.size).toBe(1);
     await orm.em.fork().nativeUpdate(Company, { id: partner.companyId }, { active: false });
-    await until(() => cache.size === 0, 2000);
+    await until('the NOTIFY to reach the cache', () => cache.size === 0, NOTIFIED);
   });
 
   it('when a token is revoked or deleted by hand (psql), then the triggers announce it too', async () => {
     listener = listenForTokenCheckChanges(DATABASE_URL, cache, logger, { applicationName });
-    await until(() => cache.isListening);
+    await until('the listener to connect', () => cache.isListening, CONNECTING);
     const [revoked, deleted] = [await tokenOfNewPartner(), await tokenOfNewPartner()];
     for (const partner of [revoked, deleted]) await authenticate(orm.em.fork(), partner.token, cache);
     expect(cache.size).toBe(2);
@@ -117,9 +114,9 @@ describe('the bearer check cache and its LISTEN connection', () => {
     await client.connect();
     try {
       await client.query('update access_token set revoked_at = now() where token_hash = $1', [tokenHash(revoked.token)]);
-      await until(() => cache.size === 1, 2000);
+      await until('the NOTIFY to reach the cache', () => cache.size === 1, NOTIFIED);
       await client.query('delete from access_token where token_hash = $1', [tokenHash(deleted.token)]);
-      await until(() => cache.size === 0, 2000);
+      await until('the NOTIFY to reach the cache', () => cache.size === 0, NOTIFIED);
     } finally {
       await client.end();
     }
