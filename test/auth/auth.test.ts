@@ -3,9 +3,11 @@ import { Company } from '../../src/modules/partners/entities/company';
 import { Credential } from '../../src/modules/auth/entities/credential';
 import { AccessToken } from '../../src/modules/auth/entities/access-token';
 import { DEMO_PARTNERS } from '../../src/modules/partners/demo-partners';
+import { present } from '../../src/kernel/narrow';
 import { useTestServer } from '../support/test-server';
 import { newPartner } from '../support/partners';
 import { eventually } from '../support/eventually';
+import { at, first } from '../support/elements';
 
 const TOKEN = '/api/external/v1/auth/token';
 const ROUTES = '/api/external/v1/reference/routes';
@@ -27,7 +29,7 @@ describe('POST /auth/token', () => {
     const partner = await newPartner(server, client);
     const stored = await server.orm.em.fork().find(AccessToken, { credential: { clientId: partner.clientId } });
     expect(stored.map((token) => token.tokenHash)).not.toContain(partner.token);
-    expect(stored[0].tokenHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(first(stored, 'the stored tokens').tokenHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('seeds the documented demo partners when asked for (SEED_DEMO_DATA=true)', async () => {
@@ -54,11 +56,11 @@ describe('POST /auth/token', () => {
       for (const [kind, clientId] of Object.entries(clientIds)) {
         const started = performance.now();
         const response = await client.op('issueToken', 'POST', TOKEN, { clientId, clientSecret: 'wrong-secret' });
-        times[kind].push(performance.now() - started);
+        present(times[kind], `times of ${kind}`).push(performance.now() - started);
         expect(response.status).toBe(401);
       }
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const median = (values: number[]) => at([...values].sort((a, b) => a - b), Math.floor(values.length / 2));
     const medians = Object.values(times).map(median);
     // Before: a wrong scrypt secret took about 6 times as long as an unknown clientId.
     expect(Math.max(...medians) / Math.min(...medians)).toBeLessThan(1.5);

@@ -1,4 +1,5 @@
 import { fontRuns, loadCertificateFonts } from '../../src/modules/certificates/certificate-fonts';
+import { at } from '../support/elements';
 
 const fonts = loadCertificateFonts();
 const runs = (text: string) => fontRuns(fonts, text, 'regular').map((run) => [run.face, run.text]);
@@ -28,9 +29,9 @@ describe('the certificate faces (Noto Sans Devanagari: Latin, Latin Extended, De
   });
 
   it('gives the same shaping to every document: a shared result is copied, never scaled twice', () => {
-    const face = fonts.faces[0].font;
+    const face = at(fonts.faces, 0, 'the faces').font;
     const first = face.layout('Coverage');
-    first.positions[0].xAdvance *= 2;
-    expect(face.layout('Coverage').positions[0].xAdvance).toBe(first.positions[0].xAdvance / 2);
+    at(first.positions, 0).xAdvance *= 2;
+    expect(at(face.layout('Coverage').positions, 0).xAdvance).toBe(at(first.positions, 0).xAdvance / 2);
   });
 });

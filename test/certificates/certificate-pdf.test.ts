@@ -2,6 +2,7 @@ import { renderCertificate } from '../../src/modules/certificates/certificate-pd
 import { loadCertificateFonts } from '../../src/modules/certificates/certificate-fonts';
 import type { CertificateContent } from '../../src/modules/certificates/rules/certificate-content';
 import { readPdf } from '../support/certificate-pdf';
+import { at } from '../support/elements';
 
 const fonts = loadCertificateFonts();
 
@@ -37,8 +38,8 @@ describe('certificate layout', () => {
       const page = read.pages.find((candidate) => candidate.text.includes(`Cover ${i}:`));
       expect(page?.text.replace(/\s+/g, ' ')).toContain(`NPR ${(i * 100_000).toLocaleString('en-US')}.00`);
     }
-    expect(read.pages[1].text).toContain('24-HOUR ASSISTANCE');
-    expect(read.pages[1].text).toContain('This certificate confirms');
+    expect(at(read.pages, 1, 'the pages').text).toContain('24-HOUR ASSISTANCE');
+    expect(at(read.pages, 1, 'the pages').text).toContain('This certificate confirms');
   });
 
   it('gives the same bytes for the same policy: the issue time, not the download time, dates the document', async () => {

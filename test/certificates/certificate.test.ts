@@ -5,6 +5,7 @@ import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
 import { asExtracted, readPdf } from '../support/certificate-pdf';
 import { expectContract } from '../support/contract';
+import { first } from '../support/elements';
 import type { ApiResponse } from '../support/http-client';
 import { everestQuote, ORDERS, orderFromQuote } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
@@ -133,10 +134,11 @@ describe('GET /orders/{orderRef}/certificate', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     const read = await readPdf(pdf);
     expect(read.pages).toHaveLength(1);
-    expect(read.pages[0].width).toBeCloseTo(595.28, 0);
-    expect(read.pages[0].height).toBeCloseTo(841.89, 0);
+    const sheet = first(read.pages, 'the pages');
+    expect(sheet.width).toBeCloseTo(595.28, 0);
+    expect(sheet.height).toBeCloseTo(841.89, 0);
     const verifyUrl = `${serverBehind(server.url)}${verifyPath(order.policyNumber as string)}`;
-    expect(read.pages[0].links).toContain(verifyUrl);
+    expect(sheet.links).toContain(verifyUrl);
     const fields = [
       order.policyNumber as string, orderRef, 'Sophie Keller', '1991-03-14', 'Germany',
       `•••••${traveller.idNumber.slice(-3)}`, 'Kathmandu valley rim walk',

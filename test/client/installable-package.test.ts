@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { RunningServer } from '../../src/server';
 import { ROUTES } from '../support/catalogue-fixtures';
+import { last } from '../support/elements';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { startTestServer } from '../support/test-server';
@@ -21,7 +22,7 @@ function npm(args: string[], cwd: string): string {
 /** `npm pack` of a directory into `destination`; returns the tarball's path. */
 function pack(directory: string, destination: string): string {
   const output = npm(['pack', '--pack-destination', destination], directory).trim().split('\n');
-  return path.join(destination, output[output.length - 1]);
+  return path.join(destination, last(output, 'the output of npm pack'));
 }
 
 // What a partner's backend does with the installed package: the five calls, on values the server returned.

@@ -9,6 +9,7 @@ import { Credential } from '../../src/modules/auth/entities/credential';
 import type { RunningServer } from '../../src/server';
 import { ROUTES } from '../support/catalogue-fixtures';
 import { expectContract } from '../support/contract';
+import { at } from '../support/elements';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, pay, placeOrder, submitCheckout } from '../support/payment-fixtures';
@@ -185,8 +186,8 @@ describe('typed client retry rules against a scripted upstream', () => {
     expect(waits).toHaveLength(4);
     const ceilings = [100, 200, 300, 300];
     waits.forEach((wait, i) => {
-      expect(wait).toBeGreaterThanOrEqual(ceilings[i] / 2);
-      expect(wait).toBeLessThanOrEqual(ceilings[i]);
+      expect(wait).toBeGreaterThanOrEqual(at(ceilings, i, 'the ceilings') / 2);
+      expect(wait).toBeLessThanOrEqual(at(ceilings, i, 'the ceilings'));
     });
   });
 
@@ -233,7 +234,7 @@ describe('typed client retry rules against a scripted upstream', () => {
     const client = createPartnerClient({ baseUrl: upstream.url, ...credential, sleep: noWait });
     await client.pay('ORD-2026-000142', { gateway: 'wallet_gateway' }, { idempotencyKey: 'b9a3f0c2-5d41-4e8a-9f6b-2c7d8e1a3b40' });
     await upstream.close();
-    expect(upstream.seen[0].headers['idempotency-key']).toBe('b9a3f0c2-5d41-4e8a-9f6b-2c7d8e1a3b40');
+    expect(at(upstream.seen, 0, 'the requests upstream').headers['idempotency-key']).toBe('b9a3f0c2-5d41-4e8a-9f6b-2c7d8e1a3b40');
   });
 
   it('never resends POST /orders after a network failure: a blind retry could duplicate the order', async () => {

@@ -137,7 +137,8 @@ describe('POST /documents', () => {
   });
 
   it('accepts the README flow files of examples/files', async () => {
-    for (const [name, documentType] of [['avatar.png', 'AVATAR'], ['passport.pdf', 'PASSPORT'], ['signature.png', 'SIGNATURE']]) {
+    const examples: [name: string, documentType: string][] = [['avatar.png', 'AVATAR'], ['passport.pdf', 'PASSPORT'], ['signature.png', 'SIGNATURE']];
+    for (const [name, documentType] of examples) {
       const response = await uploadDocument(client, partner.token, documentType, fs.readFileSync(path.resolve(__dirname, '../../examples/files', name)));
       expect(response.status).toBe(201);
     }

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import type { RunningServer } from '../../src/server';
+import { at } from '../support/elements';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, ledgerOf, pay, placeOrder, submitCheckout } from '../support/payment-fixtures';
@@ -20,6 +21,9 @@ let partner: TestPartner;
 let processes: ChildProcess[] = [];
 let clients: ApiClient[] = [];
 let dataDir: string;
+
+/** The client of one of the two processes, taking turns by `i`. */
+const clientOf = (i: number) => at(clients, i % 2, 'the clients');
 
 async function forkServer(): Promise<{ child: ChildProcess; url: string }> {
   const child = fork(path.resolve(__dirname, '../../dist/src/main.js'), [], {
@@ -45,7 +49,7 @@ beforeAll(async () => {
   const servers = await Promise.all([forkServer(), forkServer()]);
   processes = servers.map((s) => s.child);
   clients = servers.map((s) => new ApiClient(s.url));
-  partner = await newPartner(fixtures, clients[0]);
+  partner = await newPartner(fixtures, clientOf(0));
 });
 afterAll(async () => {
   await Promise.all(processes.map((child) => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); })));
@@ -57,10 +61,10 @@ describe('pay across two server processes', () => {
   it(`when ${REQUESTS} requests with one Idempotency-Key race over two processes, ${ROUNDS} times, then each round creates exactly one attempt (0 double charges)`, async () => {
     const summary = { requests: 0, ok: 0, attempts: 0, distinctRefsPerRound: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
-      const order = await placeOrder(fixtures, clients[0], partner);
+      const order = await placeOrder(fixtures, clientOf(0), partner);
       const key = randomUUID();
       const responses = await Promise.all(
-        Array.from({ length: REQUESTS }, (_, i) => pay(clients[i % 2], partner, order.orderRef, { gateway: 'card_gateway' }, key)),
+        Array.from({ length: REQUESTS }, (_, i) => pay(clientOf(i), partner, order.orderRef, { gateway: 'card_gateway' }, key)),
       );
       summary.requests += responses.length;
       summary.ok += responses.filter((r) => r.status === 200).length;
@@ -72,8 +76,8 @@ describe('pay across two server processes', () => {
   });
 
   it('when new keys race for one order over two processes, then exactly one attempt stays open, the rest are superseded, and a request that kept losing is told to retry (409)', async () => {
-    const order = await placeOrder(fixtures, clients[0], partner);
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => pay(clients[i % 2], partner, order.orderRef, { gateway: 'wallet_gateway' })));
+    const order = await placeOrder(fixtures, clientOf(0), partner);
+    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => pay(clientOf(i), partner, order.orderRef, { gateway: 'wallet_gateway' })));
     const started = responses.filter((r) => r.status === 200);
     console.info(`new-key race: 200=${started.length} 409=${responses.length - started.length}`);
     expect(responses.filter((r) => r.status !== 200).every((r) => r.status === 409)).toBe(true);
@@ -84,10 +88,10 @@ describe('pay across two server processes', () => {
   });
 
   it('when the same success callback reaches both processes at once, 10 times each, then the order is PAID once (0 double charges)', async () => {
-    const order = await placeOrder(fixtures, clients[0], partner);
-    const started = (await pay(clients[0], partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    const order = await placeOrder(fixtures, clientOf(0), partner);
+    const started = (await pay(clientOf(0), partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
     const checkout = await submitCheckout(started.paymentUrl, APPROVE_CARD);
-    const deliveries = await Promise.all(Array.from({ length: 20 }, (_, i) => deliverCallback(clients[i % 2], checkout.callbackUrl!)));
+    const deliveries = await Promise.all(Array.from({ length: 20 }, (_, i) => deliverCallback(clientOf(i), checkout.callbackUrl!)));
     const accepted = deliveries.filter((r) => r.status === 200).length;
     const ledger = await ledgerOf(fixtures, order.orderId);
     console.info(`callback race: accepted=${accepted} replaysRefused=${deliveries.length - accepted} successes=${ledger.successes}`);

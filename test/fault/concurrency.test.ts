@@ -9,6 +9,7 @@ import { createLogger } from '../../src/kernel/logging/logger';
 import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
 import type { PaymentDeps } from '../../src/modules/payments/payment-deps';
 import { registerTraveller, TRAVELLERS_PATH, travellerInput, uploadTravellerDocuments } from '../support/documents';
+import { at, first } from '../support/elements';
 import { ApiClient } from '../support/http-client';
 import { departure, everestQuote, ORDERS, orderFromQuote, QUOTE } from '../support/order-fixtures';
 import { ROUTES } from '../support/catalogue-fixtures';
@@ -27,6 +28,8 @@ let postgres: ThrowawayPostgres;
 let fleet: ServerFleet;
 let orm: Orm;
 let clients: ApiClient[];
+/** The client of one of the two processes, taking turns by `i`. */
+const clientOf = (i: number) => at(clients, i % 2, 'the clients');
 let partner: TestPartner;
 let touristId: string;
 /** Every request sent in a race, and what the races left, for the summary and BENCHMARKS.md. */
@@ -35,7 +38,7 @@ let requests = 0;
 
 const onBoth = <T>(count: number, send: (client: ApiClient, i: number) => Promise<T>): Promise<T[]> => {
   requests += count;
-  return Promise.all(Array.from({ length: count }, (_, i) => send(clients[i % 2], i)));
+  return Promise.all(Array.from({ length: count }, (_, i) => send(clientOf(i), i)));
 };
 const statuses = (responses: Array<{ status: number }>) => responses.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
 const STAGGER_MS = [0, 60, 15, 40, 5, 25, 50];
@@ -56,13 +59,13 @@ async function changeOrder(change: 'promo' | 'newKey' | 'cancel', orderRef: stri
     });
   }
   const response = change === 'promo'
-    ? await clients[1].op('applyOrderPromo', 'POST', orderPromoPath(orderRef), { promoCode }, { token: partner.token })
-    : await pay(clients[1], partner, orderRef, { gateway: 'card_gateway' });
+    ? await clientOf(1).op('applyOrderPromo', 'POST', orderPromoPath(orderRef), { promoCode }, { token: partner.token })
+    : await pay(clientOf(1), partner, orderRef, { gateway: 'card_gateway' });
   expect([200, 400]).toContain(response.status);
   return response.status === 200;
 }
 
-const count = async (sql: string, params: unknown[] = []) => Number(Object.values((await orm.em.getConnection().execute(sql, params))[0])[0]);
+const count = async (sql: string, params: unknown[] = []) => Number(Object.values(first(await orm.em.getConnection().execute(sql, params), 'the rows'))[0]);
 
 beforeAll(async () => {
   if (!fs.existsSync(path.resolve(__dirname, '../../dist/src/main.js'))) throw new Error('run `npm run build` first (npm run test:concurrency does)');
@@ -71,8 +74,8 @@ beforeAll(async () => {
   await fleet.start(2);
   orm = await initOrm(postgres.url, 4);
   clients = fleet.urls.map((url) => new ApiClient(url));
-  partner = await newPartner({ orm }, clients[0]);
-  touristId = await registerTraveller(clients[1], partner);
+  partner = await newPartner({ orm }, clientOf(0));
+  touristId = await registerTraveller(clientOf(1), partner);
 });
 afterAll(async () => {
   console.info(`concurrency: ${JSON.stringify({ requests, ...summary }, null, 2)}`);
@@ -102,7 +105,7 @@ describe('races across two server processes on one PostgreSQL', () => {
   });
 
   it('when 10 orders race for one quote, then exactly one is created and the others are 409', async () => {
-    const quote = await everestQuote(clients[0], partner);
+    const quote = await everestQuote(clientOf(0), partner);
     const responses = await onBoth(10, (client) => client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: partner.token }));
     expect(statuses(responses)).toEqual({ 201: 1, 409: 9 });
     expect(await count('select count(*) from insurance_order where quote_id = ?', [quote.quoteId])).toBe(1);
@@ -120,12 +123,12 @@ describe('races across two server processes on one PostgreSQL', () => {
   });
 
   it('when 10 travellers register at once, then all are stored; when 6 registrations race for the same documents, then exactly one wins', async () => {
-    const documents = await Promise.all(Array.from({ length: 10 }, (_, i) => uploadTravellerDocuments(clients[i % 2], partner.token)));
-    const responses = await onBoth(10, (client, i) => client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(documents[i])], { token: partner.token }));
+    const documents = await Promise.all(Array.from({ length: 10 }, (_, i) => uploadTravellerDocuments(clientOf(i), partner.token)));
+    const responses = await onBoth(10, (client, i) => client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(at(documents, i, 'the documents'))], { token: partner.token }));
     expect(statuses(responses)).toEqual({ 201: 10 });
     expect(new Set(responses.map((r) => r.body.data[0].touristId)).size).toBe(10);
 
-    const contested = await uploadTravellerDocuments(clients[0], partner.token);
+    const contested = await uploadTravellerDocuments(clientOf(0), partner.token);
     const race = await onBoth(6, (client) => client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(contested)], { token: partner.token }));
     expect(statuses(race)).toEqual({ 201: 1, 409: 5 });
     expect(await count('select count(*) from traveller where passport_document_id = ?', [contested.passportDocumentId])).toBe(1);
@@ -135,7 +138,7 @@ describe('races across two server processes on one PostgreSQL', () => {
   it('when 30 pay requests with one Idempotency-Key race, 3 times, then each order has exactly one attempt', async () => {
     const attempts: number[] = [];
     for (let round = 0; round < 3; round++) {
-      const order = await createOrder(clients[0], partner, touristId);
+      const order = await createOrder(clientOf(0), partner, touristId);
       const key = randomUUID();
       const responses = await onBoth(30, (client) => pay(client, partner, order.orderRef, { gateway: 'card_gateway' }, key));
       expect(statuses(responses)).toEqual({ 200: 30 });
@@ -147,7 +150,7 @@ describe('races across two server processes on one PostgreSQL', () => {
   });
 
   it('when 24 orders race to apply a code limited to 4 uses, then exactly 4 win and its used_count is 4', async () => {
-    const group = await createGroup(clients[0], partner, touristId, 24);
+    const group = await createGroup(clientOf(0), partner, touristId, 24);
     const code = await newCode({ orm }, await newSalesCompany({ orm }), { usageLimit: 4 });
     const responses = await onBoth(24, (client, i) => client.op('applyOrderPromo', 'POST', orderPromoPath(group.orders[i].orderRef), { promoCode: code }, { token: partner.token }));
     expect(statuses(responses)).toEqual({ 200: 4, 400: 20 });
@@ -160,15 +163,15 @@ describe('races across two server processes on one PostgreSQL', () => {
   it('when one signed success callback is replayed 10 times to each process, for 3 orders, then each order is PAID with exactly one successful attempt', async () => {
     const results = [];
     for (let round = 0; round < 3; round++) {
-      const order = await createOrder(clients[1], partner, touristId);
-      const started = (await pay(clients[1], partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
+      const order = await createOrder(clientOf(1), partner, touristId);
+      const started = (await pay(clientOf(1), partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
       const checkout = await submitCheckout(started.paymentUrl, APPROVE_CARD);
       const deliveries = await onBoth(20, (client) => deliverCallback(client, checkout.callbackUrl!));
       const successes = await count(
         `select count(*) from payment_attempt a join payment_attempt_order pao on pao.attempt_id = a.id join insurance_order o on o.id = pao.order_id where o.order_ref = ? and a.status = 'SUCCESS'`,
         [order.orderRef],
       );
-      const status = (await orm.em.getConnection().execute('select status from insurance_order where order_ref = ?', [order.orderRef]))[0].status;
+      const status = first(await orm.em.getConnection().execute('select status from insurance_order where order_ref = ?', [order.orderRef]), 'the order').status;
       results.push({ accepted: deliveries.filter((r) => r.status === 200).length, refused: deliveries.filter((r) => r.status === 400).length, successes, status });
     }
     expect(results).toEqual(Array(3).fill({ accepted: 1, refused: 19, successes: 1, status: 'PAID' }));
@@ -181,19 +184,19 @@ describe('races across two server processes on one PostgreSQL', () => {
     const outcomes: Record<string, number> = {};
     for (let round = 0; round < 20; round++) {
       const gateway = round % 2 === 0 ? 'card_gateway' : 'wallet_gateway';
-      const change = (['promo', 'newKey', 'cancel'] as const)[round % 3];
-      const order = await createOrder(clients[0], partner, touristId);
-      const started = (await pay(clients[0], partner, order.orderRef, { gateway })).body.data;
+      const change = at(['promo', 'newKey', 'cancel'] as const, round % 3);
+      const order = await createOrder(clientOf(0), partner, touristId);
+      const started = (await pay(clientOf(0), partner, order.orderRef, { gateway })).body.data;
       const customerPays = async () => {
         // Staggered so that each side wins some rounds: the customer starts 0 to 60 ms after the change.
         await new Promise((resolve) => setTimeout(resolve, STAGGER_MS[round % STAGGER_MS.length]));
         const checkout = await submitCheckout(started.paymentUrl, gateway === 'card_gateway' ? APPROVE_CARD : APPROVE_WALLET);
-        if (checkout.callbackUrl) await deliverCallback(clients[0], checkout.callbackUrl);
+        if (checkout.callbackUrl) await deliverCallback(clientOf(0), checkout.callbackUrl);
       };
       const [, accepted] = await Promise.all([customerPays(), changeOrder(change, order.orderRef, payments, promoCode)]);
       requests += 3;
 
-      const status = (await paymentStatus(clients[1], partner, order.orderRef)).body.data;
+      const status = (await paymentStatus(clientOf(1), partner, order.orderRef)).body.data;
       const shares = await orm.em.getConnection().execute<Array<{ settlement: string | null; captured: boolean }>>(
         `select pao.settlement, d.status = 'SUCCESS' as captured from payment_attempt_order pao join insurance_order o on o.id = pao.order_id
            join payment_attempt a on a.id = pao.attempt_id left join sandbox_gateway_payment d on d.payment_ref = a.payment_ref where o.order_ref = ?`,

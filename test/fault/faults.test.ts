@@ -3,6 +3,7 @@ import path from 'node:path';
 import { initOrm } from '../../src/database';
 import { type Orm } from '../../src/kernel/db/orm';
 import { expectContract } from '../support/contract';
+import { first } from '../support/elements';
 import { until } from '../support/eventually';
 import { ApiClient } from '../support/http-client';
 import { newPartner } from '../support/partners';
@@ -32,7 +33,7 @@ beforeAll(async () => {
   fleet = new ServerFleet(postgres.url);
   await fleet.start(2);
   orm = await initOrm(postgres.url, 4);
-  const client = new ApiClient(fleet.urls[0]);
+  const client = new ApiClient(first(fleet.urls, 'the fleet'));
   partners = [];
   for (let i = 0; i < PARTNERS; i++) {
     const partner = await newPartner({ orm }, client);

@@ -3,6 +3,7 @@ import { loadSpecDocument } from '../../src/kernel/http/spec-document';
 import type { RunningServer } from '../../src/server';
 import { expectContract, expectSchema } from '../support/contract';
 import { FILES, uploadedDocumentId } from '../support/documents';
+import { at, first } from '../support/elements';
 import { forkServer, NO_WRITE_LIMITS, type ServerProcess } from '../support/built-server';
 import { ApiClient, type WireJson } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
@@ -57,10 +58,11 @@ beforeAll(async () => {
       groupRef: [group.groupRef],
     };
   };
-  const payable = [await placeOrder(server, client, own), await placeOrder(server, client, own)];
+  const byCard = await placeOrder(server, client, own);
+  const byWallet = await placeOrder(server, client, own);
   paymentUrls = [
-    (await pay(client, own, payable[0].orderRef, { gateway: 'card_gateway' })).body.data.paymentUrl,
-    (await pay(client, own, payable[1].orderRef, { gateway: 'wallet_gateway' })).body.data.paymentUrl,
+    (await pay(client, own, byCard.orderRef, { gateway: 'card_gateway' })).body.data.paymentUrl,
+    (await pay(client, own, byWallet.orderRef, { gateway: 'wallet_gateway' })).body.data.paymentUrl,
   ];
   const seller = await newSalesCompany(server);
   ids = {
@@ -176,7 +178,7 @@ test('no generated request, valid or hostile, gets a 5xx or an error body outsid
   let next = 0;
   const worker = async () => {
     while (next < requests.length) {
-      const request = requests[next++];
+      const request = at(requests, next++, 'the requests');
       let status = 0;
       const sentAt = performance.now();
       try {
@@ -193,7 +195,7 @@ test('no generated request, valid or hostile, gets a 5xx or an error body outsid
       } catch (error) {
         findings.push({ request: describeRequest(request), status, problem: (error as Error).message.slice(0, 600) });
       }
-      const kind = request.kind.split('+')[0];
+      const kind = first(request.kind.split('+'));
       costs.set(kind, (costs.get(kind) ?? 0) + performance.now() - sentAt);
     }
   };

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { hostileString, mutate, SchemaResolver, wrongTypedValue, type SchemaNode } from './schema-arbitraries';
+import { at } from '../support/elements';
 import type { WireJson } from '../support/http-client';
 
 /** One request of the fuzz run, fully materialised so that a failure can be printed and replayed. */
@@ -220,7 +221,7 @@ export function requestsFor(document: WireJson, model: OperationModel, ids: Know
     .map(({ path, query, extraQuery, idempotencyKey, auth: credential, body: payload }) => {
       let url = model.pathTemplate;
       pathParams.forEach((param, i) => {
-        url = url.replace(`{${param.name}}`, path[i].value);
+        url = url.replace(`{${param.name}}`, at(path, i, 'the path values').value);
       });
       const search = new URLSearchParams();
       for (const [name, value] of query) {

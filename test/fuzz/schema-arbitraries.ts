@@ -215,6 +215,7 @@ function setAt(value: unknown, path: (string | number)[], replacement: unknown, 
   let at = copy;
   for (const key of path.slice(0, -1)) at = at[key];
   const last = path[path.length - 1];
+  if (last === undefined) throw new Error('a field path is never empty');
   if (remove) {
     if (Array.isArray(at)) at.splice(Number(last), 1);
     else delete at[last];

@@ -9,14 +9,14 @@ const schemas = document.components.schemas;
 
 describe('the documented maximums of every amount that feeds a total', () => {
   it('are what the contract enforces: added item price, quantity, items per list, orders per group', () => {
-    const item = schemas.AddedItem.properties!;
-    expect(item.price.maximum).toBe(AMOUNT_LIMITS.addedItemUnitPrice);
-    expect(item.quantity.maximum).toBe(AMOUNT_LIMITS.addedItemQuantity);
-    const order = schemas.OrderInput.properties!;
-    expect(order.addedServices.maxItems).toBe(AMOUNT_LIMITS.addedItemsPerList);
-    expect(order.addedDevices.maxItems).toBe(AMOUNT_LIMITS.addedItemsPerList);
-    expect(order.directDiscountPercent.maximum).toBe(100);
-    expect(schemas.QuoteRequest.properties!.duration.maximum).toBe(AMOUNT_LIMITS.coverDays);
+    const item = schemas.AddedItem?.properties;
+    expect(item?.price?.maximum).toBe(AMOUNT_LIMITS.addedItemUnitPrice);
+    expect(item?.quantity?.maximum).toBe(AMOUNT_LIMITS.addedItemQuantity);
+    const order = schemas.OrderInput?.properties;
+    expect(order?.addedServices?.maxItems).toBe(AMOUNT_LIMITS.addedItemsPerList);
+    expect(order?.addedDevices?.maxItems).toBe(AMOUNT_LIMITS.addedItemsPerList);
+    expect(order?.directDiscountPercent?.maximum).toBe(100);
+    expect(schemas.QuoteRequest?.properties?.duration?.maximum).toBe(AMOUNT_LIMITS.coverDays);
     expect(JSON.stringify(document.paths['/api/external/v1/orders'])).toContain(`"maxItems":${AMOUNT_LIMITS.ordersPerGroup}`);
   });
 

@@ -1,6 +1,7 @@
 import OpenAPIBackend, { OpenAPIRouter, type Operation, type Request } from 'openapi-backend';
 import { CompiledRouter } from '../../src/kernel/http/compiled-router';
 import { loadSpecDocument } from '../../src/kernel/http/spec-document';
+import { first } from '../support/elements';
 
 /** The spec dereferenced the way the service's backend sees it. */
 async function dereferencedSpec() {
@@ -49,12 +50,13 @@ describe('the compiled router answers as openapi-backend’s own router', () => 
   });
 
   it('refuses an unknown path with 404 and a known path’s missing method with 405, in the same words', () => {
-    for (const [method, path] of [
+    const refused: [method: string, path: string][] = [
       ['GET', '/api/external/v1/nothing/here'],
       ['GET', '/elsewhere'],
       ['PATCH', '/api/external/v1/reference/quote'],
       ['PUT', concretePath(operations.find((operation) => operation.path.includes('{'))!)],
-    ]) {
+    ];
+    for (const [method, path] of refused) {
       const request: Request = { method, path, headers: {}, query: {} };
       expect(outcome(compiled, request)).toEqual(outcome(original, request));
       expect(compiled.matchOperation(request)).toBe(original.matchOperation(request));
@@ -74,7 +76,7 @@ describe('the compiled router answers as openapi-backend’s own router', () => 
   });
 
   it('gives each parse its own query, so that coercing one never changes another', () => {
-    const operation = operations[0];
+    const operation = first(operations, 'the operations');
     const query = { tag: ['a'] };
     const parsed = compiled.parseRequest({ method: 'GET', path: concretePath(operation), headers: {}, query }, operation);
     (parsed.query as { tag: string[] }).tag.push('b');

@@ -1,3 +1,4 @@
+import { captured } from '../support/elements';
 import { useTestServer } from '../support/test-server';
 
 const { client } = useTestServer();
@@ -5,7 +6,7 @@ const { client } = useTestServer();
 /** Every `src`/`href` of a script or stylesheet tag in the page. */
 function loadedResources(html: string): string[] {
   const tags = html.match(/<(script|link)\b[^>]*>/gi) ?? [];
-  return tags.flatMap((tag) => [...tag.matchAll(/\b(?:src|href)\s*=\s*["']?([^"'\s>]+)/gi)].map((match) => match[1]));
+  return tags.flatMap((tag) => [...tag.matchAll(/\b(?:src|href)\s*=\s*["']?([^"'\s>]+)/gi)].map((match) => captured(match, 1)));
 }
 
 describe('the partner docs page', () => {

@@ -1,5 +1,6 @@
 import { runPrepared } from '../../src/kernel/db/prepared-statement';
 import type { RunningServer } from '../../src/server';
+import { first } from '../support/elements';
 import { startTestServer } from '../support/test-server';
 
 let server: RunningServer;
@@ -15,7 +16,7 @@ describe('prepared statements on the ORM pool', () => {
   it('binds the values and returns the rows, also when the same statement runs again on a connection', async () => {
     const em = server.orm.em.fork();
     const results = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => runPrepared<{ sum: number }>(em, ADD, [n, 10])));
-    expect(results.map((rows) => rows[0].sum)).toEqual([11, 12, 13, 14, 15, 16]);
+    expect(results.map((rows) => first(rows, 'the rows').sum)).toEqual([11, 12, 13, 14, 15, 16]);
   });
 
   it('refuses to run inside an open transaction, which the statement would not be part of', async () => {

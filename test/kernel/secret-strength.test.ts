@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEMO_PARTNERS } from '../../src/modules/partners/demo-partners';
 import { gatewaySecretWeakness, PUBLISHED_SECRETS } from '../../src/kernel/settings/secret-strength';
+import { captured } from '../support/elements';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -21,7 +22,8 @@ function secretsWrittenInRepository(): string[] {
     const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
     if (text.includes('\u0000')) continue;
     for (const line of text.split('\n').filter((candidate) => /secret/i.test(candidate))) {
-      for (const [, value] of line.matchAll(/['"`]([A-Za-z0-9_+=-]{16,})['"`]/g)) {
+      for (const match of line.matchAll(/['"`]([A-Za-z0-9_+=-]{16,})['"`]/g)) {
+        const value = captured(match, 1);
         const chosen = /secret/i.test(value) && value.includes('-');
         const random = /[a-z]/.test(value) && /[A-Z]/.test(value) && /[0-9]/.test(value);
         if (chosen || random) values.add(value);

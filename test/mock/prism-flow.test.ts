@@ -14,9 +14,16 @@ const document = loadSpecDocument() as unknown as {
 
 /** A documented request example of an operation, resolved from the bundled document. */
 function requestExample(pathName: string, method: string, name: string, mediaType = 'application/json'): WireJson {
-  const example = document.paths[pathName][method].requestBody?.content[mediaType]?.examples?.[name];
+  const example = document.paths[pathName]?.[method]?.requestBody?.content[mediaType]?.examples?.[name];
   if (!example) throw new Error(`no request example ${name} on ${method.toUpperCase()} ${pathName}`);
-  return example.$ref ? document.components.examples[example.$ref.split('/').pop() as string].value : example.value;
+  return example.$ref ? sharedExample(example.$ref) : example.value;
+}
+
+/** The value of the shared example (components/examples) a `$ref` names. */
+function sharedExample(ref: string): unknown {
+  const shared = document.components.examples[ref.split('/').pop() ?? ''];
+  if (!shared) throw new Error(`no shared example ${ref}`);
+  return shared.value;
 }
 
 /** The demo company code of src/modules/partners/demo-partners.ts that the order examples use. */
@@ -123,7 +130,7 @@ describe('the documented examples', () => {
         if (!operation.operationId) continue;
         for (const [status, response] of Object.entries(operation.responses ?? {})) {
           for (const example of Object.values(response.content?.['application/json']?.examples ?? {})) {
-            const value = example.$ref ? document.components.examples[example.$ref.split('/').pop() as string].value : example.value;
+            const value = example.$ref ? sharedExample(example.$ref) : example.value;
             await expectContract(operation.operationId, Number(status), value);
             checked += 1;
           }

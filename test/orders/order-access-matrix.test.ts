@@ -67,7 +67,7 @@ beforeAll(async () => {
 describe('the access matrix of every order and group operation', () => {
   it('a listed agency reads the order (200) and gets 403 on every write; a stranger gets 403 on everything; neither changes anything', async () => {
     const before = await writableState();
-    const answers: Record<string, Record<string, number>> = { listed: {}, stranger: {} };
+    const answers: { listed: Record<string, number>; stranger: Record<string, number> } = { listed: {}, stranger: {} };
     for (const [operationId, intent, call] of [...orderOps, ...groupOps]) {
       const asListed = await call(listed);
       answers.listed[operationId] = asListed.status;

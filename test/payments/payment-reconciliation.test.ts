@@ -1,5 +1,6 @@
 import { Order, OrderStatus } from '../../src/modules/orders/entities/order';
 import { reconcileDueAttempts } from '../../src/modules/payments/reconciliation';
+import { first } from '../support/elements';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, APPROVE_WALLET, DECLINE_CARD, ledgerOf, pay, paymentStatus, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
 import { startTestServer, useTestServer } from '../support/test-server';
@@ -60,7 +61,7 @@ describe('reconciliation of attempts left INITIATED', () => {
     // Now: the paid one is found; the abandoned one is not yet past its 15 minutes.
     await reconcileDueAttempts(eager.orm.em.fork(), eager.payments, new Date(Date.now() + 121_000));
     expect((await ledgerOf(patient, paid.order.orderId)).orderStatus).toBe('PAID');
-    expect((await ledgerOf(patient, abandoned.orderId)).attempts[0].status).toBe('INITIATED');
+    expect(first((await ledgerOf(patient, abandoned.orderId)).attempts, 'the attempts').status).toBe('INITIATED');
 
     await reconcileDueAttempts(eager.orm.em.fork(), eager.payments, new Date(Date.now() + 16 * 60_000));
     const expired = await ledgerOf(patient, abandoned.orderId);

@@ -3,6 +3,7 @@ import { Order, OrderStatus } from '../../src/modules/orders/entities/order';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
 import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
+import { at } from '../support/elements';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import {
@@ -390,15 +391,15 @@ describe('callbacks that must change nothing (0 double charges)', () => {
 describe('POST /orders/groups/{groupRef}/pay', () => {
   it('when a group is paid, then one attempt covers every pending order for their sum, and success pays them all', async () => {
     const group = await placeGroup(server, client, agency, 3);
-    await setOrder(group.orders[2].orderId, { status: OrderStatus.Cancelled });
+    await setOrder(at(group.orders, 2, 'the group').orderId, { status: OrderStatus.Cancelled });
     const response = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'wallet_gateway', returnUrl: RETURN_URL }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
     expect(response.status).toBe(200);
     const started = response.body.data;
     expect(started.paymentRef).toMatch(new RegExp(`^${group.groupRef}-\\d{13}$`));
     expect(started.amount).toBe(9000);
     const page = await (await fetch(started.paymentUrl)).text();
-    expect(page).toContain(group.orders[0].orderRef);
-    expect(page).toContain(group.orders[1].orderRef);
+    expect(page).toContain(at(group.orders, 0, 'the group').orderRef);
+    expect(page).toContain(at(group.orders, 1, 'the group').orderRef);
     const callback = await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_WALLET)).callbackUrl!);
     expect(callback.headers.get('location')).toBe(`${RETURN_URL}?paymentRef=${started.paymentRef}`);
     for (const order of group.orders.slice(0, 2)) {
@@ -407,12 +408,12 @@ describe('POST /orders/groups/{groupRef}/pay', () => {
         orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: started.paymentRef, amount: 4500, groupRef: group.groupRef, groupAmount: 9000,
       });
     }
-    expect((await paymentStatus(client, agency, group.orders[2].orderRef)).body.data).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'NOT_INITIATED' });
+    expect((await paymentStatus(client, agency, at(group.orders, 2, 'the group').orderRef)).body.data).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'NOT_INITIATED' });
   });
 
   it('when the group has no pending order, is unknown or is another company\'s, then 400, 404 and 403', async () => {
     const group = await placeGroup(server, client, agency, 1);
-    await setOrder(group.orders[0].orderId, { status: OrderStatus.Paid });
+    await setOrder(at(group.orders, 0, 'the group').orderId, { status: OrderStatus.Paid });
     const call = (groupRef: string, partner: TestPartner) =>
       client.op('payGroup', 'POST', groupPayPath(groupRef), { gateway: 'card_gateway' }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
     expect((await call(group.groupRef, agency)).status).toBe(400);
@@ -423,7 +424,7 @@ describe('POST /orders/groups/{groupRef}/pay', () => {
   it('when a single order of an open group payment is paid on its own, then the group attempt is superseded', async () => {
     const group = await placeGroup(server, client, agency, 2);
     const grouped = (await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } })).body.data;
-    await pay(client, agency, group.orders[0].orderRef, { gateway: 'card_gateway' });
+    await pay(client, agency, at(group.orders, 0, 'the group').orderRef, { gateway: 'card_gateway' });
     expect((await fetch(grouped.paymentUrl)).status).toBe(410);
   });
 });
@@ -496,11 +497,11 @@ describe('orders the operator settled in cash or cancelled (ops order record-cas
   it('when an order of a group is cancelled, then the group payment that covered it closes and a new group pay covers only the pending orders', async () => {
     const group = await placeGroup(server, client, agency, 2);
     const first = (await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } })).body.data;
-    const cancelled = await cancelOrder(server.orm.em.fork(), group.orders[0].orderRef, OPERATOR, server.payments);
+    const cancelled = await cancelOrder(server.orm.em.fork(), at(group.orders, 0, 'the group').orderRef, OPERATOR, server.payments);
     expect(cancelled.closedPaymentRefs).toEqual([first.paymentRef]);
     expect((await fetch(first.paymentUrl)).status).toBe(410);
     const second = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
     expect(second.status).toBe(200);
-    expect(second.body.data.amount).toBe(group.orders[1].totalAmount);
+    expect(second.body.data.amount).toBe(at(group.orders, 1, 'the group').totalAmount);
   });
 });

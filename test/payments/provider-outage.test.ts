@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { at, last } from '../support/elements';
 import { newPartner, type TestPartner } from '../support/partners';
 import { pay, placeOrder, RETURN_URL, type PlacedOrder } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
@@ -40,7 +41,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => khalti?.stop());
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number) => at(sorted, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1), 'the latencies');
 
 /** Pays every order with its own key, CONCURRENCY at a time; the statuses and latencies seen. */
 async function payAll(): Promise<{ statuses: number[]; p50: number; p99: number; max: number }> {
@@ -59,7 +60,7 @@ async function payAll(): Promise<{ statuses: number[]; p50: number; p99: number;
   );
   latencies.sort((a, b) => a - b);
   const round = (ms: number) => Math.round(ms);
-  return { statuses, p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), max: round(latencies[latencies.length - 1]) };
+  return { statuses, p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), max: round(last(latencies, 'the latencies')) };
 }
 
 describe('POST /orders/{orderRef}/pay while the provider is out', () => {

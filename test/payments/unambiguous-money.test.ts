@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
 import { recordRefund } from '../../src/modules/payments/refund-record';
+import { at } from '../support/elements';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import {
@@ -132,7 +133,7 @@ describe('a new Idempotency-Key while an attempt is open', () => {
     const group = await placeGroup(server, client, agency, 2);
     const grouped = (await payGroup(group.groupRef)).body.data;
     expect((await submitCheckout(grouped.paymentUrl, APPROVE_CARD)).status).toBe(303);
-    expect((await pay(client, agency, group.orders[0].orderRef, { gateway: 'card_gateway' })).status).toBe(400);
+    expect((await pay(client, agency, at(group.orders, 0, 'the group').orderRef, { gateway: 'card_gateway' })).status).toBe(400);
     for (const order of group.orders) {
       expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: grouped.paymentRef });
     }

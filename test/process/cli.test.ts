@@ -11,6 +11,7 @@ import { PaymentAttempt } from '../../src/modules/payments/entities/payment-atte
 import { Route } from '../../src/modules/catalogue/entities/route';
 import type { RunningServer } from '../../src/server';
 import { buildServer } from '../support/built-server';
+import { captured, first } from '../support/elements';
 import { ApiClient } from '../support/http-client';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
@@ -45,7 +46,7 @@ function helpPages(parent: string[] = []): Array<{ path: string[]; help: ReturnT
   const help = ops(...parent, '--help');
   const section = help.stdout.split('Commands:')[1];
   if (!section) return [{ path: parent, help }];
-  const names = [...section.matchAll(/^ {2}([a-z-]+)/gm)].map((match) => match[1]).filter((name) => name !== 'help');
+  const names = [...section.matchAll(/^ {2}([a-z-]+)/gm)].map((match) => captured(match, 1)).filter((name) => name !== 'help');
   return [{ path: parent, help }, ...names.flatMap((name) => helpPages([...parent, name]))];
 }
 
@@ -205,7 +206,7 @@ describe('ops order show REF', () => {
     const owner = await newSalesCompany(server);
     const code = await newCode(server, owner);
     const group = await placeGroup(server, client, partner, 2);
-    const [placed] = group.orders;
+    const placed = first(group.orders, 'the group');
     await client.op('applyOrderPromo', 'POST', `${ORDERS}/${placed.orderRef}/promo`, { promoCode: code }, { token: partner.token });
     const started = (await pay(client, partner, placed.orderRef, { gateway: 'card_gateway' })).body.data;
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { expectContract } from '../support/contract';
 import { until } from '../support/eventually';
 import { builtServerFixtures } from '../support/built-server';
+import { at } from '../support/elements';
 import { ApiClient } from '../support/http-client';
 import { connects, heldRequest } from '../support/raw-socket';
 import { newPartner } from '../support/partners';
@@ -58,7 +59,7 @@ const alive = (pid: number) => {
   }
 };
 
-const parentOf = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+const parentOf = (pid: number) => Number(at(at(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') '), 1, 'the process stat').split(' '), 1, 'the process stat'));
 
 /** The server's `listening` line: its pid and port. */
 const listening = (started: NpmStart) => () => {

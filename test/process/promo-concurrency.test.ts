@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Order } from '../../src/modules/orders/entities/order';
+import { at } from '../support/elements';
 import { ApiClient, type WireJson } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { createGroup, newCode, newSalesCompany, orderPromoPath, usedCount } from '../support/promo-fixtures';
@@ -65,7 +66,7 @@ describe('promo usage limit under parallel applies from two server processes', (
 
     const responses = await Promise.all(
       group.orders.map((order: WireJson, index: number) =>
-        processes[index % 2].op('applyOrderPromo', 'POST', orderPromoPath(order.orderRef), { promoCode: code }, { token: agency.token }),
+        at(processes, index % 2, 'the processes').op('applyOrderPromo', 'POST', orderPromoPath(order.orderRef), { promoCode: code }, { token: agency.token }),
       ),
     );
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { RunningServer } from '../../src/server';
+import { captured } from '../support/elements';
 import { ApiClient } from '../support/http-client';
 import { APPROVE_CARD, deliverCallback, submitCheckout } from '../support/payment-fixtures';
 import { startTestServer } from '../support/test-server';
@@ -16,7 +17,7 @@ function readmeFlow(): string {
   const section = readme.slice(readme.indexOf('## The booking flow with curl'));
   const block = /```bash\n([\s\S]*?)```/.exec(section);
   if (!block) throw new Error('README has no bash block under "The booking flow with curl"');
-  return block[1];
+  return captured(block, 1, 'the README bash block');
 }
 
 let server: RunningServer;
@@ -37,8 +38,8 @@ describe("README's booking flow with curl", () => {
     expect(stdout).toMatch(/"status": "PENDING"/);
     expect(stdout).toMatch(/"promoCode": "HIMALAYA10",\s+"applied": true/);
     expect(stdout).toMatch(/"paymentStatus": "INITIATED"/);
-    const orderRef = /"orderRef": "(ORD-\d{4}-\d+)"/.exec(stdout)![1];
-    const paymentUrl = /"paymentUrl": "([^"]+)"/.exec(stdout)![1];
+    const orderRef = captured(/"orderRef": "(ORD-\d{4}-\d+)"/.exec(stdout), 1, 'the orderRef');
+    const paymentUrl = captured(/"paymentUrl": "([^"]+)"/.exec(stdout), 1, 'the paymentUrl');
 
     // "open paymentUrl in a browser and pay with test card 4242 4242 4242 4242"
     const client = new ApiClient(server.url);

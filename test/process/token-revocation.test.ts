@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { tokenHash } from '../../src/modules/auth/rules/credential-secret';
 import { TOKEN_CHECK_LISTENER_NAME } from '../../src/modules/auth/token-check-listener';
+import { present } from '../../src/kernel/narrow';
 import { builtServerFixtures, forkServer, type ServerProcess } from '../support/built-server';
 import { expectContract } from '../support/contract';
 import { until } from '../support/eventually';
@@ -120,7 +121,7 @@ describe('two server processes serving one token under load, and the operator CL
     await client.connect();
     try {
       const { rows } = await client.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where application_name = $1', [TOKEN_CHECK_LISTENER_NAME]);
-      expect(rows[0].n).toBeGreaterThanOrEqual(2);
+      expect(present(rows[0], 'the count of listeners').n).toBeGreaterThanOrEqual(2);
     } finally {
       await client.end();
     }

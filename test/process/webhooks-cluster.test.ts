@@ -1,6 +1,7 @@
 import { initOrm } from '../../src/database';
 import { type Orm } from '../../src/kernel/db/orm';
 import { buildServer, forkServer, type ServerProcess } from '../support/built-server';
+import { at } from '../support/elements';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, pay, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
@@ -52,10 +53,10 @@ describe('webhooks across server processes', () => {
     const [a, b] = [await start(), await start()];
     const clients = [new ApiClient(a.url), new ApiClient(b.url)];
     const receiver = new WebhookReceiver();
-    const partner = await subscribed(clients[0], receiver);
+    const partner = await subscribed(at(clients, 0, 'the clients'), receiver);
     const orders = [];
-    for (let i = 0; i < 10; i++) orders.push(await placeOrder({ orm }, clients[i % 2], partner));
-    await Promise.all(orders.map((order, i) => payThrough(clients[i % 2], partner, order.orderRef)));
+    for (let i = 0; i < 10; i++) orders.push(await placeOrder({ orm }, at(clients, i % 2, 'the clients'), partner));
+    await Promise.all(orders.map((order, i) => payThrough(at(clients, i % 2, 'the clients'), partner, order.orderRef)));
     await receiver.waitFor(() => receiver.unique('order.paid').length === orders.length, 30_000);
     // A moment more: a duplicate would arrive now if two processes had taken one event.
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -77,12 +78,12 @@ describe('webhooks across server processes', () => {
          from pgboss.job where name = 'token-purge' and created_on >= ?`,
       [since, since],
     );
-    const jobs = Number(rows[0].jobs);
-    const intervals = Number(rows[0].seconds) / 2;
+    const jobs = Number(at(rows, 0, 'the rows').jobs);
+    const intervals = Number(at(rows, 0, 'the rows').seconds) / 2;
     // About one run per 2 s interval of the window (about 6 in 12 s); once per process would be twice that.
     expect(jobs).toBeGreaterThanOrEqual(3);
     expect(jobs).toBeLessThanOrEqual(Math.ceil(intervals) + 1);
-    expect(Number(rows[0].slots)).toBe(jobs);
+    expect(Number(at(rows, 0, 'the rows').slots)).toBe(jobs);
   }, 60_000);
 
   it('when the process sending a delivery is killed with SIGKILL mid-request, then another process delivers the event after the lease runs out', async () => {
@@ -106,7 +107,7 @@ describe('webhooks across server processes', () => {
     processes.splice(processes.indexOf(first), 1);
     await start(env);
     await receiver.waitFor(() => receiver.unique('order.paid').length === 1, 60_000);
-    expect(receiver.unique('order.paid')[0].data.orderRef).toBe(order.orderRef);
+    expect(at(receiver.unique('order.paid'), 0, 'the order.paid events').data.orderRef).toBe(order.orderRef);
     await receiver.stop();
   }, 120_000);
 });

@@ -50,7 +50,7 @@ export function signEsewa(fields: Record<string, string>, signedFieldNames: stri
 
 /** "4500.00" -> "4,500.0", the way eSewa writes amounts back. */
 export function esewaStyleAmount(decimal: string): string {
-  const [units, fraction = '0'] = decimal.split('.');
+  const [units = '', fraction = '0'] = decimal.split('.');
   return `${units.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction.replace(/0+$/, '') || '0'}`;
 }
 
@@ -70,12 +70,14 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
       const secret = merchants.get(fields.product_code ?? '');
       const required = ['amount', 'tax_amount', 'total_amount', 'transaction_uuid', 'product_code', 'product_service_charge', 'product_delivery_charge', 'success_url', 'failure_url', 'signed_field_names', 'signature'];
       if (!secret || required.some((name) => !fields[name])) return res.status(400).type('html').send(page('Invalid payload', ''));
-      if (signEsewa(fields, fields.signed_field_names, secret) !== fields.signature) return res.status(400).type('html').send(page('Invalid payload signature', ''));
-      if (!/^[A-Za-z0-9-]+$/.test(fields.transaction_uuid)) return res.status(400).type('html').send(page('Invalid transaction_uuid', ''));
-      const key = keyOf(fields.product_code, fields.transaction_uuid);
+      // Every required field is there now; the fallback only tells the compiler so.
+      const field = (name: string) => fields[name] ?? '';
+      if (signEsewa(fields, field('signed_field_names'), secret) !== fields.signature) return res.status(400).type('html').send(page('Invalid payload signature', ''));
+      if (!/^[A-Za-z0-9-]+$/.test(field('transaction_uuid'))) return res.status(400).type('html').send(page('Invalid transaction_uuid', ''));
+      const key = keyOf(field('product_code'), field('transaction_uuid'));
       const existing = transactions.get(key);
       if (existing && existing.status !== 'PENDING') return res.status(409).type('html').send(page('Duplicate transaction', ''));
-      transactions.set(key, { productCode: fields.product_code, transactionUuid: fields.transaction_uuid, totalAmount: fields.total_amount, successUrl: fields.success_url, failureUrl: fields.failure_url, status: 'PENDING', refId: null });
+      transactions.set(key, { productCode: field('product_code'), transactionUuid: field('transaction_uuid'), totalAmount: field('total_amount'), successUrl: field('success_url'), failureUrl: field('failure_url'), status: 'PENDING', refId: null });
       const session = randomId(16);
       sessions.set(session, key);
       res.type('html').send(page(`eSewa: pay NPR ${fields.total_amount}`, `<form method="post" action="/api/epay/main/v2/form/confirm">

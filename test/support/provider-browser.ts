@@ -1,3 +1,4 @@
+import { at, captured } from './elements';
 import type { ApiClient, ApiResponse } from './http-client';
 import { KHALTI_TEST } from '../simulators/khalti-simulator';
 import { ESEWA_TEST } from '../simulators/esewa-simulator';
@@ -10,7 +11,7 @@ export type KhaltiChoice = { action: 'pay'; mobile?: string } | { action: 'cance
 export type EsewaChoice = 'pay' | 'cancel';
 
 const hiddenInputs = (html: string): Record<string, string> =>
-  Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescapeHtml(m[2])]));
+  Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [captured(m, 1), unescapeHtml(captured(m, 2))]));
 
 const unescapeHtml = (value: string) => value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
@@ -24,7 +25,7 @@ async function redirectOf(response: Response): Promise<URL> {
 export async function khaltiCheckout(paymentUrl: string, choice: KhaltiChoice): Promise<URL> {
   const shown = await fetch(paymentUrl);
   if (shown.status !== 200) throw new Error(`Khalti page answered ${shown.status}`);
-  const form: Record<string, string> = choice.action === 'pay' ? { action: 'pay', mobile: choice.mobile ?? KHALTI_TEST.ids[1], mpin: KHALTI_TEST.mpin, otp: KHALTI_TEST.otp } : { action: 'cancel' };
+  const form: Record<string, string> = choice.action === 'pay' ? { action: 'pay', mobile: choice.mobile ?? at(KHALTI_TEST.ids, 1, 'the Khalti test IDs'), mpin: KHALTI_TEST.mpin, otp: KHALTI_TEST.otp } : { action: 'cancel' };
   return redirectOf(await fetch(paymentUrl, { method: 'POST', body: new URLSearchParams(form), redirect: 'manual' }));
 }
 
@@ -43,7 +44,7 @@ export async function esewaCheckout(paymentUrl: string, choice: EsewaChoice): Pr
   const session = /name="session" value="([^"]+)"/.exec(await login.text())?.[1];
   if (login.status !== 200 || !session) throw new Error(`eSewa refused the form: ${login.status}`);
   const confirm = new URL('/api/epay/main/v2/form/confirm', form.action);
-  const body: Record<string, string> = choice === 'pay' ? { session, action: 'pay', esewaId: ESEWA_TEST.ids[0], password: ESEWA_TEST.password, token: ESEWA_TEST.token } : { session, action: 'cancel' };
+  const body: Record<string, string> = choice === 'pay' ? { session, action: 'pay', esewaId: at(ESEWA_TEST.ids, 0, 'the eSewa test IDs'), password: ESEWA_TEST.password, token: ESEWA_TEST.token } : { session, action: 'cancel' };
   return redirectOf(await fetch(confirm, { method: 'POST', body: new URLSearchParams(body), redirect: 'manual' }));
 }
 

@@ -2,6 +2,7 @@ import { Document } from '../../src/modules/documents/entities/document';
 import { Traveller } from '../../src/modules/travellers/entities/traveller';
 import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { FILES, TRAVELLERS_PATH, registerTraveller, travellerInput, uploadTravellerDocuments, uploadedDocumentId, type TravellerDocuments } from '../support/documents';
+import { at } from '../support/elements';
 import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
 
@@ -163,7 +164,7 @@ describe('POST /travellers', () => {
       const owner = await newPartner(server, client);
       const sets = await documentSets(owner.token, 4);
       const inputs = sets.map((set) => travellerInput(set));
-      inputs[3] = { ...inputs[3], email: 'not-an-email' };
+      inputs[3] = { ...at(inputs, 3, 'the inputs'), email: 'not-an-email' };
       const response = await register(inputs, owner.token);
       expect(response.status).toBe(400);
       expect(Object.keys(response.body.details.fieldErrors)).toEqual(['[3].email']);
@@ -212,6 +213,7 @@ describe('POST /travellers', () => {
 
     it('answers 409 for one document used by two travellers of a batch', async () => {
       const [a, b] = await documentSets(partner.token, 2);
+      if (!a || !b) throw new Error('expected two document sets');
       const response = await register([travellerInput(a), travellerInput({ ...b, avatarDocumentId: a.avatarDocumentId })]);
       expect(response.status).toBe(409);
       expect(response.body.message).toMatch(/used more than once/);
@@ -223,14 +225,14 @@ describe('POST /travellers', () => {
       const attachedElsewhere = await uploadTravellerDocuments(client, owner.token);
       expect((await register([travellerInput(attachedElsewhere)], owner.token)).status).toBe(201);
 
-      const batch = [travellerInput(sets[0]), travellerInput(sets[1]), travellerInput({ ...sets[2], signatureDocumentId: attachedElsewhere.signatureDocumentId })];
+      const batch = [travellerInput(at(sets, 0, 'the document sets')), travellerInput(at(sets, 1, 'the document sets')), travellerInput({ ...at(sets, 2, 'the document sets'), signatureDocumentId: attachedElsewhere.signatureDocumentId })];
       const response = await register(batch, owner.token);
       expect(response.status).toBe(409);
       expect(await travellersOf(owner.companyId)).toBe(1);
       expect(await draftsOf(sets.flatMap((set) => Object.values(set)))).toBe(9);
 
       // The same batch with its own documents then goes through: nothing was half-taken.
-      const retry = await register([travellerInput(sets[0]), travellerInput(sets[1]), travellerInput(sets[2])], owner.token);
+      const retry = await register([travellerInput(at(sets, 0, 'the document sets')), travellerInput(at(sets, 1, 'the document sets')), travellerInput(at(sets, 2, 'the document sets'))], owner.token);
       expect(retry.status).toBe(201);
       expect(await travellersOf(owner.companyId)).toBe(4);
     });
@@ -270,9 +272,9 @@ describe('GET /travellers', () => {
     owner = await newPartner(server, client);
     const sets = await documentSets(owner.token, 3);
     // registered one at a time so that createdAt orders them
-    await register([travellerInput(sets[0], { name: names[0], email: 'anna.keller@example.de', nationality: 'Germany', idNumber: 'C01X00T47', phone: '+49 151 23456789' })], owner.token);
-    await register([travellerInput(sets[1], { name: names[1], email: 'bikash@example.com.np', nationality: 'Nepal', idNumber: 'NP_123%45', phone: '+977 980 1234567' })], owner.token);
-    await register([travellerInput(sets[2], { name: names[2], email: 'chloe.dubois@example.fr', nationality: 'France', idNumber: '19FR88231', phone: '+33 6 12 34 56 78' })], owner.token);
+    await register([travellerInput(at(sets, 0, 'the document sets'), { name: names[0], email: 'anna.keller@example.de', nationality: 'Germany', idNumber: 'C01X00T47', phone: '+49 151 23456789' })], owner.token);
+    await register([travellerInput(at(sets, 1, 'the document sets'), { name: names[1], email: 'bikash@example.com.np', nationality: 'Nepal', idNumber: 'NP_123%45', phone: '+977 980 1234567' })], owner.token);
+    await register([travellerInput(at(sets, 2, 'the document sets'), { name: names[2], email: 'chloe.dubois@example.fr', nationality: 'France', idNumber: '19FR88231', phone: '+33 6 12 34 56 78' })], owner.token);
   });
 
   it('lists only the caller company, newest first by default, with Spring-style page metadata', async () => {

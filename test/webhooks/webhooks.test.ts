@@ -4,6 +4,7 @@ import { WebhookDelivery } from '../../src/modules/webhooks/entities/webhook-del
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
 import { rotateSecret, setEndpoint, sendTestEvent } from '../../src/modules/webhooks/endpoints';
+import { first } from '../support/elements';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, DECLINE_CARD, deliverCallback, groupPayPath, pay, placeGroup, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
@@ -36,7 +37,7 @@ describe('partner webhooks', () => {
     const order = await placeOrder(server, client, partner);
     const started = await checkout(partner, order.orderRef, APPROVE_CARD);
     await receiver.waitFor(() => receiver.unique('order.paid').length === 1);
-    const [event] = receiver.unique('order.paid');
+    const event = first(receiver.unique('order.paid'), 'the order.paid events');
     expect(event.id).toMatch(/^evt_[0-9a-f]{32}$/);
     expect(event.data).toEqual({
       orderId: order.orderId, orderRef: order.orderRef, orderNumber: order.orderNumber, orderStatus: 'PAID', groupRef: null,
@@ -58,14 +59,14 @@ describe('partner webhooks', () => {
     const order = await placeOrder(server, client, partner);
     await checkout(partner, order.orderRef, DECLINE_CARD);
     await receiver.waitFor(() => receiver.unique('payment.failed').length === 1, 40_000);
-    const [event] = receiver.unique('payment.failed');
+    const event = first(receiver.unique('payment.failed'), 'the payment.failed events');
     expect(event.data).toEqual(expect.objectContaining({ orderRef: order.orderRef, orderStatus: 'PENDING', paymentStatus: 'FAILED' }));
     const logOf = () => server.orm.em.fork().find(WebhookDelivery, { eventId: event.id }, { orderBy: { attempt: 'asc' } });
     // The fourth try is logged once the receiver's answer is back at the sender.
     await receiver.waitFor(async () => (await logOf()).length === 4);
     const log = await logOf();
     expect(log.map((line) => [line.attempt, line.outcome, line.responseCode])).toEqual([[1, 'FAILED', 500], [2, 'FAILED', 500], [3, 'FAILED', 500], [4, 'DELIVERED', 204]]);
-    expect(log[0].nextRetryAt).toBeInstanceOf(Date);
+    expect(first(log, 'the delivery log').nextRetryAt).toBeInstanceOf(Date);
     await receiver.stop();
   }, 60_000);
 
@@ -90,7 +91,7 @@ describe('partner webhooks', () => {
     const order = await placeOrder(server, client, partner);
     await cancelOrder(server.orm.em.fork(), order.orderRef, 'test', server.payments);
     await receiver.waitFor(() => receiver.unique('order.cancelled').length === 1);
-    expect(receiver.unique('order.cancelled')[0].data).toEqual(expect.objectContaining({ orderRef: order.orderRef, orderStatus: 'CANCELLED', paymentRef: null }));
+    expect(first(receiver.unique('order.cancelled'), 'the order.cancelled events').data).toEqual(expect.objectContaining({ orderRef: order.orderRef, orderStatus: 'CANCELLED', paymentRef: null }));
     // A second cancel is refused inside its transaction: no event row survives it.
     await expect(cancelOrder(server.orm.em.fork(), order.orderRef, 'test', server.payments)).rejects.toThrow();
     expect(await server.orm.em.fork().count(WebhookEvent, { companyId: partner.companyId, type: 'order.cancelled' })).toBe(1);

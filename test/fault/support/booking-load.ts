@@ -3,6 +3,7 @@ import { expectContract, expectSchema } from '../../support/contract';
 import { ROUTES } from '../../support/catalogue-fixtures';
 import { departure, ORDERS, QUOTE } from '../../support/order-fixtures';
 import { APPROVE_CARD, CALLBACK, payPath } from '../../support/payment-fixtures';
+import { at } from '../../support/elements';
 import type { WireJson } from '../../support/http-client';
 
 /** How long a simulated partner waits for any answer; longer is a hang, which the run must never see. */
@@ -150,7 +151,7 @@ export class BookingLoad {
   private target(): { index: number; url: string } {
     const urls = this.urls();
     const index = Math.floor(Math.random() * urls.length);
-    return { index, url: urls[index] };
+    return { index, url: at(urls, index, 'the fleet') };
   }
 
   /** A failure counts in the phase it happened in (a request cut by a kill fails in the kill phase). */

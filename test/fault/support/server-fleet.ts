@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { forkServer, NO_WRITE_LIMITS, type ServerProcess } from '../../support/built-server';
+import { at } from '../../support/elements';
 
 /**
  * Several built server processes (dist/src/main.js) on one database and one DATA_DIR (so they
@@ -30,7 +31,7 @@ export class ServerFleet {
 
   /** kill -9: no drain, no pool close, in-flight requests cut. */
   async kill(index: number): Promise<void> {
-    const victim = this.processes[index];
+    const victim = at(this.processes, index, 'the fleet');
     victim.child.kill('SIGKILL');
     await victim.exited;
     this.retiredLogs.push(...victim.logs());
@@ -38,7 +39,7 @@ export class ServerFleet {
 
   /** A fresh process on the killed one's port. */
   async restart(index: number): Promise<void> {
-    this.processes[index] = await this.fork(this.processes[index].port);
+    this.processes[index] = await this.fork(at(this.processes, index, 'the fleet').port);
   }
 
   logs(): Array<Record<string, unknown>> {
