@@ -28,6 +28,8 @@ const ACTIVE_NAMES = new Set([
 const WRITTEN_NAME = /\/([^\s()<>[\]{}/%]*)/g;
 
 class OverBudget extends Error {}
+// pdf.js wraps some errors of the decoders it calls: the flag tells an over-budget file whatever reaches the judge.
+let overBudget = false;
 
 const { inflatedBudgetBytes } = workerData;
 const core = await loadPdfCore();
@@ -66,24 +68,31 @@ async function loadPdfCore() {
 }
 
 /**
- * Every decoding filter (Flate, LZW, ASCIIHex, ASCII85, RunLength ...) grows its output buffer
- * through DecodeStream.ensureBuffer: counting the growth bounds what one file may decode to,
- * whichever filters, in whatever order, it is written with.
+ * Every decoding filter (Flate, LZW, ASCIIHex, ASCII85, RunLength ...) asks DecodeStream.ensureBuffer
+ * for room before writing what it decoded: counting what each stream asks for bounds what one file
+ * may decode to, whichever filters, in whatever order, it is written with.
  */
 function countDecodedBytes(DecodeStream) {
   const ensureBuffer = DecodeStream.prototype.ensureBuffer;
+  const counted = new WeakMap();
   DecodeStream.prototype.ensureBuffer = function (requested) {
-    const before = this.buffer.byteLength;
-    const buffer = ensureBuffer.call(this, requested);
-    decodedBytes += buffer.byteLength - before;
-    if (decodedBytes > inflatedBudgetBytes) throw new OverBudget('over budget');
-    return buffer;
+    const before = counted.get(this) ?? 0;
+    if (requested > before) {
+      counted.set(this, requested);
+      decodedBytes += requested - before;
+      if (decodedBytes > inflatedBudgetBytes) {
+        overBudget = true;
+        throw new OverBudget('over budget');
+      }
+    }
+    return ensureBuffer.call(this, requested);
   };
 }
 
 /** { kind: 'clean' } | { kind: 'active', name: '/OpenAction' } | { kind: 'undecidable', reason } */
 function judge(pdf) {
   decodedBytes = 0;
+  overBudget = false;
   // Names written plainly in the file are found without parsing it: a broken file with a script
   // is refused as active, not only as unreadable.
   const written = writtenActiveName(pdf);
@@ -103,7 +112,7 @@ function judge(pdf) {
 }
 
 function undecidable(error) {
-  if (error instanceof OverBudget) {
+  if (overBudget) {
     return { kind: 'undecidable', reason: `its streams decode to more than ${Math.round(inflatedBudgetBytes / 1024 / 1024)} MiB` };
   }
   const name = error?.constructor?.name;
@@ -116,7 +125,7 @@ function open(pdf) {
   try {
     return parsed(pdf, false);
   } catch (error) {
-    if (error instanceof OverBudget || error?.constructor?.name === 'PasswordException') throw error;
+    if (overBudget || error?.constructor?.name === 'PasswordException') throw error;
     decodedBytes = 0;
     return parsed(pdf, true);
   }

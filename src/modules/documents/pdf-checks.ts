@@ -8,7 +8,7 @@ export interface PdfCheckBudget {
   workers: number;
   /** Wall-clock time one PDF may take; past it the worker is terminated and replaced. */
   timeoutMs: number;
-  /** What the decoders of one PDF may allocate for decoded stream data (object streams and the like). */
+  /** What the streams the judge reads of one PDF (cross-reference and object streams) may decode to, in all. */
   inflatedBytes: number;
   /** The worker's V8 heap ceiling (`resourceLimits.maxOldGenerationSizeMb`). */
   heapMb: number;
@@ -17,7 +17,7 @@ export interface PdfCheckBudget {
 export const PDF_CHECK_BUDGET: PdfCheckBudget = {
   workers: Math.max(1, Math.min(4, os.availableParallelism() - 1)),
   timeoutMs: 5_000,
-  inflatedBytes: 16 * 1024 * 1024,
+  inflatedBytes: 8 * 1024 * 1024,
   heapMb: 256,
 };
 
