@@ -92,7 +92,7 @@ export class PdfCheckPool {
     this.judges.add(judge);
     worker.on('message', (message: WorkerMessage) => this.answered(judge, message));
     // Out of memory (resourceLimits), or the parser could not even load: the job is undecidable.
-    worker.on('error', (error) => void this.retire(judge, { kind: 'undecidable', reason: failureReason(error) }));
+    worker.on('error', (error: unknown) => void this.retire(judge, { kind: 'undecidable', reason: failureReason(error) }));
     worker.on('exit', () => void this.retire(judge, { kind: 'undecidable', reason: 'the PDF reader stopped' }));
   }
 
@@ -134,6 +134,6 @@ export class PdfCheckPool {
   }
 }
 
-function failureReason(error: Error): string {
-  return 'code' in error && error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'reading it took too much memory' : 'the PDF reader failed';
+function failureReason(error: unknown): string {
+  return error instanceof Error && 'code' in error && error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'reading it took too much memory' : 'the PDF reader failed';
 }
