@@ -32,6 +32,16 @@ class OverBudget extends Error {}
 let overBudget = false;
 
 const { inflatedBudgetBytes } = workerData;
+// On Linux a thread's nice value is its own: judging PDFs yields the CPU to the event loop's
+// thread (the answers of every other request) when both want it. Elsewhere it may apply to the
+// process, so it is left alone there.
+if (process.platform === 'linux') {
+  try {
+    os.setPriority(10);
+  } catch {
+    // not allowed here: judged at the usual priority
+  }
+}
 const core = await loadPdfCore();
 // pdf.js warns on the console about every oddity of a file; the verdict says what matters.
 core.setVerbosityLevel(0);
