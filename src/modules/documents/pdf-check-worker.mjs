@@ -142,7 +142,7 @@ function open(pdf) {
 }
 
 function parsed(pdf, recoveryMode) {
-  const manager = new core.LocalPdfManager({ source: pdf, docId: 'upload', evaluatorOptions: {}, enableXfa: false, password: undefined, handler: null });
+  const manager = new core.LocalPdfManager({ source: pdf, docId: 'upload', evaluatorOptions: { isEvalSupported: false }, enableXfa: false, password: undefined, handler: null });
   const document = manager.pdfDocument;
   document.checkHeader();
   document.parseStartXRef();
