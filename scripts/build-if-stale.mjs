@@ -18,6 +18,8 @@ const TARGETS = [
       // TypeScript 7 (the native compiler, npm alias typescript-native): a build in about 3 s instead of 20.
       run(path.join('node_modules', 'typescript-native', 'bin', 'tsc'), ['-p', 'tsconfig.build.json']);
       fs.copyFileSync(path.join(ROOT, 'src/modules/catalogue/catalogue.yaml'), path.join(ROOT, 'dist/src/modules/catalogue/catalogue.yaml'));
+      // The PDF judge runs in a worker thread as plain JavaScript (see src/modules/documents/pdf-checks.ts).
+      fs.copyFileSync(path.join(ROOT, 'src/modules/documents/pdf-check-worker.mjs'), path.join(ROOT, 'dist/src/modules/documents/pdf-check-worker.mjs'));
     },
   },
   {

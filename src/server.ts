@@ -33,7 +33,7 @@ import { startTokenPurgeJob, type TokenPurgeJob } from './modules/auth';
 import { TokenCheckCache } from './modules/auth';
 import { startWebhookDispatch, type WebhookDispatch } from './modules/webhooks';
 import type { DocumentStorage } from './modules/documents';
-import { documentStorageFor } from './modules/documents';
+import { documentStorageFor, PdfCheckPool } from './modules/documents';
 
 export interface RunningServer {
   url: string;
@@ -46,6 +46,7 @@ export interface RunningServer {
   gateways: Gateways;
   payments: PaymentDeps;
   storage: DocumentStorage;
+  pdfChecks: PdfCheckPool;
   draftPurge: DraftPurgeJob;
   tokenPurge: TokenPurgeJob;
   reconcile: PaymentReconcileJob;
@@ -111,7 +112,7 @@ async function serve(config: Config, logger: Logger, prepareDatabase: boolean, d
   const queue = (started.queue = await startJobQueue(database.url, logger));
   const jobs = await startJobs(queue, config, logger, orm, parts);
   logListening(logger, config, port, publicBaseUrl);
-  const stoppable = { server, metricsListener, jobs, queue, catalogueListener, tokenCheckListener, orm, database };
+  const stoppable = { server, metricsListener, jobs, queue, catalogueListener, tokenCheckListener, orm, database, pdfChecks: parts.pdfChecks };
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -122,6 +123,7 @@ async function serve(config: Config, logger: Logger, prepareDatabase: boolean, d
     gateways: parts.gateways,
     payments: parts.payments,
     storage: parts.storage,
+    pdfChecks: parts.pdfChecks,
     queue,
     ...jobs,
     tokenChecks,
@@ -169,13 +171,15 @@ interface Parts {
   metrics: Metrics;
   payments: PaymentDeps;
   storage: DocumentStorage;
+  pdfChecks: PdfCheckPool;
 }
 
 async function buildParts(config: Config, logger: Logger, orm: Orm, publicBaseUrl: string): Promise<Parts> {
   const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork(), logger);
   const metrics = createMetrics(await poolUsage(orm, config.dbPoolMax), outcomeMetricsOf(operationPolicies));
   const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
-  return { gateways, metrics, payments, storage: documentStorageFor(config) };
+  // Its workers start with the first PDF uploaded, and stop with the server.
+  return { gateways, metrics, payments, storage: documentStorageFor(config), pdfChecks: new PdfCheckPool() };
 }
 
 /** What the database tells this process about while it runs: catalogue changes, revoked tokens. */
@@ -184,7 +188,7 @@ interface Listened {
   tokenChecks: TokenCheckCache;
 }
 
-function buildApp(config: Config, orm: Orm, { catalogue, tokenChecks }: Listened, { gateways, metrics, payments, storage }: Parts, publicBaseUrl: string) {
+function buildApp(config: Config, orm: Orm, { catalogue, tokenChecks }: Listened, { gateways, metrics, payments, storage, pdfChecks }: Parts, publicBaseUrl: string) {
   const { logger } = payments;
   const newEm = () => orm.em.fork();
   const merchantName = config.payments.merchantName;
@@ -198,6 +202,7 @@ function buildApp(config: Config, orm: Orm, { catalogue, tokenChecks }: Listened
       logger,
       payments,
       storage,
+      pdfChecks,
       metrics,
       rateLimiter: new RateLimiter(config.rateLimits.windowSeconds),
       certificateFonts: loadCertificateFonts(),
@@ -250,6 +255,7 @@ interface Stoppable {
   tokenCheckListener: TokenCheckListener;
   orm: Orm;
   database: DatabaseHandle;
+  pdfChecks: PdfCheckPool;
 }
 
 /** Stop accepting, let in-flight requests finish, then stop the jobs and close the pool and the embedded cluster. */
@@ -257,6 +263,8 @@ async function stopServer(running: Stoppable, config: Config, logger: Logger): P
   const { jobs } = running;
   await drain(running.server, config.shutdownTimeoutMs, logger);
   await running.metricsListener?.close();
+  // No request is in flight any more: no verdict is awaited.
+  await running.pdfChecks.stop();
   await jobs.webhooks.stop();
   await running.queue.stop();
   await jobs.draftPurge.stop();

@@ -6,6 +6,7 @@ import { Document } from '../../src/modules/documents/entities/document';
 import { LocalDiskStorage } from '../../src/modules/documents/storage/local-disk-storage';
 import { DOCUMENTS_PATH, FILES, TRAVELLERS_PATH, travellerInput, uploadDocument, uploadForm, uploadTravellerDocuments } from '../support/documents';
 import { expectContract } from '../support/contract';
+import { HIDDEN_SCRIPT_PDFS, PLAIN_OBJECT_STREAM_PDF, heavyPdf } from '../support/crafted-pdfs';
 import { newPartner, type TestPartner } from '../support/partners';
 import { serverBehind } from '../support/prism';
 import { useTestServer } from '../support/test-server';
@@ -134,6 +135,36 @@ describe('POST /documents', () => {
       const response = await uploadDocument(client, fresh.token, documentType, bytes);
       expectUploadError(response, 400, message);
     });
+  });
+
+  // Issue 30: each hid the same /OpenAction /JavaScript in an object stream the byte scan did not decode.
+  it.each(HIDDEN_SCRIPT_PDFS)('refuses a PDF whose catalogue with an OpenAction script sits in an object stream with %s (error shape 3) and keeps nothing', async (_how, pdf) => {
+    await expectNothingLeft(async (fresh) => {
+      const response = await uploadDocument(client, fresh.token, 'PASSPORT', pdf);
+      expectUploadError(response, 400, /File is a PDF with active content \(\/OpenAction\): send a PDF that only shows pages; use JPEG, PNG, WebP or PDF/);
+    });
+  });
+
+  it('accepts a PDF whose catalogue sits in a compressed object stream and only shows pages', async () => {
+    const response = await uploadDocument(client, partner.token, 'VISA', PLAIN_OBJECT_STREAM_PDF);
+    expect(response.status).toBe(201);
+    expect(response.body.data).toMatchObject({ documentType: 'VISA', contentType: 'application/pdf' });
+  });
+
+  it('refuses the 64 KiB PDF whose object stream inflates to 21 MiB as one that could not be checked (error shape 3)', async () => {
+    await expectNothingLeft(async (fresh) => {
+      const response = await uploadDocument(client, fresh.token, 'PASSPORT', heavyPdf());
+      expectUploadError(response, 400, /File is a PDF that could not be checked \(its streams decode to more than 8 MiB\)/);
+    });
+  });
+
+  it('answers /healthz while 8 such PDFs are being judged', async () => {
+    const fresh = await newPartner(server, client);
+    const pdf = heavyPdf();
+    const uploads = Array.from({ length: 8 }, () => uploadDocument(client, fresh.token, 'PASSPORT', pdf));
+    const health = await client.op('getHealth', 'GET', '/healthz');
+    expect(health.status).toBe(200);
+    for (const response of await Promise.all(uploads)) expectUploadError(response, 400, /could not be checked/);
   });
 
   it('accepts the README flow files of examples/files', async () => {

@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { bytesToJudge, SNIFF_BYTES, sniffContentType } from './rules/document-content';
-import { judgeUpload } from './rules/document-upload';
+import { judgeUpload, pdfRefusal } from './rules/document-upload';
+import type { PdfCheckPool } from './pdf-checks';
 import { sanitiseFileName } from './rules/document-file-name';
 import { Document } from './entities/document';
 import { uploadRefused } from '../../kernel/errors';
@@ -38,6 +39,12 @@ export interface DraftLimits {
   maxFileBytes: number;
 }
 
+/** What a draft upload needs besides the database: where bytes go, and who judges PDFs. */
+export interface DraftServices {
+  storage: DocumentStorage;
+  pdfChecks: PdfCheckPool;
+}
+
 export const fileTooLarge = (maxFileBytes: number) => uploadRefused(`File exceeds the maximum size of ${maxFileBytes} bytes`, true);
 
 /**
@@ -47,14 +54,14 @@ export const fileTooLarge = (maxFileBytes: number) => uploadRefused(`File exceed
  */
 export async function uploadDraftDocument(
   em: EntityManager,
-  storage: DocumentStorage,
+  services: DraftServices,
   principal: Principal,
   limits: DraftLimits,
   receive: (sink: FilePartSink) => Promise<DraftUpload>,
 ): Promise<Document> {
   await refuseOverDraftQuota(em, principal.companyId, limits.quota);
-  const upload = await receive(draftFileSink(storage, limits.maxFileBytes));
-  return createDraftDocument(em, storage, principal, upload, limits.quota);
+  const upload = await receive(draftFileSink(services.storage, limits.maxFileBytes));
+  return createDraftDocument(em, services, principal, upload, limits.quota);
 }
 
 /**
@@ -98,11 +105,12 @@ async function storeFilePart(stream: FilePartStream, storage: DocumentStorage, m
 
 /**
  * Turns a received upload into a draft document of the caller's company, within its draft quota.
+ * A PDF is judged by the worker pool, awaited here: the event loop only waits for the verdict.
  * Either the row commits or the stored bytes are deleted: no file without a row, no row without a file.
  */
 export async function createDraftDocument(
   em: EntityManager,
-  storage: DocumentStorage,
+  { storage, pdfChecks }: DraftServices,
   principal: Principal,
   upload: DraftUpload,
   quota: DraftQuota,
@@ -113,6 +121,10 @@ export async function createDraftDocument(
     if (!verdict.accepted) throw uploadRefused(verdict.reason);
     // judgeUpload rejects a missing file, so file is here
     const stored = file!;
+    if (verdict.contentType === 'application/pdf') {
+      const refusal = pdfRefusal(verdict.documentType, await pdfChecks.check(stored.leadingBytes));
+      if (refusal) throw uploadRefused(refusal);
+    }
     return await em.transactional(async (tx) => {
       await lockDraftQuota(tx, principal.companyId);
       await refuseOverDraftQuota(tx, principal.companyId, quota);

@@ -11,10 +11,10 @@ import { UPLOAD_BYTES_COUNTER } from './upload-quota';
 export const documentHandlers = {
   async uploadDocument(_c, scope) {
     const principal = callerOf(scope);
-    const { storage, config } = scope.services;
+    const { storage, pdfChecks, config } = scope.services;
     const quota = { maxDrafts: config.maxDraftsPerCompany, draftTtlHours: config.documentDraftTtlHours };
     const limits = { quota, maxFileBytes: config.maxUploadBytes };
-    const document = await uploadDraftDocument(scope.em, storage, principal, limits, (sink) => receiveDocumentUpload(scope.req, sink, limits.maxFileBytes));
+    const document = await uploadDraftDocument(scope.em, { storage, pdfChecks }, principal, limits, (sink) => receiveDocumentUpload(scope.req, sink, limits.maxFileBytes));
     await countUploadedBytes(scope, Number(document.fileSize));
     return { status: 201, body: successBody(documentWire(document), 'Document uploaded') };
   },

@@ -1,5 +1,5 @@
 import { DocumentType } from './document-type';
-import { pdfActiveContent } from './pdf-active-content';
+import { pdfProblem, type PdfVerdict } from './pdf-active-content';
 import { imageProblem } from './image-dimensions';
 import { describeAllowed, isAllowedContent, isDocumentType, sniffContentType, type DocumentContentType } from './document-content';
 
@@ -15,7 +15,10 @@ export type UploadVerdict =
 
 const TYPES = Object.values(DocumentType).join(', ');
 
-/** Whether an upload may become a draft document; the reason is the message the partner reads. */
+/**
+ * Whether an upload may become a draft document; the reason is the message the partner reads.
+ * An accepted PDF is judged further, off the event loop (PdfCheckPool), and refused by pdfRefusal.
+ */
 export function judgeUpload({ documentType, file }: UploadFacts): UploadVerdict {
   if (!file) return { accepted: false, reason: 'File is required: send it in the multipart part named "file"' };
   if (documentType === undefined || documentType.trim() === '') {
@@ -30,12 +33,13 @@ export function judgeUpload({ documentType, file }: UploadFacts): UploadVerdict 
   if (!isAllowedContent(documentType, contentType)) {
     return { accepted: false, reason: `File type ${contentType} is not allowed for ${documentType}; use ${describeAllowed(documentType)}` };
   }
-  const problem = contentType === 'application/pdf' ? activePdfProblem(file.leadingBytes) : imageProblem(contentType, file.leadingBytes);
+  const problem = contentType === 'application/pdf' ? undefined : imageProblem(contentType, file.leadingBytes);
   if (problem) return { accepted: false, reason: `File ${problem}; use ${describeAllowed(documentType)}` };
   return { accepted: true, documentType, contentType };
 }
 
-function activePdfProblem(pdf: Uint8Array): string | undefined {
-  const name = pdfActiveContent(pdf);
-  return name && `is a PDF with active content (${name}): send a PDF that only shows pages`;
+/** The reason a PDF the judge found active or could not decide is refused; undefined for one that only shows pages. */
+export function pdfRefusal(documentType: DocumentType, verdict: PdfVerdict): string | undefined {
+  const problem = pdfProblem(verdict);
+  return problem && `File ${problem}; use ${describeAllowed(documentType)}`;
 }
