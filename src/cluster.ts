@@ -18,14 +18,34 @@ import { prepare } from './server';
 async function primary(): Promise<void> {
   const config = configOrExit();
   const logger = createLogger(config.logLevel, config.logFormat === 'pretty' ? 'pretty' : undefined).child({ role: 'primary' });
+  // Before anything starts (see main.ts): a signal during start-up waits for it, then stops cleanly.
+  let signalled = false;
+  const started: { supervisor?: Supervisor } = {};
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (signalled) return;
+      signalled = true;
+      logger.info({ signal, starting: started.supervisor === undefined }, 'stopping the cluster');
+      void started.supervisor?.stopAll(0);
+    });
+  }
   const database = await openDatabase(config, (message) => logger.info(message));
-  await prepareOnce(database.url, config);
-  const metricsListener = await serveAggregateMetrics(config, logger);
-  cluster.setupPrimary({ exec: path.join(__dirname, 'main.js') });
-  const supervisor = new Supervisor(config, logger, { DATABASE_URL: database.url }, metricsListener?.port, async () => {
+  let metricsListener: MetricsListener | undefined;
+  const release = async () => {
     await metricsListener?.close();
     await database.release();
-  });
+  };
+  try {
+    await prepareOnce(database.url, config);
+    metricsListener = await serveAggregateMetrics(config, logger);
+  } catch (error) {
+    // A refused start (demo data in production, a busy metrics port) stops the embedded PostgreSQL it started.
+    await release().catch(() => undefined);
+    throw error;
+  }
+  cluster.setupPrimary({ exec: path.join(__dirname, 'main.js') });
+  const supervisor = (started.supervisor = new Supervisor(config, logger, { DATABASE_URL: database.url }, metricsListener?.port, release));
+  if (signalled) return supervisor.stopAll(0);
   supervisor.start();
 }
 
@@ -46,7 +66,7 @@ async function serveAggregateMetrics(config: Config, logger: Logger): Promise<Me
   return startMetricsListener(config.metrics, config.metrics.port, { contentType: aggregator.contentType, read: () => aggregator.clusterMetrics() }, logger);
 }
 
-/** Forks the workers, restarts one that dies, and stops them all on a signal. */
+/** Forks the workers, restarts one that dies, and stops them all when asked (a signal to the primary). */
 class Supervisor {
   private readonly listening = new Set<number>();
   private readonly restarts: number[] = [];
@@ -63,13 +83,6 @@ class Supervisor {
 
   start(): void {
     cluster.on('exit', (worker, code, signal) => this.exited(worker, code, signal));
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      process.on(signal, () => {
-        if (this.stopping) return;
-        this.logger.info({ signal }, 'stopping the cluster');
-        void this.stopAll(0);
-      });
-    }
     for (let i = 0; i < this.config.clusterWorkers; i += 1) this.fork();
   }
 
@@ -107,7 +120,9 @@ class Supervisor {
     this.fork();
   }
 
-  private async stopAll(exitCode: number): Promise<void> {
+  /** Stops every worker gracefully (a worker still starting finishes its start first), then the rest; exits. */
+  async stopAll(exitCode: number): Promise<void> {
+    if (this.stopping) return;
     this.stopping = true;
     const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
     await Promise.all(workers.map((worker) => stopWorker(worker)));

@@ -5,6 +5,7 @@ import { readHttpTimeouts, readTrustProxy, type HttpTimeouts, type TrustProxy } 
 import { metricsConfig, type MetricsConfig } from './kernel/metrics/settings';
 import { rateLimitsConfig, type RateLimitConfig } from './kernel/rate-limits/settings';
 import { ConfigError, EnvReader, type Env } from './kernel/settings/env-reader';
+import { isLocalHost } from './kernel/settings/host-name';
 import { certificateConfig, certificateProblems, type CertificateConfig } from './modules/certificates/settings';
 import { documentDraftsConfig, documentStoreConfig, type DocumentSettings } from './modules/documents/settings';
 import { gatewaySecretProblems, paymentModeProblems, paymentsConfig, providersConfig, type PaymentConfig } from './modules/payments/settings';
@@ -72,6 +73,31 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const LOG_FORMATS = ['json', 'pretty'] as const;
 
 /**
+ * PUBLIC_BASE_URL, which QR codes and provider return URLs are built from. Outside production it
+ * falls back to this machine; production must name the https address partners and providers reach,
+ * or every link it hands out would point at http://localhost.
+ */
+function readPublicBaseUrl(read: EnvReader, port: number, isProduction: boolean): string {
+  const given = read.url('PUBLIC_BASE_URL', ['http:', 'https:']);
+  if (isProduction) {
+    const problem = publicBaseUrlProblem(given, read.optional('PUBLIC_BASE_URL'));
+    if (problem) read.problems.push(problem);
+  }
+  // With PORT=0 (tests, forked servers) the port is known only once listening: '' means "derive it then".
+  return (given ?? (port === 0 ? '' : `http://localhost:${port}`)).replace(/\/$/, '');
+}
+
+function publicBaseUrlProblem(given: string | undefined, raw: string | undefined): string | undefined {
+  const example = 'the https address partners and payment providers reach the service at, e.g. https://api.example.com';
+  if (raw === undefined) return `PUBLIC_BASE_URL is not set: in production QR codes and provider return URLs are built from it; set ${example}`;
+  if (given === undefined) return undefined; // already named as a bad URL
+  const url = new URL(given);
+  if (url.protocol !== 'https:') return `PUBLIC_BASE_URL must be an https URL in production (got ${url.protocol}//...)`;
+  if (isLocalHost(url.hostname)) return `PUBLIC_BASE_URL points at this machine (${url.hostname}); in production set ${example}`;
+  return undefined;
+}
+
+/**
  * Reads every setting, then checks the rules between them, noting each problem in that order,
  * and throws one ConfigError naming them all. The object returned is built once, here, and never
  * changed afterwards.
@@ -94,8 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
     responseValidation: read.oneOf('RESPONSE_VALIDATION', RESPONSE_VALIDATION_DEFAULTS[nodeEnv], RESPONSE_VALIDATIONS),
     host: read.string('HOST', '0.0.0.0'),
     port,
-    // With PORT=0 (tests, forked servers) the port is known only once listening: '' means "derive it then".
-    publicBaseUrl: (read.url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? (port === 0 ? '' : `http://localhost:${port}`)).replace(/\/$/, ''),
+    publicBaseUrl: readPublicBaseUrl(read, port, isProduction),
     databaseUrl,
     dataDir: path.resolve(read.string('DATA_DIR', '.data')),
     dbPoolMax: read.integer('DB_POOL_MAX', 10, 1, 200),

@@ -22,7 +22,7 @@ import { loadSpecDocument } from './kernel/http/spec-document';
 import { createLogger, type Logger } from './kernel/logging/logger';
 import { StartupRefusal, startupFailureLine } from './kernel/startup-refusal';
 import { Catalogue } from './modules/catalogue';
-import { refuseActiveDemoCredentials } from './modules/partners';
+import { refuseActiveDemoData } from './modules/partners';
 import { applyPromoAtCreation } from './modules/promos';
 import { startDraftPurgeJob, type DraftPurgeJob } from './modules/documents';
 import type { PaymentDeps } from './modules/payments';
@@ -296,7 +296,7 @@ async function exposeMetrics(config: Config, metrics: Metrics, logger: Logger): 
 export async function prepare(orm: Orm, config: Config): Promise<void> {
   await migrate(orm);
   await seed(orm.em.fork(), { refreshCatalogue: !config.isProduction, demoPartners: config.seedDemoData });
-  if (config.isProduction) await refuseActiveDemoCredentials(orm.em.fork());
+  if (config.isProduction) await refuseActiveDemoData(orm.em.fork());
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { amountFromMinor } from '../kernel/money';
 import { parsePromoDefinition, type PromoDefinitionInput } from '../modules/promos';
 import type { PromoCode } from '../modules/promos/entities/promo-code';
-import { createPromoCode, createSalesAgent, deactivatePromoCode, listPromoCodes } from '../modules/promos';
+import { createPromoCode, createSalesAgent, deactivatePromoCode, deactivateSalesAgent, listPromoCodes } from '../modules/promos';
 import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 export function registerPromoCommands(program: Command): void {
@@ -16,6 +16,12 @@ export function registerPromoCommands(program: Command): void {
       const entity = await withDatabase((em) => createSalesAgent(em, options.company, options.name.trim()));
       const created = { id: entity.id, name: entity.name, companyId: entity.company.id };
       output(options, created, `created agent ${created.id} ${created.name} of company ${created.companyId}`);
+    });
+
+  operatorCommand(agent, 'deactivate <id>', 'deactivate a sales agent: their agent codes are refused from now on; orders that carry one keep it')
+    .action(async (id: string, options: CliOptions) => {
+      const entity = await withDatabase((em) => deactivateSalesAgent(em, id));
+      output(options, { id: entity.id, name: entity.name, active: entity.active }, `deactivated agent ${entity.id} ${entity.name}`);
     });
 
   const promo = program.command('promo').description('promo codes');

@@ -101,6 +101,19 @@ describe('configuration validated at start', () => {
     }
   });
 
+  it('refuses a TRUST_PROXY that trusts everyone in disguise: a range wider than /8 (IPv4) or /32 (IPv6), or a list covering every address', () => {
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 2001:db8::/32, ::ffff:10.1.0.0/112' }).trustProxy).toEqual(['10.0.0.0/8', '2001:db8::/32', '::ffff:10.1.0.0/112']);
+    expect(problemsOf({ TRUST_PROXY: '0.0.0.0/1,128.0.0.0/1' })).toEqual([
+      'TRUST_PROXY must name proxies, not whole networks: 0.0.0.0/1, 128.0.0.0/1 are wider than a /8 of IPv4 or a /32 of IPv6 addresses',
+    ]);
+    // An IPv6 range holding the IPv4-mapped block is every IPv4 client to Express's proxy-addr.
+    for (const value of ['0.0.0.0/0', '10.0.0.0/7', '::/0', '2000::/3', '::ffff:0:0/96', '::/64']) {
+      expect(problemsOf({ TRUST_PROXY: value })).toEqual([expect.stringMatching(/^TRUST_PROXY must name proxies, not whole networks: /)]);
+    }
+    const everyEight = Array.from({ length: 256 }, (_, octet) => (octet === 10 || octet === 127 ? (octet === 10 ? 'uniquelocal' : 'loopback') : `${octet}.0.0.0/8`));
+    expect(problemsOf({ TRUST_PROXY: everyEight.join(',') })).toEqual(['TRUST_PROXY must name proxies, not everyone: together its entries cover every IPv4 address']);
+  });
+
   it('names every bad variable in one message, not only the first', () => {
     const problems = problemsOf({ PORT: 'eighty', DB_POOL_MAX: '0', LOG_LEVEL: 'loud', CURRENCY: 'rupees', SEED_DEMO_DATA: 'maybe' });
     expect(problems).toHaveLength(5);
@@ -135,6 +148,27 @@ describe('configuration validated at start', () => {
 
   it('rejects a PUBLIC_BASE_URL that is not http or https', () => {
     expect(problemsOf({ PUBLIC_BASE_URL: 'ftp://example.com' })).toEqual(['PUBLIC_BASE_URL must be a http:// or https:// URL (got ftp://...)']);
+  });
+
+  it('asks production for an https PUBLIC_BASE_URL that is not this machine: QR codes and provider return URLs are built from it', () => {
+    expect(loadConfig({ NODE_ENV: 'production', ...LIVE_PROVIDERS, PUBLIC_BASE_URL: 'https://partners.example.com/' }).publicBaseUrl).toBe('https://partners.example.com');
+    const { PUBLIC_BASE_URL: _base, ...withoutBase } = LIVE_PROVIDERS;
+    expect(problemsOf({ NODE_ENV: 'production', ...withoutBase })).toEqual([
+      'PUBLIC_BASE_URL is not set: in production QR codes and provider return URLs are built from it; set the https address partners and payment providers reach the service at, e.g. https://api.example.com',
+    ]);
+    expect(problemsOf({ NODE_ENV: 'production', ...LIVE_PROVIDERS, PUBLIC_BASE_URL: 'http://partners.example.com' })).toEqual(['PUBLIC_BASE_URL must be an https URL in production (got http://...)']);
+    for (const local of ['https://localhost:3000', 'https://LOCALHOST.', 'https://127.0.0.1', 'https://127.1.2.3', 'https://0.0.0.0', 'https://[::1]', 'https://[::ffff:127.0.0.1]', 'https://app.localhost']) {
+      expect(problemsOf({ NODE_ENV: 'production', ...LIVE_PROVIDERS, PUBLIC_BASE_URL: local })).toEqual([expect.stringMatching(/^PUBLIC_BASE_URL points at this machine \(/)]);
+    }
+    // Outside production the fallback stays this machine, as before.
+    expect(loadConfig({}).publicBaseUrl).toBe('http://localhost:3000');
+  });
+
+  it('compares provider hosts with production\'s test-host list normalised: a trailing dot or capitals do not pass', () => {
+    expect(problemsOf({ NODE_ENV: 'production', ...LIVE_PROVIDERS, KHALTI_BASE_URL: 'https://dev.khalti.com./api/v2', ESEWA_FORM_URL: 'https://RC-EPAY.esewa.com.np./api/epay/main/v2/form' })).toEqual([
+      "KHALTI_BASE_URL points at a provider's test environment, which takes no real money, while NODE_ENV=production",
+      "ESEWA_FORM_URL points at a provider's test environment, which takes no real money, while NODE_ENV=production",
+    ]);
   });
 
   it('reads the rate limits, where 0 turns a limit off', () => {

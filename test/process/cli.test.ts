@@ -105,7 +105,8 @@ describe('operator command line', () => {
     const pages = helpPages();
     expect(pages.map((page) => page.path.join(' '))).toEqual(
       expect.arrayContaining([
-        'company create', 'company deactivate', 'company list', 'credential issue', 'credential revoke', 'catalogue import', 'demo',
+        'company create', 'company deactivate', 'company list', 'credential issue', 'credential revoke', 'catalogue import', 'demo', 'demo deactivate',
+        'agent create', 'agent deactivate',
         'order show', 'order cancel', 'order record-cash',
         'webhook set', 'webhook remove', 'webhook rotate-secret', 'webhook deliveries', 'webhook replay', 'webhook test',
       ]),
@@ -127,6 +128,9 @@ describe('operator command line', () => {
     expect(json('credential', 'revoke', credential.clientId)).toMatchObject({ clientId: credential.clientId, revokedAt: expect.any(String) });
     expect(json('company', 'deactivate', company.id)).toEqual({ id: company.id, active: false });
     expect(json('demo').map((p: { clientId: string }) => p.clientId)).toContain('demo-everest-trails');
+    const sales = json('company', 'create', '--name', 'Dhaulagiri Cover Sales', '--type', 'SALES_COMPANY');
+    const agent = json('agent', 'create', '--company', sales.id, '--name', 'Dawa Lama');
+    expect(json('agent', 'deactivate', agent.id)).toEqual({ id: agent.id, name: 'Dawa Lama', active: false });
   });
 
   it('reports a failure as JSON on stderr with --json, and exits 1', () => {

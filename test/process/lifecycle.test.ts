@@ -1,15 +1,18 @@
 import http from 'node:http';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { DEMO_PARTNERS } from '../../src/modules/partners/demo-partners';
+import { DEMO_AGENTS, DEMO_PARTNERS } from '../../src/modules/partners/demo-partners';
 import { expectContract, expectSchema } from '../support/contract';
-import { builtServerFixtures, forkServer, refusedStart, type ServerProcess } from '../support/built-server';
+import { builtServerFixtures, forkServer, forkStarting, refusedStart, type ServerProcess, type StartingServer } from '../support/built-server';
 import { liveProvidersEnv } from '../support/live-providers-env';
 import { ApiClient } from '../support/http-client';
 import { connects, heldRequest } from '../support/raw-socket';
 import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { newPartner } from '../support/partners';
-import { eventually } from '../support/eventually';
+import { eventually, until } from '../support/eventually';
+import { freePort } from '../../src/kernel/db/local-cluster';
 
 const TOKEN = '/api/external/v1/auth/token';
 
@@ -73,6 +76,58 @@ describe('graceful shutdown on SIGTERM', () => {
   });
 });
 
+describe('a SIGTERM while the server is still starting', () => {
+  // One embedded PostgreSQL for the cases: the first initialises it, the others start it again.
+  let dataDir: string;
+  const embedded = () => ({ DATABASE_URL: '', DATA_DIR: dataDir });
+  const postgresPid = () => {
+    const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+    return fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]) : undefined;
+  };
+  const embeddedPort = () => (JSON.parse(fs.readFileSync(path.join(dataDir, 'postgres.json'), 'utf8')) as { port: number }).port;
+
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-early-stop-'));
+    // Run as root, the embedded PostgreSQL runs as an unprivileged user, which must reach the directory.
+    fs.chmodSync(dataDir, 0o755);
+  });
+  afterEach(() => {
+    // A server killed without its stop leaves the cluster running: stop it, for the next case.
+    const pid = postgresPid();
+    if (pid !== undefined) process.kill(pid, 'SIGTERM');
+  });
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  /** 200 from /healthz on that port, false while nothing (or not yet the app) answers there. */
+  const healthy = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      http.get({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (response) => resolve(response.resume().statusCode === 200)).on('error', () => resolve(false));
+    });
+
+  it.each([
+    ['main', 'at its first line (the embedded PostgreSQL starting)', (server: StartingServer) => server.line(() => true)],
+    // What an orchestrator does right after readiness: the jobs may still be starting then.
+    ['main', 'as soon as /healthz answers 200', (_server: StartingServer, port: number) => until('/healthz to answer 200', () => healthy(port), { timeoutMs: 60_000, intervalMs: 5 })],
+    ['main', 'at its listening line', (server: StartingServer) => server.line((line) => line.msg === 'listening')],
+    ['cluster', "at the primary's first line", (server: StartingServer) => server.line(() => true)],
+  ] as const)('%s stopped %s finishes starting, then drains, closes the pool, stops the embedded PostgreSQL and exits 0', async (entry, _moment, stopAt) => {
+    const port = await freePort();
+    const server = forkStarting(entry, { ...embedded(), PORT: String(port), CLUSTER_WORKERS: '1' });
+    await stopAt(server, port);
+    server.child.kill('SIGTERM');
+    expect({ ...(await server.closed), stderr: server.stderr() }).toEqual({ code: 0, signal: null, stderr: '' });
+    const messages = server.logs().map((line) => line.msg);
+    if (entry === 'main') {
+      expect(messages.filter((msg) => msg === 'shutting down' || msg === 'database pool closed')).toEqual(['shutting down', 'database pool closed']);
+    } else {
+      expect(messages).toContain('stopping the cluster');
+      expect(messages).toContain('cluster stopped');
+    }
+    expect(postgresPid()).toBeUndefined();
+    expect(await connects(embeddedPort())).toBe(false);
+  }, 120_000);
+});
+
 describe('npm run start:cluster', () => {
   it('runs N workers on one port whose rate limit is shared through PostgreSQL, and stops them all on SIGTERM', async () => {
     const cluster = await forkServer('cluster', { CLUSTER_WORKERS: '2', RATE_LIMIT_TOKEN_PER_CLIENT: '4' });
@@ -128,30 +183,45 @@ describe('production fails closed', () => {
     }
   });
 
-  it('when a demo credential is active, then production refuses to start in one line naming it and the revoke command, and starts once it is revoked', async () => {
+  it('when demo data is active, even with the demo credentials revoked, then production refuses to start in one line naming it and the command that ends it, and starts once that has run', async () => {
     await stop(await forkServer('main', { ...deployment(), SEED_DEMO_DATA: 'true' }));
-
-    const refused = await refusedStart('main', { ...deployment(), ...liveProviders, NODE_ENV: 'production' });
-    expect(refused.code).toBe(2);
-    const lines = refused.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('npm run ops -- credential revoke <clientId>');
-    for (const partner of DEMO_PARTNERS) expect(lines[0]).toContain(partner.clientId);
-
-    for (const partner of DEMO_PARTNERS) {
-      const revoke = spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/src/cli/main.js'), 'credential', 'revoke', partner.clientId], {
+    const ops = (...args: string[]) =>
+      spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/src/cli/main.js'), ...args], {
         env: { PATH: process.env.PATH, DATABASE_URL: database.url },
         encoding: 'utf8',
       });
-      expect(revoke.status).toBe(0);
-    }
+    const refusal = async () => {
+      const refused = await refusedStart('main', { ...deployment(), ...liveProviders, NODE_ENV: 'production' });
+      expect(refused.code).toBe(2);
+      const lines = refused.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('npm run ops -- demo deactivate');
+      return lines[0] ?? '';
+    };
+
+    const everything = await refusal();
+    for (const partner of DEMO_PARTNERS) expect(everything).toContain(partner.clientId);
+
+    // Revoking the credentials alone leaves the published codes working for a real partner's orders.
+    for (const partner of DEMO_PARTNERS) expect(ops('credential', 'revoke', partner.clientId).status).toBe(0);
+    const codesLeft = await refusal();
+    expect(codesLeft).not.toContain(DEMO_PARTNERS[0].clientId);
+    for (const partner of DEMO_PARTNERS) expect(codesLeft).toContain(partner.name);
+    for (const agent of DEMO_AGENTS) expect(codesLeft).toContain(agent.name);
+    for (const code of ['HIMALAYA10', 'ONCE25', 'SUMMIT500', 'PEMBA5', 'ANITA300']) expect(codesLeft).toContain(code);
+
+    const deactivated = ops('demo', 'deactivate', '--json');
+    expect(deactivated.status).toBe(0);
+    expect(JSON.parse(deactivated.stdout)).toMatchObject({ credentials: [], agents: ['Anita Gurung', 'Pemba Sherpa'] });
+    const codes = JSON.parse(ops('promo', 'list', '--json').stdout) as Array<{ code: string; active: boolean }>;
+    expect(codes.filter((code) => code.active)).toEqual([]);
     const server = await forkServer('main', { ...deployment(), ...liveProviders, NODE_ENV: 'production' });
     try {
       expect((await demoToken(server)).status).toBe(401);
     } finally {
       await stop(server);
     }
-  });
+  }, 180_000);
 
   it('when a gateway has no live provider, then production refuses to start with one line naming the variable', async () => {
     const refused = await refusedStart('main', { ...deployment(), ...liveProviders, WALLET_GATEWAY_PROVIDER: '', NODE_ENV: 'production' });

@@ -122,3 +122,52 @@ export async function refusedStart(entry: 'main' | 'cluster', env: Record<string
   const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
   return { code, stderr };
 }
+
+export interface StartingServer {
+  child: ChildProcess;
+  /** Every JSON log line it printed so far. */
+  logs(): Array<Record<string, unknown>>;
+  /** The first JSON log line `accepts` takes, as soon as it is printed (one printed already counts). */
+  line(accepts: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  stderr(): string;
+  /** Once it has exited and every line it printed has been read. */
+  closed: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Forks dist/src/<entry>.js without waiting for it to listen: for a test that acts while it is
+ * still starting (a SIGTERM at its first line, or as soon as /healthz answers).
+ */
+export function forkStarting(entry: 'main' | 'cluster', env: Record<string, string>): StartingServer {
+  const child = forkEntry(entry, env);
+  const logs: Array<Record<string, unknown>> = [];
+  const waiting: Array<{ accepts: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }> = [];
+  let pending = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines.filter((each) => each.startsWith('{'))) {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      logs.push(parsed);
+      for (const waiter of waiting.filter((each) => each.accepts(parsed))) {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        waiter.resolve(parsed);
+      }
+    }
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  // 'close', not 'exit': every line it printed has been read by then.
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const line = (accepts: (line: Record<string, unknown>) => boolean) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const printed = logs.find(accepts);
+      if (printed) return resolve(printed);
+      waiting.push({ accepts, resolve });
+      void closed.then(({ code }) => reject(new Error(`${entry} exited with ${code} before the line waited for:\n${stderr}`)));
+    });
+  return { child, logs: () => logs, line, stderr: () => stderr, closed };
+}

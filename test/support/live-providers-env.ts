@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * The settings a production deployment must give: its payment providers (Khalti for cards, eSewa
- * for the wallet, with credentials of their own, drawn here: a key written into the repository
- * would be a published one; nothing is asked of the providers at start) and the assistance
- * contacts its certificates print.
+ * The settings a production deployment must give: the https address it is reached at
+ * (PUBLIC_BASE_URL: QR codes and provider return URLs are built from it), its payment providers
+ * (Khalti for cards, eSewa for the wallet, with credentials of their own, drawn here: a key
+ * written into the repository would be a published one; nothing is asked of the providers at
+ * start) and the assistance contacts its certificates print.
  */
 export function liveProvidersEnv(): Record<string, string> {
   return {
+    PUBLIC_BASE_URL: 'https://partners.trekcover.example.com',
     ASSISTANCE_PHONE: '+977 1 5970 000',
     ASSISTANCE_EMAIL: 'assistance@trekcover.example.com',
     CARD_GATEWAY_PROVIDER: 'khalti',

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { EnvReader } from '../settings/env-reader';
+import { coveredEverything, proxyRanges, tooWideEntries } from './proxy-ranges';
 
 /** false: the socket's peer is the client; a number: that many proxies in front; a list: the proxies' addresses. */
 export type TrustProxy = false | number | string[];
@@ -40,12 +41,28 @@ export function readTrustProxy(read: EnvReader, name: string): TrustProxy {
   }
   const entries = raw.split(',').map((entry) => entry.trim());
   const bad = entries.filter((entry) => !isProxyAddress(entry));
-  if (bad.length === 0) return entries;
+  if (bad.length === 0) return wideListProblem(entries, name, read) ? false : entries;
   read.problems.push(
     `${name} must be false, a number of proxies from 1 to 10, or a comma-separated list of proxy addresses ` +
       `(IP, IP/prefix, loopback, linklocal, uniquelocal) (got "${raw}")`,
   );
   return false;
+}
+
+/**
+ * `0.0.0.0/1,128.0.0.0/1` is `true` by another name: a range that wide, or a list that covers every
+ * address, lets any client write the X-Forwarded-For its rate limits count. Notes the problem.
+ */
+function wideListProblem(entries: readonly string[], name: string, read: EnvReader): boolean {
+  const ranges = proxyRanges(entries);
+  const wide = tooWideEntries(ranges);
+  if (wide.length > 0) {
+    read.problems.push(`${name} must name proxies, not whole networks: ${wide.join(', ')} ${wide.length === 1 ? 'is' : 'are'} wider than a /8 of IPv4 or a /32 of IPv6 addresses`);
+    return true;
+  }
+  const everything = coveredEverything(ranges);
+  if (everything) read.problems.push(`${name} must name proxies, not everyone: together its entries cover ${everything}`);
+  return everything !== undefined;
 }
 
 const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];

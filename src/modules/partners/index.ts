@@ -1,6 +1,6 @@
 import { Company } from './entities/company';
 import { SalesAgent } from './entities/sales-agent';
-export * from './demo-credentials';
+export * from './demo-data-guard';
 export * from './demo-partners';
 export * from './entities/company';
 export * from './entities/sales-agent';

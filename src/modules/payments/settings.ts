@@ -1,5 +1,6 @@
 import type { EnvReader } from '../../kernel/settings/env-reader';
 import { gatewaySecretWeakness } from '../../kernel/settings/secret-strength';
+import { normalisedHost } from '../../kernel/settings/host-name';
 import { ESEWA_TEST_HOSTS, esewaConfig, type EsewaConfig } from './providers/esewa/settings';
 import { KHALTI_TEST_HOSTS, khaltiConfig, type KhaltiConfig } from './providers/khalti/settings';
 
@@ -104,7 +105,7 @@ export function providersConfig(read: EnvReader, { mode, isProduction: productio
   if ((used.has('khalti') || used.has('esewa')) && currency !== 'NPR') read.problems.push('Khalti and eSewa take NPR only: CURRENCY must be NPR');
   const providerUrl = (name: string, fallbackUrl: string): string => {
     const value = read.url(name, production ? ['https:'] : ['https:', 'http:']) ?? fallbackUrl;
-    if (production && TEST_HOSTS.includes(new URL(value).hostname)) read.problems.push(`${name} points at a provider's test environment, which takes no real money, while NODE_ENV=production`);
+    if (production && TEST_HOSTS.includes(normalisedHost(new URL(value).hostname))) read.problems.push(`${name} points at a provider's test environment, which takes no real money, while NODE_ENV=production`);
     return value;
   };
   const khalti = used.has('khalti') ? khaltiConfig(read, { production, providerUrl }) : undefined;

@@ -21,6 +21,14 @@ export async function createSalesAgent(em: EntityManager, companyId: string, nam
   return entity;
 }
 
+/** The agent's codes are refused from now on (a code's owner must be active); orders that carry one keep it. */
+export async function deactivateSalesAgent(em: EntityManager, id: string): Promise<SalesAgent> {
+  const entity = await agent(em, id);
+  entity.active = false;
+  await em.flush();
+  return entity;
+}
+
 export async function createPromoCode(em: EntityManager, definition: PromoDefinition): Promise<PromoCode> {
   const owner = definition.owner.kind === 'COMPANY' ? { ownerCompany: await salesCompany(em, definition.owner.id) } : { ownerAgent: await agent(em, definition.owner.id) };
   const entity = em.create(PromoCode, {
