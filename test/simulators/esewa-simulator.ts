@@ -66,8 +66,6 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
   const transactions = new Map<string, EsewaTransaction>();
   const sessions = new Map<string, string>();
   const statusCalls = new Map<string, number>();
-  // Read by the handlers at request time, so a test can switch the amount format on the running simulator.
-  let simulator: EsewaSimulator | undefined;
   const keyOf = (code: string, uuid: string) => `${code}:${uuid}`;
 
   const server = await startSimulatorServer('/api/epay/transaction', (app) => {
@@ -107,7 +105,7 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
       const data: Record<string, string> = {
         transaction_code: transaction.refId,
         status: 'COMPLETE',
-        total_amount: simulator?.numericAmounts === true ? esewaStyleAmount(transaction.totalAmount).replace(/,/g, '') : esewaStyleAmount(transaction.totalAmount),
+        total_amount: simulator.numericAmounts ? esewaStyleAmount(transaction.totalAmount).replace(/,/g, '') : esewaStyleAmount(transaction.totalAmount),
         transaction_uuid: transaction.transactionUuid,
         product_code: transaction.productCode,
         success_url: transaction.successUrl,
@@ -116,7 +114,7 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
       data.signature = signEsewa(data, RESPONSE_SIGNED_FIELDS, merchants.get(transaction.productCode) ?? '');
       const back = new URL(transaction.successUrl);
       // A number is written as eSewa writes it ("4500.0"), which JSON.stringify of a number cannot.
-      const json = simulator?.numericAmounts === true ? JSON.stringify(data).replace(/"total_amount":"([\d.]+)"/, '"total_amount":$1') : JSON.stringify(data);
+      const json = simulator.numericAmounts ? JSON.stringify(data).replace(/"total_amount":"([\d.]+)"/, '"total_amount":$1') : JSON.stringify(data);
       back.searchParams.set('data', Buffer.from(json, 'utf8').toString('base64'));
       res.redirect(302, back.toString());
     });
@@ -133,7 +131,8 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
       res.json({ product_code: code, transaction_uuid: uuid, total_amount: Number(transaction.totalAmount), status: transaction.status, ref_id: transaction.refId });
     });
   });
-  simulator = Object.assign(server, {
+  // Read by the handlers above at request time, so a test can switch the amount format on the running simulator.
+  const simulator: EsewaSimulator = Object.assign(server, {
     numericAmounts: false,
     statusCalls,
     formUrl: `${server.url}/api/epay/main/v2/form`,
