@@ -2989,11 +2989,11 @@ export interface operations {
              * @description The return is for another payment, amount or merchant, carries a bad signature, or names
              *     an unknown payment. Nothing was changed. A browser (any `Accept` but one that prefers
              *     `application/json`) gets a page that says so and links back to the partner's `returnUrl`
-             *     when the payment is known; a client asking for JSON gets error shape 2.
+             *     when the payment is known (sent with `Cache-Control: no-store`); a client asking for
+             *     JSON gets error shape 2.
              */
             400: {
                 headers: {
-                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
