@@ -32,6 +32,7 @@ describe('configuration validated at start', () => {
       payPerCompany: 300,
       certificatePerCompany: 600,
       verifyPerAddress: 60,
+      providerReturnPerAddress: 30,
     });
     expect(config.certificate).toEqual({ assistancePhone: '+977 1 4000 000', assistanceEmail: 'assistance@himalayantrekcover.example' });
     expect(config.maxDraftsPerCompany).toBe(500);

@@ -1,5 +1,5 @@
 import { esewaSignature, esewaSignatureMatches } from '../../src/modules/payments/providers/esewa/esewa-signature';
-import { minorFromEsewa, statusOutcome } from '../../src/modules/payments/providers/esewa/esewa-wire';
+import { minorFromEsewa, parseEsewaData, statusOutcome } from '../../src/modules/payments/providers/esewa/esewa-wire';
 import { lookupOutcome, returnProblem } from '../../src/modules/payments/providers/khalti/khalti-wire';
 
 const UAT_SECRET = '8gBm/:&EnhH.1/q';
@@ -18,6 +18,17 @@ describe('eSewa ePay v2 wire format', () => {
     expect(esewaSignatureMatches({ ...data, signature: esewaSignature(data, data.signed_field_names, 'another key') }, UAT_SECRET)).toBe(false);
     const narrow = { ...data, signed_field_names: 'transaction_code,status' };
     expect(esewaSignatureMatches({ ...narrow, signature: esewaSignature(narrow, narrow.signed_field_names, UAT_SECRET) }, UAT_SECRET)).toBe(false);
+  });
+
+  it('verifies a total_amount sent as a JSON number (1000.0, as eSewa documents it) over the exact text sent, and reads it exactly', () => {
+    const names = 'transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names';
+    const signature = esewaSignature({ transaction_code: '000AWEO', status: 'COMPLETE', total_amount: '1000.0', transaction_uuid: '250610-162413', product_code: 'EPAYTEST', signed_field_names: names }, names, UAT_SECRET);
+    const text = `{"transaction_code":"000AWEO","status":"COMPLETE","total_amount":1000.0,"transaction_uuid":"250610-162413","product_code":"EPAYTEST","signed_field_names":"${names}","signature":"${signature}"}`;
+    const fields = parseEsewaData(text) as Record<string, unknown>;
+    expect(esewaSignatureMatches(fields, UAT_SECRET)).toBe(true);
+    expect(minorFromEsewa(fields.total_amount)).toBe(100000);
+    // Re-written by JavaScript the number would read "1000", which eSewa did not sign.
+    expect(esewaSignatureMatches(JSON.parse(text) as Record<string, unknown>, UAT_SECRET)).toBe(false);
   });
 
   it('reads amounts as eSewa writes them into paisa, never through a float, and refuses what is not a charge', () => {

@@ -10,7 +10,8 @@ import { page, randomId, startSimulatorServer, type SimulatorServer } from './si
  *   9806800001-9806800005, password Nepal@123, token 123456) with Pay and Cancel;
  * - on Pay, the browser goes to success_url?data=<base64 JSON> signed by eSewa over
  *   transaction_code,status,total_amount,transaction_uuid,product_code,success_url,signed_field_names
- *   (total_amount written like eSewa does, with thousands separators: "4,500.0"); on Cancel, to
+ *   (total_amount written like eSewa does, with thousands separators: "4,500.0", or, with
+ *   `numericAmounts`, as a JSON number the way eSewa's documentation shows it: `4500.0`); on Cancel, to
  *   failure_url with nothing appended;
  * - GET /api/epay/transaction/status/?product_code&total_amount&transaction_uuid -> { product_code,
  *   transaction_uuid, total_amount, status, ref_id }, status one of PENDING, COMPLETE,
@@ -36,6 +37,10 @@ export interface EsewaSimulator extends SimulatorServer {
   productCode: string;
   secretKey: string;
   transactions: Map<string, EsewaTransaction>;
+  /** Write `total_amount` in the success data as a JSON number (`4500.0`), signed as that text. */
+  numericAmounts: boolean;
+  /** Status-check calls received, per transaction_uuid. */
+  statusCalls: Map<string, number>;
   byUuid(transactionUuid: string): EsewaTransaction;
   /** eSewa's signature over `fields`, for tests that forge or tamper with a return. */
   sign(fields: Record<string, string>, signedFieldNames: string, secret?: string): string;
@@ -60,6 +65,7 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
   const merchants = new Map([[productCode, secretKey]]);
   const transactions = new Map<string, EsewaTransaction>();
   const sessions = new Map<string, string>();
+  const statusCalls = new Map<string, number>();
   const keyOf = (code: string, uuid: string) => `${code}:${uuid}`;
 
   const server = await startSimulatorServer('/api/epay/transaction', (app) => {
@@ -101,7 +107,7 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
       const data: Record<string, string> = {
         transaction_code: transaction.refId,
         status: 'COMPLETE',
-        total_amount: esewaStyleAmount(transaction.totalAmount),
+        total_amount: simulator.numericAmounts ? esewaStyleAmount(transaction.totalAmount).replace(/,/g, '') : esewaStyleAmount(transaction.totalAmount),
         transaction_uuid: transaction.transactionUuid,
         product_code: transaction.productCode,
         success_url: transaction.successUrl,
@@ -109,12 +115,15 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
       };
       data.signature = signEsewa(data, RESPONSE_SIGNED_FIELDS, merchants.get(transaction.productCode) ?? '');
       const back = new URL(transaction.successUrl);
-      back.searchParams.set('data', Buffer.from(JSON.stringify(data), 'utf8').toString('base64'));
+      // A number is written as eSewa writes it ("4500.0"), which JSON.stringify of a number cannot.
+      const json = simulator.numericAmounts ? JSON.stringify(data).replace(/"total_amount":"([\d.]+)"/, '"total_amount":$1') : JSON.stringify(data);
+      back.searchParams.set('data', Buffer.from(json, 'utf8').toString('base64'));
       res.redirect(302, back.toString());
     });
 
     app.get('/api/epay/transaction/status/', (req, res) => {
       const { product_code: code, total_amount: total, transaction_uuid: uuid } = req.query;
+      if (typeof uuid === 'string') statusCalls.set(uuid, (statusCalls.get(uuid) ?? 0) + 1);
       if (typeof code !== 'string' || typeof total !== 'string' || typeof uuid !== 'string') return res.status(400).json({ code: 0, error_message: 'Invalid request' });
       const transaction = transactions.get(keyOf(code, uuid));
       // eSewa matches the amount too: another amount is another (unknown) transaction.
@@ -124,7 +133,10 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
       res.json({ product_code: code, transaction_uuid: uuid, total_amount: Number(transaction.totalAmount), status: transaction.status, ref_id: transaction.refId });
     });
   });
-  return Object.assign(server, {
+  // Read by the handlers above at request time, so a test can switch the amount format on the running simulator.
+  const simulator: EsewaSimulator = Object.assign(server, {
+    numericAmounts: false,
+    statusCalls,
     formUrl: `${server.url}/api/epay/main/v2/form`,
     statusUrl: `${server.url}/api/epay/transaction/status/`,
     productCode,
@@ -137,4 +149,5 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
     },
     sign: (fields: Record<string, string>, signedFieldNames: string, secret = secretKey) => signEsewa(fields, signedFieldNames, secret),
   });
+  return simulator;
 }

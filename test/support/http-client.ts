@@ -60,7 +60,7 @@ export class ApiClient {
   /** Calls an operation and checks the answer against the spec for its status. */
   async op<T = WireJson>(operationId: string, method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<ApiResponse<T>> {
     const response = await this.call<T>(method, path, body, options);
-    await expectContract(operationId, response.status, response.body);
+    await expectContract(operationId, response.status, response.body, response.headers.get('content-type') ?? undefined);
     return response;
   }
 }

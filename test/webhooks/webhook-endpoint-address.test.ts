@@ -10,6 +10,32 @@ describe('webhook endpoint addresses (SSRF)', () => {
   );
   it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])('accepts the public address %s', (address) => expect(isPublicAddress(address)).toBe(true));
 
+  // Issue 30 item 8: IPv6 forms that reach an internal IPv4 address, and deprecated local ranges.
+  it.each([
+    '::7f00:1', // IPv4-compatible ::127.0.0.1 (all of ::/96 is refused)
+    '::8.8.8.8', // IPv4-compatible, deprecated: refused whatever it carries
+    '::ffff:0:7f00:1', // IPv4-translated ::ffff:0:127.0.0.1
+    '::ffff:0:10.0.0.1',
+    '::ffff:7f00:1', // IPv4-mapped, written in hex
+    '::FFFF:169.254.169.254',
+    '2002:7f00:1::', // 6to4 of 127.0.0.1
+    '2002:a9fe:a9fe::1', // 6to4 of 169.254.169.254
+    '64:ff9b::7f00:1', // NAT64 of 127.0.0.1
+    '64:ff9b::192.168.0.1',
+    '64:ff9b:1::808:808', // local-use NAT64
+    '2001:0:7f00:1::', // Teredo whose server is 127.0.0.1
+    '2001:0:4136:e378:8000:63bf:80ff:fffe', // Teredo whose client is 127.0.0.1 (inverted)
+    'fec0::1', // site-local, deprecated
+    'feff::1',
+    'fe80::1%eth0',
+  ])('refuses the IPv6 form %s of an internal or local address', (address) => expect(isPublicAddress(address)).toBe(false));
+  it.each(['::ffff:8.8.8.8', '::ffff:0:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '2001:0:808:808::f7f7:f7f7'])(
+    'accepts the IPv6 form %s of a public IPv4 address', (address) => expect(isPublicAddress(address)).toBe(true),
+  );
+  it.each(['https://[::7f00:1]/x', 'https://[::ffff:0:7f00:1]/x', 'https://[2002:7f00:1::]/x', 'https://[fec0::1]/x'])(
+    'refuses the endpoint %s at registration', (url) => expect(endpointUrlProblem(url, false)).toMatch(/loopback/),
+  );
+
   it('outside sandbox: only HTTPS, no credentials, no internal literal or localhost name', () => {
     expect(endpointUrlProblem('http://hooks.example.com/x', false)).toBe('must be HTTPS');
     expect(endpointUrlProblem('https://user:pw@hooks.example.com/x', false)).toBe('must not carry credentials');

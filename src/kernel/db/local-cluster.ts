@@ -32,6 +32,28 @@ export interface LocalClusterOptions {
   log?: (message: string) => void;
 }
 
+/**
+ * What keeps personal data out of PostgreSQL's own log (docs/decisions.md, "Going live, checked").
+ * MikroORM writes every value into the SQL text it sends (no bind parameters), so a failing
+ * statement's text carries passport numbers and medical notes; by default PostgreSQL logs it
+ * (`STATEMENT:`) beside the error, and the error's DETAIL and CONTEXT quote the row or the JSON.
+ * Errors are still logged, in their one-line form; the service logs its own, without values.
+ */
+export const PRIVATE_LOG_SETTINGS: Readonly<Record<string, string>> = {
+  // No statement text beside any message below PANIC: a failing INSERT is not written out.
+  log_min_error_statement: 'panic',
+  // No DETAIL ("Key (passport)=(...) already exists", "Failing row contains (...)"), HINT, QUERY or CONTEXT.
+  log_error_verbosity: 'terse',
+  // No statement logged for its kind or its duration (both are PostgreSQL's defaults, pinned here).
+  log_statement: 'none',
+  log_min_duration_statement: '-1',
+  log_min_duration_sample: '-1',
+  log_duration: 'off',
+  // Bind parameters (runPrepared's) are never written either.
+  log_parameter_max_length: '0',
+  log_parameter_max_length_on_error: '0',
+};
+
 interface ClusterState {
   port: number;
   user: string;
@@ -132,6 +154,8 @@ export async function ensureLocalCluster(options: LocalClusterOptions): Promise<
   const pidFile = path.join(clusterDir, 'postmaster.pid');
   if (state && fs.existsSync(pidFile) && (await isPortOpen(state.port))) {
     log(`reusing the local PostgreSQL on 127.0.0.1:${state.port}`);
+    // A cluster started by an older version of the service gets them too, without a restart.
+    await applyPrivateLogSettings(state);
     await ensureDatabase(state, options.database);
     return { url: connectionUrl(state, options.database), startedHere: false, stop: async () => undefined };
   }
@@ -149,6 +173,7 @@ export async function ensureLocalCluster(options: LocalClusterOptions): Promise<
     port: String(state.port),
     unix_socket_directories: clusterDir,
     max_connections: '200',
+    ...PRIVATE_LOG_SETTINGS,
     ...options.settings,
   };
   const postgresOptions = Object.entries(settings)
@@ -193,6 +218,19 @@ async function initCluster(
     );
   } finally {
     fs.rmSync(pwFile, { force: true });
+  }
+}
+
+/** Writes PRIVATE_LOG_SETTINGS into the running cluster's postgresql.auto.conf and reloads it. */
+async function applyPrivateLogSettings(state: ClusterState): Promise<void> {
+  const client = new Client({ connectionString: connectionUrl(state, 'postgres') });
+  await client.connect();
+  try {
+    // ALTER SYSTEM takes no parameters; names and values are this file's constants.
+    for (const [name, value] of Object.entries(PRIVATE_LOG_SETTINGS)) await client.query(`ALTER SYSTEM SET ${name} = '${value}'`);
+    await client.query('SELECT pg_reload_conf()');
+  } finally {
+    await client.end();
   }
 }
 

@@ -32,6 +32,11 @@ export interface RateLimitConfig {
   certificatePerCompany: number;
   /** Public verification pages per client address: bounds guessing policy numbers. */
   verifyPerAddress: number;
+  /**
+   * Browser returns from a live payment provider per client address: each may cost a call to the
+   * provider's status API, so the public return link must not be a way to make us call it at will.
+   */
+  providerReturnPerAddress: number;
 }
 
 export function rateLimitsConfig(read: EnvReader): RateLimitConfig {
@@ -51,5 +56,6 @@ export function rateLimitsConfig(read: EnvReader): RateLimitConfig {
     payPerCompany: perWindow('RATE_LIMIT_PAY_PER_COMPANY', 300),
     certificatePerCompany: perWindow('RATE_LIMIT_CERTIFICATE_PER_COMPANY', 600),
     verifyPerAddress: perWindow('RATE_LIMIT_VERIFY_PER_ADDRESS', 60),
+    providerReturnPerAddress: perWindow('RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS', 30),
   };
 }

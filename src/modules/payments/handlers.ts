@@ -2,7 +2,8 @@ import { amountFromMinor } from '../../kernel/money';
 import { returnUrlWithPaymentRef } from './rules/return-url';
 import { successBody } from '../../kernel/http/envelope';
 import { escapeHtml } from '../../kernel/http/html';
-import { handleGatewayCallback, handleGatewayReturn, type CallbackResult } from './payment-callback';
+import { handleGatewayCallback, handleGatewayReturn, ReturnRefusedError, type CallbackResult } from './payment-callback';
+import { providerReturnLookup } from './provider-return-limit';
 import { startGroupPayment, startOrderPayment, type StartedPayment } from './payment-start';
 import { getPaymentStatus, type PaymentStatusView } from './payment-status';
 import type { ContractResponse } from '../../kernel/http/contract';
@@ -35,14 +36,27 @@ export const paymentHandlers = {
   },
 
   async handleProviderReturn({ params, query }, scope) {
+    const limit = await providerReturnLookup(scope);
+    if (!limit.allowed) {
+      return { status: 429, contentType: 'text/html', headers: { ...PAGE_HEADERS, 'Retry-After': String(limit.retryAfterSeconds) }, body: tooManyReturnsPage(limit.retryAfterSeconds) };
+    }
     const { gateway, paymentRef } = params;
     const strings = Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-    return returnAnswer(await handleGatewayReturn(scope.em, { gateway, paymentRef, query: strings }, scope.services.payments));
+    try {
+      return returnAnswer(await handleGatewayReturn(scope.em, { gateway, paymentRef, query: strings }, scope.services.payments));
+    } catch (error) {
+      // A person's browser is shown what happened and the way back; a client that asks for JSON gets error shape 2.
+      if (!(error instanceof ReturnRefusedError) || scope.req.accepts(['text/html', 'application/json']) === 'application/json') throw error;
+      return { status: 400, contentType: 'text/html', headers: PAGE_HEADERS, body: refusedReturnPage(error.attempt) };
+    }
   },
 } satisfies TagHandlers;
 
+/** Pages about one customer's payment: no cache keeps them, no search engine lists them. */
+const PAGE_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
+
 /** The customer's browser goes back to the partner, or sees a plain result page when there is no returnUrl. */
-function returnAnswer(result: CallbackResult): ContractResponse<'handlePaymentCallback' | 'handleProviderReturn'> {
+function returnAnswer(result: CallbackResult): Extract<ContractResponse<'handlePaymentCallback' | 'handleProviderReturn'>, { status: 200 | 303 }> {
   if (result.returnUrl) {
     return { status: 303, headers: { Location: returnUrlWithPaymentRef(result.returnUrl, result.paymentRef), 'Cache-Control': 'no-store' } };
   }
@@ -96,6 +110,29 @@ const RESULT_TITLES: Record<string, string> = {
 function resultPage(result: CallbackResult): string {
   const title = RESULT_TITLES[result.status] ?? 'Payment';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>Payment reference ${escapeHtml(result.paymentRef)}. You can close this window.</p></body></html>`;
+}
+
+function page(title: string, paragraphs: string[]): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${paragraphs.map((paragraph) => `<p>${paragraph}</p>`).join('')}</main></body></html>`;
+}
+
+/**
+ * A return that could not be checked (forged, tampered, for another payment or merchant): it
+ * changed nothing, and says so in words a customer understands. When it named a payment of ours,
+ * the link goes back to the partner, which then asks payment-status for the truth.
+ */
+function refusedReturnPage(attempt: { paymentRef: string; returnUrl?: string } | undefined): string {
+  const paragraphs = [
+    'This return from the payment page could not be checked, so it changed nothing. If you paid, the payment is not lost: the shop asks the payment provider directly.',
+  ];
+  if (attempt?.returnUrl) paragraphs.push(`<a href="${escapeHtml(returnUrlWithPaymentRef(attempt.returnUrl, attempt.paymentRef))}">Back to the shop</a>`);
+  else if (attempt) paragraphs.push(`Payment reference ${escapeHtml(attempt.paymentRef)}. You can close this window.`);
+  else paragraphs.push('You can close this window and return to the shop where you started the payment.');
+  return page('Payment not confirmed', paragraphs);
+}
+
+function tooManyReturnsPage(retryAfterSeconds: number): string {
+  return page('Too many requests', [`This device has opened this payment page too many times in a short time. Try again in ${retryAfterSeconds} seconds.`]);
 }
 
 /** Every payment start costs a gateway call: single and group payments share one count per company. */

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { PaymentAttempt } from './entities/payment-attempt';
 import { claimedPaymentRef } from './providers/callback-signature';
 import { InvalidCallbackError, ProviderUnavailableError, type GatewayLookup, type GatewayName, type ReturnQuery } from './providers/gateway';
-import { invalid } from '../../kernel/errors';
+import { DomainError } from '../../kernel/errors';
 import type { AttemptStatus } from './rules/payment-attempt';
 import { gatewayOf, type PaymentDeps } from './payment-deps';
 import { lockAttemptForSettlement, recordGatewayWord, reportMatches } from './settlement';
@@ -14,6 +14,17 @@ export interface CallbackResult {
   paymentRef: string;
   status: AttemptStatus;
   returnUrl?: string;
+}
+
+/**
+ * A refused return: the same 400 ("Invalid payment callback") as any invalid input, carrying the
+ * attempt when the reference named a known one, so the customer's page can link back to the partner.
+ */
+export class ReturnRefusedError extends DomainError {
+  constructor(readonly attempt?: { paymentRef: string; returnUrl?: string }) {
+    super('invalid', 'Invalid payment callback');
+    this.name = 'ReturnRefusedError';
+  }
 }
 
 /** A browser return: the gateway and payment it names, and everything the provider appended. */
@@ -52,14 +63,15 @@ export function handleGatewayCallback(em: EntityManager, query: { gateway: Gatew
 export async function handleGatewayReturn(em: EntityManager, ret: GatewayReturn, deps: PaymentDeps, now = new Date()): Promise<CallbackResult> {
   const attempt = await em.fork().findOne(PaymentAttempt, { paymentRef: ret.paymentRef });
   if (!attempt) return refuse(deps, ret.gateway, 'unknown payment reference');
-  if (attempt.gateway !== ret.gateway) return refuse(deps, ret.gateway, 'returned from a gateway the attempt did not use');
+  const refuseReturn = (why: string) => refuseAbout(deps, ret.gateway, why, attempt);
+  if (attempt.gateway !== ret.gateway) return refuseReturn('returned from a gateway the attempt did not use');
   const unchanged: CallbackResult = { paymentRef: attempt.paymentRef, status: attempt.status, returnUrl: attempt.returnUrl };
 
   let word: GatewayLookup;
   try {
     word = await gatewayOf(deps, ret.gateway).confirmReturn(ret.query, attempt);
   } catch (error) {
-    if (error instanceof InvalidCallbackError) return refuse(deps, ret.gateway, error.why);
+    if (error instanceof InvalidCallbackError) return refuseReturn(error.why);
     if (!(error instanceof ProviderUnavailableError)) throw error;
     deps.logger.warn({ gateway: ret.gateway, paymentRef: attempt.paymentRef, provider: error.provider, kind: error.kind }, 'payment return not confirmed: provider unavailable; reconciliation will ask again');
     return unchanged;
@@ -67,11 +79,11 @@ export async function handleGatewayReturn(em: EntityManager, ret: GatewayReturn,
   if (!word.decided) return unchanged;
   const { report } = word;
   const age = now.getTime() - report.issuedAt.getTime();
-  if (age < -CLOCK_SKEW_MS) return refuse(deps, ret.gateway, 'issued in the future');
-  if (age > deps.payments.callbackMaxAgeSeconds * 1000) return refuse(deps, ret.gateway, 'stale: older than PAYMENT_CALLBACK_MAX_AGE_SECONDS');
+  if (age < -CLOCK_SKEW_MS) return refuseReturn('issued in the future');
+  if (age > deps.payments.callbackMaxAgeSeconds * 1000) return refuseReturn('stale: older than PAYMENT_CALLBACK_MAX_AGE_SECONDS');
   if (!reportMatches(attempt, report)) {
     deps.logger.error({ paymentRef: attempt.paymentRef, gateway: ret.gateway }, 'gateway word does not match the attempt (amount, currency or reference)');
-    return refuse(deps, ret.gateway, 'amount or currency differs from the attempt');
+    return refuseReturn('amount or currency differs from the attempt');
   }
 
   const result = await em.fork().transactional(async (tx) => {
@@ -80,7 +92,7 @@ export async function handleGatewayReturn(em: EntityManager, ret: GatewayReturn,
     if (recorded.effect.kind === 'REPLAY') {
       // A lookup asked twice (a customer reloading Khalti's return) is no forgery: answer what stands.
       if (word.confirmed) return { paymentRef: locked.paymentRef, status: locked.status, returnUrl: locked.returnUrl, replay: true };
-      return refuse(deps, ret.gateway, 'replayed: the gateway already reported this attempt');
+      return refuseReturn('replayed: the gateway already reported this attempt');
     }
     deps.logger.info({ paymentRef: locked.paymentRef, status: locked.status, paid: recorded.paidOrderRefs }, 'payment callback recorded');
     return { paymentRef: locked.paymentRef, status: locked.status, returnUrl: locked.returnUrl, replay: false };
@@ -91,6 +103,10 @@ export async function handleGatewayReturn(em: EntityManager, ret: GatewayReturn,
 }
 
 function refuse(deps: PaymentDeps, gateway: GatewayName, why: string): never {
-  deps.logger.warn({ gateway, why }, 'payment callback refused');
-  throw invalid('Invalid payment callback');
+  return refuseAbout(deps, gateway, why, undefined);
+}
+
+function refuseAbout(deps: PaymentDeps, gateway: GatewayName, why: string, attempt: { paymentRef: string; returnUrl?: string } | undefined): never {
+  deps.logger.warn({ gateway, why, paymentRef: attempt?.paymentRef }, 'payment callback refused');
+  throw new ReturnRefusedError(attempt && { paymentRef: attempt.paymentRef, returnUrl: attempt.returnUrl });
 }

@@ -71,6 +71,14 @@ export interface paths {
          *     A return for another payment, amount or merchant changes nothing (400). A provider that has
          *     not decided yet (pending) or does not answer changes nothing either: the customer is sent
          *     back, and `payment-status` asks the provider again later.
+         *
+         *     The customer's browser sees a refused return as a page (`text/html`) saying that the
+         *     payment could not be confirmed from this link, with a link back to the `returnUrl` given to
+         *     `pay` (with `?paymentRef=` appended) when the payment is known; a client that asks for
+         *     `application/json` only gets error shape 2. The provider's answer to a return is reused for
+         *     the same payment for 10 seconds, and returns are limited per client address
+         *     (`RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS`; over it a 429 page with `Retry-After`), so the
+         *     link cannot be used to make the service call the provider again and again.
          */
         get: operations["handleProviderReturn"];
         put?: never;
@@ -2978,13 +2986,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The return is for another payment, amount or merchant, carries a bad signature, or names an unknown payment (error shape 2). Nothing was changed. */
+            /**
+             * @description The return is for another payment, amount or merchant, carries a bad signature, or names
+             *     an unknown payment. Nothing was changed. A browser (any `Accept` but one that prefers
+             *     `application/json`) gets a page that says so and links back to the partner's `returnUrl`
+             *     when the payment is known (sent with `Cache-Control: no-store`); a client asking for
+             *     JSON gets error shape 2.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many returns from this client address; wait for `Retry-After` seconds. Nothing was asked of the provider. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             500: components["responses"]["InternalError"];

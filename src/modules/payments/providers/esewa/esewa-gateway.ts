@@ -3,8 +3,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { InvalidCallbackError, ProviderUnavailableError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayVoid, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
 import { asRecord, callProvider, withLookupRetries, type ProviderCallPolicy } from '../provider-http';
 import { lookupFromOutcome } from '../provider-outcome';
+import { ReturnLookupCache } from '../return-lookup-cache';
 import { esewaSignature, esewaSignatureMatches } from './esewa-signature';
-import { esewaAmount, minorFromEsewa, REQUEST_SIGNED_FIELDS, statusOutcome, type EsewaForm } from './esewa-wire';
+import { esewaAmount, minorFromEsewa, parseEsewaData, REQUEST_SIGNED_FIELDS, statusOutcome, type EsewaForm } from './esewa-wire';
 
 /** Validated once in config (ESEWA_*); the test environment's values are the defaults outside production. */
 export type EsewaSettings = EsewaConfig;
@@ -26,6 +27,7 @@ export interface EsewaPages {
  */
 export class EsewaGateway implements PaymentGateway {
   readonly provider = PROVIDER;
+  private readonly returnLookups = new ReturnLookupCache();
 
   constructor(
     readonly name: GatewayName,
@@ -79,13 +81,13 @@ export class EsewaGateway implements PaymentGateway {
       if (problem) throw new InvalidCallbackError(problem);
     }
     // Signed or not, the status check is the word we record: a signed COMPLETE is confirmed there too.
-    return this.lookupStatus(payment);
+    return this.returnLookups.lookup(payment.paymentRef, () => this.lookupStatus(payment));
   }
 
   private dataProblem(data: string, payment: PaymentAtGateway): string | undefined {
     let fields: Record<string, unknown>;
     try {
-      fields = asRecord(JSON.parse(Buffer.from(data, 'base64').toString('utf8')));
+      fields = asRecord(parseEsewaData(Buffer.from(data, 'base64').toString('utf8')));
     } catch {
       return 'data is not base64 JSON';
     }

@@ -33,6 +33,17 @@ export function minorFromEsewa(value: unknown): Minor | undefined {
   return minorFromDecimalString(text);
 }
 
+/**
+ * The success return's decoded `data`, every number kept as the exact text eSewa wrote
+ * (`"total_amount":1000.0` reads "1000.0"): eSewa signs the text it sent, and a number re-written
+ * by JavaScript ("1000") would no longer match its signature. Amounts are then read from that
+ * text, exactly, by minorFromEsewa.
+ */
+export function parseEsewaData(json: string): unknown {
+  return JSON.parse(json, (_key: string, value: unknown, context?: { source?: string }) =>
+    typeof value === 'number' && typeof context?.source === 'string' ? context.source : value);
+}
+
 /** Status-check statuses: COMPLETE, PENDING, FULL_REFUND, PARTIAL_REFUND, AMBIGUOUS, NOT_FOUND, CANCELED. */
 const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'>> = {
   COMPLETE: { status: 'SUCCESS' },

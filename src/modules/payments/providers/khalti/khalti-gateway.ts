@@ -2,6 +2,7 @@ import type { KhaltiConfig } from './settings';
 import { InvalidCallbackError, ProviderUnavailableError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayVoid, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
 import { asRecord, callProvider, withLookupRetries, type ProviderCallPolicy } from '../provider-http';
 import { lookupFromOutcome } from '../provider-outcome';
+import { ReturnLookupCache } from '../return-lookup-cache';
 import { lookupOutcome, returnProblem } from './khalti-wire';
 
 /** Validated once in config (KHALTI_*), with `website_url` resolved to PUBLIC_BASE_URL when unset. */
@@ -18,6 +19,7 @@ const PROVIDER = 'khalti';
  */
 export class KhaltiGateway implements PaymentGateway {
   readonly provider = PROVIDER;
+  private readonly returnLookups = new ReturnLookupCache();
 
   constructor(
     readonly name: GatewayName,
@@ -46,7 +48,7 @@ export class KhaltiGateway implements PaymentGateway {
   async confirmReturn(query: ReturnQuery, payment: PaymentAtGateway): Promise<GatewayLookup> {
     const problem = returnProblem(query, payment);
     if (problem) throw new InvalidCallbackError(problem);
-    const lookup = await this.lookupStatus(payment);
+    const lookup = await this.returnLookups.lookup(payment.paymentRef, () => this.lookupStatus(payment));
     // A pidx Khalti does not know under our key: not our merchant's payment.
     if (lookup === NOT_FOUND) throw new InvalidCallbackError('pidx unknown to Khalti under our key');
     return lookup;
