@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as fontkit from 'fontkit';
+import bidiFactory from 'bidi-js';
 import { sfntFromWoff } from './woff';
 import { present } from '../../kernel/narrow';
 
@@ -16,26 +17,54 @@ declare global {
 
 export type FontWeight = 'regular' | 'bold';
 
-/**
- * Noto Sans Devanagari from @fontsource/noto-sans-devanagari (SIL Open Font License), which ships
- * the family in unicode-range subsets: Latin, Latin Extended (ā, ś, ñ, ł...) and Devanagari. Each
- * is a face of its own, so text is split into runs by which face has the glyphs (fontRuns).
- * Each face is converted from WOFF to TrueType and parsed once here, then shared by every
- * certificate (pdfkit subsets it per document); parsing it per document cost 75 ms a page.
- */
-const SUBSETS = ['latin', 'latin-ext', 'devanagari'] as const;
 const WEIGHTS: Record<FontWeight, number> = { regular: 400, bold: 700 };
 const FONT_WEIGHTS: readonly FontWeight[] = ['regular', 'bold'];
+
+/**
+ * The Noto Sans faces the certificate draws with (SIL Open Font License, from @fontsource), in
+ * the order a character looks for a face: the Latin and Devanagari of Noto Sans Devanagari first
+ * (the certificate's own text), then Noto Sans for Vietnamese, Cyrillic and Greek, then Hebrew,
+ * Arabic and Thai. Each file is one unicode-range subset, a face of its own, so text is split into
+ * runs by which face has the glyphs (fontRuns). These are small (tens of kilobytes): each is
+ * converted from WOFF to TrueType and parsed once at start, in both weights, then shared by every
+ * certificate (pdfkit embeds only the glyphs a document uses); parsing per document cost 75 ms.
+ */
+const FACES: ReadonlyArray<{ family: string; subsets: readonly string[]; file: (subset: string, weight: number) => string }> = [
+  { family: 'noto-sans-devanagari', subsets: ['latin', 'latin-ext', 'devanagari'], file: (subset, weight) => `noto-sans-devanagari-${subset}-${weight}-normal.woff` },
+  { family: 'noto-sans', subsets: ['vietnamese', 'cyrillic', 'cyrillic-ext', 'greek', 'greek-ext'], file: (subset, weight) => `noto-sans-${subset}-${weight}-normal.woff` },
+  { family: 'noto-sans-hebrew', subsets: ['hebrew'], file: (subset, weight) => `noto-sans-hebrew-${subset}-${weight}-normal.woff` },
+  { family: 'noto-sans-arabic', subsets: ['arabic'], file: (subset, weight) => `noto-sans-arabic-${subset}-${weight}-normal.woff` },
+  { family: 'noto-sans-thai', subsets: ['thai'], file: (subset, weight) => `noto-sans-thai-${subset}-${weight}-normal.woff` },
+];
+
+/**
+ * Chinese, Japanese and Korean come in about 120 numbered subsets each (some 350 files): parsing
+ * them all took 4 s, too long for every start. Only their stylesheet's `unicode-range`s are read
+ * at start; a subset is parsed the first time a text needs one of its characters, then kept. The
+ * ranges only point to the candidate file: some list characters the file lacks, so its own cmap
+ * has the last word. Regular weight only: the certificate prints names and other partner text in
+ * the regular weight, and bold text falls back to a regular face that has the glyph.
+ */
+const CJK_FAMILIES = ['sc', 'jp', 'kr'] as const;
+type CjkFamily = (typeof CJK_FAMILIES)[number];
 
 export interface FontFace {
   /** The name the face is registered under in each document. */
   name: string;
   weight: FontWeight;
-  font: fontkit.Font;
+  /** Whether the face has a glyph for `codePoint` (a CJK face is parsed the first time it may). */
+  has(codePoint: number): boolean;
+  /** The parsed font; a CJK face is parsed on first use. */
+  readonly font: fontkit.Font;
+  /** The @fontsource package it comes from. */
+  family: string;
+  /** Set for the Chinese (sc), Japanese (jp) and Korean (kr) subsets. */
+  cjk?: CjkFamily;
 }
 
 export interface CertificateFonts {
   faces: readonly FontFace[];
+  byName: ReadonlyMap<string, FontFace>;
 }
 
 export interface TextRun {
@@ -43,18 +72,85 @@ export interface TextRun {
   text: string;
 }
 
+function fontsourceDirectory(family: string): string {
+  return path.dirname(require.resolve(`@fontsource/${family}/package.json`));
+}
+
+function parse(file: string): fontkit.Font {
+  const font = fontkit.create(sfntFromWoff(fs.readFileSync(file)));
+  if (!('layout' in font)) throw new Error(`${file} is a font collection, not a font`);
+  return withSharedLayouts(font);
+}
+
 export function loadCertificateFonts(): CertificateFonts {
-  const directory = path.join(path.dirname(require.resolve('@fontsource/noto-sans-devanagari/package.json')), 'files');
   const faces: FontFace[] = [];
   for (const weight of FONT_WEIGHTS) {
-    for (const subset of SUBSETS) {
-      const file = path.join(directory, `noto-sans-devanagari-${subset}-${WEIGHTS[weight]}-normal.woff`);
-      const font = fontkit.create(sfntFromWoff(fs.readFileSync(file)));
-      if (!('layout' in font)) throw new Error(`${file} is a font collection, not a font`);
-      faces.push({ name: `${subset}-${weight}`, weight, font: withSharedLayouts(font) });
+    for (const { family, subsets, file } of FACES) {
+      const directory = path.join(fontsourceDirectory(family), 'files');
+      for (const subset of subsets) {
+        const font = parse(path.join(directory, file(subset, WEIGHTS[weight])));
+        faces.push({ name: `${subset}-${weight}`, family, weight, font, has: (codePoint) => font.hasGlyphForCodePoint(codePoint) });
+      }
     }
   }
-  return { faces };
+  for (const family of CJK_FAMILIES) faces.push(...cjkFaces(family));
+  return { faces, byName: new Map(faces.map((face) => [face.name, face])) };
+}
+
+/** The numbered subsets of Noto Sans SC, JP or KR, each parsed on first use. */
+function cjkFaces(family: CjkFamily): FontFace[] {
+  const directory = fontsourceDirectory(`noto-sans-${family}`);
+  const css = fs.readFileSync(path.join(directory, '400.css'), 'utf8');
+  const faces: FontFace[] = [];
+  const pattern = new RegExp(`files/(noto-sans-${family}-(\\d+)-400-normal)\\.woff2[^;]*;\\s*unicode-range:\\s*([^;]+);`, 'g');
+  for (const match of css.matchAll(pattern)) {
+    const [, file = '', number = '', ranges = ''] = match;
+    const range = codePointsOf(ranges);
+    let font: fontkit.Font | undefined;
+    const load = () => (font ??= parse(path.join(directory, 'files', `${file}.woff`)));
+    faces.push({
+      name: `${family}-${number}-regular`,
+      family: `noto-sans-${family}`,
+      weight: 'regular',
+      cjk: family,
+      has: (codePoint) => range.has(codePoint) && load().hasGlyphForCodePoint(codePoint),
+      get font() {
+        return load();
+      },
+    });
+  }
+  if (faces.length === 0) throw new Error(`no unicode-range subsets found for noto-sans-${family}`);
+  return faces;
+}
+
+/** `U+4e00-4e0f,U+4e11` as a set of code points. */
+function codePointsOf(unicodeRange: string): Set<number> {
+  const codePoints = new Set<number>();
+  for (const part of unicodeRange.split(',')) {
+    const [from = '', to] = part.trim().replace(/^U\+/i, '').split('-');
+    const start = parseInt(from, 16);
+    const end = to === undefined ? start : parseInt(to, 16);
+    for (let codePoint = start; codePoint <= end; codePoint++) codePoints.add(codePoint);
+  }
+  return codePoints;
+}
+
+/** The face registered as `name` (a run's face). */
+export function faceNamed(fonts: CertificateFonts, name: string): FontFace {
+  return present(fonts.byName.get(name), `the certificate face ${name}`);
+}
+
+/**
+ * The characters of `text` that no face has, each once, in order: drawn, each would be an empty
+ * box. Registration refuses a name with any (travellers ask through certificates/index.ts).
+ */
+export function unprintableCharacters(fonts: CertificateFonts, text: string): string[] {
+  const missing = new Set<string>();
+  for (const character of text) {
+    const codePoint = character.codePointAt(0) ?? 0;
+    if (!fonts.faces.some((face) => face.has(codePoint))) missing.add(character);
+  }
+  return [...missing];
 }
 
 /** Distinct words whose shaping a face keeps; past this it starts over, so memory stays bounded. */
@@ -100,25 +196,95 @@ function withSharedLayouts(font: fontkit.Font): fontkit.Font {
   });
 }
 
+const KANA = /[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]/u;
+const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/u;
+/** Hebrew, Arabic, Syriac, Thaana, NKo... and their presentation forms: text that may need the bidi algorithm. */
+const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]|[\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+
 /**
- * `text` cut into runs each drawn with one face: a character stays with the face of the run
- * before it when that face has it (so spaces and punctuation do not break a Devanagari word
- * group, which must be shaped whole), otherwise it takes the first face that has it. A character
- * no face has (Chinese, Cyrillic...) stays in the Latin face and prints as an empty box.
+ * The faces in the order `text` looks for one: those of `weight`, then the other weight's (a bold
+ * label falls back to a regular CJK face rather than a box). Han characters are shared by the
+ * three CJK families: a text with kana takes the Japanese forms, one with hangul the Korean, any
+ * other the Chinese; a Japanese name written in kanji alone gets the Chinese forms (legible, if
+ * not the ones a Japanese reader expects).
+ */
+function facesFor(fonts: CertificateFonts, text: string, weight: FontWeight): FontFace[] {
+  const first: CjkFamily = KANA.test(text) ? 'jp' : HANGUL.test(text) ? 'kr' : 'sc';
+  const rank = (face: FontFace) => (face.weight === weight ? 0 : 2) + (face.cjk !== undefined && face.cjk !== first ? 1 : 0);
+  return [...fonts.faces].sort((a, b) => rank(a) - rank(b));
+}
+
+const bidi = bidiFactory();
+
+interface Placed {
+  character: string;
+  face: FontFace;
+  /** Its bidi embedding level: odd is right to left. */
+  level: number;
+}
+
+/**
+ * `text` cut into runs each drawn with one face, left to right as they go on the page: a
+ * character stays with the face of the run before it when that face has it (so spaces and
+ * punctuation do not break a Devanagari word group, which must be shaped whole), otherwise it
+ * takes the first face that has it. A space between words of another script goes back to the
+ * Latin face: some subsets (Arabic, Vietnamese) give their space glyph no character, and a reader
+ * of the PDF would extract a control character for it. A character no face has stays in the run's face and would
+ * print as an empty box; registration refuses such names (unprintableCharacters).
+ *
+ * Right-to-left text (Hebrew, Arabic) is put in visual order with the Unicode bidi algorithm
+ * (bidi-js), on the whole text before pdfkit wraps it: the values it draws are short. Each
+ * right-to-left word of one face stays a run of its own in logical order, because fontkit shapes it
+ * that way (Arabic letters join by their logical neighbours) and itself lays its glyphs out right
+ * to left; the words, the spaces between them and any left-to-right part are what the algorithm
+ * reorders. Mirrored brackets inside right-to-left text are not swapped.
  */
 export function fontRuns(fonts: CertificateFonts, text: string, weight: FontWeight): TextRun[] {
-  const faces = fonts.faces.filter((face) => face.weight === weight);
-  const runs: TextRun[] = [];
+  const faces = facesFor(fonts, text, weight);
+  const placed: Placed[] = [];
   let current: FontFace | undefined;
   for (const character of text) {
     const codePoint = character.codePointAt(0) ?? 0;
-    const face = current?.font.hasGlyphForCodePoint(codePoint)
-      ? current
-      : (faces.find((candidate) => candidate.font.hasGlyphForCodePoint(codePoint)) ?? current ?? present(faces[0], `a ${weight} face`));
-    const last = runs[runs.length - 1];
-    if (face === current && last !== undefined) last.text += character;
-    else runs.push({ face: face.name, text: character });
+    const kept = current?.has(codePoint) && (!/\s/u.test(character) || current.family === 'noto-sans-devanagari') ? current : undefined;
+    const face = kept ?? faces.find((candidate) => candidate.has(codePoint)) ?? current ?? present(faces[0], `a ${weight} face`);
+    placed.push({ character, face, level: 0 });
     current = face;
   }
-  return runs;
+  const visual = RIGHT_TO_LEFT.test(text) ? visualOrder(text, placed) : placed;
+
+  const runs: Array<TextRun & { rightToLeft: boolean }> = [];
+  let previous: Placed | undefined;
+  for (const item of visual) {
+    const rightToLeft = item.level % 2 === 1 && !/\s/u.test(item.character);
+    const last = runs[runs.length - 1];
+    if (last !== undefined && previous?.face === item.face && last.rightToLeft === rightToLeft) last.text += item.character;
+    else runs.push({ face: item.face.name, text: item.character, rightToLeft });
+    previous = item;
+  }
+  return runs.map(({ face, text: run, rightToLeft }) => ({ face, text: rightToLeft ? [...run].reverse().join('') : run }));
+}
+
+/** `placed` (one entry per code point of `text`) with its levels, reordered for display (UAX #9, rule L2). */
+function visualOrder(text: string, placed: Placed[]): Placed[] {
+  const embedding = bidi.getEmbeddingLevels(text);
+  // The levels are per UTF-16 unit; an entry takes the level of its first unit.
+  let unit = 0;
+  const items = placed.map((item) => {
+    const level = embedding.levels[unit] ?? 0;
+    unit += item.character.length;
+    return { ...item, level };
+  });
+  // The flips are in UTF-16 units too; each covers whole characters (both halves of a pair share a level).
+  for (const [start, end] of bidi.getReorderSegments(text, embedding)) {
+    let offset = 0;
+    let from = -1;
+    let to = -1;
+    items.forEach((item, index) => {
+      if (offset === start) from = index;
+      offset += item.character.length;
+      if (offset - 1 === end) to = index;
+    });
+    if (from >= 0 && to >= from) items.splice(from, to - from + 1, ...items.slice(from, to + 1).reverse());
+  }
+  return items;
 }

@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { decimalStringFromMinor, type Minor } from '../../kernel/money';
 import type { CertificateContent } from './rules/certificate-content';
-import { fontRuns, type CertificateFonts, type FontWeight } from './certificate-fonts';
+import { faceNamed, fontRuns, type CertificateFonts, type FontWeight } from './certificate-fonts';
 import { drawQrCode } from './qr-code';
 
 const PAGE = { width: 595.28, height: 841.89 };
@@ -47,7 +47,8 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
       CreationDate: content.issuedAt,
     },
   });
-  for (const face of fonts.faces) doc.registerFont(face.name, face.font);
+  // Faces are registered as text needs them: a CJK face is parsed only for a name that uses it.
+  doc.registerFont('latin-regular', faceNamed(fonts, 'latin-regular').font);
   const write = writer(doc, fonts);
 
   header(doc, write, content);
@@ -79,18 +80,24 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
 type Write = (text: string, x: number | undefined, y: number | undefined, style?: TextStyle) => void;
 
 /**
- * Draws `text` in runs of the faces that have its glyphs. Text in a script that extraction would
- * read in glyph order (a Devanagari reph is drawn after the consonant it precedes) is marked with
- * its logical text as /ActualText, so copying and screen readers get the name as written.
+ * Draws `text` in runs of the faces that have its glyphs. Text that is not all in the Latin faces
+ * may be read back in glyph order, not as written (a Devanagari reph is drawn after the consonant
+ * it precedes, Arabic and Hebrew right to left): it is marked with its logical text as
+ * /ActualText, so copying and screen readers get the name as written.
  */
 function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write {
+  const registered = new Set(['latin-regular']);
   return (text, x, y, style = {}) => {
     const runs = fontRuns(fonts, text.length > 0 ? text : ' ', style.weight ?? 'regular');
-    const marked = runs.some((run) => run.face.startsWith('devanagari'));
+    const marked = runs.some((run) => !/^latin-/.test(run.face));
     if (marked) doc.markContent('Span', { actual: text });
     doc.fontSize(style.size ?? 10).fillColor(style.color ?? INK);
     runs.forEach((run, index) => {
       const options = { width: style.width, align: style.align, continued: index < runs.length - 1, lineGap: 1 };
+      if (!registered.has(run.face)) {
+        doc.registerFont(run.face, faceNamed(fonts, run.face).font);
+        registered.add(run.face);
+      }
       doc.font(run.face);
       if (index === 0 && x !== undefined) doc.text(run.text, x, y, options);
       else doc.text(run.text, options);
