@@ -64,6 +64,11 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
   row(doc, write, 'Coverage window', `${content.coverageStartDate} to ${content.coverageEndDate} (${content.durationDays} days, both dates included)`);
   row(doc, write, 'Package', `${content.packageName} (${content.packageCode})`);
   row(doc, write, 'Underwriter', content.underwriter);
+  row(doc, write, 'Premium paid', `${content.premium.currency} ${grouped(content.premium.amount)}`);
+  row(doc, write, 'Policyholder', content.policyholder.company);
+  if (content.policyholder.agencies.length > 0) row(doc, write, 'Listed agencies', content.policyholder.agencies.join(', '));
+  const wordingTop = row(doc, write, 'Policy wording', content.policyWordingUrl);
+  doc.link(VALUE_X, wordingTop, VALUE_WIDTH, doc.y - wordingTop - 3, content.policyWordingUrl);
 
   section(doc, write, 'Coverage');
   for (const line of content.coverage) amountRow(doc, write, line.name, `${content.currency} ${grouped(line.amount)}`);
@@ -123,7 +128,7 @@ function header(doc: PDFKit.PDFDocument, write: Write, content: CertificateConte
   write('Policy number', MARGIN, top + 4, { size: 9, color: MUTED, width: textWidth });
   write(content.policyNumber, MARGIN, top + 17, { weight: 'bold', size: 22, color: INK, width: textWidth });
   write(`Order ${content.orderRef}`, MARGIN, top + 48, { size: 9.5, color: MUTED, width: textWidth });
-  write(`Issued on ${content.issuedOn}`, MARGIN, top + 62, { size: 9.5, color: MUTED, width: textWidth });
+  write(`${content.version.kind} ${content.version.date}`, MARGIN, top + 62, { size: 9.5, color: MUTED, width: textWidth });
   write(`Verify at ${content.verificationUrl}`, MARGIN, top + 76, { size: 8.5, color: MUTED, width: textWidth });
   doc.y = top + QR_SIZE + 18;
 }
@@ -150,13 +155,15 @@ function section(doc: PDFKit.PDFDocument, write: Write, title: string): void {
   doc.y += 6;
 }
 
-function row(doc: PDFKit.PDFDocument, write: Write, label: string, value: string): void {
+/** Draws a label and its value side by side; returns the row's top. */
+function row(doc: PDFKit.PDFDocument, write: Write, label: string, value: string): number {
   ensureRoom(doc, Math.max(heightOf(doc, label, 9.5, LABEL_WIDTH), heightOf(doc, value, 10.5, VALUE_WIDTH)) + 3);
   const top = doc.y;
   write(label, MARGIN, top, { size: 9.5, color: MUTED, width: LABEL_WIDTH });
   const afterLabel = doc.y;
   write(value, VALUE_X, top, { size: 10.5, width: VALUE_WIDTH });
   doc.y = Math.max(afterLabel, doc.y) + 3;
+  return top;
 }
 
 function amountRow(doc: PDFKit.PDFDocument, write: Write, name: string, amount: string): void {
@@ -186,7 +193,7 @@ function assistance(doc: PDFKit.PDFDocument, write: Write, content: CertificateC
 function footer(doc: PDFKit.PDFDocument, write: Write, content: CertificateContent): void {
   const text =
     `This certificate confirms that the traveller named above is insured by ${content.underwriter} under policy ${content.policyNumber} ` +
-    `for the coverage window and the altitude shown. The policy's terms and conditions govern the cover. ` +
+    `for the coverage window and the altitude shown. The policy wording at ${content.policyWordingUrl} governs the cover. ` +
     `Anyone may check that it is valid with the QR code or at ${content.verificationUrl}.`;
   const height = heightOf(doc, text, 8, CONTENT_WIDTH);
   ensureRoom(doc, height + 6);
