@@ -4,12 +4,13 @@ import { randomBytes } from 'node:crypto';
  * The settings a production deployment must give: its payment providers (Khalti for cards, eSewa
  * for the wallet, with credentials of their own, drawn here: a key written into the repository
  * would be a published one; nothing is asked of the providers at start) and the assistance
- * contacts its certificates print.
+ * contacts and policy wording link its certificates print.
  */
 export function liveProvidersEnv(): Record<string, string> {
   return {
     ASSISTANCE_PHONE: '+977 1 5970 000',
     ASSISTANCE_EMAIL: 'assistance@trekcover.example.com',
+    POLICY_WORDING_URL: 'https://trekcover.example.com/policy-wording-2026.pdf',
     CARD_GATEWAY_PROVIDER: 'khalti',
     WALLET_GATEWAY_PROVIDER: 'esewa',
     KHALTI_SECRET_KEY: randomBytes(16).toString('hex'),
