@@ -29,8 +29,10 @@ const FONT_WEIGHTS: readonly FontWeight[] = ['regular', 'bold'];
  * converted from WOFF to TrueType and parsed once at start, in both weights, then shared by every
  * certificate (pdfkit embeds only the glyphs a document uses); parsing per document cost 75 ms.
  */
-const FACES: ReadonlyArray<{ family: string; subsets: readonly string[]; file: (subset: string, weight: number) => string }> = [
+const FACES: ReadonlyArray<{ family: string; subsets: readonly string[]; file: (subset: string, weight: number) => string; prefix?: string }> = [
   { family: 'noto-sans-devanagari', subsets: ['latin', 'latin-ext', 'devanagari'], file: (subset, weight) => `noto-sans-devanagari-${subset}-${weight}-normal.woff` },
+  // Noto Sans's own Latin Extended has more than Noto Sans Devanagari's (the Ṣ and Ẹ of Yoruba names...).
+  { family: 'noto-sans', subsets: ['latin-ext'], file: (subset, weight) => `noto-sans-${subset}-${weight}-normal.woff`, prefix: 'sans-' },
   { family: 'noto-sans', subsets: ['vietnamese', 'cyrillic', 'cyrillic-ext', 'greek', 'greek-ext'], file: (subset, weight) => `noto-sans-${subset}-${weight}-normal.woff` },
   { family: 'noto-sans-hebrew', subsets: ['hebrew'], file: (subset, weight) => `noto-sans-hebrew-${subset}-${weight}-normal.woff` },
   { family: 'noto-sans-arabic', subsets: ['arabic'], file: (subset, weight) => `noto-sans-arabic-${subset}-${weight}-normal.woff` },
@@ -85,11 +87,11 @@ function parse(file: string): fontkit.Font {
 export function loadCertificateFonts(): CertificateFonts {
   const faces: FontFace[] = [];
   for (const weight of FONT_WEIGHTS) {
-    for (const { family, subsets, file } of FACES) {
+    for (const { family, subsets, file, prefix = '' } of FACES) {
       const directory = path.join(fontsourceDirectory(family), 'files');
       for (const subset of subsets) {
         const font = parse(path.join(directory, file(subset, WEIGHTS[weight])));
-        faces.push({ name: `${subset}-${weight}`, family, weight, font, has: (codePoint) => font.hasGlyphForCodePoint(codePoint) });
+        faces.push({ name: `${prefix}${subset}-${weight}`, family, weight, font, has: (codePoint) => font.hasGlyphForCodePoint(codePoint) });
       }
     }
   }
