@@ -51,7 +51,8 @@ describe('a certificate prints the insured\'s name in its own script', () => {
     // As PDF.js reads it back: Devanagari in glyph order, Hebrew and Arabic words in the order drawn (see asExtracted).
     expect(read.text).toContain(`Name ${asExtracted(name)} Date of birth`);
     expect(charactersWithoutGlyph(pdf, name)).toEqual([]);
-  });
+    // Registration, order, card checkout and download: a minute on a busy two-core machine.
+  }, 90_000);
 });
 
 describe('registration refuses a name the certificate cannot print', () => {

@@ -22,44 +22,44 @@ const FONT_WEIGHTS: readonly FontWeight[] = ['regular', 'bold'];
 
 /**
  * The Noto Sans faces the certificate draws with (SIL Open Font License, from @fontsource), in
- * the order a character looks for a face: the Latin and Devanagari of Noto Sans Devanagari first
- * (the certificate's own text), then Noto Sans for Vietnamese, Cyrillic and Greek, then Hebrew,
- * Arabic and Thai. Each file is one unicode-range subset, a face of its own, so text is split into
- * runs by which face has the glyphs (fontRuns). These are small (tens of kilobytes): each is
- * converted from WOFF to TrueType and parsed once at start, in both weights, then shared by every
+ * the order a character looks for a face. @fontsource ships each family in unicode-range
+ * subsets, each a face of its own, so text is split into runs by which face has the glyphs
+ * (fontRuns). Each face is converted from WOFF to TrueType and parsed once, then shared by every
  * certificate (pdfkit embeds only the glyphs a document uses); parsing per document cost 75 ms.
+ *
+ * Noto Sans Devanagari's Latin, Latin Extended and Devanagari (the certificate's own text) are
+ * parsed at start. The others are many: Noto Sans's Latin Extended (the Ṣ and Ẹ of Yoruba names
+ * the Devanagari family lacks), Vietnamese, Cyrillic and Greek, Hebrew, Arabic and Thai in both
+ * weights, and Chinese, Japanese and Korean in some 120 numbered subsets each (parsing those
+ * alone took 4 s). Of these only the stylesheets' `unicode-range`s are read at start; a face is
+ * parsed the first time a text needs a character of its range, then kept. A range only points
+ * to the candidate file (994 of the code points Noto Sans SC's ranges list are not in their
+ * file): the file's cmap has the last word. CJK comes in the regular weight only: bold text
+ * falls back to a regular face that has the glyph.
  */
-const FACES: ReadonlyArray<{ family: string; subsets: readonly string[]; file: (subset: string, weight: number) => string; prefix?: string }> = [
-  { family: 'noto-sans-devanagari', subsets: ['latin', 'latin-ext', 'devanagari'], file: (subset, weight) => `noto-sans-devanagari-${subset}-${weight}-normal.woff` },
-  // Noto Sans's own Latin Extended has more than Noto Sans Devanagari's (the Ṣ and Ẹ of Yoruba names...).
-  { family: 'noto-sans', subsets: ['latin-ext'], file: (subset, weight) => `noto-sans-${subset}-${weight}-normal.woff`, prefix: 'sans-' },
-  { family: 'noto-sans', subsets: ['vietnamese', 'cyrillic', 'cyrillic-ext', 'greek', 'greek-ext'], file: (subset, weight) => `noto-sans-${subset}-${weight}-normal.woff` },
-  { family: 'noto-sans-hebrew', subsets: ['hebrew'], file: (subset, weight) => `noto-sans-hebrew-${subset}-${weight}-normal.woff` },
-  { family: 'noto-sans-arabic', subsets: ['arabic'], file: (subset, weight) => `noto-sans-arabic-${subset}-${weight}-normal.woff` },
-  { family: 'noto-sans-thai', subsets: ['thai'], file: (subset, weight) => `noto-sans-thai-${subset}-${weight}-normal.woff` },
-];
+const AT_START = { family: 'noto-sans-devanagari', subsets: ['latin', 'latin-ext', 'devanagari'] } as const;
 
-/**
- * Chinese, Japanese and Korean come in about 120 numbered subsets each (some 350 files): parsing
- * them all took 4 s, too long for every start. Only their stylesheet's `unicode-range`s are read
- * at start; a subset is parsed the first time a text needs one of its characters, then kept. The
- * ranges only point to the candidate file: some list characters the file lacks, so its own cmap
- * has the last word. Regular weight only: the certificate prints names and other partner text in
- * the regular weight, and bold text falls back to a regular face that has the glyph.
- */
 const CJK_FAMILIES = ['sc', 'jp', 'kr'] as const;
 type CjkFamily = (typeof CJK_FAMILIES)[number];
+
+const ON_DEMAND: ReadonlyArray<{ family: string; subsets: RegExp; weights: readonly FontWeight[]; name: (subset: string) => string; cjk?: CjkFamily }> = [
+  { family: 'noto-sans', subsets: /^(latin-ext|vietnamese|cyrillic|cyrillic-ext|greek|greek-ext)$/, weights: FONT_WEIGHTS, name: (subset) => (subset === 'latin-ext' ? 'sans-latin-ext' : subset) },
+  { family: 'noto-sans-hebrew', subsets: /^hebrew$/, weights: FONT_WEIGHTS, name: (subset) => subset },
+  { family: 'noto-sans-arabic', subsets: /^arabic$/, weights: FONT_WEIGHTS, name: (subset) => subset },
+  { family: 'noto-sans-thai', subsets: /^thai$/, weights: FONT_WEIGHTS, name: (subset) => subset },
+  ...CJK_FAMILIES.map((cjk) => ({ family: `noto-sans-${cjk}`, subsets: /^\d+$/, weights: ['regular'] as const, name: (subset: string) => `${cjk}-${subset}`, cjk })),
+];
 
 export interface FontFace {
   /** The name the face is registered under in each document. */
   name: string;
-  weight: FontWeight;
-  /** Whether the face has a glyph for `codePoint` (a CJK face is parsed the first time it may). */
-  has(codePoint: number): boolean;
-  /** The parsed font; a CJK face is parsed on first use. */
-  readonly font: fontkit.Font;
   /** The @fontsource package it comes from. */
   family: string;
+  weight: FontWeight;
+  /** Whether the face has a glyph for `codePoint` (a face read on demand is parsed the first time it may). */
+  has(codePoint: number): boolean;
+  /** The parsed font; a face read on demand is parsed on first use. */
+  readonly font: fontkit.Font;
   /** Set for the Chinese (sc), Japanese (jp) and Korean (kr) subsets. */
   cjk?: CjkFamily;
 }
@@ -87,54 +87,50 @@ function parse(file: string): fontkit.Font {
 export function loadCertificateFonts(): CertificateFonts {
   const faces: FontFace[] = [];
   for (const weight of FONT_WEIGHTS) {
-    for (const { family, subsets, file, prefix = '' } of FACES) {
-      const directory = path.join(fontsourceDirectory(family), 'files');
-      for (const subset of subsets) {
-        const font = parse(path.join(directory, file(subset, WEIGHTS[weight])));
-        faces.push({ name: `${prefix}${subset}-${weight}`, family, weight, font, has: (codePoint) => font.hasGlyphForCodePoint(codePoint) });
-      }
+    const directory = path.join(fontsourceDirectory(AT_START.family), 'files');
+    for (const subset of AT_START.subsets) {
+      const font = parse(path.join(directory, `${AT_START.family}-${subset}-${WEIGHTS[weight]}-normal.woff`));
+      faces.push({ name: `${subset}-${weight}`, family: AT_START.family, weight, font, has: (codePoint) => font.hasGlyphForCodePoint(codePoint) });
     }
   }
-  for (const family of CJK_FAMILIES) faces.push(...cjkFaces(family));
+  for (const source of ON_DEMAND) for (const weight of source.weights) faces.push(...facesOnDemand(source, weight));
   return { faces, byName: new Map(faces.map((face) => [face.name, face])) };
 }
 
-/** The numbered subsets of Noto Sans SC, JP or KR, each parsed on first use. */
-function cjkFaces(family: CjkFamily): FontFace[] {
-  const directory = fontsourceDirectory(`noto-sans-${family}`);
-  const css = fs.readFileSync(path.join(directory, '400.css'), 'utf8');
+/** The subsets of `family` in `weight` its stylesheet lists, each parsed on first use. */
+function facesOnDemand(source: (typeof ON_DEMAND)[number], weight: FontWeight): FontFace[] {
+  const { family, subsets, name, cjk } = source;
+  const directory = fontsourceDirectory(family);
+  const css = fs.readFileSync(path.join(directory, `${WEIGHTS[weight]}.css`), 'utf8');
   const faces: FontFace[] = [];
-  const pattern = new RegExp(`files/(noto-sans-${family}-(\\d+)-400-normal)\\.woff2[^;]*;\\s*unicode-range:\\s*([^;]+);`, 'g');
-  for (const match of css.matchAll(pattern)) {
-    const [, file = '', number = '', ranges = ''] = match;
-    const range = codePointsOf(ranges);
+  const pattern = new RegExp(`files/(${family}-([a-z0-9-]+?)-${WEIGHTS[weight]}-normal)\\.woff2[^;]*;\\s*unicode-range:\\s*([^;]+);`, 'g');
+  for (const [, file = '', subset = '', unicodeRange = ''] of css.matchAll(pattern)) {
+    if (!subsets.test(subset)) continue;
+    const ranges = rangesOf(unicodeRange);
     let font: fontkit.Font | undefined;
     const load = () => (font ??= parse(path.join(directory, 'files', `${file}.woff`)));
     faces.push({
-      name: `${family}-${number}-regular`,
-      family: `noto-sans-${family}`,
-      weight: 'regular',
-      cjk: family,
-      has: (codePoint) => range.has(codePoint) && load().hasGlyphForCodePoint(codePoint),
+      name: `${name(subset)}-${weight}`,
+      family,
+      weight,
+      cjk,
+      has: (codePoint) => ranges.some(([from, to]) => codePoint >= from && codePoint <= to) && load().hasGlyphForCodePoint(codePoint),
       get font() {
         return load();
       },
     });
   }
-  if (faces.length === 0) throw new Error(`no unicode-range subsets found for noto-sans-${family}`);
+  if (faces.length === 0) throw new Error(`no unicode-range subsets found for ${family} ${weight}`);
   return faces;
 }
 
-/** `U+4e00-4e0f,U+4e11` as a set of code points. */
-function codePointsOf(unicodeRange: string): Set<number> {
-  const codePoints = new Set<number>();
-  for (const part of unicodeRange.split(',')) {
+/** `U+4e00-4e0f,U+4e11` as inclusive code point ranges. */
+function rangesOf(unicodeRange: string): Array<[number, number]> {
+  return unicodeRange.split(',').map((part) => {
     const [from = '', to] = part.trim().replace(/^U\+/i, '').split('-');
     const start = parseInt(from, 16);
-    const end = to === undefined ? start : parseInt(to, 16);
-    for (let codePoint = start; codePoint <= end; codePoint++) codePoints.add(codePoint);
-  }
-  return codePoints;
+    return [start, to === undefined ? start : parseInt(to, 16)];
+  });
 }
 
 /** The face registered as `name` (a run's face). */
