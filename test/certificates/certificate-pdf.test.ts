@@ -7,7 +7,7 @@ const fonts = loadCertificateFonts();
 
 function content(coverageLines: number, name = 'Sophie Keller'): CertificateContent {
   return {
-    policyNumber: 'POL-2026-000087', orderRef: 'ORD-2026-000142', issuedOn: '2026-09-20', issuedAt: new Date('2026-09-20T08:24:39Z'), issuer: 'Himalayan Trek Cover',
+    policyNumber: 'POL-2026-000087', orderRef: 'ORD-2026-000142', issuedAt: new Date('2026-09-20T08:24:39Z'), issuer: 'Himalayan Trek Cover',
     version: { kind: 'Issued', date: '2026-09-20' }, premium: { amount: 4_500_00, currency: 'NPR' },
     policyholder: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'] }, policyWordingUrl: 'https://cover.example/wording.pdf',
     traveller: { name, dateOfBirth: '1991-03-14', nationality: 'Germany', idType: 'PASSPORT', maskedIdNumber: '••••••T47' },

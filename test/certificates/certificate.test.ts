@@ -176,7 +176,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
     expect(read.text).toContain(`Premium paid ${order.currency} ${Number(whole).toLocaleString('en-US')}.${fraction}`);
     expect(read.text).toContain('Policyholder Himalayan Trails Pvt. Ltd.; agencies listed: Khumbu Guides');
     expect(read.text).toContain(`Policy wording ${POLICY_WORDING_URL}`);
-    expect(read.pages[0].links).toContain(POLICY_WORDING_URL);
+    expect(read.pages[0]?.links).toContain(POLICY_WORDING_URL);
     expect(read.text).toContain(`Issued ${kathmanduToday(order.paidAt)}`);
     expect(read.text).not.toContain('Amended');
   });

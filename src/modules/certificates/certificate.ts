@@ -58,7 +58,6 @@ export async function certificateOf(
   return {
     policyNumber: order.policyNumber,
     orderRef: order.orderRef,
-    issuedOn: kathmanduToday(order.paidAt),
     issuedAt: order.paidAt,
     // Issue 28 (amendments) passes the order's amendedAt here.
     version: certificateVersion(order.paidAt),

@@ -4,8 +4,7 @@ import type { Minor } from '../../../kernel/money';
 export interface CertificateContent {
   policyNumber: string;
   orderRef: string;
-  /** Kathmandu date of the payment that issued the policy; stable across downloads. */
-  issuedOn: string;
+  /** The payment that issued the policy: the document's creation date, stable across downloads. */
   issuedAt: Date;
   /**
    * Which version of the certificate this is: "Issued <date>" for the first, "Amended <date>"
