@@ -62,11 +62,21 @@ export interface FontFace {
   readonly font: fontkit.Font;
   /** Set for the Chinese (sc), Japanese (jp) and Korean (kr) subsets. */
   cjk?: CjkFamily;
+  /** A face read on demand: the code points its stylesheet says it has (its cmap decides). */
+  ranges?: ReadonlyArray<readonly [number, number]>;
 }
 
 export interface CertificateFonts {
   faces: readonly FontFace[];
   byName: ReadonlyMap<string, FontFace>;
+  /**
+   * For each code point some face read on demand may have, those faces: registration checks
+   * every character of up to 50 travellers against some 370 faces, and a lookup here spares it
+   * a scan of every face's ranges (about 60,000 code points, built in milliseconds at start).
+   */
+  candidates: ReadonlyMap<number, readonly FontFace[]>;
+  /** The faces parsed at start (Noto Sans Devanagari's). */
+  atStart: readonly FontFace[];
 }
 
 export interface TextRun {
@@ -94,7 +104,17 @@ export function loadCertificateFonts(): CertificateFonts {
     }
   }
   for (const source of ON_DEMAND) for (const weight of source.weights) faces.push(...facesOnDemand(source, weight));
-  return { faces, byName: new Map(faces.map((face) => [face.name, face])) };
+  const candidates = new Map<number, FontFace[]>();
+  for (const face of faces) {
+    for (const [from, to] of face.ranges ?? []) {
+      for (let codePoint = from; codePoint <= to; codePoint++) {
+        const listed = candidates.get(codePoint);
+        if (listed) listed.push(face);
+        else candidates.set(codePoint, [face]);
+      }
+    }
+  }
+  return { faces, byName: new Map(faces.map((face) => [face.name, face])), candidates, atStart: faces.filter((face) => face.ranges === undefined) };
 }
 
 /** The subsets of `family` in `weight` its stylesheet lists, each parsed on first use. */
@@ -114,6 +134,7 @@ function facesOnDemand(source: (typeof ON_DEMAND)[number], weight: FontWeight): 
       family,
       weight,
       cjk,
+      ranges,
       has: (codePoint) => ranges.some(([from, to]) => codePoint >= from && codePoint <= to) && load().hasGlyphForCodePoint(codePoint),
       get font() {
         return load();
@@ -125,7 +146,7 @@ function facesOnDemand(source: (typeof ON_DEMAND)[number], weight: FontWeight): 
 }
 
 /** `U+4e00-4e0f,U+4e11` as inclusive code point ranges. */
-function rangesOf(unicodeRange: string): Array<[number, number]> {
+function rangesOf(unicodeRange: string): Array<readonly [number, number]> {
   return unicodeRange.split(',').map((part) => {
     const [from = '', to] = part.trim().replace(/^U\+/i, '').split('-');
     const start = parseInt(from, 16);
@@ -143,12 +164,11 @@ export function faceNamed(fonts: CertificateFonts, name: string): FontFace {
  * box. Registration refuses a name with any (travellers ask through certificates/index.ts).
  */
 export function unprintableCharacters(fonts: CertificateFonts, text: string): string[] {
-  const missing = new Set<string>();
-  for (const character of text) {
+  return [...new Set(text)].filter((character) => {
     const codePoint = character.codePointAt(0) ?? 0;
-    if (!fonts.faces.some((face) => face.has(codePoint))) missing.add(character);
-  }
-  return [...missing];
+    const printable = fonts.atStart.some((face) => face.has(codePoint)) || (fonts.candidates.get(codePoint) ?? []).some((face) => face.has(codePoint));
+    return !printable;
+  });
 }
 
 /** Distinct words whose shaping a face keeps; past this it starts over, so memory stays bounded. */
