@@ -1,10 +1,10 @@
-import { fontRuns, loadCertificateFonts } from '../../src/modules/certificates/certificate-fonts';
+import { fontRuns, loadCertificateFonts, unprintableCharacters } from '../../src/modules/certificates/certificate-fonts';
 import { at } from '../support/elements';
 
 const fonts = loadCertificateFonts();
 const runs = (text: string) => fontRuns(fonts, text, 'regular').map((run) => [run.face, run.text]);
 
-describe('the certificate faces (Noto Sans Devanagari: Latin, Latin Extended, Devanagari)', () => {
+describe('the certificate faces (Noto Sans: Latin, Devanagari, Vietnamese, Cyrillic, Greek, Hebrew, Arabic, Thai, Chinese, Japanese, Korean)', () => {
   it('loads each face from its WOFF file as a TrueType font with the glyphs of its script', () => {
     const face = (name: string) => fonts.faces.find((candidate) => candidate.name === name)?.font;
     expect(face('devanagari-regular')?.hasGlyphForCodePoint('श'.codePointAt(0) ?? 0)).toBe(true);
@@ -33,5 +33,32 @@ describe('the certificate faces (Noto Sans Devanagari: Latin, Latin Extended, De
     const first = face.layout('Coverage');
     at(first.positions, 0).xAdvance *= 2;
     expect(at(face.layout('Coverage').positions, 0).xAdvance).toBe(at(first.positions, 0).xAdvance / 2);
+  });
+
+  it('lays a right-to-left name out in visual order: the last word leftmost, each word in logical order for fontkit to shape and lay out right to left', () => {
+    expect(runs('محمد علي')).toEqual([['arabic-regular', 'علي'], ['latin-regular', ' '], ['arabic-regular', 'محمد']]);
+    expect(runs('דוד כהן')).toEqual([['hebrew-regular', 'כהן'], ['latin-regular', ' '], ['hebrew-regular', 'דוד']]);
+    // Embedded in an English line, the Hebrew run is reversed in place.
+    expect(runs('Name: דוד כהן, Israel')).toEqual([['latin-regular', 'Name: '], ['hebrew-regular', 'כהן'], ['latin-regular', ' '], ['hebrew-regular', 'דוד'], ['latin-regular', ', Israel']]);
+  });
+
+  it('shapes an Arabic word with joining forms (fewer or other glyphs than letters, no .notdef)', () => {
+    const face = fonts.faces.find((candidate) => candidate.name === 'arabic-regular')?.font;
+    const glyphs = face?.layout('محمد').glyphs ?? [];
+    const isolated = [...'محمد'].map((letter) => face?.layout(letter).glyphs[0]?.id);
+    expect(glyphs.every((glyph) => glyph.id !== 0)).toBe(true);
+    expect(glyphs.map((glyph) => glyph.id)).not.toEqual([...isolated].reverse());
+  });
+
+  it('draws Han characters in Chinese forms, and in Japanese ones in a name with kana, Korean in a name with hangul', () => {
+    expect(runs('王小明').every(([face]) => face?.startsWith('sc-'))).toBe(true);
+    expect(runs('佐藤 さくら').filter(([face]) => face !== 'latin-regular').every(([face]) => face?.startsWith('jp-'))).toBe(true);
+    expect(runs('김민준').every(([face]) => face?.startsWith('kr-'))).toBe(true);
+  });
+
+  it('names the characters no face has, each once, and none of a name in a supported script', () => {
+    for (const name of ['Łucja Nguyễn', 'सीता शर्मा', 'Иван', 'Γιώργος', '王小明', '佐藤 さくら', '김민준', 'דוד', 'محمد', 'สมชาย']) expect(unprintableCharacters(fonts, name)).toEqual([]);
+    expect(unprintableCharacters(fonts, 'Abebe አበበ')).toEqual(['አ', 'በ']);
+    expect(unprintableCharacters(fonts, '𒀀 Ninlil')).toEqual(['𒀀']);
   });
 });

@@ -15,8 +15,9 @@ import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
 const ASSISTANCE = { ASSISTANCE_PHONE: '+977 1 5970 111', ASSISTANCE_EMAIL: 'rescue-desk@trekcover.example' };
+const POLICY_WORDING_URL = 'https://trekcover.example/wording/trek-2026.pdf';
 
-const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', ...ASSISTANCE } });
+const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', POLICY_WORDING_URL, ...ASSISTANCE } });
 let agency: TestPartner;
 let listed: TestPartner;
 let stranger: TestPartner;
@@ -146,7 +147,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
       `${order.coverageStartDate} to ${order.coverageEndDate}`,
       order.ctg.name, order.ctg.code, order.ctg.insuranceCompany,
       ASSISTANCE.ASSISTANCE_PHONE, ASSISTANCE.ASSISTANCE_EMAIL,
-      `Issued on ${kathmanduToday(order.paidAt)}`, verifyUrl,
+      `Issued ${kathmanduToday(order.paidAt)}`, verifyUrl,
       ...order.ctg.coverage.map((line) => line.name),
       ...order.includedDevices.map((device) => device.name),
     ];
@@ -156,6 +157,30 @@ describe('GET /orders/{orderRef}/certificate', () => {
       const [whole, fraction] = (line.coverageAmount / 100).toFixed(2).split('.');
       expect(read.text).toContain(`NPR ${Number(whole).toLocaleString('en-US')}.${fraction}`);
     }
+  });
+
+  it('prints what an insurer\'s certificate carries: the premium paid and its currency, the policyholder and the listed agencies, the policy wording link and the Issued version line', async () => {
+    const touristId = await newTraveller(server, agency.companyId, { name: 'Lukas Brandt' });
+    const quote = await everestQuote(client, agency);
+    const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId, {
+      // With the placing company, two agencies: the most an order lists.
+      travelCompanyIds: [listed.companyId],
+    }), { token: agency.token });
+    expect(created.status).toBe(201);
+    const orderRef = created.body.data.orderRef;
+    await payByCard(agency, orderRef);
+    const order = await server.orm.em.fork().findOneOrFail(Order, { orderRef });
+
+    const { pdf } = await downloadCertificate(agency, orderRef);
+
+    const read = await readPdf(pdf);
+    const [whole, fraction] = (order.totalAmount / 100).toFixed(2).split('.');
+    expect(read.text).toContain(`Premium paid ${order.currency} ${Number(whole).toLocaleString('en-US')}.${fraction}`);
+    expect(read.text).toContain('Policyholder Himalayan Trails Pvt. Ltd.; agencies listed: Khumbu Guides');
+    expect(read.text).toContain(`Policy wording ${POLICY_WORDING_URL}`);
+    expect(read.pages[0]?.links).toContain(POLICY_WORDING_URL);
+    expect(read.text).toContain(`Issued ${kathmanduToday(order.paidAt)}`);
+    expect(read.text).not.toContain('Amended');
   });
 
   it('when the traveller\'s name is in Devanagari, then it is drawn with the embedded Devanagari face, on the route and altitude of the quote', async () => {
@@ -215,12 +240,18 @@ describe('GET /orders/{orderRef}/certificate', () => {
   });
 });
 
+/** The colours of the four states (verification-page.ts): each state is told by its words and its colour. */
+const GREEN = '#0b6b3a';
+const AMBER = '#a35d00';
+const GREY = '#5f6b76';
+const RED = '#a1261b';
+
 describe('GET /verify/{policyNumber}', () => {
   const page = (policyNumber: string) => client.op('verifyPolicy', 'GET', verifyPath(policyNumber), undefined, { direct: true });
   const setOrder = (orderRef: string, changes: Partial<Pick<Order, 'status' | 'coverageStartDate' | 'coverageEndDate'>>) =>
     server.orm.em.fork().nativeUpdate(Order, { orderRef }, changes);
 
-  it('when the policy is paid and its window not over, then the page says Valid with the window, the altitude covered and the initials only', async () => {
+  it('when the policy is paid and today is inside its window, then the page says VALID in green with the window, the altitude covered and the initials only', async () => {
     const { detail } = await paidEverestOrder('Sophie Anna Keller', { dateOfBirth: '1990-07-21' });
     const ctg = await server.orm.em.fork().findOneOrFail(Ctg, detail.package.ctgId);
     // On the trek: the window began yesterday.
@@ -233,9 +264,11 @@ describe('GET /verify/{policyNumber}', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
-    expect(response.body).toContain('<h1>Valid</h1>');
-    expect(response.body).toContain('This policy is in force.');
+    expect(response.body).toContain('<h1>VALID</h1>');
+    expect(response.body).toContain(GREEN);
+    expect(response.body).toContain(`This policy covers today, until ${window.coverageEndDate} included.`);
     expect(response.body).toContain(`${window.coverageStartDate} to ${window.coverageEndDate}`);
+    expect(response.body).toContain(`${kathmanduToday()} (Nepal date)`);
     expect(response.body).toContain(`${ctg.maxAltitude.toLocaleString('en-US')} m`);
     expect(response.body).toContain('S. K.');
     expect(response.body).toContain('name="viewport"');
@@ -259,30 +292,50 @@ describe('GET /verify/{policyNumber}', () => {
   });
 
   it.each([
-    ['the order was cancelled', { status: 'CANCELLED' }, 'cancelled'],
-    ['the coverage window is over', { coverageStartDate: '2025-01-01', coverageEndDate: '2025-01-14' }, 'coverage window of this policy is over'],
-  ] as const)('when %s, then the page says Not valid and why', async (_case, changes, why) => {
+    ['the order was cancelled', 'CANCELLED', { status: 'CANCELLED' }, RED, 'This policy was cancelled: it covers nothing.'],
+    ['the coverage window is over', 'EXPIRED', { coverageStartDate: '2025-01-01', coverageEndDate: '2025-01-14' }, GREY, 'The cover of this policy ended on 2025-01-14.'],
+  ] as const)('when %s, then the page says %s in its own colour, never VALID', async (_case, headline, changes, colour, why) => {
     const { detail } = await paidEverestOrder('Ram Bahadur Thapa');
     await setOrder(detail.orderRef, changes as Partial<Order>);
     const response = await page(detail.policyNumber);
     expect(response.status).toBe(200);
-    expect(response.body).toContain('<h1>Not valid</h1>');
+    expect(response.body).toContain(`<h1>${headline}</h1>`);
+    expect(response.body).toContain(colour);
+    expect(response.body).not.toContain(GREEN);
+    expect(response.body).not.toContain('VALID</h1>');
     expect(response.body).toContain(why);
     expect(response.body).toContain('R. T.');
   });
 
-  it('when the cover starts later, then the policy is valid and the page says when cover begins', async () => {
+  it('when the cover starts later, then the page says NOT YET IN FORCE from the start date, in amber, not VALID: a checkpoint must not read it as covered today', async () => {
     const { detail } = await paidEverestOrder('Maya Gurung');
+    expect(detail.coverageStartDate > kathmanduToday()).toBe(true);
     const response = await page(detail.policyNumber);
-    expect(response.body).toContain('<h1>Valid</h1>');
-    expect(response.body).toContain(`cover begins on ${detail.coverageStartDate}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toContain(`<h1>NOT YET IN FORCE — from ${detail.coverageStartDate}</h1>`);
+    expect(response.body).toContain(AMBER);
+    expect(response.body).not.toContain(GREEN);
+    expect(response.body).not.toContain('<h1>VALID');
+    expect(response.body).toContain(`does not cover today: its cover begins on ${detail.coverageStartDate}`);
+  });
+
+  it('when the policy number is typed in lower case, with spaces or other dashes, then it finds the policy and names it as printed', async () => {
+    const { detail } = await paidEverestOrder('Nima Lama');
+    const printed: string = detail.policyNumber;
+    const canonical = await page(printed);
+    for (const typed of [printed.toLowerCase(), ` ${printed.replace(/-/g, ' ')} `, printed.replace(/-/g, ' - ').toLowerCase(), printed.replace(/-/g, '–')]) {
+      const response = await page(typed);
+      expect(response.status).toBe(200);
+      expect(response.body).toBe(canonical.body);
+      expect(response.body).toContain(`Policy ${printed}`);
+    }
   });
 
   it('when the number is unknown or not a policy number at all, then every answer is the same 404 page that repeats nothing', async () => {
     const unknown = await page('POL-2026-999999');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toContain('Policy not found');
-    for (const guess of ['ORD-2026-000001', '<script>alert(1)</script>', 'POL-2026-' + '9'.repeat(200), "POL' OR 1=1 --", 'pol-2026-000001']) {
+    for (const guess of ['ORD-2026-000001', '<script>alert(1)</script>', 'POL-2026-' + '9'.repeat(200), "POL' OR 1=1 --", 'pol-2026-999999', 'POL 2026 999999']) {
       const response = await page(guess);
       expect(response.status).toBe(404);
       expect(response.body).toBe(unknown.body);

@@ -34,7 +34,7 @@ describe('configuration validated at start', () => {
       verifyPerAddress: 60,
       providerReturnPerAddress: 30,
     });
-    expect(config.certificate).toEqual({ assistancePhone: '+977 1 4000 000', assistanceEmail: 'assistance@himalayantrekcover.example' });
+    expect(config.certificate).toEqual({ assistancePhone: '+977 1 4000 000', assistanceEmail: 'assistance@himalayantrekcover.example', policyWordingUrl: 'https://himalayantrekcover.example/policy-wording' });
     expect(config.maxDraftsPerCompany).toBe(500);
     expect(config.documentStorage).toEqual({ kind: 'disk' });
     expect(config.metrics).toEqual({ port: undefined, host: '127.0.0.1', token: undefined, onApiListener: true });
@@ -130,7 +130,9 @@ describe('configuration validated at start', () => {
   });
 
   it('takes the assistance contact printed on certificates only when a traveller can dial and write to it', () => {
-    expect(loadConfig({ ASSISTANCE_PHONE: '+977-1-5970111', ASSISTANCE_EMAIL: 'rescue@cover.example' }).certificate).toEqual({ assistancePhone: '+977-1-5970111', assistanceEmail: 'rescue@cover.example' });
+    expect(loadConfig({ ASSISTANCE_PHONE: '+977-1-5970111', ASSISTANCE_EMAIL: 'rescue@cover.example' }).certificate).toEqual({
+      assistancePhone: '+977-1-5970111', assistanceEmail: 'rescue@cover.example', policyWordingUrl: 'https://himalayantrekcover.example/policy-wording',
+    });
     expect(problemsOf({ ASSISTANCE_PHONE: '01 4000 000' })).toEqual(['ASSISTANCE_PHONE must be an international number such as +977 1 4000 000 (got "01 4000 000")']);
     expect(problemsOf({ ASSISTANCE_PHONE: '+977 1 4000 000 (24h)' })).toHaveLength(1);
     expect(problemsOf({ ASSISTANCE_EMAIL: 'rescue desk' })).toEqual(['ASSISTANCE_EMAIL must be an e-mail address (got "rescue desk")']);
@@ -227,6 +229,13 @@ describe('configuration validated at start', () => {
       "ASSISTANCE_EMAIL is not set: in production the certificate's assistance e-mail must be the real one",
     ]);
     expect(loadConfig({}).certificate.assistancePhone).toBe('+977 1 4000 000');
+  });
+
+  it('asks production for the policy wording the certificates link, as an https URL', () => {
+    const { POLICY_WORDING_URL: _wording, ...withoutWording } = LIVE_PROVIDERS;
+    expect(problemsOf({ NODE_ENV: 'production', ...withoutWording })).toEqual(['POLICY_WORDING_URL is not set: in production the certificate must link the real policy wording']);
+    expect(problemsOf({ POLICY_WORDING_URL: 'http://cover.example/wording' })).toEqual(['POLICY_WORDING_URL must be a https:// URL (got http://...)']);
+    expect(loadConfig({ POLICY_WORDING_URL: 'https://cover.example/wording.pdf' }).certificate.policyWordingUrl).toBe('https://cover.example/wording.pdf');
   });
 
   it('keeps metrics off the partner listener in production unless a token guards them, and off non-loopback hosts without one', () => {

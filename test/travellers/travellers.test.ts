@@ -353,3 +353,26 @@ describe('GET /travellers', () => {
     expect(Object.keys(response.body.details.fieldErrors)).toContain(field);
   });
 });
+
+describe('POST /travellers: what the certificate prints must be printable', () => {
+  it('refuses a name and a nationality in scripts no embedded certificate font has, naming the characters on each field, and registers nothing of the batch', async () => {
+    const overrides = [{ name: 'Ṣàngó 𒀭𒂗𒆠' }, { name: 'Abebe Bikila', nationality: 'ኢትዮጵያ' }];
+    const sets = await documentSets(partner.token, overrides.length);
+    const before = await travellersOf(partner.companyId);
+    const response = await register(sets.map((documents, i) => travellerInput(documents, overrides[i])));
+    expect(response.status).toBe(400);
+    expect(response.body.details.fieldErrors).toEqual({
+      '[0].name': 'contains characters the certificate cannot print: "𒀭" (U+1202D), "𒂗" (U+12097), "𒆠" (U+121A0)',
+      '[1].nationality': expect.stringMatching(/^contains characters the certificate cannot print: "ኢ" \(U\+12A2\), "ት" \(U\+1275\)/),
+    });
+    expect(await travellersOf(partner.companyId)).toBe(before);
+  });
+
+  it('accepts names in every script the certificate prints', async () => {
+    const names = ['Ṣàngó Nguyễn', 'सीता शर्मा', 'Иван Петров', 'Γιώργος', '王小明', '佐藤 さくら', '김민준', 'דוד כהן', 'محمد علي', 'สมชาย ใจดี'];
+    const sets = await documentSets(partner.token, names.length);
+    const response = await register(sets.map((documents, i) => travellerInput(documents, { name: names[i] })));
+    expect(response.status).toBe(201);
+    expect(response.body.data.map((traveller: { name: string }) => traveller.name)).toEqual(names);
+  });
+});

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as fontkit from 'fontkit';
+import bidiFactory from 'bidi-js';
 import { sfntFromWoff } from './woff';
 import { present } from '../../kernel/narrow';
 
@@ -16,26 +17,66 @@ declare global {
 
 export type FontWeight = 'regular' | 'bold';
 
-/**
- * Noto Sans Devanagari from @fontsource/noto-sans-devanagari (SIL Open Font License), which ships
- * the family in unicode-range subsets: Latin, Latin Extended (ā, ś, ñ, ł...) and Devanagari. Each
- * is a face of its own, so text is split into runs by which face has the glyphs (fontRuns).
- * Each face is converted from WOFF to TrueType and parsed once here, then shared by every
- * certificate (pdfkit subsets it per document); parsing it per document cost 75 ms a page.
- */
-const SUBSETS = ['latin', 'latin-ext', 'devanagari'] as const;
 const WEIGHTS: Record<FontWeight, number> = { regular: 400, bold: 700 };
 const FONT_WEIGHTS: readonly FontWeight[] = ['regular', 'bold'];
+
+/**
+ * The Noto Sans faces the certificate draws with (SIL Open Font License, from @fontsource), in
+ * the order a character looks for a face. @fontsource ships each family in unicode-range
+ * subsets, each a face of its own, so text is split into runs by which face has the glyphs
+ * (fontRuns). Each face is converted from WOFF to TrueType and parsed once, then shared by every
+ * certificate (pdfkit embeds only the glyphs a document uses); parsing per document cost 75 ms.
+ *
+ * Noto Sans Devanagari's Latin, Latin Extended and Devanagari (the certificate's own text) are
+ * parsed at start. The others are many: Noto Sans's Latin Extended (the Ṣ and Ẹ of Yoruba names
+ * the Devanagari family lacks), Vietnamese, Cyrillic and Greek, Hebrew, Arabic and Thai in both
+ * weights, and Chinese, Japanese and Korean in some 120 numbered subsets each (parsing those
+ * alone took 4 s). Of these only the stylesheets' `unicode-range`s are read at start; a face is
+ * parsed the first time a text needs a character of its range, then kept. A range only points
+ * to the candidate file (994 of the code points Noto Sans SC's ranges list are not in their
+ * file): the file's cmap has the last word. CJK comes in the regular weight only: bold text
+ * falls back to a regular face that has the glyph.
+ */
+const AT_START = { family: 'noto-sans-devanagari', subsets: ['latin', 'latin-ext', 'devanagari'] } as const;
+
+const CJK_FAMILIES = ['sc', 'jp', 'kr'] as const;
+type CjkFamily = (typeof CJK_FAMILIES)[number];
+
+const ON_DEMAND: ReadonlyArray<{ family: string; subsets: RegExp; weights: readonly FontWeight[]; name: (subset: string) => string; cjk?: CjkFamily }> = [
+  { family: 'noto-sans', subsets: /^(latin-ext|vietnamese|cyrillic|cyrillic-ext|greek|greek-ext)$/, weights: FONT_WEIGHTS, name: (subset) => (subset === 'latin-ext' ? 'sans-latin-ext' : subset) },
+  { family: 'noto-sans-hebrew', subsets: /^hebrew$/, weights: FONT_WEIGHTS, name: (subset) => subset },
+  { family: 'noto-sans-arabic', subsets: /^arabic$/, weights: FONT_WEIGHTS, name: (subset) => subset },
+  { family: 'noto-sans-thai', subsets: /^thai$/, weights: FONT_WEIGHTS, name: (subset) => subset },
+  ...CJK_FAMILIES.map((cjk) => ({ family: `noto-sans-${cjk}`, subsets: /^\d+$/, weights: ['regular'] as const, name: (subset: string) => `${cjk}-${subset}`, cjk })),
+];
 
 export interface FontFace {
   /** The name the face is registered under in each document. */
   name: string;
+  /** The @fontsource package it comes from. */
+  family: string;
   weight: FontWeight;
-  font: fontkit.Font;
+  /** Whether the face has a glyph for `codePoint` (a face read on demand is parsed the first time it may). */
+  has(codePoint: number): boolean;
+  /** The parsed font; a face read on demand is parsed on first use. */
+  readonly font: fontkit.Font;
+  /** Set for the Chinese (sc), Japanese (jp) and Korean (kr) subsets. */
+  cjk?: CjkFamily;
+  /** A face read on demand: the code points its stylesheet says it has (its cmap decides). */
+  ranges?: ReadonlyArray<readonly [number, number]>;
 }
 
 export interface CertificateFonts {
   faces: readonly FontFace[];
+  byName: ReadonlyMap<string, FontFace>;
+  /**
+   * For each code point some face read on demand may have, those faces: registration checks
+   * every character of up to 50 travellers against some 370 faces, and a lookup here spares it
+   * a scan of every face's ranges (about 60,000 code points, built in milliseconds at start).
+   */
+  candidates: ReadonlyMap<number, readonly FontFace[]>;
+  /** The faces parsed at start (Noto Sans Devanagari's). */
+  atStart: readonly FontFace[];
 }
 
 export interface TextRun {
@@ -43,18 +84,91 @@ export interface TextRun {
   text: string;
 }
 
+function fontsourceDirectory(family: string): string {
+  return path.dirname(require.resolve(`@fontsource/${family}/package.json`));
+}
+
+function parse(file: string): fontkit.Font {
+  const font = fontkit.create(sfntFromWoff(fs.readFileSync(file)));
+  if (!('layout' in font)) throw new Error(`${file} is a font collection, not a font`);
+  return withSharedLayouts(font);
+}
+
 export function loadCertificateFonts(): CertificateFonts {
-  const directory = path.join(path.dirname(require.resolve('@fontsource/noto-sans-devanagari/package.json')), 'files');
   const faces: FontFace[] = [];
   for (const weight of FONT_WEIGHTS) {
-    for (const subset of SUBSETS) {
-      const file = path.join(directory, `noto-sans-devanagari-${subset}-${WEIGHTS[weight]}-normal.woff`);
-      const font = fontkit.create(sfntFromWoff(fs.readFileSync(file)));
-      if (!('layout' in font)) throw new Error(`${file} is a font collection, not a font`);
-      faces.push({ name: `${subset}-${weight}`, weight, font: withSharedLayouts(font) });
+    const directory = path.join(fontsourceDirectory(AT_START.family), 'files');
+    for (const subset of AT_START.subsets) {
+      const font = parse(path.join(directory, `${AT_START.family}-${subset}-${WEIGHTS[weight]}-normal.woff`));
+      faces.push({ name: `${subset}-${weight}`, family: AT_START.family, weight, font, has: (codePoint) => font.hasGlyphForCodePoint(codePoint) });
     }
   }
-  return { faces };
+  for (const source of ON_DEMAND) for (const weight of source.weights) faces.push(...facesOnDemand(source, weight));
+  const candidates = new Map<number, FontFace[]>();
+  for (const face of faces) {
+    for (const [from, to] of face.ranges ?? []) {
+      for (let codePoint = from; codePoint <= to; codePoint++) {
+        const listed = candidates.get(codePoint);
+        if (listed) listed.push(face);
+        else candidates.set(codePoint, [face]);
+      }
+    }
+  }
+  return { faces, byName: new Map(faces.map((face) => [face.name, face])), candidates, atStart: faces.filter((face) => face.ranges === undefined) };
+}
+
+/** The subsets of `family` in `weight` its stylesheet lists, each parsed on first use. */
+function facesOnDemand(source: (typeof ON_DEMAND)[number], weight: FontWeight): FontFace[] {
+  const { family, subsets, name, cjk } = source;
+  const directory = fontsourceDirectory(family);
+  const css = fs.readFileSync(path.join(directory, `${WEIGHTS[weight]}.css`), 'utf8');
+  const faces: FontFace[] = [];
+  const pattern = new RegExp(`files/(${family}-([a-z0-9-]+?)-${WEIGHTS[weight]}-normal)\\.woff2[^;]*;\\s*unicode-range:\\s*([^;]+);`, 'g');
+  for (const [, file = '', subset = '', unicodeRange = ''] of css.matchAll(pattern)) {
+    if (!subsets.test(subset)) continue;
+    const ranges = rangesOf(unicodeRange);
+    let font: fontkit.Font | undefined;
+    const load = () => (font ??= parse(path.join(directory, 'files', `${file}.woff`)));
+    faces.push({
+      name: `${name(subset)}-${weight}`,
+      family,
+      weight,
+      cjk,
+      ranges,
+      has: (codePoint) => ranges.some(([from, to]) => codePoint >= from && codePoint <= to) && load().hasGlyphForCodePoint(codePoint),
+      get font() {
+        return load();
+      },
+    });
+  }
+  if (faces.length === 0) throw new Error(`no unicode-range subsets found for ${family} ${weight}`);
+  return faces;
+}
+
+/** `U+4e00-4e0f,U+4e11` as inclusive code point ranges. */
+function rangesOf(unicodeRange: string): Array<readonly [number, number]> {
+  return unicodeRange.split(',').map((part) => {
+    const [from = '', to] = part.trim().replace(/^U\+/i, '').split('-');
+    const start = parseInt(from, 16);
+    return [start, to === undefined ? start : parseInt(to, 16)];
+  });
+}
+
+/** The face registered as `name` (a run's face). */
+export function faceNamed(fonts: CertificateFonts, name: string): FontFace {
+  return present(fonts.byName.get(name), `the certificate face ${name}`);
+}
+
+/**
+ * The characters of `text` that no face has, each once, in order: drawn, each would be an empty
+ * box. Registration refuses a name with any (travellers ask through certificates/index.ts).
+ */
+export function unprintableCharacters(fonts: CertificateFonts, text: string): string[] {
+  return [...new Set(text)].filter((character) => {
+    const codePoint = character.codePointAt(0) ?? 0;
+    const printable = fonts.atStart.some((face) => face.has(codePoint)) || (fonts.candidates.get(codePoint) ?? []).some((face) => face.has(codePoint));
+    return !printable;
+  });
 }
 
 /** Distinct words whose shaping a face keeps; past this it starts over, so memory stays bounded. */
@@ -100,25 +214,106 @@ function withSharedLayouts(font: fontkit.Font): fontkit.Font {
   });
 }
 
+const KANA = /[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]/u;
+const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/u;
+/** Hebrew, Arabic, Syriac, Thaana, NKo... and their presentation forms: text that may need the bidi algorithm. */
+const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]|[\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+
 /**
- * `text` cut into runs each drawn with one face: a character stays with the face of the run
- * before it when that face has it (so spaces and punctuation do not break a Devanagari word
- * group, which must be shaped whole), otherwise it takes the first face that has it. A character
- * no face has (Chinese, Cyrillic...) stays in the Latin face and prints as an empty box.
+ * The faces in the order `text` looks for one: those of `weight`, then the other weight's (a bold
+ * label falls back to a regular CJK face rather than a box). Han characters are shared by the
+ * three CJK families: a text with kana takes the Japanese forms, one with hangul the Korean, any
+ * other the Chinese; a Japanese name written in kanji alone gets the Chinese forms (legible, if
+ * not the ones a Japanese reader expects).
+ */
+function facesFor(fonts: CertificateFonts, text: string, weight: FontWeight): readonly FontFace[] {
+  const first: CjkFamily = KANA.test(text) ? 'jp' : HANGUL.test(text) ? 'kr' : 'sc';
+  // Sorted once per weight and family, not per text: a certificate draws some sixty texts.
+  let orders = FACE_ORDERS.get(fonts);
+  if (!orders) FACE_ORDERS.set(fonts, (orders = new Map<string, readonly FontFace[]>()));
+  const key = `${weight}:${first}`;
+  let order = orders.get(key);
+  if (!order) {
+    const rank = (face: FontFace) => (face.weight === weight ? 0 : 2) + (face.cjk !== undefined && face.cjk !== first ? 1 : 0);
+    order = [...fonts.faces].sort((a, b) => rank(a) - rank(b));
+    orders.set(key, order);
+  }
+  return order;
+}
+
+const FACE_ORDERS = new WeakMap<CertificateFonts, Map<string, readonly FontFace[]>>();
+
+const bidi = bidiFactory();
+
+interface Placed {
+  character: string;
+  face: FontFace;
+  /** Its bidi embedding level: odd is right to left. */
+  level: number;
+}
+
+/**
+ * `text` cut into runs each drawn with one face, left to right as they go on the page: a
+ * character stays with the face of the run before it when that face has it (so spaces and
+ * punctuation do not break a Devanagari word group, which must be shaped whole), otherwise it
+ * takes the first face that has it. A space between words of another script goes back to the
+ * Latin face: some subsets (Arabic, Vietnamese) give their space glyph no character, and a reader
+ * of the PDF would extract a control character for it. A character no face has stays in the run's face and would
+ * print as an empty box; registration refuses such names (unprintableCharacters).
+ *
+ * Right-to-left text (Hebrew, Arabic) is put in visual order with the Unicode bidi algorithm
+ * (bidi-js), on the whole text before pdfkit wraps it: the values it draws are short. Each
+ * right-to-left word of one face stays a run of its own in logical order, because fontkit shapes it
+ * that way (Arabic letters join by their logical neighbours) and itself lays its glyphs out right
+ * to left; the words, the spaces between them and any left-to-right part are what the algorithm
+ * reorders. Mirrored brackets inside right-to-left text are not swapped.
  */
 export function fontRuns(fonts: CertificateFonts, text: string, weight: FontWeight): TextRun[] {
-  const faces = fonts.faces.filter((face) => face.weight === weight);
-  const runs: TextRun[] = [];
+  const faces = facesFor(fonts, text, weight);
+  const placed: Placed[] = [];
   let current: FontFace | undefined;
   for (const character of text) {
     const codePoint = character.codePointAt(0) ?? 0;
-    const face = current?.font.hasGlyphForCodePoint(codePoint)
-      ? current
-      : (faces.find((candidate) => candidate.font.hasGlyphForCodePoint(codePoint)) ?? current ?? present(faces[0], `a ${weight} face`));
-    const last = runs[runs.length - 1];
-    if (face === current && last !== undefined) last.text += character;
-    else runs.push({ face: face.name, text: character });
+    const kept = current?.has(codePoint) && (!/\s/u.test(character) || current.family === 'noto-sans-devanagari') ? current : undefined;
+    const face = kept ?? faces.find((candidate) => candidate.has(codePoint)) ?? current ?? present(faces[0], `a ${weight} face`);
+    placed.push({ character, face, level: 0 });
     current = face;
   }
-  return runs;
+  const visual = RIGHT_TO_LEFT.test(text) ? visualOrder(text, placed) : placed;
+
+  const runs: Array<TextRun & { rightToLeft: boolean }> = [];
+  let previous: Placed | undefined;
+  for (const item of visual) {
+    const rightToLeft = item.level % 2 === 1 && !/\s/u.test(item.character);
+    const last = runs[runs.length - 1];
+    if (last !== undefined && previous?.face === item.face && last.rightToLeft === rightToLeft) last.text += item.character;
+    else runs.push({ face: item.face.name, text: item.character, rightToLeft });
+    previous = item;
+  }
+  return runs.map(({ face, text: run, rightToLeft }) => ({ face, text: rightToLeft ? [...run].reverse().join('') : run }));
+}
+
+/** `placed` (one entry per code point of `text`) with its levels, reordered for display (UAX #9, rule L2). */
+function visualOrder(text: string, placed: Placed[]): Placed[] {
+  const embedding = bidi.getEmbeddingLevels(text);
+  // The levels are per UTF-16 unit; an entry takes the level of its first unit.
+  let unit = 0;
+  const items = placed.map((item) => {
+    const level = embedding.levels[unit] ?? 0;
+    unit += item.character.length;
+    return { ...item, level };
+  });
+  // The flips are in UTF-16 units too; each covers whole characters (both halves of a pair share a level).
+  for (const [start, end] of bidi.getReorderSegments(text, embedding)) {
+    let offset = 0;
+    let from = -1;
+    let to = -1;
+    items.forEach((item, index) => {
+      if (offset === start) from = index;
+      offset += item.character.length;
+      if (offset - 1 === end) to = index;
+    });
+    if (from >= 0 && to >= from) items.splice(from, to - from + 1, ...items.slice(from, to + 1).reverse());
+  }
+  return items;
 }

@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { decimalStringFromMinor, type Minor } from '../../kernel/money';
 import type { CertificateContent } from './rules/certificate-content';
-import { fontRuns, type CertificateFonts, type FontWeight } from './certificate-fonts';
+import { faceNamed, fontRuns, type CertificateFonts, type FontWeight } from './certificate-fonts';
 import { drawQrCode } from './qr-code';
 
 const PAGE = { width: 595.28, height: 841.89 };
@@ -10,7 +10,9 @@ const CONTENT_WIDTH = PAGE.width - 2 * MARGIN;
 const LABEL_WIDTH = 150;
 const VALUE_X = MARGIN + LABEL_WIDTH + 10;
 const VALUE_WIDTH = CONTENT_WIDTH - LABEL_WIDTH - 10;
-const QR_SIZE = 112;
+const QR_SIZE = 100;
+/** Between rows: tight enough that six coverage lines, the premium and the policyholder fit one page. */
+const ROW_GAP = 2;
 const INK = '#1b2733';
 const MUTED = '#5b6773';
 const ACCENT = '#0b5d4b';
@@ -47,7 +49,8 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
       CreationDate: content.issuedAt,
     },
   });
-  for (const face of fonts.faces) doc.registerFont(face.name, face.font);
+  // Faces are registered as text needs them: a CJK face is parsed only for a name that uses it.
+  doc.registerFont('latin-regular', faceNamed(fonts, 'latin-regular').font);
   const write = writer(doc, fonts);
 
   header(doc, write, content);
@@ -63,6 +66,11 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
   row(doc, write, 'Coverage window', `${content.coverageStartDate} to ${content.coverageEndDate} (${content.durationDays} days, both dates included)`);
   row(doc, write, 'Package', `${content.packageName} (${content.packageCode})`);
   row(doc, write, 'Underwriter', content.underwriter);
+  row(doc, write, 'Premium paid', `${content.premium.currency} ${grouped(content.premium.amount)}`);
+  const { company, agencies } = content.policyholder;
+  row(doc, write, 'Policyholder', agencies.length > 0 ? `${company}; agencies listed: ${agencies.join(', ')}` : company);
+  const wordingTop = row(doc, write, 'Policy wording', content.policyWordingUrl);
+  doc.link(VALUE_X, wordingTop, VALUE_WIDTH, doc.y - wordingTop - ROW_GAP, content.policyWordingUrl);
 
   section(doc, write, 'Coverage');
   for (const line of content.coverage) amountRow(doc, write, line.name, `${content.currency} ${grouped(line.amount)}`);
@@ -79,18 +87,24 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
 type Write = (text: string, x: number | undefined, y: number | undefined, style?: TextStyle) => void;
 
 /**
- * Draws `text` in runs of the faces that have its glyphs. Text in a script that extraction would
- * read in glyph order (a Devanagari reph is drawn after the consonant it precedes) is marked with
- * its logical text as /ActualText, so copying and screen readers get the name as written.
+ * Draws `text` in runs of the faces that have its glyphs. Text that is not all in the Latin faces
+ * may be read back in glyph order, not as written (a Devanagari reph is drawn after the consonant
+ * it precedes, Arabic and Hebrew right to left): it is marked with its logical text as
+ * /ActualText, so copying and screen readers get the name as written.
  */
 function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write {
+  const registered = new Set(['latin-regular']);
   return (text, x, y, style = {}) => {
     const runs = fontRuns(fonts, text.length > 0 ? text : ' ', style.weight ?? 'regular');
-    const marked = runs.some((run) => run.face.startsWith('devanagari'));
+    const marked = runs.some((run) => !/^latin-/.test(run.face));
     if (marked) doc.markContent('Span', { actual: text });
     doc.fontSize(style.size ?? 10).fillColor(style.color ?? INK);
     runs.forEach((run, index) => {
       const options = { width: style.width, align: style.align, continued: index < runs.length - 1, lineGap: 1 };
+      if (!registered.has(run.face)) {
+        doc.registerFont(run.face, faceNamed(fonts, run.face).font);
+        registered.add(run.face);
+      }
       doc.font(run.face);
       if (index === 0 && x !== undefined) doc.text(run.text, x, y, options);
       else doc.text(run.text, options);
@@ -116,7 +130,7 @@ function header(doc: PDFKit.PDFDocument, write: Write, content: CertificateConte
   write('Policy number', MARGIN, top + 4, { size: 9, color: MUTED, width: textWidth });
   write(content.policyNumber, MARGIN, top + 17, { weight: 'bold', size: 22, color: INK, width: textWidth });
   write(`Order ${content.orderRef}`, MARGIN, top + 48, { size: 9.5, color: MUTED, width: textWidth });
-  write(`Issued on ${content.issuedOn}`, MARGIN, top + 62, { size: 9.5, color: MUTED, width: textWidth });
+  write(`${content.version.kind} ${content.version.date}`, MARGIN, top + 62, { size: 9.5, color: MUTED, width: textWidth });
   write(`Verify at ${content.verificationUrl}`, MARGIN, top + 76, { size: 8.5, color: MUTED, width: textWidth });
   doc.y = top + QR_SIZE + 18;
 }
@@ -137,34 +151,36 @@ function heightOf(doc: PDFKit.PDFDocument, text: string, size: number, width: nu
 function section(doc: PDFKit.PDFDocument, write: Write, title: string): void {
   // A heading keeps at least its first row with it.
   ensureRoom(doc, 60);
-  const y = doc.y + 10;
+  const y = doc.y + 8;
   write(title.toUpperCase(), MARGIN, y, { weight: 'bold', size: 9.5, color: ACCENT, width: CONTENT_WIDTH });
   doc.moveTo(MARGIN, doc.y + 2).lineTo(PAGE.width - MARGIN, doc.y + 2).lineWidth(0.6).strokeColor(RULE).stroke();
   doc.y += 6;
 }
 
-function row(doc: PDFKit.PDFDocument, write: Write, label: string, value: string): void {
-  ensureRoom(doc, Math.max(heightOf(doc, label, 9.5, LABEL_WIDTH), heightOf(doc, value, 10.5, VALUE_WIDTH)) + 3);
+/** Draws a label and its value side by side; returns the row's top. */
+function row(doc: PDFKit.PDFDocument, write: Write, label: string, value: string): number {
+  ensureRoom(doc, Math.max(heightOf(doc, label, 9.5, LABEL_WIDTH), heightOf(doc, value, 10.5, VALUE_WIDTH)) + ROW_GAP);
   const top = doc.y;
   write(label, MARGIN, top, { size: 9.5, color: MUTED, width: LABEL_WIDTH });
   const afterLabel = doc.y;
   write(value, VALUE_X, top, { size: 10.5, width: VALUE_WIDTH });
-  doc.y = Math.max(afterLabel, doc.y) + 3;
+  doc.y = Math.max(afterLabel, doc.y) + ROW_GAP;
+  return top;
 }
 
 function amountRow(doc: PDFKit.PDFDocument, write: Write, name: string, amount: string): void {
   const amountWidth = 130;
-  ensureRoom(doc, heightOf(doc, name, 10.5, CONTENT_WIDTH - amountWidth - 10) + 3);
+  ensureRoom(doc, heightOf(doc, name, 10.5, CONTENT_WIDTH - amountWidth - 10) + ROW_GAP);
   const top = doc.y;
   write(name, MARGIN, top, { size: 10.5, width: CONTENT_WIDTH - amountWidth - 10 });
   const afterName = doc.y;
   write(amount, PAGE.width - MARGIN - amountWidth, top, { weight: 'bold', size: 10.5, width: amountWidth, align: 'right' });
-  doc.y = Math.max(afterName, doc.y) + 3;
+  doc.y = Math.max(afterName, doc.y) + ROW_GAP;
 }
 
 function assistance(doc: PDFKit.PDFDocument, write: Write, content: CertificateContent): void {
-  ensureRoom(doc, 94);
-  const top = doc.y + 14;
+  ensureRoom(doc, 92);
+  const top = doc.y + 12;
   doc.roundedRect(MARGIN, top, CONTENT_WIDTH, 70, 6).lineWidth(1.2).strokeColor(ACCENT).stroke();
   write('24-HOUR ASSISTANCE: RESCUE, EVACUATION AND MEDICAL', MARGIN + 14, top + 10, { weight: 'bold', size: 9.5, color: ACCENT, width: CONTENT_WIDTH - 28 });
   write(`${content.assistance.phone}   ·   ${content.assistance.email}`, MARGIN + 14, top + 26, { weight: 'bold', size: 13, width: CONTENT_WIDTH - 28 });
@@ -179,7 +195,7 @@ function assistance(doc: PDFKit.PDFDocument, write: Write, content: CertificateC
 function footer(doc: PDFKit.PDFDocument, write: Write, content: CertificateContent): void {
   const text =
     `This certificate confirms that the traveller named above is insured by ${content.underwriter} under policy ${content.policyNumber} ` +
-    `for the coverage window and the altitude shown. The policy's terms and conditions govern the cover. ` +
+    `for the coverage window and the altitude shown. The policy wording linked above governs the cover. ` +
     `Anyone may check that it is valid with the QR code or at ${content.verificationUrl}.`;
   const height = heightOf(doc, text, 8, CONTENT_WIDTH);
   ensureRoom(doc, height + 6);

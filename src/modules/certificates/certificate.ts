@@ -13,6 +13,12 @@ export interface CertificateSettings {
   publicBaseUrl: string;
   issuer: string;
   assistance: { phone: string; email: string };
+  policyWordingUrl: string;
+}
+
+/** The version line: issued on the payment date, amended on the date of the last change after it. */
+export function certificateVersion(paidAt: Date, amendedAt?: Date): CertificateContent['version'] {
+  return amendedAt && amendedAt > paidAt ? { kind: 'Amended', date: kathmanduToday(amendedAt) } : { kind: 'Issued', date: kathmanduToday(paidAt) };
 }
 
 /** The verification page of a policy, as an absolute URL for the QR code and the printed link. */
@@ -36,18 +42,28 @@ export async function certificateOf(
   catalogue: CatalogueSnapshot,
   settings: CertificateSettings,
 ): Promise<CertificateContent> {
-  const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', populate: ['traveller'] });
+  const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', populate: ['traveller', 'travelCompanies.company'] });
   if (!isInsuredStatus(order.status) || !order.policyNumber || !order.paidAt) {
     throw invalid(`Order ${order.orderRef} is ${order.status}: a certificate exists only once the order is paid`);
   }
   const ctg = catalogue.ctgById.get(order.ctg.id) ?? (await em.populate(order, ['ctg'])).ctg;
   const route = order.route && (catalogue.routeById.get(order.route.id) ?? (await em.populate(order, ['route'])).route);
   const { traveller } = order;
+  const placedBy = (await em.populate(order, ['company'])).company;
+  // The placing company is listed among the order's travel companies too (first): named once, as the policyholder.
+  const agencies = [
+    ...order.travelCompanies.getItems().filter((link) => link.company.id !== placedBy.id).map((link) => link.company.name),
+    ...order.customTravelAgencies.map((agency) => agency.name),
+  ];
   return {
     policyNumber: order.policyNumber,
     orderRef: order.orderRef,
-    issuedOn: kathmanduToday(order.paidAt),
     issuedAt: order.paidAt,
+    // Issue 28 (amendments) passes the order's amendedAt here.
+    version: certificateVersion(order.paidAt),
+    premium: { amount: order.totalAmount, currency: order.currency },
+    policyholder: { company: placedBy.name, agencies },
+    policyWordingUrl: settings.policyWordingUrl,
     issuer: settings.issuer,
     traveller: {
       name: traveller.name,

@@ -16,6 +16,7 @@ export const certificateHandlers = {
       publicBaseUrl: config.publicBaseUrl,
       issuer: config.payments.merchantName,
       assistance: { phone: config.certificate.assistancePhone, email: config.certificate.assistanceEmail },
+      policyWordingUrl: config.certificate.policyWordingUrl,
     });
     return {
       status: 200,

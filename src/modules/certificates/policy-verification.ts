@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { kathmanduToday } from '../../kernel/business-date';
 import { isReference } from '../orders';
-import { policyStanding, type PolicyStanding } from './rules/policy-standing';
+import { canonicalPolicyNumber, policyStanding, type PolicyStanding } from './rules/policy-standing';
 import { travellerInitials } from './rules/traveller-disclosure';
 import { Order } from '../orders/entities/order';
 
@@ -17,6 +17,8 @@ export type Verification =
       /** The highest altitude the package covers. */
       maxAltitude: number;
       travellerInitials: string;
+      /** The Kathmandu date the standing is for. */
+      today: string;
     };
 
 /** Far longer than any real policy number: longer input is not looked up. */
@@ -27,14 +29,21 @@ const MAX_POLICY_NUMBER_LENGTH = 32;
  * that is not a policy number is "not found" without a query, exactly like an unknown number, so
  * that no answer tells a guess from a typo.
  */
-export async function verifyPolicy(em: EntityManager, policyNumber: string, now = new Date()): Promise<Verification> {
+export async function verifyPolicy(em: EntityManager, typed: string, now = new Date()): Promise<Verification> {
+  if (typed.length > 2 * MAX_POLICY_NUMBER_LENGTH) return { found: false };
+  // A number typed from the paper certificate ("pol 2026 000087") is the one printed: the page is
+  // served under the typed URL, naming the canonical number (no redirect: one round trip fewer
+  // on a checkpoint's mobile connection, and nothing to cache).
+  const policyNumber = canonicalPolicyNumber(typed);
   if (policyNumber.length > MAX_POLICY_NUMBER_LENGTH || !isReference('POL', policyNumber)) return { found: false };
   const order = await em.findOne(Order, { policyNumber }, { populate: ['traveller', 'ctg'] });
   if (!order) return { found: false };
+  const today = kathmanduToday(now);
   return {
     found: true,
     policyNumber,
-    standing: policyStanding(order, kathmanduToday(now)),
+    standing: policyStanding(order, today),
+    today,
     coverageStartDate: order.coverageStartDate,
     coverageEndDate: order.coverageEndDate,
     maxAltitude: order.ctg.maxAltitude,

@@ -6,13 +6,22 @@ export interface CertificateConfig {
   assistancePhone: string;
   /** The assistance desk's e-mail address, printed beside the phone. */
   assistanceEmail: string;
+  /** Where the policy wording (the terms and conditions that govern the cover) is published; printed and linked on every certificate. */
+  policyWordingUrl: string;
 }
+
+/** Outside production: a placeholder on a reserved domain, plainly not a real wording. */
+export const PLACEHOLDER_POLICY_WORDING_URL = 'https://himalayantrekcover.example/policy-wording';
 
 export function certificateConfig(read: EnvReader, { isProduction }: { isProduction: boolean }): CertificateConfig {
   return {
     // Production has no default: a forgotten setting must not print a made-up emergency number on real certificates.
     assistancePhone: isProduction ? read.required('ASSISTANCE_PHONE', 'in production the certificate\'s 24-hour assistance number must be the real one') : read.string('ASSISTANCE_PHONE', '+977 1 4000 000'),
     assistanceEmail: isProduction ? read.required('ASSISTANCE_EMAIL', 'in production the certificate\'s assistance e-mail must be the real one') : read.string('ASSISTANCE_EMAIL', 'assistance@himalayantrekcover.example'),
+    // The wording is what the insured may claim under: production must link the real one.
+    policyWordingUrl: isProduction
+      ? (read.url('POLICY_WORDING_URL', ['https:']) ?? read.required('POLICY_WORDING_URL', 'in production the certificate must link the real policy wording'))
+      : (read.url('POLICY_WORDING_URL', ['https:']) ?? PLACEHOLDER_POLICY_WORDING_URL),
   };
 }
 

@@ -5,10 +5,12 @@ import { listTravellers, registerTravellers } from './travellers';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
+import { unprintableCharacters } from '../certificates';
 
 export const travellerHandlers = {
   async registerTravellers({ body }, scope) {
-    const travellers = await registerTravellers(scope.em, callerOf(scope), body);
+    const fonts = scope.services.certificateFonts;
+    const travellers = await registerTravellers(scope.em, callerOf(scope), body, (text) => unprintableCharacters(fonts, text));
     const message = travellers.length === 1 ? 'Traveller registered' : `${travellers.length} travellers registered`;
     return { status: 201, body: successBody(travellers.map(travellerWire), message) };
   },

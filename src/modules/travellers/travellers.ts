@@ -16,8 +16,13 @@ export type TravellerInput = Schemas['TravellerInput'];
  * Registers a batch of travellers and attaches their documents, all in one transaction: one bad
  * item fails the batch and nothing is created or attached.
  */
-export async function registerTravellers(em: EntityManager, principal: Principal, items: TravellerInput[]): Promise<Traveller[]> {
-  const fieldErrors = travellerFieldErrors(items, kathmanduToday());
+export async function registerTravellers(
+  em: EntityManager,
+  principal: Principal,
+  items: TravellerInput[],
+  unprintable: (text: string) => string[],
+): Promise<Traveller[]> {
+  const fieldErrors = { ...printedFieldErrors(items, unprintable), ...travellerFieldErrors(items, kathmanduToday()) };
   if (Object.keys(fieldErrors).length > 0) throw invalid('Validation failed', fieldErrors);
 
   try {
@@ -31,6 +36,28 @@ export async function registerTravellers(em: EntityManager, principal: Principal
     if (violatesUnique(error, UNIQUE.travellerDocuments)) throw conflict('A document is already attached to a traveller');
     throw error;
   }
+}
+
+/** What the policy certificate prints of a traveller (the passport number only masked, its end shown). */
+const PRINTED_FIELDS = ['name', 'nationality', 'idNumber'] as const;
+
+/**
+ * A field the certificate prints must be in characters one of its embedded fonts has: a name in
+ * a script it cannot draw would print as empty boxes and name nobody. `unprintable` is the
+ * certificates module's check (the faces it embeds); each refused field names its characters.
+ */
+function printedFieldErrors(items: readonly TravellerInput[], unprintable: (text: string) => string[]): Record<string, string> {
+  const errors: Record<string, string> = {};
+  items.forEach((item, index) => {
+    for (const field of PRINTED_FIELDS) {
+      const missing = unprintable(item[field].trim());
+      if (missing.length > 0) {
+        const listed = missing.map((character) => `"${character}" (U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`).join(', ');
+        errors[`[${index}].${field}`] = `contains characters the certificate cannot print: ${listed}`;
+      }
+    }
+  });
+  return errors;
 }
 
 /** The batch's documents, locked, once each is the caller's, of its slot's type and free. */

@@ -264,10 +264,14 @@ export interface paths {
          *     also in the order detail and in `payment-status` as `policyNumber`), the insured traveller
          *     (name, date of birth, nationality, and the passport number with all but its last characters
          *     masked), the route and the maximum altitude covered, the coverage window, the package, every
-         *     coverage line with its amount, the included devices, the underwriter, the 24-hour assistance
-         *     contact, the issue date (the Nepal date of the payment) and a QR code of the public
-         *     verification page `/verify/{policyNumber}`. Names in Devanagari (Nepali, Hindi) print as
-         *     written.
+         *     coverage line with its amount, the included devices, the underwriter, the premium paid and
+         *     its currency (the order's own total; for an order of a group, its share), the policyholder
+         *     (your company, and the agencies listed on the order), a link to the published policy
+         *     wording, the 24-hour assistance contact, a version line ("Issued <Nepal date of the
+         *     payment>") and a QR code of the public verification page `/verify/{policyNumber}`. Names
+         *     print as written, from fonts embedded in the PDF: Latin (with its diacritics), Devanagari,
+         *     Cyrillic, Greek, Chinese, Japanese, Korean, Hebrew and Arabic (right to left, joined) and
+         *     Thai; `POST /travellers` refuses a name in a script the certificate cannot print.
          *
          *     The document is the same every time it is downloaded; save it once per order. You can read
          *     the certificate of the orders your company placed and of the orders that list your company
@@ -717,6 +721,13 @@ export interface paths {
          *     only; registering attaches it.
          *
          *     Phone numbers include the country code (`+49 151 23456789`).
+         *
+         *     `name`, `nationality` and `idNumber` are printed on the certificate of insurance, which
+         *     embeds fonts for Latin (with its diacritics), Devanagari, Cyrillic, Greek, Chinese,
+         *     Japanese, Korean, Hebrew, Arabic and Thai. A field with a character none of them has (an
+         *     Ethiopic or Cuneiform name, say) is a 400 with a field error naming the characters, for
+         *     example `[0].name`: `contains characters the certificate cannot print: "አ" (U+12A0)`; send
+         *     the name as written in the passport's Latin line instead.
          */
         post: operations["registerTravellers"];
         delete?: never;
@@ -805,8 +816,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The policy number printed on the certificate, `POL-<year>-<seq>`. Anything else is
-                 *     answered like an unknown number (404 page), so the page reveals nothing about guesses.
+                 * @description The policy number printed on the certificate, `POL-<year>-<seq>`. As typed from paper it is
+                 *     normalised first: lower case, spaces and other dashes (`pol 2026 000087`) find the printed
+                 *     number, and the page (served at the typed URL, no redirect) names it as printed. Anything
+                 *     else is answered like an unknown number (404 page), so the page reveals nothing about guesses.
                  * @example POL-2030-000087
                  */
                 policyNumber: string;
@@ -819,12 +832,14 @@ export interface paths {
          *     operator opens by scanning the QR code on the certificate. It needs no authentication and is
          *     outside `/api/external/v1`.
          *
-         *     It says **Valid** or **Not valid**, the coverage window, the maximum altitude covered and the
-         *     traveller's **initials only** (first letters of the first and last name), to be compared with
-         *     the passport in hand. A policy is valid when its order is paid and its coverage window has not
-         *     ended on today's Nepal date (a window that starts later is valid, and the page says when cover
-         *     begins); it is not valid once the window is over or when the order was cancelled. An unknown
-         *     or malformed number gets a "not found" page and nothing else.
+         *     It says, in large words and in a colour of its own, one of four states on today's Nepal date:
+         *     **NOT YET IN FORCE — from <start date>** (amber: paid, but the cover starts later, so it
+         *     does not cover today), **VALID** (green: paid and today is inside the coverage window, both
+         *     ends included), **EXPIRED** (grey: the window is over) or **CANCELLED** (red). Below it: the
+         *     coverage window, the Nepal date of the check, the maximum altitude covered and the
+         *     traveller's **initials only** (first letters of the first and last name), to be compared
+         *     with the passport in hand. An unknown or malformed number gets a "not found" page and
+         *     nothing else.
          *
          *     Lookups are limited per client address (a 429 page with `Retry-After`). Answers carry
          *     `Cache-Control: no-store` and `X-Robots-Tag: noindex`.
@@ -4148,8 +4163,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The policy number printed on the certificate, `POL-<year>-<seq>`. Anything else is
-                 *     answered like an unknown number (404 page), so the page reveals nothing about guesses.
+                 * @description The policy number printed on the certificate, `POL-<year>-<seq>`. As typed from paper it is
+                 *     normalised first: lower case, spaces and other dashes (`pol 2026 000087`) find the printed
+                 *     number, and the page (served at the typed URL, no redirect) names it as printed. Anything
+                 *     else is answered like an unknown number (404 page), so the page reveals nothing about guesses.
                  * @example POL-2030-000087
                  */
                 policyNumber: string;
@@ -4158,7 +4175,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The policy exists; the page says whether it is valid. */
+            /** @description The policy exists; the page says whether it is not yet in force, valid, expired or cancelled. */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];

@@ -4,9 +4,20 @@ import type { Minor } from '../../../kernel/money';
 export interface CertificateContent {
   policyNumber: string;
   orderRef: string;
-  /** Kathmandu date of the payment that issued the policy; stable across downloads. */
-  issuedOn: string;
+  /** The payment that issued the policy: the document's creation date, stable across downloads. */
   issuedAt: Date;
+  /**
+   * Which version of the certificate this is: "Issued <date>" for the first, "Amended <date>"
+   * once the order's dates or traveller have changed after issue (issue 28 sets `amendedAt`; no
+   * amendment exists yet, so every certificate is the issued one).
+   */
+  version: { kind: 'Issued' | 'Amended'; date: string };
+  /** What was paid for this policy: the order's own total (a group order's share of the group payment). */
+  premium: { amount: Minor; currency: string };
+  /** Who took out the policy: the company that placed the order, and the agencies listed on it. */
+  policyholder: { company: string; agencies: string[] };
+  /** The published policy wording (POLICY_WORDING_URL), printed and linked. */
+  policyWordingUrl: string;
   /** Who sells and services the cover (PAYMENT_MERCHANT_NAME). */
   issuer: string;
   traveller: {
