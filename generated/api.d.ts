@@ -2701,9 +2701,10 @@ export interface components {
         };
         /**
          * @description Error shape 2. The payment provider behind the gateway (Khalti, eSewa) did not answer within the
-         *     service's timeout, could not be reached, or no provider is configured for the gateway. Nothing
-         *     was charged and nothing was changed. Retry shortly; for `pay`, with the **same**
-         *     `Idempotency-Key`, which resumes the same attempt.
+         *     service's timeout, could not be reached, or no provider is configured for the gateway; or the
+         *     service's own database is briefly unreachable. Nothing was charged and nothing was changed.
+         *     Retry after the seconds in `Retry-After`; for `pay`, with the **same** `Idempotency-Key`,
+         *     which resumes the same attempt.
          */
         PaymentProviderUnavailable: {
             headers: {
@@ -2712,6 +2713,22 @@ export interface components {
                  * @example 5
                  */
                 "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description Error shape 2. The service's database is briefly unreachable (a restart or a failover). This
+         *     is an outage, not a defect in your request or in the service: retry after the seconds in
+         *     `Retry-After`, with backoff. Each request runs in one transaction, so nothing is half-written;
+         *     only a connection lost at the very moment of commit leaves the outcome open, so reconcile
+         *     before retrying `POST /orders`, as after a network timeout.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2890,6 +2907,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     handleProviderReturn: {
@@ -2987,6 +3005,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     issueToken: {
@@ -3037,6 +3056,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     uploadDocument: {
@@ -3103,6 +3123,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createOrders: {
@@ -3168,6 +3189,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrder: {
@@ -3212,6 +3234,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrderCertificate: {
@@ -3262,6 +3285,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     payOrder: {
@@ -3374,6 +3398,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     applyOrderPromo: {
@@ -3417,6 +3442,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeOrderPromo: {
@@ -3462,6 +3488,7 @@ export interface operations {
             409: components["responses"]["PaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     previewOrderPromo: {
@@ -3504,6 +3531,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     payGroup: {
@@ -3622,6 +3650,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeGroupPromo: {
@@ -3663,6 +3692,7 @@ export interface operations {
             409: components["responses"]["PaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     previewGroupPromo: {
@@ -3701,6 +3731,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCtgs: {
@@ -3781,6 +3812,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createQuote: {
@@ -3834,6 +3866,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listRoutes: {
@@ -3912,6 +3945,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTravellers: {
@@ -3962,6 +3996,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     registerTravellers: {
@@ -4028,6 +4063,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHealth: {
@@ -4172,6 +4208,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     webhookOrderCancelled: {

@@ -2702,9 +2702,10 @@ export interface components {
         };
         /**
          * @description Error shape 2. The payment provider behind the gateway (Khalti, eSewa) did not answer within the
-         *     service's timeout, could not be reached, or no provider is configured for the gateway. Nothing
-         *     was charged and nothing was changed. Retry shortly; for `pay`, with the **same**
-         *     `Idempotency-Key`, which resumes the same attempt.
+         *     service's timeout, could not be reached, or no provider is configured for the gateway; or the
+         *     service's own database is briefly unreachable. Nothing was charged and nothing was changed.
+         *     Retry after the seconds in `Retry-After`; for `pay`, with the **same** `Idempotency-Key`,
+         *     which resumes the same attempt.
          */
         PaymentProviderUnavailable: {
             headers: {
@@ -2713,6 +2714,22 @@ export interface components {
                  * @example 5
                  */
                 "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description Error shape 2. The service's database is briefly unreachable (a restart or a failover). This
+         *     is an outage, not a defect in your request or in the service: retry after the seconds in
+         *     `Retry-After`, with backoff. Each request runs in one transaction, so nothing is half-written;
+         *     only a connection lost at the very moment of commit leaves the outcome open, so reconcile
+         *     before retrying `POST /orders`, as after a network timeout.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2891,6 +2908,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     handleProviderReturn: {
@@ -2988,6 +3006,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     issueToken: {
@@ -3038,6 +3057,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     uploadDocument: {
@@ -3104,6 +3124,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createOrders: {
@@ -3169,6 +3190,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrder: {
@@ -3213,6 +3235,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrderCertificate: {
@@ -3263,6 +3286,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     payOrder: {
@@ -3375,6 +3399,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     applyOrderPromo: {
@@ -3418,6 +3443,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeOrderPromo: {
@@ -3463,6 +3489,7 @@ export interface operations {
             409: components["responses"]["PaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     previewOrderPromo: {
@@ -3505,6 +3532,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     payGroup: {
@@ -3623,6 +3651,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeGroupPromo: {
@@ -3664,6 +3693,7 @@ export interface operations {
             409: components["responses"]["PaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     previewGroupPromo: {
@@ -3702,6 +3732,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCtgs: {
@@ -3782,6 +3813,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createQuote: {
@@ -3835,6 +3867,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listRoutes: {
@@ -3913,6 +3946,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTravellers: {
@@ -3963,6 +3997,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     registerTravellers: {
@@ -4029,6 +4064,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHealth: {
@@ -4173,6 +4209,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     webhookOrderCancelled: {
