@@ -1983,8 +1983,9 @@ export interface components {
             /**
              * Format: uri
              * @description Where the customer's browser is sent after the payment, with `?paymentRef=<payment reference>`
-             *     appended. Must be an absolute `https` URL; plain `http` is accepted only in the operator's
-             *     internal test environment. Without it the customer sees a plain result page. The redirect
+             *     appended. Must be an absolute `https` URL (the `pattern` says so); plain `http` is accepted
+             *     only in the operator's internal test environment, whose served document
+             *     (`/api/external/v1/openapi.json`) then has no `pattern` here. Without it the customer sees a plain result page. The redirect
              *     is never proof of payment: read `payment-status`.
              */
             returnUrl?: string;

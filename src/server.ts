@@ -11,7 +11,7 @@ import { openDatabase, type DatabaseHandle } from './kernel/db/database';
 import { initOrm } from './database';
 import { migrate, type Orm } from './kernel/db/orm';
 import { seed } from './modules/partners';
-import { createGateways, type Gateways } from './modules/payments';
+import { createGateways, documentAllowingHttpReturnUrl, type Gateways } from './modules/payments';
 import { sandboxCheckoutRouter } from './modules/payments';
 import { esewaCheckoutRouter } from './modules/payments';
 import { AggregatorRegistry } from 'prom-client';
@@ -191,7 +191,7 @@ function buildApp(config: Config, orm: Orm, { catalogue, tokenChecks }: Listened
   return createApp({
     orm,
     tokenChecks,
-    document: loadSpecDocument(),
+    document: config.payments.allowHttpReturnUrl ? documentAllowingHttpReturnUrl(loadSpecDocument()) : loadSpecDocument(),
     services: {
       config: { ...config, publicBaseUrl },
       catalogue,
