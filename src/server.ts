@@ -19,6 +19,7 @@ import { createMetrics, type Metrics, type PoolUsage } from './kernel/metrics/me
 import { startMetricsListener, type MetricsListener } from './kernel/metrics/metrics-listener';
 import { answerProtocolErrorsInShape } from './kernel/http/protocol-errors';
 import { loadSpecDocument } from './kernel/http/spec-document';
+import { capConnectionsPerAddress } from './kernel/http/slow-senders';
 import { createLogger, type Logger } from './kernel/logging/logger';
 import { StartupRefusal, startupFailureLine } from './kernel/startup-refusal';
 import { Catalogue } from './modules/catalogue';
@@ -147,6 +148,7 @@ function createHttpServer(config: Config): Server {
     connectionsCheckingInterval: 1000,
   });
   answerProtocolErrorsInShape(server);
+  capConnectionsPerAddress(server, config.http.maxConnectionsPerAddress);
   return server;
 }
 
