@@ -1030,8 +1030,8 @@ export interface components {
          */
         AddedItemInput: components["schemas"]["AddedItem"];
         /**
-         * @description Error shape 2, used for validation and business errors (400, 403, 404, 409, 429) and for
-         *     unexpected failures (500). It has no `success` field. `details` is present only on validation
+         * @description Error shape 2, used for validation and business errors (400, 403, 404, 409, 429), for
+         *     unexpected failures (500) and for outages (503, with `Retry-After`). It has no `success` field. `details` is present only on validation
          *     failures; check that it exists before reading it.
          */
         ApiError: {
