@@ -82,6 +82,6 @@ const outcomeCounters = new Map(Object.entries(policies).flatMap(([operationId, 
 
 /** The kernel's HTTP stack with the service's settings: proxies, body limit, the policies' outcome counters. */
 export function httpStack({ orm, services, document, pages = [], api }: Omit<AppDeps, 'tokenChecks'> & { api: OpenAPIBackend }): Express {
-  const { trustProxy, maxJsonBodyBytes } = services.config;
-  return kernelHttpStack({ orm, services, document, pages, api, trustProxy, maxJsonBodyBytes, outcomeOf: (operationId) => outcomeCounters.get(operationId) });
+  const { trustProxy, maxJsonBodyBytes, http } = services.config;
+  return kernelHttpStack({ orm, services, document, pages, api, trustProxy, maxJsonBodyBytes, jsonBodyTimeoutMs: http.jsonBodyTimeoutMs, outcomeOf: (operationId) => outcomeCounters.get(operationId) });
 }

@@ -113,7 +113,8 @@ export function loadConfig(env: Env = process.env): Config {
   // (no DATABASE_URL, not production) asks; a deployment on its own database must say so itself.
   const sandboxByDefault = !isProduction && read.optional('DATABASE_URL') === undefined;
   const maxUploadBytes = read.integer('MAX_UPLOAD_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024);
-  const http = readHttpTimeouts(read, maxUploadBytes);
+  const trustProxy = readTrustProxy(read, 'TRUST_PROXY');
+  const http = readHttpTimeouts(read, maxUploadBytes, trustProxy !== false);
   const core = {
     nodeEnv,
     isProduction,
@@ -135,7 +136,6 @@ export function loadConfig(env: Env = process.env): Config {
   };
   const drafts = documentDraftsConfig(read);
   const seedDemoData = read.boolean('SEED_DEMO_DATA', sandboxByDefault);
-  const trustProxy = readTrustProxy(read, 'TRUST_PROXY');
   const payments = paymentsConfig(read, { sandboxByDefault });
   const shutdownTimeoutMs = read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 300_000);
   const clusterWorkers = read.integer('CLUSTER_WORKERS', Math.max(2, availableParallelism()), 1, 64);

@@ -11,7 +11,7 @@ import { openDatabase, type DatabaseHandle } from './kernel/db/database';
 import { initOrm } from './database';
 import { migrate, type Orm } from './kernel/db/orm';
 import { seed } from './modules/partners';
-import { createGateways, type Gateways } from './modules/payments';
+import { createGateways, documentAllowingHttpReturnUrl, type Gateways } from './modules/payments';
 import { sandboxCheckoutRouter } from './modules/payments';
 import { esewaCheckoutRouter } from './modules/payments';
 import { AggregatorRegistry } from 'prom-client';
@@ -19,6 +19,7 @@ import { createMetrics, type Metrics, type PoolUsage } from './kernel/metrics/me
 import { startMetricsListener, type MetricsListener } from './kernel/metrics/metrics-listener';
 import { answerProtocolErrorsInShape } from './kernel/http/protocol-errors';
 import { loadSpecDocument } from './kernel/http/spec-document';
+import { capConnectionsPerAddress } from './kernel/http/slow-senders';
 import { createLogger, type Logger } from './kernel/logging/logger';
 import { StartupRefusal, startupFailureLine } from './kernel/startup-refusal';
 import { Catalogue } from './modules/catalogue';
@@ -149,6 +150,7 @@ function createHttpServer(config: Config): Server {
     connectionsCheckingInterval: 1000,
   });
   answerProtocolErrorsInShape(server);
+  capConnectionsPerAddress(server, config.http.maxConnectionsPerAddress);
   return server;
 }
 
@@ -195,7 +197,7 @@ function buildApp(config: Config, orm: Orm, { catalogue, tokenChecks }: Listened
   return createApp({
     orm,
     tokenChecks,
-    document: loadSpecDocument(),
+    document: config.payments.allowHttpReturnUrl ? documentAllowingHttpReturnUrl(loadSpecDocument()) : loadSpecDocument(),
     services: {
       config: { ...config, publicBaseUrl },
       catalogue,

@@ -7,7 +7,7 @@
 //    documents) is filled in from the live server;
 //  - an error response runs only where a scenario produces it; every other non-2xx transaction
 //    is skipped here. order-hooks.cjs and payment-hooks.cjs (loaded after this file) take over
-//    their own operations; what stays skipped (500, readyz 503) is listed in docs/decisions.md.
+//    their own operations; what stays skipped (500, readyz 503, the database outage 503s of issue 30) is listed in docs/decisions.md.
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
 const hooks = require('hooks');

@@ -128,8 +128,10 @@ describe('faults under a booking-and-pay load', () => {
     for (const phase of ['warm-up', 'steady', 'after-restart', 'after-recovery']) expect({ phase, failures: sample(phase) }).toEqual({ phase, failures: [] });
     // The kill costs only connections to the killed process.
     expect(load.failures.filter((f) => f.phase === 'kill' && !(f.kind === 'connection' && f.target === 1))).toEqual([]);
-    // The outage: only 500s in shape 2, never a hang, never an off-contract body, never a refusal.
+    // The outage: only 503s with Retry-After in shape 2 (issue 30: an outage, not a defect), never
+    // a hang, never an off-contract body, never a refusal.
     expect(load.failures.filter((f) => ['pg-down', 'recovery'].includes(f.phase) && f.kind !== 'server-error')).toEqual([]);
+    expect(load.failures.filter((f) => ['pg-down', 'recovery'].includes(f.phase) && f.status !== 503).slice(0, 5)).toEqual([]);
     expect(load.stats.get('pg-down')!.failures['server-error']).toBeGreaterThan(0);
     expect(unready.length).toBeGreaterThan(0);
     expect(unready.every((a) => a.status === 503)).toBe(true);

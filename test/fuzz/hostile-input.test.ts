@@ -171,6 +171,9 @@ test('no generated request, valid or hostile, gets a 5xx or an error body outsid
   // Interleave operations so that concurrent requests mix, as real traffic does.
   requests.sort((a, b) => (a.path.length * 31 + a.kind.length) % 97 - (b.path.length * 31 + b.kind.length) % 97);
 
+  // Issue 30: how many bodies carry a NUL or lone-surrogate key, a lone surrogate, a separator or a bidi control.
+  const issue30 = countIssue30Bodies(requests);
+
   const findings: Finding[] = [];
   const statuses = new Map<string, number>();
   const costs = new Map<string, number>();
@@ -207,6 +210,25 @@ test('no generated request, valid or hostile, gets a 5xx or an error body outsid
   if (process.env.FUZZ_COSTS) console.log([...costs.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, ms]) => `  ${k}: ${Math.round(ms)} ms`).join('\n'));
   if (findings.length > 0) console.log(`first findings (replay with FUZZ_SEED=${SEED}):\n${findings.slice(0, 15).map((f) => `- ${f.status} ${f.problem}\n    ${f.request}`).join('\n')}`);
 
+  console.log(`bodies with text PostgreSQL or a document cannot take (issue 30): ${JSON.stringify(issue30)}`);
+  expect(Object.values(issue30).every((n) => n > 0)).toBe(true);
   expect(requests.length).toBeGreaterThanOrEqual(Math.min(MINIMUM_REQUESTS, RUNS_PER_OPERATION * 20));
   expect(findings).toEqual([]);
 }, 600_000);
+
+/** Requests whose JSON body holds each kind of text issue 30 found answered 500 or reshaping documents. */
+function countIssue30Bodies(requests: FuzzRequest[]): Record<string, number> {
+  const kinds: Record<string, RegExp> = {
+    nulKey: /\\u0000[^"]*":/,
+    loneSurrogateKey: /\\ud[89a-f][0-9a-f]{2}[^"]*":/i,
+    loneSurrogate: /\\ud[89a-f][0-9a-f]{2}/i,
+    separator: /[\u2028\u2029]/,
+    bidiControl: /[\u202A-\u202E\u2066-\u2069]/,
+  };
+  const counts = Object.fromEntries(Object.keys(kinds).map((kind) => [kind, 0]));
+  for (const { body } of requests) {
+    if (typeof body !== 'string') continue;
+    for (const [kind, pattern] of Object.entries(kinds)) if (pattern.test(body)) counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+  return counts;
+}

@@ -39,6 +39,15 @@ export const HOSTILE_STRINGS = [
   '\u001b]0;owned\u0007',
   '\u009b31m',
   'x\u007f\u0085\u2028y',
+  // Text that reshapes printed documents (issue 30): separators and bidirectional controls.
+  'Lukla\u2028COVER: ALL ACTIVITIES, NO LIMIT',
+  'Lukla\u2029',
+  '\u202Aleft\u202C \u202Bright\u202C \u202Doverride\u202C',
+  'name \u2066isolated\u2069 \u2067rtl\u2069 \u2068first\u2069',
+  // Lone surrogates inside text (issue 30): no character, and PostgreSQL refuses them in text and jsonb.
+  'half \uD83C of a pair',
+  'trailing \uDC00',
+  '\uDBFF\uDBFF',
   // Dates at and past the edges of what PostgreSQL and the contract take.
   '9999-12-20',
   '9999-12-31',
@@ -75,6 +84,22 @@ export const HOSTILE_STRINGS = [
   '00000000-0000-0000-0000-000000000000',
   'ffffffff-ffff-ffff-ffff-ffffffffffff',
 ];
+
+/**
+ * Object keys PostgreSQL cannot store in `jsonb` (issue 30: NUL and lone surrogates in keys
+ * answered 500), and keys that carry the separators and controls text fields refuse.
+ */
+export const HOSTILE_KEYS = ['k\u0000', '\u0000', 'a\u0000b', '\uD800', 'x\uDC00', '\uDBFF\uDBFF', '\u2028', 'k\u202E', '\u2066k\u2069', '__proto__', ''];
+
+export function hostileKey(): fc.Arbitrary<string> {
+  return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...HOSTILE_KEYS) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 8 }) });
+}
+
+/** A free-form JSON object (`extraFields`, `dispatchInfo`) whose keys and values are hostile, one level nested now and then. */
+function hostileObject(): fc.Arbitrary<Record<string, unknown>> {
+  const flat = fc.dictionary(hostileKey(), hostileString(), { maxKeys: 3 });
+  return fc.oneof(flat, fc.dictionary(hostileKey(), flat, { maxKeys: 2 }));
+}
 
 /** Hostile strings plus random unicode and the occasional huge one. */
 export function hostileString(): fc.Arbitrary<string> {
@@ -153,6 +178,10 @@ export class SchemaResolver {
           if (this.resolve(child).readOnly) continue;
           model[name] = this.valid(child, depth + 1);
         }
+        // A free-form object takes any keys: now and then ones PostgreSQL or a document cannot take.
+        if (Object.keys(model).length === 0 && schema.additionalProperties === true) {
+          return fc.oneof({ weight: 3, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 3 }) }, { weight: 1, arbitrary: hostileObject() });
+        }
         return fc.record(model, { requiredKeys: Object.keys(model).filter((name) => required.has(name)) });
       }
     }
@@ -210,6 +239,22 @@ function fieldPaths(value: unknown, prefix: (string | number)[] = [], out: (stri
   return out;
 }
 
+/** The paths (among `paths`) at which `value` holds a plain object, where a key can be added. */
+function objectPaths(value: unknown, paths: (string | number)[][]): (string | number)[][] {
+  return paths.filter((p) => {
+    const at = p.reduce((node: WireJson, key) => node?.[key], value);
+    return at !== null && typeof at === 'object' && !Array.isArray(at);
+  });
+}
+
+/** `value` with `key: child` added to the object at `path` (the root when empty), keys such as `__proto__` included. */
+function withKey(value: unknown, path: (string | number)[], key: string, child: unknown): unknown {
+  const copy = structuredClone(value) as WireJson;
+  const at = path.reduce((node: WireJson, step) => node?.[step], copy);
+  if (at !== null && typeof at === 'object' && !Array.isArray(at)) Object.defineProperty(at, key, { value: child, enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
 function setAt(value: unknown, path: (string | number)[], replacement: unknown, remove = false): unknown {
   const copy = structuredClone(value) as WireJson;
   let at = copy;
@@ -240,6 +285,7 @@ export function mutate(value: unknown): fc.Arbitrary<unknown> {
         return copy;
       }),
     },
+    { weight: 2, arbitrary: fc.tuple(fc.constantFrom<(string | number)[]>([], ...objectPaths(value, paths)), hostileKey(), hostileString()).map(([p, key, v]) => withKey(value, p, key, v)) },
     { weight: 1, arbitrary: whole },
     { weight: 1, arbitrary: fc.integer({ min: 2, max: 120 }).map((n) => Array.from({ length: n }, () => value)) },
   );

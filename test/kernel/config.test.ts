@@ -39,8 +39,14 @@ describe('configuration validated at start', () => {
     expect(config.documentStorage).toEqual({ kind: 'disk' });
     expect(config.metrics).toEqual({ port: undefined, host: '127.0.0.1', token: undefined, onApiListener: true });
     expect(config.trustProxy).toBe(false);
-    // 10 s for the headers, then 10 MiB at 128 KiB/s.
-    expect(config.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 90_000, minUploadBytesPerSecond: 128 * 1024 });
+    // 10 s for the headers, then 10 MiB at 128 KiB/s; 10 s for a JSON body; 256 connections per address.
+    expect(config.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 90_000, minUploadBytesPerSecond: 128 * 1024, jsonBodyTimeoutMs: 10_000, maxConnectionsPerAddress: 256 });
+  });
+
+  it('caps connections per address only when no proxy is trusted, unless told (issue 30)', () => {
+    expect(loadConfig({ TRUST_PROXY: '1' }).http.maxConnectionsPerAddress).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '1', HTTP_MAX_CONNECTIONS_PER_ADDRESS: '500' }).http.maxConnectionsPerAddress).toBe(500);
+    expect(loadConfig({ HTTP_JSON_BODY_TIMEOUT_SECONDS: '3' }).http.jsonBodyTimeoutMs).toBe(3000);
   });
 
   it('runs sandbox payments and demo partners only when asked for: the embedded default asks, a DATABASE_URL deployment does not', () => {

@@ -11,7 +11,8 @@ type Schema = Record<string, WireJson>;
 
 const document = loadSpecDocument() as Schema;
 const EXEMPT = new Set(['TokenRequest.clientId', 'TokenRequest.clientSecret']);
-const HOSTILE = ['a\nb', 'a\u001b[31mb', 'a\u009b2Jb', 'a\u0000b', 'a\u007fb'];
+// Issue 30: U+2028/U+2029 and the bidirectional controls reshaped printed certificates as C0/C1 did.
+const HOSTILE = ['a\nb', 'a\u001b[31mb', 'a\u009b2Jb', 'a\u0000b', 'a\u007fb', 'a\u2028b', 'a\u2029b', 'a\u202Eb', 'a\u202Ab', 'a\u2066b', 'a\u2069b'];
 
 function resolve(node: Schema): Schema {
   if (typeof node?.$ref !== 'string') return node;

@@ -95,3 +95,35 @@ describe('the access matrix of every order and group operation', () => {
     }
   });
 });
+
+// Issue 30, item 11: a group payment reference answered a stranger 400 ("is a group payment
+// reference") where a made-up one answered 404 and a single order's payment reference 403: the
+// classification told strangers which references were real group payments. Access comes first.
+describe('a group payment reference, looked up as an order', () => {
+  let groupPaymentRef: string;
+  beforeAll(async () => {
+    const paid = await client.op('payGroup', 'POST', `${ORDERS}/groups/${groupRef}/pay`, { gateway: 'wallet_gateway' }, { token: placing.token, headers: { 'idempotency-key': randomUUID() } });
+    if (paid.status !== 200) throw new Error(`the group payment did not start: ${JSON.stringify(paid.body)}`);
+    groupPaymentRef = paid.body.data.paymentRef;
+  });
+  const status = (caller: TestPartner, identifier: string) => client.op('getPaymentStatus', 'GET', `${ORDERS}/${encodeURIComponent(identifier)}/payment-status`, undefined, { token: caller.token });
+
+  it('to a stranger is the 403 of anybody else\'s order, never the 400 that classifies it', async () => {
+    const response = await status(stranger, groupPaymentRef);
+    expect(response.status).toBe(403);
+    expect(JSON.stringify(response.body)).not.toMatch(/group/i);
+    expect(response.body.message).toBe((await status(stranger, orderRef)).body.message);
+  });
+
+  it('to the placing company and to a listed agency is the 400 that says to query each order', async () => {
+    for (const caller of [placing, listed]) {
+      const response = await status(caller, groupPaymentRef);
+      expect(response.status).toBe(400);
+      expect(response.body.message).toMatch(/is a group payment reference/);
+    }
+  });
+
+  it('made up, is a 404 to everybody', async () => {
+    expect((await status(stranger, 'GRP-2030-999999-1916125865117')).status).toBe(404);
+  });
+});

@@ -8,7 +8,7 @@ import { chunkBatcher } from './chunk-batcher';
 import type { OperationId } from './contract';
 import { errorBody, sendError, toHttpError, type HttpError } from './error-response';
 import { fieldErrorsFromAjv } from './field-errors';
-import { fieldNestedTooDeep, fieldWithNonFiniteNumber, fieldWithNul, MAX_JSON_DEPTH } from './input-guards';
+import { fieldNestedTooDeep, fieldWithLoneSurrogate, fieldWithNonFiniteNumber, fieldWithNul, keyUnstorable, MAX_JSON_DEPTH } from './input-guards';
 import { validatesBeforeHandler } from './multipart';
 import { contractRequest, createOpenApiBackend } from './openapi';
 import type { OperationPolicies, OperationPolicy } from './operation-policy';
@@ -176,6 +176,10 @@ function unstorableField(c: Context): Record<string, string> | undefined {
   if (deep) return { [deep]: `must not nest deeper than ${MAX_JSON_DEPTH} levels` };
   const nul = fieldWithNul(c.request.params) ?? fieldWithNul(c.request.query) ?? fieldWithNul(c.request.requestBody);
   if (nul) return { [nul]: 'must not contain the NUL character' };
+  const key = keyUnstorable(c.request.requestBody) ?? keyUnstorable(c.request.query);
+  if (key) return { [key.field]: key.reason };
+  const surrogate = fieldWithLoneSurrogate(c.request.params) ?? fieldWithLoneSurrogate(c.request.query) ?? fieldWithLoneSurrogate(c.request.requestBody);
+  if (surrogate) return { [surrogate]: 'must not contain an unpaired surrogate (no character)' };
   const infinite = fieldWithNonFiniteNumber(c.request.params) ?? fieldWithNonFiniteNumber(c.request.query);
   return infinite ? { [infinite]: 'must be a finite number' } : undefined;
 }

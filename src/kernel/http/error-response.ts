@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError, notFound, ProviderUnavailableError, type ErrorKind, type FieldErrors } from '../errors';
+import { isDatabaseUnavailable } from '../db/database-unavailable';
 import { apiErrorBody, authErrorBody, uploadErrorBody } from './envelope';
 
 /** Which of the contract's error shapes (SPEC section 7) an answer takes: 1 for every 401, 3 for POST /documents' own refusals, 2 for the rest. */
@@ -45,10 +46,15 @@ interface HttpLikeError {
   message?: unknown;
 }
 
+/** How long a partner is asked to wait while the database is unreachable: about a PostgreSQL restart. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /** Translates anything thrown below the HTTP layer into one of the contract's error shapes. */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof DomainError) return fromKind(error);
   if (error instanceof ProviderUnavailableError) return providerError(error);
+  // An outage, not a defect: partners' clients retry knowingly, operators' alerts tell the two apart.
+  if (isDatabaseUnavailable(error)) return httpError(503, 'The service is briefly unavailable; retry after the Retry-After seconds', undefined, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
   if (typeof error === 'object' && error !== null) return fromHttpLike(error);
   return httpError(500, 'Internal server error');
 }

@@ -10,6 +10,7 @@ import type { RequestScope, Services } from './request-scope';
 import { requestLog } from './request-log';
 import { compressionForAcceptingClients } from './response-compression';
 import { docsContentSecurityPolicy, securityHeaders } from './security-headers';
+import { bodyDeadline } from './slow-senders';
 import { docsPagePath } from './spec-document';
 
 export const API_PREFIX = '/api/external/v1';
@@ -24,6 +25,8 @@ export interface StackDeps {
   /** Express's `trust proxy`: which X-Forwarded-For hop is the client (the rate limits count per address). */
   trustProxy: boolean | number | string[];
   maxJsonBodyBytes: number;
+  /** How long a non-upload body may take to arrive (HTTP_JSON_BODY_TIMEOUT_SECONDS). */
+  jsonBodyTimeoutMs: number;
   /** The outcome counter an operation's policy names, if any. */
   outcomeOf?: (operationId: string) => OutcomeMetric | undefined;
 }
@@ -39,7 +42,7 @@ const noStore: express.RequestHandler = (_req, res, next) => {
 };
 
 /** What every request passes through on its way to openapi-backend: log, metrics, headers, JSON body, scope. */
-export function httpStack({ orm, services, document, pages = [], api, trustProxy, maxJsonBodyBytes, outcomeOf }: StackDeps): Express {
+export function httpStack({ orm, services, document, pages = [], api, trustProxy, maxJsonBodyBytes, jsonBodyTimeoutMs, outcomeOf }: StackDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // The contract defines no conditional requests; a SHA-1 of every JSON body would be paid for nothing.
@@ -62,6 +65,7 @@ export function httpStack({ orm, services, document, pages = [], api, trustProxy
     else sendError(_req, res, toHttpError(notFound('The docs page is not built: run `npm run docs`')));
   });
   app.use(API_PREFIX, noStore);
+  app.use(bodyDeadline(jsonBodyTimeoutMs));
   for (const router of pages) app.use(router);
   app.use(express.json({ limit: maxJsonBodyBytes, type: ['application/json', 'application/*+json'] }));
   app.use((req, res, next) => {

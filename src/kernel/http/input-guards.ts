@@ -12,6 +12,34 @@ import { isRecord } from '../narrow';
  */
 export const fieldWithNul = (root: unknown) => firstField(root, (value) => typeof value === 'string' && value.includes('\u0000'));
 
+/** A UTF-16 half of a pair without its other half: no character, so not UTF-8 text and not `jsonb`. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A string value holding a lone surrogate (JSON's `"\ud800"` parses to one); PostgreSQL refuses it in text and `jsonb`. */
+export const fieldWithLoneSurrogate = (root: unknown) => firstField(root, (value) => typeof value === 'string' && LONE_SURROGATE.test(value));
+
+/**
+ * An object key PostgreSQL cannot store in `jsonb` (`extraFields`, `dispatchInfo`): one holding a
+ * NUL or a lone surrogate. Reported as the key's own path, the key printed escaped.
+ */
+export function keyUnstorable(root: unknown): { field: string; reason: string } | undefined {
+  let reason = '';
+  const field = firstField(root, () => false, (key) => {
+    if (key.includes('\u0000')) reason = 'must not contain the NUL character in a key';
+    else if (LONE_SURROGATE.test(key)) reason = 'must not contain an unpaired surrogate (no character) in a key';
+    else return false;
+    return true;
+  });
+  return field === undefined ? undefined : { field, reason };
+}
+
+/**
+ * A key as it may be printed in a field error: NUL, other controls and lone surrogates as `\uXXXX`,
+ * so the error body is valid UTF-8 and names the key the caller sent.
+ */
+const printable = (key: string) =>
+  key.replace(/[\u0000-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+
 /**
  * Ajv's type coercion turns the query strings "Infinity" and "1e999" into Infinity, which its
  * integer check passes (also with strictNumbers); a page of Infinity is no page.
@@ -29,14 +57,16 @@ export const MAX_JSON_DEPTH = 32;
 export const fieldNestedTooDeep = (root: unknown, maxDepth = MAX_JSON_DEPTH) =>
   firstField(root, (value, depth) => depth > maxDepth && value !== null && typeof value === 'object');
 
-function firstField(root: unknown, bad: (value: unknown, depth: number) => boolean): string | undefined {
+function firstField(root: unknown, bad: (value: unknown, depth: number) => boolean, badKey?: (key: string) => boolean): string | undefined {
   const pending: Array<[unknown, string, number]> = [[root, '', 1]];
   while (pending.length > 0) {
     const [value, field, depth] = pending.pop()!;
     if (bad(value, depth)) return field || 'body';
     if (isRecord(value)) {
       for (const [key, child] of Object.entries(value)) {
-        pending.push([child, Array.isArray(value) ? `${field}[${key}]` : field ? `${field}.${key}` : key, depth + 1]);
+        const path = Array.isArray(value) ? `${field}[${key}]` : field ? `${field}.${printable(key)}` : printable(key);
+        if (badKey && !Array.isArray(value) && badKey(key)) return path;
+        pending.push([child, path, depth + 1]);
       }
     }
   }

@@ -15,16 +15,30 @@ export interface HttpTimeouts {
   requestTimeoutMs: number;
   /** The slowest upload accepted, in bytes per second (documented in the README). */
   minUploadBytesPerSecond: number;
+  /**
+   * How long any body but a multipart upload may take to arrive once the headers have: a JSON
+   * body (1 MiB at most) needs no upload allowance, and an unauthenticated slow sender held
+   * POST /auth/token connections for the whole of it (issue 30).
+   */
+  jsonBodyTimeoutMs: number;
+  /** Open connections one client address may hold; 0: no cap (a proxy in front caps them). */
+  maxConnectionsPerAddress: number;
 }
 
-/** The request timeouts, given the largest upload (MAX_UPLOAD_BYTES) a request may carry. */
-export function readHttpTimeouts(read: EnvReader, maxUploadBytes: number): HttpTimeouts {
+/**
+ * The request timeouts, given the largest upload (MAX_UPLOAD_BYTES) a request may carry, and the
+ * connection cap. Behind a trusted proxy every connection comes from the proxy, so the cap is off
+ * unless set: the proxy is where clients are told apart.
+ */
+export function readHttpTimeouts(read: EnvReader, maxUploadBytes: number, behindProxy: boolean): HttpTimeouts {
   const headersTimeoutSeconds = read.integer('HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 300);
   const minUploadBytesPerSecond = read.integer('HTTP_MIN_UPLOAD_BYTES_PER_SECOND', 128 * 1024, 1024, 100 * 1024 * 1024);
   return {
     headersTimeoutMs: headersTimeoutSeconds * 1000,
     requestTimeoutMs: (headersTimeoutSeconds + Math.ceil(maxUploadBytes / minUploadBytesPerSecond)) * 1000,
     minUploadBytesPerSecond,
+    jsonBodyTimeoutMs: read.integer('HTTP_JSON_BODY_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
+    maxConnectionsPerAddress: read.integer('HTTP_MAX_CONNECTIONS_PER_ADDRESS', behindProxy ? 0 : 256, 0, 100_000),
   };
 }
 

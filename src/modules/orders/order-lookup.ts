@@ -48,14 +48,16 @@ export type OrderRelation = (typeof ORDER_DETAIL_POPULATE)[number] | (typeof ORD
  *
  * A gateway payment reference is an opaque key: it is looked up among payment attempts, never
  * parsed, and resolves to the order it pays for. A group payment reference covers several orders
- * and is a 400 here: it names no single order.
+ * and is a 400 here, it names no single order; but only to a caller who may see those orders:
+ * to anybody else it is the 403 of every order of someone else (issue 30: the 400 told strangers
+ * which references were real group payments).
  *
  * `populate` defaults to what the detail response shows. Pay and payment-status read only the
  * order row: each relation loaded is one more query and more entities for the flush to check,
  * which under load is most of their cost.
  */
 export async function resolveOrder(em: EntityManager, principal: Principal, identifier: string, options: OrderLookupOptions): Promise<ResolvedOrder> {
-  const order = await findOrder(em, identifier, options);
+  const order = await findOrder(em, identifier, { ...options, caller: principal });
   const access = await accessOf(em, order, principal);
   if (access === 'TRAVEL_COMPANY' && options.intent === 'ACT') {
     throw forbidden('Only the company that placed this order can change or pay it; a listed agency may read it');
@@ -71,10 +73,10 @@ export async function resolveOrder(em: EntityManager, principal: Principal, iden
 export async function findOrder(
   em: EntityManager,
   identifier: string,
-  options: { lockForUpdate?: boolean; populate?: readonly OrderRelation[] } = {},
+  options: { lockForUpdate?: boolean; populate?: readonly OrderRelation[]; caller?: Principal } = {},
 ): Promise<Order> {
   const key = identifier.trim();
-  const where = orderFilter(key) ?? (await paymentReferenceFilter(em, key));
+  const where = orderFilter(key) ?? (await paymentReferenceFilter(em, key, options.caller));
   // The row lock (when asked) is taken on the order alone: FOR UPDATE cannot cross the outer joins of populate.
   const order = where
     ? await em.findOne(Order, where, options.lockForUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {})
@@ -92,14 +94,23 @@ function orderFilter(identifier: string): FilterQuery<Order> | null {
   return null;
 }
 
-async function paymentReferenceFilter(em: EntityManager, paymentRef: string): Promise<FilterQuery<Order> | null> {
+async function paymentReferenceFilter(em: EntityManager, paymentRef: string, caller: Principal | undefined): Promise<FilterQuery<Order> | null> {
   const attempt = await em.findOne(PaymentAttempt, { paymentRef }, { populate: ['orders'] });
   if (!attempt) return null;
   if (attempt.scope === 'GROUP') {
+    // Access before classification: what the reference is, is told only to whoever may see its orders.
+    if (caller && !(await maySeeGroupAttempt(em, attempt, caller))) throw forbidden('You do not have access to this order');
     throw invalid(`${paymentRef} is a group payment reference; query each order by its own reference`);
   }
   const [line] = attempt.orders.getItems();
   return line ? { id: line.order.id } : null;
+}
+
+/** Whether `caller` placed the group's orders or is a listed agency of one of them (the order access rule). */
+async function maySeeGroupAttempt(em: EntityManager, attempt: PaymentAttempt, caller: Principal): Promise<boolean> {
+  if (attempt.company.id === caller.companyId) return true;
+  await em.populate(attempt, ['orders.order.travelCompanies']);
+  return attempt.orders.getItems().some((line) => line.order.travelCompanies.getItems().some((link) => link.company.id === caller.companyId));
 }
 
 async function accessOf(em: EntityManager, order: Order, principal: Principal): Promise<OrderAccess> {

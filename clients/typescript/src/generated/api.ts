@@ -1053,8 +1053,8 @@ export interface components {
          */
         AddedItemInput: components["schemas"]["AddedItem"];
         /**
-         * @description Error shape 2, used for validation and business errors (400, 403, 404, 409, 429) and for
-         *     unexpected failures (500). It has no `success` field. `details` is present only on validation
+         * @description Error shape 2, used for validation and business errors (400, 403, 404, 409, 429), for
+         *     unexpected failures (500) and for outages (503, with `Retry-After`). It has no `success` field. `details` is present only on validation
          *     failures; check that it exists before reading it.
          */
         ApiError: {
@@ -2007,8 +2007,9 @@ export interface components {
             /**
              * Format: uri
              * @description Where the customer's browser is sent after the payment, with `?paymentRef=<payment reference>`
-             *     appended. Must be an absolute `https` URL; plain `http` is accepted only in the operator's
-             *     internal test environment. Without it the customer sees a plain result page. The redirect
+             *     appended. Must be an absolute `https` URL (the `pattern` says so); plain `http` is accepted
+             *     only in the operator's internal test environment, whose served document
+             *     (`/api/external/v1/openapi.json`) then has no `pattern` here. Without it the customer sees a plain result page. The redirect
              *     is never proof of payment: read `payment-status`.
              */
             returnUrl?: string;
@@ -2725,9 +2726,10 @@ export interface components {
         };
         /**
          * @description Error shape 2. The payment provider behind the gateway (Khalti, eSewa) did not answer within the
-         *     service's timeout, could not be reached, or no provider is configured for the gateway. Nothing
-         *     was charged and nothing was changed. Retry shortly; for `pay`, with the **same**
-         *     `Idempotency-Key`, which resumes the same attempt.
+         *     service's timeout, could not be reached, or no provider is configured for the gateway; or the
+         *     service's own database is briefly unreachable. Nothing was charged and nothing was changed.
+         *     Retry after the seconds in `Retry-After`; for `pay`, with the **same** `Idempotency-Key`,
+         *     which resumes the same attempt.
          */
         PaymentProviderUnavailable: {
             headers: {
@@ -2736,6 +2738,22 @@ export interface components {
                  * @example 5
                  */
                 "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description Error shape 2. The service's database is briefly unreachable (a restart or a failover). This
+         *     is an outage, not a defect in your request or in the service: retry after the seconds in
+         *     `Retry-After`, with backoff. Each request runs in one transaction, so nothing is half-written;
+         *     only a connection lost at the very moment of commit leaves the outcome open, so reconcile
+         *     before retrying `POST /orders`, as after a network timeout.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2914,6 +2932,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     handleProviderReturn: {
@@ -3029,6 +3048,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     issueToken: {
@@ -3079,6 +3099,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     uploadDocument: {
@@ -3145,6 +3166,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createOrders: {
@@ -3210,6 +3232,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrder: {
@@ -3254,6 +3277,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrderCertificate: {
@@ -3304,6 +3328,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     payOrder: {
@@ -3416,6 +3441,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     applyOrderPromo: {
@@ -3459,6 +3485,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeOrderPromo: {
@@ -3504,6 +3531,7 @@ export interface operations {
             409: components["responses"]["PaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     previewOrderPromo: {
@@ -3546,6 +3574,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     payGroup: {
@@ -3664,6 +3693,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeGroupPromo: {
@@ -3705,6 +3735,7 @@ export interface operations {
             409: components["responses"]["PaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     previewGroupPromo: {
@@ -3743,6 +3774,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCtgs: {
@@ -3823,6 +3855,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createQuote: {
@@ -3876,6 +3909,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listRoutes: {
@@ -3954,6 +3988,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTravellers: {
@@ -4004,6 +4039,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     registerTravellers: {
@@ -4070,6 +4106,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHealth: {
@@ -4216,6 +4253,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     webhookOrderCancelled: {
