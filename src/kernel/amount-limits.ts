@@ -1,7 +1,7 @@
 /**
  * The largest value of everything that feeds an order total, in whole NPR. Partners' values are
  * bounded by the contract (spec: AddedItem, OrderInput, the group array), the operator's by the
- * catalogue format; test/unit/amount-limits.test.ts holds both to these figures. They are chosen
+ * catalogue format; test/kernel/amount-limits.test.ts holds both to these figures. They are chosen
  * so that the largest valid 50-order group, every amount at its maximum, still fits the money
  * columns (numeric(14,2)) and stays an exact integer of paisa in JavaScript: an over-large
  * amount is a 400 at the door, never an overflow (a 500) in a sum.

@@ -1,6 +1,6 @@
 /**
  * Secrets anyone can read: the demo partners' client secrets (README, docs, the spec's examples)
- * and the secret-like values in this repository. test/unit/secret-strength.test.ts fails when
+ * and the secret-like values in this repository. test/kernel/secret-strength.test.ts fails when
  * the repository holds a secret-like value this list does not cover.
  */
 export const PUBLISHED_SECRETS: readonly string[] = [

@@ -92,7 +92,7 @@ const QUOTE_COLUMNS = `id, company_id, ctg_id, route_id, nationality, age, max_a
  * references) and then the ORM's per-call SQL formatting were the largest costs on the quote's
  * hot path (BENCHMARKS.md). Quotes asked for at the same moment share one multi-row INSERT (and
  * one commit); each answer still waits for its row's commit (db/batched-insert).
- * test/api/reference.test.ts reads every stored column back.
+ * test/catalogue/reference.test.ts reads every stored column back.
  */
 const INSERT_QUOTE: BatchableInsert = {
   single: {
