@@ -1,15 +1,15 @@
 import { initOrm as initKernelOrm, type Orm } from './kernel/db/orm';
 import type { OrmLogSink } from './kernel/db/orm-log';
 import { RateLimitBucket } from './kernel/rate-limits/rate-limit-bucket';
-import { AUTH_ENTITIES } from './modules/auth';
-import { CATALOGUE_ENTITIES } from './modules/catalogue';
-import { DOCUMENT_ENTITIES } from './modules/documents';
-import { ORDER_ENTITIES } from './modules/orders';
-import { PARTNER_ENTITIES } from './modules/partners';
-import { PAYMENT_ENTITIES } from './modules/payments';
-import { PROMO_ENTITIES } from './modules/promos';
-import { TRAVELLER_ENTITIES } from './modules/travellers';
-import { WEBHOOK_ENTITIES } from './modules/webhooks';
+import { AUTH_ENTITIES } from './modules/auth/entities';
+import { CATALOGUE_ENTITIES } from './modules/catalogue/entities';
+import { DOCUMENT_ENTITIES } from './modules/documents/entities';
+import { ORDER_ENTITIES } from './modules/orders/entities';
+import { PARTNER_ENTITIES } from './modules/partners/entities';
+import { PAYMENT_ENTITIES } from './modules/payments/entities';
+import { PROMO_ENTITIES } from './modules/promos/entities';
+import { TRAVELLER_ENTITIES } from './modules/travellers/entities';
+import { WEBHOOK_ENTITIES } from './modules/webhooks/entities';
 
 /** Every entity the ORM knows, module by module; listed explicitly so no folder scanning happens at start. */
 export const entities = [

@@ -1,6 +1,5 @@
 import type { DocumentStorage } from './storage/document-storage';
 import type { PdfCheckPool } from './pdf-checks';
-import { Document } from './entities/document';
 export * from './documents';
 export * from './draft-purge-job';
 export * from './entities/document';
@@ -11,9 +10,6 @@ export * from './rules/document-type';
 export type { DocumentSettings, DocumentStorageConfig, S3StorageConfig } from './settings';
 export * from './storage/configured-storage';
 export * from './storage/document-storage';
-
-/** The ORM entities this module owns (the service's list is their union, in src/database.ts). */
-export const DOCUMENT_ENTITIES = [Document];
 
 declare module '../../kernel/http/request-scope' {
   interface Services {

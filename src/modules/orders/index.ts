@@ -1,8 +1,4 @@
 import type { PromoAtOrderCreation } from './order-creation';
-import { OrderGroup } from './entities/order-group';
-import { Order } from './entities/order';
-import { OrderTravelCompany } from './entities/order-travel-company';
-import { AuditEntry } from './entities/audit-entry';
 export * from './audit-log';
 export * from './entities/audit-entry';
 export * from './entities/order-group';
@@ -18,9 +14,6 @@ export * from './promo-slot-store';
 export * from './rules/operator-order-rules';
 export * from './rules/order-reference';
 export * from './rules/promo-slots';
-
-/** The ORM entities this module owns (the service's list is their union, in src/database.ts). */
-export const ORDER_ENTITIES = [OrderGroup, Order, OrderTravelCompany, AuditEntry];
 
 declare module '../../kernel/http/request-scope' {
   interface Services {

@@ -1,7 +1,4 @@
 import type { PaymentDeps } from './payment-deps';
-import { PaymentAttempt } from './entities/payment-attempt';
-import { PaymentAttemptOrder } from './entities/payment-attempt-order';
-import { SandboxGatewayPayment } from './providers/sandbox/entities/sandbox-gateway-payment';
 export * from './cash-settlement';
 export * from './entities/payment-attempt-order';
 export * from './entities/payment-attempt';
@@ -22,9 +19,6 @@ export * from './refund-record';
 export type { PaymentConfig, PaymentMode, ProviderName } from './settings';
 export type { EsewaConfig } from './providers/esewa/settings';
 export type { KhaltiConfig } from './providers/khalti/settings';
-
-/** The ORM entities this module owns (the service's list is their union, in src/database.ts). */
-export const PAYMENT_ENTITIES = [PaymentAttempt, PaymentAttemptOrder, SandboxGatewayPayment];
 
 declare module '../../kernel/http/request-scope' {
   interface Services {

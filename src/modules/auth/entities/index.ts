@@ -1,0 +1,8 @@
+import { Credential } from './credential';
+import { AccessToken } from './access-token';
+
+/**
+ * The ORM entities this module owns, listed apart from its use cases so that the service's list
+ * (src/database.ts) loads only the tables, not the module.
+ */
+export const AUTH_ENTITIES = [Credential, AccessToken];

@@ -1,0 +1,8 @@
+import { Company } from './company';
+import { SalesAgent } from './sales-agent';
+
+/**
+ * The ORM entities this module owns, listed apart from its use cases so that the service's list
+ * (src/database.ts) loads only the tables, not the module.
+ */
+export const PARTNER_ENTITIES = [Company, SalesAgent];
