@@ -133,7 +133,7 @@ async function send(request: FuzzRequest): Promise<{ status: number; body: unkno
 let transportRetries = 0;
 
 /** Operations whose refusals are HTML pages for a person, not error shapes for a program. */
-const HTML_PAGES = new Set(['sandboxCheckout', 'verifyPolicy']);
+const HTML_PAGES = new Set(['sandboxCheckout', 'verifyPolicy', 'handleProviderReturn']);
 
 /** Requests outside the document (see pageRequests): no documented answer to check a success against. */
 const PAGES = new Set(['sandboxCheckout', 'unknownPath']);
@@ -190,7 +190,7 @@ test('no generated request, valid or hostile, gets a 5xx or an error body outsid
         const tally = `${request.operationId} ${status}`;
         statuses.set(tally, (statuses.get(tally) ?? 0) + 1);
         if (status >= 500) throw new Error(`server error: ${answer.raw.slice(0, 300)}`);
-        // The checkout pages and the public verification page answer their own refusals (an
+        // The checkout pages, the public verification page and a refused provider return answer their own refusals (an
         // unknown policy, too many lookups) as HTML pages; only a JSON answer has a shape to keep.
         const htmlPage = HTML_PAGES.has(request.operationId) && typeof answer.body === 'string';
         if (status >= 400 && !htmlPage) expectErrorShape(request, status, answer.body);
