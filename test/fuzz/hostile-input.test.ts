@@ -114,7 +114,7 @@ function expectErrorShape(request: FuzzRequest, status: number, body: WireJson):
   }
 }
 
-async function send(request: FuzzRequest): Promise<{ status: number; body: unknown; raw: string }> {
+async function send(request: FuzzRequest): Promise<{ status: number; body: unknown; raw: string; contentType: string }> {
   // fetch cannot send a GET with a body; such requests go without it.
   const payload = request.method === 'GET' ? undefined : request.body;
   const response = await fetch(new URL(request.path, target.url), { method: request.method, headers: request.headers, body: payload, redirect: 'manual' });
@@ -127,7 +127,7 @@ async function send(request: FuzzRequest): Promise<{ status: number; body: unkno
       body = raw;
     }
   }
-  return { status: response.status, body, raw };
+  return { status: response.status, body, raw, contentType: response.headers.get('content-type') ?? '' };
 }
 
 let transportRetries = 0;
@@ -194,7 +194,7 @@ test('no generated request, valid or hostile, gets a 5xx or an error body outsid
         // unknown policy, too many lookups) as HTML pages; only a JSON answer has a shape to keep.
         const htmlPage = HTML_PAGES.has(request.operationId) && typeof answer.body === 'string';
         if (status >= 400 && !htmlPage) expectErrorShape(request, status, answer.body);
-        else if (!PAGES.has(request.operationId) && (status < 300 || (status >= 400 && htmlPage) || request.operationId === 'handlePaymentCallback')) await expectContract(request.operationId, status, answer.body);
+        else if (!PAGES.has(request.operationId) && (status < 300 || (status >= 400 && htmlPage) || request.operationId === 'handlePaymentCallback')) await expectContract(request.operationId, status, answer.body, answer.contentType);
       } catch (error) {
         findings.push({ request: describeRequest(request), status, problem: (error as Error).message.slice(0, 600) });
       }
