@@ -16,7 +16,7 @@ export function companyBucket(counter: string, companyId: string, limit: number,
  * An unauthenticated request counts nowhere: token requests are counted by their handler (auth's
  * token attempt limits), which alone knows whether the secret was right.
  */
-export function bucketsFor(policy: OperationPolicy | undefined, scope: RequestScope, limits: RateLimitConfig): Bucket[] {
+function bucketsFor(policy: OperationPolicy | undefined, scope: RequestScope, limits: RateLimitConfig): Bucket[] {
   const companyId = scope.principal?.companyId;
   if (companyId === undefined || !policy?.rateLimits) return [];
   return policy.rateLimits.map((rule) => companyBucket(rule.counter, companyId, rule.limit(limits), rule.cost));
