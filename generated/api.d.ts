@@ -735,6 +735,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/v1/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the delivery log
+         * @description Your company's deliveries, newest first, one page at a time: each event sent to each
+         *     endpoint, with every try (time, your endpoint's answer status, latency) and the next retry.
+         *     A failed try is retried with exponential back-off for about a day; then the delivery is
+         *     `FAILED` and you can send it again with `POST /webhook-deliveries/{deliveryId}/retry`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/webhook-deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The delivery's id (`deliveryId`). Another company's delivery is a 404.
+                 * @example 3a5c7e9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Queues the delivery again now (same event id, same body), with a fresh retry schedule:
+         *     typically one that ended `FAILED`, after you fixed your endpoint. A delivery that already
+         *     succeeded is sent again too (deduplicate by `webhook-id`). A delivery to a disabled endpoint
+         *     is a 409: enable the endpoint first.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your webhook endpoints
+         * @description Your company's endpoints (at most 5), oldest first. Secrets are never shown here.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers an endpoint that receives the events named in `events` (any of the event types of
+         *     the Webhooks section, or `*` for all, including event types added later). The answer carries
+         *     the endpoint's `whsec_` signing secret: it is shown **only in this answer**, so store it now
+         *     (rotate it with `rotate-secret` if it is lost). Each event goes to every enabled endpoint of
+         *     your company subscribed to its type, one delivery per endpoint, all with the same
+         *     `webhook-id`.
+         *
+         *     A company has at most 5 endpoints: a sixth is a **409** (delete or reuse one). The URL must be
+         *     `https` and resolve only to public addresses (see `url`); a URL that breaks the rules, or
+         *     whose host does not resolve, is a 400 with a field error on `url`.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description One of your company's endpoints (without its secret).
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint, its secret and its delivery log. Events are no longer sent to it.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the fields given: `url` (the same rules as at registration), `events`,
+         *     `description` (null removes it), `enabled`. The secret stays. Deliveries already created go
+         *     on to the endpoint's new URL; a disabled endpoint gets no new deliveries, and its pending
+         *     ones end `FAILED` without a try.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/external/v1/webhook-endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description Issues a new `whsec_` secret, shown **only in this answer**. The replaced secret keeps
+         *     signing beside it until `previousSecretExpiresAt` (24 hours by default): during that
+         *     overlap every delivery carries two signatures in `webhook-signature`, space separated, so a
+         *     verifier on either secret accepts it. Switch your verifier to the new secret within the
+         *     overlap. Rotating again ends the older overlap at once.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/webhook-endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to an endpoint
+         * @description Queues a `webhook.test` event for this endpoint only, whatever its `events` and even when it
+         *     is disabled, signed and retried like any other. The answer is the queued delivery: follow it
+         *     with `GET /webhook-deliveries?endpointId=...`.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1676,12 +1856,16 @@ export interface components {
          *         "paymentStatus": "SUCCESS",
          *         "paymentMethod": "CARD_GATEWAY",
          *         "paymentAmount": 17955,
-         *         "reason": null
+         *         "reason": null,
+         *         "policyNumber": "POL-2030-000087"
          *       }
          *     }
          */
         OrderPaidEvent: {
-            data: components["schemas"]["WebhookOrderEventData"];
+            data: components["schemas"]["WebhookOrderEventData"] & {
+                /** @description The policy number issued at payment (`POL-<year>-<seq>`), printed on the certificate. */
+                policyNumber: string;
+            };
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
             /**
@@ -2561,6 +2745,221 @@ export interface components {
             timestamp: string;
         };
         /**
+         * @description One event sent (or being sent) to one endpoint, with every try.
+         * @example {
+         *       "deliveryId": "3a5c7e9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d",
+         *       "endpointId": "7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c",
+         *       "eventId": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *       "eventType": "order.paid",
+         *       "status": "PENDING",
+         *       "tries": [
+         *         {
+         *           "attempt": 1,
+         *           "at": "2030-09-20T08:24:40.612Z",
+         *           "responseStatus": 500,
+         *           "latencyMs": 184,
+         *           "error": "answered 500"
+         *         }
+         *       ],
+         *       "nextRetryAt": "2030-09-20T08:26:10Z",
+         *       "createdAt": "2030-09-20T08:24:40.300Z"
+         *     }
+         */
+        WebhookDelivery: {
+            /**
+             * Format: date-time
+             * @description When the delivery was created (the event was dispatched to the endpoint).
+             */
+            createdAt: string;
+            /** Format: uuid */
+            deliveryId: string;
+            /** Format: uuid */
+            endpointId: string;
+            /** @description The event id (`webhook-id`), the same for every endpoint and every try. */
+            eventId: string;
+            eventType: components["schemas"]["WebhookEventType"];
+            /**
+             * Format: date-time
+             * @description About when the next try runs (the back-off has jitter); null when none is scheduled.
+             */
+            nextRetryAt: string | null;
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /** @description Every try so far, oldest first. */
+            tries: components["schemas"]["WebhookDeliveryTry"][];
+        };
+        /** @description One page of webhook deliveries with its page metadata. */
+        WebhookDeliveryPage: {
+            content: components["schemas"]["WebhookDelivery"][];
+            first: boolean;
+            last: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching deliveries across all pages.
+             */
+            totalElements: number;
+            /** Format: int64 */
+            totalPages: number;
+        };
+        /** @description A page of your company's webhook deliveries, newest first. */
+        WebhookDeliveryPageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["WebhookDeliveryPage"];
+        };
+        /** @description A webhook delivery. */
+        WebhookDeliveryResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["WebhookDelivery"];
+        };
+        /**
+         * @description `PENDING`: not delivered yet, tries go on (or a retry is queued). `SUCCEEDED`: the endpoint
+         *     answered 2xx. `FAILED`: the tries ran out (about a day), the endpoint refused the address
+         *     rules or was disabled; retry it with `POST /webhook-deliveries/{deliveryId}/retry`.
+         * @example FAILED
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "PENDING" | "SUCCEEDED" | "FAILED";
+        /** @description One try at sending the event to the endpoint. */
+        WebhookDeliveryTry: {
+            /**
+             * Format: date-time
+             * @description When the try ended.
+             */
+            at: string;
+            /** @description 1 for the first try; retries (and retries you asked for) count on. */
+            attempt: number;
+            /** @description Why the try failed, in words; null when it succeeded. */
+            error: string | null;
+            /** @description Milliseconds from sending the request to the end of the answer. */
+            latencyMs: number;
+            /** @description The HTTP status your endpoint answered; null when no answer came (timeout, connection error, refused address). */
+            responseStatus: number | null;
+        };
+        /**
+         * @description One of your company's webhook endpoints. The signing secret is never shown here.
+         * @example {
+         *       "endpointId": "7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c",
+         *       "url": "https://hooks.everest-trails.example.com/pbs/webhooks",
+         *       "events": [
+         *         "order.paid",
+         *         "payment.failed"
+         *       ],
+         *       "description": "Booking back office (production)",
+         *       "enabled": true,
+         *       "previousSecretExpiresAt": null,
+         *       "createdAt": "2030-09-20T08:00:00Z",
+         *       "updatedAt": "2030-09-20T08:00:00Z"
+         *     }
+         */
+        WebhookEndpoint: {
+            /** Format: date-time */
+            createdAt: string;
+            description: string | null;
+            /** @description Whether the endpoint receives events. */
+            enabled: boolean;
+            /** Format: uuid */
+            endpointId: string;
+            events: components["schemas"]["WebhookEndpointEvents"];
+            /**
+             * Format: date-time
+             * @description After a rotation, until when the replaced secret still signs deliveries beside the new one; null otherwise.
+             */
+            previousSecretExpiresAt: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            url: components["schemas"]["WebhookEndpointUrl"];
+        };
+        /**
+         * @description Your own note about the endpoint (shown back, never sent anywhere).
+         * @example Booking back office (production)
+         */
+        WebhookEndpointDescription: string;
+        /**
+         * @description The event types the endpoint receives (at least one), or `["*"]` for all of them.
+         * @example [
+         *       "order.paid",
+         *       "payment.failed"
+         *     ]
+         */
+        WebhookEndpointEvents: components["schemas"]["WebhookEventSelector"][];
+        /**
+         * @description A new webhook endpoint.
+         * @example {
+         *       "url": "https://hooks.everest-trails.example.com/pbs/webhooks",
+         *       "events": [
+         *         "order.paid",
+         *         "payment.failed"
+         *       ],
+         *       "description": "Booking back office (production)"
+         *     }
+         */
+        WebhookEndpointInput: {
+            description?: components["schemas"]["WebhookEndpointDescription"];
+            events: components["schemas"]["WebhookEndpointEvents"];
+            url: components["schemas"]["WebhookEndpointUrl"];
+        };
+        /** @description Your company's webhook endpoints (at most 5), oldest first. */
+        WebhookEndpointListResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        /** @description A webhook endpoint. */
+        WebhookEndpointResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["WebhookEndpoint"];
+        };
+        /** @description A webhook endpoint with its new secret, shown this once. */
+        WebhookEndpointSecretResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+        };
+        /**
+         * @description The fields to change (at least one); the others keep their values.
+         * @example {
+         *       "enabled": false
+         *     }
+         */
+        WebhookEndpointUpdate: {
+            /** @description A new note, or null to remove it. */
+            description?: components["schemas"]["WebhookEndpointDescription"] | null;
+            /** @description A disabled endpoint receives no events (its pending deliveries fail without a try) until enabled again. */
+            enabled?: boolean;
+            events?: components["schemas"]["WebhookEndpointEvents"];
+            url?: components["schemas"]["WebhookEndpointUrl"];
+        };
+        /**
+         * @description Where deliveries are POSTed. An `https` URL whose host resolves only to public addresses: not
+         *     loopback, private, link-local, carrier-grade NAT or multicast (nor their IPv4-mapped, NAT64,
+         *     6to4 or deprecated site-local IPv6 forms); no user name or password. Checked at registration
+         *     and again on every connection. The sandbox also accepts plain `http` and local receivers.
+         * @example https://hooks.everest-trails.example.com/pbs/webhooks
+         */
+        WebhookEndpointUrl: string;
+        /** @description The endpoint with its new signing secret. The secret is shown in this answer only; store it now. */
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            /**
+             * @description The `whsec_` signing secret; verify deliveries with it (Standard Webhooks).
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        /**
+         * @description An event type the endpoint receives, or `*` for every event type (present and future).
+         * @example order.paid
+         */
+        WebhookEventSelector: components["schemas"]["WebhookEventType"] | "*";
+        /**
+         * @description A webhook event type: exactly the names of this document's `webhooks` section (each has its
+         *     payload documented there). A new event type is added here and there together.
+         * @example order.paid
+         * @enum {string}
+         */
+        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "order.cancelled" | "webhook.test";
+        /**
          * @description What a partner needs to act on a payment or order event without a second call. For a group
          *     payment each order gets its own event: `amount` is that order's share, `paymentAmount` the
          *     whole payment, `groupRef` the group.
@@ -2789,8 +3188,27 @@ export interface components {
                 "application/json": components["schemas"]["AuthError"];
             };
         };
+        /** @description No such endpoint or delivery of your company (another company's is a 404 too; error shape 2). Do not retry. */
+        WebhookNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
     };
     parameters: {
+        /**
+         * @description The delivery's id (`deliveryId`). Another company's delivery is a 404.
+         * @example 3a5c7e9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d
+         */
+        DeliveryId: string;
+        /**
+         * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+         * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+         */
+        EndpointId: string;
         /**
          * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
          * @example GRP-2030-000017
@@ -4103,6 +4521,348 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the deliveries to this endpoint.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId?: string;
+                /** @description Only deliveries of this event type. */
+                eventType?: components["schemas"]["WebhookEventType"];
+                /**
+                 * @description Only deliveries created at or after this instant.
+                 * @example 2030-09-20T00:00:00Z
+                 */
+                from?: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+                /** @description Only deliveries in this status. */
+                status?: components["schemas"]["WebhookDeliveryStatus"];
+                /**
+                 * @description Only deliveries created before this instant.
+                 * @example 2030-09-21T00:00:00Z
+                 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The delivery's id (`deliveryId`). Another company's delivery is a 404.
+                 * @example 3a5c7e9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued again. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            /** @description The delivery's endpoint is disabled (error shape 2). Enable it with `PATCH`, then retry. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointInput"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret shown this once. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointSecretResponse"];
+                };
+            };
+            /**
+             * @description The body is invalid (error shape 2 with `details.fieldErrors`): no event type or an
+             *     unknown one, or a URL that is not `https`, points to a non-public address or does not
+             *     resolve. Nothing was stored.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Your company already has 5 endpoints (error shape 2). Delete one, or change one with `PATCH`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint as it was before deletion. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint after the change. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret, shown this once. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointSecretResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test delivery, queued. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
