@@ -16,6 +16,7 @@ import { orderHandlers, orderPolicies } from './modules/orders';
 import { paymentHandlers, paymentPolicies } from './modules/payments';
 import { promoHandlers, promoPolicies } from './modules/promos';
 import { travellerHandlers, travellerPolicies } from './modules/travellers';
+import { webhookHandlers, webhookPolicies } from './modules/webhooks';
 
 export { API_PREFIX };
 
@@ -30,6 +31,7 @@ export const operationHandlers = {
   ...travellerHandlers,
   ...promoHandlers,
   ...certificateHandlers,
+  ...webhookHandlers,
 } satisfies ContractHandlers;
 
 /** What the kernel does around each operation (rate limits, outcome metrics, malformed-request answers), as each module declares it. */
@@ -41,6 +43,7 @@ export const operationPolicies = {
   ...travellerPolicies,
   ...promoPolicies,
   ...certificatePolicies,
+  ...webhookPolicies,
 } satisfies OperationPolicies;
 
 export interface AppDeps {

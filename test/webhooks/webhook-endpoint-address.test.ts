@@ -1,6 +1,6 @@
 import { endpointUrlProblem, isPublicAddress } from '../../src/modules/webhooks/rules/endpoint-address';
 import { signedHeaders, newWebhookSecret } from '../../src/modules/webhooks/rules/signature';
-import { assertEndpointAllowed } from '../../src/modules/webhooks/endpoints';
+import { assertEndpointAllowed } from '../../src/modules/webhooks/endpoint-registry';
 import { createWebhookSender } from '../../src/modules/webhooks/sender';
 import { Webhook } from 'standardwebhooks';
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Order } from '../../src/modules/orders/entities/order';
 import { WebhookDelivery } from '../../src/modules/webhooks/entities/webhook-delivery';
+import { WebhookDeliveryTry } from '../../src/modules/webhooks/entities/webhook-delivery-try';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
 import { rotateSecret, setEndpoint, sendTestEvent } from '../../src/modules/webhooks/endpoints';
@@ -42,11 +43,11 @@ describe('partner webhooks', () => {
     expect(event.data).toEqual({
       orderId: order.orderId, orderRef: order.orderRef, orderNumber: order.orderNumber, orderStatus: 'PAID', groupRef: null,
       amount: order.totalAmount, currency: 'NPR', paymentRef: started.paymentRef, paymentStatus: 'SUCCESS', paymentMethod: 'CARD_GATEWAY',
-      paymentAmount: order.totalAmount, reason: null,
+      paymentAmount: order.totalAmount, reason: null, policyNumber: expect.stringMatching(/^POL-\d{4}-\d+$/),
     });
     // The receiver has the event before the sender has recorded its answer: wait for the record.
-    await receiver.waitFor(async () => (await server.orm.em.fork().findOneOrFail(WebhookEvent, event.id)).status === 'DELIVERED');
-    const log = await server.orm.em.fork().find(WebhookDelivery, { eventId: event.id });
+    await receiver.waitFor(async () => (await server.orm.em.fork().findOneOrFail(WebhookDelivery, { eventId: event.id })).status === 'SUCCEEDED');
+    const log = await server.orm.em.fork().find(WebhookDeliveryTry, { eventId: event.id });
     expect(log).toEqual([expect.objectContaining({ outcome: 'DELIVERED', responseCode: 204, nextRetryAt: null })]);
     expect(receiver.rejected).toBe(0);
     await receiver.stop();
@@ -61,7 +62,7 @@ describe('partner webhooks', () => {
     await receiver.waitFor(() => receiver.unique('payment.failed').length === 1, 40_000);
     const event = first(receiver.unique('payment.failed'), 'the payment.failed events');
     expect(event.data).toEqual(expect.objectContaining({ orderRef: order.orderRef, orderStatus: 'PENDING', paymentStatus: 'FAILED' }));
-    const logOf = () => server.orm.em.fork().find(WebhookDelivery, { eventId: event.id }, { orderBy: { attempt: 'asc' } });
+    const logOf = () => server.orm.em.fork().find(WebhookDeliveryTry, { eventId: event.id }, { orderBy: { attempt: 'asc' } });
     // The fourth try is logged once the receiver's answer is back at the sender.
     await receiver.waitFor(async () => (await logOf()).length === 4);
     const log = await logOf();

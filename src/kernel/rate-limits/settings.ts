@@ -30,6 +30,8 @@ export interface RateLimitConfig {
   payPerCompany: number;
   /** Certificates per company: a PDF costs CPU, so one partner's loop cannot starve the others. */
   certificatePerCompany: number;
+  /** Webhook endpoint and delivery changes per company (register, change, delete, rotate, test, retry). */
+  webhookPerCompany: number;
   /** Public verification pages per client address: bounds guessing policy numbers. */
   verifyPerAddress: number;
   /**
@@ -55,6 +57,7 @@ export function rateLimitsConfig(read: EnvReader): RateLimitConfig {
     travellerPerCompany: perWindow('RATE_LIMIT_TRAVELLER_PER_COMPANY', 300),
     payPerCompany: perWindow('RATE_LIMIT_PAY_PER_COMPANY', 300),
     certificatePerCompany: perWindow('RATE_LIMIT_CERTIFICATE_PER_COMPANY', 600),
+    webhookPerCompany: perWindow('RATE_LIMIT_WEBHOOK_PER_COMPANY', 120),
     verifyPerAddress: perWindow('RATE_LIMIT_VERIFY_PER_ADDRESS', 60),
     providerReturnPerAddress: perWindow('RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS', 30),
   };

@@ -2,11 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookConfig } from './settings';
 import { endpointUrlProblem } from './rules/endpoint-address';
 import { signedHeaders } from './rules/signature';
-import { WebhookDelivery, type DeliveryOutcome } from './entities/webhook-delivery';
+import { WebhookDeliveryTry, type TryOutcome } from './entities/webhook-delivery-try';
+import type { WebhookDeliveryStatus } from './entities/webhook-delivery';
 import { WebhookEndpoint } from './entities/webhook-endpoint';
 import { WebhookEvent } from './entities/webhook-event';
 import type { Logger } from '../../kernel/logging/logger';
-import type { WebhookSender } from './sender';
+import type { SendResult, WebhookSender } from './sender';
 
 export interface DeliveryDeps {
   webhooks: WebhookConfig;
@@ -20,7 +21,7 @@ export interface JobTry {
   retryLimit: number;
 }
 
-export type DeliveryResult = 'DELIVERED' | 'RETRY' | 'GAVE_UP' | 'NO_ENDPOINT' | 'NOT_DUE';
+export type DeliveryResult = 'DELIVERED' | 'RETRY' | 'GAVE_UP' | 'NOT_DUE';
 
 /** The secrets a delivery is signed with: the current one, and the replaced one while its overlap lasts. */
 export function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
@@ -28,7 +29,7 @@ export function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
   return previousValid && endpoint.previousSecret ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
 }
 
-/** How long a try holds its event: the request's timeout and a margin for the bookkeeping around it. */
+/** How long a try holds its delivery: the request's timeout and a margin for the bookkeeping around it. */
 export function deliveryLeaseSeconds(config: Pick<WebhookConfig, 'timeoutMs'>): number {
   return Math.ceil(config.timeoutMs / 1000) + 15;
 }
@@ -43,66 +44,57 @@ export function expectedRetryAt(config: WebhookConfig, retryCount: number, now: 
 }
 
 /**
- * One try at delivering one event, run by the queue's worker. The event is claimed first with a
- * lease (an atomic update, no lock held while the request runs), so two processes never send one
- * event at the same time; a process killed mid-send leaves a lease that runs out, and the queue's
- * retry of its job sends it again. The try is logged whatever happens. RETRY tells the worker to
- * fail the job so that pg-boss schedules the next try with its back-off.
+ * One try at one delivery (one event to one endpoint), run by the queue's worker. The delivery is
+ * claimed first with a lease (an atomic update, no lock held while the request runs), so two
+ * processes never send it at the same time; a process killed mid-send leaves a lease that runs
+ * out, and the queue's retry of its job sends it again. The try is logged whatever happens. RETRY
+ * tells the worker to fail the job so that pg-boss schedules the next try with its back-off. A
+ * disabled endpoint, or one whose address breaks the rules, ends the delivery FAILED at once.
  */
-export async function deliverEvent(em: EntityManager, eventId: string, job: JobTry, deps: DeliveryDeps, now = new Date()): Promise<DeliveryResult> {
-  const claimed = await em.execute<{ attempts: number }[]>(
-    `update webhook_event set lease_until = now() + make_interval(secs => ?), attempts = attempts + 1
-      where id = ? and status = 'PENDING' and (lease_until is null or lease_until < now()) returning attempts`,
-    [deliveryLeaseSeconds(deps.webhooks), eventId],
+export async function deliverOnce(em: EntityManager, deliveryId: string, job: JobTry, deps: DeliveryDeps, now = new Date()): Promise<DeliveryResult> {
+  const [claim] = await em.execute<{ attempts: number; event_id: string; endpoint_id: string }[]>(
+    `update webhook_delivery set lease_until = now() + make_interval(secs => ?), attempts = attempts + 1
+      where id = ? and status = 'PENDING' and (lease_until is null or lease_until < now()) returning attempts, event_id, endpoint_id`,
+    [deliveryLeaseSeconds(deps.webhooks), deliveryId],
   );
-  const [claim] = claimed;
   if (claim === undefined) {
     // Leased by a try still running (or by a process that died: the lease runs out): try again later.
-    const current = await em.findOne(WebhookEvent, eventId);
+    const [current] = await em.execute<{ status: string }[]>(`select status from webhook_delivery where id = ?`, [deliveryId]);
     return current?.status === 'PENDING' ? 'RETRY' : 'NOT_DUE';
   }
-  const attempt = claim.attempts;
-  const event = await em.findOneOrFail(WebhookEvent, eventId);
-  const endpoint = await em.findOne(WebhookEndpoint, { companyId: event.companyId });
-  if (!endpoint) {
-    await finish(em, eventId, 'NO_ENDPOINT');
-    return 'NO_ENDPOINT';
-  }
+  const event = await em.findOneOrFail(WebhookEvent, claim.event_id);
+  const endpoint = await em.findOneOrFail(WebhookEndpoint, claim.endpoint_id);
 
   const body = JSON.stringify(event.payload);
-  const problem = endpointUrlProblem(endpoint.url, deps.webhooks.allowLocalEndpoints);
-  const sent = problem
-    ? { latencyMs: 0, error: `endpoint ${problem}`, refused: true as const, status: undefined }
+  const problem = endpoint.enabled ? endpointUrlProblem(endpoint.url, deps.webhooks.allowLocalEndpoints) : 'is disabled';
+  const sent: SendResult = problem
+    ? { latencyMs: 0, error: `endpoint ${problem}`, refused: true }
     : await deps.sender.post(endpoint.url, { ...signedHeaders(signingSecrets(endpoint, now), event.id, now, body) }, body);
   const delivered = sent.status !== undefined && sent.status >= 200 && sent.status < 300;
-  const lastTry = job.retryCount >= job.retryLimit;
-  const outcome: DeliveryOutcome = delivered ? 'DELIVERED' : sent.refused ? 'REFUSED' : 'FAILED';
+  // Refused before any request (address rules, disabled): trying again on the schedule would change nothing.
+  const lastTry = job.retryCount >= job.retryLimit || problem !== undefined;
+  const outcome: TryOutcome = delivered ? 'DELIVERED' : sent.refused ? 'REFUSED' : 'FAILED';
   const result: DeliveryResult = delivered ? 'DELIVERED' : lastTry ? 'GAVE_UP' : 'RETRY';
+  const nextRetryAt = result === 'RETRY' ? expectedRetryAt(deps.webhooks, job.retryCount, new Date()) : null;
 
   await em.fork().transactional(async (tx) => {
-    tx.create(WebhookDelivery, {
-      eventId,
-      attempt,
+    tx.create(WebhookDeliveryTry, {
+      deliveryId,
+      eventId: event.id,
+      attempt: claim.attempts,
       url: endpoint.url,
       outcome,
       responseCode: sent.status ?? null,
       latencyMs: sent.latencyMs,
       error: sent.error ?? (delivered ? null : `answered ${sent.status}`),
-      nextRetryAt: result === 'RETRY' ? expectedRetryAt(deps.webhooks, job.retryCount, new Date()) : null,
+      nextRetryAt,
     });
     await tx.flush();
-    await finish(tx, eventId, result === 'DELIVERED' ? 'DELIVERED' : result === 'GAVE_UP' ? 'FAILED' : 'PENDING');
+    const status: WebhookDeliveryStatus = result === 'DELIVERED' ? 'SUCCEEDED' : result === 'GAVE_UP' ? 'FAILED' : 'PENDING';
+    await tx.execute(`update webhook_delivery set status = ?, lease_until = null, next_retry_at = ? where id = ?`, [status, nextRetryAt, deliveryId]);
   });
-  const log = { eventId, type: event.type, attempt, status: sent.status, latencyMs: sent.latencyMs, error: sent.error };
+  const log = { deliveryId, eventId: event.id, endpointId: endpoint.id, type: event.type, attempt: claim.attempts, status: sent.status, latencyMs: sent.latencyMs, error: sent.error };
   if (delivered) deps.logger.debug(log, 'webhook delivered');
   else deps.logger.warn({ ...log, result }, 'webhook delivery failed');
   return result;
-}
-
-/** Ends a try: the event's status and the lease given back (so a retry or replay may claim it). */
-async function finish(em: EntityManager, eventId: string, status: WebhookEvent['status']): Promise<void> {
-  await em.execute(
-    `update webhook_event set status = ?, lease_until = null, delivered_at = case when ? = 'DELIVERED' then now() else delivered_at end where id = ?`,
-    [status, status, eventId],
-  );
 }

@@ -2,13 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookConfig } from './settings';
 import type { Logger } from '../../kernel/logging/logger';
 import type { JobQueue } from '../../kernel/jobs/job-queue';
-import { deliverEvent, deliveryLeaseSeconds } from './delivery';
-import { relayOutbox, WEBHOOK_QUEUE } from './relay';
+import { deliverOnce, deliveryLeaseSeconds } from './delivery';
+import { relayOutbox, WEBHOOK_QUEUE, type DeliveryJob } from './relay';
 import { createWebhookSender } from './sender';
 import { present } from '../../kernel/narrow';
 
 export interface WebhookDispatch {
-  /** Hands what the outbox holds to the queue now (the timer does this every RELAY_MS). */
+  /** Fans the outbox out to deliveries and hands them to the queue now (the timer does this every RELAY_MS); answers how many deliveries. */
   relayOnce(): Promise<number>;
   stop(): Promise<void>;
 }
@@ -38,16 +38,18 @@ export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityM
     expireInSeconds: deliveryLeaseSeconds(config) + 1,
   };
   await queue.boss.createQueue(WEBHOOK_QUEUE, jobOptions);
-  await queue.boss.work<{ eventId: string }>(
+  await queue.boss.work<DeliveryJob>(
     WEBHOOK_QUEUE,
     // burstWhenBatchFull: while fetches come back full the worker fetches again at once, rather than
     // waiting a polling interval between jobs (which capped a burst at localConcurrency per 0.5 s).
     { batchSize: 1, localConcurrency: config.concurrency, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
     async ([batched]) => {
       const job = present(batched, 'the job of a batch of one');
-      const result = await deliverEvent(newEm(), job.data.eventId, { retryCount: job.retryCount, retryLimit: config.retryLimit }, deps);
+      const { deliveryId } = job.data;
+      if (deliveryId === undefined) return;
+      const result = await deliverOnce(newEm(), deliveryId, { retryCount: job.retryCount, retryLimit: config.retryLimit }, deps);
       // Failing the job is what makes pg-boss schedule the next try.
-      if (result === 'RETRY') throw new Error(`webhook ${job.data.eventId} not delivered; retrying`);
+      if (result === 'RETRY') throw new Error(`webhook delivery ${deliveryId} not delivered; retrying`);
     },
   );
 

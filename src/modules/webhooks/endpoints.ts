@@ -1,83 +1,106 @@
-import { lookup } from 'node:dns/promises';
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookConfig } from './settings';
-import { endpointUrlProblem, isPublicAddress } from './rules/endpoint-address';
-import { newWebhookSecret } from './rules/signature';
 import { Company } from '../partners/entities/company';
-import { WebhookDelivery } from './entities/webhook-delivery';
-import { WebhookEndpoint } from './entities/webhook-endpoint';
-import { WebhookEvent, type WebhookEventStatus } from './entities/webhook-event';
+import { WebhookEndpoint, ALL_EVENTS } from './entities/webhook-endpoint';
+import type { WebhookDeliveryStatus } from './entities/webhook-delivery';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
-import { recordWebhookEvent } from './events';
+import { DomainError } from '../../kernel/errors';
+import { createEndpoint, deleteEndpoint, listEndpoints, ownEndpoint, rotateEndpointSecret, sendTestDelivery, updateEndpoint } from './endpoint-registry';
+import { listDeliveryLog, replayDeliveries } from './delivery-log';
 
+/**
+ * The operator's view of the same endpoints partners manage through the API (`ops webhook ...`).
+ * A company with one endpoint is addressed by the company alone, as before endpoints were
+ * self-service; with several, `endpointId` says which.
+ */
 export interface EndpointView {
+  endpointId: string;
   companyId: string;
   url: string;
+  events: string[];
+  enabled: boolean;
   /** Present only when a secret was just issued: it is never shown again. */
   secret?: string;
   previousSecretUntil: string | null;
 }
 
 function view(endpoint: WebhookEndpoint, secret?: string): EndpointView {
-  return { companyId: endpoint.companyId, url: endpoint.url, ...(secret ? { secret } : {}), previousSecretUntil: endpoint.previousSecretUntil?.toISOString() ?? null };
+  return {
+    endpointId: endpoint.id,
+    companyId: endpoint.companyId,
+    url: endpoint.url,
+    events: endpoint.events,
+    enabled: endpoint.enabled,
+    ...(secret ? { secret } : {}),
+    previousSecretUntil: endpoint.previousSecretUntil?.toISOString() ?? null,
+  };
+}
+
+/** The kernel's refusals (a partner's 4xx) become the command line's, with the same message. */
+async function asOperator<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof DomainError) throw new OperatorRefusal(error.message);
+    throw error;
+  }
+}
+
+/** The endpoint a command is about: the one named, or the company's only one. */
+async function endpointOf(em: EntityManager, companyId: string, endpointId?: string): Promise<WebhookEndpoint> {
+  if (endpointId) return asOperator(ownEndpoint(em, companyId, endpointId));
+  const endpoints = await listEndpoints(em, companyId);
+  const [only] = endpoints;
+  if (!only) throw new OperatorRefusal(`company ${companyId} has no webhook endpoint`);
+  if (endpoints.length > 1) throw new OperatorRefusal(`company ${companyId} has ${endpoints.length} webhook endpoints: name one with --endpoint (ops webhook list ${companyId})`);
+  return only;
+}
+
+export async function listCompanyEndpoints(em: EntityManager, companyId: string): Promise<EndpointView[]> {
+  return (await listEndpoints(em, companyId)).map((endpoint) => view(endpoint));
 }
 
 /**
- * Refuses an endpoint URL a delivery could not safely go to: outside sandbox not HTTPS, or whose
- * host resolves (now) to a loopback, private or link-local address. Delivery checks the addresses
- * again on every connection (DNS can change after registration).
+ * `ops webhook set`: a company without an endpoint gets one for every event, with a new secret
+ * (returned once); the endpoint named (or the company's only one) moves to the new URL keeping
+ * its secret. `--new` adds another endpoint.
  */
-export async function assertEndpointAllowed(url: string, config: Pick<WebhookConfig, 'allowLocalEndpoints'>): Promise<void> {
-  const problem = endpointUrlProblem(url, config.allowLocalEndpoints);
-  if (problem) throw new OperatorRefusal(`the endpoint URL ${problem}`);
-  if (config.allowLocalEndpoints) return;
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  const addresses = await lookup(host, { all: true }).catch(() => {
-    throw new OperatorRefusal(`the endpoint host ${host} does not resolve`);
-  });
-  const internal = addresses.find((entry) => !isPublicAddress(entry.address));
-  if (internal) throw new OperatorRefusal(`the endpoint host ${host} resolves to ${internal.address}, a loopback, private or link-local address`);
-}
-
-/** `ops webhook set`: creates the company's endpoint with a new secret (returned once), or moves it to a new URL keeping its secret. */
-export async function setEndpoint(em: EntityManager, companyId: string, url: string, config: Pick<WebhookConfig, 'allowLocalEndpoints'>): Promise<EndpointView> {
-  await assertEndpointAllowed(url, config);
-  return em.transactional(async (tx) => {
-    await tx.findOneOrFail(Company, companyId, { failHandler: () => new OperatorRefusal(`no company ${companyId}`) });
-    const existing = await tx.findOne(WebhookEndpoint, { companyId });
-    if (existing) {
-      existing.url = url;
-      return view(existing);
-    }
-    const secret = newWebhookSecret();
-    const created = tx.create(WebhookEndpoint, { companyId, url, secret });
-    return view(created, secret);
-  });
-}
-
-export async function removeEndpoint(em: EntityManager, companyId: string): Promise<{ companyId: string; removed: boolean }> {
-  const removed = await em.nativeDelete(WebhookEndpoint, { companyId });
-  return { companyId, removed: removed > 0 };
-}
-
-/**
- * `ops webhook rotate-secret`: a new secret (returned once); the old one keeps signing beside it
- * for `overlapHours`, so the partner can switch its verifier without missing a delivery.
- */
-export async function rotateSecret(em: EntityManager, companyId: string, overlapHours: number, now = new Date()): Promise<EndpointView> {
-  return em.transactional(async (tx) => {
-    const endpoint = await tx.findOne(WebhookEndpoint, { companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!endpoint) throw new OperatorRefusal(`company ${companyId} has no webhook endpoint`);
-    const secret = newWebhookSecret();
-    endpoint.previousSecret = endpoint.secret;
-    endpoint.previousSecretUntil = new Date(now.getTime() + overlapHours * 3600_000);
-    endpoint.secret = secret;
+export async function setEndpoint(em: EntityManager, companyId: string, url: string, config: Pick<WebhookConfig, 'allowLocalEndpoints'>, options: { endpointId?: string; add?: boolean } = {}): Promise<EndpointView> {
+  if (!(await em.findOne(Company, companyId))) throw new OperatorRefusal(`no company ${companyId}`);
+  const existing = await listEndpoints(em, companyId);
+  if (options.add || existing.length === 0) {
+    const { endpoint, secret } = await asOperator(createEndpoint(em, companyId, { url, events: [ALL_EVENTS] }, config));
     return view(endpoint, secret);
-  });
+  }
+  const target = await endpointOf(em, companyId, options.endpointId);
+  return view(await asOperator(updateEndpoint(em, companyId, target.id, { url }, config)));
+}
+
+export async function removeEndpoint(em: EntityManager, companyId: string, endpointId?: string): Promise<{ companyId: string; endpointId: string | null; removed: boolean }> {
+  const endpoints = await listEndpoints(em, companyId);
+  if (endpoints.length === 0 && !endpointId) return { companyId, endpointId: null, removed: false };
+  const target = await endpointOf(em, companyId, endpointId);
+  await asOperator(deleteEndpoint(em, companyId, target.id));
+  return { companyId, endpointId: target.id, removed: true };
+}
+
+/** `ops webhook rotate-secret`: a new secret (returned once); the old one keeps signing beside it for `overlapHours`. */
+export async function rotateSecret(em: EntityManager, companyId: string, overlapHours: number, endpointId?: string): Promise<EndpointView> {
+  const target = await endpointOf(em, companyId, endpointId);
+  const { endpoint, secret } = await asOperator(rotateEndpointSecret(em, companyId, target.id, overlapHours));
+  return view(endpoint, secret);
+}
+
+/** `ops webhook test`: a `webhook.test` delivery through the queue like any other. */
+export async function sendTestEvent(em: EntityManager, companyId: string, endpointId?: string): Promise<{ eventId: string; deliveryId: string }> {
+  const target = await endpointOf(em, companyId, endpointId);
+  const delivery = await asOperator(sendTestDelivery(em, companyId, target.id, 'A test event sent by the operator: your endpoint receives and verifies deliveries.'));
+  return { eventId: delivery.eventId, deliveryId: delivery.id };
 }
 
 export interface DeliveryLogLine {
+  deliveryId: string;
+  endpointId: string;
   eventId: string;
   type: string;
   status: string;
@@ -85,58 +108,29 @@ export interface DeliveryLogLine {
   attempts: { attempt: number; outcome: string; responseCode: number | null; latencyMs: number; error: string | null; nextRetryAt: string | null; at: string }[];
 }
 
-/** `ops webhook deliveries`: a company's latest events, each with its delivery log. */
-export async function listDeliveries(em: EntityManager, companyId: string, options: { limit: number; status?: WebhookEventStatus }): Promise<DeliveryLogLine[]> {
-  const events = await em.find(
-    WebhookEvent,
-    { companyId, ...(options.status ? { status: options.status } : {}) },
-    { orderBy: { createdAt: 'desc', id: 'asc' }, limit: options.limit },
-  );
-  const deliveries = await em.find(WebhookDelivery, { eventId: { $in: events.map((event) => event.id) } }, { orderBy: { at: 'asc' } });
-  return events.map((event) => ({
-    eventId: event.id,
-    type: event.type,
-    status: event.status,
-    createdAt: event.createdAt.toISOString(),
-    attempts: deliveries.filter((delivery) => delivery.eventId === event.id).map((delivery) => ({
-      attempt: delivery.attempt,
-      outcome: delivery.outcome,
-      responseCode: delivery.responseCode ?? null,
-      latencyMs: delivery.latencyMs,
-      error: delivery.error ?? null,
-      nextRetryAt: delivery.nextRetryAt?.toISOString() ?? null,
-      at: delivery.at.toISOString(),
+/** `ops webhook deliveries`: a company's latest deliveries (every endpoint), each with its tries. */
+export async function listDeliveries(em: EntityManager, companyId: string, options: { limit: number; status?: WebhookDeliveryStatus; endpointId?: string }): Promise<DeliveryLogLine[]> {
+  const { views } = await asOperator(listDeliveryLog(em, companyId, { status: options.status, endpointId: options.endpointId, size: options.limit }));
+  return views.map(({ delivery, tries }) => ({
+    deliveryId: delivery.id,
+    endpointId: delivery.endpointId,
+    eventId: delivery.eventId,
+    type: delivery.eventType,
+    status: delivery.status,
+    createdAt: delivery.createdAt.toISOString(),
+    attempts: tries.map((line) => ({
+      attempt: line.attempt,
+      outcome: line.outcome,
+      responseCode: line.responseCode ?? null,
+      latencyMs: line.latencyMs,
+      error: line.error ?? null,
+      nextRetryAt: line.nextRetryAt?.toISOString() ?? null,
+      at: line.at.toISOString(),
     })),
   }));
 }
 
-/**
- * `ops webhook replay`: the events go back to the outbox (same id, same body), and the queue
- * delivers them again with a fresh retry schedule. One event by id, or every event that gave up
- * (FAILED) since a time, optionally of one company.
- */
-export async function replayEvents(em: EntityManager, selection: { eventId: string } | { failedSince: Date; companyId?: string }): Promise<{ replayed: string[] }> {
-  return em.transactional(async (tx) => {
-    const where = 'eventId' in selection
-      ? { id: selection.eventId }
-      : { status: 'FAILED' as const, createdAt: { $gte: selection.failedSince }, ...(selection.companyId ? { companyId: selection.companyId } : {}) };
-    const events = await tx.find(WebhookEvent, where, { orderBy: { createdAt: 'asc' } });
-    if ('eventId' in selection && events.length === 0) throw new OperatorRefusal(`no webhook event ${selection.eventId}`);
-    for (const event of events) {
-      event.status = 'PENDING';
-      event.enqueuedAt = null;
-      event.leaseUntil = null;
-    }
-    return { replayed: events.map((event) => event.id) };
-  });
-}
-
-/** `ops webhook test`: a `webhook.test` event through the outbox and the queue like any other. */
-export async function sendTestEvent(em: EntityManager, companyId: string): Promise<{ eventId: string }> {
-  return em.transactional(async (tx) => {
-    const endpoint = await tx.findOne(WebhookEndpoint, { companyId });
-    if (!endpoint) throw new OperatorRefusal(`company ${companyId} has no webhook endpoint`);
-    const event = recordWebhookEvent(tx, companyId, 'webhook.test', { message: 'A test event sent by the operator: your endpoint receives and verifies deliveries.' });
-    return { eventId: event.id };
-  });
+/** `ops webhook replay`: see replayDeliveries. */
+export function replayEvents(em: EntityManager, selection: Parameters<typeof replayDeliveries>[1]): Promise<{ replayed: string[] }> {
+  return asOperator(replayDeliveries(em, selection));
 }

@@ -4,10 +4,14 @@ import { amountFromMinor } from '../../kernel/money';
 import type { Order } from '../orders/entities/order';
 import type { PaymentAttempt } from '../payments/entities/payment-attempt';
 import { WebhookEvent } from './entities/webhook-event';
+import type { Schemas } from '../../kernel/http/wire';
 
-/** The events partners can receive; SPEC-side each has an entry in the OpenAPI document's `webhooks`. */
-export type PaymentEventType = 'order.paid' | 'payment.failed' | 'payment.expired' | 'payment.cancelled' | 'payment.refund_pending';
-export type WebhookEventType = PaymentEventType | 'order.cancelled' | 'webhook.test';
+/**
+ * The events partners can receive: the contract's one enum (schema WebhookEventType), which names
+ * exactly the entries of the OpenAPI document's `webhooks` (test/webhooks checks that they agree).
+ */
+export type WebhookEventType = Schemas['WebhookEventType'];
+export type PaymentEventType = Extract<WebhookEventType, 'order.paid' | 'payment.failed' | 'payment.expired' | 'payment.cancelled' | 'payment.refund_pending'>;
 
 /** The payment an event is about, as the order sees it. */
 interface PaymentFacts {
@@ -66,7 +70,9 @@ export async function recordPaymentEvents(
     paymentAmount: amountFromMinor(attempt.amount),
   };
   for (const share of shares) {
-    recordWebhookEvent(tx, share.order.company.id, type, { ...orderFacts(share.order, share.amount), ...payment, reason: options.reason ?? null }, options.at);
+    // A paid order has its policy number (issued in the same transaction, before this): the partner issues the booking from it.
+    const policy = type === 'order.paid' ? { policyNumber: share.order.policyNumber ?? null } : {};
+    recordWebhookEvent(tx, share.order.company.id, type, { ...orderFacts(share.order, share.amount), ...payment, reason: options.reason ?? null, ...policy }, options.at);
   }
 }
 

@@ -5,3 +5,7 @@ export * from './entities/webhook-endpoint';
 export * from './entities/webhook-event';
 export * from './events';
 export type { WebhookConfig } from './settings';
+export * from './endpoint-registry';
+export * from './delivery-log';
+export * from './entities/webhook-delivery-try';
+export { webhookHandlers, webhookPolicies } from './handlers';

@@ -2,33 +2,37 @@ import { randomUUID } from 'node:crypto';
 import { OptionalProps } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 
-export type DeliveryOutcome = 'DELIVERED' | 'FAILED' | 'REFUSED';
+export type WebhookDeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
-/** One attempt to deliver one event: the delivery log an operator reads (`ops webhook deliveries`). */
+/**
+ * One event to one endpoint: what the partner's delivery log lists. Tried by the queue until the
+ * endpoint answers 2xx or the tries run out; `leaseUntil` keeps two processes from sending it at
+ * once, `enqueuedAt` marks its hand-over to the queue (null again when it is retried by hand).
+ */
 @Entity({ tableName: 'webhook_delivery' })
 export class WebhookDelivery {
-  [OptionalProps]?: 'id' | 'at' | 'responseCode' | 'error' | 'nextRetryAt';
+  [OptionalProps]?: 'id' | 'status' | 'attempts' | 'enqueuedAt' | 'leaseUntil' | 'nextRetryAt' | 'createdAt';
 
   @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
 
   @Property({ type: 'text' }) eventId!: string;
 
-  /** 1 for the first try; retries and replays count on. */
-  @Property({ type: 'integer' }) attempt!: number;
+  @Property({ type: 'uuid' }) endpointId!: string;
 
-  @Property({ type: 'text' }) url!: string;
+  @Property({ type: 'uuid' }) companyId!: string;
 
-  /** REFUSED: the endpoint failed the address check (not HTTPS, or a loopback/private address). */
-  @Property({ type: 'text' }) outcome!: DeliveryOutcome;
+  @Property({ type: 'text' }) eventType!: string;
 
-  @Property({ type: 'integer', nullable: true }) responseCode?: number | null;
+  @Property({ type: 'text' }) status: WebhookDeliveryStatus = 'PENDING';
 
-  @Property({ type: 'integer' }) latencyMs!: number;
+  @Property({ type: 'integer' }) attempts: number = 0;
 
-  @Property({ type: 'text', nullable: true }) error?: string | null;
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) enqueuedAt?: Date | null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) leaseUntil?: Date | null;
 
   /** When the queue will try again (approximately: the back-off has jitter); null when it will not. */
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) nextRetryAt?: Date | null;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz' }) at: Date = new Date();
+  @Property({ type: 'datetime', columnType: 'timestamptz' }) createdAt: Date = new Date();
 }

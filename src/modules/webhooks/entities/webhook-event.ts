@@ -1,18 +1,20 @@
 import { OptionalProps } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 
-export type WebhookEventStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'NO_ENDPOINT';
+/** PENDING: not yet fanned out to the endpoints; DISPATCHED: one delivery per subscribed endpoint exists; NO_ENDPOINT: none was subscribed. */
+export type WebhookEventStatus = 'PENDING' | 'DISPATCHED' | 'NO_ENDPOINT';
 
 /**
  * One event for one company: the outbox row, written in the transaction of the change it
- * announces, and then the summary of its delivery. `payload` is the exact JSON body partners
- * receive; `enqueuedAt` marks the hand-over to the job queue.
+ * announces. `payload` is the exact JSON body partners receive. The relay fans it out to the
+ * company's endpoints subscribed to its type (`enqueuedAt` marks that), each delivery then tried
+ * on its own.
  */
 @Entity({ tableName: 'webhook_event' })
 export class WebhookEvent {
-  [OptionalProps]?: 'createdAt' | 'enqueuedAt' | 'status' | 'attempts' | 'deliveredAt' | 'leaseUntil';
+  [OptionalProps]?: 'createdAt' | 'enqueuedAt' | 'status';
 
-  /** `evt_` and a UUID: the Standard Webhooks `webhook-id`, the same on every retry and replay. */
+  /** `evt_` and a UUID: the Standard Webhooks `webhook-id`, the same on every endpoint, retry and replay. */
   @PrimaryKey({ type: 'text' }) id!: string;
 
   @Property({ type: 'uuid' }) companyId!: string;
@@ -26,11 +28,4 @@ export class WebhookEvent {
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) enqueuedAt?: Date | null;
 
   @Property({ type: 'text' }) status: WebhookEventStatus = 'PENDING';
-
-  @Property({ type: 'integer' }) attempts: number = 0;
-
-  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) deliveredAt?: Date | null;
-
-  /** Until when one process holds the right to send it: no two processes send one event at once. */
-  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) leaseUntil?: Date | null;
 }

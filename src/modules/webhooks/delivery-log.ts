@@ -1,0 +1,113 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { offsetOf, pageRequest, type PageRequest } from '../../kernel/http/pagination';
+import { WebhookDelivery, type WebhookDeliveryStatus } from './entities/webhook-delivery';
+import { WebhookDeliveryTry } from './entities/webhook-delivery-try';
+import { WebhookEndpoint } from './entities/webhook-endpoint';
+import { WebhookEvent } from './entities/webhook-event';
+import { conflict, invalidField, notFound } from '../../kernel/errors';
+
+export interface DeliveryFilter {
+  endpointId?: string;
+  eventType?: string;
+  status?: WebhookDeliveryStatus;
+  from?: string;
+  to?: string;
+  page?: number;
+  size?: number;
+}
+
+/** A delivery with its tries, oldest first: one line of the log. */
+export interface DeliveryView {
+  delivery: WebhookDelivery;
+  tries: WebhookDeliveryTry[];
+}
+
+/** Reads the tries of the deliveries given, in one query. */
+async function withTries(em: EntityManager, deliveries: WebhookDelivery[]): Promise<DeliveryView[]> {
+  const tries = deliveries.length === 0 ? [] : await em.find(WebhookDeliveryTry, { deliveryId: { $in: deliveries.map((d) => d.id) } }, { orderBy: { attempt: 'asc', at: 'asc' } });
+  const byDelivery = new Map<string, WebhookDeliveryTry[]>();
+  for (const line of tries) byDelivery.set(line.deliveryId, [...(byDelivery.get(line.deliveryId) ?? []), line]);
+  return deliveries.map((delivery) => ({ delivery, tries: byDelivery.get(delivery.id) ?? [] }));
+}
+
+/** The company's deliveries, newest first, a page at a time, with their tries. */
+export async function listDeliveryLog(em: EntityManager, companyId: string, filter: DeliveryFilter): Promise<{ views: DeliveryView[]; request: PageRequest; total: number }> {
+  const from = filter.from === undefined ? undefined : new Date(filter.from);
+  const to = filter.to === undefined ? undefined : new Date(filter.to);
+  if (from && to && from > to) throw invalidField('to', 'must not be before from');
+  const request = pageRequest(filter.page, filter.size);
+  const where = {
+    companyId,
+    ...(filter.endpointId ? { endpointId: filter.endpointId } : {}),
+    ...(filter.eventType ? { eventType: filter.eventType } : {}),
+    ...(filter.status ? { status: filter.status } : {}),
+    ...(from || to ? { createdAt: { ...(from ? { $gte: from } : {}), ...(to ? { $lt: to } : {}) } } : {}),
+  };
+  const [deliveries, total] = await em.findAndCount(WebhookDelivery, where, {
+    orderBy: { createdAt: 'desc', id: 'desc' },
+    limit: request.size,
+    offset: offsetOf(request),
+  });
+  return { views: await withTries(em, deliveries), request, total };
+}
+
+/** One of the company's deliveries; another company's is as unknown as one that does not exist. */
+async function ownDelivery(em: EntityManager, companyId: string, deliveryId: string): Promise<WebhookDelivery> {
+  const delivery = await em.findOne(WebhookDelivery, { id: deliveryId, companyId });
+  if (!delivery) throw notFound('Webhook delivery not found');
+  return delivery;
+}
+
+/** Puts deliveries back in the queue's way (the relay hands them over again) with a fresh retry schedule. */
+function requeue(delivery: WebhookDelivery): void {
+  delivery.status = 'PENDING';
+  delivery.enqueuedAt = null;
+  delivery.nextRetryAt = null;
+}
+
+/**
+ * `POST /webhook-deliveries/{deliveryId}/retry`: the delivery is sent again (same event id, same
+ * body) with a fresh retry schedule; its tries count on. A disabled endpoint would refuse it
+ * without a request, so that is a 409 rather than a retry that cannot succeed.
+ */
+export async function retryDelivery(em: EntityManager, companyId: string, deliveryId: string): Promise<DeliveryView> {
+  const delivery = await em.transactional(async (tx) => {
+    const found = await ownDelivery(tx, companyId, deliveryId);
+    const endpoint = await tx.findOneOrFail(WebhookEndpoint, found.endpointId);
+    if (!endpoint.enabled) throw conflict("The delivery's webhook endpoint is disabled");
+    requeue(found);
+    return found;
+  });
+  return deliveryView(em, delivery);
+}
+
+export async function deliveryView(em: EntityManager, delivery: WebhookDelivery): Promise<DeliveryView> {
+  const [view] = await withTries(em, [delivery]);
+  return view ?? { delivery, tries: [] };
+}
+
+/**
+ * `ops webhook replay`: one event sent again to the endpoints it went to (and to any endpoint now
+ * subscribed to it: the relay fans it out again), or every delivery that gave up (FAILED) since a
+ * time, optionally of one company. Same event ids, same bodies, fresh retry schedules.
+ */
+export async function replayDeliveries(em: EntityManager, selection: { eventId: string } | { failedSince: Date; companyId?: string }): Promise<{ replayed: string[] }> {
+  return em.transactional(async (tx) => {
+    if ('eventId' in selection) {
+      const event = await tx.findOne(WebhookEvent, selection.eventId);
+      if (!event) throw notFound(`no webhook event ${selection.eventId}`);
+      const deliveries = await tx.find(WebhookDelivery, { eventId: event.id });
+      deliveries.forEach(requeue);
+      event.enqueuedAt = null;
+      event.status = 'PENDING';
+      return { replayed: [event.id] };
+    }
+    const deliveries = await tx.find(
+      WebhookDelivery,
+      { status: 'FAILED', createdAt: { $gte: selection.failedSince }, ...(selection.companyId ? { companyId: selection.companyId } : {}) },
+      { orderBy: { createdAt: 'asc' } },
+    );
+    deliveries.forEach(requeue);
+    return { replayed: deliveries.map((delivery) => delivery.eventId) };
+  });
+}
