@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { WebhookEndpoint } from '../../src/modules/webhooks/entities/webhook-endpoint';
+import { newPartner } from '../support/partners';
+import { useTestServer } from '../support/test-server';
+import { webhookApi } from './webhook-api';
+
+const { server, client } = useTestServer({ env: { RATE_LIMIT_WEBHOOK_PER_COMPANY: '30' } });
+const api = webhookApi(client);
+const URL_A = 'https://hooks.partner-a.example.com/pbs';
+
+function contract(): { webhooks: Record<string, unknown>; components: { schemas: Record<string, { enum?: string[] }> } } {
+  return JSON.parse(readFileSync('generated/openapi.json', 'utf8'));
+}
+
+describe('webhook endpoints through the API', () => {
+  it('the event types an endpoint may name are exactly the webhooks the contract documents (one enum)', () => {
+    const document = contract();
+    expect([...(document.components.schemas.WebhookEventType?.enum ?? [])].sort()).toEqual(Object.keys(document.webhooks).sort());
+  });
+
+  it('when a partner registers an endpoint, then it gets it with a whsec_ secret shown only in that answer; it lists, reads, changes and deletes it', async () => {
+    const partner = await newPartner(server, client);
+    const created = await api.create(partner, { url: URL_A, events: ['order.paid', 'payment.failed'], description: 'Back office' });
+    expect(created.status).toBe(201);
+    const endpoint = created.body.data;
+    expect(endpoint).toEqual(expect.objectContaining({ url: URL_A, events: ['order.paid', 'payment.failed'], description: 'Back office', enabled: true, previousSecretExpiresAt: null }));
+    expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+
+    const listed = await api.list(partner);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toEqual([expect.objectContaining({ endpointId: endpoint.endpointId })]);
+    expect(JSON.stringify(listed.body)).not.toContain(endpoint.secret);
+    const read = await api.get(partner, endpoint.endpointId);
+    expect(read.status).toBe(200);
+    expect(read.body.data.secret).toBeUndefined();
+
+    const changed = await api.update(partner, endpoint.endpointId, { events: ['*'], description: null, enabled: false, url: `${URL_A}/v2` });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toEqual(expect.objectContaining({ events: ['*'], description: null, enabled: false, url: `${URL_A}/v2` }));
+    const stored = await server.orm.em.fork().findOneOrFail(WebhookEndpoint, endpoint.endpointId);
+    expect(stored.secret).toBe(endpoint.secret);
+
+    const deleted = await api.remove(partner, endpoint.endpointId);
+    expect(deleted.status).toBe(200);
+    expect((await api.get(partner, endpoint.endpointId)).status).toBe(404);
+    expect((await api.list(partner)).body.data).toEqual([]);
+  });
+
+  it('when a secret is rotated, then the new one is shown once and the old one is announced to keep signing for the overlap', async () => {
+    const partner = await newPartner(server, client);
+    const endpoint = (await api.create(partner, { url: URL_A, events: ['*'] })).body.data;
+    const rotated = await api.rotate(partner, endpoint.endpointId);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data.secret).toMatch(/^whsec_/);
+    expect(rotated.body.data.secret).not.toBe(endpoint.secret);
+    const overlapEnds = Date.parse(rotated.body.data.previousSecretExpiresAt);
+    expect(overlapEnds - Date.now()).toBeGreaterThan(23 * 3600_000);
+    const stored = await server.orm.em.fork().findOneOrFail(WebhookEndpoint, endpoint.endpointId);
+    expect([stored.secret, stored.previousSecret]).toEqual([rotated.body.data.secret, endpoint.secret]);
+  });
+
+  it('a company has at most 5 endpoints: the sixth is a 409 and stores nothing', async () => {
+    const partner = await newPartner(server, client);
+    for (let i = 0; i < 5; i++) expect((await api.create(partner, { url: `${URL_A}/${i}`, events: ['*'] })).status).toBe(201);
+    const sixth = await api.create(partner, { url: `${URL_A}/6`, events: ['*'] });
+    expect(sixth.status).toBe(409);
+    expect(sixth.body.message).toMatch(/at most 5/);
+    expect(await server.orm.em.fork().count(WebhookEndpoint, { companyId: partner.companyId })).toBe(5);
+    // Deleting one frees a place.
+    const [first] = (await api.list(partner)).body.data;
+    await api.remove(partner, first.endpointId);
+    expect((await api.create(partner, { url: `${URL_A}/7`, events: ['*'] })).status).toBe(201);
+  });
+
+  it.each([
+    ['no events', { url: URL_A }],
+    ['an empty event list', { url: URL_A, events: [] }],
+    ['an event type the contract does not document', { url: URL_A, events: ['order.shipped'] }],
+    ['the same event twice', { url: URL_A, events: ['order.paid', 'order.paid'] }],
+    ['no url', { events: ['*'] }],
+    ['a URL that is not http(s)', { url: 'ftp://hooks.partner-a.example.com/pbs', events: ['*'] }],
+    ['a relative URL', { url: '/pbs/webhooks', events: ['*'] }],
+    ['a URL with a user and password', { url: 'https://user:secret@hooks.partner-a.example.com/pbs', events: ['*'] }],
+    ['a URL with a space', { url: 'https://hooks.partner-a.example.com/p bs', events: ['*'] }],
+    ['a description with a line break', { url: URL_A, events: ['*'], description: 'two\nlines' }],
+    ['a description over 200 characters', { url: URL_A, events: ['*'], description: 'x'.repeat(201) }],
+    ['an unknown field', { url: URL_A, events: ['*'], secret: 'whsec_mine' }],
+  ])('registering with %s is a 400 with field errors, and stores nothing', async (_case, body) => {
+    const partner = await newPartner(server, client);
+    const answer = await api.create(partner, body);
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body.details?.fieldErrors ?? {}).length).toBeGreaterThan(0);
+    expect(await server.orm.em.fork().count(WebhookEndpoint, { companyId: partner.companyId })).toBe(0);
+  });
+
+  it('a change with no field, an unknown event type or a bad URL is a 400 and changes nothing; a malformed id is a 400, an unknown one a 404', async () => {
+    const partner = await newPartner(server, client);
+    const endpoint = (await api.create(partner, { url: URL_A, events: ['order.paid'] })).body.data;
+    for (const body of [{}, { events: ['nope'] }, { url: 'ftp://x.example.com' }, { enabled: 'yes' }, { events: [] }]) {
+      expect({ body, status: (await api.update(partner, endpoint.endpointId, body)).status }).toEqual({ body, status: 400 });
+    }
+    expect((await api.get(partner, endpoint.endpointId)).body.data).toEqual(expect.objectContaining({ url: URL_A, events: ['order.paid'], enabled: true }));
+    expect((await api.get(partner, 'not-a-uuid')).status).toBe(400);
+    expect((await api.get(partner, '0b0b0b0b-1c1c-4d4d-8e8e-9f9f9f9f9f9f')).status).toBe(404);
+  });
+
+  it('the delivery log refuses an unknown status or event type, a malformed time, and a window that ends before it starts', async () => {
+    const partner = await newPartner(server, client);
+    for (const query of [{ status: 'DELIVERED' }, { eventType: 'order.shipped' }, { from: 'yesterday' }, { endpointId: 'x' }, { from: '2030-09-21T00:00:00Z', to: '2030-09-20T00:00:00Z' }]) {
+      expect({ query, status: (await api.deliveries(partner, query)).status }).toEqual({ query, status: 400 });
+    }
+    const empty = await api.deliveries(partner);
+    expect(empty.status).toBe(200);
+    expect(empty.body.data).toEqual(expect.objectContaining({ content: [], totalElements: 0, page: 0, size: 20 }));
+  });
+
+  it('endpoint writes are rate-limited per company like other writes: over the limit a 429 with Retry-After, reads still answer', async () => {
+    const partner = await newPartner(server, client);
+    const endpoint = (await api.create(partner, { url: URL_A, events: ['*'] })).body.data;
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await api.update(partner, endpoint.endpointId, { description: `change ${i}` })).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(29);
+    const limited = await api.update(partner, endpoint.endpointId, { description: 'one more' });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await api.get(partner, endpoint.endpointId)).status).toBe(200);
+    // Another company's count is its own.
+    const other = await newPartner(server, client);
+    expect((await api.create(other, { url: URL_A, events: ['*'] })).status).toBe(201);
+  });
+});
