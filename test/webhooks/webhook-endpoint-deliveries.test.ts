@@ -1,3 +1,4 @@
+import type { WireJson } from '../support/http-client';
 import { first } from '../support/elements';
 import { eventually } from '../support/eventually';
 import { newPartner, type TestPartner } from '../support/partners';
@@ -34,8 +35,8 @@ async function payByCard(partner: TestPartner, orderRef: string): Promise<void> 
 }
 
 /** The delivery log's page for a query, once `ready` holds for it. */
-async function logWhen(partner: TestPartner, query: Record<string, string>, ready: (content: Array<Record<string, any>>) => boolean): Promise<Array<Record<string, any>>> {
-  return eventually(async () => (await api.deliveries(partner, query)).body.data.content as Array<Record<string, any>>, ready, { timeoutMs: 30_000 });
+async function logWhen(partner: TestPartner, query: Record<string, string>, ready: (content: WireJson[]) => boolean): Promise<WireJson[]> {
+  return eventually(async () => (await api.deliveries(partner, query)).body.data.content as WireJson[], ready, { timeoutMs: 30_000 });
 }
 
 describe('webhook endpoints registered through the API', () => {
