@@ -904,8 +904,8 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to an endpoint
-         * @description Queues a `webhook.test` event for this endpoint only, whatever its `events` and even when it
-         *     is disabled, signed and retried like any other. The answer is the queued delivery: follow it
+         * @description Queues a `webhook.test` event for this endpoint only, whatever its `events`, signed and
+         *     retried like any other (to a disabled endpoint it ends `FAILED` without a request). The answer is the queued delivery: follow it
          *     with `GET /webhook-deliveries?endpointId=...`.
          */
         post: operations["testWebhookEndpoint"];
@@ -1189,7 +1189,8 @@ export interface webhooks {
         put?: never;
         /**
          * webhook.test
-         * @description A test delivery sent by the operator.
+         * @description A test delivery you asked for with `POST /webhook-endpoints/{endpointId}/test` (or the operator
+         *     sent), to that one endpoint.
          *
          *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
          *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
@@ -2989,7 +2990,7 @@ export interface components {
             reason: string | null;
         };
         /**
-         * @description Sent by the operator on request (`ops webhook test`) so you can check your endpoint receives and verifies deliveries.
+         * @description Sent when you ask for it (`POST /webhook-endpoints/{endpointId}/test`) or the operator does (`ops webhook test`), so you can check your endpoint receives and verifies deliveries.
          * @example {
          *       "id": "evt_0a1b2c3d4e5f60718293a4b5c6d7e8f9",
          *       "type": "webhook.test",
@@ -3160,7 +3161,8 @@ export interface components {
         };
         /**
          * @description Too many requests in a short time (error shape 2). Writes a partner could repeat in a loop
-         *     (quotes, orders, traveller registrations, payments, uploads, promo operations) are counted per
+         *     (quotes, orders, traveller registrations, payments, uploads, promo operations, webhook endpoint
+         *     and delivery changes) are counted per
          *     company in fixed windows shared by every server process; the limits are set by the operator,
          *     with defaults far above what an integration needs. Wait for the number of seconds in
          *     `Retry-After`, then retry.

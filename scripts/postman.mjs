@@ -38,7 +38,8 @@ function step({ name, operationId, pathParams = {}, query, headers = {}, body, f
   if (!operation.responses[status]) throw new Error(`${operationId} does not document ${status}`);
   const schema = operation.responses[status].content?.['application/json']?.schema;
   const rawPath = path.replace(/\{(\w+)\}/g, (_, param) => pathParams[param]);
-  const queryString = query ? `?${new URLSearchParams(query)}` : '';
+  // A `{{variable}}` stays as it is, for Postman to fill in.
+  const queryString = query ? `?${new URLSearchParams(query)}`.replace(/%7B%7B(\w+)%7D%7D/g, '{{$1}}') : '';
   const tests = [
     `pm.test('${operationId} answers ${status}', () => pm.response.to.have.status(${status}));`,
     ...(schema ? [`pm.test('the body is the documented ${status} of ${operationId}', () => pm.response.to.have.jsonSchema(${JSON.stringify(schema, withoutIntegerFormats)}));`] : []),
@@ -203,6 +204,36 @@ const story = [
     checks: [check('the one message of every rejection', "pm.expect(pm.response.json().message).to.equal('Invalid promo code');")],
   }),
 ];
+
+// Receiving webhooks: register an endpoint (its secret shown once), queue a test event, read the
+// delivery log, and delete the endpoint again (a company has at most 5, and the story is re-run).
+story.push(
+  step({
+    name: 'Register a webhook endpoint', operationId: 'createWebhookEndpoint', status: 201,
+    body: { url: 'https://hooks.everest-trails.example.com/pbs/webhooks', events: ['order.paid', 'payment.failed'], description: 'Postman story {{runId}}' },
+    checks: [
+      check('the secret is shown, once', "pm.expect(data.secret).to.match(/^whsec_/); pm.expect(data.enabled).to.be.true;"),
+      set('endpointId', 'data.endpointId'),
+    ],
+  }),
+  step({
+    name: 'Send the endpoint a test event', operationId: 'testWebhookEndpoint', status: 202, pathParams: { endpointId: '{{endpointId}}' },
+    checks: [
+      check('a webhook.test delivery to this endpoint is queued', "pm.expect(data.eventType).to.equal('webhook.test'); pm.expect(data.endpointId).to.equal(pm.collectionVariables.get('endpointId')); pm.expect(data.status).to.equal('PENDING');"),
+      set('deliveryId', 'data.deliveryId'),
+    ],
+  }),
+  step({
+    name: 'Read the delivery log of the endpoint', operationId: 'listWebhookDeliveries', status: 200, query: { endpointId: '{{endpointId}}' },
+    checks: [
+      check('the test delivery is in the log, with its tries so far', "const d = data.content.find((x) => x.deliveryId === pm.collectionVariables.get('deliveryId')); pm.expect(d, JSON.stringify(data.content)).to.be.an('object'); pm.expect(d.tries).to.be.an('array');"),
+    ],
+  }),
+  step({
+    name: 'Delete the webhook endpoint', operationId: 'deleteWebhookEndpoint', status: 200, pathParams: { endpointId: '{{endpointId}}' },
+    checks: [check('the endpoint deleted is the one registered', "pm.expect(data.endpointId).to.equal(pm.collectionVariables.get('endpointId'));")],
+  }),
+);
 
 const collection = {
   info: {

@@ -108,7 +108,7 @@ describe('operator command line', () => {
         'company create', 'company deactivate', 'company list', 'credential issue', 'credential revoke', 'catalogue import', 'demo', 'demo deactivate',
         'agent create', 'agent deactivate',
         'order show', 'order cancel', 'order record-cash',
-        'webhook set', 'webhook remove', 'webhook rotate-secret', 'webhook deliveries', 'webhook replay', 'webhook test',
+        'webhook list', 'webhook set', 'webhook remove', 'webhook rotate-secret', 'webhook deliveries', 'webhook replay', 'webhook test',
       ]),
     );
     for (const { help } of pages) {
@@ -436,22 +436,36 @@ describe('ops webhook', () => {
     const url = await receiver.start();
     const company = json('company', 'create', '--name', 'Webhook Treks', '--type', 'TRAVEL_AGENCY');
     const endpoint = json('webhook', 'set', company.id, url);
-    expect(endpoint).toEqual({ companyId: company.id, url, secret: expect.stringMatching(/^whsec_/), previousSecretUntil: null });
+    expect(endpoint).toEqual({ endpointId: expect.any(String), companyId: company.id, url, events: ['*'], enabled: true, secret: expect.stringMatching(/^whsec_/), previousSecretUntil: null });
     expect(json('webhook', 'set', company.id, url).secret).toBeUndefined();
     receiver.secret = endpoint.secret;
     const { eventId } = json('webhook', 'test', company.id);
     await receiver.waitFor(() => receiver.unique('webhook.test').length === 1);
-    await receiver.waitFor(() => json('webhook', 'deliveries', company.id)[0]?.status === 'DELIVERED');
+    await receiver.waitFor(() => json('webhook', 'deliveries', company.id)[0]?.status === 'SUCCEEDED');
     const [listed] = json('webhook', 'deliveries', company.id);
-    expect(listed).toMatchObject({ eventId, type: 'webhook.test', status: 'DELIVERED', attempts: [expect.objectContaining({ attempt: 1, outcome: 'DELIVERED', responseCode: 204 })] });
+    expect(listed).toMatchObject({ eventId, endpointId: endpoint.endpointId, type: 'webhook.test', status: 'SUCCEEDED', attempts: [expect.objectContaining({ attempt: 1, outcome: 'DELIVERED', responseCode: 204 })] });
     expect(json('webhook', 'replay', '--event', eventId)).toEqual({ replayed: [eventId] });
     await receiver.waitFor(() => receiver.verified.length === 2);
     expect(receiver.unique()).toHaveLength(1);
     const rotated = json('webhook', 'rotate-secret', company.id);
     expect(rotated.secret).not.toBe(endpoint.secret);
     expect(Date.parse(rotated.previousSecretUntil)).toBeGreaterThan(Date.now());
-    expect(json('webhook', 'remove', company.id)).toEqual({ companyId: company.id, removed: true });
+    expect(json('webhook', 'remove', company.id)).toEqual({ companyId: company.id, endpointId: endpoint.endpointId, removed: true });
     expect(ops('webhook', 'replay', '--json').code).toBe(1);
     await receiver.stop();
-  });
+  }, 120_000);
+
+  it('works on the endpoints partners register through the API: with several, a command names one with --endpoint', () => {
+    const company = json('company', 'create', '--name', 'Many Hooks Treks', '--type', 'TRAVEL_AGENCY');
+    const a = json('webhook', 'set', company.id, 'http://127.0.0.1:9/a');
+    const b = json('webhook', 'set', company.id, 'http://127.0.0.1:9/b', '--new');
+    expect(b.secret).toMatch(/^whsec_/);
+    expect(json('webhook', 'list', company.id).map((e: { endpointId: string }) => e.endpointId)).toEqual([a.endpointId, b.endpointId]);
+    const ambiguous = ops('webhook', 'rotate-secret', company.id, '--json');
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain('--endpoint');
+    expect(json('webhook', 'rotate-secret', company.id, '--endpoint', b.endpointId).endpointId).toBe(b.endpointId);
+    expect(json('webhook', 'remove', company.id, '--endpoint', a.endpointId)).toEqual({ companyId: company.id, endpointId: a.endpointId, removed: true });
+    expect(json('webhook', 'list', company.id)).toEqual([expect.objectContaining({ endpointId: b.endpointId })]);
+  }, 120_000);
 });

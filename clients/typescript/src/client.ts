@@ -7,6 +7,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './generated/api';
 import { backoffDelayMs, DEFAULT_RETRY, isRetryableStatus, isSafeToResend, retryAfterMs, type RetryOptions } from './retry-policy';
 import { TokenCache } from './token-cache';
+import { webhookCalls, type WebhookCalls } from './webhooks';
 
 export type Schemas = components['schemas'];
 export type PartnerApi = Client<paths>;
@@ -49,6 +50,8 @@ export interface PartnerClient {
    * (order not paid yet), 403 or 404 comes back as `{ saved: false, error, response }`.
    */
   saveCertificate(orderRef: string, filePath: string): Promise<SaveCertificateResult>;
+  /** Your webhook endpoints (register, list, change, delete, rotate the secret, test) and the delivery log (list, iterate, retry). */
+  webhooks: WebhookCalls;
 }
 
 export type SaveCertificateResult =
@@ -129,6 +132,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     pay: (orderRef, body, payOptions) => payCall(api, orderRef, body, payOptions?.idempotencyKey ?? randomUUID()),
     uploadDocument: (file, fileName, documentType) => uploadCall(api, file, fileName, documentType),
     saveCertificate: (orderRef, filePath) => saveCertificate(api, orderRef, filePath),
+    webhooks: webhookCalls(api),
   };
 }
 

@@ -1,0 +1,44 @@
+import type { Client } from 'openapi-fetch';
+import type { components, paths } from './generated/api';
+
+type Schemas = components['schemas'];
+type DeliveryQuery = NonNullable<paths['/api/external/v1/webhook-deliveries']['get']['parameters']['query']>;
+
+const ENDPOINTS = '/api/external/v1/webhook-endpoints';
+const ENDPOINT = '/api/external/v1/webhook-endpoints/{endpointId}';
+const DELIVERIES = '/api/external/v1/webhook-deliveries';
+
+/**
+ * Your webhook endpoints and their delivery log (the "Webhook endpoints" operations). Each call
+ * answers openapi-fetch's `{ data, error, response }`; `create` and `rotateSecret` carry the
+ * `whsec_` secret in `data.data.secret`, shown only then: store it at once.
+ */
+export function webhookCalls(api: Client<paths>) {
+  const endpoint = (endpointId: string) => ({ params: { path: { endpointId } } });
+  const calls = {
+    create: (body: Schemas['WebhookEndpointInput']) => api.POST(ENDPOINTS, { body }),
+    list: () => api.GET(ENDPOINTS),
+    get: (endpointId: string) => api.GET(ENDPOINT, endpoint(endpointId)),
+    update: (endpointId: string, body: Schemas['WebhookEndpointUpdate']) => api.PATCH(ENDPOINT, { ...endpoint(endpointId), body }),
+    remove: (endpointId: string) => api.DELETE(ENDPOINT, endpoint(endpointId)),
+    rotateSecret: (endpointId: string) => api.POST(`${ENDPOINT}/rotate-secret`, endpoint(endpointId)),
+    sendTest: (endpointId: string) => api.POST(`${ENDPOINT}/test`, endpoint(endpointId)),
+    listDeliveries: (query: DeliveryQuery = {}) => api.GET(DELIVERIES, { params: { query } }),
+    retryDelivery: (deliveryId: string) => api.POST(`${DELIVERIES}/{deliveryId}/retry`, { params: { path: { deliveryId } } }),
+    /**
+     * Every delivery matching `query`, newest first, page after page. A page that fails ends the
+     * iteration with an Error carrying its status (retries of the client's policy already happened).
+     */
+    async *deliveries(query: Omit<DeliveryQuery, 'page'> = {}): AsyncGenerator<Schemas['WebhookDelivery']> {
+      for (let page = 0; ; page += 1) {
+        const { data, response } = await calls.listDeliveries({ ...query, page });
+        if (!data) throw new Error(`GET ${DELIVERIES} answered ${response.status}`);
+        yield* data.data.content;
+        if (data.data.last) return;
+      }
+    },
+  };
+  return calls;
+}
+
+export type WebhookCalls = ReturnType<typeof webhookCalls>;
