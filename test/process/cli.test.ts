@@ -440,12 +440,13 @@ describe('ops webhook', () => {
     expect(json('webhook', 'set', company.id, url).secret).toBeUndefined();
     receiver.secret = endpoint.secret;
     const { eventId } = json('webhook', 'test', company.id);
-    await receiver.waitFor(() => receiver.unique('webhook.test').length === 1);
-    await receiver.waitFor(() => json('webhook', 'deliveries', company.id)[0]?.status === 'SUCCEEDED');
+    await receiver.waitFor(() => receiver.unique('webhook.test').length === 1, 60_000);
+    // Each probe spawns the command line: give a loaded machine time.
+    await receiver.waitFor(() => json('webhook', 'deliveries', company.id)[0]?.status === 'SUCCEEDED', 60_000);
     const [listed] = json('webhook', 'deliveries', company.id);
     expect(listed).toMatchObject({ eventId, endpointId: endpoint.endpointId, type: 'webhook.test', status: 'SUCCEEDED', attempts: [expect.objectContaining({ attempt: 1, outcome: 'DELIVERED', responseCode: 204 })] });
     expect(json('webhook', 'replay', '--event', eventId)).toEqual({ replayed: [eventId] });
-    await receiver.waitFor(() => receiver.verified.length === 2);
+    await receiver.waitFor(() => receiver.verified.length === 2, 60_000);
     expect(receiver.unique()).toHaveLength(1);
     const rotated = json('webhook', 'rotate-secret', company.id);
     expect(rotated.secret).not.toBe(endpoint.secret);
@@ -453,7 +454,7 @@ describe('ops webhook', () => {
     expect(json('webhook', 'remove', company.id)).toEqual({ companyId: company.id, endpointId: endpoint.endpointId, removed: true });
     expect(ops('webhook', 'replay', '--json').code).toBe(1);
     await receiver.stop();
-  }, 120_000);
+  }, 240_000);
 
   it('works on the endpoints partners register through the API: with several, a command names one with --endpoint', () => {
     const company = json('company', 'create', '--name', 'Many Hooks Treks', '--type', 'TRAVEL_AGENCY');
@@ -467,5 +468,5 @@ describe('ops webhook', () => {
     expect(json('webhook', 'rotate-secret', company.id, '--endpoint', b.endpointId).endpointId).toBe(b.endpointId);
     expect(json('webhook', 'remove', company.id, '--endpoint', a.endpointId)).toEqual({ companyId: company.id, endpointId: a.endpointId, removed: true });
     expect(json('webhook', 'list', company.id)).toEqual([expect.objectContaining({ endpointId: b.endpointId })]);
-  }, 120_000);
+  }, 240_000);
 });

@@ -4,7 +4,7 @@ import { WebhookDelivery } from '../../src/modules/webhooks/entities/webhook-del
 import { WebhookDeliveryTry } from '../../src/modules/webhooks/entities/webhook-delivery-try';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
-import { rotateSecret, setEndpoint, sendTestEvent } from '../../src/modules/webhooks/endpoints';
+import { replayEvents, rotateSecret, setEndpoint, sendTestEvent } from '../../src/modules/webhooks/endpoints';
 import { first } from '../support/elements';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, DECLINE_CARD, deliverCallback, groupPayPath, pay, placeGroup, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
@@ -113,6 +113,21 @@ describe('partner webhooks', () => {
     await receiver.waitFor(() => receiver.unique('webhook.test').length === 2);
     expect(oldSecret).not.toBe(rotated.secret);
     expect(receiver.rejected).toBe(0);
+    await receiver.stop();
+  });
+
+  it('when the operator replays an event, then its endpoint gets it again with the same id, as a further try of the same delivery', async () => {
+    const receiver = new WebhookReceiver();
+    const partner = await subscribedPartner(receiver);
+    const { eventId, deliveryId } = await sendTestEvent(server.orm.em.fork(), partner.companyId);
+    await receiver.waitFor(() => receiver.verified.length === 1);
+    const succeeded = async () => (await server.orm.em.fork().findOneOrFail(WebhookDelivery, deliveryId)).status === 'SUCCEEDED';
+    await receiver.waitFor(succeeded);
+    expect(await replayEvents(server.orm.em.fork(), { eventId })).toEqual({ replayed: [eventId] });
+    await receiver.waitFor(() => receiver.verified.length === 2);
+    expect(receiver.unique().map((event) => event.id)).toEqual([eventId]);
+    await receiver.waitFor(async () => (await server.orm.em.fork().count(WebhookDeliveryTry, { deliveryId })) === 2);
+    expect(await server.orm.em.fork().count(WebhookDelivery, { eventId })).toBe(1);
     await receiver.stop();
   });
 
