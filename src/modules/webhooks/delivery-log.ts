@@ -30,10 +30,18 @@ async function withTries(em: EntityManager, deliveries: WebhookDelivery[]): Prom
   return deliveries.map((delivery) => ({ delivery, tries: byDelivery.get(delivery.id) ?? [] }));
 }
 
+/** A `date-time` the contract accepted that JavaScript cannot place (a leap second, 23:59:60) is a 400, not a 500. */
+function instant(text: string | undefined, field: string): Date | undefined {
+  if (text === undefined) return undefined;
+  const value = new Date(text);
+  if (Number.isNaN(value.getTime())) throw invalidField(field, 'must be a date-time JavaScript can place (no leap second)');
+  return value;
+}
+
 /** The company's deliveries, newest first, a page at a time, with their tries. */
 export async function listDeliveryLog(em: EntityManager, companyId: string, filter: DeliveryFilter): Promise<{ views: DeliveryView[]; request: PageRequest; total: number }> {
-  const from = filter.from === undefined ? undefined : new Date(filter.from);
-  const to = filter.to === undefined ? undefined : new Date(filter.to);
+  const from = instant(filter.from, 'from');
+  const to = instant(filter.to, 'to');
   if (from && to && from > to) throw invalidField('to', 'must not be before from');
   const request = pageRequest(filter.page, filter.size);
   const where = {
