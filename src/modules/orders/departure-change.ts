@@ -26,12 +26,15 @@ export interface DepartureChange {
  * `order.amended` event join the transaction. The price, the policy number and the group's
  * other orders are not touched.
  */
-export async function changeDeparture(em: EntityManager, principal: Principal, identifier: string, departureDate: string, now = new Date()): Promise<DepartureChange> {
+export async function changeDeparture(em: EntityManager, principal: Principal, identifier: string, departureDate: string, at?: Date): Promise<DepartureChange> {
   return em.transactional(async (tx) => {
     const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true });
     // Before the state rules: a retry of a change that already happened answers as the change did.
     if (order.departureDate === departureDate) return { order, changed: false };
 
+    // Read once the lock is held: a change that waited for another is dated after it, so the
+    // audit log's order is the order the changes happened in.
+    const now = at ?? new Date();
     const today = kathmanduToday(now);
     const refusal = departureChangeRefusal(order, today);
     if (refusal) throw invalid(refusal);
