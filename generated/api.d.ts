@@ -796,6 +796,7 @@ export interface paths {
          *     `payment_outcomes_total` by `gateway` and `outcome` (final states; `RECONCILED_*` outcomes
          *     are the ones reconciliation settled), `payment_refunds_owed_total` by `gateway`,
          *     `promo_operations_total` by `operation` and `outcome` (accepted, rejected),
+         *     `order_departure_changes_total` by `operation` and `outcome` (date changes accepted, rejected),
          *     `rate_limited_requests_total` by `operation`; `db_pool_connections_used`,
          *     `db_pool_connections_idle`, `db_pool_acquire_pending` and `db_pool_connections_max` for the
          *     database pool; and Node.js process metrics.

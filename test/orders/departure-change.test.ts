@@ -9,6 +9,7 @@ import { CompanyType } from '../../src/modules/partners/entities/company';
 import { readPdf } from '../support/certificate-pdf';
 import { expectContract, expectSchema } from '../support/contract';
 import { first } from '../support/elements';
+import { sample } from '../support/metrics-sample';
 import type { ApiResponse, WireJson } from '../support/http-client';
 import { departure, ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
@@ -315,6 +316,21 @@ describe('a date change that is refused', () => {
     const order = await placeOrder(server, client, agency);
     await cancelOrder(server.orm.em.fork(), order.orderRef, 'operator-cli:test', server.payments);
     await expectRefused(order, { departureDate: later }, { message: /is CANCELLED; a cancelled order's dates cannot change/ });
+  });
+});
+
+describe('the date changes metric', () => {
+  const count = async (outcome: string) => {
+    const metrics = await client.op<string>('getMetrics', 'GET', '/metrics');
+    return sample(metrics.body, 'order_departure_changes_total', { operation: 'updateOrder', outcome }) ?? 0;
+  };
+
+  it('counts accepted and rejected date changes', async () => {
+    const order = await placeOrder(server, client, agency);
+    const [accepted, rejected] = [await count('accepted'), await count('rejected')];
+    await moveDeparture(agency, order.orderRef, { departureDate: later });
+    await moveDeparture(agency, order.orderRef, { departureDate: addDays(kathmanduToday(), -1) });
+    expect([await count('accepted'), await count('rejected')]).toEqual([accepted + 1, rejected + 1]);
   });
 });
 
