@@ -3460,7 +3460,8 @@ export interface operations {
              * @description The date cannot change (error shape 2): a field other than `departureDate`, a date that
              *     is not a date or is before today, a traveller outside the package's age band at the new
              *     date (`details.fieldErrors`); a cancelled order, or one whose cover has started
-             *     (`message` says which). A body that is not JSON is a 400 too.
+             *     (`message` says which). A body that is not JSON, or not sent as `application/json`, is a
+             *     400 too.
              */
             400: {
                 headers: {
