@@ -1,6 +1,6 @@
 /**
  * The import rules of the modular monolith (docs/decisions.md, "One folder per capability"),
- * checked by `npm run lint:imports` in CI. test/kernel/import-rules.test.ts proves each rule
+ * checked by `npm run lint:imports` in CI. test/process/import-rules.test.ts proves each rule
  * fails on a deliberately wrong import.
  * @type {import('dependency-cruiser').IConfiguration}
  */

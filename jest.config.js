@@ -14,6 +14,9 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/load/', '/test/browser/', '/test/fuzz/', '/test/fault/'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
+  // src/ loads rarely used heavy packages with import('./file.js') (Node's ESM rule for relative
+  // paths); under jest the file is the .ts beside it.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30000,

@@ -1,4 +1,5 @@
-// npm run bench:flow: the five-call booking flow (token, quote, order, pay, payment-status) of many
+// npm run bench:flow: the five-call booking flow (token, quote, order, pay, payment-status), then a
+// date change of the order (PATCH /orders/{ref}, issue 28), of many
 // simulated partners against the built server, and the bare-Express baseline at the same number
 // of connections in the same run, at several connection counts. Prints a ready-to-paste markdown
 // report and writes it to bench/results/booking-flow.md.
@@ -9,7 +10,8 @@
 // FLOW_TOKEN_REFRESH_SECONDS, as a partner refreshes before expiry; the partners' refreshes are
 // spread evenly over that interval, as independent integrations' would be), quotes for one of the
 // partner's travellers, orders with the quoteId, pays with card_gateway and a fresh
-// Idempotency-Key, then reads payment-status. Each operation's latency is recorded on its own.
+// Idempotency-Key, reads payment-status, then moves the order's departure a day later (the trek
+// moved). Each operation's latency is recorded on its own.
 // Any status other than the one the flow expects, an unexpected body, a timeout or a dropped
 // connection is an error of that operation and ends that flow; the connection starts a new one.
 //
@@ -39,15 +41,16 @@ const WARMUP_SECONDS = Number(process.env.FLOW_WARMUP_SECONDS ?? 5);
 const P99_TARGET = Number(process.env.FLOW_P99_MS ?? 100);
 const PROFILE = !!process.env.FLOW_PROFILE;
 
-const OPERATIONS = ['token', 'quote', 'order', 'pay', 'status'];
+const OPERATIONS = ['token', 'quote', 'order', 'pay', 'status', 'move'];
 const LABELS = {
   token: 'POST /auth/token',
   quote: 'POST /reference/quote',
   order: 'POST /orders',
   pay: 'POST /orders/{ref}/pay',
   status: 'GET /orders/{ref}/payment-status',
+  move: 'PATCH /orders/{ref} (date change)',
 };
-const EXPECTED_STATUS = { token: 200, quote: 200, order: 201, pay: 200, status: 200 };
+const EXPECTED_STATUS = { token: 200, quote: 200, order: 201, pay: 200, status: 200, move: 200 };
 // The active routes of src/modules/catalogue/catalogue.yaml; a quote names one and the order repeats it.
 const RETURN_URL = 'https://booking.partner.example.com/payments/complete';
 // ---- measurement ----
@@ -107,6 +110,9 @@ function flowMachine(world, stats) {
         return json('POST', `/orders/${encodeURIComponent(orderRef)}/pay`, { gateway: 'card_gateway', returnUrl: RETURN_URL }, { 'idempotency-key': randomUUID() });
       case 'status':
         return { method: 'GET', path: `${API}/orders/${encodeURIComponent(orderRef)}/payment-status`, headers: { authorization: `Bearer ${partner.token}` } };
+      case 'move':
+        // With its checkout open: the date change takes the order's row lock, as the payment's settlement would.
+        return json('PATCH', `/orders/${encodeURIComponent(orderRef)}`, { departureDate: addDays(startDate, 1) });
     }
     throw new Error(`unknown step ${step}`);
   }
@@ -159,6 +165,10 @@ function flowMachine(world, stats) {
             break;
           case 'status':
             ok = data?.orderRef === orderRef && data?.paymentStatus === 'INITIATED';
+            step = 'move';
+            break;
+          case 'move':
+            ok = data?.orderRef === orderRef && data?.departureDate === addDays(startDate, 1) && typeof data?.amendedAt === 'string';
             if (ok) stats.flows += 1;
             step = 'start';
             break;

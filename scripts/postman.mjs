@@ -181,7 +181,7 @@ const story = [
     body: ['daniel', 'meilin'].map((key) => ({ touristId: `{{${key}TouristId}}`, ctgId: '{{ctgId}}', routeId: '{{routeId}}', departureDate: '{{departureDate}}' })),
     checks: [
       check('one group of two pending orders', "pm.expect(data.orders).to.have.length(2); pm.expect(data.orders.every((o) => o.status === 'PENDING' && o.groupRef === data.groupRef)).to.be.true;"),
-      set('groupRef', 'data.groupRef'),
+      set('groupRef', 'data.groupRef'), set('danielOrderRef', 'data.orders[0].orderRef'), set('danielTotal', 'data.orders[0].pricing.totalAmount'),
     ],
   }),
   step({
@@ -196,6 +196,14 @@ const story = [
     body: { promoCode: 'HIMALAYA10' },
     checks: [
       check('both orders changed, 10 % off each', "pm.expect(data.totals.changedCount).to.equal(2); data.orders.forEach((o) => pm.expect(o.discountAmount).to.be.closeTo(o.totalBefore * 0.1, 0.01));"),
+    ],
+  }),
+  step({
+    name: "Move Daniel's trek a week later: the Lukla flights are late", operationId: 'updateOrder', status: 200, pathParams: { orderIdentifier: '{{danielOrderRef}}' },
+    body: { departureDate: '{{laterDepartureDate}}' },
+    checks: [
+      check('the cover window starts on the new date and keeps its length', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('danielOrderRef'), departureDate: pm.collectionVariables.get('laterDepartureDate'), coverageStartDate: pm.collectionVariables.get('laterDepartureDate') }); pm.expect((Date.parse(data.coverageEndDate) - Date.parse(data.coverageStartDate)) / 86400000 + 1).to.equal(data.durationDays);"),
+      check('the price did not change, and the change is dated', "pm.expect(data.pricing.totalAmount).to.be.closeTo(Number(pm.collectionVariables.get('danielTotal')) * 0.9, 0.01); pm.expect(data.amendedAt).to.be.a('string');"),
     ],
   }),
   step({
@@ -249,11 +257,12 @@ const collection = {
       script: {
         type: 'text/javascript',
         exec: [
-          // A departure 30 days ahead in Kathmandu, and one run id that keeps this run's travellers apart.
+          // A departure 30 days ahead in Kathmandu (and the week later a trek moves to), and one run id that keeps this run's travellers apart.
           'if (!pm.collectionVariables.get(\'runId\')) {',
           '  const ahead = new Date(Date.now() + (5 * 60 + 45) * 60000 + 30 * 86400000);',
           "  pm.collectionVariables.set('departureDate', ahead.toISOString().slice(0, 10));",
           "  pm.collectionVariables.set('runId', String(Date.now()));",
+          "  pm.collectionVariables.set('laterDepartureDate', new Date(ahead.getTime() + 7 * 86400000).toISOString().slice(0, 10));",
           '}',
         ],
       },

@@ -181,7 +181,7 @@ async function buildParts(config: Config, logger: Logger, orm: Orm, publicBaseUr
   const metrics = createMetrics(await poolUsage(orm, config.dbPoolMax), outcomeMetricsOf(operationPolicies));
   const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
   // Its workers start with the first PDF uploaded, and stop with the server.
-  return { gateways, metrics, payments, storage: documentStorageFor(config), pdfChecks: new PdfCheckPool() };
+  return { gateways, metrics, payments, storage: await documentStorageFor(config), pdfChecks: new PdfCheckPool() };
 }
 
 /** What the database tells this process about while it runs: catalogue changes, revoked tokens. */

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
-import { purgeExpiredDrafts } from '../modules/documents';
-import { documentStorageFor } from '../modules/documents';
+import { documentStorageFor, purgeExpiredDrafts } from '../modules/documents';
 import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 export function registerDocumentCommands(program: Command): void {
@@ -13,7 +12,7 @@ export function registerDocumentCommands(program: Command): void {
       const config = loadConfig();
       const ttlHours = options.olderThanHours === undefined ? config.documentDraftTtlHours : Number(options.olderThanHours);
       if (!Number.isFinite(ttlHours) || ttlHours < 0) throw new Error('--older-than-hours must be a number of hours, 0 or more');
-      const storage = documentStorageFor(config);
+      const storage = await documentStorageFor(config);
       const result = await withDatabase((em) => purgeExpiredDrafts(em, storage, { ttlHours }));
       output(options, { ...result, ttlHours }, `purged ${result.purged} draft document(s) older than ${ttlHours} h`);
     });

@@ -29,6 +29,7 @@ describe('client retry rules (SPEC 7)', () => {
   it('resends after a network failure only what cannot duplicate: reads, deletes and keyed pays', () => {
     expect(isSafeToResend('GET', new Headers())).toBe(true);
     expect(isSafeToResend('DELETE', new Headers())).toBe(true);
+    expect(isSafeToResend('PATCH', new Headers())).toBe(true); // a date change: the current date changes nothing
     expect(isSafeToResend('POST', new Headers({ 'Idempotency-Key': 'b9a3f0c2-5d41-4e8a-9f6b-2c7d8e1a3b40' }))).toBe(true);
     expect(isSafeToResend('POST', new Headers())).toBe(false); // POST /orders: reconcile first
   });

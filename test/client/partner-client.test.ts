@@ -14,6 +14,8 @@ import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, pay, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { startTestServer } from '../support/test-server';
+import { addDays, kathmanduToday } from '../../src/kernel/business-date';
+import { departure } from '../support/order-fixtures';
 import { revokedAndHeard } from '../support/token-checks';
 
 const TOKEN = '/api/external/v1/auth/token';
@@ -136,6 +138,32 @@ describe('typed client against the live server', () => {
     expect(fs.readdirSync(directory)).toEqual([`${order.orderRef}.pdf`]);
     fs.rmSync(directory, { recursive: true, force: true });
   });
+
+  it('moves a trek\'s date, and resends the change after a lost answer without moving it twice', async () => {
+    const apiClient = new ApiClient(server.url);
+    const owner = await newPartner(server, apiClient);
+    const order = await placeOrder(server, apiClient, owner);
+    const later = addDays(departure, 5);
+    let lost = 0;
+    // The first PATCH reaches the server, its answer is lost on the way back.
+    const losingFetch = (async (input: Request, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      if (input.method === 'PATCH' && lost++ === 0) throw new TypeError('fetch failed: the connection dropped');
+      return response;
+    }) as typeof fetch;
+    const ownerClient = createPartnerClient({ baseUrl: server.url, clientId: owner.clientId, clientSecret: owner.clientSecret, sleep: noWait, fetch: losingFetch });
+
+    const { data, error, response } = await ownerClient.changeDepartureDate(order.orderRef, later);
+
+    expect(error).toBeUndefined();
+    await expectContract('updateOrder', response.status, data);
+    expect(data?.data).toMatchObject({ orderRef: order.orderRef, departureDate: later, coverageStartDate: later });
+    expect(lost).toBe(2);
+    const refused = await ownerClient.changeDepartureDate(order.orderRef, addDays(kathmanduToday(), -1));
+    expect(refused.response.status).toBe(400);
+    const refusal = refused.error && 'details' in refused.error ? refused.error.details?.fieldErrors : undefined;
+    expect(refusal?.departureDate).toMatch(/before today/);
+  });
 });
 
 /** A stand-in for the service that answers from a script, to produce 500s, 429s and dropped connections. */
@@ -256,4 +284,5 @@ describe('typed client retry rules against a scripted upstream', () => {
     expect(result.response.status).toBe(400);
     expect(upstream.seen).toHaveLength(1);
   });
+
 });

@@ -1,4 +1,4 @@
-// Dredd hooks for createOrders, getOrder and the six promo operations (loaded after
+// Dredd hooks for createOrders, getOrder, updateOrder and the six promo operations (loaded after
 // test/contract/hooks.cjs, whose beforeEach sets the token and skips every non-2xx it has no
 // scenario for; these run later and decide for their own operations). Every scenario builds the
 // live records it needs through the API just before its transaction (test/contract/live-partner.cjs),
@@ -38,6 +38,9 @@ const DOCUMENTED_ORDER = {
   addedDevices: [],
 };
 
+
+/** The date a week after a `YYYY-MM-DD` date. */
+const weekAfter = (date) => new Date(Date.parse(`${date}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10);
 
 function editBody(transaction, edit) {
   const body = JSON.parse(transaction.request.body);
@@ -158,6 +161,28 @@ const scenarios = {
     400: (t) => onPath(t, orderPath(fixtures.groupPayment.paymentRef)),
     403: (t) => onPath(t, orderPath(fixtures.othersOrder.orderRef)),
     404: (t) => onPath(t, orderPath(UNKNOWN_ORDER)),
+  },
+  updateOrder: {
+    // A paid order of its own with every documented field, moved a week later: the amended detail.
+    200: async (t) => {
+      const order = await caller.order(DOCUMENTED_ORDER);
+      await caller.payInFull(encodeURIComponent(order.orderRef));
+      onPath(t, orderPath(order.orderRef));
+      t.request.body = JSON.stringify({ departureDate: weekAfter(order.departureDate) });
+    },
+    // A field other than departureDate (the first documented 400).
+    400: (t) => {
+      onPath(t, orderPath(fixtures.paidOrder.orderRef));
+      t.request.body = JSON.stringify({ departureDate: weekAfter(fixtures.paidOrder.departureDate), routeId: fixtures.paidOrder.routeId });
+    },
+    403: (t) => {
+      onPath(t, orderPath(fixtures.othersOrder.orderRef));
+      t.request.body = JSON.stringify({ departureDate: weekAfter(fixtures.othersOrder.departureDate) });
+    },
+    404: (t) => {
+      onPath(t, orderPath(UNKNOWN_ORDER));
+      t.request.body = JSON.stringify({ departureDate: weekAfter(fixtures.paidOrder.departureDate) });
+    },
   },
   previewOrderPromo: forOrderPromo('/promo/preview'),
   applyOrderPromo: forOrderPromo('/promo'),

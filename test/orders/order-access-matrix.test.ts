@@ -3,7 +3,8 @@ import { CompanyType } from '../../src/modules/partners/entities/company';
 import { Order } from '../../src/modules/orders/entities/order';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import type { ApiResponse } from '../support/http-client';
-import { ORDERS } from '../support/order-fixtures';
+import { addDays } from '../../src/kernel/business-date';
+import { departure, ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { lowTrek, newCode, newSalesCompany } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
@@ -34,6 +35,7 @@ const orderOps: Array<[string, 'READ' | 'ACT', Call]> = [
   ['applyOrderPromo', 'ACT', (c) => client.op('applyOrderPromo', 'POST', `${ORDERS}/${orderRef}/promo`, { promoCode }, { token: c.token })],
   ['removeOrderPromo', 'ACT', (c) => client.op('removeOrderPromo', 'DELETE', `${ORDERS}/${orderRef}/promo`, undefined, { token: c.token })],
   ['payOrder', 'ACT', (c) => client.op('payOrder', 'POST', `${ORDERS}/${orderRef}/pay`, { gateway: 'card_gateway', returnUrl: 'https://agency.example.com/back' }, { token: c.token, headers: { 'idempotency-key': randomUUID() } })],
+  ['updateOrder', 'ACT', (c) => client.op('updateOrder', 'PATCH', `${ORDERS}/${orderRef}`, { departureDate: addDays(departure, 1) }, { token: c.token })],
 ];
 const groupOps: Array<[string, 'ACT', Call]> = [
   ['previewGroupPromo', 'ACT', (c) => client.op('previewGroupPromo', 'POST', `${ORDERS}/groups/${groupRef}/promo/preview`, { promoCode }, { token: c.token })],
@@ -48,7 +50,7 @@ async function writableState() {
   const ids = [orderId, ...groupOrderIds];
   const orders = await em.find(Order, { id: { $in: ids } }, { orderBy: { id: 'asc' } });
   const attempts = await em.count(PaymentAttempt, { orders: { order: { $in: ids } } });
-  return { orders: orders.map((o) => [o.id, o.totalAmount, o.companyPromoCode?.id ?? null, o.agentPromoCode?.id ?? null, o.status]), attempts };
+  return { orders: orders.map((o) => [o.id, o.totalAmount, o.companyPromoCode?.id ?? null, o.agentPromoCode?.id ?? null, o.status, o.departureDate, o.coverageEndDate]), attempts };
 }
 
 beforeAll(async () => {

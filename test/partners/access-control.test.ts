@@ -84,6 +84,7 @@ describe("a second company's token on the first company's identifiers", () => {
     ['previewOrderPromo', 'POST', (id) => `${ORDERS}/${encodeURIComponent(id)}/promo/preview`, { promoCode: 'SUMMIT10' }],
     ['applyOrderPromo', 'POST', (id) => `${ORDERS}/${encodeURIComponent(id)}/promo`, { promoCode: 'SUMMIT10' }],
     ['removeOrderPromo', 'DELETE', (id) => `${ORDERS}/${encodeURIComponent(id)}/promo`, undefined],
+    ['updateOrder', 'PATCH', (id) => `${ORDERS}/${encodeURIComponent(id)}`, { departureDate: '2099-01-01' }],
   ];
   const byGroup: Array<[string, string, (id: string) => string, unknown]> = [
     ['payGroup', 'POST', (id) => `${ORDERS}/groups/${id}/pay`, { gateway: 'wallet_gateway' }],

@@ -13,7 +13,8 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 import { eventually } from '../support/eventually';
 
 
-const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' } });
+// Its own database: any server on a shared one runs the delivery queue too, with its own (slower) retry delays.
+const { server, client } = useTestServer({ ownDatabase: 'webhooks', env: { WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' } });
 
 /** A partner with its own endpoint on a local receiver. */
 async function subscribedPartner(receiver: WebhookReceiver): Promise<TestPartner> {

@@ -50,6 +50,12 @@ export interface PartnerClient {
    * (order not paid yet), 403 or 404 comes back as `{ saved: false, error, response }`.
    */
   saveCertificate(orderRef: string, filePath: string): Promise<SaveCertificateResult>;
+  /**
+   * PATCH /orders/{orderIdentifier} with only `departureDate`: moves the trek's date (cover window
+   * moved, same length, same price, same policy number). Resent after a network failure: the
+   * order's current date answers 200 and changes nothing, so a resend cannot move it twice.
+   */
+  changeDepartureDate(orderIdentifier: string, departureDate: string): Promise<DepartureChangeResult>;
   /** Your webhook endpoints (register, list, change, delete, rotate the secret, test) and the delivery log (list, iterate, retry). */
   webhooks: WebhookCalls;
 }
@@ -61,6 +67,7 @@ type CertificateError = NonNullable<Awaited<ReturnType<typeof certificateCall>>[
 
 export type PayResult = Awaited<ReturnType<typeof payCall>>;
 export type UploadResult = Awaited<ReturnType<typeof uploadCall>>;
+export type DepartureChangeResult = Awaited<ReturnType<typeof departureChangeCall>>;
 
 const TOKEN_PATH = '/api/external/v1/auth/token';
 
@@ -132,6 +139,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     pay: (orderRef, body, payOptions) => payCall(api, orderRef, body, payOptions?.idempotencyKey ?? randomUUID()),
     uploadDocument: (file, fileName, documentType) => uploadCall(api, file, fileName, documentType),
     saveCertificate: (orderRef, filePath) => saveCertificate(api, orderRef, filePath),
+    changeDepartureDate: (orderIdentifier, departureDate) => departureChangeCall(api, orderIdentifier, departureDate),
     webhooks: webhookCalls(api),
   };
 }
@@ -141,6 +149,10 @@ function payCall(api: PartnerApi, orderRef: string, body: Schemas['PayRequest'],
     params: { path: { orderRef }, header: { 'Idempotency-Key': idempotencyKey } },
     body,
   });
+}
+
+function departureChangeCall(api: PartnerApi, orderIdentifier: string, departureDate: string) {
+  return api.PATCH('/api/external/v1/orders/{orderIdentifier}', { params: { path: { orderIdentifier } }, body: { departureDate } });
 }
 
 function uploadCall(api: PartnerApi, file: Blob, fileName: string, documentType: Schemas['DocumentType']) {

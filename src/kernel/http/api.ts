@@ -48,7 +48,7 @@ export async function buildApi(document: Document, handlers: ContractHandlers, o
   const policies: OperationPolicies = options.policies ?? {};
   api.registerSecurityHandler('bearerAuth', bearerCheck(options.authenticate));
   api.register(unhandledRequestAnswers(api, policies));
-  const respond = responder(api, options, policies);
+  const respond = responder(document, options, policies);
   for (const operationId of Object.keys(handlers)) {
     // register() throws on an operationId the document does not have: a typo fails at boot.
     if (isOperationOf(handlers, operationId)) api.register(operationId, respond(operationId, handlers));
@@ -109,8 +109,8 @@ function policyOf(policies: OperationPolicies, operationId: string | undefined):
 }
 
 /** Runs one operation's handler under its policy and writes its answer, or the error it threw in the contract's shape. */
-function responder(api: OpenAPIBackend, options: ApiOptions, policies: OperationPolicies) {
-  const check = responseCheck(api, options.responseChecks);
+function responder(document: Document, options: ApiOptions, policies: OperationPolicies) {
+  const check = responseCheck(document, options.responseChecks);
   return <Id extends OperationId>(operationId: Id, handlers: ContractHandlers) => {
     const handler: ContractHandler<Id> = handlers[operationId];
     const policy = policies[operationId];

@@ -26,6 +26,14 @@ class OpenApi31Backend extends OpenAPIBackend {
 // OpenAPI's numeric and binary formats are annotations, not constraints.
 const ANNOTATION_FORMATS = ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password'];
 
+/** Ajv as the contract reads schemas: JSON Schema 2020-12, OpenAPI's formats, unknown keywords (x-*) ignored. */
+export function contractAjv(options: Options['ajvOpts'] = {}): Ajv2020 {
+  const ajv = new Ajv2020({ ...options, strict: false, allErrors: true });
+  addFormats(ajv);
+  for (const format of ANNOTATION_FORMATS) ajv.addFormat(format, true);
+  return ajv;
+}
+
 export function createOpenApiBackend(definition: Document, options: Partial<Options> = {}): OpenAPIBackend {
   return new OpenApi31Backend({
     definition,
@@ -38,13 +46,8 @@ export function createOpenApiBackend(definition: Document, options: Partial<Opti
     validate: true,
     coerceTypes: true,
     ajvOpts: { allErrors: true },
-    customizeAjv: (_original, ajvOpts) => {
-      // verbose: a failed `pattern` carries its schema, whose `x-pattern-message` is the field error a partner reads.
-      const ajv = new Ajv2020({ ...ajvOpts, strict: false, allErrors: true, verbose: true });
-      addFormats(ajv);
-      for (const format of ANNOTATION_FORMATS) ajv.addFormat(format, true);
-      return ajv;
-    },
+    // verbose: a failed `pattern` carries its schema, whose `x-pattern-message` is the field error a partner reads.
+    customizeAjv: (_original, ajvOpts) => contractAjv({ ...ajvOpts, verbose: true }),
     ...options,
   });
 }

@@ -59,8 +59,7 @@ export async function certificateOf(
     policyNumber: order.policyNumber,
     orderRef: order.orderRef,
     issuedAt: order.paidAt,
-    // Issue 28 (amendments) passes the order's amendedAt here.
-    version: certificateVersion(order.paidAt),
+    version: certificateVersion(order.paidAt, order.amendedAt),
     premium: { amount: order.totalAmount, currency: order.currency },
     policyholder: { company: placedBy.name, agencies },
     policyWordingUrl: settings.policyWordingUrl,

@@ -1,4 +1,3 @@
-import { renderCertificate } from './certificate-pdf';
 import { tooManyLookupsPage, verificationPage } from './verification-page';
 import { verificationLookup } from './verification-lookup';
 import { certificateOf } from './certificate';
@@ -18,6 +17,8 @@ export const certificateHandlers = {
       assistance: { phone: config.certificate.assistancePhone, email: config.certificate.assistanceEmail },
       policyWordingUrl: config.certificate.policyWordingUrl,
     });
+    // PDFKit and the QR encoder load with the first certificate, not with every start (a fifth of a second).
+    const { renderCertificate } = await import('./certificate-pdf.js');
     return {
       status: 200,
       contentType: 'application/pdf',

@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditEntry } from './entities/audit-entry';
 import type { Order } from './entities/order';
 
-/** What operators do to orders by hand; each action is one row of audit_entry. */
-export type AuditAction = 'ORDER_CANCELLED' | 'CASH_RECORDED' | 'REFUND_RECORDED';
+/** What operators do to orders by hand, and the changes partners make after the sale; each action is one row of audit_entry. */
+export type AuditAction = 'ORDER_CANCELLED' | 'CASH_RECORDED' | 'REFUND_RECORDED' | 'DEPARTURE_CHANGED';
 
 /**
  * Adds an audit entry to the caller's transaction: it commits with the change it describes, or

@@ -1,5 +1,6 @@
 import { successBody } from '../../kernel/http/envelope';
 import { createOrder, createOrderGroup } from './order-creation';
+import { changeDeparture } from './departure-change';
 import { resolveOrder } from './order-lookup';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import { orderGroupWire, orderWire } from './order-wire';
@@ -23,9 +24,19 @@ export const orderHandlers = {
     const { order } = await resolveOrder(scope.em, callerOf(scope), params.orderIdentifier, { intent: 'READ' });
     return { status: 200, body: successBody(orderWire(order)) };
   },
+
+  /** Only `departureDate` can change (DESIGN "Date changes"); the schema refuses any other field. */
+  async updateOrder({ params, body }, scope) {
+    const { order, changed } = await changeDeparture(scope.em, callerOf(scope), params.orderIdentifier, body.departureDate);
+    return { status: 200, body: successBody(orderWire(order), changed ? 'Departure date changed' : 'Departure date unchanged: it is the order\'s current date') };
+  },
 } satisfies TagHandlers;
 
-/** Order creation (a group of up to 50 is one request), counted per company. */
+/** Order creation (a group of up to 50 is one request) and date changes, counted per company against one limit. */
 export const orderPolicies = {
   createOrders: { rateLimits: [{ counter: 'order', limit: (limits) => limits.orderPerCompany }] },
+  updateOrder: {
+    rateLimits: [{ counter: 'order', limit: (limits) => limits.orderPerCompany }],
+    outcomes: { name: 'order_departure_changes_total', help: 'Date changes (PATCH /orders/{orderIdentifier}) by operationId and outcome (accepted or rejected)' },
+  },
 } satisfies OperationPolicies;

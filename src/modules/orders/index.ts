@@ -6,6 +6,7 @@ export * from './entities/order-travel-company';
 export * from './entities/order';
 export * from './group-lookup';
 export * from './handlers';
+export * from './departure-change';
 export * from './order-creation';
 export * from './order-lookup';
 export * from './order-overview';

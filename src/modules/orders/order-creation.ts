@@ -1,9 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { addDays, ageOn } from '../../kernel/business-date';
+import { addDays } from '../../kernel/business-date';
 import { minorFromAmount } from '../../kernel/money';
 import { priceOrder } from './rules/order-pricing';
-import { orderRequestErrors, orderTravelCompanyIds, type OrderCaller } from './rules/order-request';
+import { ageOutsideBand, orderRequestErrors, orderTravelCompanyIds, type OrderCaller } from './rules/order-request';
 import { pricePackage } from '../catalogue';
 import { Company, CompanyType } from '../partners/entities/company';
 import { Ctg } from '../catalogue/entities/ctg';
@@ -251,8 +251,8 @@ function storedDataErrors(items: Item[], loaded: Loaded, now = new Date()): Fiel
       }
     }
 
-    const age = ageOn(traveller.dateOfBirth, input.departureDate);
-    if (age < ctg.minAge || age > ctg.maxAge) {
+    const age = ageOutsideBand(traveller.dateOfBirth, input.departureDate, ctg);
+    if (age !== null) {
       errors[field('touristId')] = `the traveller is ${age} at departure; package ${ctg.code} covers ages ${ctg.minAge} to ${ctg.maxAge}`;
     }
 

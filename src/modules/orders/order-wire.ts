@@ -40,6 +40,7 @@ export function orderWire(order: Order, promoApplyResult?: PromoApplyOutcome): S
     updatedAt: order.updatedAt.toISOString(),
     paidAt: order.paidAt?.toISOString() ?? null,
     policyNumber: order.policyNumber ?? null,
+    amendedAt: order.amendedAt?.toISOString() ?? null,
     ...(promoApplyResult ? { promoApplyResult } : {}),
   };
 }

@@ -9,9 +9,17 @@ export interface SeedOptions {
   demoPartners: boolean;
 }
 
+/**
+ * Processes that start together (a cluster, several machines, parallel test workers) would
+ * otherwise both see a company missing and both insert it: the second start failed on the
+ * primary key. One transaction-scoped advisory lock lets them seed one after the other.
+ */
 export async function seed(em: EntityManager, options: SeedOptions): Promise<void> {
-  if (options.refreshCatalogue || (await em.count(Route)) === 0) {
-    await importCatalogue(em, readCatalogueFile(SEED_CATALOGUE_FILE));
-  }
-  if (options.demoPartners) await seedDemoPartners(em);
+  await em.transactional(async (tx) => {
+    await tx.execute(`select pg_advisory_xact_lock(hashtextextended('seed', 0))`);
+    if (options.refreshCatalogue || (await tx.count(Route)) === 0) {
+      await importCatalogue(tx, readCatalogueFile(SEED_CATALOGUE_FILE));
+    }
+    if (options.demoPartners) await seedDemoPartners(tx);
+  });
 }

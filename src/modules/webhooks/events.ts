@@ -82,6 +82,31 @@ export async function recordOrderCancelledEvent(tx: EntityManager, order: Order,
   recordWebhookEvent(tx, order.company.id, 'order.cancelled', { ...orderFacts(order, order.totalAmount), paymentRef: null, paymentStatus: null, reason: 'CANCELLED_BY_OPERATOR' }, at);
 }
 
+/** The dates an `order.amended` event reports, before and after the change. */
+export interface AmendedDates {
+  departureDate: string;
+  coverageStartDate: string;
+  coverageEndDate: string;
+}
+
+/** `order.amended`: the placing company moved the order's departure date; `order` carries the new dates. */
+export async function recordOrderAmendedEvent(tx: EntityManager, order: Order, previous: AmendedDates, at: Date): Promise<void> {
+  await tx.populate(order, ['group']);
+  recordWebhookEvent(tx, order.company.id, 'order.amended', {
+    orderId: order.id,
+    orderRef: order.orderRef,
+    orderNumber: order.orderNumber,
+    orderStatus: order.status,
+    groupRef: order.group?.groupRef ?? null,
+    policyNumber: order.policyNumber ?? null,
+    amendedAt: at.toISOString(),
+    departureDate: order.departureDate,
+    coverageStartDate: order.coverageStartDate,
+    coverageEndDate: order.coverageEndDate,
+    previous,
+  }, at);
+}
+
 /** The event type that announces an attempt ending without paying anything. */
 export function endedPaymentEventType(status: 'FAILED' | 'CANCELLED' | 'EXPIRED'): PaymentEventType {
   return status === 'FAILED' ? 'payment.failed' : status === 'CANCELLED' ? 'payment.cancelled' : 'payment.expired';

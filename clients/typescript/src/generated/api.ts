@@ -233,7 +233,32 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Move an order's departure date
+         * @description Treks move: weather, a Lukla flight a week late. The company that placed the order moves its
+         *     departure date with `{"departureDate": "YYYY-MM-DD"}` (`application/json`, that field only;
+         *     any other field is a 400). Any order identifier form works. The answer is the order detail,
+         *     as `GET` shows it, with the new `departureDate`, `coverageStartDate` and `coverageEndDate`.
+         *
+         *     - The cover window moves with the departure and keeps its length (`durationDays`); the price
+         *       does not change, so a checkout already opened for the order stays valid.
+         *     - The new date is one an order could be created with: not before today (Nepal date).
+         *     - The traveller's age is checked again at the new date: a traveller who would leave the
+         *       package's age band (a birthday in between) is a 400 that says so; book a new order.
+         *     - Only while the cover has not started: on or after the first day of cover (Nepal date) the
+         *       dates are fixed, paid or not. A cancelled order is a 400.
+         *     - A paid order keeps its policy number. Its certificate shows the new window and says
+         *       "Amended" with the date of the change; the verification page shows the new window. Each
+         *       change sends the `order.amended` webhook and is kept in the order's audit log.
+         *     - The same date as the order's current one changes nothing: 200 with the order as it is,
+         *       no webhook. A retried request is therefore safe.
+         *     - An order of a group moves on its own; the group's other orders keep their dates. Move
+         *       each traveller's order that changes.
+         *
+         *     A listed agency may read the order but not change it (403); another company's order is a
+         *     403, an unknown identifier a 404.
+         */
+        patch: operations["updateOrder"];
         trace?: never;
     };
     "/api/external/v1/orders/{orderRef}/certificate": {
@@ -952,6 +977,7 @@ export interface paths {
          *     `payment_outcomes_total` by `gateway` and `outcome` (final states; `RECONCILED_*` outcomes
          *     are the ones reconciliation settled), `payment_refunds_owed_total` by `gateway`,
          *     `promo_operations_total` by `operation` and `outcome` (accepted, rejected),
+         *     `order_departure_changes_total` by `operation` and `outcome` (date changes accepted, rejected),
          *     `rate_limited_requests_total` by `operation`; `db_pool_connections_used`,
          *     `db_pool_connections_idle`, `db_pool_acquire_pending` and `db_pool_connections_max` for the
          *     database pool; and Node.js process metrics.
@@ -1035,6 +1061,32 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "order.amended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.amended
+         * @description You (or another of your integrations) moved an order's departure date. The cover window
+         *     moved with it and kept its length; the price and a paid order's policy number did not change.
+         *     A request with the order's current date sends nothing.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookOrderAmended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "order.cancelled": {
         parameters: {
             query?: never;
@@ -1444,6 +1496,18 @@ export interface components {
          */
         CustomTravelAgencyInput: components["schemas"]["CustomTravelAgency"];
         /**
+         * @description The order's new departure date, and nothing else: any other field is a 400. The cover window
+         *     moves with it and keeps its length; the price does not change.
+         */
+        DepartureChangeRequest: {
+            departureDate: components["schemas"]["departureDate"];
+        };
+        /**
+         * Format: date
+         * @description Trip departure date and first day of cover (Nepal date), at most 2099-12-31. Use the quote's `startDate`.
+         */
+        departureDate: string;
+        /**
          * @description An uploaded document. It belongs to the uploading company and stays a `DRAFT` until its ID is
          *     passed to `POST /travellers`, which attaches it (`ATTACHED`) to exactly one traveller.
          */
@@ -1591,6 +1655,13 @@ export interface components {
             addedDevices?: components["schemas"]["AddedItem"][] | null;
             /** @description Additional services as sent at creation. */
             addedServices?: components["schemas"]["AddedItem"][] | null;
+            /**
+             * Format: date-time
+             * @description When the order's dates were last changed with `PATCH /orders/{orderIdentifier}`, or `null`
+             *     if they never were. A paid order's certificate then says "Amended" with this date (Nepal
+             *     date). Added in 2.6.0.
+             */
+            amendedAt?: string | null;
             binding: components["schemas"]["PromoBinding"];
             /**
              * Format: uuid
@@ -1676,6 +1747,78 @@ export interface components {
             traveller: components["schemas"]["OrderTraveller"];
             /** Format: date-time */
             updatedAt: string;
+        };
+        /**
+         * @description The placing company moved an order's departure date (`PATCH /orders/{orderIdentifier}`). The cover window moved with it and kept its length; the price and a paid order's policy number did not change.
+         * @example {
+         *       "id": "evt_8a1d4f0c2b7e4d93a5c6e7f8091a2b3c",
+         *       "type": "order.amended",
+         *       "timestamp": "2030-09-27T06:02:18.412Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "PAID",
+         *         "groupRef": null,
+         *         "policyNumber": "POL-2030-000087",
+         *         "amendedAt": "2030-09-27T06:02:18.412Z",
+         *         "departureDate": "2031-10-12",
+         *         "coverageStartDate": "2031-10-12",
+         *         "coverageEndDate": "2031-10-25",
+         *         "previous": {
+         *           "departureDate": "2031-10-05",
+         *           "coverageStartDate": "2031-10-05",
+         *           "coverageEndDate": "2031-10-18"
+         *         }
+         *       }
+         *     }
+         */
+        OrderAmendedEvent: {
+            data: {
+                /**
+                 * Format: date-time
+                 * @description When the dates changed (UTC); the certificate prints its Nepal date.
+                 */
+                amendedAt: string;
+                /** Format: date */
+                coverageEndDate: string;
+                /** Format: date */
+                coverageStartDate: string;
+                /**
+                 * Format: date
+                 * @description The new departure date.
+                 */
+                departureDate: string;
+                /** @description The order's group (`GRP-<year>-<seq>`), or null. The group's other orders keep their dates. */
+                groupRef: string | null;
+                /** Format: uuid */
+                orderId: string;
+                /** @description `ORDN-<year>-<seq>` */
+                orderNumber: string;
+                /** @description `ORD-<year>-<seq>` */
+                orderRef: string;
+                orderStatus: components["schemas"]["OrderStatus"];
+                /** @description The paid order's policy number, unchanged by the move; null for an unpaid order. */
+                policyNumber: string | null;
+                /** @description The dates before this change. */
+                previous: {
+                    /** Format: date */
+                    coverageEndDate: string;
+                    /** Format: date */
+                    coverageStartDate: string;
+                    /** Format: date */
+                    departureDate: string;
+                };
+            };
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "order.amended";
         };
         /**
          * @description The operator cancelled a pending order. Open checkouts for it were closed first.
@@ -2960,7 +3103,7 @@ export interface components {
          * @example order.paid
          * @enum {string}
          */
-        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "order.cancelled" | "webhook.test";
+        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "order.cancelled" | "order.amended" | "webhook.test";
         /**
          * @description What a partner needs to act on a payment or order event without a second call. For a group
          *     payment each order gets its own event: `amount` is that order's share, `paymentAmount` the
@@ -3696,6 +3839,63 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
+                 *     payment reference is rejected with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderIdentifier: components["parameters"]["OrderIdentifier"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepartureChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description The order with its new dates (or unchanged, for its current date). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            /**
+             * @description The date cannot change (error shape 2): a field other than `departureDate`, a date that
+             *     is not a date or is before today, a traveller outside the package's age band at the new
+             *     date (`details.fieldErrors`); a cancelled order, or one whose cover has started
+             *     (`message` says which). A body that is not JSON, or not sent as `application/json`, is a
+             *     400 too.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5016,6 +5216,42 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookOrderAmended: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderAmendedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     webhookOrderCancelled: {

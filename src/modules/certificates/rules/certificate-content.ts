@@ -8,8 +8,8 @@ export interface CertificateContent {
   issuedAt: Date;
   /**
    * Which version of the certificate this is: "Issued <date>" for the first, "Amended <date>"
-   * once the order's dates or traveller have changed after issue (issue 28 sets `amendedAt`; no
-   * amendment exists yet, so every certificate is the issued one).
+   * once the order's dates have changed after issue (the order's `amendedAt`, set by a date
+   * change).
    */
   version: { kind: 'Issued' | 'Amended'; date: string };
   /** What was paid for this policy: the order's own total (a group order's share of the group payment). */

@@ -65,7 +65,8 @@ export class Order extends UpdatableEntity {
     | 'referralCode' | 'addedServices' | 'addedDevices' | 'extraFields' | 'dispatchInfo' | 'customTravelAgencies'
     | 'companyPromoDiscount' | 'agentPromoDiscount' | 'directDiscountPercent' | 'directDiscountAmount'
     | 'companyPromoCode' | 'agentPromoCode' | 'bindingType' | 'bindingCompany' | 'bindingAgent'
-    | 'paidAt' | 'policyNumber' | 'version' | 'createdAt' | 'updatedAt';
+    | 'paidAt' | 'policyNumber' | 'amendedAt' | 'previousDepartureDate' | 'previousCoverageStartDate' | 'previousCoverageEndDate'
+    | 'version' | 'createdAt' | 'updatedAt';
 
   /** `ORD-<year>-<seq>` from the order_ref_seq sequence. */
   @Property({ type: 'text', unique: true }) orderRef!: string;
@@ -157,6 +158,16 @@ export class Order extends UpdatableEntity {
 
   /** `POL-<year>-<seq>` from the policy_number_seq sequence, issued in the transaction that pays the order. */
   @Property({ type: 'text', nullable: true, unique: true }) policyNumber?: string;
+
+  /** When the dates last moved (PATCH /orders/{orderIdentifier}); the certificate then says "Amended". */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) amendedAt?: Date;
+
+  /** The window the last date change moved from; each change and both windows are also in the audit log. */
+  @Property({ type: 'date', nullable: true }) previousDepartureDate?: string;
+
+  @Property({ type: 'date', nullable: true }) previousCoverageStartDate?: string;
+
+  @Property({ type: 'date', nullable: true }) previousCoverageEndDate?: string;
 
   /** Optimistic lock: promo and payment changes fail rather than overwrite a concurrent one. */
   @Property({ type: 'integer', version: true }) version: number = 1;

@@ -1,4 +1,4 @@
-import { kathmanduToday } from '../../../kernel/business-date';
+import { ageOn, kathmanduToday } from '../../../kernel/business-date';
 
 /** The fields of one order request that the rules below read; the spec's OrderInput satisfies it. */
 export interface OrderRequest {
@@ -46,7 +46,8 @@ export function orderRequestErrors(request: OrderRequest, caller: OrderCaller, t
   if (!hasRoute && !hasCustomRoute) errors.routeId = 'routeId or customRouteName is required';
   if (hasCustomRoute && request.customRouteName!.trim() === '') errors.customRouteName = 'must not be blank';
 
-  if (request.departureDate < today) errors.departureDate = `must not be before today (${today}, Kathmandu)`;
+  const departureError = departureDateError(request.departureDate, today);
+  if (departureError) errors.departureDate = departureError;
 
   const agencies = orderTravelCompanyIds(request, caller).length + (request.customTravelAgencies ?? []).length;
   if (agencies > MAX_AGENCIES_PER_ORDER) {
@@ -80,6 +81,29 @@ export function orderRequestErrors(request: OrderRequest, caller: OrderCaller, t
     }
   }
   return errors;
+}
+
+/**
+ * Why a departure date is not one an order can start on, or null: the bound of creation, which a
+ * date change applies again (the schema has already kept it within 2000 to 2099).
+ */
+export function departureDateError(departureDate: string, today = kathmanduToday()): string | null {
+  return departureDate < today ? `must not be before today (${today}, Kathmandu)` : null;
+}
+
+/** A package's age band: the ages it covers, both included. */
+export interface AgeBand {
+  minAge: number;
+  maxAge: number;
+}
+
+/**
+ * The traveller's age on `day` when the package's band does not cover it, or null when it does.
+ * Creation asks at the departure date, a date change at the new one.
+ */
+export function ageOutsideBand(dateOfBirth: string, day: string, band: AgeBand): number | null {
+  const age = ageOn(dateOfBirth, day);
+  return age < band.minAge || age > band.maxAge ? age : null;
 }
 
 function hasAtMostTwoDecimals(value: number): boolean {

@@ -1,0 +1,62 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { kathmanduToday } from '../../kernel/business-date';
+import { invalid } from '../../kernel/errors';
+import type { Principal } from '../../kernel/http/request-scope';
+import { recordOrderAmendedEvent } from '../webhooks';
+import { recordAudit } from './audit-log';
+import type { Order } from './entities/order';
+import { resolveOrder } from './order-lookup';
+import { departureChangeRefusal, movedDates, newDepartureError, type OrderDates } from './rules/departure-change';
+
+export interface DepartureChange {
+  order: Order;
+  /** False for the order's current date: nothing was written, nothing announced. */
+  changed: boolean;
+}
+
+/**
+ * PATCH /orders/{orderIdentifier}: the placing company moves the order's departure date, in one
+ * transaction holding the order's row lock (the one pay settlement, promo changes and
+ * cancellation take), so a capture or a cancellation lands wholly before or wholly after it:
+ * the refusal below reads the status they leave.
+ *
+ * The steps: the order, locked (404, 403 to anybody but the placing company) -> the same date is
+ * an answer, not a change -> the order may move (400) -> the new date may be booked (400 with
+ * the field) -> the dates shift, the amendment is kept on the order, an audit entry and the
+ * `order.amended` event join the transaction. The price, the policy number and the group's
+ * other orders are not touched.
+ */
+export async function changeDeparture(em: EntityManager, principal: Principal, identifier: string, departureDate: string, at?: Date): Promise<DepartureChange> {
+  return em.transactional(async (tx) => {
+    const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true });
+    // Before the state rules: a retry of a change that already happened answers as the change did.
+    if (order.departureDate === departureDate) return { order, changed: false };
+
+    // Read once the lock is held: a change that waited for another is dated after it, so the
+    // audit log's order is the order the changes happened in.
+    const now = at ?? new Date();
+    const today = kathmanduToday(now);
+    const refusal = departureChangeRefusal(order, today);
+    if (refusal) throw invalid(refusal);
+    const dateError = newDepartureError(departureDate, order.traveller, order.ctg, today);
+    if (dateError) throw invalid('Validation failed', { departureDate: dateError });
+
+    const previous: OrderDates = { departureDate: order.departureDate, coverageStartDate: order.coverageStartDate, coverageEndDate: order.coverageEndDate };
+    const moved = movedDates(previous, departureDate);
+    Object.assign(order, moved);
+    order.amendedAt = now;
+    order.previousDepartureDate = previous.departureDate;
+    order.previousCoverageStartDate = previous.coverageStartDate;
+    order.previousCoverageEndDate = previous.coverageEndDate;
+    recordAudit(tx, {
+      actor: `partner-api:${principal.companyId}`,
+      action: 'DEPARTURE_CHANGED',
+      order,
+      at: now,
+      details: { previous, current: moved, orderStatus: order.status, policyNumber: order.policyNumber ?? null },
+    });
+    await recordOrderAmendedEvent(tx, order, previous, now);
+    await tx.flush();
+    return { order, changed: true };
+  });
+}
