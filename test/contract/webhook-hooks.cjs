@@ -3,6 +3,8 @@
 // request and skips what it has no scenario for). That partner gets four endpoints first (the
 // fifth is the example's own POST, within the limit of 5): one to read and change, one to
 // delete, one to rotate, test and retry, and a disabled one whose delivery a retry refuses (409).
+// The 400s answered with the shared BadRequest response stay skipped (Dredd wants its example's
+// keys, `sortBy` and `page`); test/webhooks covers them.
 const path = require('node:path');
 const hooks = require('hooks');
 const { API, signedInPartner, onPath } = require('./live-partner.cjs');
@@ -41,20 +43,16 @@ const body = (transaction, value) => {
 const scenarios = {
   createWebhookEndpoint: {
     201: () => undefined,
-    400: (t) => body(t, { url: 'https://hooks.everest-trails.example.com/pbs', events: [] }),
+    // Dredd compares keys with the example's: its field error is on `url` (the sandbox takes private addresses, not other schemes).
+    400: (t) => body(t, { url: 'ftp://hooks.everest-trails.example.com/pbs', events: ['*'] }),
   },
   listWebhookEndpoints: { 200: () => undefined },
   getWebhookEndpoint: {
     200: (t) => onPath(t, `${ENDPOINTS}/${fixtures.endpoint}`),
-    400: (t) => onPath(t, `${ENDPOINTS}/not-a-uuid`),
     404: (t) => onPath(t, `${ENDPOINTS}/${UNKNOWN}`),
   },
   updateWebhookEndpoint: {
     200: (t) => onPath(t, `${ENDPOINTS}/${fixtures.endpoint}`),
-    400: (t) => {
-      onPath(t, `${ENDPOINTS}/${fixtures.endpoint}`);
-      body(t, {});
-    },
     404: (t) => onPath(t, `${ENDPOINTS}/${UNKNOWN}`),
   },
   deleteWebhookEndpoint: {
@@ -71,7 +69,6 @@ const scenarios = {
   },
   listWebhookDeliveries: {
     200: (t) => onPath(t, DELIVERIES),
-    400: (t) => onPath(t, `${DELIVERIES}?status=DELIVERED`),
   },
   retryWebhookDelivery: {
     202: (t) => onPath(t, `${DELIVERIES}/${fixtures.delivery}/retry`),
