@@ -14,6 +14,7 @@ export * from './providers/sandbox/checkout-routes';
 export * from './providers/sandbox/entities/sandbox-gateway-payment';
 export * from './reconcile-job';
 export * from './reconciliation';
+export * from './payment-watch';
 export * from './return-url-contract';
 export * from './refund-record';
 export type { PaymentConfig, PaymentMode, ProviderName } from './settings';

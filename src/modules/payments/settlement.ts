@@ -44,6 +44,9 @@ async function recordCapture(tx: EntityManager, attempt: PaymentAttempt, now: Da
   );
   attempt.status = plan.attemptStatus;
   attempt.completedAt = now;
+  // The watch of an undecided payment ends here; a paid one is watched for reversals from its first step.
+  attempt.checkCount = 0;
+  attempt.nextCheckAt = null;
   attempt.refundAmount = plan.refundAmount;
   attempt.refundReason = plan.refundReason;
   const paid: Order[] = [];

@@ -1,4 +1,4 @@
-import type { GatewayFinalStatus } from '../rules/payment-attempt';
+import type { GatewayFinalStatus, ProviderReversalKind } from '../rules/payment-attempt';
 import type { Minor } from '../../../kernel/money';
 import type { GatewayName } from '../entities/payment-attempt';
 import { ProviderUnavailableError } from '../../../kernel/errors';
@@ -25,8 +25,14 @@ export interface GatewayReport {
 /**
  * Answer of a server-side status lookup: a final word, or nothing decided yet. `confirmed` marks
  * a word the provider gave us server to server (a lookup): asking twice is not a replay attack.
+ * `reversal` says the provider gave money of this payment back on its own (a refund in its
+ * portal, a reversal): FULL comes with the final word FAILED (`REFUNDED_BY_PROVIDER`), PARTIAL
+ * with no final word. For a payment we had recorded as captured, the payment watch records it as
+ * a refund; for one we had not, a full one means the capture never paid anything.
  */
-export type GatewayLookup = { decided: true; report: GatewayReport; confirmed?: boolean } | { decided: false };
+export type GatewayLookup =
+  | { decided: true; report: GatewayReport; confirmed?: boolean; reversal?: ProviderReversalKind }
+  | { decided: false; reversal?: ProviderReversalKind };
 
 /**
  * Answer of a request to stop taking money for a payment:
