@@ -11,7 +11,9 @@ import { page, randomId, startSimulatorServer, type SimulatorServer } from './si
  *   OTP 987654), which returns the browser to return_url with pidx, txnId, amount, total_amount,
  *   status, mobile, tidx, purchase_order_id, purchase_order_name and transaction_id.
  * Simulator conventions: Khalti ID 9800000005 leaves the payment Pending (it completes when a
- * test calls settle); tests set any other state (Expired, Refunded, ...) with setStatus.
+ * test calls settle); tests set any other state (Expired, Refunded, ...) with setStatus, a
+ * payment that Khalti decides late with completeAfterLookups, and a refund made in Khalti's
+ * merchant portal (not through its API) with refundInPortal.
  */
 export type KhaltiStatus = 'Initiated' | 'Pending' | 'Completed' | 'Expired' | 'User canceled' | 'Refunded' | 'Partially Refunded';
 
@@ -24,6 +26,10 @@ export interface KhaltiPayment {
   returnUrl: string;
   status: KhaltiStatus;
   transactionId: string | null;
+  /** Lookups still to answer Pending before the payment completes (completeAfterLookups). */
+  pendingLookups?: number;
+  /** Lookups answered for this pidx. */
+  lookups: number;
 }
 
 export const KHALTI_TEST = { ids: ['9800000000', '9800000001', '9800000002', '9800000003', '9800000004', '9800000005'], mpin: '1111', otp: '987654', pendingId: '9800000005' };
@@ -36,6 +42,10 @@ export interface KhaltiSimulator extends SimulatorServer {
   payments: Map<string, KhaltiPayment>;
   byOrder(purchaseOrderId: string): KhaltiPayment;
   setStatus(pidx: string, status: KhaltiStatus): void;
+  /** Khalti decides late: the next `lookups` lookups answer Pending, the one after Completed. */
+  completeAfterLookups(pidx: string, lookups: number): void;
+  /** A refund made in Khalti's merchant portal: the lookup answers Refunded (refunded: true) or Partially Refunded. */
+  refundInPortal(pidx: string, kind: 'full' | 'partial'): void;
 }
 
 export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
@@ -61,7 +71,7 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       }
       if (Object.keys(errors).length > 0) return res.status(400).json({ ...errors, error_key: 'validation_error' });
       const pidx = randomId(22);
-      payments.set(pidx, { pidx, merchantKey: key, amount, purchaseOrderId: orderId, purchaseOrderName: orderName, returnUrl, status: 'Initiated', transactionId: null });
+      payments.set(pidx, { pidx, merchantKey: key, amount, purchaseOrderId: orderId, purchaseOrderName: orderName, returnUrl, status: 'Initiated', transactionId: null, lookups: 0 });
       res.json({ pidx, payment_url: `${server.url}/?pidx=${pidx}`, expires_at: new Date(Date.now() + 1_800_000).toISOString(), expires_in: 1800 });
     });
 
@@ -70,6 +80,16 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       if (!key) return res.status(401).json({ detail: 'Invalid token.', status_code: 401 });
       const payment = payments.get(String(req.body?.pidx ?? ''));
       if (!payment || payment.merchantKey !== key) return res.status(404).json({ detail: 'Not found.', error_key: 'validation_error' });
+      payment.lookups += 1;
+      if (payment.pendingLookups !== undefined) {
+        if (payment.pendingLookups === 0) {
+          payment.pendingLookups = undefined;
+          payment.status = 'Completed';
+          payment.transactionId ??= randomId(22);
+        } else {
+          payment.pendingLookups -= 1;
+        }
+      }
       res.json({ pidx: payment.pidx, total_amount: payment.amount, status: payment.status, transaction_id: payment.transactionId, fee: 0, refunded: payment.status === 'Refunded' });
     });
 
@@ -126,6 +146,18 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       if (!payment) throw new Error(`Khalti simulator has no pidx ${pidx}`);
       payment.status = status;
       if (status === 'Completed' && !payment.transactionId) payment.transactionId = randomId(22);
+    },
+    completeAfterLookups(pidx: string, lookups: number): void {
+      const payment = payments.get(pidx);
+      if (!payment) throw new Error(`Khalti simulator has no pidx ${pidx}`);
+      payment.status = 'Pending';
+      payment.transactionId ??= randomId(22);
+      payment.pendingLookups = lookups;
+    },
+    refundInPortal(pidx: string, kind: 'full' | 'partial'): void {
+      const payment = payments.get(pidx);
+      if (payment?.status !== 'Completed' && payment?.status !== 'Partially Refunded') throw new Error(`Khalti simulator: ${pidx} is not a completed payment`);
+      payment.status = kind === 'full' ? 'Refunded' : 'Partially Refunded';
     },
   });
 }
