@@ -14,6 +14,7 @@ import { Migration20261124110000_PolicyNumbers } from './Migration20261124110000
 import { Migration20261201090000_Webhooks } from './Migration20261201090000_Webhooks';
 import { Migration20261202090000_TokenCheckNotify } from './Migration20261202090000_TokenCheckNotify';
 import { Migration20261202090100_TravellerCounts } from './Migration20261202090100_TravellerCounts';
+import { Migration20261125222000_Refunds } from './Migration20261125222000_Refunds';
 import { Migration20261125223000_PaymentWatch } from './Migration20261125223000_PaymentWatch';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
@@ -33,5 +34,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261201090000_Webhooks', class: Migration20261201090000_Webhooks },
   { name: 'Migration20261202090000_TokenCheckNotify', class: Migration20261202090000_TokenCheckNotify },
   { name: 'Migration20261202090100_TravellerCounts', class: Migration20261202090100_TravellerCounts },
+  { name: 'Migration20261125222000_Refunds', class: Migration20261125222000_Refunds },
   { name: 'Migration20261125223000_PaymentWatch', class: Migration20261125223000_PaymentWatch },
 ];

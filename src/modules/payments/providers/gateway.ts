@@ -96,9 +96,35 @@ export interface PaymentGateway {
    * with a lookup (DECIDED or UNDECIDED).
    */
   voidPayment(payment: PaymentAtGateway): Promise<GatewayVoid>;
+  /** Whether the provider refunds through an API (`API`) or only by hand in its portal (`MANUAL`). */
+  readonly refunds: 'API' | 'MANUAL';
+  /** Gives (part of) a captured payment back, idempotently per refund (see RefundRequest.retry). */
+  refund(request: RefundRequest): Promise<GatewayRefund>;
 }
 
 export type GatewayRegistry = ReadonlyMap<GatewayName, PaymentGateway>;
+
+/** One refund to make at the provider, for (part of) a captured payment. */
+export interface RefundRequest {
+  /** Our refund reference: the provider's idempotency key where it takes one. */
+  refundRef: string;
+  payment: PaymentAtGateway & { gatewayTransactionId?: string | null };
+  /** What goes back, in minor units (paisa); may be less than the payment (a partial refund). */
+  amount: Minor;
+  /** Whether this refund was tried before with an unknown outcome: the adapter looks before it refunds again. */
+  retry: boolean;
+  /** The part of the payment our other refunds already gave back (a group's other shares). */
+  refundedBefore: Minor;
+}
+
+/**
+ * Answer of a refund request:
+ * - REFUNDED: the money went back (now, or on an earlier try a lookup found);
+ * - MANUAL: the provider has no refund API, an operator refunds in its portal and confirms;
+ * - REFUSED: the provider refused for good (the reason is kept for the operator).
+ * A provider that is unavailable throws ProviderUnavailableError: the refund is tried again later.
+ */
+export type GatewayRefund = { kind: 'REFUNDED'; providerRefundRef: string } | { kind: 'MANUAL'; why: string } | { kind: 'REFUSED'; reason: string };
 
 /** The void answer of a gateway that cannot void: what its lookup says. */
 export function voidFromLookup(lookup: GatewayLookup): GatewayVoid {
