@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
+import { Refund } from '../../src/modules/payments/entities/refund';
+import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { reconcileDueAttempts } from '../../src/modules/payments/payment-watch';
 import { newPartner, type TestPartner } from '../support/partners';
-import { ledgerOf, pay, paymentStatus, placeOrder, RETURN_URL } from '../support/payment-fixtures';
+import { groupPayPath, ledgerOf, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL } from '../support/payment-fixtures';
 import { deliverReturn, esewaFormOf, khaltiCheckout } from '../support/provider-browser';
 import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
 import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
@@ -38,6 +40,12 @@ const DAY = 24 * HOUR;
 /** One pass of the watch as if the clock read `at`. */
 const pass = (at: Date) => reconcileDueAttempts(server.orm.em.fork(), server.payments, at);
 const attemptOf = (paymentRef: string) => server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef });
+const refundsOf = (orderId: string) => server.orm.em.fork().find(Refund, { order: orderId }, { orderBy: { createdAt: 'asc' } });
+/** The webhook events recorded about an order (whether or not the partner has an endpoint). */
+async function eventsOf(orderRef: string): Promise<{ type: string; data: Record<string, unknown> }[]> {
+  const events = await server.orm.em.fork().find(WebhookEvent, { companyId: partner.companyId }, { orderBy: { createdAt: 'asc' } });
+  return events.map((event) => ({ type: event.type, data: event.payload.data as Record<string, unknown> })).filter((event) => event.data.orderRef === orderRef);
+}
 const status = async (orderRef: string) => {
   const response = await paymentStatus(client, partner, orderRef);
   expect(response.status).toBe(200);
@@ -210,7 +218,7 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
     expect(lookups()).toBe(total);
   });
 
-  it('when Khalti reports a paid payment Refunded (a refund made in its portal), then the watch records the reversal', async () => {
+  it('when Khalti reports a paid payment Refunded (a refund made in its portal), then a refund SUCCEEDED is recorded and the policy is cancelled (PAYMENT_REVERSED), with the webhooks', async () => {
     const order = await placeOrder(server, client, partner);
     const started = await startPay(order.orderRef, 'card_gateway');
     expect((await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' }))).status).toBe(303);
@@ -218,7 +226,36 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
     khalti.refundInPortal(khalti.byOrder(started.paymentRef).pidx, 'full');
     const summary = await pass(new Date(paidAt.getTime() + 2 * HOUR));
     expect(summary).toMatchObject({ REVERSED: 1 });
-    expect(await attemptOf(started.paymentRef)).toMatchObject({ providerReversal: 'FULL' });
+    expect(await attemptOf(started.paymentRef)).toMatchObject({ status: 'SUCCESS', providerReversal: 'FULL', nextCheckAt: null });
+
+    const refunds = await refundsOf(order.orderId);
+    expect(refunds).toEqual([expect.objectContaining({
+      cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 4500_00, fee: 0, gateway: 'card_gateway', provider: 'khalti',
+      providerRefundRef: khalti.byOrder(started.paymentRef).transactionId, tries: 0, actor: 'payment-watch',
+    })]);
+    expect(refunds[0]!.refundRef).toMatch(/^RFD-\d{4}-\d{6,}$/);
+    expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('CANCELLED');
+    expect(await eventsOf(order.orderRef)).toEqual(expect.arrayContaining([
+      expect.objectContaining({ type: 'refund.succeeded', data: expect.objectContaining({ refundRef: refunds[0]!.refundRef, amount: 4500, status: 'SUCCEEDED', cause: 'PROVIDER_REVERSAL' }) }),
+      expect.objectContaining({ type: 'order.cancelled', data: expect.objectContaining({ reason: 'PAYMENT_REVERSED', refund: expect.objectContaining({ refundRef: refunds[0]!.refundRef }) }) }),
+    ]));
+    // Found once: later passes record nothing more.
+    await pass(new Date(paidAt.getTime() + 3 * DAY));
+    expect(await refundsOf(order.orderId)).toHaveLength(1);
+  });
+
+  it('when a group payment is refunded in full at Khalti, then each order gets its share back as a refund and each is cancelled', async () => {
+    const group = await placeGroup(server, client, partner, 2);
+    const response = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway', returnUrl: RETURN_URL }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
+    expect(response.status).toBe(200);
+    const paymentRef = response.body.data.paymentRef;
+    expect((await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' }))).status).toBe(303);
+    khalti.refundInPortal(khalti.byOrder(paymentRef).pidx, 'full');
+    expect(await pass(new Date((await attemptOf(paymentRef)).completedAt!.getTime() + 2 * HOUR))).toMatchObject({ REVERSED: 1 });
+    for (const order of group.orders) {
+      expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('CANCELLED');
+      expect(await refundsOf(order.orderId)).toEqual([expect.objectContaining({ cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 4500_00 })]);
+    }
   });
 
   it('when eSewa reports PARTIAL_REFUND and later FULL_REFUND, then each is recorded once', async () => {
@@ -233,14 +270,19 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
     expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('PAID');
     const paidAt = (await attemptOf(started.paymentRef)).completedAt!;
 
+    // Partial: eSewa does not say how much; the policy stays, the operator is told, the watch goes on.
     esewa.refundAtEsewa(started.paymentRef, 'partial');
     expect(await pass(new Date(paidAt.getTime() + 2 * HOUR))).toMatchObject({ PARTIALLY_REVERSED: 1 });
     expect(await attemptOf(started.paymentRef)).toMatchObject({ providerReversal: 'PARTIAL' });
+    expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('PAID');
+    expect(await refundsOf(order.orderId)).toEqual([]);
     const next = (await attemptOf(started.paymentRef)).nextCheckAt!;
-    expect(await pass(next)).toMatchObject({ PARTIALLY_REVERSED: 0, UNCHANGED: 1 });
+    expect(await pass(next)).toMatchObject({ PARTIALLY_REVERSED: 0 });
 
     esewa.refundAtEsewa(started.paymentRef, 'full');
     expect(await pass((await attemptOf(started.paymentRef)).nextCheckAt!)).toMatchObject({ REVERSED: 1 });
     expect(await attemptOf(started.paymentRef)).toMatchObject({ providerReversal: 'FULL', nextCheckAt: null });
+    expect(await refundsOf(order.orderId)).toEqual([expect.objectContaining({ cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 4500_00, provider: 'esewa', providerRefundRef: esewa.byUuid(started.paymentRef).refId })]);
+    expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('CANCELLED');
   });
 });

@@ -1,4 +1,5 @@
-import type { AttemptStatus, ClosedReason, ProviderReversalKind } from './payment-attempt';
+import type { AttemptStatus, ClosedReason, ProviderReversalKind, ShareSettlement } from './payment-attempt';
+import type { Minor } from '../../../kernel/money';
 import type { WatchSettings } from '../settings';
 
 /**
@@ -62,3 +63,34 @@ export function nextCheckAt(attempt: WatchedAttempt, phase: WatchPhase, checks: 
 /** Whether `now` is past the end of the watch: the lookup just made was the last one. */
 export const watchOver = (attempt: WatchedAttempt, phase: WatchPhase, now: Date, settings: WatchSettings): boolean =>
   now.getTime() >= watchEnds(attempt, phase, settings).getTime();
+
+/** One order's share of a payment the provider reports refunded in full. */
+export interface ReversedShare {
+  orderId: string;
+  share: Minor;
+  settlement: ShareSettlement | null;
+  orderCancelled: boolean;
+}
+
+export interface ReversalPlan {
+  /** Per order, what went back at the provider beyond our own refunds of its share: a refund to record. */
+  remainder: Map<string, Minor>;
+  /** Orders the payment paid that stand unpaid now: cancelled (PAYMENT_REVERSED). */
+  cancel: string[];
+}
+
+/**
+ * What a full reversal at the provider means for each share of the payment: our own refunds
+ * (not failed) account for part of it, the rest went back without us (the fee a cancellation
+ * kept included); every order the payment paid and still holds is cancelled.
+ */
+export function reversalPlan(shares: readonly ReversedShare[], ourRefunds: readonly { orderId: string; amount: Minor }[]): ReversalPlan {
+  const remainder = new Map<string, Minor>();
+  const cancel: string[] = [];
+  for (const share of shares) {
+    const given = ourRefunds.filter((refund) => refund.orderId === share.orderId).reduce((sum, refund) => sum + refund.amount, 0);
+    remainder.set(share.orderId, Math.max(0, share.share - given));
+    if (share.settlement === 'PAID' && !share.orderCancelled) cancel.push(share.orderId);
+  }
+  return { remainder, cancel };
+}
