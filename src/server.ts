@@ -15,7 +15,7 @@ import { createGateways, documentAllowingHttpReturnUrl, type Gateways } from './
 import { sandboxCheckoutRouter } from './modules/payments';
 import { esewaCheckoutRouter } from './modules/payments';
 import { AggregatorRegistry } from 'prom-client';
-import { createMetrics, type Metrics, type PoolUsage } from './kernel/metrics/metrics';
+import { createMetrics, registerReadGauge, type Metrics, type PoolUsage } from './kernel/metrics/metrics';
 import { startMetricsListener, type MetricsListener } from './kernel/metrics/metrics-listener';
 import { answerProtocolErrorsInShape } from './kernel/http/protocol-errors';
 import { loadSpecDocument } from './kernel/http/spec-document';
@@ -28,7 +28,7 @@ import { applyPromoAtCreation } from './modules/promos';
 import { startDraftPurgeJob, type DraftPurgeJob } from './modules/documents';
 import type { PaymentDeps } from './modules/payments';
 import { startJobQueue, type JobQueue } from './kernel/jobs/job-queue';
-import { startPaymentReconcileJob, type PaymentReconcileJob } from './modules/payments';
+import { startPaymentReconcileJob, watchedAttemptCounts, type PaymentReconcileJob } from './modules/payments';
 import { RateLimiter } from './kernel/rate-limits/rate-limiter';
 import { startTokenPurgeJob, type TokenPurgeJob } from './modules/auth';
 import { TokenCheckCache } from './modules/auth';
@@ -180,6 +180,8 @@ async function buildParts(config: Config, logger: Logger, orm: Orm, publicBaseUr
   const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork(), logger);
   const metrics = createMetrics(await poolUsage(orm, config.dbPoolMax), outcomeMetricsOf(operationPolicies));
   const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
+  registerReadGauge(metrics, 'payment_watched_attempts', 'Payment attempts the payment watch is following, by provider and state (UNDECIDED: no final word yet; PAID: watched for a reversal)', ['provider', 'state'], async () =>
+    (await watchedAttemptCounts(orm.em.fork(), payments)).map(({ provider, state, count }) => ({ labels: { provider, state }, value: count })));
   // Its workers start with the first PDF uploaded, and stop with the server.
   return { gateways, metrics, payments, storage: documentStorageFor(config), pdfChecks: new PdfCheckPool() };
 }

@@ -3,6 +3,7 @@ import { PaymentAttempt } from '../../src/modules/payments/entities/payment-atte
 import { Refund } from '../../src/modules/payments/entities/refund';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { reconcileDueAttempts } from '../../src/modules/payments/payment-watch';
+import { sample } from '../support/metrics-sample';
 import { newPartner, type TestPartner } from '../support/partners';
 import { groupPayPath, ledgerOf, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL } from '../support/payment-fixtures';
 import { deliverReturn, esewaFormOf, khaltiCheckout } from '../support/provider-browser';
@@ -96,6 +97,9 @@ describe('undecided payments are watched until the provider decides', () => {
     await followSchedule(started.paymentRef, closedAt, new Date(closedAt.getTime() + 3 * DAY));
     expect(khalti.byOrder(started.paymentRef).lookups).toBeGreaterThan(15);
     expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('PENDING');
+    // The operator sees what the watch follows.
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(sample(metrics, 'payment_watched_attempts', { provider: 'khalti', state: 'UNDECIDED' })).toBeGreaterThanOrEqual(1);
 
     khalti.setStatus(pidx, 'Completed');
     const due = (await attemptOf(started.paymentRef)).nextCheckAt!;

@@ -52,6 +52,38 @@ function registerPoolGauges(registry: Registry, pool: PoolUsage): void {
   poolGauge('db_pool_connections_max', 'Pool size limit (DB_POOL_MAX)', () => pool.max);
 }
 
+/** One sample of a gauge read at scrape time. */
+export interface GaugeSample<Label extends string> {
+  labels: Record<Label, string>;
+  value: number;
+}
+
+/**
+ * A gauge whose samples are read at each scrape (from the database: every process reads the same
+ * rows, so a cluster's aggregate takes the largest reading, never the sum). A failed read leaves
+ * the gauge empty for that scrape rather than failing the scrape.
+ */
+export function registerReadGauge<Label extends string>(
+  metrics: Pick<Metrics, 'registry'>,
+  name: string,
+  help: string,
+  labelNames: readonly Label[],
+  read: () => Promise<GaugeSample<Label>[]>,
+): void {
+  new Gauge({
+    name,
+    help,
+    labelNames,
+    registers: [metrics.registry],
+    aggregator: 'max',
+    async collect() {
+      this.reset();
+      const samples = await read().catch(() => []);
+      for (const sample of samples) this.set(sample.labels, sample.value);
+    },
+  });
+}
+
 export function createMetrics(pool: PoolUsage, outcomeMetrics: readonly OutcomeMetric[] = []): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

@@ -161,3 +161,29 @@ export type ReconcileSummary = WatchSummary;
 
 /** The reconciliation job's pass (and `ops payment reconcile`): the payment watch at `now`. */
 export const reconcileDueAttempts = watchDueAttempts;
+
+/** The attempts the watch is following, per provider and phase: the `payment_watched_attempts` gauge. */
+export async function watchedAttemptCounts(em: EntityManager, deps: Pick<PaymentDeps, 'payments' | 'gateways'>, now = new Date()): Promise<{ provider: string; state: WatchPhase; count: number }[]> {
+  const { watch } = deps.payments;
+  const rows: { gateway: string; state: WatchPhase; count: string }[] = await em.getConnection().execute(
+    `select "gateway", case when "status" = 'SUCCESS' then 'PAID' else 'UNDECIDED' end as "state", count(*)::text as "count"
+       from "payment_attempt"
+      where "gateway" <> 'cash'
+        and (
+          ("status" = 'INITIATED' and "gateway_confirmed_at" is null)
+          or ("status" in ('CANCELLED', 'EXPIRED') and "gateway_confirmed_at" is null and "closed_reason" is not null and "completed_at" >= ?)
+          or ("status" = 'SUCCESS' and "provider_reversal" is distinct from 'FULL' and "completed_at" >= ?)
+        )
+      group by 1, 2`,
+    [new Date(now.getTime() - watch.decisionWatchDays * DAY_MS), new Date(now.getTime() - watch.reversalWatchDays * DAY_MS)],
+  );
+  // Both gateways may be served by one provider: their counts add up under its name.
+  const counts = new Map<string, { provider: string; state: WatchPhase; count: number }>();
+  for (const row of rows) {
+    const provider = deps.gateways.get(row.gateway === 'wallet_gateway' ? 'wallet_gateway' : 'card_gateway')?.provider ?? 'none';
+    const entry = counts.get(`${provider}:${row.state}`) ?? { provider, state: row.state, count: 0 };
+    entry.count += Number(row.count);
+    counts.set(`${provider}:${row.state}`, entry);
+  }
+  return [...counts.values()];
+}
