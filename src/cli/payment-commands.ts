@@ -53,7 +53,7 @@ function registerRefundCommands(payment: Command): void {
 }
 
 function registerReconcileCommand(payment: Command): void {
-  operatorCommand(payment, 'reconcile', 'run the reconciliation job once: ask the gateways about open attempts, expire abandoned ones')
+  operatorCommand(payment, 'reconcile', 'run the reconciliation job once (the payment watch): ask the providers about the undecided and paid attempts due, expire abandoned ones')
     .action(async (options: CliOptions) => {
       const summary = await withPayments((em, deps) => reconcileDueAttempts(em, deps));
       const changed = Object.entries(summary).filter(([key, value]) => key !== 'checked' && value > 0).map(([key, value]) => `${key.toLowerCase()} ${value}`);

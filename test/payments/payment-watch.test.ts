@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { Refund } from '../../src/modules/payments/entities/refund';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
@@ -25,7 +28,8 @@ let esewa: EsewaSimulator;
 beforeAll(async () => {
   [khalti, esewa] = await Promise.all([startKhaltiSimulator(), startEsewaSimulator()]);
 });
-const { server, client } = useTestServer({
+const run = promisify(execFile);
+const { server, client, databaseUrl } = useTestServer({
   ownDatabase: 'watch',
   env: () => ({ ...simulatedProvidersEnv(khalti, esewa), PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS: '0' }),
 });
@@ -230,7 +234,8 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
     khalti.refundInPortal(khalti.byOrder(started.paymentRef).pidx, 'full');
     const summary = await pass(new Date(paidAt.getTime() + 2 * HOUR));
     expect(summary).toMatchObject({ REVERSED: 1 });
-    expect(await attemptOf(started.paymentRef)).toMatchObject({ status: 'SUCCESS', providerReversal: 'FULL', nextCheckAt: null });
+    expect(await attemptOf(started.paymentRef)).toMatchObject({ status: 'REFUNDED', refundAmount: 4500_00, refundReason: 'PAYMENT_REVERSED', providerReversal: 'FULL', nextCheckAt: null });
+    expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED', paymentRef: started.paymentRef });
 
     const refunds = await refundsOf(order.orderId);
     expect(refunds).toEqual([expect.objectContaining({
@@ -288,5 +293,10 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
     expect(await attemptOf(started.paymentRef)).toMatchObject({ providerReversal: 'FULL', nextCheckAt: null });
     expect(await refundsOf(order.orderId)).toEqual([expect.objectContaining({ cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 4500_00, provider: 'esewa', providerRefundRef: esewa.byUuid(started.paymentRef).refId })]);
     expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('CANCELLED');
+  });
+
+  it('the invariant checker finds 0 violations on this database', async () => {
+    const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], { env: { ...process.env, DATABASE_URL: databaseUrl() } });
+    expect(stdout).toContain('invariants: 0 violations');
   });
 });

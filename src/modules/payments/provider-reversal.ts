@@ -7,7 +7,7 @@ import type { PaymentAttempt } from './entities/payment-attempt';
 import type { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import { Refund } from './entities/refund';
 import type { PaymentDeps } from './payment-deps';
-import { recordRefund, refundAuditDetails, refundEventFacts, settleAttemptWhenAllRefunded } from './refunds';
+import { recordRefund, refundAuditDetails, refundEventFacts } from './refunds';
 import type { ProviderReversalKind } from './rules/payment-attempt';
 import { reversalPlan } from './rules/payment-watch';
 
@@ -26,7 +26,8 @@ export const PAYMENT_REVERSED = 'PAYMENT_REVERSED';
  *   own refund records do not already account for is recorded as a refund SUCCEEDED (cause
  *   PROVIDER_REVERSAL, the provider's reference, not executed by us), and our refunds still waiting
  *   to be made are done (the provider already gave the money). Each order the payment paid is
- *   cancelled with reason PAYMENT_REVERSED: its policy is void. Webhooks `refund.succeeded` and
+ *   cancelled with reason PAYMENT_REVERSED: its policy is void. Every share reads REFUNDED, and
+ *   the attempt too (`refundAmount` its whole amount). Webhooks `refund.succeeded` and
  *   `order.cancelled`.
  * - PARTIAL (`Partially Refunded`, `PARTIAL_REFUND`): neither provider says how much went back. When
  *   none of our refunds explains it, it is recorded on the attempt and logged for an operator; the
@@ -78,8 +79,14 @@ export async function recordProviderReversal(
       : undefined;
     if (refund) recorded += 1;
     if (plan.cancel.includes(line.order.id)) await cancelForReversal(tx, line, attempt, refund, now);
+    // All of it went back: no share pays an order any more, whoever refunded it.
+    line.settlement = 'REFUNDED';
   }
-  await settleAttemptWhenAllRefunded(tx, attempt, now);
+  // The attempt then reads as what it is now: captured, and given back in full.
+  attempt.status = 'REFUNDED';
+  attempt.refundAmount = attempt.amount;
+  attempt.refundReason ??= PAYMENT_REVERSED;
+  attempt.refundedAt ??= now;
   deps.logger.warn({ ...log, refundsRecorded: recorded, ordersCancelled: plan.cancel.length }, 'the provider gave a paid payment back in full');
   deps.metrics?.paymentOutcomes.inc({ gateway: attempt.gateway, outcome: 'REVERSED_AT_PROVIDER' });
   return recorded > 0 || plan.cancel.length > 0 ? 'REVERSED' : 'UNCHANGED';
