@@ -39,6 +39,14 @@ export interface PaymentConfig {
   providerTimeoutMs: number;
   /** Tries of an idempotent provider call (lookups, status checks) before it counts as failed. */
   providerLookupAttempts: number;
+  /** Days after the payment date during which a cancellation keeps no fee (FREE_LOOK_DAYS). */
+  freeLookDays: number;
+  /** The fee of a cancellation after the free look, a percentage of the order's payment share. */
+  cancellationFeePercent: number;
+  /** Period of the refund executor's pass (retries, and refunds a kick missed); 0 turns it off. */
+  refundIntervalSeconds: number;
+  /** The first retry of a refund after this many seconds, doubling up to an hour. */
+  refundRetryBaseSeconds: number;
 }
 
 /** Which provider serves each gateway, and the settings of those in use: read by providersConfig. */
@@ -60,6 +68,10 @@ export function paymentsConfig(read: EnvReader, { sandboxByDefault }: { sandboxB
     },
     providerTimeoutMs: read.integer('PAYMENT_PROVIDER_TIMEOUT_MS', 8000, 100, 60_000),
     providerLookupAttempts: read.integer('PAYMENT_PROVIDER_LOOKUP_ATTEMPTS', 2, 1, 5),
+    freeLookDays: read.integer('FREE_LOOK_DAYS', 14, 0, 365),
+    cancellationFeePercent: read.integer('CANCELLATION_FEE_PERCENT', 10, 0, 100),
+    refundIntervalSeconds: read.integer('REFUND_INTERVAL_SECONDS', 15, 0, 86400),
+    refundRetryBaseSeconds: read.integer('REFUND_RETRY_BASE_SECONDS', 15, 1, 3600),
   };
 }
 
