@@ -1,4 +1,5 @@
 import type { PaymentDeps } from './payment-deps';
+export * from './cancellation-port';
 export * from './cash-settlement';
 export * from './entities/payment-attempt-order';
 export * from './entities/payment-attempt';
@@ -18,6 +19,8 @@ export * from './payment-watch';
 export * from './return-url-contract';
 export * from './refund-record';
 export * from './refunds';
+export * from './refund-execution';
+export * from './refund-operations';
 export * from './entities/refund';
 export * from './rules/refund';
 export type { PaymentConfig, PaymentMode, ProviderName } from './settings';

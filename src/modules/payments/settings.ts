@@ -55,6 +55,14 @@ export interface PaymentConfig {
   providerLookupAttempts: number;
   /** How long and how often the payment watch asks providers about undecided and paid attempts. */
   watch: WatchSettings;
+  /** Days after the payment date during which a cancellation keeps no fee (FREE_LOOK_DAYS). */
+  freeLookDays: number;
+  /** The fee of a cancellation after the free look, a percentage of the order's payment share. */
+  cancellationFeePercent: number;
+  /** Period of the refund executor's pass (retries, and refunds a kick missed); 0 turns it off. */
+  refundIntervalSeconds: number;
+  /** The first retry of a refund after this many seconds, doubling up to an hour. */
+  refundRetryBaseSeconds: number;
 }
 
 /** Which provider serves each gateway, and the settings of those in use: read by providersConfig. */
@@ -85,6 +93,10 @@ export function paymentsConfig(read: EnvReader, { sandboxByDefault }: { sandboxB
       reversalFirstSeconds: read.integer('PAYMENT_REVERSAL_WATCH_FIRST_SECONDS', 3600, 60, 86_400),
       reversalMaxSeconds: read.integer('PAYMENT_REVERSAL_WATCH_MAX_SECONDS', 86_400, 60, 7 * 86_400),
     },
+    freeLookDays: read.integer('FREE_LOOK_DAYS', 14, 0, 365),
+    cancellationFeePercent: read.integer('CANCELLATION_FEE_PERCENT', 10, 0, 100),
+    refundIntervalSeconds: read.integer('REFUND_INTERVAL_SECONDS', 15, 0, 86400),
+    refundRetryBaseSeconds: read.integer('REFUND_RETRY_BASE_SECONDS', 15, 1, 3600),
   };
 }
 
