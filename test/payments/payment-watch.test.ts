@@ -240,7 +240,7 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
     const refunds = await refundsOf(order.orderId);
     expect(refunds).toEqual([expect.objectContaining({
       cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 4500_00, fee: 0, gateway: 'card_gateway', provider: 'khalti',
-      providerRefundRef: khalti.byOrder(started.paymentRef).transactionId, tries: 0, actor: 'payment-watch',
+      providerRefundRef: khalti.byOrder(started.paymentRef).transactionId, tries: 0, actor: 'reversal-watch',
     })]);
     expect(refunds[0]!.refundRef).toMatch(/^RFD-\d{4}-\d{6,}$/);
     expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('CANCELLED');

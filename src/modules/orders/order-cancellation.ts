@@ -237,9 +237,9 @@ async function releasePromoSlots(tx: EntityManager, order: Order): Promise<strin
   return released;
 }
 
-/** The refund a cancellation made for the order, if any. */
+/** The refund a cancellation made for the order (or the reversal at the provider that cancelled it), if any. */
 export function cancellationRefund(em: EntityManager, orderId: string): Promise<Refund | null> {
-  return em.findOne(Refund, { order: orderId, cause: 'CANCELLATION' }, { populate: ['attempt'] });
+  return em.findOne(Refund, { order: orderId, cause: { $in: ['CANCELLATION', 'PROVIDER_REVERSAL'] } }, { populate: ['attempt'], orderBy: { createdAt: 'asc' } });
 }
 
 /** The cancellation of an order and its refund, for the order detail; null for an order not cancelled. */

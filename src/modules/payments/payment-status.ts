@@ -74,8 +74,8 @@ async function reportedAttempt(em: EntityManager, order: Order): Promise<Payment
     if (paying) return paying;
   }
   if (order.status === OrderStatus.Cancelled && order.paidAt) {
-    // A paid order cancelled since: the payment that paid it, whose share is now being (or was) refunded.
-    const refund = await em.findOne(Refund, { order: order.id, cause: 'CANCELLATION' }, { fields: ['attempt'] });
+    // A paid order cancelled since (or whose payment the provider reversed): the payment that paid it, whose share is now being (or was) refunded.
+    const refund = await em.findOne(Refund, { order: order.id, cause: { $in: ['CANCELLATION', 'PROVIDER_REVERSAL'] } }, { fields: ['attempt'] });
     if (refund) return em.findOne(PaymentAttempt, refund.attempt.id, { populate });
   }
   return em.findOne(PaymentAttempt, { orders: { order: order.id } }, { orderBy: { createdAt: 'desc' }, populate });

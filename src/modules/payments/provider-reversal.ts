@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { decimalStringFromMinor } from '../../kernel/money';
 import { OrderStatus, type Order } from '../orders/entities/order';
-import { recordAudit } from '../orders';
+import { OrderCancellation } from '../orders/entities/order-cancellation';
+import { recordAudit, type CancellationReason } from '../orders';
 import { recordOrderCancelledEvent, recordRefundEvent } from '../webhooks';
 import type { PaymentAttempt } from './entities/payment-attempt';
 import type { PaymentAttemptOrder } from './entities/payment-attempt-order';
@@ -14,10 +15,10 @@ import { reversalPlan } from './rules/payment-watch';
 export type ReversalOutcome = 'REVERSED' | 'PARTIALLY_REVERSED' | 'UNCHANGED';
 
 /** Who the audit log and the refund records name for what the watch found. */
-const ACTOR = 'payment-watch';
+const ACTOR = 'reversal-watch';
 
 /** Why an order whose payment the provider gave back in full is cancelled. */
-export const PAYMENT_REVERSED = 'PAYMENT_REVERSED';
+export const PAYMENT_REVERSED = 'PAYMENT_REVERSED' satisfies CancellationReason;
 
 /**
  * Records what the provider says it gave back of a paid attempt (locked by
@@ -110,6 +111,13 @@ async function cancelForReversal(tx: EntityManager, line: PaymentAttemptOrder, a
   const order: Order = line.order;
   const previousStatus = order.status;
   order.status = OrderStatus.Cancelled;
+  tx.create(OrderCancellation, {
+    order,
+    reason: PAYMENT_REVERSED,
+    note: `the payment ${attempt.paymentRef} was refunded in full at the provider`,
+    cancelledAt: now,
+    actor: ACTOR,
+  });
   recordAudit(tx, {
     actor: ACTOR,
     action: 'ORDER_CANCELLED',
