@@ -5,6 +5,7 @@ import { isInsuredStatus } from './rules/policy-standing';
 import { maskedIdNumber } from './rules/traveller-disclosure';
 import { invalid } from '../../kernel/errors';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
+import { OrderStatus } from '../orders/entities/order';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { CatalogueSnapshot } from '../catalogue';
 import { resolveOrder } from '../orders';
@@ -44,7 +45,7 @@ export async function certificateOf(
   settings: CertificateSettings,
 ): Promise<CertificateContent> {
   const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', populate: ['traveller', 'travelCompanies.company'] });
-  if (order.status === 'CANCELLED') {
+  if (order.status === OrderStatus.Cancelled) {
     // A cancelled policy covers nothing: no certificate is handed out that a checkpoint could take for valid.
     const cancellation = await em.findOne(OrderCancellation, { order: order.id });
     const when = cancellation ? ` on ${cancellation.cancelledAt.toISOString()}` : '';
