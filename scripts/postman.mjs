@@ -217,12 +217,6 @@ const story = [
       check('cancelled, no refund: nothing had been paid', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), orderStatus: 'CANCELLED', reason: 'TRAVELLER_REQUEST', refund: null });"),
     ],
   }),
-  step({
-    name: 'A cancelled order stays cancelled (deliberate 400)', operationId: 'cancelOrder', status: 400, pathParams: { orderRef: '{{meilinOrderRef}}' },
-    headers: { 'Idempotency-Key': '{{$guid}}' },
-    body: { reason: 'OTHER' },
-    checks: [check('it says when it was cancelled', "pm.expect(pm.response.json().message).to.match(/was already cancelled on /);")],
-  }),
 ];
 
 const collection = {
