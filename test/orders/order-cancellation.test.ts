@@ -9,6 +9,8 @@ import { confirmRefund } from '../../src/modules/payments/refund-operations';
 import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
 import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import type { ApiResponse } from '../support/http-client';
+import { expectSchema } from '../support/contract';
+import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, APPROVE_WALLET, deliverCallback, groupPayPath, pay, paymentStatus, placeGroup, placeOrder, submitCheckout } from '../support/payment-fixtures';
@@ -252,5 +254,31 @@ describe('who may cancel', () => {
     const started = await paidByCard(byPayment.orderRef);
     expect((await preview(started.paymentRef)).body.data.orderRef).toBe(byPayment.orderRef);
     expect((await cancel(started.paymentRef)).body.data.orderRef).toBe(byPayment.orderRef);
+  });
+});
+
+describe('a cancelled order everywhere it shows', () => {
+  it('has no certificate (400 saying when it was cancelled), and its verify page says CANCELLED', async () => {
+    const order = await placeOrder(server, client, agency);
+    await paidByCard(order.orderRef);
+    const policyNumber = (await detail(order.orderRef)).body.data.policyNumber;
+    const cancelled = await cancel(order.orderRef);
+    const certificate = await client.op('getOrderCertificate', 'GET', `${ORDERS}/${order.orderRef}/certificate`, undefined, { token: agency.token });
+    expect(certificate.status).toBe(400);
+    expect(certificate.body.message).toBe(`Order ${order.orderRef} was cancelled on ${cancelled.body.data.cancelledAt}: its policy covers nothing and has no certificate`);
+    const page = await fetch(`${server.url}/verify/${policyNumber}`);
+    expect(await page.text()).toContain('CANCELLED');
+  });
+
+  it('announces order.cancelled with its refund, and writes an audit entry for the cancellation and for the refund', async () => {
+    const order = await placeOrder(server, client, agency);
+    await paidByCard(order.orderRef);
+    const answer = await cancel(order.orderRef, { reason: 'TRAVELLER_REQUEST' });
+    const events = (await server.orm.em.fork().find(WebhookEvent, { type: 'order.cancelled' })).filter((event) => (event.payload as { data: { orderRef: string } }).data.orderRef === order.orderRef);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.payload).toMatchObject({ data: { orderStatus: 'CANCELLED', reason: 'TRAVELLER_REQUEST', refund: { refundRef: answer.body.data.refund.refundRef, cause: 'CANCELLATION' } } });
+    expectSchema('OrderCancelledEvent', events[0]!.payload);
+    const actions = (await server.orm.em.fork().find(AuditEntry, { orderRef: order.orderRef })).map((entry) => entry.action);
+    expect(actions).toEqual(expect.arrayContaining(['ORDER_CANCELLED', 'REFUND_CREATED']));
   });
 });

@@ -10,6 +10,12 @@ import { page, randomId, startSimulatorServer, type SimulatorServer } from './si
  * - the hosted page GET/POST /?pidx=... (test Khalti IDs 9800000000-9800000005, MPIN 1111,
  *   OTP 987654), which returns the browser to return_url with pidx, txnId, amount, total_amount,
  *   status, mobile, tidx, purchase_order_id, purchase_order_name and transaction_id.
+ * - POST /api/merchant-transaction/{transaction_id}/refund/ (docs.khalti.com/api/refund): no
+ *   body for a full refund, `amount` in paisa (and `mobile` for bank payments) for a partial one
+ *   -> 200 { detail: "Transaction refund successful." }; the payment then looks up `Refunded` or
+ *   `Partially Refunded`. Errors: 401 bad key, 404 unknown transaction (or another merchant's),
+ *   400 { detail } when the payment is not completed, already refunded in full, or the amount is
+ *   not a positive integer within what is left to refund.
  * Simulator conventions: Khalti ID 9800000005 leaves the payment Pending (it completes when a
  * test calls settle); tests set any other state (Expired, Refunded, ...) with setStatus, a
  * payment that Khalti decides late with completeAfterLookups, and a refund made in Khalti's
@@ -30,6 +36,8 @@ export interface KhaltiPayment {
   pendingLookups?: number;
   /** Lookups answered for this pidx. */
   lookups: number;
+  /** Paisa given back through the refund API so far. */
+  refunded: number;
 }
 
 export const KHALTI_TEST = { ids: ['9800000000', '9800000001', '9800000002', '9800000003', '9800000004', '9800000005'], mpin: '1111', otp: '987654', pendingId: '9800000005' };
@@ -46,6 +54,16 @@ export interface KhaltiSimulator extends SimulatorServer {
   completeAfterLookups(pidx: string, lookups: number): void;
   /** A refund made in Khalti's merchant portal: the lookup answers Refunded (refunded: true) or Partially Refunded. */
   refundInPortal(pidx: string, kind: 'full' | 'partial'): void;
+  refunds: KhaltiRefundState;
+}
+
+export interface KhaltiRefundState {
+  /** Refund API calls received (every one, refused or not). */
+  calls: number;
+  /** The same, by transaction id. */
+  callsByTransaction: Map<string, number>;
+  /** The next this-many refunds are made, then their answer is lost (the connection drops): a timeout after success. */
+  dropAnswers: number;
 }
 
 export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
@@ -56,7 +74,8 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
     const key = /^Key (\S+)$/.exec(header ?? '')?.[1];
     return key === secretKey || key === otherMerchantKey ? key : undefined;
   };
-  const server = await startSimulatorServer('/api/v2', (app) => {
+  const refunds: KhaltiRefundState = { calls: 0, callsByTransaction: new Map(), dropAnswers: 0 };
+  const server = await startSimulatorServer(['/api/v2', '/api/merchant-transaction'], (app) => {
     app.use(express.json());
     app.use(express.urlencoded({ extended: false }));
 
@@ -71,7 +90,7 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       }
       if (Object.keys(errors).length > 0) return res.status(400).json({ ...errors, error_key: 'validation_error' });
       const pidx = randomId(22);
-      payments.set(pidx, { pidx, merchantKey: key, amount, purchaseOrderId: orderId, purchaseOrderName: orderName, returnUrl, status: 'Initiated', transactionId: null, lookups: 0 });
+      payments.set(pidx, { pidx, merchantKey: key, amount, purchaseOrderId: orderId, purchaseOrderName: orderName, returnUrl, status: 'Initiated', transactionId: null, lookups: 0, refunded: 0 });
       res.json({ pidx, payment_url: `${server.url}/?pidx=${pidx}`, expires_at: new Date(Date.now() + 1_800_000).toISOString(), expires_in: 1800 });
     });
 
@@ -91,6 +110,31 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
         }
       }
       res.json({ pidx: payment.pidx, total_amount: payment.amount, status: payment.status, transaction_id: payment.transactionId, fee: 0, refunded: payment.status === 'Refunded' });
+    });
+
+    app.post('/api/merchant-transaction/:transactionId/refund/', (req, res) => {
+      const transactionId = req.params.transactionId;
+      refunds.calls += 1;
+      refunds.callsByTransaction.set(transactionId, (refunds.callsByTransaction.get(transactionId) ?? 0) + 1);
+      const key = keyOf(req.headers.authorization);
+      if (!key) return res.status(401).json({ detail: 'Invalid token.', status_code: 401 });
+      const payment = [...payments.values()].find((candidate) => candidate.transactionId === transactionId);
+      if (!payment || payment.merchantKey !== key) return res.status(404).json({ detail: 'Transaction not found.' });
+      if (payment.status === 'Refunded') return res.status(400).json({ detail: 'Transaction already refunded.' });
+      if (payment.status !== 'Completed' && payment.status !== 'Partially Refunded') return res.status(400).json({ detail: 'Only completed transactions can be refunded.' });
+      const left = payment.amount - payment.refunded;
+      const asked = req.body?.amount;
+      if (asked !== undefined && (!Number.isInteger(asked) || asked <= 0 || asked > left)) {
+        return res.status(400).json({ detail: `Refund amount must be a positive amount in paisa of at most ${left}.` });
+      }
+      payment.refunded += asked === undefined ? left : asked;
+      payment.status = payment.refunded >= payment.amount ? 'Refunded' : 'Partially Refunded';
+      if (refunds.dropAnswers > 0) {
+        refunds.dropAnswers -= 1;
+        req.socket.destroy();
+        return;
+      }
+      res.json({ detail: 'Transaction refund successful.' });
     });
 
     app.get('/', (req, res) => {
@@ -159,5 +203,6 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       if (payment?.status !== 'Completed' && payment?.status !== 'Partially Refunded') throw new Error(`Khalti simulator: ${pidx} is not a completed payment`);
       payment.status = kind === 'full' ? 'Refunded' : 'Partially Refunded';
     },
+    refunds,
   });
 }
