@@ -2,11 +2,13 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Order } from '../../src/modules/orders/entities/order';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { Refund } from '../../src/modules/payments/entities/refund';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { reconcileDueAttempts } from '../../src/modules/payments/payment-watch';
 import { sample } from '../support/metrics-sample';
+import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { groupPayPath, ledgerOf, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL } from '../support/payment-fixtures';
 import { deliverReturn, esewaFormOf, khaltiCheckout } from '../support/provider-browser';
@@ -45,6 +47,8 @@ const DAY = 24 * HOUR;
 /** One pass of the watch as if the clock read `at`. */
 const pass = (at: Date) => reconcileDueAttempts(server.orm.em.fork(), server.payments, at);
 const attemptOf = (paymentRef: string) => server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef });
+const cancel = (orderRef: string) =>
+  client.op('cancelOrder', 'POST', `${ORDERS}/${encodeURIComponent(orderRef)}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
 const refundsOf = (orderId: string) => server.orm.em.fork().find(Refund, { order: orderId }, { orderBy: { createdAt: 'asc' } });
 /** The webhook events recorded about an order (whether or not the partner has an endpoint). */
 async function eventsOf(orderRef: string): Promise<{ type: string; data: Record<string, unknown> }[]> {
@@ -295,8 +299,48 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
     expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('CANCELLED');
   });
 
+  it('when Khalti reads Refunded because of our own refund (a cancellation within the free look), then the watch records nothing more', async () => {
+    const order = await placeOrder(server, client, partner);
+    const started = await startPay(order.orderRef, 'card_gateway');
+    expect((await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' }))).status).toBe(303);
+    expect((await cancel(order.orderRef)).status).toBe(200);
+    await server.refunds.runOnce();
+    expect(khalti.byOrder(started.paymentRef).status).toBe('Refunded');
+    const events = (await eventsOf(order.orderRef)).length;
+    expect(await pass(new Date((await attemptOf(started.paymentRef)).completedAt!.getTime() + 2 * HOUR))).toMatchObject({ REVERSED: 0 });
+    expect(await refundsOf(order.orderId)).toEqual([expect.objectContaining({ cause: 'CANCELLATION', status: 'SUCCEEDED' })]);
+    expect(await attemptOf(started.paymentRef)).toMatchObject({ providerReversal: 'FULL', nextCheckAt: null });
+    expect((await eventsOf(order.orderRef)).length).toBe(events);
+  });
+
+  it('when our partial refund (a cancellation fee kept) is followed by a refund of the rest in Khalti\'s portal, then only the fee is recorded as the provider\'s refund', async () => {
+    const order = await placeOrder(server, client, partner);
+    const started = await startPay(order.orderRef, 'card_gateway');
+    expect((await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' }))).status).toBe(303);
+    await server.orm.em.fork().nativeUpdate(Order, { id: order.orderId }, { paidAt: new Date(Date.now() - 30 * DAY) });
+    expect((await cancel(order.orderRef)).status).toBe(200);
+    await server.refunds.runOnce();
+    const simulated = khalti.byOrder(started.paymentRef);
+    expect(simulated.status).toBe('Partially Refunded');
+    const paidAt = (await attemptOf(started.paymentRef)).completedAt!;
+    // Our own partial refund: not the provider's doing.
+    expect(await pass(new Date(paidAt.getTime() + 2 * HOUR))).toMatchObject({ PARTIALLY_REVERSED: 0 });
+    expect((await attemptOf(started.paymentRef)).providerReversal ?? null).toBeNull();
+
+    khalti.refundInPortal(simulated.pidx, 'full');
+    expect(await pass((await attemptOf(started.paymentRef)).nextCheckAt!)).toMatchObject({ REVERSED: 1 });
+    expect(await refundsOf(order.orderId)).toEqual([
+      expect.objectContaining({ cause: 'CANCELLATION', status: 'SUCCEEDED', amount: 4050_00, fee: 450_00 }),
+      expect.objectContaining({ cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 450_00, fee: 0 }),
+    ]);
+    expect((await eventsOf(order.orderRef)).filter((event) => event.type === 'order.cancelled')).toHaveLength(1);
+    expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED' });
+  });
+
   it('the invariant checker finds 0 violations on this database', async () => {
-    const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], { env: { ...process.env, DATABASE_URL: databaseUrl() } });
+    // The checker exits 1 with the violations on stdout: show them.
+    const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], { env: { ...process.env, DATABASE_URL: databaseUrl() } })
+      .catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
     expect(stdout).toContain('invariants: 0 violations');
   });
 });

@@ -68,6 +68,10 @@ export async function recordProviderReversal(
   );
   // The provider gave everything back: our refunds not made yet are made (by the provider).
   for (const refund of ours.filter((r) => r.status === 'PENDING' || r.status === 'MANUAL')) await completeByProvider(tx, refund, gatewayReference, now);
+  if (plan.cancel.length === 0 && [...plan.remainder.values()].every((owed) => owed === 0)) {
+    // Our own refunds gave all of it back (Khalti reads Refunded after our refund call): nothing is new.
+    return 'UNCHANGED';
+  }
   const reference = gatewayReference ?? attempt.gatewayTransactionId ?? undefined;
   let recorded = 0;
   for (const line of lines) {
@@ -83,9 +87,11 @@ export async function recordProviderReversal(
     // All of it went back: no share pays an order any more, whoever refunded it.
     line.settlement = 'REFUNDED';
   }
-  // The attempt then reads as what it is now: captured, and given back in full.
+  // The attempt then reads as what it is now: captured, and given back in full. Its refundAmount
+  // (money no order kept: late captures, and now the shares the reversal took from their orders)
+  // grows by the shares of the orders cancelled here; a share a cancellation refunded stays out of it.
   attempt.status = 'REFUNDED';
-  attempt.refundAmount = attempt.amount;
+  attempt.refundAmount += lines.filter((line) => plan.cancel.includes(line.order.id)).reduce((sum, line) => sum + line.amount, 0);
   attempt.refundReason ??= PAYMENT_REVERSED;
   attempt.refundedAt ??= now;
   deps.logger.warn({ ...log, refundsRecorded: recorded, ordersCancelled: plan.cancel.length }, 'the provider gave a paid payment back in full');
