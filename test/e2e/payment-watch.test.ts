@@ -114,7 +114,15 @@ describe('payments decided late or taken back, end to end', () => {
     const refund = eventFor('refund.succeeded', orderRef)?.data;
     expect(refund).toMatchObject({ orderRef, paymentRef: started.paymentRef, amount: totalAmount, status: 'SUCCEEDED', cause: 'PROVIDER_REVERSAL', gateway: 'WALLET_GATEWAY' });
     expect(eventFor('order.cancelled', orderRef)?.data).toMatchObject({ orderRef, orderStatus: 'CANCELLED', reason: 'PAYMENT_REVERSED', refund: expect.objectContaining({ refundRef: refund?.refundRef, amount: totalAmount }) });
-    expect(await statusOf(orderRef)).toMatchObject({ orderStatus: 'CANCELLED' });
+    expect(await statusOf(orderRef)).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED', paymentRef: started.paymentRef });
+    // The order detail says why and with which refund; its policy number stays with it.
+    const detail = await client.op('getOrder', 'GET', `${ORDERS}/${orderRef}`, undefined, { token: partner.token });
+    expect(detail.status).toBe(200);
+    expect(detail.body.data).toMatchObject({
+      status: 'CANCELLED',
+      policyNumber: expect.stringMatching(/^POL-/),
+      cancellation: { reason: 'PAYMENT_REVERSED', refund: expect.objectContaining({ refundRef: refund?.refundRef, amount: totalAmount, cancellationFee: 0, status: 'SUCCEEDED' }) },
+    });
   });
 
   it('a provider-side reversal found by the watch: a Khalti payment refunded in its portal cancels the policy the same way', async () => {
