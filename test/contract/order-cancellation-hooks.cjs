@@ -1,4 +1,4 @@
-// Dredd hooks for cancellation (issue 28), loaded after hooks.cjs (which sets the token and skips
+// Dredd hooks for cancellation (issue 28), loaded after hooks.cjs (by file name order) (which sets the token and skips
 // what it has no scenario for): previewOrderCancellation and cancelOrder on live orders of the
 // first sandbox partner (a paid one, a cancelled one, a fresh paid one per cancellation), on
 // another company's order (403) and on an unknown reference (404); the 409 reuses a key with
