@@ -64,6 +64,8 @@ export interface KhaltiRefundState {
   callsByTransaction: Map<string, number>;
   /** The next this-many refunds are made, then their answer is lost (the connection drops): a timeout after success. */
   dropAnswers: number;
+  /** Milliseconds between making a refund and answering it (a slow provider; the refund is already made). */
+  delayMs: number;
 }
 
 export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
@@ -74,7 +76,7 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
     const key = /^Key (\S+)$/.exec(header ?? '')?.[1];
     return key === secretKey || key === otherMerchantKey ? key : undefined;
   };
-  const refunds: KhaltiRefundState = { calls: 0, callsByTransaction: new Map(), dropAnswers: 0 };
+  const refunds: KhaltiRefundState = { calls: 0, callsByTransaction: new Map(), dropAnswers: 0, delayMs: 0 };
   const server = await startSimulatorServer(['/api/v2', '/api/merchant-transaction'], (app) => {
     app.use(express.json());
     app.use(express.urlencoded({ extended: false }));
@@ -134,7 +136,7 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
         req.socket.destroy();
         return;
       }
-      res.json({ detail: 'Transaction refund successful.' });
+      setTimeout(() => res.json({ detail: 'Transaction refund successful.' }), refunds.delayMs);
     });
 
     app.get('/', (req, res) => {
