@@ -46,7 +46,7 @@ export async function claimDueAttempts(em: EntityManager, deps: Pick<PaymentDeps
           and (
             ("status" = 'INITIATED' and "gateway_confirmed_at" is null and ("created_at" <= ? or "expires_at" <= ?))
             or ("status" in ('CANCELLED', 'EXPIRED') and "gateway_confirmed_at" is null and "closed_reason" is not null and "completed_at" >= ?)
-            or ("status" = 'SUCCESS' and "provider_reversal" is distinct from 'FULL' and "completed_at" >= ?
+            or ("status" = 'SUCCESS' and ? > 0 and "provider_reversal" is distinct from 'FULL' and "completed_at" >= ?
                 and ("next_check_at" is not null or "completed_at" <= ?))
           )
         order by coalesce("next_check_at", "created_at")
@@ -59,6 +59,8 @@ export async function claimDueAttempts(em: EntityManager, deps: Pick<PaymentDeps
       at(seconds(reconcileAfterSeconds)),
       now,
       at((watch.decisionWatchDays + GRACE_DAYS) * DAY_MS),
+      // PAYMENT_REVERSAL_WATCH_DAYS=0: paid attempts are not looked up again at all.
+      watch.reversalWatchDays,
       at((watch.reversalWatchDays + GRACE_DAYS) * DAY_MS),
       at(seconds(watch.reversalFirstSeconds)),
       limit,
