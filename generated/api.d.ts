@@ -260,6 +260,91 @@ export interface paths {
         patch: operations["updateOrder"];
         trace?: never;
     };
+    "/api/external/v1/orders/{orderRef}/cancellation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an order
+         * @description Cancels an order your company placed, by the rules `previewOrderCancellation` shows
+         *     (`CancellationRule`; Nepal business dates):
+         *
+         *     - a `PENDING` order is cancelled with no money moved. Its open checkouts are closed first; if
+         *       the customer had just paid one, the order is paid by it and then cancelled with a full
+         *       refund, and the answer's `refund` says so;
+         *     - a `PAID` order whose cover has not started is cancelled with a refund of what its payment
+         *       took for it (its own share, for an order of a group payment), less a fee of 0 within 14
+         *       days of the payment and 10 % of the share after, rounded down to the paisa in the
+         *       traveller's favour. The refund (`RFD-<year>-<seq>`) is recorded with the cancellation and
+         *       made at the payment provider right after; follow it with the `refund.succeeded` and
+         *       `refund.failed` webhooks, the order detail or `payment-status` (`REFUND_PENDING`, then
+         *       `REFUNDED`). Khalti refunds through its API; eSewa and the sandbox wallet have no refund
+         *       API, so their refunds are `MANUAL` until the operator confirms them; for a cash order the
+         *       refund is owed by the operator (`MANUAL`);
+         *     - once the cover has started (its first day is today or earlier) the order cannot be cancelled
+         *       here (400); contact the operator, who can;
+         *     - an order already cancelled is a 400 (a cancelled order never comes back; its policy
+         *       number stays with it).
+         *
+         *     Each order of a group is cancelled on its own, by its own reference. Only the company that
+         *     placed the order may cancel it (a listed agency gets 403). A `webhook` `order.cancelled`
+         *     (with the refund) is sent. Added in 2.6.0.
+         */
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/orders/{orderRef}/cancellation/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview the cancellation of an order
+         * @description Tells what `POST /orders/{orderRef}/cancellation` would do now, and changes nothing: whether
+         *     the order can be cancelled, the rule that applies (see `CancellationRule`), the refund and
+         *     the fee. No body. Only the company that placed the order may preview or cancel it (a listed
+         *     agency gets 403). Added in 2.6.0.
+         */
+        post: operations["previewOrderCancellation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/external/v1/orders/{orderRef}/certificate": {
         parameters: {
             query?: never;
@@ -1097,7 +1182,9 @@ export interface webhooks {
         put?: never;
         /**
          * order.cancelled
-         * @description The operator cancelled a pending order. Open checkouts for it were closed first.
+         * @description The order was cancelled: by your company (`cancelOrder`), by the operator, or because the
+         *     payment provider gave the whole payment back (`PAYMENT_REVERSED`). `data.refund` is the refund
+         *     the cancellation made (follow it with `refund.succeeded` / `refund.failed`), or null.
          *
          *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
          *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
@@ -1230,6 +1317,54 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.failed
+         * @description The payment provider refused a refund for good (or it kept failing for about a day); the operator takes it from there and the customer is not yet refunded.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookRefundFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.succeeded
+         * @description The money of a refund went back to the customer (through the provider's refund API, or confirmed by the operator for a provider without one).
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookRefundSucceeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1340,6 +1475,61 @@ export interface components {
          * @enum {string}
          */
         BloodGroup: "A+" | "A-" | "B+" | "B-" | "AB+" | "AB-" | "O+" | "O-";
+        /**
+         * @description What a cancellation of the order would do now. Nothing is changed and no gateway is asked:
+         *     a preview of a `PENDING` order whose customer is on the checkout page at this moment says
+         *     `UNPAID`, and the cancellation itself finds out (see `CancellationRule`). Amounts in
+         *     `currency`; `refundAmount + cancellationFee` is the order's share of its payment.
+         */
+        CancellationPreview: {
+            /** @description Whether `POST /orders/{orderRef}/cancellation` would cancel the order now. */
+            cancellable: boolean;
+            /** @description What would be kept (0 within the free look). */
+            cancellationFee: number;
+            /** @description ISO 4217 currency code. */
+            currency: string;
+            /** @description Why not, in words for a person; `null` when `cancellable`. */
+            notCancellableReason: string | null;
+            /** @description The order reference the identifier resolved to. */
+            orderRef: string;
+            /** @description What would go back to the customer (0 for an unpaid or not cancellable order). */
+            refundAmount: number;
+            rule: components["schemas"]["CancellationRule"];
+        };
+        /** @description What a cancellation would do now. */
+        CancellationPreviewResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["CancellationPreview"];
+        };
+        /**
+         * @description Why the order is cancelled. `TRIP_CANCELLED`: the trek was called off; `TRAVELLER_REQUEST`:
+         *     the traveller asked; `DUPLICATE_BOOKING`: the order was placed twice; `OTHER`: say why in
+         *     `note`.
+         * @enum {string}
+         */
+        CancellationReason: "TRIP_CANCELLED" | "TRAVELLER_REQUEST" | "DUPLICATE_BOOKING" | "OTHER";
+        /** @description What a cancellation asks for. Send exactly these fields; any other field is a 400. */
+        CancellationRequest: {
+            /** @description Free text kept with the cancellation (shown in the order detail), at most 500 characters. */
+            note?: string;
+            reason: components["schemas"]["CancellationReason"];
+        };
+        /**
+         * @description The rule a cancellation of the order applies now (Nepal business dates, Asia/Kathmandu):
+         *
+         *     - `UNPAID`: the order is `PENDING`; it is cancelled and no money moves. Open checkouts are
+         *       closed first; if the customer had paid one, the order is paid by it and cancelled with a
+         *       refund under `FREE_LOOK` (the answer's `refund` says so).
+         *     - `FREE_LOOK`: paid, cover not started, and the payment date is at most 14 days
+         *       (`FREE_LOOK_DAYS`) before today: the whole of the order's payment share goes back.
+         *     - `CANCELLATION_FEE`: paid, cover not started, after the free look: the share goes back less a
+         *       fee of 10 % (`CANCELLATION_FEE_PERCENT`) of it, rounded down to the paisa in the traveller's
+         *       favour.
+         *     - `COVER_STARTED`: the cover has started (its first day is today or earlier), or the order is
+         *       `COMPLETED` or `CLOSED`: not cancellable through the API; the operator can still cancel it.
+         *     - `ALREADY_CANCELLED`: the order is cancelled; a cancelled order never comes back.
+         * @enum {string}
+         */
+        CancellationRule: "UNPAID" | "FREE_LOOK" | "CANCELLATION_FEE" | "COVER_STARTED" | "ALREADY_CANCELLED";
         /** @description One line of cover with its insured amount. */
         CoverageLine: {
             /** @description Stable code of the cover line, for example `EMERGENCY_EVACUATION`. */
@@ -1663,6 +1853,11 @@ export interface components {
             amendedAt?: string | null;
             binding: components["schemas"]["PromoBinding"];
             /**
+             * @description How the order was cancelled and the refund it made, or `null` for an order that is not
+             *     cancelled. Added in 2.6.0.
+             */
+            cancellation: components["schemas"]["OrderCancellation"] | null;
+            /**
              * Format: uuid
              * @description Sales company that earns the commission on this order, or `null`.
              */
@@ -1820,7 +2015,52 @@ export interface components {
             type: "order.amended";
         };
         /**
-         * @description The operator cancelled a pending order. Open checkouts for it were closed first.
+         * @description How the order was cancelled, and the refund it made. `reason` is the partner's
+         *     (`CancellationReason`), `OPERATOR` for a cancellation by the operator, or `PAYMENT_REVERSED`
+         *     when the payment provider gave the whole payment back and the policy ended with it.
+         */
+        OrderCancellation: {
+            /**
+             * Format: date-time
+             * @description When the order was cancelled (UTC).
+             */
+            cancelledAt: string;
+            /** @description The note given with the cancellation, or `null`. */
+            note: string | null;
+            /**
+             * @description Why it was cancelled.
+             * @enum {string}
+             */
+            reason: "TRIP_CANCELLED" | "TRAVELLER_REQUEST" | "DUPLICATE_BOOKING" | "OTHER" | "OPERATOR" | "PAYMENT_REVERSED";
+            refund: components["schemas"]["Refund"] | null;
+        };
+        /** @description The order was cancelled. */
+        OrderCancellationResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["OrderCancellationResult"];
+        };
+        /**
+         * @description The cancelled order and the refund it made. `refund` is `null` when no money had been taken
+         *     (the order was unpaid). A repeat of the request with the same `Idempotency-Key` answers this
+         *     again, with the refund's current `status`.
+         */
+        OrderCancellationResult: {
+            /**
+             * Format: date-time
+             * @description When the order was cancelled (UTC).
+             */
+            cancelledAt: string;
+            /** @description The order reference. */
+            orderRef: string;
+            /**
+             * @description Always `CANCELLED`.
+             * @constant
+             */
+            orderStatus: "CANCELLED";
+            reason: components["schemas"]["CancellationReason"];
+            refund: components["schemas"]["Refund"] | null;
+        };
+        /**
+         * @description The order was cancelled: by your company (`cancelOrder`), by the operator, or because the payment provider gave the whole payment back (`PAYMENT_REVERSED`). Open checkouts for it were closed first. `data.refund` is the refund the cancellation made, or null when no money had been taken.
          * @example {
          *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
          *       "type": "order.cancelled",
@@ -1833,14 +2073,26 @@ export interface components {
          *         "groupRef": null,
          *         "amount": 17955,
          *         "currency": "NPR",
-         *         "paymentRef": null,
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
          *         "paymentStatus": null,
-         *         "reason": "CANCELLED_BY_OPERATOR"
+         *         "reason": "TRIP_CANCELLED",
+         *         "refund": {
+         *           "refundRef": "RFD-2030-000017",
+         *           "amount": 17955,
+         *           "cancellationFee": 0,
+         *           "currency": "NPR",
+         *           "status": "PENDING",
+         *           "gateway": "CARD_GATEWAY",
+         *           "paymentRef": "ORD-2030-000142-1916122811482",
+         *           "cause": "CANCELLATION"
+         *         }
          *       }
          *     }
          */
         OrderCancelledEvent: {
-            data: components["schemas"]["WebhookOrderEventData"];
+            data: components["schemas"]["WebhookOrderEventData"] & {
+                refund: components["schemas"]["RefundEventData"] | null;
+            };
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
             /**
@@ -2323,6 +2575,13 @@ export interface components {
              *     order is paid. Added in 2.4.0.
              */
             policyNumber?: string;
+            /**
+             * @description The refund of this order's share of the reported payment, when one was recorded (a
+             *     cancellation of the paid order, or a capture that came after its checkout closed). While it
+             *     is `PENDING` or `MANUAL`, `paymentStatus` reads `REFUND_PENDING`; once `SUCCEEDED`,
+             *     `REFUNDED`. Added in 2.6.0.
+             */
+            refund?: components["schemas"]["Refund"];
         };
         /** @description The payment state of an order. */
         PaymentStatusResponse: components["schemas"]["SuccessEnvelope"] & {
@@ -2552,6 +2811,137 @@ export interface components {
             database: "up" | "down";
             /** @enum {string} */
             status: "ready" | "unready";
+        };
+        /**
+         * @description Money going back to the customer for this order's share of its payment. `amount +
+         *     cancellationFee` is the share the payment took for the order. Watch `refund.succeeded` and
+         *     `refund.failed`, or read the order detail or `payment-status` again.
+         */
+        Refund: {
+            /** @description What goes back to the customer, in the order's currency. */
+            amount: number;
+            /** @description What is kept (0 within the free look). */
+            cancellationFee: number;
+            /**
+             * @description Where the money goes back through (the payment's gateway; `CASH` for an order paid in cash).
+             * @enum {string}
+             */
+            gateway: "CARD_GATEWAY" | "WALLET_GATEWAY" | "CASH";
+            /** @description Refund reference `RFD-<year>-<seq>` (the Nepal year it was recorded). */
+            refundRef: string;
+            status: components["schemas"]["RefundStatus"];
+        };
+        /** @description A refund as events show it. `amount + cancellationFee` is the order's share of the payment (less, for a partial refund the provider made itself). */
+        RefundEventData: {
+            /** @description What goes (or went) back to the customer. */
+            amount: number;
+            /** @description What the cancellation kept; 0 otherwise. */
+            cancellationFee: number;
+            /**
+             * @description A cancellation; a capture that came after its checkout was closed (it paid nothing); a refund the provider made itself.
+             * @enum {string}
+             */
+            cause: "CANCELLATION" | "LATE_CAPTURE" | "PROVIDER_REVERSAL";
+            currency: string;
+            /** @enum {string} */
+            gateway: "CARD_GATEWAY" | "WALLET_GATEWAY" | "CASH";
+            /** @description The payment whose share goes back. */
+            paymentRef: string;
+            refundRef: string;
+            status: components["schemas"]["RefundStatus"];
+        };
+        /**
+         * @description The payment provider refused a refund for good (or it kept failing for about a day); the operator takes it from there and the customer is not yet refunded.
+         * @example {
+         *       "id": "evt_7a1c3e5f9b2d4f6a8c0e1a3b5d7f9a2c",
+         *       "type": "refund.failed",
+         *       "timestamp": "2030-09-23T06:11:09.412Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "CANCELLED",
+         *         "groupRef": null,
+         *         "refundRef": "RFD-2030-000017",
+         *         "amount": 17955,
+         *         "cancellationFee": 0,
+         *         "currency": "NPR",
+         *         "status": "FAILED",
+         *         "gateway": "CARD_GATEWAY",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "cause": "CANCELLATION"
+         *       }
+         *     }
+         */
+        RefundFailedEvent: {
+            data: {
+                groupRef: string | null;
+                /** Format: uuid */
+                orderId: string;
+                orderNumber: string;
+                orderRef: string;
+                orderStatus: components["schemas"]["OrderStatus"];
+            } & components["schemas"]["RefundEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "refund.failed";
+        };
+        /**
+         * @description Where a refund stands. `PENDING`: recorded, being made at the payment provider (retried with
+         *     back-off while the provider is unavailable); `SUCCEEDED`: the money went back; `FAILED`: the
+         *     provider refused it for good, the operator takes it from there; `MANUAL`: the provider has no
+         *     refund API (eSewa, the sandbox wallet, cash), the operator refunds by hand and confirms it,
+         *     which makes it `SUCCEEDED`.
+         * @enum {string}
+         */
+        RefundStatus: "PENDING" | "SUCCEEDED" | "FAILED" | "MANUAL";
+        /**
+         * @description The money of a refund went back to the customer (through the provider's refund API, or confirmed by the operator for a provider without one).
+         * @example {
+         *       "id": "evt_7a1c3e5f9b2d4f6a8c0e1a3b5d7f9a2c",
+         *       "type": "refund.succeeded",
+         *       "timestamp": "2030-09-23T06:11:09.412Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "CANCELLED",
+         *         "groupRef": null,
+         *         "refundRef": "RFD-2030-000017",
+         *         "amount": 17955,
+         *         "cancellationFee": 0,
+         *         "currency": "NPR",
+         *         "status": "SUCCEEDED",
+         *         "gateway": "CARD_GATEWAY",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "cause": "CANCELLATION"
+         *       }
+         *     }
+         */
+        RefundSucceededEvent: {
+            data: {
+                groupRef: string | null;
+                /** Format: uuid */
+                orderId: string;
+                orderNumber: string;
+                orderRef: string;
+                orderStatus: components["schemas"]["OrderStatus"];
+            } & components["schemas"]["RefundEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "refund.succeeded";
         };
         /**
          * @description `CLASSIC`: open trekking route. `RESTRICTED_AREA`: needs a restricted-area permit.
@@ -3102,7 +3492,7 @@ export interface components {
          * @example order.paid
          * @enum {string}
          */
-        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "order.cancelled" | "order.amended" | "webhook.test";
+        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "order.cancelled" | "order.amended" | "refund.succeeded" | "refund.failed" | "webhook.test";
         /**
          * @description What a partner needs to act on a payment or order event without a second call. For a group
          *     payment each order gets its own event: `amount` is that order's share, `paymentAmount` the
@@ -3125,11 +3515,11 @@ export interface components {
             paymentAmount?: number;
             /** @enum {string} */
             paymentMethod?: "CARD_GATEWAY" | "WALLET_GATEWAY" | "CASH";
-            /** @description The gateway payment reference; null for `order.cancelled`. */
+            /** @description The gateway payment reference; for `order.cancelled` the payment refunded, or null when none was taken. */
             paymentRef: string | null;
             /** @description The payment attempt's status after the change; null for `order.cancelled`. */
             paymentStatus: components["schemas"]["PaymentAttemptStatus"] | null;
-            /** @description Why the payment ended (a gateway reason, `SUPERSEDED`, `EXPIRED`, `ORDER_PAID`, `ORDER_REPRICED`, `ORDER_CANCELLED`, `CANCELLED_BY_OPERATOR`), or null. */
+            /** @description Why the payment ended (a gateway reason, `SUPERSEDED`, `EXPIRED`, `ORDER_PAID`, `ORDER_REPRICED`, `ORDER_CANCELLED`, `CANCELLED_BY_OPERATOR`), or null; for `order.cancelled`, the cancellation's reason (`TRIP_CANCELLED`, `TRAVELLER_REQUEST`, `DUPLICATE_BOOKING`, `OTHER`, `CANCELLED_BY_OPERATOR`, `PAYMENT_REVERSED`). */
             reason: string | null;
         };
         /**
@@ -3344,6 +3734,14 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description A UUID you generate for each cancellation, scoped to your company. Repeating the request with
+         *     the same key and the same order and body answers the same result (with the refund's current
+         *     status), also when the requests race: after a timeout, retry with the same key. The same key
+         *     with a different order or body is a 409. A key that is not a UUID is a 400.
+         * @example 3c6f1e2a-8b4d-4e9f-a1c2-7d5e6f8a9b0c
+         */
+        CancellationIdempotencyKey: string;
         /**
          * @description The delivery's id (`deliveryId`). Another company's delivery is a 404.
          * @example 3a5c7e9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d
@@ -3894,6 +4292,122 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description A UUID you generate for each cancellation, scoped to your company. Repeating the request with
+                 *     the same key and the same order and body answers the same result (with the refund's current
+                 *     status), also when the requests race: after a timeout, retry with the same key. The same key
+                 *     with a different order or body is a 409. A key that is not a UUID is a 400.
+                 * @example 3c6f1e2a-8b4d-4e9f-a1c2-7d5e6f8a9b0c
+                 */
+                "Idempotency-Key": components["parameters"]["CancellationIdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancellationRequest"];
+            };
+        };
+        responses: {
+            /** @description The order is cancelled (or was, by this `Idempotency-Key`). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderCancellationResponse"];
+                };
+            };
+            /**
+             * @description Not cancelled, nothing changed (error shape 2): the body is invalid, `Idempotency-Key` is
+             *     missing or not a UUID, the cover has started, the order is already cancelled, or
+             *     `{orderRef}` is a group payment reference.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Error shape 2. Either the `Idempotency-Key` was already used by your company for another
+             *     order or body (use a new key), or a payment for the order was being started or settled at
+             *     this very moment (retry the same request shortly).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["PaymentProviderBadAnswer"];
+            503: components["responses"]["PaymentProviderUnavailable"];
+        };
+    };
+    previewOrderCancellation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What a cancellation would do now; the order is unchanged. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationPreviewResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5450,6 +5964,78 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentRefundPendingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookRefundFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookRefundSucceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundSucceededEvent"];
             };
         };
         responses: {

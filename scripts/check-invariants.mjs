@@ -14,6 +14,11 @@
 //     what the customer was charged).
 //  5. A promo code's used_count equals the number of order slots (company or agent) holding it,
 //     and never exceeds its usage_limit.
+//  7. Refunds (DESIGN "Refunds that happen"): per order at most one cancellation refund; a
+//     cancellation or late-capture refund plus its fee is exactly the share it gives back; a share
+//     owed back (REFUND_PENDING) has an unfinished refund and a REFUNDED share a SUCCEEDED one; a
+//     cancellation refund belongs to a CANCELLED order; and a cancelled order that was paid by a
+//     share has its refund (or nothing was taken).
 //  6. No orphaned attachment: every document marked attached belongs to a traveller slot of the
 //     same company, every traveller slot names a document of the same company attached to it,
 //     and (with DATA_DIR) every stored document has its bytes on disk.
@@ -49,21 +54,23 @@ const CHECKS = [
         from payment_attempt a
         join payment_attempt_order pao on pao.attempt_id = a.id
        group by a.id
-      having (a.status = 'SUCCESS' and not coalesce(bool_or(pao.settlement = 'PAID'), false))
+      having (a.status = 'SUCCESS' and not coalesce(bool_or(pao.settlement = 'PAID'), false)
+                and not exists (select 1 from refund r where r.attempt_id = a.id and r.cause = 'CANCELLATION'))
           or (a.status in ('REFUND_PENDING', 'REFUNDED') and coalesce(bool_or(pao.settlement = 'PAID'), false))`,
   },
   {
     name: 'captured money neither paying an order nor recorded as owed back or refunded',
     sql: `
       select a.payment_ref as ref, a.status, a.amount, a.refund_amount,
-             coalesce(sum(pao.amount) filter (where pao.settlement in ('REFUND_PENDING', 'REFUNDED')), 0) as owed_shares,
+             coalesce(sum(pao.amount) filter (where pao.settlement in ('REFUND_PENDING', 'REFUNDED') and not pao.cancelled_after_paying), 0) as owed_shares,
              count(*) filter (where pao.settlement is null) as unsettled_shares
         from payment_attempt a
-        join payment_attempt_order pao on pao.attempt_id = a.id
+        join (select p.*, exists (select 1 from refund r where r.attempt_id = p.attempt_id and r.order_id = p.order_id and r.cause = 'CANCELLATION') as cancelled_after_paying
+                from payment_attempt_order p) pao on pao.attempt_id = a.id
        where a.status in ('SUCCESS', 'REFUND_PENDING', 'REFUNDED')
        group by a.id
       having count(*) filter (where pao.settlement is null) > 0
-          or coalesce(sum(pao.amount) filter (where pao.settlement in ('REFUND_PENDING', 'REFUNDED')), 0) <> a.refund_amount`,
+          or coalesce(sum(pao.amount) filter (where pao.settlement in ('REFUND_PENDING', 'REFUNDED') and not pao.cancelled_after_paying), 0) <> a.refund_amount`,
   },
   {
     name: 'payment share settled on an attempt the gateway never captured',
@@ -81,6 +88,40 @@ const CHECKS = [
         left join payment_attempt_order pao on pao.attempt_id = a.id
        group by a.id
       having coalesce(sum(pao.amount), 0) <> a.amount`,
+  },
+  {
+    name: 'order with more than one cancellation refund',
+    sql: `select o.order_ref as ref, count(*) as refunds from refund r join insurance_order o on o.id = r.order_id where r.cause = 'CANCELLATION' group by o.id having count(*) > 1`,
+  },
+  {
+    name: 'refund whose amount plus fee is not the share it gives back',
+    sql: `
+      select r.refund_ref as ref, r.amount, r.fee, pao.amount as share
+        from refund r
+        left join payment_attempt_order pao on pao.attempt_id = r.attempt_id and pao.order_id = r.order_id
+       where r.cause in ('CANCELLATION', 'LATE_CAPTURE') and (pao.amount is null or r.amount + r.fee <> pao.amount)`,
+  },
+  {
+    name: 'share owed back or refunded whose refund record says otherwise',
+    sql: `
+      select a.payment_ref as ref, pao.settlement, r.refund_ref, r.status
+        from payment_attempt_order pao
+        join payment_attempt a on a.id = pao.attempt_id
+        left join refund r on r.attempt_id = pao.attempt_id and r.order_id = pao.order_id and r.cause <> 'PROVIDER_REVERSAL'
+       where (pao.settlement = 'REFUND_PENDING' and (r.id is null or r.status = 'SUCCEEDED'))
+          or (pao.settlement = 'REFUNDED' and r.id is not null and r.status <> 'SUCCEEDED')
+          or (pao.settlement = 'PAID' and r.id is not null)`,
+  },
+  {
+    name: 'cancellation refund of an order that is not cancelled, or a paid-then-cancelled order without its refund',
+    sql: `
+      select o.order_ref as ref, o.status, r.refund_ref
+        from insurance_order o
+        left join refund r on r.order_id = o.id and r.cause = 'CANCELLATION'
+       where (r.id is not null and o.status <> 'CANCELLED')
+          or (o.status = 'CANCELLED' and r.id is null and exists (
+                select 1 from payment_attempt_order p where p.order_id = o.id and p.settlement in ('REFUND_PENDING', 'REFUNDED')
+                   and not exists (select 1 from refund l where l.attempt_id = p.attempt_id and l.order_id = o.id)))`,
   },
   {
     name: 'promo code whose used_count differs from the slots holding it, or exceeds its limit',
@@ -143,6 +184,8 @@ export async function checkInvariants(databaseUrl, dataDir) {
       paidOrders: "select count(*) from insurance_order where status in ('PAID', 'COMPLETED')",
       successfulAttempts: "select count(*) from payment_attempt where status = 'SUCCESS'",
       refundsOwed: "select count(*) from payment_attempt_order where settlement = 'REFUND_PENDING'",
+      refunds: 'select count(*) from refund',
+      refundsSucceeded: "select count(*) from refund where status = 'SUCCEEDED'",
       promoSlots: 'select count(company_promo_code_id) + count(agent_promo_code_id) from insurance_order',
       documents: 'select count(*) from document',
     })) {

@@ -182,6 +182,7 @@ const story = [
     checks: [
       check('one group of two pending orders', "pm.expect(data.orders).to.have.length(2); pm.expect(data.orders.every((o) => o.status === 'PENDING' && o.groupRef === data.groupRef)).to.be.true;"),
       set('groupRef', 'data.groupRef'), set('danielOrderRef', 'data.orders[0].orderRef'), set('danielTotal', 'data.orders[0].pricing.totalAmount'),
+      set('meilinOrderRef', 'data.orders[1].orderRef'),
     ],
   }),
   step({
@@ -210,6 +211,20 @@ const story = [
     name: 'An invalid code is refused like any rejected code (deliberate 400)', operationId: 'applyOrderPromo', status: 400, pathParams: { orderRef: '{{orderRef}}' },
     body: { promoCode: 'EXPIRED20' },
     checks: [check('the one message of every rejection', "pm.expect(pm.response.json().message).to.equal('Invalid promo code');")],
+  }),
+  step({
+    name: 'Mei Lin cannot come: preview cancelling her order of the group', operationId: 'previewOrderCancellation', status: 200, pathParams: { orderRef: '{{meilinOrderRef}}' },
+    checks: [
+      check('unpaid: cancellable with no money to move', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), cancellable: true, rule: 'UNPAID', refundAmount: 0, cancellationFee: 0 });"),
+    ],
+  }),
+  step({
+    name: 'Cancel her order (the rest of the group stays)', operationId: 'cancelOrder', status: 200, pathParams: { orderRef: '{{meilinOrderRef}}' },
+    headers: { 'Idempotency-Key': '{{$guid}}' },
+    body: { reason: 'TRAVELLER_REQUEST', note: 'Visa not granted in time' },
+    checks: [
+      check('cancelled, no refund: nothing had been paid', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), orderStatus: 'CANCELLED', reason: 'TRAVELLER_REQUEST', refund: null });"),
+    ],
   }),
 ];
 

@@ -15,7 +15,7 @@ import { createGateways, documentAllowingHttpReturnUrl, type Gateways } from './
 import { sandboxCheckoutRouter } from './modules/payments';
 import { esewaCheckoutRouter } from './modules/payments';
 import { AggregatorRegistry } from 'prom-client';
-import { createMetrics, type Metrics, type PoolUsage } from './kernel/metrics/metrics';
+import { createMetrics, registerReadGauge, type Metrics, type PoolUsage } from './kernel/metrics/metrics';
 import { startMetricsListener, type MetricsListener } from './kernel/metrics/metrics-listener';
 import { answerProtocolErrorsInShape } from './kernel/http/protocol-errors';
 import { loadSpecDocument } from './kernel/http/spec-document';
@@ -28,7 +28,8 @@ import { applyPromoAtCreation } from './modules/promos';
 import { startDraftPurgeJob, type DraftPurgeJob } from './modules/documents';
 import type { PaymentDeps } from './modules/payments';
 import { startJobQueue, type JobQueue } from './kernel/jobs/job-queue';
-import { startPaymentReconcileJob, type PaymentReconcileJob } from './modules/payments';
+import { startPaymentReconcileJob, watchedAttemptCounts, type PaymentReconcileJob } from './modules/payments';
+import { cancellationPayments, startRefundJob, type RefundJob } from './modules/payments';
 import { RateLimiter } from './kernel/rate-limits/rate-limiter';
 import { startTokenPurgeJob, type TokenPurgeJob } from './modules/auth';
 import { TokenCheckCache } from './modules/auth';
@@ -51,6 +52,8 @@ export interface RunningServer {
   draftPurge: DraftPurgeJob;
   tokenPurge: TokenPurgeJob;
   reconcile: PaymentReconcileJob;
+  /** The refund executor: `refunds.runOnce()` makes the due refunds now. */
+  refunds: RefundJob;
   queue: JobQueue;
   webhooks: WebhookDispatch;
   /** This process's cache of bearer checks (used only while its listener holds LISTEN). */
@@ -180,6 +183,8 @@ async function buildParts(config: Config, logger: Logger, orm: Orm, publicBaseUr
   const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork(), logger);
   const metrics = createMetrics(await poolUsage(orm, config.dbPoolMax), outcomeMetricsOf(operationPolicies));
   const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
+  registerReadGauge(metrics, 'payment_watched_attempts', 'Payment attempts the payment watch is following, by provider and state (UNDECIDED: no final word yet; PAID: watched for a reversal)', ['provider', 'state'], async () =>
+    (await watchedAttemptCounts(orm.em.fork(), payments)).map(({ provider, state, count }) => ({ labels: { provider, state }, value: count })));
   // Its workers start with the first PDF uploaded, and stop with the server.
   return { gateways, metrics, payments, storage: await documentStorageFor(config), pdfChecks: new PdfCheckPool() };
 }
@@ -211,6 +216,7 @@ function buildApp(config: Config, orm: Orm, { catalogue, tokenChecks }: Listened
       isDatabaseUp: () => orm.isConnected(),
       metricsExposure: config.metrics,
       promoAtOrderCreation: applyPromoAtCreation,
+      cancellationPayments: cancellationPayments(payments),
     },
     pages: [
       ...(gateways.sandbox.size > 0 ? [sandboxCheckoutRouter({ gateways: gateways.sandbox, newEm, merchantName, baseUrl: () => publicBaseUrl, logger })] : []),
@@ -221,6 +227,7 @@ function buildApp(config: Config, orm: Orm, { catalogue, tokenChecks }: Listened
 
 interface Jobs {
   reconcile: PaymentReconcileJob;
+  refunds: RefundJob;
   draftPurge: DraftPurgeJob;
   tokenPurge: TokenPurgeJob;
   webhooks: WebhookDispatch;
@@ -229,13 +236,16 @@ interface Jobs {
 async function startJobs(queue: JobQueue, config: Config, logger: Logger, orm: Orm, { payments, storage }: Parts): Promise<Jobs> {
   const newEm = () => orm.em.fork();
   const reconcile = await startPaymentReconcileJob(queue, newEm, payments);
+  const refunds = await startRefundJob(queue, newEm, payments);
+  // Refunds written from now on are made at once, in this process, after their commit.
+  payments.kickRefunds = () => refunds.kick();
   const draftPurge = await startDraftPurgeJob(queue, newEm, storage, logger, {
     ttlHours: config.documentDraftTtlHours,
     intervalSeconds: config.documentPurgeIntervalSeconds,
   });
   const tokenPurge = await startTokenPurgeJob(queue, newEm, logger, config.documentPurgeIntervalSeconds);
   const webhooks = await startWebhookDispatch(queue, newEm, config.webhooks, logger);
-  return { reconcile, draftPurge, tokenPurge, webhooks };
+  return { reconcile, refunds, draftPurge, tokenPurge, webhooks };
 }
 
 /** The addresses a person starting the service wants; the JSON line carries them as fields too. */
@@ -272,6 +282,7 @@ async function stopServer(running: Stoppable, config: Config, logger: Logger): P
   await jobs.draftPurge.stop();
   await jobs.tokenPurge.stop();
   await jobs.reconcile.stop();
+  await jobs.refunds.stop();
   await running.catalogueListener.close();
   await running.tokenCheckListener.close();
   await running.orm.close();

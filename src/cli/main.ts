@@ -7,6 +7,7 @@ import { registerDocumentCommands } from './document-commands';
 import { registerOrderCommands } from './order-commands';
 import { registerPaymentCommands } from './payment-commands';
 import { registerPromoCommands } from './promo-commands';
+import { registerRefundCommands } from './refund-commands';
 import { registerWebhookCommands } from './webhook-commands';
 import { printableJson, printableLine } from './terminal-text';
 
@@ -29,6 +30,7 @@ registerDocumentCommands(program);
 registerOrderCommands(program);
 registerPaymentCommands(program);
 registerPromoCommands(program);
+registerRefundCommands(program);
 registerWebhookCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -20,9 +20,12 @@ export function registerOrderCommands(program: Command): void {
     describeOverview,
   );
 
-  operatorCommand(order, 'cancel <order>', 'cancel a PENDING order: asks the gateway about its open payment attempts (a paid one settles the order instead), closes them, gives back its promo code uses, writes an audit entry')
-    .action(async (identifier: string, options: CliOptions) => {
-      const cancelled = await withPayments((em, deps) => cancelOrder(em, identifier, operatorActor(), deps));
+  operatorCommand(order, 'cancel <order>', 'cancel a PENDING order: asks the gateway about its open payment attempts (a paid one settles the order instead), closes them, gives back its promo code uses, writes an audit entry; with --note also a PAID order, even once its cover started, with a refund of its payment share by the cancellation rules', (command) => command
+      .option('--note <text>', `why (kept with the cancellation; required to cancel a paid order, at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`))
+    .action(async (identifier: string, options: CliOptions & { note?: string }) => {
+      const note = options.note?.trim() || undefined;
+      if (note && note.length > OPERATOR_NOTE_MAX_LENGTH) throw new Error(`--note must be at most ${OPERATOR_NOTE_MAX_LENGTH} characters`);
+      const cancelled = await withPayments((em, deps) => cancelOrder(em, identifier, operatorActor(), deps, new Date(), note));
       const result = {
         orderRef: cancelled.order.orderRef,
         status: cancelled.order.status,
@@ -30,9 +33,13 @@ export function registerOrderCommands(program: Command): void {
         closedPaymentRefs: cancelled.closedPaymentRefs,
         totalAmount: decimalStringFromMinor(cancelled.order.totalAmount),
         currency: cancelled.order.currency,
+        ...(cancelled.refund ? {
+          refund: { refundRef: cancelled.refund.refundRef, amount: decimalStringFromMinor(cancelled.refund.amount), fee: decimalStringFromMinor(cancelled.refund.fee), status: cancelled.refund.status },
+        } : {}),
       };
       const lines = [
         `cancelled ${result.orderRef}`,
+        result.refund ? `  refund ${result.refund.refundRef}: ${result.currency} ${result.refund.amount} (fee ${result.refund.fee}), ${result.refund.status}` : '',
         result.releasedPromoCodes.length ? `  promo codes released: ${result.releasedPromoCodes.join(', ')}` : '',
         result.closedPaymentRefs.length ? `  payment attempts closed: ${result.closedPaymentRefs.join(', ')}` : '',
       ].filter(Boolean);

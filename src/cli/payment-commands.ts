@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { decimalStringFromMinor } from '../kernel/money';
 import { paymentOverview, type PaymentOverview } from '../modules/payments';
 import { reconcileDueAttempts } from '../modules/payments';
-import { recordRefund, refundsOwed } from '../modules/payments';
+import { recordOperatorRefund, refundsOwed } from '../modules/payments';
 import { OPERATOR_NOTE_MAX_LENGTH, operatorActor, operatorCommand, output, showCommand, withDatabase, withPayments, type CliOptions } from './context';
 
 export function registerPaymentCommands(program: Command): void {
@@ -39,7 +39,7 @@ function registerRefundCommands(payment: Command): void {
     .action(async (paymentRef: string, options: CliOptions & { note: string }) => {
       const note = options.note.trim();
       if (!note || note.length > OPERATOR_NOTE_MAX_LENGTH) throw new Error(`--note must be 1 to ${OPERATOR_NOTE_MAX_LENGTH} characters`);
-      const attempt = await withDatabase((em) => recordRefund(em, paymentRef, note, operatorActor()));
+      const attempt = await withDatabase((em) => recordOperatorRefund(em, paymentRef, note, operatorActor()));
       const result = {
         paymentRef: attempt.paymentRef,
         status: attempt.status,
@@ -53,7 +53,7 @@ function registerRefundCommands(payment: Command): void {
 }
 
 function registerReconcileCommand(payment: Command): void {
-  operatorCommand(payment, 'reconcile', 'run the reconciliation job once: ask the gateways about open attempts, expire abandoned ones')
+  operatorCommand(payment, 'reconcile', 'run the reconciliation job once (the payment watch): ask the providers about the undecided and paid attempts due, expire abandoned ones')
     .action(async (options: CliOptions) => {
       const summary = await withPayments((em, deps) => reconcileDueAttempts(em, deps));
       const changed = Object.entries(summary).filter(([key, value]) => key !== 'checked' && value > 0).map(([key, value]) => `${key.toLowerCase()} ${value}`);

@@ -164,6 +164,24 @@ describe('typed client against the live server', () => {
     const refusal = refused.error && 'details' in refused.error ? refused.error.details?.fieldErrors : undefined;
     expect(refusal?.departureDate).toMatch(/before today/);
   });
+
+  it('previews and cancels an order, and a retried cancel under its key answers the same refund', async () => {
+    const apiClient = new ApiClient(server.url);
+    const owner = await newPartner(server, apiClient);
+    const ownerClient = createPartnerClient({ baseUrl: server.url, clientId: owner.clientId, clientSecret: owner.clientSecret, sleep: noWait });
+    const order = await placeOrder(server, apiClient, owner);
+    const started = await pay(apiClient, owner, order.orderRef, { gateway: 'card_gateway' });
+    await deliverCallback(apiClient, (await submitCheckout(started.body.data.paymentUrl, APPROVE_CARD)).callbackUrl as URL);
+
+    const preview = await ownerClient.previewCancellation(order.orderRef);
+    expect(preview.data?.data).toMatchObject({ rule: 'FREE_LOOK', refundAmount: order.totalAmount, cancellationFee: 0 });
+    await expectContract('previewOrderCancellation', 200, preview.data);
+    const idempotencyKey = 'c3d1e2f4-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+    const cancelled = await ownerClient.cancel(order.orderRef, { reason: 'TRIP_CANCELLED' }, { idempotencyKey });
+    expect(cancelled.data?.data).toMatchObject({ orderStatus: 'CANCELLED', refund: { amount: order.totalAmount } });
+    const again = await ownerClient.cancel(order.orderRef, { reason: 'TRIP_CANCELLED' }, { idempotencyKey });
+    expect(again.data?.data.refund?.refundRef).toBe(cancelled.data?.data.refund?.refundRef);
+  });
 });
 
 /** A stand-in for the service that answers from a script, to produce 500s, 429s and dropped connections. */

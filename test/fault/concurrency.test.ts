@@ -15,7 +15,7 @@ import { departure, everestQuote, ORDERS, orderFromQuote, QUOTE } from '../suppo
 import { ROUTES } from '../support/catalogue-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, APPROVE_WALLET, deliverCallback, pay, paymentStatus, submitCheckout } from '../support/payment-fixtures';
-import { createGroup, createOrder, lowTrek, newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
+import { createGroup, createOrder, groupPromoPath, lowTrek, newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
 
 import { checkInvariants } from './support/database-checks';
 import { ServerFleet } from './support/server-fleet';
@@ -219,6 +219,91 @@ describe('races across two server processes on one PostgreSQL', () => {
       outcomes[key] = (outcomes[key] ?? 0) + 1;
     }
     summary.payVersusChange = outcomes;
+  });
+
+  const cancelPath = (orderRef: string) => `${ORDERS}/${encodeURIComponent(orderRef)}/cancellation`;
+  const cancelOn = (client: ApiClient, orderRef: string, key = randomUUID(), reason = 'TRIP_CANCELLED') =>
+    client.op('cancelOrder', 'POST', cancelPath(orderRef), { reason }, { token: partner.token, headers: { 'idempotency-key': key } });
+  const refundsOf = (orderRef: string) => orm.em.getConnection().execute<Array<{ amount: string; fee: string; share: string; cause: string }>>(
+    `select r.amount, r.fee, pao.amount as share, r.cause from refund r join insurance_order o on o.id = r.order_id
+       join payment_attempt_order pao on pao.attempt_id = r.attempt_id and pao.order_id = r.order_id where o.order_ref = ?`,
+    [orderRef],
+  );
+
+  it('when 10 cancellations of one paid order race with different keys, 3 times, then one cancels it with one refund and the others are 400', async () => {
+    const results = [];
+    for (let round = 0; round < 3; round++) {
+      const order = await createOrder(clientOf(0), partner, touristId);
+      const started = (await pay(clientOf(0), partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
+      await deliverCallback(clientOf(1), (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
+      const responses = await onBoth(10, (client) => cancelOn(client, order.orderRef));
+      const refunds = await refundsOf(order.orderRef);
+      results.push({ statuses: statuses(responses), refunds: refunds.length, exact: refunds.every((r) => Number(r.amount) + Number(r.fee) === Number(r.share)) });
+    }
+    expect(results).toEqual(Array(3).fill({ statuses: { 200: 1, 400: 9 }, refunds: 1, exact: true }));
+    summary.cancelDifferentKeys = results;
+  });
+
+  it('when 10 cancellations with one key race, then all answer the same cancellation and one refund', async () => {
+    const order = await createOrder(clientOf(0), partner, touristId);
+    const started = (await pay(clientOf(0), partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    await deliverCallback(clientOf(1), (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
+    const key = randomUUID();
+    const responses = await onBoth(10, (client) => cancelOn(client, order.orderRef, key));
+    expect(statuses(responses)).toEqual({ 200: 10 });
+    expect(new Set(responses.map((r) => r.body.data.refund.refundRef)).size).toBe(1);
+    expect(await refundsOf(order.orderRef)).toHaveLength(1);
+    summary.cancelOneKey = { sent: 10, refunds: 1 };
+  });
+
+  it('when the customer pays on the hosted page while the partner cancels, 12 rounds, then per order at most one refund, refund + fee is the captured share, and never SUCCESS beside an unpaid order', async () => {
+    const outcomes: Record<string, number> = {};
+    for (let round = 0; round < 12; round++) {
+      const gateway = round % 2 === 0 ? 'card_gateway' : 'wallet_gateway';
+      const order = await createOrder(clientOf(0), partner, touristId);
+      const started = (await pay(clientOf(0), partner, order.orderRef, { gateway })).body.data;
+      const customerPays = async () => {
+        await new Promise((resolve) => setTimeout(resolve, STAGGER_MS[round % STAGGER_MS.length]));
+        const checkout = await submitCheckout(started.paymentUrl, gateway === 'card_gateway' ? APPROVE_CARD : APPROVE_WALLET);
+        if (checkout.callbackUrl) await deliverCallback(clientOf(0), checkout.callbackUrl);
+      };
+      const [, cancelled] = await Promise.all([customerPays(), cancelOn(clientOf(1), order.orderRef)]);
+      requests += 3;
+      expect({ round, status: cancelled.status }).toEqual({ round, status: 200 });
+      const status = (await paymentStatus(clientOf(0), partner, order.orderRef)).body.data;
+      const refunds = await refundsOf(order.orderRef);
+      const captured = await count(
+        `select count(*) from payment_attempt_order pao join insurance_order o on o.id = pao.order_id join payment_attempt a on a.id = pao.attempt_id
+           join sandbox_gateway_payment d on d.payment_ref = a.payment_ref where o.order_ref = ? and d.status = 'SUCCESS'`,
+        [order.orderRef],
+      );
+      expect({ round, orderStatus: status.orderStatus }).toEqual({ round, orderStatus: 'CANCELLED' });
+      expect({ round, paymentStatus: status.paymentStatus === 'SUCCESS' }).toEqual({ round, paymentStatus: false });
+      expect({ round, refunds: refunds.length }).toEqual({ round, refunds: captured });
+      expect({ round, exact: refunds.every((r) => Number(r.amount) + Number(r.fee) === Number(r.share)) }).toEqual({ round, exact: true });
+      const outcome = refunds.length === 0 ? 'cancelled, not charged' : `cancelled, charged and refunded (${refunds[0]!.cause})`;
+      const key = `${gateway}: ${outcome}`;
+      outcomes[key] = (outcomes[key] ?? 0) + 1;
+    }
+    summary.cancelVersusCapture = outcomes;
+  });
+
+  it('when one order of a group is cancelled while the partner applies a promo code to the group, 6 rounds, then both succeed and the code\'s uses equal the slots holding it', async () => {
+    const results = [];
+    for (let round = 0; round < 6; round++) {
+      const group = await createGroup(clientOf(0), partner, touristId, 3);
+      const code = await newCode({ orm }, await newSalesCompany({ orm }), { percent: 10 });
+      const [applied, cancelled] = await Promise.all([
+        clientOf(round).op('applyGroupPromo', 'POST', groupPromoPath(group.groupRef), { promoCode: code }, { token: partner.token }),
+        cancelOn(clientOf(round + 1), group.orders[0].orderRef),
+      ]);
+      requests += 2;
+      const usedCount = await count('select used_count from promo_code where code = ?', [code]);
+      const holders = await count('select count(*) from insurance_order o join promo_code p on p.id = o.company_promo_code_id where p.code = ?', [code]);
+      results.push({ applied: applied.status, cancelled: cancelled.status, consistent: usedCount === holders, holders });
+    }
+    for (const result of results) expect(result).toMatchObject({ applied: 200, cancelled: 200, consistent: true });
+    summary.cancelVersusGroupPromo = results;
   });
 
   it('leaves a database the invariant checker finds nothing wrong with (document bytes included)', async () => {

@@ -186,6 +186,14 @@ describe('configuration validated at start', () => {
     expect(problemsOf({ RATE_LIMIT_WINDOW_SECONDS: '0' })).toEqual(['RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 3600 (got "0")']);
   });
 
+  it('watches undecided provider payments at least 7 days and paid ones PAYMENT_REVERSAL_WATCH_DAYS, with back-off', () => {
+    expect(loadConfig({}).payments.watch).toEqual({
+      decisionWatchDays: 7, reversalWatchDays: 30, decisionFirstSeconds: 60, decisionMaxSeconds: 21_600, reversalFirstSeconds: 3600, reversalMaxSeconds: 86_400,
+    });
+    expect(problemsOf({ PROVIDER_DECISION_WATCH_DAYS: '1' })).toEqual(['PROVIDER_DECISION_WATCH_DAYS must be an integer from 7 to 90 (got "1")']);
+    expect(loadConfig({ PAYMENT_REVERSAL_WATCH_DAYS: '0' }).payments.watch.reversalWatchDays).toBe(0);
+  });
+
   it('bounds the cluster size and the shutdown grace period', () => {
     expect(problemsOf({ CLUSTER_WORKERS: '0', SHUTDOWN_TIMEOUT_MS: '-1' })).toEqual([
       'SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 300000 (got "-1")',

@@ -1,5 +1,5 @@
 import { Order, OrderStatus } from '../../src/modules/orders/entities/order';
-import { reconcileDueAttempts } from '../../src/modules/payments/reconciliation';
+import { reconcileDueAttempts } from '../../src/modules/payments/payment-watch';
 import { first } from '../support/elements';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, APPROVE_WALLET, DECLINE_CARD, ledgerOf, pay, paymentStatus, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';

@@ -42,7 +42,8 @@ describe('eSewa ePay v2 wire format', () => {
     const body = (status: string) => ({ product_code: 'EPAYTEST', transaction_uuid: payment.paymentRef, total_amount: 4500.0, status, ref_id: '0001TS9' });
     expect(statusOutcome(body('COMPLETE'), payment, 'EPAYTEST', now)).toMatchObject({ kind: 'FINAL', report: { status: 'SUCCESS', amount: 450000, gatewayTransactionId: '0001TS9' } });
     expect(statusOutcome(body('CANCELED'), payment, 'EPAYTEST', now)).toMatchObject({ kind: 'FINAL', report: { status: 'CANCELLED' } });
-    expect(statusOutcome(body('FULL_REFUND'), payment, 'EPAYTEST', now)).toMatchObject({ kind: 'FINAL', report: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER' } });
+    expect(statusOutcome(body('FULL_REFUND'), payment, 'EPAYTEST', now)).toMatchObject({ kind: 'FINAL', report: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER' }, reversal: 'FULL' });
+    expect(statusOutcome(body('PARTIAL_REFUND'), payment, 'EPAYTEST', now)).toEqual({ kind: 'OPEN', status: 'PARTIAL_REFUND', warn: true, reversal: 'PARTIAL' });
     expect(statusOutcome(body('PENDING'), payment, 'EPAYTEST', now)).toEqual({ kind: 'OPEN', status: 'PENDING', warn: false });
     expect(statusOutcome(body('AMBIGUOUS'), payment, 'EPAYTEST', now)).toEqual({ kind: 'OPEN', status: 'AMBIGUOUS', warn: true });
     expect(statusOutcome({ code: 0, error_message: 'Service is currently unavailable' }, payment, 'EPAYTEST', now)).toMatchObject({ kind: 'OPEN', status: 'NOT_FOUND' });
@@ -56,9 +57,10 @@ describe('Khalti ePayment wire format', () => {
     expect(lookupOutcome(body('Completed'), payment, now)).toMatchObject({ kind: 'FINAL', report: { status: 'SUCCESS', amount: 450000, gatewayTransactionId: 'GFq9PFS7b2iYvL8Lir9oXe', paymentRef: payment.paymentRef } });
     expect(lookupOutcome(body('User canceled'), payment, now)).toMatchObject({ kind: 'FINAL', report: { status: 'CANCELLED' } });
     expect(lookupOutcome(body('Expired'), payment, now)).toMatchObject({ kind: 'FINAL', report: { status: 'EXPIRED' } });
-    expect(lookupOutcome(body('Refunded'), payment, now)).toMatchObject({ kind: 'FINAL', report: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER' } });
+    expect(lookupOutcome(body('Refunded'), payment, now)).toMatchObject({ kind: 'FINAL', report: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER' }, reversal: 'FULL' });
     expect(lookupOutcome(body('Pending'), payment, now)).toEqual({ kind: 'OPEN', status: 'Pending', warn: false });
-    expect(lookupOutcome(body('Partially Refunded'), payment, now)).toEqual({ kind: 'OPEN', status: 'Partially Refunded', warn: true });
+    expect(lookupOutcome(body('Initiated'), payment, now)).toEqual({ kind: 'OPEN', status: 'Initiated', warn: false });
+    expect(lookupOutcome(body('Partially Refunded'), payment, now)).toEqual({ kind: 'OPEN', status: 'Partially Refunded', warn: true, reversal: 'PARTIAL' });
     expect(lookupOutcome({ ...body('Completed'), pidx: 'another' }, payment, now)).toMatchObject({ kind: 'UNREADABLE' });
     expect(lookupOutcome({ ...body('Completed'), total_amount: 4500.5 }, payment, now)).toMatchObject({ kind: 'UNREADABLE' });
   });

@@ -418,7 +418,7 @@ describe('ops payment refunds, ops payment refund REF --note N', () => {
     });
     expect(json('payment', 'refunds').map((owed: { paymentRef: string }) => owed.paymentRef)).not.toContain(started.paymentRef);
     expect((await paymentStatus(client, partner, placed.orderRef)).body.data).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED' });
-    expect(json('order', 'show', placed.orderRef).auditEntries.map((entry: { action: string }) => entry.action)).toEqual(['ORDER_CANCELLED', 'REFUND_RECORDED']);
+    expect(json('order', 'show', placed.orderRef).auditEntries.map((entry: { action: string }) => entry.action)).toEqual(['ORDER_CANCELLED', 'REFUND_CREATED', 'REFUND_RECORDED']);
     refused(['payment', 'refund', started.paymentRef, '--note', 'again'], /owes no refund \(refund recorded /);
   });
 });
@@ -469,4 +469,36 @@ describe('ops webhook', () => {
     expect(json('webhook', 'remove', company.id, '--endpoint', a.endpointId)).toEqual({ companyId: company.id, endpointId: a.endpointId, removed: true });
     expect(json('webhook', 'list', company.id)).toEqual([expect.objectContaining({ endpointId: b.endpointId })]);
   }, 240_000);
+});
+
+describe('ops refund and ops order cancel --note', () => {
+  const cancelByApi = (orderRef: string) =>
+    client.op('cancelOrder', 'POST', `${ORDERS}/${orderRef}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
+
+  it('lists a MANUAL refund, shows it, and confirms it with a note: SUCCEEDED, and the partner reads REFUNDED', async () => {
+    const placed = await placeOrder(server, client, partner);
+    const started = (await pay(client, partner, placed.orderRef, { gateway: 'wallet_gateway' })).body.data;
+    await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_WALLET)).callbackUrl!);
+    const refundRef = (await cancelByApi(placed.orderRef)).body.data.refund.refundRef;
+
+    expect(json('refund', 'list').map((row: { refundRef: string }) => row.refundRef)).toContain(refundRef);
+    expect(json('refund', 'show', refundRef)).toMatchObject({ refundRef, status: 'MANUAL', orderRef: placed.orderRef, gateway: 'wallet_gateway', amount: '4500.00', fee: '0.00' });
+    refused(['refund', 'retry', refundRef], /is MANUAL; only a FAILED refund can be retried/);
+    expect(json('refund', 'confirm', refundRef, '--note', 'WALLET-PORTAL-7781')).toMatchObject({ refundRef, status: 'SUCCEEDED', note: 'WALLET-PORTAL-7781' });
+    refused(['refund', 'confirm', refundRef, '--note', 'again'], /already SUCCEEDED/);
+    expect((await paymentStatus(client, partner, placed.orderRef)).body.data).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED' });
+  });
+
+  it('cancels a paid order whose cover has started only with --note, with a refund by the fee rules, and refuses an unknown refund', async () => {
+    const placed = await placeOrder(server, client, partner);
+    const started = (await pay(client, partner, placed.orderRef, { gateway: 'wallet_gateway' })).body.data;
+    await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_WALLET)).callbackUrl!);
+    await server.orm.em.fork().nativeUpdate(Order, { orderRef: placed.orderRef }, { coverageStartDate: '2026-01-01', paidAt: new Date(Date.now() - 40 * 86_400_000) });
+    expect((await cancelByApi(placed.orderRef)).status).toBe(400);
+    refused(['order', 'cancel', placed.orderRef], /only a PENDING order can be cancelled without --note/);
+    const cancelled = json('order', 'cancel', placed.orderRef, '--note', 'Evacuated on day 2; underwriter agreed');
+    expect(cancelled).toMatchObject({ orderRef: placed.orderRef, status: 'CANCELLED', refund: { amount: '4050.00', fee: '450.00', status: 'MANUAL' } });
+    expect((await getOrder(placed.orderRef)).body.data.cancellation).toMatchObject({ reason: 'OPERATOR', note: 'Evacuated on day 2; underwriter agreed', refund: { cancellationFee: 450 } });
+    refused(['refund', 'show', 'RFD-2026-999999'], /no refund RFD-2026-999999/);
+  });
 });

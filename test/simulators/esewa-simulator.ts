@@ -27,6 +27,8 @@ export interface EsewaTransaction {
   failureUrl: string;
   status: EsewaStatus;
   refId: string | null;
+  /** Status checks still to answer `status` before the transaction becomes COMPLETE (completeAfterChecks). */
+  pendingChecks?: number;
 }
 
 export const ESEWA_TEST = { ids: ['9806800001', '9806800002', '9806800003', '9806800004', '9806800005'], password: 'Nepal@123', token: '123456' };
@@ -42,6 +44,13 @@ export interface EsewaSimulator extends SimulatorServer {
   /** Status-check calls received, per transaction_uuid. */
   statusCalls: Map<string, number>;
   byUuid(transactionUuid: string): EsewaTransaction;
+  /**
+   * eSewa decides late: the transaction reads `meanwhile` (PENDING or AMBIGUOUS) for the next
+   * `checks` status checks, COMPLETE on the one after.
+   */
+  completeAfterChecks(transactionUuid: string, checks: number, meanwhile?: 'PENDING' | 'AMBIGUOUS'): void;
+  /** A refund made by eSewa for the merchant after the payment: FULL_REFUND or PARTIAL_REFUND. */
+  refundAtEsewa(transactionUuid: string, kind: 'full' | 'partial'): void;
   /** eSewa's signature over `fields`, for tests that forge or tamper with a return. */
   sign(fields: Record<string, string>, signedFieldNames: string, secret?: string): string;
 }
@@ -130,6 +139,15 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
       if (!transaction || Number(transaction.totalAmount) !== Number(total)) {
         return res.json({ product_code: code, transaction_uuid: uuid, total_amount: Number(total), status: 'NOT_FOUND', ref_id: null });
       }
+      if (transaction.pendingChecks !== undefined) {
+        if (transaction.pendingChecks === 0) {
+          transaction.pendingChecks = undefined;
+          transaction.status = 'COMPLETE';
+          transaction.refId ??= randomId(7).toUpperCase();
+        } else {
+          transaction.pendingChecks -= 1;
+        }
+      }
       res.json({ product_code: code, transaction_uuid: uuid, total_amount: Number(transaction.totalAmount), status: transaction.status, ref_id: transaction.refId });
     });
   });
@@ -148,6 +166,16 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
       return found;
     },
     sign: (fields: Record<string, string>, signedFieldNames: string, secret = secretKey) => signEsewa(fields, signedFieldNames, secret),
+    completeAfterChecks(transactionUuid: string, checks: number, meanwhile: 'PENDING' | 'AMBIGUOUS' = 'PENDING'): void {
+      const transaction = simulator.byUuid(transactionUuid);
+      transaction.status = meanwhile;
+      transaction.pendingChecks = checks;
+    },
+    refundAtEsewa(transactionUuid: string, kind: 'full' | 'partial'): void {
+      const transaction = simulator.byUuid(transactionUuid);
+      if (transaction.status !== 'COMPLETE' && transaction.status !== 'PARTIAL_REFUND') throw new Error(`eSewa simulator: ${transactionUuid} is not a completed transaction`);
+      transaction.status = kind === 'full' ? 'FULL_REFUND' : 'PARTIAL_REFUND';
+    },
   });
   return simulator;
 }

@@ -10,8 +10,16 @@ import { page, randomId, startSimulatorServer, type SimulatorServer } from './si
  * - the hosted page GET/POST /?pidx=... (test Khalti IDs 9800000000-9800000005, MPIN 1111,
  *   OTP 987654), which returns the browser to return_url with pidx, txnId, amount, total_amount,
  *   status, mobile, tidx, purchase_order_id, purchase_order_name and transaction_id.
+ * - POST /api/merchant-transaction/{transaction_id}/refund/ (docs.khalti.com/api/refund): no
+ *   body for a full refund, `amount` in paisa (and `mobile` for bank payments) for a partial one
+ *   -> 200 { detail: "Transaction refund successful." }; the payment then looks up `Refunded` or
+ *   `Partially Refunded`. Errors: 401 bad key, 404 unknown transaction (or another merchant's),
+ *   400 { detail } when the payment is not completed, already refunded in full, or the amount is
+ *   not a positive integer within what is left to refund.
  * Simulator conventions: Khalti ID 9800000005 leaves the payment Pending (it completes when a
- * test calls settle); tests set any other state (Expired, Refunded, ...) with setStatus.
+ * test calls settle); tests set any other state (Expired, Refunded, ...) with setStatus, a
+ * payment that Khalti decides late with completeAfterLookups, and a refund made in Khalti's
+ * merchant portal (not through its API) with refundInPortal.
  */
 export type KhaltiStatus = 'Initiated' | 'Pending' | 'Completed' | 'Expired' | 'User canceled' | 'Refunded' | 'Partially Refunded';
 
@@ -24,6 +32,12 @@ export interface KhaltiPayment {
   returnUrl: string;
   status: KhaltiStatus;
   transactionId: string | null;
+  /** Lookups still to answer Pending before the payment completes (completeAfterLookups). */
+  pendingLookups?: number;
+  /** Lookups answered for this pidx. */
+  lookups: number;
+  /** Paisa given back through the refund API so far. */
+  refunded: number;
 }
 
 export const KHALTI_TEST = { ids: ['9800000000', '9800000001', '9800000002', '9800000003', '9800000004', '9800000005'], mpin: '1111', otp: '987654', pendingId: '9800000005' };
@@ -36,6 +50,22 @@ export interface KhaltiSimulator extends SimulatorServer {
   payments: Map<string, KhaltiPayment>;
   byOrder(purchaseOrderId: string): KhaltiPayment;
   setStatus(pidx: string, status: KhaltiStatus): void;
+  /** Khalti decides late: the next `lookups` lookups answer Pending, the one after Completed. */
+  completeAfterLookups(pidx: string, lookups: number): void;
+  /** A refund made in Khalti's merchant portal: the lookup answers Refunded (refunded: true) or Partially Refunded. */
+  refundInPortal(pidx: string, kind: 'full' | 'partial'): void;
+  refunds: KhaltiRefundState;
+}
+
+export interface KhaltiRefundState {
+  /** Refund API calls received (every one, refused or not). */
+  calls: number;
+  /** The same, by transaction id. */
+  callsByTransaction: Map<string, number>;
+  /** The next this-many refunds are made, then their answer is lost (the connection drops): a timeout after success. */
+  dropAnswers: number;
+  /** Milliseconds between making a refund and answering it (a slow provider; the refund is already made). */
+  delayMs: number;
 }
 
 export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
@@ -46,7 +76,8 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
     const key = /^Key (\S+)$/.exec(header ?? '')?.[1];
     return key === secretKey || key === otherMerchantKey ? key : undefined;
   };
-  const server = await startSimulatorServer('/api/v2', (app) => {
+  const refunds: KhaltiRefundState = { calls: 0, callsByTransaction: new Map(), dropAnswers: 0, delayMs: 0 };
+  const server = await startSimulatorServer(['/api/v2', '/api/merchant-transaction'], (app) => {
     app.use(express.json());
     app.use(express.urlencoded({ extended: false }));
 
@@ -61,7 +92,7 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       }
       if (Object.keys(errors).length > 0) return res.status(400).json({ ...errors, error_key: 'validation_error' });
       const pidx = randomId(22);
-      payments.set(pidx, { pidx, merchantKey: key, amount, purchaseOrderId: orderId, purchaseOrderName: orderName, returnUrl, status: 'Initiated', transactionId: null });
+      payments.set(pidx, { pidx, merchantKey: key, amount, purchaseOrderId: orderId, purchaseOrderName: orderName, returnUrl, status: 'Initiated', transactionId: null, lookups: 0, refunded: 0 });
       res.json({ pidx, payment_url: `${server.url}/?pidx=${pidx}`, expires_at: new Date(Date.now() + 1_800_000).toISOString(), expires_in: 1800 });
     });
 
@@ -70,7 +101,42 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       if (!key) return res.status(401).json({ detail: 'Invalid token.', status_code: 401 });
       const payment = payments.get(String(req.body?.pidx ?? ''));
       if (!payment || payment.merchantKey !== key) return res.status(404).json({ detail: 'Not found.', error_key: 'validation_error' });
+      payment.lookups += 1;
+      if (payment.pendingLookups !== undefined) {
+        if (payment.pendingLookups === 0) {
+          payment.pendingLookups = undefined;
+          payment.status = 'Completed';
+          payment.transactionId ??= randomId(22);
+        } else {
+          payment.pendingLookups -= 1;
+        }
+      }
       res.json({ pidx: payment.pidx, total_amount: payment.amount, status: payment.status, transaction_id: payment.transactionId, fee: 0, refunded: payment.status === 'Refunded' });
+    });
+
+    app.post('/api/merchant-transaction/:transactionId/refund/', (req, res) => {
+      const transactionId = req.params.transactionId;
+      refunds.calls += 1;
+      refunds.callsByTransaction.set(transactionId, (refunds.callsByTransaction.get(transactionId) ?? 0) + 1);
+      const key = keyOf(req.headers.authorization);
+      if (!key) return res.status(401).json({ detail: 'Invalid token.', status_code: 401 });
+      const payment = [...payments.values()].find((candidate) => candidate.transactionId === transactionId);
+      if (!payment || payment.merchantKey !== key) return res.status(404).json({ detail: 'Transaction not found.' });
+      if (payment.status === 'Refunded') return res.status(400).json({ detail: 'Transaction already refunded.' });
+      if (payment.status !== 'Completed' && payment.status !== 'Partially Refunded') return res.status(400).json({ detail: 'Only completed transactions can be refunded.' });
+      const left = payment.amount - payment.refunded;
+      const asked = req.body?.amount;
+      if (asked !== undefined && (!Number.isInteger(asked) || asked <= 0 || asked > left)) {
+        return res.status(400).json({ detail: `Refund amount must be a positive amount in paisa of at most ${left}.` });
+      }
+      payment.refunded += asked === undefined ? left : asked;
+      payment.status = payment.refunded >= payment.amount ? 'Refunded' : 'Partially Refunded';
+      if (refunds.dropAnswers > 0) {
+        refunds.dropAnswers -= 1;
+        req.socket.destroy();
+        return;
+      }
+      setTimeout(() => res.json({ detail: 'Transaction refund successful.' }), refunds.delayMs);
     });
 
     app.get('/', (req, res) => {
@@ -127,5 +193,18 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       payment.status = status;
       if (status === 'Completed' && !payment.transactionId) payment.transactionId = randomId(22);
     },
+    completeAfterLookups(pidx: string, lookups: number): void {
+      const payment = payments.get(pidx);
+      if (!payment) throw new Error(`Khalti simulator has no pidx ${pidx}`);
+      payment.status = 'Pending';
+      payment.transactionId ??= randomId(22);
+      payment.pendingLookups = lookups;
+    },
+    refundInPortal(pidx: string, kind: 'full' | 'partial'): void {
+      const payment = payments.get(pidx);
+      if (payment?.status !== 'Completed' && payment?.status !== 'Partially Refunded') throw new Error(`Khalti simulator: ${pidx} is not a completed payment`);
+      payment.status = kind === 'full' ? 'Refunded' : 'Partially Refunded';
+    },
+    refunds,
   });
 }

@@ -18,8 +18,8 @@ export interface SimulatorServer {
   stop(): Promise<void>;
 }
 
-/** A loopback HTTP server for a simulated provider: `build` adds its routes; `apiPrefix` marks its API. */
-export async function startSimulatorServer(apiPrefix: string, build: (app: Express) => void): Promise<SimulatorServer & { app: Express }> {
+/** A loopback HTTP server for a simulated provider: `build` adds its routes; `apiPrefix` marks its API (one path or several). */
+export async function startSimulatorServer(apiPrefix: string | string[], build: (app: Express) => void): Promise<SimulatorServer & { app: Express }> {
   const app = express();
   const sockets = new Set<Socket>();
   const state: SimulatorServer & { app: Express } = {

@@ -42,6 +42,17 @@ export interface PartnerClient {
    * own stored key to resume an attempt after your process restarted.
    */
   pay(orderRef: string, body: Schemas['PayRequest'], options?: { idempotencyKey?: string }): Promise<PayResult>;
+  /**
+   * POST /orders/{orderRef}/cancellation/preview: what cancelling the order would do now (rule,
+   * refund, fee); changes nothing.
+   */
+  previewCancellation(orderRef: string): Promise<CancellationPreviewResult>;
+  /**
+   * POST /orders/{orderRef}/cancellation with an Idempotency-Key that every retry of this call
+   * sends again, so a retried cancellation answers the first one's result (and never a second
+   * refund). Pass your own stored key to repeat it after your process restarted.
+   */
+  cancel(orderRef: string, body: Schemas['CancellationRequest'], options?: { idempotencyKey?: string }): Promise<CancelResult>;
   /** POST /documents as multipart/form-data, letting fetch set the boundary (SPEC 4). */
   uploadDocument(file: Blob, fileName: string, documentType: Schemas['DocumentType']): Promise<UploadResult>;
   /**
@@ -66,6 +77,8 @@ export type SaveCertificateResult =
 type CertificateError = NonNullable<Awaited<ReturnType<typeof certificateCall>>['error']>;
 
 export type PayResult = Awaited<ReturnType<typeof payCall>>;
+export type CancellationPreviewResult = Awaited<ReturnType<typeof previewCancellationCall>>;
+export type CancelResult = Awaited<ReturnType<typeof cancelCall>>;
 export type UploadResult = Awaited<ReturnType<typeof uploadCall>>;
 export type DepartureChangeResult = Awaited<ReturnType<typeof departureChangeCall>>;
 
@@ -137,6 +150,8 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   return {
     api,
     pay: (orderRef, body, payOptions) => payCall(api, orderRef, body, payOptions?.idempotencyKey ?? randomUUID()),
+    previewCancellation: (orderRef) => previewCancellationCall(api, orderRef),
+    cancel: (orderRef, body, cancelOptions) => cancelCall(api, orderRef, body, cancelOptions?.idempotencyKey ?? randomUUID()),
     uploadDocument: (file, fileName, documentType) => uploadCall(api, file, fileName, documentType),
     saveCertificate: (orderRef, filePath) => saveCertificate(api, orderRef, filePath),
     changeDepartureDate: (orderIdentifier, departureDate) => departureChangeCall(api, orderIdentifier, departureDate),
@@ -153,6 +168,17 @@ function payCall(api: PartnerApi, orderRef: string, body: Schemas['PayRequest'],
 
 function departureChangeCall(api: PartnerApi, orderIdentifier: string, departureDate: string) {
   return api.PATCH('/api/external/v1/orders/{orderIdentifier}', { params: { path: { orderIdentifier } }, body: { departureDate } });
+}
+
+function previewCancellationCall(api: PartnerApi, orderRef: string) {
+  return api.POST('/api/external/v1/orders/{orderRef}/cancellation/preview', { params: { path: { orderRef } } });
+}
+
+function cancelCall(api: PartnerApi, orderRef: string, body: Schemas['CancellationRequest'], idempotencyKey: string) {
+  return api.POST('/api/external/v1/orders/{orderRef}/cancellation', {
+    params: { path: { orderRef }, header: { 'Idempotency-Key': idempotencyKey } },
+    body,
+  });
 }
 
 function uploadCall(api: PartnerApi, file: Blob, fileName: string, documentType: Schemas['DocumentType']) {

@@ -26,6 +26,10 @@ export interface Metrics {
   ordersCreated: Counter<'kind'>;
   /** Payment attempts started (or replayed under the same Idempotency-Key), by gateway. */
   paymentStarts: Counter<'gateway'>;
+  /** Refunds reaching a status (PENDING or MANUAL when recorded, then SUCCEEDED, FAILED or MANUAL), by gateway. */
+  refunds: Counter<'gateway' | 'status'>;
+  /** Orders cancelled through the API, by outcome: with a refund, or with no money moved. */
+  orderCancellations: Counter<'outcome'>;
   /** The outcome counters operation policies declare (promo_operations_total ...), by name. */
   outcomes: ReadonlyMap<string, Counter<'operation' | 'outcome'>>;
   requests: Counter<'operation' | 'method' | 'status'>;
@@ -52,6 +56,38 @@ function registerPoolGauges(registry: Registry, pool: PoolUsage): void {
   poolGauge('db_pool_connections_max', 'Pool size limit (DB_POOL_MAX)', () => pool.max);
 }
 
+/** One sample of a gauge read at scrape time. */
+export interface GaugeSample<Label extends string> {
+  labels: Record<Label, string>;
+  value: number;
+}
+
+/**
+ * A gauge whose samples are read at each scrape (from the database: every process reads the same
+ * rows, so a cluster's aggregate takes the largest reading, never the sum). A failed read leaves
+ * the gauge empty for that scrape rather than failing the scrape.
+ */
+export function registerReadGauge<Label extends string>(
+  metrics: Pick<Metrics, 'registry'>,
+  name: string,
+  help: string,
+  labelNames: readonly Label[],
+  read: () => Promise<GaugeSample<Label>[]>,
+): void {
+  new Gauge({
+    name,
+    help,
+    labelNames,
+    registers: [metrics.registry],
+    aggregator: 'max',
+    async collect() {
+      this.reset();
+      const samples = await read().catch(() => []);
+      for (const sample of samples) this.set(sample.labels, sample.value);
+    },
+  });
+}
+
 export function createMetrics(pool: PoolUsage, outcomeMetrics: readonly OutcomeMetric[] = []): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -69,9 +105,11 @@ export function createMetrics(pool: PoolUsage, outcomeMetrics: readonly OutcomeM
   const rateLimited = counter('rate_limited_requests_total', 'Requests answered 429 by the rate limiter, by operationId', ['operation']);
   const ordersCreated = counter('orders_created_total', 'Orders created through POST /orders, by kind (single, or each order of a group)', ['kind']);
   const paymentStarts = counter('payment_starts_total', 'Payment attempts started (or replayed under the same Idempotency-Key), by gateway', ['gateway']);
+  const refunds = counter('refunds_total', 'Refunds reaching a status (PENDING or MANUAL when recorded; SUCCEEDED, FAILED, MANUAL when executed or confirmed), by gateway', ['gateway', 'status']);
+  const orderCancellations = counter('order_cancellations_total', 'Orders cancelled through the API, by outcome (refund, no_money)', ['outcome']);
   const outcomes = new Map(outcomeMetrics.map(({ name, help }) => [name, counter(name, help, ['operation', 'outcome'])]));
   registerPoolGauges(registry, pool);
-  return { registry, paymentOutcomes, lateCaptures, rateLimited, ordersCreated, paymentStarts, outcomes, requests, requestDuration };
+  return { registry, paymentOutcomes, lateCaptures, rateLimited, ordersCreated, paymentStarts, refunds, orderCancellations, outcomes, requests, requestDuration };
 }
 
 /**

@@ -4,6 +4,8 @@ import { kathmanduToday } from '../../kernel/business-date';
 import { isInsuredStatus } from './rules/policy-standing';
 import { maskedIdNumber } from './rules/traveller-disclosure';
 import { invalid } from '../../kernel/errors';
+import { OrderCancellation } from '../orders/entities/order-cancellation';
+import { OrderStatus } from '../orders/entities/order';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { CatalogueSnapshot } from '../catalogue';
 import { resolveOrder } from '../orders';
@@ -43,6 +45,12 @@ export async function certificateOf(
   settings: CertificateSettings,
 ): Promise<CertificateContent> {
   const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', populate: ['traveller', 'travelCompanies.company'] });
+  if (order.status === OrderStatus.Cancelled) {
+    // A cancelled policy covers nothing: no certificate is handed out that a checkpoint could take for valid.
+    const cancellation = await em.findOne(OrderCancellation, { order: order.id });
+    const when = cancellation ? ` on ${cancellation.cancelledAt.toISOString()}` : '';
+    throw invalid(`Order ${order.orderRef} was cancelled${when}: its policy covers nothing and has no certificate`);
+  }
   if (!isInsuredStatus(order.status) || !order.policyNumber || !order.paidAt) {
     throw invalid(`Order ${order.orderRef} is ${order.status}: a certificate exists only once the order is paid`);
   }

@@ -2,8 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditEntry } from './entities/audit-entry';
 import type { Order } from './entities/order';
 
-/** What operators do to orders by hand, and the changes partners make after the sale; each action is one row of audit_entry. */
-export type AuditAction = 'ORDER_CANCELLED' | 'CASH_RECORDED' | 'REFUND_RECORDED' | 'DEPARTURE_CHANGED';
+/** What is done to orders after the sale, by partners, operators or the service; each action is one row of audit_entry. */
+export type AuditAction =
+  | 'ORDER_CANCELLED' | 'CASH_RECORDED' | 'REFUND_RECORDED' | 'DEPARTURE_CHANGED'
+  | 'REFUND_CREATED' | 'REFUND_SUCCEEDED' | 'REFUND_FAILED' | 'REFUND_MANUAL' | 'REFUND_CONFIRMED' | 'REFUND_RETRIED';
 
 /**
  * Adds an audit entry to the caller's transaction: it commits with the change it describes, or

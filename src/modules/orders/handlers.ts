@@ -5,6 +5,10 @@ import { resolveOrder } from './order-lookup';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import { orderGroupWire, orderWire } from './order-wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
+import { amountFromMinor } from '../../kernel/money';
+import { cancellationOf, cancelOrderForPartner, previewCancellation, type CancellationView } from './order-cancellation';
+import { refundWire } from './order-wire';
+import type { Schemas } from '../../kernel/http/wire';
 
 export const orderHandlers = {
   /** The body's shape decides: an object is one order, an array (even of one) is a group. */
@@ -22,7 +26,36 @@ export const orderHandlers = {
 
   async getOrder({ params }, scope) {
     const { order } = await resolveOrder(scope.em, callerOf(scope), params.orderIdentifier, { intent: 'READ' });
-    return { status: 200, body: successBody(orderWire(order)) };
+    return { status: 200, body: successBody(orderWire(order, undefined, await cancellationOf(scope.em, order))) };
+  },
+
+  async previewOrderCancellation({ params }, scope) {
+    const preview = await previewCancellation(scope.em, callerOf(scope), params.orderRef, scope.services.cancellationPayments.settings);
+    return {
+      status: 200,
+      body: successBody({
+        orderRef: preview.orderRef,
+        cancellable: preview.cancellable,
+        notCancellableReason: preview.notCancellableReason,
+        rule: preview.rule,
+        refundAmount: amountFromMinor(preview.refundAmount),
+        cancellationFee: amountFromMinor(preview.cancellationFee),
+        currency: preview.currency,
+      }, 'Cancellation preview'),
+    };
+  },
+
+  async cancelOrder({ params, body, headers }, scope) {
+    const key = String(headers['idempotency-key']);
+    const view = await cancelOrderForPartner(scope.em, callerOf(scope), params.orderRef, body, key, scope.services.cancellationPayments);
+    if (!view.replayed) {
+      scope.services.metrics.orderCancellations.inc({ outcome: view.refund ? 'refund' : 'no_money' });
+      if (view.refund) scope.services.metrics.refunds.inc({ gateway: view.refund.gateway, status: view.refund.status });
+    }
+    const message = view.paidWhileCancelling
+      ? 'The customer paid the open checkout before it could be closed: the order was paid, then cancelled with a refund'
+      : 'Order cancelled';
+    return { status: 200, body: successBody(cancellationResultWire(view), message) };
   },
 
   /** Only `departureDate` can change (DESIGN "Date changes"); the schema refuses any other field. */
@@ -31,6 +64,17 @@ export const orderHandlers = {
     return { status: 200, body: successBody(orderWire(order), changed ? 'Departure date changed' : 'Departure date unchanged: it is the order\'s current date') };
   },
 } satisfies TagHandlers;
+
+function cancellationResultWire({ order, cancellation, refund }: CancellationView): Schemas['OrderCancellationResult'] {
+  return {
+    orderRef: order.orderRef,
+    orderStatus: 'CANCELLED',
+    cancelledAt: cancellation.cancelledAt.toISOString(),
+    // Only partners' reasons reach this answer: the request's own, or its replay's.
+    reason: cancellation.reason === 'OPERATOR' || cancellation.reason === 'PAYMENT_REVERSED' ? 'OTHER' : cancellation.reason,
+    refund: refund ? refundWire(refund) : null,
+  };
+}
 
 /** Order creation (a group of up to 50 is one request) and date changes, counted per company against one limit. */
 export const orderPolicies = {

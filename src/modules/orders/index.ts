@@ -1,6 +1,10 @@
 import type { PromoAtOrderCreation } from './order-creation';
+import type { CancellationPayments } from './order-cancellation';
 export * from './audit-log';
 export * from './entities/audit-entry';
+export * from './entities/order-cancellation';
+export * from './order-cancellation';
+export * from './rules/cancellation';
 export * from './entities/order-group';
 export * from './entities/order-travel-company';
 export * from './entities/order';
@@ -20,5 +24,7 @@ declare module '../../kernel/http/request-scope' {
   interface Services {
     /** The promos module's rules for a create request's `promoCode` (orders cannot import promos, which builds on orders). */
     promoAtOrderCreation: PromoAtOrderCreation;
+    /** What cancellation needs of payments (orders cannot import payments, which builds on orders). */
+    cancellationPayments: CancellationPayments;
   }
 }

@@ -5,14 +5,22 @@ import type { OrderGroup } from './entities/order-group';
 import type { PromoApplyOutcome } from './order-creation';
 import { bindingOfOrder, orderPrice } from './promo-slot-store';
 import type { Schemas } from '../../kernel/http/wire';
+import type { OrderCancellation } from './entities/order-cancellation';
+import type { Refund } from '../payments/entities/refund';
 
 /** What names an order and where it stands: the head of every view of one, partner's or operator's. */
 export function orderIdentity(order: Order): Pick<Schemas['Order'], 'orderId' | 'orderRef' | 'orderNumber' | 'status' | 'settlementType'> {
   return { orderId: order.id, orderRef: order.orderRef, orderNumber: order.orderNumber, status: order.status, settlementType: order.settlementType };
 }
 
-/** The order detail of the spec; relations of ORDER_DETAIL_POPULATE must be loaded. */
-export function orderWire(order: Order, promoApplyResult?: PromoApplyOutcome): Schemas['Order'] {
+/** A cancelled order's cancellation and refund, as cancellationOf loads them. */
+export interface CancellationDetail {
+  cancellation: OrderCancellation;
+  refund: Refund | null;
+}
+
+/** The order detail of the spec; relations of ORDER_DETAIL_POPULATE must be loaded, and a cancelled order's cancellation passed. */
+export function orderWire(order: Order, promoApplyResult?: PromoApplyOutcome, cancellation: CancellationDetail | null = null): Schemas['Order'] {
   return {
     ...orderIdentity(order),
     traveller: travellerOfOrder(order),
@@ -41,7 +49,31 @@ export function orderWire(order: Order, promoApplyResult?: PromoApplyOutcome): S
     paidAt: order.paidAt?.toISOString() ?? null,
     policyNumber: order.policyNumber ?? null,
     amendedAt: order.amendedAt?.toISOString() ?? null,
+    cancellation: cancellation ? cancellationWire(cancellation) : null,
     ...(promoApplyResult ? { promoApplyResult } : {}),
+  };
+}
+
+function cancellationWire({ cancellation, refund }: CancellationDetail): Schemas['OrderCancellation'] {
+  return {
+    cancelledAt: cancellation.cancelledAt.toISOString(),
+    reason: cancellation.reason,
+    note: cancellation.note ?? null,
+    refund: refund ? refundWire(refund) : null,
+  };
+}
+
+/** How partners name the gateway a payment (and its refund) went through. */
+const GATEWAY_WIRE = { card_gateway: 'CARD_GATEWAY', wallet_gateway: 'WALLET_GATEWAY', cash: 'CASH' } as const;
+
+/** A refund as the contract shows it (cancellation answer, order detail, payment-status). */
+export function refundWire(refund: Refund): Schemas['Refund'] {
+  return {
+    refundRef: refund.refundRef,
+    amount: amountFromMinor(refund.amount),
+    cancellationFee: amountFromMinor(refund.fee),
+    status: refund.status,
+    gateway: GATEWAY_WIRE[refund.gateway],
   };
 }
 

@@ -10,6 +10,7 @@ import type { ContractResponse } from '../../kernel/http/contract';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies, OperationPolicy } from '../../kernel/http/operation-policy';
+import { refundWire } from '../orders';
 
 const idempotencyKeyOf = (headers: Record<string, string | string[] | undefined>): string => String(headers['idempotency-key']);
 
@@ -83,6 +84,7 @@ function paymentStatusWire(status: PaymentStatusView): Schemas['PaymentStatus'] 
     orderStatus: status.orderStatus,
     paymentStatus: status.paymentStatus,
     ...(status.policyNumber ? { policyNumber: status.policyNumber } : {}),
+    ...(status.refund ? { refund: refundWire(status.refund) } : {}),
   };
   if (!status.attempt) return lean;
   return {

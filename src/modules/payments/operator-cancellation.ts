@@ -11,11 +11,16 @@ import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
 import type { PaymentDeps } from './payment-deps';
 import { recordOrderCancelledEvent } from '../webhooks';
 import { lockPromoCodes, ORDER_PROMO_POPULATE, pricePartsOf, releaseUses, slotsOfOrder, writeSlots } from '../orders';
+import { cancelOrderAsOperator, OrderCancellation } from '../orders';
+import type { Refund } from './entities/refund';
+import { cancellationPayments } from './cancellation-port';
 
 export interface CancelledOrder {
   order: Order;
   releasedCodes: string[];
   closedPaymentRefs: string[];
+  /** The refund of a paid order's share (a paid order is cancelled only with a note). */
+  refund?: Refund | null;
 }
 
 /**
@@ -31,12 +36,17 @@ export interface CancelledOrder {
  *   take money for it any more; a capture that still arrives is recorded as a refund owed. A
  *   group attempt closes as a whole: the group's other orders need a new group pay.
  */
-export async function cancelOrder(em: EntityManager, identifier: string, actor: string, deps: PaymentDeps, now = new Date()): Promise<CancelledOrder> {
+export async function cancelOrder(em: EntityManager, identifier: string, actor: string, deps: PaymentDeps, now = new Date(), note?: string): Promise<CancelledOrder> {
+  if (note) {
+    // With a note the operator may cancel a paid order too, even once its cover started: the partner API's rules, with a refund.
+    const view = await cancelOrderAsOperator(em, identifier, { actor, note }, cancellationPayments(deps), now);
+    return { order: view.order, releasedCodes: view.releasedCodes, closedPaymentRefs: view.closedPaymentRefs, refund: view.refund };
+  }
   return withOpenAttemptsClosed(em, deps, 'ORDER_CANCELLED', (closedBefore) => em.fork().transactional(async (tx) => {
     const order = await findOrder(tx, identifier, { lockForUpdate: true });
     await tx.populate(order, [...ORDER_PROMO_POPULATE]);
     const refusal = cancellationRefusal(order);
-    if (refusal) throw new OperatorRefusal(refusal);
+    if (refusal) throw new OperatorRefusal(`${refusal}${order.status === OrderStatus.Paid ? ' without --note (a paid order is cancelled with a refund: give --note)' : ''}`);
 
     await assertNoOpenAttempts(tx, [order.id]);
     const totalBefore = order.totalAmount;
@@ -49,6 +59,7 @@ export async function cancelOrder(em: EntityManager, identifier: string, actor: 
       writeSlots(order, change.slots, projectTotals(pricePartsOf(order), change.slots));
     }
     order.status = OrderStatus.Cancelled;
+    tx.create(OrderCancellation, { order, reason: 'OPERATOR', note: null, cancelledAt: now, actor });
     const closed = closedBefore.length > 0 ? await tx.find(PaymentAttempt, { id: { $in: [...closedBefore] } }, { fields: ['paymentRef'] }) : [];
     const closedPaymentRefs = closed.map((attempt) => attempt.paymentRef).sort();
     recordAudit(tx, {

@@ -14,7 +14,13 @@ export interface PaymentDeps {
   gateways: GatewayRegistry;
   logger: Logger;
   /** Absent in the operator CLI, which exports no metrics. */
-  metrics?: { paymentOutcomes: LabelledCounter<'gateway' | 'outcome'>; lateCaptures: LabelledCounter<'gateway'> };
+  metrics?: { paymentOutcomes: LabelledCounter<'gateway' | 'outcome'>; lateCaptures: LabelledCounter<'gateway'>; refunds?: LabelledCounter<'gateway' | 'status'> };
+  /**
+   * Asks the refund executor to run soon (after the caller's commit: it runs on its own
+   * connection and finds only committed refunds). Absent where no executor runs (the CLI):
+   * the periodic pass finds them.
+   */
+  kickRefunds?: () => void;
 }
 
 export function gatewayOf(deps: PaymentDeps, name: PaymentMethod): PaymentGateway {

@@ -9,6 +9,7 @@ import { resolveOrder } from '../orders';
 import type { PaymentDeps } from './payment-deps';
 import { reconcileAttempt } from './reconciliation';
 import { ProviderUnavailableError } from './providers/gateway';
+import { Refund } from './entities/refund';
 
 export interface PaymentStatusView {
   orderRef: string;
@@ -16,6 +17,8 @@ export interface PaymentStatusView {
   paymentStatus: AttemptStatus | 'NOT_INITIATED';
   /** Issued with the payment that paid the order; absent before. */
   policyNumber?: string;
+  /** The refund of this order's share of the reported attempt, if one was recorded. */
+  refund?: Refund;
   attempt?: {
     paymentRef: string;
     gateway: PaymentMethod;
@@ -48,14 +51,20 @@ export async function getPaymentStatus(em: EntityManager, principal: Principal, 
       // The stored state is still true, only not fresh: answer it rather than fail the partner's read.
       if (!(error instanceof ProviderUnavailableError)) throw error;
       deps.logger.warn({ paymentRef: attempt.paymentRef, provider: error.provider, kind: error.kind }, 'payment status answered without reconciling: provider unavailable');
-      return view(order, attempt);
+      return withRefund(em, view(order, attempt));
     }
     const fresh = em.fork();
     const reloaded = await fresh.findOneOrFail(Order, order.id);
     attempt = await reportedAttempt(fresh, reloaded);
-    return view(reloaded, attempt);
+    return withRefund(fresh, view(reloaded, attempt));
   }
-  return view(order, attempt);
+  return withRefund(em, view(order, attempt));
+}
+
+async function withRefund(em: EntityManager, status: PaymentStatusView): Promise<PaymentStatusView> {
+  if (!status.attempt || (status.paymentStatus !== 'REFUND_PENDING' && status.paymentStatus !== 'REFUNDED')) return status;
+  const refund = await em.findOne(Refund, { attempt: { paymentRef: status.attempt.paymentRef }, order: { orderRef: status.orderRef } }, { orderBy: { createdAt: 'desc' } });
+  return refund ? { ...status, refund } : status;
 }
 
 async function reportedAttempt(em: EntityManager, order: Order): Promise<PaymentAttempt | null> {
@@ -63,6 +72,11 @@ async function reportedAttempt(em: EntityManager, order: Order): Promise<Payment
   if (PAID_STATES.includes(order.status)) {
     const paying = await em.findOne(PaymentAttempt, { orders: { order: order.id, settlement: 'PAID' } }, { populate });
     if (paying) return paying;
+  }
+  if (order.status === OrderStatus.Cancelled && order.paidAt) {
+    // A paid order cancelled since (or whose payment the provider reversed): the payment that paid it, whose share is now being (or was) refunded.
+    const refund = await em.findOne(Refund, { order: order.id, cause: { $in: ['CANCELLATION', 'PROVIDER_REVERSAL'] } }, { fields: ['attempt'] });
+    if (refund) return em.findOne(PaymentAttempt, refund.attempt.id, { populate });
   }
   return em.findOne(PaymentAttempt, { orders: { order: order.id } }, { orderBy: { createdAt: 'desc' }, populate });
 }

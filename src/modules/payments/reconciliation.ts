@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isExpired, needsReconciliation } from './rules/payment-attempt';
+import { isExpired } from './rules/payment-attempt';
 import { PaymentAttempt } from './entities/payment-attempt';
 import { gatewayOf, type PaymentDeps } from './payment-deps';
 import { closeWithGateway, type CloseOutcome } from './open-attempts';
@@ -64,47 +64,4 @@ async function lookUp(em: EntityManager, snapshot: PaymentAttempt, deps: Payment
         return recorded.effect.status === 'SUCCESS' ? 'PAID' : recorded.effect.status;
     }
   });
-}
-
-export type ReconcileSummary = Record<ReconcileOutcome, number> & { checked: number; errors: number };
-
-const BATCH = 200;
-
-/**
- * One pass of the reconciliation job: every attempt left INITIATED past
- * PAYMENT_RECONCILE_AFTER_SECONDS or its expiry, and every attempt we closed ourselves whose
- * gateway has not confirmed yet (for PAYMENT_CALLBACK_MAX_AGE_SECONDS after the close), so that a
- * capture racing a supersede or an expiry is still found.
- */
-export async function reconcileDueAttempts(em: EntityManager, deps: PaymentDeps, now = new Date()): Promise<ReconcileSummary> {
-  const { reconcileAfterSeconds, callbackMaxAgeSeconds } = deps.payments;
-  const candidates = await em.fork().find(
-    PaymentAttempt,
-    {
-      gatewayConfirmedAt: null,
-      $or: [
-        { status: 'INITIATED', $or: [{ createdAt: { $lte: new Date(now.getTime() - reconcileAfterSeconds * 1000) } }, { expiresAt: { $lte: now } }] },
-        { status: { $in: ['CANCELLED', 'EXPIRED'] }, closedReason: { $ne: null }, completedAt: { $gte: new Date(now.getTime() - callbackMaxAgeSeconds * 1000) } },
-      ],
-    },
-    { orderBy: { createdAt: 'asc' }, limit: BATCH },
-  );
-  const summary: ReconcileSummary = { checked: 0, errors: 0, PAID: 0, LATE_CAPTURE: 0, FAILED: 0, CANCELLED: 0, EXPIRED: 0, CONFIRMED_CLOSED: 0, UNCHANGED: 0, MISMATCH: 0 };
-  for (const attempt of candidates) {
-    const due = needsReconciliation(
-      { status: attempt.status, gatewayConfirmed: false, createdAt: attempt.createdAt, completedAt: attempt.completedAt },
-      now,
-      reconcileAfterSeconds,
-      callbackMaxAgeSeconds,
-    );
-    if (!due && !isExpired(attempt, now)) continue;
-    summary.checked += 1;
-    try {
-      summary[await reconcileAttempt(em, attempt.id, deps, now)] += 1;
-    } catch (error) {
-      summary.errors += 1;
-      deps.logger.error({ err: error, paymentRef: attempt.paymentRef }, 'reconciling a payment attempt failed');
-    }
-  }
-  return summary;
 }

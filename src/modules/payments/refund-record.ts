@@ -4,6 +4,7 @@ import { decimalStringFromMinor } from '../../kernel/money';
 import { PaymentAttempt } from './entities/payment-attempt';
 import { recordAudit } from '../orders';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
+import { Refund } from './entities/refund';
 
 /**
  * `ops payment refund <paymentRef>`: the operator's record that the money a capture owed back
@@ -12,7 +13,7 @@ import { OperatorRefusal } from '../../kernel/operator-refusal';
  * order concerned gets an audit entry. The refund itself is made at the gateway (or by bank
  * transfer) by the operator: this only records it.
  */
-export async function recordRefund(em: EntityManager, paymentRef: string, note: string, actor: string, now = new Date()): Promise<PaymentAttempt> {
+export async function recordOperatorRefund(em: EntityManager, paymentRef: string, note: string, actor: string, now = new Date()): Promise<PaymentAttempt> {
   return em.transactional(async (tx) => {
     const attempt = await tx.findOne(PaymentAttempt, { paymentRef }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!attempt) throw new OperatorRefusal(`no payment attempt ${paymentRef}`);
@@ -23,6 +24,10 @@ export async function recordRefund(em: EntityManager, paymentRef: string, note: 
     }
     for (const line of owed) {
       line.settlement = 'REFUNDED';
+      // The refund records of these shares (late captures) are done too: the operator gave the money back.
+      await tx.nativeUpdate(Refund, { attempt: attempt.id, order: line.order.id, status: { $in: ['PENDING', 'MANUAL', 'FAILED'] } }, {
+        status: 'SUCCEEDED', completedAt: now, nextTryAt: null, note, updatedAt: now,
+      });
       recordAudit(tx, {
         actor,
         action: 'REFUND_RECORDED',

@@ -10,6 +10,20 @@ export type ProviderName = 'sandbox' | 'khalti' | 'esewa';
 export const PROVIDER_NAMES: readonly ProviderName[] = ['sandbox', 'khalti', 'esewa'];
 type GatewayKey = 'card_gateway' | 'wallet_gateway';
 
+/** How long and how often the payment watch (payment-watch.ts) asks providers about attempts. */
+export interface WatchSettings {
+  /** How long after it closed an undecided attempt is still asked about (at least 7 days). */
+  decisionWatchDays: number;
+  /** How long after its capture a paid attempt is asked about refunds made at the provider. */
+  reversalWatchDays: number;
+  /** First pause between two lookups of an undecided attempt, doubled after each, up to the cap. */
+  decisionFirstSeconds: number;
+  decisionMaxSeconds: number;
+  /** The same for paid attempts: a reversal is rarer and less urgent than a capture. */
+  reversalFirstSeconds: number;
+  reversalMaxSeconds: number;
+}
+
 /** Payment settings; see docs/decisions.md ("Payments"). */
 export interface PaymentConfig {
   /** `sandbox`: the two simulated gateways, in-process. Never in production. */
@@ -39,6 +53,16 @@ export interface PaymentConfig {
   providerTimeoutMs: number;
   /** Tries of an idempotent provider call (lookups, status checks) before it counts as failed. */
   providerLookupAttempts: number;
+  /** How long and how often the payment watch asks providers about undecided and paid attempts. */
+  watch: WatchSettings;
+  /** Days after the payment date during which a cancellation keeps no fee (FREE_LOOK_DAYS). */
+  freeLookDays: number;
+  /** The fee of a cancellation after the free look, a percentage of the order's payment share. */
+  cancellationFeePercent: number;
+  /** Period of the refund executor's pass (retries, and refunds a kick missed); 0 turns it off. */
+  refundIntervalSeconds: number;
+  /** The first retry of a refund after this many seconds, doubling up to an hour. */
+  refundRetryBaseSeconds: number;
 }
 
 /** Which provider serves each gateway, and the settings of those in use: read by providersConfig. */
@@ -60,6 +84,19 @@ export function paymentsConfig(read: EnvReader, { sandboxByDefault }: { sandboxB
     },
     providerTimeoutMs: read.integer('PAYMENT_PROVIDER_TIMEOUT_MS', 8000, 100, 60_000),
     providerLookupAttempts: read.integer('PAYMENT_PROVIDER_LOOKUP_ATTEMPTS', 2, 1, 5),
+    watch: {
+      // Providers may settle a payment days after its checkout (a bank's pending transfer): never fewer than 7.
+      decisionWatchDays: read.integer('PROVIDER_DECISION_WATCH_DAYS', 7, 7, 90),
+      reversalWatchDays: read.integer('PAYMENT_REVERSAL_WATCH_DAYS', 30, 0, 365),
+      decisionFirstSeconds: read.integer('PAYMENT_WATCH_FIRST_SECONDS', 60, 10, 3600),
+      decisionMaxSeconds: read.integer('PAYMENT_WATCH_MAX_SECONDS', 21_600, 60, 86_400),
+      reversalFirstSeconds: read.integer('PAYMENT_REVERSAL_WATCH_FIRST_SECONDS', 3600, 60, 86_400),
+      reversalMaxSeconds: read.integer('PAYMENT_REVERSAL_WATCH_MAX_SECONDS', 86_400, 60, 7 * 86_400),
+    },
+    freeLookDays: read.integer('FREE_LOOK_DAYS', 14, 0, 365),
+    cancellationFeePercent: read.integer('CANCELLATION_FEE_PERCENT', 10, 0, 100),
+    refundIntervalSeconds: read.integer('REFUND_INTERVAL_SECONDS', 15, 0, 86400),
+    refundRetryBaseSeconds: read.integer('REFUND_RETRY_BASE_SECONDS', 15, 1, 3600),
   };
 }
 

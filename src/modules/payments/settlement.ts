@@ -8,6 +8,7 @@ import type { GatewayReport } from './providers/gateway';
 import type { PaymentDeps } from './payment-deps';
 import { issuePolicyNumbers } from '../certificates';
 import { endedPaymentEventType, recordPaymentEvents } from '../webhooks';
+import { initialRefundStatus, recordRefund } from './refunds';
 
 /**
  * Locks, in this order, every order the attempt pays for (by id) and then the attempt itself,
@@ -37,13 +38,16 @@ export interface RecordedWord {
 }
 
 /** A capture: the orders it pays become PAID, the shares no order can take are owed back. */
-async function recordCapture(tx: EntityManager, attempt: PaymentAttempt, now: Date, deps: Pick<PaymentDeps, 'logger' | 'metrics'>) {
+async function recordCapture(tx: EntityManager, attempt: PaymentAttempt, now: Date, deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>) {
   const lines = attempt.orders.getItems();
   const plan = settlementPlan(
     lines.map((line) => ({ orderId: line.order.id, orderStatus: line.order.status, orderTotal: line.order.totalAmount, charged: line.amount })),
   );
   attempt.status = plan.attemptStatus;
   attempt.completedAt = now;
+  // The watch of an undecided payment ends here; a paid one is watched for reversals from its first step.
+  attempt.checkCount = 0;
+  attempt.nextCheckAt = null;
   attempt.refundAmount = plan.refundAmount;
   attempt.refundReason = plan.refundReason;
   const paid: Order[] = [];
@@ -57,6 +61,15 @@ async function recordCapture(tx: EntityManager, attempt: PaymentAttempt, now: Da
       line.settlement = 'REFUND_PENDING';
     }
   }
+  // Each share no order could take is a refund of its own, refunded by the executor where the provider can.
+  const owedLines = lines.filter((line) => line.settlement === 'REFUND_PENDING');
+  for (const line of owedLines) {
+    await recordRefund(tx, {
+      order: line.order, attempt, cause: 'LATE_CAPTURE', amount: line.amount, actor: 'payment-settlement', at: now,
+      status: initialRefundStatus(deps.gateways, attempt.gateway),
+    });
+  }
+  if (owedLines.length > 0) deps.kickRefunds?.();
   if (paid.length > 0) {
     await issuePolicyNumbers(tx, paid, now);
     await closeOpenAttempts(tx, paid.map((order) => order.id), attempt.id, 'ORDER_PAID', now);
@@ -84,7 +97,7 @@ export async function recordGatewayWord(
   attempt: PaymentAttempt,
   report: GatewayReport,
   now: Date,
-  deps: Pick<PaymentDeps, 'logger' | 'metrics'>,
+  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>,
 ): Promise<RecordedWord> {
   const effect = effectOfGatewayWord({ status: attempt.status, gatewayConfirmed: !!attempt.gatewayConfirmedAt }, report.status);
   if (effect.kind === 'REPLAY') return { effect, paidOrderRefs: [], refundAmount: 0 };

@@ -12,6 +12,7 @@ import type { Schemas } from '../../kernel/http/wire';
  */
 export type WebhookEventType = Schemas['WebhookEventType'];
 export type PaymentEventType = Extract<WebhookEventType, 'order.paid' | 'payment.failed' | 'payment.expired' | 'payment.cancelled' | 'payment.refund_pending'>;
+export type RefundEventType = Extract<WebhookEventType, 'refund.succeeded' | 'refund.failed'>;
 
 /** The payment an event is about, as the order sees it. */
 interface PaymentFacts {
@@ -76,10 +77,55 @@ export async function recordPaymentEvents(
   }
 }
 
-/** `order.cancelled`: an operator cancelled a pending order. */
-export async function recordOrderCancelledEvent(tx: EntityManager, order: Order, at: Date): Promise<void> {
+/** A refund as its events show it (amounts in minor units; the payments module builds it). */
+export interface RefundEventFacts {
+  refundRef: string;
+  amount: number;
+  cancellationFee: number;
+  currency: string;
+  status: string;
+  gateway: string;
+  paymentRef: string;
+  cause: string;
+}
+
+function refundData(refund: RefundEventFacts): Record<string, unknown> {
+  return {
+    refundRef: refund.refundRef,
+    amount: amountFromMinor(refund.amount),
+    cancellationFee: amountFromMinor(refund.cancellationFee),
+    currency: refund.currency,
+    status: refund.status,
+    gateway: refund.gateway,
+    paymentRef: refund.paymentRef,
+    cause: refund.cause,
+  };
+}
+
+/**
+ * `order.cancelled`: the order was cancelled (by its company through the API, by an operator, or
+ * because the provider reversed its payment), with the refund it made, if any.
+ */
+export async function recordOrderCancelledEvent(
+  tx: EntityManager,
+  order: Order,
+  at: Date,
+  cancellation: { reason: string; refund?: RefundEventFacts | null } = { reason: 'CANCELLED_BY_OPERATOR' },
+): Promise<void> {
   await tx.populate(order, ['group']);
-  recordWebhookEvent(tx, order.company.id, 'order.cancelled', { ...orderFacts(order, order.totalAmount), paymentRef: null, paymentStatus: null, reason: 'CANCELLED_BY_OPERATOR' }, at);
+  recordWebhookEvent(tx, order.company.id, 'order.cancelled', {
+    ...orderFacts(order, order.totalAmount),
+    paymentRef: cancellation.refund?.paymentRef ?? null,
+    paymentStatus: null,
+    reason: cancellation.reason,
+    refund: cancellation.refund ? refundData(cancellation.refund) : null,
+  }, at);
+}
+
+/** `refund.succeeded` / `refund.failed`: the money of a refund went back, or the provider refused it for good. */
+export async function recordRefundEvent(tx: EntityManager, type: RefundEventType, refund: RefundEventFacts, order: Order, at: Date): Promise<void> {
+  await tx.populate(order, ['group']);
+  recordWebhookEvent(tx, order.company.id, type, { ...orderFacts(order, refund.amount), ...refundData(refund) }, at);
 }
 
 /** The dates an `order.amended` event reports, before and after the change. */

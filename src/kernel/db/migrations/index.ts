@@ -14,8 +14,11 @@ import { Migration20261124110000_PolicyNumbers } from './Migration20261124110000
 import { Migration20261201090000_Webhooks } from './Migration20261201090000_Webhooks';
 import { Migration20261202090000_TokenCheckNotify } from './Migration20261202090000_TokenCheckNotify';
 import { Migration20261202090100_TravellerCounts } from './Migration20261202090100_TravellerCounts';
-import { Migration20261125224000_OrderAmendments } from './Migration20261125224000_OrderAmendments';
 import { Migration20261125221000_WebhookEndpointsSelfService } from './Migration20261125221000_WebhookEndpointsSelfService';
+import { Migration20261125222000_Refunds } from './Migration20261125222000_Refunds';
+import { Migration20261125222100_OrderCancellations } from './Migration20261125222100_OrderCancellations';
+import { Migration20261125223000_PaymentWatch } from './Migration20261125223000_PaymentWatch';
+import { Migration20261125224000_OrderAmendments } from './Migration20261125224000_OrderAmendments';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -34,6 +37,9 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261201090000_Webhooks', class: Migration20261201090000_Webhooks },
   { name: 'Migration20261202090000_TokenCheckNotify', class: Migration20261202090000_TokenCheckNotify },
   { name: 'Migration20261202090100_TravellerCounts', class: Migration20261202090100_TravellerCounts },
-  { name: 'Migration20261125224000_OrderAmendments', class: Migration20261125224000_OrderAmendments },
   { name: 'Migration20261125221000_WebhookEndpointsSelfService', class: Migration20261125221000_WebhookEndpointsSelfService },
+  { name: 'Migration20261125222000_Refunds', class: Migration20261125222000_Refunds },
+  { name: 'Migration20261125222100_OrderCancellations', class: Migration20261125222100_OrderCancellations },
+  { name: 'Migration20261125223000_PaymentWatch', class: Migration20261125223000_PaymentWatch },
+  { name: 'Migration20261125224000_OrderAmendments', class: Migration20261125224000_OrderAmendments },
 ];

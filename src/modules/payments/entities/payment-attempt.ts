@@ -1,6 +1,6 @@
 import { Collection, OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, OneToMany, Property, Unique } from '@mikro-orm/decorators/legacy';
-import type { AttemptStatus, ClosedReason } from '../rules/payment-attempt';
+import type { AttemptStatus, ClosedReason, ProviderReversalKind } from '../rules/payment-attempt';
 import type { Minor } from '../../../kernel/money';
 import { Company } from '../../partners/entities/company';
 import { MoneyType } from '../../../kernel/db/money-type';
@@ -27,7 +27,7 @@ export class PaymentAttempt extends UpdatableEntity {
   [OptionalProps]?:
     | 'id' | 'status' | 'group' | 'returnUrl' | 'completedAt' | 'closedReason' | 'supersededBy' | 'gatewayTransactionId'
     | 'gatewayConfirmedAt' | 'failureReason' | 'refundAmount' | 'refundReason' | 'refundedAt' | 'refundNote' | 'lastCheckedAt'
-    | 'providerRef' | 'checkoutUrl' | 'createdAt' | 'updatedAt';
+    | 'providerRef' | 'checkoutUrl' | 'createdAt' | 'updatedAt' | 'nextCheckAt' | 'checkCount' | 'providerReversal' | 'providerReversalAt';
 
   /** `<orderRef>-<epochMillis>` or `<groupRef>-<epochMillis>`; an opaque key everywhere else. */
   @Property({ type: 'text', unique: true }) paymentRef!: string;
@@ -95,6 +95,19 @@ export class PaymentAttempt extends UpdatableEntity {
   @Property({ type: 'text', nullable: true }) refundNote?: string;
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) lastCheckedAt?: Date;
+
+  /**
+   * When the payment watch (payment-watch.ts) asks the provider next; null: as soon as the attempt
+   * is due. Pushed back exponentially with `checkCount`, which restarts when the attempt is paid.
+   */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) nextCheckAt?: Date | null;
+
+  @Property({ type: 'integer' }) checkCount = 0;
+
+  /** What the provider said it gave back of a captured payment, on its own (a refund in its portal, a reversal). */
+  @Enum({ items: ['PARTIAL', 'FULL'], type: 'text', nullable: true }) providerReversal?: ProviderReversalKind;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) providerReversalAt?: Date;
 
   @OneToMany(() => PaymentAttemptOrder, (line) => line.attempt) orders = new Collection<PaymentAttemptOrder>(this);
 }

@@ -1,4 +1,4 @@
-import type { GatewayFinalStatus } from '../rules/payment-attempt';
+import type { GatewayFinalStatus, ProviderReversalKind } from '../rules/payment-attempt';
 import type { Minor } from '../../../kernel/money';
 import type { GatewayName } from '../entities/payment-attempt';
 import { ProviderUnavailableError } from '../../../kernel/errors';
@@ -25,8 +25,14 @@ export interface GatewayReport {
 /**
  * Answer of a server-side status lookup: a final word, or nothing decided yet. `confirmed` marks
  * a word the provider gave us server to server (a lookup): asking twice is not a replay attack.
+ * `reversal` says the provider gave money of this payment back on its own (a refund in its
+ * portal, a reversal): FULL comes with the final word FAILED (`REFUNDED_BY_PROVIDER`), PARTIAL
+ * with no final word. For a payment we had recorded as captured, the payment watch records it as
+ * a refund; for one we had not, a full one means the capture never paid anything.
  */
-export type GatewayLookup = { decided: true; report: GatewayReport; confirmed?: boolean } | { decided: false };
+export type GatewayLookup =
+  | { decided: true; report: GatewayReport; confirmed?: boolean; reversal?: ProviderReversalKind }
+  | { decided: false; reversal?: ProviderReversalKind };
 
 /**
  * Answer of a request to stop taking money for a payment:
@@ -90,9 +96,35 @@ export interface PaymentGateway {
    * with a lookup (DECIDED or UNDECIDED).
    */
   voidPayment(payment: PaymentAtGateway): Promise<GatewayVoid>;
+  /** Whether the provider refunds through an API (`API`) or only by hand in its portal (`MANUAL`). */
+  readonly refunds: 'API' | 'MANUAL';
+  /** Gives (part of) a captured payment back, idempotently per refund (see RefundRequest.retry). */
+  refund(request: RefundRequest): Promise<GatewayRefund>;
 }
 
 export type GatewayRegistry = ReadonlyMap<GatewayName, PaymentGateway>;
+
+/** One refund to make at the provider, for (part of) a captured payment. */
+export interface RefundRequest {
+  /** Our refund reference: the provider's idempotency key where it takes one. */
+  refundRef: string;
+  payment: PaymentAtGateway & { gatewayTransactionId?: string | null };
+  /** What goes back, in minor units (paisa); may be less than the payment (a partial refund). */
+  amount: Minor;
+  /** Whether this refund was tried before with an unknown outcome: the adapter looks before it refunds again. */
+  retry: boolean;
+  /** The part of the payment our other refunds already gave back (a group's other shares). */
+  refundedBefore: Minor;
+}
+
+/**
+ * Answer of a refund request:
+ * - REFUNDED: the money went back (now, or on an earlier try a lookup found);
+ * - MANUAL: the provider has no refund API, an operator refunds in its portal and confirms;
+ * - REFUSED: the provider refused for good (the reason is kept for the operator).
+ * A provider that is unavailable throws ProviderUnavailableError: the refund is tried again later.
+ */
+export type GatewayRefund = { kind: 'REFUNDED'; providerRefundRef: string } | { kind: 'MANUAL'; why: string } | { kind: 'REFUSED'; reason: string };
 
 /** The void answer of a gateway that cannot void: what its lookup says. */
 export function voidFromLookup(lookup: GatewayLookup): GatewayVoid {

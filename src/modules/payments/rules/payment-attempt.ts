@@ -16,6 +16,13 @@ export type GatewayFinalStatus = 'SUCCESS' | 'FAILED' | 'CANCELLED' | 'EXPIRED';
  */
 export type ClosedReason = 'SUPERSEDED' | 'EXPIRED' | 'ORDER_PAID' | 'ORDER_REPRICED' | 'ORDER_CANCELLED';
 
+/**
+ * What a provider said it gave back of a captured payment on its own (a refund in its portal, a
+ * reversal): PARTIAL (Khalti `Partially Refunded`, eSewa `PARTIAL_REFUND`) or FULL (`Refunded`,
+ * `FULL_REFUND`).
+ */
+export type ProviderReversalKind = 'PARTIAL' | 'FULL';
+
 export interface AttemptState {
   status: AttemptStatus;
   gatewayConfirmed: boolean;

@@ -1,6 +1,6 @@
 import type { EsewaConfig } from './settings';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { InvalidCallbackError, ProviderUnavailableError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayVoid, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
+import { InvalidCallbackError, ProviderUnavailableError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayRefund, type GatewayVoid, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
 import { asRecord, callProvider, withLookupRetries, type ProviderCallPolicy } from '../provider-http';
 import { lookupFromOutcome } from '../provider-outcome';
 import { ReturnLookupCache } from '../return-lookup-cache';
@@ -27,6 +27,13 @@ export interface EsewaPages {
  */
 export class EsewaGateway implements PaymentGateway {
   readonly provider = PROVIDER;
+  /** ePay v2 publishes no refund API: the merchant refunds in the eSewa portal and the operator confirms it. */
+  readonly refunds = 'MANUAL';
+
+  async refund(): Promise<GatewayRefund> {
+    return { kind: 'MANUAL', why: 'eSewa ePay v2 has no refund API: refund in the merchant portal, then ops refund confirm' };
+  }
+
   private readonly returnLookups = new ReturnLookupCache();
 
   constructor(

@@ -1,6 +1,7 @@
 import { decimalStringFromMinor, minorFromDecimalString, type Minor } from '../../../../kernel/money';
 import type { GatewayReport, PaymentAtGateway } from '../gateway';
 import { finalOutcome, type ProviderOutcome } from '../provider-outcome';
+import type { ProviderReversalKind } from '../../rules/payment-attempt';
 
 /** The request form of eSewa ePay v2, in the order eSewa documents it. */
 export interface EsewaForm {
@@ -45,10 +46,10 @@ export function parseEsewaData(json: string): unknown {
 }
 
 /** Status-check statuses: COMPLETE, PENDING, FULL_REFUND, PARTIAL_REFUND, AMBIGUOUS, NOT_FOUND, CANCELED. */
-const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'>> = {
+const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'> & { reversal?: ProviderReversalKind }> = {
   COMPLETE: { status: 'SUCCESS' },
   CANCELED: { status: 'CANCELLED', reason: 'CANCELLED_AT_PROVIDER' },
-  FULL_REFUND: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER' },
+  FULL_REFUND: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER', reversal: 'FULL' },
 };
 
 /**
@@ -65,7 +66,7 @@ export function statusOutcome(body: Record<string, unknown>, payment: PaymentAtG
     return 'error_message' in body ? { kind: 'OPEN', status: 'NOT_FOUND', warn: false } : { kind: 'UNREADABLE', why: 'status check without a status' };
   }
   const word = FINAL[status];
-  if (!word) return { kind: 'OPEN', status, warn: NEEDS_OPERATOR.has(status) };
+  if (!word) return { kind: 'OPEN', status, warn: NEEDS_OPERATOR.has(status), ...(status === 'PARTIAL_REFUND' && { reversal: 'PARTIAL' as const }) };
   if (product !== productCode || uuid !== payment.paymentRef) return { kind: 'UNREADABLE', why: 'status check answered about another payment' };
   const amount = minorFromEsewa(total);
   if (amount === undefined) return { kind: 'UNREADABLE', why: 'status check without a readable total_amount' };

@@ -1,5 +1,5 @@
 import type { KhaltiConfig } from './settings';
-import { InvalidCallbackError, ProviderUnavailableError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayVoid, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
+import { InvalidCallbackError, ProviderUnavailableError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayRefund, type GatewayVoid, type RefundRequest, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
 import { asRecord, callProvider, withLookupRetries, type ProviderCallPolicy } from '../provider-http';
 import { lookupFromOutcome } from '../provider-outcome';
 import { ReturnLookupCache } from '../return-lookup-cache';
@@ -73,6 +73,48 @@ export class KhaltiGateway implements PaymentGateway {
     if (lookup === NOT_FOUND) return { kind: 'UNDECIDED' };
     if (lookup.decided && lookup.report.status === 'EXPIRED') return { kind: 'VOIDED' };
     return voidFromLookup(lookup);
+  }
+
+  readonly refunds = 'API';
+
+  /**
+   * Khalti's refund API (docs.khalti.com/api/refund): POST merchant-transaction/{transaction_id}/refund/
+   * beside the v2 root, no body for a full refund, `amount` in paisa for a partial one. The
+   * transaction id comes from a lookup, which also shows, before a retry whose first try has an
+   * unknown outcome, whether the money already went back (Refunded, or Partially Refunded beyond
+   * what our other refunds account for), so a refund is never made twice.
+   */
+  async refund(request: RefundRequest): Promise<GatewayRefund> {
+    const { payment } = request;
+    if (!payment.providerRef) return { kind: 'REFUSED', reason: 'no Khalti payment (pidx) to refund' };
+    const answer = await withLookupRetries(this.policy, () => this.call('/epayment/lookup/', { pidx: payment.providerRef }));
+    const looked = asRecord(answer.body);
+    if (answer.status !== 200 && answer.status !== 400) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `lookup answered HTTP ${answer.status}`);
+    const transactionId = typeof looked.transaction_id === 'string' && looked.transaction_id !== '' ? looked.transaction_id : null;
+    const status = typeof looked.status === 'string' ? looked.status : '';
+    const full = request.amount + request.refundedBefore >= payment.amount && request.refundedBefore === 0;
+    if (request.retry && (status === 'Refunded' || (status === 'Partially Refunded' && !full && request.refundedBefore === 0))) {
+      return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId ?? payment.providerRef}` };
+    }
+    if (request.retry && status === 'Partially Refunded' && request.refundedBefore > 0) {
+      // Another share's partial refund is on the same transaction: Khalti's status cannot tell whether ours went too.
+      return { kind: 'MANUAL', why: 'Khalti shows partial refunds on this payment and cannot say whether this one went through: check the merchant portal' };
+    }
+    if (status === 'Refunded') return { kind: 'REFUSED', reason: 'Khalti shows the payment already refunded in full (not by this refund)' };
+    if (status !== 'Completed' && status !== 'Partially Refunded') return { kind: 'REFUSED', reason: `Khalti shows the payment ${status || 'in no known state'}; nothing to refund` };
+    if (!transactionId) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', 'lookup gave no transaction_id to refund');
+    const refundUrl = `${this.settings.baseUrl.replace(/\/v2$/, '')}/merchant-transaction/${encodeURIComponent(transactionId)}/refund/`;
+    const body = full ? {} : { amount: request.amount };
+    const refunded = await callProvider(PROVIDER, refundUrl, {
+      method: 'POST',
+      headers: { Authorization: `Key ${this.settings.secretKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(body),
+    }, this.policy);
+    const detail = asRecord(refunded.body).detail;
+    if (refunded.status === 200) return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId}` };
+    if (refunded.status >= 500 || refunded.status === 429) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `refund answered HTTP ${refunded.status}`);
+    this.policy.logger.error({ provider: PROVIDER, status: refunded.status, refundRef: request.refundRef, detail }, 'Khalti refused the refund');
+    return { kind: 'REFUSED', reason: `Khalti refused the refund (HTTP ${refunded.status}${typeof detail === 'string' ? `: ${detail.slice(0, 200)}` : ''})` };
   }
 
   private call(path: string, json: Record<string, unknown>) {

@@ -1,27 +1,38 @@
 import type { GatewayReport, PaymentAtGateway, ReturnQuery } from '../gateway';
 import { finalOutcome, type ProviderOutcome } from '../provider-outcome';
+import type { ProviderReversalKind } from '../../rules/payment-attempt';
 
 // Khalti's wire format (docs.khalti.com, Web Checkout KPG-2). Amounts are integer paisa on both
 // the return and the lookup. Lookup statuses: Completed, Pending, Initiated, Refunded, Expired,
 // User canceled, Partially Refunded.
 
-/** Final lookup states and the word each is for us; a refund before we heard of the capture leaves the order unpaid. */
-const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'>> = {
+/**
+ * Final lookup states and the word each is for us; a refund before we heard of the capture leaves
+ * the order unpaid, one after it is a reversal the payment watch records (payment-watch.ts).
+ */
+const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'> & { reversal?: ProviderReversalKind }> = {
   Completed: { status: 'SUCCESS' },
   'User canceled': { status: 'CANCELLED', reason: 'CANCELLED_BY_CUSTOMER' },
   Expired: { status: 'EXPIRED', reason: 'EXPIRED_AT_PROVIDER' },
-  Refunded: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER' },
+  Refunded: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER', reversal: 'FULL' },
 };
 
-/** Not decided yet; Partially Refunded keeps part of the money, which no order can take: an operator's case. */
-const OPEN: Record<string, boolean> = { Pending: false, Initiated: false, 'Partially Refunded': true };
+/**
+ * Not decided yet. Partially Refunded keeps part of the money: for a payment we never recorded
+ * as captured no order can take it (an operator's case); for a paid one it is a partial reversal.
+ */
+const OPEN: Record<string, { warn: boolean; reversal?: ProviderReversalKind }> = {
+  Pending: { warn: false },
+  Initiated: { warn: false },
+  'Partially Refunded': { warn: true, reversal: 'PARTIAL' },
+};
 
 export function lookupOutcome(body: Record<string, unknown>, payment: PaymentAtGateway, now: Date): ProviderOutcome {
   const { pidx, status, total_amount: total, transaction_id: transactionId } = body;
   if (pidx !== payment.providerRef) return { kind: 'UNREADABLE', why: 'lookup answered about another pidx' };
   if (typeof status !== 'string') return { kind: 'UNREADABLE', why: 'lookup without a status' };
-  const warn = OPEN[status];
-  if (warn !== undefined) return { kind: 'OPEN', status, warn };
+  const open = OPEN[status];
+  if (open !== undefined) return { kind: 'OPEN', status, ...open };
   const word = FINAL[status];
   if (!word) return { kind: 'OPEN', status, warn: true };
   if (typeof total !== 'number' || !Number.isSafeInteger(total) || total < 0) return { kind: 'UNREADABLE', why: 'lookup without an integer total_amount' };

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SandboxGatewayPayment } from './entities/sandbox-gateway-payment';
 import { verifySignedCallback } from '../callback-signature';
-import { InvalidCallbackError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayReport, type GatewayVoid, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
+import { InvalidCallbackError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayRefund, type GatewayReport, type RefundRequest, type GatewayVoid, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
 import { findSandboxDecision, recordSandboxDecision, VOIDED_BY_MERCHANT } from './sandbox-ledger';
 
 /**
@@ -70,6 +70,16 @@ export class SandboxGateway implements PaymentGateway {
       if (voided) return { kind: 'VOIDED' };
     }
     return voidFromLookup(await this.lookupStatus(payment));
+  }
+
+  /** The card gateway refunds at once (like a card acquirer's refund API); the wallet, like eSewa, only by hand. */
+  get refunds(): 'API' | 'MANUAL' {
+    return this.canVoid ? 'API' : 'MANUAL';
+  }
+
+  async refund(request: RefundRequest): Promise<GatewayRefund> {
+    if (!this.canVoid) return { kind: 'MANUAL', why: 'the sandbox wallet has no refund API: refund by hand, then ops refund confirm' };
+    return { kind: 'REFUNDED', providerRefundRef: `SBX-${request.refundRef}` };
   }
 
   /** The sandbox's own signing, used by its checkout page to send the browser back. */

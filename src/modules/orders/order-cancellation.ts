@@ -1,0 +1,264 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { decimalStringFromMinor, type Minor } from '../../kernel/money';
+import { conflict, invalid } from '../../kernel/errors';
+import type { Principal } from '../../kernel/http/request-scope';
+import { OperatorRefusal } from '../../kernel/operator-refusal';
+import { Order, OrderStatus } from './entities/order';
+import { OrderCancellation } from './entities/order-cancellation';
+import { PaymentAttemptOrder } from '../payments/entities/payment-attempt-order';
+import type { PaymentAttempt } from '../payments/entities/payment-attempt';
+import { Refund } from '../payments/entities/refund';
+import { findOrder, resolveOrder } from './order-lookup';
+import { recordAudit } from './audit-log';
+import { lockPromoCodes, ORDER_PROMO_POPULATE, pricePartsOf, releaseUses, slotsOfOrder, writeSlots } from './promo-slot-store';
+import { clearSlots, projectTotals } from './rules/promo-slots';
+import { cancellationFingerprint, cancellationTerms, type CancellationReason, type CancellationSettings, type CancellationTerms, type PartnerCancellationReason } from './rules/cancellation';
+import { recordOrderCancelledEvent } from '../webhooks';
+
+
+/**
+ * What the orders module needs of payments to cancel an order (payments builds on orders, so
+ * orders cannot import it): given through the request scope's services like
+ * promoAtOrderCreation, made by payments' `cancellationPayments(deps)`.
+ */
+export interface CancellationPayments {
+  settings: CancellationSettings;
+  /**
+   * Runs `change` (one whole transaction that calls assertNoOpenAttempts) with the order's open
+   * checkouts put to their gateways first: a capture settles the order PAID before `change` runs
+   * again; the others are closed (their ids passed to `change`).
+   */
+  withOpenAttemptsClosed<T>(em: EntityManager, change: (closedBefore: readonly string[]) => Promise<T>): Promise<T>;
+  assertNoOpenAttempts(tx: EntityManager, orderIds: string[]): Promise<void>;
+  /** Records the refund of a paid share in the caller's transaction (PENDING, or MANUAL where the provider has no refund API). */
+  recordRefund(tx: EntityManager, input: { order: Order; attempt: PaymentAttempt; amount: Minor; fee: Minor; actor: string; at: Date }): Promise<Refund>;
+  /** After commit: the executor makes the refund now rather than at its next pass. */
+  kickRefunds(): void;
+}
+
+export interface CancellationInput {
+  reason: PartnerCancellationReason;
+  note?: string;
+}
+
+/** The terms a preview shows, with the order's reference and currency. */
+export interface CancellationPreview extends CancellationTerms {
+  orderRef: string;
+  currency: string;
+}
+
+/** A cancelled order, as the cancellation answer and the order detail show it. */
+export interface CancellationView {
+  order: Order;
+  cancellation: OrderCancellation;
+  refund: Refund | null;
+  /** The order was unpaid when asked, and a checkout the customer had just paid made it PAID first. */
+  paidWhileCancelling: boolean;
+  /** The answer of an earlier request with the same Idempotency-Key. */
+  replayed: boolean;
+  /** For the operator: promo codes given back and checkouts closed. */
+  releasedCodes: string[];
+  closedPaymentRefs: string[];
+}
+
+/** POST /orders/{orderRef}/cancellation/preview: the terms now, nothing changed, no gateway asked. */
+export async function previewCancellation(em: EntityManager, principal: Principal, identifier: string, settings: CancellationSettings, now = new Date()): Promise<CancellationPreview> {
+  const { order } = await resolveOrder(em, principal, identifier, { intent: 'ACT', populate: [] });
+  const terms = await termsOf(em, order, settings, now, false);
+  return { ...terms, orderRef: order.orderRef, currency: order.currency };
+}
+
+/**
+ * POST /orders/{orderRef}/cancellation under its Idempotency-Key: one transaction, behind a
+ * transaction-scoped advisory lock on (company, key) so that requests with one key, from any
+ * number of processes, run one after another and the later ones answer the first one's result
+ * (or a 409 when they asked for something else). Open checkouts of a pending order are put to
+ * their gateways first (CancellationPayments.withOpenAttemptsClosed).
+ */
+export async function cancelOrderForPartner(
+  em: EntityManager,
+  principal: Principal,
+  identifier: string,
+  input: CancellationInput,
+  idempotencyKey: string,
+  payments: CancellationPayments,
+  now = new Date(),
+): Promise<CancellationView> {
+  const key = idempotencyKey.toLowerCase();
+  const view = await payments.withOpenAttemptsClosed(em, (closedBefore) => em.fork().transactional(async (tx) => {
+    await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`cancel:${principal.companyId}:${key}`], 'all', tx.getTransactionContext());
+    const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true, populate: [...ORDER_PROMO_POPULATE] });
+    const fingerprint = cancellationFingerprint(order.id, input);
+    const previous = await tx.findOne(OrderCancellation, { company: principal.companyId, idempotencyKey: key });
+    if (previous) {
+      if (previous.requestFingerprint !== fingerprint) {
+        throw conflict('This Idempotency-Key was already used for a different cancellation request; use a new key for a new request');
+      }
+      return { order, cancellation: previous, refund: await cancellationRefund(tx, order.id), paidWhileCancelling: false, replayed: true, releasedCodes: [], closedPaymentRefs: [] };
+    }
+    return applyCancellation(tx, order, {
+      reason: input.reason, note: input.note ?? null, actor: `api:${principal.companyId}`, company: principal.companyId, idempotencyKey: key, fingerprint,
+    }, payments, now, closedBefore, false);
+  }));
+  if (view.refund) payments.kickRefunds();
+  return view;
+}
+
+/**
+ * `ops order cancel`: the operator cancels any order that is not cancelled yet: a pending one
+ * (as before), and, with a note, a paid one even once its cover has started (the refund follows
+ * the fee rule of its payment date).
+ */
+export async function cancelOrderAsOperator(
+  em: EntityManager,
+  identifier: string,
+  options: { actor: string; note?: string | null },
+  payments: CancellationPayments,
+  now = new Date(),
+): Promise<CancellationView> {
+  const view = await payments.withOpenAttemptsClosed(em, (closedBefore) => em.fork().transactional(async (tx) => {
+    const order = await findOrder(tx, identifier, { lockForUpdate: true, populate: [...ORDER_PROMO_POPULATE] });
+    if (order.status !== OrderStatus.Pending && !options.note) {
+      throw new OperatorRefusal(`order ${order.orderRef} is ${order.status}; only a PENDING order can be cancelled without --note (a paid order is cancelled with a refund: give --note)`);
+    }
+    return applyCancellation(tx, order, { reason: 'OPERATOR', note: options.note ?? null, actor: options.actor }, payments, now, closedBefore, true);
+  }));
+  if (view.refund) payments.kickRefunds();
+  return view;
+}
+
+interface CancellationRecord {
+  reason: CancellationReason;
+  note: string | null;
+  actor: string;
+  company?: string;
+  idempotencyKey?: string;
+  fingerprint?: string;
+}
+
+async function applyCancellation(
+  tx: EntityManager,
+  order: Order,
+  record: CancellationRecord,
+  payments: CancellationPayments,
+  now: Date,
+  closedBefore: readonly string[],
+  asOperator: boolean,
+): Promise<CancellationView> {
+  const refuse = (message: string) => (asOperator ? new OperatorRefusal(message) : invalid(message));
+  const existing = order.status === OrderStatus.Cancelled ? await tx.findOne(OrderCancellation, { order: order.id }) : null;
+  const terms = await termsOf(tx, order, payments.settings, now, asOperator, existing?.cancelledAt);
+  if (!terms.cancellable) throw refuse(terms.notCancellableReason ?? `Order ${order.orderRef} cannot be cancelled`);
+
+  const previousStatus = order.status;
+  let releasedCodes: string[] = [];
+  let refund: Refund | null = null;
+  if (terms.rule === 'UNPAID') {
+    // Nothing may still take money for it: an open checkout is put to its gateway first (and this runs again).
+    await payments.assertNoOpenAttempts(tx, [order.id]);
+    releasedCodes = await releasePromoSlots(tx, order);
+  } else {
+    const share = await paidShare(tx, order.id);
+    if (share && terms.refundAmount + terms.cancellationFee > 0) {
+      refund = await payments.recordRefund(tx, { order, attempt: share.attempt, amount: terms.refundAmount, fee: terms.cancellationFee, actor: record.actor, at: now });
+    }
+  }
+  order.status = OrderStatus.Cancelled;
+  const cancellation = tx.create(OrderCancellation, {
+    order,
+    reason: record.reason,
+    note: record.note,
+    cancelledAt: now,
+    actor: record.actor,
+    company: record.company ?? null,
+    idempotencyKey: record.idempotencyKey ?? null,
+    requestFingerprint: record.fingerprint ?? null,
+  });
+  const closed = closedBefore.length > 0 ? await tx.find(PaymentAttemptOrder, { attempt: { id: { $in: [...closedBefore] } }, order: order.id }, { populate: ['attempt'] }) : [];
+  const closedPaymentRefs = closed.map((line) => line.attempt.paymentRef).sort();
+  recordAudit(tx, {
+    actor: record.actor,
+    action: 'ORDER_CANCELLED',
+    order,
+    at: now,
+    details: {
+      previousStatus,
+      reason: record.reason,
+      ...(record.note ? { note: record.note } : {}),
+      rule: terms.rule,
+      refundRef: refund?.refundRef ?? null,
+      refundAmount: decimalStringFromMinor(terms.refundAmount),
+      cancellationFee: decimalStringFromMinor(terms.cancellationFee),
+      currency: order.currency,
+      releasedPromoCodes: releasedCodes,
+      closedPaymentRefs,
+    },
+  });
+  await recordOrderCancelledEvent(tx, order, now, {
+    reason: record.reason === 'OPERATOR' ? 'CANCELLED_BY_OPERATOR' : record.reason,
+    refund: refund ? refundEventFacts(refund) : null,
+  });
+  await tx.flush();
+  // A checkout the customer paid while this request closed it: settled (PAID) just now, then cancelled with its refund.
+  const paidWhileCancelling = !!order.paidAt && order.paidAt.getTime() >= now.getTime();
+  return { order, cancellation, refund, paidWhileCancelling, replayed: false, releasedCodes, closedPaymentRefs };
+}
+
+async function termsOf(em: EntityManager, order: Order, settings: CancellationSettings, now: Date, asOperator: boolean, cancelledAt?: Date): Promise<CancellationTerms> {
+  const paid = order.paidAt && order.status !== OrderStatus.Cancelled ? await paidShare(em, order.id) : null;
+  let when = cancelledAt;
+  if (order.status === OrderStatus.Cancelled && !when) when = (await em.findOne(OrderCancellation, { order: order.id }))?.cancelledAt;
+  return cancellationTerms({
+    orderRef: order.orderRef,
+    status: order.status,
+    coverageStartDate: order.coverageStartDate,
+    paidAt: order.paidAt,
+    paidShare: paid?.amount ?? 0,
+    cancelledAt: when,
+  }, now, settings, asOperator);
+}
+
+/** The share of the payment that paid the order, with its attempt. */
+async function paidShare(em: EntityManager, orderId: string): Promise<{ attempt: PaymentAttempt; amount: Minor } | null> {
+  const line = await em.findOne(PaymentAttemptOrder, { order: orderId, settlement: 'PAID' }, { populate: ['attempt'] });
+  return line ? { attempt: line.attempt, amount: line.amount } : null;
+}
+
+/** An unpaid order's promo slots are emptied and each code's use given back (as a promo removal would). */
+async function releasePromoSlots(tx: EntityManager, order: Order): Promise<string[]> {
+  const slots = slotsOfOrder(order);
+  const change = clearSlots(slots);
+  const released = [slots.company?.code, slots.agent?.code].filter((code): code is string => !!code);
+  if (change.changed) {
+    await lockPromoCodes(tx, change.release);
+    for (const codeId of change.release) await releaseUses(tx, codeId, 1);
+    writeSlots(order, change.slots, projectTotals(pricePartsOf(order), change.slots));
+  }
+  return released;
+}
+
+/** The refund a cancellation made for the order (or the reversal at the provider that cancelled it), if any. */
+export function cancellationRefund(em: EntityManager, orderId: string): Promise<Refund | null> {
+  return em.findOne(Refund, { order: orderId, cause: { $in: ['CANCELLATION', 'PROVIDER_REVERSAL'] } }, { populate: ['attempt'], orderBy: { createdAt: 'asc' } });
+}
+
+/** The cancellation of an order and its refund, for the order detail; null for an order not cancelled. */
+export async function cancellationOf(em: EntityManager, order: Order): Promise<{ cancellation: OrderCancellation; refund: Refund | null } | null> {
+  if (order.status !== OrderStatus.Cancelled) return null;
+  const cancellation = await em.findOne(OrderCancellation, { order: order.id });
+  if (!cancellation) return null;
+  return { cancellation, refund: await cancellationRefund(em, order.id) };
+}
+
+function refundEventFacts(refund: Refund) {
+  return {
+    refundRef: refund.refundRef,
+    amount: refund.amount,
+    cancellationFee: refund.fee,
+    currency: refund.currency,
+    status: refund.status,
+    gateway: refund.gateway.toUpperCase(),
+    paymentRef: refund.attempt.paymentRef,
+    cause: refund.cause,
+  };
+}

@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import { addDays, kathmanduToday } from '../../../kernel/business-date';
+import type { Minor } from '../../../kernel/money';
+
+/**
+ * The cancellation rules of DESIGN "After the sale: cancellation", in Nepal business dates.
+ * Pure: the use case loads the facts and applies the terms.
+ */
+/** A partner's reasons (the contract's CancellationReason); the operator's is OPERATOR, the reversal watch's PAYMENT_REVERSED. */
+export type PartnerCancellationReason = 'TRIP_CANCELLED' | 'TRAVELLER_REQUEST' | 'DUPLICATE_BOOKING' | 'OTHER';
+export type CancellationReason = PartnerCancellationReason | 'OPERATOR' | 'PAYMENT_REVERSED';
+
+export type CancellationRule = 'UNPAID' | 'FREE_LOOK' | 'CANCELLATION_FEE' | 'COVER_STARTED' | 'ALREADY_CANCELLED';
+
+export interface CancellationSettings {
+  /** Days after the payment date during which a cancellation keeps no fee (FREE_LOOK_DAYS, 14). */
+  freeLookDays: number;
+  /** The fee after the free look, a percentage of the order's payment share (CANCELLATION_FEE_PERCENT, 10). */
+  cancellationFeePercent: number;
+}
+
+export interface CancellationFacts {
+  orderRef: string;
+  status: string;
+  /** First day of cover (`YYYY-MM-DD`, Nepal date). */
+  coverageStartDate: string;
+  paidAt?: Date | null;
+  /** What the order's payment took for it (its share of a group payment); 0 when unpaid. */
+  paidShare: Minor;
+  cancelledAt?: Date | null;
+}
+
+export interface CancellationTerms {
+  rule: CancellationRule;
+  cancellable: boolean;
+  notCancellableReason: string | null;
+  refundAmount: Minor;
+  cancellationFee: Minor;
+}
+
+/**
+ * What cancelling now does. `asOperator`: the operator may cancel a paid order whose cover has
+ * started (it still gets the fee rule of its payment date); partners may not.
+ */
+export function cancellationTerms(facts: CancellationFacts, now: Date, settings: CancellationSettings, asOperator = false): CancellationTerms {
+  const none = { refundAmount: 0, cancellationFee: 0 };
+  if (facts.status === 'CANCELLED') {
+    const when = facts.cancelledAt ? ` on ${facts.cancelledAt.toISOString()}` : '';
+    return { rule: 'ALREADY_CANCELLED', cancellable: false, notCancellableReason: `Order ${facts.orderRef} was already cancelled${when}`, ...none };
+  }
+  if (facts.status === 'PENDING' && !facts.paidAt) return { rule: 'UNPAID', cancellable: true, notCancellableReason: null, ...none };
+  const today = kathmanduToday(now);
+  const started = facts.coverageStartDate <= today || facts.status === 'COMPLETED' || facts.status === 'CLOSED';
+  if (started && !asOperator) {
+    return {
+      rule: 'COVER_STARTED',
+      cancellable: false,
+      notCancellableReason: facts.status === 'PENDING' || facts.status === 'PAID'
+        ? `The cover of order ${facts.orderRef} started on ${facts.coverageStartDate}; it can no longer be cancelled through the API`
+        : `Order ${facts.orderRef} is ${facts.status}; its cover has run, it can no longer be cancelled through the API`,
+      ...none,
+    };
+  }
+  const paidOn = kathmanduToday(facts.paidAt ?? now);
+  if (today <= addDays(paidOn, settings.freeLookDays)) {
+    return { rule: 'FREE_LOOK', cancellable: true, notCancellableReason: null, refundAmount: facts.paidShare, cancellationFee: 0 };
+  }
+  const fee = cancellationFee(facts.paidShare, settings.cancellationFeePercent);
+  return { rule: 'CANCELLATION_FEE', cancellable: true, notCancellableReason: null, refundAmount: facts.paidShare - fee, cancellationFee: fee };
+}
+
+/** `percent` of the share, rounded down to the paisa (in the traveller's favour). */
+export function cancellationFee(share: Minor, percent: number): Minor {
+  const basisPoints = Math.round(percent * 100);
+  return Math.floor((share * basisPoints) / 10000);
+}
+
+/** The fingerprint a cancellation's Idempotency-Key is bound to: the order and the body. */
+export function cancellationFingerprint(orderId: string, body: { reason: string; note?: string | null }): string {
+  return createHash('sha256').update(JSON.stringify({ orderId, reason: body.reason, note: body.note ?? null })).digest('hex');
+}

@@ -1,0 +1,23 @@
+import type { CancellationPayments } from '../orders';
+import type { PaymentDeps } from './payment-deps';
+import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
+import { initialRefundStatus, recordRefund } from './refunds';
+
+/**
+ * What the orders module's cancellation needs of payments (orders cannot import payments):
+ * the open-attempt closing of "Money is never ambiguous", the refund record, the executor's kick
+ * and the fee settings. Given to orders through the request scope's services.
+ */
+export function cancellationPayments(deps: PaymentDeps): CancellationPayments {
+  return {
+    settings: { freeLookDays: deps.payments.freeLookDays, cancellationFeePercent: deps.payments.cancellationFeePercent },
+    withOpenAttemptsClosed: (em, change) => withOpenAttemptsClosed(em, deps, 'ORDER_CANCELLED', change),
+    assertNoOpenAttempts,
+    recordRefund: (tx, input) => recordRefund(tx, {
+      ...input,
+      cause: 'CANCELLATION',
+      status: initialRefundStatus(deps.gateways, input.attempt.gateway),
+    }),
+    kickRefunds: () => deps.kickRefunds?.(),
+  };
+}

@@ -1,0 +1,142 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { decimalStringFromMinor } from '../../kernel/money';
+import { OrderStatus, type Order } from '../orders/entities/order';
+import { OrderCancellation } from '../orders/entities/order-cancellation';
+import { recordAudit, type CancellationReason } from '../orders';
+import { recordOrderCancelledEvent, recordRefundEvent } from '../webhooks';
+import type { PaymentAttempt } from './entities/payment-attempt';
+import type { PaymentAttemptOrder } from './entities/payment-attempt-order';
+import { Refund } from './entities/refund';
+import type { PaymentDeps } from './payment-deps';
+import { recordRefund, refundAuditDetails, refundEventFacts } from './refunds';
+import type { ProviderReversalKind } from './rules/payment-attempt';
+import { reversalPlan } from './rules/payment-watch';
+
+export type ReversalOutcome = 'REVERSED' | 'PARTIALLY_REVERSED' | 'UNCHANGED';
+
+/** Who the audit log and the refund records name for what the watch found. */
+const ACTOR = 'reversal-watch';
+
+/** Why an order whose payment the provider gave back in full is cancelled. */
+export const PAYMENT_REVERSED = 'PAYMENT_REVERSED' satisfies CancellationReason;
+
+/**
+ * Records what the provider says it gave back of a paid attempt (locked by
+ * lockAttemptForSettlement), in the caller's transaction:
+ * - FULL (Khalti `Refunded`, eSewa `FULL_REFUND`): every share of the payment went back. What our
+ *   own refund records do not already account for is recorded as a refund SUCCEEDED (cause
+ *   PROVIDER_REVERSAL, the provider's reference, not executed by us), and our refunds still waiting
+ *   to be made are done (the provider already gave the money). Each order the payment paid is
+ *   cancelled with reason PAYMENT_REVERSED: its policy is void. Every share reads REFUNDED, and
+ *   the attempt too (`refundAmount` its whole amount). Webhooks `refund.succeeded` and
+ *   `order.cancelled`.
+ * - PARTIAL (`Partially Refunded`, `PARTIAL_REFUND`): neither provider says how much went back. When
+ *   none of our refunds explains it, it is recorded on the attempt and logged for an operator; the
+ *   policy stays (the customer still paid for part of it) and the watch goes on, in case it
+ *   becomes full.
+ * A word already recorded changes nothing.
+ */
+export async function recordProviderReversal(
+  tx: EntityManager,
+  attempt: PaymentAttempt,
+  kind: ProviderReversalKind,
+  gatewayReference: string | undefined,
+  now: Date,
+  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways'>,
+): Promise<ReversalOutcome> {
+  if (attempt.status !== 'SUCCESS' || attempt.providerReversal === 'FULL' || attempt.providerReversal === kind) return 'UNCHANGED';
+  const ours = await tx.find(Refund, { attempt: attempt.id, status: { $ne: 'FAILED' } }, { orderBy: { createdAt: 'asc' } });
+  const provider = deps.gateways.get(attempt.gateway === 'cash' ? 'card_gateway' : attempt.gateway)?.provider;
+  const log = { paymentRef: attempt.paymentRef, gateway: attempt.gateway, provider, kind, gatewayReference };
+
+  if (kind === 'PARTIAL') {
+    // Our own partial refund (a cancelled order of a group, a fee kept) reads the same at the provider.
+    if (ours.length > 0) return 'UNCHANGED';
+    attempt.providerReversal = 'PARTIAL';
+    attempt.providerReversalAt = now;
+    deps.logger.error(log, 'the provider gave part of a paid payment back, without saying how much: an operator must record it');
+    deps.metrics?.paymentOutcomes.inc({ gateway: attempt.gateway, outcome: 'PARTIALLY_REVERSED_AT_PROVIDER' });
+    return 'PARTIALLY_REVERSED';
+  }
+
+  attempt.providerReversal = 'FULL';
+  attempt.providerReversalAt = now;
+  const lines = attempt.orders.getItems();
+  const plan = reversalPlan(
+    lines.map((line) => ({ orderId: line.order.id, share: line.amount, settlement: line.settlement ?? null, orderCancelled: line.order.status === OrderStatus.Cancelled })),
+    ours.map((refund) => ({ orderId: refund.order.id, amount: refund.amount })),
+  );
+  // The provider gave everything back: our refunds not made yet are made (by the provider).
+  for (const refund of ours.filter((r) => r.status === 'PENDING' || r.status === 'MANUAL')) await completeByProvider(tx, refund, gatewayReference, now);
+  if (plan.cancel.length === 0 && [...plan.remainder.values()].every((owed) => owed === 0)) {
+    // Our own refunds gave all of it back (Khalti reads Refunded after our refund call): nothing is new.
+    return 'UNCHANGED';
+  }
+  const reference = gatewayReference ?? attempt.gatewayTransactionId ?? undefined;
+  let recorded = 0;
+  for (const line of lines) {
+    const owed = plan.remainder.get(line.order.id) ?? 0;
+    const refund = owed > 0
+      ? await recordRefund(tx, {
+        order: line.order, attempt, cause: 'PROVIDER_REVERSAL', amount: owed, actor: ACTOR, at: now, status: 'SUCCEEDED',
+        provider, providerRefundRef: reference, note: `refunded at the provider (${provider ?? attempt.gateway}), found by the payment watch; not executed by us`,
+      })
+      : undefined;
+    if (refund) recorded += 1;
+    if (plan.cancel.includes(line.order.id)) await cancelForReversal(tx, line, attempt, refund, now);
+    // All of it went back: no share pays an order any more, whoever refunded it.
+    line.settlement = 'REFUNDED';
+  }
+  // The attempt then reads as what it is now: captured, and given back in full. Its refundAmount
+  // (money no order kept: late captures, and now the shares the reversal took from their orders)
+  // grows by the shares of the orders cancelled here; a share a cancellation refunded stays out of it.
+  attempt.status = 'REFUNDED';
+  attempt.refundAmount += lines.filter((line) => plan.cancel.includes(line.order.id)).reduce((sum, line) => sum + line.amount, 0);
+  attempt.refundReason ??= PAYMENT_REVERSED;
+  attempt.refundedAt ??= now;
+  deps.logger.warn({ ...log, refundsRecorded: recorded, ordersCancelled: plan.cancel.length }, 'the provider gave a paid payment back in full');
+  deps.metrics?.paymentOutcomes.inc({ gateway: attempt.gateway, outcome: 'REVERSED_AT_PROVIDER' });
+  return recorded > 0 || plan.cancel.length > 0 ? 'REVERSED' : 'UNCHANGED';
+}
+
+/** One of our refunds the provider made for us (it reports the whole payment refunded). */
+async function completeByProvider(tx: EntityManager, refund: Refund, gatewayReference: string | undefined, now: Date): Promise<void> {
+  refund.status = 'SUCCEEDED';
+  refund.completedAt = now;
+  refund.nextTryAt = null;
+  refund.providerRefundRef ??= gatewayReference;
+  refund.note = [refund.note, 'the provider reports the payment refunded in full (payment watch)'].filter(Boolean).join('; ');
+  const share = refund.attempt.orders.getItems().find((line) => line.order.id === refund.order.id);
+  if (share && share.settlement === 'REFUND_PENDING') share.settlement = 'REFUNDED';
+  recordAudit(tx, { actor: ACTOR, action: 'REFUND_SUCCEEDED', order: refund.order, at: now, details: refundAuditDetails(refund) });
+  await recordRefundEvent(tx, 'refund.succeeded', refundEventFacts(refund), refund.order, now);
+}
+
+/** The order the reversed payment paid is cancelled: its policy number stays with it, void. */
+async function cancelForReversal(tx: EntityManager, line: PaymentAttemptOrder, attempt: PaymentAttempt, refund: Refund | undefined, now: Date): Promise<void> {
+  const order: Order = line.order;
+  const previousStatus = order.status;
+  order.status = OrderStatus.Cancelled;
+  tx.create(OrderCancellation, {
+    order,
+    reason: PAYMENT_REVERSED,
+    note: `the payment ${attempt.paymentRef} was refunded in full at the provider`,
+    cancelledAt: now,
+    actor: ACTOR,
+  });
+  recordAudit(tx, {
+    actor: ACTOR,
+    action: 'ORDER_CANCELLED',
+    order,
+    at: now,
+    details: {
+      previousStatus,
+      reason: PAYMENT_REVERSED,
+      paymentRef: attempt.paymentRef,
+      share: decimalStringFromMinor(line.amount),
+      currency: attempt.currency,
+      refundRef: refund?.refundRef ?? null,
+    },
+  });
+  await recordOrderCancelledEvent(tx, order, now, { reason: PAYMENT_REVERSED, refund: refund ? refundEventFacts(refund) : null });
+}

@@ -1,0 +1,205 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Order } from '../../src/modules/orders/entities/order';
+import { Refund } from '../../src/modules/payments/entities/refund';
+import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
+import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
+import { confirmRefund, retryRefund } from '../../src/modules/payments/refund-operations';
+import { ORDERS } from '../support/order-fixtures';
+import { newPartner, type TestPartner } from '../support/partners';
+import { groupPayPath, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL } from '../support/payment-fixtures';
+import { deliverReturn, esewaCheckout, khaltiCheckout } from '../support/provider-browser';
+import { newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
+import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
+import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
+import { simulatedProvidersEnv } from '../simulators/simulator-server';
+import { useTestServer } from '../support/test-server';
+
+/**
+ * Refunds made by the service (DESIGN "Refunds that happen"): card_gateway on the Khalti
+ * simulator's refund API, wallet_gateway on the eSewa simulator (no refund API: MANUAL). The
+ * executor is run by hand (runOnce) so each step is seen; its kick after commit may run too,
+ * which changes nothing the assertions read (a refund is made once).
+ */
+const run = promisify(execFile);
+let partner: TestPartner;
+let khalti: KhaltiSimulator;
+let esewa: EsewaSimulator;
+
+beforeAll(async () => {
+  [khalti, esewa] = await Promise.all([startKhaltiSimulator(), startEsewaSimulator()]);
+});
+const { server, client, databaseUrl } = useTestServer({
+  ownDatabase: 'refunds',
+  env: () => ({
+    ...simulatedProvidersEnv(khalti, esewa),
+    PAYMENT_PROVIDER_TIMEOUT_MS: '2000',
+    PAYMENT_RECONCILE_AFTER_SECONDS: '0',
+    RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS: '0',
+    // The executor's own passes stay out of the way: the tests run it.
+    REFUND_INTERVAL_SECONDS: '0',
+  }),
+});
+beforeAll(async () => {
+  partner = await newPartner(server, client, { name: 'Refund Path Treks Pvt. Ltd.' });
+  server.payments.kickRefunds = undefined;
+});
+afterAll(() => Promise.all([khalti?.stop(), esewa?.stop()]));
+afterEach(() => {
+  khalti.health = 'up';
+  khalti.refunds.dropAnswers = 0;
+});
+
+const cancel = (identifier: string) =>
+  client.op('cancelOrder', 'POST', `${ORDERS}/${encodeURIComponent(identifier)}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
+
+async function paidOnKhalti(orderRef: string) {
+  const started = (await pay(client, partner, orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL })).body.data;
+  expect((await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' }))).status).toBe(303);
+  return { started, simulated: khalti.byOrder(started.paymentRef) };
+}
+
+const refundOf = (orderRef: string) => server.orm.em.fork().findOneOrFail(Refund, { order: { orderRef } }, { populate: ['attempt'] });
+/** The executor's next try is due now (the test moves the clock, not the calendar). */
+const dueNow = (refundRef: string) => server.orm.em.fork().nativeUpdate(Refund, { refundRef }, { nextTryAt: new Date(Date.now() - 1000) });
+const eventsOf = async (type: string, refundRef: string) =>
+  (await server.orm.em.fork().find(WebhookEvent, { type })).filter((event) => (event.payload as { data: { refundRef?: string } }).data.refundRef === refundRef);
+
+describe('Khalti refunds through its refund API', () => {
+  it('refunds a Khalti payment in full within the free look: one refund call, Khalti reads Refunded, the refund SUCCEEDED and refund.succeeded is sent', async () => {
+    const order = await placeOrder(server, client, partner);
+    const { simulated } = await paidOnKhalti(order.orderRef);
+    const callsBefore = khalti.refunds.calls;
+    const answer = await cancel(order.orderRef);
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.refund).toMatchObject({ amount: order.totalAmount, cancellationFee: 0, status: 'PENDING', gateway: 'CARD_GATEWAY' });
+    await server.refunds.runOnce();
+    const refund = await refundOf(order.orderRef);
+    expect(refund).toMatchObject({ status: 'SUCCEEDED', provider: 'khalti', providerRefundRef: `khalti:${simulated.transactionId}`, tries: 1 });
+    expect(khalti.refunds.calls - callsBefore).toBe(1);
+    expect(simulated).toMatchObject({ status: 'Refunded', refunded: simulated.amount });
+    expect((await paymentStatus(client, partner, order.orderRef)).body.data).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED' });
+    expect(await eventsOf('refund.succeeded', refund.refundRef)).toHaveLength(1);
+  });
+
+  it('refunds part of the payment after the free look: the amount in paisa is the share less 10 %', async () => {
+    const order = await placeOrder(server, client, partner);
+    const { simulated } = await paidOnKhalti(order.orderRef);
+    await server.orm.em.fork().nativeUpdate(Order, { id: order.orderId }, { paidAt: new Date(Date.now() - 30 * 86_400_000) });
+    const answer = await cancel(order.orderRef);
+    const share = simulated.amount;
+    expect(answer.body.data.refund).toMatchObject({ amount: (share - share / 10) / 100, cancellationFee: share / 10 / 100 });
+    await server.refunds.runOnce();
+    expect(simulated).toMatchObject({ status: 'Partially Refunded', refunded: share - share / 10 });
+    expect((await refundOf(order.orderRef)).status).toBe('SUCCEEDED');
+  });
+
+  it('refunds one order of a group paid on Khalti by its own share: a partial refund of the group payment', async () => {
+    const group = await placeGroup(server, client, partner, 2);
+    const response = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway', returnUrl: RETURN_URL }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
+    expect((await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' }))).status).toBe(303);
+    const simulated = khalti.byOrder(response.body.data.paymentRef);
+    const [first, second] = group.orders;
+    await cancel(first!.orderRef);
+    await server.refunds.runOnce();
+    expect(simulated).toMatchObject({ status: 'Partially Refunded', refunded: Math.round(first!.totalAmount * 100) });
+    // The second share's refund comes after the first on the same Khalti transaction.
+    await cancel(second!.orderRef);
+    await server.refunds.runOnce();
+    expect(simulated).toMatchObject({ status: 'Refunded', refunded: simulated.amount });
+    expect((await refundOf(second!.orderRef)).status).toBe('SUCCEEDED');
+  });
+
+  it('retries with back-off while Khalti is down, then refunds once it answers', async () => {
+    const order = await placeOrder(server, client, partner);
+    const { simulated } = await paidOnKhalti(order.orderRef);
+    khalti.health = 'down';
+    await cancel(order.orderRef);
+    await server.refunds.runOnce();
+    const waiting = await refundOf(order.orderRef);
+    expect(waiting).toMatchObject({ status: 'PENDING', tries: 1 });
+    expect(waiting.lastError).toBeTruthy();
+    expect(waiting.nextTryAt!.getTime()).toBeGreaterThan(Date.now() + 5000);
+    // Not due yet: a pass leaves it alone.
+    await server.refunds.runOnce();
+    expect((await refundOf(order.orderRef)).tries).toBe(1);
+    khalti.health = 'up';
+    await dueNow(waiting.refundRef);
+    await server.refunds.runOnce();
+    expect(await refundOf(order.orderRef)).toMatchObject({ status: 'SUCCEEDED', tries: 2 });
+    expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!)).toBe(1);
+  });
+
+  it('does not refund twice when Khalti made the refund but its answer was lost: the retry looks first', async () => {
+    const order = await placeOrder(server, client, partner);
+    const { simulated } = await paidOnKhalti(order.orderRef);
+    khalti.refunds.dropAnswers = 1;
+    await cancel(order.orderRef);
+    await server.refunds.runOnce();
+    const first = await refundOf(order.orderRef);
+    expect(first.status).toBe('PENDING');
+    expect(simulated.status).toBe('Refunded');
+    await dueNow(first.refundRef);
+    await server.refunds.runOnce();
+    const after = await refundOf(order.orderRef);
+    expect([after.status, after.tries, after.lastError]).toEqual(['SUCCEEDED', 2, null]);
+    expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!)).toBe(1);
+  });
+
+  it('marks a refund Khalti refuses FAILED with refund.failed, and ops refund retry finds it made since (in the portal) without a second call', async () => {
+    const order = await placeOrder(server, client, partner);
+    const { simulated } = await paidOnKhalti(order.orderRef);
+    // Someone refunded it in Khalti's portal before the service could: Khalti refuses a second refund.
+    await cancel(order.orderRef);
+    khalti.setStatus(simulated.pidx, 'Refunded');
+    await server.refunds.runOnce();
+    const failed = await refundOf(order.orderRef);
+    expect(failed.status).toBe('FAILED');
+    expect(await eventsOf('refund.failed', failed.refundRef)).toHaveLength(1);
+    await retryRefund(server.orm.em.fork(), failed.refundRef, 'operator-cli:test');
+    await server.refunds.runOnce();
+    expect((await refundOf(order.orderRef)).status).toBe('SUCCEEDED');
+    expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!) ?? 0).toBe(0);
+  });
+
+  it('refunds a late capture (REFUND_PENDING) through the same machinery: nobody has to', async () => {
+    const order = await placeOrder(server, client, partner);
+    const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL })).body.data;
+    // A promo change closes the Khalti checkout, which Khalti cannot void: the customer pays it anyway.
+    const promoCode = await newCode(server, await newSalesCompany(server), { percent: 10 });
+    expect((await client.op('applyOrderPromo', 'POST', orderPromoPath(order.orderRef), { promoCode }, { token: partner.token })).status).toBe(200);
+    await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' }));
+    const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
+    expect(attempt.status).toBe('REFUND_PENDING');
+    const owed = await server.orm.em.fork().findOneOrFail(Refund, { attempt: attempt.id });
+    expect(owed).toMatchObject({ cause: 'LATE_CAPTURE', status: 'PENDING', amount: attempt.amount });
+    await server.refunds.runOnce();
+    expect(await server.orm.em.fork().findOneOrFail(Refund, { attempt: attempt.id })).toMatchObject({ status: 'SUCCEEDED' });
+    expect(await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef })).toMatchObject({ status: 'REFUNDED' });
+    expect(khalti.byOrder(started.paymentRef).status).toBe('Refunded');
+  });
+});
+
+describe('eSewa refunds, which it has no API for', () => {
+  it('records an eSewa refund MANUAL, and the operator\'s confirmation makes it SUCCEEDED', async () => {
+    const order = await placeOrder(server, client, partner);
+    const started = (await pay(client, partner, order.orderRef, { gateway: 'wallet_gateway', returnUrl: RETURN_URL })).body.data;
+    expect((await deliverReturn(client, await esewaCheckout(started.paymentUrl, 'pay'))).status).toBe(303);
+    const answer = await cancel(order.orderRef);
+    expect(answer.body.data.refund).toMatchObject({ status: 'MANUAL', gateway: 'WALLET_GATEWAY', amount: order.totalAmount });
+    await server.refunds.runOnce();
+    expect((await refundOf(order.orderRef)).status).toBe('MANUAL');
+    await confirmRefund(server.orm.em.fork(), answer.body.data.refund.refundRef, 'ESEWA-PORTAL-RFD-5521', 'operator-cli:test');
+    expect(await refundOf(order.orderRef)).toMatchObject({ status: 'SUCCEEDED', note: 'ESEWA-PORTAL-RFD-5521' });
+    expect((await paymentStatus(client, partner, order.orderRef)).body.data).toMatchObject({ paymentStatus: 'REFUNDED', refund: { status: 'SUCCEEDED' } });
+  });
+});
+
+describe('after every refund scenario', () => {
+  it('the invariant checker finds 0 violations on this database', async () => {
+    const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], { env: { ...process.env, DATABASE_URL: databaseUrl() } });
+    expect(stdout).toContain('invariants: 0 violations');
+  });
+});
