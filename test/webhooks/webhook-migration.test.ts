@@ -23,7 +23,7 @@ afterAll(async () => {
 
 describe('the self-service webhook migration', () => {
   it('turns each sent event into one delivery to the company\'s endpoint with its tries, re-queues what was pending, and keeps the rest', async () => {
-    await orm.migrator.up({ to: 'Migration20261125224000_OrderAmendments' });
+    await orm.migrator.up({ to: 'Migration20261202090100_TravellerCounts' });
     const em = orm.em.fork();
     const subscribed = em.create(Company, { name: 'Old Hooks Treks', type: CompanyType.TravelAgency, commissionPercent: '10.00' });
     const without = em.create(Company, { name: 'No Hooks Treks', type: CompanyType.TravelAgency, commissionPercent: '10.00' });
