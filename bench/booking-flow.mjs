@@ -10,8 +10,9 @@
 // FLOW_TOKEN_REFRESH_SECONDS, as a partner refreshes before expiry; the partners' refreshes are
 // spread evenly over that interval, as independent integrations' would be), quotes for one of the
 // partner's travellers, orders with the quoteId, pays with card_gateway and a fresh
-// Idempotency-Key, reads payment-status, then moves the order's departure a day later (the trek
-// moved). Each operation's latency is recorded on its own.
+// Idempotency-Key, reads payment-status, moves the order's departure a day later (the trek
+// moved), previews its cancellation and cancels it (the customer never paid). Each operation's
+// latency is recorded on its own.
 // Any status other than the one the flow expects, an unexpected body, a timeout or a dropped
 // connection is an error of that operation and ends that flow; the connection starts a new one.
 //
@@ -41,7 +42,7 @@ const WARMUP_SECONDS = Number(process.env.FLOW_WARMUP_SECONDS ?? 5);
 const P99_TARGET = Number(process.env.FLOW_P99_MS ?? 100);
 const PROFILE = !!process.env.FLOW_PROFILE;
 
-const OPERATIONS = ['token', 'quote', 'order', 'pay', 'status', 'move'];
+const OPERATIONS = ['token', 'quote', 'order', 'pay', 'status', 'move', 'preview', 'cancel'];
 const LABELS = {
   token: 'POST /auth/token',
   quote: 'POST /reference/quote',
@@ -49,8 +50,10 @@ const LABELS = {
   pay: 'POST /orders/{ref}/pay',
   status: 'GET /orders/{ref}/payment-status',
   move: 'PATCH /orders/{ref} (date change)',
+  preview: 'POST /orders/{ref}/cancellation/preview',
+  cancel: 'POST /orders/{ref}/cancellation',
 };
-const EXPECTED_STATUS = { token: 200, quote: 200, order: 201, pay: 200, status: 200, move: 200 };
+const EXPECTED_STATUS = { token: 200, quote: 200, order: 201, pay: 200, status: 200, move: 200, preview: 200, cancel: 200 };
 // The active routes of src/modules/catalogue/catalogue.yaml; a quote names one and the order repeats it.
 const RETURN_URL = 'https://booking.partner.example.com/payments/complete';
 // ---- measurement ----
@@ -113,6 +116,11 @@ function flowMachine(world, stats) {
       case 'move':
         // With its checkout open: the date change takes the order's row lock, as the payment's settlement would.
         return json('PATCH', `/orders/${encodeURIComponent(orderRef)}`, { departureDate: addDays(startDate, 1) });
+      case 'preview':
+        return { method: 'POST', path: `${API}/orders/${encodeURIComponent(orderRef)}/cancellation/preview`, headers: { authorization: `Bearer ${partner.token}` } };
+      case 'cancel':
+        // The customer never paid: the cancellation first closes the open checkout, as it would in life.
+        return json('POST', `/orders/${encodeURIComponent(orderRef)}/cancellation`, { reason: 'TRIP_CANCELLED' }, { 'idempotency-key': randomUUID() });
     }
     throw new Error(`unknown step ${step}`);
   }
@@ -169,6 +177,14 @@ function flowMachine(world, stats) {
             break;
           case 'move':
             ok = data?.orderRef === orderRef && data?.departureDate === addDays(startDate, 1) && typeof data?.amendedAt === 'string';
+            step = 'preview';
+            break;
+          case 'preview':
+            ok = data?.orderRef === orderRef && data?.cancellable === true && data?.rule === 'UNPAID';
+            step = 'cancel';
+            break;
+          case 'cancel':
+            ok = data?.orderRef === orderRef && data?.orderStatus === 'CANCELLED' && data?.refund === null;
             if (ok) stats.flows += 1;
             step = 'start';
             break;
