@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { addDays } from '../../src/kernel/business-date';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
@@ -304,6 +305,34 @@ describe('races across two server processes on one PostgreSQL', () => {
     }
     for (const result of results) expect(result).toMatchObject({ applied: 200, cancelled: 200, consistent: true });
     summary.cancelVersusGroupPromo = results;
+  });
+
+  it('when a paid order is cancelled on one process while its date is moved on the other, 6 rounds, then the cancellation always wins with one exact refund and a date change either came first or is a 400', async () => {
+    const results = [];
+    for (let round = 0; round < 6; round++) {
+      const order = await createOrder(clientOf(0), partner, touristId);
+      const started = (await pay(clientOf(0), partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
+      await deliverCallback(clientOf(1), (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
+      const moveTo = addDays(String(order.departureDate), 3);
+      const [cancelled, moved] = await Promise.all([
+        cancelOn(clientOf(round), order.orderRef),
+        clientOf(round + 1).op('updateOrder', 'PATCH', `${ORDERS}/${order.orderRef}`, { departureDate: moveTo }, { token: partner.token }),
+      ]);
+      requests += 2;
+      const refunds = await refundsOf(order.orderRef);
+      const departureNow = String(await orm.em.getConnection().execute<Array<{ d: string }>>(`select departure_date::text as d from insurance_order where order_ref = ?`, [order.orderRef]).then((rows) => first(rows, 'the order').d));
+      results.push({
+        cancelled: cancelled.status,
+        moved: moved.status,
+        refunds: refunds.length,
+        exact: refunds.every((r) => Number(r.amount) + Number(r.fee) === Number(r.share)),
+        // A 200 date change came before the cancellation and its date stays; a refused one changed nothing.
+        dateAsAnswered: departureNow === (moved.status === 200 ? moveTo : String(order.departureDate)),
+      });
+    }
+    for (const result of results) expect(result).toMatchObject({ cancelled: 200, refunds: 1, exact: true, dateAsAnswered: true });
+    for (const result of results) expect([200, 400]).toContain(result.moved);
+    summary.cancelVersusDateChange = results;
   });
 
   it('leaves a database the invariant checker finds nothing wrong with (document bytes included)', async () => {
