@@ -7,6 +7,8 @@ export * from './entities/order';
 export * from './group-lookup';
 export * from './handlers';
 export * from './order-creation';
+export * from './order-book';
+export * from './order-book-wire';
 export * from './order-lookup';
 export * from './order-overview';
 export * from './order-wire';

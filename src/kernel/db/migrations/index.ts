@@ -14,6 +14,7 @@ import { Migration20261124110000_PolicyNumbers } from './Migration20261124110000
 import { Migration20261201090000_Webhooks } from './Migration20261201090000_Webhooks';
 import { Migration20261202090000_TokenCheckNotify } from './Migration20261202090000_TokenCheckNotify';
 import { Migration20261202090100_TravellerCounts } from './Migration20261202090100_TravellerCounts';
+import { Migration20261125220000_OrderBook } from './Migration20261125220000_OrderBook';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -32,4 +33,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261201090000_Webhooks', class: Migration20261201090000_Webhooks },
   { name: 'Migration20261202090000_TokenCheckNotify', class: Migration20261202090000_TokenCheckNotify },
   { name: 'Migration20261202090100_TravellerCounts', class: Migration20261202090100_TravellerCounts },
+  { name: 'Migration20261125220000_OrderBook', class: Migration20261125220000_OrderBook },
 ];
