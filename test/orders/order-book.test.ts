@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { CompanyType } from '../../src/modules/partners/entities/company';
 import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
@@ -64,11 +65,14 @@ beforeAll(async () => {
   placed.later = await place(agency, await newTraveller(server, agency.companyId), { departureDate: later });
   const touristId = await newTraveller(server, agency.companyId);
   const created = await client.op('createOrders', 'POST', ORDERS, [lowTrek(touristId), lowTrek(touristId)], { token: agency.token });
-  group = { groupRef: created.body.data.groupRef, orderRefs: created.body.data.orders.map((order: WireJson) => order.orderRef) };
+  // A group's orders may share their createdAt; the order id breaks the tie (newest first, then id descending).
+  const newestFirst = (a: WireJson, b: WireJson) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.orderId < b.orderId ? 1 : -1);
+  const byIdDescending = [...created.body.data.orders].sort(newestFirst);
+  group = { groupRef: created.body.data.groupRef, orderRefs: byIdDescending.map((order: WireJson) => order.orderRef) };
   placed.listed = await place(seller, await newTraveller(server, seller.companyId), { travelCompanyIds: [agency.companyId] });
 });
 
-const allRefs = () => [placed.listed.orderRef, ...[...group.orderRefs].reverse(), placed.later.orderRef, placed.cancelled.orderRef, placed.paid.orderRef, placed.tricky.orderRef, placed.muller.orderRef];
+const allRefs = () => [placed.listed.orderRef, ...group.orderRefs, placed.later.orderRef, placed.cancelled.orderRef, placed.paid.orderRef, placed.tricky.orderRef, placed.muller.orderRef];
 
 describe('GET /orders', () => {
   it('lists the orders a company placed and those it is listed on, newest first, each with its access, and totalElements exact', async () => {
@@ -133,6 +137,17 @@ describe('GET /orders', () => {
       expect(await refsOf(agency, [['paymentStatus', 'NOT_INITIATED']])).toEqual(allRefs().filter((ref) => ref !== placed.paid.orderRef));
     });
 
+    it('paymentStatus follows a payment as it starts: INITIATED while the customer is at the gateway', async () => {
+      const payer = await newPartner(server, client);
+      const order = await place(payer, await newTraveller(server, payer.companyId));
+      const started = await client.op('payOrder', 'POST', `${ORDERS}/${order.orderRef}/pay`, { gateway: 'card_gateway', returnUrl: 'https://agency.example.com/back' }, { token: payer.token, headers: { 'idempotency-key': randomUUID() } });
+      expect(started.status).toBe(200);
+      expect(await refsOf(payer, [['paymentStatus', 'INITIATED']])).toEqual([order.orderRef]);
+      await cancelOrder(server.orm.em.fork(), order.orderRef, 'operator-cli:test', server.payments);
+      const after = (await list(payer, [['search', order.orderRef]])).body.data.content[0];
+      expect(after).toMatchObject({ status: 'CANCELLED', paymentStatus: 'CANCELLED', cancelledAt: expect.any(String) });
+    });
+
     it('departureFrom and departureTo: inclusive dates', async () => {
       expect(await refsOf(agency, [['departureFrom', later]])).toEqual([placed.later.orderRef]);
       expect(await refsOf(agency, [['departureTo', addDays(later, -1)]])).toEqual(allRefs().filter((ref) => ref !== placed.later.orderRef));
@@ -146,7 +161,7 @@ describe('GET /orders', () => {
     });
 
     it('groupRef and touristId', async () => {
-      expect(await refsOf(agency, [['groupRef', group.groupRef]])).toEqual([...group.orderRefs].reverse());
+      expect(await refsOf(agency, [['groupRef', group.groupRef]])).toEqual(group.orderRefs);
       expect(await refsOf(agency, [['touristId', placed.muller.touristId.toUpperCase()]])).toEqual([placed.muller.orderRef]);
       expect(await refsOf(agency, [['groupRef', 'GRP-2030-999999']])).toEqual([]);
     });
@@ -215,7 +230,7 @@ describe('GET /orders with Accept: text/csv', () => {
     expect(records.map((record) => record.orderRef)).toEqual(allRefs());
     const json = new Map<string, WireJson>((await list(agency)).body.data.content.map((item: WireJson) => [item.orderRef, item]));
     for (const record of records) {
-      const item = json.get(record.orderRef);
+      const item = json.get(record.orderRef ?? '');
       const expected = Object.fromEntries(header.map((name) => [name, item[name] === null ? '' : String(item[name])]));
       expected.totalAmount = item.totalAmount.toFixed(2);
       if (record.orderRef === placed.tricky.orderRef) expected.routeName = `'${formulaRoute}`;
