@@ -4,11 +4,13 @@ import { rename, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import createClient, { type Client } from 'openapi-fetch';
-import type { components, paths } from './generated/api';
+import type { components, operations, paths } from './generated/api';
 import { backoffDelayMs, DEFAULT_RETRY, isRetryableStatus, isSafeToResend, retryAfterMs, type RetryOptions } from './retry-policy';
 import { TokenCache } from './token-cache';
 
 export type Schemas = components['schemas'];
+/** The order book's filters (GET /orders): status, paymentStatus, departure and creation ranges, groupRef, touristId, search. */
+export type OrderBookQuery = NonNullable<operations['listOrders']['parameters']['query']>;
 export type PartnerApi = Client<paths>;
 
 export interface PartnerClientOptions {
@@ -49,6 +51,37 @@ export interface PartnerClient {
    * (order not paid yet), 403 or 404 comes back as `{ saved: false, error, response }`.
    */
   saveCertificate(orderRef: string, filePath: string): Promise<SaveCertificateResult>;
+  /** GET /orders: one page of the order book (`page`, `size` up to 100, and the filters). */
+  listOrdersPage(query?: OrderBookQuery): Promise<OrderPageResult>;
+  /**
+   * The whole order book page by page, newest first: `for await (const page of client.listOrders({ status: ['PAID'] }))`.
+   * Pages after the first keep `createdTo` at the first answer's time (unless you gave one), so
+   * orders created meanwhile do not shift the pages under you. A failed page throws OrderBookError.
+   */
+  listOrders(query?: Omit<OrderBookQuery, 'page'>): AsyncIterableIterator<Schemas['OrderPage']>;
+  /**
+   * GET /orders with `Accept: text/csv`: every matching order as CSV, as a stream (read it, pipe
+   * it to a file) with the file name the service suggests. A 400 (a filter out of bounds) comes
+   * back as `{ ok: false, error, response }`.
+   */
+  exportOrdersCsv(query?: Omit<OrderBookQuery, 'page' | 'size'>): Promise<OrdersCsvResult>;
+}
+
+export type OrderPageResult = Awaited<ReturnType<typeof listOrdersCall>>;
+type OrderBookFailure = NonNullable<OrderPageResult['error']>;
+export type OrdersCsvResult =
+  | { ok: true; stream: ReadableStream<Uint8Array>; fileName: string | undefined; response: Response }
+  | { ok: false; error: OrderBookFailure; response: Response };
+
+/** A page of the order book the service refused while iterating (`status`, and the error body). */
+export class OrderBookError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(`GET /orders answered ${status}`);
+    this.name = 'OrderBookError';
+  }
 }
 
 export type SaveCertificateResult =
@@ -129,7 +162,34 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     pay: (orderRef, body, payOptions) => payCall(api, orderRef, body, payOptions?.idempotencyKey ?? randomUUID()),
     uploadDocument: (file, fileName, documentType) => uploadCall(api, file, fileName, documentType),
     saveCertificate: (orderRef, filePath) => saveCertificate(api, orderRef, filePath),
+    listOrdersPage: (query = {}) => listOrdersCall(api, query),
+    listOrders: (query = {}) => orderPages(api, query),
+    exportOrdersCsv: (query = {}) => exportOrdersCsv(api, query),
   };
+}
+
+function listOrdersCall(api: PartnerApi, query: OrderBookQuery) {
+  return api.GET('/api/external/v1/orders', { params: { query } });
+}
+
+async function* orderPages(api: PartnerApi, query: Omit<OrderBookQuery, 'page'>): AsyncIterableIterator<Schemas['OrderPage']> {
+  let pinned: OrderBookQuery = query;
+  for (let page = 0; ; page += 1) {
+    const { data, error, response } = await listOrdersCall(api, { ...pinned, page });
+    // Without `Accept: text/csv` the answer is the JSON page; the CSV is exportOrdersCsv's.
+    if (!data || typeof data === 'string') throw new OrderBookError(response.status, error);
+    yield data.data;
+    if (data.data.last || data.data.content.length === 0) return;
+    if (page === 0 && pinned.createdTo === undefined) pinned = { ...pinned, createdTo: data.timestamp };
+  }
+}
+
+async function exportOrdersCsv(api: PartnerApi, query: Omit<OrderBookQuery, 'page' | 'size'>): Promise<OrdersCsvResult> {
+  const { data, error, response } = await api.GET('/api/external/v1/orders', { params: { query, header: { Accept: 'text/csv' } }, parseAs: 'stream' });
+  if (error !== undefined) return { ok: false, error, response };
+  if (!data) throw new Error(`GET /orders as CSV answered ${response.status} without a body`);
+  const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+  return { ok: true, stream: data, fileName, response };
 }
 
 function payCall(api: PartnerApi, orderRef: string, body: Schemas['PayRequest'], idempotencyKey: string) {

@@ -1,2 +1,2 @@
-export { createPartnerClient, TokenRequestError, type PartnerApi, type PartnerClient, type PartnerClientOptions, type PayResult, type SaveCertificateResult, type Schemas, type UploadResult } from './client';
+export { createPartnerClient, OrderBookError, TokenRequestError, type OrderBookQuery, type OrderPageResult, type OrdersCsvResult, type PartnerApi, type PartnerClient, type PartnerClientOptions, type PayResult, type SaveCertificateResult, type Schemas, type UploadResult } from './client';
 export { DEFAULT_RETRY, type RetryOptions } from './retry-policy';
