@@ -67,8 +67,13 @@ export interface PartnerClient {
   exportOrdersCsv(query?: Omit<OrderBookQuery, 'page' | 'size'>): Promise<OrdersCsvResult>;
 }
 
-export type OrderPageResult = Awaited<ReturnType<typeof listOrdersCall>>;
-type OrderBookFailure = NonNullable<OrderPageResult['error']>;
+type OrderBookFailure = NonNullable<Awaited<ReturnType<typeof listOrdersCall>>['error']>;
+/** One page of the order book (`data` on a 2xx), or the refusal (`error`) with its response. */
+export interface OrderPageResult {
+  data: Schemas['OrderPageResponse'] | undefined;
+  error: OrderBookFailure | undefined;
+  response: Response;
+}
 export type OrdersCsvResult =
   | { ok: true; stream: ReadableStream<Uint8Array>; fileName: string | undefined; response: Response }
   | { ok: false; error: OrderBookFailure; response: Response };
@@ -162,7 +167,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     pay: (orderRef, body, payOptions) => payCall(api, orderRef, body, payOptions?.idempotencyKey ?? randomUUID()),
     uploadDocument: (file, fileName, documentType) => uploadCall(api, file, fileName, documentType),
     saveCertificate: (orderRef, filePath) => saveCertificate(api, orderRef, filePath),
-    listOrdersPage: (query = {}) => listOrdersCall(api, query),
+    listOrdersPage: (query = {}) => listOrdersPage(api, query),
     listOrders: (query = {}) => orderPages(api, query),
     exportOrdersCsv: (query = {}) => exportOrdersCsv(api, query),
   };
@@ -172,12 +177,17 @@ function listOrdersCall(api: PartnerApi, query: OrderBookQuery) {
   return api.GET('/api/external/v1/orders', { params: { query } });
 }
 
+async function listOrdersPage(api: PartnerApi, query: OrderBookQuery): Promise<OrderPageResult> {
+  const { data, error, response } = await listOrdersCall(api, query);
+  // Without `Accept: text/csv` the answer is the JSON page; the CSV is exportOrdersCsv's.
+  return { data: typeof data === 'string' ? undefined : data, error, response };
+}
+
 async function* orderPages(api: PartnerApi, query: Omit<OrderBookQuery, 'page'>): AsyncIterableIterator<Schemas['OrderPage']> {
   let pinned: OrderBookQuery = query;
   for (let page = 0; ; page += 1) {
-    const { data, error, response } = await listOrdersCall(api, { ...pinned, page });
-    // Without `Accept: text/csv` the answer is the JSON page; the CSV is exportOrdersCsv's.
-    if (!data || typeof data === 'string') throw new OrderBookError(response.status, error);
+    const { data, error, response } = await listOrdersPage(api, { ...pinned, page });
+    if (!data) throw new OrderBookError(response.status, error);
     yield data.data;
     if (data.data.last || data.data.content.length === 0) return;
     if (page === 0 && pinned.createdTo === undefined) pinned = { ...pinned, createdTo: data.timestamp };
