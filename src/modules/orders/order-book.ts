@@ -217,11 +217,15 @@ export function orderBookQueries(companyId: string, filter: OrderBookFilter, req
   const countCompany = `${countParams.add(companyId)}::uuid`;
   const countConditions = filterConditions(filter, countParams);
   const and = countConditions.map((condition) => ` and ${condition}`).join('');
-  // Unfiltered, the company's own orders are its counter (kept by triggers in each insert's transaction).
-  const own = countConditions.length === 0
+  // Unfiltered, the company's own orders are its counter (kept by triggers in each insert's transaction)
+  // and the listings by others are the partial index's rows: no order row is read.
+  const unfiltered = countConditions.length === 0;
+  const own = unfiltered
     ? `coalesce((select c.orders from order_count c where c.company_id = ${countCompany}), 0)`
     : `(select count(*) from insurance_order o where o.company_id = ${countCompany}${and})`;
-  const listed = `(select count(*) from order_travel_company l join insurance_order o on o.id = l.order_id
+  const listed = unfiltered
+    ? `(select count(*) from order_travel_company l where l.company_id = ${countCompany} and not l.placer)`
+    : `(select count(*) from order_travel_company l join insurance_order o on o.id = l.order_id
     where l.company_id = ${countCompany} and not l.placer and o.company_id <> ${countCompany}${and})`;
   return { page: { text: page, values: params.values }, count: { text: `select ${own} + ${listed} as total`, values: countParams.values } };
 }

@@ -65,7 +65,8 @@ end $$;`);
     this.addSql(`create index "insurance_order_book_status_index" on "insurance_order" ("company_id", "status", "created_at" desc, "id" desc);`);
     this.addSql(`create index "insurance_order_book_payment_status_index" on "insurance_order" ("company_id", "payment_status", "created_at" desc, "id" desc);`);
     this.addSql(`create index "insurance_order_book_departure_index" on "insurance_order" ("company_id", "departure_date");`);
-    this.addSql(`create index "insurance_order_traveller_id_index" on "insurance_order" ("traveller_id");`);
+    // touristId, and the name search (travellers by trigram, then their orders): index-only per traveller.
+    this.addSql(`create index "insurance_order_book_traveller_index" on "insurance_order" ("company_id", "traveller_id", "created_at" desc, "id" desc);`);
 
     this.addSql(`alter table "order_travel_company" add column "placer" boolean not null default false;`);
     this.addSql(`update "order_travel_company" l set "placer" = true from "insurance_order" o where o.id = l.order_id and o.company_id = l.company_id;`);
@@ -102,7 +103,7 @@ end $$;`);
     this.addSql(`drop table if exists "order_count";`);
     this.addSql(`drop index if exists "order_travel_company_listed_index";`);
     this.addSql(`alter table "order_travel_company" drop column if exists "placer";`);
-    for (const index of ['insurance_order_book_index', 'insurance_order_book_status_index', 'insurance_order_book_payment_status_index', 'insurance_order_book_departure_index', 'insurance_order_traveller_id_index']) {
+    for (const index of ['insurance_order_book_index', 'insurance_order_book_status_index', 'insurance_order_book_payment_status_index', 'insurance_order_book_departure_index', 'insurance_order_book_traveller_index']) {
       this.addSql(`drop index if exists "${index}";`);
     }
     this.addSql(`alter table "insurance_order" drop column if exists "payment_status";`);
