@@ -159,7 +159,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List your order book
+         * @description Lists the orders your company may read, newest first (by `createdAt`, then by order): the
+         *     orders it placed (`access: OWNER`) and the orders other companies placed that list your
+         *     company in `travelCompanies` (`access: LISTED_AGENCY`). Orders of anyone else never appear.
+         *     The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at most 100,
+         *     `totalElements` exact.
+         *
+         *     Filters combine with AND; each is optional:
+         *
+         *     | parameter | matches | bounds |
+         *     |---|---|---|
+         *     | `status` | any of the given order statuses (repeat the parameter: `status=PAID&status=COMPLETED`) | 1 to 5 distinct values of `OrderStatus` |
+         *     | `paymentStatus` | the order's payment status, as `payment-status` reports it | one value of `PaymentAttemptStatus` |
+         *     | `departureFrom`, `departureTo` | `departureDate` on or after / on or before the date | `YYYY-MM-DD`, 2000-01-01 to 2100-12-31; `departureFrom` not after `departureTo` |
+         *     | `createdFrom`, `createdTo` | `createdAt` at or after / strictly before the instant | RFC 3339 date-time with offset; `createdFrom` before `createdTo` |
+         *     | `groupRef` | orders of that order group | `GRP-<year>-<seq>` |
+         *     | `touristId` | orders insuring that traveller | UUID |
+         *     | `search` | a whole order reference, order number or policy number (any case), or part of the traveller's name, case- and accent-insensitive (`muller` finds `Müller`) | 2 to 100 characters, no control characters |
+         *
+         *     A filter outside its bounds is a 400 with `details.fieldErrors` naming it.
+         *
+         *     **CSV export.** The same request with `Accept: text/csv` answers every matching order as
+         *     one CSV file (RFC 4180: comma-separated, CRLF line ends, a header row, fields with a comma,
+         *     quote or line break quoted with `"` and inner quotes doubled), without paging (`page` and
+         *     `size` are ignored), named by `Content-Disposition: attachment; filename="orders-<date>.csv"`
+         *     (the Kathmandu date of the export). The columns are, in this order, the fields of an item:
+         *     `orderRef`, `orderNumber`, `status`, `paymentStatus`, `policyNumber`, `touristId`,
+         *     `travellerName`, `routeName`, `departureDate`, `coverageStartDate`, `coverageEndDate`,
+         *     `totalAmount` (two decimals, a dot), `currency`, `groupRef`, `createdAt`, `paidAt`,
+         *     `cancelledAt`, `access`; an empty cell is null. A cell that starts with `=`, `+`, `-`, `@`, a
+         *     tab or a carriage return, which a spreadsheet would run as a formula, is written with a
+         *     leading `'` (`'=HYPERLINK(…)`). The file is streamed as it is read, so an export of a whole
+         *     year starts at once; an export cut short by a failure ends without its last line break.
+         */
+        get: operations["listOrders"];
         put?: never;
         /**
          * Create an order or an order group
@@ -771,6 +806,36 @@ export interface paths {
          *     `routeId` → `routeId`, `startDate` → `departureDate`.
          */
         post: operations["createQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/reference/quote/{quoteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `quoteId` of a quote your company created with `POST /reference/quote`.
+                 * @example 0b9a8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d
+                 */
+                quoteId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read back a quote
+         * @description Returns a quote your company created, as `POST /reference/quote` answered it, with its
+         *     current `quoteStatus`: `ACTIVE` until `validUntil`, `EXPIRED` after it, `USED` once an order
+         *     was created from it. Use it to recover a quote whose answer you lost, or to check that a
+         *     stored `quoteId` is still usable before ordering. Another company's quote, like an unknown
+         *     id, is a 404.
+         */
+        get: operations["getQuote"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1943,6 +2008,13 @@ export interface components {
             updatedAt: string;
         };
         /**
+         * @description Why you may read the order: `OWNER`, your company placed it; `LISTED_AGENCY`, another company
+         *     placed it and listed your company in its `travelCompanies` (you may read it, not change or pay
+         *     it).
+         * @enum {string}
+         */
+        OrderAccess: "OWNER" | "LISTED_AGENCY";
+        /**
          * @description The placing company moved an order's departure date (`PATCH /orders/{orderIdentifier}`). The cover window moved with it and kept its length; the price and a paid order's policy number did not change.
          * @example {
          *       "id": "evt_8a1d4f0c2b7e4d93a5c6e7f8091a2b3c",
@@ -2234,6 +2306,39 @@ export interface components {
             /** @description Underwriter display name. */
             insuranceCompany: string;
         };
+        /** @description One page of the order book with its page metadata (the envelope of `GET /travellers`). */
+        OrderPage: {
+            /** @description Orders of this page, newest first. */
+            content: components["schemas"]["OrderSummary"][];
+            /** @description Whether this is the first page. */
+            first: boolean;
+            /** @description Whether this is the last page. */
+            last: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching orders across all pages (exact).
+             */
+            totalElements: number;
+            /**
+             * Format: int64
+             * @description Number of pages.
+             */
+            totalPages: number;
+        };
+        /** @description A page of the orders your company may read. */
+        OrderPageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["OrderPage"];
+        };
         /**
          * @description An order was paid (online capture or cash recorded by the operator). Fulfil it.
          * @example {
@@ -2324,6 +2429,75 @@ export interface components {
          * @enum {string}
          */
         OrderStatus: "PENDING" | "PAID" | "COMPLETED" | "CLOSED" | "CANCELLED";
+        /** @description One order as a back office lists it. `GET /orders/{orderRef}` has the full detail. */
+        OrderSummary: {
+            access: components["schemas"]["OrderAccess"];
+            /**
+             * Format: date-time
+             * @description When the order was cancelled; null unless `status` is `CANCELLED`.
+             */
+            cancelledAt: string | null;
+            /**
+             * Format: date
+             * @description Last day of cover (inclusive).
+             */
+            coverageEndDate: string;
+            /**
+             * Format: date
+             * @description First day of cover (inclusive).
+             */
+            coverageStartDate: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @example NPR */
+            currency: string;
+            /** Format: date */
+            departureDate: string;
+            /** @description The order group `GRP-<year>-<seq>`, for an order created in a batch. */
+            groupRef: string | null;
+            /**
+             * @description The order number `ORDN-<year>-<seq>`.
+             * @example ORDN-2030-000142
+             */
+            orderNumber: string;
+            /**
+             * @description The order reference `ORD-<year>-<seq>`.
+             * @example ORD-2030-000142
+             */
+            orderRef: string;
+            /**
+             * Format: date-time
+             * @description When the payment that paid the order was recorded; null while unpaid.
+             */
+            paidAt: string | null;
+            paymentStatus: components["schemas"]["PaymentAttemptStatus"];
+            /**
+             * @description Issued when the order is paid; null before.
+             * @example POL-2030-000087
+             */
+            policyNumber: string | null;
+            /**
+             * @description The catalogue route's name, or the order's `customRouteName`.
+             * @example Everest Base Camp Trek
+             */
+            routeName: string | null;
+            status: components["schemas"]["OrderStatus"];
+            /**
+             * @description The payable amount, in `currency`.
+             * @example 18450
+             */
+            totalAmount: number;
+            /**
+             * Format: uuid
+             * @description The insured traveller.
+             */
+            touristId: string;
+            /**
+             * @description The insured traveller's name as registered.
+             * @example Sophie Keller
+             */
+            travellerName: string;
+        };
         /** @description The insured traveller. */
         OrderTraveller: {
             /** Format: date */
@@ -4129,6 +4303,116 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listOrders: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Orders created at or after this instant (RFC 3339, with its offset).
+                 * @example 2030-09-01T00:00:00+05:45
+                 */
+                createdFrom?: string;
+                /**
+                 * @description Orders created strictly before this instant; after `createdFrom`.
+                 * @example 2030-10-01T00:00:00+05:45
+                 */
+                createdTo?: string;
+                /**
+                 * @description Orders departing on or after this date.
+                 * @example 2031-10-01
+                 */
+                departureFrom?: string;
+                /**
+                 * @description Orders departing on or before this date; not before `departureFrom`.
+                 * @example 2031-10-31
+                 */
+                departureTo?: string;
+                /**
+                 * @description Orders of this order group.
+                 * @example GRP-2030-000017
+                 */
+                groupRef?: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description The order's payment status, as `GET /orders/{orderRef}/payment-status` reports it.
+                 * @example SUCCESS
+                 */
+                paymentStatus?: components["schemas"]["PaymentAttemptStatus"];
+                /**
+                 * @description A whole order reference, order number or policy number (any case), or part of the
+                 *     traveller's name (case- and accent-insensitive).
+                 * @example Müller
+                 */
+                search?: string;
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+                /**
+                 * @description Order statuses to include (any of them). Repeat the parameter for several.
+                 * @example [
+                 *       "PAID",
+                 *       "COMPLETED"
+                 *     ]
+                 */
+                status?: components["schemas"]["OrderStatus"][];
+                /**
+                 * @description Orders insuring this traveller.
+                 * @example e7d9a1c3-5f6b-4d8e-8a0c-4b6d8e0a2c45
+                 */
+                touristId?: string;
+            };
+            header?: {
+                /**
+                 * @description `text/csv` for the CSV export of every matching order; otherwise one JSON page.
+                 * @example text/csv
+                 */
+                Accept?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the orders you may read, or (with `Accept: text/csv`) all of them as CSV. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /**
+                     * @description For the CSV export: `attachment; filename="orders-<date>.csv"`.
+                     * @example attachment; filename="orders-2030-09-20.csv"
+                     */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderPageResponse"];
+                    "text/csv": string;
+                };
+            };
+            /**
+             * @description A filter is outside its bounds (error shape 2 with `details.fieldErrors`): an unknown
+             *     status, more than 5 statuses, a malformed date, `departureFrom` after `departureTo`,
+             *     `createdFrom` not before `createdTo`, a malformed `groupRef` or `touristId`, a `search` of
+             *     fewer than 2 or more than 100 characters, a negative `page`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createOrders: {
         parameters: {
             query?: never;
@@ -5041,6 +5325,46 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `quoteId` of a quote your company created with `POST /reference/quote`.
+                 * @example 0b9a8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d
+                 */
+                quoteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quote. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No quote of your company has this id (error shape 2). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

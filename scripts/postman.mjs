@@ -33,17 +33,20 @@ const json = (value) => JSON.stringify(value, null, 2);
 const withoutIntegerFormats = (key, value) => (key === 'format' && (value === 'int32' || value === 'int64') ? undefined : value);
 
 /** One request of the story: an operation, the values it sends, what it must answer. */
-function step({ name, operationId, pathParams = {}, query, headers = {}, body, formdata, status, checks = [], noAuth = false }) {
+function step({ name, operationId, pathParams = {}, query, headers = {}, body, formdata, status, checks = [], noAuth = false, mediaType = 'application/json' }) {
   const { path, method, operation } = operations.get(operationId);
   if (!operation.responses[status]) throw new Error(`${operationId} does not document ${status}`);
-  const schema = operation.responses[status].content?.['application/json']?.schema;
+  if (!operation.responses[status].content?.[mediaType]) throw new Error(`${operationId} does not document ${mediaType} for ${status}`);
+  const isJson = mediaType === 'application/json';
+  const schema = isJson ? operation.responses[status].content[mediaType].schema : undefined;
   const rawPath = path.replace(/\{(\w+)\}/g, (_, param) => pathParams[param]);
   // A `{{variable}}` stays as it is, for Postman to fill in.
   const queryString = query ? `?${new URLSearchParams(query)}`.replace(/%7B%7B(\w+)%7D%7D/g, '{{$1}}') : '';
   const tests = [
     `pm.test('${operationId} answers ${status}', () => pm.response.to.have.status(${status}));`,
     ...(schema ? [`pm.test('the body is the documented ${status} of ${operationId}', () => pm.response.to.have.jsonSchema(${JSON.stringify(schema, withoutIntegerFormats)}));`] : []),
-    'const body = pm.response.code < 300 ? pm.response.json() : undefined;',
+    // A text answer (the CSV export) is read with pm.response.text() by its checks.
+    `const body = pm.response.code < 300 && ${isJson} ? pm.response.json() : undefined;`,
     'const data = body && body.data;',
     ...checks,
   ];
@@ -205,6 +208,24 @@ const story = [
     checks: [
       check('the cover window starts on the new date and keeps its length', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('danielOrderRef'), departureDate: pm.collectionVariables.get('laterDepartureDate'), coverageStartDate: pm.collectionVariables.get('laterDepartureDate') }); pm.expect((Date.parse(data.coverageEndDate) - Date.parse(data.coverageStartDate)) / 86400000 + 1).to.equal(data.durationDays);"),
       check('the price did not change, and the change is dated', "pm.expect(data.pricing.totalAmount).to.be.closeTo(Number(pm.collectionVariables.get('danielTotal')) * 0.9, 0.01); pm.expect(data.amendedAt).to.be.a('string');"),
+    ],
+  }),
+  step({
+    name: 'Your order book: find Sophie\'s order by its reference', operationId: 'listOrders', status: 200, query: { search: '{{orderRef}}' },
+    checks: [
+      check('exactly the order just paid for, yours to act on', "pm.expect(data.totalElements).to.equal(1); pm.expect(data.content[0]).to.include({ orderRef: pm.collectionVariables.get('orderRef'), access: 'OWNER', paymentStatus: 'INITIATED' });"),
+    ],
+  }),
+  step({
+    name: 'Your order book: the group\'s orders, newest first', operationId: 'listOrders', status: 200, query: { groupRef: '{{groupRef}}', size: 20 },
+    checks: [
+      check('both orders of the group, newest first', "pm.expect(data.totalElements).to.equal(2); pm.expect(data.content.every((o) => o.groupRef === pm.collectionVariables.get('groupRef'))).to.be.true; pm.expect(data.content[0].createdAt >= data.content[1].createdAt).to.be.true;"),
+    ],
+  }),
+  step({
+    name: 'Export the group as CSV for the accountant', operationId: 'listOrders', status: 200, query: { groupRef: '{{groupRef}}' }, headers: { Accept: 'text/csv' }, mediaType: 'text/csv',
+    checks: [
+      check('a CSV attachment: the header row and one row per order', "pm.expect(pm.response.headers.get('Content-Type')).to.include('text/csv'); pm.expect(pm.response.headers.get('Content-Disposition')).to.match(/^attachment; filename=\"orders-\\d{4}-\\d{2}-\\d{2}\\.csv\"$/); const lines = pm.response.text().split('\\r\\n'); pm.expect(lines[0]).to.match(/^orderRef,orderNumber,status,/); pm.expect(lines).to.have.length(4); pm.expect(lines[3]).to.equal('');"),
     ],
   }),
   step({

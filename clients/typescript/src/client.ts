@@ -4,12 +4,14 @@ import { rename, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import createClient, { type Client } from 'openapi-fetch';
-import type { components, paths } from './generated/api';
+import type { components, operations, paths } from './generated/api';
 import { backoffDelayMs, DEFAULT_RETRY, isRetryableStatus, isSafeToResend, retryAfterMs, type RetryOptions } from './retry-policy';
 import { TokenCache } from './token-cache';
 import { webhookCalls, type WebhookCalls } from './webhooks';
 
 export type Schemas = components['schemas'];
+/** The order book's filters (GET /orders): status, paymentStatus, departure and creation ranges, groupRef, touristId, search. */
+export type OrderBookQuery = NonNullable<operations['listOrders']['parameters']['query']>;
 export type PartnerApi = Client<paths>;
 
 export interface PartnerClientOptions {
@@ -69,6 +71,42 @@ export interface PartnerClient {
   changeDepartureDate(orderIdentifier: string, departureDate: string): Promise<DepartureChangeResult>;
   /** Your webhook endpoints (register, list, change, delete, rotate the secret, test) and the delivery log (list, iterate, retry). */
   webhooks: WebhookCalls;
+  /** GET /orders: one page of the order book (`page`, `size` up to 100, and the filters). */
+  listOrdersPage(query?: OrderBookQuery): Promise<OrderPageResult>;
+  /**
+   * The whole order book page by page, newest first: `for await (const page of client.listOrders({ status: ['PAID'] }))`.
+   * Pages after the first keep `createdTo` at the first answer's time (unless you gave one), so
+   * orders created meanwhile do not shift the pages under you. A failed page throws OrderBookError.
+   */
+  listOrders(query?: Omit<OrderBookQuery, 'page'>): AsyncIterableIterator<Schemas['OrderPage']>;
+  /**
+   * GET /orders with `Accept: text/csv`: every matching order as CSV, as a stream (read it, pipe
+   * it to a file) with the file name the service suggests. A 400 (a filter out of bounds) comes
+   * back as `{ ok: false, error, response }`.
+   */
+  exportOrdersCsv(query?: Omit<OrderBookQuery, 'page' | 'size'>): Promise<OrdersCsvResult>;
+}
+
+type OrderBookFailure = NonNullable<Awaited<ReturnType<typeof listOrdersCall>>['error']>;
+/** One page of the order book (`data` on a 2xx), or the refusal (`error`) with its response. */
+export interface OrderPageResult {
+  data: Schemas['OrderPageResponse'] | undefined;
+  error: OrderBookFailure | undefined;
+  response: Response;
+}
+export type OrdersCsvResult =
+  | { ok: true; stream: ReadableStream<Uint8Array>; fileName: string | undefined; response: Response }
+  | { ok: false; error: OrderBookFailure; response: Response };
+
+/** A page of the order book the service refused while iterating (`status`, and the error body). */
+export class OrderBookError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(`GET /orders answered ${status}`);
+    this.name = 'OrderBookError';
+  }
 }
 
 export type SaveCertificateResult =
@@ -156,7 +194,39 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     saveCertificate: (orderRef, filePath) => saveCertificate(api, orderRef, filePath),
     changeDepartureDate: (orderIdentifier, departureDate) => departureChangeCall(api, orderIdentifier, departureDate),
     webhooks: webhookCalls(api),
+    listOrdersPage: (query = {}) => listOrdersPage(api, query),
+    listOrders: (query = {}) => orderPages(api, query),
+    exportOrdersCsv: (query = {}) => exportOrdersCsv(api, query),
   };
+}
+
+function listOrdersCall(api: PartnerApi, query: OrderBookQuery) {
+  return api.GET('/api/external/v1/orders', { params: { query } });
+}
+
+async function listOrdersPage(api: PartnerApi, query: OrderBookQuery): Promise<OrderPageResult> {
+  const { data, error, response } = await listOrdersCall(api, query);
+  // Without `Accept: text/csv` the answer is the JSON page; the CSV is exportOrdersCsv's.
+  return { data: typeof data === 'string' ? undefined : data, error, response };
+}
+
+async function* orderPages(api: PartnerApi, query: Omit<OrderBookQuery, 'page'>): AsyncIterableIterator<Schemas['OrderPage']> {
+  let pinned: OrderBookQuery = query;
+  for (let page = 0; ; page += 1) {
+    const { data, error, response } = await listOrdersPage(api, { ...pinned, page });
+    if (!data) throw new OrderBookError(response.status, error);
+    yield data.data;
+    if (data.data.last || data.data.content.length === 0) return;
+    if (page === 0 && pinned.createdTo === undefined) pinned = { ...pinned, createdTo: data.timestamp };
+  }
+}
+
+async function exportOrdersCsv(api: PartnerApi, query: Omit<OrderBookQuery, 'page' | 'size'>): Promise<OrdersCsvResult> {
+  const { data, error, response } = await api.GET('/api/external/v1/orders', { params: { query, header: { Accept: 'text/csv' } }, parseAs: 'stream' });
+  if (error !== undefined) return { ok: false, error, response };
+  if (!data) throw new Error(`GET /orders as CSV answered ${response.status} without a body`);
+  const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+  return { ok: true, stream: data, fileName, response };
 }
 
 function payCall(api: PartnerApi, orderRef: string, body: Schemas['PayRequest'], idempotencyKey: string) {

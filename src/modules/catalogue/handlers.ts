@@ -4,7 +4,8 @@ import { compareBy, pageRequest, routePage, slice, springPage } from '../../kern
 import { pricePackage } from './rules/pricing';
 import { successBody } from '../../kernel/http/envelope';
 import type { CtgView, RouteView } from './catalogue';
-import { createQuote, type PricedQuote } from './quoting';
+import { createQuote } from './quoting';
+import { readQuote, type QuoteReadback } from './quote-readback';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { QueryOf, Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
@@ -29,6 +30,10 @@ export const referenceHandlers = {
   async createQuote({ body }, scope) {
     const priced = await createQuote(scope.em, scope.services.catalogue, callerOf(scope), body, scope.services.config);
     return { status: 200, body: successBody(quoteWire(priced), 'Quote created') };
+  },
+
+  async getQuote({ params }, scope) {
+    return { status: 200, body: successBody(quoteWire(await readQuote(scope.em, callerOf(scope), params.quoteId)), 'Quote retrieved') };
   },
 
   async listCtgs({ query }, { services }) {
@@ -102,7 +107,8 @@ function ctgWire(ctg: CtgView, currency: string): Schemas['Ctg'] {
   };
 }
 
-function quoteWire({ quote, ctg, route }: PricedQuote): Schemas['Quote'] {
+/** A quote as its creation answers it and its readback returns it (a priced quote carries more than this reads). */
+function quoteWire({ quote, ctg, route }: QuoteReadback): Schemas['Quote'] {
   return {
     quoteId: quote.id,
     quoteStatus: quote.status,

@@ -9,6 +9,13 @@ import { amountFromMinor } from '../../kernel/money';
 import { cancellationOf, cancelOrderForPartner, previewCancellation, type CancellationView } from './order-cancellation';
 import { refundWire } from './order-wire';
 import type { Schemas } from '../../kernel/http/wire';
+import { springPage } from '../../kernel/http/pagination';
+import { kathmanduToday } from '../../kernel/business-date';
+import { exportOrderBook, listOrderBook } from './order-book';
+import { ORDER_BOOK_CSV_COLUMNS, orderBookCells, orderSummaryWire } from './order-book-wire';
+
+/** The CSV export is the same request asked for as `text/csv` (DESIGN "The order book"). */
+const wantsCsv = (accept: string | undefined) => accept !== undefined && /(^|,)\s*text\/csv\s*(;|,|$)/i.test(accept);
 
 export const orderHandlers = {
   /** The body's shape decides: an object is one order, an array (even of one) is a group. */
@@ -62,6 +69,16 @@ export const orderHandlers = {
   async updateOrder({ params, body }, scope) {
     const { order, changed } = await changeDeparture(scope.em, callerOf(scope), params.orderIdentifier, body.departureDate);
     return { status: 200, body: successBody(orderWire(order), changed ? 'Departure date changed' : 'Departure date unchanged: it is the order\'s current date') };
+  },
+
+  async listOrders({ query, headers }, scope) {
+    if (wantsCsv(headers.accept)) {
+      const stream = await exportOrderBook(scope.em, callerOf(scope), query, orderBookCells, ORDER_BOOK_CSV_COLUMNS);
+      const disposition = `attachment; filename="orders-${kathmanduToday()}.csv"`;
+      return { status: 200, contentType: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': disposition }, stream };
+    }
+    const { rows, request, total } = await listOrderBook(scope.em, callerOf(scope), query);
+    return { status: 200, body: successBody(springPage(rows.map(orderSummaryWire), request, total), 'Orders retrieved') };
   },
 } satisfies TagHandlers;
 

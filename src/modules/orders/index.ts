@@ -12,6 +12,8 @@ export * from './group-lookup';
 export * from './handlers';
 export * from './departure-change';
 export * from './order-creation';
+export * from './order-book';
+export * from './order-book-wire';
 export * from './order-lookup';
 export * from './order-overview';
 export * from './order-wire';

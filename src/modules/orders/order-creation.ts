@@ -335,7 +335,8 @@ function buildOrder(
     dispatchInfo: input.dispatchInfo,
   });
   item.travelCompanyIds.forEach((companyId, position) => {
-    order.travelCompanies.add(tx.create(OrderTravelCompany, { order, company: present(loaded.companies.get(companyId), `company ${companyId}`), position }));
+    const company = present(loaded.companies.get(companyId), `company ${companyId}`);
+    order.travelCompanies.add(tx.create(OrderTravelCompany, { order, company, position, placer: companyId === principal.companyId }));
   });
   if (quote) quote.status = QuoteStatus.Used;
   return order;

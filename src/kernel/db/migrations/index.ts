@@ -14,6 +14,7 @@ import { Migration20261124110000_PolicyNumbers } from './Migration20261124110000
 import { Migration20261201090000_Webhooks } from './Migration20261201090000_Webhooks';
 import { Migration20261202090000_TokenCheckNotify } from './Migration20261202090000_TokenCheckNotify';
 import { Migration20261202090100_TravellerCounts } from './Migration20261202090100_TravellerCounts';
+import { Migration20261125220000_OrderBook } from './Migration20261125220000_OrderBook';
 import { Migration20261125221000_WebhookEndpointsSelfService } from './Migration20261125221000_WebhookEndpointsSelfService';
 import { Migration20261125222000_Refunds } from './Migration20261125222000_Refunds';
 import { Migration20261125222100_OrderCancellations } from './Migration20261125222100_OrderCancellations';
@@ -37,6 +38,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261201090000_Webhooks', class: Migration20261201090000_Webhooks },
   { name: 'Migration20261202090000_TokenCheckNotify', class: Migration20261202090000_TokenCheckNotify },
   { name: 'Migration20261202090100_TravellerCounts', class: Migration20261202090100_TravellerCounts },
+  { name: 'Migration20261125220000_OrderBook', class: Migration20261125220000_OrderBook },
   { name: 'Migration20261125221000_WebhookEndpointsSelfService', class: Migration20261125221000_WebhookEndpointsSelfService },
   { name: 'Migration20261125222000_Refunds', class: Migration20261125222000_Refunds },
   { name: 'Migration20261125222100_OrderCancellations', class: Migration20261125222100_OrderCancellations },

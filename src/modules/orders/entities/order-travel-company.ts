@@ -1,4 +1,4 @@
-import { PrimaryKeyProp, type Rel } from '@mikro-orm/core';
+import { OptionalProps, PrimaryKeyProp, type Rel } from '@mikro-orm/core';
 import { Entity, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Company } from '../../partners/entities/company';
 import { Order } from './order';
@@ -10,6 +10,7 @@ import { Order } from './order';
 @Entity({ tableName: 'order_travel_company' })
 export class OrderTravelCompany {
   [PrimaryKeyProp]?: ['order', 'company'];
+  [OptionalProps]?: 'placer';
 
   @ManyToOne({ entity: () => Order, primary: true, deleteRule: 'cascade' }) order!: Rel<Order>;
 
@@ -17,4 +18,10 @@ export class OrderTravelCompany {
 
   /** Position in the request (the injected own company first), so responses list them stably. */
   @Property({ type: 'smallint' }) position!: number;
+
+  /**
+   * The agency placed the order itself (a travel agency is put on each of its orders). The order
+   * book's "listed by others" reads the rows without it through a partial index.
+   */
+  @Property({ type: 'boolean' }) placer: boolean = false;
 }

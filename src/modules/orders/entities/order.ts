@@ -65,7 +65,7 @@ export class Order extends UpdatableEntity {
     | 'referralCode' | 'addedServices' | 'addedDevices' | 'extraFields' | 'dispatchInfo' | 'customTravelAgencies'
     | 'companyPromoDiscount' | 'agentPromoDiscount' | 'directDiscountPercent' | 'directDiscountAmount'
     | 'companyPromoCode' | 'agentPromoCode' | 'bindingType' | 'bindingCompany' | 'bindingAgent'
-    | 'paidAt' | 'policyNumber' | 'amendedAt' | 'previousDepartureDate' | 'previousCoverageStartDate' | 'previousCoverageEndDate'
+    | 'paidAt' | 'policyNumber' | 'paymentStatus' | 'amendedAt' | 'previousDepartureDate' | 'previousCoverageStartDate' | 'previousCoverageEndDate'
     | 'version' | 'createdAt' | 'updatedAt';
 
   /** `ORD-<year>-<seq>` from the order_ref_seq sequence. */
@@ -168,6 +168,13 @@ export class Order extends UpdatableEntity {
   @Property({ type: 'date', nullable: true }) previousCoverageStartDate?: string;
 
   @Property({ type: 'date', nullable: true }) previousCoverageEndDate?: string;
+
+  /**
+   * What `payment-status` reports for the order (without its gateway lookup), for the order book's
+   * filter. Written only by the database's triggers (migration OrderBook), in the transaction of
+   * each change of an attempt, a share or the order's status; never set it here.
+   */
+  @Enum({ items: ['NOT_INITIATED', 'INITIATED', 'SUCCESS', 'FAILED', 'CANCELLED', 'EXPIRED', 'REFUND_PENDING', 'REFUNDED'], type: 'text' }) paymentStatus: string = 'NOT_INITIATED';
 
   /** Optimistic lock: promo and payment changes fail rather than overwrite a concurrent one. */
   @Property({ type: 'integer', version: true }) version: number = 1;

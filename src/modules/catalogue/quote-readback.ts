@@ -1,0 +1,32 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Quote, QuoteStatus } from './entities/quote';
+import { notFound } from '../../kernel/errors';
+import type { Principal } from '../../kernel/http/request-scope';
+import type { StoredQuote } from './quoting';
+
+export interface QuoteReadback {
+  quote: StoredQuote;
+  ctg: { id: string; code: string; name: string; insuranceCompany: string };
+  route: { id: string; name: string } | null;
+}
+
+/**
+ * GET /reference/quote/{quoteId}: a quote of the caller's company as its creation answered it.
+ * An ACTIVE quote past `expiresAt` reads EXPIRED, as order creation judges it. Another
+ * company's quote is a 404 like an unknown id: its existence is nobody else's business.
+ */
+export async function readQuote(em: EntityManager, principal: Principal, quoteId: string, now = new Date()): Promise<QuoteReadback> {
+  const quote = await em.findOne(Quote, { id: quoteId.toLowerCase(), company: principal.companyId }, { populate: ['ctg', 'route'] });
+  if (!quote) throw notFound(`Quote ${quoteId} not found`);
+  const status = quote.status === QuoteStatus.Active && quote.expiresAt <= now ? QuoteStatus.Expired : quote.status;
+  return {
+    quote: { ...pickStored(quote), status },
+    ctg: { id: quote.ctg.id, code: quote.ctg.code, name: quote.ctg.name, insuranceCompany: quote.ctg.insuranceCompany },
+    route: quote.route ? { id: quote.route.id, name: quote.route.name } : null,
+  };
+}
+
+function pickStored(quote: Quote): StoredQuote {
+  const { id, status, nationality, age, maxAltitude, startDate, endDate, durationDays, currency, ctgPriceForDuration, totalAmount, includedDevices, coverage, createdAt, expiresAt } = quote;
+  return { id, status, nationality, age, maxAltitude, startDate, endDate, durationDays, currency, ctgPriceForDuration, totalAmount, includedDevices, coverage, createdAt, expiresAt };
+}

@@ -1,0 +1,41 @@
+import type { OrderBookRow } from './order-book';
+import type { Schemas } from '../../kernel/http/wire';
+
+type OrderSummary = Schemas['OrderSummary'];
+
+/** An order of the book as the spec's OrderSummary. */
+export function orderSummaryWire(row: OrderBookRow): OrderSummary {
+  return {
+    orderRef: row.order_ref,
+    orderNumber: row.order_number,
+    status: row.status,
+    paymentStatus: row.payment_status,
+    policyNumber: row.policy_number,
+    touristId: row.tourist_id,
+    travellerName: row.traveller_name,
+    routeName: row.route_name,
+    departureDate: row.departure_date,
+    coverageStartDate: row.coverage_start_date,
+    coverageEndDate: row.coverage_end_date,
+    totalAmount: Number(row.total_amount),
+    currency: row.currency,
+    groupRef: row.group_ref,
+    createdAt: row.created_at,
+    paidAt: row.paid_at,
+    cancelledAt: row.cancelled_at,
+    access: row.access,
+  };
+}
+
+/** The export's columns, in the order the spec documents: an OrderSummary's fields. */
+export const ORDER_BOOK_CSV_COLUMNS = [
+  'orderRef', 'orderNumber', 'status', 'paymentStatus', 'policyNumber', 'touristId', 'travellerName', 'routeName',
+  'departureDate', 'coverageStartDate', 'coverageEndDate', 'totalAmount', 'currency', 'groupRef',
+  'createdAt', 'paidAt', 'cancelledAt', 'access',
+] as const satisfies ReadonlyArray<keyof OrderSummary>;
+
+/** One CSV row: the amount keeps its two decimals as stored, a null is an empty cell. */
+export function orderBookCells(row: OrderBookRow): Array<string | null> {
+  const wire = orderSummaryWire(row);
+  return ORDER_BOOK_CSV_COLUMNS.map((column) => (column === 'totalAmount' ? row.total_amount : wire[column]?.toString() ?? null));
+}

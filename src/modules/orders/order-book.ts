@@ -1,0 +1,246 @@
+import { Readable } from 'node:stream';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PoolClient } from 'pg';
+import { offsetOf, pageRequest, type PageRequest } from '../../kernel/http/pagination';
+import { invalid } from '../../kernel/errors';
+import type { Principal } from '../../kernel/http/request-scope';
+import type { QueryOf, Schemas } from '../../kernel/http/wire';
+import { csvRow } from './rules/order-csv';
+import { orderBookFilterErrors, orderSearchOf, type OrderBookFilter } from './rules/order-book-filters';
+
+export type OrderBookQuery = QueryOf<'listOrders'>;
+
+/** How the caller may read a listed order: it placed it, or another company listed it as an agency. */
+export type OrderBookAccess = 'OWNER' | 'LISTED_AGENCY';
+
+/** One order of the book, as read from the database: amount as its decimal text, dates `YYYY-MM-DD`, instants as toISOString writes them. */
+export interface OrderBookRow {
+  order_ref: string;
+  order_number: string;
+  status: Schemas['OrderStatus'];
+  payment_status: Schemas['PaymentAttemptStatus'];
+  policy_number: string | null;
+  tourist_id: string;
+  traveller_name: string;
+  route_name: string | null;
+  departure_date: string;
+  coverage_start_date: string;
+  coverage_end_date: string;
+  total_amount: string;
+  currency: string;
+  group_ref: string | null;
+  created_at: string;
+  paid_at: string | null;
+  cancelled_at: string | null;
+  access: OrderBookAccess;
+}
+
+export interface OrderBookPage {
+  rows: OrderBookRow[];
+  request: PageRequest;
+  total: number;
+}
+
+/** Rows per FETCH of the export's cursor: the most the server holds of an export at once. */
+const EXPORT_BATCH = 1000;
+
+/**
+ * One page of the orders the caller may read (DESIGN "The order book"), newest first, and the
+ * exact number matching. Page and count read one snapshot.
+ */
+export async function listOrderBook(em: EntityManager, principal: Principal, query: OrderBookQuery): Promise<OrderBookPage> {
+  const filter = checkedFilter(query);
+  const request = pageRequest(query.page, query.size);
+  const { page, count } = orderBookQueries(principal.companyId, filter, request);
+  return inReadSnapshot(em, async (client) => {
+    const rows = (await client.query<OrderBookRow>(page.text, page.values)).rows;
+    const total = Number((await client.query<{ total: string }>(count.text, count.values)).rows[0]?.total ?? 0);
+    return { rows, request, total };
+  });
+}
+
+/**
+ * Every order the caller may read that matches, as CSV text, read through a server-side cursor
+ * in batches of EXPORT_BATCH: the next batch is fetched only when the stream is read, so a slow
+ * client holds one batch, not the export. The filters are checked and the cursor opened before
+ * this returns, so a bad request is still a 400 and a failing query a 500, not a cut stream.
+ * The export holds one pooled connection (in one read-only snapshot) until it ends.
+ */
+export async function exportOrderBook(em: EntityManager, principal: Principal, query: OrderBookQuery, toCells: (row: OrderBookRow) => Array<string | null>, header: readonly string[]): Promise<Readable> {
+  const filter = checkedFilter(query);
+  const sql = orderBookExportQuery(principal.companyId, filter);
+  const pool = await em.getConnection().getNativeClient();
+  const client = await pool.connect();
+  let released = false;
+  const release = (discard: boolean) => {
+    if (released) return;
+    released = true;
+    client.release(discard);
+  };
+  try {
+    await client.query('begin isolation level repeatable read read only');
+    await client.query(`declare order_book no scroll cursor for ${sql.text}`, sql.values);
+  } catch (error) {
+    release(true);
+    throw error;
+  }
+  async function* lines(): AsyncGenerator<string> {
+    let finished = false;
+    try {
+      yield csvRow(header);
+      for (;;) {
+        const { rows } = await client.query<OrderBookRow>(`fetch ${EXPORT_BATCH} from order_book`);
+        if (rows.length === 0) break;
+        yield rows.map((row) => csvRow(toCells(row))).join('');
+      }
+      await client.query('commit');
+      finished = true;
+    } finally {
+      // A connection left inside the transaction (the client went away midway) is closed, not pooled.
+      release(!finished);
+    }
+  }
+  const stream = Readable.from(lines(), { objectMode: false });
+  // A stream destroyed before its first read never runs the generator's finally.
+  stream.once('close', () => release(true));
+  return stream;
+}
+
+function checkedFilter(query: OrderBookQuery): OrderBookFilter {
+  const filter: OrderBookFilter = {
+    status: query.status,
+    paymentStatus: query.paymentStatus,
+    departureFrom: query.departureFrom,
+    departureTo: query.departureTo,
+    createdFrom: query.createdFrom,
+    createdTo: query.createdTo,
+    groupRef: query.groupRef,
+    touristId: query.touristId?.toLowerCase(),
+    search: query.search,
+  };
+  const errors = orderBookFilterErrors(filter);
+  if (Object.keys(errors).length > 0) throw invalid('Validation failed', errors);
+  return filter;
+}
+
+async function inReadSnapshot<T>(em: EntityManager, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const pool = await em.getConnection().getNativeClient();
+  const client = await pool.connect();
+  let failed = true;
+  try {
+    await client.query('begin isolation level repeatable read read only');
+    const result = await work(client);
+    await client.query('commit');
+    failed = false;
+    return result;
+  } finally {
+    client.release(failed);
+  }
+}
+
+interface Sql {
+  text: string;
+  values: unknown[];
+}
+
+/** Numbered parameters ($1, $2, ...) in the order they are added; a value used twice is one parameter. */
+class Parameters {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** `%`, `_` and `\` in a search term are literal characters, not LIKE wildcards. */
+const escapeLike = (term: string) => term.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** The filters as conditions on `o` (insurance_order), each served by an index of migration OrderBook. */
+function filterConditions(filter: OrderBookFilter, params: Parameters): string[] {
+  const conditions: string[] = [];
+  if (filter.status?.length) conditions.push(`o.status = any(${params.add(filter.status)}::text[])`);
+  if (filter.paymentStatus) conditions.push(`o.payment_status = ${params.add(filter.paymentStatus)}`);
+  if (filter.departureFrom) conditions.push(`o.departure_date >= ${params.add(filter.departureFrom)}::date`);
+  if (filter.departureTo) conditions.push(`o.departure_date <= ${params.add(filter.departureTo)}::date`);
+  if (filter.createdFrom) conditions.push(`o.created_at >= ${params.add(filter.createdFrom)}::timestamptz`);
+  if (filter.createdTo) conditions.push(`o.created_at < ${params.add(filter.createdTo)}::timestamptz`);
+  if (filter.groupRef) conditions.push(`o.group_id = (select g.id from order_group g where g.group_ref = ${params.add(filter.groupRef)})`);
+  if (filter.touristId) conditions.push(`o.traveller_id = ${params.add(filter.touristId)}::uuid`);
+  if (filter.search) {
+    const search = orderSearchOf(filter.search);
+    if (search.kind === 'reference') conditions.push(`o.${search.column} = ${params.add(search.value)}`);
+    else {
+      // fold_text(name) has a trigram index: a fragment of the name finds its travellers, then their orders.
+      const fragment = params.add(escapeLike(search.fragment));
+      conditions.push(`o.traveller_id in (select s.id from traveller s where fold_text(s.name) like '%' || fold_text(${fragment}) || '%')`);
+    }
+  }
+  return conditions;
+}
+
+/**
+ * The caller's own orders and those other companies listed it on, as (id, created_at, access).
+ * With `first`, each side is cut to its newest `first` rows before they are merged: the own side
+ * is then a backward walk of a (company_id, ..., created_at, id) index, where the planner would
+ * otherwise read a company that is most of the table whole and sort it.
+ */
+function visibleOrders(company: string, conditions: string[], first?: string): string {
+  const and = conditions.map((condition) => ` and ${condition}`).join('');
+  const cut = first === undefined ? '' : ` order by o.created_at desc, o.id desc limit ${first}`;
+  return `(select o.id, o.created_at, 'OWNER' as access from insurance_order o where o.company_id = ${company}${and}${cut})
+    union all
+    (select o.id, o.created_at, 'LISTED_AGENCY' from order_travel_company l join insurance_order o on o.id = l.order_id
+      where l.company_id = ${company} and not l.placer and o.company_id <> ${company}${and}${cut})`;
+}
+
+/** An instant as Date.toISOString writes it (UTC, milliseconds), like every other timestamp the API answers. */
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const DETAIL = `select o.order_ref, o.order_number, o.status, o.payment_status, o.policy_number, o.traveller_id as tourist_id,
+    t.name as traveller_name, coalesce(r.name, o.custom_route_name) as route_name,
+    o.departure_date::text as departure_date, o.coverage_start_date::text as coverage_start_date, o.coverage_end_date::text as coverage_end_date,
+    o.total_amount::text as total_amount, o.currency, g.group_ref, ${iso('o.created_at')} as created_at, ${iso('o.paid_at')} as paid_at,
+    ${iso(`case when o.status = 'CANCELLED'
+      then coalesce((select max(a.at) from audit_entry a where a.order_id = o.id and a.action = 'ORDER_CANCELLED'), o.updated_at) end`)} as cancelled_at,
+    v.access`;
+const DETAIL_JOINS = `join insurance_order o on o.id = v.id
+  join traveller t on t.id = o.traveller_id
+  left join route r on r.id = o.route_id
+  left join order_group g on g.id = o.group_id`;
+
+/** The page and count statements of a listing; exported so the benchmark can EXPLAIN exactly these. */
+export function orderBookQueries(companyId: string, filter: OrderBookFilter, request: PageRequest): { page: Sql; count: Sql } {
+  const params = new Parameters();
+  const company = `${params.add(companyId)}::uuid`;
+  const conditions = filterConditions(filter, params);
+  const limit = params.add(request.size);
+  const offset = params.add(offsetOf(request));
+  const first = params.add(offsetOf(request) + request.size);
+  const page = `${DETAIL} from (${visibleOrders(company, conditions, first)} order by created_at desc, id desc limit ${limit} offset ${offset}) v
+    ${DETAIL_JOINS} order by v.created_at desc, v.id desc`;
+
+  const countParams = new Parameters();
+  const countCompany = `${countParams.add(companyId)}::uuid`;
+  const countConditions = filterConditions(filter, countParams);
+  const and = countConditions.map((condition) => ` and ${condition}`).join('');
+  // Unfiltered, the company's own orders are its counter (kept by triggers in each insert's transaction)
+  // and the listings by others are the partial index's rows: no order row is read.
+  const unfiltered = countConditions.length === 0;
+  const own = unfiltered
+    ? `coalesce((select c.orders from order_count c where c.company_id = ${countCompany}), 0)`
+    : `(select count(*) from insurance_order o where o.company_id = ${countCompany}${and})`;
+  const listed = unfiltered
+    ? `(select count(*) from order_travel_company l where l.company_id = ${countCompany} and not l.placer)`
+    : `(select count(*) from order_travel_company l join insurance_order o on o.id = l.order_id
+    where l.company_id = ${countCompany} and not l.placer and o.company_id <> ${countCompany}${and})`;
+  return { page: { text: page, values: params.values }, count: { text: `select ${own} + ${listed} as total`, values: countParams.values } };
+}
+
+/** Every matching order, newest first, with the detail columns: the export's cursor. */
+export function orderBookExportQuery(companyId: string, filter: OrderBookFilter): Sql {
+  const params = new Parameters();
+  const company = `${params.add(companyId)}::uuid`;
+  const conditions = filterConditions(filter, params);
+  return { text: `${DETAIL} from (${visibleOrders(company, conditions)}) v ${DETAIL_JOINS} order by v.created_at desc, v.id desc`, values: params.values };
+}

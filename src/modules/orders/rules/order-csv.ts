@@ -1,0 +1,18 @@
+/**
+ * RFC 4180 CSV for the order book's export, one row per call so a stream never holds the file.
+ * A cell a spreadsheet would run as a formula (it starts with = + - @, a tab or a carriage
+ * return) gets a leading `'`, which spreadsheets show as text (OWASP "CSV injection"). A number
+ * we write ourselves (an amount) is never negative, so no real value is changed by that.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+export function csvCell(value: string | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+export function csvRow(cells: ReadonlyArray<string | null | undefined>): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}

@@ -1,0 +1,47 @@
+import { Readable } from 'node:stream';
+import { createPartnerClient, OrderBookError } from '../../clients/typescript/src';
+import { csvRecords } from '../support/csv';
+import { newPartner, type TestPartner } from '../support/partners';
+import { placeOrder } from '../support/payment-fixtures';
+import { useTestServer } from '../support/test-server';
+
+/** The typed client's order book: listOrders walks every page, exportOrdersCsv streams the CSV. */
+const { server, client } = useTestServer();
+let partner: TestPartner;
+const refs: string[] = [];
+
+const typedClient = () => createPartnerClient({ baseUrl: server.url, clientId: partner.clientId, clientSecret: partner.clientSecret });
+
+beforeAll(async () => {
+  partner = await newPartner(server, client);
+  for (let i = 0; i < 5; i++) refs.unshift((await placeOrder(server, client, partner)).orderRef);
+});
+
+describe('listOrders and exportOrdersCsv of the typed client', () => {
+  it('listOrders yields every page, newest first, and stops after the last', async () => {
+    const pages = [];
+    for await (const page of typedClient().listOrders({ size: 2 })) pages.push(page);
+    expect(pages.map((page) => page.page)).toEqual([0, 1, 2]);
+    expect(pages.flatMap((page) => page.content.map((order) => order.orderRef))).toEqual(refs);
+  });
+
+  it('listOrdersPage answers one page; a filter out of bounds is an error result, and throws OrderBookError when iterating', async () => {
+    const { data } = await typedClient().listOrdersPage({ size: 1, page: 1 });
+    expect(data?.data.content.map((order) => order.orderRef)).toEqual([refs[1]]);
+    const refused = await typedClient().listOrdersPage({ departureFrom: '2031-10-31', departureTo: '2031-10-01' });
+    expect(refused.response.status).toBe(400);
+    await expect(typedClient().listOrders({ search: 'x' }).next()).rejects.toBeInstanceOf(OrderBookError);
+  });
+
+  it('exportOrdersCsv streams every matching order with the suggested file name', async () => {
+    const result = await typedClient().exportOrdersCsv({ status: ['PENDING'] });
+    if (!result.ok) throw new Error(`export failed: ${result.response.status}`);
+    expect(result.fileName).toMatch(/^orders-\d{4}-\d{2}-\d{2}\.csv$/);
+    let text = '';
+    for await (const chunk of Readable.fromWeb(result.stream)) text += String(chunk);
+    expect(csvRecords(text).records.map((record) => record.orderRef)).toEqual(refs);
+    const refused = await typedClient().exportOrdersCsv({ search: ' ' });
+    expect(refused.ok).toBe(false);
+    expect(refused.response.status).toBe(400);
+  });
+});
