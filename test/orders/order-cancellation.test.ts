@@ -127,6 +127,9 @@ describe('cancelling an order', () => {
     expect((await detail(order.orderRef)).body.data.cancellation.refund).toMatchObject({ refundRef: refund.refundRef, status: 'SUCCEEDED', amount: order.totalAmount });
     // The policy number stays with the cancelled order.
     expect((await detail(order.orderRef)).body.data.policyNumber).toMatch(/^POL-/);
+    // The order book tells the same story as payment-status.
+    const book = await client.op('listOrders', 'GET', `${ORDERS}?search=${order.orderRef}`, undefined, { token: agency.token });
+    expect(book.body.data.content).toEqual([expect.objectContaining({ orderRef: order.orderRef, status: 'CANCELLED', paymentStatus: 'REFUNDED', cancelledAt: expect.any(String) })]);
   });
 
   it('keeps CANCELLATION_FEE_PERCENT of the share after the free look, and refund + fee is what the payment took', async () => {
