@@ -33,6 +33,7 @@ describe('configuration validated at start', () => {
       certificatePerCompany: 600,
       verifyPerAddress: 60,
       providerReturnPerAddress: 30,
+      webhookPerCompany: 120,
     });
     expect(config.certificate).toEqual({ assistancePhone: '+977 1 4000 000', assistanceEmail: 'assistance@himalayantrekcover.example', policyWordingUrl: 'https://himalayantrekcover.example/policy-wording' });
     expect(config.maxDraftsPerCompany).toBe(500);

@@ -11,6 +11,9 @@ export const PUBLISHED_SECRETS: readonly string[] = [
   // Their common prefix: variants of them appear in tests and docs too.
   'sandbox-secret-',
   'Qm8v2Lx9Tz4Rk7WpHc3N',
+  // The contract's examples of a webhook endpoint's signing secret: public, whoever copies them.
+  'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  'whsec_q2VxN0tYc2hTb3l6Qm1XZ0pQdzR4Y0FlUmt1',
 ];
 
 const MIN_LENGTH = 32;
