@@ -135,6 +135,17 @@ let transportRetries = 0;
 /** Operations whose refusals are HTML pages for a person, not error shapes for a program. */
 const HTML_PAGES = new Set(['sandboxCheckout', 'verifyPolicy', 'handleProviderReturn']);
 
+/**
+ * The router ignores a trailing slash: an empty identifier (`GET /orders/`) is the collection's
+ * request, answered by the collection's operation (GET /orders, the order book), not the item's.
+ */
+function answeringOperation(request: FuzzRequest): string {
+  const pathname = request.path.split('?')[0] ?? '';
+  if (!pathname.endsWith('/')) return request.operationId;
+  const collection = operationsOf(document).find((operation) => operation.method.toUpperCase() === request.method.toUpperCase() && operation.pathTemplate === pathname.slice(0, -1));
+  return collection?.operationId ?? request.operationId;
+}
+
 /** Requests outside the document (see pageRequests): no documented answer to check a success against. */
 const PAGES = new Set(['sandboxCheckout', 'unknownPath']);
 
@@ -194,7 +205,7 @@ test('no generated request, valid or hostile, gets a 5xx or an error body outsid
         // unknown policy, too many lookups) as HTML pages; only a JSON answer has a shape to keep.
         const htmlPage = HTML_PAGES.has(request.operationId) && typeof answer.body === 'string';
         if (status >= 400 && !htmlPage) expectErrorShape(request, status, answer.body);
-        else if (!PAGES.has(request.operationId) && (status < 300 || (status >= 400 && htmlPage) || request.operationId === 'handlePaymentCallback')) await expectContract(request.operationId, status, answer.body, answer.contentType);
+        else if (!PAGES.has(request.operationId) && (status < 300 || (status >= 400 && htmlPage) || request.operationId === 'handlePaymentCallback')) await expectContract(answeringOperation(request), status, answer.body, answer.contentType);
       } catch (error) {
         findings.push({ request: describeRequest(request), status, problem: (error as Error).message.slice(0, 600) });
       }
