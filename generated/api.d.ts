@@ -3541,13 +3541,22 @@ export interface components {
              * @description When the try ended.
              */
             at: string;
-            /** @description 1 for the first try; retries (and retries you asked for) count on. */
+            /**
+             * Format: int32
+             * @description 1 for the first try; retries (and retries you asked for) count on.
+             */
             attempt: number;
             /** @description Why the try failed, in words; null when it succeeded. */
             error: string | null;
-            /** @description Milliseconds from sending the request to the end of the answer. */
+            /**
+             * Format: int32
+             * @description Milliseconds from sending the request to the end of the answer.
+             */
             latencyMs: number;
-            /** @description The HTTP status your endpoint answered; null when no answer came (timeout, connection error, refused address). */
+            /**
+             * Format: int32
+             * @description The HTTP status your endpoint answered; null when no answer came (timeout, connection error, refused address).
+             */
             responseStatus: number | null;
         };
         /**
