@@ -13,7 +13,7 @@ import { recordAudit } from './audit-log';
 import { lockPromoCodes, ORDER_PROMO_POPULATE, pricePartsOf, releaseUses, slotsOfOrder, writeSlots } from './promo-slot-store';
 import { clearSlots, projectTotals } from './rules/promo-slots';
 import { cancellationFingerprint, cancellationTerms, type CancellationReason, type CancellationSettings, type CancellationTerms, type PartnerCancellationReason } from './rules/cancellation';
-import { recordOrderCancelledEvent } from '../webhooks';
+import { recordOrderCancelledEvent, type RefundEventFacts } from '../webhooks';
 
 
 /**
@@ -34,6 +34,8 @@ export interface CancellationPayments {
   recordRefund(tx: EntityManager, input: { order: Order; attempt: PaymentAttempt; amount: Minor; fee: Minor; actor: string; at: Date }): Promise<Refund>;
   /** After commit: the executor makes the refund now rather than at its next pass. */
   kickRefunds(): void;
+  /** A refund as the webhooks carry it (payments' one projection, shared with refund.succeeded/failed). */
+  refundEventFacts(refund: Refund): RefundEventFacts;
 }
 
 export interface CancellationInput {
@@ -196,7 +198,7 @@ async function applyCancellation(
   });
   await recordOrderCancelledEvent(tx, order, now, {
     reason: record.reason === 'OPERATOR' ? 'CANCELLED_BY_OPERATOR' : record.reason,
-    refund: refund ? refundEventFacts(refund) : null,
+    refund: refund ? payments.refundEventFacts(refund) : null,
   });
   await tx.flush();
   // A checkout the customer paid while this request closed it: settled (PAID) just now, then cancelled with its refund.
@@ -248,17 +250,4 @@ export async function cancellationOf(em: EntityManager, order: Order): Promise<{
   const cancellation = await em.findOne(OrderCancellation, { order: order.id });
   if (!cancellation) return null;
   return { cancellation, refund: await cancellationRefund(em, order.id) };
-}
-
-function refundEventFacts(refund: Refund) {
-  return {
-    refundRef: refund.refundRef,
-    amount: refund.amount,
-    cancellationFee: refund.fee,
-    currency: refund.currency,
-    status: refund.status,
-    gateway: refund.gateway.toUpperCase(),
-    paymentRef: refund.attempt.paymentRef,
-    cause: refund.cause,
-  };
 }

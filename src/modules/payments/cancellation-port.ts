@@ -1,7 +1,7 @@
 import type { CancellationPayments } from '../orders';
 import type { PaymentDeps } from './payment-deps';
 import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
-import { initialRefundStatus, recordRefund } from './refunds';
+import { initialRefundStatus, recordRefund, refundEventFacts } from './refunds';
 
 /**
  * What the orders module's cancellation needs of payments (orders cannot import payments):
@@ -19,5 +19,6 @@ export function cancellationPayments(deps: PaymentDeps): CancellationPayments {
       status: initialRefundStatus(deps.gateways, input.attempt.gateway),
     }),
     kickRefunds: () => deps.kickRefunds?.(),
+    refundEventFacts,
   };
 }
