@@ -208,7 +208,7 @@ describe('cancelling an order', () => {
 });
 
 describe('the Idempotency-Key of a cancellation', () => {
-  it('answers the same result to the same key and body, and 409 to the same key with another body or order', async () => {
+  it('answers the same result to the same key and body, and 409 to the same key with another body or order, whose open checkout stays open', async () => {
     const order = await placeOrder(server, client, agency);
     await paidByCard(order.orderRef);
     const key = randomUUID();
@@ -218,9 +218,12 @@ describe('the Idempotency-Key of a cancellation', () => {
     expect(again.body.data).toMatchObject({ cancelledAt: first.body.data.cancelledAt, refund: { refundRef: first.body.data.refund.refundRef } });
     expect((await cancel(order.orderRef, { reason: 'OTHER', note: 'Another note' }, key)).status).toBe(409);
     const other = await placeOrder(server, client, agency);
+    expect((await pay(client, agency, other.orderRef, { gateway: 'card_gateway' })).status).toBe(200);
     expect((await cancel(other.orderRef, { reason: 'OTHER', note: 'Visa refused' }, key)).status).toBe(409);
     expect(await server.orm.em.fork().count(Refund, { order: { orderRef: order.orderRef } })).toBe(1);
     expect(await server.orm.em.fork().count(OrderCancellation, { order: { orderRef: other.orderRef } })).toBe(0);
+    // The key's conflict is found before the other order's open checkout is put to its gateway.
+    expect((await paymentStatus(client, agency, other.orderRef)).body.data.paymentStatus).toBe('INITIATED');
   });
 
   it('is required and must be a UUID (400), and the body takes only reason and note', async () => {
@@ -235,10 +238,11 @@ describe('the Idempotency-Key of a cancellation', () => {
 });
 
 describe('who may cancel', () => {
-  it('lets only the placing company preview or cancel: a listed agency and a stranger get 403, an unknown order 404', async () => {
+  it('lets only the placing company preview or cancel: a listed agency and a stranger get 403 and leave its open checkout open, an unknown order 404', async () => {
     const touristId = await newTraveller(server, agency.companyId);
     const created = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, { travelCompanyIds: [listed.companyId] }), { token: agency.token });
     const { orderRef } = created.body.data;
+    expect((await pay(client, agency, orderRef, { gateway: 'card_gateway' })).status).toBe(200);
     for (const caller of [listed, stranger]) {
       expect((await preview(orderRef, caller)).status).toBe(403);
       expect((await cancel(orderRef, undefined, undefined, caller)).status).toBe(403);
@@ -246,6 +250,7 @@ describe('who may cancel', () => {
     expect((await preview('ORD-2030-999999')).status).toBe(404);
     expect((await cancel('ORD-2030-999999')).status).toBe(404);
     expect((await detail(orderRef, listed)).body.data.status).toBe('PENDING');
+    expect((await paymentStatus(client, agency, orderRef)).body.data.paymentStatus).toBe('INITIATED');
   });
 
   it('accepts every order identifier form: order number, order UUID and payment reference', async () => {

@@ -30,6 +30,9 @@ export async function startJobQueue(databaseUrl: string, logger: Logger, options
     // jobs in its monitor pass, which runs at the longer of these two intervals (default 60 s).
     superviseIntervalSeconds: options.superviseIntervalSeconds ?? 10,
     monitorIntervalSeconds: options.superviseIntervalSeconds ?? 10,
+    // A queue created with `notify` wakes its workers by NOTIFY when a job is queued, so they need
+    // not poll often (one connection of its own listens; without it, workers poll as before).
+    useListenNotify: true,
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   await boss.start();

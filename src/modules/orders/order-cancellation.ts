@@ -26,10 +26,13 @@ export interface CancellationPayments {
   /**
    * Runs `change` (one whole transaction that calls assertNoOpenAttempts) with the order's open
    * checkouts put to their gateways first: a capture settles the order PAID before `change` runs
-   * again; the others are closed (their ids passed to `change`).
+   * again; the others are closed (their ids passed to `change`). `expectedInTheWay`, when given,
+   * names the attempts to close before the first round.
    */
-  withOpenAttemptsClosed<T>(em: EntityManager, change: (closedBefore: readonly string[]) => Promise<T>): Promise<T>;
+  withOpenAttemptsClosed<T>(em: EntityManager, change: (closedBefore: readonly string[]) => Promise<T>, expectedInTheWay?: () => Promise<readonly string[]>): Promise<T>;
   assertNoOpenAttempts(tx: EntityManager, orderIds: string[]): Promise<void>;
+  /** The open attempts of these orders, read without locks. */
+  openAttemptIds(em: EntityManager, orderIds: readonly string[]): Promise<string[]>;
   /** Records the refund of a paid share in the caller's transaction (PENDING, or MANUAL where the provider has no refund API). */
   recordRefund(tx: EntityManager, input: { order: Order; attempt: PaymentAttempt; amount: Minor; fee: Minor; actor: string; at: Date }): Promise<Refund>;
   /** After commit: the executor makes the refund now rather than at its next pass. */
@@ -87,6 +90,15 @@ export async function cancelOrderForPartner(
   now = new Date(),
 ): Promise<CancellationView> {
   const key = idempotencyKey.toLowerCase();
+  // The checkout a pending order's cancellation finds open (the common case) is put to its gateway
+  // first, once the caller is known to be the one that may cancel and the key is new.
+  const expectedInTheWay = async () => {
+    const read = em.fork();
+    const { order } = await resolveOrder(read, principal, identifier, { intent: 'ACT', populate: [] });
+    if (order.status !== OrderStatus.Pending) return [];
+    if (await read.count(OrderCancellation, { company: principal.companyId, idempotencyKey: key })) return [];
+    return payments.openAttemptIds(read, [order.id]);
+  };
   const view = await payments.withOpenAttemptsClosed(em, (closedBefore) => em.fork().transactional(async (tx) => {
     await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`cancel:${principal.companyId}:${key}`], 'all', tx.getTransactionContext());
     const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true, populate: [...ORDER_PROMO_POPULATE] });
@@ -101,7 +113,7 @@ export async function cancelOrderForPartner(
     return applyCancellation(tx, order, {
       reason: input.reason, note: input.note ?? null, actor: `api:${principal.companyId}`, company: principal.companyId, idempotencyKey: key, fingerprint,
     }, payments, now, closedBefore, false);
-  }));
+  }), expectedInTheWay);
   if (view.refund) payments.kickRefunds();
   return view;
 }

@@ -1,6 +1,6 @@
 import type { CancellationPayments } from '../orders';
 import type { PaymentDeps } from './payment-deps';
-import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
+import { assertNoOpenAttempts, openAttemptIds, withOpenAttemptsClosed } from './open-attempts';
 import { initialRefundStatus, recordRefund, refundEventFacts } from './refunds';
 
 /**
@@ -11,8 +11,9 @@ import { initialRefundStatus, recordRefund, refundEventFacts } from './refunds';
 export function cancellationPayments(deps: PaymentDeps): CancellationPayments {
   return {
     settings: { freeLookDays: deps.payments.freeLookDays, cancellationFeePercent: deps.payments.cancellationFeePercent },
-    withOpenAttemptsClosed: (em, change) => withOpenAttemptsClosed(em, deps, 'ORDER_CANCELLED', change),
+    withOpenAttemptsClosed: (em, change, expectedInTheWay) => withOpenAttemptsClosed(em, deps, 'ORDER_CANCELLED', change, expectedInTheWay),
     assertNoOpenAttempts,
+    openAttemptIds,
     recordRefund: (tx, input) => recordRefund(tx, {
       ...input,
       cause: 'CANCELLATION',

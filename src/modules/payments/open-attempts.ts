@@ -25,9 +25,8 @@ class OpenAttemptsInTheWay extends Error {
  * orders and found the change valid: no attempt that could still take money for them is open.
  */
 export async function assertNoOpenAttempts(tx: EntityManager, orderIds: string[]): Promise<void> {
-  if (orderIds.length === 0) return;
-  const lines = await tx.find(PaymentAttemptOrder, { order: { $in: orderIds }, attempt: { status: 'INITIATED' } }, { fields: ['attempt'] });
-  if (lines.length > 0) throw new OpenAttemptsInTheWay([...new Set(lines.map((line) => line.attempt.id))].sort());
+  const open = await openAttemptIds(tx, orderIds);
+  if (open.length > 0) throw new OpenAttemptsInTheWay(open);
 }
 
 /** A change can only lose this race to new attempts so often before the caller is told to retry. */
@@ -47,23 +46,38 @@ export async function withOpenAttemptsClosed<T>(
   deps: PaymentDeps,
   reason: Exclude<ClosedReason, 'ORDER_PAID'>,
   change: (closedBefore: readonly string[]) => Promise<T>,
+  expectedInTheWay?: () => Promise<readonly string[]>,
 ): Promise<T> {
   const closedBefore: string[] = [];
+  const close = async (attemptIds: readonly string[]) => {
+    for (const attemptId of attemptIds) {
+      const outcome = await closeWithGateway(em, attemptId, reason, deps);
+      if (outcome === 'MISMATCH') {
+        throw conflict('The gateway\'s record of the open payment for this order does not match ours; the operator has been alerted');
+      }
+      if (outcome === 'VOIDED' || outcome === 'CLOSED_UNCONFIRMED') closedBefore.push(attemptId);
+    }
+  };
+  // A caller that can tell (from a plain read, having checked that the change is its to make)
+  // which attempts its change will find in the way has them closed before the first round, rather
+  // than after a first transaction that finds them and rolls back.
+  if (expectedInTheWay) await close(await expectedInTheWay());
   for (let round = 1; ; round += 1) {
     try {
       return await change(closedBefore);
     } catch (error) {
       if (!(error instanceof OpenAttemptsInTheWay)) throw error;
       if (round === MAX_ROUNDS) throw conflict('A payment for this order is being started or settled at this moment; try again shortly');
-      for (const attemptId of error.attemptIds) {
-        const outcome = await closeWithGateway(em, attemptId, reason, deps);
-        if (outcome === 'MISMATCH') {
-          throw conflict('The gateway\'s record of the open payment for this order does not match ours; the operator has been alerted');
-        }
-        if (outcome === 'VOIDED' || outcome === 'CLOSED_UNCONFIRMED') closedBefore.push(attemptId);
-      }
+      await close(error.attemptIds);
     }
   }
+}
+
+/** The attempts that could still take money for these orders, read without locks (see withOpenAttemptsClosed's expectedInTheWay). */
+export async function openAttemptIds(em: EntityManager, orderIds: readonly string[]): Promise<string[]> {
+  if (orderIds.length === 0) return [];
+  const lines = await em.find(PaymentAttemptOrder, { order: { $in: [...orderIds] }, attempt: { status: 'INITIATED' } }, { fields: ['attempt'] });
+  return [...new Set(lines.map((line) => line.attempt.id))].sort();
 }
 
 export type CloseOutcome = 'PAID' | 'REFUND_PENDING' | 'VOIDED' | 'CLOSED_UNCONFIRMED' | 'FINISHED_AT_GATEWAY' | 'ALREADY_CLOSED' | 'MISMATCH';

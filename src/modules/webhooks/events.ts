@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { wrap, type EntityManager } from '@mikro-orm/postgresql';
 import { amountFromMinor } from '../../kernel/money';
 import type { Order } from '../orders/entities/order';
 import type { PaymentAttempt } from '../payments/entities/payment-attempt';
@@ -63,7 +63,7 @@ export async function recordPaymentEvents(
     shares = attempt.orders.getItems();
   }
   shares = shares.filter((share) => !options.onlyOrderIds || options.onlyOrderIds.includes(share.order.id));
-  await tx.populate(shares.map((share) => share.order), ['group']);
+  await populateGroups(tx, shares.map((share) => share.order));
   const payment: PaymentFacts = {
     paymentRef: attempt.paymentRef,
     paymentStatus: attempt.status,
@@ -112,7 +112,7 @@ export async function recordOrderCancelledEvent(
   at: Date,
   cancellation: { reason: string; refund?: RefundEventFacts | null } = { reason: 'CANCELLED_BY_OPERATOR' },
 ): Promise<void> {
-  await tx.populate(order, ['group']);
+  await populateGroups(tx, [order]);
   recordWebhookEvent(tx, order.company.id, 'order.cancelled', {
     ...orderFacts(order, order.totalAmount),
     paymentRef: cancellation.refund?.paymentRef ?? null,
@@ -124,7 +124,7 @@ export async function recordOrderCancelledEvent(
 
 /** `refund.succeeded` / `refund.failed`: the money of a refund went back, or the provider refused it for good. */
 export async function recordRefundEvent(tx: EntityManager, type: RefundEventType, refund: RefundEventFacts, order: Order, at: Date): Promise<void> {
-  await tx.populate(order, ['group']);
+  await populateGroups(tx, [order]);
   recordWebhookEvent(tx, order.company.id, type, { ...orderFacts(order, refund.amount), ...refundData(refund) }, at);
 }
 
@@ -137,7 +137,7 @@ export interface AmendedDates {
 
 /** `order.amended`: the placing company moved the order's departure date; `order` carries the new dates. */
 export async function recordOrderAmendedEvent(tx: EntityManager, order: Order, previous: AmendedDates, at: Date): Promise<void> {
-  await tx.populate(order, ['group']);
+  await populateGroups(tx, [order]);
   recordWebhookEvent(tx, order.company.id, 'order.amended', {
     orderId: order.id,
     orderRef: order.orderRef,
@@ -156,4 +156,14 @@ export async function recordOrderAmendedEvent(tx: EntityManager, order: Order, p
 /** The event type that announces an attempt ending without paying anything. */
 export function endedPaymentEventType(status: 'FAILED' | 'CANCELLED' | 'EXPIRED'): PaymentEventType {
   return status === 'FAILED' ? 'payment.failed' : status === 'CANCELLED' ? 'payment.cancelled' : 'payment.expired';
+}
+
+/**
+ * An event names the order's group by its reference: the groups not loaded yet are loaded (an
+ * order of no group, the usual case, costs no statement; MikroORM's populate would reselect the
+ * orders to find out).
+ */
+async function populateGroups(tx: EntityManager, orders: readonly Order[]): Promise<void> {
+  const unloaded = orders.filter((order) => order.group && !wrap(order.group).isInitialized());
+  if (unloaded.length > 0) await tx.populate(unloaded, ['group']);
 }
