@@ -128,7 +128,8 @@ async function inReadSnapshot<T>(em: EntityManager, work: (client: PoolClient) =
   const client = await pool.connect();
   let failed = true;
   try {
-    await client.query('begin isolation level repeatable read read only');
+    // A parallel worker's start costs more than these index walks save, on a busy machine many times more.
+    await client.query('begin isolation level repeatable read read only; set local max_parallel_workers_per_gather = 0');
     const result = await work(client);
     await client.query('commit');
     failed = false;
@@ -180,15 +181,44 @@ function filterConditions(filter: OrderBookFilter, params: Parameters): string[]
 }
 
 /**
+ * How the own side of a page reads in page order: one backward walk of a (company_id, key,
+ * created_at, id) index per value of the key, each cut to the page's newest rows, then merged.
+ * For a status filter that is one walk per status (a broad status stops after a page instead of
+ * sorting 600,000); for a short departure range one walk per day. `null`: the plain query.
+ */
+interface FanOut {
+  /** The values, as a set-returning SQL expression. */
+  values: string;
+  column: 'status' | 'departure_date';
+}
+
+/** A departure range of at most this many days is read day by day; a longer one is read whole and sorted. */
+const DEPARTURE_DAYS_FANNED = 31;
+
+function fanOutOf(filter: OrderBookFilter, params: Parameters): FanOut | null {
+  if (filter.departureFrom && filter.departureTo && (Date.parse(filter.departureTo) - Date.parse(filter.departureFrom)) / 86_400_000 < DEPARTURE_DAYS_FANNED) {
+    return { values: `generate_series(${params.add(filter.departureFrom)}::date, ${params.add(filter.departureTo)}::date, interval '1 day')::date`, column: 'departure_date' };
+  }
+  // Each status once: a repeated one would walk its orders twice.
+  if (filter.status?.length) return { values: `unnest(${params.add([...new Set(filter.status)])}::text[])`, column: 'status' };
+  return null;
+}
+
+/**
  * The caller's own orders and those other companies listed it on, as (id, created_at, access).
  * With `first`, each side is cut to its newest `first` rows before they are merged: the own side
- * is then a backward walk of a (company_id, ..., created_at, id) index, where the planner would
- * otherwise read a company that is most of the table whole and sort it.
+ * is then a backward walk of a (company_id, ..., created_at, id) index (one per value of `fanOut`),
+ * where the planner would otherwise read a company that is most of the table whole and sort it.
  */
-function visibleOrders(company: string, conditions: string[], first?: string): string {
+function visibleOrders(company: string, conditions: string[], first?: string, fanOut?: FanOut | null): string {
   const and = conditions.map((condition) => ` and ${condition}`).join('');
   const cut = first === undefined ? '' : ` order by o.created_at desc, o.id desc limit ${first}`;
-  return `(select o.id, o.created_at, 'OWNER' as access from insurance_order o where o.company_id = ${company}${and}${cut})
+  const own = fanOut && first !== undefined
+    ? `select f.id, f.created_at, 'OWNER' as access from ${fanOut.values} as k(value)
+      cross join lateral (select o.id, o.created_at from insurance_order o where o.company_id = ${company} and o.${fanOut.column} = k.value${and}${cut}) f
+      order by f.created_at desc, f.id desc limit ${first}`
+    : `select o.id, o.created_at, 'OWNER' as access from insurance_order o where o.company_id = ${company}${and}${cut}`;
+  return `(${own})
     union all
     (select o.id, o.created_at, 'LISTED_AGENCY' from order_travel_company l join insurance_order o on o.id = l.order_id
       where l.company_id = ${company} and not l.placer and o.company_id <> ${company}${and}${cut})`;
@@ -209,28 +239,41 @@ const DETAIL_JOINS = `join insurance_order o on o.id = v.id
   left join route r on r.id = o.route_id
   left join order_group g on g.id = o.group_id`;
 
+/** The filters `order_status_count` counts by (migration OrderBookCounts); with any other, the rows are counted. */
+const COUNTED_FILTERS: ReadonlySet<keyof OrderBookFilter> = new Set(['status', 'paymentStatus']);
+
+function countedByCounters(filter: OrderBookFilter): boolean {
+  return Object.entries(filter).every(([name, value]) => value === undefined || (Array.isArray(value) && value.length === 0) || COUNTED_FILTERS.has(name as keyof OrderBookFilter));
+}
+
 /** The page and count statements of a listing; exported so the benchmark can EXPLAIN exactly these. */
 export function orderBookQueries(companyId: string, filter: OrderBookFilter, request: PageRequest): { page: Sql; count: Sql } {
   const params = new Parameters();
   const company = `${params.add(companyId)}::uuid`;
   const conditions = filterConditions(filter, params);
+  const fanOut = fanOutOf(filter, params);
   const limit = params.add(request.size);
   const offset = params.add(offsetOf(request));
   const first = params.add(offsetOf(request) + request.size);
-  const page = `${DETAIL} from (${visibleOrders(company, conditions, first)} order by created_at desc, id desc limit ${limit} offset ${offset}) v
+  const page = `${DETAIL} from (${visibleOrders(company, conditions, first, fanOut)} order by created_at desc, id desc limit ${limit} offset ${offset}) v
     ${DETAIL_JOINS} order by v.created_at desc, v.id desc`;
 
   const countParams = new Parameters();
   const countCompany = `${countParams.add(companyId)}::uuid`;
+  // Filtered by status and payment status alone (or not at all), the company's own orders are the
+  // sum of its counters (kept at the commit of each change): no order row is read.
+  let own: string;
+  if (countedByCounters(filter)) {
+    const keys = [`c.company_id = ${countCompany}`];
+    if (filter.status?.length) keys.push(`c.status = any(${countParams.add(filter.status)}::text[])`);
+    if (filter.paymentStatus) keys.push(`c.payment_status = ${countParams.add(filter.paymentStatus)}`);
+    own = `(select coalesce(sum(c.orders), 0) from order_status_count c where ${keys.join(' and ')})`;
+  }
   const countConditions = filterConditions(filter, countParams);
   const and = countConditions.map((condition) => ` and ${condition}`).join('');
-  // Unfiltered, the company's own orders are its counter (kept by triggers in each insert's transaction)
-  // and the listings by others are the partial index's rows: no order row is read.
-  const unfiltered = countConditions.length === 0;
-  const own = unfiltered
-    ? `coalesce((select c.orders from order_count c where c.company_id = ${countCompany}), 0)`
-    : `(select count(*) from insurance_order o where o.company_id = ${countCompany}${and})`;
-  const listed = unfiltered
+  own ??= `(select count(*) from insurance_order o where o.company_id = ${countCompany}${and})`;
+  // Unfiltered, the listings by others are the partial index's rows.
+  const listed = countConditions.length === 0
     ? `(select count(*) from order_travel_company l where l.company_id = ${countCompany} and not l.placer)`
     : `(select count(*) from order_travel_company l join insurance_order o on o.id = l.order_id
     where l.company_id = ${countCompany} and not l.placer and o.company_id <> ${countCompany}${and})`;
