@@ -187,7 +187,7 @@ function filterConditions(filter: OrderBookFilter, params: Parameters): string[]
  * sorting 600,000); for a short departure range one walk per day. `null`: the plain query.
  */
 interface FanOut {
-  /** The values, as a set-returning SQL expression. */
+  /** The values, as a subquery of one column. */
   values: string;
   column: 'status' | 'departure_date';
 }
@@ -197,10 +197,10 @@ const DEPARTURE_DAYS_FANNED = 31;
 
 function fanOutOf(filter: OrderBookFilter, params: Parameters): FanOut | null {
   if (filter.departureFrom && filter.departureTo && (Date.parse(filter.departureTo) - Date.parse(filter.departureFrom)) / 86_400_000 < DEPARTURE_DAYS_FANNED) {
-    return { values: `generate_series(${params.add(filter.departureFrom)}::date, ${params.add(filter.departureTo)}::date, interval '1 day')::date`, column: 'departure_date' };
+    return { values: `(select generate_series(${params.add(filter.departureFrom)}::date, ${params.add(filter.departureTo)}::date, interval '1 day')::date)`, column: 'departure_date' };
   }
   // Each status once: a repeated one would walk its orders twice.
-  if (filter.status?.length) return { values: `unnest(${params.add([...new Set(filter.status)])}::text[])`, column: 'status' };
+  if (filter.status?.length) return { values: `(select unnest(${params.add([...new Set(filter.status)])}::text[]))`, column: 'status' };
   return null;
 }
 
