@@ -157,9 +157,16 @@ class Parameters {
 /** `%`, `_` and `\` in a search term are literal characters, not LIKE wildcards. */
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (char) => `\\${char}`);
 
-/** The filters as conditions on `o` (insurance_order), each served by an index of migration OrderBook. */
-function filterConditions(filter: OrderBookFilter, params: Parameters): string[] {
+interface Conditions {
+  /** Each filter as a condition on `o` (insurance_order), each served by an index of migration OrderBook. */
+  where: string[];
+  /** A `with` clause the conditions read, or ''. */
+  with: string;
+}
+
+function filterConditions(filter: OrderBookFilter, params: Parameters): Conditions {
   const conditions: string[] = [];
+  let found = '';
   if (filter.status?.length) conditions.push(`o.status = any(${params.add(filter.status)}::text[])`);
   if (filter.paymentStatus) conditions.push(`o.payment_status = ${params.add(filter.paymentStatus)}`);
   if (filter.departureFrom) conditions.push(`o.departure_date >= ${params.add(filter.departureFrom)}::date`);
@@ -173,11 +180,14 @@ function filterConditions(filter: OrderBookFilter, params: Parameters): string[]
     if (search.kind === 'reference') conditions.push(`o.${search.column} = ${params.add(search.value)}`);
     else {
       // fold_text(name) has a trigram index: a fragment of the name finds its travellers, then their orders.
+      // Found once for both sides: the listed side then tests its orders against the set instead of
+      // reading each order's traveller and folding its name.
       const fragment = params.add(escapeLike(search.fragment));
-      conditions.push(`o.traveller_id in (select s.id from traveller s where fold_text(s.name) like '%' || fold_text(${fragment}) || '%')`);
+      found = `with found_traveller as materialized (select s.id from traveller s where fold_text(s.name) like '%' || fold_text(${fragment}) || '%') `;
+      conditions.push(`o.traveller_id in (select f.id from found_traveller f)`);
     }
   }
-  return conditions;
+  return { where: conditions, with: found };
 }
 
 /**
@@ -199,8 +209,8 @@ function fanOutOf(filter: OrderBookFilter, params: Parameters): FanOut | null {
   if (filter.departureFrom && filter.departureTo && (Date.parse(filter.departureTo) - Date.parse(filter.departureFrom)) / 86_400_000 < DEPARTURE_DAYS_FANNED) {
     return { values: `(select generate_series(${params.add(filter.departureFrom)}::date, ${params.add(filter.departureTo)}::date, interval '1 day')::date)`, column: 'departure_date' };
   }
-  // Each status once: a repeated one would walk its orders twice.
-  if (filter.status?.length) return { values: `(select unnest(${params.add([...new Set(filter.status)])}::text[]))`, column: 'status' };
+  // The schema refuses a status given twice (uniqueItems), which would walk its orders twice.
+  if (filter.status?.length) return { values: `(select unnest(${params.add(filter.status)}::text[]))`, column: 'status' };
   return null;
 }
 
@@ -255,7 +265,7 @@ export function orderBookQueries(companyId: string, filter: OrderBookFilter, req
   const limit = params.add(request.size);
   const offset = params.add(offsetOf(request));
   const first = params.add(offsetOf(request) + request.size);
-  const page = `${DETAIL} from (${visibleOrders(company, conditions, first, fanOut)} order by created_at desc, id desc limit ${limit} offset ${offset}) v
+  const page = `${conditions.with}${DETAIL} from (${visibleOrders(company, conditions.where, first, fanOut)} order by created_at desc, id desc limit ${limit} offset ${offset}) v
     ${DETAIL_JOINS} order by v.created_at desc, v.id desc`;
 
   const countParams = new Parameters();
@@ -270,14 +280,14 @@ export function orderBookQueries(companyId: string, filter: OrderBookFilter, req
     own = `(select coalesce(sum(c.orders), 0) from order_status_count c where ${keys.join(' and ')})`;
   }
   const countConditions = filterConditions(filter, countParams);
-  const and = countConditions.map((condition) => ` and ${condition}`).join('');
+  const and = countConditions.where.map((condition) => ` and ${condition}`).join('');
   own ??= `(select count(*) from insurance_order o where o.company_id = ${countCompany}${and})`;
   // Unfiltered, the listings by others are the partial index's rows.
-  const listed = countConditions.length === 0
+  const listed = countConditions.where.length === 0
     ? `(select count(*) from order_travel_company l where l.company_id = ${countCompany} and not l.placer)`
     : `(select count(*) from order_travel_company l join insurance_order o on o.id = l.order_id
     where l.company_id = ${countCompany} and not l.placer and o.company_id <> ${countCompany}${and})`;
-  return { page: { text: page, values: params.values }, count: { text: `select ${own} + ${listed} as total`, values: countParams.values } };
+  return { page: { text: page, values: params.values }, count: { text: `${countConditions.with}select ${own} + ${listed} as total`, values: countParams.values } };
 }
 
 /** Every matching order, newest first, with the detail columns: the export's cursor. */
@@ -285,5 +295,5 @@ export function orderBookExportQuery(companyId: string, filter: OrderBookFilter)
   const params = new Parameters();
   const company = `${params.add(companyId)}::uuid`;
   const conditions = filterConditions(filter, params);
-  return { text: `${DETAIL} from (${visibleOrders(company, conditions)}) v ${DETAIL_JOINS} order by v.created_at desc, v.id desc`, values: params.values };
+  return { text: `${conditions.with}${DETAIL} from (${visibleOrders(company, conditions.where)}) v ${DETAIL_JOINS} order by v.created_at desc, v.id desc`, values: params.values };
 }
