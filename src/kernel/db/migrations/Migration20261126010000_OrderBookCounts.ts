@@ -26,6 +26,10 @@ end $$;`;
  *   commits, not while it talks to a gateway. One change locks its two rows in key order.
  * - `insurance_order_book_departure_index` gains (created_at desc, id desc), so a departure
  *   range reads each day's newest orders in page order instead of sorting every match.
+ * - `insurance_order_book_traveller_index` carries status and payment_status, so a name search
+ *   or a touristId with a status filter is answered from the index (a name search with
+ *   `status` counted 100,000 heap rows: 0.5 to 1 s; from the index 45 ms). Both columns are
+ *   already indexed, so their updates were not HOT before either.
  */
 export class Migration20261126010000_OrderBookCounts extends Migration {
 
@@ -61,11 +65,15 @@ end $$;`);
 
     this.addSql(`drop index if exists "insurance_order_book_departure_index";`);
     this.addSql(`create index "insurance_order_book_departure_index" on "insurance_order" ("company_id", "departure_date", "created_at" desc, "id" desc);`);
+    this.addSql(`drop index if exists "insurance_order_book_traveller_index";`);
+    this.addSql(`create index "insurance_order_book_traveller_index" on "insurance_order" ("company_id", "traveller_id", "created_at" desc, "id" desc) include ("status", "payment_status");`);
   }
 
   override async down(): Promise<void> {
     this.addSql(`drop index if exists "insurance_order_book_departure_index";`);
     this.addSql(`create index "insurance_order_book_departure_index" on "insurance_order" ("company_id", "departure_date");`);
+    this.addSql(`drop index if exists "insurance_order_book_traveller_index";`);
+    this.addSql(`create index "insurance_order_book_traveller_index" on "insurance_order" ("company_id", "traveller_id", "created_at" desc, "id" desc);`);
 
     // Migration OrderBook's counter, as it made it.
     this.addSql(`create table "order_count" ("company_id" uuid not null primary key, "orders" bigint not null default 0 check ("orders" >= 0));`);
