@@ -23,7 +23,8 @@ end $$;`;
  *   Kept by deferred constraint triggers, row by row, at commit of the transaction that
  *   inserts, deletes or changes an order's company, status or payment status: the counter row
  *   (the hot row a company's concurrent orders share) is locked only while that transaction
- *   commits, not while it talks to a gateway. One change locks its two rows in key order.
+ *   commits, not from the change to the end of the transaction. One change locks its two rows
+ *   in key order.
  * - `insurance_order_book_departure_index` gains (created_at desc, id desc), so a departure
  *   range reads each day's newest orders in page order instead of sorting every match.
  * - `insurance_order_book_traveller_index` carries status and payment_status, so a name search
