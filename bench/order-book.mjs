@@ -45,7 +45,7 @@ async function withClient(databaseUrl, work) {
  * 20 i s, departs 1 to 400 days later; 60 % PAID (SUCCESS, policy number), 30 % PENDING
  * (NOT_INITIATED, INITIATED or FAILED), 10 % CANCELLED; 5 % in groups of 5. The load runs with
  * triggers and foreign keys off (replica role): documents are not created, and what the triggers
- * keep (payment_status, order_status_count, placer) is written directly, as they would have.
+ * keep (payment_status, order_status_count, placer, order_created_at) is written directly, as they would have.
  */
 async function seed(databaseUrl, companyId) {
   return withClient(databaseUrl, async (client) => {
@@ -102,8 +102,9 @@ async function seed(databaseUrl, companyId) {
         lateral (select (c.created at time zone 'Asia/Kathmandu')::date + 1 + (i % 400) as d) dd`, [companyId, other, ctg.id]);
       // A travel agency is on each of its own orders (placer); the other company's orders list it as an agency.
       await client.query(`
-        insert into order_travel_company (order_id, company_id, position, placer)
-        select md5('bo' || i)::uuid, $1, 0, i <= ${COUNT} from generate_series(${from}, ${to}) i`, [companyId]);
+        insert into order_travel_company (order_id, company_id, position, placer, order_created_at)
+        select md5('bo' || i)::uuid, $1, 0, i <= ${COUNT}, timestamptz '2025-01-01' + make_interval(secs => i * ${STEP_SECONDS})
+        from generate_series(${from}, ${to}) i`, [companyId]);
       process.stdout.write(`\rseeded ${Math.min(to, COUNT).toLocaleString('en')} orders`);
     }
     await client.query(`set session_replication_role = origin`);

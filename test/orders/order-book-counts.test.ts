@@ -58,6 +58,8 @@ beforeAll(async () => {
   agency = await newPartner(server, client, { name: 'Counted Treks', type: CompanyType.TravelAgency });
   seller = await newPartner(server, client, { name: 'Counted Sales', type: CompanyType.SalesCompany });
   await place(agency, {}, `Anna ${surname}`);
+  // Listed between the agency's own orders: the two sides interleave newest first.
+  await place(seller, { travelCompanyIds: [agency.companyId], departureDate: addDays(departure, 1) });
   const paid = await place(agency, { departureDate: addDays(departure, 1), settlementType: 'CASH' });
   await recordCashPayment(server.orm.em.fork(), paid, { amount: 450_000 }, 'operator-cli:test');
   const cancelled = await place(agency, { departureDate: addDays(departure, 2) });
@@ -88,6 +90,7 @@ describe('GET /orders totalElements and pages, however a filter is read', () => 
 
   const day = (n: number) => addDays(departure, n);
   const cases: Array<[string, Array<[string, string]>, (order: WireJson) => boolean]> = [
+    ['no filter (counters)', [], () => true],
     ['one status (counters, one walk)', [['status', 'PENDING']], (o) => o.status === 'PENDING'],
     ['several statuses (counters, one walk each, merged newest first)', [['status', 'PENDING'], ['status', 'CANCELLED']], (o) => ['PENDING', 'CANCELLED'].includes(o.status)],
     ['a payment status (counters)', [['paymentStatus', 'NOT_INITIATED']], (o) => o.paymentStatus === 'NOT_INITIATED'],
@@ -115,25 +118,28 @@ describe('GET /orders totalElements and pages, however a filter is read', () => 
     expect(paged).toEqual(expected);
   });
 
-  it('the book has what the cases need: a listed order, and orders in each status', async () => {
+  it('the book has what the cases need: listed orders among its own, newest first, and orders in each status', async () => {
     const orders = await book(agency);
-    expect(orders.filter((o) => o.access === 'LISTED_AGENCY')).toHaveLength(1);
+    expect(orders.map((o) => o.access)).toEqual(['LISTED_AGENCY', ...Array(6).fill('OWNER'), 'LISTED_AGENCY', 'OWNER']);
+    const times = orders.map((o) => Date.parse(o.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(new Set(orders.map((o) => `${o.status}/${o.paymentStatus}`))).toEqual(new Set(['PENDING/NOT_INITIATED', 'PAID/SUCCESS', 'CANCELLED/NOT_INITIATED', 'PENDING/INITIATED']));
   });
 });
 
 describe('migration OrderBookCounts', () => {
-  it('goes down to the single order counter and up again', async () => {
+  it('goes down to the single order counter (and listings without their order\'s time) and up again', async () => {
     const database = await createOwnDatabase('order_counts');
     const orm = await initOrm(database.url, 2);
     try {
       const tables = async () => (await orm.em.getConnection().execute<Array<{ table_name: string }>>(`select table_name from information_schema.tables where table_name in ('order_count', 'order_status_count') order by 1`)).map((row) => row.table_name);
+      const listingTimes = async () => (await orm.em.getConnection().execute<Array<{ n: number }>>(`select count(*)::int as n from information_schema.columns where table_name = 'order_travel_company' and column_name = 'order_created_at'`))[0]!.n;
       await orm.migrator.up();
-      expect(await tables()).toEqual(['order_status_count']);
+      expect([await tables(), await listingTimes()]).toEqual([['order_status_count'], 1]);
       await orm.migrator.down({ to: 'Migration20261125224000_OrderAmendments' });
-      expect(await tables()).toEqual(['order_count']);
+      expect([await tables(), await listingTimes()]).toEqual([['order_count'], 0]);
       await orm.migrator.up();
-      expect(await tables()).toEqual(['order_status_count']);
+      expect([await tables(), await listingTimes()]).toEqual([['order_status_count'], 1]);
     } finally {
       await orm.close(true);
       await database.drop();

@@ -228,10 +228,12 @@ function visibleOrders(company: string, conditions: string[], first?: string, fa
       cross join lateral (select o.id, o.created_at from insurance_order o where o.company_id = ${company} and o.${fanOut.column} = k.value${and}${cut}) f
       order by f.created_at desc, f.id desc limit ${first}`
     : `select o.id, o.created_at, 'OWNER' as access from insurance_order o where o.company_id = ${company}${and}${cut}`;
+  // The listing carries its order's created_at (migration OrderBookCounts): a page walks the newest listings.
+  const listedCut = first === undefined ? '' : ` order by l.order_created_at desc, l.order_id desc limit ${first}`;
   return `(${own})
     union all
     (select o.id, o.created_at, 'LISTED_AGENCY' from order_travel_company l join insurance_order o on o.id = l.order_id
-      where l.company_id = ${company} and not l.placer and o.company_id <> ${company}${and}${cut})`;
+      where l.company_id = ${company} and not l.placer and o.company_id <> ${company}${and}${listedCut})`;
 }
 
 /** An instant as Date.toISOString writes it (UTC, milliseconds), like every other timestamp the API answers. */

@@ -31,6 +31,10 @@ end $$;`;
  *   or a touristId with a status filter is answered from the index (a name search with
  *   `status` counted 100,000 heap rows: 0.5 to 1 s; from the index 45 ms). Both columns are
  *   already indexed, so their updates were not HOT before either.
+ * - `order_travel_company.order_created_at`: the listed order's created_at, set on insert (and
+ *   kept if an order's created_at ever changed), with the partial index of "listed by others"
+ *   now in page order: a page walks the newest listings and stops, instead of joining every
+ *   order that lists the company to sort them (2,000 joins, 7 of the first page's 7.5 ms).
  */
 export class Migration20261126010000_OrderBookCounts extends Migration {
 
@@ -68,9 +72,35 @@ end $$;`);
     this.addSql(`create index "insurance_order_book_departure_index" on "insurance_order" ("company_id", "departure_date", "created_at" desc, "id" desc);`);
     this.addSql(`drop index if exists "insurance_order_book_traveller_index";`);
     this.addSql(`create index "insurance_order_book_traveller_index" on "insurance_order" ("company_id", "traveller_id", "created_at" desc, "id" desc) include ("status", "payment_status");`);
+
+    this.addSql(`alter table "order_travel_company" add column "order_created_at" timestamptz;`);
+    this.addSql(`update "order_travel_company" l set "order_created_at" = o."created_at" from "insurance_order" o where o."id" = l."order_id";`);
+    this.addSql(`alter table "order_travel_company" alter column "order_created_at" set not null;`);
+    this.addSql(`create function "order_travel_company_created_at"() returns trigger language plpgsql as $$
+begin
+  new.order_created_at := (select o.created_at from insurance_order o where o.id = new.order_id);
+  return new;
+end $$;`);
+    this.addSql(`create trigger "order_travel_company_created_at" before insert or update of "order_id" on "order_travel_company" for each row execute function "order_travel_company_created_at"();`);
+    this.addSql(`create function "order_created_at_listed"() returns trigger language plpgsql as $$
+begin
+  update order_travel_company l set order_created_at = new.created_at where l.order_id = new.id;
+  return null;
+end $$;`);
+    this.addSql(`create trigger "order_created_at_listed" after update of "created_at" on "insurance_order" for each row when (old.created_at is distinct from new.created_at) execute function "order_created_at_listed"();`);
+    this.addSql(`drop index if exists "order_travel_company_listed_index";`);
+    this.addSql(`create index "order_travel_company_listed_index" on "order_travel_company" ("company_id", "order_created_at" desc, "order_id" desc) where not "placer";`);
   }
 
   override async down(): Promise<void> {
+    this.addSql(`drop index if exists "order_travel_company_listed_index";`);
+    this.addSql(`create index "order_travel_company_listed_index" on "order_travel_company" ("company_id", "order_id") where not "placer";`);
+    this.addSql(`drop trigger if exists "order_created_at_listed" on "insurance_order";`);
+    this.addSql(`drop function if exists "order_created_at_listed"();`);
+    this.addSql(`drop trigger if exists "order_travel_company_created_at" on "order_travel_company";`);
+    this.addSql(`drop function if exists "order_travel_company_created_at"();`);
+    this.addSql(`alter table "order_travel_company" drop column if exists "order_created_at";`);
+
     this.addSql(`drop index if exists "insurance_order_book_departure_index";`);
     this.addSql(`create index "insurance_order_book_departure_index" on "insurance_order" ("company_id", "departure_date");`);
     this.addSql(`drop index if exists "insurance_order_book_traveller_index";`);
