@@ -128,7 +128,8 @@ async function inReadSnapshot<T>(em: EntityManager, work: (client: PoolClient) =
   const client = await pool.connect();
   let failed = true;
   try {
-    await client.query('begin isolation level repeatable read read only');
+    // A parallel worker's start costs more than these index walks save, on a busy machine many times more.
+    await client.query('begin isolation level repeatable read read only; set local max_parallel_workers_per_gather = 0');
     const result = await work(client);
     await client.query('commit');
     failed = false;
@@ -172,6 +173,8 @@ function filterConditions(filter: OrderBookFilter, params: Parameters): string[]
     if (search.kind === 'reference') conditions.push(`o.${search.column} = ${params.add(search.value)}`);
     else {
       // fold_text(name) has a trigram index: a fragment of the name finds its travellers, then their orders.
+      // Not a materialized CTE shared by both sides: the planner then has no estimate of the
+      // travellers found and, with a status filter, scanned the set once per order (1 s at 1,000,000).
       const fragment = params.add(escapeLike(search.fragment));
       conditions.push(`o.traveller_id in (select s.id from traveller s where fold_text(s.name) like '%' || fold_text(${fragment}) || '%')`);
     }
@@ -179,19 +182,77 @@ function filterConditions(filter: OrderBookFilter, params: Parameters): string[]
   return conditions;
 }
 
+/** A traveller, a group or a search finds few orders: read those and sort them, whatever else is asked. */
+const selectiveFilter = (filter: OrderBookFilter) => Boolean(filter.search || filter.touristId || filter.groupRef);
+
+/**
+ * How the own side of a page reads in page order: one backward walk of a (company_id, key,
+ * created_at, id) index per value of the key, each cut to the page's newest rows, then merged.
+ * For a status filter that is one walk per status (a broad status stops after a page instead of
+ * sorting 600,000); for a short departure range one walk per day. `null`: the plain query.
+ */
+interface FanOut {
+  /** The values, as a subquery of one column. */
+  values: string;
+  column: 'status' | 'departure_date';
+}
+
+/**
+ * The most index entries a departure range read day by day may touch: each day gives at most the
+ * page's `first` rows. Over it (a long range, a deep page) the range is read whole and sorted.
+ */
+const DEPARTURE_FAN_OUT_ROWS = 10_000;
+
+function fanOutOf(filter: OrderBookFilter, params: Parameters, first: number): FanOut | null {
+  if (selectiveFilter(filter)) return null;
+  if (filter.departureFrom && filter.departureTo) {
+    const days = (Date.parse(filter.departureTo) - Date.parse(filter.departureFrom)) / 86_400_000 + 1;
+    if (days * first <= DEPARTURE_FAN_OUT_ROWS) {
+      return { values: `(select generate_series(${params.add(filter.departureFrom)}::date, ${params.add(filter.departureTo)}::date, interval '1 day')::date)`, column: 'departure_date' };
+    }
+  }
+  // The schema refuses a status given twice (uniqueItems), which would walk its orders twice.
+  if (filter.status?.length) return { values: `(select unnest(${params.add(filter.status)}::text[]))`, column: 'status' };
+  return null;
+}
+
 /**
  * The caller's own orders and those other companies listed it on, as (id, created_at, access).
  * With `first`, each side is cut to its newest `first` rows before they are merged: the own side
- * is then a backward walk of a (company_id, ..., created_at, id) index, where the planner would
- * otherwise read a company that is most of the table whole and sort it.
+ * is then a backward walk of a (company_id, ..., created_at, id) index (one per value of `fanOut`),
+ * where the planner would otherwise read a company that is most of the table whole and sort it.
  */
-function visibleOrders(company: string, conditions: string[], first?: string): string {
+function visibleOrders(company: string, conditions: string[], listingsDrive: boolean, first?: string, fanOut?: FanOut | null): string {
   const and = conditions.map((condition) => ` and ${condition}`).join('');
   const cut = first === undefined ? '' : ` order by o.created_at desc, o.id desc limit ${first}`;
-  return `(select o.id, o.created_at, 'OWNER' as access from insurance_order o where o.company_id = ${company}${and}${cut})
+  const own = fanOut && first !== undefined
+    ? `select f.id, f.created_at, 'OWNER' as access from ${fanOut.values} as k(value)
+      cross join lateral (select o.id, o.created_at from insurance_order o where o.company_id = ${company} and o.${fanOut.column} = k.value${and}${cut}) f
+      order by f.created_at desc, f.id desc limit ${first}`
+    : `select o.id, o.created_at, 'OWNER' as access from insurance_order o where o.company_id = ${company}${and}${cut}`;
+  // The listing carries its order's created_at (migration OrderBookCounts): a page walks the newest listings.
+  const listedCut = first === undefined ? '' : ` order by l.order_created_at desc, l.order_id desc limit ${first}`;
+  return `(${own})
     union all
-    (select o.id, o.created_at, 'LISTED_AGENCY' from order_travel_company l join insurance_order o on o.id = l.order_id
-      where l.company_id = ${company} and not l.placer and o.company_id <> ${company}${and}${cut})`;
+    (select o.id, o.created_at, 'LISTED_AGENCY' from ${listedOrders(company, and, listingsDrive)}${listedCut})`;
+}
+
+/**
+ * The orders other companies listed the caller on, as `l` (order_travel_company) and `o`. Filtered
+ * by status and payment status only (or not at all), the listings drive and each order is tested
+ * in turn (`offset 0` keeps the subquery a subquery): a company is listed on few orders, and the
+ * planner's own choice, a hash join over every order of a payment status, read 100,000 rows for
+ * 200. Any other filter (a date range, a traveller, a name) finds its orders faster from its
+ * index, and the planner joins from those.
+ */
+function listedOrders(company: string, and: string, listingsDrive: boolean): string {
+  if (listingsDrive) {
+    return `order_travel_company l cross join lateral (select o.id, o.created_at from insurance_order o
+      where o.id = l.order_id and o.company_id <> ${company}${and} offset 0) o
+    where l.company_id = ${company} and not l.placer`;
+  }
+  return `order_travel_company l join insurance_order o on o.id = l.order_id
+    where l.company_id = ${company} and not l.placer and o.company_id <> ${company}${and}`;
 }
 
 /** An instant as Date.toISOString writes it (UTC, milliseconds), like every other timestamp the API answers. */
@@ -209,31 +270,43 @@ const DETAIL_JOINS = `join insurance_order o on o.id = v.id
   left join route r on r.id = o.route_id
   left join order_group g on g.id = o.group_id`;
 
+/** The filters `order_status_count` counts by (migration OrderBookCounts); with any other, the rows are counted. */
+const COUNTED_FILTERS: ReadonlySet<keyof OrderBookFilter> = new Set(['status', 'paymentStatus']);
+
+function countedByCounters(filter: OrderBookFilter): boolean {
+  return Object.entries(filter).every(([name, value]) => value === undefined || (Array.isArray(value) && value.length === 0) || COUNTED_FILTERS.has(name as keyof OrderBookFilter));
+}
+
 /** The page and count statements of a listing; exported so the benchmark can EXPLAIN exactly these. */
 export function orderBookQueries(companyId: string, filter: OrderBookFilter, request: PageRequest): { page: Sql; count: Sql } {
   const params = new Parameters();
   const company = `${params.add(companyId)}::uuid`;
   const conditions = filterConditions(filter, params);
+  const fanOut = fanOutOf(filter, params, offsetOf(request) + request.size);
   const limit = params.add(request.size);
   const offset = params.add(offsetOf(request));
   const first = params.add(offsetOf(request) + request.size);
-  const page = `${DETAIL} from (${visibleOrders(company, conditions, first)} order by created_at desc, id desc limit ${limit} offset ${offset}) v
+  const page = `${DETAIL} from (${visibleOrders(company, conditions, countedByCounters(filter), first, fanOut)} order by created_at desc, id desc limit ${limit} offset ${offset}) v
     ${DETAIL_JOINS} order by v.created_at desc, v.id desc`;
 
   const countParams = new Parameters();
   const countCompany = `${countParams.add(companyId)}::uuid`;
+  // Filtered by status and payment status alone (or not at all), the company's own orders are the
+  // sum of its counters (kept at the commit of each change): no order row is read.
+  let own: string;
+  if (countedByCounters(filter)) {
+    const keys = [`c.company_id = ${countCompany}`];
+    if (filter.status?.length) keys.push(`c.status = any(${countParams.add(filter.status)}::text[])`);
+    if (filter.paymentStatus) keys.push(`c.payment_status = ${countParams.add(filter.paymentStatus)}`);
+    own = `(select coalesce(sum(c.orders), 0) from order_status_count c where ${keys.join(' and ')})`;
+  }
   const countConditions = filterConditions(filter, countParams);
   const and = countConditions.map((condition) => ` and ${condition}`).join('');
-  // Unfiltered, the company's own orders are its counter (kept by triggers in each insert's transaction)
-  // and the listings by others are the partial index's rows: no order row is read.
-  const unfiltered = countConditions.length === 0;
-  const own = unfiltered
-    ? `coalesce((select c.orders from order_count c where c.company_id = ${countCompany}), 0)`
-    : `(select count(*) from insurance_order o where o.company_id = ${countCompany}${and})`;
-  const listed = unfiltered
+  own ??= `(select count(*) from insurance_order o where o.company_id = ${countCompany}${and})`;
+  // Unfiltered, the listings by others are the partial index's rows.
+  const listed = countConditions.length === 0
     ? `(select count(*) from order_travel_company l where l.company_id = ${countCompany} and not l.placer)`
-    : `(select count(*) from order_travel_company l join insurance_order o on o.id = l.order_id
-    where l.company_id = ${countCompany} and not l.placer and o.company_id <> ${countCompany}${and})`;
+    : `(select count(*) from ${listedOrders(countCompany, and, countedByCounters(filter))})`;
   return { page: { text: page, values: params.values }, count: { text: `select ${own} + ${listed} as total`, values: countParams.values } };
 }
 
@@ -242,5 +315,5 @@ export function orderBookExportQuery(companyId: string, filter: OrderBookFilter)
   const params = new Parameters();
   const company = `${params.add(companyId)}::uuid`;
   const conditions = filterConditions(filter, params);
-  return { text: `${DETAIL} from (${visibleOrders(company, conditions)}) v ${DETAIL_JOINS} order by v.created_at desc, v.id desc`, values: params.values };
+  return { text: `${DETAIL} from (${visibleOrders(company, conditions, countedByCounters(filter))}) v ${DETAIL_JOINS} order by v.created_at desc, v.id desc`, values: params.values };
 }
