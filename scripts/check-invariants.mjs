@@ -22,6 +22,8 @@
 //  6. No orphaned attachment: every document marked attached belongs to a traveller slot of the
 //     same company, every traveller slot names a document of the same company attached to it,
 //     and (with DATA_DIR) every stored document has its bytes on disk.
+//  8. The counters behind totalElements (order_status_count per company, status and payment
+//     status; traveller_count per company) equal a count of the rows.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -154,6 +156,25 @@ const CHECKS = [
         left join document d on d.id = slot.document_id
        where slot.document_id is not null
          and (d.id is null or d.company_id <> t.company_id or d.traveller_id is distinct from t.id or d.attached_at is null)`,
+  },
+  {
+    // The order book's and the traveller list's totalElements read these counters, kept by triggers.
+    name: 'order counter per (company, status, payment status) that differs from its orders',
+    sql: `
+      select coalesce(c.company_id, o.company_id) as company, coalesce(c.status, o.status) as status,
+             coalesce(c.payment_status, o.payment_status) as payment_status, coalesce(c.orders, 0) as counted, coalesce(o.n, 0) as actual
+        from order_status_count c
+        full join (select company_id, status, payment_status, count(*) as n from insurance_order group by 1, 2, 3) o
+          on o.company_id = c.company_id and o.status = c.status and o.payment_status = c.payment_status
+       where coalesce(c.orders, 0) <> coalesce(o.n, 0)`,
+  },
+  {
+    name: 'traveller counter of a company that differs from its travellers',
+    sql: `
+      select coalesce(c.company_id, t.company_id) as company, coalesce(c.travellers, 0) as counted, coalesce(t.n, 0) as actual
+        from traveller_count c
+        full join (select company_id, count(*) as n from traveller group by 1) t on t.company_id = c.company_id
+       where coalesce(c.travellers, 0) <> coalesce(t.n, 0)`,
   },
   {
     // The outbox is written in the payment's transaction: every order paid since webhooks exist is announced exactly once.

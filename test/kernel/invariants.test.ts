@@ -112,4 +112,20 @@ describe('the invariant checker', () => {
       await em.getConnection().execute(`update insurance_order set status = 'PAID', paid_at = now() where id = ?`, [order.orderId]);
     }
   });
+
+  it('exits 1 when the counters behind totalElements drift from the orders and travellers they count', async () => {
+    const em = server.orm.em.fork();
+    await em.getConnection().execute(`update order_status_count set orders = orders + 1 where company_id = ?`, [partner.companyId]);
+    await em.getConnection().execute(`update traveller_count set travellers = travellers + 1 where company_id = ?`, [partner.companyId]);
+    try {
+      const result = await checkInvariants();
+      expect(result.code).toBe(1);
+      expect(result.output).toContain('order counter per (company, status, payment status) that differs from its orders');
+      expect(result.output).toContain('traveller counter of a company that differs from its travellers');
+    } finally {
+      await em.getConnection().execute(`update order_status_count set orders = orders - 1 where company_id = ?`, [partner.companyId]);
+      await em.getConnection().execute(`update traveller_count set travellers = travellers - 1 where company_id = ?`, [partner.companyId]);
+    }
+    expect((await checkInvariants()).code).toBe(0);
+  });
 });
