@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Job } from 'pg-boss';
 import type { WebhookConfig } from './settings';
 import type { Logger } from '../../kernel/logging/logger';
 import type { JobQueue } from '../../kernel/jobs/job-queue';
@@ -40,29 +41,13 @@ export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityM
   await queue.boss.createQueue(WEBHOOK_QUEUE, { ...jobOptions, notify: true });
   // A queue made before it woke its workers by NOTIFY (createQueue leaves an existing queue as it is).
   await queue.boss.updateQueue(WEBHOOK_QUEUE, { notify: true });
-  // WEBHOOK_CONCURRENCY workers, each polling every 0.5 s, made 100 empty fetches a second at the
-  // default 50 when nothing was sent: a tenth of the server's CPU in the booking-flow bench. Now a
-  // relayed job wakes them by NOTIFY, and a worker that has just sent fetches again at once (it
-  // wakes itself), so a burst drains without waiting; only a worker that found nothing waits, for
-  // the slow poll that finds retries coming due (never longer than the first retry's delay) and
-  // covers a lost notification. Each worker is registered on its own to know its id.
-  const backstop = Math.min(10, config.retryDelaySeconds);
-  const polling = { batchSize: 1, notifyPollingIntervalSeconds: backstop, pollingIntervalSeconds: Math.min(2, backstop) };
-  for (let i = 0; i < config.concurrency; i += 1) {
-    const worker: { id?: string } = {};
-    worker.id = await queue.boss.work<DeliveryJob>(WEBHOOK_QUEUE, polling, async ([batched]) => {
-      try {
-        const job = present(batched, 'the job of a batch of one');
-        const { deliveryId } = job.data;
-        if (deliveryId === undefined) return;
-        const result = await deliverOnce(newEm(), deliveryId, { retryCount: job.retryCount, retryLimit: config.retryLimit }, deps);
-        // Failing the job is what makes pg-boss schedule the next try.
-        if (result === 'RETRY') throw new Error(`webhook delivery ${deliveryId} not delivered; retrying`);
-      } finally {
-        if (worker.id) queue.boss.notifyWorker(worker.id);
-      }
-    });
-  }
+  await startDeliveryWorkers(queue, config, async (job) => {
+    const { deliveryId } = job.data;
+    if (deliveryId === undefined) return;
+    const result = await deliverOnce(newEm(), deliveryId, { retryCount: job.retryCount, retryLimit: config.retryLimit }, deps);
+    // Failing the job is what makes pg-boss schedule the next try.
+    if (result === 'RETRY') throw new Error(`webhook delivery ${deliveryId} not delivered; retrying`);
+  });
 
   let relaying: Promise<number> | undefined;
   const relayOnce = () => {
@@ -86,4 +71,27 @@ export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityM
       sender.close();
     },
   };
+}
+
+/**
+ * WEBHOOK_CONCURRENCY workers on the delivery queue. Each polling every 0.5 s, they made 100 empty
+ * fetches a second at the default 50 when nothing was sent (a tenth of the server's CPU in the
+ * booking-flow bench). A relayed job wakes them by NOTIFY, and a worker that has just sent fetches
+ * again at once (it wakes itself), so a burst drains without waiting; only a worker that found
+ * nothing waits, for the slow poll that finds retries coming due (never longer than the first
+ * retry's delay) and covers a lost notification. Each worker is registered on its own to know its id.
+ */
+async function startDeliveryWorkers(queue: JobQueue, config: WebhookConfig, send: (job: Job<DeliveryJob>) => Promise<void>): Promise<void> {
+  const backstop = Math.min(10, config.retryDelaySeconds);
+  const polling = { batchSize: 1, notifyPollingIntervalSeconds: backstop, pollingIntervalSeconds: Math.min(2, backstop) };
+  for (let i = 0; i < config.concurrency; i += 1) {
+    const worker: { id?: string } = {};
+    worker.id = await queue.boss.work<DeliveryJob>(WEBHOOK_QUEUE, polling, async ([job]) => {
+      try {
+        await send(present(job, 'the job of a batch of one'));
+      } finally {
+        if (worker.id) queue.boss.notifyWorker(worker.id);
+      }
+    });
+  }
 }
