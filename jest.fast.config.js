@@ -14,4 +14,7 @@ const modules = fs.readdirSync(path.join(__dirname, 'src/modules')).filter((name
 module.exports = {
   ...base,
   roots: [...modules, 'kernel'].map((folder) => `<rootDir>/test/${folder}`),
+  // A worker runs many of these files: V8's code cache of the modules compiled for the first is
+  // reused by the next (see the file).
+  runtime: '<rootDir>/test/support/code-cache-runtime.js',
 };

@@ -1,6 +1,7 @@
 import type { RunningServer } from '../../src/server';
 import { ApiClient, type WireJson } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
+import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { useTestServer } from '../support/test-server';
 
 const TOKEN = '/api/external/v1/auth/token';
@@ -20,6 +21,20 @@ const expectRateLimited = (response: { status: number; headers: Headers; body: W
   expect(response.body).not.toHaveProperty('success');
 };
 
+/**
+ * Every server of this file runs on a database of its own. On the run's shared one the counters
+ * are not this file's alone: a server with the default 60 s window sweeps buckets older than two
+ * of its windows, which deletes this file's hour-long ones mid-test, and this file's clearing
+ * would delete the buckets another file's limits are counting.
+ */
+let database: OwnDatabase;
+beforeAll(async () => {
+  database = await createOwnDatabase('rate_limits');
+});
+afterAll(() => database?.drop());
+/** A server's env on this file's database, read when the server starts. */
+const on = (env: Record<string, string>) => () => ({ ...env, DATABASE_URL: database.url });
+
 describe('rate limiting POST /auth/token', () => {
   // An hour's window: a test's few calls must not straddle a window boundary (slow under Prism).
   // Behind a trusted proxy on loopback, X-Forwarded-For names the client address.
@@ -32,13 +47,12 @@ describe('rate limiting POST /auth/token', () => {
   };
   // after* hooks run in the order declared: the counters are cleared while the server still runs.
   afterAll(() => clearCounters(first));
-  const { server: first, client: firstClient } = useTestServer({ env: limits });
-  const { server: second } = useTestServer({ env: limits });
+  const { server: first, client: firstClient } = useTestServer({ env: on(limits) });
+  const { server: second } = useTestServer({ env: on(limits) });
   let partner: TestPartner;
 
   beforeAll(async () => {
-    // The counters are shared with every earlier test file of the run: the address bucket may
-    // already be over this test's limit of 8 in the current window.
+    // The address bucket may already be over this test's limit of 8 from the file's other servers.
     await clearCounters(first);
     partner = await newPartner(first, firstClient);
   }, 90_000);
@@ -98,7 +112,7 @@ describe('rate limiting POST /auth/token', () => {
 
 describe('POST /auth/token without TRUST_PROXY', () => {
   afterAll(() => clearCounters(server));
-  const { server, client } = useTestServer({ env: { RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS: '2', RATE_LIMIT_WINDOW_SECONDS: '3600' } });
+  const { server, client } = useTestServer({ env: on({ RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS: '2', RATE_LIMIT_WINDOW_SECONDS: '3600' }) });
   beforeAll(() => clearCounters(server));
 
   it('ignores X-Forwarded-For, so a client cannot pick the address its failures count against', async () => {
@@ -111,7 +125,7 @@ describe('POST /auth/token without TRUST_PROXY', () => {
 
 describe('rate limiting the promo operations', () => {
   afterAll(() => clearCounters(server));
-  const { server, client } = useTestServer({ env: { RATE_LIMIT_PROMO_PER_COMPANY: '2', RATE_LIMIT_WINDOW_SECONDS: '3600' } });
+  const { server, client } = useTestServer({ env: on({ RATE_LIMIT_PROMO_PER_COMPANY: '2', RATE_LIMIT_WINDOW_SECONDS: '3600' }) });
 
   const promoCalls = [
     ['previewOrderPromo', 'POST', '/api/external/v1/orders/ORD-2026-000001/promo/preview', { promoCode: 'TREK10' }],

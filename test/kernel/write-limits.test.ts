@@ -38,7 +38,9 @@ function storedFiles(server: RunningServer): { count: number; bytes: number } {
 }
 
 describe('write limits per company', () => {
-  const { server, client } = useTestServer({ env: LIMITS });
+  // Its own database: on the shared one, another file's server sweeping its short-window buckets
+  // (or clearing them, as the rate-limit tests do) deletes these hour-long counters mid-test.
+  const { server, client } = useTestServer({ env: LIMITS, ownDatabase: 'write_limits' });
   const partner = () => newPartner(server, client);
 
   describe('POST /documents', () => {

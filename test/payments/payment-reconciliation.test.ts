@@ -5,12 +5,22 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, APPROVE_WALLET, DECLINE_CARD, ledgerOf, pay, paymentStatus, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
 import { startTestServer, useTestServer } from '../support/test-server';
 import { eventually } from '../support/eventually';
+import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
 
 // Two servers on one database: `patient` keeps the default PAYMENT_RECONCILE_AFTER_SECONDS (120),
 // `eager` reconciles an INITIATED attempt on the first status read. Neither runs the periodic job
-// except where a test starts its own.
-const { server: patient, client: patientClient } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
-const { server: eager, client: eagerClient } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', PAYMENT_RECONCILE_AFTER_SECONDS: '0' } });
+// except where a test starts its own. The database is this file's own: a reconciliation pass
+// settles every due attempt it holds, and on the run's shared one that is every other file's too
+// (slow, and not this file's to settle).
+let database: OwnDatabase;
+beforeAll(async () => {
+  database = await createOwnDatabase('reconciliation');
+});
+const ownDatabase = () => ({ DATABASE_URL: database.url });
+const { server: patient, client: patientClient } = useTestServer({ env: () => ({ ...ownDatabase(), PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' }) });
+const { server: eager, client: eagerClient } = useTestServer({ env: () => ({ ...ownDatabase(), PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', PAYMENT_RECONCILE_AFTER_SECONDS: '0' }) });
+// After the servers' own afterAll hooks (declared above), which stop them.
+afterAll(() => database?.drop());
 let agency: TestPartner;
 
 beforeAll(async () => {
@@ -81,7 +91,7 @@ describe('reconciliation of attempts left INITIATED', () => {
   });
 
   it('the server runs the reconciliation job periodically: a paid order ends PAID with nobody polling', async () => {
-    const withJob = await startTestServer({ PAYMENT_RECONCILE_INTERVAL_SECONDS: '1', PAYMENT_RECONCILE_AFTER_SECONDS: '0' });
+    const withJob = await startTestServer({ ...ownDatabase(), PAYMENT_RECONCILE_INTERVAL_SECONDS: '1', PAYMENT_RECONCILE_AFTER_SECONDS: '0' });
     try {
       const { order } = await paidButNeverReturned();
       const statusNow = async () => (await withJob.orm.em.fork().findOneOrFail(Order, order.orderId)).status;

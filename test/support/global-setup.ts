@@ -4,11 +4,15 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { ensureLocalCluster } from '../../src/kernel/db/local-cluster';
+import { initOrm } from '../../src/database';
+import { migrate } from '../../src/kernel/db/orm';
 
 /**
  * One PostgreSQL for the whole run: a fresh database on DATABASE_URL's server when it is set
  * (as in CI), otherwise a throwaway embedded cluster in a temporary directory, tuned for speed.
- * Each test file starts its own server on it; migrations run on the first start.
+ * Each test file starts its own server on it. It is migrated here, once: the first files of the
+ * workers start their servers at the same moment, and two migrations of one fresh database race
+ * (a CREATE of the same table in two transactions: "duplicate key ... pg_type_typname_nsp_index").
  */
 export default async function globalSetup(): Promise<void> {
   const databaseName = `pbs_test_${randomBytes(4).toString('hex')}`;
@@ -20,6 +24,7 @@ export default async function globalSetup(): Promise<void> {
     const url = new URL(process.env.DATABASE_URL);
     url.pathname = `/${databaseName}`;
     process.env.TEST_DATABASE_URL = url.toString();
+    await migrated(url.toString());
     (globalThis as Record<string, unknown>).__dropTestDatabase = async () => {
       const admin = new Client({ connectionString: process.env.DATABASE_URL });
       await admin.connect();
@@ -36,8 +41,19 @@ export default async function globalSetup(): Promise<void> {
     settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
   });
   process.env.TEST_DATABASE_URL = cluster.url;
+  await migrated(cluster.url);
   (globalThis as Record<string, unknown>).__dropTestDatabase = async () => {
     await cluster.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
+}
+
+async function migrated(url: string): Promise<void> {
+  const quiet = () => undefined;
+  const orm = await initOrm(url, 1, { info: quiet, warn: quiet, error: (line) => process.stderr.write(`${line}\n`) });
+  try {
+    await migrate(orm);
+  } finally {
+    await orm.close();
+  }
 }

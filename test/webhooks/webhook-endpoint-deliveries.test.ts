@@ -8,7 +8,10 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from './webhook-api';
 
 // Tries a second apart and three of them in all, so that a failing receiver exhausts them quickly.
+// Its own database: any server on a shared one runs the delivery queue too, with its own (slower)
+// retry delays and more tries.
 const { server, client } = useTestServer({
+  ownDatabase: 'webhook_deliveries',
   env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '1', WEBHOOK_RETRY_LIMIT: '2' },
 });
 const api = webhookApi(client);
