@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { decimalStringFromMinor } from '../kernel/money';
 import { paymentOverview, type PaymentOverview } from '../modules/payments';
-import { reconcileDueAttempts } from '../modules/payments';
+import { watchDueAttempts } from '../modules/payments';
 import { recordOperatorRefund, refundsOwed } from '../modules/payments';
 import { OPERATOR_NOTE_MAX_LENGTH, operatorActor, operatorCommand, output, showCommand, withDatabase, withPayments, type CliOptions } from './context';
 
@@ -55,7 +55,7 @@ function registerRefundCommands(payment: Command): void {
 function registerReconcileCommand(payment: Command): void {
   operatorCommand(payment, 'reconcile', 'run the reconciliation job once (the payment watch): ask the providers about the undecided and paid attempts due, expire abandoned ones')
     .action(async (options: CliOptions) => {
-      const summary = await withPayments((em, deps) => reconcileDueAttempts(em, deps));
+      const summary = await withPayments((em, deps) => watchDueAttempts(em, deps));
       const changed = Object.entries(summary).filter(([key, value]) => key !== 'checked' && value > 0).map(([key, value]) => `${key.toLowerCase()} ${value}`);
       output(options, summary, `checked ${summary.checked} attempt(s)${changed.length ? `: ${changed.join(', ')}` : ''}`);
     });

@@ -231,12 +231,18 @@ describe('races across two server processes on one PostgreSQL', () => {
     [orderRef],
   );
 
+  /** An order paid by card: placed and paid on one process, its callback delivered to the other. */
+  const paidOrder = async () => {
+    const order = await createOrder(clientOf(0), partner, touristId);
+    const started = (await pay(clientOf(0), partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    await deliverCallback(clientOf(1), (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
+    return order;
+  };
+
   it('when 10 cancellations of one paid order race with different keys, 3 times, then one cancels it with one refund and the others are 400', async () => {
     const results = [];
     for (let round = 0; round < 3; round++) {
-      const order = await createOrder(clientOf(0), partner, touristId);
-      const started = (await pay(clientOf(0), partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
-      await deliverCallback(clientOf(1), (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
+      const order = await paidOrder();
       const responses = await onBoth(10, (client) => cancelOn(client, order.orderRef));
       const refunds = await refundsOf(order.orderRef);
       results.push({ statuses: statuses(responses), refunds: refunds.length, exact: refunds.every((r) => Number(r.amount) + Number(r.fee) === Number(r.share)) });
@@ -246,9 +252,7 @@ describe('races across two server processes on one PostgreSQL', () => {
   });
 
   it('when 10 cancellations with one key race, then all answer the same cancellation and one refund', async () => {
-    const order = await createOrder(clientOf(0), partner, touristId);
-    const started = (await pay(clientOf(0), partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
-    await deliverCallback(clientOf(1), (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
+    const order = await paidOrder();
     const key = randomUUID();
     const responses = await onBoth(10, (client) => cancelOn(client, order.orderRef, key));
     expect(statuses(responses)).toEqual({ 200: 10 });
@@ -310,9 +314,7 @@ describe('races across two server processes on one PostgreSQL', () => {
   it('when a paid order is cancelled on one process while its date is moved on the other, 6 rounds, then the cancellation always wins with one exact refund and a date change either came first or is a 400', async () => {
     const results = [];
     for (let round = 0; round < 6; round++) {
-      const order = await createOrder(clientOf(0), partner, touristId);
-      const started = (await pay(clientOf(0), partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
-      await deliverCallback(clientOf(1), (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
+      const order = await paidOrder();
       const moveTo = addDays(String(order.departureDate), 3);
       const [cancelled, moved] = await Promise.all([
         cancelOn(clientOf(round), order.orderRef),

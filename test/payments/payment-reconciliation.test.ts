@@ -1,5 +1,5 @@
 import { Order, OrderStatus } from '../../src/modules/orders/entities/order';
-import { reconcileDueAttempts } from '../../src/modules/payments/payment-watch';
+import { watchDueAttempts } from '../../src/modules/payments/payment-watch';
 import { first } from '../support/elements';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, APPROVE_WALLET, DECLINE_CARD, ledgerOf, pay, paymentStatus, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
@@ -69,11 +69,11 @@ describe('reconciliation of attempts left INITIATED', () => {
     await pay(patientClient, agency, abandoned.orderRef, { gateway: 'card_gateway' });
 
     // Now: the paid one is found; the abandoned one is not yet past its 15 minutes.
-    await reconcileDueAttempts(eager.orm.em.fork(), eager.payments, new Date(Date.now() + 121_000));
+    await watchDueAttempts(eager.orm.em.fork(), eager.payments, new Date(Date.now() + 121_000));
     expect((await ledgerOf(patient, paid.order.orderId)).orderStatus).toBe('PAID');
     expect(first((await ledgerOf(patient, abandoned.orderId)).attempts, 'the attempts').status).toBe('INITIATED');
 
-    await reconcileDueAttempts(eager.orm.em.fork(), eager.payments, new Date(Date.now() + 16 * 60_000));
+    await watchDueAttempts(eager.orm.em.fork(), eager.payments, new Date(Date.now() + 16 * 60_000));
     const expired = await ledgerOf(patient, abandoned.orderId);
     expect(expired.orderStatus).toBe('PENDING');
     expect(expired.attempts[0]).toMatchObject({ status: 'EXPIRED', closedReason: 'EXPIRED' });

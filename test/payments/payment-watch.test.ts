@@ -6,7 +6,7 @@ import { Order } from '../../src/modules/orders/entities/order';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { Refund } from '../../src/modules/payments/entities/refund';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
-import { reconcileDueAttempts } from '../../src/modules/payments/payment-watch';
+import { watchDueAttempts } from '../../src/modules/payments/payment-watch';
 import { sample } from '../support/metrics-sample';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
@@ -45,7 +45,7 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /** One pass of the watch as if the clock read `at`. */
-const pass = (at: Date) => reconcileDueAttempts(server.orm.em.fork(), server.payments, at);
+const pass = (at: Date) => watchDueAttempts(server.orm.em.fork(), server.payments, at);
 const attemptOf = (paymentRef: string) => server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef });
 const cancel = (orderRef: string) =>
   client.op('cancelOrder', 'POST', `${ORDERS}/${encodeURIComponent(orderRef)}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });

@@ -238,8 +238,8 @@ async function paidShare(em: EntityManager, orderId: string): Promise<{ attempt:
   return line ? { attempt: line.attempt, amount: line.amount } : null;
 }
 
-/** An unpaid order's promo slots are emptied and each code's use given back (as a promo removal would). */
-async function releasePromoSlots(tx: EntityManager, order: Order): Promise<string[]> {
+/** An unpaid order's promo slots are emptied and each code's use given back (as a promo removal would); answers the codes released. */
+export async function releasePromoSlots(tx: EntityManager, order: Order): Promise<string[]> {
   const slots = slotsOfOrder(order);
   const change = clearSlots(slots);
   const released = [slots.company?.code, slots.agent?.code].filter((code): code is string => !!code);

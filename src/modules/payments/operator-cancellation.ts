@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { decimalStringFromMinor } from '../../kernel/money';
 import { cancellationRefusal } from '../orders';
-import { clearSlots, projectTotals } from '../orders';
 import { OrderStatus, type Order } from '../orders/entities/order';
 import { recordAudit } from '../orders';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
@@ -10,7 +9,7 @@ import { PaymentAttempt } from './entities/payment-attempt';
 import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
 import type { PaymentDeps } from './payment-deps';
 import { recordOrderCancelledEvent } from '../webhooks';
-import { lockPromoCodes, ORDER_PROMO_POPULATE, pricePartsOf, releaseUses, slotsOfOrder, writeSlots } from '../orders';
+import { ORDER_PROMO_POPULATE, releasePromoSlots } from '../orders';
 import { cancelOrderAsOperator, OrderCancellation } from '../orders';
 import type { Refund } from './entities/refund';
 import { cancellationPayments } from './cancellation-port';
@@ -50,14 +49,7 @@ export async function cancelOrder(em: EntityManager, identifier: string, actor: 
 
     await assertNoOpenAttempts(tx, [order.id]);
     const totalBefore = order.totalAmount;
-    const slots = slotsOfOrder(order);
-    const change = clearSlots(slots);
-    const releasedCodes = [slots.company?.code, slots.agent?.code].filter((code): code is string => !!code);
-    if (change.changed) {
-      await lockPromoCodes(tx, change.release);
-      for (const codeId of change.release) await releaseUses(tx, codeId, 1);
-      writeSlots(order, change.slots, projectTotals(pricePartsOf(order), change.slots));
-    }
+    const releasedCodes = await releasePromoSlots(tx, order);
     order.status = OrderStatus.Cancelled;
     tx.create(OrderCancellation, { order, reason: 'OPERATOR', note: null, cancelledAt: now, actor });
     const closed = closedBefore.length > 0 ? await tx.find(PaymentAttempt, { id: { $in: [...closedBefore] } }, { fields: ['paymentRef'] }) : [];

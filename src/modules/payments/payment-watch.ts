@@ -71,10 +71,11 @@ export async function claimDueAttempts(em: EntityManager, deps: Pick<PaymentDeps
 }
 
 /**
- * One pass of the payment watch (the reconciliation job): every due attempt is put to its
- * provider, the answer recorded, and its next lookup scheduled with back-off. Undecided attempts
- * go through reconcileAttempt (a capture, even days late, is settled or owed back); paid ones
- * are checked for a refund or reversal made at the provider (recordProviderReversal).
+ * One pass of the payment watch (the reconciliation job's pass, and `ops payment reconcile`):
+ * every due attempt is put to its provider, the answer recorded, and its next lookup scheduled
+ * with back-off. Undecided attempts go through reconcileAttempt (a capture, even days late, is
+ * settled or owed back); paid ones are checked for a refund or reversal made at the provider
+ * (recordProviderReversal).
  */
 export async function watchDueAttempts(em: EntityManager, deps: PaymentDeps, now = new Date()): Promise<WatchSummary> {
   const summary: WatchSummary = {
@@ -158,11 +159,6 @@ const watchedOf = (attempt: PaymentAttempt): WatchedAttempt => ({
   expiresAt: attempt.expiresAt,
   providerReversal: attempt.providerReversal ?? null,
 });
-
-export type ReconcileSummary = WatchSummary;
-
-/** The reconciliation job's pass (and `ops payment reconcile`): the payment watch at `now`. */
-export const reconcileDueAttempts = watchDueAttempts;
 
 /** The attempts the watch is following, per provider and phase: the `payment_watched_attempts` gauge. */
 export async function watchedAttemptCounts(em: EntityManager, deps: Pick<PaymentDeps, 'payments' | 'gateways'>, now = new Date()): Promise<{ provider: string; state: WatchPhase; count: number }[]> {

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JobQueue } from '../../kernel/jobs/job-queue';
 import type { PaymentDeps } from './payment-deps';
-import { reconcileDueAttempts, type ReconcileSummary } from './payment-watch';
+import { watchDueAttempts, type WatchSummary } from './payment-watch';
 import { startPeriodicJob, type PeriodicJob } from '../../kernel/jobs/periodic-job';
 
-export type PaymentReconcileJob = PeriodicJob<ReconcileSummary>;
+export type PaymentReconcileJob = PeriodicJob<WatchSummary>;
 
 /**
  * A reconciliation pass (the payment watch) every PAYMENT_RECONCILE_INTERVAL_SECONDS, once per
@@ -13,7 +13,7 @@ export type PaymentReconcileJob = PeriodicJob<ReconcileSummary>;
  */
 export function startPaymentReconcileJob(queue: JobQueue, newEm: () => EntityManager, deps: PaymentDeps): Promise<PaymentReconcileJob> {
   const pass = async () => {
-    const summary = await reconcileDueAttempts(newEm(), deps);
+    const summary = await watchDueAttempts(newEm(), deps);
     if (summary.checked > 0) deps.logger.info({ summary }, 'payment reconciliation pass');
     return summary;
   };
