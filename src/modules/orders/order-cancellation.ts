@@ -26,13 +26,18 @@ export interface CancellationPayments {
   /**
    * Runs `change` (one whole transaction that calls assertNoOpenAttempts) with the order's open
    * checkouts put to their gateways first: a capture settles the order PAID before `change` runs
-   * again; the others are closed (their ids passed to `change`). `expectedInTheWay`, when given,
-   * names the attempts to close before the first round.
+   * again; the others are closed (passed to `change`). `expectedInTheWay`, when given, names the
+   * attempts whose gateways are asked before the first round; `change` records their answers in
+   * its own transaction (`recordAnswers`, before it locks anything), which answers those it closed.
    */
-  withOpenAttemptsClosed<T>(em: EntityManager, change: (closedBefore: readonly string[]) => Promise<T>, expectedInTheWay?: () => Promise<readonly string[]>): Promise<T>;
+  withOpenAttemptsClosed<T>(
+    em: EntityManager,
+    change: (closedBefore: readonly ClosedAttempt[], recordAnswers: (tx: EntityManager) => Promise<readonly ClosedAttempt[]>) => Promise<T>,
+    expectedInTheWay?: () => Promise<readonly PaymentAttempt[]>,
+  ): Promise<T>;
   assertNoOpenAttempts(tx: EntityManager, orderIds: string[]): Promise<void>;
   /** The open attempts of these orders, read without locks. */
-  openAttemptIds(em: EntityManager, orderIds: readonly string[]): Promise<string[]>;
+  openAttempts(em: EntityManager, orderIds: readonly string[]): Promise<PaymentAttempt[]>;
   /** Records the refund of a paid share in the caller's transaction (PENDING, or MANUAL where the provider has no refund API). */
   recordRefund(tx: EntityManager, input: { order: Order; attempt: PaymentAttempt; amount: Minor; fee: Minor; actor: string; at: Date }): Promise<Refund>;
   /** After commit: the executor makes the refund now rather than at its next pass. */
@@ -40,6 +45,9 @@ export interface CancellationPayments {
   /** A refund as the webhooks carry it (payments' one projection, shared with refund.succeeded/failed). */
   refundEventFacts(refund: Refund): RefundEventFacts;
 }
+
+/** A checkout closed for the cancellation, as its audit entry names it. */
+type ClosedAttempt = Pick<PaymentAttempt, 'id' | 'paymentRef'>;
 
 export interface CancellationInput {
   reason: PartnerCancellationReason;
@@ -97,10 +105,11 @@ export async function cancelOrderForPartner(
     const { order } = await resolveOrder(read, principal, identifier, { intent: 'ACT', populate: [] });
     if (order.status !== OrderStatus.Pending) return [];
     if (await read.count(OrderCancellation, { company: principal.companyId, idempotencyKey: key })) return [];
-    return payments.openAttemptIds(read, [order.id]);
+    return payments.openAttempts(read, [order.id]);
   };
-  const view = await payments.withOpenAttemptsClosed(em, (closedBefore) => em.fork().transactional(async (tx) => {
+  const view = await payments.withOpenAttemptsClosed(em, (closedBefore, recordAnswers) => em.fork().transactional(async (tx) => {
     await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`cancel:${principal.companyId}:${key}`], 'all', tx.getTransactionContext());
+    const closedNow = await recordAnswers(tx);
     const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true, populate: [...ORDER_PROMO_POPULATE] });
     const fingerprint = cancellationFingerprint(order.id, input);
     const previous = await tx.findOne(OrderCancellation, { company: principal.companyId, idempotencyKey: key });
@@ -112,7 +121,7 @@ export async function cancelOrderForPartner(
     }
     return applyCancellation(tx, order, {
       reason: input.reason, note: input.note ?? null, actor: `api:${principal.companyId}`, company: principal.companyId, idempotencyKey: key, fingerprint,
-    }, payments, now, closedBefore, false);
+    }, payments, now, [...closedBefore, ...closedNow], false);
   }), expectedInTheWay);
   if (view.refund) payments.kickRefunds();
   return view;
@@ -156,7 +165,7 @@ async function applyCancellation(
   record: CancellationRecord,
   payments: CancellationPayments,
   now: Date,
-  closedBefore: readonly string[],
+  closedBefore: readonly ClosedAttempt[],
   asOperator: boolean,
 ): Promise<CancellationView> {
   const refuse = (message: string) => (asOperator ? new OperatorRefusal(message) : invalid(message));
@@ -188,8 +197,8 @@ async function applyCancellation(
     idempotencyKey: record.idempotencyKey ?? null,
     requestFingerprint: record.fingerprint ?? null,
   });
-  const closed = closedBefore.length > 0 ? await tx.find(PaymentAttemptOrder, { attempt: { id: { $in: [...closedBefore] } }, order: order.id }, { populate: ['attempt'] }) : [];
-  const closedPaymentRefs = closed.map((line) => line.attempt.paymentRef).sort();
+  // Every checkout closed for this change was one of this order's (found by its lines).
+  const closedPaymentRefs = closedBefore.map((attempt) => attempt.paymentRef).sort();
   recordAudit(tx, {
     actor: record.actor,
     action: 'ORDER_CANCELLED',

@@ -1,6 +1,6 @@
 import type { CancellationPayments } from '../orders';
 import type { PaymentDeps } from './payment-deps';
-import { assertNoOpenAttempts, openAttemptIds, withOpenAttemptsClosed } from './open-attempts';
+import { assertNoOpenAttempts, openAttempts, withOpenAttemptsClosed } from './open-attempts';
 import { initialRefundStatus, recordRefund, refundEventFacts } from './refunds';
 
 /**
@@ -13,7 +13,7 @@ export function cancellationPayments(deps: PaymentDeps): CancellationPayments {
     settings: { freeLookDays: deps.payments.freeLookDays, cancellationFeePercent: deps.payments.cancellationFeePercent },
     withOpenAttemptsClosed: (em, change, expectedInTheWay) => withOpenAttemptsClosed(em, deps, 'ORDER_CANCELLED', change, expectedInTheWay),
     assertNoOpenAttempts,
-    openAttemptIds,
+    openAttempts,
     recordRefund: (tx, input) => recordRefund(tx, {
       ...input,
       cause: 'CANCELLATION',

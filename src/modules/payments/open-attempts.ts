@@ -32,6 +32,17 @@ export async function assertNoOpenAttempts(tx: EntityManager, orderIds: string[]
 /** A change can only lose this race to new attempts so often before the caller is told to retry. */
 const MAX_ROUNDS = 3;
 
+/** An attempt closed for a change (its reference is what the change's audit entry names). */
+export type ClosedAttempt = Pick<PaymentAttempt, 'id' | 'paymentRef'>;
+
+/**
+ * Records, inside the change's transaction, what the gateways answered about the attempts the
+ * change expected in its way (asked before the transaction began). It locks their orders and then
+ * each attempt, as settlement does, so the change calls it before it locks anything itself.
+ * Answers the attempts it closed.
+ */
+export type RecordAnswers = (tx: EntityManager) => Promise<readonly ClosedAttempt[]>;
+
 /**
  * Runs `change` (one whole transaction that calls assertNoOpenAttempts) so that no payment is
  * orphaned by it: an attempt in its way is first put to its gateway (closeWithGateway). When the
@@ -40,44 +51,89 @@ const MAX_ROUNDS = 3;
  * the gateway where the gateway can) and the change goes ahead. No row lock is held during a
  * gateway call. `change` learns which attempts were closed for it (a new attempt names itself as
  * their successor).
+ *
+ * A caller that can tell beforehand (from a plain read, having checked that the change is its to
+ * make) which attempts its change will find in the way names them in `expectedInTheWay`: their
+ * gateways are asked before the first round, and the answers are recorded in the change's own
+ * transaction (`recordAnswers`) rather than in one of their own before it. Should that
+ * transaction not commit (a refusal, another attempt in the way, a failure), the answers are
+ * recorded on their own all the same: they are the gateways' word whatever becomes of the change.
  */
 export async function withOpenAttemptsClosed<T>(
   em: EntityManager,
   deps: PaymentDeps,
   reason: Exclude<ClosedReason, 'ORDER_PAID'>,
-  change: (closedBefore: readonly string[]) => Promise<T>,
-  expectedInTheWay?: () => Promise<readonly string[]>,
+  change: (closedBefore: readonly ClosedAttempt[], recordAnswers: RecordAnswers) => Promise<T>,
+  expectedInTheWay?: () => Promise<readonly PaymentAttempt[]>,
 ): Promise<T> {
-  const closedBefore: string[] = [];
-  const close = async (attemptIds: readonly string[]) => {
-    for (const attemptId of attemptIds) {
-      const outcome = await closeWithGateway(em, attemptId, reason, deps);
-      if (outcome === 'MISMATCH') {
-        throw conflict('The gateway\'s record of the open payment for this order does not match ours; the operator has been alerted');
-      }
-      if (outcome === 'VOIDED' || outcome === 'CLOSED_UNCONFIRMED') closedBefore.push(attemptId);
+  const closedBefore: ClosedAttempt[] = [];
+  let unrecorded = expectedInTheWay ? await askGateways(await expectedInTheWay(), deps) : [];
+  const recordOnTheirOwn = async () => {
+    const answers = unrecorded;
+    unrecorded = [];
+    for (const asked of answers) {
+      if (closedForChange(await em.fork().transactional((tx) => recordClose(tx, asked, reason, deps)))) closedBefore.push(closedAttempt(asked));
     }
   };
-  // A caller that can tell (from a plain read, having checked that the change is its to make)
-  // which attempts its change will find in the way has them closed before the first round, rather
-  // than after a first transaction that finds them and rolls back.
-  if (expectedInTheWay) await close(await expectedInTheWay());
+  let recordedInChange = false;
+  const recordAnswers: RecordAnswers = async (tx) => {
+    recordedInChange = true;
+    const closed: ClosedAttempt[] = [];
+    for (const asked of unrecorded) {
+      const outcome = await recordClose(tx, asked, reason, deps);
+      if (outcome === 'MISMATCH') unrecorded = unrecorded.filter((other) => other !== asked);
+      if (closedForChange(outcome)) closed.push(closedAttempt(asked));
+    }
+    // The change reads what these answers wrote (an order made PAID, the attempts no longer open).
+    await tx.flush();
+    return closed;
+  };
   for (let round = 1; ; round += 1) {
+    recordedInChange = false;
     try {
-      return await change(closedBefore);
+      const result = await change(closedBefore, recordAnswers);
+      if (recordedInChange) unrecorded = [];
+      else await recordOnTheirOwn();
+      return result;
     } catch (error) {
+      await recordOnTheirOwn();
       if (!(error instanceof OpenAttemptsInTheWay)) throw error;
       if (round === MAX_ROUNDS) throw conflict('A payment for this order is being started or settled at this moment; try again shortly');
-      await close(error.attemptIds);
+      for (const attemptId of error.attemptIds) {
+        unrecorded = await askGateways([await em.fork().findOneOrFail(PaymentAttempt, attemptId)], deps);
+        await recordOnTheirOwn();
+      }
     }
   }
 }
 
 /** The attempts that could still take money for these orders, read without locks (see withOpenAttemptsClosed's expectedInTheWay). */
-export async function openAttemptIds(em: EntityManager, orderIds: readonly string[]): Promise<string[]> {
+export async function openAttempts(em: EntityManager, orderIds: readonly string[]): Promise<PaymentAttempt[]> {
   if (orderIds.length === 0) return [];
-  const lines = await em.find(PaymentAttemptOrder, { order: { $in: [...orderIds] }, attempt: { status: 'INITIATED' } }, { fields: ['attempt'] });
+  const lines = await em.find(PaymentAttemptOrder, { order: { $in: [...orderIds] }, attempt: { status: 'INITIATED' } }, { populate: ['attempt'] });
+  const attempts = new Map(lines.map((line) => [line.attempt.id, line.attempt]));
+  return [...attempts.values()].sort((a, b) => a.id.localeCompare(b.id));
+}
+
+async function openAttemptIds(tx: EntityManager, orderIds: readonly string[]): Promise<string[]> {
+  const lines = await tx.find(PaymentAttemptOrder, { order: { $in: [...orderIds] }, attempt: { status: 'INITIATED' } }, { fields: ['attempt'] });
   return [...new Set(lines.map((line) => line.attempt.id))].sort();
+}
+
+/** A gateway's answer to our void of an open attempt, not yet recorded. */
+interface AskedGateway {
+  attempt: PaymentAttempt;
+  answer: GatewayVoid;
+  at: Date;
+}
+
+async function askGateways(attempts: readonly PaymentAttempt[], deps: PaymentDeps): Promise<AskedGateway[]> {
+  const asked: AskedGateway[] = [];
+  for (const attempt of attempts) {
+    if (attempt.status !== 'INITIATED') continue;
+    asked.push({ attempt, answer: await gatewayOf(deps, attempt.gateway).voidPayment(attempt), at: new Date() });
+  }
+  return asked;
 }
 
 export type CloseOutcome = 'PAID' | 'REFUND_PENDING' | 'VOIDED' | 'CLOSED_UNCONFIRMED' | 'FINISHED_AT_GATEWAY' | 'ALREADY_CLOSED' | 'MISMATCH';
@@ -92,19 +148,27 @@ export async function closeWithGateway(em: EntityManager, attemptId: string, rea
   const snapshot = await em.fork().findOneOrFail(PaymentAttempt, attemptId);
   if (snapshot.status !== 'INITIATED') return 'ALREADY_CLOSED';
   const answer = await gatewayOf(deps, snapshot.gateway).voidPayment(snapshot);
-  const outcome = await em.fork().transactional((tx) => recordClose(tx, attemptId, reason, answer, deps, now));
-  deps.logger.info({ paymentRef: snapshot.paymentRef, gateway: snapshot.gateway, reason, outcome }, 'open payment attempt put to its gateway');
+  return em.fork().transactional((tx) => recordClose(tx, { attempt: snapshot, answer, at: now }, reason, deps));
+}
+
+/** Records a gateway's answer about an open attempt under the settlement locks, and logs it. */
+async function recordClose(tx: EntityManager, asked: AskedGateway, reason: Exclude<ClosedReason, 'ORDER_PAID'>, deps: PaymentDeps): Promise<CloseOutcome> {
+  const outcome = await recordAnswer(tx, asked, reason, deps);
+  deps.logger.info({ paymentRef: asked.attempt.paymentRef, gateway: asked.attempt.gateway, reason, outcome }, 'open payment attempt put to its gateway');
   return outcome;
 }
 
-async function recordClose(
-  tx: EntityManager,
-  attemptId: string,
-  reason: Exclude<ClosedReason, 'ORDER_PAID'>,
-  answer: GatewayVoid,
-  deps: PaymentDeps,
-  now: Date,
-): Promise<CloseOutcome> {
+/** Whether the attempt was closed for the change (not captured or finished first); a mismatch refuses the change (409). */
+function closedForChange(outcome: CloseOutcome): boolean {
+  if (outcome === 'MISMATCH') {
+    throw conflict('The gateway\'s record of the open payment for this order does not match ours; the operator has been alerted');
+  }
+  return outcome === 'VOIDED' || outcome === 'CLOSED_UNCONFIRMED';
+}
+
+const closedAttempt = ({ attempt }: AskedGateway): ClosedAttempt => ({ id: attempt.id, paymentRef: attempt.paymentRef });
+
+async function recordAnswer(tx: EntityManager, { attempt: { id: attemptId }, answer, at: now }: AskedGateway, reason: Exclude<ClosedReason, 'ORDER_PAID'>, deps: PaymentDeps): Promise<CloseOutcome> {
   const attempt = await lockAttemptForSettlement(tx, attemptId);
   if (answer.kind === 'DECIDED') {
     const { report } = answer;

@@ -52,8 +52,7 @@ export async function cancelOrder(em: EntityManager, identifier: string, actor: 
     const releasedCodes = await releasePromoSlots(tx, order);
     order.status = OrderStatus.Cancelled;
     tx.create(OrderCancellation, { order, reason: 'OPERATOR', note: null, cancelledAt: now, actor });
-    const closed = closedBefore.length > 0 ? await tx.find(PaymentAttempt, { id: { $in: [...closedBefore] } }, { fields: ['paymentRef'] }) : [];
-    const closedPaymentRefs = closed.map((attempt) => attempt.paymentRef).sort();
+    const closedPaymentRefs = closedBefore.map((attempt) => attempt.paymentRef).sort();
     recordAudit(tx, {
       actor,
       action: 'ORDER_CANCELLED',

@@ -13,7 +13,7 @@ import type { Principal } from '../../kernel/http/request-scope';
 import { resolveGroup } from '../orders';
 import { resolveOrder } from '../orders';
 import { gatewayOf, type PaymentDeps } from './payment-deps';
-import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
+import { assertNoOpenAttempts, withOpenAttemptsClosed, type ClosedAttempt } from './open-attempts';
 import { UNIQUE, violatesUnique } from '../../kernel/db/unique-violation';
 import { present } from '../../kernel/narrow';
 
@@ -96,10 +96,10 @@ async function withIdempotency(
   principal: Principal,
   idempotencyKey: string,
   deps: PaymentDeps,
-  work: (tx: EntityManager, replay: Replay, superseded: readonly string[]) => Promise<PaymentAttempt>,
+  work: (tx: EntityManager, replay: Replay, superseded: readonly ClosedAttempt[]) => Promise<PaymentAttempt>,
 ): Promise<PaymentAttempt> {
   const key = idempotencyKey.toLowerCase();
-  const run = (superseded: readonly string[]) =>
+  const run = (superseded: readonly ClosedAttempt[]) =>
     em.fork().transactional(async (tx) => {
       await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`pay:${principal.companyId}:${key}`], 'all', tx.getTransactionContext());
       const replay: Replay = async (facts) => {
@@ -135,7 +135,7 @@ interface NewAttempt {
   lastCreatedAt: Date | undefined;
   idempotencyKey: string;
   /** Open attempts this one replaces (closed by withOpenAttemptsClosed). */
-  superseded: readonly string[];
+  superseded: readonly ClosedAttempt[];
   group?: OrderGroup;
 }
 
@@ -145,7 +145,7 @@ async function createAttempt(tx: EntityManager, { principal, facts, ownerRef, or
   const millis = nextReferenceMillis(Date.now(), lastCreatedAt?.getTime());
   const createdAt = new Date(millis);
   const paymentRef = paymentReference(ownerRef, millis);
-  if (superseded.length > 0) await tx.nativeUpdate(PaymentAttempt, { id: { $in: [...superseded] } }, { supersededBy: paymentRef });
+  if (superseded.length > 0) await tx.nativeUpdate(PaymentAttempt, { id: { $in: superseded.map((closed) => closed.id) } }, { supersededBy: paymentRef });
 
   const attempt = tx.create(PaymentAttempt, {
     paymentRef,

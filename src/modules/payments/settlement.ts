@@ -22,7 +22,8 @@ export async function lockAttemptForSettlement(tx: EntityManager, attemptId: str
     await tx.find(Order, { id: { $in: orderIds } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true });
   }
   const attempt = await tx.findOneOrFail(PaymentAttempt, attemptId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-  await tx.populate(attempt, ['orders.order'], { refresh: true });
+  // The lines' orders are the ones just locked and read afresh: loading them again would be one more query.
+  await tx.populate(attempt, ['orders'], { refresh: true });
   return attempt;
 }
 
