@@ -75,7 +75,7 @@ export async function withOpenAttemptsClosed<T>(
       if (closedForChange(await em.fork().transactional((tx) => recordClose(tx, asked, reason, deps)))) closedBefore.push(closedAttempt(asked));
     }
   };
-  let recordedInChange = false;
+  let recordedInChange: boolean;
   const recordAnswers: RecordAnswers = async (tx) => {
     recordedInChange = true;
     const closed: ClosedAttempt[] = [];

@@ -5,7 +5,6 @@ import { OrderStatus, type Order } from '../orders/entities/order';
 import { recordAudit } from '../orders';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
 import { findOrder } from '../orders';
-import { PaymentAttempt } from './entities/payment-attempt';
 import { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
 import type { PaymentDeps } from './payment-deps';
 import { recordOrderCancelledEvent } from '../webhooks';
