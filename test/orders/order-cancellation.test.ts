@@ -207,6 +207,23 @@ describe('cancelling an order', () => {
   });
 });
 
+describe('a checkout the customer paid just before a cancellation that is refused', () => {
+  it('still records the capture: the order is PAID by it, the cancellation (cover started) is a 400, and nothing is cancelled or refunded', async () => {
+    const order = await placeOrder(server, client, agency);
+    const started = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    expect((await submitCheckout(started.paymentUrl, APPROVE_CARD)).status).toBe(303);
+    await server.orm.em.fork().nativeUpdate(Order, { id: order.orderId }, { coverageStartDate: addDays(kathmanduToday(), -1) });
+
+    const answer = await cancel(order.orderRef);
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toContain('can no longer be cancelled through the API');
+    expect((await detail(order.orderRef)).body.data).toMatchObject({ status: 'PAID', cancellation: null });
+    const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
+    expect(attempt.status).toBe('SUCCESS');
+    expect(await refundOf(order.orderRef)).toBeNull();
+  });
+});
+
 describe('the Idempotency-Key of a cancellation', () => {
   it('answers the same result to the same key and body, and 409 to the same key with another body or order, whose open checkout stays open', async () => {
     const order = await placeOrder(server, client, agency);
