@@ -32,7 +32,7 @@ export interface CancellationPayments {
    */
   withOpenAttemptsClosed<T>(
     em: EntityManager,
-    change: (closedBefore: readonly ClosedAttempt[], recordAnswers: (tx: EntityManager) => Promise<readonly ClosedAttempt[]>) => Promise<T>,
+    change: (closedBefore: readonly ClosedAttempt[], recordAnswers: (tx: EntityManager) => Promise<{ closed: ClosedAttempt[]; lockedOrderIds: string[] }>) => Promise<T>,
     expectedInTheWay?: () => Promise<readonly PaymentAttempt[]>,
   ): Promise<T>;
   assertNoOpenAttempts(tx: EntityManager, orderIds: string[]): Promise<void>;
@@ -100,8 +100,10 @@ export async function cancelOrderForPartner(
   const key = idempotencyKey.toLowerCase();
   // The checkout a pending order's cancellation finds open (the common case) is put to its gateway
   // first, once the caller is known to be the one that may cancel and the key is new.
+  let resolvedBefore: string | undefined;
   const expectedInTheWay = async () => {
     const { order } = await resolveOrder(em.fork(), principal, identifier, { intent: 'ACT', populate: [] });
+    resolvedBefore = order.id;
     if (order.status !== OrderStatus.Pending) return [];
     // Two reads at once on two pooled connections: the answer waits for one round trip, not two.
     const [keyUsed, open] = await Promise.all([
@@ -112,8 +114,11 @@ export async function cancelOrderForPartner(
   };
   const view = await payments.withOpenAttemptsClosed(em, (closedBefore, recordAnswers) => em.fork().transactional(async (tx) => {
     await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`cancel:${principal.companyId}:${key}`], 'all', tx.getTransactionContext());
-    const closedNow = await recordAnswers(tx);
-    const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true, populate: [...ORDER_PROMO_POPULATE] });
+    const answers = await recordAnswers(tx);
+    // Recording the checkout's answer locked its orders, this one among them (resolved by this caller, for this identifier, before).
+    const order = resolvedBefore && answers.lockedOrderIds.includes(resolvedBefore)
+      ? await lockedOrder(tx, resolvedBefore)
+      : (await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true, populate: [...ORDER_PROMO_POPULATE] })).order;
     const fingerprint = cancellationFingerprint(order.id, input);
     const previous = await tx.findOne(OrderCancellation, { company: principal.companyId, idempotencyKey: key });
     if (previous) {
@@ -124,7 +129,7 @@ export async function cancelOrderForPartner(
     }
     return applyCancellation(tx, order, {
       reason: input.reason, note: input.note ?? null, actor: `api:${principal.companyId}`, company: principal.companyId, idempotencyKey: key, fingerprint,
-    }, payments, now, [...closedBefore, ...closedNow], false);
+    }, payments, now, [...closedBefore, ...answers.closed], false);
   }), expectedInTheWay);
   if (view.refund) payments.kickRefunds();
   return view;
@@ -151,6 +156,13 @@ export async function cancelOrderAsOperator(
   }));
   if (view.refund) payments.kickRefunds();
   return view;
+}
+
+/** An order this transaction has locked and read already: taken from its identity map, with the promo slots' owners. */
+async function lockedOrder(tx: EntityManager, orderId: string): Promise<Order> {
+  const order = await tx.findOneOrFail(Order, orderId);
+  await tx.populate(order, [...ORDER_PROMO_POPULATE]);
+  return order;
 }
 
 interface CancellationRecord {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { FlushMode } from '@mikro-orm/core';
 import type { ClosedReason } from './rules/payment-attempt';
 import { PaymentAttempt } from './entities/payment-attempt';
 import { PaymentAttemptOrder } from './entities/payment-attempt-order';
@@ -25,7 +26,9 @@ class OpenAttemptsInTheWay extends Error {
  * orders and found the change valid: no attempt that could still take money for them is open.
  */
 export async function assertNoOpenAttempts(tx: EntityManager, orderIds: string[]): Promise<void> {
-  const open = await openAttemptIds(tx, orderIds);
+  // An attempt this transaction closed (and holds locked) is closed, written yet or not: it goes
+  // out with the change's own writes, in one flush.
+  const open = (await openAttemptIds(tx, orderIds)).filter((id) => (tx.getUnitOfWork().getById(PaymentAttempt, id)?.status ?? 'INITIATED') === 'INITIATED');
   if (open.length > 0) throw new OpenAttemptsInTheWay(open);
 }
 
@@ -35,13 +38,20 @@ const MAX_ROUNDS = 3;
 /** An attempt closed for a change (its reference is what the change's audit entry names). */
 export type ClosedAttempt = Pick<PaymentAttempt, 'id' | 'paymentRef'>;
 
+/** What recording the gateways' answers in a change's transaction did. */
+export interface AnswersRecorded {
+  /** The attempts it closed. */
+  closed: ClosedAttempt[];
+  /** The orders of those attempts, locked (FOR UPDATE) and read afresh in the change's transaction. */
+  lockedOrderIds: string[];
+}
+
 /**
  * Records, inside the change's transaction, what the gateways answered about the attempts the
  * change expected in its way (asked before the transaction began). It locks their orders and then
  * each attempt, as settlement does, so the change calls it before it locks anything itself.
- * Answers the attempts it closed.
  */
-export type RecordAnswers = (tx: EntityManager) => Promise<readonly ClosedAttempt[]>;
+export type RecordAnswers = (tx: EntityManager) => Promise<AnswersRecorded>;
 
 /**
  * Runs `change` (one whole transaction that calls assertNoOpenAttempts) so that no payment is
@@ -72,21 +82,26 @@ export async function withOpenAttemptsClosed<T>(
     const answers = unrecorded;
     unrecorded = [];
     for (const asked of answers) {
-      if (closedForChange(await em.fork().transactional((tx) => recordClose(tx, asked, reason, deps)))) closedBefore.push(closedAttempt(asked));
+      const { outcome } = await em.fork().transactional((tx) => recordClose(tx, asked, reason, deps));
+      if (closedForChange(outcome)) closedBefore.push(closedAttempt(asked));
     }
   };
   let recordedInChange: boolean;
   const recordAnswers: RecordAnswers = async (tx) => {
     recordedInChange = true;
-    const closed: ClosedAttempt[] = [];
+    const recorded: AnswersRecorded = { closed: [], lockedOrderIds: [] };
+    let captured = false;
     for (const asked of unrecorded) {
-      const outcome = await recordClose(tx, asked, reason, deps);
+      const { outcome, lockedOrderIds } = await recordClose(tx, asked, reason, deps);
       if (outcome === 'MISMATCH') unrecorded = unrecorded.filter((other) => other !== asked);
-      if (closedForChange(outcome)) closed.push(closedAttempt(asked));
+      if (closedForChange(outcome)) recorded.closed.push(closedAttempt(asked));
+      captured ||= outcome === 'PAID' || outcome === 'REFUND_PENDING';
+      recorded.lockedOrderIds.push(...lockedOrderIds);
     }
-    // The change reads what these answers wrote (an order made PAID, the attempts no longer open).
-    await tx.flush();
-    return closed;
+    // A capture's rows are read by the change (an order's paid share); a close is not, and is
+    // written with the change's own writes.
+    if (captured) await tx.flush();
+    return recorded;
   };
   for (let round = 1; ; round += 1) {
     recordedInChange = false;
@@ -116,7 +131,8 @@ export async function openAttempts(em: EntityManager, orderIds: readonly string[
 }
 
 async function openAttemptIds(tx: EntityManager, orderIds: readonly string[]): Promise<string[]> {
-  const lines = await tx.find(PaymentAttemptOrder, { order: { $in: [...orderIds] }, attempt: { status: 'INITIATED' } }, { fields: ['attempt'] });
+  // No flush first: what the transaction changed in memory is read by the caller itself.
+  const lines = await tx.find(PaymentAttemptOrder, { order: { $in: [...orderIds] }, attempt: { status: 'INITIATED' } }, { fields: ['attempt'], flushMode: FlushMode.COMMIT });
   return [...new Set(lines.map((line) => line.attempt.id))].sort();
 }
 
@@ -148,14 +164,16 @@ export async function closeWithGateway(em: EntityManager, attemptId: string, rea
   const snapshot = await em.fork().findOneOrFail(PaymentAttempt, attemptId);
   if (snapshot.status !== 'INITIATED') return 'ALREADY_CLOSED';
   const answer = await gatewayOf(deps, snapshot.gateway).voidPayment(snapshot);
-  return em.fork().transactional((tx) => recordClose(tx, { attempt: snapshot, answer, at: now }, reason, deps));
+  const { outcome } = await em.fork().transactional((tx) => recordClose(tx, { attempt: snapshot, answer, at: now }, reason, deps));
+  return outcome;
 }
 
 /** Records a gateway's answer about an open attempt under the settlement locks, and logs it. */
-async function recordClose(tx: EntityManager, asked: AskedGateway, reason: Exclude<ClosedReason, 'ORDER_PAID'>, deps: PaymentDeps): Promise<CloseOutcome> {
-  const outcome = await recordAnswer(tx, asked, reason, deps);
-  deps.logger.info({ paymentRef: asked.attempt.paymentRef, gateway: asked.attempt.gateway, reason, outcome }, 'open payment attempt put to its gateway');
-  return outcome;
+async function recordClose(tx: EntityManager, asked: AskedGateway, reason: Exclude<ClosedReason, 'ORDER_PAID'>, deps: PaymentDeps): Promise<{ outcome: CloseOutcome; lockedOrderIds: string[] }> {
+  const attempt = await lockAttemptForSettlement(tx, asked.attempt.id);
+  const outcome = await recordAnswer(tx, attempt, asked, reason, deps);
+  deps.logger.info({ paymentRef: attempt.paymentRef, gateway: attempt.gateway, reason, outcome }, 'open payment attempt put to its gateway');
+  return { outcome, lockedOrderIds: attempt.orders.getItems().map((line) => line.order.id) };
 }
 
 /** Whether the attempt was closed for the change (not captured or finished first); a mismatch refuses the change (409). */
@@ -168,8 +186,7 @@ function closedForChange(outcome: CloseOutcome): boolean {
 
 const closedAttempt = ({ attempt }: AskedGateway): ClosedAttempt => ({ id: attempt.id, paymentRef: attempt.paymentRef });
 
-async function recordAnswer(tx: EntityManager, { attempt: { id: attemptId }, answer, at: now }: AskedGateway, reason: Exclude<ClosedReason, 'ORDER_PAID'>, deps: PaymentDeps): Promise<CloseOutcome> {
-  const attempt = await lockAttemptForSettlement(tx, attemptId);
+async function recordAnswer(tx: EntityManager, attempt: PaymentAttempt, { answer, at: now }: AskedGateway, reason: Exclude<ClosedReason, 'ORDER_PAID'>, deps: PaymentDeps): Promise<CloseOutcome> {
   if (answer.kind === 'DECIDED') {
     const { report } = answer;
     if (!reportMatches(attempt, report)) {
