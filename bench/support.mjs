@@ -12,7 +12,8 @@ export const here = path.dirname(new URL(import.meta.url).pathname);
 
 /**
  * Starts dist/src/main.js over DATABASE_URL or a throwaway embedded cluster; returns what a bench needs.
- * `execArgv` goes to the server's node (e.g. --cpu-prof).
+ * `execArgv` goes to the server's node (e.g. --cpu-prof). BENCH_CLUSTER_WORKERS=N starts
+ * `npm run start:cluster`'s primary (dist/src/cluster.js) with N server processes instead.
  */
 // The benches drive one company far past any partner's write rate: they measure speed, not the quotas.
 const UNLIMITED_WRITES = {
@@ -25,9 +26,10 @@ export async function startBenchServer(name, env = {}, { execArgv = [] } = {}) {
   fs.chmodSync(dataDir, 0o755);
   const cluster = process.env.DATABASE_URL ? undefined : await ensureLocalCluster({ dataDir: path.join(dataDir, 'pg'), database: 'bench' });
   const databaseUrl = process.env.DATABASE_URL ?? cluster.url;
-  const child = fork(path.join(here, '../dist/src/main.js'), [], {
+  const workers = process.env.BENCH_CLUSTER_WORKERS;
+  const child = fork(path.join(here, workers ? '../dist/src/cluster.js' : '../dist/src/main.js'), [], {
     // As in production: the development default checks every answer against the document.
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, DOCUMENT_PURGE_INTERVAL_SECONDS: '0', PAYMENT_MODE: 'sandbox', RESPONSE_VALIDATION: 'off', SEED_DEMO_DATA: 'true', ...UNLIMITED_WRITES, ...env },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, DOCUMENT_PURGE_INTERVAL_SECONDS: '0', PAYMENT_MODE: 'sandbox', RESPONSE_VALIDATION: 'off', SEED_DEMO_DATA: 'true', ...(workers ? { CLUSTER_WORKERS: workers } : {}), ...UNLIMITED_WRITES, ...env },
     execArgv,
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -58,11 +60,21 @@ export async function startBenchServer(name, env = {}, { execArgv = [] } = {}) {
   };
 }
 
-/** CPU time (user + system) of a process, in seconds, from /proc. */
+/** CPU time (user + system) of a process and its live child processes (a cluster's workers), in seconds, from /proc. */
 export function processCpuSeconds(pid) {
+  const stat = (id) => fs.readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1].split(' ');
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    const own = stat(pid);
+    let ticks = Number(own[11]) + Number(own[12]);
+    for (const child of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        const fields = stat(child);
+        if (fields[1] === String(pid)) ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return ticks / 100;
   } catch {
     return NaN;
   }
