@@ -77,23 +77,51 @@ export async function withOpenAttemptsClosed<T>(
   expectedInTheWay?: () => Promise<readonly PaymentAttempt[]>,
 ): Promise<T> {
   const closedBefore: ClosedAttempt[] = [];
-  let unrecorded = expectedInTheWay ? await askGateways(await expectedInTheWay(), deps) : [];
-  const recordOnTheirOwn = async () => {
-    const answers = unrecorded;
-    unrecorded = [];
-    for (const asked of answers) {
-      const { outcome } = await em.fork().transactional((tx) => recordClose(tx, asked, reason, deps));
-      if (closedForChange(outcome)) closedBefore.push(closedAttempt(asked));
+  const answers = new GatewayAnswers(reason, deps);
+  if (expectedInTheWay) await answers.ask(await expectedInTheWay());
+  for (let round = 1; ; round += 1) {
+    try {
+      const result = await change(closedBefore, answers.recordIn);
+      answers.committed();
+      await answers.recordOnTheirOwn(em);
+      return result;
+    } catch (error) {
+      answers.rolledBack();
+      closedBefore.push(...(await answers.recordOnTheirOwn(em)));
+      if (!(error instanceof OpenAttemptsInTheWay)) throw error;
+      if (round === MAX_ROUNDS) throw conflict('A payment for this order is being started or settled at this moment; try again shortly');
+      await answers.ask(await Promise.all(error.attemptIds.map((attemptId) => em.fork().findOneOrFail(PaymentAttempt, attemptId))));
+      closedBefore.push(...(await answers.recordOnTheirOwn(em)));
     }
-  };
-  let recordedInChange: boolean;
-  const recordAnswers: RecordAnswers = async (tx) => {
-    recordedInChange = true;
+  }
+}
+
+/**
+ * Gateways' answers about open attempts, asked with no lock held, until they are recorded: in the
+ * change's transaction (`recordIn`, gone again if it rolls back) or each in a transaction of its
+ * own (`recordOnTheirOwn`, for what no committed change recorded).
+ */
+class GatewayAnswers {
+  private unrecorded: AskedGateway[] = [];
+  /** Those `recordIn` recorded in a change's transaction, until it commits or rolls back. */
+  private inChange: AskedGateway[] = [];
+
+  constructor(private readonly reason: Exclude<ClosedReason, 'ORDER_PAID'>, private readonly deps: PaymentDeps) {}
+
+  async ask(attempts: readonly PaymentAttempt[]): Promise<void> {
+    for (const attempt of attempts) {
+      if (attempt.status !== 'INITIATED') continue;
+      this.unrecorded.push({ attempt, answer: await gatewayOf(this.deps, attempt.gateway).voidPayment(attempt), at: new Date() });
+    }
+  }
+
+  readonly recordIn: RecordAnswers = async (tx) => {
     const recorded: AnswersRecorded = { closed: [], lockedOrderIds: [] };
     let captured = false;
-    for (const asked of unrecorded) {
-      const { outcome, lockedOrderIds } = await recordClose(tx, asked, reason, deps);
-      if (outcome === 'MISMATCH') unrecorded = unrecorded.filter((other) => other !== asked);
+    for (let asked = this.unrecorded.shift(); asked; asked = this.unrecorded.shift()) {
+      const { outcome, lockedOrderIds } = await recordClose(tx, asked, this.reason, this.deps);
+      // A mismatch writes nothing and refuses the change (closedForChange throws): nothing to record again.
+      if (outcome !== 'MISMATCH') this.inChange.push(asked);
       if (closedForChange(outcome)) recorded.closed.push(closedAttempt(asked));
       captured ||= outcome === 'PAID' || outcome === 'REFUND_PENDING';
       recorded.lockedOrderIds.push(...lockedOrderIds);
@@ -103,22 +131,27 @@ export async function withOpenAttemptsClosed<T>(
     if (captured) await tx.flush();
     return recorded;
   };
-  for (let round = 1; ; round += 1) {
-    recordedInChange = false;
-    try {
-      const result = await change(closedBefore, recordAnswers);
-      if (recordedInChange) unrecorded = [];
-      else await recordOnTheirOwn();
-      return result;
-    } catch (error) {
-      await recordOnTheirOwn();
-      if (!(error instanceof OpenAttemptsInTheWay)) throw error;
-      if (round === MAX_ROUNDS) throw conflict('A payment for this order is being started or settled at this moment; try again shortly');
-      for (const attemptId of error.attemptIds) {
-        unrecorded = await askGateways([await em.fork().findOneOrFail(PaymentAttempt, attemptId)], deps);
-        await recordOnTheirOwn();
-      }
+
+  /** The change's transaction committed: what it recorded stays. */
+  committed(): void {
+    this.inChange = [];
+  }
+
+  /** The change's transaction rolled back, and what it recorded with it. */
+  rolledBack(): void {
+    this.unrecorded.push(...this.inChange);
+    this.inChange = [];
+  }
+
+  /** Records each answer not recorded yet in a transaction of its own; answers the attempts closed. */
+  async recordOnTheirOwn(em: EntityManager): Promise<ClosedAttempt[]> {
+    const closed: ClosedAttempt[] = [];
+    for (let asked = this.unrecorded.shift(); asked; asked = this.unrecorded.shift()) {
+      const current = asked;
+      const { outcome } = await em.fork().transactional((tx) => recordClose(tx, current, this.reason, this.deps));
+      if (closedForChange(outcome)) closed.push(closedAttempt(current));
     }
+    return closed;
   }
 }
 
@@ -141,15 +174,6 @@ interface AskedGateway {
   attempt: PaymentAttempt;
   answer: GatewayVoid;
   at: Date;
-}
-
-async function askGateways(attempts: readonly PaymentAttempt[], deps: PaymentDeps): Promise<AskedGateway[]> {
-  const asked: AskedGateway[] = [];
-  for (const attempt of attempts) {
-    if (attempt.status !== 'INITIATED') continue;
-    asked.push({ attempt, answer: await gatewayOf(deps, attempt.gateway).voidPayment(attempt), at: new Date() });
-  }
-  return asked;
 }
 
 export type CloseOutcome = 'PAID' | 'REFUND_PENDING' | 'VOIDED' | 'CLOSED_UNCONFIRMED' | 'FINISHED_AT_GATEWAY' | 'ALREADY_CLOSED' | 'MISMATCH';
