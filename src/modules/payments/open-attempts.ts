@@ -110,8 +110,8 @@ class GatewayAnswers {
 
   async ask(attempts: readonly PaymentAttempt[]): Promise<void> {
     for (const attempt of attempts) {
-      if (attempt.status !== 'INITIATED') continue;
-      this.unrecorded.push({ attempt, answer: await gatewayOf(this.deps, attempt.gateway).voidPayment(attempt), at: new Date() });
+      const asked = await askGateway(attempt, this.deps);
+      if (asked) this.unrecorded.push(asked);
     }
   }
 
@@ -185,11 +185,16 @@ export type CloseOutcome = 'PAID' | 'REFUND_PENDING' | 'VOIDED' | 'CLOSED_UNCONF
  * reconciliation for a late capture. The expiry of an abandoned checkout comes this way too.
  */
 export async function closeWithGateway(em: EntityManager, attemptId: string, reason: Exclude<ClosedReason, 'ORDER_PAID'>, deps: PaymentDeps, now = new Date()): Promise<CloseOutcome> {
-  const snapshot = await em.fork().findOneOrFail(PaymentAttempt, attemptId);
-  if (snapshot.status !== 'INITIATED') return 'ALREADY_CLOSED';
-  const answer = await gatewayOf(deps, snapshot.gateway).voidPayment(snapshot);
-  const { outcome } = await em.fork().transactional((tx) => recordClose(tx, { attempt: snapshot, answer, at: now }, reason, deps));
+  const asked = await askGateway(await em.fork().findOneOrFail(PaymentAttempt, attemptId), deps, now);
+  if (!asked) return 'ALREADY_CLOSED';
+  const { outcome } = await em.fork().transactional((tx) => recordClose(tx, asked, reason, deps));
   return outcome;
+}
+
+/** Voids an attempt at its gateway, with no lock held: the answer to record, or null when the attempt is no longer open. */
+async function askGateway(attempt: PaymentAttempt, deps: PaymentDeps, at = new Date()): Promise<AskedGateway | null> {
+  if (attempt.status !== 'INITIATED') return null;
+  return { attempt, answer: await gatewayOf(deps, attempt.gateway).voidPayment(attempt), at };
 }
 
 /** Records a gateway's answer about an open attempt under the settlement locks, and logs it. */
