@@ -56,6 +56,8 @@ export class WebhookReceiver {
 
   async start(): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    // Tests stop their receiver at their end: one that fails before that must not keep jest from exiting.
+    this.server.unref();
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
   }
 
