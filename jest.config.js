@@ -9,7 +9,8 @@ const swc = {
 };
 
 module.exports = {
-  testEnvironment: 'node',
+  // Jest's node environment, which also stops server processes a failed test left running.
+  testEnvironment: '<rootDir>/test/support/started-servers-environment.js',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/load/', '/test/browser/', '/test/fuzz/', '/test/fault/'],

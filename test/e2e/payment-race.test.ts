@@ -9,6 +9,7 @@ import { at } from '../support/elements';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, ledgerOf, pay, placeOrder, submitCheckout } from '../support/payment-fixtures';
+import { startedServer } from '../support/started-servers';
 import { SANDBOX_ENV, startTestServer } from '../support/test-server';
 
 // Two built server processes (dist/src/main.js, `npm run test:race` builds first) on one test
@@ -26,14 +27,14 @@ let dataDir: string;
 const clientOf = (i: number) => at(clients, i % 2, 'the clients');
 
 async function forkServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = fork(path.resolve(__dirname, '../../dist/src/main.js'), [], {
+  const child = startedServer(fork(path.resolve(__dirname, '../../dist/src/main.js'), [], {
     env: {
       ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', DATA_DIR: dataDir,
       DATABASE_URL: process.env.TEST_DATABASE_URL, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', DB_POOL_MAX: '10',
       ...SANDBOX_ENV,
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  }));
   const port = await new Promise<number>((resolve, reject) => {
     child.on('message', (message: { port?: number }) => message.port && resolve(message.port));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));

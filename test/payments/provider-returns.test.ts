@@ -93,7 +93,8 @@ describe('the return link cannot be used to make us call the provider at will', 
     const { started } = await startEsewa();
     const back = await esewaCheckout(started.paymentUrl, 'cancel');
     let answer = await visit(back);
-    for (let hit = 0; hit <= RETURNS_PER_ADDRESS && answer.status !== 429; hit += 1) answer = await visit(back);
+    // Up to two windows' worth: a window that ends during the loop starts the count again.
+    for (let hit = 0; hit <= 2 * RETURNS_PER_ADDRESS && answer.status !== 429; hit += 1) answer = await visit(back);
     expect(answer.status).toBe(429);
     expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(answer.body).toContain('Too many requests');

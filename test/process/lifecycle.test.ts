@@ -130,7 +130,8 @@ describe('a SIGTERM while the server is still starting', () => {
 
 describe('npm run start:cluster', () => {
   it('runs N workers on one port whose rate limit is shared through PostgreSQL, and stops them all on SIGTERM', async () => {
-    const cluster = await forkServer('cluster', { CLUSTER_WORKERS: '2', RATE_LIMIT_TOKEN_PER_CLIENT: '4' });
+    // An hour's window: the test's nine token calls must not straddle a window boundary (a new window counts from 0).
+    const cluster = await forkServer('cluster', { CLUSTER_WORKERS: '2', RATE_LIMIT_TOKEN_PER_CLIENT: '4', RATE_LIMIT_WINDOW_SECONDS: '3600' });
     const partner = await newPartner(fixtures, new ApiClient(cluster.url)); // counts as the first of the four
 
     const statuses: number[] = [];

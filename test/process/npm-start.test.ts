@@ -10,6 +10,7 @@ import { at } from '../support/elements';
 import { ApiClient } from '../support/http-client';
 import { connects, heldRequest } from '../support/raw-socket';
 import { newPartner } from '../support/partners';
+import { startedServer } from '../support/started-servers';
 import { SANDBOX_ENV } from '../support/test-server';
 
 /**
@@ -29,11 +30,11 @@ interface NpmStart {
 }
 
 function npmStart(env: Record<string, string>): NpmStart {
-  const npm = spawn('npm', ['start'], {
+  const npm = startedServer(spawn('npm', ['start'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', HOST: '127.0.0.1', LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }));
   let out = '';
   let err = '';
   npm.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -7,6 +7,7 @@ import { at } from '../support/elements';
 import { ApiClient, type WireJson } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { createGroup, newCode, newSalesCompany, orderPromoPath, usedCount } from '../support/promo-fixtures';
+import { startedServer } from '../support/started-servers';
 import { SANDBOX_ENV, useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
@@ -15,7 +16,7 @@ const ROOT = path.resolve(__dirname, '../..');
 /** A built server in its own process on the run's database; resolves once it reports its port. */
 function forkServer(): Promise<{ child: ChildProcess; client: ApiClient }> {
   return new Promise((resolve, reject) => {
-    const child = fork(path.join(ROOT, 'dist/src/main.js'), [], {
+    const child = startedServer(fork(path.join(ROOT, 'dist/src/main.js'), [], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -28,7 +29,7 @@ function forkServer(): Promise<{ child: ChildProcess; client: ApiClient }> {
         ...SANDBOX_ENV,
       },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
+    }));
     child.once('message', (message: { port: number }) => resolve({ child, client: new ApiClient(`http://127.0.0.1:${message.port}`) }));
     child.once('exit', (code) => reject(new Error(`forked server exited with ${code}`)));
   });

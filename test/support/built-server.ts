@@ -5,6 +5,7 @@ import path from 'node:path';
 import { initOrm } from '../../src/database';
 import { type Orm } from '../../src/kernel/db/orm';
 
+import { startedServer } from './started-servers';
 import { SANDBOX_ENV } from './test-server';
 
 /** Every rate limit and write quota off: for load and fuzz runs, which must reach the handlers, not a 429. */
@@ -90,7 +91,7 @@ export async function forkServer(entry: 'main' | 'cluster', env: Record<string, 
 function forkEntry(entry: 'main' | 'cluster', env: Record<string, string>) {
   const databaseUrl = process.env.TEST_DATABASE_URL;
   if (!databaseUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (globalSetup)');
-  return fork(path.join(ROOT, 'dist/src', `${entry}.js`), [], {
+  const child = fork(path.join(ROOT, 'dist/src', `${entry}.js`), [], {
     cwd: ROOT,
     silent: true,
     env: {
@@ -105,6 +106,7 @@ function forkEntry(entry: 'main' | 'cluster', env: Record<string, string>) {
       ...env,
     },
   });
+  return startedServer(child);
 }
 
 /** Starts a server that is expected to refuse to start; resolves with its exit code and what it printed. */
