@@ -9,6 +9,11 @@ const GRACE_MS = 15_000;
  * file's own afterAll hooks, so a file that stops its servers itself is never raced.
  */
 class StartedServersEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.testPath = context.testPath;
+  }
+
   async teardown() {
     const running = [...(this.global.__startedServers ?? [])];
     if (running.length > 0) {
@@ -16,11 +21,6 @@ class StartedServersEnvironment extends TestEnvironment {
       await Promise.all(running.map(stop));
     }
     await super.teardown();
-  }
-
-  constructor(config, context) {
-    super(config, context);
-    this.testPath = context.testPath;
   }
 }
 
