@@ -1,16 +1,16 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import type { RunningServer } from '../../src/server';
+import { forkServer } from '../support/built-server';
 import { at } from '../support/elements';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, ledgerOf, pay, placeOrder, submitCheckout } from '../support/payment-fixtures';
-import { startedServer } from '../support/started-servers';
-import { SANDBOX_ENV, startTestServer } from '../support/test-server';
+import { startTestServer } from '../support/test-server';
 
 // Two built server processes (dist/src/main.js, `npm run test:race` builds first) on one test
 // database and one DATA_DIR (so they share the sandbox gateway secrets), racing each other.
@@ -26,28 +26,14 @@ let dataDir: string;
 /** The client of one of the two processes, taking turns by `i`. */
 const clientOf = (i: number) => at(clients, i % 2, 'the clients');
 
-async function forkServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = startedServer(fork(path.resolve(__dirname, '../../dist/src/main.js'), [], {
-    env: {
-      ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', DATA_DIR: dataDir,
-      DATABASE_URL: process.env.TEST_DATABASE_URL, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', DB_POOL_MAX: '10',
-      ...SANDBOX_ENV,
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  }));
-  const port = await new Promise<number>((resolve, reject) => {
-    child.on('message', (message: { port?: number }) => message.port && resolve(message.port));
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}` };
-}
+const forkRacer = () => forkServer('main', { LOG_LEVEL: 'error', DATA_DIR: dataDir, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', DB_POOL_MAX: '10' });
 
 beforeAll(async () => {
   if (!fs.existsSync(path.resolve(__dirname, '../../dist/src/main.js'))) throw new Error('run `npm run build` first (npm run test:race does)');
   // The in-process server migrates the database first and gives the test its ORM for fixtures.
   fixtures = await startTestServer({ PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-race-'));
-  const servers = await Promise.all([forkServer(), forkServer()]);
+  const servers = await Promise.all([forkRacer(), forkRacer()]);
   processes = servers.map((s) => s.child);
   clients = servers.map((s) => new ApiClient(s.url));
   partner = await newPartner(fixtures, clientOf(0));

@@ -447,7 +447,7 @@ describe('ops db migrate', () => {
 });
 
 describe('ops webhook', () => {
-  // Stopped by a hook, not at the end of the test: a listening receiver left by a failed test keeps jest from exiting.
+  // Stopped by a hook, not at the end of the test, so that a failed test closes it too.
   const receiver = new WebhookReceiver();
   afterAll(() => receiver.stop());
 

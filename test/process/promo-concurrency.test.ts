@@ -1,38 +1,17 @@
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { Order } from '../../src/modules/orders/entities/order';
+import { buildServer, forkServer } from '../support/built-server';
 import { at } from '../support/elements';
 import { ApiClient, type WireJson } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { createGroup, newCode, newSalesCompany, orderPromoPath, usedCount } from '../support/promo-fixtures';
-import { startedServer } from '../support/started-servers';
-import { SANDBOX_ENV, useTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 
-const ROOT = path.resolve(__dirname, '../..');
-
-/** A built server in its own process on the run's database; resolves once it reports its port. */
-function forkServer(): Promise<{ child: ChildProcess; client: ApiClient }> {
-  return new Promise((resolve, reject) => {
-    const child = startedServer(fork(path.join(ROOT, 'dist/src/main.js'), [], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
-        DATABASE_URL: process.env.TEST_DATABASE_URL,
-        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-fork-')),
-        ...SANDBOX_ENV,
-      },
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    }));
-    child.once('message', (message: { port: number }) => resolve({ child, client: new ApiClient(`http://127.0.0.1:${message.port}`) }));
-    child.once('exit', (code) => reject(new Error(`forked server exited with ${code}`)));
-  });
+/** A built server in its own process on the run's database. */
+async function forkPromoServer(): Promise<{ child: ChildProcess; client: ApiClient }> {
+  const { child, url } = await forkServer('main', { LOG_LEVEL: 'silent' });
+  return { child, client: new ApiClient(url) };
 }
 
 describe('promo usage limit under parallel applies from two server processes', () => {
@@ -42,12 +21,12 @@ describe('promo usage limit under parallel applies from two server processes', (
   let processes: ApiClient[];
 
   beforeAll(async () => {
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'ignore' });
+    buildServer();
     agency = await newPartner(server, client);
     // one after the other: each start migrates and refreshes the seed catalogue
-    const first = await forkServer();
+    const first = await forkPromoServer();
     forked.push(first.child);
-    const second = await forkServer();
+    const second = await forkPromoServer();
     forked.push(second.child);
     processes = [first.client, second.client];
   }, 180_000);
