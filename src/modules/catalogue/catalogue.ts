@@ -43,6 +43,8 @@ export class Catalogue {
   private snapshot?: CatalogueSnapshot;
   private loadedAt = 0;
   private reloading?: Promise<CatalogueSnapshot>;
+  /** The load a reload asked for during another one starts after it; later reloads share it. */
+  private nextLoad?: Promise<CatalogueSnapshot>;
 
   constructor(
     private readonly forkEm: () => EntityManager,
@@ -51,13 +53,27 @@ export class Catalogue {
 
   async current(): Promise<CatalogueSnapshot> {
     if (!this.snapshot) return this.sharedLoad();
-    if (Date.now() - this.loadedAt > this.maxAgeMs) void this.reload().catch(() => undefined);
+    if (Date.now() - this.loadedAt > this.maxAgeMs) void this.sharedLoad().catch(() => undefined);
     return this.snapshot;
   }
 
-  /** Loads now; also what a change notification calls. Concurrent calls share one load. */
+  /**
+   * Loads now; also what a change notification calls. A load already running may have read the
+   * rows before the change, so a reload during it waits for a load that starts after it; reloads
+   * asked meanwhile share that one.
+   */
   async reload(): Promise<void> {
-    await this.sharedLoad();
+    if (!this.reloading) {
+      await this.sharedLoad();
+      return;
+    }
+    this.nextLoad ??= this.reloading
+      .catch(() => undefined)
+      .then(() => {
+        this.nextLoad = undefined;
+        return this.sharedLoad();
+      });
+    await this.nextLoad;
   }
 
   private sharedLoad(): Promise<CatalogueSnapshot> {
