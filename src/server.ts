@@ -22,7 +22,7 @@ import { loadSpecDocument } from './kernel/http/spec-document';
 import { capConnectionsPerAddress } from './kernel/http/slow-senders';
 import { createLogger, type Logger } from './kernel/logging/logger';
 import { StartupRefusal, startupFailureLine } from './kernel/startup-refusal';
-import { Catalogue } from './modules/catalogue';
+import { Catalogue, readCatalogue } from './modules/catalogue';
 import { refuseActiveDemoData } from './modules/partners';
 import { applyPromoAtCreation } from './modules/promos';
 import { startDraftPurgeJob, type DraftPurgeJob } from './modules/documents';
@@ -99,9 +99,9 @@ export async function startServer(
 async function serve(config: Config, logger: Logger, prepareDatabase: boolean, database: DatabaseHandle, started: Started): Promise<RunningServer> {
   const orm = (started.orm = await openOrm(database, config, logger));
   if (prepareDatabase) await prepare(orm, config);
-  const catalogue = new Catalogue(() => orm.em.fork());
+  const catalogue = new Catalogue(() => readCatalogue(orm.em.fork()));
+  const catalogueListener = await listenForCatalogueChanges(database.url, (version) => (version === undefined ? catalogue.reload() : catalogue.reloadTo(version)), logger);
   await catalogue.reload();
-  const catalogueListener = await listenForCatalogueChanges(database.url, () => catalogue.reload(), logger);
   // Each process (each cluster worker) keeps its own cache of bearer checks and its own listener.
   const tokenChecks = new TokenCheckCache();
   const tokenCheckListener = listenForTokenCheckChanges(database.url, tokenChecks, logger);

@@ -105,7 +105,8 @@ function describe(error: ErrorObject): string {
 
 /**
  * Inserts or updates every route and package of the file by id (nothing is deleted: retire an
- * entry with `active: false`), then tells running servers to reload their in-memory catalogue.
+ * entry with `active: false`), bumps the catalogue's version, and tells running servers, at
+ * commit, which version to reload to.
  */
 export async function importCatalogue(em: EntityManager, catalogue: CatalogueFile): Promise<ImportSummary> {
   await em.transactional(async (tx) => {
@@ -129,7 +130,10 @@ export async function importCatalogue(em: EntityManager, catalogue: CatalogueFil
         })),
       });
     }
-    await tx.getConnection().execute(`notify ${CATALOGUE_CHANNEL}`);
+    // In the transaction (tx.execute, not the pool): the NOTIFY is delivered when the import
+    // commits, and carries the version a server must reach.
+    const { version } = await tx.execute<{ version: string }>('update catalogue_version set version = version + 1 returning version', [], 'get');
+    await tx.execute('select pg_notify(?, ?)', [CATALOGUE_CHANNEL, version]);
   });
   return { routes: catalogue.routes.length, ctgs: catalogue.ctgs.length };
 }

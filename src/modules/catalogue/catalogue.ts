@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { IsolationLevel, type EntityManager } from '@mikro-orm/postgresql';
 import { Ctg, type CoverageLine, type IncludedDevice } from './entities/ctg';
 import { Route } from './entities/route';
 import type { Minor } from '../../kernel/money';
@@ -28,11 +28,16 @@ export type CtgView = Omit<CatalogueCtg, 'baseCtgPrice' | 'extraDayPrice' | 'act
 };
 
 export interface CatalogueSnapshot {
+  /** The import that wrote it (catalogue_version), read in the same database snapshot as the rows. */
+  version: number;
   routes: RouteView[];
   ctgs: CtgView[];
   routeById: Map<string, RouteView>;
   ctgById: Map<string, CtgView>;
 }
+
+/** How many loads a reload to an announced version may take before it gives up (two always suffice: see reloadTo). */
+const LOADS_TO_A_VERSION = 3;
 
 /**
  * Routes and packages held in memory: they are read on every quote and listing but change only
@@ -42,12 +47,10 @@ export interface CatalogueSnapshot {
 export class Catalogue {
   private snapshot?: CatalogueSnapshot;
   private loadedAt = 0;
-  private reloading?: Promise<CatalogueSnapshot>;
-  /** The load a reload asked for during another one starts after it; later reloads share it. */
-  private nextLoad?: Promise<CatalogueSnapshot>;
+  private loading?: Promise<CatalogueSnapshot>;
 
   constructor(
-    private readonly forkEm: () => EntityManager,
+    private readonly read: () => Promise<CatalogueSnapshot>,
     private readonly maxAgeMs = 30_000,
   ) {}
 
@@ -58,48 +61,57 @@ export class Catalogue {
   }
 
   /**
-   * Loads now; also what a change notification calls. A load already running may have read the
-   * rows before the change, so a reload during it waits for a load that starts after it; reloads
-   * asked meanwhile share that one.
+   * Serves at least the catalogue an import announced (its version, from the NOTIFY its commit
+   * delivered). A load already running may have read the rows before that commit: it is joined,
+   * and if what it read is older, the next load started after it (so after the commit) reads the
+   * announced version. Comparing versions, not timing, is what makes this hold.
    */
-  async reload(): Promise<void> {
-    if (!this.reloading) {
+  async reloadTo(version: number): Promise<void> {
+    for (let load = 1; (this.snapshot?.version ?? -1) < version; load += 1) {
+      if (load > LOADS_TO_A_VERSION) throw new Error(`catalogue version ${version} was announced but ${this.snapshot?.version ?? 'none'} is the newest readable`);
       await this.sharedLoad();
-      return;
     }
-    this.nextLoad ??= this.reloading
-      .catch(() => undefined)
-      .then(() => {
-        this.nextLoad = undefined;
-        return this.sharedLoad();
-      });
-    await this.nextLoad;
+  }
+
+  /** Loads now, after any load already running (it may have read the rows before what the caller knows of). */
+  async reload(): Promise<void> {
+    await this.loading?.catch(() => undefined);
+    await this.sharedLoad();
   }
 
   private sharedLoad(): Promise<CatalogueSnapshot> {
-    this.reloading ??= this.load().finally(() => {
-      this.reloading = undefined;
+    this.loading ??= this.load().finally(() => {
+      this.loading = undefined;
     });
-    return this.reloading;
+    return this.loading;
   }
 
   private async load(): Promise<CatalogueSnapshot> {
-    const em = this.forkEm();
-    const [routes, ctgs] = await Promise.all([
-      em.find(Route, {}, { orderBy: { name: 'asc' } }),
-      em.find(Ctg, {}, { orderBy: { displayOrder: 'asc' } }),
-    ]);
-    const routeViews = routes.map(toRouteView);
-    const ctgViews = ctgs.map(toCtgView);
-    this.snapshot = {
-      routes: routeViews,
-      ctgs: ctgViews,
-      routeById: new Map(routeViews.map((route) => [route.id, route])),
-      ctgById: new Map(ctgViews.map((ctg) => [ctg.id, ctg])),
-    };
+    const read = await this.read();
+    // Loads run one at a time, so this holds anyway; it keeps a snapshot from ever going back.
+    if (!this.snapshot || read.version >= this.snapshot.version) this.snapshot = read;
     this.loadedAt = Date.now();
     return this.snapshot;
   }
+}
+
+/** The catalogue as one consistent database snapshot: its version and every route and package. */
+export async function readCatalogue(em: EntityManager): Promise<CatalogueSnapshot> {
+  return em.transactional(
+    async (tx) => {
+      const { version } = await tx.execute<{ version: string }>('select version from catalogue_version', [], 'get');
+      const routes = (await tx.find(Route, {}, { orderBy: { name: 'asc' } })).map(toRouteView);
+      const ctgs = (await tx.find(Ctg, {}, { orderBy: { displayOrder: 'asc' } })).map(toCtgView);
+      return {
+        version: Number(version),
+        routes,
+        ctgs,
+        routeById: new Map(routes.map((route) => [route.id, route])),
+        ctgById: new Map(ctgs.map((ctg) => [ctg.id, ctg])),
+      };
+    },
+    { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+  );
 }
 
 function toRouteView(route: Route): RouteView {
