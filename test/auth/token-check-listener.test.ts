@@ -47,6 +47,36 @@ async function terminateListener(applicationName: string): Promise<number> {
   }
 }
 
+/**
+ * An entity manager whose bearer check reads the database and then waits for `release()` before
+ * answering: a check that was in flight when a revocation committed.
+ */
+function entityManagerHeldAfterItsRead() {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let reached!: () => void;
+  const read = new Promise<void>((resolve) => (reached = resolve));
+  const real = orm.em.fork();
+  // Only what runPrepared uses: the bearer check runs past the ORM, on its pool.
+  const em = {
+    isInTransaction: () => false,
+    getConnection: () => ({
+      getNativeClient: async () => {
+        const pool = await real.getConnection().getNativeClient();
+        return {
+          query: async (statement: { name: string; text: string; values: unknown[] }) => {
+            const result = await pool.query(statement);
+            reached();
+            await released;
+            return result;
+          },
+        };
+      },
+    }),
+  } as unknown as typeof real;
+  return { em, read, release };
+}
+
 describe('the bearer check cache and its LISTEN connection', () => {
   const logger = createLogger('silent');
   let cache: TokenCheckCache;
@@ -67,6 +97,25 @@ describe('the bearer check cache and its LISTEN connection', () => {
 
     await orm.em.fork().nativeUpdate(Credential, { clientId: partner.clientId }, { revokedAt: new Date() });
     await until('the NOTIFY to reach the cache', () => cache.get(tokenHash(partner.token)) === undefined, NOTIFIED);
+    await expect(authenticate(orm.em.fork(), partner.token, cache)).rejects.toMatchObject({ kind: 'unauthenticated', message: 'Credential has been revoked' });
+  });
+
+  it('when the credential is revoked after a check read the database but before it stored its answer, then the answer is not kept and the next check refuses the token', async () => {
+    listener = listenForTokenCheckChanges(DATABASE_URL, cache, logger, { applicationName });
+    await until('the listener to connect', () => cache.isListening, CONNECTING);
+    const partner = await tokenOfNewPartner();
+    const { em, read, release } = entityManagerHeldAfterItsRead();
+
+    const checking = authenticate(em, partner.token, cache);
+    await read;
+    const generation = cache.currentGeneration;
+    await orm.em.fork().nativeUpdate(Credential, { clientId: partner.clientId }, { revokedAt: new Date() });
+    await until('the NOTIFY to reach the cache', () => cache.currentGeneration > generation, NOTIFIED);
+    release();
+
+    // The held check read the credential before the revocation: it answers, but it is not kept.
+    expect((await checking).companyId).toBe(partner.companyId);
+    expect(cache.get(tokenHash(partner.token))).toBeUndefined();
     await expect(authenticate(orm.em.fork(), partner.token, cache)).rejects.toMatchObject({ kind: 'unauthenticated', message: 'Credential has been revoked' });
   });
 
