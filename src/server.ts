@@ -23,6 +23,7 @@ import { capConnectionsPerAddress } from './kernel/http/slow-senders';
 import { createLogger, type Logger } from './kernel/logging/logger';
 import { StartupRefusal, startupFailureLine } from './kernel/startup-refusal';
 import { Catalogue, readCatalogue } from './modules/catalogue';
+import { purgeExpiredCreateKeys } from './kernel/http/idempotent-create';
 import { refuseActiveDemoData } from './modules/partners';
 import { applyPromoAtCreation } from './modules/promos';
 import { startDraftPurgeJob, type DraftPurgeJob } from './modules/documents';
@@ -245,6 +246,7 @@ async function startJobs(queue: JobQueue, config: Config, logger: Logger, orm: O
   });
   const tokenPurge = await startTokenPurgeJob(queue, newEm, logger, config.documentPurgeIntervalSeconds);
   const webhooks = await startWebhookDispatch(queue, newEm, config.webhooks, logger);
+  await queue.every('idempotent-create-purge', 3600, () => purgeExpiredCreateKeys(newEm()));
   return { reconcile, refunds, draftPurge, tokenPurge, webhooks };
 }
 

@@ -10,6 +10,7 @@ import { ContentProbe } from './storage/content-probe';
 import type { DocumentStorage, StoredObject } from './storage/document-storage';
 import type { Principal } from '../../kernel/http/request-scope';
 import { lockDraftQuota, refuseOverDraftQuota, type DraftQuota } from './draft-quota';
+import { idempotentCreate } from '../../kernel/http/idempotent-create';
 
 /** A file part in storage, with what it is judged on. */
 export interface StoredFilePart {
@@ -58,10 +59,11 @@ export async function uploadDraftDocument(
   principal: Principal,
   limits: DraftLimits,
   receive: (sink: FilePartSink) => Promise<DraftUpload>,
+  idempotencyKey?: string,
 ): Promise<Document> {
   await refuseOverDraftQuota(em, principal.companyId, limits.quota);
   const upload = await receive(draftFileSink(services.storage, limits.maxFileBytes));
-  return createDraftDocument(em, services, principal, upload, limits.quota);
+  return createDraftDocument(em, services, principal, upload, limits.quota, idempotencyKey);
 }
 
 /**
@@ -107,6 +109,8 @@ async function storeFilePart(stream: FilePartStream, storage: DocumentStorage, m
  * Turns a received upload into a draft document of the caller's company, within its draft quota.
  * A PDF is judged by the worker pool, awaited here: the event loop only waits for the verdict.
  * Either the row commits or the stored bytes are deleted: no file without a row, no row without a file.
+ * With an Idempotency-Key already used for the same upload (type, bytes, file name), the first
+ * document is answered and this upload's bytes are deleted.
  */
 export async function createDraftDocument(
   em: EntityManager,
@@ -114,6 +118,7 @@ export async function createDraftDocument(
   principal: Principal,
   upload: DraftUpload,
   quota: DraftQuota,
+  idempotencyKey?: string,
 ): Promise<Document> {
   const { file } = upload;
   try {
@@ -125,19 +130,30 @@ export async function createDraftDocument(
       const refusal = pdfRefusal(verdict.documentType, await pdfChecks.check(stored.leadingBytes));
       if (refusal) throw uploadRefused(refusal);
     }
-    return await em.transactional(async (tx) => {
-      await lockDraftQuota(tx, principal.companyId);
-      await refuseOverDraftQuota(tx, principal.companyId, quota);
-      return tx.create(Document, {
-        company: principal.companyId,
-        documentType: verdict.documentType,
-        fileName: sanitiseFileName(stored.clientFileName),
-        fileSize: stored.stored.size,
-        contentType: verdict.contentType,
-        storageKey: stored.stored.key,
-        sha256: stored.sha256,
+    const fileName = sanitiseFileName(stored.clientFileName);
+    const request = { documentType: verdict.documentType, sha256: stored.sha256, fileName };
+    let recorded: Document | undefined;
+    const answer = await idempotentCreate(em, { companyId: principal.companyId, operation: 'uploadDocument', key: idempotencyKey, request }, async (tx) => {
+      const document = await tx.transactional(async (inner) => {
+        await lockDraftQuota(inner, principal.companyId);
+        await refuseOverDraftQuota(inner, principal.companyId, quota);
+        return inner.create(Document, {
+          company: principal.companyId,
+          documentType: verdict.documentType,
+          fileName,
+          fileSize: stored.stored.size,
+          contentType: verdict.contentType,
+          storageKey: stored.stored.key,
+          sha256: stored.sha256,
+        });
       });
+      recorded = document;
+      return { status: 201, body: document.id };
     });
+    if (recorded && answer.body === recorded.id) return recorded;
+    // A retry of an upload already recorded: the first document stands, these bytes go.
+    await storage.delete(stored.stored.key);
+    return await em.findOneOrFail(Document, answer.body);
   } catch (error) {
     if (file) await storage.delete(file.stored.key);
     throw error;

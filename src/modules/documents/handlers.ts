@@ -4,17 +4,18 @@ import { receiveDocumentUpload } from './upload-request';
 import { countUploadedBytes } from './upload-quota';
 import { uploadDraftDocument } from './documents';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
+import { createKeyHeader } from '../../kernel/http/idempotent-create';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
 import { UPLOAD_BYTES_COUNTER } from './upload-quota';
 
 export const documentHandlers = {
-  async uploadDocument(_c, scope) {
+  async uploadDocument({ headers }, scope) {
     const principal = callerOf(scope);
     const { storage, pdfChecks, config } = scope.services;
     const quota = { maxDrafts: config.maxDraftsPerCompany, draftTtlHours: config.documentDraftTtlHours };
     const limits = { quota, maxFileBytes: config.maxUploadBytes };
-    const document = await uploadDraftDocument(scope.em, { storage, pdfChecks }, principal, limits, (sink) => receiveDocumentUpload(scope.req, sink, limits.maxFileBytes));
+    const document = await uploadDraftDocument(scope.em, { storage, pdfChecks }, principal, limits, (sink) => receiveDocumentUpload(scope.req, sink, limits.maxFileBytes), createKeyHeader(headers));
     await countUploadedBytes(scope, Number(document.fileSize));
     return { status: 201, body: successBody(documentWire(document), 'Document uploaded') };
   },

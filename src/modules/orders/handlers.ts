@@ -3,6 +3,7 @@ import { createOrder, createOrderGroup } from './order-creation';
 import { changeDeparture } from './departure-change';
 import { resolveOrder } from './order-lookup';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
+import { createKeyHeader, idempotentCreate } from '../../kernel/http/idempotent-create';
 import { orderGroupWire, orderWire } from './order-wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
 import { amountFromMinor } from '../../kernel/money';
@@ -19,16 +20,19 @@ const wantsCsv = (accept: string | undefined) => accept !== undefined && /(^|,)\
 
 export const orderHandlers = {
   /** The body's shape decides: an object is one order, an array (even of one) is a group. */
-  async createOrders({ body }, scope) {
+  async createOrders({ body, headers }, scope) {
     const settings = { currency: scope.services.config.currency, applyPromo: scope.services.promoAtOrderCreation };
-    if (Array.isArray(body)) {
-      const created = await createOrderGroup(scope.em, callerOf(scope), body, settings);
-      scope.services.metrics.ordersCreated.inc({ kind: 'group' }, created.orders.length);
-      return { status: 201, body: successBody(orderGroupWire(created.group, created.orders), 'Order group created') };
-    }
-    const created = await createOrder(scope.em, callerOf(scope), body, settings);
-    scope.services.metrics.ordersCreated.inc({ kind: 'single' });
-    return { status: 201, body: successBody(orderWire(created.order, created.promoApplyResult), 'Order created') };
+    const caller = callerOf(scope);
+    return idempotentCreate(scope.em, { companyId: caller.companyId, operation: 'createOrders', key: createKeyHeader(headers), request: body }, async (em) => {
+      if (Array.isArray(body)) {
+        const created = await createOrderGroup(em, caller, body, settings);
+        scope.services.metrics.ordersCreated.inc({ kind: 'group' }, created.orders.length);
+        return { status: 201 as const, body: successBody(orderGroupWire(created.group, created.orders), 'Order group created') };
+      }
+      const created = await createOrder(em, caller, body, settings);
+      scope.services.metrics.ordersCreated.inc({ kind: 'single' });
+      return { status: 201 as const, body: successBody(orderWire(created.order, created.promoApplyResult), 'Order created') };
+    });
   },
 
   async getOrder({ params }, scope) {

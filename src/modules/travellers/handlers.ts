@@ -3,16 +3,20 @@ import type { Traveller } from './entities/traveller';
 import { successBody } from '../../kernel/http/envelope';
 import { listTravellers, registerTravellers } from './travellers';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
+import { createKeyHeader, idempotentCreate } from '../../kernel/http/idempotent-create';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
 import { unprintableCharacters } from '../certificates';
 
 export const travellerHandlers = {
-  async registerTravellers({ body }, scope) {
+  async registerTravellers({ body, headers }, scope) {
     const fonts = scope.services.certificateFonts;
-    const travellers = await registerTravellers(scope.em, callerOf(scope), body, (text) => unprintableCharacters(fonts, text));
-    const message = travellers.length === 1 ? 'Traveller registered' : `${travellers.length} travellers registered`;
-    return { status: 201, body: successBody(travellers.map(travellerWire), message) };
+    const caller = callerOf(scope);
+    return idempotentCreate(scope.em, { companyId: caller.companyId, operation: 'registerTravellers', key: createKeyHeader(headers), request: body }, async (em) => {
+      const travellers = await registerTravellers(em, caller, body, (text) => unprintableCharacters(fonts, text));
+      const message = travellers.length === 1 ? 'Traveller registered' : `${travellers.length} travellers registered`;
+      return { status: 201 as const, body: successBody(travellers.map(travellerWire), message) };
+    });
   },
 
   async listTravellers({ query }, scope) {

@@ -1,6 +1,7 @@
 import { springPage } from '../../kernel/http/pagination';
 import { successBody } from '../../kernel/http/envelope';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
+import { createKeyHeader, idempotentCreate } from '../../kernel/http/idempotent-create';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies, OperationPolicy } from '../../kernel/http/operation-policy';
 import type { WebhookEndpoint } from './entities/webhook-endpoint';
@@ -10,9 +11,13 @@ import { deliveryView, listDeliveryLog, retryDelivery, type DeliveryView } from 
 const TEST_MESSAGE = 'A test event you asked for: your endpoint receives and verifies deliveries.';
 
 export const webhookHandlers = {
-  async createWebhookEndpoint({ body }, scope) {
-    const { endpoint, secret } = await createEndpoint(scope.em, callerOf(scope).companyId, body, scope.services.config.webhooks);
-    return { status: 201, body: successBody({ ...endpointWire(endpoint), secret }, 'Webhook endpoint registered') };
+  async createWebhookEndpoint({ body, headers }, scope) {
+    const { companyId } = callerOf(scope);
+    // The replayed answer carries the secret again: it is kept in the endpoint's row anyway (it signs).
+    return idempotentCreate(scope.em, { companyId, operation: 'createWebhookEndpoint', key: createKeyHeader(headers), request: body }, async (em) => {
+      const { endpoint, secret } = await createEndpoint(em, companyId, body, scope.services.config.webhooks);
+      return { status: 201 as const, body: successBody({ ...endpointWire(endpoint), secret }, 'Webhook endpoint registered') };
+    });
   },
 
   async listWebhookEndpoints(_request, scope) {

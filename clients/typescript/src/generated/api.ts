@@ -145,6 +145,10 @@ export interface paths {
          *     `message`, `data: null`, `timestamp`): 400 for a missing or empty file, a missing or unknown
          *     `documentType` or a disallowed file type, and 413 for an oversized file. A malformed
          *     multipart request can also be rejected earlier with error shape 2.
+         *
+         *     With an `Idempotency-Key`, a retry of a timed-out upload (same `documentType`, same bytes,
+         *     same file name) answers the first document instead of storing a second draft; the same key
+         *     with another upload is a 409 (error shape 2).
          */
         post: operations["uploadDocument"];
         delete?: never;
@@ -225,8 +229,8 @@ export interface paths {
          *     6. `settlementType: CASH` orders stay `PENDING` until the operator records the cash; do not
          *        call the pay endpoint for them.
          *
-         *     This request takes no idempotency key: a blind retry after a timeout can create a duplicate
-         *     order. Reconcile first (for example with `GET /travellers` or the references you stored).
+         *     Send an `Idempotency-Key` (a new UUID per order or group you mean to create) and retry a
+         *     timed-out request with the same key: you get the first answer, never a second order.
          */
         post: operations["createOrders"];
         delete?: never;
@@ -903,6 +907,9 @@ export interface paths {
          *     Ethiopic or Cuneiform name, say) is a 400 with a field error naming the characters, for
          *     example `[0].name`: `contains characters the certificate cannot print: "አ" (U+12A0)`; send
          *     the name as written in the passport's Latin line instead.
+         *
+         *     Send an `Idempotency-Key` and retry a timed-out request with the same key: you get the first
+         *     answer, never the travellers twice.
          */
         post: operations["registerTravellers"];
         delete?: never;
@@ -988,6 +995,9 @@ export interface paths {
          *     A company has at most 5 endpoints: a sixth is a **409** (delete or reuse one). The URL must be
          *     `https` and resolve only to public addresses (see `url`); a URL that breaks the rules, or
          *     whose host does not resolve, is a 400 with a field error on `url`.
+         *
+         *     With an `Idempotency-Key`, a retry of a timed-out registration answers the first answer (the
+         *     same endpoint and secret) instead of registering a second endpoint.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -3927,6 +3937,16 @@ export interface components {
          */
         CancellationIdempotencyKey: string;
         /**
+         * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
+         *     Repeating the request with the same key and the same body answers the first answer again
+         *     (same status, same body, nothing created twice) for 24 hours, also when the requests race:
+         *     after a timeout or a dropped connection, retry with the same key. The same key with a
+         *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
+         *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+         * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
+         */
+        CreateIdempotencyKey: string;
+        /**
          * @description The delivery's id (`deliveryId`). Another company's delivery is a 404.
          * @example 3a5c7e9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d
          */
@@ -4249,7 +4269,18 @@ export interface operations {
     uploadDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
+                 *     Repeating the request with the same key and the same body answers the first answer again
+                 *     (same status, same body, nothing created twice) for 24 hours, also when the requests race:
+                 *     after a timeout or a dropped connection, retry with the same key. The same key with a
+                 *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
+                 *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
+                 */
+                "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4284,6 +4315,15 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description The `Idempotency-Key` was already used by your company for another upload (error shape 2). Nothing was stored. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description The file is larger than the upload limit (error shape 3). */
             413: {
                 headers: {
@@ -4426,7 +4466,18 @@ export interface operations {
     createOrders: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
+                 *     Repeating the request with the same key and the same body answers the first answer again
+                 *     (same status, same body, nothing created twice) for 24 hours, also when the requests race:
+                 *     after a timeout or a dropped connection, retry with the same key. The same key with a
+                 *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
+                 *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
+                 */
+                "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4474,7 +4525,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The request conflicts with the current state of a resource, for example a quote already used by another order (error shape 2). */
+            /**
+             * @description The request conflicts with the current state of a resource, for example a quote already
+             *     used by another order, or an `Idempotency-Key` your company already used for another body
+             *     (error shape 2).
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5512,7 +5567,18 @@ export interface operations {
     registerTravellers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
+                 *     Repeating the request with the same key and the same body answers the first answer again
+                 *     (same status, same body, nothing created twice) for 24 hours, also when the requests race:
+                 *     after a timeout or a dropped connection, retry with the same key. The same key with a
+                 *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
+                 *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
+                 */
+                "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5560,7 +5626,8 @@ export interface operations {
             };
             /**
              * @description A referenced document is already attached to another traveller, or the same document is
-             *     used twice in the batch (error shape 2). Nothing was stored.
+             *     used twice in the batch, or the `Idempotency-Key` was already used for another body (error
+             *     shape 2). Nothing was stored.
              */
             409: {
                 headers: {
@@ -5700,7 +5767,18 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
+                 *     Repeating the request with the same key and the same body answers the first answer again
+                 *     (same status, same body, nothing created twice) for 24 hours, also when the requests race:
+                 *     after a timeout or a dropped connection, retry with the same key. The same key with a
+                 *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
+                 *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
+                 */
+                "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5734,7 +5812,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Your company already has 5 endpoints (error shape 2). Delete one, or change one with `PATCH`. */
+            /**
+             * @description Your company already has 5 endpoints (delete one, or change one with `PATCH`), or the
+             *     `Idempotency-Key` was already used for another body (error shape 2).
+             */
             409: {
                 headers: {
                     [name: string]: unknown;

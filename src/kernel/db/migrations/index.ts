@@ -21,6 +21,7 @@ import { Migration20261125222100_OrderCancellations } from './Migration202611252
 import { Migration20261125223000_PaymentWatch } from './Migration20261125223000_PaymentWatch';
 import { Migration20261125224000_OrderAmendments } from './Migration20261125224000_OrderAmendments';
 import { Migration20261203090000_CatalogueVersion } from './Migration20261203090000_CatalogueVersion';
+import { Migration20261203090100_IdempotentCreates } from './Migration20261203090100_IdempotentCreates';
 import { Migration20261126010000_OrderBookCounts } from './Migration20261126010000_OrderBookCounts';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
@@ -48,4 +49,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125224000_OrderAmendments', class: Migration20261125224000_OrderAmendments },
   { name: 'Migration20261126010000_OrderBookCounts', class: Migration20261126010000_OrderBookCounts },
   { name: 'Migration20261203090000_CatalogueVersion', class: Migration20261203090000_CatalogueVersion },
+  { name: 'Migration20261203090100_IdempotentCreates', class: Migration20261203090100_IdempotentCreates },
 ];
