@@ -105,6 +105,17 @@ describe('races across two server processes on one PostgreSQL', () => {
     summary.orders = { sent: 40, created: refs.size };
   });
 
+  it('when 20 orders with one Idempotency-Key are placed at once on both processes, then one order is created and all 20 answer it', async () => {
+    const key = randomUUID();
+    const responses = await onBoth(20, (client) => client.op('createOrders', 'POST', ORDERS, lowTrek(touristId), { token: partner.token, headers: { 'idempotency-key': key } }));
+    expect(statuses(responses)).toEqual({ 201: 20 });
+    const refs = new Set(responses.map((r) => r.body.data.orderRef));
+    expect(refs.size).toBe(1);
+    expect(await count('select count(*) from insurance_order where order_ref in (?)', [[...refs]])).toBe(1);
+    expect(await count('select count(*) from idempotent_create where key = ?', [key])).toBe(1);
+    summary.oneKeyOrders = { sent: 20, created: refs.size };
+  });
+
   it('when 10 orders race for one quote, then exactly one is created and the others are 409', async () => {
     const quote = await everestQuote(clientOf(0), partner);
     const responses = await onBoth(10, (client) => client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: partner.token }));
