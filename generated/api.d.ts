@@ -1500,6 +1500,7 @@ export interface components {
          *     failures; check that it exists before reading it.
          */
         ApiError: {
+            code?: components["schemas"]["ErrorCode"];
             /** @description Present on validation failures only. */
             details?: {
                 /**
@@ -1535,6 +1536,7 @@ export interface components {
          *     stable contract.
          */
         AuthError: {
+            code?: components["schemas"]["ErrorCode"];
             /** @description Always `null`. */
             data: null;
             /** @description Human-readable reason. Do not branch on it. */
@@ -1824,6 +1826,51 @@ export interface components {
              */
             file: string;
         };
+        /**
+         * @description What went wrong, as a stable code to branch on (the `message` is prose and may change). Every
+         *     error answer carries one, in all three error shapes. New codes may be added within `v1`:
+         *     treat an unknown code by its HTTP status.
+         *
+         *     | Code | Status | Cause |
+         *     |---|---|---|
+         *     | `VALIDATION_FAILED` | 400 | The request does not match the contract or a field breaks a rule; `details.fieldErrors` names the fields. |
+         *     | `MALFORMED_JSON` | 400 | The body is not valid JSON. |
+         *     | `MALFORMED_REQUEST` | 400 | The HTTP request itself could not be read (bad headers, encoding, framing). |
+         *     | `INVALID_REQUEST` | 400 | A business rule refused the request as a whole; the `message` says which. |
+         *     | `ORDER_ALREADY_CANCELLED` | 400 | The order is cancelled; nothing more can be done with it. |
+         *     | `COVER_STARTED` | 400 | The cover has started (departure day or later in Nepal): no payment, cancellation or date change by the partner. |
+         *     | `ORDER_NOT_PAID` | 400 | The operation needs a paid order (a certificate, for example). |
+         *     | `ORDER_NOT_PENDING` | 400 | The operation needs an unpaid order (promo codes, paying). |
+         *     | `PROMO_CODE_INVALID` | 400 | The promo code is unknown, inactive, expired, used up or not for this order. |
+         *     | `INVALID_CREDENTIALS` | 401 | The client id or secret is wrong (`POST /auth/token`). |
+         *     | `TOKEN_MISSING` | 401 | No `Authorization: Bearer` header. |
+         *     | `TOKEN_INVALID` | 401 | The token is unknown or not a bearer token. |
+         *     | `TOKEN_EXPIRED` | 401 | The token's lifetime is over: obtain a new one. |
+         *     | `TOKEN_REVOKED` | 401 | The token was revoked. |
+         *     | `CREDENTIAL_REVOKED` | 401 | The credential was revoked by the operator. |
+         *     | `COMPANY_INACTIVE` | 401 | Your company account is inactive. |
+         *     | `FORBIDDEN` | 403 | Your company may not do this (for example a listed agency acting on an order it did not place). |
+         *     | `NOT_FOUND` | 404 | The resource or path does not exist (or is not yours to see). |
+         *     | `METHOD_NOT_ALLOWED` | 405 | The path exists but not with this method; `Allow` lists the methods. |
+         *     | `IDEMPOTENCY_KEY_REUSED` | 409 | The `Idempotency-Key` was already used for a different request: use a new key. |
+         *     | `QUOTE_ALREADY_USED` | 409 | The quote was used by another order. |
+         *     | `PAYMENT_IN_PROGRESS` | 409 | A payment of the order is being started or settled at this moment: retry shortly. |
+         *     | `CONFLICT` | 409 | The request conflicts with the current state of a resource; the `message` says which. |
+         *     | `REQUEST_TIMEOUT` | 408 | The request (its body or headers) was not received in time. |
+         *     | `PAYLOAD_TOO_LARGE` | 413 | The request body is larger than allowed. |
+         *     | `HEADERS_TOO_LARGE` | 431 | The request's headers or URL are too large. |
+         *     | `UPLOAD_REFUSED` | 400 | `POST /documents`: the file is missing, empty or of a type not allowed for the document type (shape 3). |
+         *     | `FILE_TOO_LARGE` | 413 | `POST /documents`: the file is over the size limit (shape 3). |
+         *     | `RATE_LIMITED` | 429 | Too many requests: retry after `Retry-After` seconds. |
+         *     | `INTERNAL_ERROR` | 500 | A failure on our side; retry with backoff. |
+         *     | `NOT_IMPLEMENTED` | 501 | Not offered by this deployment. |
+         *     | `PAYMENT_PROVIDER_ERROR` | 502 | The payment provider answered with an error; nothing was charged. Retry with the same `Idempotency-Key`. |
+         *     | `PAYMENT_PROVIDER_UNAVAILABLE` | 503 | The payment provider did not answer; nothing was charged. Retry with the same `Idempotency-Key`. |
+         *     | `SERVICE_UNAVAILABLE` | 503 | A brief outage on our side: retry after `Retry-After` seconds. |
+         * @example ORDER_ALREADY_CANCELLED
+         * @enum {string}
+         */
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_IN_PROGRESS" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /**
          * @description Online payment gateway. `cash` and any other value are rejected with 400; record cash through `settlementType` `CASH` at order creation instead.
          * @enum {string}
@@ -3447,6 +3494,7 @@ export interface components {
          *     carries `success`, which shape 2 never has.
          */
         UploadError: {
+            code?: components["schemas"]["ErrorCode"];
             /** @description Always `null`. */
             data: null;
             /** @description Human-readable reason. Do not branch on it. */

@@ -3,7 +3,12 @@
  * Domain rules, services and the HTTP edge raise these; only `http/error-response` decides the
  * status and which of the contract's three error shapes (SPEC section 7) a kind is answered with.
  */
+import type { Schemas } from './http/wire';
+
 export type FieldErrors = Record<string, string>;
+
+/** The stable code a partner branches on (the contract's ErrorCode enum); the message is prose. */
+export type ErrorCode = Schemas['ErrorCode'];
 
 export type ErrorKind =
   /** The request breaks a rule of the contract or of the business (with field errors when one field is to blame). */
@@ -28,6 +33,8 @@ export interface ErrorDetails {
   retryAfterSeconds?: number;
   /** For `method-not-allowed`: the methods the path has. */
   allowedMethods?: string[];
+  /** The cause's own code; without one the kind's general code is answered (http/error-response). */
+  code?: ErrorCode;
 }
 
 export class DomainError extends Error {
@@ -42,6 +49,11 @@ export class DomainError extends Error {
 
   get fieldErrors(): FieldErrors | undefined {
     return this.details.fieldErrors;
+  }
+
+  /** The same refusal, named with the code of its cause: `throw conflict('...').coded('QUOTE_ALREADY_USED')`. */
+  coded(code: ErrorCode): DomainError {
+    return new DomainError(this.kind, this.message, { ...this.details, code });
   }
 }
 

@@ -45,7 +45,7 @@ describe('POST /auth/token', () => {
     expect(wrongSecret.status).toBe(401);
     expect(unknownClient.status).toBe(401);
     expect(wrongSecret.body).toEqual(unknownClient.body);
-    expect(wrongSecret.body).toEqual({ success: false, message: expect.any(String), data: null });
+    expect(wrongSecret.body).toEqual({ success: false, message: expect.any(String), code: 'INVALID_CREDENTIALS', data: null });
   });
 
   it('answers a wrong secret of either hash kind and an unknown clientId in the same time', async () => {
@@ -88,10 +88,10 @@ describe('POST /auth/token', () => {
 describe('bearer authentication on every other endpoint', () => {
   const { server, client } = useTestServer();
 
-  const expectShape1 = async (token: string | undefined, headers: Record<string, string> = {}) => {
+  const expectShape1 = async (code: string, token: string | undefined, headers: Record<string, string> = {}) => {
     const response = await client.op('listRoutes', 'GET', ROUTES, undefined, { token, headers });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ success: false, message: expect.any(String), data: null });
+    expect(response.body).toEqual({ success: false, message: expect.any(String), code, data: null });
     expect(response.body).not.toHaveProperty('timestamp');
   };
 
@@ -101,34 +101,34 @@ describe('bearer authentication on every other endpoint', () => {
     expect(response.status).toBe(200);
   });
 
-  it('rejects a missing Authorization header', () => expectShape1(undefined));
+  it('rejects a missing Authorization header with TOKEN_MISSING', () => expectShape1('TOKEN_MISSING', undefined));
 
-  it('rejects a header that is not a Bearer token', () => expectShape1(undefined, { authorization: 'Basic abc' }));
+  it('rejects a header that is not a Bearer token with TOKEN_INVALID', () => expectShape1('TOKEN_INVALID', undefined, { authorization: 'Basic abc' }));
 
-  it('rejects an unknown token', () => expectShape1('not-a-real-token'));
+  it('rejects an unknown token with TOKEN_INVALID', () => expectShape1('TOKEN_INVALID', 'not-a-real-token'));
 
-  it('rejects an expired token', async () => {
+  it('rejects an expired token, with TOKEN_EXPIRED', async () => {
     const partner = await newPartner(server, client);
     await server.orm.em.fork().nativeUpdate(AccessToken, { credential: { clientId: partner.clientId } }, { expiresAt: new Date(Date.now() - 1000) });
-    await expectShape1(partner.token);
+    await expectShape1('TOKEN_EXPIRED', partner.token);
   });
 
-  it('rejects a revoked token', async () => {
+  it('rejects a revoked token, with TOKEN_REVOKED', async () => {
     const partner = await newPartner(server, client);
     await server.orm.em.fork().nativeUpdate(AccessToken, { credential: { clientId: partner.clientId } }, { revokedAt: new Date() });
-    await expectShape1(partner.token);
+    await expectShape1('TOKEN_REVOKED', partner.token);
   });
 
-  it('locks out a token at once when its credential is revoked', async () => {
+  it('locks out a token at once when its credential is revoked, with CREDENTIAL_REVOKED', async () => {
     const partner = await newPartner(server, client);
     await server.orm.em.fork().nativeUpdate(Credential, { clientId: partner.clientId }, { revokedAt: new Date() });
-    await expectShape1(partner.token);
+    await expectShape1('CREDENTIAL_REVOKED', partner.token);
   });
 
-  it('locks out a token at once when its company is deactivated', async () => {
+  it('locks out a token at once when its company is deactivated, with COMPANY_INACTIVE', async () => {
     const partner = await newPartner(server, client, { type: CompanyType.SalesCompany });
     await server.orm.em.fork().nativeUpdate(Company, { id: partner.companyId }, { active: false });
-    await expectShape1(partner.token);
+    await expectShape1('COMPANY_INACTIVE', partner.token);
   });
 
   it('checks the token before validating the request', async () => {

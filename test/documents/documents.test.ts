@@ -284,7 +284,7 @@ describe('POST /documents', () => {
     const filesBefore = storedFiles().length;
     const response = await upload(uploadForm('AVATAR', FILES.png), 'not-a-token');
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ success: false, message: expect.any(String), data: null });
+    expect(response.body).toEqual({ success: false, message: expect.any(String), code: 'TOKEN_INVALID', data: null });
     expect(storedFiles()).toHaveLength(filesBefore);
   });
 

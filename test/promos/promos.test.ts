@@ -233,7 +233,7 @@ describe('promo rejections cannot be told apart', () => {
       expect(typeof path).toBe('string');
       bodies.push(JSON.stringify(rest));
     }
-    expect(new Set(bodies)).toEqual(new Set([JSON.stringify({ status: 400, error: 'Bad Request', message: 'Invalid promo code' })]));
+    expect(new Set(bodies)).toEqual(new Set([JSON.stringify({ status: 400, error: 'Bad Request', message: 'Invalid promo code', code: 'PROMO_CODE_INVALID' })]));
   });
 });
 

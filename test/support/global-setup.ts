@@ -16,6 +16,8 @@ import { migrate } from '../../src/kernel/db/orm';
  */
 export default async function globalSetup(): Promise<void> {
   const databaseName = `pbs_test_${randomBytes(4).toString('hex')}`;
+  // Where the suite tallies the error answers it sees (test/support/error-codes.ts), for the summary.
+  process.env.ERROR_CODE_TALLY = path.join(os.tmpdir(), `${databaseName}-error-codes.log`);
   if (process.env.DATABASE_URL) {
     const client = new Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();

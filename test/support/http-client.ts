@@ -1,5 +1,6 @@
 import { expectContract } from './contract';
 import { documentViolations, serverBehind } from './prism';
+import { expectDocumentedErrorCode } from './error-codes';
 
 /**
  * A body as tests read it: JSON the client has already checked against the contract (see
@@ -54,6 +55,7 @@ export class ApiClient {
     const text = await response.text();
     let parsed: unknown = text;
     if ((response.headers.get('content-type') ?? '').includes('json') && text.length > 0) parsed = JSON.parse(text);
+    expectDocumentedErrorCode(method, path, response.status, response.headers.get('content-type'), parsed);
     return { status: response.status, body: parsed as T, headers: response.headers };
   }
 

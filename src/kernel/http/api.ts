@@ -62,7 +62,7 @@ function bearerCheck(authenticate: BearerCheck) {
   return async (_c: Context, ...[req, res, scope]: HandlerArgs) => {
     const value = req.headers.authorization;
     try {
-      if (!value) throw unauthenticated('Missing Authorization header');
+      if (!value) throw unauthenticated('Missing Authorization header').coded('TOKEN_MISSING');
       const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
       if (!match?.[1]) throw unauthenticated('Authorization header must be "Bearer <token>"');
       scope.principal = await authenticate(scope.em, match[1]);
@@ -90,7 +90,7 @@ function unhandledRequestAnswers(api: OpenAPIBackend, policies: OperationPolicie
     unauthorizedHandler: async (c: Context, ...[, res]: HandlerArgs) => {
       res.locals.operationId = c.operation.operationId;
       // Only an authentication failure is a 401; a database outage during the check is not the caller's fault.
-      throw res.locals.authFailure ?? unauthenticated('Missing Authorization header');
+      throw res.locals.authFailure ?? unauthenticated('Missing Authorization header').coded('TOKEN_MISSING');
     },
     notFound: async (c: Context) => {
       throw notFound(`No endpoint ${c.request.method.toUpperCase()} ${c.request.path}`);

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { FieldErrors } from '../errors';
+import type { ErrorCode, FieldErrors } from '../errors';
 
 /** Success envelope of SPEC section 2.1. */
 export function successBody<T>(data: T, message = 'OK') {
@@ -7,16 +7,17 @@ export function successBody<T>(data: T, message = 'OK') {
 }
 
 /** Error shape 1: every 401. No timestamp, by contract. */
-export function authErrorBody(message: string) {
-  return { success: false as const, message, data: null };
+export function authErrorBody(message: string, code: ErrorCode) {
+  return { success: false as const, message, code, data: null };
 }
 
 /** Error shape 2: validation and business errors. */
-export function apiErrorBody(status: number, message: string, path: string, fieldErrors?: FieldErrors) {
+export function apiErrorBody(status: number, message: string, code: ErrorCode, path: string, fieldErrors?: FieldErrors) {
   return {
     status,
     error: STATUS_CODES[status] ?? 'Error',
     message,
+    code,
     path,
     timestamp: new Date().toISOString(),
     ...(fieldErrors && Object.keys(fieldErrors).length > 0 ? { details: { fieldErrors } } : {}),
@@ -24,6 +25,6 @@ export function apiErrorBody(status: number, message: string, path: string, fiel
 }
 
 /** Error shape 3: failures POST /documents handles itself. */
-export function uploadErrorBody(message: string) {
-  return { success: false as const, message, data: null, timestamp: new Date().toISOString() };
+export function uploadErrorBody(message: string, code: ErrorCode) {
+  return { success: false as const, message, code, data: null, timestamp: new Date().toISOString() };
 }

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { DomainError, notFound, ProviderUnavailableError, type ErrorKind, type FieldErrors } from '../errors';
+import { DomainError, notFound, ProviderUnavailableError, type ErrorCode, type ErrorKind, type FieldErrors } from '../errors';
 import { isDatabaseUnavailable } from '../db/database-unavailable';
 import { apiErrorBody, authErrorBody, uploadErrorBody } from './envelope';
 
@@ -10,28 +10,31 @@ type ErrorShape = 'api' | 'auth' | 'upload';
 export interface HttpError {
   status: number;
   message: string;
+  code: ErrorCode;
   shape: ErrorShape;
   fieldErrors?: FieldErrors;
   headers: Record<string, string>;
 }
 
-const KINDS: Record<ErrorKind, { status: number; shape: ErrorShape }> = {
-  invalid: { status: 400, shape: 'api' },
-  unauthenticated: { status: 401, shape: 'auth' },
-  forbidden: { status: 403, shape: 'api' },
-  'not-found': { status: 404, shape: 'api' },
-  'method-not-allowed': { status: 405, shape: 'api' },
-  conflict: { status: 409, shape: 'api' },
-  'too-large': { status: 413, shape: 'api' },
-  'upload-refused': { status: 400, shape: 'upload' },
-  'upload-too-large': { status: 413, shape: 'upload' },
-  'too-many': { status: 429, shape: 'api' },
-  'not-implemented': { status: 501, shape: 'api' },
+/** Each kind's status, shape, and the code answered when the error names no cause of its own. */
+const KINDS: Record<ErrorKind, { status: number; shape: ErrorShape; code: ErrorCode }> = {
+  invalid: { status: 400, shape: 'api', code: 'INVALID_REQUEST' },
+  unauthenticated: { status: 401, shape: 'auth', code: 'TOKEN_INVALID' },
+  forbidden: { status: 403, shape: 'api', code: 'FORBIDDEN' },
+  'not-found': { status: 404, shape: 'api', code: 'NOT_FOUND' },
+  'method-not-allowed': { status: 405, shape: 'api', code: 'METHOD_NOT_ALLOWED' },
+  conflict: { status: 409, shape: 'api', code: 'CONFLICT' },
+  'too-large': { status: 413, shape: 'api', code: 'PAYLOAD_TOO_LARGE' },
+  'upload-refused': { status: 400, shape: 'upload', code: 'UPLOAD_REFUSED' },
+  'upload-too-large': { status: 413, shape: 'upload', code: 'FILE_TOO_LARGE' },
+  'too-many': { status: 429, shape: 'api', code: 'RATE_LIMITED' },
+  'not-implemented': { status: 501, shape: 'api', code: 'NOT_IMPLEMENTED' },
 };
 
-const httpError = (status: number, message: string, fieldErrors?: FieldErrors, headers: Record<string, string> = {}): HttpError => ({
+const httpError = (status: number, message: string, code: ErrorCode, fieldErrors?: FieldErrors, headers: Record<string, string> = {}): HttpError => ({
   status,
   message,
+  code,
   shape: 'api',
   fieldErrors,
   headers,
@@ -54,28 +57,30 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof DomainError) return fromKind(error);
   if (error instanceof ProviderUnavailableError) return providerError(error);
   // An outage, not a defect: partners' clients retry knowingly, operators' alerts tell the two apart.
-  if (isDatabaseUnavailable(error)) return httpError(503, 'The service is briefly unavailable; retry after the Retry-After seconds', undefined, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
+  if (isDatabaseUnavailable(error)) {
+    return httpError(503, 'The service is briefly unavailable; retry after the Retry-After seconds', 'SERVICE_UNAVAILABLE', undefined, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
+  }
   if (typeof error === 'object' && error !== null) return fromHttpLike(error);
-  return httpError(500, 'Internal server error');
+  return httpError(500, 'Internal server error', 'INTERNAL_ERROR');
 }
 
 function fromKind(error: DomainError): HttpError {
-  const { status, shape } = KINDS[error.kind];
+  const { status, shape, code } = KINDS[error.kind];
   const { retryAfterSeconds, allowedMethods } = error.details;
   const headers: Record<string, string> = {};
   if (retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterSeconds);
   // RFC 9110 section 15.5.6: a 405 lists the methods the path has.
   if (allowedMethods) headers.Allow = allowedMethods.join(', ');
-  return { status, message: error.message, shape, fieldErrors: error.fieldErrors, headers };
+  return { status, message: error.message, code: error.details.code ?? (error.kind === 'invalid' && error.fieldErrors ? 'VALIDATION_FAILED' : code), shape, fieldErrors: error.fieldErrors, headers };
 }
 
 // body-parser's own errors: malformed JSON, too large, wrong charset
 function fromHttpLike(http: HttpLikeError): HttpError {
-  if (http.type === 'entity.too.large') return httpError(413, 'Request body is too large');
-  if (http.type === 'entity.parse.failed') return httpError(400, 'Request body is not valid JSON', { body: 'must be valid JSON' });
+  if (http.type === 'entity.too.large') return httpError(413, 'Request body is too large', 'PAYLOAD_TOO_LARGE');
+  if (http.type === 'entity.parse.failed') return httpError(400, 'Request body is not valid JSON', 'MALFORMED_JSON', { body: 'must be valid JSON' });
   const status = http.status ?? http.statusCode;
-  if (http.expose === true && typeof status === 'number' && status >= 400 && status < 500) return httpError(status, String(http.message));
-  return httpError(500, 'Internal server error');
+  if (http.expose === true && typeof status === 'number' && status >= 400 && status < 500) return httpError(status, String(http.message), 'MALFORMED_REQUEST');
+  return httpError(500, 'Internal server error', 'INTERNAL_ERROR');
 }
 
 /**
@@ -83,15 +88,15 @@ function fromHttpLike(http: HttpLikeError): HttpError {
  * configured), 502 when it answered with an error; shape 2, with the reason in the log only.
  */
 function providerError(error: ProviderUnavailableError): HttpError {
-  if (error.kind === 'BAD_ANSWER') return httpError(502, 'The payment provider gave an answer we could not use; nothing was charged. Retry with the same Idempotency-Key');
-  return httpError(503, 'The payment provider is not available at the moment; nothing was charged. Retry with the same Idempotency-Key', undefined, { 'Retry-After': '5' });
+  if (error.kind === 'BAD_ANSWER') return httpError(502, 'The payment provider gave an answer we could not use; nothing was charged. Retry with the same Idempotency-Key', 'PAYMENT_PROVIDER_ERROR');
+  return httpError(503, 'The payment provider is not available at the moment; nothing was charged. Retry with the same Idempotency-Key', 'PAYMENT_PROVIDER_UNAVAILABLE', undefined, { 'Retry-After': '5' });
 }
 
 /** The body an error is answered with, in its shape. */
 export function errorBody(req: Request, error: HttpError) {
-  if (error.shape === 'auth') return authErrorBody(error.message);
-  if (error.shape === 'upload') return uploadErrorBody(error.message);
-  return apiErrorBody(error.status, error.message, req.originalUrl.split('?')[0] ?? req.originalUrl, error.fieldErrors);
+  if (error.shape === 'auth') return authErrorBody(error.message, error.code);
+  if (error.shape === 'upload') return uploadErrorBody(error.message, error.code);
+  return apiErrorBody(error.status, error.message, error.code, req.originalUrl.split('?')[0] ?? req.originalUrl, error.fieldErrors);
 }
 
 export function sendError(req: Request, res: Response, error: HttpError): void {

@@ -66,7 +66,7 @@ async function firstAnswer<A extends CreateAnswer>(tx: EntityManager, key: Creat
     [key.companyId, key.operation, key.key],
   ).then((rows) => rows[0]);
   if (!row || row.fingerprint !== fingerprint) {
-    throw conflict('This Idempotency-Key was already used for a different request; use a new key for a new request');
+    throw conflict('This Idempotency-Key was already used for a different request; use a new key for a new request').coded('IDEMPOTENCY_KEY_REUSED');
   }
   return { status: row.answer_status, body: row.answer_body } as A;
 }

@@ -13,7 +13,7 @@ export function rejectUnreadablePaths() {
     try {
       decoded = decodeURIComponent(req.path);
     } catch {
-      next(invalid('Request path is not valid percent-encoded UTF-8'));
+      next(invalid('Request path is not valid percent-encoded UTF-8').coded('MALFORMED_REQUEST'));
       return;
     }
     if (decoded.includes('\u0000')) next(invalid('Request path must not contain the NUL character'));

@@ -2,11 +2,12 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { apiErrorBody } from './envelope';
+import type { ErrorCode } from '../errors';
 
 /** What Node's HTTP layer refuses, by error code; anything else it refuses is a malformed request. */
-const PROTOCOL_ERRORS: Record<string, { status: number; message: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, message: 'Request headers or URL are too large' },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time' },
+const PROTOCOL_ERRORS: Record<string, { status: number; message: string; code: ErrorCode }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, message: 'Request headers or URL are too large', code: 'HEADERS_TOO_LARGE' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time', code: 'REQUEST_TIMEOUT' },
 };
 
 /**
@@ -37,8 +38,8 @@ export function answerProtocolErrorsInShape(server: Server): void {
       socket.destroy();
       return;
     }
-    const { status, message } = PROTOCOL_ERRORS[error.code ?? ''] ?? { status: 400, message: 'Malformed HTTP request' };
-    const body = JSON.stringify(apiErrorBody(status, message, ''));
+    const { status, message, code } = PROTOCOL_ERRORS[error.code ?? ''] ?? { status: 400, message: 'Malformed HTTP request', code: 'MALFORMED_REQUEST' as const };
+    const body = JSON.stringify(apiErrorBody(status, message, code, ''));
     answered.add(socket);
     socket.on('data', () => undefined);
     setTimeout(() => socket.destroy(), LINGER_MS).unref();

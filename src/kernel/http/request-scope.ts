@@ -52,6 +52,6 @@ export type TagHandlers = Partial<ContractHandlers>;
 
 /** Handlers behind the bearer security requirement are only reached with a principal. */
 export function callerOf(scope: RequestScope): Principal {
-  if (!scope.principal) throw unauthenticated('Missing access token');
+  if (!scope.principal) throw unauthenticated('Missing access token').coded('TOKEN_MISSING');
   return scope.principal;
 }

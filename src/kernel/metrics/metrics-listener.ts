@@ -3,6 +3,7 @@ import http, { type Server } from 'node:http';
 import type { MetricsConfig } from './settings';
 import type { Logger } from '../logging/logger';
 import { listeningPort } from '../narrow';
+import type { ErrorCode } from '../errors';
 
 /** What a scrape reads: this process's registry, or in a cluster's primary the workers' aggregate. */
 export interface MetricsSource {
@@ -30,12 +31,12 @@ export function metricsAuthorised(authorization: string | undefined, token: stri
  */
 export async function startMetricsListener(settings: MetricsConfig, port: number, source: MetricsSource, logger: Logger): Promise<MetricsListener> {
   const server: Server = http.createServer((req, res) => {
-    const answer = (status: number, message: string) => {
+    const answer = (status: number, message: string, code: ErrorCode) => {
       res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-      res.end(JSON.stringify({ status, error: http.STATUS_CODES[status], message, path: req.url, timestamp: new Date().toISOString() }));
+      res.end(JSON.stringify({ status, error: http.STATUS_CODES[status], message, code, path: req.url, timestamp: new Date().toISOString() }));
     };
-    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') return answer(404, 'Only GET /metrics is served on this port');
-    if (!metricsAuthorised(req.headers.authorization, settings.token)) return answer(401, 'Missing or wrong metrics token');
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') return answer(404, 'Only GET /metrics is served on this port', 'NOT_FOUND');
+    if (!metricsAuthorised(req.headers.authorization, settings.token)) return answer(401, 'Missing or wrong metrics token', 'TOKEN_INVALID');
     source.read().then(
       (body) => {
         res.writeHead(200, { 'Content-Type': source.contentType, 'Cache-Control': 'no-store' });
@@ -43,7 +44,7 @@ export async function startMetricsListener(settings: MetricsConfig, port: number
       },
       (error: unknown) => {
         logger.error({ err: error }, 'metrics scrape failed');
-        answer(500, 'Internal server error');
+        answer(500, 'Internal server error', 'INTERNAL_ERROR');
       },
     );
   });

@@ -43,10 +43,10 @@ export async function issueToken(
   await limits.reserve();
   const credential = await em.findOne(Credential, { clientId }, { populate: ['company', 'secretHash'] });
   const secretMatches = await verifyClientSecret(clientSecret, credential?.secretHash);
-  if (!credential || !secretMatches) throw unauthorized('Invalid client credentials');
+  if (!credential || !secretMatches) throw unauthorized('Invalid client credentials').coded('INVALID_CREDENTIALS');
   await limits.accept();
-  if (credential.revokedAt) throw unauthorized('Credential has been revoked');
-  if (!credential.company.active) throw unauthorized('Company account is inactive');
+  if (credential.revokedAt) throw unauthorized('Credential has been revoked').coded('CREDENTIAL_REVOKED');
+  if (!credential.company.active) throw unauthorized('Company account is inactive').coded('COMPANY_INACTIVE');
 
   const accessToken = newAccessToken();
   em.create(AccessToken, {
@@ -97,12 +97,12 @@ export async function authenticate(em: EntityManager, bearer: string, cache: Tok
   const ticket = cache.ticket();
   const rows = await runPrepared<TokenRow>(em, BEARER_CHECK, [hash]);
   const row = rows[0];
-  if (!row) throw unauthorized('Invalid access token');
-  if (row.token_revoked_at) throw unauthorized('Access token has been revoked');
+  if (!row) throw unauthorized('Invalid access token').coded('TOKEN_INVALID');
+  if (row.token_revoked_at) throw unauthorized('Access token has been revoked').coded('TOKEN_REVOKED');
   const expiresAtMs = new Date(row.expires_at).getTime();
-  if (expiresAtMs <= Date.now()) throw unauthorized('Access token has expired');
-  if (row.credential_revoked_at) throw unauthorized('Credential has been revoked');
-  if (!row.company_active) throw unauthorized('Company account is inactive');
+  if (expiresAtMs <= Date.now()) throw unauthorized('Access token has expired').coded('TOKEN_EXPIRED');
+  if (row.credential_revoked_at) throw unauthorized('Credential has been revoked').coded('CREDENTIAL_REVOKED');
+  if (!row.company_active) throw unauthorized('Company account is inactive').coded('COMPANY_INACTIVE');
   const principal: Principal = {
     companyId: row.company_id,
     companyType: row.company_type,

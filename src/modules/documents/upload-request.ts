@@ -8,7 +8,7 @@ import { isMultipart } from '../../kernel/http/multipart';
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 const FIELD_NAMES = ['file', 'documentType'];
 
-const malformed = (detail: string) => invalid(`Malformed multipart/form-data request: ${detail}`);
+const malformed = (detail: string) => invalid(`Malformed multipart/form-data request: ${detail}`).coded('MALFORMED_REQUEST');
 
 /**
  * Parses a POST /documents body with busboy, handing the `file` part's stream to `sink` (the
@@ -41,7 +41,7 @@ export function receiveDocumentUpload(req: Request, sink: FilePartSink, maxFileB
 function unparsable(error: unknown): DomainError {
   const message = error instanceof Error ? error.message : String(error);
   return /boundary/i.test(message)
-    ? invalid('Malformed multipart/form-data request: the Content-Type header has no boundary; let your HTTP library set it')
+    ? invalid('Malformed multipart/form-data request: the Content-Type header has no boundary; let your HTTP library set it').coded('MALFORMED_REQUEST')
     : malformed(message);
 }
 

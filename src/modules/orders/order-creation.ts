@@ -110,7 +110,7 @@ async function placeOrders(em: EntityManager, principal: Principal, inputs: Orde
     throwIfAny(storedDataErrors(items, loaded));
     for (const item of items) {
       const quote = item.input.quoteId ? loaded.quotes.get(item.input.quoteId) : undefined;
-      if (quote?.status === QuoteStatus.Used) throw conflict(`Quote ${quote.id} has already been used${item.where}`);
+      if (quote?.status === QuoteStatus.Used) throw conflict(`Quote ${quote.id} has already been used${item.where}`).coded('QUOTE_ALREADY_USED');
     }
 
     const references = await allocateOrderReferences(tx, items.length);
@@ -123,7 +123,7 @@ async function placeOrders(em: EntityManager, principal: Principal, inputs: Orde
     } catch (error) {
       // Two requests raced for one quote and the other committed first: the unique index decides.
       if (violatesUnique(error, [UNIQUE.orderQuote])) {
-        throw conflict('The quote has already been used');
+        throw conflict('The quote has already been used').coded('QUOTE_ALREADY_USED');
       }
       throw error;
     }

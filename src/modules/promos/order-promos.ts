@@ -14,7 +14,7 @@ import {
 import type { Order } from '../orders/entities/order';
 import { invalid } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
-import { resolveGroup } from '../orders';
+import { OrderStatus, resolveGroup } from '../orders';
 import { assertNoOpenAttempts, withOpenAttemptsClosed } from '../payments';
 import type { PaymentDeps } from '../payments';
 import { resolveOrder } from '../orders';
@@ -41,7 +41,7 @@ import {
  * the work done tells an unknown code from an expired, inactive, exhausted or wrongly bound one.
  */
 export const INVALID_PROMO_CODE = 'Invalid promo code';
-export const invalidPromoCode = () => invalid(INVALID_PROMO_CODE);
+export const invalidPromoCode = () => invalid(INVALID_PROMO_CODE).coded('PROMO_CODE_INVALID');
 
 /** The promo state of one order (PromoState of the spec), in domain terms. */
 export interface PromoStateView {
@@ -79,7 +79,7 @@ const stateOf = (order: Order, slots: PromoSlots = slotsOfOrder(order)): PromoSt
  */
 function assertPromoChangeable(order: Order): void {
   if (!isPromoChangeable(order)) {
-    throw invalid(`Order ${order.orderRef} is ${order.status}: its promo codes can change only while it is pending and unpaid`);
+    throw invalid(`Order ${order.orderRef} is ${order.status}: its promo codes can change only while it is pending and unpaid`).coded(order.status === OrderStatus.Cancelled ? 'ORDER_ALREADY_CANCELLED' : 'ORDER_NOT_PENDING');
   }
 }
 
