@@ -12,7 +12,7 @@ import { invalid, conflict, invalidField } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import { resolveGroup } from '../orders';
 import { resolveOrder } from '../orders';
-import { gatewayOf, type PaymentDeps } from './payment-deps';
+import { gatewayOf, gatewayOfAttempt, type PaymentDeps } from './payment-deps';
 import { assertNoOpenAttempts, withOpenAttemptsClosed, type ClosedAttempt } from './open-attempts';
 import { UNIQUE, violatesUnique } from '../../kernel/db/unique-violation';
 import { present } from '../../kernel/narrow';
@@ -153,6 +153,7 @@ async function createAttempt(tx: EntityManager, { principal, facts, ownerRef, or
     scope: group ? 'GROUP' : 'ORDER',
     group,
     gateway: gateway.name,
+    provider: gateway.provider,
     amount: orders.reduce((sum, order) => sum + order.totalAmount, 0),
     currency: present(orders[0], 'an order of the attempt').currency,
     returnUrl: facts.returnUrl,
@@ -179,7 +180,7 @@ async function createAttempt(tx: EntityManager, { principal, facts, ownerRef, or
 async function withCheckout(em: EntityManager, attempt: PaymentAttempt, deps: PaymentDeps): Promise<StartedPayment> {
   if (attempt.checkoutUrl) return startedPayment(attempt, attempt.checkoutUrl, deps);
   if (attempt.status !== 'INITIATED') throw closedBeforeCheckout();
-  const gateway = gatewayOf(deps, attempt.gateway);
+  const gateway = gatewayOfAttempt(deps, attempt);
   const started = await gateway.start({ paymentRef: attempt.paymentRef, amount: attempt.amount, currency: attempt.currency, expiresAt: attempt.expiresAt });
   const stored = await em.fork().nativeUpdate(
     PaymentAttempt,
@@ -200,7 +201,7 @@ const closedBeforeCheckout = () => conflict('This payment attempt was closed bef
 function startedPayment(attempt: PaymentAttempt, paymentUrl: string, deps: PaymentDeps): StartedPayment {
   return {
     paymentUrl,
-    gateway: gatewayOf(deps, attempt.gateway).name,
+    gateway: gatewayOfAttempt(deps, attempt).name,
     paymentRef: attempt.paymentRef,
     amount: attempt.amount,
     currency: attempt.currency,

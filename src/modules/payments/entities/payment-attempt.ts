@@ -27,7 +27,7 @@ export class PaymentAttempt extends UpdatableEntity {
   [OptionalProps]?:
     | 'id' | 'status' | 'group' | 'returnUrl' | 'completedAt' | 'closedReason' | 'supersededBy' | 'gatewayTransactionId'
     | 'gatewayConfirmedAt' | 'failureReason' | 'refundAmount' | 'refundReason' | 'refundedAt' | 'refundNote' | 'lastCheckedAt'
-    | 'providerRef' | 'checkoutUrl' | 'createdAt' | 'updatedAt' | 'nextCheckAt' | 'checkCount' | 'providerReversal' | 'providerReversalAt';
+    | 'provider' | 'providerRef' | 'checkoutUrl' | 'createdAt' | 'updatedAt' | 'nextCheckAt' | 'checkCount' | 'providerReversal' | 'providerReversalAt';
 
   /** `<orderRef>-<epochMillis>` or `<groupRef>-<epochMillis>`; an opaque key everywhere else. */
   @Property({ type: 'text', unique: true }) paymentRef!: string;
@@ -43,6 +43,12 @@ export class PaymentAttempt extends UpdatableEntity {
    * word as the final one (gatewayConfirmedAt), so no gateway is ever asked about them.
    */
   @Enum({ items: ['card_gateway', 'wallet_gateway', 'cash'], type: 'text' }) gateway!: PaymentMethod;
+
+  /**
+   * The provider that took the payment (sandbox, khalti, esewa); null for cash. Lookups, voids and
+   * refunds go to it, whatever CARD_GATEWAY_PROVIDER / WALLET_GATEWAY_PROVIDER say today.
+   */
+  @Property({ type: 'text', nullable: true }) provider?: string | null;
 
   /**
    * REFUND_PENDING: the gateway captured money that paid none of the orders (a late capture after

@@ -102,7 +102,17 @@ export interface PaymentGateway {
   refund(request: RefundRequest): Promise<GatewayRefund>;
 }
 
-export type GatewayRegistry = ReadonlyMap<GatewayName, PaymentGateway>;
+/**
+ * The gateway adapters of a process: `get` is the one that takes new payments of a gateway (its
+ * configured provider); `of` is the one of a named provider, for the payments it took before the
+ * setting changed (lookups and refunds follow the attempt, not today's setting).
+ */
+export interface GatewayRegistry {
+  get(name: GatewayName): PaymentGateway | undefined;
+  of(name: GatewayName, provider: string): PaymentGateway | undefined;
+  /** How many adapters there are, of any provider: none, and no payment is ever looked up. */
+  readonly size: number;
+}
 
 /** One refund to make at the provider, for (part of) a captured payment. */
 export interface RefundRequest {
