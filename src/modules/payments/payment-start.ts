@@ -38,7 +38,7 @@ export async function startOrderPayment(em: EntityManager, principal: Principal,
   checkReturnUrl(input, deps);
   const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true, populate: [] });
-    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl };
+    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl, customerMobile: input.customerMobile };
     const previous = await replay(facts);
     if (previous) return previous;
     assertPayable(order);
@@ -53,7 +53,7 @@ export async function startGroupPayment(em: EntityManager, principal: Principal,
   checkReturnUrl(input, deps);
   const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true });
-    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl };
+    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl, customerMobile: input.customerMobile };
     const previous = await replay(facts);
     if (previous) return previous;
     const payable = orders.filter((order) => order.status === OrderStatus.Pending && order.settlementType === SettlementType.Online);
@@ -157,6 +157,7 @@ async function createAttempt(tx: EntityManager, { principal, facts, ownerRef, or
     amount: orders.reduce((sum, order) => sum + order.totalAmount, 0),
     currency: present(orders[0], 'an order of the attempt').currency,
     returnUrl: facts.returnUrl,
+    customerMobile: facts.customerMobile,
     idempotencyKey: idempotencyKey.toLowerCase(),
     requestFingerprint: payRequestFingerprint(facts),
     expiresAt: new Date(millis + deps.payments.attemptTtlMinutes * 60_000),
@@ -181,7 +182,7 @@ async function withCheckout(em: EntityManager, attempt: PaymentAttempt, deps: Pa
   if (attempt.checkoutUrl) return startedPayment(attempt, attempt.checkoutUrl, deps);
   if (attempt.status !== 'INITIATED') throw closedBeforeCheckout();
   const gateway = gatewayOfAttempt(deps, attempt);
-  const started = await gateway.start({ paymentRef: attempt.paymentRef, amount: attempt.amount, currency: attempt.currency, expiresAt: attempt.expiresAt });
+  const started = await gateway.start({ paymentRef: attempt.paymentRef, amount: attempt.amount, currency: attempt.currency, expiresAt: attempt.expiresAt, customerMobile: attempt.customerMobile });
   const stored = await em.fork().nativeUpdate(
     PaymentAttempt,
     { id: attempt.id, checkoutUrl: null, status: 'INITIATED' },

@@ -72,7 +72,7 @@ async function executeRefund(em: EntityManager, refundId: string, tries: number,
       const before = await read.find(Refund, { attempt: attempt.id, status: 'SUCCEEDED', id: { $ne: refund.id } }, { fields: ['amount'] });
       answer = await gateway.refund({
         refundRef: refund.refundRef,
-        payment: { paymentRef: attempt.paymentRef, providerRef: attempt.providerRef, amount: attempt.amount, currency: attempt.currency, gatewayTransactionId: attempt.gatewayTransactionId },
+        payment: { paymentRef: attempt.paymentRef, providerRef: attempt.providerRef, amount: attempt.amount, currency: attempt.currency, gatewayTransactionId: attempt.gatewayTransactionId, customerMobile: attempt.customerMobile },
         amount: refund.amount,
         retry: tries > 1,
         refundedBefore: before.reduce((sum, other) => sum + other.amount, 0),
@@ -105,7 +105,8 @@ async function recordOutcome(em: EntityManager, refundId: string, answer: Gatewa
       return 'succeeded';
     }
     refund.nextTryAt = null;
-    if (answer.kind === 'MANUAL') {
+    // A refund the provider needs the customer's mobile for is a person's work, never a failure.
+    if (answer.kind === 'MANUAL' || answer.kind === 'NEEDS_CUSTOMER_MOBILE') {
       refund.status = 'MANUAL';
       refund.lastError = answer.why;
       recordAudit(tx, { actor: 'refund-executor', action: 'REFUND_MANUAL', order: refund.order, at: now, details: refundAuditDetails(refund) });

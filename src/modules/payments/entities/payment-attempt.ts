@@ -27,7 +27,7 @@ export class PaymentAttempt extends UpdatableEntity {
   [OptionalProps]?:
     | 'id' | 'status' | 'group' | 'returnUrl' | 'completedAt' | 'closedReason' | 'supersededBy' | 'gatewayTransactionId'
     | 'gatewayConfirmedAt' | 'failureReason' | 'refundAmount' | 'refundReason' | 'refundedAt' | 'refundNote' | 'lastCheckedAt'
-    | 'provider' | 'providerRef' | 'checkoutUrl' | 'createdAt' | 'updatedAt' | 'nextCheckAt' | 'checkCount' | 'providerReversal' | 'providerReversalAt';
+    | 'provider' | 'customerMobile' | 'providerRef' | 'checkoutUrl' | 'createdAt' | 'updatedAt' | 'nextCheckAt' | 'checkCount' | 'providerReversal' | 'providerReversalAt';
 
   /** `<orderRef>-<epochMillis>` or `<groupRef>-<epochMillis>`; an opaque key everywhere else. */
   @Property({ type: 'text', unique: true }) paymentRef!: string;
@@ -62,6 +62,9 @@ export class PaymentAttempt extends UpdatableEntity {
   @Property({ type: 'text' }) currency!: string;
 
   @Property({ type: 'text', nullable: true }) returnUrl?: string;
+
+  /** The pay request's `customerMobile`: Khalti's customer phone, and the account a bank-funded Khalti payment is refunded to. */
+  @Property({ type: 'text', nullable: true }) customerMobile?: string | null;
 
   /** The provider's own reference for the checkout (Khalti's pidx), once its start answered. */
   @Property({ type: 'text', nullable: true }) providerRef?: string;

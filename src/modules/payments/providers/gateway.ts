@@ -52,9 +52,10 @@ export interface PaymentAtGateway {
   currency: string;
 }
 
-/** What a checkout needs to begin: the payment and when our attempt stops taking it. */
+/** What a checkout needs to begin: the payment, when our attempt stops taking it, and the customer's mobile when the partner gave it. */
 export interface CheckoutRequest extends PaymentAtGateway {
   expiresAt: Date;
+  customerMobile?: string | null;
 }
 
 /** Where the customer's browser goes, and the provider's reference to store with the attempt. */
@@ -118,7 +119,7 @@ export interface GatewayRegistry {
 export interface RefundRequest {
   /** Our refund reference: the provider's idempotency key where it takes one. */
   refundRef: string;
-  payment: PaymentAtGateway & { gatewayTransactionId?: string | null };
+  payment: PaymentAtGateway & { gatewayTransactionId?: string | null; customerMobile?: string | null };
   /** What goes back, in minor units (paisa); may be less than the payment (a partial refund). */
   amount: Minor;
   /** Whether this refund was tried before with an unknown outcome: the adapter looks before it refunds again. */
@@ -131,10 +132,16 @@ export interface RefundRequest {
  * Answer of a refund request:
  * - REFUNDED: the money went back (now, or on an earlier try a lookup found);
  * - MANUAL: the provider has no refund API, an operator refunds in its portal and confirms;
- * - REFUSED: the provider refused for good (the reason is kept for the operator).
+ * - REFUSED: the provider refused for good (the reason is kept for the operator);
+ * - NEEDS_CUSTOMER_MOBILE: the provider refunds this payment only with the customer's mobile
+ *   (Khalti, bank-funded), which the pay request did not give: an operator refunds by hand.
  * A provider that is unavailable throws ProviderUnavailableError: the refund is tried again later.
  */
-export type GatewayRefund = { kind: 'REFUNDED'; providerRefundRef: string } | { kind: 'MANUAL'; why: string } | { kind: 'REFUSED'; reason: string };
+export type GatewayRefund =
+  | { kind: 'REFUNDED'; providerRefundRef: string }
+  | { kind: 'MANUAL'; why: string }
+  | { kind: 'REFUSED'; reason: string }
+  | { kind: 'NEEDS_CUSTOMER_MOBILE'; why: string };
 
 /** The void answer of a gateway that cannot void: what its lookup says. */
 export function voidFromLookup(lookup: GatewayLookup): GatewayVoid {
