@@ -11,7 +11,7 @@ import { sample } from '../support/metrics-sample';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { groupPayPath, ledgerOf, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL } from '../support/payment-fixtures';
-import { deliverReturn, esewaFormOf, khaltiCheckout } from '../support/provider-browser';
+import { deliverReturn, esewaCheckout, esewaFormOf, khaltiCheckout } from '../support/provider-browser';
 import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
 import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
 import { simulatedProvidersEnv } from '../simulators/simulator-server';
@@ -255,6 +255,20 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
     // Found once: later passes record nothing more.
     await pass(new Date(paidAt.getTime() + 3 * DAY));
     expect(await refundsOf(order.orderId)).toHaveLength(1);
+  });
+
+  it('when eSewa answers CANCELED ("Canceled/Reversed from eSewa side") for a paid payment, then it is a full reversal: a refund SUCCEEDED is recorded and the order is cancelled (PAYMENT_REVERSED)', async () => {
+    const order = await placeOrder(server, client, partner);
+    const started = await startPay(order.orderRef, 'wallet_gateway');
+    expect((await deliverReturn(client, await esewaCheckout(started.paymentUrl, 'pay'))).status).toBe(303);
+    expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PAID' });
+    const paidAt = (await attemptOf(started.paymentRef)).completedAt!;
+    esewa.reverseAtEsewa(started.paymentRef);
+    expect(await pass(new Date(paidAt.getTime() + 2 * HOUR))).toMatchObject({ REVERSED: 1 });
+    expect(await attemptOf(started.paymentRef)).toMatchObject({ status: 'REFUNDED', refundReason: 'PAYMENT_REVERSED', providerReversal: 'FULL' });
+    expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED' });
+    expect(await refundsOf(order.orderId)).toEqual([expect.objectContaining({ cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 4500_00, provider: 'esewa' })]);
+    expect(await eventsOf(order.orderRef)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'order.cancelled', data: expect.objectContaining({ reason: 'PAYMENT_REVERSED' }) })]));
   });
 
   it('when a group payment is refunded in full at Khalti, then each order gets its share back as a refund and each is cancelled', async () => {

@@ -41,7 +41,7 @@ describe('eSewa ePay v2 wire format', () => {
   it('maps status-check statuses: COMPLETE, CANCELED and FULL_REFUND are final; the rest are not', () => {
     const body = (status: string) => ({ product_code: 'EPAYTEST', transaction_uuid: payment.paymentRef, total_amount: 4500.0, status, ref_id: '0001TS9' });
     expect(statusOutcome(body('COMPLETE'), payment, 'EPAYTEST', now)).toMatchObject({ kind: 'FINAL', report: { status: 'SUCCESS', amount: 450000, gatewayTransactionId: '0001TS9' } });
-    expect(statusOutcome(body('CANCELED'), payment, 'EPAYTEST', now)).toMatchObject({ kind: 'FINAL', report: { status: 'CANCELLED' } });
+    expect(statusOutcome(body('CANCELED'), payment, 'EPAYTEST', now)).toMatchObject({ kind: 'FINAL', report: { status: 'CANCELLED' }, reversal: 'FULL' });
     expect(statusOutcome(body('FULL_REFUND'), payment, 'EPAYTEST', now)).toMatchObject({ kind: 'FINAL', report: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER' }, reversal: 'FULL' });
     expect(statusOutcome(body('PARTIAL_REFUND'), payment, 'EPAYTEST', now)).toEqual({ kind: 'OPEN', status: 'PARTIAL_REFUND', warn: true, reversal: 'PARTIAL' });
     expect(statusOutcome(body('PENDING'), payment, 'EPAYTEST', now)).toEqual({ kind: 'OPEN', status: 'PENDING', warn: false });

@@ -26,8 +26,8 @@ export interface GatewayReport {
  * Answer of a server-side status lookup: a final word, or nothing decided yet. `confirmed` marks
  * a word the provider gave us server to server (a lookup): asking twice is not a replay attack.
  * `reversal` says the provider gave money of this payment back on its own (a refund in its
- * portal, a reversal): FULL comes with the final word FAILED (`REFUNDED_BY_PROVIDER`), PARTIAL
- * with no final word. For a payment we had recorded as captured, the payment watch records it as
+ * portal, a reversal): FULL comes with a final word that is no capture (Khalti `Refunded`,
+ * eSewa `FULL_REFUND` or `CANCELED`), PARTIAL with no final word. For a payment we had recorded as captured, the payment watch records it as
  * a refund; for one we had not, a full one means the capture never paid anything.
  */
 export type GatewayLookup =

@@ -45,10 +45,14 @@ export function parseEsewaData(json: string): unknown {
     typeof value === 'number' && typeof context?.source === 'string' ? context.source : value);
 }
 
-/** Status-check statuses: COMPLETE, PENDING, FULL_REFUND, PARTIAL_REFUND, AMBIGUOUS, NOT_FOUND, CANCELED. */
+/**
+ * Status-check statuses: COMPLETE, PENDING, FULL_REFUND, PARTIAL_REFUND, AMBIGUOUS, NOT_FOUND,
+ * CANCELED. CANCELED is "Canceled/Reversed from eSewa side": before a capture the customer
+ * cancelled, after one eSewa took the payment back, a full reversal like FULL_REFUND.
+ */
 const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'> & { reversal?: ProviderReversalKind }> = {
   COMPLETE: { status: 'SUCCESS' },
-  CANCELED: { status: 'CANCELLED', reason: 'CANCELLED_AT_PROVIDER' },
+  CANCELED: { status: 'CANCELLED', reason: 'CANCELLED_AT_PROVIDER', reversal: 'FULL' },
   FULL_REFUND: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER', reversal: 'FULL' },
 };
 
