@@ -13,6 +13,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { groupPayPath, ledgerOf, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL } from '../support/payment-fixtures';
 import { deliverReturn, esewaCheckout, esewaFormOf, khaltiCheckout } from '../support/provider-browser';
 import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
+import { ESEWA_ABANDONED_AFTER_MS } from '../../src/modules/payments/providers/esewa/esewa-wire';
 import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
 import { simulatedProvidersEnv } from '../simulators/simulator-server';
 import { useTestServer } from '../support/test-server';
@@ -171,6 +172,29 @@ describe('undecided payments are watched until the provider decides', () => {
     await followSchedule(started.paymentRef, new Date(t0.getTime() + HOUR), new Date(t0.getTime() + 4 * DAY));
     expect(esewa.byUuid(started.paymentRef).status).toBe('COMPLETE');
     expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS' });
+  });
+
+  it('when an eSewa checkout was abandoned (eSewa answers NOT_FOUND an hour after our form closed), then the attempt ends EXPIRED quietly and the watch stops, with no line for an operator', async () => {
+    const order = await placeOrder(server, client, partner);
+    const started = await startPay(order.orderRef, 'wallet_gateway');
+    expect((await esewaFormOf(started.paymentUrl)).status).toBe(200); // the customer saw our form page and went away
+    const closedAt = new Date(Date.now() - ESEWA_ABANDONED_AFTER_MS - 60_000);
+    await server.orm.em.fork().nativeUpdate(PaymentAttempt, { paymentRef: started.paymentRef }, { expiresAt: closedAt, createdAt: new Date(closedAt.getTime() - 15 * 60_000) });
+    await pass(new Date());
+    expect(await attemptOf(started.paymentRef)).toMatchObject({ status: 'EXPIRED', gatewayConfirmedAt: expect.any(Date), nextCheckAt: null });
+    const checks = esewa.statusCalls.get(started.paymentRef);
+    // Out of the watch: no pass asks about it again, so none can give up on it with an operator's line.
+    await pass(new Date(Date.now() + 8 * DAY));
+    expect(esewa.statusCalls.get(started.paymentRef)).toBe(checks);
+    expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'EXPIRED' });
+  });
+
+  it('when eSewa answers NOT_FOUND while our form may still be posted, then the attempt stays undecided and watched', async () => {
+    const order = await placeOrder(server, client, partner);
+    const started = await startPay(order.orderRef, 'wallet_gateway');
+    await server.orm.em.fork().nativeUpdate(PaymentAttempt, { paymentRef: started.paymentRef }, { expiresAt: new Date(Date.now() - 60_000) });
+    await pass(new Date());
+    expect(await attemptOf(started.paymentRef)).toMatchObject({ status: 'EXPIRED', gatewayConfirmedAt: null, nextCheckAt: expect.any(Date) });
   });
 
   it('when the order was paid by a newer attempt meanwhile, then the late eSewa capture is owed back (REFUND_PENDING), never a second payment', async () => {

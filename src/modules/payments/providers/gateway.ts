@@ -50,6 +50,8 @@ export interface PaymentAtGateway {
   providerRef?: string | null;
   amount: Minor;
   currency: string;
+  /** When our attempt stopped handing out its checkout (eSewa: our form page), when the caller knows it. */
+  expiresAt?: Date;
 }
 
 /** What a checkout needs to begin: the payment, when our attempt stops taking it, and the customer's mobile when the partner gave it. */

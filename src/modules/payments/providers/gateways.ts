@@ -51,8 +51,7 @@ export function createGateways(config: { payments: PaymentConfig; dataDir: strin
     }
     if (payments.esewa) {
       const gateway = new EsewaGateway(name, payments.esewa, { checkoutPage: (g, ref) => `${baseUrl()}${esewaCheckoutPath(g, ref)}`, returnUrl: returnUrl(name) }, policy);
-      // Its form page stays served after a switch: a checkout handed out before may still be paid until it closes.
-      esewa.set(name, gateway);
+      if (payments.providers[name] === 'esewa') esewa.set(name, gateway);
       made.push(gateway);
     }
     for (const gateway of made) {

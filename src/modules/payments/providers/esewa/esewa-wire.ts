@@ -57,8 +57,8 @@ const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'> & { reversa
 };
 
 /**
- * NOT_FOUND (the session ended at eSewa) is not final for us: our signed form can still be
- * posted until the attempt closes, so a capture may follow. AMBIGUOUS and PARTIAL_REFUND need an
+ * NOT_FOUND (the session ended at eSewa) is not final for us while our signed form can still be
+ * posted, so a capture may follow (see abandonedCheckout). AMBIGUOUS and PARTIAL_REFUND need an
  * operator and are logged.
  */
 const NEEDS_OPERATOR = new Set(['AMBIGUOUS', 'PARTIAL_REFUND']);
@@ -75,4 +75,23 @@ export function statusOutcome(body: Record<string, unknown>, payment: PaymentAtG
   const amount = minorFromEsewa(total);
   if (amount === undefined) return { kind: 'UNREADABLE', why: 'status check without a readable total_amount' };
   return finalOutcome(payment, word, amount, typeof refId === 'string' && refId !== '' ? refId : `uuid:${payment.paymentRef}`, now);
+}
+
+/**
+ * How long after our form page stopped handing out the signed form a NOT_FOUND becomes final: a
+ * form a browser loaded just before the close may still be posted for a while (eSewa then knows
+ * the transaction, PENDING at least), never this long after.
+ */
+export const ESEWA_ABANDONED_AFTER_MS = 60 * 60_000;
+
+/**
+ * A checkout nobody took to eSewa: eSewa has no transaction for it (NOT_FOUND), and our form
+ * closed more than ESEWA_ABANDONED_AFTER_MS ago. It ends EXPIRED, quietly, like Khalti's
+ * `Expired`, instead of being asked about for PROVIDER_DECISION_WATCH_DAYS and then handed to an
+ * operator as a payment eSewa never decided.
+ */
+export function abandonedCheckout(outcome: ProviderOutcome, payment: PaymentAtGateway, now: Date): ProviderOutcome {
+  if (outcome.kind !== 'OPEN' || outcome.status !== 'NOT_FOUND' || !payment.expiresAt) return outcome;
+  if (now.getTime() < payment.expiresAt.getTime() + ESEWA_ABANDONED_AFTER_MS) return outcome;
+  return finalOutcome(payment, { status: 'EXPIRED', reason: 'NOT_STARTED_AT_PROVIDER' }, payment.amount, `uuid:${payment.paymentRef}`, now);
 }
