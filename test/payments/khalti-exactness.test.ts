@@ -65,6 +65,23 @@ describe('the pay request takes the customer’s mobile', () => {
   });
 });
 
+describe('the checkout window', () => {
+  it('when a payment starts on Khalti, then the attempt stays open as long as Khalti\'s 60-minute link takes money, while an eSewa attempt keeps PAYMENT_ATTEMPT_TTL_MINUTES', async () => {
+    const onKhalti = await placeOrder(server, client, partner);
+    const khaltiStart = await pay(client, partner, onKhalti.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
+    const link = khalti.byOrder(khaltiStart.body.data.paymentRef);
+    const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: khaltiStart.body.data.paymentRef });
+    expect(new Date(khaltiStart.body.data.expiresAt).getTime()).toBe(attempt.expiresAt.getTime());
+    expect(attempt.expiresAt.getTime()).toBeGreaterThanOrEqual(link.expiresAt);
+    expect(attempt.expiresAt.getTime() - attempt.createdAt.getTime()).toBeGreaterThanOrEqual(60 * 60_000);
+
+    const onEsewa = await placeOrder(server, client, partner);
+    const esewaStart = await pay(client, partner, onEsewa.orderRef, { gateway: 'wallet_gateway', returnUrl: RETURN_URL });
+    const esewaAttempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: esewaStart.body.data.paymentRef });
+    expect(esewaAttempt.expiresAt.getTime() - esewaAttempt.createdAt.getTime()).toBe(15 * 60_000);
+  });
+});
+
 describe('Khalti refunds of bank-funded payments', () => {
   it('when a bank-funded payment came with customerMobile, then its refund sends that mobile and succeeds', async () => {
     const order = await placeOrder(server, client, partner);

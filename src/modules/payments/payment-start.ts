@@ -160,7 +160,7 @@ async function createAttempt(tx: EntityManager, { principal, facts, ownerRef, or
     customerMobile: facts.customerMobile,
     idempotencyKey: idempotencyKey.toLowerCase(),
     requestFingerprint: payRequestFingerprint(facts),
-    expiresAt: new Date(millis + deps.payments.attemptTtlMinutes * 60_000),
+    expiresAt: new Date(millis + Math.max(deps.payments.attemptTtlMinutes, gateway.checkoutMinutes ?? 0) * 60_000),
     createdAt,
     updatedAt: createdAt,
   });
@@ -183,12 +183,15 @@ async function withCheckout(em: EntityManager, attempt: PaymentAttempt, deps: Pa
   if (attempt.status !== 'INITIATED') throw closedBeforeCheckout();
   const gateway = gatewayOfAttempt(deps, attempt);
   const started = await gateway.start({ paymentRef: attempt.paymentRef, amount: attempt.amount, currency: attempt.currency, expiresAt: attempt.expiresAt, customerMobile: attempt.customerMobile });
+  // A page prepared late (a retry with the same key after the provider did not answer) takes money late too: the attempt stays open as long.
+  const expiresAt = started.expiresAt && started.expiresAt > attempt.expiresAt ? started.expiresAt : attempt.expiresAt;
   const stored = await em.fork().nativeUpdate(
     PaymentAttempt,
     { id: attempt.id, checkoutUrl: null, status: 'INITIATED' },
-    { checkoutUrl: started.paymentUrl, ...(started.providerRef ? { providerRef: started.providerRef } : {}) },
+    { checkoutUrl: started.paymentUrl, expiresAt, ...(started.providerRef ? { providerRef: started.providerRef } : {}) },
   );
   if (stored === 1) {
+    attempt.expiresAt = expiresAt;
     deps.logger.info({ paymentRef: attempt.paymentRef, gateway: gateway.name, provider: gateway.provider }, 'payment checkout prepared');
     return startedPayment(attempt, started.paymentUrl, deps);
   }

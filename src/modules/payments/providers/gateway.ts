@@ -60,10 +60,14 @@ export interface CheckoutRequest extends PaymentAtGateway {
   customerMobile?: string | null;
 }
 
-/** Where the customer's browser goes, and the provider's reference to store with the attempt. */
+/**
+ * Where the customer's browser goes, the provider's reference to store with the attempt, and
+ * until when the provider's page takes money when it said so (Khalti's `expires_at`).
+ */
 export interface StartedCheckout {
   paymentUrl: string;
   providerRef?: string;
+  expiresAt?: Date;
 }
 
 /** The query string of a browser return, as the provider (or a forger) wrote it. */
@@ -83,6 +87,12 @@ export interface PaymentGateway {
   readonly name: GatewayName;
   /** The provider behind the gateway, for logs and metrics: sandbox, khalti or esewa. */
   readonly provider: string;
+  /**
+   * How long the provider's own checkout page takes money once prepared (Khalti's link: 60
+   * minutes), when it is longer than ours could be: an attempt stays open at least this long,
+   * so a customer paying on that page in time is never a late capture.
+   */
+  readonly checkoutMinutes?: number;
   /** Prepares the checkout (Khalti: initiate) and returns the page the customer's browser is sent to. */
   start(payment: CheckoutRequest): Promise<StartedCheckout>;
   /**

@@ -21,6 +21,10 @@ export class KhaltiGateway implements PaymentGateway {
   readonly provider = PROVIDER;
   private readonly returnLookups = new ReturnLookupCache();
 
+  get checkoutMinutes(): number {
+    return this.settings.linkMinutes;
+  }
+
   constructor(
     readonly name: GatewayName,
     private readonly settings: KhaltiSettings,
@@ -43,7 +47,8 @@ export class KhaltiGateway implements PaymentGateway {
       this.policy.logger.error({ provider: PROVIDER, status: answer.status, errorKey: body.error_key, paymentRef: payment.paymentRef }, 'Khalti refused the payment initiation');
       throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `initiate answered HTTP ${answer.status}`);
     }
-    return { paymentUrl: body.payment_url, providerRef: body.pidx };
+    const expiresAt = typeof body.expires_at === 'string' ? new Date(body.expires_at) : undefined;
+    return { paymentUrl: body.payment_url, providerRef: body.pidx, ...(expiresAt && !Number.isNaN(expiresAt.getTime()) && { expiresAt }) };
   }
 
   async confirmReturn(query: ReturnQuery, payment: PaymentAtGateway): Promise<GatewayLookup> {
