@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { Refund } from '../../src/modules/payments/entities/refund';
 import { backfillAttemptProviders } from '../../src/modules/payments/attempt-provider-backfill';
+import { gatewayOfAttempt } from '../../src/modules/payments/payment-deps';
+import { ProviderUnavailableError } from '../../src/kernel/errors';
 import type { RunningServer } from '../../src/server';
 import { ApiClient } from '../support/http-client';
 import { ORDERS } from '../support/order-fixtures';
@@ -78,6 +80,13 @@ describe('the provider of a payment attempt', () => {
     const fresh = await placeOrder(after.server, after.client, partner);
     const freshStart = (await pay(after.client, partner, fresh.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL })).body.data;
     expect(await attemptOf(freshStart.paymentRef)).toMatchObject({ gateway: 'card_gateway', provider: 'esewa' });
+  });
+
+  it('when the provider that took an attempt has no settings any more, then asking about it is a provider-unavailable answer, never a question to the gateway\'s provider of today', () => {
+    const today = server.payments.gateways.get('card_gateway');
+    const registry = { get: () => today, of: () => undefined, size: 1 };
+    expect(() => gatewayOfAttempt({ gateways: registry }, { gateway: 'card_gateway', provider: 'khalti' })).toThrow(ProviderUnavailableError);
+    expect(gatewayOfAttempt({ gateways: registry }, { gateway: 'card_gateway', provider: null })).toBe(today);
   });
 
   it('when attempts made before providers were recorded are back-filled, then each takes the provider configured for its gateway, and a named one keeps its own', async () => {
