@@ -56,6 +56,15 @@ describe('the pay request takes the customer’s mobile', () => {
     expect(await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef })).toMatchObject({ customerMobile: payer, provider: 'khalti' });
   });
 
+  it('when a pay request is retried with its Idempotency-Key and another customerMobile, then it is a 409, and with the same one the same attempt', async () => {
+    const order = await placeOrder(server, client, partner);
+    const key = randomUUID();
+    const first = await pay(client, partner, order.orderRef, { gateway: 'card_gateway', customerMobile: payer }, key);
+    expect(first.status).toBe(200);
+    expect((await pay(client, partner, order.orderRef, { gateway: 'card_gateway', customerMobile: payer }, key)).body.data.paymentRef).toBe(first.body.data.paymentRef);
+    expect((await pay(client, partner, order.orderRef, { gateway: 'card_gateway', customerMobile: '9851234567' }, key)).status).toBe(409);
+  });
+
   it.each(['+9779801234567', '980123456', '1234567890', '98012345678'])('when customerMobile is %s, then the pay request is refused with a 400 naming the field and no attempt is written', async (mobile) => {
     const order = await placeOrder(server, client, partner);
     const response = await pay(client, partner, order.orderRef, { gateway: 'card_gateway', customerMobile: mobile });
