@@ -2820,6 +2820,16 @@ export interface components {
         };
         /** @description Starts a hosted online payment. */
         PayRequest: {
+            /**
+             * @description The paying customer's mobile number (10 digits, no country code), optional. Where the
+             *     gateway is served by Khalti it is passed to Khalti as the customer's phone and kept with the
+             *     payment: Khalti refunds a payment funded from a bank account (e-banking, mobile banking,
+             *     connectIPS, card) only to the Khalti account of that mobile number. Without it such a
+             *     refund cannot be made through Khalti's API: it is left `MANUAL` for the operator, who
+             *     refunds by hand. Part of the request the `Idempotency-Key` is bound to.
+             * @example 9801234567
+             */
+            customerMobile?: string;
             gateway: components["schemas"]["Gateway"];
             /**
              * Format: uri

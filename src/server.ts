@@ -11,7 +11,7 @@ import { openDatabase, type DatabaseHandle } from './kernel/db/database';
 import { initOrm } from './database';
 import { migrate, type Orm } from './kernel/db/orm';
 import { seed } from './modules/partners';
-import { createGateways, documentAllowingHttpReturnUrl, type Gateways } from './modules/payments';
+import { backfillAttemptProviders, createGateways, documentAllowingHttpReturnUrl, type Gateways } from './modules/payments';
 import { sandboxCheckoutRouter } from './modules/payments';
 import { esewaCheckoutRouter } from './modules/payments';
 import { AggregatorRegistry } from 'prom-client';
@@ -310,6 +310,7 @@ async function exposeMetrics(config: Config, metrics: Metrics, logger: Logger): 
 
 export async function prepare(orm: Orm, config: Config): Promise<void> {
   await migrate(orm);
+  await backfillAttemptProviders(orm.em.fork(), config.payments);
   await seed(orm.em.fork(), { refreshCatalogue: !config.isProduction, demoPartners: config.seedDemoData });
   if (config.isProduction) await refuseActiveDemoData(orm.em.fork());
 }

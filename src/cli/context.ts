@@ -6,7 +6,7 @@ import { openDatabase } from '../kernel/db/database';
 import { initOrm } from '../database';
 import { migrate } from '../kernel/db/orm';
 import { seed } from '../modules/partners';
-import { createGateways } from '../modules/payments';
+import { backfillAttemptProviders, createGateways } from '../modules/payments';
 import { createLogger } from '../kernel/logging/logger';
 import type { PaymentDeps } from '../modules/payments';
 import { printableJson, printableLines } from './terminal-text';
@@ -52,6 +52,7 @@ export async function withDatabase<T>(work: (em: EntityManager) => Promise<T>): 
   const orm = await initOrm(database.url, 2);
   try {
     await migrate(orm);
+    await backfillAttemptProviders(orm.em.fork(), config.payments);
     await seed(orm.em.fork(), { refreshCatalogue: false, demoPartners: config.seedDemoData });
     return await work(orm.em.fork());
   } finally {

@@ -11,8 +11,9 @@ import { sample } from '../support/metrics-sample';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { groupPayPath, ledgerOf, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL } from '../support/payment-fixtures';
-import { deliverReturn, esewaFormOf, khaltiCheckout } from '../support/provider-browser';
+import { deliverReturn, esewaCheckout, esewaFormOf, khaltiCheckout } from '../support/provider-browser';
 import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
+import { ESEWA_ABANDONED_AFTER_MS } from '../../src/modules/payments/providers/esewa/esewa-wire';
 import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
 import { simulatedProvidersEnv } from '../simulators/simulator-server';
 import { useTestServer } from '../support/test-server';
@@ -173,6 +174,29 @@ describe('undecided payments are watched until the provider decides', () => {
     expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS' });
   });
 
+  it('when an eSewa checkout was abandoned (eSewa answers NOT_FOUND an hour after our form closed), then the attempt ends EXPIRED quietly and the watch stops, with no line for an operator', async () => {
+    const order = await placeOrder(server, client, partner);
+    const started = await startPay(order.orderRef, 'wallet_gateway');
+    expect((await esewaFormOf(started.paymentUrl)).status).toBe(200); // the customer saw our form page and went away
+    const closedAt = new Date(Date.now() - ESEWA_ABANDONED_AFTER_MS - 60_000);
+    await server.orm.em.fork().nativeUpdate(PaymentAttempt, { paymentRef: started.paymentRef }, { expiresAt: closedAt, createdAt: new Date(closedAt.getTime() - 15 * 60_000) });
+    await pass(new Date());
+    expect(await attemptOf(started.paymentRef)).toMatchObject({ status: 'EXPIRED', gatewayConfirmedAt: expect.any(Date), nextCheckAt: null });
+    const checks = esewa.statusCalls.get(started.paymentRef);
+    // Out of the watch: no pass asks about it again, so none can give up on it with an operator's line.
+    await pass(new Date(Date.now() + 8 * DAY));
+    expect(esewa.statusCalls.get(started.paymentRef)).toBe(checks);
+    expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'EXPIRED' });
+  });
+
+  it('when eSewa answers NOT_FOUND while our form may still be posted, then the attempt stays undecided and watched', async () => {
+    const order = await placeOrder(server, client, partner);
+    const started = await startPay(order.orderRef, 'wallet_gateway');
+    await server.orm.em.fork().nativeUpdate(PaymentAttempt, { paymentRef: started.paymentRef }, { expiresAt: new Date(Date.now() - 60_000) });
+    await pass(new Date());
+    expect(await attemptOf(started.paymentRef)).toMatchObject({ status: 'EXPIRED', gatewayConfirmedAt: null, nextCheckAt: expect.any(Date) });
+  });
+
   it('when the order was paid by a newer attempt meanwhile, then the late eSewa capture is owed back (REFUND_PENDING), never a second payment', async () => {
     const order = await placeOrder(server, client, partner);
     const first = await startPay(order.orderRef, 'wallet_gateway');
@@ -255,6 +279,20 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
     // Found once: later passes record nothing more.
     await pass(new Date(paidAt.getTime() + 3 * DAY));
     expect(await refundsOf(order.orderId)).toHaveLength(1);
+  });
+
+  it('when eSewa answers CANCELED ("Canceled/Reversed from eSewa side") for a paid payment, then it is a full reversal: a refund SUCCEEDED is recorded and the order is cancelled (PAYMENT_REVERSED)', async () => {
+    const order = await placeOrder(server, client, partner);
+    const started = await startPay(order.orderRef, 'wallet_gateway');
+    expect((await deliverReturn(client, await esewaCheckout(started.paymentUrl, 'pay'))).status).toBe(303);
+    expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PAID' });
+    const paidAt = (await attemptOf(started.paymentRef)).completedAt!;
+    esewa.reverseAtEsewa(started.paymentRef);
+    expect(await pass(new Date(paidAt.getTime() + 2 * HOUR))).toMatchObject({ REVERSED: 1 });
+    expect(await attemptOf(started.paymentRef)).toMatchObject({ status: 'REFUNDED', refundReason: 'PAYMENT_REVERSED', providerReversal: 'FULL' });
+    expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED' });
+    expect(await refundsOf(order.orderId)).toEqual([expect.objectContaining({ cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 4500_00, provider: 'esewa' })]);
+    expect(await eventsOf(order.orderRef)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'order.cancelled', data: expect.objectContaining({ reason: 'PAYMENT_REVERSED' }) })]));
   });
 
   it('when a group payment is refunded in full at Khalti, then each order gets its share back as a refund and each is cancelled', async () => {

@@ -1,6 +1,6 @@
 import { esewaSignature, esewaSignatureMatches } from '../../src/modules/payments/providers/esewa/esewa-signature';
 import { minorFromEsewa, parseEsewaData, statusOutcome } from '../../src/modules/payments/providers/esewa/esewa-wire';
-import { lookupOutcome, returnProblem } from '../../src/modules/payments/providers/khalti/khalti-wire';
+import { lookupOutcome, returnProblem, transactionFunding } from '../../src/modules/payments/providers/khalti/khalti-wire';
 
 const UAT_SECRET = '8gBm/:&EnhH.1/q';
 const payment = { paymentRef: 'ORD-2026-000142-1789892411482', providerRef: 'bZQLD9wRVWo4CdESSfuSsB', amount: 450000, currency: 'NPR' };
@@ -41,7 +41,7 @@ describe('eSewa ePay v2 wire format', () => {
   it('maps status-check statuses: COMPLETE, CANCELED and FULL_REFUND are final; the rest are not', () => {
     const body = (status: string) => ({ product_code: 'EPAYTEST', transaction_uuid: payment.paymentRef, total_amount: 4500.0, status, ref_id: '0001TS9' });
     expect(statusOutcome(body('COMPLETE'), payment, 'EPAYTEST', now)).toMatchObject({ kind: 'FINAL', report: { status: 'SUCCESS', amount: 450000, gatewayTransactionId: '0001TS9' } });
-    expect(statusOutcome(body('CANCELED'), payment, 'EPAYTEST', now)).toMatchObject({ kind: 'FINAL', report: { status: 'CANCELLED' } });
+    expect(statusOutcome(body('CANCELED'), payment, 'EPAYTEST', now)).toMatchObject({ kind: 'FINAL', report: { status: 'CANCELLED' }, reversal: 'FULL' });
     expect(statusOutcome(body('FULL_REFUND'), payment, 'EPAYTEST', now)).toMatchObject({ kind: 'FINAL', report: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER' }, reversal: 'FULL' });
     expect(statusOutcome(body('PARTIAL_REFUND'), payment, 'EPAYTEST', now)).toEqual({ kind: 'OPEN', status: 'PARTIAL_REFUND', warn: true, reversal: 'PARTIAL' });
     expect(statusOutcome(body('PENDING'), payment, 'EPAYTEST', now)).toEqual({ kind: 'OPEN', status: 'PENDING', warn: false });
@@ -63,6 +63,22 @@ describe('Khalti ePayment wire format', () => {
     expect(lookupOutcome(body('Partially Refunded'), payment, now)).toEqual({ kind: 'OPEN', status: 'Partially Refunded', warn: true, reversal: 'PARTIAL' });
     expect(lookupOutcome({ ...body('Completed'), pidx: 'another' }, payment, now)).toMatchObject({ kind: 'UNREADABLE' });
     expect(lookupOutcome({ ...body('Completed'), total_amount: 4500.5 }, payment, now)).toMatchObject({ kind: 'UNREADABLE' });
+  });
+
+  it('reads a status in either of the spellings Khalti documents, and a Completed payment whose `refunded` is true as partly refunded', () => {
+    const body = (status: string, refunded = false) => ({ pidx: payment.providerRef, total_amount: 450000, status, transaction_id: 'GFq9PFS7b2iYvL8Lir9oXe', fee: 0, refunded });
+    const partial = { kind: 'OPEN', status: 'Partially Refunded', warn: true, reversal: 'PARTIAL' };
+    expect(lookupOutcome(body('Partially refunded', true), payment, now)).toEqual(partial);
+    expect(lookupOutcome(body('PARTIALLY REFUNDED', true), payment, now)).toEqual(partial);
+    expect(lookupOutcome(body('Completed', true), payment, now)).toEqual(partial);
+    expect(lookupOutcome(body('user canceled'), payment, now)).toMatchObject({ kind: 'FINAL', report: { status: 'CANCELLED' } });
+  });
+
+  it('tells a bank-funded payment from Khalti\'s transaction record: an ebanker, or a type other than a wallet payment', () => {
+    expect(transactionFunding({ type: { name: 'Wallet payment' }, ebanker: null })).toBe('WALLET');
+    expect(transactionFunding({ type: { name: 'Ebanking payment' }, ebanker: { name: 'Nabil Bank Limited' } })).toBe('BANK');
+    expect(transactionFunding({ type: { name: 'Mobile banking payment' }, ebanker: null })).toBe('BANK');
+    expect(transactionFunding({})).toBe('UNKNOWN');
   });
 
   it('refuses a return for another pidx, reference or amount before Khalti is asked', () => {

@@ -51,6 +51,8 @@ export interface EsewaSimulator extends SimulatorServer {
   completeAfterChecks(transactionUuid: string, checks: number, meanwhile?: 'PENDING' | 'AMBIGUOUS'): void;
   /** A refund made by eSewa for the merchant after the payment: FULL_REFUND or PARTIAL_REFUND. */
   refundAtEsewa(transactionUuid: string, kind: 'full' | 'partial'): void;
+  /** eSewa reverses a completed payment on its side: the status check answers CANCELED ("Canceled/Reversed from eSewa side"). */
+  reverseAtEsewa(transactionUuid: string): void;
   /** eSewa's signature over `fields`, for tests that forge or tamper with a return. */
   sign(fields: Record<string, string>, signedFieldNames: string, secret?: string): string;
 }
@@ -175,6 +177,11 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
       const transaction = simulator.byUuid(transactionUuid);
       if (transaction.status !== 'COMPLETE' && transaction.status !== 'PARTIAL_REFUND') throw new Error(`eSewa simulator: ${transactionUuid} is not a completed transaction`);
       transaction.status = kind === 'full' ? 'FULL_REFUND' : 'PARTIAL_REFUND';
+    },
+    reverseAtEsewa(transactionUuid: string): void {
+      const transaction = simulator.byUuid(transactionUuid);
+      if (transaction.status !== 'COMPLETE') throw new Error(`eSewa simulator: ${transactionUuid} is not a completed transaction`);
+      transaction.status = 'CANCELED';
     },
   });
   return simulator;

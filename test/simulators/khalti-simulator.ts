@@ -3,19 +3,31 @@ import { page, randomId, startSimulatorServer, type SimulatorServer } from './si
 
 /**
  * A loopback simulation of Khalti ePayment (KPG-2) as docs.khalti.com documents it:
- * - POST /api/v2/epayment/initiate/ (Authorization: Key <secret>; amount in paisa, at least 1000)
- *   -> { pidx, payment_url, expires_at, expires_in };
+ * - POST /api/v2/epayment/initiate/ (Authorization: Key <secret>; amount in paisa, at least 1000,
+ *   optional customer_info { name, email, phone }) -> { pidx, payment_url, expires_at, expires_in };
+ *   the link lives 60 minutes: an `Initiated` payment not paid by then is `Expired`;
  * - POST /api/v2/epayment/lookup/ { pidx } -> { pidx, total_amount, status, transaction_id, fee,
- *   refunded }; a pidx of another merchant (another key) is 404 { detail: "Not found." };
+ *   refunded }: `transaction_id` null until the payment completes, `refunded` true once any of its
+ *   money went back (through the API or the merchant portal), HTTP 400 with the same body for
+ *   `Expired` and `User canceled`, a partial refund spelt `partialSpelling` (Khalti's documents
+ *   write both "Partially Refunded" and "Partially refunded"); a pidx of another merchant
+ *   (another key) is 404 { detail: "Not found.", error_key: "validation_error" };
+ * - GET /api/v2/merchant-transaction/{transaction_id}/ (docs.khalti.com/api/transaction_details)
+ *   -> { idx, type: { name }, state: { name }, amount, fee_amount, refunded, ebanker, user }: type
+ *   "Wallet payment" and no ebanker for a wallet payment, "Ebanking payment" with its bank for a
+ *   bank-funded one;
  * - the hosted page GET/POST /?pidx=... (test Khalti IDs 9800000000-9800000005, MPIN 1111,
- *   OTP 987654), which returns the browser to return_url with pidx, txnId, amount, total_amount,
- *   status, mobile, tidx, purchase_order_id, purchase_order_name and transaction_id.
+ *   OTP 987654; `via` wallet or ebanking), which returns the browser to return_url with pidx,
+ *   txnId, amount, total_amount, status, mobile, tidx, purchase_order_id, purchase_order_name and
+ *   transaction_id.
  * - POST /api/merchant-transaction/{transaction_id}/refund/ (docs.khalti.com/api/refund): no
- *   body for a full refund, `amount` in paisa (and `mobile` for bank payments) for a partial one
- *   -> 200 { detail: "Transaction refund successful." }; the payment then looks up `Refunded` or
- *   `Partially Refunded`. Errors: 401 bad key, 404 unknown transaction (or another merchant's),
- *   400 { detail } when the payment is not completed, already refunded in full, or the amount is
- *   not a positive integer within what is left to refund.
+ *   body for a full refund, `amount` in paisa for a partial one, and for a bank-funded payment
+ *   `mobile`, the payer's Khalti account, always -> 200 { detail: "Transaction refund successful." };
+ *   the payment then looks up `Refunded` or a partial refund. Errors: 401 bad key, 404 unknown
+ *   transaction (or another merchant's), 400 { mobile: [...], error_key: "validation_error" }
+ *   for a bank refund without the payer's mobile, 400 { detail, error_key } when the payment is
+ *   not completed, already refunded in full, or the amount is not a positive integer within what
+ *   is left to refund.
  * Simulator conventions: Khalti ID 9800000005 leaves the payment Pending (it completes when a
  * test calls settle); tests set any other state (Expired, Refunded, ...) with setStatus, a
  * payment that Khalti decides late with completeAfterLookups, and a refund made in Khalti's
@@ -36,9 +48,20 @@ export interface KhaltiPayment {
   pendingLookups?: number;
   /** Lookups answered for this pidx. */
   lookups: number;
-  /** Paisa given back through the refund API so far. */
+  /** Paisa given back so far (the refund API, or the merchant portal). */
   refunded: number;
+  /** How the customer paid: from a Khalti wallet, or from a bank account (e-banking, mobile banking, connectIPS, card). */
+  funding: 'wallet' | 'bank';
+  /** The Khalti account that paid (the Khalti ID given on the page), once paid. */
+  payerMobile: string | null;
+  /** customer_info.phone of the initiation, if any. */
+  customerPhone: string | null;
+  /** When the payment link stops working (epoch ms): an `Initiated` payment is `Expired` after it. */
+  expiresAt: number;
 }
+
+/** Khalti's payment link lifetime. */
+export const KHALTI_LINK_SECONDS = 3600;
 
 export const KHALTI_TEST = { ids: ['9800000000', '9800000001', '9800000002', '9800000003', '9800000004', '9800000005'], mpin: '1111', otp: '987654', pendingId: '9800000005' };
 
@@ -54,6 +77,10 @@ export interface KhaltiSimulator extends SimulatorServer {
   completeAfterLookups(pidx: string, lookups: number): void;
   /** A refund made in Khalti's merchant portal: the lookup answers Refunded (refunded: true) or Partially Refunded. */
   refundInPortal(pidx: string, kind: 'full' | 'partial'): void;
+  /** The payment link's 60 minutes are over (as if the clock had moved). */
+  expireLink(pidx: string): void;
+  /** How lookups spell a partial refund; Khalti's documents write both. */
+  partialSpelling: 'Partially Refunded' | 'Partially refunded';
   refunds: KhaltiRefundState;
 }
 
@@ -84,16 +111,19 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
     app.post('/api/v2/epayment/initiate/', (req, res) => {
       const key = keyOf(req.headers.authorization);
       if (!key) return res.status(401).json({ detail: 'Invalid token.', status_code: 401 });
-      const { amount, purchase_order_id: orderId, purchase_order_name: orderName, return_url: returnUrl, website_url: websiteUrl } = req.body ?? {};
+      const { amount, purchase_order_id: orderId, purchase_order_name: orderName, return_url: returnUrl, website_url: websiteUrl, customer_info: customer } = req.body ?? {};
       const errors: Record<string, string[]> = {};
+      if (customer !== undefined && (typeof customer !== 'object' || customer === null || (customer.phone !== undefined && typeof customer.phone !== 'string'))) errors.customer_info = ['Enter a valid customer info.'];
       if (!Number.isInteger(amount) || amount < 1000) errors.amount = ['Amount should be greater than Rs. 10, that is 1000 paisa.'];
       for (const [field, value] of Object.entries({ purchase_order_id: orderId, purchase_order_name: orderName, return_url: returnUrl, website_url: websiteUrl })) {
         if (typeof value !== 'string' || value === '') errors[field] = ['This field is required.'];
       }
       if (Object.keys(errors).length > 0) return res.status(400).json({ ...errors, error_key: 'validation_error' });
       const pidx = randomId(22);
-      payments.set(pidx, { pidx, merchantKey: key, amount, purchaseOrderId: orderId, purchaseOrderName: orderName, returnUrl, status: 'Initiated', transactionId: null, lookups: 0, refunded: 0 });
-      res.json({ pidx, payment_url: `${server.url}/?pidx=${pidx}`, expires_at: new Date(Date.now() + 1_800_000).toISOString(), expires_in: 1800 });
+      const expiresAt = Date.now() + KHALTI_LINK_SECONDS * 1000;
+      const customerPhone = typeof customer?.phone === 'string' ? customer.phone : null;
+      payments.set(pidx, { pidx, merchantKey: key, amount, purchaseOrderId: orderId, purchaseOrderName: orderName, returnUrl, status: 'Initiated', transactionId: null, lookups: 0, refunded: 0, funding: 'wallet', payerMobile: null, customerPhone, expiresAt });
+      res.json({ pidx, payment_url: `${server.url}/?pidx=${pidx}`, expires_at: new Date(expiresAt).toISOString(), expires_in: KHALTI_LINK_SECONDS });
     });
 
     app.post('/api/v2/epayment/lookup/', (req, res) => {
@@ -102,6 +132,7 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       const payment = payments.get(String(req.body?.pidx ?? ''));
       if (!payment || payment.merchantKey !== key) return res.status(404).json({ detail: 'Not found.', error_key: 'validation_error' });
       payment.lookups += 1;
+      expireIfDue(payment);
       if (payment.pendingLookups !== undefined) {
         if (payment.pendingLookups === 0) {
           payment.pendingLookups = undefined;
@@ -111,7 +142,37 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
           payment.pendingLookups -= 1;
         }
       }
-      res.json({ pidx: payment.pidx, total_amount: payment.amount, status: payment.status, transaction_id: payment.transactionId, fee: 0, refunded: payment.status === 'Refunded' });
+      const settled = payment.status !== 'Initiated' && payment.status !== 'Pending';
+      // Khalti answers its final failures with 400 and the same body.
+      const httpStatus = payment.status === 'Expired' || payment.status === 'User canceled' ? 400 : 200;
+      res.status(httpStatus).json({
+        pidx: payment.pidx,
+        total_amount: payment.amount,
+        status: payment.status === 'Partially Refunded' ? simulator.partialSpelling : payment.status,
+        transaction_id: settled ? payment.transactionId : null,
+        fee: 0,
+        refunded: payment.refunded > 0,
+      });
+    });
+
+    app.get('/api/v2/merchant-transaction/:transactionId/', (req, res) => {
+      const key = keyOf(req.headers.authorization);
+      if (!key) return res.status(401).json({ detail: 'Invalid token.', status_code: 401 });
+      const payment = [...payments.values()].find((candidate) => candidate.transactionId === req.params.transactionId && candidate.status !== 'Initiated' && candidate.status !== 'Pending');
+      if (!payment || payment.merchantKey !== key) return res.status(404).json({ detail: 'Not found.' });
+      const bank = payment.funding === 'bank';
+      res.json({
+        idx: payment.transactionId,
+        type: { idx: bank ? 'EbnkTypeIdx' : 'WaltTypeIdx', name: bank ? 'Ebanking payment' : 'Wallet payment' },
+        state: { idx: 'StateIdx', name: payment.status === 'Partially Refunded' ? simulator.partialSpelling : payment.status, template: 'is complete' },
+        amount: payment.amount,
+        fee_amount: 0,
+        created_on: new Date().toISOString(),
+        can_refund: payment.status === 'Completed' || payment.status === 'Partially Refunded',
+        refunded: payment.refunded > 0,
+        ebanker: bank ? { idx: 'BankIdx', name: 'Nabil Bank Limited', short_name: 'NABIL' } : null,
+        user: { idx: 'UserIdx', name: 'Test User', mobile: maskMobile(payment.payerMobile ?? '') },
+      });
     });
 
     app.post('/api/merchant-transaction/:transactionId/refund/', (req, res) => {
@@ -122,12 +183,17 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       if (!key) return res.status(401).json({ detail: 'Invalid token.', status_code: 401 });
       const payment = [...payments.values()].find((candidate) => candidate.transactionId === transactionId);
       if (!payment || payment.merchantKey !== key) return res.status(404).json({ detail: 'Transaction not found.' });
-      if (payment.status === 'Refunded') return res.status(400).json({ detail: 'Transaction already refunded.' });
-      if (payment.status !== 'Completed' && payment.status !== 'Partially Refunded') return res.status(400).json({ detail: 'Only completed transactions can be refunded.' });
+      if (payment.status === 'Refunded') return res.status(400).json({ detail: 'Transaction already refunded.', error_key: 'validation_error' });
+      if (payment.status !== 'Completed' && payment.status !== 'Partially Refunded') return res.status(400).json({ detail: 'Only completed transactions can be refunded.', error_key: 'validation_error' });
+      if (payment.funding === 'bank') {
+        const mobile = req.body?.mobile;
+        if (mobile === undefined || mobile === '') return res.status(400).json({ mobile: ['This field is required.'], error_key: 'validation_error' });
+        if (mobile !== payment.payerMobile) return res.status(400).json({ mobile: ['Mobile number is not associated with this transaction.'], error_key: 'validation_error' });
+      }
       const left = payment.amount - payment.refunded;
       const asked = req.body?.amount;
       if (asked !== undefined && (!Number.isInteger(asked) || asked <= 0 || asked > left)) {
-        return res.status(400).json({ detail: `Refund amount must be a positive amount in paisa of at most ${left}.` });
+        return res.status(400).json({ detail: `Refund amount must be a positive amount in paisa of at most ${left}.`, error_key: 'validation_error' });
       }
       payment.refunded += asked === undefined ? left : asked;
       payment.status = payment.refunded >= payment.amount ? 'Refunded' : 'Partially Refunded';
@@ -142,21 +208,25 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
     app.get('/', (req, res) => {
       const payment = payments.get(typeof req.query.pidx === 'string' ? req.query.pidx : '');
       if (!payment) return res.status(404).type('html').send(page('Payment not found', ''));
+      expireIfDue(payment);
       if (payment.status !== 'Initiated') return res.status(410).type('html').send(page('This payment link is no longer valid', `<p id="status">${payment.status}</p>`));
       res.type('html').send(page(`Pay Rs. ${(payment.amount / 100).toFixed(2)} to the merchant`, `<form method="post">
-<label>Khalti ID <input name="mobile"></label><label>MPIN <input name="mpin" type="password"></label><label>OTP <input name="otp"></label>
+<label>Pay from <select name="via"><option value="wallet">Khalti wallet</option><option value="ebanking">E-banking</option></select></label><label>Khalti ID <input name="mobile"></label><label>MPIN <input name="mpin" type="password"></label><label>OTP <input name="otp"></label>
 <button name="action" value="pay">Pay</button><button name="action" value="cancel">Cancel</button></form>`));
     });
 
     app.post('/', (req, res) => {
       const payment = payments.get(typeof req.query.pidx === 'string' ? req.query.pidx : '');
+      if (payment) expireIfDue(payment);
       if (!payment || payment.status !== 'Initiated') return res.status(410).type('html').send(page('This payment link is no longer valid', ''));
-      const { action, mobile, mpin, otp } = req.body ?? {};
+      const { action, mobile, mpin, otp, via } = req.body ?? {};
       if (action === 'cancel') {
         payment.status = 'User canceled';
       } else if (KHALTI_TEST.ids.includes(mobile) && mpin === KHALTI_TEST.mpin && otp === KHALTI_TEST.otp) {
         payment.transactionId = randomId(22);
         payment.status = mobile === KHALTI_TEST.pendingId ? 'Pending' : 'Completed';
+        payment.funding = via === 'ebanking' ? 'bank' : 'wallet';
+        payment.payerMobile = String(mobile);
       } else {
         return res.status(422).type('html').send(page('Invalid Khalti ID, MPIN or OTP', ''));
       }
@@ -167,7 +237,7 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
         amount: String(payment.amount),
         total_amount: String(payment.amount),
         status: payment.status,
-        mobile: payment.status === 'User canceled' ? '' : `${String(mobile).slice(0, 2)}XXXXX${String(mobile).slice(-3)}`,
+        mobile: payment.status === 'User canceled' ? '' : maskMobile(String(mobile)),
         tidx: payment.transactionId ?? '',
         purchase_order_id: payment.purchaseOrderId,
         purchase_order_name: payment.purchaseOrderName,
@@ -177,7 +247,8 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       res.redirect(302, back.toString());
     });
   });
-  return Object.assign(server, {
+  const simulator: KhaltiSimulator = Object.assign(server, {
+    partialSpelling: 'Partially refunded' as const,
     apiBase: `${server.url}/api/v2`,
     secretKey,
     otherMerchantKey,
@@ -191,7 +262,8 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       const payment = payments.get(pidx);
       if (!payment) throw new Error(`Khalti simulator has no pidx ${pidx}`);
       payment.status = status;
-      if (status === 'Completed' && !payment.transactionId) payment.transactionId = randomId(22);
+      if ((status === 'Completed' || status === 'Refunded' || status === 'Partially Refunded') && !payment.transactionId) payment.transactionId = randomId(22);
+      if (status === 'Refunded') payment.refunded = payment.amount;
     },
     completeAfterLookups(pidx: string, lookups: number): void {
       const payment = payments.get(pidx);
@@ -203,8 +275,22 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
     refundInPortal(pidx: string, kind: 'full' | 'partial'): void {
       const payment = payments.get(pidx);
       if (payment?.status !== 'Completed' && payment?.status !== 'Partially Refunded') throw new Error(`Khalti simulator: ${pidx} is not a completed payment`);
+      payment.refunded = kind === 'full' ? payment.amount : payment.refunded + Math.floor((payment.amount - payment.refunded) / 2);
       payment.status = kind === 'full' ? 'Refunded' : 'Partially Refunded';
+    },
+    expireLink(pidx: string): void {
+      const payment = payments.get(pidx);
+      if (!payment) throw new Error(`Khalti simulator has no pidx ${pidx}`);
+      payment.expiresAt = Date.now() - 1;
     },
     refunds,
   });
+  return simulator;
 }
+
+/** An `Initiated` payment whose link is past its 60 minutes is `Expired`, as Khalti reports it. */
+function expireIfDue(payment: KhaltiPayment): void {
+  if (payment.status === 'Initiated' && Date.now() > payment.expiresAt) payment.status = 'Expired';
+}
+
+const maskMobile = (mobile: string) => (mobile ? `${mobile.slice(0, 2)}XXXXX${mobile.slice(-3)}` : '');

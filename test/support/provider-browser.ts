@@ -7,7 +7,8 @@ import { ESEWA_TEST } from '../simulators/esewa-simulator';
  * A customer's browser at the live providers' (simulated) hosted pages, without JavaScript: it
  * follows the forms by hand and stops at the redirect back to us, which the test then delivers.
  */
-export type KhaltiChoice = { action: 'pay'; mobile?: string } | { action: 'cancel' };
+/** `via` ebanking pays from a bank account (a bank-funded payment), wallet (the default) from the Khalti wallet. */
+export type KhaltiChoice = { action: 'pay'; mobile?: string; via?: 'wallet' | 'ebanking' } | { action: 'cancel' };
 export type EsewaChoice = 'pay' | 'cancel';
 
 const hiddenInputs = (html: string): Record<string, string> =>
@@ -25,7 +26,7 @@ async function redirectOf(response: Response): Promise<URL> {
 export async function khaltiCheckout(paymentUrl: string, choice: KhaltiChoice): Promise<URL> {
   const shown = await fetch(paymentUrl);
   if (shown.status !== 200) throw new Error(`Khalti page answered ${shown.status}`);
-  const form: Record<string, string> = choice.action === 'pay' ? { action: 'pay', mobile: choice.mobile ?? at(KHALTI_TEST.ids, 1, 'the Khalti test IDs'), mpin: KHALTI_TEST.mpin, otp: KHALTI_TEST.otp } : { action: 'cancel' };
+  const form: Record<string, string> = choice.action === 'pay' ? { action: 'pay', via: choice.via ?? 'wallet', mobile: choice.mobile ?? at(KHALTI_TEST.ids, 1, 'the Khalti test IDs'), mpin: KHALTI_TEST.mpin, otp: KHALTI_TEST.otp } : { action: 'cancel' };
   return redirectOf(await fetch(paymentUrl, { method: 'POST', body: new URLSearchParams(form), redirect: 'manual' }));
 }
 

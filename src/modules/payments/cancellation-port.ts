@@ -17,7 +17,7 @@ export function cancellationPayments(deps: PaymentDeps): CancellationPayments {
     recordRefund: (tx, input) => recordRefund(tx, {
       ...input,
       cause: 'CANCELLATION',
-      status: initialRefundStatus(deps.gateways, input.attempt.gateway),
+      status: initialRefundStatus(deps.gateways, input.attempt),
     }),
     kickRefunds: () => deps.kickRefunds?.(),
     refundEventFacts,

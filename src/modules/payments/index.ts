@@ -1,4 +1,5 @@
 import type { PaymentDeps } from './payment-deps';
+export { backfillAttemptProviders } from './attempt-provider-backfill';
 export * from './cancellation-port';
 export * from './cash-settlement';
 export * from './entities/payment-attempt-order';

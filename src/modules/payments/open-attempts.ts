@@ -5,7 +5,7 @@ import { PaymentAttempt } from './entities/payment-attempt';
 import { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import type { GatewayVoid } from './providers/gateway';
 import { conflict } from '../../kernel/errors';
-import { gatewayOf, type PaymentDeps } from './payment-deps';
+import { gatewayOfAttempt, type PaymentDeps } from './payment-deps';
 import { lockAttemptForSettlement, recordGatewayWord, reportMatches } from './settlement';
 import { endedPaymentEventType, recordPaymentEvents } from '../webhooks';
 
@@ -194,7 +194,7 @@ export async function closeWithGateway(em: EntityManager, attemptId: string, rea
 /** Voids an attempt at its gateway, with no lock held: the answer to record, or null when the attempt is no longer open. */
 async function askGateway(attempt: PaymentAttempt, deps: PaymentDeps, at = new Date()): Promise<AskedGateway | null> {
   if (attempt.status !== 'INITIATED') return null;
-  return { attempt, answer: await gatewayOf(deps, attempt.gateway).voidPayment(attempt), at };
+  return { attempt, answer: await gatewayOfAttempt(deps, attempt).voidPayment(attempt), at };
 }
 
 /** Records a gateway's answer about an open attempt under the settlement locks, and logs it. */

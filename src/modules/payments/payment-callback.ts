@@ -4,7 +4,7 @@ import { claimedPaymentRef } from './providers/callback-signature';
 import { InvalidCallbackError, ProviderUnavailableError, type GatewayLookup, type GatewayName, type ReturnQuery } from './providers/gateway';
 import { DomainError } from '../../kernel/errors';
 import type { AttemptStatus } from './rules/payment-attempt';
-import { gatewayOf, type PaymentDeps } from './payment-deps';
+import { gatewayOfAttempt, type PaymentDeps } from './payment-deps';
 import { lockAttemptForSettlement, recordGatewayWord, reportMatches } from './settlement';
 
 /** How far a gateway's clock may run ahead of ours. */
@@ -69,7 +69,7 @@ export async function handleGatewayReturn(em: EntityManager, ret: GatewayReturn,
 
   let word: GatewayLookup;
   try {
-    word = await gatewayOf(deps, ret.gateway).confirmReturn(ret.query, attempt);
+    word = await gatewayOfAttempt(deps, attempt).confirmReturn(ret.query, attempt);
   } catch (error) {
     if (error instanceof InvalidCallbackError) return refuseReturn(error.why);
     if (!(error instanceof ProviderUnavailableError)) throw error;

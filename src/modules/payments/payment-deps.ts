@@ -23,11 +23,25 @@ export interface PaymentDeps {
   kickRefunds?: () => void;
 }
 
-export function gatewayOf(deps: PaymentDeps, name: PaymentMethod): PaymentGateway {
+/** The adapter that takes new payments of a gateway: its configured provider. */
+export function gatewayOf(deps: Pick<PaymentDeps, 'gateways'>, name: PaymentMethod): PaymentGateway {
   // Cash is recorded by an operator (ops order record-cash), born final: no adapter to ask or send anyone to.
   if (name === 'cash') throw new Error('A cash payment has no gateway');
   const gateway = deps.gateways.get(name);
   // No provider serves the gateway (live mode outside production): a 503 with the reason logged.
   if (!gateway) throw new ProviderUnavailableError('none', 'NOT_CONFIGURED', `no provider serves ${name}: set ${name.toUpperCase()}_PROVIDER`);
+  return gateway;
+}
+
+/**
+ * The adapter of the provider that took an attempt, whatever the gateway's provider is today; an
+ * attempt from before providers were recorded (provider null) is the configured one's. A provider
+ * whose settings are gone cannot be asked: a 503-class answer, never the other provider.
+ */
+export function gatewayOfAttempt(deps: Pick<PaymentDeps, 'gateways'>, attempt: { gateway: PaymentMethod; provider?: string | null }): PaymentGateway {
+  if (attempt.gateway === 'cash') throw new Error('A cash payment has no gateway');
+  if (!attempt.provider) return gatewayOf(deps, attempt.gateway);
+  const gateway = deps.gateways.of(attempt.gateway, attempt.provider);
+  if (!gateway) throw new ProviderUnavailableError(attempt.provider, 'NOT_CONFIGURED', `${attempt.provider} took this ${attempt.gateway} payment and has no settings any more`);
   return gateway;
 }

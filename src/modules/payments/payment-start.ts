@@ -12,7 +12,7 @@ import { invalid, conflict, invalidField } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import { resolveGroup } from '../orders';
 import { resolveOrder } from '../orders';
-import { gatewayOf, type PaymentDeps } from './payment-deps';
+import { gatewayOf, gatewayOfAttempt, type PaymentDeps } from './payment-deps';
 import { assertNoOpenAttempts, withOpenAttemptsClosed, type ClosedAttempt } from './open-attempts';
 import { UNIQUE, violatesUnique } from '../../kernel/db/unique-violation';
 import { present } from '../../kernel/narrow';
@@ -38,7 +38,7 @@ export async function startOrderPayment(em: EntityManager, principal: Principal,
   checkReturnUrl(input, deps);
   const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true, populate: [] });
-    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl };
+    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl, customerMobile: input.customerMobile };
     const previous = await replay(facts);
     if (previous) return previous;
     assertPayable(order);
@@ -53,7 +53,7 @@ export async function startGroupPayment(em: EntityManager, principal: Principal,
   checkReturnUrl(input, deps);
   const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true });
-    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl };
+    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl, customerMobile: input.customerMobile };
     const previous = await replay(facts);
     if (previous) return previous;
     const payable = orders.filter((order) => order.status === OrderStatus.Pending && order.settlementType === SettlementType.Online);
@@ -153,12 +153,14 @@ async function createAttempt(tx: EntityManager, { principal, facts, ownerRef, or
     scope: group ? 'GROUP' : 'ORDER',
     group,
     gateway: gateway.name,
+    provider: gateway.provider,
     amount: orders.reduce((sum, order) => sum + order.totalAmount, 0),
     currency: present(orders[0], 'an order of the attempt').currency,
     returnUrl: facts.returnUrl,
+    customerMobile: facts.customerMobile,
     idempotencyKey: idempotencyKey.toLowerCase(),
     requestFingerprint: payRequestFingerprint(facts),
-    expiresAt: new Date(millis + deps.payments.attemptTtlMinutes * 60_000),
+    expiresAt: new Date(millis + Math.max(deps.payments.attemptTtlMinutes, gateway.checkoutMinutes ?? 0) * 60_000),
     createdAt,
     updatedAt: createdAt,
   });
@@ -179,14 +181,17 @@ async function createAttempt(tx: EntityManager, { principal, facts, ownerRef, or
 async function withCheckout(em: EntityManager, attempt: PaymentAttempt, deps: PaymentDeps): Promise<StartedPayment> {
   if (attempt.checkoutUrl) return startedPayment(attempt, attempt.checkoutUrl, deps);
   if (attempt.status !== 'INITIATED') throw closedBeforeCheckout();
-  const gateway = gatewayOf(deps, attempt.gateway);
-  const started = await gateway.start({ paymentRef: attempt.paymentRef, amount: attempt.amount, currency: attempt.currency, expiresAt: attempt.expiresAt });
+  const gateway = gatewayOfAttempt(deps, attempt);
+  const started = await gateway.start({ paymentRef: attempt.paymentRef, amount: attempt.amount, currency: attempt.currency, expiresAt: attempt.expiresAt, customerMobile: attempt.customerMobile });
+  // A page prepared late (a retry with the same key after the provider did not answer) takes money late too: the attempt stays open as long.
+  const expiresAt = started.expiresAt && started.expiresAt > attempt.expiresAt ? started.expiresAt : attempt.expiresAt;
   const stored = await em.fork().nativeUpdate(
     PaymentAttempt,
     { id: attempt.id, checkoutUrl: null, status: 'INITIATED' },
-    { checkoutUrl: started.paymentUrl, ...(started.providerRef ? { providerRef: started.providerRef } : {}) },
+    { checkoutUrl: started.paymentUrl, expiresAt, ...(started.providerRef ? { providerRef: started.providerRef } : {}) },
   );
   if (stored === 1) {
+    attempt.expiresAt = expiresAt;
     deps.logger.info({ paymentRef: attempt.paymentRef, gateway: gateway.name, provider: gateway.provider }, 'payment checkout prepared');
     return startedPayment(attempt, started.paymentUrl, deps);
   }
@@ -200,7 +205,7 @@ const closedBeforeCheckout = () => conflict('This payment attempt was closed bef
 function startedPayment(attempt: PaymentAttempt, paymentUrl: string, deps: PaymentDeps): StartedPayment {
   return {
     paymentUrl,
-    gateway: gatewayOf(deps, attempt.gateway).name,
+    gateway: gatewayOfAttempt(deps, attempt).name,
     paymentRef: attempt.paymentRef,
     amount: attempt.amount,
     currency: attempt.currency,

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PaymentAttempt } from './entities/payment-attempt';
-import { gatewayOf, type PaymentDeps } from './payment-deps';
+import { gatewayOfAttempt, type PaymentDeps } from './payment-deps';
 import { reconcileAttempt, type ReconcileOutcome } from './reconciliation';
 import { lockAttemptForSettlement } from './settlement';
 import { recordProviderReversal, type ReversalOutcome } from './provider-reversal';
@@ -99,7 +99,7 @@ export async function watchDueAttempts(em: EntityManager, deps: PaymentDeps, now
 
 async function checkAttempt(em: EntityManager, attempt: PaymentAttempt, phase: WatchPhase, deps: PaymentDeps, now: Date): Promise<WatchOutcome> {
   if (phase === 'UNDECIDED') return reconcileAttempt(em, attempt.id, deps, now);
-  const lookup = await gatewayOf(deps, attempt.gateway).lookupStatus(attempt);
+  const lookup = await gatewayOfAttempt(deps, attempt).lookupStatus(attempt);
   if (!lookup.reversal) {
     if (lookup.decided && lookup.report.status !== 'SUCCESS') {
       // A paid attempt the provider now calls something else than captured or refunded: an operator's case.
@@ -163,8 +163,8 @@ const watchedOf = (attempt: PaymentAttempt): WatchedAttempt => ({
 /** The attempts the watch is following, per provider and phase: the `payment_watched_attempts` gauge. */
 export async function watchedAttemptCounts(em: EntityManager, deps: Pick<PaymentDeps, 'payments' | 'gateways'>, now = new Date()): Promise<{ provider: string; state: WatchPhase; count: number }[]> {
   const { watch } = deps.payments;
-  const rows: { gateway: string; state: WatchPhase; count: string }[] = await em.getConnection().execute(
-    `select "gateway", case when "status" = 'SUCCESS' then 'PAID' else 'UNDECIDED' end as "state", count(*)::text as "count"
+  const rows: { gateway: string; provider: string | null; state: WatchPhase; count: string }[] = await em.getConnection().execute(
+    `select "gateway", "provider", case when "status" = 'SUCCESS' then 'PAID' else 'UNDECIDED' end as "state", count(*)::text as "count"
        from "payment_attempt"
       where "gateway" <> 'cash'
         and (
@@ -172,13 +172,13 @@ export async function watchedAttemptCounts(em: EntityManager, deps: Pick<Payment
           or ("status" in ('CANCELLED', 'EXPIRED') and "gateway_confirmed_at" is null and "closed_reason" is not null and "completed_at" >= ?)
           or ("status" = 'SUCCESS' and "provider_reversal" is distinct from 'FULL' and "completed_at" >= ?)
         )
-      group by 1, 2`,
+      group by 1, 2, 3`,
     [new Date(now.getTime() - watch.decisionWatchDays * DAY_MS), new Date(now.getTime() - watch.reversalWatchDays * DAY_MS)],
   );
   // Both gateways may be served by one provider: their counts add up under its name.
   const counts = new Map<string, { provider: string; state: WatchPhase; count: number }>();
   for (const row of rows) {
-    const provider = deps.gateways.get(row.gateway === 'wallet_gateway' ? 'wallet_gateway' : 'card_gateway')?.provider ?? 'none';
+    const provider = row.provider ?? deps.gateways.get(row.gateway === 'wallet_gateway' ? 'wallet_gateway' : 'card_gateway')?.provider ?? 'none';
     const entry = counts.get(`${provider}:${row.state}`) ?? { provider, state: row.state, count: 0 };
     entry.count += Number(row.count);
     counts.set(`${provider}:${row.state}`, entry);

@@ -46,7 +46,7 @@ export async function recordProviderReversal(
 ): Promise<ReversalOutcome> {
   if (attempt.status !== 'SUCCESS' || attempt.providerReversal === 'FULL' || attempt.providerReversal === kind) return 'UNCHANGED';
   const ours = await tx.find(Refund, { attempt: attempt.id, status: { $ne: 'FAILED' } }, { orderBy: { createdAt: 'asc' } });
-  const provider = deps.gateways.get(attempt.gateway === 'cash' ? 'card_gateway' : attempt.gateway)?.provider;
+  const provider = attempt.provider ?? deps.gateways.get(attempt.gateway === 'cash' ? 'card_gateway' : attempt.gateway)?.provider;
   const log = { paymentRef: attempt.paymentRef, gateway: attempt.gateway, provider, kind, gatewayReference };
 
   if (kind === 'PARTIAL') {

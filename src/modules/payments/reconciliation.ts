@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isExpired } from './rules/payment-attempt';
 import { PaymentAttempt } from './entities/payment-attempt';
-import { gatewayOf, type PaymentDeps } from './payment-deps';
+import { gatewayOfAttempt, type PaymentDeps } from './payment-deps';
 import { closeWithGateway, type CloseOutcome } from './open-attempts';
 import { lockAttemptForSettlement, recordGatewayWord, reportMatches } from './settlement';
 
@@ -41,7 +41,7 @@ function expiryOutcome(closed: CloseOutcome): ReconcileOutcome {
 }
 
 async function lookUp(em: EntityManager, snapshot: PaymentAttempt, deps: PaymentDeps, now: Date): Promise<ReconcileOutcome> {
-  const lookup = await gatewayOf(deps, snapshot.gateway).lookupStatus(snapshot);
+  const lookup = await gatewayOfAttempt(deps, snapshot).lookupStatus(snapshot);
   return em.fork().transactional(async (tx): Promise<ReconcileOutcome> => {
     const attempt = await lockAttemptForSettlement(tx, snapshot.id);
     attempt.lastCheckedAt = now;

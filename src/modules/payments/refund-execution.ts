@@ -7,7 +7,7 @@ import { recordRefundEvent } from '../webhooks';
 import { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import { Refund } from './entities/refund';
 import { ProviderUnavailableError, type GatewayRefund } from './providers/gateway';
-import type { PaymentDeps } from './payment-deps';
+import { gatewayOfAttempt, type PaymentDeps } from './payment-deps';
 import { refundAuditDetails, refundEventFacts, settleAttemptWhenAllRefunded } from './refunds';
 import { MAX_REFUND_TRIES, refundBackoffSeconds } from './rules/refund';
 
@@ -68,12 +68,11 @@ async function executeRefund(em: EntityManager, refundId: string, tries: number,
     if (refund.gateway === 'cash') {
       answer = { kind: 'MANUAL', why: 'cash is given back by the operator' };
     } else {
-      const gateway = deps.gateways.get(refund.gateway);
-      if (!gateway) throw new ProviderUnavailableError('none', 'NOT_CONFIGURED', `no provider serves ${refund.gateway}`);
+      const gateway = gatewayOfAttempt(deps, attempt);
       const before = await read.find(Refund, { attempt: attempt.id, status: 'SUCCEEDED', id: { $ne: refund.id } }, { fields: ['amount'] });
       answer = await gateway.refund({
         refundRef: refund.refundRef,
-        payment: { paymentRef: attempt.paymentRef, providerRef: attempt.providerRef, amount: attempt.amount, currency: attempt.currency, gatewayTransactionId: attempt.gatewayTransactionId },
+        payment: { paymentRef: attempt.paymentRef, providerRef: attempt.providerRef, amount: attempt.amount, currency: attempt.currency, gatewayTransactionId: attempt.gatewayTransactionId, customerMobile: attempt.customerMobile },
         amount: refund.amount,
         retry: tries > 1,
         refundedBefore: before.reduce((sum, other) => sum + other.amount, 0),
@@ -97,7 +96,7 @@ async function recordOutcome(em: EntityManager, refundId: string, answer: Gatewa
     const refund = await tx.findOneOrFail(Refund, refundId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     await tx.populate(refund, ['attempt', 'order']);
     if (refund.status !== 'PENDING') return refund.status === 'SUCCEEDED' ? 'succeeded' : refund.status === 'MANUAL' ? 'manual' : 'failed';
-    const provider = refund.gateway === 'cash' ? 'cash' : deps.gateways.get(refund.gateway)?.provider;
+    const provider = refund.gateway === 'cash' ? 'cash' : (refund.attempt.provider ?? deps.gateways.get(refund.gateway)?.provider);
     if (provider) refund.provider = provider;
     if (answer.kind === 'REFUNDED') {
       await completeRefund(tx, refund, { actor: 'refund-executor', providerRefundRef: answer.providerRefundRef, at: now });
@@ -106,7 +105,8 @@ async function recordOutcome(em: EntityManager, refundId: string, answer: Gatewa
       return 'succeeded';
     }
     refund.nextTryAt = null;
-    if (answer.kind === 'MANUAL') {
+    // A refund the provider needs the customer's mobile for is a person's work, never a failure.
+    if (answer.kind === 'MANUAL' || answer.kind === 'NEEDS_CUSTOMER_MOBILE') {
       refund.status = 'MANUAL';
       refund.lastError = answer.why;
       recordAudit(tx, { actor: 'refund-executor', action: 'REFUND_MANUAL', order: refund.order, at: now, details: refundAuditDetails(refund) });

@@ -88,13 +88,14 @@ export async function recordRefund(tx: EntityManager, input: RefundToRecord): Pr
 }
 
 /**
- * How a new refund starts: PENDING where the gateway's provider refunds through an API (the
+ * How a new refund starts: PENDING where the provider that took the payment refunds through an API (the
  * executor does it), MANUAL where it cannot (eSewa, the sandbox wallet) and for cash. A gateway
  * no provider serves right now starts PENDING: the executor decides once one does.
  */
-export function initialRefundStatus(gateways: GatewayRegistry, gateway: PaymentMethod): 'PENDING' | 'MANUAL' {
-  if (gateway === 'cash') return 'MANUAL';
-  return gateways.get(gateway)?.refunds === 'MANUAL' ? 'MANUAL' : 'PENDING';
+export function initialRefundStatus(gateways: GatewayRegistry, attempt: { gateway: PaymentMethod; provider?: string | null }): 'PENDING' | 'MANUAL' {
+  if (attempt.gateway === 'cash') return 'MANUAL';
+  const gateway = attempt.provider ? gateways.of(attempt.gateway, attempt.provider) : gateways.get(attempt.gateway);
+  return gateway?.refunds === 'MANUAL' ? 'MANUAL' : 'PENDING';
 }
 
 async function allocateRefundRef(tx: EntityManager, at: Date): Promise<string> {

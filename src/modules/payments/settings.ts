@@ -65,7 +65,7 @@ export interface PaymentConfig {
   refundRetryBaseSeconds: number;
 }
 
-/** Which provider serves each gateway, and the settings of those in use: read by providersConfig. */
+/** Which provider serves each gateway, and the settings of those in use or still set: read by providersConfig. */
 export type ProviderChoice = Pick<PaymentConfig, 'providers' | 'khalti' | 'esewa'>;
 
 /** The payment settings but the providers, read in turn with the service's others. */
@@ -145,7 +145,9 @@ export function providersConfig(read: EnvReader, { mode, isProduction: productio
     if (production && TEST_HOSTS.includes(normalisedHost(new URL(value).hostname))) read.problems.push(`${name} points at a provider's test environment, which takes no real money, while NODE_ENV=production`);
     return value;
   };
-  const khalti = used.has('khalti') ? khaltiConfig(read, { production, providerUrl }) : undefined;
-  const esewa = used.has('esewa') ? esewaConfig(read, { production, providerUrl }) : undefined;
+  // A provider no gateway takes new payments through keeps its settings while they are set: the
+  // payments it took before a switch are still looked up and refunded there (attempt.provider).
+  const khalti = used.has('khalti') || read.optional('KHALTI_SECRET_KEY') !== undefined ? khaltiConfig(read, { production, providerUrl }) : undefined;
+  const esewa = used.has('esewa') || read.optional('ESEWA_SECRET_KEY') !== undefined ? esewaConfig(read, { production, providerUrl }) : undefined;
   return { providers, ...(khalti && { khalti }), ...(esewa && { esewa }) };
 }

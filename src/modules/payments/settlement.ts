@@ -67,7 +67,7 @@ async function recordCapture(tx: EntityManager, attempt: PaymentAttempt, now: Da
   for (const line of owedLines) {
     await recordRefund(tx, {
       order: line.order, attempt, cause: 'LATE_CAPTURE', amount: line.amount, actor: 'payment-settlement', at: now,
-      status: initialRefundStatus(deps.gateways, attempt.gateway),
+      status: initialRefundStatus(deps.gateways, attempt),
     });
   }
   if (owedLines.length > 0) deps.kickRefunds?.();

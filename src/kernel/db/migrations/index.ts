@@ -23,6 +23,7 @@ import { Migration20261125224000_OrderAmendments } from './Migration202611252240
 import { Migration20261203090000_CatalogueVersion } from './Migration20261203090000_CatalogueVersion';
 import { Migration20261203090100_IdempotentCreates } from './Migration20261203090100_IdempotentCreates';
 import { Migration20261126010000_OrderBookCounts } from './Migration20261126010000_OrderBookCounts';
+import { Migration20261203110000_AttemptProvider } from './Migration20261203110000_AttemptProvider';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -50,4 +51,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126010000_OrderBookCounts', class: Migration20261126010000_OrderBookCounts },
   { name: 'Migration20261203090000_CatalogueVersion', class: Migration20261203090000_CatalogueVersion },
   { name: 'Migration20261203090100_IdempotentCreates', class: Migration20261203090100_IdempotentCreates },
+  { name: 'Migration20261203110000_AttemptProvider', class: Migration20261203110000_AttemptProvider },
 ];

@@ -27,7 +27,7 @@ export class PaymentAttempt extends UpdatableEntity {
   [OptionalProps]?:
     | 'id' | 'status' | 'group' | 'returnUrl' | 'completedAt' | 'closedReason' | 'supersededBy' | 'gatewayTransactionId'
     | 'gatewayConfirmedAt' | 'failureReason' | 'refundAmount' | 'refundReason' | 'refundedAt' | 'refundNote' | 'lastCheckedAt'
-    | 'providerRef' | 'checkoutUrl' | 'createdAt' | 'updatedAt' | 'nextCheckAt' | 'checkCount' | 'providerReversal' | 'providerReversalAt';
+    | 'provider' | 'customerMobile' | 'providerRef' | 'checkoutUrl' | 'createdAt' | 'updatedAt' | 'nextCheckAt' | 'checkCount' | 'providerReversal' | 'providerReversalAt';
 
   /** `<orderRef>-<epochMillis>` or `<groupRef>-<epochMillis>`; an opaque key everywhere else. */
   @Property({ type: 'text', unique: true }) paymentRef!: string;
@@ -45,6 +45,12 @@ export class PaymentAttempt extends UpdatableEntity {
   @Enum({ items: ['card_gateway', 'wallet_gateway', 'cash'], type: 'text' }) gateway!: PaymentMethod;
 
   /**
+   * The provider that took the payment (sandbox, khalti, esewa); null for cash. Lookups, voids and
+   * refunds go to it, whatever CARD_GATEWAY_PROVIDER / WALLET_GATEWAY_PROVIDER say today.
+   */
+  @Property({ type: 'text', nullable: true }) provider?: string | null;
+
+  /**
    * REFUND_PENDING: the gateway captured money that paid none of the orders (a late capture after
    * we closed the attempt); REFUNDED once an operator recorded the refund (`ops payment refund`).
    */
@@ -56,6 +62,9 @@ export class PaymentAttempt extends UpdatableEntity {
   @Property({ type: 'text' }) currency!: string;
 
   @Property({ type: 'text', nullable: true }) returnUrl?: string;
+
+  /** The pay request's `customerMobile`: Khalti's customer phone, and the account a bank-funded Khalti payment is refunded to. */
+  @Property({ type: 'text', nullable: true }) customerMobile?: string | null;
 
   /** The provider's own reference for the checkout (Khalti's pidx), once its start answered. */
   @Property({ type: 'text', nullable: true }) providerRef?: string;

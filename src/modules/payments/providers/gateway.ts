@@ -26,8 +26,8 @@ export interface GatewayReport {
  * Answer of a server-side status lookup: a final word, or nothing decided yet. `confirmed` marks
  * a word the provider gave us server to server (a lookup): asking twice is not a replay attack.
  * `reversal` says the provider gave money of this payment back on its own (a refund in its
- * portal, a reversal): FULL comes with the final word FAILED (`REFUNDED_BY_PROVIDER`), PARTIAL
- * with no final word. For a payment we had recorded as captured, the payment watch records it as
+ * portal, a reversal): FULL comes with a final word that is no capture (Khalti `Refunded`,
+ * eSewa `FULL_REFUND` or `CANCELED`), PARTIAL with no final word. For a payment we had recorded as captured, the payment watch records it as
  * a refund; for one we had not, a full one means the capture never paid anything.
  */
 export type GatewayLookup =
@@ -50,17 +50,24 @@ export interface PaymentAtGateway {
   providerRef?: string | null;
   amount: Minor;
   currency: string;
+  /** When our attempt stopped handing out its checkout (eSewa: our form page), when the caller knows it. */
+  expiresAt?: Date;
 }
 
-/** What a checkout needs to begin: the payment and when our attempt stops taking it. */
+/** What a checkout needs to begin: the payment, when our attempt stops taking it, and the customer's mobile when the partner gave it. */
 export interface CheckoutRequest extends PaymentAtGateway {
   expiresAt: Date;
+  customerMobile?: string | null;
 }
 
-/** Where the customer's browser goes, and the provider's reference to store with the attempt. */
+/**
+ * Where the customer's browser goes, the provider's reference to store with the attempt, and
+ * until when the provider's page takes money when it said so (Khalti's `expires_at`).
+ */
 export interface StartedCheckout {
   paymentUrl: string;
   providerRef?: string;
+  expiresAt?: Date;
 }
 
 /** The query string of a browser return, as the provider (or a forger) wrote it. */
@@ -80,6 +87,12 @@ export interface PaymentGateway {
   readonly name: GatewayName;
   /** The provider behind the gateway, for logs and metrics: sandbox, khalti or esewa. */
   readonly provider: string;
+  /**
+   * How long the provider's own checkout page takes money once prepared (Khalti's link: 60
+   * minutes), when it is longer than ours could be: an attempt stays open at least this long,
+   * so a customer paying on that page in time is never a late capture.
+   */
+  readonly checkoutMinutes?: number;
   /** Prepares the checkout (Khalti: initiate) and returns the page the customer's browser is sent to. */
   start(payment: CheckoutRequest): Promise<StartedCheckout>;
   /**
@@ -102,13 +115,23 @@ export interface PaymentGateway {
   refund(request: RefundRequest): Promise<GatewayRefund>;
 }
 
-export type GatewayRegistry = ReadonlyMap<GatewayName, PaymentGateway>;
+/**
+ * The gateway adapters of a process: `get` is the one that takes new payments of a gateway (its
+ * configured provider); `of` is the one of a named provider, for the payments it took before the
+ * setting changed (lookups and refunds follow the attempt, not today's setting).
+ */
+export interface GatewayRegistry {
+  get(name: GatewayName): PaymentGateway | undefined;
+  of(name: GatewayName, provider: string): PaymentGateway | undefined;
+  /** How many adapters there are, of any provider: none, and no payment is ever looked up. */
+  readonly size: number;
+}
 
 /** One refund to make at the provider, for (part of) a captured payment. */
 export interface RefundRequest {
   /** Our refund reference: the provider's idempotency key where it takes one. */
   refundRef: string;
-  payment: PaymentAtGateway & { gatewayTransactionId?: string | null };
+  payment: PaymentAtGateway & { gatewayTransactionId?: string | null; customerMobile?: string | null };
   /** What goes back, in minor units (paisa); may be less than the payment (a partial refund). */
   amount: Minor;
   /** Whether this refund was tried before with an unknown outcome: the adapter looks before it refunds again. */
@@ -121,10 +144,16 @@ export interface RefundRequest {
  * Answer of a refund request:
  * - REFUNDED: the money went back (now, or on an earlier try a lookup found);
  * - MANUAL: the provider has no refund API, an operator refunds in its portal and confirms;
- * - REFUSED: the provider refused for good (the reason is kept for the operator).
+ * - REFUSED: the provider refused for good (the reason is kept for the operator);
+ * - NEEDS_CUSTOMER_MOBILE: the provider refunds this payment only with the customer's mobile
+ *   (Khalti, bank-funded), which the pay request did not give: an operator refunds by hand.
  * A provider that is unavailable throws ProviderUnavailableError: the refund is tried again later.
  */
-export type GatewayRefund = { kind: 'REFUNDED'; providerRefundRef: string } | { kind: 'MANUAL'; why: string } | { kind: 'REFUSED'; reason: string };
+export type GatewayRefund =
+  | { kind: 'REFUNDED'; providerRefundRef: string }
+  | { kind: 'MANUAL'; why: string }
+  | { kind: 'REFUSED'; reason: string }
+  | { kind: 'NEEDS_CUSTOMER_MOBILE'; why: string };
 
 /** The void answer of a gateway that cannot void: what its lookup says. */
 export function voidFromLookup(lookup: GatewayLookup): GatewayVoid {

@@ -6,6 +6,7 @@ export interface PayRequestFacts<Gateway extends string = string> {
   target: { kind: 'ORDER' | 'GROUP'; id: string };
   gateway: Gateway;
   returnUrl?: string;
+  customerMobile?: string;
 }
 
 /**
@@ -14,6 +15,7 @@ export interface PayRequestFacts<Gateway extends string = string> {
  * reference is still the same request.
  */
 export function payRequestFingerprint(facts: PayRequestFacts): string {
-  const canonical = JSON.stringify([facts.target.kind, facts.target.id, facts.gateway, facts.returnUrl ?? null]);
+  // The mobile is appended only when given, so the keys of requests made before it existed keep their fingerprints.
+  const canonical = JSON.stringify([facts.target.kind, facts.target.id, facts.gateway, facts.returnUrl ?? null, ...(facts.customerMobile === undefined ? [] : [facts.customerMobile])]);
   return createHash('sha256').update(canonical).digest('hex');
 }

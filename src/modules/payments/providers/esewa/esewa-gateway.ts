@@ -5,7 +5,7 @@ import { asRecord, callProvider, withLookupRetries, type ProviderCallPolicy } fr
 import { lookupFromOutcome } from '../provider-outcome';
 import { ReturnLookupCache } from '../return-lookup-cache';
 import { esewaSignature, esewaSignatureMatches } from './esewa-signature';
-import { esewaAmount, minorFromEsewa, parseEsewaData, REQUEST_SIGNED_FIELDS, statusOutcome, type EsewaForm } from './esewa-wire';
+import { abandonedCheckout, esewaAmount, minorFromEsewa, parseEsewaData, REQUEST_SIGNED_FIELDS, statusOutcome, type EsewaForm } from './esewa-wire';
 
 /** Validated once in config (ESEWA_*); the test environment's values are the defaults outside production. */
 export type EsewaSettings = EsewaConfig;
@@ -112,7 +112,8 @@ export class EsewaGateway implements PaymentGateway {
     url.searchParams.set('transaction_uuid', payment.paymentRef);
     const answer = await withLookupRetries(this.policy, () => callProvider(PROVIDER, url.toString(), { method: 'GET', headers: { Accept: 'application/json' } }, this.policy));
     if (answer.status >= 500) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `status check answered HTTP ${answer.status}`);
-    return lookupFromOutcome(PROVIDER, statusOutcome(asRecord(answer.body), payment, this.settings.productCode, new Date()), payment, this.policy.logger);
+    const now = new Date();
+    return lookupFromOutcome(PROVIDER, abandonedCheckout(statusOutcome(asRecord(answer.body), payment, this.settings.productCode, now), payment, now), payment, this.policy.logger);
   }
 
   async voidPayment(payment: PaymentAtGateway): Promise<GatewayVoid> {

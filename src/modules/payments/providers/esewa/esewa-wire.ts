@@ -45,16 +45,20 @@ export function parseEsewaData(json: string): unknown {
     typeof value === 'number' && typeof context?.source === 'string' ? context.source : value);
 }
 
-/** Status-check statuses: COMPLETE, PENDING, FULL_REFUND, PARTIAL_REFUND, AMBIGUOUS, NOT_FOUND, CANCELED. */
+/**
+ * Status-check statuses: COMPLETE, PENDING, FULL_REFUND, PARTIAL_REFUND, AMBIGUOUS, NOT_FOUND,
+ * CANCELED. CANCELED is "Canceled/Reversed from eSewa side": before a capture the customer
+ * cancelled, after one eSewa took the payment back, a full reversal like FULL_REFUND.
+ */
 const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'> & { reversal?: ProviderReversalKind }> = {
   COMPLETE: { status: 'SUCCESS' },
-  CANCELED: { status: 'CANCELLED', reason: 'CANCELLED_AT_PROVIDER' },
+  CANCELED: { status: 'CANCELLED', reason: 'CANCELLED_AT_PROVIDER', reversal: 'FULL' },
   FULL_REFUND: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER', reversal: 'FULL' },
 };
 
 /**
- * NOT_FOUND (the session ended at eSewa) is not final for us: our signed form can still be
- * posted until the attempt closes, so a capture may follow. AMBIGUOUS and PARTIAL_REFUND need an
+ * NOT_FOUND (the session ended at eSewa) is not final for us while our signed form can still be
+ * posted, so a capture may follow (see abandonedCheckout). AMBIGUOUS and PARTIAL_REFUND need an
  * operator and are logged.
  */
 const NEEDS_OPERATOR = new Set(['AMBIGUOUS', 'PARTIAL_REFUND']);
@@ -71,4 +75,23 @@ export function statusOutcome(body: Record<string, unknown>, payment: PaymentAtG
   const amount = minorFromEsewa(total);
   if (amount === undefined) return { kind: 'UNREADABLE', why: 'status check without a readable total_amount' };
   return finalOutcome(payment, word, amount, typeof refId === 'string' && refId !== '' ? refId : `uuid:${payment.paymentRef}`, now);
+}
+
+/**
+ * How long after our form page stopped handing out the signed form a NOT_FOUND becomes final: a
+ * form a browser loaded just before the close may still be posted for a while (eSewa then knows
+ * the transaction, PENDING at least), never this long after.
+ */
+export const ESEWA_ABANDONED_AFTER_MS = 60 * 60_000;
+
+/**
+ * A checkout nobody took to eSewa: eSewa has no transaction for it (NOT_FOUND), and our form
+ * closed more than ESEWA_ABANDONED_AFTER_MS ago. It ends EXPIRED, quietly, like Khalti's
+ * `Expired`, instead of being asked about for PROVIDER_DECISION_WATCH_DAYS and then handed to an
+ * operator as a payment eSewa never decided.
+ */
+export function abandonedCheckout(outcome: ProviderOutcome, payment: PaymentAtGateway, now: Date): ProviderOutcome {
+  if (outcome.kind !== 'OPEN' || outcome.status !== 'NOT_FOUND' || !payment.expiresAt) return outcome;
+  if (now.getTime() < payment.expiresAt.getTime() + ESEWA_ABANDONED_AFTER_MS) return outcome;
+  return finalOutcome(payment, { status: 'EXPIRED', reason: 'NOT_STARTED_AT_PROVIDER' }, payment.amount, `uuid:${payment.paymentRef}`, now);
 }

@@ -3,7 +3,7 @@ import { InvalidCallbackError, ProviderUnavailableError, voidFromLookup, type Ch
 import { asRecord, callProvider, withLookupRetries, type ProviderCallPolicy } from '../provider-http';
 import { lookupFromOutcome } from '../provider-outcome';
 import { ReturnLookupCache } from '../return-lookup-cache';
-import { lookupOutcome, returnProblem } from './khalti-wire';
+import { effectiveKhaltiStatus, lookupOutcome, refusalDetail, returnProblem, transactionFunding } from './khalti-wire';
 
 /** Validated once in config (KHALTI_*), with `website_url` resolved to PUBLIC_BASE_URL when unset. */
 export type KhaltiSettings = KhaltiConfig & { websiteUrl: string };
@@ -21,6 +21,10 @@ export class KhaltiGateway implements PaymentGateway {
   readonly provider = PROVIDER;
   private readonly returnLookups = new ReturnLookupCache();
 
+  get checkoutMinutes(): number {
+    return this.settings.linkMinutes;
+  }
+
   constructor(
     readonly name: GatewayName,
     private readonly settings: KhaltiSettings,
@@ -35,6 +39,7 @@ export class KhaltiGateway implements PaymentGateway {
       amount: payment.amount,
       purchase_order_id: payment.paymentRef,
       purchase_order_name: `Trek cover ${payment.paymentRef}`,
+      ...(payment.customerMobile && { customer_info: { phone: payment.customerMobile } }),
     });
     const body = asRecord(answer.body);
     if (answer.status !== 200 || typeof body.pidx !== 'string' || typeof body.payment_url !== 'string') {
@@ -42,7 +47,8 @@ export class KhaltiGateway implements PaymentGateway {
       this.policy.logger.error({ provider: PROVIDER, status: answer.status, errorKey: body.error_key, paymentRef: payment.paymentRef }, 'Khalti refused the payment initiation');
       throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `initiate answered HTTP ${answer.status}`);
     }
-    return { paymentUrl: body.payment_url, providerRef: body.pidx };
+    const expiresAt = typeof body.expires_at === 'string' ? new Date(body.expires_at) : undefined;
+    return { paymentUrl: body.payment_url, providerRef: body.pidx, ...(expiresAt && !Number.isNaN(expiresAt.getTime()) && { expiresAt }) };
   }
 
   async confirmReturn(query: ReturnQuery, payment: PaymentAtGateway): Promise<GatewayLookup> {
@@ -79,10 +85,11 @@ export class KhaltiGateway implements PaymentGateway {
 
   /**
    * Khalti's refund API (docs.khalti.com/api/refund): POST merchant-transaction/{transaction_id}/refund/
-   * beside the v2 root, no body for a full refund, `amount` in paisa for a partial one. The
-   * transaction id comes from a lookup, which also shows, before a retry whose first try has an
-   * unknown outcome, whether the money already went back (Refunded, or Partially Refunded beyond
-   * what our other refunds account for), so a refund is never made twice.
+   * beside the v2 root, no body for a full refund, `amount` in paisa for a partial one, and
+   * `mobile` (the customer's Khalti account) for a bank-funded payment. The transaction id comes
+   * from a lookup, which also shows, before a retry whose first try has an unknown outcome,
+   * whether the money already went back (Refunded, or Partially Refunded beyond what our other
+   * refunds account for), so a refund is never made twice.
    */
   async refund(request: RefundRequest): Promise<GatewayRefund> {
     const { payment } = request;
@@ -91,7 +98,7 @@ export class KhaltiGateway implements PaymentGateway {
     const looked = asRecord(answer.body);
     if (answer.status !== 200 && answer.status !== 400) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `lookup answered HTTP ${answer.status}`);
     const transactionId = typeof looked.transaction_id === 'string' && looked.transaction_id !== '' ? looked.transaction_id : null;
-    const status = typeof looked.status === 'string' ? looked.status : '';
+    const status = effectiveKhaltiStatus(looked);
     const full = request.amount + request.refundedBefore >= payment.amount && request.refundedBefore === 0;
     if (request.retry && (status === 'Refunded' || (status === 'Partially Refunded' && !full && request.refundedBefore === 0))) {
       return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId ?? payment.providerRef}` };
@@ -101,20 +108,45 @@ export class KhaltiGateway implements PaymentGateway {
       return { kind: 'MANUAL', why: 'Khalti shows partial refunds on this payment and cannot say whether this one went through: check the merchant portal' };
     }
     if (status === 'Refunded') return { kind: 'REFUSED', reason: 'Khalti shows the payment already refunded in full (not by this refund)' };
-    if (status !== 'Completed' && status !== 'Partially Refunded') return { kind: 'REFUSED', reason: `Khalti shows the payment ${status || 'in no known state'}; nothing to refund` };
+    if (status !== 'Completed' && status !== 'Partially Refunded') {
+      return { kind: 'REFUSED', reason: `Khalti shows the payment ${typeof looked.status === 'string' && looked.status ? looked.status : 'in no known state'}; nothing to refund` };
+    }
     if (!transactionId) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', 'lookup gave no transaction_id to refund');
-    const refundUrl = `${this.settings.baseUrl.replace(/\/v2$/, '')}/merchant-transaction/${encodeURIComponent(transactionId)}/refund/`;
-    const body = full ? {} : { amount: request.amount };
+    const funding = await this.fundingOf(transactionId);
+    const mobile = payment.customerMobile ?? undefined;
+    if (funding === 'BANK' && !mobile) return NEEDS_MOBILE;
+    const refundUrl = `${this.rootUrl()}/merchant-transaction/${encodeURIComponent(transactionId)}/refund/`;
+    // Where Khalti's transaction record did not say how the payment was funded, a mobile we have goes along: a bank refund needs it.
+    const body = { ...(full ? {} : { amount: request.amount }), ...(mobile && funding !== 'WALLET' && { mobile }) };
     const refunded = await callProvider(PROVIDER, refundUrl, {
       method: 'POST',
       headers: { Authorization: `Key ${this.settings.secretKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify(body),
     }, this.policy);
-    const detail = asRecord(refunded.body).detail;
-    if (refunded.status === 200) return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId}` };
+    const detail = refusalDetail(refunded.body);
+    if (refunded.status >= 200 && refunded.status < 300) return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId}` };
     if (refunded.status >= 500 || refunded.status === 429) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `refund answered HTTP ${refunded.status}`);
+    if (refunded.status === 400 && !('mobile' in body) && /mobile/i.test(detail)) return NEEDS_MOBILE;
     this.policy.logger.error({ provider: PROVIDER, status: refunded.status, refundRef: request.refundRef, detail }, 'Khalti refused the refund');
-    return { kind: 'REFUSED', reason: `Khalti refused the refund (HTTP ${refunded.status}${typeof detail === 'string' ? `: ${detail.slice(0, 200)}` : ''})` };
+    return { kind: 'REFUSED', reason: `Khalti refused the refund (HTTP ${refunded.status}${detail ? `: ${detail.slice(0, 200)}` : ''})` };
+  }
+
+  /**
+   * How Khalti says the payment was funded, from its transaction record (docs.khalti.com/api/
+   * transaction_details: GET merchant-transaction/{idx}/): a bank-funded one has an `ebanker`, or
+   * a `type` other than "Wallet payment". UNKNOWN when Khalti has no record of it under that id.
+   */
+  private async fundingOf(transactionId: string): Promise<'BANK' | 'WALLET' | 'UNKNOWN'> {
+    const url = `${this.settings.baseUrl}/merchant-transaction/${encodeURIComponent(transactionId)}/`;
+    const answer = await withLookupRetries(this.policy, () => callProvider(PROVIDER, url, { method: 'GET', headers: { Authorization: `Key ${this.settings.secretKey}`, Accept: 'application/json' } }, this.policy));
+    if (answer.status >= 500 || answer.status === 429) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `transaction detail answered HTTP ${answer.status}`);
+    if (answer.status !== 200) return 'UNKNOWN';
+    return transactionFunding(asRecord(answer.body));
+  }
+
+  /** Khalti's API root beside v2 (the refund API lives there). */
+  private rootUrl(): string {
+    return this.settings.baseUrl.replace(/\/v2$/, '');
   }
 
   private call(path: string, json: Record<string, unknown>) {
@@ -125,6 +157,11 @@ export class KhaltiGateway implements PaymentGateway {
     }, this.policy);
   }
 }
+
+const NEEDS_MOBILE: GatewayRefund = Object.freeze({
+  kind: 'NEEDS_CUSTOMER_MOBILE',
+  why: "Khalti refunds this bank-funded payment only to the customer's Khalti account, and the pay request gave no customerMobile: refund in Khalti's merchant portal, then ops refund confirm",
+});
 
 /** A lookup Khalti answered with 404: undecided for reconciliation, a refusal for a browser return. */
 const NOT_FOUND: GatewayLookup = Object.freeze({ decided: false });

@@ -1,16 +1,38 @@
 import type { GatewayReport, PaymentAtGateway, ReturnQuery } from '../gateway';
+import { asRecord } from '../provider-http';
 import { finalOutcome, type ProviderOutcome } from '../provider-outcome';
 import type { ProviderReversalKind } from '../../rules/payment-attempt';
 
 // Khalti's wire format (docs.khalti.com, Web Checkout KPG-2). Amounts are integer paisa on both
 // the return and the lookup. Lookup statuses: Completed, Pending, Initiated, Refunded, Expired,
-// User canceled, Partially Refunded.
+// User canceled, Partially Refunded; Khalti's own documents also write "Partially refunded", so
+// statuses are read without regard to case. The lookup's boolean `refunded` says money of the
+// payment went back, whatever the status spells.
+
+export type KhaltiStatus = 'Completed' | 'Pending' | 'Initiated' | 'Refunded' | 'Expired' | 'User canceled' | 'Partially Refunded';
+const STATUSES: readonly KhaltiStatus[] = ['Completed', 'Pending', 'Initiated', 'Refunded', 'Expired', 'User canceled', 'Partially Refunded'];
+
+/** A lookup's status in our one spelling, whatever case Khalti wrote it in; undefined for a status we do not know. */
+export function khaltiStatus(value: unknown): KhaltiStatus | undefined {
+  if (typeof value !== 'string') return undefined;
+  const lower = value.trim().toLowerCase();
+  return STATUSES.find((status) => status.toLowerCase() === lower);
+}
+
+/**
+ * The status that counts: a `Completed` payment whose `refunded` is true had part of its money
+ * given back (the status may lag, or be spelt in a way we do not know).
+ */
+export function effectiveKhaltiStatus(body: Record<string, unknown>): KhaltiStatus | undefined {
+  const status = khaltiStatus(body.status);
+  return status === 'Completed' && body.refunded === true ? 'Partially Refunded' : status;
+}
 
 /**
  * Final lookup states and the word each is for us; a refund before we heard of the capture leaves
  * the order unpaid, one after it is a reversal the payment watch records (payment-watch.ts).
  */
-const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'> & { reversal?: ProviderReversalKind }> = {
+const FINAL: Partial<Record<KhaltiStatus, Pick<GatewayReport, 'status' | 'reason'> & { reversal?: ProviderReversalKind }>> = {
   Completed: { status: 'SUCCESS' },
   'User canceled': { status: 'CANCELLED', reason: 'CANCELLED_BY_CUSTOMER' },
   Expired: { status: 'EXPIRED', reason: 'EXPIRED_AT_PROVIDER' },
@@ -21,7 +43,7 @@ const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'> & { reversa
  * Not decided yet. Partially Refunded keeps part of the money: for a payment we never recorded
  * as captured no order can take it (an operator's case); for a paid one it is a partial reversal.
  */
-const OPEN: Record<string, { warn: boolean; reversal?: ProviderReversalKind }> = {
+const OPEN: Partial<Record<KhaltiStatus, { warn: boolean; reversal?: ProviderReversalKind }>> = {
   Pending: { warn: false },
   Initiated: { warn: false },
   'Partially Refunded': { warn: true, reversal: 'PARTIAL' },
@@ -31,9 +53,11 @@ export function lookupOutcome(body: Record<string, unknown>, payment: PaymentAtG
   const { pidx, status, total_amount: total, transaction_id: transactionId } = body;
   if (pidx !== payment.providerRef) return { kind: 'UNREADABLE', why: 'lookup answered about another pidx' };
   if (typeof status !== 'string') return { kind: 'UNREADABLE', why: 'lookup without a status' };
-  const open = OPEN[status];
-  if (open !== undefined) return { kind: 'OPEN', status, ...open };
-  const word = FINAL[status];
+  const known = effectiveKhaltiStatus(body);
+  if (!known) return { kind: 'OPEN', status, warn: true };
+  const open = OPEN[known];
+  if (open !== undefined) return { kind: 'OPEN', status: known, ...open };
+  const word = FINAL[known];
   if (!word) return { kind: 'OPEN', status, warn: true };
   if (typeof total !== 'number' || !Number.isSafeInteger(total) || total < 0) return { kind: 'UNREADABLE', why: 'lookup without an integer total_amount' };
   const transaction = typeof transactionId === 'string' && transactionId !== '' ? transactionId : `pidx:${String(pidx)}`;
@@ -53,4 +77,27 @@ export function returnProblem(query: ReturnQuery, payment: PaymentAtGateway): st
     if (value !== undefined && value !== '' && value !== String(payment.amount)) return `${field} is not this payment's amount in paisa`;
   }
   return undefined;
+}
+
+/**
+ * How a payment was funded, from Khalti's transaction record (`type.name`, `ebanker`): wallet
+ * payments are refunded to the wallet; any other (e-banking, mobile banking, connectIPS, card)
+ * needs the customer's Khalti mobile with the refund.
+ */
+export function transactionFunding(record: Record<string, unknown>): 'BANK' | 'WALLET' | 'UNKNOWN' {
+  const type = record.type;
+  const typeName = typeof type === 'object' && type !== null && 'name' in type && typeof type.name === 'string' ? type.name.trim().toLowerCase() : undefined;
+  if (record.ebanker !== null && record.ebanker !== undefined) return 'BANK';
+  if (typeName === undefined) return 'UNKNOWN';
+  return typeName === 'wallet payment' ? 'WALLET' : 'BANK';
+}
+
+/** The words of a Khalti error body: `detail`, or the field messages of a validation error. */
+export function refusalDetail(body: unknown): string {
+  const record = asRecord(body);
+  if (typeof record.detail === 'string') return record.detail;
+  return Object.entries(record)
+    .filter(([key]) => key !== 'error_key' && key !== 'status_code')
+    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(' ') : String(value)}`)
+    .join('; ');
 }

@@ -7,6 +7,8 @@ export interface KhaltiConfig {
   baseUrl: string;
   /** `website_url` sent with each initiation; PUBLIC_BASE_URL when unset. */
   websiteUrl?: string;
+  /** How long Khalti's payment link takes money (60 minutes): our attempt stays open at least as long. */
+  linkMinutes: number;
 }
 
 /** Khalti's API roots: its published test environment (docs/decisions.md, "Live payment providers") and the live one. */
@@ -28,5 +30,6 @@ export function khaltiConfig(read: EnvReader, { production, providerUrl }: { pro
     secretKey: secretKey ?? '',
     baseUrl: providerUrl('KHALTI_BASE_URL', environment.baseUrl).replace(/\/+$/, ''),
     websiteUrl: read.url('KHALTI_WEBSITE_URL', ['https:', 'http:']),
+    linkMinutes: read.integer('KHALTI_LINK_MINUTES', 60, 1, 1440),
   };
 }
