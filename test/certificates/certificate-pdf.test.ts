@@ -6,10 +6,11 @@ import { at } from '../support/elements';
 
 const fonts = loadCertificateFonts();
 
-function content(coverageLines: number, name = 'Sophie Keller'): CertificateContent {
+function content(coverageLines: number, name = 'Sophie Keller', overrides: Partial<CertificateContent> = {}): CertificateContent {
   return {
+    specimen: false,
     policyNumber: 'POL-2026-000087', orderRef: 'ORD-2026-000142', issuedAt: new Date('2026-09-20T08:24:39Z'), issuer: 'Himalayan Trek Cover',
-    version: { kind: 'Issued', date: '2026-09-20' }, premium: { amount: 4_500_00, currency: 'NPR' },
+    version: { kind: 'Issued', date: '2026-09-20' }, premium: { beforeDiscount: 4_500_00, discount: 0, paid: 4_500_00 }, addedItems: [],
     policyholder: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'] }, policyWordingUrl: 'https://cover.example/wording.pdf',
     traveller: { name, dateOfBirth: '1991-03-14', nationality: 'Germany', idType: 'PASSPORT', maskedIdNumber: '••••••T47' },
     route: { name: 'Everest Base Camp Trek', maxAltitude: 5364 }, coveredAltitude: 6000,
@@ -19,12 +20,13 @@ function content(coverageLines: number, name = 'Sophie Keller'): CertificateCont
     devices: [{ name: 'Satellite SOS beacon', quantity: 1 }],
     assistance: { phone: '+977 1 4000 000', email: 'assistance@himalayantrekcover.example' },
     verificationUrl: 'https://partners.example/verify/POL-2026-000087',
+    ...overrides,
   };
 }
 
-async function render(coverageLines: number, name?: string): Promise<Buffer> {
+async function render(coverageLines: number, name?: string, overrides?: Partial<CertificateContent>): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of renderCertificate(content(coverageLines, name), fonts)) chunks.push(chunk as Buffer);
+  for await (const chunk of renderCertificate(content(coverageLines, name, overrides), fonts)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
@@ -33,15 +35,41 @@ describe('certificate layout', () => {
     expect((await readPdf(await render(6))).pages).toHaveLength(1);
   });
 
-  it('takes a second page for a long list of coverage lines, never cutting a line from its amount, and ends with the assistance box and the footer', async () => {
+  it('takes a second page for a long list of coverage lines, never cutting a line from its amount, and keeps the assistance box and the attestation on page 1', async () => {
     const read = await readPdf(await render(30));
     expect(read.pages).toHaveLength(2);
     for (let i = 1; i <= 30; i++) {
       const page = read.pages.find((candidate) => candidate.text.includes(`Cover ${i}:`));
       expect(page?.text.replace(/\s+/g, ' ')).toContain(`NPR ${(i * 100_000).toLocaleString('en-US')}.00`);
     }
-    expect(at(read.pages, 1, 'the pages').text).toContain('24-HOUR ASSISTANCE');
-    expect(at(read.pages, 1, 'the pages').text).toContain('This certificate confirms');
+    expect(at(read.pages, 0, 'the pages').text).toContain('24-HOUR ASSISTANCE');
+    expect(at(read.pages, 0, 'the pages').text).toContain('This certificate confirms');
+    expect(at(read.pages, 1, 'the pages').text).not.toContain('24-HOUR ASSISTANCE');
+  });
+
+  it('heads every page with the policy number and "page N of M", so that a loose page 2 still says whose it is', async () => {
+    const read = await readPdf(await render(30));
+    read.pages.forEach((page, index) => expect(page.text.replace(/\s+/g, ' ')).toContain(`Policy POL-2026-000087 · page ${index + 1} of 2`));
+  });
+
+  it('when the certificate comes from a sandbox, then every page carries SPECIMEN — NOT INSURANCE; a live one never does', async () => {
+    const specimen = await readPdf(await render(30, undefined, { specimen: true }));
+    expect(specimen.pages).toHaveLength(2);
+    for (const page of specimen.pages) expect(page.text).toContain('SPECIMEN — NOT INSURANCE');
+    expect((await readPdf(await render(30))).text).not.toContain('SPECIMEN');
+  });
+
+  it('prints the premium with its discount, and the partner-priced added items apart from it, never summed into "Premium paid"', async () => {
+    const read = await readPdf(await render(6, undefined, {
+      premium: { beforeDiscount: 21_000_00, discount: 1_400_00, paid: 19_600_00 },
+      addedItems: [{ name: 'Porter for 12 days', quantity: 1, amount: 36_000_00 }, { name: 'Satellite phone rental', quantity: 2, amount: 15_000_00 }],
+    }));
+    expect(read.text).toContain('Premium NPR 21,000.00, less discount NPR 1,400.00');
+    expect(read.text).toContain('Premium paid NPR 19,600.00');
+    expect(read.text).toContain('SOLD WITH THE POLICY, NOT INSURANCE');
+    expect(read.text).toContain('Porter for 12 days × 1 (priced by the partner) NPR 36,000.00');
+    expect(read.text).toContain('Satellite phone rental × 2 (priced by the partner) NPR 15,000.00');
+    expect(read.text).not.toContain('70,600.00');
   });
 
   it('gives the same bytes for the same policy: the issue time, not the download time, dates the document', async () => {

@@ -183,6 +183,42 @@ describe('GET /orders/{orderRef}/certificate', () => {
     expect(read.text).not.toContain('Amended');
   });
 
+  it('when the service runs sandbox payments, then every page of the certificate carries SPECIMEN — NOT INSURANCE and the verify page a banner saying it', async () => {
+    const { detail } = await paidEverestOrder('Anna Berger');
+    const read = await readPdf((await downloadCertificate(agency, detail.orderRef)).pdf);
+    for (const page of read.pages) expect(page.text).toContain('SPECIMEN — NOT INSURANCE');
+    const verification = await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true });
+    expect(verification.body).toContain('SPECIMEN — NOT INSURANCE');
+    expect(verification.body).toContain('nobody is insured by it');
+    const unknown = await client.op('verifyPolicy', 'GET', verifyPath('POL-2026-999998'), undefined, { direct: true });
+    expect(unknown.body).toContain('SPECIMEN — NOT INSURANCE');
+  });
+
+  it('prints "Premium paid" as the insurance less its discount, and the added services apart, never summed into it', async () => {
+    const touristId = await newTraveller(server, agency.companyId, { name: 'Jonas Weber' });
+    const quote = await everestQuote(client, agency);
+    const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId, {
+      directDiscountPercent: 5,
+      addedServices: [{ name: 'Porter for 12 days', price: 36000, quantity: 1 }],
+      addedDevices: [{ name: 'Satellite phone rental', price: 7500, quantity: 2 }],
+    }), { token: agency.token });
+    expect(created.status).toBe(201);
+    const orderRef = created.body.data.orderRef;
+    await payByCard(agency, orderRef);
+    const order = await server.orm.em.fork().findOneOrFail(Order, { orderRef });
+    const insurance = order.packagePrice + order.includedDevices.reduce((sum, device) => sum + device.priceForDuration, 0);
+    const printed = (minor: number) => `NPR ${(minor / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+
+    const read = await readPdf((await downloadCertificate(agency, orderRef)).pdf);
+
+    expect(order.directDiscountAmount).toBeGreaterThan(0);
+    expect(read.text).toContain(`Premium ${printed(insurance)}, less discount ${printed(order.directDiscountAmount)}`);
+    expect(read.text).toContain(`Premium paid ${printed(insurance - order.directDiscountAmount)}`);
+    expect(read.text).not.toContain(printed(order.totalAmount));
+    expect(read.text).toContain(`Porter for 12 days × 1 (priced by the partner) ${printed(3_600_000)}`);
+    expect(read.text).toContain(`Satellite phone rental × 2 (priced by the partner) ${printed(1_500_000)}`);
+  });
+
   it('when the traveller\'s name is in Devanagari, then it is drawn with the embedded Devanagari face, on the route and altitude of the quote', async () => {
     const { detail } = await paidEverestOrder('सीता शर्मा', { nationality: 'Nepal' });
     const { response, pdf } = await downloadCertificate(agency, detail.orderRef);

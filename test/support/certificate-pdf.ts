@@ -4,11 +4,18 @@ import { inflateSync } from 'node:zlib';
 import * as fontkit from 'fontkit';
 import { fontRuns, loadCertificateFonts } from '../../src/modules/certificates/certificate-fonts';
 
+/** A piece of text as PDF.js reads it, with its baseline's place in points from the page's top left corner. */
+export interface PlacedText {
+  text: string;
+  x: number;
+  y: number;
+}
+
 export interface ReadPdf {
   /** The text of every page, whitespace collapsed to single spaces. */
   text: string;
-  /** Each page's size in points, its links, and its own text (whitespace as extracted). */
-  pages: Array<{ width: number; height: number; links: string[]; text: string }>;
+  /** Each page's size in points, its links, its own text (whitespace as extracted) and where each piece of it sits. */
+  pages: Array<{ width: number; height: number; links: string[]; text: string; items: PlacedText[] }>;
   title: string | null;
 }
 

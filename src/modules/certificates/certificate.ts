@@ -3,6 +3,7 @@ import type { CertificateContent } from './rules/certificate-content';
 import { kathmanduToday } from '../../kernel/business-date';
 import { isInsuredStatus } from './rules/policy-standing';
 import { maskedIdNumber } from './rules/traveller-disclosure';
+import { certificatePremium } from './rules/certificate-premium';
 import { invalid } from '../../kernel/errors';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
 import { OrderStatus } from '../orders/entities/order';
@@ -16,6 +17,8 @@ export interface CertificateSettings {
   issuer: string;
   assistance: { phone: string; email: string };
   policyWordingUrl: string;
+  /** Sandbox payments: the certificate is a specimen. */
+  specimen: boolean;
 }
 
 /** The version line: issued on the payment date, amended on the date of the last change after it. */
@@ -64,11 +67,12 @@ export async function certificateOf(
     ...order.customTravelAgencies.map((agency) => agency.name),
   ];
   return {
+    specimen: settings.specimen,
     policyNumber: order.policyNumber,
     orderRef: order.orderRef,
     issuedAt: order.paidAt,
     version: certificateVersion(order.paidAt, order.amendedAt),
-    premium: { amount: order.totalAmount, currency: order.currency },
+    ...certificatePremium(order),
     policyholder: { company: placedBy.name, agencies },
     policyWordingUrl: settings.policyWordingUrl,
     issuer: settings.issuer,

@@ -16,6 +16,7 @@ export const certificateHandlers = {
       issuer: config.payments.merchantName,
       assistance: { phone: config.certificate.assistancePhone, email: config.certificate.assistanceEmail },
       policyWordingUrl: config.certificate.policyWordingUrl,
+      specimen: config.payments.mode === 'sandbox',
     });
     // PDFKit and the QR encoder load with the first certificate, not with every start (a fifth of a second).
     const { renderCertificate } = await import('./certificate-pdf.js');
@@ -28,18 +29,19 @@ export const certificateHandlers = {
   },
 
   async verifyPolicy({ params }, scope) {
-    const issuer = scope.services.config.payments.merchantName;
+    const { config } = scope.services;
+    const site = { issuer: config.payments.merchantName, specimen: config.payments.mode === 'sandbox' };
     const lookup = await verificationLookup(scope);
     if (!lookup.allowed) {
       return {
         status: 429,
         contentType: 'text/html',
         headers: { ...PAGE_HEADERS, 'Retry-After': String(lookup.retryAfterSeconds) },
-        body: tooManyLookupsPage(lookup.retryAfterSeconds, issuer),
+        body: tooManyLookupsPage(lookup.retryAfterSeconds, site),
       };
     }
     const verification = await verifyPolicy(scope.em, params.policyNumber);
-    const page = { contentType: 'text/html', headers: PAGE_HEADERS, body: verificationPage(verification, issuer) } as const;
+    const page = { contentType: 'text/html', headers: PAGE_HEADERS, body: verificationPage(verification, site) } as const;
     return verification.found ? { status: 200, ...page } : { status: 404, ...page };
   },
 } satisfies TagHandlers;

@@ -9,12 +9,12 @@ import type { PolicyStanding } from './rules/policy-standing';
  * was checked on, the altitude covered and the initials; for an
  * unknown or malformed number only that it was not found.
  */
-export function verificationPage(verification: Verification, issuer: string): string {
+export function verificationPage(verification: Verification, site: VerificationSite): string {
   if (!verification.found) {
     return page('Policy not found', 'unknown', [
       '<h1>Policy not found</h1>',
       '<p>No policy has this number. Check the number printed on the certificate, or scan its QR code again.</p>',
-    ], issuer);
+    ], site);
   }
   const state = STATES[verification.standing];
   const explanation = state.explain(verification);
@@ -29,7 +29,7 @@ export function verificationPage(verification: Verification, issuer: string): st
     `<dt>Traveller</dt><dd>${escapeHtml(verification.travellerInitials)}</dd>`,
     '</dl>',
     '<p class="small">Compare the initials with the traveller\'s passport. Only the initials are shown here, to protect the traveller\'s privacy.</p>',
-  ], issuer);
+  ], site);
 }
 
 type Found = Extract<Verification, { found: true }>;
@@ -53,23 +53,34 @@ const STATES: Record<PolicyStanding, { title: string; tone: keyof typeof TONES; 
 };
 
 /** The answer to a client address over its limit of lookups. */
-export function tooManyLookupsPage(retryAfterSeconds: number, issuer: string): string {
+export function tooManyLookupsPage(retryAfterSeconds: number, site: VerificationSite): string {
   return page('Too many lookups', 'unknown', [
     '<h1>Too many lookups</h1>',
     `<p>This device has checked too many policies in a short time. Try again in ${retryAfterSeconds} seconds.</p>`,
-  ], issuer);
+  ], site);
 }
 
 /** Green, amber, grey, red: told apart by their words too, for a reader who cannot tell the colours. */
 const TONES = { valid: '#0b6b3a', pending: '#a35d00', expired: '#5f6b76', invalid: '#a1261b', unknown: '#4a5560' } as const;
 
-function page(title: string, tone: keyof typeof TONES, body: string[], issuer: string): string {
+/** What every page of the site says whatever the policy: who runs it, and whether it is a sandbox. */
+export interface VerificationSite {
+  issuer: string;
+  /** A sandbox's pages: nobody is insured, and every page says so above everything else. */
+  specimen: boolean;
+}
+
+/** Above the card, on every page of a sandbox: a checkpoint shown a sandbox's VALID must not take it for cover. */
+const SPECIMEN_BANNER =
+  '<p class="specimen" role="alert"><strong>SPECIMEN — NOT INSURANCE</strong><br>This page comes from a test system. It shows no real policy: nobody is insured by it.</p>';
+
+function page(title: string, tone: keyof typeof TONES, body: string[], { issuer, specimen }: VerificationSite): string {
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex">',
-    `<title>${escapeHtml(title)}</title>`,
+    `<title>${specimen ? 'SPECIMEN — ' : ''}${escapeHtml(title)}</title>`,
     '<style>',
     'body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans Devanagari",sans-serif;background:#f3f5f6;color:#1b2733;line-height:1.45}',
     'main{max-width:30rem;margin:0 auto;padding:1.25rem}',
@@ -80,8 +91,9 @@ function page(title: string, tone: keyof typeof TONES, body: string[], issuer: s
     'dt{color:#4a5560}dd{margin:0;font-weight:600}',
     '.small{font-size:.85rem;color:#4a5560}',
     'footer{margin-top:1rem;font-size:.8rem;color:#4a5560;text-align:center}',
+    '.specimen{margin:0 0 1rem;padding:.75rem 1rem;background:repeating-linear-gradient(-45deg,#fde2e0,#fde2e0 .6rem,#fff .6rem,#fff 1.2rem);border:.2rem solid #c0392b;border-radius:.5rem;color:#8e1b10;font-size:1.05rem;text-align:center}',
     '</style></head>',
-    `<body><main><div class="card">${body.join('')}</div>`,
+    `<body><main>${specimen ? SPECIMEN_BANNER : ''}<div class="card">${body.join('')}</div>`,
     `<footer>Policy verification by ${escapeHtml(issuer)}</footer></main></body></html>`,
   ].join('');
 }

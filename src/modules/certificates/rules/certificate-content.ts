@@ -1,7 +1,13 @@
 import type { Minor } from '../../../kernel/money';
+import type { CertificateAddedItem, CertificatePremium } from './certificate-premium';
 
 /** Everything a policy certificate prints, gathered by services/certificate.ts and drawn by certificate-pdf.ts. */
 export interface CertificateContent {
+  /**
+   * Issued by a sandbox (PAYMENT_MODE=sandbox): nothing was paid and nobody is insured, so every
+   * page says SPECIMEN — NOT INSURANCE across it.
+   */
+  specimen: boolean;
   policyNumber: string;
   orderRef: string;
   /** The payment that issued the policy: the document's creation date, stable across downloads. */
@@ -12,8 +18,10 @@ export interface CertificateContent {
    * change).
    */
   version: { kind: 'Issued' | 'Amended'; date: string };
-  /** What was paid for this policy: the order's own total (a group order's share of the group payment). */
-  premium: { amount: Minor; currency: string };
+  /** The insurance's price, its discount and what was paid for it, in `currency`; added items are not part of it. */
+  premium: CertificatePremium;
+  /** Partner-priced services and devices sold with the order, listed apart from the premium. */
+  addedItems: CertificateAddedItem[];
   /** Who took out the policy: the company that placed the order, and the agencies listed on it. */
   policyholder: { company: string; agencies: string[] };
   /** The published policy wording (POLICY_WORDING_URL), printed and linked. */
