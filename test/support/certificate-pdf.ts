@@ -27,7 +27,12 @@ export function readPdf(pdf: Buffer): Promise<ReadPdf> {
       const read = JSON.parse(stdout) as ReadPdf;
       // A glyph the shaper split off a character (the dot below of Vietnamese ị) maps to no
       // character of its own, and PDF.js gives its code (a C0 control) instead: left out.
-      resolve({ ...read, text: read.text.replace(/[\u0000-\u0008\u000e-\u001f]/g, '').replace(/\s+/g, ' ') });
+      const readable = (text: string) => text.replace(/[\u0000-\u0008\u000e-\u001f]/g, '');
+      resolve({
+        ...read,
+        text: readable(read.text).replace(/\s+/g, ' '),
+        pages: read.pages.map((page) => ({ ...page, items: page.items.map((item) => ({ ...item, text: readable(item.text) })) })),
+      });
     });
     child.stdin?.end(pdf);
   });

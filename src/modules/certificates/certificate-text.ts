@@ -15,11 +15,18 @@ export const INK = '#1b2733';
 /** Registered by the document before any text: the labels use them, and the specimen mark is measured in the bold one. */
 export const LATIN_FACES = ['latin-regular', 'latin-bold'] as const;
 
+/** Hebrew, Arabic, Syriac, Thaana, NKo... and their presentation forms: text the bidi algorithm reorders. */
+const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]|[\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+
 /**
  * Draws `text` in runs of the faces that have its glyphs. Text that is not all in the Latin faces
  * may be read back in glyph order, not as written (a Devanagari reph is drawn after the consonant
  * it precedes, Arabic and Hebrew right to left): it is marked with its logical text as
  * /ActualText, so copying and screen readers get the name as written.
+ *
+ * Right-to-left text that may wrap is cut into lines here, in logical order, and each line is then
+ * put in visual order and drawn on its own: reordered whole and wrapped by pdfkit afterwards, the
+ * first line printed would hold the end of the name (UAX #9 reorders per line, after breaking).
  */
 export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write {
   const registered = new Set<string>(LATIN_FACES);
@@ -30,7 +37,7 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
     }
     doc.font(face);
   };
-  return (text, x, y, style = {}) => {
+  const drawLine = (text: string, x: number | undefined, y: number | undefined, style: TextStyle) => {
     const runs = fontRuns(fonts, text.length > 0 ? text : ' ', style.weight ?? 'regular');
     const marked = runs.some((run) => !/^latin-/.test(run.face));
     if (marked) doc.markContent('Span', { actual: text });
@@ -43,4 +50,33 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
     });
     if (marked) doc.endMarkedContent();
   };
+  const widthOf = (text: string, style: TextStyle) =>
+    fontRuns(fonts, text, style.weight ?? 'regular').reduce((width, run) => {
+      useFace(run.face);
+      return width + doc.fontSize(style.size ?? 10).widthOfString(run.text);
+    }, 0);
+  return (text, x, y, style = {}) => {
+    if (style.width === undefined || !RIGHT_TO_LEFT.test(text)) return drawLine(text, x, y, style);
+    const lines = logicalLines(text, style.width, (line) => widthOf(line, style));
+    lines.forEach((line, index) => drawLine(line, x ?? doc.x, index === 0 ? (y ?? doc.y) : doc.y, style));
+  };
+}
+
+/**
+ * `text` broken into lines of at most `width` (as `widthOf` measures), between words, in logical
+ * order. A word wider than a line has a line of its own (pdfkit then breaks it where it must).
+ */
+export function logicalLines(text: string, width: number, widthOf: (line: string) => number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/(?<=\s)(?=\S)/u)) {
+    const candidate = line + word;
+    // A point of slack: pdfkit measures the drawn runs again and must not break them once more.
+    if (line !== '' && widthOf(candidate.trimEnd()) > width - 1) {
+      lines.push(line.trimEnd());
+      line = word;
+    } else line = candidate;
+  }
+  lines.push(line.trimEnd());
+  return lines;
 }
