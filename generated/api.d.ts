@@ -3280,6 +3280,8 @@ export interface components {
             medicalHistory?: string | null;
             motherTongue?: string | null;
             name: string;
+            /** @description The name as in the passport's machine-readable zone, upper-cased, when it was given at registration; otherwise `null`. */
+            nameAsInPassport?: string | null;
             nationality: string;
             /** Format: uuid */
             passportDocumentId: string;
@@ -3347,6 +3349,17 @@ export interface components {
             motherTongue?: string;
             /** @description Full name as in the identity document. */
             name: string;
+            /**
+             * @description Optional. The traveller's name in Latin letters as the passport's machine-readable zone
+             *     (ICAO 9303) prints it, for a checkpoint officer who cannot read the script of `name`: the
+             *     letters A-Z only, either as the zone writes it (surname, `<<`, given names joined by `<`:
+             *     `TAN<<MEI<LIN`) or as words separated by single spaces, given names first (`MEI LIN TAN`).
+             *     At most 39 characters, the length of the zone's name field. Stored upper-cased. The
+             *     certificate prints it beside `name`, and the public verification page takes the traveller's
+             *     initials from it when it is given.
+             * @example TAN<<MEI<LIN
+             */
+            nameAsInPassport?: string;
             /** @description Nationality, for example `Germany`. */
             nationality: string;
             /**

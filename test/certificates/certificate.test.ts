@@ -65,7 +65,7 @@ const certificateError = (partner: TestPartner, identifier: string): Promise<Api
   client.op('getOrderCertificate', 'GET', certificatePath(identifier), undefined, { token: partner.token });
 
 /** A paid order of a traveller with `name` on the Everest Base Camp route (a catalogue route with its altitude). */
-async function paidEverestOrder(name: string, overrides: { nationality?: string; dateOfBirth?: string } = {}) {
+async function paidEverestOrder(name: string, overrides: { nationality?: string; dateOfBirth?: string; nameAsInPassport?: string } = {}) {
   const touristId = await newTraveller(server, agency.companyId, { name, ...overrides });
   const quote = await everestQuote(client, agency);
   const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: agency.token });
@@ -217,6 +217,15 @@ describe('GET /orders/{orderRef}/certificate', () => {
     expect(read.text).not.toContain(printed(order.totalAmount));
     expect(read.text).toContain(`Porter for 12 days × 1 (priced by the partner) ${printed(3_600_000)}`);
     expect(read.text).toContain(`Satellite phone rental × 2 (priced by the partner) ${printed(1_500_000)}`);
+  });
+
+  it('when the traveller has a name as in the passport, then the certificate prints it beside the native-script name, and the verify page takes the initials from it', async () => {
+    const { detail } = await paidEverestOrder('陈美玲', { nameAsInPassport: 'CHEN<<MEI<LING' });
+    const read = await readPdf((await downloadCertificate(agency, detail.orderRef)).pdf);
+    expect(read.text).toContain(`Name ${asExtracted('陈美玲')} Name as in passport CHEN, MEI LING Date of birth`);
+    const verification = await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true });
+    expect(verification.body).toContain('M. C.');
+    expect(verification.body).not.toContain('陈');
   });
 
   it('when the traveller\'s name is in Devanagari, then it is drawn with the embedded Devanagari face, on the route and altitude of the quote', async () => {

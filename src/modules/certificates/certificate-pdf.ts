@@ -77,6 +77,7 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
   header(sheet, content);
   section(sheet, 'Insured traveller');
   row(sheet, 'Name', content.traveller.name);
+  if (content.traveller.passportName !== undefined) row(sheet, 'Name as in passport', content.traveller.passportName);
   row(sheet, 'Date of birth', content.traveller.dateOfBirth);
   row(sheet, 'Nationality', content.traveller.nationality);
   row(sheet, content.traveller.idType === 'PASSPORT' ? 'Passport number' : `ID number (${content.traveller.idType})`, content.traveller.maskedIdNumber);

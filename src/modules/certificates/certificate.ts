@@ -4,6 +4,7 @@ import { kathmanduToday } from '../../kernel/business-date';
 import { isInsuredStatus } from './rules/policy-standing';
 import { maskedIdNumber } from './rules/traveller-disclosure';
 import { certificatePremium } from './rules/certificate-premium';
+import { printedPassportName } from './rules/passport-name';
 import { invalid } from '../../kernel/errors';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
 import { OrderStatus } from '../orders/entities/order';
@@ -78,6 +79,7 @@ export async function certificateOf(
     issuer: settings.issuer,
     traveller: {
       name: traveller.name,
+      passportName: traveller.nameAsInPassport ? printedPassportName(traveller.nameAsInPassport) : undefined,
       dateOfBirth: traveller.dateOfBirth,
       nationality: traveller.nationality,
       idType: traveller.idType,

@@ -3,6 +3,7 @@ import { kathmanduToday } from '../../kernel/business-date';
 import { isReference } from '../orders';
 import { canonicalPolicyNumber, policyStanding, type PolicyStanding } from './rules/policy-standing';
 import { travellerInitials } from './rules/traveller-disclosure';
+import { passportNameInReadingOrder } from './rules/passport-name';
 import { Order } from '../orders/entities/order';
 
 /** What the public verification page may show: nothing for an unknown number, little for a known one. */
@@ -47,6 +48,7 @@ export async function verifyPolicy(em: EntityManager, typed: string, now = new D
     coverageStartDate: order.coverageStartDate,
     coverageEndDate: order.coverageEndDate,
     maxAltitude: order.ctg.maxAltitude,
-    travellerInitials: travellerInitials(order.traveller.name),
+    // A checkpoint compares them with the passport: its Latin name, when the partner gave it, is what the officer can read.
+    travellerInitials: travellerInitials(order.traveller.nameAsInPassport ? passportNameInReadingOrder(order.traveller.nameAsInPassport) : order.traveller.name),
   };
 }

@@ -30,6 +30,8 @@ export interface CertificateContent {
   issuer: string;
   traveller: {
     name: string;
+    /** The name as in the passport's machine-readable zone, as printed (passport-name.ts), when the partner gave it. */
+    passportName?: string;
     dateOfBirth: string;
     nationality: string;
     idType: string;
