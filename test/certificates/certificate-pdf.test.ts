@@ -11,7 +11,7 @@ function content(coverageLines: number, name = 'Sophie Keller', overrides: Parti
     specimen: false,
     policyNumber: 'POL-2026-000087', orderRef: 'ORD-2026-000142', issuedAt: new Date('2026-09-20T08:24:39Z'), issuer: 'Himalayan Trek Cover',
     version: { kind: 'Issued', date: '2026-09-20' }, premium: { beforeDiscount: 4_500_00, discount: 0, paid: 4_500_00 }, addedItems: [],
-    policyholder: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'] }, policyWordingUrl: 'https://cover.example/wording.pdf',
+    soldBy: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'], statedByPartner: [] }, policyWordingUrl: 'https://cover.example/wording.pdf',
     traveller: { name, dateOfBirth: '1991-03-14', nationality: 'Germany', idType: 'PASSPORT', maskedIdNumber: '••••••T47' },
     route: { name: 'Everest Base Camp Trek', maxAltitude: 5364 }, coveredAltitude: 6000,
     coverageStartDate: '2026-10-01', coverageEndDate: '2026-10-16', durationDays: 16,

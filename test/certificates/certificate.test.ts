@@ -159,7 +159,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
     }
   });
 
-  it('prints what an insurer\'s certificate carries: the premium paid and its currency, the policyholder and the listed agencies, the policy wording link and the Issued version line', async () => {
+  it('prints what an insurer\'s certificate carries: the premium paid and its currency, who sold it and the listed agencies, the policy wording link and the Issued version line', async () => {
     const touristId = await newTraveller(server, agency.companyId, { name: 'Lukas Brandt' });
     const quote = await everestQuote(client, agency);
     const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId, {
@@ -176,7 +176,8 @@ describe('GET /orders/{orderRef}/certificate', () => {
     const read = await readPdf(pdf);
     const [whole, fraction] = (order.totalAmount / 100).toFixed(2).split('.');
     expect(read.text).toContain(`Premium paid ${order.currency} ${Number(whole).toLocaleString('en-US')}.${fraction}`);
-    expect(read.text).toContain('Policyholder Himalayan Trails Pvt. Ltd.; agencies listed: Khumbu Guides');
+    expect(read.text).toContain('Sold by Himalayan Trails Pvt. Ltd. Agencies listed Khumbu Guides');
+    expect(read.text).not.toContain('Policyholder');
     expect(read.text).toContain(`Policy wording ${POLICY_WORDING_URL}`);
     expect(read.pages[0]?.links).toContain(POLICY_WORDING_URL);
     expect(read.text).toContain(`Issued ${kathmanduToday(order.paidAt)}`);
@@ -226,6 +227,25 @@ describe('GET /orders/{orderRef}/certificate', () => {
     const verification = await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true });
     expect(verification.body).toContain('M. C.');
     expect(verification.body).not.toContain('陈');
+  });
+
+  it('when the partner types a display-only agency and its own route, then both are printed as stated by the partner, and the route does not hide the altitude the cover ends at', async () => {
+    const touristId = await newTraveller(server, agency.companyId, { name: 'Tenzing Norgay' });
+    const created = await client.op('createOrders', 'POST', ORDERS, {
+      touristId, ctgId: '1c4e7a92-b3f0-4d65-8e19-a27c5b0d3f86', customRouteName: 'Three Passes trek via Kongma La (5,535 m)', departureDate: addDays(kathmanduToday(), 30),
+      customTravelAgencies: [{ name: 'Valid for all altitudes — approved by Nepal Police' }],
+    }, { token: agency.token });
+    expect(created.status).toBe(201);
+    await payByCard(agency, created.body.data.orderRef);
+    const order = await server.orm.em.fork().findOneOrFail(Order, { orderRef: created.body.data.orderRef }, { populate: ['ctg'] });
+    const covered = `${order.ctg.maxAltitude.toLocaleString('en-US')} m`;
+
+    const read = await readPdf((await downloadCertificate(agency, order.orderRef)).pdf);
+
+    expect(read.text).toContain('Route (as stated by the partner) “Three Passes trek via Kongma La (5,535 m)”: not checked by the insurer');
+    expect(read.text).toContain(`Maximum altitude covered ${covered}, whatever the route: nothing above ${covered} is covered`);
+    expect(read.text).toContain('Agencies as stated by the partner “Valid for all altitudes — approved by Nepal Police”');
+    expect(read.text).toContain(`Sold by ${agency.companyName}`);
   });
 
   it('when the traveller\'s name is in Devanagari, then it is drawn with the embedded Devanagari face, on the route and altitude of the quote', async () => {

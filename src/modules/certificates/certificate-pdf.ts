@@ -83,14 +83,12 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
   row(sheet, content.traveller.idType === 'PASSPORT' ? 'Passport number' : `ID number (${content.traveller.idType})`, content.traveller.maskedIdNumber);
 
   section(sheet, 'Trip and cover');
-  row(sheet, 'Route', content.route.maxAltitude === undefined ? content.route.name : `${content.route.name} (highest point ${metres(content.route.maxAltitude)})`);
-  row(sheet, 'Maximum altitude covered', metres(content.coveredAltitude));
+  routeRows(sheet, content);
   row(sheet, 'Coverage window', `${content.coverageStartDate} to ${content.coverageEndDate} (${content.durationDays} days, both dates included)`);
   row(sheet, 'Package', `${content.packageName} (${content.packageCode})`);
   row(sheet, 'Underwriter', content.underwriter);
   premiumRows(sheet, content);
-  const { company, agencies } = content.policyholder;
-  row(sheet, 'Policyholder', agencies.length > 0 ? `${company}; agencies listed: ${agencies.join(', ')}` : company);
+  soldByRows(sheet, content);
   const wordingTop = row(sheet, 'Policy wording', content.policyWordingUrl);
   doc.link(VALUE_X, wordingTop, VALUE_WIDTH, doc.y - wordingTop - ROW_GAP, content.policyWordingUrl);
 
@@ -111,12 +109,12 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
 }
 
 function header({ doc, write }: Sheet, content: CertificateContent): void {
-  doc.rect(0, 0, PAGE.width, 92).fill(ACCENT);
-  write(content.issuer.toUpperCase(), MARGIN, 24, { weight: 'bold', size: 10, color: '#cfe8e1', width: CONTENT_WIDTH - 190 });
-  write('Certificate of Insurance', MARGIN, 40, { weight: 'bold', size: 24, color: '#ffffff', width: CONTENT_WIDTH });
-  write('Trekking insurance in Nepal, including helicopter rescue and evacuation', MARGIN, 72, { size: 9.5, color: '#e6f2ee', width: CONTENT_WIDTH });
+  doc.rect(0, 0, PAGE.width, 86).fill(ACCENT);
+  write(content.issuer.toUpperCase(), MARGIN, 20, { weight: 'bold', size: 10, color: '#cfe8e1', width: CONTENT_WIDTH - 190 });
+  write('Certificate of Insurance', MARGIN, 35, { weight: 'bold', size: 24, color: '#ffffff', width: CONTENT_WIDTH });
+  write('Trekking insurance in Nepal, including helicopter rescue and evacuation', MARGIN, 66, { size: 9.5, color: '#e6f2ee', width: CONTENT_WIDTH });
 
-  const top = 112;
+  const top = 100;
   const qrX = PAGE.width - MARGIN - QR_SIZE;
   drawQrCode(doc, content.verificationUrl, qrX, top, QR_SIZE);
   // On a screen the code is a link too.
@@ -129,7 +127,7 @@ function header({ doc, write }: Sheet, content: CertificateContent): void {
   write(`Order ${content.orderRef}`, MARGIN, top + 48, { size: 9.5, color: MUTED, width: textWidth });
   write(`${content.version.kind} ${content.version.date}`, MARGIN, top + 62, { size: 9.5, color: MUTED, width: textWidth });
   write(`Verify at ${content.verificationUrl}`, MARGIN, top + 76, { size: 8.5, color: MUTED, width: textWidth });
-  doc.y = top + QR_SIZE + 18;
+  doc.y = top + QR_SIZE + 12;
 }
 
 /**
@@ -147,7 +145,7 @@ function everyPage(sheet: Sheet, content: CertificateContent): void {
     doc.page.margins = { top: 0, bottom: 0, left: 0, right: 0 };
     if (index > start) doc.rect(0, 0, PAGE.width, 34).fill(ACCENT);
     const place = `Policy ${content.policyNumber} · page ${index - start + 1} of ${count}`;
-    write(place, PAGE.width - MARGIN - 220, index > start ? 12 : 24, { weight: 'bold', size: 9.5, color: '#ffffff', width: 220, align: 'right' });
+    write(place, PAGE.width - MARGIN - 220, index > start ? 12 : 20, { weight: 'bold', size: 9.5, color: '#ffffff', width: 220, align: 'right' });
     if (content.specimen) specimenMark(doc, write);
     doc.page.margins = margins;
   }
@@ -198,6 +196,26 @@ function amountRow({ doc, write, room }: Sheet, name: string, amount: string): v
   const afterName = doc.y;
   write(amount, PAGE.width - MARGIN - amountWidth, top, { weight: 'bold', size: 10.5, width: amountWidth, align: 'right' });
   doc.y = Math.max(afterName, doc.y) + ROW_GAP;
+}
+
+/**
+ * The route, and the altitude the cover ends at, which a route does not change: a partner's own
+ * route name is quoted as the partner's, and a route that climbs higher than the cover says so.
+ */
+function routeRows(sheet: Sheet, content: CertificateContent): void {
+  const { route, coveredAltitude } = content;
+  if (route.custom) row(sheet, 'Route (as stated by the partner)', `“${route.name}”: not checked by the insurer`);
+  else row(sheet, 'Route', route.maxAltitude === undefined ? route.name : `${route.name} (highest point ${metres(route.maxAltitude)})`);
+  const above = route.maxAltitude !== undefined && route.maxAltitude > coveredAltitude;
+  row(sheet, 'Maximum altitude covered', `${metres(coveredAltitude)}${route.custom || above ? `, whatever the route: nothing above ${metres(coveredAltitude)} is covered` : ''}`, { weight: 'bold' });
+}
+
+/** Who sold the cover; agency names the partner typed in are quoted as the partner's, never printed as fact. */
+function soldByRows(sheet: Sheet, content: CertificateContent): void {
+  const { company, agencies, statedByPartner } = content.soldBy;
+  row(sheet, 'Sold by', company);
+  if (agencies.length > 0) row(sheet, 'Agencies listed', agencies.join(', '));
+  if (statedByPartner.length > 0) row(sheet, 'Agencies as stated by the partner', statedByPartner.map((name) => `“${name}”`).join(', '));
 }
 
 /** The insurance's price: before and after its discount when there is one. Added items are not in it. */

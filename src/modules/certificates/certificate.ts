@@ -62,11 +62,8 @@ export async function certificateOf(
   const route = order.route && (catalogue.routeById.get(order.route.id) ?? (await em.populate(order, ['route'])).route);
   const { traveller } = order;
   const placedBy = (await em.populate(order, ['company'])).company;
-  // The placing company is listed among the order's travel companies too (first): named once, as the policyholder.
-  const agencies = [
-    ...order.travelCompanies.getItems().filter((link) => link.company.id !== placedBy.id).map((link) => link.company.name),
-    ...order.customTravelAgencies.map((agency) => agency.name),
-  ];
+  // The placing company is listed among the order's travel companies too (first): named once, as the seller.
+  const agencies = order.travelCompanies.getItems().filter((link) => link.company.id !== placedBy.id).map((link) => link.company.name);
   return {
     specimen: settings.specimen,
     policyNumber: order.policyNumber,
@@ -74,7 +71,7 @@ export async function certificateOf(
     issuedAt: order.paidAt,
     version: certificateVersion(order.paidAt, order.amendedAt),
     ...certificatePremium(order),
-    policyholder: { company: placedBy.name, agencies },
+    soldBy: { company: placedBy.name, agencies, statedByPartner: order.customTravelAgencies.map((agency) => agency.name) },
     policyWordingUrl: settings.policyWordingUrl,
     issuer: settings.issuer,
     traveller: {
@@ -85,7 +82,7 @@ export async function certificateOf(
       idType: traveller.idType,
       maskedIdNumber: maskedIdNumber(traveller.idNumber),
     },
-    route: route ? { name: route.name, maxAltitude: route.maxAltitude } : { name: order.customRouteName ?? '' },
+    route: route ? { name: route.name, maxAltitude: route.maxAltitude } : { name: order.customRouteName ?? '', custom: true },
     coveredAltitude: ctg.maxAltitude,
     coverageStartDate: order.coverageStartDate,
     coverageEndDate: order.coverageEndDate,

@@ -22,8 +22,12 @@ export interface CertificateContent {
   premium: CertificatePremium;
   /** Partner-priced services and devices sold with the order, listed apart from the premium. */
   addedItems: CertificateAddedItem[];
-  /** Who took out the policy: the company that placed the order, and the agencies listed on it. */
-  policyholder: { company: string; agencies: string[] };
+  /**
+   * Who sold the cover: the company that placed the order and the registered agencies listed on
+   * it (names the operator registered), and the display-only agencies the partner typed in, which
+   * the certificate prints as stated by the partner, never as fact.
+   */
+  soldBy: { company: string; agencies: string[]; statedByPartner: string[] };
   /** The published policy wording (POLICY_WORDING_URL), printed and linked. */
   policyWordingUrl: string;
   /** Who sells and services the cover (PAYMENT_MERCHANT_NAME). */
@@ -38,8 +42,8 @@ export interface CertificateContent {
     /** Only the last characters visible (domain/traveller-disclosure.ts). */
     maskedIdNumber: string;
   };
-  /** The route's name (or the partner's custom route), and its highest point when it is a catalogue route. */
-  route: { name: string; maxAltitude?: number };
+  /** The catalogue route's name and highest point, or the partner's custom route name (`custom`), which no one checked. */
+  route: { name: string; maxAltitude?: number; custom?: boolean };
   /** The upper bound of the package's altitude band: the highest altitude the cover includes. */
   coveredAltitude: number;
   coverageStartDate: string;
