@@ -36,7 +36,7 @@ function content(name: string, overrides: Partial<CertificateContent> = {}): Cer
   return {
     specimen: true,
     policyNumber: 'POL-2026-000087', orderRef: 'ORD-2026-000142', issuedAt: new Date('2026-09-20T08:24:39Z'), issuer: 'Himalayan Trek Cover',
-    version: { kind: 'Issued', date: '2026-09-20' }, premium: { beforeDiscount: 21_000_00, discount: 1_400_00, paid: 19_600_00 }, addedItems: [],
+    version: { number: 1, issuedOn: '2026-09-20' }, premium: { beforeDiscount: 21_000_00, discount: 1_400_00, paid: 19_600_00 }, addedItems: [],
     soldBy: { company: longest('Company'), agencies: [longest('Agency')], statedByPartner: [longest('Agentur')] }, policyWordingUrl: 'https://cover.example/wording.pdf',
     traveller: { name, dateOfBirth: '1991-03-14', nationality: longest('Nationality', 100), idType: 'CITIZENSHIP_CERTIFICATE', maskedIdNumber: '••••••T47' },
     route: { name: longest('Kanchenjunga'), custom: true }, coveredAltitude: 6000,
@@ -45,7 +45,7 @@ function content(name: string, overrides: Partial<CertificateContent> = {}): Cer
     coverage: Array.from({ length: 6 }, (_, i) => ({ name: `Cover ${i + 1}: helicopter rescue and evacuation above 4,000 m`, amount: (i + 1) * 100_000_00 })),
     devices: [{ name: 'Satellite SOS beacon', quantity: 1 }],
     assistance: { phone: '+977 1 4000 000', email: 'assistance@himalayantrekcover.example' },
-    verificationUrl: 'https://partners.example/verify/POL-2026-000087',
+    verificationUrl: 'https://partners.example/verify/POL-2026-000087', verificationLink: 'https://partners.example/verify/POL-2026-000087?code=7KQ2MX', checkCode: '7KQ2MX',
     ...overrides,
   };
 }

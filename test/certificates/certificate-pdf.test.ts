@@ -10,7 +10,7 @@ function content(coverageLines: number, name = 'Sophie Keller', overrides: Parti
   return {
     specimen: false,
     policyNumber: 'POL-2026-000087', orderRef: 'ORD-2026-000142', issuedAt: new Date('2026-09-20T08:24:39Z'), issuer: 'Himalayan Trek Cover',
-    version: { kind: 'Issued', date: '2026-09-20' }, premium: { beforeDiscount: 4_500_00, discount: 0, paid: 4_500_00 }, addedItems: [],
+    version: { number: 1, issuedOn: '2026-09-20' }, premium: { beforeDiscount: 4_500_00, discount: 0, paid: 4_500_00 }, addedItems: [],
     soldBy: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'], statedByPartner: [] }, policyWordingUrl: 'https://cover.example/wording.pdf',
     traveller: { name, dateOfBirth: '1991-03-14', nationality: 'Germany', idType: 'PASSPORT', maskedIdNumber: '••••••T47' },
     route: { name: 'Everest Base Camp Trek', maxAltitude: 5364 }, coveredAltitude: 6000,
@@ -19,7 +19,7 @@ function content(coverageLines: number, name = 'Sophie Keller', overrides: Parti
     coverage: Array.from({ length: coverageLines }, (_, i) => ({ name: `Cover ${i + 1}: helicopter rescue and evacuation above 4,000 m`, amount: (i + 1) * 100_000_00 })),
     devices: [{ name: 'Satellite SOS beacon', quantity: 1 }],
     assistance: { phone: '+977 1 4000 000', email: 'assistance@himalayantrekcover.example' },
-    verificationUrl: 'https://partners.example/verify/POL-2026-000087',
+    verificationUrl: 'https://partners.example/verify/POL-2026-000087', verificationLink: 'https://partners.example/verify/POL-2026-000087?code=7KQ2MX', checkCode: '7KQ2MX',
     ...overrides,
   };
 }

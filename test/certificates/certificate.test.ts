@@ -5,6 +5,7 @@ import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
 import { asExtracted, readPdf } from '../support/certificate-pdf';
 import { expectContract } from '../support/contract';
+import { randomUUID } from 'node:crypto';
 import { first } from '../support/elements';
 import type { ApiResponse } from '../support/http-client';
 import { everestQuote, ORDERS, orderFromQuote } from '../support/order-fixtures';
@@ -139,7 +140,10 @@ describe('GET /orders/{orderRef}/certificate', () => {
     expect(sheet.width).toBeCloseTo(595.28, 0);
     expect(sheet.height).toBeCloseTo(841.89, 0);
     const verifyUrl = `${serverBehind(server.url)}${verifyPath(order.policyNumber as string)}`;
-    expect(sheet.links).toContain(verifyUrl);
+    // The QR code and its link carry the check code, which unlocks the initials on the page.
+    expect(order.verificationCode).toMatch(/^[2-9A-HJKMNP-Z]{6}$/);
+    expect(sheet.links).toContain(`${verifyUrl}?code=${order.verificationCode}`);
+    expect(read.text).toContain(`Check code ${order.verificationCode}`);
     const fields = [
       order.policyNumber as string, orderRef, 'Sophie Keller', '1991-03-14', 'Germany',
       `•••••${traveller.idNumber.slice(-3)}`, 'Kathmandu valley rim walk',
@@ -147,7 +151,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
       `${order.coverageStartDate} to ${order.coverageEndDate}`,
       order.ctg.name, order.ctg.code, order.ctg.insuranceCompany,
       ASSISTANCE.ASSISTANCE_PHONE, ASSISTANCE.ASSISTANCE_EMAIL,
-      `Issued ${kathmanduToday(order.paidAt)}`, verifyUrl,
+      `Issued ${kathmanduToday(order.paidAt)} · Version 1`, verifyUrl,
       ...order.ctg.coverage.map((line) => line.name),
       ...order.includedDevices.map((device) => device.name),
     ];
@@ -181,7 +185,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
     expect(read.text).toContain(`Policy wording ${POLICY_WORDING_URL}`);
     expect(read.pages[0]?.links).toContain(POLICY_WORDING_URL);
     expect(read.text).toContain(`Issued ${kathmanduToday(order.paidAt)}`);
-    expect(read.text).not.toContain('Amended');
+    expect(read.text).not.toContain('amended');
   });
 
   it('when the service runs sandbox payments, then every page of the certificate carries SPECIMEN — NOT INSURANCE and the verify page a banner saying it', async () => {
@@ -224,7 +228,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
     const { detail } = await paidEverestOrder('陈美玲', { nameAsInPassport: 'CHEN<<MEI<LING' });
     const read = await readPdf((await downloadCertificate(agency, detail.orderRef)).pdf);
     expect(read.text).toContain(`Name ${asExtracted('陈美玲')} Name as in passport CHEN, MEI LING Date of birth`);
-    const verification = await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true });
+    const verification = await pageWithCode(detail);
     expect(verification.body).toContain('M. C.');
     expect(verification.body).not.toContain('陈');
   });
@@ -308,8 +312,15 @@ describe('GET /orders/{orderRef}/certificate', () => {
 /** The colours of the four states (verification-page.ts): each state is told by its words and its colour. */
 const GREEN = '#0b6b3a';
 const AMBER = '#a35d00';
-const GREY = '#5f6b76';
+const CRIMSON = '#9b1c47';
+const SLATE = '#4a5560';
 const RED = '#a1261b';
+
+/** The verify page as the QR code opens it: with the policy's check code. */
+async function pageWithCode(detail: { orderRef: string; policyNumber: string }) {
+  const { verificationCode } = await server.orm.em.fork().findOneOrFail(Order, { orderRef: detail.orderRef });
+  return client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true, query: { code: verificationCode ?? '' } });
+}
 
 describe('GET /verify/{policyNumber}', () => {
   const page = (policyNumber: string) => client.op('verifyPolicy', 'GET', verifyPath(policyNumber), undefined, { direct: true });
@@ -323,7 +334,7 @@ describe('GET /verify/{policyNumber}', () => {
     const window = { coverageStartDate: addDays(kathmanduToday(), -1), coverageEndDate: addDays(kathmanduToday(), 14) };
     await setOrder(detail.orderRef, window);
 
-    const response = await page(detail.policyNumber);
+    const response = await pageWithCode(detail);
 
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
@@ -351,18 +362,18 @@ describe('GET /verify/{policyNumber}', () => {
 
   it('when the name is in Devanagari, then the initials are Devanagari letters', async () => {
     const { detail } = await paidEverestOrder('सीता शर्मा');
-    const response = await page(detail.policyNumber);
+    const response = await pageWithCode(detail);
     expect(response.body).toContain('स. श.');
     expect(response.body).not.toContain('सीता');
   });
 
   it.each([
     ['the order was cancelled', 'CANCELLED', { status: 'CANCELLED' }, RED, 'This policy was cancelled: it covers nothing.'],
-    ['the coverage window is over', 'EXPIRED', { coverageStartDate: '2025-01-01', coverageEndDate: '2025-01-14' }, GREY, 'The cover of this policy ended on 2025-01-14.'],
+    ['the coverage window is over', 'EXPIRED', { coverageStartDate: '2025-01-01', coverageEndDate: '2025-01-14' }, CRIMSON, 'The cover of this policy ended on 2025-01-14: it covers nothing today.'],
   ] as const)('when %s, then the page says %s in its own colour, never VALID', async (_case, headline, changes, colour, why) => {
     const { detail } = await paidEverestOrder('Ram Bahadur Thapa');
     await setOrder(detail.orderRef, changes as Partial<Order>);
-    const response = await page(detail.policyNumber);
+    const response = await pageWithCode(detail);
     expect(response.status).toBe(200);
     expect(response.body).toContain(`<h1>${headline}</h1>`);
     expect(response.body).toContain(colour);
@@ -396,15 +407,61 @@ describe('GET /verify/{policyNumber}', () => {
     }
   });
 
-  it('when the number is unknown or not a policy number at all, then every answer is the same 404 page that repeats nothing', async () => {
+  it('when the number is unknown, then the 404 page names the number looked up as printed; input that is not a policy number is one page that repeats nothing', async () => {
     const unknown = await page('POL-2026-999999');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toContain('Policy not found');
-    for (const guess of ['ORD-2026-000001', '<script>alert(1)</script>', 'POL-2026-' + '9'.repeat(200), "POL' OR 1=1 --", 'pol-2026-999999', 'POL 2026 999999']) {
+    expect(unknown.body).toContain('No policy has the number <strong>POL-2026-999999</strong>');
+    for (const typed of ['pol-2026-999999', 'POL 2026 999999']) expect((await page(typed)).body).toBe(unknown.body);
+    const notANumber = await page('ORD-2026-000001');
+    expect(notANumber.status).toBe(404);
+    expect(notANumber.body).toContain('not a policy number');
+    for (const guess of ['<script>alert(1)</script>', 'POL-2026-' + '9'.repeat(200), "POL' OR 1=1 --"]) {
       const response = await page(guess);
       expect(response.status).toBe(404);
-      expect(response.body).toBe(unknown.body);
+      expect(response.body).toBe(notANumber.body);
     }
+  });
+
+  it('when a policy number is typed alone (or with a wrong check code), then the page shows its state, window and altitude but not the traveller\'s initials', async () => {
+    const { detail } = await paidEverestOrder('Karma Dorje Sherpa');
+    for (const response of [await page(detail.policyNumber), await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true, query: { code: 'ZZZZZZ' } })]) {
+      expect(response.status).toBe(200);
+      expect(response.body).toContain(`${detail.coverageStartDate} to ${detail.coverageEndDate}`);
+      expect(response.body).toMatch(/Maximum altitude covered<\/dt><dd>[\d,]+ m/);
+      expect(response.body).not.toContain('K. S.');
+      expect(response.body).toContain('Shown with the check code printed beside the QR code');
+    }
+    const withCode = await pageWithCode(detail);
+    expect(withCode.body).toContain('K. S.');
+  });
+
+  it('gives the officer an action on every state: the 24-hour assistance number, and the underwriter on a found policy', async () => {
+    const { detail } = await paidEverestOrder('Lhakpa Sherpa');
+    const ctg = await server.orm.em.fork().findOneOrFail(Ctg, detail.package.ctgId);
+    for (const response of [await page(detail.policyNumber), await page('POL-2026-999997'), await page('not-a-number')]) {
+      expect(response.body).toContain(`24-hour assistance: <a href="tel:+97715970111">${ASSISTANCE.ASSISTANCE_PHONE}</a>`);
+    }
+    expect((await page(detail.policyNumber)).body).toContain(`<dt>Underwriter</dt><dd>${ctg.insuranceCompany}</dd>`);
+  });
+
+  it('shows EXPIRED in a stop colour unlike the slate of "not found"', async () => {
+    const { detail } = await paidEverestOrder('Dawa Sherpa');
+    await setOrder(detail.orderRef, { coverageStartDate: '2025-01-01', coverageEndDate: '2025-01-14' });
+    const expired = await page(detail.policyNumber);
+    const notFound = await page('POL-2026-999996');
+    expect(expired.body).toContain(`background:${CRIMSON}`);
+    expect(expired.body).not.toContain(`background:${SLATE}`);
+    expect(notFound.body).toContain(`background:${SLATE}`);
+  });
+
+  it('when the placing company cancelled the policy, then the page says CANCELLED with the Nepal date of the cancellation', async () => {
+    const { detail } = await paidEverestOrder('Pemba Sherpa');
+    const cancelled = await client.op('cancelOrder', 'POST', `${ORDERS}/${detail.orderRef}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
+    expect(cancelled.status).toBe(200);
+    const response = await page(detail.policyNumber);
+    expect(response.body).toContain(`<h1>CANCELLED on ${kathmanduToday()}</h1>`);
+    expect(response.body).toContain(`This policy was cancelled on ${kathmanduToday()}: it covers nothing.`);
   });
 });
 

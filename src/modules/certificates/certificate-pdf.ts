@@ -4,6 +4,7 @@ import type { CertificateContent } from './rules/certificate-content';
 import { faceNamed, type CertificateFonts } from './certificate-fonts';
 import { INK, LATIN_FACES, writer, type TextStyle, type Write } from './certificate-text';
 import { drawQrCode } from './qr-code';
+import { versionLine } from './rules/certificate-version';
 
 const PAGE = { width: 595.28, height: 841.89 };
 const MARGIN = 50;
@@ -52,11 +53,13 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
     // Pages stay open until the end: "page N of M" and the specimen mark are drawn once M is known.
     bufferPages: true,
     info: {
-      Title: `Certificate of insurance ${content.policyNumber}`,
+      Title: `Certificate of insurance ${content.policyNumber}, version ${content.version.number}`,
       Author: content.issuer,
       Subject: `Trekking insurance policy ${content.policyNumber}`,
       // The issue time, not the download time: the same policy gives the same document.
       CreationDate: content.issuedAt,
+      ...(content.amendedAt ? { ModDate: content.amendedAt } : {}),
+      Keywords: `${content.policyNumber} version ${content.version.number}`,
     },
   });
   // Faces are registered as text needs them: a CJK face is parsed only for a name that uses it.
@@ -116,18 +119,19 @@ function header({ doc, write }: Sheet, content: CertificateContent): void {
 
   const top = 100;
   const qrX = PAGE.width - MARGIN - QR_SIZE;
-  drawQrCode(doc, content.verificationUrl, qrX, top, QR_SIZE);
+  drawQrCode(doc, content.verificationLink, qrX, top, QR_SIZE);
   // On a screen the code is a link too.
-  doc.link(qrX, top, QR_SIZE, QR_SIZE, content.verificationUrl);
-  write('Scan to verify', qrX, top + QR_SIZE + 2, { size: 8, color: MUTED, width: QR_SIZE, align: 'center' });
+  doc.link(qrX, top, QR_SIZE, QR_SIZE, content.verificationLink);
+  write('Scan to verify', qrX, top + QR_SIZE + 1, { size: 8, color: MUTED, width: QR_SIZE, align: 'center' });
+  if (content.checkCode) write(`Check code ${content.checkCode}`, qrX - 10, top + QR_SIZE + 11, { weight: 'bold', size: 8.5, width: QR_SIZE + 20, align: 'center' });
 
   const textWidth = qrX - MARGIN - 20;
   write('Policy number', MARGIN, top + 4, { size: 9, color: MUTED, width: textWidth });
   write(content.policyNumber, MARGIN, top + 17, { weight: 'bold', size: 22, color: INK, width: textWidth });
   write(`Order ${content.orderRef}`, MARGIN, top + 48, { size: 9.5, color: MUTED, width: textWidth });
-  write(`${content.version.kind} ${content.version.date}`, MARGIN, top + 62, { size: 9.5, color: MUTED, width: textWidth });
+  write(`Issued ${content.version.issuedOn} · ${versionLine(content.version)}`, MARGIN, top + 62, { size: 9.5, color: content.version.amended ? INK : MUTED, width: textWidth });
   write(`Verify at ${content.verificationUrl}`, MARGIN, top + 76, { size: 8.5, color: MUTED, width: textWidth });
-  doc.y = top + QR_SIZE + 12;
+  doc.y = top + QR_SIZE + 24;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { tooManyLookupsPage, verificationPage } from './verification-page';
 import { verificationLookup } from './verification-lookup';
 import { certificateOf } from './certificate';
+import { certificateFileName } from './rules/certificate-version';
 import { verifyPolicy } from './policy-verification';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
@@ -23,14 +24,14 @@ export const certificateHandlers = {
     return {
       status: 200,
       contentType: 'application/pdf',
-      headers: { 'Content-Disposition': `attachment; filename="${content.policyNumber}.pdf"` },
+      headers: { 'Content-Disposition': `attachment; filename="${certificateFileName(content.policyNumber, content.version)}"` },
       stream: renderCertificate(content, certificateFonts),
     };
   },
 
-  async verifyPolicy({ params }, scope) {
+  async verifyPolicy({ params, query }, scope) {
     const { config } = scope.services;
-    const site = { issuer: config.payments.merchantName, specimen: config.payments.mode === 'sandbox' };
+    const site = { issuer: config.payments.merchantName, specimen: config.payments.mode === 'sandbox', assistancePhone: config.certificate.assistancePhone };
     const lookup = await verificationLookup(scope);
     if (!lookup.allowed) {
       return {
@@ -40,7 +41,7 @@ export const certificateHandlers = {
         body: tooManyLookupsPage(lookup.retryAfterSeconds, site),
       };
     }
-    const verification = await verifyPolicy(scope.em, params.policyNumber);
+    const verification = await verifyPolicy(scope.em, params.policyNumber, query.code);
     const page = { contentType: 'text/html', headers: PAGE_HEADERS, body: verificationPage(verification, site) } as const;
     return verification.found ? { status: 200, ...page } : { status: 404, ...page };
   },

@@ -22,6 +22,7 @@ import { Migration20261125223000_PaymentWatch } from './Migration20261125223000_
 import { Migration20261125224000_OrderAmendments } from './Migration20261125224000_OrderAmendments';
 import { Migration20261126010000_OrderBookCounts } from './Migration20261126010000_OrderBookCounts';
 import { Migration20261203130000_PassportNames } from './Migration20261203130000_PassportNames';
+import { Migration20261203130100_VerificationCodes } from './Migration20261203130100_VerificationCodes';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -48,4 +49,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125224000_OrderAmendments', class: Migration20261125224000_OrderAmendments },
   { name: 'Migration20261126010000_OrderBookCounts', class: Migration20261126010000_OrderBookCounts },
   { name: 'Migration20261203130000_PassportNames', class: Migration20261203130000_PassportNames },
+  { name: 'Migration20261203130100_VerificationCodes', class: Migration20261203130100_VerificationCodes },
 ];

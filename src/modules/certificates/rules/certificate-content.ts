@@ -1,5 +1,6 @@
 import type { Minor } from '../../../kernel/money';
 import type { CertificateAddedItem, CertificatePremium } from './certificate-premium';
+import type { CertificateVersion } from './certificate-version';
 
 /** Everything a policy certificate prints, gathered by services/certificate.ts and drawn by certificate-pdf.ts. */
 export interface CertificateContent {
@@ -12,12 +13,10 @@ export interface CertificateContent {
   orderRef: string;
   /** The payment that issued the policy: the document's creation date, stable across downloads. */
   issuedAt: Date;
-  /**
-   * Which version of the certificate this is: "Issued <date>" for the first, "Amended <date>"
-   * once the order's dates have changed after issue (the order's `amendedAt`, set by a date
-   * change).
-   */
-  version: { kind: 'Issued' | 'Amended'; date: string };
+  /** Which version this is, its original issue date and its last amendment (certificate-version.ts). */
+  version: CertificateVersion;
+  /** When the last amendment was made: the document's modification date. */
+  amendedAt?: Date;
   /** The insurance's price, its discount and what was paid for it, in `currency`; added items are not part of it. */
   premium: CertificatePremium;
   /** Partner-priced services and devices sold with the order, listed apart from the premium. */
@@ -56,6 +55,10 @@ export interface CertificateContent {
   coverage: Array<{ name: string; amount: Minor }>;
   devices: Array<{ name: string; quantity: number }>;
   assistance: { phone: string; email: string };
-  /** Absolute URL of the public verification page, encoded in the QR code. */
+  /** Absolute URL of the public verification page, printed for typing in. */
   verificationUrl: string;
+  /** The same page with the check code: what the QR code and the PDF's link carry. */
+  verificationLink: string;
+  /** Printed beside the QR code; with it the verification page shows the traveller's initials. */
+  checkCode?: string;
 }
