@@ -11,7 +11,8 @@ function content(coverageLines: number, name = 'Sophie Keller', overrides: Parti
     specimen: false,
     policyNumber: 'POL-2026-000087', orderRef: 'ORD-2026-000142', issuedAt: new Date('2026-09-20T08:24:39Z'), issuer: 'Himalayan Trek Cover',
     version: { number: 1, issuedOn: '2026-09-20' }, premium: { beforeDiscount: 4_500_00, discount: 0, paid: 4_500_00 }, addedItems: [],
-    soldBy: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'], statedByPartner: [] }, policyWordingUrl: 'https://cover.example/wording.pdf',
+    soldBy: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'], statedByPartner: [] }, policyWordingUrl: 'https://cover.example/wording.pdf', keyTerms: 'Valid only on the Everest Base Camp Trek route; Lukla flight delays covered up to 3 days.',
+    compliance: { policyWordingVersion: 'TREK-2026.1', insurerLicence: 'NIA licence 07/2061', insurerAddress: 'Kamaladi, Kathmandu', intermediaryRole: 'Corporate agent of the insurer', intermediaryLicence: 'NIA agent licence 1234' },
     traveller: { name, dateOfBirth: '1991-03-14', nationality: 'Germany', idType: 'PASSPORT', maskedIdNumber: '••••••T47' },
     route: { name: 'Everest Base Camp Trek', maxAltitude: 5364 }, coveredAltitude: 6000,
     coverageStartDate: '2026-10-01', coverageEndDate: '2026-10-16', durationDays: 16,
@@ -31,8 +32,11 @@ async function render(coverageLines: number, name?: string, overrides?: Partial<
 }
 
 describe('certificate layout', () => {
-  it('fits a package of six coverage lines (the most the catalogue has) on one page', async () => {
-    expect((await readPdf(await render(6))).pages).toHaveLength(1);
+  it('keeps every coverage line of a package of six (the most the catalogue has) on page 1, and the insurer\'s details on page 2', async () => {
+    const read = await readPdf(await render(6));
+    expect(read.pages).toHaveLength(2);
+    for (let i = 1; i <= 6; i++) expect(at(read.pages, 0, 'the pages').text).toContain(`Cover ${i}:`);
+    expect(at(read.pages, 1, 'the pages').text).toContain('INSURER, INTERMEDIARY AND TERMS');
   });
 
   it('takes a second page for a long list of coverage lines, never cutting a line from its amount, and keeps the assistance box and the attestation on page 1', async () => {
@@ -57,6 +61,19 @@ describe('certificate layout', () => {
     expect(specimen.pages).toHaveLength(2);
     for (const page of specimen.pages) expect(page.text).toContain('SPECIMEN — NOT INSURANCE');
     expect((await readPdf(await render(30))).text).not.toContain('SPECIMEN');
+  });
+
+  it('prints what compliance asks for: the insurer\'s licence and address, the intermediary\'s role and licence, "Insured" and "Sold by" (no "Policyholder"), the wording\'s version, the key terms and the time zone of the cover dates', async () => {
+    const read = await readPdf(await render(6));
+    expect(read.text).toContain('INSURED Name Sophie Keller');
+    expect(read.text).toContain('Sold by Himalayan Trails Pvt. Ltd.');
+    expect(read.text).not.toContain('Policyholder');
+    expect(read.text).toContain('Coverage window 2026-10-01 to 2026-10-16 (16 days, both dates included; Nepal dates, UTC+05:45)');
+    expect(read.text).toContain('Policy wording https://cover.example/wording.pdf (version TREK-2026.1)');
+    expect(read.text).toContain('Insurer Sagarmatha Insurance Co. Ltd., Kamaladi, Kathmandu');
+    expect(read.text).toContain('Insurer\'s licence NIA licence 07/2061');
+    expect(read.text).toContain('Issued by Himalayan Trek Cover, Corporate agent of the insurer; licence NIA agent licence 1234');
+    expect(read.text).toContain('Key terms and exclusions Valid only on the Everest Base Camp Trek route; Lukla flight delays covered up to 3 days. The policy wording governs; this is a summary.');
   });
 
   it('prints the premium with its discount, and the partner-priced added items apart from it, never summed into "Premium paid"', async () => {

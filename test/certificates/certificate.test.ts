@@ -17,8 +17,12 @@ import { newTraveller } from '../support/traveller-fixtures';
 
 const ASSISTANCE = { ASSISTANCE_PHONE: '+977 1 5970 111', ASSISTANCE_EMAIL: 'rescue-desk@trekcover.example' };
 const POLICY_WORDING_URL = 'https://trekcover.example/wording/trek-2026.pdf';
+const COMPLIANCE = {
+  POLICY_WORDING_VERSION: 'TREK-2026.1', INSURER_LICENCE: 'Nepal Insurance Authority licence 07/2061', INSURER_ADDRESS: 'Kamaladi, Kathmandu 44600, Nepal',
+  INTERMEDIARY_ROLE: 'Corporate agent of the insurer', INTERMEDIARY_LICENCE: 'NIA corporate agent licence 1234',
+};
 
-const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', POLICY_WORDING_URL, ...ASSISTANCE } });
+const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', POLICY_WORDING_URL, ...ASSISTANCE, ...COMPLIANCE } });
 let agency: TestPartner;
 let listed: TestPartner;
 let stranger: TestPartner;
@@ -119,7 +123,7 @@ describe('policy number', () => {
 });
 
 describe('GET /orders/{orderRef}/certificate', () => {
-  it('when a Latin-named traveller\'s order is paid, then the certificate is one A4 PDF page with every field, the passport number masked', async () => {
+  it('when a Latin-named traveller\'s order is paid, then the certificate is an A4 PDF with every field, the passport number masked', async () => {
     const touristId = await newTraveller(server, agency.companyId, { name: 'Sophie Keller', nationality: 'Germany', dateOfBirth: '1991-03-14' });
     const traveller = await server.orm.em.fork().findOneOrFail(Traveller, touristId);
     const created = await client.op('createOrders', 'POST', ORDERS, {
@@ -135,8 +139,10 @@ describe('GET /orders/{orderRef}/certificate', () => {
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${order.policyNumber}.pdf"`);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const read = await readPdf(pdf);
-    expect(read.pages).toHaveLength(1);
+    // Page 1 for the checkpoint; the insurer's details and the terms follow on page 2.
+    expect(read.pages).toHaveLength(2);
     const sheet = first(read.pages, 'the pages');
+    expect(sheet.text).toContain('24-HOUR ASSISTANCE');
     expect(sheet.width).toBeCloseTo(595.28, 0);
     expect(sheet.height).toBeCloseTo(841.89, 0);
     const verifyUrl = `${serverBehind(server.url)}${verifyPath(order.policyNumber as string)}`;
@@ -182,7 +188,10 @@ describe('GET /orders/{orderRef}/certificate', () => {
     expect(read.text).toContain(`Premium paid ${order.currency} ${Number(whole).toLocaleString('en-US')}.${fraction}`);
     expect(read.text).toContain('Sold by Himalayan Trails Pvt. Ltd. Agencies listed Khumbu Guides');
     expect(read.text).not.toContain('Policyholder');
-    expect(read.text).toContain(`Policy wording ${POLICY_WORDING_URL}`);
+    expect(read.text).toContain(`Policy wording ${POLICY_WORDING_URL} (version ${COMPLIANCE.POLICY_WORDING_VERSION})`);
+    expect(read.text).toContain(`Insurer's licence ${COMPLIANCE.INSURER_LICENCE}`);
+    expect(read.text).toContain(`, ${COMPLIANCE.INSURER_ADDRESS} Insurer's licence`);
+    expect(read.text).toContain(`${COMPLIANCE.INTERMEDIARY_ROLE}; licence ${COMPLIANCE.INTERMEDIARY_LICENCE}`);
     expect(read.pages[0]?.links).toContain(POLICY_WORDING_URL);
     expect(read.text).toContain(`Issued ${kathmanduToday(order.paidAt)}`);
     expect(read.text).not.toContain('amended');

@@ -78,7 +78,7 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
   };
 
   header(sheet, content);
-  section(sheet, 'Insured traveller');
+  section(sheet, 'Insured');
   row(sheet, 'Name', content.traveller.name);
   if (content.traveller.passportName !== undefined) row(sheet, 'Name as in passport', content.traveller.passportName);
   row(sheet, 'Date of birth', content.traveller.dateOfBirth);
@@ -87,12 +87,12 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
 
   section(sheet, 'Trip and cover');
   routeRows(sheet, content);
-  row(sheet, 'Coverage window', `${content.coverageStartDate} to ${content.coverageEndDate} (${content.durationDays} days, both dates included)`);
+  row(sheet, 'Coverage window', `${content.coverageStartDate} to ${content.coverageEndDate} (${content.durationDays} days, both dates included; Nepal dates, UTC+05:45)`);
   row(sheet, 'Package', `${content.packageName} (${content.packageCode})`);
   row(sheet, 'Underwriter', content.underwriter);
   premiumRows(sheet, content);
   soldByRows(sheet, content);
-  const wordingTop = row(sheet, 'Policy wording', content.policyWordingUrl);
+  const wordingTop = row(sheet, 'Policy wording', `${content.policyWordingUrl} (version ${content.compliance.policyWordingVersion})`);
   doc.link(VALUE_X, wordingTop, VALUE_WIDTH, doc.y - wordingTop - ROW_GAP, content.policyWordingUrl);
 
   section(sheet, 'Coverage');
@@ -101,6 +101,7 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
   if (content.devices.length === 0) row(sheet, 'None', '');
   for (const device of content.devices) row(sheet, device.name, `Quantity ${device.quantity}`);
   addedItems(sheet, content);
+  insurerAndIntermediary(sheet, content);
 
   // Back to page 1, into the room kept for them.
   doc.switchToPage(0);
@@ -220,6 +221,16 @@ function soldByRows(sheet: Sheet, content: CertificateContent): void {
   row(sheet, 'Sold by', company);
   if (agencies.length > 0) row(sheet, 'Agencies listed', agencies.join(', '));
   if (statedByPartner.length > 0) row(sheet, 'Agencies as stated by the partner', statedByPartner.map((name) => `“${name}”`).join(', '));
+}
+
+/** What a regulator asks of a certificate: who insures, under which licence and address, who sold it in what role, and the terms in brief. */
+function insurerAndIntermediary(sheet: Sheet, content: CertificateContent): void {
+  const { compliance } = content;
+  section(sheet, 'Insurer, intermediary and terms');
+  row(sheet, 'Insurer', `${content.underwriter}, ${compliance.insurerAddress}`);
+  row(sheet, 'Insurer\'s licence', compliance.insurerLicence);
+  row(sheet, 'Issued by', `${content.issuer}, ${compliance.intermediaryRole}; licence ${compliance.intermediaryLicence}`);
+  if (content.keyTerms) row(sheet, 'Key terms and exclusions', `${content.keyTerms} The policy wording governs; this is a summary.`);
 }
 
 /** The insurance's price: before and after its discount when there is one. Added items are not in it. */

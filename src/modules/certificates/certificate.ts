@@ -21,6 +21,7 @@ export interface CertificateSettings {
   policyWordingUrl: string;
   /** Sandbox payments: the certificate is a specimen. */
   specimen: boolean;
+  compliance: CertificateContent['compliance'];
 }
 
 /** Nepal keeps UTC+05:45 all year (no summer time): "2026-11-27 15:42 Nepal time", as every other date a partner reads here is Nepal's. */
@@ -90,6 +91,8 @@ export async function certificateOf(
     ...certificatePremium(order),
     soldBy: { company: placedBy.name, agencies, statedByPartner: order.customTravelAgencies.map((agency) => agency.name) },
     policyWordingUrl: settings.policyWordingUrl,
+    compliance: settings.compliance,
+    keyTerms: ctg.termsConditions,
     issuer: settings.issuer,
     traveller: {
       name: traveller.name,

@@ -18,6 +18,7 @@ export const certificateHandlers = {
       assistance: { phone: config.certificate.assistancePhone, email: config.certificate.assistanceEmail },
       policyWordingUrl: config.certificate.policyWordingUrl,
       specimen: config.payments.mode === 'sandbox',
+      compliance: config.certificate,
     });
     // PDFKit and the QR encoder load with the first certificate, not with every start (a fifth of a second).
     const { renderCertificate } = await import('./certificate-pdf.js');

@@ -29,6 +29,10 @@ export interface CertificateContent {
   soldBy: { company: string; agencies: string[]; statedByPartner: string[] };
   /** The published policy wording (POLICY_WORDING_URL), printed and linked. */
   policyWordingUrl: string;
+  /** Who is licensed to insure and to sell: the settings of certificates/settings.ts. */
+  compliance: { policyWordingVersion: string; insurerLicence: string; insurerAddress: string; intermediaryRole: string; intermediaryLicence: string };
+  /** The package's terms in brief from the catalogue (its `termsConditions`): the main conditions and exclusions. */
+  keyTerms: string;
   /** Who sells and services the cover (PAYMENT_MERCHANT_NAME). */
   issuer: string;
   traveller: {
