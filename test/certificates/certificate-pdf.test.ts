@@ -76,6 +76,20 @@ describe('certificate layout', () => {
     expect(read.text).toContain('Key terms and exclusions Valid only on the Everest Base Camp Trek route; Lukla flight delays covered up to 3 days. The policy wording governs; this is a summary.');
   });
 
+  it('names the identity document in words, never its raw enum', async () => {
+    const read = await readPdf(await render(6, undefined, { traveller: { ...content(6).traveller, idType: 'CITIZENSHIP_CERTIFICATE' } }));
+    expect(read.text).toContain('Citizenship certificate number ••••••T47');
+    expect(read.text).not.toContain('CITIZENSHIP_CERTIFICATE');
+  });
+
+  it('draws a kanji-only name of a Japanese traveller in the Japanese forms, and of a Chinese one in the Chinese forms', async () => {
+    const japanese = (await render(1, '山田太郎', { traveller: { ...content(1).traveller, name: '山田太郎', nationality: 'Japan' } })).toString('latin1');
+    expect(japanese).toMatch(/NotoSansJP/);
+    expect(japanese).not.toMatch(/NotoSansSC/);
+    const chinese = (await render(1, '山田太郎', { traveller: { ...content(1).traveller, name: '山田太郎', nationality: 'China' } })).toString('latin1');
+    expect(chinese).toMatch(/NotoSansSC/);
+  });
+
   it('prints the premium with its discount, and the partner-priced added items apart from it, never summed into "Premium paid"', async () => {
     const read = await readPdf(await render(6, undefined, {
       premium: { beforeDiscount: 21_000_00, discount: 1_400_00, paid: 19_600_00 },

@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { decimalStringFromMinor, type Minor } from '../../kernel/money';
 import type { CertificateContent } from './rules/certificate-content';
-import { faceNamed, type CertificateFonts } from './certificate-fonts';
+import { faceNamed, type CertificateFonts, type CjkFamily } from './certificate-fonts';
 import { INK, LATIN_FACES, writer, type TextStyle, type Write } from './certificate-text';
 import { drawQrCode } from './qr-code';
 import { versionLine } from './rules/certificate-version';
@@ -22,6 +22,24 @@ const ACCENT = '#0b5d4b';
 const RULE = '#c9d3d9';
 const SPECIMEN_RED = '#c0392b';
 export const SPECIMEN_MARK = 'SPECIMEN — NOT INSURANCE';
+
+/** The identity document's kind in words: a checkpoint officer reads "Citizenship certificate number", not an enum. */
+const ID_LABELS: Record<string, string> = {
+  PASSPORT: 'Passport number',
+  NATIONAL_ID: 'National ID card number',
+  CITIZENSHIP_CERTIFICATE: 'Citizenship certificate number',
+};
+
+/**
+ * Han characters are shared by Chinese, Japanese and Korean, drawn in each one's own forms. A name
+ * with kana or hangul says which; a name in kanji alone does not, and the traveller's nationality
+ * does: a Japanese name in Chinese forms reads as foreign to its bearer and to a Japanese officer.
+ */
+function cjkFormsFor(nationality: string): CjkFamily | undefined {
+  if (/\bjapan/i.test(nationality) || nationality.includes('日本')) return 'jp';
+  if (/\bkorea/i.test(nationality) || nationality.includes('한국')) return 'kr';
+  return undefined;
+}
 
 /** What the drawing functions share: the document, its text writer, and the page-break rule. */
 interface Sheet {
@@ -79,11 +97,11 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
 
   header(sheet, content);
   section(sheet, 'Insured');
-  row(sheet, 'Name', content.traveller.name);
+  row(sheet, 'Name', content.traveller.name, { cjk: cjkFormsFor(content.traveller.nationality) });
   if (content.traveller.passportName !== undefined) row(sheet, 'Name as in passport', content.traveller.passportName);
   row(sheet, 'Date of birth', content.traveller.dateOfBirth);
   row(sheet, 'Nationality', content.traveller.nationality);
-  row(sheet, content.traveller.idType === 'PASSPORT' ? 'Passport number' : `ID number (${content.traveller.idType})`, content.traveller.maskedIdNumber);
+  row(sheet, ID_LABELS[content.traveller.idType] ?? 'Identity document number', content.traveller.maskedIdNumber);
 
   section(sheet, 'Trip and cover');
   routeRows(sheet, content);

@@ -1,7 +1,9 @@
-import { faceNamed, fontRuns, type CertificateFonts, type FontWeight } from './certificate-fonts';
+import { faceNamed, fontRuns, type CertificateFonts, type CjkFamily, type FontWeight } from './certificate-fonts';
 
 export interface TextStyle {
   weight?: FontWeight;
+  /** Whose forms Han characters take when the text itself does not say (certificate-fonts.ts). */
+  cjk?: CjkFamily;
   size?: number;
   color?: string;
   width?: number;
@@ -38,7 +40,7 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
     doc.font(face);
   };
   const drawLine = (text: string, x: number | undefined, y: number | undefined, style: TextStyle) => {
-    const runs = fontRuns(fonts, text.length > 0 ? text : ' ', style.weight ?? 'regular');
+    const runs = fontRuns(fonts, text.length > 0 ? text : ' ', style.weight ?? 'regular', style.cjk);
     const marked = runs.some((run) => !/^latin-/.test(run.face));
     if (marked) doc.markContent('Span', { actual: text });
     doc.fontSize(style.size ?? 10).fillColor(style.color ?? INK);
@@ -51,7 +53,7 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
     if (marked) doc.endMarkedContent();
   };
   const widthOf = (text: string, style: TextStyle) =>
-    fontRuns(fonts, text, style.weight ?? 'regular').reduce((width, run) => {
+    fontRuns(fonts, text, style.weight ?? 'regular', style.cjk).reduce((width, run) => {
       useFace(run.face);
       return width + doc.fontSize(style.size ?? 10).widthOfString(run.text);
     }, 0);
