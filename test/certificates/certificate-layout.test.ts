@@ -86,6 +86,25 @@ describe('page 1 holds what a checkpoint needs, for every input the contract acc
   });
 });
 
+describe('the header of an amended certificate', () => {
+  it('keeps the original issue date and gives the amendment a line of its own, above the verify link and clear of it', async () => {
+    const read = await render(content('सीता शर्मा', {
+      traveller: { name: 'सीता शर्मा', passportName: 'SHARMA, SITA', dateOfBirth: '1991-03-14', nationality: 'Nepal', idType: 'CITIZENSHIP_CERTIFICATE', maskedIdNumber: '••••••T47' },
+      version: { number: 2, issuedOn: '2026-09-20', amended: { on: '2026-09-25', departureFrom: '2026-10-01', departureTo: '2026-10-03' } },
+      route: { name: 'Three Passes trek via Kongma La (5,535 m)', custom: true }, coveredAltitude: 4500,
+      soldBy: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'], statedByPartner: ['Valid for all altitudes — approved by Nepal Police'] },
+      addedItems: [{ name: 'Porter for 12 days', quantity: 1, amount: 36_000_00 }],
+    }), 'Devanagari amended');
+    const pageOne = first(read.pages, 'the pages').items;
+    const [version] = startingWith(pageOne, 'Issued 2026-09-20 · Version 2,');
+    const [amendment] = startingWith(pageOne, 'amended 2026-09-25: departure moved from 2026-10-01 to 2026-10-03');
+    const [verify] = startingWith(pageOne, 'Verify at');
+    if (!version || !amendment || !verify) throw new Error(`the header lacks a line: ${read.pages[0]?.text}`);
+    expect(amendment.y - version.y).toBeGreaterThanOrEqual(10);
+    expect(verify.y - amendment.y).toBeGreaterThanOrEqual(10);
+  });
+});
+
 describe('a wrapped right-to-left name', () => {
   it('when a 200-character Arabic name takes several lines, then its first words are on the first line and its last on the last: wrapped first, each line then ordered', async () => {
     const read = await render(content(LONG_ARABIC), 'Arabic wrapped');

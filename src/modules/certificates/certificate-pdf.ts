@@ -148,8 +148,11 @@ function header({ doc, write }: Sheet, content: CertificateContent): void {
   write('Policy number', MARGIN, top + 4, { size: 9, color: MUTED, width: textWidth });
   write(content.policyNumber, MARGIN, top + 17, { weight: 'bold', size: 22, color: INK, width: textWidth });
   write(`Order ${content.orderRef}`, MARGIN, top + 48, { size: 9.5, color: MUTED, width: textWidth });
-  write(`Issued ${content.version.issuedOn} · ${versionLine(content.version)}`, MARGIN, top + 62, { size: 9.5, color: content.version.amended ? INK : MUTED, width: textWidth });
-  write(`Verify at ${content.verificationUrl}`, MARGIN, top + 76, { size: 8.5, color: MUTED, width: textWidth });
+  // An amendment takes a line of its own: "Version 2," above "amended <date>: departure moved from ... to ...".
+  const [version = '', amendment] = `Issued ${content.version.issuedOn} · ${versionLine(content.version)}`.split(/(?<=,) /);
+  write(version, MARGIN, top + 62, { size: 9.5, color: MUTED, width: textWidth });
+  if (amendment) write(amendment, MARGIN, top + 74, { weight: 'bold', size: 8.5, color: INK, width: textWidth });
+  write(`Verify at ${content.verificationUrl}`, MARGIN, top + (amendment ? 87 : 76), { size: 8.5, color: MUTED, width: textWidth });
   doc.y = top + QR_SIZE + 24;
 }
 

@@ -42,7 +42,17 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
   const drawLine = (text: string, x: number | undefined, y: number | undefined, style: TextStyle) => {
     const runs = fontRuns(fonts, text.length > 0 ? text : ' ', style.weight ?? 'regular', style.cjk);
     const marked = runs.some((run) => !/^latin-/.test(run.face));
-    if (marked) doc.markContent('Span', { actual: text });
+    // pdfkit flips the y axis inside each text operation only. Poppler (pdftotext) places an
+    // /ActualText with the transformation in force at its EMC, so with the page's own it put the
+    // name upside down on the page, far from its "Name" label. The span is therefore opened and
+    // closed under the same flip as the glyphs: flip, BDC, flip back, the text, flip, EMC; the
+    // q/Q around it leave the page's transformation as it was.
+    const flip = `1 0 0 -1 0 ${doc.page.height} cm`;
+    if (marked) {
+      doc.addContent(`q ${flip}`);
+      doc.markContent('Span', { actual: text });
+      doc.addContent(flip);
+    }
     doc.fontSize(style.size ?? 10).fillColor(style.color ?? INK);
     runs.forEach((run, index) => {
       const options = { width: style.width, align: style.align, continued: index < runs.length - 1, lineGap: 1 };
@@ -50,7 +60,14 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
       if (index === 0 && x !== undefined) doc.text(run.text, x, y, options);
       else doc.text(run.text, options);
     });
-    if (marked) doc.endMarkedContent();
+    if (marked) {
+      // The span's height is taken from the font in force at its EMC too: without one it has none,
+      // and pdftotext puts the name on a line of its own below its label.
+      const { _font: font, _fontSize: size } = doc as unknown as { _font: { id: string }; _fontSize: number };
+      doc.addContent(`${flip} /${font.id} ${size} Tf`);
+      doc.endMarkedContent();
+      doc.addContent('Q');
+    }
   };
   const widthOf = (text: string, style: TextStyle) =>
     fontRuns(fonts, text, style.weight ?? 'regular', style.cjk).reduce((width, run) => {
