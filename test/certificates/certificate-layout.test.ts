@@ -37,7 +37,7 @@ function content(name: string, overrides: Partial<CertificateContent> = {}): Cer
     specimen: true,
     policyNumber: 'POL-2026-000087', orderRef: 'ORD-2026-000142', issuedAt: new Date('2026-09-20T08:24:39Z'), issuer: 'Himalayan Trek Cover',
     version: { number: 1, issuedOn: '2026-09-20' }, premium: { beforeDiscount: 21_000_00, discount: 1_400_00, paid: 19_600_00 }, addedItems: [],
-    soldBy: { company: longest('Company'), agencies: [longest('Agency')], statedByPartner: [longest('Agentur')] }, policyWordingUrl: 'https://cover.example/wording.pdf', keyTerms: 'Valid only on the Everest Base Camp Trek route; Lukla flight delays covered up to 3 days.',
+    soldBy: { company: longest('Company'), agencies: [longest('Agency')], statedByPartner: [longest('Agentur')] }, policyWordingUrl: 'https://cover.example/wording.pdf', keyTerms: 'Valid only on the Everest Base Camp Trek route; Lukla flight delays covered up to 3 days.', excess: 5_000_00,
     compliance: { policyWordingVersion: 'TREK-2026.1', insurerLicence: 'NIA licence 07/2061', insurerAddress: 'Kamaladi, Kathmandu', intermediaryRole: 'Corporate agent of the insurer', intermediaryLicence: 'NIA agent licence 1234' },
     traveller: { name, dateOfBirth: '1991-03-14', nationality: longest('Nationality', 100), idType: 'CITIZENSHIP_CERTIFICATE', maskedIdNumber: '••••••T47' },
     route: { name: longest('Kanchenjunga'), custom: true }, coveredAltitude: 6000,

@@ -11,7 +11,7 @@ function content(coverageLines: number, name = 'Sophie Keller', overrides: Parti
     specimen: false,
     policyNumber: 'POL-2026-000087', orderRef: 'ORD-2026-000142', issuedAt: new Date('2026-09-20T08:24:39Z'), issuer: 'Himalayan Trek Cover',
     version: { number: 1, issuedOn: '2026-09-20' }, premium: { beforeDiscount: 4_500_00, discount: 0, paid: 4_500_00 }, addedItems: [],
-    soldBy: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'], statedByPartner: [] }, policyWordingUrl: 'https://cover.example/wording.pdf', keyTerms: 'Valid only on the Everest Base Camp Trek route; Lukla flight delays covered up to 3 days.',
+    soldBy: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'], statedByPartner: [] }, policyWordingUrl: 'https://cover.example/wording.pdf', keyTerms: 'Valid only on the Everest Base Camp Trek route; Lukla flight delays covered up to 3 days.', excess: 5_000_00,
     compliance: { policyWordingVersion: 'TREK-2026.1', insurerLicence: 'NIA licence 07/2061', insurerAddress: 'Kamaladi, Kathmandu', intermediaryRole: 'Corporate agent of the insurer', intermediaryLicence: 'NIA agent licence 1234' },
     traveller: { name, dateOfBirth: '1991-03-14', nationality: 'Germany', idType: 'PASSPORT', maskedIdNumber: '••••••T47' },
     route: { name: 'Everest Base Camp Trek', maxAltitude: 5364 }, coveredAltitude: 6000,
@@ -73,6 +73,7 @@ describe('certificate layout', () => {
     expect(read.text).toContain('Insurer Sagarmatha Insurance Co. Ltd., Kamaladi, Kathmandu');
     expect(read.text).toContain('Insurer\'s licence NIA licence 07/2061');
     expect(read.text).toContain('Issued by Himalayan Trek Cover, Corporate agent of the insurer; licence NIA agent licence 1234');
+    expect(read.text).toContain('Excess NPR 5,000.00 of each claim is paid by the insured');
     expect(read.text).toContain('Key terms and exclusions Valid only on the Everest Base Camp Trek route; Lukla flight delays covered up to 3 days. The policy wording governs; this is a summary.');
   });
 

@@ -192,6 +192,12 @@ describe('GET /orders/{orderRef}/certificate', () => {
     expect(read.text).toContain(`Insurer's licence ${COMPLIANCE.INSURER_LICENCE}`);
     expect(read.text).toContain(`, ${COMPLIANCE.INSURER_ADDRESS} Insurer's licence`);
     expect(read.text).toContain(`${COMPLIANCE.INTERMEDIARY_ROLE}; licence ${COMPLIANCE.INTERMEDIARY_LICENCE}`);
+    // The package's excess and terms in brief, from the catalogue.
+    const ctg = await server.orm.em.fork().findOneOrFail(Ctg, order.ctg.id);
+    expect(ctg.excessAmount).toBeGreaterThan(0);
+    expect(read.text).toContain(`Excess NPR ${(ctg.excessAmount / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} of each claim is paid by the insured`);
+    // Its first words: a long link in it wraps, and the reader puts a space at the break.
+    expect(read.text).toContain(`Key terms and exclusions ${ctg.termsConditions.slice(0, 60)}`);
     expect(read.pages[0]?.links).toContain(POLICY_WORDING_URL);
     expect(read.text).toContain(`Issued ${kathmanduToday(order.paidAt)}`);
     expect(read.text).not.toContain('amended');

@@ -251,6 +251,7 @@ function insurerAndIntermediary(sheet: Sheet, content: CertificateContent): void
   row(sheet, 'Insurer', `${content.underwriter}, ${compliance.insurerAddress}`);
   row(sheet, 'Insurer\'s licence', compliance.insurerLicence);
   row(sheet, 'Issued by', `${content.issuer}, ${compliance.intermediaryRole}; licence ${compliance.intermediaryLicence}`);
+  row(sheet, 'Excess', content.excess > 0 ? `${money(content.currency, content.excess)} of each claim is paid by the insured` : 'None');
   if (content.keyTerms) row(sheet, 'Key terms and exclusions', `${content.keyTerms} The policy wording governs; this is a summary.`);
 }
 

@@ -93,6 +93,7 @@ export async function certificateOf(
     policyWordingUrl: settings.policyWordingUrl,
     compliance: settings.compliance,
     keyTerms: ctg.termsConditions,
+    excess: ctg.excessAmount,
     issuer: settings.issuer,
     traveller: {
       name: traveller.name,

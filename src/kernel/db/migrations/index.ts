@@ -23,6 +23,7 @@ import { Migration20261125224000_OrderAmendments } from './Migration202611252240
 import { Migration20261126010000_OrderBookCounts } from './Migration20261126010000_OrderBookCounts';
 import { Migration20261203130000_PassportNames } from './Migration20261203130000_PassportNames';
 import { Migration20261203130100_VerificationCodes } from './Migration20261203130100_VerificationCodes';
+import { Migration20261203130200_PackageExcess } from './Migration20261203130200_PackageExcess';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -50,4 +51,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126010000_OrderBookCounts', class: Migration20261126010000_OrderBookCounts },
   { name: 'Migration20261203130000_PassportNames', class: Migration20261203130000_PassportNames },
   { name: 'Migration20261203130100_VerificationCodes', class: Migration20261203130100_VerificationCodes },
+  { name: 'Migration20261203130200_PackageExcess', class: Migration20261203130200_PackageExcess },
 ];

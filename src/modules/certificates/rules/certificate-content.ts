@@ -33,6 +33,8 @@ export interface CertificateContent {
   compliance: { policyWordingVersion: string; insurerLicence: string; insurerAddress: string; intermediaryRole: string; intermediaryLicence: string };
   /** The package's terms in brief from the catalogue (its `termsConditions`): the main conditions and exclusions. */
   keyTerms: string;
+  /** What the insured pays of each claim first (the package's catalogue `excess`), in `currency`; 0: none. */
+  excess: Minor;
   /** Who sells and services the cover (PAYMENT_MERCHANT_NAME). */
   issuer: string;
   traveller: {
