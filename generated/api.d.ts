@@ -403,25 +403,35 @@ export interface paths {
         };
         /**
          * Download the certificate of insurance of a paid order
-         * @description Returns the policy certificate of a paid order as a PDF (A4, one page; a second one only for
-         *     a package with a very long list of coverage lines). Hand it to the traveller: trekking permit
-         *     offices and rescue operators in Nepal ask for proof of insurance that covers helicopter
-         *     evacuation at the trek's altitude.
+         * @description Returns the policy certificate of a paid order as a PDF (A4). Hand it to the traveller:
+         *     trekking permit offices and rescue operators in Nepal ask for proof of insurance that covers
+         *     helicopter evacuation at the trek's altitude. Page 1 always holds the traveller, the trip and
+         *     cover, the 24-hour assistance box and the attestation, whatever the length of the names; rows
+         *     that do not fit on it continue on further pages. Every page is headed with the policy number
+         *     and "page N of M".
          *
          *     The certificate shows the policy number (`POL-<year>-<seq>`, issued when the order was paid;
          *     also in the order detail and in `payment-status` as `policyNumber`), the insured traveller
-         *     (name, date of birth, nationality, and the passport number with all but its last characters
-         *     masked), the route and the maximum altitude covered, the coverage window, the package, every
-         *     coverage line with its amount, the included devices, the underwriter, the premium paid and
-         *     its currency (the order's own total; for an order of a group, its share), the policyholder
-         *     (your company, and the agencies listed on the order), a link to the published policy
-         *     wording, the 24-hour assistance contact, a version line ("Issued <Nepal date of the
-         *     payment>") and a QR code of the public verification page `/verify/{policyNumber}`. Names
-         *     print as written, from fonts embedded in the PDF: Latin (with its diacritics), Devanagari,
-         *     Cyrillic, Greek, Chinese, Japanese, Korean, Hebrew and Arabic (right to left, joined) and
-         *     Thai; `POST /travellers` refuses a name in a script the certificate cannot print.
+         *     (name, the name as in the passport when `nameAsInPassport` was given, date of birth,
+         *     nationality, and the identity document number with all but its last characters masked), the
+         *     route and the maximum altitude covered (a `customRouteName` is quoted as stated by the partner,
+         *     and the certificate says that nothing above the covered altitude is covered), the coverage
+         *     window, the package, every coverage line with its amount, the included devices, the
+         *     underwriter, the premium (before and after any discount) and what was paid for it, the added
+         *     services and devices apart from it as sold with the policy and not insurance, who sold it
+         *     ("Sold by": your company, the registered agencies listed, and `customTravelAgencies` names
+         *     quoted as stated by the partner), a link to the published policy wording, the 24-hour
+         *     assistance contact, a version line ("Issued <Nepal date of the payment> · Version 1"; after a
+         *     date change "Version 2, amended <date>: departure moved from <date> to <date>", keeping the
+         *     original issue date) and a QR code of the public verification page `/verify/{policyNumber}`.
+         *     A sandbox's certificates carry SPECIMEN — NOT INSURANCE across every page. Names print as
+         *     written, from fonts embedded in the PDF: Latin (with its diacritics), Devanagari, Cyrillic,
+         *     Greek, Chinese, Japanese, Korean, Hebrew and Arabic (right to left, joined, each wrapped line
+         *     in its own order) and Thai; `POST /travellers` refuses a name in a script the certificate
+         *     cannot print.
          *
-         *     The document is the same every time it is downloaded; save it once per order. You can read
+         *     The document is the same every time it is downloaded until the order's dates change; each
+         *     version has its own file name. Save it once per version. You can read
          *     the certificate of the orders your company placed and of the orders that list your company
          *     in `travelCompanies`. An order that is not paid has no certificate (400): check
          *     `payment-status` first.
@@ -1200,11 +1210,16 @@ export interface paths {
          *     It says, in large words and in a colour of its own, one of four states on today's Nepal date:
          *     **NOT YET IN FORCE — from <start date>** (amber: paid, but the cover starts later, so it
          *     does not cover today), **VALID** (green: paid and today is inside the coverage window, both
-         *     ends included), **EXPIRED** (grey: the window is over) or **CANCELLED** (red). Below it: the
-         *     coverage window, the Nepal date of the check, the maximum altitude covered and the
-         *     traveller's **initials only** (first letters of the first and last name), to be compared
-         *     with the passport in hand. An unknown or malformed number gets a "not found" page and
-         *     nothing else.
+         *     ends included), **EXPIRED** (crimson, a stop colour: the window is over) or **CANCELLED on
+         *     <Nepal date>** (red). Below it: the coverage window (Nepal dates), the Nepal date of the check,
+         *     the maximum altitude covered, the underwriter, and, after a date change, when the policy was
+         *     amended. The traveller's **initials** (first letters of the given name and the surname, taken
+         *     from `nameAsInPassport` when the partner gave it) appear only when the link carries the
+         *     policy's check code (`code`, printed beside the QR code, which carries it): a policy number
+         *     typed alone shows no one. An unknown number gets a "not found" page that names the number
+         *     looked up (as printed), so the officer can compare it with the paper; input that is not a
+         *     policy number gets one page that repeats nothing. Every page, found or not, ends with the
+         *     24-hour assistance number. A sandbox's pages carry a SPECIMEN — NOT INSURANCE banner.
          *
          *     Lookups are limited per client address (a 429 page with `Retry-After`). Answers carry
          *     `Cache-Control: no-store` and `X-Robots-Tag: noindex`.
@@ -3347,6 +3362,8 @@ export interface components {
             medicalHistory?: string | null;
             motherTongue?: string | null;
             name: string;
+            /** @description The name as in the passport's machine-readable zone, upper-cased, when it was given at registration; otherwise `null`. */
+            nameAsInPassport?: string | null;
             nationality: string;
             /** Format: uuid */
             passportDocumentId: string;
@@ -3414,6 +3431,17 @@ export interface components {
             motherTongue?: string;
             /** @description Full name as in the identity document. */
             name: string;
+            /**
+             * @description Optional. The traveller's name in Latin letters as the passport's machine-readable zone
+             *     (ICAO 9303) prints it, for a checkpoint officer who cannot read the script of `name`: the
+             *     letters A-Z only, either as the zone writes it (surname, `<<`, given names joined by `<`:
+             *     `TAN<<MEI<LIN`) or as words separated by single spaces, given names first (`MEI LIN TAN`).
+             *     At most 39 characters, the length of the zone's name field. Stored upper-cased. The
+             *     certificate prints it beside `name`, and the public verification page takes the traveller's
+             *     initials from it when it is given.
+             * @example TAN<<MEI<LIN
+             */
+            nameAsInPassport?: string;
             /** @description Nationality, for example `Germany`. */
             nationality: string;
             /**
@@ -4843,7 +4871,7 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /**
-                     * @description `attachment` with the file name `<policyNumber>.pdf`.
+                     * @description `attachment` with the file name `<policyNumber>.pdf` for the first version, `<policyNumber>-v<N>.pdf` for version N after a date change.
                      * @example attachment; filename="POL-2030-000087.pdf"
                      */
                     "Content-Disposition"?: string;
@@ -6134,6 +6162,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The policy's check code, printed beside the QR code on the certificate and carried by the
+                 *     QR code's link. With the right code the page also shows the traveller's initials; without
+                 *     it, or with a wrong one, it shows the state, the coverage window and the maximum altitude
+                 *     only, so that walking the policy numbers reveals no one. Case and spaces do not matter.
+                 * @example 7KQ2MX
+                 */
+                code?: string;
+                /**
                  * @description Whatever a messenger, e-mail client or link tracker appends to a shared link (`utm_source`,
                  *     `fbclid`...). Ignored: the page is the same with or without them.
                  * @example {
@@ -6188,7 +6224,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Too many lookups from this client address; wait for `Retry-After` seconds. */
+            /** @description Too many lookups from this client address (which a mobile carrier may share among many phones); wait for `Retry-After` seconds. */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];

@@ -5,6 +5,7 @@ import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
 import { asExtracted, readPdf } from '../support/certificate-pdf';
 import { expectContract } from '../support/contract';
+import { randomUUID } from 'node:crypto';
 import { first } from '../support/elements';
 import type { ApiResponse } from '../support/http-client';
 import { everestQuote, ORDERS, orderFromQuote } from '../support/order-fixtures';
@@ -16,8 +17,12 @@ import { newTraveller } from '../support/traveller-fixtures';
 
 const ASSISTANCE = { ASSISTANCE_PHONE: '+977 1 5970 111', ASSISTANCE_EMAIL: 'rescue-desk@trekcover.example' };
 const POLICY_WORDING_URL = 'https://trekcover.example/wording/trek-2026.pdf';
+const COMPLIANCE = {
+  POLICY_WORDING_VERSION: 'TREK-2026.1', INSURER_LICENCE: 'Nepal Insurance Authority licence 07/2061', INSURER_ADDRESS: 'Kamaladi, Kathmandu 44600, Nepal',
+  INTERMEDIARY_ROLE: 'Corporate agent of the insurer', INTERMEDIARY_LICENCE: 'NIA corporate agent licence 1234',
+};
 
-const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', POLICY_WORDING_URL, ...ASSISTANCE } });
+const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', POLICY_WORDING_URL, ...ASSISTANCE, ...COMPLIANCE } });
 let agency: TestPartner;
 let listed: TestPartner;
 let stranger: TestPartner;
@@ -65,7 +70,7 @@ const certificateError = (partner: TestPartner, identifier: string): Promise<Api
   client.op('getOrderCertificate', 'GET', certificatePath(identifier), undefined, { token: partner.token });
 
 /** A paid order of a traveller with `name` on the Everest Base Camp route (a catalogue route with its altitude). */
-async function paidEverestOrder(name: string, overrides: { nationality?: string; dateOfBirth?: string } = {}) {
+async function paidEverestOrder(name: string, overrides: { nationality?: string; dateOfBirth?: string; nameAsInPassport?: string } = {}) {
   const touristId = await newTraveller(server, agency.companyId, { name, ...overrides });
   const quote = await everestQuote(client, agency);
   const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: agency.token });
@@ -118,7 +123,7 @@ describe('policy number', () => {
 });
 
 describe('GET /orders/{orderRef}/certificate', () => {
-  it('when a Latin-named traveller\'s order is paid, then the certificate is one A4 PDF page with every field, the passport number masked', async () => {
+  it('when a Latin-named traveller\'s order is paid, then the certificate is an A4 PDF with every field, the passport number masked', async () => {
     const touristId = await newTraveller(server, agency.companyId, { name: 'Sophie Keller', nationality: 'Germany', dateOfBirth: '1991-03-14' });
     const traveller = await server.orm.em.fork().findOneOrFail(Traveller, touristId);
     const created = await client.op('createOrders', 'POST', ORDERS, {
@@ -134,12 +139,17 @@ describe('GET /orders/{orderRef}/certificate', () => {
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${order.policyNumber}.pdf"`);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const read = await readPdf(pdf);
-    expect(read.pages).toHaveLength(1);
+    // Page 1 for the checkpoint; the insurer's details and the terms follow on page 2.
+    expect(read.pages).toHaveLength(2);
     const sheet = first(read.pages, 'the pages');
+    expect(sheet.text).toContain('24-HOUR ASSISTANCE');
     expect(sheet.width).toBeCloseTo(595.28, 0);
     expect(sheet.height).toBeCloseTo(841.89, 0);
     const verifyUrl = `${serverBehind(server.url)}${verifyPath(order.policyNumber as string)}`;
-    expect(sheet.links).toContain(verifyUrl);
+    // The QR code and its link carry the check code, which unlocks the initials on the page.
+    expect(order.verificationCode).toMatch(/^[2-9A-HJKMNP-Z]{6}$/);
+    expect(sheet.links).toContain(`${verifyUrl}?code=${order.verificationCode}`);
+    expect(read.text).toContain(`Check code ${order.verificationCode}`);
     const fields = [
       order.policyNumber as string, orderRef, 'Sophie Keller', '1991-03-14', 'Germany',
       `•••••${traveller.idNumber.slice(-3)}`, 'Kathmandu valley rim walk',
@@ -147,7 +157,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
       `${order.coverageStartDate} to ${order.coverageEndDate}`,
       order.ctg.name, order.ctg.code, order.ctg.insuranceCompany,
       ASSISTANCE.ASSISTANCE_PHONE, ASSISTANCE.ASSISTANCE_EMAIL,
-      `Issued ${kathmanduToday(order.paidAt)}`, verifyUrl,
+      `Issued ${kathmanduToday(order.paidAt)} · Version 1`, verifyUrl,
       ...order.ctg.coverage.map((line) => line.name),
       ...order.includedDevices.map((device) => device.name),
     ];
@@ -159,7 +169,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
     }
   });
 
-  it('prints what an insurer\'s certificate carries: the premium paid and its currency, the policyholder and the listed agencies, the policy wording link and the Issued version line', async () => {
+  it('prints what an insurer\'s certificate carries: the premium paid and its currency, who sold it and the listed agencies, the policy wording link and the Issued version line', async () => {
     const touristId = await newTraveller(server, agency.companyId, { name: 'Lukas Brandt' });
     const quote = await everestQuote(client, agency);
     const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId, {
@@ -176,11 +186,85 @@ describe('GET /orders/{orderRef}/certificate', () => {
     const read = await readPdf(pdf);
     const [whole, fraction] = (order.totalAmount / 100).toFixed(2).split('.');
     expect(read.text).toContain(`Premium paid ${order.currency} ${Number(whole).toLocaleString('en-US')}.${fraction}`);
-    expect(read.text).toContain('Policyholder Himalayan Trails Pvt. Ltd.; agencies listed: Khumbu Guides');
-    expect(read.text).toContain(`Policy wording ${POLICY_WORDING_URL}`);
+    expect(read.text).toContain('Sold by Himalayan Trails Pvt. Ltd. Agencies listed Khumbu Guides');
+    expect(read.text).not.toContain('Policyholder');
+    expect(read.text).toContain(`Policy wording ${POLICY_WORDING_URL} (version ${COMPLIANCE.POLICY_WORDING_VERSION})`);
+    expect(read.text).toContain(`Insurer's licence ${COMPLIANCE.INSURER_LICENCE}`);
+    expect(read.text).toContain(`, ${COMPLIANCE.INSURER_ADDRESS} Insurer's licence`);
+    expect(read.text).toContain(`${COMPLIANCE.INTERMEDIARY_ROLE}; licence ${COMPLIANCE.INTERMEDIARY_LICENCE}`);
+    // The package's excess and terms in brief, from the catalogue.
+    const ctg = await server.orm.em.fork().findOneOrFail(Ctg, order.ctg.id);
+    expect(ctg.excessAmount).toBeGreaterThan(0);
+    expect(read.text).toContain(`Excess NPR ${(ctg.excessAmount / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} of each claim is paid by the insured`);
+    // Its first words: a long link in it wraps, and the reader puts a space at the break.
+    expect(read.text).toContain(`Key terms and exclusions ${ctg.termsConditions.slice(0, 60)}`);
     expect(read.pages[0]?.links).toContain(POLICY_WORDING_URL);
     expect(read.text).toContain(`Issued ${kathmanduToday(order.paidAt)}`);
-    expect(read.text).not.toContain('Amended');
+    expect(read.text).not.toContain('amended');
+  });
+
+  it('when the service runs sandbox payments, then every page of the certificate carries SPECIMEN — NOT INSURANCE and the verify page a banner saying it', async () => {
+    const { detail } = await paidEverestOrder('Anna Berger');
+    const read = await readPdf((await downloadCertificate(agency, detail.orderRef)).pdf);
+    for (const page of read.pages) expect(page.text).toContain('SPECIMEN — NOT INSURANCE');
+    const verification = await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true });
+    expect(verification.body).toContain('SPECIMEN — NOT INSURANCE');
+    expect(verification.body).toContain('nobody is insured by it');
+    const unknown = await client.op('verifyPolicy', 'GET', verifyPath('POL-2026-999998'), undefined, { direct: true });
+    expect(unknown.body).toContain('SPECIMEN — NOT INSURANCE');
+  });
+
+  it('prints "Premium paid" as the insurance less its discount, and the added services apart, never summed into it', async () => {
+    const touristId = await newTraveller(server, agency.companyId, { name: 'Jonas Weber' });
+    const quote = await everestQuote(client, agency);
+    const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId, {
+      directDiscountPercent: 5,
+      addedServices: [{ name: 'Porter for 12 days', price: 36000, quantity: 1 }],
+      addedDevices: [{ name: 'Satellite phone rental', price: 7500, quantity: 2 }],
+    }), { token: agency.token });
+    expect(created.status).toBe(201);
+    const orderRef = created.body.data.orderRef;
+    await payByCard(agency, orderRef);
+    const order = await server.orm.em.fork().findOneOrFail(Order, { orderRef });
+    const insurance = order.packagePrice + order.includedDevices.reduce((sum, device) => sum + device.priceForDuration, 0);
+    const printed = (minor: number) => `NPR ${(minor / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+
+    const read = await readPdf((await downloadCertificate(agency, orderRef)).pdf);
+
+    expect(order.directDiscountAmount).toBeGreaterThan(0);
+    expect(read.text).toContain(`Premium ${printed(insurance)}, less discount ${printed(order.directDiscountAmount)}`);
+    expect(read.text).toContain(`Premium paid ${printed(insurance - order.directDiscountAmount)}`);
+    expect(read.text).not.toContain(printed(order.totalAmount));
+    expect(read.text).toContain(`Porter for 12 days × 1 (priced by the partner) ${printed(3_600_000)}`);
+    expect(read.text).toContain(`Satellite phone rental × 2 (priced by the partner) ${printed(1_500_000)}`);
+  });
+
+  it('when the traveller has a name as in the passport, then the certificate prints it beside the native-script name, and the verify page takes the initials from it', async () => {
+    const { detail } = await paidEverestOrder('陈美玲', { nameAsInPassport: 'CHEN<<MEI<LING' });
+    const read = await readPdf((await downloadCertificate(agency, detail.orderRef)).pdf);
+    expect(read.text).toContain(`Name ${asExtracted('陈美玲')} Name as in passport CHEN, MEI LING Date of birth`);
+    const verification = await pageWithCode(detail);
+    expect(verification.body).toContain('M. C.');
+    expect(verification.body).not.toContain('陈');
+  });
+
+  it('when the partner types a display-only agency and its own route, then both are printed as stated by the partner, and the route does not hide the altitude the cover ends at', async () => {
+    const touristId = await newTraveller(server, agency.companyId, { name: 'Tenzing Norgay' });
+    const created = await client.op('createOrders', 'POST', ORDERS, {
+      touristId, ctgId: '1c4e7a92-b3f0-4d65-8e19-a27c5b0d3f86', customRouteName: 'Three Passes trek via Kongma La (5,535 m)', departureDate: addDays(kathmanduToday(), 30),
+      customTravelAgencies: [{ name: 'Valid for all altitudes — approved by Nepal Police' }],
+    }, { token: agency.token });
+    expect(created.status).toBe(201);
+    await payByCard(agency, created.body.data.orderRef);
+    const order = await server.orm.em.fork().findOneOrFail(Order, { orderRef: created.body.data.orderRef }, { populate: ['ctg'] });
+    const covered = `${order.ctg.maxAltitude.toLocaleString('en-US')} m`;
+
+    const read = await readPdf((await downloadCertificate(agency, order.orderRef)).pdf);
+
+    expect(read.text).toContain('Route (as stated by the partner) “Three Passes trek via Kongma La (5,535 m)”: not checked by the insurer');
+    expect(read.text).toContain(`Maximum altitude covered ${covered}, whatever the route: nothing above ${covered} is covered`);
+    expect(read.text).toContain('Agencies as stated by the partner “Valid for all altitudes — approved by Nepal Police”');
+    expect(read.text).toContain(`Sold by ${agency.companyName}`);
   });
 
   it('when the traveller\'s name is in Devanagari, then it is drawn with the embedded Devanagari face, on the route and altitude of the quote', async () => {
@@ -243,8 +327,15 @@ describe('GET /orders/{orderRef}/certificate', () => {
 /** The colours of the four states (verification-page.ts): each state is told by its words and its colour. */
 const GREEN = '#0b6b3a';
 const AMBER = '#a35d00';
-const GREY = '#5f6b76';
+const CRIMSON = '#9b1c47';
+const SLATE = '#4a5560';
 const RED = '#a1261b';
+
+/** The verify page as the QR code opens it: with the policy's check code. */
+async function pageWithCode(detail: { orderRef: string; policyNumber: string }) {
+  const { verificationCode } = await server.orm.em.fork().findOneOrFail(Order, { orderRef: detail.orderRef });
+  return client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true, query: { code: verificationCode ?? '' } });
+}
 
 describe('GET /verify/{policyNumber}', () => {
   const page = (policyNumber: string) => client.op('verifyPolicy', 'GET', verifyPath(policyNumber), undefined, { direct: true });
@@ -258,7 +349,7 @@ describe('GET /verify/{policyNumber}', () => {
     const window = { coverageStartDate: addDays(kathmanduToday(), -1), coverageEndDate: addDays(kathmanduToday(), 14) };
     await setOrder(detail.orderRef, window);
 
-    const response = await page(detail.policyNumber);
+    const response = await pageWithCode(detail);
 
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
@@ -286,18 +377,18 @@ describe('GET /verify/{policyNumber}', () => {
 
   it('when the name is in Devanagari, then the initials are Devanagari letters', async () => {
     const { detail } = await paidEverestOrder('सीता शर्मा');
-    const response = await page(detail.policyNumber);
+    const response = await pageWithCode(detail);
     expect(response.body).toContain('स. श.');
     expect(response.body).not.toContain('सीता');
   });
 
   it.each([
     ['the order was cancelled', 'CANCELLED', { status: 'CANCELLED' }, RED, 'This policy was cancelled: it covers nothing.'],
-    ['the coverage window is over', 'EXPIRED', { coverageStartDate: '2025-01-01', coverageEndDate: '2025-01-14' }, GREY, 'The cover of this policy ended on 2025-01-14.'],
+    ['the coverage window is over', 'EXPIRED', { coverageStartDate: '2025-01-01', coverageEndDate: '2025-01-14' }, CRIMSON, 'The cover of this policy ended on 2025-01-14: it covers nothing today.'],
   ] as const)('when %s, then the page says %s in its own colour, never VALID', async (_case, headline, changes, colour, why) => {
     const { detail } = await paidEverestOrder('Ram Bahadur Thapa');
     await setOrder(detail.orderRef, changes as Partial<Order>);
-    const response = await page(detail.policyNumber);
+    const response = await pageWithCode(detail);
     expect(response.status).toBe(200);
     expect(response.body).toContain(`<h1>${headline}</h1>`);
     expect(response.body).toContain(colour);
@@ -331,15 +422,61 @@ describe('GET /verify/{policyNumber}', () => {
     }
   });
 
-  it('when the number is unknown or not a policy number at all, then every answer is the same 404 page that repeats nothing', async () => {
+  it('when the number is unknown, then the 404 page names the number looked up as printed; input that is not a policy number is one page that repeats nothing', async () => {
     const unknown = await page('POL-2026-999999');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toContain('Policy not found');
-    for (const guess of ['ORD-2026-000001', '<script>alert(1)</script>', 'POL-2026-' + '9'.repeat(200), "POL' OR 1=1 --", 'pol-2026-999999', 'POL 2026 999999']) {
+    expect(unknown.body).toContain('No policy has the number <strong>POL-2026-999999</strong>');
+    for (const typed of ['pol-2026-999999', 'POL 2026 999999']) expect((await page(typed)).body).toBe(unknown.body);
+    const notANumber = await page('ORD-2026-000001');
+    expect(notANumber.status).toBe(404);
+    expect(notANumber.body).toContain('not a policy number');
+    for (const guess of ['<script>alert(1)</script>', 'POL-2026-' + '9'.repeat(200), "POL' OR 1=1 --"]) {
       const response = await page(guess);
       expect(response.status).toBe(404);
-      expect(response.body).toBe(unknown.body);
+      expect(response.body).toBe(notANumber.body);
     }
+  });
+
+  it('when a policy number is typed alone (or with a wrong check code), then the page shows its state, window and altitude but not the traveller\'s initials', async () => {
+    const { detail } = await paidEverestOrder('Karma Dorje Sherpa');
+    for (const response of [await page(detail.policyNumber), await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true, query: { code: 'ZZZZZZ' } })]) {
+      expect(response.status).toBe(200);
+      expect(response.body).toContain(`${detail.coverageStartDate} to ${detail.coverageEndDate}`);
+      expect(response.body).toMatch(/Maximum altitude covered<\/dt><dd>[\d,]+ m/);
+      expect(response.body).not.toContain('K. S.');
+      expect(response.body).toContain('Shown with the check code printed beside the QR code');
+    }
+    const withCode = await pageWithCode(detail);
+    expect(withCode.body).toContain('K. S.');
+  });
+
+  it('gives the officer an action on every state: the 24-hour assistance number, and the underwriter on a found policy', async () => {
+    const { detail } = await paidEverestOrder('Lhakpa Sherpa');
+    const ctg = await server.orm.em.fork().findOneOrFail(Ctg, detail.package.ctgId);
+    for (const response of [await page(detail.policyNumber), await page('POL-2026-999997'), await page('not-a-number')]) {
+      expect(response.body).toContain(`24-hour assistance: <a href="tel:+97715970111">${ASSISTANCE.ASSISTANCE_PHONE}</a>`);
+    }
+    expect((await page(detail.policyNumber)).body).toContain(`<dt>Underwriter</dt><dd>${ctg.insuranceCompany}</dd>`);
+  });
+
+  it('shows EXPIRED in a stop colour unlike the slate of "not found"', async () => {
+    const { detail } = await paidEverestOrder('Dawa Sherpa');
+    await setOrder(detail.orderRef, { coverageStartDate: '2025-01-01', coverageEndDate: '2025-01-14' });
+    const expired = await page(detail.policyNumber);
+    const notFound = await page('POL-2026-999996');
+    expect(expired.body).toContain(`background:${CRIMSON}`);
+    expect(expired.body).not.toContain(`background:${SLATE}`);
+    expect(notFound.body).toContain(`background:${SLATE}`);
+  });
+
+  it('when the placing company cancelled the policy, then the page says CANCELLED with the Nepal date of the cancellation', async () => {
+    const { detail } = await paidEverestOrder('Pemba Sherpa');
+    const cancelled = await client.op('cancelOrder', 'POST', `${ORDERS}/${detail.orderRef}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
+    expect(cancelled.status).toBe(200);
+    const response = await page(detail.policyNumber);
+    expect(response.body).toContain(`<h1>CANCELLED on ${kathmanduToday()}</h1>`);
+    expect(response.body).toContain(`This policy was cancelled on ${kathmanduToday()}: it covers nothing.`);
   });
 });
 

@@ -1,3 +1,4 @@
+import { passportNameInReadingOrder, printedPassportName } from '../../src/modules/certificates/rules/passport-name';
 import { maskedIdNumber, travellerInitials } from '../../src/modules/certificates/rules/traveller-disclosure';
 
 describe('what a policy document shows of the traveller', () => {
@@ -24,6 +25,19 @@ describe('what a policy document shows of the traveller', () => {
     expect(travellerInitials('सीता शर्मा')).toBe('स. श.');
     expect(travellerInitials('राम बहादुर थापा')).toBe('र. थ.');
     expect(travellerInitials('क्षितिज')).toBe('क.');
+  });
+
+  it('keeps both parts of a double-barrelled surname, not the second alone', () => {
+    expect(travellerInitials('Anna Keller-Schmidt')).toBe('A. K.-S.');
+    expect(travellerInitials('ANNA KELLER-SCHMIDT')).toBe('A. K.-S.');
+  });
+
+  it('reads a name as in the passport\'s machine-readable zone given names first, the surname last', () => {
+    expect(travellerInitials(passportNameInReadingOrder('TAN<<MEI<LIN'))).toBe('M. T.');
+    expect(travellerInitials(passportNameInReadingOrder('KELLER<SCHMIDT<<ANNA'))).toBe('A. K.-S.');
+    expect(travellerInitials(passportNameInReadingOrder('MEI LIN TAN'))).toBe('M. T.');
+    expect(printedPassportName('TAN<<MEI<LIN')).toBe('TAN, MEI LIN');
+    expect(printedPassportName('MEI LIN TAN')).toBe('MEI LIN TAN');
   });
 
   it('gives nothing for a name without letters', () => {

@@ -35,7 +35,11 @@ describe('configuration validated at start', () => {
       providerReturnPerAddress: 30,
       webhookPerCompany: 120,
     });
-    expect(config.certificate).toEqual({ assistancePhone: '+977 1 4000 000', assistanceEmail: 'assistance@himalayantrekcover.example', policyWordingUrl: 'https://himalayantrekcover.example/policy-wording' });
+    expect(config.certificate).toEqual({
+      assistancePhone: '+977 1 4000 000', assistanceEmail: 'assistance@himalayantrekcover.example', policyWordingUrl: 'https://himalayantrekcover.example/policy-wording',
+      policyWordingVersion: 'SANDBOX-WORDING', insurerLicence: 'no licence (sandbox placeholder)', insurerAddress: 'no address (sandbox placeholder)',
+      intermediaryRole: 'Corporate agent of the insurer (sandbox placeholder)', intermediaryLicence: 'no licence (sandbox placeholder)',
+    });
     expect(config.maxDraftsPerCompany).toBe(500);
     expect(config.documentStorage).toEqual({ kind: 'disk' });
     expect(config.metrics).toEqual({ port: undefined, host: '127.0.0.1', token: undefined, onApiListener: true });
@@ -139,6 +143,8 @@ describe('configuration validated at start', () => {
   it('takes the assistance contact printed on certificates only when a traveller can dial and write to it', () => {
     expect(loadConfig({ ASSISTANCE_PHONE: '+977-1-5970111', ASSISTANCE_EMAIL: 'rescue@cover.example' }).certificate).toEqual({
       assistancePhone: '+977-1-5970111', assistanceEmail: 'rescue@cover.example', policyWordingUrl: 'https://himalayantrekcover.example/policy-wording',
+      policyWordingVersion: 'SANDBOX-WORDING', insurerLicence: 'no licence (sandbox placeholder)', insurerAddress: 'no address (sandbox placeholder)',
+      intermediaryRole: 'Corporate agent of the insurer (sandbox placeholder)', intermediaryLicence: 'no licence (sandbox placeholder)',
     });
     expect(problemsOf({ ASSISTANCE_PHONE: '01 4000 000' })).toEqual(['ASSISTANCE_PHONE must be an international number such as +977 1 4000 000 (got "01 4000 000")']);
     expect(problemsOf({ ASSISTANCE_PHONE: '+977 1 4000 000 (24h)' })).toHaveLength(1);
@@ -244,6 +250,19 @@ describe('configuration validated at start', () => {
       "ASSISTANCE_EMAIL is not set: in production the certificate's assistance e-mail must be the real one",
     ]);
     expect(loadConfig({}).certificate.assistancePhone).toBe('+977 1 4000 000');
+  });
+
+  it('asks production for what compliance reads on a certificate: the wording\'s version, the insurer\'s licence and address, the intermediary\'s role and licence', () => {
+    const { POLICY_WORDING_VERSION: _v, INSURER_LICENCE: _l, INSURER_ADDRESS: _a, INTERMEDIARY_ROLE: _r, INTERMEDIARY_LICENCE: _i, ...without } = LIVE_PROVIDERS;
+    expect(problemsOf({ NODE_ENV: 'production', ...without })).toEqual([
+      'POLICY_WORDING_VERSION is not set: in production the certificate must name the edition of the policy wording it is issued under',
+      "INSURER_LICENCE is not set: in production the certificate must print the insurer's licence with the regulator",
+      "INSURER_ADDRESS is not set: in production the certificate must print the insurer's registered address",
+      'INTERMEDIARY_ROLE is not set: in production the certificate must say what its seller is to the insurer',
+      "INTERMEDIARY_LICENCE is not set: in production the certificate must print the intermediary's licence",
+    ]);
+    expect(problemsOf({ NODE_ENV: 'production', ...LIVE_PROVIDERS })).toEqual([]);
+    expect(loadConfig({ INSURER_LICENCE: 'NIA 07/2061' }).certificate.insurerLicence).toBe('NIA 07/2061');
   });
 
   it('asks production for the policy wording the certificates link, as an https URL', () => {

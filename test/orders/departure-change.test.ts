@@ -207,9 +207,22 @@ describe('a paid order whose date moves', () => {
 
     expect(read.text).toContain(moved.policyNumber);
     expect(read.text).toContain(`${later} to ${addDays(later, 6)}`);
-    expect(read.text).not.toContain(`${departure} to`);
-    expect(read.text).toContain(`Amended ${kathmanduToday(new Date(moved.amendedAt))}`);
-    expect(read.text).not.toContain('Issued');
+    expect(read.text).not.toContain(`${departure} to ${addDays(departure, 6)}`);
+    // The original issue date stays: the cover was bought then.
+    expect(read.text).toContain(`Issued ${kathmanduToday(new Date(moved.paidAt))} · Version 2, amended ${kathmanduToday(new Date(moved.amendedAt))}: departure moved from ${departure} to ${later}`);
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${moved.policyNumber}-v2.pdf"`);
+    expect(read.title).toBe(`Certificate of insurance ${moved.policyNumber}, version 2`);
+  });
+
+  it('has a certificate whose version counts every change after payment', async () => {
+    const order = await paidOrder(agency);
+    await moveDeparture(agency, order.orderRef, { departureDate: later });
+    const moved = (await moveDeparture(agency, order.orderRef, { departureDate: addDays(later, 1) })).body.data;
+    const response = await fetch(new URL(`${orderPath(order.orderRef)}/certificate`, serverBehind(server.url)), { headers: { authorization: `Bearer ${agency.token}` } });
+    expect(response.status).toBe(200);
+    const read = await readPdf(Buffer.from(await response.arrayBuffer()));
+    expect(read.text).toContain(`Version 3, amended ${kathmanduToday(new Date(moved.amendedAt))}: departure moved from ${later} to ${addDays(later, 1)}`);
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${moved.policyNumber}-v3.pdf"`);
   });
 
   it('has a verify page that shows the new window', async () => {
@@ -220,6 +233,7 @@ describe('a paid order whose date moves', () => {
     expect(page.body).toContain(`${later} to ${addDays(later, 6)}`);
     expect(page.body).toContain(`from ${later}`);
     expect(page.body).not.toContain(departure);
+    expect(page.body).toContain(`Amended on ${kathmanduToday(new Date(moved.amendedAt))}: the cover dates were changed after the policy was issued.`);
   });
 
   it('sends order.amended through the outbox to the partner\'s endpoint, with the previous and the new dates and the policy number', async () => {

@@ -4,11 +4,18 @@ import { inflateSync } from 'node:zlib';
 import * as fontkit from 'fontkit';
 import { fontRuns, loadCertificateFonts } from '../../src/modules/certificates/certificate-fonts';
 
+/** A piece of text as PDF.js reads it, with its baseline's place in points from the page's top left corner. */
+export interface PlacedText {
+  text: string;
+  x: number;
+  y: number;
+}
+
 export interface ReadPdf {
   /** The text of every page, whitespace collapsed to single spaces. */
   text: string;
-  /** Each page's size in points, its links, and its own text (whitespace as extracted). */
-  pages: Array<{ width: number; height: number; links: string[]; text: string }>;
+  /** Each page's size in points, its links, its own text (whitespace as extracted) and where each piece of it sits. */
+  pages: Array<{ width: number; height: number; links: string[]; text: string; items: PlacedText[] }>;
   title: string | null;
 }
 
@@ -20,7 +27,12 @@ export function readPdf(pdf: Buffer): Promise<ReadPdf> {
       const read = JSON.parse(stdout) as ReadPdf;
       // A glyph the shaper split off a character (the dot below of Vietnamese ị) maps to no
       // character of its own, and PDF.js gives its code (a C0 control) instead: left out.
-      resolve({ ...read, text: read.text.replace(/[\u0000-\u0008\u000e-\u001f]/g, '').replace(/\s+/g, ' ') });
+      const readable = (text: string) => text.replace(/[\u0000-\u0008\u000e-\u001f]/g, '');
+      resolve({
+        ...read,
+        text: readable(read.text).replace(/\s+/g, ' '),
+        pages: read.pages.map((page) => ({ ...page, items: page.items.map((item) => ({ ...item, text: readable(item.text) })) })),
+      });
     });
     child.stdin?.end(pdf);
   });

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
  * (PUBLIC_BASE_URL: QR codes and provider return URLs are built from it), its payment providers
  * (Khalti for cards, eSewa for the wallet, with credentials of their own, drawn here: a key
  * written into the repository would be a published one; nothing is asked of the providers at
- * start) and the assistance contacts and policy wording link its certificates print.
+ * start) and the assistance contacts, policy wording and licences its certificates print.
  */
 export function liveProvidersEnv(): Record<string, string> {
   return {
@@ -13,6 +13,11 @@ export function liveProvidersEnv(): Record<string, string> {
     ASSISTANCE_PHONE: '+977 1 5970 000',
     ASSISTANCE_EMAIL: 'assistance@trekcover.example.com',
     POLICY_WORDING_URL: 'https://trekcover.example.com/policy-wording-2026.pdf',
+    POLICY_WORDING_VERSION: 'TREK-2026.1',
+    INSURER_LICENCE: 'Nepal Insurance Authority licence 07/2061',
+    INSURER_ADDRESS: 'Kamaladi, Kathmandu 44600, Nepal',
+    INTERMEDIARY_ROLE: 'Corporate agent of the insurer',
+    INTERMEDIARY_LICENCE: 'NIA corporate agent licence 1234',
     CARD_GATEWAY_PROVIDER: 'khalti',
     WALLET_GATEWAY_PROVIDER: 'esewa',
     KHALTI_SECRET_KEY: randomBytes(16).toString('hex'),

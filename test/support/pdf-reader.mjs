@@ -8,6 +8,20 @@ for await (const chunk of process.stdin) chunks.push(chunk);
 const parser = new PDFParse({ data: new Uint8Array(Buffer.concat(chunks)) });
 const text = await parser.getText({ pageJoiner: '' });
 const info = await parser.getInfo({ parsePageInfo: true });
+// Where each piece of text sits: a test of the layout asks which page and how far down a line is.
+const document = await parser.load();
+const items = [];
+for (let number = 1; number <= document.numPages; number++) {
+  const page = await document.getPage(number);
+  const { height } = page.getViewport({ scale: 1 });
+  const content = await page.getTextContent();
+  items.push(content.items.filter((item) => 'str' in item && item.str.trim() !== '').map((item) => ({
+    text: item.str,
+    x: item.transform[4],
+    // From the top of the page, as a reader looks down it; the baseline of the text.
+    y: height - item.transform[5],
+  })));
+}
 await parser.destroy();
 process.stdout.write(JSON.stringify({
   text: text.text,
@@ -16,6 +30,7 @@ process.stdout.write(JSON.stringify({
     height: page.height,
     links: page.links.map((link) => link.url),
     text: text.pages[index]?.text ?? '',
+    items: items[index] ?? [],
   })),
   title: info.info?.Title ?? null,
 }));

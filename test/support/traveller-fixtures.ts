@@ -8,6 +8,7 @@ export interface TravellerOverrides {
   dateOfBirth?: string;
   nationality?: string;
   email?: string;
+  nameAsInPassport?: string;
 }
 
 /**
@@ -32,6 +33,7 @@ export async function newTraveller(server: { orm: Orm }, companyId: string, over
   const traveller = em.create(Traveller, {
     company: companyId,
     name: overrides.name ?? `Sophie Keller ${suffix}`,
+    nameAsInPassport: overrides.nameAsInPassport,
     email: overrides.email ?? `sophie.${suffix}@example.com`,
     dateOfBirth: overrides.dateOfBirth ?? '1991-03-14',
     nationality: overrides.nationality ?? 'Germany',

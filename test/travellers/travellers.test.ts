@@ -376,3 +376,37 @@ describe('POST /travellers: what the certificate prints must be printable', () =
     expect(response.body.data.map((traveller: { name: string }) => traveller.name)).toEqual(names);
   });
 });
+
+describe('POST /travellers nameAsInPassport', () => {
+  it('when a Chinese-named traveller is registered with the name as in the passport\'s machine-readable zone, then it is stored upper-cased and read back beside the name', async () => {
+    const documents = await uploadTravellerDocuments(client, partner.token);
+    const response = await register([travellerInput(documents, { name: '陈美玲', nameAsInPassport: 'Chen<<Mei<Ling' })]);
+    expect(response.status).toBe(201);
+    expect(response.body.data[0]).toMatchObject({ name: '陈美玲', nameAsInPassport: 'CHEN<<MEI<LING' });
+    const stored = await server.orm.em.fork().findOneOrFail(Traveller, response.body.data[0].touristId);
+    expect(stored.nameAsInPassport).toBe('CHEN<<MEI<LING');
+  });
+
+  it('when it is not given, then the traveller reads back with nameAsInPassport null', async () => {
+    const documents = await uploadTravellerDocuments(client, partner.token);
+    const response = await register([travellerInput(documents)]);
+    expect(response.status).toBe(201);
+    expect(response.body.data[0].nameAsInPassport).toBeNull();
+  });
+
+  it.each([
+    ['in Cyrillic', 'ИВАН ПЕТРОВ'],
+    ['with a digit', 'SOPHIE KELLER2'],
+    ['with an accented letter the zone transliterates', 'JOSÉ GARCÍA'],
+    ['with three fillers in a row', 'TAN<<<MEI'],
+    ['with a trailing filler copied from the zone', 'TAN<<MEI<<<<<'],
+    ['longer than the zone\'s 39 characters', `${'A'.repeat(20)} ${'B'.repeat(19)}`],
+  ])('when it is %s, then it is a 400 naming [0].nameAsInPassport and nothing is registered', async (_case, nameAsInPassport) => {
+    const documents = await uploadTravellerDocuments(client, partner.token);
+    const before = await travellersOf(partner.companyId);
+    const response = await register([travellerInput(documents, { nameAsInPassport })]);
+    expect(response.status).toBe(400);
+    expect(response.body.details.fieldErrors['[0].nameAsInPassport']).toMatch(/Latin letters A-Z|39/);
+    expect(await travellersOf(partner.companyId)).toBe(before);
+  });
+});

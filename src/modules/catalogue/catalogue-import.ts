@@ -113,7 +113,7 @@ export async function importCatalogue(em: EntityManager, catalogue: CatalogueFil
     for (const route of catalogue.routes) {
       await tx.upsert(Route, { description: '', active: true, ...route });
     }
-    for (const { includedDevices, coverage, routeId, baseCtgPrice, extraDayPrice, ...ctg } of catalogue.ctgs) {
+    for (const { includedDevices, coverage, routeId, baseCtgPrice, extraDayPrice, excess, ...ctg } of catalogue.ctgs) {
       await tx.upsert(Ctg, {
         active: true,
         description: '',
@@ -122,6 +122,7 @@ export async function importCatalogue(em: EntityManager, catalogue: CatalogueFil
         route: routeId ?? null,
         baseCtgPrice: minorFromAmount(baseCtgPrice),
         extraDayPrice: minorFromAmount(extraDayPrice),
+        excessAmount: minorFromAmount(excess ?? 0),
         coverage: coverage.map((line) => ({ ...line, coverageAmount: minorFromAmount(line.coverageAmount) })),
         includedDevices: includedDevices.map(({ id, dailyPrice, ...device }) => ({
           deviceId: id,

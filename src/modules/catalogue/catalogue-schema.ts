@@ -46,6 +46,8 @@ export interface CatalogueCtg {
   active?: boolean;
   description?: string;
   termsConditions?: string;
+  /** What the insured pays of each claim before the cover pays (NPR, two decimals); 0 or absent: none. */
+  excess?: number;
   coverage: Array<{ code: string; name: string; coverageAmount: number }>;
   includedDevices: Array<{ id: string; name: string; description: string; quantity: number; dailyPrice: number }>;
 }
@@ -111,6 +113,7 @@ export const catalogueFileSchema = {
           active: { type: 'boolean' },
           description: { type: 'string' },
           termsConditions: { type: 'string' },
+          excess: amountUpTo(AMOUNT_LIMITS.catalogueBasePrice),
           coverage: {
             type: 'array',
             // The spec promises partners at most 30 cover lines (Ctg.liabilities, Quote.coverage).

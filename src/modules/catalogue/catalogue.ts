@@ -17,9 +17,10 @@ export interface RouteView {
 }
 
 /** A package as quotes read it: the catalogue file's fields, with money in minor units and every optional field filled. */
-export type CtgView = Omit<CatalogueCtg, 'baseCtgPrice' | 'extraDayPrice' | 'active' | 'description' | 'termsConditions' | 'coverage' | 'includedDevices'> & {
+export type CtgView = Omit<CatalogueCtg, 'baseCtgPrice' | 'extraDayPrice' | 'excess' | 'active' | 'description' | 'termsConditions' | 'coverage' | 'includedDevices'> & {
   baseCtgPrice: Minor;
   extraDayPrice: Minor;
+  excessAmount: Minor;
   active: boolean;
   description: string;
   termsConditions: string;
@@ -135,6 +136,7 @@ function toCtgView(ctg: Ctg): CtgView {
     baseDurationDays: ctg.baseDurationDays,
     baseCtgPrice: ctg.baseCtgPrice,
     extraDayPrice: ctg.extraDayPrice,
+    excessAmount: ctg.excessAmount,
     displayOrder: ctg.displayOrder,
     active: ctg.active,
     description: ctg.description,

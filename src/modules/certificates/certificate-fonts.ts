@@ -40,7 +40,7 @@ const FONT_WEIGHTS: readonly FontWeight[] = ['regular', 'bold'];
 const AT_START = { family: 'noto-sans-devanagari', subsets: ['latin', 'latin-ext', 'devanagari'] } as const;
 
 const CJK_FAMILIES = ['sc', 'jp', 'kr'] as const;
-type CjkFamily = (typeof CJK_FAMILIES)[number];
+export type CjkFamily = (typeof CJK_FAMILIES)[number];
 
 const ON_DEMAND: ReadonlyArray<{ family: string; subsets: RegExp; weights: readonly FontWeight[]; name: (subset: string) => string; cjk?: CjkFamily }> = [
   { family: 'noto-sans', subsets: /^(latin-ext|vietnamese|cyrillic|cyrillic-ext|greek|greek-ext)$/, weights: FONT_WEIGHTS, name: (subset) => (subset === 'latin-ext' ? 'sans-latin-ext' : subset) },
@@ -223,11 +223,10 @@ const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]|[\u{10800}-\u{1
  * The faces in the order `text` looks for one: those of `weight`, then the other weight's (a bold
  * label falls back to a regular CJK face rather than a box). Han characters are shared by the
  * three CJK families: a text with kana takes the Japanese forms, one with hangul the Korean, any
- * other the Chinese; a Japanese name written in kanji alone gets the Chinese forms (legible, if
- * not the ones a Japanese reader expects).
+ * other the one `preferred` names (a kanji-only name of a Japanese traveller), or else the Chinese.
  */
-function facesFor(fonts: CertificateFonts, text: string, weight: FontWeight): readonly FontFace[] {
-  const first: CjkFamily = KANA.test(text) ? 'jp' : HANGUL.test(text) ? 'kr' : 'sc';
+function facesFor(fonts: CertificateFonts, text: string, weight: FontWeight, preferred?: CjkFamily): readonly FontFace[] {
+  const first: CjkFamily = KANA.test(text) ? 'jp' : HANGUL.test(text) ? 'kr' : (preferred ?? 'sc');
   // Sorted once per weight and family, not per text: a certificate draws some sixty texts.
   let orders = FACE_ORDERS.get(fonts);
   if (!orders) FACE_ORDERS.set(fonts, (orders = new Map<string, readonly FontFace[]>()));
@@ -268,8 +267,8 @@ interface Placed {
  * to left; the words, the spaces between them and any left-to-right part are what the algorithm
  * reorders. Mirrored brackets inside right-to-left text are not swapped.
  */
-export function fontRuns(fonts: CertificateFonts, text: string, weight: FontWeight): TextRun[] {
-  const faces = facesFor(fonts, text, weight);
+export function fontRuns(fonts: CertificateFonts, text: string, weight: FontWeight, preferredCjk?: CjkFamily): TextRun[] {
+  const faces = facesFor(fonts, text, weight, preferredCjk);
   const placed: Placed[] = [];
   let current: FontFace | undefined;
   for (const character of text) {

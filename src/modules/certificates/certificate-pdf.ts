@@ -1,8 +1,10 @@
 import PDFDocument from 'pdfkit';
 import { decimalStringFromMinor, type Minor } from '../../kernel/money';
 import type { CertificateContent } from './rules/certificate-content';
-import { faceNamed, fontRuns, type CertificateFonts, type FontWeight } from './certificate-fonts';
+import { faceNamed, type CertificateFonts, type CjkFamily } from './certificate-fonts';
+import { INK, LATIN_FACES, writer, type TextStyle, type Write } from './certificate-text';
 import { drawQrCode } from './qr-code';
+import { versionLine } from './rules/certificate-version';
 
 const PAGE = { width: 595.28, height: 841.89 };
 const MARGIN = 50;
@@ -13,25 +15,50 @@ const VALUE_WIDTH = CONTENT_WIDTH - LABEL_WIDTH - 10;
 const QR_SIZE = 100;
 /** Between rows: tight enough that six coverage lines, the premium and the policyholder fit one page. */
 const ROW_GAP = 2;
-const INK = '#1b2733';
+const ASSISTANCE_HEIGHT = 70;
+const ATTESTATION_SIZE = 8;
 const MUTED = '#5b6773';
 const ACCENT = '#0b5d4b';
 const RULE = '#c9d3d9';
+const SPECIMEN_RED = '#c0392b';
+export const SPECIMEN_MARK = 'SPECIMEN — NOT INSURANCE';
 
-interface TextStyle {
-  weight?: FontWeight;
-  size?: number;
-  color?: string;
-  width?: number;
-  align?: 'left' | 'right' | 'center';
+/** The identity document's kind in words: a checkpoint officer reads "Citizenship certificate number", not an enum. */
+const ID_LABELS: Record<string, string> = {
+  PASSPORT: 'Passport number',
+  NATIONAL_ID: 'National ID card number',
+  CITIZENSHIP_CERTIFICATE: 'Citizenship certificate number',
+};
+
+/**
+ * Han characters are shared by Chinese, Japanese and Korean, drawn in each one's own forms. A name
+ * with kana or hangul says which; a name in kanji alone does not, and the traveller's nationality
+ * does: a Japanese name in Chinese forms reads as foreign to its bearer and to a Japanese officer.
+ */
+function cjkFormsFor(nationality: string): CjkFamily | undefined {
+  if (/\bjapan/i.test(nationality) || nationality.includes('日本')) return 'jp';
+  if (/\bkorea/i.test(nationality) || nationality.includes('한국')) return 'kr';
+  return undefined;
+}
+
+/** What the drawing functions share: the document, its text writer, and the page-break rule. */
+interface Sheet {
+  doc: PDFKit.PDFDocument;
+  write: Write;
+  /** Starts a new page unless `height` more points fit above the page's bottom (on page 1, above the assistance box). */
+  room: (height: number) => void;
 }
 
 /**
- * The certificate of insurance as a PDF stream (A4; one page, a second one only for a very long
- * list of coverage lines): who is insured, where and up to which altitude, when, by which package
- * and underwriter, each coverage line, the devices, the assistance line, and a QR code of the
- * verification page. The document is drawn in full before it is returned and its bytes flow as
- * the reader pulls them.
+ * The certificate of insurance as a PDF stream (A4): who is insured, where and up to which
+ * altitude, when, by which package and underwriter, each coverage line, the devices, the
+ * assistance line, and a QR code of the verification page. The document is drawn in full before
+ * it is returned and its bytes flow as the reader pulls them.
+ *
+ * A checkpoint reads page 1 only: the assistance box and the attestation are drawn at its foot,
+ * their room kept free before anything else is laid out, so no name, route or agency however long
+ * pushes them to a page 2. Rows that do not fit above them go on to the next pages, each headed with
+ * the policy number and "page N of M" so that a loose sheet still says whose it is.
  */
 export function renderCertificate(content: CertificateContent, fonts: CertificateFonts): PDFKit.PDFDocument {
   const doc = new PDFDocument({
@@ -41,106 +68,122 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
     font: '',
     lang: 'en',
     displayTitle: true,
+    // Pages stay open until the end: "page N of M" and the specimen mark are drawn once M is known.
+    bufferPages: true,
     info: {
-      Title: `Certificate of insurance ${content.policyNumber}`,
+      Title: `Certificate of insurance ${content.policyNumber}, version ${content.version.number}`,
       Author: content.issuer,
       Subject: `Trekking insurance policy ${content.policyNumber}`,
       // The issue time, not the download time: the same policy gives the same document.
       CreationDate: content.issuedAt,
+      ...(content.amendedAt ? { ModDate: content.amendedAt } : {}),
+      Keywords: `${content.policyNumber} version ${content.version.number}`,
     },
   });
   // Faces are registered as text needs them: a CJK face is parsed only for a name that uses it.
-  doc.registerFont('latin-regular', faceNamed(fonts, 'latin-regular').font);
-  const write = writer(doc, fonts);
+  for (const face of LATIN_FACES) doc.registerFont(face, faceNamed(fonts, face).font);
+  const firstPage = doc.page;
+  const attestationText = attestationOf(content);
+  const attestationHeight = heightOf(doc, attestationText, ATTESTATION_SIZE, CONTENT_WIDTH);
+  const footTop = PAGE.height - MARGIN - attestationHeight - 8 - ASSISTANCE_HEIGHT;
+  const sheet: Sheet = {
+    doc,
+    write: writer(doc, fonts),
+    room: (height) => {
+      const bottom = doc.page === firstPage ? footTop - 10 : PAGE.height - MARGIN;
+      if (doc.y + height > bottom) doc.addPage();
+    },
+  };
 
-  header(doc, write, content);
-  section(doc, write, 'Insured traveller');
-  row(doc, write, 'Name', content.traveller.name);
-  row(doc, write, 'Date of birth', content.traveller.dateOfBirth);
-  row(doc, write, 'Nationality', content.traveller.nationality);
-  row(doc, write, content.traveller.idType === 'PASSPORT' ? 'Passport number' : `ID number (${content.traveller.idType})`, content.traveller.maskedIdNumber);
+  header(sheet, content);
+  section(sheet, 'Insured');
+  row(sheet, 'Name', content.traveller.name, { cjk: cjkFormsFor(content.traveller.nationality) });
+  if (content.traveller.passportName !== undefined) row(sheet, 'Name as in passport', content.traveller.passportName);
+  row(sheet, 'Date of birth', content.traveller.dateOfBirth);
+  row(sheet, 'Nationality', content.traveller.nationality);
+  row(sheet, ID_LABELS[content.traveller.idType] ?? 'Identity document number', content.traveller.maskedIdNumber);
 
-  section(doc, write, 'Trip and cover');
-  row(doc, write, 'Route', content.route.maxAltitude === undefined ? content.route.name : `${content.route.name} (highest point ${metres(content.route.maxAltitude)})`);
-  row(doc, write, 'Maximum altitude covered', metres(content.coveredAltitude));
-  row(doc, write, 'Coverage window', `${content.coverageStartDate} to ${content.coverageEndDate} (${content.durationDays} days, both dates included)`);
-  row(doc, write, 'Package', `${content.packageName} (${content.packageCode})`);
-  row(doc, write, 'Underwriter', content.underwriter);
-  row(doc, write, 'Premium paid', `${content.premium.currency} ${grouped(content.premium.amount)}`);
-  const { company, agencies } = content.policyholder;
-  row(doc, write, 'Policyholder', agencies.length > 0 ? `${company}; agencies listed: ${agencies.join(', ')}` : company);
-  const wordingTop = row(doc, write, 'Policy wording', content.policyWordingUrl);
+  section(sheet, 'Trip and cover');
+  routeRows(sheet, content);
+  row(sheet, 'Coverage window', `${content.coverageStartDate} to ${content.coverageEndDate} (${content.durationDays} days, both dates included; Nepal dates, UTC+05:45)`);
+  row(sheet, 'Package', `${content.packageName} (${content.packageCode})`);
+  row(sheet, 'Underwriter', content.underwriter);
+  premiumRows(sheet, content);
+  soldByRows(sheet, content);
+  const wordingTop = row(sheet, 'Policy wording', `${content.policyWordingUrl} (version ${content.compliance.policyWordingVersion})`);
   doc.link(VALUE_X, wordingTop, VALUE_WIDTH, doc.y - wordingTop - ROW_GAP, content.policyWordingUrl);
 
-  section(doc, write, 'Coverage');
-  for (const line of content.coverage) amountRow(doc, write, line.name, `${content.currency} ${grouped(line.amount)}`);
-  section(doc, write, 'Included devices');
-  if (content.devices.length === 0) row(doc, write, 'None', '');
-  for (const device of content.devices) row(doc, write, device.name, `Quantity ${device.quantity}`);
+  section(sheet, 'Coverage');
+  for (const line of content.coverage) amountRow(sheet, line.name, money(content.currency, line.amount));
+  section(sheet, 'Included devices');
+  if (content.devices.length === 0) row(sheet, 'None', '');
+  for (const device of content.devices) row(sheet, device.name, `Quantity ${device.quantity}`);
+  addedItems(sheet, content);
+  insurerAndIntermediary(sheet, content);
 
-  assistance(doc, write, content);
-  footer(doc, write, content);
+  // Back to page 1, into the room kept for them.
+  doc.switchToPage(0);
+  assistance(sheet, content, footTop);
+  sheet.write(attestationText, MARGIN, PAGE.height - MARGIN - attestationHeight, { size: ATTESTATION_SIZE, color: MUTED, width: CONTENT_WIDTH });
+  everyPage(sheet, content);
   doc.end();
   return doc;
 }
 
-type Write = (text: string, x: number | undefined, y: number | undefined, style?: TextStyle) => void;
+function header({ doc, write }: Sheet, content: CertificateContent): void {
+  doc.rect(0, 0, PAGE.width, 86).fill(ACCENT);
+  write(content.issuer.toUpperCase(), MARGIN, 20, { weight: 'bold', size: 10, color: '#cfe8e1', width: CONTENT_WIDTH - 190 });
+  write('Certificate of Insurance', MARGIN, 35, { weight: 'bold', size: 24, color: '#ffffff', width: CONTENT_WIDTH });
+  write('Trekking insurance in Nepal, including helicopter rescue and evacuation', MARGIN, 66, { size: 9.5, color: '#e6f2ee', width: CONTENT_WIDTH });
 
-/**
- * Draws `text` in runs of the faces that have its glyphs. Text that is not all in the Latin faces
- * may be read back in glyph order, not as written (a Devanagari reph is drawn after the consonant
- * it precedes, Arabic and Hebrew right to left): it is marked with its logical text as
- * /ActualText, so copying and screen readers get the name as written.
- */
-function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write {
-  const registered = new Set(['latin-regular']);
-  return (text, x, y, style = {}) => {
-    const runs = fontRuns(fonts, text.length > 0 ? text : ' ', style.weight ?? 'regular');
-    const marked = runs.some((run) => !/^latin-/.test(run.face));
-    if (marked) doc.markContent('Span', { actual: text });
-    doc.fontSize(style.size ?? 10).fillColor(style.color ?? INK);
-    runs.forEach((run, index) => {
-      const options = { width: style.width, align: style.align, continued: index < runs.length - 1, lineGap: 1 };
-      if (!registered.has(run.face)) {
-        doc.registerFont(run.face, faceNamed(fonts, run.face).font);
-        registered.add(run.face);
-      }
-      doc.font(run.face);
-      if (index === 0 && x !== undefined) doc.text(run.text, x, y, options);
-      else doc.text(run.text, options);
-    });
-    if (marked) doc.endMarkedContent();
-  };
-}
-
-function header(doc: PDFKit.PDFDocument, write: Write, content: CertificateContent): void {
-  doc.rect(0, 0, PAGE.width, 92).fill(ACCENT);
-  write(content.issuer.toUpperCase(), MARGIN, 24, { weight: 'bold', size: 10, color: '#cfe8e1', width: CONTENT_WIDTH });
-  write('Certificate of Insurance', MARGIN, 40, { weight: 'bold', size: 24, color: '#ffffff', width: CONTENT_WIDTH });
-  write('Trekking insurance in Nepal, including helicopter rescue and evacuation', MARGIN, 72, { size: 9.5, color: '#e6f2ee', width: CONTENT_WIDTH });
-
-  const top = 112;
+  const top = 100;
   const qrX = PAGE.width - MARGIN - QR_SIZE;
-  drawQrCode(doc, content.verificationUrl, qrX, top, QR_SIZE);
+  drawQrCode(doc, content.verificationLink, qrX, top, QR_SIZE);
   // On a screen the code is a link too.
-  doc.link(qrX, top, QR_SIZE, QR_SIZE, content.verificationUrl);
-  write('Scan to verify', qrX, top + QR_SIZE + 2, { size: 8, color: MUTED, width: QR_SIZE, align: 'center' });
+  doc.link(qrX, top, QR_SIZE, QR_SIZE, content.verificationLink);
+  write('Scan to verify', qrX, top + QR_SIZE + 1, { size: 8, color: MUTED, width: QR_SIZE, align: 'center' });
+  if (content.checkCode) write(`Check code ${content.checkCode}`, qrX - 10, top + QR_SIZE + 11, { weight: 'bold', size: 8.5, width: QR_SIZE + 20, align: 'center' });
 
   const textWidth = qrX - MARGIN - 20;
   write('Policy number', MARGIN, top + 4, { size: 9, color: MUTED, width: textWidth });
   write(content.policyNumber, MARGIN, top + 17, { weight: 'bold', size: 22, color: INK, width: textWidth });
   write(`Order ${content.orderRef}`, MARGIN, top + 48, { size: 9.5, color: MUTED, width: textWidth });
-  write(`${content.version.kind} ${content.version.date}`, MARGIN, top + 62, { size: 9.5, color: MUTED, width: textWidth });
-  write(`Verify at ${content.verificationUrl}`, MARGIN, top + 76, { size: 8.5, color: MUTED, width: textWidth });
-  doc.y = top + QR_SIZE + 18;
+  // An amendment takes a line of its own: "Version 2," above "amended <date>: departure moved from ... to ...".
+  const [version = '', amendment] = `Issued ${content.version.issuedOn} · ${versionLine(content.version)}`.split(/(?<=,) /);
+  write(version, MARGIN, top + 62, { size: 9.5, color: MUTED, width: textWidth });
+  if (amendment) write(amendment, MARGIN, top + 74, { weight: 'bold', size: 8.5, color: INK, width: textWidth });
+  write(`Verify at ${content.verificationUrl}`, MARGIN, top + (amendment ? 87 : 76), { size: 8.5, color: MUTED, width: textWidth });
+  doc.y = top + QR_SIZE + 24;
 }
 
 /**
- * Starts a new page unless `height` more points fit above the bottom margin: a row is never cut
- * in two (pdfkit would carry its wrapped half to the next page and leave the other column behind).
+ * On every page, once their number is known: the policy number and "page N of M" at the top (in
+ * the band on page 1, in a strip of its own on the others), and across a specimen's pages the
+ * SPECIMEN — NOT INSURANCE mark, drawn last so that nothing covers it.
  */
-function ensureRoom(doc: PDFKit.PDFDocument, height: number): void {
-  if (doc.y + height > PAGE.height - MARGIN) doc.addPage();
+function everyPage(sheet: Sheet, content: CertificateContent): void {
+  const { doc, write } = sheet;
+  const { start, count } = doc.bufferedPageRange();
+  for (let index = start; index < start + count; index++) {
+    doc.switchToPage(index);
+    // Drawn outside the margins: no margin may make pdfkit start a page of its own for them.
+    const margins = doc.page.margins;
+    doc.page.margins = { top: 0, bottom: 0, left: 0, right: 0 };
+    if (index > start) doc.rect(0, 0, PAGE.width, 34).fill(ACCENT);
+    const place = `Policy ${content.policyNumber} · page ${index - start + 1} of ${count}`;
+    write(place, PAGE.width - MARGIN - 220, index > start ? 12 : 20, { weight: 'bold', size: 9.5, color: '#ffffff', width: 220, align: 'right' });
+    if (content.specimen) specimenMark(doc, write);
+    doc.page.margins = margins;
+  }
+}
+
+function specimenMark(doc: PDFKit.PDFDocument, write: Write): void {
+  const size = 46;
+  const width = doc.font('latin-bold').fontSize(size).widthOfString(SPECIMEN_MARK);
+  const centre = { x: PAGE.width / 2, y: PAGE.height / 2 };
+  doc.save().opacity(0.22).rotate(-55, { origin: [centre.x, centre.y] });
+  write(SPECIMEN_MARK, centre.x - width / 2, centre.y - size / 2, { weight: 'bold', size, color: SPECIMEN_RED, width: width + 10 });
+  doc.restore();
 }
 
 /** The height of `text` wrapped to `width` at `size`, measured in the Latin face (close enough for Devanagari). */
@@ -148,29 +191,32 @@ function heightOf(doc: PDFKit.PDFDocument, text: string, size: number, width: nu
   return doc.font('latin-regular').fontSize(size).heightOfString(text.length > 0 ? text : ' ', { width, lineGap: 1 });
 }
 
-function section(doc: PDFKit.PDFDocument, write: Write, title: string): void {
-  // A heading keeps at least its first row with it.
-  ensureRoom(doc, 60);
+function section({ doc, write, room }: Sheet, title: string): void {
+  // A heading keeps at least a one-line row with it.
+  room(42);
   const y = doc.y + 8;
   write(title.toUpperCase(), MARGIN, y, { weight: 'bold', size: 9.5, color: ACCENT, width: CONTENT_WIDTH });
   doc.moveTo(MARGIN, doc.y + 2).lineTo(PAGE.width - MARGIN, doc.y + 2).lineWidth(0.6).strokeColor(RULE).stroke();
   doc.y += 6;
 }
 
-/** Draws a label and its value side by side; returns the row's top. */
-function row(doc: PDFKit.PDFDocument, write: Write, label: string, value: string): number {
-  ensureRoom(doc, Math.max(heightOf(doc, label, 9.5, LABEL_WIDTH), heightOf(doc, value, 10.5, VALUE_WIDTH)) + ROW_GAP);
+/**
+ * Draws a label and its value side by side; returns the row's top. A row is never cut in two
+ * (pdfkit would carry its wrapped half to the next page and leave the other column behind).
+ */
+function row({ doc, write, room }: Sheet, label: string, value: string, valueStyle: TextStyle = {}): number {
+  room(Math.max(heightOf(doc, label, 9.5, LABEL_WIDTH), heightOf(doc, value, 10.5, VALUE_WIDTH)) + ROW_GAP);
   const top = doc.y;
   write(label, MARGIN, top, { size: 9.5, color: MUTED, width: LABEL_WIDTH });
   const afterLabel = doc.y;
-  write(value, VALUE_X, top, { size: 10.5, width: VALUE_WIDTH });
+  write(value, VALUE_X, top, { size: 10.5, width: VALUE_WIDTH, ...valueStyle });
   doc.y = Math.max(afterLabel, doc.y) + ROW_GAP;
   return top;
 }
 
-function amountRow(doc: PDFKit.PDFDocument, write: Write, name: string, amount: string): void {
+function amountRow({ doc, write, room }: Sheet, name: string, amount: string): void {
   const amountWidth = 130;
-  ensureRoom(doc, heightOf(doc, name, 10.5, CONTENT_WIDTH - amountWidth - 10) + ROW_GAP);
+  room(heightOf(doc, name, 10.5, CONTENT_WIDTH - amountWidth - 10) + ROW_GAP);
   const top = doc.y;
   write(name, MARGIN, top, { size: 10.5, width: CONTENT_WIDTH - amountWidth - 10 });
   const afterName = doc.y;
@@ -178,10 +224,55 @@ function amountRow(doc: PDFKit.PDFDocument, write: Write, name: string, amount: 
   doc.y = Math.max(afterName, doc.y) + ROW_GAP;
 }
 
-function assistance(doc: PDFKit.PDFDocument, write: Write, content: CertificateContent): void {
-  ensureRoom(doc, 92);
-  const top = doc.y + 12;
-  doc.roundedRect(MARGIN, top, CONTENT_WIDTH, 70, 6).lineWidth(1.2).strokeColor(ACCENT).stroke();
+/**
+ * The route, and the altitude the cover ends at, which a route does not change: a partner's own
+ * route name is quoted as the partner's, and a route that climbs higher than the cover says so.
+ */
+function routeRows(sheet: Sheet, content: CertificateContent): void {
+  const { route, coveredAltitude } = content;
+  if (route.custom) row(sheet, 'Route (as stated by the partner)', `“${route.name}”: not checked by the insurer`);
+  else row(sheet, 'Route', route.maxAltitude === undefined ? route.name : `${route.name} (highest point ${metres(route.maxAltitude)})`);
+  const above = route.maxAltitude !== undefined && route.maxAltitude > coveredAltitude;
+  row(sheet, 'Maximum altitude covered', `${metres(coveredAltitude)}${route.custom || above ? `, whatever the route: nothing above ${metres(coveredAltitude)} is covered` : ''}`, { weight: 'bold' });
+}
+
+/** Who sold the cover; agency names the partner typed in are quoted as the partner's, never printed as fact. */
+function soldByRows(sheet: Sheet, content: CertificateContent): void {
+  const { company, agencies, statedByPartner } = content.soldBy;
+  row(sheet, 'Sold by', company);
+  if (agencies.length > 0) row(sheet, 'Agencies listed', agencies.join(', '));
+  if (statedByPartner.length > 0) row(sheet, 'Agencies as stated by the partner', statedByPartner.map((name) => `“${name}”`).join(', '));
+}
+
+/** What a regulator asks of a certificate: who insures, under which licence and address, who sold it in what role, and the terms in brief. */
+function insurerAndIntermediary(sheet: Sheet, content: CertificateContent): void {
+  const { compliance } = content;
+  section(sheet, 'Insurer, intermediary and terms');
+  row(sheet, 'Insurer', `${content.underwriter}, ${compliance.insurerAddress}`);
+  row(sheet, 'Insurer\'s licence', compliance.insurerLicence);
+  row(sheet, 'Issued by', `${content.issuer}, ${compliance.intermediaryRole}; licence ${compliance.intermediaryLicence}`);
+  row(sheet, 'Excess', content.excess > 0 ? `${money(content.currency, content.excess)} of each claim is paid by the insured` : 'None');
+  if (content.keyTerms) row(sheet, 'Key terms and exclusions', `${content.keyTerms} The policy wording governs; this is a summary.`);
+}
+
+/** The insurance's price: before and after its discount when there is one. Added items are not in it. */
+function premiumRows(sheet: Sheet, content: CertificateContent): void {
+  const { premium, currency } = content;
+  if (premium.discount > 0) {
+    row(sheet, 'Premium', `${money(currency, premium.beforeDiscount)}, less discount ${money(currency, premium.discount)}`);
+  }
+  row(sheet, 'Premium paid', money(currency, premium.paid));
+}
+
+/** Services and devices the partner sold with the order, at the partner's price: listed apart, as not insurance. */
+function addedItems(sheet: Sheet, content: CertificateContent): void {
+  if (content.addedItems.length === 0) return;
+  section(sheet, 'Sold with the policy, not insurance');
+  for (const item of content.addedItems) amountRow(sheet, `${item.name} × ${item.quantity} (priced by the partner)`, money(content.currency, item.amount));
+}
+
+function assistance({ doc, write }: Sheet, content: CertificateContent, top: number): void {
+  doc.roundedRect(MARGIN, top, CONTENT_WIDTH, ASSISTANCE_HEIGHT, 6).lineWidth(1.2).strokeColor(ACCENT).stroke();
   write('24-HOUR ASSISTANCE: RESCUE, EVACUATION AND MEDICAL', MARGIN + 14, top + 10, { weight: 'bold', size: 9.5, color: ACCENT, width: CONTENT_WIDTH - 28 });
   write(`${content.assistance.phone}   ·   ${content.assistance.email}`, MARGIN + 14, top + 26, { weight: 'bold', size: 13, width: CONTENT_WIDTH - 28 });
   write(`Call before any helicopter evacuation and quote the policy number ${content.policyNumber}.`, MARGIN + 14, top + 47, {
@@ -189,22 +280,22 @@ function assistance(doc: PDFKit.PDFDocument, write: Write, content: CertificateC
     color: MUTED,
     width: CONTENT_WIDTH - 28,
   });
-  doc.y = top + 80;
 }
 
-function footer(doc: PDFKit.PDFDocument, write: Write, content: CertificateContent): void {
-  const text =
+function attestationOf(content: CertificateContent): string {
+  return (
     `This certificate confirms that the traveller named above is insured by ${content.underwriter} under policy ${content.policyNumber} ` +
     `for the coverage window and the altitude shown. The policy wording linked above governs the cover. ` +
-    `Anyone may check that it is valid with the QR code or at ${content.verificationUrl}.`;
-  const height = heightOf(doc, text, 8, CONTENT_WIDTH);
-  ensureRoom(doc, height + 6);
-  // At the foot of the last page.
-  write(text, MARGIN, Math.max(doc.y + 6, PAGE.height - MARGIN - height), { size: 8, color: MUTED, width: CONTENT_WIDTH });
+    `Anyone may check that it is valid with the QR code or at ${content.verificationUrl}.`
+  );
 }
 
 function metres(altitude: number): string {
   return `${altitude.toLocaleString('en-US')} m`;
+}
+
+function money(currency: string, amount: Minor): string {
+  return `${currency} ${grouped(amount)}`;
 }
 
 /** 1,500,000.00: money as printed for people. */

@@ -1,11 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CertificateContent } from './rules/certificate-content';
-import { kathmanduToday } from '../../kernel/business-date';
 import { isInsuredStatus } from './rules/policy-standing';
 import { maskedIdNumber } from './rules/traveller-disclosure';
+import { certificatePremium } from './rules/certificate-premium';
+import { printedPassportName } from './rules/passport-name';
 import { invalid } from '../../kernel/errors';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
-import { OrderStatus } from '../orders/entities/order';
+import { OrderStatus, type Order } from '../orders/entities/order';
+import { AuditEntry } from '../orders/entities/audit-entry';
+import { certificateVersion, type Amendment } from './rules/certificate-version';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { CatalogueSnapshot } from '../catalogue';
 import { resolveOrder } from '../orders';
@@ -16,16 +19,34 @@ export interface CertificateSettings {
   issuer: string;
   assistance: { phone: string; email: string };
   policyWordingUrl: string;
+  /** Sandbox payments: the certificate is a specimen. */
+  specimen: boolean;
+  compliance: CertificateContent['compliance'];
 }
 
-/** The version line: issued on the payment date, amended on the date of the last change after it. */
-export function certificateVersion(paidAt: Date, amendedAt?: Date): CertificateContent['version'] {
-  return amendedAt && amendedAt > paidAt ? { kind: 'Amended', date: kathmanduToday(amendedAt) } : { kind: 'Issued', date: kathmanduToday(paidAt) };
+/** Nepal keeps UTC+05:45 all year (no summer time): "2026-11-27 15:42 Nepal time", as every other date a partner reads here is Nepal's. */
+function nepalTime(at: Date): string {
+  return `${new Date(at.getTime() + 345 * 60_000).toISOString().slice(0, 16).replace('T', ' ')} Nepal time`;
+}
+
+/** The departure changes made after payment, oldest first, from the audit log the date change writes. */
+async function amendmentsOf(em: EntityManager, order: Order, paidAt: Date): Promise<Amendment[]> {
+  const entries = await em.find(AuditEntry, { order: order.id, action: 'DEPARTURE_CHANGED', at: { $gt: paidAt } }, { orderBy: { at: 'asc' } });
+  return entries.map((entry) => {
+    const details = entry.details as { previous?: { departureDate?: string }; current?: { departureDate?: string } };
+    return { at: entry.at, departureFrom: details.previous?.departureDate ?? '', departureTo: details.current?.departureDate ?? order.departureDate };
+  });
 }
 
 /** The verification page of a policy, as an absolute URL for the QR code and the printed link. */
 export function verificationUrl(publicBaseUrl: string, policyNumber: string): string {
   return `${publicBaseUrl}/verify/${encodeURIComponent(policyNumber)}`;
+}
+
+/** The link the QR code carries: the verification page with the policy's check code, which unlocks the traveller's initials. */
+export function verificationLink(publicBaseUrl: string, policyNumber: string, checkCode: string | undefined): string {
+  const url = verificationUrl(publicBaseUrl, policyNumber);
+  return checkCode ? `${url}?code=${encodeURIComponent(checkCode)}` : url;
 }
 
 /**
@@ -48,38 +69,41 @@ export async function certificateOf(
   if (order.status === OrderStatus.Cancelled) {
     // A cancelled policy covers nothing: no certificate is handed out that a checkpoint could take for valid.
     const cancellation = await em.findOne(OrderCancellation, { order: order.id });
-    const when = cancellation ? ` on ${cancellation.cancelledAt.toISOString()}` : '';
-    throw invalid(`Order ${order.orderRef} was cancelled${when}: its policy covers nothing and has no certificate`);
+    const when = cancellation ? ` on ${nepalTime(cancellation.cancelledAt)}` : '';
+    throw invalid(`Order ${order.orderRef} was cancelled${when}: its policy covers nothing and has no certificate`).coded('ORDER_ALREADY_CANCELLED');
   }
   if (!isInsuredStatus(order.status) || !order.policyNumber || !order.paidAt) {
-    throw invalid(`Order ${order.orderRef} is ${order.status}: a certificate exists only once the order is paid`);
+    throw invalid(`Order ${order.orderRef} is ${order.status}: a certificate exists only once the order is paid`).coded('ORDER_NOT_PAID');
   }
   const ctg = catalogue.ctgById.get(order.ctg.id) ?? (await em.populate(order, ['ctg'])).ctg;
   const route = order.route && (catalogue.routeById.get(order.route.id) ?? (await em.populate(order, ['route'])).route);
   const { traveller } = order;
   const placedBy = (await em.populate(order, ['company'])).company;
-  // The placing company is listed among the order's travel companies too (first): named once, as the policyholder.
-  const agencies = [
-    ...order.travelCompanies.getItems().filter((link) => link.company.id !== placedBy.id).map((link) => link.company.name),
-    ...order.customTravelAgencies.map((agency) => agency.name),
-  ];
+  // The placing company is listed among the order's travel companies too (first): named once, as the seller.
+  const agencies = order.travelCompanies.getItems().filter((link) => link.company.id !== placedBy.id).map((link) => link.company.name);
   return {
+    specimen: settings.specimen,
     policyNumber: order.policyNumber,
     orderRef: order.orderRef,
     issuedAt: order.paidAt,
-    version: certificateVersion(order.paidAt, order.amendedAt),
-    premium: { amount: order.totalAmount, currency: order.currency },
-    policyholder: { company: placedBy.name, agencies },
+    version: certificateVersion(order.paidAt, await amendmentsOf(em, order, order.paidAt)),
+    amendedAt: order.amendedAt && order.amendedAt > order.paidAt ? order.amendedAt : undefined,
+    ...certificatePremium(order),
+    soldBy: { company: placedBy.name, agencies, statedByPartner: order.customTravelAgencies.map((agency) => agency.name) },
     policyWordingUrl: settings.policyWordingUrl,
+    compliance: settings.compliance,
+    keyTerms: ctg.termsConditions,
+    excess: ctg.excessAmount,
     issuer: settings.issuer,
     traveller: {
       name: traveller.name,
+      passportName: traveller.nameAsInPassport ? printedPassportName(traveller.nameAsInPassport) : undefined,
       dateOfBirth: traveller.dateOfBirth,
       nationality: traveller.nationality,
       idType: traveller.idType,
       maskedIdNumber: maskedIdNumber(traveller.idNumber),
     },
-    route: route ? { name: route.name, maxAltitude: route.maxAltitude } : { name: order.customRouteName ?? '' },
+    route: route ? { name: route.name, maxAltitude: route.maxAltitude } : { name: order.customRouteName ?? '', custom: true },
     coveredAltitude: ctg.maxAltitude,
     coverageStartDate: order.coverageStartDate,
     coverageEndDate: order.coverageEndDate,
@@ -92,5 +116,7 @@ export async function certificateOf(
     devices: order.includedDevices.map((device) => ({ name: device.name, quantity: device.quantity })),
     assistance: settings.assistance,
     verificationUrl: verificationUrl(settings.publicBaseUrl, order.policyNumber),
+    verificationLink: verificationLink(settings.publicBaseUrl, order.policyNumber, order.verificationCode),
+    checkCode: order.verificationCode,
   };
 }

@@ -1,6 +1,7 @@
 import { tooManyLookupsPage, verificationPage } from './verification-page';
 import { verificationLookup } from './verification-lookup';
 import { certificateOf } from './certificate';
+import { certificateFileName } from './rules/certificate-version';
 import { verifyPolicy } from './policy-verification';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
@@ -16,30 +17,33 @@ export const certificateHandlers = {
       issuer: config.payments.merchantName,
       assistance: { phone: config.certificate.assistancePhone, email: config.certificate.assistanceEmail },
       policyWordingUrl: config.certificate.policyWordingUrl,
+      specimen: config.payments.mode === 'sandbox',
+      compliance: config.certificate,
     });
     // PDFKit and the QR encoder load with the first certificate, not with every start (a fifth of a second).
     const { renderCertificate } = await import('./certificate-pdf.js');
     return {
       status: 200,
       contentType: 'application/pdf',
-      headers: { 'Content-Disposition': `attachment; filename="${content.policyNumber}.pdf"` },
+      headers: { 'Content-Disposition': `attachment; filename="${certificateFileName(content.policyNumber, content.version)}"` },
       stream: renderCertificate(content, certificateFonts),
     };
   },
 
-  async verifyPolicy({ params }, scope) {
-    const issuer = scope.services.config.payments.merchantName;
+  async verifyPolicy({ params, query }, scope) {
+    const { config } = scope.services;
+    const site = { issuer: config.payments.merchantName, specimen: config.payments.mode === 'sandbox', assistancePhone: config.certificate.assistancePhone };
     const lookup = await verificationLookup(scope);
     if (!lookup.allowed) {
       return {
         status: 429,
         contentType: 'text/html',
         headers: { ...PAGE_HEADERS, 'Retry-After': String(lookup.retryAfterSeconds) },
-        body: tooManyLookupsPage(lookup.retryAfterSeconds, issuer),
+        body: tooManyLookupsPage(lookup.retryAfterSeconds, site),
       };
     }
-    const verification = await verifyPolicy(scope.em, params.policyNumber);
-    const page = { contentType: 'text/html', headers: PAGE_HEADERS, body: verificationPage(verification, issuer) } as const;
+    const verification = await verifyPolicy(scope.em, params.policyNumber, query.code);
+    const page = { contentType: 'text/html', headers: PAGE_HEADERS, body: verificationPage(verification, site) } as const;
     return verification.found ? { status: 200, ...page } : { status: 404, ...page };
   },
 } satisfies TagHandlers;

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { kathmanduToday } from '../../kernel/business-date';
 import { formatReference } from '../orders';
@@ -19,5 +20,17 @@ export async function issuePolicyNumbers(tx: EntityManager, orders: readonly Ord
   const rows = await tx.execute<Array<{ seq: string }>>(`select nextval('policy_number_seq')::text as seq from generate_series(1, ?)`, [unnumbered.length]);
   unnumbered.forEach((order, index) => {
     order.policyNumber = formatReference('POL', year, present(rows[index], `policy number ${index + 1} of ${unnumbered.length}`).seq);
+    order.verificationCode = newVerificationCode();
   });
+}
+
+/** Letters and digits a reader cannot confuse when typing it from paper (no 0/O, 1/I/L). */
+const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+
+/**
+ * A policy's check code: 6 characters of 31, about 887 million codes, drawn by a CSPRNG. With
+ * the per-address lookup limit, guessing one for a known policy number takes years.
+ */
+function newVerificationCode(): string {
+  return Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
 }

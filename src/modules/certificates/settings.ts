@@ -8,7 +8,29 @@ export interface CertificateConfig {
   assistanceEmail: string;
   /** Where the policy wording (the terms and conditions that govern the cover) is published; printed and linked on every certificate. */
   policyWordingUrl: string;
+  /** Which edition of the wording the certificates are issued under, e.g. "TREK-2026.1". */
+  policyWordingVersion: string;
+  /** The insurer's licence from the insurance regulator (Nepal Insurance Authority), printed beside the underwriter. */
+  insurerLicence: string;
+  /** The insurer's registered address. */
+  insurerAddress: string;
+  /** What the seller of the certificates is to the insurer, e.g. "Corporate agent of the insurer". */
+  intermediaryRole: string;
+  /** The intermediary's own licence number with the regulator. */
+  intermediaryLicence: string;
 }
+
+/**
+ * Outside production: placeholders that say what they are, so that no test or sandbox document
+ * passes for a licensed one. Production has none: each must be the real one or the server does not start.
+ */
+const COMPLIANCE_PLACEHOLDERS = {
+  POLICY_WORDING_VERSION: 'SANDBOX-WORDING',
+  INSURER_LICENCE: 'no licence (sandbox placeholder)',
+  INSURER_ADDRESS: 'no address (sandbox placeholder)',
+  INTERMEDIARY_ROLE: 'Corporate agent of the insurer (sandbox placeholder)',
+  INTERMEDIARY_LICENCE: 'no licence (sandbox placeholder)',
+} as const;
 
 /** Outside production: a placeholder on a reserved domain, plainly not a real wording. */
 export const PLACEHOLDER_POLICY_WORDING_URL = 'https://himalayantrekcover.example/policy-wording';
@@ -22,7 +44,17 @@ export function certificateConfig(read: EnvReader, { isProduction }: { isProduct
     policyWordingUrl: isProduction
       ? (read.url('POLICY_WORDING_URL', ['https:']) ?? read.required('POLICY_WORDING_URL', 'in production the certificate must link the real policy wording'))
       : (read.url('POLICY_WORDING_URL', ['https:']) ?? PLACEHOLDER_POLICY_WORDING_URL),
+    // What an insurer's compliance officer and a regulator look for on a certificate: who is licensed to insure and to sell.
+    policyWordingVersion: compliance(read, 'POLICY_WORDING_VERSION', isProduction, 'the certificate must name the edition of the policy wording it is issued under'),
+    insurerLicence: compliance(read, 'INSURER_LICENCE', isProduction, "the certificate must print the insurer's licence with the regulator"),
+    insurerAddress: compliance(read, 'INSURER_ADDRESS', isProduction, "the certificate must print the insurer's registered address"),
+    intermediaryRole: compliance(read, 'INTERMEDIARY_ROLE', isProduction, 'the certificate must say what its seller is to the insurer'),
+    intermediaryLicence: compliance(read, 'INTERMEDIARY_LICENCE', isProduction, "the certificate must print the intermediary's licence"),
   };
+}
+
+function compliance(read: EnvReader, name: keyof typeof COMPLIANCE_PLACEHOLDERS, isProduction: boolean, why: string): string {
+  return isProduction ? read.required(name, `in production ${why}`) : read.string(name, COMPLIANCE_PLACEHOLDERS[name]);
 }
 
 /** The contacts' forms, checked with the other rules between settings once all are read. */

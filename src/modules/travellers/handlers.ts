@@ -32,6 +32,7 @@ export function travellerWire(traveller: Traveller): Schemas['Traveller'] {
     touristId: traveller.id,
     email: traveller.email,
     name: traveller.name,
+    nameAsInPassport: traveller.nameAsInPassport ?? null,
     dateOfBirth: traveller.dateOfBirth,
     nationality: traveller.nationality,
     countryOfResidence: traveller.countryOfResidence ?? null,

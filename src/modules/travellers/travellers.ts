@@ -91,6 +91,7 @@ function createTraveller(tx: EntityManager, principal: Principal, item: Travelle
     company: principal.companyId,
     email: item.email.trim(),
     name: item.name.trim(),
+    nameAsInPassport: item.nameAsInPassport?.toUpperCase(),
     dateOfBirth: item.dateOfBirth,
     nationality: item.nationality.trim(),
     countryOfResidence: item.countryOfResidence?.trim(),

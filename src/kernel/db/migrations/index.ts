@@ -24,6 +24,9 @@ import { Migration20261203090000_CatalogueVersion } from './Migration20261203090
 import { Migration20261203090100_IdempotentCreates } from './Migration20261203090100_IdempotentCreates';
 import { Migration20261126010000_OrderBookCounts } from './Migration20261126010000_OrderBookCounts';
 import { Migration20261203110000_AttemptProvider } from './Migration20261203110000_AttemptProvider';
+import { Migration20261203130000_PassportNames } from './Migration20261203130000_PassportNames';
+import { Migration20261203130100_VerificationCodes } from './Migration20261203130100_VerificationCodes';
+import { Migration20261203130200_PackageExcess } from './Migration20261203130200_PackageExcess';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -52,4 +55,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203090000_CatalogueVersion', class: Migration20261203090000_CatalogueVersion },
   { name: 'Migration20261203090100_IdempotentCreates', class: Migration20261203090100_IdempotentCreates },
   { name: 'Migration20261203110000_AttemptProvider', class: Migration20261203110000_AttemptProvider },
+  { name: 'Migration20261203130000_PassportNames', class: Migration20261203130000_PassportNames },
+  { name: 'Migration20261203130100_VerificationCodes', class: Migration20261203130100_VerificationCodes },
+  { name: 'Migration20261203130200_PackageExcess', class: Migration20261203130200_PackageExcess },
 ];

@@ -22,7 +22,7 @@ export interface IncludedDevice {
 /** An insurance package ("ctg"): altitude and age bands, price rule, coverage and bundled devices. */
 @Entity({ tableName: 'ctg' })
 export class Ctg {
-  [OptionalProps]?: 'active' | 'route' | 'description' | 'termsConditions';
+  [OptionalProps]?: 'active' | 'route' | 'description' | 'termsConditions' | 'excessAmount';
 
   @PrimaryKey({ type: 'uuid' }) id!: string;
 
@@ -53,6 +53,9 @@ export class Ctg {
   @Property({ type: 'integer' }) baseDurationDays!: number;
 
   @Property({ type: MoneyType }) extraDayPrice!: Minor;
+
+  /** What the insured pays of each claim before the cover pays; printed on the certificate's key terms. 0: no excess. */
+  @Property({ type: MoneyType }) excessAmount: Minor = 0;
 
   @Property({ type: 'integer' }) displayOrder!: number;
 

@@ -21,15 +21,19 @@ export function maskedIdNumber(idNumber: string): string {
 /**
  * "S. S." for "Sita Sharma", "स. श." for "सीता शर्मा": the first letter of the first and of the
  * last word of the name. Middle names are left out: two letters confirm a name read from a
- * passport, more would help guess it.
+ * passport, more would help guess it. A double-barrelled surname keeps both its parts
+ * ("A. K.-S." for "Anna Keller-Schmidt"): its second part alone would name another family.
  */
 export function travellerInitials(name: string): string {
-  const words = name.trim().split(/[\s\-‐,.]+/u).filter((word) => /\p{L}/u.test(word));
+  const words = name.trim().split(/[\s,.]+/u).filter((word) => /\p{L}/u.test(word));
   const [first, ...others] = words;
   if (first === undefined) return '';
   const last = others[others.length - 1];
-  const chosen = last === undefined ? [first] : [first, last];
-  return chosen.map((word) => `${firstLetter(word)}.`).join(' ');
+  const initials = [`${firstLetter(first)}.`];
+  if (last !== undefined) {
+    initials.push(last.split(/[-‐]+/u).filter((part) => /\p{L}/u.test(part)).map((part) => `${firstLetter(part)}.`).join('-'));
+  }
+  return initials.join(' ');
 }
 
 /** The first letter (not a combining vowel sign or virama) of a word, upper-cased where the script has case. */

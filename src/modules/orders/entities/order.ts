@@ -65,7 +65,7 @@ export class Order extends UpdatableEntity {
     | 'referralCode' | 'addedServices' | 'addedDevices' | 'extraFields' | 'dispatchInfo' | 'customTravelAgencies'
     | 'companyPromoDiscount' | 'agentPromoDiscount' | 'directDiscountPercent' | 'directDiscountAmount'
     | 'companyPromoCode' | 'agentPromoCode' | 'bindingType' | 'bindingCompany' | 'bindingAgent'
-    | 'paidAt' | 'policyNumber' | 'paymentStatus' | 'amendedAt' | 'previousDepartureDate' | 'previousCoverageStartDate' | 'previousCoverageEndDate'
+    | 'paidAt' | 'policyNumber' | 'verificationCode' | 'paymentStatus' | 'amendedAt' | 'previousDepartureDate' | 'previousCoverageStartDate' | 'previousCoverageEndDate'
     | 'version' | 'createdAt' | 'updatedAt';
 
   /** `ORD-<year>-<seq>` from the order_ref_seq sequence. */
@@ -158,6 +158,13 @@ export class Order extends UpdatableEntity {
 
   /** `POL-<year>-<seq>` from the policy_number_seq sequence, issued in the transaction that pays the order. */
   @Property({ type: 'text', nullable: true, unique: true }) policyNumber?: string;
+
+  /**
+   * Issued with the policy number and printed beside the QR code, which carries it: the verify page
+   * shows the traveller's initials only to someone holding the certificate, not to someone walking
+   * the policy numbers.
+   */
+  @Property({ type: 'text', nullable: true }) verificationCode?: string;
 
   /** When the dates last moved (PATCH /orders/{orderIdentifier}); the certificate then says "Amended". */
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) amendedAt?: Date;

@@ -21,6 +21,9 @@ export class Traveller extends BaseEntity {
 
   @Property({ type: 'text' }) name!: string;
 
+  /** The name as the passport's machine-readable zone prints it (A-Z, upper-cased): what a checkpoint reads when `name` is in a script it cannot. */
+  @Property({ type: 'text', nullable: true }) nameAsInPassport?: string;
+
   @Property({ type: 'date' }) dateOfBirth!: string;
 
   @Property({ type: 'text' }) nationality!: string;
