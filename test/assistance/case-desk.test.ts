@@ -8,6 +8,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { caseRequest, openCase, paidOrder, readCase, withdrawCase } from '../support/assistance-fixtures';
+import { sample } from '../support/metrics-sample';
 
 // Its own database: the delivery queue of a shared one runs with slower retries, and the desk queue must see only these cases.
 const { server, client } = useTestServer({ ownDatabase: 'assistance_desk', env: { WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' } });
@@ -152,5 +153,33 @@ describe('assistance webhooks', () => {
     ]);
     expect(receiver.rejected).toBe(0);
     await receiver.stop();
+  });
+});
+
+describe('the desk in /metrics', () => {
+  const scrape = async () => (await client.op<string>('getMetrics', 'GET', '/metrics')).body;
+
+  it('reports open cases by status, as the database holds them', async () => {
+    await caseIn('RECEIVED');
+    await caseIn('AUTHORISED');
+    const exposition = await scrape();
+    for (const status of ['RECEIVED', 'UNDER_REVIEW', 'AUTHORISED', 'COMPLETED'] as const) {
+      const held = await server.orm.em.fork().count(AssistanceCase, { status });
+      expect([status, sample(exposition, 'assistance_cases_open', { status })]).toEqual([status, held]);
+    }
+    expect(sample(exposition, 'assistance_cases_open', { status: 'CLOSED' })).toBeUndefined();
+  });
+
+  it('times RECEIVED to UNDER_REVIEW for each reviewed case in assistance_case_seconds_to_review', async () => {
+    const caseRef = await caseIn('RECEIVED');
+    // Opened twelve minutes ago: its review falls between the 600 s and the 900 s buckets, where no quick review of this file does.
+    await server.orm.em.fork().nativeUpdate(AssistanceCase, { caseRef }, { openedAt: new Date(Date.now() - 720_000) });
+    await deskMove(server.orm.em.fork(), caseRef, 'REVIEW', { actor: DESK });
+    const exposition = await scrape();
+    const reviewed = await server.orm.em.fork().count(AssistanceCase, { reviewedAt: { $ne: null } });
+    expect(sample(exposition, 'assistance_case_seconds_to_review_count')).toBe(reviewed);
+    const bucket = (le: string) => sample(exposition, 'assistance_case_seconds_to_review_bucket', { le }) ?? Number.NaN;
+    expect(bucket('900') - bucket('600')).toBe(1);
+    expect(bucket('+Inf')).toBe(reviewed);
   });
 });
