@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { AssistanceCase } from '../../src/modules/assistance/entities/assistance-case';
 import { AuditEntry } from '../../src/modules/orders/entities/audit-entry';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
@@ -9,9 +12,10 @@ import { useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { caseRequest, openCase, paidOrder, readCase, withdrawCase } from '../support/assistance-fixtures';
 import { sample } from '../support/metrics-sample';
+import { FILES, uploadedDocumentId } from '../support/documents';
 
 // Its own database: the delivery queue of a shared one runs with slower retries, and the desk queue must see only these cases.
-const { server, client } = useTestServer({ ownDatabase: 'assistance_desk', env: { WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' } });
+const { server, client, databaseUrl } = useTestServer({ ownDatabase: 'assistance_desk', env: { WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' } });
 let partner: TestPartner;
 
 beforeAll(async () => {
@@ -181,5 +185,15 @@ describe('the desk in /metrics', () => {
     const bucket = (le: string) => sample(exposition, 'assistance_case_seconds_to_review_bucket', { le }) ?? Number.NaN;
     expect(bucket('900') - bucket('600')).toBe(1);
     expect(bucket('+Inf')).toBe(reviewed);
+  });
+});
+
+describe('the invariant checker', () => {
+  it('counts a MEDICAL_REPORT attached to a case as attached, not as an orphan', async () => {
+    const order = await paidOrder(server, client, partner);
+    const report = await uploadedDocumentId(client, partner.token, 'MEDICAL_REPORT', FILES.jpeg);
+    expect((await openCase(client, partner, order.orderRef, caseRequest({ documentIds: [report] }))).status).toBe(201);
+    const { stdout } = await promisify(execFile)(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], { env: { ...process.env, DATABASE_URL: databaseUrl() } });
+    expect(stdout).toContain('invariants: 0 violations');
   });
 });
