@@ -47,7 +47,9 @@ export async function openCase(em: EntityManager, principal: Principal, identifi
 async function openInTransaction(tx: EntityManager, principal: Principal, identifier: string, input: CaseOpening, key: string, now: Date): Promise<CaseView & { replayed: boolean }> {
   await tx.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`assistance:${principal.companyId}:${key}`]);
   // READ access is exactly who may open a case: the placing company or a listed registered agency.
-  const { order } = await resolveOrder(tx, principal, identifier, { intent: 'READ', populate: ['traveller', 'ctg', 'travelCompanies.company'] });
+  const { order } = await resolveOrder(tx, principal, identifier, { intent: 'READ', populate: [] });
+  // One joined query for what the case needs of the order (each select-in would be a round trip more).
+  await tx.populate(order, ['traveller', 'ctg', 'travelCompanies'], { strategy: 'joined' });
   const fingerprint = caseRequestFingerprint(order.id, input);
   const previous = await tx.findOne(AssistanceCase, { openedByCompany: principal.companyId, idempotencyKey: key });
   if (previous) {
@@ -59,9 +61,7 @@ async function openInTransaction(tx: EntityManager, principal: Principal, identi
   if (!PAID.includes(order.status)) {
     throw invalid(`Order ${order.orderRef} is ${order.status}; an assistance case can be opened only for a paid order that is not cancelled (call the assistance desk directly)`);
   }
-  const open = await tx.count(AssistanceCase, { traveller: order.traveller.id, status: { $in: [...OPEN_STATUSES] } });
-  if (open > 0) throw await openCaseConflict(tx, order.traveller.id);
-
+  // A second open case for the traveller is refused by the partial unique index when this flushes (see openCase).
   const assistanceCase = tx.create(AssistanceCase, {
     caseRef: await nextCaseRef(tx, now),
     order,
@@ -82,13 +82,14 @@ async function openInTransaction(tx: EntityManager, principal: Principal, identi
     idempotencyKey: key,
     requestFingerprint: fingerprint,
   });
-  await attachCaseDocuments(tx, assistanceCase, principal.companyId, input.documentIds ?? [], now);
+  const documentIds = await attachCaseDocuments(tx, assistanceCase, principal.companyId, input.documentIds ?? [], now);
   const actor = `api:${principal.companyId}`;
-  tx.create(AssistanceCaseEntry, { assistanceCase, at: now, kind: 'OPENED', by: 'PARTNER', actor, status: 'RECEIVED', previousStatus: null, note: null, changes: {} });
+  const opened = tx.create(AssistanceCaseEntry, { assistanceCase, at: now, kind: 'OPENED', by: 'PARTNER', actor, status: 'RECEIVED', previousStatus: null, note: null, changes: {} });
   recordAudit(tx, { actor, action: 'ASSISTANCE_CASE_OPENED', order, at: now, details: { caseRef: assistanceCase.caseRef, category: input.category, requestedService: input.requestedService } });
   recordCaseEvent(tx, assistanceCase, await caseReaders(tx, order), { type: 'assistance_case.opened', previousStatus: null, note: null, at: now });
   await tx.flush();
-  return { ...(await caseView(tx, assistanceCase)), replayed: false };
+  // A new case's timeline is its opening and its documents those just attached: nothing to read back.
+  return { assistanceCase, documentIds, timeline: [opened], replayed: false };
 }
 
 async function openCaseConflict(em: EntityManager, travellerId: string): Promise<Error> {
