@@ -5,6 +5,8 @@ import { Order } from '../../src/modules/orders/entities/order';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { FILES, uploadedDocumentId } from '../support/documents';
+import { expectContract } from '../support/contract';
+import { readPdf } from '../support/certificate-pdf';
 import { newPartner, type TestPartner } from '../support/partners';
 import { placeOrder } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
@@ -217,5 +219,28 @@ describe('POST /assistance-cases/{caseRef}/withdrawal', () => {
     const again = await withdrawCase(client, placing, caseRef);
     expect(again.status).toBe(400);
     expect(again.body.message).toContain('is WITHDRAWN');
+  });
+});
+
+describe('the assistance line on the verify page and the certificate', () => {
+  it('when a policy has an open case, then its public verify page shows how to get help and never mentions the case', async () => {
+    const order = await paidOrder(server, client, placing);
+    const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
+    const { policyNumber } = (await client.op('getOrder', 'GET', `/api/external/v1/orders/${order.orderRef}`, undefined, { token: placing.token })).body.data;
+    const page = await client.op<string>('verifyPolicy', 'GET', `/verify/${policyNumber}`, undefined, { direct: true });
+    expect(page.body).toContain('Open a case through your agency or call +977 1 4000 000 (24 hours).');
+    expect(page.body).not.toContain(caseRef);
+    expect(page.body).not.toMatch(/AST-|ALTITUDE_SICKNESS|Pemba/);
+    const unknown = await client.op<string>('verifyPolicy', 'GET', '/verify/POL-2030-999999', undefined, { direct: true });
+    expect(unknown.body).toContain('Open a case through your agency or call +977 1 4000 000');
+  });
+
+  it('prints "open a case through your agency or call" beside the assistance phone on the certificate', async () => {
+    const order = await paidOrder(server, client, placing);
+    const response = await fetch(`${server.url}/api/external/v1/orders/${order.orderRef}/certificate`, { headers: { authorization: `Bearer ${placing.token}` } });
+    expect(response.status).toBe(200);
+    const pdf = Buffer.from(await response.arrayBuffer());
+    await expectContract('getOrderCertificate', 200, pdf.toString('latin1'));
+    expect((await readPdf(pdf)).text).toContain('Open a case through your agency or call before any helicopter evacuation');
   });
 });

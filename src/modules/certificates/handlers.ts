@@ -39,7 +39,7 @@ export const certificateHandlers = {
       };
     }
     const verification = await verifyPolicy(scope.em, params.policyNumber);
-    const page = { contentType: 'text/html', headers: PAGE_HEADERS, body: verificationPage(verification, issuer) } as const;
+    const page = { contentType: 'text/html', headers: PAGE_HEADERS, body: verificationPage(verification, issuer, scope.services.config.certificate.assistancePhone) } as const;
     return verification.found ? { status: 200, ...page } : { status: 404, ...page };
   },
 } satisfies TagHandlers;

@@ -9,11 +9,14 @@ import type { PolicyStanding } from './rules/policy-standing';
  * was checked on, the altitude covered and the initials; for an
  * unknown or malformed number only that it was not found.
  */
-export function verificationPage(verification: Verification, issuer: string): string {
+export function verificationPage(verification: Verification, issuer: string, assistancePhone: string): string {
+  // The way to help in every state, and never a word about any case (issue 39: the page is public).
+  const help = `<p class="small">Trekker in trouble? Open a case through your agency or call ${escapeHtml(assistancePhone)} (24 hours).</p>`;
   if (!verification.found) {
     return page('Policy not found', 'unknown', [
       '<h1>Policy not found</h1>',
       '<p>No policy has this number. Check the number printed on the certificate, or scan its QR code again.</p>',
+      help,
     ], issuer);
   }
   const state = STATES[verification.standing];
@@ -29,6 +32,7 @@ export function verificationPage(verification: Verification, issuer: string): st
     `<dt>Traveller</dt><dd>${escapeHtml(verification.travellerInitials)}</dd>`,
     '</dl>',
     '<p class="small">Compare the initials with the traveller\'s passport. Only the initials are shown here, to protect the traveller\'s privacy.</p>',
+    help,
   ], issuer);
 }
 
