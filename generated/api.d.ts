@@ -1726,7 +1726,10 @@ export interface components {
          *     the order or by a registered agency listed on it, and what the assistance desk decided.
          */
         AssistanceCase: {
-            /** @description The latest altitude reported. */
+            /**
+             * Format: int32
+             * @description The latest altitude reported.
+             */
             altitudeMeters: number;
             /**
              * @description `AST-<year>-<seq>`
@@ -1772,6 +1775,7 @@ export interface components {
         AssistanceCaseCategory: "ALTITUDE_SICKNESS" | "INJURY" | "ILLNESS" | "LOST_OR_OVERDUE" | "OTHER";
         /** @description A case with its timeline. */
         AssistanceCaseDetail: components["schemas"]["AssistanceCase"] & {
+            /** @description Oldest first. A case takes at most 200 updates, so its timeline stays within this. */
             timeline: components["schemas"]["AssistanceCaseTimelineEntry"][];
         };
         /**
@@ -1779,6 +1783,7 @@ export interface components {
          *     `GET /assistance-cases/{caseRef}` for the whole timeline.
          */
         AssistanceCaseEventData: {
+            /** Format: int32 */
             altitudeMeters: number;
             caseRef: string;
             category: components["schemas"]["AssistanceCaseCategory"];
@@ -1844,6 +1849,7 @@ export interface components {
          */
         AssistanceCaseRequest: {
             /**
+             * Format: int32
              * @description The traveller's altitude now, in metres.
              * @example 5164
              */
@@ -1887,6 +1893,7 @@ export interface components {
             by: "PARTNER" | "DESK";
             /** @description What an update changed (only the fields it sent). */
             changes: {
+                /** Format: int32 */
                 altitudeMeters?: number;
                 documentIds?: string[];
                 location?: components["schemas"]["AssistanceLocation"];
@@ -1919,7 +1926,10 @@ export interface components {
          *     least one field. Send exactly these fields; any other field is a 400.
          */
         AssistanceCaseUpdateRequest: {
-            /** @example 4940 */
+            /**
+             * Format: int32
+             * @example 4940
+             */
             altitudeMeters?: number;
             /** @description More `MEDICAL_REPORT` documents your company uploaded, not yet attached anywhere. */
             documentIds?: string[];

@@ -65,9 +65,13 @@ function decision(parent: Command, usage: string, description: string, action: '
     });
 }
 
+/** Control characters, line and paragraph separators, direction overrides: what the contract's text fields refuse (the partner reads these). */
+const UNPRINTABLE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
+
 function noteOf(text: string, option: string, max = OPERATOR_NOTE_MAX_LENGTH): string {
   const trimmed = text.trim();
   if (!trimmed || trimmed.length > max) throw new Error(`${option} must be 1 to ${max} characters`);
+  if (UNPRINTABLE.test(trimmed)) throw new Error(`${option} must not contain control characters, line breaks or direction overrides`);
   return trimmed;
 }
 

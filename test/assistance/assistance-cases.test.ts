@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { AssistanceCase } from '../../src/modules/assistance/entities/assistance-case';
 import { AuditEntry } from '../../src/modules/orders/entities/audit-entry';
+import { AssistanceCaseEntry } from '../../src/modules/assistance/entities/assistance-case-entry';
+import { AssistanceCaseDocument } from '../../src/modules/assistance/entities/assistance-case-document';
+import { Document, DocumentType } from '../../src/modules/documents/entities/document';
 import { Order } from '../../src/modules/orders/entities/order';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { addDays, kathmanduToday } from '../../src/kernel/business-date';
@@ -197,6 +200,38 @@ describe('POST /assistance-cases/{caseRef}/updates', () => {
     const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
     expect((await updateCase(client, stranger, caseRef, { altitudeMeters: 10 })).status).toBe(404);
     expect((await readCase(client, placing, caseRef)).body.data.altitudeMeters).toBe(2900);
+  });
+});
+
+describe('what one case holds', () => {
+  it('when a case has taken its 200 updates, then the next is a 400 telling the caller to call the desk', async () => {
+    const order = await paidOrder(server, client, placing);
+    const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
+    const em = server.orm.em.fork();
+    const assistanceCase = await em.findOneOrFail(AssistanceCase, { caseRef });
+    for (let i = 0; i < 199; i++) em.create(AssistanceCaseEntry, { assistanceCase, at: new Date(), kind: 'PARTNER_UPDATE', by: 'PARTNER', actor: 'test', status: 'RECEIVED', note: `update ${i}`, changes: {} });
+    await em.flush();
+    expect((await updateCase(client, placing, caseRef, { note: 'the 200th' })).status).toBe(200);
+    const refused = await updateCase(client, placing, caseRef, { note: 'the 201st' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain('call the assistance desk');
+  });
+
+  it('when a case holds 50 documents, then one more is a 400 with a field error and stays a draft', async () => {
+    const order = await paidOrder(server, client, placing);
+    const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
+    const em = server.orm.em.fork();
+    const assistanceCase = await em.findOneOrFail(AssistanceCase, { caseRef });
+    for (let i = 0; i < 50; i++) {
+      const document = em.create(Document, { company: placing.companyId, documentType: DocumentType.MedicalReport, fileName: `note-${i}.pdf`, fileSize: 10, contentType: 'application/pdf', storageKey: `test/${caseRef}/${i}`, sha256: '0'.repeat(64), attachedAt: new Date() });
+      em.create(AssistanceCaseDocument, { assistanceCase, document });
+    }
+    await em.flush();
+    const report = await uploadedDocumentId(client, placing.token, 'MEDICAL_REPORT', FILES.jpeg);
+    const refused = await updateCase(client, placing, caseRef, { documentIds: [report] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details.fieldErrors.documentIds).toContain('at most 50');
+    expect((await server.orm.em.fork().findOneOrFail(Document, report)).attachedAt).toBeFalsy();
   });
 });
 

@@ -4,6 +4,7 @@ import { invalid } from '../../kernel/errors';
 import { Document, DocumentType } from '../documents';
 import { AssistanceCaseDocument } from './entities/assistance-case-document';
 import type { AssistanceCase } from './entities/assistance-case';
+import { MAX_DOCUMENTS_PER_CASE } from './rules/case-limits';
 
 /**
  * Attaches `documentIds` to the case in the caller's transaction: each must be a MEDICAL_REPORT
@@ -12,6 +13,10 @@ import type { AssistanceCase } from './entities/assistance-case';
  */
 export async function attachCaseDocuments(tx: EntityManager, assistanceCase: AssistanceCase, companyId: string, documentIds: readonly string[], at: Date): Promise<string[]> {
   if (documentIds.length === 0) return [];
+  const attached = await tx.count(AssistanceCaseDocument, { assistanceCase: assistanceCase.id });
+  if (attached + documentIds.length > MAX_DOCUMENTS_PER_CASE) {
+    throw invalid('Validation failed', { documentIds: `a case holds at most ${MAX_DOCUMENTS_PER_CASE} documents; it has ${attached}` });
+  }
   const found = await tx.find(Document, { id: { $in: [...documentIds] }, company: companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   const byId = new Map(found.map((document) => [document.id, document]));
   for (const [index, id] of documentIds.entries()) {

@@ -4,6 +4,7 @@ import type { Principal } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import { AssistanceCaseEntry, type CaseChanges } from './entities/assistance-case-entry';
 import { isOpen } from './rules/case-status';
+import { MAX_UPDATES_PER_CASE } from './rules/case-limits';
 import { attachCaseDocuments } from './case-documents';
 import { caseView, findVisibleCase, type CaseView } from './case-reading';
 
@@ -19,6 +20,9 @@ export async function addCaseUpdate(em: EntityManager, principal: Principal, cas
     const assistanceCase = await findVisibleCase(tx, principal, caseRef, true);
     if (!isOpen(assistanceCase.status)) {
       throw invalid(`Assistance case ${caseRef} is ${assistanceCase.status} and takes no more updates; open a new case or call the assistance desk`);
+    }
+    if (await tx.count(AssistanceCaseEntry, { assistanceCase: assistanceCase.id, kind: 'PARTNER_UPDATE' }) >= MAX_UPDATES_PER_CASE) {
+      throw invalid(`Assistance case ${caseRef} has taken its ${MAX_UPDATES_PER_CASE} updates; call the assistance desk`);
     }
     const changes: CaseChanges = {};
     if (update.location) changes.location = assistanceCase.location = update.location;
