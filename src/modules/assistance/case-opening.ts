@@ -5,7 +5,7 @@ import type { Principal } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import { present } from '../../kernel/narrow';
 import { violatesUnique } from '../../kernel/db/unique-violation';
-import { OrderStatus, recordAudit, resolveOrder } from '../orders';
+import { Order, OrderStatus, recordAudit, resolveOrder } from '../orders';
 import { AssistanceCase } from './entities/assistance-case';
 import { AssistanceCaseEntry } from './entities/assistance-case-entry';
 import { formatCaseRef } from './rules/case-reference';
@@ -49,7 +49,7 @@ async function openInTransaction(tx: EntityManager, principal: Principal, identi
   // READ access is exactly who may open a case: the placing company or a listed registered agency.
   const { order } = await resolveOrder(tx, principal, identifier, { intent: 'READ', populate: [] });
   // One joined query for what the case needs of the order (each select-in would be a round trip more).
-  await tx.populate(order, ['traveller', 'ctg', 'travelCompanies'], { strategy: 'joined' });
+  await tx.findOneOrFail(Order, order.id, { populate: ['traveller', 'ctg', 'travelCompanies'], strategy: 'joined' });
   const fingerprint = caseRequestFingerprint(order.id, input);
   const previous = await tx.findOne(AssistanceCase, { openedByCompany: principal.companyId, idempotencyKey: key });
   if (previous) {
