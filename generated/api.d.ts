@@ -88,6 +88,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/v1/assistance-cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List assistance cases
+         * @description The cases on orders your company placed or is listed on as a registered agency, newest first,
+         *     one page at a time (without their timelines: read one case for it). Added in 2.7.0.
+         */
+        get: operations["listAssistanceCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/assistance-cases/{caseRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an assistance case and its timeline
+         * @description The case as the desk sees it now, with every step oldest first: opening, your updates, the
+         *     desk's decisions (a guarantee of payment once `AUTHORISED`, a reason once `DECLINED`). Only
+         *     the company that placed the order and the registered agencies listed on it see a case;
+         *     anybody else gets 404. Added in 2.7.0.
+         */
+        get: operations["getAssistanceCase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/assistance-cases/{caseRef}/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tell the desk something new about a case
+         * @description A note, a new location or altitude, more `MEDICAL_REPORT` documents: the case keeps the
+         *     latest location and altitude, and the timeline keeps each update. Only while the case is open
+         *     (`RECEIVED`, `UNDER_REVIEW`, `AUTHORISED`, `COMPLETED`; otherwise 400). In an emergency, call
+         *     the desk as well. Added in 2.7.0.
+         */
+        post: operations["addAssistanceCaseUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/assistance-cases/{caseRef}/withdrawal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw a case (a false alarm)
+         * @description Before the desk has decided (`RECEIVED` or `UNDER_REVIEW`), the party on the ground may
+         *     withdraw a case: the traveller is fine after all. Once authorised or declined a case cannot
+         *     be withdrawn (400): call the desk. A withdrawn case is no longer open, so a new one can be
+         *     opened for the traveller. The webhook `assistance_case.updated` is sent. Added in 2.7.0.
+         */
+        post: operations["withdrawAssistanceCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/external/v1/auth/token": {
         parameters: {
             query?: never;
@@ -297,6 +405,49 @@ export interface paths {
          *     403, an unknown identifier a 404.
          */
         patch: operations["updateOrder"];
+        trace?: never;
+    };
+    "/api/external/v1/orders/{orderRef}/assistance-cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open an assistance case for the order's traveller
+         * @description A trekker is in trouble: tell the insurer's assistance desk, which must authorise an
+         *     evacuation (and guarantee payment to the operator) before it is arranged. The company that
+         *     placed the order **or a registered agency listed on it** (the agency on the ground) may open
+         *     a case; it is the one change a listed agency may make to an order.
+         *
+         *     The answer is the case (`AST-<year>-<seq>`, status `RECEIVED`) with the desk's 24-hour phone
+         *     and the instruction to **call it now**: the case gives the desk everything you know, the call
+         *     starts the rescue. A case is never refused for cover: what the desk should know is in
+         *     `coverageNotes` (`ALTITUDE_ABOVE_COVER`, `OUTSIDE_COVER_WINDOW`) and the desk decides.
+         *
+         *     Refused only when the order is not paid or is cancelled (400), and when the traveller already
+         *     has an open case (409 naming it: send an update to that case instead), also when requests
+         *     race. The webhook `assistance_case.opened` is sent to the placing company and the order's
+         *     listed agencies. Added in 2.7.0.
+         */
+        post: operations["openAssistanceCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/external/v1/orders/{orderRef}/cancellation": {
@@ -1235,6 +1386,58 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "assistance_case.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * assistance_case.opened
+         * @description An assistance case was opened on one of your orders, by your company or by a registered
+         *     agency listed on the order. Sent to the placing company and to each listed agency.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookAssistanceCaseOpened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assistance_case.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * assistance_case.updated
+         * @description An assistance case on one of your orders changed status: the desk took it up
+         *     (`UNDER_REVIEW`), authorised it with a guarantee of payment (`AUTHORISED`, see `guarantee`),
+         *     declined it (`DECLINED`, see `declineReason`), recorded it `COMPLETED` or `CLOSED`, or it was
+         *     `WITHDRAWN`. One event per change, sent to the placing company and to each listed agency.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookAssistanceCaseUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "order.amended": {
         parameters: {
             query?: never;
@@ -1545,6 +1748,318 @@ export interface components {
             timestamp: string;
         };
         /**
+         * @description An assistance case: an emergency of an insured traveller, reported by the company that placed
+         *     the order or by a registered agency listed on it, and what the assistance desk decided.
+         */
+        AssistanceCase: {
+            /**
+             * Format: int32
+             * @description The latest altitude reported.
+             */
+            altitudeMeters: number;
+            /**
+             * @description `AST-<year>-<seq>`
+             * @example AST-2030-000031
+             */
+            caseRef: string;
+            category: components["schemas"]["AssistanceCaseCategory"];
+            coverageNotes: components["schemas"]["AssistanceCoverageNote"][];
+            /** @description Why the desk declined, in words meant for you and the traveller. */
+            declineReason: string | null;
+            desk: components["schemas"]["AssistanceDesk"];
+            documentIds: string[];
+            /** @description Set once the desk authorises. */
+            guarantee: components["schemas"]["AssistanceGuarantee"] | null;
+            location: components["schemas"]["AssistanceLocation"];
+            /** Format: date-time */
+            openedAt: string;
+            /** @example ORD-2030-000142 */
+            orderRef: string;
+            /** @example POL-2030-000087 */
+            policyNumber: string | null;
+            proposedOperator: string | null;
+            reporter: components["schemas"]["AssistanceReporter"];
+            requestedService: components["schemas"]["AssistanceRequestedService"];
+            status: components["schemas"]["AssistanceCaseStatus"];
+            summary: string;
+            /**
+             * Format: uuid
+             * @example e7d9a1c3-5b2f-4d8e-9a6c-1f3e5d7b9c2a
+             */
+            touristId: string;
+            /** @example Sophie Keller */
+            travellerName: string;
+            /** Format: date-time */
+            updatedAt: string;
+            withdrawalReason: string | null;
+        };
+        /**
+         * @description What happened to the traveller.
+         * @example ALTITUDE_SICKNESS
+         * @enum {string}
+         */
+        AssistanceCaseCategory: "ALTITUDE_SICKNESS" | "INJURY" | "ILLNESS" | "LOST_OR_OVERDUE" | "OTHER";
+        /** @description A case with its timeline. */
+        AssistanceCaseDetail: components["schemas"]["AssistanceCase"] & {
+            /** @description Oldest first. A case takes at most 200 updates, so its timeline stays within this. */
+            timeline: components["schemas"]["AssistanceCaseTimelineEntry"][];
+        };
+        /**
+         * @description A case as an assistance event carries it: enough to act without a second call. Read
+         *     `GET /assistance-cases/{caseRef}` for the whole timeline.
+         */
+        AssistanceCaseEventData: {
+            /** Format: int32 */
+            altitudeMeters: number;
+            caseRef: string;
+            category: components["schemas"]["AssistanceCaseCategory"];
+            coverageNotes: components["schemas"]["AssistanceCoverageNote"][];
+            declineReason: string | null;
+            guarantee: components["schemas"]["AssistanceGuarantee"] | null;
+            /** @description The desk's note, the decline or withdrawal reason, if any. */
+            note: string | null;
+            /** Format: date-time */
+            openedAt: string;
+            orderRef: string;
+            policyNumber: string | null;
+            /** @description The status before this change (null for `assistance_case.opened`). */
+            previousStatus: components["schemas"]["AssistanceCaseStatus"] | null;
+            requestedService: components["schemas"]["AssistanceRequestedService"];
+            status: components["schemas"]["AssistanceCaseStatus"];
+            /** Format: uuid */
+            touristId: string;
+        };
+        /** @description An assistance case was opened on one of your orders (by your company or a registered agency listed on the order). */
+        AssistanceCaseOpenedEvent: {
+            data: components["schemas"]["AssistanceCaseEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "assistance_case.opened";
+        };
+        /** @description One page of assistance cases with its page metadata. */
+        AssistanceCasePage: {
+            content: components["schemas"]["AssistanceCase"][];
+            first: boolean;
+            last: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching cases across all pages.
+             */
+            totalElements: number;
+            /** Format: int64 */
+            totalPages: number;
+        };
+        /** @description A page of the assistance cases your company may see, newest first. */
+        AssistanceCasePageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["AssistanceCasePage"];
+        };
+        /**
+         * @description What the party on the ground knows when it opens a case. Send exactly these fields; any other
+         *     field is a 400.
+         */
+        AssistanceCaseRequest: {
+            /**
+             * Format: int32
+             * @description The traveller's altitude now, in metres.
+             * @example 5164
+             */
+            altitudeMeters: number;
+            category: components["schemas"]["AssistanceCaseCategory"];
+            /**
+             * @description Documents of type `MEDICAL_REPORT` your company uploaded with `POST /documents` (photos, a
+             *     doctor's note), not yet attached anywhere. Each is attached to this case.
+             */
+            documentIds?: string[];
+            location: components["schemas"]["AssistanceLocation"];
+            /**
+             * @description The helicopter or transport operator the agency proposes; the desk decides which one it guarantees.
+             * @example Simrik Air
+             */
+            proposedOperator?: string;
+            reporter: components["schemas"]["AssistanceReporter"];
+            requestedService: components["schemas"]["AssistanceRequestedService"];
+            /** @description What happened and how the traveller is (symptoms, since when, what was done). */
+            summary: string;
+        };
+        /** @description One assistance case with its timeline. */
+        AssistanceCaseResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["AssistanceCaseDetail"];
+        };
+        /**
+         * @description Where a case stands. `RECEIVED` (opened, the desk has not looked yet) → `UNDER_REVIEW` (the
+         *     desk is on it) → `AUTHORISED` (the desk guarantees payment to the operator: see `guarantee`)
+         *     or `DECLINED` (see `declineReason`); `AUTHORISED` → `COMPLETED` (the evacuation or treatment
+         *     happened) → `CLOSED`. A case `RECEIVED` or `UNDER_REVIEW` may be `WITHDRAWN` (a false alarm).
+         *     Open cases are `RECEIVED`, `UNDER_REVIEW`, `AUTHORISED` and `COMPLETED`.
+         * @example RECEIVED
+         * @enum {string}
+         */
+        AssistanceCaseStatus: "RECEIVED" | "UNDER_REVIEW" | "AUTHORISED" | "DECLINED" | "COMPLETED" | "CLOSED" | "WITHDRAWN";
+        /** @description One thing that happened to a case, oldest first. */
+        AssistanceCaseTimelineEntry: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            by: "PARTNER" | "DESK";
+            /** @description What an update changed (only the fields it sent). */
+            changes: {
+                /** Format: int32 */
+                altitudeMeters?: number;
+                documentIds?: string[];
+                location?: components["schemas"]["AssistanceLocation"];
+            };
+            /**
+             * @description `OPENED`; `STATUS_CHANGED` (by the desk, or your withdrawal); `PARTNER_UPDATE` (a note, location, altitude or documents sent with `POST .../updates`).
+             * @enum {string}
+             */
+            kind: "OPENED" | "STATUS_CHANGED" | "PARTNER_UPDATE";
+            /** @description The note sent, the desk's note, a decline or withdrawal reason. */
+            note: string | null;
+            previousStatus: components["schemas"]["AssistanceCaseStatus"] | null;
+            status: components["schemas"]["AssistanceCaseStatus"];
+        };
+        /** @description An assistance case on one of your orders changed status (the desk reviewed, authorised, declined, completed or closed it, or it was withdrawn). */
+        AssistanceCaseUpdatedEvent: {
+            data: components["schemas"]["AssistanceCaseEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "assistance_case.updated";
+        };
+        /**
+         * @description Something new about an open case: a note, a new location or altitude, more documents. At
+         *     least one field. Send exactly these fields; any other field is a 400.
+         */
+        AssistanceCaseUpdateRequest: {
+            /**
+             * Format: int32
+             * @example 4940
+             */
+            altitudeMeters?: number;
+            /** @description More `MEDICAL_REPORT` documents your company uploaded, not yet attached anywhere. */
+            documentIds?: string[];
+            location?: components["schemas"]["AssistanceLocation"];
+            /** @example Descended to Lobuche with the guide; still vomiting, SpO2 71 %. */
+            note?: string;
+        };
+        /** @description Why the case is withdrawn (a false alarm, the traveller walked down). Send exactly this field. */
+        AssistanceCaseWithdrawalRequest: {
+            /** @example False alarm; the traveller recovered after a rest day and walks down on foot. */
+            reason: string;
+        };
+        /**
+         * @description Something the desk should know about the cover; never a refusal (a traveller in danger always
+         *     gets a case, and the desk decides). `ALTITUDE_ABOVE_COVER`: the reported altitude is above the
+         *     maximum altitude of the policy's package. `OUTSIDE_COVER_WINDOW`: today (Nepal) is before the
+         *     cover's first day or after its last.
+         * @example ALTITUDE_ABOVE_COVER
+         * @enum {string}
+         */
+        AssistanceCoverageNote: "ALTITUDE_ABOVE_COVER" | "OUTSIDE_COVER_WINDOW";
+        /** @description How to reach the assistance desk, answered with every case. */
+        AssistanceDesk: {
+            /**
+             * @description What to do now; show it to whoever is on the ground.
+             * @example Call the assistance desk now on +977 1 4000 000 and quote AST-2030-000031. Do not book an evacuation before the desk authorises it.
+             */
+            instruction: string;
+            /**
+             * @description The desk's 24-hour phone, international format.
+             * @example +977 1 4000 000
+             */
+            phone: string;
+        };
+        /**
+         * @description The desk's guarantee of payment to the operator it authorised: quote `guaranteeRef` to the
+         *     operator and the hospital. Costs above `costLimit` need a new authorisation.
+         */
+        AssistanceGuarantee: {
+            /**
+             * Format: date-time
+             * @example 2030-10-09T03:58:40Z
+             */
+            authorisedAt: string;
+            /**
+             * @description The most the insurer pays under this guarantee, in `currency`.
+             * @example 650000
+             */
+            costLimit: number;
+            /** @example NPR */
+            currency: string;
+            /** @example CIWEC Hospital, Kathmandu */
+            destinationHospital: string;
+            /** @example GOP-2030-0412 */
+            guaranteeRef: string;
+            /**
+             * @description The helicopter or transport operator whose invoice the insurer pays.
+             * @example Simrik Air
+             */
+            operator: string;
+        };
+        /**
+         * @description Where the traveller is: coordinates inside Nepal's bounds (latitude 26.3 to 30.5, longitude
+         *     80.0 to 88.3), a place name, or both. Give both coordinates or neither.
+         */
+        AssistanceLocation: {
+            /**
+             * @description WGS 84 latitude in degrees.
+             * @example 27.9881
+             */
+            latitude?: number;
+            /**
+             * @description WGS 84 longitude in degrees.
+             * @example 86.925
+             */
+            longitude?: number;
+            /**
+             * @description The village, lodge or landmark, as the people on the ground name it.
+             * @example Gorak Shep lodge, Everest Base Camp trek
+             */
+            placeName?: string;
+        };
+        /** @description Who reported the emergency, so the desk can call them back. */
+        AssistanceReporter: {
+            /** @example Pemba Sherpa */
+            name: string;
+            /**
+             * @description A number the desk can reach now, international format preferred (satellite phones included).
+             * @example +977 9841 234567
+             */
+            phone: string;
+            /**
+             * @example GUIDE
+             * @enum {string}
+             */
+            role: "GUIDE" | "AGENCY_STAFF" | "TRAVELLER" | "OTHER";
+        };
+        /**
+         * @description What the party on the ground asks the assistance desk for.
+         * @example HELICOPTER_EVACUATION
+         * @enum {string}
+         */
+        AssistanceRequestedService: "HELICOPTER_EVACUATION" | "GROUND_EVACUATION" | "MEDICAL_ADVICE" | "HOSPITAL_GUARANTEE";
+        /**
          * @description Error shape 1, returned with every `401 Unauthorized`. The request was rejected before it
          *     reached the endpoint. It has no `timestamp` field. The `message` differs by cause (missing
          *     header, unknown, expired or revoked token, revoked credential, inactive company) and is not a
@@ -1826,10 +2341,11 @@ export interface components {
         /**
          * @description `AVATAR`: portrait photo (JPEG, PNG or WebP). `PASSPORT`: passport data page (JPEG, PNG, WebP
          *     or PDF). `SIGNATURE`: signature image (JPEG, PNG or WebP). `VISA`: visa page (JPEG, PNG, WebP
-         *     or PDF).
+         *     or PDF). `MEDICAL_REPORT`: a photo or a doctor's note for an assistance case (JPEG, PNG, WebP or
+         *     PDF); it attaches to a case, not to a traveller.
          * @enum {string}
          */
-        DocumentType: "AVATAR" | "PASSPORT" | "SIGNATURE" | "VISA";
+        DocumentType: "AVATAR" | "PASSPORT" | "SIGNATURE" | "VISA" | "MEDICAL_REPORT";
         /** @description Multipart form with one file and its document type. */
         DocumentUploadRequest: {
             documentType: components["schemas"]["DocumentType"];
@@ -1870,6 +2386,8 @@ export interface components {
          *     | `IDEMPOTENCY_KEY_REUSED` | 409 | The `Idempotency-Key` was already used for a different request: use a new key. |
          *     | `QUOTE_ALREADY_USED` | 409 | The quote was used by another order. |
          *     | `PAYMENT_IN_PROGRESS` | 409 | A payment of the order is being started or settled at this moment: retry shortly. |
+         *     | `ASSISTANCE_CASE_ALREADY_OPEN` | 409 | The traveller already has an open assistance case (the `message` names it): send an update to it instead. |
+         *     | `ASSISTANCE_CASE_NOT_OPEN` | 400 | The assistance case can no longer take this (it was authorised, declined, withdrawn or closed): call the assistance desk. |
          *     | `CONFLICT` | 409 | The request conflicts with the current state of a resource; the `message` says which. |
          *     | `REQUEST_TIMEOUT` | 408 | The request (its body or headers) was not received in time. |
          *     | `PAYLOAD_TOO_LARGE` | 413 | The request body is larger than allowed. |
@@ -1885,7 +2403,7 @@ export interface components {
          * @example ORDER_ALREADY_CANCELLED
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_IN_PROGRESS" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /**
          * @description Online payment gateway. `cash` and any other value are rejected with 400; record cash through `settlementType` `CASH` at order creation instead.
          * @enum {string}
@@ -3771,7 +4289,7 @@ export interface components {
          * @example order.paid
          * @enum {string}
          */
-        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "order.cancelled" | "order.amended" | "refund.succeeded" | "refund.failed" | "webhook.test";
+        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "order.cancelled" | "order.amended" | "refund.succeeded" | "refund.failed" | "assistance_case.opened" | "assistance_case.updated" | "webhook.test";
         /**
          * @description What a partner needs to act on a payment or order event without a second call. For a group
          *     payment each order gets its own event: `amount` is that order's share, `paymentAmount` the
@@ -4014,6 +4532,14 @@ export interface components {
     };
     parameters: {
         /**
+         * @description A UUID you generate for each case you open, scoped to your company. Repeating the request
+         *     with the same key, order and body answers the same case (also when the requests race): after
+         *     a timeout, retry with the same key. The same key with a different order or body is a 409. A
+         *     key that is not a UUID is a 400.
+         * @example 9d2b6f1e-3c4a-4e8b-a7d5-1f0e2c3b4a59
+         */
+        AssistanceIdempotencyKey: string;
+        /**
          * @description A UUID you generate for each cancellation, scoped to your company. Repeating the request with
          *     the same key and the same order and body answers the same result (with the refund's current
          *     status), also when the requests race: after a timeout, retry with the same key. The same key
@@ -4021,6 +4547,11 @@ export interface components {
          * @example 3c6f1e2a-8b4d-4e9f-a1c2-7d5e6f8a9b0c
          */
         CancellationIdempotencyKey: string;
+        /**
+         * @description The case reference, `AST-<year>-<seq>`.
+         * @example AST-2030-000031
+         */
+        CaseRef: string;
         /**
          * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
          *     Repeating the request with the same key and the same body answers the first answer again
@@ -4298,6 +4829,176 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAssistanceCases: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only cases opened at or after this instant.
+                 * @example 2030-10-01T00:00:00Z
+                 */
+                openedFrom?: string;
+                /**
+                 * @description Only cases opened before this instant.
+                 * @example 2030-11-01T00:00:00Z
+                 */
+                openedTo?: string;
+                /**
+                 * @description Only the cases of this order (its `ORD-` reference).
+                 * @example ORD-2030-000142
+                 */
+                orderRef?: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+                /** @description Only cases in these statuses (repeat the parameter for several). */
+                status?: components["schemas"]["AssistanceCaseStatus"][];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of cases. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistanceCasePageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAssistanceCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The case. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistanceCaseResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addAssistanceCaseUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistanceCaseUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The case with the update in its timeline. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistanceCaseResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    withdrawAssistanceCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistanceCaseWithdrawalRequest"];
+            };
+        };
+        responses: {
+            /** @description The case, now `WITHDRAWN`. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistanceCaseResponse"];
+                };
+            };
+            /**
+             * @description Error shape 2: the body is invalid, or the desk has already decided the case (it is
+             *     `AUTHORISED`, `DECLINED`, `COMPLETED`, `CLOSED` or already `WITHDRAWN`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     issueToken: {
@@ -4729,6 +5430,83 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    openAssistanceCase: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description A UUID you generate for each case you open, scoped to your company. Repeating the request
+                 *     with the same key, order and body answers the same case (also when the requests race): after
+                 *     a timeout, retry with the same key. The same key with a different order or body is a 409. A
+                 *     key that is not a UUID is a 400.
+                 * @example 9d2b6f1e-3c4a-4e8b-a7d5-1f0e2c3b4a59
+                 */
+                "Idempotency-Key": components["parameters"]["AssistanceIdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistanceCaseRequest"];
+            };
+        };
+        responses: {
+            /** @description The case is open (or was, by this `Idempotency-Key`). Call the desk now. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistanceCaseResponse"];
+                };
+            };
+            /**
+             * @description No case opened, nothing changed (error shape 2): the body is invalid (with field errors),
+             *     `Idempotency-Key` is missing or not a UUID, the order is not paid or is cancelled, a
+             *     document is not a draft `MEDICAL_REPORT` of your company, or `{orderRef}` is a group
+             *     payment reference.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Error shape 2. The traveller already has an open case (the message names its `caseRef`:
+             *     send an update to it), or the `Idempotency-Key` was already used by your company for
+             *     another order or body (use a new key).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     cancelOrder: {
@@ -6237,6 +7015,78 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookAssistanceCaseOpened: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistanceCaseOpenedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookAssistanceCaseUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistanceCaseUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     webhookOrderAmended: {

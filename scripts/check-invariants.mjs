@@ -20,7 +20,7 @@
 //     cancellation refund belongs to a CANCELLED order; and a cancelled order that was paid by a
 //     share has its refund (or nothing was taken).
 //  6. No orphaned attachment: every document marked attached belongs to a traveller slot of the
-//     same company, every traveller slot names a document of the same company attached to it,
+//     same company (or, a MEDICAL_REPORT with no traveller, to an assistance case), every traveller slot names a document of the same company attached to it,
 //     and (with DATA_DIR) every stored document has its bytes on disk.
 //  8. The counters behind totalElements (order_status_count per company, status and payment
 //     status; traveller_count per company) equal a count of the rows.
@@ -137,7 +137,7 @@ const CHECKS = [
           or (p.usage_limit is not null and p.used_count > p.usage_limit)`,
   },
   {
-    name: 'document marked attached that no traveller slot of its company holds',
+    name: 'document marked attached that no traveller slot of its company (nor an assistance case) holds',
     sql: `
       select d.id, d.document_type, d.traveller_id
         from document d
@@ -145,7 +145,9 @@ const CHECKS = [
          and not exists (
                select 1 from traveller t
                 where t.id = d.traveller_id and t.company_id = d.company_id
-                  and d.id in (t.avatar_document_id, t.passport_document_id, t.signature_document_id, t.visa_document_id))`,
+                  and d.id in (t.avatar_document_id, t.passport_document_id, t.signature_document_id, t.visa_document_id))
+         and not (d.traveller_id is null and d.document_type = 'MEDICAL_REPORT'
+                  and exists (select 1 from assistance_case_document a where a.document_id = d.id))`,
   },
   {
     name: 'traveller slot naming a missing, foreign or unattached document',

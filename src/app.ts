@@ -8,6 +8,7 @@ import { API_PREFIX, httpStack as kernelHttpStack } from './kernel/http/http-sta
 import type { OperationPolicies } from './kernel/http/operation-policy';
 import type { ContractHandlers, Services } from './kernel/http/request-scope';
 import type { ResponseCheckConfig } from './kernel/http/response-check';
+import { assistanceHandlers, assistancePolicies } from './modules/assistance';
 import { authenticate, authHandlers, type TokenCheckCache } from './modules/auth';
 import { cataloguePolicies, referenceHandlers } from './modules/catalogue';
 import { certificateHandlers, certificatePolicies } from './modules/certificates';
@@ -32,6 +33,7 @@ export const operationHandlers = {
   ...promoHandlers,
   ...certificateHandlers,
   ...webhookHandlers,
+  ...assistanceHandlers,
 } satisfies ContractHandlers;
 
 /** What the kernel does around each operation (rate limits, outcome metrics, malformed-request answers), as each module declares it. */
@@ -44,6 +46,7 @@ export const operationPolicies = {
   ...promoPolicies,
   ...certificatePolicies,
   ...webhookPolicies,
+  ...assistancePolicies,
 } satisfies OperationPolicies;
 
 export interface AppDeps {

@@ -1,6 +1,7 @@
 import { initOrm as initKernelOrm, type Orm } from './kernel/db/orm';
 import type { OrmLogSink } from './kernel/db/orm-log';
 import { RateLimitBucket } from './kernel/rate-limits/rate-limit-bucket';
+import { ASSISTANCE_ENTITIES } from './modules/assistance/entities';
 import { AUTH_ENTITIES } from './modules/auth/entities';
 import { CATALOGUE_ENTITIES } from './modules/catalogue/entities';
 import { DOCUMENT_ENTITIES } from './modules/documents/entities';
@@ -23,6 +24,7 @@ export const entities = [
   ...PROMO_ENTITIES,
   RateLimitBucket,
   ...WEBHOOK_ENTITIES,
+  ...ASSISTANCE_ENTITIES,
 ];
 
 /** The service's ORM: the kernel's, over every module's entities. */

@@ -3,6 +3,7 @@ import http, { type Server, type ServerResponse } from 'node:http';
 import { listeningPort } from './kernel/narrow';
 import { API_PREFIX, createApp, operationPolicies } from './app';
 import { outcomeMetricsOf } from './kernel/http/operation-policy';
+import { registerAssistanceMetrics } from './modules/assistance';
 import { loadCertificateFonts } from './modules/certificates';
 import type { Config } from './config';
 import { listenForCatalogueChanges, type CatalogueListener } from './modules/catalogue';
@@ -186,6 +187,7 @@ async function buildParts(config: Config, logger: Logger, orm: Orm, publicBaseUr
   const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
   registerReadGauge(metrics, 'payment_watched_attempts', 'Payment attempts the payment watch is following, by provider and state (UNDECIDED: no final word yet; PAID: watched for a reversal)', ['provider', 'state'], async () =>
     (await watchedAttemptCounts(orm.em.fork(), payments)).map(({ provider, state, count }) => ({ labels: { provider, state }, value: count })));
+  registerAssistanceMetrics(metrics, () => orm.em.fork());
   // Its workers start with the first PDF uploaded, and stop with the server.
   return { gateways, metrics, payments, storage: await documentStorageFor(config), pdfChecks: new PdfCheckPool() };
 }

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerCaseCommands } from './case-commands';
 import { registerCatalogueCommands } from './catalogue-commands';
 import { registerCompanyCommands } from './company-commands';
 import { registerDatabaseCommands } from './database-commands';
@@ -32,6 +33,7 @@ registerPaymentCommands(program);
 registerPromoCommands(program);
 registerRefundCommands(program);
 registerWebhookCommands(program);
+registerCaseCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);

@@ -16,6 +16,7 @@ import { departure, everestQuote, ORDERS, orderFromQuote, QUOTE } from '../suppo
 import { ROUTES } from '../support/catalogue-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, APPROVE_WALLET, deliverCallback, pay, paymentStatus, submitCheckout } from '../support/payment-fixtures';
+import { caseRequest, openCase } from '../support/assistance-fixtures';
 import { createGroup, createOrder, groupPromoPath, lowTrek, newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
 
 import { checkInvariants } from './support/database-checks';
@@ -270,6 +271,22 @@ describe('races across two server processes on one PostgreSQL', () => {
     expect(new Set(responses.map((r) => r.body.data.refund.refundRef)).size).toBe(1);
     expect(await refundsOf(order.orderRef)).toHaveLength(1);
     summary.cancelOneKey = { sent: 10, refunds: 1 };
+  });
+
+  it('when 20 assistance cases are opened at once for one traveller (5 of them under one Idempotency-Key), then exactly one case exists and the other answers are 409 or its replay', async () => {
+    const traveller = await registerTraveller(clientOf(1), partner);
+    const order = await createOrder(clientOf(0), partner, traveller);
+    const started = (await pay(clientOf(0), partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    await deliverCallback(clientOf(1), (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
+    const sharedKey = randomUUID();
+    const responses = await onBoth(20, (client, i) => openCase(client, partner, order.orderRef, caseRequest(), i % 4 === 0 ? sharedKey : randomUUID()));
+    const opened = responses.filter((r) => r.status === 201);
+    expect(responses.every((r) => r.status === 201 || r.status === 409)).toBe(true);
+    expect(new Set(opened.map((r) => r.body.data.caseRef)).size).toBe(1);
+    const caseRef = first(opened, 'the opened case').body.data.caseRef;
+    expect(responses.filter((r) => r.status === 409).every((r) => r.body.message.includes(caseRef) || r.body.message.includes('Idempotency-Key'))).toBe(true);
+    expect(await count(`select count(*) from assistance_case c join insurance_order o on o.id = c.order_id where o.order_ref = ?`, [order.orderRef])).toBe(1);
+    summary.assistanceOpens = { sent: 20, statuses: statuses(responses), cases: 1 };
   });
 
   it('when the customer pays on the hosted page while the partner cancels, 12 rounds, then per order at most one refund, refund + fee is the captured share, and never SUCCESS beside an unpaid order', async () => {

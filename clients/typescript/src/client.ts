@@ -55,6 +55,12 @@ export interface PartnerClient {
    * refund). Pass your own stored key to repeat it after your process restarted.
    */
   cancel(orderRef: string, body: Schemas['CancellationRequest'], options?: { idempotencyKey?: string }): Promise<CancelResult>;
+  /**
+   * POST /orders/{orderRef}/assistance-cases with an Idempotency-Key that every retry of this call
+   * sends again, so a retry after a timeout answers the case already opened instead of a 409.
+   * Then call the desk on `data.desk.phone`: the case does not replace the call.
+   */
+  openAssistanceCase(orderRef: string, body: Schemas['AssistanceCaseRequest'], options?: { idempotencyKey?: string }): Promise<AssistanceCaseResult>;
   /** POST /documents as multipart/form-data, letting fetch set the boundary (SPEC 4). */
   uploadDocument(file: Blob, fileName: string, documentType: Schemas['DocumentType']): Promise<UploadResult>;
   /**
@@ -117,6 +123,7 @@ type CertificateError = NonNullable<Awaited<ReturnType<typeof certificateCall>>[
 export type PayResult = Awaited<ReturnType<typeof payCall>>;
 export type CancellationPreviewResult = Awaited<ReturnType<typeof previewCancellationCall>>;
 export type CancelResult = Awaited<ReturnType<typeof cancelCall>>;
+export type AssistanceCaseResult = Awaited<ReturnType<typeof openAssistanceCaseCall>>;
 export type UploadResult = Awaited<ReturnType<typeof uploadCall>>;
 export type DepartureChangeResult = Awaited<ReturnType<typeof departureChangeCall>>;
 
@@ -190,6 +197,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     pay: (orderRef, body, payOptions) => payCall(api, orderRef, body, payOptions?.idempotencyKey ?? randomUUID()),
     previewCancellation: (orderRef) => previewCancellationCall(api, orderRef),
     cancel: (orderRef, body, cancelOptions) => cancelCall(api, orderRef, body, cancelOptions?.idempotencyKey ?? randomUUID()),
+    openAssistanceCase: (orderRef, body, caseOptions) => openAssistanceCaseCall(api, orderRef, body, caseOptions?.idempotencyKey ?? randomUUID()),
     uploadDocument: (file, fileName, documentType) => uploadCall(api, file, fileName, documentType),
     saveCertificate: (orderRef, filePath) => saveCertificate(api, orderRef, filePath),
     changeDepartureDate: (orderIdentifier, departureDate) => departureChangeCall(api, orderIdentifier, departureDate),
@@ -246,6 +254,13 @@ function previewCancellationCall(api: PartnerApi, orderRef: string) {
 
 function cancelCall(api: PartnerApi, orderRef: string, body: Schemas['CancellationRequest'], idempotencyKey: string) {
   return api.POST('/api/external/v1/orders/{orderRef}/cancellation', {
+    params: { path: { orderRef }, header: { 'Idempotency-Key': idempotencyKey } },
+    body,
+  });
+}
+
+function openAssistanceCaseCall(api: PartnerApi, orderRef: string, body: Schemas['AssistanceCaseRequest'], idempotencyKey: string) {
+  return api.POST('/api/external/v1/orders/{orderRef}/assistance-cases', {
     params: { path: { orderRef }, header: { 'Idempotency-Key': idempotencyKey } },
     body,
   });

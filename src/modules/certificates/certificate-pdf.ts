@@ -275,7 +275,7 @@ function assistance({ doc, write }: Sheet, content: CertificateContent, top: num
   doc.roundedRect(MARGIN, top, CONTENT_WIDTH, ASSISTANCE_HEIGHT, 6).lineWidth(1.2).strokeColor(ACCENT).stroke();
   write('24-HOUR ASSISTANCE: RESCUE, EVACUATION AND MEDICAL', MARGIN + 14, top + 10, { weight: 'bold', size: 9.5, color: ACCENT, width: CONTENT_WIDTH - 28 });
   write(`${content.assistance.phone}   ·   ${content.assistance.email}`, MARGIN + 14, top + 26, { weight: 'bold', size: 13, width: CONTENT_WIDTH - 28 });
-  write(`Call before any helicopter evacuation and quote the policy number ${content.policyNumber}.`, MARGIN + 14, top + 47, {
+  write(`Open a case through your agency or call before any helicopter evacuation, quoting the policy number ${content.policyNumber}.`, MARGIN + 14, top + 47, {
     size: 9,
     color: MUTED,
     width: CONTENT_WIDTH - 28,

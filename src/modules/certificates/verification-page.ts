@@ -116,7 +116,8 @@ function page(title: string, tone: keyof typeof TONES, body: string[], { issuer,
     '.specimen{margin:0 0 1rem;padding:.75rem 1rem;background:repeating-linear-gradient(-45deg,#fde2e0,#fde2e0 .6rem,#fff .6rem,#fff 1.2rem);border:.2rem solid #c0392b;border-radius:.5rem;color:#8e1b10;font-size:1.05rem;text-align:center}',
     '</style></head>',
     `<body><main>${specimen ? SPECIMEN_BANNER : ''}<div class="card">${body.join('')}</div>`,
-    `<p class="assistance">24-hour assistance: <a href="tel:${escapeHtml(assistancePhone.replace(/[^+\d]/g, ''))}">${escapeHtml(assistancePhone)}</a></p>`,
+    // The way to help in every state, and never a word about any case (issue 39: the page is public).
+    `<p class="assistance">Trekker in trouble? Open a case through your agency or call the 24-hour assistance line: <a href="tel:${escapeHtml(assistancePhone.replace(/[^+\d]/g, ''))}">${escapeHtml(assistancePhone)}</a></p>`,
     `<footer>Policy verification by ${escapeHtml(issuer)}</footer></main></body></html>`,
   ].join('');
 }

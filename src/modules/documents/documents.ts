@@ -180,9 +180,9 @@ export async function purgeExpiredDrafts(em: EntityManager, storage: DocumentSto
     const rows: { storage_key: string }[] = await connection.execute(
       `delete from "document" where "id" in (
          select "id" from "document"
-          where "traveller_id" is null and "uploaded_at" < ?
+          where "traveller_id" is null and "attached_at" is null and "uploaded_at" < ?
           order by "uploaded_at" limit ? for update skip locked)
-       and "traveller_id" is null
+       and "traveller_id" is null and "attached_at" is null
        returning "storage_key"`,
       [cutoff, batchSize],
     );

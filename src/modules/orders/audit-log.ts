@@ -5,7 +5,8 @@ import type { Order } from './entities/order';
 /** What is done to orders after the sale, by partners, operators or the service; each action is one row of audit_entry. */
 export type AuditAction =
   | 'ORDER_CANCELLED' | 'CASH_RECORDED' | 'REFUND_RECORDED' | 'DEPARTURE_CHANGED'
-  | 'REFUND_CREATED' | 'REFUND_SUCCEEDED' | 'REFUND_FAILED' | 'REFUND_MANUAL' | 'REFUND_CONFIRMED' | 'REFUND_RETRIED';
+  | 'REFUND_CREATED' | 'REFUND_SUCCEEDED' | 'REFUND_FAILED' | 'REFUND_MANUAL' | 'REFUND_CONFIRMED' | 'REFUND_RETRIED'
+  | 'ASSISTANCE_CASE_OPENED' | 'ASSISTANCE_CASE_STATUS_CHANGED';
 
 /**
  * Adds an audit entry to the caller's transaction: it commits with the change it describes, or

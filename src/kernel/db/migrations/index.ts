@@ -27,6 +27,7 @@ import { Migration20261203110000_AttemptProvider } from './Migration202612031100
 import { Migration20261203130000_PassportNames } from './Migration20261203130000_PassportNames';
 import { Migration20261203130100_VerificationCodes } from './Migration20261203130100_VerificationCodes';
 import { Migration20261203130200_PackageExcess } from './Migration20261203130200_PackageExcess';
+import { Migration20261203140000_AssistanceCases } from './Migration20261203140000_AssistanceCases';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -58,4 +59,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203130000_PassportNames', class: Migration20261203130000_PassportNames },
   { name: 'Migration20261203130100_VerificationCodes', class: Migration20261203130100_VerificationCodes },
   { name: 'Migration20261203130200_PackageExcess', class: Migration20261203130200_PackageExcess },
+  { name: 'Migration20261203140000_AssistanceCases', class: Migration20261203140000_AssistanceCases },
 ];

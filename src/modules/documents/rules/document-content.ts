@@ -26,6 +26,7 @@ const ALLOWED: Record<DocumentType, readonly DocumentContentType[]> = {
   [DocumentType.Signature]: IMAGES,
   [DocumentType.Passport]: [...IMAGES, 'application/pdf'],
   [DocumentType.Visa]: [...IMAGES, 'application/pdf'],
+  [DocumentType.MedicalReport]: [...IMAGES, 'application/pdf'],
 };
 
 const startsWith = (head: Uint8Array, signature: readonly number[], offset = 0) =>

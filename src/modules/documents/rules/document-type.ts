@@ -4,4 +4,5 @@ export enum DocumentType {
   Passport = 'PASSPORT',
   Signature = 'SIGNATURE',
   Visa = 'VISA',
+  MedicalReport = 'MEDICAL_REPORT',
 }

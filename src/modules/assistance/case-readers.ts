@@ -1,0 +1,13 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Order } from '../orders/entities/order';
+
+/**
+ * The companies that may read an order's assistance cases: the placing company and each
+ * registered agency listed on the order (DESIGN "Who may act on an order"; custom agencies have
+ * no access). The one rule of case visibility, for the API and the events alike.
+ */
+export async function caseReaders(em: EntityManager, order: Order): Promise<string[]> {
+  if (!order.travelCompanies.isInitialized()) await em.populate(order, ['travelCompanies']);
+  const agencies = order.travelCompanies.getItems().map((link) => link.company.id);
+  return [...new Set([order.company.id, ...agencies])];
+}

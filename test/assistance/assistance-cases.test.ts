@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto';
+import { AssistanceCase } from '../../src/modules/assistance/entities/assistance-case';
+import { AuditEntry } from '../../src/modules/orders/entities/audit-entry';
+import { AssistanceCaseEntry } from '../../src/modules/assistance/entities/assistance-case-entry';
+import { AssistanceCaseDocument } from '../../src/modules/assistance/entities/assistance-case-document';
+import { Document, DocumentType } from '../../src/modules/documents/entities/document';
+import { Order } from '../../src/modules/orders/entities/order';
+import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
+import { addDays, kathmanduToday } from '../../src/kernel/business-date';
+import { FILES, uploadedDocumentId } from '../support/documents';
+import { expectContract } from '../support/contract';
+import { readPdf } from '../support/certificate-pdf';
+import { newPartner, type TestPartner } from '../support/partners';
+import { placeOrder } from '../support/payment-fixtures';
+import { useTestServer } from '../support/test-server';
+import { caseRequest, listCases, openCase, paidOrder, readCase, updateCase, withdrawCase } from '../support/assistance-fixtures';
+
+const { server, client } = useTestServer();
+let placing: TestPartner;
+let listed: TestPartner;
+let stranger: TestPartner;
+
+beforeAll(async () => {
+  placing = await newPartner(server, client, { name: 'Khumbu Case Treks Pvt. Ltd.' });
+  listed = await newPartner(server, client, { name: 'Listed Rescue Agency' });
+  stranger = await newPartner(server, client, { name: 'Stranger Case Treks' });
+});
+
+/** Moves the order's cover window so that today (Nepal) is inside it. */
+async function coverStartedToday(orderId: string) {
+  const today = kathmanduToday();
+  await server.orm.em.fork().nativeUpdate(Order, { id: orderId }, { coverageStartDate: today, coverageEndDate: addDays(today, 6) });
+}
+
+describe('POST /orders/{orderRef}/assistance-cases', () => {
+  it('when the placing company reports an emergency on a paid order, then the case is RECEIVED with its AST reference, the desk phone and the instruction to call now', async () => {
+    const order = await paidOrder(server, client, placing);
+    await coverStartedToday(order.orderId);
+    const answer = await openCase(client, placing, order.orderRef);
+    expect(answer.status).toBe(201);
+    const data = answer.body.data;
+    expect(data).toMatchObject({ orderRef: order.orderRef, status: 'RECEIVED', coverageNotes: [], guarantee: null, altitudeMeters: 2900, policyNumber: expect.stringMatching(/^POL-/) });
+    expect(data.caseRef).toMatch(new RegExp(`^AST-${kathmanduToday().slice(0, 4)}-\\d{6,}$`));
+    expect(data.desk.phone).toBe('+977 1 4000 000');
+    expect(data.desk.instruction).toContain(`Call the assistance desk now on +977 1 4000 000 and quote ${data.caseRef}`);
+    expect(data.timeline).toEqual([expect.objectContaining({ kind: 'OPENED', by: 'PARTNER', status: 'RECEIVED', previousStatus: null })]);
+  });
+
+  it('when a registered agency listed on the order reports it, then it may open the case (its one write on the order)', async () => {
+    const order = await paidOrder(server, client, placing, { travelCompanyIds: [listed.companyId] });
+    const answer = await openCase(client, listed, order.orderRef);
+    expect(answer.status).toBe(201);
+    expect((await readCase(client, placing, answer.body.data.caseRef)).status).toBe(200);
+  });
+
+  it('when a company neither placed the order nor is listed on it, then it is a 403 and nothing is written', async () => {
+    const order = await paidOrder(server, client, placing);
+    expect((await openCase(client, stranger, order.orderRef)).status).toBe(403);
+    expect(await server.orm.em.fork().count(AssistanceCase, { order: order.orderId })).toBe(0);
+  });
+
+  it('when the altitude is above the package and the day outside the cover, then the case is still opened, with both coverage notes', async () => {
+    const order = await paidOrder(server, client, placing);
+    const answer = await openCase(client, placing, order.orderRef, caseRequest({ altitudeMeters: 5164 }));
+    expect(answer.status).toBe(201);
+    expect(answer.body.data.coverageNotes).toEqual(['ALTITUDE_ABOVE_COVER', 'OUTSIDE_COVER_WINDOW']);
+  });
+
+  it('when the order is not paid, then it is a 400 telling the caller to call the desk, and nothing is written', async () => {
+    const order = await placeOrder(server, client, placing);
+    const answer = await openCase(client, placing, order.orderRef);
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toContain('PENDING');
+    expect(await server.orm.em.fork().count(AssistanceCase, { order: order.orderId })).toBe(0);
+  });
+
+  it('when the order is cancelled, then it is a 400', async () => {
+    const order = await paidOrder(server, client, placing);
+    await server.orm.em.fork().nativeUpdate(Order, { id: order.orderId }, { status: 'CANCELLED' as Order['status'] });
+    const answer = await openCase(client, placing, order.orderRef);
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toContain('CANCELLED');
+  });
+
+  it('when the traveller already has an open case, then a second one is a 409 naming the open caseRef', async () => {
+    const order = await paidOrder(server, client, placing, { travelCompanyIds: [listed.companyId] });
+    const first = (await openCase(client, placing, order.orderRef)).body.data;
+    const second = await openCase(client, listed, order.orderRef);
+    expect(second.status).toBe(409);
+    expect(second.body.message).toContain(first.caseRef);
+  });
+
+  it('when the same Idempotency-Key and body come again, then the same case is answered; another body under it is a 409', async () => {
+    const order = await paidOrder(server, client, placing);
+    const key = randomUUID();
+    const first = await openCase(client, placing, order.orderRef, caseRequest(), key);
+    const again = await openCase(client, placing, order.orderRef, caseRequest(), key);
+    expect(again.status).toBe(201);
+    expect(again.body.data.caseRef).toBe(first.body.data.caseRef);
+    const other = await openCase(client, placing, order.orderRef, caseRequest({ summary: 'Something else' }), key);
+    expect(other.status).toBe(409);
+    expect(other.body.message).toContain('Idempotency-Key');
+  });
+
+  it('when the Idempotency-Key is missing, then it is a 400', async () => {
+    const order = await paidOrder(server, client, placing);
+    const answer = await client.op('openAssistanceCase', 'POST', `/api/external/v1/orders/${order.orderRef}/assistance-cases`, caseRequest(), { token: placing.token });
+    expect(answer.status).toBe(400);
+  });
+
+  it.each([
+    ['an altitude above Everest', { altitudeMeters: 8850 }, 'altitudeMeters'],
+    ['a latitude outside Nepal', { location: { latitude: 35, longitude: 86.9 } }, 'location.latitude'],
+    ['a latitude without a longitude', { location: { latitude: 27.9 } }, 'location'],
+    ['an unknown category', { category: 'BORED' }, 'category'],
+    ['a reporter without a phone', { reporter: { name: 'Pemba Sherpa', role: 'GUIDE' } }, 'reporter.phone'],
+  ])('when the body has %s, then it is a 400 with a field error and nothing is written', async (_what, override, field) => {
+    const order = await paidOrder(server, client, placing);
+    const answer = await openCase(client, placing, order.orderRef, caseRequest(override));
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body.details.fieldErrors).join(' ')).toContain(field);
+    expect(await server.orm.em.fork().count(AssistanceCase, { order: order.orderId })).toBe(0);
+  });
+
+  it('when MEDICAL_REPORT documents are sent, then they are attached to the case; a document of another type is a 400', async () => {
+    const order = await paidOrder(server, client, placing);
+    const report = await uploadedDocumentId(client, placing.token, 'MEDICAL_REPORT', FILES.pdf);
+    const passport = await uploadedDocumentId(client, placing.token, 'PASSPORT', FILES.jpeg);
+    const refused = await openCase(client, placing, order.orderRef, caseRequest({ documentIds: [report, passport] }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.details.fieldErrors['documentIds[1]']).toContain('MEDICAL_REPORT');
+    const opened = await openCase(client, placing, order.orderRef, caseRequest({ documentIds: [report] }));
+    expect(opened.status).toBe(201);
+    expect(opened.body.data.documentIds).toEqual([report]);
+  });
+
+  it('when a case is opened, then one assistance_case.opened is recorded for each company that may read it, and an audit entry', async () => {
+    const order = await paidOrder(server, client, placing, { travelCompanyIds: [listed.companyId] });
+    const { caseRef } = (await openCase(client, listed, order.orderRef)).body.data;
+    const events = await server.orm.em.fork().find(WebhookEvent, { type: 'assistance_case.opened', payload: { data: { caseRef } } });
+    expect(events.map((event) => event.companyId).sort()).toEqual([placing.companyId, listed.companyId].sort());
+    const audit = await server.orm.em.fork().find(AuditEntry, { order: order.orderId, action: 'ASSISTANCE_CASE_OPENED' });
+    expect(audit).toEqual([expect.objectContaining({ actor: `api:${listed.companyId}`, details: expect.objectContaining({ caseRef }) })]);
+  });
+});
+
+describe('GET /assistance-cases and GET /assistance-cases/{caseRef}', () => {
+  it('when a stranger reads a case, then it is a 404, as for a case that does not exist', async () => {
+    const order = await paidOrder(server, client, placing);
+    const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
+    expect((await readCase(client, stranger, caseRef)).status).toBe(404);
+    expect((await readCase(client, placing, 'AST-2030-999999')).status).toBe(404);
+  });
+
+  it('lists the cases the caller may read, newest first, filtered by status, order and opening time', async () => {
+    const reader = await newPartner(server, client);
+    const first = await paidOrder(server, client, reader);
+    const second = await paidOrder(server, client, reader);
+    const a = (await openCase(client, reader, first.orderRef)).body.data.caseRef;
+    const b = (await openCase(client, reader, second.orderRef)).body.data.caseRef;
+    await withdrawCase(client, reader, a);
+    const all = await listCases(client, reader);
+    expect(all.status).toBe(200);
+    expect(all.body.data.content.map((item: { caseRef: string }) => item.caseRef)).toEqual([b, a]);
+    expect(all.body.data).toMatchObject({ totalElements: 2, page: 0, first: true, last: true });
+    expect((await listCases(client, reader, '?status=WITHDRAWN')).body.data.content.map((item: { caseRef: string }) => item.caseRef)).toEqual([a]);
+    expect((await listCases(client, reader, `?orderRef=${second.orderRef}`)).body.data.content.map((item: { caseRef: string }) => item.caseRef)).toEqual([b]);
+    expect((await listCases(client, reader, `?openedFrom=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).body.data.totalElements).toBe(0);
+    expect((await listCases(client, stranger, `?orderRef=${second.orderRef}`)).body.data.totalElements).toBe(0);
+  });
+
+  it('when the status filter is not a status, then it is a 400', async () => {
+    expect((await listCases(client, placing, '?status=LOST')).status).toBe(400);
+  });
+});
+
+describe('POST /assistance-cases/{caseRef}/updates', () => {
+  it('when the agency sends a new altitude and location, then the case keeps the latest and the timeline each update', async () => {
+    const order = await paidOrder(server, client, placing, { travelCompanyIds: [listed.companyId] });
+    const { caseRef } = (await openCase(client, listed, order.orderRef)).body.data;
+    const update = { note: 'Descended to Lobuche; SpO2 71 %.', altitudeMeters: 4940, location: { placeName: 'Lobuche' } };
+    const answer = await updateCase(client, listed, caseRef, update);
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({ altitudeMeters: 4940, location: { placeName: 'Lobuche' } });
+    expect(answer.body.data.timeline[1]).toMatchObject({ kind: 'PARTNER_UPDATE', by: 'PARTNER', note: update.note, changes: { altitudeMeters: 4940, location: { placeName: 'Lobuche' } } });
+  });
+
+  it('when the case is no longer open, or the body is empty, then it is a 400', async () => {
+    const order = await paidOrder(server, client, placing);
+    const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
+    expect((await updateCase(client, placing, caseRef, {})).status).toBe(400);
+    await withdrawCase(client, placing, caseRef);
+    const late = await updateCase(client, placing, caseRef, { note: 'still here' });
+    expect(late.status).toBe(400);
+    expect(late.body.message).toContain('WITHDRAWN');
+  });
+
+  it('when a stranger sends an update, then it is a 404 and the case is unchanged', async () => {
+    const order = await paidOrder(server, client, placing);
+    const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
+    expect((await updateCase(client, stranger, caseRef, { altitudeMeters: 10 })).status).toBe(404);
+    expect((await readCase(client, placing, caseRef)).body.data.altitudeMeters).toBe(2900);
+  });
+});
+
+describe('what one case holds', () => {
+  it('when a case has taken its 200 updates, then the next is a 400 telling the caller to call the desk', async () => {
+    const order = await paidOrder(server, client, placing);
+    const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
+    const em = server.orm.em.fork();
+    const assistanceCase = await em.findOneOrFail(AssistanceCase, { caseRef });
+    for (let i = 0; i < 199; i++) em.create(AssistanceCaseEntry, { assistanceCase, at: new Date(), kind: 'PARTNER_UPDATE', by: 'PARTNER', actor: 'test', status: 'RECEIVED', note: `update ${i}`, changes: {} });
+    await em.flush();
+    expect((await updateCase(client, placing, caseRef, { note: 'the 200th' })).status).toBe(200);
+    const refused = await updateCase(client, placing, caseRef, { note: 'the 201st' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain('call the assistance desk');
+  });
+
+  it('when a case holds 50 documents, then one more is a 400 with a field error and stays a draft', async () => {
+    const order = await paidOrder(server, client, placing);
+    const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
+    const em = server.orm.em.fork();
+    const assistanceCase = await em.findOneOrFail(AssistanceCase, { caseRef });
+    for (let i = 0; i < 50; i++) {
+      const document = em.create(Document, { company: placing.companyId, documentType: DocumentType.MedicalReport, fileName: `note-${i}.pdf`, fileSize: 10, contentType: 'application/pdf', storageKey: `test/${caseRef}/${i}`, sha256: '0'.repeat(64), attachedAt: new Date() });
+      em.create(AssistanceCaseDocument, { assistanceCase, document });
+    }
+    await em.flush();
+    const report = await uploadedDocumentId(client, placing.token, 'MEDICAL_REPORT', FILES.jpeg);
+    const refused = await updateCase(client, placing, caseRef, { documentIds: [report] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details.fieldErrors.documentIds).toContain('at most 50');
+    expect((await server.orm.em.fork().findOneOrFail(Document, report)).attachedAt).toBeFalsy();
+  });
+});
+
+describe('POST /assistance-cases/{caseRef}/withdrawal', () => {
+  it('when a RECEIVED case is withdrawn, then it is WITHDRAWN with the reason, one assistance_case.updated is recorded, and the traveller may get a new case', async () => {
+    const order = await paidOrder(server, client, placing);
+    const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
+    const answer = await withdrawCase(client, placing, caseRef, 'False alarm');
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({ status: 'WITHDRAWN', withdrawalReason: 'False alarm' });
+    const events = await server.orm.em.fork().find(WebhookEvent, { type: 'assistance_case.updated', payload: { data: { caseRef } } });
+    expect(events.map((event) => event.payload)).toEqual([expect.objectContaining({ data: expect.objectContaining({ status: 'WITHDRAWN', previousStatus: 'RECEIVED', note: 'False alarm' }) })]);
+    expect((await openCase(client, placing, order.orderRef)).status).toBe(201);
+  });
+
+  it('when the case is already withdrawn, then a second withdrawal is a 400 naming its status', async () => {
+    const order = await paidOrder(server, client, placing);
+    const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
+    await withdrawCase(client, placing, caseRef);
+    const again = await withdrawCase(client, placing, caseRef);
+    expect(again.status).toBe(400);
+    expect(again.body.message).toContain('is WITHDRAWN');
+  });
+});
+
+describe('the assistance line on the verify page and the certificate', () => {
+  it('when a policy has an open case, then its public verify page shows how to get help and never mentions the case', async () => {
+    const order = await paidOrder(server, client, placing);
+    const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
+    const { policyNumber } = (await client.op('getOrder', 'GET', `/api/external/v1/orders/${order.orderRef}`, undefined, { token: placing.token })).body.data;
+    const page = await client.op<string>('verifyPolicy', 'GET', `/verify/${policyNumber}`, undefined, { direct: true });
+    expect(page.body).toContain('Open a case through your agency or call');
+    expect(page.body).toContain('+977 1 4000 000');
+    expect(page.body).not.toContain(caseRef);
+    expect(page.body).not.toMatch(/AST-|ALTITUDE_SICKNESS|Pemba/);
+    const unknown = await client.op<string>('verifyPolicy', 'GET', '/verify/POL-2030-999999', undefined, { direct: true });
+    expect(unknown.body).toContain('Open a case through your agency or call');
+  });
+
+  it('prints "open a case through your agency or call" beside the assistance phone on the certificate', async () => {
+    const order = await paidOrder(server, client, placing);
+    const response = await fetch(`${server.url}/api/external/v1/orders/${order.orderRef}/certificate`, { headers: { authorization: `Bearer ${placing.token}` } });
+    expect(response.status).toBe(200);
+    const pdf = Buffer.from(await response.arrayBuffer());
+    await expectContract('getOrderCertificate', 200, pdf.toString('latin1'));
+    expect((await readPdf(pdf)).text).toContain('Open a case through your agency or call before any helicopter evacuation');
+  });
+});
