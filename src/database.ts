@@ -3,6 +3,7 @@ import type { OrmLogSink } from './kernel/db/orm-log';
 import { RateLimitBucket } from './kernel/rate-limits/rate-limit-bucket';
 import { AUTH_ENTITIES } from './modules/auth/entities';
 import { CATALOGUE_ENTITIES } from './modules/catalogue/entities';
+import { COMMISSION_ENTITIES } from './modules/commissions/entities';
 import { DOCUMENT_ENTITIES } from './modules/documents/entities';
 import { ORDER_ENTITIES } from './modules/orders/entities';
 import { PARTNER_ENTITIES } from './modules/partners/entities';
@@ -23,6 +24,7 @@ export const entities = [
   ...PROMO_ENTITIES,
   RateLimitBucket,
   ...WEBHOOK_ENTITIES,
+  ...COMMISSION_ENTITIES,
 ];
 
 /** The service's ORM: the kernel's, over every module's entities. */

@@ -21,6 +21,7 @@ import { Migration20261125222100_OrderCancellations } from './Migration202611252
 import { Migration20261125223000_PaymentWatch } from './Migration20261125223000_PaymentWatch';
 import { Migration20261125224000_OrderAmendments } from './Migration20261125224000_OrderAmendments';
 import { Migration20261126010000_OrderBookCounts } from './Migration20261126010000_OrderBookCounts';
+import { Migration20261203150000_CommissionLedger } from './Migration20261203150000_CommissionLedger';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -46,4 +47,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125223000_PaymentWatch', class: Migration20261125223000_PaymentWatch },
   { name: 'Migration20261125224000_OrderAmendments', class: Migration20261125224000_OrderAmendments },
   { name: 'Migration20261126010000_OrderBookCounts', class: Migration20261126010000_OrderBookCounts },
+  { name: 'Migration20261203150000_CommissionLedger', class: Migration20261203150000_CommissionLedger },
 ];
