@@ -54,7 +54,7 @@ describe('the commission ledger', () => {
     ]);
     const paid = await server.orm.em.fork().findOneOrFail(Order, order.orderId);
     expect(entries[0]).toMatchObject({ paymentRef, policyNumber: paid.policyNumber, share: 4500_00, base: 4500_00, percent: '10.00', capPercent: '35.00', capped: false });
-    expect(entries[0]!.period).toBe(new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kathmandu', year: 'numeric', month: '2-digit' }).format(paid.paidAt!));
+    expect(entries[0]!.period).toBe(new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kathmandu', year: 'numeric', month: '2-digit' }).format(paid.paidAt));
   });
 
   it('writes the EARNED lines of a cash order in the transaction the operator records the cash', async () => {
