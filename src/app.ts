@@ -11,6 +11,7 @@ import type { ResponseCheckConfig } from './kernel/http/response-check';
 import { authenticate, authHandlers, type TokenCheckCache } from './modules/auth';
 import { cataloguePolicies, referenceHandlers } from './modules/catalogue';
 import { certificateHandlers, certificatePolicies } from './modules/certificates';
+import { commissionHandlers, commissionPolicies } from './modules/commissions';
 import { documentHandlers, documentPolicies } from './modules/documents';
 import { orderHandlers, orderPolicies } from './modules/orders';
 import { paymentHandlers, paymentPolicies } from './modules/payments';
@@ -32,6 +33,7 @@ export const operationHandlers = {
   ...promoHandlers,
   ...certificateHandlers,
   ...webhookHandlers,
+  ...commissionHandlers,
 } satisfies ContractHandlers;
 
 /** What the kernel does around each operation (rate limits, outcome metrics, malformed-request answers), as each module declares it. */
@@ -44,6 +46,7 @@ export const operationPolicies = {
   ...promoPolicies,
   ...certificatePolicies,
   ...webhookPolicies,
+  ...commissionPolicies,
 } satisfies OperationPolicies;
 
 export interface AppDeps {
