@@ -2189,7 +2189,7 @@ export interface components {
             /**
              * @description Your own commission lines for this order (EARNED when it was paid, REVERSED for each refund
              *     that succeeded), oldest first; empty when you earn nothing on it. Another earner's lines are
-             *     never shown. In the order detail (`GET /orders/{orderIdentifier}`) only. Added in 2.7.0.
+             *     never shown. In the order detail (`GET` and `PATCH /orders/{orderIdentifier}`) only. Added in 2.7.0.
              */
             commissionLines?: components["schemas"]["CommissionLine"][];
             /**

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerCatalogueCommands } from './catalogue-commands';
+import { registerCommissionCommands } from './commission-commands';
 import { registerCompanyCommands } from './company-commands';
 import { registerDatabaseCommands } from './database-commands';
 import { registerDemoCommand } from './demo-command';
@@ -32,6 +33,8 @@ registerPaymentCommands(program);
 registerPromoCommands(program);
 registerRefundCommands(program);
 registerWebhookCommands(program);
+// After company and promo: it adds set-commission to their `company` and `agent` commands.
+registerCommissionCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);

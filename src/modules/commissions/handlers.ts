@@ -3,10 +3,10 @@ import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import { pageRequest, springPage } from '../../kernel/http/pagination';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
 import { commissionStatement } from './commission-statement';
-import { statementCsv, statementLines } from './statement-export';
+import { statementCsv } from './statement-export';
+import { printableStatement } from './printable-statement';
 import { commissionLineWire, periodSummaryWire } from './statement-wire';
-import { periodsOf, periodTotals } from './statement-totals';
-import { Company } from '../partners/entities/company';
+import { periodsOf } from './statement-totals';
 
 /** The statement is one request, asked for as CSV or PDF through `Accept` (as the order book's export). */
 const accepts = (accept: string | undefined, type: RegExp) => accept !== undefined && type.test(accept);
@@ -29,16 +29,11 @@ export const commissionHandlers = {
       return { status: 200, contentType: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': disposition }, stream: statementCsv(scope.em, companyId, params.period) };
     }
     if (accepts(headers.accept, PDF)) {
-      const company = await scope.em.findOneOrFail(Company, companyId);
-      const totals = await periodTotals(scope.em, companyId, params.period);
-      // PDFKit loads with the first PDF asked for, not with every start.
-      const { renderStatementPdf } = await import('./statement-pdf.js');
-      const heading = { ...totals, issuer, companyName: company.name, currency: config.currency };
       return {
         status: 200,
         contentType: 'application/pdf',
         headers: { 'Content-Disposition': `attachment; filename="commission-${params.period}.pdf"` },
-        stream: renderStatementPdf(heading, statementLines(scope.em, companyId, params.period), scope.services.certificateFonts),
+        stream: await printableStatement(scope.em, companyId, params.period, { issuer, currency: config.currency, fonts: scope.services.certificateFonts }),
       };
     }
     const page = pageRequest(query.page, query.size);

@@ -70,8 +70,11 @@ export const orderHandlers = {
 
   /** Only `departureDate` can change (DESIGN "Date changes"); the schema refuses any other field. */
   async updateOrder({ params, body }, scope) {
-    const { order, changed } = await changeDeparture(scope.em, callerOf(scope), params.orderIdentifier, body.departureDate);
-    return { status: 200, body: successBody(orderWire(order), changed ? 'Departure date changed' : 'Departure date unchanged: it is the order\'s current date') };
+    const caller = callerOf(scope);
+    const { order, changed } = await changeDeparture(scope.em, caller, params.orderIdentifier, body.departureDate);
+    // The detail as GET gives it: the caller's commission lines included.
+    const commissionLines = (await commissionLinesOfOrder(scope.em, caller.companyId, order)).map(commissionLineWire);
+    return { status: 200, body: successBody({ ...orderWire(order), commissionLines }, changed ? 'Departure date changed' : 'Departure date unchanged: it is the order\'s current date') };
   },
 
   async listOrders({ query, headers }, scope) {
