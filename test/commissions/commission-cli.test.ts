@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CommissionEntry } from '../../src/modules/commissions/entities/commission-entry';
+import { Company } from '../../src/modules/partners/entities/company';
 import { periodOf } from '../../src/modules/commissions/rules/commission-period';
 import { setCompanyCommission } from '../../src/modules/partners/commission-percents';
 import { buildServer } from '../support/built-server';
@@ -64,7 +65,6 @@ describe('ops company set-commission', () => {
       expect(result.stderr).toContain('a commission percent is a number from 0 to 100');
     }
     expect((await ops('company', 'set-commission', 'not-a-company', '5')).stderr).toContain('no company not-a-company');
-    const { Company } = await import('../../src/modules/partners/entities/company');
     expect((await server.orm.em.fork().findOneOrFail(Company, partner.companyId)).commissionPercent).toBe('10.00');
   });
 });
