@@ -7,3 +7,5 @@ export { statementsOfPeriod, type CompanyStatement } from './period-statements';
 export { statementCsv } from './statement-export';
 export { printableStatement, type PrintSettings } from './printable-statement';
 export { isPeriod } from './rules/commission-period';
+export { startCommissionCloseJob, type CommissionCloseJob } from './period-close-job';
+export { announceClosedPeriods } from './period-closing';

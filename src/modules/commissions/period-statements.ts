@@ -21,7 +21,7 @@ interface Row {
  * operator's month-end list and the companies `commission.period_closed` goes to.
  */
 export async function statementsOfPeriod(em: EntityManager, period: CommissionPeriod, companyId?: string, now = new Date()): Promise<CompanyStatement[]> {
-  const rows = await em.getConnection().execute<Row[]>(
+  const rows = await em.execute<Row[]>(
     `select e.company_id, c.name as company_name,
        coalesce(sum(e.amount) filter (where e.kind = 'EARNED'), 0)::text as earned,
        coalesce(sum(e.amount) filter (where e.kind = 'REVERSED'), 0)::text as reversed, count(*)::text as line_count

@@ -3,10 +3,15 @@ import { EnvReader, type Env } from '../../kernel/settings/env-reader';
 export interface CommissionConfig {
   /** The most the earners of one order take together, in percent of its base (COMMISSION_CAP_PERCENT, default 35). */
   capPercent: number;
+  /** How often a server offers to close ended months (COMMISSION_CLOSE_INTERVAL_SECONDS, default 600; 0 never). */
+  closeIntervalSeconds: number;
 }
 
 export function commissionConfig(read: EnvReader): CommissionConfig {
-  return { capPercent: read.integer('COMMISSION_CAP_PERCENT', 35, 0, 100) };
+  return {
+    capPercent: read.integer('COMMISSION_CAP_PERCENT', 35, 0, 100),
+    closeIntervalSeconds: read.integer('COMMISSION_CLOSE_INTERVAL_SECONDS', 600, 0, 86_400),
+  };
 }
 
 let cap: number | undefined;

@@ -72,6 +72,6 @@ export function statementLine(row: StatementLineRow): StatementLine {
 const knexPlaceholders = (sql: string) => sql.replace(/\$\d+/g, '?');
 
 export async function statementLinesPage(em: EntityManager, companyId: string, period: string, limit: number, offset: number): Promise<StatementLine[]> {
-  const rows = await em.getConnection().execute<StatementLineRow[]>(`${knexPlaceholders(STATEMENT_LINES_SQL)} limit ? offset ?`, [companyId, period, limit, offset]);
+  const rows = await em.execute<StatementLineRow[]>(`${knexPlaceholders(STATEMENT_LINES_SQL)} limit ? offset ?`, [companyId, period, limit, offset]);
   return rows.map(statementLine);
 }

@@ -31,12 +31,12 @@ const totalsOf = (row: TotalsRow, now: Date): PeriodTotals => {
 
 /** Every period in which the company has lines, newest first, with its totals. */
 export async function periodsOf(em: EntityManager, companyId: string, now = new Date()): Promise<PeriodTotals[]> {
-  const rows = await em.getConnection().execute<TotalsRow[]>(`${TOTALS_SQL} group by period order by period desc`, [companyId]);
+  const rows = await em.execute<TotalsRow[]>(`${TOTALS_SQL} group by period order by period desc`, [companyId]);
   return rows.map((row) => totalsOf(row, now));
 }
 
 /** One period's totals; a period without lines adds up to zeros. */
 export async function periodTotals(em: EntityManager, companyId: string, period: CommissionPeriod, now = new Date()): Promise<PeriodTotals> {
-  const [row] = await em.getConnection().execute<TotalsRow[]>(`${TOTALS_SQL} and period = ? group by period`, [companyId, period]);
+  const [row] = await em.execute<TotalsRow[]>(`${TOTALS_SQL} and period = ? group by period`, [companyId, period]);
   return totalsOf(row ?? { period, earned: '0', reversed: '0', line_count: '0' }, now);
 }

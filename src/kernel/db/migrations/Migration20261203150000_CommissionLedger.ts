@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * in the transaction of the payment or refund that causes it. Append-only: a trigger refuses every
  * UPDATE and DELETE, so a closed month's statement cannot change even by a stray SQL statement.
  * A sales agent gains its own commissionPercent (default 0: agents earn only once an operator
- * sets it).
+ * sets it). Each company's closed months are noted once, with the event that tells it.
  */
 export class Migration20261203150000_CommissionLedger extends Migration {
 
@@ -46,10 +46,13 @@ begin
   raise exception 'commission entries are never changed or deleted: record a REVERSED entry instead' using errcode = 'restrict_violation';
 end $$;`);
     this.addSql(`create trigger "commission_entry_append_only" before update or delete on "commission_entry" for each row execute function "commission_entry_append_only"();`);
+    // Which company heard that which month closed: the primary key makes commission.period_closed once per company and month, whichever process closes it.
+    this.addSql(`create table "commission_period_close" ("company_id" uuid not null references "company" ("id"), "period" char(7) not null, "closed_at" timestamptz not null, primary key ("company_id", "period"));`);
     this.addSql(`create trigger "commission_entry_no_truncate" before truncate on "commission_entry" for each statement execute function "commission_entry_append_only"();`);
   }
 
   override async down(): Promise<void> {
+    this.addSql(`drop table if exists "commission_period_close";`);
     this.addSql(`drop table if exists "commission_entry";`);
     this.addSql(`drop function if exists "commission_entry_append_only"();`);
     this.addSql(`alter table "sales_agent" drop column if exists "commission_percent";`);
