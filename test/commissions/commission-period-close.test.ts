@@ -10,12 +10,17 @@ const { server, client } = useTestServer();
 let seller: TestPartner;
 let idle: TestPartner;
 
+async function paidOrderOf(partner: TestPartner) {
+  const order = await placeOrder(server, client, partner);
+  const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
+  const callback = await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
+  if (callback.status !== 200) throw new Error(`payment failed: ${JSON.stringify(callback.body)}`);
+}
+
 beforeAll(async () => {
   seller = await newPartner(server, client, { name: 'Dolpo Close Treks', commissionPercent: '10.00' });
   idle = await newPartner(server, client, { name: 'Idle Close Treks', commissionPercent: '10.00' });
-  const order = await placeOrder(server, client, seller);
-  const started = (await pay(client, seller, order.orderRef, { gateway: 'card_gateway' })).body.data;
-  expect((await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!)).status).toBe(200);
+  await paidOrderOf(seller);
 });
 
 const closedEvents = (companyId: string) => server.orm.em.fork().find(WebhookEvent, { companyId, type: 'commission.period_closed' });
@@ -43,9 +48,7 @@ describe('commission.period_closed', () => {
 
   it('is announced once when two runs race', async () => {
     const partner = await newPartner(server, client, { commissionPercent: '10.00' });
-    const order = await placeOrder(server, client, partner);
-    const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
-    expect((await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!)).status).toBe(200);
+    await paidOrderOf(partner);
     const afterMonthEnd = new Date(Date.now() + 35 * 86_400_000);
     await Promise.allSettled([announceClosedPeriods(server.orm.em.fork(), 'NPR', afterMonthEnd), announceClosedPeriods(server.orm.em.fork(), 'NPR', afterMonthEnd)]);
     expect(await closedEvents(partner.companyId)).toHaveLength(1);
