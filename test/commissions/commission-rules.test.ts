@@ -3,6 +3,8 @@ import { earnersOf, type OrderEarnerFacts } from '../../src/modules/commissions/
 import { earnedLines } from '../../src/modules/commissions/rules/commission-amounts';
 import { reversedAmount } from '../../src/modules/commissions/rules/commission-reversal';
 import { periodOf, periodStatus, isPeriod, previousPeriod } from '../../src/modules/commissions/rules/commission-period';
+import { statementPageCount } from '../../src/modules/commissions/rules/statement-pages';
+import { statementCsvRow } from '../../src/modules/commissions/rules/statement-csv';
 
 const CAP = 3_500;
 const seller = { id: 'seller', percentBp: 1_000 };
@@ -152,5 +154,19 @@ describe('commission rules', () => {
       expect([isPeriod('2026-11'), isPeriod('2026-13'), isPeriod('2026-1'), isPeriod('2026-00')]).toEqual([true, false, false, false]);
       expect([previousPeriod('2026-01'), previousPeriod('2026-11')]).toEqual(['2025-12', '2026-10']);
     });
+  });
+});
+
+describe('the printed and exported statement', () => {
+  it('knows its page count before the first line: 44 lines on the first page, 58 on each other', () => {
+    expect([0, 44, 45, 102, 103, 50_000].map(statementPageCount)).toEqual([1, 1, 2, 2, 3, 863]);
+  });
+
+  it('writes a CSV row with negative amounts as numbers and text that a spreadsheet would run neutralised', () => {
+    const row = statementCsvRow({
+      lineId: 'l1', kind: 'REVERSED', role: 'SELLER', orderRef: '=HYPERLINK("x")', policyNumber: null, paymentRef: 'P,1', refundRef: 'RFD-2030-000031',
+      agentId: null, base: 450_000, percent: '10.00', capped: false, amount: -40_500, currency: 'NPR', occurredAt: new Date('2030-09-28T10:02:11Z'), period: '2030-09',
+    });
+    expect(row).toBe('l1,2030-09-28T10:02:11.000Z,REVERSED,SELLER,"\'=HYPERLINK(""x"")",,"P,1",RFD-2030-000031,,4500.00,10.00,false,-405.00,NPR\r\n');
   });
 });
