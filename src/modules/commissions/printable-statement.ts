@@ -2,8 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Company } from '../partners/entities/company';
 import type { CommissionPeriod } from './rules/commission-period';
 import type { StatementFonts } from './statement-fonts';
-import { statementLines } from './statement-export';
-import { periodTotals } from './statement-totals';
+import { openStatement } from './statement-export';
 
 export interface PrintSettings {
   /** The insurer's name, printed at the head of every statement. */
@@ -15,8 +14,8 @@ export interface PrintSettings {
 /** A company's statement of a period as a PDF stream: for the partner's `Accept: application/pdf` and the operator's `--pdf`. */
 export async function printableStatement(em: EntityManager, companyId: string, period: CommissionPeriod, settings: PrintSettings): Promise<PDFKit.PDFDocument> {
   const company = await em.findOneOrFail(Company, companyId);
-  const totals = await periodTotals(em, companyId, period);
-  // PDFKit loads with the first statement printed, not with every start.
+  // PDFKit loads with the first statement printed, not with every start; before the snapshot, which holds a connection until read.
   const { renderStatementPdf } = await import('./statement-pdf.js');
-  return renderStatementPdf({ ...totals, issuer: settings.issuer, companyName: company.name, currency: settings.currency }, statementLines(em, companyId, period), settings.fonts);
+  const { totals, batches } = await openStatement(em, companyId, period);
+  return renderStatementPdf({ ...totals, issuer: settings.issuer, companyName: company.name, currency: settings.currency }, batches, settings.fonts);
 }

@@ -82,6 +82,8 @@ export function renderStatementPdf(heading: StatementHeading, batches: AsyncIter
         row += 1;
       }
       await new Promise((resolve) => setImmediate(resolve));
+      // The reader went away: leaving the loop ends the cursor and frees its connection.
+      if (doc.destroyed) return;
     }
     if (heading.lineCount === 0) doc.font('latin-regular').fontSize(9).fillColor(MUTED).text('No commission lines in this period.', MARGIN, y + 4, { lineBreak: false });
     doc.end();

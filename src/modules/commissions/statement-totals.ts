@@ -11,7 +11,7 @@ export interface PeriodTotals {
   lineCount: number;
 }
 
-interface TotalsRow {
+export interface TotalsRow {
   period: string;
   earned: string;
   reversed: string;
@@ -23,7 +23,12 @@ const TOTALS_SQL = `select period, coalesce(sum(amount) filter (where kind = 'EA
   coalesce(sum(amount) filter (where kind = 'REVERSED'), 0)::text as reversed, count(*)::text as line_count
   from commission_entry where company_id = ?`;
 
-const totalsOf = (row: TotalsRow, now: Date): PeriodTotals => {
+/** One period's totals for the native client (`$1` company, `$2` period): read in the same snapshot as the lines. */
+export const PERIOD_TOTALS_SQL = `${TOTALS_SQL.replace('?', '$1')} and period = $2 group by period`;
+
+export const noLines = (period: CommissionPeriod): TotalsRow => ({ period, earned: '0', reversed: '0', line_count: '0' });
+
+export const totalsOf = (row: TotalsRow, now: Date): PeriodTotals => {
   const earned = minorFromDecimalString(row.earned);
   const reversed = minorFromDecimalString(row.reversed);
   return { period: row.period, status: periodStatus(row.period, now), earned, reversed, net: earned + reversed, lineCount: Number(row.line_count) };
@@ -38,5 +43,5 @@ export async function periodsOf(em: EntityManager, companyId: string, now = new 
 /** One period's totals; a period without lines adds up to zeros. */
 export async function periodTotals(em: EntityManager, companyId: string, period: CommissionPeriod, now = new Date()): Promise<PeriodTotals> {
   const [row] = await em.execute<TotalsRow[]>(`${TOTALS_SQL} and period = ? group by period`, [companyId, period]);
-  return totalsOf(row ?? { period, earned: '0', reversed: '0', line_count: '0' }, now);
+  return totalsOf(row ?? noLines(period), now);
 }

@@ -36,7 +36,8 @@ export class Migration20261203150000_CommissionLedger extends Migration {
   check (("role" = 'AGENT') = ("agent_id" is not null))
 );`);
     // A statement reads one company's month in order; an order's detail reads its lines.
-    this.addSql(`create index "commission_entry_statement_index" on "commission_entry" ("company_id", "period", "occurred_at", "id");`);
+    // Kind and amount ride along, so a month's totals are summed from the index alone.
+    this.addSql(`create index "commission_entry_statement_index" on "commission_entry" ("company_id", "period", "occurred_at", "id") include ("kind", "amount");`);
     this.addSql(`create index "commission_entry_order_index" on "commission_entry" ("order_id");`);
     // A payment earns once per earner, a refund reverses once per earner: a replayed event writes nothing twice.
     this.addSql(`create unique index "commission_entry_earned_once" on "commission_entry" ("payment_ref", "order_id", "role", "company_id") where "kind" = 'EARNED';`);
