@@ -1,5 +1,5 @@
-// Dredd hooks for the commission statements (issue 38), loaded after hooks.cjs (files load in name
-// order; it sets the token and skips what it has no scenario for): the JSON statement of a month of the first sandbox
+// Dredd hooks for the commission statements (issue 38), loaded after hooks.cjs (file names in order), which sets the
+// token and skips what it has no scenario for): the JSON statement of a month of the first sandbox
 // partner, and a period that is not a month (400). The CSV and PDF forms are checked by
 // test/commissions/commission-statements.test.ts.
 const hooks = require('hooks');
