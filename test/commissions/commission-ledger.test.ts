@@ -79,6 +79,18 @@ describe('the commission ledger', () => {
     ]);
   });
 
+  it('scales the earners down pro rata when together they would take more than the cap: 20 % + 20 % of 4,500.00 become 17.5 % each', async () => {
+    const greedy = await newPartner(server, client, { commissionPercent: '20.00' });
+    const greedyAgency = await newPartner(server, client, { type: CompanyType.TravelAgency, commissionPercent: '20.00' });
+    const order = await placeOrder(server, client, greedy, { travelCompanyIds: [greedyAgency.companyId] });
+    const started = (await pay(client, greedy, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    expect((await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!)).status).toBe(200);
+    const entries = await entriesOf(order.orderId);
+    expect(entries.map((entry) => [entry.role, entry.percent, entry.capped, entry.amount])).toEqual([
+      ['SELLER', '20.00', true, 787_50], ['LISTED_AGENCY', '20.00', true, 787_50],
+    ]);
+  });
+
   it('takes everything back when the whole share is refunded (a cancellation in the free look)', async () => {
     const order = await placeOrder(server, client, seller, { travelCompanyIds: [listed.companyId] });
     await paidBy(order.orderRef);
