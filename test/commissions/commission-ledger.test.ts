@@ -5,6 +5,7 @@ import { Order } from '../../src/modules/orders/entities/order';
 import { Refund } from '../../src/modules/payments/entities/refund';
 import { CommissionEntry } from '../../src/modules/commissions/entities/commission-entry';
 import { confirmRefund } from '../../src/modules/payments/refund-operations';
+import { recordOperatorRefund } from '../../src/modules/payments/refund-record';
 import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
 import { lockAttemptForSettlement } from '../../src/modules/payments/settlement';
 import { recordProviderReversal } from '../../src/modules/payments/provider-reversal';
@@ -155,6 +156,14 @@ describe('the commission ledger', () => {
     expect(reversed.map((entry) => entry.amount)).toEqual([-450_00, -225_00]);
     expect(reversed[0]!.period > earned[0]!.period).toBe(true);
     expect(reversed[0]!.occurredAt.toISOString()).toBe(nextMonth.toISOString());
+  });
+
+  it('takes back the commission of a cancellation refund the operator records with ops payment refund', async () => {
+    const order = await placeOrder(server, client, seller);
+    const paymentRef = await paidBy(order.orderRef, 'wallet_gateway');
+    expect((await cancel(order.orderRef)).body.data.refund.status).toBe('MANUAL');
+    await recordOperatorRefund(server.orm.em.fork(), paymentRef, 'WALLET-RFD-3', 'operator-cli:test');
+    expect((await linesOf(order.orderId)).map(([kind, , , amount]) => [kind, amount])).toEqual([['EARNED', 450_00], ['REVERSED', -450_00]]);
   });
 
   it('is append-only: the database refuses to change or delete a line', async () => {
