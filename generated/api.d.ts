@@ -225,6 +225,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/v1/commission-statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your commission periods with their totals
+         * @description Every Nepal month in which your company has commission lines, newest first, each with its
+         *     totals and whether it is still `OPEN` or `CLOSED`. A month without lines is not listed. See
+         *     "Your commission" in the guide for how commission is earned and reversed.
+         */
+        get: operations["listCommissionStatements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/commission-statements/{period}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your commission statement of one month (JSON, CSV or PDF)
+         * @description Your statement of one Nepal month (`YYYY-MM`): the totals earned, reversed and net, whether
+         *     the month is still `OPEN` or `CLOSED`, and your lines, oldest first. Only your own lines: an
+         *     agency listed on an order never sees the seller's line, nor the seller the agency's. A month
+         *     without lines answers a statement of zeros (not a 404), so a month can be reconciled before
+         *     anything is sold in it.
+         *
+         *     The answer depends on `Accept`:
+         *
+         *     - `application/json` (the default): the totals and one page of lines (`page`, `size` as in
+         *       `GET /travellers`; sizes above 100 are clamped).
+         *     - `text/csv`: every line as one CSV file (RFC 4180, CRLF line ends, a header row), streamed
+         *       as it is read, named `commission-<period>.csv`. The columns, in this order: `lineId`,
+         *       `occurredAt`, `kind`, `role`, `orderRef`, `policyNumber`, `paymentRef`, `refundRef`,
+         *       `agentId`, `base`, `percent`, `capped`, `amount` (two decimals, a dot; negative for
+         *       `REVERSED`), `currency`. Text cells a spreadsheet would run as a formula get a leading `'`.
+         *     - `application/pdf`: a printable statement (A4): the insurer's and your company's names, the
+         *       period and its status, the totals and every line; each page headed and numbered
+         *       ("Page 2 of 40"). Named `commission-<period>.pdf`.
+         */
+        get: operations["getCommissionStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/external/v1/documents": {
         parameters: {
             query?: never;
@@ -1438,6 +1497,32 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "commission.period_closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * commission.period_closed
+         * @description A Nepal month ended: your commission statement of it is CLOSED, with the totals it will
+         *     keep (fetch its lines with `GET /commission-statements/{period}`). Sent once per month to
+         *     each company with a non-empty statement; a later refund lands in the month it happens.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookCommissionPeriodClosed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "order.amended": {
         parameters: {
             query?: never;
@@ -2137,6 +2222,180 @@ export interface components {
          * @enum {string}
          */
         CancellationRule: "UNPAID" | "FREE_LOOK" | "CANCELLATION_FEE" | "COVER_STARTED" | "ALREADY_CANCELLED";
+        /**
+         * @description One line of the commission ledger: what your company (or one of your agents) earned on an
+         *     order when it was paid (`EARNED`), or gave back when money went back to the customer
+         *     (`REVERSED`, negative). A line never changes once written. Added in 2.7.0.
+         */
+        CommissionLine: {
+            /**
+             * Format: uuid
+             * @description The sales agent of an `AGENT` line, otherwise `null`.
+             */
+            agentId: string | null;
+            /** @description What the line earns (positive) or gives back (negative), rounded down to the paisa. */
+            amount: number;
+            /**
+             * @description The premium part of the order's paid share: package and included devices after the promo
+             *     and direct discounts (added services and devices earn nothing).
+             */
+            base: number;
+            /**
+             * @description The order's earners together asked for more than the cap (35 % of the base), so every
+             *     share of the order was scaled down pro rata.
+             */
+            capped: boolean;
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /**
+             * @description `EARNED` when the order was paid; `REVERSED` when a refund of it succeeded or the payment provider reversed the payment.
+             * @enum {string}
+             */
+            kind: "EARNED" | "REVERSED";
+            /**
+             * Format: uuid
+             * @description The line's identifier.
+             */
+            lineId: string;
+            /**
+             * Format: date-time
+             * @description When the payment or the refund happened (UTC).
+             */
+            occurredAt: string;
+            /** @description The order. */
+            orderRef: string;
+            /** @description The payment whose share earned the line (a cash record for a CASH order). */
+            paymentRef: string;
+            /** @description The percent the line used, as it was when the order was paid. */
+            percent: number;
+            /** @description The Nepal month of `occurredAt`, the statement the line is on. */
+            period: string;
+            /** @description The order's policy number. */
+            policyNumber: string | null;
+            /** @description The refund that reversed it (`REVERSED` only), otherwise `null`. */
+            refundRef: string | null;
+            /**
+             * @description Why you earn on the order: `SELLER` (you placed it: your `commissionPercent` less the
+             *     order's `directDiscountPercent`), `LISTED_AGENCY` (you are a registered agency in its
+             *     `travelCompanies`), `CODE_OWNER` (your company promo code is applied and you did not place
+             *     it), `AGENT` (one of your sales agents' codes is applied; `agentId` names the agent).
+             * @enum {string}
+             */
+            role: "SELLER" | "LISTED_AGENCY" | "CODE_OWNER" | "AGENT";
+        };
+        /** @description One page of a statement's lines, oldest first, with its page metadata (as `GET /travellers`). */
+        CommissionLinePage: {
+            content: components["schemas"]["CommissionLine"][];
+            /** @description Whether this is the first page. */
+            first: boolean;
+            /** @description Whether this is the last page. */
+            last: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of lines in the statement.
+             */
+            totalElements: number;
+            /**
+             * Format: int64
+             * @description Number of pages.
+             */
+            totalPages: number;
+        };
+        /**
+         * @description A Nepal month ended and your commission statement of it is now CLOSED: it will never change. Sent once per month to each company with at least one line in it. Added in 2.7.0.
+         * @example {
+         *       "id": "evt_3c5e7a9b1d2f4a6c8e0b2d4f6a8c0e1b",
+         *       "type": "commission.period_closed",
+         *       "timestamp": "2030-09-30T18:16:02.114Z",
+         *       "data": {
+         *         "period": "2030-09",
+         *         "status": "CLOSED",
+         *         "currency": "NPR",
+         *         "earned": 4050,
+         *         "reversed": -405,
+         *         "net": 3645,
+         *         "lineCount": 9
+         *       }
+         *     }
+         */
+        CommissionPeriodClosedEvent: {
+            data: components["schemas"]["CommissionPeriodSummary"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service closed the period (UTC), shortly after the month ended in Nepal.
+             */
+            timestamp: string;
+            /** @constant */
+            type: "commission.period_closed";
+        };
+        /** @description Every month with commission lines of yours, newest first. Added in 2.7.0. */
+        CommissionPeriodListResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["CommissionPeriodSummary"][];
+        };
+        /**
+         * @description `OPEN` while the month is not over in Nepal (Asia/Kathmandu, UTC+5:45): lines are still being
+         *     added. `CLOSED` once it is: the statement never changes again (a later refund lands in the month
+         *     it happens). Added in 2.7.0.
+         * @enum {string}
+         */
+        CommissionPeriodStatus: "OPEN" | "CLOSED";
+        /** @description One month of your commission, with its totals. Added in 2.7.0. */
+        CommissionPeriodSummary: {
+            /** @description The Nepal month, `YYYY-MM`. */
+            period: string;
+            status: components["schemas"]["CommissionPeriodStatus"];
+        } & components["schemas"]["CommissionTotals"];
+        /**
+         * @description Your commission statement of one Nepal month: the totals of all its lines and one page of
+         *     them. Only your own lines: another earner's line on the same order is never shown. Added in 2.7.0.
+         */
+        CommissionStatement: components["schemas"]["CommissionPeriodSummary"] & {
+            /**
+             * Format: uuid
+             * @description Your company.
+             */
+            companyId: string;
+            /** @description Your company's name. */
+            companyName: string;
+            /** @description The insurer's name, as the statement's PDF prints it. */
+            issuer: string;
+            lines: components["schemas"]["CommissionLinePage"];
+        };
+        /** @description A commission statement. Added in 2.7.0. */
+        CommissionStatementResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["CommissionStatement"];
+        };
+        /**
+         * @description What a statement adds up to, in NPR with at most two decimals: `earned` the sum of the EARNED
+         *     lines, `reversed` the sum of the REVERSED lines (zero or negative), `net = earned + reversed`.
+         */
+        CommissionTotals: {
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /** @description Commission earned on orders paid in the period. */
+            earned: number;
+            /**
+             * Format: int64
+             * @description How many lines the statement has.
+             */
+            lineCount: number;
+            /** @description `earned + reversed`: what the period owes you. */
+            net: number;
+            /** @description Commission given back for refunds that succeeded in the period (zero or negative). */
+            reversed: number;
+        };
         /** @description One line of cover with its insured amount. */
         CoverageLine: {
             /** @description Stable code of the cover line, for example `EMERGENCY_EVACUATION`. */
@@ -2517,6 +2776,12 @@ export interface components {
              * @description Sales company that earns the commission on this order, or `null`.
              */
             commissionCompanyId: string | null;
+            /**
+             * @description Your own commission lines for this order (EARNED when it was paid, REVERSED for each refund
+             *     that succeeded), oldest first; empty when you earn nothing on it. Another earner's lines are
+             *     never shown. In the order detail (`GET` and `PATCH /orders/{orderIdentifier}`) only. Added in 2.7.0.
+             */
+            commissionLines?: components["schemas"]["CommissionLine"][];
             /**
              * Format: date
              * @description Last day of cover, inclusive.
@@ -4289,7 +4554,7 @@ export interface components {
          * @example order.paid
          * @enum {string}
          */
-        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "order.cancelled" | "order.amended" | "refund.succeeded" | "refund.failed" | "assistance_case.opened" | "assistance_case.updated" | "webhook.test";
+        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "order.cancelled" | "order.amended" | "refund.succeeded" | "refund.failed" | "assistance_case.opened" | "assistance_case.updated" | "commission.period_closed" | "webhook.test";
         /**
          * @description What a partner needs to act on a payment or order event without a second call. For a group
          *     payment each order gets its own event: `amount` is that order's share, `paymentAmount` the
@@ -5047,6 +5312,95 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCommissionStatements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your periods, newest first. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommissionPeriodListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCommissionStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /**
+                 * @description `text/csv` for every line as CSV, `application/pdf` for the printable statement; otherwise JSON.
+                 * @example text/csv
+                 */
+                Accept?: string;
+            };
+            path: {
+                /**
+                 * @description The Nepal month, `YYYY-MM`.
+                 * @example 2030-09
+                 */
+                period: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /**
+                     * @description For CSV and PDF: `attachment; filename="commission-<period>.csv"` (or `.pdf`).
+                     * @example attachment; filename="commission-2030-09.csv"
+                     */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommissionStatementResponse"];
+                    "application/pdf": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description The period is not a month like `2030-09` (error shape 2 with `details.fieldErrors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7070,6 +7424,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AssistanceCaseUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookCommissionPeriodClosed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommissionPeriodClosedEvent"];
             };
         };
         responses: {

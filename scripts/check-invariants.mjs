@@ -22,6 +22,12 @@
 //  6. No orphaned attachment: every document marked attached belongs to a traveller slot of the
 //     same company (or, a MEDICAL_REPORT with no traveller, to an assistance case), every traveller slot names a document of the same company attached to it,
 //     and (with DATA_DIR) every stored document has its bytes on disk.
+//  9. Commission (DESIGN "Commission"): each EARNED line is its percent of its base, scaled pro
+//     rata when the order's earners asked for more than the cap, rounded down; the base is the
+//     premium part of the paid share (package and kept devices after the promo and direct
+//     discounts, in the premium's proportion of the order's total); per order the earners take at
+//     most the cap; and per order and earner the net of the lines is the rules applied to what was
+//     captured less what was refunded: floor(earned × (share − refunds succeeded) / share).
 //  8. The counters behind totalElements (order_status_count per company, status and payment
 //     status; traveller_count per company) equal a count of the rows.
 import fs from 'node:fs';
@@ -160,6 +166,59 @@ const CHECKS = [
          and (d.id is null or d.company_id <> t.company_id or d.traveller_id is distinct from t.id or d.attached_at is null)`,
   },
   {
+    // Amounts in paisa and percents in basis points, integer arithmetic as the rules do it.
+    name: 'commission EARNED line that is not its percent of its base (scaled to the cap when the earners asked for more), rounded down',
+    sql: `
+      select o.order_ref as ref, e.payment_ref, e.role, e.amount, e.base, e.percent, e.cap_percent, asked.bp as asked_bp
+        from commission_entry e
+        join insurance_order o on o.id = e.order_id
+        join (select order_id, payment_ref, sum(percent * 100) as bp from commission_entry where kind = 'EARNED' group by 1, 2) asked
+          on asked.order_id = e.order_id and asked.payment_ref = e.payment_ref
+       where e.kind = 'EARNED'
+         and e.amount * 100 <> case when asked.bp > e.cap_percent * 100
+               then div(e.base * 100 * e.percent * 100 * e.cap_percent * 100, 10000 * asked.bp)
+               else div(e.base * 100 * e.percent * 100, 10000) end
+          or (e.kind = 'EARNED' and e.capped <> (asked.bp > e.cap_percent * 100))`,
+  },
+  {
+    name: 'commission base that is not the premium part of the paid share',
+    sql: `
+      select o.order_ref as ref, e.payment_ref, e.base, e.share, o.total_amount, premium.amount as premium
+        from commission_entry e
+        join insurance_order o on o.id = e.order_id
+        cross join lateral (select greatest(0, o.package_price
+               + coalesce((select sum((d->>'priceForDuration')::numeric) / 100 from jsonb_array_elements(o.included_devices::jsonb) d), 0)
+               - o.company_promo_discount - o.agent_promo_discount - o.direct_discount_amount) as amount) premium
+       where e.kind = 'EARNED'
+         and e.base <> case when o.total_amount <= 0 or e.share <= 0 then 0
+                            when e.share >= o.total_amount then premium.amount
+                            else div(e.share * 100 * premium.amount * 100, o.total_amount * 100) / 100 end`,
+  },
+  {
+    name: 'order whose commission earners take more than the cap of its base',
+    sql: `
+      select o.order_ref as ref, e.payment_ref, sum(e.amount) as earned, max(e.base) as base, max(e.cap_percent) as cap_percent
+        from commission_entry e
+        join insurance_order o on o.id = e.order_id
+       where e.kind = 'EARNED'
+       group by o.id, e.payment_ref
+      having sum(e.amount) * 100 > div(max(e.base) * 100 * max(e.cap_percent) * 100, 10000)`,
+  },
+  {
+    // The ledger is written in the payment's and the refund's own transactions: under any race it must say what the money says.
+    name: 'order and earner whose net commission is not the rules applied to what was captured less what was refunded',
+    sql: `
+      select o.order_ref as ref, e.payment_ref, e.role, e.company_id, e.share, e.earned, e.net, coalesce(r.refunded, 0) as refunded
+        from (select order_id, payment_ref, role, company_id, max(share) as share,
+                     sum(amount) filter (where kind = 'EARNED') as earned, sum(amount) as net
+                from commission_entry group by 1, 2, 3, 4) e
+        join insurance_order o on o.id = e.order_id
+        join payment_attempt a on a.payment_ref = e.payment_ref
+        left join (select attempt_id, order_id, sum(amount) as refunded from refund where status = 'SUCCEEDED' group by 1, 2) r
+          on r.attempt_id = a.id and r.order_id = e.order_id
+       where e.net * 100 <> div(coalesce(e.earned, 0) * 100 * greatest(0, e.share * 100 - coalesce(r.refunded, 0) * 100), e.share * 100)`,
+  },
+  {
     // The order book's and the traveller list's totalElements read these counters, kept by triggers.
     name: 'order counter per (company, status, payment status) that differs from its orders',
     sql: `
@@ -211,6 +270,7 @@ export async function checkInvariants(databaseUrl, dataDir) {
       refundsSucceeded: "select count(*) from refund where status = 'SUCCEEDED'",
       promoSlots: 'select count(company_promo_code_id) + count(agent_promo_code_id) from insurance_order',
       documents: 'select count(*) from document',
+      commissionLines: 'select count(*) from commission_entry',
     })) {
       counts[name] = Number(Object.values((await client.query(sql)).rows[0])[0]);
     }

@@ -12,6 +12,7 @@ import { assistanceHandlers, assistancePolicies } from './modules/assistance';
 import { authenticate, authHandlers, type TokenCheckCache } from './modules/auth';
 import { cataloguePolicies, referenceHandlers } from './modules/catalogue';
 import { certificateHandlers, certificatePolicies } from './modules/certificates';
+import { commissionHandlers, commissionPolicies } from './modules/commissions';
 import { documentHandlers, documentPolicies } from './modules/documents';
 import { orderHandlers, orderPolicies } from './modules/orders';
 import { paymentHandlers, paymentPolicies } from './modules/payments';
@@ -34,6 +35,7 @@ export const operationHandlers = {
   ...certificateHandlers,
   ...webhookHandlers,
   ...assistanceHandlers,
+  ...commissionHandlers,
 } satisfies ContractHandlers;
 
 /** What the kernel does around each operation (rate limits, outcome metrics, malformed-request answers), as each module declares it. */
@@ -47,6 +49,7 @@ export const operationPolicies = {
   ...certificatePolicies,
   ...webhookPolicies,
   ...assistancePolicies,
+  ...commissionPolicies,
 } satisfies OperationPolicies;
 
 export interface AppDeps {

@@ -7,6 +7,7 @@ import { rateLimitsConfig, type RateLimitConfig } from './kernel/rate-limits/set
 import { ConfigError, EnvReader, type Env } from './kernel/settings/env-reader';
 import { isLocalHost } from './kernel/settings/host-name';
 import { certificateConfig, certificateProblems, type CertificateConfig } from './modules/certificates/settings';
+import { commissionConfig, type CommissionConfig } from './modules/commissions/settings';
 import { documentDraftsConfig, documentStoreConfig, type DocumentSettings } from './modules/documents/settings';
 import { gatewaySecretProblems, paymentModeProblems, paymentsConfig, providersConfig, type PaymentConfig } from './modules/payments/settings';
 import { webhooksConfig, type WebhookConfig } from './modules/webhooks/settings';
@@ -64,6 +65,7 @@ export interface Config extends DocumentSettings {
   metrics: MetricsConfig;
   certificate: CertificateConfig;
   webhooks: WebhookConfig;
+  commissions: CommissionConfig;
 }
 
 const NODE_ENVS = ['development', 'test', 'production'] as const;
@@ -144,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
   const documentStore = documentStoreConfig(read);
   const metrics = metricsConfig(read, isProduction);
   const webhooks = webhooksConfig(read, { paymentMode: payments.mode });
+  const commissions = commissionConfig(read);
 
   // Rules between settings, and settings production must not run with.
   if (core.host.trim() === '') read.problems.push('HOST must not be blank');
@@ -168,5 +171,6 @@ export function loadConfig(env: Env = process.env): Config {
     ...documentStore,
     metrics,
     webhooks,
+    commissions,
   };
 }

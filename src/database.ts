@@ -4,6 +4,7 @@ import { RateLimitBucket } from './kernel/rate-limits/rate-limit-bucket';
 import { ASSISTANCE_ENTITIES } from './modules/assistance/entities';
 import { AUTH_ENTITIES } from './modules/auth/entities';
 import { CATALOGUE_ENTITIES } from './modules/catalogue/entities';
+import { COMMISSION_ENTITIES } from './modules/commissions/entities';
 import { DOCUMENT_ENTITIES } from './modules/documents/entities';
 import { ORDER_ENTITIES } from './modules/orders/entities';
 import { PARTNER_ENTITIES } from './modules/partners/entities';
@@ -25,6 +26,7 @@ export const entities = [
   RateLimitBucket,
   ...WEBHOOK_ENTITIES,
   ...ASSISTANCE_ENTITIES,
+  ...COMMISSION_ENTITIES,
 ];
 
 /** The service's ORM: the kernel's, over every module's entities. */

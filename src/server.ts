@@ -34,6 +34,7 @@ import { startPaymentReconcileJob, watchedAttemptCounts, type PaymentReconcileJo
 import { cancellationPayments, startRefundJob, type RefundJob } from './modules/payments';
 import { RateLimiter } from './kernel/rate-limits/rate-limiter';
 import { startTokenPurgeJob, type TokenPurgeJob } from './modules/auth';
+import { startCommissionCloseJob, type CommissionCloseJob } from './modules/commissions';
 import { TokenCheckCache } from './modules/auth';
 import { startWebhookDispatch, type WebhookDispatch } from './modules/webhooks';
 import type { DocumentStorage } from './modules/documents';
@@ -233,6 +234,7 @@ interface Jobs {
   refunds: RefundJob;
   draftPurge: DraftPurgeJob;
   tokenPurge: TokenPurgeJob;
+  commissionClose: CommissionCloseJob;
   webhooks: WebhookDispatch;
 }
 
@@ -247,9 +249,10 @@ async function startJobs(queue: JobQueue, config: Config, logger: Logger, orm: O
     intervalSeconds: config.documentPurgeIntervalSeconds,
   });
   const tokenPurge = await startTokenPurgeJob(queue, newEm, logger, config.documentPurgeIntervalSeconds);
+  const commissionClose = await startCommissionCloseJob(queue, newEm, logger, { currency: config.currency, intervalSeconds: config.commissions.closeIntervalSeconds });
   const webhooks = await startWebhookDispatch(queue, newEm, config.webhooks, logger);
   await queue.every('idempotent-create-purge', 3600, () => purgeExpiredCreateKeys(newEm()));
-  return { reconcile, refunds, draftPurge, tokenPurge, webhooks };
+  return { reconcile, refunds, draftPurge, tokenPurge, commissionClose, webhooks };
 }
 
 /** The addresses a person starting the service wants; the JSON line carries them as fields too. */
@@ -285,6 +288,7 @@ async function stopServer(running: Stoppable, config: Config, logger: Logger): P
   await running.queue.stop();
   await jobs.draftPurge.stop();
   await jobs.tokenPurge.stop();
+  await jobs.commissionClose.stop();
   await jobs.reconcile.stop();
   await jobs.refunds.stop();
   await running.catalogueListener.close();

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerCaseCommands } from './case-commands';
 import { registerCatalogueCommands } from './catalogue-commands';
+import { registerCommissionCommands } from './commission-commands';
 import { registerCompanyCommands } from './company-commands';
 import { registerDatabaseCommands } from './database-commands';
 import { registerDemoCommand } from './demo-command';
@@ -34,6 +35,8 @@ registerPromoCommands(program);
 registerRefundCommands(program);
 registerWebhookCommands(program);
 registerCaseCommands(program);
+// After company and promo: it adds set-commission to their `company` and `agent` commands.
+registerCommissionCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);

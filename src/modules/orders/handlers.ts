@@ -14,6 +14,7 @@ import { springPage } from '../../kernel/http/pagination';
 import { kathmanduToday } from '../../kernel/business-date';
 import { exportOrderBook, listOrderBook } from './order-book';
 import { ORDER_BOOK_CSV_COLUMNS, orderBookCells, orderSummaryWire } from './order-book-wire';
+import { commissionLineWire, commissionLinesOfOrder } from '../commissions';
 
 /** The CSV export is the same request asked for as `text/csv` (DESIGN "The order book"). */
 const wantsCsv = (accept: string | undefined) => accept !== undefined && /(^|,)\s*text\/csv\s*(;|,|$)/i.test(accept);
@@ -36,8 +37,10 @@ export const orderHandlers = {
   },
 
   async getOrder({ params }, scope) {
-    const { order } = await resolveOrder(scope.em, callerOf(scope), params.orderIdentifier, { intent: 'READ' });
-    return { status: 200, body: successBody(orderWire(order, undefined, await cancellationOf(scope.em, order))) };
+    const caller = callerOf(scope);
+    const { order } = await resolveOrder(scope.em, caller, params.orderIdentifier, { intent: 'READ' });
+    const commissionLines = (await commissionLinesOfOrder(scope.em, caller.companyId, order)).map(commissionLineWire);
+    return { status: 200, body: successBody({ ...orderWire(order, undefined, await cancellationOf(scope.em, order)), commissionLines }) };
   },
 
   async previewOrderCancellation({ params }, scope) {
@@ -71,8 +74,11 @@ export const orderHandlers = {
 
   /** Only `departureDate` can change (DESIGN "Date changes"); the schema refuses any other field. */
   async updateOrder({ params, body }, scope) {
-    const { order, changed } = await changeDeparture(scope.em, callerOf(scope), params.orderIdentifier, body.departureDate);
-    return { status: 200, body: successBody(orderWire(order), changed ? 'Departure date changed' : 'Departure date unchanged: it is the order\'s current date') };
+    const caller = callerOf(scope);
+    const { order, changed } = await changeDeparture(scope.em, caller, params.orderIdentifier, body.departureDate);
+    // The detail as GET gives it: the caller's commission lines included.
+    const commissionLines = (await commissionLinesOfOrder(scope.em, caller.companyId, order)).map(commissionLineWire);
+    return { status: 200, body: successBody({ ...orderWire(order), commissionLines }, changed ? 'Departure date changed' : 'Departure date unchanged: it is the order\'s current date') };
   },
 
   async listOrders({ query, headers }, scope) {

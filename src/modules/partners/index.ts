@@ -4,3 +4,4 @@ export * from './entities/company';
 export * from './entities/sales-agent';
 export * from './partner-access';
 export * from './seed';
+export * from './commission-percents';

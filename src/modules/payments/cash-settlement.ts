@@ -13,6 +13,7 @@ import { findOrder } from '../orders';
 import { closeOpenAttempts } from './settlement';
 import { issuePolicyNumbers } from '../certificates';
 import { recordPaymentEvents } from '../webhooks';
+import { recordCommissionEarned } from '../commissions';
 
 export interface CashPayment {
   order: Order;
@@ -65,6 +66,7 @@ export async function recordCashPayment(
     order.status = OrderStatus.Paid;
     order.paidAt = at;
     await issuePolicyNumbers(tx, [order], at);
+    await recordCommissionEarned(tx, { paymentRef: attempt.paymentRef, occurredAt: at, shares: [{ order, share: order.totalAmount }] });
     await recordPaymentEvents(tx, 'order.paid', attempt, { at, shares: [{ order, amount: order.totalAmount }] });
     recordAudit(tx, {
       actor,

@@ -4,6 +4,7 @@ import { OrderStatus, type Order } from '../orders/entities/order';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
 import { recordAudit, type CancellationReason } from '../orders';
 import { recordOrderCancelledEvent, recordRefundEvent } from '../webhooks';
+import { recordCommissionReversal } from '../commissions';
 import type { PaymentAttempt } from './entities/payment-attempt';
 import type { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import { Refund } from './entities/refund';
@@ -108,6 +109,7 @@ async function completeByProvider(tx: EntityManager, refund: Refund, gatewayRefe
   refund.note = [refund.note, 'the provider reports the payment refunded in full (payment watch)'].filter(Boolean).join('; ');
   const share = refund.attempt.orders.getItems().find((line) => line.order.id === refund.order.id);
   if (share && share.settlement === 'REFUND_PENDING') share.settlement = 'REFUNDED';
+  await recordCommissionReversal(tx, { order: refund.order, paymentRef: refund.attempt.paymentRef, refundRef: refund.refundRef, refundedAmount: refund.amount, occurredAt: now });
   recordAudit(tx, { actor: ACTOR, action: 'REFUND_SUCCEEDED', order: refund.order, at: now, details: refundAuditDetails(refund) });
   await recordRefundEvent(tx, 'refund.succeeded', refundEventFacts(refund), refund.order, now);
 }

@@ -4,6 +4,7 @@ import type { JobQueue } from '../../kernel/jobs/job-queue';
 import { startPeriodicJob, type PeriodicJob } from '../../kernel/jobs/periodic-job';
 import { recordAudit } from '../orders';
 import { recordRefundEvent } from '../webhooks';
+import { recordCommissionReversal } from '../commissions';
 import { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import { Refund } from './entities/refund';
 import { ProviderUnavailableError, type GatewayRefund } from './providers/gateway';
@@ -138,6 +139,7 @@ export async function completeRefund(tx: EntityManager, refund: Refund, how: { a
   if (how.note) refund.note = how.note;
   const share = await tx.findOne(PaymentAttemptOrder, { attempt: refund.attempt.id, order: refund.order.id });
   if (share && share.settlement === 'REFUND_PENDING') share.settlement = 'REFUNDED';
+  await recordCommissionReversal(tx, { order: refund.order, paymentRef: refund.attempt.paymentRef, refundRef: refund.refundRef, refundedAmount: refund.amount, occurredAt: how.at });
   await settleAttemptWhenAllRefunded(tx, refund.attempt, how.at);
   recordAudit(tx, { actor: how.actor, action: how.note ? 'REFUND_CONFIRMED' : 'REFUND_SUCCEEDED', order: refund.order, at: how.at, details: refundAuditDetails(refund) });
   await recordRefundEvent(tx, 'refund.succeeded', refundEventFacts(refund), refund.order, how.at);

@@ -5,6 +5,7 @@ import { PaymentAttempt } from './entities/payment-attempt';
 import { recordAudit } from '../orders';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
 import { Refund } from './entities/refund';
+import { recordCommissionReversal } from '../commissions';
 
 /**
  * `ops payment refund <paymentRef>`: the operator's record that the money a capture owed back
@@ -25,6 +26,8 @@ export async function recordOperatorRefund(em: EntityManager, paymentRef: string
     for (const line of owed) {
       line.settlement = 'REFUNDED';
       // The refund records of these shares (late captures) are done too: the operator gave the money back.
+      const done = await tx.find(Refund, { attempt: attempt.id, order: line.order.id, status: { $in: ['PENDING', 'MANUAL', 'FAILED'] } });
+      for (const refund of done) await recordCommissionReversal(tx, { order: line.order, paymentRef, refundRef: refund.refundRef, refundedAmount: refund.amount, occurredAt: now });
       await tx.nativeUpdate(Refund, { attempt: attempt.id, order: line.order.id, status: { $in: ['PENDING', 'MANUAL', 'FAILED'] } }, {
         status: 'SUCCEEDED', completedAt: now, nextTryAt: null, note, updatedAt: now,
       });

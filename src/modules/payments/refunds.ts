@@ -9,6 +9,7 @@ import { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import { Refund } from './entities/refund';
 import { formatRefundRef, refundSplitProblem, type RefundCause, type RefundStatus } from './rules/refund';
 import { recordRefundEvent } from '../webhooks';
+import { recordCommissionReversal } from '../commissions';
 import type { GatewayRegistry } from './providers/gateway';
 import type { PaymentMethod } from './entities/payment-attempt';
 
@@ -81,6 +82,7 @@ export async function recordRefund(tx: EntityManager, input: RefundToRecord): Pr
     details: refundAuditDetails(refund),
   });
   if (status === 'SUCCEEDED') {
+    await recordCommissionReversal(tx, { order: input.order, paymentRef: input.attempt.paymentRef, refundRef: refund.refundRef, refundedAmount: refund.amount, occurredAt: at });
     await settleAttemptWhenAllRefunded(tx, input.attempt, at);
     await recordRefundEvent(tx, 'refund.succeeded', refundEventFacts(refund), input.order, at);
   }

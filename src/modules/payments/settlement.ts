@@ -9,6 +9,7 @@ import type { PaymentDeps } from './payment-deps';
 import { issuePolicyNumbers } from '../certificates';
 import { endedPaymentEventType, recordPaymentEvents } from '../webhooks';
 import { initialRefundStatus, recordRefund } from './refunds';
+import { recordCommissionEarned } from '../commissions';
 
 /**
  * Locks, in this order, every order the attempt pays for (by id) and then the attempt itself,
@@ -73,6 +74,7 @@ async function recordCapture(tx: EntityManager, attempt: PaymentAttempt, now: Da
   if (owedLines.length > 0) deps.kickRefunds?.();
   if (paid.length > 0) {
     await issuePolicyNumbers(tx, paid, now);
+    await recordCommissionEarned(tx, { paymentRef: attempt.paymentRef, occurredAt: now, shares: lines.filter((line) => line.settlement === 'PAID').map((line) => ({ order: line.order, share: line.amount })) });
     await closeOpenAttempts(tx, paid.map((order) => order.id), attempt.id, 'ORDER_PAID', now);
   }
   // Partners hear of each order paid, and of each share captured for an order that could not take it.

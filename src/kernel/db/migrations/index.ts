@@ -28,6 +28,7 @@ import { Migration20261203130000_PassportNames } from './Migration20261203130000
 import { Migration20261203130100_VerificationCodes } from './Migration20261203130100_VerificationCodes';
 import { Migration20261203130200_PackageExcess } from './Migration20261203130200_PackageExcess';
 import { Migration20261203140000_AssistanceCases } from './Migration20261203140000_AssistanceCases';
+import { Migration20261203150000_CommissionLedger } from './Migration20261203150000_CommissionLedger';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -60,4 +61,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203130100_VerificationCodes', class: Migration20261203130100_VerificationCodes },
   { name: 'Migration20261203130200_PackageExcess', class: Migration20261203130200_PackageExcess },
   { name: 'Migration20261203140000_AssistanceCases', class: Migration20261203140000_AssistanceCases },
+  { name: 'Migration20261203150000_CommissionLedger', class: Migration20261203150000_CommissionLedger },
 ];
