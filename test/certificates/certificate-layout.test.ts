@@ -62,7 +62,7 @@ async function render(certificate: CertificateContent, sample: string): Promise<
 
 const FOOT =
   '24-HOUR ASSISTANCE: RESCUE, EVACUATION AND MEDICAL +977 1 4000 000 · assistance@himalayantrekcover.example ' +
-  'Call before any helicopter evacuation and quote the policy number POL-2026-000087. ' +
+  'Open a case through your agency or call before any helicopter evacuation, quoting the policy number POL-2026-000087. ' +
   'This certificate confirms that the traveller named above is insured by Sagarmatha Insurance Co. Ltd. under policy POL-2026-000087 ' +
   'for the coverage window and the altitude shown. The policy wording linked above governs the cover. ' +
   'Anyone may check that it is valid with the QR code or at https://partners.example/verify/POL-2026-000087.';

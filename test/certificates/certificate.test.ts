@@ -455,7 +455,7 @@ describe('GET /verify/{policyNumber}', () => {
     const { detail } = await paidEverestOrder('Lhakpa Sherpa');
     const ctg = await server.orm.em.fork().findOneOrFail(Ctg, detail.package.ctgId);
     for (const response of [await page(detail.policyNumber), await page('POL-2026-999997'), await page('not-a-number')]) {
-      expect(response.body).toContain(`24-hour assistance: <a href="tel:+97715970111">${ASSISTANCE.ASSISTANCE_PHONE}</a>`);
+      expect(response.body).toContain(`Open a case through your agency or call the 24-hour assistance line: <a href="tel:+97715970111">${ASSISTANCE.ASSISTANCE_PHONE}</a>`);
     }
     expect((await page(detail.policyNumber)).body).toContain(`<dt>Underwriter</dt><dd>${ctg.insuranceCompany}</dd>`);
   });
