@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { decimalStringFromMinor } from '../kernel/money';
-import { paymentOverview, type PaymentOverview } from '../modules/payments';
-import { watchDueAttempts } from '../modules/payments';
-import { recordOperatorRefund, refundsOwed } from '../modules/payments';
+import { paymentOverview, paymentsOwingRefunds, watchDueAttempts, type PaymentOverview } from '../modules/payments';
+import { confirmRefundsOfPayment } from '../modules/refunds';
 import { OPERATOR_NOTE_MAX_LENGTH, operatorActor, operatorCommand, output, showCommand, withDatabase, withPayments, type CliOptions } from './context';
 
 export function registerPaymentCommands(program: Command): void {
@@ -18,7 +17,7 @@ function registerRefundCommands(payment: Command): void {
   operatorCommand(payment, 'refunds', 'list the payments that owe money back to a customer (captured after their checkout was closed)')
     .action(async (options: CliOptions) => {
       const owed = await withDatabase(async (em) =>
-        (await refundsOwed(em)).map((attempt) => ({
+        (await paymentsOwingRefunds(em)).map((attempt) => ({
           paymentRef: attempt.paymentRef,
           company: attempt.company.name,
           gateway: attempt.gateway,
@@ -34,22 +33,24 @@ function registerRefundCommands(payment: Command): void {
       output(options, owed, owed.length === 0 ? 'no refund owed' : [`${owed.length} refund(s) owed:`, ...lines]);
     });
 
-  operatorCommand(payment, 'refund <paymentRef>', 'record that the money a payment owes back was refunded to the customer (REFUND_PENDING becomes REFUNDED)', (command) => command
+  // An alias of `ops refund confirm` for each refund of the payment that waits for the operator: the same step, audit and event.
+  operatorCommand(payment, 'refund <paymentRef>', 'confirm every MANUAL or FAILED refund of a payment as made by hand (ops refund confirm, for each); refused while the service is still making one', (command) => command
       .requiredOption('--note <text>', `the refund's reference at the gateway or bank (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`))
     .action(async (paymentRef: string, options: CliOptions & { note: string }) => {
       const note = options.note.trim();
       if (!note || note.length > OPERATOR_NOTE_MAX_LENGTH) throw new Error(`--note must be 1 to ${OPERATOR_NOTE_MAX_LENGTH} characters`);
-      const attempt = await withDatabase((em) => recordOperatorRefund(em, paymentRef, note, operatorActor()));
+      const confirmed = await withDatabase((em) => confirmRefundsOfPayment(em, paymentRef, note, operatorActor()));
+      const attempt = confirmed[0]?.attempt;
       const result = {
-        paymentRef: attempt.paymentRef,
-        status: attempt.status,
-        refundAmount: decimalStringFromMinor(attempt.refundAmount),
-        currency: attempt.currency,
-        refundedAt: attempt.refundedAt?.toISOString() ?? null,
+        paymentRef: attempt?.paymentRef ?? paymentRef.trim(),
+        status: attempt?.status ?? null,
+        refundAmount: decimalStringFromMinor(confirmed.reduce((sum, refund) => sum + refund.amount, 0)),
+        currency: attempt?.currency ?? null,
+        refundedAt: attempt?.refundedAt?.toISOString() ?? null,
+        refunds: confirmed.map((refund) => ({ refundRef: refund.refundRef, orderRef: refund.order.orderRef, amount: decimalStringFromMinor(refund.amount), status: refund.status })),
       };
-      output(options, result, `recorded the refund of ${result.currency} ${result.refundAmount} for ${result.paymentRef}; payment is ${result.status}`);
+      output(options, result, `confirmed ${result.refunds.map((refund) => refund.refundRef).join(', ')}: ${result.currency} ${result.refundAmount} back for ${result.paymentRef}; payment is ${result.status}`);
     });
-
 }
 
 function registerReconcileCommand(payment: Command): void {

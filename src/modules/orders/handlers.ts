@@ -7,7 +7,7 @@ import { orderGroupWire, orderWire } from './order-wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
 import { amountFromMinor } from '../../kernel/money';
 import { cancellationOf, cancelOrderForPartner, previewCancellation, type CancellationView } from './order-cancellation';
-import { refundWire } from './order-wire';
+import { refundWire } from '../refunds';
 import type { Schemas } from '../../kernel/http/wire';
 import { springPage } from '../../kernel/http/pagination';
 import { kathmanduToday } from '../../kernel/business-date';

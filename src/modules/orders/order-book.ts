@@ -262,8 +262,7 @@ const DETAIL = `select o.order_ref, o.order_number, o.status, o.payment_status, 
     t.name as traveller_name, coalesce(r.name, o.custom_route_name) as route_name,
     o.departure_date::text as departure_date, o.coverage_start_date::text as coverage_start_date, o.coverage_end_date::text as coverage_end_date,
     o.total_amount::text as total_amount, o.currency, g.group_ref, ${iso('o.created_at')} as created_at, ${iso('o.paid_at')} as paid_at,
-    ${iso(`case when o.status = 'CANCELLED'
-      then coalesce((select max(a.at) from audit_entry a where a.order_id = o.id and a.action = 'ORDER_CANCELLED'), o.updated_at) end`)} as cancelled_at,
+    ${iso(`(select c.cancelled_at from order_cancellation c where c.order_id = o.id)`)} as cancelled_at,
     v.access`;
 const DETAIL_JOINS = `join insurance_order o on o.id = v.id
   join traveller t on t.id = o.traveller_id

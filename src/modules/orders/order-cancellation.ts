@@ -7,13 +7,14 @@ import { Order, OrderStatus } from './entities/order';
 import { OrderCancellation } from './entities/order-cancellation';
 import { PaymentAttemptOrder } from '../payments/entities/payment-attempt-order';
 import type { PaymentAttempt } from '../payments/entities/payment-attempt';
-import { Refund } from '../payments/entities/refund';
+import { Refund } from '../refunds/entities/refund';
+import { recordRefund, refundEventFacts } from '../refunds';
 import { findOrder, resolveOrder } from './order-lookup';
 import { recordAudit } from './audit-log';
 import { lockPromoCodes, ORDER_PROMO_POPULATE, pricePartsOf, releaseUses, slotsOfOrder, writeSlots } from './promo-slot-store';
 import { clearSlots, projectTotals } from './rules/promo-slots';
-import { cancellationFingerprint, cancellationTerms, type CancellationReason, type CancellationSettings, type CancellationTerms, type PartnerCancellationReason } from './rules/cancellation';
-import { recordOrderCancelledEvent, type RefundEventFacts } from '../webhooks';
+import { cancellationFingerprint, cancellationTerms, type CancellationReason, type CancellationRule, type CancellationSettings, type CancellationTerms, type Canceller, type PartnerCancellationReason } from './rules/cancellation';
+import { recordOrderCancelledEvent } from '../webhooks';
 
 
 /**
@@ -38,12 +39,10 @@ export interface CancellationPayments {
   assertNoOpenAttempts(tx: EntityManager, orderIds: string[]): Promise<void>;
   /** The open attempts of these orders, read without locks. */
   openAttempts(em: EntityManager, orderIds: readonly string[]): Promise<PaymentAttempt[]>;
-  /** Records the refund of a paid share in the caller's transaction (PENDING, or MANUAL where the provider has no refund API). */
-  recordRefund(tx: EntityManager, input: { order: Order; attempt: PaymentAttempt; amount: Minor; fee: Minor; actor: string; at: Date }): Promise<Refund>;
+  /** How a refund of this gateway's payment starts: made by the executor, or MANUAL where the provider has no refund API. */
+  refundStart(gateway: PaymentAttempt['gateway']): 'EXECUTE' | 'MANUAL';
   /** After commit: the executor makes the refund now rather than at its next pass. */
   kickRefunds(): void;
-  /** A refund as the webhooks carry it (payments' one projection, shared with refund.succeeded/failed). */
-  refundEventFacts(refund: Refund): RefundEventFacts;
 }
 
 /** A checkout closed for the cancellation, as its audit entry names it. */
@@ -77,7 +76,7 @@ export interface CancellationView {
 /** POST /orders/{orderRef}/cancellation/preview: the terms now, nothing changed, no gateway asked. */
 export async function previewCancellation(em: EntityManager, principal: Principal, identifier: string, settings: CancellationSettings, now = new Date()): Promise<CancellationPreview> {
   const { order } = await resolveOrder(em, principal, identifier, { intent: 'ACT', populate: [] });
-  const terms = await termsOf(em, order, settings, now, false);
+  const terms = await termsOf(em, order, settings, now, 'PARTNER');
   return { ...terms, orderRef: order.orderRef, currency: order.currency };
 }
 
@@ -129,16 +128,16 @@ export async function cancelOrderForPartner(
     }
     return applyCancellation(tx, order, {
       reason: input.reason, note: input.note ?? null, actor: `api:${principal.companyId}`, company: principal.companyId, idempotencyKey: key, fingerprint,
-    }, payments, now, [...closedBefore, ...answers.closed], false);
+    }, payments, now, [...closedBefore, ...answers.closed], 'PARTNER');
   }), expectedInTheWay);
   if (view.refund) payments.kickRefunds();
   return view;
 }
 
 /**
- * `ops order cancel`: the operator cancels any order that is not cancelled yet: a pending one
- * (as before), and, with a note, a paid one even once its cover has started (the refund follows
- * the fee rule of its payment date).
+ * `ops order cancel`: the operator cancels any order that is not cancelled yet: a pending one,
+ * and, with a note, a paid one even once its cover has started (the refund follows the fee rule
+ * of its payment date). The same rules, writer and event as a partner's cancellation.
  */
 export async function cancelOrderAsOperator(
   em: EntityManager,
@@ -149,10 +148,7 @@ export async function cancelOrderAsOperator(
 ): Promise<CancellationView> {
   const view = await payments.withOpenAttemptsClosed(em, (closedBefore) => em.fork().transactional(async (tx) => {
     const order = await findOrder(tx, identifier, { lockForUpdate: true, populate: [...ORDER_PROMO_POPULATE] });
-    if (order.status !== OrderStatus.Pending && !options.note) {
-      throw new OperatorRefusal(`order ${order.orderRef} is ${order.status}; only a PENDING order can be cancelled without --note (a paid order is cancelled with a refund: give --note)`);
-    }
-    return applyCancellation(tx, order, { reason: 'OPERATOR', note: options.note ?? null, actor: options.actor }, payments, now, closedBefore, true);
+    return applyCancellation(tx, order, { reason: 'OPERATOR', note: options.note ?? null, actor: options.actor }, payments, now, closedBefore, options.note ? 'OPERATOR_WITH_NOTE' : 'OPERATOR');
   }));
   if (view.refund) payments.kickRefunds();
   return view;
@@ -165,7 +161,7 @@ async function lockedOrder(tx: EntityManager, orderId: string): Promise<Order> {
   return order;
 }
 
-interface CancellationRecord {
+export interface CancellationRecord {
   reason: CancellationReason;
   note: string | null;
   actor: string;
@@ -181,26 +177,68 @@ async function applyCancellation(
   payments: CancellationPayments,
   now: Date,
   closedBefore: readonly ClosedAttempt[],
-  asOperator: boolean,
+  who: Canceller,
 ): Promise<CancellationView> {
-  const refuse = (message: string) => (asOperator ? new OperatorRefusal(message) : invalid(message));
+  const refuse = (message: string) => (who === 'PARTNER' ? invalid(message) : new OperatorRefusal(message));
   const existing = order.status === OrderStatus.Cancelled ? await tx.findOne(OrderCancellation, { order: order.id }) : null;
-  const terms = await termsOf(tx, order, payments.settings, now, asOperator, existing?.cancelledAt);
+  const terms = await termsOf(tx, order, payments.settings, now, who, existing?.cancelledAt);
   if (!terms.cancellable) throw refuse(terms.notCancellableReason ?? `Order ${order.orderRef} cannot be cancelled`);
 
-  const previousStatus = order.status;
+  const totalBefore = order.totalAmount;
   let releasedCodes: string[] = [];
   let refund: Refund | null = null;
+  let paymentRef: string | null = null;
   if (terms.rule === 'UNPAID') {
     // Nothing may still take money for it: an open checkout is put to its gateway first (and this runs again).
     await payments.assertNoOpenAttempts(tx, [order.id]);
     releasedCodes = await releasePromoSlots(tx, order);
   } else {
     const share = await paidShare(tx, order.id);
+    paymentRef = share?.attempt.paymentRef ?? null;
     if (share && terms.refundAmount + terms.cancellationFee > 0) {
-      refund = await payments.recordRefund(tx, { order, attempt: share.attempt, amount: terms.refundAmount, fee: terms.cancellationFee, actor: record.actor, at: now });
+      refund = await recordRefund(tx, {
+        order, attempt: share.attempt, cause: 'CANCELLATION', amount: terms.refundAmount, fee: terms.cancellationFee,
+        actor: record.actor, at: now, start: payments.refundStart(share.attempt.gateway),
+      });
     }
   }
+  const { cancellation, closedPaymentRefs } = await cancelOrderInTransaction(tx, order, record, {
+    rule: terms.rule, refundAmount: terms.refundAmount, cancellationFee: terms.cancellationFee, refund, paymentRef,
+    totalBefore, releasedCodes, closedPaymentRefs: closedBefore.map((attempt) => attempt.paymentRef),
+  }, now);
+  await tx.flush();
+  // A checkout the customer paid while this request closed it: settled (PAID) just now, then cancelled with its refund.
+  const paidWhileCancelling = !!order.paidAt && order.paidAt.getTime() >= now.getTime();
+  return { order, cancellation, refund, paidWhileCancelling, replayed: false, releasedCodes, closedPaymentRefs };
+}
+
+/** What a cancellation did besides cancelling, as its audit entry and event tell it. */
+export interface CancellationOutcome {
+  rule: CancellationRule | 'PAYMENT_REVERSED';
+  refundAmount: Minor;
+  cancellationFee: Minor;
+  refund: Refund | null;
+  /** The payment whose share goes back, if the order was paid. */
+  paymentRef?: string | null;
+  /** The order's total before its promo codes were given back (an unpaid order's). */
+  totalBefore?: Minor;
+  releasedCodes?: string[];
+  closedPaymentRefs?: string[];
+}
+
+/**
+ * The one writer of Order -> CANCELLED, for every cause (a partner, the operator, the provider's
+ * reversal), in the caller's transaction with the order locked: the status, the cancellation row
+ * (the one source of `cancelledAt`), one audit entry shape and one `order.cancelled` event.
+ */
+export async function cancelOrderInTransaction(
+  tx: EntityManager,
+  order: Order,
+  record: CancellationRecord,
+  outcome: CancellationOutcome,
+  now: Date,
+): Promise<{ cancellation: OrderCancellation; closedPaymentRefs: string[] }> {
+  const previousStatus = order.status;
   order.status = OrderStatus.Cancelled;
   const cancellation = tx.create(OrderCancellation, {
     order,
@@ -213,7 +251,7 @@ async function applyCancellation(
     requestFingerprint: record.fingerprint ?? null,
   });
   // Every checkout closed for this change was one of this order's (found by its lines).
-  const closedPaymentRefs = closedBefore.map((attempt) => attempt.paymentRef).sort();
+  const closedPaymentRefs = [...(outcome.closedPaymentRefs ?? [])].sort();
   recordAudit(tx, {
     actor: record.actor,
     action: 'ORDER_CANCELLED',
@@ -223,26 +261,26 @@ async function applyCancellation(
       previousStatus,
       reason: record.reason,
       ...(record.note ? { note: record.note } : {}),
-      rule: terms.rule,
-      refundRef: refund?.refundRef ?? null,
-      refundAmount: decimalStringFromMinor(terms.refundAmount),
-      cancellationFee: decimalStringFromMinor(terms.cancellationFee),
+      rule: outcome.rule,
+      paymentRef: outcome.paymentRef ?? null,
+      refundRef: outcome.refund?.refundRef ?? null,
+      refundAmount: decimalStringFromMinor(outcome.refundAmount),
+      cancellationFee: decimalStringFromMinor(outcome.cancellationFee),
       currency: order.currency,
-      releasedPromoCodes: releasedCodes,
+      totalBefore: decimalStringFromMinor(outcome.totalBefore ?? order.totalAmount),
+      totalAfter: decimalStringFromMinor(order.totalAmount),
+      releasedPromoCodes: outcome.releasedCodes ?? [],
       closedPaymentRefs,
     },
   });
   await recordOrderCancelledEvent(tx, order, now, {
     reason: record.reason === 'OPERATOR' ? 'CANCELLED_BY_OPERATOR' : record.reason,
-    refund: refund ? payments.refundEventFacts(refund) : null,
+    refund: outcome.refund ? refundEventFacts(outcome.refund) : null,
   });
-  await tx.flush();
-  // A checkout the customer paid while this request closed it: settled (PAID) just now, then cancelled with its refund.
-  const paidWhileCancelling = !!order.paidAt && order.paidAt.getTime() >= now.getTime();
-  return { order, cancellation, refund, paidWhileCancelling, replayed: false, releasedCodes, closedPaymentRefs };
+  return { cancellation, closedPaymentRefs };
 }
 
-async function termsOf(em: EntityManager, order: Order, settings: CancellationSettings, now: Date, asOperator: boolean, cancelledAt?: Date): Promise<CancellationTerms> {
+async function termsOf(em: EntityManager, order: Order, settings: CancellationSettings, now: Date, who: Canceller, cancelledAt?: Date): Promise<CancellationTerms> {
   const paid = order.paidAt && order.status !== OrderStatus.Cancelled ? await paidShare(em, order.id) : null;
   let when = cancelledAt;
   if (order.status === OrderStatus.Cancelled && !when) when = (await em.findOne(OrderCancellation, { order: order.id }))?.cancelledAt;
@@ -253,7 +291,7 @@ async function termsOf(em: EntityManager, order: Order, settings: CancellationSe
     paidAt: order.paidAt,
     paidShare: paid?.amount ?? 0,
     cancelledAt: when,
-  }, now, settings, asOperator);
+  }, now, settings, who);
 }
 
 /** The share of the payment that paid the order, with its attempt. */

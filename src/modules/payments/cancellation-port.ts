@@ -1,12 +1,12 @@
 import type { CancellationPayments } from '../orders';
+import { refundStart } from '../refunds';
 import type { PaymentDeps } from './payment-deps';
 import { assertNoOpenAttempts, openAttempts, withOpenAttemptsClosed } from './open-attempts';
-import { initialRefundStatus, recordRefund, refundEventFacts } from './refunds';
 
 /**
  * What the orders module's cancellation needs of payments (orders cannot import payments):
- * the open-attempt closing of "Money is never ambiguous", the refund record, the executor's kick
- * and the fee settings. Given to orders through the request scope's services.
+ * the open-attempt closing of "Money is never ambiguous", how a refund of a gateway starts, the
+ * executor's kick and the fee settings. Given to orders through the request scope's services.
  */
 export function cancellationPayments(deps: PaymentDeps): CancellationPayments {
   return {
@@ -14,12 +14,7 @@ export function cancellationPayments(deps: PaymentDeps): CancellationPayments {
     withOpenAttemptsClosed: (em, change, expectedInTheWay) => withOpenAttemptsClosed(em, deps, 'ORDER_CANCELLED', change, expectedInTheWay),
     assertNoOpenAttempts,
     openAttempts,
-    recordRefund: (tx, input) => recordRefund(tx, {
-      ...input,
-      cause: 'CANCELLATION',
-      status: initialRefundStatus(deps.gateways, input.attempt.gateway),
-    }),
+    refundStart: (gateway) => refundStart(deps.gateways, gateway),
     kickRefunds: () => deps.kickRefunds?.(),
-    refundEventFacts,
   };
 }

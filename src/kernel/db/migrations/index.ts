@@ -20,6 +20,7 @@ import { Migration20261125222000_Refunds } from './Migration20261125222000_Refun
 import { Migration20261125222100_OrderCancellations } from './Migration20261125222100_OrderCancellations';
 import { Migration20261125223000_PaymentWatch } from './Migration20261125223000_PaymentWatch';
 import { Migration20261125224000_OrderAmendments } from './Migration20261125224000_OrderAmendments';
+import { Migration20261203100000_RefundClaims } from './Migration20261203100000_RefundClaims';
 import { Migration20261126010000_OrderBookCounts } from './Migration20261126010000_OrderBookCounts';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
@@ -46,4 +47,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125223000_PaymentWatch', class: Migration20261125223000_PaymentWatch },
   { name: 'Migration20261125224000_OrderAmendments', class: Migration20261125224000_OrderAmendments },
   { name: 'Migration20261126010000_OrderBookCounts', class: Migration20261126010000_OrderBookCounts },
+  { name: 'Migration20261203100000_RefundClaims', class: Migration20261203100000_RefundClaims },
 ];

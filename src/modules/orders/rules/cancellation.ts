@@ -12,6 +12,12 @@ export type CancellationReason = PartnerCancellationReason | 'OPERATOR' | 'PAYME
 
 export type CancellationRule = 'UNPAID' | 'FREE_LOOK' | 'CANCELLATION_FEE' | 'COVER_STARTED' | 'ALREADY_CANCELLED';
 
+/**
+ * Who asks: a partner (the API), the operator (the CLI) without a note, which cancels only an
+ * unpaid order, or with one, which may cancel a paid order even once its cover started.
+ */
+export type Canceller = 'PARTNER' | 'OPERATOR' | 'OPERATOR_WITH_NOTE';
+
 export interface CancellationSettings {
   /** Days after the payment date during which a cancellation keeps no fee (FREE_LOOK_DAYS, 14). */
   freeLookDays: number;
@@ -39,16 +45,25 @@ export interface CancellationTerms {
 }
 
 /**
- * What cancelling now does. `asOperator`: the operator may cancel a paid order whose cover has
- * started (it still gets the fee rule of its payment date); partners may not.
+ * What cancelling now does, for every canceller (the one rule set of DESIGN "After the sale:
+ * cancellation"): the operator with a note may cancel a paid order whose cover has started (it
+ * still gets the fee rule of its payment date); partners may not; the operator without a note
+ * cancels only an unpaid order.
  */
-export function cancellationTerms(facts: CancellationFacts, now: Date, settings: CancellationSettings, asOperator = false): CancellationTerms {
+export function cancellationTerms(facts: CancellationFacts, now: Date, settings: CancellationSettings, who: Canceller = 'PARTNER'): CancellationTerms {
   const none = { refundAmount: 0, cancellationFee: 0 };
   if (facts.status === 'CANCELLED') {
     const when = facts.cancelledAt ? ` on ${facts.cancelledAt.toISOString()}` : '';
     return { rule: 'ALREADY_CANCELLED', cancellable: false, notCancellableReason: `Order ${facts.orderRef} was already cancelled${when}`, ...none };
   }
   if (facts.status === 'PENDING' && !facts.paidAt) return { rule: 'UNPAID', cancellable: true, notCancellableReason: null, ...none };
+  if (who === 'OPERATOR') {
+    // What a note would allow, refused: a paid order's cancellation gives money back, which the operator explains.
+    const withNote = cancellationTerms(facts, now, settings, 'OPERATOR_WITH_NOTE');
+    const reason = `order ${facts.orderRef} is ${facts.status}; only a PENDING order can be cancelled without --note (a paid order is cancelled with a refund: give --note)`;
+    return { ...withNote, cancellable: false, notCancellableReason: reason, ...none };
+  }
+  const asOperator = who === 'OPERATOR_WITH_NOTE';
   const today = kathmanduToday(now);
   const started = facts.coverageStartDate <= today || facts.status === 'COMPLETED' || facts.status === 'CLOSED';
   if (started && !asOperator) {
