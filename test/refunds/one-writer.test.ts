@@ -37,9 +37,9 @@ describe("a refund's life has one writer", () => {
 });
 
 describe('Order -> CANCELLED has one writer', () => {
-  it('only orders/order-cancellation.ts sets an order CANCELLED and writes its cancellation row', () => {
-    expect(filesWith(/\.status\s*=\s*OrderStatus\.Cancelled|order\.status\s*=\s*'CANCELLED'/)).toEqual(['modules/orders/order-cancellation.ts']);
-    expect(filesWith(/create\(\s*OrderCancellation\b/)).toEqual(['modules/orders/order-cancellation.ts']);
+  it('only orders/cancellation-record.ts sets an order CANCELLED and writes its cancellation row', () => {
+    expect(filesWith(/\.status\s*=\s*OrderStatus\.Cancelled|order\.status\s*=\s*'CANCELLED'/)).toEqual(['modules/orders/cancellation-record.ts']);
+    expect(filesWith(/create\(\s*OrderCancellation\b/)).toEqual(['modules/orders/cancellation-record.ts']);
     expect(filesWith(/\bupdate\s+"?insurance_order"?\s+set\b[^;`]*CANCELLED/i)).toEqual([]);
   });
 });

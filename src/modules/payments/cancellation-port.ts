@@ -1,19 +1,19 @@
 import type { CancellationPayments } from '../orders';
 import { refundStart } from '../refunds';
 import type { PaymentDeps } from './payment-deps';
-import { assertNoOpenAttempts, openAttempts, withOpenAttemptsClosed } from './open-attempts';
+import { checkoutAnswers, openAttempts, stillOpenAttempts } from './open-attempts';
 
 /**
  * What the orders module's cancellation needs of payments (orders cannot import payments):
- * the open-attempt closing of "Money is never ambiguous", how a refund of a gateway starts, the
- * executor's kick and the fee settings. Given to orders through the request scope's services.
+ * the open checkouts and their gateways' answers ("Money is never ambiguous"), how a refund of a
+ * gateway starts, the executor's kick and the fee settings. Given to orders through the request scope's services.
  */
 export function cancellationPayments(deps: PaymentDeps): CancellationPayments {
   return {
     settings: { freeLookDays: deps.payments.freeLookDays, cancellationFeePercent: deps.payments.cancellationFeePercent },
-    withOpenAttemptsClosed: (em, change, expectedInTheWay) => withOpenAttemptsClosed(em, deps, 'ORDER_CANCELLED', change, expectedInTheWay),
-    assertNoOpenAttempts,
     openAttempts,
+    checkoutAnswers: () => checkoutAnswers(deps, 'ORDER_CANCELLED'),
+    stillOpenAttempts,
     refundStart: (gateway) => refundStart(deps.gateways, gateway),
     kickRefunds: () => deps.kickRefunds?.(),
   };

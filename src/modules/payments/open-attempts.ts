@@ -26,10 +26,18 @@ class OpenAttemptsInTheWay extends Error {
  * orders and found the change valid: no attempt that could still take money for them is open.
  */
 export async function assertNoOpenAttempts(tx: EntityManager, orderIds: string[]): Promise<void> {
-  // An attempt this transaction closed (and holds locked) is closed, written yet or not: it goes
-  // out with the change's own writes, in one flush.
+  const open = await stillOpenAttempts(tx, orderIds);
+  if (open.length > 0) throw new OpenAttemptsInTheWay(open.map((attempt) => attempt.id));
+}
+
+/**
+ * The attempts that could still take money for these orders, as the caller's transaction sees
+ * them: an attempt this transaction closed (and holds locked) is closed, written yet or not (it
+ * goes out with the change's own writes, in one flush).
+ */
+export async function stillOpenAttempts(tx: EntityManager, orderIds: readonly string[]): Promise<PaymentAttempt[]> {
   const open = (await openAttemptIds(tx, orderIds)).filter((id) => (tx.getUnitOfWork().getById(PaymentAttempt, id)?.status ?? 'INITIATED') === 'INITIATED');
-  if (open.length > 0) throw new OpenAttemptsInTheWay(open);
+  return Promise.all(open.map((id) => tx.findOneOrFail(PaymentAttempt, id)));
 }
 
 /** A change can only lose this race to new attempts so often before the caller is told to retry. */
@@ -94,6 +102,32 @@ export async function withOpenAttemptsClosed<T>(
       closedBefore.push(...(await answers.recordOnTheirOwn(em)));
     }
   }
+}
+
+/**
+ * The gateways' answers about the open checkouts a change finds in its way, for a use case that
+ * lists its own steps (the cancellation): `ask` with no lock held; `recordIn` the change's
+ * transaction before it locks anything (the attempts it closed, the orders it locked); then
+ * `afterTransaction`, which records on their own the answers a rolled-back transaction lost and
+ * answers the attempts closed.
+ */
+export interface CheckoutAnswers {
+  ask(attempts: readonly PaymentAttempt[]): Promise<void>;
+  recordIn: RecordAnswers;
+  afterTransaction(em: EntityManager, committed: boolean): Promise<ClosedAttempt[]>;
+}
+
+export function checkoutAnswers(deps: PaymentDeps, reason: Exclude<ClosedReason, 'ORDER_PAID'>): CheckoutAnswers {
+  const answers = new GatewayAnswers(reason, deps);
+  return {
+    ask: (attempts) => answers.ask(attempts),
+    recordIn: answers.recordIn,
+    afterTransaction: async (em, committed) => {
+      if (committed) answers.committed();
+      else answers.rolledBack();
+      return answers.recordOnTheirOwn(em);
+    },
+  };
 }
 
 /**

@@ -83,8 +83,3 @@ export async function confirmRefundsOfPayment(em: EntityManager, paymentRef: str
     return waiting;
   });
 }
-
-/** Every refund that waits for the operator (MANUAL or FAILED), oldest first: the operator's to-do list. */
-export function refundsAwaitingOperator(em: EntityManager): Promise<Refund[]> {
-  return em.find(Refund, { status: { $in: ['MANUAL', 'FAILED'] } }, { populate: ['order', 'attempt'], orderBy: { createdAt: 'asc', refundRef: 'asc' } });
-}
