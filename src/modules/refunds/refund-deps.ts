@@ -26,6 +26,8 @@ export interface RefundCall {
   retry: boolean;
   /** The part of the payment our other refunds already gave back (a group's other shares). */
   refundedBefore: Minor;
+  /** Whether another of our refunds of this payment was sent with an outcome we do not know. */
+  othersUncertain: boolean;
 }
 
 /**

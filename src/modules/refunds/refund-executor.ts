@@ -56,13 +56,15 @@ async function executeRefund(em: EntityManager, refundId: string, tries: number,
     } else {
       const gateway = deps.gateways.get(refund.gateway);
       if (!gateway) throw new ProviderUnavailableError('none', 'NOT_CONFIGURED', `no provider serves ${refund.gateway}`);
-      const before = await read.find(Refund, { attempt: attempt.id, status: 'SUCCEEDED', id: { $ne: refund.id } }, { fields: ['amount'] });
+      const siblings = await read.find(Refund, { attempt: attempt.id, id: { $ne: refund.id } }, { fields: ['amount', 'status', 'tries'] });
+      const before = siblings.filter((other) => other.status === 'SUCCEEDED');
       answer = await gateway.refund({
         refundRef: refund.refundRef,
         payment: { paymentRef: attempt.paymentRef, providerRef: attempt.providerRef, amount: attempt.amount, currency: attempt.currency, gatewayTransactionId: attempt.gatewayTransactionId },
         amount: refund.amount,
         retry: tries > 1,
         refundedBefore: before.reduce((sum, other) => sum + other.amount, 0),
+        othersUncertain: siblings.some((other) => other.tries > 0 && (other.status === 'PENDING' || other.status === 'MANUAL')),
       });
     }
   } catch (error) {
