@@ -281,6 +281,20 @@ describe('exact against Khalti, one refund life (issue 36)', () => {
     await expect(confirmRefund(server.orm.em.fork(), failed.refundRef, 'KHALTI-PORTAL-1', 'operator-cli:test')).rejects.toThrow(/already SUCCEEDED/);
   });
 
+  it('cancels over a recorded PARTIAL reversal with a refund the operator makes (MANUAL, the reason said), never the whole share sent again', async () => {
+    const order = await placeOrder(server, client, partner);
+    const { started, simulated } = await paidOnKhalti(order.orderRef);
+    khalti.refundInPortal(simulated.pidx, 'partial');
+    const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
+    await watchDueAttempts(server.orm.em.fork(), server.payments, new Date(attempt.completedAt!.getTime() + 2 * 3600_000));
+    expect(await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef })).toMatchObject({ providerReversal: 'PARTIAL' });
+    const answer = await cancel(order.orderRef);
+    expect(answer.body.data.refund).toMatchObject({ status: 'MANUAL' });
+    await server.refunds.runOnce();
+    expect(await refundOf(order.orderRef)).toMatchObject({ status: 'MANUAL', lastError: expect.stringContaining('part of this payment already given back') });
+    expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!) ?? 0).toBe(0);
+  });
+
   it('ops payment refund goes through the refund\'s life: refused while the service is making the refund, then the one step with its audit entry and event', async () => {
     const order = await placeOrder(server, client, partner);
     const { started, simulated } = await paidOnKhalti(order.orderRef);

@@ -33,6 +33,7 @@ export async function termsOf(em: EntityManager, order: Order, settings: Cancell
     coverageStartDate: order.coverageStartDate,
     paidAt: order.paidAt,
     paidShare: paid?.amount ?? 0,
+    paymentPartlyReversed: paid?.attempt.providerReversal === 'PARTIAL',
     cancelledAt: when,
   }, now, settings, who);
 }

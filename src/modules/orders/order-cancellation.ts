@@ -216,7 +216,8 @@ async function cancelInTransaction(
     if (share && terms.refundAmount + terms.cancellationFee > 0) {
       refund = await recordRefund(tx, {
         order, attempt: share.attempt, cause: 'CANCELLATION', amount: terms.refundAmount, fee: terms.cancellationFee,
-        actor: request.record.actor, at: now, start: payments.refundStart(share.attempt.gateway),
+        actor: request.record.actor, at: now,
+        ...(terms.refundByOperator ? { start: 'MANUAL', why: terms.refundByOperator } : { start: payments.refundStart(share.attempt.gateway) }),
       });
     }
   }

@@ -29,6 +29,8 @@ export interface RefundToRecord {
    * (the provider already gave the money back: a reversal the watch found).
    */
   start: 'EXECUTE' | 'MANUAL' | 'FOUND_AT_PROVIDER';
+  /** Why a MANUAL refund is the operator's (the default: the provider has no refund API, or cash). */
+  why?: string;
   provider?: string;
   providerRefundRef?: string;
   note?: string;
@@ -65,7 +67,7 @@ export async function recordRefund(tx: EntityManager, input: RefundToRecord): Pr
   if (step === 'FOUND_AT_PROVIDER') await moveRefund(tx, refund, { step, actor: input.actor, at, provider: input.provider, providerRefundRef: input.providerRefundRef });
   if (step === 'NOTHING_TO_SEND') await moveRefund(tx, refund, { step: 'SUCCEED', actor: input.actor, at, note: 'nothing to give back: the fee is the whole share' });
   if (step === 'MANUAL') {
-    const why = input.attempt.gateway === 'cash' ? 'cash is given back by the operator' : 'the provider has no refund API: refund in its portal, then confirm';
+    const why = input.why ?? (input.attempt.gateway === 'cash' ? 'cash is given back by the operator' : 'the provider has no refund API: refund in its portal, then confirm');
     await moveRefund(tx, refund, { step: 'NEED_OPERATOR', actor: input.actor, at, why });
   }
   return refund;

@@ -33,6 +33,8 @@ export interface CancellationFacts {
   paidAt?: Date | null;
   /** What the order's payment took for it (its share of a group payment); 0 when unpaid. */
   paidShare: Minor;
+  /** The provider reported part of that payment given back, without saying how much (a recorded PARTIAL reversal). */
+  paymentPartlyReversed?: boolean;
   cancelledAt?: Date | null;
 }
 
@@ -42,6 +44,12 @@ export interface CancellationTerms {
   notCancellableReason: string | null;
   refundAmount: Minor;
   cancellationFee: Minor;
+  /**
+   * Why the refund is the operator's to make rather than the provider API's: part of the payment
+   * already went back at the provider and nobody can say how much, so sending the share could
+   * give back more than was paid. Null when the service may send it.
+   */
+  refundByOperator: string | null;
 }
 
 /**
@@ -51,7 +59,7 @@ export interface CancellationTerms {
  * cancels only an unpaid order.
  */
 export function cancellationTerms(facts: CancellationFacts, now: Date, settings: CancellationSettings, who: Canceller = 'PARTNER'): CancellationTerms {
-  const none = { refundAmount: 0, cancellationFee: 0 };
+  const none = { refundAmount: 0, cancellationFee: 0, refundByOperator: null };
   if (facts.status === 'CANCELLED') {
     const when = facts.cancelledAt ? ` on ${facts.cancelledAt.toISOString()}` : '';
     return { rule: 'ALREADY_CANCELLED', cancellable: false, notCancellableReason: `Order ${facts.orderRef} was already cancelled${when}`, ...none };
@@ -77,11 +85,14 @@ export function cancellationTerms(facts: CancellationFacts, now: Date, settings:
     };
   }
   const paidOn = kathmanduToday(facts.paidAt ?? now);
+  const refundByOperator = facts.paymentPartlyReversed
+    ? 'the provider reports part of this payment already given back, without the amount: check its portal and refund what is left by hand'
+    : null;
   if (today <= addDays(paidOn, settings.freeLookDays)) {
-    return { rule: 'FREE_LOOK', cancellable: true, notCancellableReason: null, refundAmount: facts.paidShare, cancellationFee: 0 };
+    return { rule: 'FREE_LOOK', cancellable: true, notCancellableReason: null, refundAmount: facts.paidShare, cancellationFee: 0, refundByOperator };
   }
   const fee = cancellationFee(facts.paidShare, settings.cancellationFeePercent);
-  return { rule: 'CANCELLATION_FEE', cancellable: true, notCancellableReason: null, refundAmount: facts.paidShare - fee, cancellationFee: fee };
+  return { rule: 'CANCELLATION_FEE', cancellable: true, notCancellableReason: null, refundAmount: facts.paidShare - fee, cancellationFee: fee, refundByOperator };
 }
 
 /** `percent` of the share, rounded down to the paisa (in the traveller's favour). */
