@@ -5,7 +5,7 @@ import { offsetOf, pageRequest, type PageRequest } from '../../kernel/http/pagin
 import { invalid } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { QueryOf, Schemas } from '../../kernel/http/wire';
-import { csvRow } from './rules/order-csv';
+import { csvRow } from '../../kernel/csv';
 import { orderBookFilterErrors, orderSearchOf, type OrderBookFilter } from './rules/order-book-filters';
 
 export type OrderBookQuery = QueryOf<'listOrders'>;

@@ -6,6 +6,7 @@ export { recordRefund, refundStart } from './refund-record';
 export { moveRefund } from './refund-life';
 export { refundEventFacts } from './refund-facts';
 export { refundWire } from './refund-wire';
+export { refundHandlers } from './handlers';
 export { executeDueRefunds, startRefundJob, type RefundJob } from './refund-executor';
 export { confirmRefund, confirmRefundsOfPayment, listRefunds, refundOverview, retryRefund } from './refund-operations';
 export type { RefundStatus } from './rules/refund-life';

@@ -867,6 +867,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/v1/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your refunds
+         * @description Lists the refunds of the orders your company placed, newest first (by `createdAt`, then by
+         *     reference): what a cancellation gives back, what a late capture owes, what the provider gave
+         *     back on its own. The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at
+         *     most 100, `totalElements` exact.
+         *
+         *     Filters combine with AND; each is optional:
+         *
+         *     | parameter | matches | bounds |
+         *     |---|---|---|
+         *     | `status` | any of the given refund statuses (repeat the parameter) | 1 to 4 distinct values of `RefundStatus` |
+         *     | `cause` | the refund's cause | one value of `RefundCause` |
+         *     | `orderRef` | refunds of that order | `ORD-<year>-<seq>` |
+         *     | `createdFrom`, `createdTo` | `createdAt` at or after / strictly before the instant | RFC 3339 date-time with offset; `createdFrom` before `createdTo` |
+         *
+         *     A filter outside its bounds is a 400 with `details.fieldErrors` naming it.
+         *
+         *     **CSV export.** The same request with `Accept: text/csv` answers every matching refund as one
+         *     CSV file (RFC 4180, as the order book's export), without paging, named by
+         *     `Content-Disposition: attachment; filename="refunds-<date>.csv"`. The columns are, in this
+         *     order: `refundRef`, `orderRef`, `paymentRef`, `cause`, `status`, `amount`, `cancellationFee`
+         *     (two decimals, a dot), `currency`, `gateway`, `createdAt`, `completedAt`; an empty cell is
+         *     null.
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/refunds/{refundRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
+                 * @example RFD-2030-000017
+                 */
+                refundRef: components["parameters"]["RefundRef"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get one of your refunds
+         * @description One refund of an order your company placed, with its status now (`refund.succeeded` and
+         *     `refund.failed` tell you when it changes). A refund of another company's order answers 404,
+         *     as an unknown one does.
+         */
+        get: operations["getRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/external/v1/travellers": {
         parameters: {
             query?: never;
@@ -3006,6 +3075,41 @@ export interface components {
             refundRef: string;
             status: components["schemas"]["RefundStatus"];
         };
+        /**
+         * @description Why the money goes back. `CANCELLATION`: an order of yours was cancelled after it was paid;
+         *     `LATE_CAPTURE`: a checkout was paid after it had been closed (the payment paid no order);
+         *     `PROVIDER_REVERSAL`: the payment provider gave the money back on its own (a refund made in its
+         *     portal, a reversal), found by the service's payment watch.
+         * @enum {string}
+         */
+        RefundCause: "CANCELLATION" | "LATE_CAPTURE" | "PROVIDER_REVERSAL";
+        /**
+         * @description A refund of your company's, with the order and the payment it belongs to. `amount +
+         *     cancellationFee` is the share the payment took for the order.
+         */
+        RefundDetail: components["schemas"]["Refund"] & {
+            cause: components["schemas"]["RefundCause"];
+            /**
+             * Format: date-time
+             * @description When it reached `SUCCEEDED` or `FAILED`; null while `PENDING` or `MANUAL`.
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the refund was recorded.
+             */
+            createdAt: string;
+            /** @description ISO 4217 currency of `amount` and `cancellationFee`. */
+            currency: string;
+            /** @description The order whose share goes back. */
+            orderRef: string;
+            /** @description The payment the money goes back from. */
+            paymentRef: string;
+        };
+        /** @description One refund of your company's. */
+        RefundDetailResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["RefundDetail"];
+        };
         /** @description A refund as events show it. `amount + cancellationFee` is the order's share of the payment (less, for a partial refund the provider made itself). */
         RefundEventData: {
             /** @description What goes (or went) back to the customer. */
@@ -3066,6 +3170,39 @@ export interface components {
             timestamp: string;
             /** @constant */
             type: "refund.failed";
+        };
+        /** @description One page of your refunds with its page metadata (the envelope of `GET /travellers`). */
+        RefundPage: {
+            /** @description Refunds of this page, newest first. */
+            content: components["schemas"]["RefundDetail"][];
+            /** @description Whether this is the first page. */
+            first: boolean;
+            /** @description Whether this is the last page. */
+            last: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching refunds across all pages (exact).
+             */
+            totalElements: number;
+            /**
+             * Format: int64
+             * @description Number of pages.
+             */
+            totalPages: number;
+        };
+        /** @description A page of your company's refunds. */
+        RefundPageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["RefundPage"];
         };
         /**
          * @description Where a refund stands. `PENDING`: recorded, being made at the payment provider (retried with
@@ -3979,6 +4116,11 @@ export interface components {
          * @example HIMALAYA10
          */
         PromoCodeQuery: string;
+        /**
+         * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
+         * @example RFD-2030-000017
+         */
+        RefundRef: string;
         /**
          * @description Page size. Values above 100 are clamped to 100, not rejected.
          * @example 20
@@ -5454,6 +5596,136 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Refunds of this cause.
+                 * @example CANCELLATION
+                 */
+                cause?: components["schemas"]["RefundCause"];
+                /**
+                 * @description Refunds recorded at or after this instant (RFC 3339, with its offset).
+                 * @example 2030-09-01T00:00:00+05:45
+                 */
+                createdFrom?: string;
+                /**
+                 * @description Refunds recorded strictly before this instant; after `createdFrom`.
+                 * @example 2030-10-01T00:00:00+05:45
+                 */
+                createdTo?: string;
+                /**
+                 * @description Refunds of this order.
+                 * @example ORD-2030-000142
+                 */
+                orderRef?: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+                /**
+                 * @description Refund statuses to include (any of them). Repeat the parameter for several.
+                 * @example [
+                 *       "MANUAL",
+                 *       "FAILED"
+                 *     ]
+                 */
+                status?: components["schemas"]["RefundStatus"][];
+            };
+            header?: {
+                /**
+                 * @description `text/csv` for the CSV export of every matching refund; otherwise one JSON page.
+                 * @example text/csv
+                 */
+                Accept?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of your refunds, or (with `Accept: text/csv`) all of them as CSV. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /**
+                     * @description For the CSV export: `attachment; filename="refunds-<date>.csv"`.
+                     * @example attachment; filename="refunds-2030-09-20.csv"
+                     */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundPageResponse"];
+                    "text/csv": string;
+                };
+            };
+            /**
+             * @description A filter is outside its bounds (error shape 2 with `details.fieldErrors`): an unknown
+             *     status or cause, more than 4 statuses, a malformed `orderRef` or date-time, `createdFrom`
+             *     not before `createdTo`, a negative `page`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
+                 * @example RFD-2030-000017
+                 */
+                refundRef: components["parameters"]["RefundRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundDetailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No refund of your company's has this reference (error shape 2). Do not retry. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
