@@ -189,7 +189,8 @@ export interface paths {
          *     `orderRef`, `orderNumber`, `status`, `paymentStatus`, `policyNumber`, `touristId`,
          *     `travellerName`, `routeName`, `departureDate`, `coverageStartDate`, `coverageEndDate`,
          *     `totalAmount` (two decimals, a dot), `currency`, `groupRef`, `createdAt`, `paidAt`,
-         *     `cancelledAt`, `access`; an empty cell is null. A cell that starts with `=`, `+`, `-`, `@`, a
+         *     `cancelledAt`, `refundRef`, `refundAmount`, `refundFee` (two decimals), `refundStatus`,
+         *     `access`; an empty cell is null. A cell that starts with `=`, `+`, `-`, `@`, a
          *     tab or a carriage return, which a spreadsheet would run as a formula, is written with a
          *     leading `'` (`'=HYPERLINK(…)`). The file is streamed as it is read, so an export of a whole
          *     year starts at once; an export cut short by a failure ends without its last line break.
@@ -2545,6 +2546,14 @@ export interface components {
              * @example POL-2030-000087
              */
             policyNumber: string | null;
+            /** @description What that refund gives back; null without a refund. */
+            refundAmount: number | null;
+            /** @description What the cancellation kept of the share (the refund's `cancellationFee`); null without a refund. */
+            refundFee: number | null;
+            /** @description The refund of a cancelled paid order (its cancellation's, or the provider's reversal that cancelled it); null otherwise. Read it with `GET /refunds/{refundRef}`. */
+            refundRef: string | null;
+            /** @description Where that refund stands; null without a refund. */
+            refundStatus: components["schemas"]["RefundStatus"] | null;
             /**
              * @description The catalogue route's name, or the order's `customRouteName`.
              * @example Everest Base Camp Trek

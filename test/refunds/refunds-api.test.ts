@@ -84,3 +84,16 @@ describe('GET /refunds/{refundRef}', () => {
     expect((await client.op('getRefund', 'GET', `${REFUNDS}/RFD-2030-999999`, undefined, { token: agency.token })).status).toBe(404);
   });
 });
+
+describe('the order book with the refunds (GET /orders)', () => {
+  it('shows a cancelled paid order\'s refund and cancellation time, in JSON and in the CSV export', async () => {
+    const json = await client.op('listOrders', 'GET', `${ORDERS}?search=${card.orderRef}`, undefined, { token: agency.token });
+    expect(json.status).toBe(200);
+    const [row] = json.body.data.content;
+    expect(row).toMatchObject({ orderRef: card.orderRef, status: 'CANCELLED', refundRef: card.refundRef, refundFee: 0, refundStatus: 'SUCCEEDED', cancelledAt: expect.any(String) });
+    expect(row.refundAmount).toBeGreaterThan(0);
+    const csv = await client.op('listOrders', 'GET', `${ORDERS}?search=${card.orderRef}`, undefined, { token: agency.token, headers: { accept: 'text/csv' } });
+    const [record] = csvRecords(csv.body).records;
+    expect(record).toMatchObject({ refundRef: card.refundRef, refundAmount: row.refundAmount.toFixed(2), refundFee: '0.00', refundStatus: 'SUCCEEDED', cancelledAt: row.cancelledAt });
+  });
+});
