@@ -10,6 +10,7 @@ import { confirmRefund, confirmRefundsOfPayment, retryRefund } from '../../src/m
 import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
 import { watchDueAttempts } from '../../src/modules/payments/payment-watch';
 import { refundRetriesExhausted } from '../../src/modules/refunds/rules/refund-life';
+import { recordPartialReversal } from '../../src/modules/refunds/partial-reversal';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { groupPayPath, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL } from '../support/payment-fixtures';
@@ -293,6 +294,25 @@ describe('exact against Khalti, one refund life (issue 36)', () => {
     await server.refunds.runOnce();
     expect(await refundOf(order.orderRef)).toMatchObject({ status: 'MANUAL', lastError: expect.stringContaining('part of this payment already given back') });
     expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!) ?? 0).toBe(0);
+  });
+
+  it('tells the partner of a partial reversal at the provider (payment.partially_reversed), and the operator records its amount: a PROVIDER_REVERSAL refund, the order still paid', async () => {
+    const order = await placeOrder(server, client, partner);
+    const { started, simulated } = await paidOnKhalti(order.orderRef);
+    khalti.refundInPortal(simulated.pidx, 'partial');
+    const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
+    await watchDueAttempts(server.orm.em.fork(), server.payments, new Date(attempt.completedAt!.getTime() + 2 * 3600_000));
+    const told = (await server.orm.em.fork().find(WebhookEvent, { type: 'payment.partially_reversed' }))
+      .filter((event) => (event.payload as { data: { orderRef?: string } }).data.orderRef === order.orderRef);
+    expect(told).toHaveLength(1);
+    expect(told[0]!.payload).toMatchObject({ data: { orderStatus: 'PAID', paymentRef: started.paymentRef, reason: 'PARTIALLY_REVERSED_AT_PROVIDER' } });
+
+    const seen = { paymentRef: started.paymentRef, orderRef: order.orderRef, note: 'KHALTI-PORTAL-PARTIAL-88', actor: 'operator-cli:test' };
+    await expect(recordPartialReversal(server.orm.em.fork(), { ...seen, amount: simulated.amount + 1 })).rejects.toThrow(/at most what the share has not had back/);
+    const refund = await recordPartialReversal(server.orm.em.fork(), { ...seen, amount: 100_000 });
+    expect(refund).toMatchObject({ cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 100_000, note: 'KHALTI-PORTAL-PARTIAL-88' });
+    expect(await eventsOf('refund.succeeded', refund.refundRef)).toHaveLength(1);
+    expect((await server.orm.em.fork().findOneOrFail(Order, order.orderId)).status).toBe('PAID');
   });
 
   it('ops payment refund goes through the refund\'s life: refused while the service is making the refund, then the one step with its audit entry and event', async () => {

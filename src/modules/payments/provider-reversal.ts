@@ -6,6 +6,7 @@ import type { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import { Refund } from '../refunds/entities/refund';
 import type { PaymentDeps } from './payment-deps';
 import { moveRefund, recordRefund } from '../refunds';
+import { recordPaymentEvents } from '../webhooks';
 import type { ProviderReversalKind } from './rules/payment-attempt';
 import { reversalPlan } from './rules/payment-watch';
 
@@ -29,9 +30,10 @@ export const PAYMENT_REVERSED = 'PAYMENT_REVERSED' satisfies CancellationReason;
  *   the attempt too (`refundAmount` its whole amount). Webhooks `refund.succeeded` and
  *   `order.cancelled`.
  * - PARTIAL (`Partially Refunded`, `PARTIAL_REFUND`): neither provider says how much went back. When
- *   none of our refunds explains it, it is recorded on the attempt and logged for an operator; the
- *   policy stays (the customer still paid for part of it) and the watch goes on, in case it
- *   becomes full.
+ *   none of our refunds explains it, it is recorded on the attempt, logged for an operator (who
+ *   records the amount: `ops payment partial-reversal`) and told to the partner
+ *   (`payment.partially_reversed`); the policy stays (the customer still paid for part of it) and
+ *   the watch goes on, in case it becomes full.
  * A word already recorded changes nothing.
  */
 export async function recordProviderReversal(
@@ -53,6 +55,8 @@ export async function recordProviderReversal(
     if (ours.some((refund) => refund.status !== 'FAILED')) return 'UNCHANGED';
     attempt.providerReversal = 'PARTIAL';
     attempt.providerReversalAt = now;
+    // The partner hears of it too: its customer has part of the money back, and a cancellation is now the operator's to refund.
+    await recordPaymentEvents(tx, 'payment.partially_reversed', attempt, { at: now, reason: 'PARTIALLY_REVERSED_AT_PROVIDER' });
     deps.logger.error(log, 'the provider gave part of a paid payment back, without saying how much: an operator must record it');
     deps.metrics?.paymentOutcomes.inc({ gateway: attempt.gateway, outcome: 'PARTIALLY_REVERSED_AT_PROVIDER' });
     return 'PARTIALLY_REVERSED';

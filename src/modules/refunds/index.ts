@@ -9,4 +9,5 @@ export { refundWire } from './refund-wire';
 export { refundHandlers } from './handlers';
 export { executeDueRefunds, startRefundJob, type RefundJob } from './refund-executor';
 export { confirmRefund, confirmRefundsOfPayment, listRefunds, refundOverview, retryRefund } from './refund-operations';
+export { recordPartialReversal } from './partial-reversal';
 export type { RefundStatus } from './rules/refund-life';

@@ -62,7 +62,8 @@ export async function recordRefund(tx: EntityManager, input: RefundToRecord): Pr
     providerRefundRef: input.providerRefundRef,
     note: input.note,
   });
-  if (share) share.settlement = 'REFUND_PENDING';
+  // A reversal found at the provider leaves the share as it is: a partial one keeps its order paid, a full one settles every share itself.
+  if (share && input.cause !== 'PROVIDER_REVERSAL') share.settlement = 'REFUND_PENDING';
   const step = firstStep(input);
   if (step === 'FOUND_AT_PROVIDER') await moveRefund(tx, refund, { step, actor: input.actor, at, provider: input.provider, providerRefundRef: input.providerRefundRef });
   if (step === 'NOTHING_TO_SEND') await moveRefund(tx, refund, { step: 'SUCCEED', actor: input.actor, at, note: 'nothing to give back: the fee is the whole share' });

@@ -1429,6 +1429,30 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.partially_reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.partially_reversed
+         * @description The payment provider gave part of a paid payment back on its own (a partial refund in its portal), without saying how much. Your order stays paid and its policy in force; the operator records the amount, which then reaches you as a `refund.succeeded` of cause `PROVIDER_REVERSAL`. A cancellation of the order from now on is refunded by the operator (`MANUAL`).
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookPaymentPartiallyReversed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payment.refund_pending": {
         parameters: {
             query?: never;
@@ -2753,6 +2777,40 @@ export interface components {
             data: components["schemas"]["PaymentInit"];
         };
         /**
+         * @description The payment provider gave part of a paid payment back on its own (a partial refund in its portal), without saying how much. The order stays paid; the operator records the amount (then `refund.succeeded`, cause `PROVIDER_REVERSAL`).
+         * @example {
+         *       "id": "evt_6a1d4b0f9e8c5d32b7f0a1c2d3e4f5a6",
+         *       "type": "payment.partially_reversed",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "PAID",
+         *         "groupRef": null,
+         *         "amount": 17955,
+         *         "currency": "NPR",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "paymentStatus": "SUCCESS",
+         *         "paymentMethod": "CARD_GATEWAY",
+         *         "paymentAmount": 17955,
+         *         "reason": "PARTIALLY_REVERSED_AT_PROVIDER"
+         *       }
+         *     }
+         */
+        PaymentPartiallyReversedEvent: {
+            data: components["schemas"]["WebhookOrderEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "payment.partially_reversed";
+        };
+        /**
          * @description A gateway captured money for an attempt that had been closed (or for an order no longer payable). The order is not paid by it; the money is owed back to the customer and the operator refunds it.
          * @example {
          *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
@@ -3822,7 +3880,7 @@ export interface components {
          * @example order.paid
          * @enum {string}
          */
-        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "order.cancelled" | "order.amended" | "refund.succeeded" | "refund.failed" | "webhook.test";
+        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "payment.partially_reversed" | "order.cancelled" | "order.amended" | "refund.succeeded" | "refund.failed" | "webhook.test";
         /**
          * @description What a partner needs to act on a payment or order event without a second call. For a group
          *     payment each order gets its own event: `amount` is that order's share, `paymentAmount` the
@@ -3849,7 +3907,7 @@ export interface components {
             paymentRef: string | null;
             /** @description The payment attempt's status after the change; null for `order.cancelled`. */
             paymentStatus: components["schemas"]["PaymentAttemptStatus"] | null;
-            /** @description Why the payment ended (a gateway reason, `SUPERSEDED`, `EXPIRED`, `ORDER_PAID`, `ORDER_REPRICED`, `ORDER_CANCELLED`, `CANCELLED_BY_OPERATOR`), or null; for `order.cancelled`, the cancellation's reason (`TRIP_CANCELLED`, `TRAVELLER_REQUEST`, `DUPLICATE_BOOKING`, `OTHER`, `CANCELLED_BY_OPERATOR`, `PAYMENT_REVERSED`). */
+            /** @description Why the payment ended (a gateway reason, `SUPERSEDED`, `EXPIRED`, `ORDER_PAID`, `ORDER_REPRICED`, `ORDER_CANCELLED`, `CANCELLED_BY_OPERATOR`; `PARTIALLY_REVERSED_AT_PROVIDER` for `payment.partially_reversed`), or null; for `order.cancelled`, the cancellation's reason (`TRIP_CANCELLED`, `TRAVELLER_REQUEST`, `DUPLICATE_BOOKING`, `OTHER`, `CANCELLED_BY_OPERATOR`, `PAYMENT_REVERSED`). */
             reason: string | null;
         };
         /**
@@ -6543,6 +6601,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentPartiallyReversed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPartiallyReversedEvent"];
             };
         };
         responses: {
