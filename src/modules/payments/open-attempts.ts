@@ -68,34 +68,20 @@ export type RecordAnswers = (tx: EntityManager) => Promise<AnswersRecorded>;
  * finds the order no longer pending and refuses (400); when not, the attempt is closed (voided at
  * the gateway where the gateway can) and the change goes ahead. No row lock is held during a
  * gateway call. `change` learns which attempts were closed for it (a new attempt names itself as
- * their successor).
- *
- * A caller that can tell beforehand (from a plain read, having checked that the change is its to
- * make) which attempts its change will find in the way names them in `expectedInTheWay`: their
- * gateways are asked before the first round, and the answers are recorded in the change's own
- * transaction (`recordAnswers`) rather than in one of their own before it. Should that
- * transaction not commit (a refusal, another attempt in the way, a failure), the answers are
- * recorded on their own all the same: they are the gateways' word whatever becomes of the change.
+ * their successor). (The cancellation lists these steps itself, through checkoutAnswers.)
  */
 export async function withOpenAttemptsClosed<T>(
   em: EntityManager,
   deps: PaymentDeps,
   reason: Exclude<ClosedReason, 'ORDER_PAID'>,
-  change: (closedBefore: readonly ClosedAttempt[], recordAnswers: RecordAnswers) => Promise<T>,
-  expectedInTheWay?: () => Promise<readonly PaymentAttempt[]>,
+  change: (closedBefore: readonly ClosedAttempt[]) => Promise<T>,
 ): Promise<T> {
   const closedBefore: ClosedAttempt[] = [];
   const answers = new GatewayAnswers(reason, deps);
-  if (expectedInTheWay) await answers.ask(await expectedInTheWay());
   for (let round = 1; ; round += 1) {
     try {
-      const result = await change(closedBefore, answers.recordIn);
-      answers.committed();
-      await answers.recordOnTheirOwn(em);
-      return result;
+      return await change(closedBefore);
     } catch (error) {
-      answers.rolledBack();
-      closedBefore.push(...(await answers.recordOnTheirOwn(em)));
       if (!(error instanceof OpenAttemptsInTheWay)) throw error;
       if (round === MAX_ROUNDS) throw conflict('A payment for this order is being started or settled at this moment; try again shortly');
       await answers.ask(await Promise.all(error.attemptIds.map((attemptId) => em.fork().findOneOrFail(PaymentAttempt, attemptId))));
