@@ -33,6 +33,13 @@ module.exports = {
       to: { path: '^src/modules/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$', ...ENTITY] },
     },
     {
+      name: 'refunds-call-back-no-caller',
+      comment: 'refunds is called by orders (the cancellation) and payments (late captures, reversals) inside their transactions: it reads their tables (entities/) but never imports their use cases, so it cannot call back into its caller (DESIGN "Refunds in one home").',
+      severity: 'error',
+      from: { path: '^src/modules/refunds/' },
+      to: { path: ['^src/modules/orders/', '^src/modules/payments/'], pathNot: ENTITY },
+    },
+    {
       name: 'composition-through-index',
       comment: 'Boot, composition and the CLI use a module only through its index.ts (config.ts also reads module settings.ts files).',
       severity: 'error',

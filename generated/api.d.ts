@@ -360,7 +360,8 @@ export interface paths {
          *     `orderRef`, `orderNumber`, `status`, `paymentStatus`, `policyNumber`, `touristId`,
          *     `travellerName`, `routeName`, `departureDate`, `coverageStartDate`, `coverageEndDate`,
          *     `totalAmount` (two decimals, a dot), `currency`, `groupRef`, `createdAt`, `paidAt`,
-         *     `cancelledAt`, `access`; an empty cell is null. A cell that starts with `=`, `+`, `-`, `@`, a
+         *     `cancelledAt`, `refundRef`, `refundAmount`, `refundFee` (two decimals), `refundStatus`,
+         *     `access`; an empty cell is null. A cell that starts with `=`, `+`, `-`, `@`, a
          *     tab or a carriage return, which a spreadsheet would run as a formula, is written with a
          *     leading `'` (`'=HYPERLINK(…)`). The file is streamed as it is read, so an export of a whole
          *     year starts at once; an export cut short by a failure ends without its last line break.
@@ -1090,6 +1091,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/v1/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your refunds
+         * @description Lists the refunds of the orders your company placed, newest first (by `createdAt`, then by
+         *     reference): what a cancellation gives back, what a late capture owes, what the provider gave
+         *     back on its own. The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at
+         *     most 100, `totalElements` exact.
+         *
+         *     Filters combine with AND; each is optional:
+         *
+         *     | parameter | matches | bounds |
+         *     |---|---|---|
+         *     | `status` | any of the given refund statuses (repeat the parameter) | 1 to 4 distinct values of `RefundStatus` |
+         *     | `cause` | the refund's cause | one value of `RefundCause` |
+         *     | `orderRef` | refunds of that order | `ORD-<year>-<seq>` |
+         *     | `createdFrom`, `createdTo` | `createdAt` at or after / strictly before the instant | RFC 3339 date-time with offset; `createdFrom` before `createdTo` |
+         *
+         *     A filter outside its bounds is a 400 with `details.fieldErrors` naming it.
+         *
+         *     **CSV export.** The same request with `Accept: text/csv` answers every matching refund as one
+         *     CSV file (RFC 4180, as the order book's export), without paging, named by
+         *     `Content-Disposition: attachment; filename="refunds-<date>.csv"`. The columns are, in this
+         *     order: `refundRef`, `orderRef`, `paymentRef`, `cause`, `status`, `amount`, `cancellationFee`
+         *     (two decimals, a dot), `currency`, `gateway`, `createdAt`, `completedAt`; an empty cell is
+         *     null.
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/refunds/{refundRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
+                 * @example RFD-2030-000017
+                 */
+                refundRef: components["parameters"]["RefundRef"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get one of your refunds
+         * @description One refund of an order your company placed, with its status now (`refund.succeeded` and
+         *     `refund.failed` tell you when it changes). A refund of another company's order answers 404,
+         *     as an unknown one does.
+         */
+        get: operations["getRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/external/v1/travellers": {
         parameters: {
             query?: never;
@@ -1665,6 +1735,30 @@ export interface webhooks {
          *     is retried with exponential back-off for about a day.
          */
         post: operations["webhookPaymentFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.partially_reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.partially_reversed
+         * @description The payment provider gave part of a paid payment back on its own (a partial refund in its portal), without saying how much. Your order stays paid and its policy in force; the operator records the amount, which then reaches you as a `refund.succeeded` of cause `PROVIDER_REVERSAL`. A cancellation of the order from now on is refunded by the operator (`MANUAL`).
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookPaymentPartiallyReversed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3331,6 +3425,14 @@ export interface components {
              * @example POL-2030-000087
              */
             policyNumber: string | null;
+            /** @description What that refund gives back; null without a refund. */
+            refundAmount: number | null;
+            /** @description What the cancellation kept of the share (the refund's `cancellationFee`); null without a refund. */
+            refundFee: number | null;
+            /** @description The refund of a cancelled paid order (its cancellation's, or the provider's reversal that cancelled it); null otherwise. Read it with `GET /refunds/{refundRef}`. */
+            refundRef: string | null;
+            /** @description Where that refund stands; null without a refund. */
+            refundStatus: components["schemas"]["RefundStatus"] | null;
             /**
              * @description The catalogue route's name, or the order's `customRouteName`.
              * @example Everest Base Camp Trek
@@ -3527,6 +3629,40 @@ export interface components {
         /** @description The started (or resumed) payment attempt. */
         PaymentInitResponse: components["schemas"]["SuccessEnvelope"] & {
             data: components["schemas"]["PaymentInit"];
+        };
+        /**
+         * @description The payment provider gave part of a paid payment back on its own (a partial refund in its portal), without saying how much. The order stays paid; the operator records the amount (then `refund.succeeded`, cause `PROVIDER_REVERSAL`).
+         * @example {
+         *       "id": "evt_6a1d4b0f9e8c5d32b7f0a1c2d3e4f5a6",
+         *       "type": "payment.partially_reversed",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "PAID",
+         *         "groupRef": null,
+         *         "amount": 17955,
+         *         "currency": "NPR",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "paymentStatus": "SUCCESS",
+         *         "paymentMethod": "CARD_GATEWAY",
+         *         "paymentAmount": 17955,
+         *         "reason": "PARTIALLY_REVERSED_AT_PROVIDER"
+         *       }
+         *     }
+         */
+        PaymentPartiallyReversedEvent: {
+            data: components["schemas"]["WebhookOrderEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "payment.partially_reversed";
         };
         /**
          * @description A gateway captured money for an attempt that had been closed (or for an order no longer payable). The order is not paid by it; the money is owed back to the customer and the operator refunds it.
@@ -3870,6 +4006,41 @@ export interface components {
             refundRef: string;
             status: components["schemas"]["RefundStatus"];
         };
+        /**
+         * @description Why the money goes back. `CANCELLATION`: an order of yours was cancelled after it was paid;
+         *     `LATE_CAPTURE`: a checkout was paid after it had been closed (the payment paid no order);
+         *     `PROVIDER_REVERSAL`: the payment provider gave the money back on its own (a refund made in its
+         *     portal, a reversal), found by the service's payment watch.
+         * @enum {string}
+         */
+        RefundCause: "CANCELLATION" | "LATE_CAPTURE" | "PROVIDER_REVERSAL";
+        /**
+         * @description A refund of your company's, with the order and the payment it belongs to. `amount +
+         *     cancellationFee` is the share the payment took for the order.
+         */
+        RefundDetail: components["schemas"]["Refund"] & {
+            cause: components["schemas"]["RefundCause"];
+            /**
+             * Format: date-time
+             * @description When it reached `SUCCEEDED` or `FAILED`; null while `PENDING` or `MANUAL`.
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the refund was recorded.
+             */
+            createdAt: string;
+            /** @description ISO 4217 currency of `amount` and `cancellationFee`. */
+            currency: string;
+            /** @description The order whose share goes back. */
+            orderRef: string;
+            /** @description The payment the money goes back from. */
+            paymentRef: string;
+        };
+        /** @description One refund of your company's. */
+        RefundDetailResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["RefundDetail"];
+        };
         /** @description A refund as events show it. `amount + cancellationFee` is the order's share of the payment (less, for a partial refund the provider made itself). */
         RefundEventData: {
             /** @description What goes (or went) back to the customer. */
@@ -3930,6 +4101,39 @@ export interface components {
             timestamp: string;
             /** @constant */
             type: "refund.failed";
+        };
+        /** @description One page of your refunds with its page metadata (the envelope of `GET /travellers`). */
+        RefundPage: {
+            /** @description Refunds of this page, newest first. */
+            content: components["schemas"]["RefundDetail"][];
+            /** @description Whether this is the first page. */
+            first: boolean;
+            /** @description Whether this is the last page. */
+            last: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching refunds across all pages (exact).
+             */
+            totalElements: number;
+            /**
+             * Format: int64
+             * @description Number of pages.
+             */
+            totalPages: number;
+        };
+        /** @description A page of your company's refunds. */
+        RefundPageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["RefundPage"];
         };
         /**
          * @description Where a refund stands. `PENDING`: recorded, being made at the payment provider (retried with
@@ -4554,7 +4758,7 @@ export interface components {
          * @example order.paid
          * @enum {string}
          */
-        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "order.cancelled" | "order.amended" | "refund.succeeded" | "refund.failed" | "assistance_case.opened" | "assistance_case.updated" | "commission.period_closed" | "webhook.test";
+        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "payment.partially_reversed" | "order.cancelled" | "order.amended" | "refund.succeeded" | "refund.failed" | "assistance_case.opened" | "assistance_case.updated" | "commission.period_closed" | "webhook.test";
         /**
          * @description What a partner needs to act on a payment or order event without a second call. For a group
          *     payment each order gets its own event: `amount` is that order's share, `paymentAmount` the
@@ -4581,7 +4785,7 @@ export interface components {
             paymentRef: string | null;
             /** @description The payment attempt's status after the change; null for `order.cancelled`. */
             paymentStatus: components["schemas"]["PaymentAttemptStatus"] | null;
-            /** @description Why the payment ended (a gateway reason, `SUPERSEDED`, `EXPIRED`, `ORDER_PAID`, `ORDER_REPRICED`, `ORDER_CANCELLED`, `CANCELLED_BY_OPERATOR`), or null; for `order.cancelled`, the cancellation's reason (`TRIP_CANCELLED`, `TRAVELLER_REQUEST`, `DUPLICATE_BOOKING`, `OTHER`, `CANCELLED_BY_OPERATOR`, `PAYMENT_REVERSED`). */
+            /** @description Why the payment ended (a gateway reason, `SUPERSEDED`, `EXPIRED`, `ORDER_PAID`, `ORDER_REPRICED`, `ORDER_CANCELLED`, `CANCELLED_BY_OPERATOR`; `PARTIALLY_REVERSED_AT_PROVIDER` for `payment.partially_reversed`), or null; for `order.cancelled`, the cancellation's reason (`TRIP_CANCELLED`, `TRAVELLER_REQUEST`, `DUPLICATE_BOOKING`, `OTHER`, `CANCELLED_BY_OPERATOR`, `PAYMENT_REVERSED`). */
             reason: string | null;
         };
         /**
@@ -4880,6 +5084,11 @@ export interface components {
          * @example HIMALAYA10
          */
         PromoCodeQuery: string;
+        /**
+         * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
+         * @example RFD-2030-000017
+         */
+        RefundRef: string;
         /**
          * @description Page size. Values above 100 are clamped to 100, not rejected.
          * @example 20
@@ -6730,6 +6939,136 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listRefunds: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Refunds of this cause.
+                 * @example CANCELLATION
+                 */
+                cause?: components["schemas"]["RefundCause"];
+                /**
+                 * @description Refunds recorded at or after this instant (RFC 3339, with its offset).
+                 * @example 2030-09-01T00:00:00+05:45
+                 */
+                createdFrom?: string;
+                /**
+                 * @description Refunds recorded strictly before this instant; after `createdFrom`.
+                 * @example 2030-10-01T00:00:00+05:45
+                 */
+                createdTo?: string;
+                /**
+                 * @description Refunds of this order.
+                 * @example ORD-2030-000142
+                 */
+                orderRef?: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+                /**
+                 * @description Refund statuses to include (any of them). Repeat the parameter for several.
+                 * @example [
+                 *       "MANUAL",
+                 *       "FAILED"
+                 *     ]
+                 */
+                status?: components["schemas"]["RefundStatus"][];
+            };
+            header?: {
+                /**
+                 * @description `text/csv` for the CSV export of every matching refund; otherwise one JSON page.
+                 * @example text/csv
+                 */
+                Accept?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of your refunds, or (with `Accept: text/csv`) all of them as CSV. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /**
+                     * @description For the CSV export: `attachment; filename="refunds-<date>.csv"`.
+                     * @example attachment; filename="refunds-2030-09-20.csv"
+                     */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundPageResponse"];
+                    "text/csv": string;
+                };
+            };
+            /**
+             * @description A filter is outside its bounds (error shape 2 with `details.fieldErrors`): an unknown
+             *     status or cause, more than 4 statuses, a malformed `orderRef` or date-time, `createdFrom`
+             *     not before `createdTo`, a negative `page`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
+                 * @example RFD-2030-000017
+                 */
+                refundRef: components["parameters"]["RefundRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundDetailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No refund of your company's has this reference (error shape 2). Do not retry. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listTravellers: {
         parameters: {
             query?: {
@@ -7676,6 +8015,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentPartiallyReversed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPartiallyReversedEvent"];
             };
         };
         responses: {

@@ -18,7 +18,11 @@
 //     cancellation or late-capture refund plus its fee is exactly the share it gives back; a share
 //     owed back (REFUND_PENDING) has an unfinished refund and a REFUNDED share a SUCCEEDED one; a
 //     cancellation refund belongs to a CANCELLED order; and a cancelled order that was paid by a
-//     share has its refund (or nothing was taken).
+//     share has its refund (or nothing was taken). Issue 36: per order share, the SUCCEEDED
+//     refunds never add up to more than the share captured; an order cancelled because the
+//     provider gave its payment back (PAYMENT_REVERSED) has refunds adding up to its whole share;
+//     and no refund of a payment the provider reversed in full is left FAILED (the reversal is
+//     that money back).
 //  6. No orphaned attachment: every document marked attached belongs to a traveller slot of the
 //     same company (or, a MEDICAL_REPORT with no traveller, to an assistance case), every traveller slot names a document of the same company attached to it,
 //     and (with DATA_DIR) every stored document has its bytes on disk.
@@ -130,6 +134,38 @@ const CHECKS = [
           or (o.status = 'CANCELLED' and r.id is null and exists (
                 select 1 from payment_attempt_order p where p.order_id = o.id and p.settlement in ('REFUND_PENDING', 'REFUNDED')
                    and not exists (select 1 from refund l where l.attempt_id = p.attempt_id and l.order_id = o.id)))`,
+  },
+  {
+    name: 'order share whose SUCCEEDED refunds add up to more than the share captured',
+    sql: `
+      select a.payment_ref as ref, o.order_ref, pao.amount as share, sum(r.amount) as refunded
+        from refund r
+        join payment_attempt_order pao on pao.attempt_id = r.attempt_id and pao.order_id = r.order_id
+        join payment_attempt a on a.id = r.attempt_id
+        join insurance_order o on o.id = r.order_id
+       where r.status = 'SUCCEEDED'
+       group by a.id, o.id, pao.amount
+      having sum(r.amount) > pao.amount`,
+  },
+  {
+    name: 'order cancelled for a provider reversal whose refunds do not add up to its share',
+    sql: `
+      select o.order_ref as ref, pao.amount as share, coalesce(sum(r.amount), 0) as refunded
+        from order_cancellation c
+        join insurance_order o on o.id = c.order_id
+        join payment_attempt_order pao on pao.order_id = o.id and pao.settlement in ('REFUND_PENDING', 'REFUNDED')
+        left join refund r on r.attempt_id = pao.attempt_id and r.order_id = o.id
+       where c.reason = 'PAYMENT_REVERSED'
+       group by o.id, pao.attempt_id, pao.amount
+      having coalesce(sum(r.amount), 0) <> pao.amount`,
+  },
+  {
+    name: 'FAILED refund of a payment the provider reversed in full (the reversal is that money back)',
+    sql: `
+      select r.refund_ref as ref, a.payment_ref, a.provider_reversal
+        from refund r
+        join payment_attempt a on a.id = r.attempt_id
+       where r.status = 'FAILED' and a.provider_reversal = 'FULL'`,
   },
   {
     name: 'promo code whose used_count differs from the slots holding it, or exceeds its limit',

@@ -17,6 +17,7 @@ import { documentHandlers, documentPolicies } from './modules/documents';
 import { orderHandlers, orderPolicies } from './modules/orders';
 import { paymentHandlers, paymentPolicies } from './modules/payments';
 import { promoHandlers, promoPolicies } from './modules/promos';
+import { refundHandlers } from './modules/refunds';
 import { travellerHandlers, travellerPolicies } from './modules/travellers';
 import { webhookHandlers, webhookPolicies } from './modules/webhooks';
 
@@ -29,6 +30,7 @@ export const operationHandlers = {
   ...referenceHandlers,
   ...orderHandlers,
   ...paymentHandlers,
+  ...refundHandlers,
   ...documentHandlers,
   ...travellerHandlers,
   ...promoHandlers,

@@ -9,6 +9,7 @@ import { DOCUMENT_ENTITIES } from './modules/documents/entities';
 import { ORDER_ENTITIES } from './modules/orders/entities';
 import { PARTNER_ENTITIES } from './modules/partners/entities';
 import { PAYMENT_ENTITIES } from './modules/payments/entities';
+import { REFUND_ENTITIES } from './modules/refunds/entities';
 import { PROMO_ENTITIES } from './modules/promos/entities';
 import { TRAVELLER_ENTITIES } from './modules/travellers/entities';
 import { WEBHOOK_ENTITIES } from './modules/webhooks/entities';
@@ -22,6 +23,7 @@ export const entities = [
   ...TRAVELLER_ENTITIES,
   ...ORDER_ENTITIES,
   ...PAYMENT_ENTITIES,
+  ...REFUND_ENTITIES,
   ...PROMO_ENTITIES,
   RateLimitBucket,
   ...WEBHOOK_ENTITIES,

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { decimalStringFromMinor } from '../kernel/money';
-import { paymentOverview, type PaymentOverview } from '../modules/payments';
-import { watchDueAttempts } from '../modules/payments';
-import { recordOperatorRefund, refundsOwed } from '../modules/payments';
+import { paymentOverview, paymentsOwingRefunds, watchDueAttempts, type PaymentOverview } from '../modules/payments';
+import { confirmRefundsOfPayment, recordPartialReversal } from '../modules/refunds';
+import { parseOperatorAmount } from '../modules/orders';
 import { OPERATOR_NOTE_MAX_LENGTH, operatorActor, operatorCommand, output, showCommand, withDatabase, withPayments, type CliOptions } from './context';
 
 export function registerPaymentCommands(program: Command): void {
@@ -11,6 +11,7 @@ export function registerPaymentCommands(program: Command): void {
   showCommand(payment, 'show <paymentRef>', 'show a payment attempt: status, orders, gateway word, refund owed', async (em, paymentRef) => paymentView(await paymentOverview(em, paymentRef)), describePayment);
 
   registerRefundCommands(payment);
+  registerPartialReversalCommand(payment);
   registerReconcileCommand(payment);
 }
 
@@ -18,7 +19,7 @@ function registerRefundCommands(payment: Command): void {
   operatorCommand(payment, 'refunds', 'list the payments that owe money back to a customer (captured after their checkout was closed)')
     .action(async (options: CliOptions) => {
       const owed = await withDatabase(async (em) =>
-        (await refundsOwed(em)).map((attempt) => ({
+        (await paymentsOwingRefunds(em)).map((attempt) => ({
           paymentRef: attempt.paymentRef,
           company: attempt.company.name,
           gateway: attempt.gateway,
@@ -34,22 +35,40 @@ function registerRefundCommands(payment: Command): void {
       output(options, owed, owed.length === 0 ? 'no refund owed' : [`${owed.length} refund(s) owed:`, ...lines]);
     });
 
-  operatorCommand(payment, 'refund <paymentRef>', 'record that the money a payment owes back was refunded to the customer (REFUND_PENDING becomes REFUNDED)', (command) => command
+  // An alias of `ops refund confirm` for each refund of the payment that waits for the operator: the same step, audit and event.
+  operatorCommand(payment, 'refund <paymentRef>', 'confirm every MANUAL or FAILED refund of a payment as made by hand (ops refund confirm, for each); refused while the service is still making one', (command) => command
       .requiredOption('--note <text>', `the refund's reference at the gateway or bank (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`))
     .action(async (paymentRef: string, options: CliOptions & { note: string }) => {
       const note = options.note.trim();
       if (!note || note.length > OPERATOR_NOTE_MAX_LENGTH) throw new Error(`--note must be 1 to ${OPERATOR_NOTE_MAX_LENGTH} characters`);
-      const attempt = await withDatabase((em) => recordOperatorRefund(em, paymentRef, note, operatorActor()));
+      const confirmed = await withDatabase((em) => confirmRefundsOfPayment(em, paymentRef, note, operatorActor()));
+      const attempt = confirmed[0]?.attempt;
       const result = {
-        paymentRef: attempt.paymentRef,
-        status: attempt.status,
-        refundAmount: decimalStringFromMinor(attempt.refundAmount),
-        currency: attempt.currency,
-        refundedAt: attempt.refundedAt?.toISOString() ?? null,
+        paymentRef: attempt?.paymentRef ?? paymentRef.trim(),
+        status: attempt?.status ?? null,
+        refundAmount: decimalStringFromMinor(confirmed.reduce((sum, refund) => sum + refund.amount, 0)),
+        currency: attempt?.currency ?? null,
+        refundedAt: attempt?.refundedAt?.toISOString() ?? null,
+        refunds: confirmed.map((refund) => ({ refundRef: refund.refundRef, orderRef: refund.order.orderRef, amount: decimalStringFromMinor(refund.amount), status: refund.status })),
       };
-      output(options, result, `recorded the refund of ${result.currency} ${result.refundAmount} for ${result.paymentRef}; payment is ${result.status}`);
+      output(options, result, `confirmed ${result.refunds.map((refund) => refund.refundRef).join(', ')}: ${result.currency} ${result.refundAmount} back for ${result.paymentRef}; payment is ${result.status}`);
     });
+}
 
+function registerPartialReversalCommand(payment: Command): void {
+  operatorCommand(payment, 'partial-reversal <paymentRef>', 'record what the provider gave back of a paid payment on its own (a partial refund in its portal, seen there): a refund SUCCEEDED of cause PROVIDER_REVERSAL for one order\'s share; the order stays paid', (command) => command
+      .requiredOption('--order <orderRef>', 'the order whose share the money came from')
+      .requiredOption('--amount <amount>', 'what went back, as the portal shows it, e.g. 1500.00')
+      .requiredOption('--note <text>', `the provider's reference of the refund (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`))
+    .action(async (paymentRef: string, options: CliOptions & { order: string; amount: string; note: string }) => {
+      const amount = parseOperatorAmount(options.amount);
+      if (amount === null) throw new Error(`--amount must be a decimal amount with at most two decimals, like 1500.00 (got ${JSON.stringify(options.amount)})`);
+      const note = options.note.trim();
+      if (!note || note.length > OPERATOR_NOTE_MAX_LENGTH) throw new Error(`--note must be 1 to ${OPERATOR_NOTE_MAX_LENGTH} characters`);
+      const refund = await withDatabase((em) => recordPartialReversal(em, { paymentRef, orderRef: options.order, amount, note, actor: operatorActor() }));
+      const result = { refundRef: refund.refundRef, orderRef: refund.order.orderRef, paymentRef: refund.attempt.paymentRef, cause: refund.cause, status: refund.status, amount: decimalStringFromMinor(refund.amount), currency: refund.currency };
+      output(options, result, `recorded ${result.refundRef}: ${result.currency} ${result.amount} given back by the provider on ${result.paymentRef} for ${result.orderRef}`);
+    });
 }
 
 function registerReconcileCommand(payment: Command): void {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { decimalStringFromMinor } from '../kernel/money';
-import { confirmRefund, executeDueRefunds, listRefunds, refundOverview, retryRefund, type Refund, type RefundStatus } from '../modules/payments';
+import { confirmRefund, executeDueRefunds, listRefunds, refundOverview, retryRefund, type RefundStatus } from '../modules/refunds';
+import type { Refund } from '../modules/refunds/entities/refund';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OPERATOR_NOTE_MAX_LENGTH, operatorActor, operatorCommand, output, showCommand, withDatabase, withPayments, type CliOptions } from './context';
 

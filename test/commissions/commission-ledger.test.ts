@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { CompanyType } from '../../src/modules/partners/entities/company';
 import { SalesAgent } from '../../src/modules/partners/entities/sales-agent';
 import { Order } from '../../src/modules/orders/entities/order';
-import { Refund } from '../../src/modules/payments/entities/refund';
+import { Refund } from '../../src/modules/refunds/entities/refund';
 import { CommissionEntry } from '../../src/modules/commissions/entities/commission-entry';
-import { confirmRefund } from '../../src/modules/payments/refund-operations';
-import { recordOperatorRefund } from '../../src/modules/payments/refund-record';
+import { confirmRefund, confirmRefundsOfPayment } from '../../src/modules/refunds/refund-operations';
 import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
 import { lockAttemptForSettlement } from '../../src/modules/payments/settlement';
 import { recordProviderReversal } from '../../src/modules/payments/provider-reversal';
@@ -162,7 +161,7 @@ describe('the commission ledger', () => {
     const order = await placeOrder(server, client, seller);
     const paymentRef = await paidBy(order.orderRef, 'wallet_gateway');
     expect((await cancel(order.orderRef)).body.data.refund.status).toBe('MANUAL');
-    await recordOperatorRefund(server.orm.em.fork(), paymentRef, 'WALLET-RFD-3', 'operator-cli:test');
+    await confirmRefundsOfPayment(server.orm.em.fork(), paymentRef, 'WALLET-RFD-3', 'operator-cli:test');
     expect((await linesOf(order.orderId)).map(([kind, , , amount]) => [kind, amount])).toEqual([['EARNED', 450_00], ['REVERSED', -450_00]]);
   });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CompanyType } from '../../src/modules/partners/entities/company';
-import { confirmRefund } from '../../src/modules/payments/refund-operations';
+import { confirmRefund } from '../../src/modules/refunds/refund-operations';
 import { periodOf } from '../../src/modules/commissions/rules/commission-period';
 import { expectContract } from '../support/contract';
 import { readPdf } from '../support/certificate-pdf';

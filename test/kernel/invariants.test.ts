@@ -113,6 +113,34 @@ describe('the invariant checker', () => {
     }
   });
 
+  it('exits 1 when refunds give back more than a share, or a refund stays FAILED beside a full reversal at the provider', async () => {
+    const em = server.orm.em.fork();
+    const order = await placeOrder(server, client, partner);
+    const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
+    await cancelOrder(server.orm.em.fork(), order.orderRef, 'operator-cli:invariants', server.payments, undefined, 'trip called off');
+    await server.refunds.runOnce();
+    expect((await checkInvariants()).output).toContain('invariants: 0 violations');
+    await em.getConnection().execute(`update refund set amount = amount + 1 where order_id = ?`, [order.orderId]);
+    try {
+      const result = await checkInvariants();
+      expect(result.code).toBe(1);
+      expect(result.output).toContain('order share whose SUCCEEDED refunds add up to more than the share captured');
+    } finally {
+      await em.getConnection().execute(`update refund set amount = amount - 1 where order_id = ?`, [order.orderId]);
+    }
+    await em.getConnection().execute(`update refund set status = 'FAILED' where order_id = ?`, [order.orderId]);
+    await em.getConnection().execute(`update payment_attempt set provider_reversal = 'FULL' where payment_ref = ?`, [started.paymentRef]);
+    try {
+      const result = await checkInvariants();
+      expect(result.code).toBe(1);
+      expect(result.output).toContain('FAILED refund of a payment the provider reversed in full');
+    } finally {
+      await em.getConnection().execute(`update payment_attempt set provider_reversal = null where payment_ref = ?`, [started.paymentRef]);
+      await em.getConnection().execute(`update refund set status = 'SUCCEEDED' where order_id = ?`, [order.orderId]);
+    }
+  });
+
   it('exits 1 when the counters behind totalElements drift from the orders and travellers they count', async () => {
     const em = server.orm.em.fork();
     await em.getConnection().execute(`update order_status_count set orders = orders + 1 where company_id = ?`, [partner.companyId]);

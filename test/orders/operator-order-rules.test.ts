@@ -1,17 +1,29 @@
-import { cancellationRefusal, cashSettlementRefusal, parseOperatorAmount, type OrderFacts } from '../../src/modules/orders/rules/operator-order-rules';
+import { cancellationTerms } from '../../src/modules/orders/rules/cancellation';
+import { cashSettlementRefusal, parseOperatorAmount, type OrderFacts } from '../../src/modules/orders/rules/operator-order-rules';
 
 const pendingCash: OrderFacts = { orderRef: 'ORD-2026-000142', status: 'PENDING', settlementType: 'CASH', totalAmount: 450_000, currency: 'NPR', paidAt: null };
 
-describe('cancelling an order from the command line', () => {
-  it('is allowed for a PENDING order only', () => {
-    expect(cancellationRefusal(pendingCash)).toBeNull();
-    expect(cancellationRefusal({ ...pendingCash, settlementType: 'ONLINE' })).toBeNull();
-    for (const status of ['PAID', 'COMPLETED', 'CLOSED', 'CANCELLED']) {
-      expect(cancellationRefusal({ ...pendingCash, status })).toBe(`order ORD-2026-000142 is ${status}; only a PENDING order can be cancelled`);
+describe('cancelling an order from the command line (the one rule set, rules/cancellation.ts)', () => {
+  const settings = { freeLookDays: 14, cancellationFeePercent: 10 };
+  const now = new Date('2026-11-20T06:00:00Z');
+  const facts = { orderRef: 'ORD-2026-000142', status: 'PENDING', coverageStartDate: '2026-12-20', paidAt: null, paidShare: 0 };
+
+  it('without a note, cancels a PENDING unpaid order only', () => {
+    expect(cancellationTerms(facts, now, settings, 'OPERATOR')).toMatchObject({ cancellable: true, rule: 'UNPAID' });
+    for (const status of ['PAID', 'COMPLETED', 'CLOSED']) {
+      expect(cancellationTerms({ ...facts, status, paidAt: now, paidShare: 450_000 }, now, settings, 'OPERATOR')).toMatchObject({
+        cancellable: false,
+        notCancellableReason: `order ORD-2026-000142 is ${status}; only a PENDING order can be cancelled without --note (a paid order is cancelled with a refund: give --note)`,
+        refundAmount: 0,
+      });
     }
+    expect(cancellationTerms({ ...facts, status: 'CANCELLED' }, now, settings, 'OPERATOR')).toMatchObject({ cancellable: false, rule: 'ALREADY_CANCELLED' });
   });
-  it('is refused for a PENDING order that already has a payment time', () => {
-    expect(cancellationRefusal({ ...pendingCash, paidAt: new Date() })).toMatch(/only a PENDING order/);
+
+  it('with a note, cancels a paid order even once its cover started, with the refund of its payment date', () => {
+    const started = { ...facts, status: 'PAID', paidAt: now, paidShare: 450_000, coverageStartDate: '2026-11-19' };
+    expect(cancellationTerms(started, now, settings, 'OPERATOR_WITH_NOTE')).toMatchObject({ cancellable: true, rule: 'FREE_LOOK', refundAmount: 450_000 });
+    expect(cancellationTerms(started, now, settings, 'PARTNER')).toMatchObject({ cancellable: false, rule: 'COVER_STARTED' });
   });
 });
 

@@ -104,6 +104,10 @@ describe('GET /orders', () => {
       createdAt: placed.muller.createdAt,
       paidAt: null,
       cancelledAt: null,
+      refundRef: null,
+      refundAmount: null,
+      refundFee: null,
+      refundStatus: null,
       access: 'OWNER',
     });
     expect(byRef.get(placed.paid.orderRef)).toMatchObject({ status: 'PAID', paymentStatus: 'SUCCESS', policyNumber, paidAt: expect.any(String), cancelledAt: null });
@@ -226,7 +230,7 @@ describe('GET /orders with Accept: text/csv', () => {
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="orders-${kathmanduToday()}.csv"`);
     const { header, records } = csvRecords(response.body);
-    expect(header).toEqual(['orderRef', 'orderNumber', 'status', 'paymentStatus', 'policyNumber', 'touristId', 'travellerName', 'routeName', 'departureDate', 'coverageStartDate', 'coverageEndDate', 'totalAmount', 'currency', 'groupRef', 'createdAt', 'paidAt', 'cancelledAt', 'access']);
+    expect(header).toEqual(['orderRef', 'orderNumber', 'status', 'paymentStatus', 'policyNumber', 'touristId', 'travellerName', 'routeName', 'departureDate', 'coverageStartDate', 'coverageEndDate', 'totalAmount', 'currency', 'groupRef', 'createdAt', 'paidAt', 'cancelledAt', 'refundRef', 'refundAmount', 'refundFee', 'refundStatus', 'access']);
     expect(records.map((record) => record.orderRef)).toEqual(allRefs());
     const json = new Map<string, WireJson>((await list(agency)).body.data.content.map((item: WireJson) => [item.orderRef, item]));
     for (const record of records) {

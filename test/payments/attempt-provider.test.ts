@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
-import { Refund } from '../../src/modules/payments/entities/refund';
+import { Refund } from '../../src/modules/refunds/entities/refund';
 import { backfillAttemptProviders } from '../../src/modules/payments/attempt-provider-backfill';
 import { gatewayOfAttempt } from '../../src/modules/payments/payment-deps';
 import { ProviderUnavailableError } from '../../src/kernel/errors';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
-import { Refund } from '../../src/modules/payments/entities/refund';
+import { Refund } from '../../src/modules/refunds/entities/refund';
 import { watchDueAttempts } from '../../src/modules/payments/payment-watch';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';

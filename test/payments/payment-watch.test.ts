@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Order } from '../../src/modules/orders/entities/order';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
-import { Refund } from '../../src/modules/payments/entities/refund';
+import { Refund } from '../../src/modules/refunds/entities/refund';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { watchDueAttempts } from '../../src/modules/payments/payment-watch';
 import { sample } from '../support/metrics-sample';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
-import { recordOperatorRefund } from '../../src/modules/payments/refund-record';
+import { confirmRefundsOfPayment } from '../../src/modules/refunds/refund-operations';
 import { at } from '../support/elements';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
@@ -100,7 +100,7 @@ describe('a capture that lands while the order is being changed', () => {
     expect(fresh.status).toBe(200);
     expect(fresh.body.data.amount).toBe(applied.body.data.totalAfter);
 
-    await recordOperatorRefund(server.orm.em.fork(), started.paymentRef, 'WALLET-REFUND-7781', OPERATOR);
+    await confirmRefundsOfPayment(server.orm.em.fork(), started.paymentRef, 'WALLET-REFUND-7781', OPERATOR);
     expect((await paymentStatus(client, agency, started.paymentRef)).body.data).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'INITIATED', paymentRef: fresh.body.data.paymentRef });
     const refunded = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
     expect(refunded).toMatchObject({ status: 'REFUNDED', refundAmount: Math.round(order.totalAmount * 100), refundNote: 'WALLET-REFUND-7781' });

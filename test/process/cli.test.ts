@@ -307,7 +307,11 @@ describe('ops order cancel REF', () => {
         at: expect.any(String),
         actor: expect.stringMatching(/^operator-cli:.+/),
         action: 'ORDER_CANCELLED',
-        details: { previousStatus: 'PENDING', releasedPromoCodes: [code], totalBefore: '4050.00', totalAfter: '4500.00', currency: 'NPR', closedPaymentRefs: [started.paymentRef] },
+        // One shape for every cancellation, whoever asks (DESIGN "Refunds in one home").
+        details: {
+          previousStatus: 'PENDING', reason: 'OPERATOR', rule: 'UNPAID', paymentRef: null, refundRef: null, refundAmount: '0.00', cancellationFee: '0.00',
+          releasedPromoCodes: [code], totalBefore: '4050.00', totalAfter: '4500.00', currency: 'NPR', closedPaymentRefs: [started.paymentRef],
+        },
       },
     ]);
 
@@ -335,7 +339,7 @@ describe('ops order cancel REF', () => {
     const cancelled = await placeOrder(server, client, partner);
     await json('order', 'cancel', cancelled.orderRef);
     const cancelledBefore = await orderState(cancelled.orderId);
-    await refused(['order', 'cancel', cancelled.orderRef], /is CANCELLED; only a PENDING order can be cancelled/);
+    await refused(['order', 'cancel', cancelled.orderRef], /was already cancelled on /);
     expect(await orderState(cancelled.orderId)).toEqual(cancelledBefore);
 
     await refused(['order', 'cancel', 'ORDN-2026-999999'], /not found/);
@@ -415,8 +419,8 @@ describe('ops order record-cash REF --amount A', () => {
   });
 });
 
-describe('ops payment refunds, ops payment refund REF --note N', () => {
-  it('lists a wallet payment captured after the order was cancelled as owed back, records its refund (REFUNDED, audit entry) and refuses a second record', async () => {
+describe('ops payment refunds, ops payment refund REF --note N (an alias of ops refund confirm)', () => {
+  it('lists a wallet payment captured after the order was cancelled as owed back, confirms its MANUAL refund (REFUNDED, the refund\'s own audit entry) and refuses a second record', async () => {
     const placed = await placeOrder(server, client, partner);
     const started = (await pay(client, partner, placed.orderRef, { gateway: 'wallet_gateway' })).body.data;
     await json('order', 'cancel', placed.orderRef);
@@ -431,10 +435,12 @@ describe('ops payment refunds, ops payment refund REF --note N', () => {
 
     expect(await json('payment', 'refund', started.paymentRef, '--note', 'WALLET-RF-0042')).toEqual({
       paymentRef: started.paymentRef, status: 'REFUNDED', refundAmount: '4500.00', currency: 'NPR', refundedAt: expect.any(String),
+      refunds: [{ refundRef: expect.stringMatching(/^RFD-/), orderRef: placed.orderRef, amount: '4500.00', status: 'SUCCEEDED' }],
     });
     expect((await json('payment', 'refunds')).map((owed: { paymentRef: string }) => owed.paymentRef)).not.toContain(started.paymentRef);
     expect((await paymentStatus(client, partner, placed.orderRef)).body.data).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED' });
-    expect((await json('order', 'show', placed.orderRef)).auditEntries.map((entry: { action: string }) => entry.action)).toEqual(['ORDER_CANCELLED', 'REFUND_CREATED', 'REFUND_RECORDED']);
+    // Entries written in one transaction share their time: compared as a set.
+    expect((await json('order', 'show', placed.orderRef)).auditEntries.map((entry: { action: string }) => entry.action).sort()).toEqual(['ORDER_CANCELLED', 'REFUND_CONFIRMED', 'REFUND_CREATED', 'REFUND_MANUAL']);
     await refused(['payment', 'refund', started.paymentRef, '--note', 'again'], /owes no refund \(refund recorded /);
   });
 });

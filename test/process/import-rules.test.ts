@@ -86,6 +86,16 @@ describe('the import rules of the module layout', () => {
     ]);
   });
 
+  it('reject refunds importing a use case of orders or payments (its callers), and allow their entities', () => {
+    const refunds = {
+      'src/modules/refunds/index.ts': "export { refund } from './refund';\n",
+      'src/modules/refunds/refund.ts': "import { Order } from '../orders/entities/order';\nexport const refund = () => new Order();\n",
+    };
+    expect(rulesBroken(refunds)).toEqual([]);
+    const callingBack = rulesBroken({ ...refunds, 'src/modules/refunds/refund.ts': "import { placeOrder } from '../orders';\nexport const refund = () => placeOrder();\n" });
+    expect(callingBack).toContain('refunds-call-back-no-caller: src/modules/refunds/refund.ts -> src/modules/orders/index.ts');
+  });
+
   it("reject a module's settings.ts that imports more than the kernel", () => {
     const broken = rulesBroken({ 'src/modules/payments/settings.ts': "import { pay } from './pay';\nexport const settings = { pay };\n" });
     expect(broken).toContain('settings-stand-alone: src/modules/payments/settings.ts -> src/modules/payments/pay.ts');

@@ -7,8 +7,9 @@ import { createKeyHeader, idempotentCreate } from '../../kernel/http/idempotent-
 import { orderGroupWire, orderWire } from './order-wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
 import { amountFromMinor } from '../../kernel/money';
-import { cancellationOf, cancelOrderForPartner, previewCancellation, type CancellationView } from './order-cancellation';
-import { refundWire } from './order-wire';
+import { cancelOrderForPartner, type CancellationView } from './order-cancellation';
+import { cancellationOf, previewCancellation } from './cancellation-reads';
+import { refundWire } from '../refunds';
 import type { Schemas } from '../../kernel/http/wire';
 import { springPage } from '../../kernel/http/pagination';
 import { kathmanduToday } from '../../kernel/business-date';

@@ -1,26 +1,31 @@
 import type { PromoAtOrderCreation } from './order-creation';
 import type { CancellationPayments } from './order-cancellation';
-export * from './audit-log';
-export * from './entities/audit-entry';
-export * from './entities/order-cancellation';
-export * from './order-cancellation';
-export * from './rules/cancellation';
-export * from './entities/order-group';
-export * from './entities/order-travel-company';
-export * from './entities/order';
-export * from './group-lookup';
-export * from './handlers';
-export * from './departure-change';
-export * from './order-creation';
-export * from './order-book';
-export * from './order-book-wire';
-export * from './order-lookup';
-export * from './order-overview';
-export * from './order-wire';
-export * from './promo-slot-store';
-export * from './rules/operator-order-rules';
-export * from './rules/order-reference';
-export * from './rules/promo-slots';
+
+/**
+ * The orders module's face: only what the composition, the CLI and other modules use (promos
+ * builds on the promo slots; payments on lookups, the audit log and the cancellation).
+ */
+export { orderHandlers, orderPolicies } from './handlers';
+export { findOrder, resolveOrder } from './order-lookup';
+export { resolveGroup } from './group-lookup';
+export { orderOverview, type OrderOverview } from './order-overview';
+export { orderIdentity } from './order-wire';
+export { recordAudit } from './audit-log';
+export { Order, OrderStatus } from './entities/order';
+export { AuditEntry } from './entities/audit-entry';
+export { cancelOrderAsOperator, type CancellationPayments, type CancellationView, type CheckoutAnswers } from './order-cancellation';
+export { cancelOrderInTransaction } from './cancellation-record';
+export type { CancellationReason } from './rules/cancellation';
+export { cashSettlementRefusal, parseOperatorAmount } from './rules/operator-order-rules';
+export { formatReference, isReference } from './rules/order-reference';
+export type { PromoApplyOutcome, PromoAtOrderCreation } from './order-creation';
+export {
+  ORDER_PROMO_POPULATE, bindingOfOrder, findPromoCode, isPromoChangeable, lockPromoCodes, orderPrice, pricePartsOf, releaseUses, reserveUses,
+  slotCodeOf, slotsOfOrder, writeSlots,
+} from './promo-slot-store';
+export {
+  clearSlots, codeIsCurrent, decideApply, normalizePromoCode, projectTotals, remainingUses, slotOf, type PromoSlots, type PromoTotals, type SlotChange,
+} from './rules/promo-slots';
 
 declare module '../../kernel/http/request-scope' {
   interface Services {

@@ -23,6 +23,10 @@ export function orderSummaryWire(row: OrderBookRow): OrderSummary {
     createdAt: row.created_at,
     paidAt: row.paid_at,
     cancelledAt: row.cancelled_at,
+    refundRef: row.refund_ref,
+    refundAmount: row.refund_amount === null ? null : Number(row.refund_amount),
+    refundFee: row.refund_fee === null ? null : Number(row.refund_fee),
+    refundStatus: row.refund_status,
     access: row.access,
   };
 }
@@ -31,11 +35,12 @@ export function orderSummaryWire(row: OrderBookRow): OrderSummary {
 export const ORDER_BOOK_CSV_COLUMNS = [
   'orderRef', 'orderNumber', 'status', 'paymentStatus', 'policyNumber', 'touristId', 'travellerName', 'routeName',
   'departureDate', 'coverageStartDate', 'coverageEndDate', 'totalAmount', 'currency', 'groupRef',
-  'createdAt', 'paidAt', 'cancelledAt', 'access',
+  'createdAt', 'paidAt', 'cancelledAt', 'refundRef', 'refundAmount', 'refundFee', 'refundStatus', 'access',
 ] as const satisfies ReadonlyArray<keyof OrderSummary>;
 
 /** One CSV row: the amount keeps its two decimals as stored, a null is an empty cell. */
 export function orderBookCells(row: OrderBookRow): Array<string | null> {
   const wire = orderSummaryWire(row);
-  return ORDER_BOOK_CSV_COLUMNS.map((column) => (column === 'totalAmount' ? row.total_amount : wire[column]?.toString() ?? null));
+  const asStored: Partial<Record<(typeof ORDER_BOOK_CSV_COLUMNS)[number], string | null>> = { totalAmount: row.total_amount, refundAmount: row.refund_amount, refundFee: row.refund_fee };
+  return ORDER_BOOK_CSV_COLUMNS.map((column) => (column in asStored ? asStored[column] ?? null : wire[column]?.toString() ?? null));
 }

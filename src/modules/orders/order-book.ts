@@ -5,7 +5,7 @@ import { offsetOf, pageRequest, type PageRequest } from '../../kernel/http/pagin
 import { invalid } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { QueryOf, Schemas } from '../../kernel/http/wire';
-import { csvRow } from './rules/order-csv';
+import { csvRow } from '../../kernel/csv';
 import { orderBookFilterErrors, orderSearchOf, type OrderBookFilter } from './rules/order-book-filters';
 
 export type OrderBookQuery = QueryOf<'listOrders'>;
@@ -32,6 +32,11 @@ export interface OrderBookRow {
   created_at: string;
   paid_at: string | null;
   cancelled_at: string | null;
+  /** The cancellation's refund (or the reversal's that cancelled the order), as cancellationOf reads it. */
+  refund_ref: string | null;
+  refund_amount: string | null;
+  refund_fee: string | null;
+  refund_status: Schemas['RefundStatus'] | null;
   access: OrderBookAccess;
 }
 
@@ -262,13 +267,15 @@ const DETAIL = `select o.order_ref, o.order_number, o.status, o.payment_status, 
     t.name as traveller_name, coalesce(r.name, o.custom_route_name) as route_name,
     o.departure_date::text as departure_date, o.coverage_start_date::text as coverage_start_date, o.coverage_end_date::text as coverage_end_date,
     o.total_amount::text as total_amount, o.currency, g.group_ref, ${iso('o.created_at')} as created_at, ${iso('o.paid_at')} as paid_at,
-    ${iso(`case when o.status = 'CANCELLED'
-      then coalesce((select max(a.at) from audit_entry a where a.order_id = o.id and a.action = 'ORDER_CANCELLED'), o.updated_at) end`)} as cancelled_at,
+    ${iso(`(select c.cancelled_at from order_cancellation c where c.order_id = o.id)`)} as cancelled_at,
+    rf.refund_ref, rf.amount::text as refund_amount, rf.fee::text as refund_fee, rf.status as refund_status,
     v.access`;
 const DETAIL_JOINS = `join insurance_order o on o.id = v.id
   join traveller t on t.id = o.traveller_id
   left join route r on r.id = o.route_id
-  left join order_group g on g.id = o.group_id`;
+  left join order_group g on g.id = o.group_id
+  left join lateral (select x.refund_ref, x.amount, x.fee, x.status from refund x
+    where x.order_id = o.id and x.cause in ('CANCELLATION', 'PROVIDER_REVERSAL') order by x.created_at, x.refund_ref limit 1) rf on true`;
 
 /** The filters `order_status_count` counts by (migration OrderBookCounts); with any other, the rows are counted. */
 const COUNTED_FILTERS: ReadonlySet<keyof OrderBookFilter> = new Set(['status', 'paymentStatus']);

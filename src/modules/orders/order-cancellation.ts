@@ -1,63 +1,69 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { decimalStringFromMinor, type Minor } from '../../kernel/money';
 import { conflict, invalid } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
+import type { PaymentAttempt } from '../payments/entities/payment-attempt';
+import { recordRefund } from '../refunds';
+import type { Refund } from '../refunds/entities/refund';
+import { cancellationRefund, paidShare, termsOf } from './cancellation-reads';
+import { cancelOrderInTransaction, type CancellationRecord } from './cancellation-record';
 import { Order, OrderStatus } from './entities/order';
 import { OrderCancellation } from './entities/order-cancellation';
-import { PaymentAttemptOrder } from '../payments/entities/payment-attempt-order';
-import type { PaymentAttempt } from '../payments/entities/payment-attempt';
-import { Refund } from '../payments/entities/refund';
 import { findOrder, resolveOrder } from './order-lookup';
-import { recordAudit } from './audit-log';
-import { lockPromoCodes, ORDER_PROMO_POPULATE, pricePartsOf, releaseUses, slotsOfOrder, writeSlots } from './promo-slot-store';
-import { clearSlots, projectTotals } from './rules/promo-slots';
-import { cancellationFingerprint, cancellationTerms, type CancellationReason, type CancellationSettings, type CancellationTerms, type PartnerCancellationReason } from './rules/cancellation';
-import { recordOrderCancelledEvent, type RefundEventFacts } from '../webhooks';
-
+import { ORDER_PROMO_POPULATE, releasePromoSlots } from './promo-slot-store';
+import { cancellationFingerprint, type CancellationSettings, type Canceller, type PartnerCancellationReason } from './rules/cancellation';
 
 /**
- * What the orders module needs of payments to cancel an order (payments builds on orders, so
- * orders cannot import it): given through the request scope's services like
- * promoAtOrderCreation, made by payments' `cancellationPayments(deps)`.
+ * Cancel, and refund: the one cancellation of a partner's or an operator's request (DESIGN
+ * "After the sale: cancellation", "Refunds in one home"), as steps in order:
+ *
+ *   1. read what is in the way, with no lock: the order's open checkouts;
+ *   2. ask their gateways to stop taking money, with no lock held (a capture among the answers
+ *      makes the order PAID, and it is then cancelled with a refund);
+ *   3. one transaction: record the gateways' answers, lock the order, apply the one rule set,
+ *      write the refund of a paid share (refunds) and the cancellation (the one writer);
+ *      a checkout opened meanwhile sends the flow back to 1 (at most three rounds);
+ *   4. after commit, start the refund (the executor makes it now).
+ *
+ * Orders calls payments (1-3, through CancellationPayments) and refunds (3); neither calls back.
+ * The provider's reversal cancels through the same writer from inside its own transaction
+ * (payments/provider-reversal.ts): it has no checkout to close and its refund is found, not sent.
+ */
+
+/**
+ * What a cancellation needs of payments (payments builds on orders, so orders cannot import it):
+ * made by payments' `cancellationPayments(deps)`, given through the request scope's services.
  */
 export interface CancellationPayments {
   settings: CancellationSettings;
-  /**
-   * Runs `change` (one whole transaction that calls assertNoOpenAttempts) with the order's open
-   * checkouts put to their gateways first: a capture settles the order PAID before `change` runs
-   * again; the others are closed (passed to `change`). `expectedInTheWay`, when given, names the
-   * attempts whose gateways are asked before the first round; `change` records their answers in
-   * its own transaction (`recordAnswers`, before it locks anything), which answers those it closed.
-   */
-  withOpenAttemptsClosed<T>(
-    em: EntityManager,
-    change: (closedBefore: readonly ClosedAttempt[], recordAnswers: (tx: EntityManager) => Promise<{ closed: ClosedAttempt[]; lockedOrderIds: string[] }>) => Promise<T>,
-    expectedInTheWay?: () => Promise<readonly PaymentAttempt[]>,
-  ): Promise<T>;
-  assertNoOpenAttempts(tx: EntityManager, orderIds: string[]): Promise<void>;
-  /** The open attempts of these orders, read without locks. */
+  /** Step 1: the open checkouts of these orders, read without locks. */
   openAttempts(em: EntityManager, orderIds: readonly string[]): Promise<PaymentAttempt[]>;
-  /** Records the refund of a paid share in the caller's transaction (PENDING, or MANUAL where the provider has no refund API). */
-  recordRefund(tx: EntityManager, input: { order: Order; attempt: PaymentAttempt; amount: Minor; fee: Minor; actor: string; at: Date }): Promise<Refund>;
-  /** After commit: the executor makes the refund now rather than at its next pass. */
+  /** Steps 2 and 3: the gateways' answers about the checkouts in the way, from asking to recording. */
+  checkoutAnswers(): CheckoutAnswers;
+  /** Step 3: the checkouts that could still take money for these orders, as the transaction sees them. */
+  stillOpenAttempts(tx: EntityManager, orderIds: readonly string[]): Promise<PaymentAttempt[]>;
+  /** How a refund of this gateway's payment starts: made by the executor, or MANUAL where the provider has no refund API. */
+  refundStart(attempt: Pick<PaymentAttempt, 'gateway' | 'provider'>): 'EXECUTE' | 'MANUAL';
+  /** Step 4: the executor makes the refund now rather than at its next pass. */
   kickRefunds(): void;
-  /** A refund as the webhooks carry it (payments' one projection, shared with refund.succeeded/failed). */
-  refundEventFacts(refund: Refund): RefundEventFacts;
 }
 
 /** A checkout closed for the cancellation, as its audit entry names it. */
 type ClosedAttempt = Pick<PaymentAttempt, 'id' | 'paymentRef'>;
 
+/** payments' CheckoutAnswers, as the cancellation uses it. */
+export interface CheckoutAnswers {
+  /** Asks the gateways to stop taking money for these checkouts; no lock may be held. */
+  ask(attempts: readonly PaymentAttempt[]): Promise<void>;
+  /** In the transaction, before anything else is locked: the checkouts it closed and the orders it locked. */
+  recordIn(tx: EntityManager): Promise<{ closed: ClosedAttempt[]; lockedOrderIds: string[] }>;
+  /** After the transaction: answers it did not keep are recorded on their own; the checkouts closed so. */
+  afterTransaction(em: EntityManager, committed: boolean): Promise<ClosedAttempt[]>;
+}
+
 export interface CancellationInput {
   reason: PartnerCancellationReason;
   note?: string;
-}
-
-/** The terms a preview shows, with the order's reference and currency. */
-export interface CancellationPreview extends CancellationTerms {
-  orderRef: string;
-  currency: string;
 }
 
 /** A cancelled order, as the cancellation answer and the order detail show it. */
@@ -74,88 +80,155 @@ export interface CancellationView {
   closedPaymentRefs: string[];
 }
 
-/** POST /orders/{orderRef}/cancellation/preview: the terms now, nothing changed, no gateway asked. */
-export async function previewCancellation(em: EntityManager, principal: Principal, identifier: string, settings: CancellationSettings, now = new Date()): Promise<CancellationPreview> {
-  const { order } = await resolveOrder(em, principal, identifier, { intent: 'ACT', populate: [] });
-  const terms = await termsOf(em, order, settings, now, false);
-  return { ...terms, orderRef: order.orderRef, currency: order.currency };
+/** Who asks for the cancellation of which order, and what they said. */
+interface CancellationRequest {
+  who: Canceller;
+  identifier: string;
+  /** Finds (and, in the transaction, locks) the order the caller may cancel. */
+  find(em: EntityManager, lock: boolean): Promise<Order>;
+  record: CancellationRecord;
+  /** A partner's request: replayed under its Idempotency-Key. */
+  idempotency?: { companyId: string; key: string; fingerprintOf(orderId: string): string };
 }
 
-/**
- * POST /orders/{orderRef}/cancellation under its Idempotency-Key: one transaction, behind a
- * transaction-scoped advisory lock on (company, key) so that requests with one key, from any
- * number of processes, run one after another and the later ones answer the first one's result
- * (or a 409 when they asked for something else). Open checkouts of a pending order are put to
- * their gateways first (CancellationPayments.withOpenAttemptsClosed).
- */
-export async function cancelOrderForPartner(
+/** A checkout may open between the read and the transaction this often before the caller is told to retry. */
+const MAX_ROUNDS = 3;
+
+/** POST /orders/{orderRef}/cancellation under its Idempotency-Key (a repeat answers the first result; another body, 409). */
+export function cancelOrderForPartner(
   em: EntityManager,
   principal: Principal,
   identifier: string,
   input: CancellationInput,
   idempotencyKey: string,
   payments: CancellationPayments,
-  now = new Date(),
+  now?: Date,
 ): Promise<CancellationView> {
   const key = idempotencyKey.toLowerCase();
-  // The checkout a pending order's cancellation finds open (the common case) is put to its gateway
-  // first, once the caller is known to be the one that may cancel and the key is new.
-  let resolvedBefore: string | undefined;
-  const expectedInTheWay = async () => {
-    const { order } = await resolveOrder(em.fork(), principal, identifier, { intent: 'ACT', populate: [] });
-    resolvedBefore = order.id;
-    if (order.status !== OrderStatus.Pending) return [];
-    // Two reads at once on two pooled connections: the answer waits for one round trip, not two.
-    const [keyUsed, open] = await Promise.all([
-      em.fork().count(OrderCancellation, { company: principal.companyId, idempotencyKey: key }),
-      payments.openAttempts(em.fork(), [order.id]),
-    ]);
-    return keyUsed ? [] : open;
-  };
-  const view = await payments.withOpenAttemptsClosed(em, (closedBefore, recordAnswers) => em.fork().transactional(async (tx) => {
-    await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`cancel:${principal.companyId}:${key}`], 'all', tx.getTransactionContext());
-    const answers = await recordAnswers(tx);
-    // Recording the checkout's answer locked its orders, this one among them (resolved by this caller, for this identifier, before).
-    const order = resolvedBefore && answers.lockedOrderIds.includes(resolvedBefore)
-      ? await lockedOrder(tx, resolvedBefore)
-      : (await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true, populate: [...ORDER_PROMO_POPULATE] })).order;
-    const fingerprint = cancellationFingerprint(order.id, input);
-    const previous = await tx.findOne(OrderCancellation, { company: principal.companyId, idempotencyKey: key });
-    if (previous) {
-      if (previous.requestFingerprint !== fingerprint) {
-        throw conflict('This Idempotency-Key was already used for a different cancellation request; use a new key for a new request');
-      }
-      return { order, cancellation: previous, refund: await cancellationRefund(tx, order.id), paidWhileCancelling: false, replayed: true, releasedCodes: [], closedPaymentRefs: [] };
-    }
-    return applyCancellation(tx, order, {
-      reason: input.reason, note: input.note ?? null, actor: `api:${principal.companyId}`, company: principal.companyId, idempotencyKey: key, fingerprint,
-    }, payments, now, [...closedBefore, ...answers.closed], false);
-  }), expectedInTheWay);
-  if (view.refund) payments.kickRefunds();
-  return view;
+  return cancelOrder(em, {
+    who: 'PARTNER',
+    identifier,
+    find: async (db, lock) => (await resolveOrder(db, principal, identifier, { intent: 'ACT', lockForUpdate: lock, populate: lock ? [...ORDER_PROMO_POPULATE] : [] })).order,
+    record: { reason: input.reason, note: input.note ?? null, actor: `api:${principal.companyId}`, company: principal.companyId, idempotencyKey: key },
+    idempotency: { companyId: principal.companyId, key, fingerprintOf: (orderId) => cancellationFingerprint(orderId, input) },
+  }, payments, now);
 }
 
 /**
- * `ops order cancel`: the operator cancels any order that is not cancelled yet: a pending one
- * (as before), and, with a note, a paid one even once its cover has started (the refund follows
- * the fee rule of its payment date).
+ * `ops order cancel [--note]`: without a note an unpaid order only; with one a paid order too,
+ * even once its cover has started (the refund follows the fee rule of its payment date).
  */
-export async function cancelOrderAsOperator(
+export function cancelOrderAsOperator(
   em: EntityManager,
   identifier: string,
   options: { actor: string; note?: string | null },
   payments: CancellationPayments,
-  now = new Date(),
+  now?: Date,
 ): Promise<CancellationView> {
-  const view = await payments.withOpenAttemptsClosed(em, (closedBefore) => em.fork().transactional(async (tx) => {
-    const order = await findOrder(tx, identifier, { lockForUpdate: true, populate: [...ORDER_PROMO_POPULATE] });
-    if (order.status !== OrderStatus.Pending && !options.note) {
-      throw new OperatorRefusal(`order ${order.orderRef} is ${order.status}; only a PENDING order can be cancelled without --note (a paid order is cancelled with a refund: give --note)`);
+  return cancelOrder(em, {
+    who: options.note ? 'OPERATOR_WITH_NOTE' : 'OPERATOR',
+    identifier,
+    find: (db, lock) => findOrder(db, identifier, { lockForUpdate: lock, populate: lock ? [...ORDER_PROMO_POPULATE] : [] }),
+    record: { reason: 'OPERATOR', note: options.note ?? null, actor: options.actor },
+  }, payments, now);
+}
+
+async function cancelOrder(em: EntityManager, request: CancellationRequest, payments: CancellationPayments, now: Date | undefined): Promise<CancellationView> {
+  const requestedAt = now ?? new Date();
+  const answers = payments.checkoutAnswers();
+  const closedBefore: ClosedAttempt[] = [];
+  for (let round = 1; ; round += 1) {
+    // 1. What is in the way, read with no lock (nothing, once the key was used or the order is not pending).
+    const seen = await request.find(em.fork(), false);
+    const inTheWay = seen.status === OrderStatus.Pending && !(await keyUsed(em, request)) ? await payments.openAttempts(em.fork(), [seen.id]) : [];
+
+    // 2. Their gateways are asked to stop taking money, with no lock held.
+    await answers.ask(inTheWay);
+
+    // 3. One transaction: the gateways' answers, the order locked, the rules, the refund and the cancellation.
+    let done: CancellationView | 'IN_THE_WAY';
+    try {
+      done = await em.fork().transactional((tx) => cancelInTransaction(tx, request, seen.id, answers, closedBefore, payments, { requestedAt, now }));
+      closedBefore.push(...(await answers.afterTransaction(em, true)));
+    } catch (error) {
+      await answers.afterTransaction(em, false);
+      throw error;
     }
-    return applyCancellation(tx, order, { reason: 'OPERATOR', note: options.note ?? null, actor: options.actor }, payments, now, closedBefore, true);
-  }));
-  if (view.refund) payments.kickRefunds();
-  return view;
+    if (done !== 'IN_THE_WAY') {
+      // 4. After commit: the refund is made now.
+      if (done.refund && !done.replayed) payments.kickRefunds();
+      return done;
+    }
+    if (round === MAX_ROUNDS) throw conflict('A payment for this order is being started or settled at this moment; try again shortly');
+  }
+}
+
+async function keyUsed(em: EntityManager, { idempotency }: CancellationRequest): Promise<boolean> {
+  return !!idempotency && (await em.fork().count(OrderCancellation, { company: idempotency.companyId, idempotencyKey: idempotency.key })) > 0;
+}
+
+async function cancelInTransaction(
+  tx: EntityManager,
+  request: CancellationRequest,
+  seenOrderId: string,
+  answers: CheckoutAnswers,
+  closedBefore: readonly ClosedAttempt[],
+  payments: CancellationPayments,
+  times: { requestedAt: Date; now: Date | undefined },
+): Promise<CancellationView | 'IN_THE_WAY'> {
+  const { idempotency } = request;
+  // Requests with one key, from any number of processes, run one after another.
+  if (idempotency) await tx.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`cancel:${idempotency.companyId}:${idempotency.key}`]);
+  // The answers lock the checkouts' orders first (settlement's lock order), this one among them.
+  const recorded = await answers.recordIn(tx);
+  const order = recorded.lockedOrderIds.includes(seenOrderId) ? await lockedOrder(tx, seenOrderId) : await request.find(tx, true);
+
+  if (idempotency) {
+    const fingerprint = idempotency.fingerprintOf(order.id);
+    const previous = await tx.findOne(OrderCancellation, { company: idempotency.companyId, idempotencyKey: idempotency.key });
+    if (previous && previous.requestFingerprint !== fingerprint) {
+      throw conflict('This Idempotency-Key was already used for a different cancellation request; use a new key for a new request');
+    }
+    if (previous) return { order, cancellation: previous, refund: await cancellationRefund(tx, order.id), paidWhileCancelling: false, replayed: true, releasedCodes: [], closedPaymentRefs: [] };
+    request.record.fingerprint = fingerprint;
+  }
+
+  // The cancellation happens when its transaction holds the order, after whatever committed before it.
+  const now = times.now ?? new Date();
+  const existing = order.status === OrderStatus.Cancelled ? await tx.findOne(OrderCancellation, { order: order.id }) : null;
+  const terms = await termsOf(tx, order, payments.settings, now, request.who, existing?.cancelledAt);
+  if (!terms.cancellable) {
+    const message = terms.notCancellableReason ?? `Order ${order.orderRef} cannot be cancelled`;
+    throw request.who === 'PARTNER' ? invalid(message) : new OperatorRefusal(message);
+  }
+
+  const totalBefore = order.totalAmount;
+  let releasedCodes: string[] = [];
+  let refund: Refund | null = null;
+  let paymentRef: string | null = null;
+  if (terms.rule === 'UNPAID') {
+    // A checkout opened since step 1: back to step 1 (what this transaction recorded stays).
+    if ((await payments.stillOpenAttempts(tx, [order.id])).length > 0) return 'IN_THE_WAY';
+    releasedCodes = await releasePromoSlots(tx, order);
+  } else {
+    const share = await paidShare(tx, order.id);
+    paymentRef = share?.attempt.paymentRef ?? null;
+    if (share && terms.refundAmount + terms.cancellationFee > 0) {
+      refund = await recordRefund(tx, {
+        order, attempt: share.attempt, cause: 'CANCELLATION', amount: terms.refundAmount, fee: terms.cancellationFee,
+        actor: request.record.actor, at: now,
+        ...(terms.refundByOperator ? { start: 'MANUAL', why: terms.refundByOperator } : { start: payments.refundStart(share.attempt) }),
+      });
+    }
+  }
+  const { cancellation, closedPaymentRefs } = await cancelOrderInTransaction(tx, order, request.record, {
+    rule: terms.rule, refundAmount: terms.refundAmount, cancellationFee: terms.cancellationFee, refund, paymentRef,
+    totalBefore, releasedCodes, closedPaymentRefs: [...closedBefore, ...recorded.closed].map((attempt) => attempt.paymentRef),
+  }, now);
+  await tx.flush();
+  // A checkout the customer paid while this request closed it: settled (PAID) just now, then cancelled with its refund.
+  const paidWhileCancelling = !!order.paidAt && order.paidAt.getTime() >= times.requestedAt.getTime();
+  return { order, cancellation, refund, paidWhileCancelling, replayed: false, releasedCodes, closedPaymentRefs };
 }
 
 /** An order this transaction has locked and read already: taken from its identity map, with the promo slots' owners. */
@@ -163,127 +236,4 @@ async function lockedOrder(tx: EntityManager, orderId: string): Promise<Order> {
   const order = await tx.findOneOrFail(Order, orderId);
   await tx.populate(order, [...ORDER_PROMO_POPULATE]);
   return order;
-}
-
-interface CancellationRecord {
-  reason: CancellationReason;
-  note: string | null;
-  actor: string;
-  company?: string;
-  idempotencyKey?: string;
-  fingerprint?: string;
-}
-
-async function applyCancellation(
-  tx: EntityManager,
-  order: Order,
-  record: CancellationRecord,
-  payments: CancellationPayments,
-  now: Date,
-  closedBefore: readonly ClosedAttempt[],
-  asOperator: boolean,
-): Promise<CancellationView> {
-  const refuse = (message: string) => (asOperator ? new OperatorRefusal(message) : invalid(message));
-  const existing = order.status === OrderStatus.Cancelled ? await tx.findOne(OrderCancellation, { order: order.id }) : null;
-  const terms = await termsOf(tx, order, payments.settings, now, asOperator, existing?.cancelledAt);
-  if (!terms.cancellable) throw refuse(terms.notCancellableReason ?? `Order ${order.orderRef} cannot be cancelled`);
-
-  const previousStatus = order.status;
-  let releasedCodes: string[] = [];
-  let refund: Refund | null = null;
-  if (terms.rule === 'UNPAID') {
-    // Nothing may still take money for it: an open checkout is put to its gateway first (and this runs again).
-    await payments.assertNoOpenAttempts(tx, [order.id]);
-    releasedCodes = await releasePromoSlots(tx, order);
-  } else {
-    const share = await paidShare(tx, order.id);
-    if (share && terms.refundAmount + terms.cancellationFee > 0) {
-      refund = await payments.recordRefund(tx, { order, attempt: share.attempt, amount: terms.refundAmount, fee: terms.cancellationFee, actor: record.actor, at: now });
-    }
-  }
-  order.status = OrderStatus.Cancelled;
-  const cancellation = tx.create(OrderCancellation, {
-    order,
-    reason: record.reason,
-    note: record.note,
-    cancelledAt: now,
-    actor: record.actor,
-    company: record.company ?? null,
-    idempotencyKey: record.idempotencyKey ?? null,
-    requestFingerprint: record.fingerprint ?? null,
-  });
-  // Every checkout closed for this change was one of this order's (found by its lines).
-  const closedPaymentRefs = closedBefore.map((attempt) => attempt.paymentRef).sort();
-  recordAudit(tx, {
-    actor: record.actor,
-    action: 'ORDER_CANCELLED',
-    order,
-    at: now,
-    details: {
-      previousStatus,
-      reason: record.reason,
-      ...(record.note ? { note: record.note } : {}),
-      rule: terms.rule,
-      refundRef: refund?.refundRef ?? null,
-      refundAmount: decimalStringFromMinor(terms.refundAmount),
-      cancellationFee: decimalStringFromMinor(terms.cancellationFee),
-      currency: order.currency,
-      releasedPromoCodes: releasedCodes,
-      closedPaymentRefs,
-    },
-  });
-  await recordOrderCancelledEvent(tx, order, now, {
-    reason: record.reason === 'OPERATOR' ? 'CANCELLED_BY_OPERATOR' : record.reason,
-    refund: refund ? payments.refundEventFacts(refund) : null,
-  });
-  await tx.flush();
-  // A checkout the customer paid while this request closed it: settled (PAID) just now, then cancelled with its refund.
-  const paidWhileCancelling = !!order.paidAt && order.paidAt.getTime() >= now.getTime();
-  return { order, cancellation, refund, paidWhileCancelling, replayed: false, releasedCodes, closedPaymentRefs };
-}
-
-async function termsOf(em: EntityManager, order: Order, settings: CancellationSettings, now: Date, asOperator: boolean, cancelledAt?: Date): Promise<CancellationTerms> {
-  const paid = order.paidAt && order.status !== OrderStatus.Cancelled ? await paidShare(em, order.id) : null;
-  let when = cancelledAt;
-  if (order.status === OrderStatus.Cancelled && !when) when = (await em.findOne(OrderCancellation, { order: order.id }))?.cancelledAt;
-  return cancellationTerms({
-    orderRef: order.orderRef,
-    status: order.status,
-    coverageStartDate: order.coverageStartDate,
-    paidAt: order.paidAt,
-    paidShare: paid?.amount ?? 0,
-    cancelledAt: when,
-  }, now, settings, asOperator);
-}
-
-/** The share of the payment that paid the order, with its attempt. */
-async function paidShare(em: EntityManager, orderId: string): Promise<{ attempt: PaymentAttempt; amount: Minor } | null> {
-  const line = await em.findOne(PaymentAttemptOrder, { order: orderId, settlement: 'PAID' }, { populate: ['attempt'] });
-  return line ? { attempt: line.attempt, amount: line.amount } : null;
-}
-
-/** An unpaid order's promo slots are emptied and each code's use given back (as a promo removal would); answers the codes released. */
-export async function releasePromoSlots(tx: EntityManager, order: Order): Promise<string[]> {
-  const slots = slotsOfOrder(order);
-  const change = clearSlots(slots);
-  const released = [slots.company?.code, slots.agent?.code].filter((code): code is string => !!code);
-  if (change.changed) {
-    await lockPromoCodes(tx, change.release);
-    for (const codeId of change.release) await releaseUses(tx, codeId, 1);
-    writeSlots(order, change.slots, projectTotals(pricePartsOf(order), change.slots));
-  }
-  return released;
-}
-
-/** The refund a cancellation made for the order (or the reversal at the provider that cancelled it), if any. */
-export function cancellationRefund(em: EntityManager, orderId: string): Promise<Refund | null> {
-  return em.findOne(Refund, { order: orderId, cause: { $in: ['CANCELLATION', 'PROVIDER_REVERSAL'] } }, { populate: ['attempt'], orderBy: { createdAt: 'asc' } });
-}
-
-/** The cancellation of an order and its refund, for the order detail; null for an order not cancelled. */
-export async function cancellationOf(em: EntityManager, order: Order): Promise<{ cancellation: OrderCancellation; refund: Refund | null } | null> {
-  if (order.status !== OrderStatus.Cancelled) return null;
-  const cancellation = await em.findOne(OrderCancellation, { order: order.id });
-  if (!cancellation) return null;
-  return { cancellation, refund: await cancellationRefund(em, order.id) };
 }

@@ -6,7 +6,8 @@ import type { PromoApplyOutcome } from './order-creation';
 import { bindingOfOrder, orderPrice } from './promo-slot-store';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OrderCancellation } from './entities/order-cancellation';
-import type { Refund } from '../payments/entities/refund';
+import type { Refund } from '../refunds/entities/refund';
+import { refundWire } from '../refunds';
 
 /** What names an order and where it stands: the head of every view of one, partner's or operator's. */
 export function orderIdentity(order: Order): Pick<Schemas['Order'], 'orderId' | 'orderRef' | 'orderNumber' | 'status' | 'settlementType'> {
@@ -60,20 +61,6 @@ function cancellationWire({ cancellation, refund }: CancellationDetail): Schemas
     reason: cancellation.reason,
     note: cancellation.note ?? null,
     refund: refund ? refundWire(refund) : null,
-  };
-}
-
-/** How partners name the gateway a payment (and its refund) went through. */
-const GATEWAY_WIRE = { card_gateway: 'CARD_GATEWAY', wallet_gateway: 'WALLET_GATEWAY', cash: 'CASH' } as const;
-
-/** A refund as the contract shows it (cancellation answer, order detail, payment-status). */
-export function refundWire(refund: Refund): Schemas['Refund'] {
-  return {
-    refundRef: refund.refundRef,
-    amount: amountFromMinor(refund.amount),
-    cancellationFee: amountFromMinor(refund.fee),
-    status: refund.status,
-    gateway: GATEWAY_WIRE[refund.gateway],
   };
 }
 

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { priceOrder, type OrderPriceBreakdown, type OrderPriceParts } from './rules/order-pricing';
 import {
+  clearSlots,
   normalizePromoCode,
+  projectTotals,
   type CodeUsability,
   type PromoBinding,
   type PromoSlots,
@@ -167,4 +169,17 @@ export function writeSlots(order: Order, slots: PromoSlots, totals: PromoTotals,
   order.agentPromoDiscount = totals.price.agentPromoDiscount;
   order.directDiscountAmount = totals.price.directDiscountAmount;
   order.totalAmount = totals.totalAfter;
+}
+
+/** An unpaid order's promo slots are emptied and each code's use given back (as a promo removal would); answers the codes released. */
+export async function releasePromoSlots(tx: EntityManager, order: Order): Promise<string[]> {
+  const slots = slotsOfOrder(order);
+  const change = clearSlots(slots);
+  const released = [slots.company?.code, slots.agent?.code].filter((code): code is string => !!code);
+  if (change.changed) {
+    await lockPromoCodes(tx, change.release);
+    for (const codeId of change.release) await releaseUses(tx, codeId, 1);
+    writeSlots(order, change.slots, projectTotals(pricePartsOf(order), change.slots));
+  }
+  return released;
 }

@@ -1,25 +1,20 @@
 import type { CancellationPayments } from '../orders';
+import { refundStart } from '../refunds';
 import type { PaymentDeps } from './payment-deps';
-import { assertNoOpenAttempts, openAttempts, withOpenAttemptsClosed } from './open-attempts';
-import { initialRefundStatus, recordRefund, refundEventFacts } from './refunds';
+import { checkoutAnswers, openAttempts, stillOpenAttempts } from './open-attempts';
 
 /**
  * What the orders module's cancellation needs of payments (orders cannot import payments):
- * the open-attempt closing of "Money is never ambiguous", the refund record, the executor's kick
- * and the fee settings. Given to orders through the request scope's services.
+ * the open checkouts and their gateways' answers ("Money is never ambiguous"), how a refund of a
+ * gateway starts, the executor's kick and the fee settings. Given to orders through the request scope's services.
  */
 export function cancellationPayments(deps: PaymentDeps): CancellationPayments {
   return {
     settings: { freeLookDays: deps.payments.freeLookDays, cancellationFeePercent: deps.payments.cancellationFeePercent },
-    withOpenAttemptsClosed: (em, change, expectedInTheWay) => withOpenAttemptsClosed(em, deps, 'ORDER_CANCELLED', change, expectedInTheWay),
-    assertNoOpenAttempts,
     openAttempts,
-    recordRefund: (tx, input) => recordRefund(tx, {
-      ...input,
-      cause: 'CANCELLATION',
-      status: initialRefundStatus(deps.gateways, input.attempt),
-    }),
+    checkoutAnswers: () => checkoutAnswers(deps, 'ORDER_CANCELLED'),
+    stillOpenAttempts,
+    refundStart: (attempt) => refundStart(deps.gateways, attempt),
     kickRefunds: () => deps.kickRefunds?.(),
-    refundEventFacts,
   };
 }

@@ -10,7 +10,7 @@ import type { ContractResponse } from '../../kernel/http/contract';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies, OperationPolicy } from '../../kernel/http/operation-policy';
-import { refundWire } from '../orders';
+import { refundWire } from '../refunds';
 
 const idempotencyKeyOf = (headers: Record<string, string | string[] | undefined>): string => String(headers['idempotency-key']);
 

@@ -1,32 +1,23 @@
 import type { PaymentDeps } from './payment-deps';
+
+/**
+ * The payments module's face: taking money (pay, checkout, settlement, the watch, providers).
+ * Only what the composition, the CLI and other modules use.
+ */
+export { paymentHandlers, paymentPolicies } from './handlers';
+export { createGateways, type Gateways } from './providers/gateways';
+export { sandboxCheckoutRouter } from './providers/sandbox/checkout-routes';
+export { esewaCheckoutRouter } from './providers/esewa/esewa-checkout-routes';
+export { documentAllowingHttpReturnUrl } from './return-url-contract';
+export { startPaymentReconcileJob, type PaymentReconcileJob } from './reconcile-job';
+export { watchDueAttempts, watchedAttemptCounts } from './payment-watch';
+export { paymentOverview, paymentsOwingRefunds, type PaymentOverview } from './payment-overview';
+export { recordCashPayment } from './cash-settlement';
+export { cancelOrder } from './operator-cancellation';
+export { cancellationPayments } from './cancellation-port';
+export { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
+export type { PaymentDeps } from './payment-deps';
 export { backfillAttemptProviders } from './attempt-provider-backfill';
-export * from './cancellation-port';
-export * from './cash-settlement';
-export * from './entities/payment-attempt-order';
-export * from './entities/payment-attempt';
-export * from './handlers';
-export * from './open-attempts';
-export * from './operator-cancellation';
-export * from './payment-deps';
-export * from './payment-overview';
-export * from './providers/esewa/esewa-checkout-routes';
-export * from './providers/gateway';
-export * from './providers/gateways';
-export * from './providers/sandbox/checkout-routes';
-export * from './providers/sandbox/entities/sandbox-gateway-payment';
-export * from './reconcile-job';
-export * from './reconciliation';
-export * from './payment-watch';
-export * from './return-url-contract';
-export * from './refund-record';
-export * from './refunds';
-export * from './refund-execution';
-export * from './refund-operations';
-export * from './entities/refund';
-export * from './rules/refund';
-export type { PaymentConfig, PaymentMode, ProviderName } from './settings';
-export type { EsewaConfig } from './providers/esewa/settings';
-export type { KhaltiConfig } from './providers/khalti/settings';
 
 declare module '../../kernel/http/request-scope' {
   interface Services {

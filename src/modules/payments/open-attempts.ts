@@ -26,10 +26,18 @@ class OpenAttemptsInTheWay extends Error {
  * orders and found the change valid: no attempt that could still take money for them is open.
  */
 export async function assertNoOpenAttempts(tx: EntityManager, orderIds: string[]): Promise<void> {
-  // An attempt this transaction closed (and holds locked) is closed, written yet or not: it goes
-  // out with the change's own writes, in one flush.
+  const open = await stillOpenAttempts(tx, orderIds);
+  if (open.length > 0) throw new OpenAttemptsInTheWay(open.map((attempt) => attempt.id));
+}
+
+/**
+ * The attempts that could still take money for these orders, as the caller's transaction sees
+ * them: an attempt this transaction closed (and holds locked) is closed, written yet or not (it
+ * goes out with the change's own writes, in one flush).
+ */
+export async function stillOpenAttempts(tx: EntityManager, orderIds: readonly string[]): Promise<PaymentAttempt[]> {
   const open = (await openAttemptIds(tx, orderIds)).filter((id) => (tx.getUnitOfWork().getById(PaymentAttempt, id)?.status ?? 'INITIATED') === 'INITIATED');
-  if (open.length > 0) throw new OpenAttemptsInTheWay(open);
+  return Promise.all(open.map((id) => tx.findOneOrFail(PaymentAttempt, id)));
 }
 
 /** A change can only lose this race to new attempts so often before the caller is told to retry. */
@@ -60,40 +68,52 @@ export type RecordAnswers = (tx: EntityManager) => Promise<AnswersRecorded>;
  * finds the order no longer pending and refuses (400); when not, the attempt is closed (voided at
  * the gateway where the gateway can) and the change goes ahead. No row lock is held during a
  * gateway call. `change` learns which attempts were closed for it (a new attempt names itself as
- * their successor).
- *
- * A caller that can tell beforehand (from a plain read, having checked that the change is its to
- * make) which attempts its change will find in the way names them in `expectedInTheWay`: their
- * gateways are asked before the first round, and the answers are recorded in the change's own
- * transaction (`recordAnswers`) rather than in one of their own before it. Should that
- * transaction not commit (a refusal, another attempt in the way, a failure), the answers are
- * recorded on their own all the same: they are the gateways' word whatever becomes of the change.
+ * their successor). (The cancellation lists these steps itself, through checkoutAnswers.)
  */
 export async function withOpenAttemptsClosed<T>(
   em: EntityManager,
   deps: PaymentDeps,
   reason: Exclude<ClosedReason, 'ORDER_PAID'>,
-  change: (closedBefore: readonly ClosedAttempt[], recordAnswers: RecordAnswers) => Promise<T>,
-  expectedInTheWay?: () => Promise<readonly PaymentAttempt[]>,
+  change: (closedBefore: readonly ClosedAttempt[]) => Promise<T>,
 ): Promise<T> {
   const closedBefore: ClosedAttempt[] = [];
   const answers = new GatewayAnswers(reason, deps);
-  if (expectedInTheWay) await answers.ask(await expectedInTheWay());
   for (let round = 1; ; round += 1) {
     try {
-      const result = await change(closedBefore, answers.recordIn);
-      answers.committed();
-      await answers.recordOnTheirOwn(em);
-      return result;
+      return await change(closedBefore);
     } catch (error) {
-      answers.rolledBack();
-      closedBefore.push(...(await answers.recordOnTheirOwn(em)));
       if (!(error instanceof OpenAttemptsInTheWay)) throw error;
       if (round === MAX_ROUNDS) throw conflict('A payment for this order is being started or settled at this moment; try again shortly');
       await answers.ask(await Promise.all(error.attemptIds.map((attemptId) => em.fork().findOneOrFail(PaymentAttempt, attemptId))));
       closedBefore.push(...(await answers.recordOnTheirOwn(em)));
     }
   }
+}
+
+/**
+ * The gateways' answers about the open checkouts a change finds in its way, for a use case that
+ * lists its own steps (the cancellation): `ask` with no lock held; `recordIn` the change's
+ * transaction before it locks anything (the attempts it closed, the orders it locked); then
+ * `afterTransaction`, which records on their own the answers a rolled-back transaction lost and
+ * answers the attempts closed.
+ */
+export interface CheckoutAnswers {
+  ask(attempts: readonly PaymentAttempt[]): Promise<void>;
+  recordIn: RecordAnswers;
+  afterTransaction(em: EntityManager, committed: boolean): Promise<ClosedAttempt[]>;
+}
+
+export function checkoutAnswers(deps: PaymentDeps, reason: Exclude<ClosedReason, 'ORDER_PAID'>): CheckoutAnswers {
+  const answers = new GatewayAnswers(reason, deps);
+  return {
+    ask: (attempts) => answers.ask(attempts),
+    recordIn: answers.recordIn,
+    afterTransaction: async (em, committed) => {
+      if (committed) answers.committed();
+      else answers.rolledBack();
+      return answers.recordOnTheirOwn(em);
+    },
+  };
 }
 
 /**

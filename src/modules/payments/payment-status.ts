@@ -9,7 +9,7 @@ import { resolveOrder } from '../orders';
 import type { PaymentDeps } from './payment-deps';
 import { reconcileAttempt } from './reconciliation';
 import { ProviderUnavailableError } from './providers/gateway';
-import { Refund } from './entities/refund';
+import { Refund } from '../refunds/entities/refund';
 
 export interface PaymentStatusView {
   orderRef: string;

@@ -1,15 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { decimalStringFromMinor } from '../../kernel/money';
-import { OrderStatus, type Order } from '../orders/entities/order';
-import { OrderCancellation } from '../orders/entities/order-cancellation';
-import { recordAudit, type CancellationReason } from '../orders';
-import { recordOrderCancelledEvent, recordRefundEvent } from '../webhooks';
-import { recordCommissionReversal } from '../commissions';
+import { OrderStatus } from '../orders/entities/order';
+import { cancelOrderInTransaction, type CancellationReason } from '../orders';
 import type { PaymentAttempt } from './entities/payment-attempt';
 import type { PaymentAttemptOrder } from './entities/payment-attempt-order';
-import { Refund } from './entities/refund';
+import { Refund } from '../refunds/entities/refund';
 import type { PaymentDeps } from './payment-deps';
-import { recordRefund, refundAuditDetails, refundEventFacts } from './refunds';
+import { moveRefund, recordRefund } from '../refunds';
+import { recordPaymentEvents } from '../webhooks';
 import type { ProviderReversalKind } from './rules/payment-attempt';
 import { reversalPlan } from './rules/payment-watch';
 
@@ -26,15 +23,17 @@ export const PAYMENT_REVERSED = 'PAYMENT_REVERSED' satisfies CancellationReason;
  * lockAttemptForSettlement), in the caller's transaction:
  * - FULL (Khalti `Refunded`, eSewa `FULL_REFUND`): every share of the payment went back. What our
  *   own refund records do not already account for is recorded as a refund SUCCEEDED (cause
- *   PROVIDER_REVERSAL, the provider's reference, not executed by us), and our refunds still waiting
- *   to be made are done (the provider already gave the money). Each order the payment paid is
+ *   PROVIDER_REVERSAL, the provider's reference, not executed by us), and our refunds not made yet
+ *   (PENDING, MANUAL, and FAILED ones an operator may have made in the provider's portal since)
+ *   are done: the provider gave the money. Each order the payment paid is
  *   cancelled with reason PAYMENT_REVERSED: its policy is void. Every share reads REFUNDED, and
  *   the attempt too (`refundAmount` its whole amount). Webhooks `refund.succeeded` and
  *   `order.cancelled`.
  * - PARTIAL (`Partially Refunded`, `PARTIAL_REFUND`): neither provider says how much went back. When
- *   none of our refunds explains it, it is recorded on the attempt and logged for an operator; the
- *   policy stays (the customer still paid for part of it) and the watch goes on, in case it
- *   becomes full.
+ *   none of our refunds explains it, it is recorded on the attempt, logged for an operator (who
+ *   records the amount: `ops payment partial-reversal`) and told to the partner
+ *   (`payment.partially_reversed`); the policy stays (the customer still paid for part of it) and
+ *   the watch goes on, in case it becomes full.
  * A word already recorded changes nothing.
  */
 export async function recordProviderReversal(
@@ -46,15 +45,18 @@ export async function recordProviderReversal(
   deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways'>,
 ): Promise<ReversalOutcome> {
   if (attempt.status !== 'SUCCESS' || attempt.providerReversal === 'FULL' || attempt.providerReversal === kind) return 'UNCHANGED';
-  const ours = await tx.find(Refund, { attempt: attempt.id, status: { $ne: 'FAILED' } }, { orderBy: { createdAt: 'asc' } });
+  // FAILED refunds count too: an operator's portal refund after one is that refund, not a new one.
+  const ours = await tx.find(Refund, { attempt: attempt.id }, { orderBy: { createdAt: 'asc' }, populate: ['order'] });
   const provider = attempt.provider ?? deps.gateways.get(attempt.gateway === 'cash' ? 'card_gateway' : attempt.gateway)?.provider;
   const log = { paymentRef: attempt.paymentRef, gateway: attempt.gateway, provider, kind, gatewayReference };
 
   if (kind === 'PARTIAL') {
     // Our own partial refund (a cancelled order of a group, a fee kept) reads the same at the provider.
-    if (ours.length > 0) return 'UNCHANGED';
+    if (ours.some((refund) => refund.status !== 'FAILED')) return 'UNCHANGED';
     attempt.providerReversal = 'PARTIAL';
     attempt.providerReversalAt = now;
+    // The partner hears of it too: its customer has part of the money back, and a cancellation is now the operator's to refund.
+    await recordPaymentEvents(tx, 'payment.partially_reversed', attempt, { at: now, reason: 'PARTIALLY_REVERSED_AT_PROVIDER' });
     deps.logger.error(log, 'the provider gave part of a paid payment back, without saying how much: an operator must record it');
     deps.metrics?.paymentOutcomes.inc({ gateway: attempt.gateway, outcome: 'PARTIALLY_REVERSED_AT_PROVIDER' });
     return 'PARTIALLY_REVERSED';
@@ -68,7 +70,11 @@ export async function recordProviderReversal(
     ours.map((refund) => ({ orderId: refund.order.id, amount: refund.amount })),
   );
   // The provider gave everything back: our refunds not made yet are made (by the provider).
-  for (const refund of ours.filter((r) => r.status === 'PENDING' || r.status === 'MANUAL')) await completeByProvider(tx, refund, gatewayReference, now);
+  for (const refund of ours.filter((r) => r.status !== 'SUCCEEDED')) {
+    await moveRefund(tx, refund, {
+      step: 'FOUND_AT_PROVIDER', actor: ACTOR, at: now, providerRefundRef: gatewayReference, note: 'the provider reports the payment refunded in full (payment watch)',
+    });
+  }
   if (plan.cancel.length === 0 && [...plan.remainder.values()].every((owed) => owed === 0)) {
     // Our own refunds gave all of it back (Khalti reads Refunded after our refund call): nothing is new.
     return 'UNCHANGED';
@@ -79,12 +85,12 @@ export async function recordProviderReversal(
     const owed = plan.remainder.get(line.order.id) ?? 0;
     const refund = owed > 0
       ? await recordRefund(tx, {
-        order: line.order, attempt, cause: 'PROVIDER_REVERSAL', amount: owed, actor: ACTOR, at: now, status: 'SUCCEEDED',
+        order: line.order, attempt, cause: 'PROVIDER_REVERSAL', amount: owed, actor: ACTOR, at: now, start: 'FOUND_AT_PROVIDER',
         provider, providerRefundRef: reference, note: `refunded at the provider (${provider ?? attempt.gateway}), found by the payment watch; not executed by us`,
       })
       : undefined;
     if (refund) recorded += 1;
-    if (plan.cancel.includes(line.order.id)) await cancelForReversal(tx, line, attempt, refund, now);
+    if (plan.cancel.includes(line.order.id)) await cancelForReversal(tx, line, attempt, refund ?? null, now);
     // All of it went back: no share pays an order any more, whoever refunded it.
     line.settlement = 'REFUNDED';
   }
@@ -100,45 +106,11 @@ export async function recordProviderReversal(
   return recorded > 0 || plan.cancel.length > 0 ? 'REVERSED' : 'UNCHANGED';
 }
 
-/** One of our refunds the provider made for us (it reports the whole payment refunded). */
-async function completeByProvider(tx: EntityManager, refund: Refund, gatewayReference: string | undefined, now: Date): Promise<void> {
-  refund.status = 'SUCCEEDED';
-  refund.completedAt = now;
-  refund.nextTryAt = null;
-  refund.providerRefundRef ??= gatewayReference;
-  refund.note = [refund.note, 'the provider reports the payment refunded in full (payment watch)'].filter(Boolean).join('; ');
-  const share = refund.attempt.orders.getItems().find((line) => line.order.id === refund.order.id);
-  if (share && share.settlement === 'REFUND_PENDING') share.settlement = 'REFUNDED';
-  await recordCommissionReversal(tx, { order: refund.order, paymentRef: refund.attempt.paymentRef, refundRef: refund.refundRef, refundedAmount: refund.amount, occurredAt: now });
-  recordAudit(tx, { actor: ACTOR, action: 'REFUND_SUCCEEDED', order: refund.order, at: now, details: refundAuditDetails(refund) });
-  await recordRefundEvent(tx, 'refund.succeeded', refundEventFacts(refund), refund.order, now);
-}
-
-/** The order the reversed payment paid is cancelled: its policy number stays with it, void. */
-async function cancelForReversal(tx: EntityManager, line: PaymentAttemptOrder, attempt: PaymentAttempt, refund: Refund | undefined, now: Date): Promise<void> {
-  const order: Order = line.order;
-  const previousStatus = order.status;
-  order.status = OrderStatus.Cancelled;
-  tx.create(OrderCancellation, {
-    order,
+/** The order the reversed payment paid is cancelled by the one cancellation: its policy number stays with it, void. */
+async function cancelForReversal(tx: EntityManager, line: PaymentAttemptOrder, attempt: PaymentAttempt, refund: Refund | null, now: Date): Promise<void> {
+  await cancelOrderInTransaction(tx, line.order, {
     reason: PAYMENT_REVERSED,
     note: `the payment ${attempt.paymentRef} was refunded in full at the provider`,
-    cancelledAt: now,
     actor: ACTOR,
-  });
-  recordAudit(tx, {
-    actor: ACTOR,
-    action: 'ORDER_CANCELLED',
-    order,
-    at: now,
-    details: {
-      previousStatus,
-      reason: PAYMENT_REVERSED,
-      paymentRef: attempt.paymentRef,
-      share: decimalStringFromMinor(line.amount),
-      currency: attempt.currency,
-      refundRef: refund?.refundRef ?? null,
-    },
-  });
-  await recordOrderCancelledEvent(tx, order, now, { reason: PAYMENT_REVERSED, refund: refund ? refundEventFacts(refund) : null });
+  }, { rule: 'PAYMENT_REVERSED', refundAmount: refund?.amount ?? 0, cancellationFee: 0, refund, paymentRef: attempt.paymentRef }, now);
 }

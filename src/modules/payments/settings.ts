@@ -63,6 +63,8 @@ export interface PaymentConfig {
   refundIntervalSeconds: number;
   /** The first retry of a refund after this many seconds, doubling up to an hour. */
   refundRetryBaseSeconds: number;
+  /** How long a refund whose provider cannot be reached is retried (hourly at most) before it is FAILED. */
+  refundRetryDays: number;
 }
 
 /** Which provider serves each gateway, and the settings of those in use or still set: read by providersConfig. */
@@ -97,6 +99,7 @@ export function paymentsConfig(read: EnvReader, { sandboxByDefault }: { sandboxB
     cancellationFeePercent: read.integer('CANCELLATION_FEE_PERCENT', 10, 0, 100),
     refundIntervalSeconds: read.integer('REFUND_INTERVAL_SECONDS', 15, 0, 86400),
     refundRetryBaseSeconds: read.integer('REFUND_RETRY_BASE_SECONDS', 15, 1, 3600),
+    refundRetryDays: read.integer('REFUND_RETRY_DAYS', 3, 1, 30),
   };
 }
 

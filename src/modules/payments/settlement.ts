@@ -8,8 +8,8 @@ import type { GatewayReport } from './providers/gateway';
 import type { PaymentDeps } from './payment-deps';
 import { issuePolicyNumbers } from '../certificates';
 import { endedPaymentEventType, recordPaymentEvents } from '../webhooks';
-import { initialRefundStatus, recordRefund } from './refunds';
 import { recordCommissionEarned } from '../commissions';
+import { recordRefund, refundStart } from '../refunds';
 
 /**
  * Locks, in this order, every order the attempt pays for (by id) and then the attempt itself,
@@ -68,7 +68,7 @@ async function recordCapture(tx: EntityManager, attempt: PaymentAttempt, now: Da
   for (const line of owedLines) {
     await recordRefund(tx, {
       order: line.order, attempt, cause: 'LATE_CAPTURE', amount: line.amount, actor: 'payment-settlement', at: now,
-      status: initialRefundStatus(deps.gateways, attempt),
+      start: refundStart(deps.gateways, attempt),
     });
   }
   if (owedLines.length > 0) deps.kickRefunds?.();
@@ -83,7 +83,7 @@ async function recordCapture(tx: EntityManager, attempt: PaymentAttempt, now: Da
   const owedIds = lines.map((line) => line.order.id).filter((id) => !paidIds.includes(id));
   if (owedIds.length > 0) await recordPaymentEvents(tx, 'payment.refund_pending', attempt, { at: now, reason: plan.refundReason ?? null, onlyOrderIds: owedIds });
   if (plan.refundAmount > 0) {
-    // Money the customer paid that no order took: the operator must give it back (ops payment refunds).
+    // Money the customer paid that no order took: its refunds above give it back (by the executor, or an operator for MANUAL ones).
     deps.logger.warn({ paymentRef: attempt.paymentRef, refundAmount: plan.refundAmount, refundReason: plan.refundReason }, 'captured money owed back to the customer');
     deps.metrics?.lateCaptures.inc({ gateway: attempt.gateway });
   }

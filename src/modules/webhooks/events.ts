@@ -11,7 +11,7 @@ import type { Schemas } from '../../kernel/http/wire';
  * exactly the entries of the OpenAPI document's `webhooks` (test/webhooks checks that they agree).
  */
 export type WebhookEventType = Schemas['WebhookEventType'];
-export type PaymentEventType = Extract<WebhookEventType, 'order.paid' | 'payment.failed' | 'payment.expired' | 'payment.cancelled' | 'payment.refund_pending'>;
+export type PaymentEventType = Extract<WebhookEventType, 'order.paid' | 'payment.failed' | 'payment.expired' | 'payment.cancelled' | 'payment.refund_pending' | 'payment.partially_reversed'>;
 export type RefundEventType = Extract<WebhookEventType, 'refund.succeeded' | 'refund.failed'>;
 
 /** The payment an event is about, as the order sees it. */

@@ -22,6 +22,7 @@ import { Migration20261125223000_PaymentWatch } from './Migration20261125223000_
 import { Migration20261125224000_OrderAmendments } from './Migration20261125224000_OrderAmendments';
 import { Migration20261203090000_CatalogueVersion } from './Migration20261203090000_CatalogueVersion';
 import { Migration20261203090100_IdempotentCreates } from './Migration20261203090100_IdempotentCreates';
+import { Migration20261203100000_RefundClaims } from './Migration20261203100000_RefundClaims';
 import { Migration20261126010000_OrderBookCounts } from './Migration20261126010000_OrderBookCounts';
 import { Migration20261203110000_AttemptProvider } from './Migration20261203110000_AttemptProvider';
 import { Migration20261203130000_PassportNames } from './Migration20261203130000_PassportNames';
@@ -62,4 +63,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203130200_PackageExcess', class: Migration20261203130200_PackageExcess },
   { name: 'Migration20261203140000_AssistanceCases', class: Migration20261203140000_AssistanceCases },
   { name: 'Migration20261203150000_CommissionLedger', class: Migration20261203150000_CommissionLedger },
+  { name: 'Migration20261203100000_RefundClaims', class: Migration20261203100000_RefundClaims },
 ];

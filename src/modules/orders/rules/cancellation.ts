@@ -12,6 +12,12 @@ export type CancellationReason = PartnerCancellationReason | 'OPERATOR' | 'PAYME
 
 export type CancellationRule = 'UNPAID' | 'FREE_LOOK' | 'CANCELLATION_FEE' | 'COVER_STARTED' | 'ALREADY_CANCELLED';
 
+/**
+ * Who asks: a partner (the API), the operator (the CLI) without a note, which cancels only an
+ * unpaid order, or with one, which may cancel a paid order even once its cover started.
+ */
+export type Canceller = 'PARTNER' | 'OPERATOR' | 'OPERATOR_WITH_NOTE';
+
 export interface CancellationSettings {
   /** Days after the payment date during which a cancellation keeps no fee (FREE_LOOK_DAYS, 14). */
   freeLookDays: number;
@@ -27,6 +33,8 @@ export interface CancellationFacts {
   paidAt?: Date | null;
   /** What the order's payment took for it (its share of a group payment); 0 when unpaid. */
   paidShare: Minor;
+  /** The provider reported part of that payment given back, without saying how much (a recorded PARTIAL reversal). */
+  paymentPartlyReversed?: boolean;
   cancelledAt?: Date | null;
 }
 
@@ -36,19 +44,34 @@ export interface CancellationTerms {
   notCancellableReason: string | null;
   refundAmount: Minor;
   cancellationFee: Minor;
+  /**
+   * Why the refund is the operator's to make rather than the provider API's: part of the payment
+   * already went back at the provider and nobody can say how much, so sending the share could
+   * give back more than was paid. Null when the service may send it.
+   */
+  refundByOperator: string | null;
 }
 
 /**
- * What cancelling now does. `asOperator`: the operator may cancel a paid order whose cover has
- * started (it still gets the fee rule of its payment date); partners may not.
+ * What cancelling now does, for every canceller (the one rule set of DESIGN "After the sale:
+ * cancellation"): the operator with a note may cancel a paid order whose cover has started (it
+ * still gets the fee rule of its payment date); partners may not; the operator without a note
+ * cancels only an unpaid order.
  */
-export function cancellationTerms(facts: CancellationFacts, now: Date, settings: CancellationSettings, asOperator = false): CancellationTerms {
-  const none = { refundAmount: 0, cancellationFee: 0 };
+export function cancellationTerms(facts: CancellationFacts, now: Date, settings: CancellationSettings, who: Canceller = 'PARTNER'): CancellationTerms {
+  const none = { refundAmount: 0, cancellationFee: 0, refundByOperator: null };
   if (facts.status === 'CANCELLED') {
     const when = facts.cancelledAt ? ` on ${facts.cancelledAt.toISOString()}` : '';
     return { rule: 'ALREADY_CANCELLED', cancellable: false, notCancellableReason: `Order ${facts.orderRef} was already cancelled${when}`, ...none };
   }
   if (facts.status === 'PENDING' && !facts.paidAt) return { rule: 'UNPAID', cancellable: true, notCancellableReason: null, ...none };
+  if (who === 'OPERATOR') {
+    // What a note would allow, refused: a paid order's cancellation gives money back, which the operator explains.
+    const withNote = cancellationTerms(facts, now, settings, 'OPERATOR_WITH_NOTE');
+    const reason = `order ${facts.orderRef} is ${facts.status}; only a PENDING order can be cancelled without --note (a paid order is cancelled with a refund: give --note)`;
+    return { ...withNote, cancellable: false, notCancellableReason: reason, ...none };
+  }
+  const asOperator = who === 'OPERATOR_WITH_NOTE';
   const today = kathmanduToday(now);
   const started = facts.coverageStartDate <= today || facts.status === 'COMPLETED' || facts.status === 'CLOSED';
   if (started && !asOperator) {
@@ -62,11 +85,14 @@ export function cancellationTerms(facts: CancellationFacts, now: Date, settings:
     };
   }
   const paidOn = kathmanduToday(facts.paidAt ?? now);
+  const refundByOperator = facts.paymentPartlyReversed
+    ? 'the provider reports part of this payment already given back, without the amount: check its portal and refund what is left by hand'
+    : null;
   if (today <= addDays(paidOn, settings.freeLookDays)) {
-    return { rule: 'FREE_LOOK', cancellable: true, notCancellableReason: null, refundAmount: facts.paidShare, cancellationFee: 0 };
+    return { rule: 'FREE_LOOK', cancellable: true, notCancellableReason: null, refundAmount: facts.paidShare, cancellationFee: 0, refundByOperator };
   }
   const fee = cancellationFee(facts.paidShare, settings.cancellationFeePercent);
-  return { rule: 'CANCELLATION_FEE', cancellable: true, notCancellableReason: null, refundAmount: facts.paidShare - fee, cancellationFee: fee };
+  return { rule: 'CANCELLATION_FEE', cancellable: true, notCancellableReason: null, refundAmount: facts.paidShare - fee, cancellationFee: fee, refundByOperator };
 }
 
 /** `percent` of the share, rounded down to the paisa (in the traveller's favour). */

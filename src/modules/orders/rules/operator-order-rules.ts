@@ -1,8 +1,8 @@
 import { decimalStringFromMinor, type Minor } from '../../../kernel/money';
 
 /**
- * What an operator may do to an order from the command line: cancel a pending order, or record
- * the cash a CASH order was paid with. Pure rules; the services lock the rows and apply them.
+ * What an operator may do to an order from the command line: record the cash a CASH order was
+ * paid with (cancelling follows rules/cancellation.ts, as for partners). Pure rules; the services lock the rows and apply them.
  */
 
 export interface OrderFacts {
@@ -12,14 +12,6 @@ export interface OrderFacts {
   totalAmount: Minor;
   currency: string;
   paidAt?: Date | null;
-}
-
-/** Why an order cannot be cancelled, or null when it can: only a PENDING, unpaid order. */
-export function cancellationRefusal(order: OrderFacts): string | null {
-  if (order.status !== 'PENDING' || order.paidAt) {
-    return `order ${order.orderRef} is ${order.status}; only a PENDING order can be cancelled`;
-  }
-  return null;
 }
 
 /**

@@ -1,10 +1,9 @@
 import { PaymentAttempt } from './payment-attempt';
 import { PaymentAttemptOrder } from './payment-attempt-order';
-import { Refund } from './refund';
 import { SandboxGatewayPayment } from '../providers/sandbox/entities/sandbox-gateway-payment';
 
 /**
  * The ORM entities this module owns, listed apart from its use cases so that the service's list
  * (src/database.ts) loads only the tables, not the module.
  */
-export const PAYMENT_ENTITIES = [PaymentAttempt, PaymentAttemptOrder, Refund, SandboxGatewayPayment];
+export const PAYMENT_ENTITIES = [PaymentAttempt, PaymentAttemptOrder, SandboxGatewayPayment];

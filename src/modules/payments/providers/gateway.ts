@@ -138,6 +138,11 @@ export interface RefundRequest {
   retry: boolean;
   /** The part of the payment our other refunds already gave back (a group's other shares). */
   refundedBefore: Minor;
+  /**
+   * Whether another of our refunds of this payment was sent with an outcome we do not know (tried,
+   * not SUCCEEDED): a partial refund the provider shows may then be that one, not this one.
+   */
+  othersUncertain?: boolean;
 }
 
 /**

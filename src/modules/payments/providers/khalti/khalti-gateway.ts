@@ -88,8 +88,9 @@ export class KhaltiGateway implements PaymentGateway {
    * beside the v2 root, no body for a full refund, `amount` in paisa for a partial one, and
    * `mobile` (the customer's Khalti account) for a bank-funded payment. The transaction id comes
    * from a lookup, which also shows, before a retry whose first try has an unknown outcome,
-   * whether the money already went back (Refunded, or Partially Refunded beyond what our other
-   * refunds account for), so a refund is never made twice.
+   * whether the money already went back. A refunded state our records do not explain (a partial
+   * refund made elsewhere, or one a sibling refund of unknown outcome may have made) answers
+   * MANUAL with what was seen: never a second POST, never SUCCEEDED.
    */
   async refund(request: RefundRequest): Promise<GatewayRefund> {
     const { payment } = request;
@@ -100,14 +101,19 @@ export class KhaltiGateway implements PaymentGateway {
     const transactionId = typeof looked.transaction_id === 'string' && looked.transaction_id !== '' ? looked.transaction_id : null;
     const status = effectiveKhaltiStatus(looked);
     const full = request.amount + request.refundedBefore >= payment.amount && request.refundedBefore === 0;
-    if (request.retry && (status === 'Refunded' || (status === 'Partially Refunded' && !full && request.refundedBefore === 0))) {
-      return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId ?? payment.providerRef}` };
+    const seen = (what: string) => `Khalti shows the payment ${status}${what}: check the merchant portal (${transactionId ?? payment.providerRef}), then confirm or retry`;
+    // Khalti's lookup says whether money went back, not how much or by whom: it proves this refund
+    // only when nothing else of ours can explain it (a retry, with no sibling of unknown outcome).
+    const onlyUs = request.retry && !request.othersUncertain;
+    if (status === 'Refunded') {
+      if (onlyUs && request.amount + request.refundedBefore >= payment.amount) return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId ?? payment.providerRef}` };
+      return { kind: 'MANUAL', why: seen(' refunded in full, which our refunds do not account for') };
     }
-    if (request.retry && status === 'Partially Refunded' && request.refundedBefore > 0) {
-      // Another share's partial refund is on the same transaction: Khalti's status cannot tell whether ours went too.
-      return { kind: 'MANUAL', why: 'Khalti shows partial refunds on this payment and cannot say whether this one went through: check the merchant portal' };
+    if (status === 'Partially Refunded') {
+      if (onlyUs && request.refundedBefore === 0 && !full) return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId ?? payment.providerRef}` };
+      // A retry cannot tell its own partial refund from another; a first try with none of ours made found one made elsewhere.
+      if (request.retry || (request.refundedBefore === 0 && !request.othersUncertain)) return { kind: 'MANUAL', why: seen(' partly refunded, and our records cannot say by which refund') };
     }
-    if (status === 'Refunded') return { kind: 'REFUSED', reason: 'Khalti shows the payment already refunded in full (not by this refund)' };
     if (status !== 'Completed' && status !== 'Partially Refunded') {
       return { kind: 'REFUSED', reason: `Khalti shows the payment ${typeof looked.status === 'string' && looked.status ? looked.status : 'in no known state'}; nothing to refund` };
     }
@@ -124,6 +130,7 @@ export class KhaltiGateway implements PaymentGateway {
       body: JSON.stringify(body),
     }, this.policy);
     const detail = refusalDetail(refunded.body);
+    // Any 2xx is Khalti's yes (its documents show 200; a 201 or 204 from a proxy or a new version is no refusal).
     if (refunded.status >= 200 && refunded.status < 300) return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId}` };
     if (refunded.status >= 500 || refunded.status === 429) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `refund answered HTTP ${refunded.status}`);
     if (refunded.status === 400 && !('mobile' in body) && /mobile/i.test(detail)) return NEEDS_MOBILE;

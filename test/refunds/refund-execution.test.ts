@@ -3,10 +3,14 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Order } from '../../src/modules/orders/entities/order';
-import { Refund } from '../../src/modules/payments/entities/refund';
+import { Refund } from '../../src/modules/refunds/entities/refund';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
-import { confirmRefund, retryRefund } from '../../src/modules/payments/refund-operations';
+import { confirmRefund, confirmRefundsOfPayment, retryRefund } from '../../src/modules/refunds/refund-operations';
+import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
+import { watchDueAttempts } from '../../src/modules/payments/payment-watch';
+import { refundRetriesExhausted } from '../../src/modules/refunds/rules/refund-life';
+import { recordPartialReversal } from '../../src/modules/refunds/partial-reversal';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { groupPayPath, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL } from '../support/payment-fixtures';
@@ -151,17 +155,31 @@ describe('Khalti refunds through its refund API', () => {
   it('marks a refund Khalti refuses FAILED with refund.failed, and ops refund retry finds it made since (in the portal) without a second call', async () => {
     const order = await placeOrder(server, client, partner);
     const { simulated } = await paidOnKhalti(order.orderRef);
-    // Someone refunded it in Khalti's portal before the service could: Khalti refuses a second refund.
     await cancel(order.orderRef);
-    khalti.setStatus(simulated.pidx, 'Refunded');
+    // Khalti no longer shows the payment as one it can refund.
+    khalti.setStatus(simulated.pidx, 'Expired');
     await server.refunds.runOnce();
     const failed = await refundOf(order.orderRef);
     expect(failed.status).toBe('FAILED');
     expect(await eventsOf('refund.failed', failed.refundRef)).toHaveLength(1);
+    // An operator refunds it in Khalti's portal, then asks the service to try again.
+    khalti.setStatus(simulated.pidx, 'Refunded');
     await retryRefund(server.orm.em.fork(), failed.refundRef, 'operator-cli:test');
     await server.refunds.runOnce();
     expect((await refundOf(order.orderRef)).status).toBe('SUCCEEDED');
     expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!) ?? 0).toBe(0);
+  });
+
+  it('makes a refund MANUAL, with what was seen, when Khalti shows the payment refunded in full before our first try: no call, never SUCCEEDED', async () => {
+    const order = await placeOrder(server, client, partner);
+    const { simulated } = await paidOnKhalti(order.orderRef);
+    await cancel(order.orderRef);
+    khalti.setStatus(simulated.pidx, 'Refunded');
+    await server.refunds.runOnce();
+    const manual = await refundOf(order.orderRef);
+    expect(manual).toMatchObject({ status: 'MANUAL', lastError: expect.stringContaining('Khalti shows the payment Refunded') });
+    expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!) ?? 0).toBe(0);
+    expect(await eventsOf('refund.succeeded', manual.refundRef)).toHaveLength(0);
   });
 
   it('refunds a late capture (REFUND_PENDING) through the same machinery: nobody has to', async () => {
@@ -194,6 +212,153 @@ describe('eSewa refunds, which it has no API for', () => {
     await confirmRefund(server.orm.em.fork(), answer.body.data.refund.refundRef, 'ESEWA-PORTAL-RFD-5521', 'operator-cli:test');
     expect(await refundOf(order.orderRef)).toMatchObject({ status: 'SUCCEEDED', note: 'ESEWA-PORTAL-RFD-5521' });
     expect((await paymentStatus(client, partner, order.orderRef)).body.data).toMatchObject({ paymentStatus: 'REFUNDED', refund: { status: 'SUCCEEDED' } });
+  });
+});
+
+describe('exact against Khalti, one refund life (issue 36)', () => {
+  async function paidGroupOnKhalti(size: number) {
+    const group = await placeGroup(server, client, partner, size);
+    const response = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway', returnUrl: RETURN_URL }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
+    expect((await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' }))).status).toBe(303);
+    return { orders: group.orders, paymentRef: response.body.data.paymentRef as string, simulated: khalti.byOrder(response.body.data.paymentRef) };
+  }
+
+  it('sends one refund of a provider transaction at a time: a sibling of a refund in flight waits for a later pass', async () => {
+    const { orders: [first, second], simulated } = await paidGroupOnKhalti(3);
+    await cancel(first!.orderRef);
+    await cancel(second!.orderRef);
+    // The first is at Khalti right now (claimed by another executor).
+    await server.orm.em.fork().nativeUpdate(Refund, { order: { orderRef: first!.orderRef } }, { claimedUntil: new Date(Date.now() + 60_000), nextTryAt: new Date(Date.now() + 60_000) });
+    await server.refunds.runOnce();
+    expect(await refundOf(second!.orderRef)).toMatchObject({ status: 'PENDING', tries: 0 });
+    expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!) ?? 0).toBe(0);
+  });
+
+  it('never takes a partial refund a sibling may have made as its own: two refunds of one group payment with lost answers end MANUAL, no refund.succeeded without money', async () => {
+    const { orders: [first, second], simulated } = await paidGroupOnKhalti(3);
+    await cancel(first!.orderRef);
+    khalti.refunds.dropAnswers = 1;
+    await server.refunds.runOnce();
+    // The first's money went back; its answer was lost.
+    expect(await refundOf(first!.orderRef)).toMatchObject({ status: 'PENDING', tries: 1 });
+    await cancel(second!.orderRef);
+    khalti.health = 'down';
+    await server.refunds.runOnce();
+    khalti.health = 'up';
+    const secondRefund = await refundOf(second!.orderRef);
+    expect(secondRefund).toMatchObject({ status: 'PENDING', tries: 1 });
+    // The second's retry sees "Partially Refunded": the first's money, not its own.
+    await dueNow(secondRefund.refundRef);
+    await server.refunds.runOnce();
+    expect(await refundOf(second!.orderRef)).toMatchObject({ status: 'MANUAL', lastError: expect.stringContaining('Partially Refunded') });
+    expect(await eventsOf('refund.succeeded', secondRefund.refundRef)).toHaveLength(0);
+    expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!)).toBe(1);
+  });
+
+  it('does not refund on a first try over a partial refund made elsewhere (in the portal): MANUAL with what was seen', async () => {
+    const order = await placeOrder(server, client, partner);
+    const { simulated } = await paidOnKhalti(order.orderRef);
+    khalti.refundInPortal(simulated.pidx, 'partial');
+    await cancel(order.orderRef);
+    await server.refunds.runOnce();
+    expect(await refundOf(order.orderRef)).toMatchObject({ status: 'MANUAL', lastError: expect.stringContaining('partly refunded') });
+    expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!) ?? 0).toBe(0);
+  });
+
+  it('counts a FAILED refund in the reversal watch: the operator\'s portal refund after it is that refund (SUCCEEDED once), not a new one', async () => {
+    const order = await placeOrder(server, client, partner);
+    const { started, simulated } = await paidOnKhalti(order.orderRef);
+    await cancel(order.orderRef);
+    khalti.setStatus(simulated.pidx, 'Expired');
+    await server.refunds.runOnce();
+    const failed = await refundOf(order.orderRef);
+    expect(failed.status).toBe('FAILED');
+    khalti.setStatus(simulated.pidx, 'Refunded');
+    const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
+    await watchDueAttempts(server.orm.em.fork(), server.payments, new Date(attempt.completedAt!.getTime() + 2 * 3600_000));
+    const refunds = await server.orm.em.fork().find(Refund, { order: { orderRef: order.orderRef } });
+    expect(refunds.map((refund) => [refund.refundRef, refund.cause, refund.status])).toEqual([[failed.refundRef, 'CANCELLATION', 'SUCCEEDED']]);
+    expect(await eventsOf('refund.succeeded', failed.refundRef)).toHaveLength(1);
+    await expect(confirmRefund(server.orm.em.fork(), failed.refundRef, 'KHALTI-PORTAL-1', 'operator-cli:test')).rejects.toThrow(/already SUCCEEDED/);
+  });
+
+  it('cancels over a recorded PARTIAL reversal with a refund the operator makes (MANUAL, the reason said), never the whole share sent again', async () => {
+    const order = await placeOrder(server, client, partner);
+    const { started, simulated } = await paidOnKhalti(order.orderRef);
+    khalti.refundInPortal(simulated.pidx, 'partial');
+    const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
+    await watchDueAttempts(server.orm.em.fork(), server.payments, new Date(attempt.completedAt!.getTime() + 2 * 3600_000));
+    expect(await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef })).toMatchObject({ providerReversal: 'PARTIAL' });
+    const answer = await cancel(order.orderRef);
+    expect(answer.body.data.refund).toMatchObject({ status: 'MANUAL' });
+    await server.refunds.runOnce();
+    expect(await refundOf(order.orderRef)).toMatchObject({ status: 'MANUAL', lastError: expect.stringContaining('part of this payment already given back') });
+    expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!) ?? 0).toBe(0);
+  });
+
+  it('tells the partner of a partial reversal at the provider (payment.partially_reversed), and the operator records its amount: a PROVIDER_REVERSAL refund, the order still paid', async () => {
+    const order = await placeOrder(server, client, partner);
+    const { started, simulated } = await paidOnKhalti(order.orderRef);
+    khalti.refundInPortal(simulated.pidx, 'partial');
+    const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
+    await watchDueAttempts(server.orm.em.fork(), server.payments, new Date(attempt.completedAt!.getTime() + 2 * 3600_000));
+    const told = (await server.orm.em.fork().find(WebhookEvent, { type: 'payment.partially_reversed' }))
+      .filter((event) => (event.payload as { data: { orderRef?: string } }).data.orderRef === order.orderRef);
+    expect(told).toHaveLength(1);
+    expect(told[0]!.payload).toMatchObject({ data: { orderStatus: 'PAID', paymentRef: started.paymentRef, reason: 'PARTIALLY_REVERSED_AT_PROVIDER' } });
+
+    const seen = { paymentRef: started.paymentRef, orderRef: order.orderRef, note: 'KHALTI-PORTAL-PARTIAL-88', actor: 'operator-cli:test' };
+    await expect(recordPartialReversal(server.orm.em.fork(), { ...seen, amount: simulated.amount + 1 })).rejects.toThrow(/at most what the share has not had back/);
+    const refund = await recordPartialReversal(server.orm.em.fork(), { ...seen, amount: 100_000 });
+    expect(refund).toMatchObject({ cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 100_000, note: 'KHALTI-PORTAL-PARTIAL-88' });
+    expect(await eventsOf('refund.succeeded', refund.refundRef)).toHaveLength(1);
+    expect((await server.orm.em.fork().findOneOrFail(Order, order.orderId)).status).toBe('PAID');
+  });
+
+  it('ops payment refund goes through the refund\'s life: refused while the service is making the refund, then the one step with its audit entry and event', async () => {
+    const order = await placeOrder(server, client, partner);
+    const { started, simulated } = await paidOnKhalti(order.orderRef);
+    await cancel(order.orderRef);
+    await expect(confirmRefundsOfPayment(server.orm.em.fork(), started.paymentRef, 'BANK-7781', 'operator-cli:test')).rejects.toThrow(/refunds the service is making/);
+    khalti.setStatus(simulated.pidx, 'Expired');
+    await server.refunds.runOnce();
+    const [confirmed] = await confirmRefundsOfPayment(server.orm.em.fork(), started.paymentRef, 'BANK-7781', 'operator-cli:test');
+    expect(confirmed).toMatchObject({ status: 'SUCCEEDED', note: 'BANK-7781' });
+    expect(await eventsOf('refund.succeeded', confirmed!.refundRef)).toHaveLength(1);
+  });
+
+  it('completes a refund of nothing (a fee of the whole share) with no provider call', async () => {
+    const order = await placeOrder(server, client, partner);
+    const { simulated } = await paidOnKhalti(order.orderRef);
+    await server.orm.em.fork().nativeUpdate(Order, { id: order.orderId }, { paidAt: new Date(Date.now() - 30 * 86_400_000) });
+    const settings = server.payments.payments;
+    const percent = settings.cancellationFeePercent;
+    settings.cancellationFeePercent = 100;
+    try {
+      const cancelled = await cancelOrder(server.orm.em.fork(), order.orderRef, 'operator-cli:test', server.payments, undefined, 'the whole premium is kept');
+      expect(cancelled.refund).toMatchObject({ amount: 0, fee: simulated.amount, status: 'SUCCEEDED' });
+    } finally {
+      settings.cancellationFeePercent = percent;
+    }
+    await server.refunds.runOnce();
+    expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!) ?? 0).toBe(0);
+    expect(await eventsOf('refund.succeeded', (await refundOf(order.orderRef)).refundRef)).toHaveLength(1);
+  });
+
+  it('keeps retrying while Khalti is down for REFUND_RETRY_DAYS (3) at most hourly, not about four hours', async () => {
+    const order = await placeOrder(server, client, partner);
+    await paidOnKhalti(order.orderRef);
+    khalti.health = 'down';
+    await cancel(order.orderRef);
+    const refund = await refundOf(order.orderRef);
+    // Twenty tries is about half a day of back-off.
+    await server.orm.em.fork().nativeUpdate(Refund, { refundRef: refund.refundRef }, { tries: 20 });
+    await server.refunds.runOnce();
+    const waiting = await refundOf(order.orderRef);
+    expect(waiting).toMatchObject({ status: 'PENDING', tries: 21 });
+    expect(waiting.nextTryAt!.getTime() - Date.now()).toBeLessThanOrEqual(3600_000);
+    expect(refundRetriesExhausted(21, 3)).toBe(false);
+    expect(refundRetriesExhausted(90, 3)).toBe(true);
   });
 });
 

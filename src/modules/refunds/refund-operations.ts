@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
-import { auditEntriesOf, recordAudit, type AuditEntry } from '../orders';
+import { AuditEntry } from '../orders/entities/audit-entry';
+import { PaymentAttempt } from '../payments/entities/payment-attempt';
 import { Refund } from './entities/refund';
-import { completeRefund } from './refund-execution';
-import { refundAuditDetails } from './refunds';
-import { isRefundRef, type RefundStatus } from './rules/refund';
+import { moveRefund } from './refund-life';
+import { isRefundRef, refundStep, type RefundStatus } from './rules/refund-life';
 
 /** `ops refund list`: newest first, optionally of some statuses only. */
 export function listRefunds(em: EntityManager, options: { statuses?: RefundStatus[]; limit?: number } = {}): Promise<Refund[]> {
@@ -16,7 +16,7 @@ export function listRefunds(em: EntityManager, options: { statuses?: RefundStatu
 /** `ops refund show`: the refund and its order's audit entries about refunds. */
 export async function refundOverview(em: EntityManager, refundRef: string): Promise<{ refund: Refund; audit: AuditEntry[] }> {
   const refund = await findRefund(em, refundRef);
-  const audit = (await auditEntriesOf(em, refund.order.id)).filter((entry) => entry.details.refundRef === refund.refundRef);
+  const audit = (await em.find(AuditEntry, { order: refund.order.id }, { orderBy: { at: 'asc', id: 'asc' } })).filter((entry) => entry.details.refundRef === refund.refundRef);
   return { refund, audit };
 }
 
@@ -41,7 +41,7 @@ export async function confirmRefund(em: EntityManager, refundRef: string, note: 
     if (refund.status === 'PENDING') {
       throw new OperatorRefusal(`refund ${refund.refundRef} is PENDING: the service is making it at ${refund.gateway}; confirm only a MANUAL or FAILED refund`);
     }
-    await completeRefund(tx, refund, { actor, at: now, note });
+    await moveRefund(tx, refund, { step: 'CONFIRM', actor, at: now, note });
     await tx.flush();
     return refund;
   });
@@ -51,14 +51,35 @@ export async function confirmRefund(em: EntityManager, refundRef: string, note: 
 export async function retryRefund(em: EntityManager, refundRef: string, actor: string, now = new Date()): Promise<Refund> {
   return em.fork().transactional(async (tx) => {
     const refund = await findRefund(tx, refundRef, true);
-    if (refund.status !== 'FAILED') throw new OperatorRefusal(`refund ${refund.refundRef} is ${refund.status}; only a FAILED refund can be retried`);
-    refund.status = 'PENDING';
-    refund.nextTryAt = now;
-    refund.completedAt = null;
-    // Tries before this one count as a retry (a lookup comes first), but the give-up count starts again.
-    refund.tries = Math.min(refund.tries, 1);
-    recordAudit(tx, { actor, action: 'REFUND_RETRIED', order: refund.order, at: now, details: refundAuditDetails(refund) });
+    const step = refundStep(refund.status, 'RETRY');
+    if ('refused' in step) throw new OperatorRefusal(`refund ${refund.refundRef} is ${refund.status}; only a FAILED refund can be retried`);
+    await moveRefund(tx, refund, { step: 'RETRY', actor, at: now });
     await tx.flush();
     return refund;
+  });
+}
+
+/**
+ * `ops payment refund <paymentRef> --note`: an alias of `ops refund confirm` for every refund of
+ * the payment that waits for the operator (MANUAL or FAILED), in one transaction. A refund the
+ * service is still making (PENDING) refuses the whole command: confirming it by hand could give
+ * the money back twice.
+ */
+export async function confirmRefundsOfPayment(em: EntityManager, paymentRef: string, note: string, actor: string, now = new Date()): Promise<Refund[]> {
+  return em.fork().transactional(async (tx) => {
+    const attempt = await tx.findOne(PaymentAttempt, { paymentRef: paymentRef.trim() });
+    if (!attempt) throw new OperatorRefusal(`no payment attempt ${paymentRef}`);
+    const refunds = await tx.find(Refund, { attempt: attempt.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { refundRef: 'asc' } });
+    const inFlight = refunds.filter((refund) => refund.status === 'PENDING');
+    if (inFlight.length > 0) {
+      throw new OperatorRefusal(`payment ${attempt.paymentRef} has refunds the service is making (${inFlight.map((refund) => refund.refundRef).join(', ')}): wait for them, then confirm what is MANUAL or FAILED`);
+    }
+    const waiting = refunds.filter((refund) => refund.status === 'MANUAL' || refund.status === 'FAILED');
+    if (waiting.length === 0) throw new OperatorRefusal(`payment ${attempt.paymentRef} owes no refund${attempt.refundedAt ? ` (refund recorded ${attempt.refundedAt.toISOString()})` : ''}`);
+    await tx.populate(waiting, ['order', 'attempt']);
+    for (const refund of waiting) await moveRefund(tx, refund, { step: 'CONFIRM', actor, at: now, note });
+    attempt.refundNote = note;
+    await tx.flush();
+    return waiting;
   });
 }

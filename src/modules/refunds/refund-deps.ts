@@ -1,0 +1,70 @@
+import type { Logger } from '../../kernel/logging/logger';
+import type { Minor } from '../../kernel/money';
+import type { GatewayName } from '../payments/entities/payment-attempt';
+
+/**
+ * The provider port as refunds use it: a payment gateway's refund call (payments' PaymentGateway
+ * has this shape; the refunds module names only what it calls, so it needs none of payments'
+ * use cases and payments may build on it).
+ */
+export interface RefundGateway {
+  /** The provider behind the gateway: sandbox, khalti or esewa. */
+  readonly provider: string;
+  /** Whether the provider refunds through an API (`API`) or only by hand in its portal (`MANUAL`). */
+  readonly refunds: 'API' | 'MANUAL';
+  refund(request: RefundCall): Promise<RefundAnswer>;
+}
+
+/** One refund to make at the provider, for (part of) a captured payment. */
+export interface RefundCall {
+  /** Our refund reference: the provider's idempotency key where it takes one. */
+  refundRef: string;
+  payment: { paymentRef: string; providerRef?: string | null; amount: Minor; currency: string; gatewayTransactionId?: string | null; customerMobile?: string | null };
+  /** What goes back, in minor units (paisa); may be less than the payment (a partial refund). */
+  amount: Minor;
+  /** Whether this refund was tried before with an unknown outcome: the adapter looks before it refunds again. */
+  retry: boolean;
+  /** The part of the payment our other refunds already gave back (a group's other shares). */
+  refundedBefore: Minor;
+  /** Whether another of our refunds of this payment was sent with an outcome we do not know. */
+  othersUncertain: boolean;
+}
+
+/**
+ * The provider's answer: the money went back; the provider has no refund API, or shows something
+ * only an operator can judge (MANUAL, with what was seen); or it refused for good. An unavailable
+ * provider throws ProviderUnavailableError: the refund is tried again later.
+ */
+export type RefundAnswer =
+  | { kind: 'REFUNDED'; providerRefundRef: string }
+  | { kind: 'MANUAL'; why: string }
+  | { kind: 'REFUSED'; reason: string }
+  /** The provider refunds this payment only to the customer's account, which needs a mobile the service does not have. */
+  | { kind: 'NEEDS_CUSTOMER_MOBILE'; why: string };
+
+/**
+ * The provider adapters as refunds reach them: `get` by gateway (today's provider), `of` by the
+ * provider that took an attempt (payments' GatewayRegistry has this shape).
+ */
+export interface RefundGateways {
+  get(name: GatewayName): RefundGateway | undefined;
+  of(name: GatewayName, provider: string): RefundGateway | undefined;
+}
+
+interface RefundCounter {
+  inc(labels: Partial<Record<'gateway' | 'status', string | number>>, value?: number): void;
+}
+
+/** What the refund executor needs besides a database (payments' PaymentDeps is one). */
+export interface RefundDeps {
+  payments: {
+    providerLookupAttempts: number;
+    providerTimeoutMs: number;
+    refundIntervalSeconds: number;
+    refundRetryBaseSeconds: number;
+    refundRetryDays: number;
+  };
+  gateways: RefundGateways;
+  logger: Logger;
+  metrics?: { refunds?: RefundCounter };
+}

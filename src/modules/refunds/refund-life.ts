@@ -1,0 +1,193 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AuditEntry } from '../orders/entities/audit-entry';
+import type { Order } from '../orders/entities/order';
+import type { PaymentAttempt } from '../payments/entities/payment-attempt';
+import { PaymentAttemptOrder } from '../payments/entities/payment-attempt-order';
+import { recordRefundEvent } from '../webhooks';
+import { recordCommissionReversal } from '../commissions';
+import { Refund } from './entities/refund';
+import { refundAuditDetails, refundEventFacts } from './refund-facts';
+import { refundStep, type RefundCause, type RefundStatus, type RefundStep } from './rules/refund-life';
+import type { Minor } from '../../kernel/money';
+
+/**
+ * The one writer of a refund's life (DESIGN "Refunds in one home"): its birth, its claim by the
+ * executor, and every step of rules/refund-life.ts, each with its audit entry and event, whoever
+ * asks (the executor, an operator, a late capture, the reversal watch). The entity's life fields
+ * are readonly; test/refunds/refund-life-writers.test.ts fails when another file writes them.
+ */
+
+/** What a step needs besides the refund: who takes it, when, and what the provider or the operator said. */
+export interface RefundMove {
+  step: RefundStep;
+  actor: string;
+  at: Date;
+  /** The provider that answered (sandbox, khalti, esewa, cash). */
+  provider?: string;
+  /** The provider's reference for the money going back. */
+  providerRefundRef?: string;
+  /** The operator's note (CONFIRM), or what the reversal watch saw (FOUND_AT_PROVIDER). */
+  note?: string;
+  /** Why (NEED_OPERATOR, FAIL, RETRY_LATER). */
+  why?: string;
+  /** RETRY_LATER: when the executor may try again. */
+  nextTryAt?: Date;
+}
+
+/** A step refused by the machine: a caller that did not check the status first is wrong. */
+export class RefundStepRefused extends Error {}
+
+/** The refund's fields a step writes; Object.assign is how this file, and only it, writes them. */
+type RefundLife = Pick<Refund, 'status' | 'provider' | 'providerRefundRef' | 'tries' | 'nextTryAt' | 'claimedUntil' | 'lastError' | 'completedAt' | 'note'>;
+
+const AUDIT_ACTION: Readonly<Record<RefundStep, string | null>> = {
+  RETRY_LATER: null,
+  SUCCEED: 'REFUND_SUCCEEDED',
+  NEED_OPERATOR: 'REFUND_MANUAL',
+  FAIL: 'REFUND_FAILED',
+  RETRY: 'REFUND_RETRIED',
+  CONFIRM: 'REFUND_CONFIRMED',
+  FOUND_AT_PROVIDER: 'REFUND_SUCCEEDED',
+};
+
+/**
+ * Applies one step to a refund the caller holds locked (its row, or the payment's settlement
+ * locks), populated with its attempt and order: the new fields, the share of the payment it
+ * settles, its audit entry, and `refund.succeeded` / `refund.failed`.
+ */
+export async function moveRefund(tx: EntityManager, refund: Refund, move: RefundMove): Promise<void> {
+  const next = refundStep(refund.status, move.step);
+  if ('refused' in next) throw new RefundStepRefused(`${refund.refundRef}: ${next.refused}`);
+  Object.assign(refund, lifeAfter(refund, next.to, move) satisfies Partial<RefundLife>);
+  if (next.to === 'SUCCEEDED') {
+    await settleShare(tx, refund, move.at);
+    // The commission earned on the money that went back is taken back in the same transaction.
+    await recordCommissionReversal(tx, { order: refund.order, paymentRef: refund.attempt.paymentRef, refundRef: refund.refundRef, refundedAmount: refund.amount, occurredAt: move.at });
+  }
+  const action = AUDIT_ACTION[move.step];
+  if (action) {
+    const why = move.step === 'FAIL' || move.step === 'NEED_OPERATOR' ? { reason: move.why ?? null } : {};
+    audit(tx, refund, action, move.actor, move.at, why);
+  }
+  if (next.to === 'SUCCEEDED') await recordRefundEvent(tx, 'refund.succeeded', refundEventFacts(refund), refund.order, move.at);
+  if (next.to === 'FAILED') await recordRefundEvent(tx, 'refund.failed', refundEventFacts(refund), refund.order, move.at);
+}
+
+function lifeAfter(refund: Refund, to: RefundStatus, move: RefundMove): Partial<RefundLife> {
+  const answered = { status: to, claimedUntil: null, ...(move.provider ? { provider: move.provider } : {}) };
+  switch (move.step) {
+    case 'RETRY_LATER':
+      return { ...answered, nextTryAt: move.nextTryAt ?? move.at, lastError: (move.why ?? '').slice(0, 500) || null };
+    case 'NEED_OPERATOR':
+      return { ...answered, nextTryAt: null, lastError: move.why ?? null };
+    case 'FAIL':
+      return { ...answered, nextTryAt: null, lastError: move.why ?? null, completedAt: move.at };
+    case 'RETRY':
+      // Tries before this one count as a retry (a lookup comes first), but the give-up window starts again.
+      return { ...answered, nextTryAt: move.at, completedAt: null, tries: Math.min(refund.tries, 1) };
+    case 'SUCCEED':
+    case 'CONFIRM':
+    case 'FOUND_AT_PROVIDER':
+      return {
+        ...answered,
+        completedAt: move.at,
+        nextTryAt: null,
+        lastError: null,
+        providerRefundRef: refund.providerRefundRef ?? move.providerRefundRef,
+        note: move.step === 'CONFIRM' ? move.note : [refund.note, move.note].filter(Boolean).join('; ') || null,
+      };
+  }
+}
+
+/** The share this refund gives back reads REFUNDED; a late capture's attempt too, once none of it is owed. */
+async function settleShare(tx: EntityManager, refund: Refund, at: Date): Promise<void> {
+  const share = await tx.findOne(PaymentAttemptOrder, { attempt: refund.attempt.id, order: refund.order.id });
+  if (share && share.settlement === 'REFUND_PENDING') share.settlement = 'REFUNDED';
+  const attempt = refund.attempt;
+  if (attempt.status !== 'REFUND_PENDING') return;
+  await tx.flush();
+  const owed = await tx.count(PaymentAttemptOrder, { attempt: attempt.id, settlement: 'REFUND_PENDING' });
+  if (owed > 0) return;
+  attempt.status = 'REFUNDED';
+  attempt.refundedAt = at;
+}
+
+/** What a new refund is: the money owed back for one order's share of one payment. */
+export interface RefundBirth {
+  refundRef: string;
+  order: Order;
+  attempt: PaymentAttempt;
+  cause: RefundCause;
+  amount: Minor;
+  fee: Minor;
+  actor: string;
+  at: Date;
+  provider?: string;
+  providerRefundRef?: string;
+  note?: string;
+}
+
+/** A refund is born PENDING, due now, with its REFUND_CREATED entry; its first step is the caller's. */
+export function openRefund(tx: EntityManager, birth: RefundBirth): Refund {
+  const refund = tx.create(Refund, {
+    refundRef: birth.refundRef,
+    order: birth.order,
+    attempt: birth.attempt,
+    cause: birth.cause,
+    amount: birth.amount,
+    fee: birth.fee,
+    currency: birth.attempt.currency,
+    gateway: birth.attempt.gateway,
+    provider: birth.provider,
+    providerRefundRef: birth.providerRefundRef,
+    nextTryAt: birth.at,
+    note: birth.note ?? null,
+    actor: birth.actor,
+    createdAt: birth.at,
+    updatedAt: birth.at,
+  });
+  audit(tx, refund, 'REFUND_CREATED', birth.actor, birth.at, {});
+  return refund;
+}
+
+function audit(tx: EntityManager, refund: Refund, action: string, actor: string, at: Date, extra: Record<string, unknown>): void {
+  tx.create(AuditEntry, { actor, action, order: refund.order, orderRef: refund.order.orderRef, at, details: { ...refundAuditDetails(refund), ...extra } });
+}
+
+/**
+ * Claims the next due PENDING refund for the executor, committed before the provider is called:
+ * tries + 1, and a lease (`claimedUntil`, and the next try pushed past it) longer than the call can
+ * take, so two executors never call the provider for one refund at once and a process killed
+ * mid-call leaves a refund the next pass retries after the lease (with a lookup first). One
+ * refund per provider transaction is in flight at a time: a refund whose payment has another
+ * refund claimed is left for a later pass, and claims of one payment's refunds are taken one
+ * after another (a transaction-scoped advisory lock on the payment), so a retry's lookup never
+ * sees a sibling's money half-sent.
+ */
+export async function claimDueRefund(em: EntityManager, leaseSeconds: number, now: Date): Promise<{ id: string; tries: number } | null> {
+  const leaseUntil = new Date(Math.max(now.getTime(), Date.now()) + leaseSeconds * 1000);
+  return em.fork().transactional(async (tx) => {
+    for (const skipped: string[] = []; ;) {
+      const [due] = await tx.execute<Array<{ id: string; attempt_id: string }>>(
+        `select "id", "attempt_id" from "refund" where "status" = 'PENDING' and "next_try_at" <= ? and not ("id" = any(?::uuid[]))
+          order by "next_try_at", "id" limit 1 for update skip locked`,
+        [now, `{${skipped.join(',')}}`],
+      );
+      if (!due) return null;
+      await tx.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`refund-payment:${due.attempt_id}`]);
+      const [busy] = await tx.execute<Array<{ n: string }>>(
+        `select count(*)::text as n from "refund" where "attempt_id" = ? and "id" <> ? and "status" = 'PENDING' and "claimed_until" > ?`,
+        [due.attempt_id, due.id, new Date()],
+      );
+      if (busy && busy.n !== '0') {
+        skipped.push(due.id);
+        continue;
+      }
+      const [claimed] = await tx.execute<Array<{ id: string; tries: number }>>(
+        `update "refund" set "tries" = "tries" + 1, "next_try_at" = ?, "claimed_until" = ?, "updated_at" = now() where "id" = ? returning "id", "tries"`,
+        [leaseUntil, leaseUntil, due.id],
+      );
+      return claimed ?? null;
+    }
+  });
+}

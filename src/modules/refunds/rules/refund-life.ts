@@ -1,0 +1,80 @@
+import type { Minor } from '../../../kernel/money';
+
+/**
+ * A refund's life (DESIGN "Refunds that happen", "Refunds in one home"): one machine, pure, no I/O.
+ *
+ *   PENDING --CLAIM--> PENDING, claimed (tries + 1, leased: one caller at the provider at a time)
+ *   PENDING --RETRY_LATER--> PENDING          the provider could not be reached; back off
+ *   PENDING --SUCCEED--> SUCCEEDED            the provider gave the money back (or nothing was owed)
+ *   PENDING --NEED_OPERATOR--> MANUAL         no refund API, or something only a person can judge
+ *   PENDING --FAIL--> FAILED                  refused for good, or retried for REFUND_RETRY_DAYS
+ *   FAILED  --RETRY--> PENDING                an operator asks for another try
+ *   MANUAL | FAILED --CONFIRM--> SUCCEEDED    an operator gave the money back by hand, with a note
+ *   PENDING | MANUAL | FAILED --FOUND_AT_PROVIDER--> SUCCEEDED
+ *                                             the provider reports this money back (reversal watch)
+ *
+ * refund-life.ts's `moveRefund` is the one function that applies a step, with its audit entry
+ * and event; no other code writes a refund's status.
+ */
+export type RefundStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'MANUAL';
+
+/**
+ * Why money goes back: a cancellation of a paid order; a capture that came after the attempt was
+ * closed (it paid nothing); a refund or reversal made at the provider that the reversal watch found.
+ */
+export type RefundCause = 'CANCELLATION' | 'LATE_CAPTURE' | 'PROVIDER_REVERSAL';
+
+export type RefundStep = 'RETRY_LATER' | 'SUCCEED' | 'NEED_OPERATOR' | 'FAIL' | 'RETRY' | 'CONFIRM' | 'FOUND_AT_PROVIDER';
+
+const MOVES: Readonly<Record<RefundStep, { from: readonly RefundStatus[]; to: RefundStatus }>> = {
+  RETRY_LATER: { from: ['PENDING'], to: 'PENDING' },
+  SUCCEED: { from: ['PENDING'], to: 'SUCCEEDED' },
+  NEED_OPERATOR: { from: ['PENDING'], to: 'MANUAL' },
+  FAIL: { from: ['PENDING'], to: 'FAILED' },
+  RETRY: { from: ['FAILED'], to: 'PENDING' },
+  CONFIRM: { from: ['MANUAL', 'FAILED'], to: 'SUCCEEDED' },
+  FOUND_AT_PROVIDER: { from: ['PENDING', 'MANUAL', 'FAILED'], to: 'SUCCEEDED' },
+};
+
+/** The status a step leads to from `from`, or why it may not be taken. */
+export function refundStep(from: RefundStatus, step: RefundStep): { to: RefundStatus } | { refused: string } {
+  const move = MOVES[step];
+  if (!move.from.includes(from)) return { refused: `a ${from} refund cannot take the step ${step} (only from ${move.from.join(' or ')})` };
+  return { to: move.to };
+}
+
+/** The reference format `RFD-<year>-<seq>`, six digits at least. */
+export function formatRefundRef(year: string, sequence: number | string): string {
+  if (!/^\d{4}$/.test(year)) throw new Error(`Not a four-digit year: ${year}`);
+  const digits = String(sequence);
+  if (!/^[1-9]\d*$/.test(digits)) throw new Error(`Not a positive sequence number: ${digits}`);
+  return `RFD-${year}-${digits.padStart(6, '0')}`;
+}
+
+export const isRefundRef = (value: string): boolean => /^RFD-\d{4}-\d+$/.test(value);
+
+/**
+ * Seconds until the next try after `tries` failed ones: 15 s doubling, at most an hour, so a
+ * provider outage of a day costs about 30 calls and a short blip is retried within a minute.
+ */
+export function refundBackoffSeconds(tries: number, baseSeconds = 15): number {
+  return Math.min(3600, baseSeconds * 2 ** Math.max(0, tries - 1));
+}
+
+/**
+ * Whether a refund whose `tries` all met an unavailable provider stops being retried on its own
+ * (FAILED, for the operator): once its back-offs add up to `retryDays` (REFUND_RETRY_DAYS, 3), so
+ * that a provider outage of a day or two delays refunds rather than failing them all.
+ */
+export function refundRetriesExhausted(tries: number, retryDays: number, baseSeconds = 15): boolean {
+  let waited = 0;
+  for (let done = 1; done < tries; done += 1) waited += refundBackoffSeconds(done, baseSeconds);
+  return waited >= retryDays * 86400;
+}
+
+/** A refund's amount and fee must be whole paisa, never negative, and together the share. */
+export function refundSplitProblem(share: Minor, amount: Minor, fee: Minor): string | null {
+  if (!Number.isSafeInteger(amount) || !Number.isSafeInteger(fee) || amount < 0 || fee < 0) return 'amount and fee must be whole, non-negative minor units';
+  if (amount + fee > share) return `amount ${amount} + fee ${fee} exceeds the share ${share}`;
+  return null;
+}
