@@ -19,6 +19,11 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ pidx: 'P1', total_amount: 450000, status: 'Completed', transaction_id: 'T1', fee: 0, refunded: false }));
         return;
       }
+      // Khalti's transaction record (how the payment was funded): none here, so no mobile is needed.
+      if (!req.url?.endsWith('/refund/')) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Not found.' }));
+        return;
+      }
       refundCalls += 1;
       if (refundStatus === 204) res.writeHead(204).end();
       else res.writeHead(refundStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Transaction refund successful.' }));
