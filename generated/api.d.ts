@@ -474,6 +474,11 @@ export interface paths {
          *     reference. Only `card_gateway` and `wallet_gateway` are accepted; cash is recorded through
          *     `settlementType: CASH` at order creation, not here.
          *
+         *     **No cover bought after the fact.** An order can be paid until the end of its cover's first
+         *     day (Nepal date): the start day itself is payable, the day after is a 400. A checkout opened
+         *     before and captured after that day does not pay the order: the money is refunded as a late
+         *     capture (`payment.refund_pending`, reason `COVER_STARTED`) and the order stays unpaid.
+         *
          *     **Sandbox.** Outside production both gateways are simulated by the service itself, with a
          *     hosted checkout page under `/sandbox/{gateway}/checkout/{paymentRef}`. Test card
          *     `4242 4242 4242 4242` approves, `4000 0000 0000 0002` is declined, `4000 0000 0000 9995` fails
@@ -665,6 +670,13 @@ export interface paths {
          *     their totals, and returns the gateway's hosted checkout page. Orders of the group that are
          *     already paid, completed, closed or cancelled are not included. When the payment succeeds,
          *     every included order becomes `PAID`.
+         *
+         *     **No cover bought after the fact.** An order can be paid until the end of its cover's first
+         *     day (Nepal date). A `PENDING` order whose cover began before today is left out of the payment
+         *     and named in `leftOut` with reason `COVER_STARTED`; when no order is left to pay, the answer
+         *     is a 400. A payment captured after an included order's first day does not pay that order: its
+         *     share is refunded as a late capture (`payment.refund_pending`, reason `COVER_STARTED`) and the
+         *     order stays unpaid.
          *
          *     The returned `paymentRef` is a **group payment reference**. It is reported to your
          *     `returnUrl` like any payment reference, but the single-order endpoints (`pay`,
@@ -1901,6 +1913,25 @@ export interface components {
             quantity: number;
         };
         /**
+         * @description A `PENDING` order of the group that the group payment does not cover. `COVER_STARTED`: its
+         *     cover began before today (Nepal date) and it was not paid by the end of its first day, so it
+         *     can no longer be paid (book the trip anew or cancel the order).
+         */
+        LeftOutOrder: {
+            /**
+             * Format: date
+             * @description The order's first day of cover (Nepal date).
+             */
+            coverageStartDate: string;
+            /** @description Reference of the order left out. */
+            orderRef: string;
+            /**
+             * @description Why the order is not in the payment.
+             * @enum {string}
+             */
+            reason: "COVER_STARTED";
+        };
+        /**
          * @description Full order detail. Ownership: only the company that placed the order (and the registered
          *     agencies in `travelCompanies`) can read or change it.
          */
@@ -2657,6 +2688,11 @@ export interface components {
              */
             expiresAt: string;
             gateway: components["schemas"]["Gateway"];
+            /**
+             * @description Group payments only: the group's `PENDING` online orders this payment does not cover, with
+             *     why (empty when it covers them all). Absent for a single order's payment.
+             */
+            leftOut?: components["schemas"]["LeftOutOrder"][];
             /**
              * @description Reference of the payment attempt (`<orderRef>-<epochMillis>` for one order). Treat it as an
              *     opaque key: it is accepted as `{orderRef}` by `payment-status`, but do not parse it. For a
@@ -3702,7 +3738,7 @@ export interface components {
             paymentRef: string | null;
             /** @description The payment attempt's status after the change; null for `order.cancelled`. */
             paymentStatus: components["schemas"]["PaymentAttemptStatus"] | null;
-            /** @description Why the payment ended (a gateway reason, `SUPERSEDED`, `EXPIRED`, `ORDER_PAID`, `ORDER_REPRICED`, `ORDER_CANCELLED`, `CANCELLED_BY_OPERATOR`), or null; for `order.cancelled`, the cancellation's reason (`TRIP_CANCELLED`, `TRAVELLER_REQUEST`, `DUPLICATE_BOOKING`, `OTHER`, `CANCELLED_BY_OPERATOR`, `PAYMENT_REVERSED`). */
+            /** @description Why the payment ended (a gateway reason, `SUPERSEDED`, `EXPIRED`, `ORDER_PAID`, `ORDER_REPRICED`, `ORDER_CANCELLED`, `CANCELLED_BY_OPERATOR`; for `payment.refund_pending`, also `COVER_STARTED`, a capture after the end of the cover's first day), or null; for `order.cancelled`, the cancellation's reason (`TRIP_CANCELLED`, `TRAVELLER_REQUEST`, `DUPLICATE_BOOKING`, `OTHER`, `CANCELLED_BY_OPERATOR`, `PAYMENT_REVERSED`). */
             reason: string | null;
         };
         /**
@@ -4803,8 +4839,8 @@ export interface operations {
             /**
              * @description Rejected before anything is charged (error shape 2): `gateway` is `cash` or unknown,
              *     `returnUrl` is invalid or not HTTPS, `Idempotency-Key` is missing or not a UUID, the order
-             *     is already paid, completed, closed or cancelled, or `{orderRef}` is a group payment
-             *     reference.
+             *     is already paid, completed, closed or cancelled, its cover began before today (Nepal date)
+             *     and it was not paid by the end of that day, or `{orderRef}` is a group payment reference.
              */
             400: {
                 headers: {
@@ -5045,7 +5081,8 @@ export interface operations {
             /**
              * @description Rejected before anything is charged (error shape 2): `gateway` is `cash` or unknown,
              *     `returnUrl` is invalid or not HTTPS, `Idempotency-Key` is missing or not a UUID, or the
-             *     group has no `PENDING` order left to pay.
+             *     group has no `PENDING` order left to pay (none at all, or only orders whose cover began
+             *     before today).
              */
             400: {
                 headers: {
