@@ -2,6 +2,8 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { ResponseValidation } from './kernel/http/response-check';
 import { readHttpTimeouts, readTrustProxy, type HttpTimeouts, type TrustProxy } from './kernel/http/settings';
+import { streamingConfig } from './kernel/db/settings';
+import type { StreamingSettings } from './kernel/db/streaming-connections';
 import { metricsConfig, type MetricsConfig } from './kernel/metrics/settings';
 import { rateLimitsConfig, type RateLimitConfig } from './kernel/rate-limits/settings';
 import { ConfigError, EnvReader, type Env } from './kernel/settings/env-reader';
@@ -64,6 +66,8 @@ export interface Config extends DocumentSettings {
   metrics: MetricsConfig;
   certificate: CertificateConfig;
   webhooks: WebhookConfig;
+  /** Streamed answers' own database connections and per-company limit. */
+  streaming: StreamingSettings;
 }
 
 const NODE_ENVS = ['development', 'test', 'production'] as const;
@@ -144,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
   const documentStore = documentStoreConfig(read);
   const metrics = metricsConfig(read, isProduction);
   const webhooks = webhooksConfig(read, { paymentMode: payments.mode });
+  const streaming = streamingConfig(read);
 
   // Rules between settings, and settings production must not run with.
   if (core.host.trim() === '') read.problems.push('HOST must not be blank');
@@ -168,5 +173,6 @@ export function loadConfig(env: Env = process.env): Config {
     ...documentStore,
     metrics,
     webhooks,
+    streaming,
   };
 }

@@ -23,6 +23,10 @@ export interface HttpTimeouts {
   jsonBodyTimeoutMs: number;
   /** Open connections one client address may hold; 0: no cap (a proxy in front caps them). */
   maxConnectionsPerAddress: number;
+  /** How long a streamed answer (a CSV export, a certificate) may go without the client taking a chunk before it is cut. */
+  streamStallMs: number;
+  /** How long a streamed answer may take in all, however steadily it is read. */
+  streamDeadlineMs: number;
 }
 
 /**
@@ -39,6 +43,8 @@ export function readHttpTimeouts(read: EnvReader, maxUploadBytes: number, behind
     minUploadBytesPerSecond,
     jsonBodyTimeoutMs: read.integer('HTTP_JSON_BODY_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
     maxConnectionsPerAddress: read.integer('HTTP_MAX_CONNECTIONS_PER_ADDRESS', behindProxy ? 0 : 256, 0, 100_000),
+    streamStallMs: read.integer('HTTP_STREAM_STALL_SECONDS', 15, 1, 600) * 1000,
+    streamDeadlineMs: read.integer('HTTP_STREAM_DEADLINE_SECONDS', 600, 1, 3600) * 1000,
   };
 }
 

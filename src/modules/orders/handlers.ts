@@ -73,7 +73,7 @@ export const orderHandlers = {
 
   async listOrders({ query, headers }, scope) {
     if (wantsCsv(headers.accept)) {
-      const stream = await exportOrderBook(scope.em, callerOf(scope), query, orderBookCells, ORDER_BOOK_CSV_COLUMNS);
+      const stream = await exportOrderBook(scope.services.exportConnections, callerOf(scope), query, orderBookCells, ORDER_BOOK_CSV_COLUMNS);
       const disposition = `attachment; filename="orders-${kathmanduToday()}.csv"`;
       return { status: 200, contentType: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': disposition }, stream };
     }

@@ -1,5 +1,6 @@
 import type { PromoAtOrderCreation } from './order-creation';
 import type { CancellationPayments } from './order-cancellation';
+import type { StreamingConnections } from '../../kernel/db/streaming-connections';
 export * from './audit-log';
 export * from './entities/audit-entry';
 export * from './entities/order-cancellation';
@@ -28,5 +29,7 @@ declare module '../../kernel/http/request-scope' {
     promoAtOrderCreation: PromoAtOrderCreation;
     /** What cancellation needs of payments (orders cannot import payments, which builds on orders). */
     cancellationPayments: CancellationPayments;
+    /** The CSV export's own database connections, apart from the request pool. */
+    exportConnections: StreamingConnections;
   }
 }

@@ -194,6 +194,13 @@ export interface paths {
          *     tab or a carriage return, which a spreadsheet would run as a formula, is written with a
          *     leading `'` (`'=HYPERLINK(…)`). The file is streamed as it is read, so an export of a whole
          *     year starts at once; an export cut short by a failure ends without its last line break.
+         *
+         *     **Export limits.** Exports run on a small budget of their own, so they never slow the rest
+         *     of the API. A company may run 2 exports at once (the operator's `EXPORTS_PER_COMPANY`);
+         *     another one, or one that finds every export slot of the service busy, is a 429 with
+         *     `Retry-After`. An export whose client takes no data for 15 seconds
+         *     (`HTTP_STREAM_STALL_SECONDS`), or that has not finished after 10 minutes
+         *     (`HTTP_STREAM_DEADLINE_SECONDS`), is cut: read the file as it comes.
          */
         get: operations["listOrders"];
         put?: never;
@@ -4455,6 +4462,20 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /**
+             * @description A CSV export over its limits (error shape 2): the company already runs as many exports as
+             *     it may, or every export slot of the service is busy. Wait for `Retry-After` seconds (or
+             *     finish reading a running export), then retry.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
