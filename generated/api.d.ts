@@ -972,7 +972,9 @@ export interface paths {
          * @description Queues the delivery again now (same event id, same body), with a fresh retry schedule:
          *     typically one that ended `FAILED`, after you fixed your endpoint. A delivery that already
          *     succeeded is sent again too (deduplicate by `webhook-id`). A delivery to a disabled endpoint
-         *     is a 409: enable the endpoint first.
+         *     is a 409: enable the endpoint first. A delivery still `PENDING` (waiting for its next try)
+         *     is tried now in place of that try: it never has two retry schedules, however often you call
+         *     this.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;

@@ -44,7 +44,7 @@ export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityM
   await startDeliveryWorkers(queue, config, async (job) => {
     const { deliveryId } = job.data;
     if (deliveryId === undefined) return;
-    const result = await deliverOnce(newEm(), deliveryId, { retryCount: job.retryCount, retryLimit: config.retryLimit }, deps);
+    const result = await deliverOnce(newEm(), deliveryId, { jobId: job.id, retryCount: job.retryCount, retryLimit: config.retryLimit }, deps);
     // Failing the job is what makes pg-boss schedule the next try.
     if (result === 'RETRY') throw new Error(`webhook delivery ${deliveryId} not delivered; retrying`);
   });
