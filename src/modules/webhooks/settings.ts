@@ -12,6 +12,11 @@ export interface WebhookConfig {
   retryLimit: number;
   /** Deliveries one process sends at once. */
   concurrency: number;
+  /**
+   * Deliveries of one company in flight at once, across every process: a company whose endpoint
+   * hangs holds at most this many workers, and the others stay free for everyone else.
+   */
+  concurrencyPerCompany: number;
   /** How long the replaced secret still signs deliveries after `ops webhook rotate-secret`. */
   secretOverlapHours: number;
   /** Sandbox only: endpoints may be plain HTTP and on loopback or private addresses (local receivers, tests). */
@@ -25,6 +30,7 @@ export function webhooksConfig(read: EnvReader, { paymentMode }: { paymentMode: 
     retryDelayMaxSeconds: read.integer('WEBHOOK_RETRY_DELAY_MAX_SECONDS', 4 * 3600, 1, 86400),
     retryLimit: read.integer('WEBHOOK_RETRY_LIMIT', 13, 0, 50),
     concurrency: read.integer('WEBHOOK_CONCURRENCY', 50, 1, 200),
+    concurrencyPerCompany: read.integer('WEBHOOK_CONCURRENCY_PER_COMPANY', 5, 1, 200),
     secretOverlapHours: read.integer('WEBHOOK_SECRET_OVERLAP_HOURS', 24, 0, 24 * 30),
     // Local receivers exist for development and tests: only where payments are simulated too.
     allowLocalEndpoints: paymentMode === 'sandbox',
