@@ -147,7 +147,7 @@ export function loadConfig(env: Env = process.env): Config {
   const certificate = certificateConfig(read, { isProduction });
   const documentStore = documentStoreConfig(read);
   const metrics = metricsConfig(read, isProduction);
-  const webhooks = webhooksConfig(read, { paymentMode: payments.mode });
+  const webhooks = webhooksConfig(read, { paymentMode: payments.mode, sandboxByDefault });
   const streaming = streamingConfig(read);
 
   // Rules between settings, and settings production must not run with.

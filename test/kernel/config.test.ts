@@ -40,8 +40,8 @@ describe('configuration validated at start', () => {
     expect(config.documentStorage).toEqual({ kind: 'disk' });
     expect(config.metrics).toEqual({ port: undefined, host: '127.0.0.1', token: undefined, onApiListener: true });
     expect(config.trustProxy).toBe(false);
-    // 10 s for the headers, then 10 MiB at 128 KiB/s; 10 s for a JSON body; 256 connections per address.
-    expect(config.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 90_000, minUploadBytesPerSecond: 128 * 1024, jsonBodyTimeoutMs: 10_000, maxConnectionsPerAddress: 256 });
+    // 10 s for the headers, then 10 MiB at 128 KiB/s; 10 s for a JSON body; 256 connections per address; a streamed answer cut after 15 s unread or 10 min in all.
+    expect(config.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 90_000, minUploadBytesPerSecond: 128 * 1024, jsonBodyTimeoutMs: 10_000, maxConnectionsPerAddress: 256, streamStallMs: 15_000, streamDeadlineMs: 600_000 });
   });
 
   it('caps connections per address only when no proxy is trusted, unless told (issue 30)', () => {
@@ -261,5 +261,16 @@ describe('configuration validated at start', () => {
       'METRICS_HOST=0.0.0.0 is not loopback: set METRICS_TOKEN too, or keep METRICS_HOST=127.0.0.1',
     ]);
     expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual(['METRICS_TOKEN must be at least 16 characters long']);
+  });
+});
+
+describe('WEBHOOK_ALLOW_PRIVATE_ENDPOINTS', () => {
+  it('is on in the embedded default of npm start, off in a sandbox on its own database unless set, and refused with live payments', () => {
+    expect(loadConfig({}).webhooks.allowLocalEndpoints).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://app@db/app', PAYMENT_MODE: 'sandbox' }).webhooks.allowLocalEndpoints).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://app@db/app', PAYMENT_MODE: 'sandbox', WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'true' }).webhooks.allowLocalEndpoints).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'false' }).webhooks.allowLocalEndpoints).toBe(false);
+    expect(problemsOf({ DATABASE_URL: 'postgresql://app@db/app', ...LIVE_PROVIDERS, PAYMENT_MODE: 'live', WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'true' }))
+      .toContain('WEBHOOK_ALLOW_PRIVATE_ENDPOINTS=true needs PAYMENT_MODE=sandbox: live endpoints must be public HTTPS addresses');
   });
 });

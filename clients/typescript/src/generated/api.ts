@@ -3592,7 +3592,13 @@ export interface components {
              * @description 1 for the first try; retries (and retries you asked for) count on.
              */
             attempt: number;
-            /** @description Why the try failed, in words; null when it succeeded. */
+            /**
+             * @description Why the try failed, in words; null when it succeeded. A connection that failed is named by
+             *     its kind only (`connection refused`, `connection reset`, `host name does not resolve`,
+             *     `host unreachable`, `connection timed out`, `TLS handshake failed`, `connection failed`,
+             *     `no answer within <n> ms`, `endpoint resolves to a loopback, private or link-local
+             *     address`), never by the address it tried.
+             */
             error: string | null;
             /**
              * Format: int32
@@ -3698,7 +3704,8 @@ export interface components {
          * @description Where deliveries are POSTed. An `https` URL whose host resolves only to public addresses: not
          *     loopback, private, link-local, carrier-grade NAT or multicast (nor their IPv4-mapped, NAT64,
          *     6to4 or deprecated site-local IPv6 forms); no user name or password. Checked at registration
-         *     and again on every connection. The sandbox also accepts plain `http` and local receivers.
+         *     and again on every connection. A sandbox whose operator allows it (the service run locally with
+         *     `npm start`) also accepts plain `http` and local receivers; a sandbox offered to partners does not.
          * @example https://hooks.everest-trails.example.com/pbs/webhooks
          */
         WebhookEndpointUrl: string;
