@@ -183,7 +183,7 @@ export interface paths {
          *
          *     **CSV export.** The same request with `Accept: text/csv` answers every matching order as
          *     one CSV file (RFC 4180: comma-separated, CRLF line ends, a header row, fields with a comma,
-         *     quote or line break quoted with `"` and inner quotes doubled), without paging (`page` and
+         *     quote, semicolon or line break quoted with `"` and inner quotes doubled), without paging (`page` and
          *     `size` are ignored), named by `Content-Disposition: attachment; filename="orders-<date>.csv"`
          *     (the Kathmandu date of the export). The columns are, in this order, the fields of an item:
          *     `orderRef`, `orderNumber`, `status`, `paymentStatus`, `policyNumber`, `touristId`,
