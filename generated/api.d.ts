@@ -135,7 +135,10 @@ export interface paths {
          *     Each traveller needs three documents before `POST /travellers`: `AVATAR`, `PASSPORT` and
          *     `SIGNATURE`; a `VISA` is optional. The file type is detected from its bytes, not from its
          *     name or declared type: `AVATAR` and `SIGNATURE` must be JPEG, PNG or WebP; `PASSPORT` and
-         *     `VISA` may also be PDF. The size limit is 10 MiB by default.
+         *     `VISA` may also be PDF. The size limit is 10 MiB by default. A PDF must only show pages:
+         *     one with scripts, actions on opening or on events, launched programs, embedded files, rich
+         *     media, forms that send data, or links to another file or a web address (`/GoToR`, `/GoToE`,
+         *     `/URI`) is refused with a 400 naming what it found.
          *
          *     The document belongs to your company and stays a `DRAFT` until its `documentId` is passed to
          *     `POST /travellers`; it can be attached to one traveller only.
