@@ -7,7 +7,10 @@ import type { StreamingSettings } from './kernel/db/streaming-connections';
 import { metricsConfig, type MetricsConfig } from './kernel/metrics/settings';
 import { rateLimitsConfig, type RateLimitConfig } from './kernel/rate-limits/settings';
 import { ConfigError, EnvReader, type Env } from './kernel/settings/env-reader';
-import { isLocalHost } from './kernel/settings/host-name';
+import { isIP } from 'node:net';
+import { hostname } from 'node:os';
+import { isLocalHost, normalisedHost } from './kernel/settings/host-name';
+import { isPublicAddress } from './kernel/public-address';
 import { certificateConfig, certificateProblems, type CertificateConfig } from './modules/certificates/settings';
 import { documentDraftsConfig, documentStoreConfig, type DocumentSettings } from './modules/documents/settings';
 import { gatewaySecretProblems, paymentModeProblems, paymentsConfig, providersConfig, type PaymentConfig } from './modules/payments/settings';
@@ -97,7 +100,14 @@ function publicBaseUrlProblem(given: string | undefined, raw: string | undefined
   if (given === undefined) return undefined; // already named as a bad URL
   const url = new URL(given);
   if (url.protocol !== 'https:') return `PUBLIC_BASE_URL must be an https URL in production (got ${url.protocol}//...)`;
-  if (isLocalHost(url.hostname)) return `PUBLIC_BASE_URL points at this machine (${url.hostname}); in production set ${example}`;
+  // A user name or password would be printed in every QR code and handed to every provider.
+  if (url.username || url.password) return `PUBLIC_BASE_URL must not carry a user name or password; in production set ${example}`;
+  const host = normalisedHost(url.hostname);
+  if (isLocalHost(host) || host === normalisedHost(hostname()) || host === normalisedHost(hostname()).split('.')[0]) {
+    return `PUBLIC_BASE_URL points at this machine (${url.hostname}); in production set ${example}`;
+  }
+  // IP literals of every internal kind (private, link-local, ::127.0.0.1 and the other IPv6 forms of them): no partner reaches those.
+  if (isIP(host) !== 0 && !isPublicAddress(host)) return `PUBLIC_BASE_URL points at an internal address (${url.hostname}); in production set ${example}`;
   return undefined;
 }
 

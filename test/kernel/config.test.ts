@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../src/config';
 import { liveProvidersEnv } from '../support/live-providers-env';
@@ -172,6 +173,16 @@ describe('configuration validated at start', () => {
     }
     // Outside production the fallback stays this machine, as before.
     expect(loadConfig({}).publicBaseUrl).toBe('http://localhost:3000');
+  });
+
+  it('refuses in production a PUBLIC_BASE_URL on an internal address in any form, on this machine\'s own host name, or with a user name (issue 40)', () => {
+    const problems = (base: string) => problemsOf({ NODE_ENV: 'production', ...LIVE_PROVIDERS, PUBLIC_BASE_URL: base });
+    for (const internal of ['https://[::127.0.0.1]', 'https://10.1.2.3', 'https://192.168.1.10', 'https://169.254.169.254', 'https://[fd00::1]', 'https://100.64.0.1']) {
+      expect({ internal, problems: problems(internal) }).toEqual({ internal, problems: [expect.stringMatching(/^PUBLIC_BASE_URL points at (an internal address|this machine) \(/)] });
+    }
+    expect(problems(`https://${hostname()}`)).toEqual([expect.stringMatching(/^PUBLIC_BASE_URL points at this machine \(/)]);
+    expect(problems('https://ops:secret@partners.example.com')).toEqual([expect.stringMatching(/^PUBLIC_BASE_URL must not carry a user name or password/)]);
+    expect(problems('https://203.0.113.7')).toEqual([]);
   });
 
   it('compares provider hosts with production\'s test-host list normalised: a trailing dot or capitals do not pass', () => {
