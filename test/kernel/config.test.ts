@@ -123,6 +123,14 @@ describe('configuration validated at start', () => {
     expect(problemsOf({ TRUST_PROXY: everyEight.join(',') })).toEqual(['TRUST_PROXY must name proxies, not everyone: together its entries cover every IPv4 address']);
   });
 
+  it('refuses a TRUST_PROXY list that covers nearly everyone: all /8s but one, or more than four /8s of IPv4 together (issue 40)', () => {
+    const allButOne = Array.from({ length: 255 }, (_, octet) => `${octet}.0.0.0/8`);
+    expect(problemsOf({ TRUST_PROXY: allButOne.join(',') })).toEqual(['TRUST_PROXY must name proxies, not everyone: together its entries cover 255.0 /8s of IPv4 addresses (at most 4 together)']);
+    expect(problemsOf({ TRUST_PROXY: '1.0.0.0/8,2.0.0.0/8,3.0.0.0/8,4.0.0.0/8,5.0.0.0/9' })).toEqual([expect.stringMatching(/cover 4\.5 \/8s of IPv4 addresses/)]);
+    // A CDN's published ranges and the private networks stay well inside.
+    expect(loadConfig({ TRUST_PROXY: '173.245.48.0/20,103.21.244.0/22,104.16.0.0/13,172.64.0.0/13,10.0.0.0/8,uniquelocal,loopback' }).trustProxy).toHaveLength(7);
+  });
+
   it('names every bad variable in one message, not only the first', () => {
     const problems = problemsOf({ PORT: 'eighty', DB_POOL_MAX: '0', LOG_LEVEL: 'loud', CURRENCY: 'rupees', SEED_DEMO_DATA: 'maybe' });
     expect(problems).toHaveLength(5);

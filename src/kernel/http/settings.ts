@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import type { EnvReader } from '../settings/env-reader';
-import { coveredEverything, proxyRanges, tooWideEntries } from './proxy-ranges';
+import { coveredEverything, coveredTooMuch, proxyRanges, tooWideEntries } from './proxy-ranges';
 
 /** false: the socket's peer is the client; a number: that many proxies in front; a list: the proxies' addresses. */
 export type TrustProxy = false | number | string[];
@@ -80,7 +80,7 @@ function wideListProblem(entries: readonly string[], name: string, read: EnvRead
     read.problems.push(`${name} must name proxies, not whole networks: ${wide.join(', ')} ${wide.length === 1 ? 'is' : 'are'} wider than a /8 of IPv4 or a /32 of IPv6 addresses`);
     return true;
   }
-  const everything = coveredEverything(ranges);
+  const everything = coveredEverything(ranges) ?? coveredTooMuch(ranges);
   if (everything) read.problems.push(`${name} must name proxies, not everyone: together its entries cover ${everything}`);
   return everything !== undefined;
 }
