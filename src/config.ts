@@ -15,6 +15,7 @@ import { certificateConfig, certificateProblems, type CertificateConfig } from '
 import { documentDraftsConfig, documentStoreConfig, type DocumentSettings } from './modules/documents/settings';
 import { gatewaySecretProblems, paymentModeProblems, paymentsConfig, providersConfig, type PaymentConfig } from './modules/payments/settings';
 import { webhooksConfig, type WebhookConfig } from './modules/webhooks/settings';
+import { ordersConfig, type OrderSettings } from './modules/orders/settings';
 
 declare module './kernel/http/request-scope' {
   interface Services {
@@ -71,6 +72,7 @@ export interface Config extends DocumentSettings {
   webhooks: WebhookConfig;
   /** Streamed answers' own database connections and per-company limit. */
   streaming: StreamingSettings;
+  orders: OrderSettings;
 }
 
 const NODE_ENVS = ['development', 'test', 'production'] as const;
@@ -159,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
   const metrics = metricsConfig(read, isProduction);
   const webhooks = webhooksConfig(read, { paymentMode: payments.mode, sandboxByDefault });
   const streaming = streamingConfig(read);
+  const orders = ordersConfig(read);
 
   // Rules between settings, and settings production must not run with.
   if (core.host.trim() === '') read.problems.push('HOST must not be blank');
@@ -184,5 +187,6 @@ export function loadConfig(env: Env = process.env): Config {
     metrics,
     webhooks,
     streaming,
+    orders,
   };
 }

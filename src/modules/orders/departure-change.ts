@@ -6,7 +6,8 @@ import { recordOrderAmendedEvent } from '../webhooks';
 import { recordAudit } from './audit-log';
 import type { Order } from './entities/order';
 import { resolveOrder } from './order-lookup';
-import { departureChangeRefusal, movedDates, newDepartureError, type OrderDates } from './rules/departure-change';
+import { departureChangeRefusal, departureShiftError, movedDates, newDepartureError, type OrderDates } from './rules/departure-change';
+import type { OrderSettings } from './settings';
 
 export interface DepartureChange {
   order: Order;
@@ -26,7 +27,7 @@ export interface DepartureChange {
  * `order.amended` event join the transaction. The price, the policy number and the group's
  * other orders are not touched.
  */
-export async function changeDeparture(em: EntityManager, principal: Principal, identifier: string, departureDate: string, at?: Date): Promise<DepartureChange> {
+export async function changeDeparture(em: EntityManager, principal: Principal, identifier: string, departureDate: string, settings: OrderSettings, at?: Date): Promise<DepartureChange> {
   return em.transactional(async (tx) => {
     const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true });
     // Before the state rules: a retry of a change that already happened answers as the change did.
@@ -38,12 +39,15 @@ export async function changeDeparture(em: EntityManager, principal: Principal, i
     const today = kathmanduToday(now);
     const refusal = departureChangeRefusal(order, today);
     if (refusal) throw invalid(refusal);
-    const dateError = newDepartureError(departureDate, order.traveller, order.ctg, today);
+    const booked = order.bookedDepartureDate ?? order.departureDate;
+    // The bound first: a date decades away would otherwise be refused for the traveller's age there.
+    const dateError = departureShiftError(departureDate, booked, settings.departureChangeMaxDays) ?? newDepartureError(departureDate, order.traveller, order.ctg, today);
     if (dateError) throw invalid('Validation failed', { departureDate: dateError });
 
     const previous: OrderDates = { departureDate: order.departureDate, coverageStartDate: order.coverageStartDate, coverageEndDate: order.coverageEndDate };
     const moved = movedDates(previous, departureDate);
     Object.assign(order, moved);
+    order.bookedDepartureDate = booked;
     order.amendedAt = now;
     order.previousDepartureDate = previous.departureDate;
     order.previousCoverageStartDate = previous.coverageStartDate;

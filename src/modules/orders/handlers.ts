@@ -67,7 +67,7 @@ export const orderHandlers = {
 
   /** Only `departureDate` can change (DESIGN "Date changes"); the schema refuses any other field. */
   async updateOrder({ params, body }, scope) {
-    const { order, changed } = await changeDeparture(scope.em, callerOf(scope), params.orderIdentifier, body.departureDate);
+    const { order, changed } = await changeDeparture(scope.em, callerOf(scope), params.orderIdentifier, body.departureDate, scope.services.config.orders);
     return { status: 200, body: successBody(orderWire(order), changed ? 'Departure date changed' : 'Departure date unchanged: it is the order\'s current date') };
   },
 

@@ -287,7 +287,9 @@ export interface paths {
          *
          *     - The cover window moves with the departure and keeps its length (`durationDays`); the price
          *       does not change, so a checkout already opened for the order stays valid.
-         *     - The new date is one an order could be created with: not before today (Nepal date).
+         *     - The new date is one an order could be created with: not before today (Nepal date), and
+         *       at most 365 days (the operator's `DEPARTURE_CHANGE_MAX_DAYS`) after the departure the order
+         *       was first booked with, however many changes come in between.
          *     - The traveller's age is checked again at the new date: a traveller who would leave the
          *       package's age band (a birthday in between) is a 400 that says so; book a new order.
          *     - Only while the cover has not started: on or after the first day of cover (Nepal date) the
@@ -4638,7 +4640,8 @@ export interface operations {
             };
             /**
              * @description The date cannot change (error shape 2): a field other than `departureDate`, a date that
-             *     is not a date or is before today, a traveller outside the package's age band at the new
+             *     is not a date, is before today or more than 365 days after the departure first booked, a
+             *     traveller outside the package's age band at the new
              *     date (`details.fieldErrors`); a cancelled order, or one whose cover has started
              *     (`message` says which). A body that is not JSON, or not sent as `application/json`, is a
              *     400 too.

@@ -15,6 +15,7 @@ import { Migration20261201090000_Webhooks } from './Migration20261201090000_Webh
 import { Migration20261202090000_TokenCheckNotify } from './Migration20261202090000_TokenCheckNotify';
 import { Migration20261202090100_TravellerCounts } from './Migration20261202090100_TravellerCounts';
 import { Migration20261203120000_DeliveryJob } from './Migration20261203120000_DeliveryJob';
+import { Migration20261203120100_BookedDeparture } from './Migration20261203120100_BookedDeparture';
 import { Migration20261125220000_OrderBook } from './Migration20261125220000_OrderBook';
 import { Migration20261125221000_WebhookEndpointsSelfService } from './Migration20261125221000_WebhookEndpointsSelfService';
 import { Migration20261125222000_Refunds } from './Migration20261125222000_Refunds';
@@ -48,4 +49,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125224000_OrderAmendments', class: Migration20261125224000_OrderAmendments },
   { name: 'Migration20261126010000_OrderBookCounts', class: Migration20261126010000_OrderBookCounts },
   { name: 'Migration20261203120000_DeliveryJob', class: Migration20261203120000_DeliveryJob },
+  { name: 'Migration20261203120100_BookedDeparture', class: Migration20261203120100_BookedDeparture },
 ];
