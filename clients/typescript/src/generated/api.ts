@@ -2705,7 +2705,8 @@ export interface components {
             gateway: components["schemas"]["Gateway"];
             /**
              * @description Group payments only: the group's `PENDING` online orders this payment does not cover, with
-             *     why (empty when it covers them all). Absent for a single order's payment.
+             *     why (empty when it covers them all; a group holds at most 50 orders). Absent for a single
+             *     order's payment.
              */
             leftOut?: components["schemas"]["LeftOutOrder"][];
             /**
