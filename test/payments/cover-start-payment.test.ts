@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { OperatorRefusal } from '../../src/kernel/operator-refusal';
+import { auditEntriesOf } from '../../src/modules/orders/audit-log';
 import { Order } from '../../src/modules/orders/entities/order';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { Refund } from '../../src/modules/payments/entities/refund';
@@ -113,5 +114,7 @@ describe('ops order record-cash after the cover began', () => {
 
     const recorded = await record({ forced: true, note: `receipt 4411, paid at the trailhead on ${yesterday()}` });
     expect(recorded.order.status).toBe('PAID');
+    const [entry] = await auditEntriesOf(server.orm.em.fork(), order.orderId);
+    expect(entry?.details).toMatchObject({ note: `receipt 4411, paid at the trailhead on ${yesterday()}`, forcedAfterCoverStart: true });
   });
 });

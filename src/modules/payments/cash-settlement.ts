@@ -79,7 +79,8 @@ export async function recordCashPayment(
         amount: decimalStringFromMinor(attempt.amount),
         currency: attempt.currency,
         note: input.note ?? null,
-        forcedAfterCoverStart: input.forced === true && order.coverageStartDate < kathmanduToday(now),
+        // Only a record the rule would have refused says so: the others keep their shape.
+        ...(input.forced === true && order.coverageStartDate < kathmanduToday(now) ? { forcedAfterCoverStart: true } : {}),
       },
     });
     await tx.flush();
