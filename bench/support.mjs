@@ -29,7 +29,7 @@ export async function startBenchServer(name, env = {}, { execArgv = [] } = {}) {
   const workers = process.env.BENCH_CLUSTER_WORKERS;
   const child = fork(path.join(here, workers ? '../dist/src/cluster.js' : '../dist/src/main.js'), [], {
     // As in production: the development default checks every answer against the document.
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, DOCUMENT_PURGE_INTERVAL_SECONDS: '0', PAYMENT_MODE: 'sandbox', RESPONSE_VALIDATION: 'off', SEED_DEMO_DATA: 'true', ...(workers ? { CLUSTER_WORKERS: workers } : {}), ...UNLIMITED_WRITES, ...env },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, DOCUMENT_PURGE_INTERVAL_SECONDS: '0', PAYMENT_MODE: 'sandbox', WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'true', RESPONSE_VALIDATION: 'off', SEED_DEMO_DATA: 'true', ...(workers ? { CLUSTER_WORKERS: workers } : {}), ...UNLIMITED_WRITES, ...env },
     execArgv,
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

@@ -302,7 +302,10 @@ export interface paths {
          *     Each traveller needs three documents before `POST /travellers`: `AVATAR`, `PASSPORT` and
          *     `SIGNATURE`; a `VISA` is optional. The file type is detected from its bytes, not from its
          *     name or declared type: `AVATAR` and `SIGNATURE` must be JPEG, PNG or WebP; `PASSPORT` and
-         *     `VISA` may also be PDF. The size limit is 10 MiB by default.
+         *     `VISA` may also be PDF. The size limit is 10 MiB by default. A PDF must only show pages:
+         *     one with scripts, actions on opening or on events, launched programs, embedded files, rich
+         *     media, forms that send data, or links to another file or a web address (`/GoToR`, `/GoToE`,
+         *     `/URI`) is refused with a 400 naming what it found.
          *
          *     The document belongs to your company and stays a `DRAFT` until its `documentId` is passed to
          *     `POST /travellers`; it can be attached to one traveller only.
@@ -354,7 +357,7 @@ export interface paths {
          *
          *     **CSV export.** The same request with `Accept: text/csv` answers every matching order as
          *     one CSV file (RFC 4180: comma-separated, CRLF line ends, a header row, fields with a comma,
-         *     quote or line break quoted with `"` and inner quotes doubled), without paging (`page` and
+         *     quote, semicolon or line break quoted with `"` and inner quotes doubled), without paging (`page` and
          *     `size` are ignored), named by `Content-Disposition: attachment; filename="orders-<date>.csv"`
          *     (the Kathmandu date of the export). The columns are, in this order, the fields of an item:
          *     `orderRef`, `orderNumber`, `status`, `paymentStatus`, `policyNumber`, `touristId`,
@@ -365,6 +368,13 @@ export interface paths {
          *     tab or a carriage return, which a spreadsheet would run as a formula, is written with a
          *     leading `'` (`'=HYPERLINK(…)`). The file is streamed as it is read, so an export of a whole
          *     year starts at once; an export cut short by a failure ends without its last line break.
+         *
+         *     **Export limits.** Exports run on a small budget of their own, so they never slow the rest
+         *     of the API. A company may run 2 exports at once (the operator's `EXPORTS_PER_COMPANY`);
+         *     another one, or one that finds every export slot of the service busy, is a 429 with
+         *     `Retry-After`. An export whose client takes no data for 15 seconds
+         *     (`HTTP_STREAM_STALL_SECONDS`), or that has not finished after 10 minutes
+         *     (`HTTP_STREAM_DEADLINE_SECONDS`), is cut: read the file as it comes.
          */
         get: operations["listOrders"];
         put?: never;
@@ -448,7 +458,9 @@ export interface paths {
          *
          *     - The cover window moves with the departure and keeps its length (`durationDays`); the price
          *       does not change, so a checkout already opened for the order stays valid.
-         *     - The new date is one an order could be created with: not before today (Nepal date).
+         *     - The new date is one an order could be created with: not before today (Nepal date), and
+         *       at most 365 days (the operator's `DEPARTURE_CHANGE_MAX_DAYS`) after the departure the order
+         *       was first booked with, however many changes come in between.
          *     - The traveller's age is checked again at the new date: a traveller who would leave the
          *       package's age band (a birthday in between) is a 400 that says so; book a new order.
          *     - Only while the cover has not started: on or after the first day of cover (Nepal date) the
@@ -699,6 +711,11 @@ export interface paths {
          *     reference. Only `card_gateway` and `wallet_gateway` are accepted; cash is recorded through
          *     `settlementType: CASH` at order creation, not here.
          *
+         *     **No cover bought after the fact.** An order can be paid until the end of its cover's first
+         *     day (Nepal date): the start day itself is payable, the day after is a 400. A checkout opened
+         *     before and captured after that day does not pay the order: the money is refunded as a late
+         *     capture (`payment.refund_pending`, reason `COVER_STARTED`) and the order stays unpaid.
+         *
          *     **Sandbox.** Outside production both gateways are simulated by the service itself, with a
          *     hosted checkout page under `/sandbox/{gateway}/checkout/{paymentRef}`. Test card
          *     `4242 4242 4242 4242` approves, `4000 0000 0000 0002` is declined, `4000 0000 0000 9995` fails
@@ -890,6 +907,13 @@ export interface paths {
          *     their totals, and returns the gateway's hosted checkout page. Orders of the group that are
          *     already paid, completed, closed or cancelled are not included. When the payment succeeds,
          *     every included order becomes `PAID`.
+         *
+         *     **No cover bought after the fact.** An order can be paid until the end of its cover's first
+         *     day (Nepal date). A `PENDING` order whose cover began before today is left out of the payment
+         *     and named in `leftOut` with reason `COVER_STARTED`; when no order is left to pay, the answer
+         *     is a 400. A payment captured after an included order's first day does not pay that order: its
+         *     share is refunded as a late capture (`payment.refund_pending`, reason `COVER_STARTED`) and the
+         *     order stays unpaid.
          *
          *     The returned `paymentRef` is a **group payment reference**. It is reported to your
          *     `returnUrl` like any payment reference, but the single-order endpoints (`pay`,
@@ -1250,7 +1274,9 @@ export interface paths {
          * @description Queues the delivery again now (same event id, same body), with a fresh retry schedule:
          *     typically one that ended `FAILED`, after you fixed your endpoint. A delivery that already
          *     succeeded is sent again too (deduplicate by `webhook-id`). A delivery to a disabled endpoint
-         *     is a 409: enable the endpoint first.
+         *     is a 409: enable the endpoint first. A delivery still `PENDING` (waiting for its next try)
+         *     is tried now in place of that try: it never has two retry schedules, however often you call
+         *     this.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -2844,6 +2870,25 @@ export interface components {
             quantity: number;
         };
         /**
+         * @description A `PENDING` order of the group that the group payment does not cover. `COVER_STARTED`: its
+         *     cover began before today (Nepal date) and it was not paid by the end of its first day, so it
+         *     can no longer be paid (book the trip anew or cancel the order).
+         */
+        LeftOutOrder: {
+            /**
+             * Format: date
+             * @description The order's first day of cover (Nepal date).
+             */
+            coverageStartDate: string;
+            /** @description Reference of the order left out. */
+            orderRef: string;
+            /**
+             * @description Why the order is not in the payment.
+             * @enum {string}
+             */
+            reason: "COVER_STARTED";
+        };
+        /**
          * @description Full order detail. Ownership: only the company that placed the order (and the registered
          *     agencies in `travelCompanies`) can read or change it.
          */
@@ -3614,6 +3659,12 @@ export interface components {
              */
             expiresAt: string;
             gateway: components["schemas"]["Gateway"];
+            /**
+             * @description Group payments only: the group's `PENDING` online orders this payment does not cover, with
+             *     why (empty when it covers them all; a group holds at most 50 orders). Absent for a single
+             *     order's payment.
+             */
+            leftOut?: components["schemas"]["LeftOutOrder"][];
             /**
              * @description Reference of the payment attempt (`<orderRef>-<epochMillis>` for one order). Treat it as an
              *     opaque key: it is accepted as `{orderRef}` by `payment-status`, but do not parse it. For a
@@ -4629,7 +4680,13 @@ export interface components {
              * @description 1 for the first try; retries (and retries you asked for) count on.
              */
             attempt: number;
-            /** @description Why the try failed, in words; null when it succeeded. */
+            /**
+             * @description Why the try failed, in words; null when it succeeded. A connection that failed is named by
+             *     its kind only (`connection refused`, `connection reset`, `host name does not resolve`,
+             *     `host unreachable`, `connection timed out`, `TLS handshake failed`, `connection failed`,
+             *     `no answer within <n> ms`, `endpoint resolves to a loopback, private or link-local
+             *     address`), never by the address it tried.
+             */
             error: string | null;
             /**
              * Format: int32
@@ -4735,7 +4792,8 @@ export interface components {
          * @description Where deliveries are POSTed. An `https` URL whose host resolves only to public addresses: not
          *     loopback, private, link-local, carrier-grade NAT or multicast (nor their IPv4-mapped, NAT64,
          *     6to4 or deprecated site-local IPv6 forms); no user name or password. Checked at registration
-         *     and again on every connection. The sandbox also accepts plain `http` and local receivers.
+         *     and again on every connection. A sandbox whose operator allows it (the service run locally with
+         *     `npm start`) also accepts plain `http` and local receivers; a sandbox offered to partners does not.
          * @example https://hooks.everest-trails.example.com/pbs/webhooks
          */
         WebhookEndpointUrl: string;
@@ -4785,7 +4843,7 @@ export interface components {
             paymentRef: string | null;
             /** @description The payment attempt's status after the change; null for `order.cancelled`. */
             paymentStatus: components["schemas"]["PaymentAttemptStatus"] | null;
-            /** @description Why the payment ended (a gateway reason, `SUPERSEDED`, `EXPIRED`, `ORDER_PAID`, `ORDER_REPRICED`, `ORDER_CANCELLED`, `CANCELLED_BY_OPERATOR`; `PARTIALLY_REVERSED_AT_PROVIDER` for `payment.partially_reversed`), or null; for `order.cancelled`, the cancellation's reason (`TRIP_CANCELLED`, `TRAVELLER_REQUEST`, `DUPLICATE_BOOKING`, `OTHER`, `CANCELLED_BY_OPERATOR`, `PAYMENT_REVERSED`). */
+            /** @description Why the payment ended (a gateway reason, `SUPERSEDED`, `EXPIRED`, `ORDER_PAID`, `ORDER_REPRICED`, `ORDER_CANCELLED`, `CANCELLED_BY_OPERATOR`; `PARTIALLY_REVERSED_AT_PROVIDER` for `payment.partially_reversed`; for `payment.refund_pending`, also `COVER_STARTED`, a capture after the end of the cover's first day), or null; for `order.cancelled`, the cancellation's reason (`TRIP_CANCELLED`, `TRAVELLER_REQUEST`, `DUPLICATE_BOOKING`, `OTHER`, `CANCELLED_BY_OPERATOR`, `PAYMENT_REVERSED`). */
             reason: string | null;
         };
         /**
@@ -5808,6 +5866,20 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /**
+             * @description A CSV export over its limits (error shape 2): the company already runs as many exports as
+             *     it may, or every export slot of the service is busy. Wait for `Retry-After` seconds (or
+             *     finish reading a running export), then retry.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5973,7 +6045,8 @@ export interface operations {
             };
             /**
              * @description The date cannot change (error shape 2): a field other than `departureDate`, a date that
-             *     is not a date or is before today, a traveller outside the package's age band at the new
+             *     is not a date, is before today or more than 365 days after the departure first booked, a
+             *     traveller outside the package's age band at the new
              *     date (`details.fieldErrors`); a cancelled order, or one whose cover has started
              *     (`message` says which). A body that is not JSON, or not sent as `application/json`, is a
              *     400 too.
@@ -6181,8 +6254,27 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description A registered agency listed on the order asked (error shape 2); only the company that placed it may cancel it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /**
+             * @description Nothing matches the identifier, or it is another company's order that does not list you
+             *     (error shape 2): as unknown to a stranger as an order that does not exist. Do not retry.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6232,8 +6324,19 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /**
+             * @description Nothing matches the identifier, or it is another company's order (error shape 2): a
+             *     certificate is as unknown to a stranger as an order that does not exist, so references
+             *     cannot be probed. Do not retry.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6285,8 +6388,8 @@ export interface operations {
             /**
              * @description Rejected before anything is charged (error shape 2): `gateway` is `cash` or unknown,
              *     `returnUrl` is invalid or not HTTPS, `Idempotency-Key` is missing or not a UUID, the order
-             *     is already paid, completed, closed or cancelled, or `{orderRef}` is a group payment
-             *     reference.
+             *     is already paid, completed, closed or cancelled, its cover began before today (Nepal date)
+             *     and it was not paid by the end of that day, or `{orderRef}` is a group payment reference.
              */
             400: {
                 headers: {
@@ -6527,7 +6630,8 @@ export interface operations {
             /**
              * @description Rejected before anything is charged (error shape 2): `gateway` is `cash` or unknown,
              *     `returnUrl` is invalid or not HTTPS, `Idempotency-Key` is missing or not a UUID, or the
-             *     group has no `PENDING` order left to pay.
+             *     group has no `PENDING` order left to pay (none at all, or only orders whose cover began
+             *     before today).
              */
             400: {
                 headers: {

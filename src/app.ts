@@ -3,6 +3,7 @@ import type { Document, OpenAPIBackend } from 'openapi-backend';
 import type { RateLimitConfig } from './kernel/rate-limits/settings';
 import type { Orm } from './kernel/db/orm';
 import { buildApi as buildKernelApi } from './kernel/http/api';
+import type { StreamDeadlines } from './kernel/http/stream-deadline';
 import { healthHandlers } from './kernel/http/health-handlers';
 import { API_PREFIX, httpStack as kernelHttpStack } from './kernel/http/http-stack';
 import type { OperationPolicies } from './kernel/http/operation-policy';
@@ -66,7 +67,9 @@ export interface AppDeps {
 
 /** Express in front, openapi-backend for routing and validation from the spec, the modules' handlers by operationId. */
 export async function createApp({ orm, services, document, pages = [], tokenChecks }: AppDeps): Promise<Express> {
-  const api = await buildApi(document, operationHandlers, { responseChecks: services.config, tokenChecks, rateLimits: services.config.rateLimits });
+  const { http } = services.config;
+  const streamDeadlines = { stallMs: http.streamStallMs, totalMs: http.streamDeadlineMs };
+  const api = await buildApi(document, operationHandlers, { responseChecks: services.config, tokenChecks, rateLimits: services.config.rateLimits, streamDeadlines });
   return httpStack({ orm, services, document, pages, api });
 }
 
@@ -75,15 +78,17 @@ export interface ApiOptions {
   responseChecks?: ResponseCheckConfig;
   tokenChecks?: TokenCheckCache;
   rateLimits?: RateLimitConfig;
+  streamDeadlines?: StreamDeadlines;
 }
 
 /** The kernel's API over `handlers` with the service's bearer check and the modules' policies. */
-export function buildApi(document: Document, handlers: ContractHandlers, { responseChecks, tokenChecks, rateLimits }: ApiOptions = {}): Promise<OpenAPIBackend> {
+export function buildApi(document: Document, handlers: ContractHandlers, { responseChecks, tokenChecks, rateLimits, streamDeadlines }: ApiOptions = {}): Promise<OpenAPIBackend> {
   return buildKernelApi(document, handlers, {
     authenticate: (em, token) => authenticate(em, token, tokenChecks),
     responseChecks,
     policies: operationPolicies,
     rateLimits,
+    streamDeadlines,
   });
 }
 

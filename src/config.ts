@@ -2,15 +2,21 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { ResponseValidation } from './kernel/http/response-check';
 import { readHttpTimeouts, readTrustProxy, type HttpTimeouts, type TrustProxy } from './kernel/http/settings';
+import { streamingConfig } from './kernel/db/settings';
+import type { StreamingSettings } from './kernel/db/streaming-connections';
 import { metricsConfig, type MetricsConfig } from './kernel/metrics/settings';
 import { rateLimitsConfig, type RateLimitConfig } from './kernel/rate-limits/settings';
 import { ConfigError, EnvReader, type Env } from './kernel/settings/env-reader';
-import { isLocalHost } from './kernel/settings/host-name';
+import { isIP } from 'node:net';
+import { hostname } from 'node:os';
+import { isLocalHost, normalisedHost } from './kernel/settings/host-name';
+import { isPublicAddress } from './kernel/public-address';
 import { certificateConfig, certificateProblems, type CertificateConfig } from './modules/certificates/settings';
 import { commissionConfig, type CommissionConfig } from './modules/commissions/settings';
 import { documentDraftsConfig, documentStoreConfig, type DocumentSettings } from './modules/documents/settings';
 import { gatewaySecretProblems, paymentModeProblems, paymentsConfig, providersConfig, type PaymentConfig } from './modules/payments/settings';
 import { webhooksConfig, type WebhookConfig } from './modules/webhooks/settings';
+import { ordersConfig, type OrderSettings } from './modules/orders/settings';
 
 declare module './kernel/http/request-scope' {
   interface Services {
@@ -66,6 +72,9 @@ export interface Config extends DocumentSettings {
   certificate: CertificateConfig;
   webhooks: WebhookConfig;
   commissions: CommissionConfig;
+  /** Streamed answers' own database connections and per-company limit. */
+  streaming: StreamingSettings;
+  orders: OrderSettings;
 }
 
 const NODE_ENVS = ['development', 'test', 'production'] as const;
@@ -95,7 +104,14 @@ function publicBaseUrlProblem(given: string | undefined, raw: string | undefined
   if (given === undefined) return undefined; // already named as a bad URL
   const url = new URL(given);
   if (url.protocol !== 'https:') return `PUBLIC_BASE_URL must be an https URL in production (got ${url.protocol}//...)`;
-  if (isLocalHost(url.hostname)) return `PUBLIC_BASE_URL points at this machine (${url.hostname}); in production set ${example}`;
+  // A user name or password would be printed in every QR code and handed to every provider.
+  if (url.username || url.password) return `PUBLIC_BASE_URL must not carry a user name or password; in production set ${example}`;
+  const host = normalisedHost(url.hostname);
+  if (isLocalHost(host) || host === normalisedHost(hostname()) || host === normalisedHost(hostname()).split('.')[0]) {
+    return `PUBLIC_BASE_URL points at this machine (${url.hostname}); in production set ${example}`;
+  }
+  // IP literals of every internal kind (private, link-local, ::127.0.0.1 and the other IPv6 forms of them): no partner reaches those.
+  if (isIP(host) !== 0 && !isPublicAddress(host)) return `PUBLIC_BASE_URL points at an internal address (${url.hostname}); in production set ${example}`;
   return undefined;
 }
 
@@ -145,8 +161,10 @@ export function loadConfig(env: Env = process.env): Config {
   const certificate = certificateConfig(read, { isProduction });
   const documentStore = documentStoreConfig(read);
   const metrics = metricsConfig(read, isProduction);
-  const webhooks = webhooksConfig(read, { paymentMode: payments.mode });
+  const webhooks = webhooksConfig(read, { paymentMode: payments.mode, sandboxByDefault });
   const commissions = commissionConfig(read);
+  const streaming = streamingConfig(read);
+  const orders = ordersConfig(read);
 
   // Rules between settings, and settings production must not run with.
   if (core.host.trim() === '') read.problems.push('HOST must not be blank');
@@ -172,5 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     metrics,
     webhooks,
     commissions,
+    streaming,
+    orders,
   };
 }

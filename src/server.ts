@@ -31,6 +31,7 @@ import { startDraftPurgeJob, type DraftPurgeJob } from './modules/documents';
 import type { PaymentDeps } from './modules/payments';
 import { startJobQueue, type JobQueue } from './kernel/jobs/job-queue';
 import { startPaymentReconcileJob, watchedAttemptCounts, type PaymentReconcileJob } from './modules/payments';
+import { StreamingConnections } from './kernel/db/streaming-connections';
 import { cancellationPayments } from './modules/payments';
 import { startRefundJob, type RefundJob } from './modules/refunds';
 import { RateLimiter } from './kernel/rate-limits/rate-limiter';
@@ -113,14 +114,14 @@ async function serve(config: Config, logger: Logger, prepareDatabase: boolean, d
   const server = (started.server = createHttpServer(config));
   const port = await listen(server, config);
   const publicBaseUrl = config.publicBaseUrl || `http://127.0.0.1:${port}`;
-  const parts = await buildParts(config, logger, orm, publicBaseUrl);
+  const parts = await buildParts(config, logger, orm, publicBaseUrl, database.url);
   server.on('request', await buildApp(config, orm, { catalogue, tokenChecks }, parts, publicBaseUrl));
   const metricsListener = await exposeMetrics(config, parts.metrics, logger);
   // Periodic jobs and webhook deliveries share one PostgreSQL-backed queue: each runs once per cluster.
   const queue = (started.queue = await startJobQueue(database.url, logger));
   const jobs = await startJobs(queue, config, logger, orm, parts);
   logListening(logger, config, port, publicBaseUrl);
-  const stoppable = { server, metricsListener, jobs, queue, catalogueListener, tokenCheckListener, orm, database, pdfChecks: parts.pdfChecks };
+  const stoppable = { server, metricsListener, jobs, queue, catalogueListener, tokenCheckListener, orm, database, pdfChecks: parts.pdfChecks, exportConnections: parts.exportConnections };
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -181,9 +182,10 @@ interface Parts {
   payments: PaymentDeps;
   storage: DocumentStorage;
   pdfChecks: PdfCheckPool;
+  exportConnections: StreamingConnections;
 }
 
-async function buildParts(config: Config, logger: Logger, orm: Orm, publicBaseUrl: string): Promise<Parts> {
+async function buildParts(config: Config, logger: Logger, orm: Orm, publicBaseUrl: string, databaseUrl: string): Promise<Parts> {
   const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork(), logger);
   const metrics = createMetrics(await poolUsage(orm, config.dbPoolMax), outcomeMetricsOf(operationPolicies));
   const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
@@ -191,7 +193,8 @@ async function buildParts(config: Config, logger: Logger, orm: Orm, publicBaseUr
     (await watchedAttemptCounts(orm.em.fork(), payments)).map(({ provider, state, count }) => ({ labels: { provider, state }, value: count })));
   registerAssistanceMetrics(metrics, () => orm.em.fork());
   // Its workers start with the first PDF uploaded, and stop with the server.
-  return { gateways, metrics, payments, storage: await documentStorageFor(config), pdfChecks: new PdfCheckPool() };
+  const exportConnections = new StreamingConnections(databaseUrl, config.streaming);
+  return { gateways, metrics, payments, storage: await documentStorageFor(config), pdfChecks: new PdfCheckPool(), exportConnections };
 }
 
 /** What the database tells this process about while it runs: catalogue changes, revoked tokens. */
@@ -200,7 +203,7 @@ interface Listened {
   tokenChecks: TokenCheckCache;
 }
 
-function buildApp(config: Config, orm: Orm, { catalogue, tokenChecks }: Listened, { gateways, metrics, payments, storage, pdfChecks }: Parts, publicBaseUrl: string) {
+function buildApp(config: Config, orm: Orm, { catalogue, tokenChecks }: Listened, { gateways, metrics, payments, storage, pdfChecks, exportConnections }: Parts, publicBaseUrl: string) {
   const { logger } = payments;
   const newEm = () => orm.em.fork();
   const merchantName = config.payments.merchantName;
@@ -222,6 +225,7 @@ function buildApp(config: Config, orm: Orm, { catalogue, tokenChecks }: Listened
       metricsExposure: config.metrics,
       promoAtOrderCreation: applyPromoAtCreation,
       cancellationPayments: cancellationPayments(payments),
+      exportConnections,
     },
     pages: [
       ...(gateways.sandbox.size > 0 ? [sandboxCheckoutRouter({ gateways: gateways.sandbox, newEm, merchantName, baseUrl: () => publicBaseUrl, logger })] : []),
@@ -276,6 +280,7 @@ interface Stoppable {
   orm: Orm;
   database: DatabaseHandle;
   pdfChecks: PdfCheckPool;
+  exportConnections: StreamingConnections;
 }
 
 /** Stop accepting, let in-flight requests finish, then stop the jobs and close the pool and the embedded cluster. */
@@ -294,6 +299,7 @@ async function stopServer(running: Stoppable, config: Config, logger: Logger): P
   await jobs.refunds.stop();
   await running.catalogueListener.close();
   await running.tokenCheckListener.close();
+  await running.exportConnections.close();
   await running.orm.close();
   logger.info('database pool closed');
   await running.database.release();

@@ -46,15 +46,16 @@ export function registerOrderCommands(program: Command): void {
       output(options, result, lines);
     });
 
-  operatorCommand(order, 'record-cash <order>', 'record the cash a PENDING CASH order was paid with: the order becomes PAID', (command) => command
+  operatorCommand(order, 'record-cash <order>', 'record the cash a PENDING CASH order was paid with: the order becomes PAID; after its cover\'s first day (Nepal) only with --force and --note', (command) => command
       .requiredOption('--amount <amount>', 'the cash received, exactly the order total, e.g. 4500.00')
-      .option('--note <text>', `receipt number or remark kept in the audit entry (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`))
-    .action(async (identifier: string, options: CliOptions & { amount: string; note?: string }) => {
+      .option('--note <text>', `receipt number or remark kept in the audit entry (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`)
+      .option('--force', 'record cash after the cover\'s first day (the cash was paid in time but reached the office later); needs --note'))
+    .action(async (identifier: string, options: CliOptions & { amount: string; note?: string; force?: boolean }) => {
       const amount = parseOperatorAmount(options.amount);
       if (amount === null) throw new Error(`--amount must be a decimal amount with at most two decimals, like 4500.00 (got ${JSON.stringify(options.amount)})`);
       const note = options.note?.trim() || undefined;
       if (note && note.length > OPERATOR_NOTE_MAX_LENGTH) throw new Error(`--note must be at most ${OPERATOR_NOTE_MAX_LENGTH} characters`);
-      const recorded = await withDatabase((em) => recordCashPayment(em, identifier, { amount, note }, operatorActor()));
+      const recorded = await withDatabase((em) => recordCashPayment(em, identifier, { amount, note, forced: options.force === true }, operatorActor()));
       const result = {
         orderRef: recorded.order.orderRef,
         status: recorded.order.status,

@@ -300,11 +300,13 @@ describe('GET /orders/{orderRef}/certificate', () => {
     expect((await downloadCertificate(listed, order.orderRef)).response.status).toBe(200);
   });
 
-  it('when another company asks, then it is a 403 and no PDF', async () => {
+  it('when another company asks, then it is the 404 of an unknown order, with the same message: a stranger cannot tell which references exist', async () => {
     const order = await placeOrder(server, client, agency);
     await payByCard(agency, order.orderRef);
     const response = await certificateError(stranger, order.orderRef);
-    expect(response.status).toBe(403);
+    expect(response.status).toBe(404);
+    expect(response.body.message).toBe(`Order ${order.orderRef} not found`);
+    expect((await certificateError(stranger, 'ORD-2026-999999')).body.message).toBe('Order ORD-2026-999999 not found');
   });
 
   it('when nothing matches the identifier, then it is a 404', async () => {

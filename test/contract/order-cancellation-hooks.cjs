@@ -1,7 +1,7 @@
 // Dredd hooks for cancellation (issue 28), loaded after hooks.cjs (by file name order) (which sets the token and skips
 // what it has no scenario for): previewOrderCancellation and cancelOrder on live orders of the
 // first sandbox partner (a paid one, a cancelled one, a fresh paid one per cancellation), on
-// another company's order (403) and on an unknown reference (404); the 409 reuses a key with
+// another company's order (403 to cancel, 404 to preview) and on an unknown reference (404); the 409 reuses a key with
 // another body. Every cancellation gets an Idempotency-Key of its own.
 const { randomUUID } = require('node:crypto');
 const path = require('node:path');
@@ -36,6 +36,8 @@ hooks.beforeAll((_transactions, done) => {
     fixtures.keyed = await caller.order();
     await cancelled(caller, fixtures.keyed.orderRef, fixtures.reusedKey, 'OTHER');
     fixtures.othersOrder = await other.order();
+    // Listed as an agency on another company's order: it may read it, not cancel it (403).
+    fixtures.listedOrder = await other.order({ travelCompanyIds: [DEMO_PARTNERS[0].companyId] });
   })().then(() => done(), (error) => {
     fixtures.error = `cancellation contract fixtures failed: ${error.message}`;
     done();
@@ -45,8 +47,9 @@ hooks.beforeAll((_transactions, done) => {
 const scenarios = {
   previewOrderCancellation: {
     200: (t) => onPath(t, previewPath(fixtures.paid.orderRef)),
-    403: (t) => onPath(t, previewPath(fixtures.othersOrder.orderRef)),
-    404: (t) => onPath(t, previewPath(UNKNOWN_ORDER)),
+    // A stranger's order answers 404 like an unknown one (issue 40); a listed agency gets the 403.
+    403: (t) => onPath(t, previewPath(fixtures.listedOrder.orderRef)),
+    404: (t) => onPath(t, previewPath(fixtures.othersOrder.orderRef)),
   },
   cancelOrder: {
     200: async (t) => {

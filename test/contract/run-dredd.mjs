@@ -19,7 +19,7 @@ fs.chmodSync(dataDir, 0o755);
 
 const server = fork(path.join(root, 'dist/src/main.js'), [], {
   // Sandbox gateways and demo partners are asked for: on DATABASE_URL (as in CI) they are off by default.
-  env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PAYMENT_MODE: 'sandbox', SEED_DEMO_DATA: 'true' },
+  env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PAYMENT_MODE: 'sandbox', WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'true', SEED_DEMO_DATA: 'true' },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 const serverExit = new Promise((resolve) => server.once('exit', (code, signal) => resolve(code ?? signal)));

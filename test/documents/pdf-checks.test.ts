@@ -32,6 +32,8 @@ describe('the PDF judge: a real parser in a worker thread (issue 30)', () => {
     ['a PDF launching a program', pdfWith('1 0 obj <</S /Launch /F (cmd.exe)>> endobj'), '/Launch'],
     ['a PDF carrying a file', pdfWith('1 0 obj <</Type /Filespec /EF <</F 2 0 R>>>> endobj 2 0 obj <</Type /EmbeddedFile>> endobj'), '/EmbeddedFile'],
     ['a PDF with page-event actions', pdfWith('3 0 obj <</Type /Page /AA <</O 4 0 R>>>> endobj'), '/AA'],
+    ['a PDF whose link opens another file', pdfWith('5 0 obj <</Type /Annot /Subtype /Link /A <</S /GoToR /F (\\\\host\\share\\x.pdf) /D [0 /Fit]>>>> endobj'), '/GoToR'],
+    ['a PDF whose link opens a web address', pdfWith('5 0 obj <</Type /Annot /Subtype /Link /A <</S /URI /URI (https://evil.example/)>>>> endobj'), '/URI'],
   ])('refuses %s, named as written', async (_name, pdf, name) => {
     await expect(pool.check(pdf)).resolves.toEqual({ kind: 'active', name });
   });

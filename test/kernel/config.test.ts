@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../src/config';
 import { liveProvidersEnv } from '../support/live-providers-env';
@@ -44,8 +45,8 @@ describe('configuration validated at start', () => {
     expect(config.documentStorage).toEqual({ kind: 'disk' });
     expect(config.metrics).toEqual({ port: undefined, host: '127.0.0.1', token: undefined, onApiListener: true });
     expect(config.trustProxy).toBe(false);
-    // 10 s for the headers, then 10 MiB at 128 KiB/s; 10 s for a JSON body; 256 connections per address.
-    expect(config.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 90_000, minUploadBytesPerSecond: 128 * 1024, jsonBodyTimeoutMs: 10_000, maxConnectionsPerAddress: 256 });
+    // 10 s for the headers, then 10 MiB at 128 KiB/s; 10 s for a JSON body; 256 connections per address; a streamed answer cut after 15 s unread or 10 min in all.
+    expect(config.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 90_000, minUploadBytesPerSecond: 128 * 1024, jsonBodyTimeoutMs: 10_000, maxConnectionsPerAddress: 256, streamStallMs: 15_000, streamDeadlineMs: 600_000 });
   });
 
   it('caps connections per address only when no proxy is trusted, unless told (issue 30)', () => {
@@ -126,6 +127,14 @@ describe('configuration validated at start', () => {
     expect(problemsOf({ TRUST_PROXY: everyEight.join(',') })).toEqual(['TRUST_PROXY must name proxies, not everyone: together its entries cover every IPv4 address']);
   });
 
+  it('refuses a TRUST_PROXY list that covers nearly everyone: all /8s but one, or more than four /8s of IPv4 together (issue 40)', () => {
+    const allButOne = Array.from({ length: 255 }, (_, octet) => `${octet}.0.0.0/8`);
+    expect(problemsOf({ TRUST_PROXY: allButOne.join(',') })).toEqual(['TRUST_PROXY must name proxies, not everyone: together its entries cover 255.0 /8s of IPv4 addresses (at most 4 together)']);
+    expect(problemsOf({ TRUST_PROXY: '1.0.0.0/8,2.0.0.0/8,3.0.0.0/8,4.0.0.0/8,5.0.0.0/9' })).toEqual([expect.stringMatching(/cover 4\.5 \/8s of IPv4 addresses/)]);
+    // A CDN's published ranges and the private networks stay well inside.
+    expect(loadConfig({ TRUST_PROXY: '173.245.48.0/20,103.21.244.0/22,104.16.0.0/13,172.64.0.0/13,10.0.0.0/8,uniquelocal,loopback' }).trustProxy).toHaveLength(7);
+  });
+
   it('names every bad variable in one message, not only the first', () => {
     const problems = problemsOf({ PORT: 'eighty', DB_POOL_MAX: '0', LOG_LEVEL: 'loud', CURRENCY: 'rupees', SEED_DEMO_DATA: 'maybe' });
     expect(problems).toHaveLength(5);
@@ -178,6 +187,16 @@ describe('configuration validated at start', () => {
     }
     // Outside production the fallback stays this machine, as before.
     expect(loadConfig({}).publicBaseUrl).toBe('http://localhost:3000');
+  });
+
+  it('refuses in production a PUBLIC_BASE_URL on an internal address in any form, on this machine\'s own host name, or with a user name (issue 40)', () => {
+    const problems = (base: string) => problemsOf({ NODE_ENV: 'production', ...LIVE_PROVIDERS, PUBLIC_BASE_URL: base });
+    for (const internal of ['https://[::127.0.0.1]', 'https://10.1.2.3', 'https://192.168.1.10', 'https://169.254.169.254', 'https://[fd00::1]', 'https://100.64.0.1']) {
+      expect({ internal, problems: problems(internal) }).toEqual({ internal, problems: [expect.stringMatching(/^PUBLIC_BASE_URL points at (an internal address|this machine) \(/)] });
+    }
+    expect(problems(`https://${hostname()}`)).toEqual([expect.stringMatching(/^PUBLIC_BASE_URL points at this machine \(/)]);
+    expect(problems('https://ops:secret@partners.example.com')).toEqual([expect.stringMatching(/^PUBLIC_BASE_URL must not carry a user name or password/)]);
+    expect(problems('https://203.0.113.7')).toEqual([]);
   });
 
   it('compares provider hosts with production\'s test-host list normalised: a trailing dot or capitals do not pass', () => {
@@ -280,5 +299,16 @@ describe('configuration validated at start', () => {
       'METRICS_HOST=0.0.0.0 is not loopback: set METRICS_TOKEN too, or keep METRICS_HOST=127.0.0.1',
     ]);
     expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual(['METRICS_TOKEN must be at least 16 characters long']);
+  });
+});
+
+describe('WEBHOOK_ALLOW_PRIVATE_ENDPOINTS', () => {
+  it('is on in the embedded default of npm start, off in a sandbox on its own database unless set, and refused with live payments', () => {
+    expect(loadConfig({}).webhooks.allowLocalEndpoints).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://app@db/app', PAYMENT_MODE: 'sandbox' }).webhooks.allowLocalEndpoints).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://app@db/app', PAYMENT_MODE: 'sandbox', WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'true' }).webhooks.allowLocalEndpoints).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'false' }).webhooks.allowLocalEndpoints).toBe(false);
+    expect(problemsOf({ DATABASE_URL: 'postgresql://app@db/app', ...LIVE_PROVIDERS, PAYMENT_MODE: 'live', WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'true' }))
+      .toContain('WEBHOOK_ALLOW_PRIVATE_ENDPOINTS=true needs PAYMENT_MODE=sandbox: live endpoints must be public HTTPS addresses');
   });
 });

@@ -12,7 +12,12 @@ type Schema = Record<string, WireJson>;
 const document = loadSpecDocument() as Schema;
 const EXEMPT = new Set(['TokenRequest.clientId', 'TokenRequest.clientSecret']);
 // Issue 30: U+2028/U+2029 and the bidirectional controls reshaped printed certificates as C0/C1 did.
-const HOSTILE = ['a\nb', 'a\u001b[31mb', 'a\u009b2Jb', 'a\u0000b', 'a\u007fb', 'a\u2028b', 'a\u2029b', 'a\u202Eb', 'a\u202Ab', 'a\u2066b', 'a\u2069b'];
+// Issue 40: the direction marks (LRM, RLM, ALM) and the zero-width space, word joiner and BOM
+// reorder or hide text as well; ZWNJ and ZWJ stay allowed, Devanagari and Persian names need them.
+const HOSTILE = [
+  'a\nb', 'a\u001b[31mb', 'a\u009b2Jb', 'a\u0000b', 'a\u007fb', 'a\u2028b', 'a\u2029b', 'a\u202Eb', 'a\u202Ab', 'a\u2066b', 'a\u2069b',
+  'a\u200Eb', 'a\u200Fb', 'a\u061Cb', 'a\u200Bb', 'a\u2060b', 'a\uFEFFb',
+];
 
 function resolve(node: Schema): Schema {
   if (typeof node?.$ref !== 'string') return node;
@@ -40,6 +45,12 @@ const requestStrings = Object.values<Schema>(document.paths).flatMap((item) =>
 );
 
 describe('partner text fields in the OpenAPI document', () => {
+  it('keeps the joiners a Devanagari or Persian name needs (ZWNJ, ZWJ) in a traveller name', () => {
+    const name = requestStrings.find(([field]) => field === 'TravellerInput.name');
+    const pattern = new RegExp(name?.[1].pattern, 'u');
+    expect(pattern.test('\u0915\u094D\u200D\u0937 \u0645\u06CC\u200C\u0631\u0648\u0645')).toBe(true);
+  });
+
   it('finds the traveller, order, agency, item, quote and promo text fields', () => {
     const names = requestStrings.map(([name]) => name);
     expect(names).toEqual(expect.arrayContaining(['TravellerInput.name', 'OrderInput.customRouteName', 'CustomTravelAgency.name', 'AddedItem.name', 'QuoteRequest.nationality', 'PromoRequest.promoCode']));

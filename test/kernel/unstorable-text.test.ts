@@ -52,9 +52,15 @@ describe('partner text refuses line and paragraph separators and bidirectional c
     ['U+2029 paragraph separator', 'Lukla\u2029COVER: ALL ACTIVITIES'],
     ['U+202E right-to-left override', 'Lukla \u202Etimil on'],
     ['U+2066 left-to-right isolate', 'Lukla \u2066x\u2069'],
+    // Issue 40: direction marks and zero-width characters.
+    ['U+200F right-to-left mark', 'Lukla \u200Fwalk'],
+    ['U+200E left-to-right mark', 'Lukla \u200Ewalk'],
+    ['U+061C Arabic letter mark', 'Lukla \u061Cwalk'],
+    ['U+200B zero-width space', 'Luk\u200Bla'],
+    ['U+FEFF zero-width no-break space', 'Lukla\uFEFF'],
   ])('when customRouteName holds a %s, then the answer is 400 naming the field in words', async (_what, name) => {
     const body = await refusedOrder({ customRouteName: name });
-    expect(body.fieldErrors).toEqual({ customRouteName: expect.stringMatching(/line or paragraph separators, direction overrides/) });
+    expect(body.fieldErrors).toEqual({ customRouteName: expect.stringMatching(/line or paragraph separators, direction marks or overrides, zero-width characters/) });
   });
 
   it('when a free-text query parameter holds a paragraph separator, then the answer is 400 naming it', async () => {

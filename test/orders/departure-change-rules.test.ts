@@ -1,4 +1,4 @@
-import { departureChangeRefusal, movedDates, newDepartureError, type MovableOrder } from '../../src/modules/orders/rules/departure-change';
+import { departureChangeRefusal, departureShiftError, movedDates, newDepartureError, type MovableOrder } from '../../src/modules/orders/rules/departure-change';
 import { ageOutsideBand, departureDateError } from '../../src/modules/orders/rules/order-request';
 
 const today = '2031-09-20';
@@ -56,5 +56,13 @@ describe('the moved window', () => {
     expect(movedDates(booked, '2031-12-25')).toEqual({ departureDate: '2031-12-25', coverageStartDate: '2031-12-25', coverageEndDate: '2032-01-07' });
     expect(movedDates({ departureDate: '2032-02-20', coverageStartDate: '2032-02-20', coverageEndDate: '2032-03-05' }, '2032-02-27'))
       .toEqual({ departureDate: '2032-02-27', coverageStartDate: '2032-02-27', coverageEndDate: '2032-03-12' });
+  });
+});
+
+describe('how far a date change may move a departure', () => {
+  it('at most the given number of days after the departure first booked, that day included', () => {
+    expect(departureShiftError('2032-10-04', '2031-10-05', 365)).toBeNull();
+    expect(departureShiftError('2032-10-05', '2031-10-05', 365)).toBe('must be at most 365 days after the departure the order was booked with (2031-10-05): 2032-10-04 at the latest');
+    expect(departureShiftError('2031-09-30', '2031-10-05', 0)).toBeNull();
   });
 });

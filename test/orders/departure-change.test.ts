@@ -326,6 +326,17 @@ describe('a date change that is refused', () => {
     await expectRefused(paid, { departureDate: later }, { message: /started on .*can no longer change/ });
   });
 
+  it('when the new date is more than DEPARTURE_CHANGE_MAX_DAYS (365) after the departure first booked, then 400 on departureDate; changes in steps count from the first booking', async () => {
+    const order = await placeOrder(server, client, agency);
+    const latest = addDays(departure, 365);
+    await expectRefused(order, { departureDate: '2099-10-05' }, { field: 'departureDate', message: new RegExp(`at most 365 days after the departure the order was booked with \\(${departure}\\): ${latest} at the latest`) });
+    await expectRefused(order, { departureDate: addDays(departure, 366) }, { field: 'departureDate', message: /at most 365 days after/ });
+    expect((await moveDeparture(agency, order.orderRef, { departureDate: addDays(departure, 200) })).status).toBe(200);
+    // A second step is measured from the first booking too, not from the date the first step reached.
+    await expectRefused(order, { departureDate: addDays(departure, 400) }, { field: 'departureDate', message: new RegExp(`booked with \\(${departure}\\)`) });
+    expect((await moveDeparture(agency, order.orderRef, { departureDate: latest })).status).toBe(200);
+  });
+
   it('when the operator has cancelled the order, then 400 says it is cancelled', async () => {
     const order = await placeOrder(server, client, agency);
     await cancelOrder(server.orm.em.fork(), order.orderRef, 'operator-cli:test', server.payments);

@@ -1,7 +1,8 @@
 import { cancellationTerms } from '../../src/modules/orders/rules/cancellation';
 import { cashSettlementRefusal, parseOperatorAmount, type OrderFacts } from '../../src/modules/orders/rules/operator-order-rules';
 
-const pendingCash: OrderFacts = { orderRef: 'ORD-2026-000142', status: 'PENDING', settlementType: 'CASH', totalAmount: 450_000, currency: 'NPR', paidAt: null };
+const pendingCash: OrderFacts & { coverageStartDate: string } = { orderRef: 'ORD-2026-000142', status: 'PENDING', settlementType: 'CASH', totalAmount: 450_000, currency: 'NPR', paidAt: null, coverageStartDate: '2026-12-10' };
+const TODAY = '2026-12-10';
 
 describe('cancelling an order from the command line (the one rule set, rules/cancellation.ts)', () => {
   const settings = { freeLookDays: 14, cancellationFeePercent: 10 };
@@ -29,18 +30,23 @@ describe('cancelling an order from the command line (the one rule set, rules/can
 
 describe('recording cash for an order', () => {
   it('is allowed for a PENDING CASH order and exactly its total', () => {
-    expect(cashSettlementRefusal(pendingCash, 450_000)).toBeNull();
+    expect(cashSettlementRefusal(pendingCash, { amount: 450_000, today: TODAY })).toBeNull();
   });
   it('is refused for an ONLINE order: it is paid online', () => {
-    expect(cashSettlementRefusal({ ...pendingCash, settlementType: 'ONLINE' }, 450_000)).toMatch(/settled ONLINE; it is paid online/);
+    expect(cashSettlementRefusal({ ...pendingCash, settlementType: 'ONLINE' }, { amount: 450_000, today: TODAY })).toMatch(/settled ONLINE; it is paid online/);
   });
   it('is refused for an order that is not PENDING, whatever the amount', () => {
-    expect(cashSettlementRefusal({ ...pendingCash, status: 'PAID', paidAt: new Date() }, 450_000)).toMatch(/is PAID; cash can only be recorded for a PENDING order/);
-    expect(cashSettlementRefusal({ ...pendingCash, status: 'CANCELLED' }, 1)).toMatch(/is CANCELLED/);
+    expect(cashSettlementRefusal({ ...pendingCash, status: 'PAID', paidAt: new Date() }, { amount: 450_000, today: TODAY })).toMatch(/is PAID; cash can only be recorded for a PENDING order/);
+    expect(cashSettlementRefusal({ ...pendingCash, status: 'CANCELLED' }, { amount: 1, today: TODAY })).toMatch(/is CANCELLED/);
   });
   it('is refused for one paisa more or less than the total', () => {
-    expect(cashSettlementRefusal(pendingCash, 449_999)).toBe('amount NPR 4499.99 does not match the order total NPR 4500.00');
-    expect(cashSettlementRefusal(pendingCash, 450_001)).toBe('amount NPR 4500.01 does not match the order total NPR 4500.00');
+    expect(cashSettlementRefusal(pendingCash, { amount: 449_999, today: TODAY })).toBe('amount NPR 4499.99 does not match the order total NPR 4500.00');
+    expect(cashSettlementRefusal(pendingCash, { amount: 450_001, today: TODAY })).toBe('amount NPR 4500.01 does not match the order total NPR 4500.00');
+  });
+  it('is allowed on the cover\'s first day, refused after it unless the operator forces it', () => {
+    expect(cashSettlementRefusal(pendingCash, { amount: 450_000, today: '2026-12-10' })).toBeNull();
+    expect(cashSettlementRefusal(pendingCash, { amount: 450_000, today: '2026-12-11' })).toMatch(/started on 2026-12-10 \(Nepal date\); cash is recorded after that day only with --force and a --note/);
+    expect(cashSettlementRefusal(pendingCash, { amount: 450_000, today: '2026-12-11', forced: true })).toBeNull();
   });
 });
 

@@ -135,7 +135,7 @@ describe('POST /orders with an object body', () => {
   it.each([
     ['both routeId and customRouteName', { routeId: ROUTES.poonHill }, { customRouteName: 'send either routeId or customRouteName, not both' }],
     ['neither routeId nor customRouteName', { customRouteName: undefined }, { routeId: 'routeId or customRouteName is required' }],
-    ['a blank promo code', { promoCode: '   ' }, { promoCode: 'must not be blank or contain control characters, line or paragraph separators or direction overrides' }],
+    ['a blank promo code', { promoCode: '   ' }, { promoCode: 'must not be blank or contain control characters, line or paragraph separators, direction marks or overrides or zero-width characters' }],
     [
       'three agencies across the two lists',
       { travelCompanyIds: ['5b0f3c1e-8d2a-4c7e-9f14-2a6b8c0d1e37'], customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }, { name: 'Pokhara Lakeside Treks' }] },

@@ -1,4 +1,4 @@
-import { effectOfGatewayWord, isExpired, needsReconciliation, settlementPlan, shareStatus } from '../../src/modules/payments/rules/payment-attempt';
+import { effectOfGatewayWord, isExpired, needsReconciliation, settlementPlan as planOf, shareStatus } from '../../src/modules/payments/rules/payment-attempt';
 import { nextReferenceMillis, paymentReference } from '../../src/modules/payments/rules/payment-reference';
 import { payRequestFingerprint } from '../../src/modules/payments/rules/payment-request';
 
@@ -24,7 +24,9 @@ describe('the gateway word on an attempt', () => {
 });
 
 describe('settling a capture', () => {
-  const line = (orderId: string, orderStatus: string, orderTotal: number, charged = orderTotal) => ({ orderId, orderStatus, orderTotal, charged });
+  const TODAY = '2026-12-10';
+  const line = (orderId: string, orderStatus: string, orderTotal: number, charged = orderTotal, coverageStartDate = TODAY) => ({ orderId, orderStatus, orderTotal, charged, coverageStartDate });
+  const settlementPlan = (lines: Parameters<typeof planOf>[0]) => planOf(lines, TODAY);
   it('pays every pending order at the charged price', () => {
     expect(settlementPlan([line('a', 'PENDING', 450000), line('b', 'PENDING', 120000)])).toEqual({
       pay: ['a', 'b'], refund: [], refundAmount: 0, refundReason: undefined, attemptStatus: 'SUCCESS',
@@ -38,6 +40,12 @@ describe('settling a capture', () => {
   it('calls a capture that paid no order REFUND_PENDING, never SUCCESS', () => {
     expect(settlementPlan([line('a', 'PENDING', 405000, 450000)])).toMatchObject({ pay: [], refundAmount: 450000, attemptStatus: 'REFUND_PENDING' });
     expect(settlementPlan([line('a', 'CANCELLED', 450000)])).toMatchObject({ pay: [], refundReason: 'ORDER_CANCELLED', attemptStatus: 'REFUND_PENDING' });
+  });
+  it('pays an order on its cover\'s first day, and owes back a capture recorded after it (COVER_STARTED): no cover bought after the fact', () => {
+    expect(settlementPlan([line('a', 'PENDING', 450000, 450000, TODAY)])).toMatchObject({ pay: ['a'], attemptStatus: 'SUCCESS' });
+    expect(settlementPlan([line('a', 'PENDING', 450000, 450000, '2026-12-09'), line('b', 'PENDING', 120000, 120000, '2026-12-11')])).toEqual({
+      pay: ['b'], refund: ['a'], refundAmount: 450000, refundReason: 'COVER_STARTED', attemptStatus: 'SUCCESS',
+    });
   });
 });
 

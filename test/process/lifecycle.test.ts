@@ -157,7 +157,7 @@ describe('npm run start:cluster', () => {
 describe('production fails closed', () => {
   let database: OwnDatabase;
   // Values of '' unset what the test helpers ask for: this is what an operator gets by default.
-  const deployment = () => ({ NODE_ENV: '', PAYMENT_MODE: '', SEED_DEMO_DATA: '', DATABASE_URL: database.url });
+  const deployment = () => ({ NODE_ENV: '', PAYMENT_MODE: '', SEED_DEMO_DATA: '', WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: '', DATABASE_URL: database.url });
   const liveProviders = liveProvidersEnv();
   const demoToken = (server: ServerProcess) =>
     new ApiClient(server.url).op('issueToken', 'POST', TOKEN, { clientId: DEMO_PARTNERS[0].clientId, clientSecret: DEMO_PARTNERS[0].clientSecret });

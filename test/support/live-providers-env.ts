@@ -23,5 +23,7 @@ export function liveProvidersEnv(): Record<string, string> {
     KHALTI_SECRET_KEY: randomBytes(16).toString('hex'),
     ESEWA_PRODUCT_CODE: 'NP-ES-TREKCOVER',
     ESEWA_SECRET_KEY: randomBytes(16).toString('hex'),
+    // Live endpoints are public HTTPS only, whatever a sandbox test environment allows.
+    WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'false',
   };
 }

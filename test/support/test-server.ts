@@ -12,7 +12,8 @@ import { startPrism } from './prism';
  * The tests run on DATABASE_URL, where sandbox payments and the demo partners exist only when
  * asked for: every server a test starts asks for them.
  */
-export const SANDBOX_ENV = { PAYMENT_MODE: 'sandbox', SEED_DEMO_DATA: 'true' } as const;
+/** What `npm start`'s embedded default sets, tests' receivers on loopback included. */
+export const SANDBOX_ENV = { PAYMENT_MODE: 'sandbox', SEED_DEMO_DATA: 'true', WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'true' } as const;
 
 export function testConfig(env: Record<string, string> = {}): Config {
   const url = process.env.TEST_DATABASE_URL;

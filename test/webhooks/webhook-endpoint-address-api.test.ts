@@ -65,7 +65,9 @@ describe('webhook endpoint addresses outside sandbox, through the API', () => {
     if (addresses.every((entry) => isPublicAddress(entry.address))) return;
     const answer = await api.create(partner, { url: `https://${name}/pbs`, events: ['*'] });
     expect(answer.status).toBe(400);
-    expect(answer.body.details.fieldErrors.url).toMatch(/resolves to/);
+    expect(answer.body.details.fieldErrors.url).toBe(`host ${name} resolves to a loopback, private or link-local address`);
+    // Which address it resolved to stays unsaid.
+    for (const entry of addresses) expect(JSON.stringify(answer.body)).not.toContain(entry.address);
   });
 
   it('changing an endpoint to a refused address is a 400 and keeps the old URL', async () => {
@@ -92,6 +94,6 @@ describe('webhook endpoint addresses outside sandbox, through the API', () => {
     expect((await api.test(other, endpoint.id)).status).toBe(202);
     const log = await eventually(async () => (await api.deliveries(other, { status: 'FAILED' })).body.data.content, (content: unknown[]) => content.length === 1, { timeoutMs: 20_000 });
     const [tried] = first(log as Array<{ tries: Array<Record<string, unknown>> }>, 'the failed deliveries').tries;
-    expect(tried).toEqual(expect.objectContaining({ responseStatus: null, error: expect.stringMatching(/non-public address/) }));
+    expect(tried).toEqual(expect.objectContaining({ responseStatus: null, error: 'endpoint resolves to a loopback, private or link-local address' }));
   });
 });

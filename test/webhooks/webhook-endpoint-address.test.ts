@@ -1,3 +1,5 @@
+import net, { type AddressInfo } from 'node:net';
+import { connectionFailureCategory } from '../../src/modules/webhooks/rules/connection-failure';
 import { endpointUrlProblem, isPublicAddress } from '../../src/modules/webhooks/rules/endpoint-address';
 import { signedHeaders, newWebhookSecret } from '../../src/modules/webhooks/rules/signature';
 import { assertEndpointAllowed } from '../../src/modules/webhooks/endpoint-registry';
@@ -58,6 +60,33 @@ describe('webhook endpoint addresses (SSRF)', () => {
     sender.close();
     expect(result.refused).toBe(true);
     expect(result.status).toBeUndefined();
+  });
+});
+
+describe('what the delivery log says of a connection that failed', () => {
+  it('names the category, never the address: a refused connection to a private address reads "connection refused"', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const sender = createWebhookSender({ timeoutMs: 2000, allowLocal: true });
+    const result = await sender.post(`http://127.0.0.1:${port}/hooks`, {}, '{}');
+    sender.close();
+    expect(result).toEqual(expect.objectContaining({ error: 'connection refused', refused: false }));
+    expect(result.status).toBeUndefined();
+  });
+
+  it('maps error codes to categories', () => {
+    expect(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'EWHATEVER', undefined].map(connectionFailureCategory)).toEqual([
+      'connection refused', 'connection reset', 'host name does not resolve', 'host unreachable', 'connection timed out', 'TLS handshake failed', 'TLS handshake failed', 'connection failed', 'connection failed',
+    ]);
+  });
+
+  it('refuses a name resolving to loopback at delivery time without naming the address', async () => {
+    const sender = createWebhookSender({ timeoutMs: 2000, allowLocal: false });
+    const result = await sender.post('https://localhost/hooks', {}, '{}');
+    sender.close();
+    expect(result.error).toBe('endpoint resolves to a loopback, private or link-local address');
   });
 });
 

@@ -16,6 +16,7 @@ import type { ContractHandler, ContractHandlers, Principal, RequestScope } from 
 import { responseCheck, type Answer, type ResponseCheckConfig } from './response-check';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
+import { deadlineGuard, type StreamDeadlines } from './stream-deadline';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -34,6 +35,8 @@ export interface ApiOptions {
   policies?: OperationPolicies;
   /** The values the policies' rate limits read; without them no operation is limited. */
   rateLimits?: RateLimitConfig;
+  /** When a streamed answer is cut (a client that stopped reading, or one too slow in all); without them never. */
+  streamDeadlines?: StreamDeadlines;
 }
 
 /**
@@ -126,7 +129,7 @@ function responder(document: Document, options: ApiOptions, policies: OperationP
         sendError(req, res, checkedError(error, req, operationId, check));
         return;
       }
-      writeAnswer(req, res, answer, operationId);
+      writeAnswer(req, res, answer, operationId, options.streamDeadlines);
     };
   };
 }
@@ -143,10 +146,10 @@ function checkedError(error: unknown, req: Request, operationId: OperationId, ch
   }
 }
 
-function writeAnswer(req: Request, res: Response, answer: Answer, operationId: string): void {
+function writeAnswer(req: Request, res: Response, answer: Answer, operationId: string, deadlines: StreamDeadlines | undefined): void {
   for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
   res.status(answer.status);
-  if ('stream' in answer) streamBody(req, res, answer.stream, answer.contentType, operationId);
+  if ('stream' in answer) streamBody(req, res, answer.stream, answer.contentType, operationId, deadlines);
   else if ('contentType' in answer) res.type(answer.contentType).send(answer.body);
   else if (!('body' in answer) || answer.body === undefined) res.end();
   else res.json(answer.body);
@@ -157,9 +160,10 @@ function writeAnswer(req: Request, res: Response, answer: Answer, operationId: s
  * midway can only cut the connection (the client sees a truncated body, never a half answer
  * that looks whole); it is logged with the operation.
  */
-function streamBody(req: Request, res: Response, stream: Readable, contentType: string, operationId: string): void {
+function streamBody(req: Request, res: Response, stream: Readable, contentType: string, operationId: string, deadlines: StreamDeadlines | undefined): void {
   res.type(contentType);
-  pipeline(stream, chunkBatcher(), res).catch((error: unknown) => {
+  const piped = deadlines ? pipeline(stream, deadlineGuard(deadlines), chunkBatcher(), res) : pipeline(stream, chunkBatcher(), res);
+  piped.catch((error: unknown) => {
     if (!res.writableFinished) req.log.warn({ err: error, operationId }, 'streamed response cut short');
   });
 }

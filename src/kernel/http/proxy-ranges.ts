@@ -91,3 +91,30 @@ export function coveredEverything(ranges: readonly Range[]): string | undefined 
   if (covers(ranges, MAPPED_IPV4)) return 'every IPv4 address';
   return undefined;
 }
+
+/**
+ * The most IPv4 addresses the chosen entries may cover together: four /8s. Proxies in front of a
+ * service (a load balancer, a CDN's published ranges) take far less; 255 /8s that leave one out
+ * are "everyone" but the one.
+ */
+const MOST_IPV4_TOGETHER = 4n << 24n;
+
+/** How many IPv4 addresses the chosen entries cover together (overlaps counted once). */
+function ipv4Covered(ranges: readonly Range[]): bigint {
+  let covered = 0n;
+  let next = MAPPED_IPV4.start;
+  const chosen = ranges.filter((range) => range.chosen && overlap(range, MAPPED_IPV4) > 0n);
+  for (const range of chosen.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0))) {
+    const start = range.start > next ? range.start : next;
+    const end = range.end < MAPPED_IPV4.end ? range.end : MAPPED_IPV4.end;
+    if (end >= start) covered += end - start + 1n;
+    if (end + 1n > next) next = end + 1n;
+  }
+  return covered;
+}
+
+/** How many /8s of IPv4 addresses the list covers when that is more than it may, else undefined. */
+export function coveredTooMuch(ranges: readonly Range[]): string | undefined {
+  const covered = ipv4Covered(ranges);
+  return covered > MOST_IPV4_TOGETHER ? `${(Number(covered) / 2 ** 24).toFixed(1)} /8s of IPv4 addresses (at most 4 together)` : undefined;
+}

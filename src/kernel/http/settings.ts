@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import type { EnvReader } from '../settings/env-reader';
-import { coveredEverything, proxyRanges, tooWideEntries } from './proxy-ranges';
+import { coveredEverything, coveredTooMuch, proxyRanges, tooWideEntries } from './proxy-ranges';
 
 /** false: the socket's peer is the client; a number: that many proxies in front; a list: the proxies' addresses. */
 export type TrustProxy = false | number | string[];
@@ -23,6 +23,10 @@ export interface HttpTimeouts {
   jsonBodyTimeoutMs: number;
   /** Open connections one client address may hold; 0: no cap (a proxy in front caps them). */
   maxConnectionsPerAddress: number;
+  /** How long a streamed answer (a CSV export, a certificate) may go without the client taking a chunk before it is cut. */
+  streamStallMs: number;
+  /** How long a streamed answer may take in all, however steadily it is read. */
+  streamDeadlineMs: number;
 }
 
 /**
@@ -39,6 +43,8 @@ export function readHttpTimeouts(read: EnvReader, maxUploadBytes: number, behind
     minUploadBytesPerSecond,
     jsonBodyTimeoutMs: read.integer('HTTP_JSON_BODY_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
     maxConnectionsPerAddress: read.integer('HTTP_MAX_CONNECTIONS_PER_ADDRESS', behindProxy ? 0 : 256, 0, 100_000),
+    streamStallMs: read.integer('HTTP_STREAM_STALL_SECONDS', 15, 1, 600) * 1000,
+    streamDeadlineMs: read.integer('HTTP_STREAM_DEADLINE_SECONDS', 600, 1, 3600) * 1000,
   };
 }
 
@@ -74,7 +80,7 @@ function wideListProblem(entries: readonly string[], name: string, read: EnvRead
     read.problems.push(`${name} must name proxies, not whole networks: ${wide.join(', ')} ${wide.length === 1 ? 'is' : 'are'} wider than a /8 of IPv4 or a /32 of IPv6 addresses`);
     return true;
   }
-  const everything = coveredEverything(ranges);
+  const everything = coveredEverything(ranges) ?? coveredTooMuch(ranges);
   if (everything) read.problems.push(`${name} must name proxies, not everyone: together its entries cover ${everything}`);
   return everything !== undefined;
 }

@@ -65,7 +65,7 @@ export async function certificateOf(
   catalogue: CatalogueSnapshot,
   settings: CertificateSettings,
 ): Promise<CertificateContent> {
-  const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', populate: ['traveller', 'travelCompanies.company'] });
+  const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', strangerSeesNothing: true, populate: ['traveller', 'travelCompanies.company'] });
   if (order.status === OrderStatus.Cancelled) {
     // A cancelled policy covers nothing: no certificate is handed out that a checkpoint could take for valid.
     const cancellation = await em.findOne(OrderCancellation, { order: order.id });

@@ -18,10 +18,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 /**
  * Names that make a PDF do something when opened or clicked rather than only show pages: scripts,
  * actions run on opening or on events, launching programs, files carried inside, rich media,
- * forms that send data. A passport or visa scan needs none of them. (The definition of issue 14.)
+ * forms that send data, and links that leave the document (to another file, GoToR and GoToE, or
+ * to a web address, URI: a click on a scan in the back office must not open a page a partner
+ * chose). A passport or visa scan needs none of them. (The definition of issues 14 and 40.)
  */
 const ACTIVE_NAMES = new Set([
   'JavaScript', 'JS', 'OpenAction', 'AA', 'Launch', 'EmbeddedFile', 'EmbeddedFiles', 'RichMedia', 'XFA', 'SubmitForm', 'ImportData',
+  'GoToR', 'GoToE', 'URI',
 ]);
 
 // A PDF name as written: a slash and the regular characters after it (PDF 32000-1, 7.2.2 and 7.3.5).

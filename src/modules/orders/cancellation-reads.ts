@@ -17,7 +17,7 @@ export interface CancellationPreview extends CancellationTerms {
 
 /** POST /orders/{orderRef}/cancellation/preview: the terms now, nothing changed, no gateway asked. */
 export async function previewCancellation(em: EntityManager, principal: Principal, identifier: string, settings: CancellationSettings, now = new Date()): Promise<CancellationPreview> {
-  const { order } = await resolveOrder(em, principal, identifier, { intent: 'ACT', populate: [] });
+  const { order } = await resolveOrder(em, principal, identifier, { intent: 'ACT', strangerSeesNothing: true, populate: [] });
   const terms = await termsOf(em, order, settings, now, 'PARTNER');
   return { ...terms, orderRef: order.orderRef, currency: order.currency };
 }

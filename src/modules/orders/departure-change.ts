@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { kathmanduToday } from '../../kernel/business-date';
-import { invalid } from '../../kernel/errors';
+import { invalid, type ErrorCode } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import { recordOrderAmendedEvent } from '../webhooks';
 import { recordAudit } from './audit-log';
-import type { Order } from './entities/order';
+import { OrderStatus, type Order } from './entities/order';
 import { resolveOrder } from './order-lookup';
-import { departureChangeRefusal, movedDates, newDepartureError, type OrderDates } from './rules/departure-change';
+import { departureChangeRefusal, departureShiftError, movedDates, newDepartureError, type OrderDates } from './rules/departure-change';
+import type { OrderSettings } from './settings';
 
 export interface DepartureChange {
   order: Order;
@@ -26,7 +27,7 @@ export interface DepartureChange {
  * `order.amended` event join the transaction. The price, the policy number and the group's
  * other orders are not touched.
  */
-export async function changeDeparture(em: EntityManager, principal: Principal, identifier: string, departureDate: string, at?: Date): Promise<DepartureChange> {
+export async function changeDeparture(em: EntityManager, principal: Principal, identifier: string, departureDate: string, settings: OrderSettings, at?: Date): Promise<DepartureChange> {
   return em.transactional(async (tx) => {
     const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true });
     // Before the state rules: a retry of a change that already happened answers as the change did.
@@ -37,13 +38,16 @@ export async function changeDeparture(em: EntityManager, principal: Principal, i
     const now = at ?? new Date();
     const today = kathmanduToday(now);
     const refusal = departureChangeRefusal(order, today);
-    if (refusal) throw invalid(refusal);
-    const dateError = newDepartureError(departureDate, order.traveller, order.ctg, today);
+    if (refusal) throw invalid(refusal).coded(departureRefusalCode(order, today));
+    const booked = order.bookedDepartureDate ?? order.departureDate;
+    // The bound first: a date decades away would otherwise be refused for the traveller's age there.
+    const dateError = departureShiftError(departureDate, booked, settings.departureChangeMaxDays) ?? newDepartureError(departureDate, order.traveller, order.ctg, today);
     if (dateError) throw invalid('Validation failed', { departureDate: dateError });
 
     const previous: OrderDates = { departureDate: order.departureDate, coverageStartDate: order.coverageStartDate, coverageEndDate: order.coverageEndDate };
     const moved = movedDates(previous, departureDate);
     Object.assign(order, moved);
+    order.bookedDepartureDate = booked;
     order.amendedAt = now;
     order.previousDepartureDate = previous.departureDate;
     order.previousCoverageStartDate = previous.coverageStartDate;
@@ -59,4 +63,10 @@ export async function changeDeparture(em: EntityManager, principal: Principal, i
     await tx.flush();
     return { order, changed: true };
   });
+}
+
+/** The code a partner branches on when a date change is refused: cancelled, cover started, or another state. */
+function departureRefusalCode(order: Order, today: string): ErrorCode {
+  if (order.status === OrderStatus.Cancelled) return 'ORDER_ALREADY_CANCELLED';
+  return today >= order.coverageStartDate ? 'COVER_STARTED' : 'INVALID_REQUEST';
 }

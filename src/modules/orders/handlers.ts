@@ -76,7 +76,7 @@ export const orderHandlers = {
   /** Only `departureDate` can change (DESIGN "Date changes"); the schema refuses any other field. */
   async updateOrder({ params, body }, scope) {
     const caller = callerOf(scope);
-    const { order, changed } = await changeDeparture(scope.em, caller, params.orderIdentifier, body.departureDate);
+    const { order, changed } = await changeDeparture(scope.em, caller, params.orderIdentifier, body.departureDate, scope.services.config.orders);
     // The detail as GET gives it: the caller's commission lines included.
     const commissionLines = (await commissionLinesOfOrder(scope.em, caller.companyId, order)).map(commissionLineWire);
     return { status: 200, body: successBody({ ...orderWire(order), commissionLines }, changed ? 'Departure date changed' : 'Departure date unchanged: it is the order\'s current date') };
@@ -84,7 +84,7 @@ export const orderHandlers = {
 
   async listOrders({ query, headers }, scope) {
     if (wantsCsv(headers.accept)) {
-      const stream = await exportOrderBook(scope.em, callerOf(scope), query, orderBookCells, ORDER_BOOK_CSV_COLUMNS);
+      const stream = await exportOrderBook(scope.services.exportConnections, callerOf(scope), query, orderBookCells, ORDER_BOOK_CSV_COLUMNS);
       const disposition = `attachment; filename="orders-${kathmanduToday()}.csv"`;
       return { status: 200, contentType: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': disposition }, stream };
     }

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PoolClient } from 'pg';
+import type { StreamingConnections } from '../../kernel/db/streaming-connections';
 import { offsetOf, pageRequest, type PageRequest } from '../../kernel/http/pagination';
 import { invalid } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
@@ -68,20 +69,15 @@ export async function listOrderBook(em: EntityManager, principal: Principal, que
  * Every order the caller may read that matches, as CSV text, read through a server-side cursor
  * in batches of EXPORT_BATCH: the next batch is fetched only when the stream is read, so a slow
  * client holds one batch, not the export. The filters are checked and the cursor opened before
- * this returns, so a bad request is still a 400 and a failing query a 500, not a cut stream.
- * The export holds one pooled connection (in one read-only snapshot) until it ends.
+ * this returns, so a bad request is still a 400, a company over its export limit a 429 and a
+ * failing query a 500, not a cut stream. The export holds one connection of the streaming pool
+ * (in one read-only snapshot) until it ends, never one of the request pool: a client that stops
+ * reading stalls its own export, not the service (the HTTP layer cuts it after its deadline).
  */
-export async function exportOrderBook(em: EntityManager, principal: Principal, query: OrderBookQuery, toCells: (row: OrderBookRow) => Array<string | null>, header: readonly string[]): Promise<Readable> {
+export async function exportOrderBook(connections: StreamingConnections, principal: Principal, query: OrderBookQuery, toCells: (row: OrderBookRow) => Array<string | null>, header: readonly string[]): Promise<Readable> {
   const filter = checkedFilter(query);
   const sql = orderBookExportQuery(principal.companyId, filter);
-  const pool = await em.getConnection().getNativeClient();
-  const client = await pool.connect();
-  let released = false;
-  const release = (discard: boolean) => {
-    if (released) return;
-    released = true;
-    client.release(discard);
-  };
+  const { client, release } = await connections.lease(principal.companyId);
   try {
     await client.query('begin isolation level repeatable read read only');
     await client.query(`declare order_book no scroll cursor for ${sql.text}`, sql.values);

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, invalid } from '../../kernel/errors';
+import { conflict, invalid, type ErrorCode } from '../../kernel/errors';
+import { kathmanduToday } from '../../kernel/business-date';
 import type { Principal } from '../../kernel/http/request-scope';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
 import type { PaymentAttempt } from '../payments/entities/payment-attempt';
@@ -159,7 +160,7 @@ async function cancelOrder(em: EntityManager, request: CancellationRequest, paym
       if (done.refund && !done.replayed) payments.kickRefunds();
       return done;
     }
-    if (round === MAX_ROUNDS) throw conflict('A payment for this order is being started or settled at this moment; try again shortly');
+    if (round === MAX_ROUNDS) throw conflict('A payment for this order is being started or settled at this moment; try again shortly').coded('PAYMENT_IN_PROGRESS');
   }
 }
 
@@ -187,7 +188,7 @@ async function cancelInTransaction(
     const fingerprint = idempotency.fingerprintOf(order.id);
     const previous = await tx.findOne(OrderCancellation, { company: idempotency.companyId, idempotencyKey: idempotency.key });
     if (previous && previous.requestFingerprint !== fingerprint) {
-      throw conflict('This Idempotency-Key was already used for a different cancellation request; use a new key for a new request');
+      throw conflict('This Idempotency-Key was already used for a different cancellation request; use a new key for a new request').coded('IDEMPOTENCY_KEY_REUSED');
     }
     if (previous) return { order, cancellation: previous, refund: await cancellationRefund(tx, order.id), paidWhileCancelling: false, replayed: true, releasedCodes: [], closedPaymentRefs: [] };
     request.record.fingerprint = fingerprint;
@@ -199,7 +200,7 @@ async function cancelInTransaction(
   const terms = await termsOf(tx, order, payments.settings, now, request.who, existing?.cancelledAt);
   if (!terms.cancellable) {
     const message = terms.notCancellableReason ?? `Order ${order.orderRef} cannot be cancelled`;
-    throw request.who === 'PARTNER' ? invalid(message) : new OperatorRefusal(message);
+    throw request.who === 'PARTNER' ? invalid(message).coded(notCancellableCode(order, now)) : new OperatorRefusal(message);
   }
 
   const totalBefore = order.totalAmount;
@@ -236,4 +237,10 @@ async function lockedOrder(tx: EntityManager, orderId: string): Promise<Order> {
   const order = await tx.findOneOrFail(Order, orderId);
   await tx.populate(order, [...ORDER_PROMO_POPULATE]);
   return order;
+}
+
+/** The code a partner branches on when its cancellation is refused: cancelled already, cover started, or another rule. */
+function notCancellableCode(order: Order, now: Date): ErrorCode {
+  if (order.status === OrderStatus.Cancelled) return 'ORDER_ALREADY_CANCELLED';
+  return kathmanduToday(now) >= order.coverageStartDate ? 'COVER_STARTED' : 'INVALID_REQUEST';
 }

@@ -18,6 +18,13 @@ export type OrderIntent = 'READ' | 'ACT';
 
 export interface OrderLookupOptions {
   intent: OrderIntent;
+  /**
+   * Another company's order answers as unknown (404), not 403: for every read SPEC.md does not
+   * give a 403 (the certificate, the cancellation preview), so that sequential references do not
+   * tell a stranger which exist (issue 40). SPEC.md's own 403s (detail, payment-status, promo)
+   * stay as the contract has them.
+   */
+  strangerSeesNothing?: boolean;
   lockForUpdate?: boolean;
   populate?: readonly OrderRelation[];
 }
@@ -58,7 +65,7 @@ export type OrderRelation = (typeof ORDER_DETAIL_POPULATE)[number] | (typeof ORD
  */
 export async function resolveOrder(em: EntityManager, principal: Principal, identifier: string, options: OrderLookupOptions): Promise<ResolvedOrder> {
   const order = await findOrder(em, identifier, { ...options, caller: principal });
-  const access = await accessOf(em, order, principal);
+  const access = await accessOf(em, order, principal, options.strangerSeesNothing ? () => notFound(`Order ${identifier} not found`) : undefined);
   if (access === 'TRAVEL_COMPANY' && options.intent === 'ACT') {
     throw forbidden('Only the company that placed this order can change or pay it; a listed agency may read it');
   }
@@ -73,10 +80,10 @@ export async function resolveOrder(em: EntityManager, principal: Principal, iden
 export async function findOrder(
   em: EntityManager,
   identifier: string,
-  options: { lockForUpdate?: boolean; populate?: readonly OrderRelation[]; caller?: Principal } = {},
+  options: { lockForUpdate?: boolean; populate?: readonly OrderRelation[]; caller?: Principal; strangerSeesNothing?: boolean } = {},
 ): Promise<Order> {
   const key = identifier.trim();
-  const where = orderFilter(key) ?? (await paymentReferenceFilter(em, key, options.caller));
+  const where = orderFilter(key) ?? (await paymentReferenceFilter(em, key, options.caller, options.strangerSeesNothing === true));
   // The row lock (when asked) is taken on the order alone: FOR UPDATE cannot cross the outer joins of populate.
   const order = where
     ? await em.findOne(Order, where, options.lockForUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {})
@@ -94,12 +101,14 @@ function orderFilter(identifier: string): FilterQuery<Order> | null {
   return null;
 }
 
-async function paymentReferenceFilter(em: EntityManager, paymentRef: string, caller: Principal | undefined): Promise<FilterQuery<Order> | null> {
+async function paymentReferenceFilter(em: EntityManager, paymentRef: string, caller: Principal | undefined, strangerSeesNothing: boolean): Promise<FilterQuery<Order> | null> {
   const attempt = await em.findOne(PaymentAttempt, { paymentRef }, { populate: ['orders'] });
   if (!attempt) return null;
   if (attempt.scope === 'GROUP') {
     // Access before classification: what the reference is, is told only to whoever may see its orders.
-    if (caller && !(await maySeeGroupAttempt(em, attempt, caller))) throw forbidden('You do not have access to this order');
+    if (caller && !(await maySeeGroupAttempt(em, attempt, caller))) {
+      throw strangerSeesNothing ? notFound(`Order ${paymentRef} not found`) : forbidden('You do not have access to this order');
+    }
     throw invalid(`${paymentRef} is a group payment reference; query each order by its own reference`);
   }
   const [line] = attempt.orders.getItems();
@@ -113,10 +122,10 @@ async function maySeeGroupAttempt(em: EntityManager, attempt: PaymentAttempt, ca
   return attempt.orders.getItems().some((line) => line.order.travelCompanies.getItems().some((link) => link.company.id === caller.companyId));
 }
 
-async function accessOf(em: EntityManager, order: Order, principal: Principal): Promise<OrderAccess> {
+async function accessOf(em: EntityManager, order: Order, principal: Principal, strangerError?: () => Error): Promise<OrderAccess> {
   if (order.company.id === principal.companyId) return 'OWNER';
   // Only a caller other than the placing company needs the order's agencies.
   if (!order.travelCompanies.isInitialized()) await em.populate(order, ['travelCompanies']);
   if (order.travelCompanies.getItems().some((link) => link.company.id === principal.companyId)) return 'TRAVEL_COMPANY';
-  throw forbidden('You do not have access to this order');
+  throw strangerError?.() ?? forbidden('You do not have access to this order');
 }

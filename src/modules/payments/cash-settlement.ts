@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { decimalStringFromMinor, type Minor } from '../../kernel/money';
+import { kathmanduToday } from '../../kernel/business-date';
 import { cashSettlementRefusal } from '../orders';
 import { nextReferenceMillis, paymentReference } from './rules/payment-reference';
 import { payRequestFingerprint } from './rules/payment-request';
@@ -26,18 +27,20 @@ export interface CashPayment {
  * confirmed (the operator's word is the final one), whose one share is the order's total: so the
  * order has exactly one successful payment for its total, payment-status reports it like any
  * other payment (`paymentMethod: CASH`), and the reconciliation job never asks a gateway about
- * it. The order becomes PAID; a second record-cash finds it PAID and is refused.
+ * it. The order becomes PAID; a second record-cash finds it PAID and is refused. After the cover's
+ * first day (Nepal) it is refused unless `forced` with a note, kept in the audit entry.
  */
 export async function recordCashPayment(
   em: EntityManager,
   identifier: string,
-  input: { amount: Minor; note?: string },
+  input: { amount: Minor; note?: string; forced?: boolean },
   actor: string,
   now = new Date(),
 ): Promise<CashPayment> {
   return em.transactional(async (tx) => {
     const order = await findOrder(tx, identifier, { lockForUpdate: true });
-    const refusal = cashSettlementRefusal(order, input.amount);
+    if (input.forced && !input.note) throw new OperatorRefusal('--force needs a --note saying when and how the cash was paid');
+    const refusal = cashSettlementRefusal(order, { amount: input.amount, today: kathmanduToday(now), forced: input.forced });
     if (refusal) throw new OperatorRefusal(refusal);
 
     const last = await tx.findOne(PaymentAttempt, { orders: { order: order.id } }, { orderBy: { createdAt: 'desc' } });
@@ -78,6 +81,8 @@ export async function recordCashPayment(
         amount: decimalStringFromMinor(attempt.amount),
         currency: attempt.currency,
         note: input.note ?? null,
+        // Only a record the rule would have refused says so: the others keep their shape.
+        ...(input.forced === true && order.coverageStartDate < kathmanduToday(now) ? { forcedAfterCoverStart: true } : {}),
       },
     });
     await tx.flush();

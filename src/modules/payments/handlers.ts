@@ -72,6 +72,7 @@ function paymentInitWire(started: StartedPayment): Schemas['PaymentInit'] {
     amount: amountFromMinor(started.amount),
     currency: started.currency,
     expiresAt: started.expiresAt.toISOString(),
+    ...(started.leftOut ? { leftOut: started.leftOut } : {}),
   };
 }
 

@@ -83,7 +83,7 @@ export async function withOpenAttemptsClosed<T>(
       return await change(closedBefore);
     } catch (error) {
       if (!(error instanceof OpenAttemptsInTheWay)) throw error;
-      if (round === MAX_ROUNDS) throw conflict('A payment for this order is being started or settled at this moment; try again shortly');
+      if (round === MAX_ROUNDS) throw conflict('A payment for this order is being started or settled at this moment; try again shortly').coded('PAYMENT_IN_PROGRESS');
       await answers.ask(await Promise.all(error.attemptIds.map((attemptId) => em.fork().findOneOrFail(PaymentAttempt, attemptId))));
       closedBefore.push(...(await answers.recordOnTheirOwn(em)));
     }

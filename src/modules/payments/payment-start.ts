@@ -16,6 +16,8 @@ import { gatewayOf, gatewayOfAttempt, type PaymentDeps } from './payment-deps';
 import { assertNoOpenAttempts, withOpenAttemptsClosed, type ClosedAttempt } from './open-attempts';
 import { UNIQUE, violatesUnique } from '../../kernel/db/unique-violation';
 import { present } from '../../kernel/narrow';
+import { kathmanduToday } from '../../kernel/business-date';
+import { coverStartPassed, paymentDeadlineRefusal } from './rules/payment-deadline';
 
 type PayInput = Schemas['PayRequest'];
 
@@ -27,6 +29,15 @@ export interface StartedPayment {
   amount: Minor;
   currency: string;
   expiresAt: Date;
+  /** Group pay only: the group's pending orders the attempt leaves out, with why. */
+  leftOut?: LeftOutOrder[];
+}
+
+/** A pending order of a group that its group payment does not cover: its cover started before today. */
+export interface LeftOutOrder {
+  orderRef: string;
+  reason: 'COVER_STARTED';
+  coverageStartDate: string;
 }
 
 /**
@@ -41,7 +52,7 @@ export async function startOrderPayment(em: EntityManager, principal: Principal,
     const facts: PayRequestFacts<GatewayName> = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl, customerMobile: input.customerMobile };
     const previous = await replay(facts);
     if (previous) return previous;
-    assertPayable(order);
+    assertPayable(order, kathmanduToday());
     const last = await tx.findOne(PaymentAttempt, { scope: 'ORDER', orders: { order: order.id } }, { orderBy: { createdAt: 'desc' } });
     return createAttempt(tx, { principal, facts, ownerRef: order.orderRef, orders: [order], lastCreatedAt: last?.createdAt, idempotencyKey, superseded }, deps);
   });
@@ -51,18 +62,34 @@ export async function startOrderPayment(em: EntityManager, principal: Principal,
 /** POST /orders/groups/{groupRef}/pay: one attempt for every PENDING online order of the group. */
 export async function startGroupPayment(em: EntityManager, principal: Principal, groupRef: string, input: PayInput, idempotencyKey: string, deps: PaymentDeps): Promise<StartedPayment> {
   checkReturnUrl(input, deps);
+  let leftOut: LeftOutOrder[] = [];
   const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true });
     const facts: PayRequestFacts<GatewayName> = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl, customerMobile: input.customerMobile };
+    const pending = orders.filter((order) => order.status === OrderStatus.Pending && order.settlementType === SettlementType.Online);
+    const today = kathmanduToday();
     const previous = await replay(facts);
-    if (previous) return previous;
-    const payable = orders.filter((order) => order.status === OrderStatus.Pending && order.settlementType === SettlementType.Online);
-    if (payable.length === 0) throw invalid(`Group ${group.groupRef} has no pending order to pay`);
+    if (previous) {
+      // A replay answers as the first request did: the pending orders its attempt does not cover were left out.
+      const covered = new Set((await tx.find(PaymentAttemptOrder, { attempt: previous.id }, { fields: ['order'] })).map((line) => line.order.id));
+      leftOut = pending.filter((order) => !covered.has(order.id)).map(leftOutOrder);
+      return previous;
+    }
+    const payable = pending.filter((order) => !coverStartPassed(order, today));
+    leftOut = pending.filter((order) => coverStartPassed(order, today)).map(leftOutOrder);
+    if (payable.length === 0) {
+      const refusal = pending.map((order) => paymentDeadlineRefusal(order, today)).find((text) => text !== null);
+      throw refusal
+        ? invalid(`Group ${group.groupRef} has no order left that can be paid: ${refusal}`).coded('COVER_STARTED')
+        : invalid(`Group ${group.groupRef} has no pending order to pay`).coded('ORDER_NOT_PENDING');
+    }
     const last = await tx.findOne(PaymentAttempt, { scope: 'GROUP', group: group.id }, { orderBy: { createdAt: 'desc' } });
     return createAttempt(tx, { principal, facts, ownerRef: group.groupRef, orders: payable, lastCreatedAt: last?.createdAt, idempotencyKey, superseded, group }, deps);
   });
-  return withCheckout(em, attempt, deps);
+  return { ...(await withCheckout(em, attempt, deps)), leftOut };
 }
+
+const leftOutOrder = (order: Order): LeftOutOrder => ({ orderRef: order.orderRef, reason: 'COVER_STARTED', coverageStartDate: order.coverageStartDate });
 
 function checkReturnUrl(input: PayInput, deps: PaymentDeps): void {
   if (input.returnUrl === undefined) return;
@@ -70,13 +97,15 @@ function checkReturnUrl(input: PayInput, deps: PaymentDeps): void {
   if (problem) throw invalidField('returnUrl', problem);
 }
 
-function assertPayable(order: Order): void {
+function assertPayable(order: Order, today: string): void {
   if (order.status !== OrderStatus.Pending) {
-    throw invalid(`Order ${order.orderRef} is already ${order.status} and cannot be paid again`);
+    throw invalid(`Order ${order.orderRef} is already ${order.status} and cannot be paid again`).coded(order.status === OrderStatus.Cancelled ? 'ORDER_ALREADY_CANCELLED' : 'ORDER_NOT_PENDING');
   }
   if (order.settlementType === SettlementType.Cash) {
     throw invalid(`Order ${order.orderRef} is settled in cash; the operator records the payment`);
   }
+  const late = paymentDeadlineRefusal(order, today);
+  if (late) throw invalid(late).coded('COVER_STARTED');
 }
 
 type Replay = (facts: PayRequestFacts) => Promise<PaymentAttempt | undefined>;
@@ -107,7 +136,7 @@ async function withIdempotency(
         if (!existing) return undefined;
         // A cash record's fingerprint names gateway `cash`, which no pay request can carry.
         if (existing.requestFingerprint !== payRequestFingerprint(facts)) {
-          throw conflict('This Idempotency-Key was already used for a different payment request; use a new key for a new request');
+          throw conflict('This Idempotency-Key was already used for a different payment request; use a new key for a new request').coded('IDEMPOTENCY_KEY_REUSED');
         }
         return existing;
       };

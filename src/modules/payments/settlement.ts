@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { kathmanduToday } from '../../kernel/business-date';
 import { LockMode } from '@mikro-orm/core';
 import { effectOfGatewayWord, settlementPlan, type GatewayWordEffect } from './rules/payment-attempt';
 import { Order, OrderStatus } from '../orders/entities/order';
@@ -43,7 +44,8 @@ export interface RecordedWord {
 async function recordCapture(tx: EntityManager, attempt: PaymentAttempt, now: Date, deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>) {
   const lines = attempt.orders.getItems();
   const plan = settlementPlan(
-    lines.map((line) => ({ orderId: line.order.id, orderStatus: line.order.status, orderTotal: line.order.totalAmount, charged: line.amount })),
+    lines.map((line) => ({ orderId: line.order.id, orderStatus: line.order.status, orderTotal: line.order.totalAmount, charged: line.amount, coverageStartDate: line.order.coverageStartDate })),
+    kathmanduToday(now),
   );
   attempt.status = plan.attemptStatus;
   attempt.completedAt = now;

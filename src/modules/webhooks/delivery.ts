@@ -15,8 +15,9 @@ export interface DeliveryDeps {
   logger: Logger;
 }
 
-/** Which try of the queue job this is: pg-boss counts retries from 0. */
+/** Which job, and which try of it: pg-boss counts retries from 0. */
 export interface JobTry {
+  jobId: string;
   retryCount: number;
   retryLimit: number;
 }
@@ -54,12 +55,14 @@ export function expectedRetryAt(config: WebhookConfig, retryCount: number, now: 
 export async function deliverOnce(em: EntityManager, deliveryId: string, job: JobTry, deps: DeliveryDeps, now = new Date()): Promise<DeliveryResult> {
   const [claim] = await em.execute<{ attempts: number; event_id: string; endpoint_id: string }[]>(
     `update webhook_delivery set lease_until = now() + make_interval(secs => ?), attempts = attempts + 1
-      where id = ? and status = 'PENDING' and (lease_until is null or lease_until < now()) returning attempts, event_id, endpoint_id`,
-    [deliveryLeaseSeconds(deps.webhooks), deliveryId],
+      where id = ? and status = 'PENDING' and (job_id is null or job_id = ?) and (lease_until is null or lease_until < now()) returning attempts, event_id, endpoint_id`,
+    [deliveryLeaseSeconds(deps.webhooks), deliveryId, job.jobId],
   );
   if (claim === undefined) {
+    const [current] = await em.execute<{ status: string; job_id: string | null }[]>(`select status, job_id from webhook_delivery where id = ?`, [deliveryId]);
+    // A job a retry by hand replaced ends here without sending: the delivery's own job goes on.
+    if (current?.job_id && current.job_id !== job.jobId) return 'NOT_DUE';
     // Leased by a try still running (or by a process that died: the lease runs out): try again later.
-    const [current] = await em.execute<{ status: string }[]>(`select status from webhook_delivery where id = ?`, [deliveryId]);
     return current?.status === 'PENDING' ? 'RETRY' : 'NOT_DUE';
   }
   const event = await em.findOneOrFail(WebhookEvent, claim.event_id);

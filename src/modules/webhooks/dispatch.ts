@@ -44,7 +44,7 @@ export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityM
   await startDeliveryWorkers(queue, config, async (job) => {
     const { deliveryId } = job.data;
     if (deliveryId === undefined) return;
-    const result = await deliverOnce(newEm(), deliveryId, { retryCount: job.retryCount, retryLimit: config.retryLimit }, deps);
+    const result = await deliverOnce(newEm(), deliveryId, { jobId: job.id, retryCount: job.retryCount, retryLimit: config.retryLimit }, deps);
     // Failing the job is what makes pg-boss schedule the next try.
     if (result === 'RETRY') throw new Error(`webhook delivery ${deliveryId} not delivered; retrying`);
   });
@@ -80,10 +80,13 @@ export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityM
  * again at once (it wakes itself), so a burst drains without waiting; only a worker that found
  * nothing waits, for the slow poll that finds retries coming due (never longer than the first
  * retry's delay) and covers a lost notification. Each worker is registered on its own to know its id.
+ * A worker takes no job of a company that already has WEBHOOK_CONCURRENCY_PER_COMPANY in flight
+ * (pg-boss counts a group's active jobs in the database, so across processes): one company's
+ * hanging endpoint holds that many workers, never all of them.
  */
 async function startDeliveryWorkers(queue: JobQueue, config: WebhookConfig, send: (job: Job<DeliveryJob>) => Promise<void>): Promise<void> {
   const backstop = Math.min(10, config.retryDelaySeconds);
-  const polling = { batchSize: 1, notifyPollingIntervalSeconds: backstop, pollingIntervalSeconds: Math.min(2, backstop) };
+  const polling = { batchSize: 1, notifyPollingIntervalSeconds: backstop, pollingIntervalSeconds: Math.min(2, backstop), groupConcurrency: config.concurrencyPerCompany };
   for (let i = 0; i < config.concurrency; i += 1) {
     const worker: { id?: string } = {};
     worker.id = await queue.boss.work<DeliveryJob>(WEBHOOK_QUEUE, polling, async ([job]) => {

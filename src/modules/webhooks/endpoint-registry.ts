@@ -48,7 +48,8 @@ export async function assertEndpointAllowed(url: string, config: Pick<WebhookCon
     throw urlRefused(`host ${host} does not resolve`);
   });
   const internal = addresses.find((entry) => !isPublicAddress(entry.address));
-  if (internal) throw urlRefused(`host resolves to ${internal.address}, a loopback, private or link-local address`);
+  // Which address stays unsaid: a stranger could otherwise map names to the internal network.
+  if (internal) throw urlRefused(`host ${host} resolves to a loopback, private or link-local address`);
 }
 
 /** One of the company's endpoints; another company's is as unknown as one that does not exist. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JobInsert, PgBoss } from 'pg-boss';
 
@@ -16,7 +17,9 @@ export interface DeliveryJob {
  * 1. events not yet fanned out become one delivery per enabled endpoint of their company
  *    subscribed to their type, judged now; an event no endpoint takes is marked NO_ENDPOINT (a
  *    test event is written with its one delivery, already fanned out);
- * 2. deliveries not yet handed over (new ones, and those retried by hand) get a job each.
+ * 2. deliveries not yet handed over (new ones, and those retried by hand) get a job each, in
+ *    their company's group (the workers cap a company's deliveries in flight), and the job a
+ *    retried delivery had is cancelled: a delivery has at most one live job, the one it names.
  * Rows are taken with SKIP LOCKED (processes relaying at once take different rows). Either all of
  * it happens or none, so nothing is lost between the outbox and the queue, and nothing is queued
  * twice by the relay. Returns how many deliveries it handed over.
@@ -47,15 +50,19 @@ export async function relayOutbox(em: EntityManager, boss: PgBoss, jobOptions: O
         [ids],
       );
     }
-    const deliveries = await client.query<{ id: string }>(
-      `select id from webhook_delivery where enqueued_at is null order by created_at limit ${BATCH} for update skip locked`,
+    const deliveries = await client.query<{ id: string; company_id: string; job_id: string | null }>(
+      `select id, company_id, job_id from webhook_delivery where enqueued_at is null order by created_at limit ${BATCH} for update skip locked`,
     );
     if (deliveries.rows.length > 0) {
-      const ids = deliveries.rows.map((row) => row.id);
-      await boss.insert(WEBHOOK_QUEUE, ids.map((deliveryId) => ({ ...jobOptions, data: { deliveryId } })), {
-        db: { executeSql: (text, values) => client.query(text, values) },
-      });
-      await client.query(`update webhook_delivery set enqueued_at = now() where id = any($1)`, [ids]);
+      const db = { executeSql: (text: string, values?: unknown[]) => client.query(text, values) };
+      const replaced = deliveries.rows.flatMap((row) => (row.job_id ? [row.job_id] : []));
+      if (replaced.length > 0) await boss.cancel(WEBHOOK_QUEUE, replaced, { db });
+      const jobs = deliveries.rows.map((row) => ({ ...jobOptions, id: randomUUID(), group: { id: row.company_id }, data: { deliveryId: row.id } }));
+      await boss.insert(WEBHOOK_QUEUE, jobs, { db });
+      await client.query(
+        `update webhook_delivery d set enqueued_at = now(), job_id = j.job_id from unnest($1::uuid[], $2::uuid[]) as j(id, job_id) where d.id = j.id`,
+        [jobs.map((job) => job.data.deliveryId), jobs.map((job) => job.id)],
+      );
     }
     await client.query('commit');
     return deliveries.rows.length;

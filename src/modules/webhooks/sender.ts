@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isPublicAddress } from './rules/endpoint-address';
+import { connectionFailureCategory } from './rules/connection-failure';
 
 export interface SendResult {
   /** Absent when no answer came (refused address, connection error, timeout). */
@@ -13,9 +14,10 @@ export interface SendResult {
   refused?: boolean;
 }
 
+/** Which address it was stays here, for the operator's log: the partner's delivery log gets only this sentence. */
 export class RefusedAddressError extends Error {
   constructor(readonly address: string) {
-    super(`endpoint resolves to a non-public address (${address})`);
+    super('endpoint resolves to a loopback, private or link-local address');
   }
 }
 
@@ -37,6 +39,13 @@ function guardedLookup(allowLocal: boolean): LookupFunction {
       return callback(null, first.address, first.family);
     });
   };
+}
+
+/** A failed request in words a partner may read: never an address. */
+function failureText(error: NodeJS.ErrnoException, timeoutMs: number): string {
+  if (error instanceof RefusedAddressError) return error.message;
+  if (error.name === 'AbortError' || error.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
+  return connectionFailureCategory(error.code);
 }
 
 export interface WebhookSender {
@@ -77,10 +86,9 @@ export function createWebhookSender(options: { timeoutMs: number; allowLocal: bo
             response.on('error', (error) => resolve({ status: response.statusCode, latencyMs: elapsed(), error: error.message }));
           },
         );
-        request.on('error', (error) => {
+        request.on('error', (error: NodeJS.ErrnoException) => {
           const refused = error instanceof RefusedAddressError;
-          const message = error.name === 'AbortError' || error.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : error.message;
-          resolve({ latencyMs: elapsed(), error: message, refused });
+          resolve({ latencyMs: elapsed(), error: failureText(error, options.timeoutMs), refused });
         });
         request.end(body);
       });

@@ -12,21 +12,33 @@ export interface WebhookConfig {
   retryLimit: number;
   /** Deliveries one process sends at once. */
   concurrency: number;
+  /**
+   * Deliveries of one company in flight at once, across every process: a company whose endpoint
+   * hangs holds at most this many workers, and the others stay free for everyone else.
+   */
+  concurrencyPerCompany: number;
   /** How long the replaced secret still signs deliveries after `ops webhook rotate-secret`. */
   secretOverlapHours: number;
-  /** Sandbox only: endpoints may be plain HTTP and on loopback or private addresses (local receivers, tests). */
+  /**
+   * Sandbox only, and only where the operator says so (WEBHOOK_ALLOW_PRIVATE_ENDPOINTS; the
+   * embedded default of `npm start` does): endpoints may be plain HTTP and on loopback, private
+   * or metadata addresses (local receivers, tests). A sandbox offered to partners leaves it off,
+   * or any partner could probe the service's own network through its delivery log.
+   */
   allowLocalEndpoints: boolean;
 }
 
-export function webhooksConfig(read: EnvReader, { paymentMode }: { paymentMode: 'sandbox' | 'live' }): WebhookConfig {
+export function webhooksConfig(read: EnvReader, { paymentMode, sandboxByDefault }: { paymentMode: 'sandbox' | 'live'; sandboxByDefault: boolean }): WebhookConfig {
+  const allowPrivate = read.boolean('WEBHOOK_ALLOW_PRIVATE_ENDPOINTS', sandboxByDefault && paymentMode === 'sandbox');
+  if (allowPrivate && paymentMode !== 'sandbox') read.problems.push('WEBHOOK_ALLOW_PRIVATE_ENDPOINTS=true needs PAYMENT_MODE=sandbox: live endpoints must be public HTTPS addresses');
   return {
     timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     retryDelaySeconds: read.integer('WEBHOOK_RETRY_DELAY_SECONDS', 60, 1, 3600),
     retryDelayMaxSeconds: read.integer('WEBHOOK_RETRY_DELAY_MAX_SECONDS', 4 * 3600, 1, 86400),
     retryLimit: read.integer('WEBHOOK_RETRY_LIMIT', 13, 0, 50),
     concurrency: read.integer('WEBHOOK_CONCURRENCY', 50, 1, 200),
+    concurrencyPerCompany: read.integer('WEBHOOK_CONCURRENCY_PER_COMPANY', 5, 1, 200),
     secretOverlapHours: read.integer('WEBHOOK_SECRET_OVERLAP_HOURS', 24, 0, 24 * 30),
-    // Local receivers exist for development and tests: only where payments are simulated too.
-    allowLocalEndpoints: paymentMode === 'sandbox',
+    allowLocalEndpoints: allowPrivate && paymentMode === 'sandbox',
   };
 }

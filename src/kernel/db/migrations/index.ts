@@ -14,6 +14,8 @@ import { Migration20261124110000_PolicyNumbers } from './Migration20261124110000
 import { Migration20261201090000_Webhooks } from './Migration20261201090000_Webhooks';
 import { Migration20261202090000_TokenCheckNotify } from './Migration20261202090000_TokenCheckNotify';
 import { Migration20261202090100_TravellerCounts } from './Migration20261202090100_TravellerCounts';
+import { Migration20261203120000_DeliveryJob } from './Migration20261203120000_DeliveryJob';
+import { Migration20261203120100_BookedDeparture } from './Migration20261203120100_BookedDeparture';
 import { Migration20261125220000_OrderBook } from './Migration20261125220000_OrderBook';
 import { Migration20261125221000_WebhookEndpointsSelfService } from './Migration20261125221000_WebhookEndpointsSelfService';
 import { Migration20261125222000_Refunds } from './Migration20261125222000_Refunds';
@@ -64,4 +66,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203140000_AssistanceCases', class: Migration20261203140000_AssistanceCases },
   { name: 'Migration20261203150000_CommissionLedger', class: Migration20261203150000_CommissionLedger },
   { name: 'Migration20261203100000_RefundClaims', class: Migration20261203100000_RefundClaims },
+  { name: 'Migration20261203120000_DeliveryJob', class: Migration20261203120000_DeliveryJob },
+  { name: 'Migration20261203120100_BookedDeparture', class: Migration20261203120100_BookedDeparture },
 ];

@@ -1,4 +1,5 @@
 import { decimalStringFromMinor } from '../../../kernel/money';
+import { csvCell } from '../../../kernel/csv';
 import type { StatementLine } from '../statement-rows';
 
 /** The statement's CSV columns, in the contract's order. */
@@ -6,16 +7,9 @@ export const STATEMENT_CSV_COLUMNS = [
   'lineId', 'occurredAt', 'kind', 'role', 'orderRef', 'policyNumber', 'paymentRef', 'refundRef', 'agentId', 'base', 'percent', 'capped', 'amount', 'currency',
 ] as const;
 
-// A text cell a spreadsheet would run as a formula gets a leading ' (OWASP "CSV injection"). Our
-// own numbers are written as they are: a REVERSED amount is negative and must stay a number.
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
-
-function textCell(value: string | null): string {
-  if (value === null) return '';
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
+// Text cells go through the exports' one CSV cell (formula guard, quoting); our own numbers are
+// written as they are: a REVERSED amount is negative and must stay a number.
+const textCell = csvCell;
 
 /** One RFC 4180 row of a statement line, CRLF-terminated. */
 export function statementCsvRow(line: StatementLine): string {

@@ -65,7 +65,7 @@ export class Order extends UpdatableEntity {
     | 'referralCode' | 'addedServices' | 'addedDevices' | 'extraFields' | 'dispatchInfo' | 'customTravelAgencies'
     | 'companyPromoDiscount' | 'agentPromoDiscount' | 'directDiscountPercent' | 'directDiscountAmount'
     | 'companyPromoCode' | 'agentPromoCode' | 'bindingType' | 'bindingCompany' | 'bindingAgent'
-    | 'paidAt' | 'policyNumber' | 'verificationCode' | 'paymentStatus' | 'amendedAt' | 'previousDepartureDate' | 'previousCoverageStartDate' | 'previousCoverageEndDate'
+    | 'paidAt' | 'policyNumber' | 'verificationCode' | 'paymentStatus' | 'amendedAt' | 'bookedDepartureDate' | 'previousDepartureDate' | 'previousCoverageStartDate' | 'previousCoverageEndDate'
     | 'version' | 'createdAt' | 'updatedAt';
 
   /** `ORD-<year>-<seq>` from the order_ref_seq sequence. */
@@ -168,6 +168,9 @@ export class Order extends UpdatableEntity {
 
   /** When the dates last moved (PATCH /orders/{orderIdentifier}); the certificate then says "Amended". */
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) amendedAt?: Date;
+
+  /** The departure the order was booked with, kept at its first date change (null until then: the departure itself). */
+  @Property({ type: 'date', nullable: true }) bookedDepartureDate?: string;
 
   /** The window the last date change moved from; each change and both windows are also in the audit log. */
   @Property({ type: 'date', nullable: true }) previousDepartureDate?: string;

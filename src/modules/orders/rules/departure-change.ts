@@ -47,6 +47,15 @@ export function newDepartureError(departureDate: string, traveller: { dateOfBirt
   return age === null ? null : `the traveller would be ${age} on ${departureDate}; package ${ctg.code} covers ages ${ctg.minAge} to ${ctg.maxAge}`;
 }
 
+/**
+ * The error of a new date too far from the departure the order was booked with, or null: a date
+ * change moves a trip, it does not buy cover for another year at this year's price.
+ */
+export function departureShiftError(departureDate: string, bookedDeparture: string, maxDays: number): string | null {
+  const latest = addDays(bookedDeparture, maxDays);
+  return departureDate > latest ? `must be at most ${maxDays} days after the departure the order was booked with (${bookedDeparture}): ${latest} at the latest` : null;
+}
+
 /** The order's dates moved to `departureDate`: the window shifts by as many days, so it keeps its length. */
 export function movedDates(order: OrderDates, departureDate: string): OrderDates {
   const shift = inclusiveDays(order.departureDate, departureDate) - 1;

@@ -14,12 +14,30 @@ export interface OrderFacts {
   paidAt?: Date | null;
 }
 
+/** How the operator records cash: `today` is the Nepal date; `forced` with a note takes cash after the cover's first day. */
+export interface CashRecording {
+  amount: Minor;
+  today: string;
+  forced?: boolean;
+}
+
 /**
- * Why cash cannot be recorded for an order with `amount`, or null when it can: a PENDING CASH
- * order, and exactly its current total (a partial or rounded amount would leave the order
- * paid for a different price than it carries).
+ * Why cash cannot be recorded for an order, or null when it can: a PENDING CASH order, exactly
+ * its current total (a partial or rounded amount would leave the order paid for a different
+ * price than it carries), and no later than its cover's first day (Nepal date) unless the
+ * operator forces it: cash handed over on the trek's first day may reach the office later, and
+ * the operator can know it was paid in time where the service cannot.
  */
-export function cashSettlementRefusal(order: OrderFacts, amount: Minor): string | null {
+export function cashSettlementRefusal(order: OrderFacts & { coverageStartDate: string }, { amount, today, forced = false }: CashRecording): string | null {
+  const refusal = cashOrderRefusal(order, amount);
+  if (refusal) return refusal;
+  if (order.coverageStartDate < today && !forced) {
+    return `the cover of order ${order.orderRef} started on ${order.coverageStartDate} (Nepal date); cash is recorded after that day only with --force and a --note saying when it was paid`;
+  }
+  return null;
+}
+
+function cashOrderRefusal(order: OrderFacts, amount: Minor): string | null {
   if (order.status !== 'PENDING' || order.paidAt) {
     return `order ${order.orderRef} is ${order.status}; cash can only be recorded for a PENDING order`;
   }

@@ -67,6 +67,15 @@ export function effectOfGatewayWord(attempt: AttemptState, word: GatewayFinalSta
   return word === 'SUCCESS' ? { kind: 'LATE_CAPTURE' } : { kind: 'CONFIRM_CLOSED' };
 }
 
+/** Why a captured share cannot pay its order, or null when it pays it. */
+function unpayableReason(line: SettlementLine, today: string): string | null {
+  if (line.orderStatus !== 'PENDING') return `ORDER_${line.orderStatus}`;
+  if (line.orderTotal !== line.charged) return 'ORDER_REPRICED';
+  // The premium arrived after the cover began: paying would sell cover for a day already lived.
+  if (line.coverageStartDate < today) return 'COVER_STARTED';
+  return null;
+}
+
 /** Whether the attempt is due for a server-side status lookup at `now`. */
 export function needsReconciliation(
   attempt: AttemptState & { createdAt: Date; completedAt?: Date | null },
@@ -93,6 +102,8 @@ export interface SettlementLine {
   orderTotal: number;
   /** The amount of this order the attempt charged, in minor units. */
   charged: number;
+  /** The order's first day of cover (Nepal date): a share captured after that day cannot pay it. */
+  coverageStartDate: string;
 }
 
 export interface SettlementPlan {
@@ -107,22 +118,24 @@ export interface SettlementPlan {
 }
 
 /**
- * A captured payment settles each order it covers that is still PENDING at the charged price;
+ * A captured payment settles each order it covers that is still PENDING at the charged price and
+ * whose cover has not started before `today` (Nepal date of the capture's recording);
  * everything else it captured is owed back to the customer. Never a second PAID, never a lost
  * payment: each line either pays its order or lands in the refund amount.
  */
-export function settlementPlan(lines: SettlementLine[]): SettlementPlan {
+export function settlementPlan(lines: SettlementLine[], today: string): SettlementPlan {
   const pay: string[] = [];
   const refund: string[] = [];
   let refundAmount = 0;
   const reasons = new Set<string>();
   for (const line of lines) {
-    if (line.orderStatus === 'PENDING' && line.orderTotal === line.charged) {
+    const reason = unpayableReason(line, today);
+    if (reason === null) {
       pay.push(line.orderId);
     } else {
       refund.push(line.orderId);
       refundAmount += line.charged;
-      reasons.add(line.orderStatus === 'PENDING' ? 'ORDER_REPRICED' : `ORDER_${line.orderStatus}`);
+      reasons.add(reason);
     }
   }
   return {

@@ -11,7 +11,7 @@ export type WebhookDeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
  */
 @Entity({ tableName: 'webhook_delivery' })
 export class WebhookDelivery {
-  [OptionalProps]?: 'id' | 'status' | 'attempts' | 'enqueuedAt' | 'leaseUntil' | 'nextRetryAt' | 'createdAt';
+  [OptionalProps]?: 'id' | 'status' | 'attempts' | 'enqueuedAt' | 'jobId' | 'leaseUntil' | 'nextRetryAt' | 'createdAt';
 
   @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
 
@@ -28,6 +28,9 @@ export class WebhookDelivery {
   @Property({ type: 'integer' }) attempts: number = 0;
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) enqueuedAt?: Date | null;
+
+  /** The queue job that carries it; only that job may send it (null: handed over before jobs were recorded). */
+  @Property({ type: 'uuid', nullable: true }) jobId?: string | null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) leaseUntil?: Date | null;
 
