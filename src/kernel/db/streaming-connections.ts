@@ -4,9 +4,10 @@ import { tooMany } from '../errors';
 /**
  * The database connections streamed answers (the order book's CSV export) read through: a small
  * pool of their own, apart from the request pool, so exports whose clients read slowly or not at
- * all can hold these and nothing else. Each company may hold `perCompany` of them at once in this
- * process; beyond that, or when the pool has none free within `waitMs`, the answer is a 429 with
- * Retry-After, before anything is streamed.
+ * all can hold these and nothing else. Each company may hold `perCompany` of them at once across
+ * every server process (a slot is a session advisory lock on the export's own connection, so it
+ * ends with the connection, whatever kills it); beyond that, or when the pool has none free within
+ * `waitMs`, the answer is a 429 with Retry-After, before anything is streamed.
  */
 export interface StreamingSettings {
   /** Connections in the streaming pool (EXPORT_DB_CONNECTIONS). */
@@ -53,16 +54,32 @@ export class StreamingConnections {
       this.giveBack(companyId);
       throw tooMany('Every export slot of the service is busy; try again shortly', RETRY_AFTER_SECONDS);
     }
+    const slot = await this.companySlot(client, companyId).catch(() => false);
+    if (!slot) {
+      client.release(true);
+      this.giveBack(companyId);
+      throw tooMany(`At most ${this.settings.perCompany} exports per company may run at once; finish reading one, then try again`, RETRY_AFTER_SECONDS);
+    }
     let released = false;
     return {
       client,
-      release: (discard) => {
+      // Always closed, never pooled: the company's slot is a lock of this session, and goes with it.
+      release: () => {
         if (released) return;
         released = true;
-        client.release(discard);
+        client.release(true);
         this.giveBack(companyId);
       },
     };
+  }
+
+  /** Takes one of the company's slots, cluster-wide, for as long as this connection lives; false when all are taken. */
+  private async companySlot(client: PoolClient, companyId: string): Promise<boolean> {
+    for (let slot = 1; slot <= this.settings.perCompany; slot += 1) {
+      const { rows } = await client.query<{ taken: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as taken', [`export-slot:${companyId}:${slot}`]);
+      if (rows[0]?.taken) return true;
+    }
+    return false;
   }
 
   /** Connections lent out now: the metric and the tests read it. */
