@@ -30,6 +30,7 @@ hooks.beforeAll((_transactions, done) => {
     fixtures.delivery = (await caller.call('POST', `${ENDPOINTS}/${fixtures.live}/test`)).deliveryId;
     fixtures.refusedDelivery = (await caller.call('POST', `${ENDPOINTS}/${fixtures.disabled}/test`)).deliveryId;
     await caller.call('PATCH', `${ENDPOINTS}/${fixtures.disabled}`, { body: { enabled: false } });
+    fixtures.event = (await caller.call('GET', `${API}/events?size=1`)).content[0].eventId;
   })().then(() => done(), (error) => {
     fixtures.error = `webhook contract fixtures failed: ${error.message}`;
     done();
@@ -69,6 +70,14 @@ const scenarios = {
   },
   listWebhookDeliveries: {
     200: (t) => onPath(t, DELIVERIES),
+  },
+  listEvents: {
+    200: (t) => onPath(t, `${API}/events`),
+    400: (t) => onPath(t, `${API}/events?createdFrom=2030-10-01T00:00:00Z&createdTo=2030-09-01T00:00:00Z`),
+  },
+  getEvent: {
+    200: (t) => onPath(t, `${API}/events/${fixtures.event}`),
+    404: (t) => onPath(t, `${API}/events/evt_00000000000000000000000000000000`),
   },
   retryWebhookDelivery: {
     202: (t) => onPath(t, `${DELIVERIES}/${fixtures.delivery}/retry`),

@@ -2,6 +2,7 @@ import { springPage } from '../../kernel/http/pagination';
 import { successBody } from '../../kernel/http/envelope';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import { createKeyHeader, idempotentCreate } from '../../kernel/http/idempotent-create';
+import { eventOfCompany, eventWire, listEventLog } from './event-log';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies, OperationPolicy } from '../../kernel/http/operation-policy';
 import type { WebhookEndpoint } from './entities/webhook-endpoint';
@@ -11,6 +12,15 @@ import { deliveryView, listDeliveryLog, retryDelivery, type DeliveryView } from 
 const TEST_MESSAGE = 'A test event you asked for: your endpoint receives and verifies deliveries.';
 
 export const webhookHandlers = {
+  async listEvents({ query }, scope) {
+    const { events, request, total } = await listEventLog(scope.em, callerOf(scope), query);
+    return { status: 200, body: successBody(springPage(events.map(eventWire), request, total), 'Events retrieved') };
+  },
+
+  async getEvent({ params }, scope) {
+    return { status: 200, body: successBody(eventWire(await eventOfCompany(scope.em, callerOf(scope), params.eventId)), 'Event retrieved') };
+  },
+
   async createWebhookEndpoint({ body, headers }, scope) {
     const { companyId } = callerOf(scope);
     // The replayed answer carries the secret again: it is kept in the endpoint's row anyway (it signs).

@@ -327,6 +327,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your events
+         * @description Every event your company's webhooks announce, newest first, with the payload as it is
+         *     delivered, whether or not an endpoint was subscribed to it: catch up after an outage of your
+         *     endpoint, or reconcile without webhooks. Events are kept as long as the service keeps its
+         *     delivery log. The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at
+         *     most 100, `totalElements` exact.
+         *
+         *     | parameter | matches | bounds |
+         *     |---|---|---|
+         *     | `type` | any of the given event types (repeat the parameter) | 1 to 20 distinct values of `WebhookEventType` |
+         *     | `createdFrom`, `createdTo` | `createdAt` at or after / strictly before the instant | RFC 3339 date-time with offset; `createdFrom` before `createdTo` |
+         *
+         *     A filter outside its bounds is a 400 with `details.fieldErrors` naming it.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id (`evt_` and 32 hexadecimal digits), the `webhook-id` of its deliveries.
+                 * @example evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f
+                 */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get one of your events
+         * @description One event of your company, with its payload exactly as delivered (the `webhook-id` of its
+         *     deliveries is its `eventId`). Another company's event answers 404, as an unknown one does.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/external/v1/orders": {
         parameters: {
             query?: never;
@@ -2784,6 +2842,61 @@ export interface components {
          * @enum {string}
          */
         ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        /** @description One page of your events with its page metadata (the envelope of `GET /travellers`). */
+        EventPage: {
+            /** @description Events of this page, newest first. */
+            content: components["schemas"]["EventRecord"][];
+            /** @description Whether this is the first page. */
+            first: boolean;
+            /** @description Whether this is the last page. */
+            last: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching events across all pages (exact).
+             */
+            totalElements: number;
+            /**
+             * Format: int64
+             * @description Number of pages.
+             */
+            totalPages: number;
+        };
+        /** @description A page of your company's events. */
+        EventPageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["EventPage"];
+        };
+        /** @description One event of your company, with its payload exactly as it is (and was) delivered to your endpoints. */
+        EventRecord: {
+            /**
+             * Format: date-time
+             * @description When the event happened (the change it announces committed), UTC.
+             */
+            createdAt: string;
+            /**
+             * @description The event's id, `evt_` and 32 hexadecimal digits; the `webhook-id` header of every delivery of it (deduplicate on it).
+             * @example evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f
+             */
+            eventId: string;
+            /** @description The JSON body every endpoint subscribed to its type received, as signed (its shape is the event type's in the Webhooks section). */
+            payload: {
+                [key: string]: unknown;
+            };
+            type: components["schemas"]["WebhookEventType"];
+        };
+        /** @description One of your company's events. */
+        EventRecordResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["EventRecord"];
+        };
         /**
          * @description Online payment gateway. `cash` and any other value are rejected with 400; record cash through `settlementType` `CASH` at order creation instead.
          * @enum {string}
@@ -5101,6 +5214,11 @@ export interface components {
          */
         EndpointId: string;
         /**
+         * @description The event's id (`evt_` and 32 hexadecimal digits), the `webhook-id` of its deliveries.
+         * @example evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f
+         */
+        EventId: string;
+        /**
          * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
          * @example GRP-2030-000017
          */
@@ -5757,6 +5875,113 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Events at or after this instant (RFC 3339, with its offset).
+                 * @example 2030-09-01T00:00:00+05:45
+                 */
+                createdFrom?: string;
+                /**
+                 * @description Events strictly before this instant; after `createdFrom`.
+                 * @example 2030-10-01T00:00:00+05:45
+                 */
+                createdTo?: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+                /**
+                 * @description Event types to include (any of them). Repeat the parameter for several.
+                 * @example [
+                 *       "order.paid"
+                 *     ]
+                 */
+                type?: components["schemas"]["WebhookEventType"][];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of your events. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPageResponse"];
+                };
+            };
+            /**
+             * @description A filter is outside its bounds (error shape 2 with `details.fieldErrors`): an unknown
+             *     event type, more than 20 types, a malformed date-time, `createdFrom` not before
+             *     `createdTo`, a negative `page`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id (`evt_` and 32 hexadecimal digits), the `webhook-id` of its deliveries.
+                 * @example evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f
+                 */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventRecordResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No event of your company's has this id (error shape 2). Do not retry. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

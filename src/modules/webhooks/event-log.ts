@@ -1,0 +1,48 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { invalid, notFound } from '../../kernel/errors';
+import { pageRequest, type PageRequest } from '../../kernel/http/pagination';
+import type { Principal } from '../../kernel/http/request-scope';
+import { createdRangeErrors } from '../../kernel/http/time-range';
+import type { QueryOf, Schemas } from '../../kernel/http/wire';
+import { WebhookEvent } from './entities/webhook-event';
+
+/**
+ * Partners' reads of their events (DESIGN "Codes, idempotent creates, events"): the outbox rows
+ * of the caller's company, newest first, with the payload as delivered, so a partner whose
+ * endpoint was down can catch up without the operator.
+ */
+const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
+
+type EventFilter = QueryOf<'listEvents'>;
+
+function whereOf(principal: Principal, filter: EventFilter): FilterQuery<WebhookEvent> {
+  const errors = createdRangeErrors(filter);
+  if (Object.keys(errors).length > 0) throw invalid('Validation failed', errors);
+  const created = {
+    ...(filter.createdFrom ? { $gte: new Date(filter.createdFrom) } : {}),
+    ...(filter.createdTo ? { $lt: new Date(filter.createdTo) } : {}),
+  };
+  return {
+    companyId: principal.companyId,
+    ...(filter.type ? { type: { $in: filter.type } } : {}),
+    ...(Object.keys(created).length > 0 ? { createdAt: created } : {}),
+  };
+}
+
+export async function listEventLog(em: EntityManager, principal: Principal, query: EventFilter): Promise<{ events: WebhookEvent[]; request: PageRequest; total: number }> {
+  const request = pageRequest(query.page, query.size);
+  const [events, total] = await em.findAndCount(WebhookEvent, whereOf(principal, query), { orderBy: NEWEST_FIRST, limit: request.size, offset: request.page * request.size });
+  return { events, request, total };
+}
+
+/** One event of the caller's company; another company's answers 404, as an unknown one does. */
+export async function eventOfCompany(em: EntityManager, principal: Principal, eventId: string): Promise<WebhookEvent> {
+  const event = await em.findOne(WebhookEvent, { id: eventId, companyId: principal.companyId });
+  if (!event) throw notFound(`Event ${eventId} not found`);
+  return event;
+}
+
+export function eventWire(event: WebhookEvent): Schemas['EventRecord'] {
+  return { eventId: event.id, type: event.type as Schemas['EventRecord']['type'], createdAt: event.createdAt.toISOString(), payload: event.payload };
+}
