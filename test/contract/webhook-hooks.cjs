@@ -75,6 +75,11 @@ const scenarios = {
     200: (t) => onPath(t, `${API}/events`),
     400: (t) => onPath(t, `${API}/events?createdFrom=2030-10-01T00:00:00Z&createdTo=2030-09-01T00:00:00Z`),
   },
+  replayWebhookEndpoint: {
+    202: (t) => onPath(t, `${ENDPOINTS}/${fixtures.live}/replay`),
+    404: (t) => onPath(t, `${ENDPOINTS}/${UNKNOWN}/replay`),
+    409: (t) => onPath(t, `${ENDPOINTS}/${fixtures.disabled}/replay`),
+  },
   getEvent: {
     200: (t) => onPath(t, `${API}/events/${fixtures.event}`),
     404: (t) => onPath(t, `${API}/events/evt_00000000000000000000000000000000`),

@@ -1,8 +1,9 @@
 import { newPartner, type TestPartner } from '../support/partners';
-import { useTestServer } from '../support/test-server';
+import { SANDBOX_ENV, useTestServer } from '../support/test-server';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from './webhook-api';
 
-const { server, client } = useTestServer();
+const { server, client } = useTestServer({ env: SANDBOX_ENV });
 const api = webhookApi(client);
 const EVENTS = '/api/external/v1/events';
 let partner: TestPartner;
@@ -68,5 +69,54 @@ describe('GET /events/{eventId}', () => {
     expect(stranger.status).toBe(404);
     expect(stranger.body.code).toBe('NOT_FOUND');
     expect((await getEvent(partner, 'evt_00000000000000000000000000000000')).status).toBe(404);
+  });
+});
+
+describe('POST /webhook-endpoints/{endpointId}/replay', () => {
+  const receivers: WebhookReceiver[] = [];
+  afterAll(async () => {
+    for (const receiver of receivers) await receiver.stop();
+  });
+
+  /** A partner with a receiver registered for every event, verifying with the secret the API answered. */
+  async function partnerWithReceiver() {
+    const owner = await newPartner(server, client);
+    const receiver = new WebhookReceiver();
+    receivers.push(receiver);
+    const created = await api.create(owner, { url: await receiver.start(), events: ['*'] });
+    receiver.secret = created.body.data.secret;
+    return { owner, receiver, endpointId: created.body.data.endpointId as string };
+  }
+  const replay = (as: TestPartner, endpointId: string, body: unknown) =>
+    client.op('replayWebhookEndpoint', 'POST', `/api/external/v1/webhook-endpoints/${endpointId}/replay`, body, { token: as.token });
+
+  it('sends the events since a time to the endpoint again, with their ids and bodies, and answers how many', async () => {
+    const { owner, receiver, endpointId } = await partnerWithReceiver();
+    const since = new Date(Date.now() - 1000).toISOString();
+    await api.test(owner, endpointId);
+    await receiver.waitFor(() => receiver.verified.length === 1);
+    const response = await replay(owner, endpointId, { since });
+    expect(response.status).toBe(202);
+    expect(response.body.data).toEqual({ replayed: 1 });
+    await receiver.waitFor(() => receiver.verified.length === 2);
+    const [first, again] = receiver.verified;
+    expect(again?.id).toBe(first?.id);
+    expect(again?.data).toEqual(first?.data);
+  });
+
+  it('replays only the types asked for, and nothing before since', async () => {
+    const { owner, endpointId } = await partnerWithReceiver();
+    await api.test(owner, endpointId);
+    expect((await replay(owner, endpointId, { since: new Date(Date.now() - 60_000).toISOString(), types: ['order.paid'] })).body.data).toEqual({ replayed: 0 });
+    expect((await replay(owner, endpointId, { since: new Date(Date.now() + 60_000).toISOString() })).body.data).toEqual({ replayed: 0 });
+  });
+
+  it("refuses a disabled endpoint with 409 and another company's with 404", async () => {
+    const { owner, endpointId } = await partnerWithReceiver();
+    await api.update(owner, endpointId, { enabled: false });
+    const disabled = await replay(owner, endpointId, { since: new Date(Date.now() - 60_000).toISOString() });
+    expect(disabled.status).toBe(409);
+    const stranger = await replay(partner, endpointId, { since: new Date(Date.now() - 60_000).toISOString() });
+    expect(stranger.status).toBe(404);
   });
 });

@@ -119,3 +119,39 @@ export async function replayDeliveries(em: EntityManager, selection: { eventId: 
     return { replayed: deliveries.map((delivery) => delivery.eventId) };
   });
 }
+
+/** The most events one replay re-sends: a partner catching up on more pages through `GET /events` and replays in windows. */
+export const MAX_EVENTS_PER_REPLAY = 1000;
+
+/**
+ * `POST /webhook-endpoints/{endpointId}/replay`: every event of the company since `since` (of
+ * `types`, if given) that the endpoint subscribes to is sent to it again (same event ids, same
+ * bodies, fresh retry schedules), delivered before or not; an event it never had a delivery of
+ * gets one. Answers how many events go out.
+ */
+export async function replayToEndpoint(em: EntityManager, companyId: string, endpointId: string, request: { since: Date; types?: string[] }): Promise<number> {
+  return em.transactional(async (tx) => {
+    const endpoint = await tx.findOne(WebhookEndpoint, { id: endpointId, companyId });
+    if (!endpoint) throw notFound('Webhook endpoint not found');
+    if (!endpoint.enabled) throw conflict('The webhook endpoint is disabled; enable it before replaying to it');
+    const subscribed = endpoint.events.includes('*') ? undefined : endpoint.events;
+    const types = request.types && subscribed ? request.types.filter((type) => subscribed.includes(type)) : (request.types ?? subscribed);
+    const where = { companyId, createdAt: { $gte: request.since }, ...(types ? { type: { $in: types } } : {}) };
+    const events = (await tx.find(WebhookEvent, where, { fields: ['id'], limit: MAX_EVENTS_PER_REPLAY + 1 })).map((event) => event.id);
+    if (events.length > MAX_EVENTS_PER_REPLAY) {
+      throw invalidField('since', `more than ${MAX_EVENTS_PER_REPLAY} events match; choose a later since or fewer types`);
+    }
+    if (events.length === 0) return 0;
+    // An event the endpoint never had (it subscribed later, or was down at registration) gets its delivery now.
+    await tx.execute(
+      `insert into webhook_delivery (event_id, endpoint_id, company_id, event_type, created_at)
+       select e.id, ?, e.company_id, e.type, now() from webhook_event e where e.id in (?)
+       on conflict (event_id, endpoint_id) do nothing`,
+      [endpoint.id, events],
+    );
+    const deliveries = await tx.find(WebhookDelivery, { endpointId: endpoint.id, eventId: { $in: events } });
+    deliveries.forEach(requeue);
+    const count = events.length;
+    return count;
+  });
+}

@@ -7,7 +7,7 @@ import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies, OperationPolicy } from '../../kernel/http/operation-policy';
 import type { WebhookEndpoint } from './entities/webhook-endpoint';
 import { createEndpoint, deleteEndpoint, listEndpoints, ownEndpoint, rotateEndpointSecret, sendTestDelivery, updateEndpoint } from './endpoint-registry';
-import { deliveryView, listDeliveryLog, retryDelivery, type DeliveryView } from './delivery-log';
+import { deliveryView, listDeliveryLog, replayToEndpoint, retryDelivery, type DeliveryView } from './delivery-log';
 
 const TEST_MESSAGE = 'A test event you asked for: your endpoint receives and verifies deliveries.';
 
@@ -57,6 +57,11 @@ export const webhookHandlers = {
   async testWebhookEndpoint({ params }, scope) {
     const delivery = await sendTestDelivery(scope.em, callerOf(scope).companyId, params.endpointId, TEST_MESSAGE);
     return { status: 202, body: successBody(deliveryWire(await deliveryView(scope.em, delivery)), 'Test event queued') };
+  },
+
+  async replayWebhookEndpoint({ params, body }, scope) {
+    const replayed = await replayToEndpoint(scope.em, callerOf(scope).companyId, params.endpointId, { since: new Date(body.since), types: body.types });
+    return { status: 202, body: successBody({ replayed }, 'Events queued for the endpoint') };
   },
 
   async listWebhookDeliveries({ query }, scope) {
@@ -113,5 +118,6 @@ export const webhookPolicies = {
   deleteWebhookEndpoint: webhookWrite,
   rotateWebhookEndpointSecret: webhookWrite,
   testWebhookEndpoint: webhookWrite,
+  replayWebhookEndpoint: webhookWrite,
   retryWebhookDelivery: webhookWrite,
 } satisfies OperationPolicies;

@@ -1417,6 +1417,37 @@ export interface paths {
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
+    "/api/external/v1/webhook-endpoints/{endpointId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send your events since a time to an endpoint again
+         * @description Catching up after your endpoint was down: every event of your company created at or after
+         *     `since` (of `types`, if given) that the endpoint subscribes to is queued for it again, with its
+         *     original `webhook-id` and body (deduplicate on the id) and a fresh retry schedule, whether it
+         *     was delivered before or not. At most 1,000 events per call (a 400 names `since` beyond that:
+         *     replay in windows, reading `GET /events` to choose them). Rate-limited like the other
+         *     webhook writes. The endpoint must be enabled (409 otherwise).
+         */
+        post: operations["replayWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/external/v1/webhook-endpoints/{endpointId}/rotate-secret": {
         parameters: {
             query?: never;
@@ -2896,6 +2927,33 @@ export interface components {
         /** @description One of your company's events. */
         EventRecordResponse: components["schemas"]["SuccessEnvelope"] & {
             data: components["schemas"]["EventRecord"];
+        };
+        /** @description Which events to send again to the endpoint. */
+        EventReplayRequest: {
+            /**
+             * Format: date-time
+             * @description Events created at or after this instant (RFC 3339, with its offset). At most 1,000 events may match.
+             * @example 2030-09-20T06:00:00+05:45
+             */
+            since: string;
+            /**
+             * @description Only these event types (of those the endpoint subscribes to). Absent, every type it subscribes to.
+             * @example [
+             *       "order.paid",
+             *       "order.cancelled"
+             *     ]
+             */
+            types?: components["schemas"]["WebhookEventType"][];
+        };
+        /** @description How many events were queued to be sent again. */
+        EventReplayResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: {
+                /**
+                 * Format: int32
+                 * @description Events queued for the endpoint; each delivery shows in the delivery log.
+                 */
+                replayed: number;
+            };
         };
         /**
          * @description Online payment gateway. `cash` and any other value are rejected with 400; record cash through `settlementType` `CASH` at order creation instead.
@@ -7813,6 +7871,53 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WebhookNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replayWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventReplayRequest"];
+            };
+        };
+        responses: {
+            /** @description The events, queued for the endpoint. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventReplayResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            /** @description The endpoint is disabled (error shape 2); enable it with `PATCH` first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
