@@ -116,8 +116,9 @@ async function cancel(client: ApiClient, orderRef: string): Promise<number> {
 }
 
 interface RefundRow { refund_ref: string; status: string; amount: string; cause: string; last_error: string | null; transaction_id: string; tries: number }
+/** Refunds with their amounts in paisa, as Khalti counts (the database keeps rupees). */
 const refundsOf = () => sql<RefundRow>(
-  `select r.refund_ref, r.status, r.amount::text as amount, r.cause, r.last_error, r.tries, a.gateway_transaction_id as transaction_id
+  `select r.refund_ref, r.status, round(r.amount * 100)::text as amount, r.cause, r.last_error, r.tries, a.gateway_transaction_id as transaction_id
      from refund r join payment_attempt a on a.id = r.attempt_id order by r.refund_ref`,
 );
 
@@ -128,6 +129,10 @@ const refundsOf = () => sql<RefundRow>(
  * total beyond our SUCCEEDED ones) are confirmed; the others are refunded in the portal, then
  * confirmed. Returns the portal refunds made.
  */
+/** Refunds the operator confirmed, by transaction id. */
+const confirmedByOperator = new Map<string, number>();
+const noteConfirmed = (transactionId: string, count: number) => confirmedByOperator.set(transactionId, (confirmedByOperator.get(transactionId) ?? 0) + count);
+
 async function operatorPass(groups: Group[]): Promise<number> {
   let portalRefunds = 0;
   const rows = await refundsOf();
@@ -143,7 +148,7 @@ async function operatorPass(groups: Group[]): Promise<number> {
       // One portal refund for the group's cancelled members, then `ops payment refund` records them all.
       khalti.refundInPortal(group.pidx, manual.reduce((sum, row) => sum + Number(row.amount), 0));
       portalRefunds += 1;
-      await confirmRefundsOfPayment(orm.em.fork(), group.paymentRef, 'refunded in the Khalti merchant portal to the payer\'s account', 'operator:fault-run');
+      noteConfirmed(group.transactionId, (await confirmRefundsOfPayment(orm.em.fork(), group.paymentRef, 'refunded in the Khalti merchant portal to the payer\'s account', 'operator:fault-run')).length);
       continue;
     }
     for (const row of manual) {
@@ -154,6 +159,7 @@ async function operatorPass(groups: Group[]): Promise<number> {
         unexplained -= Number(row.amount);
       }
       await confirmRefund(orm.em.fork(), row.refund_ref, `checked in the Khalti merchant portal (${group.transactionId})`, 'operator:fault-run');
+      noteConfirmed(group.transactionId, 1);
     }
   }
   return portalRefunds;
@@ -236,7 +242,7 @@ describe('the refund fault run', () => {
       return {
         group: group.index, funding: group.funding, portalFull: group.portalFull, paid: simulated.amount, atKhalti: simulated.refunded, sumSucceeded,
         refunds: mine.length, succeeded: succeeded.length, manual: mine.filter((row) => row.status === 'MANUAL').length,
-        apiRefunds: made.length, portal: (khalti.faults.portalByTransaction.get(group.transactionId) ?? []).length, tries: mine.reduce((sum, row) => sum + row.tries, 0),
+        confirmedByOperator: confirmedByOperator.get(group.transactionId) ?? 0, apiRefunds: made.length, portal: (khalti.faults.portalByTransaction.get(group.transactionId) ?? []).length, tries: mine.reduce((sum, row) => sum + row.tries, 0),
         violations: problems.length, problems: problems.join('; '),
       };
     });
