@@ -252,6 +252,8 @@ describe('the refund fault run', () => {
     console.info(`refund fault run: ${JSON.stringify({
       seed: SEED, rates: RATES, injected: khalti.faults.injected, cancellations: cancellationStatuses, portalRefunds, refunds: rows.length,
       byStatus: rows.reduce<Record<string, number>>((acc, row) => ({ ...acc, [row.status]: (acc[row.status] ?? 0) + 1 }), {}),
+      byCause: rows.reduce<Record<string, number>>((acc, row) => ({ ...acc, [row.cause]: (acc[row.cause] ?? 0) + 1 }), {}),
+      confirmedByOperator: [...confirmedByOperator.values()].reduce((sum, count) => sum + count, 0),
       refundCalls: khalti.refunds.calls, quiet, quietAfterSeconds: Math.round((Date.now() - cancelledAt) / 1000), seconds, violations,
     })}`);
     expect(table.filter((line) => line.violations > 0)).toEqual([]);
