@@ -28,7 +28,8 @@ import { ThrowawayPostgres } from './support/throwaway-postgres';
 // without money; every refund SUCCEEDED, or MANUAL with a reason. REFUND_FAULT_SEED repeats a run.
 
 const SEED = Number(process.env.REFUND_FAULT_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const RATES = { errorRate: 0.08, dropRate: 0.06, timeoutRate: 0.04 };
+/** Per API call; REFUND_FAULT_RATES='{"errorRate":0.2,...}' runs it harder. */
+const RATES: { errorRate: number; dropRate: number; timeoutRate: number } = { errorRate: 0.08, dropRate: 0.06, timeoutRate: 0.04, ...JSON.parse(process.env.REFUND_FAULT_RATES ?? '{}') };
 const GROUPS = 50;
 const GROUP_SIZE = 5;
 /** Members cancelled per group: 4 of 5, 200 cancellations; the fifth keeps the payment partly captured. */
@@ -250,7 +251,7 @@ describe('the refund fault run', () => {
     const seconds = Math.round((Date.now() - started) / 1000);
     console.info(`refund fault run: per provider transaction\n${formatTable(table)}`);
     console.info(`refund fault run: ${JSON.stringify({
-      seed: SEED, rates: RATES, injected: khalti.faults.injected, cancellations: cancellationStatuses, portalRefunds, refunds: rows.length,
+      seed: SEED, rates: RATES, injected: khalti.faults.injected, lostRefundAnswers: khalti.faults.lostRefundAnswers, cancellations: cancellationStatuses, portalRefunds, refunds: rows.length,
       byStatus: rows.reduce<Record<string, number>>((acc, row) => ({ ...acc, [row.status]: (acc[row.status] ?? 0) + 1 }), {}),
       byCause: rows.reduce<Record<string, number>>((acc, row) => ({ ...acc, [row.cause]: (acc[row.cause] ?? 0) + 1 }), {}),
       confirmedByOperator: [...confirmedByOperator.values()].reduce((sum, count) => sum + count, 0),

@@ -101,6 +101,8 @@ export interface KhaltiFaults {
   timeoutRate: number;
   /** Calls that got each fault, by kind. */
   injected: { error: number; drop: number; timeout: number };
+  /** Of those, refund calls made whose answer was lost (dropped or timed out). */
+  lostRefundAnswers: number;
   /** Turns the faults on with a seed and rates (all 0 turns them off). */
   configure(settings: { seed: number; errorRate: number; dropRate: number; timeoutRate: number }): void;
   /** Refunds made through the API, by transaction id: each one's paisa. */
@@ -150,6 +152,7 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
     dropRate: 0,
     timeoutRate: 0,
     injected: { error: 0, drop: 0, timeout: 0 },
+    lostRefundAnswers: 0,
     configure(settings) {
       Object.assign(faults, settings);
       draw = settings.errorRate + settings.dropRate + settings.timeoutRate > 0 ? seededRandom(settings.seed) : null;
@@ -271,6 +274,7 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       payment.refunded += asked === undefined ? left : asked;
       payment.status = payment.refunded >= payment.amount ? 'Refunded' : 'Partially Refunded';
       remember(faults.madeByTransaction, transactionId, asked === undefined ? left : asked);
+      if (res.locals.fault === 'drop' || res.locals.fault === 'timeout') faults.lostRefundAnswers += 1;
       if (res.locals.fault === 'drop') return req.socket.destroy();
       if (res.locals.fault === 'timeout') return;
       if (refunds.dropAnswers > 0) {
