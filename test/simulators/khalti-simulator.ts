@@ -75,13 +75,54 @@ export interface KhaltiSimulator extends SimulatorServer {
   setStatus(pidx: string, status: KhaltiStatus): void;
   /** Khalti decides late: the next `lookups` lookups answer Pending, the one after Completed. */
   completeAfterLookups(pidx: string, lookups: number): void;
-  /** A refund made in Khalti's merchant portal: the lookup answers Refunded (refunded: true) or Partially Refunded. */
-  refundInPortal(pidx: string, kind: 'full' | 'partial'): void;
+  /** A refund made in Khalti's merchant portal (what is left, half of it, or so many paisa): the lookup answers Refunded (refunded: true) or Partially Refunded. */
+  refundInPortal(pidx: string, kind: 'full' | 'partial' | number): void;
   /** The payment link's 60 minutes are over (as if the clock had moved). */
   expireLink(pidx: string): void;
   /** How lookups spell a partial refund; Khalti's documents write both. */
   partialSpelling: 'Partially Refunded' | 'Partially refunded';
   refunds: KhaltiRefundState;
+  /** Seeded random faults on the API (off until a test sets them): see KhaltiFaults. */
+  faults: KhaltiFaults;
+}
+
+/**
+ * Seeded random faults of Khalti's API, for the refund fault run: each API call draws from a
+ * PRNG (mulberry32 of `seed`) whether it is answered 5xx before anything happens (`errorRate`),
+ * has its answer dropped (`dropRate`: the connection is destroyed) or times out (`timeoutRate`:
+ * never answered, the caller's timeout ends it). A refund call that drops or times out is made
+ * first (the money goes back; only its answer is lost), the unkind case. The draws are
+ * deterministic per seed; which call gets which draw follows the order calls arrive in.
+ */
+export interface KhaltiFaults {
+  seed: number | null;
+  errorRate: number;
+  dropRate: number;
+  timeoutRate: number;
+  /** Calls that got each fault, by kind. */
+  injected: { error: number; drop: number; timeout: number };
+  /** Of those, refund calls made whose answer was lost (dropped or timed out). */
+  lostRefundAnswers: number;
+  /** Turns the faults on with a seed and rates (all 0 turns them off). */
+  configure(settings: { seed: number; errorRate: number; dropRate: number; timeoutRate: number }): void;
+  /** Refunds made through the API, by transaction id: each one's paisa. */
+  madeByTransaction: Map<string, number[]>;
+  /** Refunds made in the merchant portal, by transaction id: each one's paisa. */
+  portalByTransaction: Map<string, number[]>;
+}
+
+type Fault = 'error' | 'drop' | 'timeout';
+
+/** mulberry32: a small seeded PRNG, deterministic per seed. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 export interface KhaltiRefundState {
@@ -104,9 +145,44 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
     return key === secretKey || key === otherMerchantKey ? key : undefined;
   };
   const refunds: KhaltiRefundState = { calls: 0, callsByTransaction: new Map(), dropAnswers: 0, delayMs: 0 };
+  let draw: (() => number) | null = null;
+  const faults: KhaltiFaults = {
+    seed: null,
+    errorRate: 0,
+    dropRate: 0,
+    timeoutRate: 0,
+    injected: { error: 0, drop: 0, timeout: 0 },
+    lostRefundAnswers: 0,
+    configure(settings) {
+      Object.assign(faults, settings);
+      draw = settings.errorRate + settings.dropRate + settings.timeoutRate > 0 ? seededRandom(settings.seed) : null;
+    },
+    madeByTransaction: new Map(),
+    portalByTransaction: new Map(),
+  };
+  const drawFault = (): Fault | null => {
+    if (!draw) return null;
+    const roll = draw();
+    const fault: Fault | null = roll < faults.errorRate ? 'error' : roll < faults.errorRate + faults.dropRate ? 'drop' : roll < faults.errorRate + faults.dropRate + faults.timeoutRate ? 'timeout' : null;
+    if (fault) faults.injected[fault] += 1;
+    return fault;
+  };
+  const remember = (book: Map<string, number[]>, transactionId: string, amount: number) => book.set(transactionId, [...(book.get(transactionId) ?? []), amount]);
   const server = await startSimulatorServer(['/api/v2', '/api/merchant-transaction'], (app) => {
     app.use(express.json());
     app.use(express.urlencoded({ extended: false }));
+    app.use(['/api/v2', '/api/merchant-transaction'], (req, res, next) => {
+      const fault = drawFault();
+      if (fault === 'error') return res.status(502).type('html').send('<html><body>502 Bad Gateway</body></html>');
+      // A refund call is made first, then its answer is lost: the route reads the fault.
+      if (fault && req.method === 'POST' && /\/refund\/?$/.test(req.path)) {
+        res.locals.fault = fault;
+        return next();
+      }
+      if (fault === 'drop') return req.socket.destroy();
+      if (fault === 'timeout') return;
+      next();
+    });
 
     app.post('/api/v2/epayment/initiate/', (req, res) => {
       const key = keyOf(req.headers.authorization);
@@ -197,6 +273,10 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       }
       payment.refunded += asked === undefined ? left : asked;
       payment.status = payment.refunded >= payment.amount ? 'Refunded' : 'Partially Refunded';
+      remember(faults.madeByTransaction, transactionId, asked === undefined ? left : asked);
+      if (res.locals.fault === 'drop' || res.locals.fault === 'timeout') faults.lostRefundAnswers += 1;
+      if (res.locals.fault === 'drop') return req.socket.destroy();
+      if (res.locals.fault === 'timeout') return;
       if (refunds.dropAnswers > 0) {
         refunds.dropAnswers -= 1;
         req.socket.destroy();
@@ -272,11 +352,15 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       payment.transactionId ??= randomId(22);
       payment.pendingLookups = lookups;
     },
-    refundInPortal(pidx: string, kind: 'full' | 'partial'): void {
+    refundInPortal(pidx: string, kind: 'full' | 'partial' | number): void {
       const payment = payments.get(pidx);
       if (payment?.status !== 'Completed' && payment?.status !== 'Partially Refunded') throw new Error(`Khalti simulator: ${pidx} is not a completed payment`);
-      payment.refunded = kind === 'full' ? payment.amount : payment.refunded + Math.floor((payment.amount - payment.refunded) / 2);
-      payment.status = kind === 'full' ? 'Refunded' : 'Partially Refunded';
+      const left = payment.amount - payment.refunded;
+      const amount = kind === 'full' ? left : kind === 'partial' ? Math.floor(left / 2) : kind;
+      if (!Number.isInteger(amount) || amount <= 0 || amount > left) throw new Error(`Khalti simulator: cannot refund ${amount} of ${pidx} (${left} left)`);
+      payment.refunded += amount;
+      payment.status = payment.refunded >= payment.amount ? 'Refunded' : 'Partially Refunded';
+      if (payment.transactionId) remember(faults.portalByTransaction, payment.transactionId, amount);
     },
     expireLink(pidx: string): void {
       const payment = payments.get(pidx);
@@ -284,6 +368,7 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       payment.expiresAt = Date.now() - 1;
     },
     refunds,
+    faults,
   });
   return simulator;
 }
