@@ -14,7 +14,7 @@ import type { Minor } from '../../kernel/money';
  * The one writer of a refund's life (DESIGN "Refunds in one home"): its birth, its claim by the
  * executor, and every step of rules/refund-life.ts, each with its audit entry and event, whoever
  * asks (the executor, an operator, a late capture, the reversal watch). The entity's life fields
- * are readonly; test/refunds/refund-life-writers.test.ts fails when another file writes them.
+ * are readonly; test/refunds/one-writer.test.ts fails when another file writes them.
  */
 
 /** What a step needs besides the refund: who takes it, when, and what the provider or the operator said. */
