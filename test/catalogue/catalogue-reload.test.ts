@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Client, type Notification } from 'pg';
 import type { CatalogueFile } from '../../src/modules/catalogue/catalogue-schema';
 import { Catalogue, readCatalogue, type CatalogueSnapshot } from '../../src/modules/catalogue/catalogue';
@@ -6,41 +5,9 @@ import { CATALOGUE_CHANNEL, importCatalogue } from '../../src/modules/catalogue/
 import { announcedVersion } from '../../src/modules/catalogue/catalogue-listener';
 import { useTestServer } from '../support/test-server';
 import { eventually } from '../support/eventually';
+import { retiredTsumCatalogue } from '../support/catalogue-fixtures';
 
 const { server } = useTestServer();
-
-/** A one-route, one-package catalogue of its own (inactive, so no other test's listing sees it). */
-function tsumCatalogue(ctgName: string, ids = { routeId: randomUUID(), ctgId: randomUUID() }): CatalogueFile & { ids: typeof ids } {
-  return {
-    ids,
-    currency: 'NPR',
-    routes: [
-      { id: ids.routeId, name: 'Tsum Valley Trek', region: 'Gorkha', trekName: 'Tsum Valley', routeType: 'TEAHOUSE', routeCategory: 'RESTRICTED_AREA', maxAltitude: 3700, active: false },
-    ],
-    ctgs: [
-      {
-        id: ids.ctgId,
-        code: `TSUM-${ids.ctgId.slice(0, 8)}`,
-        name: ctgName,
-        insuranceProductId: 'HSI-TSUM',
-        insuranceCompany: 'Himal Shield Insurance Ltd.',
-        productType: 'SPECIAL_ROUTE',
-        routeId: ids.routeId,
-        minAltitude: 3001,
-        maxAltitude: 4000,
-        minAge: 1,
-        maxAge: 70,
-        baseDurationDays: 12,
-        baseCtgPrice: 9100.5,
-        extraDayPrice: 600,
-        displayOrder: 900,
-        active: false,
-        coverage: [{ code: 'EMERGENCY_EVACUATION', name: 'Helicopter emergency evacuation', coverageAmount: 1500000 }],
-        includedDevices: [],
-      },
-    ],
-  };
-}
 
 const importOf = (catalogue: CatalogueFile) => importCatalogue(server.orm.em.fork(), catalogue);
 
@@ -92,7 +59,7 @@ describe('catalogue changes reach running servers', () => {
       let heardBeforeCommit: (number | undefined)[] = [];
       // The import inside a transaction that commits late: the notification must wait for that commit.
       await server.orm.em.fork().transactional(async (tx) => {
-        await importCatalogue(tx, tsumCatalogue('Tsum Valley Special'));
+        await importCatalogue(tx, retiredTsumCatalogue('Tsum Valley Special'));
         await eventually(() => channel.heard.length, (count) => count > 0, { timeoutMs: 1_000, intervalMs: 50 }).catch(() => undefined);
         heardBeforeCommit = [...channel.heard];
       });
@@ -108,13 +75,13 @@ describe('catalogue changes reach running servers', () => {
   it.each<Moment>(['before the load reads', 'after the load read, before it is served'])(
     'serves the announced catalogue when the import commits while a load is held %s',
     async (moment) => {
-      const original = tsumCatalogue('Tsum Valley Special');
+      const original = retiredTsumCatalogue('Tsum Valley Special');
       await importOf(original);
       const { catalogue, held, release } = catalogueHeldAt(moment);
 
       const running = catalogue.current();
       await held;
-      await importOf(tsumCatalogue('Tsum Valley Special (2027)', original.ids));
+      await importOf(retiredTsumCatalogue('Tsum Valley Special (2027)', original.ids));
       const announced = (await readCatalogue(server.orm.em.fork())).version;
       const reloaded = catalogue.reloadTo(announced);
       release();
@@ -128,11 +95,11 @@ describe('catalogue changes reach running servers', () => {
   );
 
   it('serves the announced catalogue when the reload runs alone after the commit', async () => {
-    const original = tsumCatalogue('Tsum Valley Special');
+    const original = retiredTsumCatalogue('Tsum Valley Special');
     await importOf(original);
     const catalogue = new Catalogue(() => readCatalogue(server.orm.em.fork()));
     await catalogue.current();
-    await importOf(tsumCatalogue('Tsum Valley Special (2027)', original.ids));
+    await importOf(retiredTsumCatalogue('Tsum Valley Special (2027)', original.ids));
     await catalogue.reloadTo((await readCatalogue(server.orm.em.fork())).version);
     expect((await catalogue.current()).ctgById.get(original.ids.ctgId)?.name).toBe('Tsum Valley Special (2027)');
   });
@@ -144,9 +111,9 @@ describe('catalogue changes reach running servers', () => {
   });
 
   it("the running server's listener reloads to the version an import announces", async () => {
-    const original = tsumCatalogue('Tsum Valley Special');
+    const original = retiredTsumCatalogue('Tsum Valley Special');
     await importOf(original);
-    await importOf(tsumCatalogue('Tsum Valley Special (2027)', original.ids));
+    await importOf(retiredTsumCatalogue('Tsum Valley Special (2027)', original.ids));
     const announced = (await readCatalogue(server.orm.em.fork())).version;
     const version = await eventually(async () => (await server.catalogue.current()).version, (loaded) => loaded >= announced, { timeoutMs: 5_000, intervalMs: 20 });
     expect(version).toBe(announced);

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { retiredTsumCatalogue } from '../support/catalogue-fixtures';
 import { stringify } from 'yaml';
 import { AuditEntry } from '../../src/modules/orders/entities/audit-entry';
 import { Ctg } from '../../src/modules/catalogue/entities/ctg';
@@ -68,40 +69,10 @@ async function helpPages(parent: string[] = []): Promise<Array<{ path: string[];
 
 /** A catalogue file of one retired route and one retired package for it: nothing partners would see. */
 function catalogueFile(overrides: { ctgName?: string } = {}) {
-  const routeId = randomUUID();
-  const ctgId = randomUUID();
+  const { ids, ...content } = retiredTsumCatalogue(overrides.ctgName);
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'catalogue-')), 'catalogue.yaml');
-  const content = {
-    currency: 'NPR',
-    insuranceCompanies: ['Himal Shield Insurance Ltd.'],
-    routes: [
-      { id: routeId, name: 'Tsum Valley Trek', region: 'Gorkha', trekName: 'Tsum Valley', routeType: 'TEAHOUSE', routeCategory: 'RESTRICTED_AREA', maxAltitude: 3700, active: false },
-    ],
-    ctgs: [
-      {
-        id: ctgId,
-        code: `TSUM-${ctgId.slice(0, 8)}`,
-        name: overrides.ctgName ?? 'Tsum Valley Special',
-        insuranceProductId: 'HSI-TSUM',
-        insuranceCompany: 'Himal Shield Insurance Ltd.',
-        productType: 'SPECIAL_ROUTE',
-        routeId,
-        minAltitude: 3001,
-        maxAltitude: 4000,
-        minAge: 1,
-        maxAge: 70,
-        baseDurationDays: 12,
-        baseCtgPrice: 9100.5,
-        extraDayPrice: 600,
-        displayOrder: 900,
-        active: false,
-        coverage: [{ code: 'EMERGENCY_EVACUATION', name: 'Helicopter emergency evacuation', coverageAmount: 1500000 }],
-        includedDevices: [{ id: randomUUID(), name: 'Satellite messenger', description: 'Two-way satellite messenger', quantity: 1, dailyPrice: 150 }],
-      },
-    ],
-  };
   fs.writeFileSync(file, stringify(content));
-  return { file, routeId, ctgId };
+  return { file, ...ids };
 }
 
 let server: RunningServer;
