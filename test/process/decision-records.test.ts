@@ -47,7 +47,7 @@ describe('decision records check', () => {
   });
 
   it('fails on a record without a Status line, a superseded-by naming no record, and a gap in the numbers', () => {
-    const [first, second] = recordFiles();
+    const [first = '', second = ''] = recordFiles();
     const withoutStatus = path.join(copy, first);
     fs.writeFileSync(withoutStatus, fs.readFileSync(withoutStatus, 'utf8').replace(/^Status: .*\n/m, ''));
     const pointingNowhere = path.join(copy, second);
