@@ -1,6 +1,6 @@
 // `npm run lint:owasp`: runs Spectral (spectral:oas + the OWASP ruleset, see .spectral.yaml) over
 // generated/openapi.json and holds every finding to the triage below. Each accepted finding is a
-// rule in a place where docs/decisions.md ("Spectral and the OWASP ruleset") says why it does not
+// rule in a place where docs/decisions/0044-spectral-and-the-owasp-ruleset-prism-over-the-postman-story.md says why it does not
 // apply; anything else, including a new finding in an accepted rule somewhere else, fails.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

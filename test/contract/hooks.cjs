@@ -7,7 +7,8 @@
 //    documents) is filled in from the live server;
 //  - an error response runs only where a scenario produces it; every other non-2xx transaction
 //    is skipped here. order-hooks.cjs and payment-hooks.cjs (loaded after this file) take over
-//    their own operations; what stays skipped (500, readyz 503, the database outage 503s of issue 30) is listed in docs/decisions.md.
+//    their own operations; what stays skipped (500, readyz 503, the database outage 503s of issue 30) is listed in
+//    docs/decisions/0020-dredd-reads-the-3-1-document-as-it-is.md and docs/decisions/0059-going-live-checked-a-database-outage-is-a-503-not-a-500.md.
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
 const hooks = require('hooks');

@@ -4,7 +4,7 @@ import { until } from './eventually';
 /**
  * Runs a change that ends tokens (written straight to the database) and waits until the server's
  * bearer-check cache has heard its NOTIFY: a revocation reaches a running server within the
- * notification's delay, not before the writer's next line (docs/decisions.md, issue 22).
+ * notification's delay, not before the writer's next line (docs/decisions/0045-quote-and-booking-flow-performance-on-node-24.md).
  */
 export async function revokedAndHeard<T>(server: Pick<RunningServer, 'tokenChecks'>, change: () => Promise<T>, timeoutMs = 5000): Promise<T> {
   const before = server.tokenChecks.currentGeneration;

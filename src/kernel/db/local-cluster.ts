@@ -33,7 +33,7 @@ export interface LocalClusterOptions {
 }
 
 /**
- * What keeps personal data out of PostgreSQL's own log (docs/decisions.md, "Going live, checked").
+ * What keeps personal data out of PostgreSQL's own log (docs/decisions/0053-going-live-checked-payments-webhooks-postgresqls-log.md).
  * MikroORM writes every value into the SQL text it sends (no bind parameters), so a failing
  * statement's text carries passport numbers and medical notes; by default PostgreSQL logs it
  * (`STATEMENT:`) beside the error, and the error's DETAIL and CONTEXT quote the row or the JSON.

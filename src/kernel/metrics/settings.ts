@@ -1,6 +1,6 @@
 import type { EnvReader } from '../settings/env-reader';
 
-/** Who may read GET /metrics, and where; see docs/decisions.md ("Metrics of a fleet"). */
+/** Who may read GET /metrics, and where; see docs/decisions/0040-beyond-one-machine-s3-documents-fleet-metrics-write-quotas.md, "Metrics of a fleet". */
 export interface MetricsConfig {
   /** A listener for /metrics alone, away from the partner-facing one; the API then answers /metrics 404. */
   port?: number;

@@ -1,6 +1,6 @@
 import type { EnvReader } from '../../kernel/settings/env-reader';
 
-/** What the policy certificate prints besides the order; see docs/decisions.md ("Policy certificate"). */
+/** What the policy certificate prints besides the order; see docs/decisions/0041-policy-certificate.md. */
 export interface CertificateConfig {
   /** The 24-hour assistance line a traveller calls for rescue or medical help, international format. */
   assistancePhone: string;

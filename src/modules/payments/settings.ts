@@ -24,7 +24,7 @@ export interface WatchSettings {
   reversalMaxSeconds: number;
 }
 
-/** Payment settings; see docs/decisions.md ("Payments"). */
+/** Payment settings; see docs/decisions/0027-payments.md. */
 export interface PaymentConfig {
   /** `sandbox`: the two simulated gateways, in-process. Never in production. */
   mode: PaymentMode;

@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Every change that can end a bearer token NOTIFies `token_check_changed` from a trigger, so in
  * the transaction of the change whoever makes it (the service, the operator CLI, an operator's
- * psql): the servers' token-check caches drop the entry when it commits (docs/decisions.md).
+ * psql): the servers' token-check caches drop the entry when it commits (docs/decisions/0045-quote-and-booking-flow-performance-on-node-24.md).
  * Payloads: `token:<hash>`, `credential:<id>`, `company:<id>`; `all` after a TRUNCATE.
  */
 export class Migration20261202090000_TokenCheckNotify extends Migration {

@@ -15,7 +15,7 @@ export interface IssuedClientSecret {
 /**
  * A client secret we draw: 32 random bytes. Its 256 bits of entropy put it out of reach of any
  * dictionary or brute force, so a deliberately slow hash would add nothing but CPU to every token
- * request; it is kept as a SHA-256 digest, like access tokens (docs/decisions.md).
+ * request; it is kept as a SHA-256 digest, like access tokens (docs/decisions/0025-client-secrets-we-issue-are-kept-as-sha-256-not-scrypt.md).
  */
 export function issueClientSecret(): IssuedClientSecret {
   const secret = randomBytes(32).toString('base64url');

@@ -8,7 +8,7 @@ export interface EsewaConfig {
   statusUrl: string;
 }
 
-/** eSewa's published test environment and merchant credential (docs/decisions.md, "Live payment providers"). */
+/** eSewa's published test environment and merchant credential (docs/decisions/0039-live-payment-providers-khalti-and-esewa-behind-the-gateway.md). */
 export const ESEWA_TEST_ENVIRONMENT = {
   formUrl: 'https://rc-epay.esewa.com.np/api/epay/main/v2/form',
   statusUrl: 'https://rc.esewa.com.np/api/epay/transaction/status/',

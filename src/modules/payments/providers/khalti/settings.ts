@@ -11,7 +11,7 @@ export interface KhaltiConfig {
   linkMinutes: number;
 }
 
-/** Khalti's API roots: its published test environment (docs/decisions.md, "Live payment providers") and the live one. */
+/** Khalti's API roots: its published test environment (docs/decisions/0039-live-payment-providers-khalti-and-esewa-behind-the-gateway.md) and the live one. */
 export const KHALTI_TEST_ENVIRONMENT = { baseUrl: 'https://dev.khalti.com/api/v2' } as const;
 export const KHALTI_LIVE_ENVIRONMENT = { baseUrl: 'https://khalti.com/api/v2' } as const;
 
