@@ -66,7 +66,7 @@ function decision(parent: Command, usage: string, description: string, action: '
 }
 
 /** Control characters, line and paragraph separators, direction overrides: what the contract's text fields refuse (the partner reads these). */
-const UNPRINTABLE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
+const UNPRINTABLE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u061C\u200B\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
 
 function noteOf(text: string, option: string, max = OPERATOR_NOTE_MAX_LENGTH): string {
   const trimmed = text.trim();

@@ -12,8 +12,10 @@ import { useTestServer } from '../support/test-server';
  * cut. The request pool is as small as the export budget, so exports that held request
  * connections would starve every other call.
  */
+// A stall of 12 s: under a loaded CI run the ten exports take seconds to start, and a shorter stall
+// cut the first ones before the last were counted.
 const { server, client } = useTestServer({
-  env: { DB_POOL_MAX: '4', EXPORT_DB_CONNECTIONS: '4', EXPORTS_PER_COMPANY: '2', EXPORT_CONNECTION_WAIT_MS: '500', HTTP_STREAM_STALL_SECONDS: '3' },
+  env: { DB_POOL_MAX: '4', EXPORT_DB_CONNECTIONS: '4', EXPORTS_PER_COMPANY: '2', EXPORT_CONNECTION_WAIT_MS: '500', HTTP_STREAM_STALL_SECONDS: '12' },
 });
 /** Five companies with two exports each: the ten exports that never read. */
 const exporters: TestPartner[] = [];
@@ -96,8 +98,8 @@ describe('GET /orders with Accept: text/csv under load', () => {
 
     first.socket.destroy();
     second.socket.destroy();
-    expect(await eventually(exportSessions, (open) => open === 0)).toBe(0);
+    expect(await eventually(exportSessions, (open) => open === 0, { timeoutMs: 30_000 })).toBe(0);
     const again = await client.op('listOrders', 'GET', `${ORDERS}?search=${placed[0]!.orderRef}`, undefined, { token: partner!.token, headers: { accept: 'text/csv' } });
     expect(again.status).toBe(200);
-  });
+  }, 60_000);
 });
