@@ -12,10 +12,11 @@ import { useTestServer } from '../support/test-server';
  * cut. The request pool is as small as the export budget, so exports that held request
  * connections would starve every other call.
  */
-// A stall of 12 s: under a loaded CI run the ten exports take seconds to start, and a shorter stall
-// cut the first ones before the last were counted.
+// A stall of 12 s and a 3 s wait for an export connection: under a loaded CI run opening a
+// connection took longer than 500 ms (the export was refused as if the slots were busy), and the
+// ten exports take seconds to start.
 const { server, client } = useTestServer({
-  env: { DB_POOL_MAX: '4', EXPORT_DB_CONNECTIONS: '4', EXPORTS_PER_COMPANY: '2', EXPORT_CONNECTION_WAIT_MS: '500', HTTP_STREAM_STALL_SECONDS: '12' },
+  env: { DB_POOL_MAX: '4', EXPORT_DB_CONNECTIONS: '4', EXPORTS_PER_COMPANY: '2', EXPORT_CONNECTION_WAIT_MS: '3000', HTTP_STREAM_STALL_SECONDS: '12' },
 });
 /** Five companies with two exports each: the ten exports that never read. */
 const exporters: TestPartner[] = [];
@@ -53,18 +54,28 @@ function unreadExport(partner: TestPartner) {
   return { socket, closed, drain: () => socket.resume() };
 }
 
-/** Sessions of the export pool inside an export's transaction. */
+/** Sessions of the export pool inside an export's transaction (fetching a batch or waiting for the client to read), in this file's database. */
 async function exportSessions(): Promise<number> {
   const rows = await server.orm.em.getConnection().execute<Array<{ open: string }>>(
-    `select count(*) as open from pg_stat_activity where application_name = 'streamed-answers' and state like 'idle in transaction%'`,
+    `select count(*) as open from pg_stat_activity where application_name = 'streamed-answers' and xact_start is not null and datname = current_database()`,
   );
   return Number(rows[0]?.open ?? 0);
+}
+
+/** Waits for `count` export sessions; when they do not come, fails with what the export pool's sessions are doing. */
+async function expectExportSessions(count: number): Promise<void> {
+  const seen = await eventually(exportSessions, (open) => open === count, { timeoutMs: 30_000 }).catch(() => -1);
+  if (seen === count) return;
+  const sessions = await server.orm.em.getConnection().execute(
+    `select state, wait_event_type, wait_event, left(query, 60) as query, now() - xact_start as in_transaction from pg_stat_activity where application_name = 'streamed-answers'`,
+  );
+  throw new Error(`expected ${count} export sessions in a transaction, saw ${await exportSessions()}: ${JSON.stringify(sessions)}`);
 }
 
 describe('GET /orders with Accept: text/csv under load', () => {
   it('when ten exports never read, then POST /auth/token and GET /orders/{orderRef} keep answering, and the stalled exports are cut', async () => {
     const held = exporters.flatMap((partner) => [unreadExport(partner), unreadExport(partner)]);
-    expect(await eventually(exportSessions, (open) => open === 4)).toBe(4);
+    await expectExportSessions(4);
 
     const owner = exporters[0]!;
     const token = await client.op('issueToken', 'POST', '/api/external/v1/auth/token', { clientId: owner.clientId, clientSecret: owner.clientSecret });
@@ -73,20 +84,20 @@ describe('GET /orders with Accept: text/csv under load', () => {
     expect(order.status).toBe(200);
 
     // The stalled exports are cut: their connections go back, and what their clients then read ends short.
-    expect(await eventually(exportSessions, (open) => open === 0, { timeoutMs: 30_000 })).toBe(0);
+    await expectExportSessions(0);
     const answers = await Promise.all(held.map((one) => (one.drain(), one.closed)));
     const statuses = answers.map((text) => text.slice(0, 12));
     expect(statuses.filter((status) => status === 'HTTP/1.1 200').length).toBe(4);
     expect(statuses.filter((status) => status === 'HTTP/1.1 429').length).toBe(6);
     // A whole chunked body ends with its last, empty chunk; a cut one does not.
     for (const text of answers.filter((answer) => answer.startsWith('HTTP/1.1 200'))) expect(text.endsWith('\r\n0\r\n\r\n')).toBe(false);
-  }, 60_000);
+  }, 120_000);
 
   it('when a company already runs its two exports, then a third is a 429 with Retry-After, and its exports done, it may export again', async () => {
     const [partner] = exporters;
     const first = unreadExport(partner!);
     const second = unreadExport(partner!);
-    expect(await eventually(exportSessions, (open) => open === 2)).toBe(2);
+    await expectExportSessions(2);
 
     const third = await client.op('listOrders', 'GET', ORDERS, undefined, { token: partner!.token, headers: { accept: 'text/csv' } });
     expect(third.status).toBe(429);
@@ -98,8 +109,8 @@ describe('GET /orders with Accept: text/csv under load', () => {
 
     first.socket.destroy();
     second.socket.destroy();
-    expect(await eventually(exportSessions, (open) => open === 0, { timeoutMs: 30_000 })).toBe(0);
+    await expectExportSessions(0);
     const again = await client.op('listOrders', 'GET', `${ORDERS}?search=${placed[0]!.orderRef}`, undefined, { token: partner!.token, headers: { accept: 'text/csv' } });
     expect(again.status).toBe(200);
-  }, 60_000);
+  }, 120_000);
 });
