@@ -139,4 +139,14 @@ describe('creates with an Idempotency-Key', () => {
     expect(other.status).toBe(409);
     expect(await server.orm.em.fork().count(Document, { company: owner.companyId })).toBe(1);
   });
+
+  it('refuses an upload whose Idempotency-Key is empty or not a UUID with a 400, storing nothing', async () => {
+    const owner = await newPartner(server, client);
+    for (const key of ['', 'retry-1']) {
+      const response = await client.op('uploadDocument', 'POST', DOCUMENTS_PATH, undefined, { token: owner.token, raw: uploadForm('AVATAR', FILES.png), headers: { 'idempotency-key': key } });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { 'Idempotency-Key': 'must be a UUID' } } });
+    }
+    expect(await server.orm.em.fork().count(Document, { company: owner.companyId })).toBe(0);
+  });
 });

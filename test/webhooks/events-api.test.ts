@@ -47,6 +47,12 @@ describe('GET /events', () => {
     expect(reversed.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { createdFrom: 'must be before createdTo' } } });
   });
 
+  it('answers an empty page, not an error, for a page far past the end', async () => {
+    const response = await listEvents(partner, { page: '99999999999999999999' });
+    expect(response.status).toBe(200);
+    expect(response.body.data.content).toEqual([]);
+  });
+
   it('shows one company none of another\'s events', async () => {
     const other = await newPartner(server, client);
     await testEvent(partner);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict } from '../errors';
+import { conflict, invalidField } from '../errors';
 
 /**
  * A creating request sent with an `Idempotency-Key`: the company's key for one operation, bound
@@ -87,10 +87,18 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** The optional `Idempotency-Key` header of a creating request, as validated by the contract (a UUID). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The optional `Idempotency-Key` header of a creating request. The router checks it against the
+ * contract for JSON bodies; a multipart upload's headers reach the handler unchecked, so it is
+ * checked here too (a key that is not a UUID is a 400, never a database error).
+ */
 export function createKeyHeader(headers: Record<string, string | string[] | undefined>): string | undefined {
   const value = headers['idempotency-key'];
-  return typeof value === 'string' ? value : undefined;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !UUID.test(value)) throw invalidField('Idempotency-Key', 'must be a UUID');
+  return value;
 }
 
 /** Purges keys past their lifetime (the periodic job); answers how many. */

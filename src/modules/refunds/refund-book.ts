@@ -3,7 +3,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { csvRow } from '../../kernel/csv';
 import { invalid, notFound } from '../../kernel/errors';
-import { pageRequest, type PageRequest } from '../../kernel/http/pagination';
+import { offsetOf, pageRequest, type PageRequest } from '../../kernel/http/pagination';
 import type { Principal } from '../../kernel/http/request-scope';
 import { Refund } from './entities/refund';
 import { refundBookFilterErrors, type RefundBookFilter } from './rules/refund-book-filters';
@@ -37,7 +37,7 @@ function whereOf(principal: Principal, filter: RefundBookFilter): FilterQuery<Re
 export async function listRefundBook(em: EntityManager, principal: Principal, query: RefundBookFilter & { page?: number; size?: number }): Promise<{ refunds: Refund[]; request: PageRequest; total: number }> {
   const request = pageRequest(query.page, query.size);
   const [refunds, total] = await em.findAndCount(Refund, whereOf(principal, query), {
-    populate: POPULATE, orderBy: NEWEST_FIRST, limit: request.size, offset: request.page * request.size,
+    populate: POPULATE, orderBy: NEWEST_FIRST, limit: request.size, offset: offsetOf(request),
   });
   return { refunds, request, total };
 }

@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid, notFound } from '../../kernel/errors';
-import { pageRequest, type PageRequest } from '../../kernel/http/pagination';
+import { offsetOf, pageRequest, type PageRequest } from '../../kernel/http/pagination';
 import type { Principal } from '../../kernel/http/request-scope';
 import { createdRangeErrors } from '../../kernel/http/time-range';
 import type { QueryOf, Schemas } from '../../kernel/http/wire';
@@ -32,7 +32,7 @@ function whereOf(principal: Principal, filter: EventFilter): FilterQuery<Webhook
 
 export async function listEventLog(em: EntityManager, principal: Principal, query: EventFilter): Promise<{ events: WebhookEvent[]; request: PageRequest; total: number }> {
   const request = pageRequest(query.page, query.size);
-  const [events, total] = await em.findAndCount(WebhookEvent, whereOf(principal, query), { orderBy: NEWEST_FIRST, limit: request.size, offset: request.page * request.size });
+  const [events, total] = await em.findAndCount(WebhookEvent, whereOf(principal, query), { orderBy: NEWEST_FIRST, limit: request.size, offset: offsetOf(request) });
   return { events, request, total };
 }
 
