@@ -25,6 +25,8 @@ if (!baseUrl) throw new Error('DREDD_BASE_URL is not set: run Dredd through npm 
 const implemented = new Set(Object.keys(operationHandlers));
 const partner = DEMO_PARTNERS[0];
 const fixtures = { token: undefined, routeId: undefined, error: undefined };
+/** The documented Idempotency-Key of the creates (POST /orders, /travellers, /documents, /webhook-endpoints). */
+const CREATE_KEY_EXAMPLE = document.components.parameters.CreateIdempotencyKey.example;
 
 /** "POST /api/external/v1/reference/quote" -> the operation object of the document. */
 const operations = new Map();
@@ -163,6 +165,9 @@ hooks.beforeEach((transaction, done) => {
   }
   const secured = isSecured(operation);
   if (secured) transaction.request.headers.Authorization = `Bearer ${fixtures.token}`;
+  // The creates' documented Idempotency-Key is one example: each transaction its own key, or the
+  // second create of an operation (another body, another status) would be the first one's 409.
+  if (transaction.request.headers['Idempotency-Key'] === CREATE_KEY_EXAMPLE) transaction.request.headers['Idempotency-Key'] = randomUUID();
 
   const scenario = scenarios[operation.operationId]?.[status];
   if (scenario) {
