@@ -1,23 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { initOrm } from '../../src/database';
-import { type Orm } from '../../src/kernel/db/orm';
+import type { Orm } from '../../src/kernel/db/orm';
 import { confirmRefund, confirmRefundsOfPayment } from '../../src/modules/refunds/refund-operations';
 import { ApiClient } from '../support/http-client';
 import { at } from '../support/elements';
-import { newPartner, type TestPartner } from '../support/partners';
+import type { TestPartner } from '../support/partners';
 import { ORDERS } from '../support/order-fixtures';
 import { groupPayPath, RETURN_URL } from '../support/payment-fixtures';
 import { createGroup } from '../support/promo-fixtures';
 import { deliverReturn, khaltiCheckout } from '../support/provider-browser';
 import { newTraveller } from '../support/traveller-fixtures';
-import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
-import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
-import { simulatedProvidersEnv } from '../simulators/simulator-server';
+import type { EsewaSimulator } from '../simulators/esewa-simulator';
+import type { KhaltiSimulator } from '../simulators/khalti-simulator';
 import { checkInvariants } from './support/database-checks';
 import { ServerFleet } from './support/server-fleet';
-import { ThrowawayPostgres } from './support/throwaway-postgres';
+import type { ThrowawayPostgres } from './support/throwaway-postgres';
+import { startRefundFleet, stopRefundFleet } from './support/refund-fleet';
 
 // The refund fault run (issue 36): Khalti's API answers 5xx, drops answers (a refund made, its
 // answer lost) and times out at seeded random points, while 200 cancellations of group members
@@ -64,32 +61,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sql = <T>(query: string, params: unknown[] = []) => orm.em.fork().getConnection().execute<T[]>(query, params);
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.resolve(__dirname, '../../dist/src/main.js'))) throw new Error('run `npm run build` first (npm run test:faults does)');
-  [khalti, esewa] = await Promise.all([startKhaltiSimulator(), startEsewaSimulator()]);
-  postgres = await ThrowawayPostgres.start();
-  fleet = new ServerFleet(postgres.url, {
-    ...simulatedProvidersEnv(khalti, esewa),
+  ({ khalti, esewa, postgres, fleet, orm, clients, partner } = await startRefundFleet({
     PAYMENT_PROVIDER_TIMEOUT_MS: '500',
-    PAYMENT_PROVIDER_LOOKUP_ATTEMPTS: '1',
-    RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS: '0',
     // The reversal watch: a pass every second, each paid attempt looked up again every minute (the shortest allowed).
     PAYMENT_RECONCILE_INTERVAL_SECONDS: '1',
     PAYMENT_REVERSAL_WATCH_FIRST_SECONDS: '60',
     PAYMENT_REVERSAL_WATCH_MAX_SECONDS: '60',
-    REFUND_INTERVAL_SECONDS: '1',
-    REFUND_RETRY_BASE_SECONDS: '1',
-  });
-  await fleet.start(2);
-  orm = await initOrm(postgres.url, 4);
-  clients = fleet.urls.map((url) => new ApiClient(url));
-  partner = await newPartner({ orm }, at(clients, 0, 'the clients'));
+  }, 4));
 });
-afterAll(async () => {
-  await orm?.close(true);
-  await fleet?.stop();
-  await postgres?.destroy();
-  await Promise.all([khalti?.stop(), esewa?.stop()]);
-});
+afterAll(() => stopRefundFleet({ khalti, esewa, postgres, fleet, orm }));
 
 /** A group of GROUP_SIZE orders paid with one Khalti payment, from a wallet or a bank account. */
 async function paidGroup(index: number, touristId: string, funding: 'wallet' | 'bank'): Promise<Group> {

@@ -1,21 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { initOrm } from '../../src/database';
-import { type Orm } from '../../src/kernel/db/orm';
+import type { Orm } from '../../src/kernel/db/orm';
 import { ApiClient } from '../support/http-client';
-import { newPartner, type TestPartner } from '../support/partners';
+import type { TestPartner } from '../support/partners';
 import { ORDERS } from '../support/order-fixtures';
 import { pay, RETURN_URL } from '../support/payment-fixtures';
 import { createOrder } from '../support/promo-fixtures';
 import { deliverReturn, khaltiCheckout } from '../support/provider-browser';
 import { newTraveller } from '../support/traveller-fixtures';
-import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
-import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
-import { simulatedProvidersEnv } from '../simulators/simulator-server';
+import type { EsewaSimulator } from '../simulators/esewa-simulator';
+import type { KhaltiSimulator } from '../simulators/khalti-simulator';
 import { checkInvariants } from './support/database-checks';
 import { ServerFleet } from './support/server-fleet';
-import { ThrowawayPostgres } from './support/throwaway-postgres';
+import type { ThrowawayPostgres } from './support/throwaway-postgres';
+import { startRefundFleet, stopRefundFleet } from './support/refund-fleet';
 
 // Refunds under faults (issue 28): two built processes with card_gateway on the Khalti simulator;
 // orders paid on Khalti are cancelled through one process, which is killed with SIGKILL right
@@ -33,29 +30,12 @@ let partner: TestPartner;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.resolve(__dirname, '../../dist/src/main.js'))) throw new Error('run `npm run build` first (npm run test:faults does)');
-  [khalti, esewa] = await Promise.all([startKhaltiSimulator(), startEsewaSimulator()]);
-  postgres = await ThrowawayPostgres.start();
-  fleet = new ServerFleet(postgres.url, {
-    ...simulatedProvidersEnv(khalti, esewa),
+  ({ khalti, esewa, postgres, fleet, orm, clients, partner } = await startRefundFleet({
     PAYMENT_PROVIDER_TIMEOUT_MS: '1000',
-    PAYMENT_PROVIDER_LOOKUP_ATTEMPTS: '1',
-    RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS: '0',
     PAYMENT_RECONCILE_INTERVAL_SECONDS: '0',
-    REFUND_INTERVAL_SECONDS: '1',
-    REFUND_RETRY_BASE_SECONDS: '1',
-  });
-  await fleet.start(2);
-  orm = await initOrm(postgres.url, 2);
-  clients = fleet.urls.map((url) => new ApiClient(url));
-  partner = await newPartner({ orm }, clients[0]!);
+  }, 2));
 });
-afterAll(async () => {
-  await orm?.close(true);
-  await fleet?.stop();
-  await postgres?.destroy();
-  await Promise.all([khalti?.stop(), esewa?.stop()]);
-});
+afterAll(() => stopRefundFleet({ khalti, esewa, postgres, fleet, orm }));
 
 describe('refunds under faults', () => {
   it('ends every refund SUCCEEDED with exactly one Khalti refund call each, through a kill -9 of the process making them and a PostgreSQL restart', async () => {
