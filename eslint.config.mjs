@@ -1,8 +1,10 @@
 // Lint for src/, test/, scripts/ and bench/: typescript-eslint's type-aware rules on TypeScript (a
 // floating promise or an unsafe `any` is a bug the compiler lets through), eslint-plugin-jest on
-// tests (no focused or skipped test committed). `npm run lint` fails on any warning.
+// tests (no focused or skipped test committed). `npm run lint` fails on any warning. Layout is
+// Prettier's (`npm run format:check`): eslint-config-prettier, last, turns off every rule about it.
 import js from '@eslint/js';
 import jest from 'eslint-plugin-jest';
+import prettier from 'eslint-config-prettier/flat';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -66,4 +68,5 @@ export default tseslint.config(
     files: ['test/**/*.mjs', 'test/**/*.cjs', 'test/**/*.js'],
     languageOptions: { globals: { ...globals.jest } },
   },
+  prettier,
 );
