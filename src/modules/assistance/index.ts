@@ -1,6 +1,6 @@
 export { assistanceHandlers, assistancePolicies } from './handlers';
 export { registerAssistanceMetrics } from './assistance-metrics';
-export { deskCase, deskMove, deskQueue, type DeskCase, type DeskDecision, type PoliceNotificationFacts } from './desk';
+export { deskCase, deskMove, deskQueue, type DeskCase } from './desk';
 export { guaranteeWire } from './case-wire';
 export type { AssistanceCase } from './entities/assistance-case';
-export { CASE_STATUSES, type CaseStatus } from './rules/case-status';
+export { CASE_STATUSES } from './rules/case-status';

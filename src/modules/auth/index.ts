@@ -1,8 +1,7 @@
-export * from './authentication';
-export * from './entities/access-token';
-export * from './entities/credential';
-export * from './handlers';
-export * from './rules/credential-secret';
-export * from './token-check-cache';
-export * from './token-check-listener';
-export * from './token-purge-job';
+/** The auth module's face: bearer checks, the token handlers and the credential secrets the CLI issues; only what the composition, the CLI and other modules use. */
+export { authenticate } from './authentication';
+export { authHandlers } from './handlers';
+export { hashChosenSecret, issueClientSecret, verifySecret } from './rules/credential-secret';
+export { TokenCheckCache } from './token-check-cache';
+export { type TokenCheckListener, listenForTokenCheckChanges } from './token-check-listener';
+export { type TokenPurgeJob, startTokenPurgeJob } from './token-purge-job';

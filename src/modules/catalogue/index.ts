@@ -1,12 +1,11 @@
 import type { Catalogue } from './catalogue';
-export * from './catalogue-import';
-export * from './catalogue-listener';
-export * from './catalogue';
-export * from './entities/ctg';
-export * from './entities/quote';
-export * from './entities/route';
-export * from './handlers';
-export * from './rules/pricing';
+
+/** The catalogue module's face: the catalogue in memory, its import and reload, the reference handlers and the price rule; only what the composition, the CLI and other modules use. */
+export { Catalogue, type CatalogueSnapshot, readCatalogue } from './catalogue';
+export { SEED_CATALOGUE_FILE, importCatalogue, readCatalogueFile } from './catalogue-import';
+export { type CatalogueListener, listenForCatalogueChanges } from './catalogue-listener';
+export { cataloguePolicies, referenceHandlers } from './handlers';
+export { pricePackage } from './rules/pricing';
 
 declare module '../../kernel/http/request-scope' {
   interface Services {

@@ -1,8 +1,9 @@
 import type { CertificateFonts } from './certificate-fonts';
-export * from './certificate-fonts';
-export * from './handlers';
-export * from './policy-numbers';
-export type { CertificateConfig } from './settings';
+
+/** The certificates module's face: the certificate handlers, their fonts and the policy numbers issued at payment; only what the composition, the CLI and other modules use. */
+export { loadCertificateFonts, unprintableCharacters } from './certificate-fonts';
+export { certificateHandlers, certificatePolicies } from './handlers';
+export { issuePolicyNumbers } from './policy-numbers';
 
 declare module '../../kernel/http/request-scope' {
   interface Services {

@@ -1,15 +1,16 @@
 import type { DocumentStorage } from './storage/document-storage';
 import type { PdfCheckPool } from './pdf-checks';
-export * from './documents';
-export * from './draft-purge-job';
-export * from './entities/document';
-export * from './handlers';
-export { PdfCheckPool, PDF_CHECK_BUDGET, type PdfCheckBudget } from './pdf-checks';
-export type { PdfVerdict } from './rules/pdf-active-content';
-export * from './rules/document-type';
-export type { DocumentSettings, DocumentStorageConfig, S3StorageConfig } from './settings';
-export * from './storage/configured-storage';
-export * from './storage/document-storage';
+
+/** The documents module's face: the document handlers, their storage, the PDF checks and the draft purge; only what the composition, the CLI and other modules use. */
+export { purgeExpiredDrafts } from './documents';
+export { type DraftPurgeJob, startDraftPurgeJob } from './draft-purge-job';
+export { Document } from './entities/document';
+export { documentHandlers, documentPolicies } from './handlers';
+export { PdfCheckPool } from './pdf-checks';
+export { DocumentType } from './rules/document-type';
+export type { S3StorageConfig } from './settings';
+export { documentStorageFor } from './storage/configured-storage';
+export type { DocumentStorage } from './storage/document-storage';
 
 declare module '../../kernel/http/request-scope' {
   interface Services {

@@ -1,7 +1,6 @@
-export * from './demo-data-guard';
-export * from './demo-partners';
-export * from './entities/company';
-export * from './entities/sales-agent';
-export * from './partner-access';
-export * from './seed';
-export * from './commission-percents';
+/** The partners module's face: companies, credentials, commission percents and the demo data the CLI manages; only what the composition, the CLI and other modules use. */
+export { type PercentChange, setAgentCommission, setCompanyCommission } from './commission-percents';
+export { deactivateDemoData, describeDemoData, refuseActiveDemoData } from './demo-data-guard';
+export { DEMO_PARTNERS } from './demo-partners';
+export { createCompany, deactivateCompany, issueCredential, revokeCredential } from './partner-access';
+export { seed } from './seed';

@@ -1,11 +1,21 @@
-export * from './dispatch';
-export * from './endpoints';
-export * from './entities/webhook-delivery';
-export * from './entities/webhook-endpoint';
-export * from './entities/webhook-event';
-export * from './events';
-export type { WebhookConfig } from './settings';
-export * from './endpoint-registry';
-export * from './delivery-log';
-export * from './entities/webhook-delivery-try';
+/** The webhooks module's face: the endpoints, the delivery log, the events other modules record and the dispatch; only what the composition, the CLI and other modules use. */
+export { type WebhookDispatch, startWebhookDispatch } from './dispatch';
+export {
+  listCompanyEndpoints,
+  listDeliveries,
+  removeEndpoint,
+  replayEvents,
+  rotateSecret,
+  sendTestEvent,
+  setEndpoint,
+} from './endpoints';
+export {
+  type RefundEventFacts,
+  endedPaymentEventType,
+  recordOrderAmendedEvent,
+  recordOrderCancelledEvent,
+  recordPaymentEvents,
+  recordRefundEvent,
+  recordWebhookEvent,
+} from './events';
 export { webhookHandlers, webhookPolicies } from './handlers';
