@@ -81,6 +81,8 @@ export class ProviderUnavailableError extends Error {
     readonly provider: string,
     readonly kind: 'TIMEOUT' | 'UNREACHABLE' | 'BAD_ANSWER' | 'NOT_CONFIGURED',
     readonly detail: string,
+    /** The call failed before anything that changes state at the provider was sent (a lookup before a refund). */
+    readonly nothingSent = false,
   ) {
     super(`${provider} ${kind.toLowerCase().replace('_', ' ')}: ${detail}`);
     this.name = 'ProviderUnavailableError';

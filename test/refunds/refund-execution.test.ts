@@ -242,17 +242,35 @@ describe('exact against Khalti, one refund life (issue 36)', () => {
     // The first's money went back; its answer was lost.
     expect(await refundOf(first!.orderRef)).toMatchObject({ status: 'PENDING', tries: 1 });
     await cancel(second!.orderRef);
-    khalti.health = 'down';
-    await server.refunds.runOnce();
-    khalti.health = 'up';
+    // The second's first try died at Khalti mid-call (its lease ran out, never cleared): its outcome is unknown.
     const secondRefund = await refundOf(second!.orderRef);
-    expect(secondRefund).toMatchObject({ status: 'PENDING', tries: 1 });
+    await server.orm.em.fork().nativeUpdate(Refund, { refundRef: secondRefund.refundRef }, { tries: 1, claimedUntil: new Date(Date.now() - 1000) });
     // The second's retry sees "Partially Refunded": the first's money, not its own.
     await dueNow(secondRefund.refundRef);
     await server.refunds.runOnce();
     expect(await refundOf(second!.orderRef)).toMatchObject({ status: 'MANUAL', lastError: expect.stringContaining('Partially Refunded') });
     expect(await eventsOf('refund.succeeded', secondRefund.refundRef)).toHaveLength(0);
     expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!)).toBe(1);
+  });
+
+  it('refunds its own share when an earlier try failed at the lookup, before anything was sent: a second partial refund of one group payment after Khalti was down is no uncertain retry', async () => {
+    const { orders: [first, second], simulated } = await paidGroupOnKhalti(3);
+    await cancel(first!.orderRef);
+    await server.refunds.runOnce();
+    expect(await refundOf(first!.orderRef)).toMatchObject({ status: 'SUCCEEDED' });
+    await cancel(second!.orderRef);
+    khalti.health = 'down';
+    await server.refunds.runOnce();
+    khalti.health = 'up';
+    const waiting = await refundOf(second!.orderRef);
+    expect(waiting).toMatchObject({ status: 'PENDING', tries: 1, outcomeUnknown: false });
+    // Khalti now reads "Partially Refunded" (the first's money): a retry of unknown outcome would stop at MANUAL here.
+    await dueNow(waiting.refundRef);
+    await server.refunds.runOnce();
+    expect(await refundOf(second!.orderRef)).toMatchObject({ status: 'SUCCEEDED', tries: 2 });
+    expect(simulated.refunded).toBe(Math.round((first!.totalAmount + second!.totalAmount) * 100));
+    expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!)).toBe(2);
+    expect(await eventsOf('refund.succeeded', waiting.refundRef)).toHaveLength(1);
   });
 
   it('does not refund on a first try over a partial refund made elsewhere (in the portal): MANUAL with what was seen', async () => {

@@ -22,7 +22,12 @@ export interface RefundCall {
   payment: { paymentRef: string; providerRef?: string | null; amount: Minor; currency: string; gatewayTransactionId?: string | null; customerMobile?: string | null };
   /** What goes back, in minor units (paisa); may be less than the payment (a partial refund). */
   amount: Minor;
-  /** Whether this refund was tried before with an unknown outcome: the adapter looks before it refunds again. */
+  /**
+   * Whether an earlier try of this refund may have reached the refund call with an answer never
+   * learnt: the adapter looks before it refunds again, and cannot take a partial refund it sees
+   * as this one's. An adapter that fails before sending the refund call throws
+   * ProviderUnavailableError with `nothingSent`, so that try does not make the next a retry.
+   */
   retry: boolean;
   /** The part of the payment our other refunds already gave back (a group's other shares). */
   refundedBefore: Minor;

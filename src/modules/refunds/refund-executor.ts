@@ -5,7 +5,7 @@ import type { JobQueue } from '../../kernel/jobs/job-queue';
 import { startPeriodicJob, type PeriodicJob } from '../../kernel/jobs/periodic-job';
 import { Refund } from './entities/refund';
 import type { RefundAnswer, RefundDeps } from './refund-deps';
-import { claimDueRefund, moveRefund } from './refund-life';
+import { claimDueRefund, moveRefund, type ClaimedRefund } from './refund-life';
 import { refundBackoffSeconds, refundRetriesExhausted } from './rules/refund-life';
 
 export interface RefundPassSummary {
@@ -32,7 +32,7 @@ export async function executeDueRefunds(em: EntityManager, deps: RefundDeps, now
     const claimed = await claimDueRefund(em, leaseSeconds(deps), now);
     if (!claimed) break;
     summary.tried += 1;
-    const outcome = await executeRefund(em, claimed.id, claimed.tries, deps);
+    const outcome = await executeRefund(em, claimed, deps);
     summary[outcome] += 1;
   }
   return summary;
@@ -45,7 +45,7 @@ function leaseSeconds(deps: RefundDeps): number {
 
 type RefundOutcome = 'succeeded' | 'manual' | 'failed' | 'retrying';
 
-async function executeRefund(em: EntityManager, refundId: string, tries: number, deps: RefundDeps): Promise<RefundOutcome> {
+async function executeRefund(em: EntityManager, { id: refundId, tries, outcomeUnknown }: ClaimedRefund, deps: RefundDeps): Promise<RefundOutcome> {
   const read = em.fork();
   const refund = await read.findOneOrFail(Refund, refundId, { populate: ['attempt', 'order'] });
   const { attempt } = refund;
@@ -56,16 +56,17 @@ async function executeRefund(em: EntityManager, refundId: string, tries: number,
     } else {
       // The provider that took the payment refunds it, whatever takes new payments today.
       const gateway = attempt.provider ? deps.gateways.of(refund.gateway, attempt.provider) : deps.gateways.get(refund.gateway);
-      if (!gateway) throw new ProviderUnavailableError(attempt.provider ?? 'none', 'NOT_CONFIGURED', `no provider adapter serves ${refund.gateway} (${attempt.provider ?? 'unrecorded'})`);
-      const siblings = await read.find(Refund, { attempt: attempt.id, id: { $ne: refund.id } }, { fields: ['amount', 'status', 'tries'] });
+      if (!gateway) throw new ProviderUnavailableError(attempt.provider ?? 'none', 'NOT_CONFIGURED', `no provider adapter serves ${refund.gateway} (${attempt.provider ?? 'unrecorded'})`, true);
+      const siblings = await read.find(Refund, { attempt: attempt.id, id: { $ne: refund.id } }, { fields: ['amount', 'status', 'tries', 'outcomeUnknown'] });
       const before = siblings.filter((other) => other.status === 'SUCCEEDED');
       answer = await gateway.refund({
         refundRef: refund.refundRef,
         payment: { paymentRef: attempt.paymentRef, providerRef: attempt.providerRef, amount: attempt.amount, currency: attempt.currency, gatewayTransactionId: attempt.gatewayTransactionId, customerMobile: attempt.customerMobile },
         amount: refund.amount,
-        retry: tries > 1,
+        retry: outcomeUnknown,
         refundedBefore: before.reduce((sum, other) => sum + other.amount, 0),
-        othersUncertain: siblings.some((other) => other.tries > 0 && (other.status === 'PENDING' || other.status === 'MANUAL')),
+        // A MANUAL sibling that reached the provider may be refunded in its portal at any time.
+        othersUncertain: siblings.some((other) => (other.status === 'PENDING' && other.outcomeUnknown) || (other.status === 'MANUAL' && other.tries > 0)),
       });
     }
   } catch (error) {
@@ -77,7 +78,8 @@ async function executeRefund(em: EntityManager, refundId: string, tries: number,
     const next = new Date(Date.now() + refundBackoffSeconds(tries, deps.payments.refundRetryBaseSeconds) * 1000);
     await em.fork().transactional(async (tx) => {
       const pending = await tx.findOneOrFail(Refund, refundId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, populate: ['attempt', 'order'] });
-      if (pending.status === 'PENDING') await moveRefund(tx, pending, { step: 'RETRY_LATER', actor: 'refund-executor', at: new Date(), why, nextTryAt: next });
+      const nothingSent = error instanceof ProviderUnavailableError && error.nothingSent;
+      if (pending.status === 'PENDING') await moveRefund(tx, pending, { step: 'RETRY_LATER', actor: 'refund-executor', at: new Date(), why, nextTryAt: next, nothingSent });
     });
     deps.logger.warn({ refundRef: refund.refundRef, tries, nextTryAt: next.toISOString(), why }, 'refund not made yet: provider unavailable, retrying later');
     return 'retrying';

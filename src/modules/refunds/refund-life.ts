@@ -32,13 +32,15 @@ export interface RefundMove {
   why?: string;
   /** RETRY_LATER: when the executor may try again. */
   nextTryAt?: Date;
+  /** RETRY_LATER: the try failed before the refund call was sent (a lookup), so its outcome is known: nothing. */
+  nothingSent?: boolean;
 }
 
 /** A step refused by the machine: a caller that did not check the status first is wrong. */
 export class RefundStepRefused extends Error {}
 
 /** The refund's fields a step writes; Object.assign is how this file, and only it, writes them. */
-type RefundLife = Pick<Refund, 'status' | 'provider' | 'providerRefundRef' | 'tries' | 'nextTryAt' | 'claimedUntil' | 'lastError' | 'completedAt' | 'note'>;
+type RefundLife = Pick<Refund, 'status' | 'provider' | 'providerRefundRef' | 'tries' | 'outcomeUnknown' | 'nextTryAt' | 'claimedUntil' | 'lastError' | 'completedAt' | 'note'>;
 
 const AUDIT_ACTION: Readonly<Record<RefundStep, string | null>> = {
   RETRY_LATER: null,
@@ -77,14 +79,20 @@ function lifeAfter(refund: Refund, to: RefundStatus, move: RefundMove): Partial<
   const answered = { status: to, claimedUntil: null, ...(move.provider ? { provider: move.provider } : {}) };
   switch (move.step) {
     case 'RETRY_LATER':
-      return { ...answered, nextTryAt: move.nextTryAt ?? move.at, lastError: (move.why ?? '').slice(0, 500) || null };
+      return {
+        ...answered,
+        nextTryAt: move.nextTryAt ?? move.at,
+        lastError: (move.why ?? '').slice(0, 500) || null,
+        outcomeUnknown: refund.outcomeUnknown || !move.nothingSent,
+      };
     case 'NEED_OPERATOR':
       return { ...answered, nextTryAt: null, lastError: move.why ?? null };
     case 'FAIL':
       return { ...answered, nextTryAt: null, lastError: move.why ?? null, completedAt: move.at };
     case 'RETRY':
-      // Tries before this one count as a retry (a lookup comes first), but the give-up window starts again.
-      return { ...answered, nextTryAt: move.at, completedAt: null, tries: Math.min(refund.tries, 1) };
+      // The next try is a retry (a lookup comes first: the operator may have refunded in the
+      // provider's portal since), but the give-up window starts again.
+      return { ...answered, nextTryAt: move.at, completedAt: null, tries: Math.min(refund.tries, 1), outcomeUnknown: true };
     case 'SUCCEED':
     case 'CONFIRM':
     case 'FOUND_AT_PROVIDER':
@@ -154,17 +162,25 @@ function audit(tx: EntityManager, refund: Refund, action: string, actor: string,
   tx.create(AuditEntry, { actor, action, order: refund.order, orderRef: refund.order.orderRef, at, details: { ...refundAuditDetails(refund), ...extra } });
 }
 
+/** A refund the executor holds: its tries with this one, and whether an earlier one may have reached the refund call unanswered. */
+export interface ClaimedRefund {
+  id: string;
+  tries: number;
+  outcomeUnknown: boolean;
+}
+
 /**
  * Claims the next due PENDING refund for the executor, committed before the provider is called:
  * tries + 1, and a lease (`claimedUntil`, and the next try pushed past it) longer than the call can
  * take, so two executors never call the provider for one refund at once and a process killed
- * mid-call leaves a refund the next pass retries after the lease (with a lookup first). One
+ * mid-call leaves a refund the next pass retries after the lease (with a lookup first: a claim
+ * that finds the last one's lease never cleared marks the outcome unknown). One
  * refund per provider transaction is in flight at a time: a refund whose payment has another
  * refund claimed is left for a later pass, and claims of one payment's refunds are taken one
  * after another (a transaction-scoped advisory lock on the payment), so a retry's lookup never
  * sees a sibling's money half-sent.
  */
-export async function claimDueRefund(em: EntityManager, leaseSeconds: number, now: Date): Promise<{ id: string; tries: number } | null> {
+export async function claimDueRefund(em: EntityManager, leaseSeconds: number, now: Date): Promise<ClaimedRefund | null> {
   const leaseUntil = new Date(Math.max(now.getTime(), Date.now()) + leaseSeconds * 1000);
   return em.fork().transactional(async (tx) => {
     for (const skipped: string[] = []; ;) {
@@ -183,11 +199,12 @@ export async function claimDueRefund(em: EntityManager, leaseSeconds: number, no
         skipped.push(due.id);
         continue;
       }
-      const [claimed] = await tx.execute<Array<{ id: string; tries: number }>>(
-        `update "refund" set "tries" = "tries" + 1, "next_try_at" = ?, "claimed_until" = ?, "updated_at" = now() where "id" = ? returning "id", "tries"`,
+      const [claimed] = await tx.execute<Array<{ id: string; tries: number; outcome_unknown: boolean }>>(
+        `update "refund" set "tries" = "tries" + 1, "outcome_unknown" = "outcome_unknown" or "claimed_until" is not null,
+          "next_try_at" = ?, "claimed_until" = ?, "updated_at" = now() where "id" = ? returning "id", "tries", "outcome_unknown"`,
         [leaseUntil, leaseUntil, due.id],
       );
-      return claimed ?? null;
+      return claimed ? { id: claimed.id, tries: claimed.tries, outcomeUnknown: claimed.outcome_unknown } : null;
     }
   });
 }

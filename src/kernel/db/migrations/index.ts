@@ -15,6 +15,7 @@ import { Migration20261201090000_Webhooks } from './Migration20261201090000_Webh
 import { Migration20261202090000_TokenCheckNotify } from './Migration20261202090000_TokenCheckNotify';
 import { Migration20261202090100_TravellerCounts } from './Migration20261202090100_TravellerCounts';
 import { Migration20261203120000_DeliveryJob } from './Migration20261203120000_DeliveryJob';
+import { Migration20261204130000_RefundOutcomeUnknown } from './Migration20261204130000_RefundOutcomeUnknown';
 import { Migration20261203120100_BookedDeparture } from './Migration20261203120100_BookedDeparture';
 import { Migration20261125220000_OrderBook } from './Migration20261125220000_OrderBook';
 import { Migration20261125221000_WebhookEndpointsSelfService } from './Migration20261125221000_WebhookEndpointsSelfService';
@@ -68,4 +69,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203100000_RefundClaims', class: Migration20261203100000_RefundClaims },
   { name: 'Migration20261203120000_DeliveryJob', class: Migration20261203120000_DeliveryJob },
   { name: 'Migration20261203120100_BookedDeparture', class: Migration20261203120100_BookedDeparture },
+  { name: 'Migration20261204130000_RefundOutcomeUnknown', class: Migration20261204130000_RefundOutcomeUnknown },
 ];

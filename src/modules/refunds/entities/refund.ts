@@ -23,7 +23,7 @@ import { UpdatableEntity } from '../../../kernel/db/base-entity';
 @Index({ name: 'refund_attempt_id_index', properties: ['attempt'] })
 export class Refund extends UpdatableEntity {
   [OptionalProps]?:
-    | 'id' | 'fee' | 'status' | 'tries' | 'nextTryAt' | 'claimedUntil' | 'lastError' | 'provider' | 'providerRefundRef'
+    | 'id' | 'fee' | 'status' | 'tries' | 'outcomeUnknown' | 'nextTryAt' | 'claimedUntil' | 'lastError' | 'provider' | 'providerRefundRef'
     | 'completedAt' | 'note' | 'createdAt' | 'updatedAt';
 
   /** `RFD-<year>-<seq>`, drawn from `refund_ref_seq`. */
@@ -57,6 +57,14 @@ export class Refund extends UpdatableEntity {
 
   /** How many times the executor asked the provider. */
   @Property({ type: 'integer' }) readonly tries: number = 0;
+
+  /**
+   * Whether an earlier try may have reached the provider's refund call and its answer was never
+   * learnt (lost, timed out, or the process died mid-call): the next try is then a retry, which
+   * looks first and cannot take a partial refund the provider shows as its own. A try that
+   * failed before anything was sent (the lookup) leaves it as it was.
+   */
+  @Property({ type: 'boolean' }) readonly outcomeUnknown: boolean = false;
 
   /** When the executor may try again (back-off); null when nothing is left to try. */
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) readonly nextTryAt?: Date | null;

@@ -93,6 +93,12 @@ export class KhaltiGateway implements PaymentGateway {
    * MANUAL with what was seen: never a second POST, never SUCCEEDED.
    */
   async refund(request: RefundRequest): Promise<GatewayRefund> {
+    const plan = await nothingSentOnFailure(() => this.refundPlan(request));
+    return 'kind' in plan ? plan : this.sendRefund(request, plan);
+  }
+
+  /** What the lookup and the transaction record say to do: answer at once, or send this refund call. */
+  private async refundPlan(request: RefundRequest): Promise<GatewayRefund | RefundCallPlan> {
     const { payment } = request;
     if (!payment.providerRef) return { kind: 'REFUSED', reason: 'no Khalti payment (pidx) to refund' };
     const answer = await withLookupRetries(this.policy, () => this.call('/epayment/lookup/', { pidx: payment.providerRef }));
@@ -121,9 +127,12 @@ export class KhaltiGateway implements PaymentGateway {
     const funding = await this.fundingOf(transactionId);
     const mobile = payment.customerMobile ?? undefined;
     if (funding === 'BANK' && !mobile) return NEEDS_MOBILE;
-    const refundUrl = `${this.rootUrl()}/merchant-transaction/${encodeURIComponent(transactionId)}/refund/`;
     // Where Khalti's transaction record did not say how the payment was funded, a mobile we have goes along: a bank refund needs it.
-    const body = { ...(full ? {} : { amount: request.amount }), ...(mobile && funding !== 'WALLET' && { mobile }) };
+    return { transactionId, body: { ...(full ? {} : { amount: request.amount }), ...(mobile && funding !== 'WALLET' && { mobile }) } };
+  }
+
+  private async sendRefund(request: RefundRequest, { transactionId, body }: RefundCallPlan): Promise<GatewayRefund> {
+    const refundUrl = `${this.rootUrl()}/merchant-transaction/${encodeURIComponent(transactionId)}/refund/`;
     const refunded = await callProvider(PROVIDER, refundUrl, {
       method: 'POST',
       headers: { Authorization: `Key ${this.settings.secretKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
@@ -162,6 +171,22 @@ export class KhaltiGateway implements PaymentGateway {
       headers: { Authorization: `Key ${this.settings.secretKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify(json),
     }, this.policy);
+  }
+}
+
+/** The refund call to send: Khalti's transaction id and the body (amount for a partial refund, the customer's mobile). */
+interface RefundCallPlan {
+  transactionId: string;
+  body: { amount?: number; mobile?: string };
+}
+
+/** A provider failure before the refund call was sent leaves the refund's outcome known: nothing happened. */
+async function nothingSentOnFailure<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof ProviderUnavailableError) throw new ProviderUnavailableError(error.provider, error.kind, error.detail, true);
+    throw error;
   }
 }
 
