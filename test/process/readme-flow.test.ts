@@ -28,19 +28,25 @@ async function runBlock(script: string, url: string, cwd: string): Promise<strin
 }
 
 let server: RunningServer;
+/** The partner's shell between the two blocks: its folder (where certificate.pdf lands) and what it keeps. */
+let shell: string;
 
 beforeAll(async () => {
   server = await startTestServer();
+  shell = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-shell-'));
 });
-afterAll(() => server.stop());
+afterAll(async () => {
+  fs.rmSync(shell, { recursive: true, force: true });
+  await server.stop();
+});
 
 describe("README's booking flow and after-sale flow with curl", () => {
   it('books as written against the sandbox, is paid through the hosted card page, then moves, lists, cancels and follows the refund as written', async () => {
     const booking = readmeBlock('The booking flow with curl');
     expect(booking).toContain('BASE=http://localhost:3000/api/external/v1');
-    // The shell the partner keeps open between the two blocks: what the second one uses of the first.
-    const kept = `\nprintf '\\n__KEPT__ %s %s\\n' "$TOKEN" "$START"\n`;
-    const stdout = await runBlock(booking + kept, server.url, ROOT);
+    // The shell the partner keeps open between the two blocks: its variables and functions, kept in a file.
+    const kept = path.join(shell, 'kept.sh');
+    const stdout = await runBlock(`${booking}\n{ declare -p BASE TOKEN AUTH START ORDER_REF; declare -f; } > '${kept}'\n`, server.url, ROOT);
 
     expect(stdout).toContain('"name": "Everest Base Camp Trek"');
     expect(stdout).toMatch(/"status": "PENDING"/);
@@ -48,7 +54,9 @@ describe("README's booking flow and after-sale flow with curl", () => {
     expect(stdout).toMatch(/"paymentStatus": "INITIATED"/);
     const orderRef = captured(/"orderRef": "(ORD-\d{4}-\d+)"/.exec(stdout), 1, 'the orderRef');
     const paymentUrl = captured(/"paymentUrl": "([^"]+)"/.exec(stdout), 1, 'the paymentUrl');
-    const [token = '', start = ''] = captured(/__KEPT__ (.+)/.exec(stdout), 1, 'the kept variables').split(' ');
+    const keptText = fs.readFileSync(kept, 'utf8');
+    const token = captured(/TOKEN="([^"]+)"/.exec(keptText), 1, 'the kept TOKEN');
+    const start = captured(/START="(\d{4}-\d{2}-\d{2})"/.exec(keptText), 1, 'the kept START');
 
     // "open paymentUrl in a browser and pay with test card 4242 4242 4242 4242"
     const client = new ApiClient(server.url);
@@ -57,23 +65,17 @@ describe("README's booking flow and after-sale flow with curl", () => {
     const status = await client.op('getPaymentStatus', 'GET', `/api/external/v1/orders/${orderRef}/payment-status`, undefined, { token });
     expect(status.body.data).toMatchObject({ orderRef, orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentMethod: 'CARD_GATEWAY' });
 
-    // "Continues in the same shell once the order is paid": in a folder of its own, where certificate.pdf lands.
-    const shell = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-after-sale-'));
-    try {
-      const same = `BASE=http://localhost:3000/api/external/v1\nTOKEN=${token}\nAUTH="authorization: Bearer $TOKEN"\nSTART=${start}\nORDER_REF=${orderRef}\n`;
-      const after = await runBlock(same + readmeBlock('After the sale with curl'), server.url, shell);
+    // "Continues in the same shell once the order is paid", in the shell's own folder.
+    const after = await runBlock(`source '${kept}'\n${readmeBlock('After the sale with curl')}`, server.url, shell);
 
-      expect(fs.readFileSync(path.join(shell, 'certificate.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
-      expect(after).toMatch(/"events": \[\s+"\*"\s+\],\s+"secret": "whsec_/);
-      const later = new Date(`${start}T00:00:00Z`);
-      later.setUTCDate(later.getUTCDate() + 7);
-      expect(after).toContain(`"departureDate": "${later.toISOString().slice(0, 10)}"`);
-      expect(after).toContain(`"orderRef": "${orderRef}"`);
-      expect(after).toMatch(/"rule": "FREE_LOOK"/);
-      expect(after).toMatch(/"refundRef": "RFD-\d{4}-\d+",\s+"status": "(PENDING|SUCCEEDED)",\s+"amount": [1-9]/);
-      expect(after).toMatch(/"cause": "CANCELLATION"/);
-    } finally {
-      fs.rmSync(shell, { recursive: true, force: true });
-    }
+    expect(fs.readFileSync(path.join(shell, 'certificate.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(after).toMatch(/"events": \[\s+"\*"\s+\],\s+"secret": "whsec_/);
+    const later = new Date(`${start}T00:00:00Z`);
+    later.setUTCDate(later.getUTCDate() + 7);
+    expect(after).toContain(`"departureDate": "${later.toISOString().slice(0, 10)}"`);
+    expect(after).toContain(`"orderRef": "${orderRef}"`);
+    expect(after).toMatch(/"rule": "FREE_LOOK"/);
+    expect(after).toMatch(/"refundRef": "RFD-\d{4}-\d+",\s+"status": "(PENDING|SUCCEEDED)",\s+"amount": [1-9]/);
+    expect(after).toMatch(/"cause": "CANCELLATION"/);
   });
 });
