@@ -53,7 +53,7 @@ describe('GET /docs in a browser', () => {
 
     expect(summaries.length).toBeGreaterThan(20);
     expect(summaries.filter((summary) => !text.includes(summary))).toEqual([]);
-    for (const heading of ['Getting started', 'The booking flow', 'Sandbox credentials', 'Test cards and wallets', 'Retries', 'Paying: idempotency and reconciliation', 'Changelog']) {
+    for (const heading of ['Getting started', 'The booking flow', 'Sandbox credentials', 'Test cards and wallets', 'Testing your integration', 'Retries', 'Paying: idempotency and reconciliation', 'Changelog']) {
       expect(text).toContain(heading);
     }
     expect(text).toContain('4242 4242 4242 4242');

@@ -98,7 +98,7 @@ describe('npm run mock (Prism on the bundled document)', () => {
     }
   });
 
-  it('says what is wrong with an invalid request in the sl-violations header (README: seeing the real violations)', async () => {
+  it('says what is wrong with an invalid request in the sl-violations header (docs/development.md: seeing what the mock found wrong)', async () => {
     const token = await client.op('issueToken', 'POST', `${V1}/auth/token`, requestExample(`${V1}/auth/token`, 'post', 'credential'));
     const response = await client.call('POST', `${V1}/reference/quote`, { nationality: 'Germany', ages: [40], startDate: '2031-10-05', duration: 14, endDate: '2031-10-18', maxAltitude: 5364 }, { token: token.body.data.accessToken });
     expect(response.status).toBeGreaterThanOrEqual(400);

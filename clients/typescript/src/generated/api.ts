@@ -1892,7 +1892,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.refund_pending
-         * @description A gateway captured money for an attempt that had been closed (or for an order no longer payable). The order is not paid by it; the money is owed back to the customer and the operator refunds it.
+         * @description A gateway captured money for an attempt that had been closed (or for an order no longer payable). The order is not paid by it; the money is owed back to the customer, and its refund is recorded at once: the service makes it at the provider (`refund.succeeded` / `refund.failed` follow), or the operator by hand where the provider has no refund API (`MANUAL`).
          *
          *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
          *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
