@@ -13,7 +13,7 @@ export interface HttpTimeouts {
   headersTimeoutMs: number;
   /** Headers plus the largest body (a MAX_UPLOAD_BYTES document) at the slowest rate we accept. */
   requestTimeoutMs: number;
-  /** The slowest upload accepted, in bytes per second (documented in the README). */
+  /** The slowest upload accepted, in bytes per second (documented in docs/operations.md). */
   minUploadBytesPerSecond: number;
   /**
    * How long any body but a multipart upload may take to arrive once the headers have: a JSON

@@ -14,7 +14,7 @@ export const DEMO_DEACTIVATE_COMMAND = 'npm run ops -- demo deactivate';
 /**
  * The demo data still active in a database: the demo partners' credentials whose published secret
  * still gets a token, the demo companies, their agents, and the promo codes those companies and
- * agents own (HIMALAYA10, ONCE25, PEMBA5 ... are printed in the README: anyone could take them).
+ * agents own (HIMALAYA10, ONCE25, PEMBA5 ... are printed in docs/operations.md: anyone could take them).
  */
 export interface ActiveDemoData {
   credentials: string[];
@@ -100,7 +100,7 @@ export function describeDemoData(data: ActiveDemoData): string {
 
 /**
  * Production refuses to serve while anything of the demo set works: a credential anyone could take
- * a token with, or a promo code printed in the README that a real partner's order would take.
+ * a token with, or a promo code printed in docs/operations.md that a real partner's order would take.
  */
 export async function refuseActiveDemoData(em: EntityManager): Promise<void> {
   const active = await activeDemoData(em);

@@ -1,6 +1,6 @@
 import type { EnvReader } from '../../../../kernel/settings/env-reader';
 
-/** eSewa ePay v2; see README "Going live". */
+/** eSewa ePay v2; see docs/operations.md "Going live". */
 export interface EsewaConfig {
   productCode: string;
   secretKey: string;

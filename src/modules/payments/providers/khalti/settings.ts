@@ -1,6 +1,6 @@
 import type { EnvReader } from '../../../../kernel/settings/env-reader';
 
-/** Khalti ePayment (KPG-2); see README "Going live". */
+/** Khalti ePayment (KPG-2); see docs/operations.md "Going live". */
 export interface KhaltiConfig {
   secretKey: string;
   /** API root without a trailing slash, e.g. https://dev.khalti.com/api/v2. */

@@ -2,7 +2,7 @@ import type { GatewayFinalStatus } from '../../rules/payment-attempt';
 import { stringField } from '../../../../kernel/narrow';
 
 /**
- * The documented test instruments of the sandbox gateways (README, checkout pages). Anything else
+ * The documented test instruments of the sandbox gateways (docs/operations.md "Sandbox payments", the checkout pages). Anything else
  * is refused on the page without a decision, like a real gateway refusing an unknown card.
  */
 export const TEST_CARDS = {
