@@ -203,7 +203,7 @@ const story = [
     ],
   }),
   step({
-    name: "Move Daniel's trek a week later: the Lukla flights are late", operationId: 'updateOrder', status: 200, pathParams: { orderIdentifier: '{{danielOrderRef}}' },
+    name: "Move Daniel's trek a week later: the Lukla flights are late", operationId: 'updateOrder', status: 200, pathParams: { orderRef: '{{danielOrderRef}}' },
     body: { departureDate: '{{laterDepartureDate}}' },
     checks: [
       check('the cover window starts on the new date and keeps its length', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('danielOrderRef'), departureDate: pm.collectionVariables.get('laterDepartureDate'), coverageStartDate: pm.collectionVariables.get('laterDepartureDate') }); pm.expect((Date.parse(data.coverageEndDate) - Date.parse(data.coverageStartDate)) / 86400000 + 1).to.equal(data.durationDays);"),

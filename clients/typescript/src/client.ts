@@ -70,11 +70,11 @@ export interface PartnerClient {
    */
   saveCertificate(orderRef: string, filePath: string): Promise<SaveCertificateResult>;
   /**
-   * PATCH /orders/{orderIdentifier} with only `departureDate`: moves the trek's date (cover window
+   * PATCH /orders/{orderRef} with only `departureDate`: moves the trek's date (cover window
    * moved, same length, same price, same policy number). Resent after a network failure: the
    * order's current date answers 200 and changes nothing, so a resend cannot move it twice.
    */
-  changeDepartureDate(orderIdentifier: string, departureDate: string): Promise<DepartureChangeResult>;
+  changeDepartureDate(orderRef: string, departureDate: string): Promise<DepartureChangeResult>;
   /** Your webhook endpoints (register, list, change, delete, rotate the secret, test) and the delivery log (list, iterate, retry). */
   webhooks: WebhookCalls;
   /** GET /orders: one page of the order book (`page`, `size` up to 100, and the filters). */
@@ -200,7 +200,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     openAssistanceCase: (orderRef, body, caseOptions) => openAssistanceCaseCall(api, orderRef, body, caseOptions?.idempotencyKey ?? randomUUID()),
     uploadDocument: (file, fileName, documentType) => uploadCall(api, file, fileName, documentType),
     saveCertificate: (orderRef, filePath) => saveCertificate(api, orderRef, filePath),
-    changeDepartureDate: (orderIdentifier, departureDate) => departureChangeCall(api, orderIdentifier, departureDate),
+    changeDepartureDate: (orderRef, departureDate) => departureChangeCall(api, orderRef, departureDate),
     webhooks: webhookCalls(api),
     listOrdersPage: (query = {}) => listOrdersPage(api, query),
     listOrders: (query = {}) => orderPages(api, query),
@@ -244,8 +244,8 @@ function payCall(api: PartnerApi, orderRef: string, body: Schemas['PayRequest'],
   });
 }
 
-function departureChangeCall(api: PartnerApi, orderIdentifier: string, departureDate: string) {
-  return api.PATCH('/api/external/v1/orders/{orderIdentifier}', { params: { path: { orderIdentifier } }, body: { departureDate } });
+function departureChangeCall(api: PartnerApi, orderRef: string, departureDate: string) {
+  return api.PATCH('/api/external/v1/orders/{orderRef}', { params: { path: { orderRef } }, body: { departureDate } });
 }
 
 function previewCancellationCall(api: PartnerApi, orderRef: string) {

@@ -394,7 +394,8 @@ export interface paths {
         };
         /**
          * List your order book
-         * @description Lists the orders your company may read, newest first (by `createdAt`, then by order): the
+         * @description Lists the orders your company may read, newest first (by `createdAt`, then by order;
+         *     `sortBy` and `sortDir` choose another order): the
          *     orders it placed (`access: OWNER`) and the orders other companies placed that list your
          *     company in `travelCompanies` (`access: LISTED_AGENCY`). Orders of anyone else never appear.
          *     The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at most 100,
@@ -475,20 +476,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/external/v1/orders/{orderIdentifier}": {
+    "/api/external/v1/orders/{orderRef}": {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order: the order reference (`ORD-2030-000142`), the order number
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
                  *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-                 *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
-                 *     payment reference is rejected with 400.
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
                  * @example ORD-2030-000142
                  */
-                orderIdentifier: components["parameters"]["OrderIdentifier"];
+                orderRef: components["parameters"]["OrderRef"];
             };
             cookie?: never;
         };
@@ -546,7 +549,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -589,7 +594,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -641,7 +648,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -674,7 +683,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -738,7 +749,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -803,7 +816,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -861,7 +876,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -916,7 +933,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -1299,7 +1318,7 @@ export interface paths {
         };
         /**
          * Read the delivery log
-         * @description Your company's deliveries, newest first, one page at a time: each event sent to each
+         * @description Your company's deliveries, newest first unless `sortBy`/`sortDir` say otherwise, one page at a time: each event sent to each
          *     endpoint, with every try (time, your endpoint's answer status, latency) and the next retry.
          *     A failed try is retried with exponential back-off for about a day; then the delivery is
          *     `FAILED` and you can send it again with `POST /webhook-deliveries/{deliveryId}/retry`.
@@ -3071,7 +3090,7 @@ export interface components {
             addedServices?: components["schemas"]["AddedItem"][] | null;
             /**
              * Format: date-time
-             * @description When the order's dates were last changed with `PATCH /orders/{orderIdentifier}`, or `null`
+             * @description When the order's dates were last changed with `PATCH /orders/{orderRef}`, or `null`
              *     if they never were. A paid order's certificate then says "Amended" with this date (Nepal
              *     date). Added in 2.6.0.
              */
@@ -3090,7 +3109,7 @@ export interface components {
             /**
              * @description Your own commission lines for this order (EARNED when it was paid, REVERSED for each refund
              *     that succeeded), oldest first; empty when you earn nothing on it. Another earner's lines are
-             *     never shown. In the order detail (`GET` and `PATCH /orders/{orderIdentifier}`) only. Added in 2.7.0.
+             *     never shown. In the order detail (`GET` and `PATCH /orders/{orderRef}`) only. Added in 2.7.0.
              */
             commissionLines?: components["schemas"]["CommissionLine"][];
             /**
@@ -3181,7 +3200,7 @@ export interface components {
          */
         OrderAccess: "OWNER" | "LISTED_AGENCY";
         /**
-         * @description The placing company moved an order's departure date (`PATCH /orders/{orderIdentifier}`). The cover window moved with it and kept its length; the price and a paid order's policy number did not change.
+         * @description The placing company moved an order's departure date (`PATCH /orders/{orderRef}`). The cover window moved with it and kept its length; the price and a paid order's policy number did not change.
          * @example {
          *       "id": "evt_8a1d4f0c2b7e4d93a5c6e7f8091a2b3c",
          *       "type": "order.amended",
@@ -5291,18 +5310,11 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
-         * @description Identifies the order: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
-         *     payment reference is rejected with 400.
-         * @example ORD-2030-000142
-         */
-        OrderIdentifier: string;
-        /**
          * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
          *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+         *     four forms. Treat a payment
          *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
          *     with 400.
          * @example ORD-2030-000142
@@ -6094,6 +6106,18 @@ export interface operations {
                  */
                 size?: components["parameters"]["Size"];
                 /**
+                 * @description Sort field: `createdAt` (when the order was created), `departureDate` or `totalAmount`.
+                 *     Orders equal on it keep one fixed order between them, so pages never overlap. Any other
+                 *     value is a 400 with a field error. The CSV export follows it too.
+                 * @example departureDate
+                 */
+                sortBy?: "createdAt" | "departureDate" | "totalAmount";
+                /**
+                 * @description Sort direction; newest first by default.
+                 * @example asc
+                 */
+                sortDir?: "asc" | "desc";
+                /**
                  * @description Order statuses to include (any of them). Repeat the parameter for several.
                  * @example [
                  *       "PAID",
@@ -6255,14 +6279,16 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order: the order reference (`ORD-2030-000142`), the order number
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
                  *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-                 *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
-                 *     payment reference is rejected with 400.
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
                  * @example ORD-2030-000142
                  */
-                orderIdentifier: components["parameters"]["OrderIdentifier"];
+                orderRef: components["parameters"]["OrderRef"];
             };
             cookie?: never;
         };
@@ -6278,7 +6304,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderResponse"];
                 };
             };
-            /** @description `{orderIdentifier}` is a group payment reference, which covers several orders (error shape 2). Read each order by its own reference. */
+            /** @description `{orderRef}` is a group payment reference, which covers several orders (error shape 2). Read each order by its own reference. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6300,14 +6326,16 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order: the order reference (`ORD-2030-000142`), the order number
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
                  *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-                 *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
-                 *     payment reference is rejected with 400.
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
                  * @example ORD-2030-000142
                  */
-                orderIdentifier: components["parameters"]["OrderIdentifier"];
+                orderRef: components["parameters"]["OrderRef"];
             };
             cookie?: never;
         };
@@ -6369,7 +6397,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6446,7 +6476,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6515,7 +6547,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6572,7 +6606,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6644,7 +6680,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6702,7 +6740,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6747,7 +6787,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6798,7 +6840,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6837,7 +6881,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -7612,6 +7658,18 @@ export interface operations {
                  * @example 20
                  */
                 size?: components["parameters"]["Size"];
+                /**
+                 * @description Sort field: `createdAt` (when the delivery was created), `eventType` or `status`.
+                 *     Deliveries equal on it keep one fixed order between them, so pages never overlap. Any
+                 *     other value is a 400 with a field error.
+                 * @example status
+                 */
+                sortBy?: "createdAt" | "eventType" | "status";
+                /**
+                 * @description Sort direction; newest first by default.
+                 * @example desc
+                 */
+                sortDir?: "asc" | "desc";
                 /** @description Only deliveries in this status. */
                 status?: components["schemas"]["WebhookDeliveryStatus"];
                 /**
