@@ -97,7 +97,8 @@ export interface paths {
         };
         /**
          * List assistance cases
-         * @description The cases on orders your company placed or is listed on as a registered agency, newest first,
+         * @description The cases on orders your company placed or is listed on as a registered agency, newest first
+         *     (`sortBy` and `sortDir` choose another order),
          *     one page at a time (without their timelines: read one case for it). Added in 2.7.0.
          */
         get: operations["listAssistanceCases"];
@@ -335,7 +336,7 @@ export interface paths {
         };
         /**
          * List your events
-         * @description Every event your company's webhooks announce, newest first, with the payload as it is
+         * @description Every event your company's webhooks announce, newest first (`sortDir=asc`: oldest first), with the payload as it is
          *     delivered, whether or not an endpoint was subscribed to it: catch up after an outage of your
          *     endpoint, or reconcile without webhooks. Events are kept as long as the service keeps its
          *     delivery log. The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at
@@ -1202,7 +1203,7 @@ export interface paths {
         /**
          * List your refunds
          * @description Lists the refunds of the orders your company placed, newest first (by `createdAt`, then by
-         *     reference): what a cancellation gives back, what a late capture owes, what the provider gave
+         *     reference; `sortBy` and `sortDir` choose another order, which the CSV export follows too): what a cancellation gives back, what a late capture owes, what the provider gave
          *     back on its own. The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at
          *     most 100, `totalElements` exact.
          *
@@ -5345,6 +5346,11 @@ export interface components {
          * @example asc
          */
         SortDir: "asc" | "desc";
+        /**
+         * @description Sort direction; `desc` (newest first when sorting by time) by default.
+         * @example asc
+         */
+        SortDirNewestFirst: "asc" | "desc";
         /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
         WebhookId: string;
         /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
@@ -5579,6 +5585,17 @@ export interface operations {
                  * @example 20
                  */
                 size?: components["parameters"]["Size"];
+                /**
+                 * @description Sort field: `openedAt`, `status`. Cases equal on it keep one fixed order between them, so pages never
+                 *     overlap. Any other value is a 400 with a field error.
+                 * @example status
+                 */
+                sortBy?: "openedAt" | "status";
+                /**
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
                 /** @description Only cases in these statuses (repeat the parameter for several). */
                 status?: components["schemas"]["AssistanceCaseStatus"][];
             };
@@ -5972,6 +5989,17 @@ export interface operations {
                  */
                 size?: components["parameters"]["Size"];
                 /**
+                 * @description Sort field: `createdAt`. Events equal on it keep one fixed order between them, so pages never
+                 *     overlap. Any other value is a 400 with a field error.
+                 * @example createdAt
+                 */
+                sortBy?: "createdAt";
+                /**
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
+                /**
                  * @description Event types to include (any of them). Repeat the parameter for several.
                  * @example [
                  *       "order.paid"
@@ -6112,10 +6140,10 @@ export interface operations {
                  */
                 sortBy?: "createdAt" | "departureDate" | "totalAmount";
                 /**
-                 * @description Sort direction; newest first by default.
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
                  * @example asc
                  */
-                sortDir?: "asc" | "desc";
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
                 /**
                  * @description Order statuses to include (any of them). Repeat the parameter for several.
                  * @example [
@@ -7406,6 +7434,17 @@ export interface operations {
                  */
                 size?: components["parameters"]["Size"];
                 /**
+                 * @description Sort field: `createdAt`, `amount`, `status`. Refunds equal on it keep one fixed order between them, so pages never
+                 *     overlap. Any other value is a 400 with a field error.
+                 * @example amount
+                 */
+                sortBy?: "createdAt" | "amount" | "status";
+                /**
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
+                /**
                  * @description Refund statuses to include (any of them). Repeat the parameter for several.
                  * @example [
                  *       "MANUAL",
@@ -7665,10 +7704,10 @@ export interface operations {
                  */
                 sortBy?: "createdAt" | "eventType" | "status";
                 /**
-                 * @description Sort direction; newest first by default.
-                 * @example desc
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
+                 * @example asc
                  */
-                sortDir?: "asc" | "desc";
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
                 /** @description Only deliveries in this status. */
                 status?: components["schemas"]["WebhookDeliveryStatus"];
                 /**
