@@ -964,6 +964,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/v1/orders/groups/{groupRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an order group with its orders and its payment
+         * @description The group your company created with an array body of `POST /orders` (by its `GRP-` reference
+         *     or its UUID): every order of it, oldest first, each as the order book (`GET /orders`) lists
+         *     it, the totals summed over them, and where the group's payment stands (`payment.status`,
+         *     derived from the orders and the latest group payment: see `GroupPaymentStatus`). Each
+         *     order's own `payment-status` stays the authoritative word on that order.
+         *
+         *     A group is the placing company's alone: another company's group (also one that lists your
+         *     company on its orders) is a 404, as an unknown one is. Added in 2.7.0.
+         */
+        get: operations["getOrderGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/external/v1/orders/groups/{groupRef}/pay": {
         parameters: {
             query?: never;
@@ -2981,6 +3014,61 @@ export interface components {
         Gateway: "card_gateway" | "wallet_gateway";
         /** @enum {string} */
         Gender: "MALE" | "FEMALE" | "OTHER";
+        /** @description The payment of an order group, summed over its orders, with its latest group payment. */
+        GroupPayment: {
+            /** @description The group's most recent payment (`POST /orders/groups/{groupRef}/pay`), or `null` when it never had one. */
+            latestGroupPayment: null | components["schemas"]["GroupPaymentAttempt"];
+            /** @description Sum of the pending orders' `totalAmount`, NPR. */
+            outstandingAmount: number;
+            /** @description Sum of the paid orders' `totalAmount`, NPR. */
+            paidAmount: number;
+            /**
+             * Format: int32
+             * @description Orders of the group that were paid (also those cancelled since).
+             */
+            paidOrders: number;
+            /**
+             * Format: int32
+             * @description Orders of the group still `PENDING`, which a new group payment would take.
+             */
+            pendingOrders: number;
+            status: components["schemas"]["GroupPaymentStatus"];
+        };
+        /** @description One group payment, as the customer was sent to the gateway for it. */
+        GroupPaymentAttempt: {
+            /** @description What the customer was charged for the orders it covered, NPR. */
+            amount: number;
+            /** @description When the attempt reached a final status; `null` while it is `INITIATED`. */
+            completedAt: null | string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /**
+             * @description Uppercase name of the gateway used.
+             * @enum {string}
+             */
+            paymentMethod: "CARD_GATEWAY" | "WALLET_GATEWAY";
+            /** @description The group payment reference (reported to your `returnUrl`); the single-order endpoints reject it. */
+            paymentRef: string;
+            status: components["schemas"]["PaymentAttemptStatus"];
+        };
+        /**
+         * @description Where the payment of an order group stands, read from its orders (each order's own state is
+         *     authoritative: `GET /orders/{orderRef}/payment-status`) and from its latest group payment.
+         *
+         *     - `PAID`: no order of the group is left `PENDING`, and at least one was paid.
+         *     - `PARTIALLY_PAID`: some orders were paid, others are still `PENDING` (pay them with a new
+         *       group payment, which takes only the pending ones, or one by one).
+         *     - No order paid yet, some `PENDING`: the latest group payment's status, `NOT_INITIATED` when
+         *       there is none (`INITIATED`, `FAILED`, `CANCELLED`, `EXPIRED`, `REFUND_PENDING` or
+         *       `REFUNDED`, as in `PaymentAttemptStatus`: after a failed, cancelled or expired one start a
+         *       new group payment with a new `Idempotency-Key`).
+         *     - `NOTHING_TO_PAY`: no order is `PENDING` and none was paid (every order was cancelled or
+         *       expired unpaid).
+         * @enum {string}
+         */
+        GroupPaymentStatus: "NOT_INITIATED" | "INITIATED" | "FAILED" | "CANCELLED" | "EXPIRED" | "REFUND_PENDING" | "REFUNDED" | "PARTIALLY_PAID" | "PAID" | "NOTHING_TO_PAY";
         /**
          * @description Promo state of one order of a group, plus whether this operation changed it and, when it did
          *     not, why.
@@ -3372,6 +3460,26 @@ export interface components {
             /** @description The orders of the group. Each carries its own `orderRef`. */
             orders: components["schemas"]["Order"][];
             totals: components["schemas"]["OrderGroupTotals"];
+        };
+        /** @description An order group as it stands now, its orders as the order book lists them and its payment. */
+        OrderGroupOverview: {
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description Group UUID; pass it as `orderGroupId` to add later orders to this group.
+             */
+            groupId: string;
+            /** @description Group reference `GRP-<year>-<seq>`. */
+            groupRef: string;
+            /** @description Every order of the group, oldest first, each as `GET /orders` lists it. */
+            orders: components["schemas"]["OrderSummary"][];
+            payment: components["schemas"]["GroupPayment"];
+            totals: components["schemas"]["OrderGroupTotals"];
+        };
+        /** @description An order group with its orders and its payment. */
+        OrderGroupOverviewResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["OrderGroupOverview"];
         };
         /** @description An order group. */
         OrderGroupResponse: components["schemas"]["SuccessEnvelope"] & {
@@ -6940,6 +7048,39 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrderGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderGroupOverviewResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
