@@ -981,7 +981,7 @@ export interface paths {
         /**
          * Get an order group with its orders and its payment
          * @description The group your company created with an array body of `POST /orders` (by its `GRP-` reference
-         *     or its UUID): every order of it, oldest first, each as the order book (`GET /orders`) lists
+         *     or its UUID): every order of it in reference order, each as the order book (`GET /orders`) lists
          *     it, the totals summed over them, and where the group's payment stands (`payment.status`,
          *     derived from the orders and the latest group payment: see `GroupPaymentStatus`). Each
          *     order's own `payment-status` stays the authoritative word on that order.
@@ -3473,7 +3473,7 @@ export interface components {
             groupId: string;
             /** @description Group reference `GRP-<year>-<seq>`. */
             groupRef: string;
-            /** @description Every order of the group, oldest first, each as `GET /orders` lists it. */
+            /** @description Every order of the group in creation (reference) order, each as `GET /orders` lists it. */
             orders: components["schemas"]["OrderSummary"][];
             payment: components["schemas"]["GroupPayment"];
             totals: components["schemas"]["OrderGroupTotals"];
@@ -7082,7 +7082,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
