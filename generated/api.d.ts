@@ -7078,7 +7078,15 @@ export interface operations {
                     "application/json": components["schemas"]["OrderGroupOverviewResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description `{groupRef}` is longer than any group reference (error shape 2 with `details.fieldErrors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
