@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { createPartnerClient, verifyWebhook, WEBHOOK_EVENT_TYPES, WebhookVerificationError, type Schemas, type WebhookEvent } from '../../clients/typescript/src';
-import { CTGS } from '../support/catalogue-fixtures';
+import { CTGS, ROUTES } from '../support/catalogue-fixtures';
 import { departure } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_WALLET, deliverCallback, submitCheckout } from '../support/payment-fixtures';
@@ -70,6 +70,37 @@ describe('the typed client through the life of a group', () => {
     for await (const assistanceCase of partnerClient.assistanceCases.all()) cases.push(assistanceCase.caseRef);
     expect(cases).toEqual([]);
     expect((await partnerClient.commissionStatements.list()).response.status).toBe(200);
+  });
+});
+
+describe('the typed client before the order', () => {
+  const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+  it('quote, uploadDocument and registerTravellers (a repeated key answers the first travellers), then promos reach their operations', async () => {
+    const partnerClient = typedClient();
+    const quote = await partnerClient.quote({ nationality: 'Germany', ages: [35], startDate: departure, duration: 16, routeId: ROUTES.everestBaseCamp });
+    expect(quote.data?.data.quoteStatus).toBe('ACTIVE');
+    expect((await partnerClient.getQuote(quote.data!.data.quoteId)).data?.data.quoteId).toBe(quote.data!.data.quoteId);
+    expect((await partnerClient.listPackages({ sortBy: 'totalPrice' })).response.status).toBe(200);
+    const documents: Record<string, string> = {};
+    for (const type of ['AVATAR', 'PASSPORT', 'SIGNATURE'] as const) {
+      documents[type] = (await partnerClient.uploadDocument(new Blob([PNG], { type: 'image/png' }), `${type.toLowerCase()}.png`, type)).data!.data.documentId;
+    }
+    const traveller: Schemas['TravellerInput'] = {
+      email: 'sophie.keller@example.com', name: 'Sophie Keller', dateOfBirth: '1991-03-14', nationality: 'Germany', idType: 'PASSPORT',
+      idNumber: 'C4R7T2K91', gender: 'FEMALE', phone: '+49 151 23456789', emergencyContactName: 'Markus Keller',
+      emergencyContactPhone: '+49 170 9876543', emergencyContactEmail: 'markus.keller@example.com', emergencyContactRelation: 'Brother',
+      avatarDocumentId: documents.AVATAR!, passportDocumentId: documents.PASSPORT!, signatureDocumentId: documents.SIGNATURE!,
+    };
+    const key = '5d1e7a3c-2b4f-4c8e-9a0d-6f1b3e5c7a9d';
+    const registered = await partnerClient.registerTravellers([traveller], { idempotencyKey: key });
+    expect(registered.response.status).toBe(201);
+    const again = await partnerClient.registerTravellers([traveller], { idempotencyKey: key });
+    expect(again.data?.data[0]?.touristId).toBe(registered.data?.data[0]?.touristId);
+    const order = (await partnerClient.createOrder({ touristId: registered.data!.data[0]!.touristId, ctgId: quote.data!.data.ctgId, quoteId: quote.data!.data.quoteId, routeId: ROUTES.everestBaseCamp, departureDate: departure })).data!.data;
+    const refused = await partnerClient.promos.previewOnOrder(order.orderRef, 'NO-SUCH-CODE');
+    expect(refused.response.status).toBe(400);
+    expect(refused.error?.code).toBe('PROMO_CODE_INVALID');
   });
 });
 

@@ -9,6 +9,7 @@ import { backoffDelayMs, DEFAULT_RETRY, isRetryableStatus, isSafeToResend, retry
 import { TokenCache } from './token-cache';
 import { webhookCalls, type WebhookCalls } from './webhooks';
 import { assistanceCaseCalls, commissionCalls, eventCalls, refundCalls } from './after-sale';
+import { bookingCalls, promoCalls } from './booking';
 import { orderCreation, type CreatedResult } from './order-creation';
 import { everyItem } from './pages';
 
@@ -37,6 +38,8 @@ export type RefundCalls = ReturnType<typeof refundCalls>;
 export type EventCalls = ReturnType<typeof eventCalls>;
 export type CommissionCalls = ReturnType<typeof commissionCalls>;
 export type AssistanceCaseCalls = ReturnType<typeof assistanceCaseCalls>;
+export type PromoCalls = ReturnType<typeof promoCalls>;
+type Booking = ReturnType<typeof bookingCalls>;
 
 export interface PartnerClient {
   /**
@@ -88,6 +91,20 @@ export interface PartnerClient {
    * Then call the desk on `data.desk.phone`: the case does not replace the call.
    */
   openAssistanceCase(orderRef: string, body: Schemas['AssistanceCaseRequest'], options?: { idempotencyKey?: string }): Promise<AssistanceCaseResult>;
+  /** POST /reference/quote: the price of a trip. */
+  quote: Booking['quote'];
+  /** GET /reference/quote/{quoteId}. */
+  getQuote: Booking['getQuote'];
+  /** GET /reference/ctgs: the packages, filtered and sorted. */
+  listPackages: Booking['listPackages'];
+  /** GET /reference/routes. */
+  listRoutes: Booking['listRoutes'];
+  /** POST /travellers (1 to 50) with an Idempotency-Key kept across the call's retries (pass your own to repeat it later). */
+  registerTravellers(travellers: Schemas['TravellerInput'][], options?: { idempotencyKey?: string }): ReturnType<Booking['registerTravellers']>;
+  /** GET /travellers: one page of your travellers. */
+  listTravellers: Booking['listTravellers'];
+  /** Promo codes on an order or a group: `previewOnOrder`, `applyToOrder`, `removeFromOrder`, and the same `...Group`. */
+  promos: PromoCalls;
   /** POST /documents as multipart/form-data, letting fetch set the boundary (SPEC 4). */
   uploadDocument(file: Blob, fileName: string, documentType: Schemas['DocumentType']): Promise<UploadResult>;
   /**
@@ -223,8 +240,16 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
 
   const api = createClient<paths>({ baseUrl: options.baseUrl, fetch: authenticatedFetch });
   const creation = orderCreation(api);
+  const booking = bookingCalls(api);
   return {
     api,
+    quote: booking.quote,
+    getQuote: booking.getQuote,
+    listPackages: booking.listPackages,
+    listRoutes: booking.listRoutes,
+    registerTravellers: (travellers, registerOptions) => booking.registerTravellers(travellers, registerOptions?.idempotencyKey ?? randomUUID()),
+    listTravellers: booking.listTravellers,
+    promos: promoCalls(api),
     pay: (orderRef, body, payOptions) => payCall(api, orderRef, body, payOptions?.idempotencyKey ?? randomUUID()),
     payGroup: (groupRef, body, payOptions) => payGroupCall(api, groupRef, body, payOptions?.idempotencyKey ?? randomUUID()),
     paymentStatus: (orderRef) => paymentStatusCall(api, orderRef),

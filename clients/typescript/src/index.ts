@@ -1,7 +1,7 @@
 export {
   createPartnerClient, TokenRequestError, type AssistanceCaseCalls, type AssistanceCaseResult, type CancellationPreviewResult, type CancelResult, type CommissionCalls,
   type EventCalls, type GetOrderGroupResult, type GetOrderResult, type OrderBookQuery, type OrderPageResult, type OrdersCsvResult, type PartnerApi, type PartnerClient,
-  type PartnerClientOptions, type PayGroupResult, type PaymentStatusResult, type PayResult, type RefundCalls, type SaveCertificateResult, type Schemas, type UploadResult,
+  type PartnerClientOptions, type PayGroupResult, type PaymentStatusResult, type PayResult, type PromoCalls, type RefundCalls, type SaveCertificateResult, type Schemas, type UploadResult,
 } from './client';
 export type { AssistanceCaseQuery, EventQuery, RefundQuery } from './after-sale';
 export { isOrderGroup, type CreatedResult } from './order-creation';
