@@ -97,7 +97,8 @@ export interface paths {
         };
         /**
          * List assistance cases
-         * @description The cases on orders your company placed or is listed on as a registered agency, newest first,
+         * @description The cases on orders your company placed or is listed on as a registered agency, newest first
+         *     (`sortBy` and `sortDir` choose another order),
          *     one page at a time (without their timelines: read one case for it). Added in 2.7.0.
          */
         get: operations["listAssistanceCases"];
@@ -335,7 +336,7 @@ export interface paths {
         };
         /**
          * List your events
-         * @description Every event your company's webhooks announce, newest first, with the payload as it is
+         * @description Every event your company's webhooks announce, newest first (`sortDir=asc`: oldest first), with the payload as it is
          *     delivered, whether or not an endpoint was subscribed to it: catch up after an outage of your
          *     endpoint, or reconcile without webhooks. Events are kept as long as the service keeps its
          *     delivery log. The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at
@@ -393,7 +394,8 @@ export interface paths {
         };
         /**
          * List your order book
-         * @description Lists the orders your company may read, newest first (by `createdAt`, then by order): the
+         * @description Lists the orders your company may read, newest first (by `createdAt`, then by order;
+         *     `sortBy` and `sortDir` choose another order): the
          *     orders it placed (`access: OWNER`) and the orders other companies placed that list your
          *     company in `travelCompanies` (`access: LISTED_AGENCY`). Orders of anyone else never appear.
          *     The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at most 100,
@@ -474,20 +476,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/external/v1/orders/{orderIdentifier}": {
+    "/api/external/v1/orders/{orderRef}": {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order: the order reference (`ORD-2030-000142`), the order number
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
                  *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-                 *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
-                 *     payment reference is rejected with 400.
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
                  * @example ORD-2030-000142
                  */
-                orderIdentifier: components["parameters"]["OrderIdentifier"];
+                orderRef: components["parameters"]["OrderRef"];
             };
             cookie?: never;
         };
@@ -545,7 +549,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -588,7 +594,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -640,7 +648,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -673,7 +683,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -737,7 +749,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -802,7 +816,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -860,7 +876,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -915,7 +933,9 @@ export interface paths {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -938,6 +958,39 @@ export interface paths {
          *     reject it.
          */
         post: operations["previewOrderPromo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/orders/groups/{groupRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an order group with its orders and its payment
+         * @description The group your company created with an array body of `POST /orders` (by its `GRP-` reference
+         *     or its UUID): every order of it in reference order, each as the order book (`GET /orders`) lists
+         *     it, the totals summed over them, and where the group's payment stands (`payment.status`,
+         *     derived from the orders and the latest group payment: see `GroupPaymentStatus`). Each
+         *     order's own `payment-status` stays the authoritative word on that order.
+         *
+         *     A group is the placing company's alone: another company's group (also one that lists your
+         *     company on its orders) is a 404, as an unknown one is. Added in 2.7.0.
+         */
+        get: operations["getOrderGroup"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1183,7 +1236,7 @@ export interface paths {
         /**
          * List your refunds
          * @description Lists the refunds of the orders your company placed, newest first (by `createdAt`, then by
-         *     reference): what a cancellation gives back, what a late capture owes, what the provider gave
+         *     reference; `sortBy` and `sortDir` choose another order, which the CSV export follows too): what a cancellation gives back, what a late capture owes, what the provider gave
          *     back on its own. The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at
          *     most 100, `totalElements` exact.
          *
@@ -1298,7 +1351,7 @@ export interface paths {
         };
         /**
          * Read the delivery log
-         * @description Your company's deliveries, newest first, one page at a time: each event sent to each
+         * @description Your company's deliveries, newest first unless `sortBy`/`sortDir` say otherwise, one page at a time: each event sent to each
          *     endpoint, with every try (time, your endpoint's answer status, latency) and the next retry.
          *     A failed try is retried with exponential back-off for about a day; then the delivery is
          *     `FAILED` and you can send it again with `POST /webhook-deliveries/{deliveryId}/retry`.
@@ -2961,6 +3014,61 @@ export interface components {
         Gateway: "card_gateway" | "wallet_gateway";
         /** @enum {string} */
         Gender: "MALE" | "FEMALE" | "OTHER";
+        /** @description The payment of an order group, summed over its orders, with its latest group payment. */
+        GroupPayment: {
+            /** @description The group's most recent payment (`POST /orders/groups/{groupRef}/pay`), or `null` when it never had one. */
+            latestGroupPayment: null | components["schemas"]["GroupPaymentAttempt"];
+            /** @description Sum of the pending orders' `totalAmount`, NPR. */
+            outstandingAmount: number;
+            /** @description Sum of the paid orders' `totalAmount`, NPR. */
+            paidAmount: number;
+            /**
+             * Format: int32
+             * @description Orders of the group that were paid (also those cancelled since).
+             */
+            paidOrders: number;
+            /**
+             * Format: int32
+             * @description Orders of the group still `PENDING`, which a new group payment would take.
+             */
+            pendingOrders: number;
+            status: components["schemas"]["GroupPaymentStatus"];
+        };
+        /** @description One group payment, as the customer was sent to the gateway for it. */
+        GroupPaymentAttempt: {
+            /** @description What the customer was charged for the orders it covered, NPR. */
+            amount: number;
+            /** @description When the attempt reached a final status; `null` while it is `INITIATED`. */
+            completedAt: null | string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /**
+             * @description Uppercase name of the gateway used.
+             * @enum {string}
+             */
+            paymentMethod: "CARD_GATEWAY" | "WALLET_GATEWAY";
+            /** @description The group payment reference (reported to your `returnUrl`); the single-order endpoints reject it. */
+            paymentRef: string;
+            status: components["schemas"]["PaymentAttemptStatus"];
+        };
+        /**
+         * @description Where the payment of an order group stands, read from its orders (each order's own state is
+         *     authoritative: `GET /orders/{orderRef}/payment-status`) and from its latest group payment.
+         *
+         *     - `PAID`: no order of the group is left `PENDING`, and at least one was paid.
+         *     - `PARTIALLY_PAID`: some orders were paid, others are still `PENDING` (pay them with a new
+         *       group payment, which takes only the pending ones, or one by one).
+         *     - No order paid yet, some `PENDING`: the latest group payment's status, `NOT_INITIATED` when
+         *       there is none (`INITIATED`, `FAILED`, `CANCELLED`, `EXPIRED`, `REFUND_PENDING` or
+         *       `REFUNDED`, as in `PaymentAttemptStatus`: after a failed, cancelled or expired one start a
+         *       new group payment with a new `Idempotency-Key`).
+         *     - `NOTHING_TO_PAY`: no order is `PENDING` and none was paid (every order was cancelled or
+         *       expired unpaid).
+         * @enum {string}
+         */
+        GroupPaymentStatus: "NOT_INITIATED" | "INITIATED" | "FAILED" | "CANCELLED" | "EXPIRED" | "REFUND_PENDING" | "REFUNDED" | "PARTIALLY_PAID" | "PAID" | "NOTHING_TO_PAY";
         /**
          * @description Promo state of one order of a group, plus whether this operation changed it and, when it did
          *     not, why.
@@ -3070,7 +3178,7 @@ export interface components {
             addedServices?: components["schemas"]["AddedItem"][] | null;
             /**
              * Format: date-time
-             * @description When the order's dates were last changed with `PATCH /orders/{orderIdentifier}`, or `null`
+             * @description When the order's dates were last changed with `PATCH /orders/{orderRef}`, or `null`
              *     if they never were. A paid order's certificate then says "Amended" with this date (Nepal
              *     date). Added in 2.6.0.
              */
@@ -3089,7 +3197,7 @@ export interface components {
             /**
              * @description Your own commission lines for this order (EARNED when it was paid, REVERSED for each refund
              *     that succeeded), oldest first; empty when you earn nothing on it. Another earner's lines are
-             *     never shown. In the order detail (`GET` and `PATCH /orders/{orderIdentifier}`) only. Added in 2.7.0.
+             *     never shown. In the order detail (`GET` and `PATCH /orders/{orderRef}`) only. Added in 2.7.0.
              */
             commissionLines?: components["schemas"]["CommissionLine"][];
             /**
@@ -3180,7 +3288,7 @@ export interface components {
          */
         OrderAccess: "OWNER" | "LISTED_AGENCY";
         /**
-         * @description The placing company moved an order's departure date (`PATCH /orders/{orderIdentifier}`). The cover window moved with it and kept its length; the price and a paid order's policy number did not change.
+         * @description The placing company moved an order's departure date (`PATCH /orders/{orderRef}`). The cover window moved with it and kept its length; the price and a paid order's policy number did not change.
          * @example {
          *       "id": "evt_8a1d4f0c2b7e4d93a5c6e7f8091a2b3c",
          *       "type": "order.amended",
@@ -3352,6 +3460,26 @@ export interface components {
             /** @description The orders of the group. Each carries its own `orderRef`. */
             orders: components["schemas"]["Order"][];
             totals: components["schemas"]["OrderGroupTotals"];
+        };
+        /** @description An order group as it stands now, its orders as the order book lists them and its payment. */
+        OrderGroupOverview: {
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description Group UUID; pass it as `orderGroupId` to add later orders to this group.
+             */
+            groupId: string;
+            /** @description Group reference `GRP-<year>-<seq>`. */
+            groupRef: string;
+            /** @description Every order of the group in creation (reference) order, each as `GET /orders` lists it. */
+            orders: components["schemas"]["OrderSummary"][];
+            payment: components["schemas"]["GroupPayment"];
+            totals: components["schemas"]["OrderGroupTotals"];
+        };
+        /** @description An order group with its orders and its payment. */
+        OrderGroupOverviewResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["OrderGroupOverview"];
         };
         /** @description An order group. */
         OrderGroupResponse: components["schemas"]["SuccessEnvelope"] & {
@@ -5290,18 +5418,11 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
-         * @description Identifies the order: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
-         *     payment reference is rejected with 400.
-         * @example ORD-2030-000142
-         */
-        OrderIdentifier: string;
-        /**
          * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
          *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+         *     four forms. Treat a payment
          *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
          *     with 400.
          * @example ORD-2030-000142
@@ -5333,6 +5454,11 @@ export interface components {
          * @example asc
          */
         SortDir: "asc" | "desc";
+        /**
+         * @description Sort direction; `desc` (newest first when sorting by time) by default.
+         * @example asc
+         */
+        SortDirNewestFirst: "asc" | "desc";
         /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
         WebhookId: string;
         /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
@@ -5567,6 +5693,17 @@ export interface operations {
                  * @example 20
                  */
                 size?: components["parameters"]["Size"];
+                /**
+                 * @description Sort field: `openedAt`, `status`. Cases equal on it keep one fixed order between them, so pages never
+                 *     overlap. Any other value is a 400 with a field error.
+                 * @example status
+                 */
+                sortBy?: "openedAt" | "status";
+                /**
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
                 /** @description Only cases in these statuses (repeat the parameter for several). */
                 status?: components["schemas"]["AssistanceCaseStatus"][];
             };
@@ -5960,6 +6097,17 @@ export interface operations {
                  */
                 size?: components["parameters"]["Size"];
                 /**
+                 * @description Sort field: `createdAt`. Events equal on it keep one fixed order between them, so pages never
+                 *     overlap. Any other value is a 400 with a field error.
+                 * @example createdAt
+                 */
+                sortBy?: "createdAt";
+                /**
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
+                /**
                  * @description Event types to include (any of them). Repeat the parameter for several.
                  * @example [
                  *       "order.paid"
@@ -6092,6 +6240,18 @@ export interface operations {
                  * @example 20
                  */
                 size?: components["parameters"]["Size"];
+                /**
+                 * @description Sort field: `createdAt` (when the order was created), `departureDate` or `totalAmount`.
+                 *     Orders equal on it keep one fixed order between them, so pages never overlap. Any other
+                 *     value is a 400 with a field error. The CSV export follows it too.
+                 * @example departureDate
+                 */
+                sortBy?: "createdAt" | "departureDate" | "totalAmount";
+                /**
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
                 /**
                  * @description Order statuses to include (any of them). Repeat the parameter for several.
                  * @example [
@@ -6254,14 +6414,16 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order: the order reference (`ORD-2030-000142`), the order number
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
                  *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-                 *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
-                 *     payment reference is rejected with 400.
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
                  * @example ORD-2030-000142
                  */
-                orderIdentifier: components["parameters"]["OrderIdentifier"];
+                orderRef: components["parameters"]["OrderRef"];
             };
             cookie?: never;
         };
@@ -6277,7 +6439,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderResponse"];
                 };
             };
-            /** @description `{orderIdentifier}` is a group payment reference, which covers several orders (error shape 2). Read each order by its own reference. */
+            /** @description `{orderRef}` is a group payment reference, which covers several orders (error shape 2). Read each order by its own reference. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6299,14 +6461,16 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifies the order: the order reference (`ORD-2030-000142`), the order number
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
                  *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-                 *     order it paid for. Treat a payment reference as an opaque lookup key; do not parse it. A group
-                 *     payment reference is rejected with 400.
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
                  * @example ORD-2030-000142
                  */
-                orderIdentifier: components["parameters"]["OrderIdentifier"];
+                orderRef: components["parameters"]["OrderRef"];
             };
             cookie?: never;
         };
@@ -6368,7 +6532,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6445,7 +6611,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6514,7 +6682,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6571,7 +6741,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6643,7 +6815,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6701,7 +6875,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6746,7 +6922,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6797,7 +6975,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6836,7 +7016,9 @@ export interface operations {
                 /**
                  * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
                  *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-                 *     (`ORD-2030-000142-1916122811482`), which resolves to the order it paid for. Treat a payment
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
                  *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
                  *     with 400.
                  * @example ORD-2030-000142
@@ -6867,6 +7049,46 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrderGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderGroupOverviewResponse"];
+                };
+            };
+            /** @description `{groupRef}` is longer than any group reference (error shape 2 with `details.fieldErrors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7360,6 +7582,17 @@ export interface operations {
                  */
                 size?: components["parameters"]["Size"];
                 /**
+                 * @description Sort field: `createdAt`, `amount`, `status`. Refunds equal on it keep one fixed order between them, so pages never
+                 *     overlap. Any other value is a 400 with a field error.
+                 * @example amount
+                 */
+                sortBy?: "createdAt" | "amount" | "status";
+                /**
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
+                /**
                  * @description Refund statuses to include (any of them). Repeat the parameter for several.
                  * @example [
                  *       "MANUAL",
@@ -7611,6 +7844,18 @@ export interface operations {
                  * @example 20
                  */
                 size?: components["parameters"]["Size"];
+                /**
+                 * @description Sort field: `createdAt` (when the delivery was created), `eventType` or `status`.
+                 *     Deliveries equal on it keep one fixed order between them, so pages never overlap. Any
+                 *     other value is a 400 with a field error.
+                 * @example status
+                 */
+                sortBy?: "createdAt" | "eventType" | "status";
+                /**
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
                 /** @description Only deliveries in this status. */
                 status?: components["schemas"]["WebhookDeliveryStatus"];
                 /**

@@ -1,5 +1,7 @@
-// `npm run postman`: the bundled contract -> a Postman collection that walks the booking flow as
-// one story, plus a sandbox environment, in postman/. Every request is an operation of the
+// `npm run postman`: the bundled contract -> a Postman collection that walks a policy's life as
+// one story in folders (booking, payment, after the sale, order book, webhooks, events), plus a
+// sandbox environment and the three images it uploads, all in postman/ (committed), and nothing
+// anywhere else, wherever it is run from. Every request is an operation of the
 // document (its method and path from generated/openapi.json); each takes the ids and references
 // the previous answers stored, and checks three things: the status, the body against the
 // operation's response schema for that status (dereferenced from the document), and the
@@ -7,11 +9,15 @@
 // payment reference of the order...). No request sends a placeholder.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const $RefParser = require('@apidevtools/json-schema-ref-parser');
 
-const document = JSON.parse(fs.readFileSync('generated/openapi.json', 'utf8'));
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, 'postman');
+const document = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated/openapi.json'), 'utf8'));
 const dereferenced = await $RefParser.dereference(structuredClone(document));
 const operations = new Map();
 for (const [path, items] of Object.entries(dereferenced.paths)) {
@@ -71,7 +77,7 @@ function step({ name, operationId, pathParams = {}, query, headers = {}, body, f
 const set = (name, expression) => `pm.collectionVariables.set('${name}', ${expression});`;
 const check = (title, assertion) => `pm.test(${JSON.stringify(title)}, () => { ${assertion} });`;
 
-const story = [
+const booking = [
   step({
     name: 'Take a token', operationId: 'issueToken', noAuth: true, status: 200,
     body: { clientId: '{{clientId}}', clientSecret: '{{clientSecret}}' },
@@ -165,21 +171,6 @@ const story = [
     ],
   }),
   step({
-    name: 'Pay the order by card', operationId: 'payOrder', status: 200, pathParams: { orderRef: '{{orderRef}}' },
-    headers: { 'Idempotency-Key': '{{$guid}}' },
-    body: { gateway: 'card_gateway', returnUrl: 'https://booking.himalayantrails.example.com/payments/complete' },
-    checks: [
-      check('the attempt is for this order, at its total', "pm.expect(data.paymentRef.startsWith(pm.collectionVariables.get('orderRef') + '-')).to.be.true; pm.expect(data.amount).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001); pm.expect(data.paymentUrl).to.match(/^https?:\\/\\//);"),
-      set('paymentRef', 'data.paymentRef'),
-    ],
-  }),
-  step({
-    name: 'Read the payment status', operationId: 'getPaymentStatus', status: 200, pathParams: { orderRef: '{{orderRef}}' },
-    checks: [
-      check('the attempt is open and it is the one just started', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), orderStatus: 'PENDING', paymentStatus: 'INITIATED', paymentRef: pm.collectionVariables.get('paymentRef') });"),
-    ],
-  }),
-  step({
     name: 'Book Daniel and Mei Lin as a group', operationId: 'createOrders', status: 201,
     body: ['daniel', 'meilin'].map((key) => ({ touristId: `{{${key}TouristId}}`, ctgId: '{{ctgId}}', routeId: '{{routeId}}', departureDate: '{{departureDate}}' })),
     checks: [
@@ -203,13 +194,62 @@ const story = [
     ],
   }),
   step({
-    name: "Move Daniel's trek a week later: the Lukla flights are late", operationId: 'updateOrder', status: 200, pathParams: { orderIdentifier: '{{danielOrderRef}}' },
+    name: 'An invalid code is refused like any rejected code (deliberate 400)', operationId: 'applyOrderPromo', status: 400, pathParams: { orderRef: '{{orderRef}}' },
+    body: { promoCode: 'EXPIRED20' },
+    checks: [check('the one message of every rejection', "pm.expect(pm.response.json().message).to.equal('Invalid promo code');")],
+  }),
+];
+
+const payment = [
+  step({
+    name: 'Pay the order by card', operationId: 'payOrder', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    headers: { 'Idempotency-Key': '{{$guid}}' },
+    body: { gateway: 'card_gateway', returnUrl: 'https://booking.himalayantrails.example.com/payments/complete' },
+    checks: [
+      check('the attempt is for this order, at its total', "pm.expect(data.paymentRef.startsWith(pm.collectionVariables.get('orderRef') + '-')).to.be.true; pm.expect(data.amount).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001); pm.expect(data.paymentUrl).to.match(/^https?:\\/\\//);"),
+      set('paymentRef', 'data.paymentRef'),
+    ],
+  }),
+  step({
+    name: 'Read the payment status', operationId: 'getPaymentStatus', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    checks: [
+      check('the attempt is open and it is the one just started', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), orderStatus: 'PENDING', paymentStatus: 'INITIATED', paymentRef: pm.collectionVariables.get('paymentRef') });"),
+    ],
+  }),
+];
+
+// Changes after the sale: a date moves, an order of the group is cancelled (first asked what it
+// would do), and its refunds read.
+const afterTheSale = [
+  step({
+    name: "Move Daniel's trek a week later: the Lukla flights are late", operationId: 'updateOrder', status: 200, pathParams: { orderRef: '{{danielOrderRef}}' },
     body: { departureDate: '{{laterDepartureDate}}' },
     checks: [
       check('the cover window starts on the new date and keeps its length', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('danielOrderRef'), departureDate: pm.collectionVariables.get('laterDepartureDate'), coverageStartDate: pm.collectionVariables.get('laterDepartureDate') }); pm.expect((Date.parse(data.coverageEndDate) - Date.parse(data.coverageStartDate)) / 86400000 + 1).to.equal(data.durationDays);"),
       check('the price did not change, and the change is dated', "pm.expect(data.pricing.totalAmount).to.be.closeTo(Number(pm.collectionVariables.get('danielTotal')) * 0.9, 0.01); pm.expect(data.amendedAt).to.be.a('string');"),
     ],
   }),
+  step({
+    name: 'Mei Lin cannot come: preview cancelling her order of the group', operationId: 'previewOrderCancellation', status: 200, pathParams: { orderRef: '{{meilinOrderRef}}' },
+    checks: [
+      check('unpaid: cancellable with no money to move', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), cancellable: true, rule: 'UNPAID', refundAmount: 0, cancellationFee: 0 });"),
+    ],
+  }),
+  step({
+    name: 'Cancel her order (the rest of the group stays)', operationId: 'cancelOrder', status: 200, pathParams: { orderRef: '{{meilinOrderRef}}' },
+    headers: { 'Idempotency-Key': '{{$guid}}' },
+    body: { reason: 'TRAVELLER_REQUEST', note: 'Visa not granted in time' },
+    checks: [
+      check('cancelled, no refund: nothing had been paid', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), orderStatus: 'CANCELLED', reason: 'TRAVELLER_REQUEST', refund: null });"),
+    ],
+  }),
+  step({
+    name: 'Her refunds: none, as nothing had been paid', operationId: 'listRefunds', status: 200, query: { orderRef: '{{meilinOrderRef}}' },
+    checks: [check('an unpaid order cancels without a refund', 'pm.expect(data.totalElements).to.equal(0); pm.expect(data.content).to.eql([]);')],
+  }),
+];
+
+const orderBook = [
   step({
     name: 'Your order book: find Sophie\'s order by its reference', operationId: 'listOrders', status: 200, query: { search: '{{orderRef}}' },
     checks: [
@@ -229,29 +269,17 @@ const story = [
     ],
   }),
   step({
-    name: 'An invalid code is refused like any rejected code (deliberate 400)', operationId: 'applyOrderPromo', status: 400, pathParams: { orderRef: '{{orderRef}}' },
-    body: { promoCode: 'EXPIRED20' },
-    checks: [check('the one message of every rejection', "pm.expect(pm.response.json().message).to.equal('Invalid promo code');")],
-  }),
-  step({
-    name: 'Mei Lin cannot come: preview cancelling her order of the group', operationId: 'previewOrderCancellation', status: 200, pathParams: { orderRef: '{{meilinOrderRef}}' },
+    name: 'The group: its orders and where its payment stands', operationId: 'getOrderGroup', status: 200, pathParams: { groupRef: '{{groupRef}}' },
     checks: [
-      check('unpaid: cancellable with no money to move', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), cancellable: true, rule: 'UNPAID', refundAmount: 0, cancellationFee: 0 });"),
-    ],
-  }),
-  step({
-    name: 'Cancel her order (the rest of the group stays)', operationId: 'cancelOrder', status: 200, pathParams: { orderRef: '{{meilinOrderRef}}' },
-    headers: { 'Idempotency-Key': '{{$guid}}' },
-    body: { reason: 'TRAVELLER_REQUEST', note: 'Visa not granted in time' },
-    checks: [
-      check('cancelled, no refund: nothing had been paid', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), orderStatus: 'CANCELLED', reason: 'TRAVELLER_REQUEST', refund: null });"),
+      check('both orders in reference order, Mei Lin\'s cancelled', "pm.expect(data.orders.map((o) => o.orderRef)).to.eql([pm.collectionVariables.get('danielOrderRef'), pm.collectionVariables.get('meilinOrderRef')]); pm.expect(data.orders[1].status).to.equal('CANCELLED');"),
+      check('nothing paid yet: Daniel\'s order is the one left to pay', "pm.expect(data.payment).to.include({ status: 'NOT_INITIATED', paidOrders: 0, pendingOrders: 1 }); pm.expect(data.payment.outstandingAmount).to.be.closeTo(data.orders[0].totalAmount, 0.001);"),
     ],
   }),
 ];
 
 // Receiving webhooks: register an endpoint (its secret shown once), queue a test event, read the
 // delivery log, and delete the endpoint again (a company has at most 5, and the story is re-run).
-story.push(
+const webhooks = [
   step({
     name: 'Register a webhook endpoint', operationId: 'createWebhookEndpoint', status: 201,
     body: { url: 'https://hooks.everest-trails.example.com/pbs/webhooks', events: ['order.paid', 'payment.failed'], description: 'Postman story {{runId}}' },
@@ -277,12 +305,38 @@ story.push(
     name: 'Delete the webhook endpoint', operationId: 'deleteWebhookEndpoint', status: 200, pathParams: { endpointId: '{{endpointId}}' },
     checks: [check('the endpoint deleted is the one registered', "pm.expect(data.endpointId).to.equal(pm.collectionVariables.get('endpointId'));")],
   }),
-);
+];
+
+// Catching up without webhooks: the events of the story, with the payload as delivered.
+const events = [
+  step({
+    name: 'The order.cancelled events, newest first: Mei Lin\'s is there', operationId: 'listEvents', status: 200, query: { type: 'order.cancelled', size: 100 },
+    checks: [
+      "const hers = data.content.find((e) => e.payload.data.orderRef === pm.collectionVariables.get('meilinOrderRef'));",
+      check('her cancellation was announced, with its payload as delivered', "pm.expect(hers, JSON.stringify(data.content.map((e) => e.payload.data))).to.be.an('object'); pm.expect(hers.payload.type).to.equal('order.cancelled');"),
+      "if (hers) pm.collectionVariables.set('eventId', hers.eventId);",
+    ],
+  }),
+  step({
+    name: 'Read that event again by its id', operationId: 'getEvent', status: 200, pathParams: { eventId: '{{eventId}}' },
+    checks: [check('the same event, the same payload', "pm.expect(data.eventId).to.equal(pm.collectionVariables.get('eventId')); pm.expect(data.payload.id).to.equal(data.eventId);")],
+  }),
+];
+
+const FOLDERS = [
+  { name: 'Booking', description: 'A token, the catalogue, a quote, documents and travellers, one order and a group, promo codes.', item: booking },
+  { name: 'Payment', description: 'Start a hosted checkout and read the authoritative payment status.', item: payment },
+  { name: 'After the sale', description: 'A date change, a cancellation preview and a cancellation, and the refunds it made.', item: afterTheSale },
+  { name: 'Order book', description: 'Find orders, export them as CSV, read a group and its payment.', item: orderBook },
+  { name: 'Webhooks', description: 'Register an endpoint, send it a test event, read the delivery log, delete it.', item: webhooks },
+  { name: 'Events', description: 'Catch up without webhooks: the events, with their payloads.', item: events },
+];
+const requestCount = FOLDERS.reduce((total, folder) => total + folder.item.length, 0);
 
 const collection = {
   info: {
     name: `${document.info.title}: the booking flow`,
-    description: 'Generated from generated/openapi.json by `npm run postman`; do not edit by hand. Select the "Sandbox" environment and run the collection from top to bottom: each request uses what the previous ones answered.',
+    description: 'Generated from generated/openapi.json by `npm run postman`; do not edit by hand. Select the "Sandbox" environment and run the collection from top to bottom, folder after folder: each request uses what the previous ones answered (the uploads read postman/*.png: run it from the repository root).',
     schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
   },
   auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{accessToken}}', type: 'string' }] },
@@ -304,7 +358,7 @@ const collection = {
       },
     },
   ],
-  item: story,
+  item: FOLDERS,
 };
 
 const environment = {
@@ -318,8 +372,8 @@ const environment = {
   _postman_variable_scope: 'environment',
 };
 
-fs.mkdirSync('postman', { recursive: true });
-for (const documentType of DOCUMENT_TYPES) fs.writeFileSync(`postman/${documentType.toLowerCase()}.png`, PNG);
-fs.writeFileSync('postman/collection.json', `${json(collection)}\n`);
-fs.writeFileSync('postman/sandbox.postman_environment.json', `${json(environment)}\n`);
-console.log(`postman/collection.json (${story.length} requests) and postman/sandbox.postman_environment.json written`);
+fs.mkdirSync(OUT, { recursive: true });
+for (const documentType of DOCUMENT_TYPES) fs.writeFileSync(path.join(OUT, `${documentType.toLowerCase()}.png`), PNG);
+fs.writeFileSync(path.join(OUT, 'collection.json'), `${json(collection)}\n`);
+fs.writeFileSync(path.join(OUT, 'sandbox.postman_environment.json'), `${json(environment)}\n`);
+console.log(`postman/collection.json (${requestCount} requests in ${FOLDERS.length} folders) and postman/sandbox.postman_environment.json written`);

@@ -77,7 +77,7 @@ function contextOf(finding, document, refs) {
   if (root === 'webhooks') return 'webhook';
   if (root === 'components' && !second) return first;
   const key = `${first}/${second}`;
-  if (['parameters/OrderRef', 'parameters/OrderIdentifier', 'parameters/GroupRef'].includes(key)) return 'order-reference';
+  if (['parameters/OrderRef', 'parameters/GroupRef'].includes(key)) return 'order-reference';
   if (key === 'parameters/Size') return 'page-size';
   if (key === 'parameters/Page' || finding.path.at(-1) === 'page') return 'page-number';
   const places = ['request', 'response', 'webhook'].filter((place) => refs[place].has(key));

@@ -169,6 +169,21 @@ describe('GET /assistance-cases and GET /assistance-cases/{caseRef}', () => {
     expect((await listCases(client, stranger, `?orderRef=${second.orderRef}`)).body.data.totalElements).toBe(0);
   });
 
+  it('sorts by openedAt or status either way (the id breaks ties); any other sortBy is a 400', async () => {
+    const reader = await newPartner(server, client);
+    const a = (await openCase(client, reader, (await paidOrder(server, client, reader)).orderRef)).body.data.caseRef;
+    const b = (await openCase(client, reader, (await paidOrder(server, client, reader)).orderRef)).body.data.caseRef;
+    await withdrawCase(client, reader, a);
+    const refs = async (query: string) => (await listCases(client, reader, query)).body.data.content.map((item: { caseRef: string }) => item.caseRef);
+    expect(await refs('?sortBy=openedAt&sortDir=asc')).toEqual([a, b]);
+    // RECEIVED before WITHDRAWN.
+    expect(await refs('?sortBy=status&sortDir=asc')).toEqual([b, a]);
+    expect(await refs('?sortBy=status&sortDir=desc')).toEqual([a, b]);
+    const unknown = await listCases(client, reader, '?sortBy=caseRef');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { sortBy: expect.any(String) } } });
+  });
+
   it('when the status filter is not a status, then it is a 400', async () => {
     expect((await listCases(client, placing, '?status=LOST')).status).toBe(400);
   });

@@ -12,7 +12,6 @@ import { startTestServer } from '../support/test-server';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLIENT_DIR = path.join(ROOT, 'clients/typescript');
-const TSC = path.join(ROOT, 'node_modules/.bin/tsc');
 
 /** npm with the project's quiet settings off: a failing pack or install must say why. */
 function npm(args: string[], cwd: string): string {
@@ -57,7 +56,7 @@ const need = (step, result) => {
 
 // The types travel with the package: a partner's TypeScript sees the contract, and a wrong path or body does not compile.
 const CONSUMER_TS = `
-import { createPartnerClient, type Schemas } from '@partner-booking/client';
+import { createPartnerClient, isOrderGroup, verifyWebhook, type Schemas, type WebhookEvent } from '@partner-booking/client';
 const client = createPartnerClient({ baseUrl: 'https://sandbox.partner-api.example.com', clientId: 'id', clientSecret: 'secret' });
 const body: Schemas['QuoteRequest'] = { nationality: 'Germany', ages: [35], startDate: '2031-10-05', duration: 14, maxAltitude: 5364 };
 export const quote = client.api.POST('/api/external/v1/reference/quote', { body });
@@ -65,7 +64,57 @@ export const quote = client.api.POST('/api/external/v1/reference/quote', { body 
 export const wrongPath = client.api.POST('/api/external/v1/reference/quotes', { body });
 // @ts-expect-error: gateway must be card_gateway or wallet_gateway
 export const wrongGateway: Schemas['PayRequest'] = { gateway: 'cash' };
+
+// One order or a group, told apart without a cast.
+export async function book(order: Schemas['OrderInput']): Promise<string[]> {
+  const single = await client.createOrder(order);
+  const one: string | undefined = single.data?.data.orderRef;
+  const group = await client.createOrderGroup([order, order]);
+  const many: string[] = group.data?.data.orders.map((created) => created.orderRef) ?? [];
+  const raw = await client.api.POST('/api/external/v1/orders', { body: order });
+  const either = raw.data?.data;
+  const refs = either === undefined ? [] : isOrderGroup(either) ? either.orders.map((created) => created.orderRef) : [either.orderRef];
+  return [...(one ? [one] : []), ...many, ...refs];
+}
+
+// Every event type has its own data, chosen by type.
+export function onEvent(secret: string, headers: Record<string, string>, rawBody: string): string {
+  const event: WebhookEvent = verifyWebhook(secret, headers, rawBody);
+  switch (event.type) {
+    case 'order.paid': return event.data.policyNumber;
+    case 'refund.failed': return event.data.refundRef;
+    default: return event.type;
+  }
+}
+
+// Helpers for the whole life of a policy, and one iterator for every list.
+export async function afterTheSale(orderRef: string, groupRef: string): Promise<number> {
+  await client.payGroup(groupRef, { gateway: 'card_gateway', returnUrl: 'https://partner.example.com/back' });
+  await client.getOrderGroup(groupRef);
+  await client.previewCancellation(orderRef);
+  await client.cancel(orderRef, { reason: 'TRIP_CANCELLED' });
+  await client.commissionStatements.get('2030-09');
+  let seen = 0;
+  for await (const order of client.listOrders({ sortBy: 'departureDate' })) seen += order.totalAmount > 0 ? 1 : 0;
+  for await (const refund of client.refunds.all({ status: ['FAILED'] })) seen += refund.refundRef.length > 0 ? 1 : 0;
+  for await (const event of client.events.all({ type: ['order.paid'] })) seen += event.eventId.length > 0 ? 1 : 0;
+  for await (const assistanceCase of client.assistanceCases.all()) seen += assistanceCase.caseRef.length > 0 ? 1 : 0;
+  for await (const delivery of client.webhooks.deliveries({ status: 'FAILED' })) seen += delivery.deliveryId.length > 0 ? 1 : 0;
+  return seen;
+}
 `;
+
+/**
+ * The client directory copied outside the repository (without what a build leaves), installed with
+ * its own dev dependencies and packed there, as a partner or a CI job would: nothing resolves from
+ * the repository. The registry is asked only for what npm's cache lacks.
+ */
+function packedOutsideRepository(workspace: string, destination: string): string {
+  const copy = path.join(workspace, 'client-source');
+  fs.cpSync(CLIENT_DIR, copy, { recursive: true, filter: (source) => !/[\\/](dist|node_modules)$/.test(source) });
+  npm(['install', '--prefer-offline'], copy);
+  return pack(copy, destination);
+}
 
 describe('the typed client as a package (clients/typescript)', () => {
   let server: RunningServer;
@@ -80,11 +129,11 @@ describe('the typed client as a package (clients/typescript)', () => {
     fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
     const tarballs = path.join(project, 'tarballs');
     fs.mkdirSync(tarballs);
-    const client = pack(CLIENT_DIR, tarballs);
+    const client = packedOutsideRepository(project, tarballs);
     // Its one dependency and that one's, packed from this install: the test needs no registry.
     const dependencies = ['openapi-fetch', 'openapi-typescript-helpers'].map((name) => pack(path.join(ROOT, 'node_modules', name), tarballs));
     npm(['install', '--offline', '--ignore-scripts', client, ...dependencies], project);
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await server.stop();
@@ -94,7 +143,7 @@ describe('the typed client as a package (clients/typescript)', () => {
   it('when packed, then the tarball holds the built JavaScript, its types and the contract types, and nothing that points outside it', () => {
     const installed = path.join(project, 'node_modules/@partner-booking/client');
     const files = fs.readdirSync(path.join(installed, 'dist'), { recursive: true }).map(String).sort();
-    expect(files).toEqual(expect.arrayContaining(['index.js', 'index.d.ts', 'client.js', 'client.d.ts', path.join('generated', 'api.d.ts')]));
+    expect(files).toEqual(expect.arrayContaining(['index.js', 'index.d.ts', 'client.js', 'client.d.ts', path.join('generated', 'api.d.ts'), path.join('generated', 'webhook-events.d.ts')]));
     expect(files.some((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toBe(false);
     for (const file of files.filter((name) => name.endsWith('.js') || name.endsWith('.d.ts'))) {
       expect(fs.readFileSync(path.join(installed, 'dist', file), 'utf8')).not.toMatch(/\.\.\/\.\.\/\.\.\/generated|clients\/typescript/);
@@ -120,8 +169,10 @@ describe('the typed client as a package (clients/typescript)', () => {
 
   it('when a TypeScript project imports it, then the contract types come with it', () => {
     fs.writeFileSync(path.join(project, 'consumer.ts'), CONSUMER_TS);
-    const typeRoots = path.join(ROOT, 'node_modules/@types');
-    const run = spawnSync(TSC, ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--typeRoots', typeRoots, '--types', 'node', 'consumer.ts'], {
+    // The TypeScript and Node types the package brings for its own build, not the repository's.
+    const source = path.join(project, 'client-source/node_modules');
+    const typeRoots = path.join(source, '@types');
+    const run = spawnSync(path.join(source, '.bin/tsc'), ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--typeRoots', typeRoots, '--types', 'node', 'consumer.ts'], {
       cwd: project,
       encoding: 'utf8',
     });

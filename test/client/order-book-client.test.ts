@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { createPartnerClient, OrderBookError } from '../../clients/typescript/src';
+import { createPartnerClient, ListPageError } from '../../clients/typescript/src';
 import { csvRecords } from '../support/csv';
 import { newPartner, type TestPartner } from '../support/partners';
 import { placeOrder } from '../support/payment-fixtures';
@@ -18,19 +18,24 @@ beforeAll(async () => {
 });
 
 describe('listOrders and exportOrdersCsv of the typed client', () => {
-  it('listOrders yields every page, newest first, and stops after the last', async () => {
-    const pages = [];
-    for await (const page of typedClient().listOrders({ size: 2 })) pages.push(page);
-    expect(pages.map((page) => page.page)).toEqual([0, 1, 2]);
-    expect(pages.flatMap((page) => page.content.map((order) => order.orderRef))).toEqual(refs);
+  it('listOrders yields every order, newest first, across pages, and stops after the last', async () => {
+    const orderRefs: string[] = [];
+    for await (const order of typedClient().listOrders({ size: 2 })) orderRefs.push(order.orderRef);
+    expect(orderRefs).toEqual(refs);
   });
 
-  it('listOrdersPage answers one page; a filter out of bounds is an error result, and throws OrderBookError when iterating', async () => {
+  it('listOrders keeps the order asked (sortBy, sortDir) across pages', async () => {
+    const orderRefs: string[] = [];
+    for await (const order of typedClient().listOrders({ size: 2, sortBy: 'createdAt', sortDir: 'asc' })) orderRefs.push(order.orderRef);
+    expect(orderRefs).toEqual([...refs].reverse());
+  });
+
+  it('listOrdersPage answers one page; a filter out of bounds is an error result, and throws ListPageError when iterating', async () => {
     const { data } = await typedClient().listOrdersPage({ size: 1, page: 1 });
     expect(data?.data.content.map((order) => order.orderRef)).toEqual([refs[1]]);
     const refused = await typedClient().listOrdersPage({ departureFrom: '2031-10-31', departureTo: '2031-10-01' });
     expect(refused.response.status).toBe(400);
-    await expect(typedClient().listOrders({ search: 'x' }).next()).rejects.toBeInstanceOf(OrderBookError);
+    await expect(typedClient().listOrders({ search: 'x' }).next()).rejects.toBeInstanceOf(ListPageError);
   });
 
   it('exportOrdersCsv streams every matching order with the suggested file name', async () => {

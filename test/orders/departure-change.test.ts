@@ -19,7 +19,7 @@ import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
-/** DESIGN "Date changes": PATCH /orders/{orderIdentifier} with exactly {"departureDate"}. */
+/** DESIGN "Date changes": PATCH /orders/{orderRef} with exactly {"departureDate"}. */
 const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
 let agency: TestPartner;
 let listed: TestPartner;
@@ -63,7 +63,7 @@ async function paidOrder(partner: TestPartner, extra: Record<string, unknown> = 
   return order;
 }
 
-describe('PATCH /orders/{orderIdentifier}', () => {
+describe('PATCH /orders/{orderRef}', () => {
   it('when the placing company sends a later departureDate, then the cover window moves with it, keeps its length and the price does not change', async () => {
     const order = await placeOrder(server, client, agency);
     const before = await detail(agency, order.orderRef);

@@ -189,6 +189,41 @@ describe('GET /orders', () => {
     });
   });
 
+  describe('sortBy and sortDir', () => {
+    it('sortDir=asc on createdAt lists oldest first, exactly the reverse of the default', async () => {
+      expect(await refsOf(agency, [['sortBy', 'createdAt'], ['sortDir', 'asc']])).toEqual([...allRefs()].reverse());
+    });
+
+    it('sortBy=departureDate orders by the departure date, either way', async () => {
+      const ascending = await refsOf(agency, [['sortBy', 'departureDate'], ['sortDir', 'asc']]);
+      expect(ascending.at(-1)).toBe(placed.later.orderRef);
+      const descending = await refsOf(agency, [['sortBy', 'departureDate']]);
+      expect(descending[0]).toBe(placed.later.orderRef);
+      expect(descending).toEqual([...ascending].reverse());
+    });
+
+    it.each([['departureDate', 'asc'], ['totalAmount', 'desc'], ['createdAt', 'asc']])('sortBy=%s sortDir=%s: orders equal on the key keep one order, so pages of one cover every order once', async (sortBy, sortDir) => {
+      const whole = await refsOf(agency, [['sortBy', sortBy], ['sortDir', sortDir]]);
+      const paged: string[] = [];
+      for (let page = 0; page < whole.length; page += 1) {
+        const response = await list(agency, [['sortBy', sortBy], ['sortDir', sortDir], ['size', '1'], ['page', String(page)]]);
+        expect(response.status).toBe(200);
+        paged.push(...response.body.data.content.map((item: WireJson) => item.orderRef));
+      }
+      expect(paged).toEqual(whole);
+      expect(new Set(whole).size).toBe(allRefs().length);
+    });
+
+    it('the filters still apply under another order', async () => {
+      expect(await refsOf(agency, [['groupRef', group.groupRef], ['sortBy', 'totalAmount'], ['sortDir', 'asc']])).toEqual([...group.orderRefs].reverse());
+    });
+
+    it('the CSV export follows the order asked', async () => {
+      const response = await list(agency, [['sortBy', 'createdAt'], ['sortDir', 'asc']], { accept: 'text/csv' });
+      expect(csvRecords(response.body).records.map((record) => record.orderRef)).toEqual([...allRefs()].reverse());
+    });
+  });
+
   describe('filters outside their bounds are a 400 with a field error, in the contract shape', () => {
     const cases: Array<[string, Array<[string, string]>, string]> = [
       ['an unknown status', [['status', 'SHIPPED']], 'status'],
@@ -206,11 +241,14 @@ describe('GET /orders', () => {
       ['a search over 100 characters', [['search', 'k'.repeat(101)]], 'search'],
       ['a search with a line break', [['search', 'kel\nler']], 'search'],
       ['a negative page', [['page', '-1']], 'page'],
+      ['an unknown sortBy', [['sortBy', 'orderRef']], 'sortBy'],
+      ['an unknown sortDir', [['sortDir', 'up']], 'sortDir'],
     ];
     it.each(cases)('%s', async (_label, query, field) => {
       const response = await list(agency, query);
       expect(response.status).toBe(400);
       expect(response.body.message).toBe('Validation failed');
+      expect(response.body.code).toBe('VALIDATION_FAILED');
       expect(Object.keys(response.body.details.fieldErrors).some((key) => key === field || key.startsWith(`${field}[`) || key.startsWith(`${field}.`))).toBe(true);
     });
 

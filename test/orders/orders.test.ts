@@ -338,7 +338,7 @@ describe('POST /orders with an object body', () => {
   });
 });
 
-describe('GET /orders/{orderIdentifier}', () => {
+describe('GET /orders/{orderRef}', () => {
   let placed: WireJson;
   beforeAll(async () => {
     placed = (await createOrders(lowTrek({ referralCode: 'READ-ME' }))).body.data;

@@ -429,7 +429,7 @@ describe('POST /orders/groups/{groupRef}/pay', () => {
   });
 });
 
-describe('GET /orders/{orderIdentifier} with payment identifiers', () => {
+describe('GET /orders/{orderRef} with payment identifiers', () => {
   it('resolves an order number and a payment reference to the order', async () => {
     const order = await placeOrder(server, client, agency);
     const started = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;

@@ -26,7 +26,7 @@ function runCollection(baseUrl: string): Promise<NewmanRunSummary> {
   });
 }
 
-describe('npm run postman: the collection walks the booking flow as one story', () => {
+describe('npm run postman: the collection walks a policy\'s life as one story, folder after folder', () => {
   let server: RunningServer;
   /** Under `npm run mock:validate` (PRISM_PROXY=1): through Prism, uploads straight to the server. */
   let frontDoor: { url: string; stop(): Promise<void> } | undefined;

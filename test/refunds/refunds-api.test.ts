@@ -57,6 +57,20 @@ describe('GET /refunds', () => {
     expect((await list(agency, `createdFrom=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).body.data.totalElements).toBe(0);
   });
 
+  it('sorts by createdAt, amount or status either way (the reference breaks ties), the export too; any other sortBy is a 400', async () => {
+    const refs = async (search: string) => (await list(agency, search)).body.data.content.map((refund: { refundRef: string }) => refund.refundRef);
+    expect(await refs('sortBy=createdAt&sortDir=asc')).toEqual([card.refundRef, wallet.refundRef]);
+    // The card refund SUCCEEDED, the wallet one is MANUAL.
+    expect(await refs('sortBy=status&sortDir=asc')).toEqual([wallet.refundRef, card.refundRef]);
+    expect(await refs('sortBy=status&sortDir=desc')).toEqual([card.refundRef, wallet.refundRef]);
+    expect(await refs('sortBy=amount&sortDir=asc')).toEqual([...(await refs('sortBy=amount&sortDir=desc'))].reverse());
+    const csv = (await list(agency, 'sortBy=createdAt&sortDir=asc', { accept: 'text/csv' })).body as string;
+    expect(csv.indexOf(card.refundRef)).toBeLessThan(csv.indexOf(wallet.refundRef));
+    const unknown = await list(agency, 'sortBy=orderRef');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { sortBy: expect.any(String) } } });
+  });
+
   it('answers a filter outside its bounds with a 400 naming it', async () => {
     const reversed = await list(agency, `createdFrom=${encodeURIComponent('2030-10-01T00:00:00+05:45')}&createdTo=${encodeURIComponent('2030-09-01T00:00:00+05:45')}`);
     expect(reversed.status).toBe(400);

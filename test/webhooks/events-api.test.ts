@@ -47,6 +47,17 @@ describe('GET /events', () => {
     expect(reversed.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { createdFrom: 'must be before createdTo' } } });
   });
 
+  it('sortDir=asc lists oldest first, the reverse of the default; a sortBy other than createdAt is a 400 with a field error', async () => {
+    const other = await newPartner(server, client);
+    const events = [await testEvent(other), await testEvent(other), await testEvent(other)];
+    const ids = async (query: Record<string, string>) => (await listEvents(other, query)).body.data.content.map((event: { eventId: string }) => event.eventId);
+    expect(await ids({})).toEqual([...events].reverse());
+    expect(await ids({ sortBy: 'createdAt', sortDir: 'asc' })).toEqual(events);
+    const unknown = await listEvents(other, { sortBy: 'type' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { sortBy: expect.any(String) } } });
+  });
+
   it('answers an empty page, not an error, for a page far past the end', async () => {
     const response = await listEvents(partner, { page: '99999999999999999999' });
     expect(response.status).toBe(200);

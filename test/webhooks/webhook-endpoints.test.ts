@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { WebhookDelivery } from '../../src/modules/webhooks/entities/webhook-delivery';
 import { WebhookEndpoint } from '../../src/modules/webhooks/entities/webhook-endpoint';
+import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
+import type { WireJson } from '../support/http-client';
 import { newPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
 import { webhookApi } from './webhook-api';
@@ -116,6 +120,49 @@ describe('webhook endpoints through the API', () => {
     const empty = await api.deliveries(partner);
     expect(empty.status).toBe(200);
     expect(empty.body.data).toEqual(expect.objectContaining({ content: [], totalElements: 0, page: 0, size: 20 }));
+  });
+
+  it('the delivery log sorts by createdAt, eventType or status either way (the delivery id breaks ties, so pages never overlap) and refuses any other sortBy', async () => {
+    const partner = await newPartner(server, client);
+    const endpointId = (await api.create(partner, { url: URL_A, events: ['*'] })).body.data.endpointId;
+    // Deliveries already settled (handed to the queue and finished), so the relay leaves them alone.
+    const em = server.orm.em.fork();
+    const settled = [
+      { type: 'order.paid', status: 'SUCCEEDED', at: '2030-09-20T08:00:00.000Z' },
+      { type: 'webhook.test', status: 'FAILED', at: '2030-09-20T09:00:00.000Z' },
+      { type: 'order.cancelled', status: 'SUCCEEDED', at: '2030-09-20T09:00:00.000Z' },
+      { type: 'order.paid', status: 'FAILED', at: '2030-09-20T10:00:00.000Z' },
+    ] as const;
+    const ids: string[] = [];
+    for (const line of settled) {
+      const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
+      await em.insert(WebhookEvent, { id: eventId, companyId: partner.companyId, type: line.type, payload: {}, status: 'DISPATCHED', enqueuedAt: new Date(line.at), createdAt: new Date(line.at) });
+      const delivery = em.create(WebhookDelivery, { eventId, endpointId, companyId: partner.companyId, eventType: line.type, status: line.status, enqueuedAt: new Date(line.at), createdAt: new Date(line.at) });
+      ids.push(delivery.id);
+    }
+    await em.flush();
+    const order = async (query: Record<string, string>) => {
+      const response = await api.deliveries(partner, query);
+      expect(response.status).toBe(200);
+      return response.body.data.content.map((delivery: WireJson) => ids.indexOf(delivery.deliveryId));
+    };
+    const [, nine1, nine2] = ids;
+    const tied = nine1! < nine2! ? [1, 2] : [2, 1];
+    expect(await order({})).toEqual([3, ...[...tied].reverse(), 0]);
+    expect(await order({ sortBy: 'createdAt', sortDir: 'asc' })).toEqual([0, ...tied, 3]);
+    const byType = await order({ sortBy: 'eventType', sortDir: 'asc' });
+    expect(byType.slice(0, 1)).toEqual([2]);
+    expect(byType.slice(1, 3).sort()).toEqual([0, 3]);
+    expect(byType[3]).toBe(1);
+    expect((await order({ sortBy: 'status' })).slice(0, 2).sort()).toEqual([0, 2]);
+    const onePerPage: number[] = [];
+    for (let page = 0; page < 4; page++) onePerPage.push(...(await order({ sortBy: 'status', sortDir: 'asc', size: '1', page: String(page) })));
+    expect(onePerPage).toEqual(await order({ sortBy: 'status', sortDir: 'asc' }));
+
+    const unknown = await api.deliveries(partner, { sortBy: 'endpointId' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual(expect.objectContaining({ code: 'VALIDATION_FAILED', details: { fieldErrors: { sortBy: expect.stringContaining('createdAt') } } }));
+    expect((await api.deliveries(partner, { sortDir: 'sideways' })).status).toBe(400);
   });
 
   it('endpoint writes are rate-limited per company like other writes: over the limit a 429 with Retry-After, reads still answer', async () => {

@@ -8,6 +8,10 @@ import type { components, operations, paths } from './generated/api';
 import { backoffDelayMs, DEFAULT_RETRY, isRetryableStatus, isSafeToResend, retryAfterMs, type RetryOptions } from './retry-policy';
 import { TokenCache } from './token-cache';
 import { webhookCalls, type WebhookCalls } from './webhooks';
+import { assistanceCaseCalls, commissionCalls, eventCalls, refundCalls } from './after-sale';
+import { bookingCalls, promoCalls } from './booking';
+import { orderCreation, type CreatedResult } from './order-creation';
+import { everyItem } from './pages';
 
 export type Schemas = components['schemas'];
 /** The order book's filters (GET /orders): status, paymentStatus, departure and creation ranges, groupRef, touristId, search. */
@@ -30,6 +34,13 @@ export interface PartnerClientOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+export type RefundCalls = ReturnType<typeof refundCalls>;
+export type EventCalls = ReturnType<typeof eventCalls>;
+export type CommissionCalls = ReturnType<typeof commissionCalls>;
+export type AssistanceCaseCalls = ReturnType<typeof assistanceCaseCalls>;
+export type PromoCalls = ReturnType<typeof promoCalls>;
+type Booking = ReturnType<typeof bookingCalls>;
+
 export interface PartnerClient {
   /**
    * The typed client (openapi-fetch over the generated types): `api.GET(path, { params })`,
@@ -44,6 +55,25 @@ export interface PartnerClient {
    * own stored key to resume an attempt after your process restarted.
    */
   pay(orderRef: string, body: Schemas['PayRequest'], options?: { idempotencyKey?: string }): Promise<PayResult>;
+  /**
+   * POST /orders/groups/{groupRef}/pay: one payment for every PENDING order of the group, with an
+   * Idempotency-Key that every retry of this call sends again (as `pay`).
+   */
+  payGroup(groupRef: string, body: Schemas['PayRequest'], options?: { idempotencyKey?: string }): Promise<PayGroupResult>;
+  /** GET /orders/{orderRef}/payment-status: the authoritative payment state of one order. */
+  paymentStatus(orderRef: string): Promise<PaymentStatusResult>;
+  /**
+   * POST /orders with one order (an object body): `data.data` is the Order. With an
+   * Idempotency-Key that every retry of this call sends again, so a retry after a timeout answers
+   * the order already created instead of a duplicate. Pass your own stored key to repeat it later.
+   */
+  createOrder(body: Schemas['OrderInput'], options?: { idempotencyKey?: string }): Promise<CreatedResult<Schemas['Order']>>;
+  /** POST /orders with an array body (1 to 50 orders): `data.data` is the OrderGroup with its `groupRef`. Idempotent as createOrder. */
+  createOrderGroup(body: Schemas['OrderInput'][], options?: { idempotencyKey?: string }): Promise<CreatedResult<Schemas['OrderGroup']>>;
+  /** GET /orders/{orderRef}: the full order (any of the four identifier forms). */
+  getOrder(orderRef: string): Promise<GetOrderResult>;
+  /** GET /orders/groups/{groupRef}: the group, its orders as the order book lists them, and where its payment stands. */
+  getOrderGroup(groupRef: string): Promise<GetOrderGroupResult>;
   /**
    * POST /orders/{orderRef}/cancellation/preview: what cancelling the order would do now (rule,
    * refund, fee); changes nothing.
@@ -61,6 +91,20 @@ export interface PartnerClient {
    * Then call the desk on `data.desk.phone`: the case does not replace the call.
    */
   openAssistanceCase(orderRef: string, body: Schemas['AssistanceCaseRequest'], options?: { idempotencyKey?: string }): Promise<AssistanceCaseResult>;
+  /** POST /reference/quote: the price of a trip. */
+  quote: Booking['quote'];
+  /** GET /reference/quote/{quoteId}. */
+  getQuote: Booking['getQuote'];
+  /** GET /reference/ctgs: the packages, filtered and sorted. */
+  listPackages: Booking['listPackages'];
+  /** GET /reference/routes. */
+  listRoutes: Booking['listRoutes'];
+  /** POST /travellers (1 to 50) with an Idempotency-Key kept across the call's retries (pass your own to repeat it later). */
+  registerTravellers(travellers: Schemas['TravellerInput'][], options?: { idempotencyKey?: string }): ReturnType<Booking['registerTravellers']>;
+  /** GET /travellers: one page of your travellers. */
+  listTravellers: Booking['listTravellers'];
+  /** Promo codes on an order or a group: `previewOnOrder`, `applyToOrder`, `removeFromOrder`, and the same `...Group`. */
+  promos: PromoCalls;
   /** POST /documents as multipart/form-data, letting fetch set the boundary (SPEC 4). */
   uploadDocument(file: Blob, fileName: string, documentType: Schemas['DocumentType']): Promise<UploadResult>;
   /**
@@ -70,21 +114,31 @@ export interface PartnerClient {
    */
   saveCertificate(orderRef: string, filePath: string): Promise<SaveCertificateResult>;
   /**
-   * PATCH /orders/{orderIdentifier} with only `departureDate`: moves the trek's date (cover window
+   * PATCH /orders/{orderRef} with only `departureDate`: moves the trek's date (cover window
    * moved, same length, same price, same policy number). Resent after a network failure: the
    * order's current date answers 200 and changes nothing, so a resend cannot move it twice.
    */
-  changeDepartureDate(orderIdentifier: string, departureDate: string): Promise<DepartureChangeResult>;
-  /** Your webhook endpoints (register, list, change, delete, rotate the secret, test) and the delivery log (list, iterate, retry). */
+  changeDepartureDate(orderRef: string, departureDate: string): Promise<DepartureChangeResult>;
+  /** Your webhook endpoints (register, list, change, delete, rotate the secret, test, replay) and the delivery log (list, iterate, retry). */
   webhooks: WebhookCalls;
+  /** GET /refunds and GET /refunds/{refundRef}: `list` (a page), `all` (every refund), `get`. */
+  refunds: RefundCalls;
+  /** GET /events and GET /events/{eventId}: `list`, `all`, `get`, each event with its payload as delivered. */
+  events: EventCalls;
+  /** GET /commission-statements and GET /commission-statements/{period}: `list`, `get`. */
+  commissionStatements: CommissionCalls;
+  /** GET /assistance-cases, GET /assistance-cases/{caseRef}, updates and withdrawal: `list`, `all`, `get`, `addUpdate`, `withdraw`. */
+  assistanceCases: AssistanceCaseCalls;
   /** GET /orders: one page of the order book (`page`, `size` up to 100, and the filters). */
   listOrdersPage(query?: OrderBookQuery): Promise<OrderPageResult>;
   /**
-   * The whole order book page by page, newest first: `for await (const page of client.listOrders({ status: ['PAID'] }))`.
-   * Pages after the first keep `createdTo` at the first answer's time (unless you gave one), so
-   * orders created meanwhile do not shift the pages under you. A failed page throws OrderBookError.
+   * The whole order book, order by order (the one iterator of this client, like `refunds.all`,
+   * `events.all`, `assistanceCases.all` and `webhooks.deliveries`):
+   * `for await (const order of client.listOrders({ status: ['PAID'] }))`. Pages after the first
+   * keep `createdTo` at the first answer's time (unless you gave one), so orders created meanwhile
+   * do not shift the pages under you. A refused page throws ListPageError.
    */
-  listOrders(query?: Omit<OrderBookQuery, 'page'>): AsyncIterableIterator<Schemas['OrderPage']>;
+  listOrders(query?: Omit<OrderBookQuery, 'page'>): AsyncGenerator<Schemas['OrderSummary']>;
   /**
    * GET /orders with `Accept: text/csv`: every matching order as CSV, as a stream (read it, pipe
    * it to a file) with the file name the service suggests. A 400 (a filter out of bounds) comes
@@ -94,6 +148,10 @@ export interface PartnerClient {
 }
 
 type OrderBookFailure = NonNullable<Awaited<ReturnType<typeof listOrdersCall>>['error']>;
+export type PayGroupResult = Awaited<ReturnType<typeof payGroupCall>>;
+export type PaymentStatusResult = Awaited<ReturnType<typeof paymentStatusCall>>;
+export type GetOrderResult = Awaited<ReturnType<typeof getOrderCall>>;
+export type GetOrderGroupResult = Awaited<ReturnType<typeof getOrderGroupCall>>;
 /** One page of the order book (`data` on a 2xx), or the refusal (`error`) with its response. */
 export interface OrderPageResult {
   data: Schemas['OrderPageResponse'] | undefined;
@@ -103,17 +161,6 @@ export interface OrderPageResult {
 export type OrdersCsvResult =
   | { ok: true; stream: ReadableStream<Uint8Array>; fileName: string | undefined; response: Response }
   | { ok: false; error: OrderBookFailure; response: Response };
-
-/** A page of the order book the service refused while iterating (`status`, and the error body). */
-export class OrderBookError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-  ) {
-    super(`GET /orders answered ${status}`);
-    this.name = 'OrderBookError';
-  }
-}
 
 export type SaveCertificateResult =
   | { saved: true; filePath: string; bytes: number; response: Response }
@@ -192,18 +239,37 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   };
 
   const api = createClient<paths>({ baseUrl: options.baseUrl, fetch: authenticatedFetch });
+  const creation = orderCreation(api);
+  const booking = bookingCalls(api);
   return {
     api,
+    quote: booking.quote,
+    getQuote: booking.getQuote,
+    listPackages: booking.listPackages,
+    listRoutes: booking.listRoutes,
+    registerTravellers: (travellers, registerOptions) => booking.registerTravellers(travellers, registerOptions?.idempotencyKey ?? randomUUID()),
+    listTravellers: booking.listTravellers,
+    promos: promoCalls(api),
     pay: (orderRef, body, payOptions) => payCall(api, orderRef, body, payOptions?.idempotencyKey ?? randomUUID()),
+    payGroup: (groupRef, body, payOptions) => payGroupCall(api, groupRef, body, payOptions?.idempotencyKey ?? randomUUID()),
+    paymentStatus: (orderRef) => paymentStatusCall(api, orderRef),
+    createOrder: (body, createOptions) => creation.createOrder(body, createOptions?.idempotencyKey ?? randomUUID()),
+    createOrderGroup: (body, createOptions) => creation.createOrderGroup(body, createOptions?.idempotencyKey ?? randomUUID()),
+    getOrder: (orderRef) => getOrderCall(api, orderRef),
+    getOrderGroup: (groupRef) => getOrderGroupCall(api, groupRef),
     previewCancellation: (orderRef) => previewCancellationCall(api, orderRef),
     cancel: (orderRef, body, cancelOptions) => cancelCall(api, orderRef, body, cancelOptions?.idempotencyKey ?? randomUUID()),
     openAssistanceCase: (orderRef, body, caseOptions) => openAssistanceCaseCall(api, orderRef, body, caseOptions?.idempotencyKey ?? randomUUID()),
     uploadDocument: (file, fileName, documentType) => uploadCall(api, file, fileName, documentType),
     saveCertificate: (orderRef, filePath) => saveCertificate(api, orderRef, filePath),
-    changeDepartureDate: (orderIdentifier, departureDate) => departureChangeCall(api, orderIdentifier, departureDate),
+    changeDepartureDate: (orderRef, departureDate) => departureChangeCall(api, orderRef, departureDate),
     webhooks: webhookCalls(api),
+    refunds: refundCalls(api),
+    events: eventCalls(api),
+    commissionStatements: commissionCalls(api),
+    assistanceCases: assistanceCaseCalls(api),
     listOrdersPage: (query = {}) => listOrdersPage(api, query),
-    listOrders: (query = {}) => orderPages(api, query),
+    listOrders: (query = {}) => everyItem('/api/external/v1/orders', (page: OrderBookQuery) => listOrdersPage(api, page), query, 'createdTo'),
     exportOrdersCsv: (query = {}) => exportOrdersCsv(api, query),
   };
 }
@@ -216,17 +282,6 @@ async function listOrdersPage(api: PartnerApi, query: OrderBookQuery): Promise<O
   const { data, error, response } = await listOrdersCall(api, query);
   // Without `Accept: text/csv` the answer is the JSON page; the CSV is exportOrdersCsv's.
   return { data: typeof data === 'string' ? undefined : data, error, response };
-}
-
-async function* orderPages(api: PartnerApi, query: Omit<OrderBookQuery, 'page'>): AsyncIterableIterator<Schemas['OrderPage']> {
-  let pinned: OrderBookQuery = query;
-  for (let page = 0; ; page += 1) {
-    const { data, error, response } = await listOrdersPage(api, { ...pinned, page });
-    if (!data) throw new OrderBookError(response.status, error);
-    yield data.data;
-    if (data.data.last || data.data.content.length === 0) return;
-    if (page === 0 && pinned.createdTo === undefined) pinned = { ...pinned, createdTo: data.timestamp };
-  }
 }
 
 async function exportOrdersCsv(api: PartnerApi, query: Omit<OrderBookQuery, 'page' | 'size'>): Promise<OrdersCsvResult> {
@@ -244,8 +299,27 @@ function payCall(api: PartnerApi, orderRef: string, body: Schemas['PayRequest'],
   });
 }
 
-function departureChangeCall(api: PartnerApi, orderIdentifier: string, departureDate: string) {
-  return api.PATCH('/api/external/v1/orders/{orderIdentifier}', { params: { path: { orderIdentifier } }, body: { departureDate } });
+function payGroupCall(api: PartnerApi, groupRef: string, body: Schemas['PayRequest'], idempotencyKey: string) {
+  return api.POST('/api/external/v1/orders/groups/{groupRef}/pay', {
+    params: { path: { groupRef }, header: { 'Idempotency-Key': idempotencyKey } },
+    body,
+  });
+}
+
+function paymentStatusCall(api: PartnerApi, orderRef: string) {
+  return api.GET('/api/external/v1/orders/{orderRef}/payment-status', { params: { path: { orderRef } } });
+}
+
+function getOrderCall(api: PartnerApi, orderRef: string) {
+  return api.GET('/api/external/v1/orders/{orderRef}', { params: { path: { orderRef } } });
+}
+
+function getOrderGroupCall(api: PartnerApi, groupRef: string) {
+  return api.GET('/api/external/v1/orders/groups/{groupRef}', { params: { path: { groupRef } } });
+}
+
+function departureChangeCall(api: PartnerApi, orderRef: string, departureDate: string) {
+  return api.PATCH('/api/external/v1/orders/{orderRef}', { params: { path: { orderRef } }, body: { departureDate } });
 }
 
 function previewCancellationCall(api: PartnerApi, orderRef: string) {

@@ -1,3 +1,12 @@
-export { createPartnerClient, OrderBookError, TokenRequestError, type OrderBookQuery, type OrderPageResult, type OrdersCsvResult, type PartnerApi, type PartnerClient, type PartnerClientOptions, type AssistanceCaseResult, type CancellationPreviewResult, type CancelResult, type PayResult, type SaveCertificateResult, type Schemas, type UploadResult } from './client';
+export {
+  createPartnerClient, TokenRequestError, type AssistanceCaseCalls, type AssistanceCaseResult, type CancellationPreviewResult, type CancelResult, type CommissionCalls,
+  type EventCalls, type GetOrderGroupResult, type GetOrderResult, type OrderBookQuery, type OrderPageResult, type OrdersCsvResult, type PartnerApi, type PartnerClient,
+  type PartnerClientOptions, type PayGroupResult, type PaymentStatusResult, type PayResult, type PromoCalls, type RefundCalls, type SaveCertificateResult, type Schemas, type UploadResult,
+} from './client';
+export type { AssistanceCaseQuery, EventQuery, RefundQuery } from './after-sale';
+export { isOrderGroup, type CreatedResult } from './order-creation';
+export { ListPageError } from './pages';
 export { DEFAULT_RETRY, type RetryOptions } from './retry-policy';
 export { webhookCalls, type WebhookCalls } from './webhooks';
+export { verifyWebhook, WebhookVerificationError } from './webhook-signature';
+export { WEBHOOK_EVENT_TYPES, type WebhookEvent, type WebhookEventOf } from './generated/webhook-events';

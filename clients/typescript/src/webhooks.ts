@@ -1,5 +1,6 @@
 import type { Client } from 'openapi-fetch';
 import type { components, paths } from './generated/api';
+import { everyItem } from './pages';
 
 type Schemas = components['schemas'];
 type DeliveryQuery = NonNullable<paths['/api/external/v1/webhook-deliveries']['get']['parameters']['query']>;
@@ -25,18 +26,13 @@ export function webhookCalls(api: Client<paths>) {
     sendTest: (endpointId: string) => api.POST(`${ENDPOINT}/test`, endpoint(endpointId)),
     listDeliveries: (query: DeliveryQuery = {}) => api.GET(DELIVERIES, { params: { query } }),
     retryDelivery: (deliveryId: string) => api.POST(`${DELIVERIES}/{deliveryId}/retry`, { params: { path: { deliveryId } } }),
+    /** POST /webhook-endpoints/{endpointId}/replay: re-sends your events since a time (of some types) to the endpoint; answers how many. */
+    replay: (endpointId: string, body: Schemas['EventReplayRequest']) => api.POST(`${ENDPOINT}/replay`, { ...endpoint(endpointId), body }),
     /**
-     * Every delivery matching `query`, newest first, page after page. A page that fails ends the
-     * iteration with an Error carrying its status (retries of the client's policy already happened).
+     * Every delivery matching `query`, newest first, item by item (the client's one iterator:
+     * pages after the first keep `to` at the first answer's time). A refused page throws ListPageError.
      */
-    async *deliveries(query: Omit<DeliveryQuery, 'page'> = {}): AsyncGenerator<Schemas['WebhookDelivery']> {
-      for (let page = 0; ; page += 1) {
-        const { data, response } = await calls.listDeliveries({ ...query, page });
-        if (!data) throw new Error(`GET ${DELIVERIES} answered ${response.status}`);
-        yield* data.data.content;
-        if (data.data.last) return;
-      }
-    },
+    deliveries: (query: Omit<DeliveryQuery, 'page'> = {}): AsyncGenerator<Schemas['WebhookDelivery']> => everyItem(DELIVERIES, calls.listDeliveries, query, 'to'),
   };
   return calls;
 }

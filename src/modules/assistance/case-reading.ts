@@ -43,7 +43,7 @@ export async function findVisibleCase(em: EntityManager, principal: Principal, c
 
 export type CaseQuery = QueryOf<'listAssistanceCases'>;
 
-/** GET /assistance-cases: the cases the caller may read, newest first, with the filters of the contract. */
+/** GET /assistance-cases: the cases the caller may read, newest first unless asked otherwise (the id breaks ties), with the filters of the contract. */
 export async function listCases(em: EntityManager, principal: Principal, query: CaseQuery): Promise<{ rows: { assistanceCase: AssistanceCase; documentIds: string[] }[]; request: PageRequest; total: number }> {
   const request = pageRequest(query.page, query.size);
   const where: FilterQuery<AssistanceCase> = {
@@ -57,7 +57,7 @@ export async function listCases(em: EntityManager, principal: Principal, query: 
   };
   const [cases, total] = await em.findAndCount(AssistanceCase, where, {
     populate: [...CASE_POPULATE],
-    orderBy: { openedAt: 'desc', id: 'desc' },
+    orderBy: { [query.sortBy ?? 'openedAt']: query.sortDir ?? 'desc', id: query.sortDir ?? 'desc' },
     limit: request.size,
     offset: offsetOf(request),
   });

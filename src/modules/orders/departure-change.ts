@@ -16,7 +16,7 @@ export interface DepartureChange {
 }
 
 /**
- * PATCH /orders/{orderIdentifier}: the placing company moves the order's departure date, in one
+ * PATCH /orders/{orderRef}: the placing company moves the order's departure date, in one
  * transaction holding the order's row lock (the one pay settlement, promo changes and
  * cancellation take), so a capture or a cancellation lands wholly before or wholly after it:
  * the refusal below reads the status they leave.

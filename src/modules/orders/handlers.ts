@@ -39,7 +39,7 @@ export const orderHandlers = {
 
   async getOrder({ params }, scope) {
     const caller = callerOf(scope);
-    const { order } = await resolveOrder(scope.em, caller, params.orderIdentifier, { intent: 'READ' });
+    const { order } = await resolveOrder(scope.em, caller, params.orderRef, { intent: 'READ' });
     const commissionLines = (await commissionLinesOfOrder(scope.em, caller.companyId, order)).map(commissionLineWire);
     return { status: 200, body: successBody({ ...orderWire(order, undefined, await cancellationOf(scope.em, order)), commissionLines }) };
   },
@@ -76,7 +76,7 @@ export const orderHandlers = {
   /** Only `departureDate` can change (DESIGN "Date changes"); the schema refuses any other field. */
   async updateOrder({ params, body }, scope) {
     const caller = callerOf(scope);
-    const { order, changed } = await changeDeparture(scope.em, caller, params.orderIdentifier, body.departureDate, scope.services.config.orders);
+    const { order, changed } = await changeDeparture(scope.em, caller, params.orderRef, body.departureDate, scope.services.config.orders);
     // The detail as GET gives it: the caller's commission lines included.
     const commissionLines = (await commissionLinesOfOrder(scope.em, caller.companyId, order)).map(commissionLineWire);
     return { status: 200, body: successBody({ ...orderWire(order), commissionLines }, changed ? 'Departure date changed' : 'Departure date unchanged: it is the order\'s current date') };
@@ -109,6 +109,6 @@ export const orderPolicies = {
   createOrders: { rateLimits: [{ counter: 'order', limit: (limits) => limits.orderPerCompany }] },
   updateOrder: {
     rateLimits: [{ counter: 'order', limit: (limits) => limits.orderPerCompany }],
-    outcomes: { name: 'order_departure_changes_total', help: 'Date changes (PATCH /orders/{orderIdentifier}) by operationId and outcome (accepted or rejected)' },
+    outcomes: { name: 'order_departure_changes_total', help: 'Date changes (PATCH /orders/{orderRef}) by operationId and outcome (accepted or rejected)' },
   },
 } satisfies OperationPolicies;

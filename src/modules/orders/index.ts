@@ -9,8 +9,10 @@ import type { StreamingConnections } from '../../kernel/db/streaming-connections
 export { orderHandlers, orderPolicies } from './handlers';
 export { findOrder, resolveOrder } from './order-lookup';
 export { resolveGroup } from './group-lookup';
+export { readGroup, type GroupReading } from './group-reading';
+export { orderSummaryWire } from './order-book-wire';
 export { orderOverview, type OrderOverview } from './order-overview';
-export { orderIdentity } from './order-wire';
+export { groupTotalsWire, orderIdentity } from './order-wire';
 export { recordAudit } from './audit-log';
 export { Order, OrderStatus } from './entities/order';
 export { AuditEntry } from './entities/audit-entry';

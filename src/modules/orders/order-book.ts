@@ -41,6 +41,23 @@ export interface OrderBookRow {
   access: OrderBookAccess;
 }
 
+/** The order of a page (`sortBy`, `sortDir`); the order id breaks ties, so pages never overlap. */
+export interface OrderBookSort {
+  key: NonNullable<OrderBookQuery['sortBy']>;
+  direction: NonNullable<OrderBookQuery['sortDir']>;
+}
+
+const NEWEST_FIRST: OrderBookSort = { key: 'createdAt', direction: 'desc' };
+
+/** The column each sort key reads, on `insurance_order`. */
+const SORT_COLUMNS: Record<OrderBookSort['key'], string> = {
+  createdAt: 'created_at',
+  departureDate: 'departure_date',
+  totalAmount: 'total_amount',
+};
+
+const sortOf = (query: OrderBookQuery): OrderBookSort => ({ key: query.sortBy ?? NEWEST_FIRST.key, direction: query.sortDir ?? NEWEST_FIRST.direction });
+
 export interface OrderBookPage {
   rows: OrderBookRow[];
   request: PageRequest;
@@ -57,7 +74,7 @@ const EXPORT_BATCH = 1000;
 export async function listOrderBook(em: EntityManager, principal: Principal, query: OrderBookQuery): Promise<OrderBookPage> {
   const filter = checkedFilter(query);
   const request = pageRequest(query.page, query.size);
-  const { page, count } = orderBookQueries(principal.companyId, filter, request);
+  const { page, count } = orderBookQueries(principal.companyId, filter, request, sortOf(query));
   return inReadSnapshot(em, async (client) => {
     const rows = (await client.query<OrderBookRow>(page.text, page.values)).rows;
     const total = Number((await client.query<{ total: string }>(count.text, count.values)).rows[0]?.total ?? 0);
@@ -76,7 +93,7 @@ export async function listOrderBook(em: EntityManager, principal: Principal, que
  */
 export async function exportOrderBook(connections: StreamingConnections, principal: Principal, query: OrderBookQuery, toCells: (row: OrderBookRow) => Array<string | null>, header: readonly string[]): Promise<Readable> {
   const filter = checkedFilter(query);
-  const sql = orderBookExportQuery(principal.companyId, filter);
+  const sql = orderBookExportQuery(principal.companyId, filter, sortOf(query));
   const { client, release } = await connections.lease(principal.companyId);
   try {
     await client.query('begin isolation level repeatable read read only');
@@ -219,20 +236,21 @@ function fanOutOf(filter: OrderBookFilter, params: Parameters, first: number): F
 
 /**
  * The caller's own orders and those other companies listed it on, as (id, created_at, access).
- * With `first`, each side is cut to its newest `first` rows before they are merged: the own side
+ * With `first`, each side is cut to its first `first` rows in creation order (newest first unless
+ * `direction` is asc) before they are merged: the own side
  * is then a backward walk of a (company_id, ..., created_at, id) index (one per value of `fanOut`),
  * where the planner would otherwise read a company that is most of the table whole and sort it.
  */
-function visibleOrders(company: string, conditions: string[], listingsDrive: boolean, first?: string, fanOut?: FanOut | null): string {
+function visibleOrders(company: string, conditions: string[], listingsDrive: boolean, first?: string, fanOut?: FanOut | null, direction: OrderBookSort['direction'] = 'desc'): string {
   const and = conditions.map((condition) => ` and ${condition}`).join('');
-  const cut = first === undefined ? '' : ` order by o.created_at desc, o.id desc limit ${first}`;
+  const cut = first === undefined ? '' : ` order by o.created_at ${direction}, o.id ${direction} limit ${first}`;
   const own = fanOut && first !== undefined
     ? `select f.id, f.created_at, 'OWNER' as access from ${fanOut.values} as k(value)
       cross join lateral (select o.id, o.created_at from insurance_order o where o.company_id = ${company} and o.${fanOut.column} = k.value${and}${cut}) f
-      order by f.created_at desc, f.id desc limit ${first}`
+      order by f.created_at ${direction}, f.id ${direction} limit ${first}`
     : `select o.id, o.created_at, 'OWNER' as access from insurance_order o where o.company_id = ${company}${and}${cut}`;
   // The listing carries its order's created_at (migration OrderBookCounts): a page walks the newest listings.
-  const listedCut = first === undefined ? '' : ` order by l.order_created_at desc, l.order_id desc limit ${first}`;
+  const listedCut = first === undefined ? '' : ` order by l.order_created_at ${direction}, l.order_id ${direction} limit ${first}`;
   return `(${own})
     union all
     (select o.id, o.created_at, 'LISTED_AGENCY' from ${listedOrders(company, and, listingsDrive)}${listedCut})`;
@@ -281,16 +299,13 @@ function countedByCounters(filter: OrderBookFilter): boolean {
 }
 
 /** The page and count statements of a listing; exported so the benchmark can EXPLAIN exactly these. */
-export function orderBookQueries(companyId: string, filter: OrderBookFilter, request: PageRequest): { page: Sql; count: Sql } {
+export function orderBookQueries(companyId: string, filter: OrderBookFilter, request: PageRequest, sort: OrderBookSort = NEWEST_FIRST): { page: Sql; count: Sql } {
   const params = new Parameters();
   const company = `${params.add(companyId)}::uuid`;
   const conditions = filterConditions(filter, params);
-  const fanOut = fanOutOf(filter, params, offsetOf(request) + request.size);
-  const limit = params.add(request.size);
-  const offset = params.add(offsetOf(request));
-  const first = params.add(offsetOf(request) + request.size);
-  const page = `${DETAIL} from (${visibleOrders(company, conditions, countedByCounters(filter), first, fanOut)} order by created_at desc, id desc limit ${limit} offset ${offset}) v
-    ${DETAIL_JOINS} order by v.created_at desc, v.id desc`;
+  const page = sort.key === 'createdAt'
+    ? creationOrderPage(company, filter, conditions, request, sort.direction, params)
+    : keyOrderPage(company, filter, conditions, request, sort, params);
 
   const countParams = new Parameters();
   const countCompany = `${countParams.add(companyId)}::uuid`;
@@ -313,10 +328,38 @@ export function orderBookQueries(companyId: string, filter: OrderBookFilter, req
   return { page: { text: page, values: params.values }, count: { text: `select ${own} + ${listed} as total`, values: countParams.values } };
 }
 
-/** Every matching order, newest first, with the detail columns: the export's cursor. */
-export function orderBookExportQuery(companyId: string, filter: OrderBookFilter): Sql {
+/**
+ * A page in creation order, either way: each side walks its (…, created_at, id) index from the
+ * page's end and is cut to the rows the page can use, before they are merged.
+ */
+function creationOrderPage(company: string, filter: OrderBookFilter, conditions: string[], request: PageRequest, direction: OrderBookSort['direction'], params: Parameters): string {
+  const fanOut = fanOutOf(filter, params, offsetOf(request) + request.size);
+  const limit = params.add(request.size);
+  const offset = params.add(offsetOf(request));
+  const first = params.add(offsetOf(request) + request.size);
+  return `${DETAIL} from (${visibleOrders(company, conditions, countedByCounters(filter), first, fanOut, direction)} order by created_at ${direction}, id ${direction} limit ${limit} offset ${offset}) v
+    ${DETAIL_JOINS} order by v.created_at ${direction}, v.id ${direction}`;
+}
+
+/**
+ * A page by another key: no index serves a key across both sides, so the visible orders are
+ * sorted by it whole; only the page's rows are then read in detail.
+ */
+function keyOrderPage(company: string, filter: OrderBookFilter, conditions: string[], request: PageRequest, sort: OrderBookSort, params: Parameters): string {
+  const limit = params.add(request.size);
+  const offset = params.add(offsetOf(request));
+  const direction = sort.direction;
+  return `${DETAIL} from (select v.id, v.access, k.${SORT_COLUMNS[sort.key]} as sort_key
+      from (${visibleOrders(company, conditions, countedByCounters(filter))}) v join insurance_order k on k.id = v.id
+      order by sort_key ${direction}, v.id ${direction} limit ${limit} offset ${offset}) v
+    ${DETAIL_JOINS} order by v.sort_key ${direction}, v.id ${direction}`;
+}
+
+/** Every matching order in the order asked (newest first by default), with the detail columns: the export's cursor. */
+export function orderBookExportQuery(companyId: string, filter: OrderBookFilter, sort: OrderBookSort = NEWEST_FIRST): Sql {
   const params = new Parameters();
   const company = `${params.add(companyId)}::uuid`;
   const conditions = filterConditions(filter, params);
-  return { text: `${DETAIL} from (${visibleOrders(company, conditions, countedByCounters(filter))}) v ${DETAIL_JOINS} order by v.created_at desc, v.id desc`, values: params.values };
+  const order = `o.${SORT_COLUMNS[sort.key]} ${sort.direction}, v.id ${sort.direction}`;
+  return { text: `${DETAIL} from (${visibleOrders(company, conditions, countedByCounters(filter))}) v ${DETAIL_JOINS} order by ${order}`, values: params.values };
 }

@@ -107,18 +107,23 @@ function addedItemsWire(items: AddedItemRecord[] | undefined): Schemas['AddedIte
 
 /** A group with the given orders (all of them) and totals summed from those orders. */
 export function orderGroupWire(group: OrderGroup, orders: Array<{ order: Order; promoApplyResult?: PromoApplyOutcome }>): Schemas['OrderGroup'] {
-  const prices = orders.map(({ order }) => ({ ...orderPrice(order), totalAmount: order.totalAmount }));
-  const sum = (pick: (price: OrderPriceBreakdown) => number) => amountFromMinor(prices.reduce((total, price) => total + pick(price), 0));
   return {
     groupRef: group.groupRef,
     groupId: group.id,
     orders: orders.map(({ order, promoApplyResult }) => orderWire(order, promoApplyResult)),
-    totals: {
-      currency: group.currency,
-      orderCount: orders.length,
-      subtotal: sum((price) => price.subtotal),
-      totalDiscount: sum((price) => price.totalDiscount),
-      totalAmount: sum((price) => price.totalAmount),
-    },
+    totals: groupTotalsWire(group, orders.map(({ order }) => order)),
+  };
+}
+
+/** A group's totals, summed from the orders given (all of them). */
+export function groupTotalsWire(group: OrderGroup, orders: Order[]): Schemas['OrderGroupTotals'] {
+  const prices = orders.map((order) => ({ ...orderPrice(order), totalAmount: order.totalAmount }));
+  const sum = (pick: (price: OrderPriceBreakdown) => number) => amountFromMinor(prices.reduce((total, price) => total + pick(price), 0));
+  return {
+    currency: group.currency,
+    orderCount: orders.length,
+    subtotal: sum((price) => price.subtotal),
+    totalDiscount: sum((price) => price.totalDiscount),
+    totalAmount: sum((price) => price.totalAmount),
   };
 }

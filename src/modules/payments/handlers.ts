@@ -6,6 +6,8 @@ import { handleGatewayCallback, handleGatewayReturn, ReturnRefusedError, type Ca
 import { providerReturnLookup } from './provider-return-limit';
 import { startGroupPayment, startOrderPayment, type StartedPayment } from './payment-start';
 import { getPaymentStatus, type PaymentStatusView } from './payment-status';
+import { groupOverview } from './group-overview';
+import { groupOverviewWire } from './group-overview-wire';
 import type { ContractResponse } from '../../kernel/http/contract';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
@@ -25,6 +27,10 @@ export const paymentHandlers = {
     const started = await startGroupPayment(scope.em, callerOf(scope), params.groupRef, body, idempotencyKeyOf(headers), scope.services.payments);
     scope.services.metrics.paymentStarts.inc({ gateway: body.gateway });
     return { status: 200, body: successBody(paymentInitWire(started), 'Payment initiated') };
+  },
+
+  async getOrderGroup({ params }, scope) {
+    return { status: 200, body: successBody(groupOverviewWire(await groupOverview(scope.em, callerOf(scope), params.groupRef)), 'Order group retrieved') };
   },
 
   async getPaymentStatus({ params }, scope) {

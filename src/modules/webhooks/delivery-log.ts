@@ -14,6 +14,8 @@ export interface DeliveryFilter {
   to?: string;
   page?: number;
   size?: number;
+  sortBy?: 'createdAt' | 'eventType' | 'status';
+  sortDir?: 'asc' | 'desc';
 }
 
 /** A delivery with its tries, oldest first: one line of the log. */
@@ -38,7 +40,7 @@ function instant(text: string | undefined, field: string): Date | undefined {
   return value;
 }
 
-/** The company's deliveries, newest first, a page at a time, with their tries. */
+/** The company's deliveries, newest first unless asked otherwise (the id breaks ties, so pages never overlap), a page at a time, with their tries. */
 export async function listDeliveryLog(em: EntityManager, companyId: string, filter: DeliveryFilter): Promise<{ views: DeliveryView[]; request: PageRequest; total: number }> {
   const from = instant(filter.from, 'from');
   const to = instant(filter.to, 'to');
@@ -51,8 +53,9 @@ export async function listDeliveryLog(em: EntityManager, companyId: string, filt
     ...(filter.status ? { status: filter.status } : {}),
     ...(from || to ? { createdAt: { ...(from ? { $gte: from } : {}), ...(to ? { $lt: to } : {}) } } : {}),
   };
+  const direction = filter.sortDir ?? 'desc';
   const [deliveries, total] = await em.findAndCount(WebhookDelivery, where, {
-    orderBy: { createdAt: 'desc', id: 'desc' },
+    orderBy: { [filter.sortBy ?? 'createdAt']: direction, id: direction },
     limit: request.size,
     offset: offsetOf(request),
   });

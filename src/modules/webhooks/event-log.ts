@@ -12,8 +12,6 @@ import { WebhookEvent } from './entities/webhook-event';
  * of the caller's company, newest first, with the payload as delivered, so a partner whose
  * endpoint was down can catch up without the operator.
  */
-const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
-
 type EventFilter = QueryOf<'listEvents'>;
 
 function whereOf(principal: Principal, filter: EventFilter): FilterQuery<WebhookEvent> {
@@ -32,7 +30,9 @@ function whereOf(principal: Principal, filter: EventFilter): FilterQuery<Webhook
 
 export async function listEventLog(em: EntityManager, principal: Principal, query: EventFilter): Promise<{ events: WebhookEvent[]; request: PageRequest; total: number }> {
   const request = pageRequest(query.page, query.size);
-  const [events, total] = await em.findAndCount(WebhookEvent, whereOf(principal, query), { orderBy: NEWEST_FIRST, limit: request.size, offset: offsetOf(request) });
+  // The id breaks ties, so pages never overlap.
+  const direction = query.sortDir ?? 'desc';
+  const [events, total] = await em.findAndCount(WebhookEvent, whereOf(principal, query), { orderBy: { createdAt: direction, id: direction }, limit: request.size, offset: offsetOf(request) });
   return { events, request, total };
 }
 

@@ -166,7 +166,7 @@ export class Order extends UpdatableEntity {
    */
   @Property({ type: 'text', nullable: true }) verificationCode?: string;
 
-  /** When the dates last moved (PATCH /orders/{orderIdentifier}); the certificate then says "Amended". */
+  /** When the dates last moved (PATCH /orders/{orderRef}); the certificate then says "Amended". */
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) amendedAt?: Date;
 
   /** The departure the order was booked with, kept at its first date change (null until then: the departure itself). */

@@ -1,0 +1,42 @@
+// Derived from the webhooks of generated/openapi.json by npm run generate: do not edit.
+import type { components } from './api';
+
+type Schemas = components['schemas'];
+
+/** Every event the service sends to your endpoints; switch on `type` to read its `data`. */
+export type WebhookEvent =
+  | Schemas['OrderPaidEvent']
+  | Schemas['PaymentFailedEvent']
+  | Schemas['PaymentExpiredEvent']
+  | Schemas['PaymentCancelledEvent']
+  | Schemas['PaymentRefundPendingEvent']
+  | Schemas['PaymentPartiallyReversedEvent']
+  | Schemas['OrderCancelledEvent']
+  | Schemas['OrderAmendedEvent']
+  | Schemas['RefundSucceededEvent']
+  | Schemas['RefundFailedEvent']
+  | Schemas['AssistanceCaseOpenedEvent']
+  | Schemas['AssistanceCaseUpdatedEvent']
+  | Schemas['CommissionPeriodClosedEvent']
+  | Schemas['WebhookTestEvent'];
+
+/** The event of one type: `WebhookEventOf<'order.paid'>`. */
+export type WebhookEventOf<Type extends WebhookEvent['type']> = Extract<WebhookEvent, { type: Type }>;
+
+/** Every event type, as the contract lists them. */
+export const WEBHOOK_EVENT_TYPES: ReadonlyArray<WebhookEvent['type']> = [
+  'order.paid',
+  'payment.failed',
+  'payment.expired',
+  'payment.cancelled',
+  'payment.refund_pending',
+  'payment.partially_reversed',
+  'order.cancelled',
+  'order.amended',
+  'refund.succeeded',
+  'refund.failed',
+  'assistance_case.opened',
+  'assistance_case.updated',
+  'commission.period_closed',
+  'webhook.test',
+];
