@@ -1,10 +1,12 @@
 import { kathmanduToday } from '../../kernel/business-date';
+import { invalidField } from '../../kernel/errors';
 import { setTestToday } from '../../kernel/business-today';
 import { successBody } from '../../kernel/http/envelope';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import { loadSpecDocument } from '../../kernel/http/spec-document';
 import { removeTestClock, setTestClock, testClockOf } from '../../kernel/test-clock';
 import { sendSandboxEvent } from './sandbox-event';
+import { testDateProblem } from './rules/test-date';
 
 /** The contract the sample events are read from, loaded on the first event a partner sends. */
 let contract: ReturnType<typeof loadSpecDocument> | undefined;
@@ -18,6 +20,8 @@ export const sandboxHandlers = {
   },
 
   async setSandboxClock({ body }, scope) {
+    const problem = testDateProblem(body.today);
+    if (problem) throw invalidField('today', problem);
     await setTestClock(scope.em, callerOf(scope).companyId, body.today);
     // This very answer already runs on the new date, and says so.
     setTestToday(body.today);
