@@ -6,14 +6,17 @@ import type { WebhookEventType } from '../webhooks';
 
 /**
  * The `data` of an event type as the contract documents it: the first example of the event's
- * schema under the document's `webhooks` (redocly checks every example against its schema), so a
- * new event type has its sample the day it enters the contract.
+ * schema, or of its request body, under the document's `webhooks` (redocly checks every example
+ * against its schema), so a new event type has its sample the day it enters the contract.
  */
 export function documentedEventData(document: Document, type: WebhookEventType): Record<string, unknown> {
   const webhooks: unknown = (document as { webhooks?: unknown }).webhooks;
   const operation = isRecord(webhooks) && isRecord(webhooks[type]) ? webhooks[type].post : undefined;
-  const schema = schemaAt(document, isRecord(operation) ? deep(operation, ['requestBody', 'content', 'application/json', 'schema']) : undefined);
-  const example: unknown = isRecord(schema) && Array.isArray(schema.examples) ? schema.examples[0] : undefined;
+  const media = isRecord(operation) ? deep(operation, ['requestBody', 'content', 'application/json']) : undefined;
+  const schema = schemaAt(document, isRecord(media) ? media.schema : undefined);
+  // The schema's own examples, else the first named example of the request body.
+  const named = isRecord(media) && isRecord(media.examples) ? Object.values(media.examples)[0] : undefined;
+  const example: unknown = isRecord(schema) && Array.isArray(schema.examples) ? schema.examples[0] : isRecord(named) ? named.value : undefined;
   if (!isRecord(example) || !isRecord(example.data)) throw new Error(`the contract documents no example of ${type}`);
   return structuredClone(example.data);
 }
