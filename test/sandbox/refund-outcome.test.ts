@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
 import { CommissionEntry } from '../../src/modules/commissions/entities/commission-entry';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { ORDERS } from '../support/order-fixtures';
@@ -72,6 +73,17 @@ describe('POST /sandbox/refunds/{refundRef}/outcome', () => {
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'REFUND_ALREADY_FINAL', message: `Refund ${refundRef} is already FAILED` });
     expect((await client.op('getRefund', 'GET', `/api/external/v1/refunds/${refundRef}`, undefined, { token: agency.token })).body.data.status).toBe('FAILED');
+  });
+
+  it('when the refund is of a cash payment, then 409 SANDBOX_PROVIDER_REQUIRED: the sandbox provider does not give cash back', async () => {
+    const order = await placeOrder(server, client, agency, { settlementType: 'CASH' });
+    await recordCashPayment(server.orm.em.fork(), order.orderRef, { amount: Math.round(order.totalAmount * 100) }, 'operator-cli:test');
+    const cancelled = await client.op('cancelOrder', 'POST', `${ORDERS}/${order.orderRef}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
+    const { refundRef } = cancelled.body.data.refund;
+    const response = await answer(agency, refundRef, 'SUCCEEDED');
+    expect(response.status).toBe(409);
+    expect(response.body.code).toBe('SANDBOX_PROVIDER_REQUIRED');
+    expect((await client.op('getRefund', 'GET', `/api/external/v1/refunds/${refundRef}`, undefined, { token: agency.token })).body.data.status).toBe('MANUAL');
   });
 
   it('when another company names the refund, then 404 as for an unknown one, and the refund stays MANUAL', async () => {
