@@ -20,7 +20,7 @@ import { paymentHandlers, paymentPolicies } from './modules/payments';
 import { promoHandlers, promoPolicies } from './modules/promos';
 import { refundHandlers } from './modules/refunds';
 import { documentWithoutSandbox, sandboxHandlers, sandboxOperationIds } from './modules/sandbox';
-import { testClockOf } from './kernel/test-clock';
+import type { TestClocks } from './kernel/test-clock';
 import { travellerHandlers, travellerPolicies } from './modules/travellers';
 import { webhookHandlers, webhookPolicies } from './modules/webhooks';
 
@@ -77,7 +77,7 @@ export async function createApp({ orm, services, document, pages = [], tokenChec
   const served = sandbox ? document : documentWithoutSandbox(document);
   const api = await buildApi(served, operationHandlers, {
     responseChecks: services.config, tokenChecks, rateLimits: services.config.rateLimits, streamDeadlines,
-    testClock: sandbox, withdrawn: sandbox ? undefined : sandboxOperationIds(document),
+    testClocks: sandbox ? services.testClocks : undefined, withdrawn: sandbox ? undefined : sandboxOperationIds(document),
   });
   return httpStack({ orm, services, document: served, pages, api });
 }
@@ -89,20 +89,20 @@ export interface ApiOptions {
   rateLimits?: RateLimitConfig;
   streamDeadlines?: StreamDeadlines;
   /** Sandbox payments are on: each caller's requests run on its company's test clock, when set. */
-  testClock?: boolean;
+  testClocks?: TestClocks;
   /** Operations the document was stripped of (the sandbox helpers outside sandbox mode). */
   withdrawn?: ReadonlySet<string>;
 }
 
 /** The kernel's API over `handlers` with the service's bearer check and the modules' policies. */
-export function buildApi(document: Document, handlers: ContractHandlers, { responseChecks, tokenChecks, rateLimits, streamDeadlines, testClock, withdrawn }: ApiOptions = {}): Promise<OpenAPIBackend> {
+export function buildApi(document: Document, handlers: ContractHandlers, { responseChecks, tokenChecks, rateLimits, streamDeadlines, testClocks, withdrawn }: ApiOptions = {}): Promise<OpenAPIBackend> {
   return buildKernelApi(document, handlers, {
     authenticate: (em, token) => authenticate(em, token, tokenChecks),
     responseChecks,
     policies: operationPolicies,
     rateLimits,
     streamDeadlines,
-    testClockOf: testClock ? (em, principal) => testClockOf(em, principal.companyId) : undefined,
+    testClockOf: testClocks ? (em, principal) => testClocks.of(em, principal.companyId) : undefined,
     withdrawn,
   });
 }

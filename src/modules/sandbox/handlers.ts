@@ -4,7 +4,6 @@ import { setTestToday } from '../../kernel/business-today';
 import { successBody } from '../../kernel/http/envelope';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import { loadSpecDocument } from '../../kernel/http/spec-document';
-import { removeTestClock, setTestClock, testClockOf } from '../../kernel/test-clock';
 import { sendSandboxEvent } from './sandbox-event';
 import { testDateProblem } from './rules/test-date';
 
@@ -15,21 +14,21 @@ const clockWire = (today: string | undefined) => ({ today: today ?? null, realTo
 
 export const sandboxHandlers = {
   async getSandboxClock(_request, scope) {
-    const today = await testClockOf(scope.em, callerOf(scope).companyId);
+    const today = await scope.services.testClocks.of(scope.em, callerOf(scope).companyId);
     return { status: 200, body: successBody(clockWire(today), 'Test clock read') };
   },
 
   async setSandboxClock({ body }, scope) {
     const problem = testDateProblem(body.today);
     if (problem) throw invalidField('today', problem);
-    await setTestClock(scope.em, callerOf(scope).companyId, body.today);
+    await scope.services.testClocks.set(scope.em, callerOf(scope).companyId, body.today);
     // This very answer already runs on the new date, and says so.
     setTestToday(body.today);
     return { status: 200, body: successBody(clockWire(body.today), 'Test clock set') };
   },
 
   async deleteSandboxClock(_request, scope) {
-    await removeTestClock(scope.em, callerOf(scope).companyId);
+    await scope.services.testClocks.remove(scope.em, callerOf(scope).companyId);
     setTestToday(undefined);
     return { status: 200, body: successBody(clockWire(undefined), 'Test clock removed') };
   },
