@@ -110,6 +110,14 @@ describe('business-date rules on the test clock', () => {
     expect((await pay(client, other, theirs.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL })).status).toBe(200);
   });
 
+  it('when the clock is past a quote\'s validity (7 days), then the quote reads EXPIRED; on the real clock ACTIVE', async () => {
+    const quote = await everestQuote(client, agency, addDays(kathmanduToday(), 40));
+    const read = () => client.op('getQuote', 'GET', `${QUOTE}/${quote.quoteId}`, undefined, { token: agency.token });
+    expect((await read()).body.data.quoteStatus).toBe('ACTIVE');
+    await setClock(agency, addDays(kathmanduToday(), 8));
+    expect((await read()).body.data.quoteStatus).toBe('EXPIRED');
+  });
+
   it('when the clock is ahead, then a quote and an order may not start before the clock\'s today', async () => {
     const clockToday = addDays(kathmanduToday(), 60);
     await setClock(agency, clockToday);
