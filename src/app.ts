@@ -72,7 +72,7 @@ export interface AppDeps {
 export async function createApp({ orm, services, document, pages = [], tokenChecks }: AppDeps): Promise<Express> {
   const { http } = services.config;
   const streamDeadlines = { stallMs: http.streamStallMs, totalMs: http.streamDeadlineMs };
-  // The sandbox helpers and the test clock exist only with sandbox payments (decision record 0080).
+  // The sandbox helpers and the test clock exist only with sandbox payments (decision record 0083).
   const sandbox = services.config.payments.mode === 'sandbox';
   const served = sandbox ? document : documentWithoutSandbox(document);
   const api = await buildApi(served, operationHandlers, {

@@ -3,7 +3,7 @@ import { kathmanduToday } from './business-date';
 
 /**
  * "Today in Nepal" as the business-date rules of one request read it: the real Kathmandu date,
- * unless the request runs for a sandbox company whose test clock is set (decision record 0080).
+ * unless the request runs for a sandbox company whose test clock is set (decision record 0083).
  * The request's scope holds it, so no rule or use case asks where it comes from, and work that
  * runs outside a request (jobs, the CLI) always reads the real date.
  */

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 const TRUSTED_MS = 1_000;
 
 /**
- * The sandbox companies' test clocks (table sandbox_clock; decision record 0080), read on every
+ * The sandbox companies' test clocks (table sandbox_clock; decision record 0083), read on every
  * authenticated request in sandbox mode and by the public verify page of a sandbox policy, set
  * and removed through the sandbox helpers. A production server never reads them (it refuses
  * sandbox payments, and with them the helpers).

@@ -1,4 +1,4 @@
-// Dredd hooks for the sandbox helpers (issue 37, decision record 0080), loaded after hooks.cjs
+// Dredd hooks for the sandbox helpers (issue 37, decision record 0083), loaded after hooks.cjs
 // (which puts the first sandbox partner's token on every request and skips what it has no
 // scenario for): each outcome on a live payment or refund of that partner (an open card payment,
 // one already decided, a MANUAL wallet refund, one already FAILED), an unknown reference (404),

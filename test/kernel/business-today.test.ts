@@ -1,7 +1,7 @@
 import { kathmanduToday } from '../../src/kernel/business-date';
 import { businessNow, businessToday, setTestToday, testToday, withRequestBusinessDay } from '../../src/kernel/business-today';
 
-/** Today in Nepal for business rules (decision record 0080): a request's test clock, else the real date; outside a request always the real one. */
+/** Today in Nepal for business rules (decision record 0083): a request's test clock, else the real date; outside a request always the real one. */
 describe('businessToday', () => {
   const now = new Date('2030-09-20T20:00:00Z'); // 2030-09-21 01:45 in Kathmandu
 

@@ -6,7 +6,7 @@ import { useTestServer } from '../support/test-server';
 
 /**
  * The sandbox helpers exist only where sandbox payments are on (DESIGN "Testing an integration",
- * decision record 0080): on a live server every one answers 404 in error shape 2, to a caller
+ * decision record 0083): on a live server every one answers 404 in error shape 2, to a caller
  * with a token as to one without, the published document does not list them, and production
  * refuses to start with sandbox payments at all.
  */

@@ -8,7 +8,7 @@ import { pay, placeOrder, RETURN_URL } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
 
 /**
- * The test clock (DESIGN "Testing an integration", decision record 0080): PUT /sandbox/clock
+ * The test clock (DESIGN "Testing an integration", decision record 0083): PUT /sandbox/clock
  * makes every business-date rule of that company's requests read the date set, every answer to
  * the company says so in Sandbox-Today, and DELETE goes back to the real date. client.op checks
  * every body against the spec's schema for its status.

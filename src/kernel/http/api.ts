@@ -27,7 +27,7 @@ type HandlerArgs = [req: Request, res: Response, scope: RequestScope];
 /** Who a bearer token names; throws an `unauthenticated` error for a token that names nobody. */
 export type BearerCheck = (em: EntityManager, token: string) => Promise<Principal>;
 
-/** The date a caller's test clock is set to, if any (sandbox only; decision record 0080). */
+/** The date a caller's test clock is set to, if any (sandbox only; decision record 0083). */
 export type TestClockOf = (em: EntityManager, principal: Principal) => Promise<string | undefined>;
 
 /** Every answer to a caller on a test clock says so, errors included. */

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * A sandbox company's test clock (decision record 0080): the date its requests read as today in
+ * A sandbox company's test clock (decision record 0083): the date its requests read as today in
  * Nepal. One row per company at most; no row is the real clock. A deleted company takes its clock.
  */
 export class Migration20261204100000_SandboxClock extends Migration {
