@@ -19,6 +19,8 @@ import { orderHandlers, orderPolicies } from './modules/orders';
 import { paymentHandlers, paymentPolicies } from './modules/payments';
 import { promoHandlers, promoPolicies } from './modules/promos';
 import { refundHandlers } from './modules/refunds';
+import { documentWithoutSandbox, sandboxHandlers, sandboxOperationIds } from './modules/sandbox';
+import type { TestClocks } from './kernel/test-clock';
 import { travellerHandlers, travellerPolicies } from './modules/travellers';
 import { webhookHandlers, webhookPolicies } from './modules/webhooks';
 
@@ -39,6 +41,7 @@ export const operationHandlers = {
   ...webhookHandlers,
   ...assistanceHandlers,
   ...commissionHandlers,
+  ...sandboxHandlers,
 } satisfies ContractHandlers;
 
 /** What the kernel does around each operation (rate limits, outcome metrics, malformed-request answers), as each module declares it. */
@@ -69,8 +72,14 @@ export interface AppDeps {
 export async function createApp({ orm, services, document, pages = [], tokenChecks }: AppDeps): Promise<Express> {
   const { http } = services.config;
   const streamDeadlines = { stallMs: http.streamStallMs, totalMs: http.streamDeadlineMs };
-  const api = await buildApi(document, operationHandlers, { responseChecks: services.config, tokenChecks, rateLimits: services.config.rateLimits, streamDeadlines });
-  return httpStack({ orm, services, document, pages, api });
+  // The sandbox helpers and the test clock exist only with sandbox payments (decision record 0083).
+  const sandbox = services.config.payments.mode === 'sandbox';
+  const served = sandbox ? document : documentWithoutSandbox(document);
+  const api = await buildApi(served, operationHandlers, {
+    responseChecks: services.config, tokenChecks, rateLimits: services.config.rateLimits, streamDeadlines,
+    testClocks: sandbox ? services.testClocks : undefined, withdrawn: sandbox ? undefined : sandboxOperationIds(document),
+  });
+  return httpStack({ orm, services, document: served, pages, api });
 }
 
 export interface ApiOptions {
@@ -79,16 +88,22 @@ export interface ApiOptions {
   tokenChecks?: TokenCheckCache;
   rateLimits?: RateLimitConfig;
   streamDeadlines?: StreamDeadlines;
+  /** Sandbox payments are on: each caller's requests run on its company's test clock, when set. */
+  testClocks?: TestClocks;
+  /** Operations the document was stripped of (the sandbox helpers outside sandbox mode). */
+  withdrawn?: ReadonlySet<string>;
 }
 
 /** The kernel's API over `handlers` with the service's bearer check and the modules' policies. */
-export function buildApi(document: Document, handlers: ContractHandlers, { responseChecks, tokenChecks, rateLimits, streamDeadlines }: ApiOptions = {}): Promise<OpenAPIBackend> {
+export function buildApi(document: Document, handlers: ContractHandlers, { responseChecks, tokenChecks, rateLimits, streamDeadlines, testClocks, withdrawn }: ApiOptions = {}): Promise<OpenAPIBackend> {
   return buildKernelApi(document, handlers, {
     authenticate: (em, token) => authenticate(em, token, tokenChecks),
     responseChecks,
     policies: operationPolicies,
     rateLimits,
     streamDeadlines,
+    testClockOf: testClocks ? (em, principal) => testClocks.of(em, principal.companyId) : undefined,
+    withdrawn,
   });
 }
 

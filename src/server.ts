@@ -41,6 +41,7 @@ import { TokenCheckCache } from './modules/auth';
 import { startWebhookDispatch, type WebhookDispatch } from './modules/webhooks';
 import type { DocumentStorage } from './modules/documents';
 import { documentStorageFor, PdfCheckPool } from './modules/documents';
+import { TestClocks } from './kernel/test-clock';
 
 export interface RunningServer {
   url: string;
@@ -223,6 +224,7 @@ function buildApp(config: Config, orm: Orm, { catalogue, tokenChecks }: Listened
       certificateFonts: loadCertificateFonts(),
       isDatabaseUp: () => orm.isConnected(),
       metricsExposure: config.metrics,
+      testClocks: new TestClocks(),
       promoAtOrderCreation: applyPromoAtCreation,
       cancellationPayments: cancellationPayments(payments),
       exportConnections,

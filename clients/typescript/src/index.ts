@@ -10,3 +10,4 @@ export { DEFAULT_RETRY, type RetryOptions } from './retry-policy';
 export { webhookCalls, type WebhookCalls } from './webhooks';
 export { verifyWebhook, WebhookVerificationError } from './webhook-signature';
 export { WEBHOOK_EVENT_TYPES, type WebhookEvent, type WebhookEventOf } from './generated/webhook-events';
+export { sandboxCalls, type SandboxCalls } from './sandbox';

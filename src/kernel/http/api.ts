@@ -17,6 +17,7 @@ import { responseCheck, type Answer, type ResponseCheckConfig } from './response
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { deadlineGuard, type StreamDeadlines } from './stream-deadline';
+import { setTestToday, testToday } from '../business-today';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -25,6 +26,12 @@ type HandlerArgs = [req: Request, res: Response, scope: RequestScope];
 
 /** Who a bearer token names; throws an `unauthenticated` error for a token that names nobody. */
 export type BearerCheck = (em: EntityManager, token: string) => Promise<Principal>;
+
+/** The date a caller's test clock is set to, if any (sandbox only; decision record 0083). */
+export type TestClockOf = (em: EntityManager, principal: Principal) => Promise<string | undefined>;
+
+/** Every answer to a caller on a test clock says so, errors included. */
+export const TEST_CLOCK_HEADER = 'Sandbox-Today';
 
 export interface ApiOptions {
   /** The bearer security scheme's check (the auth module's, in the service). */
@@ -37,6 +44,13 @@ export interface ApiOptions {
   rateLimits?: RateLimitConfig;
   /** When a streamed answer is cut (a client that stopped reading, or one too slow in all); without them never. */
   streamDeadlines?: StreamDeadlines;
+  /** Where a caller's test clock is read (sandbox mode only); without it every request reads the real date. */
+  testClockOf?: TestClockOf;
+  /**
+   * Operations of the handler map that this document deliberately lacks (the sandbox helpers
+   * outside sandbox mode): left unregistered, so their paths answer 404 like any unknown path.
+   */
+  withdrawn?: ReadonlySet<string>;
 }
 
 /**
@@ -49,11 +63,12 @@ export async function buildApi(document: Document, handlers: ContractHandlers, o
   const api = createOpenApiBackend(document, { validate: validatesBeforeHandler });
   await api.init();
   const policies: OperationPolicies = options.policies ?? {};
-  api.registerSecurityHandler('bearerAuth', bearerCheck(options.authenticate));
+  api.registerSecurityHandler('bearerAuth', bearerCheck(options.authenticate, options.testClockOf));
   api.register(unhandledRequestAnswers(api, policies));
   const respond = responder(document, options, policies);
   for (const operationId of Object.keys(handlers)) {
     // register() throws on an operationId the document does not have: a typo fails at boot.
+    if (options.withdrawn?.has(operationId)) continue;
     if (isOperationOf(handlers, operationId)) api.register(operationId, respond(operationId, handlers));
   }
   return api;
@@ -61,7 +76,7 @@ export async function buildApi(document: Document, handlers: ContractHandlers, o
 
 const isOperationOf = (map: object, key: string): key is OperationId => Object.hasOwn(map, key);
 
-function bearerCheck(authenticate: BearerCheck) {
+function bearerCheck(authenticate: BearerCheck, testClockOf: TestClockOf | undefined) {
   return async (_c: Context, ...[req, res, scope]: HandlerArgs) => {
     const value = req.headers.authorization;
     try {
@@ -69,6 +84,11 @@ function bearerCheck(authenticate: BearerCheck) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
       if (!match?.[1]) throw unauthenticated('Authorization header must be "Bearer <token>"');
       scope.principal = await authenticate(scope.em, match[1]);
+      const today = testClockOf ? await testClockOf(scope.em, scope.principal) : undefined;
+      if (today) {
+        setTestToday(today);
+        res.setHeader(TEST_CLOCK_HEADER, today);
+      }
       return scope.principal;
     } catch (error) {
       // unauthorizedHandler answers with it; openapi-backend only records that the check failed.
@@ -147,6 +167,10 @@ function checkedError(error: unknown, req: Request, operationId: OperationId, ch
 }
 
 function writeAnswer(req: Request, res: Response, answer: Answer, operationId: string, deadlines: StreamDeadlines | undefined): void {
+  // The handler may have set or removed the caller's test clock: the answer says what now holds.
+  const today = testToday();
+  if (today) res.setHeader(TEST_CLOCK_HEADER, today);
+  else res.removeHeader(TEST_CLOCK_HEADER);
   for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
   res.status(answer.status);
   if ('stream' in answer) streamBody(req, res, answer.stream, answer.contentType, operationId, deadlines);

@@ -12,6 +12,7 @@ import { compressionForAcceptingClients } from './response-compression';
 import { docsContentSecurityPolicy, securityHeaders } from './security-headers';
 import { bodyDeadline } from './slow-senders';
 import { docsPagePath } from './spec-document';
+import { withRequestBusinessDay } from '../business-today';
 
 export const API_PREFIX = '/api/external/v1';
 
@@ -70,7 +71,7 @@ export function httpStack({ orm, services, document, pages = [], api, trustProxy
   app.use(express.json({ limit: maxJsonBodyBytes, type: ['application/json', 'application/*+json'] }));
   app.use((req, res, next) => {
     const scope: RequestScope = { em: orm.em.fork(), services, req };
-    api.handleRequest(apiRequest(req), req, res, scope).catch(next);
+    withRequestBusinessDay(() => api.handleRequest(apiRequest(req), req, res, scope)).catch(next);
   });
   app.use(unknownPathMiddleware());
   app.use(errorMiddleware());

@@ -5,6 +5,7 @@ import type { Metrics } from '../metrics/metrics';
 import type { Logger } from '../logging/logger';
 import type { RateLimiter } from '../rate-limits/rate-limiter';
 import { unauthenticated } from '../errors';
+import type { TestClocks } from '../test-clock';
 
 /**
  * Long-lived collaborators the handlers share, built once at start (server.ts). The kernel names
@@ -20,6 +21,8 @@ export interface Services {
   isDatabaseUp(): Promise<boolean>;
   /** Whether GET /metrics answers on the partner-facing listener, and the token it then wants. */
   metricsExposure: { onApiListener: boolean; token?: string };
+  /** The sandbox companies' test clocks (read only in sandbox mode). */
+  testClocks: TestClocks;
 }
 
 /**

@@ -16,6 +16,7 @@ import { attachCaseDocuments } from './case-documents';
 import { recordCaseEvent } from './case-events';
 import { caseReaders } from './case-readers';
 import { caseView, type CaseView } from './case-reading';
+import { businessToday } from '../../kernel/business-today';
 
 export type CaseOpening = Schemas['AssistanceCaseRequest'];
 
@@ -77,7 +78,7 @@ async function openInTransaction(tx: EntityManager, principal: Principal, identi
     summary: input.summary,
     reporter: input.reporter,
     proposedOperator: input.proposedOperator ?? null,
-    coverageNotes: coverageNotes({ maxAltitude: order.ctg.maxAltitude, coverageStartDate: order.coverageStartDate, coverageEndDate: order.coverageEndDate }, input.altitudeMeters, kathmanduToday(now)),
+    coverageNotes: coverageNotes({ maxAltitude: order.ctg.maxAltitude, coverageStartDate: order.coverageStartDate, coverageEndDate: order.coverageEndDate }, input.altitudeMeters, businessToday(now)),
     openedAt: now,
     createdAt: now,
     updatedAt: now,

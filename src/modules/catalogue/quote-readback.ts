@@ -3,6 +3,7 @@ import { Quote, QuoteStatus } from './entities/quote';
 import { notFound } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { StoredQuote } from './quoting';
+import { businessNow } from '../../kernel/business-today';
 
 export interface QuoteReadback {
   quote: StoredQuote;
@@ -15,7 +16,7 @@ export interface QuoteReadback {
  * An ACTIVE quote past `expiresAt` reads EXPIRED, as order creation judges it. Another
  * company's quote is a 404 like an unknown id: its existence is nobody else's business.
  */
-export async function readQuote(em: EntityManager, principal: Principal, quoteId: string, now = new Date()): Promise<QuoteReadback> {
+export async function readQuote(em: EntityManager, principal: Principal, quoteId: string, now = businessNow()): Promise<QuoteReadback> {
   const quote = await em.findOne(Quote, { id: quoteId.toLowerCase(), company: principal.companyId }, { populate: ['ctg', 'route'] });
   if (!quote) throw notFound(`Quote ${quoteId} not found`);
   const status = quote.status === QuoteStatus.Active && quote.expiresAt <= now ? QuoteStatus.Expired : quote.status;

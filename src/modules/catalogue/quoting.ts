@@ -11,6 +11,7 @@ import { invalid, notFound } from '../../kernel/errors';
 import type { Catalogue, CtgView, RouteView } from './catalogue';
 import type { Principal } from '../../kernel/http/request-scope';
 import { present } from '../../kernel/narrow';
+import { businessNow } from '../../kernel/business-today';
 
 type QuoteInput = Schemas['QuoteRequest'];
 
@@ -72,7 +73,8 @@ export async function createQuote(
     includedDevices: price.includedDevices,
     coverage: ctg.coverage,
     createdAt: new Date(),
-    expiresAt: new Date(Date.now() + settings.quoteTtlDays * 86_400_000),
+    // Valid for the TTL as the caller's clock counts (a sandbox test clock moves it along).
+    expiresAt: new Date(businessNow().getTime() + settings.quoteTtlDays * 86_400_000),
   };
   await insertBatched(em, INSERT_QUOTE, [
     quote.id, principal.companyId, ctg.id, route?.id ?? null, quote.nationality, quote.age, quote.maxAltitude,

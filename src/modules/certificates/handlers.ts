@@ -42,7 +42,7 @@ export const certificateHandlers = {
         body: tooManyLookupsPage(lookup.retryAfterSeconds, site),
       };
     }
-    const verification = await verifyPolicy(scope.em, params.policyNumber, query.code);
+    const verification = await verifyPolicy(scope.em, params.policyNumber, query.code, { testClocks: scope.services.config.payments.mode === 'sandbox' ? scope.services.testClocks : undefined });
     const page = { contentType: 'text/html', headers: PAGE_HEADERS, body: verificationPage(verification, site) } as const;
     return verification.found ? { status: 200, ...page } : { status: 404, ...page };
   },

@@ -6,6 +6,8 @@ import { travellerInitials } from './rules/traveller-disclosure';
 import { passportNameInReadingOrder } from './rules/passport-name';
 import { Order } from '../orders/entities/order';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
+import { businessToday, setTestToday } from '../../kernel/business-today';
+import type { TestClocks } from '../../kernel/test-clock';
 
 /** What the public verification page may show: the number looked up for an unknown one, little for a known one. */
 export type Verification =
@@ -42,7 +44,8 @@ const MAX_POLICY_NUMBER_LENGTH = 32;
  * that no answer tells a guess from a typo. The traveller's initials come only with `code`, the
  * check code printed beside the QR code (which the QR link carries).
  */
-export async function verifyPolicy(em: EntityManager, typed: string, code?: string, now = new Date()): Promise<Verification> {
+export async function verifyPolicy(em: EntityManager, typed: string, code?: string, options: { testClocks?: TestClocks; now?: Date } = {}): Promise<Verification> {
+  const now = options.now ?? new Date();
   if (typed.length > 2 * MAX_POLICY_NUMBER_LENGTH) return { found: false };
   // A number typed from the paper certificate ("pol 2026 000087") is the one printed: the page is
   // served under the typed URL, naming the canonical number (no redirect: one round trip fewer
@@ -51,7 +54,9 @@ export async function verifyPolicy(em: EntityManager, typed: string, code?: stri
   if (policyNumber.length > MAX_POLICY_NUMBER_LENGTH || !isReference('POL', policyNumber)) return { found: false };
   const order = await em.findOne(Order, { policyNumber }, { populate: ['traveller', 'ctg'] });
   if (!order) return { found: false, lookedUp: policyNumber };
-  const today = kathmanduToday(now);
+  // The page is public: a sandbox policy is judged on its company's test clock, when set.
+  if (options.testClocks) setTestToday(await options.testClocks.of(em, order.company.id));
+  const today = businessToday(now);
   const standing = policyStanding(order, today);
   const cancellation = standing === 'CANCELLED' ? await em.findOne(OrderCancellation, { order: order.id }) : null;
   const { nameAsInPassport, name } = order.traveller;

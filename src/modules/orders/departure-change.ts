@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { kathmanduToday } from '../../kernel/business-date';
 import { invalid, type ErrorCode } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import { recordOrderAmendedEvent } from '../webhooks';
@@ -8,6 +7,7 @@ import { OrderStatus, type Order } from './entities/order';
 import { resolveOrder } from './order-lookup';
 import { departureChangeRefusal, departureShiftError, movedDates, newDepartureError, type OrderDates } from './rules/departure-change';
 import type { OrderSettings } from './settings';
+import { businessToday } from '../../kernel/business-today';
 
 export interface DepartureChange {
   order: Order;
@@ -36,7 +36,7 @@ export async function changeDeparture(em: EntityManager, principal: Principal, i
     // Read once the lock is held: a change that waited for another is dated after it, so the
     // audit log's order is the order the changes happened in.
     const now = at ?? new Date();
-    const today = kathmanduToday(now);
+    const today = businessToday(now);
     const refusal = departureChangeRefusal(order, today);
     if (refusal) throw invalid(refusal).coded(departureRefusalCode(order, today));
     const booked = order.bookedDepartureDate ?? order.departureDate;

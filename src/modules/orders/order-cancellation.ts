@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, invalid, type ErrorCode } from '../../kernel/errors';
-import { kathmanduToday } from '../../kernel/business-date';
 import type { Principal } from '../../kernel/http/request-scope';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
 import type { PaymentAttempt } from '../payments/entities/payment-attempt';
@@ -13,6 +12,7 @@ import { OrderCancellation } from './entities/order-cancellation';
 import { findOrder, resolveOrder } from './order-lookup';
 import { ORDER_PROMO_POPULATE, releasePromoSlots } from './promo-slot-store';
 import { cancellationFingerprint, type CancellationSettings, type Canceller, type PartnerCancellationReason } from './rules/cancellation';
+import { businessToday } from '../../kernel/business-today';
 
 /**
  * Cancel, and refund: the one cancellation of a partner's or an operator's request (DESIGN
@@ -242,5 +242,5 @@ async function lockedOrder(tx: EntityManager, orderId: string): Promise<Order> {
 /** The code a partner branches on when its cancellation is refused: cancelled already, cover started, or another rule. */
 function notCancellableCode(order: Order, now: Date): ErrorCode {
   if (order.status === OrderStatus.Cancelled) return 'ORDER_ALREADY_CANCELLED';
-  return kathmanduToday(now) >= order.coverageStartDate ? 'COVER_STARTED' : 'INVALID_REQUEST';
+  return businessToday(now) >= order.coverageStartDate ? 'COVER_STARTED' : 'INVALID_REQUEST';
 }

@@ -19,6 +19,7 @@ import type { Principal } from '../../kernel/http/request-scope';
 import { allocateGroupRef, allocateOrderReferences } from './order-references';
 import { present } from '../../kernel/narrow';
 import { UNIQUE, violatesUnique } from '../../kernel/db/unique-violation';
+import { businessNow } from '../../kernel/business-today';
 
 export type OrderInput = Schemas['OrderInput'];
 
@@ -222,7 +223,7 @@ async function loadNamedRecords(tx: EntityManager, principal: Principal, items: 
 }
 
 /** Rules that compare an item with the stored quote, package, route and traveller. */
-function storedDataErrors(items: Item[], loaded: Loaded, now = new Date()): FieldErrors {
+function storedDataErrors(items: Item[], loaded: Loaded, now = businessNow()): FieldErrors {
   const errors: FieldErrors = {};
   for (const { input, field } of items) {
     const ctg = present(loaded.ctgs.get(input.ctgId), `package ${input.ctgId}`);

@@ -13,6 +13,7 @@ import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies, OperationPolicy } from '../../kernel/http/operation-policy';
 import { refundWire } from '../refunds';
+import { decideSandboxPayment } from './sandbox-outcome';
 
 const idempotencyKeyOf = (headers: Record<string, string | string[] | undefined>): string => String(headers['idempotency-key']);
 
@@ -36,6 +37,13 @@ export const paymentHandlers = {
   async getPaymentStatus({ params }, scope) {
     const status = await getPaymentStatus(scope.em, callerOf(scope), params.orderRef, scope.services.payments);
     return { status: 200, body: successBody(paymentStatusWire(status), 'Payment status retrieved') };
+  },
+
+  async setSandboxPaymentOutcome({ params, body }, scope) {
+    const caller = callerOf(scope);
+    const orderRef = await decideSandboxPayment(scope.em, caller, params.paymentRef, body.outcome, scope.services.payments);
+    const status = await getPaymentStatus(scope.em.fork(), caller, orderRef, scope.services.payments);
+    return { status: 200, body: successBody(paymentStatusWire(status), `Payment ${status.paymentStatus}`) };
   },
 
   async handlePaymentCallback({ query }, scope) {

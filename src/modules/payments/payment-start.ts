@@ -16,8 +16,8 @@ import { gatewayOf, gatewayOfAttempt, type PaymentDeps } from './payment-deps';
 import { assertNoOpenAttempts, withOpenAttemptsClosed, type ClosedAttempt } from './open-attempts';
 import { UNIQUE, violatesUnique } from '../../kernel/db/unique-violation';
 import { present } from '../../kernel/narrow';
-import { kathmanduToday } from '../../kernel/business-date';
 import { coverStartPassed, paymentDeadlineRefusal } from './rules/payment-deadline';
+import { businessToday } from '../../kernel/business-today';
 
 type PayInput = Schemas['PayRequest'];
 
@@ -52,7 +52,7 @@ export async function startOrderPayment(em: EntityManager, principal: Principal,
     const facts: PayRequestFacts<GatewayName> = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl, customerMobile: input.customerMobile };
     const previous = await replay(facts);
     if (previous) return previous;
-    assertPayable(order, kathmanduToday());
+    assertPayable(order, businessToday());
     const last = await tx.findOne(PaymentAttempt, { scope: 'ORDER', orders: { order: order.id } }, { orderBy: { createdAt: 'desc' } });
     return createAttempt(tx, { principal, facts, ownerRef: order.orderRef, orders: [order], lastCreatedAt: last?.createdAt, idempotencyKey, superseded }, deps);
   });
@@ -67,7 +67,7 @@ export async function startGroupPayment(em: EntityManager, principal: Principal,
     const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true });
     const facts: PayRequestFacts<GatewayName> = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl, customerMobile: input.customerMobile };
     const pending = orders.filter((order) => order.status === OrderStatus.Pending && order.settlementType === SettlementType.Online);
-    const today = kathmanduToday();
+    const today = businessToday();
     const previous = await replay(facts);
     if (previous) {
       // A replay answers as the first request did: the pending orders its attempt does not cover were left out.

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { kathmanduToday } from '../../kernel/business-date';
 import { LockMode } from '@mikro-orm/core';
 import { effectOfGatewayWord, settlementPlan, type GatewayWordEffect } from './rules/payment-attempt';
 import { Order, OrderStatus } from '../orders/entities/order';
@@ -11,6 +10,7 @@ import { issuePolicyNumbers } from '../certificates';
 import { endedPaymentEventType, recordPaymentEvents } from '../webhooks';
 import { recordCommissionEarned } from '../commissions';
 import { recordRefund, refundStart } from '../refunds';
+import { businessToday } from '../../kernel/business-today';
 
 /**
  * Locks, in this order, every order the attempt pays for (by id) and then the attempt itself,
@@ -45,7 +45,7 @@ async function recordCapture(tx: EntityManager, attempt: PaymentAttempt, now: Da
   const lines = attempt.orders.getItems();
   const plan = settlementPlan(
     lines.map((line) => ({ orderId: line.order.id, orderStatus: line.order.status, orderTotal: line.order.totalAmount, charged: line.amount, coverageStartDate: line.order.coverageStartDate })),
-    kathmanduToday(now),
+    businessToday(now),
   );
   attempt.status = plan.attemptStatus;
   attempt.completedAt = now;

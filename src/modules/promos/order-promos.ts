@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { kathmanduToday } from '../../kernel/business-date';
 import {
   clearSlots,
   codeIsCurrent,
@@ -30,6 +29,7 @@ import {
   slotsOfOrder,
   writeSlots,
 } from '../orders';
+import { businessToday } from '../../kernel/business-today';
 
 /**
  * Promo use cases (SPEC 2.10, 3.2): preview, apply and remove, on one order or on a group, plus
@@ -91,7 +91,7 @@ export async function previewOrderPromo(em: EntityManager, principal: Principal,
     assertPromoChangeable(order);
     const code = await findPromoCode(tx, input);
     const facts = code && slotCodeOf(code);
-    const decision = decideApply(orderFacts(order), facts, kathmanduToday(), facts ? remainingUses(facts) : 0);
+    const decision = decideApply(orderFacts(order), facts, businessToday(), facts ? remainingUses(facts) : 0);
     if (!decision.ok) throw invalidPromoCode();
     return stateOf(order, decision.change.slots);
   }, { readOnly: true });
@@ -147,7 +147,7 @@ async function applyToLockedOrder(tx: EntityManager, order: Order, input: string
   const code = await findPromoCode(tx, input);
   const uses = await lockPromoCodes(tx, [code?.id, order.companyPromoCode?.id, order.agentPromoCode?.id]);
   const usesLeft = code ? remainingUses({ usageLimit: code.usageLimit ?? null, usedCount: uses.get(code.id) ?? code.usedCount }) : 0;
-  const decision = decideApply(orderFacts(order), code && slotCodeOf(code), kathmanduToday(), usesLeft);
+  const decision = decideApply(orderFacts(order), code && slotCodeOf(code), businessToday(), usesLeft);
   if (!decision.ok || !code) return null;
   if (!(await settleUses(tx, [decision.change]))) return null;
   const state = stateOf(order, decision.change.slots);
@@ -176,7 +176,7 @@ async function groupApply(tx: EntityManager, principal: Principal, groupRef: str
   const code = await findPromoCode(tx, input);
   const held = orders.flatMap((order) => [order.companyPromoCode?.id, order.agentPromoCode?.id]);
   const uses = write ? await lockPromoCodes(tx, [code?.id, ...held]) : new Map<string, number>();
-  const today = kathmanduToday();
+  const today = businessToday();
   const facts = code && slotCodeOf(code);
   let usesLeft = code ? remainingUses({ usageLimit: code.usageLimit ?? null, usedCount: uses.get(code.id) ?? code.usedCount }) : 0;
   const anyHolds = !!code && orders.some((order) => slotOf(slotsOfOrder(order), facts!.slot)?.id === code.id);

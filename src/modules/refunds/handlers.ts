@@ -4,6 +4,7 @@ import { springPage } from '../../kernel/http/pagination';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import { exportRefundBook, listRefundBook, refundOfCompany } from './refund-book';
 import { REFUND_CSV_COLUMNS, refundCells, refundDetailWire } from './refund-wire';
+import { answerSandboxRefund } from './sandbox-refund-outcome';
 
 /** The CSV export is the same request asked for as `text/csv`, as for the order book. */
 const wantsCsv = (accept: string | undefined) => accept !== undefined && /(^|,)\s*text\/csv\s*(;|,|$)/i.test(accept);
@@ -20,5 +21,10 @@ export const refundHandlers = {
 
   async getRefund({ params }, scope) {
     return { status: 200, body: successBody(refundDetailWire(await refundOfCompany(scope.em, callerOf(scope), params.refundRef)), 'Refund retrieved') };
+  },
+
+  async setSandboxRefundOutcome({ params, body }, scope) {
+    const refund = await answerSandboxRefund(scope.em, callerOf(scope), params.refundRef, body.outcome, scope.services.payments.gateways);
+    return { status: 200, body: successBody(refundDetailWire(refund), `Refund ${refund.status}`) };
   },
 } satisfies TagHandlers;

@@ -1,6 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { kathmanduToday } from '../../kernel/business-date';
 import { offsetOf, pageRequest, type PageRequest } from '../../kernel/http/pagination';
 import { judgeDocumentSlots, referencedDocumentIds, travellerFieldErrors, type DocumentFacts } from './rules/traveller-registration';
 import { Document } from '../documents/entities/document';
@@ -9,6 +8,7 @@ import { invalid, conflict, notFound } from '../../kernel/errors';
 import type { QueryOf, Schemas } from '../../kernel/http/wire';
 import type { Principal } from '../../kernel/http/request-scope';
 import { UNIQUE, violatesUnique } from '../../kernel/db/unique-violation';
+import { businessToday } from '../../kernel/business-today';
 
 export type TravellerInput = Schemas['TravellerInput'];
 
@@ -22,7 +22,7 @@ export async function registerTravellers(
   items: TravellerInput[],
   unprintable: (text: string) => string[],
 ): Promise<Traveller[]> {
-  const fieldErrors = { ...printedFieldErrors(items, unprintable), ...travellerFieldErrors(items, kathmanduToday()) };
+  const fieldErrors = { ...printedFieldErrors(items, unprintable), ...travellerFieldErrors(items, businessToday()) };
   if (Object.keys(fieldErrors).length > 0) throw invalid('Validation failed', fieldErrors);
 
   try {

@@ -11,6 +11,7 @@ export {
 } from './endpoints';
 export {
   type RefundEventFacts,
+  type WebhookEventType,
   endedPaymentEventType,
   recordOrderAmendedEvent,
   recordOrderCancelledEvent,

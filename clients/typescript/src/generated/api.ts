@@ -1296,6 +1296,136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/v1/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your company's test clock
+         * @description The date your company's requests read as today in Nepal (`null` when no test clock is set), beside the real one.
+         */
+        get: operations["getSandboxClock"];
+        /**
+         * Set your company's test clock
+         * @description From now until you delete it, every business-date rule of your company's requests reads
+         *     `today` as today in Nepal: quote dates and validity, an order's departure (not before
+         *     today), promo code validity, whether cover has started (pay refuses, cancellation preview
+         *     and cancellation answer `COVER_STARTED`), the free look (a paid order cancelled more than 14
+         *     days after its payment keeps the 10 % fee), the bounds of a date change, the certificate and
+         *     the public verify page of your policies, and an assistance case's coverage notes. Every
+         *     answer to your company then carries the header `Sandbox-Today`.
+         *
+         *     What did happen keeps its real time: payment, cancellation and event timestamps, references,
+         *     commission months. Background work (reconciliation, refunds, webhook retries, commission
+         *     month ends) keeps the real clock. Other companies never see your clock.
+         */
+        put: operations["setSandboxClock"];
+        post?: never;
+        /**
+         * Go back to the real clock
+         * @description Removes your company's test clock (nothing to remove is not an error); the answer and the following ones carry no `Sandbox-Today`.
+         */
+        delete: operations["deleteSandboxClock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/sandbox/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send yourself an event of any type
+         * @description Records an event of `type` and sends it, signed, to each of your enabled endpoints subscribed
+         *     to that type, through the same outbox, signing, retries and delivery log as every event (it
+         *     is listed by `GET /events` too). With `orderRef` the payload is built from that order of
+         *     yours (its reference, number, status, group, amounts, policy number, latest payment and
+         *     refund); without it the payload is sample data in the event type's documented shape. Use it
+         *     to test your receiver's handling of events your test flow does not produce.
+         */
+        post: operations["sendSandboxEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/sandbox/payments/{paymentRef}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment reference of an attempt (`paymentRef` in the `pay` answer and in `payment-status`).
+                 * @example ORD-2030-000142-1916122811482
+                 */
+                paymentRef: components["parameters"]["PaymentRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide a sandbox payment as its customer would
+         * @description Does what the customer on the sandbox checkout page would do, without the page: the sandbox
+         *     gateway records its decision, signs its callback and the service settles the payment
+         *     exactly as after a real checkout (the order is `PAID` with its policy number, events are
+         *     sent, a late capture is refunded). `ABANDONED` is the customer who walks away: the gateway
+         *     lets the checkout lapse and the service learns it as it learns of any abandoned checkout.
+         *
+         *     Only the company that started the payment decides it. A payment that has already ended (paid,
+         *     failed, cancelled, expired, superseded by a newer one, or decided on the checkout page) is a
+         *     409 `PAYMENT_ALREADY_FINAL`; a payment taken by a live provider (Khalti, eSewa) is a 409
+         *     `SANDBOX_PROVIDER_REQUIRED`. The answer is the payment status of the payment's order (for a
+         *     group payment, of its first order).
+         */
+        post: operations["setSandboxPaymentOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/sandbox/refunds/{refundRef}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
+                 * @example RFD-2030-000017
+                 */
+                refundRef: components["parameters"]["RefundRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a sandbox refund as its provider would
+         * @description Gives a refund of a sandbox payment that is not final yet (`PENDING`, or `MANUAL` like every
+         *     refund of the sandbox wallet) the provider's answer: `SUCCEEDED` (the money went back; the
+         *     payment share reads `REFUNDED` and the commission on it is taken back) or `FAILED`. It moves
+         *     the refund exactly as a real answer does, with its `refund.succeeded` or `refund.failed`
+         *     webhook. A refund that is already `SUCCEEDED` or `FAILED` is a 409 `REFUND_ALREADY_FINAL`;
+         *     a refund of a live provider's or a cash payment is a 409 `SANDBOX_PROVIDER_REQUIRED`.
+         */
+        post: operations["setSandboxRefundOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/external/v1/travellers": {
         parameters: {
             query?: never;
@@ -2910,6 +3040,9 @@ export interface components {
          *     | `PAYMENT_IN_PROGRESS` | 409 | A payment of the order is being started or settled at this moment: retry shortly. |
          *     | `ASSISTANCE_CASE_ALREADY_OPEN` | 409 | The traveller already has an open assistance case (the `message` names it): send an update to it instead. |
          *     | `ASSISTANCE_CASE_NOT_OPEN` | 400 | The assistance case can no longer take this (it was authorised, declined, withdrawn or closed): call the assistance desk. |
+         *     | `PAYMENT_ALREADY_FINAL` | 409 | Sandbox: the payment has already ended (paid, failed, cancelled, expired, superseded, or decided on the checkout page). |
+         *     | `REFUND_ALREADY_FINAL` | 409 | Sandbox: the refund is already `SUCCEEDED` or `FAILED`. |
+         *     | `SANDBOX_PROVIDER_REQUIRED` | 409 | Sandbox: the payment or refund belongs to a live provider or to cash, which the sandbox helpers cannot answer for. |
          *     | `CONFLICT` | 409 | The request conflicts with the current state of a resource; the `message` says which. |
          *     | `REQUEST_TIMEOUT` | 408 | The request (its body or headers) was not received in time. |
          *     | `PAYLOAD_TOO_LARGE` | 413 | The request body is larger than allowed. |
@@ -2925,7 +3058,7 @@ export interface components {
          * @example ORDER_ALREADY_CANCELLED
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /** @description One page of your events with its page metadata (the envelope of `GET /travellers`). */
         EventPage: {
             /** @description Events of this page, newest first. */
@@ -4607,6 +4740,81 @@ export interface components {
          * @enum {string}
          */
         RouteType: "TEAHOUSE" | "CAMPING" | "EXPEDITION" | "PEAK_CLIMBING";
+        /** @description Your company's test clock. `today` is `null` when none is set (the real Nepal date applies). */
+        SandboxClock: {
+            /**
+             * Format: date
+             * @description Today in Nepal by the real clock.
+             * @example 2030-09-20
+             */
+            realToday: string;
+            /**
+             * Format: date
+             * @description The date every business-date rule of your requests reads as today in Nepal; `null` when unset.
+             * @example 2030-10-15
+             */
+            today: string | null;
+        };
+        /** @description The date your company's requests read as today in Nepal, from now until you delete the clock. */
+        SandboxClockRequest: {
+            /**
+             * Format: date
+             * @description A Nepal business date (`YYYY-MM-DD`) from 2000-01-01 to 2099-12-31, before or after the real one.
+             * @example 2030-10-15
+             */
+            today: string;
+        };
+        /** @description Your company's test clock. */
+        SandboxClockResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["SandboxClock"];
+        };
+        /**
+         * @description The event to send. With `orderRef` (an order your company placed) the payload is built from
+         *     that order; without it from sample data in the shape of the event type.
+         */
+        SandboxEventRequest: {
+            /**
+             * @description An order your company placed (order reference, order number or UUID).
+             * @example ORD-2030-000142
+             */
+            orderRef?: string;
+            type: components["schemas"]["WebhookEventType"];
+        };
+        /** @description The event, recorded and queued for your endpoints subscribed to its type. */
+        SandboxEventResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: {
+                /**
+                 * @description The event's id, sent as `webhook-id` and readable with `GET /events/{eventId}`.
+                 * @example evt_9a8b7c6d5e4f40312a1b2c3d4e5f6a7b
+                 */
+                eventId: string;
+                type: components["schemas"]["WebhookEventType"];
+            };
+        };
+        /**
+         * @description What the sandbox gateway's customer does with the checkout: `CAPTURED` (pays: `SUCCESS`),
+         *     `DECLINED` (the card or wallet is declined: `FAILED`), `INSUFFICIENT_FUNDS` (`FAILED`),
+         *     `CANCELLED_BY_CUSTOMER` (presses Cancel: `CANCELLED`), `ABANDONED` (walks away: the gateway
+         *     lets the checkout lapse, `EXPIRED`).
+         * @example CAPTURED
+         * @enum {string}
+         */
+        SandboxPaymentOutcome: "CAPTURED" | "DECLINED" | "INSUFFICIENT_FUNDS" | "CANCELLED_BY_CUSTOMER" | "ABANDONED";
+        /** @description The outcome the sandbox gateway gives a payment. */
+        SandboxPaymentOutcomeRequest: {
+            outcome: components["schemas"]["SandboxPaymentOutcome"];
+        };
+        /**
+         * @description What the sandbox provider answers about a refund: `SUCCEEDED` (the money went back) or
+         *     `FAILED` (the provider refused it for good).
+         */
+        SandboxRefundOutcomeRequest: {
+            /**
+             * @example FAILED
+             * @enum {string}
+             */
+            outcome: "SUCCEEDED" | "FAILED";
+        };
         /**
          * @description `ONLINE` (default): the customer pays through `POST /orders/{orderRef}/pay`. `CASH`: the
          *     customer pays in cash to the operator; the order stays `PENDING` until the operator records
@@ -5301,6 +5509,18 @@ export interface components {
             };
         };
         /**
+         * @description Nothing of your company's matches (error shape 2), or the server is not a sandbox: the
+         *     sandbox helpers exist only where sandbox payments are on, never in production. Do not retry.
+         */
+        SandboxNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
          * @description Error shape 2. The service's database is briefly unreachable (a restart or a failover). This
          *     is an outage, not a defect in your request or in the service: retry after the seconds in
          *     `Retry-After`, with backoff. Each request runs in one transaction, so nothing is half-written;
@@ -5435,6 +5655,11 @@ export interface components {
          */
         Page: number;
         /**
+         * @description The payment reference of an attempt (`paymentRef` in the `pay` answer and in `payment-status`).
+         * @example ORD-2030-000142-1916122811482
+         */
+        PaymentRef: string;
+        /**
          * @description The code to remove. The slot that code occupies is cleared. Without it both slots are
          *     cleared. A code that is not on the order changes nothing and is not an error.
          * @example HIMALAYA10
@@ -5481,6 +5706,13 @@ export interface components {
          * @example 30
          */
         RetryAfter: number;
+        /**
+         * @description Sandbox only: the date your company's test clock is set to (`PUT /sandbox/clock`), on every
+         *     answer to your company while it is set. Every business-date rule of your requests reads this
+         *     date as "today in Nepal". Absent when no test clock is set, and never sent in production.
+         * @example 2030-10-15
+         */
+        SandboxToday: string;
         /**
          * @description The authentication scheme (RFC 6750): `Bearer realm="partner-api"`, with
          *     `error="invalid_token"` added when the request carried a token that was refused.
@@ -7686,6 +7918,211 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test clock. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Sandbox-Today": components["headers"]["SandboxToday"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClockResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SandboxNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxClockRequest"];
+            };
+        };
+        responses: {
+            /** @description The test clock, set. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Sandbox-Today": components["headers"]["SandboxToday"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClockResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SandboxNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test clock, unset. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClockResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SandboxNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendSandboxEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The event, recorded and queued for delivery. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Sandbox-Today": components["headers"]["SandboxToday"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxEventResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SandboxNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setSandboxPaymentOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment reference of an attempt (`paymentRef` in the `pay` answer and in `payment-status`).
+                 * @example ORD-2030-000142-1916122811482
+                 */
+                paymentRef: components["parameters"]["PaymentRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxPaymentOutcomeRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment status after the gateway's decision. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Sandbox-Today": components["headers"]["SandboxToday"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SandboxNotFound"];
+            /** @description The payment has already ended, or a live provider took it (error shape 2). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setSandboxRefundOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
+                 * @example RFD-2030-000017
+                 */
+                refundRef: components["parameters"]["RefundRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxRefundOutcomeRequest"];
+            };
+        };
+        responses: {
+            /** @description The refund after the provider's answer. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Sandbox-Today": components["headers"]["SandboxToday"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundDetailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SandboxNotFound"];
+            /** @description The refund is already final, or it is not a sandbox provider's (error shape 2). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

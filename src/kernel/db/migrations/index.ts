@@ -33,6 +33,7 @@ import { Migration20261203130100_VerificationCodes } from './Migration2026120313
 import { Migration20261203130200_PackageExcess } from './Migration20261203130200_PackageExcess';
 import { Migration20261203140000_AssistanceCases } from './Migration20261203140000_AssistanceCases';
 import { Migration20261203150000_CommissionLedger } from './Migration20261203150000_CommissionLedger';
+import { Migration20261204100000_SandboxClock } from './Migration20261204100000_SandboxClock';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -70,4 +71,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203120000_DeliveryJob', class: Migration20261203120000_DeliveryJob },
   { name: 'Migration20261203120100_BookedDeparture', class: Migration20261203120100_BookedDeparture },
   { name: 'Migration20261204130000_RefundOutcomeUnknown', class: Migration20261204130000_RefundOutcomeUnknown },
+  { name: 'Migration20261204100000_SandboxClock', class: Migration20261204100000_SandboxClock },
 ];

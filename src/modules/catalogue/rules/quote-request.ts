@@ -1,5 +1,6 @@
-import { addDays, inclusiveDays, kathmanduToday } from '../../../kernel/business-date';
+import { addDays, inclusiveDays } from '../../../kernel/business-date';
 import type { Schemas } from '../../../kernel/http/wire';
+import { businessToday } from '../../../kernel/business-today';
 
 export type TripRequest = Pick<Schemas['QuoteRequest'], 'startDate' | 'endDate' | 'duration' | 'routeId' | 'maxAltitude'>;
 
@@ -16,7 +17,7 @@ export const MAX_TRIP_DAYS = 365;
  * way only, and the window is a real one that has not begun before today in Kathmandu.
  * Returns field errors; an empty object means the request is sound.
  */
-export function quoteRequestErrors(request: TripRequest, today = kathmanduToday()): Record<string, string> {
+export function quoteRequestErrors(request: TripRequest, today = businessToday()): Record<string, string> {
   const errors: Record<string, string> = {};
   const hasEnd = request.endDate !== undefined;
   const hasDuration = request.duration !== undefined;

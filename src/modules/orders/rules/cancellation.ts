@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { addDays, kathmanduToday } from '../../../kernel/business-date';
 import type { Minor } from '../../../kernel/money';
+import { businessToday } from '../../../kernel/business-today';
 
 /**
  * The cancellation rules of DESIGN "After the sale: cancellation", in Nepal business dates.
@@ -72,7 +73,7 @@ export function cancellationTerms(facts: CancellationFacts, now: Date, settings:
     return { ...withNote, cancellable: false, notCancellableReason: reason, ...none };
   }
   const asOperator = who === 'OPERATOR_WITH_NOTE';
-  const today = kathmanduToday(now);
+  const today = businessToday(now);
   const started = facts.coverageStartDate <= today || facts.status === 'COMPLETED' || facts.status === 'CLOSED';
   if (started && !asOperator) {
     return {

@@ -1,5 +1,6 @@
-import { addDays, inclusiveDays, kathmanduToday } from '../../../kernel/business-date';
+import { addDays, inclusiveDays } from '../../../kernel/business-date';
 import { ageOutsideBand, departureDateError, type AgeBand } from './order-request';
+import { businessToday } from '../../../kernel/business-today';
 
 /**
  * Moving an order's departure date (DESIGN "Date changes"). Pure rules; departure-change.ts
@@ -27,7 +28,7 @@ const MOVABLE_STATUSES: ReadonlySet<string> = new Set(['PENDING', 'PAID']);
  * closed) order, or one whose first day of cover has come (Nepal date), paid or not: from then
  * the insurer may be on risk, and an unpaid order past its start is booked anew.
  */
-export function departureChangeRefusal(order: MovableOrder, today = kathmanduToday()): string | null {
+export function departureChangeRefusal(order: MovableOrder, today = businessToday()): string | null {
   if (order.status === 'CANCELLED') return `Order ${order.orderRef} is CANCELLED; a cancelled order's dates cannot change`;
   if (!MOVABLE_STATUSES.has(order.status)) return `Order ${order.orderRef} is ${order.status}; only a PENDING or PAID order's dates can change`;
   if (order.coverageStartDate <= today) {
@@ -40,7 +41,7 @@ export function departureChangeRefusal(order: MovableOrder, today = kathmanduTod
  * The error of the new date itself, or null: the bound creation puts on a departure, and the
  * traveller's age at the new date within the package's band (creation's own two rules).
  */
-export function newDepartureError(departureDate: string, traveller: { dateOfBirth: string }, ctg: AgeBand & { code: string }, today = kathmanduToday()): string | null {
+export function newDepartureError(departureDate: string, traveller: { dateOfBirth: string }, ctg: AgeBand & { code: string }, today = businessToday()): string | null {
   const bound = departureDateError(departureDate, today);
   if (bound) return bound;
   const age = ageOutsideBand(traveller.dateOfBirth, departureDate, ctg);

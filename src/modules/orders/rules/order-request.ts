@@ -1,4 +1,5 @@
-import { ageOn, kathmanduToday } from '../../../kernel/business-date';
+import { ageOn } from '../../../kernel/business-date';
+import { businessToday } from '../../../kernel/business-today';
 
 /** The fields of one order request that the rules below read; the spec's OrderInput satisfies it. */
 export interface OrderRequest {
@@ -38,7 +39,7 @@ export function orderTravelCompanyIds(request: OrderRequest, caller: OrderCaller
  * The rules of one order request that need no stored data (the schema has already checked types,
  * formats and sizes). Returns field errors keyed by field name; empty when the request is sound.
  */
-export function orderRequestErrors(request: OrderRequest, caller: OrderCaller, today = kathmanduToday()): Record<string, string> {
+export function orderRequestErrors(request: OrderRequest, caller: OrderCaller, today = businessToday()): Record<string, string> {
   const errors: Record<string, string> = {};
   const hasRoute = request.routeId !== undefined;
   const hasCustomRoute = request.customRouteName !== undefined;
@@ -87,7 +88,7 @@ export function orderRequestErrors(request: OrderRequest, caller: OrderCaller, t
  * Why a departure date is not one an order can start on, or null: the bound of creation, which a
  * date change applies again (the schema has already kept it within 2000 to 2099).
  */
-export function departureDateError(departureDate: string, today = kathmanduToday()): string | null {
+export function departureDateError(departureDate: string, today = businessToday()): string | null {
   return departureDate < today ? `must not be before today (${today}, Kathmandu)` : null;
 }
 

@@ -8,6 +8,7 @@ import type { Minor } from '../../../kernel/money';
  *   PENDING --SUCCEED--> SUCCEEDED            the provider gave the money back (or nothing was owed)
  *   PENDING --NEED_OPERATOR--> MANUAL         no refund API, or something only a person can judge
  *   PENDING --FAIL--> FAILED                  refused for good, or retried for REFUND_RETRY_DAYS
+ *   MANUAL  --FAIL--> FAILED                  the provider refused what waited for it (the sandbox's answer)
  *   FAILED  --RETRY--> PENDING                an operator asks for another try
  *   MANUAL | FAILED --CONFIRM--> SUCCEEDED    an operator gave the money back by hand, with a note
  *   PENDING | MANUAL | FAILED --FOUND_AT_PROVIDER--> SUCCEEDED
@@ -30,7 +31,7 @@ const MOVES: Readonly<Record<RefundStep, { from: readonly RefundStatus[]; to: Re
   RETRY_LATER: { from: ['PENDING'], to: 'PENDING' },
   SUCCEED: { from: ['PENDING'], to: 'SUCCEEDED' },
   NEED_OPERATOR: { from: ['PENDING'], to: 'MANUAL' },
-  FAIL: { from: ['PENDING'], to: 'FAILED' },
+  FAIL: { from: ['PENDING', 'MANUAL'], to: 'FAILED' },
   RETRY: { from: ['FAILED'], to: 'PENDING' },
   CONFIRM: { from: ['MANUAL', 'FAILED'], to: 'SUCCEEDED' },
   FOUND_AT_PROVIDER: { from: ['PENDING', 'MANUAL', 'FAILED'], to: 'SUCCEEDED' },

@@ -3,11 +3,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SandboxGatewayPayment } from './entities/sandbox-gateway-payment';
 import type { Logger } from '../../../../kernel/logging/logger';
 import { checkoutView, type CheckoutView } from '../../checkout-view';
-import { signCallback } from '../callback-signature';
 import { isGatewayName, type GatewayName } from '../gateway';
 import { checkoutFormPage, checkoutMessagePage, type CheckoutPageModel } from './checkout-page';
-import { reportOf, type SandboxGateway } from './sandbox-gateway';
-import { findSandboxDecision, recordSandboxDecision, VOIDED_BY_MERCHANT } from './sandbox-ledger';
+import type { SandboxGateway } from './sandbox-gateway';
+import { decideAtSandboxGateway } from './sandbox-decision';
+import { findSandboxDecision, VOIDED_BY_MERCHANT } from './sandbox-ledger';
 import { checkoutInputOf, decideCheckout } from './test-instruments';
 
 export interface SandboxCheckoutDeps {
@@ -100,18 +100,14 @@ async function submit(req: Request<CheckoutParams>, res: Response, deps: Sandbox
     res.status(422).type('html').send(checkoutFormPage(model, outcome.problem));
     return;
   }
-  const decided = await recordSandboxDecision(em, {
-    paymentRef: view.paymentRef, gateway: gateway.name, status: outcome.status, reason: outcome.reason,
-    amount: view.amount, currency: view.currency, instrument: outcome.instrument,
-  });
-  const decision = await findSandboxDecision(em.fork(), view.paymentRef);
-  if (!decided || !decision) {
+  const decided = await decideAtSandboxGateway(em, gateway, view, outcome);
+  if (!decided.decided) {
     // Another tab, a double click or the merchant's void decided first.
-    refusal(res, decision);
+    refusal(res, decided.decision);
     return;
   }
+  const { decision, callback: { payload, signature } } = decided;
   deps.logger.info({ gateway: gateway.name, paymentRef: view.paymentRef, status: decision.status }, 'sandbox gateway decided');
-  const { payload, signature } = signCallback({ ...reportOf(decision), issuedAt: new Date() }, gateway.secretForSigning());
   const callback = new URL(`${deps.baseUrl()}/api/external/payment/response`);
   callback.searchParams.set('gateway', gateway.name);
   callback.searchParams.set('payload', payload);

@@ -1,0 +1,41 @@
+import { kathmanduToday } from '../../kernel/business-date';
+import { invalidField } from '../../kernel/errors';
+import { setTestToday } from '../../kernel/business-today';
+import { successBody } from '../../kernel/http/envelope';
+import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
+import { loadSpecDocument } from '../../kernel/http/spec-document';
+import { sendSandboxEvent } from './sandbox-event';
+import { testDateProblem } from './rules/test-date';
+
+/** The contract the sample events are read from, loaded on the first event a partner sends. */
+let contract: ReturnType<typeof loadSpecDocument> | undefined;
+
+const clockWire = (today: string | undefined) => ({ today: today ?? null, realToday: kathmanduToday() });
+
+export const sandboxHandlers = {
+  async getSandboxClock(_request, scope) {
+    const today = await scope.services.testClocks.of(scope.em, callerOf(scope).companyId);
+    return { status: 200, body: successBody(clockWire(today), 'Test clock read') };
+  },
+
+  async setSandboxClock({ body }, scope) {
+    const problem = testDateProblem(body.today);
+    if (problem) throw invalidField('today', problem);
+    await scope.services.testClocks.set(scope.em, callerOf(scope).companyId, body.today);
+    // This very answer already runs on the new date, and says so.
+    setTestToday(body.today);
+    return { status: 200, body: successBody(clockWire(body.today), 'Test clock set') };
+  },
+
+  async deleteSandboxClock(_request, scope) {
+    await scope.services.testClocks.remove(scope.em, callerOf(scope).companyId);
+    setTestToday(undefined);
+    return { status: 200, body: successBody(clockWire(undefined), 'Test clock removed') };
+  },
+
+  async sendSandboxEvent({ body }, scope) {
+    contract ??= loadSpecDocument();
+    const eventId = await sendSandboxEvent(scope.em, callerOf(scope), contract, body);
+    return { status: 202, body: successBody({ eventId, type: body.type }, 'Event queued') };
+  },
+} satisfies TagHandlers;

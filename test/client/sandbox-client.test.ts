@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import { addDays, kathmanduToday } from '../../src/kernel/business-date';
+import { createPartnerClient, sandboxCalls } from '../../clients/typescript/src';
+import { newPartner, type TestPartner } from '../support/partners';
+import { placeOrder, RETURN_URL } from '../support/payment-fixtures';
+import { useTestServer } from '../support/test-server';
+
+/** The typed client's sandbox helpers: a payment captured, the clock moved past the free look, a cancellation with the fee, its refund failed, an event sent. */
+const { server, client } = useTestServer();
+let partner: TestPartner;
+
+const typedClient = () => createPartnerClient({ baseUrl: server.url, clientId: partner.clientId, clientSecret: partner.clientSecret });
+
+beforeAll(async () => {
+  partner = await newPartner(server, client, { name: 'Typed Sandbox Treks' });
+});
+
+describe('sandboxCalls of the typed client', () => {
+  it('drives a payment, the clock, a refund and an event from code', async () => {
+    const partnerClient = typedClient();
+    const sandbox = sandboxCalls(partnerClient.api);
+    const { orderRef, totalAmount } = await placeOrder(server, client, partner);
+    const started = await partnerClient.pay(orderRef, { gateway: 'wallet_gateway', returnUrl: RETURN_URL });
+    const paid = await sandbox.decidePayment(started.data!.data.paymentRef, 'CAPTURED');
+    expect(paid.data?.data).toMatchObject({ orderRef, orderStatus: 'PAID' });
+
+    const clockToday = addDays(kathmanduToday(), 15);
+    expect((await sandbox.setClock(clockToday)).data?.data.today).toBe(clockToday);
+    expect((await sandbox.readClock()).response.headers.get('sandbox-today')).toBe(clockToday);
+    const cancelled = await partnerClient.cancel(orderRef, { reason: 'TRIP_CANCELLED' }, { idempotencyKey: randomUUID() });
+    expect(cancelled.data?.data.refund).toMatchObject({ cancellationFee: totalAmount / 10, status: 'MANUAL' });
+    const failed = await sandbox.answerRefund(cancelled.data!.data.refund!.refundRef, 'FAILED');
+    expect(failed.data?.data.status).toBe('FAILED');
+    expect((await sandbox.resetClock()).data?.data.today).toBeNull();
+
+    const sent = await sandbox.sendEvent('order.amended', orderRef);
+    expect(sent.response.status).toBe(202);
+    expect(sent.data?.data.eventId).toMatch(/^evt_[0-9a-f]{32}$/);
+    const refused = await sandbox.decidePayment(started.data!.data.paymentRef, 'DECLINED');
+    expect(refused.error).toMatchObject({ code: 'PAYMENT_ALREADY_FINAL' });
+  });
+});

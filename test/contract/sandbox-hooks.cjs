@@ -1,0 +1,95 @@
+// Dredd hooks for the sandbox helpers (issue 37, decision record 0083), loaded after hooks.cjs
+// (which puts the first sandbox partner's token on every request and skips what it has no
+// scenario for): each outcome on a live payment or refund of that partner (an open card payment,
+// one already decided, a MANUAL wallet refund, one already FAILED), an unknown reference (404),
+// the clock set to today and removed right after (so no later transaction runs on it), and an
+// event about a live order. `Sandbox-Today` is documented for answers while a clock is set: it is
+// not expected of the others.
+const path = require('node:path');
+const { randomUUID } = require('node:crypto');
+const hooks = require('hooks');
+const { API, signedInPartner, onPath } = require('./live-partner.cjs');
+const { runScenarios } = require('./scenario-runner.cjs');
+
+const root = path.resolve(__dirname, '../..');
+const { DEMO_PARTNERS } = require(path.join(root, 'dist/src/modules/partners/demo-partners.js'));
+
+const baseUrl = process.env.DREDD_BASE_URL;
+const fixtures = { error: undefined };
+
+const paymentOutcome = (paymentRef) => `${API}/sandbox/payments/${encodeURIComponent(paymentRef)}/outcome`;
+const refundOutcome = (refundRef) => `${API}/sandbox/refunds/${encodeURIComponent(refundRef)}/outcome`;
+
+/** A payment of a fresh order of the caller's, still open at the sandbox gateway. */
+async function openPayment(caller, gateway = 'card_gateway') {
+  const order = await caller.order();
+  return (await caller.pay(encodeURIComponent(order.orderRef), { gateway })).paymentRef;
+}
+
+/** A paid wallet order cancelled in its free look: the sandbox wallet refunds by hand, MANUAL. */
+async function manualRefund(caller) {
+  const order = await caller.order();
+  const paymentRef = await caller.pay(encodeURIComponent(order.orderRef), { gateway: 'wallet_gateway' }).then((attempt) => attempt.paymentRef);
+  await caller.call('POST', paymentOutcome(paymentRef), { body: { outcome: 'CAPTURED' } });
+  const cancelled = await caller.call('POST', `${API}/orders/${encodeURIComponent(order.orderRef)}/cancellation`, { body: { reason: 'OTHER' }, headers: { 'idempotency-key': randomUUID() } });
+  return cancelled.refund.refundRef;
+}
+
+hooks.beforeAll((_transactions, done) => {
+  (async () => {
+    const caller = await signedInPartner(baseUrl, DEMO_PARTNERS[0]);
+    fixtures.caller = caller;
+    fixtures.openPayment = await openPayment(caller);
+    fixtures.decidedPayment = await openPayment(caller);
+    await caller.call('POST', paymentOutcome(fixtures.decidedPayment), { body: { outcome: 'DECLINED' } });
+    fixtures.manualRefund = await manualRefund(caller);
+    fixtures.failedRefund = await manualRefund(caller);
+    await caller.call('POST', refundOutcome(fixtures.failedRefund), { body: { outcome: 'FAILED' } });
+    fixtures.order = await caller.order();
+  })().then(() => done(), (error) => {
+    fixtures.error = `sandbox fixtures failed: ${error.message}`;
+    done();
+  });
+});
+
+const withoutClockHeader = (t) => {
+  delete t.expected.headers['Sandbox-Today'];
+};
+
+const scenarios = {
+  setSandboxPaymentOutcome: {
+    200: (t) => {
+      onPath(t, paymentOutcome(fixtures.openPayment));
+      t.request.body = JSON.stringify({ outcome: 'CAPTURED' });
+      withoutClockHeader(t);
+    },
+    404: () => {},
+    409: (t) => onPath(t, paymentOutcome(fixtures.decidedPayment)),
+  },
+  setSandboxRefundOutcome: {
+    200: (t) => {
+      onPath(t, refundOutcome(fixtures.manualRefund));
+      withoutClockHeader(t);
+    },
+    404: () => {},
+    409: (t) => onPath(t, refundOutcome(fixtures.failedRefund)),
+  },
+  getSandboxClock: { 200: withoutClockHeader },
+  // Today's real date: nothing the partner's later transactions judge moves.
+  setSandboxClock: { 200: (t) => { t.request.body = JSON.stringify({ today: new Date(Date.now() + 5.75 * 3_600_000).toISOString().slice(0, 10) }); } },
+  deleteSandboxClock: { 200: () => {} },
+  sendSandboxEvent: {
+    202: (t) => {
+      t.request.body = JSON.stringify({ type: 'refund.failed', orderRef: fixtures.order.orderRef });
+      withoutClockHeader(t);
+    },
+  },
+};
+
+runScenarios(hooks, scenarios, fixtures);
+
+// Whatever the order Dredd runs them in, no transaction after the clock's runs on it.
+hooks.afterEach((transaction, done) => {
+  if (transaction.request.method !== 'PUT' || transaction.origin.resourceName !== `${API}/sandbox/clock` || !fixtures.caller) return done();
+  fixtures.caller.send('DELETE', `${API}/sandbox/clock`).then(() => done(), () => done());
+});
