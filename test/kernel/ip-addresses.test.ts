@@ -55,3 +55,12 @@ describe('IP literals as the address checks read them', () => {
     expect(loadConfig({ TRUST_PROXY: '2001:db8::/32,fe80::1%eth0,::1' }).trustProxy).toEqual(['2001:db8::/32', 'fe80::1%eth0', '::1']);
   });
 });
+
+describe('TRUST_PROXY entries Express cannot read', () => {
+  it('refuses in one line an IPv6 entry with an IPv4 tail that Express\'s proxy-addr does not parse, instead of a TypeError at start', () => {
+    for (const value of ['::1.2.3.4', '64:ff9b::1.2.3.4/120']) {
+      expect({ value, problems: problemsOf({ TRUST_PROXY: value }) }).toEqual({ value, problems: [expect.stringMatching(/^TRUST_PROXY must be false, a number of proxies/)] });
+    }
+    expect(loadConfig({ TRUST_PROXY: '::ffff:1.2.3.4, ::ffff:0:1.2.3.4' }).trustProxy).toEqual(['::ffff:1.2.3.4', '::ffff:0:1.2.3.4']);
+  });
+});

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { anyText, integer, readEnv, type EnvReading } from '../settings/env-schema';
 import { coveredEverything, coveredTooMuch, proxyRanges, tooWideEntries } from './proxy-ranges';
@@ -100,6 +101,21 @@ function isProxyAddress(entry: string): boolean {
   const [address, prefix, ...rest] = entry.split('/');
   const family = isIP(address ?? '');
   if (family === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  if (prefix !== undefined && !(/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128))) return false;
+  // The prefix is judged here alone: Express refuses /0, which the width rules refuse with a better reason.
+  return expressReads(address ?? '');
+}
+
+/**
+ * Whether Express (its proxy-addr) reads the address: its IP parser, an older ipaddr.js, refuses some
+ * forms node's accepts (`::1.2.3.4`, `64:ff9b::1.2.3.4`), and `app.set('trust proxy')` would then
+ * stop the start with a TypeError instead of this one line.
+ */
+function expressReads(address: string): boolean {
+  try {
+    proxyaddr.compile(address);
+    return true;
+  } catch {
+    return false;
+  }
 }
