@@ -28,7 +28,8 @@ const metricsEnv = z.object({
  */
 export function metricsConfig(reading: EnvReading, isProduction: boolean): MetricsConfig {
   const { METRICS_PORT: port, METRICS_HOST: host, METRICS_TOKEN: token } = readEnv(metricsEnv, reading);
-  if (port !== undefined && !LOOPBACK_HOSTS.includes(host) && token === undefined) {
+  // Asks for a token to be set: one set too short is already named, and is not asked for again.
+  if (port !== undefined && !LOOPBACK_HOSTS.includes(host) && token === undefined && !reading.env.METRICS_TOKEN) {
     reading.problems.push(`METRICS_HOST=${host} is not loopback: set METRICS_TOKEN too, or keep METRICS_HOST=127.0.0.1`);
   }
   return { port, host, token, onApiListener: port === undefined && (!isProduction || token !== undefined) };
