@@ -1,12 +1,13 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { ResponseValidation } from './kernel/http/response-check';
-import { readHttpTimeouts, readTrustProxy, type HttpTimeouts, type TrustProxy } from './kernel/http/settings';
+import { z } from 'zod';
+import { readHttpTimeouts, trustProxySetting, type HttpTimeouts, type TrustProxy } from './kernel/http/settings';
 import { streamingConfig } from './kernel/db/settings';
 import type { StreamingSettings } from './kernel/db/streaming-connections';
 import { metricsConfig, type MetricsConfig } from './kernel/metrics/settings';
 import { rateLimitsConfig, type RateLimitConfig } from './kernel/rate-limits/settings';
-import { ConfigError, EnvReader, type Env } from './kernel/settings/env-reader';
+import { anyText, ConfigError, flag, integer, oneOf, readEnv, url, type Env, type EnvReading } from './kernel/settings/env-schema';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { isLocalHost, normalisedHost } from './kernel/settings/host-name';
@@ -83,37 +84,67 @@ const RESPONSE_VALIDATION_DEFAULTS = { development: 'log', test: 'fail', product
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const LOG_FORMATS = ['json', 'pretty'] as const;
 
+const EXAMPLE_BASE_URL = 'the https address partners and payment providers reach the service at, e.g. https://api.example.com';
+
 /**
  * PUBLIC_BASE_URL, which QR codes and provider return URLs are built from. Outside production it
- * falls back to this machine; production must name the https address partners and providers reach,
- * or every link it hands out would point at http://localhost.
+ * falls back to this machine (see loadConfig); production must name the https address partners and
+ * providers reach, or every link it hands out would point at http://localhost.
  */
-function readPublicBaseUrl(read: EnvReader, port: number, isProduction: boolean): string {
-  const given = read.url('PUBLIC_BASE_URL', ['http:', 'https:']);
-  if (isProduction) {
-    const problem = publicBaseUrlProblem(given, read.optional('PUBLIC_BASE_URL'));
-    if (problem) read.problems.push(problem);
-  }
-  // With PORT=0 (tests, forked servers) the port is known only once listening: '' means "derive it then".
-  return (given ?? (port === 0 ? '' : `http://localhost:${port}`)).replace(/\/$/, '');
+function publicBaseUrlSetting(isProduction: boolean) {
+  if (!isProduction) return url(['http:', 'https:']).optional();
+  return url(['http:', 'https:'], {
+    unset: `is not set: in production QR codes and provider return URLs are built from it; set ${EXAMPLE_BASE_URL}`,
+    also: publicBaseUrlProblem,
+  });
 }
 
-function publicBaseUrlProblem(given: string | undefined, raw: string | undefined): string | undefined {
-  const example = 'the https address partners and payment providers reach the service at, e.g. https://api.example.com';
-  if (raw === undefined) return `PUBLIC_BASE_URL is not set: in production QR codes and provider return URLs are built from it; set ${example}`;
-  if (given === undefined) return undefined; // already named as a bad URL
-  const url = new URL(given);
-  if (url.protocol !== 'https:') return `PUBLIC_BASE_URL must be an https URL in production (got ${url.protocol}//...)`;
+function publicBaseUrlProblem(url: URL): string | undefined {
+  if (url.protocol !== 'https:') return `must be an https URL in production (got ${url.protocol}//...)`;
   // A user name or password would be printed in every QR code and handed to every provider.
-  if (url.username || url.password) return `PUBLIC_BASE_URL must not carry a user name or password; in production set ${example}`;
+  if (url.username || url.password) return `must not carry a user name or password; in production set ${EXAMPLE_BASE_URL}`;
   const host = normalisedHost(url.hostname);
   if (isLocalHost(host) || host === normalisedHost(hostname()) || host === normalisedHost(hostname()).split('.')[0]) {
-    return `PUBLIC_BASE_URL points at this machine (${url.hostname}); in production set ${example}`;
+    return `points at this machine (${url.hostname}); in production set ${EXAMPLE_BASE_URL}`;
   }
   // IP literals of every internal kind (private, link-local, ::127.0.0.1 and the other IPv6 forms of them): no partner reaches those.
-  if (isIP(host) !== 0 && !isPublicAddress(host)) return `PUBLIC_BASE_URL points at an internal address (${url.hostname}); in production set ${example}`;
+  if (isIP(host) !== 0 && !isPublicAddress(host)) return `points at an internal address (${url.hostname}); in production set ${EXAMPLE_BASE_URL}`;
   return undefined;
 }
+
+/** What the other variables' defaults depend on: which environment this is, and where it listens. */
+const environmentEnv = z.object({
+  // A misspelt NODE_ENV ("prod") would otherwise run production with the public demo credentials.
+  NODE_ENV: oneOf(NODE_ENVS).default('development'),
+  PORT: integer(0, 65535).default(3000),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  MAX_UPLOAD_BYTES: integer(1024, 100 * 1024 * 1024).default(10 * 1024 * 1024),
+  TRUST_PROXY: trustProxySetting,
+});
+
+/** The service's own settings, given the environment. */
+const serviceEnv = ({ nodeEnv, sandboxByDefault }: { nodeEnv: (typeof NODE_ENVS)[number]; sandboxByDefault: boolean }) =>
+  z.object({
+    RESPONSE_VALIDATION: oneOf(RESPONSE_VALIDATIONS).default(RESPONSE_VALIDATION_DEFAULTS[nodeEnv]),
+    HOST: anyText()
+      .refine((host) => host.trim() !== '', 'must not be blank')
+      .default('0.0.0.0'),
+    PUBLIC_BASE_URL: publicBaseUrlSetting(nodeEnv === 'production'),
+    DATA_DIR: anyText().default('.data'),
+    DB_POOL_MAX: integer(1, 200).default(10),
+    LOG_LEVEL: oneOf(LOG_LEVELS).default('info'),
+    // A terminal gets readable lines, anything else (a pipe, a file, a process manager) JSON.
+    LOG_FORMAT: oneOf(LOG_FORMATS).default(process.stdout.isTTY ? 'pretty' : 'json'),
+    CURRENCY: anyText()
+      .refine((currency) => /^[A-Z]{3}$/.test(currency), { error: (issue) => `must be an ISO 4217 code such as NPR (got "${String(issue.input)}")` })
+      .default('NPR'),
+    TOKEN_TTL_SECONDS: integer(60, 86400).default(3600),
+    QUOTE_TTL_DAYS: integer(1, 365).default(7),
+    MAX_JSON_BODY_BYTES: integer(1024, 50 * 1024 * 1024).default(1024 * 1024),
+    SEED_DEMO_DATA: flag().default(sandboxByDefault),
+    SHUTDOWN_TIMEOUT_MS: integer(0, 300_000).default(10_000),
+    CLUSTER_WORKERS: integer(1, 64).default(Math.max(2, availableParallelism())),
+  });
 
 /**
  * Reads every setting, then checks the rules between them, noting each problem in that order,
@@ -121,60 +152,55 @@ function publicBaseUrlProblem(given: string | undefined, raw: string | undefined
  * changed afterwards.
  */
 export function loadConfig(env: Env = process.env): Config {
-  const read = new EnvReader(env);
-  // A misspelt NODE_ENV ("prod") would otherwise run production with the public demo credentials.
-  const nodeEnv = read.oneOf('NODE_ENV', 'development', NODE_ENVS);
+  const reading: EnvReading = { env, problems: [] };
+  const environment = readEnv(environmentEnv, reading);
+  const nodeEnv = environment.NODE_ENV;
   const isProduction = nodeEnv === 'production';
-  const port = read.integer('PORT', 3000, 0, 65535);
-  const databaseUrl = read.url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const { PORT: port, DATABASE_URL: databaseUrl, MAX_UPLOAD_BYTES: maxUploadBytes, TRUST_PROXY: trustProxy } = environment;
   // Sandbox payments and demo partners only when asked for: the embedded default of `npm start`
   // (no DATABASE_URL, not production) asks; a deployment on its own database must say so itself.
-  const sandboxByDefault = !isProduction && read.optional('DATABASE_URL') === undefined;
-  const maxUploadBytes = read.integer('MAX_UPLOAD_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024);
-  const trustProxy = readTrustProxy(read, 'TRUST_PROXY');
-  const http = readHttpTimeouts(read, maxUploadBytes, trustProxy !== false);
+  const sandboxByDefault = !isProduction && databaseUrl === undefined;
+  const http = readHttpTimeouts(reading, maxUploadBytes, trustProxy !== false);
+  const service = readEnv(serviceEnv({ nodeEnv, sandboxByDefault }), reading);
   const core = {
     nodeEnv,
     isProduction,
-    responseValidation: read.oneOf('RESPONSE_VALIDATION', RESPONSE_VALIDATION_DEFAULTS[nodeEnv], RESPONSE_VALIDATIONS),
-    host: read.string('HOST', '0.0.0.0'),
+    responseValidation: service.RESPONSE_VALIDATION,
+    host: service.HOST,
     port,
-    publicBaseUrl: readPublicBaseUrl(read, port, isProduction),
+    // With PORT=0 (tests, forked servers) the port is known only once listening: '' means "derive it then".
+    publicBaseUrl: (service.PUBLIC_BASE_URL ?? (port === 0 ? '' : `http://localhost:${port}`)).replace(/\/$/, ''),
     databaseUrl,
-    dataDir: path.resolve(read.string('DATA_DIR', '.data')),
-    dbPoolMax: read.integer('DB_POOL_MAX', 10, 1, 200),
-    logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
-    // A terminal gets readable lines, anything else (a pipe, a file, a process manager) JSON.
-    logFormat: read.oneOf('LOG_FORMAT', process.stdout.isTTY ? 'pretty' : 'json', LOG_FORMATS),
-    currency: read.string('CURRENCY', 'NPR'),
-    tokenTtlSeconds: read.integer('TOKEN_TTL_SECONDS', 3600, 60, 86400),
-    quoteTtlDays: read.integer('QUOTE_TTL_DAYS', 7, 1, 365),
-    maxJsonBodyBytes: read.integer('MAX_JSON_BODY_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
+    dataDir: path.resolve(service.DATA_DIR),
+    dbPoolMax: service.DB_POOL_MAX,
+    logLevel: service.LOG_LEVEL,
+    logFormat: service.LOG_FORMAT,
+    currency: service.CURRENCY,
+    tokenTtlSeconds: service.TOKEN_TTL_SECONDS,
+    quoteTtlDays: service.QUOTE_TTL_DAYS,
+    maxJsonBodyBytes: service.MAX_JSON_BODY_BYTES,
     maxUploadBytes,
   };
-  const drafts = documentDraftsConfig(read);
-  const seedDemoData = read.boolean('SEED_DEMO_DATA', sandboxByDefault);
-  const payments = paymentsConfig(read, { sandboxByDefault });
-  const shutdownTimeoutMs = read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 300_000);
-  const clusterWorkers = read.integer('CLUSTER_WORKERS', Math.max(2, availableParallelism()), 1, 64);
-  const rateLimits = rateLimitsConfig(read);
-  const certificate = certificateConfig(read, { isProduction });
-  const documentStore = documentStoreConfig(read);
-  const metrics = metricsConfig(read, isProduction);
-  const webhooks = webhooksConfig(read, { paymentMode: payments.mode, sandboxByDefault });
-  const commissions = commissionConfig(read);
-  const streaming = streamingConfig(read);
-  const orders = ordersConfig(read);
+  const { SEED_DEMO_DATA: seedDemoData, SHUTDOWN_TIMEOUT_MS: shutdownTimeoutMs, CLUSTER_WORKERS: clusterWorkers } = service;
+  const drafts = documentDraftsConfig(reading);
+  const payments = paymentsConfig(reading, { sandboxByDefault });
+  const rateLimits = rateLimitsConfig(reading);
+  const certificate = certificateConfig(reading, { isProduction });
+  const documentStore = documentStoreConfig(reading);
+  const metrics = metricsConfig(reading, isProduction);
+  const webhooks = webhooksConfig(reading, { paymentMode: payments.mode, sandboxByDefault });
+  const commissions = commissionConfig(reading);
+  const streaming = streamingConfig(reading);
+  const orders = ordersConfig(reading);
 
   // Rules between settings, and settings production must not run with.
-  if (core.host.trim() === '') read.problems.push('HOST must not be blank');
-  if (!/^[A-Z]{3}$/.test(core.currency)) read.problems.push(`CURRENCY must be an ISO 4217 code such as NPR (got "${core.currency}")`);
-  read.problems.push(...certificateProblems(certificate), ...paymentModeProblems(payments, isProduction));
+  const { problems } = reading;
+  problems.push(...certificateProblems(certificate), ...paymentModeProblems(payments, isProduction));
   // Demo partners have published secrets: anyone could take their tokens.
-  if (isProduction && seedDemoData) read.problems.push('SEED_DEMO_DATA=true is not allowed when NODE_ENV=production');
-  read.problems.push(...gatewaySecretProblems(payments, isProduction));
-  const providers = providersConfig(read, { mode: payments.mode, isProduction, currency: core.currency });
-  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  if (isProduction && seedDemoData) problems.push('SEED_DEMO_DATA=true is not allowed when NODE_ENV=production');
+  problems.push(...gatewaySecretProblems(payments, isProduction));
+  const providers = providersConfig(reading, { mode: payments.mode, isProduction, currency: core.currency });
+  if (problems.length > 0) throw new ConfigError(problems);
   return {
     ...core,
     ...drafts,

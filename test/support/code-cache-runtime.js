@@ -10,6 +10,7 @@
  */
 const vm = require('node:vm');
 const Runtime = require('jest-runtime').default;
+const { version: jestRuntimeVersion } = require('jest-runtime/package.json');
 
 /** file name -> the transformed source and V8's cache of it (CommonJS modules). */
 const commonJsCache = new Map();
@@ -33,9 +34,35 @@ if (vm.SourceTextModule) {
   };
 }
 
+/**
+ * What this runtime takes from jest-runtime's internals (pinned in package.json with jest): the
+ * resolution's two memo maps, and the executor's compile with what it reads. An upgrade that moves
+ * any of them fails every run at once with this list, instead of running without the cache.
+ */
+function internalsProblems(runtime) {
+  const problems = [];
+  const resolution = runtime._resolution;
+  if (!(resolution?.cjsCache instanceof Map) || !(resolution.esmCache instanceof Map)) problems.push('runtime._resolution.cjsCache and .esmCache are no longer Maps');
+  const executor = runtime.executor;
+  if (typeof executor?.compile !== 'function' || executor.compile.length !== 2) problems.push('runtime.executor.compile(source, filename) is gone or takes other arguments');
+  if (typeof executor?.environment?.getVmContext !== 'function') problems.push('runtime.executor.environment.getVmContext() is gone');
+  if (typeof executor?.resolution?.isCoreModule !== 'function') problems.push('runtime.executor.resolution.isCoreModule() is gone');
+  if (!Array.isArray(executor?.injectedModuleParameters)) problems.push('runtime.executor.injectedModuleParameters is no longer an array');
+  if (typeof executor?.dynamicImport !== 'function') problems.push('runtime.executor.dynamicImport() is gone');
+  return problems;
+}
+
 class CodeCacheRuntime extends Runtime {
   constructor(...args) {
     super(...args);
+    const problems = internalsProblems(this);
+    if (problems.length > 0) {
+      throw new Error(
+        `test/support/code-cache-runtime.js does not fit jest-runtime ${jestRuntimeVersion}: ${problems.join('; ')}. ` +
+          "Compare it with that version's Runtime constructor, Resolution and ModuleExecutor.compile (node_modules/jest-runtime/build/index.js), " +
+          'or drop `runtime` from jest.fast.config.js; jest and jest-runtime are pinned together in package.json.',
+      );
+    }
     this._resolution.cjsCache = resolved.cjs;
     this._resolution.esmCache = resolved.esm;
     const executor = this.executor;
@@ -67,3 +94,4 @@ class CodeCacheRuntime extends Runtime {
 }
 
 module.exports = CodeCacheRuntime;
+module.exports.internalsProblems = internalsProblems;

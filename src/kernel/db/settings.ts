@@ -1,11 +1,15 @@
-import type { EnvReader } from '../settings/env-reader';
+import { z } from 'zod';
+import { integer, readEnv, type EnvReading } from '../settings/env-schema';
 import type { StreamingSettings } from './streaming-connections';
 
+const streamingEnv = z.object({
+  EXPORT_DB_CONNECTIONS: integer(1, 50).default(4),
+  EXPORTS_PER_COMPANY: integer(1, 50).default(2),
+  EXPORT_CONNECTION_WAIT_MS: integer(100, 60_000).default(2000),
+});
+
 /** The streamed answers' own connection budget (see streaming-connections.ts). */
-export function streamingConfig(read: EnvReader): StreamingSettings {
-  return {
-    connections: read.integer('EXPORT_DB_CONNECTIONS', 4, 1, 50),
-    perCompany: read.integer('EXPORTS_PER_COMPANY', 2, 1, 50),
-    waitMs: read.integer('EXPORT_CONNECTION_WAIT_MS', 2000, 100, 60_000),
-  };
+export function streamingConfig(reading: EnvReading): StreamingSettings {
+  const env = readEnv(streamingEnv, reading);
+  return { connections: env.EXPORT_DB_CONNECTIONS, perCompany: env.EXPORTS_PER_COMPANY, waitMs: env.EXPORT_CONNECTION_WAIT_MS };
 }

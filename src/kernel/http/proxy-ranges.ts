@@ -1,4 +1,5 @@
-import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { parseIpLiteral } from '../ip-literal';
 
 /**
  * The address ranges a TRUST_PROXY list names, for the checks that keep it from trusting "everyone"
@@ -8,16 +9,16 @@ import { isIP } from 'node:net';
  */
 interface Range {
   entry: string;
-  start: bigint;
-  end: bigint;
+  network: ipaddr.IPv6;
+  prefix: number;
   /** false for the presets (loopback, linklocal, uniquelocal): fixed, well-known ranges. */
   chosen: boolean;
 }
 
-const ALL_IPV6 = { start: 0n, end: (1n << 128n) - 1n };
-const MAPPED_IPV4 = { start: 0xffffn << 32n, end: (0xffffn << 32n) | 0xffffffffn };
-/** The widest range an entry may name: a /8 of IPv4, a /32 of IPv6. */
-const WIDEST_IPV4 = 1n << 24n;
+const EVERY_IPV6 = { network: ipaddr.IPv6.parse('::'), prefix: 0 };
+const MAPPED_IPV4 = { network: ipaddr.IPv6.parse('::ffff:0:0'), prefix: 96 };
+/** The widest range an entry may name: a /8 of IPv4 (a /104 of the mapped block), a /32 of IPv6. */
+const WIDEST_MAPPED_PREFIX = 96 + 8;
 const WIDEST_IPV6_PREFIX = 32;
 
 const PRESETS: Record<string, string[]> = {
@@ -26,69 +27,46 @@ const PRESETS: Record<string, string[]> = {
   uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
 };
 
-function ipv4Value(address: string): bigint {
-  return address.split('.').reduce((value, octet) => (value << 8n) | BigInt(Number(octet)), 0n);
-}
-
-function ipv6Value(address: string): bigint {
-  let text = address.replace(/%.*$/, '').toLowerCase();
-  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)?.[1];
-  if (tail !== undefined) {
-    const value = ipv4Value(tail);
-    text = `${text.slice(0, -tail.length)}${(value >> 16n).toString(16)}:${(value & 0xffffn).toString(16)}`;
-  }
-  const [head = '', rest] = text.split('::');
-  const before = head === '' ? [] : head.split(':');
-  const after = rest === undefined || rest === '' ? [] : rest.split(':');
-  const groups = rest === undefined ? before : [...before, ...Array<string>(8 - before.length - after.length).fill('0'), ...after];
-  return groups.reduce((value, group) => (value << 16n) | BigInt(parseInt(group, 16)), 0n);
-}
-
 /** An address or address/prefix (already validated) as an IPv6 range. */
 function rangeOf(entry: string, chosen: boolean): Range {
   const [address = '', prefixText] = entry.split('/');
-  const ipv4 = isIP(address) === 4;
-  const bits = ipv4 ? 32 : 128;
-  const prefix = prefixText === undefined ? bits : Number(prefixText);
-  const base = ipv4 ? MAPPED_IPV4.start | ipv4Value(address) : ipv6Value(address);
-  const size = 1n << BigInt(bits - prefix);
-  const start = base - (base % size);
-  return { entry, start, end: start + size - 1n, chosen };
+  const parsed = parseIpLiteral(address.replace(/%.*$/, ''));
+  const bits = parsed instanceof ipaddr.IPv4 ? 32 : 128;
+  const prefix = (prefixText === undefined ? bits : Number(prefixText)) + (128 - bits);
+  const network = parsed instanceof ipaddr.IPv4 ? parsed.toIPv4MappedAddress() : parsed;
+  return { entry, network, prefix, chosen };
 }
 
 export function proxyRanges(entries: readonly string[]): Range[] {
   return entries.flatMap((entry) => (entry in PRESETS ? (PRESETS[entry] ?? []).map((preset) => rangeOf(preset, false)) : [rangeOf(entry, true)]));
 }
 
-const overlap = (range: Range, block: { start: bigint; end: bigint }): bigint => {
-  const start = range.start > block.start ? range.start : block.start;
-  const end = range.end < block.end ? range.end : block.end;
-  return end >= start ? end - start + 1n : 0n;
-};
+/** Whether `inner` lies wholly within `outer`: two prefixes are either nested or disjoint. */
+const within = (inner: Pick<Range, 'network' | 'prefix'>, outer: Pick<Range, 'network' | 'prefix'>): boolean =>
+  inner.prefix >= outer.prefix && inner.network.match(outer.network, outer.prefix);
 
 /** Entries wider than a /8 of IPv4 addresses or a /32 of IPv6 ones. */
 export function tooWideEntries(ranges: readonly Range[]): string[] {
-  return ranges
-    .filter((range) => range.chosen)
-    .filter((range) => overlap(range, MAPPED_IPV4) > WIDEST_IPV4 || range.end - range.start + 1n > 1n << BigInt(128 - WIDEST_IPV6_PREFIX))
-    .map((range) => range.entry);
+  const tooWide = (range: Range) =>
+    range.prefix < WIDEST_IPV6_PREFIX || within(MAPPED_IPV4, range) || (within(range, MAPPED_IPV4) && range.prefix < WIDEST_MAPPED_PREFIX);
+  return ranges.filter((range) => range.chosen && tooWide(range)).map((range) => range.entry);
 }
 
-/** Whether the ranges together cover the whole of a block. */
-function covers(ranges: readonly Range[], block: { start: bigint; end: bigint }): boolean {
-  let next = block.start;
-  for (const range of [...ranges].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0))) {
-    if (range.start > next) break;
-    if (range.end >= next) next = range.end + 1n;
-    if (next > block.end) return true;
-  }
-  return false;
+/** The ranges no other one holds: disjoint, and together they cover what the list covers. */
+function outermost(ranges: readonly Range[]): Range[] {
+  return ranges.filter((range, i) => !ranges.some((other, j) => j !== i && within(range, other) && (other.prefix < range.prefix || j < i)));
+}
+
+/** How many addresses of `block` the ranges cover together (overlaps counted once). */
+function coveredOf(ranges: readonly Range[], block: Pick<Range, 'network' | 'prefix'>): bigint {
+  if (ranges.some((range) => within(block, range))) return 1n << BigInt(128 - block.prefix);
+  return outermost(ranges.filter((range) => within(range, block))).reduce((sum, range) => sum + (1n << BigInt(128 - range.prefix)), 0n);
 }
 
 /** 'every IPv4 address' or 'every IPv6 address' when the list, taken together, trusts any client. */
 export function coveredEverything(ranges: readonly Range[]): string | undefined {
-  if (covers(ranges, ALL_IPV6)) return 'every IPv6 address';
-  if (covers(ranges, MAPPED_IPV4)) return 'every IPv4 address';
+  if (coveredOf(ranges, EVERY_IPV6) === 1n << 128n) return 'every IPv6 address';
+  if (coveredOf(ranges, MAPPED_IPV4) === 1n << 32n) return 'every IPv4 address';
   return undefined;
 }
 
@@ -99,22 +77,11 @@ export function coveredEverything(ranges: readonly Range[]): string | undefined 
  */
 const MOST_IPV4_TOGETHER = 4n << 24n;
 
-/** How many IPv4 addresses the chosen entries cover together (overlaps counted once). */
-function ipv4Covered(ranges: readonly Range[]): bigint {
-  let covered = 0n;
-  let next = MAPPED_IPV4.start;
-  const chosen = ranges.filter((range) => range.chosen && overlap(range, MAPPED_IPV4) > 0n);
-  for (const range of chosen.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0))) {
-    const start = range.start > next ? range.start : next;
-    const end = range.end < MAPPED_IPV4.end ? range.end : MAPPED_IPV4.end;
-    if (end >= start) covered += end - start + 1n;
-    if (end + 1n > next) next = end + 1n;
-  }
-  return covered;
-}
-
 /** How many /8s of IPv4 addresses the list covers when that is more than it may, else undefined. */
 export function coveredTooMuch(ranges: readonly Range[]): string | undefined {
-  const covered = ipv4Covered(ranges);
+  const covered = coveredOf(
+    ranges.filter((range) => range.chosen),
+    MAPPED_IPV4,
+  );
   return covered > MOST_IPV4_TOGETHER ? `${(Number(covered) / 2 ** 24).toFixed(1)} /8s of IPv4 addresses (at most 4 together)` : undefined;
 }

@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
-import type { EnvReader } from '../settings/env-reader';
+import proxyaddr from 'proxy-addr';
+import { z } from 'zod';
+import { anyText, integer, readEnv, type EnvReading } from '../settings/env-schema';
 import { coveredEverything, coveredTooMuch, proxyRanges, tooWideEntries } from './proxy-ranges';
 
 /** false: the socket's peer is the client; a number: that many proxies in front; a list: the proxies' addresses. */
@@ -34,55 +36,62 @@ export interface HttpTimeouts {
  * connection cap. Behind a trusted proxy every connection comes from the proxy, so the cap is off
  * unless set: the proxy is where clients are told apart.
  */
-export function readHttpTimeouts(read: EnvReader, maxUploadBytes: number, behindProxy: boolean): HttpTimeouts {
-  const headersTimeoutSeconds = read.integer('HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 300);
-  const minUploadBytesPerSecond = read.integer('HTTP_MIN_UPLOAD_BYTES_PER_SECOND', 128 * 1024, 1024, 100 * 1024 * 1024);
+export function readHttpTimeouts(reading: EnvReading, maxUploadBytes: number, behindProxy: boolean): HttpTimeouts {
+  const env = readEnv(httpEnv(behindProxy), reading);
   return {
-    headersTimeoutMs: headersTimeoutSeconds * 1000,
-    requestTimeoutMs: (headersTimeoutSeconds + Math.ceil(maxUploadBytes / minUploadBytesPerSecond)) * 1000,
-    minUploadBytesPerSecond,
-    jsonBodyTimeoutMs: read.integer('HTTP_JSON_BODY_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
-    maxConnectionsPerAddress: read.integer('HTTP_MAX_CONNECTIONS_PER_ADDRESS', behindProxy ? 0 : 256, 0, 100_000),
-    streamStallMs: read.integer('HTTP_STREAM_STALL_SECONDS', 15, 1, 600) * 1000,
-    streamDeadlineMs: read.integer('HTTP_STREAM_DEADLINE_SECONDS', 600, 1, 3600) * 1000,
+    headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+    requestTimeoutMs: (env.HTTP_HEADERS_TIMEOUT_SECONDS + Math.ceil(maxUploadBytes / env.HTTP_MIN_UPLOAD_BYTES_PER_SECOND)) * 1000,
+    minUploadBytesPerSecond: env.HTTP_MIN_UPLOAD_BYTES_PER_SECOND,
+    jsonBodyTimeoutMs: env.HTTP_JSON_BODY_TIMEOUT_SECONDS * 1000,
+    maxConnectionsPerAddress: env.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+    streamStallMs: env.HTTP_STREAM_STALL_SECONDS * 1000,
+    streamDeadlineMs: env.HTTP_STREAM_DEADLINE_SECONDS * 1000,
   };
 }
 
+const httpEnv = (behindProxy: boolean) =>
+  z.object({
+    HTTP_HEADERS_TIMEOUT_SECONDS: integer(1, 300).default(10),
+    HTTP_MIN_UPLOAD_BYTES_PER_SECOND: integer(1024, 100 * 1024 * 1024).default(128 * 1024),
+    HTTP_JSON_BODY_TIMEOUT_SECONDS: integer(1, 300).default(10),
+    HTTP_MAX_CONNECTIONS_PER_ADDRESS: integer(0, 100_000).default(behindProxy ? 0 : 256),
+    HTTP_STREAM_STALL_SECONDS: integer(1, 600).default(15),
+    HTTP_STREAM_DEADLINE_SECONDS: integer(1, 3600).default(600),
+  });
+
 /**
- * Express's `trust proxy`, restricted to what cannot be spoofed: `true` would believe any
- * X-Forwarded-For a client writes itself and let it pick the address its rate limits count.
+ * TRUST_PROXY, Express's `trust proxy`, restricted to what cannot be spoofed: `true` would believe
+ * any X-Forwarded-For a client writes itself and let it pick the address its rate limits count.
  */
-export function readTrustProxy(read: EnvReader, name: string): TrustProxy {
-  const raw = read.optional(name);
-  if (raw === undefined || ['false', '0', 'no'].includes(raw.toLowerCase())) return false;
-  if (/^\d+$/.test(raw)) {
-    const hops = Number(raw);
-    if (hops <= 10) return hops;
-  }
-  const entries = raw.split(',').map((entry) => entry.trim());
-  const bad = entries.filter((entry) => !isProxyAddress(entry));
-  if (bad.length === 0) return wideListProblem(entries, name, read) ? false : entries;
-  read.problems.push(
-    `${name} must be false, a number of proxies from 1 to 10, or a comma-separated list of proxy addresses ` +
-      `(IP, IP/prefix, loopback, linklocal, uniquelocal) (got "${raw}")`,
-  );
-  return false;
-}
+export const trustProxySetting = anyText()
+  .transform((raw, ctx): TrustProxy => {
+    if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+    if (/^\d+$/.test(raw) && Number(raw) <= 10) return Number(raw);
+    const entries = raw.split(',').map((entry) => entry.trim());
+    if (!entries.every(isProxyAddress)) {
+      ctx.addIssue(
+        'must be false, a number of proxies from 1 to 10, or a comma-separated list of proxy addresses ' +
+          `(IP, IP/prefix, loopback, linklocal, uniquelocal) (got "${raw}")`,
+      );
+      return false;
+    }
+    const wide = wideListProblem(entries);
+    if (wide === undefined) return entries;
+    ctx.addIssue(wide);
+    return false;
+  })
+  .default(false);
 
 /**
  * `0.0.0.0/1,128.0.0.0/1` is `true` by another name: a range that wide, or a list that covers every
- * address, lets any client write the X-Forwarded-For its rate limits count. Notes the problem.
+ * address, lets any client write the X-Forwarded-For its rate limits count.
  */
-function wideListProblem(entries: readonly string[], name: string, read: EnvReader): boolean {
+function wideListProblem(entries: readonly string[]): string | undefined {
   const ranges = proxyRanges(entries);
   const wide = tooWideEntries(ranges);
-  if (wide.length > 0) {
-    read.problems.push(`${name} must name proxies, not whole networks: ${wide.join(', ')} ${wide.length === 1 ? 'is' : 'are'} wider than a /8 of IPv4 or a /32 of IPv6 addresses`);
-    return true;
-  }
+  if (wide.length > 0) return `must name proxies, not whole networks: ${wide.join(', ')} ${wide.length === 1 ? 'is' : 'are'} wider than a /8 of IPv4 or a /32 of IPv6 addresses`;
   const everything = coveredEverything(ranges) ?? coveredTooMuch(ranges);
-  if (everything) read.problems.push(`${name} must name proxies, not everyone: together its entries cover ${everything}`);
-  return everything !== undefined;
+  return everything === undefined ? undefined : `must name proxies, not everyone: together its entries cover ${everything}`;
 }
 
 const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
@@ -92,6 +101,21 @@ function isProxyAddress(entry: string): boolean {
   const [address, prefix, ...rest] = entry.split('/');
   const family = isIP(address ?? '');
   if (family === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  if (prefix !== undefined && !(/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128))) return false;
+  // The prefix is judged here alone: Express refuses /0, which the width rules refuse with a better reason.
+  return expressReads(address ?? '');
+}
+
+/**
+ * Whether Express (its proxy-addr) reads the address: its IP parser, an older ipaddr.js, refuses some
+ * forms node's accepts (`::1.2.3.4`, `64:ff9b::1.2.3.4`), and `app.set('trust proxy')` would then
+ * stop the start with a TypeError instead of this one line.
+ */
+function expressReads(address: string): boolean {
+  try {
+    proxyaddr.compile(address);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,4 +1,5 @@
-import type { EnvReader } from '../settings/env-reader';
+import { z } from 'zod';
+import { integer, readEnv, type EnvReading } from '../settings/env-schema';
 
 /**
  * Limits per fixed window, counted in PostgreSQL so that they hold across server processes.
@@ -41,24 +42,44 @@ export interface RateLimitConfig {
   providerReturnPerAddress: number;
 }
 
-export function rateLimitsConfig(read: EnvReader): RateLimitConfig {
-  // A count a key may reach in one window; 0 turns that limit off.
-  const perWindow = (name: string, fallback: number) => read.integer(name, fallback, 0, 1_000_000);
+/** A count a key may reach in one window; 0 turns that limit off. */
+const perWindow = (fallback: number) => integer(0, 1_000_000).default(fallback);
+
+const rateLimitsEnv = z.object({
+  RATE_LIMIT_WINDOW_SECONDS: integer(1, 3600).default(60),
+  RATE_LIMIT_TOKEN_PER_CLIENT: perWindow(60),
+  RATE_LIMIT_TOKEN_PER_ADDRESS: perWindow(300),
+  RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS: perWindow(20),
+  RATE_LIMIT_PROMO_PER_COMPANY: perWindow(600),
+  RATE_LIMIT_UPLOAD_PER_COMPANY: perWindow(300),
+  RATE_LIMIT_UPLOAD_BYTES_PER_COMPANY: integer(0, 1024 ** 4).default(2 * 1024 ** 3),
+  RATE_LIMIT_QUOTE_PER_COMPANY: perWindow(600),
+  RATE_LIMIT_ORDER_PER_COMPANY: perWindow(300),
+  RATE_LIMIT_TRAVELLER_PER_COMPANY: perWindow(300),
+  RATE_LIMIT_PAY_PER_COMPANY: perWindow(300),
+  RATE_LIMIT_CERTIFICATE_PER_COMPANY: perWindow(600),
+  RATE_LIMIT_WEBHOOK_PER_COMPANY: perWindow(120),
+  RATE_LIMIT_VERIFY_PER_ADDRESS: perWindow(60),
+  RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS: perWindow(30),
+});
+
+export function rateLimitsConfig(reading: EnvReading): RateLimitConfig {
+  const env = readEnv(rateLimitsEnv, reading);
   return {
-    windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
-    tokenPerClient: perWindow('RATE_LIMIT_TOKEN_PER_CLIENT', 60),
-    tokenPerAddress: perWindow('RATE_LIMIT_TOKEN_PER_ADDRESS', 300),
-    tokenPerClientAddress: perWindow('RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS', 20),
-    promoPerCompany: perWindow('RATE_LIMIT_PROMO_PER_COMPANY', 600),
-    uploadPerCompany: perWindow('RATE_LIMIT_UPLOAD_PER_COMPANY', 300),
-    uploadBytesPerCompany: read.integer('RATE_LIMIT_UPLOAD_BYTES_PER_COMPANY', 2 * 1024 ** 3, 0, 1024 ** 4),
-    quotePerCompany: perWindow('RATE_LIMIT_QUOTE_PER_COMPANY', 600),
-    orderPerCompany: perWindow('RATE_LIMIT_ORDER_PER_COMPANY', 300),
-    travellerPerCompany: perWindow('RATE_LIMIT_TRAVELLER_PER_COMPANY', 300),
-    payPerCompany: perWindow('RATE_LIMIT_PAY_PER_COMPANY', 300),
-    certificatePerCompany: perWindow('RATE_LIMIT_CERTIFICATE_PER_COMPANY', 600),
-    webhookPerCompany: perWindow('RATE_LIMIT_WEBHOOK_PER_COMPANY', 120),
-    verifyPerAddress: perWindow('RATE_LIMIT_VERIFY_PER_ADDRESS', 60),
-    providerReturnPerAddress: perWindow('RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS', 30),
+    windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+    tokenPerClient: env.RATE_LIMIT_TOKEN_PER_CLIENT,
+    tokenPerAddress: env.RATE_LIMIT_TOKEN_PER_ADDRESS,
+    tokenPerClientAddress: env.RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS,
+    promoPerCompany: env.RATE_LIMIT_PROMO_PER_COMPANY,
+    uploadPerCompany: env.RATE_LIMIT_UPLOAD_PER_COMPANY,
+    uploadBytesPerCompany: env.RATE_LIMIT_UPLOAD_BYTES_PER_COMPANY,
+    quotePerCompany: env.RATE_LIMIT_QUOTE_PER_COMPANY,
+    orderPerCompany: env.RATE_LIMIT_ORDER_PER_COMPANY,
+    travellerPerCompany: env.RATE_LIMIT_TRAVELLER_PER_COMPANY,
+    payPerCompany: env.RATE_LIMIT_PAY_PER_COMPANY,
+    certificatePerCompany: env.RATE_LIMIT_CERTIFICATE_PER_COMPANY,
+    webhookPerCompany: env.RATE_LIMIT_WEBHOOK_PER_COMPANY,
+    verifyPerAddress: env.RATE_LIMIT_VERIFY_PER_ADDRESS,
+    providerReturnPerAddress: env.RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS,
   };
 }

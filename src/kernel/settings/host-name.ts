@@ -1,4 +1,6 @@
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { parseIpLiteral } from '../ip-literal';
 
 /**
  * A URL's host as a comparison needs it: lower case, without IPv6 brackets and without the one
@@ -17,15 +19,10 @@ export function normalisedHost(hostname: string): string {
 export function isLocalHost(hostname: string): boolean {
   const host = normalisedHost(hostname);
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.') || host === '0.0.0.0';
-  if (isIP(host) === 6) {
-    if (host === '::1' || host === '::') return true;
-    // An IPv4-mapped address (::ffff:127.0.0.1, which the parser writes ::ffff:7f00:1) is the IPv4 one.
-    const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
-    if (mapped?.[1] !== undefined) {
-      const high = parseInt(mapped[1], 16);
-      return high >> 8 === 127 || (high === 0 && mapped[2] === '0');
-    }
-  }
-  return false;
+  if (isIP(host) === 0) return false;
+  // An IPv4-mapped address (::ffff:127.0.0.1, which the URL parser writes ::ffff:7f00:1) is the IPv4 one.
+  const parsed = parseIpLiteral(host);
+  const address = parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress() ? parsed.toIPv4Address() : parsed;
+  if (address instanceof ipaddr.IPv4) return address.range() === 'loopback' || address.toString() === '0.0.0.0';
+  return address.range() === 'loopback' || address.range() === 'unspecified';
 }

@@ -1,4 +1,5 @@
-import type { EnvReader } from '../../kernel/settings/env-reader';
+import { z } from 'zod';
+import { anyText, readEnv, requiredText, url, type EnvReading } from '../../kernel/settings/env-schema';
 
 /** What the policy certificate prints besides the order; see docs/decisions/0041-policy-certificate.md. */
 export interface CertificateConfig {
@@ -35,26 +36,39 @@ const COMPLIANCE_PLACEHOLDERS = {
 /** Outside production: a placeholder on a reserved domain, plainly not a real wording. */
 export const PLACEHOLDER_POLICY_WORDING_URL = 'https://himalayantrekcover.example/policy-wording';
 
-export function certificateConfig(read: EnvReader, { isProduction }: { isProduction: boolean }): CertificateConfig {
-  return {
-    // Production has no default: a forgotten setting must not print a made-up emergency number on real certificates.
-    assistancePhone: isProduction ? read.required('ASSISTANCE_PHONE', 'in production the certificate\'s 24-hour assistance number must be the real one') : read.string('ASSISTANCE_PHONE', '+977 1 4000 000'),
-    assistanceEmail: isProduction ? read.required('ASSISTANCE_EMAIL', 'in production the certificate\'s assistance e-mail must be the real one') : read.string('ASSISTANCE_EMAIL', 'assistance@himalayantrekcover.example'),
-    // The wording is what the insured may claim under: production must link the real one.
-    policyWordingUrl: isProduction
-      ? (read.url('POLICY_WORDING_URL', ['https:']) ?? read.required('POLICY_WORDING_URL', 'in production the certificate must link the real policy wording'))
-      : (read.url('POLICY_WORDING_URL', ['https:']) ?? PLACEHOLDER_POLICY_WORDING_URL),
-    // What an insurer's compliance officer and a regulator look for on a certificate: who is licensed to insure and to sell.
-    policyWordingVersion: compliance(read, 'POLICY_WORDING_VERSION', isProduction, 'the certificate must name the edition of the policy wording it is issued under'),
-    insurerLicence: compliance(read, 'INSURER_LICENCE', isProduction, "the certificate must print the insurer's licence with the regulator"),
-    insurerAddress: compliance(read, 'INSURER_ADDRESS', isProduction, "the certificate must print the insurer's registered address"),
-    intermediaryRole: compliance(read, 'INTERMEDIARY_ROLE', isProduction, 'the certificate must say what its seller is to the insurer'),
-    intermediaryLicence: compliance(read, 'INTERMEDIARY_LICENCE', isProduction, "the certificate must print the intermediary's licence"),
-  };
-}
+/** A compliance setting: the real one in production (`why` it is asked for), its placeholder elsewhere. */
+const compliance = (name: keyof typeof COMPLIANCE_PLACEHOLDERS, isProduction: boolean, why: string) =>
+  isProduction ? requiredText(`in production ${why}`) : anyText().default(COMPLIANCE_PLACEHOLDERS[name]);
 
-function compliance(read: EnvReader, name: keyof typeof COMPLIANCE_PLACEHOLDERS, isProduction: boolean, why: string): string {
-  return isProduction ? read.required(name, `in production ${why}`) : read.string(name, COMPLIANCE_PLACEHOLDERS[name]);
+const certificateEnv = ({ isProduction }: { isProduction: boolean }) =>
+  z.object({
+    // Production has no default: a forgotten setting must not print a made-up emergency number on real certificates.
+    ASSISTANCE_PHONE: isProduction ? requiredText("in production the certificate's 24-hour assistance number must be the real one") : anyText().default('+977 1 4000 000'),
+    ASSISTANCE_EMAIL: isProduction ? requiredText("in production the certificate's assistance e-mail must be the real one") : anyText().default('assistance@himalayantrekcover.example'),
+    // The wording is what the insured may claim under: production must link the real one.
+    POLICY_WORDING_URL: isProduction
+      ? url(['https:'], { unset: 'is not set: in production the certificate must link the real policy wording' })
+      : url(['https:']).default(PLACEHOLDER_POLICY_WORDING_URL),
+    // What an insurer's compliance officer and a regulator look for on a certificate: who is licensed to insure and to sell.
+    POLICY_WORDING_VERSION: compliance('POLICY_WORDING_VERSION', isProduction, 'the certificate must name the edition of the policy wording it is issued under'),
+    INSURER_LICENCE: compliance('INSURER_LICENCE', isProduction, "the certificate must print the insurer's licence with the regulator"),
+    INSURER_ADDRESS: compliance('INSURER_ADDRESS', isProduction, "the certificate must print the insurer's registered address"),
+    INTERMEDIARY_ROLE: compliance('INTERMEDIARY_ROLE', isProduction, 'the certificate must say what its seller is to the insurer'),
+    INTERMEDIARY_LICENCE: compliance('INTERMEDIARY_LICENCE', isProduction, "the certificate must print the intermediary's licence"),
+  });
+
+export function certificateConfig(reading: EnvReading, { isProduction }: { isProduction: boolean }): CertificateConfig {
+  const env = readEnv(certificateEnv({ isProduction }), reading);
+  return {
+    assistancePhone: env.ASSISTANCE_PHONE,
+    assistanceEmail: env.ASSISTANCE_EMAIL,
+    policyWordingUrl: env.POLICY_WORDING_URL,
+    policyWordingVersion: env.POLICY_WORDING_VERSION,
+    insurerLicence: env.INSURER_LICENCE,
+    insurerAddress: env.INSURER_ADDRESS,
+    intermediaryRole: env.INTERMEDIARY_ROLE,
+    intermediaryLicence: env.INTERMEDIARY_LICENCE,
+  };
 }
 
 /** The contacts' forms, checked with the other rules between settings once all are read. */

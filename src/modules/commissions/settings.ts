@@ -1,4 +1,5 @@
-import { EnvReader, type Env } from '../../kernel/settings/env-reader';
+import { z } from 'zod';
+import { integer, readEnv, type Env, type EnvReading } from '../../kernel/settings/env-schema';
 
 export interface CommissionConfig {
   /** The most the earners of one order take together, in percent of its base (COMMISSION_CAP_PERCENT, default 35). */
@@ -7,11 +8,14 @@ export interface CommissionConfig {
   closeIntervalSeconds: number;
 }
 
-export function commissionConfig(read: EnvReader): CommissionConfig {
-  return {
-    capPercent: read.integer('COMMISSION_CAP_PERCENT', 35, 0, 100),
-    closeIntervalSeconds: read.integer('COMMISSION_CLOSE_INTERVAL_SECONDS', 600, 0, 86_400),
-  };
+const commissionEnv = z.object({
+  COMMISSION_CAP_PERCENT: integer(0, 100).default(35),
+  COMMISSION_CLOSE_INTERVAL_SECONDS: integer(0, 86_400).default(600),
+});
+
+export function commissionConfig(reading: EnvReading): CommissionConfig {
+  const env = readEnv(commissionEnv, reading);
+  return { capPercent: env.COMMISSION_CAP_PERCENT, closeIntervalSeconds: env.COMMISSION_CLOSE_INTERVAL_SECONDS };
 }
 
 let cap: number | undefined;
@@ -22,6 +26,6 @@ let cap: number | undefined;
  * refused a bad value (config.ts reads it too).
  */
 export function commissionCapBasisPoints(env: Env = process.env): number {
-  cap ??= commissionConfig(new EnvReader(env)).capPercent * 100;
+  cap ??= commissionConfig({ env, problems: [] }).capPercent * 100;
   return cap;
 }

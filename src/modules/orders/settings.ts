@@ -1,4 +1,5 @@
-import type { EnvReader } from '../../kernel/settings/env-reader';
+import { z } from 'zod';
+import { integer, readEnv, type EnvReading } from '../../kernel/settings/env-schema';
 
 /** Orders' settings. */
 export interface OrderSettings {
@@ -6,6 +7,8 @@ export interface OrderSettings {
   departureChangeMaxDays: number;
 }
 
-export function ordersConfig(read: EnvReader): OrderSettings {
-  return { departureChangeMaxDays: read.integer('DEPARTURE_CHANGE_MAX_DAYS', 365, 0, 3650) };
+const ordersEnv = z.object({ DEPARTURE_CHANGE_MAX_DAYS: integer(0, 3650).default(365) });
+
+export function ordersConfig(reading: EnvReading): OrderSettings {
+  return { departureChangeMaxDays: readEnv(ordersEnv, reading).DEPARTURE_CHANGE_MAX_DAYS };
 }

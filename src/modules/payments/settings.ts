@@ -1,4 +1,5 @@
-import type { EnvReader } from '../../kernel/settings/env-reader';
+import { z } from 'zod';
+import { anyText, flag, integer, oneOf, readEnv, url, type EnvReading, type TextVariable } from '../../kernel/settings/env-schema';
 import { gatewaySecretWeakness } from '../../kernel/settings/secret-strength';
 import { normalisedHost } from '../../kernel/settings/host-name';
 import { ESEWA_TEST_HOSTS, esewaConfig, type EsewaConfig } from './providers/esewa/settings';
@@ -7,7 +8,7 @@ import { KHALTI_TEST_HOSTS, khaltiConfig, type KhaltiConfig } from './providers/
 export type PaymentMode = 'sandbox' | 'live';
 /** Who serves a partner-facing gateway: the built-in simulation, Khalti ePayment or eSewa ePay v2. */
 export type ProviderName = 'sandbox' | 'khalti' | 'esewa';
-export const PROVIDER_NAMES: readonly ProviderName[] = ['sandbox', 'khalti', 'esewa'];
+export const PROVIDER_NAMES = ['sandbox', 'khalti', 'esewa'] as const satisfies readonly ProviderName[];
 type GatewayKey = 'card_gateway' | 'wallet_gateway';
 
 /** How long and how often the payment watch (payment-watch.ts) asks providers about attempts. */
@@ -70,36 +71,60 @@ export interface PaymentConfig {
 /** Which provider serves each gateway, and the settings of those in use or still set: read by providersConfig. */
 export type ProviderChoice = Pick<PaymentConfig, 'providers' | 'khalti' | 'esewa'>;
 
+const paymentsEnv = ({ sandboxByDefault }: { sandboxByDefault: boolean }) =>
+  z.object({
+    PAYMENT_MODE: oneOf(['sandbox', 'live']).default(sandboxByDefault ? 'sandbox' : 'live'),
+    ALLOW_HTTP_RETURN_URL: flag().default(false),
+    PAYMENT_RECONCILE_AFTER_SECONDS: integer(0, 86400).default(120),
+    PAYMENT_ATTEMPT_TTL_MINUTES: integer(1, 1440).default(15),
+    PAYMENT_RECONCILE_INTERVAL_SECONDS: integer(0, 86400).default(60),
+    PAYMENT_CALLBACK_MAX_AGE_SECONDS: integer(60, 86400).default(3600),
+    PAYMENT_MERCHANT_NAME: anyText().default('Himalayan Trek Cover'),
+    CARD_GATEWAY_SECRET: anyText().optional(),
+    WALLET_GATEWAY_SECRET: anyText().optional(),
+    PAYMENT_PROVIDER_TIMEOUT_MS: integer(100, 60_000).default(8000),
+    PAYMENT_PROVIDER_LOOKUP_ATTEMPTS: integer(1, 5).default(2),
+    // Providers may settle a payment days after its checkout (a bank's pending transfer): never fewer than 7.
+    PROVIDER_DECISION_WATCH_DAYS: integer(7, 90).default(7),
+    PAYMENT_REVERSAL_WATCH_DAYS: integer(0, 365).default(30),
+    PAYMENT_WATCH_FIRST_SECONDS: integer(10, 3600).default(60),
+    PAYMENT_WATCH_MAX_SECONDS: integer(60, 86_400).default(21_600),
+    PAYMENT_REVERSAL_WATCH_FIRST_SECONDS: integer(60, 86_400).default(3600),
+    PAYMENT_REVERSAL_WATCH_MAX_SECONDS: integer(60, 7 * 86_400).default(86_400),
+    FREE_LOOK_DAYS: integer(0, 365).default(14),
+    CANCELLATION_FEE_PERCENT: integer(0, 100).default(10),
+    REFUND_INTERVAL_SECONDS: integer(0, 86400).default(15),
+    REFUND_RETRY_BASE_SECONDS: integer(1, 3600).default(15),
+    REFUND_RETRY_DAYS: integer(1, 30).default(3),
+  });
+
 /** The payment settings but the providers, read in turn with the service's others. */
-export function paymentsConfig(read: EnvReader, { sandboxByDefault }: { sandboxByDefault: boolean }): Omit<PaymentConfig, keyof ProviderChoice> {
+export function paymentsConfig(reading: EnvReading, { sandboxByDefault }: { sandboxByDefault: boolean }): Omit<PaymentConfig, keyof ProviderChoice> {
+  const env = readEnv(paymentsEnv({ sandboxByDefault }), reading);
   return {
-    mode: read.oneOf<PaymentMode>('PAYMENT_MODE', sandboxByDefault ? 'sandbox' : 'live', ['sandbox', 'live']),
-    allowHttpReturnUrl: read.boolean('ALLOW_HTTP_RETURN_URL', false),
-    reconcileAfterSeconds: read.integer('PAYMENT_RECONCILE_AFTER_SECONDS', 120, 0, 86400),
-    attemptTtlMinutes: read.integer('PAYMENT_ATTEMPT_TTL_MINUTES', 15, 1, 1440),
-    reconcileIntervalSeconds: read.integer('PAYMENT_RECONCILE_INTERVAL_SECONDS', 60, 0, 86400),
-    callbackMaxAgeSeconds: read.integer('PAYMENT_CALLBACK_MAX_AGE_SECONDS', 3600, 60, 86400),
-    merchantName: read.string('PAYMENT_MERCHANT_NAME', 'Himalayan Trek Cover'),
-    gatewaySecrets: {
-      card_gateway: read.optional('CARD_GATEWAY_SECRET'),
-      wallet_gateway: read.optional('WALLET_GATEWAY_SECRET'),
-    },
-    providerTimeoutMs: read.integer('PAYMENT_PROVIDER_TIMEOUT_MS', 8000, 100, 60_000),
-    providerLookupAttempts: read.integer('PAYMENT_PROVIDER_LOOKUP_ATTEMPTS', 2, 1, 5),
+    mode: env.PAYMENT_MODE,
+    allowHttpReturnUrl: env.ALLOW_HTTP_RETURN_URL,
+    reconcileAfterSeconds: env.PAYMENT_RECONCILE_AFTER_SECONDS,
+    attemptTtlMinutes: env.PAYMENT_ATTEMPT_TTL_MINUTES,
+    reconcileIntervalSeconds: env.PAYMENT_RECONCILE_INTERVAL_SECONDS,
+    callbackMaxAgeSeconds: env.PAYMENT_CALLBACK_MAX_AGE_SECONDS,
+    merchantName: env.PAYMENT_MERCHANT_NAME,
+    gatewaySecrets: { card_gateway: env.CARD_GATEWAY_SECRET, wallet_gateway: env.WALLET_GATEWAY_SECRET },
+    providerTimeoutMs: env.PAYMENT_PROVIDER_TIMEOUT_MS,
+    providerLookupAttempts: env.PAYMENT_PROVIDER_LOOKUP_ATTEMPTS,
     watch: {
-      // Providers may settle a payment days after its checkout (a bank's pending transfer): never fewer than 7.
-      decisionWatchDays: read.integer('PROVIDER_DECISION_WATCH_DAYS', 7, 7, 90),
-      reversalWatchDays: read.integer('PAYMENT_REVERSAL_WATCH_DAYS', 30, 0, 365),
-      decisionFirstSeconds: read.integer('PAYMENT_WATCH_FIRST_SECONDS', 60, 10, 3600),
-      decisionMaxSeconds: read.integer('PAYMENT_WATCH_MAX_SECONDS', 21_600, 60, 86_400),
-      reversalFirstSeconds: read.integer('PAYMENT_REVERSAL_WATCH_FIRST_SECONDS', 3600, 60, 86_400),
-      reversalMaxSeconds: read.integer('PAYMENT_REVERSAL_WATCH_MAX_SECONDS', 86_400, 60, 7 * 86_400),
+      decisionWatchDays: env.PROVIDER_DECISION_WATCH_DAYS,
+      reversalWatchDays: env.PAYMENT_REVERSAL_WATCH_DAYS,
+      decisionFirstSeconds: env.PAYMENT_WATCH_FIRST_SECONDS,
+      decisionMaxSeconds: env.PAYMENT_WATCH_MAX_SECONDS,
+      reversalFirstSeconds: env.PAYMENT_REVERSAL_WATCH_FIRST_SECONDS,
+      reversalMaxSeconds: env.PAYMENT_REVERSAL_WATCH_MAX_SECONDS,
     },
-    freeLookDays: read.integer('FREE_LOOK_DAYS', 14, 0, 365),
-    cancellationFeePercent: read.integer('CANCELLATION_FEE_PERCENT', 10, 0, 100),
-    refundIntervalSeconds: read.integer('REFUND_INTERVAL_SECONDS', 15, 0, 86400),
-    refundRetryBaseSeconds: read.integer('REFUND_RETRY_BASE_SECONDS', 15, 1, 3600),
-    refundRetryDays: read.integer('REFUND_RETRY_DAYS', 3, 1, 30),
+    freeLookDays: env.FREE_LOOK_DAYS,
+    cancellationFeePercent: env.CANCELLATION_FEE_PERCENT,
+    refundIntervalSeconds: env.REFUND_INTERVAL_SECONDS,
+    refundRetryBaseSeconds: env.REFUND_RETRY_BASE_SECONDS,
+    refundRetryDays: env.REFUND_RETRY_DAYS,
   };
 }
 
@@ -127,30 +152,48 @@ export function gatewaySecretProblems(payments: Pick<PaymentConfig, 'gatewaySecr
 const TEST_HOSTS: readonly string[] = [...KHALTI_TEST_HOSTS, ...ESEWA_TEST_HOSTS];
 
 /**
+ * A provider's URL: `fallback` when unset; in production only HTTPS, outside the providers' test
+ * environments (which take no real money).
+ */
+function providerUrl(fallback: string, { production }: { production: boolean }): TextVariable {
+  const testHost = (url: URL) =>
+    production && TEST_HOSTS.includes(normalisedHost(url.hostname)) ? "points at a provider's test environment, which takes no real money, while NODE_ENV=production" : undefined;
+  return url(production ? ['https:'] : ['https:', 'http:'], { also: testHost }).default(fallback);
+}
+
+/** The provider behind a gateway: `sandbox` by default in sandbox mode, none in live mode, where production needs one. */
+function gatewayProvider(gateway: GatewayKey, { mode, production }: { mode: PaymentMode; production: boolean }) {
+  const variable = `${gateway.toUpperCase()}_PROVIDER`;
+  return oneOf(PROVIDER_NAMES)
+    .optional()
+    .transform((provider) => provider ?? (mode === 'sandbox' ? 'sandbox' : undefined))
+    .superRefine((provider, ctx) => {
+      if (provider === 'sandbox' && mode !== 'sandbox') ctx.addIssue(`${variable}=sandbox needs PAYMENT_MODE=sandbox`);
+      if (production && provider === undefined) ctx.addIssue(`${variable} is not set: in production ${gateway} needs a live provider (khalti or esewa)`);
+    });
+}
+
+const providersEnv = (context: { mode: PaymentMode; production: boolean }) =>
+  z.object({
+    CARD_GATEWAY_PROVIDER: gatewayProvider('card_gateway', context),
+    WALLET_GATEWAY_PROVIDER: gatewayProvider('wallet_gateway', context),
+    // A provider no gateway takes new payments through keeps its settings while they are set: the
+    // payments it took before a switch are still looked up and refunded there (attempt.provider).
+    KHALTI_SECRET_KEY: anyText().optional(),
+    ESEWA_SECRET_KEY: anyText().optional(),
+  });
+
+/**
  * Which provider serves each gateway, and the settings of those in use. Production fails closed:
  * every gateway needs a live provider, on HTTPS, outside the providers' test environments, with
  * credentials that are not the published test ones.
  */
-export function providersConfig(read: EnvReader, { mode, isProduction: production, currency }: { mode: PaymentMode; isProduction: boolean; currency: string }): ProviderChoice {
-  const fallback = mode === 'sandbox' ? 'sandbox' : undefined;
-  const providerOf = (gateway: GatewayKey): ProviderName | undefined => {
-    const variable = `${gateway.toUpperCase()}_PROVIDER`;
-    const provider = read.optional(variable) === undefined ? fallback : read.oneOf<ProviderName>(variable, 'sandbox', PROVIDER_NAMES);
-    if (provider === 'sandbox' && mode !== 'sandbox') read.problems.push(`${variable}=sandbox needs PAYMENT_MODE=sandbox`);
-    if (production && provider === undefined) read.problems.push(`${variable} is not set: in production ${gateway} needs a live provider (khalti or esewa)`);
-    return provider;
-  };
-  const providers = { card_gateway: providerOf('card_gateway'), wallet_gateway: providerOf('wallet_gateway') };
+export function providersConfig(reading: EnvReading, { mode, isProduction: production, currency }: { mode: PaymentMode; isProduction: boolean; currency: string }): ProviderChoice {
+  const env = readEnv(providersEnv({ mode, production }), reading);
+  const providers = { card_gateway: env.CARD_GATEWAY_PROVIDER, wallet_gateway: env.WALLET_GATEWAY_PROVIDER };
   const used = new Set(Object.values(providers));
-  if ((used.has('khalti') || used.has('esewa')) && currency !== 'NPR') read.problems.push('Khalti and eSewa take NPR only: CURRENCY must be NPR');
-  const providerUrl = (name: string, fallbackUrl: string): string => {
-    const value = read.url(name, production ? ['https:'] : ['https:', 'http:']) ?? fallbackUrl;
-    if (production && TEST_HOSTS.includes(normalisedHost(new URL(value).hostname))) read.problems.push(`${name} points at a provider's test environment, which takes no real money, while NODE_ENV=production`);
-    return value;
-  };
-  // A provider no gateway takes new payments through keeps its settings while they are set: the
-  // payments it took before a switch are still looked up and refunded there (attempt.provider).
-  const khalti = used.has('khalti') || read.optional('KHALTI_SECRET_KEY') !== undefined ? khaltiConfig(read, { production, providerUrl }) : undefined;
-  const esewa = used.has('esewa') || read.optional('ESEWA_SECRET_KEY') !== undefined ? esewaConfig(read, { production, providerUrl }) : undefined;
+  if ((used.has('khalti') || used.has('esewa')) && currency !== 'NPR') reading.problems.push('Khalti and eSewa take NPR only: CURRENCY must be NPR');
+  const khalti = used.has('khalti') || env.KHALTI_SECRET_KEY !== undefined ? khaltiConfig(reading, { production, providerUrl: (fallback) => providerUrl(fallback, { production }) }) : undefined;
+  const esewa = used.has('esewa') || env.ESEWA_SECRET_KEY !== undefined ? esewaConfig(reading, { production, providerUrl: (fallback) => providerUrl(fallback, { production }) }) : undefined;
   return { providers, ...(khalti && { khalti }), ...(esewa && { esewa }) };
 }

@@ -1,4 +1,5 @@
-import type { EnvReader } from '../../kernel/settings/env-reader';
+import { z } from 'zod';
+import { flag, integer, readEnv, type EnvReading } from '../../kernel/settings/env-schema';
 
 /** Partner webhooks; see docs/webhooks.md. */
 export interface WebhookConfig {
@@ -28,17 +29,30 @@ export interface WebhookConfig {
   allowLocalEndpoints: boolean;
 }
 
-export function webhooksConfig(read: EnvReader, { paymentMode, sandboxByDefault }: { paymentMode: 'sandbox' | 'live'; sandboxByDefault: boolean }): WebhookConfig {
-  const allowPrivate = read.boolean('WEBHOOK_ALLOW_PRIVATE_ENDPOINTS', sandboxByDefault && paymentMode === 'sandbox');
-  if (allowPrivate && paymentMode !== 'sandbox') read.problems.push('WEBHOOK_ALLOW_PRIVATE_ENDPOINTS=true needs PAYMENT_MODE=sandbox: live endpoints must be public HTTPS addresses');
+const webhooksEnv = ({ allowPrivateByDefault }: { allowPrivateByDefault: boolean }) =>
+  z.object({
+    WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: flag().default(allowPrivateByDefault),
+    WEBHOOK_TIMEOUT_MS: integer(100, 60_000).default(10_000),
+    WEBHOOK_RETRY_DELAY_SECONDS: integer(1, 3600).default(60),
+    WEBHOOK_RETRY_DELAY_MAX_SECONDS: integer(1, 86400).default(4 * 3600),
+    WEBHOOK_RETRY_LIMIT: integer(0, 50).default(13),
+    WEBHOOK_CONCURRENCY: integer(1, 200).default(50),
+    WEBHOOK_CONCURRENCY_PER_COMPANY: integer(1, 200).default(5),
+    WEBHOOK_SECRET_OVERLAP_HOURS: integer(0, 24 * 30).default(24),
+  });
+
+export function webhooksConfig(reading: EnvReading, { paymentMode, sandboxByDefault }: { paymentMode: 'sandbox' | 'live'; sandboxByDefault: boolean }): WebhookConfig {
+  const env = readEnv(webhooksEnv({ allowPrivateByDefault: sandboxByDefault && paymentMode === 'sandbox' }), reading);
+  const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_ENDPOINTS;
+  if (allowPrivate && paymentMode !== 'sandbox') reading.problems.push('WEBHOOK_ALLOW_PRIVATE_ENDPOINTS=true needs PAYMENT_MODE=sandbox: live endpoints must be public HTTPS addresses');
   return {
-    timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
-    retryDelaySeconds: read.integer('WEBHOOK_RETRY_DELAY_SECONDS', 60, 1, 3600),
-    retryDelayMaxSeconds: read.integer('WEBHOOK_RETRY_DELAY_MAX_SECONDS', 4 * 3600, 1, 86400),
-    retryLimit: read.integer('WEBHOOK_RETRY_LIMIT', 13, 0, 50),
-    concurrency: read.integer('WEBHOOK_CONCURRENCY', 50, 1, 200),
-    concurrencyPerCompany: read.integer('WEBHOOK_CONCURRENCY_PER_COMPANY', 5, 1, 200),
-    secretOverlapHours: read.integer('WEBHOOK_SECRET_OVERLAP_HOURS', 24, 0, 24 * 30),
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    retryDelaySeconds: env.WEBHOOK_RETRY_DELAY_SECONDS,
+    retryDelayMaxSeconds: env.WEBHOOK_RETRY_DELAY_MAX_SECONDS,
+    retryLimit: env.WEBHOOK_RETRY_LIMIT,
+    concurrency: env.WEBHOOK_CONCURRENCY,
+    concurrencyPerCompany: env.WEBHOOK_CONCURRENCY_PER_COMPANY,
+    secretOverlapHours: env.WEBHOOK_SECRET_OVERLAP_HOURS,
     allowLocalEndpoints: allowPrivate && paymentMode === 'sandbox',
   };
 }

@@ -1,4 +1,5 @@
-import type { EnvReader } from '../../../../kernel/settings/env-reader';
+import { z } from 'zod';
+import { integer, readEnv, textSetOr, url, type EnvReading, type TextVariable } from '../../../../kernel/settings/env-schema';
 
 /** Khalti ePayment (KPG-2); see docs/operations.md "Going live". */
 export interface KhaltiConfig {
@@ -18,18 +19,27 @@ export const KHALTI_LIVE_ENVIRONMENT = { baseUrl: 'https://khalti.com/api/v2' } 
 /** Hosts of Khalti's test environments: production must not take "payments" there. */
 export const KHALTI_TEST_HOSTS: readonly string[] = ['dev.khalti.com', 'a.khalti.com', 'test-pay.khalti.com'];
 
-/**
- * KHALTI_*, read when a gateway is served by Khalti. `providerUrl` reads a provider URL from the
- * environment, else `fallback`, and in production refuses plain HTTP and any provider's test host.
- */
-export function khaltiConfig(read: EnvReader, { production, providerUrl }: { production: boolean; providerUrl: (name: string, fallback: string) => string }): KhaltiConfig {
-  const secretKey = read.optional('KHALTI_SECRET_KEY');
-  if (!secretKey) read.problems.push('KHALTI_SECRET_KEY is required when a gateway is served by khalti (the merchant secret key from admin.khalti.com, or test-admin.khalti.com for its sandbox)');
-  const environment = production ? KHALTI_LIVE_ENVIRONMENT : KHALTI_TEST_ENVIRONMENT;
+const khaltiEnv = ({ production, providerUrl }: KhaltiContext) =>
+  z.object({
+    KHALTI_SECRET_KEY: textSetOr('is required when a gateway is served by khalti (the merchant secret key from admin.khalti.com, or test-admin.khalti.com for its sandbox)'),
+    KHALTI_BASE_URL: providerUrl((production ? KHALTI_LIVE_ENVIRONMENT : KHALTI_TEST_ENVIRONMENT).baseUrl),
+    KHALTI_WEBSITE_URL: url(['https:', 'http:']).optional(),
+    KHALTI_LINK_MINUTES: integer(1, 1440).default(60),
+  });
+
+interface KhaltiContext {
+  production: boolean;
+  /** A provider URL from the environment, else `fallback`; in production neither plain HTTP nor any provider's test host. */
+  providerUrl: (fallback: string) => TextVariable;
+}
+
+/** KHALTI_*, read when a gateway is served by Khalti. */
+export function khaltiConfig(reading: EnvReading, context: KhaltiContext): KhaltiConfig {
+  const env = readEnv(khaltiEnv(context), reading);
   return {
-    secretKey: secretKey ?? '',
-    baseUrl: providerUrl('KHALTI_BASE_URL', environment.baseUrl).replace(/\/+$/, ''),
-    websiteUrl: read.url('KHALTI_WEBSITE_URL', ['https:', 'http:']),
-    linkMinutes: read.integer('KHALTI_LINK_MINUTES', 60, 1, 1440),
+    secretKey: env.KHALTI_SECRET_KEY,
+    baseUrl: env.KHALTI_BASE_URL.replace(/\/+$/, ''),
+    websiteUrl: env.KHALTI_WEBSITE_URL,
+    linkMinutes: env.KHALTI_LINK_MINUTES,
   };
 }
