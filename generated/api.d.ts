@@ -5111,7 +5111,27 @@ export interface components {
          *         }
          *       ],
          *       "nextRetryAt": "2030-09-20T08:26:10Z",
-         *       "createdAt": "2030-09-20T08:24:40.300Z"
+         *       "createdAt": "2030-09-20T08:24:40.300Z",
+         *       "payload": {
+         *         "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *         "type": "order.paid",
+         *         "timestamp": "2030-09-20T08:24:40.180Z",
+         *         "data": {
+         *           "orderId": "6b0c2f4e-8a1d-4c3b-9e7f-2d5a8c1b3e60",
+         *           "orderRef": "ORD-2030-000142",
+         *           "orderNumber": "20300000142",
+         *           "orderStatus": "PAID",
+         *           "groupRef": null,
+         *           "policyNumber": "POL-2030-000087",
+         *           "amount": 17640,
+         *           "currency": "NPR",
+         *           "paymentRef": "PAY-2030-000311",
+         *           "paymentStatus": "SUCCESS",
+         *           "paymentMethod": "card_gateway",
+         *           "paymentAmount": 17640,
+         *           "reason": null
+         *         }
+         *       }
          *     }
          */
         WebhookDelivery: {
@@ -5132,6 +5152,10 @@ export interface components {
              * @description About when the next try runs (the back-off has jitter); null when none is scheduled.
              */
             nextRetryAt: string | null;
+            /** @description The JSON body sent to the endpoint on every try, exactly as signed (the same as the event's `payload` in `GET /events/{eventId}`; its shape is the event type's in the Webhooks section). What your receiver should have got, to compare with what it logged. */
+            payload: {
+                [key: string]: unknown;
+            };
             status: components["schemas"]["WebhookDeliveryStatus"];
             /** @description Every try so far, oldest first. */
             tries: components["schemas"]["WebhookDeliveryTry"][];

@@ -165,6 +165,25 @@ describe('webhook endpoints through the API', () => {
     expect((await api.deliveries(partner, { sortDir: 'sideways' })).status).toBe(400);
   });
 
+  it('the delivery log shows each delivery with the body it sends, exactly as the event records it (what GET /events/{eventId} answers)', async () => {
+    const partner = await newPartner(server, client);
+    const endpointId = (await api.create(partner, { url: URL_A, events: ['*'] })).body.data.endpointId;
+    const em = server.orm.em.fork();
+    const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
+    const at = new Date('2030-09-20T08:00:00.000Z');
+    const payload = { id: eventId, type: 'webhook.test', timestamp: at.toISOString(), data: { message: 'Ping from the delivery log test' } };
+    await em.insert(WebhookEvent, { id: eventId, companyId: partner.companyId, type: 'webhook.test', payload, status: 'DISPATCHED', enqueuedAt: at, createdAt: at });
+    em.create(WebhookDelivery, { eventId, endpointId, companyId: partner.companyId, eventType: 'webhook.test', status: 'SUCCEEDED', enqueuedAt: at, createdAt: at });
+    await em.flush();
+
+    const log = await api.deliveries(partner, { endpointId });
+    expect(log.status).toBe(200);
+    expect(log.body.data.content).toEqual([expect.objectContaining({ eventId, payload })]);
+    const event = await client.op('getEvent', 'GET', `/api/external/v1/events/${eventId}`, undefined, { token: partner.token });
+    expect(event.status).toBe(200);
+    expect(event.body.data.payload).toEqual(log.body.data.content[0].payload);
+  });
+
   it('endpoint writes are rate-limited per company like other writes: over the limit a 429 with Retry-After, reads still answer', async () => {
     const partner = await newPartner(server, client);
     const endpoint = (await api.create(partner, { url: URL_A, events: ['*'] })).body.data;

@@ -18,18 +18,22 @@ export interface DeliveryFilter {
   sortDir?: 'asc' | 'desc';
 }
 
-/** A delivery with its tries, oldest first: one line of the log. */
+/** A delivery with its tries, oldest first, and the body it sends: one line of the log. */
 export interface DeliveryView {
   delivery: WebhookDelivery;
   tries: WebhookDeliveryTry[];
+  payload: Record<string, unknown>;
 }
 
-/** Reads the tries of the deliveries given, in one query. */
+/** Reads the tries and the event bodies of the deliveries given, one query each. */
 async function withTries(em: EntityManager, deliveries: WebhookDelivery[]): Promise<DeliveryView[]> {
-  const tries = deliveries.length === 0 ? [] : await em.find(WebhookDeliveryTry, { deliveryId: { $in: deliveries.map((d) => d.id) } }, { orderBy: { attempt: 'asc', at: 'asc' } });
+  if (deliveries.length === 0) return [];
+  const tries = await em.find(WebhookDeliveryTry, { deliveryId: { $in: deliveries.map((d) => d.id) } }, { orderBy: { attempt: 'asc', at: 'asc' } });
+  const events = await em.find(WebhookEvent, { id: { $in: [...new Set(deliveries.map((d) => d.eventId))] } }, { fields: ['id', 'payload'] });
   const byDelivery = new Map<string, WebhookDeliveryTry[]>();
   for (const line of tries) byDelivery.set(line.deliveryId, [...(byDelivery.get(line.deliveryId) ?? []), line]);
-  return deliveries.map((delivery) => ({ delivery, tries: byDelivery.get(delivery.id) ?? [] }));
+  const payloadOf = new Map(events.map((event) => [event.id, event.payload]));
+  return deliveries.map((delivery) => ({ delivery, tries: byDelivery.get(delivery.id) ?? [], payload: payloadOf.get(delivery.eventId) ?? {} }));
 }
 
 /** A `date-time` the contract accepted that JavaScript cannot place (a leap second, 23:59:60) is a 400, not a 500. */
@@ -94,7 +98,7 @@ export async function retryDelivery(em: EntityManager, companyId: string, delive
 
 export async function deliveryView(em: EntityManager, delivery: WebhookDelivery): Promise<DeliveryView> {
   const [view] = await withTries(em, [delivery]);
-  return view ?? { delivery, tries: [] };
+  return view ?? { delivery, tries: [], payload: {} };
 }
 
 /**

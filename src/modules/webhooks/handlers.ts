@@ -89,7 +89,7 @@ export function endpointWire(endpoint: WebhookEndpoint): Schemas['WebhookEndpoin
   };
 }
 
-export function deliveryWire({ delivery, tries }: DeliveryView): Schemas['WebhookDelivery'] {
+export function deliveryWire({ delivery, tries, payload }: DeliveryView): Schemas['WebhookDelivery'] {
   return {
     deliveryId: delivery.id,
     endpointId: delivery.endpointId,
@@ -106,6 +106,7 @@ export function deliveryWire({ delivery, tries }: DeliveryView): Schemas['Webhoo
     })),
     nextRetryAt: delivery.status === 'PENDING' ? (delivery.nextRetryAt?.toISOString() ?? null) : null,
     createdAt: delivery.createdAt.toISOString(),
+    payload,
   };
 }
 
