@@ -11,7 +11,7 @@ export { findOrder, resolveOrder } from './order-lookup';
 export { resolveGroup } from './group-lookup';
 export { orderOverview, type OrderOverview } from './order-overview';
 export { orderIdentity } from './order-wire';
-export { recordAudit } from './audit-log';
+export { newAuditEntry, recordAudit } from './audit-log';
 export { Order, OrderStatus } from './entities/order';
 export { AuditEntry } from './entities/audit-entry';
 export { cancelOrderAsOperator, type CancellationPayments, type CancellationView, type CheckoutAnswers } from './order-cancellation';
