@@ -97,13 +97,13 @@ async function openOnce(db: EntityManager, principal: Principal, identifier: str
   const answered: CaseFacts = { ...assistanceCase, order, traveller: { id: order.traveller.id, name: facts.travellerName } };
   const event = caseEventData(answered, { type: 'assistance_case.opened', previousStatus: null, note: null, at: now });
   await writeOpening(db, {
-    assistanceCase: { ...assistanceCase, id: caseId, order: order.id, traveller: order.traveller.id, openedByCompany: principal.companyId, createdAt: now, idempotencyKey: key, requestFingerprint: fingerprint },
-    opened: { ...opened, id: randomUUID(), assistanceCase: caseId },
+    assistanceCase: { ...assistanceCase, id: caseId, orderId: order.id, travellerId: order.traveller.id, openedByCompanyId: principal.companyId, idempotencyKey: key, requestFingerprint: fingerprint },
+    opened: { ...opened, id: randomUUID() },
     audit: newAuditEntry({ actor, action: 'ASSISTANCE_CASE_OPENED', order, at: now, details: { caseRef: assistanceCase.caseRef, category: input.category, requestedService: input.requestedService } }),
     events: readersOf(order.company.id, facts.agencyIds).map((companyId) => newWebhookEvent(companyId, 'assistance_case.opened', event, now)),
   });
-  // In the transaction of openCase: the case row is written, the documents are locked, checked and marked.
-  const documentIds = await attachCaseDocuments(db, db.getReference(AssistanceCase, caseId), principal.companyId, input.documentIds ?? [], now);
+  // In openCase's transaction (there is one only with documents): the case is written, the documents are locked, checked and marked.
+  const documentIds = input.documentIds?.length ? await attachCaseDocuments(db, db.getReference(AssistanceCase, caseId), principal.companyId, input.documentIds, now) : [];
   // A new case's timeline is its opening and its documents those just attached: nothing to read back.
   return { assistanceCase: answered, documentIds, timeline: [opened], replayed: false };
 }
