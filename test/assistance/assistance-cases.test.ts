@@ -13,6 +13,9 @@ import { readPdf } from '../support/certificate-pdf';
 import { newPartner, type TestPartner } from '../support/partners';
 import { placeOrder } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { openCase as openCaseNow, type CaseOpening } from '../../src/modules/assistance/case-opening';
+import type { Principal } from '../../src/kernel/http/request-scope';
+import { CompanyType } from '../../src/modules/partners/entities/company';
 import { caseRequest, listCases, openCase, paidOrder, readCase, updateCase, withdrawCase } from '../support/assistance-fixtures';
 
 const { server, client } = useTestServer();
@@ -100,6 +103,19 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
     const other = await openCase(client, placing, order.orderRef, caseRequest({ summary: 'Something else' }), key);
     expect(other.status).toBe(409);
     expect(other.body.message).toContain('Idempotency-Key');
+  });
+
+  it('when 6 opens with one Idempotency-Key and body race, then one case is written and all 6 answer it', async () => {
+    const order = await paidOrder(server, client, placing);
+    const key = randomUUID();
+    const body = caseRequest() as CaseOpening;
+    const caller: Principal = { companyId: placing.companyId, companyType: CompanyType.TravelAgency, companyName: placing.companyName, commissionPercent: '10.00', credentialId: randomUUID() };
+    // Past HTTP, so that all six read before any writes: the later ones meet the first at the (company, key) index.
+    const opened = await Promise.all(Array.from({ length: 6 }, () => openCaseNow(server.orm.em, caller, order.orderRef, body, key)));
+    const cases = await server.orm.em.fork().find(AssistanceCase, { order: order.orderId });
+    expect(cases).toHaveLength(1);
+    expect(opened.map((view) => view.assistanceCase.caseRef)).toEqual(Array(6).fill(cases[0]?.caseRef));
+    expect(opened.filter((view) => view.replayed)).toHaveLength(5);
   });
 
   it('when the Idempotency-Key is missing, then it is a 400', async () => {

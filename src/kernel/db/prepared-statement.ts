@@ -23,3 +23,34 @@ export async function runPrepared<Row extends QueryResultRow>(em: EntityManager,
   const result = await pool.query<Row>({ name: statement.name, text: statement.text, values });
   return result.rows;
 }
+
+/** What a statement of both paths binds: values the ORM and `pg` turn into the same SQL. */
+export type StatementValue = string | number | boolean | null;
+
+/** A statement for runStatement: written once with `?` placeholders (and no other `?`). */
+export interface DualStatement extends PreparedStatement {
+  /** The same text with `?` placeholders, for the ORM inside a transaction. */
+  ormText: string;
+}
+
+export function dualStatement(name: string, text: string): DualStatement {
+  let position = 0;
+  return { name, ormText: text, text: text.replace(/\?/g, () => `$${++position}`) };
+}
+
+/**
+ * Runs `statement` prepared (runPrepared) in auto-commit, and through the ORM's raw path inside the
+ * entity manager's transaction, where a prepared statement would not be part of it: a use case
+ * that needs a transaction only sometimes (an assistance case with documents) writes the same
+ * rows either way, and a failure is the same exception either way. Values are primitives so that
+ * both paths send the same thing.
+ */
+export async function runStatement<Row extends QueryResultRow>(em: EntityManager, statement: DualStatement, values: StatementValue[]): Promise<Row[]> {
+  if (em.isInTransaction()) return em.execute<Row[]>(statement.ormText, values);
+  try {
+    return await runPrepared<Row>(em, statement, values);
+  } catch (error) {
+    // The ORM's exception classes, as its own path throws them (a duplicate is a UniqueConstraintViolationException).
+    throw error instanceof Error ? em.getPlatform().getExceptionConverter().convertException(error) : error;
+  }
+}

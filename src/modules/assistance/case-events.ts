@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordWebhookEvent } from '../webhooks';
 import type { AssistanceCase } from './entities/assistance-case';
 import type { CaseStatus } from './rules/case-status';
-import { guaranteeWire } from './case-wire';
+import { guaranteeWire, type CaseFacts } from './case-wire';
 
 /**
  * `assistance_case.opened` / `assistance_case.updated`, in the caller's transaction (the outbox):
@@ -14,10 +14,23 @@ export function recordCaseEvent(
   tx: EntityManager,
   assistanceCase: AssistanceCase,
   readers: readonly string[],
-  change: { type: 'assistance_case.opened' | 'assistance_case.updated'; previousStatus: CaseStatus | null; note: string | null; at: Date },
+  change: CaseChange,
 ): void {
+  const data = caseEventData(assistanceCase, change);
+  for (const companyId of readers) recordWebhookEvent(tx, companyId, change.type, data, change.at);
+}
+
+export interface CaseChange {
+  type: 'assistance_case.opened' | 'assistance_case.updated';
+  previousStatus: CaseStatus | null;
+  note: string | null;
+  at: Date;
+}
+
+/** The `data` of a case event: what a party to the rescue needs without a second call. */
+export function caseEventData(assistanceCase: CaseFacts, change: CaseChange): Record<string, unknown> {
   const order = assistanceCase.order;
-  const data = {
+  return {
     caseRef: assistanceCase.caseRef,
     orderRef: order.orderRef,
     policyNumber: order.policyNumber ?? null,
@@ -33,5 +46,4 @@ export function recordCaseEvent(
     declineReason: assistanceCase.declineReason ?? null,
     openedAt: assistanceCase.openedAt.toISOString(),
   };
-  for (const companyId of readers) recordWebhookEvent(tx, companyId, change.type, data, change.at);
 }

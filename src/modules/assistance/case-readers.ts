@@ -8,6 +8,10 @@ import type { Order } from '../orders/entities/order';
  */
 export async function caseReaders(em: EntityManager, order: Order): Promise<string[]> {
   if (!order.travelCompanies.isInitialized()) await em.populate(order, ['travelCompanies']);
-  const agencies = order.travelCompanies.getItems().map((link) => link.company.id);
-  return [...new Set([order.company.id, ...agencies])];
+  return readersOf(order.company.id, order.travelCompanies.getItems().map((link) => link.company.id));
+}
+
+/** The placing company, then each listed agency once. */
+export function readersOf(placingCompanyId: string, agencyIds: readonly string[]): string[] {
+  return [...new Set([placingCompanyId, ...agencyIds])];
 }

@@ -2,10 +2,27 @@ import { amountFromMinor } from '../../kernel/money';
 import type { Schemas } from '../../kernel/http/wire';
 import type { AssistanceCase } from './entities/assistance-case';
 import type { AssistanceCaseEntry } from './entities/assistance-case-entry';
+import type { Order } from '../orders/entities/order';
+import type { Traveller } from '../travellers/entities/traveller';
 import { deskInstruction } from './rules/desk-instruction';
 
-/** A case as the partner reads it; order and traveller must be loaded. */
-export function caseWire(assistanceCase: AssistanceCase, documentIds: readonly string[], deskPhone: string): Schemas['AssistanceCase'] {
+/**
+ * What the answers and the events read of a case: the entity with its order and traveller
+ * loaded, or the values a new case was just written with (case-opening.ts).
+ */
+export type CaseFacts = Pick<AssistanceCase, 'caseRef' | 'status' | 'category' | 'requestedService' | 'location' | 'altitudeMeters' | 'summary' | 'reporter'
+  | 'proposedOperator' | 'coverageNotes' | 'declineReason' | 'withdrawalReason' | 'openedAt' | 'updatedAt' | GuaranteeFields> & {
+  order: Pick<Order, 'orderRef' | 'policyNumber'>;
+  traveller: Pick<Traveller, 'id' | 'name'>;
+};
+
+type GuaranteeFields = 'guaranteeRef' | 'guaranteeOperator' | 'guaranteeCostLimit' | 'guaranteeCurrency' | 'destinationHospital' | 'authorisedAt';
+
+/** A timeline entry as the answers read it. */
+export type EntryFacts = Pick<AssistanceCaseEntry, 'at' | 'kind' | 'by' | 'status' | 'previousStatus' | 'note' | 'changes'>;
+
+/** A case as the partner reads it. */
+export function caseWire(assistanceCase: CaseFacts, documentIds: readonly string[], deskPhone: string): Schemas['AssistanceCase'] {
   return {
     caseRef: assistanceCase.caseRef,
     orderRef: assistanceCase.order.orderRef,
@@ -31,11 +48,11 @@ export function caseWire(assistanceCase: AssistanceCase, documentIds: readonly s
   };
 }
 
-export function caseDetailWire(assistanceCase: AssistanceCase, documentIds: readonly string[], timeline: readonly AssistanceCaseEntry[], deskPhone: string): Schemas['AssistanceCaseDetail'] {
+export function caseDetailWire(assistanceCase: CaseFacts, documentIds: readonly string[], timeline: readonly EntryFacts[], deskPhone: string): Schemas['AssistanceCaseDetail'] {
   return { ...caseWire(assistanceCase, documentIds, deskPhone), timeline: timeline.map(entryWire) };
 }
 
-function entryWire(entry: AssistanceCaseEntry): Schemas['AssistanceCaseTimelineEntry'] {
+function entryWire(entry: EntryFacts): Schemas['AssistanceCaseTimelineEntry'] {
   return {
     at: entry.at.toISOString(),
     kind: entry.kind,
@@ -48,7 +65,7 @@ function entryWire(entry: AssistanceCaseEntry): Schemas['AssistanceCaseTimelineE
 }
 
 /** The guarantee of payment, once the desk has authorised. */
-export function guaranteeWire(assistanceCase: AssistanceCase): Schemas['AssistanceGuarantee'] | null {
+export function guaranteeWire(assistanceCase: Pick<AssistanceCase, GuaranteeFields>): Schemas['AssistanceGuarantee'] | null {
   const { guaranteeRef, guaranteeOperator, guaranteeCostLimit, guaranteeCurrency, destinationHospital, authorisedAt } = assistanceCase;
   if (!guaranteeRef || !guaranteeOperator || guaranteeCostLimit == null || !guaranteeCurrency || !destinationHospital || !authorisedAt) return null;
   return {

@@ -3,15 +3,15 @@ import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
 import { springPage } from '../../kernel/http/pagination';
 import { openCase } from './case-opening';
-import { findVisibleCase, caseView, listCases, type CaseView } from './case-reading';
+import { findVisibleCase, caseView, listCases } from './case-reading';
 import { addCaseUpdate } from './case-updates';
 import { withdrawCase } from './case-withdrawal';
-import { caseDetailWire, caseWire } from './case-wire';
+import { caseDetailWire, caseWire, type CaseFacts, type EntryFacts } from './case-wire';
 
 /** The desk's 24-hour line: the certificate's assistance phone, one number everywhere. */
 const deskPhoneOf = (config: { certificate: { assistancePhone: string } }) => config.certificate.assistancePhone;
 
-const detail = (view: CaseView, deskPhone: string) => caseDetailWire(view.assistanceCase, view.documentIds, view.timeline, deskPhone);
+const detail = (view: { assistanceCase: CaseFacts; documentIds: readonly string[]; timeline: readonly EntryFacts[] }, deskPhone: string) => caseDetailWire(view.assistanceCase, view.documentIds, view.timeline, deskPhone);
 
 export const assistanceHandlers = {
   async openAssistanceCase({ params, body, headers }, scope) {

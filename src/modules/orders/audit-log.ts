@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditEntry } from './entities/audit-entry';
 import type { Order } from './entities/order';
@@ -21,6 +22,14 @@ export function recordAudit(tx: EntityManager, entry: { actor: string; action: A
     at: entry.at,
     details: entry.details,
   });
+}
+
+/**
+ * The row recordAudit adds, for a use case that writes its rows with one statement of its own
+ * (the assistance case's opening).
+ */
+export function newAuditEntry(entry: { actor: string; action: AuditAction; order: Pick<Order, 'id' | 'orderRef'>; at: Date; details: Record<string, unknown> }): { id: string; actor: string; action: AuditAction; order: string; orderRef: string; at: Date; details: Record<string, unknown> } {
+  return { id: randomUUID(), actor: entry.actor, action: entry.action, order: entry.order.id, orderRef: entry.order.orderRef, at: entry.at, details: entry.details };
 }
 
 /** An order's audit entries, oldest first. */

@@ -13,7 +13,7 @@ export { readGroup, type GroupReading } from './group-reading';
 export { orderSummaryWire } from './order-book-wire';
 export { orderOverview, type OrderOverview } from './order-overview';
 export { groupTotalsWire, orderIdentity } from './order-wire';
-export { recordAudit } from './audit-log';
+export { newAuditEntry, recordAudit } from './audit-log';
 export { Order, OrderStatus } from './entities/order';
 export { AuditEntry } from './entities/audit-entry';
 export { cancelOrderAsOperator, type CancellationPayments, type CancellationView, type CheckoutAnswers } from './order-cancellation';

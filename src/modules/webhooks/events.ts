@@ -29,8 +29,16 @@ interface PaymentFacts {
  * partner hears about calls this, so the body is built once, here.
  */
 export function recordWebhookEvent(tx: EntityManager, companyId: string, type: WebhookEventType, data: Record<string, unknown>, at = new Date()): WebhookEvent {
+  return tx.create(WebhookEvent, newWebhookEvent(companyId, type, data, at));
+}
+
+/**
+ * The outbox row recordWebhookEvent adds, for a use case that writes its rows with one statement
+ * of its own (the assistance case's opening): the same id, body and state either way.
+ */
+export function newWebhookEvent(companyId: string, type: WebhookEventType, data: Record<string, unknown>, at: Date): { id: string; companyId: string; type: WebhookEventType; createdAt: Date; status: 'PENDING'; payload: Record<string, unknown> } {
   const id = `evt_${randomUUID().replaceAll('-', '')}`;
-  return tx.create(WebhookEvent, { id, companyId, type, createdAt: at, payload: { id, type, timestamp: at.toISOString(), data } });
+  return { id, companyId, type, createdAt: at, status: 'PENDING', payload: { id, type, timestamp: at.toISOString(), data } };
 }
 
 /** What a partner needs about an order to act on an event without a second call. */

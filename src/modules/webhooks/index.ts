@@ -12,6 +12,7 @@ export {
 export {
   type RefundEventFacts,
   type WebhookEventType,
+  newWebhookEvent,
   endedPaymentEventType,
   recordOrderAmendedEvent,
   recordOrderCancelledEvent,
