@@ -6,7 +6,9 @@
 // the previous answers stored, and checks three things: the status, the body against the
 // operation's response schema for that status (dereferenced from the document), and the
 // business result (the quote's price carried into the order, the discount arithmetic, the
-// payment reference of the order...). No request sends a placeholder.
+// payment reference of the order...). No request sends a placeholder. The sandbox helpers play
+// the customer, the provider and the calendar (no checkout page is scraped), and the story leaves
+// the test clock unset, so it runs again and again against one server.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -39,7 +41,7 @@ const json = (value) => JSON.stringify(value, null, 2);
 const withoutIntegerFormats = (key, value) => (key === 'format' && (value === 'int32' || value === 'int64') ? undefined : value);
 
 /** One request of the story: an operation, the values it sends, what it must answer. */
-function step({ name, operationId, pathParams = {}, query, headers = {}, body, formdata, status, checks = [], noAuth = false, mediaType = 'application/json' }) {
+function step({ name, operationId, pathParams = {}, query, headers = {}, body, formdata, status, checks = [], prerequest, noAuth = false, mediaType = 'application/json' }) {
   const { path, method, operation } = operations.get(operationId);
   if (!operation.responses[status]) throw new Error(`${operationId} does not document ${status}`);
   if (!operation.responses[status].content?.[mediaType]) throw new Error(`${operationId} does not document ${mediaType} for ${status}`);
@@ -70,7 +72,10 @@ function step({ name, operationId, pathParams = {}, query, headers = {}, body, f
       ...(formdata ? { body: { mode: 'formdata', formdata } } : {}),
     },
     // In a block of its own: the sandbox has legacy globals (`data`, `responseBody`) a script must not redeclare.
-    event: [{ listen: 'test', script: { type: 'text/javascript', exec: ['{', ...tests, '}'] } }],
+    event: [
+      { listen: 'test', script: { type: 'text/javascript', exec: ['{', ...tests, '}'] } },
+      ...(prerequest ? [{ listen: 'prerequest', script: { type: 'text/javascript', exec: ['{', ...prerequest, '}'] } }] : []),
+    ],
   };
 }
 
@@ -200,6 +205,9 @@ const booking = [
   }),
 ];
 
+// The customer pays as on the checkout page, through the sandbox helper (no page to scrape); the
+// payment status is then the proof, and the paid order has its certificate. The group is paid the
+// same way, with one group payment for both its orders.
 const payment = [
   step({
     name: 'Pay the order by card', operationId: 'payOrder', status: 200, pathParams: { orderRef: '{{orderRef}}' },
@@ -211,16 +219,84 @@ const payment = [
     ],
   }),
   step({
-    name: 'Read the payment status', operationId: 'getPaymentStatus', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    name: 'Read the payment status: the checkout is open', operationId: 'getPaymentStatus', status: 200, pathParams: { orderRef: '{{orderRef}}' },
     checks: [
       check('the attempt is open and it is the one just started', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), orderStatus: 'PENDING', paymentStatus: 'INITIATED', paymentRef: pm.collectionVariables.get('paymentRef') });"),
     ],
   }),
+  step({
+    name: 'The customer pays (sandbox helper)', operationId: 'setSandboxPaymentOutcome', status: 200, pathParams: { paymentRef: '{{paymentRef}}' },
+    body: { outcome: 'CAPTURED' },
+    checks: [
+      check('the capture settled the payment: the order is paid', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: pm.collectionVariables.get('paymentRef'), paymentMethod: 'CARD_GATEWAY' });"),
+    ],
+  }),
+  step({
+    name: 'Read the payment status: paid, with its policy number', operationId: 'getPaymentStatus', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    checks: [
+      check('the order is PAID by this payment, at its total', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: pm.collectionVariables.get('paymentRef') }); pm.expect(data.amount).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001); pm.expect(data.completedAt).to.be.a('string');"),
+      check('the policy number was issued with the payment', 'pm.expect(data.policyNumber).to.match(/^POL-\\d{4}-\\d+$/);'),
+      set('policyNumber', 'data.policyNumber'),
+    ],
+  }),
+  step({
+    name: "Download Sophie's certificate of insurance", operationId: 'getOrderCertificate', status: 200, pathParams: { orderRef: '{{orderRef}}' }, mediaType: 'application/pdf',
+    checks: [
+      check('a PDF named after the policy', "pm.expect(pm.response.headers.get('Content-Type')).to.include('application/pdf'); pm.expect(pm.response.headers.get('Content-Disposition')).to.equal('attachment; filename=\"' + pm.collectionVariables.get('policyNumber') + '.pdf\"'); pm.expect(pm.response.text().startsWith('%PDF-')).to.be.true;"),
+    ],
+  }),
+  step({
+    name: 'Pay the group in one payment, by wallet', operationId: 'payGroup', status: 200, pathParams: { groupRef: '{{groupRef}}' },
+    headers: { 'Idempotency-Key': '{{$guid}}' },
+    body: { gateway: 'wallet_gateway', returnUrl: 'https://booking.himalayantrails.example.com/payments/complete' },
+    checks: [
+      check('one attempt for both orders of the group', "pm.expect(data.paymentUrl).to.match(/^https?:\\/\\//); pm.expect(data.amount).to.be.above(0);"),
+      set('groupPaymentRef', 'data.paymentRef'), set('groupAmount', 'data.amount'),
+    ],
+  }),
+  step({
+    name: 'The group\'s customer pays (sandbox helper)', operationId: 'setSandboxPaymentOutcome', status: 200, pathParams: { paymentRef: '{{groupPaymentRef}}' },
+    body: { outcome: 'CAPTURED' },
+    checks: [
+      check('the group payment paid its first order, Daniel\'s, with its policy number', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('danielOrderRef'), orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: pm.collectionVariables.get('groupPaymentRef'), groupRef: pm.collectionVariables.get('groupRef') }); pm.expect(data.groupAmount).to.be.closeTo(Number(pm.collectionVariables.get('groupAmount')), 0.001); pm.expect(data.policyNumber).to.match(/^POL-\\d{4}-\\d+$/);"),
+    ],
+  }),
+  step({
+    name: 'Mei Lin\'s order is paid by the same payment', operationId: 'getPaymentStatus', status: 200, pathParams: { orderRef: '{{meilinOrderRef}}' },
+    checks: [
+      check('her share of the group payment paid her order', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: pm.collectionVariables.get('groupPaymentRef'), groupRef: pm.collectionVariables.get('groupRef') }); pm.expect(data.policyNumber).to.match(/^POL-\\d{4}-\\d+$/);"),
+      set('meilinTotal', 'data.amount'),
+    ],
+  }),
 ];
 
-// Changes after the sale: a date moves, an order of the group is cancelled (first asked what it
-// would do), and its refunds read.
+// After the sale: Sophie changes her mind within the free look and gets everything back; Daniel's
+// trek moves a week; then, on the test clock 20 days after the payments, Mei Lin cancels past the
+// free look (the fee is kept) and the provider refuses her refund. The clock is removed at the
+// end, so the next run starts on the real date.
 const afterTheSale = [
+  step({
+    name: 'Sophie changes her mind: preview cancelling her paid order', operationId: 'previewOrderCancellation', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    checks: [
+      check('within the free look: everything goes back, no fee', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), cancellable: true, rule: 'FREE_LOOK', cancellationFee: 0 }); pm.expect(data.refundAmount).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001);"),
+    ],
+  }),
+  step({
+    name: 'Cancel her order', operationId: 'cancelOrder', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    headers: { 'Idempotency-Key': '{{$guid}}' },
+    body: { reason: 'TRAVELLER_REQUEST', note: 'Changed her plans' },
+    checks: [
+      check('cancelled with a refund of the whole payment', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), orderStatus: 'CANCELLED', reason: 'TRAVELLER_REQUEST' }); pm.expect(data.refund.amount).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001); pm.expect(data.refund.cancellationFee).to.equal(0);"),
+      set('refundRef', 'data.refund.refundRef'),
+    ],
+  }),
+  step({
+    name: 'Read her refund by its reference', operationId: 'getRefund', status: 200, pathParams: { refundRef: '{{refundRef}}' },
+    checks: [
+      // A card refund is sent to the provider after the cancellation: it may have succeeded already.
+      check('the refund of her cancellation, of her payment, on its way or made', "pm.expect(data).to.include({ refundRef: pm.collectionVariables.get('refundRef'), orderRef: pm.collectionVariables.get('orderRef'), paymentRef: pm.collectionVariables.get('paymentRef'), cause: 'CANCELLATION', cancellationFee: 0 }); pm.expect(['PENDING', 'SUCCEEDED']).to.include(data.status);"),
+    ],
+  }),
   step({
     name: "Move Daniel's trek a week later: the Lukla flights are late", operationId: 'updateOrder', status: 200, pathParams: { orderRef: '{{danielOrderRef}}' },
     body: { departureDate: '{{laterDepartureDate}}' },
@@ -230,9 +306,17 @@ const afterTheSale = [
     ],
   }),
   step({
+    name: 'Set the test clock 20 days after the payments (sandbox helper)', operationId: 'setSandboxClock', status: 200,
+    body: { today: '{{clockToday}}' },
+    checks: [
+      check('your requests now read that date as today, and say so', "pm.expect(data.today).to.equal(pm.collectionVariables.get('clockToday')); pm.expect(data.realToday < data.today).to.be.true; pm.expect(pm.response.headers.get('Sandbox-Today')).to.equal(data.today);"),
+    ],
+  }),
+  step({
     name: 'Mei Lin cannot come: preview cancelling her order of the group', operationId: 'previewOrderCancellation', status: 200, pathParams: { orderRef: '{{meilinOrderRef}}' },
     checks: [
-      check('unpaid: cancellable with no money to move', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), cancellable: true, rule: 'UNPAID', refundAmount: 0, cancellationFee: 0 });"),
+      check('past the 14-day free look: 10 % of her share is kept', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), cancellable: true, rule: 'CANCELLATION_FEE' }); const share = Number(pm.collectionVariables.get('meilinTotal')); pm.expect(data.cancellationFee).to.be.closeTo(share * 0.1, 0.011); pm.expect(data.refundAmount + data.cancellationFee).to.be.closeTo(share, 0.001);"),
+      set('meilinFee', 'data.cancellationFee'),
     ],
   }),
   step({
@@ -240,12 +324,28 @@ const afterTheSale = [
     headers: { 'Idempotency-Key': '{{$guid}}' },
     body: { reason: 'TRAVELLER_REQUEST', note: 'Visa not granted in time' },
     checks: [
-      check('cancelled, no refund: nothing had been paid', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), orderStatus: 'CANCELLED', reason: 'TRAVELLER_REQUEST', refund: null });"),
+      check('cancelled with the fee kept, as previewed', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), orderStatus: 'CANCELLED', reason: 'TRAVELLER_REQUEST' }); pm.expect(data.refund.cancellationFee).to.be.closeTo(Number(pm.collectionVariables.get('meilinFee')), 0.001);"),
+      // A wallet refund waits for its provider's answer (the operator's, outside the sandbox).
+      check('her refund waits for the provider', "pm.expect(['PENDING', 'MANUAL']).to.include(data.refund.status);"),
+      set('meilinRefundRef', 'data.refund.refundRef'),
     ],
   }),
   step({
-    name: 'Her refunds: none, as nothing had been paid', operationId: 'listRefunds', status: 200, query: { orderRef: '{{meilinOrderRef}}' },
-    checks: [check('an unpaid order cancels without a refund', 'pm.expect(data.totalElements).to.equal(0); pm.expect(data.content).to.eql([]);')],
+    name: 'The provider refuses her refund (sandbox helper)', operationId: 'setSandboxRefundOutcome', status: 200, pathParams: { refundRef: '{{meilinRefundRef}}' },
+    body: { outcome: 'FAILED' },
+    checks: [
+      check('the refund is FAILED, and final', "pm.expect(data).to.include({ refundRef: pm.collectionVariables.get('meilinRefundRef'), orderRef: pm.collectionVariables.get('meilinOrderRef'), status: 'FAILED', cause: 'CANCELLATION' }); pm.expect(data.completedAt).to.be.a('string');"),
+    ],
+  }),
+  step({
+    name: 'Her refunds: the one that failed', operationId: 'listRefunds', status: 200, query: { orderRef: '{{meilinOrderRef}}' },
+    checks: [check('one refund, FAILED, with the fee kept', "pm.expect(data.totalElements).to.equal(1); pm.expect(data.content[0]).to.include({ refundRef: pm.collectionVariables.get('meilinRefundRef'), status: 'FAILED' }); pm.expect(data.content[0].cancellationFee).to.be.closeTo(Number(pm.collectionVariables.get('meilinFee')), 0.001);")],
+  }),
+  step({
+    name: 'Back to the real clock (sandbox helper)', operationId: 'deleteSandboxClock', status: 200,
+    checks: [
+      check('no test clock any more: the next run starts on the real date', "pm.expect(data.today).to.equal(null); pm.expect(pm.response.headers.get('Sandbox-Today')).to.equal(undefined);"),
+    ],
   }),
 ];
 
@@ -253,7 +353,7 @@ const orderBook = [
   step({
     name: 'Your order book: find Sophie\'s order by its reference', operationId: 'listOrders', status: 200, query: { search: '{{orderRef}}' },
     checks: [
-      check('exactly the order just paid for, yours to act on', "pm.expect(data.totalElements).to.equal(1); pm.expect(data.content[0]).to.include({ orderRef: pm.collectionVariables.get('orderRef'), access: 'OWNER', paymentStatus: 'INITIATED' });"),
+      check('exactly the order paid and cancelled, yours to act on, its payment being refunded or refunded', "pm.expect(data.totalElements).to.equal(1); pm.expect(data.content[0]).to.include({ orderRef: pm.collectionVariables.get('orderRef'), access: 'OWNER', status: 'CANCELLED' }); pm.expect(['REFUND_PENDING', 'REFUNDED']).to.include(data.content[0].paymentStatus);"),
     ],
   }),
   step({
@@ -272,17 +372,18 @@ const orderBook = [
     name: 'The group: its orders and where its payment stands', operationId: 'getOrderGroup', status: 200, pathParams: { groupRef: '{{groupRef}}' },
     checks: [
       check('both orders in reference order, Mei Lin\'s cancelled', "pm.expect(data.orders.map((o) => o.orderRef)).to.eql([pm.collectionVariables.get('danielOrderRef'), pm.collectionVariables.get('meilinOrderRef')]); pm.expect(data.orders[1].status).to.equal('CANCELLED');"),
-      check('nothing paid yet: Daniel\'s order is the one left to pay', "pm.expect(data.payment).to.include({ status: 'NOT_INITIATED', paidOrders: 0, pendingOrders: 1 }); pm.expect(data.payment.outstandingAmount).to.be.closeTo(data.orders[0].totalAmount, 0.001);"),
+      check('paid by the one group payment: both orders paid, nothing outstanding', "pm.expect(data.payment).to.include({ status: 'PAID', paidOrders: 2, pendingOrders: 0, outstandingAmount: 0 }); pm.expect(data.payment.latestGroupPayment.paymentRef).to.equal(pm.collectionVariables.get('groupPaymentRef')); pm.expect(data.orders[0].status).to.equal('PAID');"),
     ],
   }),
 ];
 
-// Receiving webhooks: register an endpoint (its secret shown once), queue a test event, read the
-// delivery log, and delete the endpoint again (a company has at most 5, and the story is re-run).
+// Receiving webhooks: register an endpoint (its secret shown once), queue a test event, have the
+// sandbox send it a refund.failed about Mei Lin's order, read the delivery log, and delete the
+// endpoint again (a company has at most 5, and the story is re-run).
 const webhooks = [
   step({
     name: 'Register a webhook endpoint', operationId: 'createWebhookEndpoint', status: 201,
-    body: { url: 'https://hooks.everest-trails.example.com/pbs/webhooks', events: ['order.paid', 'payment.failed'], description: 'Postman story {{runId}}' },
+    body: { url: 'https://hooks.everest-trails.example.com/pbs/webhooks', events: ['order.paid', 'payment.failed', 'refund.failed'], description: 'Postman story {{runId}}' },
     checks: [
       check('the secret is shown, once', "pm.expect(data.secret).to.match(/^whsec_/); pm.expect(data.enabled).to.be.true;"),
       set('endpointId', 'data.endpointId'),
@@ -296,9 +397,28 @@ const webhooks = [
     ],
   }),
   step({
+    name: 'Send it a refund.failed about Mei Lin\'s order (sandbox helper)', operationId: 'sendSandboxEvent', status: 202,
+    body: { type: 'refund.failed', orderRef: '{{meilinOrderRef}}' },
+    checks: [
+      check('the event is recorded and queued', "pm.expect(data.type).to.equal('refund.failed'); pm.expect(data.eventId).to.match(/^evt_[0-9a-f]{32}$/);"),
+      set('sandboxEventId', 'data.eventId'),
+    ],
+  }),
+  step({
     name: 'Read the delivery log of the endpoint', operationId: 'listWebhookDeliveries', status: 200, query: { endpointId: '{{endpointId}}' },
+    // The relay fans a recorded event out to its endpoints within moments: wait for it (5 s at most).
+    prerequest: [
+      "const wanted = pm.collectionVariables.get('sandboxEventId');",
+      `const url = pm.variables.replaceIn('{{baseUrl}}${operations.get('listWebhookDeliveries').path}?endpointId={{endpointId}}');`,
+      "const poll = (left) => pm.sendRequest({ url, header: { Authorization: 'Bearer ' + pm.environment.get('accessToken') } }, (error, response) => {",
+      "  const listed = !error && response.code === 200 && response.json().data.content.some((d) => d.eventId === wanted);",
+      '  if (!listed && left > 0) setTimeout(() => poll(left - 1), 250);',
+      '});',
+      'poll(20);',
+    ],
     checks: [
       check('the test delivery is in the log, with its tries so far', "const d = data.content.find((x) => x.deliveryId === pm.collectionVariables.get('deliveryId')); pm.expect(d, JSON.stringify(data.content)).to.be.an('object'); pm.expect(d.tries).to.be.an('array');"),
+      check('the refund.failed the sandbox sent is in the log too', "const d = data.content.find((x) => x.eventId === pm.collectionVariables.get('sandboxEventId')); pm.expect(d, JSON.stringify(data.content)).to.be.an('object'); pm.expect(d).to.include({ eventType: 'refund.failed', endpointId: pm.collectionVariables.get('endpointId') });"),
     ],
   }),
   step({
@@ -325,10 +445,10 @@ const events = [
 
 const FOLDERS = [
   { name: 'Booking', description: 'A token, the catalogue, a quote, documents and travellers, one order and a group, promo codes.', item: booking },
-  { name: 'Payment', description: 'Start a hosted checkout and read the authoritative payment status.', item: payment },
-  { name: 'After the sale', description: 'A date change, a cancellation preview and a cancellation, and the refunds it made.', item: afterTheSale },
+  { name: 'Payment', description: 'Start a hosted checkout, have the customer pay it through the sandbox helper, read the payment status (PAID, with the policy number), download the certificate; pay the group the same way.', item: payment },
+  { name: 'After the sale', description: 'A cancellation in the free look and its refund; a date change; on the test clock 20 days later, a cancellation with the fee and a refund the provider refuses; the real clock again.', item: afterTheSale },
   { name: 'Order book', description: 'Find orders, export them as CSV, read a group and its payment.', item: orderBook },
-  { name: 'Webhooks', description: 'Register an endpoint, send it a test event, read the delivery log, delete it.', item: webhooks },
+  { name: 'Webhooks', description: 'Register an endpoint, send it a test event and a refund.failed through the sandbox helper, read the delivery log, delete it.', item: webhooks },
   { name: 'Events', description: 'Catch up without webhooks: the events, with their payloads.', item: events },
 ];
 const requestCount = FOLDERS.reduce((total, folder) => total + folder.item.length, 0);
@@ -347,12 +467,14 @@ const collection = {
       script: {
         type: 'text/javascript',
         exec: [
-          // A departure 30 days ahead in Kathmandu (and the week later a trek moves to), and one run id that keeps this run's travellers apart.
+          // A departure 30 days ahead in Kathmandu (and the week later a trek moves to), the test clock's date, and one run id that keeps this run's travellers apart.
           'if (!pm.collectionVariables.get(\'runId\')) {',
           '  const ahead = new Date(Date.now() + (5 * 60 + 45) * 60000 + 30 * 86400000);',
           "  pm.collectionVariables.set('departureDate', ahead.toISOString().slice(0, 10));",
           "  pm.collectionVariables.set('runId', String(Date.now()));",
           "  pm.collectionVariables.set('laterDepartureDate', new Date(ahead.getTime() + 7 * 86400000).toISOString().slice(0, 10));",
+          // The test clock: 20 days after today's payments, past the 14-day free look and 10 days before the departure.
+          "  pm.collectionVariables.set('clockToday', new Date(ahead.getTime() - 10 * 86400000).toISOString().slice(0, 10));",
           '}',
         ],
       },

@@ -6,6 +6,21 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '../..');
 const OUT = path.join(ROOT, 'postman');
 
+interface Request {
+  name: string;
+  request: { url: string; body?: { raw?: string } };
+  event: Array<{ listen: string; script: { exec: string[] } }>;
+}
+interface Collection {
+  event: Array<{ script: { exec: string[] } }>;
+  item: Array<{ name: string; item: Request[] }>;
+}
+
+const collection = JSON.parse(fs.readFileSync(path.join(OUT, 'collection.json'), 'utf8')) as Collection;
+const requestsOf = (folder: string) => collection.item.find((candidate) => candidate.name === folder)?.item ?? [];
+const testsOf = (request: Request) => request.event.find((event) => event.listen === 'test')?.script.exec.join('\n') ?? '';
+const operationsOf = (folder: string) => requestsOf(folder).map((request) => /pm\.test\('(\w+) answers/.exec(testsOf(request))?.[1]);
+
 /** Every file of postman/ with its bytes, as committed. */
 function snapshot(): Record<string, string> {
   return Object.fromEntries(fs.readdirSync(OUT).sort().map((name) => [name, fs.readFileSync(path.join(OUT, name)).toString('base64')]));
@@ -28,13 +43,44 @@ describe('npm run postman: the committed collection', () => {
   });
 
   it('walks the life of a policy in folders: booking, payment, after the sale, order book, webhooks, events', () => {
-    const collection = JSON.parse(fs.readFileSync(path.join(OUT, 'collection.json'), 'utf8')) as { item: Array<{ name: string; item: Array<{ name: string; event: Array<{ script: { exec: string[] } }> }> }> };
     expect(collection.item.map((folder) => folder.name)).toEqual(['Booking', 'Payment', 'After the sale', 'Order book', 'Webhooks', 'Events']);
-    const operationsOf = (folder: string) =>
-      (collection.item.find((candidate) => candidate.name === folder)?.item ?? []).map((request) => /pm\.test\('(\w+) answers/.exec(request.event[0]?.script.exec.join('\n') ?? '')?.[1]);
-    expect(operationsOf('Payment')).toEqual(['payOrder', 'getPaymentStatus']);
-    expect(operationsOf('After the sale')).toEqual(['updateOrder', 'previewOrderCancellation', 'cancelOrder', 'listRefunds']);
     expect(operationsOf('Order book')).toEqual(expect.arrayContaining(['listOrders', 'getOrderGroup']));
     expect(operationsOf('Events')).toEqual(['listEvents', 'getEvent']);
+  });
+
+  it('pays through the sandbox helper: the customer pays, the status reads PAID with a policy number, the certificate downloads; the group is paid the same way', () => {
+    expect(operationsOf('Payment')).toEqual(['payOrder', 'getPaymentStatus', 'setSandboxPaymentOutcome', 'getPaymentStatus', 'getOrderCertificate', 'payGroup', 'setSandboxPaymentOutcome', 'getPaymentStatus']);
+    const [, , captured, paid, certificate] = requestsOf('Payment');
+    expect(JSON.parse(captured!.request.body?.raw ?? '{}')).toEqual({ outcome: 'CAPTURED' });
+    expect(testsOf(paid!)).toContain("orderStatus: 'PAID'");
+    expect(testsOf(paid!)).toContain('data.policyNumber');
+    expect(testsOf(certificate!)).toContain('application/pdf');
+  });
+
+  it('after the sale: a free-look cancellation and its refund, then on the test clock 20 days on a cancellation with the fee and a refund made FAILED, and the clock removed', () => {
+    expect(operationsOf('After the sale')).toEqual([
+      'previewOrderCancellation', 'cancelOrder', 'getRefund', 'updateOrder',
+      'setSandboxClock', 'previewOrderCancellation', 'cancelOrder', 'setSandboxRefundOutcome', 'listRefunds', 'deleteSandboxClock',
+    ]);
+    const requests = requestsOf('After the sale');
+    expect(testsOf(requests[0]!)).toContain("rule: 'FREE_LOOK'");
+    expect(JSON.parse(requests[4]!.request.body?.raw ?? '{}')).toEqual({ today: '{{clockToday}}' });
+    expect(testsOf(requests[5]!)).toContain("rule: 'CANCELLATION_FEE'");
+    expect(JSON.parse(requests[7]!.request.body?.raw ?? '{}')).toEqual({ outcome: 'FAILED' });
+    // The clock is 20 days after today's payments: past the 14-day free look, before the departure 30 days ahead.
+    expect(collection.event.flatMap((event) => event.script.exec).join('\n')).toContain("pm.collectionVariables.set('clockToday', new Date(ahead.getTime() - 10 * 86400000)");
+  });
+
+  it('webhooks: the sandbox sends a refund.failed to the registered endpoint, the delivery log shows it, then the endpoint is deleted', () => {
+    expect(operationsOf('Webhooks')).toEqual(['createWebhookEndpoint', 'testWebhookEndpoint', 'sendSandboxEvent', 'listWebhookDeliveries', 'deleteWebhookEndpoint']);
+    const [registered, , sent, log] = requestsOf('Webhooks');
+    expect(JSON.parse(registered!.request.body?.raw ?? '{}').events).toContain('refund.failed');
+    expect(JSON.parse(sent!.request.body?.raw ?? '{}')).toEqual({ type: 'refund.failed', orderRef: '{{meilinOrderRef}}' });
+    expect(testsOf(log!)).toContain("eventType: 'refund.failed'");
+  });
+
+  it('drives the sandbox through the API alone: no request goes to the hosted checkout page', () => {
+    const urls = collection.item.flatMap((folder) => folder.item.map((request) => request.request.url));
+    expect(urls.filter((url) => !url.startsWith('{{baseUrl}}/api/external/v1/'))).toEqual([]);
   });
 });
