@@ -10,6 +10,10 @@ export interface ClaimedDelivery {
   endpoint_id: string;
 }
 
+/** The company's (first parameter) sends in flight: its running delivery jobs whose delivery is leased. */
+const IN_FLIGHT = `select count(*)::int from ${JOB_SCHEMA}.job j join webhook_delivery sent on sent.id = (j.data->>'deliveryId')::uuid
+  where j.name = '${WEBHOOK_QUEUE}' and j.state = 'active' and j.group_id = ? and sent.lease_until > now()`;
+
 export type Claim = { claimed: ClaimedDelivery } | { refused: 'NOT_DUE' | 'RETRY' | 'NO_SLOT' };
 
 /**
@@ -26,16 +30,24 @@ export type Claim = { claimed: ClaimedDelivery } | { refused: 'NOT_DUE' | 'RETRY
  */
 export async function claimDelivery(em: EntityManager, deliveryId: string, jobId: string, { leaseSeconds, perCompany }: { leaseSeconds: number; perCompany: number }): Promise<Claim> {
   return em.fork().transactional(async (tx) => {
-    const [company] = await tx.execute<{ company_id: string }[]>(`select company_id from webhook_delivery where id = ?`, [deliveryId]);
-    if (company === undefined) return { refused: 'NOT_DUE' };
-    await tx.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`webhook-claim:${company.company_id}`]);
-    // After the lock, in a statement of its own: under READ COMMITTED it sees every claim committed before.
+    const [locked] = await tx.execute<{ company_id: string }[]>(
+      `select company_id, pg_advisory_xact_lock(hashtextextended('webhook-claim:' || company_id, 0)) from webhook_delivery where id = ?`,
+      [deliveryId],
+    );
+    if (locked === undefined) return { refused: 'NOT_DUE' };
+    // After the lock, in a statement of its own: under READ COMMITTED it sees every claim committed
+    // before. Most claims end here; the ones that do not are looked at below.
+    const [claimed] = await tx.execute<ClaimedDelivery[]>(
+      `update webhook_delivery set lease_until = now() + make_interval(secs => ?), attempts = attempts + 1
+        where id = ? and status = 'PENDING' and (job_id is null or job_id = ?) and (lease_until is null or lease_until < now())
+          and (${IN_FLIGHT}) < ?
+        returning attempts, event_id, endpoint_id`,
+      [leaseSeconds, deliveryId, jobId, locked.company_id, perCompany],
+    );
+    if (claimed !== undefined) return { claimed };
     const [row] = await tx.execute<{ status: string; job_id: string | null; leased: boolean; in_flight: number }[]>(
-      `select d.status, d.job_id, coalesce(d.lease_until > now(), false) as leased,
-              (select count(*)::int from ${JOB_SCHEMA}.job j join webhook_delivery sent on sent.id = (j.data->>'deliveryId')::uuid
-                where j.name = ? and j.state = 'active' and j.group_id = ? and sent.lease_until > now()) as in_flight
-         from webhook_delivery d where d.id = ?`,
-      [WEBHOOK_QUEUE, company.company_id, deliveryId],
+      `select status, job_id, coalesce(lease_until > now(), false) as leased, (${IN_FLIGHT}) as in_flight from webhook_delivery where id = ?`,
+      [locked.company_id, deliveryId],
     );
     const decision = claimDecision(row && { status: row.status, jobId: row.job_id, leased: row.leased, companyInFlight: row.in_flight }, jobId, perCompany);
     if (decision === 'NO_SLOT') {
@@ -49,13 +61,7 @@ export async function claimDelivery(em: EntityManager, deliveryId: string, jobId
         [WEBHOOK_QUEUE, jobId],
       );
     }
-    if (decision !== 'CLAIM') return { refused: decision };
-    // The job a retry by hand replaces may have changed since the read; the update checks again.
-    const [claimed] = await tx.execute<ClaimedDelivery[]>(
-      `update webhook_delivery set lease_until = now() + make_interval(secs => ?), attempts = attempts + 1
-        where id = ? and status = 'PENDING' and (job_id is null or job_id = ?) returning attempts, event_id, endpoint_id`,
-      [leaseSeconds, deliveryId, jobId],
-    );
-    return claimed === undefined ? { refused: 'NOT_DUE' } : { claimed };
+    // CLAIM here: the job a retry by hand replaces changed between the update and the read.
+    return { refused: decision === 'CLAIM' ? 'NOT_DUE' : decision };
   });
 }
