@@ -28,6 +28,7 @@ const NAMES: Array<[string, string]> = [
   ['Korean', '김민준'],
   ['Thai', 'สมชาย ใจดี'],
   ['Hebrew', 'דוד כהן'],
+  ['Arabic', 'محمد علي'],
 ];
 
 /** A certificate of a traveller named `name`, its page 1 as pdftotext reads it in `mode`, line by line, spaces collapsed. */
@@ -49,14 +50,5 @@ describe('the certificate\'s text reads in order', () => {
     const read = await pageOneLines(script, name);
     expect(nameLine(read.default)).toBe(`Name ${name}`);
     expect(nameLine(read.layout)).toBe(`Name ${name}`);
-  });
-
-  it('when the traveller\'s name is Arabic, then pdftotext finds it as written right below "Name": the Arabic face sits its baseline lower than the label\'s, which poppler reads as a line of its own', async () => {
-    const name = 'محمد علي';
-    const read = await pageOneLines('Arabic', name);
-    for (const lines of [read.default, read.layout]) {
-      const label = lines.findIndex((line) => line === 'Name');
-      expect(lines.slice(label + 1).find((line) => line !== '')).toBe(name);
-    }
   });
 });

@@ -107,15 +107,29 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
     const lines = logicalLines(text, style.width, (line) => widthOf(line, style));
     lines.forEach((line, index) => drawLine(line, x ?? doc.x, index === 0 ? (y ?? doc.y) : doc.y, style));
   };
+  /** Where pdfkit puts the baseline of `text`'s first line drawn at `y`: its first run's face's ascender below. */
+  const baselineOf = ({ text, y, style }: Placed) => {
+    useFace(runsOf(text, style)[0]?.face ?? 'latin-regular');
+    const { _font: font } = doc as unknown as { _font: { ascender: number } };
+    return y + (font.ascender / 1000) * (style.size ?? 10);
+  };
   const labelled = (label: Placed, value: Placed) => {
     let afterLabel = 0;
+    // Two inkless spaces on the value's baseline, one where the label starts and one just before
+    // the value: poppler spans the label's /ActualText from its first glyph to its last, so the
+    // label reaches its value on the value's baseline (the Arabic face's sits 6 points below the
+    // label's), and pdftotext reads the two as one line.
+    const size = label.style.size ?? 10;
+    const spaceWidth = doc.font('latin-regular').fontSize(size).widthOfString(' ');
+    const spaceTop = baselineOf(value) - baselineOf({ text: ' ', x: 0, y: 0, style: { size } });
+    const inklessSpace = (x: number) => {
+      doc.font('latin-regular').fontSize(size).text(' ', x, spaceTop, { lineBreak: false });
+    };
     readAs(label.text, () => {
+      inklessSpace(label.x);
       drawRuns(runsOf(label.text, label.style), label.x, label.y, label.style);
       afterLabel = doc.y;
-      // An inkless space just before the value: poppler spans the label's /ActualText from its
-      // first glyph to its last, so the label now reaches its value, and the two are one line.
-      const space = doc.font('latin-regular').fontSize(label.style.size ?? 10).widthOfString(' ');
-      doc.text(' ', value.x - LABEL_TO_VALUE_GAP - space, label.y, { lineBreak: false });
+      inklessSpace(value.x - LABEL_TO_VALUE_GAP - spaceWidth);
     });
     write(value.text, value.x, value.y, value.style);
     return Math.max(afterLabel, doc.y);
