@@ -28,8 +28,14 @@ const receiver = http.createServer((request, response) => {
     response.writeHead(204).end();
   });
 });
-// Takes every request and never answers: the sender waits for its WEBHOOK_TIMEOUT_MS (10 s).
-const hanging = http.createServer(() => undefined);
+// Takes every request and never answers: the sender waits for its WEBHOOK_TIMEOUT_MS (10 s). Counts
+// the requests open at once: the hanging company's deliveries in flight, held to its cap.
+const held = { open: 0, most: 0 };
+const hanging = http.createServer((request) => {
+  held.open += 1;
+  held.most = Math.max(held.most, held.open);
+  request.socket.once('close', () => (held.open -= 1));
+});
 await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 await new Promise((resolve) => hanging.listen(0, '127.0.0.1', resolve));
 
@@ -72,7 +78,7 @@ const beside = summary(await promptLatencies());
 const result = {
   hangingEvents: HANGING_EVENTS, promptEvents: PROMPT_EVENTS,
   settings: { WEBHOOK_CONCURRENCY: 50, WEBHOOK_CONCURRENCY_PER_COMPANY: 5, WEBHOOK_TIMEOUT_MS: 10_000 },
-  promptAloneMs: alone, promptBesideHangingMs: beside, p95Ratio: Number((beside.p95 / alone.p95).toFixed(2)),
+  promptAloneMs: alone, promptBesideHangingMs: beside, p95Ratio: Number((beside.p95 / alone.p95).toFixed(2)), hangingMostOpen: held.most,
 };
 console.log(JSON.stringify(result, null, 2));
 writeResult('webhook-fairness', JSON.stringify(result, null, 2));

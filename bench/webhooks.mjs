@@ -17,9 +17,15 @@ const secret = newWebhookSecret();
 const verifier = new Webhook(secret);
 const seen = new Map();
 let rejected = 0;
+// Requests open at the receiver at once: the deliveries in flight (at most WEBHOOK_CONCURRENCY_PER_COMPANY, one company here).
+let open = 0;
+let mostOpen = 0;
 let allArrived;
 const done = new Promise((resolve) => (allArrived = resolve));
 const receiver = http.createServer((request, response) => {
+  open += 1;
+  mostOpen = Math.max(mostOpen, open);
+  response.on('finish', () => (open -= 1));
   const chunks = [];
   request.on('data', (chunk) => chunks.push(chunk));
   request.on('end', () => {
@@ -63,7 +69,7 @@ const seconds = (Date.now() - started) / 1000;
 const lags = [...seen.values()].sort((a, b) => a - b);
 const pct = (p) => lags[Math.min(lags.length - 1, Math.ceil((p / 100) * lags.length) - 1)];
 const duplicates = (await db.query(`select count(*)::int as n from webhook_delivery_try where event_id = any($1) and outcome = 'DELIVERED' group by event_id having count(*) > 1`, [ids])).rowCount;
-console.log(JSON.stringify({ events: EVENTS, delivered: seen.size, rejected, duplicates, seconds, latencyMs: { p50: pct(50), p95: pct(95), p99: pct(99), max: lags.at(-1) } }, null, 2));
+console.log(JSON.stringify({ events: EVENTS, delivered: seen.size, rejected, duplicates, mostOpen, seconds, latencyMs: { p50: pct(50), p95: pct(95), p99: pct(99), max: lags.at(-1) } }, null, 2));
 await db.end();
 await server.stop();
 receiver.close();

@@ -1,29 +1,50 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createLogger } from '../../src/kernel/logging/logger';
+import { deliverOnce } from '../../src/modules/webhooks/delivery';
+import { WEBHOOK_QUEUE, type DeliveryJob } from '../../src/modules/webhooks/relay';
+import { createWebhookSender } from '../../src/modules/webhooks/sender';
 import { eventually } from '../support/eventually';
 import { newPartner, type TestPartner } from '../support/partners';
-import { useTestServer } from '../support/test-server';
+import { testConfig, useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from './webhook-api';
 
 /**
- * DESIGN "No cover bought after the fact" (its last sentence): delivery workers are shared fairly
- * between companies. Four workers, at most two per company: a company whose endpoint never
- * answers holds two, and another company's delivery goes out while those still hang.
+ * DESIGN "No cover bought after the fact" (its last sentence) and decision record 0086: delivery
+ * workers are shared fairly between companies, across server processes. Two servers on one
+ * database, sixteen workers each, at most two deliveries per company in flight: a burst of one
+ * company's events to an endpoint that never answers wakes every worker at once, and still no more
+ * than two of its requests are ever open; another company's delivery goes out while they hang.
  */
-const { server, client } = useTestServer({
-  ownDatabase: 'webhook_fairness',
-  env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', WEBHOOK_CONCURRENCY: '4', WEBHOOK_CONCURRENCY_PER_COMPANY: '2', WEBHOOK_TIMEOUT_MS: '30000' },
-});
+const WORKERS = { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', WEBHOOK_CONCURRENCY: '16', WEBHOOK_CONCURRENCY_PER_COMPANY: '2', WEBHOOK_TIMEOUT_MS: '30000' };
+const first = useTestServer({ ownDatabase: 'webhook_fairness', env: WORKERS });
+const { server, client } = first;
+const second = useTestServer({ env: () => ({ ...WORKERS, DATABASE_URL: first.databaseUrl() }) });
 const api = webhookApi(client);
 const receiver = new WebhookReceiver();
-/** An endpoint that takes every request and never answers. */
-const hanging = http.createServer(() => undefined);
+const BURST = 40;
+const deliveryDeps = {
+  webhooks: testConfig(WORKERS).webhooks,
+  sender: createWebhookSender({ timeoutMs: 30_000, allowLocal: true }),
+  logger: createLogger('silent'),
+};
+
+/** An endpoint that takes every request and never answers, counting the requests open at once. */
+const hanging = { open: 0, most: 0, received: 0 };
+const hangingServer = http.createServer((request) => {
+  hanging.received += 1;
+  hanging.open += 1;
+  hanging.most = Math.max(hanging.most, hanging.open);
+  request.socket.once('close', () => (hanging.open -= 1));
+});
 
 afterAll(async () => {
+  deliveryDeps.sender.close();
   await receiver.stop();
-  hanging.closeAllConnections();
-  await new Promise<void>((resolve) => hanging.close(() => resolve()));
+  hangingServer.closeAllConnections();
+  await new Promise<void>((resolve) => hangingServer.close(() => resolve()));
 });
 
 async function endpoint(partner: TestPartner, url: string): Promise<string> {
@@ -32,40 +53,66 @@ async function endpoint(partner: TestPartner, url: string): Promise<string> {
   return created.body.data.endpointId;
 }
 
-/** Deliveries of the company the queue is running now. */
-async function inFlight(companyId: string): Promise<number> {
-  const rows = await server.orm.em.getConnection().execute<Array<{ running: string }>>(
-    `select count(*) as running from pgboss.job where name = 'webhook-delivery' and group_id = ? and state = 'active'`,
+/** The company's delivery jobs by state, and the most retries any of them counts. */
+async function jobsOf(companyId: string): Promise<{ active: number; handedOver: number; mostRetries: number }> {
+  const [row] = await server.orm.em.getConnection().execute<Array<{ active: number; handed_over: number; most_retries: number | null }>>(
+    `select count(*) filter (where state = 'active')::int as active, count(*)::int as handed_over, max(retry_count)::int as most_retries
+       from pgboss.job where name = 'webhook-delivery' and group_id = ?`,
     [companyId],
   );
-  return Number(rows[0]?.running ?? 0);
+  return { active: row?.active ?? 0, handedOver: row?.handed_over ?? 0, mostRetries: row?.most_retries ?? 0 };
+}
+
+/** `count` webhook.test events of a company committed in one transaction, straight into the outbox. */
+async function burstOfTestEvents(companyId: string, count: number): Promise<void> {
+  const events = Array.from({ length: count }, () => {
+    const id = `evt_${randomUUID().replaceAll('-', '')}`;
+    return { id, payload: { id, type: 'webhook.test', timestamp: new Date().toISOString(), data: { message: 'burst' } } };
+  });
+  await server.orm.em.getConnection().execute(
+    `insert into webhook_event (id, company_id, type, payload, created_at) select e->>'id', ?, 'webhook.test', e->'payload', now() from jsonb_array_elements(?::jsonb) as e`,
+    [companyId, JSON.stringify(events)],
+  );
 }
 
 describe('webhook delivery workers shared between companies', () => {
-  it('when one company\'s endpoint hangs under ten test events, then it holds two workers, no more, and another company\'s delivery goes out meanwhile', async () => {
+  it('when a burst of forty test events goes to one company\'s endpoint that never answers, then no more than two of its requests are ever open, across two server processes, the rest wait untried, and another company\'s delivery goes out meanwhile', async () => {
+    expect(second.server.url).not.toBe(server.url);
     const stalled = await newPartner(server, client, { name: 'Stalled Endpoint Treks' });
     const other = await newPartner(server, client, { name: 'Prompt Endpoint Treks' });
-    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-    const stalledEndpoint = await endpoint(stalled, `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hooks`);
+    await new Promise<void>((resolve) => hangingServer.listen(0, '127.0.0.1', resolve));
+    const stalledEndpoint = await endpoint(stalled, `http://127.0.0.1:${(hangingServer.address() as AddressInfo).port}/hooks`);
     const otherEndpoint = await endpoint(other, await receiver.start());
     receiver.secret = (await api.rotate(other, otherEndpoint)).body.data.secret;
 
-    // The first two one at a time: pg-boss counts a group's active jobs from the snapshot each fetch
-    // sees, so workers woken together by a burst below the cap can each take one (decision record
-    // 0076). Once the cap is reached, every fetch sees it.
-    for (let i = 1; i <= 2; i++) {
-      expect((await api.test(stalled, stalledEndpoint)).status).toBe(202);
-      expect(await eventually(() => inFlight(stalled.companyId), (running) => running === i)).toBe(i);
-    }
-    for (let i = 0; i < 8; i++) expect((await api.test(stalled, stalledEndpoint)).status).toBe(202);
-    expect(await eventually(() => inFlight(stalled.companyId), (running) => running === 2)).toBe(2);
-    expect((await api.test(other, otherEndpoint)).status).toBe(202);
+    // The other company's burst first, delivered at once: it leaves every server's queue
+    // connections open, so that the next burst's fetches run side by side, as on a busy server.
+    await burstOfTestEvents(other.companyId, BURST);
+    await receiver.waitFor(() => receiver.unique('webhook.test').length === BURST);
+    // Committed at once, as a group payment's order events are: the relay hands them over together
+    // and its NOTIFY wakes every idle worker of both servers.
+    await burstOfTestEvents(stalled.companyId, BURST);
+    expect((await eventually(() => jobsOf(stalled.companyId), (jobs) => jobs.handedOver === BURST)).handedOver).toBe(BURST);
+    expect(await eventually(() => hanging.open, (open) => open === 2)).toBe(2);
 
-    await receiver.waitFor(() => receiver.unique('webhook.test').length === 1);
-    expect(await inFlight(stalled.companyId)).toBe(2);
-    const stalledLog = (await api.deliveries(stalled, { endpointId: stalledEndpoint, size: 20 })).body.data.content;
+    expect((await api.test(other, otherEndpoint)).status).toBe(202);
+    await receiver.waitFor(() => receiver.unique('webhook.test').length === BURST + 1);
+
+    expect(hanging).toMatchObject({ open: 2, most: 2, received: 2 });
+    // Jobs a woken worker took past the cap went back to the queue: two stay active, and none counted a retry.
+    expect(await eventually(() => jobsOf(stalled.companyId), (jobs) => jobs.active === 2)).toEqual({ active: 2, handedOver: BURST, mostRetries: 0 });
+    const stalledLog = (await api.deliveries(stalled, { endpointId: stalledEndpoint, size: BURST })).body.data.content;
+    expect(stalledLog).toHaveLength(BURST);
     expect(stalledLog.every((delivery: { status: string; tries: unknown[] }) => delivery.status === 'PENDING' && delivery.tries.length === 0)).toBe(true);
-    // The hung requests fail now rather than hold the server's stop for their timeout.
-    hanging.closeAllConnections();
+
+    // What a worker does whose fetch saw the company under its cap a moment before the cap was
+    // reached (fetches run side by side on a busy machine): it holds one more of the company's jobs.
+    const [late] = await server.queue.boss.fetch<DeliveryJob>(WEBHOOK_QUEUE);
+    if (late?.data.deliveryId === undefined) throw new Error('no delivery job left to fetch');
+    expect(await deliverOnce(server.orm.em.fork(), late.data.deliveryId, { jobId: late.id, retryCount: late.retryCount, retryLimit: deliveryDeps.webhooks.retryLimit }, deliveryDeps)).toBe('NO_SLOT');
+    expect(hanging).toMatchObject({ open: 2, most: 2, received: 2 });
+    expect(await jobsOf(stalled.companyId)).toEqual({ active: 2, handedOver: BURST, mostRetries: 0 });
+    // The hung requests fail now rather than hold the servers' stop for their timeout.
+    hangingServer.closeAllConnections();
   }, 60_000);
 });

@@ -17,11 +17,14 @@ export interface JobQueue {
   stop(): Promise<void>;
 }
 
+/** The queue's own schema; its jobs are in `${JOB_SCHEMA}.job`. */
+export const JOB_SCHEMA = 'pgboss';
+
 export async function startJobQueue(databaseUrl: string, logger: Logger, options: { superviseIntervalSeconds?: number } = {}): Promise<JobQueue> {
   const log = logger.child({ component: 'job-queue' });
   const boss = new PgBoss({
     connectionString: databaseUrl,
-    schema: 'pgboss',
+    schema: JOB_SCHEMA,
     max: 4,
     application_name: 'pbs-job-queue',
     // Cron schedules are not used (our intervals can be shorter than cron's minute); see `every`.

@@ -201,16 +201,18 @@ function section({ doc, write, room }: Sheet, title: string): void {
 }
 
 /**
- * Draws a label and its value side by side; returns the row's top. A row is never cut in two
- * (pdfkit would carry its wrapped half to the next page and leave the other column behind).
+ * Draws a label and its value side by side, read as one line where the value takes one (see
+ * Write.labelled); returns the row's top. A row is never cut in two (pdfkit would carry its
+ * wrapped half to the next page and leave the other column behind).
  */
 function row({ doc, write, room }: Sheet, label: string, value: string, valueStyle: TextStyle = {}): number {
   room(Math.max(heightOf(doc, label, 9.5, LABEL_WIDTH), heightOf(doc, value, 10.5, VALUE_WIDTH)) + ROW_GAP);
   const top = doc.y;
-  write(label, MARGIN, top, { size: 9.5, color: MUTED, width: LABEL_WIDTH });
-  const afterLabel = doc.y;
-  write(value, VALUE_X, top, { size: 10.5, width: VALUE_WIDTH, ...valueStyle });
-  doc.y = Math.max(afterLabel, doc.y) + ROW_GAP;
+  const bottom = write.labelled(
+    { text: label, x: MARGIN, y: top, style: { size: 9.5, color: MUTED, width: LABEL_WIDTH } },
+    { text: value, x: VALUE_X, y: top, style: { size: 10.5, width: VALUE_WIDTH, ...valueStyle } },
+  );
+  doc.y = bottom + ROW_GAP;
   return top;
 }
 

@@ -10,9 +10,28 @@ export interface TextStyle {
   align?: 'left' | 'right' | 'center';
 }
 
-export type Write = (text: string, x: number | undefined, y: number | undefined, style?: TextStyle) => void;
+/** A piece of text at its place. */
+export interface Placed {
+  text: string;
+  x: number;
+  y: number;
+  style: TextStyle;
+}
+
+export interface Write {
+  (text: string, x: number | undefined, y: number | undefined, style?: TextStyle): void;
+  /**
+   * A label and its value side by side, read by text extraction as one line, "label value": two
+   * columns 150 points apart are two blocks to pdftotext, which printed a row's label and its value
+   * on lines of their own. Answers the lowest `doc.y` the two left.
+   */
+  labelled(label: Placed, value: Placed): number;
+}
 
 export const INK = '#1b2733';
+
+/** Between the end a label's text layer reaches and its value: under a third of an em, read as one space. */
+const LABEL_TO_VALUE_GAP = 3;
 
 /** Registered by the document before any text: the labels use them, and the specimen mark is measured in the bold one. */
 export const LATIN_FACES = ['latin-regular', 'latin-bold'] as const;
@@ -23,8 +42,11 @@ const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]|[\u{10800}-\u{1
 /**
  * Draws `text` in runs of the faces that have its glyphs. Text that is not all in the Latin faces
  * may be read back in glyph order, not as written (a Devanagari reph is drawn after the consonant
- * it precedes, Arabic and Hebrew right to left): it is marked with its logical text as
- * /ActualText, so copying and screen readers get the name as written.
+ * it precedes, a Thai leading vowel likewise): it is marked with its logical text as /ActualText,
+ * so copying, screen readers and pdftotext get the name as written. Right-to-left text is not:
+ * its glyphs, drawn in visual order, each give their characters, and readers put a right-to-left
+ * run back in logical order themselves; poppler does so to an /ActualText too, and so read a
+ * logical one backwards.
  *
  * Right-to-left text that may wrap is cut into lines here, in logical order, and each line is then
  * put in visual order and drawn on its own: reordered whole and wrapped by pdfkit afterwards, the
@@ -39,20 +61,29 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
     }
     doc.font(face);
   };
-  const drawLine = (text: string, x: number | undefined, y: number | undefined, style: TextStyle) => {
-    const runs = fontRuns(fonts, text.length > 0 ? text : ' ', style.weight ?? 'regular', style.cjk);
-    const marked = runs.some((run) => !/^latin-/.test(run.face));
-    // pdfkit flips the y axis inside each text operation only. Poppler (pdftotext) places an
-    // /ActualText with the transformation in force at its EMC, so with the page's own it put the
-    // name upside down on the page, far from its "Name" label. The span is therefore opened and
-    // closed under the same flip as the glyphs: flip, BDC, flip back, the text, flip, EMC; the
-    // q/Q around it leave the page's transformation as it was.
+  /**
+   * What `draw` draws, read as `actual` (/ActualText). pdfkit flips the y axis inside each text
+   * operation only. Poppler (pdftotext) places an /ActualText with the transformation in force at
+   * its EMC, so with the page's own it put the name upside down on the page, far from its "Name"
+   * label. The span is therefore opened and closed under the same flip as the glyphs: flip, BDC,
+   * flip back, the text, flip, EMC; the q/Q around it leave the page's transformation as it was.
+   * Poppler also sizes the span with the font it last drew text in: an empty, invisible show in the
+   * last run's font just before the EMC gives it that font's height (without one it was 1 point
+   * high, and pdftotext put the name on a line of its own below its label).
+   */
+  const readAs = (actual: string, draw: () => void) => {
     const flip = `1 0 0 -1 0 ${doc.page.height} cm`;
-    if (marked) {
-      doc.addContent(`q ${flip}`);
-      doc.markContent('Span', { actual: text });
-      doc.addContent(flip);
-    }
+    doc.addContent(`q ${flip}`);
+    doc.markContent('Span', { actual });
+    doc.addContent(flip);
+    draw();
+    const { _font: font, _fontSize: size } = doc as unknown as { _font: { id: string }; _fontSize: number };
+    doc.addContent(`${flip} BT /${font.id} ${size} Tf 3 Tr () Tj ET`);
+    doc.endMarkedContent();
+    doc.addContent('Q');
+  };
+  const runsOf = (text: string, style: TextStyle) => fontRuns(fonts, text.length > 0 ? text : ' ', style.weight ?? 'regular', style.cjk);
+  const drawRuns = (runs: ReturnType<typeof runsOf>, x: number | undefined, y: number | undefined, style: TextStyle) => {
     doc.fontSize(style.size ?? 10).fillColor(style.color ?? INK);
     runs.forEach((run, index) => {
       const options = { width: style.width, align: style.align, continued: index < runs.length - 1, lineGap: 1 };
@@ -60,25 +91,50 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
       if (index === 0 && x !== undefined) doc.text(run.text, x, y, options);
       else doc.text(run.text, options);
     });
-    if (marked) {
-      // The span's height is taken from the font in force at its EMC too: without one it has none,
-      // and pdftotext puts the name on a line of its own below its label.
-      const { _font: font, _fontSize: size } = doc as unknown as { _font: { id: string }; _fontSize: number };
-      doc.addContent(`${flip} /${font.id} ${size} Tf`);
-      doc.endMarkedContent();
-      doc.addContent('Q');
-    }
+  };
+  const drawLine = (text: string, x: number | undefined, y: number | undefined, style: TextStyle) => {
+    const runs = runsOf(text, style);
+    if (runs.every((run) => /^latin-/.test(run.face)) || RIGHT_TO_LEFT.test(text)) drawRuns(runs, x, y, style);
+    else readAs(text, () => drawRuns(runs, x, y, style));
   };
   const widthOf = (text: string, style: TextStyle) =>
     fontRuns(fonts, text, style.weight ?? 'regular', style.cjk).reduce((width, run) => {
       useFace(run.face);
       return width + doc.fontSize(style.size ?? 10).widthOfString(run.text);
     }, 0);
-  return (text, x, y, style = {}) => {
+  const write = (text: string, x: number | undefined, y: number | undefined, style: TextStyle = {}) => {
     if (style.width === undefined || !RIGHT_TO_LEFT.test(text)) return drawLine(text, x, y, style);
     const lines = logicalLines(text, style.width, (line) => widthOf(line, style));
     lines.forEach((line, index) => drawLine(line, x ?? doc.x, index === 0 ? (y ?? doc.y) : doc.y, style));
   };
+  /** Where pdfkit puts the baseline of `text`'s first line drawn at `y`: its first run's face's ascender below. */
+  const baselineOf = ({ text, y, style }: Placed) => {
+    useFace(runsOf(text, style)[0]?.face ?? 'latin-regular');
+    const { _font: font } = doc as unknown as { _font: { ascender: number } };
+    return y + (font.ascender / 1000) * (style.size ?? 10);
+  };
+  const labelled = (label: Placed, value: Placed) => {
+    let afterLabel = 0;
+    // Two inkless spaces on the value's baseline, one where the label starts and one just before
+    // the value: poppler spans the label's /ActualText from its first glyph to its last, so the
+    // label reaches its value on the value's baseline (the Arabic face's sits 6 points below the
+    // label's), and pdftotext reads the two as one line.
+    const size = label.style.size ?? 10;
+    const spaceWidth = doc.font('latin-regular').fontSize(size).widthOfString(' ');
+    const spaceTop = baselineOf(value) - baselineOf({ text: ' ', x: 0, y: 0, style: { size } });
+    const inklessSpace = (x: number) => {
+      doc.font('latin-regular').fontSize(size).text(' ', x, spaceTop, { lineBreak: false });
+    };
+    readAs(label.text, () => {
+      inklessSpace(label.x);
+      drawRuns(runsOf(label.text, label.style), label.x, label.y, label.style);
+      afterLabel = doc.y;
+      inklessSpace(value.x - LABEL_TO_VALUE_GAP - spaceWidth);
+    });
+    write(value.text, value.x, value.y, value.style);
+    return Math.max(afterLabel, doc.y);
+  };
+  return Object.assign(write, { labelled });
 }
 
 /**

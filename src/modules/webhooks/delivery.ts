@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookConfig } from './settings';
+import { claimDelivery } from './delivery-claim';
 import { endpointUrlProblem } from './rules/endpoint-address';
 import { signedHeaders } from './rules/signature';
 import { WebhookDeliveryTry, type TryOutcome } from './entities/webhook-delivery-try';
@@ -22,7 +23,8 @@ export interface JobTry {
   retryLimit: number;
 }
 
-export type DeliveryResult = 'DELIVERED' | 'RETRY' | 'GAVE_UP' | 'NOT_DUE';
+/** NO_SLOT: not tried, its company has as many deliveries in flight as it may (delivery-claim.ts). */
+export type DeliveryResult = 'DELIVERED' | 'RETRY' | 'GAVE_UP' | 'NOT_DUE' | 'NO_SLOT';
 
 /** The secrets a delivery is signed with: the current one, and the replaced one while its overlap lasts. */
 export function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
@@ -46,25 +48,17 @@ export function expectedRetryAt(config: WebhookConfig, retryCount: number, now: 
 
 /**
  * One try at one delivery (one event to one endpoint), run by the queue's worker. The delivery is
- * claimed first with a lease (an atomic update, no lock held while the request runs), so two
- * processes never send it at the same time; a process killed mid-send leaves a lease that runs
- * out, and the queue's retry of its job sends it again. The try is logged whatever happens. RETRY
- * tells the worker to fail the job so that pg-boss schedules the next try with its back-off. A
- * disabled endpoint, or one whose address breaks the rules, ends the delivery FAILED at once.
+ * claimed first with a lease (no lock held while the request runs), so two processes never send
+ * it at the same time, and only while its company has a free slot (delivery-claim.ts); a process
+ * killed mid-send leaves a lease that runs out, and the queue's retry of its job sends it again.
+ * The try is logged whatever happens. RETRY tells the worker to fail the job so that pg-boss
+ * schedules the next try with its back-off; NO_SLOT, to put it back untried. A disabled endpoint,
+ * or one whose address breaks the rules, ends the delivery FAILED at once.
  */
 export async function deliverOnce(em: EntityManager, deliveryId: string, job: JobTry, deps: DeliveryDeps, now = new Date()): Promise<DeliveryResult> {
-  const [claim] = await em.execute<{ attempts: number; event_id: string; endpoint_id: string }[]>(
-    `update webhook_delivery set lease_until = now() + make_interval(secs => ?), attempts = attempts + 1
-      where id = ? and status = 'PENDING' and (job_id is null or job_id = ?) and (lease_until is null or lease_until < now()) returning attempts, event_id, endpoint_id`,
-    [deliveryLeaseSeconds(deps.webhooks), deliveryId, job.jobId],
-  );
-  if (claim === undefined) {
-    const [current] = await em.execute<{ status: string; job_id: string | null }[]>(`select status, job_id from webhook_delivery where id = ?`, [deliveryId]);
-    // A job a retry by hand replaced ends here without sending: the delivery's own job goes on.
-    if (current?.job_id && current.job_id !== job.jobId) return 'NOT_DUE';
-    // Leased by a try still running (or by a process that died: the lease runs out): try again later.
-    return current?.status === 'PENDING' ? 'RETRY' : 'NOT_DUE';
-  }
+  const claiming = await claimDelivery(em, deliveryId, job.jobId, { leaseSeconds: deliveryLeaseSeconds(deps.webhooks), perCompany: deps.webhooks.concurrencyPerCompany });
+  if ('refused' in claiming) return claiming.refused;
+  const claim = claiming.claimed;
   const event = await em.findOneOrFail(WebhookEvent, claim.event_id);
   const endpoint = await em.findOneOrFail(WebhookEndpoint, claim.endpoint_id);
 

@@ -47,6 +47,7 @@ export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityM
     const result = await deliverOnce(newEm(), deliveryId, { jobId: job.id, retryCount: job.retryCount, retryLimit: config.retryLimit }, deps);
     // Failing the job is what makes pg-boss schedule the next try.
     if (result === 'RETRY') throw new Error(`webhook delivery ${deliveryId} not delivered; retrying`);
+    // NO_SLOT ends here too: the claim has put the job back in the queue untried.
   });
 
   let relaying: Promise<number> | undefined;
@@ -82,7 +83,9 @@ export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityM
  * retry's delay) and covers a lost notification. Each worker is registered on its own to know its id.
  * A worker takes no job of a company that already has WEBHOOK_CONCURRENCY_PER_COMPANY in flight
  * (pg-boss counts a group's active jobs in the database, so across processes): one company's
- * hanging endpoint holds that many workers, never all of them.
+ * hanging endpoint holds that many workers, never all of them. That count is read from the
+ * snapshot each fetch sees, so workers woken together by a burst may take more; the claim's slot
+ * (delivery-claim.ts) turns those back before any request, and they return to the queue untried.
  */
 async function startDeliveryWorkers(queue: JobQueue, config: WebhookConfig, send: (job: Job<DeliveryJob>) => Promise<void>): Promise<void> {
   const backstop = Math.min(10, config.retryDelaySeconds);
