@@ -169,7 +169,7 @@ async function main(): Promise<void> {
     // The second policy: paid by card, then the trek moves a week later.
     const second = await book('Anna Keller', addDays(realToday, 30), routeId);
     await payNow(second.orderRef, 'card_gateway');
-    const moved = need('PATCH /orders/{orderIdentifier}', await client.changeDepartureDate(second.orderRef, addDays(second.departureDate, 7)));
+    const moved = need('PATCH /orders/{orderRef}', await client.changeDepartureDate(second.orderRef, addDays(second.departureDate, 7)));
     console.log(`moved     ${moved.orderRef}: cover ${moved.coverageStartDate} to ${moved.coverageEndDate}`);
     await receiver.next('order.amended', (data) => data.orderRef === second.orderRef);
 
