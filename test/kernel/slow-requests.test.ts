@@ -2,6 +2,7 @@ import net from 'node:net';
 import { expectContract, expectSchema } from '../support/contract';
 import { until } from '../support/eventually';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const TOKEN = '/api/external/v1/auth/token';
 
@@ -53,7 +54,7 @@ describe('slow senders', () => {
   it('when a body stalls, then the request is answered 408 in shape 2 within the allowance, not held for 300 s', async () => {
     const body = JSON.stringify({ clientId: 'slow-client', clientSecret: 'slow-secret' });
     const answer = await slowRequest(server.port, postHead(body.length) + body.slice(0, 5), [], 0);
-    expect(answer.status).toBe(408);
+    expectStatus(answer, 408);
     expectSchema('ApiError', answer.body);
     expect(answer.body).toMatchObject({ status: 408, error: 'Request Timeout' });
     expect(answer.afterMs).toBeLessThan(5_000);
@@ -61,7 +62,7 @@ describe('slow senders', () => {
 
   it('when headers trickle in, then the request is answered 408 once the headers timeout passes', async () => {
     const answer = await slowRequest(server.port, `POST ${TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\n`, ['X-Slow: 1\r\n', 'X-Slow: 2\r\n', 'X-Slow: 3\r\n', 'X-Slow: 4\r\n'], 700);
-    expect(answer.status).toBe(408);
+    expectStatus(answer, 408);
     expectSchema('ApiError', answer.body);
     expect(answer.afterMs).toBeLessThan(5_000);
   });
@@ -70,7 +71,7 @@ describe('slow senders', () => {
     const body = JSON.stringify({ clientId: 'slow-but-fine', clientSecret: 'not-the-secret' });
     const third = Math.ceil(body.length / 3);
     const answer = await slowRequest(server.port, postHead(body.length), [body.slice(0, third), body.slice(third, 2 * third), body.slice(2 * third)], 300);
-    expect(answer.status).toBe(401);
+    expectStatus(answer, 401);
     await expectContract('issueToken', 401, answer.body);
   });
 });
@@ -84,7 +85,7 @@ describe('slow JSON bodies under the default upload allowance', () => {
   it('when a JSON body to /auth/token stalls, then it is answered 408 in shape 2 and closed at the JSON deadline, not after the upload allowance', async () => {
     const body = JSON.stringify({ clientId: 'slow-client', clientSecret: 'slow-secret' });
     const answer = await slowRequest(server.port, postHead(body.length) + body.slice(0, 5), [], 0);
-    expect(answer.status).toBe(408);
+    expectStatus(answer, 408);
     expectSchema('ApiError', answer.body);
     expect(answer.body).toMatchObject({ status: 408, error: 'Request Timeout', path: TOKEN });
   });
@@ -92,7 +93,7 @@ describe('slow JSON bodies under the default upload allowance', () => {
   it('when a JSON body trickles in within the deadline, then it is answered as usual', async () => {
     const body = JSON.stringify({ clientId: 'slow-but-fine', clientSecret: 'not-the-secret' });
     const answer = await slowRequest(server.port, postHead(body.length), [body.slice(0, 10), body.slice(10)], 200);
-    expect(answer.status).toBe(401);
+    expectStatus(answer, 401);
   });
 });
 

@@ -3,6 +3,7 @@ import { newPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from './webhook-api';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * DESIGN "No cover bought after the fact" (its last sentence): a delivery has at most one live
@@ -39,7 +40,7 @@ describe('POST /webhook-deliveries/{deliveryId}/retry', () => {
     expect(await eventually(tried, (count) => count === 1, { timeoutMs: 30_000 })).toBe(1);
     expect(await liveJobs(deliveryId)).toBe(1);
 
-    for (let i = 0; i < 10; i++) expect((await api.retry(partner, deliveryId)).status).toBe(202);
+    for (let i = 0; i < 10; i++) expectStatus(await api.retry(partner, deliveryId), 202);
     await server.webhooks.relayOnce();
 
     expect(await liveJobs(deliveryId)).toBe(1);

@@ -5,6 +5,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from './webhook-api';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * DESIGN "No cover bought after the fact" (its last sentence): delivery workers are shared fairly
@@ -28,7 +29,7 @@ afterAll(async () => {
 
 async function endpoint(partner: TestPartner, url: string): Promise<string> {
   const created = await api.create(partner, { url, events: ['webhook.test'] });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   return created.body.data.endpointId;
 }
 
@@ -54,12 +55,12 @@ describe('webhook delivery workers shared between companies', () => {
     // sees, so workers woken together by a burst below the cap can each take one (decision record
     // 0076). Once the cap is reached, every fetch sees it.
     for (let i = 1; i <= 2; i++) {
-      expect((await api.test(stalled, stalledEndpoint)).status).toBe(202);
+      expectStatus(await api.test(stalled, stalledEndpoint), 202);
       expect(await eventually(() => inFlight(stalled.companyId), (running) => running === i)).toBe(i);
     }
-    for (let i = 0; i < 8; i++) expect((await api.test(stalled, stalledEndpoint)).status).toBe(202);
+    for (let i = 0; i < 8; i++) expectStatus(await api.test(stalled, stalledEndpoint), 202);
     expect(await eventually(() => inFlight(stalled.companyId), (running) => running === 2)).toBe(2);
-    expect((await api.test(other, otherEndpoint)).status).toBe(202);
+    expectStatus(await api.test(other, otherEndpoint), 202);
 
     await receiver.waitFor(() => receiver.unique('webhook.test').length === 1);
     expect(await inFlight(stalled.companyId)).toBe(2);
