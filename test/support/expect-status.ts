@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { serverLogPath } from './server-log';
 
 /**
  * What a test reads a status from: ApiClient's answer (`body` parsed), a raw socket or fetch
@@ -29,7 +30,9 @@ const SHOWN_CHARACTERS = 4_000;
 export function expectStatus(answer: Answered | ClientResult, expected: number): void {
   const response: Answered = 'response' in answer ? { status: answer.response.status, body: answer.error ?? answer.data } : answer;
   if (response.status === expected) return;
-  const failure = new Error(`expected status ${expected}, got ${response.status}; the body it got:\n${shownBody(response)}`);
+  const log = serverLogPath();
+  const logged = log ? `\nthe servers' log of this file (kept as a test failed): ${log}` : '';
+  const failure = new Error(`expected status ${expected}, got ${response.status}; the body it got:\n${shownBody(response)}${logged}`);
   // The stack starts at the test's line, not here.
   Error.captureStackTrace(failure, expectStatus);
   throw failure;

@@ -7,6 +7,7 @@ import { startServer, type RunningServer } from '../../src/server';
 import { ApiClient } from './http-client';
 import { createOwnDatabase, type OwnDatabase } from './own-database';
 import { startPrism } from './prism';
+import { serverLog } from './server-log';
 
 /**
  * The tests run on DATABASE_URL, where sandbox payments and the demo partners exist only when
@@ -37,7 +38,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
  */
 export async function startTestServer(env: Record<string, string> = {}, logger?: Logger): Promise<RunningServer> {
   const config = testConfig(env);
-  const server = await startServer(config, logger ?? createLogger(config.logLevel));
+  const server = await startServer(config, logger ?? fileLogger(env));
   if (process.env.PRISM_PROXY !== '1') return server;
   const proxy = await startPrism('proxy', server.url);
   return {
@@ -48,6 +49,15 @@ export async function startTestServer(env: Record<string, string> = {}, logger?:
       await server.stop();
     },
   };
+}
+
+/**
+ * The servers' lines go to this test file's log (see server-log.ts), at `info` unless the test
+ * set LOG_LEVEL: kept when a test fails, they say what the server did and why it refused.
+ */
+function fileLogger(env: Record<string, string>): Logger {
+  const destination = serverLog();
+  return destination ? createLogger(env.LOG_LEVEL ?? 'info', destination) : createLogger('silent');
 }
 
 export interface UseTestServerOptions {
