@@ -16,7 +16,8 @@ import { FILES, uploadedDocumentId } from '../support/documents';
 import { expectStatus } from '../support/expect-status';
 
 // Its own database: the delivery queue of a shared one runs with slower retries, and the desk queue must see only these cases.
-const { server, client, databaseUrl } = useTestServer({ ownDatabase: 'assistance_desk', env: { WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' } });
+// Background jobs on: the case's changes reach the endpoint through the webhook relay and delivery workers.
+const { server, client, databaseUrl } = useTestServer({ ownDatabase: 'assistance_desk', env: { WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' }, backgroundJobs: true });
 let partner: TestPartner;
 
 beforeAll(async () => {

@@ -31,6 +31,8 @@ beforeAll(async () => {
 });
 const { server, client } = useTestServer({
   ownDatabase: 'watch_e2e',
+  // Background jobs on: the payment watch, the refund executor and the webhook deliveries are what the story is about.
+  backgroundJobs: true,
   env: () => ({
     ...simulatedProvidersEnv(khalti, esewa),
     PAYMENT_RECONCILE_INTERVAL_SECONDS: '1',

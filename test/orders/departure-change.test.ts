@@ -21,7 +21,8 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 import { expectStatus } from '../support/expect-status';
 
 /** DESIGN "Date changes": PATCH /orders/{orderIdentifier} with exactly {"departureDate"}. */
-const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
+// Background jobs on: order.amended reaches the partner's endpoint through the webhook relay and delivery workers.
+const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' }, backgroundJobs: true });
 let agency: TestPartner;
 let listed: TestPartner;
 let stranger: TestPartner;

@@ -92,7 +92,8 @@ describe('reconciliation of attempts left INITIATED', () => {
   });
 
   it('the server runs the reconciliation job periodically: a paid order ends PAID with nobody polling', async () => {
-    const withJob = await startTestServer({ ...ownDatabase(), PAYMENT_RECONCILE_INTERVAL_SECONDS: '1', PAYMENT_RECONCILE_AFTER_SECONDS: '0' });
+    // Background jobs on: the periodic reconciliation pass is what is under test.
+    const withJob = await startTestServer({ ...ownDatabase(), PAYMENT_RECONCILE_INTERVAL_SECONDS: '1', PAYMENT_RECONCILE_AFTER_SECONDS: '0' }, undefined, { backgroundJobs: true });
     try {
       const { order } = await paidButNeverReturned();
       const statusNow = async () => (await withJob.orm.em.fork().findOneOrFail(Order, order.orderId)).status;

@@ -82,7 +82,8 @@ let partner: TestPartner;
 
 beforeAll(async () => {
   buildServer();
-  server = await startTestServer();
+  // Background jobs on: the events `ops webhook test` and `replay` queue are sent by this server's delivery workers.
+  server = await startTestServer({}, undefined, { backgroundJobs: true });
   client = new ApiClient(server.url);
   partner = await newPartner(server, client, { name: 'Annapurna Ascents' });
 }, 120_000);

@@ -4,7 +4,8 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from './webhook-api';
 import { expectStatus } from '../support/expect-status';
 
-const { server, client } = useTestServer({ env: SANDBOX_ENV });
+// Background jobs on: a replay is sent by the webhook delivery workers.
+const { server, client } = useTestServer({ env: SANDBOX_ENV, backgroundJobs: true });
 const api = webhookApi(client);
 const EVENTS = '/api/external/v1/events';
 let partner: TestPartner;

@@ -18,7 +18,8 @@ import { expectStatus } from '../support/expect-status';
  * records is a 404 that changes nothing, their lists never show A's, and the events of A's order
  * go to A's endpoint only, never to L's.
  */
-const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
+// Background jobs on: which company's endpoint an event reaches is the webhook delivery workers' work.
+const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' }, backgroundJobs: true });
 const api = webhookApi(client);
 const receivers = { owner: new WebhookReceiver(), listed: new WebhookReceiver(), stranger: new WebhookReceiver() };
 let owner: TestPartner;

@@ -5,7 +5,8 @@ import { useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { expectStatus } from '../support/expect-status';
 
-const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
+// Background jobs on: the test events reach the receiver through the webhook delivery workers.
+const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' }, backgroundJobs: true });
 
 describe('the typed client\'s webhook calls', () => {
   it('register an endpoint, send it a test the receiver verifies, iterate the delivery log page after page, retry, rotate, change and delete', async () => {

@@ -12,6 +12,8 @@ import { expectStatus } from '../support/expect-status';
  */
 const { server, client } = useTestServer({
   ownDatabase: 'webhook_delivery_jobs',
+  // Background jobs on: the queue jobs under test are the webhook delivery workers'.
+  backgroundJobs: true,
   env: { LOG_LEVEL: 'error', PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', WEBHOOK_RETRY_DELAY_SECONDS: '60', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '60' },
 });
 const api = webhookApi(client);

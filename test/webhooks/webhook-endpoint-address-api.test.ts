@@ -15,7 +15,8 @@ import { expectStatus } from '../support/expect-status';
  * server outside sandbox: at registration, at change, and at connect time. No delivery here may
  * reach a socket of this machine.
  */
-const { server, client } = useTestServer({ env: { ...liveProvidersEnv(), PAYMENT_MODE: 'live', SEED_DEMO_DATA: 'false', WEBHOOK_RETRY_LIMIT: '0' } });
+// Background jobs on: the refusal at connect time happens in a delivery worker's try.
+const { server, client } = useTestServer({ env: { ...liveProvidersEnv(), PAYMENT_MODE: 'live', SEED_DEMO_DATA: 'false', WEBHOOK_RETRY_LIMIT: '0' }, backgroundJobs: true });
 const api = webhookApi(client);
 let partner: TestPartner;
 

@@ -13,6 +13,8 @@ import { expectStatus } from '../support/expect-status';
 // retry delays and more tries.
 const { server, client } = useTestServer({
   ownDatabase: 'webhook_deliveries',
+  // Background jobs on: the delivery log fills from the webhook delivery workers' tries.
+  backgroundJobs: true,
   env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '1', WEBHOOK_RETRY_LIMIT: '2' },
 });
 const api = webhookApi(client);

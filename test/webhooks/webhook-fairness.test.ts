@@ -14,6 +14,8 @@ import { expectStatus } from '../support/expect-status';
  */
 const { server, client } = useTestServer({
   ownDatabase: 'webhook_fairness',
+  // Background jobs on: the fairness under test is the webhook delivery workers'.
+  backgroundJobs: true,
   env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', WEBHOOK_CONCURRENCY: '4', WEBHOOK_CONCURRENCY_PER_COMPANY: '2', WEBHOOK_TIMEOUT_MS: '30000' },
 });
 const api = webhookApi(client);

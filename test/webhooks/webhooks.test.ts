@@ -15,7 +15,8 @@ import { expectStatus } from '../support/expect-status';
 
 
 // Its own database: any server on a shared one runs the delivery queue too, with its own (slower) retry delays.
-const { server, client } = useTestServer({ ownDatabase: 'webhooks', env: { WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' } });
+// Background jobs on: deliveries and their retries are the webhook relay's and delivery workers' work.
+const { server, client } = useTestServer({ ownDatabase: 'webhooks', env: { WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' }, backgroundJobs: true });
 
 /** A partner with its own endpoint on a local receiver. */
 async function subscribedPartner(receiver: WebhookReceiver): Promise<TestPartner> {
