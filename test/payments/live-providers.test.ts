@@ -172,13 +172,13 @@ describe('card_gateway served by Khalti ePayment', () => {
     const key = randomUUID();
     for (const [health, expected] of [['slow', 503], ['down', 503], ['error', 502]] as const) {
       khalti.health = health;
-      const started = performance.now();
+      const heldBefore = khalti.unanswered;
       const answer = await pay(client, partner, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL }, key);
-      const elapsed = performance.now() - started;
       expectStatus(answer, expected);
       expect(answer.body).toMatchObject({ status: expected, path: `/api/external/v1/orders/${order.orderRef}/pay` });
       expect(JSON.stringify(answer.body)).not.toMatch(/khalti|127\.0\.0\.1|secret|at \w+ \(/i);
-      expect(elapsed).toBeLessThan(TIMEOUT_MS + 1000);
+      // Slow: the answer came while Khalti still held the call, so the service's timeout ended the wait.
+      if (health === 'slow') expect(khalti.unanswered).toBeGreaterThan(heldBefore);
     }
     // payment-status still answers (the stored state) while Khalti is slow.
     khalti.health = 'slow';

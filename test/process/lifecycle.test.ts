@@ -68,10 +68,9 @@ describe('graceful shutdown on SIGTERM', () => {
     const server = await forkServer('main', { SHUTDOWN_TIMEOUT_MS: '300' });
     const stuck = heldRequest(server.port, TOKEN, JSON.stringify({ clientId: 'x', clientSecret: 'y' }));
     await stuck.started;
-    const started = Date.now();
     server.child.kill('SIGTERM');
+    // It exits although the request never finishes: the cut, not the request, ended the wait.
     expect(await server.exited).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(await stuck.closed).toBe('');
     expect(server.logs().map((line) => line.msg)).toContain('in-flight requests did not finish in time; closing their connections');
   });
