@@ -49,6 +49,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
+      // A bare status check prints only "received 400" when it fails; expectStatus prints the body that says why.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name=/^(toBe|toEqual|toStrictEqual)$/][callee.object.callee.name='expect'][callee.object.arguments.0.property.name='status'][arguments.0.raw=/^[1-5][0-9][0-9]$/]",
+          message: 'Use expectStatus(response, N) (test/support/expect-status.ts): it prints the body it got when the status differs.',
+        },
+      ],
     },
   },
   {

@@ -29,7 +29,7 @@ import { refuseActiveDemoData } from './modules/partners';
 import { applyPromoAtCreation } from './modules/promos';
 import { startDraftPurgeJob, type DraftPurgeJob } from './modules/documents';
 import type { PaymentDeps } from './modules/payments';
-import { startJobQueue, type JobQueue } from './kernel/jobs/job-queue';
+import { startJobQueue, withoutSchedules, type JobQueue } from './kernel/jobs/job-queue';
 import { startPaymentReconcileJob, watchedAttemptCounts, type PaymentReconcileJob } from './modules/payments';
 import { StreamingConnections } from './kernel/db/streaming-connections';
 import { cancellationPayments } from './modules/payments';
@@ -70,6 +70,12 @@ export interface RunningServer {
 export interface StartOptions {
   /** false when another process (the cluster primary) has already migrated and seeded the database. */
   prepareDatabase?: boolean;
+  /**
+   * false: nothing runs unasked (no periodic job, no webhook relay or delivery worker, no refund
+   * pass after a write), while each job's `runOnce` and the relay's `relayOnce` still run when
+   * called. For test servers sharing one database: a job acts on every row, another file's too.
+   */
+  backgroundJobs?: boolean;
 }
 
 /** What has started so far, so a failed start takes down exactly that. */
@@ -83,14 +89,14 @@ interface Started {
 export async function startServer(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
-  { prepareDatabase = true }: StartOptions = {},
+  { prepareDatabase = true, backgroundJobs = true }: StartOptions = {},
 ): Promise<RunningServer> {
   const database = await openDatabase(config, (message) => logger.info(message)).catch((error: unknown) => {
     throw new StartupRefusal(startupFailureLine(error, config));
   });
   const started: Started = {};
   try {
-    return await serve(config, logger, prepareDatabase, database, started);
+    return await serve(config, logger, { prepareDatabase, backgroundJobs }, database, started);
   } catch (error) {
     // Whatever started goes down again: the pool, the listener, the queue, an embedded PostgreSQL started here.
     started.server?.close();
@@ -102,7 +108,7 @@ export async function startServer(
 }
 
 /** The steps of a start, in order; each records in `started` what a failed start must stop. */
-async function serve(config: Config, logger: Logger, prepareDatabase: boolean, database: DatabaseHandle, started: Started): Promise<RunningServer> {
+async function serve(config: Config, logger: Logger, { prepareDatabase, backgroundJobs }: Required<StartOptions>, database: DatabaseHandle, started: Started): Promise<RunningServer> {
   const orm = (started.orm = await openOrm(database, config, logger));
   if (prepareDatabase) await prepare(orm, config);
   const catalogue = new Catalogue(() => readCatalogue(orm.em.fork()));
@@ -120,7 +126,7 @@ async function serve(config: Config, logger: Logger, prepareDatabase: boolean, d
   const metricsListener = await exposeMetrics(config, parts.metrics, logger);
   // Periodic jobs and webhook deliveries share one PostgreSQL-backed queue: each runs once per cluster.
   const queue = (started.queue = await startJobQueue(database.url, logger));
-  const jobs = await startJobs(queue, config, logger, orm, parts);
+  const jobs = await startJobs(queue, config, logger, orm, parts, backgroundJobs);
   logListening(logger, config, port, publicBaseUrl);
   const stoppable = { server, metricsListener, jobs, queue, catalogueListener, tokenCheckListener, orm, database, pdfChecks: parts.pdfChecks, exportConnections: parts.exportConnections };
   return {
@@ -245,19 +251,20 @@ interface Jobs {
   webhooks: WebhookDispatch;
 }
 
-async function startJobs(queue: JobQueue, config: Config, logger: Logger, orm: Orm, { payments, storage }: Parts): Promise<Jobs> {
+async function startJobs(jobQueue: JobQueue, config: Config, logger: Logger, orm: Orm, { payments, storage }: Parts, backgroundJobs: boolean): Promise<Jobs> {
   const newEm = () => orm.em.fork();
+  const queue = backgroundJobs ? jobQueue : withoutSchedules(jobQueue);
   const reconcile = await startPaymentReconcileJob(queue, newEm, payments);
   const refunds = await startRefundJob(queue, newEm, payments);
   // Refunds written from now on are made at once, in this process, after their commit.
-  payments.kickRefunds = () => refunds.kick();
+  if (backgroundJobs) payments.kickRefunds = () => refunds.kick();
   const draftPurge = await startDraftPurgeJob(queue, newEm, storage, logger, {
     ttlHours: config.documentDraftTtlHours,
     intervalSeconds: config.documentPurgeIntervalSeconds,
   });
   const tokenPurge = await startTokenPurgeJob(queue, newEm, logger, config.documentPurgeIntervalSeconds);
   const commissionClose = await startCommissionCloseJob(queue, newEm, logger, { currency: config.currency, intervalSeconds: config.commissions.closeIntervalSeconds });
-  const webhooks = await startWebhookDispatch(queue, newEm, config.webhooks, logger);
+  const webhooks = await startWebhookDispatch(queue, newEm, config.webhooks, logger, { deliver: backgroundJobs });
   await queue.every('idempotent-create-purge', 3600, () => purgeExpiredCreateKeys(newEm()));
   return { reconcile, refunds, draftPurge, tokenPurge, commissionClose, webhooks };
 }

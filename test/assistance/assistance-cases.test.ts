@@ -17,6 +17,7 @@ import { openCase as openCaseNow, type CaseOpening } from '../../src/modules/ass
 import type { Principal } from '../../src/kernel/http/request-scope';
 import { CompanyType } from '../../src/modules/partners/entities/company';
 import { caseRequest, listCases, openCase, paidOrder, readCase, updateCase, withdrawCase } from '../support/assistance-fixtures';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 let placing: TestPartner;
@@ -40,7 +41,7 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
     const order = await paidOrder(server, client, placing);
     await coverStartedToday(order.orderId);
     const answer = await openCase(client, placing, order.orderRef);
-    expect(answer.status).toBe(201);
+    expectStatus(answer, 201);
     const data = answer.body.data;
     expect(data).toMatchObject({ orderRef: order.orderRef, status: 'RECEIVED', coverageNotes: [], guarantee: null, altitudeMeters: 2900, policyNumber: expect.stringMatching(/^POL-/) });
     expect(data.caseRef).toMatch(new RegExp(`^AST-${kathmanduToday().slice(0, 4)}-\\d{6,}$`));
@@ -52,27 +53,27 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
   it('when a registered agency listed on the order reports it, then it may open the case (its one write on the order)', async () => {
     const order = await paidOrder(server, client, placing, { travelCompanyIds: [listed.companyId] });
     const answer = await openCase(client, listed, order.orderRef);
-    expect(answer.status).toBe(201);
-    expect((await readCase(client, placing, answer.body.data.caseRef)).status).toBe(200);
+    expectStatus(answer, 201);
+    expectStatus(await readCase(client, placing, answer.body.data.caseRef), 200);
   });
 
   it('when a company neither placed the order nor is listed on it, then it is a 403 and nothing is written', async () => {
     const order = await paidOrder(server, client, placing);
-    expect((await openCase(client, stranger, order.orderRef)).status).toBe(403);
+    expectStatus(await openCase(client, stranger, order.orderRef), 403);
     expect(await server.orm.em.fork().count(AssistanceCase, { order: order.orderId })).toBe(0);
   });
 
   it('when the altitude is above the package and the day outside the cover, then the case is still opened, with both coverage notes', async () => {
     const order = await paidOrder(server, client, placing);
     const answer = await openCase(client, placing, order.orderRef, caseRequest({ altitudeMeters: 5164 }));
-    expect(answer.status).toBe(201);
+    expectStatus(answer, 201);
     expect(answer.body.data.coverageNotes).toEqual(['ALTITUDE_ABOVE_COVER', 'OUTSIDE_COVER_WINDOW']);
   });
 
   it('when the order is not paid, then it is a 400 telling the caller to call the desk, and nothing is written', async () => {
     const order = await placeOrder(server, client, placing);
     const answer = await openCase(client, placing, order.orderRef);
-    expect(answer.status).toBe(400);
+    expectStatus(answer, 400);
     expect(answer.body.message).toContain('PENDING');
     expect(await server.orm.em.fork().count(AssistanceCase, { order: order.orderId })).toBe(0);
   });
@@ -81,7 +82,7 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
     const order = await paidOrder(server, client, placing);
     await server.orm.em.fork().nativeUpdate(Order, { id: order.orderId }, { status: 'CANCELLED' as Order['status'] });
     const answer = await openCase(client, placing, order.orderRef);
-    expect(answer.status).toBe(400);
+    expectStatus(answer, 400);
     expect(answer.body.message).toContain('CANCELLED');
   });
 
@@ -89,7 +90,7 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
     const order = await paidOrder(server, client, placing, { travelCompanyIds: [listed.companyId] });
     const first = (await openCase(client, placing, order.orderRef)).body.data;
     const second = await openCase(client, listed, order.orderRef);
-    expect(second.status).toBe(409);
+    expectStatus(second, 409);
     expect(second.body.message).toContain(first.caseRef);
   });
 
@@ -98,10 +99,10 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
     const key = randomUUID();
     const first = await openCase(client, placing, order.orderRef, caseRequest(), key);
     const again = await openCase(client, placing, order.orderRef, caseRequest(), key);
-    expect(again.status).toBe(201);
+    expectStatus(again, 201);
     expect(again.body.data.caseRef).toBe(first.body.data.caseRef);
     const other = await openCase(client, placing, order.orderRef, caseRequest({ summary: 'Something else' }), key);
-    expect(other.status).toBe(409);
+    expectStatus(other, 409);
     expect(other.body.message).toContain('Idempotency-Key');
   });
 
@@ -121,7 +122,7 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
   it('when the Idempotency-Key is missing, then it is a 400', async () => {
     const order = await paidOrder(server, client, placing);
     const answer = await client.op('openAssistanceCase', 'POST', `/api/external/v1/orders/${order.orderRef}/assistance-cases`, caseRequest(), { token: placing.token });
-    expect(answer.status).toBe(400);
+    expectStatus(answer, 400);
   });
 
   it.each([
@@ -133,7 +134,7 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
   ])('when the body has %s, then it is a 400 with a field error and nothing is written', async (_what, override, field) => {
     const order = await paidOrder(server, client, placing);
     const answer = await openCase(client, placing, order.orderRef, caseRequest(override));
-    expect(answer.status).toBe(400);
+    expectStatus(answer, 400);
     expect(Object.keys(answer.body.details.fieldErrors).join(' ')).toContain(field);
     expect(await server.orm.em.fork().count(AssistanceCase, { order: order.orderId })).toBe(0);
   });
@@ -143,10 +144,10 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
     const report = await uploadedDocumentId(client, placing.token, 'MEDICAL_REPORT', FILES.pdf);
     const passport = await uploadedDocumentId(client, placing.token, 'PASSPORT', FILES.jpeg);
     const refused = await openCase(client, placing, order.orderRef, caseRequest({ documentIds: [report, passport] }));
-    expect(refused.status).toBe(400);
+    expectStatus(refused, 400);
     expect(refused.body.details.fieldErrors['documentIds[1]']).toContain('MEDICAL_REPORT');
     const opened = await openCase(client, placing, order.orderRef, caseRequest({ documentIds: [report] }));
-    expect(opened.status).toBe(201);
+    expectStatus(opened, 201);
     expect(opened.body.data.documentIds).toEqual([report]);
   });
 
@@ -164,8 +165,8 @@ describe('GET /assistance-cases and GET /assistance-cases/{caseRef}', () => {
   it('when a stranger reads a case, then it is a 404, as for a case that does not exist', async () => {
     const order = await paidOrder(server, client, placing);
     const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
-    expect((await readCase(client, stranger, caseRef)).status).toBe(404);
-    expect((await readCase(client, placing, 'AST-2030-999999')).status).toBe(404);
+    expectStatus(await readCase(client, stranger, caseRef), 404);
+    expectStatus(await readCase(client, placing, 'AST-2030-999999'), 404);
   });
 
   it('lists the cases the caller may read, newest first, filtered by status, order and opening time', async () => {
@@ -176,7 +177,7 @@ describe('GET /assistance-cases and GET /assistance-cases/{caseRef}', () => {
     const b = (await openCase(client, reader, second.orderRef)).body.data.caseRef;
     await withdrawCase(client, reader, a);
     const all = await listCases(client, reader);
-    expect(all.status).toBe(200);
+    expectStatus(all, 200);
     expect(all.body.data.content.map((item: { caseRef: string }) => item.caseRef)).toEqual([b, a]);
     expect(all.body.data).toMatchObject({ totalElements: 2, page: 0, first: true, last: true });
     expect((await listCases(client, reader, '?status=WITHDRAWN')).body.data.content.map((item: { caseRef: string }) => item.caseRef)).toEqual([a]);
@@ -196,12 +197,12 @@ describe('GET /assistance-cases and GET /assistance-cases/{caseRef}', () => {
     expect(await refs('?sortBy=status&sortDir=asc')).toEqual([b, a]);
     expect(await refs('?sortBy=status&sortDir=desc')).toEqual([a, b]);
     const unknown = await listCases(client, reader, '?sortBy=caseRef');
-    expect(unknown.status).toBe(400);
+    expectStatus(unknown, 400);
     expect(unknown.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { sortBy: expect.any(String) } } });
   });
 
   it('when the status filter is not a status, then it is a 400', async () => {
-    expect((await listCases(client, placing, '?status=LOST')).status).toBe(400);
+    expectStatus(await listCases(client, placing, '?status=LOST'), 400);
   });
 });
 
@@ -211,7 +212,7 @@ describe('POST /assistance-cases/{caseRef}/updates', () => {
     const { caseRef } = (await openCase(client, listed, order.orderRef)).body.data;
     const update = { note: 'Descended to Lobuche; SpO2 71 %.', altitudeMeters: 4940, location: { placeName: 'Lobuche' } };
     const answer = await updateCase(client, listed, caseRef, update);
-    expect(answer.status).toBe(200);
+    expectStatus(answer, 200);
     expect(answer.body.data).toMatchObject({ altitudeMeters: 4940, location: { placeName: 'Lobuche' } });
     expect(answer.body.data.timeline[1]).toMatchObject({ kind: 'PARTNER_UPDATE', by: 'PARTNER', note: update.note, changes: { altitudeMeters: 4940, location: { placeName: 'Lobuche' } } });
   });
@@ -219,17 +220,17 @@ describe('POST /assistance-cases/{caseRef}/updates', () => {
   it('when the case is no longer open, or the body is empty, then it is a 400', async () => {
     const order = await paidOrder(server, client, placing);
     const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
-    expect((await updateCase(client, placing, caseRef, {})).status).toBe(400);
+    expectStatus(await updateCase(client, placing, caseRef, {}), 400);
     await withdrawCase(client, placing, caseRef);
     const late = await updateCase(client, placing, caseRef, { note: 'still here' });
-    expect(late.status).toBe(400);
+    expectStatus(late, 400);
     expect(late.body.message).toContain('WITHDRAWN');
   });
 
   it('when a stranger sends an update, then it is a 404 and the case is unchanged', async () => {
     const order = await paidOrder(server, client, placing);
     const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
-    expect((await updateCase(client, stranger, caseRef, { altitudeMeters: 10 })).status).toBe(404);
+    expectStatus(await updateCase(client, stranger, caseRef, { altitudeMeters: 10 }), 404);
     expect((await readCase(client, placing, caseRef)).body.data.altitudeMeters).toBe(2900);
   });
 });
@@ -242,9 +243,9 @@ describe('what one case holds', () => {
     const assistanceCase = await em.findOneOrFail(AssistanceCase, { caseRef });
     for (let i = 0; i < 199; i++) em.create(AssistanceCaseEntry, { assistanceCase, at: new Date(), kind: 'PARTNER_UPDATE', by: 'PARTNER', actor: 'test', status: 'RECEIVED', note: `update ${i}`, changes: {} });
     await em.flush();
-    expect((await updateCase(client, placing, caseRef, { note: 'the 200th' })).status).toBe(200);
+    expectStatus(await updateCase(client, placing, caseRef, { note: 'the 200th' }), 200);
     const refused = await updateCase(client, placing, caseRef, { note: 'the 201st' });
-    expect(refused.status).toBe(400);
+    expectStatus(refused, 400);
     expect(refused.body.message).toContain('call the assistance desk');
   });
 
@@ -260,7 +261,7 @@ describe('what one case holds', () => {
     await em.flush();
     const report = await uploadedDocumentId(client, placing.token, 'MEDICAL_REPORT', FILES.jpeg);
     const refused = await updateCase(client, placing, caseRef, { documentIds: [report] });
-    expect(refused.status).toBe(400);
+    expectStatus(refused, 400);
     expect(refused.body.details.fieldErrors.documentIds).toContain('at most 50');
     expect((await server.orm.em.fork().findOneOrFail(Document, report)).attachedAt).toBeFalsy();
   });
@@ -271,11 +272,11 @@ describe('POST /assistance-cases/{caseRef}/withdrawal', () => {
     const order = await paidOrder(server, client, placing);
     const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
     const answer = await withdrawCase(client, placing, caseRef, 'False alarm');
-    expect(answer.status).toBe(200);
+    expectStatus(answer, 200);
     expect(answer.body.data).toMatchObject({ status: 'WITHDRAWN', withdrawalReason: 'False alarm' });
     const events = await server.orm.em.fork().find(WebhookEvent, { type: 'assistance_case.updated', payload: { data: { caseRef } } });
     expect(events.map((event) => event.payload)).toEqual([expect.objectContaining({ data: expect.objectContaining({ status: 'WITHDRAWN', previousStatus: 'RECEIVED', note: 'False alarm' }) })]);
-    expect((await openCase(client, placing, order.orderRef)).status).toBe(201);
+    expectStatus(await openCase(client, placing, order.orderRef), 201);
   });
 
   it('when the case is already withdrawn, then a second withdrawal is a 400 naming its status', async () => {
@@ -283,7 +284,7 @@ describe('POST /assistance-cases/{caseRef}/withdrawal', () => {
     const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
     await withdrawCase(client, placing, caseRef);
     const again = await withdrawCase(client, placing, caseRef);
-    expect(again.status).toBe(400);
+    expectStatus(again, 400);
     expect(again.body.message).toContain('is WITHDRAWN');
   });
 });
@@ -305,7 +306,7 @@ describe('the assistance line on the verify page and the certificate', () => {
   it('prints "open a case through your agency or call" beside the assistance phone on the certificate', async () => {
     const order = await paidOrder(server, client, placing);
     const response = await fetch(`${server.url}/api/external/v1/orders/${order.orderRef}/certificate`, { headers: { authorization: `Bearer ${placing.token}` } });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     const pdf = Buffer.from(await response.arrayBuffer());
     await expectContract('getOrderCertificate', 200, pdf.toString('latin1'));
     expect((await readPdf(pdf)).text).toContain('Open a case through your agency or call before any helicopter evacuation');

@@ -13,9 +13,11 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 import { caseRequest, openCase, paidOrder, readCase, withdrawCase } from '../support/assistance-fixtures';
 import { sample } from '../support/metrics-sample';
 import { FILES, uploadedDocumentId } from '../support/documents';
+import { expectStatus } from '../support/expect-status';
 
 // Its own database: the delivery queue of a shared one runs with slower retries, and the desk queue must see only these cases.
-const { server, client, databaseUrl } = useTestServer({ ownDatabase: 'assistance_desk', env: { WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' } });
+// Background jobs on: the case's changes reach the endpoint through the webhook relay and delivery workers.
+const { server, client, databaseUrl } = useTestServer({ ownDatabase: 'assistance_desk', env: { WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' }, backgroundJobs: true });
 let partner: TestPartner;
 
 beforeAll(async () => {
@@ -192,7 +194,7 @@ describe('the invariant checker', () => {
   it('counts a MEDICAL_REPORT attached to a case as attached, not as an orphan', async () => {
     const order = await paidOrder(server, client, partner);
     const report = await uploadedDocumentId(client, partner.token, 'MEDICAL_REPORT', FILES.jpeg);
-    expect((await openCase(client, partner, order.orderRef, caseRequest({ documentIds: [report] }))).status).toBe(201);
+    expectStatus(await openCase(client, partner, order.orderRef, caseRequest({ documentIds: [report] })), 201);
     const { stdout } = await promisify(execFile)(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], { env: { ...process.env, DATABASE_URL: databaseUrl() } });
     expect(stdout).toContain('invariants: 0 violations');
   });

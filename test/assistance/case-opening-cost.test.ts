@@ -3,6 +3,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { statementsOf } from '../support/statement-count';
 import { useTestServer } from '../support/test-server';
 import { caseRequest, openCase, paidOrder } from '../support/assistance-fixtures';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 let placing: TestPartner;
@@ -21,7 +22,7 @@ describe('what opening an assistance case sends to the database', () => {
   it('when the placing company opens a case, then the server reads the order, reads what the case needs, and writes the case with its entry, audit entry and events in one statement', async () => {
     const order = await paidOrder(server, client, placing, { travelCompanyIds: [listed.companyId] });
     const { result, statements } = await statementsOf(() => openCase(client, placing, order.orderRef));
-    expect(result.status).toBe(201);
+    expectStatus(result, 201);
     expect(statements).toHaveLength(3);
     expect(statements[0]).toMatch(/^select .* from "insurance_order"/);
     expect(statements[1]).toMatch(/^select .* from insurance_order o /);
@@ -31,9 +32,9 @@ describe('what opening an assistance case sends to the database', () => {
   it('when the same Idempotency-Key and body come again, then the replay writes nothing', async () => {
     const order = await paidOrder(server, client, placing);
     const key = randomUUID();
-    expect((await openCase(client, placing, order.orderRef, caseRequest(), key)).status).toBe(201);
+    expectStatus(await openCase(client, placing, order.orderRef, caseRequest(), key), 201);
     const { result, statements } = await statementsOf(() => openCase(client, placing, order.orderRef, caseRequest(), key));
-    expect(result.status).toBe(201);
+    expectStatus(result, 201);
     expect(statements.length).toBeGreaterThan(0);
     expect(statements.filter((text) => /^(insert|update|delete|with)\b/i.test(text))).toEqual([]);
   });

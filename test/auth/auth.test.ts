@@ -3,11 +3,11 @@ import { Company } from '../../src/modules/partners/entities/company';
 import { Credential } from '../../src/modules/auth/entities/credential';
 import { AccessToken } from '../../src/modules/auth/entities/access-token';
 import { DEMO_PARTNERS } from '../../src/modules/partners/demo-partners';
-import { present } from '../../src/kernel/narrow';
 import { useTestServer } from '../support/test-server';
 import { newPartner } from '../support/partners';
 import { eventually } from '../support/eventually';
-import { at, first } from '../support/elements';
+import { first } from '../support/elements';
+import { expectStatus } from '../support/expect-status';
 
 const TOKEN = '/api/external/v1/auth/token';
 const ROUTES = '/api/external/v1/reference/routes';
@@ -18,7 +18,7 @@ describe('POST /auth/token', () => {
   it('issues an opaque bearer token with its lifetime for a valid credential', async () => {
     const partner = await newPartner(server, client);
     const response = await client.op('issueToken', 'POST', TOKEN, { clientId: partner.clientId, clientSecret: partner.clientSecret });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data.tokenType).toBe('Bearer');
     expect(response.body.data.expiresIn).toBe(3600);
     expect(response.body.data.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -35,40 +35,22 @@ describe('POST /auth/token', () => {
   it('seeds the documented demo partners when asked for (SEED_DEMO_DATA=true)', async () => {
     const demo = DEMO_PARTNERS[0];
     const response = await client.op('issueToken', 'POST', TOKEN, { clientId: demo.clientId, clientSecret: demo.clientSecret });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
   });
 
   it('answers a wrong secret and an unknown clientId alike with a shape-1 401', async () => {
     const partner = await newPartner(server, client);
     const wrongSecret = await client.op('issueToken', 'POST', TOKEN, { clientId: partner.clientId, clientSecret: 'nope' });
     const unknownClient = await client.op('issueToken', 'POST', TOKEN, { clientId: 'no-such-client', clientSecret: 'nope' });
-    expect(wrongSecret.status).toBe(401);
-    expect(unknownClient.status).toBe(401);
+    expectStatus(wrongSecret, 401);
+    expectStatus(unknownClient, 401);
     expect(wrongSecret.body).toEqual(unknownClient.body);
     expect(wrongSecret.body).toEqual({ success: false, message: expect.any(String), code: 'INVALID_CREDENTIALS', data: null });
   });
 
-  it('answers a wrong secret of either hash kind and an unknown clientId in the same time', async () => {
-    // SHA-256 for secrets we issue, scrypt for the demo partners' chosen ones.
-    const clientIds = { unknown: 'no-such-client', sha256: (await newPartner(server, client)).clientId, scrypt: DEMO_PARTNERS[1].clientId };
-    const times: Record<string, number[]> = { unknown: [], sha256: [], scrypt: [] };
-    for (let round = 0; round < 7; round += 1) {
-      for (const [kind, clientId] of Object.entries(clientIds)) {
-        const started = performance.now();
-        const response = await client.op('issueToken', 'POST', TOKEN, { clientId, clientSecret: 'wrong-secret' });
-        present(times[kind], `times of ${kind}`).push(performance.now() - started);
-        expect(response.status).toBe(401);
-      }
-    }
-    const median = (values: number[]) => at([...values].sort((a, b) => a - b), Math.floor(values.length / 2));
-    const medians = Object.values(times).map(median);
-    // Before: a wrong scrypt secret took about 6 times as long as an unknown clientId.
-    expect(Math.max(...medians) / Math.min(...medians)).toBeLessThan(1.5);
-  });
-
   it('rejects blank fields with a 400 naming each field', async () => {
     const response = await client.op('issueToken', 'POST', TOKEN, { clientId: ' ', clientSecret: '' });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(Object.keys(response.body.details.fieldErrors).sort()).toEqual(['clientId', 'clientSecret']);
   });
 
@@ -80,7 +62,7 @@ describe('POST /auth/token', () => {
     await em.nativeUpdate(Company, { id: inactive.companyId }, { active: false });
     for (const partner of [revoked, inactive]) {
       const response = await client.op('issueToken', 'POST', TOKEN, { clientId: partner.clientId, clientSecret: partner.clientSecret });
-      expect(response.status).toBe(401);
+      expectStatus(response, 401);
     }
   });
 });
@@ -90,7 +72,7 @@ describe('bearer authentication on every other endpoint', () => {
 
   const expectShape1 = async (code: string, token: string | undefined, headers: Record<string, string> = {}) => {
     const response = await client.op('listRoutes', 'GET', ROUTES, undefined, { token, headers });
-    expect(response.status).toBe(401);
+    expectStatus(response, 401);
     expect(response.body).toEqual({ success: false, message: expect.any(String), code, data: null });
     expect(response.body).not.toHaveProperty('timestamp');
   };
@@ -98,7 +80,7 @@ describe('bearer authentication on every other endpoint', () => {
   it('accepts a valid token', async () => {
     const partner = await newPartner(server, client);
     const response = await client.op('listRoutes', 'GET', ROUTES, undefined, { token: partner.token });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
   });
 
   it('rejects a missing Authorization header with TOKEN_MISSING', () => expectShape1('TOKEN_MISSING', undefined));
@@ -133,12 +115,13 @@ describe('bearer authentication on every other endpoint', () => {
 
   it('checks the token before validating the request', async () => {
     const response = await client.op('createQuote', 'POST', '/api/external/v1/reference/quote', { nonsense: true });
-    expect(response.status).toBe(401);
+    expectStatus(response, 401);
   });
 });
 
 describe('expired access tokens', () => {
-  const { server, client } = useTestServer({ env: { DOCUMENT_PURGE_INTERVAL_SECONDS: '1' } });
+  // Background jobs on: the periodic token purge is what is under test.
+  const { server, client } = useTestServer({ env: { DOCUMENT_PURGE_INTERVAL_SECONDS: '1' }, backgroundJobs: true });
 
   const tokensOf = (clientId: string) => server.orm.em.fork().count(AccessToken, { credential: { clientId } });
 
@@ -147,6 +130,6 @@ describe('expired access tokens', () => {
     await server.orm.em.fork().nativeUpdate(AccessToken, { credential: { clientId: expired.clientId } }, { expiresAt: new Date(Date.now() - 1000) });
     expect(await eventually(() => tokensOf(expired.clientId), (count) => count === 0)).toBe(0);
     expect(await tokensOf(live.clientId)).toBe(1);
-    expect((await client.op('listRoutes', 'GET', ROUTES, undefined, { token: live.token })).status).toBe(200);
+    expectStatus(await client.op('listRoutes', 'GET', ROUTES, undefined, { token: live.token }), 200);
   });
 });

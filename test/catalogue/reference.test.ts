@@ -6,6 +6,7 @@ import { createQuote } from '../../src/modules/catalogue/quoting';
 import { CTGS, ROUTES } from '../support/catalogue-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const QUOTE = '/api/external/v1/reference/quote';
 const CTG_LIST = '/api/external/v1/reference/ctgs';
@@ -25,7 +26,7 @@ const everestTrip = { nationality: 'German', ages: [34], startDate: start, durat
 describe('POST /reference/quote', () => {
   it('prices an Everest Base Camp trip with the special-route package, devices included', async () => {
     const response = await quote(everestTrip);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     const data = response.body.data;
     expect(data).toMatchObject({
       quoteStatus: 'ACTIVE',
@@ -70,7 +71,7 @@ describe('POST /reference/quote', () => {
     const responses = await Promise.all(trips.map((trip) => quote(trip)));
     const em = server.orm.em.fork();
     for (const [i, response] of responses.entries()) {
-      expect(response.status).toBe(200);
+      expectStatus(response, 200);
       const data = response.body.data;
       const stored = await em.findOneOrFail(Quote, data.quoteId, { populate: ['company'] });
       expect(stored).toMatchObject({ nationality: `Nation ${i}`, age: 20 + i, maxAltitude: 3000 + i, startDate: data.startDate, durationDays: 5 + i });
@@ -94,7 +95,7 @@ describe('POST /reference/quote', () => {
 
   it('counts both ends of an endDate window', async () => {
     const response = await quote({ nationality: 'Nepali', ages: [40], startDate: start, endDate: addDays(start, 2), maxAltitude: 2500 });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data.durationDays).toBe(3);
     expect(response.body.data.ctgId).toBe(CTGS.standard3000);
     expect(response.body.data.routeId).toBeNull();
@@ -121,7 +122,7 @@ describe('POST /reference/quote', () => {
     ['a nationality with an escape sequence', { nationality: 'German\u001b[2J' }, 'nationality'],
   ])('rejects %s with a field error', async (_name, change, field) => {
     const response = await quote({ ...everestTrip, ...change });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.details.fieldErrors).toHaveProperty([field]);
   });
 
@@ -134,7 +135,7 @@ describe('POST /reference/quote', () => {
     ['a start date in the past', { startDate: addDays(kathmanduToday(), -1) }, 'startDate'],
   ])('rejects %s with a field error', async (_name, change, field) => {
     const response = await quote(JSON.parse(JSON.stringify({ ...everestTrip, ...change })));
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.details.fieldErrors).toHaveProperty([field]);
   });
 
@@ -145,26 +146,26 @@ describe('POST /reference/quote', () => {
     ['both routeId and maxAltitude', { maxAltitude: 5000 }, { maxAltitude: 'send either routeId or maxAltitude, not both' }],
   ])('rejects %s (a rule the schema states) with the field error the server has always given', async (_name, change, fieldErrors) => {
     const response = await quote(JSON.parse(JSON.stringify({ ...everestTrip, ...change })));
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.details.fieldErrors).toEqual(fieldErrors);
   });
 
   it('rejects an endDate before the startDate', async () => {
     const response = await quote({ ...everestTrip, duration: undefined, endDate: addDays(start, -1) });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.details.fieldErrors.endDate).toBeDefined();
   });
 
   it('says why when no package covers the traveller', async () => {
     const response = await quote({ ...everestTrip, routeId: ROUTES.everestSouthCol, ages: [90] });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.details.fieldErrors.ages).toContain('8849');
   });
 
   it('answers 404 for an unknown routeId and for an inactive route', async () => {
     for (const routeId of ['00000000-0000-4000-8000-000000000000', ROUTES.narPhuInactive]) {
       const response = await quote({ ...everestTrip, routeId });
-      expect(response.status).toBe(404);
+      expectStatus(response, 404);
     }
   });
 });
@@ -175,7 +176,7 @@ describe('GET /reference/routes', () => {
 
   it('lists active routes only, sorted by name, in its own pagination envelope', async () => {
     const response = await routes();
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     const names = response.body.data.content.map((route: { name: string }) => route.name);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
     expect(names).not.toContain('Nar Phu Valley Trek');
@@ -203,7 +204,7 @@ describe('GET /reference/routes', () => {
 
   it('rejects an unknown sortBy with a field error', async () => {
     const response = await routes({ sortBy: 'password' });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.details.fieldErrors.sortBy).toBeDefined();
   });
 });
@@ -214,7 +215,7 @@ describe('GET /reference/ctgs', () => {
 
   it('lists the active catalogue in displayOrder with Spring-style page metadata', async () => {
     const response = await ctgs();
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     const data = response.body.data;
     expect(data).toMatchObject({ page: 0, size: 20, totalElements: 8, totalPages: 1, first: true, last: true });
     expect(data.content[0].ctgId).toBe(CTGS.everestBaseCampSpecial);
@@ -240,7 +241,7 @@ describe('GET /reference/ctgs', () => {
 
   it('rejects an unknown band value with a field error', async () => {
     const response = await ctgs({ altitudeBand: 'STRATOSPHERE' });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.details.fieldErrors.altitudeBand).toBeDefined();
   });
 });

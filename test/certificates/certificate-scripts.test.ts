@@ -7,6 +7,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, pay, submitCheckout } from '../support/payment-fixtures';
 import { serverBehind } from '../support/prism';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
 let agency: TestPartner;
@@ -20,14 +21,14 @@ async function certificateOfTravellerNamed(name: string): Promise<Buffer> {
   const touristId = await registerTraveller(client, agency, { name });
   const quote = await everestQuote(client, agency);
   const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: agency.token });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   const orderRef: string = created.body.data.orderRef;
   const started = await pay(client, agency, orderRef, { gateway: 'card_gateway' });
   const checkout = await submitCheckout(started.body.data.paymentUrl, APPROVE_CARD);
   if (!checkout.callbackUrl) throw new Error(`checkout refused: ${checkout.html}`);
   await deliverCallback(client, checkout.callbackUrl);
   const response = await fetch(new URL(`${ORDERS}/${orderRef}/certificate`, serverBehind(server.url)), { headers: { authorization: `Bearer ${agency.token}` } });
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   const pdf = Buffer.from(await response.arrayBuffer());
   await expectContract('getOrderCertificate', 200, pdf.toString('latin1'));
   return pdf;
@@ -62,7 +63,7 @@ describe('registration refuses a name the certificate cannot print', () => {
   ])('when a traveller\'s name is in %s, then POST /travellers is a 400 naming those characters on [0].name, and nothing is registered', async (_script, name, characters) => {
     const documents = await uploadTravellerDocuments(client, agency.token);
     const response = await client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(documents, { name })], { token: agency.token });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     const error: string = response.body.details.fieldErrors['[0].name'];
     expect(error).toMatch(/^contains characters the certificate cannot print: /);
     for (const character of characters) expect(error).toContain(`"${character}"`);

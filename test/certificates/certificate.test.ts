@@ -14,6 +14,7 @@ import { APPROVE_CARD, deliverCallback, pay, paymentStatus, placeOrder, submitCh
 import { serverBehind } from '../support/prism';
 import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
+import { expectStatus } from '../support/expect-status';
 
 const ASSISTANCE = { ASSISTANCE_PHONE: '+977 1 5970 111', ASSISTANCE_EMAIL: 'rescue-desk@trekcover.example' };
 const POLICY_WORDING_URL = 'https://trekcover.example/wording/trek-2026.pdf';
@@ -74,7 +75,7 @@ async function paidEverestOrder(name: string, overrides: { nationality?: string;
   const touristId = await newTraveller(server, agency.companyId, { name, ...overrides });
   const quote = await everestQuote(client, agency);
   const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: agency.token });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   await payByCard(agency, created.body.data.orderRef);
   const detail = await client.op('getOrder', 'GET', `${ORDERS}/${created.body.data.orderRef}`, undefined, { token: agency.token });
   return { detail: detail.body.data, touristId };
@@ -135,7 +136,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
 
     const { response, pdf } = await downloadCertificate(agency, orderRef);
 
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${order.policyNumber}.pdf"`);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const read = await readPdf(pdf);
@@ -176,7 +177,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
       // With the placing company, two agencies: the most an order lists.
       travelCompanyIds: [listed.companyId],
     }), { token: agency.token });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     const orderRef = created.body.data.orderRef;
     await payByCard(agency, orderRef);
     const order = await server.orm.em.fork().findOneOrFail(Order, { orderRef });
@@ -222,7 +223,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
       addedServices: [{ name: 'Porter for 12 days', price: 36000, quantity: 1 }],
       addedDevices: [{ name: 'Satellite phone rental', price: 7500, quantity: 2 }],
     }), { token: agency.token });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     const orderRef = created.body.data.orderRef;
     await payByCard(agency, orderRef);
     const order = await server.orm.em.fork().findOneOrFail(Order, { orderRef });
@@ -254,7 +255,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
       touristId, ctgId: '1c4e7a92-b3f0-4d65-8e19-a27c5b0d3f86', customRouteName: 'Three Passes trek via Kongma La (5,535 m)', departureDate: addDays(kathmanduToday(), 30),
       customTravelAgencies: [{ name: 'Valid for all altitudes — approved by Nepal Police' }],
     }, { token: agency.token });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     await payByCard(agency, created.body.data.orderRef);
     const order = await server.orm.em.fork().findOneOrFail(Order, { orderRef: created.body.data.orderRef }, { populate: ['ctg'] });
     const covered = `${order.ctg.maxAltitude.toLocaleString('en-US')} m`;
@@ -271,7 +272,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
     const { detail } = await paidEverestOrder('सीता शर्मा', { nationality: 'Nepal' });
     const { response, pdf } = await downloadCertificate(agency, detail.orderRef);
 
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     const read = await readPdf(pdf);
     expect(read.text).toContain(asExtracted('सीता शर्मा'));
     expect(read.text).toContain(detail.policyNumber);
@@ -288,7 +289,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
     const titles = [];
     for (const identifier of [order.orderNumber, order.orderId, paymentRef]) {
       const { response, pdf } = await downloadCertificate(agency, identifier);
-      expect(response.status).toBe(200);
+      expectStatus(response, 200);
       titles.push((await readPdf(pdf)).title);
     }
     expect(new Set(titles).size).toBe(1);
@@ -297,32 +298,32 @@ describe('GET /orders/{orderRef}/certificate', () => {
   it('when a registered agency listed on the order asks, then it gets the certificate (a READ)', async () => {
     const order = await placeOrder(server, client, agency, { travelCompanyIds: [listed.companyId] });
     await payByCard(agency, order.orderRef);
-    expect((await downloadCertificate(listed, order.orderRef)).response.status).toBe(200);
+    expectStatus((await downloadCertificate(listed, order.orderRef)).response, 200);
   });
 
   it('when another company asks, then it is the 404 of an unknown order, with the same message: a stranger cannot tell which references exist', async () => {
     const order = await placeOrder(server, client, agency);
     await payByCard(agency, order.orderRef);
     const response = await certificateError(stranger, order.orderRef);
-    expect(response.status).toBe(404);
+    expectStatus(response, 404);
     expect(response.body.message).toBe(`Order ${order.orderRef} not found`);
     expect((await certificateError(stranger, 'ORD-2026-999999')).body.message).toBe('Order ORD-2026-999999 not found');
   });
 
   it('when nothing matches the identifier, then it is a 404', async () => {
-    expect((await certificateError(agency, 'ORD-2026-999999')).status).toBe(404);
+    expectStatus(await certificateError(agency, 'ORD-2026-999999'), 404);
   });
 
   it('when the order is not paid yet, then it is a 400 in error shape 2 naming its status', async () => {
     const order = await placeOrder(server, client, agency);
     const response = await certificateError(agency, order.orderRef);
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.message).toContain('PENDING');
   });
 
   it('when the token is missing, then it is a 401 in error shape 1', async () => {
     const response = await client.op('getOrderCertificate', 'GET', certificatePath('ORD-2026-000001'));
-    expect(response.status).toBe(401);
+    expectStatus(response, 401);
   });
 });
 
@@ -353,7 +354,7 @@ describe('GET /verify/{policyNumber}', () => {
 
     const response = await pageWithCode(detail);
 
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
@@ -373,7 +374,7 @@ describe('GET /verify/{policyNumber}', () => {
     const { detail } = await paidEverestOrder('Pasang Sherpa');
     const plain = await page(detail.policyNumber);
     const shared = await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true, query: { utm_source: 'whatsapp', fbclid: 'IwAR0x' } });
-    expect(shared.status).toBe(200);
+    expectStatus(shared, 200);
     expect(shared.body).toBe(plain.body);
   });
 
@@ -391,7 +392,7 @@ describe('GET /verify/{policyNumber}', () => {
     const { detail } = await paidEverestOrder('Ram Bahadur Thapa');
     await setOrder(detail.orderRef, changes as Partial<Order>);
     const response = await pageWithCode(detail);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body).toContain(`<h1>${headline}</h1>`);
     expect(response.body).toContain(colour);
     expect(response.body).not.toContain(GREEN);
@@ -404,7 +405,7 @@ describe('GET /verify/{policyNumber}', () => {
     const { detail } = await paidEverestOrder('Maya Gurung');
     expect(detail.coverageStartDate > kathmanduToday()).toBe(true);
     const response = await page(detail.policyNumber);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body).toContain(`<h1>NOT YET IN FORCE — from ${detail.coverageStartDate}</h1>`);
     expect(response.body).toContain(AMBER);
     expect(response.body).not.toContain(GREEN);
@@ -418,7 +419,7 @@ describe('GET /verify/{policyNumber}', () => {
     const canonical = await page(printed);
     for (const typed of [printed.toLowerCase(), ` ${printed.replace(/-/g, ' ')} `, printed.replace(/-/g, ' - ').toLowerCase(), printed.replace(/-/g, '–')]) {
       const response = await page(typed);
-      expect(response.status).toBe(200);
+      expectStatus(response, 200);
       expect(response.body).toBe(canonical.body);
       expect(response.body).toContain(`Policy ${printed}`);
     }
@@ -426,16 +427,16 @@ describe('GET /verify/{policyNumber}', () => {
 
   it('when the number is unknown, then the 404 page names the number looked up as printed; input that is not a policy number is one page that repeats nothing', async () => {
     const unknown = await page('POL-2026-999999');
-    expect(unknown.status).toBe(404);
+    expectStatus(unknown, 404);
     expect(unknown.body).toContain('Policy not found');
     expect(unknown.body).toContain('No policy has the number <strong>POL-2026-999999</strong>');
     for (const typed of ['pol-2026-999999', 'POL 2026 999999']) expect((await page(typed)).body).toBe(unknown.body);
     const notANumber = await page('ORD-2026-000001');
-    expect(notANumber.status).toBe(404);
+    expectStatus(notANumber, 404);
     expect(notANumber.body).toContain('not a policy number');
     for (const guess of ['<script>alert(1)</script>', 'POL-2026-' + '9'.repeat(200), "POL' OR 1=1 --"]) {
       const response = await page(guess);
-      expect(response.status).toBe(404);
+      expectStatus(response, 404);
       expect(response.body).toBe(notANumber.body);
     }
   });
@@ -443,7 +444,7 @@ describe('GET /verify/{policyNumber}', () => {
   it('when a policy number is typed alone (or with a wrong check code), then the page shows its state, window and altitude but not the traveller\'s initials', async () => {
     const { detail } = await paidEverestOrder('Karma Dorje Sherpa');
     for (const response of [await page(detail.policyNumber), await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true, query: { code: 'ZZZZZZ' } })]) {
-      expect(response.status).toBe(200);
+      expectStatus(response, 200);
       expect(response.body).toContain(`${detail.coverageStartDate} to ${detail.coverageEndDate}`);
       expect(response.body).toMatch(/Maximum altitude covered<\/dt><dd>[\d,]+ m/);
       expect(response.body).not.toContain('K. S.');
@@ -475,7 +476,7 @@ describe('GET /verify/{policyNumber}', () => {
   it('when the placing company cancelled the policy, then the page says CANCELLED with the Nepal date of the cancellation', async () => {
     const { detail } = await paidEverestOrder('Pemba Sherpa');
     const cancelled = await client.op('cancelOrder', 'POST', `${ORDERS}/${detail.orderRef}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
-    expect(cancelled.status).toBe(200);
+    expectStatus(cancelled, 200);
     const response = await page(detail.policyNumber);
     expect(response.body).toContain(`<h1>CANCELLED on ${kathmanduToday()}</h1>`);
     expect(response.body).toContain(`This policy was cancelled on ${kathmanduToday()}: it covers nothing.`);
@@ -499,7 +500,7 @@ describe('GET /verify/{policyNumber} rate limit', () => {
     }
     expect(statuses).toEqual([404, 404, 404, 429]);
     // Another address is not held back by this one.
-    expect((await lookup(9, `203.0.113.${1 + Math.floor(Math.random() * 250)}`)).status).toBe(404);
+    expectStatus(await lookup(9, `203.0.113.${1 + Math.floor(Math.random() * 250)}`), 404);
     expect(Number(last?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(last?.headers.get('content-type')).toMatch(/^text\/html/);
     expect(last?.body).toContain('Too many lookups');

@@ -3,6 +3,7 @@ import { expectContract } from '../support/contract';
 import { newPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
 import { caseRequest, paidOrder } from '../support/assistance-fixtures';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 
@@ -14,12 +15,12 @@ describe('typed client: assistance cases', () => {
     const body = caseRequest() as Parameters<typeof partnerClient.openAssistanceCase>[1];
     const idempotencyKey = '6b1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
     const opened = await partnerClient.openAssistanceCase(order.orderRef, body, { idempotencyKey });
-    expect(opened.response.status).toBe(201);
+    expectStatus(opened, 201);
     await expectContract('openAssistanceCase', 201, opened.data);
     expect(opened.data?.data).toMatchObject({ status: 'RECEIVED', desk: { phone: '+977 1 4000 000' } });
     const again = await partnerClient.openAssistanceCase(order.orderRef, body, { idempotencyKey });
     expect(again.data?.data.caseRef).toBe(opened.data?.data.caseRef);
     const anotherKey = await partnerClient.openAssistanceCase(order.orderRef, body);
-    expect(anotherKey.response.status).toBe(409);
+    expectStatus(anotherKey, 409);
   });
 });

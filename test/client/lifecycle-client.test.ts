@@ -7,6 +7,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_WALLET, deliverCallback, submitCheckout } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
+import { expectStatus } from '../support/expect-status';
 
 /** Issue 37: the typed client's helpers for booking one order or a group, group pay, the group read, the after-sale lists, and webhooks. */
 const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
@@ -26,7 +27,7 @@ describe('the typed client through the life of a group', () => {
   it('createOrder answers one Order and createOrderGroup one OrderGroup, each typed for what was asked; a repeated key answers the first answer', async () => {
     const partnerClient = typedClient();
     const single = await partnerClient.createOrder(await orderInput());
-    expect(single.response.status).toBe(201);
+    expectStatus(single.response, 201);
     expect(single.data?.data.orderRef).toMatch(/^ORD-\d{4}-\d+$/);
     const key = '0b7c3f2e-9a1d-4e6b-8c5a-2f4d6e8a0b1c';
     const body = [await orderInput(), await orderInput()];
@@ -43,7 +44,7 @@ describe('the typed client through the life of a group', () => {
     const group = (await partnerClient.createOrderGroup([await orderInput(), await orderInput()])).data!.data;
     const started = await partnerClient.payGroup(group.groupRef, { gateway: 'wallet_gateway', returnUrl: 'https://partner.example.com/payments/complete' });
     expect(started.data?.data.paymentRef).toMatch(new RegExp(`^${group.groupRef}-`));
-    expect((await deliverCallback(client, (await submitCheckout(started.data!.data.paymentUrl, APPROVE_WALLET)).callbackUrl!)).status).toBe(303);
+    expectStatus(await deliverCallback(client, (await submitCheckout(started.data!.data.paymentUrl, APPROVE_WALLET)).callbackUrl!), 303);
 
     const read = await partnerClient.getOrderGroup(group.groupRef);
     expect(read.data?.data.payment).toMatchObject({ status: 'PAID', paidOrders: 2, pendingOrders: 0 });
@@ -69,7 +70,7 @@ describe('the typed client through the life of a group', () => {
     const cases: string[] = [];
     for await (const assistanceCase of partnerClient.assistanceCases.all()) cases.push(assistanceCase.caseRef);
     expect(cases).toEqual([]);
-    expect((await partnerClient.commissionStatements.list()).response.status).toBe(200);
+    expectStatus((await partnerClient.commissionStatements.list()).response, 200);
   });
 });
 
@@ -81,7 +82,7 @@ describe('the typed client before the order', () => {
     const quote = await partnerClient.quote({ nationality: 'Germany', ages: [35], startDate: departure, duration: 16, routeId: ROUTES.everestBaseCamp });
     expect(quote.data?.data.quoteStatus).toBe('ACTIVE');
     expect((await partnerClient.getQuote(quote.data!.data.quoteId)).data?.data.quoteId).toBe(quote.data!.data.quoteId);
-    expect((await partnerClient.listPackages({ sortBy: 'totalPrice' })).response.status).toBe(200);
+    expectStatus((await partnerClient.listPackages({ sortBy: 'totalPrice' })).response, 200);
     const documents: Record<string, string> = {};
     for (const type of ['AVATAR', 'PASSPORT', 'SIGNATURE'] as const) {
       documents[type] = (await partnerClient.uploadDocument(new Blob([PNG], { type: 'image/png' }), `${type.toLowerCase()}.png`, type)).data!.data.documentId;
@@ -94,12 +95,12 @@ describe('the typed client before the order', () => {
     };
     const key = '5d1e7a3c-2b4f-4c8e-9a0d-6f1b3e5c7a9d';
     const registered = await partnerClient.registerTravellers([traveller], { idempotencyKey: key });
-    expect(registered.response.status).toBe(201);
+    expectStatus(registered.response, 201);
     const again = await partnerClient.registerTravellers([traveller], { idempotencyKey: key });
     expect(again.data?.data[0]?.touristId).toBe(registered.data?.data[0]?.touristId);
     const order = (await partnerClient.createOrder({ touristId: registered.data!.data[0]!.touristId, ctgId: quote.data!.data.ctgId, quoteId: quote.data!.data.quoteId, routeId: ROUTES.everestBaseCamp, departureDate: departure })).data!.data;
     const refused = await partnerClient.promos.previewOnOrder(order.orderRef, 'NO-SUCH-CODE');
-    expect(refused.response.status).toBe(400);
+    expectStatus(refused.response, 400);
     expect(refused.error?.code).toBe('PROMO_CODE_INVALID');
   });
 });

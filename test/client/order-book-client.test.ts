@@ -4,6 +4,7 @@ import { csvRecords } from '../support/csv';
 import { newPartner, type TestPartner } from '../support/partners';
 import { placeOrder } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /** The typed client's order book: listOrders walks every page, exportOrdersCsv streams the CSV. */
 const { server, client } = useTestServer();
@@ -34,7 +35,7 @@ describe('listOrders and exportOrdersCsv of the typed client', () => {
     const { data } = await typedClient().listOrdersPage({ size: 1, page: 1 });
     expect(data?.data.content.map((order) => order.orderRef)).toEqual([refs[1]]);
     const refused = await typedClient().listOrdersPage({ departureFrom: '2031-10-31', departureTo: '2031-10-01' });
-    expect(refused.response.status).toBe(400);
+    expectStatus(refused.response, 400);
     await expect(typedClient().listOrders({ search: 'x' }).next()).rejects.toBeInstanceOf(ListPageError);
   });
 
@@ -47,6 +48,6 @@ describe('listOrders and exportOrdersCsv of the typed client', () => {
     expect(csvRecords(text).records.map((record) => record.orderRef)).toEqual(refs);
     const refused = await typedClient().exportOrdersCsv({ search: ' ' });
     expect(refused.ok).toBe(false);
-    expect(refused.response.status).toBe(400);
+    expectStatus(refused, 400);
   });
 });

@@ -17,6 +17,7 @@ import { startTestServer } from '../support/test-server';
 import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { departure } from '../support/order-fixtures';
 import { revokedAndHeard } from '../support/token-checks';
+import { expectStatus } from '../support/expect-status';
 
 const TOKEN = '/api/external/v1/auth/token';
 const noWait = async () => undefined;
@@ -67,7 +68,7 @@ describe('typed client against the live server', () => {
     expect(quote.data?.data.routeId).toBe(ROUTES.everestBaseCamp);
 
     const invalid = await api.POST('/api/external/v1/reference/quote', { body: { nationality: 'German', ages: [34, 35], startDate: '2027-03-10', duration: 16, maxAltitude: 5000 } });
-    expect(invalid.response.status).toBe(400);
+    expectStatus(invalid, 400);
     await expectContract('createQuote', 400, invalid.error);
     expect(invalid.error && 'details' in invalid.error ? Object.keys(invalid.error.details?.fieldErrors ?? {}) : []).toContain('ages');
   });
@@ -82,7 +83,7 @@ describe('typed client against the live server', () => {
     expect(counter.calls.filter((call) => call === `POST ${TOKEN}`)).toHaveLength(1);
     now += 2000;
     const later = await api.GET('/api/external/v1/reference/routes');
-    expect(later.response.status).toBe(200);
+    expectStatus(later, 200);
     expect(counter.calls.filter((call) => call === `POST ${TOKEN}`)).toHaveLength(2);
   });
 
@@ -93,7 +94,7 @@ describe('typed client against the live server', () => {
     // The operator revokes every token of the credential; the credential itself stays valid.
     await revokedAndHeard(server, () => server.orm.em.fork().nativeUpdate(AccessToken, { credential: { clientId: partner.clientId } }, { revokedAt: new Date() }));
     const response = await api.GET('/api/external/v1/reference/routes');
-    expect(response.response.status).toBe(200);
+    expectStatus(response, 200);
     await expectContract('listRoutes', 200, response.data);
     expect(counter.calls).toEqual([`POST ${TOKEN}`, 'GET /api/external/v1/reference/routes', 'GET /api/external/v1/reference/routes', `POST ${TOKEN}`, 'GET /api/external/v1/reference/routes']);
   });
@@ -106,7 +107,7 @@ describe('typed client against the live server', () => {
     await revokedAndHeard(server, () => server.orm.em.fork().nativeUpdate(Credential, { clientId: revoked.clientId }, { revokedAt: new Date() }));
     const failure = await api.GET('/api/external/v1/reference/routes').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TokenRequestError);
-    expect((failure as TokenRequestError).status).toBe(401);
+    expectStatus(failure as TokenRequestError, 401);
     await expectContract('issueToken', 401, (failure as TokenRequestError).body);
     expect(counter.calls.filter((call) => call === `POST ${TOKEN}`)).toHaveLength(2);
   });
@@ -122,7 +123,7 @@ describe('typed client against the live server', () => {
 
     const unpaid = await ownerClient.saveCertificate(order.orderRef, filePath);
     expect(unpaid.saved).toBe(false);
-    expect(unpaid.response.status).toBe(400);
+    expectStatus(unpaid, 400);
     if (!unpaid.saved) await expectContract('getOrderCertificate', 400, unpaid.error);
     expect(fs.readdirSync(directory)).toEqual([]);
 
@@ -160,7 +161,7 @@ describe('typed client against the live server', () => {
     expect(data?.data).toMatchObject({ orderRef: order.orderRef, departureDate: later, coverageStartDate: later });
     expect(lost).toBe(2);
     const refused = await ownerClient.changeDepartureDate(order.orderRef, addDays(kathmanduToday(), -1));
-    expect(refused.response.status).toBe(400);
+    expectStatus(refused, 400);
     const refusal = refused.error && 'details' in refused.error ? refused.error.details?.fieldErrors : undefined;
     expect(refusal?.departureDate).toMatch(/before today/);
   });
@@ -227,7 +228,7 @@ describe('typed client retry rules against a scripted upstream', () => {
     });
     const result = await api.GET('/api/external/v1/reference/routes');
     await upstream.close();
-    expect(result.response.status).toBe(500);
+    expectStatus(result, 500);
     expect(upstream.seen).toHaveLength(5);
     expect(waits).toHaveLength(4);
     const ceilings = [100, 200, 300, 300];
@@ -242,7 +243,7 @@ describe('typed client retry rules against a scripted upstream', () => {
     const { api } = createPartnerClient({ baseUrl: upstream.url, ...credential, sleep: noWait });
     const result = await api.GET('/api/external/v1/reference/routes');
     await upstream.close();
-    expect(result.response.status).toBe(200);
+    expectStatus(result, 200);
     expect(upstream.seen).toHaveLength(3);
   });
 
@@ -252,7 +253,7 @@ describe('typed client retry rules against a scripted upstream', () => {
     const client = createPartnerClient({ baseUrl: upstream.url, ...credential, sleep: async (ms) => void waits.push(ms) });
     const result = await client.pay('ORD-2026-000142', { gateway: 'card_gateway', returnUrl: 'https://partner.example/return' });
     await upstream.close();
-    expect(result.response.status).toBe(200);
+    expectStatus(result, 200);
     expect(waits).toEqual([2000]);
   });
 
@@ -267,7 +268,7 @@ describe('typed client retry rules against a scripted upstream', () => {
     const second = await client.pay('ORD-2026-000142', { gateway: 'card_gateway', returnUrl: 'https://partner.example/return' });
     await upstream.close();
     expect(first.data?.data.paymentUrl).toBe('https://pay.example/checkout/1');
-    expect(second.response.status).toBe(200);
+    expectStatus(second, 200);
     const keys = upstream.seen.map((request) => request.headers['idempotency-key']);
     expect(keys).toHaveLength(4);
     expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -299,7 +300,7 @@ describe('typed client retry rules against a scripted upstream', () => {
     const { api } = createPartnerClient({ baseUrl: upstream.url, ...credential, sleep: noWait });
     const result = await api.GET('/api/external/v1/reference/routes');
     await upstream.close();
-    expect(result.response.status).toBe(400);
+    expectStatus(result, 400);
     expect(upstream.seen).toHaveLength(1);
   });
 

@@ -4,6 +4,7 @@ import { createPartnerClient, sandboxCalls } from '../../clients/typescript/src'
 import { newPartner, type TestPartner } from '../support/partners';
 import { placeOrder, RETURN_URL } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /** The typed client's sandbox helpers: a payment captured, the clock moved past the free look, a cancellation with the fee, its refund failed, an event sent. */
 const { server, client } = useTestServer();
@@ -34,7 +35,7 @@ describe('sandboxCalls of the typed client', () => {
     expect((await sandbox.resetClock()).data?.data.today).toBeNull();
 
     const sent = await sandbox.sendEvent('order.amended', orderRef);
-    expect(sent.response.status).toBe(202);
+    expectStatus(sent.response, 202);
     expect(sent.data?.data.eventId).toMatch(/^evt_[0-9a-f]{32}$/);
     const refused = await sandbox.decidePayment(started.data!.data.paymentRef, 'DECLINED');
     expect(refused.error).toMatchObject({ code: 'PAYMENT_ALREADY_FINAL' });

@@ -12,6 +12,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, pay, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { newAgent } from '../support/promo-fixtures';
 import { SANDBOX_ENV, useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const CLI = path.resolve(__dirname, '../../dist/src/cli/main.js');
 const run = promisify(execFile);
@@ -35,7 +36,7 @@ const thisMonth = periodOf(new Date());
 async function paidOrder() {
   const order = await placeOrder(server, client, partner);
   const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
-  expect((await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!)).status).toBe(200);
+  expectStatus(await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!), 200);
   return order;
 }
 

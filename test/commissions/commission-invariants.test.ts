@@ -7,6 +7,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, pay, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { newCode, newSalesCompany } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client, databaseUrl } = useTestServer({ ownDatabase: 'commission_invariants' });
 let seller: TestPartner;
@@ -15,7 +16,7 @@ let listed: TestPartner;
 async function paid(partner: TestPartner, extra: Record<string, unknown> = {}) {
   const order = await placeOrder(server, client, partner, extra);
   const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
-  expect((await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!)).status).toBe(200);
+  expectStatus(await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!), 200);
   return order;
 }
 
@@ -36,10 +37,10 @@ describe('the invariant checker on commission', () => {
     const owner = await newSalesCompany(server);
     await paid(seller, { promoCode: await newCode(server, owner, { percent: 15 }) });
     const full = await paid(seller, { travelCompanyIds: [listed.companyId] });
-    expect((await cancel(seller, full.orderRef)).status).toBe(200);
+    expectStatus(await cancel(seller, full.orderRef), 200);
     const partial = await paid(seller, { travelCompanyIds: [listed.companyId] });
     await server.orm.em.fork().nativeUpdate(Order, { id: partial.orderId }, { paidAt: new Date(Date.now() - 20 * 86_400_000) });
-    expect((await cancel(seller, partial.orderRef)).status).toBe(200);
+    expectStatus(await cancel(seller, partial.orderRef), 200);
     await server.refunds.runOnce();
     const report = await checkInvariants(databaseUrl());
     expect(report.output).toContain('"commissionLines":');

@@ -14,6 +14,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, APPROVE_WALLET, deliverCallback, groupPayPath, pay, placeGroup, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { newAgent, newCode } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 let seller: TestPartner;
@@ -29,7 +30,7 @@ const cancel = (orderRef: string) => client.op('cancelOrder', 'POST', `${ORDERS}
 async function paidBy(orderRef: string, gateway: 'card_gateway' | 'wallet_gateway' = 'card_gateway') {
   const started = (await pay(client, seller, orderRef, { gateway })).body.data;
   const checkout = await submitCheckout(started.paymentUrl, gateway === 'card_gateway' ? APPROVE_CARD : APPROVE_WALLET);
-  expect((await deliverCallback(client, checkout.callbackUrl!)).status).toBe(200);
+  expectStatus(await deliverCallback(client, checkout.callbackUrl!), 200);
   return started.paymentRef as string;
 }
 
@@ -84,7 +85,7 @@ describe('the commission ledger', () => {
     const greedyAgency = await newPartner(server, client, { type: CompanyType.TravelAgency, commissionPercent: '20.00' });
     const order = await placeOrder(server, client, greedy, { travelCompanyIds: [greedyAgency.companyId] });
     const started = (await pay(client, greedy, order.orderRef, { gateway: 'card_gateway' })).body.data;
-    expect((await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!)).status).toBe(200);
+    expectStatus(await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!), 200);
     const entries = await entriesOf(order.orderId);
     expect(entries.map((entry) => [entry.role, entry.percent, entry.capped, entry.amount])).toEqual([
       ['SELLER', '20.00', true, 787_50], ['LISTED_AGENCY', '20.00', true, 787_50],
@@ -94,7 +95,7 @@ describe('the commission ledger', () => {
   it('takes everything back when the whole share is refunded (a cancellation in the free look)', async () => {
     const order = await placeOrder(server, client, seller, { travelCompanyIds: [listed.companyId] });
     await paidBy(order.orderRef);
-    expect((await cancel(order.orderRef)).status).toBe(200);
+    expectStatus(await cancel(order.orderRef), 200);
     // The refund is not back yet: nothing is reversed until it succeeds.
     expect((await linesOf(order.orderId)).filter(([kind]) => kind === 'REVERSED')).toEqual([]);
     await server.refunds.runOnce();
@@ -131,12 +132,12 @@ describe('the commission ledger', () => {
   it('gives each order of a group payment its own lines on its own share, and a cancelled member reverses only its own', async () => {
     const { groupRef, orders } = await placeGroup(server, client, seller, 3);
     const started = (await client.op('payGroup', 'POST', groupPayPath(groupRef), { gateway: 'card_gateway' }, { token: seller.token, headers: { 'idempotency-key': randomUUID() } })).body.data;
-    expect((await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!)).status).toBe(200);
+    expectStatus(await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!), 200);
     for (const member of orders) {
       const entries = await entriesOf(member.orderId);
       expect(entries.map((entry) => [entry.kind, entry.share, entry.amount, entry.paymentRef])).toEqual([['EARNED', 4500_00, 450_00, started.paymentRef]]);
     }
-    expect((await cancel(orders[0]!.orderRef)).status).toBe(200);
+    expectStatus(await cancel(orders[0]!.orderRef), 200);
     await server.refunds.runOnce();
     expect((await linesOf(orders[0]!.orderId)).map(([kind, , , amount]) => [kind, amount])).toEqual([['EARNED', 450_00], ['REVERSED', -450_00]]);
     expect((await linesOf(orders[1]!.orderId)).map(([kind, , , amount]) => [kind, amount])).toEqual([['EARNED', 450_00]]);

@@ -10,6 +10,7 @@ import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, APPROVE_WALLET, deliverCallback, pay, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 const STATEMENTS = '/api/external/v1/commission-statements';
@@ -18,7 +19,7 @@ const thisMonth = periodOf(new Date());
 async function paidBy(partner: TestPartner, orderRef: string, gateway: 'card_gateway' | 'wallet_gateway' = 'card_gateway') {
   const started = (await pay(client, partner, orderRef, { gateway })).body.data;
   const checkout = await submitCheckout(started.paymentUrl, gateway === 'card_gateway' ? APPROVE_CARD : APPROVE_WALLET);
-  expect((await deliverCallback(client, checkout.callbackUrl!)).status).toBe(200);
+  expectStatus(await deliverCallback(client, checkout.callbackUrl!), 200);
 }
 
 const statement = (partner: TestPartner, period: string, query = '') => client.op('getCommissionStatement', 'GET', `${STATEMENTS}/${period}${query}`, undefined, { token: partner.token });
@@ -27,7 +28,7 @@ const statement = (partner: TestPartner, period: string, query = '') => client.o
 async function download(partner: TestPartner, period: string, accept: 'text/csv' | 'application/pdf') {
   const response = await fetch(new URL(`${STATEMENTS}/${period}`, serverBehind(server.url)), { headers: { authorization: `Bearer ${partner.token}`, accept } });
   const body = Buffer.from(await response.arrayBuffer());
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   expect(response.headers.get('content-type')).toContain(accept);
   expect(response.headers.get('content-disposition')).toBe(`attachment; filename="commission-${period}.${accept === 'text/csv' ? 'csv' : 'pdf'}"`);
   await expectContract('getCommissionStatement', 200, body.toString('latin1'), response.headers.get('content-type') ?? undefined);
@@ -48,7 +49,7 @@ beforeAll(async () => {
 describe('GET /commission-statements/{period}', () => {
   it('shows the seller its own line of the month with the totals earned, reversed and net, OPEN while the Nepal month runs', async () => {
     const response = await statement(seller, thisMonth);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({
       period: thisMonth, status: 'OPEN', companyId: seller.companyId, companyName: 'Gokyo Statement Treks', currency: 'NPR',
       earned: 450, reversed: 0, net: 450, lineCount: 1,
@@ -72,10 +73,10 @@ describe('GET /commission-statements/{period}', () => {
   it('refuses a period that is not a month (400 with a field error), and a caller without a token (401)', async () => {
     for (const period of ['2030-13', '2030-1', 'last-month']) {
       const response = await statement(seller, period);
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       expect(response.body.details.fieldErrors).toHaveProperty('period');
     }
-    expect((await client.op('getCommissionStatement', 'GET', `${STATEMENTS}/${thisMonth}`)).status).toBe(401);
+    expectStatus(await client.op('getCommissionStatement', 'GET', `${STATEMENTS}/${thisMonth}`), 401);
   });
 
   it('streams every line as CSV with its negative REVERSED amounts as numbers', async () => {
@@ -126,7 +127,7 @@ describe('GET /commission-statements', () => {
     const nextMonth = new Date(Date.now() + 35 * 86_400_000);
     await confirmRefund(server.orm.em.fork(), answer.body.data.refund.refundRef, 'WALLET-RFD-2', 'operator-cli:test', nextMonth);
     const response = await client.op('listCommissionStatements', 'GET', STATEMENTS, undefined, { token: partner.token });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toEqual([
       { period: periodOf(nextMonth), status: 'OPEN', currency: 'NPR', earned: 0, reversed: -450, net: -450, lineCount: 1 },
       { period: thisMonth, status: 'OPEN', currency: 'NPR', earned: 450, reversed: 0, net: 450, lineCount: 1 },

@@ -11,6 +11,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { pay, paymentStatus } from '../support/payment-fixtures';
 import { startTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
+import { expectStatus } from '../support/expect-status';
 
 // A real browser (Debian's Chromium) with JavaScript switched off walks the hosted checkout, the
 // signed callback and the redirect to a partner return page on plain HTTP (allowed in this test
@@ -52,10 +53,10 @@ async function startPayment(gateway: string) {
   const quote = await everestQuote(client, partner);
   const touristId = await newTraveller(server, partner.companyId);
   const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: partner.token });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   const { orderRef } = created.body.data;
   const started = await pay(client, partner, orderRef, { gateway, returnUrl });
-  expect(started.status).toBe(200);
+  expectStatus(started, 200);
   return { orderRef, quote, ...started.body.data };
 }
 

@@ -11,6 +11,7 @@ import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-si
 import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
 import { simulatedProvidersEnv } from '../simulators/simulator-server';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * Payments decided late or taken back, end to end: a partner orders and pays through the API,
@@ -30,6 +31,8 @@ beforeAll(async () => {
 });
 const { server, client } = useTestServer({
   ownDatabase: 'watch_e2e',
+  // Background jobs on: the payment watch, the refund executor and the webhook deliveries are what the story is about.
+  backgroundJobs: true,
   env: () => ({
     ...simulatedProvidersEnv(khalti, esewa),
     PAYMENT_RECONCILE_INTERVAL_SECONDS: '1',
@@ -50,19 +53,19 @@ async function placeQuotedOrder(): Promise<{ orderRef: string; totalAmount: numb
   const quote = await everestQuote(client, partner);
   const touristId = await newTraveller(server, partner.companyId);
   const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: partner.token });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   return { orderRef: created.body.data.orderRef, totalAmount: quote.totalAmount };
 }
 
 async function startPay(orderRef: string, gateway: 'card_gateway' | 'wallet_gateway') {
   const response = await pay(client, partner, orderRef, { gateway, returnUrl: RETURN_URL }, randomUUID());
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   return response.body.data as { paymentRef: string; paymentUrl: string };
 }
 
 async function statusOf(orderRef: string) {
   const response = await paymentStatus(client, partner, orderRef);
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   return response.body.data;
 }
 
@@ -83,7 +86,7 @@ describe('payments decided late or taken back, end to end', () => {
     const started = await startPay(orderRef, 'card_gateway');
     const back = await khaltiCheckout(started.paymentUrl, { action: 'pay', mobile: '9800000005' });
     expect(back.searchParams.get('status')).toBe('Pending');
-    expect((await deliverReturn(client, back)).status).toBe(303);
+    expectStatus(await deliverReturn(client, back), 303);
     expect(await statusOf(orderRef)).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'INITIATED' });
 
     // The checkout's time runs out: the watch closes the attempt, undecided at Khalti.
@@ -98,14 +101,14 @@ describe('payments decided late or taken back, end to end', () => {
     await receiver.waitFor(() => !!eventFor('order.paid', orderRef));
     expect(eventFor('order.paid', orderRef)?.data).toMatchObject({ orderRef, paymentRef: started.paymentRef });
     const detail = await client.op('getOrder', 'GET', `${ORDERS}/${orderRef}`, undefined, { token: partner.token });
-    expect(detail.status).toBe(200);
+    expectStatus(detail, 200);
     expect(detail.body.data).toMatchObject({ status: 'PAID', policyNumber: expect.stringMatching(/^POL-/) });
   });
 
   it('a provider-side reversal found by the watch: an eSewa payment refunded in full at eSewa two days after it paid cancels the policy (PAYMENT_REVERSED) with refund.succeeded and order.cancelled', async () => {
     const { orderRef, totalAmount } = await placeQuotedOrder();
     const started = await startPay(orderRef, 'wallet_gateway');
-    expect((await deliverReturn(client, await esewaCheckout(started.paymentUrl, 'pay'))).status).toBe(303);
+    expectStatus(await deliverReturn(client, await esewaCheckout(started.paymentUrl, 'pay')), 303);
     expect(await statusOf(orderRef)).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS' });
 
     esewa.refundAtEsewa(started.paymentRef, 'full');
@@ -117,7 +120,7 @@ describe('payments decided late or taken back, end to end', () => {
     expect(await statusOf(orderRef)).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED', paymentRef: started.paymentRef });
     // The order detail says why and with which refund; its policy number stays with it.
     const detail = await client.op('getOrder', 'GET', `${ORDERS}/${orderRef}`, undefined, { token: partner.token });
-    expect(detail.status).toBe(200);
+    expectStatus(detail, 200);
     expect(detail.body.data).toMatchObject({
       status: 'CANCELLED',
       policyNumber: expect.stringMatching(/^POL-/),
@@ -128,7 +131,7 @@ describe('payments decided late or taken back, end to end', () => {
   it('a provider-side reversal found by the watch: a Khalti payment refunded in its portal cancels the policy the same way', async () => {
     const { orderRef, totalAmount } = await placeQuotedOrder();
     const started = await startPay(orderRef, 'card_gateway');
-    expect((await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' }))).status).toBe(303);
+    expectStatus(await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' })), 303);
     expect(await statusOf(orderRef)).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS' });
 
     khalti.refundInPortal(khalti.byOrder(started.paymentRef).pidx, 'full');

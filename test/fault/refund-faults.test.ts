@@ -13,6 +13,7 @@ import { checkInvariants } from './support/database-checks';
 import { ServerFleet } from './support/server-fleet';
 import type { ThrowawayPostgres } from './support/throwaway-postgres';
 import { startRefundFleet, stopRefundFleet } from './support/refund-fleet';
+import { expectStatus } from '../support/expect-status';
 
 // Refunds under faults (issue 28): two built processes with card_gateway on the Khalti simulator;
 // orders paid on Khalti are cancelled through one process, which is killed with SIGKILL right
@@ -44,7 +45,7 @@ describe('refunds under faults', () => {
     for (let i = 0; i < ORDERS_COUNT; i++) {
       const order = await createOrder(clients[1]!, partner, touristId);
       const started = (await pay(clients[1]!, partner, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL })).body.data;
-      expect((await deliverReturn(clients[1]!, await khaltiCheckout(started.paymentUrl, { action: 'pay' }))).status).toBe(303);
+      expectStatus(await deliverReturn(clients[1]!, await khaltiCheckout(started.paymentUrl, { action: 'pay' })), 303);
       paid.push({ orderRef: order.orderRef, transactionId: khalti.byOrder(started.paymentRef).transactionId! });
     }
     // Khalti answers slowly (the refund made, its answer 600 ms later): refunds are in flight when the process making them is killed.

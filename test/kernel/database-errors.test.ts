@@ -8,6 +8,7 @@ import { newTraveller } from '../support/traveller-fixtures';
 import { createOwnDatabase } from '../support/own-database';
 import { useTestServer } from '../support/test-server';
 import type { WireJson } from '../support/http-client';
+import { expectStatus } from '../support/expect-status';
 
 // Database failures forced on a database of this file's own (a renamed table, a unique index
 // that every second order violates, killed connections): the partner gets a generic 500 in
@@ -34,7 +35,7 @@ const sql = (statement: string) => server.orm.em.getConnection().execute(stateme
 const INTERNALS = /\b(select|insert|update|delete|from|where|relation|constraint|violates|duplicate|postgres|pg_|knex|mikro|sqlstate|ECONN)\b|\bat \S+ \(|\.(ts|js):\d+|node_modules|stack/i;
 
 function expectCleanServerError(response: { status: number; body: WireJson }, path: string): void {
-  expect(response.status).toBe(500);
+  expectStatus(response, 500);
   expectSchema('ApiError', response.body);
   expect(response.body).toMatchObject({ status: 500, message: 'Internal server error', path });
   expect(JSON.stringify(response.body)).not.toMatch(INTERNALS);
@@ -60,7 +61,7 @@ describe('database errors reach the partner as a bare 500', () => {
         await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId), { token: partner.token }),
         await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId), { token: partner.token }),
       ];
-      expect(created.status).toBe(201);
+      expectStatus(created, 201);
       expectCleanServerError(clashing, ORDERS);
       expect(await server.orm.em.fork().getConnection().execute(`select count(*)::int as n from insurance_order where company_id = '${partner.companyId}'`)).toEqual([{ n: 1 }]);
     } finally {
@@ -107,7 +108,7 @@ describe('database errors reach the partner as a bare 500', () => {
       ),
     );
     for (const response of after.filter((r) => r.status !== 200)) {
-      expect(response.status).toBe(503);
+      expectStatus(response, 503);
       expect(response.headers.get('retry-after')).toBe('5');
       expect(JSON.stringify(response.body)).not.toMatch(INTERNALS);
     }

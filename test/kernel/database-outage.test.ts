@@ -4,6 +4,7 @@ import { expectSchema } from '../support/contract';
 import { ORDERS, QUOTE } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * Issue 30, item 18: while PostgreSQL was unreachable every call answered 500 "Internal server
@@ -61,7 +62,7 @@ beforeAll(async () => {
 });
 
 function expectOutage(response: { status: number; body: unknown; headers: Headers }, path: string): void {
-  expect(response.status).toBe(503);
+  expectStatus(response, 503);
   expectSchema('ApiError', response.body);
   expect(response.body).toMatchObject({ status: 503, error: 'Service Unavailable', path });
   expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -95,6 +96,6 @@ describe('while the database is unreachable', () => {
   });
 
   it('then /readyz says so with its own 503', async () => {
-    expect((await client.op('getReadiness', 'GET', '/readyz')).status).toBe(503);
+    expectStatus(await client.op('getReadiness', 'GET', '/readyz'), 503);
   });
 });

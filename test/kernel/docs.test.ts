@@ -1,5 +1,6 @@
 import { captured } from '../support/elements';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const { client } = useTestServer();
 
@@ -12,7 +13,7 @@ function loadedResources(html: string): string[] {
 describe('the partner docs page', () => {
   it('serves the Redoc page of the contract at /docs (built by npm run docs)', async () => {
     const response = await client.call<string>('GET', '/docs');
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(response.body).toMatch(/^<!DOCTYPE html>/i);
     expect(response.body).toContain('Partner Booking');
@@ -21,7 +22,7 @@ describe('the partner docs page', () => {
 
   it('is self-contained: no script or stylesheet comes from another host', async () => {
     const response = await client.call<string>('GET', '/docs');
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body).toMatch(/<script\b/i); // the Redoc bundle itself, inlined
     const external = loadedResources(response.body).filter((url) => /^(https?:)?\/\//i.test(url));
     expect(external).toEqual([]);

@@ -9,6 +9,7 @@ import { Document } from '../../src/modules/documents/entities/document';
 import { ENDPOINTS } from '../webhooks/webhook-api';
 import { Order } from '../../src/modules/orders/entities/order';
 import { Traveller } from '../../src/modules/travellers/entities/traveller';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 let partner: TestPartner;
@@ -30,8 +31,8 @@ describe('creates with an Idempotency-Key', () => {
     const before = await ordersOf(partner.companyId);
     const first = await createOrders(lowTrek(), key);
     const retry = await createOrders(lowTrek(), key);
-    expect(first.status).toBe(201);
-    expect(retry.status).toBe(201);
+    expectStatus(first, 201);
+    expectStatus(retry, 201);
     expect(retry.body).toEqual(first.body);
     expect(await ordersOf(partner.companyId)).toBe(before + 1);
   });
@@ -50,7 +51,7 @@ describe('creates with an Idempotency-Key', () => {
     await createOrders(lowTrek(), key);
     const before = await ordersOf(partner.companyId);
     const other = await createOrders(lowTrek({ customRouteName: 'Nagarkot sunrise hike' }), key);
-    expect(other.status).toBe(409);
+    expectStatus(other, 409);
     expect(other.body.message).toBe('This Idempotency-Key was already used for a different request; use a new key for a new request');
     expect(await ordersOf(partner.companyId)).toBe(before);
   });
@@ -59,7 +60,7 @@ describe('creates with an Idempotency-Key', () => {
     const key = randomUUID();
     const first = await createOrders([lowTrek(), lowTrek()], key);
     const retry = await createOrders([lowTrek(), lowTrek()], key);
-    expect(first.status).toBe(201);
+    expectStatus(first, 201);
     expect(retry.body.data.groupRef).toBe(first.body.data.groupRef);
     expect(retry.body.data.orders).toHaveLength(2);
   });
@@ -76,9 +77,9 @@ describe('creates with an Idempotency-Key', () => {
   it('keeps nothing of a refused create: a retry with the same key after a 404 is a new try', async () => {
     const key = randomUUID();
     const refused = await createOrders(lowTrek({ touristId: randomUUID() }), key);
-    expect(refused.status).toBe(404);
+    expectStatus(refused, 404);
     const corrected = await createOrders(lowTrek(), key);
-    expect(corrected.status).toBe(201);
+    expectStatus(corrected, 201);
   });
 
   it('scopes a key to the company: another partner with the same key creates its own order', async () => {
@@ -87,14 +88,14 @@ describe('creates with an Idempotency-Key', () => {
     const key = randomUUID();
     const mine = await createOrders(lowTrek(), key);
     const theirs = await createOrders(lowTrek({ touristId: otherTourist }), key, other);
-    expect(theirs.status).toBe(201);
+    expectStatus(theirs, 201);
     expect(theirs.body.data.orderRef).not.toBe(mine.body.data.orderRef);
   });
 
   it('refuses a key that is not a UUID with a 400 before creating anything', async () => {
     const before = await ordersOf(partner.companyId);
     const response = await createOrders(lowTrek(), 'retry-1');
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(await ordersOf(partner.companyId)).toBe(before);
   });
 
@@ -105,7 +106,7 @@ describe('creates with an Idempotency-Key', () => {
     const register = () => client.op('registerTravellers', 'POST', TRAVELLERS_PATH, body, { token: partner.token, headers: { 'idempotency-key': key } });
     const first = await register();
     const retry = await register();
-    expect(first.status).toBe(201);
+    expectStatus(first, 201);
     expect(retry.body).toEqual(first.body);
     expect(await server.orm.em.fork().count(Traveller, { company: partner.companyId, name: 'Anna Keller' })).toBe(1);
   });
@@ -117,7 +118,7 @@ describe('creates with an Idempotency-Key', () => {
       client.op('createWebhookEndpoint', 'POST', ENDPOINTS, { url: 'https://hooks.partner-a.example.com/pbs', events: ['order.paid'] }, { token: owner.token, headers: { 'idempotency-key': key } });
     const first = await register();
     const retry = await register();
-    expect(first.status).toBe(201);
+    expectStatus(first, 201);
     expect(retry.body).toEqual(first.body);
     const listed = await client.op('listWebhookEndpoints', 'GET', ENDPOINTS, undefined, { token: owner.token });
     expect(listed.body.data).toHaveLength(1);
@@ -130,13 +131,13 @@ describe('creates with an Idempotency-Key', () => {
       client.op('uploadDocument', 'POST', DOCUMENTS_PATH, undefined, { token: owner.token, raw: uploadForm('AVATAR', bytes, { fileName: 'avatar.png' }), headers: { 'idempotency-key': key } });
     const first = await upload(FILES.png);
     const retry = await upload(FILES.png);
-    expect(first.status).toBe(201);
-    expect(retry.status).toBe(201);
+    expectStatus(first, 201);
+    expectStatus(retry, 201);
     expect(retry.body.data.documentId).toBe(first.body.data.documentId);
     expect(await server.orm.em.fork().count(Document, { company: owner.companyId })).toBe(1);
 
     const other = await upload(FILES.jpeg);
-    expect(other.status).toBe(409);
+    expectStatus(other, 409);
     expect(await server.orm.em.fork().count(Document, { company: owner.companyId })).toBe(1);
   });
 
@@ -144,7 +145,7 @@ describe('creates with an Idempotency-Key', () => {
     const owner = await newPartner(server, client);
     for (const key of ['', 'retry-1']) {
       const response = await client.op('uploadDocument', 'POST', DOCUMENTS_PATH, undefined, { token: owner.token, raw: uploadForm('AVATAR', FILES.png), headers: { 'idempotency-key': key } });
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       expect(response.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { 'Idempotency-Key': 'must be a UUID' } } });
     }
     expect(await server.orm.em.fork().count(Document, { company: owner.companyId })).toBe(0);

@@ -6,6 +6,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, APPROVE_WALLET, CALLBACK, deliverCallback, pay, submitCheckout } from '../support/payment-fixtures';
 import { newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 // The server's real logger (its redaction rules included) at the chattiest level, writing into
 // this test instead of stdout, over a complete partner flow; then every line is searched for
@@ -36,7 +37,7 @@ function* strings(value: unknown, key = ''): Generator<[string, string]> {
 describe('what the logs never hold', () => {
   it('a full flow at LOG_LEVEL=trace (token, quote, upload, register, order, promo, card and wallet payments, callbacks, refused credentials) logs no secret, token, signature, card number or PIN', async () => {
     const token = await client.op('issueToken', 'POST', '/api/external/v1/auth/token', { clientId: partner.clientId, clientSecret: partner.clientSecret });
-    expect(token.status).toBe(200);
+    expectStatus(token, 200);
     const accessToken = token.body.data.accessToken as string;
     secrets.set('client secret', partner.clientSecret).set('access token', accessToken).set('earlier access token', partner.token);
     const auth = { token: accessToken };
@@ -44,31 +45,31 @@ describe('what the logs never hold', () => {
     const quote = await everestQuote(client, { ...partner, token: accessToken });
     const touristId = await registerTraveller(client, auth);
     const ordered = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), auth);
-    expect(ordered.status).toBe(201);
+    expectStatus(ordered, 201);
     const code = await newCode(server, await newSalesCompany(server), { usageLimit: 5 });
-    expect((await client.op('applyOrderPromo', 'POST', orderPromoPath(ordered.body.data.orderRef), { promoCode: code }, auth)).status).toBe(200);
+    expectStatus(await client.op('applyOrderPromo', 'POST', orderPromoPath(ordered.body.data.orderRef), { promoCode: code }, auth), 200);
 
     const byCard = (await pay(client, { ...partner, token: accessToken }, ordered.body.data.orderRef, { gateway: 'card_gateway' })).body.data;
     const cardCheckout = await submitCheckout(byCard.paymentUrl, APPROVE_CARD);
-    expect((await deliverCallback(client, cardCheckout.callbackUrl!)).status).toBe(200);
+    expectStatus(await deliverCallback(client, cardCheckout.callbackUrl!), 200);
     secrets.set('callback signature', cardCheckout.callbackUrl!.searchParams.get('signature')!);
     secrets.set('card gateway HMAC secret', server.gateways.sandbox.get('card_gateway')!.secretForSigning());
 
     const second = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(await everestQuote(client, { ...partner, token: accessToken }), touristId), auth);
     const byWallet = (await pay(client, { ...partner, token: accessToken }, second.body.data.orderRef, { gateway: 'wallet_gateway' })).body.data;
     const walletCheckout = await submitCheckout(byWallet.paymentUrl, APPROVE_WALLET);
-    expect((await deliverCallback(client, walletCheckout.callbackUrl!)).status).toBe(200);
+    expectStatus(await deliverCallback(client, walletCheckout.callbackUrl!), 200);
     secrets.set('wallet callback signature', walletCheckout.callbackUrl!.searchParams.get('signature')!);
     secrets.set('wallet gateway HMAC secret', server.gateways.sandbox.get('wallet_gateway')!.secretForSigning());
 
     // Refusals log too: a wrong secret, a forged token, a forged callback signature.
     const wrongSecret = `${partner.clientSecret}-guess`;
-    expect((await client.op('issueToken', 'POST', '/api/external/v1/auth/token', { clientId: partner.clientId, clientSecret: wrongSecret })).status).toBe(401);
+    expectStatus(await client.op('issueToken', 'POST', '/api/external/v1/auth/token', { clientId: partner.clientId, clientSecret: wrongSecret }), 401);
     const forgedToken = `${accessToken.slice(0, -4)}AAAA`;
-    expect((await client.op('listCtgs', 'GET', '/api/external/v1/reference/ctgs', undefined, { token: forgedToken })).status).toBe(401);
+    expectStatus(await client.op('listCtgs', 'GET', '/api/external/v1/reference/ctgs', undefined, { token: forgedToken }), 401);
     const forgedSignature = 'f'.repeat(64);
     const forged = Object.fromEntries(cardCheckout.callbackUrl!.searchParams.entries());
-    expect((await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query: { ...forged, signature: forgedSignature }, direct: true })).status).toBe(400);
+    expectStatus(await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query: { ...forged, signature: forgedSignature }, direct: true }), 400);
     secrets.set('guessed secret', wrongSecret).set('forged token', forgedToken).set('forged signature', forgedSignature);
     secrets.set('card number', APPROVE_CARD.cardNumber).set('card number without spaces', APPROVE_CARD.cardNumber.replace(/ /g, ''));
 

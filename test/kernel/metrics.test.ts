@@ -2,13 +2,14 @@ import { newPartner } from '../support/partners';
 import { sample, scrapeMetricsPort } from '../support/metrics-sample';
 import { pay, placeOrder } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 describe('GET /metrics', () => {
   const { server, client } = useTestServer();
 
   const scrape = async (): Promise<string> => {
     const response = await client.op<string>('getMetrics', 'GET', '/metrics');
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain;.*version=0\.0\.4/);
     return response.body;
   };
@@ -53,9 +54,9 @@ describe('GET /metrics', () => {
   it('counts orders created, payments started by gateway and promo rejections', async () => {
     const partner = await newPartner(server, client);
     const order = await placeOrder(server, client, partner);
-    expect((await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).status).toBe(200);
+    expectStatus(await pay(client, partner, order.orderRef, { gateway: 'card_gateway' }), 200);
     const promo = await client.op('applyOrderPromo', 'POST', `/api/external/v1/orders/${order.orderRef}/promo`, { promoCode: 'NO-SUCH-CODE' }, { token: partner.token });
-    expect(promo.status).toBe(400);
+    expectStatus(promo, 400);
 
     const metrics = await scrape();
     expect(sample(metrics, 'orders_created_total', { kind: 'single' })).toBe(1);
@@ -70,17 +71,17 @@ describe('metrics on METRICS_PORT', () => {
 
   it('when metrics have their own port, then the partner-facing listener answers /metrics 404', async () => {
     const response = await client.op('getMetrics', 'GET', '/metrics');
-    expect(response.status).toBe(404);
+    expectStatus(response, 404);
   });
 
   it('when the scraper sends the token, then the metrics port answers; without it, or with another, a 401', async () => {
     await client.op('getHealth', 'GET', '/healthz');
     const port = server.metricsPort!;
-    expect((await scrapeMetricsPort(port)).status).toBe(401);
-    expect((await scrapeMetricsPort(port, 'x'.repeat(TOKEN.length))).status).toBe(401);
+    expectStatus(await scrapeMetricsPort(port), 401);
+    expectStatus(await scrapeMetricsPort(port, 'x'.repeat(TOKEN.length)), 401);
     const scraped = await scrapeMetricsPort(port, TOKEN);
-    expect(scraped.status).toBe(200);
+    expectStatus(scraped, 200);
     expect(sample(scraped.body, 'http_requests_total', { operation: 'getHealth', status: '200' })).toBeGreaterThanOrEqual(1);
-    expect((await fetch(`http://127.0.0.1:${port}/api/external/v1/reference/routes`)).status).toBe(404);
+    expectStatus(await fetch(`http://127.0.0.1:${port}/api/external/v1/reference/routes`), 404);
   });
 });

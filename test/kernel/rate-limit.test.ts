@@ -3,6 +3,7 @@ import { ApiClient, type WireJson } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const TOKEN = '/api/external/v1/auth/token';
 
@@ -12,7 +13,7 @@ async function clearCounters(server: RunningServer): Promise<void> {
 }
 
 const expectRateLimited = (response: { status: number; headers: Headers; body: WireJson }, path: string) => {
-  expect(response.status).toBe(429);
+  expectStatus(response, 429);
   const retryAfter = Number(response.headers.get('retry-after'));
   expect(Number.isInteger(retryAfter)).toBe(true);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -64,49 +65,49 @@ describe('rate limiting POST /auth/token', () => {
     new ApiClient(server.url).op('issueToken', 'POST', TOKEN, { clientId, clientSecret }, { headers: { 'x-forwarded-for': from } });
 
   it('answers the token over the per-client limit with a shape-2 429 and Retry-After', async () => {
-    for (let i = 0; i < 3; i += 1) expect((await takeToken(first)).status).toBe(200);
+    for (let i = 0; i < 3; i += 1) expectStatus(await takeToken(first), 200);
     expectRateLimited(await takeToken(first), TOKEN);
   });
 
   it('holds one limit across server processes, because the counter is in PostgreSQL', async () => {
-    expect((await takeToken(first)).status).toBe(200);
-    expect((await takeToken(second)).status).toBe(200);
-    expect((await takeToken(first)).status).toBe(200);
+    expectStatus(await takeToken(first), 200);
+    expectStatus(await takeToken(second), 200);
+    expectStatus(await takeToken(first), 200);
     expectRateLimited(await takeToken(second), TOKEN);
   });
 
   it("when a stranger guesses a partner's secret, then the stranger's address is locked out and the partner still gets its token", async () => {
-    for (let i = 0; i < 3; i += 1) expect((await takeToken(first, partner.clientId, 'guess', STRANGER_ADDRESS)).status).toBe(401);
+    for (let i = 0; i < 3; i += 1) expectStatus(await takeToken(first, partner.clientId, 'guess', STRANGER_ADDRESS), 401);
     expectRateLimited(await takeToken(first, partner.clientId, 'guess', STRANGER_ADDRESS), TOKEN);
     // Even the right secret is refused from there: a guess that happened to be right must not show.
     expectRateLimited(await takeToken(first, partner.clientId, partner.clientSecret, STRANGER_ADDRESS), TOKEN);
-    expect((await takeToken(first, partner.clientId, partner.clientSecret, PARTNER_ADDRESS)).status).toBe(200);
-    expect((await takeToken(second, partner.clientId, partner.clientSecret, PARTNER_ADDRESS)).status).toBe(200);
+    expectStatus(await takeToken(first, partner.clientId, partner.clientSecret, PARTNER_ADDRESS), 200);
+    expectStatus(await takeToken(second, partner.clientId, partner.clientSecret, PARTNER_ADDRESS), 200);
   });
 
   it('when a right secret follows wrong ones from the same address, then it takes no failure slot', async () => {
-    for (let i = 0; i < 2; i += 1) expect((await takeToken(first, partner.clientId, 'typo')).status).toBe(401);
-    for (let i = 0; i < 3; i += 1) expect((await takeToken(first)).status).toBe(200);
-    expect((await takeToken(first, partner.clientId, 'typo')).status).toBe(401);
+    for (let i = 0; i < 2; i += 1) expectStatus(await takeToken(first, partner.clientId, 'typo'), 401);
+    for (let i = 0; i < 3; i += 1) expectStatus(await takeToken(first), 200);
+    expectStatus(await takeToken(first, partner.clientId, 'typo'), 401);
   });
 
   it('when one address sprays many clientIds, then that address is limited and partners elsewhere are not', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 9; i += 1) statuses.push((await takeToken(first, `sprayed-${i}`, 'guess', STRANGER_ADDRESS)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 429]);
-    expect((await takeToken(first, partner.clientId, partner.clientSecret, PARTNER_ADDRESS)).status).toBe(200);
+    expectStatus(await takeToken(first, partner.clientId, partner.clientSecret, PARTNER_ADDRESS), 200);
   });
 
   it('does not limit other clients when one is limited', async () => {
     const other = await newPartner(first, firstClient);
     await clearCounters(first);
     for (let i = 0; i < 4; i += 1) await takeToken(first);
-    expect((await takeToken(first, other.clientId, other.clientSecret)).status).toBe(200);
+    expectStatus(await takeToken(first, other.clientId, other.clientSecret), 200);
   });
 
   it('starts counting afresh in the next window', async () => {
     await first.orm.em.fork().getConnection().execute(`insert into rate_limit_bucket values (?, now() - interval '1 hour', 99)`, [`token:client:${partner.clientId}`]);
-    expect((await takeToken(first)).status).toBe(200);
+    expectStatus(await takeToken(first), 200);
   });
 });
 
@@ -117,8 +118,8 @@ describe('POST /auth/token without TRUST_PROXY', () => {
 
   it('ignores X-Forwarded-For, so a client cannot pick the address its failures count against', async () => {
     const guess = (from: string) => client.op('issueToken', 'POST', TOKEN, { clientId: 'demo-everest-trails', clientSecret: 'guess' }, { headers: { 'x-forwarded-for': from } });
-    expect((await guess('192.0.2.1')).status).toBe(401);
-    expect((await guess('192.0.2.2')).status).toBe(401);
+    expectStatus(await guess('192.0.2.1'), 401);
+    expectStatus(await guess('192.0.2.2'), 401);
     expectRateLimited(await guess('192.0.2.3'), TOKEN);
   });
 });
@@ -154,7 +155,7 @@ describe('rate limiting the promo operations', () => {
   it('leaves operations without a limit alone', async () => {
     const partner = await newPartner(server, client);
     for (let i = 0; i < 5; i += 1) {
-      expect((await client.op('listCtgs', 'GET', '/api/external/v1/reference/ctgs', undefined, { token: partner.token })).status).toBe(200);
+      expectStatus(await client.op('listCtgs', 'GET', '/api/external/v1/reference/ctgs', undefined, { token: partner.token }), 200);
     }
   });
 });

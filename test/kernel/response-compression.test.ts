@@ -2,6 +2,7 @@ import http from 'node:http';
 import { expectContract } from '../support/contract';
 import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 let partner: TestPartner;
@@ -28,7 +29,7 @@ function plainGet(path: string, headers: Record<string, string>): Promise<{ stat
 describe('response compression', () => {
   it('gzips a large answer for a partner whose client accepts gzip', async () => {
     const response = await client.op('listCtgs', 'GET', CTG_LIST, undefined, { token: partner.token, headers: { 'accept-encoding': 'gzip' } });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.headers.get('content-encoding')).toBe('gzip');
     expect(response.headers.get('vary')).toMatch(/accept-encoding/i);
     await expectContract('listCtgs', 200, response.body);
@@ -36,7 +37,7 @@ describe('response compression', () => {
 
   it('answers the same list uncompressed to a client that sends no Accept-Encoding', async () => {
     const response = await plainGet(CTG_LIST, { authorization: `Bearer ${partner.token}` });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.headers['content-encoding']).toBeUndefined();
     const body: unknown = JSON.parse(response.text);
     await expectContract('listCtgs', 200, body);

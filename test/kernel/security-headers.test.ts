@@ -4,6 +4,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, deliverCallback, pay, paymentStatus, placeOrder } from '../support/payment-fixtures';
 import { serverBehind } from '../support/prism';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 let partner: TestPartner;
@@ -47,7 +48,7 @@ describe('security headers', () => {
   it('the docs page allows exactly its own inline scripts (by hash), cannot be framed and loads nothing from elsewhere', async () => {
     const response = await fetch(`${serverBehind(server.url)}/docs`);
     const html = await response.text();
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expectBaseHeaders(response.headers);
     const policy = policyOf(response.headers);
     const inlineScripts = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(captured(m, 1)).digest('base64')}'`);
@@ -63,17 +64,17 @@ describe('security headers', () => {
     const order = await placeOrder(server, client, partner);
     const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
     const page = await fetch(started.paymentUrl);
-    expect(page.status).toBe(200);
+    expectStatus(page, 200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expectBaseHeaders(page.headers);
     expectStrictPolicy(page.headers);
 
     const submitted = await fetch(started.paymentUrl, { method: 'POST', body: new URLSearchParams(APPROVE_CARD), redirect: 'manual' });
-    expect(submitted.status).toBe(303);
+    expectStatus(submitted, 303);
     expectBaseHeaders(submitted.headers);
 
     const result = await deliverCallback(client, new URL(submitted.headers.get('location')!));
-    expect(result.status).toBe(200);
+    expectStatus(result, 200);
     expect(result.headers.get('content-type')).toMatch(/^text\/html/);
     expectBaseHeaders(result.headers);
     expectStrictPolicy(result.headers);

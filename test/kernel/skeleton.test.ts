@@ -2,13 +2,14 @@ import { expectSchema } from '../support/contract';
 import { newPartner } from '../support/partners';
 import { pay, placeOrder } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer({ env: { MAX_JSON_BODY_BYTES: '2048' } });
 
 describe('the HTTP skeleton', () => {
   it('answers an unknown path with a shape-2 404', async () => {
     const response = await client.call('GET', '/api/external/v1/nowhere');
-    expect(response.status).toBe(404);
+    expectStatus(response, 404);
     expectSchema('ApiError', response.body);
     expect(response.body.path).toBe('/api/external/v1/nowhere');
   });
@@ -18,12 +19,12 @@ describe('the HTTP skeleton', () => {
       raw: '{"clientId": ',
       headers: { 'content-type': 'application/json' },
     });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
   });
 
   it('rejects a body over the configured limit with the documented shape-2 413', async () => {
     const response = await client.op('issueToken', 'POST', '/api/external/v1/auth/token', { clientId: 'x'.repeat(4096), clientSecret: 'y' });
-    expect(response.status).toBe(413);
+    expectStatus(response, 413);
     expectSchema('ApiError', response.body);
   });
 
@@ -48,7 +49,7 @@ describe('the HTTP skeleton', () => {
 
   it('serves the bundled document', async () => {
     const response = await client.call('GET', '/api/external/v1/openapi.json');
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.openapi).toBe('3.1.0');
   });
 });
@@ -91,23 +92,23 @@ describe('hostile paths outside the API routes', () => {
 
   it('when an API path holds invalid percent-encoding, then it is still a 400 in shape 2', async () => {
     const response = await expectRefusedInShape2('GET', '/api/external/v1/orders/%ff%fe');
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
   });
 });
 
 describe('protocol headers on refusals', () => {
   it('names the Bearer scheme on every 401 (RFC 6750), and the refused token\'s error when one was sent', async () => {
     const missing = await fetch(`${server.url}/api/external/v1/travellers`);
-    expect(missing.status).toBe(401);
+    expectStatus(missing, 401);
     expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="partner-api"');
     const refused = await fetch(`${server.url}/api/external/v1/travellers`, { headers: { authorization: 'Bearer not-a-token' } });
-    expect(refused.status).toBe(401);
+    expectStatus(refused, 401);
     expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="partner-api", error="invalid_token"');
   });
 
   it('lists the methods a path has on a 405 (RFC 9110)', async () => {
     const response = await fetch(`${server.url}/api/external/v1/orders`, { method: 'PUT' });
-    expect(response.status).toBe(405);
+    expectStatus(response, 405);
     expect(response.headers.get('allow')).toBe('GET, POST');
     const travellers = await fetch(`${server.url}/api/external/v1/travellers`, { method: 'DELETE' });
     expect(travellers.headers.get('allow')).toBe('GET, POST');

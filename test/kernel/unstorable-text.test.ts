@@ -4,6 +4,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { lowTrek } from '../support/promo-fixtures';
 import { newTraveller } from '../support/traveller-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 // Issue 30, items 5 and 6: text PostgreSQL cannot store in `jsonb` (a NUL in a key, a lone
 // surrogate anywhere) answered 500; text that reshapes printed documents (line and paragraph
@@ -18,7 +19,7 @@ beforeAll(async () => {
 
 async function refusedOrder(extra: Record<string, unknown>) {
   const response = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, extra), { token: partner.token });
-  expect(response.status).toBe(400);
+  expectStatus(response, 400);
   expectSchema('ApiError', response.body);
   return response.body.details;
 }
@@ -41,7 +42,7 @@ describe('JSON objects from partners refuse what jsonb cannot hold, with a 400 n
 
   it('when a key and value hold whole surrogate pairs (emoji), then the order is taken and returned unchanged', async () => {
     const response = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, { extraFields: { '🏔️': 'Everest 🥾' } }), { token: partner.token });
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     expect(response.body.data.extraFields).toEqual({ '🏔️': 'Everest 🥾' });
   });
 });
@@ -65,12 +66,12 @@ describe('partner text refuses line and paragraph separators and bidirectional c
 
   it('when a free-text query parameter holds a paragraph separator, then the answer is 400 naming it', async () => {
     const response = await client.op('listTravellers', 'GET', `/api/external/v1/travellers?search=${encodeURIComponent('Keller\u2029x')}`, undefined, { token: partner.token });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.details.fieldErrors).toEqual({ search: expect.stringMatching(/line or paragraph separators/) });
   });
 
   it('when text holds right-to-left script (Arabic, Hebrew) without controls, then it is accepted', async () => {
     const response = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, { customRouteName: 'مسار لوكلا — מסלול' }), { token: partner.token });
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
   });
 });

@@ -10,6 +10,7 @@ import { everestQuote, ORDERS, departure } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { groupPayPath, pay } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 // Small limits and an hour's window, so a test's calls never straddle a window boundary.
 const LIMITS = {
@@ -24,7 +25,7 @@ const LIMITS = {
 };
 
 const expectTooMany = (response: ApiResponse, path: string) => {
-  expect(response.status).toBe(429);
+  expectStatus(response, 429);
   expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   expect(response.body).toMatchObject({ status: 429, error: 'Too Many Requests', path });
 };
@@ -59,7 +60,7 @@ describe('write limits per company', () => {
       expect(refused.some((answer) => /unattached documents/.test(answer.body.message))).toBe(true);
       expect(refused.some((answer) => /Too many requests/.test(answer.body.message))).toBe(true);
 
-      expect((await uploadDocument(client, bystander.token, 'AVATAR', FILES.png)).status).toBe(201);
+      expectStatus(await uploadDocument(client, bystander.token, 'AVATAR', FILES.png), 201);
       // Nothing a refused upload sent is kept: the flood's 12 drafts and the bystander's one.
       expect(storedFiles(server)).toEqual({ count: 13, bytes: 13 * FILES.png.length });
     });
@@ -96,19 +97,19 @@ describe('write limits per company', () => {
 
     it('when a company is over its order limit, then POST /orders is a 429 (refused requests count too)', async () => {
       const order = { touristId: randomUUID(), ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: departure };
-      for (let i = 0; i < 2; i += 1) expect((await client.op('createOrders', 'POST', ORDERS, order, { token: caller.token })).status).toBe(404);
+      for (let i = 0; i < 2; i += 1) expectStatus(await client.op('createOrders', 'POST', ORDERS, order, { token: caller.token }), 404);
       expectTooMany(await client.op('createOrders', 'POST', ORDERS, order, { token: caller.token }), ORDERS);
     });
 
     it('when a company is over its traveller limit, then POST /travellers is a 429', async () => {
       const traveller = travellerInput({ avatarDocumentId: randomUUID(), passportDocumentId: randomUUID(), signatureDocumentId: randomUUID() });
-      for (let i = 0; i < 2; i += 1) expect((await client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [traveller], { token: caller.token })).status).toBe(404);
+      for (let i = 0; i < 2; i += 1) expectStatus(await client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [traveller], { token: caller.token }), 404);
       expectTooMany(await client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [traveller], { token: caller.token }), TRAVELLERS_PATH);
     });
 
     it('when a company is over its pay limit, then single and group pay are both 429', async () => {
       const body = { gateway: 'card_gateway' };
-      for (let i = 0; i < 2; i += 1) expect((await pay(client, caller, 'ORD-2026-999999', body)).status).toBe(404);
+      for (let i = 0; i < 2; i += 1) expectStatus(await pay(client, caller, 'ORD-2026-999999', body), 404);
       expectTooMany(await pay(client, caller, 'ORD-2026-999999', body), `${ORDERS}/ORD-2026-999999/pay`);
       const group = await client.op('payGroup', 'POST', groupPayPath('GRP-2026-999999'), body, { token: caller.token, headers: { 'idempotency-key': randomUUID() } });
       expectTooMany(group, groupPayPath('GRP-2026-999999'));

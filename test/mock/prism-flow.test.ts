@@ -4,6 +4,7 @@ import { loadSpecDocument } from '../../src/kernel/http/spec-document';
 import { expectContract } from '../support/contract';
 import { ApiClient, type WireJson } from '../support/http-client';
 import { startPrism, type PrismProcess } from '../support/prism';
+import { expectStatus } from '../support/expect-status';
 
 const ROOT = path.resolve(__dirname, '../..');
 const V1 = '/api/external/v1';
@@ -71,13 +72,13 @@ describe('npm run mock (Prism on the bundled document)', () => {
     const registered = await client.op('registerTravellers', 'POST', `${V1}/travellers`, [
       { ...person, avatarDocumentId: documentIds.AVATAR, passportDocumentId: documentIds.PASSPORT, signatureDocumentId: documentIds.SIGNATURE },
     ], auth);
-    expect(registered.status).toBe(201);
+    expectStatus(registered, 201);
     const traveller = registered.body.data[0];
     expect(traveller).toMatchObject({ avatarDocumentId: documentIds.AVATAR, passportDocumentId: documentIds.PASSPORT, signatureDocumentId: documentIds.SIGNATURE });
 
     const orderBody = { touristId: traveller.touristId, ctgId: quote.ctgId, routeId: quote.routeId, departureDate: quote.startDate, quoteId: quote.quoteId, promoCode: DEMO_COMPANY_CODE };
     const created = await client.op('createOrders', 'POST', `${V1}/orders`, orderBody, auth);
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     const order = created.body.data;
     expect(order).toMatchObject({ quoteId: quote.quoteId, departureDate: quote.startDate, promoCodes: { companyPromoCode: DEMO_COMPANY_CODE } });
     expect(order.traveller.touristId).toBe(traveller.touristId);
@@ -87,7 +88,7 @@ describe('npm run mock (Prism on the bundled document)', () => {
       ...auth,
       headers: { 'Idempotency-Key': 'c0b4a1d3-6e52-4f9b-8a7c-3d8e9f2b4c51' },
     });
-    expect(pay.status).toBe(200);
+    expectStatus(pay, 200);
     expect(pay.body.data.paymentRef.startsWith(`${order.orderRef}-`)).toBe(true);
     expect(new URL(pay.body.data.paymentUrl).host).toBe(SANDBOX_PLACEHOLDER_HOST);
 
@@ -108,7 +109,7 @@ describe('npm run mock (Prism on the bundled document)', () => {
 
   it('answers a call without a token with the documented 401, as the real server does', async () => {
     const response = await client.op('listRoutes', 'GET', `${V1}/reference/routes`);
-    expect(response.status).toBe(401);
+    expectStatus(response, 401);
   });
 
   it('runs npm run example (the typed client) end to end against the mock', () => {

@@ -9,6 +9,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { lowTrek, newCode, newSalesCompany } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * DESIGN "Who may act on an order": company H places an order (and a group) listing agency A in
@@ -112,7 +113,7 @@ describe('a group payment reference, looked up as an order', () => {
 
   it('to a stranger is the 403 of anybody else\'s order, never the 400 that classifies it', async () => {
     const response = await status(stranger, groupPaymentRef);
-    expect(response.status).toBe(403);
+    expectStatus(response, 403);
     expect(JSON.stringify(response.body)).not.toMatch(/group/i);
     expect(response.body.message).toBe((await status(stranger, orderRef)).body.message);
   });
@@ -120,12 +121,12 @@ describe('a group payment reference, looked up as an order', () => {
   it('to the placing company and to a listed agency is the 400 that says to query each order', async () => {
     for (const caller of [placing, listed]) {
       const response = await status(caller, groupPaymentRef);
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       expect(response.body.message).toMatch(/is a group payment reference/);
     }
   });
 
   it('made up, is a 404 to everybody', async () => {
-    expect((await status(stranger, 'GRP-2030-999999-1916125865117')).status).toBe(404);
+    expectStatus(await status(stranger, 'GRP-2030-999999-1916125865117'), 404);
   });
 });

@@ -6,6 +6,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { lowTrek } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * Issue 29's access test: company A never sees, exports or reads B's orders or quotes. Owner O
@@ -32,13 +33,13 @@ function listAs(who: Who, query: Array<[string, string]> = [], headers: Record<s
 
 async function visible(who: Who, query: Array<[string, string]> = []): Promise<Array<[string, string]>> {
   const response = await listAs(who, query);
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   return response.body.data.content.map((item: WireJson) => [item.orderRef, item.access]);
 }
 
 async function exported(who: Who, query: Array<[string, string]> = []): Promise<Array<[string, string]>> {
   const response = await listAs(who, query, { accept: 'text/csv' });
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   return csvRecords(response.body).records.map((record) => [record.orderRef!, record.access!]);
 }
 

@@ -11,6 +11,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { lowTrek } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * DESIGN "The order book" at 1,000,000 orders (issue 29): `totalElements` of the unfiltered book and
@@ -37,7 +38,7 @@ function list(partner: TestPartner, query: Array<[string, string]>): Promise<Api
 /** The whole book, as the unfiltered listing shows it: the oracle every filtered listing is checked against. */
 async function book(partner: TestPartner): Promise<WireJson[]> {
   const response = await list(partner, [['size', '100']]);
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   expect(response.body.data.totalElements).toBe(response.body.data.content.length);
   return response.body.data.content;
 }
@@ -106,7 +107,7 @@ describe('GET /orders totalElements and pages, however a filter is read', () => 
   it.each(cases)('%s: the orders the filters select, newest first, and totalElements their number', async (_label, query, selects) => {
     const expected = (await book(agency)).filter(selects).map((order) => order.orderRef);
     const response = await list(agency, [...query, ['size', '100']]);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data.content.map((order: WireJson) => order.orderRef)).toEqual(expected);
     expect(response.body.data.totalElements).toBe(expected.length);
     const paged: string[] = [];

@@ -10,6 +10,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { lowTrek } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * DESIGN "The order book": GET /orders lists what a company may read, newest first, filtered
@@ -48,7 +49,7 @@ function list(partner: TestPartner, query: Array<[string, string]> = [], headers
 
 async function refsOf(partner: TestPartner, query: Array<[string, string]>): Promise<string[]> {
   const response = await list(partner, [...query, ['size', '100']]);
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   expect(response.body.data.totalElements).toBe(response.body.data.content.length);
   return response.body.data.content.map((item: WireJson) => item.orderRef);
 }
@@ -77,7 +78,7 @@ const allRefs = () => [placed.listed.orderRef, ...group.orderRefs, placed.later.
 describe('GET /orders', () => {
   it('lists the orders a company placed and those it is listed on, newest first, each with its access, and totalElements exact', async () => {
     const response = await list(agency);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     const { content, totalElements, page, size, totalPages, first, last } = response.body.data;
     expect(content.map((item: WireJson) => item.orderRef)).toEqual(allRefs());
     expect({ totalElements, page, size, totalPages, first, last }).toEqual({ totalElements: 8, page: 0, size: 20, totalPages: 1, first: true, last: true });
@@ -145,7 +146,7 @@ describe('GET /orders', () => {
       const payer = await newPartner(server, client);
       const order = await place(payer, await newTraveller(server, payer.companyId));
       const started = await client.op('payOrder', 'POST', `${ORDERS}/${order.orderRef}/pay`, { gateway: 'card_gateway', returnUrl: 'https://agency.example.com/back' }, { token: payer.token, headers: { 'idempotency-key': randomUUID() } });
-      expect(started.status).toBe(200);
+      expectStatus(started, 200);
       expect(await refsOf(payer, [['paymentStatus', 'INITIATED']])).toEqual([order.orderRef]);
       await cancelOrder(server.orm.em.fork(), order.orderRef, 'operator-cli:test', server.payments);
       const after = (await list(payer, [['search', order.orderRef]])).body.data.content[0];
@@ -207,7 +208,7 @@ describe('GET /orders', () => {
       const paged: string[] = [];
       for (let page = 0; page < whole.length; page += 1) {
         const response = await list(agency, [['sortBy', sortBy], ['sortDir', sortDir], ['size', '1'], ['page', String(page)]]);
-        expect(response.status).toBe(200);
+        expectStatus(response, 200);
         paged.push(...response.body.data.content.map((item: WireJson) => item.orderRef));
       }
       expect(paged).toEqual(whole);
@@ -246,7 +247,7 @@ describe('GET /orders', () => {
     ];
     it.each(cases)('%s', async (_label, query, field) => {
       const response = await list(agency, query);
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       expect(response.body.message).toBe('Validation failed');
       expect(response.body.code).toBe('VALIDATION_FAILED');
       expect(Object.keys(response.body.details.fieldErrors).some((key) => key === field || key.startsWith(`${field}[`) || key.startsWith(`${field}.`))).toBe(true);
@@ -254,7 +255,7 @@ describe('GET /orders', () => {
 
     it('the CSV export refuses the same filters with the same JSON 400', async () => {
       const response = await list(agency, [['departureFrom', '2031-10-31'], ['departureTo', '2031-10-01']], { accept: 'text/csv' });
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       expect(response.headers.get('content-type')).toContain('application/json');
       expect(response.body.details.fieldErrors.departureTo).toBe('must not be before departureFrom (2031-10-31)');
     });
@@ -264,7 +265,7 @@ describe('GET /orders', () => {
 describe('GET /orders with Accept: text/csv', () => {
   it('exports every matching order, unpaged, as RFC 4180 CSV with the documented columns, as an attachment named for the day', async () => {
     const response = await list(agency, [['size', '2']], { accept: 'text/csv' });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="orders-${kathmanduToday()}.csv"`);
     const { header, records } = csvRecords(response.body);

@@ -17,6 +17,7 @@ import { APPROVE_CARD, APPROVE_WALLET, deliverCallback, groupPayPath, pay, payme
 import { useTestServer } from '../support/test-server';
 import { lowTrek } from '../support/promo-fixtures';
 import { newTraveller } from '../support/traveller-fixtures';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 let agency: TestPartner;
@@ -44,7 +45,7 @@ const detail = (identifier: string, caller: TestPartner = agency) => client.op('
 async function paidByCard(orderRef: string, gateway: 'card_gateway' | 'wallet_gateway' = 'card_gateway') {
   const started = (await pay(client, agency, orderRef, { gateway })).body.data;
   const checkout = await submitCheckout(started.paymentUrl, gateway === 'card_gateway' ? APPROVE_CARD : APPROVE_WALLET);
-  expect((await deliverCallback(client, checkout.callbackUrl!)).status).toBe(200);
+  expectStatus(await deliverCallback(client, checkout.callbackUrl!), 200);
   return started;
 }
 
@@ -61,7 +62,7 @@ describe('cancellation preview', () => {
   it('says an unpaid order cancels under UNPAID with no money, and changes nothing', async () => {
     const order = await placeOrder(server, client, agency);
     const answer = await preview(order.orderRef);
-    expect(answer.status).toBe(200);
+    expectStatus(answer, 200);
     expect(answer.body.data).toEqual({ orderRef: order.orderRef, cancellable: true, notCancellableReason: null, rule: 'UNPAID', refundAmount: 0, cancellationFee: 0, currency: 'NPR' });
     expect((await detail(order.orderRef)).body.data).toMatchObject({ status: 'PENDING', cancellation: null });
   });
@@ -87,7 +88,7 @@ describe('cancellation preview', () => {
     expect(started.notCancellableReason).toContain(`started on ${kathmanduToday()}`);
 
     const other = await placeOrder(server, client, agency);
-    expect((await cancel(other.orderRef)).status).toBe(200);
+    expectStatus(await cancel(other.orderRef), 200);
     expect((await preview(other.orderRef)).body.data).toMatchObject({ rule: 'ALREADY_CANCELLED', cancellable: false });
   });
 });
@@ -97,9 +98,9 @@ describe('cancelling an order', () => {
     const order = await placeOrder(server, client, agency);
     const started = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
     const answer = await cancel(order.orderRef, { reason: 'DUPLICATE_BOOKING', note: 'Booked twice by the front desk' });
-    expect(answer.status).toBe(200);
+    expectStatus(answer, 200);
     expect(answer.body.data).toMatchObject({ orderRef: order.orderRef, orderStatus: 'CANCELLED', reason: 'DUPLICATE_BOOKING', refund: null });
-    expect((await submitCheckout(started.paymentUrl, APPROVE_CARD)).status).toBe(410);
+    expectStatus(await submitCheckout(started.paymentUrl, APPROVE_CARD), 410);
     expect((await detail(order.orderRef)).body.data).toMatchObject({
       status: 'CANCELLED',
       cancellation: { cancelledAt: answer.body.data.cancelledAt, reason: 'DUPLICATE_BOOKING', note: 'Booked twice by the front desk', refund: null },
@@ -113,7 +114,7 @@ describe('cancelling an order', () => {
     const order = await placeOrder(server, client, agency);
     const started = await paidByCard(order.orderRef);
     const answer = await cancel(order.orderRef);
-    expect(answer.status).toBe(200);
+    expectStatus(answer, 200);
     const refund = answer.body.data.refund;
     expect(refund).toMatchObject({ amount: order.totalAmount, cancellationFee: 0, gateway: 'CARD_GATEWAY' });
     expect(refund.refundRef).toMatch(/^RFD-\d{4}-\d{6,}$/);
@@ -148,7 +149,7 @@ describe('cancelling an order', () => {
     await paidByCard(order.orderRef);
     await server.orm.em.fork().nativeUpdate(Order, { id: order.orderId }, { coverageStartDate: addDays(kathmanduToday(), -1) });
     const answer = await cancel(order.orderRef);
-    expect(answer.status).toBe(400);
+    expectStatus(answer, 400);
     expect(answer.body.message).toContain('can no longer be cancelled through the API');
     expect((await detail(order.orderRef)).body.data).toMatchObject({ status: 'PAID', cancellation: null });
     expect(await refundOf(order.orderRef)).toBeNull();
@@ -156,18 +157,18 @@ describe('cancelling an order', () => {
 
   it('refuses an order already cancelled (400, a new key), and a cancelled order never comes back', async () => {
     const order = await placeOrder(server, client, agency);
-    expect((await cancel(order.orderRef)).status).toBe(200);
+    expectStatus(await cancel(order.orderRef), 200);
     const again = await cancel(order.orderRef);
-    expect(again.status).toBe(400);
+    expectStatus(again, 400);
     expect(again.body.message).toMatch(new RegExp(`^Order ${order.orderRef} was already cancelled on `));
-    expect((await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).status).toBe(400);
+    expectStatus(await pay(client, agency, order.orderRef, { gateway: 'card_gateway' }), 400);
   });
 
   it('cancels each order of a group on its own, refunding only its own share of the group payment', async () => {
     const { groupRef, orders } = await placeGroup(server, client, agency, 3);
     const started = (await client.op('payGroup', 'POST', groupPayPath(groupRef), { gateway: 'card_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } })).body.data;
     const checkout = await submitCheckout(started.paymentUrl, APPROVE_CARD);
-    expect((await deliverCallback(client, checkout.callbackUrl!)).status).toBe(200);
+    expectStatus(await deliverCallback(client, checkout.callbackUrl!), 200);
     const [first, second] = orders;
     const answer = await cancel(first!.orderRef);
     expect(answer.body.data.refund).toMatchObject({ amount: first!.totalAmount, cancellationFee: 0 });
@@ -197,9 +198,9 @@ describe('cancelling an order', () => {
   it('settles an unpaid order the customer had just paid on the open checkout, then cancels it with a full refund, and says so', async () => {
     const order = await placeOrder(server, client, agency);
     const started = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
-    expect((await submitCheckout(started.paymentUrl, APPROVE_CARD)).status).toBe(303);
+    expectStatus(await submitCheckout(started.paymentUrl, APPROVE_CARD), 303);
     const answer = await cancel(order.orderRef);
-    expect(answer.status).toBe(200);
+    expectStatus(answer, 200);
     expect(answer.body.message).toContain('paid');
     expect(answer.body.data.refund).toMatchObject({ amount: order.totalAmount, cancellationFee: 0 });
     const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
@@ -211,12 +212,12 @@ describe('a checkout the customer paid just before a cancellation that is refuse
   it('still records the capture: the order is PAID by it, the cancellation (cover started) is a 400, and nothing is cancelled or refunded', async () => {
     const order = await placeOrder(server, client, agency);
     const started = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
-    expect((await submitCheckout(started.paymentUrl, APPROVE_CARD)).status).toBe(303);
+    expectStatus(await submitCheckout(started.paymentUrl, APPROVE_CARD), 303);
     // Its first day: still payable (issue 40), no longer cancellable through the API.
     await server.orm.em.fork().nativeUpdate(Order, { id: order.orderId }, { coverageStartDate: kathmanduToday() });
 
     const answer = await cancel(order.orderRef);
-    expect(answer.status).toBe(400);
+    expectStatus(answer, 400);
     expect(answer.body.message).toContain('can no longer be cancelled through the API');
     expect((await detail(order.orderRef)).body.data).toMatchObject({ status: 'PAID', cancellation: null });
     const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
@@ -232,12 +233,12 @@ describe('the Idempotency-Key of a cancellation', () => {
     const key = randomUUID();
     const first = await cancel(order.orderRef, { reason: 'OTHER', note: 'Visa refused' }, key);
     const again = await cancel(order.orderRef, { reason: 'OTHER', note: 'Visa refused' }, key);
-    expect(again.status).toBe(200);
+    expectStatus(again, 200);
     expect(again.body.data).toMatchObject({ cancelledAt: first.body.data.cancelledAt, refund: { refundRef: first.body.data.refund.refundRef } });
-    expect((await cancel(order.orderRef, { reason: 'OTHER', note: 'Another note' }, key)).status).toBe(409);
+    expectStatus(await cancel(order.orderRef, { reason: 'OTHER', note: 'Another note' }, key), 409);
     const other = await placeOrder(server, client, agency);
-    expect((await pay(client, agency, other.orderRef, { gateway: 'card_gateway' })).status).toBe(200);
-    expect((await cancel(other.orderRef, { reason: 'OTHER', note: 'Visa refused' }, key)).status).toBe(409);
+    expectStatus(await pay(client, agency, other.orderRef, { gateway: 'card_gateway' }), 200);
+    expectStatus(await cancel(other.orderRef, { reason: 'OTHER', note: 'Visa refused' }, key), 409);
     expect(await server.orm.em.fork().count(Refund, { order: { orderRef: order.orderRef } })).toBe(1);
     expect(await server.orm.em.fork().count(OrderCancellation, { order: { orderRef: other.orderRef } })).toBe(0);
     // The key's conflict is found before the other order's open checkout is put to its gateway.
@@ -247,10 +248,10 @@ describe('the Idempotency-Key of a cancellation', () => {
   it('is required and must be a UUID (400), and the body takes only reason and note', async () => {
     const order = await placeOrder(server, client, agency);
     const missing = await client.op('cancelOrder', 'POST', cancelPath(order.orderRef), { reason: 'OTHER' }, { token: agency.token });
-    expect(missing.status).toBe(400);
-    expect((await cancel(order.orderRef, { reason: 'OTHER' }, 'not-a-uuid')).status).toBe(400);
-    expect((await cancel(order.orderRef, { reason: 'WEATHER' })).status).toBe(400);
-    expect((await cancel(order.orderRef, { reason: 'OTHER', refundAmount: 5 })).status).toBe(400);
+    expectStatus(missing, 400);
+    expectStatus(await cancel(order.orderRef, { reason: 'OTHER' }, 'not-a-uuid'), 400);
+    expectStatus(await cancel(order.orderRef, { reason: 'WEATHER' }), 400);
+    expectStatus(await cancel(order.orderRef, { reason: 'OTHER', refundAmount: 5 }), 400);
     expect((await detail(order.orderRef)).body.data.status).toBe('PENDING');
   });
 });
@@ -260,13 +261,13 @@ describe('who may cancel', () => {
     const touristId = await newTraveller(server, agency.companyId);
     const created = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, { travelCompanyIds: [listed.companyId] }), { token: agency.token });
     const { orderRef } = created.body.data;
-    expect((await pay(client, agency, orderRef, { gateway: 'card_gateway' })).status).toBe(200);
-    for (const caller of [listed, stranger]) expect((await cancel(orderRef, undefined, undefined, caller)).status).toBe(403);
-    expect((await preview(orderRef, listed)).status).toBe(403);
+    expectStatus(await pay(client, agency, orderRef, { gateway: 'card_gateway' }), 200);
+    for (const caller of [listed, stranger]) expectStatus(await cancel(orderRef, undefined, undefined, caller), 403);
+    expectStatus(await preview(orderRef, listed), 403);
     // A read SPEC.md gives no 403: a stranger learns nothing of whether the reference exists.
-    expect((await preview(orderRef, stranger)).status).toBe(404);
-    expect((await preview('ORD-2030-999999')).status).toBe(404);
-    expect((await cancel('ORD-2030-999999')).status).toBe(404);
+    expectStatus(await preview(orderRef, stranger), 404);
+    expectStatus(await preview('ORD-2030-999999'), 404);
+    expectStatus(await cancel('ORD-2030-999999'), 404);
     expect((await detail(orderRef, listed)).body.data.status).toBe('PENDING');
     expect((await paymentStatus(client, agency, orderRef)).body.data.paymentStatus).toBe('INITIATED');
   });
@@ -290,7 +291,7 @@ describe('a cancelled order everywhere it shows', () => {
     const policyNumber = (await detail(order.orderRef)).body.data.policyNumber;
     const cancelled = await cancel(order.orderRef);
     const certificate = await client.op('getOrderCertificate', 'GET', `${ORDERS}/${order.orderRef}/certificate`, undefined, { token: agency.token });
-    expect(certificate.status).toBe(400);
+    expectStatus(certificate, 400);
     // In Nepal time (UTC+05:45), as every other date a partner reads.
     const nepal = new Date(Date.parse(cancelled.body.data.cancelledAt) + 345 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
     expect(certificate.body.message).toBe(`Order ${order.orderRef} was cancelled on ${nepal} Nepal time: its policy covers nothing and has no certificate`);

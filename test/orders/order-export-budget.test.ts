@@ -5,6 +5,7 @@ import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { placeOrder, type PlacedOrder } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * DESIGN "No cover bought after the fact" (its last sentences): CSV exports run on their own
@@ -79,9 +80,9 @@ describe('GET /orders with Accept: text/csv under load', () => {
 
     const owner = exporters[0]!;
     const token = await client.op('issueToken', 'POST', '/api/external/v1/auth/token', { clientId: owner.clientId, clientSecret: owner.clientSecret });
-    expect(token.status).toBe(200);
+    expectStatus(token, 200);
     const order = await client.op('getOrder', 'GET', `${ORDERS}/${placed[0]!.orderRef}`, undefined, { token: owner.token });
-    expect(order.status).toBe(200);
+    expectStatus(order, 200);
 
     // The stalled exports are cut: their connections go back, and what their clients then read ends short.
     await expectExportSessions(0);
@@ -100,7 +101,7 @@ describe('GET /orders with Accept: text/csv under load', () => {
     await expectExportSessions(2);
 
     const third = await client.op('listOrders', 'GET', ORDERS, undefined, { token: partner!.token, headers: { accept: 'text/csv' } });
-    expect(third.status).toBe(429);
+    expectStatus(third, 429);
     expect(third.body.message).toBe('At most 2 exports per company may run at once; finish reading one, then try again');
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
     // Another company is not counted against this one.
@@ -111,6 +112,6 @@ describe('GET /orders with Accept: text/csv under load', () => {
     second.socket.destroy();
     await expectExportSessions(0);
     const again = await client.op('listOrders', 'GET', `${ORDERS}?search=${placed[0]!.orderRef}`, undefined, { token: partner!.token, headers: { accept: 'text/csv' } });
-    expect(again.status).toBe(200);
+    expectStatus(again, 200);
   }, 120_000);
 });

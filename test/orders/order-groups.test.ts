@@ -5,6 +5,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 import type { WireJson } from '../support/http-client';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 let agency: TestPartner;
@@ -24,7 +25,7 @@ const lowTrek = (touristId: string, extra: Record<string, unknown> = {}) => ({ t
 async function expectRejected(body: unknown, status: number, quoteIds: string[] = []) {
   const before = await writtenState(server, agency.companyId, quoteIds);
   const response = await createOrders(body);
-  expect(response.status).toBe(status);
+  expectStatus(response, status);
   expect(await writtenState(server, agency.companyId, quoteIds)).toEqual(before);
   return response;
 }
@@ -33,7 +34,7 @@ describe('POST /orders with an array body', () => {
   it('when the body is an array of two quoted orders, then one group holds both orders in request order with summed totals', async () => {
     const [quoteA, quoteB] = [await everestQuote(client, agency), await everestQuote(client, agency)];
     const response = await createOrders([orderFromQuote(quoteA, first), orderFromQuote(quoteB, second, { directDiscountPercent: 5 })]);
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     const group = response.body.data;
     expect(group.groupRef).toMatch(/^GRP-\d{4}-\d{6,}$/);
     expect(group.orders.map((order: WireJson) => order.traveller.touristId)).toEqual([first, second]);
@@ -46,7 +47,7 @@ describe('POST /orders with an array body', () => {
 
   it('when the array has one element, then it is still a group', async () => {
     const response = await createOrders([lowTrek(first)]);
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     expect(response.body.data.groupRef).toMatch(/^GRP-/);
     expect(response.body.data.orders).toHaveLength(1);
     expect(response.body.data.totals.orderCount).toBe(1);
@@ -88,7 +89,7 @@ describe('POST /orders with an array body', () => {
 
   it('when an item uses a quote already used, then the whole array is a 409 and the other quote stays ACTIVE', async () => {
     const [fresh, used] = [await everestQuote(client, agency), await everestQuote(client, agency)];
-    expect((await createOrders(orderFromQuote(used, first))).status).toBe(201);
+    expectStatus(await createOrders(orderFromQuote(used, first)), 201);
     await expectRejected([orderFromQuote(fresh, first), orderFromQuote(used, second)], 409, [fresh.quoteId]);
     expect((await writtenState(server, agency.companyId, [fresh.quoteId])).quoteStatuses).toEqual(['ACTIVE']);
   });
@@ -105,7 +106,7 @@ describe('POST /orders with an array body', () => {
 
   it('when an item carries a promo code, then that order reports its promoApplyResult and the group is created', async () => {
     const response = await createOrders([lowTrek(first), lowTrek(second, { promoCode: 'SUMMIT10' })]);
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     expect(response.body.data.orders[0].promoApplyResult).toBeUndefined();
     expect(response.body.data.orders[1].promoApplyResult).toMatchObject({ promoCode: 'SUMMIT10', applied: false });
   });

@@ -8,6 +8,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 import type { WireJson } from '../support/http-client';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 let agency: TestPartner;
@@ -29,7 +30,7 @@ const lowTrek = (extra: Record<string, unknown> = {}) => ({ touristId, ctgId: CT
 async function expectRejected(body: unknown, status: number, quoteIds: string[] = [], partner: TestPartner = agency) {
   const before = await writtenState(server, partner.companyId, quoteIds);
   const response = await createOrders(body, partner);
-  expect(response.status).toBe(status);
+  expectStatus(response, status);
   expect(await writtenState(server, partner.companyId, quoteIds)).toEqual(before);
   return response;
 }
@@ -38,7 +39,7 @@ describe('POST /orders with an object body', () => {
   it('when the body is an object backed by a quote, then one order is created with the quoted price and cover window', async () => {
     const quote = await everestQuote(client, agency);
     const response = await createOrders(orderFromQuote(quote, touristId));
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     const order = response.body.data;
     expect(order.orderRef).toMatch(/^ORD-\d{4}-\d{6,}$/);
     expect(order.orderNumber).toMatch(/^ORDN-\d{4}-\d{6,}$/);
@@ -68,7 +69,7 @@ describe('POST /orders with an object body', () => {
 
   it('when an order uses a quote, then the quote becomes USED and a second order on it is a 409 that writes nothing', async () => {
     const quote = await everestQuote(client, agency);
-    expect((await createOrders(orderFromQuote(quote, touristId))).status).toBe(201);
+    expectStatus(await createOrders(orderFromQuote(quote, touristId)), 201);
     const stored = await server.orm.em.fork().findOneOrFail(Quote, quote.quoteId);
     expect(stored.status).toBe('USED');
     const second = await expectRejected(orderFromQuote(quote, touristId), 409);
@@ -77,7 +78,7 @@ describe('POST /orders with an object body', () => {
 
   it('when there is no quote, then the cover runs for the package base duration from the departure date', async () => {
     const response = await createOrders(lowTrek());
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     expect(response.body.data).toMatchObject({
       routeId: null,
       routeName: null,
@@ -94,7 +95,7 @@ describe('POST /orders with an object body', () => {
     const quote = await everestQuote(client, agency);
     const tracker = quote.includedDevices[0];
     const response = await createOrders(orderFromQuote(quote, touristId, { excludedIncludedDeviceIds: [tracker.deviceId] }));
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     const pricing = response.body.data.pricing;
     expect(pricing.excludedIncludedDeviceIds).toEqual([tracker.deviceId]);
     expect(pricing.includedDevices.map((device: { deviceId: string }) => device.deviceId)).not.toContain(tracker.deviceId);
@@ -152,7 +153,7 @@ describe('POST /orders with an object body', () => {
     const body = JSON.stringify(lowTrek()).replace(/}$/, `,"extraFields":${deep}}`);
     const before = await writtenState(server, agency.companyId, []);
     const response = await client.op('createOrders', 'POST', ORDERS, undefined, { token: agency.token, raw: body, headers: { 'content-type': 'application/json' } });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.details.fieldErrors).toEqual({ [`extraFields${'.a'.repeat(31)}`]: 'must not nest deeper than 32 levels' });
     expect(await writtenState(server, agency.companyId, [])).toEqual(before);
   });
@@ -160,7 +161,7 @@ describe('POST /orders with an object body', () => {
   it('when the direct discount equals the company commission, then it is taken off the insurance after promo discounts', async () => {
     const quote = await everestQuote(client, agency);
     const response = await createOrders(orderFromQuote(quote, touristId, { directDiscountPercent: 10, addedServices: [{ name: 'Airport pickup', price: 1500 }] }));
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     expect(response.body.data.pricing).toMatchObject({ directDiscountPercent: 10, directDiscountAmount: 1960, addedItemsPrice: 1500, subtotal: 21100, totalAmount: 19140 });
   });
 
@@ -177,14 +178,14 @@ describe('POST /orders with an object body', () => {
 
     it('when a travel agency adds one custom agency, then the two agencies are accepted', async () => {
       const response = await createOrders(lowTrek({ customTravelAgencies: [{ name: 'Kathmandu Base Adventures', contactEmail: 'bookings@kathmandubase.example.com', contactPhone: '+977 1 4412345', country: 'Nepal' }] }));
-      expect(response.status).toBe(201);
+      expectStatus(response, 201);
       expect(response.body.data.travelCompanies).toHaveLength(1);
       expect(response.body.data.customTravelAgencies).toEqual([{ name: 'Kathmandu Base Adventures', contactEmail: 'bookings@kathmandubase.example.com', contactPhone: '+977 1 4412345', country: 'Nepal' }]);
     });
 
     it('when a travel agency lists itself in travelCompanyIds, then it is counted once', async () => {
       const response = await createOrders(lowTrek({ travelCompanyIds: [agency.companyId], customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }] }));
-      expect(response.status).toBe(201);
+      expectStatus(response, 201);
       expect(response.body.data.travelCompanies).toEqual([{ companyId: agency.companyId, name: agency.companyName }]);
     });
 
@@ -196,9 +197,9 @@ describe('POST /orders with an object body', () => {
     it('when another registered agency is listed, then it is on the order and may read it', async () => {
       const other = await newPartner(server, client);
       const response = await createOrders(lowTrek({ travelCompanyIds: [other.companyId] }));
-      expect(response.status).toBe(201);
+      expectStatus(response, 201);
       expect(response.body.data.travelCompanies.map((company: { companyId: string }) => company.companyId)).toEqual([agency.companyId, other.companyId]);
-      expect((await getOrder(response.body.data.orderRef, other)).status).toBe(200);
+      expectStatus(await getOrder(response.body.data.orderRef, other), 200);
     });
 
     it('when a listed travel company is unknown, or a sales company, then it is a 404 and nothing is written', async () => {
@@ -213,7 +214,7 @@ describe('POST /orders with an object body', () => {
       const sales = await newPartner(server, client, { type: CompanyType.SalesCompany, commissionPercent: '5.00' });
       const salesTraveller = await newTraveller(server, sales.companyId);
       const response = await createOrders(lowTrek({ touristId: salesTraveller, customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }, { name: 'Pokhara Lakeside Treks' }] }), sales);
-      expect(response.status).toBe(201);
+      expectStatus(response, 201);
       expect(response.body.data).toMatchObject({ commissionCompanyId: sales.companyId, travelCompanies: [] });
       expect(response.body.data.customTravelAgencies).toHaveLength(2);
     });
@@ -282,7 +283,7 @@ describe('POST /orders with an object body', () => {
 
     it('when the traveller turns 76 only after departure, then the standard package still covers them', async () => {
       const traveller = await newTraveller(server, agency.companyId, { dateOfBirth: addDays(departure, 1).replace(/^\d{4}/, (year) => String(Number(year) - 76)) });
-      expect((await createOrders(lowTrek({ touristId: traveller }))).status).toBe(201);
+      expectStatus(await createOrders(lowTrek({ touristId: traveller })), 201);
     });
 
     it('when a special-route package is ordered for another route without a quote, then it is a 400 on ctgId', async () => {
@@ -310,7 +311,7 @@ describe('POST /orders with an object body', () => {
       dispatchInfo: { pickupPoint: 'Thamel office', pickupDate: addDays(departure, -2) },
     };
     const created = await createOrders(lowTrek(extras));
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body.data.pricing).toMatchObject({ addedItemsPrice: 2001, subtotal: 6501, totalAmount: 6501 });
     const read = await getOrder(created.body.data.orderRef);
     expect(read.body.data).toMatchObject(extras);
@@ -318,7 +319,7 @@ describe('POST /orders with an object body', () => {
 
   it('when a promo code is sent, then the order is still created and promoApplyResult says it was not applied', async () => {
     const response = await createOrders(lowTrek({ promoCode: 'SUMMIT10' }));
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     expect(response.body.data.promoApplyResult).toMatchObject({ promoCode: 'SUMMIT10', applied: false });
     expect(response.body.data.promoApplyResult.reason).toEqual(expect.any(String));
     expect(response.body.data.pricing.totalDiscount).toBe(0);
@@ -327,7 +328,7 @@ describe('POST /orders with an object body', () => {
   it('when orderGroupId names a group of the caller, then the order joins that group', async () => {
     const group = await createOrders([lowTrek()]);
     const response = await createOrders(lowTrek({ orderGroupId: group.body.data.groupId }));
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     expect(response.body.data.groupRef).toBe(group.body.data.groupRef);
   });
 
@@ -351,7 +352,7 @@ describe('GET /orders/{orderRef}', () => {
     ['order UUID in capitals', () => placed.orderId.toUpperCase()],
   ])('when read by its %s, then the full order detail is returned', async (_name, identifier) => {
     const response = await getOrder(identifier());
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     // The creation answer, plus what only the detail carries: the caller's commission lines (none before payment).
     expect(response.body.data).toEqual({ ...placed, commissionLines: [] });
   });
@@ -359,7 +360,7 @@ describe('GET /orders/{orderRef}', () => {
   it('when the order belongs to another company, then it is a 403', async () => {
     const other = await newPartner(server, client);
     const response = await getOrder(placed.orderRef, other);
-    expect(response.status).toBe(403);
+    expectStatus(response, 403);
   });
 
   it.each([
@@ -367,12 +368,12 @@ describe('GET /orders/{orderRef}', () => {
     ['an unknown order UUID', '00000000-0000-4000-8000-000000000000'],
     ['something that is no order identifier', 'not-an-order'],
   ])('when asked for %s, then it is a 404', async (_name, identifier) => {
-    expect((await getOrder(identifier)).status).toBe(404);
+    expectStatus(await getOrder(identifier), 404);
   });
 
   it('when the caller sends no token, then it is a 401', async () => {
     const response = await client.op('getOrder', 'GET', `${ORDERS}/${placed.orderRef}`);
-    expect(response.status).toBe(401);
+    expectStatus(response, 401);
   });
 
   it('stores the order under the company that placed it', async () => {

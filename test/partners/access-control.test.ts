@@ -17,6 +17,7 @@ import { CALLBACK, ledgerOf, pay, placeGroup, placeOrder, type PlacedOrder } fro
 import { newCode, newSalesCompany } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * SPEC 5 and the 403/404 of every operation that takes an identifier: a second company's token
@@ -144,7 +145,7 @@ describe("a second company's token on the first company's identifiers", () => {
       }],
       { token: intruder.token },
     );
-    expect(response.status).toBe(404);
+    expectStatus(response, 404);
     expectNothingLearned(response, documentId);
     const document = await server.orm.em.fork().findOneOrFail(DocumentEntity, documentId);
     expect(document.traveller ?? null).toBeNull();
@@ -153,7 +154,7 @@ describe("a second company's token on the first company's identifiers", () => {
   it("listTravellers never lists the owner's travellers, whatever the search", async () => {
     for (const search of ['Ownerly', 'ownerly.secret@example.com', '']) {
       const response = await client.op('listTravellers', 'GET', '/api/external/v1/travellers', undefined, { token: intruder.token, query: { search, size: 100 } });
-      expect(response.status).toBe(200);
+      expectStatus(response, 200);
       expectNothingLearned(response, '');
     }
   });
@@ -161,7 +162,7 @@ describe("a second company's token on the first company's identifiers", () => {
   it("a promo code applied by the intruder to its own order does not reach the owner's order", async () => {
     const own = await placeOrder(server, client, intruder);
     const response = await client.op('applyOrderPromo', 'POST', `${ORDERS}/${own.orderRef}/promo`, { promoCode }, { token: intruder.token });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     const owners = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, { token: owner.token });
     expect(owners.body.data.promoCodes.companyPromoCode).toBeNull();
   });
@@ -265,7 +266,7 @@ describe('forged gateway callbacks', () => {
     const before = await ledgerOf(server, order.orderId);
     for (const query of queries) {
       const response = await client.call('GET', CALLBACK, undefined, { query });
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       await expectContract('handlePaymentCallback', 400, response.body);
     }
     expect(await ledgerOf(server, order.orderId)).toEqual(before);

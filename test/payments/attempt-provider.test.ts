@@ -14,6 +14,7 @@ import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-si
 import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
 import { simulatedProvidersEnv } from '../simulators/simulator-server';
 import { startTestServer, useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * An attempt records the provider that took it (DESIGN "Refunds in one home"): after the
@@ -51,7 +52,7 @@ describe('the provider of a payment attempt', () => {
   it('when card_gateway moves from Khalti to eSewa, then Khalti payments are still looked up and refunded at Khalti, and new card payments go to eSewa', async () => {
     const paid = await placeOrder(server, client, partner);
     const paidStart = (await pay(client, partner, paid.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL })).body.data;
-    expect((await deliverReturn(client, await khaltiCheckout(paidStart.paymentUrl, { action: 'pay' }))).status).toBe(303);
+    expectStatus(await deliverReturn(client, await khaltiCheckout(paidStart.paymentUrl, { action: 'pay' })), 303);
     const open = await placeOrder(server, client, partner);
     const openStart = (await pay(client, partner, open.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL })).body.data;
     expect(await attemptOf(openStart.paymentRef)).toMatchObject({ gateway: 'card_gateway', provider: 'khalti' });
@@ -62,7 +63,7 @@ describe('the provider of a payment attempt', () => {
     khalti.setStatus(simulated.pidx, 'Completed');
     const lookupsBefore = simulated.lookups;
     const status = await paymentStatus(after.client, partner, open.orderRef);
-    expect(status.status).toBe(200);
+    expectStatus(status, 200);
     expect(status.body.data).toMatchObject({ paymentStatus: 'SUCCESS' });
     expect(simulated.lookups).toBeGreaterThan(lookupsBefore);
     expect(esewa.statusCalls.get(openStart.paymentRef)).toBeUndefined();
@@ -70,7 +71,7 @@ describe('the provider of a payment attempt', () => {
     // The paid one's refund is made through Khalti's refund API.
     const callsBefore = khalti.refunds.calls;
     const cancelled = await after.client.op('cancelOrder', 'POST', `${ORDERS}/${encodeURIComponent(paid.orderRef)}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
-    expect(cancelled.status).toBe(200);
+    expectStatus(cancelled, 200);
     expect(cancelled.body.data.refund).toMatchObject({ status: 'PENDING', gateway: 'CARD_GATEWAY' });
     await after.server.refunds.runOnce();
     expect(khalti.refunds.calls).toBe(callsBefore + 1);

@@ -12,6 +12,7 @@ import {
   APPROVE_CARD, deliverCallback, groupPayPath, ledgerOf, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL, submitCheckout,
 } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /** DESIGN "No cover bought after the fact": an order is payable until the end of its cover's first day (Nepal). */
 const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
@@ -36,7 +37,7 @@ describe('POST /orders/{orderRef}/pay after the cover began', () => {
     const order = await placeOrder(server, client, agency);
     await startCoverOn(order.orderId, yesterday());
     const response = await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.message).toBe(`The cover of order ${order.orderRef} started on ${yesterday()} (Nepal date) and it was not paid by the end of that day; it can no longer be paid: book the trip anew`);
     expect((await ledgerOf(server, order.orderId)).attempts).toEqual([]);
   });
@@ -45,7 +46,7 @@ describe('POST /orders/{orderRef}/pay after the cover began', () => {
     const order = await placeOrder(server, client, agency);
     await startCoverOn(order.orderId, today());
     const response = await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     await deliverCallback(client, (await submitCheckout(response.body.data.paymentUrl, APPROVE_CARD)).callbackUrl!);
     expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('PAID');
   });
@@ -57,7 +58,7 @@ describe('POST /orders/{orderRef}/pay after the cover began', () => {
 
     const callback = await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
 
-    expect(callback.status).toBe(303);
+    expectStatus(callback, 303);
     const ledger = await ledgerOf(server, order.orderId);
     expect(ledger).toMatchObject({ orderStatus: 'PENDING', paidAt: null, successes: 0 });
     expect(ledger.attempts).toEqual([expect.objectContaining({ paymentRef: started.paymentRef, status: 'REFUND_PENDING', refundAmount: 450_000 })]);
@@ -77,7 +78,7 @@ describe('POST /orders/groups/{groupRef}/pay after a member\'s cover began', () 
 
     const response = await payGroup(group.groupRef, key);
 
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ amount: 9000, leftOut: [{ orderRef: late.orderRef, reason: 'COVER_STARTED', coverageStartDate: yesterday() }] });
     const replay = await payGroup(group.groupRef, key);
     expect(replay.body.data).toEqual(response.body.data);
@@ -89,7 +90,7 @@ describe('POST /orders/groups/{groupRef}/pay after a member\'s cover began', () 
   it('when every order is payable, then leftOut is empty', async () => {
     const group = await placeGroup(server, client, agency, 2);
     const response = await payGroup(group.groupRef);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ amount: 9000, leftOut: [] });
   });
 
@@ -97,7 +98,7 @@ describe('POST /orders/groups/{groupRef}/pay after a member\'s cover began', () 
     const group = await placeGroup(server, client, agency, 2);
     for (const order of group.orders) await startCoverOn(order.orderId, yesterday());
     const response = await payGroup(group.groupRef);
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.message).toMatch(new RegExp(`^Group ${group.groupRef} has no order left that can be paid: The cover of order ORD-`));
   });
 });

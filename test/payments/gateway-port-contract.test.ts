@@ -10,6 +10,7 @@ import { startTestServer } from '../support/test-server';
 import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
 import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
 import { simulatedProvidersEnv } from '../simulators/simulator-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * The gateway port's contract, one suite for every adapter: the sandbox's card gateway (which
@@ -79,7 +80,7 @@ describe.each(DRIVERS)('the gateway port: $label', (driver) => {
     const { server, client, partner } = driver.served();
     const order = await placeOrder(server, client, partner);
     const response = await pay(client, partner, order.orderRef, { gateway: driver.gateway }, key);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     return { ...response.body.data, key, orderRef: order.orderRef };
   };
 

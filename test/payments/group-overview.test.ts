@@ -6,6 +6,7 @@ import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_WALLET, DECLINE_WALLET, deliverCallback, groupPayPath, pay, placeGroup, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /** Issue 37: GET /orders/groups/{groupRef}, the group, its orders as the order book lists them, and the group's payment status. */
 const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
@@ -22,19 +23,19 @@ const readGroup = (groupRef: string, partner: TestPartner = agency): Promise<Api
 
 async function startGroupPayment(groupRef: string): Promise<WireJson> {
   const response = await client.op('payGroup', 'POST', groupPayPath(groupRef), { gateway: 'wallet_gateway', returnUrl: RETURN_URL }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   return response.body.data;
 }
 
 async function finishCheckout(paymentUrl: string, form: Record<string, string>): Promise<void> {
-  expect((await deliverCallback(client, (await submitCheckout(paymentUrl, form)).callbackUrl!)).status).toBe(303);
+  expectStatus(await deliverCallback(client, (await submitCheckout(paymentUrl, form)).callbackUrl!), 303);
 }
 
 describe('GET /orders/groups/{groupRef}', () => {
   it('answers the group with every order as the order book lists it, in reference order, its totals, and NOT_INITIATED before any payment', async () => {
     const group = await placeGroup(server, client, agency, 2);
     const response = await readGroup(group.groupRef);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     const data = response.body.data;
     expect(data).toMatchObject({ groupRef: group.groupRef, groupId: expect.any(String), createdAt: expect.any(String) });
     expect(data.orders.map((order: WireJson) => order.orderRef)).toEqual(group.orders.map((order) => order.orderRef));
@@ -79,12 +80,12 @@ describe('GET /orders/groups/{groupRef}', () => {
   it("answers 404 for another company's group, as for an unknown one, and for an order reference", async () => {
     const group = await placeGroup(server, client, agency, 1);
     const stranger = await readGroup(group.groupRef, other);
-    expect(stranger.status).toBe(404);
+    expectStatus(stranger, 404);
     expect(stranger.body.code).toBe('NOT_FOUND');
     const unknown = await readGroup('GRP-2030-999999');
-    expect(unknown.status).toBe(404);
+    expectStatus(unknown, 404);
     expect(stranger.body.message).toBe(unknown.body.message.replace('GRP-2030-999999', group.groupRef));
     const single = await placeOrder(server, client, agency);
-    expect((await readGroup(single.orderRef)).status).toBe(404);
+    expectStatus(await readGroup(single.orderRef), 404);
   });
 });

@@ -10,6 +10,7 @@ import { KHALTI_TEST, startKhaltiSimulator, type KhaltiSimulator } from '../simu
 import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
 import { simulatedProvidersEnv } from '../simulators/simulator-server';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * Khalti as its documents describe it, unkind parts included (issue 36, items 1, 7 and 15):
@@ -43,8 +44,8 @@ const refundOf = (orderRef: string) => server.orm.em.fork().findOneOrFail(Refund
 
 async function paidOnKhalti(orderRef: string, body: Record<string, unknown>, via: 'wallet' | 'ebanking') {
   const response = await pay(client, partner, orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL, ...body });
-  expect(response.status).toBe(200);
-  expect((await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay', mobile: payer, via }))).status).toBe(303);
+  expectStatus(response, 200);
+  expectStatus(await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay', mobile: payer, via })), 303);
   return { paymentRef: response.body.data.paymentRef as string, simulated: khalti.byOrder(response.body.data.paymentRef) };
 }
 
@@ -60,15 +61,15 @@ describe('the pay request takes the customer’s mobile', () => {
     const order = await placeOrder(server, client, partner);
     const key = randomUUID();
     const first = await pay(client, partner, order.orderRef, { gateway: 'card_gateway', customerMobile: payer }, key);
-    expect(first.status).toBe(200);
+    expectStatus(first, 200);
     expect((await pay(client, partner, order.orderRef, { gateway: 'card_gateway', customerMobile: payer }, key)).body.data.paymentRef).toBe(first.body.data.paymentRef);
-    expect((await pay(client, partner, order.orderRef, { gateway: 'card_gateway', customerMobile: '9851234567' }, key)).status).toBe(409);
+    expectStatus(await pay(client, partner, order.orderRef, { gateway: 'card_gateway', customerMobile: '9851234567' }, key), 409);
   });
 
   it.each(['+9779801234567', '980123456', '1234567890', '98012345678'])('when customerMobile is %s, then the pay request is refused with a 400 naming the field and no attempt is written', async (mobile) => {
     const order = await placeOrder(server, client, partner);
     const response = await pay(client, partner, order.orderRef, { gateway: 'card_gateway', customerMobile: mobile });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(JSON.stringify(response.body)).toContain('customerMobile');
     expect(await server.orm.em.fork().count(PaymentAttempt, { orders: { order: order.orderId } })).toBe(0);
   });
@@ -95,7 +96,7 @@ describe('Khalti refunds of bank-funded payments', () => {
   it('when a bank-funded payment came with customerMobile, then its refund sends that mobile and succeeds', async () => {
     const order = await placeOrder(server, client, partner);
     const { simulated } = await paidOnKhalti(order.orderRef, { customerMobile: payer }, 'ebanking');
-    expect((await cancel(order.orderRef)).status).toBe(200);
+    expectStatus(await cancel(order.orderRef), 200);
     await server.refunds.runOnce();
     expect(await refundOf(order.orderRef)).toMatchObject({ status: 'SUCCEEDED', provider: 'khalti' });
     expect(simulated).toMatchObject({ status: 'Refunded', refunded: simulated.amount });
@@ -105,7 +106,7 @@ describe('Khalti refunds of bank-funded payments', () => {
     const order = await placeOrder(server, client, partner);
     const { simulated } = await paidOnKhalti(order.orderRef, {}, 'ebanking');
     const callsBefore = khalti.refunds.calls;
-    expect((await cancel(order.orderRef)).status).toBe(200);
+    expectStatus(await cancel(order.orderRef), 200);
     await server.refunds.runOnce();
     const refund = await refundOf(order.orderRef);
     expect(refund.status).toBe('MANUAL');
@@ -118,7 +119,7 @@ describe('Khalti refunds of bank-funded payments', () => {
     const order = await placeOrder(server, client, partner);
     const { simulated } = await paidOnKhalti(order.orderRef, {}, 'ebanking');
     const refund = await fetch(`${khalti.url}/api/merchant-transaction/${simulated.transactionId}/refund/`, { method: 'POST', headers: { Authorization: `Key ${khalti.secretKey}`, 'Content-Type': 'application/json' }, body: '{}' });
-    expect(refund.status).toBe(400);
+    expectStatus(refund, 400);
     expect(await refund.json()).toEqual({ mobile: ['This field is required.'], error_key: 'validation_error' });
   });
 
@@ -138,9 +139,9 @@ describe('Khalti lookups as Khalti answers them', () => {
   it('when the customer cancels or the 60-minute link runs out, then the lookup answers HTTP 400 with the status, and payment-status reads CANCELLED or EXPIRED', async () => {
     const cancelled = await placeOrder(server, client, partner);
     const started = (await pay(client, partner, cancelled.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL })).body.data;
-    expect((await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'cancel' }))).status).toBe(303);
+    expectStatus(await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'cancel' })), 303);
     const answer = await lookup(khalti.byOrder(started.paymentRef).pidx);
-    expect(answer.status).toBe(400);
+    expectStatus(answer, 400);
     expect(await answer.json()).toMatchObject({ status: 'User canceled' });
     expect((await paymentStatus(client, partner, cancelled.orderRef)).body.data).toMatchObject({ paymentStatus: 'CANCELLED' });
 
@@ -151,9 +152,9 @@ describe('Khalti lookups as Khalti answers them', () => {
     expect(initiated).toMatchObject({ status: 'Initiated', transaction_id: null, refunded: false });
     khalti.expireLink(simulated.pidx);
     const late = await lookup(simulated.pidx);
-    expect(late.status).toBe(400);
+    expectStatus(late, 400);
     expect(await late.json()).toMatchObject({ status: 'Expired' });
-    expect((await fetch(open.paymentUrl)).status).toBe(410);
+    expectStatus(await fetch(open.paymentUrl), 410);
     expect((await paymentStatus(client, partner, expired.orderRef)).body.data).toMatchObject({ paymentStatus: 'EXPIRED' });
   });
 

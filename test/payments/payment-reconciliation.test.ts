@@ -6,6 +6,7 @@ import { APPROVE_CARD, APPROVE_WALLET, DECLINE_CARD, ledgerOf, pay, paymentStatu
 import { startTestServer, useTestServer } from '../support/test-server';
 import { eventually } from '../support/eventually';
 import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
+import { expectStatus } from '../support/expect-status';
 
 // Two servers on one database: `patient` keeps the default PAYMENT_RECONCILE_AFTER_SECONDS (120),
 // `eager` reconciles an INITIATED attempt on the first status read. Neither runs the periodic job
@@ -32,7 +33,7 @@ async function paidButNeverReturned(form: Record<string, string> = APPROVE_CARD,
   const order = await placeOrder(patient, patientClient, agency);
   const started = (await pay(patientClient, agency, order.orderRef, { gateway, returnUrl: RETURN_URL })).body.data;
   const checkout = await submitCheckout(started.paymentUrl, form);
-  expect(checkout.status).toBe(303);
+  expectStatus(checkout, 303);
   return { order, started };
 }
 
@@ -59,7 +60,7 @@ describe('reconciliation of attempts left INITIATED', () => {
     await paymentStatus(eagerClient, agency, order.orderRef);
     const after = await ledgerOf(patient, order.orderId);
     const late = await patientClient.op('handlePaymentCallback', 'GET', '/api/external/payment/response', undefined, { query: Object.fromEntries(checkout.callbackUrl!.searchParams) });
-    expect(late.status).toBe(400);
+    expectStatus(late, 400);
     expect(await ledgerOf(patient, order.orderId)).toEqual(after);
   });
 
@@ -83,7 +84,7 @@ describe('reconciliation of attempts left INITIATED', () => {
   it('when a new key would supersede an attempt the gateway had captured, then the order is settled PAID by it and the new pay is refused (no second charge)', async () => {
     const { order, started } = await paidButNeverReturned();
     const newer = await pay(patientClient, agency, order.orderRef, { gateway: 'card_gateway' });
-    expect(newer.status).toBe(400);
+    expectStatus(newer, 400);
     expect(newer.body.message).toBe(`Order ${order.orderRef} is already PAID and cannot be paid again`);
     const ledger = await ledgerOf(patient, order.orderId);
     expect(ledger.orderStatus).toBe('PAID');
@@ -91,7 +92,8 @@ describe('reconciliation of attempts left INITIATED', () => {
   });
 
   it('the server runs the reconciliation job periodically: a paid order ends PAID with nobody polling', async () => {
-    const withJob = await startTestServer({ ...ownDatabase(), PAYMENT_RECONCILE_INTERVAL_SECONDS: '1', PAYMENT_RECONCILE_AFTER_SECONDS: '0' });
+    // Background jobs on: the periodic reconciliation pass is what is under test.
+    const withJob = await startTestServer({ ...ownDatabase(), PAYMENT_RECONCILE_INTERVAL_SECONDS: '1', PAYMENT_RECONCILE_AFTER_SECONDS: '0' }, undefined, { backgroundJobs: true });
     try {
       const { order } = await paidButNeverReturned();
       const statusNow = async () => (await withJob.orm.em.fork().findOneOrFail(Order, order.orderId)).status;

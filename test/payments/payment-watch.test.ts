@@ -17,6 +17,7 @@ import { ESEWA_ABANDONED_AFTER_MS } from '../../src/modules/payments/providers/e
 import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
 import { simulatedProvidersEnv } from '../simulators/simulator-server';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * The payment watch (payments decided late or taken back) against the providers' simulators:
@@ -58,12 +59,12 @@ async function eventsOf(orderRef: string): Promise<{ type: string; data: Record<
 }
 const status = async (orderRef: string) => {
   const response = await paymentStatus(client, partner, orderRef);
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   return response.body.data;
 };
 const startPay = async (orderRef: string, gateway: 'card_gateway' | 'wallet_gateway') => {
   const response = await pay(client, partner, orderRef, { gateway, returnUrl: RETURN_URL }, randomUUID());
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   return response.body.data;
 };
 
@@ -89,7 +90,7 @@ async function khaltiPendingAndClosed() {
   const order = await placeOrder(server, client, partner);
   const started = await startPay(order.orderRef, 'card_gateway');
   const back = await khaltiCheckout(started.paymentUrl, { action: 'pay', mobile: '9800000005' });
-  expect((await deliverReturn(client, back)).status).toBe(303);
+  expectStatus(await deliverReturn(client, back), 303);
   const pidx = khalti.byOrder(started.paymentRef).pidx;
   const start = new Date();
   await pass(new Date(start.getTime() + HOUR));
@@ -177,7 +178,7 @@ describe('undecided payments are watched until the provider decides', () => {
   it('when an eSewa checkout was abandoned (eSewa answers NOT_FOUND an hour after our form closed), then the attempt ends EXPIRED quietly and the watch stops, with no line for an operator', async () => {
     const order = await placeOrder(server, client, partner);
     const started = await startPay(order.orderRef, 'wallet_gateway');
-    expect((await esewaFormOf(started.paymentUrl)).status).toBe(200); // the customer saw our form page and went away
+    expectStatus(await esewaFormOf(started.paymentUrl), 200); // the customer saw our form page and went away
     const closedAt = new Date(Date.now() - ESEWA_ABANDONED_AFTER_MS - 60_000);
     await server.orm.em.fork().nativeUpdate(PaymentAttempt, { paymentRef: started.paymentRef }, { expiresAt: closedAt, createdAt: new Date(closedAt.getTime() - 15 * 60_000) });
     await pass(new Date());
@@ -204,7 +205,7 @@ describe('undecided payments are watched until the provider decides', () => {
     await fetch(form.action!, { method: 'POST', body: new URLSearchParams(form.fields) });
     // The partner starts again on Khalti (a new key closes the eSewa attempt undecided) and the customer pays there.
     const second = await startPay(order.orderRef, 'card_gateway');
-    expect((await deliverReturn(client, await khaltiCheckout(second.paymentUrl, { action: 'pay' }))).status).toBe(303);
+    expectStatus(await deliverReturn(client, await khaltiCheckout(second.paymentUrl, { action: 'pay' })), 303);
     expect(await attemptOf(first.paymentRef)).toMatchObject({ status: 'CANCELLED', closedReason: 'SUPERSEDED', gatewayConfirmedAt: null });
 
     esewa.completeAfterChecks(first.paymentRef, 0);
@@ -236,7 +237,7 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
   it('a paid attempt is first asked an hour after its capture, and not after PAYMENT_REVERSAL_WATCH_DAYS', async () => {
     const order = await placeOrder(server, client, partner);
     const started = await startPay(order.orderRef, 'card_gateway');
-    expect((await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' }))).status).toBe(303);
+    expectStatus(await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' })), 303);
     const paidAt = (await attemptOf(started.paymentRef)).completedAt!;
     const lookups = () => khalti.byOrder(started.paymentRef).lookups;
     const afterReturn = lookups();
@@ -257,7 +258,7 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
   it('when Khalti reports a paid payment Refunded (a refund made in its portal), then a refund SUCCEEDED is recorded and the policy is cancelled (PAYMENT_REVERSED), with the webhooks', async () => {
     const order = await placeOrder(server, client, partner);
     const started = await startPay(order.orderRef, 'card_gateway');
-    expect((await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' }))).status).toBe(303);
+    expectStatus(await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' })), 303);
     const paidAt = (await attemptOf(started.paymentRef)).completedAt!;
     khalti.refundInPortal(khalti.byOrder(started.paymentRef).pidx, 'full');
     const summary = await pass(new Date(paidAt.getTime() + 2 * HOUR));
@@ -284,7 +285,7 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
   it('when eSewa answers CANCELED ("Canceled/Reversed from eSewa side") for a paid payment, then it is a full reversal: a refund SUCCEEDED is recorded and the order is cancelled (PAYMENT_REVERSED)', async () => {
     const order = await placeOrder(server, client, partner);
     const started = await startPay(order.orderRef, 'wallet_gateway');
-    expect((await deliverReturn(client, await esewaCheckout(started.paymentUrl, 'pay'))).status).toBe(303);
+    expectStatus(await deliverReturn(client, await esewaCheckout(started.paymentUrl, 'pay')), 303);
     expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PAID' });
     const paidAt = (await attemptOf(started.paymentRef)).completedAt!;
     esewa.reverseAtEsewa(started.paymentRef);
@@ -298,9 +299,9 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
   it('when a group payment is refunded in full at Khalti, then each order gets its share back as a refund and each is cancelled', async () => {
     const group = await placeGroup(server, client, partner, 2);
     const response = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway', returnUrl: RETURN_URL }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     const paymentRef = response.body.data.paymentRef;
-    expect((await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' }))).status).toBe(303);
+    expectStatus(await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' })), 303);
     khalti.refundInPortal(khalti.byOrder(paymentRef).pidx, 'full');
     expect(await pass(new Date((await attemptOf(paymentRef)).completedAt!.getTime() + 2 * HOUR))).toMatchObject({ REVERSED: 1 });
     for (const order of group.orders) {
@@ -340,8 +341,8 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
   it('when Khalti reads Refunded because of our own refund (a cancellation within the free look), then the watch records nothing more', async () => {
     const order = await placeOrder(server, client, partner);
     const started = await startPay(order.orderRef, 'card_gateway');
-    expect((await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' }))).status).toBe(303);
-    expect((await cancel(order.orderRef)).status).toBe(200);
+    expectStatus(await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' })), 303);
+    expectStatus(await cancel(order.orderRef), 200);
     await server.refunds.runOnce();
     expect(khalti.byOrder(started.paymentRef).status).toBe('Refunded');
     const events = (await eventsOf(order.orderRef)).length;
@@ -354,9 +355,9 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
   it('when our partial refund (a cancellation fee kept) is followed by a refund of the rest in Khalti\'s portal, then only the fee is recorded as the provider\'s refund', async () => {
     const order = await placeOrder(server, client, partner);
     const started = await startPay(order.orderRef, 'card_gateway');
-    expect((await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' }))).status).toBe(303);
+    expectStatus(await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' })), 303);
     await server.orm.em.fork().nativeUpdate(Order, { id: order.orderId }, { paidAt: new Date(Date.now() - 30 * DAY) });
-    expect((await cancel(order.orderRef)).status).toBe(200);
+    expectStatus(await cancel(order.orderRef), 200);
     await server.refunds.runOnce();
     const simulated = khalti.byOrder(started.paymentRef);
     expect(simulated.status).toBe('Partially Refunded');

@@ -12,6 +12,7 @@ import {
 } from '../support/payment-fixtures';
 import { serverBehind } from '../support/prism';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 // The background job is off here so each test sees only what it caused; reconciliation.test.ts covers it.
 const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
@@ -31,7 +32,7 @@ describe('POST /orders/{orderRef}/pay', () => {
     const order = await placeOrder(server, client, agency);
     const before = Date.now();
     const response = await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     const data = response.body.data;
     expect(data).toMatchObject({ gateway: 'card_gateway', amount: 4500, currency: 'NPR' });
     expect(data.paymentRef).toMatch(new RegExp(`^${order.orderRef}-\\d{13}$`));
@@ -48,7 +49,7 @@ describe('POST /orders/{orderRef}/pay', () => {
     const byId = await pay(client, agency, order.orderId, { gateway: 'wallet_gateway' });
     const byPaymentRef = await pay(client, agency, byId.body.data.paymentRef, { gateway: 'wallet_gateway' });
     for (const response of [byNumber, byId, byPaymentRef]) {
-      expect(response.status).toBe(200);
+      expectStatus(response, 200);
       expect(response.body.data.paymentRef.startsWith(`${order.orderRef}-`)).toBe(true);
     }
   });
@@ -63,7 +64,7 @@ describe('POST /orders/{orderRef}/pay', () => {
   ])('when the body has %s, then it is a 400 naming the field and nothing is started', async (_case, body, field) => {
     const order = await placeOrder(server, client, agency);
     const response = await pay(client, agency, order.orderRef, body);
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(Object.keys(response.body.details.fieldErrors)).toContain(field);
     expect(await attemptCount(order.orderId)).toBe(0);
   });
@@ -75,7 +76,7 @@ describe('POST /orders/{orderRef}/pay', () => {
     const order = await placeOrder(server, client, agency);
     const headers: Record<string, string> = key ? { 'idempotency-key': key } : {};
     const response = await client.op('payOrder', 'POST', `${ORDERS}/${order.orderRef}/pay`, { gateway: 'card_gateway' }, { token: agency.token, headers });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.details.fieldErrors).toHaveProperty('Idempotency-Key');
     expect(await attemptCount(order.orderId)).toBe(0);
   });
@@ -84,7 +85,7 @@ describe('POST /orders/{orderRef}/pay', () => {
     const order = await placeOrder(server, client, agency);
     await setOrder(order.orderId, { status });
     const response = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.message).toContain(status);
     expect(await attemptCount(order.orderId)).toBe(0);
   });
@@ -92,15 +93,15 @@ describe('POST /orders/{orderRef}/pay', () => {
   it('when the order is settled in cash, then it is a 400', async () => {
     const order = await placeOrder(server, client, agency, { settlementType: 'CASH' });
     const response = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(await attemptCount(order.orderId)).toBe(0);
   });
 
   it('when the order belongs to another company, then it is a 403; when no order matches, a 404', async () => {
     const order = await placeOrder(server, client, agency);
-    expect((await pay(client, other, order.orderRef, { gateway: 'card_gateway' })).status).toBe(403);
-    expect((await pay(client, agency, 'ORD-2026-999999', { gateway: 'card_gateway' })).status).toBe(404);
-    expect((await pay(client, agency, `${order.orderRef}-1700000000000`, { gateway: 'card_gateway' })).status).toBe(404);
+    expectStatus(await pay(client, other, order.orderRef, { gateway: 'card_gateway' }), 403);
+    expectStatus(await pay(client, agency, 'ORD-2026-999999', { gateway: 'card_gateway' }), 404);
+    expectStatus(await pay(client, agency, `${order.orderRef}-1700000000000`, { gateway: 'card_gateway' }), 404);
     expect(await attemptCount(order.orderId)).toBe(0);
   });
 
@@ -108,7 +109,7 @@ describe('POST /orders/{orderRef}/pay', () => {
     const group = await placeGroup(server, client, agency, 2);
     const started = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
     const response = await pay(client, agency, started.body.data.paymentRef, { gateway: 'card_gateway' });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.message).toContain('group payment reference');
   });
 });
@@ -119,7 +120,7 @@ describe('Idempotency-Key on pay', () => {
     const key = randomUUID();
     const first = await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL }, key);
     const again = await pay(client, agency, order.orderNumber, { gateway: 'card_gateway', returnUrl: RETURN_URL }, key.toUpperCase());
-    expect(again.status).toBe(200);
+    expectStatus(again, 200);
     expect(again.body.data).toEqual(first.body.data);
     expect(await attemptCount(order.orderId)).toBe(1);
   });
@@ -129,9 +130,9 @@ describe('Idempotency-Key on pay', () => {
     const second = await placeOrder(server, client, agency);
     const key = randomUUID();
     await pay(client, agency, order.orderRef, { gateway: 'card_gateway' }, key);
-    expect((await pay(client, agency, order.orderRef, { gateway: 'wallet_gateway' }, key)).status).toBe(409);
-    expect((await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL }, key)).status).toBe(409);
-    expect((await pay(client, agency, second.orderRef, { gateway: 'card_gateway' }, key)).status).toBe(409);
+    expectStatus(await pay(client, agency, order.orderRef, { gateway: 'wallet_gateway' }, key), 409);
+    expectStatus(await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL }, key), 409);
+    expectStatus(await pay(client, agency, second.orderRef, { gateway: 'card_gateway' }, key), 409);
     expect(await attemptCount(order.orderId)).toBe(1);
     expect(await attemptCount(second.orderId)).toBe(0);
   });
@@ -140,8 +141,8 @@ describe('Idempotency-Key on pay', () => {
     const mine = await placeOrder(server, client, agency);
     const theirs = await placeOrder(server, client, other);
     const key = randomUUID();
-    expect((await pay(client, agency, mine.orderRef, { gateway: 'card_gateway' }, key)).status).toBe(200);
-    expect((await pay(client, other, theirs.orderRef, { gateway: 'card_gateway' }, key)).status).toBe(200);
+    expectStatus(await pay(client, agency, mine.orderRef, { gateway: 'card_gateway' }, key), 200);
+    expectStatus(await pay(client, other, theirs.orderRef, { gateway: 'card_gateway' }, key), 200);
   });
 
   it('when a new key is used, then a new attempt starts and supersedes the open one, whose checkout closes', async () => {
@@ -152,9 +153,9 @@ describe('Idempotency-Key on pay', () => {
     const ledger = await ledgerOf(server, order.orderId);
     expect(ledger.attempts.map((a) => [a.status, a.closedReason])).toEqual([['CANCELLED', 'SUPERSEDED'], ['INITIATED', null]]);
     const closed = await fetch(first.paymentUrl);
-    expect(closed.status).toBe(410);
+    expectStatus(closed, 410);
     const refused = await submitCheckout(first.paymentUrl, APPROVE_CARD);
-    expect(refused.status).toBe(410);
+    expectStatus(refused, 410);
     expect((await paymentStatus(client, agency, order.orderRef)).body.data.paymentRef).toBe(second.paymentRef);
   });
 
@@ -172,7 +173,7 @@ describe('GET /orders/{orderRef}/payment-status', () => {
   it('when no attempt exists, then the lean shape with NOT_INITIATED is returned', async () => {
     const order = await placeOrder(server, client, agency);
     const response = await paymentStatus(client, agency, order.orderRef);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.success).toBe(true);
     expect(response.body.data).toEqual({ orderRef: order.orderRef, orderStatus: 'PENDING', paymentStatus: 'NOT_INITIATED' });
   });
@@ -191,11 +192,11 @@ describe('GET /orders/{orderRef}/payment-status', () => {
 
   it('when the order is another company\'s, then it is a 403; unknown, a 404; a group payment reference, a 400', async () => {
     const order = await placeOrder(server, client, agency);
-    expect((await paymentStatus(client, other, order.orderRef)).status).toBe(403);
-    expect((await paymentStatus(client, agency, 'ORDN-2026-999999')).status).toBe(404);
+    expectStatus(await paymentStatus(client, other, order.orderRef), 403);
+    expectStatus(await paymentStatus(client, agency, 'ORDN-2026-999999'), 404);
     const group = await placeGroup(server, client, agency, 2);
     const started = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'wallet_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
-    expect((await paymentStatus(client, agency, started.body.data.paymentRef)).status).toBe(400);
+    expectStatus(await paymentStatus(client, agency, started.body.data.paymentRef), 400);
   });
 });
 
@@ -206,31 +207,34 @@ describe('hosted checkout and the gateway callback', () => {
     const bare = started.paymentUrl.split('?')[0];
     const forgedToken = `${bare}?t=${'A'.repeat(43)}`;
     for (const url of [bare, forgedToken, `${bare}?t=`]) {
-      expect((await fetch(url)).status).toBe(404);
-      expect((await submitCheckout(url, { action: 'cancel' })).status).toBe(404);
+      expectStatus(await fetch(url), 404);
+      expectStatus(await submitCheckout(url, { action: 'cancel' }), 404);
     }
     expect((await ledgerOf(server, order.orderId)).attempts).toEqual([expect.objectContaining({ status: 'INITIATED', gatewayTransactionId: null })]);
-    expect((await fetch(started.paymentUrl)).status).toBe(200);
-    expect((await submitCheckout(started.paymentUrl, { action: 'cancel' })).status).toBe(303);
+    expectStatus(await fetch(started.paymentUrl), 200);
+    expectStatus(await submitCheckout(started.paymentUrl, { action: 'cancel' }), 303);
   });
 
   it('when the test card approves, then the browser is redirected (303) to returnUrl?paymentRef= and the order is PAID with SUCCESS', async () => {
+    const testBegan = Date.now();
     const order = await placeOrder(server, client, agency);
     const started = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: `${RETURN_URL}?lang=en` })).body.data;
     const page = await fetch(started.paymentUrl);
     const html = await page.text();
-    expect(page.status).toBe(200);
+    expectStatus(page, 200);
     expect(html).toContain(order.orderRef);
     expect(html).toContain('NPR 4,500.00');
     expect(html).toContain('Himalayan Trek Cover');
     const checkout = await submitCheckout(started.paymentUrl, APPROVE_CARD);
-    expect(checkout.status).toBe(303);
+    expectStatus(checkout, 303);
     const callback = await deliverCallback(client, checkout.callbackUrl!);
-    expect(callback.status).toBe(303);
+    expectStatus(callback, 303);
     expect(callback.headers.get('location')).toBe(`${RETURN_URL}?lang=en&paymentRef=${started.paymentRef}`);
     const status = (await paymentStatus(client, agency, order.orderRef)).body.data;
     expect(status).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: started.paymentRef, paymentMethod: 'CARD_GATEWAY', amount: 4500 });
-    expect(Date.now() - new Date(status.completedAt).getTime()).toBeLessThan(60_000);
+    // Completed by this test's payment: after the test began, before its status was read.
+    expect(Date.parse(status.completedAt)).toBeGreaterThanOrEqual(testBegan);
+    expect(Date.parse(status.completedAt)).toBeLessThanOrEqual(Date.now());
   });
 
   it.each([
@@ -243,23 +247,23 @@ describe('hosted checkout and the gateway callback', () => {
     const order = await placeOrder(server, client, agency);
     const started = (await pay(client, agency, order.orderRef, { gateway, returnUrl: RETURN_URL })).body.data;
     const checkout = await submitCheckout(started.paymentUrl, form);
-    expect((await deliverCallback(client, checkout.callbackUrl!)).status).toBe(303);
+    expectStatus(await deliverCallback(client, checkout.callbackUrl!), 303);
     const data = (await paymentStatus(client, agency, order.orderRef)).body.data;
     expect(data).toMatchObject({ orderStatus: 'PENDING', paymentStatus: status });
     expect(data.completedAt).toEqual(expect.any(String));
     const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
     expect(attempt.failureReason).toBe(reason);
-    expect((await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).status).toBe(200);
+    expectStatus(await pay(client, agency, order.orderRef, { gateway: 'card_gateway' }), 200);
   });
 
   it('when the wallet page gets the wrong PIN or an unknown card, then it asks again and decides nothing', async () => {
     const order = await placeOrder(server, client, agency);
     const wallet = (await pay(client, agency, order.orderRef, { gateway: 'wallet_gateway' })).body.data;
     const wrongPin = await submitCheckout(wallet.paymentUrl, { ...APPROVE_WALLET, pin: '9999' });
-    expect(wrongPin.status).toBe(422);
+    expectStatus(wrongPin, 422);
     expect(wrongPin.html).toContain('Wrong PIN');
     const card = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
-    expect((await submitCheckout(card.paymentUrl, { ...APPROVE_CARD, cardNumber: '5555 5555 5555 4444' })).status).toBe(422);
+    expectStatus(await submitCheckout(card.paymentUrl, { ...APPROVE_CARD, cardNumber: '5555 5555 5555 4444' }), 422);
     expect((await paymentStatus(client, agency, order.orderRef)).body.data.paymentStatus).toBe('INITIATED');
   });
 
@@ -268,7 +272,7 @@ describe('hosted checkout and the gateway callback', () => {
     const started = (await pay(client, agency, order.orderRef, { gateway: 'wallet_gateway' })).body.data;
     const checkout = await submitCheckout(started.paymentUrl, APPROVE_WALLET);
     const callback = await deliverCallback(client, checkout.callbackUrl!);
-    expect(callback.status).toBe(200);
+    expectStatus(callback, 200);
     expect(callback.body).toContain('Payment received');
     expect(callback.body).toContain(started.paymentRef);
     expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentMethod: 'WALLET_GATEWAY' });
@@ -299,7 +303,7 @@ describe('callbacks that must change nothing (0 double charges)', () => {
     const forged = new URL(callbackUrl);
     forged.searchParams.set('signature', 'a'.repeat(64));
     const response = await deliverCallback(client, forged);
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.message).toBe('Invalid payment callback');
     expect(await ledgerOf(server, order.orderId)).toEqual(before);
     expect(before.orderStatus).toBe('PENDING');
@@ -311,18 +315,18 @@ describe('callbacks that must change nothing (0 double charges)', () => {
     const payload = JSON.parse(Buffer.from(callbackUrl.searchParams.get('payload')!, 'base64url').toString());
     const tampered = new URL(callbackUrl);
     tampered.searchParams.set('payload', Buffer.from(JSON.stringify({ ...payload, amount: 1 })).toString('base64url'));
-    expect((await deliverCallback(client, tampered)).status).toBe(400);
+    expectStatus(await deliverCallback(client, tampered), 400);
     // A correctly signed report of a different amount (a gateway bug, or a leaked secret) is refused too.
     const query = signedCallbackQuery(server, 'card_gateway', { paymentRef: started.paymentRef, status: 'SUCCESS', amount: 100, currency: 'NPR', gatewayTransactionId: 'CG-TAMPER', issuedAt: new Date() });
-    expect((await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query })).status).toBe(400);
+    expectStatus(await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query }), 400);
     const otherCurrency = signedCallbackQuery(server, 'card_gateway', { paymentRef: started.paymentRef, status: 'SUCCESS', amount: 450000, currency: 'USD', gatewayTransactionId: 'CG-TAMPER2', issuedAt: new Date() });
-    expect((await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query: otherCurrency })).status).toBe(400);
+    expectStatus(await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query: otherCurrency }), 400);
     expect(await ledgerOf(server, order.orderId)).toEqual(before);
   });
 
   it('when a success callback is replayed, then the replay is a 400 and the order stays PAID once', async () => {
     const { order, callbackUrl } = await paidOrderWithCallback();
-    expect((await deliverCallback(client, callbackUrl)).status).toBe(303);
+    expectStatus(await deliverCallback(client, callbackUrl), 303);
     const after = await ledgerOf(server, order.orderId);
     const replays = await Promise.all(Array.from({ length: 5 }, () => deliverCallback(client, callbackUrl)));
     expect(replays.map((r) => r.status)).toEqual([400, 400, 400, 400, 400]);
@@ -338,7 +342,7 @@ describe('callbacks that must change nothing (0 double charges)', () => {
     const otherGateway = signedCallbackQuery(server, 'wallet_gateway', report);
     const unknown = signedCallbackQuery(server, 'card_gateway', { ...report, paymentRef: `${order.orderRef}-1` });
     for (const query of [stale, otherGateway, unknown]) {
-      expect((await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query })).status).toBe(400);
+      expectStatus(await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query }), 400);
     }
     expect(await ledgerOf(server, order.orderId)).toEqual(before);
   });
@@ -351,8 +355,8 @@ describe('callbacks that must change nothing (0 double charges)', () => {
     const paid = await ledgerOf(server, order.orderId);
     // The customer had also paid in the old tab: the wallet's payment page stays payable after our close.
     const late = await submitCheckout(old.paymentUrl, APPROVE_WALLET);
-    expect(late.status).toBe(303);
-    expect((await deliverCallback(client, late.callbackUrl!)).status).toBe(200);
+    expectStatus(late, 303);
+    expectStatus(await deliverCallback(client, late.callbackUrl!), 200);
     const after = await ledgerOf(server, order.orderId);
     expect(after.orderStatus).toBe('PAID');
     expect(after.paidAt).toBe(paid.paidAt);
@@ -367,11 +371,11 @@ describe('callbacks that must change nothing (0 double charges)', () => {
     const old = (await pay(client, agency, order.orderRef, { gateway: 'wallet_gateway' })).body.data;
     const current = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
     const late = await submitCheckout(old.paymentUrl, APPROVE_WALLET);
-    expect((await deliverCallback(client, late.callbackUrl!)).status).toBe(200);
+    expectStatus(await deliverCallback(client, late.callbackUrl!), 200);
     const ledger = await ledgerOf(server, order.orderId);
     expect(ledger.orderStatus).toBe('PAID');
     expect(ledger.attempts.map((a) => [a.status, a.refundAmount])).toEqual([['SUCCESS', 0], ['CANCELLED', 0]]);
-    expect((await fetch(current.paymentUrl)).status).toBe(410);
+    expectStatus(await fetch(current.paymentUrl), 410);
     expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ paymentStatus: 'SUCCESS', paymentRef: old.paymentRef });
   });
 
@@ -379,11 +383,11 @@ describe('callbacks that must change nothing (0 double charges)', () => {
     const order = await placeOrder(server, client, agency);
     const old = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
     await pay(client, agency, order.orderRef, { gateway: 'card_gateway' });
-    expect((await submitCheckout(old.paymentUrl, APPROVE_CARD)).status).toBe(410);
+    expectStatus(await submitCheckout(old.paymentUrl, APPROVE_CARD), 410);
     const before = await ledgerOf(server, order.orderId);
     expect(before.attempts[0]).toMatchObject({ status: 'CANCELLED', closedReason: 'SUPERSEDED' });
     const forged = signedCallbackQuery(server, 'card_gateway', { paymentRef: old.paymentRef, status: 'SUCCESS', amount: 450000, currency: 'NPR', gatewayTransactionId: 'CG-AFTER-VOID', issuedAt: new Date() });
-    expect((await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query: forged })).status).toBe(400);
+    expectStatus(await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query: forged }), 400);
     expect(await ledgerOf(server, order.orderId)).toEqual(before);
   });
 });
@@ -393,7 +397,7 @@ describe('POST /orders/groups/{groupRef}/pay', () => {
     const group = await placeGroup(server, client, agency, 3);
     await setOrder(at(group.orders, 2, 'the group').orderId, { status: OrderStatus.Cancelled });
     const response = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'wallet_gateway', returnUrl: RETURN_URL }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     const started = response.body.data;
     expect(started.paymentRef).toMatch(new RegExp(`^${group.groupRef}-\\d{13}$`));
     expect(started.amount).toBe(9000);
@@ -416,16 +420,16 @@ describe('POST /orders/groups/{groupRef}/pay', () => {
     await setOrder(at(group.orders, 0, 'the group').orderId, { status: OrderStatus.Paid });
     const call = (groupRef: string, partner: TestPartner) =>
       client.op('payGroup', 'POST', groupPayPath(groupRef), { gateway: 'card_gateway' }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
-    expect((await call(group.groupRef, agency)).status).toBe(400);
-    expect((await call('GRP-2026-999999', agency)).status).toBe(404);
-    expect((await call(group.groupRef, other)).status).toBe(403);
+    expectStatus(await call(group.groupRef, agency), 400);
+    expectStatus(await call('GRP-2026-999999', agency), 404);
+    expectStatus(await call(group.groupRef, other), 403);
   });
 
   it('when a single order of an open group payment is paid on its own, then the group attempt is superseded', async () => {
     const group = await placeGroup(server, client, agency, 2);
     const grouped = (await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } })).body.data;
     await pay(client, agency, at(group.orders, 0, 'the group').orderRef, { gateway: 'card_gateway' });
-    expect((await fetch(grouped.paymentUrl)).status).toBe(410);
+    expectStatus(await fetch(grouped.paymentUrl), 410);
   });
 });
 
@@ -435,7 +439,7 @@ describe('GET /orders/{orderRef} with payment identifiers', () => {
     const started = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
     for (const identifier of [order.orderNumber, started.paymentRef]) {
       const response = await client.op('getOrder', 'GET', `${ORDERS}/${identifier}`, undefined, { token: agency.token });
-      expect(response.status).toBe(200);
+      expectStatus(response, 200);
       expect(response.body.data.orderRef).toBe(order.orderRef);
     }
   });
@@ -449,11 +453,11 @@ describe('orders the operator settled in cash or cancelled (ops order record-cas
     const { attempt } = await recordCashPayment(server.orm.em.fork(), order.orderRef, { amount: 450_000 }, OPERATOR);
 
     const read = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, { token: agency.token });
-    expect(read.status).toBe(200);
+    expectStatus(read, 200);
     expect(read.body.data).toMatchObject({ status: 'PAID', settlementType: 'CASH', paidAt: attempt.completedAt!.toISOString() });
     for (const identifier of [order.orderRef, order.orderNumber, attempt.paymentRef]) {
       const status = await paymentStatus(client, agency, identifier);
-      expect(status.status).toBe(200);
+      expectStatus(status, 200);
       expect(status.body.data).toEqual({
         orderRef: order.orderRef, orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: attempt.paymentRef,
         paymentMethod: 'CASH', amount: 4500, currency: 'NPR', completedAt: attempt.completedAt!.toISOString(),
@@ -462,7 +466,7 @@ describe('orders the operator settled in cash or cancelled (ops order record-cas
       });
     }
     const payAgain = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' });
-    expect(payAgain.status).toBe(400);
+    expectStatus(payAgain, 400);
     expect(payAgain.body.message).toBe(`Order ${order.orderRef} is already PAID and cannot be paid again`);
     expect(await attemptCount(order.orderId)).toBe(1);
   });
@@ -470,12 +474,12 @@ describe('orders the operator settled in cash or cancelled (ops order record-cas
   it('when a gateway page or callback names a cash payment, then it is unknown to the gateway and nothing changes', async () => {
     const order = await placeOrder(server, client, agency, { settlementType: 'CASH' });
     const { attempt } = await recordCashPayment(server.orm.em.fork(), order.orderRef, { amount: 450_000 }, OPERATOR);
-    expect((await fetch(`${server.url}/sandbox/card_gateway/checkout/${attempt.paymentRef}`)).status).toBe(404);
+    expectStatus(await fetch(`${server.url}/sandbox/card_gateway/checkout/${attempt.paymentRef}`), 404);
     const signed = signedCallbackQuery(server, 'card_gateway', {
       paymentRef: attempt.paymentRef, status: 'SUCCESS', amount: 450_000, currency: 'NPR', gatewayTransactionId: `txn-${randomUUID()}`, issuedAt: new Date(),
     });
-    expect((await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query: signed, direct: true })).status).toBe(400);
-    expect((await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query: { ...signed, gateway: 'cash' }, direct: true })).status).toBe(400);
+    expectStatus(await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query: signed, direct: true }), 400);
+    expectStatus(await client.op('handlePaymentCallback', 'GET', CALLBACK, undefined, { query: { ...signed, gateway: 'cash' }, direct: true }), 400);
     const after = await server.orm.em.fork().findOneOrFail(PaymentAttempt, attempt.id);
     expect(after).toMatchObject({ status: 'SUCCESS', gateway: 'cash', refundAmount: 0 });
     expect(after.gatewayTransactionId ?? null).toBeNull();
@@ -485,11 +489,11 @@ describe('orders the operator settled in cash or cancelled (ops order record-cas
     const order = await placeOrder(server, client, agency);
     await cancelOrder(server.orm.em.fork(), order.orderNumber, OPERATOR, server.payments);
     const read = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, { token: agency.token });
-    expect(read.status).toBe(200);
+    expectStatus(read, 200);
     expect(read.body.data).toMatchObject({ status: 'CANCELLED', paidAt: null });
     expect((await paymentStatus(client, agency, order.orderRef)).body.data).toEqual({ orderRef: order.orderRef, orderStatus: 'CANCELLED', paymentStatus: 'NOT_INITIATED' });
     const payAgain = await pay(client, agency, order.orderRef, { gateway: 'wallet_gateway' });
-    expect(payAgain.status).toBe(400);
+    expectStatus(payAgain, 400);
     expect(payAgain.body.message).toBe(`Order ${order.orderRef} is already CANCELLED and cannot be paid again`);
     expect(await attemptCount(order.orderId)).toBe(0);
   });
@@ -499,9 +503,9 @@ describe('orders the operator settled in cash or cancelled (ops order record-cas
     const first = (await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } })).body.data;
     const cancelled = await cancelOrder(server.orm.em.fork(), at(group.orders, 0, 'the group').orderRef, OPERATOR, server.payments);
     expect(cancelled.closedPaymentRefs).toEqual([first.paymentRef]);
-    expect((await fetch(first.paymentUrl)).status).toBe(410);
+    expectStatus(await fetch(first.paymentUrl), 410);
     const second = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
-    expect(second.status).toBe(200);
+    expectStatus(second, 200);
     expect(second.body.data.amount).toBe(at(group.orders, 1, 'the group').totalAmount);
   });
 });

@@ -7,6 +7,7 @@ import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-si
 import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
 import { simulatedProvidersEnv } from '../simulators/simulator-server';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * The live providers' browser return (/api/external/payment/response/{gateway}/{paymentRef}) as
@@ -35,7 +36,7 @@ afterAll(() => Promise.all([khalti?.stop(), esewa?.stop()]));
 const startEsewa = async () => {
   const order = await placeOrder(server, client, partner);
   const response = await pay(client, partner, order.orderRef, { gateway: 'wallet_gateway', returnUrl: RETURN_URL }, randomUUID());
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   return { order, started: response.body.data };
 };
 const visit = (url: URL, accept = BROWSER_ACCEPT) =>
@@ -53,7 +54,7 @@ describe('a refused provider return, as the customer sees it', () => {
     const { started } = await startEsewa();
     const refused = tampered(await esewaCheckout(started.paymentUrl, 'pay'));
     const answer = await visit(refused);
-    expect(answer.status).toBe(400);
+    expectStatus(answer, 400);
     expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
     expect(answer.headers.get('cache-control')).toBe('no-store');
     expect(answer.body).toContain('<h1>Payment not confirmed</h1>');
@@ -64,7 +65,7 @@ describe('a refused provider return, as the customer sees it', () => {
 
   it('when the return names no payment of ours, then the page says so without a link, every value escaped', async () => {
     const answer = await visit(new URL('/api/external/payment/response/wallet_gateway/ORD-0000-000000-0000000000000', 'http://unused'));
-    expect(answer.status).toBe(400);
+    expectStatus(answer, 400);
     expect(answer.body).toContain('Payment not confirmed');
     expect(answer.body).not.toContain('<a ');
   });
@@ -72,7 +73,7 @@ describe('a refused provider return, as the customer sees it', () => {
   it('when the client asks for JSON, then it gets error shape 2 as before', async () => {
     const { started } = await startEsewa();
     const answer = await visit(tampered(await esewaCheckout(started.paymentUrl, 'pay')), 'application/json');
-    expect(answer.status).toBe(400);
+    expectStatus(answer, 400);
     expect(answer.body).toMatchObject({ status: 400, message: 'Invalid payment callback' });
   });
 });
@@ -82,7 +83,7 @@ describe('the return link cannot be used to make us call the provider at will', 
     const { started } = await startEsewa();
     const back = await esewaCheckout(started.paymentUrl, 'pay');
     const began = Date.now();
-    for (let hit = 0; hit < 100; hit += 1) expect((await visit(back)).status).toBe(303);
+    for (let hit = 0; hit < 100; hit += 1) expectStatus(await visit(back), 303);
     const allowed = 1 + Math.ceil((Date.now() - began) / RETURN_LOOKUP_TTL_MS);
     const calls = esewa.statusCalls.get(started.paymentRef) ?? 0;
     expect(calls).toBeGreaterThanOrEqual(1);
@@ -95,11 +96,11 @@ describe('the return link cannot be used to make us call the provider at will', 
     let answer = await visit(back);
     // Up to two windows' worth: a window that ends during the loop starts the count again.
     for (let hit = 0; hit <= 2 * RETURNS_PER_ADDRESS && answer.status !== 429; hit += 1) answer = await visit(back);
-    expect(answer.status).toBe(429);
+    expectStatus(answer, 429);
     expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(answer.body).toContain('Too many requests');
     const calls = esewa.statusCalls.get(started.paymentRef) ?? 0;
-    expect((await visit(back)).status).toBe(429);
+    expectStatus(await visit(back), 429);
     expect(esewa.statusCalls.get(started.paymentRef) ?? 0).toBe(calls);
   });
 });

@@ -5,6 +5,7 @@ import type { WireJson } from '../support/http-client';
 import { newPartner } from '../support/partners';
 import { pay, placeOrder } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * Issue 30, item 17: SPEC 2.9 says `returnUrl` is HTTPS, but the schema said only `format: uri`,
@@ -33,7 +34,7 @@ describe('a server with the default settings', () => {
     const partner = await newPartner(server, client);
     const order = await placeOrder(server, client, partner);
     const response = await pay(client, partner, order.orderRef, { gateway: 'card_gateway', returnUrl: 'http://booking.example.com/done' });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.details.fieldErrors).toEqual({ returnUrl: 'must be an https URL' });
   });
 });
@@ -48,6 +49,6 @@ describe('a server of the operator\'s internal test environment (ALLOW_HTTP_RETU
     const partner = await newPartner(server, client);
     const order = await placeOrder(server, client, partner);
     const response = await pay(client, partner, order.orderRef, { gateway: 'card_gateway', returnUrl: 'http://127.0.0.1:8080/done' });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
   });
 });

@@ -20,6 +20,7 @@ import {
 import { lowTrek, newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 let agency: TestPartner;
@@ -39,7 +40,7 @@ const payGroup = (groupRef: string, gateway = 'card_gateway') =>
 async function paidOnTheHostedPage(orderRef: string, gateway: 'card_gateway' | 'wallet_gateway' = 'card_gateway') {
   const started = (await pay(client, agency, orderRef, { gateway })).body.data;
   const checkout = await submitCheckout(started.paymentUrl, gateway === 'card_gateway' ? APPROVE_CARD : APPROVE_WALLET);
-  expect(checkout.status).toBe(303);
+  expectStatus(checkout, 303);
   return { started, callbackUrl: checkout.callbackUrl! };
 }
 
@@ -49,7 +50,7 @@ describe('a capture that lands while the order is being changed', () => {
     const { started, callbackUrl } = await paidOnTheHostedPage(order.orderRef);
 
     const applied = await applyPromo(order.orderRef);
-    expect(applied.status).toBe(400);
+    expectStatus(applied, 400);
     expect(applied.body.message).toBe(`Order ${order.orderRef} is PAID: its promo codes can change only while it is pending and unpaid`);
 
     const status = (await paymentStatus(client, agency, order.orderRef)).body.data;
@@ -57,7 +58,7 @@ describe('a capture that lands while the order is being changed', () => {
     const ledger = await ledgerOf(server, order.orderId);
     expect(ledger).toMatchObject({ orderStatus: 'PAID', successes: 1 });
     // The browser arriving afterwards changes nothing: the gateway's word is already recorded.
-    expect((await deliverCallback(client, callbackUrl)).status).toBe(400);
+    expectStatus(await deliverCallback(client, callbackUrl), 400);
     expect(await ledgerOf(server, order.orderId)).toEqual(ledger);
   });
 
@@ -71,8 +72,8 @@ describe('a capture that lands while the order is being changed', () => {
   it('voids an unpaid card checkout before repricing, so the customer can no longer pay the old total', async () => {
     const order = await placeOrder(server, client, agency);
     const started = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
-    expect((await applyPromo(order.orderRef)).status).toBe(200);
-    expect((await submitCheckout(started.paymentUrl, APPROVE_CARD)).status).toBe(410);
+    expectStatus(await applyPromo(order.orderRef), 200);
+    expectStatus(await submitCheckout(started.paymentUrl, APPROVE_CARD), 410);
     const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
     expect(attempt).toMatchObject({ status: 'CANCELLED', closedReason: 'ORDER_REPRICED', failureReason: 'VOIDED_BY_MERCHANT' });
     expect(attempt.gatewayConfirmedAt).toBeInstanceOf(Date);
@@ -83,11 +84,11 @@ describe('a capture that lands while the order is being changed', () => {
     const order = await placeOrder(server, client, agency);
     const started = (await pay(client, agency, order.orderRef, { gateway: 'wallet_gateway' })).body.data;
     const applied = await applyPromo(order.orderRef);
-    expect(applied.status).toBe(200);
+    expectStatus(applied, 200);
 
     const late = await submitCheckout(started.paymentUrl, APPROVE_WALLET);
-    expect(late.status).toBe(303);
-    expect((await deliverCallback(client, late.callbackUrl!)).status).toBe(200);
+    expectStatus(late, 303);
+    expectStatus(await deliverCallback(client, late.callbackUrl!), 200);
 
     const status = (await paymentStatus(client, agency, order.orderRef)).body.data;
     expect(status).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'REFUND_PENDING', paymentRef: started.paymentRef, amount: order.totalAmount });
@@ -97,7 +98,7 @@ describe('a capture that lands while the order is being changed', () => {
 
     // The order is still for sale at its new total.
     const fresh = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' });
-    expect(fresh.status).toBe(200);
+    expectStatus(fresh, 200);
     expect(fresh.body.data.amount).toBe(applied.body.data.totalAfter);
 
     await confirmRefundsOfPayment(server.orm.em.fork(), started.paymentRef, 'WALLET-REFUND-7781', OPERATOR);
@@ -112,7 +113,7 @@ describe('a capture that lands while the order is being changed', () => {
     const cancelled = await cancelOrder(server.orm.em.fork(), order.orderRef, OPERATOR, server.payments);
     expect(cancelled.closedPaymentRefs).toEqual([started.paymentRef]);
     const late = await submitCheckout(started.paymentUrl, APPROVE_WALLET);
-    expect((await deliverCallback(client, late.callbackUrl!)).status).toBe(200);
+    expectStatus(await deliverCallback(client, late.callbackUrl!), 200);
     expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUND_PENDING' });
   });
 });
@@ -122,7 +123,7 @@ describe('a new Idempotency-Key while an attempt is open', () => {
     const order = await placeOrder(server, client, agency);
     const { started } = await paidOnTheHostedPage(order.orderRef);
     const second = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' });
-    expect(second.status).toBe(400);
+    expectStatus(second, 400);
     expect(second.body.message).toBe(`Order ${order.orderRef} is already PAID and cannot be paid again`);
     const ledger = await ledgerOf(server, order.orderId);
     expect(ledger.attempts).toEqual([expect.objectContaining({ paymentRef: started.paymentRef, status: 'SUCCESS' })]);
@@ -132,8 +133,8 @@ describe('a new Idempotency-Key while an attempt is open', () => {
   it('does not supersede a captured group payment from a single order: every order of the group is PAID by it', async () => {
     const group = await placeGroup(server, client, agency, 2);
     const grouped = (await payGroup(group.groupRef)).body.data;
-    expect((await submitCheckout(grouped.paymentUrl, APPROVE_CARD)).status).toBe(303);
-    expect((await pay(client, agency, at(group.orders, 0, 'the group').orderRef, { gateway: 'card_gateway' })).status).toBe(400);
+    expectStatus(await submitCheckout(grouped.paymentUrl, APPROVE_CARD), 303);
+    expectStatus(await pay(client, agency, at(group.orders, 0, 'the group').orderRef, { gateway: 'card_gateway' }), 400);
     for (const order of group.orders) {
       expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: grouped.paymentRef });
     }
@@ -147,7 +148,7 @@ describe('group payments', () => {
       lowTrek(touristId, { addedServices: [{ name: 'Porter, 8 days', price: 3700 }] }),
       lowTrek(touristId, { addedServices: [{ name: 'Porter, 4 days', price: 1440 }, { name: 'Duffel bag', price: 720, quantity: 2 }] }),
     ], { token: agency.token });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     const [first, second] = created.body.data.orders;
     expect([first.pricing.totalAmount, second.pricing.totalAmount]).toEqual([8200, 7380]);
 
@@ -173,7 +174,7 @@ describe('amounts at and past their documented maximums', () => {
       [lowTrek(touristId, { addedServices: [{ name: 'Heli', price: 6_000_000_000 }] }), lowTrek(touristId, { addedServices: [{ name: 'Heli', price: 6_000_000_000 }] })],
     ]) {
       const response = await client.op('createOrders', 'POST', ORDERS, body, { token: agency.token });
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       expect(Object.keys(response.body.details.fieldErrors).join(' ')).toMatch(/added(Devices|Services).*price/);
     }
   });
@@ -183,11 +184,11 @@ describe('amounts at and past their documented maximums', () => {
     const items = Array.from({ length: 20 }, (_, i) => ({ name: `Helicopter standby ${i + 1}`, price: 1_000_000, quantity: 100 }));
     const body = Array.from({ length: 50 }, () => lowTrek(touristId, { addedServices: items, addedDevices: items }));
     const created = await client.op('createOrders', 'POST', ORDERS, body, { token: agency.token });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body.data.orders[0].pricing.totalAmount).toBe(4_000_004_500);
 
     const grouped = await payGroup(created.body.data.groupRef);
-    expect(grouped.status).toBe(200);
+    expectStatus(grouped, 200);
     expect(grouped.body.data.amount).toBe(50 * 4_000_004_500);
     await deliverCallback(client, (await submitCheckout(grouped.body.data.paymentUrl, APPROVE_CARD)).callbackUrl!);
     expect((await paymentStatus(client, agency, created.body.data.orders[49].orderRef)).body.data).toMatchObject({

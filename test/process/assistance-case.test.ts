@@ -7,6 +7,7 @@ import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { SANDBOX_ENV, startTestServer } from '../support/test-server';
 import { caseRequest, listCases, openCase, paidOrder, readCase, updateCase } from '../support/assistance-fixtures';
+import { expectStatus } from '../support/expect-status';
 
 const CLI = path.resolve(__dirname, '../../dist/src/cli/main.js');
 
@@ -53,12 +54,12 @@ describe('a whole assistance case, the partner API and the desk in their own pro
   it('opened by the agency on the ground, updated, reviewed, authorised with a guarantee, completed and closed; the partner reads the timeline at each step', async () => {
     const order = await paidOrder(server, client, placing, { travelCompanyIds: [agency.companyId] });
     const opened = await openCase(client, agency, order.orderRef, caseRequest({ altitudeMeters: 5164 }));
-    expect(opened.status).toBe(201);
+    expectStatus(opened, 201);
     const { caseRef } = opened.body.data;
     const timeline = async () => (await readCase(client, placing, caseRef)).body.data.timeline.map((entry: { kind: string; status: string }) => `${entry.kind}:${entry.status}`);
     expect(await timeline()).toEqual(['OPENED:RECEIVED']);
 
-    expect((await updateCase(client, agency, caseRef, { altitudeMeters: 4940, location: { placeName: 'Lobuche' }, note: 'Carried down to Lobuche.' })).status).toBe(200);
+    expectStatus(await updateCase(client, agency, caseRef, { altitudeMeters: 4940, location: { placeName: 'Lobuche' }, note: 'Carried down to Lobuche.' }), 200);
     expect(await timeline()).toEqual(['OPENED:RECEIVED', 'PARTNER_UPDATE:RECEIVED']);
 
     const queue = await desk('list');

@@ -13,6 +13,7 @@ import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { newPartner } from '../support/partners';
 import { eventually, until } from '../support/eventually';
 import { freePort } from '../../src/kernel/db/local-cluster';
+import { expectStatus } from '../support/expect-status';
 
 const TOKEN = '/api/external/v1/auth/token';
 
@@ -67,10 +68,9 @@ describe('graceful shutdown on SIGTERM', () => {
     const server = await forkServer('main', { SHUTDOWN_TIMEOUT_MS: '300' });
     const stuck = heldRequest(server.port, TOKEN, JSON.stringify({ clientId: 'x', clientSecret: 'y' }));
     await stuck.started;
-    const started = Date.now();
     server.child.kill('SIGTERM');
+    // It exits although the request never finishes: the cut, not the request, ended the wait.
     expect(await server.exited).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(await stuck.closed).toBe('');
     expect(server.logs().map((line) => line.msg)).toContain('in-flight requests did not finish in time; closing their connections');
   });
@@ -174,9 +174,9 @@ describe('production fails closed', () => {
   it('when a DATABASE_URL deployment asks for nothing, then it runs neither the sandbox gateways nor the demo partners', async () => {
     const server = await forkServer('main', deployment());
     try {
-      expect((await demoToken(server)).status).toBe(401);
+      expectStatus(await demoToken(server), 401);
       const checkout = await new ApiClient(server.url).call('GET', '/sandbox/card_gateway/checkout/ORD-2026-000001-1789892411482');
-      expect(checkout.status).toBe(404);
+      expectStatus(checkout, 404);
       expectSchema('ApiError', checkout.body);
       expect(server.logs().find((line) => line.msg === 'listening')).toMatchObject({ paymentMode: 'live' });
     } finally {
@@ -218,7 +218,7 @@ describe('production fails closed', () => {
     expect(codes.filter((code) => code.active)).toEqual([]);
     const server = await forkServer('main', { ...deployment(), ...liveProviders, NODE_ENV: 'production' });
     try {
-      expect((await demoToken(server)).status).toBe(401);
+      expectStatus(await demoToken(server), 401);
     } finally {
       await stop(server);
     }

@@ -13,6 +13,7 @@ import { CTGS } from '../support/catalogue-fixtures';
 import { departure, ORDERS } from '../support/order-fixtures';
 import { newPartner } from '../support/partners';
 import { startS3Endpoint, type S3Endpoint } from '../support/s3-endpoint';
+import { expectStatus } from '../support/expect-status';
 
 const fixtures = builtServerFixtures();
 
@@ -59,13 +60,13 @@ describe('two machines, one PostgreSQL and one bucket', () => {
     for (const dir of dataDirs) expect(fs.existsSync(path.join(dir, 'documents'))).toBe(false);
 
     const registered = await throughB.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(documents)], { token: partner.token });
-    expect(registered.status).toBe(201);
+    expectStatus(registered, 201);
     const touristId = registered.body.data[0].touristId;
 
     const placed = await throughB.op('createOrders', 'POST', ORDERS, { touristId, ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: departure }, { token: partner.token });
-    expect(placed.status).toBe(201);
+    expectStatus(placed, 201);
     const read = await throughA.op('getOrder', 'GET', `${ORDERS}/${placed.body.data.orderRef}`, undefined, { token: partner.token });
-    expect(read.status).toBe(200);
+    expectStatus(read, 200);
     await expectContract('getOrder', 200, read.body);
     expect(read.body.data.orderId).toBe(placed.body.data.orderId);
 
@@ -81,7 +82,7 @@ describe('two machines, one PostgreSQL and one bucket', () => {
   it('when a draft uploaded through B expires, then the purge (from any machine) removes its row and its bytes in the bucket', async () => {
     const partner = await newPartner(fixtures, new ApiClient(machineA.url));
     const upload = await uploadDocument(new ApiClient(machineB.url), partner.token, 'AVATAR', FILES.png);
-    expect(upload.status).toBe(201);
+    expectStatus(upload, 201);
     const before = await s3.objectKeys();
     const { purged } = await purgeExpiredDrafts(fixtures.orm.em.fork(), s3StorageFor(s3.settings), { ttlHours: 1, now: new Date(Date.now() + 2 * 3_600_000) });
     expect(purged).toBeGreaterThanOrEqual(1);
@@ -109,7 +110,7 @@ describe('npm run start:cluster with METRICS_PORT', () => {
       const counts: Array<number | undefined> = [];
       for (let i = 0; i < 4; i += 1) {
         const scraped = await scrapeMetricsPort(cluster.metricsPort!);
-        expect(scraped.status).toBe(200);
+        expectStatus(scraped, 200);
         counts.push(sample(scraped.body, 'http_requests_total', { operation: 'getHealth', status: '200' }));
       }
       expect(counts).toEqual([6, 6, 6, 6]);

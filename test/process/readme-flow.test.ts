@@ -8,6 +8,7 @@ import { captured } from '../support/elements';
 import { ApiClient } from '../support/http-client';
 import { APPROVE_CARD, deliverCallback, submitCheckout } from '../support/payment-fixtures';
 import { startTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const ROOT = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
@@ -61,7 +62,7 @@ describe("README's booking flow and after-sale flow with curl", () => {
     // "open paymentUrl in a browser and pay with test card 4242 4242 4242 4242"
     const client = new ApiClient(server.url);
     const checkout = await submitCheckout(paymentUrl, APPROVE_CARD);
-    expect((await deliverCallback(client, checkout.callbackUrl!)).status).toBe(200);
+    expectStatus(await deliverCallback(client, checkout.callbackUrl!), 200);
     const status = await client.op('getPaymentStatus', 'GET', `/api/external/v1/orders/${orderRef}/payment-status`, undefined, { token });
     expect(status.body.data).toMatchObject({ orderRef, orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentMethod: 'CARD_GATEWAY' });
 

@@ -11,6 +11,7 @@ import { until } from '../support/eventually';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
 import { SANDBOX_ENV } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const fixtures = builtServerFixtures();
 const CLI = path.resolve(__dirname, '../../dist/src/cli/main.js');
@@ -80,7 +81,7 @@ describe('two server processes serving one token under load, and the operator CL
       const returned = Date.now();
       for (const server of [first, second]) {
         const response = await new ApiClient(server.url).op('listCtgs', 'GET', CTGS, undefined, { token: partner.token });
-        expect(response.status).toBe(401);
+        expectStatus(response, 401);
         expect(response.body.message).toBe(message);
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -129,7 +130,7 @@ describe('two server processes serving one token under load, and the operator CL
 
   it('answers the 401 body the contract defines', async () => {
     const response = await new ApiClient(first.url).call('GET', CTGS, undefined, { token: 'not-a-token' });
-    expect(response.status).toBe(401);
+    expectStatus(response, 401);
     await expectContract('listCtgs', 401, response.body);
   });
 });

@@ -7,6 +7,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, pay, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
 import { setEndpoint } from '../../src/modules/webhooks/endpoints';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { expectStatus } from '../support/expect-status';
 
 // Built server processes on one database, as a deployment runs them: deliveries and periodic jobs
 // go through the shared queue, so each happens once per cluster, and a process killed mid-delivery
@@ -45,7 +46,7 @@ async function payThrough(client: ApiClient, partner: TestPartner, orderRef: str
   const checkout = await submitCheckout(started.paymentUrl, APPROVE_CARD);
   if (!checkout.callbackUrl) throw new Error('checkout did not redirect');
   const response = await fetch(checkout.callbackUrl, { redirect: 'manual' });
-  expect(response.status).toBe(303);
+  expectStatus(response, 303);
 }
 
 describe('webhooks across server processes', () => {

@@ -3,6 +3,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { createGroup, groupPromoPath, newCode, orderPromoPath, promoParties, usedCount, type PromoOwner } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
 import type { WireJson } from '../support/http-client';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 let agency: TestPartner, touristId: string, companyA: PromoOwner, companyB: PromoOwner, agentX: PromoOwner;
@@ -32,7 +33,7 @@ async function mixedGroup() {
   const group = await createGroup(client, agency, touristId, 3);
   const [boundToB, paid, fresh] = group.orders.map((order: WireJson) => order.orderRef as string);
   const codeOfB = await newCode(server, companyB);
-  expect((await applyOne(boundToB, codeOfB)).status).toBe(200);
+  expectStatus(await applyOne(boundToB, codeOfB), 200);
   await markPaid(paid);
   return { groupRef: group.groupRef as string, boundToB, paid, fresh, codeOfB };
 }
@@ -42,7 +43,7 @@ describe('POST /orders/groups/{groupRef}/promo', () => {
     const { groupRef, boundToB, paid, fresh, codeOfB } = await mixedGroup();
     const code = await newCode(server, companyA);
     const response = await applyGroup(groupRef, code);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     const entries = response.body.data.orders;
     expect(entries.map((entry: WireJson) => [entry.orderRef, entry.changed, entry.reason])).toEqual([
       [boundToB, false, 'INVALID_FOR_ORDER'],
@@ -80,7 +81,7 @@ describe('POST /orders/groups/{groupRef}/promo', () => {
     await applyOne((await createGroup(client, agency, touristId, 1)).orders[0].orderRef, exhausted);
     for (const code of ['NO-SUCH-CODE', exhausted, await newCode(server, companyA, { active: false }), ' ']) {
       const response = await applyGroup(groupRef, code);
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       expect(response.body.message).toBe('Invalid promo code');
     }
     expect(await stored([boundToB, paid, fresh])).toEqual(before);
@@ -90,10 +91,10 @@ describe('POST /orders/groups/{groupRef}/promo', () => {
     const group = await createGroup(client, agency, touristId, 1);
     const other = await newPartner(server, client);
     const code = await newCode(server, companyA);
-    expect((await applyGroup(group.groupRef, code, other)).status).toBe(403);
-    expect((await previewGroup(group.groupRef, code, other)).status).toBe(403);
-    expect((await removeGroup(group.groupRef, undefined, other)).status).toBe(403);
-    expect((await applyGroup('GRP-2026-999999', code)).status).toBe(404);
+    expectStatus(await applyGroup(group.groupRef, code, other), 403);
+    expectStatus(await previewGroup(group.groupRef, code, other), 403);
+    expectStatus(await removeGroup(group.groupRef, undefined, other), 403);
+    expectStatus(await applyGroup('GRP-2026-999999', code), 404);
     expect(await usedCount(server, code)).toBe(0);
   });
 });
@@ -104,7 +105,7 @@ describe('POST /orders/groups/{groupRef}/promo/preview', () => {
     const code = await newCode(server, companyA, { usageLimit: 5 });
     const before = await stored([boundToB, paid, fresh]);
     const response = await previewGroup(groupRef, code);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data.orders.map((entry: WireJson) => [entry.changed, entry.reason])).toEqual([[false, 'INVALID_FOR_ORDER'], [false, 'ORDER_NOT_PENDING'], [true, null]]);
     expect(response.body.data.orders[2]).toMatchObject({ companyPromoCode: code, totalAfter: 4050 });
     expect(await stored([boundToB, paid, fresh])).toEqual(before);
@@ -118,7 +119,7 @@ describe('DELETE /orders/groups/{groupRef}/promo', () => {
     const code = await newCode(server, companyA);
     await applyGroup(groupRef, code);
     const response = await removeGroup(groupRef, code);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data.orders.map((entry: WireJson) => [entry.orderRef, entry.changed, entry.reason])).toEqual([
       [boundToB, false, 'NOT_APPLIED'],
       [paid, false, 'ORDER_NOT_PENDING'],

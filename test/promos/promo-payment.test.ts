@@ -4,6 +4,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { pay, paymentStatus, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
 import { newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 let agency: TestPartner;
@@ -23,11 +24,11 @@ describe('a promo change while a payment attempt is open', () => {
   it('closes the checkout opened at the old total, so the customer can only pay the new total through a new attempt', async () => {
     const order = await placeOrder(server, client, agency);
     const started = await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
-    expect(started.status).toBe(200);
+    expectStatus(started, 200);
     const code = await newCode(server, await newSalesCompany(server), { percent: 10 });
 
     const applied = await client.op('applyOrderPromo', 'POST', orderPromoPath(order.orderRef), { promoCode: code }, { token: agency.token });
-    expect(applied.status).toBe(200);
+    expectStatus(applied, 200);
     expect(applied.body.data.totalAfter).toBeLessThan(order.totalAmount);
 
     const old = await attemptOf(started.body.data.paymentUrl);
@@ -37,7 +38,7 @@ describe('a promo change while a payment attempt is open', () => {
     expect(checkout.callbackUrl).toBeUndefined();
 
     const fresh = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' }, randomUUID());
-    expect(fresh.status).toBe(200);
+    expectStatus(fresh, 200);
     expect(Number((await attemptOf(fresh.body.data.paymentUrl)).amount)).toBe(Math.round(applied.body.data.totalAfter * 100));
     const status = await paymentStatus(client, agency, order.orderRef);
     expect(status.body.data).toMatchObject({ paymentStatus: 'INITIATED', amount: applied.body.data.totalAfter });

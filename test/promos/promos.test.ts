@@ -7,6 +7,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { createOrder, newCode, orderPromoPath, promoParties, usedCount, type PromoOwner } from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
 import type { WireJson } from '../support/http-client';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 let agency: TestPartner, touristId: string, companyA: PromoOwner, companyB: PromoOwner, agentX: PromoOwner, agentY: PromoOwner;
@@ -28,7 +29,7 @@ const remove = (orderRef: string, code?: string, partner = agency) =>
   client.op('removeOrderPromo', 'DELETE', orderPromoPath(orderRef), undefined, { token: partner.token, ...(code === undefined ? {} : { query: { code } }) });
 const getOrder = async (orderRef: string) => {
   const response = await client.op('getOrder', 'GET', `${ORDERS}/${orderRef}`, undefined, { token: agency.token });
-  expect(response.status).toBe(200);
+  expectStatus(response, 200);
   return response.body.data;
 };
 const bindingTo = (owner: PromoOwner) => ({ type: owner.kind, ownerId: owner.id, ownerName: owner.name });
@@ -52,7 +53,7 @@ describe('POST /orders/{orderRef}/promo: the slot table of SPEC 3.2', () => {
     const order = await newOrder();
     const code = await newCode(server, companyA, { percent: 10 });
     const response = await apply(order.orderRef, code.toLowerCase());
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toEqual({
       orderRef: order.orderRef,
       companyPromoCode: code,
@@ -75,10 +76,10 @@ describe('POST /orders/{orderRef}/promo: the slot table of SPEC 3.2', () => {
     const first = await newCode(server, companyA, { percent: 10 });
     const second = await newCode(server, companyA, { amount: 300 });
     const agentCode = await newCode(server, agentX, { amount: 100 });
-    expect((await apply(order.orderRef, first)).status).toBe(200);
-    expect((await apply(order.orderRef, agentCode)).status).toBe(200);
+    expectStatus(await apply(order.orderRef, first), 200);
+    expectStatus(await apply(order.orderRef, agentCode), 200);
     const response = await apply(order.orderRef, second);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ companyPromoCode: second, agentPromoCode: agentCode, binding: bindingTo(companyA), discountAmount: 400, totalAfter: 4100 });
     expect([await usedCount(server, first), await usedCount(server, second), await usedCount(server, agentCode)]).toEqual([0, 1, 1]);
   });
@@ -90,7 +91,7 @@ describe('POST /orders/{orderRef}/promo: the slot table of SPEC 3.2', () => {
     await apply(order.orderRef, held);
     const before = await snapshot(order.orderRef, [held, refused]);
     const response = await apply(order.orderRef, refused);
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(await snapshot(order.orderRef, [held, refused])).toEqual(before);
   });
 
@@ -99,11 +100,11 @@ describe('POST /orders/{orderRef}/promo: the slot table of SPEC 3.2', () => {
     const code = await newCode(server, agentX, { amount: 500, usageLimit: 1 });
     const before = await snapshot(order.orderRef, [code]);
     const response = await preview(order.orderRef, code);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ agentPromoCode: code, binding: bindingTo(agentX), totalBefore: 4500, discountAmount: 500, totalAfter: 4000 });
     expect(await snapshot(order.orderRef, [code])).toEqual(before);
     // the one use is still free: a preview reserved nothing
-    expect((await apply(order.orderRef, code)).status).toBe(200);
+    expectStatus(await apply(order.orderRef, code), 200);
   });
 
   it('when removing an applied code, then its slot is cleared, its use released and the binding it created rolled back', async () => {
@@ -113,7 +114,7 @@ describe('POST /orders/{orderRef}/promo: the slot table of SPEC 3.2', () => {
     await apply(order.orderRef, companyCode);
     await apply(order.orderRef, agentCode);
     const response = await remove(order.orderRef, companyCode.toLowerCase());
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ companyPromoCode: null, agentPromoCode: agentCode, binding: UNBOUND, discountAmount: 100, totalAfter: 4400 });
     expect(await usedCount(server, companyCode)).toBe(0);
     expect((await getOrder(order.orderRef)).pricing).toMatchObject({ companyPromoDiscount: 0, agentPromoDiscount: 100, totalAmount: 4400 });
@@ -136,7 +137,7 @@ describe('POST /orders/{orderRef}/promo: the slot table of SPEC 3.2', () => {
     await apply(order.orderRef, agentCode);
     await apply(order.orderRef, companyCode);
     const response = await remove(order.orderRef);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toEqual({ orderRef: order.orderRef, companyPromoCode: null, agentPromoCode: null, binding: UNBOUND, totalBefore: 4500, discountAmount: 0, totalAfter: 4500, currency: 'NPR' });
     expect([await usedCount(server, companyCode), await usedCount(server, agentCode)]).toEqual([0, 0]);
     expect((await getOrder(order.orderRef)).pricing.totalAmount).toBe(4500);
@@ -150,7 +151,7 @@ describe('POST /orders/{orderRef}/promo: the slot table of SPEC 3.2', () => {
     const before = await snapshot(order.orderRef, [held, other]);
     for (const code of [other, 'NO-SUCH-CODE']) {
       const response = await remove(order.orderRef, code);
-      expect(response.status).toBe(200);
+      expectStatus(response, 200);
       expect(response.body.data).toMatchObject({ companyPromoCode: held, binding: bindingTo(companyA) });
     }
     expect(await snapshot(order.orderRef, [held, other])).toEqual(before);
@@ -161,7 +162,7 @@ describe('POST /orders/{orderRef}/promo: the slot table of SPEC 3.2', () => {
     const code = await newCode(server, companyA, { usageLimit: 1 });
     await apply(order.orderRef, code);
     const again = await apply(order.orderRef, code);
-    expect(again.status).toBe(200);
+    expectStatus(again, 200);
     expect(again.body.data.companyPromoCode).toBe(code);
     expect(await usedCount(server, code)).toBe(1);
   });
@@ -171,7 +172,7 @@ describe('POST /orders/{orderRef}/promo: the binding table of SPEC 3.2', () => {
   /** An order bound to `owner` by one of its codes (or unbound). */
   async function orderBoundTo(owner?: PromoOwner) {
     const order = await newOrder();
-    if (owner) expect((await apply(order.orderRef, await newCode(server, owner))).status).toBe(200);
+    if (owner) expectStatus(await apply(order.orderRef, await newCode(server, owner)), 200);
     return order.orderRef;
   }
 
@@ -189,7 +190,7 @@ describe('POST /orders/{orderRef}/promo: the binding table of SPEC 3.2', () => {
     const orderRef = await orderBoundTo(boundTo?.());
     const code = await newCode(server, owner);
     const response = await apply(orderRef, code);
-    expect(response.status).toBe(accepted ? 200 : 400);
+    expectStatus(response, accepted ? 200 : 400);
     if (accepted) {
       const slot = owner.kind === 'COMPANY' ? 'companyPromoCode' : 'agentPromoCode';
       expect(response.body.data[slot]).toBe(code);
@@ -244,10 +245,10 @@ describe('promo operations on orders that are not pending, not yours or not ther
     await apply(order.orderRef, code);
     await markPaid(order.orderRef);
     const before = await snapshot(order.orderRef, [code]);
-    expect((await preview(order.orderRef, await newCode(server, agentX))).status).toBe(400);
-    expect((await apply(order.orderRef, await newCode(server, agentX))).status).toBe(400);
-    expect((await remove(order.orderRef, code)).status).toBe(400);
-    expect((await remove(order.orderRef)).status).toBe(400);
+    expectStatus(await preview(order.orderRef, await newCode(server, agentX)), 400);
+    expectStatus(await apply(order.orderRef, await newCode(server, agentX)), 400);
+    expectStatus(await remove(order.orderRef, code), 400);
+    expectStatus(await remove(order.orderRef), 400);
     expect(await snapshot(order.orderRef, [code])).toEqual(before);
   });
 
@@ -257,7 +258,7 @@ describe('promo operations on orders that are not pending, not yours or not ther
     const bodies = new Set<string>();
     for (const code of ['NO-SUCH-CODE', await newCode(server, companyA), await newCode(server, companyA, { active: false })]) {
       const response = await apply(order.orderRef, code);
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       bodies.add(response.body.message);
     }
     expect([...bodies]).toEqual([`Order ${order.orderRef} is PAID: its promo codes can change only while it is pending and unpaid`]);
@@ -268,10 +269,10 @@ describe('promo operations on orders that are not pending, not yours or not ther
     const other = await newPartner(server, client);
     const code = await newCode(server, companyA);
     for (const call of [() => preview(order.orderRef, code, other), () => apply(order.orderRef, code, other), () => remove(order.orderRef, undefined, other)]) {
-      expect((await call()).status).toBe(403);
+      expectStatus(await call(), 403);
     }
     for (const call of [() => preview('ORD-2026-999999', code), () => apply('ORD-2026-999999', code), () => remove('ORD-2026-999999')]) {
-      expect((await call()).status).toBe(404);
+      expectStatus(await call(), 404);
     }
     expect(await usedCount(server, code)).toBe(0);
   });
@@ -314,7 +315,7 @@ describe('POST /orders with promoCode', () => {
     const code = await newCode(server, agentX, { amount: 200, usageLimit: 2 });
     const body = [1, 2, 3].map(() => ({ touristId, ctgId: '1c4e7a92-b3f0-4d65-8e19-a27c5b0d3f86', customRouteName: 'Kathmandu valley rim walk', departureDate: addDays(today, 30), promoCode: code }));
     const response = await client.op('createOrders', 'POST', ORDERS, body, { token: agency.token });
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     expect(response.body.data.orders.map((order: WireJson) => order.promoApplyResult.applied)).toEqual([true, true, false]);
     expect(response.body.data.totals).toMatchObject({ orderCount: 3, totalDiscount: 400, totalAmount: 13100 });
     expect(await usedCount(server, code)).toBe(2);
@@ -335,8 +336,8 @@ describe('demo promo codes of the sandbox', () => {
   it('applies a live demo code and refuses the expired and the inactive one', async () => {
     const order = await newOrder();
     expect((await apply(order.orderRef, 'himalaya10')).body.data).toMatchObject({ companyPromoCode: 'HIMALAYA10', totalAfter: 4050 });
-    expect((await apply(order.orderRef, 'EXPIRED20')).status).toBe(400);
-    expect((await apply(order.orderRef, 'INACTIVE15')).status).toBe(400);
+    expectStatus(await apply(order.orderRef, 'EXPIRED20'), 400);
+    expectStatus(await apply(order.orderRef, 'INACTIVE15'), 400);
     expect((await remove(order.orderRef)).body.data.companyPromoCode).toBeNull();
   });
 });

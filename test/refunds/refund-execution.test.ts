@@ -20,6 +20,7 @@ import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-si
 import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
 import { simulatedProvidersEnv } from '../simulators/simulator-server';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * Refunds made by the service (DESIGN "Refunds that happen"): card_gateway on the Khalti
@@ -61,7 +62,7 @@ const cancel = (identifier: string) =>
 
 async function paidOnKhalti(orderRef: string) {
   const started = (await pay(client, partner, orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL })).body.data;
-  expect((await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' }))).status).toBe(303);
+  expectStatus(await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' })), 303);
   return { started, simulated: khalti.byOrder(started.paymentRef) };
 }
 
@@ -77,7 +78,7 @@ describe('Khalti refunds through its refund API', () => {
     const { simulated } = await paidOnKhalti(order.orderRef);
     const callsBefore = khalti.refunds.calls;
     const answer = await cancel(order.orderRef);
-    expect(answer.status).toBe(200);
+    expectStatus(answer, 200);
     expect(answer.body.data.refund).toMatchObject({ amount: order.totalAmount, cancellationFee: 0, status: 'PENDING', gateway: 'CARD_GATEWAY' });
     await server.refunds.runOnce();
     const refund = await refundOf(order.orderRef);
@@ -103,7 +104,7 @@ describe('Khalti refunds through its refund API', () => {
   it('refunds one order of a group paid on Khalti by its own share: a partial refund of the group payment', async () => {
     const group = await placeGroup(server, client, partner, 2);
     const response = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway', returnUrl: RETURN_URL }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
-    expect((await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' }))).status).toBe(303);
+    expectStatus(await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' })), 303);
     const simulated = khalti.byOrder(response.body.data.paymentRef);
     const [first, second] = group.orders;
     await cancel(first!.orderRef);
@@ -187,7 +188,7 @@ describe('Khalti refunds through its refund API', () => {
     const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL })).body.data;
     // A promo change closes the Khalti checkout, which Khalti cannot void: the customer pays it anyway.
     const promoCode = await newCode(server, await newSalesCompany(server), { percent: 10 });
-    expect((await client.op('applyOrderPromo', 'POST', orderPromoPath(order.orderRef), { promoCode }, { token: partner.token })).status).toBe(200);
+    expectStatus(await client.op('applyOrderPromo', 'POST', orderPromoPath(order.orderRef), { promoCode }, { token: partner.token }), 200);
     await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' }));
     const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
     expect(attempt.status).toBe('REFUND_PENDING');
@@ -204,7 +205,7 @@ describe('eSewa refunds, which it has no API for', () => {
   it('records an eSewa refund MANUAL, and the operator\'s confirmation makes it SUCCEEDED', async () => {
     const order = await placeOrder(server, client, partner);
     const started = (await pay(client, partner, order.orderRef, { gateway: 'wallet_gateway', returnUrl: RETURN_URL })).body.data;
-    expect((await deliverReturn(client, await esewaCheckout(started.paymentUrl, 'pay'))).status).toBe(303);
+    expectStatus(await deliverReturn(client, await esewaCheckout(started.paymentUrl, 'pay')), 303);
     const answer = await cancel(order.orderRef);
     expect(answer.body.data.refund).toMatchObject({ status: 'MANUAL', gateway: 'WALLET_GATEWAY', amount: order.totalAmount });
     await server.refunds.runOnce();
@@ -219,7 +220,7 @@ describe('exact against Khalti, one refund life (issue 36)', () => {
   async function paidGroupOnKhalti(size: number) {
     const group = await placeGroup(server, client, partner, size);
     const response = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway', returnUrl: RETURN_URL }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
-    expect((await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' }))).status).toBe(303);
+    expectStatus(await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' })), 303);
     return { orders: group.orders, paymentRef: response.body.data.paymentRef as string, simulated: khalti.byOrder(response.body.data.paymentRef) };
   }
 

@@ -5,6 +5,7 @@ import { ORDERS } from '../support/order-fixtures';
 import { APPROVE_CARD, APPROVE_WALLET, deliverCallback, pay, placeOrder, submitCheckout } from '../support/payment-fixtures';
 import { csvRecords } from '../support/csv';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * GET /refunds and GET /refunds/{refundRef} (DESIGN "Refunds in one home"): a company reads the
@@ -22,9 +23,9 @@ async function cancelledAfterPaying(gateway: 'card_gateway' | 'wallet_gateway') 
   const order = await placeOrder(server, client, agency);
   const started = (await pay(client, agency, order.orderRef, { gateway })).body.data;
   const checkout = await submitCheckout(started.paymentUrl, gateway === 'card_gateway' ? APPROVE_CARD : APPROVE_WALLET);
-  expect((await deliverCallback(client, checkout.callbackUrl!)).status).toBe(200);
+  expectStatus(await deliverCallback(client, checkout.callbackUrl!), 200);
   const cancelled = await client.op('cancelOrder', 'POST', `${ORDERS}/${order.orderRef}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
-  expect(cancelled.status).toBe(200);
+  expectStatus(cancelled, 200);
   return { refundRef: cancelled.body.data.refund.refundRef as string, orderRef: order.orderRef };
 }
 
@@ -43,7 +44,7 @@ beforeAll(async () => {
 describe('GET /refunds', () => {
   it('lists the company\'s refunds newest first in the list envelope, and no other company\'s', async () => {
     const response = await list(agency);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ page: 0, size: 20, totalElements: 2, first: true, last: true });
     expect(response.body.data.content.map((refund: { refundRef: string }) => refund.refundRef)).toEqual([wallet.refundRef, card.refundRef]);
     expect(response.body.data.content[0]).toMatchObject({ orderRef: wallet.orderRef, cause: 'CANCELLATION', status: 'MANUAL', gateway: 'WALLET_GATEWAY', currency: 'NPR', completedAt: null });
@@ -67,20 +68,20 @@ describe('GET /refunds', () => {
     const csv = (await list(agency, 'sortBy=createdAt&sortDir=asc', { accept: 'text/csv' })).body as string;
     expect(csv.indexOf(card.refundRef)).toBeLessThan(csv.indexOf(wallet.refundRef));
     const unknown = await list(agency, 'sortBy=orderRef');
-    expect(unknown.status).toBe(400);
+    expectStatus(unknown, 400);
     expect(unknown.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { sortBy: expect.any(String) } } });
   });
 
   it('answers a filter outside its bounds with a 400 naming it', async () => {
     const reversed = await list(agency, `createdFrom=${encodeURIComponent('2030-10-01T00:00:00+05:45')}&createdTo=${encodeURIComponent('2030-09-01T00:00:00+05:45')}`);
-    expect(reversed.status).toBe(400);
+    expectStatus(reversed, 400);
     expect(reversed.body.details.fieldErrors).toEqual({ createdFrom: 'must be before createdTo' });
-    expect((await list(agency, 'cause=GIFT')).status).toBe(400);
+    expectStatus(await list(agency, 'cause=GIFT'), 400);
   });
 
   it('exports every match as CSV with Accept: text/csv', async () => {
     const response = await list(agency, '', { accept: 'text/csv' });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="refunds-\d{4}-\d{2}-\d{2}\.csv"$/);
     const { header, records } = csvRecords(response.body);
     expect(header).toEqual(['refundRef', 'orderRef', 'paymentRef', 'cause', 'status', 'amount', 'cancellationFee', 'currency', 'gateway', 'createdAt', 'completedAt']);
@@ -92,17 +93,17 @@ describe('GET /refunds/{refundRef}', () => {
   it('reads one refund of the company\'s, and answers 404 to another company as to an unknown one', async () => {
     await server.refunds.runOnce();
     const response = await client.op('getRefund', 'GET', `${REFUNDS}/${card.refundRef}`, undefined, { token: agency.token });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ refundRef: card.refundRef, orderRef: card.orderRef, status: 'SUCCEEDED', gateway: 'CARD_GATEWAY', cause: 'CANCELLATION', completedAt: expect.any(String) });
-    expect((await client.op('getRefund', 'GET', `${REFUNDS}/${card.refundRef}`, undefined, { token: stranger.token })).status).toBe(404);
-    expect((await client.op('getRefund', 'GET', `${REFUNDS}/RFD-2030-999999`, undefined, { token: agency.token })).status).toBe(404);
+    expectStatus(await client.op('getRefund', 'GET', `${REFUNDS}/${card.refundRef}`, undefined, { token: stranger.token }), 404);
+    expectStatus(await client.op('getRefund', 'GET', `${REFUNDS}/RFD-2030-999999`, undefined, { token: agency.token }), 404);
   });
 });
 
 describe('the order book with the refunds (GET /orders)', () => {
   it('shows a cancelled paid order\'s refund and cancellation time, in JSON and in the CSV export', async () => {
     const json = await client.op('listOrders', 'GET', `${ORDERS}?search=${card.orderRef}`, undefined, { token: agency.token });
-    expect(json.status).toBe(200);
+    expectStatus(json, 200);
     const [row] = json.body.data.content;
     expect(row).toMatchObject({ orderRef: card.orderRef, status: 'CANCELLED', refundRef: card.refundRef, refundFee: 0, refundStatus: 'SUCCEEDED', cancelledAt: expect.any(String) });
     expect(row.refundAmount).toBeGreaterThan(0);

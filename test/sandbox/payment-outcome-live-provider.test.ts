@@ -4,6 +4,7 @@ import { simulatedProvidersEnv } from '../simulators/simulator-server';
 import { newPartner, type TestPartner } from '../support/partners';
 import { ledgerOf, pay, placeOrder, RETURN_URL } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * The sandbox helper answers only for the sandbox gateway: on a sandbox server whose card gateway
@@ -29,10 +30,10 @@ describe('POST /sandbox/payments/{paymentRef}/outcome on a live provider\'s paym
   it('when Khalti took the payment, then 409 SANDBOX_PROVIDER_REQUIRED and nothing changes', async () => {
     const order = await placeOrder(server, client, partner);
     const started = await pay(client, partner, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
-    expect(started.status).toBe(200);
+    expectStatus(started, 200);
     const { paymentRef } = started.body.data;
     const response = await client.op('setSandboxPaymentOutcome', 'POST', `/api/external/v1/sandbox/payments/${paymentRef}/outcome`, { outcome: 'CAPTURED' }, { token: partner.token });
-    expect(response.status).toBe(409);
+    expectStatus(response, 409);
     expect(response.body).toMatchObject({ code: 'SANDBOX_PROVIDER_REQUIRED', message: `Payment ${paymentRef} was taken by khalti, not by the sandbox gateway` });
     expect((await ledgerOf(server, order.orderId)).attempts).toMatchObject([{ paymentRef, status: 'INITIATED' }]);
   });

@@ -3,6 +3,7 @@ import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event'
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_CARD, ledgerOf, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * POST /sandbox/payments/{paymentRef}/outcome (DESIGN "Testing an integration"): a partner's test
@@ -26,7 +27,7 @@ const decide = (caller: TestPartner, paymentRef: string, outcome: string) =>
 async function startedPayment(gateway: 'card_gateway' | 'wallet_gateway' = 'card_gateway') {
   const order = await placeOrder(server, client, agency);
   const started = await pay(client, agency, order.orderRef, { gateway, returnUrl: RETURN_URL });
-  expect(started.status).toBe(200);
+  expectStatus(started, 200);
   return { order, paymentRef: started.body.data.paymentRef as string, paymentUrl: started.body.data.paymentUrl as string };
 }
 
@@ -39,7 +40,7 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
   it('when the outcome is CAPTURED, then the order is PAID with its policy number, as after the checkout page, and order.paid is sent', async () => {
     const { order, paymentRef } = await startedPayment();
     const response = await decide(agency, paymentRef, 'CAPTURED');
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ orderRef: order.orderRef, orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef, paymentMethod: 'CARD_GATEWAY', amount: order.totalAmount });
     expect(response.body.data.policyNumber).toMatch(/^POL-\d{4}-\d+$/);
     expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS' });
@@ -49,7 +50,7 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
   it('when the wallet customer pays, then the wallet payment is captured the same way', async () => {
     const { order, paymentRef } = await startedPayment('wallet_gateway');
     const response = await decide(agency, paymentRef, 'CAPTURED');
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ orderRef: order.orderRef, orderStatus: 'PAID', paymentMethod: 'WALLET_GATEWAY' });
   });
 
@@ -60,7 +61,7 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
   ])('when the outcome is %s, then the payment ends %s, the order stays PENDING and %s is sent', async (outcome, status, eventType, reason) => {
     const { order, paymentRef } = await startedPayment();
     const response = await decide(agency, paymentRef, outcome);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ orderRef: order.orderRef, orderStatus: 'PENDING', paymentStatus: status, paymentRef });
     expect(await eventTypesOf(order.orderRef)).toEqual([eventType]);
     const events = await server.orm.em.fork().find(WebhookEvent, { companyId: agency.companyId, type: eventType });
@@ -70,7 +71,7 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
   it('when the customer walks away (ABANDONED), then the checkout is closed as an expired one is and payment.expired is sent', async () => {
     const { order, paymentRef } = await startedPayment();
     const response = await decide(agency, paymentRef, 'ABANDONED');
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ orderRef: order.orderRef, orderStatus: 'PENDING', paymentStatus: 'EXPIRED' });
     expect((await ledgerOf(server, order.orderId)).attempts).toMatchObject([{ paymentRef, status: 'EXPIRED', closedReason: 'EXPIRED' }]);
     expect(await eventTypesOf(order.orderRef)).toEqual(['payment.expired']);
@@ -78,18 +79,18 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
 
   it('when the payment has already ended, then 409 PAYMENT_ALREADY_FINAL and nothing changes', async () => {
     const { order, paymentRef } = await startedPayment();
-    expect((await decide(agency, paymentRef, 'DECLINED')).status).toBe(200);
+    expectStatus(await decide(agency, paymentRef, 'DECLINED'), 200);
     const again = await decide(agency, paymentRef, 'CAPTURED');
-    expect(again.status).toBe(409);
+    expectStatus(again, 409);
     expect(again.body).toMatchObject({ code: 'PAYMENT_ALREADY_FINAL', message: `Payment ${paymentRef} is already FAILED` });
     expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('PENDING');
   });
 
   it('when the customer already decided on the checkout page, then 409 PAYMENT_ALREADY_FINAL: the page\'s decision stands', async () => {
     const { order, paymentRef, paymentUrl } = await startedPayment();
-    expect((await submitCheckout(paymentUrl, APPROVE_CARD)).status).toBe(303);
+    expectStatus(await submitCheckout(paymentUrl, APPROVE_CARD), 303);
     const response = await decide(agency, paymentRef, 'DECLINED');
-    expect(response.status).toBe(409);
+    expectStatus(response, 409);
     expect(response.body.code).toBe('PAYMENT_ALREADY_FINAL');
     // The browser never came back: the gateway's decision still pays the order through reconciliation.
     expect((await paymentStatus(client, agency, order.orderRef)).body.data.orderStatus).toBe('PENDING');
@@ -97,25 +98,25 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
 
   it('when a newer payment superseded the attempt, then 409 PAYMENT_ALREADY_FINAL', async () => {
     const { order, paymentRef } = await startedPayment();
-    expect((await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL })).status).toBe(200);
+    expectStatus(await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL }), 200);
     const response = await decide(agency, paymentRef, 'CAPTURED');
-    expect(response.status).toBe(409);
+    expectStatus(response, 409);
     expect(response.body.code).toBe('PAYMENT_ALREADY_FINAL');
   });
 
   it('when another company names the payment, then 404 as for an unknown one, and the payment stays open', async () => {
     const { order, paymentRef } = await startedPayment();
     const response = await decide(stranger, paymentRef, 'CAPTURED');
-    expect(response.status).toBe(404);
+    expectStatus(response, 404);
     expect(response.body).toMatchObject({ code: 'NOT_FOUND', message: `Payment ${paymentRef} not found` });
-    expect((await decide(agency, 'ORD-2030-999999-1916122811482', 'CAPTURED')).status).toBe(404);
+    expectStatus(await decide(agency, 'ORD-2030-999999-1916122811482', 'CAPTURED'), 404);
     expect((await ledgerOf(server, order.orderId)).attempts).toMatchObject([{ paymentRef, status: 'INITIATED' }]);
   });
 
   it('when the outcome is not one of the five, then 400 naming the field', async () => {
     const { paymentRef } = await startedPayment();
     const response = await decide(agency, paymentRef, 'PAID');
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(Object.keys(response.body.details.fieldErrors)).toEqual(['outcome']);
   });
 
@@ -123,7 +124,7 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
     const group = await placeGroup(server, client, agency, 2);
     const started = await client.op('payGroup', 'POST', `/api/external/v1/orders/groups/${group.groupRef}/pay`, { gateway: 'card_gateway', returnUrl: RETURN_URL }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
     const response = await decide(agency, started.body.data.paymentRef, 'CAPTURED');
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     const first = [...group.orders].sort((a, b) => a.orderRef.localeCompare(b.orderRef))[0]!;
     expect(response.body.data).toMatchObject({ orderRef: first.orderRef, orderStatus: 'PAID', groupRef: group.groupRef });
     for (const order of group.orders) expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('PAID');

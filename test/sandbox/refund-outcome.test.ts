@@ -6,6 +6,7 @@ import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { pay, paymentStatus, placeOrder, RETURN_URL } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * POST /sandbox/refunds/{refundRef}/outcome (DESIGN "Testing an integration", "Refunds in one
@@ -31,9 +32,9 @@ async function manualRefund() {
   const order = await placeOrder(server, client, agency);
   const started = await pay(client, agency, order.orderRef, { gateway: 'wallet_gateway', returnUrl: RETURN_URL });
   const paymentRef = started.body.data.paymentRef as string;
-  expect((await client.op('setSandboxPaymentOutcome', 'POST', `/api/external/v1/sandbox/payments/${paymentRef}/outcome`, { outcome: 'CAPTURED' }, { token: agency.token })).status).toBe(200);
+  expectStatus(await client.op('setSandboxPaymentOutcome', 'POST', `/api/external/v1/sandbox/payments/${paymentRef}/outcome`, { outcome: 'CAPTURED' }, { token: agency.token }), 200);
   const cancelled = await client.op('cancelOrder', 'POST', `${ORDERS}/${order.orderRef}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
-  expect(cancelled.status).toBe(200);
+  expectStatus(cancelled, 200);
   expect(cancelled.body.data.refund.status).toBe('MANUAL');
   return { order, paymentRef, refundRef: cancelled.body.data.refund.refundRef as string };
 }
@@ -47,7 +48,7 @@ describe('POST /sandbox/refunds/{refundRef}/outcome', () => {
   it('when a MANUAL refund is answered SUCCEEDED, then it is SUCCEEDED, the payment reads REFUNDED, the commission is taken back and refund.succeeded is sent', async () => {
     const { order, paymentRef, refundRef } = await manualRefund();
     const response = await answer(agency, refundRef, 'SUCCEEDED');
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ refundRef, status: 'SUCCEEDED', orderRef: order.orderRef, paymentRef, gateway: 'WALLET_GATEWAY', cause: 'CANCELLATION' });
     expect(response.body.data.completedAt).not.toBeNull();
     expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ paymentStatus: 'REFUNDED', refund: { refundRef, status: 'SUCCEEDED' } });
@@ -59,7 +60,7 @@ describe('POST /sandbox/refunds/{refundRef}/outcome', () => {
   it('when a MANUAL refund is answered FAILED, then it is FAILED, refund.failed is sent and no commission is taken back', async () => {
     const { order, refundRef } = await manualRefund();
     const response = await answer(agency, refundRef, 'FAILED');
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ refundRef, status: 'FAILED', orderRef: order.orderRef });
     expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ paymentStatus: 'REFUND_PENDING', refund: { refundRef, status: 'FAILED' } });
     expect(await server.orm.em.fork().count(CommissionEntry, { refundRef })).toBe(0);
@@ -68,9 +69,9 @@ describe('POST /sandbox/refunds/{refundRef}/outcome', () => {
 
   it('when the refund is already final, then 409 REFUND_ALREADY_FINAL and it keeps its status', async () => {
     const { refundRef } = await manualRefund();
-    expect((await answer(agency, refundRef, 'FAILED')).status).toBe(200);
+    expectStatus(await answer(agency, refundRef, 'FAILED'), 200);
     const again = await answer(agency, refundRef, 'SUCCEEDED');
-    expect(again.status).toBe(409);
+    expectStatus(again, 409);
     expect(again.body).toMatchObject({ code: 'REFUND_ALREADY_FINAL', message: `Refund ${refundRef} is already FAILED` });
     expect((await client.op('getRefund', 'GET', `/api/external/v1/refunds/${refundRef}`, undefined, { token: agency.token })).body.data.status).toBe('FAILED');
   });
@@ -81,7 +82,7 @@ describe('POST /sandbox/refunds/{refundRef}/outcome', () => {
     const cancelled = await client.op('cancelOrder', 'POST', `${ORDERS}/${order.orderRef}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
     const { refundRef } = cancelled.body.data.refund;
     const response = await answer(agency, refundRef, 'SUCCEEDED');
-    expect(response.status).toBe(409);
+    expectStatus(response, 409);
     expect(response.body.code).toBe('SANDBOX_PROVIDER_REQUIRED');
     expect((await client.op('getRefund', 'GET', `/api/external/v1/refunds/${refundRef}`, undefined, { token: agency.token })).body.data.status).toBe('MANUAL');
   });
@@ -89,15 +90,15 @@ describe('POST /sandbox/refunds/{refundRef}/outcome', () => {
   it('when another company names the refund, then 404 as for an unknown one, and the refund stays MANUAL', async () => {
     const { refundRef } = await manualRefund();
     const response = await answer(stranger, refundRef, 'SUCCEEDED');
-    expect(response.status).toBe(404);
+    expectStatus(response, 404);
     expect(response.body).toMatchObject({ code: 'NOT_FOUND', message: `Refund ${refundRef} not found` });
-    expect((await answer(agency, 'RFD-2030-999999', 'SUCCEEDED')).status).toBe(404);
+    expectStatus(await answer(agency, 'RFD-2030-999999', 'SUCCEEDED'), 404);
     expect((await client.op('getRefund', 'GET', `/api/external/v1/refunds/${refundRef}`, undefined, { token: agency.token })).body.data.status).toBe('MANUAL');
   });
 
   it('when the outcome is neither SUCCEEDED nor FAILED, then 400 naming the field', async () => {
     const response = await answer(agency, 'RFD-2030-000001', 'MANUAL');
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(Object.keys(response.body.details.fieldErrors)).toEqual(['outcome']);
   });
 });

@@ -5,6 +5,7 @@ import { placeOrder } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from '../webhooks/webhook-api';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * POST /sandbox/events (DESIGN "Testing an integration"): a partner sends itself an event of any
@@ -40,7 +41,7 @@ describe('POST /sandbox/events', () => {
     const sent: Array<{ type: string; schema: string; eventId: string }> = [];
     for (const [type, schema] of EVENT_SCHEMAS) {
       const response = await send(agency, { type });
-      expect(response.status).toBe(202);
+      expectStatus(response, 202);
       expect(response.body.data.type).toBe(type);
       sent.push({ type, schema, eventId: response.body.data.eventId });
     }
@@ -56,26 +57,26 @@ describe('POST /sandbox/events', () => {
   it('when an order of the company is named, then the event carries that order\'s facts and is listed among its events', async () => {
     const order = await placeOrder(server, client, agency);
     const response = await send(agency, { type: 'refund.failed', orderRef: order.orderRef });
-    expect(response.status).toBe(202);
+    expectStatus(response, 202);
     const { eventId } = response.body.data;
     await receiver.waitFor(() => receiver.unique().some((event) => event.id === eventId));
     const event = receiver.unique().find((each) => each.id === eventId)!;
     expectSchema('RefundFailedEvent', event);
     expect(event.data).toMatchObject({ orderId: order.orderId, orderRef: order.orderRef, orderNumber: order.orderNumber, orderStatus: 'PENDING', groupRef: null, currency: 'NPR' });
     const listed = await client.op('getEvent', 'GET', `/api/external/v1/events/${eventId}`, undefined, { token: agency.token });
-    expect(listed.status).toBe(200);
+    expectStatus(listed, 200);
   });
 
   it('when another company\'s order is named, then 404 and nothing is sent', async () => {
     const theirs = await placeOrder(server, client, stranger);
     const response = await send(agency, { type: 'order.paid', orderRef: theirs.orderRef });
-    expect(response.status).toBe(404);
+    expectStatus(response, 404);
     expect(response.body.code).toBe('NOT_FOUND');
   });
 
   it('when the type is not an event type, then 400 naming the field', async () => {
     const response = await send(agency, { type: 'order.exploded' });
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(Object.keys(response.body.details.fieldErrors)).toEqual(['type']);
   });
 });

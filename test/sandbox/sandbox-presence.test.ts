@@ -3,6 +3,7 @@ import { expectSchema } from '../support/contract';
 import { liveProvidersEnv } from '../support/live-providers-env';
 import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * The sandbox helpers exist only where sandbox payments are on (DESIGN "Testing an integration",
@@ -30,7 +31,7 @@ describe('the sandbox helpers without sandbox payments', () => {
   it.each(HELPERS)('%s %s answers 404 NOT_FOUND in error shape 2, with a token or without', async (method, path, body) => {
     for (const token of [partner.token, undefined]) {
       const response = await client.call(method, path, body, { token });
-      expect(response.status).toBe(404);
+      expectStatus(response, 404);
       expectSchema('ApiError', response.body);
       expect(response.body).toMatchObject({ code: 'NOT_FOUND', message: `No endpoint ${method} ${path}` });
       expect(response.headers.get('sandbox-today')).toBeNull();

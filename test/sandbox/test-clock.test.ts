@@ -6,6 +6,7 @@ import { newTraveller } from '../support/traveller-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { pay, placeOrder, RETURN_URL } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * The test clock (DESIGN "Testing an integration", decision record 0083): PUT /sandbox/clock
@@ -44,7 +45,7 @@ describe('PUT, GET and DELETE /sandbox/clock', () => {
   it('when the clock is set, then it reads back beside the real date and every answer to the company carries Sandbox-Today', async () => {
     const today = addDays(kathmanduToday(), 20);
     const set = await setClock(agency, today);
-    expect(set.status).toBe(200);
+    expectStatus(set, 200);
     expect(set.body.data).toEqual({ today, realToday: kathmanduToday() });
     expect(set.headers.get('sandbox-today')).toBe(today);
     const read = await readClock(agency);
@@ -53,31 +54,31 @@ describe('PUT, GET and DELETE /sandbox/clock', () => {
     // Another operation, and an error answer, of the same company carry it too.
     expect((await client.op('listOrders', 'GET', ORDERS, undefined, { token: agency.token })).headers.get('sandbox-today')).toBe(today);
     const missing = await client.op('getOrder', 'GET', `${ORDERS}/ORD-2030-999999`, undefined, { token: agency.token });
-    expect(missing.status).toBe(404);
+    expectStatus(missing, 404);
     expect(missing.headers.get('sandbox-today')).toBe(today);
   });
 
   it('when another company sets its clock, then this company\'s answers carry no Sandbox-Today and read the real date', async () => {
-    expect((await setClock(agency, addDays(kathmanduToday(), 20))).status).toBe(200);
+    expectStatus(await setClock(agency, addDays(kathmanduToday(), 20)), 200);
     const read = await readClock(other);
     expect(read.body.data).toEqual({ today: null, realToday: kathmanduToday() });
     expect(read.headers.get('sandbox-today')).toBeNull();
   });
 
   it('when the clock is deleted, then that answer and the next carry no Sandbox-Today, and deleting again is no error', async () => {
-    expect((await setClock(agency, addDays(kathmanduToday(), 20))).status).toBe(200);
+    expectStatus(await setClock(agency, addDays(kathmanduToday(), 20)), 200);
     const removed = await client.op('deleteSandboxClock', 'DELETE', CLOCK, undefined, { token: agency.token });
-    expect(removed.status).toBe(200);
+    expectStatus(removed, 200);
     expect(removed.body.data).toEqual({ today: null, realToday: kathmanduToday() });
     expect(removed.headers.get('sandbox-today')).toBeNull();
     expect((await readClock(agency)).headers.get('sandbox-today')).toBeNull();
-    expect((await client.op('deleteSandboxClock', 'DELETE', CLOCK, undefined, { token: agency.token })).status).toBe(200);
+    expectStatus(await client.op('deleteSandboxClock', 'DELETE', CLOCK, undefined, { token: agency.token }), 200);
   });
 
   it('when the date is not a calendar date or outside 2000 to 2099, then 400 naming today', async () => {
     for (const today of ['2030-02-30', 'tomorrow', '2100-01-01']) {
       const response = await setClock(agency, today);
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       expect(Object.keys(response.body.details.fieldErrors)).toEqual(['today']);
     }
   });
@@ -91,7 +92,7 @@ describe('business-date rules on the test clock', () => {
     const late = await preview(order.orderRef);
     expect(late.body.data).toMatchObject({ rule: 'CANCELLATION_FEE', cancellable: true, cancellationFee: order.totalAmount / 10, refundAmount: order.totalAmount * 0.9 });
     const cancelled = await client.op('cancelOrder', 'POST', `${ORDERS}/${order.orderRef}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
-    expect(cancelled.status).toBe(200);
+    expectStatus(cancelled, 200);
     expect(cancelled.body.data).toMatchObject({ refund: { amount: order.totalAmount * 0.9, cancellationFee: order.totalAmount / 10 } });
   });
 
@@ -100,14 +101,14 @@ describe('business-date rules on the test clock', () => {
     const detail = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, { token: agency.token });
     await setClock(agency, addDays(detail.body.data.coverageStartDate, 1));
     const refused = await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
-    expect(refused.status).toBe(400);
+    expectStatus(refused, 400);
     expect(refused.body.code).toBe('COVER_STARTED');
     const moved = await client.op('updateOrder', 'PATCH', `${ORDERS}/${order.orderRef}`, { departureDate: addDays(detail.body.data.coverageStartDate, 10) }, { token: agency.token });
-    expect(moved.status).toBe(400);
+    expectStatus(moved, 400);
     expect(moved.body.code).toBe('COVER_STARTED');
     // Another company's requests keep the real date: its own order is still payable.
     const theirs = await placeOrder(server, client, other);
-    expect((await pay(client, other, theirs.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL })).status).toBe(200);
+    expectStatus(await pay(client, other, theirs.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL }), 200);
   });
 
   it('when the clock is past a quote\'s validity (7 days), then the quote reads EXPIRED; on the real clock ACTIVE', async () => {
@@ -122,13 +123,13 @@ describe('business-date rules on the test clock', () => {
     const clockToday = addDays(kathmanduToday(), 60);
     await setClock(agency, clockToday);
     const quote = await client.op('createQuote', 'POST', QUOTE, { nationality: 'Germany', ages: [34], startDate: addDays(kathmanduToday(), 30), duration: 16, routeId: ROUTES.everestBaseCamp }, { token: agency.token });
-    expect(quote.status).toBe(400);
+    expectStatus(quote, 400);
     expect(Object.keys(quote.body.details.fieldErrors)).toContain('startDate');
     // A quote made on the clock is valid for its days counted from the clock's today.
     const later = await everestQuote(client, agency, addDays(clockToday, 5));
     expect(later.validUntil.slice(0, 10) > clockToday).toBe(true);
     const order = await client.op('createOrders', 'POST', ORDERS, { touristId: await newTraveller(server, agency.companyId), ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: addDays(kathmanduToday(), 30) }, { token: agency.token });
-    expect(order.status).toBe(400);
+    expectStatus(order, 400);
     expect(Object.keys(order.body.details.fieldErrors)).toEqual(['departureDate']);
   });
 

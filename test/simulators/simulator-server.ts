@@ -15,6 +15,8 @@ export interface SimulatorServer {
   health: ProviderHealth;
   /** API calls received (all of them, whatever the health). */
   apiCalls: number;
+  /** API calls taken while `slow` and never answered: whoever called gave up on its own. */
+  unanswered: number;
   stop(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export async function startSimulatorServer(apiPrefix: string | string[], build: 
     url: '',
     health: 'up',
     apiCalls: 0,
+    unanswered: 0,
     app,
     stop: async () => {
       for (const socket of sockets) socket.destroy();
@@ -34,7 +37,10 @@ export async function startSimulatorServer(apiPrefix: string | string[], build: 
   };
   app.use(apiPrefix, (req, res, next) => {
     state.apiCalls += 1;
-    if (state.health === 'slow') return; // never answered; the caller's timeout ends it
+    if (state.health === 'slow') {
+      state.unanswered += 1;
+      return; // never answered; the caller's timeout ends it
+    }
     if (state.health === 'down') {
       req.socket.destroy();
       return;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { initOrm } from '../../src/database';
 import { type Orm } from '../../src/kernel/db/orm';
 
+import { appendToServerLog } from './server-log';
 import { startedServer } from './started-servers';
 import { SANDBOX_ENV } from './test-server';
 
@@ -67,10 +68,12 @@ export async function forkServer(entry: 'main' | 'cluster', env: Record<string, 
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
+    appendToServerLog(chunk);
   });
   let errors = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     errors += chunk.toString();
+    appendToServerLog(chunk);
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const { port, metricsPort } = await new Promise<{ port: number; metricsPort?: number }>((resolve, reject) => {
@@ -147,6 +150,7 @@ export function forkStarting(entry: 'main' | 'cluster', env: Record<string, stri
   let pending = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => {
+    appendToServerLog(chunk);
     pending += chunk.toString();
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
@@ -161,6 +165,7 @@ export function forkStarting(entry: 'main' | 'cluster', env: Record<string, stri
   });
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
+    appendToServerLog(chunk);
   });
   // 'close', not 'exit': every line it printed has been read by then.
   const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));

@@ -7,6 +7,7 @@ import { startServer, type RunningServer } from '../../src/server';
 import { ApiClient } from './http-client';
 import { createOwnDatabase, type OwnDatabase } from './own-database';
 import { startPrism } from './prism';
+import { serverLog } from './server-log';
 
 /**
  * The tests run on DATABASE_URL, where sandbox payments and the demo partners exist only when
@@ -30,14 +31,28 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
+export interface TestServerOptions {
+  /**
+   * The periodic jobs (payment watch, refund executor, purges, commission close), the webhook
+   * relay and delivery workers, and the refund pass after a cancellation: off unless a file asks.
+   * Each acts on every row of the database, so a server running them in one file acted on
+   * another file's orders, attempts and events. A test that needs one on says so; one that only
+   * needs a pass calls its `runOnce()` (or `webhooks.relayOnce()`). useTestServer gives a server
+   * that runs them a database of its own (unless `ownDatabase` names one), so it never acts on
+   * another file's rows either.
+   */
+  backgroundJobs?: boolean;
+}
+
 /**
- * A real server on a free port over the run's PostgreSQL. Under `npm run mock:validate`
+ * A real server on a free port over the run's PostgreSQL, its background jobs off unless asked
+ * for (see TestServerOptions). Under `npm run mock:validate`
  * (PRISM_PROXY=1) tests talk to it through `prism proxy --errors`, which checks every request and
  * response against the document (see ApiClient for how its findings fail a test).
  */
-export async function startTestServer(env: Record<string, string> = {}, logger?: Logger): Promise<RunningServer> {
+export async function startTestServer(env: Record<string, string> = {}, logger?: Logger, { backgroundJobs = false }: TestServerOptions = {}): Promise<RunningServer> {
   const config = testConfig(env);
-  const server = await startServer(config, logger ?? createLogger(config.logLevel));
+  const server = await startServer(config, logger ?? fileLogger(env), { backgroundJobs });
   if (process.env.PRISM_PROXY !== '1') return server;
   const proxy = await startPrism('proxy', server.url);
   return {
@@ -50,7 +65,16 @@ export async function startTestServer(env: Record<string, string> = {}, logger?:
   };
 }
 
-export interface UseTestServerOptions {
+/**
+ * The servers' lines go to this test file's log (see server-log.ts), at `info` unless the test
+ * set LOG_LEVEL: kept when a test fails, they say what the server did and why it refused.
+ */
+function fileLogger(env: Record<string, string>): Logger {
+  const destination = serverLog();
+  return destination ? createLogger(env.LOG_LEVEL ?? 'info', destination) : createLogger('silent');
+}
+
+export interface UseTestServerOptions extends TestServerOptions {
   /** Read when the server starts, so it may name things an earlier beforeAll started (a simulator's port). */
   env?: Record<string, string> | (() => Record<string, string>);
   logger?: Logger;
@@ -81,9 +105,10 @@ export function useTestServer(options: UseTestServerOptions = {}): UsedTestServe
   let started: (TestServer & { database?: OwnDatabase }) | undefined;
   beforeAll(async () => {
     const env = typeof options.env === 'function' ? options.env() : (options.env ?? {});
-    const database = options.ownDatabase === undefined ? undefined : await createOwnDatabase(options.ownDatabase);
+    const purpose = options.ownDatabase ?? (options.backgroundJobs ? 'jobs' : undefined);
+    const database = purpose === undefined ? undefined : await createOwnDatabase(purpose);
     const ownEnv: Record<string, string> = database ? { DATABASE_URL: database.url, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } : {};
-    const server = await startTestServer({ ...ownEnv, ...env }, options.logger);
+    const server = await startTestServer({ ...ownEnv, ...env }, options.logger, { backgroundJobs: options.backgroundJobs });
     started = { server, client: new ApiClient(server.url), database };
   });
   afterAll(async () => {

@@ -5,6 +5,7 @@ import { FILES, TRAVELLERS_PATH, registerTraveller, travellerInput, uploadTravel
 import { at } from '../support/elements';
 import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
 let partner: TestPartner;
@@ -38,7 +39,7 @@ describe('POST /travellers', () => {
       { bloodGroup: 'O+', height: 171.5, weight: 62, englishService: true, motherTongue: 'German', medicalHistory: 'Asthma', allergy: 'Penicillin' },
     );
     const response = await register([input]);
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     expect(response.body.data).toHaveLength(1);
     const traveller = response.body.data[0];
     expect(traveller).toMatchObject({ ...input, touristId: expect.any(String) });
@@ -56,7 +57,7 @@ describe('POST /travellers', () => {
     const sets = await documentSets(partner.token, 3);
     const inputs = sets.map((documents, i) => travellerInput(documents, { name: `Traveller ${i}` }));
     const response = await register(inputs);
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     expect(response.body.data.map((t: { name: string }) => t.name)).toEqual(['Traveller 0', 'Traveller 1', 'Traveller 2']);
     expect(new Set(response.body.data.map((t: { touristId: string }) => t.touristId)).size).toBe(3);
   });
@@ -65,7 +66,7 @@ describe('POST /travellers', () => {
     const owner = await newPartner(server, client);
     const sets = await documentSets(owner.token, 50);
     const response = await register(sets.map((documents) => travellerInput(documents)), owner.token);
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     expect(response.body.data).toHaveLength(50);
     expect(await travellersOf(owner.companyId)).toBe(50);
   }, 120_000);
@@ -76,7 +77,7 @@ describe('POST /travellers', () => {
     ['51 items', () => Array.from({ length: 51 }, () => travellerInput({ avatarDocumentId: '00000000-0000-4000-8000-000000000001', passportDocumentId: '00000000-0000-4000-8000-000000000002', signatureDocumentId: '00000000-0000-4000-8000-000000000003' })), 'body'],
   ])('refuses %s with a 400', async (_name, body, field) => {
     const response = await register(body());
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(Object.keys(response.body.details.fieldErrors)).toContain(field);
   });
 
@@ -104,7 +105,7 @@ describe('POST /travellers', () => {
       ['an unknown field', { travelCompanyId: 'x' }, 'travelCompanyId'],
     ])('refuses %s', async (_name, override, field) => {
       const response = await register([travellerInput(documents, override as object)]);
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       expect(Object.keys(response.body.details.fieldErrors)).toContain(`[0].${field}`);
     });
 
@@ -120,7 +121,7 @@ describe('POST /travellers', () => {
       ['a medical history with an escape sequence', { medicalHistory: 'Asthma\u001b[2J' }, 'medicalHistory'],
     ])('refuses %s, naming the field', async (_name, override, field) => {
       const response = await register([travellerInput(documents, override)]);
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       expect(response.body.details.fieldErrors[`[0].${field}`]).toMatch(/control characters/);
     });
 
@@ -128,7 +129,7 @@ describe('POST /travellers', () => {
       const fresh = await uploadTravellerDocuments(client, partner.token);
       const input = travellerInput(fresh, { name: 'राम बहादुर थापा', medicalHistory: 'Asthma\r\nInhaler:\tdaily', allergy: 'Penicillin\nNuts' });
       const response = await register([input]);
-      expect(response.status).toBe(201);
+      expectStatus(response, 201);
       expect(response.body.data[0]).toMatchObject({ name: input.name, medicalHistory: input.medicalHistory, allergy: input.allergy });
     });
 
@@ -137,7 +138,7 @@ describe('POST /travellers', () => {
       ['in year 0001', '0001-01-01'],
     ])('refuses a date of birth %s with a field error', async (_name, dateOfBirth) => {
       const response = await register([travellerInput(documents, { dateOfBirth })]);
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       expect(response.body.details.fieldErrors['[0].dateOfBirth']).toBe('must be a date from 1900-01-01 on');
     });
 
@@ -149,14 +150,14 @@ describe('POST /travellers', () => {
       const input: Record<string, unknown> = travellerInput(documents);
       delete input[field];
       const response = await register([input]);
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       expect(response.body.details.fieldErrors[`[0].${field}`]).toBe('is required');
     });
 
     it('does not require a visa', async () => {
       const fresh = await uploadTravellerDocuments(client, partner.token);
       const response = await register([travellerInput(fresh)]);
-      expect(response.status).toBe(201);
+      expectStatus(response, 201);
       expect(response.body.data[0].visaDocumentId).toBeNull();
     });
 
@@ -166,7 +167,7 @@ describe('POST /travellers', () => {
       const inputs = sets.map((set) => travellerInput(set));
       inputs[3] = { ...at(inputs, 3, 'the inputs'), email: 'not-an-email' };
       const response = await register(inputs, owner.token);
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       expect(Object.keys(response.body.details.fieldErrors)).toEqual(['[3].email']);
       expect(await travellersOf(owner.companyId)).toBe(0);
     });
@@ -176,7 +177,7 @@ describe('POST /travellers', () => {
     it('refuses a document of the wrong type as a field error of its slot', async () => {
       const documents = await uploadTravellerDocuments(client, partner.token);
       const response = await register([travellerInput({ ...documents, avatarDocumentId: documents.passportDocumentId, passportDocumentId: documents.avatarDocumentId })]);
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       expect(response.body.details.fieldErrors).toEqual({
         '[0].avatarDocumentId': 'document is of type PASSPORT, expected AVATAR',
         '[0].passportDocumentId': 'document is of type AVATAR, expected PASSPORT',
@@ -188,7 +189,7 @@ describe('POST /travellers', () => {
       const documents = await uploadTravellerDocuments(client, partner.token);
       const passport = await uploadedDocumentId(client, partner.token, 'PASSPORT', FILES.pdf);
       const response = await register([travellerInput({ ...documents, visaDocumentId: passport })]);
-      expect(response.status).toBe(400);
+      expectStatus(response, 400);
       expect(response.body.details.fieldErrors['[0].visaDocumentId']).toBe('document is of type PASSPORT, expected VISA');
     });
 
@@ -196,17 +197,17 @@ describe('POST /travellers', () => {
       const documents = await uploadTravellerDocuments(client, partner.token);
       const unknown = '0ab2c4e6-8d9f-4a1b-ac3d-5e7f9a1b3c67';
       const response = await register([travellerInput({ ...documents, signatureDocumentId: unknown })]);
-      expect(response.status).toBe(404);
+      expectStatus(response, 404);
       expect(response.body.message).toBe(`Document ${unknown} not found`);
       expect(await draftsOf(Object.values(documents))).toBe(3);
     });
 
     it('answers 409 for a document already attached to a traveller', async () => {
       const first = await uploadTravellerDocuments(client, partner.token);
-      expect((await register([travellerInput(first)])).status).toBe(201);
+      expectStatus(await register([travellerInput(first)]), 201);
       const second = await uploadTravellerDocuments(client, partner.token);
       const response = await register([travellerInput({ ...second, passportDocumentId: first.passportDocumentId })]);
-      expect(response.status).toBe(409);
+      expectStatus(response, 409);
       expect(response.body.message).toBe(`Document ${first.passportDocumentId} is already attached to a traveller`);
       expect(await draftsOf(Object.values(second))).toBe(3);
     });
@@ -215,7 +216,7 @@ describe('POST /travellers', () => {
       const [a, b] = await documentSets(partner.token, 2);
       if (!a || !b) throw new Error('expected two document sets');
       const response = await register([travellerInput(a), travellerInput({ ...b, avatarDocumentId: a.avatarDocumentId })]);
-      expect(response.status).toBe(409);
+      expectStatus(response, 409);
       expect(response.body.message).toMatch(/used more than once/);
     });
 
@@ -223,17 +224,17 @@ describe('POST /travellers', () => {
       const owner = await newPartner(server, client);
       const sets = await documentSets(owner.token, 3);
       const attachedElsewhere = await uploadTravellerDocuments(client, owner.token);
-      expect((await register([travellerInput(attachedElsewhere)], owner.token)).status).toBe(201);
+      expectStatus(await register([travellerInput(attachedElsewhere)], owner.token), 201);
 
       const batch = [travellerInput(at(sets, 0, 'the document sets')), travellerInput(at(sets, 1, 'the document sets')), travellerInput({ ...at(sets, 2, 'the document sets'), signatureDocumentId: attachedElsewhere.signatureDocumentId })];
       const response = await register(batch, owner.token);
-      expect(response.status).toBe(409);
+      expectStatus(response, 409);
       expect(await travellersOf(owner.companyId)).toBe(1);
       expect(await draftsOf(sets.flatMap((set) => Object.values(set)))).toBe(9);
 
       // The same batch with its own documents then goes through: nothing was half-taken.
       const retry = await register([travellerInput(at(sets, 0, 'the document sets')), travellerInput(at(sets, 1, 'the document sets')), travellerInput(at(sets, 2, 'the document sets'))], owner.token);
-      expect(retry.status).toBe(201);
+      expectStatus(retry, 201);
       expect(await travellersOf(owner.companyId)).toBe(4);
     });
   });
@@ -243,7 +244,7 @@ describe('POST /travellers', () => {
       const companyB = await newPartner(server, client);
       const documentsOfA = await uploadTravellerDocuments(client, partner.token);
       const response = await register([travellerInput(documentsOfA)], companyB.token);
-      expect(response.status).toBe(404);
+      expectStatus(response, 404);
       expect(response.body.message).toBe(`Document ${documentsOfA.avatarDocumentId} not found`);
       expect(await draftsOf(Object.values(documentsOfA))).toBe(3);
       expect(await travellersOf(companyB.companyId)).toBe(0);
@@ -254,13 +255,13 @@ describe('POST /travellers', () => {
       const documentsOfB = await uploadTravellerDocuments(client, companyB.token);
       const visaOfA = await uploadedDocumentId(client, partner.token, 'VISA', FILES.pdf);
       const response = await register([travellerInput({ ...documentsOfB, visaDocumentId: visaOfA })], companyB.token);
-      expect(response.status).toBe(404);
+      expectStatus(response, 404);
     });
   });
 
   it('answers 401 (shape 1) without a token', async () => {
     const response = await client.op('registerTravellers', 'POST', TRAVELLERS_PATH, []);
-    expect(response.status).toBe(401);
+    expectStatus(response, 401);
   });
 });
 
@@ -279,7 +280,7 @@ describe('GET /travellers', () => {
 
   it('lists only the caller company, newest first by default, with Spring-style page metadata', async () => {
     const response = await list({}, owner.token);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data.content.map((t: { name: string }) => t.name)).toEqual([...names].reverse());
     expect(response.body.data).toMatchObject({ page: 0, size: 20, totalElements: 3, totalPages: 1, first: true, last: true });
   });
@@ -308,7 +309,7 @@ describe('GET /travellers', () => {
     ['no match', 'zzz-nobody', []],
   ])('searches by %s', async (_name, search, expected) => {
     const response = await list({ search }, owner.token);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data.content.map((t: { name: string }) => t.name)).toEqual(expected);
     expect(response.body.data.totalElements).toBe(expected.length);
   });
@@ -333,13 +334,13 @@ describe('GET /travellers', () => {
 
   it('answers a page far past the end (even one past 2^64 rows) with an empty page', async () => {
     const response = await list({ page: '99999999999999999999', size: 3 }, owner.token);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ content: [], totalElements: 3, first: false, last: true });
   });
 
   it('clamps a size above 100 to 100', async () => {
     const response = await list({ size: 500 }, owner.token);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data.size).toBe(100);
   });
 
@@ -349,7 +350,7 @@ describe('GET /travellers', () => {
     ['a negative page', { page: -1 }, 'page'],
   ])('refuses %s with a field error', async (_name, query, field) => {
     const response = await list(query, owner.token);
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(Object.keys(response.body.details.fieldErrors)).toContain(field);
   });
 });
@@ -360,7 +361,7 @@ describe('POST /travellers: what the certificate prints must be printable', () =
     const sets = await documentSets(partner.token, overrides.length);
     const before = await travellersOf(partner.companyId);
     const response = await register(sets.map((documents, i) => travellerInput(documents, overrides[i])));
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.details.fieldErrors).toEqual({
       '[0].name': 'contains characters the certificate cannot print: "𒀭" (U+1202D), "𒂗" (U+12097), "𒆠" (U+121A0)',
       '[1].nationality': expect.stringMatching(/^contains characters the certificate cannot print: "ኢ" \(U\+12A2\), "ት" \(U\+1275\)/),
@@ -372,7 +373,7 @@ describe('POST /travellers: what the certificate prints must be printable', () =
     const names = ['Ṣàngó Nguyễn', 'सीता शर्मा', 'Иван Петров', 'Γιώργος', '王小明', '佐藤 さくら', '김민준', 'דוד כהן', 'محمد علي', 'สมชาย ใจดี'];
     const sets = await documentSets(partner.token, names.length);
     const response = await register(sets.map((documents, i) => travellerInput(documents, { name: names[i] })));
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     expect(response.body.data.map((traveller: { name: string }) => traveller.name)).toEqual(names);
   });
 });
@@ -381,7 +382,7 @@ describe('POST /travellers nameAsInPassport', () => {
   it('when a Chinese-named traveller is registered with the name as in the passport\'s machine-readable zone, then it is stored upper-cased and read back beside the name', async () => {
     const documents = await uploadTravellerDocuments(client, partner.token);
     const response = await register([travellerInput(documents, { name: '陈美玲', nameAsInPassport: 'Chen<<Mei<Ling' })]);
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     expect(response.body.data[0]).toMatchObject({ name: '陈美玲', nameAsInPassport: 'CHEN<<MEI<LING' });
     const stored = await server.orm.em.fork().findOneOrFail(Traveller, response.body.data[0].touristId);
     expect(stored.nameAsInPassport).toBe('CHEN<<MEI<LING');
@@ -390,7 +391,7 @@ describe('POST /travellers nameAsInPassport', () => {
   it('when it is not given, then the traveller reads back with nameAsInPassport null', async () => {
     const documents = await uploadTravellerDocuments(client, partner.token);
     const response = await register([travellerInput(documents)]);
-    expect(response.status).toBe(201);
+    expectStatus(response, 201);
     expect(response.body.data[0].nameAsInPassport).toBeNull();
   });
 
@@ -405,7 +406,7 @@ describe('POST /travellers nameAsInPassport', () => {
     const documents = await uploadTravellerDocuments(client, partner.token);
     const before = await travellersOf(partner.companyId);
     const response = await register([travellerInput(documents, { nameAsInPassport })]);
-    expect(response.status).toBe(400);
+    expectStatus(response, 400);
     expect(response.body.details.fieldErrors['[0].nameAsInPassport']).toMatch(/Latin letters A-Z|39/);
     expect(await travellersOf(partner.companyId)).toBe(before);
   });

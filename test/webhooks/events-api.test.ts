@@ -2,8 +2,10 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { SANDBOX_ENV, useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from './webhook-api';
+import { expectStatus } from '../support/expect-status';
 
-const { server, client } = useTestServer({ env: SANDBOX_ENV });
+// Background jobs on: a replay is sent by the webhook delivery workers.
+const { server, client } = useTestServer({ env: SANDBOX_ENV, backgroundJobs: true });
 const api = webhookApi(client);
 const EVENTS = '/api/external/v1/events';
 let partner: TestPartner;
@@ -29,7 +31,7 @@ describe('GET /events', () => {
     const older = await testEvent(partner);
     const newer = await testEvent(partner);
     const response = await listEvents(partner);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     const ids = response.body.data.content.map((event: { eventId: string }) => event.eventId);
     expect(ids.indexOf(newer)).toBeLessThan(ids.indexOf(older));
     const event = response.body.data.content[ids.indexOf(newer)];
@@ -43,7 +45,7 @@ describe('GET /events', () => {
     expect((await listEvents(partner, { type: 'webhook.test' })).body.data.totalElements).toBeGreaterThan(0);
     expect((await listEvents(partner, { createdFrom: '2099-01-01T00:00:00Z' })).body.data.totalElements).toBe(0);
     const reversed = await listEvents(partner, { createdFrom: '2030-10-01T00:00:00Z', createdTo: '2030-09-01T00:00:00Z' });
-    expect(reversed.status).toBe(400);
+    expectStatus(reversed, 400);
     expect(reversed.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { createdFrom: 'must be before createdTo' } } });
   });
 
@@ -54,13 +56,13 @@ describe('GET /events', () => {
     expect(await ids({})).toEqual([...events].reverse());
     expect(await ids({ sortBy: 'createdAt', sortDir: 'asc' })).toEqual(events);
     const unknown = await listEvents(other, { sortBy: 'type' });
-    expect(unknown.status).toBe(400);
+    expectStatus(unknown, 400);
     expect(unknown.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { sortBy: expect.any(String) } } });
   });
 
   it('answers an empty page, not an error, for a page far past the end', async () => {
     const response = await listEvents(partner, { page: '99999999999999999999' });
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data.content).toEqual([]);
   });
 
@@ -75,7 +77,7 @@ describe('GET /events/{eventId}', () => {
   it('reads one event with its payload as delivered', async () => {
     const eventId = await testEvent(partner);
     const response = await getEvent(partner, eventId);
-    expect(response.status).toBe(200);
+    expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ eventId, type: 'webhook.test', payload: { id: eventId } });
   });
 
@@ -83,9 +85,9 @@ describe('GET /events/{eventId}', () => {
     const eventId = await testEvent(partner);
     const other = await newPartner(server, client);
     const stranger = await getEvent(other, eventId);
-    expect(stranger.status).toBe(404);
+    expectStatus(stranger, 404);
     expect(stranger.body.code).toBe('NOT_FOUND');
-    expect((await getEvent(partner, 'evt_00000000000000000000000000000000')).status).toBe(404);
+    expectStatus(await getEvent(partner, 'evt_00000000000000000000000000000000'), 404);
   });
 });
 
@@ -113,7 +115,7 @@ describe('POST /webhook-endpoints/{endpointId}/replay', () => {
     await api.test(owner, endpointId);
     await receiver.waitFor(() => receiver.verified.length === 1);
     const response = await replay(owner, endpointId, { since });
-    expect(response.status).toBe(202);
+    expectStatus(response, 202);
     expect(response.body.data).toEqual({ replayed: 1 });
     await receiver.waitFor(() => receiver.verified.length === 2);
     const [first, again] = receiver.verified;
@@ -132,8 +134,8 @@ describe('POST /webhook-endpoints/{endpointId}/replay', () => {
     const { owner, endpointId } = await partnerWithReceiver();
     await api.update(owner, endpointId, { enabled: false });
     const disabled = await replay(owner, endpointId, { since: new Date(Date.now() - 60_000).toISOString() });
-    expect(disabled.status).toBe(409);
+    expectStatus(disabled, 409);
     const stranger = await replay(partner, endpointId, { since: new Date(Date.now() - 60_000).toISOString() });
-    expect(stranger.status).toBe(404);
+    expectStatus(stranger, 404);
   });
 });

@@ -10,6 +10,7 @@ import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from './webhook-api';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * Company A's webhook endpoints and deliveries are A's alone. Agency L is listed on A's order (it
@@ -17,7 +18,8 @@ import { webhookApi } from './webhook-api';
  * records is a 404 that changes nothing, their lists never show A's, and the events of A's order
  * go to A's endpoint only, never to L's.
  */
-const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
+// Background jobs on: which company's endpoint an event reaches is the webhook delivery workers' work.
+const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' }, backgroundJobs: true });
 const api = webhookApi(client);
 const receivers = { owner: new WebhookReceiver(), listed: new WebhookReceiver(), stranger: new WebhookReceiver() };
 let owner: TestPartner;
@@ -77,7 +79,7 @@ afterAll(async () => {
 
 describe('who sees and changes webhook endpoints and deliveries', () => {
   it('the events of an order go to the placing company only: the agency listed on it receives nothing', async () => {
-    expect((await client.op('getOrder', 'GET', `${ORDERS}/${orderRef}`, undefined, { token: listed.token })).status).toBe(200);
+    expectStatus(await client.op('getOrder', 'GET', `${ORDERS}/${orderRef}`, undefined, { token: listed.token }), 200);
     // Give a wrongly routed delivery time to arrive: the owner's arrived long ago.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(receivers.listed.answered + receivers.stranger.answered).toBe(0);
@@ -94,7 +96,7 @@ describe('who sees and changes webhook endpoints and deliveries', () => {
     const endpoints = await api.list(caller());
     expect(endpoints.body.data.map((e: { endpointId: string }) => e.endpointId)).not.toContain(endpointId);
     const byEndpoint = await api.deliveries(caller(), { endpointId });
-    expect(byEndpoint.status).toBe(200);
+    expectStatus(byEndpoint, 200);
     expect(byEndpoint.body.data).toEqual(expect.objectContaining({ content: [], totalElements: 0 }));
     const all = await api.deliveries(caller());
     expect(all.body.data.content.map((d: { deliveryId: string }) => d.deliveryId)).not.toContain(deliveryId);

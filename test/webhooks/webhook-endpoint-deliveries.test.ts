@@ -6,12 +6,15 @@ import { APPROVE_CARD, deliverCallback, pay, paymentStatus, placeOrder, RETURN_U
 import { useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from './webhook-api';
+import { expectStatus } from '../support/expect-status';
 
 // Tries a second apart and three of them in all, so that a failing receiver exhausts them quickly.
 // Its own database: any server on a shared one runs the delivery queue too, with its own (slower)
 // retry delays and more tries.
 const { server, client } = useTestServer({
   ownDatabase: 'webhook_deliveries',
+  // Background jobs on: the delivery log fills from the webhook delivery workers' tries.
+  backgroundJobs: true,
   env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '1', WEBHOOK_RETRY_LIMIT: '2' },
 });
 const api = webhookApi(client);
@@ -26,7 +29,7 @@ async function registered(partner: TestPartner, events: string[]): Promise<{ rec
   const receiver = new WebhookReceiver();
   receivers.push(receiver);
   const created = await api.create(partner, { url: await receiver.start(), events });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   receiver.secret = created.body.data.secret;
   return { receiver, endpointId: created.body.data.endpointId };
 }
@@ -34,7 +37,7 @@ async function registered(partner: TestPartner, events: string[]): Promise<{ rec
 async function payByCard(partner: TestPartner, orderRef: string): Promise<void> {
   const started = (await pay(client, partner, orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL })).body.data;
   const result = await submitCheckout(started.paymentUrl, APPROVE_CARD);
-  expect((await deliverCallback(client, result.callbackUrl!)).status).toBe(303);
+  expectStatus(await deliverCallback(client, result.callbackUrl!), 303);
 }
 
 /** The delivery log's page for a query, once `ready` holds for it. */
@@ -49,7 +52,7 @@ describe('webhook endpoints registered through the API', () => {
     const everything = await registered(partner, ['*']);
     const failuresOnly = await registered(partner, ['payment.failed']);
     const disabled = await registered(partner, ['order.paid']);
-    expect((await api.update(partner, disabled.endpointId, { enabled: false })).status).toBe(200);
+    expectStatus(await api.update(partner, disabled.endpointId, { enabled: false }), 200);
 
     const order = await placeOrder(server, client, partner);
     await payByCard(partner, order.orderRef);
@@ -78,7 +81,7 @@ describe('webhook endpoints registered through the API', () => {
     const { receiver, endpointId } = await registered(partner, ['webhook.test']);
     receiver.failFirst = 1_000;
     const queued = await api.test(partner, endpointId);
-    expect(queued.status).toBe(202);
+    expectStatus(queued, 202);
     expect(queued.body.data).toEqual(expect.objectContaining({ endpointId, eventType: 'webhook.test', status: 'PENDING', tries: [] }));
     const { deliveryId } = queued.body.data;
 
@@ -95,7 +98,7 @@ describe('webhook endpoints registered through the API', () => {
 
     receiver.failFirst = 0;
     const retried = await api.retry(partner, deliveryId);
-    expect(retried.status).toBe(202);
+    expectStatus(retried, 202);
     expect(retried.body.data).toEqual(expect.objectContaining({ deliveryId, status: 'PENDING' }));
     await receiver.waitFor(() => receiver.unique('webhook.test').length === 1);
     const [delivered] = await logWhen(partner, { endpointId, status: 'SUCCEEDED' }, (content) => content.length === 1);
@@ -108,7 +111,7 @@ describe('webhook endpoints registered through the API', () => {
     const { receiver, endpointId } = await registered(partner, ['order.paid']);
     const oldSecret = receiver.secret;
     const rotated = await api.rotate(partner, endpointId);
-    expect(rotated.status).toBe(200);
+    expectStatus(rotated, 200);
     const newSecret: string = rotated.body.data.secret;
 
     // The receiver still verifies with the old secret only.
@@ -129,9 +132,9 @@ describe('webhook endpoints registered through the API', () => {
     const [failed] = await logWhen(partner, { endpointId, status: 'FAILED' }, (content) => content.length === 1);
     expect(failed?.tries).toEqual([expect.objectContaining({ responseStatus: null, error: 'endpoint is disabled' })]);
     expect(receiver.answered).toBe(0);
-    expect((await api.retry(partner, deliveryId)).status).toBe(409);
+    expectStatus(await api.retry(partner, deliveryId), 409);
     await api.update(partner, endpointId, { enabled: true });
-    expect((await api.retry(partner, deliveryId)).status).toBe(202);
+    expectStatus(await api.retry(partner, deliveryId), 202);
     await receiver.waitFor(() => receiver.unique('webhook.test').length === 1);
   });
 });

@@ -7,6 +7,7 @@ import type { WireJson } from '../support/http-client';
 import { newPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
 import { webhookApi } from './webhook-api';
+import { expectStatus } from '../support/expect-status';
 
 // An hour's window, so that the 31 writes of the rate-limit test cannot straddle a window boundary
 // (which starts the count again), on a database of its own: a server on the shared one, with the
@@ -28,28 +29,28 @@ describe('webhook endpoints through the API', () => {
   it('when a partner registers an endpoint, then it gets it with a whsec_ secret shown only in that answer; it lists, reads, changes and deletes it', async () => {
     const partner = await newPartner(server, client);
     const created = await api.create(partner, { url: URL_A, events: ['order.paid', 'payment.failed'], description: 'Back office' });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     const endpoint = created.body.data;
     expect(endpoint).toEqual(expect.objectContaining({ url: URL_A, events: ['order.paid', 'payment.failed'], description: 'Back office', enabled: true, previousSecretExpiresAt: null }));
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
 
     const listed = await api.list(partner);
-    expect(listed.status).toBe(200);
+    expectStatus(listed, 200);
     expect(listed.body.data).toEqual([expect.objectContaining({ endpointId: endpoint.endpointId })]);
     expect(JSON.stringify(listed.body)).not.toContain(endpoint.secret);
     const read = await api.get(partner, endpoint.endpointId);
-    expect(read.status).toBe(200);
+    expectStatus(read, 200);
     expect(read.body.data.secret).toBeUndefined();
 
     const changed = await api.update(partner, endpoint.endpointId, { events: ['*'], description: null, enabled: false, url: `${URL_A}/v2` });
-    expect(changed.status).toBe(200);
+    expectStatus(changed, 200);
     expect(changed.body.data).toEqual(expect.objectContaining({ events: ['*'], description: null, enabled: false, url: `${URL_A}/v2` }));
     const stored = await server.orm.em.fork().findOneOrFail(WebhookEndpoint, endpoint.endpointId);
     expect(stored.secret).toBe(endpoint.secret);
 
     const deleted = await api.remove(partner, endpoint.endpointId);
-    expect(deleted.status).toBe(200);
-    expect((await api.get(partner, endpoint.endpointId)).status).toBe(404);
+    expectStatus(deleted, 200);
+    expectStatus(await api.get(partner, endpoint.endpointId), 404);
     expect((await api.list(partner)).body.data).toEqual([]);
   });
 
@@ -57,7 +58,7 @@ describe('webhook endpoints through the API', () => {
     const partner = await newPartner(server, client);
     const endpoint = (await api.create(partner, { url: URL_A, events: ['*'] })).body.data;
     const rotated = await api.rotate(partner, endpoint.endpointId);
-    expect(rotated.status).toBe(200);
+    expectStatus(rotated, 200);
     expect(rotated.body.data.secret).toMatch(/^whsec_/);
     expect(rotated.body.data.secret).not.toBe(endpoint.secret);
     const overlapEnds = Date.parse(rotated.body.data.previousSecretExpiresAt);
@@ -68,15 +69,15 @@ describe('webhook endpoints through the API', () => {
 
   it('a company has at most 5 endpoints: the sixth is a 409 and stores nothing', async () => {
     const partner = await newPartner(server, client);
-    for (let i = 0; i < 5; i++) expect((await api.create(partner, { url: `${URL_A}/${i}`, events: ['*'] })).status).toBe(201);
+    for (let i = 0; i < 5; i++) expectStatus(await api.create(partner, { url: `${URL_A}/${i}`, events: ['*'] }), 201);
     const sixth = await api.create(partner, { url: `${URL_A}/6`, events: ['*'] });
-    expect(sixth.status).toBe(409);
+    expectStatus(sixth, 409);
     expect(sixth.body.message).toMatch(/at most 5/);
     expect(await server.orm.em.fork().count(WebhookEndpoint, { companyId: partner.companyId })).toBe(5);
     // Deleting one frees a place.
     const [first] = (await api.list(partner)).body.data;
     await api.remove(partner, first.endpointId);
-    expect((await api.create(partner, { url: `${URL_A}/7`, events: ['*'] })).status).toBe(201);
+    expectStatus(await api.create(partner, { url: `${URL_A}/7`, events: ['*'] }), 201);
   });
 
   it.each([
@@ -95,7 +96,7 @@ describe('webhook endpoints through the API', () => {
   ])('registering with %s is a 400 with field errors, and stores nothing', async (_case, body) => {
     const partner = await newPartner(server, client);
     const answer = await api.create(partner, body);
-    expect(answer.status).toBe(400);
+    expectStatus(answer, 400);
     expect(Object.keys(answer.body.details?.fieldErrors ?? {}).length).toBeGreaterThan(0);
     expect(await server.orm.em.fork().count(WebhookEndpoint, { companyId: partner.companyId })).toBe(0);
   });
@@ -107,8 +108,8 @@ describe('webhook endpoints through the API', () => {
       expect({ body, status: (await api.update(partner, endpoint.endpointId, body)).status }).toEqual({ body, status: 400 });
     }
     expect((await api.get(partner, endpoint.endpointId)).body.data).toEqual(expect.objectContaining({ url: URL_A, events: ['order.paid'], enabled: true }));
-    expect((await api.get(partner, 'not-a-uuid')).status).toBe(400);
-    expect((await api.get(partner, '0b0b0b0b-1c1c-4d4d-8e8e-9f9f9f9f9f9f')).status).toBe(404);
+    expectStatus(await api.get(partner, 'not-a-uuid'), 400);
+    expectStatus(await api.get(partner, '0b0b0b0b-1c1c-4d4d-8e8e-9f9f9f9f9f9f'), 404);
   });
 
   it('the delivery log refuses an unknown status or event type, a malformed time, and a window that ends before it starts', async () => {
@@ -118,7 +119,7 @@ describe('webhook endpoints through the API', () => {
       expect({ query, status: (await api.deliveries(partner, query)).status }).toEqual({ query, status: 400 });
     }
     const empty = await api.deliveries(partner);
-    expect(empty.status).toBe(200);
+    expectStatus(empty, 200);
     expect(empty.body.data).toEqual(expect.objectContaining({ content: [], totalElements: 0, page: 0, size: 20 }));
   });
 
@@ -143,7 +144,7 @@ describe('webhook endpoints through the API', () => {
     await em.flush();
     const order = async (query: Record<string, string>) => {
       const response = await api.deliveries(partner, query);
-      expect(response.status).toBe(200);
+      expectStatus(response, 200);
       return response.body.data.content.map((delivery: WireJson) => ids.indexOf(delivery.deliveryId));
     };
     const [, nine1, nine2] = ids;
@@ -160,9 +161,9 @@ describe('webhook endpoints through the API', () => {
     expect(onePerPage).toEqual(await order({ sortBy: 'status', sortDir: 'asc' }));
 
     const unknown = await api.deliveries(partner, { sortBy: 'endpointId' });
-    expect(unknown.status).toBe(400);
+    expectStatus(unknown, 400);
     expect(unknown.body).toEqual(expect.objectContaining({ code: 'VALIDATION_FAILED', details: { fieldErrors: { sortBy: expect.stringContaining('createdAt') } } }));
-    expect((await api.deliveries(partner, { sortDir: 'sideways' })).status).toBe(400);
+    expectStatus(await api.deliveries(partner, { sortDir: 'sideways' }), 400);
   });
 
   it('the delivery log shows each delivery with the body it sends, exactly as the event records it (what GET /events/{eventId} answers)', async () => {
@@ -177,10 +178,10 @@ describe('webhook endpoints through the API', () => {
     await em.flush();
 
     const log = await api.deliveries(partner, { endpointId });
-    expect(log.status).toBe(200);
+    expectStatus(log, 200);
     expect(log.body.data.content).toEqual([expect.objectContaining({ eventId, payload })]);
     const event = await client.op('getEvent', 'GET', `/api/external/v1/events/${eventId}`, undefined, { token: partner.token });
-    expect(event.status).toBe(200);
+    expectStatus(event, 200);
     expect(event.body.data.payload).toEqual(log.body.data.content[0].payload);
   });
 
@@ -191,11 +192,11 @@ describe('webhook endpoints through the API', () => {
     for (let i = 0; i < 31; i++) statuses.push((await api.update(partner, endpoint.endpointId, { description: `change ${i}` })).status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(29);
     const limited = await api.update(partner, endpoint.endpointId, { description: 'one more' });
-    expect(limited.status).toBe(429);
+    expectStatus(limited, 429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await api.get(partner, endpoint.endpointId)).status).toBe(200);
+    expectStatus(await api.get(partner, endpoint.endpointId), 200);
     // Another company's count is its own.
     const other = await newPartner(server, client);
-    expect((await api.create(other, { url: URL_A, events: ['*'] })).status).toBe(201);
+    expectStatus(await api.create(other, { url: URL_A, events: ['*'] }), 201);
   });
 });

@@ -10,6 +10,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { testConfig, useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from './webhook-api';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * DESIGN "No cover bought after the fact" (its last sentence) and decision record 0086: delivery
@@ -19,9 +20,10 @@ import { webhookApi } from './webhook-api';
  * than two of its requests are ever open; another company's delivery goes out while they hang.
  */
 const WORKERS = { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', WEBHOOK_CONCURRENCY: '16', WEBHOOK_CONCURRENCY_PER_COMPANY: '2', WEBHOOK_TIMEOUT_MS: '30000' };
-const first = useTestServer({ ownDatabase: 'webhook_fairness', env: WORKERS });
+// Background jobs on: the fairness under test is the webhook delivery workers'.
+const first = useTestServer({ ownDatabase: 'webhook_fairness', env: WORKERS, backgroundJobs: true });
 const { server, client } = first;
-const second = useTestServer({ env: () => ({ ...WORKERS, DATABASE_URL: first.databaseUrl() }) });
+const second = useTestServer({ env: () => ({ ...WORKERS, DATABASE_URL: first.databaseUrl() }), backgroundJobs: true });
 const api = webhookApi(client);
 const receiver = new WebhookReceiver();
 const BURST = 40;
@@ -49,7 +51,7 @@ afterAll(async () => {
 
 async function endpoint(partner: TestPartner, url: string): Promise<string> {
   const created = await api.create(partner, { url, events: ['webhook.test'] });
-  expect(created.status).toBe(201);
+  expectStatus(created, 201);
   return created.body.data.endpointId;
 }
 
@@ -95,7 +97,7 @@ describe('webhook delivery workers shared between companies', () => {
     expect((await eventually(() => jobsOf(stalled.companyId), (jobs) => jobs.handedOver === BURST)).handedOver).toBe(BURST);
     expect(await eventually(() => hanging.open, (open) => open === 2)).toBe(2);
 
-    expect((await api.test(other, otherEndpoint)).status).toBe(202);
+    expectStatus(await api.test(other, otherEndpoint), 202);
     await receiver.waitFor(() => receiver.unique('webhook.test').length === BURST + 1);
 
     expect(hanging).toMatchObject({ open: 2, most: 2, received: 2 });

@@ -1,6 +1,7 @@
 import { newPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
 import { webhookApi } from './webhook-api';
+import { expectStatus } from '../support/expect-status';
 
 /**
  * A sandbox offered to partners (PAYMENT_MODE=sandbox on its own database, without
@@ -19,7 +20,7 @@ describe('POST /webhook-endpoints in a sandbox offered to partners', () => {
   ])('refuses an endpoint on %s with a 400 on the url', async (_case, url) => {
     const partner = await newPartner(server, client);
     const answer = await api.create(partner, { url, events: ['*'] });
-    expect(answer.status).toBe(400);
+    expectStatus(answer, 400);
     expect(answer.body.details.fieldErrors.url).toEqual(expect.any(String));
   });
 });

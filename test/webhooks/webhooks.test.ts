@@ -11,10 +11,12 @@ import { APPROVE_CARD, DECLINE_CARD, deliverCallback, groupPayPath, pay, placeGr
 import { useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { eventually } from '../support/eventually';
+import { expectStatus } from '../support/expect-status';
 
 
 // Its own database: any server on a shared one runs the delivery queue too, with its own (slower) retry delays.
-const { server, client } = useTestServer({ ownDatabase: 'webhooks', env: { WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' } });
+// Background jobs on: deliveries and their retries are the webhook relay's and delivery workers' work.
+const { server, client } = useTestServer({ ownDatabase: 'webhooks', env: { WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' }, backgroundJobs: true });
 
 /** A partner with its own endpoint on a local receiver. */
 async function subscribedPartner(receiver: WebhookReceiver): Promise<TestPartner> {
@@ -28,7 +30,7 @@ async function subscribedPartner(receiver: WebhookReceiver): Promise<TestPartner
 async function checkout(partner: TestPartner, identifier: string, form: Record<string, string>) {
   const started = (await pay(client, partner, identifier, { gateway: 'card_gateway', returnUrl: RETURN_URL })).body.data;
   const result = await submitCheckout(started.paymentUrl, form);
-  expect((await deliverCallback(client, result.callbackUrl!)).status).toBe(303);
+  expectStatus(await deliverCallback(client, result.callbackUrl!), 303);
   return started;
 }
 

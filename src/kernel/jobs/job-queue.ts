@@ -70,3 +70,8 @@ export async function startJobQueue(databaseUrl: string, logger: Logger, options
     },
   };
 }
+
+/** The queue with `every` scheduling nothing: its jobs run only when called (StartOptions.backgroundJobs). */
+export function withoutSchedules(queue: JobQueue): JobQueue {
+  return { ...queue, every: async () => undefined };
+}

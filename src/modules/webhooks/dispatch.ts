@@ -24,7 +24,14 @@ const RELAY_MS = 250;
  * times: about a day with the defaults). A job whose process died mid-send expires after the
  * request timeout plus a margin and is retried elsewhere.
  */
-export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityManager, config: WebhookConfig, logger: Logger): Promise<WebhookDispatch> {
+export async function startWebhookDispatch(
+  queue: JobQueue,
+  newEm: () => EntityManager,
+  config: WebhookConfig,
+  logger: Logger,
+  // false: no delivery worker and no relay timer; relayOnce still queues (StartOptions.backgroundJobs).
+  { deliver = true }: { deliver?: boolean } = {},
+): Promise<WebhookDispatch> {
   const log = logger.child({ component: 'webhooks' });
   const sender = createWebhookSender({ timeoutMs: config.timeoutMs, allowLocal: config.allowLocalEndpoints });
   const deps = { webhooks: config, sender, logger: log };
@@ -41,14 +48,15 @@ export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityM
   await queue.boss.createQueue(WEBHOOK_QUEUE, { ...jobOptions, notify: true });
   // A queue made before it woke its workers by NOTIFY (createQueue leaves an existing queue as it is).
   await queue.boss.updateQueue(WEBHOOK_QUEUE, { notify: true });
-  await startDeliveryWorkers(queue, config, async (job) => {
+  const send = async (job: Job<DeliveryJob>) => {
     const { deliveryId } = job.data;
     if (deliveryId === undefined) return;
     const result = await deliverOnce(newEm(), deliveryId, { jobId: job.id, retryCount: job.retryCount, retryLimit: config.retryLimit }, deps);
     // Failing the job is what makes pg-boss schedule the next try.
     if (result === 'RETRY') throw new Error(`webhook delivery ${deliveryId} not delivered; retrying`);
     // NO_SLOT ends here too: the claim has put the job back in the queue untried.
-  });
+  };
+  if (deliver) await startDeliveryWorkers(queue, config, send);
 
   let relaying: Promise<number> | undefined;
   const relayOnce = () => {
@@ -57,10 +65,12 @@ export async function startWebhookDispatch(queue: JobQueue, newEm: () => EntityM
     });
     return relaying;
   };
-  const timer = setInterval(() => {
-    relayOnce().catch((error: unknown) => log.error({ err: error }, 'webhook relay failed'));
-  }, RELAY_MS);
-  timer.unref();
+  const timer = deliver
+    ? setInterval(() => {
+        relayOnce().catch((error: unknown) => log.error({ err: error }, 'webhook relay failed'));
+      }, RELAY_MS)
+    : undefined;
+  timer?.unref();
 
   return {
     relayOnce,
