@@ -16,7 +16,8 @@ describe('npm run example:lifecycle', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // Background jobs on: the example waits for webhooks, which the relay and delivery workers send.
+    server = await startTestServer({}, undefined, { backgroundJobs: true });
     execFileSync(path.join(ROOT, 'node_modules/typescript-native/bin/tsc'), ['-p', 'tsconfig.examples.json'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }, 120_000);
   afterAll(() => server?.stop());

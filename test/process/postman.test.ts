@@ -33,7 +33,8 @@ describe('npm run postman: the collection walks a policy\'s life as one story, f
 
   beforeAll(async () => {
     // The sandbox a partner runs it against: demo partners and demo promo codes seeded.
-    server = await startTestServer({ ...SANDBOX_ENV });
+    // Background jobs on: the story reads a webhook delivery the relay makes.
+    server = await startTestServer({ ...SANDBOX_ENV }, undefined, { backgroundJobs: true });
     if (process.env.PRISM_PROXY === '1') frontDoor = await startUploadBypass(server.url);
     execFileSync(process.execPath, ['scripts/postman.mjs'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }, 60_000);

@@ -14,7 +14,8 @@ import { expectStatus } from '../support/expect-status';
  * client.op checks every answer against the spec's schema for its status.
  */
 const EVENTS = '/api/external/v1/sandbox/events';
-const { server, client } = useTestServer();
+// Background jobs on: the events reach the endpoint through the webhook relay and delivery workers.
+const { server, client } = useTestServer({ backgroundJobs: true });
 const webhooks = webhookApi(client);
 const receiver = new WebhookReceiver();
 let agency: TestPartner;
