@@ -53,8 +53,36 @@ async function paidOrders(baseUrl, databaseUrl, partners, today) {
     await inBatches(partners, 5, async (partner) => {
       const traveller = partner.travellers[0];
       const headers = { authorization: `Bearer ${partner.token}`, 'content-type': 'application/json' };
-      const quote = await call(`${baseUrl}${API}/reference/quote`, { method: 'POST', headers, body: JSON.stringify({ nationality: 'Germany', ages: [ageOn(traveller.dateOfBirth, departureDate)], startDate: departureDate, duration: 10, routeId: ROUTE_IDS[0] }) }, 200);
-      const order = await call(`${baseUrl}${API}/orders`, { method: 'POST', headers, body: JSON.stringify({ touristId: traveller.touristId, quoteId: quote.quoteId, ctgId: quote.ctgId, routeId: ROUTE_IDS[0], departureDate }) }, 201);
+      const quote = await call(
+        `${baseUrl}${API}/reference/quote`,
+        {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            nationality: 'Germany',
+            ages: [ageOn(traveller.dateOfBirth, departureDate)],
+            startDate: departureDate,
+            duration: 10,
+            routeId: ROUTE_IDS[0],
+          }),
+        },
+        200,
+      );
+      const order = await call(
+        `${baseUrl}${API}/orders`,
+        {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            touristId: traveller.touristId,
+            quoteId: quote.quoteId,
+            ctgId: quote.ctgId,
+            routeId: ROUTE_IDS[0],
+            departureDate,
+          }),
+        },
+        201,
+      );
       await db.query(`update insurance_order set status = 'PAID', paid_at = now() where id = $1`, [order.orderId]);
       partner.orderRef = order.orderRef;
     });
@@ -75,9 +103,11 @@ async function round(partners, step) {
   const latencies = [];
   const unexpected = [];
   const until = Date.now() + SECONDS * 1000;
-  await Promise.all(partners.map(async (partner) => {
-    while (Date.now() < until) await step(partner, latencies, unexpected);
-  }));
+  await Promise.all(
+    partners.map(async (partner) => {
+      while (Date.now() < until) await step(partner, latencies, unexpected);
+    }),
+  );
   return { latencies, unexpected };
 }
 
@@ -87,7 +117,13 @@ const quoteStep = (baseUrl, today) => async (partner, latencies, unexpected) => 
   const answer = await timed(`${baseUrl}${API}/reference/quote`, {
     method: 'POST',
     headers: { authorization: `Bearer ${partner.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ nationality: 'Germany', ages: [ageOn(traveller.dateOfBirth, startDate)], startDate, duration: 10, routeId: ROUTE_IDS[0] }),
+    body: JSON.stringify({
+      nationality: 'Germany',
+      ages: [ageOn(traveller.dateOfBirth, startDate)],
+      startDate,
+      duration: 10,
+      routeId: ROUTE_IDS[0],
+    }),
   });
   if (answer.status === 200) latencies.push(answer.ms);
   else unexpected.push(`quote ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
@@ -96,7 +132,11 @@ const quoteStep = (baseUrl, today) => async (partner, latencies, unexpected) => 
 const caseStep = (baseUrl, db) => async (partner, latencies, unexpected) => {
   const opened = await timed(`${baseUrl}${API}/orders/${partner.orderRef}/assistance-cases`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${partner.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    headers: {
+      authorization: `Bearer ${partner.token}`,
+      'content-type': 'application/json',
+      'idempotency-key': randomUUID(),
+    },
     body: CASE,
   });
   if (opened.status !== 201) {
@@ -104,20 +144,37 @@ const caseStep = (baseUrl, db) => async (partner, latencies, unexpected) => {
     return;
   }
   latencies.push(opened.ms);
-  await db.query(`update assistance_case set status = 'WITHDRAWN', withdrawal_reason = 'benchmark' where case_ref = $1`, [opened.body.data.caseRef]);
+  await db.query(
+    `update assistance_case set status = 'WITHDRAWN', withdrawal_reason = 'benchmark' where case_ref = $1`,
+    [opened.body.data.caseRef],
+  );
 };
 
 const ms = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');
 const stats = (latencies) => {
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { count: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] };
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1],
+  };
 };
-const load = () => os.loadavg().map((x) => x.toFixed(2)).join(', ');
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ');
 
 async function main() {
   let db;
   const loadBefore = load();
-  const server = await startBenchServer('assistance', {}, { execArgv: process.env.ASSIST_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(here, 'results')}`] : [] });
+  const server = await startBenchServer(
+    'assistance',
+    {},
+    { execArgv: process.env.ASSIST_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(here, 'results')}`] : [] },
+  );
   try {
     const today = kathmanduToday();
     const partners = await createPartners(server.databaseUrl, PARTNERS, 'assistance');
@@ -130,7 +187,9 @@ async function main() {
       const quote = await round(partners, quoteStep(server.url, today));
       const open = await round(partners, caseStep(server.url, db));
       rounds.push({ quote, open });
-      console.error(`round ${r + 1}: quote p95 ${ms(stats(quote.latencies).p95)} ms, open p95 ${ms(stats(open.latencies).p95)} ms`);
+      console.error(
+        `round ${r + 1}: quote p95 ${ms(stats(quote.latencies).p95)} ms, open p95 ${ms(stats(open.latencies).p95)} ms`,
+      );
     }
     const all = (kind) => rounds.flatMap((x) => x[kind].latencies);
     const unexpected = rounds.flatMap((x) => [...x.quote.unexpected, ...x.open.unexpected]);
@@ -148,8 +207,18 @@ async function main() {
       `|---|---|`,
       `| open p95 / quote p95 | **${(open.p95 / quote.p95).toFixed(2)}** |`,
       `| open p95 | **${ms(open.p95)} ms** (target < 100 ms) |`,
-      ...rounds.map((x, i) => `| round ${i + 1} p95: quote / open | ${ms(stats(x.quote.latencies).p95)} / ${ms(stats(x.open.latencies).p95)} ms |`),
-      `| unexpected answers | ${unexpected.length}${unexpected.length ? `: ${unexpected.slice(0, 3).map((u) => `\`${u}\``).join('; ')}` : ''} |`,
+      ...rounds.map(
+        (x, i) =>
+          `| round ${i + 1} p95: quote / open | ${ms(stats(x.quote.latencies).p95)} / ${ms(stats(x.open.latencies).p95)} ms |`,
+      ),
+      `| unexpected answers | ${unexpected.length}${
+        unexpected.length
+          ? `: ${unexpected
+              .slice(0, 3)
+              .map((u) => `\`${u}\``)
+              .join('; ')}`
+          : ''
+      } |`,
     ];
     const text = lines.join('\n');
     console.log(text);

@@ -10,8 +10,15 @@ const { issueClientSecret } = require('../dist/src/modules/auth/rules/credential
 
 export const API = '/api/external/v1';
 // The active routes of src/modules/catalogue/catalogue.yaml.
-export const ROUTE_IDS = ['3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18', '5e8a13c4-6f27-4b09-a1d8-3c7e90b2f564', '2b7f6d18-9e03-4c51-8a4e-f1c5b9d0367a'];
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+export const ROUTE_IDS = [
+  '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18',
+  '5e8a13c4-6f27-4b09-a1d8-3c7e90b2f564',
+  '2b7f6d18-9e03-4c51-8a4e-f1c5b9d0367a',
+];
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 const PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [3 0 R] /Count 1>> endobj\n' +
     '3 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 72 72]>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n',
@@ -37,8 +44,14 @@ export async function createPartners(databaseUrl, count, label) {
       };
     });
     for (const p of partners) {
-      await client.query(`insert into company (id, name, type, commission_percent, active, created_at) values ($1, $2, $3, '10.00', true, now())`, [p.companyId, `Bench ${label} ${p.index}`, p.type]);
-      await client.query(`insert into credential (id, client_id, secret_hash, company_id, created_at) values ($1, $2, $3, $4, now())`, [randomUUID(), p.clientId, p.secretHash, p.companyId]);
+      await client.query(
+        `insert into company (id, name, type, commission_percent, active, created_at) values ($1, $2, $3, '10.00', true, now())`,
+        [p.companyId, `Bench ${label} ${p.index}`, p.type],
+      );
+      await client.query(
+        `insert into credential (id, client_id, secret_hash, company_id, created_at) values ($1, $2, $3, $4, now())`,
+        [randomUUID(), p.clientId, p.secretHash, p.companyId],
+      );
     }
     return partners;
   } finally {
@@ -50,7 +63,8 @@ export async function createPartners(databaseUrl, count, label) {
 export async function call(url, init, expected) {
   const response = await fetch(url, init);
   const body = await response.json();
-  if (response.status !== expected) throw new Error(`${init.method} ${url}: ${response.status} ${JSON.stringify(body)}`);
+  if (response.status !== expected)
+    throw new Error(`${init.method} ${url}: ${response.status} ${JSON.stringify(body)}`);
   return body.data;
 }
 
@@ -58,12 +72,28 @@ async function upload(baseUrl, token, documentType, bytes, fileName) {
   const form = new FormData();
   form.append('documentType', documentType);
   form.append('file', new Blob([bytes]), fileName);
-  return (await call(`${baseUrl}${API}/documents`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form }, 201)).documentId;
+  return (
+    await call(
+      `${baseUrl}${API}/documents`,
+      { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form },
+      201,
+    )
+  ).documentId;
 }
 
 /** The partner takes a token (kept as partner.token), uploads three documents per traveller and registers them in one request. */
 export async function registerTravellers(baseUrl, partner, travellersPerPartner) {
-  const token = (await call(`${baseUrl}${API}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: partner.clientId, clientSecret: partner.clientSecret }) }, 200)).accessToken;
+  const token = (
+    await call(
+      `${baseUrl}${API}/auth/token`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ clientId: partner.clientId, clientSecret: partner.clientSecret }),
+      },
+      200,
+    )
+  ).accessToken;
   partner.token = token;
   const items = [];
   for (let t = 0; t < travellersPerPartner; t++) {
@@ -92,8 +122,19 @@ export async function registerTravellers(baseUrl, partner, travellersPerPartner)
       signatureDocumentId,
     });
   }
-  const registered = await call(`${baseUrl}${API}/travellers`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(items) }, 201);
-  partner.travellers = registered.map((traveller, i) => ({ touristId: traveller.touristId, dateOfBirth: items[i].dateOfBirth }));
+  const registered = await call(
+    `${baseUrl}${API}/travellers`,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(items),
+    },
+    201,
+  );
+  partner.travellers = registered.map((traveller, i) => ({
+    touristId: traveller.touristId,
+    dateOfBirth: items[i].dateOfBirth,
+  }));
 }
 
 export async function inBatches(items, size, work) {

@@ -56,7 +56,16 @@ const LABELS = {
   preview: 'POST /orders/{ref}/cancellation/preview',
   cancel: 'POST /orders/{ref}/cancellation',
 };
-const EXPECTED_STATUS = { token: 200, quote: 200, order: 201, pay: 200, status: 200, move: 200, preview: 200, cancel: 200 };
+const EXPECTED_STATUS = {
+  token: 200,
+  quote: 200,
+  order: 201,
+  pay: 200,
+  status: 200,
+  move: 200,
+  preview: 200,
+  cancel: 200,
+};
 // The active routes of src/modules/catalogue/catalogue.yaml; a quote names one and the order repeats it.
 const RETURN_URL = 'https://booking.partner.example.com/payments/complete';
 // ---- measurement ----
@@ -107,23 +116,58 @@ function flowMachine(world, stats) {
     switch (op) {
       case 'token':
         partner.refreshing = true;
-        return { method: 'POST', path: `${API}/auth/token`, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: partner.clientId, clientSecret: partner.clientSecret }) };
+        return {
+          method: 'POST',
+          path: `${API}/auth/token`,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ clientId: partner.clientId, clientSecret: partner.clientSecret }),
+        };
       case 'quote':
-        return json('POST', '/reference/quote', { nationality: 'Germany', ages: [ageOn(traveller.dateOfBirth, startDate)], startDate, duration: 8 + (world.next % 14), routeId: ROUTE_IDS[world.next % ROUTE_IDS.length] });
+        return json('POST', '/reference/quote', {
+          nationality: 'Germany',
+          ages: [ageOn(traveller.dateOfBirth, startDate)],
+          startDate,
+          duration: 8 + (world.next % 14),
+          routeId: ROUTE_IDS[world.next % ROUTE_IDS.length],
+        });
       case 'order':
-        return json('POST', '/orders', { touristId: traveller.touristId, ctgId: quote.ctgId, routeId: quote.routeId, departureDate: quote.startDate, quoteId: quote.quoteId });
+        return json('POST', '/orders', {
+          touristId: traveller.touristId,
+          ctgId: quote.ctgId,
+          routeId: quote.routeId,
+          departureDate: quote.startDate,
+          quoteId: quote.quoteId,
+        });
       case 'pay':
-        return json('POST', `/orders/${encodeURIComponent(orderRef)}/pay`, { gateway: 'card_gateway', returnUrl: RETURN_URL }, { 'idempotency-key': randomUUID() });
+        return json(
+          'POST',
+          `/orders/${encodeURIComponent(orderRef)}/pay`,
+          { gateway: 'card_gateway', returnUrl: RETURN_URL },
+          { 'idempotency-key': randomUUID() },
+        );
       case 'status':
-        return { method: 'GET', path: `${API}/orders/${encodeURIComponent(orderRef)}/payment-status`, headers: { authorization: `Bearer ${partner.token}` } };
+        return {
+          method: 'GET',
+          path: `${API}/orders/${encodeURIComponent(orderRef)}/payment-status`,
+          headers: { authorization: `Bearer ${partner.token}` },
+        };
       case 'move':
         // With its checkout open: the date change takes the order's row lock, as the payment's settlement would.
         return json('PATCH', `/orders/${encodeURIComponent(orderRef)}`, { departureDate: addDays(startDate, 1) });
       case 'preview':
-        return { method: 'POST', path: `${API}/orders/${encodeURIComponent(orderRef)}/cancellation/preview`, headers: { authorization: `Bearer ${partner.token}` } };
+        return {
+          method: 'POST',
+          path: `${API}/orders/${encodeURIComponent(orderRef)}/cancellation/preview`,
+          headers: { authorization: `Bearer ${partner.token}` },
+        };
       case 'cancel':
         // The customer never paid: the cancellation first closes the open checkout, as it would in life.
-        return json('POST', `/orders/${encodeURIComponent(orderRef)}/cancellation`, { reason: 'TRIP_CANCELLED' }, { 'idempotency-key': randomUUID() });
+        return json(
+          'POST',
+          `/orders/${encodeURIComponent(orderRef)}/cancellation`,
+          { reason: 'TRIP_CANCELLED' },
+          { 'idempotency-key': randomUUID() },
+        );
     }
     throw new Error(`unknown step ${step}`);
   }
@@ -180,7 +224,10 @@ function flowMachine(world, stats) {
             step = AFTER_SALE ? 'move' : 'start';
             break;
           case 'move':
-            ok = data?.orderRef === orderRef && data?.departureDate === addDays(startDate, 1) && typeof data?.amendedAt === 'string';
+            ok =
+              data?.orderRef === orderRef &&
+              data?.departureDate === addDays(startDate, 1) &&
+              typeof data?.amendedAt === 'string';
             step = 'preview';
             break;
           case 'preview':
@@ -225,7 +272,12 @@ async function runFlow(world, url, connections, seconds) {
     duration: seconds,
     setupClient(client) {
       const machine = flowMachine(world, stats);
-      client.setRequests([{ setupRequest: (defaults) => machine.next(defaults), onResponse: (status, body) => machine.onResponse(status, body) }]);
+      client.setRequests([
+        {
+          setupRequest: (defaults) => machine.next(defaults),
+          onResponse: (status, body) => machine.onResponse(status, body),
+        },
+      ]);
       client.on('response', (_status, _bytes, duration) => machine.record(duration));
     },
   });
@@ -264,7 +316,13 @@ function machineCpu() {
 function summarise(latencies) {
   const sorted = [...latencies].sort((x, y) => x - y);
   if (sorted.length === 0) return { count: 0, p50: NaN, p95: NaN, p99: NaN, max: NaN };
-  return { count: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] };
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1],
+  };
 }
 
 const ms = (x) => (Number.isFinite(x) ? (x < 10 ? x.toFixed(1) : x.toFixed(0)) : '-');
@@ -282,13 +340,21 @@ async function measureLevel(world, server, bare, connections) {
   const serverCpu = (processCpuSeconds(server.pid) - cpuBefore) / SECONDS;
   const machineBusy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
 
-  const ops = Object.fromEntries(OPERATIONS.map((op) => {
-    const s = summarise(stats.ops[op].latencies);
-    return [op, { ...s, perSecond: s.count / SECONDS, errors: stats.ops[op].errors, statuses: stats.ops[op].statuses }];
-  }));
+  const ops = Object.fromEntries(
+    OPERATIONS.map((op) => {
+      const s = summarise(stats.ops[op].latencies);
+      return [
+        op,
+        { ...s, perSecond: s.count / SECONDS, errors: stats.ops[op].errors, statuses: stats.ops[op].statuses },
+      ];
+    }),
+  );
   const requests = OPERATIONS.reduce((sum, op) => sum + ops[op].count, 0);
   const errors = OPERATIONS.reduce((sum, op) => sum + ops[op].errors, 0);
-  const worst = OPERATIONS.filter((op) => ops[op].count > 0).reduce((w, op) => (ops[op].p99 > ops[w].p99 ? op : w), 'quote');
+  const worst = OPERATIONS.filter((op) => ops[op].count > 0).reduce(
+    (w, op) => (ops[op].p99 > ops[w].p99 ? op : w),
+    'quote',
+  );
   return {
     connections,
     flowsPerSecond: stats.flows / SECONDS,
@@ -313,7 +379,9 @@ function report(levels, context) {
       `1-minute load average ${context.loadBefore.toFixed(1)} before and ${os.loadavg()[0].toFixed(1)} after.`,
   );
   lines.push('');
-  lines.push('| connections | flows/s | API req/s | baseline req/s | req/s ours / baseline | slowest op p99 ms | baseline p99 ms | p99 ours / baseline | errors | server CPU (1 core = 100%) | machine CPU busy | load avg before |');
+  lines.push(
+    '| connections | flows/s | API req/s | baseline req/s | req/s ours / baseline | slowest op p99 ms | baseline p99 ms | p99 ours / baseline | errors | server CPU (1 core = 100%) | machine CPU busy | load avg before |',
+  );
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const l of levels) {
     lines.push(
@@ -330,18 +398,25 @@ function report(levels, context) {
       ? `Highest throughput with every operation's p99 < ${P99_TARGET} ms and 0 errors: **${best.connections} connections, ${best.flowsPerSecond.toFixed(1)} flows/s, ${best.requestsPerSecond.toFixed(0)} API req/s** (${pct(best.requestsPerSecond / best.baseline.perSecond)} of the baseline's req/s at the same connections).`
       : `No level met every operation's p99 < ${P99_TARGET} ms with 0 errors.`,
   );
-  lines.push(`Saturation (highest throughput measured): **${saturation.connections} connections, ${saturation.flowsPerSecond.toFixed(1)} flows/s, ${saturation.requestsPerSecond.toFixed(0)} API req/s**, slowest p99 ${ms(saturation.ops[saturation.worst].p99)} ms (${saturation.worst}).`);
+  lines.push(
+    `Saturation (highest throughput measured): **${saturation.connections} connections, ${saturation.flowsPerSecond.toFixed(1)} flows/s, ${saturation.requestsPerSecond.toFixed(0)} API req/s**, slowest p99 ${ms(saturation.ops[saturation.worst].p99)} ms (${saturation.worst}).`,
+  );
   for (const l of levels) {
     lines.push('');
-    lines.push(`${l.connections} connections (baseline: bare Express, ${l.baseline.perSecond.toFixed(0)} req/s, p50 ${ms(l.baseline.p50)} ms, p95 ${ms(l.baseline.p95)} ms, p99 ${ms(l.baseline.p99)} ms, ${l.baseline.errors} errors):`);
+    lines.push(
+      `${l.connections} connections (baseline: bare Express, ${l.baseline.perSecond.toFixed(0)} req/s, p50 ${ms(l.baseline.p50)} ms, p95 ${ms(l.baseline.p95)} ms, p99 ${ms(l.baseline.p99)} ms, ${l.baseline.errors} errors):`,
+    );
     lines.push('');
     lines.push('| operation | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | p99 / baseline p99 |');
     lines.push('|---|---|---|---|---|---|---|---|---|');
     for (const op of OPERATIONS) {
       const o = l.ops[op];
-      lines.push(`| ${LABELS[op]} | ${o.count} | ${o.perSecond.toFixed(1)} | ${ms(o.p50)} | ${ms(o.p95)} | ${ms(o.p99)} | ${ms(o.max)} | ${o.errors} | ${(o.p99 / l.baseline.p99).toFixed(1)}x |`);
+      lines.push(
+        `| ${LABELS[op]} | ${o.count} | ${o.perSecond.toFixed(1)} | ${ms(o.p50)} | ${ms(o.p95)} | ${ms(o.p99)} | ${ms(o.max)} | ${o.errors} | ${(o.p99 / l.baseline.p99).toFixed(1)}x |`,
+      );
     }
-    if (l.errorSamples.length > 0) lines.push('', `Error samples: ${l.errorSamples.map((e) => `\`${e.replaceAll('`', "'")}\``).join('; ')}`);
+    if (l.errorSamples.length > 0)
+      lines.push('', `Error samples: ${l.errorSamples.map((e) => `\`${e.replaceAll('`', "'")}\``).join('; ')}`);
   }
   return lines.join('\n');
 }
@@ -353,7 +428,10 @@ async function main() {
     // The bench never completes a checkout, so every attempt would stay INITIATED; the periodic
     // reconciliation pass would then ask the sandbox gateway about thousands of abandoned attempts
     // between levels, which real traffic (customers who pay) does not produce.
-    { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', ...(process.env.FLOW_SERVER_ENV ? JSON.parse(process.env.FLOW_SERVER_ENV) : {}) },
+    {
+      PAYMENT_RECONCILE_INTERVAL_SECONDS: '0',
+      ...(process.env.FLOW_SERVER_ENV ? JSON.parse(process.env.FLOW_SERVER_ENV) : {}),
+    },
     { execArgv: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(here, 'results')}`] : [] },
   );
   const bare = await startForked(path.join(here, 'servers/bare-express.mjs'));
@@ -365,13 +443,21 @@ async function main() {
     await client.connect();
     const postgres = (await client.query('show server_version')).rows[0].server_version;
     await client.end();
-    console.error(`setup: ${PARTNERS} partners, ${PARTNERS * TRAVELLERS} travellers, ${PARTNERS * TRAVELLERS * 3} documents in ${((Date.now() - setupStarted) / 1000).toFixed(1)} s`);
+    console.error(
+      `setup: ${PARTNERS} partners, ${PARTNERS * TRAVELLERS} travellers, ${PARTNERS * TRAVELLERS * 3} documents in ${((Date.now() - setupStarted) / 1000).toFixed(1)} s`,
+    );
 
-    const world = { partners: partners.map((p) => ({ ...p, token: p.token, tokenAt: Date.now(), refreshing: false })), next: 0, today: kathmanduToday() };
+    const world = {
+      partners: partners.map((p) => ({ ...p, token: p.token, tokenAt: Date.now(), refreshing: false })),
+      next: 0,
+      today: kathmanduToday(),
+    };
     if (WARMUP_SECONDS > 0) {
       await runBaseline(bare.url, LEVELS[0], Math.min(WARMUP_SECONDS, 2));
       const warm = await runFlow(world, server.url, LEVELS[0], WARMUP_SECONDS);
-      console.error(`warm-up: ${warm.flows} flows, errors ${OPERATIONS.map((op) => warm.ops[op].errors).join('/')}${warm.errorSamples.length ? `: ${warm.errorSamples.join(' | ')}` : ''}`);
+      console.error(
+        `warm-up: ${warm.flows} flows, errors ${OPERATIONS.map((op) => warm.ops[op].errors).join('/')}${warm.errorSamples.length ? `: ${warm.errorSamples.join(' | ')}` : ''}`,
+      );
     }
 
     const levels = [];
@@ -379,7 +465,12 @@ async function main() {
       // Partners hold tokens already (a steady state, not a cold start where all 50 ask at once);
       // their refreshes fall due spread evenly over the refresh interval, one partner at a time.
       const now = Date.now();
-      world.partners.forEach((p, i) => Object.assign(p, { tokenAt: now - TOKEN_REFRESH_MS + ((i + 1) * TOKEN_REFRESH_MS) / world.partners.length, refreshing: false }));
+      world.partners.forEach((p, i) =>
+        Object.assign(p, {
+          tokenAt: now - TOKEN_REFRESH_MS + ((i + 1) * TOKEN_REFRESH_MS) / world.partners.length,
+          refreshing: false,
+        }),
+      );
       const level = await measureLevel(world, server, bare, connections);
       levels.push(level);
       console.error(

@@ -41,9 +41,45 @@ async function paidOrders(server, partner) {
   const orderRefs = [];
   for (const traveller of partner.travellers) {
     const routeId = ROUTE_IDS[orderRefs.length % ROUTE_IDS.length];
-    const quote = await call(`${server.url}${API}/reference/quote`, { method: 'POST', headers, body: JSON.stringify({ nationality: 'Nepal', ages: [ageOn(traveller.dateOfBirth, departureDate)], startDate: departureDate, duration: 14, routeId }) }, 200);
-    const order = await call(`${server.url}${API}/orders`, { method: 'POST', headers, body: JSON.stringify({ touristId: traveller.touristId, ctgId: quote.ctgId, routeId, departureDate, quoteId: quote.quoteId }) }, 201);
-    const started = await call(`${server.url}${API}/orders/${order.orderRef}/pay`, { method: 'POST', headers: { ...headers, 'idempotency-key': randomUUID() }, body: JSON.stringify({ gateway: 'card_gateway' }) }, 200);
+    const quote = await call(
+      `${server.url}${API}/reference/quote`,
+      {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          nationality: 'Nepal',
+          ages: [ageOn(traveller.dateOfBirth, departureDate)],
+          startDate: departureDate,
+          duration: 14,
+          routeId,
+        }),
+      },
+      200,
+    );
+    const order = await call(
+      `${server.url}${API}/orders`,
+      {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          touristId: traveller.touristId,
+          ctgId: quote.ctgId,
+          routeId,
+          departureDate,
+          quoteId: quote.quoteId,
+        }),
+      },
+      201,
+    );
+    const started = await call(
+      `${server.url}${API}/orders/${order.orderRef}/pay`,
+      {
+        method: 'POST',
+        headers: { ...headers, 'idempotency-key': randomUUID() },
+        body: JSON.stringify({ gateway: 'card_gateway' }),
+      },
+      200,
+    );
     const form = new URLSearchParams({ action: 'pay', cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' });
     const checkout = await fetch(started.paymentUrl, { method: 'POST', body: form, redirect: 'manual' });
     const callback = await fetch(checkout.headers.get('location'), { redirect: 'manual' });
@@ -78,27 +114,34 @@ async function main() {
     const one = async (target, record) => {
       const orderRef = orderRefs[next++ % orderRefs.length];
       const started = performance.now();
-      const response = await fetch(`${server.url}${API}/orders/${orderRef}${target === 'certificate' ? '/certificate' : ''}`, { headers: { authorization: `Bearer ${partner.token}` } });
+      const response = await fetch(
+        `${server.url}${API}/orders/${orderRef}${target === 'certificate' ? '/certificate' : ''}`,
+        { headers: { authorization: `Bearer ${partner.token}` } },
+      );
       const body = Buffer.from(await response.arrayBuffer());
       const ms = performance.now() - started;
-      if (response.status !== 200 || (target === 'certificate' && body.subarray(0, 5).toString('latin1') !== '%PDF-')) failures.push(`${response.status} ${body.toString('utf8', 0, 200)}`);
+      if (response.status !== 200 || (target === 'certificate' && body.subarray(0, 5).toString('latin1') !== '%PDF-'))
+        failures.push(`${response.status} ${body.toString('utf8', 0, 200)}`);
       if (!record) return;
       record.latencies.push(ms);
       if (target !== 'certificate') return;
       bytes += body.length;
-      if (record.latencies.length % SAMPLE_EVERY === 0) rss.push({ after: record.latencies.length, bytes: rssOf(server.pid), heap: heapOf(server.url) });
+      if (record.latencies.length % SAMPLE_EVERY === 0)
+        rss.push({ after: record.latencies.length, bytes: rssOf(server.pid), heap: heapOf(server.url) });
     };
     /** `count` requests from CONCURRENCY workers; latencies, wall time and server CPU. */
     const run = async (target, count, record) => {
       let issued = 0;
       const cpuBefore = processCpuSeconds(server.pid);
       const started = performance.now();
-      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-        while (issued < count) {
-          issued++;
-          await one(target, record);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (issued < count) {
+            issued++;
+            await one(target, record);
+          }
+        }),
+      );
       if (record) {
         record.seconds = (performance.now() - started) / 1000;
         record.cpu = processCpuSeconds(server.pid) - cpuBefore;

@@ -31,14 +31,20 @@ async function seed(databaseUrl, companyId) {
   return withClient(databaseUrl, async (client) => {
     const started = performance.now();
     await client.query(`set session_replication_role = replica`);
-    const { rows: [ctg] } = await client.query(`select id from ctg order by code limit 1`);
-    await client.query(`
+    const {
+      rows: [ctg],
+    } = await client.query(`select id from ctg order by code limit 1`);
+    await client.query(
+      `
       insert into traveller (id, company_id, email, name, date_of_birth, nationality, id_type, id_number, gender, phone,
         emergency_contact_name, emergency_contact_phone, emergency_contact_email, emergency_contact_relation,
         avatar_document_id, passport_document_id, signature_document_id, created_at)
       values (md5('ct')::uuid, $1, 'traveller@example.com', 'Pasang Sherpa', date '1990-01-01', 'Nepal', 'PASSPORT', 'P1', 'MALE', '+977 1 4000000',
-        'Contact', '+977 1 4000001', 'contact@example.com', 'Sibling', md5('ca')::uuid, md5('cp')::uuid, md5('cs')::uuid, now())`, [companyId]);
-    await client.query(`
+        'Contact', '+977 1 4000001', 'contact@example.com', 'Sibling', md5('ca')::uuid, md5('cp')::uuid, md5('cs')::uuid, now())`,
+      [companyId],
+    );
+    await client.query(
+      `
       insert into insurance_order (id, order_ref, order_number, company_id, status, settlement_type, traveller_id, ctg_id,
         custom_route_name, departure_date, coverage_start_date, coverage_end_date, duration_days, custom_travel_agencies,
         currency, package_price, included_devices, excluded_included_device_ids, total_amount, paid_at, policy_number,
@@ -46,25 +52,40 @@ async function seed(databaseUrl, companyId) {
       select md5('co' || i)::uuid, 'ORD-2026-' || lpad(i::text, 7, '0'), 'ORDN-2026-' || lpad(i::text, 7, '0'), $1, 'PAID', 'ONLINE',
         md5('ct')::uuid, $2::uuid, 'Manaslu circuit', date '2026-12-01', date '2026-12-01', date '2026-12-14', 14, '[]',
         'NPR', 4500 + (i % 100) * 10, '[]', '[]', 4500 + (i % 100) * 10, at, 'POL-2026-' || lpad(i::text, 7, '0'), 'SUCCESS', 1, at, at
-      from generate_series(1, ${COUNT}) i, lateral (select timestamptz '${PERIOD_START}' + make_interval(secs => i * (2592000 / ${COUNT + 1})) as at) t`, [companyId, ctg.id]);
-    await client.query(`
+      from generate_series(1, ${COUNT}) i, lateral (select timestamptz '${PERIOD_START}' + make_interval(secs => i * (2592000 / ${COUNT + 1})) as at) t`,
+      [companyId, ctg.id],
+    );
+    await client.query(
+      `
       insert into commission_entry (id, kind, company_id, role, order_id, policy_number, payment_ref, currency, share, base, percent, cap_percent, capped, amount, occurred_at, period, created_at)
       select md5('ce' || i)::uuid, 'EARNED', $1, 'SELLER', md5('co' || i)::uuid, 'POL-2026-' || lpad(i::text, 7, '0'), 'ORD-2026-' || lpad(i::text, 7, '0') || '-1790000000000',
         'NPR', 4500 + (i % 100) * 10, 4500 + (i % 100) * 10, 10, 35, false, (4500 + (i % 100) * 10) / 10, at, '${PERIOD}', at
-      from generate_series(1, ${COUNT}) i, lateral (select timestamptz '${PERIOD_START}' + make_interval(secs => i * (2592000 / ${COUNT + 1})) as at) t`, [companyId]);
-    await client.query(`
+      from generate_series(1, ${COUNT}) i, lateral (select timestamptz '${PERIOD_START}' + make_interval(secs => i * (2592000 / ${COUNT + 1})) as at) t`,
+      [companyId],
+    );
+    await client.query(
+      `
       insert into commission_entry (id, kind, company_id, role, order_id, policy_number, payment_ref, refund_ref, currency, share, base, percent, cap_percent, capped, amount, refunded, occurred_at, period, created_at)
       select md5('cr' || i)::uuid, 'REVERSED', $1, 'SELLER', md5('co' || i)::uuid, 'POL-2026-' || lpad(i::text, 7, '0'), 'ORD-2026-' || lpad(i::text, 7, '0') || '-1790000000000',
         'RFD-2026-' || lpad(i::text, 7, '0'), 'NPR', 4500 + (i % 100) * 10, 4500 + (i % 100) * 10, 10, 35, false, -(4500 + (i % 100) * 10) / 10, 4500 + (i % 100) * 10,
         at + interval '1 hour', '${PERIOD}', at
-      from generate_series(10, ${COUNT}, 10) i, lateral (select timestamptz '${PERIOD_START}' + make_interval(secs => i * (2592000 / ${COUNT + 1})) as at) t`, [companyId]);
+      from generate_series(10, ${COUNT}, 10) i, lateral (select timestamptz '${PERIOD_START}' + make_interval(secs => i * (2592000 / ${COUNT + 1})) as at) t`,
+      [companyId],
+    );
     await client.query(`set session_replication_role = origin`);
     await client.query(`insert into order_status_count (company_id, status, payment_status, orders)
       select company_id, status, payment_status, count(*) from insurance_order group by company_id, status, payment_status
       on conflict (company_id, status, payment_status) do update set orders = excluded.orders`);
     for (const table of ['insurance_order', 'commission_entry']) await client.query(`vacuum analyze ${table}`);
-    const { rows: [lines] } = await client.query(`select count(*)::int as n from commission_entry where company_id = $1 and period = '${PERIOD}'`, [companyId]);
-    console.log(`seeded ${COUNT.toLocaleString('en')} orders and ${lines.n.toLocaleString('en')} commission lines in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const {
+      rows: [lines],
+    } = await client.query(
+      `select count(*)::int as n from commission_entry where company_id = $1 and period = '${PERIOD}'`,
+      [companyId],
+    );
+    console.log(
+      `seeded ${COUNT.toLocaleString('en')} orders and ${lines.n.toLocaleString('en')} commission lines in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     return lines.n;
   });
 }
@@ -84,7 +105,10 @@ async function latencies(server, path, check) {
 }
 
 function rssMiB(pid) {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
@@ -92,7 +116,9 @@ function rssMiB(pid) {
 async function download(server, path, accept) {
   const before = rssMiB(server.pid);
   let peak = before;
-  const sampler = setInterval(() => { peak = Math.max(peak, rssMiB(server.pid)); }, 20);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMiB(server.pid));
+  }, 20);
   const started = performance.now();
   const response = await fetch(`${server.url}${path}`, { headers: { authorization: server.authorization, accept } });
   if (response.status !== 200) throw new Error(`${path} ${accept}: ${response.status} ${await response.text()}`);
@@ -107,7 +133,15 @@ async function download(server, path, accept) {
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   peak = Math.max(peak, rssMiB(server.pid));
-  return { rows: lines - 1, seconds, rate: (lines - 1) / seconds, mib: bytes / 1048576, rssBefore: before, rssPeak: peak, head };
+  return {
+    rows: lines - 1,
+    seconds,
+    rate: (lines - 1) / seconds,
+    mib: bytes / 1048576,
+    rssBefore: before,
+    rssPeak: peak,
+    head,
+  };
 }
 
 async function main() {

@@ -14,7 +14,11 @@ async function upload(server, pdf) {
   const form = new FormData();
   form.append('documentType', 'PASSPORT');
   form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'passport.pdf');
-  const response = await fetch(`${server.url}/api/external/v1/documents`, { method: 'POST', headers: { authorization: server.authorization }, body: form });
+  const response = await fetch(`${server.url}/api/external/v1/documents`, {
+    method: 'POST',
+    headers: { authorization: server.authorization },
+    body: form,
+  });
   await response.arrayBuffer();
   return response.status;
 }
@@ -37,7 +41,8 @@ const percentile = (samples, p) => {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 };
-const line = (label, samples) => `| ${label} | ${samples.length} | ${percentile(samples, 50).toFixed(1)} | ${percentile(samples, 99).toFixed(1)} | ${Math.max(...samples).toFixed(1)} |`;
+const line = (label, samples) =>
+  `| ${label} | ${samples.length} | ${percentile(samples, 50).toFixed(1)} | ${percentile(samples, 99).toFixed(1)} | ${Math.max(...samples).toFixed(1)} |`;
 
 async function main() {
   const pdf = heavyPdf();
@@ -45,14 +50,21 @@ async function main() {
   try {
     // Warm: the first PDF starts the workers (each loads pdf.js once).
     console.error(`warm-up upload answered ${await upload(server, pdf)}`);
-    await sampleHealth(server, ((end) => () => performance.now() > end)(performance.now() + 1000));
+    await sampleHealth(
+      server,
+      (
+        (end) => () =>
+          performance.now() > end
+      )(performance.now() + 1000),
+    );
 
     let uploading = true;
     const statuses = new Map();
     let rounds = 0;
     const uploads = (async () => {
       while (uploading) {
-        for (const status of await Promise.all(Array.from({ length: PARALLEL }, () => upload(server, pdf)))) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        for (const status of await Promise.all(Array.from({ length: PARALLEL }, () => upload(server, pdf))))
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
         rounds++;
       }
     })();

@@ -47,7 +47,7 @@ const rows = (map) =>
   [...map.entries()]
     .sort((x, y) => y[1] - x[1])
     .slice(0, top)
-    .map(([name, micros]) => `| ${(micros / busy * 100).toFixed(1)}% | ${name.replaceAll('|', '\\|')} |`);
+    .map(([name, micros]) => `| ${((micros / busy) * 100).toFixed(1)}% | ${name.replaceAll('|', '\\|')} |`);
 console.log(`busy CPU ${(busy / 1e6).toFixed(1)} s of ${((profile.endTime - from) / 1e6).toFixed(1)} s profiled\n`);
 console.log('| self | package or file |\n|---|---|');
 console.log(rows(byOwner).join('\n'));

@@ -15,14 +15,29 @@ const SECONDS = Number(process.env.QUOTE_AB_SECONDS ?? 5);
 
 const require = createRequire(import.meta.url);
 const { kathmanduToday, addDays } = require(path.join(treeB, 'dist/src/kernel/business-date.js'));
-const body = JSON.stringify({ nationality: 'German', ages: [34], startDate: addDays(kathmanduToday(), 30), duration: 16, routeId: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18' });
+const body = JSON.stringify({
+  nationality: 'German',
+  ages: [34],
+  startDate: addDays(kathmanduToday(), 30),
+  duration: 16,
+  routeId: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18',
+});
 
 const start = async (tree, name) => (await import(path.join(tree, 'bench/support.mjs'))).startBenchServer(name);
 const [a, b] = [await start(treeA, 'quote-a'), await start(treeB, 'quote-b')];
 
 function quotes(server, duration) {
-  const options = { url: `${server.url}/api/external/v1/reference/quote`, method: 'POST', headers: { authorization: server.authorization, 'content-type': 'application/json' }, body, connections: 50, duration };
-  return new Promise((resolve, reject) => autocannon(options, (error, result) => (error ? reject(error) : resolve(result))));
+  const options = {
+    url: `${server.url}/api/external/v1/reference/quote`,
+    method: 'POST',
+    headers: { authorization: server.authorization, 'content-type': 'application/json' },
+    body,
+    connections: 50,
+    duration,
+  };
+  return new Promise((resolve, reject) =>
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result))),
+  );
 }
 
 try {
@@ -31,11 +46,16 @@ try {
   const ratios = [];
   for (let round = 0; round < ROUNDS; round++) {
     const [first, second] = round % 2 ? [b, a] : [a, b];
-    const results = new Map([[first, await quotes(first, SECONDS)], [second, await quotes(second, SECONDS)]]);
+    const results = new Map([
+      [first, await quotes(first, SECONDS)],
+      [second, await quotes(second, SECONDS)],
+    ]);
     const [ra, rb] = [results.get(a), results.get(b)];
     const failures = ra.errors + ra.non2xx + rb.errors + rb.non2xx;
     ratios.push(rb.requests.average / ra.requests.average);
-    console.log(`round ${round + 1}: A ${ra.requests.average.toFixed(0)} req/s, B ${rb.requests.average.toFixed(0)} req/s, B/A ${(ratios.at(-1) * 100).toFixed(1)}%, failures ${failures}`);
+    console.log(
+      `round ${round + 1}: A ${ra.requests.average.toFixed(0)} req/s, B ${rb.requests.average.toFixed(0)} req/s, B/A ${(ratios.at(-1) * 100).toFixed(1)}%, failures ${failures}`,
+    );
   }
   const sorted = [...ratios].sort((x, y) => x - y);
   const middle = Math.floor(sorted.length / 2);

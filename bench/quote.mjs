@@ -14,7 +14,15 @@ import autocannon from 'autocannon';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { here, postgresCpuByPid, postgresCpuSince, processCpuSeconds, startBenchServer, startForked, writeResult } from './support.mjs';
+import {
+  here,
+  postgresCpuByPid,
+  postgresCpuSince,
+  processCpuSeconds,
+  startBenchServer,
+  startForked,
+  writeResult,
+} from './support.mjs';
 
 const require = createRequire(import.meta.url);
 const { kathmanduToday, addDays } = require('../dist/src/kernel/business-date.js');
@@ -46,15 +54,25 @@ function run(title, options, pid) {
 }
 
 async function main() {
-  const service = await startBenchServer('quote', {}, { execArgv: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(here, 'results')}`] : [] });
+  const service = await startBenchServer(
+    'quote',
+    {},
+    { execArgv: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(here, 'results')}`] : [] },
+  );
   const { authorization, companyId, databaseUrl } = service;
   const baselines = [];
   try {
     const bare = await startForked(path.join(here, 'servers/bare-express.mjs'));
     baselines.push(bare);
-    const stack = await startForked(path.join(here, 'servers/stack-baseline.mjs'), { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+    const stack = await startForked(path.join(here, 'servers/stack-baseline.mjs'), {
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+    });
     baselines.push(stack);
-    const leanStack = await startForked(path.join(here, 'servers/stack-baseline.mjs'), { DATABASE_URL: databaseUrl, BASELINE_STACK: 'lean' });
+    const leanStack = await startForked(path.join(here, 'servers/stack-baseline.mjs'), {
+      DATABASE_URL: databaseUrl,
+      BASELINE_STACK: 'lean',
+    });
     baselines.push(leanStack);
 
     const quoteBody = JSON.stringify({
@@ -69,18 +87,37 @@ async function main() {
     await run('warm-up', { url: `${bare.url}/fixed`, ...warm });
     await run('warm-up', { url: `${stack.url}/companies/${companyId}`, headers: { authorization }, ...warm });
     await run('warm-up', { url: `${leanStack.url}/companies/${companyId}`, headers: { authorization }, ...warm });
-    await run('warm-up', { url: `${service.url}/api/external/v1/reference/quote`, method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: quoteBody, ...warm });
+    await run('warm-up', {
+      url: `${service.url}/api/external/v1/reference/quote`,
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: quoteBody,
+      ...warm,
+    });
 
     const targets = [
       { title: '(a) bare Express, fixed JSON', pid: bare.pid, options: { url: `${bare.url}/fixed` } },
-      { title: '(b) service stack + bearer check + PK SELECT', pid: stack.pid, options: { url: `${stack.url}/companies/${companyId}`, headers: { authorization } } },
+      {
+        title: '(b) service stack + bearer check + PK SELECT',
+        pid: stack.pid,
+        options: { url: `${stack.url}/companies/${companyId}`, headers: { authorization } },
+      },
       {
         title: '(c) POST /reference/quote',
         pid: service.pid,
-        options: { url: `${service.url}/api/external/v1/reference/quote`, method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: quoteBody },
+        options: {
+          url: `${service.url}/api/external/v1/reference/quote`,
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json' },
+          body: quoteBody,
+        },
       },
       // Reported beside (b), not a target of the issue: the stack without the service's own middleware.
-      { title: '(b0) lean stack + bearer check + PK SELECT', pid: leanStack.pid, options: { url: `${leanStack.url}/companies/${companyId}`, headers: { authorization } } },
+      {
+        title: '(b0) lean stack + bearer check + PK SELECT',
+        pid: leanStack.pid,
+        options: { url: `${leanStack.url}/companies/${companyId}`, headers: { authorization } },
+      },
     ];
     const loadBefore = os.loadavg()[0];
     const rounds = [];
@@ -88,7 +125,9 @@ async function main() {
       const results = [];
       for (const target of targets) results.push(await run(target.title, target.options, target.pid));
       rounds.push(results);
-      console.error(`round ${round}/${ROUNDS}: ${results.map((r) => `${r.requestsPerSecond.toFixed(0)} req/s p99 ${r.p99} ms`).join(' | ')}`);
+      console.error(
+        `round ${round}/${ROUNDS}: ${results.map((r) => `${r.requestsPerSecond.toFixed(0)} req/s p99 ${r.p99} ms`).join(' | ')}`,
+      );
     }
     const median = (values) => {
       const sorted = [...values].sort((x, y) => x - y);
@@ -107,11 +146,21 @@ async function main() {
       postgresCores: median(rounds.map((r) => r[i].postgresCores)),
     }));
     // Ratios per round too: a round's targets ran back to back under the same outside load.
-    const perRound = rounds.map((r) => ({ ca: r[2].requestsPerSecond / r[0].requestsPerSecond, cb: r[2].requestsPerSecond / r[1].requestsPerSecond, ba: r[1].requestsPerSecond / r[0].requestsPerSecond }));
+    const perRound = rounds.map((r) => ({
+      ca: r[2].requestsPerSecond / r[0].requestsPerSecond,
+      cb: r[2].requestsPerSecond / r[1].requestsPerSecond,
+      ba: r[1].requestsPerSecond / r[0].requestsPerSecond,
+    }));
     const pct = (x) => `${(x * 100).toFixed(1)}%`;
 
-    const rows = [a, b, b0, c].map((r) => `| ${r.title} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.worstP99} | ${r.total} | ${r.failures} | ${r.serverCores.toFixed(2)} | ${r.postgresCores.toFixed(2)} |`);
-    const roundRows = rounds.map((r, i) => `| ${i + 1} | ${[r[0], r[1], r[3], r[2]].map((x) => `${x.requestsPerSecond.toFixed(0)} / ${x.p99}`).join(' | ')} | ${pct(perRound[i].ba)} | ${pct(perRound[i].ca)} | ${pct(perRound[i].cb)} |`);
+    const rows = [a, b, b0, c].map(
+      (r) =>
+        `| ${r.title} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.worstP99} | ${r.total} | ${r.failures} | ${r.serverCores.toFixed(2)} | ${r.postgresCores.toFixed(2)} |`,
+    );
+    const roundRows = rounds.map(
+      (r, i) =>
+        `| ${i + 1} | ${[r[0], r[1], r[3], r[2]].map((x) => `${x.requestsPerSecond.toFixed(0)} / ${x.p99}`).join(' | ')} | ${pct(perRound[i].ba)} | ${pct(perRound[i].ca)} | ${pct(perRound[i].cb)} |`,
+    );
     const report = [
       `Run ${new Date().toISOString()}: ${ROUNDS} interleaved rounds of ${DURATION} s per target, ${CONNECTIONS} connections, ${os.cpus().length} x ${os.cpus()[0].model}, Node ${process.version}, 1-minute load average ${loadBefore.toFixed(1)} before and ${os.loadavg()[0].toFixed(1)} after`,
       '',

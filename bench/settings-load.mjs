@@ -17,7 +17,11 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 /** CPU milliseconds a fresh process spends on `code` (the process's own start excluded). */
 function cpuOf(code, cwd) {
   const script = `const c = process.cpuUsage(); ${code}; const u = process.cpuUsage(c); process.stdout.write(String((u.user + u.system) / 1000));`;
-  const result = spawnSync(process.execPath, ['-e', script], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+  const result = spawnSync(process.execPath, ['-e', script], {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+  });
   if (result.status !== 0) throw new Error(`${code} failed in ${cwd}: ${result.stderr}`);
   return Number(result.stdout);
 }
@@ -39,7 +43,10 @@ const lines = [
 ];
 if (before) {
   const old = median(runs.before);
-  lines.push(`(c) ${before}: ${old.toFixed(1)} = ${(old / express).toFixed(2)} x (a)`, `(b)/(c): ${(after / old).toFixed(2)}; (b) - (c): ${(after - old).toFixed(1)} ms`);
+  lines.push(
+    `(c) ${before}: ${old.toFixed(1)} = ${(old / express).toFixed(2)} x (a)`,
+    `(b)/(c): ${(after / old).toFixed(2)}; (b) - (c): ${(after - old).toFixed(1)} ms`,
+  );
 }
 process.stdout.write(`${lines.join('\n')}\n`);
 writeResult('settings-load', lines.join('\n'));

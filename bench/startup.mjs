@@ -13,11 +13,23 @@ const ROOT = path.resolve(here, '..');
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
 fs.chmodSync(dataDir, 0o755);
-const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_FORMAT: 'json', LOG_LEVEL: 'warn' };
+const env = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  DATA_DIR: dataDir,
+  LOG_FORMAT: 'json',
+  LOG_LEVEL: 'warn',
+};
 
 const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const freePort = () => new Promise((resolve) => { const s = net.createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); }); });
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
 
 function timed(args) {
   const start = process.hrtime.bigint();
@@ -29,10 +41,17 @@ function timed(args) {
 async function startToHealthy() {
   const port = await freePort();
   const start = process.hrtime.bigint();
-  const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
+  const npm = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: 'ignore',
+  });
   const exited = new Promise((resolve) => npm.once('exit', resolve));
   for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -50,7 +69,11 @@ let opsStdoutIsJson = true;
 for (let round = 0; round < ROUNDS; round++) {
   samples.floor.push(timed(['exec', '--', 'node', '-e', '0']).seconds);
   const ops = timed(['run', 'ops', '--', 'demo', '--json']);
-  try { JSON.parse(ops.stdout); } catch { opsStdoutIsJson = false; }
+  try {
+    JSON.parse(ops.stdout);
+  } catch {
+    opsStdoutIsJson = false;
+  }
   samples.ops.push(ops.seconds);
   const started = await startToHealthy();
   if (started.code !== 0) throw new Error(`npm start exited ${started.code} on SIGTERM`);

@@ -14,7 +14,8 @@ const path = require('node:path');
 
 const requestScope = new AsyncLocalStorage();
 const routes = new Map();
-const route = (key) => routes.get(key) ?? routes.set(key, { requests: 0, statements: 0, cpuMicros: 0, texts: new Map() }).get(key);
+const route = (key) =>
+  routes.get(key) ?? routes.set(key, { requests: 0, statements: 0, cpuMicros: 0, texts: new Map() }).get(key);
 
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function (event, request, ...rest) {
@@ -50,8 +51,11 @@ function report() {
   const lines = [];
   for (const [key, counted] of [...routes].sort((a, b) => b[1].statements - a[1].statements)) {
     const per = Math.max(1, counted.requests);
-    lines.push(`${key}: ${counted.requests} requests, ${counted.statements} statements, ${(counted.statements / per).toFixed(1)} a request, ${(counted.cpuMicros / per / 1000).toFixed(2)} ms CPU a request`);
-    for (const [text, n] of [...counted.texts].sort((a, b) => b[1] - a[1]).slice(0, 30)) lines.push(`    ${(n / per).toFixed(2)}  ${text}`);
+    lines.push(
+      `${key}: ${counted.requests} requests, ${counted.statements} statements, ${(counted.statements / per).toFixed(1)} a request, ${(counted.cpuMicros / per / 1000).toFixed(2)} ms CPU a request`,
+    );
+    for (const [text, n] of [...counted.texts].sort((a, b) => b[1] - a[1]).slice(0, 30))
+      lines.push(`    ${(n / per).toFixed(2)}  ${text}`);
   }
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, 'results', `statements-${process.pid}.txt`), `${lines.join('\n')}\n`);

@@ -17,19 +17,41 @@ export const here = path.dirname(new URL(import.meta.url).pathname);
  */
 // The benches drive one company far past any partner's write rate: they measure speed, not the quotas.
 const UNLIMITED_WRITES = {
-  ...Object.fromEntries(['UPLOAD', 'UPLOAD_BYTES', 'QUOTE', 'ORDER', 'TRAVELLER', 'PAY'].map((name) => [`RATE_LIMIT_${name}_PER_COMPANY`, '0'])),
+  ...Object.fromEntries(
+    ['UPLOAD', 'UPLOAD_BYTES', 'QUOTE', 'ORDER', 'TRAVELLER', 'PAY'].map((name) => [
+      `RATE_LIMIT_${name}_PER_COMPANY`,
+      '0',
+    ]),
+  ),
   DOCUMENT_MAX_DRAFTS_PER_COMPANY: '0',
 };
 
 export async function startBenchServer(name, env = {}, { execArgv = [] } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
   fs.chmodSync(dataDir, 0o755);
-  const cluster = process.env.DATABASE_URL ? undefined : await ensureLocalCluster({ dataDir: path.join(dataDir, 'pg'), database: 'bench' });
+  const cluster = process.env.DATABASE_URL
+    ? undefined
+    : await ensureLocalCluster({ dataDir: path.join(dataDir, 'pg'), database: 'bench' });
   const databaseUrl = process.env.DATABASE_URL ?? cluster.url;
   const workers = process.env.BENCH_CLUSTER_WORKERS;
   const child = fork(path.join(here, workers ? '../dist/src/cluster.js' : '../dist/src/main.js'), [], {
     // As in production: the development default checks every answer against the document.
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, DOCUMENT_PURGE_INTERVAL_SECONDS: '0', PAYMENT_MODE: 'sandbox', WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'true', RESPONSE_VALIDATION: 'off', SEED_DEMO_DATA: 'true', ...(workers ? { CLUSTER_WORKERS: workers } : {}), ...UNLIMITED_WRITES, ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      DOCUMENT_PURGE_INTERVAL_SECONDS: '0',
+      PAYMENT_MODE: 'sandbox',
+      WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'true',
+      RESPONSE_VALIDATION: 'off',
+      SEED_DEMO_DATA: 'true',
+      ...(workers ? { CLUSTER_WORKERS: workers } : {}),
+      ...UNLIMITED_WRITES,
+      ...env,
+    },
     execArgv,
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -86,7 +108,8 @@ export function postgresCpuByPid() {
   for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) seconds.set(pid, processCpuSeconds(pid));
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres'))
+        seconds.set(pid, processCpuSeconds(pid));
     } catch {
       // the process ended while we looked
     }
@@ -113,15 +136,20 @@ export function writeResult(name, text) {
 /** Forks a small bench server (e.g. bench/servers/bare-express.mjs) that reports its port over IPC. */
 export function startForked(script, env = {}) {
   return new Promise((resolve, reject) => {
-    const child = fork(script, [], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    child.once('message', (message) => resolve({
-      url: `http://127.0.0.1:${message.port}`,
-      pid: child.pid,
-      async stop() {
-        child.kill('SIGTERM');
-        await new Promise((done) => child.once('exit', done));
-      },
-    }));
+    const child = fork(script, [], {
+      env: { ...process.env, PORT: '0', ...env },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    child.once('message', (message) =>
+      resolve({
+        url: `http://127.0.0.1:${message.port}`,
+        pid: child.pid,
+        async stop() {
+          child.kill('SIGTERM');
+          await new Promise((done) => child.once('exit', done));
+        },
+      }),
+    );
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
 }

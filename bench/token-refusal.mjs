@@ -11,10 +11,18 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 
 const require = createRequire(import.meta.url);
-const { hashChosenSecret, issueClientSecret, verifyClientSecret } = require('../dist/src/modules/auth/rules/credential-secret.js');
+const {
+  hashChosenSecret,
+  issueClientSecret,
+  verifyClientSecret,
+} = require('../dist/src/modules/auth/rules/credential-secret.js');
 const ROUNDS = Number(process.env.TOKEN_REFUSAL_ROUNDS ?? 200);
 
-const stored = { unknown: undefined, sha256: issueClientSecret().secretHash, scrypt: await hashChosenSecret('sandbox-secret-everest-trails') };
+const stored = {
+  unknown: undefined,
+  sha256: issueClientSecret().secretHash,
+  scrypt: await hashChosenSecret('sandbox-secret-everest-trails'),
+};
 const times = Object.fromEntries(Object.keys(stored).map((kind) => [kind, []]));
 
 for (let round = 0; round < ROUNDS + 10; round += 1) {
@@ -29,5 +37,9 @@ for (let round = 0; round < ROUNDS + 10; round += 1) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const medians = Object.fromEntries(Object.entries(times).map(([kind, values]) => [kind, median(values)]));
 const ratio = Math.max(...Object.values(medians)) / Math.min(...Object.values(medians));
-console.log(`refusal medians over ${ROUNDS} rounds: ${Object.entries(medians).map(([kind, ms]) => `${kind} ${ms.toFixed(2)} ms`).join(', ')}`);
+console.log(
+  `refusal medians over ${ROUNDS} rounds: ${Object.entries(medians)
+    .map(([kind, ms]) => `${kind} ${ms.toFixed(2)} ms`)
+    .join(', ')}`,
+);
 console.log(`slowest / fastest: ${ratio.toFixed(2)} (target < 1.5: ${ratio < 1.5 ? 'met' : 'NOT met'})`);

@@ -29,7 +29,11 @@ async function upload(server, bytes, documentType = 'PASSPORT') {
   const form = new FormData();
   form.append('documentType', documentType);
   form.append('file', new Blob([bytes], { type: 'image/png' }), 'passport.png');
-  const response = await fetch(`${server.url}/api/external/v1/documents`, { method: 'POST', headers: { authorization: server.authorization }, body: form });
+  const response = await fetch(`${server.url}/api/external/v1/documents`, {
+    method: 'POST',
+    headers: { authorization: server.authorization },
+    body: form,
+  });
   const body = await response.json();
   if (response.status !== 201) throw new Error(`upload answered ${response.status}: ${JSON.stringify(body)}`);
   return body.data;
@@ -40,7 +44,13 @@ const ON_S3 = process.argv.includes('--s3');
 /** An S3 endpoint for the server to stream to; it runs in the bench process, so its memory is not the server's. */
 async function s3Endpoint() {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-s3-'));
-  const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: 'bench' }] });
+  const s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: 'bench' }],
+  });
   const { port } = await s3.run();
   return {
     env: {
@@ -95,7 +105,10 @@ async function main() {
       '',
       '| upload | RSS before (MiB) | peak RSS (MiB) | growth during this upload (MiB) | growth over baseline (MiB) | time (ms) |',
       '|---|---|---|---|---|---|',
-      ...rows.map((r) => `| ${r.label} | ${mib(r.before)} | ${mib(r.peak)} | ${mib(r.peak - r.before)} | ${mib(r.peak - baseline)} | ${r.ms.toFixed(0)} |`),
+      ...rows.map(
+        (r) =>
+          `| ${r.label} | ${mib(r.before)} | ${mib(r.peak)} | ${mib(r.peak - r.before)} | ${mib(r.peak - baseline)} | ${r.ms.toFixed(0)} |`,
+      ),
       '',
       `Worst growth during one 10 MiB upload: ${mib(worstSingle)} MiB (target < 30 MiB) -> ${worstSingle < 30 * 1024 * 1024 ? 'PASS' : 'FAIL'}`,
       `Worst growth over the warm baseline across all 10 MiB uploads: ${mib(worst)} MiB`,

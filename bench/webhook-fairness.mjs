@@ -43,16 +43,25 @@ const server = await startBenchServer('webhook-fairness', { PAYMENT_RECONCILE_IN
 const db = new pg.Client({ connectionString: server.databaseUrl });
 await db.connect();
 await db.query(`delete from webhook_endpoint where company_id = any($1)`, [[stalled, prompt]]);
-await db.query(`insert into webhook_endpoint (company_id, url, secret) values ($1, $2, $3), ($4, $5, $3)`,
-  [stalled, `http://127.0.0.1:${hanging.address().port}/hooks`, secret, prompt, `http://127.0.0.1:${receiver.address().port}/hooks`]);
+await db.query(`insert into webhook_endpoint (company_id, url, secret) values ($1, $2, $3), ($4, $5, $3)`, [
+  stalled,
+  `http://127.0.0.1:${hanging.address().port}/hooks`,
+  secret,
+  prompt,
+  `http://127.0.0.1:${receiver.address().port}/hooks`,
+]);
 
 /** Commits `count` webhook.test events of a company at once; answers their ids and commit time. */
 async function commitEvents(companyId, count) {
   const at = new Date();
   const ids = Array.from({ length: count }, () => `evt_${randomUUID().replaceAll('-', '')}`);
-  const payloads = ids.map((id) => JSON.stringify({ id, type: 'webhook.test', timestamp: at.toISOString(), data: { message: 'bench' } }));
-  await db.query(`insert into webhook_event (id, company_id, type, payload, created_at) select id, $1, 'webhook.test', payload::jsonb, $2 from unnest($3::text[], $4::text[]) as t(id, payload)`,
-    [companyId, at, ids, payloads]);
+  const payloads = ids.map((id) =>
+    JSON.stringify({ id, type: 'webhook.test', timestamp: at.toISOString(), data: { message: 'bench' } }),
+  );
+  await db.query(
+    `insert into webhook_event (id, company_id, type, payload, created_at) select id, $1, 'webhook.test', payload::jsonb, $2 from unnest($3::text[], $4::text[]) as t(id, payload)`,
+    [companyId, at, ids, payloads],
+  );
   return ids.map((id) => ({ id, committed: Date.now() }));
 }
 
@@ -70,15 +79,24 @@ async function promptLatencies() {
   return sent.map((event) => (arrivedAt.get(event.id) ?? Infinity) - event.committed).sort((a, b) => a - b);
 }
 
-const summary = (lags) => ({ p50: percentile(lags, 50), p95: percentile(lags, 95), max: lags.at(-1), lost: lags.filter((lag) => lag === Infinity).length });
+const summary = (lags) => ({
+  p50: percentile(lags, 50),
+  p95: percentile(lags, 95),
+  max: lags.at(-1),
+  lost: lags.filter((lag) => lag === Infinity).length,
+});
 const alone = summary(await promptLatencies());
 await commitEvents(stalled, HANGING_EVENTS);
 await sleep(1000);
 const beside = summary(await promptLatencies());
 const result = {
-  hangingEvents: HANGING_EVENTS, promptEvents: PROMPT_EVENTS,
+  hangingEvents: HANGING_EVENTS,
+  promptEvents: PROMPT_EVENTS,
   settings: { WEBHOOK_CONCURRENCY: 50, WEBHOOK_CONCURRENCY_PER_COMPANY: 5, WEBHOOK_TIMEOUT_MS: 10_000 },
-  promptAloneMs: alone, promptBesideHangingMs: beside, p95Ratio: Number((beside.p95 / alone.p95).toFixed(2)), hangingMostOpen: held.most,
+  promptAloneMs: alone,
+  promptBesideHangingMs: beside,
+  p95Ratio: Number((beside.p95 / alone.p95).toFixed(2)),
+  hangingMostOpen: held.most,
 };
 console.log(JSON.stringify(result, null, 2));
 writeResult('webhook-fairness', JSON.stringify(result, null, 2));

@@ -48,15 +48,36 @@ const db = new pg.Client({ connectionString: server.databaseUrl });
 await db.connect();
 // The bench company's one endpoint, for every event (a company may have up to 5).
 await db.query(`delete from webhook_endpoint where company_id = $1`, [server.companyId]);
-await db.query(`insert into webhook_endpoint (company_id, url, secret) values ($1, $2, $3)`, [server.companyId, endpoint, secret]);
+await db.query(`insert into webhook_endpoint (company_id, url, secret) values ($1, $2, $3)`, [
+  server.companyId,
+  endpoint,
+  secret,
+]);
 
 // The burst: what 1,000 payment transactions leave in the outbox, committed at once.
 const at = new Date();
 const ids = Array.from({ length: EVENTS }, () => `evt_${randomUUID().replaceAll('-', '')}`);
-const payloads = ids.map((id, i) => JSON.stringify({
-  id, type: 'order.paid', timestamp: at.toISOString(),
-  data: { orderId: randomUUID(), orderRef: `ORD-2026-B${i}`, orderNumber: `ORDN-2026-B${i}`, orderStatus: 'PAID', groupRef: null, amount: 4500, currency: 'NPR', paymentRef: `ORD-2026-B${i}-1`, paymentStatus: 'SUCCESS', paymentMethod: 'CARD_GATEWAY', paymentAmount: 4500, reason: null },
-}));
+const payloads = ids.map((id, i) =>
+  JSON.stringify({
+    id,
+    type: 'order.paid',
+    timestamp: at.toISOString(),
+    data: {
+      orderId: randomUUID(),
+      orderRef: `ORD-2026-B${i}`,
+      orderNumber: `ORDN-2026-B${i}`,
+      orderStatus: 'PAID',
+      groupRef: null,
+      amount: 4500,
+      currency: 'NPR',
+      paymentRef: `ORD-2026-B${i}-1`,
+      paymentStatus: 'SUCCESS',
+      paymentMethod: 'CARD_GATEWAY',
+      paymentAmount: 4500,
+      reason: null,
+    },
+  }),
+);
 const started = Date.now();
 await db.query(
   `insert into webhook_event (id, company_id, type, payload, created_at) select id, $1, 'order.paid', payload::jsonb, $2 from unnest($3::text[], $4::text[]) as t(id, payload)`,
@@ -68,8 +89,27 @@ clearTimeout(timeout);
 const seconds = (Date.now() - started) / 1000;
 const lags = [...seen.values()].sort((a, b) => a - b);
 const pct = (p) => lags[Math.min(lags.length - 1, Math.ceil((p / 100) * lags.length) - 1)];
-const duplicates = (await db.query(`select count(*)::int as n from webhook_delivery_try where event_id = any($1) and outcome = 'DELIVERED' group by event_id having count(*) > 1`, [ids])).rowCount;
-console.log(JSON.stringify({ events: EVENTS, delivered: seen.size, rejected, duplicates, mostOpen, seconds, latencyMs: { p50: pct(50), p95: pct(95), p99: pct(99), max: lags.at(-1) } }, null, 2));
+const duplicates = (
+  await db.query(
+    `select count(*)::int as n from webhook_delivery_try where event_id = any($1) and outcome = 'DELIVERED' group by event_id having count(*) > 1`,
+    [ids],
+  )
+).rowCount;
+console.log(
+  JSON.stringify(
+    {
+      events: EVENTS,
+      delivered: seen.size,
+      rejected,
+      duplicates,
+      mostOpen,
+      seconds,
+      latencyMs: { p50: pct(50), p95: pct(95), p99: pct(99), max: lags.at(-1) },
+    },
+    null,
+    2,
+  ),
+);
 await db.end();
 await server.stop();
 receiver.close();

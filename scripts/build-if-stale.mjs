@@ -13,19 +13,38 @@ const TARGETS = [
   {
     name: 'server',
     stamp: 'dist/.build-stamp',
-    inputs: ['src', 'generated/api.d.ts', 'generated/openapi.json', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'],
+    inputs: [
+      'src',
+      'generated/api.d.ts',
+      'generated/openapi.json',
+      'tsconfig.json',
+      'tsconfig.build.json',
+      'package-lock.json',
+    ],
     build: () => {
       // TypeScript 7 (the native compiler, npm alias typescript-native): a build in about 3 s instead of 20.
       run(path.join('node_modules', 'typescript-native', 'bin', 'tsc'), ['-p', 'tsconfig.build.json']);
-      fs.copyFileSync(path.join(ROOT, 'src/modules/catalogue/catalogue.yaml'), path.join(ROOT, 'dist/src/modules/catalogue/catalogue.yaml'));
+      fs.copyFileSync(
+        path.join(ROOT, 'src/modules/catalogue/catalogue.yaml'),
+        path.join(ROOT, 'dist/src/modules/catalogue/catalogue.yaml'),
+      );
       // The PDF judge runs in a worker thread as plain JavaScript (see src/modules/documents/pdf-checks.ts).
-      fs.copyFileSync(path.join(ROOT, 'src/modules/documents/pdf-check-worker.mjs'), path.join(ROOT, 'dist/src/modules/documents/pdf-check-worker.mjs'));
+      fs.copyFileSync(
+        path.join(ROOT, 'src/modules/documents/pdf-check-worker.mjs'),
+        path.join(ROOT, 'dist/src/modules/documents/pdf-check-worker.mjs'),
+      );
     },
   },
   {
     name: 'docs',
     stamp: 'dist/.docs-stamp',
-    inputs: ['generated/openapi.json', 'scripts/docs.mjs', 'scripts/docs-template.hbs', 'redocly.yaml', 'package-lock.json'],
+    inputs: [
+      'generated/openapi.json',
+      'scripts/docs.mjs',
+      'scripts/docs-template.hbs',
+      'redocly.yaml',
+      'package-lock.json',
+    ],
     build: () => run(process.execPath, ['scripts/docs.mjs']),
   },
 ];
@@ -51,7 +70,8 @@ function* files(entry) {
 
 function fingerprint(inputs) {
   const hash = createHash('sha256');
-  for (const input of inputs) for (const [file, stat] of files(input)) hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\n`);
+  for (const input of inputs)
+    for (const [file, stat] of files(input)) hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\n`);
   return hash.digest('hex');
 }
 

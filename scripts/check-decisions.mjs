@@ -46,7 +46,11 @@ for (const file of fs.readdirSync(dir).sort()) {
   else if (heading[1] !== number) problem(file, `the heading says ${heading[1]}, the file name ${number}`);
   const statusLine = lines.slice(1).find((line) => line.trim() !== '');
   const status = statusLine?.match(STATUS);
-  if (!status) problem(file, `no Status line after the heading (accepted, superseded by NNNN or partly superseded by NNNN); found "${statusLine ?? ''}"`);
+  if (!status)
+    problem(
+      file,
+      `no Status line after the heading (accepted, superseded by NNNN or partly superseded by NNNN); found "${statusLine ?? ''}"`,
+    );
   records.set(number, {
     file,
     title: heading?.[2],
@@ -58,7 +62,8 @@ for (const file of fs.readdirSync(dir).sort()) {
 const numbers = [...records.keys()].sort();
 numbers.forEach((number, i) => {
   const expected = i === 0 ? '0001' : String(Number(numbers[i - 1]) + 1).padStart(4, '0');
-  if (number !== expected) problem(records.get(number).file, `numbers are not consecutive: expected ${expected}, found ${number}`);
+  if (number !== expected)
+    problem(records.get(number).file, `numbers are not consecutive: expected ${expected}, found ${number}`);
 });
 for (const [number, record] of records) {
   for (const later of record.supersededBy) {
@@ -78,7 +83,11 @@ for (const line of index.split('\n')) {
     }
   }
   const entry = line.match(/^- \[(\d{4})\. (.+)\]\(([^)]+)\) — (.+)$/);
-  if (entry) statusLines.set(entry[3], [...(statusLines.get(entry[3]) ?? []), { number: entry[1], title: entry[2], status: entry[4] }]);
+  if (entry)
+    statusLines.set(entry[3], [
+      ...(statusLines.get(entry[3]) ?? []),
+      { number: entry[1], title: entry[2], status: entry[4] },
+    ]);
 }
 for (const record of records.values()) {
   const entries = statusLines.get(record.file) ?? [];
@@ -89,8 +98,10 @@ for (const record of records.values()) {
   if (entries.length > 1) problem(record.file, 'listed with its status more than once in the index');
   const [entry] = entries;
   if (entry.number !== record.file.slice(0, 4)) problem(record.file, `the index numbers it ${entry.number}`);
-  if (record.title !== undefined && entry.title !== record.title) problem(record.file, `the index titles it "${entry.title}", the record "${record.title}"`);
-  if (record.status !== undefined && entry.status !== record.status) problem(record.file, `the index says "${entry.status}", the record "Status: ${record.status}"`);
+  if (record.title !== undefined && entry.title !== record.title)
+    problem(record.file, `the index titles it "${entry.title}", the record "${record.title}"`);
+  if (record.status !== undefined && entry.status !== record.status)
+    problem(record.file, `the index says "${entry.status}", the record "Status: ${record.status}"`);
 }
 
 if (problems.length > 0) {
@@ -99,4 +110,6 @@ if (problems.length > 0) {
   process.exit(1);
 }
 const superseded = [...records.values()].filter((record) => record.status !== 'accepted').length;
-console.log(`${records.size} decision records, all indexed; ${superseded} superseded in whole or part, each by a record that exists`);
+console.log(
+  `${records.size} decision records, all indexed; ${superseded} superseded in whole or part, each by a record that exists`,
+);

@@ -53,8 +53,11 @@ function checkLinks(file) {
       if (NOT_A_FILE.test(target)) continue;
       const filePart = decodeURIComponent(target.replace(/[#?].*$/, ''));
       if (filePart === '') continue;
-      const resolved = filePart.startsWith('/') ? path.join(root, filePart) : path.resolve(root, path.dirname(file), filePart);
-      if (!resolved.startsWith(root) || !fs.existsSync(resolved)) problem(`${file}:${i + 1}`, `links to ${target}, which does not exist`);
+      const resolved = filePart.startsWith('/')
+        ? path.join(root, filePart)
+        : path.resolve(root, path.dirname(file), filePart);
+      if (!resolved.startsWith(root) || !fs.existsSync(resolved))
+        problem(`${file}:${i + 1}`, `links to ${target}, which does not exist`);
     }
   });
 }
@@ -68,11 +71,16 @@ for (const [file, limit] of Object.entries(LINE_LIMITS)) {
   if (lines >= limit) problem(file, `has ${lines} lines; keep it under ${limit} (move the detail to docs/)`);
 }
 
-const checked = [...Object.keys(LINE_LIMITS).filter((file) => fs.existsSync(path.join(root, file))), ...markdownUnder('docs')];
+const checked = [
+  ...Object.keys(LINE_LIMITS).filter((file) => fs.existsSync(path.join(root, file))),
+  ...markdownUnder('docs'),
+];
 for (const file of checked) checkLinks(file);
 
 if (problems.length > 0) {
   for (const line of problems) console.error(line);
   process.exit(1);
 }
-console.log(`${checked.length} documents, every relative link resolves; README.md and ARCHITECTURE.md within their line limits`);
+console.log(
+  `${checked.length} documents, every relative link resolves; README.md and ARCHITECTURE.md within their line limits`,
+);

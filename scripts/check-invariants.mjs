@@ -313,7 +313,8 @@ export async function checkInvariants(databaseUrl, dataDir) {
     if (dataDir) {
       const { rows } = await client.query('select id, storage_key from document');
       for (const row of rows) {
-        if (!fs.existsSync(path.join(dataDir, 'documents', row.storage_key))) violations.push({ check: 'document whose bytes are missing from storage', row });
+        if (!fs.existsSync(path.join(dataDir, 'documents', row.storage_key)))
+          violations.push({ check: 'document whose bytes are missing from storage', row });
       }
     }
     await client.query('commit');
@@ -323,11 +324,14 @@ export async function checkInvariants(databaseUrl, dataDir) {
   return { violations, counts };
 }
 
-const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
+const invokedDirectly =
+  process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
 if (invokedDirectly) {
   const databaseUrl = process.argv[2] ?? process.env.DATABASE_URL;
   if (!databaseUrl) {
-    console.error('usage: node scripts/check-invariants.mjs [DATABASE_URL] (or set DATABASE_URL); DATA_DIR also checks stored bytes');
+    console.error(
+      'usage: node scripts/check-invariants.mjs [DATABASE_URL] (or set DATABASE_URL); DATA_DIR also checks stored bytes',
+    );
     process.exit(2);
   }
   const { violations, counts } = await checkInvariants(databaseUrl, process.env.DATA_DIR);

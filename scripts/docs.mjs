@@ -10,9 +10,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const OUTPUT = 'generated/docs.html';
-execFileSync(path.join('node_modules', '.bin', 'redocly'), [
-  'build-docs', 'generated/openapi.json', '--inlineBundle', '--template', 'scripts/docs-template.hbs', '--output', OUTPUT,
-], { stdio: ['ignore', 'inherit', 'inherit'] });
+execFileSync(
+  path.join('node_modules', '.bin', 'redocly'),
+  [
+    'build-docs',
+    'generated/openapi.json',
+    '--inlineBundle',
+    '--template',
+    'scripts/docs-template.hbs',
+    '--output',
+    OUTPUT,
+  ],
+  { stdio: ['ignore', 'inherit', 'inherit'] },
+);
 
 const svg = (width, text) =>
   `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="16" viewBox="0 0 ${width} 16"><text x="0" y="13" font-family="system-ui,sans-serif" font-size="13" font-weight="600" fill="#6b7280">${text}</text></svg>`)}`;

@@ -22,21 +22,35 @@ function statusChecks(sourceFile) {
 
 /** `expect(subject.status).toBe(N)` as an edit to `expectStatus(subject, N)`, or undefined. */
 function statusCheck(node, sourceFile) {
-  if (!ts.isCallExpression(node) || !ts.isPropertyAccessExpression(node.expression) || node.arguments.length !== 1) return undefined;
+  if (!ts.isCallExpression(node) || !ts.isPropertyAccessExpression(node.expression) || node.arguments.length !== 1)
+    return undefined;
   if (!['toBe', 'toEqual', 'toStrictEqual'].includes(node.expression.name.text)) return undefined;
   const target = node.expression.expression;
-  if (!ts.isCallExpression(target) || !ts.isIdentifier(target.expression) || target.expression.text !== 'expect' || target.arguments.length !== 1) return undefined;
+  if (
+    !ts.isCallExpression(target) ||
+    !ts.isIdentifier(target.expression) ||
+    target.expression.text !== 'expect' ||
+    target.arguments.length !== 1
+  )
+    return undefined;
   const [checked] = target.arguments;
   if (!ts.isPropertyAccessExpression(checked) || checked.name.text !== 'status') return undefined;
   const [status] = node.arguments;
   if (!ts.isNumericLiteral(status) || !/^[1-5]\d\d$/.test(status.text)) return undefined;
   const subject = ts.isParenthesizedExpression(checked.expression) ? checked.expression.expression : checked.expression;
-  return { start: node.getStart(sourceFile), end: node.getEnd(), text: `expectStatus(${subject.getText(sourceFile)}, ${status.text})` };
+  return {
+    start: node.getStart(sourceFile),
+    end: node.getEnd(),
+    text: `expectStatus(${subject.getText(sourceFile)}, ${status.text})`,
+  };
 }
 
 function withImport(file, text) {
   if (/import \{[^}]*\bexpectStatus\b/.test(text)) return text;
-  let from = path.relative(path.dirname(path.resolve(file)), HELPER).split(path.sep).join('/');
+  let from = path
+    .relative(path.dirname(path.resolve(file)), HELPER)
+    .split(path.sep)
+    .join('/');
   if (!from.startsWith('.')) from = `./${from}`;
   const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const imports = sourceFile.statements.filter((statement) => ts.isImportDeclaration(statement));
@@ -49,7 +63,8 @@ for (const file of process.argv.slice(2)) {
   const edits = statusChecks(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS));
   if (edits.length === 0) continue;
   let rewritten = text;
-  for (const edit of edits.sort((a, b) => b.start - a.start)) rewritten = rewritten.slice(0, edit.start) + edit.text + rewritten.slice(edit.end);
+  for (const edit of edits.sort((a, b) => b.start - a.start))
+    rewritten = rewritten.slice(0, edit.start) + edit.text + rewritten.slice(edit.end);
   fs.writeFileSync(file, withImport(file, rewritten));
   console.log(`${file}: ${edits.length} status check(s) rewritten`);
 }

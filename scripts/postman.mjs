@@ -29,22 +29,52 @@ for (const [path, items] of Object.entries(dereferenced.paths)) {
 }
 
 // A 1x1 PNG: the service sniffs the bytes, so each document is a real image.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 const TRAVELLERS = [
-  { key: 'sophie', name: 'Sophie Keller', dateOfBirth: '1991-03-14', nationality: 'Germany', phone: '+49 151 23456789' },
-  { key: 'daniel', name: 'Daniel Okafor', dateOfBirth: '1986-11-02', nationality: 'United Kingdom', phone: '+44 7700 900123' },
+  {
+    key: 'sophie',
+    name: 'Sophie Keller',
+    dateOfBirth: '1991-03-14',
+    nationality: 'Germany',
+    phone: '+49 151 23456789',
+  },
+  {
+    key: 'daniel',
+    name: 'Daniel Okafor',
+    dateOfBirth: '1986-11-02',
+    nationality: 'United Kingdom',
+    phone: '+44 7700 900123',
+  },
   { key: 'meilin', name: 'Mei Lin Tan', dateOfBirth: '1995-07-22', nationality: 'Singapore', phone: '+65 9123 4567' },
 ];
 const DOCUMENT_TYPES = ['AVATAR', 'PASSPORT', 'SIGNATURE'];
 const json = (value) => JSON.stringify(value, null, 2);
 /** OpenAPI's integer formats are annotations; Postman's Ajv 6 fails a schema that names them. */
-const withoutIntegerFormats = (key, value) => (key === 'format' && (value === 'int32' || value === 'int64') ? undefined : value);
+const withoutIntegerFormats = (key, value) =>
+  key === 'format' && (value === 'int32' || value === 'int64') ? undefined : value;
 
 /** One request of the story: an operation, the values it sends, what it must answer. */
-function step({ name, operationId, pathParams = {}, query, headers = {}, body, formdata, status, checks = [], prerequest, noAuth = false, mediaType = 'application/json' }) {
+function step({
+  name,
+  operationId,
+  pathParams = {},
+  query,
+  headers = {},
+  body,
+  formdata,
+  status,
+  checks = [],
+  prerequest,
+  noAuth = false,
+  mediaType = 'application/json',
+}) {
   const { path, method, operation } = operations.get(operationId);
   if (!operation.responses[status]) throw new Error(`${operationId} does not document ${status}`);
-  if (!operation.responses[status].content?.[mediaType]) throw new Error(`${operationId} does not document ${mediaType} for ${status}`);
+  if (!operation.responses[status].content?.[mediaType])
+    throw new Error(`${operationId} does not document ${mediaType} for ${status}`);
   const isJson = mediaType === 'application/json';
   const schema = isJson ? operation.responses[status].content[mediaType].schema : undefined;
   const rawPath = path.replace(/\{(\w+)\}/g, (_, param) => pathParams[param]);
@@ -52,7 +82,11 @@ function step({ name, operationId, pathParams = {}, query, headers = {}, body, f
   const queryString = query ? `?${new URLSearchParams(query)}`.replace(/%7B%7B(\w+)%7D%7D/g, '{{$1}}') : '';
   const tests = [
     `pm.test('${operationId} answers ${status}', () => pm.response.to.have.status(${status}));`,
-    ...(schema ? [`pm.test('the body is the documented ${status} of ${operationId}', () => pm.response.to.have.jsonSchema(${JSON.stringify(schema, withoutIntegerFormats)}));`] : []),
+    ...(schema
+      ? [
+          `pm.test('the body is the documented ${status} of ${operationId}', () => pm.response.to.have.jsonSchema(${JSON.stringify(schema, withoutIntegerFormats)}));`,
+        ]
+      : []),
     // A text answer (the CSV export) is read with pm.response.text() by its checks.
     `const body = pm.response.code < 300 && ${isJson} ? pm.response.json() : undefined;`,
     'const data = body && body.data;',
@@ -74,7 +108,9 @@ function step({ name, operationId, pathParams = {}, query, headers = {}, body, f
     // In a block of its own: the sandbox has legacy globals (`data`, `responseBody`) a script must not redeclare.
     event: [
       { listen: 'test', script: { type: 'text/javascript', exec: ['{', ...tests, '}'] } },
-      ...(prerequest ? [{ listen: 'prerequest', script: { type: 'text/javascript', exec: ['{', ...prerequest, '}'] } }] : []),
+      ...(prerequest
+        ? [{ listen: 'prerequest', script: { type: 'text/javascript', exec: ['{', ...prerequest, '}'] } }]
+        : []),
     ],
   };
 }
@@ -84,44 +120,70 @@ const check = (title, assertion) => `pm.test(${JSON.stringify(title)}, () => { $
 
 const booking = [
   step({
-    name: 'Take a token', operationId: 'issueToken', noAuth: true, status: 200,
+    name: 'Take a token',
+    operationId: 'issueToken',
+    noAuth: true,
+    status: 200,
     body: { clientId: '{{clientId}}', clientSecret: '{{clientSecret}}' },
-    checks: [check('the token is a bearer token', "pm.expect(data.tokenType).to.equal('Bearer');"), "pm.environment.set('accessToken', data.accessToken);"],
+    checks: [
+      check('the token is a bearer token', "pm.expect(data.tokenType).to.equal('Bearer');"),
+      "pm.environment.set('accessToken', data.accessToken);",
+    ],
   }),
   step({
-    name: 'Find Everest Base Camp in the routes', operationId: 'listRoutes', status: 200, query: { search: 'Everest Base Camp', size: 5 },
+    name: 'Find Everest Base Camp in the routes',
+    operationId: 'listRoutes',
+    status: 200,
+    query: { search: 'Everest Base Camp', size: 5 },
     checks: [
       "const route = data.content.find((r) => r.name.includes('Everest Base Camp'));",
-      check('Everest Base Camp is sold', 'pm.expect(route, JSON.stringify(data.content)).to.be.an("object"); pm.expect(route.maxAltitude).to.be.above(5000);'),
+      check(
+        'Everest Base Camp is sold',
+        'pm.expect(route, JSON.stringify(data.content)).to.be.an("object"); pm.expect(route.maxAltitude).to.be.above(5000);',
+      ),
       set('routeId', 'route.routeId'),
     ],
   }),
   step({
-    name: 'Quote the trek for Sophie', operationId: 'createQuote', status: 200,
+    name: 'Quote the trek for Sophie',
+    operationId: 'createQuote',
+    status: 200,
     body: { nationality: 'Germany', ages: [40], startDate: '{{departureDate}}', duration: 14, routeId: '{{routeId}}' },
     checks: [
-      check('the quote is active, for the route and the dates asked', "pm.expect(data).to.include({ quoteStatus: 'ACTIVE', routeId: pm.collectionVariables.get('routeId'), startDate: pm.collectionVariables.get('departureDate'), durationDays: 14 });"),
+      check(
+        'the quote is active, for the route and the dates asked',
+        "pm.expect(data).to.include({ quoteStatus: 'ACTIVE', routeId: pm.collectionVariables.get('routeId'), startDate: pm.collectionVariables.get('departureDate'), durationDays: 14 });",
+      ),
       check('the price is positive', 'pm.expect(data.totalAmount).to.be.above(0);'),
-      set('quoteId', 'data.quoteId'), set('ctgId', 'data.ctgId'), set('quoteTotal', 'data.totalAmount'),
+      set('quoteId', 'data.quoteId'),
+      set('ctgId', 'data.ctgId'),
+      set('quoteTotal', 'data.totalAmount'),
     ],
   }),
   ...TRAVELLERS.flatMap((traveller) =>
     DOCUMENT_TYPES.map((documentType) =>
       step({
-        name: `Upload ${traveller.name}'s ${documentType.toLowerCase()}`, operationId: 'uploadDocument', status: 201,
+        name: `Upload ${traveller.name}'s ${documentType.toLowerCase()}`,
+        operationId: 'uploadDocument',
+        status: 201,
         formdata: [
           { key: 'documentType', value: documentType, type: 'text' },
           { key: 'file', src: `postman/${documentType.toLowerCase()}.png`, type: 'file' },
         ],
         checks: [
-          check('the document is a draft of the type sent', `pm.expect(data).to.include({ documentType: '${documentType}', status: 'DRAFT' });`),
+          check(
+            'the document is a draft of the type sent',
+            `pm.expect(data).to.include({ documentType: '${documentType}', status: 'DRAFT' });`,
+          ),
           set(`${traveller.key}${documentType}`, 'data.documentId'),
         ],
       }),
     ),
   ),
   step({
-    name: 'Register the three travellers', operationId: 'registerTravellers', status: 201,
+    name: 'Register the three travellers',
+    operationId: 'registerTravellers',
+    status: 201,
     body: TRAVELLERS.map((traveller) => ({
       // A run id keeps every run's travellers apart.
       email: `${traveller.key}.{{runId}}@example.com`,
@@ -141,67 +203,140 @@ const booking = [
       signatureDocumentId: `{{${traveller.key}SIGNATURE}}`,
     })),
     checks: [
-      check('the travellers come back in request order, each with the documents sent', `pm.expect(data.map((t) => t.name)).to.eql(${JSON.stringify(TRAVELLERS.map((t) => t.name))}); pm.expect(data[0].avatarDocumentId).to.equal(pm.collectionVariables.get('sophieAVATAR'));`),
+      check(
+        'the travellers come back in request order, each with the documents sent',
+        `pm.expect(data.map((t) => t.name)).to.eql(${JSON.stringify(TRAVELLERS.map((t) => t.name))}); pm.expect(data[0].avatarDocumentId).to.equal(pm.collectionVariables.get('sophieAVATAR'));`,
+      ),
       ...TRAVELLERS.map((traveller, index) => set(`${traveller.key}TouristId`, `data[${index}].touristId`)),
     ],
   }),
   step({
-    name: 'Book Sophie from the quote, with the company code HIMALAYA10', operationId: 'createOrders', status: 201,
-    body: { touristId: '{{sophieTouristId}}', ctgId: '{{ctgId}}', quoteId: '{{quoteId}}', routeId: '{{routeId}}', departureDate: '{{departureDate}}', promoCode: 'HIMALAYA10' },
+    name: 'Book Sophie from the quote, with the company code HIMALAYA10',
+    operationId: 'createOrders',
+    status: 201,
+    body: {
+      touristId: '{{sophieTouristId}}',
+      ctgId: '{{ctgId}}',
+      quoteId: '{{quoteId}}',
+      routeId: '{{routeId}}',
+      departureDate: '{{departureDate}}',
+      promoCode: 'HIMALAYA10',
+    },
     checks: [
-      check('the order keeps the quote and is pending', "pm.expect(data).to.include({ status: 'PENDING', quoteId: pm.collectionVariables.get('quoteId') }); pm.expect(data.traveller.touristId).to.equal(pm.collectionVariables.get('sophieTouristId'));"),
-      check('the promo code was applied at creation', "pm.expect(data.promoApplyResult).to.include({ promoCode: 'HIMALAYA10', applied: true }); pm.expect(data.promoCodes.companyPromoCode).to.equal('HIMALAYA10');"),
-      check('the total is the quoted price less 10 %', "const quoted = Number(pm.collectionVariables.get('quoteTotal')); pm.expect(data.pricing.totalAmount).to.be.closeTo(quoted * 0.9, 0.01);"),
-      set('orderRef', 'data.orderRef'), set('orderTotal', 'data.pricing.totalAmount'),
+      check(
+        'the order keeps the quote and is pending',
+        "pm.expect(data).to.include({ status: 'PENDING', quoteId: pm.collectionVariables.get('quoteId') }); pm.expect(data.traveller.touristId).to.equal(pm.collectionVariables.get('sophieTouristId'));",
+      ),
+      check(
+        'the promo code was applied at creation',
+        "pm.expect(data.promoApplyResult).to.include({ promoCode: 'HIMALAYA10', applied: true }); pm.expect(data.promoCodes.companyPromoCode).to.equal('HIMALAYA10');",
+      ),
+      check(
+        'the total is the quoted price less 10 %',
+        "const quoted = Number(pm.collectionVariables.get('quoteTotal')); pm.expect(data.pricing.totalAmount).to.be.closeTo(quoted * 0.9, 0.01);",
+      ),
+      set('orderRef', 'data.orderRef'),
+      set('orderTotal', 'data.pricing.totalAmount'),
     ],
   }),
   step({
-    name: 'Preview the agent code PEMBA5 on the order', operationId: 'previewOrderPromo', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    name: 'Preview the agent code PEMBA5 on the order',
+    operationId: 'previewOrderPromo',
+    status: 200,
+    pathParams: { orderRef: '{{orderRef}}' },
     body: { promoCode: 'PEMBA5' },
     checks: [
-      check('the preview adds the agent code and changes nothing yet', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), companyPromoCode: 'HIMALAYA10', agentPromoCode: 'PEMBA5' }); pm.expect(data.totalAfter).to.be.closeTo(data.totalBefore - data.discountAmount, 0.001);"),
+      check(
+        'the preview adds the agent code and changes nothing yet',
+        "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), companyPromoCode: 'HIMALAYA10', agentPromoCode: 'PEMBA5' }); pm.expect(data.totalAfter).to.be.closeTo(data.totalBefore - data.discountAmount, 0.001);",
+      ),
     ],
   }),
   step({
-    name: 'Apply PEMBA5', operationId: 'applyOrderPromo', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    name: 'Apply PEMBA5',
+    operationId: 'applyOrderPromo',
+    status: 200,
+    pathParams: { orderRef: '{{orderRef}}' },
     body: { promoCode: 'PEMBA5' },
     checks: [
-      check('both slots are filled and the total went down', "pm.expect(data).to.include({ companyPromoCode: 'HIMALAYA10', agentPromoCode: 'PEMBA5' }); pm.expect(data.totalAfter).to.be.below(Number(pm.collectionVariables.get('orderTotal')));"),
+      check(
+        'both slots are filled and the total went down',
+        "pm.expect(data).to.include({ companyPromoCode: 'HIMALAYA10', agentPromoCode: 'PEMBA5' }); pm.expect(data.totalAfter).to.be.below(Number(pm.collectionVariables.get('orderTotal')));",
+      ),
     ],
   }),
   step({
-    name: 'Remove PEMBA5 again', operationId: 'removeOrderPromo', status: 200, pathParams: { orderRef: '{{orderRef}}' }, query: { code: 'PEMBA5' },
+    name: 'Remove PEMBA5 again',
+    operationId: 'removeOrderPromo',
+    status: 200,
+    pathParams: { orderRef: '{{orderRef}}' },
+    query: { code: 'PEMBA5' },
     checks: [
-      check('only the company code is left, at the total of the order as created', "pm.expect(data).to.include({ companyPromoCode: 'HIMALAYA10', agentPromoCode: null }); pm.expect(data.totalAfter).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001);"),
+      check(
+        'only the company code is left, at the total of the order as created',
+        "pm.expect(data).to.include({ companyPromoCode: 'HIMALAYA10', agentPromoCode: null }); pm.expect(data.totalAfter).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001);",
+      ),
     ],
   }),
   step({
-    name: 'Book Daniel and Mei Lin as a group', operationId: 'createOrders', status: 201,
-    body: ['daniel', 'meilin'].map((key) => ({ touristId: `{{${key}TouristId}}`, ctgId: '{{ctgId}}', routeId: '{{routeId}}', departureDate: '{{departureDate}}' })),
+    name: 'Book Daniel and Mei Lin as a group',
+    operationId: 'createOrders',
+    status: 201,
+    body: ['daniel', 'meilin'].map((key) => ({
+      touristId: `{{${key}TouristId}}`,
+      ctgId: '{{ctgId}}',
+      routeId: '{{routeId}}',
+      departureDate: '{{departureDate}}',
+    })),
     checks: [
-      check('one group of two pending orders', "pm.expect(data.orders).to.have.length(2); pm.expect(data.orders.every((o) => o.status === 'PENDING' && o.groupRef === data.groupRef)).to.be.true;"),
-      set('groupRef', 'data.groupRef'), set('danielOrderRef', 'data.orders[0].orderRef'), set('danielTotal', 'data.orders[0].pricing.totalAmount'),
+      check(
+        'one group of two pending orders',
+        "pm.expect(data.orders).to.have.length(2); pm.expect(data.orders.every((o) => o.status === 'PENDING' && o.groupRef === data.groupRef)).to.be.true;",
+      ),
+      set('groupRef', 'data.groupRef'),
+      set('danielOrderRef', 'data.orders[0].orderRef'),
+      set('danielTotal', 'data.orders[0].pricing.totalAmount'),
       set('meilinOrderRef', 'data.orders[1].orderRef'),
     ],
   }),
   step({
-    name: 'Preview HIMALAYA10 on the group', operationId: 'previewGroupPromo', status: 200, pathParams: { groupRef: '{{groupRef}}' },
+    name: 'Preview HIMALAYA10 on the group',
+    operationId: 'previewGroupPromo',
+    status: 200,
+    pathParams: { groupRef: '{{groupRef}}' },
     body: { promoCode: 'HIMALAYA10' },
     checks: [
-      check('both orders would take it and the totals add up', "pm.expect(data.groupRef).to.equal(pm.collectionVariables.get('groupRef')); pm.expect(data.orders.every((o) => o.changed)).to.be.true; pm.expect(data.totals.totalAfter).to.be.closeTo(data.totals.totalBefore - data.totals.discountAmount, 0.001);"),
+      check(
+        'both orders would take it and the totals add up',
+        "pm.expect(data.groupRef).to.equal(pm.collectionVariables.get('groupRef')); pm.expect(data.orders.every((o) => o.changed)).to.be.true; pm.expect(data.totals.totalAfter).to.be.closeTo(data.totals.totalBefore - data.totals.discountAmount, 0.001);",
+      ),
     ],
   }),
   step({
-    name: 'Apply HIMALAYA10 to the group', operationId: 'applyGroupPromo', status: 200, pathParams: { groupRef: '{{groupRef}}' },
+    name: 'Apply HIMALAYA10 to the group',
+    operationId: 'applyGroupPromo',
+    status: 200,
+    pathParams: { groupRef: '{{groupRef}}' },
     body: { promoCode: 'HIMALAYA10' },
     checks: [
-      check('both orders changed, 10 % off each', "pm.expect(data.totals.changedCount).to.equal(2); data.orders.forEach((o) => pm.expect(o.discountAmount).to.be.closeTo(o.totalBefore * 0.1, 0.01));"),
+      check(
+        'both orders changed, 10 % off each',
+        'pm.expect(data.totals.changedCount).to.equal(2); data.orders.forEach((o) => pm.expect(o.discountAmount).to.be.closeTo(o.totalBefore * 0.1, 0.01));',
+      ),
     ],
   }),
   step({
-    name: 'An invalid code is refused like any rejected code (deliberate 400)', operationId: 'applyOrderPromo', status: 400, pathParams: { orderRef: '{{orderRef}}' },
+    name: 'An invalid code is refused like any rejected code (deliberate 400)',
+    operationId: 'applyOrderPromo',
+    status: 400,
+    pathParams: { orderRef: '{{orderRef}}' },
     body: { promoCode: 'EXPIRED20' },
-    checks: [check('the one message of every rejection', "pm.expect(pm.response.json().message).to.equal('Invalid promo code');")],
+    checks: [
+      check(
+        'the one message of every rejection',
+        "pm.expect(pm.response.json().message).to.equal('Invalid promo code');",
+      ),
+    ],
   }),
 ];
 
@@ -210,61 +345,114 @@ const booking = [
 // same way, with one group payment for both its orders.
 const payment = [
   step({
-    name: 'Pay the order by card', operationId: 'payOrder', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    name: 'Pay the order by card',
+    operationId: 'payOrder',
+    status: 200,
+    pathParams: { orderRef: '{{orderRef}}' },
     headers: { 'Idempotency-Key': '{{$guid}}' },
     body: { gateway: 'card_gateway', returnUrl: 'https://booking.himalayantrails.example.com/payments/complete' },
     checks: [
-      check('the attempt is for this order, at its total', "pm.expect(data.paymentRef.startsWith(pm.collectionVariables.get('orderRef') + '-')).to.be.true; pm.expect(data.amount).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001); pm.expect(data.paymentUrl).to.match(/^https?:\\/\\//);"),
+      check(
+        'the attempt is for this order, at its total',
+        "pm.expect(data.paymentRef.startsWith(pm.collectionVariables.get('orderRef') + '-')).to.be.true; pm.expect(data.amount).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001); pm.expect(data.paymentUrl).to.match(/^https?:\\/\\//);",
+      ),
       set('paymentRef', 'data.paymentRef'),
     ],
   }),
   step({
-    name: 'Read the payment status: the checkout is open', operationId: 'getPaymentStatus', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    name: 'Read the payment status: the checkout is open',
+    operationId: 'getPaymentStatus',
+    status: 200,
+    pathParams: { orderRef: '{{orderRef}}' },
     checks: [
-      check('the attempt is open and it is the one just started', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), orderStatus: 'PENDING', paymentStatus: 'INITIATED', paymentRef: pm.collectionVariables.get('paymentRef') });"),
+      check(
+        'the attempt is open and it is the one just started',
+        "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), orderStatus: 'PENDING', paymentStatus: 'INITIATED', paymentRef: pm.collectionVariables.get('paymentRef') });",
+      ),
     ],
   }),
   step({
-    name: 'The customer pays (sandbox helper)', operationId: 'setSandboxPaymentOutcome', status: 200, pathParams: { paymentRef: '{{paymentRef}}' },
+    name: 'The customer pays (sandbox helper)',
+    operationId: 'setSandboxPaymentOutcome',
+    status: 200,
+    pathParams: { paymentRef: '{{paymentRef}}' },
     body: { outcome: 'CAPTURED' },
     checks: [
-      check('the capture settled the payment: the order is paid', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: pm.collectionVariables.get('paymentRef'), paymentMethod: 'CARD_GATEWAY' });"),
+      check(
+        'the capture settled the payment: the order is paid',
+        "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: pm.collectionVariables.get('paymentRef'), paymentMethod: 'CARD_GATEWAY' });",
+      ),
     ],
   }),
   step({
-    name: 'Read the payment status: paid, with its policy number', operationId: 'getPaymentStatus', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    name: 'Read the payment status: paid, with its policy number',
+    operationId: 'getPaymentStatus',
+    status: 200,
+    pathParams: { orderRef: '{{orderRef}}' },
     checks: [
-      check('the order is PAID by this payment, at its total', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: pm.collectionVariables.get('paymentRef') }); pm.expect(data.amount).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001); pm.expect(data.completedAt).to.be.a('string');"),
-      check('the policy number was issued with the payment', 'pm.expect(data.policyNumber).to.match(/^POL-\\d{4}-\\d+$/);'),
+      check(
+        'the order is PAID by this payment, at its total',
+        "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: pm.collectionVariables.get('paymentRef') }); pm.expect(data.amount).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001); pm.expect(data.completedAt).to.be.a('string');",
+      ),
+      check(
+        'the policy number was issued with the payment',
+        'pm.expect(data.policyNumber).to.match(/^POL-\\d{4}-\\d+$/);',
+      ),
       set('policyNumber', 'data.policyNumber'),
     ],
   }),
   step({
-    name: "Download Sophie's certificate of insurance", operationId: 'getOrderCertificate', status: 200, pathParams: { orderRef: '{{orderRef}}' }, mediaType: 'application/pdf',
+    name: "Download Sophie's certificate of insurance",
+    operationId: 'getOrderCertificate',
+    status: 200,
+    pathParams: { orderRef: '{{orderRef}}' },
+    mediaType: 'application/pdf',
     checks: [
-      check('a PDF named after the policy', "pm.expect(pm.response.headers.get('Content-Type')).to.include('application/pdf'); pm.expect(pm.response.headers.get('Content-Disposition')).to.equal('attachment; filename=\"' + pm.collectionVariables.get('policyNumber') + '.pdf\"'); pm.expect(pm.response.text().startsWith('%PDF-')).to.be.true;"),
+      check(
+        'a PDF named after the policy',
+        "pm.expect(pm.response.headers.get('Content-Type')).to.include('application/pdf'); pm.expect(pm.response.headers.get('Content-Disposition')).to.equal('attachment; filename=\"' + pm.collectionVariables.get('policyNumber') + '.pdf\"'); pm.expect(pm.response.text().startsWith('%PDF-')).to.be.true;",
+      ),
     ],
   }),
   step({
-    name: 'Pay the group in one payment, by wallet', operationId: 'payGroup', status: 200, pathParams: { groupRef: '{{groupRef}}' },
+    name: 'Pay the group in one payment, by wallet',
+    operationId: 'payGroup',
+    status: 200,
+    pathParams: { groupRef: '{{groupRef}}' },
     headers: { 'Idempotency-Key': '{{$guid}}' },
     body: { gateway: 'wallet_gateway', returnUrl: 'https://booking.himalayantrails.example.com/payments/complete' },
     checks: [
-      check('one attempt for both orders of the group', "pm.expect(data.paymentUrl).to.match(/^https?:\\/\\//); pm.expect(data.amount).to.be.above(0);"),
-      set('groupPaymentRef', 'data.paymentRef'), set('groupAmount', 'data.amount'),
+      check(
+        'one attempt for both orders of the group',
+        'pm.expect(data.paymentUrl).to.match(/^https?:\\/\\//); pm.expect(data.amount).to.be.above(0);',
+      ),
+      set('groupPaymentRef', 'data.paymentRef'),
+      set('groupAmount', 'data.amount'),
     ],
   }),
   step({
-    name: 'The group\'s customer pays (sandbox helper)', operationId: 'setSandboxPaymentOutcome', status: 200, pathParams: { paymentRef: '{{groupPaymentRef}}' },
+    name: "The group's customer pays (sandbox helper)",
+    operationId: 'setSandboxPaymentOutcome',
+    status: 200,
+    pathParams: { paymentRef: '{{groupPaymentRef}}' },
     body: { outcome: 'CAPTURED' },
     checks: [
-      check('the group payment paid its first order, Daniel\'s, with its policy number', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('danielOrderRef'), orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: pm.collectionVariables.get('groupPaymentRef'), groupRef: pm.collectionVariables.get('groupRef') }); pm.expect(data.groupAmount).to.be.closeTo(Number(pm.collectionVariables.get('groupAmount')), 0.001); pm.expect(data.policyNumber).to.match(/^POL-\\d{4}-\\d+$/);"),
+      check(
+        "the group payment paid its first order, Daniel's, with its policy number",
+        "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('danielOrderRef'), orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: pm.collectionVariables.get('groupPaymentRef'), groupRef: pm.collectionVariables.get('groupRef') }); pm.expect(data.groupAmount).to.be.closeTo(Number(pm.collectionVariables.get('groupAmount')), 0.001); pm.expect(data.policyNumber).to.match(/^POL-\\d{4}-\\d+$/);",
+      ),
     ],
   }),
   step({
-    name: 'Mei Lin\'s order is paid by the same payment', operationId: 'getPaymentStatus', status: 200, pathParams: { orderRef: '{{meilinOrderRef}}' },
+    name: "Mei Lin's order is paid by the same payment",
+    operationId: 'getPaymentStatus',
+    status: 200,
+    pathParams: { orderRef: '{{meilinOrderRef}}' },
     checks: [
-      check('her share of the group payment paid her order', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: pm.collectionVariables.get('groupPaymentRef'), groupRef: pm.collectionVariables.get('groupRef') }); pm.expect(data.policyNumber).to.match(/^POL-\\d{4}-\\d+$/);"),
+      check(
+        'her share of the group payment paid her order',
+        "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: pm.collectionVariables.get('groupPaymentRef'), groupRef: pm.collectionVariables.get('groupRef') }); pm.expect(data.policyNumber).to.match(/^POL-\\d{4}-\\d+$/);",
+      ),
       set('meilinTotal', 'data.amount'),
     ],
   }),
@@ -276,103 +464,195 @@ const payment = [
 // end, so the next run starts on the real date.
 const afterTheSale = [
   step({
-    name: 'Sophie changes her mind: preview cancelling her paid order', operationId: 'previewOrderCancellation', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    name: 'Sophie changes her mind: preview cancelling her paid order',
+    operationId: 'previewOrderCancellation',
+    status: 200,
+    pathParams: { orderRef: '{{orderRef}}' },
     checks: [
-      check('within the free look: everything goes back, no fee', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), cancellable: true, rule: 'FREE_LOOK', cancellationFee: 0 }); pm.expect(data.refundAmount).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001);"),
+      check(
+        'within the free look: everything goes back, no fee',
+        "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), cancellable: true, rule: 'FREE_LOOK', cancellationFee: 0 }); pm.expect(data.refundAmount).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001);",
+      ),
     ],
   }),
   step({
-    name: 'Cancel her order', operationId: 'cancelOrder', status: 200, pathParams: { orderRef: '{{orderRef}}' },
+    name: 'Cancel her order',
+    operationId: 'cancelOrder',
+    status: 200,
+    pathParams: { orderRef: '{{orderRef}}' },
     headers: { 'Idempotency-Key': '{{$guid}}' },
     body: { reason: 'TRAVELLER_REQUEST', note: 'Changed her plans' },
     checks: [
-      check('cancelled with a refund of the whole payment', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), orderStatus: 'CANCELLED', reason: 'TRAVELLER_REQUEST' }); pm.expect(data.refund.amount).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001); pm.expect(data.refund.cancellationFee).to.equal(0);"),
+      check(
+        'cancelled with a refund of the whole payment',
+        "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('orderRef'), orderStatus: 'CANCELLED', reason: 'TRAVELLER_REQUEST' }); pm.expect(data.refund.amount).to.be.closeTo(Number(pm.collectionVariables.get('orderTotal')), 0.001); pm.expect(data.refund.cancellationFee).to.equal(0);",
+      ),
       set('refundRef', 'data.refund.refundRef'),
     ],
   }),
   step({
-    name: 'Read her refund by its reference', operationId: 'getRefund', status: 200, pathParams: { refundRef: '{{refundRef}}' },
+    name: 'Read her refund by its reference',
+    operationId: 'getRefund',
+    status: 200,
+    pathParams: { refundRef: '{{refundRef}}' },
     checks: [
       // A card refund is sent to the provider after the cancellation: it may have succeeded already.
-      check('the refund of her cancellation, of her payment, on its way or made', "pm.expect(data).to.include({ refundRef: pm.collectionVariables.get('refundRef'), orderRef: pm.collectionVariables.get('orderRef'), paymentRef: pm.collectionVariables.get('paymentRef'), cause: 'CANCELLATION', cancellationFee: 0 }); pm.expect(['PENDING', 'SUCCEEDED']).to.include(data.status);"),
+      check(
+        'the refund of her cancellation, of her payment, on its way or made',
+        "pm.expect(data).to.include({ refundRef: pm.collectionVariables.get('refundRef'), orderRef: pm.collectionVariables.get('orderRef'), paymentRef: pm.collectionVariables.get('paymentRef'), cause: 'CANCELLATION', cancellationFee: 0 }); pm.expect(['PENDING', 'SUCCEEDED']).to.include(data.status);",
+      ),
     ],
   }),
   step({
-    name: "Move Daniel's trek a week later: the Lukla flights are late", operationId: 'updateOrder', status: 200, pathParams: { orderRef: '{{danielOrderRef}}' },
+    name: "Move Daniel's trek a week later: the Lukla flights are late",
+    operationId: 'updateOrder',
+    status: 200,
+    pathParams: { orderRef: '{{danielOrderRef}}' },
     body: { departureDate: '{{laterDepartureDate}}' },
     checks: [
-      check('the cover window starts on the new date and keeps its length', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('danielOrderRef'), departureDate: pm.collectionVariables.get('laterDepartureDate'), coverageStartDate: pm.collectionVariables.get('laterDepartureDate') }); pm.expect((Date.parse(data.coverageEndDate) - Date.parse(data.coverageStartDate)) / 86400000 + 1).to.equal(data.durationDays);"),
-      check('the price did not change, and the change is dated', "pm.expect(data.pricing.totalAmount).to.be.closeTo(Number(pm.collectionVariables.get('danielTotal')) * 0.9, 0.01); pm.expect(data.amendedAt).to.be.a('string');"),
+      check(
+        'the cover window starts on the new date and keeps its length',
+        "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('danielOrderRef'), departureDate: pm.collectionVariables.get('laterDepartureDate'), coverageStartDate: pm.collectionVariables.get('laterDepartureDate') }); pm.expect((Date.parse(data.coverageEndDate) - Date.parse(data.coverageStartDate)) / 86400000 + 1).to.equal(data.durationDays);",
+      ),
+      check(
+        'the price did not change, and the change is dated',
+        "pm.expect(data.pricing.totalAmount).to.be.closeTo(Number(pm.collectionVariables.get('danielTotal')) * 0.9, 0.01); pm.expect(data.amendedAt).to.be.a('string');",
+      ),
     ],
   }),
   step({
-    name: 'Set the test clock 20 days after the payments (sandbox helper)', operationId: 'setSandboxClock', status: 200,
+    name: 'Set the test clock 20 days after the payments (sandbox helper)',
+    operationId: 'setSandboxClock',
+    status: 200,
     body: { today: '{{clockToday}}' },
     checks: [
-      check('your requests now read that date as today, and say so', "pm.expect(data.today).to.equal(pm.collectionVariables.get('clockToday')); pm.expect(data.realToday < data.today).to.be.true; pm.expect(pm.response.headers.get('Sandbox-Today')).to.equal(data.today);"),
+      check(
+        'your requests now read that date as today, and say so',
+        "pm.expect(data.today).to.equal(pm.collectionVariables.get('clockToday')); pm.expect(data.realToday < data.today).to.be.true; pm.expect(pm.response.headers.get('Sandbox-Today')).to.equal(data.today);",
+      ),
     ],
   }),
   step({
-    name: 'Mei Lin cannot come: preview cancelling her order of the group', operationId: 'previewOrderCancellation', status: 200, pathParams: { orderRef: '{{meilinOrderRef}}' },
+    name: 'Mei Lin cannot come: preview cancelling her order of the group',
+    operationId: 'previewOrderCancellation',
+    status: 200,
+    pathParams: { orderRef: '{{meilinOrderRef}}' },
     checks: [
-      check('past the 14-day free look: 10 % of her share is kept', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), cancellable: true, rule: 'CANCELLATION_FEE' }); const share = Number(pm.collectionVariables.get('meilinTotal')); pm.expect(data.cancellationFee).to.be.closeTo(share * 0.1, 0.011); pm.expect(data.refundAmount + data.cancellationFee).to.be.closeTo(share, 0.001);"),
+      check(
+        'past the 14-day free look: 10 % of her share is kept',
+        "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), cancellable: true, rule: 'CANCELLATION_FEE' }); const share = Number(pm.collectionVariables.get('meilinTotal')); pm.expect(data.cancellationFee).to.be.closeTo(share * 0.1, 0.011); pm.expect(data.refundAmount + data.cancellationFee).to.be.closeTo(share, 0.001);",
+      ),
       set('meilinFee', 'data.cancellationFee'),
     ],
   }),
   step({
-    name: 'Cancel her order (the rest of the group stays)', operationId: 'cancelOrder', status: 200, pathParams: { orderRef: '{{meilinOrderRef}}' },
+    name: 'Cancel her order (the rest of the group stays)',
+    operationId: 'cancelOrder',
+    status: 200,
+    pathParams: { orderRef: '{{meilinOrderRef}}' },
     headers: { 'Idempotency-Key': '{{$guid}}' },
     body: { reason: 'TRAVELLER_REQUEST', note: 'Visa not granted in time' },
     checks: [
-      check('cancelled with the fee kept, as previewed', "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), orderStatus: 'CANCELLED', reason: 'TRAVELLER_REQUEST' }); pm.expect(data.refund.cancellationFee).to.be.closeTo(Number(pm.collectionVariables.get('meilinFee')), 0.001);"),
+      check(
+        'cancelled with the fee kept, as previewed',
+        "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('meilinOrderRef'), orderStatus: 'CANCELLED', reason: 'TRAVELLER_REQUEST' }); pm.expect(data.refund.cancellationFee).to.be.closeTo(Number(pm.collectionVariables.get('meilinFee')), 0.001);",
+      ),
       // A wallet refund waits for its provider's answer (the operator's, outside the sandbox).
       check('her refund waits for the provider', "pm.expect(['PENDING', 'MANUAL']).to.include(data.refund.status);"),
       set('meilinRefundRef', 'data.refund.refundRef'),
     ],
   }),
   step({
-    name: 'The provider refuses her refund (sandbox helper)', operationId: 'setSandboxRefundOutcome', status: 200, pathParams: { refundRef: '{{meilinRefundRef}}' },
+    name: 'The provider refuses her refund (sandbox helper)',
+    operationId: 'setSandboxRefundOutcome',
+    status: 200,
+    pathParams: { refundRef: '{{meilinRefundRef}}' },
     body: { outcome: 'FAILED' },
     checks: [
-      check('the refund is FAILED, and final', "pm.expect(data).to.include({ refundRef: pm.collectionVariables.get('meilinRefundRef'), orderRef: pm.collectionVariables.get('meilinOrderRef'), status: 'FAILED', cause: 'CANCELLATION' }); pm.expect(data.completedAt).to.be.a('string');"),
+      check(
+        'the refund is FAILED, and final',
+        "pm.expect(data).to.include({ refundRef: pm.collectionVariables.get('meilinRefundRef'), orderRef: pm.collectionVariables.get('meilinOrderRef'), status: 'FAILED', cause: 'CANCELLATION' }); pm.expect(data.completedAt).to.be.a('string');",
+      ),
     ],
   }),
   step({
-    name: 'Her refunds: the one that failed', operationId: 'listRefunds', status: 200, query: { orderRef: '{{meilinOrderRef}}' },
-    checks: [check('one refund, FAILED, with the fee kept', "pm.expect(data.totalElements).to.equal(1); pm.expect(data.content[0]).to.include({ refundRef: pm.collectionVariables.get('meilinRefundRef'), status: 'FAILED' }); pm.expect(data.content[0].cancellationFee).to.be.closeTo(Number(pm.collectionVariables.get('meilinFee')), 0.001);")],
+    name: 'Her refunds: the one that failed',
+    operationId: 'listRefunds',
+    status: 200,
+    query: { orderRef: '{{meilinOrderRef}}' },
+    checks: [
+      check(
+        'one refund, FAILED, with the fee kept',
+        "pm.expect(data.totalElements).to.equal(1); pm.expect(data.content[0]).to.include({ refundRef: pm.collectionVariables.get('meilinRefundRef'), status: 'FAILED' }); pm.expect(data.content[0].cancellationFee).to.be.closeTo(Number(pm.collectionVariables.get('meilinFee')), 0.001);",
+      ),
+    ],
   }),
   step({
-    name: 'Back to the real clock (sandbox helper)', operationId: 'deleteSandboxClock', status: 200,
+    name: 'Back to the real clock (sandbox helper)',
+    operationId: 'deleteSandboxClock',
+    status: 200,
     checks: [
-      check('no test clock any more: the next run starts on the real date', "pm.expect(data.today).to.equal(null); pm.expect(pm.response.headers.get('Sandbox-Today')).to.equal(undefined);"),
+      check(
+        'no test clock any more: the next run starts on the real date',
+        "pm.expect(data.today).to.equal(null); pm.expect(pm.response.headers.get('Sandbox-Today')).to.equal(undefined);",
+      ),
     ],
   }),
 ];
 
 const orderBook = [
   step({
-    name: 'Your order book: find Sophie\'s order by its reference', operationId: 'listOrders', status: 200, query: { search: '{{orderRef}}' },
+    name: "Your order book: find Sophie's order by its reference",
+    operationId: 'listOrders',
+    status: 200,
+    query: { search: '{{orderRef}}' },
     checks: [
-      check('exactly the order paid and cancelled, yours to act on, its payment being refunded or refunded', "pm.expect(data.totalElements).to.equal(1); pm.expect(data.content[0]).to.include({ orderRef: pm.collectionVariables.get('orderRef'), access: 'OWNER', status: 'CANCELLED' }); pm.expect(['REFUND_PENDING', 'REFUNDED']).to.include(data.content[0].paymentStatus);"),
+      check(
+        'exactly the order paid and cancelled, yours to act on, its payment being refunded or refunded',
+        "pm.expect(data.totalElements).to.equal(1); pm.expect(data.content[0]).to.include({ orderRef: pm.collectionVariables.get('orderRef'), access: 'OWNER', status: 'CANCELLED' }); pm.expect(['REFUND_PENDING', 'REFUNDED']).to.include(data.content[0].paymentStatus);",
+      ),
     ],
   }),
   step({
-    name: 'Your order book: the group\'s orders, newest first', operationId: 'listOrders', status: 200, query: { groupRef: '{{groupRef}}', size: 20 },
+    name: "Your order book: the group's orders, newest first",
+    operationId: 'listOrders',
+    status: 200,
+    query: { groupRef: '{{groupRef}}', size: 20 },
     checks: [
-      check('both orders of the group, newest first', "pm.expect(data.totalElements).to.equal(2); pm.expect(data.content.every((o) => o.groupRef === pm.collectionVariables.get('groupRef'))).to.be.true; pm.expect(data.content[0].createdAt >= data.content[1].createdAt).to.be.true;"),
+      check(
+        'both orders of the group, newest first',
+        "pm.expect(data.totalElements).to.equal(2); pm.expect(data.content.every((o) => o.groupRef === pm.collectionVariables.get('groupRef'))).to.be.true; pm.expect(data.content[0].createdAt >= data.content[1].createdAt).to.be.true;",
+      ),
     ],
   }),
   step({
-    name: 'Export the group as CSV for the accountant', operationId: 'listOrders', status: 200, query: { groupRef: '{{groupRef}}' }, headers: { Accept: 'text/csv' }, mediaType: 'text/csv',
+    name: 'Export the group as CSV for the accountant',
+    operationId: 'listOrders',
+    status: 200,
+    query: { groupRef: '{{groupRef}}' },
+    headers: { Accept: 'text/csv' },
+    mediaType: 'text/csv',
     checks: [
-      check('a CSV attachment: the header row and one row per order', "pm.expect(pm.response.headers.get('Content-Type')).to.include('text/csv'); pm.expect(pm.response.headers.get('Content-Disposition')).to.match(/^attachment; filename=\"orders-\\d{4}-\\d{2}-\\d{2}\\.csv\"$/); const lines = pm.response.text().split('\\r\\n'); pm.expect(lines[0]).to.match(/^orderRef,orderNumber,status,/); pm.expect(lines).to.have.length(4); pm.expect(lines[3]).to.equal('');"),
+      check(
+        'a CSV attachment: the header row and one row per order',
+        "pm.expect(pm.response.headers.get('Content-Type')).to.include('text/csv'); pm.expect(pm.response.headers.get('Content-Disposition')).to.match(/^attachment; filename=\"orders-\\d{4}-\\d{2}-\\d{2}\\.csv\"$/); const lines = pm.response.text().split('\\r\\n'); pm.expect(lines[0]).to.match(/^orderRef,orderNumber,status,/); pm.expect(lines).to.have.length(4); pm.expect(lines[3]).to.equal('');",
+      ),
     ],
   }),
   step({
-    name: 'The group: its orders and where its payment stands', operationId: 'getOrderGroup', status: 200, pathParams: { groupRef: '{{groupRef}}' },
+    name: 'The group: its orders and where its payment stands',
+    operationId: 'getOrderGroup',
+    status: 200,
+    pathParams: { groupRef: '{{groupRef}}' },
     checks: [
-      check('both orders in reference order, Mei Lin\'s cancelled', "pm.expect(data.orders.map((o) => o.orderRef)).to.eql([pm.collectionVariables.get('danielOrderRef'), pm.collectionVariables.get('meilinOrderRef')]); pm.expect(data.orders[1].status).to.equal('CANCELLED');"),
-      check('paid by the one group payment: both orders paid, nothing outstanding', "pm.expect(data.payment).to.include({ status: 'PAID', paidOrders: 2, pendingOrders: 0, outstandingAmount: 0 }); pm.expect(data.payment.latestGroupPayment.paymentRef).to.equal(pm.collectionVariables.get('groupPaymentRef')); pm.expect(data.orders[0].status).to.equal('PAID');"),
+      check(
+        "both orders in reference order, Mei Lin's cancelled",
+        "pm.expect(data.orders.map((o) => o.orderRef)).to.eql([pm.collectionVariables.get('danielOrderRef'), pm.collectionVariables.get('meilinOrderRef')]); pm.expect(data.orders[1].status).to.equal('CANCELLED');",
+      ),
+      check(
+        'paid by the one group payment: both orders paid, nothing outstanding',
+        "pm.expect(data.payment).to.include({ status: 'PAID', paidOrders: 2, pendingOrders: 0, outstandingAmount: 0 }); pm.expect(data.payment.latestGroupPayment.paymentRef).to.equal(pm.collectionVariables.get('groupPaymentRef')); pm.expect(data.orders[0].status).to.equal('PAID');",
+      ),
     ],
   }),
 ];
@@ -382,73 +662,147 @@ const orderBook = [
 // endpoint again (a company has at most 5, and the story is re-run).
 const webhooks = [
   step({
-    name: 'Register a webhook endpoint', operationId: 'createWebhookEndpoint', status: 201,
-    body: { url: 'https://hooks.everest-trails.example.com/pbs/webhooks', events: ['order.paid', 'payment.failed', 'refund.failed'], description: 'Postman story {{runId}}' },
+    name: 'Register a webhook endpoint',
+    operationId: 'createWebhookEndpoint',
+    status: 201,
+    body: {
+      url: 'https://hooks.everest-trails.example.com/pbs/webhooks',
+      events: ['order.paid', 'payment.failed', 'refund.failed'],
+      description: 'Postman story {{runId}}',
+    },
     checks: [
-      check('the secret is shown, once', "pm.expect(data.secret).to.match(/^whsec_/); pm.expect(data.enabled).to.be.true;"),
+      check(
+        'the secret is shown, once',
+        'pm.expect(data.secret).to.match(/^whsec_/); pm.expect(data.enabled).to.be.true;',
+      ),
       set('endpointId', 'data.endpointId'),
     ],
   }),
   step({
-    name: 'Send the endpoint a test event', operationId: 'testWebhookEndpoint', status: 202, pathParams: { endpointId: '{{endpointId}}' },
+    name: 'Send the endpoint a test event',
+    operationId: 'testWebhookEndpoint',
+    status: 202,
+    pathParams: { endpointId: '{{endpointId}}' },
     checks: [
-      check('a webhook.test delivery to this endpoint is queued', "pm.expect(data.eventType).to.equal('webhook.test'); pm.expect(data.endpointId).to.equal(pm.collectionVariables.get('endpointId')); pm.expect(data.status).to.equal('PENDING');"),
+      check(
+        'a webhook.test delivery to this endpoint is queued',
+        "pm.expect(data.eventType).to.equal('webhook.test'); pm.expect(data.endpointId).to.equal(pm.collectionVariables.get('endpointId')); pm.expect(data.status).to.equal('PENDING');",
+      ),
       set('deliveryId', 'data.deliveryId'),
     ],
   }),
   step({
-    name: 'Send it a refund.failed about Mei Lin\'s order (sandbox helper)', operationId: 'sendSandboxEvent', status: 202,
+    name: "Send it a refund.failed about Mei Lin's order (sandbox helper)",
+    operationId: 'sendSandboxEvent',
+    status: 202,
     body: { type: 'refund.failed', orderRef: '{{meilinOrderRef}}' },
     checks: [
-      check('the event is recorded and queued', "pm.expect(data.type).to.equal('refund.failed'); pm.expect(data.eventId).to.match(/^evt_[0-9a-f]{32}$/);"),
+      check(
+        'the event is recorded and queued',
+        "pm.expect(data.type).to.equal('refund.failed'); pm.expect(data.eventId).to.match(/^evt_[0-9a-f]{32}$/);",
+      ),
       set('sandboxEventId', 'data.eventId'),
     ],
   }),
   step({
-    name: 'Read the delivery log of the endpoint', operationId: 'listWebhookDeliveries', status: 200, query: { endpointId: '{{endpointId}}' },
+    name: 'Read the delivery log of the endpoint',
+    operationId: 'listWebhookDeliveries',
+    status: 200,
+    query: { endpointId: '{{endpointId}}' },
     // The relay fans a recorded event out to its endpoints within moments: wait for it (5 s at most).
     prerequest: [
       "const wanted = pm.collectionVariables.get('sandboxEventId');",
       `const url = pm.variables.replaceIn('{{baseUrl}}${operations.get('listWebhookDeliveries').path}?endpointId={{endpointId}}');`,
       "const poll = (left) => pm.sendRequest({ url, header: { Authorization: 'Bearer ' + pm.environment.get('accessToken') } }, (error, response) => {",
-      "  const listed = !error && response.code === 200 && response.json().data.content.some((d) => d.eventId === wanted);",
+      '  const listed = !error && response.code === 200 && response.json().data.content.some((d) => d.eventId === wanted);',
       '  if (!listed && left > 0) setTimeout(() => poll(left - 1), 250);',
       '});',
       'poll(20);',
     ],
     checks: [
-      check('the test delivery is in the log, with its tries so far', "const d = data.content.find((x) => x.deliveryId === pm.collectionVariables.get('deliveryId')); pm.expect(d, JSON.stringify(data.content)).to.be.an('object'); pm.expect(d.tries).to.be.an('array');"),
-      check('the refund.failed the sandbox sent is in the log too', "const d = data.content.find((x) => x.eventId === pm.collectionVariables.get('sandboxEventId')); pm.expect(d, JSON.stringify(data.content)).to.be.an('object'); pm.expect(d).to.include({ eventType: 'refund.failed', endpointId: pm.collectionVariables.get('endpointId') });"),
+      check(
+        'the test delivery is in the log, with its tries so far',
+        "const d = data.content.find((x) => x.deliveryId === pm.collectionVariables.get('deliveryId')); pm.expect(d, JSON.stringify(data.content)).to.be.an('object'); pm.expect(d.tries).to.be.an('array');",
+      ),
+      check(
+        'the refund.failed the sandbox sent is in the log too',
+        "const d = data.content.find((x) => x.eventId === pm.collectionVariables.get('sandboxEventId')); pm.expect(d, JSON.stringify(data.content)).to.be.an('object'); pm.expect(d).to.include({ eventType: 'refund.failed', endpointId: pm.collectionVariables.get('endpointId') });",
+      ),
     ],
   }),
   step({
-    name: 'Delete the webhook endpoint', operationId: 'deleteWebhookEndpoint', status: 200, pathParams: { endpointId: '{{endpointId}}' },
-    checks: [check('the endpoint deleted is the one registered', "pm.expect(data.endpointId).to.equal(pm.collectionVariables.get('endpointId'));")],
+    name: 'Delete the webhook endpoint',
+    operationId: 'deleteWebhookEndpoint',
+    status: 200,
+    pathParams: { endpointId: '{{endpointId}}' },
+    checks: [
+      check(
+        'the endpoint deleted is the one registered',
+        "pm.expect(data.endpointId).to.equal(pm.collectionVariables.get('endpointId'));",
+      ),
+    ],
   }),
 ];
 
 // Catching up without webhooks: the events of the story, with the payload as delivered.
 const events = [
   step({
-    name: 'The order.cancelled events, newest first: Mei Lin\'s is there', operationId: 'listEvents', status: 200, query: { type: 'order.cancelled', size: 100 },
+    name: "The order.cancelled events, newest first: Mei Lin's is there",
+    operationId: 'listEvents',
+    status: 200,
+    query: { type: 'order.cancelled', size: 100 },
     checks: [
       "const hers = data.content.find((e) => e.payload.data.orderRef === pm.collectionVariables.get('meilinOrderRef'));",
-      check('her cancellation was announced, with its payload as delivered', "pm.expect(hers, JSON.stringify(data.content.map((e) => e.payload.data))).to.be.an('object'); pm.expect(hers.payload.type).to.equal('order.cancelled');"),
+      check(
+        'her cancellation was announced, with its payload as delivered',
+        "pm.expect(hers, JSON.stringify(data.content.map((e) => e.payload.data))).to.be.an('object'); pm.expect(hers.payload.type).to.equal('order.cancelled');",
+      ),
       "if (hers) pm.collectionVariables.set('eventId', hers.eventId);",
     ],
   }),
   step({
-    name: 'Read that event again by its id', operationId: 'getEvent', status: 200, pathParams: { eventId: '{{eventId}}' },
-    checks: [check('the same event, the same payload', "pm.expect(data.eventId).to.equal(pm.collectionVariables.get('eventId')); pm.expect(data.payload.id).to.equal(data.eventId);")],
+    name: 'Read that event again by its id',
+    operationId: 'getEvent',
+    status: 200,
+    pathParams: { eventId: '{{eventId}}' },
+    checks: [
+      check(
+        'the same event, the same payload',
+        "pm.expect(data.eventId).to.equal(pm.collectionVariables.get('eventId')); pm.expect(data.payload.id).to.equal(data.eventId);",
+      ),
+    ],
   }),
 ];
 
 const FOLDERS = [
-  { name: 'Booking', description: 'A token, the catalogue, a quote, documents and travellers, one order and a group, promo codes.', item: booking },
-  { name: 'Payment', description: 'Start a hosted checkout, have the customer pay it through the sandbox helper, read the payment status (PAID, with the policy number), download the certificate; pay the group the same way.', item: payment },
-  { name: 'After the sale', description: 'A cancellation in the free look and its refund; a date change; on the test clock 20 days later, a cancellation with the fee and a refund the provider refuses; the real clock again.', item: afterTheSale },
-  { name: 'Order book', description: 'Find orders, export them as CSV, read a group and its payment.', item: orderBook },
-  { name: 'Webhooks', description: 'Register an endpoint, send it a test event and a refund.failed through the sandbox helper, read the delivery log, delete it.', item: webhooks },
+  {
+    name: 'Booking',
+    description: 'A token, the catalogue, a quote, documents and travellers, one order and a group, promo codes.',
+    item: booking,
+  },
+  {
+    name: 'Payment',
+    description:
+      'Start a hosted checkout, have the customer pay it through the sandbox helper, read the payment status (PAID, with the policy number), download the certificate; pay the group the same way.',
+    item: payment,
+  },
+  {
+    name: 'After the sale',
+    description:
+      'A cancellation in the free look and its refund; a date change; on the test clock 20 days later, a cancellation with the fee and a refund the provider refuses; the real clock again.',
+    item: afterTheSale,
+  },
+  {
+    name: 'Order book',
+    description: 'Find orders, export them as CSV, read a group and its payment.',
+    item: orderBook,
+  },
+  {
+    name: 'Webhooks',
+    description:
+      'Register an endpoint, send it a test event and a refund.failed through the sandbox helper, read the delivery log, delete it.',
+    item: webhooks,
+  },
   { name: 'Events', description: 'Catch up without webhooks: the events, with their payloads.', item: events },
 ];
 const requestCount = FOLDERS.reduce((total, folder) => total + folder.item.length, 0);
@@ -456,7 +810,8 @@ const requestCount = FOLDERS.reduce((total, folder) => total + folder.item.lengt
 const collection = {
   info: {
     name: `${document.info.title}: the booking flow`,
-    description: 'Generated from generated/openapi.json by `npm run postman`; do not edit by hand. Select the "Sandbox" environment and run the collection from top to bottom, folder after folder: each request uses what the previous ones answered (the uploads read postman/*.png: run it from the repository root).',
+    description:
+      'Generated from generated/openapi.json by `npm run postman`; do not edit by hand. Select the "Sandbox" environment and run the collection from top to bottom, folder after folder: each request uses what the previous ones answered (the uploads read postman/*.png: run it from the repository root).',
     schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
   },
   auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{accessToken}}', type: 'string' }] },
@@ -468,7 +823,7 @@ const collection = {
         type: 'text/javascript',
         exec: [
           // A departure 30 days ahead in Kathmandu (and the week later a trek moves to), the test clock's date, and one run id that keeps this run's travellers apart.
-          'if (!pm.collectionVariables.get(\'runId\')) {',
+          "if (!pm.collectionVariables.get('runId')) {",
           '  const ahead = new Date(Date.now() + (5 * 60 + 45) * 60000 + 30 * 86400000);',
           "  pm.collectionVariables.set('departureDate', ahead.toISOString().slice(0, 10));",
           "  pm.collectionVariables.set('runId', String(Date.now()));",
@@ -498,4 +853,6 @@ fs.mkdirSync(OUT, { recursive: true });
 for (const documentType of DOCUMENT_TYPES) fs.writeFileSync(path.join(OUT, `${documentType.toLowerCase()}.png`), PNG);
 fs.writeFileSync(path.join(OUT, 'collection.json'), `${json(collection)}\n`);
 fs.writeFileSync(path.join(OUT, 'sandbox.postman_environment.json'), `${json(environment)}\n`);
-console.log(`postman/collection.json (${requestCount} requests in ${FOLDERS.length} folders) and postman/sandbox.postman_environment.json written`);
+console.log(
+  `postman/collection.json (${requestCount} requests in ${FOLDERS.length} folders) and postman/sandbox.postman_environment.json written`,
+);

@@ -12,28 +12,76 @@ const DOCUMENT = path.join(ROOT, 'generated/openapi.json');
 
 /** rule -> where it is accepted (see contextOf) and the one-line reason. */
 const ACCEPTED = [
-  ['owasp:api4:2023-string-limit', ['response', 'webhook'], 'written by the service from validated input, not read from a partner'],
-  ['owasp:api4:2023-string-restricted', ['response', 'webhook'], 'written by the service from validated input, not read from a partner'],
-  ['owasp:api4:2023-string-limit', ['provider-return'], 'a payment provider defines these values; refusing them strands the customer'],
-  ['owasp:api4:2023-string-restricted', ['provider-return'], 'a payment provider defines these values; refusing them strands the customer'],
-  ['owasp:api4:2023-string-limit', ['policy-number'], 'the contract answers any malformed number with the not-found page'],
-  ['owasp:api4:2023-string-restricted', ['policy-number'], 'the contract answers any malformed number with the not-found page'],
-  ['owasp:api4:2023-string-restricted', ['order-reference'], 'references are opaque lookup keys; the contract answers an unknown one 404'],
+  [
+    'owasp:api4:2023-string-limit',
+    ['response', 'webhook'],
+    'written by the service from validated input, not read from a partner',
+  ],
+  [
+    'owasp:api4:2023-string-restricted',
+    ['response', 'webhook'],
+    'written by the service from validated input, not read from a partner',
+  ],
+  [
+    'owasp:api4:2023-string-limit',
+    ['provider-return'],
+    'a payment provider defines these values; refusing them strands the customer',
+  ],
+  [
+    'owasp:api4:2023-string-restricted',
+    ['provider-return'],
+    'a payment provider defines these values; refusing them strands the customer',
+  ],
+  [
+    'owasp:api4:2023-string-limit',
+    ['policy-number'],
+    'the contract answers any malformed number with the not-found page',
+  ],
+  [
+    'owasp:api4:2023-string-restricted',
+    ['policy-number'],
+    'the contract answers any malformed number with the not-found page',
+  ],
+  [
+    'owasp:api4:2023-string-restricted',
+    ['order-reference'],
+    'references are opaque lookup keys; the contract answers an unknown one 404',
+  ],
   ['owasp:api4:2023-integer-limit', ['page-size'], 'the contract clamps any size above 100 rather than refusing it'],
   ['owasp:api4:2023-integer-limit', ['page-number'], 'a page past the end, however far, is an empty page by contract'],
-  ['owasp:api4:2023-rate-limit', ['response'], 'limits are per company and per window, told by 429 with Retry-After only'],
-  ['owasp:api4:2023-rate-limit-responses-429', ['response'], 'only writes, tokens, certificates and verification are limited'],
-  ['owasp:api8:2023-define-cors-origin', ['response', 'headers'], 'server-to-server API: no CORS, so browsers may not call it'],
+  [
+    'owasp:api4:2023-rate-limit',
+    ['response'],
+    'limits are per company and per window, told by 429 with Retry-After only',
+  ],
+  [
+    'owasp:api4:2023-rate-limit-responses-429',
+    ['response'],
+    'only writes, tokens, certificates and verification are limited',
+  ],
+  [
+    'owasp:api8:2023-define-cors-origin',
+    ['response', 'headers'],
+    'server-to-server API: no CORS, so browsers may not call it',
+  ],
   ['owasp:api8:2023-define-error-responses-401', ['response'], 'public operations: they take no credentials'],
   ['owasp:api8:2023-define-error-validation', ['response'], 'probes and metrics take no input to refuse'],
-  ['owasp:api2:2023-read-restricted', ['public-operation'], 'public by design: health, metrics, verification, provider returns'],
+  [
+    'owasp:api2:2023-read-restricted',
+    ['public-operation'],
+    'public by design: health, metrics, verification, provider returns',
+  ],
   ['owasp:api2:2023-write-restricted', ['public-operation'], 'the token endpoint is how a partner authenticates'],
 ];
 
 function lint() {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spectral-')), 'findings.json');
   try {
-    execFileSync(process.env.SPECTRAL_BIN ?? path.join(ROOT, 'node_modules/.bin/spectral'), ['lint', DOCUMENT, '-r', path.join(ROOT, '.spectral.yaml'), '-f', 'json', '-o', out, '-q'], { stdio: 'inherit' });
+    execFileSync(
+      process.env.SPECTRAL_BIN ?? path.join(ROOT, 'node_modules/.bin/spectral'),
+      ['lint', DOCUMENT, '-r', path.join(ROOT, '.spectral.yaml'), '-f', 'json', '-o', out, '-q'],
+      { stdio: 'inherit' },
+    );
   } catch {
     // Spectral exits 1 whenever it finds an error; the findings file is what counts.
   }
@@ -56,7 +104,9 @@ function reachable(document) {
     roots.forEach(walk);
     return seen;
   };
-  const operations = Object.values(document.paths).flatMap((item) => Object.values(item).filter((op) => op && typeof op === 'object' && !Array.isArray(op) && op.responses));
+  const operations = Object.values(document.paths).flatMap((item) =>
+    Object.values(item).filter((op) => op && typeof op === 'object' && !Array.isArray(op) && op.responses),
+  );
   const pathParameters = Object.values(document.paths).map((item) => item.parameters);
   return {
     request: reach([...pathParameters, ...operations.flatMap((op) => [op.parameters, op.requestBody])]),
@@ -100,7 +150,9 @@ for (const finding of findings) {
   tally.set(key, (tally.get(key) ?? 0) + 1);
 }
 for (const [key, count] of [...tally].sort()) console.log(`${String(count).padStart(4)}  ${key}`);
-console.log(`${findings.length} findings, ${findings.length - untriaged.length} accepted as not applicable, ${untriaged.length} untriaged`);
+console.log(
+  `${findings.length} findings, ${findings.length - untriaged.length} accepted as not applicable, ${untriaged.length} untriaged`,
+);
 if (untriaged.length > 0) {
   console.error(untriaged.join('\n'));
   process.exit(1);

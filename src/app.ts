@@ -76,8 +76,12 @@ export async function createApp({ orm, services, document, pages = [], tokenChec
   const sandbox = services.config.payments.mode === 'sandbox';
   const served = sandbox ? document : documentWithoutSandbox(document);
   const api = await buildApi(served, operationHandlers, {
-    responseChecks: services.config, tokenChecks, rateLimits: services.config.rateLimits, streamDeadlines,
-    testClocks: sandbox ? services.testClocks : undefined, withdrawn: sandbox ? undefined : sandboxOperationIds(document),
+    responseChecks: services.config,
+    tokenChecks,
+    rateLimits: services.config.rateLimits,
+    streamDeadlines,
+    testClocks: sandbox ? services.testClocks : undefined,
+    withdrawn: sandbox ? undefined : sandboxOperationIds(document),
   });
   return httpStack({ orm, services, document: served, pages, api });
 }
@@ -95,7 +99,11 @@ export interface ApiOptions {
 }
 
 /** The kernel's API over `handlers` with the service's bearer check and the modules' policies. */
-export function buildApi(document: Document, handlers: ContractHandlers, { responseChecks, tokenChecks, rateLimits, streamDeadlines, testClocks, withdrawn }: ApiOptions = {}): Promise<OpenAPIBackend> {
+export function buildApi(
+  document: Document,
+  handlers: ContractHandlers,
+  { responseChecks, tokenChecks, rateLimits, streamDeadlines, testClocks, withdrawn }: ApiOptions = {},
+): Promise<OpenAPIBackend> {
   return buildKernelApi(document, handlers, {
     authenticate: (em, token) => authenticate(em, token, tokenChecks),
     responseChecks,
@@ -109,10 +117,30 @@ export function buildApi(document: Document, handlers: ContractHandlers, { respo
 
 const policies: OperationPolicies = operationPolicies;
 /** The outcome counter of each operation whose policy names one, looked up once per answer. */
-const outcomeCounters = new Map(Object.entries(policies).flatMap(([operationId, policy]) => (policy?.outcomes ? [[operationId, policy.outcomes] as const] : [])));
+const outcomeCounters = new Map(
+  Object.entries(policies).flatMap(([operationId, policy]) =>
+    policy?.outcomes ? [[operationId, policy.outcomes] as const] : [],
+  ),
+);
 
 /** The kernel's HTTP stack with the service's settings: proxies, body limit, the policies' outcome counters. */
-export function httpStack({ orm, services, document, pages = [], api }: Omit<AppDeps, 'tokenChecks'> & { api: OpenAPIBackend }): Express {
+export function httpStack({
+  orm,
+  services,
+  document,
+  pages = [],
+  api,
+}: Omit<AppDeps, 'tokenChecks'> & { api: OpenAPIBackend }): Express {
   const { trustProxy, maxJsonBodyBytes, http } = services.config;
-  return kernelHttpStack({ orm, services, document, pages, api, trustProxy, maxJsonBodyBytes, jsonBodyTimeoutMs: http.jsonBodyTimeoutMs, outcomeOf: (operationId) => outcomeCounters.get(operationId) });
+  return kernelHttpStack({
+    orm,
+    services,
+    document,
+    pages,
+    api,
+    trustProxy,
+    maxJsonBodyBytes,
+    jsonBodyTimeoutMs: http.jsonBodyTimeoutMs,
+    outcomeOf: (operationId) => outcomeCounters.get(operationId),
+  });
 }

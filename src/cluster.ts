@@ -17,7 +17,9 @@ import { prepare } from './server';
  */
 async function primary(): Promise<void> {
   const config = configOrExit();
-  const logger = createLogger(config.logLevel, config.logFormat === 'pretty' ? 'pretty' : undefined).child({ role: 'primary' });
+  const logger = createLogger(config.logLevel, config.logFormat === 'pretty' ? 'pretty' : undefined).child({
+    role: 'primary',
+  });
   // Before anything starts (see main.ts): a signal during start-up waits for it, then stops cleanly.
   let signalled = false;
   const started: { supervisor?: Supervisor } = {};
@@ -44,7 +46,13 @@ async function primary(): Promise<void> {
     throw error;
   }
   cluster.setupPrimary({ exec: path.join(__dirname, 'main.js') });
-  const supervisor = (started.supervisor = new Supervisor(config, logger, { DATABASE_URL: database.url }, metricsListener?.port, release));
+  const supervisor = (started.supervisor = new Supervisor(
+    config,
+    logger,
+    { DATABASE_URL: database.url },
+    metricsListener?.port,
+    release,
+  ));
   if (signalled) return supervisor.stopAll(0);
   supervisor.start();
 }
@@ -63,7 +71,12 @@ async function prepareOnce(databaseUrl: string, config: Config): Promise<void> {
 async function serveAggregateMetrics(config: Config, logger: Logger): Promise<MetricsListener | undefined> {
   if (config.metrics.port === undefined) return undefined;
   const aggregator = new AggregatorRegistry();
-  return startMetricsListener(config.metrics, config.metrics.port, { contentType: aggregator.contentType, read: () => aggregator.clusterMetrics() }, logger);
+  return startMetricsListener(
+    config.metrics,
+    config.metrics.port,
+    { contentType: aggregator.contentType, read: () => aggregator.clusterMetrics() },
+    logger,
+  );
 }
 
 /** Forks the workers, restarts one that dies, and stops them all when asked (a signal to the primary). */

@@ -7,7 +7,17 @@ import { streamingConfig } from './kernel/db/settings';
 import type { StreamingSettings } from './kernel/db/streaming-connections';
 import { metricsConfig, type MetricsConfig } from './kernel/metrics/settings';
 import { rateLimitsConfig, type RateLimitConfig } from './kernel/rate-limits/settings';
-import { anyText, ConfigError, flag, integer, oneOf, readEnv, url, type Env, type EnvReading } from './kernel/settings/env-schema';
+import {
+  anyText,
+  ConfigError,
+  flag,
+  integer,
+  oneOf,
+  readEnv,
+  url,
+  type Env,
+  type EnvReading,
+} from './kernel/settings/env-schema';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { isLocalHost, normalisedHost } from './kernel/settings/host-name';
@@ -15,7 +25,13 @@ import { isPublicAddress } from './kernel/public-address';
 import { certificateConfig, certificateProblems, type CertificateConfig } from './modules/certificates/settings';
 import { commissionConfig, type CommissionConfig } from './modules/commissions/settings';
 import { documentDraftsConfig, documentStoreConfig, type DocumentSettings } from './modules/documents/settings';
-import { gatewaySecretProblems, paymentModeProblems, paymentsConfig, providersConfig, type PaymentConfig } from './modules/payments/settings';
+import {
+  gatewaySecretProblems,
+  paymentModeProblems,
+  paymentsConfig,
+  providersConfig,
+  type PaymentConfig,
+} from './modules/payments/settings';
 import { webhooksConfig, type WebhookConfig } from './modules/webhooks/settings';
 import { ordersConfig, type OrderSettings } from './modules/orders/settings';
 
@@ -84,7 +100,8 @@ const RESPONSE_VALIDATION_DEFAULTS = { development: 'log', test: 'fail', product
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const LOG_FORMATS = ['json', 'pretty'] as const;
 
-const EXAMPLE_BASE_URL = 'the https address partners and payment providers reach the service at, e.g. https://api.example.com';
+const EXAMPLE_BASE_URL =
+  'the https address partners and payment providers reach the service at, e.g. https://api.example.com';
 
 /**
  * PUBLIC_BASE_URL, which QR codes and provider return URLs are built from. Outside production it
@@ -102,13 +119,15 @@ function publicBaseUrlSetting(isProduction: boolean) {
 function publicBaseUrlProblem(url: URL): string | undefined {
   if (url.protocol !== 'https:') return `must be an https URL in production (got ${url.protocol}//...)`;
   // A user name or password would be printed in every QR code and handed to every provider.
-  if (url.username || url.password) return `must not carry a user name or password; in production set ${EXAMPLE_BASE_URL}`;
+  if (url.username || url.password)
+    return `must not carry a user name or password; in production set ${EXAMPLE_BASE_URL}`;
   const host = normalisedHost(url.hostname);
   if (isLocalHost(host) || host === normalisedHost(hostname()) || host === normalisedHost(hostname()).split('.')[0]) {
     return `points at this machine (${url.hostname}); in production set ${EXAMPLE_BASE_URL}`;
   }
   // IP literals of every internal kind (private, link-local, ::127.0.0.1 and the other IPv6 forms of them): no partner reaches those.
-  if (isIP(host) !== 0 && !isPublicAddress(host)) return `points at an internal address (${url.hostname}); in production set ${EXAMPLE_BASE_URL}`;
+  if (isIP(host) !== 0 && !isPublicAddress(host))
+    return `points at an internal address (${url.hostname}); in production set ${EXAMPLE_BASE_URL}`;
   return undefined;
 }
 
@@ -123,7 +142,13 @@ const environmentEnv = z.object({
 });
 
 /** The service's own settings, given the environment. */
-const serviceEnv = ({ nodeEnv, sandboxByDefault }: { nodeEnv: (typeof NODE_ENVS)[number]; sandboxByDefault: boolean }) =>
+const serviceEnv = ({
+  nodeEnv,
+  sandboxByDefault,
+}: {
+  nodeEnv: (typeof NODE_ENVS)[number];
+  sandboxByDefault: boolean;
+}) =>
   z.object({
     RESPONSE_VALIDATION: oneOf(RESPONSE_VALIDATIONS).default(RESPONSE_VALIDATION_DEFAULTS[nodeEnv]),
     HOST: anyText()
@@ -136,7 +161,9 @@ const serviceEnv = ({ nodeEnv, sandboxByDefault }: { nodeEnv: (typeof NODE_ENVS)
     // A terminal gets readable lines, anything else (a pipe, a file, a process manager) JSON.
     LOG_FORMAT: oneOf(LOG_FORMATS).default(process.stdout.isTTY ? 'pretty' : 'json'),
     CURRENCY: anyText()
-      .refine((currency) => /^[A-Z]{3}$/.test(currency), { error: (issue) => `must be an ISO 4217 code such as NPR (got "${String(issue.input)}")` })
+      .refine((currency) => /^[A-Z]{3}$/.test(currency), {
+        error: (issue) => `must be an ISO 4217 code such as NPR (got "${String(issue.input)}")`,
+      })
       .default('NPR'),
     TOKEN_TTL_SECONDS: integer(60, 86400).default(3600),
     QUOTE_TTL_DAYS: integer(1, 365).default(7),
@@ -156,7 +183,12 @@ export function loadConfig(env: Env = process.env): Config {
   const environment = readEnv(environmentEnv, reading);
   const nodeEnv = environment.NODE_ENV;
   const isProduction = nodeEnv === 'production';
-  const { PORT: port, DATABASE_URL: databaseUrl, MAX_UPLOAD_BYTES: maxUploadBytes, TRUST_PROXY: trustProxy } = environment;
+  const {
+    PORT: port,
+    DATABASE_URL: databaseUrl,
+    MAX_UPLOAD_BYTES: maxUploadBytes,
+    TRUST_PROXY: trustProxy,
+  } = environment;
   // Sandbox payments and demo partners only when asked for: the embedded default of `npm start`
   // (no DATABASE_URL, not production) asks; a deployment on its own database must say so itself.
   const sandboxByDefault = !isProduction && databaseUrl === undefined;
@@ -181,7 +213,11 @@ export function loadConfig(env: Env = process.env): Config {
     maxJsonBodyBytes: service.MAX_JSON_BODY_BYTES,
     maxUploadBytes,
   };
-  const { SEED_DEMO_DATA: seedDemoData, SHUTDOWN_TIMEOUT_MS: shutdownTimeoutMs, CLUSTER_WORKERS: clusterWorkers } = service;
+  const {
+    SEED_DEMO_DATA: seedDemoData,
+    SHUTDOWN_TIMEOUT_MS: shutdownTimeoutMs,
+    CLUSTER_WORKERS: clusterWorkers,
+  } = service;
   const drafts = documentDraftsConfig(reading);
   const payments = paymentsConfig(reading, { sandboxByDefault });
   const rateLimits = rateLimitsConfig(reading);

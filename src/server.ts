@@ -12,7 +12,12 @@ import { openDatabase, type DatabaseHandle } from './kernel/db/database';
 import { initOrm } from './database';
 import { migrate, type Orm } from './kernel/db/orm';
 import { seed } from './modules/partners';
-import { backfillAttemptProviders, createGateways, documentAllowingHttpReturnUrl, type Gateways } from './modules/payments';
+import {
+  backfillAttemptProviders,
+  createGateways,
+  documentAllowingHttpReturnUrl,
+  type Gateways,
+} from './modules/payments';
 import { sandboxCheckoutRouter } from './modules/payments';
 import { esewaCheckoutRouter } from './modules/payments';
 import { AggregatorRegistry } from 'prom-client';
@@ -108,11 +113,21 @@ export async function startServer(
 }
 
 /** The steps of a start, in order; each records in `started` what a failed start must stop. */
-async function serve(config: Config, logger: Logger, { prepareDatabase, backgroundJobs }: Required<StartOptions>, database: DatabaseHandle, started: Started): Promise<RunningServer> {
+async function serve(
+  config: Config,
+  logger: Logger,
+  { prepareDatabase, backgroundJobs }: Required<StartOptions>,
+  database: DatabaseHandle,
+  started: Started,
+): Promise<RunningServer> {
   const orm = (started.orm = await openOrm(database, config, logger));
   if (prepareDatabase) await prepare(orm, config);
   const catalogue = new Catalogue(() => readCatalogue(orm.em.fork()));
-  const catalogueListener = await listenForCatalogueChanges(database.url, (version) => (version === undefined ? catalogue.reload() : catalogue.reloadTo(version)), logger);
+  const catalogueListener = await listenForCatalogueChanges(
+    database.url,
+    (version) => (version === undefined ? catalogue.reload() : catalogue.reloadTo(version)),
+    logger,
+  );
   await catalogue.reload();
   // Each process (each cluster worker) keeps its own cache of bearer checks and its own listener.
   const tokenChecks = new TokenCheckCache();
@@ -128,7 +143,18 @@ async function serve(config: Config, logger: Logger, { prepareDatabase, backgrou
   const queue = (started.queue = await startJobQueue(database.url, logger));
   const jobs = await startJobs(queue, config, logger, orm, parts, backgroundJobs);
   logListening(logger, config, port, publicBaseUrl);
-  const stoppable = { server, metricsListener, jobs, queue, catalogueListener, tokenCheckListener, orm, database, pdfChecks: parts.pdfChecks, exportConnections: parts.exportConnections };
+  const stoppable = {
+    server,
+    metricsListener,
+    jobs,
+    queue,
+    catalogueListener,
+    tokenCheckListener,
+    orm,
+    database,
+    pdfChecks: parts.pdfChecks,
+    exportConnections: parts.exportConnections,
+  };
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -192,16 +218,43 @@ interface Parts {
   exportConnections: StreamingConnections;
 }
 
-async function buildParts(config: Config, logger: Logger, orm: Orm, publicBaseUrl: string, databaseUrl: string): Promise<Parts> {
-  const gateways = createGateways(config, () => publicBaseUrl, () => orm.em.fork(), logger);
+async function buildParts(
+  config: Config,
+  logger: Logger,
+  orm: Orm,
+  publicBaseUrl: string,
+  databaseUrl: string,
+): Promise<Parts> {
+  const gateways = createGateways(
+    config,
+    () => publicBaseUrl,
+    () => orm.em.fork(),
+    logger,
+  );
   const metrics = createMetrics(await poolUsage(orm, config.dbPoolMax), outcomeMetricsOf(operationPolicies));
   const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
-  registerReadGauge(metrics, 'payment_watched_attempts', 'Payment attempts the payment watch is following, by provider and state (UNDECIDED: no final word yet; PAID: watched for a reversal)', ['provider', 'state'], async () =>
-    (await watchedAttemptCounts(orm.em.fork(), payments)).map(({ provider, state, count }) => ({ labels: { provider, state }, value: count })));
+  registerReadGauge(
+    metrics,
+    'payment_watched_attempts',
+    'Payment attempts the payment watch is following, by provider and state (UNDECIDED: no final word yet; PAID: watched for a reversal)',
+    ['provider', 'state'],
+    async () =>
+      (await watchedAttemptCounts(orm.em.fork(), payments)).map(({ provider, state, count }) => ({
+        labels: { provider, state },
+        value: count,
+      })),
+  );
   registerAssistanceMetrics(metrics, () => orm.em.fork());
   // Its workers start with the first PDF uploaded, and stop with the server.
   const exportConnections = new StreamingConnections(databaseUrl, config.streaming);
-  return { gateways, metrics, payments, storage: await documentStorageFor(config), pdfChecks: new PdfCheckPool(), exportConnections };
+  return {
+    gateways,
+    metrics,
+    payments,
+    storage: await documentStorageFor(config),
+    pdfChecks: new PdfCheckPool(),
+    exportConnections,
+  };
 }
 
 /** What the database tells this process about while it runs: catalogue changes, revoked tokens. */
@@ -210,14 +263,22 @@ interface Listened {
   tokenChecks: TokenCheckCache;
 }
 
-function buildApp(config: Config, orm: Orm, { catalogue, tokenChecks }: Listened, { gateways, metrics, payments, storage, pdfChecks, exportConnections }: Parts, publicBaseUrl: string) {
+function buildApp(
+  config: Config,
+  orm: Orm,
+  { catalogue, tokenChecks }: Listened,
+  { gateways, metrics, payments, storage, pdfChecks, exportConnections }: Parts,
+  publicBaseUrl: string,
+) {
   const { logger } = payments;
   const newEm = () => orm.em.fork();
   const merchantName = config.payments.merchantName;
   return createApp({
     orm,
     tokenChecks,
-    document: config.payments.allowHttpReturnUrl ? documentAllowingHttpReturnUrl(loadSpecDocument()) : loadSpecDocument(),
+    document: config.payments.allowHttpReturnUrl
+      ? documentAllowingHttpReturnUrl(loadSpecDocument())
+      : loadSpecDocument(),
     services: {
       config: { ...config, publicBaseUrl },
       catalogue,
@@ -236,7 +297,17 @@ function buildApp(config: Config, orm: Orm, { catalogue, tokenChecks }: Listened
       exportConnections,
     },
     pages: [
-      ...(gateways.sandbox.size > 0 ? [sandboxCheckoutRouter({ gateways: gateways.sandbox, newEm, merchantName, baseUrl: () => publicBaseUrl, logger })] : []),
+      ...(gateways.sandbox.size > 0
+        ? [
+            sandboxCheckoutRouter({
+              gateways: gateways.sandbox,
+              newEm,
+              merchantName,
+              baseUrl: () => publicBaseUrl,
+              logger,
+            }),
+          ]
+        : []),
       ...(gateways.esewa.size > 0 ? [esewaCheckoutRouter({ gateways: gateways.esewa, newEm, merchantName })] : []),
     ],
   });
@@ -251,7 +322,14 @@ interface Jobs {
   webhooks: WebhookDispatch;
 }
 
-async function startJobs(jobQueue: JobQueue, config: Config, logger: Logger, orm: Orm, { payments, storage }: Parts, backgroundJobs: boolean): Promise<Jobs> {
+async function startJobs(
+  jobQueue: JobQueue,
+  config: Config,
+  logger: Logger,
+  orm: Orm,
+  { payments, storage }: Parts,
+  backgroundJobs: boolean,
+): Promise<Jobs> {
   const newEm = () => orm.em.fork();
   const queue = backgroundJobs ? jobQueue : withoutSchedules(jobQueue);
   const reconcile = await startPaymentReconcileJob(queue, newEm, payments);
@@ -263,7 +341,10 @@ async function startJobs(jobQueue: JobQueue, config: Config, logger: Logger, orm
     intervalSeconds: config.documentPurgeIntervalSeconds,
   });
   const tokenPurge = await startTokenPurgeJob(queue, newEm, logger, config.documentPurgeIntervalSeconds);
-  const commissionClose = await startCommissionCloseJob(queue, newEm, logger, { currency: config.currency, intervalSeconds: config.commissions.closeIntervalSeconds });
+  const commissionClose = await startCommissionCloseJob(queue, newEm, logger, {
+    currency: config.currency,
+    intervalSeconds: config.commissions.closeIntervalSeconds,
+  });
   const webhooks = await startWebhookDispatch(queue, newEm, config.webhooks, logger, { deliver: backgroundJobs });
   await queue.every('idempotent-create-purge', 3600, () => purgeExpiredCreateKeys(newEm()));
   return { reconcile, refunds, draftPurge, tokenPurge, commissionClose, webhooks };
@@ -272,9 +353,18 @@ async function startJobs(jobQueue: JobQueue, config: Config, logger: Logger, orm
 /** The addresses a person starting the service wants; the JSON line carries them as fields too. */
 function logListening(logger: Logger, config: Config, port: number, publicBaseUrl: string): void {
   // One string: a field named after a gateway reads like instrument data to log scanners.
-  const providers = Object.entries(config.payments.providers).map(([gateway, provider]) => `${gateway}=${provider ?? 'none'}`).join(' ');
+  const providers = Object.entries(config.payments.providers)
+    .map(([gateway, provider]) => `${gateway}=${provider ?? 'none'}`)
+    .join(' ');
   logger.info(
-    { port, paymentMode: config.payments.mode, providers, api: `${publicBaseUrl}${API_PREFIX}`, docs: `${publicBaseUrl}/docs`, mock: 'npm run mock' },
+    {
+      port,
+      paymentMode: config.payments.mode,
+      providers,
+      api: `${publicBaseUrl}${API_PREFIX}`,
+      docs: `${publicBaseUrl}/docs`,
+      mock: 'npm run mock',
+    },
     'listening',
   );
 }
@@ -327,7 +417,12 @@ async function exposeMetrics(config: Config, metrics: Metrics, logger: Logger): 
   }
   if (config.metrics.port === undefined) return undefined;
   const { registry } = metrics;
-  return startMetricsListener(config.metrics, config.metrics.port, { contentType: registry.contentType, read: () => registry.metrics() }, logger);
+  return startMetricsListener(
+    config.metrics,
+    config.metrics.port,
+    { contentType: registry.contentType, read: () => registry.metrics() },
+    logger,
+  );
 }
 
 export async function prepare(orm: Orm, config: Config): Promise<void> {

@@ -51,11 +51,24 @@ const server = app.listen(0, '127.0.0.1', () => process.send?.({ port: server.ad
 async function fullStack() {
   const config = loadConfig(process.env);
   const metrics = createMetrics({ used: () => 0, free: () => 0, pending: () => 0, max: 10 });
-  const services = { config, logger: createLogger(config.logLevel), metrics, rateLimiter: new RateLimiter(config.rateLimits.windowSeconds) };
+  const services = {
+    config,
+    logger: createLogger(config.logLevel),
+    metrics,
+    rateLimiter: new RateLimiter(config.rateLimits.windowSeconds),
+  };
   const handlers = {
     getCompany: async (request, scope) => {
       const [company] = await runPrepared(scope.em, COMPANY_BY_ID, [request.params.companyId]);
-      return { status: 200, body: { success: true, message: 'OK', data: { companyId: company.id, name: company.name }, timestamp: new Date().toISOString() } };
+      return {
+        status: 200,
+        body: {
+          success: true,
+          message: 'OK',
+          data: { companyId: company.id, name: company.name },
+          timestamp: new Date().toISOString(),
+        },
+      };
     },
   };
   const api = await buildApi(document, handlers, { tokenChecks });
@@ -76,9 +89,15 @@ async function leanStack() {
   api.register({
     getCompany: async (c, _req, res) => {
       const [company] = await runPrepared(res.locals.em, COMPANY_BY_ID, [c.request.params.companyId]);
-      res.json({ success: true, message: 'OK', data: { companyId: company.id, name: company.name }, timestamp: new Date().toISOString() });
+      res.json({
+        success: true,
+        message: 'OK',
+        data: { companyId: company.id, name: company.name },
+        timestamp: new Date().toISOString(),
+      });
     },
-    unauthorizedHandler: async (_c, _req, res) => res.status(401).json({ success: false, message: 'unauthorized', data: null }),
+    unauthorizedHandler: async (_c, _req, res) =>
+      res.status(401).json({ success: false, message: 'unauthorized', data: null }),
     validationFail: async (_c, _req, res) => res.status(400).json({ message: 'invalid' }),
     notFound: async (_c, _req, res) => res.status(404).json({ message: 'not found' }),
   });
@@ -86,7 +105,13 @@ async function leanStack() {
   app.use(express.json());
   app.use((req, res, next) => {
     res.locals.em = orm.em.fork();
-    api.handleRequest({ method: req.method, path: req.path, body: req.body, query: req.query, headers: req.headers }, req, res).catch(next);
+    api
+      .handleRequest(
+        { method: req.method, path: req.path, body: req.body, query: req.query, headers: req.headers },
+        req,
+        res,
+      )
+      .catch(next);
   });
   return app;
 }

@@ -1,47 +1,119 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
 import { decimalStringFromMinor, minorFromDecimalString } from '../kernel/money';
-import { CASE_STATUSES, deskCase, deskMove, deskQueue, guaranteeWire, type AssistanceCase, type DeskCase } from '../modules/assistance';
-import { OPERATOR_NOTE_MAX_LENGTH, operatorActor, operatorCommand, output, showCommand, withDatabase, type CliOptions } from './context';
+import {
+  CASE_STATUSES,
+  deskCase,
+  deskMove,
+  deskQueue,
+  guaranteeWire,
+  type AssistanceCase,
+  type DeskCase,
+} from '../modules/assistance';
+import {
+  OPERATOR_NOTE_MAX_LENGTH,
+  operatorActor,
+  operatorCommand,
+  output,
+  showCommand,
+  withDatabase,
+  type CliOptions,
+} from './context';
 
 /** The amount the desk may guarantee, at most what numeric(12,2) holds. */
 const MAX_COST_LIMIT = 9_999_999_999;
 
 export function registerCaseCommands(program: Command): void {
-  const cases = program.command('case').description('the assistance desk: assistance cases (AST-<year>-<seq>): list, show, review, authorise, decline, complete, close');
+  const cases = program
+    .command('case')
+    .description(
+      'the assistance desk: assistance cases (AST-<year>-<seq>): list, show, review, authorise, decline, complete, close',
+    );
 
-  operatorCommand(cases, 'list', 'list cases: by default the open ones, unreviewed (RECEIVED) first, oldest first', (command) => command
-      .option('--status <status...>', `only these statuses (${CASE_STATUSES.join(', ')})`))
-    .action(async (options: CliOptions & { status?: string[] }) => {
-      const statuses = options.status?.map((status) => status.toUpperCase());
-      const unknown = (statuses ?? []).filter((status) => !CASE_STATUSES.some((known) => known === status));
-      if (unknown.length > 0) throw new Error(`--status must be among ${CASE_STATUSES.join(', ')} (got ${unknown.join(', ')})`);
-      const rows = await withDatabase(async (em) => (await deskQueue(em, statuses ? CASE_STATUSES.filter((known) => statuses.includes(known)) : undefined)).map(caseLine));
-      const lines = rows.map((r) => `${r.caseRef}  ${r.status}  opened ${r.openedAt}  ${r.category} ${r.requestedService}  ${r.altitudeMeters} m  order ${r.orderRef}  ${r.travellerName}`);
-      output(options, rows, rows.length === 0 ? 'no case' : [`${rows.length} case(s):`, ...lines]);
-    });
+  operatorCommand(
+    cases,
+    'list',
+    'list cases: by default the open ones, unreviewed (RECEIVED) first, oldest first',
+    (command) => command.option('--status <status...>', `only these statuses (${CASE_STATUSES.join(', ')})`),
+  ).action(async (options: CliOptions & { status?: string[] }) => {
+    const statuses = options.status?.map((status) => status.toUpperCase());
+    const unknown = (statuses ?? []).filter((status) => !CASE_STATUSES.some((known) => known === status));
+    if (unknown.length > 0)
+      throw new Error(`--status must be among ${CASE_STATUSES.join(', ')} (got ${unknown.join(', ')})`);
+    const rows = await withDatabase(async (em) =>
+      (await deskQueue(em, statuses ? CASE_STATUSES.filter((known) => statuses.includes(known)) : undefined)).map(
+        caseLine,
+      ),
+    );
+    const lines = rows.map(
+      (r) =>
+        `${r.caseRef}  ${r.status}  opened ${r.openedAt}  ${r.category} ${r.requestedService}  ${r.altitudeMeters} m  order ${r.orderRef}  ${r.travellerName}`,
+    );
+    output(options, rows, rows.length === 0 ? 'no case' : [`${rows.length} case(s):`, ...lines]);
+  });
 
-  showCommand(cases, 'show <caseRef>', 'show a case: what was reported, the Tourist Police notification facts, the timeline and the audit entries', (em, caseRef) => deskCase(em, caseRef).then(shownCase), describeCase);
+  showCommand(
+    cases,
+    'show <caseRef>',
+    'show a case: what was reported, the Tourist Police notification facts, the timeline and the audit entries',
+    (em, caseRef) => deskCase(em, caseRef).then(shownCase),
+    describeCase,
+  );
 
   decision(cases, 'review <caseRef>', 'take a RECEIVED case under review (UNDER_REVIEW)', 'REVIEW');
-  decision(cases, 'complete <caseRef>', 'record that an AUTHORISED evacuation or treatment happened (COMPLETED)', 'COMPLETE');
+  decision(
+    cases,
+    'complete <caseRef>',
+    'record that an AUTHORISED evacuation or treatment happened (COMPLETED)',
+    'COMPLETE',
+  );
   decision(cases, 'close <caseRef>', 'close a COMPLETED case (CLOSED)', 'CLOSE');
 
-  operatorCommand(cases, 'decline <caseRef>', 'decline a case UNDER_REVIEW (DECLINED); the partner sees the reason', (command) => command
-      .requiredOption('--reason <text>', `why, in words for the partner and the traveller (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`))
-    .action(async (caseRef: string, options: CliOptions & { reason: string }) => {
-      const reason = noteOf(options.reason, '--reason');
-      const shown = await withDatabase((em) => deskMove(em, caseRef, 'DECLINE', { actor: operatorActor(), note: reason }));
-      output(options, caseLine(shown.assistanceCase), `declined ${shown.assistanceCase.caseRef}: ${reason}`);
-    });
+  operatorCommand(
+    cases,
+    'decline <caseRef>',
+    'decline a case UNDER_REVIEW (DECLINED); the partner sees the reason',
+    (command) =>
+      command.requiredOption(
+        '--reason <text>',
+        `why, in words for the partner and the traveller (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`,
+      ),
+  ).action(async (caseRef: string, options: CliOptions & { reason: string }) => {
+    const reason = noteOf(options.reason, '--reason');
+    const shown = await withDatabase((em) =>
+      deskMove(em, caseRef, 'DECLINE', { actor: operatorActor(), note: reason }),
+    );
+    output(options, caseLine(shown.assistanceCase), `declined ${shown.assistanceCase.caseRef}: ${reason}`);
+  });
 
-  operatorCommand(cases, 'authorise <caseRef>', 'authorise a case UNDER_REVIEW (AUTHORISED) with a guarantee of payment to the operator', (command) => command
-      .requiredOption('--guarantee-ref <ref>', 'the guarantee of payment\'s reference, quoted to the operator and the hospital')
-      .requiredOption('--operator <name>', 'the helicopter or transport operator authorised')
-      .requiredOption('--cost-limit <amount>', 'the most the insurer pays under this guarantee, in the service currency (e.g. 650000.00)')
-      .requiredOption('--hospital <name>', 'the destination hospital')
-      .option('--note <text>', 'a note for the timeline (default: the guarantee in words)'))
-    .action(async (caseRef: string, options: CliOptions & { guaranteeRef: string; operator: string; costLimit: string; hospital: string; note?: string }) => {
+  operatorCommand(
+    cases,
+    'authorise <caseRef>',
+    'authorise a case UNDER_REVIEW (AUTHORISED) with a guarantee of payment to the operator',
+    (command) =>
+      command
+        .requiredOption(
+          '--guarantee-ref <ref>',
+          "the guarantee of payment's reference, quoted to the operator and the hospital",
+        )
+        .requiredOption('--operator <name>', 'the helicopter or transport operator authorised')
+        .requiredOption(
+          '--cost-limit <amount>',
+          'the most the insurer pays under this guarantee, in the service currency (e.g. 650000.00)',
+        )
+        .requiredOption('--hospital <name>', 'the destination hospital')
+        .option('--note <text>', 'a note for the timeline (default: the guarantee in words)'),
+  ).action(
+    async (
+      caseRef: string,
+      options: CliOptions & {
+        guaranteeRef: string;
+        operator: string;
+        costLimit: string;
+        hospital: string;
+        note?: string;
+      },
+    ) => {
       const guarantee = {
         guaranteeRef: noteOf(options.guaranteeRef, '--guarantee-ref', 100),
         operator: noteOf(options.operator, '--operator', 200),
@@ -50,28 +122,42 @@ export function registerCaseCommands(program: Command): void {
         destinationHospital: noteOf(options.hospital, '--hospital', 200),
       };
       const note = options.note === undefined ? undefined : noteOf(options.note, '--note');
-      const shown = await withDatabase((em) => deskMove(em, caseRef, 'AUTHORISE', { actor: operatorActor(), note, guarantee }));
-      output(options, caseLine(shown.assistanceCase), `authorised ${shown.assistanceCase.caseRef}: guarantee ${guarantee.guaranteeRef} to ${guarantee.operator}, up to ${guarantee.currency} ${decimalStringFromMinor(guarantee.costLimit)}, to ${guarantee.destinationHospital}`);
-    });
+      const shown = await withDatabase((em) =>
+        deskMove(em, caseRef, 'AUTHORISE', { actor: operatorActor(), note, guarantee }),
+      );
+      output(
+        options,
+        caseLine(shown.assistanceCase),
+        `authorised ${shown.assistanceCase.caseRef}: guarantee ${guarantee.guaranteeRef} to ${guarantee.operator}, up to ${guarantee.currency} ${decimalStringFromMinor(guarantee.costLimit)}, to ${guarantee.destinationHospital}`,
+      );
+    },
+  );
 }
 
 /** A move that takes only an optional note. */
 function decision(parent: Command, usage: string, description: string, action: 'REVIEW' | 'COMPLETE' | 'CLOSE'): void {
-  operatorCommand(parent, usage, description, (command) => command.option('--note <text>', `a note for the timeline (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`))
-    .action(async (caseRef: string, options: CliOptions & { note?: string }) => {
-      const note = options.note === undefined ? undefined : noteOf(options.note, '--note');
-      const shown = await withDatabase((em) => deskMove(em, caseRef, action, { actor: operatorActor(), note }));
-      output(options, caseLine(shown.assistanceCase), `${shown.assistanceCase.caseRef} is now ${shown.assistanceCase.status}`);
-    });
+  operatorCommand(parent, usage, description, (command) =>
+    command.option('--note <text>', `a note for the timeline (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`),
+  ).action(async (caseRef: string, options: CliOptions & { note?: string }) => {
+    const note = options.note === undefined ? undefined : noteOf(options.note, '--note');
+    const shown = await withDatabase((em) => deskMove(em, caseRef, action, { actor: operatorActor(), note }));
+    output(
+      options,
+      caseLine(shown.assistanceCase),
+      `${shown.assistanceCase.caseRef} is now ${shown.assistanceCase.status}`,
+    );
+  });
 }
 
 /** Control characters, line and paragraph separators, direction overrides: what the contract's text fields refuse (the partner reads these). */
-const UNPRINTABLE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u061C\u200B\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
+const UNPRINTABLE =
+  /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u061C\u200B\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
 
 function noteOf(text: string, option: string, max = OPERATOR_NOTE_MAX_LENGTH): string {
   const trimmed = text.trim();
   if (!trimmed || trimmed.length > max) throw new Error(`${option} must be 1 to ${max} characters`);
-  if (UNPRINTABLE.test(trimmed)) throw new Error(`${option} must not contain control characters, line breaks or direction overrides`);
+  if (UNPRINTABLE.test(trimmed))
+    throw new Error(`${option} must not contain control characters, line breaks or direction overrides`);
   return trimmed;
 }
 
@@ -82,7 +168,8 @@ function costLimitOf(text: string): number {
   } catch {
     throw new Error(`--cost-limit must be an amount such as 650000.00 (got "${text}")`);
   }
-  if (minor <= 0 || minor > MAX_COST_LIMIT) throw new Error(`--cost-limit must be more than 0 and at most ${decimalStringFromMinor(MAX_COST_LIMIT)}`);
+  if (minor <= 0 || minor > MAX_COST_LIMIT)
+    throw new Error(`--cost-limit must be more than 0 and at most ${decimalStringFromMinor(MAX_COST_LIMIT)}`);
   return minor;
 }
 
@@ -115,8 +202,21 @@ function shownCase(view: DeskCase) {
     proposedOperator: assistanceCase.proposedOperator ?? null,
     documentIds: view.documentIds,
     police: view.police,
-    timeline: view.timeline.map((entry) => ({ at: entry.at.toISOString(), kind: entry.kind, by: entry.by, actor: entry.actor, status: entry.status, note: entry.note ?? null, changes: entry.changes })),
-    audit: view.audit.map((entry) => ({ at: entry.at.toISOString(), actor: entry.actor, action: entry.action, details: entry.details })),
+    timeline: view.timeline.map((entry) => ({
+      at: entry.at.toISOString(),
+      kind: entry.kind,
+      by: entry.by,
+      actor: entry.actor,
+      status: entry.status,
+      note: entry.note ?? null,
+      changes: entry.changes,
+    })),
+    audit: view.audit.map((entry) => ({
+      at: entry.at.toISOString(),
+      actor: entry.actor,
+      action: entry.action,
+      details: entry.details,
+    })),
   };
 }
 
@@ -132,12 +232,17 @@ function describeCase(shown: ReturnType<typeof shownCase>): string[] {
     `  passport number: ${shown.police.passportNumber ?? '(not given: the traveller registered another identity document)'}`,
     `  location: ${shown.police.location}`,
     `  time: ${shown.police.time}`,
-    shown.guarantee ? `  guarantee ${shown.guarantee.guaranteeRef}: ${shown.guarantee.operator}, up to ${shown.guarantee.currency} ${shown.guarantee.costLimit}, to ${shown.guarantee.destinationHospital}` : '',
+    shown.guarantee
+      ? `  guarantee ${shown.guarantee.guaranteeRef}: ${shown.guarantee.operator}, up to ${shown.guarantee.currency} ${shown.guarantee.costLimit}, to ${shown.guarantee.destinationHospital}`
+      : '',
     shown.declineReason ? `  declined: ${shown.declineReason}` : '',
     shown.withdrawalReason ? `  withdrawn: ${shown.withdrawalReason}` : '',
     shown.documentIds.length ? `  documents: ${shown.documentIds.join(', ')}` : '',
     'Timeline:',
-    ...shown.timeline.map((entry) => `  ${entry.at}  ${entry.kind}  ${entry.status}  ${entry.by} ${entry.actor}${entry.note ? `: ${entry.note}` : ''}`),
+    ...shown.timeline.map(
+      (entry) =>
+        `  ${entry.at}  ${entry.kind}  ${entry.status}  ${entry.by} ${entry.actor}${entry.note ? `: ${entry.note}` : ''}`,
+    ),
     'Audit:',
     ...shown.audit.map((entry) => `  ${entry.at}  ${entry.action}  ${entry.actor}`),
   ].filter(Boolean);

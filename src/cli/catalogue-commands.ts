@@ -6,8 +6,12 @@ import { operatorCommand, output, withDatabase, type CliOptions } from './contex
 export function registerCatalogueCommands(program: Command): void {
   const catalogue = program.command('catalogue').description('routes and insurance packages (ctgs) partners can buy');
 
-  operatorCommand(catalogue, 'import <file>', 'insert or update the routes, packages, coverage and devices of a catalogue YAML file (format: docs/catalogue-format.md)', (command) => command
-      .option('--dry-run', 'check the file and report what it holds, without writing'))
+  operatorCommand(
+    catalogue,
+    'import <file>',
+    'insert or update the routes, packages, coverage and devices of a catalogue YAML file (format: docs/catalogue-format.md)',
+    (command) => command.option('--dry-run', 'check the file and report what it holds, without writing'),
+  )
     .addHelpText(
       'after',
       '\nEntries are matched by id: new ones are inserted, existing ones updated, none deleted (retire one with\n' +

@@ -19,12 +19,23 @@ export interface CliOptions {
  * An operator command: every one prints readable lines, or JSON with --json (see output).
  * `ownOptions` declares the command's own options before --json, so its help lists them first.
  */
-export function operatorCommand(parent: Command, usage: string, description: string, ownOptions: (command: Command) => Command = (command) => command): Command {
+export function operatorCommand(
+  parent: Command,
+  usage: string,
+  description: string,
+  ownOptions: (command: Command) => Command = (command) => command,
+): Command {
   return ownOptions(parent.command(usage).description(description)).option('--json', 'print JSON');
 }
 
 /** `<noun> show <id>`: one record read in the database, shaped for printing, then printed (see output). */
-export function showCommand<Shown>(parent: Command, usage: string, description: string, read: (em: EntityManager, id: string) => Promise<Shown>, describe: (shown: Shown) => string[]): Command {
+export function showCommand<Shown>(
+  parent: Command,
+  usage: string,
+  description: string,
+  read: (em: EntityManager, id: string) => Promise<Shown>,
+  describe: (shown: Shown) => string[],
+): Command {
   return operatorCommand(parent, usage, description).action(async (id: string, options: CliOptions) => {
     const shown = await withDatabase((em) => read(em, id));
     output(options, shown, describe(shown));
@@ -69,7 +80,12 @@ export function withPayments<T>(work: (em: EntityManager, deps: PaymentDeps) => 
   const config = loadConfig();
   return withDatabase((em) => {
     const logger = createLogger('warn');
-    const gateways = createGateways(config, () => config.publicBaseUrl, () => em.fork(), logger);
+    const gateways = createGateways(
+      config,
+      () => config.publicBaseUrl,
+      () => em.fork(),
+      logger,
+    );
     return work(em, { payments: config.payments, gateways: gateways.registry, logger });
   });
 }

@@ -1,59 +1,117 @@
 import type { Command } from 'commander';
 import { decimalStringFromMinor } from '../kernel/money';
-import { confirmRefund, executeDueRefunds, listRefunds, refundOverview, retryRefund, type RefundStatus } from '../modules/refunds';
+import {
+  confirmRefund,
+  executeDueRefunds,
+  listRefunds,
+  refundOverview,
+  retryRefund,
+  type RefundStatus,
+} from '../modules/refunds';
 import type { Refund } from '../modules/refunds/entities/refund';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { OPERATOR_NOTE_MAX_LENGTH, operatorActor, operatorCommand, output, showCommand, withDatabase, withPayments, type CliOptions } from './context';
+import {
+  OPERATOR_NOTE_MAX_LENGTH,
+  operatorActor,
+  operatorCommand,
+  output,
+  showCommand,
+  withDatabase,
+  withPayments,
+  type CliOptions,
+} from './context';
 
 const STATUSES: readonly RefundStatus[] = ['PENDING', 'SUCCEEDED', 'FAILED', 'MANUAL'];
 
 export function registerRefundCommands(program: Command): void {
-  const refund = program.command('refund').description('refunds (RFD-<year>-<seq>): list, show, confirm a manual one, retry a failed one');
+  const refund = program
+    .command('refund')
+    .description('refunds (RFD-<year>-<seq>): list, show, confirm a manual one, retry a failed one');
 
-  operatorCommand(refund, 'list', 'list refunds, newest first (by default those that need the operator: MANUAL and FAILED)', (command) => command
-      .option('--status <status...>', `only these statuses (${STATUSES.join(', ')})`)
-      .option('--all', 'every status'))
-    .action(async (options: CliOptions & { status?: string[]; all?: boolean }) => {
-      const statuses = options.all ? [] : (options.status ?? ['MANUAL', 'FAILED']).map((status) => status.toUpperCase());
-      const unknown = statuses.filter((status) => !STATUSES.some((known) => known === status));
-      if (unknown.length > 0) throw new Error(`--status must be among ${STATUSES.join(', ')} (got ${unknown.join(', ')})`);
-      const rows = await withDatabase(async (em) => (await listRefunds(em, { statuses: STATUSES.filter((known) => statuses.includes(known)) })).map(refundView));
-      const lines = rows.map((r) => `${r.refundRef}  ${r.status}  ${r.currency} ${r.amount} (fee ${r.fee})  ${r.gateway}  ${r.cause}  order ${r.orderRef}  payment ${r.paymentRef}${r.lastError ? `  (${r.lastError})` : ''}`);
-      output(options, rows, rows.length === 0 ? 'no refund' : [`${rows.length} refund(s):`, ...lines]);
-    });
+  operatorCommand(
+    refund,
+    'list',
+    'list refunds, newest first (by default those that need the operator: MANUAL and FAILED)',
+    (command) =>
+      command
+        .option('--status <status...>', `only these statuses (${STATUSES.join(', ')})`)
+        .option('--all', 'every status'),
+  ).action(async (options: CliOptions & { status?: string[]; all?: boolean }) => {
+    const statuses = options.all ? [] : (options.status ?? ['MANUAL', 'FAILED']).map((status) => status.toUpperCase());
+    const unknown = statuses.filter((status) => !STATUSES.some((known) => known === status));
+    if (unknown.length > 0)
+      throw new Error(`--status must be among ${STATUSES.join(', ')} (got ${unknown.join(', ')})`);
+    const rows = await withDatabase(async (em) =>
+      (await listRefunds(em, { statuses: STATUSES.filter((known) => statuses.includes(known)) })).map(refundView),
+    );
+    const lines = rows.map(
+      (r) =>
+        `${r.refundRef}  ${r.status}  ${r.currency} ${r.amount} (fee ${r.fee})  ${r.gateway}  ${r.cause}  order ${r.orderRef}  payment ${r.paymentRef}${r.lastError ? `  (${r.lastError})` : ''}`,
+    );
+    output(options, rows, rows.length === 0 ? 'no refund' : [`${rows.length} refund(s):`, ...lines]);
+  });
 
-  showCommand(refund, 'show <refundRef>', 'show a refund: amount, fee, status, provider, tries, audit entries', async (em, refundRef) => {
-    const { refund: found, audit } = await refundOverview(em, refundRef);
-    return { ...refundView(found), audit: audit.map((entry) => ({ at: entry.at.toISOString(), actor: entry.actor, action: entry.action })) };
-  }, (shown) => [
-    `${shown.refundRef}  ${shown.status}  ${shown.currency} ${shown.amount} (fee ${shown.fee})  ${shown.gateway}${shown.provider ? ` via ${shown.provider}` : ''}`,
-    `  order ${shown.orderRef}, payment ${shown.paymentRef}, cause ${shown.cause}`,
-    `  tries ${shown.tries}${shown.nextTryAt ? `, next ${shown.nextTryAt}` : ''}${shown.lastError ? `, last: ${shown.lastError}` : ''}`,
-    shown.providerRefundRef ? `  provider reference ${shown.providerRefundRef}` : '',
-    shown.completedAt ? `  completed ${shown.completedAt}${shown.note ? `: ${shown.note}` : ''}` : '',
-    shown.status === 'MANUAL' ? `  refund it by hand, then: ops refund confirm ${shown.refundRef} --note <reference>` : '',
-    shown.status === 'FAILED' ? `  ops refund retry ${shown.refundRef} (or refund by hand and confirm)` : '',
-    ...shown.audit.map((entry) => `  ${entry.at}  ${entry.action}  ${entry.actor}`),
-  ].filter(Boolean));
+  showCommand(
+    refund,
+    'show <refundRef>',
+    'show a refund: amount, fee, status, provider, tries, audit entries',
+    async (em, refundRef) => {
+      const { refund: found, audit } = await refundOverview(em, refundRef);
+      return {
+        ...refundView(found),
+        audit: audit.map((entry) => ({ at: entry.at.toISOString(), actor: entry.actor, action: entry.action })),
+      };
+    },
+    (shown) =>
+      [
+        `${shown.refundRef}  ${shown.status}  ${shown.currency} ${shown.amount} (fee ${shown.fee})  ${shown.gateway}${shown.provider ? ` via ${shown.provider}` : ''}`,
+        `  order ${shown.orderRef}, payment ${shown.paymentRef}, cause ${shown.cause}`,
+        `  tries ${shown.tries}${shown.nextTryAt ? `, next ${shown.nextTryAt}` : ''}${shown.lastError ? `, last: ${shown.lastError}` : ''}`,
+        shown.providerRefundRef ? `  provider reference ${shown.providerRefundRef}` : '',
+        shown.completedAt ? `  completed ${shown.completedAt}${shown.note ? `: ${shown.note}` : ''}` : '',
+        shown.status === 'MANUAL'
+          ? `  refund it by hand, then: ops refund confirm ${shown.refundRef} --note <reference>`
+          : '',
+        shown.status === 'FAILED' ? `  ops refund retry ${shown.refundRef} (or refund by hand and confirm)` : '',
+        ...shown.audit.map((entry) => `  ${entry.at}  ${entry.action}  ${entry.actor}`),
+      ].filter(Boolean),
+  );
 
-  operatorCommand(refund, 'confirm <refundRef>', 'record that a MANUAL (or FAILED) refund was made by hand: it becomes SUCCEEDED', (command) => command
-      .requiredOption('--note <text>', `the refund's reference in the provider's portal or bank (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`))
-    .action(async (refundRef: string, options: CliOptions & { note: string }) => {
-      const note = options.note.trim();
-      if (!note || note.length > OPERATOR_NOTE_MAX_LENGTH) throw new Error(`--note must be 1 to ${OPERATOR_NOTE_MAX_LENGTH} characters`);
-      const shown = refundView(await withDatabase((em) => confirmRefund(em, refundRef, note, operatorActor())));
-      output(options, shown, `confirmed ${shown.refundRef}: ${shown.currency} ${shown.amount} back to the customer of ${shown.orderRef}; refund is ${shown.status}`);
-    });
+  operatorCommand(
+    refund,
+    'confirm <refundRef>',
+    'record that a MANUAL (or FAILED) refund was made by hand: it becomes SUCCEEDED',
+    (command) =>
+      command.requiredOption(
+        '--note <text>',
+        `the refund's reference in the provider's portal or bank (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`,
+      ),
+  ).action(async (refundRef: string, options: CliOptions & { note: string }) => {
+    const note = options.note.trim();
+    if (!note || note.length > OPERATOR_NOTE_MAX_LENGTH)
+      throw new Error(`--note must be 1 to ${OPERATOR_NOTE_MAX_LENGTH} characters`);
+    const shown = refundView(await withDatabase((em) => confirmRefund(em, refundRef, note, operatorActor())));
+    output(
+      options,
+      shown,
+      `confirmed ${shown.refundRef}: ${shown.currency} ${shown.amount} back to the customer of ${shown.orderRef}; refund is ${shown.status}`,
+    );
+  });
 
-  operatorCommand(refund, 'retry <refundRef>', 'try a FAILED refund again at its provider, now')
-    .action(async (refundRef: string, options: CliOptions) => {
+  operatorCommand(refund, 'retry <refundRef>', 'try a FAILED refund again at its provider, now').action(
+    async (refundRef: string, options: CliOptions) => {
       const shown = await withPayments(async (em, deps) => {
         const retried = await retryRefund(em, refundRef, operatorActor());
         await executeDueRefunds(em, deps);
         return refundView(await refundByRef(em, retried.refundRef));
       });
-      output(options, shown, `retried ${shown.refundRef}: now ${shown.status}${shown.lastError ? ` (${shown.lastError})` : ''}`);
-    });
+      output(
+        options,
+        shown,
+        `retried ${shown.refundRef}: now ${shown.status}${shown.lastError ? ` (${shown.lastError})` : ''}`,
+      );
+    },
+  );
 }
 
 async function refundByRef(em: EntityManager, refundRef: string): Promise<Refund> {

@@ -8,7 +8,8 @@
 
 // C0 and C1 controls with DEL, line and paragraph separators, bidirectional embeddings,
 // overrides and isolates, and lone surrogates (which a terminal cannot show either).
-const NON_PRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NON_PRINTABLE =
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
@@ -16,7 +17,10 @@ const hex = (char: string) => char.charCodeAt(0).toString(16).toUpperCase().padS
 
 /** One line of text with everything a terminal would act on shown as `\n`, `\x1B`, `\u202E`. */
 export function printableLine(text: string): string {
-  return text.replace(NON_PRINTABLE, (char) => NAMED[char] ?? (char.charCodeAt(0) <= 0xff ? `\\x${hex(char).slice(2)}` : `\\u${hex(char)}`));
+  return text.replace(
+    NON_PRINTABLE,
+    (char) => NAMED[char] ?? (char.charCodeAt(0) <= 0xff ? `\\x${hex(char).slice(2)}` : `\\u${hex(char)}`),
+  );
 }
 
 /** Lines joined for the terminal: each line is escaped on its own, so none can forge another. */

@@ -28,7 +28,11 @@ export const LARGEST_STORABLE_AMOUNT = 999_999_999_999.99;
 /** The largest total one order can reach, before discounts (which only lower it). */
 export function largestOrderTotal(limits = AMOUNT_LIMITS): number {
   const packagePrice = limits.catalogueBasePrice + limits.coverDays * limits.catalogueExtraDayPrice;
-  const devices = limits.catalogueDevicesPerPackage * limits.catalogueDeviceQuantity * limits.catalogueDeviceDailyPrice * limits.coverDays;
+  const devices =
+    limits.catalogueDevicesPerPackage *
+    limits.catalogueDeviceQuantity *
+    limits.catalogueDeviceDailyPrice *
+    limits.coverDays;
   const addedItems = 2 * limits.addedItemsPerList * limits.addedItemQuantity * limits.addedItemUnitPrice;
   return packagePrice + devices + addedItems;
 }

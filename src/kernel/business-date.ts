@@ -48,6 +48,7 @@ export function ageOn(dateOfBirth: string, day: string): number {
 
 function dateParts(date: string): [number, number, number] {
   const [year, month, day] = date.split('-').map(Number);
-  if (year === undefined || month === undefined || day === undefined) throw new Error(`${date} is not a YYYY-MM-DD date`);
+  if (year === undefined || month === undefined || day === undefined)
+    throw new Error(`${date} is not a YYYY-MM-DD date`);
   return [year, month, day];
 }

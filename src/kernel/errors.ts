@@ -57,18 +57,23 @@ export class DomainError extends Error {
   }
 }
 
-export const invalid = (message: string, fieldErrors?: FieldErrors) => new DomainError('invalid', message, { fieldErrors });
+export const invalid = (message: string, fieldErrors?: FieldErrors) =>
+  new DomainError('invalid', message, { fieldErrors });
 export const unauthenticated = (message: string) => new DomainError('unauthenticated', message);
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 export const notFound = (message: string) => new DomainError('not-found', message);
-export const conflict = (message: string, fieldErrors?: FieldErrors) => new DomainError('conflict', message, { fieldErrors });
-export const tooMany = (message: string, retryAfterSeconds: number) => new DomainError('too-many', message, { retryAfterSeconds });
+export const conflict = (message: string, fieldErrors?: FieldErrors) =>
+  new DomainError('conflict', message, { fieldErrors });
+export const tooMany = (message: string, retryAfterSeconds: number) =>
+  new DomainError('too-many', message, { retryAfterSeconds });
 
 /** Rejects with a field error on one field, the common case of a business-rule failure. */
-export const invalidField = (field: string, message: string, summary = 'Validation failed') => invalid(summary, { [field]: message });
+export const invalidField = (field: string, message: string, summary = 'Validation failed') =>
+  invalid(summary, { [field]: message });
 
 /** A failure POST /documents detects in the upload itself; `tooLarge` when the file is over the limit. */
-export const uploadRefused = (message: string, tooLarge = false) => new DomainError(tooLarge ? 'upload-too-large' : 'upload-refused', message);
+export const uploadRefused = (message: string, tooLarge = false) =>
+  new DomainError(tooLarge ? 'upload-too-large' : 'upload-refused', message);
 
 /**
  * A call to an outside provider (a payment gateway) that did not give a usable answer: TIMEOUT (no answer within

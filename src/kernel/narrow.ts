@@ -5,9 +5,11 @@ import type { AddressInfo } from 'node:net';
  * results), by checking them instead of asserting with `as`.
  */
 
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
 
-export const isOneOf = <T extends string>(allowed: readonly T[], value: unknown): value is T => allowed.some((item) => item === value);
+export const isOneOf = <T extends string>(allowed: readonly T[], value: unknown): value is T =>
+  allowed.some((item) => item === value);
 
 /** A thrown value's message, whatever was thrown. */
 export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

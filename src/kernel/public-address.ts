@@ -9,14 +9,24 @@ import { parseIpLiteral } from './ip-literal';
  * production's PUBLIC_BASE_URL are held to it.
  */
 const INTERNAL_IPV4 = [
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12',
-  '192.0.0.0/24', '192.168.0.0/16', '198.18.0.0/15', '224.0.0.0/4', '240.0.0.0/4',
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
 ].map((cidr) => ipaddr.IPv4.parseCIDR(cidr));
 
 const INTERNAL_IPV6 = [
   // IPv4-compatible (deprecated by RFC 4291; `::` and `::1` are in it): no public host is reached that way.
   '::/96',
-  'fc00::/7', 'fe80::/10',
+  'fc00::/7',
+  'fe80::/10',
   // Site-local, deprecated by RFC 3879 but still routed inside some networks.
   'fec0::/10',
   'ff00::/8',

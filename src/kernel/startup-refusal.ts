@@ -36,7 +36,15 @@ function databaseLocation(config: Pick<StartTarget, 'databaseUrl' | 'dataDir'>):
   }
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /**
  * One line an operator can act on, for the usual reasons a start fails (the port, the database),
@@ -45,12 +53,17 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOU
 export function startupFailureLine(error: unknown, config: StartTarget): string {
   const failure = codeOf(error);
   const code = failure?.code ?? '';
-  if (code === 'EADDRINUSE') return `cannot start: port ${config.port} on ${config.host} is already in use (stop the other process, or set PORT)`;
-  if (code === 'EACCES' && failure?.syscall === 'listen') return `cannot start: no permission to listen on port ${config.port} (choose a port above 1023 with PORT)`;
+  if (code === 'EADDRINUSE')
+    return `cannot start: port ${config.port} on ${config.host} is already in use (stop the other process, or set PORT)`;
+  if (code === 'EACCES' && failure?.syscall === 'listen')
+    return `cannot start: no permission to listen on port ${config.port} (choose a port above 1023 with PORT)`;
   if (code === 'EADDRNOTAVAIL') return `cannot start: HOST ${config.host} is not an address of this machine`;
-  if (UNREACHABLE.has(code)) return `cannot start: ${databaseLocation(config)} cannot be reached (${code}); check that PostgreSQL runs and DATABASE_URL points at it`;
-  if (code === '28P01' || code === '28000') return `cannot start: ${databaseLocation(config)} refused the user and password of DATABASE_URL`;
-  if (code === '3D000') return `cannot start: ${databaseLocation(config)} does not exist; create it or correct DATABASE_URL`;
+  if (UNREACHABLE.has(code))
+    return `cannot start: ${databaseLocation(config)} cannot be reached (${code}); check that PostgreSQL runs and DATABASE_URL points at it`;
+  if (code === '28P01' || code === '28000')
+    return `cannot start: ${databaseLocation(config)} refused the user and password of DATABASE_URL`;
+  if (code === '3D000')
+    return `cannot start: ${databaseLocation(config)} does not exist; create it or correct DATABASE_URL`;
   const message = error instanceof Error ? error.message : String(error);
   return `cannot start: ${message.split('\n')[0]}`;
 }

@@ -21,16 +21,23 @@ export class TestClocks {
   async of(em: EntityManager, companyId: string): Promise<string | undefined> {
     const known = this.read.get(companyId);
     if (known && this.now() - known.at < TRUSTED_MS) return known.today;
-    const [row] = await em.getConnection().execute<Array<{ today: string }>>(`select to_char("today", 'YYYY-MM-DD') as "today" from "sandbox_clock" where "company_id" = ?`, [companyId]);
+    const [row] = await em
+      .getConnection()
+      .execute<Array<{ today: string }>>(
+        `select to_char("today", 'YYYY-MM-DD') as "today" from "sandbox_clock" where "company_id" = ?`,
+        [companyId],
+      );
     this.read.set(companyId, { today: row?.today, at: this.now() });
     return row?.today;
   }
 
   async set(em: EntityManager, companyId: string, today: string, at = new Date()): Promise<void> {
-    await em.getConnection().execute(
-      `insert into "sandbox_clock" ("company_id", "today", "set_at") values (?, ?, ?) on conflict ("company_id") do update set "today" = excluded."today", "set_at" = excluded."set_at"`,
-      [companyId, today, at],
-    );
+    await em
+      .getConnection()
+      .execute(
+        `insert into "sandbox_clock" ("company_id", "today", "set_at") values (?, ?, ?) on conflict ("company_id") do update set "today" = excluded."today", "set_at" = excluded."set_at"`,
+        [companyId, today, at],
+      );
     this.read.set(companyId, { today, at: this.now() });
   }
 

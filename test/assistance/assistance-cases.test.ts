@@ -16,7 +16,15 @@ import { useTestServer } from '../support/test-server';
 import { openCase as openCaseNow, type CaseOpening } from '../../src/modules/assistance/case-opening';
 import type { Principal } from '../../src/kernel/http/request-scope';
 import { CompanyType } from '../../src/modules/partners/entities/company';
-import { caseRequest, listCases, openCase, paidOrder, readCase, updateCase, withdrawCase } from '../support/assistance-fixtures';
+import {
+  caseRequest,
+  listCases,
+  openCase,
+  paidOrder,
+  readCase,
+  updateCase,
+  withdrawCase,
+} from '../support/assistance-fixtures';
 import { expectStatus } from '../support/expect-status';
 
 const { server, client } = useTestServer();
@@ -33,7 +41,9 @@ beforeAll(async () => {
 /** Moves the order's cover window so that today (Nepal) is inside it. */
 async function coverStartedToday(orderId: string) {
   const today = kathmanduToday();
-  await server.orm.em.fork().nativeUpdate(Order, { id: orderId }, { coverageStartDate: today, coverageEndDate: addDays(today, 6) });
+  await server.orm.em
+    .fork()
+    .nativeUpdate(Order, { id: orderId }, { coverageStartDate: today, coverageEndDate: addDays(today, 6) });
 }
 
 describe('POST /orders/{orderRef}/assistance-cases', () => {
@@ -43,11 +53,22 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
     const answer = await openCase(client, placing, order.orderRef);
     expectStatus(answer, 201);
     const data = answer.body.data;
-    expect(data).toMatchObject({ orderRef: order.orderRef, status: 'RECEIVED', coverageNotes: [], guarantee: null, altitudeMeters: 2900, policyNumber: expect.stringMatching(/^POL-/) });
+    expect(data).toMatchObject({
+      orderRef: order.orderRef,
+      status: 'RECEIVED',
+      coverageNotes: [],
+      guarantee: null,
+      altitudeMeters: 2900,
+      policyNumber: expect.stringMatching(/^POL-/),
+    });
     expect(data.caseRef).toMatch(new RegExp(`^AST-${kathmanduToday().slice(0, 4)}-\\d{6,}$`));
     expect(data.desk.phone).toBe('+977 1 4000 000');
-    expect(data.desk.instruction).toContain(`Call the assistance desk now on +977 1 4000 000 and quote ${data.caseRef}`);
-    expect(data.timeline).toEqual([expect.objectContaining({ kind: 'OPENED', by: 'PARTNER', status: 'RECEIVED', previousStatus: null })]);
+    expect(data.desk.instruction).toContain(
+      `Call the assistance desk now on +977 1 4000 000 and quote ${data.caseRef}`,
+    );
+    expect(data.timeline).toEqual([
+      expect.objectContaining({ kind: 'OPENED', by: 'PARTNER', status: 'RECEIVED', previousStatus: null }),
+    ]);
   });
 
   it('when a registered agency listed on the order reports it, then it may open the case (its one write on the order)', async () => {
@@ -110,9 +131,17 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
     const order = await paidOrder(server, client, placing);
     const key = randomUUID();
     const body = caseRequest() as CaseOpening;
-    const caller: Principal = { companyId: placing.companyId, companyType: CompanyType.TravelAgency, companyName: placing.companyName, commissionPercent: '10.00', credentialId: randomUUID() };
+    const caller: Principal = {
+      companyId: placing.companyId,
+      companyType: CompanyType.TravelAgency,
+      companyName: placing.companyName,
+      commissionPercent: '10.00',
+      credentialId: randomUUID(),
+    };
     // Past HTTP, so that all six read before any writes: the later ones meet the first at the (company, key) index.
-    const opened = await Promise.all(Array.from({ length: 6 }, () => openCaseNow(server.orm.em, caller, order.orderRef, body, key)));
+    const opened = await Promise.all(
+      Array.from({ length: 6 }, () => openCaseNow(server.orm.em, caller, order.orderRef, body, key)),
+    );
     const cases = await server.orm.em.fork().find(AssistanceCase, { order: order.orderId });
     expect(cases).toHaveLength(1);
     expect(opened.map((view) => view.assistanceCase.caseRef)).toEqual(Array(6).fill(cases[0]?.caseRef));
@@ -121,7 +150,13 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
 
   it('when the Idempotency-Key is missing, then it is a 400', async () => {
     const order = await paidOrder(server, client, placing);
-    const answer = await client.op('openAssistanceCase', 'POST', `/api/external/v1/orders/${order.orderRef}/assistance-cases`, caseRequest(), { token: placing.token });
+    const answer = await client.op(
+      'openAssistanceCase',
+      'POST',
+      `/api/external/v1/orders/${order.orderRef}/assistance-cases`,
+      caseRequest(),
+      { token: placing.token },
+    );
     expectStatus(answer, 400);
   });
 
@@ -131,13 +166,16 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
     ['a latitude without a longitude', { location: { latitude: 27.9 } }, 'location'],
     ['an unknown category', { category: 'BORED' }, 'category'],
     ['a reporter without a phone', { reporter: { name: 'Pemba Sherpa', role: 'GUIDE' } }, 'reporter.phone'],
-  ])('when the body has %s, then it is a 400 with a field error and nothing is written', async (_what, override, field) => {
-    const order = await paidOrder(server, client, placing);
-    const answer = await openCase(client, placing, order.orderRef, caseRequest(override));
-    expectStatus(answer, 400);
-    expect(Object.keys(answer.body.details.fieldErrors).join(' ')).toContain(field);
-    expect(await server.orm.em.fork().count(AssistanceCase, { order: order.orderId })).toBe(0);
-  });
+  ])(
+    'when the body has %s, then it is a 400 with a field error and nothing is written',
+    async (_what, override, field) => {
+      const order = await paidOrder(server, client, placing);
+      const answer = await openCase(client, placing, order.orderRef, caseRequest(override));
+      expectStatus(answer, 400);
+      expect(Object.keys(answer.body.details.fieldErrors).join(' ')).toContain(field);
+      expect(await server.orm.em.fork().count(AssistanceCase, { order: order.orderId })).toBe(0);
+    },
+  );
 
   it('when MEDICAL_REPORT documents are sent, then they are attached to the case; a document of another type is a 400', async () => {
     const order = await paidOrder(server, client, placing);
@@ -154,10 +192,16 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
   it('when a case is opened, then one assistance_case.opened is recorded for each company that may read it, and an audit entry', async () => {
     const order = await paidOrder(server, client, placing, { travelCompanyIds: [listed.companyId] });
     const { caseRef } = (await openCase(client, listed, order.orderRef)).body.data;
-    const events = await server.orm.em.fork().find(WebhookEvent, { type: 'assistance_case.opened', payload: { data: { caseRef } } });
+    const events = await server.orm.em
+      .fork()
+      .find(WebhookEvent, { type: 'assistance_case.opened', payload: { data: { caseRef } } });
     expect(events.map((event) => event.companyId).sort()).toEqual([placing.companyId, listed.companyId].sort());
-    const audit = await server.orm.em.fork().find(AuditEntry, { order: order.orderId, action: 'ASSISTANCE_CASE_OPENED' });
-    expect(audit).toEqual([expect.objectContaining({ actor: `api:${listed.companyId}`, details: expect.objectContaining({ caseRef }) })]);
+    const audit = await server.orm.em
+      .fork()
+      .find(AuditEntry, { order: order.orderId, action: 'ASSISTANCE_CASE_OPENED' });
+    expect(audit).toEqual([
+      expect.objectContaining({ actor: `api:${listed.companyId}`, details: expect.objectContaining({ caseRef }) }),
+    ]);
   });
 });
 
@@ -180,9 +224,25 @@ describe('GET /assistance-cases and GET /assistance-cases/{caseRef}', () => {
     expectStatus(all, 200);
     expect(all.body.data.content.map((item: { caseRef: string }) => item.caseRef)).toEqual([b, a]);
     expect(all.body.data).toMatchObject({ totalElements: 2, page: 0, first: true, last: true });
-    expect((await listCases(client, reader, '?status=WITHDRAWN')).body.data.content.map((item: { caseRef: string }) => item.caseRef)).toEqual([a]);
-    expect((await listCases(client, reader, `?orderRef=${second.orderRef}`)).body.data.content.map((item: { caseRef: string }) => item.caseRef)).toEqual([b]);
-    expect((await listCases(client, reader, `?openedFrom=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).body.data.totalElements).toBe(0);
+    expect(
+      (await listCases(client, reader, '?status=WITHDRAWN')).body.data.content.map(
+        (item: { caseRef: string }) => item.caseRef,
+      ),
+    ).toEqual([a]);
+    expect(
+      (await listCases(client, reader, `?orderRef=${second.orderRef}`)).body.data.content.map(
+        (item: { caseRef: string }) => item.caseRef,
+      ),
+    ).toEqual([b]);
+    expect(
+      (
+        await listCases(
+          client,
+          reader,
+          `?openedFrom=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+        )
+      ).body.data.totalElements,
+    ).toBe(0);
     expect((await listCases(client, stranger, `?orderRef=${second.orderRef}`)).body.data.totalElements).toBe(0);
   });
 
@@ -191,14 +251,18 @@ describe('GET /assistance-cases and GET /assistance-cases/{caseRef}', () => {
     const a = (await openCase(client, reader, (await paidOrder(server, client, reader)).orderRef)).body.data.caseRef;
     const b = (await openCase(client, reader, (await paidOrder(server, client, reader)).orderRef)).body.data.caseRef;
     await withdrawCase(client, reader, a);
-    const refs = async (query: string) => (await listCases(client, reader, query)).body.data.content.map((item: { caseRef: string }) => item.caseRef);
+    const refs = async (query: string) =>
+      (await listCases(client, reader, query)).body.data.content.map((item: { caseRef: string }) => item.caseRef);
     expect(await refs('?sortBy=openedAt&sortDir=asc')).toEqual([a, b]);
     // RECEIVED before WITHDRAWN.
     expect(await refs('?sortBy=status&sortDir=asc')).toEqual([b, a]);
     expect(await refs('?sortBy=status&sortDir=desc')).toEqual([a, b]);
     const unknown = await listCases(client, reader, '?sortBy=caseRef');
     expectStatus(unknown, 400);
-    expect(unknown.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { sortBy: expect.any(String) } } });
+    expect(unknown.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { fieldErrors: { sortBy: expect.any(String) } },
+    });
   });
 
   it('when the status filter is not a status, then it is a 400', async () => {
@@ -210,11 +274,20 @@ describe('POST /assistance-cases/{caseRef}/updates', () => {
   it('when the agency sends a new altitude and location, then the case keeps the latest and the timeline each update', async () => {
     const order = await paidOrder(server, client, placing, { travelCompanyIds: [listed.companyId] });
     const { caseRef } = (await openCase(client, listed, order.orderRef)).body.data;
-    const update = { note: 'Descended to Lobuche; SpO2 71 %.', altitudeMeters: 4940, location: { placeName: 'Lobuche' } };
+    const update = {
+      note: 'Descended to Lobuche; SpO2 71 %.',
+      altitudeMeters: 4940,
+      location: { placeName: 'Lobuche' },
+    };
     const answer = await updateCase(client, listed, caseRef, update);
     expectStatus(answer, 200);
     expect(answer.body.data).toMatchObject({ altitudeMeters: 4940, location: { placeName: 'Lobuche' } });
-    expect(answer.body.data.timeline[1]).toMatchObject({ kind: 'PARTNER_UPDATE', by: 'PARTNER', note: update.note, changes: { altitudeMeters: 4940, location: { placeName: 'Lobuche' } } });
+    expect(answer.body.data.timeline[1]).toMatchObject({
+      kind: 'PARTNER_UPDATE',
+      by: 'PARTNER',
+      note: update.note,
+      changes: { altitudeMeters: 4940, location: { placeName: 'Lobuche' } },
+    });
   });
 
   it('when the case is no longer open, or the body is empty, then it is a 400', async () => {
@@ -241,7 +314,17 @@ describe('what one case holds', () => {
     const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
     const em = server.orm.em.fork();
     const assistanceCase = await em.findOneOrFail(AssistanceCase, { caseRef });
-    for (let i = 0; i < 199; i++) em.create(AssistanceCaseEntry, { assistanceCase, at: new Date(), kind: 'PARTNER_UPDATE', by: 'PARTNER', actor: 'test', status: 'RECEIVED', note: `update ${i}`, changes: {} });
+    for (let i = 0; i < 199; i++)
+      em.create(AssistanceCaseEntry, {
+        assistanceCase,
+        at: new Date(),
+        kind: 'PARTNER_UPDATE',
+        by: 'PARTNER',
+        actor: 'test',
+        status: 'RECEIVED',
+        note: `update ${i}`,
+        changes: {},
+      });
     await em.flush();
     expectStatus(await updateCase(client, placing, caseRef, { note: 'the 200th' }), 200);
     const refused = await updateCase(client, placing, caseRef, { note: 'the 201st' });
@@ -255,7 +338,16 @@ describe('what one case holds', () => {
     const em = server.orm.em.fork();
     const assistanceCase = await em.findOneOrFail(AssistanceCase, { caseRef });
     for (let i = 0; i < 50; i++) {
-      const document = em.create(Document, { company: placing.companyId, documentType: DocumentType.MedicalReport, fileName: `note-${i}.pdf`, fileSize: 10, contentType: 'application/pdf', storageKey: `test/${caseRef}/${i}`, sha256: '0'.repeat(64), attachedAt: new Date() });
+      const document = em.create(Document, {
+        company: placing.companyId,
+        documentType: DocumentType.MedicalReport,
+        fileName: `note-${i}.pdf`,
+        fileSize: 10,
+        contentType: 'application/pdf',
+        storageKey: `test/${caseRef}/${i}`,
+        sha256: '0'.repeat(64),
+        attachedAt: new Date(),
+      });
       em.create(AssistanceCaseDocument, { assistanceCase, document });
     }
     await em.flush();
@@ -274,8 +366,14 @@ describe('POST /assistance-cases/{caseRef}/withdrawal', () => {
     const answer = await withdrawCase(client, placing, caseRef, 'False alarm');
     expectStatus(answer, 200);
     expect(answer.body.data).toMatchObject({ status: 'WITHDRAWN', withdrawalReason: 'False alarm' });
-    const events = await server.orm.em.fork().find(WebhookEvent, { type: 'assistance_case.updated', payload: { data: { caseRef } } });
-    expect(events.map((event) => event.payload)).toEqual([expect.objectContaining({ data: expect.objectContaining({ status: 'WITHDRAWN', previousStatus: 'RECEIVED', note: 'False alarm' }) })]);
+    const events = await server.orm.em
+      .fork()
+      .find(WebhookEvent, { type: 'assistance_case.updated', payload: { data: { caseRef } } });
+    expect(events.map((event) => event.payload)).toEqual([
+      expect.objectContaining({
+        data: expect.objectContaining({ status: 'WITHDRAWN', previousStatus: 'RECEIVED', note: 'False alarm' }),
+      }),
+    ]);
     expectStatus(await openCase(client, placing, order.orderRef), 201);
   });
 
@@ -293,22 +391,32 @@ describe('the assistance line on the verify page and the certificate', () => {
   it('when a policy has an open case, then its public verify page shows how to get help and never mentions the case', async () => {
     const order = await paidOrder(server, client, placing);
     const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
-    const { policyNumber } = (await client.op('getOrder', 'GET', `/api/external/v1/orders/${order.orderRef}`, undefined, { token: placing.token })).body.data;
+    const { policyNumber } = (
+      await client.op('getOrder', 'GET', `/api/external/v1/orders/${order.orderRef}`, undefined, {
+        token: placing.token,
+      })
+    ).body.data;
     const page = await client.op<string>('verifyPolicy', 'GET', `/verify/${policyNumber}`, undefined, { direct: true });
     expect(page.body).toContain('Open a case through your agency or call');
     expect(page.body).toContain('+977 1 4000 000');
     expect(page.body).not.toContain(caseRef);
     expect(page.body).not.toMatch(/AST-|ALTITUDE_SICKNESS|Pemba/);
-    const unknown = await client.op<string>('verifyPolicy', 'GET', '/verify/POL-2030-999999', undefined, { direct: true });
+    const unknown = await client.op<string>('verifyPolicy', 'GET', '/verify/POL-2030-999999', undefined, {
+      direct: true,
+    });
     expect(unknown.body).toContain('Open a case through your agency or call');
   });
 
   it('prints "open a case through your agency or call" beside the assistance phone on the certificate', async () => {
     const order = await paidOrder(server, client, placing);
-    const response = await fetch(`${server.url}/api/external/v1/orders/${order.orderRef}/certificate`, { headers: { authorization: `Bearer ${placing.token}` } });
+    const response = await fetch(`${server.url}/api/external/v1/orders/${order.orderRef}/certificate`, {
+      headers: { authorization: `Bearer ${placing.token}` },
+    });
     expectStatus(response, 200);
     const pdf = Buffer.from(await response.arrayBuffer());
     await expectContract('getOrderCertificate', 200, pdf.toString('latin1'));
-    expect((await readPdf(pdf)).text).toContain('Open a case through your agency or call before any helicopter evacuation');
+    expect((await readPdf(pdf)).text).toContain(
+      'Open a case through your agency or call before any helicopter evacuation',
+    );
   });
 });

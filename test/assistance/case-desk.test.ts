@@ -17,7 +17,11 @@ import { expectStatus } from '../support/expect-status';
 
 // Its own database: the delivery queue of a shared one runs with slower retries, and the desk queue must see only these cases.
 // Background jobs on: the case's changes reach the endpoint through the webhook relay and delivery workers.
-const { server, client, databaseUrl } = useTestServer({ ownDatabase: 'assistance_desk', env: { WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' }, backgroundJobs: true });
+const { server, client, databaseUrl } = useTestServer({
+  ownDatabase: 'assistance_desk',
+  env: { WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '2' },
+  backgroundJobs: true,
+});
 let partner: TestPartner;
 
 beforeAll(async () => {
@@ -27,7 +31,13 @@ beforeAll(async () => {
 type Action = 'REVIEW' | 'AUTHORISE' | 'DECLINE' | 'COMPLETE' | 'CLOSE' | 'WITHDRAW';
 type Status = 'RECEIVED' | 'UNDER_REVIEW' | 'AUTHORISED' | 'DECLINED' | 'COMPLETED' | 'CLOSED' | 'WITHDRAWN';
 
-const GUARANTEE = { guaranteeRef: 'GOP-2030-0412', operator: 'Simrik Air', costLimit: 65_000_000, currency: 'NPR', destinationHospital: 'CIWEC Hospital, Kathmandu' };
+const GUARANTEE = {
+  guaranteeRef: 'GOP-2030-0412',
+  operator: 'Simrik Air',
+  costLimit: 65_000_000,
+  currency: 'NPR',
+  destinationHospital: 'CIWEC Hospital, Kathmandu',
+};
 const DESK = 'operator-cli:desk-test';
 
 /** The issue's sentence, written out: every move allowed, and where it leads. Everything else is refused. */
@@ -56,7 +66,11 @@ async function act(caseRef: string, action: Action): Promise<{ ok: true } | { ok
     return answer.status === 200 ? { ok: true } : { ok: false, message: `${answer.status} ${answer.body.message}` };
   }
   try {
-    await deskMove(server.orm.em.fork(), caseRef, action, { actor: DESK, note: action === 'DECLINE' ? 'Not a medical emergency: walk down with the guide.' : undefined, guarantee: action === 'AUTHORISE' ? GUARANTEE : undefined });
+    await deskMove(server.orm.em.fork(), caseRef, action, {
+      actor: DESK,
+      note: action === 'DECLINE' ? 'Not a medical emergency: walk down with the guide.' : undefined,
+      guarantee: action === 'AUTHORISE' ? GUARANTEE : undefined,
+    });
     return { ok: true };
   } catch (error) {
     if (error instanceof OperatorRefusal) return { ok: false, message: error.message };
@@ -71,10 +85,20 @@ async function caseIn(status: Status): Promise<string> {
   return caseRef;
 }
 
-const eventsOf = (caseRef: string) => server.orm.em.fork().find(WebhookEvent, { payload: { data: { caseRef } } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-const auditOf = async (caseRef: string) => (await server.orm.em.fork().find(AuditEntry, { action: 'ASSISTANCE_CASE_STATUS_CHANGED' })).filter((entry) => entry.details.caseRef === caseRef);
+const eventsOf = (caseRef: string) =>
+  server.orm.em
+    .fork()
+    .find(WebhookEvent, { payload: { data: { caseRef } } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+const auditOf = async (caseRef: string) =>
+  (await server.orm.em.fork().find(AuditEntry, { action: 'ASSISTANCE_CASE_STATUS_CHANGED' })).filter(
+    (entry) => entry.details.caseRef === caseRef,
+  );
 
-const MATRIX = (Object.keys(PATH) as Status[]).flatMap((status) => (['REVIEW', 'AUTHORISE', 'DECLINE', 'COMPLETE', 'CLOSE', 'WITHDRAW'] as Action[]).map((action) => [status, action] as const));
+const MATRIX = (Object.keys(PATH) as Status[]).flatMap((status) =>
+  (['REVIEW', 'AUTHORISE', 'DECLINE', 'COMPLETE', 'CLOSE', 'WITHDRAW'] as Action[]).map(
+    (action) => [status, action] as const,
+  ),
+);
 
 describe('the case state machine, every move from every status', () => {
   it.each(MATRIX)('from %s, %s', async (status, action) => {
@@ -89,7 +113,9 @@ describe('the case state machine, every move from every status', () => {
       expect(after.status).toBe(to);
       // Exactly one event, and one audit entry, for the move.
       const added = events.slice(eventsBefore);
-      expect(added.map((event) => [event.type, event.payload.data])).toEqual([['assistance_case.updated', expect.objectContaining({ status: to, previousStatus: status })]]);
+      expect(added.map((event) => [event.type, event.payload.data])).toEqual([
+        ['assistance_case.updated', expect.objectContaining({ status: to, previousStatus: status })],
+      ]);
       expect((await auditOf(caseRef)).length).toBe(auditBefore + 1);
     } else {
       expect(result).toEqual({ ok: false, message: expect.stringContaining(`is ${status}`) });
@@ -104,13 +130,28 @@ describe('the desk', () => {
   it('when it authorises, then the guarantee of payment is on the case for the partner, with its words in the timeline', async () => {
     const caseRef = await caseIn('AUTHORISED');
     const read = (await readCase(client, partner, caseRef)).body.data;
-    expect(read.guarantee).toEqual({ guaranteeRef: 'GOP-2030-0412', operator: 'Simrik Air', costLimit: 650000, currency: 'NPR', destinationHospital: 'CIWEC Hospital, Kathmandu', authorisedAt: expect.any(String) });
-    expect(read.timeline.at(-1)).toMatchObject({ kind: 'STATUS_CHANGED', by: 'DESK', status: 'AUTHORISED', note: 'Guarantee GOP-2030-0412 to Simrik Air, up to NPR 650,000.00, to CIWEC Hospital, Kathmandu' });
+    expect(read.guarantee).toEqual({
+      guaranteeRef: 'GOP-2030-0412',
+      operator: 'Simrik Air',
+      costLimit: 650000,
+      currency: 'NPR',
+      destinationHospital: 'CIWEC Hospital, Kathmandu',
+      authorisedAt: expect.any(String),
+    });
+    expect(read.timeline.at(-1)).toMatchObject({
+      kind: 'STATUS_CHANGED',
+      by: 'DESK',
+      status: 'AUTHORISED',
+      note: 'Guarantee GOP-2030-0412 to Simrik Air, up to NPR 650,000.00, to CIWEC Hospital, Kathmandu',
+    });
   });
 
   it('when it declines, then the partner reads the reason', async () => {
     const caseRef = await caseIn('DECLINED');
-    expect((await readCase(client, partner, caseRef)).body.data).toMatchObject({ status: 'DECLINED', declineReason: 'Not a medical emergency: walk down with the guide.' });
+    expect((await readCase(client, partner, caseRef)).body.data).toMatchObject({
+      status: 'DECLINED',
+      declineReason: 'Not a medical emergency: walk down with the guide.',
+    });
   });
 
   it('sees the oldest unreviewed case first, then the others oldest first', async () => {
@@ -140,16 +181,24 @@ describe('assistance webhooks', () => {
   it('when a case goes from opening to closing, then the endpoint gets each change once, verified by the Standard Webhooks library', async () => {
     const receiver = new WebhookReceiver();
     const subscriber = await newPartner(server, client, { name: 'Webhook Desk Treks' });
-    const endpoint = await setEndpoint(server.orm.em.fork(), subscriber.companyId, await receiver.start(), { allowLocalEndpoints: true });
+    const endpoint = await setEndpoint(server.orm.em.fork(), subscriber.companyId, await receiver.start(), {
+      allowLocalEndpoints: true,
+    });
     receiver.secret = endpoint.secret ?? '';
     const order = await paidOrder(server, client, subscriber);
     const { caseRef } = (await openCase(client, subscriber, order.orderRef, caseRequest())).body.data;
     for (const action of ['REVIEW', 'AUTHORISE', 'COMPLETE', 'CLOSE'] as const) {
-      await deskMove(server.orm.em.fork(), caseRef, action, { actor: DESK, guarantee: action === 'AUTHORISE' ? GUARANTEE : undefined });
+      await deskMove(server.orm.em.fork(), caseRef, action, {
+        actor: DESK,
+        guarantee: action === 'AUTHORISE' ? GUARANTEE : undefined,
+      });
     }
-    const ofCase = () => receiver.unique().filter((event) => event.type.startsWith('assistance_case.') && event.data.caseRef === caseRef);
+    const ofCase = () =>
+      receiver.unique().filter((event) => event.type.startsWith('assistance_case.') && event.data.caseRef === caseRef);
     await receiver.waitFor(() => ofCase().length === 5);
-    const statuses = ofCase().map((event) => [event.type, event.data.previousStatus, event.data.status]).sort((a, b) => String(a[2]).localeCompare(String(b[2])));
+    const statuses = ofCase()
+      .map((event) => [event.type, event.data.previousStatus, event.data.status])
+      .sort((a, b) => String(a[2]).localeCompare(String(b[2])));
     expect(statuses).toEqual([
       ['assistance_case.updated', 'UNDER_REVIEW', 'AUTHORISED'],
       ['assistance_case.updated', 'COMPLETED', 'CLOSED'],
@@ -195,7 +244,11 @@ describe('the invariant checker', () => {
     const order = await paidOrder(server, client, partner);
     const report = await uploadedDocumentId(client, partner.token, 'MEDICAL_REPORT', FILES.jpeg);
     expectStatus(await openCase(client, partner, order.orderRef, caseRequest({ documentIds: [report] })), 201);
-    const { stdout } = await promisify(execFile)(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], { env: { ...process.env, DATABASE_URL: databaseUrl() } });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [path.resolve(__dirname, '../../scripts/check-invariants.mjs')],
+      { env: { ...process.env, DATABASE_URL: databaseUrl() } },
+    );
     expect(stdout).toContain('invariants: 0 violations');
   });
 });

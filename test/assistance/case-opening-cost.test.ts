@@ -26,14 +26,18 @@ describe('what opening an assistance case sends to the database', () => {
     expect(statements).toHaveLength(3);
     expect(statements[0]).toMatch(/^select .* from "insurance_order"/);
     expect(statements[1]).toMatch(/^select .* from insurance_order o /);
-    expect(statements[2]).toMatch(/^with opened_case as \( insert into assistance_case .* insert into assistance_case_entry .* insert into audit_entry .* insert into webhook_event /);
+    expect(statements[2]).toMatch(
+      /^with opened_case as \( insert into assistance_case .* insert into assistance_case_entry .* insert into audit_entry .* insert into webhook_event /,
+    );
   });
 
   it('when the same Idempotency-Key and body come again, then the replay writes nothing', async () => {
     const order = await paidOrder(server, client, placing);
     const key = randomUUID();
     expectStatus(await openCase(client, placing, order.orderRef, caseRequest(), key), 201);
-    const { result, statements } = await statementsOf(() => openCase(client, placing, order.orderRef, caseRequest(), key));
+    const { result, statements } = await statementsOf(() =>
+      openCase(client, placing, order.orderRef, caseRequest(), key),
+    );
     expectStatus(result, 201);
     expect(statements.length).toBeGreaterThan(0);
     expect(statements.filter((text) => /^(insert|update|delete|with)\b/i.test(text))).toEqual([]);

@@ -17,7 +17,10 @@ describe('POST /auth/token', () => {
 
   it('issues an opaque bearer token with its lifetime for a valid credential', async () => {
     const partner = await newPartner(server, client);
-    const response = await client.op('issueToken', 'POST', TOKEN, { clientId: partner.clientId, clientSecret: partner.clientSecret });
+    const response = await client.op('issueToken', 'POST', TOKEN, {
+      clientId: partner.clientId,
+      clientSecret: partner.clientSecret,
+    });
     expectStatus(response, 200);
     expect(response.body.data.tokenType).toBe('Bearer');
     expect(response.body.data.expiresIn).toBe(3600);
@@ -34,18 +37,32 @@ describe('POST /auth/token', () => {
 
   it('seeds the documented demo partners when asked for (SEED_DEMO_DATA=true)', async () => {
     const demo = DEMO_PARTNERS[0];
-    const response = await client.op('issueToken', 'POST', TOKEN, { clientId: demo.clientId, clientSecret: demo.clientSecret });
+    const response = await client.op('issueToken', 'POST', TOKEN, {
+      clientId: demo.clientId,
+      clientSecret: demo.clientSecret,
+    });
     expectStatus(response, 200);
   });
 
   it('answers a wrong secret and an unknown clientId alike with a shape-1 401', async () => {
     const partner = await newPartner(server, client);
-    const wrongSecret = await client.op('issueToken', 'POST', TOKEN, { clientId: partner.clientId, clientSecret: 'nope' });
-    const unknownClient = await client.op('issueToken', 'POST', TOKEN, { clientId: 'no-such-client', clientSecret: 'nope' });
+    const wrongSecret = await client.op('issueToken', 'POST', TOKEN, {
+      clientId: partner.clientId,
+      clientSecret: 'nope',
+    });
+    const unknownClient = await client.op('issueToken', 'POST', TOKEN, {
+      clientId: 'no-such-client',
+      clientSecret: 'nope',
+    });
     expectStatus(wrongSecret, 401);
     expectStatus(unknownClient, 401);
     expect(wrongSecret.body).toEqual(unknownClient.body);
-    expect(wrongSecret.body).toEqual({ success: false, message: expect.any(String), code: 'INVALID_CREDENTIALS', data: null });
+    expect(wrongSecret.body).toEqual({
+      success: false,
+      message: expect.any(String),
+      code: 'INVALID_CREDENTIALS',
+      data: null,
+    });
   });
 
   it('rejects blank fields with a 400 naming each field', async () => {
@@ -61,7 +78,10 @@ describe('POST /auth/token', () => {
     await em.nativeUpdate(Credential, { clientId: revoked.clientId }, { revokedAt: new Date() });
     await em.nativeUpdate(Company, { id: inactive.companyId }, { active: false });
     for (const partner of [revoked, inactive]) {
-      const response = await client.op('issueToken', 'POST', TOKEN, { clientId: partner.clientId, clientSecret: partner.clientSecret });
+      const response = await client.op('issueToken', 'POST', TOKEN, {
+        clientId: partner.clientId,
+        clientSecret: partner.clientSecret,
+      });
       expectStatus(response, 401);
     }
   });
@@ -85,19 +105,28 @@ describe('bearer authentication on every other endpoint', () => {
 
   it('rejects a missing Authorization header with TOKEN_MISSING', () => expectShape1('TOKEN_MISSING', undefined));
 
-  it('rejects a header that is not a Bearer token with TOKEN_INVALID', () => expectShape1('TOKEN_INVALID', undefined, { authorization: 'Basic abc' }));
+  it('rejects a header that is not a Bearer token with TOKEN_INVALID', () =>
+    expectShape1('TOKEN_INVALID', undefined, { authorization: 'Basic abc' }));
 
   it('rejects an unknown token with TOKEN_INVALID', () => expectShape1('TOKEN_INVALID', 'not-a-real-token'));
 
   it('rejects an expired token, with TOKEN_EXPIRED', async () => {
     const partner = await newPartner(server, client);
-    await server.orm.em.fork().nativeUpdate(AccessToken, { credential: { clientId: partner.clientId } }, { expiresAt: new Date(Date.now() - 1000) });
+    await server.orm.em
+      .fork()
+      .nativeUpdate(
+        AccessToken,
+        { credential: { clientId: partner.clientId } },
+        { expiresAt: new Date(Date.now() - 1000) },
+      );
     await expectShape1('TOKEN_EXPIRED', partner.token);
   });
 
   it('rejects a revoked token, with TOKEN_REVOKED', async () => {
     const partner = await newPartner(server, client);
-    await server.orm.em.fork().nativeUpdate(AccessToken, { credential: { clientId: partner.clientId } }, { revokedAt: new Date() });
+    await server.orm.em
+      .fork()
+      .nativeUpdate(AccessToken, { credential: { clientId: partner.clientId } }, { revokedAt: new Date() });
     await expectShape1('TOKEN_REVOKED', partner.token);
   });
 
@@ -127,8 +156,19 @@ describe('expired access tokens', () => {
 
   it('are purged on the purge schedule (DOCUMENT_PURGE_INTERVAL_SECONDS), while live tokens stay and work', async () => {
     const [expired, live] = [await newPartner(server, client), await newPartner(server, client)];
-    await server.orm.em.fork().nativeUpdate(AccessToken, { credential: { clientId: expired.clientId } }, { expiresAt: new Date(Date.now() - 1000) });
-    expect(await eventually(() => tokensOf(expired.clientId), (count) => count === 0)).toBe(0);
+    await server.orm.em
+      .fork()
+      .nativeUpdate(
+        AccessToken,
+        { credential: { clientId: expired.clientId } },
+        { expiresAt: new Date(Date.now() - 1000) },
+      );
+    expect(
+      await eventually(
+        () => tokensOf(expired.clientId),
+        (count) => count === 0,
+      ),
+    ).toBe(0);
     expect(await tokensOf(live.clientId)).toBe(1);
     expectStatus(await client.op('listRoutes', 'GET', ROUTES, undefined, { token: live.token }), 200);
   });

@@ -1,5 +1,10 @@
 import crypto from 'node:crypto';
-import { hashChosenSecret, issueClientSecret, verifyClientSecret, verifySecret } from '../../src/modules/auth/rules/credential-secret';
+import {
+  hashChosenSecret,
+  issueClientSecret,
+  verifyClientSecret,
+  verifySecret,
+} from '../../src/modules/auth/rules/credential-secret';
 
 describe('client secrets', () => {
   it('issues 32 random bytes, base64url, and keeps only their SHA-256', async () => {
@@ -30,23 +35,36 @@ describe('client secrets', () => {
     expect(await verifyClientSecret(issueClientSecret().secret, undefined)).toBe(false);
     const issued = issueClientSecret();
     expect(await verifyClientSecret(issued.secret, issued.secretHash)).toBe(true);
-    expect(await verifyClientSecret('sandbox-secret-everest-trails', await hashChosenSecret('sandbox-secret-everest-trails'))).toBe(true);
+    expect(
+      await verifyClientSecret(
+        'sandbox-secret-everest-trails',
+        await hashChosenSecret('sandbox-secret-everest-trails'),
+      ),
+    ).toBe(true);
   });
 
   // What makes a refusal take the same time (measured by `npm run bench:token-refusal`): the same
   // hashing work, whether the clientId exists and however its secret is stored.
   it('refuses a wrong secret with one scrypt and one SHA-256 check, for an unknown clientId and for a secret stored either way', async () => {
-    const stored = { unknown: undefined, sha256: issueClientSecret().secretHash, scrypt: await hashChosenSecret('sandbox-secret-everest-trails') };
+    const stored = {
+      unknown: undefined,
+      sha256: issueClientSecret().secretHash,
+      scrypt: await hashChosenSecret('sandbox-secret-everest-trails'),
+    };
     const scrypt = jest.spyOn(crypto, 'scrypt');
     const hash = jest.spyOn(crypto, 'hash');
     const workOfRefusing = async (secretHash: string | undefined) => {
       scrypt.mockClear();
       hash.mockClear();
       expect(await verifyClientSecret('wrong-secret', secretHash)).toBe(false);
-      return { scrypt: scrypt.mock.calls.length, sha256: hash.mock.calls.filter(([algorithm]) => algorithm === 'sha256').length };
+      return {
+        scrypt: scrypt.mock.calls.length,
+        sha256: hash.mock.calls.filter(([algorithm]) => algorithm === 'sha256').length,
+      };
     };
     try {
-      for (const secretHash of Object.values(stored)) expect(await workOfRefusing(secretHash)).toEqual({ scrypt: 1, sha256: 1 });
+      for (const secretHash of Object.values(stored))
+        expect(await workOfRefusing(secretHash)).toEqual({ scrypt: 1, sha256: 1 });
     } finally {
       scrypt.mockRestore();
       hash.mockRestore();

@@ -24,8 +24,16 @@ afterAll(() => orm.close());
 /** A company, a credential and a live token written straight to the database. */
 async function tokenOfNewPartner(): Promise<{ token: string; clientId: string; companyId: string }> {
   const em = orm.em.fork();
-  const company = em.create(Company, { name: `Listener Treks ${randomBytes(3).toString('hex')}`, type: CompanyType.TravelAgency, commissionPercent: '5.00' });
-  const credential = em.create(Credential, { clientId: `listener-${randomBytes(4).toString('hex')}`, secretHash: issueClientSecret().secretHash, company });
+  const company = em.create(Company, {
+    name: `Listener Treks ${randomBytes(3).toString('hex')}`,
+    type: CompanyType.TravelAgency,
+    commissionPercent: '5.00',
+  });
+  const credential = em.create(Credential, {
+    clientId: `listener-${randomBytes(4).toString('hex')}`,
+    secretHash: issueClientSecret().secretHash,
+    company,
+  });
   const token = newAccessToken();
   em.create(AccessToken, { tokenHash: tokenHash(token), credential, expiresAt: new Date(Date.now() + 3_600_000) });
   await em.flush();
@@ -40,7 +48,10 @@ async function terminateListener(applicationName: string): Promise<number> {
   const client = new Client({ connectionString: DATABASE_URL });
   await client.connect();
   try {
-    const result = await client.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [applicationName]);
+    const result = await client.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1',
+      [applicationName],
+    );
     return result.rowCount ?? 0;
   } finally {
     await client.end();
@@ -97,7 +108,10 @@ describe('the bearer check cache and its LISTEN connection', () => {
 
     await orm.em.fork().nativeUpdate(Credential, { clientId: partner.clientId }, { revokedAt: new Date() });
     await until('the NOTIFY to reach the cache', () => cache.get(tokenHash(partner.token)) === undefined, NOTIFIED);
-    await expect(authenticate(orm.em.fork(), partner.token, cache)).rejects.toMatchObject({ kind: 'unauthenticated', message: 'Credential has been revoked' });
+    await expect(authenticate(orm.em.fork(), partner.token, cache)).rejects.toMatchObject({
+      kind: 'unauthenticated',
+      message: 'Credential has been revoked',
+    });
   });
 
   it('when the credential is revoked after a check read the database but before it stored its answer, then the answer is not kept and the next check refuses the token', async () => {
@@ -116,7 +130,10 @@ describe('the bearer check cache and its LISTEN connection', () => {
     // The held check read the credential before the revocation: it answers, but it is not kept.
     expect((await checking).companyId).toBe(partner.companyId);
     expect(cache.get(tokenHash(partner.token))).toBeUndefined();
-    await expect(authenticate(orm.em.fork(), partner.token, cache)).rejects.toMatchObject({ kind: 'unauthenticated', message: 'Credential has been revoked' });
+    await expect(authenticate(orm.em.fork(), partner.token, cache)).rejects.toMatchObject({
+      kind: 'unauthenticated',
+      message: 'Credential has been revoked',
+    });
   });
 
   it('when the listening connection is killed, then the cache is emptied and bypassed, so a token revoked meanwhile is refused before the listener is back', async () => {
@@ -134,7 +151,10 @@ describe('the bearer check cache and its LISTEN connection', () => {
 
     // Its NOTIFY reaches no one: only the bypass keeps the token out.
     await orm.em.fork().nativeUpdate(Credential, { clientId: revoked.clientId }, { revokedAt: new Date() });
-    await expect(authenticate(orm.em.fork(), revoked.token, cache)).rejects.toMatchObject({ kind: 'unauthenticated', message: 'Credential has been revoked' });
+    await expect(authenticate(orm.em.fork(), revoked.token, cache)).rejects.toMatchObject({
+      kind: 'unauthenticated',
+      message: 'Credential has been revoked',
+    });
     // And nothing checked meanwhile is kept.
     await authenticate(orm.em.fork(), other.token, cache);
     expect(cache.size).toBe(0);
@@ -162,7 +182,9 @@ describe('the bearer check cache and its LISTEN connection', () => {
     const client = new Client({ connectionString: DATABASE_URL });
     await client.connect();
     try {
-      await client.query('update access_token set revoked_at = now() where token_hash = $1', [tokenHash(revoked.token)]);
+      await client.query('update access_token set revoked_at = now() where token_hash = $1', [
+        tokenHash(revoked.token),
+      ]);
       await until('the NOTIFY to reach the cache', () => cache.size === 1, NOTIFIED);
       await client.query('delete from access_token where token_hash = $1', [tokenHash(deleted.token)]);
       await until('the NOTIFY to reach the cache', () => cache.size === 0, NOTIFIED);

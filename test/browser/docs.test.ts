@@ -7,7 +7,10 @@ import { startTestServer } from '../support/test-server';
 // Debian's package (`apt-get install chromium`); playwright-core downloads no browser of its own.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-const document = loadSpecDocument() as unknown as { info: { description: string }; paths: Record<string, Record<string, { summary?: string; operationId?: string }>> };
+const document = loadSpecDocument() as unknown as {
+  info: { description: string };
+  paths: Record<string, Record<string, { summary?: string; operationId?: string }>>;
+};
 const summaries = Object.values(document.paths).flatMap((operations) =>
   Object.values(operations)
     .filter((operation) => operation.operationId)
@@ -19,7 +22,8 @@ describe('GET /docs in a browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+    if (!fs.existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (or set CHROMIUM_PATH)`);
     server = await startTestServer();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   });
@@ -53,7 +57,16 @@ describe('GET /docs in a browser', () => {
 
     expect(summaries.length).toBeGreaterThan(20);
     expect(summaries.filter((summary) => !text.includes(summary))).toEqual([]);
-    for (const heading of ['Getting started', 'The booking flow', 'Sandbox credentials', 'Test cards and wallets', 'Testing your integration', 'Retries', 'Paying: idempotency and reconciliation', 'Changelog']) {
+    for (const heading of [
+      'Getting started',
+      'The booking flow',
+      'Sandbox credentials',
+      'Test cards and wallets',
+      'Testing your integration',
+      'Retries',
+      'Paying: idempotency and reconciliation',
+      'Changelog',
+    ]) {
       expect(text).toContain(heading);
     }
     expect(text).toContain('4242 4242 4242 4242');

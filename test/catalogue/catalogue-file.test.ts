@@ -44,7 +44,9 @@ describe('the catalogue file format', () => {
     const problems = catalogueProblems(file);
     expect(problems).toEqual([
       expect.stringMatching(/^ctgs\[1\] \(.+\): code .+ is already used by ctgs\[0\]/),
-      expect.stringMatching(/^ctgs\[2\] \(.+\): routeId 00000000-0000-4000-8000-000000000000 is not a route of this file$/),
+      expect.stringMatching(
+        /^ctgs\[2\] \(.+\): routeId 00000000-0000-4000-8000-000000000000 is not a route of this file$/,
+      ),
       expect.stringMatching(/^ctgs\[3\] \(.+\): minAltitude is above maxAltitude$/),
       expect.stringMatching(/^ctgs\[4\] \(.+\): insuranceCompany "Nobody Ltd\." is not listed in insuranceCompanies$/),
     ]);

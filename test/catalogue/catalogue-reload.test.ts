@@ -60,11 +60,19 @@ describe('catalogue changes reach running servers', () => {
       // The import inside a transaction that commits late: the notification must wait for that commit.
       await server.orm.em.fork().transactional(async (tx) => {
         await importCatalogue(tx, retiredTsumCatalogue('Tsum Valley Special'));
-        await eventually(() => channel.heard.length, (count) => count > 0, { timeoutMs: 1_000, intervalMs: 50 }).catch(() => undefined);
+        await eventually(
+          () => channel.heard.length,
+          (count) => count > 0,
+          { timeoutMs: 1_000, intervalMs: 50 },
+        ).catch(() => undefined);
         heardBeforeCommit = [...channel.heard];
       });
       expect(heardBeforeCommit).toEqual([]);
-      const heard = await eventually(() => channel.heard, (versions) => versions.length > 0, { timeoutMs: 5_000, intervalMs: 20 });
+      const heard = await eventually(
+        () => channel.heard,
+        (versions) => versions.length > 0,
+        { timeoutMs: 5_000, intervalMs: 20 },
+      );
       expect(heard).toEqual([before + 1]);
       expect((await readCatalogue(server.orm.em.fork())).version).toBe(before + 1);
     } finally {
@@ -115,7 +123,11 @@ describe('catalogue changes reach running servers', () => {
     await importOf(original);
     await importOf(retiredTsumCatalogue('Tsum Valley Special (2027)', original.ids));
     const announced = (await readCatalogue(server.orm.em.fork())).version;
-    const version = await eventually(async () => (await server.catalogue.current()).version, (loaded) => loaded >= announced, { timeoutMs: 5_000, intervalMs: 20 });
+    const version = await eventually(
+      async () => (await server.catalogue.current()).version,
+      (loaded) => loaded >= announced,
+      { timeoutMs: 5_000, intervalMs: 20 },
+    );
     expect(version).toBe(announced);
     expect((await server.catalogue.current()).ctgById.get(original.ids.ctgId)?.name).toBe('Tsum Valley Special (2027)');
   });

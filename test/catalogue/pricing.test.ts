@@ -36,29 +36,53 @@ describe('pricePackage', () => {
 
 describe('recommendPackage', () => {
   const pkg = (overrides: Partial<EligiblePackage>): EligiblePackage => ({
-    id: 'p', active: true, routeId: null, minAltitude: 0, maxAltitude: 5500, minAge: 1, maxAge: 75, displayOrder: 10, ...overrides,
+    id: 'p',
+    active: true,
+    routeId: null,
+    minAltitude: 0,
+    maxAltitude: 5500,
+    minAge: 1,
+    maxAge: 75,
+    displayOrder: 10,
+    ...overrides,
   });
 
   it('prefers a package tied to the requested route over a lower displayOrder', () => {
-    const chosen = recommendPackage([pkg({ id: 'general', displayOrder: 1 }), pkg({ id: 'special', routeId: 'ebc', displayOrder: 5 })], { altitude: 5364, age: 30, routeId: 'ebc' });
+    const chosen = recommendPackage(
+      [pkg({ id: 'general', displayOrder: 1 }), pkg({ id: 'special', routeId: 'ebc', displayOrder: 5 })],
+      { altitude: 5364, age: 30, routeId: 'ebc' },
+    );
     expect(chosen?.id).toBe('special');
   });
 
   it('never offers a special-route package on another route', () => {
-    const chosen = recommendPackage([pkg({ id: 'special', routeId: 'ebc' })], { altitude: 5000, age: 30, routeId: 'manaslu' });
+    const chosen = recommendPackage([pkg({ id: 'special', routeId: 'ebc' })], {
+      altitude: 5000,
+      age: 30,
+      routeId: 'manaslu',
+    });
     expect(chosen).toBeUndefined();
   });
 
   it('takes the lowest displayOrder among equals, and skips inactive or out-of-band packages', () => {
     const chosen = recommendPackage(
-      [pkg({ id: 'b', displayOrder: 20 }), pkg({ id: 'a', displayOrder: 10, active: false }), pkg({ id: 'c', displayOrder: 5, maxAge: 20 }), pkg({ id: 'd', displayOrder: 15 })],
+      [
+        pkg({ id: 'b', displayOrder: 20 }),
+        pkg({ id: 'a', displayOrder: 10, active: false }),
+        pkg({ id: 'c', displayOrder: 5, maxAge: 20 }),
+        pkg({ id: 'd', displayOrder: 15 }),
+      ],
       { altitude: 3000, age: 40, routeId: null },
     );
     expect(chosen?.id).toBe('d');
   });
 
   it('treats band edges as inclusive', () => {
-    expect(recommendPackage([pkg({ minAltitude: 3001, maxAltitude: 4500 })], { altitude: 4500, age: 75, routeId: null })).toBeDefined();
-    expect(recommendPackage([pkg({ minAltitude: 3001, maxAltitude: 4500 })], { altitude: 3000, age: 30, routeId: null })).toBeUndefined();
+    expect(
+      recommendPackage([pkg({ minAltitude: 3001, maxAltitude: 4500 })], { altitude: 4500, age: 75, routeId: null }),
+    ).toBeDefined();
+    expect(
+      recommendPackage([pkg({ minAltitude: 3001, maxAltitude: 4500 })], { altitude: 3000, age: 30, routeId: null }),
+    ).toBeUndefined();
   });
 });

@@ -9,7 +9,8 @@ import { expectStatus } from '../support/expect-status';
 const { server, client } = useTestServer();
 let partner: TestPartner;
 
-const readBack = (quoteId: string, token = partner.token) => client.op('getQuote', 'GET', `${QUOTE}/${quoteId}`, undefined, { token });
+const readBack = (quoteId: string, token = partner.token) =>
+  client.op('getQuote', 'GET', `${QUOTE}/${quoteId}`, undefined, { token });
 
 beforeAll(async () => {
   partner = await newPartner(server, client);
@@ -37,7 +38,9 @@ describe('GET /reference/quote/{quoteId}', () => {
   it('reads USED once an order was made from it', async () => {
     const created = await everestQuote(client, partner);
     const touristId = await newTraveller(server, partner.companyId, { dateOfBirth: '1992-01-01' });
-    const order = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(created, touristId), { token: partner.token });
+    const order = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(created, touristId), {
+      token: partner.token,
+    });
     expectStatus(order, 201);
     expect((await readBack(created.quoteId)).body.data.quoteStatus).toBe('USED');
   });

@@ -24,6 +24,10 @@ describe('quote request rules', () => {
   });
 
   it('derives an inclusive window from a duration', () => {
-    expect(tripWindow({ startDate: '2026-12-01', duration: 3 })).toEqual({ startDate: '2026-12-01', endDate: '2026-12-03', durationDays: 3 });
+    expect(tripWindow({ startDate: '2026-12-01', duration: 3 })).toEqual({
+      startDate: '2026-12-01',
+      endDate: '2026-12-03',
+      durationDays: 3,
+    });
   });
 });

@@ -20,8 +20,15 @@ beforeAll(async () => {
 });
 
 const start = addDays(kathmanduToday(), 30);
-const quote = (body: Record<string, unknown>) => client.op('createQuote', 'POST', QUOTE, body, { token: partner.token });
-const everestTrip = { nationality: 'German', ages: [34], startDate: start, duration: 16, routeId: ROUTES.everestBaseCamp };
+const quote = (body: Record<string, unknown>) =>
+  client.op('createQuote', 'POST', QUOTE, body, { token: partner.token });
+const everestTrip = {
+  nationality: 'German',
+  ages: [34],
+  startDate: start,
+  duration: 16,
+  routeId: ROUTES.everestBaseCamp,
+};
 
 describe('POST /reference/quote', () => {
   it('prices an Everest Base Camp trip with the special-route package, devices included', async () => {
@@ -54,8 +61,18 @@ describe('POST /reference/quote', () => {
     const stored = await server.orm.em.fork().findOneOrFail(Quote, data.quoteId, { populate: ['company'] });
     expect(stored.company.id).toBe(partner.companyId);
     expect(stored.totalAmount).toBe(1960000);
-    expect(stored).toMatchObject({ status: data.quoteStatus, startDate: data.startDate, endDate: data.endDate, durationDays: data.durationDays, age: 34 });
-    expect(stored).toMatchObject({ nationality: everestTrip.nationality, maxAltitude: data.maxAltitude, currency: data.currency });
+    expect(stored).toMatchObject({
+      status: data.quoteStatus,
+      startDate: data.startDate,
+      endDate: data.endDate,
+      durationDays: data.durationDays,
+      age: 34,
+    });
+    expect(stored).toMatchObject({
+      nationality: everestTrip.nationality,
+      maxAltitude: data.maxAltitude,
+      currency: data.currency,
+    });
     const devicesTotal = stored.includedDevices.reduce((sum, device) => sum + device.priceForDuration, 0);
     expect(stored.ctgPriceForDuration + devicesTotal).toBe(stored.totalAmount);
     expect(stored.ctg.id).toBe(data.ctgId);
@@ -63,22 +80,38 @@ describe('POST /reference/quote', () => {
     expect(stored.createdAt.toISOString()).toBe(data.createdAt);
     expect(stored.expiresAt.toISOString()).toBe(data.validUntil);
     expect(stored.coverage.map((line) => line.code)).toEqual(data.coverage.map((line: { code: string }) => line.code));
-    expect(stored.includedDevices.map((device) => device.priceForDuration / 100)).toEqual(data.includedDevices.map((device: { priceForDuration: number }) => device.priceForDuration));
+    expect(stored.includedDevices.map((device) => device.priceForDuration / 100)).toEqual(
+      data.includedDevices.map((device: { priceForDuration: number }) => device.priceForDuration),
+    );
   });
 
   it('when many quotes arrive at once (one multi-row INSERT), then each is stored with its own columns before it is answered', async () => {
-    const trips = Array.from({ length: 24 }, (_, i) => ({ nationality: `Nation ${i}`, ages: [20 + i], startDate: addDays(start, i), duration: 5 + i, maxAltitude: 3000 + i }));
+    const trips = Array.from({ length: 24 }, (_, i) => ({
+      nationality: `Nation ${i}`,
+      ages: [20 + i],
+      startDate: addDays(start, i),
+      duration: 5 + i,
+      maxAltitude: 3000 + i,
+    }));
     const responses = await Promise.all(trips.map((trip) => quote(trip)));
     const em = server.orm.em.fork();
     for (const [i, response] of responses.entries()) {
       expectStatus(response, 200);
       const data = response.body.data;
       const stored = await em.findOneOrFail(Quote, data.quoteId, { populate: ['company'] });
-      expect(stored).toMatchObject({ nationality: `Nation ${i}`, age: 20 + i, maxAltitude: 3000 + i, startDate: data.startDate, durationDays: 5 + i });
+      expect(stored).toMatchObject({
+        nationality: `Nation ${i}`,
+        age: 20 + i,
+        maxAltitude: 3000 + i,
+        startDate: data.startDate,
+        durationDays: 5 + i,
+      });
       expect(stored.company.id).toBe(partner.companyId);
       expect(stored.route).toBeNull();
       expect(stored.totalAmount).toBe(Math.round(data.totalAmount * 100));
-      expect(stored.includedDevices.map((device) => device.priceForDuration / 100)).toEqual(data.includedDevices.map((device: { priceForDuration: number }) => device.priceForDuration));
+      expect(stored.includedDevices.map((device) => device.priceForDuration / 100)).toEqual(
+        data.includedDevices.map((device: { priceForDuration: number }) => device.priceForDuration),
+      );
       expect(stored.createdAt.toISOString()).toBe(data.createdAt);
     }
   });
@@ -86,15 +119,31 @@ describe('POST /reference/quote', () => {
   it('when one quote of a batch cannot be stored, then only that one fails', async () => {
     const settings = { currency: 'NPR', quoteTtlDays: 7 };
     const caller = await server.orm.em.fork().findOneOrFail(Company, partner.companyId);
-    const principal = { companyId: caller.id, companyType: caller.type, companyName: caller.name, commissionPercent: caller.commissionPercent, credentialId: randomUUID() };
+    const principal = {
+      companyId: caller.id,
+      companyType: caller.type,
+      companyName: caller.name,
+      commissionPercent: caller.commissionPercent,
+      credentialId: randomUUID(),
+    };
     const trip = { nationality: 'German', ages: [34], startDate: start, duration: 10, maxAltitude: 3000 };
     // A company that does not exist breaks the foreign key of its row only.
-    const results = await Promise.allSettled([principal, { ...principal, companyId: randomUUID() }, principal].map((who) => createQuote(server.orm.em.fork(), server.catalogue, who, trip, settings)));
+    const results = await Promise.allSettled(
+      [principal, { ...principal, companyId: randomUUID() }, principal].map((who) =>
+        createQuote(server.orm.em.fork(), server.catalogue, who, trip, settings),
+      ),
+    );
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   });
 
   it('counts both ends of an endDate window', async () => {
-    const response = await quote({ nationality: 'Nepali', ages: [40], startDate: start, endDate: addDays(start, 2), maxAltitude: 2500 });
+    const response = await quote({
+      nationality: 'Nepali',
+      ages: [40],
+      startDate: start,
+      endDate: addDays(start, 2),
+      maxAltitude: 2500,
+    });
     expectStatus(response, 200);
     expect(response.body.data.durationDays).toBe(3);
     expect(response.body.data.ctgId).toBe(CTGS.standard3000);
@@ -102,7 +151,13 @@ describe('POST /reference/quote', () => {
   });
 
   it('recommends the senior package for an 80-year-old at 4,000 m', async () => {
-    const response = await quote({ nationality: 'Japanese', ages: [80], startDate: start, duration: 10, maxAltitude: 4000 });
+    const response = await quote({
+      nationality: 'Japanese',
+      ages: [80],
+      startDate: start,
+      duration: 10,
+      maxAltitude: 4000,
+    });
     expect(response.body.data.ctgId).toBe(CTGS.senior4500);
   });
 
@@ -141,14 +196,29 @@ describe('POST /reference/quote', () => {
 
   it.each([
     ['neither endDate nor duration', { duration: undefined }, { endDate: 'endDate or duration is required' }],
-    ['both endDate and duration', { endDate: addDays(start, 3) }, { duration: 'send either endDate or duration, not both' }],
-    ['neither routeId nor maxAltitude', { routeId: undefined }, { maxAltitude: 'maxAltitude is required when routeId is omitted' }],
-    ['both routeId and maxAltitude', { maxAltitude: 5000 }, { maxAltitude: 'send either routeId or maxAltitude, not both' }],
-  ])('rejects %s (a rule the schema states) with the field error the server has always given', async (_name, change, fieldErrors) => {
-    const response = await quote(JSON.parse(JSON.stringify({ ...everestTrip, ...change })));
-    expectStatus(response, 400);
-    expect(response.body.details.fieldErrors).toEqual(fieldErrors);
-  });
+    [
+      'both endDate and duration',
+      { endDate: addDays(start, 3) },
+      { duration: 'send either endDate or duration, not both' },
+    ],
+    [
+      'neither routeId nor maxAltitude',
+      { routeId: undefined },
+      { maxAltitude: 'maxAltitude is required when routeId is omitted' },
+    ],
+    [
+      'both routeId and maxAltitude',
+      { maxAltitude: 5000 },
+      { maxAltitude: 'send either routeId or maxAltitude, not both' },
+    ],
+  ])(
+    'rejects %s (a rule the schema states) with the field error the server has always given',
+    async (_name, change, fieldErrors) => {
+      const response = await quote(JSON.parse(JSON.stringify({ ...everestTrip, ...change })));
+      expectStatus(response, 400);
+      expect(response.body.details.fieldErrors).toEqual(fieldErrors);
+    },
+  );
 
   it('rejects an endDate before the startDate', async () => {
     const response = await quote({ ...everestTrip, duration: undefined, endDate: addDays(start, -1) });
@@ -186,7 +256,9 @@ describe('GET /reference/routes', () => {
   it('filters by region, trekName, routeType, routeCategory and search', async () => {
     expect((await routes({ region: 'annapurna' })).body.data.content).toHaveLength(3);
     expect((await routes({ trekName: 'base camp' })).body.data.content.length).toBeGreaterThanOrEqual(4);
-    expect((await routes({ routeType: 'PEAK_CLIMBING' })).body.data.content.map((r: { name: string }) => r.name)).toEqual(['Island Peak Climb', 'Mera Peak Climb']);
+    expect(
+      (await routes({ routeType: 'PEAK_CLIMBING' })).body.data.content.map((r: { name: string }) => r.name),
+    ).toEqual(['Island Peak Climb', 'Mera Peak Climb']);
     expect((await routes({ routeCategory: 'RESTRICTED_AREA' })).body.data.content.length).toBeGreaterThanOrEqual(2);
     expect((await routes({ search: 'mustang' })).body.data.content[0].name).toBe('Upper Mustang Trek');
   });
@@ -225,7 +297,12 @@ describe('GET /reference/ctgs', () => {
   it('prices each package for its base duration', async () => {
     const standard = (await ctgs({ search: 'TRK-STD-5500' })).body.data.content[0];
     // 16,800 base + (120 + 40) a day for 14 days of devices
-    expect(standard).toMatchObject({ baseCtgPrice: 16800, ctgPriceForDuration: 16800, includedDevicesPrice: 2240, totalPrice: 19040 });
+    expect(standard).toMatchObject({
+      baseCtgPrice: 16800,
+      ctgPriceForDuration: 16800,
+      includedDevicesPrice: 2240,
+      totalPrice: 19040,
+    });
   });
 
   it('filters by altitude, age and duration bands and by product type', async () => {

@@ -1,4 +1,8 @@
-import { fontRuns, loadCertificateFonts, unprintableCharacters } from '../../src/modules/certificates/certificate-fonts';
+import {
+  fontRuns,
+  loadCertificateFonts,
+  unprintableCharacters,
+} from '../../src/modules/certificates/certificate-fonts';
 import { at } from '../support/elements';
 
 const fonts = loadCertificateFonts();
@@ -36,10 +40,24 @@ describe('the certificate faces (Noto Sans: Latin, Devanagari, Vietnamese, Cyril
   });
 
   it('lays a right-to-left name out in visual order: the last word leftmost, each word in logical order for fontkit to shape and lay out right to left', () => {
-    expect(runs('محمد علي')).toEqual([['arabic-regular', 'علي'], ['latin-regular', ' '], ['arabic-regular', 'محمد']]);
-    expect(runs('דוד כהן')).toEqual([['hebrew-regular', 'כהן'], ['latin-regular', ' '], ['hebrew-regular', 'דוד']]);
+    expect(runs('محمد علي')).toEqual([
+      ['arabic-regular', 'علي'],
+      ['latin-regular', ' '],
+      ['arabic-regular', 'محمد'],
+    ]);
+    expect(runs('דוד כהן')).toEqual([
+      ['hebrew-regular', 'כהן'],
+      ['latin-regular', ' '],
+      ['hebrew-regular', 'דוד'],
+    ]);
     // Embedded in an English line, the Hebrew run is reversed in place.
-    expect(runs('Name: דוד כהן, Israel')).toEqual([['latin-regular', 'Name: '], ['hebrew-regular', 'כהן'], ['latin-regular', ' '], ['hebrew-regular', 'דוד'], ['latin-regular', ', Israel']]);
+    expect(runs('Name: דוד כהן, Israel')).toEqual([
+      ['latin-regular', 'Name: '],
+      ['hebrew-regular', 'כהן'],
+      ['latin-regular', ' '],
+      ['hebrew-regular', 'דוד'],
+      ['latin-regular', ', Israel'],
+    ]);
   });
 
   it('shapes an Arabic word with joining forms (fewer or other glyphs than letters, no .notdef)', () => {
@@ -52,12 +70,28 @@ describe('the certificate faces (Noto Sans: Latin, Devanagari, Vietnamese, Cyril
 
   it('draws Han characters in Chinese forms, and in Japanese ones in a name with kana, Korean in a name with hangul', () => {
     expect(runs('王小明').every(([face]) => face?.startsWith('sc-'))).toBe(true);
-    expect(runs('佐藤 さくら').filter(([face]) => face !== 'latin-regular').every(([face]) => face?.startsWith('jp-'))).toBe(true);
+    expect(
+      runs('佐藤 さくら')
+        .filter(([face]) => face !== 'latin-regular')
+        .every(([face]) => face?.startsWith('jp-')),
+    ).toBe(true);
     expect(runs('김민준').every(([face]) => face?.startsWith('kr-'))).toBe(true);
   });
 
   it('names the characters no face has, each once, and none of a name in a supported script', () => {
-    for (const name of ['Łucja Nguyễn', 'सीता शर्मा', 'Иван', 'Γιώργος', '王小明', '佐藤 さくら', '김민준', 'דוד', 'محمد', 'สมชาย']) expect(unprintableCharacters(fonts, name)).toEqual([]);
+    for (const name of [
+      'Łucja Nguyễn',
+      'सीता शर्मा',
+      'Иван',
+      'Γιώργος',
+      '王小明',
+      '佐藤 さくら',
+      '김민준',
+      'דוד',
+      'محمد',
+      'สมชาย',
+    ])
+      expect(unprintableCharacters(fonts, name)).toEqual([]);
     expect(unprintableCharacters(fonts, 'Abebe አበበ')).toEqual(['አ', 'በ']);
     expect(unprintableCharacters(fonts, '𒀀 Ninlil')).toEqual(['𒀀']);
   });

@@ -34,31 +34,63 @@ const FOOT =
 const startingWith = (items: PlacedText[], text: string) => items.filter((item) => item.text.startsWith(text));
 
 describe('page 1 holds what a checkpoint needs, for every input the contract accepts', () => {
-  it.each(NAMES)('when the name is %s, with the longest nationality, route, company and two agencies, then the assistance box and the attestation are on page 1 below everything else, and every page says which of how many it is', async (script, name) => {
-    const read = await render(content(name), script);
-    const pageOne = first(read.pages, 'the pages').items.filter((item) => !item.text.startsWith('SPECIMEN'));
-    const [assistance] = startingWith(pageOne, '24-HOUR ASSISTANCE');
-    const [nameLabel] = startingWith(pageOne, 'Name');
-    const [birthLabel] = startingWith(pageOne, 'Date of birth');
-    if (!assistance || !nameLabel || !birthLabel) throw new Error(`page 1 lacks the assistance box or the name: ${read.pages[0]?.text}`);
-    expect(nameLabel.y).toBeLessThan(birthLabel.y);
-    // From the box down, page 1 holds the box and the attestation and nothing else: no row ran into them.
-    const foot = pageOne.filter((item) => item.y >= assistance.y - 12).sort((a, b) => a.y - b.y || a.x - b.x);
-    expect(foot.map((item) => item.text).join('').replace(/\s+/g, '')).toBe(FOOT.replace(/\s+/g, ''));
-    read.pages.forEach((page, index) => expect(page.text.replace(/\s+/g, ' ')).toContain(`Policy POL-2026-000087 · page ${index + 1} of ${read.pages.length}`));
-    for (const page of read.pages) expect(page.text).toContain('SPECIMEN — NOT INSURANCE');
-  });
+  it.each(NAMES)(
+    'when the name is %s, with the longest nationality, route, company and two agencies, then the assistance box and the attestation are on page 1 below everything else, and every page says which of how many it is',
+    async (script, name) => {
+      const read = await render(content(name), script);
+      const pageOne = first(read.pages, 'the pages').items.filter((item) => !item.text.startsWith('SPECIMEN'));
+      const [assistance] = startingWith(pageOne, '24-HOUR ASSISTANCE');
+      const [nameLabel] = startingWith(pageOne, 'Name');
+      const [birthLabel] = startingWith(pageOne, 'Date of birth');
+      if (!assistance || !nameLabel || !birthLabel)
+        throw new Error(`page 1 lacks the assistance box or the name: ${read.pages[0]?.text}`);
+      expect(nameLabel.y).toBeLessThan(birthLabel.y);
+      // From the box down, page 1 holds the box and the attestation and nothing else: no row ran into them.
+      const foot = pageOne.filter((item) => item.y >= assistance.y - 12).sort((a, b) => a.y - b.y || a.x - b.x);
+      expect(
+        foot
+          .map((item) => item.text)
+          .join('')
+          .replace(/\s+/g, ''),
+      ).toBe(FOOT.replace(/\s+/g, ''));
+      read.pages.forEach((page, index) =>
+        expect(page.text.replace(/\s+/g, ' ')).toContain(
+          `Policy POL-2026-000087 · page ${index + 1} of ${read.pages.length}`,
+        ),
+      );
+      for (const page of read.pages) expect(page.text).toContain('SPECIMEN — NOT INSURANCE');
+    },
+  );
 });
 
 describe('the header of an amended certificate', () => {
   it('keeps the original issue date and gives the amendment a line of its own, above the verify link and clear of it', async () => {
-    const read = await render(content('सीता शर्मा', {
-      traveller: { name: 'सीता शर्मा', passportName: 'SHARMA, SITA', dateOfBirth: '1991-03-14', nationality: 'Nepal', idType: 'CITIZENSHIP_CERTIFICATE', maskedIdNumber: '••••••T47' },
-      version: { number: 2, issuedOn: '2026-09-20', amended: { on: '2026-09-25', departureFrom: '2026-10-01', departureTo: '2026-10-03' } },
-      route: { name: 'Three Passes trek via Kongma La (5,535 m)', custom: true }, coveredAltitude: 4500,
-      soldBy: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'], statedByPartner: ['Valid for all altitudes — approved by Nepal Police'] },
-      addedItems: [{ name: 'Porter for 12 days', quantity: 1, amount: 36_000_00 }],
-    }), 'Devanagari amended');
+    const read = await render(
+      content('सीता शर्मा', {
+        traveller: {
+          name: 'सीता शर्मा',
+          passportName: 'SHARMA, SITA',
+          dateOfBirth: '1991-03-14',
+          nationality: 'Nepal',
+          idType: 'CITIZENSHIP_CERTIFICATE',
+          maskedIdNumber: '••••••T47',
+        },
+        version: {
+          number: 2,
+          issuedOn: '2026-09-20',
+          amended: { on: '2026-09-25', departureFrom: '2026-10-01', departureTo: '2026-10-03' },
+        },
+        route: { name: 'Three Passes trek via Kongma La (5,535 m)', custom: true },
+        coveredAltitude: 4500,
+        soldBy: {
+          company: 'Himalayan Trails Pvt. Ltd.',
+          agencies: ['Khumbu Guides'],
+          statedByPartner: ['Valid for all altitudes — approved by Nepal Police'],
+        },
+        addedItems: [{ name: 'Porter for 12 days', quantity: 1, amount: 36_000_00 }],
+      }),
+      'Devanagari amended',
+    );
     const pageOne = first(read.pages, 'the pages').items;
     const [version] = startingWith(pageOne, 'Issued 2026-09-20 · Version 2,');
     const [amendment] = startingWith(pageOne, 'amended 2026-09-25: departure moved from 2026-10-01 to 2026-10-03');
@@ -75,7 +107,11 @@ describe('a wrapped right-to-left name', () => {
     const arabic = first(read.pages, 'the pages').items.filter((item) => /[\u0600-\u06ff]/u.test(item.text));
     const lines = [...new Set(arabic.map((item) => Math.round(item.y)))].sort((a, b) => a - b);
     expect(lines.length).toBeGreaterThan(1);
-    const onLine = (y: number | undefined) => arabic.filter((item) => Math.round(item.y) === y).map((item) => item.text).join(' ');
+    const onLine = (y: number | undefined) =>
+      arabic
+        .filter((item) => Math.round(item.y) === y)
+        .map((item) => item.text)
+        .join(' ');
     expect(onLine(lines[0])).toContain('أحمد');
     expect(onLine(lines[0])).not.toContain('عثمان');
     expect(onLine(lines[lines.length - 1])).toContain('عثمان');

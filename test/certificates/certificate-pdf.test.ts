@@ -6,33 +6,69 @@ import { at } from '../support/elements';
 
 const fonts = loadCertificateFonts();
 
-function content(coverageLines: number, name = 'Sophie Keller', overrides: Partial<CertificateContent> = {}): CertificateContent {
+function content(
+  coverageLines: number,
+  name = 'Sophie Keller',
+  overrides: Partial<CertificateContent> = {},
+): CertificateContent {
   return {
     specimen: false,
-    policyNumber: 'POL-2026-000087', orderRef: 'ORD-2026-000142', issuedAt: new Date('2026-09-20T08:24:39Z'), issuer: 'Himalayan Trek Cover',
-    version: { number: 1, issuedOn: '2026-09-20' }, premium: { beforeDiscount: 4_500_00, discount: 0, paid: 4_500_00 }, addedItems: [],
-    soldBy: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'], statedByPartner: [] }, policyWordingUrl: 'https://cover.example/wording.pdf', keyTerms: 'Valid only on the Everest Base Camp Trek route; Lukla flight delays covered up to 3 days.', excess: 5_000_00,
-    compliance: { policyWordingVersion: 'TREK-2026.1', insurerLicence: 'NIA licence 07/2061', insurerAddress: 'Kamaladi, Kathmandu', intermediaryRole: 'Corporate agent of the insurer', intermediaryLicence: 'NIA agent licence 1234' },
-    traveller: { name, dateOfBirth: '1991-03-14', nationality: 'Germany', idType: 'PASSPORT', maskedIdNumber: '••••••T47' },
-    route: { name: 'Everest Base Camp Trek', maxAltitude: 5364 }, coveredAltitude: 6000,
-    coverageStartDate: '2026-10-01', coverageEndDate: '2026-10-16', durationDays: 16,
-    packageCode: 'EBC-SPECIAL', packageName: 'Everest Base Camp Special', underwriter: 'Sagarmatha Insurance Co. Ltd.', currency: 'NPR',
-    coverage: Array.from({ length: coverageLines }, (_, i) => ({ name: `Cover ${i + 1}: helicopter rescue and evacuation above 4,000 m`, amount: (i + 1) * 100_000_00 })),
+    policyNumber: 'POL-2026-000087',
+    orderRef: 'ORD-2026-000142',
+    issuedAt: new Date('2026-09-20T08:24:39Z'),
+    issuer: 'Himalayan Trek Cover',
+    version: { number: 1, issuedOn: '2026-09-20' },
+    premium: { beforeDiscount: 4_500_00, discount: 0, paid: 4_500_00 },
+    addedItems: [],
+    soldBy: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'], statedByPartner: [] },
+    policyWordingUrl: 'https://cover.example/wording.pdf',
+    keyTerms: 'Valid only on the Everest Base Camp Trek route; Lukla flight delays covered up to 3 days.',
+    excess: 5_000_00,
+    compliance: {
+      policyWordingVersion: 'TREK-2026.1',
+      insurerLicence: 'NIA licence 07/2061',
+      insurerAddress: 'Kamaladi, Kathmandu',
+      intermediaryRole: 'Corporate agent of the insurer',
+      intermediaryLicence: 'NIA agent licence 1234',
+    },
+    traveller: {
+      name,
+      dateOfBirth: '1991-03-14',
+      nationality: 'Germany',
+      idType: 'PASSPORT',
+      maskedIdNumber: '••••••T47',
+    },
+    route: { name: 'Everest Base Camp Trek', maxAltitude: 5364 },
+    coveredAltitude: 6000,
+    coverageStartDate: '2026-10-01',
+    coverageEndDate: '2026-10-16',
+    durationDays: 16,
+    packageCode: 'EBC-SPECIAL',
+    packageName: 'Everest Base Camp Special',
+    underwriter: 'Sagarmatha Insurance Co. Ltd.',
+    currency: 'NPR',
+    coverage: Array.from({ length: coverageLines }, (_, i) => ({
+      name: `Cover ${i + 1}: helicopter rescue and evacuation above 4,000 m`,
+      amount: (i + 1) * 100_000_00,
+    })),
     devices: [{ name: 'Satellite SOS beacon', quantity: 1 }],
     assistance: { phone: '+977 1 4000 000', email: 'assistance@himalayantrekcover.example' },
-    verificationUrl: 'https://partners.example/verify/POL-2026-000087', verificationLink: 'https://partners.example/verify/POL-2026-000087?code=7KQ2MX', checkCode: '7KQ2MX',
+    verificationUrl: 'https://partners.example/verify/POL-2026-000087',
+    verificationLink: 'https://partners.example/verify/POL-2026-000087?code=7KQ2MX',
+    checkCode: '7KQ2MX',
     ...overrides,
   };
 }
 
 async function render(coverageLines: number, name?: string, overrides?: Partial<CertificateContent>): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of renderCertificate(content(coverageLines, name, overrides), fonts)) chunks.push(chunk as Buffer);
+  for await (const chunk of renderCertificate(content(coverageLines, name, overrides), fonts))
+    chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
 describe('certificate layout', () => {
-  it('keeps every coverage line of a package of six (the most the catalogue has) on page 1, and the insurer\'s details on page 2', async () => {
+  it("keeps every coverage line of a package of six (the most the catalogue has) on page 1, and the insurer's details on page 2", async () => {
     const read = await readPdf(await render(6));
     expect(read.pages).toHaveLength(2);
     for (let i = 1; i <= 6; i++) expect(at(read.pages, 0, 'the pages').text).toContain(`Cover ${i}:`);
@@ -53,7 +89,9 @@ describe('certificate layout', () => {
 
   it('heads every page with the policy number and "page N of M", so that a loose page 2 still says whose it is', async () => {
     const read = await readPdf(await render(30));
-    read.pages.forEach((page, index) => expect(page.text.replace(/\s+/g, ' ')).toContain(`Policy POL-2026-000087 · page ${index + 1} of 2`));
+    read.pages.forEach((page, index) =>
+      expect(page.text.replace(/\s+/g, ' ')).toContain(`Policy POL-2026-000087 · page ${index + 1} of 2`),
+    );
   });
 
   it('when the certificate comes from a sandbox, then every page carries SPECIMEN — NOT INSURANCE; a live one never does', async () => {
@@ -68,34 +106,51 @@ describe('certificate layout', () => {
     expect(read.text).toContain('INSURED Name Sophie Keller');
     expect(read.text).toContain('Sold by Himalayan Trails Pvt. Ltd.');
     expect(read.text).not.toContain('Policyholder');
-    expect(read.text).toContain('Coverage window 2026-10-01 to 2026-10-16 (16 days, both dates included; Nepal dates, UTC+05:45)');
+    expect(read.text).toContain(
+      'Coverage window 2026-10-01 to 2026-10-16 (16 days, both dates included; Nepal dates, UTC+05:45)',
+    );
     expect(read.text).toContain('Policy wording https://cover.example/wording.pdf (version TREK-2026.1)');
     expect(read.text).toContain('Insurer Sagarmatha Insurance Co. Ltd., Kamaladi, Kathmandu');
-    expect(read.text).toContain('Insurer\'s licence NIA licence 07/2061');
-    expect(read.text).toContain('Issued by Himalayan Trek Cover, Corporate agent of the insurer; licence NIA agent licence 1234');
+    expect(read.text).toContain("Insurer's licence NIA licence 07/2061");
+    expect(read.text).toContain(
+      'Issued by Himalayan Trek Cover, Corporate agent of the insurer; licence NIA agent licence 1234',
+    );
     expect(read.text).toContain('Excess NPR 5,000.00 of each claim is paid by the insured');
-    expect(read.text).toContain('Key terms and exclusions Valid only on the Everest Base Camp Trek route; Lukla flight delays covered up to 3 days. The policy wording governs; this is a summary.');
+    expect(read.text).toContain(
+      'Key terms and exclusions Valid only on the Everest Base Camp Trek route; Lukla flight delays covered up to 3 days. The policy wording governs; this is a summary.',
+    );
   });
 
   it('names the identity document in words, never its raw enum', async () => {
-    const read = await readPdf(await render(6, undefined, { traveller: { ...content(6).traveller, idType: 'CITIZENSHIP_CERTIFICATE' } }));
+    const read = await readPdf(
+      await render(6, undefined, { traveller: { ...content(6).traveller, idType: 'CITIZENSHIP_CERTIFICATE' } }),
+    );
     expect(read.text).toContain('Citizenship certificate number ••••••T47');
     expect(read.text).not.toContain('CITIZENSHIP_CERTIFICATE');
   });
 
   it('draws a kanji-only name of a Japanese traveller in the Japanese forms, and of a Chinese one in the Chinese forms', async () => {
-    const japanese = (await render(1, '山田太郎', { traveller: { ...content(1).traveller, name: '山田太郎', nationality: 'Japan' } })).toString('latin1');
+    const japanese = (
+      await render(1, '山田太郎', { traveller: { ...content(1).traveller, name: '山田太郎', nationality: 'Japan' } })
+    ).toString('latin1');
     expect(japanese).toMatch(/NotoSansJP/);
     expect(japanese).not.toMatch(/NotoSansSC/);
-    const chinese = (await render(1, '山田太郎', { traveller: { ...content(1).traveller, name: '山田太郎', nationality: 'China' } })).toString('latin1');
+    const chinese = (
+      await render(1, '山田太郎', { traveller: { ...content(1).traveller, name: '山田太郎', nationality: 'China' } })
+    ).toString('latin1');
     expect(chinese).toMatch(/NotoSansSC/);
   });
 
   it('prints the premium with its discount, and the partner-priced added items apart from it, never summed into "Premium paid"', async () => {
-    const read = await readPdf(await render(6, undefined, {
-      premium: { beforeDiscount: 21_000_00, discount: 1_400_00, paid: 19_600_00 },
-      addedItems: [{ name: 'Porter for 12 days', quantity: 1, amount: 36_000_00 }, { name: 'Satellite phone rental', quantity: 2, amount: 15_000_00 }],
-    }));
+    const read = await readPdf(
+      await render(6, undefined, {
+        premium: { beforeDiscount: 21_000_00, discount: 1_400_00, paid: 19_600_00 },
+        addedItems: [
+          { name: 'Porter for 12 days', quantity: 1, amount: 36_000_00 },
+          { name: 'Satellite phone rental', quantity: 2, amount: 15_000_00 },
+        ],
+      }),
+    );
     expect(read.text).toContain('Premium NPR 21,000.00, less discount NPR 1,400.00');
     expect(read.text).toContain('Premium paid NPR 19,600.00');
     expect(read.text).toContain('SOLD WITH THE POLICY, NOT INSURANCE');

@@ -20,21 +20,25 @@ beforeAll(async () => {
 async function certificateOfTravellerNamed(name: string): Promise<Buffer> {
   const touristId = await registerTraveller(client, agency, { name });
   const quote = await everestQuote(client, agency);
-  const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: agency.token });
+  const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), {
+    token: agency.token,
+  });
   expectStatus(created, 201);
   const orderRef: string = created.body.data.orderRef;
   const started = await pay(client, agency, orderRef, { gateway: 'card_gateway' });
   const checkout = await submitCheckout(started.body.data.paymentUrl, APPROVE_CARD);
   if (!checkout.callbackUrl) throw new Error(`checkout refused: ${checkout.html}`);
   await deliverCallback(client, checkout.callbackUrl);
-  const response = await fetch(new URL(`${ORDERS}/${orderRef}/certificate`, serverBehind(server.url)), { headers: { authorization: `Bearer ${agency.token}` } });
+  const response = await fetch(new URL(`${ORDERS}/${orderRef}/certificate`, serverBehind(server.url)), {
+    headers: { authorization: `Bearer ${agency.token}` },
+  });
   expectStatus(response, 200);
   const pdf = Buffer.from(await response.arrayBuffer());
   await expectContract('getOrderCertificate', 200, pdf.toString('latin1'));
   return pdf;
 }
 
-describe('a certificate prints the insured\'s name in its own script', () => {
+describe("a certificate prints the insured's name in its own script", () => {
   it.each([
     ['Latin with diacritics', 'Łucja Dvořák-Nguyễn'],
     ['Devanagari', 'सीता शर्मा'],
@@ -46,28 +50,41 @@ describe('a certificate prints the insured\'s name in its own script', () => {
     ['Hebrew', 'דוד כהן'],
     ['Arabic', 'محمد علي'],
     ['Thai', 'สมชาย ใจดี'],
-  ])('when a traveller with a %s name is registered, ordered and paid, then the certificate has the name in its text and an embedded glyph for every character', async (_script, name) => {
-    const pdf = await certificateOfTravellerNamed(name);
-    const read = await readPdf(pdf);
-    // As PDF.js reads it back: Devanagari in glyph order, Hebrew and Arabic words in the order drawn (see asExtracted).
-    expect(read.text).toContain(`Name ${asExtracted(name)} Date of birth`);
-    expect(charactersWithoutGlyph(pdf, name)).toEqual([]);
-    // Registration, order, card checkout and download: a minute on a busy two-core machine.
-  }, 90_000);
+  ])(
+    'when a traveller with a %s name is registered, ordered and paid, then the certificate has the name in its text and an embedded glyph for every character',
+    async (_script, name) => {
+      const pdf = await certificateOfTravellerNamed(name);
+      const read = await readPdf(pdf);
+      // As PDF.js reads it back: Devanagari in glyph order, Hebrew and Arabic words in the order drawn (see asExtracted).
+      expect(read.text).toContain(`Name ${asExtracted(name)} Date of birth`);
+      expect(charactersWithoutGlyph(pdf, name)).toEqual([]);
+      // Registration, order, card checkout and download: a minute on a busy two-core machine.
+    },
+    90_000,
+  );
 });
 
 describe('registration refuses a name the certificate cannot print', () => {
   it.each([
     ['Cuneiform', '𒀀𒀁 Ninlil', ['𒀀', '𒀁']],
     ['Ethiopic', 'አበበ ቢቂላ', ['አ', 'በ', 'ቢ', 'ቂ', 'ላ']],
-  ])('when a traveller\'s name is in %s, then POST /travellers is a 400 naming those characters on [0].name, and nothing is registered', async (_script, name, characters) => {
-    const documents = await uploadTravellerDocuments(client, agency.token);
-    const response = await client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(documents, { name })], { token: agency.token });
-    expectStatus(response, 400);
-    const error: string = response.body.details.fieldErrors['[0].name'];
-    expect(error).toMatch(/^contains characters the certificate cannot print: /);
-    for (const character of characters) expect(error).toContain(`"${character}"`);
-    expect(error).not.toContain('"N"');
-    expect(await server.orm.em.fork().count(Traveller, { name })).toBe(0);
-  });
+  ])(
+    "when a traveller's name is in %s, then POST /travellers is a 400 naming those characters on [0].name, and nothing is registered",
+    async (_script, name, characters) => {
+      const documents = await uploadTravellerDocuments(client, agency.token);
+      const response = await client.op(
+        'registerTravellers',
+        'POST',
+        TRAVELLERS_PATH,
+        [travellerInput(documents, { name })],
+        { token: agency.token },
+      );
+      expectStatus(response, 400);
+      const error: string = response.body.details.fieldErrors['[0].name'];
+      expect(error).toMatch(/^contains characters the certificate cannot print: /);
+      for (const character of characters) expect(error).toContain(`"${character}"`);
+      expect(error).not.toContain('"N"');
+      expect(await server.orm.em.fork().count(Traveller, { name })).toBe(0);
+    },
+  );
 });

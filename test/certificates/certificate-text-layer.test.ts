@@ -13,7 +13,11 @@ async function pdftotext(pdf: Buffer, mode: 'default' | 'layout'): Promise<strin
   try {
     const file = path.join(directory, 'certificate.pdf');
     fs.writeFileSync(file, pdf);
-    const { stdout } = await run('pdftotext', [...(mode === 'layout' ? ['-layout'] : []), '-enc', 'UTF-8', '-f', '1', '-l', '1', file, '-'], { maxBuffer: 4 * 1024 * 1024 });
+    const { stdout } = await run(
+      'pdftotext',
+      [...(mode === 'layout' ? ['-layout'] : []), '-enc', 'UTF-8', '-f', '1', '-l', '1', file, '-'],
+      { maxBuffer: 4 * 1024 * 1024 },
+    );
     return stdout;
   } finally {
     fs.rmSync(directory, { recursive: true, force: true });
@@ -33,22 +37,39 @@ const NAMES: Array<[string, string]> = [
 
 /** A certificate of a traveller named `name`, its page 1 as pdftotext reads it in `mode`, line by line, spaces collapsed. */
 async function pageOneLines(script: string, name: string): Promise<Record<'default' | 'layout', string[]>> {
-  const pdf = await renderedCertificate(certificateContent(name, {
-    traveller: { name, dateOfBirth: '1991-03-14', nationality: 'Nepal', idType: 'PASSPORT', maskedIdNumber: '••••••T47' },
-  }), `text layer ${script}`);
+  const pdf = await renderedCertificate(
+    certificateContent(name, {
+      traveller: {
+        name,
+        dateOfBirth: '1991-03-14',
+        nationality: 'Nepal',
+        idType: 'PASSPORT',
+        maskedIdNumber: '••••••T47',
+      },
+    }),
+    `text layer ${script}`,
+  );
   // Poppler wraps a right-to-left run in embedding marks (U+202B ... U+202C), which show nothing.
   const lines = async (mode: 'default' | 'layout') =>
-    (await pdftotext(pdf, mode)).split('\n').map((line) => line.replace(/[\u202a-\u202e\u2066-\u2069]/gu, '').trim().replace(/\s+/g, ' '));
+    (await pdftotext(pdf, mode)).split('\n').map((line) =>
+      line
+        .replace(/[\u202a-\u202e\u2066-\u2069]/gu, '')
+        .trim()
+        .replace(/\s+/g, ' '),
+    );
   return { default: await lines('default'), layout: await lines('layout') };
 }
 
 /** The line that starts with the "Name" label (not "Name as in passport"). */
 const nameLine = (lines: string[]) => lines.find((line) => /^Name\b(?! as in)/.test(line));
 
-describe('the certificate\'s text reads in order', () => {
-  it.each(NAMES)('when the traveller\'s name is %s, then pdftotext, in reading order and laid out, finds it as written right after "Name", on the label\'s line', async (script, name) => {
-    const read = await pageOneLines(script, name);
-    expect(nameLine(read.default)).toBe(`Name ${name}`);
-    expect(nameLine(read.layout)).toBe(`Name ${name}`);
-  });
+describe("the certificate's text reads in order", () => {
+  it.each(NAMES)(
+    'when the traveller\'s name is %s, then pdftotext, in reading order and laid out, finds it as written right after "Name", on the label\'s line',
+    async (script, name) => {
+      const read = await pageOneLines(script, name);
+      expect(nameLine(read.default)).toBe(`Name ${name}`);
+      expect(nameLine(read.layout)).toBe(`Name ${name}`);
+    },
+  );
 });

@@ -10,7 +10,15 @@ import { first } from '../support/elements';
 import type { ApiResponse } from '../support/http-client';
 import { everestQuote, ORDERS, orderFromQuote } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { APPROVE_CARD, deliverCallback, pay, paymentStatus, placeOrder, submitCheckout, type PlacedOrder } from '../support/payment-fixtures';
+import {
+  APPROVE_CARD,
+  deliverCallback,
+  pay,
+  paymentStatus,
+  placeOrder,
+  submitCheckout,
+  type PlacedOrder,
+} from '../support/payment-fixtures';
 import { serverBehind } from '../support/prism';
 import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
@@ -19,11 +27,16 @@ import { expectStatus } from '../support/expect-status';
 const ASSISTANCE = { ASSISTANCE_PHONE: '+977 1 5970 111', ASSISTANCE_EMAIL: 'rescue-desk@trekcover.example' };
 const POLICY_WORDING_URL = 'https://trekcover.example/wording/trek-2026.pdf';
 const COMPLIANCE = {
-  POLICY_WORDING_VERSION: 'TREK-2026.1', INSURER_LICENCE: 'Nepal Insurance Authority licence 07/2061', INSURER_ADDRESS: 'Kamaladi, Kathmandu 44600, Nepal',
-  INTERMEDIARY_ROLE: 'Corporate agent of the insurer', INTERMEDIARY_LICENCE: 'NIA corporate agent licence 1234',
+  POLICY_WORDING_VERSION: 'TREK-2026.1',
+  INSURER_LICENCE: 'Nepal Insurance Authority licence 07/2061',
+  INSURER_ADDRESS: 'Kamaladi, Kathmandu 44600, Nepal',
+  INTERMEDIARY_ROLE: 'Corporate agent of the insurer',
+  INTERMEDIARY_LICENCE: 'NIA corporate agent licence 1234',
 };
 
-const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', POLICY_WORDING_URL, ...ASSISTANCE, ...COMPLIANCE } });
+const { server, client } = useTestServer({
+  env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', POLICY_WORDING_URL, ...ASSISTANCE, ...COMPLIANCE },
+});
 let agency: TestPartner;
 let listed: TestPartner;
 let stranger: TestPartner;
@@ -55,7 +68,9 @@ interface Certificate {
  * the status must be documented for the operation, and a 200 must be the PDF the spec promises.
  */
 async function downloadCertificate(partner: TestPartner, identifier: string): Promise<Certificate> {
-  const response = await fetch(new URL(certificatePath(identifier), serverBehind(server.url)), { headers: { authorization: `Bearer ${partner.token}` } });
+  const response = await fetch(new URL(certificatePath(identifier), serverBehind(server.url)), {
+    headers: { authorization: `Bearer ${partner.token}` },
+  });
   const pdf = Buffer.from(await response.arrayBuffer());
   if (response.status === 200) {
     expect(response.headers.get('content-type')).toBe('application/pdf');
@@ -71,35 +86,55 @@ const certificateError = (partner: TestPartner, identifier: string): Promise<Api
   client.op('getOrderCertificate', 'GET', certificatePath(identifier), undefined, { token: partner.token });
 
 /** A paid order of a traveller with `name` on the Everest Base Camp route (a catalogue route with its altitude). */
-async function paidEverestOrder(name: string, overrides: { nationality?: string; dateOfBirth?: string; nameAsInPassport?: string } = {}) {
+async function paidEverestOrder(
+  name: string,
+  overrides: { nationality?: string; dateOfBirth?: string; nameAsInPassport?: string } = {},
+) {
   const touristId = await newTraveller(server, agency.companyId, { name, ...overrides });
   const quote = await everestQuote(client, agency);
-  const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: agency.token });
+  const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), {
+    token: agency.token,
+  });
   expectStatus(created, 201);
   await payByCard(agency, created.body.data.orderRef);
-  const detail = await client.op('getOrder', 'GET', `${ORDERS}/${created.body.data.orderRef}`, undefined, { token: agency.token });
+  const detail = await client.op('getOrder', 'GET', `${ORDERS}/${created.body.data.orderRef}`, undefined, {
+    token: agency.token,
+  });
   return { detail: detail.body.data, touristId };
 }
 
 describe('policy number', () => {
   it('when an order is paid by card, then it gets a policy number POL-<year>-<seq>, shown on the order detail and in payment-status', async () => {
     const order = await placeOrder(server, client, agency);
-    const before = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, { token: agency.token });
+    const before = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, {
+      token: agency.token,
+    });
     expect(before.body.data.policyNumber).toBeNull();
     expect((await paymentStatus(client, agency, order.orderRef)).body.data.policyNumber).toBeUndefined();
 
     await payByCard(agency, order.orderRef);
 
-    const detail = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, { token: agency.token });
+    const detail = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, {
+      token: agency.token,
+    });
     const year = kathmanduToday().slice(0, 4);
     expect(detail.body.data.policyNumber).toMatch(new RegExp(`^POL-${year}-\\d{6,}$`));
     const status = await paymentStatus(client, agency, order.orderRef);
-    expect(status.body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', policyNumber: detail.body.data.policyNumber });
+    expect(status.body.data).toMatchObject({
+      orderStatus: 'PAID',
+      paymentStatus: 'SUCCESS',
+      policyNumber: detail.body.data.policyNumber,
+    });
   });
 
   it('when the operator records cash for a CASH order, then it gets a policy number in the same transaction', async () => {
     const order = await placeOrder(server, client, agency, { settlementType: 'CASH' });
-    const { order: paid } = await recordCashPayment(server.orm.em.fork(), order.orderRef, { amount: 450_000 }, 'operator-cli:test');
+    const { order: paid } = await recordCashPayment(
+      server.orm.em.fork(),
+      order.orderRef,
+      { amount: 450_000 },
+      'operator-cli:test',
+    );
     expect(paid.policyNumber).toMatch(/^POL-\d{4}-\d{6,}$/);
     const status = await paymentStatus(client, agency, order.orderRef);
     expect(status.body.data).toMatchObject({ paymentMethod: 'CASH', policyNumber: paid.policyNumber });
@@ -117,19 +152,34 @@ describe('policy number', () => {
     }
     await Promise.all(callbacks.map((url) => deliverCallback(client, url)));
 
-    const numbers = await Promise.all(orders.map(async (order) => (await paymentStatus(client, agency, order.orderRef)).body.data.policyNumber));
+    const numbers = await Promise.all(
+      orders.map(async (order) => (await paymentStatus(client, agency, order.orderRef)).body.data.policyNumber),
+    );
     for (const number of numbers) expect(number).toMatch(/^POL-\d{4}-\d{6,}$/);
     expect(new Set(numbers).size).toBe(orders.length);
   });
 });
 
 describe('GET /orders/{orderRef}/certificate', () => {
-  it('when a Latin-named traveller\'s order is paid, then the certificate is an A4 PDF with every field, the passport number masked', async () => {
-    const touristId = await newTraveller(server, agency.companyId, { name: 'Sophie Keller', nationality: 'Germany', dateOfBirth: '1991-03-14' });
+  it("when a Latin-named traveller's order is paid, then the certificate is an A4 PDF with every field, the passport number masked", async () => {
+    const touristId = await newTraveller(server, agency.companyId, {
+      name: 'Sophie Keller',
+      nationality: 'Germany',
+      dateOfBirth: '1991-03-14',
+    });
     const traveller = await server.orm.em.fork().findOneOrFail(Traveller, touristId);
-    const created = await client.op('createOrders', 'POST', ORDERS, {
-      touristId, ctgId: '1c4e7a92-b3f0-4d65-8e19-a27c5b0d3f86', customRouteName: 'Kathmandu valley rim walk', departureDate: addDays(kathmanduToday(), 30),
-    }, { token: agency.token });
+    const created = await client.op(
+      'createOrders',
+      'POST',
+      ORDERS,
+      {
+        touristId,
+        ctgId: '1c4e7a92-b3f0-4d65-8e19-a27c5b0d3f86',
+        customRouteName: 'Kathmandu valley rim walk',
+        departureDate: addDays(kathmanduToday(), 30),
+      },
+      { token: agency.token },
+    );
     const orderRef = created.body.data.orderRef;
     await payByCard(agency, orderRef);
     const order = await server.orm.em.fork().findOneOrFail(Order, { orderRef }, { populate: ['ctg'] });
@@ -152,13 +202,22 @@ describe('GET /orders/{orderRef}/certificate', () => {
     expect(sheet.links).toContain(`${verifyUrl}?code=${order.verificationCode}`);
     expect(read.text).toContain(`Check code ${order.verificationCode}`);
     const fields = [
-      order.policyNumber as string, orderRef, 'Sophie Keller', '1991-03-14', 'Germany',
-      `•••••${traveller.idNumber.slice(-3)}`, 'Kathmandu valley rim walk',
+      order.policyNumber as string,
+      orderRef,
+      'Sophie Keller',
+      '1991-03-14',
+      'Germany',
+      `•••••${traveller.idNumber.slice(-3)}`,
+      'Kathmandu valley rim walk',
       `${order.ctg.maxAltitude.toLocaleString('en-US')} m`,
       `${order.coverageStartDate} to ${order.coverageEndDate}`,
-      order.ctg.name, order.ctg.code, order.ctg.insuranceCompany,
-      ASSISTANCE.ASSISTANCE_PHONE, ASSISTANCE.ASSISTANCE_EMAIL,
-      `Issued ${kathmanduToday(order.paidAt)} · Version 1`, verifyUrl,
+      order.ctg.name,
+      order.ctg.code,
+      order.ctg.insuranceCompany,
+      ASSISTANCE.ASSISTANCE_PHONE,
+      ASSISTANCE.ASSISTANCE_EMAIL,
+      `Issued ${kathmanduToday(order.paidAt)} · Version 1`,
+      verifyUrl,
       ...order.ctg.coverage.map((line) => line.name),
       ...order.includedDevices.map((device) => device.name),
     ];
@@ -170,13 +229,19 @@ describe('GET /orders/{orderRef}/certificate', () => {
     }
   });
 
-  it('prints what an insurer\'s certificate carries: the premium paid and its currency, who sold it and the listed agencies, the policy wording link and the Issued version line', async () => {
+  it("prints what an insurer's certificate carries: the premium paid and its currency, who sold it and the listed agencies, the policy wording link and the Issued version line", async () => {
     const touristId = await newTraveller(server, agency.companyId, { name: 'Lukas Brandt' });
     const quote = await everestQuote(client, agency);
-    const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId, {
-      // With the placing company, two agencies: the most an order lists.
-      travelCompanyIds: [listed.companyId],
-    }), { token: agency.token });
+    const created = await client.op(
+      'createOrders',
+      'POST',
+      ORDERS,
+      orderFromQuote(quote, touristId, {
+        // With the placing company, two agencies: the most an order lists.
+        travelCompanyIds: [listed.companyId],
+      }),
+      { token: agency.token },
+    );
     expectStatus(created, 201);
     const orderRef = created.body.data.orderRef;
     await payByCard(agency, orderRef);
@@ -196,7 +261,9 @@ describe('GET /orders/{orderRef}/certificate', () => {
     // The package's excess and terms in brief, from the catalogue.
     const ctg = await server.orm.em.fork().findOneOrFail(Ctg, order.ctg.id);
     expect(ctg.excessAmount).toBeGreaterThan(0);
-    expect(read.text).toContain(`Excess NPR ${(ctg.excessAmount / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} of each claim is paid by the insured`);
+    expect(read.text).toContain(
+      `Excess NPR ${(ctg.excessAmount / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} of each claim is paid by the insured`,
+    );
     // Its first words: a long link in it wraps, and the reader puts a space at the break.
     expect(read.text).toContain(`Key terms and exclusions ${ctg.termsConditions.slice(0, 60)}`);
     expect(read.pages[0]?.links).toContain(POLICY_WORDING_URL);
@@ -208,7 +275,9 @@ describe('GET /orders/{orderRef}/certificate', () => {
     const { detail } = await paidEverestOrder('Anna Berger');
     const read = await readPdf((await downloadCertificate(agency, detail.orderRef)).pdf);
     for (const page of read.pages) expect(page.text).toContain('SPECIMEN — NOT INSURANCE');
-    const verification = await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true });
+    const verification = await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, {
+      direct: true,
+    });
     expect(verification.body).toContain('SPECIMEN — NOT INSURANCE');
     expect(verification.body).toContain('nobody is insured by it');
     const unknown = await client.op('verifyPolicy', 'GET', verifyPath('POL-2026-999998'), undefined, { direct: true });
@@ -218,16 +287,23 @@ describe('GET /orders/{orderRef}/certificate', () => {
   it('prints "Premium paid" as the insurance less its discount, and the added services apart, never summed into it', async () => {
     const touristId = await newTraveller(server, agency.companyId, { name: 'Jonas Weber' });
     const quote = await everestQuote(client, agency);
-    const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId, {
-      directDiscountPercent: 5,
-      addedServices: [{ name: 'Porter for 12 days', price: 36000, quantity: 1 }],
-      addedDevices: [{ name: 'Satellite phone rental', price: 7500, quantity: 2 }],
-    }), { token: agency.token });
+    const created = await client.op(
+      'createOrders',
+      'POST',
+      ORDERS,
+      orderFromQuote(quote, touristId, {
+        directDiscountPercent: 5,
+        addedServices: [{ name: 'Porter for 12 days', price: 36000, quantity: 1 }],
+        addedDevices: [{ name: 'Satellite phone rental', price: 7500, quantity: 2 }],
+      }),
+      { token: agency.token },
+    );
     expectStatus(created, 201);
     const orderRef = created.body.data.orderRef;
     await payByCard(agency, orderRef);
     const order = await server.orm.em.fork().findOneOrFail(Order, { orderRef });
-    const insurance = order.packagePrice + order.includedDevices.reduce((sum, device) => sum + device.priceForDuration, 0);
+    const insurance =
+      order.packagePrice + order.includedDevices.reduce((sum, device) => sum + device.priceForDuration, 0);
     const printed = (minor: number) => `NPR ${(minor / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
 
     const read = await readPdf((await downloadCertificate(agency, orderRef)).pdf);
@@ -251,24 +327,41 @@ describe('GET /orders/{orderRef}/certificate', () => {
 
   it('when the partner types a display-only agency and its own route, then both are printed as stated by the partner, and the route does not hide the altitude the cover ends at', async () => {
     const touristId = await newTraveller(server, agency.companyId, { name: 'Tenzing Norgay' });
-    const created = await client.op('createOrders', 'POST', ORDERS, {
-      touristId, ctgId: '1c4e7a92-b3f0-4d65-8e19-a27c5b0d3f86', customRouteName: 'Three Passes trek via Kongma La (5,535 m)', departureDate: addDays(kathmanduToday(), 30),
-      customTravelAgencies: [{ name: 'Valid for all altitudes — approved by Nepal Police' }],
-    }, { token: agency.token });
+    const created = await client.op(
+      'createOrders',
+      'POST',
+      ORDERS,
+      {
+        touristId,
+        ctgId: '1c4e7a92-b3f0-4d65-8e19-a27c5b0d3f86',
+        customRouteName: 'Three Passes trek via Kongma La (5,535 m)',
+        departureDate: addDays(kathmanduToday(), 30),
+        customTravelAgencies: [{ name: 'Valid for all altitudes — approved by Nepal Police' }],
+      },
+      { token: agency.token },
+    );
     expectStatus(created, 201);
     await payByCard(agency, created.body.data.orderRef);
-    const order = await server.orm.em.fork().findOneOrFail(Order, { orderRef: created.body.data.orderRef }, { populate: ['ctg'] });
+    const order = await server.orm.em
+      .fork()
+      .findOneOrFail(Order, { orderRef: created.body.data.orderRef }, { populate: ['ctg'] });
     const covered = `${order.ctg.maxAltitude.toLocaleString('en-US')} m`;
 
     const read = await readPdf((await downloadCertificate(agency, order.orderRef)).pdf);
 
-    expect(read.text).toContain('Route (as stated by the partner) “Three Passes trek via Kongma La (5,535 m)”: not checked by the insurer');
-    expect(read.text).toContain(`Maximum altitude covered ${covered}, whatever the route: nothing above ${covered} is covered`);
-    expect(read.text).toContain('Agencies as stated by the partner “Valid for all altitudes — approved by Nepal Police”');
+    expect(read.text).toContain(
+      'Route (as stated by the partner) “Three Passes trek via Kongma La (5,535 m)”: not checked by the insurer',
+    );
+    expect(read.text).toContain(
+      `Maximum altitude covered ${covered}, whatever the route: nothing above ${covered} is covered`,
+    );
+    expect(read.text).toContain(
+      'Agencies as stated by the partner “Valid for all altitudes — approved by Nepal Police”',
+    );
     expect(read.text).toContain(`Sold by ${agency.companyName}`);
   });
 
-  it('when the traveller\'s name is in Devanagari, then it is drawn with the embedded Devanagari face, on the route and altitude of the quote', async () => {
+  it("when the traveller's name is in Devanagari, then it is drawn with the embedded Devanagari face, on the route and altitude of the quote", async () => {
     const { detail } = await paidEverestOrder('सीता शर्मा', { nationality: 'Nepal' });
     const { response, pdf } = await downloadCertificate(agency, detail.orderRef);
 
@@ -337,13 +430,19 @@ const RED = '#a1261b';
 /** The verify page as the QR code opens it: with the policy's check code. */
 async function pageWithCode(detail: { orderRef: string; policyNumber: string }) {
   const { verificationCode } = await server.orm.em.fork().findOneOrFail(Order, { orderRef: detail.orderRef });
-  return client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true, query: { code: verificationCode ?? '' } });
+  return client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, {
+    direct: true,
+    query: { code: verificationCode ?? '' },
+  });
 }
 
 describe('GET /verify/{policyNumber}', () => {
-  const page = (policyNumber: string) => client.op('verifyPolicy', 'GET', verifyPath(policyNumber), undefined, { direct: true });
-  const setOrder = (orderRef: string, changes: Partial<Pick<Order, 'status' | 'coverageStartDate' | 'coverageEndDate'>>) =>
-    server.orm.em.fork().nativeUpdate(Order, { orderRef }, changes);
+  const page = (policyNumber: string) =>
+    client.op('verifyPolicy', 'GET', verifyPath(policyNumber), undefined, { direct: true });
+  const setOrder = (
+    orderRef: string,
+    changes: Partial<Pick<Order, 'status' | 'coverageStartDate' | 'coverageEndDate'>>,
+  ) => server.orm.em.fork().nativeUpdate(Order, { orderRef }, changes);
 
   it('when the policy is paid and today is inside its window, then the page says VALID in green with the window, the altitude covered and the initials only', async () => {
     const { detail } = await paidEverestOrder('Sophie Anna Keller', { dateOfBirth: '1990-07-21' });
@@ -367,13 +466,17 @@ describe('GET /verify/{policyNumber}', () => {
     expect(response.body).toContain('S. K.');
     expect(response.body).toContain('name="viewport"');
     expect(response.body).not.toMatch(/<script/i);
-    for (const secret of ['Sophie', 'Keller', 'Anna', '1990-07-21', detail.orderRef, detail.traveller.email]) expect(response.body).not.toContain(secret);
+    for (const secret of ['Sophie', 'Keller', 'Anna', '1990-07-21', detail.orderRef, detail.traveller.email])
+      expect(response.body).not.toContain(secret);
   });
 
   it('when the link carries what a messenger appends (utm_source, fbclid), then the page is the same', async () => {
     const { detail } = await paidEverestOrder('Pasang Sherpa');
     const plain = await page(detail.policyNumber);
-    const shared = await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true, query: { utm_source: 'whatsapp', fbclid: 'IwAR0x' } });
+    const shared = await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, {
+      direct: true,
+      query: { utm_source: 'whatsapp', fbclid: 'IwAR0x' },
+    });
     expectStatus(shared, 200);
     expect(shared.body).toBe(plain.body);
   });
@@ -386,20 +489,35 @@ describe('GET /verify/{policyNumber}', () => {
   });
 
   it.each([
-    ['the order was cancelled', 'CANCELLED', { status: 'CANCELLED' }, RED, 'This policy was cancelled: it covers nothing.'],
-    ['the coverage window is over', 'EXPIRED', { coverageStartDate: '2025-01-01', coverageEndDate: '2025-01-14' }, CRIMSON, 'The cover of this policy ended on 2025-01-14: it covers nothing today.'],
-  ] as const)('when %s, then the page says %s in its own colour, never VALID', async (_case, headline, changes, colour, why) => {
-    const { detail } = await paidEverestOrder('Ram Bahadur Thapa');
-    await setOrder(detail.orderRef, changes as Partial<Order>);
-    const response = await pageWithCode(detail);
-    expectStatus(response, 200);
-    expect(response.body).toContain(`<h1>${headline}</h1>`);
-    expect(response.body).toContain(colour);
-    expect(response.body).not.toContain(GREEN);
-    expect(response.body).not.toContain('VALID</h1>');
-    expect(response.body).toContain(why);
-    expect(response.body).toContain('R. T.');
-  });
+    [
+      'the order was cancelled',
+      'CANCELLED',
+      { status: 'CANCELLED' },
+      RED,
+      'This policy was cancelled: it covers nothing.',
+    ],
+    [
+      'the coverage window is over',
+      'EXPIRED',
+      { coverageStartDate: '2025-01-01', coverageEndDate: '2025-01-14' },
+      CRIMSON,
+      'The cover of this policy ended on 2025-01-14: it covers nothing today.',
+    ],
+  ] as const)(
+    'when %s, then the page says %s in its own colour, never VALID',
+    async (_case, headline, changes, colour, why) => {
+      const { detail } = await paidEverestOrder('Ram Bahadur Thapa');
+      await setOrder(detail.orderRef, changes as Partial<Order>);
+      const response = await pageWithCode(detail);
+      expectStatus(response, 200);
+      expect(response.body).toContain(`<h1>${headline}</h1>`);
+      expect(response.body).toContain(colour);
+      expect(response.body).not.toContain(GREEN);
+      expect(response.body).not.toContain('VALID</h1>');
+      expect(response.body).toContain(why);
+      expect(response.body).toContain('R. T.');
+    },
+  );
 
   it('when the cover starts later, then the page says NOT YET IN FORCE from the start date, in amber, not VALID: a checkpoint must not read it as covered today', async () => {
     const { detail } = await paidEverestOrder('Maya Gurung');
@@ -417,7 +535,12 @@ describe('GET /verify/{policyNumber}', () => {
     const { detail } = await paidEverestOrder('Nima Lama');
     const printed: string = detail.policyNumber;
     const canonical = await page(printed);
-    for (const typed of [printed.toLowerCase(), ` ${printed.replace(/-/g, ' ')} `, printed.replace(/-/g, ' - ').toLowerCase(), printed.replace(/-/g, '–')]) {
+    for (const typed of [
+      printed.toLowerCase(),
+      ` ${printed.replace(/-/g, ' ')} `,
+      printed.replace(/-/g, ' - ').toLowerCase(),
+      printed.replace(/-/g, '–'),
+    ]) {
       const response = await page(typed);
       expectStatus(response, 200);
       expect(response.body).toBe(canonical.body);
@@ -441,9 +564,15 @@ describe('GET /verify/{policyNumber}', () => {
     }
   });
 
-  it('when a policy number is typed alone (or with a wrong check code), then the page shows its state, window and altitude but not the traveller\'s initials', async () => {
+  it("when a policy number is typed alone (or with a wrong check code), then the page shows its state, window and altitude but not the traveller's initials", async () => {
     const { detail } = await paidEverestOrder('Karma Dorje Sherpa');
-    for (const response of [await page(detail.policyNumber), await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, { direct: true, query: { code: 'ZZZZZZ' } })]) {
+    for (const response of [
+      await page(detail.policyNumber),
+      await client.op('verifyPolicy', 'GET', verifyPath(detail.policyNumber), undefined, {
+        direct: true,
+        query: { code: 'ZZZZZZ' },
+      }),
+    ]) {
       expectStatus(response, 200);
       expect(response.body).toContain(`${detail.coverageStartDate} to ${detail.coverageEndDate}`);
       expect(response.body).toMatch(/Maximum altitude covered<\/dt><dd>[\d,]+ m/);
@@ -457,8 +586,14 @@ describe('GET /verify/{policyNumber}', () => {
   it('gives the officer an action on every state: the 24-hour assistance number, and the underwriter on a found policy', async () => {
     const { detail } = await paidEverestOrder('Lhakpa Sherpa');
     const ctg = await server.orm.em.fork().findOneOrFail(Ctg, detail.package.ctgId);
-    for (const response of [await page(detail.policyNumber), await page('POL-2026-999997'), await page('not-a-number')]) {
-      expect(response.body).toContain(`Open a case through your agency or call the 24-hour assistance line: <a href="tel:+97715970111">${ASSISTANCE.ASSISTANCE_PHONE}</a>`);
+    for (const response of [
+      await page(detail.policyNumber),
+      await page('POL-2026-999997'),
+      await page('not-a-number'),
+    ]) {
+      expect(response.body).toContain(
+        `Open a case through your agency or call the 24-hour assistance line: <a href="tel:+97715970111">${ASSISTANCE.ASSISTANCE_PHONE}</a>`,
+      );
     }
     expect((await page(detail.policyNumber)).body).toContain(`<dt>Underwriter</dt><dd>${ctg.insuranceCompany}</dd>`);
   });
@@ -475,7 +610,13 @@ describe('GET /verify/{policyNumber}', () => {
 
   it('when the placing company cancelled the policy, then the page says CANCELLED with the Nepal date of the cancellation', async () => {
     const { detail } = await paidEverestOrder('Pemba Sherpa');
-    const cancelled = await client.op('cancelOrder', 'POST', `${ORDERS}/${detail.orderRef}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
+    const cancelled = await client.op(
+      'cancelOrder',
+      'POST',
+      `${ORDERS}/${detail.orderRef}/cancellation`,
+      { reason: 'TRIP_CANCELLED' },
+      { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
+    );
     expectStatus(cancelled, 200);
     const response = await page(detail.policyNumber);
     expect(response.body).toContain(`<h1>CANCELLED on ${kathmanduToday()}</h1>`);
@@ -486,12 +627,17 @@ describe('GET /verify/{policyNumber}', () => {
 describe('GET /verify/{policyNumber} rate limit', () => {
   // Behind a (loopback) proxy that names the client: an address of this test's own, whose count no other test ran up.
   // An hour's window, so that its four lookups cannot straddle a window boundary.
-  const { client: limitedClient } = useTestServer({ env: { RATE_LIMIT_VERIFY_PER_ADDRESS: '3', RATE_LIMIT_WINDOW_SECONDS: '3600', TRUST_PROXY: 'loopback' } });
+  const { client: limitedClient } = useTestServer({
+    env: { RATE_LIMIT_VERIFY_PER_ADDRESS: '3', RATE_LIMIT_WINDOW_SECONDS: '3600', TRUST_PROXY: 'loopback' },
+  });
 
   it('when one address looks up more policies than its limit, then it gets a 429 page with Retry-After', async () => {
     const address = `198.51.100.${1 + Math.floor(Math.random() * 250)}`;
     const lookup = (i: number, from: string) =>
-      limitedClient.op('verifyPolicy', 'GET', verifyPath(`POL-2026-90000${i}`), undefined, { direct: true, headers: { 'x-forwarded-for': from } });
+      limitedClient.op('verifyPolicy', 'GET', verifyPath(`POL-2026-90000${i}`), undefined, {
+        direct: true,
+        headers: { 'x-forwarded-for': from },
+      });
     const statuses = [];
     let last: ApiResponse | undefined;
     for (let i = 0; i < 4; i++) {

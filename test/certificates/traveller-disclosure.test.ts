@@ -32,7 +32,7 @@ describe('what a policy document shows of the traveller', () => {
     expect(travellerInitials('ANNA KELLER-SCHMIDT')).toBe('A. K.-S.');
   });
 
-  it('reads a name as in the passport\'s machine-readable zone given names first, the surname last', () => {
+  it("reads a name as in the passport's machine-readable zone given names first, the surname last", () => {
     expect(travellerInitials(passportNameInReadingOrder('TAN<<MEI<LIN'))).toBe('M. T.');
     expect(travellerInitials(passportNameInReadingOrder('KELLER<SCHMIDT<<ANNA'))).toBe('A. K.-S.');
     expect(travellerInitials(passportNameInReadingOrder('MEI LIN TAN'))).toBe('M. T.');

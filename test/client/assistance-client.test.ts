@@ -10,7 +10,12 @@ const { server, client } = useTestServer();
 describe('typed client: assistance cases', () => {
   it('opens a case with the desk phone in the answer, and a retry under its key answers the same case instead of a 409', async () => {
     const owner = await newPartner(server, client);
-    const partnerClient = createPartnerClient({ baseUrl: server.url, clientId: owner.clientId, clientSecret: owner.clientSecret, sleep: async () => undefined });
+    const partnerClient = createPartnerClient({
+      baseUrl: server.url,
+      clientId: owner.clientId,
+      clientSecret: owner.clientSecret,
+      sleep: async () => undefined,
+    });
     const order = await paidOrder(server, client, owner);
     const body = caseRequest() as Parameters<typeof partnerClient.openAssistanceCase>[1];
     const idempotencyKey = '6b1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';

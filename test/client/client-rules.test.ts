@@ -1,4 +1,9 @@
-import { backoffDelayMs, isRetryableStatus, isSafeToResend, retryAfterMs } from '../../clients/typescript/src/retry-policy';
+import {
+  backoffDelayMs,
+  isRetryableStatus,
+  isSafeToResend,
+  retryAfterMs,
+} from '../../clients/typescript/src/retry-policy';
 import { TokenCache } from '../../clients/typescript/src/token-cache';
 
 describe('client retry rules (SPEC 7)', () => {
@@ -11,7 +16,9 @@ describe('client retry rules (SPEC 7)', () => {
 
   it('doubles the wait on each retry up to the cap', () => {
     const top = () => 1; // the random half at its largest
-    expect([1, 2, 3, 4, 5, 6].map((attempt) => backoffDelayMs(attempt, options, top))).toEqual([100, 200, 400, 800, 1000, 1000]);
+    expect([1, 2, 3, 4, 5, 6].map((attempt) => backoffDelayMs(attempt, options, top))).toEqual([
+      100, 200, 400, 800, 1000, 1000,
+    ]);
   });
 
   it('spreads clients out: at least half of each wait, the rest random', () => {
@@ -30,7 +37,9 @@ describe('client retry rules (SPEC 7)', () => {
     expect(isSafeToResend('GET', new Headers())).toBe(true);
     expect(isSafeToResend('DELETE', new Headers())).toBe(true);
     expect(isSafeToResend('PATCH', new Headers())).toBe(true); // a date change: the current date changes nothing
-    expect(isSafeToResend('POST', new Headers({ 'Idempotency-Key': 'b9a3f0c2-5d41-4e8a-9f6b-2c7d8e1a3b40' }))).toBe(true);
+    expect(isSafeToResend('POST', new Headers({ 'Idempotency-Key': 'b9a3f0c2-5d41-4e8a-9f6b-2c7d8e1a3b40' }))).toBe(
+      true,
+    );
     expect(isSafeToResend('POST', new Headers())).toBe(false); // POST /orders: reconcile first
   });
 });

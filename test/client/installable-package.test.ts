@@ -15,7 +15,11 @@ const CLIENT_DIR = path.join(ROOT, 'clients/typescript');
 
 /** npm with the project's quiet settings off: a failing pack or install must say why. */
 function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', [...args, '--loglevel=error', '--no-audit', '--no-fund'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('npm', [...args, '--loglevel=error', '--no-audit', '--no-fund'], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** `npm pack` of a directory into `destination`; returns the tarball's path. */
@@ -126,12 +130,17 @@ describe('the typed client as a package (clients/typescript)', () => {
     partner = await newPartner(server, new ApiClient(server.url));
     project = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-client-consumer-'));
     // An empty project outside the repository: nothing resolves from the repository's node_modules.
-    fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+    fs.writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }),
+    );
     const tarballs = path.join(project, 'tarballs');
     fs.mkdirSync(tarballs);
     const client = packedOutsideRepository(project, tarballs);
     // Its one dependency and that one's, packed from this install: the test needs no registry.
-    const dependencies = ['openapi-fetch', 'openapi-typescript-helpers'].map((name) => pack(path.join(ROOT, 'node_modules', name), tarballs));
+    const dependencies = ['openapi-fetch', 'openapi-typescript-helpers'].map((name) =>
+      pack(path.join(ROOT, 'node_modules', name), tarballs),
+    );
     npm(['install', '--offline', '--ignore-scripts', client, ...dependencies], project);
   }, 300_000);
 
@@ -143,10 +152,21 @@ describe('the typed client as a package (clients/typescript)', () => {
   it('when packed, then the tarball holds the built JavaScript, its types and the contract types, and nothing that points outside it', () => {
     const installed = path.join(project, 'node_modules/@partner-booking/client');
     const files = fs.readdirSync(path.join(installed, 'dist'), { recursive: true }).map(String).sort();
-    expect(files).toEqual(expect.arrayContaining(['index.js', 'index.d.ts', 'client.js', 'client.d.ts', path.join('generated', 'api.d.ts'), path.join('generated', 'webhook-events.d.ts')]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'index.js',
+        'index.d.ts',
+        'client.js',
+        'client.d.ts',
+        path.join('generated', 'api.d.ts'),
+        path.join('generated', 'webhook-events.d.ts'),
+      ]),
+    );
     expect(files.some((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toBe(false);
     for (const file of files.filter((name) => name.endsWith('.js') || name.endsWith('.d.ts'))) {
-      expect(fs.readFileSync(path.join(installed, 'dist', file), 'utf8')).not.toMatch(/\.\.\/\.\.\/\.\.\/generated|clients\/typescript/);
+      expect(fs.readFileSync(path.join(installed, 'dist', file), 'utf8')).not.toMatch(
+        /\.\.\/\.\.\/\.\.\/generated|clients\/typescript/,
+      );
     }
   });
 
@@ -157,14 +177,26 @@ describe('the typed client as a package (clients/typescript)', () => {
       cwd: project,
       encoding: 'utf8',
       timeout: 60_000,
-      env: { PATH: process.env.PATH, BASE_URL: server.url, CLIENT_ID: partner.clientId, CLIENT_SECRET: partner.clientSecret, ROUTE_ID: ROUTES.everestBaseCamp, START_DATE: startDate() },
+      env: {
+        PATH: process.env.PATH,
+        BASE_URL: server.url,
+        CLIENT_ID: partner.clientId,
+        CLIENT_SECRET: partner.clientSecret,
+        ROUTE_ID: ROUTES.everestBaseCamp,
+        START_DATE: startDate(),
+      },
     });
     expect(run.stderr).toBe('');
     const result = JSON.parse(run.stdout);
     expect(result.orderQuoteId).toBe(result.quoteId);
     expect(result.orderTouristId).toBe(result.touristId);
     expect(result.paymentRef.startsWith(`${result.orderRef}-`)).toBe(true);
-    expect(result.status).toMatchObject({ orderRef: result.orderRef, orderStatus: 'PENDING', paymentStatus: 'INITIATED', paymentRef: result.paymentRef });
+    expect(result.status).toMatchObject({
+      orderRef: result.orderRef,
+      orderStatus: 'PENDING',
+      paymentStatus: 'INITIATED',
+      paymentRef: result.paymentRef,
+    });
   });
 
   it('when a TypeScript project imports it, then the contract types come with it', () => {
@@ -172,10 +204,29 @@ describe('the typed client as a package (clients/typescript)', () => {
     // The TypeScript and Node types the package brings for its own build, not the repository's.
     const source = path.join(project, 'client-source/node_modules');
     const typeRoots = path.join(source, '@types');
-    const run = spawnSync(path.join(source, '.bin/tsc'), ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--typeRoots', typeRoots, '--types', 'node', 'consumer.ts'], {
-      cwd: project,
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      path.join(source, '.bin/tsc'),
+      [
+        '--noEmit',
+        '--strict',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--skipLibCheck',
+        '--typeRoots',
+        typeRoots,
+        '--types',
+        'node',
+        'consumer.ts',
+      ],
+      {
+        cwd: project,
+        encoding: 'utf8',
+      },
+    );
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
   });

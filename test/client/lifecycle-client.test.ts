@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
-import { createPartnerClient, verifyWebhook, WEBHOOK_EVENT_TYPES, WebhookVerificationError, type Schemas, type WebhookEvent } from '../../clients/typescript/src';
+import {
+  createPartnerClient,
+  verifyWebhook,
+  WEBHOOK_EVENT_TYPES,
+  WebhookVerificationError,
+  type Schemas,
+  type WebhookEvent,
+} from '../../clients/typescript/src';
 import { CTGS, ROUTES } from '../support/catalogue-fixtures';
 import { departure } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
@@ -13,10 +20,16 @@ import { expectStatus } from '../support/expect-status';
 const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
 let partner: TestPartner;
 
-const typedClient = () => createPartnerClient({ baseUrl: server.url, clientId: partner.clientId, clientSecret: partner.clientSecret });
+const typedClient = () =>
+  createPartnerClient({ baseUrl: server.url, clientId: partner.clientId, clientSecret: partner.clientSecret });
 
 async function orderInput(): Promise<Schemas['OrderInput']> {
-  return { touristId: await newTraveller(server, partner.companyId), ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: departure };
+  return {
+    touristId: await newTraveller(server, partner.companyId),
+    ctgId: CTGS.standard3000,
+    customRouteName: 'Kathmandu valley rim walk',
+    departureDate: departure,
+  };
 }
 
 beforeAll(async () => {
@@ -34,7 +47,9 @@ describe('the typed client through the life of a group', () => {
     const group = await partnerClient.createOrderGroup(body, { idempotencyKey: key });
     expect(group.data?.data.groupRef).toMatch(/^GRP-\d{4}-\d+$/);
     expect(group.data?.data.orders).toHaveLength(2);
-    expect((await partnerClient.createOrderGroup(body, { idempotencyKey: key })).data?.data.groupRef).toBe(group.data?.data.groupRef);
+    expect((await partnerClient.createOrderGroup(body, { idempotencyKey: key })).data?.data.groupRef).toBe(
+      group.data?.data.groupRef,
+    );
     // Asked for one order with an array body, the helper does not pretend: no data.
     expect((await partnerClient.createOrder(body as unknown as Schemas['OrderInput'])).data).toBeUndefined();
   });
@@ -42,14 +57,23 @@ describe('the typed client through the life of a group', () => {
   it('payGroup pays the group; getOrderGroup, paymentStatus, refunds.all, events.all and assistanceCases.all read what followed', async () => {
     const partnerClient = typedClient();
     const group = (await partnerClient.createOrderGroup([await orderInput(), await orderInput()])).data!.data;
-    const started = await partnerClient.payGroup(group.groupRef, { gateway: 'wallet_gateway', returnUrl: 'https://partner.example.com/payments/complete' });
+    const started = await partnerClient.payGroup(group.groupRef, {
+      gateway: 'wallet_gateway',
+      returnUrl: 'https://partner.example.com/payments/complete',
+    });
     expect(started.data?.data.paymentRef).toMatch(new RegExp(`^${group.groupRef}-`));
-    expectStatus(await deliverCallback(client, (await submitCheckout(started.data!.data.paymentUrl, APPROVE_WALLET)).callbackUrl!), 303);
+    expectStatus(
+      await deliverCallback(client, (await submitCheckout(started.data!.data.paymentUrl, APPROVE_WALLET)).callbackUrl!),
+      303,
+    );
 
     const read = await partnerClient.getOrderGroup(group.groupRef);
     expect(read.data?.data.payment).toMatchObject({ status: 'PAID', paidOrders: 2, pendingOrders: 0 });
     const [first] = group.orders;
-    expect((await partnerClient.paymentStatus(first!.orderRef)).data?.data).toMatchObject({ orderStatus: 'PAID', groupRef: group.groupRef });
+    expect((await partnerClient.paymentStatus(first!.orderRef)).data?.data).toMatchObject({
+      orderStatus: 'PAID',
+      groupRef: group.groupRef,
+    });
     expect((await partnerClient.getOrder(first!.orderRef)).data?.data.orderRef).toBe(first!.orderRef);
 
     const preview = await partnerClient.previewCancellation(first!.orderRef);
@@ -75,30 +99,60 @@ describe('the typed client through the life of a group', () => {
 });
 
 describe('the typed client before the order', () => {
-  const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  const PNG = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64',
+  );
 
   it('quote, uploadDocument and registerTravellers (a repeated key answers the first travellers), then promos reach their operations', async () => {
     const partnerClient = typedClient();
-    const quote = await partnerClient.quote({ nationality: 'Germany', ages: [35], startDate: departure, duration: 16, routeId: ROUTES.everestBaseCamp });
+    const quote = await partnerClient.quote({
+      nationality: 'Germany',
+      ages: [35],
+      startDate: departure,
+      duration: 16,
+      routeId: ROUTES.everestBaseCamp,
+    });
     expect(quote.data?.data.quoteStatus).toBe('ACTIVE');
     expect((await partnerClient.getQuote(quote.data!.data.quoteId)).data?.data.quoteId).toBe(quote.data!.data.quoteId);
     expectStatus((await partnerClient.listPackages({ sortBy: 'totalPrice' })).response, 200);
     const documents: Record<string, string> = {};
     for (const type of ['AVATAR', 'PASSPORT', 'SIGNATURE'] as const) {
-      documents[type] = (await partnerClient.uploadDocument(new Blob([PNG], { type: 'image/png' }), `${type.toLowerCase()}.png`, type)).data!.data.documentId;
+      documents[type] = (
+        await partnerClient.uploadDocument(new Blob([PNG], { type: 'image/png' }), `${type.toLowerCase()}.png`, type)
+      ).data!.data.documentId;
     }
     const traveller: Schemas['TravellerInput'] = {
-      email: 'sophie.keller@example.com', name: 'Sophie Keller', dateOfBirth: '1991-03-14', nationality: 'Germany', idType: 'PASSPORT',
-      idNumber: 'C4R7T2K91', gender: 'FEMALE', phone: '+49 151 23456789', emergencyContactName: 'Markus Keller',
-      emergencyContactPhone: '+49 170 9876543', emergencyContactEmail: 'markus.keller@example.com', emergencyContactRelation: 'Brother',
-      avatarDocumentId: documents.AVATAR!, passportDocumentId: documents.PASSPORT!, signatureDocumentId: documents.SIGNATURE!,
+      email: 'sophie.keller@example.com',
+      name: 'Sophie Keller',
+      dateOfBirth: '1991-03-14',
+      nationality: 'Germany',
+      idType: 'PASSPORT',
+      idNumber: 'C4R7T2K91',
+      gender: 'FEMALE',
+      phone: '+49 151 23456789',
+      emergencyContactName: 'Markus Keller',
+      emergencyContactPhone: '+49 170 9876543',
+      emergencyContactEmail: 'markus.keller@example.com',
+      emergencyContactRelation: 'Brother',
+      avatarDocumentId: documents.AVATAR!,
+      passportDocumentId: documents.PASSPORT!,
+      signatureDocumentId: documents.SIGNATURE!,
     };
     const key = '5d1e7a3c-2b4f-4c8e-9a0d-6f1b3e5c7a9d';
     const registered = await partnerClient.registerTravellers([traveller], { idempotencyKey: key });
     expectStatus(registered.response, 201);
     const again = await partnerClient.registerTravellers([traveller], { idempotencyKey: key });
     expect(again.data?.data[0]?.touristId).toBe(registered.data?.data[0]?.touristId);
-    const order = (await partnerClient.createOrder({ touristId: registered.data!.data[0]!.touristId, ctgId: quote.data!.data.ctgId, quoteId: quote.data!.data.quoteId, routeId: ROUTES.everestBaseCamp, departureDate: departure })).data!.data;
+    const order = (
+      await partnerClient.createOrder({
+        touristId: registered.data!.data[0]!.touristId,
+        ctgId: quote.data!.data.ctgId,
+        quoteId: quote.data!.data.quoteId,
+        routeId: ROUTES.everestBaseCamp,
+        departureDate: departure,
+      })
+    ).data!.data;
     const refused = await partnerClient.promos.previewOnOrder(order.orderRef, 'NO-SUCH-CODE');
     expectStatus(refused.response, 400);
     expect(refused.error?.code).toBe('PROMO_CODE_INVALID');
@@ -107,11 +161,20 @@ describe('the typed client before the order', () => {
 
 describe('verifyWebhook', () => {
   const secret = `whsec_${Buffer.from('a secret of thirty-two bytes!!!!').toString('base64')}`;
-  const event = { id: 'evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5', type: 'order.paid', timestamp: '2030-09-20T08:41:37.519Z', data: { orderRef: 'ORD-2030-000142', policyNumber: 'POL-2030-000087' } };
+  const event = {
+    id: 'evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5',
+    type: 'order.paid',
+    timestamp: '2030-09-20T08:41:37.519Z',
+    data: { orderRef: 'ORD-2030-000142', policyNumber: 'POL-2030-000087' },
+  };
   const rawBody = JSON.stringify(event);
   const signed = () => {
     const at = new Date();
-    const headers = { 'webhook-id': event.id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(event.id, at, rawBody) };
+    const headers = {
+      'webhook-id': event.id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign(event.id, at, rawBody),
+    };
     return headers;
   };
 
@@ -121,15 +184,23 @@ describe('verifyWebhook', () => {
   });
 
   it('refuses a changed body, another secret, a missing header and an old timestamp', () => {
-    expect(() => verifyWebhook(secret, signed(), rawBody.replace('000087', '000088'))).toThrow(WebhookVerificationError);
-    expect(() => verifyWebhook(`whsec_${Buffer.from('another secret entirely, 32 b!!!').toString('base64')}`, signed(), rawBody)).toThrow(WebhookVerificationError);
+    expect(() => verifyWebhook(secret, signed(), rawBody.replace('000087', '000088'))).toThrow(
+      WebhookVerificationError,
+    );
+    expect(() =>
+      verifyWebhook(`whsec_${Buffer.from('another secret entirely, 32 b!!!').toString('base64')}`, signed(), rawBody),
+    ).toThrow(WebhookVerificationError);
     const { 'webhook-id': _id, ...withoutId } = signed();
     expect(() => verifyWebhook(secret, withoutId, rawBody)).toThrow(WebhookVerificationError);
-    expect(() => verifyWebhook(secret, signed(), rawBody, () => Date.now() + 10 * 60_000)).toThrow(WebhookVerificationError);
+    expect(() => verifyWebhook(secret, signed(), rawBody, () => Date.now() + 10 * 60_000)).toThrow(
+      WebhookVerificationError,
+    );
   });
 
   it('knows every event type the contract documents', () => {
-    const documented = Object.keys((JSON.parse(readFileSync('generated/openapi.json', 'utf8')) as { webhooks: Record<string, unknown> }).webhooks);
+    const documented = Object.keys(
+      (JSON.parse(readFileSync('generated/openapi.json', 'utf8')) as { webhooks: Record<string, unknown> }).webhooks,
+    );
     expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual(documented.sort());
   });
 });

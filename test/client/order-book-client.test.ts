@@ -11,7 +11,8 @@ const { server, client } = useTestServer();
 let partner: TestPartner;
 const refs: string[] = [];
 
-const typedClient = () => createPartnerClient({ baseUrl: server.url, clientId: partner.clientId, clientSecret: partner.clientSecret });
+const typedClient = () =>
+  createPartnerClient({ baseUrl: server.url, clientId: partner.clientId, clientSecret: partner.clientSecret });
 
 beforeAll(async () => {
   partner = await newPartner(server, client);
@@ -27,7 +28,8 @@ describe('listOrders and exportOrdersCsv of the typed client', () => {
 
   it('listOrders keeps the order asked (sortBy, sortDir) across pages', async () => {
     const orderRefs: string[] = [];
-    for await (const order of typedClient().listOrders({ size: 2, sortBy: 'createdAt', sortDir: 'asc' })) orderRefs.push(order.orderRef);
+    for await (const order of typedClient().listOrders({ size: 2, sortBy: 'createdAt', sortDir: 'asc' }))
+      orderRefs.push(order.orderRef);
     expect(orderRefs).toEqual([...refs].reverse());
   });
 

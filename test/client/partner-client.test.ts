@@ -43,7 +43,13 @@ describe('typed client against the live server', () => {
   afterAll(() => server.stop());
 
   const clientFor = (extra: Partial<PartnerClientOptions> = {}) =>
-    createPartnerClient({ baseUrl: server.url, clientId: partner.clientId, clientSecret: partner.clientSecret, sleep: noWait, ...extra });
+    createPartnerClient({
+      baseUrl: server.url,
+      clientId: partner.clientId,
+      clientSecret: partner.clientSecret,
+      sleep: noWait,
+      ...extra,
+    });
 
   it('takes one token for concurrent calls and lists routes and packages with typed responses', async () => {
     const counter = countingFetch();
@@ -62,15 +68,25 @@ describe('typed client against the live server', () => {
   it('prices a trip (quote) and reports a field error as data, not as a message to parse', async () => {
     const { api } = clientFor();
     const quote = await api.POST('/api/external/v1/reference/quote', {
-      body: { nationality: 'German', ages: [34], startDate: '2027-03-10', duration: 16, routeId: ROUTES.everestBaseCamp },
+      body: {
+        nationality: 'German',
+        ages: [34],
+        startDate: '2027-03-10',
+        duration: 16,
+        routeId: ROUTES.everestBaseCamp,
+      },
     });
     await expectContract('createQuote', 200, quote.data);
     expect(quote.data?.data.routeId).toBe(ROUTES.everestBaseCamp);
 
-    const invalid = await api.POST('/api/external/v1/reference/quote', { body: { nationality: 'German', ages: [34, 35], startDate: '2027-03-10', duration: 16, maxAltitude: 5000 } });
+    const invalid = await api.POST('/api/external/v1/reference/quote', {
+      body: { nationality: 'German', ages: [34, 35], startDate: '2027-03-10', duration: 16, maxAltitude: 5000 },
+    });
     expectStatus(invalid, 400);
     await expectContract('createQuote', 400, invalid.error);
-    expect(invalid.error && 'details' in invalid.error ? Object.keys(invalid.error.details?.fieldErrors ?? {}) : []).toContain('ages');
+    expect(
+      invalid.error && 'details' in invalid.error ? Object.keys(invalid.error.details?.fieldErrors ?? {}) : [],
+    ).toContain('ages');
   });
 
   it('renews the token slightly before it expires', async () => {
@@ -92,19 +108,37 @@ describe('typed client against the live server', () => {
     const { api } = clientFor({ fetch: counter.fetch });
     await api.GET('/api/external/v1/reference/routes');
     // The operator revokes every token of the credential; the credential itself stays valid.
-    await revokedAndHeard(server, () => server.orm.em.fork().nativeUpdate(AccessToken, { credential: { clientId: partner.clientId } }, { revokedAt: new Date() }));
+    await revokedAndHeard(server, () =>
+      server.orm.em
+        .fork()
+        .nativeUpdate(AccessToken, { credential: { clientId: partner.clientId } }, { revokedAt: new Date() }),
+    );
     const response = await api.GET('/api/external/v1/reference/routes');
     expectStatus(response, 200);
     await expectContract('listRoutes', 200, response.data);
-    expect(counter.calls).toEqual([`POST ${TOKEN}`, 'GET /api/external/v1/reference/routes', 'GET /api/external/v1/reference/routes', `POST ${TOKEN}`, 'GET /api/external/v1/reference/routes']);
+    expect(counter.calls).toEqual([
+      `POST ${TOKEN}`,
+      'GET /api/external/v1/reference/routes',
+      'GET /api/external/v1/reference/routes',
+      `POST ${TOKEN}`,
+      'GET /api/external/v1/reference/routes',
+    ]);
   });
 
   it('stops after the second 401: the credential itself is at fault', async () => {
     const revoked = await newPartner(server, new ApiClient(server.url));
     const counter = countingFetch();
-    const { api } = createPartnerClient({ baseUrl: server.url, clientId: revoked.clientId, clientSecret: revoked.clientSecret, fetch: counter.fetch, sleep: noWait });
+    const { api } = createPartnerClient({
+      baseUrl: server.url,
+      clientId: revoked.clientId,
+      clientSecret: revoked.clientSecret,
+      fetch: counter.fetch,
+      sleep: noWait,
+    });
     await api.GET('/api/external/v1/reference/routes');
-    await revokedAndHeard(server, () => server.orm.em.fork().nativeUpdate(Credential, { clientId: revoked.clientId }, { revokedAt: new Date() }));
+    await revokedAndHeard(server, () =>
+      server.orm.em.fork().nativeUpdate(Credential, { clientId: revoked.clientId }, { revokedAt: new Date() }),
+    );
     const failure = await api.GET('/api/external/v1/reference/routes').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TokenRequestError);
     expectStatus(failure as TokenRequestError, 401);
@@ -116,7 +150,12 @@ describe('typed client against the live server', () => {
     const apiClient = new ApiClient(server.url);
     // A partner of its own: the tests above revoke tokens of the shared one.
     const owner = await newPartner(server, apiClient);
-    const ownerClient = createPartnerClient({ baseUrl: server.url, clientId: owner.clientId, clientSecret: owner.clientSecret, sleep: noWait });
+    const ownerClient = createPartnerClient({
+      baseUrl: server.url,
+      clientId: owner.clientId,
+      clientSecret: owner.clientSecret,
+      sleep: noWait,
+    });
     const order = await placeOrder(server, apiClient, owner);
     const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'certificate-'));
     const filePath = path.join(directory, `${order.orderRef}.pdf`);
@@ -140,7 +179,7 @@ describe('typed client against the live server', () => {
     fs.rmSync(directory, { recursive: true, force: true });
   });
 
-  it('moves a trek\'s date, and resends the change after a lost answer without moving it twice', async () => {
+  it("moves a trek's date, and resends the change after a lost answer without moving it twice", async () => {
     const apiClient = new ApiClient(server.url);
     const owner = await newPartner(server, apiClient);
     const order = await placeOrder(server, apiClient, owner);
@@ -152,7 +191,13 @@ describe('typed client against the live server', () => {
       if (input.method === 'PATCH' && lost++ === 0) throw new TypeError('fetch failed: the connection dropped');
       return response;
     }) as typeof fetch;
-    const ownerClient = createPartnerClient({ baseUrl: server.url, clientId: owner.clientId, clientSecret: owner.clientSecret, sleep: noWait, fetch: losingFetch });
+    const ownerClient = createPartnerClient({
+      baseUrl: server.url,
+      clientId: owner.clientId,
+      clientSecret: owner.clientSecret,
+      sleep: noWait,
+      fetch: losingFetch,
+    });
 
     const { data, error, response } = await ownerClient.changeDepartureDate(order.orderRef, later);
 
@@ -169,13 +214,25 @@ describe('typed client against the live server', () => {
   it('previews and cancels an order, and a retried cancel under its key answers the same refund', async () => {
     const apiClient = new ApiClient(server.url);
     const owner = await newPartner(server, apiClient);
-    const ownerClient = createPartnerClient({ baseUrl: server.url, clientId: owner.clientId, clientSecret: owner.clientSecret, sleep: noWait });
+    const ownerClient = createPartnerClient({
+      baseUrl: server.url,
+      clientId: owner.clientId,
+      clientSecret: owner.clientSecret,
+      sleep: noWait,
+    });
     const order = await placeOrder(server, apiClient, owner);
     const started = await pay(apiClient, owner, order.orderRef, { gateway: 'card_gateway' });
-    await deliverCallback(apiClient, (await submitCheckout(started.body.data.paymentUrl, APPROVE_CARD)).callbackUrl as URL);
+    await deliverCallback(
+      apiClient,
+      (await submitCheckout(started.body.data.paymentUrl, APPROVE_CARD)).callbackUrl as URL,
+    );
 
     const preview = await ownerClient.previewCancellation(order.orderRef);
-    expect(preview.data?.data).toMatchObject({ rule: 'FREE_LOOK', refundAmount: order.totalAmount, cancellationFee: 0 });
+    expect(preview.data?.data).toMatchObject({
+      rule: 'FREE_LOOK',
+      refundAmount: order.totalAmount,
+      cancellationFee: 0,
+    });
     await expectContract('previewOrderCancellation', 200, preview.data);
     const idempotencyKey = 'c3d1e2f4-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
     const cancelled = await ownerClient.cancel(order.orderRef, { reason: 'TRIP_CANCELLED' }, { idempotencyKey });
@@ -193,7 +250,14 @@ async function fakeUpstream(answer: (req: http.IncomingMessage, res: http.Server
     req.on('end', () => {
       if (req.url === TOKEN) {
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ success: true, message: 'Token issued', data: { accessToken: 'fake-token', tokenType: 'Bearer', expiresIn: 3600 }, timestamp: new Date().toISOString() }));
+        res.end(
+          JSON.stringify({
+            success: true,
+            message: 'Token issued',
+            data: { accessToken: 'fake-token', tokenType: 'Bearer', expiresIn: 3600 },
+            timestamp: new Date().toISOString(),
+          }),
+        );
         return;
       }
       seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
@@ -209,8 +273,19 @@ const json = (res: http.ServerResponse, status: number, body: unknown, headers: 
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 };
-const internalError = { status: 500, error: 'Internal Server Error', message: 'Internal server error', path: '/x', timestamp: '2026-09-20T08:00:00Z' };
-const payInit = { success: true, message: 'Payment initiated', data: { paymentUrl: 'https://pay.example/checkout/1', gateway: 'card_gateway' }, timestamp: '2026-09-20T08:00:00Z' };
+const internalError = {
+  status: 500,
+  error: 'Internal Server Error',
+  message: 'Internal server error',
+  path: '/x',
+  timestamp: '2026-09-20T08:00:00Z',
+};
+const payInit = {
+  success: true,
+  message: 'Payment initiated',
+  data: { paymentUrl: 'https://pay.example/checkout/1', gateway: 'card_gateway' },
+  timestamp: '2026-09-20T08:00:00Z',
+};
 
 describe('typed client retry rules against a scripted upstream', () => {
   const credential = { clientId: 'demo', clientSecret: 'secret' };
@@ -239,7 +314,16 @@ describe('typed client retry rules against a scripted upstream', () => {
   });
 
   it('recovers when the upstream answers after a few 500s', async () => {
-    const upstream = await fakeUpstream((_req, res, hit) => (hit < 3 ? json(res, 500, internalError) : json(res, 200, { success: true, message: 'OK', data: { content: [], pagination: { page: 0, size: 20, totalItems: 0, totalPages: 0, hasNext: false } }, timestamp: '2026-09-20T08:00:00Z' })));
+    const upstream = await fakeUpstream((_req, res, hit) =>
+      hit < 3
+        ? json(res, 500, internalError)
+        : json(res, 200, {
+            success: true,
+            message: 'OK',
+            data: { content: [], pagination: { page: 0, size: 20, totalItems: 0, totalPages: 0, hasNext: false } },
+            timestamp: '2026-09-20T08:00:00Z',
+          }),
+    );
     const { api } = createPartnerClient({ baseUrl: upstream.url, ...credential, sleep: noWait });
     const result = await api.GET('/api/external/v1/reference/routes');
     await upstream.close();
@@ -248,10 +332,21 @@ describe('typed client retry rules against a scripted upstream', () => {
   });
 
   it('waits for Retry-After on a 429', async () => {
-    const upstream = await fakeUpstream((_req, res, hit) => (hit === 1 ? json(res, 429, { ...internalError, status: 429, error: 'Too Many Requests' }, { 'retry-after': '2' }) : json(res, 200, payInit)));
+    const upstream = await fakeUpstream((_req, res, hit) =>
+      hit === 1
+        ? json(res, 429, { ...internalError, status: 429, error: 'Too Many Requests' }, { 'retry-after': '2' })
+        : json(res, 200, payInit),
+    );
     const waits: number[] = [];
-    const client = createPartnerClient({ baseUrl: upstream.url, ...credential, sleep: async (ms) => void waits.push(ms) });
-    const result = await client.pay('ORD-2026-000142', { gateway: 'card_gateway', returnUrl: 'https://partner.example/return' });
+    const client = createPartnerClient({
+      baseUrl: upstream.url,
+      ...credential,
+      sleep: async (ms) => void waits.push(ms),
+    });
+    const result = await client.pay('ORD-2026-000142', {
+      gateway: 'card_gateway',
+      returnUrl: 'https://partner.example/return',
+    });
     await upstream.close();
     expectStatus(result, 200);
     expect(waits).toEqual([2000]);
@@ -264,8 +359,14 @@ describe('typed client retry rules against a scripted upstream', () => {
       json(res, 200, payInit);
     });
     const client = createPartnerClient({ baseUrl: upstream.url, ...credential, sleep: noWait });
-    const first = await client.pay('ORD-2026-000142', { gateway: 'card_gateway', returnUrl: 'https://partner.example/return' });
-    const second = await client.pay('ORD-2026-000142', { gateway: 'card_gateway', returnUrl: 'https://partner.example/return' });
+    const first = await client.pay('ORD-2026-000142', {
+      gateway: 'card_gateway',
+      returnUrl: 'https://partner.example/return',
+    });
+    const second = await client.pay('ORD-2026-000142', {
+      gateway: 'card_gateway',
+      returnUrl: 'https://partner.example/return',
+    });
     await upstream.close();
     expect(first.data?.data.paymentUrl).toBe('https://pay.example/checkout/1');
     expectStatus(second, 200);
@@ -279,16 +380,29 @@ describe('typed client retry rules against a scripted upstream', () => {
   it('reuses a stored Idempotency-Key the caller passes, to resume after a restart', async () => {
     const upstream = await fakeUpstream((_req, res) => json(res, 200, payInit));
     const client = createPartnerClient({ baseUrl: upstream.url, ...credential, sleep: noWait });
-    await client.pay('ORD-2026-000142', { gateway: 'wallet_gateway' }, { idempotencyKey: 'b9a3f0c2-5d41-4e8a-9f6b-2c7d8e1a3b40' });
+    await client.pay(
+      'ORD-2026-000142',
+      { gateway: 'wallet_gateway' },
+      { idempotencyKey: 'b9a3f0c2-5d41-4e8a-9f6b-2c7d8e1a3b40' },
+    );
     await upstream.close();
-    expect(at(upstream.seen, 0, 'the requests upstream').headers['idempotency-key']).toBe('b9a3f0c2-5d41-4e8a-9f6b-2c7d8e1a3b40');
+    expect(at(upstream.seen, 0, 'the requests upstream').headers['idempotency-key']).toBe(
+      'b9a3f0c2-5d41-4e8a-9f6b-2c7d8e1a3b40',
+    );
   });
 
   it('never resends POST /orders after a network failure: a blind retry could duplicate the order', async () => {
     const upstream = await fakeUpstream((req) => req.socket.destroy());
     const { api } = createPartnerClient({ baseUrl: upstream.url, ...credential, sleep: noWait });
     const failure = await api
-      .POST('/api/external/v1/orders', { body: { touristId: '0b6f3c1e-2d4a-4e8b-9c7d-1a2b3c4d5e6f', ctgId: '4d2e1f0a-9b8c-4a7d-8e6f-5a4b3c2d1e0f', routeId: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18', departureDate: '2027-03-10' } })
+      .POST('/api/external/v1/orders', {
+        body: {
+          touristId: '0b6f3c1e-2d4a-4e8b-9c7d-1a2b3c4d5e6f',
+          ctgId: '4d2e1f0a-9b8c-4a7d-8e6f-5a4b3c2d1e0f',
+          routeId: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18',
+          departureDate: '2027-03-10',
+        },
+      })
       .catch((error: unknown) => error);
     await upstream.close();
     expect(failure).toMatchObject({ name: 'TypeError', message: 'fetch failed' });
@@ -296,12 +410,18 @@ describe('typed client retry rules against a scripted upstream', () => {
   });
 
   it('does not retry a 400, whatever its message says', async () => {
-    const upstream = await fakeUpstream((_req, res) => json(res, 400, { ...internalError, status: 400, error: 'Bad Request', message: 'Temporary glitch, please retry' }));
+    const upstream = await fakeUpstream((_req, res) =>
+      json(res, 400, {
+        ...internalError,
+        status: 400,
+        error: 'Bad Request',
+        message: 'Temporary glitch, please retry',
+      }),
+    );
     const { api } = createPartnerClient({ baseUrl: upstream.url, ...credential, sleep: noWait });
     const result = await api.GET('/api/external/v1/reference/routes');
     await upstream.close();
     expectStatus(result, 400);
     expect(upstream.seen).toHaveLength(1);
   });
-
 });

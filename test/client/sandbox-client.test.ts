@@ -10,7 +10,8 @@ import { expectStatus } from '../support/expect-status';
 const { server, client } = useTestServer();
 let partner: TestPartner;
 
-const typedClient = () => createPartnerClient({ baseUrl: server.url, clientId: partner.clientId, clientSecret: partner.clientSecret });
+const typedClient = () =>
+  createPartnerClient({ baseUrl: server.url, clientId: partner.clientId, clientSecret: partner.clientSecret });
 
 beforeAll(async () => {
   partner = await newPartner(server, client, { name: 'Typed Sandbox Treks' });
@@ -28,7 +29,11 @@ describe('sandboxCalls of the typed client', () => {
     const clockToday = addDays(kathmanduToday(), 15);
     expect((await sandbox.setClock(clockToday)).data?.data.today).toBe(clockToday);
     expect((await sandbox.readClock()).response.headers.get('sandbox-today')).toBe(clockToday);
-    const cancelled = await partnerClient.cancel(orderRef, { reason: 'TRIP_CANCELLED' }, { idempotencyKey: randomUUID() });
+    const cancelled = await partnerClient.cancel(
+      orderRef,
+      { reason: 'TRIP_CANCELLED' },
+      { idempotencyKey: randomUUID() },
+    );
     expect(cancelled.data?.data.refund).toMatchObject({ cancellationFee: totalAmount / 10, status: 'MANUAL' });
     const failed = await sandbox.answerRefund(cancelled.data!.data.refund!.refundRef, 'FAILED');
     expect(failed.data?.data.status).toBe('FAILED');

@@ -21,7 +21,9 @@ jest.setTimeout(120_000);
 /** One `ops` command in its own process, as an operator runs it beside the server. */
 async function ops(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: process.env.TEST_DATABASE_URL, ...SANDBOX_ENV } });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: process.env.TEST_DATABASE_URL, ...SANDBOX_ENV },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -36,11 +38,15 @@ const thisMonth = periodOf(new Date());
 async function paidOrder() {
   const order = await placeOrder(server, client, partner);
   const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
-  expectStatus(await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!), 200);
+  expectStatus(
+    await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!),
+    200,
+  );
   return order;
 }
 
-const amountsOf = async (orderId: string) => (await server.orm.em.fork().find(CommissionEntry, { order: orderId })).map((entry) => [entry.percent, entry.amount]);
+const amountsOf = async (orderId: string) =>
+  (await server.orm.em.fork().find(CommissionEntry, { order: orderId })).map((entry) => [entry.percent, entry.amount]);
 
 beforeAll(async () => {
   buildServer();
@@ -52,7 +58,12 @@ describe('ops company set-commission', () => {
     const before = await paidOrder();
     const result = await ops('company', 'set-commission', partner.companyId, '12.5', '--json');
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ id: partner.companyId, name: 'Rolwaling CLI Treks', previousPercent: '10.00', commissionPercent: '12.50' });
+    expect(JSON.parse(result.stdout)).toEqual({
+      id: partner.companyId,
+      name: 'Rolwaling CLI Treks',
+      previousPercent: '10.00',
+      commissionPercent: '12.50',
+    });
     const after = await paidOrder();
     expect(await amountsOf(before.orderId)).toEqual([['10.00', 450_00]]);
     expect(await amountsOf(after.orderId)).toEqual([['12.50', 562_50]]);
@@ -71,28 +82,65 @@ describe('ops company set-commission', () => {
 });
 
 describe('ops agent set-commission', () => {
-  it('sets the agent\'s percent (default 0)', async () => {
+  it("sets the agent's percent (default 0)", async () => {
     const agent = await newAgent(server, 'Pemba CLI Agent');
     const result = await ops('agent', 'set-commission', agent.id, '2', '--json');
-    expect(JSON.parse(result.stdout)).toMatchObject({ id: agent.id, previousPercent: '0.00', commissionPercent: '2.00' });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      id: agent.id,
+      previousPercent: '0.00',
+      commissionPercent: '2.00',
+    });
   });
 });
 
 describe('ops commission statement', () => {
   it('prints the totals of the period and writes each statement as CSV or PDF into the directory', async () => {
     await paidOrder();
-    const listed = JSON.parse((await ops('commission', 'statement', '--period', thisMonth, '--company', partner.companyId, '--json')).stdout);
-    expect(listed.statements).toEqual([expect.objectContaining({ companyId: partner.companyId, companyName: 'Rolwaling CLI Treks', period: thisMonth, status: 'OPEN', lineCount: 3 })]);
+    const listed = JSON.parse(
+      (await ops('commission', 'statement', '--period', thisMonth, '--company', partner.companyId, '--json')).stdout,
+    );
+    expect(listed.statements).toEqual([
+      expect.objectContaining({
+        companyId: partner.companyId,
+        companyName: 'Rolwaling CLI Treks',
+        period: thisMonth,
+        status: 'OPEN',
+        lineCount: 3,
+      }),
+    ]);
 
     const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'commission-'));
-    const csv = await ops('commission', 'statement', '--period', thisMonth, '--company', partner.companyId, '--csv', directory);
+    const csv = await ops(
+      'commission',
+      'statement',
+      '--period',
+      thisMonth,
+      '--company',
+      partner.companyId,
+      '--csv',
+      directory,
+    );
     const csvFile = path.join(directory, `commission-${thisMonth}-${partner.companyId}.csv`);
     expect(csv.stdout).toContain(`wrote ${csvFile}`);
     expect(fs.readFileSync(csvFile, 'utf8').trimEnd().split('\r\n')).toHaveLength(4);
 
-    const pdf = await ops('commission', 'statement', '--period', thisMonth, '--company', partner.companyId, '--pdf', directory);
+    const pdf = await ops(
+      'commission',
+      'statement',
+      '--period',
+      thisMonth,
+      '--company',
+      partner.companyId,
+      '--pdf',
+      directory,
+    );
     expect(pdf.code).toBe(0);
-    expect(fs.readFileSync(path.join(directory, `commission-${thisMonth}-${partner.companyId}.pdf`)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(
+      fs
+        .readFileSync(path.join(directory, `commission-${thisMonth}-${partner.companyId}.pdf`))
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
   });
 
   it('refuses a period that is not a month', async () => {

@@ -23,7 +23,8 @@ beforeAll(async () => {
   await paidOrderOf(seller);
 });
 
-const closedEvents = (companyId: string) => server.orm.em.fork().find(WebhookEvent, { companyId, type: 'commission.period_closed' });
+const closedEvents = (companyId: string) =>
+  server.orm.em.fork().find(WebhookEvent, { companyId, type: 'commission.period_closed' });
 
 describe('commission.period_closed', () => {
   it('is not sent while the month runs', async () => {
@@ -37,7 +38,10 @@ describe('commission.period_closed', () => {
     const first = await announceClosedPeriods(server.orm.em.fork(), 'NPR', afterMonthEnd);
     expect(first.announced).toContain(`${seller.companyId} ${period}`);
     const [event] = await closedEvents(seller.companyId);
-    expect(event!.payload).toMatchObject({ type: 'commission.period_closed', data: { period, status: 'CLOSED', currency: 'NPR', earned: 450, reversed: 0, net: 450, lineCount: 1 } });
+    expect(event!.payload).toMatchObject({
+      type: 'commission.period_closed',
+      data: { period, status: 'CLOSED', currency: 'NPR', earned: 450, reversed: 0, net: 450, lineCount: 1 },
+    });
     expectSchema('CommissionPeriodClosedEvent', event!.payload);
     // A company without lines in the month hears nothing; a second run (another process) sends nothing again.
     expect(await closedEvents(idle.companyId)).toEqual([]);
@@ -50,7 +54,10 @@ describe('commission.period_closed', () => {
     const partner = await newPartner(server, client, { commissionPercent: '10.00' });
     await paidOrderOf(partner);
     const afterMonthEnd = new Date(Date.now() + 35 * 86_400_000);
-    await Promise.allSettled([announceClosedPeriods(server.orm.em.fork(), 'NPR', afterMonthEnd), announceClosedPeriods(server.orm.em.fork(), 'NPR', afterMonthEnd)]);
+    await Promise.allSettled([
+      announceClosedPeriods(server.orm.em.fork(), 'NPR', afterMonthEnd),
+      announceClosedPeriods(server.orm.em.fork(), 'NPR', afterMonthEnd),
+    ]);
     expect(await closedEvents(partner.companyId)).toHaveLength(1);
   });
 });

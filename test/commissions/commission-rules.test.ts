@@ -2,21 +2,42 @@ import { commissionBase, premiumOf, type PremiumParts } from '../../src/modules/
 import { earnersOf, type OrderEarnerFacts } from '../../src/modules/commissions/rules/commission-earners';
 import { earnedLines } from '../../src/modules/commissions/rules/commission-amounts';
 import { reversedAmount } from '../../src/modules/commissions/rules/commission-reversal';
-import { periodOf, periodStatus, isPeriod, previousPeriod } from '../../src/modules/commissions/rules/commission-period';
+import {
+  periodOf,
+  periodStatus,
+  isPeriod,
+  previousPeriod,
+} from '../../src/modules/commissions/rules/commission-period';
 import { statementPageCount } from '../../src/modules/commissions/rules/statement-pages';
 import { statementCsvRow } from '../../src/modules/commissions/rules/statement-csv';
 
 const CAP = 3_500;
 const seller = { id: 'seller', percentBp: 1_000 };
-const facts = (overrides: Partial<OrderEarnerFacts> = {}): OrderEarnerFacts => ({ seller, directDiscountBp: 0, listedAgencies: [], ...overrides });
-const amounts = (f: OrderEarnerFacts, base: number) => earnedLines(earnersOf(f), base, CAP).map(({ companyId, agentId, role, percentBp, amount }) => ({ companyId, agentId, role, percentBp, amount }));
+const facts = (overrides: Partial<OrderEarnerFacts> = {}): OrderEarnerFacts => ({
+  seller,
+  directDiscountBp: 0,
+  listedAgencies: [],
+  ...overrides,
+});
+const amounts = (f: OrderEarnerFacts, base: number) =>
+  earnedLines(earnersOf(f), base, CAP).map(({ companyId, agentId, role, percentBp, amount }) => ({
+    companyId,
+    agentId,
+    role,
+    percentBp,
+    amount,
+  }));
 
 describe('commission rules', () => {
   describe('the base', () => {
     // package 10,000.00 + devices 2,000.00; promos 1,000.00 + 500.00; direct 10 % of 10,500.00 = 1,050.00; added items 3,000.00
     const order: PremiumParts = {
-      packagePrice: 1_000_000, includedDevices: [{ priceForDuration: 150_000 }, { priceForDuration: 50_000 }],
-      companyPromoDiscount: 100_000, agentPromoDiscount: 50_000, directDiscountAmount: 105_000, totalAmount: 1_245_000,
+      packagePrice: 1_000_000,
+      includedDevices: [{ priceForDuration: 150_000 }, { priceForDuration: 50_000 }],
+      companyPromoDiscount: 100_000,
+      agentPromoDiscount: 50_000,
+      directDiscountAmount: 105_000,
+      totalAmount: 1_245_000,
     };
 
     it('is the premium: package and included devices after the promo and direct discounts', () => {
@@ -33,16 +54,31 @@ describe('commission rules', () => {
     });
 
     it('is 0 for an order with nothing to pay', () => {
-      expect(commissionBase({ ...order, totalAmount: 0, packagePrice: 0, includedDevices: [], companyPromoDiscount: 0, agentPromoDiscount: 0, directDiscountAmount: 0 }, 0)).toBe(0);
+      expect(
+        commissionBase(
+          {
+            ...order,
+            totalAmount: 0,
+            packagePrice: 0,
+            includedDevices: [],
+            companyPromoDiscount: 0,
+            agentPromoDiscount: 0,
+            directDiscountAmount: 0,
+          },
+          0,
+        ),
+      ).toBe(0);
     });
   });
 
   describe('the seller', () => {
     it('earns its commissionPercent of the base', () => {
-      expect(amounts(facts(), 945_000)).toEqual([{ companyId: 'seller', agentId: undefined, role: 'SELLER', percentBp: 1_000, amount: 94_500 }]);
+      expect(amounts(facts(), 945_000)).toEqual([
+        { companyId: 'seller', agentId: undefined, role: 'SELLER', percentBp: 1_000, amount: 94_500 },
+      ]);
     });
 
-    it('earns its percent less the order\'s directDiscountPercent', () => {
+    it("earns its percent less the order's directDiscountPercent", () => {
       // 10 % - 3 % = 7 % of 9,450.00
       expect(amounts(facts({ directDiscountBp: 300 }), 945_000)[0]).toMatchObject({ percentBp: 700, amount: 66_150 });
     });
@@ -60,9 +96,20 @@ describe('commission rules', () => {
 
   describe('listed agencies', () => {
     it('each registered agency other than the seller earns its own percent', () => {
-      const lines = amounts(facts({ listedAgencies: [{ id: 'seller', percentBp: 1_000 }, { id: 'yeti', percentBp: 500 }, { id: 'sherpa', percentBp: 250 }] }), 945_000);
+      const lines = amounts(
+        facts({
+          listedAgencies: [
+            { id: 'seller', percentBp: 1_000 },
+            { id: 'yeti', percentBp: 500 },
+            { id: 'sherpa', percentBp: 250 },
+          ],
+        }),
+        945_000,
+      );
       expect(lines.map((line) => [line.companyId, line.role, line.amount])).toEqual([
-        ['seller', 'SELLER', 94_500], ['yeti', 'LISTED_AGENCY', 47_250], ['sherpa', 'LISTED_AGENCY', 23_625],
+        ['seller', 'SELLER', 94_500],
+        ['yeti', 'LISTED_AGENCY', 47_250],
+        ['sherpa', 'LISTED_AGENCY', 23_625],
       ]);
     });
 
@@ -77,31 +124,58 @@ describe('commission rules', () => {
       expect(lines[1]).toMatchObject({ companyId: 'trekco', role: 'CODE_OWNER', amount: 75_600 });
     });
 
-    it('the seller\'s own company code earns it nothing more', () => {
+    it("the seller's own company code earns it nothing more", () => {
       expect(amounts(facts({ companyCodeOwner: seller }), 945_000).map((line) => line.role)).toEqual(['SELLER']);
     });
 
-    it('the agent of an applied agent code earns the agent\'s percent, on its sales company\'s statement', () => {
+    it("the agent of an applied agent code earns the agent's percent, on its sales company's statement", () => {
       const lines = amounts(facts({ codeAgent: { id: 'agent-1', companyId: 'trekco', percentBp: 200 } }), 945_000);
-      expect(lines[1]).toEqual({ companyId: 'trekco', agentId: 'agent-1', role: 'AGENT', percentBp: 200, amount: 18_900 });
+      expect(lines[1]).toEqual({
+        companyId: 'trekco',
+        agentId: 'agent-1',
+        role: 'AGENT',
+        percentBp: 200,
+        amount: 18_900,
+      });
     });
 
     it('an agent at the default 0 % gets no line', () => {
-      expect(amounts(facts({ codeAgent: { id: 'agent-1', companyId: 'trekco', percentBp: 0 } }), 945_000).map((line) => line.role)).toEqual(['SELLER']);
+      expect(
+        amounts(facts({ codeAgent: { id: 'agent-1', companyId: 'trekco', percentBp: 0 } }), 945_000).map(
+          (line) => line.role,
+        ),
+      ).toEqual(['SELLER']);
     });
   });
 
   describe('the cap', () => {
     it('leaves the shares alone when the earners ask for no more than the cap', () => {
-      const lines = earnedLines(earnersOf(facts({ seller: { id: 'seller', percentBp: 2_000 }, listedAgencies: [{ id: 'yeti', percentBp: 1_500 }] })), 1_000_000, CAP);
-      expect(lines.map((line) => [line.amount, line.capped])).toEqual([[200_000, false], [150_000, false]]);
+      const lines = earnedLines(
+        earnersOf(
+          facts({ seller: { id: 'seller', percentBp: 2_000 }, listedAgencies: [{ id: 'yeti', percentBp: 1_500 }] }),
+        ),
+        1_000_000,
+        CAP,
+      );
+      expect(lines.map((line) => [line.amount, line.capped])).toEqual([
+        [200_000, false],
+        [150_000, false],
+      ]);
     });
 
     it('scales every share down pro rata when together they would take more than the cap', () => {
       // 20 % + 15 % + 10 % = 45 % of 10,000.00 asked; 35 % allowed: each × 35/45, rounded down
-      const lines = earnedLines(earnersOf(facts({
-        seller: { id: 'seller', percentBp: 2_000 }, listedAgencies: [{ id: 'yeti', percentBp: 1_500 }], companyCodeOwner: { id: 'trekco', percentBp: 1_000 },
-      })), 1_000_000, CAP);
+      const lines = earnedLines(
+        earnersOf(
+          facts({
+            seller: { id: 'seller', percentBp: 2_000 },
+            listedAgencies: [{ id: 'yeti', percentBp: 1_500 }],
+            companyCodeOwner: { id: 'trekco', percentBp: 1_000 },
+          }),
+        ),
+        1_000_000,
+        CAP,
+      );
       expect(lines.map((line) => line.amount)).toEqual([155_555, 116_666, 77_777]);
       expect(lines.every((line) => line.capped)).toBe(true);
       expect(lines.reduce((sum, line) => sum + line.amount, 0)).toBeLessThanOrEqual(350_000);
@@ -109,26 +183,38 @@ describe('commission rules', () => {
 
     it('stays exact where base × percent × cap is past 2^53', () => {
       // 99,999,999.99 at 35 % of 45 % scaled: 9,999,999,999 × 2000 × 3500 / (10000 × 4500) = 1,555,555,555.4…
-      const [line] = earnedLines([{ companyId: 'seller', role: 'SELLER', percentBp: 2_000 }, { companyId: 'yeti', role: 'LISTED_AGENCY', percentBp: 2_500 }], 9_999_999_999, CAP);
+      const [line] = earnedLines(
+        [
+          { companyId: 'seller', role: 'SELLER', percentBp: 2_000 },
+          { companyId: 'yeti', role: 'LISTED_AGENCY', percentBp: 2_500 },
+        ],
+        9_999_999_999,
+        CAP,
+      );
       expect(line!.amount).toBe(1_555_555_555);
     });
   });
 
   describe('reversals', () => {
     it('a full refund takes back everything the line earned', () => {
-      expect(reversedAmount({ earned: 66_150, share: 1_245_000, refundedBefore: 0, refunded: 1_245_000 })).toBe(-66_150);
+      expect(reversedAmount({ earned: 66_150, share: 1_245_000, refundedBefore: 0, refunded: 1_245_000 })).toBe(
+        -66_150,
+      );
     });
 
-    it('a partial refund takes back the refund\'s proportion of the share', () => {
+    it("a partial refund takes back the refund's proportion of the share", () => {
       // a quarter of the share back: the line keeps floor(66,150 × 3/4) = 49,612
       expect(reversedAmount({ earned: 66_150, share: 1_245_000, refundedBefore: 0, refunded: 311_250 })).toBe(-16_538);
     });
 
     it('partial refunds add up to exactly what one refund of their sum takes back', () => {
-      const steps = [1, 1, 1].reduce<{ before: number; taken: number[] }>((acc, refunded) => ({
-        before: acc.before + refunded,
-        taken: [...acc.taken, reversedAmount({ earned: 70_001, share: 3, refundedBefore: acc.before, refunded })],
-      }), { before: 0, taken: [] });
+      const steps = [1, 1, 1].reduce<{ before: number; taken: number[] }>(
+        (acc, refunded) => ({
+          before: acc.before + refunded,
+          taken: [...acc.taken, reversedAmount({ earned: 70_001, share: 3, refundedBefore: acc.before, refunded })],
+        }),
+        { before: 0, taken: [] },
+      );
       expect(steps.taken).toEqual([-23_334, -23_334, -23_333]);
       expect(steps.taken.reduce((sum, amount) => sum + amount, 0)).toBe(-70_001);
     });
@@ -151,7 +237,12 @@ describe('commission rules', () => {
     });
 
     it('knows a month when it sees one, and the month before', () => {
-      expect([isPeriod('2026-11'), isPeriod('2026-13'), isPeriod('2026-1'), isPeriod('2026-00')]).toEqual([true, false, false, false]);
+      expect([isPeriod('2026-11'), isPeriod('2026-13'), isPeriod('2026-1'), isPeriod('2026-00')]).toEqual([
+        true,
+        false,
+        false,
+        false,
+      ]);
       expect([previousPeriod('2026-01'), previousPeriod('2026-11')]).toEqual(['2025-12', '2026-10']);
     });
   });
@@ -164,9 +255,24 @@ describe('the printed and exported statement', () => {
 
   it('writes a CSV row with negative amounts as numbers and text that a spreadsheet would run neutralised', () => {
     const row = statementCsvRow({
-      lineId: 'l1', kind: 'REVERSED', role: 'SELLER', orderRef: '=HYPERLINK("x")', policyNumber: null, paymentRef: 'P,1', refundRef: 'RFD-2030-000031',
-      agentId: null, base: 450_000, percent: '10.00', capped: false, amount: -40_500, currency: 'NPR', occurredAt: new Date('2030-09-28T10:02:11Z'), period: '2030-09',
+      lineId: 'l1',
+      kind: 'REVERSED',
+      role: 'SELLER',
+      orderRef: '=HYPERLINK("x")',
+      policyNumber: null,
+      paymentRef: 'P,1',
+      refundRef: 'RFD-2030-000031',
+      agentId: null,
+      base: 450_000,
+      percent: '10.00',
+      capped: false,
+      amount: -40_500,
+      currency: 'NPR',
+      occurredAt: new Date('2030-09-28T10:02:11Z'),
+      period: '2030-09',
     });
-    expect(row).toBe('l1,2030-09-28T10:02:11.000Z,REVERSED,SELLER,"\'=HYPERLINK(""x"")",,"P,1",RFD-2030-000031,,4500.00,10.00,false,-405.00,NPR\r\n');
+    expect(row).toBe(
+      'l1,2030-09-28T10:02:11.000Z,REVERSED,SELLER,"\'=HYPERLINK(""x"")",,"P,1",RFD-2030-000031,,4500.00,10.00,false,-405.00,NPR\r\n',
+    );
   });
 });

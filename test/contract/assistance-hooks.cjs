@@ -45,17 +45,22 @@ async function openCase(partner) {
 
 hooks.beforeAll((_transactions, done) => {
   (async () => {
-    const [caller, other] = await Promise.all([DEMO_PARTNERS[0], DEMO_PARTNERS[1]].map((partner) => signedInPartner(baseUrl, partner)));
+    const [caller, other] = await Promise.all(
+      [DEMO_PARTNERS[0], DEMO_PARTNERS[1]].map((partner) => signedInPartner(baseUrl, partner)),
+    );
     fixtures.caller = caller;
     fixtures.unpaid = await caller.order();
     fixtures.othersOrder = await paidOrder(other);
     fixtures.open = await openCase(caller);
     fixtures.withdrawn = await openCase(caller);
     await caller.call('POST', casePath(fixtures.withdrawn.caseRef, '/withdrawal'), { body: { reason: 'False alarm' } });
-  })().then(() => done(), (error) => {
-    fixtures.error = `assistance contract fixtures failed: ${error.message}`;
-    done();
-  });
+  })().then(
+    () => done(),
+    (error) => {
+      fixtures.error = `assistance contract fixtures failed: ${error.message}`;
+      done();
+    },
+  );
 });
 
 const scenarios = {

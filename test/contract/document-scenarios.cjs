@@ -3,8 +3,12 @@
 // prepare() uploads real files and registers one traveller, because the examples can only name
 // documents that do not exist on a fresh server; the scenarios then put live IDs into the requests.
 const BOUNDARY = 'dredd-document-boundary';
-const PDF = '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n';
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PDF =
+  '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n';
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const live = { drafts: [], attached: undefined };
 
@@ -35,7 +39,11 @@ async function upload(baseUrl, token, documentType, bytes, type) {
   const form = new FormData();
   form.append('documentType', documentType);
   form.append('file', new Blob([bytes], { type }), `${documentType.toLowerCase()}.bin`);
-  const response = await fetch(`${baseUrl}/api/external/v1/documents`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const response = await fetch(`${baseUrl}/api/external/v1/documents`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
   const payload = await response.json();
   if (response.status !== 201) throw new Error(`upload answered ${response.status}: ${JSON.stringify(payload)}`);
   return payload.data.documentId;
@@ -56,11 +64,23 @@ async function prepare(baseUrl, token) {
   const response = await fetch(`${baseUrl}/api/external/v1/travellers`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify([{
-      email: 'dredd.fixture@example.com', name: 'Dredd Fixture', dateOfBirth: '1985-01-01', nationality: 'Germany', idType: 'PASSPORT',
-      idNumber: 'DREDD0001', gender: 'OTHER', phone: '+49 151 00000000', emergencyContactName: 'Fixture Contact',
-      emergencyContactPhone: '+49 151 00000001', emergencyContactEmail: 'contact@example.com', emergencyContactRelation: 'Friend', ...taken,
-    }]),
+    body: JSON.stringify([
+      {
+        email: 'dredd.fixture@example.com',
+        name: 'Dredd Fixture',
+        dateOfBirth: '1985-01-01',
+        nationality: 'Germany',
+        idType: 'PASSPORT',
+        idNumber: 'DREDD0001',
+        gender: 'OTHER',
+        phone: '+49 151 00000000',
+        emergencyContactName: 'Fixture Contact',
+        emergencyContactPhone: '+49 151 00000001',
+        emergencyContactEmail: 'contact@example.com',
+        emergencyContactRelation: 'Friend',
+        ...taken,
+      },
+    ]),
   });
   if (response.status !== 201) throw new Error(`fixture traveller answered ${response.status}`);
   live.attached = taken.passportDocumentId;
@@ -87,13 +107,17 @@ const scenarios = {
   },
   registerTravellers: {
     201: (t) => withLiveDocuments(t),
-    400: (t) => withLiveDocuments(t, (items) => {
-      items[0].phone = '0151 2345678';
-      items[0].email = 'sophie.keller-at-example.com';
-    }),
+    400: (t) =>
+      withLiveDocuments(t, (items) => {
+        items[0].phone = '0151 2345678';
+        items[0].email = 'sophie.keller-at-example.com';
+      }),
     // The example's document IDs exist nowhere: 404 as it is.
     404: () => undefined,
-    409: (t) => withLiveDocuments(t, (items) => { items[0].passportDocumentId = live.attached; }),
+    409: (t) =>
+      withLiveDocuments(t, (items) => {
+        items[0].passportDocumentId = live.attached;
+      }),
   },
   listTravellers: {
     400: (t) => {

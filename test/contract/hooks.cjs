@@ -37,7 +37,8 @@ for (const [template, item] of Object.entries(document.paths)) {
 }
 
 const operationOf = (transaction) => operations.get(`${transaction.request.method} ${transaction.origin.resourceName}`);
-const isSecured = (operation) => (operation.security ?? document.security ?? []).some((requirement) => 'bearerAuth' in requirement);
+const isSecured = (operation) =>
+  (operation.security ?? document.security ?? []).some((requirement) => 'bearerAuth' in requirement);
 
 /** A date `days` from now, far enough ahead that it is not in the past in Kathmandu either. */
 function futureDate(days) {
@@ -75,7 +76,8 @@ function futureTrip(body) {
  */
 const scenarios = {
   issueToken: {
-    200: (t) => editBody(t, (b) => Object.assign(b, { clientId: partner.clientId, clientSecret: partner.clientSecret })),
+    200: (t) =>
+      editBody(t, (b) => Object.assign(b, { clientId: partner.clientId, clientSecret: partner.clientSecret })),
     400: (t) => editBody(t, (b) => Object.assign(b, { clientId: partner.clientId, clientSecret: '   ' })),
     401: (t) => editBody(t, (b) => Object.assign(b, { clientId: partner.clientId, clientSecret: 'not-the-secret' })),
     // Wrong secrets for one clientId from one address are limited per window
@@ -84,38 +86,49 @@ const scenarios = {
     429: async (t) => {
       const clientId = `dredd-throttled-${randomUUID()}`;
       for (let answer = 0; answer !== 429;) {
-        answer = (await fetch(`${baseUrl}/api/external/v1/auth/token`, {
-          method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId, clientSecret: 'not-the-secret' }),
-        })).status;
+        answer = (
+          await fetch(`${baseUrl}/api/external/v1/auth/token`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ clientId, clientSecret: 'not-the-secret' }),
+          })
+        ).status;
         if (answer !== 401 && answer !== 429) throw new Error(`token request answered ${answer}`);
       }
       editBody(t, (b) => Object.assign(b, { clientId, clientSecret: 'not-the-secret' }));
     },
   },
   createQuote: {
-    200: (t) => editBody(t, (b) => {
-      futureTrip(b);
-      b.routeId = fixtures.routeId;
-    }),
+    200: (t) =>
+      editBody(t, (b) => {
+        futureTrip(b);
+        b.routeId = fixtures.routeId;
+      }),
     // The example: a start date already past and both trip-length fields.
-    400: (t) => editBody(t, (b) => {
-      b.routeId = fixtures.routeId;
-      b.startDate = futureDate(-3);
-      b.endDate = futureDate(10);
-    }),
+    400: (t) =>
+      editBody(t, (b) => {
+        b.routeId = fixtures.routeId;
+        b.startDate = futureDate(-3);
+        b.endDate = futureDate(10);
+      }),
     // A routeId that is not in the catalogue (the example names the seeded Everest Base Camp).
-    404: (t) => editBody(t, (b) => {
-      futureTrip(b);
-      b.routeId = randomUUID();
-    }),
+    404: (t) =>
+      editBody(t, (b) => {
+        futureTrip(b);
+        b.routeId = randomUUID();
+      }),
   },
   // The example filters (Island Peak, HIGH, ...) select nothing in the seed; list the whole first page.
   listCtgs: {
-    200: (t) => editQuery(t, (q) => ['search', 'altitudeBand', 'durationBand', 'ageBand', 'productType'].forEach((name) => q.delete(name))),
+    200: (t) =>
+      editQuery(t, (q) =>
+        ['search', 'altitudeBand', 'durationBand', 'ageBand', 'productType'].forEach((name) => q.delete(name)),
+      ),
     400: (t) => editQuery(t, (q) => q.set('sortBy', 'premium')),
   },
   listRoutes: {
-    200: (t) => editQuery(t, (q) => ['region', 'trekName', 'routeType', 'routeCategory'].forEach((name) => q.delete(name))),
+    200: (t) =>
+      editQuery(t, (q) => ['region', 'trekName', 'routeType', 'routeCategory'].forEach((name) => q.delete(name))),
     400: (t) => editQuery(t, (q) => q.set('sortBy', 'altitude')),
   },
   ...documentScenarios.scenarios,
@@ -139,13 +152,18 @@ hooks.beforeAll((_transactions, done) => {
     });
     fixtures.token = issued.accessToken;
     await documentScenarios.prepare(baseUrl, fixtures.token);
-    const routes = await call('GET', '/api/external/v1/reference/routes?search=Everest%20Base%20Camp', { token: fixtures.token });
+    const routes = await call('GET', '/api/external/v1/reference/routes?search=Everest%20Base%20Camp', {
+      token: fixtures.token,
+    });
     if (!routes.content?.length) throw new Error('the seeded catalogue has no Everest Base Camp route');
     fixtures.routeId = routes.content[0].routeId;
-  })().then(() => done(), (error) => {
-    fixtures.error = `contract fixtures failed: ${error.message}`;
-    done();
-  });
+  })().then(
+    () => done(),
+    (error) => {
+      fixtures.error = `contract fixtures failed: ${error.message}`;
+      done();
+    },
+  );
 });
 
 hooks.beforeEach((transaction, done) => {
@@ -167,16 +185,20 @@ hooks.beforeEach((transaction, done) => {
   if (secured) transaction.request.headers.Authorization = `Bearer ${fixtures.token}`;
   // The creates' documented Idempotency-Key is one example: each transaction its own key, or the
   // second create of an operation (another body, another status) would be the first one's 409.
-  if (transaction.request.headers['Idempotency-Key'] === CREATE_KEY_EXAMPLE) transaction.request.headers['Idempotency-Key'] = randomUUID();
+  if (transaction.request.headers['Idempotency-Key'] === CREATE_KEY_EXAMPLE)
+    transaction.request.headers['Idempotency-Key'] = randomUUID();
 
   const scenario = scenarios[operation.operationId]?.[status];
   if (scenario) {
     return Promise.resolve()
       .then(() => scenario(transaction))
-      .then(() => done(), (error) => {
-        transaction.fail = `fixture for ${operation.operationId} ${status} failed: ${error.message}`;
-        done();
-      });
+      .then(
+        () => done(),
+        (error) => {
+          transaction.fail = `fixture for ${operation.operationId} ${status} failed: ${error.message}`;
+          done();
+        },
+      );
   }
   if (status === 401 && secured) withoutToken(transaction);
   else if (status < 200 || status >= 300) transaction.skip = true;
@@ -189,6 +211,7 @@ const mediaType = (value) => String(value).split(';')[0].trim().toLowerCase();
 hooks.beforeEachValidation((transaction, done) => {
   const expected = transaction.expected.headers?.['Content-Type'];
   const actual = transaction.real?.headers?.['content-type'];
-  if (expected && actual && mediaType(expected) === mediaType(actual)) transaction.expected.headers['Content-Type'] = actual;
+  if (expected && actual && mediaType(expected) === mediaType(actual))
+    transaction.expected.headers['Content-Type'] = actual;
   return done();
 });

@@ -7,7 +7,10 @@ const { randomUUID } = require('node:crypto');
 
 const API = '/api/external/v1';
 // The smallest valid PNG: document uploads are sniffed from their bytes.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 const TEST_CARD_APPROVED = '4242424242424242';
 
 /** A date `days` from now, far enough ahead that it is not in the past in Kathmandu either. */
@@ -27,7 +30,9 @@ class LivePartner {
 
   /** Takes a token and finds the seeded Everest Base Camp route every fixture order uses. */
   async signIn() {
-    const issued = await this.call('POST', `${API}/auth/token`, { body: { clientId: this.partner.clientId, clientSecret: this.partner.clientSecret } });
+    const issued = await this.call('POST', `${API}/auth/token`, {
+      body: { clientId: this.partner.clientId, clientSecret: this.partner.clientSecret },
+    });
     this.token = issued.accessToken;
     const routes = await this.call('GET', `${API}/reference/routes?search=Everest%20Base%20Camp`);
     if (!routes.content?.length) throw new Error('the seeded catalogue has no Everest Base Camp route');
@@ -39,7 +44,11 @@ class LivePartner {
   async send(method, route, { body, form, headers = {} } = {}) {
     const response = await fetch(new URL(route, this.baseUrl), {
       method,
-      headers: { ...(form ? {} : { 'content-type': 'application/json' }), ...(this.token ? { authorization: `Bearer ${this.token}` } : {}), ...headers },
+      headers: {
+        ...(form ? {} : { 'content-type': 'application/json' }),
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        ...headers,
+      },
       body: form ?? (body === undefined ? undefined : JSON.stringify(body)),
     });
     return { status: response.status, headers: response.headers, body: await response.json() };
@@ -48,7 +57,8 @@ class LivePartner {
   /** The `data` of a successful call; anything else stops the fixture with the server's answer. */
   async call(method, route, options) {
     const { status, body } = await this.send(method, route, options);
-    if (status < 200 || status >= 300) throw new Error(`${this.partner.clientId}: ${method} ${route} answered ${status}: ${JSON.stringify(body)}`);
+    if (status < 200 || status >= 300)
+      throw new Error(`${this.partner.clientId}: ${method} ${route} answered ${status}: ${JSON.stringify(body)}`);
     return body.data;
   }
 
@@ -62,26 +72,52 @@ class LivePartner {
   /** One registered traveller (34 years old at departure, inside every adult package's band). */
   async traveller() {
     travellerSerial += 1;
-    const [avatarDocumentId, passportDocumentId, signatureDocumentId] = [await this.upload('AVATAR'), await this.upload('PASSPORT'), await this.upload('SIGNATURE')];
+    const [avatarDocumentId, passportDocumentId, signatureDocumentId] = [
+      await this.upload('AVATAR'),
+      await this.upload('PASSPORT'),
+      await this.upload('SIGNATURE'),
+    ];
     const [traveller] = await this.call('POST', `${API}/travellers`, {
-      body: [{
-        email: `dredd.traveller${travellerSerial}@example.com`, name: 'Dredd Traveller', dateOfBirth: '1990-05-01', nationality: 'Germany', idType: 'PASSPORT',
-        idNumber: `C${Date.now()}${travellerSerial}`, gender: 'MALE', phone: '+49 30 1234567', emergencyContactName: 'Jonas Keller', emergencyContactPhone: '+49 30 7654321',
-        emergencyContactEmail: 'jonas@example.com', emergencyContactRelation: 'Brother', avatarDocumentId, passportDocumentId, signatureDocumentId,
-      }],
+      body: [
+        {
+          email: `dredd.traveller${travellerSerial}@example.com`,
+          name: 'Dredd Traveller',
+          dateOfBirth: '1990-05-01',
+          nationality: 'Germany',
+          idType: 'PASSPORT',
+          idNumber: `C${Date.now()}${travellerSerial}`,
+          gender: 'MALE',
+          phone: '+49 30 1234567',
+          emergencyContactName: 'Jonas Keller',
+          emergencyContactPhone: '+49 30 7654321',
+          emergencyContactEmail: 'jonas@example.com',
+          emergencyContactRelation: 'Brother',
+          avatarDocumentId,
+          passportDocumentId,
+          signatureDocumentId,
+        },
+      ],
     });
     return traveller.touristId;
   }
 
   /** A 16-day Everest Base Camp quote for one 34-year-old, a month ahead. */
   quote() {
-    return this.call('POST', `${API}/reference/quote`, { body: { nationality: 'Germany', ages: [34], startDate: futureDate(30), duration: 16, routeId: this.routeId } });
+    return this.call('POST', `${API}/reference/quote`, {
+      body: { nationality: 'Germany', ages: [34], startDate: futureDate(30), duration: 16, routeId: this.routeId },
+    });
   }
 
   /** The fields of an order request that must name live records: a new traveller and a new quote. */
   async orderInput() {
     const [touristId, quote] = [await this.traveller(), await this.quote()];
-    return { touristId, ctgId: quote.ctgId, routeId: this.routeId, departureDate: quote.startDate, quoteId: quote.quoteId };
+    return {
+      touristId,
+      ctgId: quote.ctgId,
+      routeId: this.routeId,
+      departureDate: quote.startDate,
+      quoteId: quote.quoteId,
+    };
   }
 
   async order(extra = {}) {
@@ -126,7 +162,8 @@ class LivePartner {
     const attempt = await this.pay(path);
     const callback = await this.checkout(attempt.paymentUrl);
     const response = await fetch(new URL(callback, this.baseUrl), { redirect: 'manual' });
-    if (response.status !== 200 && response.status !== 303) throw new Error(`payment callback answered ${response.status}`);
+    if (response.status !== 200 && response.status !== 303)
+      throw new Error(`payment callback answered ${response.status}`);
     return attempt;
   }
 }

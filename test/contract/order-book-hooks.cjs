@@ -16,10 +16,13 @@ hooks.beforeAll((_transactions, done) => {
   (async () => {
     fixtures.caller = await signedInPartner(baseUrl, DEMO_PARTNERS[0]);
     fixtures.quote = await fixtures.caller.quote();
-  })().then(() => done(), (error) => {
-    fixtures.error = `order book contract fixtures failed: ${error.message}`;
-    done();
-  });
+  })().then(
+    () => done(),
+    (error) => {
+      fixtures.error = `order book contract fixtures failed: ${error.message}`;
+      done();
+    },
+  );
 });
 
 const scenarios = {

@@ -26,7 +26,9 @@ const cancelled = async (partner, orderRef, key = randomUUID(), reason = 'OTHER'
 
 hooks.beforeAll((_transactions, done) => {
   (async () => {
-    const [caller, other] = await Promise.all([DEMO_PARTNERS[0], DEMO_PARTNERS[1]].map((partner) => signedInPartner(baseUrl, partner)));
+    const [caller, other] = await Promise.all(
+      [DEMO_PARTNERS[0], DEMO_PARTNERS[1]].map((partner) => signedInPartner(baseUrl, partner)),
+    );
     fixtures.caller = caller;
     fixtures.paid = await caller.order();
     await caller.payInFull(encodeURIComponent(fixtures.paid.orderRef));
@@ -38,10 +40,13 @@ hooks.beforeAll((_transactions, done) => {
     fixtures.othersOrder = await other.order();
     // Listed as an agency on another company's order: it may read it, not cancel it (403).
     fixtures.listedOrder = await other.order({ travelCompanyIds: [DEMO_PARTNERS[0].companyId] });
-  })().then(() => done(), (error) => {
-    fixtures.error = `cancellation contract fixtures failed: ${error.message}`;
-    done();
-  });
+  })().then(
+    () => done(),
+    (error) => {
+      fixtures.error = `cancellation contract fixtures failed: ${error.message}`;
+      done();
+    },
+  );
 });
 
 const scenarios = {

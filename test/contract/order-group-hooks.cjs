@@ -27,17 +27,22 @@ const scenarios = {
 
 hooks.beforeAll((_transactions, done) => {
   (async () => {
-    const [caller, other] = await Promise.all([callerPartner, otherPartner].map((partner) => signedInPartner(baseUrl, partner)));
+    const [caller, other] = await Promise.all(
+      [callerPartner, otherPartner].map((partner) => signedInPartner(baseUrl, partner)),
+    );
     const group = await caller.group(2);
     // The group payment is started, then superseded by paying the first order on its own.
     await caller.pay(`groups/${encodeURIComponent(group.groupRef)}`);
     await caller.payInFull(encodeURIComponent(group.orders[0].orderRef));
     fixtures.partlyPaid = group;
     fixtures.othersGroup = await other.group();
-  })().then(() => done(), (error) => {
-    fixtures.error = `order group contract fixtures failed: ${error.message}`;
-    done();
-  });
+  })().then(
+    () => done(),
+    (error) => {
+      fixtures.error = `order group contract fixtures failed: ${error.message}`;
+      done();
+    },
+  );
 });
 
 runScenarios(hooks, scenarios, fixtures);

@@ -33,11 +33,14 @@ const UNKNOWN_GROUP = 'GRP-2020-999999';
 // the documented order carries, from the documented request example itself.
 const LIVE_FIELDS = ['touristId', 'ctgId', 'routeId', 'departureDate', 'quoteId'];
 const DOCUMENTED_ORDER = {
-  ...Object.fromEntries(Object.entries(document.components.examples.OrderCreateSingle.value).filter(([name]) => !LIVE_FIELDS.includes(name))),
+  ...Object.fromEntries(
+    Object.entries(document.components.examples.OrderCreateSingle.value).filter(
+      ([name]) => !LIVE_FIELDS.includes(name),
+    ),
+  ),
   promoCode: CREATION_CODE,
   addedDevices: [],
 };
-
 
 /** The date a week after a `YYYY-MM-DD` date. */
 const weekAfter = (date) => new Date(Date.parse(`${date}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10);
@@ -47,10 +50,14 @@ function editBody(transaction, edit) {
   edit(body);
   transaction.request.body = JSON.stringify(body);
 }
-const withToken = (transaction, partner) => { transaction.request.headers.Authorization = `Bearer ${partner.token}`; };
+const withToken = (transaction, partner) => {
+  transaction.request.headers.Authorization = `Bearer ${partner.token}`;
+};
 const orderPath = (ref, suffix = '') => `${API}/orders/${encodeURIComponent(ref)}${suffix}`;
 const groupPath = (ref, suffix = '') => `${API}/orders/groups/${encodeURIComponent(ref)}${suffix}`;
-const promoBody = (transaction, code) => { transaction.request.body = JSON.stringify({ promoCode: code }); };
+const promoBody = (transaction, code) => {
+  transaction.request.body = JSON.stringify({ promoCode: code });
+};
 
 /**
  * Uses up the promo rate limit of the throttled company for the current window (a fixed window of
@@ -58,7 +65,8 @@ const promoBody = (transaction, code) => { transaction.request.body = JSON.strin
  * window it waits for the next one first, so the transaction cannot slip into a fresh window.
  */
 async function exhaustPromoLimit() {
-  const probe = () => throttled.send('POST', orderPath(UNKNOWN_ORDER, '/promo/preview'), { body: { promoCode: COMPANY_CODE } });
+  const probe = () =>
+    throttled.send('POST', orderPath(UNKNOWN_ORDER, '/promo/preview'), { body: { promoCode: COMPANY_CODE } });
   for (let round = 0; round < 3; round += 1) {
     let answer = await probe();
     while (answer.status !== 429) {
@@ -142,10 +150,11 @@ const scenarios = {
     // The example's promo code becomes a demo code, so the answer carries an applied promo.
     201: (t) => liveOrderBody(t, { promoCode: CREATION_CODE }),
     // The example's route given twice (routeId and customRouteName) and three agencies in all.
-    400: (t) => liveOrderBody(t, {
-      customRouteName: 'Everest Base Camp via Gokyo Lakes',
-      customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }, { name: 'Namche Trek Partners' }],
-    }),
+    400: (t) =>
+      liveOrderBody(t, {
+        customRouteName: 'Everest Base Camp via Gokyo Lakes',
+        customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }, { name: 'Namche Trek Partners' }],
+      }),
     // The example's touristId does not exist on the server.
     404: async (t) => {
       const { touristId } = JSON.parse(t.request.body);
@@ -173,7 +182,10 @@ const scenarios = {
     // A field other than departureDate (the first documented 400).
     400: (t) => {
       onPath(t, orderPath(fixtures.paidOrder.orderRef));
-      t.request.body = JSON.stringify({ departureDate: weekAfter(fixtures.paidOrder.departureDate), routeId: fixtures.paidOrder.routeId });
+      t.request.body = JSON.stringify({
+        departureDate: weekAfter(fixtures.paidOrder.departureDate),
+        routeId: fixtures.paidOrder.routeId,
+      });
     },
     403: (t) => {
       onPath(t, orderPath(fixtures.othersOrder.orderRef));
@@ -187,7 +199,8 @@ const scenarios = {
   previewOrderPromo: forOrderPromo('/promo/preview'),
   applyOrderPromo: forOrderPromo('/promo'),
   removeOrderPromo: {
-    200: async (t) => onPath(t, `${orderPath((await orderWithCode(COMPANY_CODE)).orderRef, '/promo')}?code=${COMPANY_CODE}`),
+    200: async (t) =>
+      onPath(t, `${orderPath((await orderWithCode(COMPANY_CODE)).orderRef, '/promo')}?code=${COMPANY_CODE}`),
     // A paid order's codes can no longer change.
     400: (t) => onPath(t, `${orderPath(fixtures.paidOrder.orderRef, '/promo')}?code=${COMPANY_CODE}`),
     403: (t) => onPath(t, `${orderPath(fixtures.othersOrder.orderRef, '/promo')}?code=${COMPANY_CODE}`),
@@ -221,7 +234,9 @@ const scenarios = {
 hooks.beforeAll((_transactions, done) => {
   (async () => {
     let other;
-    [caller, other, throttled] = await Promise.all([callerPartner, otherPartner, throttledPartner].map((partner) => signedInPartner(baseUrl, partner)));
+    [caller, other, throttled] = await Promise.all(
+      [callerPartner, otherPartner, throttledPartner].map((partner) => signedInPartner(baseUrl, partner)),
+    );
     fixtures.paidOrder = await caller.order(DOCUMENTED_ORDER);
     await caller.payInFull(encodeURIComponent(fixtures.paidOrder.orderRef));
     const paymentGroup = await caller.group();
@@ -230,10 +245,13 @@ hooks.beforeAll((_transactions, done) => {
     fixtures.othersGroup = await other.group();
     fixtures.throttledOrder = await throttled.order();
     fixtures.throttledGroup = await throttled.group();
-  })().then(() => done(), (error) => {
-    fixtures.error = `order contract fixtures failed: ${error.message}`;
-    done();
-  });
+  })().then(
+    () => done(),
+    (error) => {
+      fixtures.error = `order contract fixtures failed: ${error.message}`;
+      done();
+    },
+  );
 });
 
 runScenarios(hooks, scenarios, fixtures);

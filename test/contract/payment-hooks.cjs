@@ -18,7 +18,6 @@ const baseUrl = process.env.DREDD_BASE_URL;
 const RETURN_URL = 'https://booking.himalayantrails.example.com/payments/complete';
 const fixtures = { error: undefined };
 
-
 const orderPath = (identifier, suffix) => `${API}/orders/${encodeURIComponent(identifier)}${suffix}`;
 const groupPath = (groupRef) => `${API}/orders/groups/${encodeURIComponent(groupRef)}/pay`;
 function withBody(transaction, body) {
@@ -30,7 +29,9 @@ function withKey(transaction, key = randomUUID()) {
 
 hooks.beforeAll((_transactions, done) => {
   (async () => {
-    const [caller, other] = await Promise.all([DEMO_PARTNERS[0], DEMO_PARTNERS[1]].map((partner) => signedInPartner(baseUrl, partner)));
+    const [caller, other] = await Promise.all(
+      [DEMO_PARTNERS[0], DEMO_PARTNERS[1]].map((partner) => signedInPartner(baseUrl, partner)),
+    );
     fixtures.caller = caller;
     fixtures.started = await caller.order();
     fixtures.unpaid = await caller.order();
@@ -44,13 +45,20 @@ hooks.beforeAll((_transactions, done) => {
     fixtures.groupPayment = await caller.pay(`groups/${encodeURIComponent(paymentGroup.groupRef)}`);
     fixtures.startedGroup = await caller.group();
     fixtures.usedGroupKey = randomUUID();
-    await caller.pay(`groups/${encodeURIComponent(fixtures.startedGroup.groupRef)}`, { gateway: 'card_gateway' }, fixtures.usedGroupKey);
+    await caller.pay(
+      `groups/${encodeURIComponent(fixtures.startedGroup.groupRef)}`,
+      { gateway: 'card_gateway' },
+      fixtures.usedGroupKey,
+    );
     fixtures.paidGroup = await caller.group();
     await caller.payInFull(`groups/${encodeURIComponent(fixtures.paidGroup.groupRef)}`);
-  })().then(() => done(), (error) => {
-    fixtures.error = `payment contract fixtures failed: ${error.message}`;
-    done();
-  });
+  })().then(
+    () => done(),
+    (error) => {
+      fixtures.error = `payment contract fixtures failed: ${error.message}`;
+      done();
+    },
+  );
 });
 
 /** A checkout paid on the hosted page whose signed callback has not been delivered yet. */
@@ -62,11 +70,28 @@ async function undeliveredCallback(payBody) {
 
 const scenarios = {
   payOrder: {
-    200: (t) => { onPath(t, orderPath(fixtures.unpaid.orderRef, '/pay')); withKey(t); },
-    400: (t) => { onPath(t, orderPath(fixtures.unpaid.orderRef, '/pay')); withKey(t); withBody(t, { gateway: 'cash' }); },
-    403: (t) => { onPath(t, orderPath(fixtures.othersOrder.orderRef, '/pay')); withKey(t); },
-    404: (t) => { onPath(t, orderPath('ORD-2026-999999', '/pay')); withKey(t); },
-    409: (t) => { onPath(t, orderPath(fixtures.started.orderRef, '/pay')); withKey(t, fixtures.usedKey); withBody(t, { gateway: 'wallet_gateway' }); },
+    200: (t) => {
+      onPath(t, orderPath(fixtures.unpaid.orderRef, '/pay'));
+      withKey(t);
+    },
+    400: (t) => {
+      onPath(t, orderPath(fixtures.unpaid.orderRef, '/pay'));
+      withKey(t);
+      withBody(t, { gateway: 'cash' });
+    },
+    403: (t) => {
+      onPath(t, orderPath(fixtures.othersOrder.orderRef, '/pay'));
+      withKey(t);
+    },
+    404: (t) => {
+      onPath(t, orderPath('ORD-2026-999999', '/pay'));
+      withKey(t);
+    },
+    409: (t) => {
+      onPath(t, orderPath(fixtures.started.orderRef, '/pay'));
+      withKey(t, fixtures.usedKey);
+      withBody(t, { gateway: 'wallet_gateway' });
+    },
   },
   getPaymentStatus: {
     // The first documented example is the lean shape: an order without any attempt yet.
@@ -76,12 +101,25 @@ const scenarios = {
     404: (t) => onPath(t, orderPath('ORDN-2026-999999', '/payment-status')),
   },
   payGroup: {
-    200: async (t) => { onPath(t, groupPath((await fixtures.caller.group()).groupRef)); withKey(t); },
+    200: async (t) => {
+      onPath(t, groupPath((await fixtures.caller.group()).groupRef));
+      withKey(t);
+    },
     // Every order of the group is paid already.
-    400: (t) => { onPath(t, groupPath(fixtures.paidGroup.groupRef)); withKey(t); },
-    403: (t) => { onPath(t, groupPath(fixtures.othersGroup.groupRef)); withKey(t); },
+    400: (t) => {
+      onPath(t, groupPath(fixtures.paidGroup.groupRef));
+      withKey(t);
+    },
+    403: (t) => {
+      onPath(t, groupPath(fixtures.othersGroup.groupRef));
+      withKey(t);
+    },
     404: (t) => withKey(t),
-    409: (t) => { onPath(t, groupPath(fixtures.startedGroup.groupRef)); withKey(t, fixtures.usedGroupKey); withBody(t, { gateway: 'wallet_gateway' }); },
+    409: (t) => {
+      onPath(t, groupPath(fixtures.startedGroup.groupRef));
+      withKey(t, fixtures.usedGroupKey);
+      withBody(t, { gateway: 'wallet_gateway' });
+    },
   },
   handlePaymentCallback: {
     // No returnUrl: the customer sees the plain result page.
@@ -94,8 +132,12 @@ const scenarios = {
     // Dredd runs against the sandbox, where no payment is served by Khalti or eSewa: their
     // successful returns are exercised through the providers' simulators instead
     // (test/payments/live-providers.test.ts, gateway-port-contract.test.ts).
-    200: (t) => { t.skip = true; },
-    303: (t) => { t.skip = true; },
+    200: (t) => {
+      t.skip = true;
+    },
+    303: (t) => {
+      t.skip = true;
+    },
     // The example names a payment the server does not have: refused with 400.
     400: () => undefined,
   },

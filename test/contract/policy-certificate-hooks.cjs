@@ -17,17 +17,22 @@ const certificatePath = (orderRef) => `${API}/orders/${encodeURIComponent(orderR
 
 hooks.beforeAll((_transactions, done) => {
   (async () => {
-    const [caller, other] = await Promise.all([DEMO_PARTNERS[0], DEMO_PARTNERS[1]].map((partner) => signedInPartner(baseUrl, partner)));
+    const [caller, other] = await Promise.all(
+      [DEMO_PARTNERS[0], DEMO_PARTNERS[1]].map((partner) => signedInPartner(baseUrl, partner)),
+    );
     fixtures.paid = await caller.order();
     await caller.payInFull(encodeURIComponent(fixtures.paid.orderRef));
     fixtures.policyNumber = (await caller.call('GET', `${API}/orders/${fixtures.paid.orderRef}`)).policyNumber;
     fixtures.unpaid = await caller.order();
     fixtures.othersOrder = await other.order();
     await other.payInFull(encodeURIComponent(fixtures.othersOrder.orderRef));
-  })().then(() => done(), (error) => {
-    fixtures.error = `certificate contract fixtures failed: ${error.message}`;
-    done();
-  });
+  })().then(
+    () => done(),
+    (error) => {
+      fixtures.error = `certificate contract fixtures failed: ${error.message}`;
+      done();
+    },
+  );
 });
 
 const scenarios = {

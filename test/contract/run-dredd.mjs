@@ -19,7 +19,16 @@ fs.chmodSync(dataDir, 0o755);
 
 const server = fork(path.join(root, 'dist/src/main.js'), [], {
   // Sandbox gateways and demo partners are asked for: on DATABASE_URL (as in CI) they are off by default.
-  env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PAYMENT_MODE: 'sandbox', WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'true', SEED_DEMO_DATA: 'true' },
+  env: {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    PAYMENT_MODE: 'sandbox',
+    WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'true',
+    SEED_DEMO_DATA: 'true',
+  },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 const serverExit = new Promise((resolve) => server.once('exit', (code, signal) => resolve(code ?? signal)));
@@ -44,7 +53,6 @@ function runDredd(baseUrl) {
   );
   const showSkipped = process.env.DREDD_SHOW_SKIPPED === '1';
   readline.createInterface({ input: dredd.stdout }).on('line', (line) => {
-     
     if (showSkipped || !/^(\x1b\[\d+m)?skip(\x1b\[\d+m)?:/.test(line)) console.log(line);
   });
   return new Promise((resolve) => dredd.on('exit', (code) => resolve(code ?? 1)));

@@ -29,9 +29,14 @@ async function openPayment(caller, gateway = 'card_gateway') {
 /** A paid wallet order cancelled in its free look: the sandbox wallet refunds by hand, MANUAL. */
 async function manualRefund(caller) {
   const order = await caller.order();
-  const paymentRef = await caller.pay(encodeURIComponent(order.orderRef), { gateway: 'wallet_gateway' }).then((attempt) => attempt.paymentRef);
+  const paymentRef = await caller
+    .pay(encodeURIComponent(order.orderRef), { gateway: 'wallet_gateway' })
+    .then((attempt) => attempt.paymentRef);
   await caller.call('POST', paymentOutcome(paymentRef), { body: { outcome: 'CAPTURED' } });
-  const cancelled = await caller.call('POST', `${API}/orders/${encodeURIComponent(order.orderRef)}/cancellation`, { body: { reason: 'OTHER' }, headers: { 'idempotency-key': randomUUID() } });
+  const cancelled = await caller.call('POST', `${API}/orders/${encodeURIComponent(order.orderRef)}/cancellation`, {
+    body: { reason: 'OTHER' },
+    headers: { 'idempotency-key': randomUUID() },
+  });
   return cancelled.refund.refundRef;
 }
 
@@ -46,10 +51,13 @@ hooks.beforeAll((_transactions, done) => {
     fixtures.failedRefund = await manualRefund(caller);
     await caller.call('POST', refundOutcome(fixtures.failedRefund), { body: { outcome: 'FAILED' } });
     fixtures.order = await caller.order();
-  })().then(() => done(), (error) => {
-    fixtures.error = `sandbox fixtures failed: ${error.message}`;
-    done();
-  });
+  })().then(
+    () => done(),
+    (error) => {
+      fixtures.error = `sandbox fixtures failed: ${error.message}`;
+      done();
+    },
+  );
 });
 
 const withoutClockHeader = (t) => {
@@ -76,7 +84,11 @@ const scenarios = {
   },
   getSandboxClock: { 200: withoutClockHeader },
   // Today's real date: nothing the partner's later transactions judge moves.
-  setSandboxClock: { 200: (t) => { t.request.body = JSON.stringify({ today: new Date(Date.now() + 5.75 * 3_600_000).toISOString().slice(0, 10) }); } },
+  setSandboxClock: {
+    200: (t) => {
+      t.request.body = JSON.stringify({ today: new Date(Date.now() + 5.75 * 3_600_000).toISOString().slice(0, 10) });
+    },
+  },
   deleteSandboxClock: { 200: () => {} },
   sendSandboxEvent: {
     202: (t) => {
@@ -90,6 +102,14 @@ runScenarios(hooks, scenarios, fixtures);
 
 // Whatever the order Dredd runs them in, no transaction after the clock's runs on it.
 hooks.afterEach((transaction, done) => {
-  if (transaction.request.method !== 'PUT' || transaction.origin.resourceName !== `${API}/sandbox/clock` || !fixtures.caller) return done();
-  fixtures.caller.send('DELETE', `${API}/sandbox/clock`).then(() => done(), () => done());
+  if (
+    transaction.request.method !== 'PUT' ||
+    transaction.origin.resourceName !== `${API}/sandbox/clock` ||
+    !fixtures.caller
+  )
+    return done();
+  fixtures.caller.send('DELETE', `${API}/sandbox/clock`).then(
+    () => done(),
+    () => done(),
+  );
 });

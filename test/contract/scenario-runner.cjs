@@ -7,12 +7,14 @@ const document = require(path.join(__dirname, '../../generated/openapi.json'));
 const operations = new Map();
 for (const [template, item] of Object.entries(document.paths)) {
   for (const [method, operation] of Object.entries(item)) {
-    if (operation && operation.operationId) operations.set(`${method.toUpperCase()} ${template}`, operation.operationId);
+    if (operation && operation.operationId)
+      operations.set(`${method.toUpperCase()} ${template}`, operation.operationId);
   }
 }
 
 /** The operationId of a Dredd transaction, from its method and path template. */
-const operationIdOf = (transaction) => operations.get(`${transaction.request.method} ${transaction.origin.resourceName}`);
+const operationIdOf = (transaction) =>
+  operations.get(`${transaction.request.method} ${transaction.origin.resourceName}`);
 
 /**
  * Registers the beforeEach hook that un-skips and prepares each transaction a scenario covers.
@@ -32,10 +34,13 @@ function runScenarios(hooks, scenarios, fixtures) {
     transaction.skip = false;
     Promise.resolve()
       .then(() => scenario(transaction))
-      .then(() => done(), (error) => {
-        transaction.fail = `fixture for ${operationId} ${status} failed: ${error.message}`;
-        done();
-      });
+      .then(
+        () => done(),
+        (error) => {
+          transaction.fail = `fixture for ${operationId} ${status} failed: ${error.message}`;
+          done();
+        },
+      );
   });
 }
 

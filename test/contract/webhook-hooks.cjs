@@ -22,7 +22,12 @@ const UNKNOWN = '0b0b0b0b-1c1c-4d4d-8e8e-9f9f9f9f9f9f';
 hooks.beforeAll((_transactions, done) => {
   (async () => {
     const caller = await signedInPartner(baseUrl, DEMO_PARTNERS[0]);
-    const register = async (name) => (await caller.call('POST', ENDPOINTS, { body: { url: `https://hooks.everest-trails.example.com/dredd/${name}`, events: ['*'] } })).endpointId;
+    const register = async (name) =>
+      (
+        await caller.call('POST', ENDPOINTS, {
+          body: { url: `https://hooks.everest-trails.example.com/dredd/${name}`, events: ['*'] },
+        })
+      ).endpointId;
     fixtures.endpoint = await register('read');
     fixtures.toDelete = await register('delete');
     fixtures.live = await register('live');
@@ -31,10 +36,13 @@ hooks.beforeAll((_transactions, done) => {
     fixtures.refusedDelivery = (await caller.call('POST', `${ENDPOINTS}/${fixtures.disabled}/test`)).deliveryId;
     await caller.call('PATCH', `${ENDPOINTS}/${fixtures.disabled}`, { body: { enabled: false } });
     fixtures.event = (await caller.call('GET', `${API}/events?size=1`)).content[0].eventId;
-  })().then(() => done(), (error) => {
-    fixtures.error = `webhook contract fixtures failed: ${error.message}`;
-    done();
-  });
+  })().then(
+    () => done(),
+    (error) => {
+      fixtures.error = `webhook contract fixtures failed: ${error.message}`;
+      done();
+    },
+  );
 });
 
 const body = (transaction, value) => {

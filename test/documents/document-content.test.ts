@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeAllowed, isAllowedContent, sniffContentType } from '../../src/modules/documents/rules/document-content';
+import {
+  describeAllowed,
+  isAllowedContent,
+  sniffContentType,
+} from '../../src/modules/documents/rules/document-content';
 import { judgeUpload } from '../../src/modules/documents/rules/document-upload';
 import { DocumentType } from '../../src/modules/documents/entities/document';
 import { FILES } from '../support/documents';
@@ -55,16 +59,32 @@ describe('judgeUpload', () => {
   const pdf = { size: FILES.pdf.length, leadingBytes: FILES.pdf };
 
   it('accepts a PNG avatar and reports the sniffed type', () => {
-    expect(judgeUpload({ documentType: 'AVATAR', file: png })).toEqual({ accepted: true, documentType: 'AVATAR', contentType: 'image/png' });
+    expect(judgeUpload({ documentType: 'AVATAR', file: png })).toEqual({
+      accepted: true,
+      documentType: 'AVATAR',
+      contentType: 'image/png',
+    });
   });
 
   it.each([
     ['no file', { documentType: 'AVATAR' }, /File is required/],
     ['no documentType', { file: png }, /documentType is required/],
-    ['an unknown documentType', { documentType: 'SELFIE', file: png }, /documentType must be one of AVATAR, PASSPORT, SIGNATURE, VISA/],
+    [
+      'an unknown documentType',
+      { documentType: 'SELFIE', file: png },
+      /documentType must be one of AVATAR, PASSPORT, SIGNATURE, VISA/,
+    ],
     ['an empty file', { documentType: 'AVATAR', file: { size: 0, leadingBytes: bytes() } }, /File is empty/],
-    ['a PDF signature', { documentType: 'SIGNATURE', file: pdf }, /File type application\/pdf is not allowed for SIGNATURE; use JPEG, PNG or WebP/],
-    ['unrecognised content', { documentType: 'PASSPORT', file: { size: 20, leadingBytes: text('<html><body>hi</b') } }, /not an accepted type for PASSPORT; use JPEG, PNG, WebP or PDF/],
+    [
+      'a PDF signature',
+      { documentType: 'SIGNATURE', file: pdf },
+      /File type application\/pdf is not allowed for SIGNATURE; use JPEG, PNG or WebP/,
+    ],
+    [
+      'unrecognised content',
+      { documentType: 'PASSPORT', file: { size: 20, leadingBytes: text('<html><body>hi</b') } },
+      /not an accepted type for PASSPORT; use JPEG, PNG, WebP or PDF/,
+    ],
   ])('refuses %s with a clear reason', (_name, facts, reason) => {
     const verdict = judgeUpload(facts);
     expect(verdict.accepted).toBe(false);
@@ -73,7 +93,8 @@ describe('judgeUpload', () => {
 });
 
 describe('judgeUpload looks past the magic bytes (issue 14)', () => {
-  const judged = (documentType: string, bytes: Buffer) => judgeUpload({ documentType, file: { size: bytes.length, leadingBytes: bytes } });
+  const judged = (documentType: string, bytes: Buffer) =>
+    judgeUpload({ documentType, file: { size: bytes.length, leadingBytes: bytes } });
   /** A PNG header (signature and IHDR chunk) claiming the given size; image-size reads no further. */
   const pngClaiming = (width: number, height: number) => {
     const ihdr = Buffer.alloc(25);
@@ -91,15 +112,39 @@ describe('judgeUpload looks past the magic bytes (issue 14)', () => {
     ['the JPEG test file', 'AVATAR', FILES.jpeg],
     ['the WebP test file', 'SIGNATURE', FILES.webp],
     ['the PDF test file', 'PASSPORT', FILES.pdf],
-    ...fs.readdirSync(EXAMPLES).map((name) => [`examples/files/${name}`, name.endsWith('.pdf') ? 'PASSPORT' : 'AVATAR', fs.readFileSync(path.join(EXAMPLES, name))] as [string, string, Buffer]),
+    ...fs
+      .readdirSync(EXAMPLES)
+      .map(
+        (name) =>
+          [
+            `examples/files/${name}`,
+            name.endsWith('.pdf') ? 'PASSPORT' : 'AVATAR',
+            fs.readFileSync(path.join(EXAMPLES, name)),
+          ] as [string, string, Buffer],
+      ),
   ])('accepts %s', (_name, documentType, bytes) => {
     expect(judged(documentType, bytes)).toMatchObject({ accepted: true });
   });
 
   it.each<[string, string, Buffer, RegExp]>([
-    ['a PNG signature followed by a script', 'AVATAR', Buffer.concat([FILES.png.subarray(0, 8), Buffer.from('<script>alert(1)</script>')]), /not a readable image/],
-    ['a JPEG signature followed by HTML', 'AVATAR', Buffer.concat([FILES.jpeg.subarray(0, 3), Buffer.from('<html><script>alert(1)</script></html>')]), /not a readable image/],
-    ['a PNG of 100,000 x 100,000 pixels', 'AVATAR', pngClaiming(100_000, 100_000), /implausible dimensions 100000x100000/],
+    [
+      'a PNG signature followed by a script',
+      'AVATAR',
+      Buffer.concat([FILES.png.subarray(0, 8), Buffer.from('<script>alert(1)</script>')]),
+      /not a readable image/,
+    ],
+    [
+      'a JPEG signature followed by HTML',
+      'AVATAR',
+      Buffer.concat([FILES.jpeg.subarray(0, 3), Buffer.from('<html><script>alert(1)</script></html>')]),
+      /not a readable image/,
+    ],
+    [
+      'a PNG of 100,000 x 100,000 pixels',
+      'AVATAR',
+      pngClaiming(100_000, 100_000),
+      /implausible dimensions 100000x100000/,
+    ],
     ['a PNG of 0 x 10 pixels', 'SIGNATURE', pngClaiming(0, 10), /implausible dimensions|not a readable image/],
   ])('refuses %s with a reason', (_name, documentType, bytes, reason) => {
     const verdict = judged(documentType, bytes);

@@ -16,16 +16,28 @@ interface Subject {
 }
 
 const filesUnder = (root: string): string[] =>
-  fs.existsSync(root) ? fs.readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((entry) => fs.statSync(path.join(root, entry)).isFile()) : [];
+  fs.existsSync(root)
+    ? fs
+        .readdirSync(root, { recursive: true, encoding: 'utf8' })
+        .filter((entry) => fs.statSync(path.join(root, entry)).isFile())
+    : [];
 
 async function diskSubject(): Promise<Subject> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-disk-store-'));
-  return { storage: new LocalDiskStorage(root), storedKeys: async () => filesUnder(root), close: async () => fs.rmSync(root, { recursive: true, force: true }) };
+  return {
+    storage: new LocalDiskStorage(root),
+    storedKeys: async () => filesUnder(root),
+    close: async () => fs.rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 async function s3Subject(): Promise<Subject> {
   const endpoint: S3Endpoint = await startS3Endpoint();
-  return { storage: s3StorageFor(endpoint.settings), storedKeys: () => endpoint.objectKeys(), close: () => endpoint.close() };
+  return {
+    storage: s3StorageFor(endpoint.settings),
+    storedKeys: () => endpoint.objectKeys(),
+    close: () => endpoint.close(),
+  };
 }
 
 /** `chunks` chunks of 1 MiB, produced one at a time (a stream, never one buffer); optionally failing after them. */

@@ -4,7 +4,15 @@ import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { Document } from '../../src/modules/documents/entities/document';
 import { LocalDiskStorage } from '../../src/modules/documents/storage/local-disk-storage';
-import { DOCUMENTS_PATH, FILES, TRAVELLERS_PATH, travellerInput, uploadDocument, uploadForm, uploadTravellerDocuments } from '../support/documents';
+import {
+  DOCUMENTS_PATH,
+  FILES,
+  TRAVELLERS_PATH,
+  travellerInput,
+  uploadDocument,
+  uploadForm,
+  uploadTravellerDocuments,
+} from '../support/documents';
 import { expectContract } from '../support/contract';
 import { HIDDEN_SCRIPT_PDFS, PLAIN_OBJECT_STREAM_PDF, heavyPdf } from '../support/crafted-pdfs';
 import { newPartner, type TestPartner } from '../support/partners';
@@ -26,13 +34,17 @@ const storageRoot = () => (server.storage as LocalDiskStorage).root;
 
 function storedFiles(): string[] {
   if (!fs.existsSync(storageRoot())) return [];
-  return fs.readdirSync(storageRoot(), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  return fs
+    .readdirSync(storageRoot(), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name);
 }
 
 const documentRows = (companyId: string) => server.orm.em.fork().count(Document, { company: companyId });
 
 /** A file of `size` bytes that starts like a real PNG. */
-const pngOfSize = (size: number) => Buffer.concat([FILES.png, Buffer.alloc(Math.max(0, size - FILES.png.length), 7)]).subarray(0, size);
+const pngOfSize = (size: number) =>
+  Buffer.concat([FILES.png, Buffer.alloc(Math.max(0, size - FILES.png.length), 7)]).subarray(0, size);
 
 /** Runs `act` with a fresh partner and checks it left no stored bytes and no document row behind. */
 async function expectNothingLeft(act: (partner: TestPartner) => Promise<void>) {
@@ -43,7 +55,8 @@ async function expectNothingLeft(act: (partner: TestPartner) => Promise<void>) {
   expect(await documentRows(fresh.companyId)).toBe(0);
 }
 
-const upload = (form: FormData, token = partner.token) => client.op('uploadDocument', 'POST', DOCUMENTS_PATH, undefined, { token, raw: form });
+const upload = (form: FormData, token = partner.token) =>
+  client.op('uploadDocument', 'POST', DOCUMENTS_PATH, undefined, { token, raw: form });
 
 function expectUploadError(response: { status: number; body: WireJson }, status: number, message: RegExp) {
   expectStatus(response, status);
@@ -55,7 +68,10 @@ function expectUploadError(response: { status: number; body: WireJson }, status:
 describe('POST /documents', () => {
   it('stores a PNG avatar as a draft of the caller company and answers with its metadata', async () => {
     const sentAt = Date.now();
-    const response = await uploadDocument(client, partner.token, 'AVATAR', FILES.png, { fileName: 'anna-avatar.png', declaredType: 'image/png' });
+    const response = await uploadDocument(client, partner.token, 'AVATAR', FILES.png, {
+      fileName: 'anna-avatar.png',
+      declaredType: 'image/png',
+    });
     expectStatus(response, 201);
     expect(response.body.data).toMatchObject({
       documentType: 'AVATAR',
@@ -68,7 +84,9 @@ describe('POST /documents', () => {
     expect(Date.parse(response.body.data.uploadedAt)).toBeGreaterThanOrEqual(sentAt);
     expect(Date.parse(response.body.data.uploadedAt)).toBeLessThanOrEqual(Date.now());
 
-    const stored = await server.orm.em.fork().findOneOrFail(Document, response.body.data.documentId, { populate: ['company'] });
+    const stored = await server.orm.em
+      .fork()
+      .findOneOrFail(Document, response.body.data.documentId, { populate: ['company'] });
     expect(stored.company.id).toBe(partner.companyId);
     expect(stored.traveller).toBeNull();
     expect(stored.sha256).toBe(createHash('sha256').update(FILES.png).digest('hex'));
@@ -94,7 +112,10 @@ describe('POST /documents', () => {
   });
 
   it('detects the type from the bytes: a PNG renamed .pdf and declared as PDF is stored as image/png', async () => {
-    const response = await uploadDocument(client, partner.token, 'PASSPORT', FILES.png, { fileName: 'passport.pdf', declaredType: 'application/pdf' });
+    const response = await uploadDocument(client, partner.token, 'PASSPORT', FILES.png, {
+      fileName: 'passport.pdf',
+      declaredType: 'application/pdf',
+    });
     expectStatus(response, 201);
     expect(response.body.data.contentType).toBe('image/png');
     expect(response.body.data.fileName).toBe('passport.pdf');
@@ -103,37 +124,63 @@ describe('POST /documents', () => {
   it('refuses a PDF as a SIGNATURE (error shape 3) and keeps nothing', async () => {
     await expectNothingLeft(async (fresh) => {
       const response = await uploadDocument(client, fresh.token, 'SIGNATURE', FILES.pdf, { fileName: 'signature.pdf' });
-      expectUploadError(response, 400, /File type application\/pdf is not allowed for SIGNATURE; use JPEG, PNG or WebP/);
+      expectUploadError(
+        response,
+        400,
+        /File type application\/pdf is not allowed for SIGNATURE; use JPEG, PNG or WebP/,
+      );
     });
   });
 
   it('accepts a PNG called signature.pdf as a SIGNATURE: the bytes decide, not the name', async () => {
-    const response = await uploadDocument(client, partner.token, 'SIGNATURE', FILES.png, { fileName: 'signature.pdf', declaredType: 'application/pdf' });
+    const response = await uploadDocument(client, partner.token, 'SIGNATURE', FILES.png, {
+      fileName: 'signature.pdf',
+      declaredType: 'application/pdf',
+    });
     expectStatus(response, 201);
     expect(response.body.data.contentType).toBe('image/png');
   });
 
   it.each([
-    ['an ELF executable called avatar.png', Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(4000, 1)])],
+    [
+      'an ELF executable called avatar.png',
+      Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(4000, 1)]),
+    ],
     ['an HTML page called avatar.png', Buffer.from('<!DOCTYPE html><html><script>alert(1)</script></html>')],
     ['an SVG called avatar.png', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>')],
   ])('refuses %s declared as image/png and keeps nothing', async (_name, bytes) => {
     await expectNothingLeft(async (fresh) => {
-      const response = await uploadDocument(client, fresh.token, 'AVATAR', bytes, { fileName: 'avatar.png', declaredType: 'image/png' });
+      const response = await uploadDocument(client, fresh.token, 'AVATAR', bytes, {
+        fileName: 'avatar.png',
+        declaredType: 'image/png',
+      });
       expectUploadError(response, 400, /not a JPEG, PNG, WebP or PDF|not an accepted type/);
     });
   });
 
   // Issue 14: both were accepted on their magic bytes alone.
   it.each([
-    ['a PNG signature followed by a script, as AVATAR', 'AVATAR', Buffer.concat([FILES.png.subarray(0, 8), Buffer.from('<script>alert(1)</script>')]), /not a readable image/],
+    [
+      'a PNG signature followed by a script, as AVATAR',
+      'AVATAR',
+      Buffer.concat([FILES.png.subarray(0, 8), Buffer.from('<script>alert(1)</script>')]),
+      /not a readable image/,
+    ],
     [
       'a PDF with /OpenAction /JavaScript, as PASSPORT',
       'PASSPORT',
-      Buffer.from('%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R /OpenAction <</S /JavaScript /JS (app.alert(1))>>>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n', 'latin1'),
+      Buffer.from(
+        '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R /OpenAction <</S /JavaScript /JS (app.alert(1))>>>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n',
+        'latin1',
+      ),
       /active content \(\/OpenAction\)/,
     ],
-    ['a PDF with a hex-escaped /J#61vaScript action, as VISA', 'VISA', Buffer.from('%PDF-1.4\n1 0 obj <</S /J#61vaScript /J#53 (x)>> endobj\n%%EOF\n', 'latin1'), /active content \(\/JavaScript\)/],
+    [
+      'a PDF with a hex-escaped /J#61vaScript action, as VISA',
+      'VISA',
+      Buffer.from('%PDF-1.4\n1 0 obj <</S /J#61vaScript /J#53 (x)>> endobj\n%%EOF\n', 'latin1'),
+      /active content \(\/JavaScript\)/,
+    ],
   ])('refuses %s (error shape 3) and keeps nothing', async (_name, documentType, bytes, message) => {
     await expectNothingLeft(async (fresh) => {
       const response = await uploadDocument(client, fresh.token, documentType, bytes);
@@ -142,12 +189,19 @@ describe('POST /documents', () => {
   });
 
   // Issue 30: each hid the same /OpenAction /JavaScript in an object stream the byte scan did not decode.
-  it.each(HIDDEN_SCRIPT_PDFS)('refuses a PDF whose catalogue with an OpenAction script sits in an object stream with %s (error shape 3) and keeps nothing', async (_how, pdf) => {
-    await expectNothingLeft(async (fresh) => {
-      const response = await uploadDocument(client, fresh.token, 'PASSPORT', pdf);
-      expectUploadError(response, 400, /File is a PDF with active content \(\/OpenAction\): send a PDF that only shows pages; use JPEG, PNG, WebP or PDF/);
-    });
-  });
+  it.each(HIDDEN_SCRIPT_PDFS)(
+    'refuses a PDF whose catalogue with an OpenAction script sits in an object stream with %s (error shape 3) and keeps nothing',
+    async (_how, pdf) => {
+      await expectNothingLeft(async (fresh) => {
+        const response = await uploadDocument(client, fresh.token, 'PASSPORT', pdf);
+        expectUploadError(
+          response,
+          400,
+          /File is a PDF with active content \(\/OpenAction\): send a PDF that only shows pages; use JPEG, PNG, WebP or PDF/,
+        );
+      });
+    },
+  );
 
   it('accepts a PDF whose catalogue sits in a compressed object stream and only shows pages', async () => {
     const response = await uploadDocument(client, partner.token, 'VISA', PLAIN_OBJECT_STREAM_PDF);
@@ -158,7 +212,11 @@ describe('POST /documents', () => {
   it('refuses the 64 KiB PDF whose object stream inflates to 21 MiB as one that could not be checked (error shape 3)', async () => {
     await expectNothingLeft(async (fresh) => {
       const response = await uploadDocument(client, fresh.token, 'PASSPORT', heavyPdf());
-      expectUploadError(response, 400, /File is a PDF that could not be checked \(its streams decode to more than 8 MiB\)/);
+      expectUploadError(
+        response,
+        400,
+        /File is a PDF that could not be checked \(its streams decode to more than 8 MiB\)/,
+      );
     });
   });
 
@@ -172,9 +230,18 @@ describe('POST /documents', () => {
   });
 
   it('accepts the README flow files of examples/files', async () => {
-    const examples: [name: string, documentType: string][] = [['avatar.png', 'AVATAR'], ['passport.pdf', 'PASSPORT'], ['signature.png', 'SIGNATURE']];
+    const examples: [name: string, documentType: string][] = [
+      ['avatar.png', 'AVATAR'],
+      ['passport.pdf', 'PASSPORT'],
+      ['signature.png', 'SIGNATURE'],
+    ];
     for (const [name, documentType] of examples) {
-      const response = await uploadDocument(client, partner.token, documentType, fs.readFileSync(path.resolve(__dirname, '../../examples/files', name)));
+      const response = await uploadDocument(
+        client,
+        partner.token,
+        documentType,
+        fs.readFileSync(path.resolve(__dirname, '../../examples/files', name)),
+      );
       expectStatus(response, 201);
     }
   });
@@ -199,7 +266,11 @@ describe('POST /documents', () => {
 
   it('refuses an unknown documentType, naming the accepted ones', async () => {
     await expectNothingLeft(async (fresh) => {
-      expectUploadError(await upload(uploadForm('SELFIE', FILES.png), fresh.token), 400, /documentType must be one of AVATAR, PASSPORT, SIGNATURE, VISA/);
+      expectUploadError(
+        await upload(uploadForm('SELFIE', FILES.png), fresh.token),
+        400,
+        /documentType must be one of AVATAR, PASSPORT, SIGNATURE, VISA/,
+      );
     });
   });
 
@@ -207,7 +278,11 @@ describe('POST /documents', () => {
     await expectNothingLeft(async (fresh) => {
       const form = uploadForm('AVATAR', FILES.png);
       form.append('comment', 'hello');
-      expectUploadError(await upload(form, fresh.token), 400, /Unexpected form field "comment"|Send only the fields file and documentType/);
+      expectUploadError(
+        await upload(form, fresh.token),
+        400,
+        /Unexpected form field "comment"|Send only the fields file and documentType/,
+      );
     });
   });
 
@@ -279,7 +354,13 @@ describe('POST /documents', () => {
   });
 
   it('answers a JSON body with a 400 that asks for multipart', async () => {
-    const response = await client.op('uploadDocument', 'POST', DOCUMENTS_PATH, { documentType: 'AVATAR' }, { token: partner.token });
+    const response = await client.op(
+      'uploadDocument',
+      'POST',
+      DOCUMENTS_PATH,
+      { documentType: 'AVATAR' },
+      { token: partner.token },
+    );
     expectStatus(response, 400);
     expect(response.body.message).toMatch(/multipart\/form-data/);
   });
@@ -305,13 +386,18 @@ describe('POST /documents', () => {
     const boundary = 'b0undary';
     const body = Buffer.concat([
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="documentType"\r\n\r\nAVATAR\r\n`),
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''..%2Fscan%00%07%1B%E2%80%AEgnp.exe\r\nContent-Type: image/png\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''..%2Fscan%00%07%1B%E2%80%AEgnp.exe\r\nContent-Type: image/png\r\n\r\n`,
+      ),
       FILES.png,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
     const response = await fetch(new URL(DOCUMENTS_PATH, serverBehind(server.url)), {
       method: 'POST',
-      headers: { authorization: `Bearer ${partner.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      headers: {
+        authorization: `Bearer ${partner.token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
       body,
     });
     const json = (await response.json()) as { data: { fileName: string; contentType: string } };
@@ -324,7 +410,9 @@ describe('POST /documents', () => {
 
 describe('draft purge', () => {
   const age = async (documentId: string, hours: number) => {
-    await server.orm.em.fork().nativeUpdate(Document, { id: documentId }, { uploadedAt: new Date(Date.now() - hours * 3_600_000) });
+    await server.orm.em
+      .fork()
+      .nativeUpdate(Document, { id: documentId }, { uploadedAt: new Date(Date.now() - hours * 3_600_000) });
   };
 
   it('removes a draft older than DOCUMENT_DRAFT_TTL_HOURS with its bytes, keeps a fresh draft and an old attached document', async () => {
@@ -332,7 +420,9 @@ describe('draft purge', () => {
     const oldDraft = (await uploadDocument(client, owner.token, 'VISA', FILES.pdf)).body.data.documentId;
     const freshDraft = (await uploadDocument(client, owner.token, 'VISA', FILES.pdf)).body.data.documentId;
     const documents = await uploadTravellerDocuments(client, owner.token);
-    const registered = await client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(documents)], { token: owner.token });
+    const registered = await client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(documents)], {
+      token: owner.token,
+    });
     expectStatus(registered, 201);
     await age(oldDraft, 25);
     await age(freshDraft, 23);
@@ -359,7 +449,9 @@ describe('draft purge', () => {
     const documents = await uploadTravellerDocuments(client, owner.token);
     await age(documents.passportDocumentId, 48);
     await server.draftPurge.runOnce();
-    const response = await client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(documents)], { token: owner.token });
+    const response = await client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(documents)], {
+      token: owner.token,
+    });
     expectStatus(response, 404);
     expect(response.body.message).toBe(`Document ${documents.passportDocumentId} not found`);
   });

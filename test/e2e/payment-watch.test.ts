@@ -43,7 +43,9 @@ const { server, client } = useTestServer({
 });
 beforeAll(async () => {
   partner = await newPartner(server, client, { name: 'Annapurna Base Camp Treks Pvt. Ltd.' });
-  const endpoint = await setEndpoint(server.orm.em.fork(), partner.companyId, await receiver.start(), { allowLocalEndpoints: true });
+  const endpoint = await setEndpoint(server.orm.em.fork(), partner.companyId, await receiver.start(), {
+    allowLocalEndpoints: true,
+  });
   receiver.secret = endpoint.secret ?? '';
 });
 afterAll(() => Promise.all([khalti?.stop(), esewa?.stop(), receiver.stop()]));
@@ -52,7 +54,9 @@ afterAll(() => Promise.all([khalti?.stop(), esewa?.stop(), receiver.stop()]));
 async function placeQuotedOrder(): Promise<{ orderRef: string; totalAmount: number }> {
   const quote = await everestQuote(client, partner);
   const touristId = await newTraveller(server, partner.companyId);
-  const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: partner.token });
+  const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), {
+    token: partner.token,
+  });
   expectStatus(created, 201);
   return { orderRef: created.body.data.orderRef, totalAmount: quote.totalAmount };
 }
@@ -71,14 +75,18 @@ async function statusOf(orderRef: string) {
 
 /** Moves a payment's times `days` into the past and makes it due for the watch now. */
 async function daysPass(paymentRef: string, days: number): Promise<void> {
-  await server.orm.em.fork().getConnection().execute(
-    `update payment_attempt set created_at = created_at - make_interval(days => ?), expires_at = expires_at - make_interval(days => ?),
+  await server.orm.em
+    .fork()
+    .getConnection()
+    .execute(
+      `update payment_attempt set created_at = created_at - make_interval(days => ?), expires_at = expires_at - make_interval(days => ?),
        completed_at = completed_at - make_interval(days => ?), next_check_at = now() where payment_ref = ?`,
-    [days, days, days, paymentRef],
-  );
+      [days, days, days, paymentRef],
+    );
 }
 
-const eventFor = (type: string, orderRef: string) => receiver.unique(type).find((event) => event.data.orderRef === orderRef);
+const eventFor = (type: string, orderRef: string) =>
+  receiver.unique(type).find((event) => event.data.orderRef === orderRef);
 
 describe('payments decided late or taken back, end to end', () => {
   it('a capture 3 days late still settled: Khalti leaves the payment Pending, the checkout closes, Khalti completes it 3 days later, and the order ends PAID with order.paid', async () => {
@@ -91,13 +99,22 @@ describe('payments decided late or taken back, end to end', () => {
 
     // The checkout's time runs out: the watch closes the attempt, undecided at Khalti.
     await daysPass(started.paymentRef, 1);
-    await until('the attempt to close', async () => (await statusOf(orderRef)).paymentStatus === 'EXPIRED', { timeoutMs: 20_000 });
+    await until('the attempt to close', async () => (await statusOf(orderRef)).paymentStatus === 'EXPIRED', {
+      timeoutMs: 20_000,
+    });
 
     // Three days on, Khalti has completed it: the watch is still asking, and settles the order.
     khalti.setStatus(khalti.byOrder(started.paymentRef).pidx, 'Completed');
     await daysPass(started.paymentRef, 3);
-    await until('the late capture to settle the order', async () => (await statusOf(orderRef)).orderStatus === 'PAID', { timeoutMs: 20_000 });
-    expect(await statusOf(orderRef)).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: started.paymentRef, amount: totalAmount });
+    await until('the late capture to settle the order', async () => (await statusOf(orderRef)).orderStatus === 'PAID', {
+      timeoutMs: 20_000,
+    });
+    expect(await statusOf(orderRef)).toMatchObject({
+      orderStatus: 'PAID',
+      paymentStatus: 'SUCCESS',
+      paymentRef: started.paymentRef,
+      amount: totalAmount,
+    });
     await receiver.waitFor(() => !!eventFor('order.paid', orderRef));
     expect(eventFor('order.paid', orderRef)?.data).toMatchObject({ orderRef, paymentRef: started.paymentRef });
     const detail = await client.op('getOrder', 'GET', `${ORDERS}/${orderRef}`, undefined, { token: partner.token });
@@ -115,16 +132,40 @@ describe('payments decided late or taken back, end to end', () => {
     await daysPass(started.paymentRef, 2);
     await receiver.waitFor(() => !!eventFor('order.cancelled', orderRef) && !!eventFor('refund.succeeded', orderRef));
     const refund = eventFor('refund.succeeded', orderRef)?.data;
-    expect(refund).toMatchObject({ orderRef, paymentRef: started.paymentRef, amount: totalAmount, status: 'SUCCEEDED', cause: 'PROVIDER_REVERSAL', gateway: 'WALLET_GATEWAY' });
-    expect(eventFor('order.cancelled', orderRef)?.data).toMatchObject({ orderRef, orderStatus: 'CANCELLED', reason: 'PAYMENT_REVERSED', refund: expect.objectContaining({ refundRef: refund?.refundRef, amount: totalAmount }) });
-    expect(await statusOf(orderRef)).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED', paymentRef: started.paymentRef });
+    expect(refund).toMatchObject({
+      orderRef,
+      paymentRef: started.paymentRef,
+      amount: totalAmount,
+      status: 'SUCCEEDED',
+      cause: 'PROVIDER_REVERSAL',
+      gateway: 'WALLET_GATEWAY',
+    });
+    expect(eventFor('order.cancelled', orderRef)?.data).toMatchObject({
+      orderRef,
+      orderStatus: 'CANCELLED',
+      reason: 'PAYMENT_REVERSED',
+      refund: expect.objectContaining({ refundRef: refund?.refundRef, amount: totalAmount }),
+    });
+    expect(await statusOf(orderRef)).toMatchObject({
+      orderStatus: 'CANCELLED',
+      paymentStatus: 'REFUNDED',
+      paymentRef: started.paymentRef,
+    });
     // The order detail says why and with which refund; its policy number stays with it.
     const detail = await client.op('getOrder', 'GET', `${ORDERS}/${orderRef}`, undefined, { token: partner.token });
     expectStatus(detail, 200);
     expect(detail.body.data).toMatchObject({
       status: 'CANCELLED',
       policyNumber: expect.stringMatching(/^POL-/),
-      cancellation: { reason: 'PAYMENT_REVERSED', refund: expect.objectContaining({ refundRef: refund?.refundRef, amount: totalAmount, cancellationFee: 0, status: 'SUCCEEDED' }) },
+      cancellation: {
+        reason: 'PAYMENT_REVERSED',
+        refund: expect.objectContaining({
+          refundRef: refund?.refundRef,
+          amount: totalAmount,
+          cancellationFee: 0,
+          status: 'SUCCEEDED',
+        }),
+      },
     });
   });
 
@@ -137,7 +178,12 @@ describe('payments decided late or taken back, end to end', () => {
     khalti.refundInPortal(khalti.byOrder(started.paymentRef).pidx, 'full');
     await daysPass(started.paymentRef, 5);
     await receiver.waitFor(() => !!eventFor('order.cancelled', orderRef) && !!eventFor('refund.succeeded', orderRef));
-    expect(eventFor('refund.succeeded', orderRef)?.data).toMatchObject({ amount: totalAmount, status: 'SUCCEEDED', cause: 'PROVIDER_REVERSAL', gateway: 'CARD_GATEWAY' });
+    expect(eventFor('refund.succeeded', orderRef)?.data).toMatchObject({
+      amount: totalAmount,
+      status: 'SUCCEEDED',
+      cause: 'PROVIDER_REVERSAL',
+      gateway: 'CARD_GATEWAY',
+    });
     expect(eventFor('order.cancelled', orderRef)?.data).toMatchObject({ reason: 'PAYMENT_REVERSED' });
     expect(await statusOf(orderRef)).toMatchObject({ orderStatus: 'CANCELLED' });
   });

@@ -15,9 +15,24 @@ import { ApiClient } from '../support/http-client';
 import { departure, everestQuote, ORDERS, orderFromQuote, QUOTE } from '../support/order-fixtures';
 import { ROUTES } from '../support/catalogue-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { APPROVE_CARD, APPROVE_WALLET, deliverCallback, pay, paymentStatus, submitCheckout } from '../support/payment-fixtures';
+import {
+  APPROVE_CARD,
+  APPROVE_WALLET,
+  deliverCallback,
+  pay,
+  paymentStatus,
+  submitCheckout,
+} from '../support/payment-fixtures';
 import { caseRequest, openCase } from '../support/assistance-fixtures';
-import { createGroup, createOrder, groupPromoPath, lowTrek, newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
+import {
+  createGroup,
+  createOrder,
+  groupPromoPath,
+  lowTrek,
+  newCode,
+  newSalesCompany,
+  orderPromoPath,
+} from '../support/promo-fixtures';
 
 import { checkInvariants } from './support/database-checks';
 import { ServerFleet } from './support/server-fleet';
@@ -42,35 +57,67 @@ const onBoth = <T>(count: number, send: (client: ApiClient, i: number) => Promis
   requests += count;
   return Promise.all(Array.from({ length: count }, (_, i) => send(clientOf(i), i)));
 };
-const statuses = (responses: Array<{ status: number }>) => responses.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+const statuses = (responses: Array<{ status: number }>) =>
+  responses.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
 const STAGGER_MS = [0, 60, 15, 40, 5, 25, 50];
 
 /** What the operator CLI would have: the sandbox gateways of the fleet's DATA_DIR, over the test's ORM. */
 function paymentDepsOf(dataDir: string): PaymentDeps {
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: postgres.url, DATA_DIR: dataDir, PAYMENT_MODE: 'sandbox' });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: postgres.url,
+    DATA_DIR: dataDir,
+    PAYMENT_MODE: 'sandbox',
+  });
   const logger = createLogger('silent');
-  return { payments: config.payments, gateways: createGateways(config, () => '', () => orm.em.fork(), logger).registry, logger };
+  return {
+    payments: config.payments,
+    gateways: createGateways(
+      config,
+      () => '',
+      () => orm.em.fork(),
+      logger,
+    ).registry,
+    logger,
+  };
 }
 
 /** The change that races the customer's payment; true when it went through, false when it was refused. */
-async function changeOrder(change: 'promo' | 'newKey' | 'cancel', orderRef: string, payments: PaymentDeps, promoCode: string): Promise<boolean> {
+async function changeOrder(
+  change: 'promo' | 'newKey' | 'cancel',
+  orderRef: string,
+  payments: PaymentDeps,
+  promoCode: string,
+): Promise<boolean> {
   if (change === 'cancel') {
-    return cancelOrder(orm.em.fork(), orderRef, 'operator-cli:race', payments).then(() => true, (error: Error) => {
-      expect(error.message).toContain('only a PENDING order can be cancelled');
-      return false;
-    });
+    return cancelOrder(orm.em.fork(), orderRef, 'operator-cli:race', payments).then(
+      () => true,
+      (error: Error) => {
+        expect(error.message).toContain('only a PENDING order can be cancelled');
+        return false;
+      },
+    );
   }
-  const response = change === 'promo'
-    ? await clientOf(1).op('applyOrderPromo', 'POST', orderPromoPath(orderRef), { promoCode }, { token: partner.token })
-    : await pay(clientOf(1), partner, orderRef, { gateway: 'card_gateway' });
+  const response =
+    change === 'promo'
+      ? await clientOf(1).op(
+          'applyOrderPromo',
+          'POST',
+          orderPromoPath(orderRef),
+          { promoCode },
+          { token: partner.token },
+        )
+      : await pay(clientOf(1), partner, orderRef, { gateway: 'card_gateway' });
   expect([200, 400]).toContain(response.status);
   return response.status === 200;
 }
 
-const count = async (sql: string, params: unknown[] = []) => Number(Object.values(first(await orm.em.getConnection().execute(sql, params), 'the rows'))[0]);
+const count = async (sql: string, params: unknown[] = []) =>
+  Number(Object.values(first(await orm.em.getConnection().execute(sql, params), 'the rows'))[0]);
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.resolve(__dirname, '../../dist/src/main.js'))) throw new Error('run `npm run build` first (npm run test:concurrency does)');
+  if (!fs.existsSync(path.resolve(__dirname, '../../dist/src/main.js')))
+    throw new Error('run `npm run build` first (npm run test:concurrency does)');
   postgres = await ThrowawayPostgres.start();
   fleet = new ServerFleet(postgres.url, { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' });
   await fleet.start(2);
@@ -88,7 +135,15 @@ afterAll(async () => {
 
 describe('races across two server processes on one PostgreSQL', () => {
   it('when 40 quotes are asked at once, then 40 distinct quotes are stored', async () => {
-    const responses = await onBoth(40, (client) => client.op('createQuote', 'POST', QUOTE, { nationality: 'Germany', ages: [34], startDate: departure, duration: 16, routeId: ROUTES.everestBaseCamp }, { token: partner.token }));
+    const responses = await onBoth(40, (client) =>
+      client.op(
+        'createQuote',
+        'POST',
+        QUOTE,
+        { nationality: 'Germany', ages: [34], startDate: departure, duration: 16, routeId: ROUTES.everestBaseCamp },
+        { token: partner.token },
+      ),
+    );
     expect(statuses(responses)).toEqual({ 200: 40 });
     const ids = new Set(responses.map((r) => r.body.data.quoteId));
     expect(ids.size).toBe(40);
@@ -97,7 +152,9 @@ describe('races across two server processes on one PostgreSQL', () => {
   });
 
   it('when 40 orders are placed at once, then all are created with distinct references and numbers', async () => {
-    const responses = await onBoth(40, (client) => client.op('createOrders', 'POST', ORDERS, lowTrek(touristId), { token: partner.token }));
+    const responses = await onBoth(40, (client) =>
+      client.op('createOrders', 'POST', ORDERS, lowTrek(touristId), { token: partner.token }),
+    );
     expect(statuses(responses)).toEqual({ 201: 40 });
     const refs = new Set(responses.map((r) => r.body.data.orderRef));
     expect(refs.size).toBe(40);
@@ -108,7 +165,12 @@ describe('races across two server processes on one PostgreSQL', () => {
 
   it('when 20 orders with one Idempotency-Key are placed at once on both processes, then one order is created and all 20 answer it', async () => {
     const key = randomUUID();
-    const responses = await onBoth(20, (client) => client.op('createOrders', 'POST', ORDERS, lowTrek(touristId), { token: partner.token, headers: { 'idempotency-key': key } }));
+    const responses = await onBoth(20, (client) =>
+      client.op('createOrders', 'POST', ORDERS, lowTrek(touristId), {
+        token: partner.token,
+        headers: { 'idempotency-key': key },
+      }),
+    );
     expect(statuses(responses)).toEqual({ 201: 20 });
     const refs = new Set(responses.map((r) => r.body.data.orderRef));
     expect(refs.size).toBe(1);
@@ -119,32 +181,57 @@ describe('races across two server processes on one PostgreSQL', () => {
 
   it('when 10 orders race for one quote, then exactly one is created and the others are 409', async () => {
     const quote = await everestQuote(clientOf(0), partner);
-    const responses = await onBoth(10, (client) => client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: partner.token }));
+    const responses = await onBoth(10, (client) =>
+      client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: partner.token }),
+    );
     expect(statuses(responses)).toEqual({ 201: 1, 409: 9 });
     expect(await count('select count(*) from insurance_order where quote_id = ?', [quote.quoteId])).toBe(1);
     summary.oneQuoteRace = statuses(responses);
   });
 
   it('when 10 groups of 3 are created at once, then 10 distinct groups hold 30 distinct orders', async () => {
-    const responses = await onBoth(10, (client) => client.op('createOrders', 'POST', ORDERS, Array.from({ length: 3 }, () => lowTrek(touristId)), { token: partner.token }));
+    const responses = await onBoth(10, (client) =>
+      client.op(
+        'createOrders',
+        'POST',
+        ORDERS,
+        Array.from({ length: 3 }, () => lowTrek(touristId)),
+        { token: partner.token },
+      ),
+    );
     expect(statuses(responses)).toEqual({ 201: 10 });
     const groups = new Set(responses.map((r) => r.body.data.groupRef));
     const orders = new Set(responses.flatMap((r) => r.body.data.orders.map((o: { orderRef: string }) => o.orderRef)));
     expect([groups.size, orders.size]).toEqual([10, 30]);
-    expect(await count('select count(*) from insurance_order o join order_group g on g.id = o.group_id where g.group_ref in (?)', [[...groups]])).toBe(30);
+    expect(
+      await count(
+        'select count(*) from insurance_order o join order_group g on g.id = o.group_id where g.group_ref in (?)',
+        [[...groups]],
+      ),
+    ).toBe(30);
     summary.groups = { sent: 10, groups: groups.size, orders: orders.size };
   });
 
   it('when 10 travellers register at once, then all are stored; when 6 registrations race for the same documents, then exactly one wins', async () => {
-    const documents = await Promise.all(Array.from({ length: 10 }, (_, i) => uploadTravellerDocuments(clientOf(i), partner.token)));
-    const responses = await onBoth(10, (client, i) => client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(at(documents, i, 'the documents'))], { token: partner.token }));
+    const documents = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => uploadTravellerDocuments(clientOf(i), partner.token)),
+    );
+    const responses = await onBoth(10, (client, i) =>
+      client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(at(documents, i, 'the documents'))], {
+        token: partner.token,
+      }),
+    );
     expect(statuses(responses)).toEqual({ 201: 10 });
     expect(new Set(responses.map((r) => r.body.data[0].touristId)).size).toBe(10);
 
     const contested = await uploadTravellerDocuments(clientOf(0), partner.token);
-    const race = await onBoth(6, (client) => client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(contested)], { token: partner.token }));
+    const race = await onBoth(6, (client) =>
+      client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(contested)], { token: partner.token }),
+    );
     expect(statuses(race)).toEqual({ 201: 1, 409: 5 });
-    expect(await count('select count(*) from traveller where passport_document_id = ?', [contested.passportDocumentId])).toBe(1);
+    expect(
+      await count('select count(*) from traveller where passport_document_id = ?', [contested.passportDocumentId]),
+    ).toBe(1);
     summary.travellers = { registered: 10, contestedDocuments: statuses(race) };
   });
 
@@ -153,10 +240,17 @@ describe('races across two server processes on one PostgreSQL', () => {
     for (let round = 0; round < 3; round++) {
       const order = await createOrder(clientOf(0), partner, touristId);
       const key = randomUUID();
-      const responses = await onBoth(30, (client) => pay(client, partner, order.orderRef, { gateway: 'card_gateway' }, key));
+      const responses = await onBoth(30, (client) =>
+        pay(client, partner, order.orderRef, { gateway: 'card_gateway' }, key),
+      );
       expect(statuses(responses)).toEqual({ 200: 30 });
       expect(new Set(responses.map((r) => r.body.data.paymentRef)).size).toBe(1);
-      attempts.push(await count('select count(*) from payment_attempt_order pao join insurance_order o on o.id = pao.order_id where o.order_ref = ?', [order.orderRef]));
+      attempts.push(
+        await count(
+          'select count(*) from payment_attempt_order pao join insurance_order o on o.id = pao.order_id where o.order_ref = ?',
+          [order.orderRef],
+        ),
+      );
     }
     expect(attempts).toEqual([1, 1, 1]);
     summary.payOneKey = { rounds: 3, requestsPerRound: 30, attemptsPerOrder: attempts };
@@ -165,10 +259,21 @@ describe('races across two server processes on one PostgreSQL', () => {
   it('when 24 orders race to apply a code limited to 4 uses, then exactly 4 win and its used_count is 4', async () => {
     const group = await createGroup(clientOf(0), partner, touristId, 24);
     const code = await newCode({ orm }, await newSalesCompany({ orm }), { usageLimit: 4 });
-    const responses = await onBoth(24, (client, i) => client.op('applyOrderPromo', 'POST', orderPromoPath(group.orders[i].orderRef), { promoCode: code }, { token: partner.token }));
+    const responses = await onBoth(24, (client, i) =>
+      client.op(
+        'applyOrderPromo',
+        'POST',
+        orderPromoPath(group.orders[i].orderRef),
+        { promoCode: code },
+        { token: partner.token },
+      ),
+    );
     expect(statuses(responses)).toEqual({ 200: 4, 400: 20 });
     const usedCount = await count('select used_count from promo_code where code = ?', [code]);
-    const holders = await count('select count(*) from insurance_order o join promo_code p on p.id = o.company_promo_code_id where p.code = ?', [code]);
+    const holders = await count(
+      'select count(*) from insurance_order o join promo_code p on p.id = o.company_promo_code_id where p.code = ?',
+      [code],
+    );
     expect([usedCount, holders]).toEqual([4, 4]);
     summary.promoLimit = { limit: 4, applications: 24, won: 4, usedCount, holders };
   });
@@ -184,8 +289,18 @@ describe('races across two server processes on one PostgreSQL', () => {
         `select count(*) from payment_attempt a join payment_attempt_order pao on pao.attempt_id = a.id join insurance_order o on o.id = pao.order_id where o.order_ref = ? and a.status = 'SUCCESS'`,
         [order.orderRef],
       );
-      const status = first(await orm.em.getConnection().execute('select status from insurance_order where order_ref = ?', [order.orderRef]), 'the order').status;
-      results.push({ accepted: deliveries.filter((r) => r.status === 200).length, refused: deliveries.filter((r) => r.status === 400).length, successes, status });
+      const status = first(
+        await orm.em
+          .getConnection()
+          .execute('select status from insurance_order where order_ref = ?', [order.orderRef]),
+        'the order',
+      ).status;
+      results.push({
+        accepted: deliveries.filter((r) => r.status === 200).length,
+        refused: deliveries.filter((r) => r.status === 400).length,
+        successes,
+        status,
+      });
     }
     expect(results).toEqual(Array(3).fill({ accepted: 1, refused: 19, successes: 1, status: 'PAID' }));
     summary.callbackReplays = results;
@@ -203,10 +318,16 @@ describe('races across two server processes on one PostgreSQL', () => {
       const customerPays = async () => {
         // Staggered so that each side wins some rounds: the customer starts 0 to 60 ms after the change.
         await new Promise((resolve) => setTimeout(resolve, STAGGER_MS[round % STAGGER_MS.length]));
-        const checkout = await submitCheckout(started.paymentUrl, gateway === 'card_gateway' ? APPROVE_CARD : APPROVE_WALLET);
+        const checkout = await submitCheckout(
+          started.paymentUrl,
+          gateway === 'card_gateway' ? APPROVE_CARD : APPROVE_WALLET,
+        );
         if (checkout.callbackUrl) await deliverCallback(clientOf(0), checkout.callbackUrl);
       };
-      const [, accepted] = await Promise.all([customerPays(), changeOrder(change, order.orderRef, payments, promoCode)]);
+      const [, accepted] = await Promise.all([
+        customerPays(),
+        changeOrder(change, order.orderRef, payments, promoCode),
+      ]);
       requests += 3;
 
       const status = (await paymentStatus(clientOf(1), partner, order.orderRef)).body.data;
@@ -220,13 +341,25 @@ describe('races across two server processes on one PostgreSQL', () => {
       const paid = status.orderStatus === 'PAID';
       // Never SUCCESS beside an unpaid order; a paid order is paid by exactly one payment; every
       // capture the gateway made either paid the order or is owed back.
-      expect({ round, paymentStatus: status.paymentStatus, paid }).toEqual({ round, paymentStatus: paid ? 'SUCCESS' : expect.not.stringMatching(/^SUCCESS$/), paid });
+      expect({ round, paymentStatus: status.paymentStatus, paid }).toEqual({
+        round,
+        paymentStatus: paid ? 'SUCCESS' : expect.not.stringMatching(/^SUCCESS$/),
+        paid,
+      });
       expect({ round, paidShares }).toEqual({ round, paidShares: paid ? 1 : 0 });
-      expect({ round, captures: shares.filter((share) => share.captured).length }).toEqual({ round, captures: paidShares + owedShares });
+      expect({ round, captures: shares.filter((share) => share.captured).length }).toEqual({
+        round,
+        captures: paidShares + owedShares,
+      });
       const outcome = paid
-        ? (accepted ? 'paid once by the checkout opened first, change accepted before the capture' : 'paid once, change refused')
-        : owedShares > 0 ? 'changed, charged and REFUND_PENDING' : 'changed, not charged';
-      if (paid && accepted) expect({ round, change, gateway }).toEqual({ round, change: 'newKey', gateway: 'wallet_gateway' });
+        ? accepted
+          ? 'paid once by the checkout opened first, change accepted before the capture'
+          : 'paid once, change refused'
+        : owedShares > 0
+          ? 'changed, charged and REFUND_PENDING'
+          : 'changed, not charged';
+      if (paid && accepted)
+        expect({ round, change, gateway }).toEqual({ round, change: 'newKey', gateway: 'wallet_gateway' });
       if (!paid) expect({ round, accepted }).toEqual({ round, accepted: true });
       const key = `${change} ${gateway}: ${outcome}`;
       outcomes[key] = (outcomes[key] ?? 0) + 1;
@@ -236,12 +369,19 @@ describe('races across two server processes on one PostgreSQL', () => {
 
   const cancelPath = (orderRef: string) => `${ORDERS}/${encodeURIComponent(orderRef)}/cancellation`;
   const cancelOn = (client: ApiClient, orderRef: string, key = randomUUID(), reason = 'TRIP_CANCELLED') =>
-    client.op('cancelOrder', 'POST', cancelPath(orderRef), { reason }, { token: partner.token, headers: { 'idempotency-key': key } });
-  const refundsOf = (orderRef: string) => orm.em.getConnection().execute<Array<{ amount: string; fee: string; share: string; cause: string }>>(
-    `select r.amount, r.fee, pao.amount as share, r.cause from refund r join insurance_order o on o.id = r.order_id
+    client.op(
+      'cancelOrder',
+      'POST',
+      cancelPath(orderRef),
+      { reason },
+      { token: partner.token, headers: { 'idempotency-key': key } },
+    );
+  const refundsOf = (orderRef: string) =>
+    orm.em.getConnection().execute<Array<{ amount: string; fee: string; share: string; cause: string }>>(
+      `select r.amount, r.fee, pao.amount as share, r.cause from refund r join insurance_order o on o.id = r.order_id
        join payment_attempt_order pao on pao.attempt_id = r.attempt_id and pao.order_id = r.order_id where o.order_ref = ?`,
-    [orderRef],
-  );
+      [orderRef],
+    );
 
   /** An order paid by card: placed and paid on one process, its callback delivered to the other. */
   const paidOrder = async () => {
@@ -257,7 +397,11 @@ describe('races across two server processes on one PostgreSQL', () => {
       const order = await paidOrder();
       const responses = await onBoth(10, (client) => cancelOn(client, order.orderRef));
       const refunds = await refundsOf(order.orderRef);
-      results.push({ statuses: statuses(responses), refunds: refunds.length, exact: refunds.every((r) => Number(r.amount) + Number(r.fee) === Number(r.share)) });
+      results.push({
+        statuses: statuses(responses),
+        refunds: refunds.length,
+        exact: refunds.every((r) => Number(r.amount) + Number(r.fee) === Number(r.share)),
+      });
     }
     expect(results).toEqual(Array(3).fill({ statuses: { 200: 1, 400: 9 }, refunds: 1, exact: true }));
     summary.cancelDifferentKeys = results;
@@ -279,13 +423,24 @@ describe('races across two server processes on one PostgreSQL', () => {
     const started = (await pay(clientOf(0), partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
     await deliverCallback(clientOf(1), (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
     const sharedKey = randomUUID();
-    const responses = await onBoth(20, (client, i) => openCase(client, partner, order.orderRef, caseRequest(), i % 4 === 0 ? sharedKey : randomUUID()));
+    const responses = await onBoth(20, (client, i) =>
+      openCase(client, partner, order.orderRef, caseRequest(), i % 4 === 0 ? sharedKey : randomUUID()),
+    );
     const opened = responses.filter((r) => r.status === 201);
     expect(responses.every((r) => r.status === 201 || r.status === 409)).toBe(true);
     expect(new Set(opened.map((r) => r.body.data.caseRef)).size).toBe(1);
     const caseRef = first(opened, 'the opened case').body.data.caseRef;
-    expect(responses.filter((r) => r.status === 409).every((r) => r.body.message.includes(caseRef) || r.body.message.includes('Idempotency-Key'))).toBe(true);
-    expect(await count(`select count(*) from assistance_case c join insurance_order o on o.id = c.order_id where o.order_ref = ?`, [order.orderRef])).toBe(1);
+    expect(
+      responses
+        .filter((r) => r.status === 409)
+        .every((r) => r.body.message.includes(caseRef) || r.body.message.includes('Idempotency-Key')),
+    ).toBe(true);
+    expect(
+      await count(
+        `select count(*) from assistance_case c join insurance_order o on o.id = c.order_id where o.order_ref = ?`,
+        [order.orderRef],
+      ),
+    ).toBe(1);
     summary.assistanceOpens = { sent: 20, statuses: statuses(responses), cases: 1 };
   });
 
@@ -297,7 +452,10 @@ describe('races across two server processes on one PostgreSQL', () => {
       const started = (await pay(clientOf(0), partner, order.orderRef, { gateway })).body.data;
       const customerPays = async () => {
         await new Promise((resolve) => setTimeout(resolve, STAGGER_MS[round % STAGGER_MS.length]));
-        const checkout = await submitCheckout(started.paymentUrl, gateway === 'card_gateway' ? APPROVE_CARD : APPROVE_WALLET);
+        const checkout = await submitCheckout(
+          started.paymentUrl,
+          gateway === 'card_gateway' ? APPROVE_CARD : APPROVE_WALLET,
+        );
         if (checkout.callbackUrl) await deliverCallback(clientOf(0), checkout.callbackUrl);
       };
       const [, cancelled] = await Promise.all([customerPays(), cancelOn(clientOf(1), order.orderRef)]);
@@ -313,27 +471,45 @@ describe('races across two server processes on one PostgreSQL', () => {
       expect({ round, orderStatus: status.orderStatus }).toEqual({ round, orderStatus: 'CANCELLED' });
       expect({ round, paymentStatus: status.paymentStatus === 'SUCCESS' }).toEqual({ round, paymentStatus: false });
       expect({ round, refunds: refunds.length }).toEqual({ round, refunds: captured });
-      expect({ round, exact: refunds.every((r) => Number(r.amount) + Number(r.fee) === Number(r.share)) }).toEqual({ round, exact: true });
-      const outcome = refunds.length === 0 ? 'cancelled, not charged' : `cancelled, charged and refunded (${refunds[0]!.cause})`;
+      expect({ round, exact: refunds.every((r) => Number(r.amount) + Number(r.fee) === Number(r.share)) }).toEqual({
+        round,
+        exact: true,
+      });
+      const outcome =
+        refunds.length === 0 ? 'cancelled, not charged' : `cancelled, charged and refunded (${refunds[0]!.cause})`;
       const key = `${gateway}: ${outcome}`;
       outcomes[key] = (outcomes[key] ?? 0) + 1;
     }
     summary.cancelVersusCapture = outcomes;
   });
 
-  it('when one order of a group is cancelled while the partner applies a promo code to the group, 6 rounds, then both succeed and the code\'s uses equal the slots holding it', async () => {
+  it("when one order of a group is cancelled while the partner applies a promo code to the group, 6 rounds, then both succeed and the code's uses equal the slots holding it", async () => {
     const results = [];
     for (let round = 0; round < 6; round++) {
       const group = await createGroup(clientOf(0), partner, touristId, 3);
       const code = await newCode({ orm }, await newSalesCompany({ orm }), { percent: 10 });
       const [applied, cancelled] = await Promise.all([
-        clientOf(round).op('applyGroupPromo', 'POST', groupPromoPath(group.groupRef), { promoCode: code }, { token: partner.token }),
+        clientOf(round).op(
+          'applyGroupPromo',
+          'POST',
+          groupPromoPath(group.groupRef),
+          { promoCode: code },
+          { token: partner.token },
+        ),
         cancelOn(clientOf(round + 1), group.orders[0].orderRef),
       ]);
       requests += 2;
       const usedCount = await count('select used_count from promo_code where code = ?', [code]);
-      const holders = await count('select count(*) from insurance_order o join promo_code p on p.id = o.company_promo_code_id where p.code = ?', [code]);
-      results.push({ applied: applied.status, cancelled: cancelled.status, consistent: usedCount === holders, holders });
+      const holders = await count(
+        'select count(*) from insurance_order o join promo_code p on p.id = o.company_promo_code_id where p.code = ?',
+        [code],
+      );
+      results.push({
+        applied: applied.status,
+        cancelled: cancelled.status,
+        consistent: usedCount === holders,
+        holders,
+      });
     }
     for (const result of results) expect(result).toMatchObject({ applied: 200, cancelled: 200, consistent: true });
     summary.cancelVersusGroupPromo = results;
@@ -346,11 +522,24 @@ describe('races across two server processes on one PostgreSQL', () => {
       const moveTo = addDays(String(order.departureDate), 3);
       const [cancelled, moved] = await Promise.all([
         cancelOn(clientOf(round), order.orderRef),
-        clientOf(round + 1).op('updateOrder', 'PATCH', `${ORDERS}/${order.orderRef}`, { departureDate: moveTo }, { token: partner.token }),
+        clientOf(round + 1).op(
+          'updateOrder',
+          'PATCH',
+          `${ORDERS}/${order.orderRef}`,
+          { departureDate: moveTo },
+          { token: partner.token },
+        ),
       ]);
       requests += 2;
       const refunds = await refundsOf(order.orderRef);
-      const departureNow = String(await orm.em.getConnection().execute<Array<{ d: string }>>(`select departure_date::text as d from insurance_order where order_ref = ?`, [order.orderRef]).then((rows) => first(rows, 'the order').d));
+      const departureNow = String(
+        await orm.em
+          .getConnection()
+          .execute<Array<{ d: string }>>(`select departure_date::text as d from insurance_order where order_ref = ?`, [
+            order.orderRef,
+          ])
+          .then((rows) => first(rows, 'the order').d),
+      );
       results.push({
         cancelled: cancelled.status,
         moved: moved.status,
@@ -360,7 +549,8 @@ describe('races across two server processes on one PostgreSQL', () => {
         dateAsAnswered: departureNow === (moved.status === 200 ? moveTo : String(order.departureDate)),
       });
     }
-    for (const result of results) expect(result).toMatchObject({ cancelled: 200, refunds: 1, exact: true, dateAsAnswered: true });
+    for (const result of results)
+      expect(result).toMatchObject({ cancelled: 200, refunds: 1, exact: true, dateAsAnswered: true });
     for (const result of results) expect([200, 400]).toContain(result.moved);
     summary.cancelVersusDateChange = results;
   });

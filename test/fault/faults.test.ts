@@ -28,7 +28,8 @@ let orm: Orm;
 let partners: LoadPartner[];
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.resolve(__dirname, '../../dist/src/main.js'))) throw new Error('run `npm run build` first (npm run test:faults does)');
+  if (!fs.existsSync(path.resolve(__dirname, '../../dist/src/main.js')))
+    throw new Error('run `npm run build` first (npm run test:faults does)');
   postgres = await ThrowawayPostgres.start();
   fleet = new ServerFleet(postgres.url);
   await fleet.start(2);
@@ -37,7 +38,11 @@ beforeAll(async () => {
   partners = [];
   for (let i = 0; i < PARTNERS; i++) {
     const partner = await newPartner({ orm }, client);
-    partners.push({ clientId: partner.clientId, clientSecret: partner.clientSecret, touristId: await newTraveller({ orm }, partner.companyId) });
+    partners.push({
+      clientId: partner.clientId,
+      clientSecret: partner.clientSecret,
+      touristId: await newTraveller({ orm }, partner.companyId),
+    });
   }
 });
 afterAll(async () => {
@@ -57,12 +62,21 @@ async function readiness(url: string): Promise<{ status: number; body: unknown; 
 /** Polls until every process answers /readyz 200; returns how long that took. */
 async function untilReady(urls: string[], limitMs = 60_000): Promise<number> {
   const started = Date.now();
-  const allReady = async () => (await Promise.all(urls.map((url) => readiness(url).catch(() => ({ status: 0 }))))).every((a) => a.status === 200);
+  const allReady = async () =>
+    (await Promise.all(urls.map((url) => readiness(url).catch(() => ({ status: 0 }))))).every((a) => a.status === 200);
   await until('every process to answer /readyz 200', allReady, { timeoutMs: limitMs, intervalMs: 100 });
   return Date.now() - started;
 }
 
-const kinds = (failures: Failure[]) => failures.reduce<Record<string, number>>((acc, f) => ({ ...acc, [`${f.kind}${f.status ? ` ${f.status}` : ''} @${f.target}`]: (acc[`${f.kind}${f.status ? ` ${f.status}` : ''} @${f.target}`] ?? 0) + 1 }), {});
+const kinds = (failures: Failure[]) =>
+  failures.reduce<Record<string, number>>(
+    (acc, f) => ({
+      ...acc,
+      [`${f.kind}${f.status ? ` ${f.status}` : ''} @${f.target}`]:
+        (acc[`${f.kind}${f.status ? ` ${f.status}` : ''} @${f.target}`] ?? 0) + 1,
+    }),
+    {},
+  );
 
 describe('faults under a booking-and-pay load', () => {
   it('loses no acknowledged write and breaks no invariant when a server is killed and PostgreSQL restarts', async () => {
@@ -113,25 +127,47 @@ describe('faults under a booking-and-pay load', () => {
       partners: PARTNERS,
       totals: load.totals(),
       phases: Object.fromEntries(load.stats),
-      failuresByPhase: Object.fromEntries([...new Set(load.failures.map((f) => f.phase))].map((phase) => [phase, kinds(load.failures.filter((f) => f.phase === phase))])),
-      acknowledged: { orders: load.acknowledged.orders.size, payments: load.acknowledged.payments.size, paid: load.acknowledged.successes.size },
+      failuresByPhase: Object.fromEntries(
+        [...new Set(load.failures.map((f) => f.phase))].map((phase) => [
+          phase,
+          kinds(load.failures.filter((f) => f.phase === phase)),
+        ]),
+      ),
+      acknowledged: {
+        orders: load.acknowledged.orders.size,
+        payments: load.acknowledged.payments.size,
+        paid: load.acknowledged.successes.size,
+      },
       lostWrites: lost.lost.length,
       serverRestartMs,
-      readyzDuringOutage: { answers: unready.length, unready503: unready.filter((a) => a.status === 503).length, slowestMs: Math.max(...unready.map((a) => a.ms)) },
-      recovery: { postgresStartMs, readyzAfterPostgresUpMs: readyAfterMs, firstFullFlowAfterPostgresUpMs: firstFlowAfterMs },
+      readyzDuringOutage: {
+        answers: unready.length,
+        unready503: unready.filter((a) => a.status === 503).length,
+        slowestMs: Math.max(...unready.map((a) => a.ms)),
+      },
+      recovery: {
+        postgresStartMs,
+        readyzAfterPostgresUpMs: readyAfterMs,
+        firstFullFlowAfterPostgresUpMs: firstFlowAfterMs,
+      },
       invariants: invariants.output.trim().split('\n').slice(0, 5),
     };
     console.info(`faults: ${JSON.stringify(summary, null, 2)}`);
     const sample = (phase: string) => load.failures.filter((f) => f.phase === phase).slice(0, 5);
 
     // Nothing breaks outside the faults.
-    for (const phase of ['warm-up', 'steady', 'after-restart', 'after-recovery']) expect({ phase, failures: sample(phase) }).toEqual({ phase, failures: [] });
+    for (const phase of ['warm-up', 'steady', 'after-restart', 'after-recovery'])
+      expect({ phase, failures: sample(phase) }).toEqual({ phase, failures: [] });
     // The kill costs only connections to the killed process.
     expect(load.failures.filter((f) => f.phase === 'kill' && !(f.kind === 'connection' && f.target === 1))).toEqual([]);
     // The outage: only 503s with Retry-After in shape 2 (issue 30: an outage, not a defect), never
     // a hang, never an off-contract body, never a refusal.
-    expect(load.failures.filter((f) => ['pg-down', 'recovery'].includes(f.phase) && f.kind !== 'server-error')).toEqual([]);
-    expect(load.failures.filter((f) => ['pg-down', 'recovery'].includes(f.phase) && f.status !== 503).slice(0, 5)).toEqual([]);
+    expect(load.failures.filter((f) => ['pg-down', 'recovery'].includes(f.phase) && f.kind !== 'server-error')).toEqual(
+      [],
+    );
+    expect(
+      load.failures.filter((f) => ['pg-down', 'recovery'].includes(f.phase) && f.status !== 503).slice(0, 5),
+    ).toEqual([]);
     expect(load.stats.get('pg-down')!.failures['server-error']).toBeGreaterThan(0);
     expect(unready.length).toBeGreaterThan(0);
     expect(unready.every((a) => a.status === 503)).toBe(true);

@@ -26,7 +26,12 @@ import { startRefundFleet, stopRefundFleet } from './support/refund-fleet';
 
 const SEED = Number(process.env.REFUND_FAULT_SEED ?? Math.floor(Math.random() * 2 ** 31));
 /** Per API call; REFUND_FAULT_RATES='{"errorRate":0.2,...}' runs it harder. */
-const RATES: { errorRate: number; dropRate: number; timeoutRate: number } = { errorRate: 0.08, dropRate: 0.06, timeoutRate: 0.04, ...JSON.parse(process.env.REFUND_FAULT_RATES ?? '{}') };
+const RATES: { errorRate: number; dropRate: number; timeoutRate: number } = {
+  errorRate: 0.08,
+  dropRate: 0.06,
+  timeoutRate: 0.04,
+  ...JSON.parse(process.env.REFUND_FAULT_RATES ?? '{}'),
+};
 const GROUPS = 50;
 const GROUP_SIZE = 5;
 /** Members cancelled per group: 4 of 5, 200 cancellations; the fifth keeps the payment partly captured. */
@@ -61,13 +66,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sql = <T>(query: string, params: unknown[] = []) => orm.em.fork().getConnection().execute<T[]>(query, params);
 
 beforeAll(async () => {
-  ({ khalti, esewa, postgres, fleet, orm, clients, partner } = await startRefundFleet({
-    PAYMENT_PROVIDER_TIMEOUT_MS: '500',
-    // The reversal watch: a pass every second, each paid attempt looked up again every minute (the shortest allowed).
-    PAYMENT_RECONCILE_INTERVAL_SECONDS: '1',
-    PAYMENT_REVERSAL_WATCH_FIRST_SECONDS: '60',
-    PAYMENT_REVERSAL_WATCH_MAX_SECONDS: '60',
-  }, 4));
+  ({ khalti, esewa, postgres, fleet, orm, clients, partner } = await startRefundFleet(
+    {
+      PAYMENT_PROVIDER_TIMEOUT_MS: '500',
+      // The reversal watch: a pass every second, each paid attempt looked up again every minute (the shortest allowed).
+      PAYMENT_RECONCILE_INTERVAL_SECONDS: '1',
+      PAYMENT_REVERSAL_WATCH_FIRST_SECONDS: '60',
+      PAYMENT_REVERSAL_WATCH_MAX_SECONDS: '60',
+    },
+    4,
+  ));
 });
 afterAll(() => stopRefundFleet({ khalti, esewa, postgres, fleet, orm }));
 
@@ -75,14 +83,33 @@ afterAll(() => stopRefundFleet({ khalti, esewa, postgres, fleet, orm }));
 async function paidGroup(index: number, touristId: string, funding: 'wallet' | 'bank'): Promise<Group> {
   const client = at(clients, index % 2, 'the clients');
   const group = await createGroup(client, partner, touristId, GROUP_SIZE);
-  const started = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway', returnUrl: RETURN_URL }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
+  const started = await client.op(
+    'payGroup',
+    'POST',
+    groupPayPath(group.groupRef),
+    { gateway: 'card_gateway', returnUrl: RETURN_URL },
+    { token: partner.token, headers: { 'idempotency-key': randomUUID() } },
+  );
   if (started.status !== 200) throw new Error(`group pay failed: ${JSON.stringify(started.body)}`);
-  const back = await deliverReturn(client, await khaltiCheckout(started.body.data.paymentUrl, { action: 'pay', via: funding === 'bank' ? 'ebanking' : 'wallet' }));
+  const back = await deliverReturn(
+    client,
+    await khaltiCheckout(started.body.data.paymentUrl, {
+      action: 'pay',
+      via: funding === 'bank' ? 'ebanking' : 'wallet',
+    }),
+  );
   if (back.status !== 303) throw new Error(`return answered ${back.status}`);
   const simulated = khalti.byOrder(started.body.data.paymentRef);
   return {
-    index, groupRef: group.groupRef, paymentRef: started.body.data.paymentRef, pidx: simulated.pidx, transactionId: simulated.transactionId!, funding,
-    orderRefs: (group.orders as Array<{ orderRef: string }>).map((order) => order.orderRef), portalFull: false, cancellationsDone: false,
+    index,
+    groupRef: group.groupRef,
+    paymentRef: started.body.data.paymentRef,
+    pidx: simulated.pidx,
+    transactionId: simulated.transactionId!,
+    funding,
+    orderRefs: (group.orders as Array<{ orderRef: string }>).map((order) => order.orderRef),
+    portalFull: false,
+    cancellationsDone: false,
   };
 }
 
@@ -90,18 +117,33 @@ async function paidGroup(index: number, touristId: string, funding: 'wallet' | '
 async function cancel(client: ApiClient, orderRef: string): Promise<number> {
   const key = randomUUID();
   for (let attempt = 0; ; attempt++) {
-    const answer = await client.op('cancelOrder', 'POST', `${ORDERS}/${orderRef}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: partner.token, headers: { 'idempotency-key': key } });
+    const answer = await client.op(
+      'cancelOrder',
+      'POST',
+      `${ORDERS}/${orderRef}/cancellation`,
+      { reason: 'TRIP_CANCELLED' },
+      { token: partner.token, headers: { 'idempotency-key': key } },
+    );
     if (answer.status < 500 || attempt === 5) return answer.status;
     await sleep(200);
   }
 }
 
-interface RefundRow { refund_ref: string; status: string; amount: string; cause: string; last_error: string | null; transaction_id: string; tries: number }
+interface RefundRow {
+  refund_ref: string;
+  status: string;
+  amount: string;
+  cause: string;
+  last_error: string | null;
+  transaction_id: string;
+  tries: number;
+}
 /** Refunds with their amounts in paisa, as Khalti counts (the database keeps rupees). */
-const refundsOf = () => sql<RefundRow>(
-  `select r.refund_ref, r.status, round(r.amount * 100)::text as amount, r.cause, r.last_error, r.tries, a.gateway_transaction_id as transaction_id
+const refundsOf = () =>
+  sql<RefundRow>(
+    `select r.refund_ref, r.status, round(r.amount * 100)::text as amount, r.cause, r.last_error, r.tries, a.gateway_transaction_id as transaction_id
      from refund r join payment_attempt a on a.id = r.attempt_id order by r.refund_ref`,
-);
+  );
 
 /**
  * The operator at work: what the service cannot do or cannot know, an operator settles in
@@ -112,7 +154,8 @@ const refundsOf = () => sql<RefundRow>(
  */
 /** Refunds the operator confirmed, by transaction id. */
 const confirmedByOperator = new Map<string, number>();
-const noteConfirmed = (transactionId: string, count: number) => confirmedByOperator.set(transactionId, (confirmedByOperator.get(transactionId) ?? 0) + count);
+const noteConfirmed = (transactionId: string, count: number) =>
+  confirmedByOperator.set(transactionId, (confirmedByOperator.get(transactionId) ?? 0) + count);
 
 async function operatorPass(groups: Group[]): Promise<number> {
   let portalRefunds = 0;
@@ -122,14 +165,37 @@ async function operatorPass(groups: Group[]): Promise<number> {
     const mine = rows.filter((row) => row.transaction_id === group.transactionId);
     const manual = mine.filter((row) => row.status === 'MANUAL');
     if (manual.length === 0 || mine.some((row) => row.status === 'PENDING')) continue;
-    const succeeded = mine.filter((row) => row.status === 'SUCCEEDED').reduce((sum, row) => sum + Number(row.amount), 0);
-    const simulated = at([...khalti.payments.values()].filter((payment) => payment.pidx === group.pidx), 0, 'the payment');
+    const succeeded = mine
+      .filter((row) => row.status === 'SUCCEEDED')
+      .reduce((sum, row) => sum + Number(row.amount), 0);
+    const simulated = at(
+      [...khalti.payments.values()].filter((payment) => payment.pidx === group.pidx),
+      0,
+      'the payment',
+    );
     let unexplained = simulated.refunded - succeeded;
-    if (group.funding === 'bank' && manual.every((row) => /customerMobile/.test(row.last_error ?? '')) && unexplained === 0) {
+    if (
+      group.funding === 'bank' &&
+      manual.every((row) => /customerMobile/.test(row.last_error ?? '')) &&
+      unexplained === 0
+    ) {
       // One portal refund for the group's cancelled members, then `ops payment refund` records them all.
-      khalti.refundInPortal(group.pidx, manual.reduce((sum, row) => sum + Number(row.amount), 0));
+      khalti.refundInPortal(
+        group.pidx,
+        manual.reduce((sum, row) => sum + Number(row.amount), 0),
+      );
       portalRefunds += 1;
-      noteConfirmed(group.transactionId, (await confirmRefundsOfPayment(orm.em.fork(), group.paymentRef, 'refunded in the Khalti merchant portal to the payer\'s account', 'operator:fault-run')).length);
+      noteConfirmed(
+        group.transactionId,
+        (
+          await confirmRefundsOfPayment(
+            orm.em.fork(),
+            group.paymentRef,
+            "refunded in the Khalti merchant portal to the payer's account",
+            'operator:fault-run',
+          )
+        ).length,
+      );
       continue;
     }
     for (const row of manual) {
@@ -139,7 +205,12 @@ async function operatorPass(groups: Group[]): Promise<number> {
       } else {
         unexplained -= Number(row.amount);
       }
-      await confirmRefund(orm.em.fork(), row.refund_ref, `checked in the Khalti merchant portal (${group.transactionId})`, 'operator:fault-run');
+      await confirmRefund(
+        orm.em.fork(),
+        row.refund_ref,
+        `checked in the Khalti merchant portal (${group.transactionId})`,
+        'operator:fault-run',
+      );
       noteConfirmed(group.transactionId, 1);
     }
   }
@@ -152,13 +223,21 @@ describe('the refund fault run', () => {
     const touristId = await newTraveller({ orm }, partner.companyId);
     const groups: Group[] = [];
     for (let batch = 0; batch < GROUPS; batch += 10) {
-      groups.push(...await Promise.all(Array.from({ length: Math.min(10, GROUPS - batch) }, (_, i) => paidGroup(batch + i, touristId, batch + i < BANK_GROUPS ? 'bank' : 'wallet'))));
+      groups.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(10, GROUPS - batch) }, (_, i) =>
+            paidGroup(batch + i, touristId, batch + i < BANK_GROUPS ? 'bank' : 'wallet'),
+          ),
+        )),
+      );
     }
     // The payments were captured an hour ago: the reversal watch looks at every one from the start.
     await sql(`update payment_attempt set completed_at = completed_at - interval '1 hour' where status = 'SUCCESS'`);
     const fullPortal = new Set(groups.slice(BANK_GROUPS, BANK_GROUPS + PORTAL_FULL_GROUPS).map((group) => group.index));
 
-    console.info(`refund fault run: seed ${SEED} (REFUND_FAULT_SEED=${SEED} repeats it), rates ${JSON.stringify(RATES)}`);
+    console.info(
+      `refund fault run: seed ${SEED} (REFUND_FAULT_SEED=${SEED} repeats it), rates ${JSON.stringify(RATES)}`,
+    );
     khalti.faults.configure({ seed: SEED, ...RATES });
     const cancellationStatuses: Record<number, number> = {};
     let portalRefunds = 0;
@@ -171,32 +250,55 @@ describe('the refund fault run', () => {
     })();
     // Each group's members are cancelled one after another (a partner's clicks), the groups at once, on both processes;
     // for some wallet groups an operator refunds the whole payment in Khalti's portal after the second cancellation.
-    await Promise.all(groups.map(async (group) => {
-      for (let member = 0; member < CANCELLED_PER_GROUP; member++) {
-        if (member === 2 && fullPortal.has(group.index)) {
-          khalti.refundInPortal(group.pidx, 'full');
-          group.portalFull = true;
-          portalRefunds += 1;
+    await Promise.all(
+      groups.map(async (group) => {
+        for (let member = 0; member < CANCELLED_PER_GROUP; member++) {
+          if (member === 2 && fullPortal.has(group.index)) {
+            khalti.refundInPortal(group.pidx, 'full');
+            group.portalFull = true;
+            portalRefunds += 1;
+          }
+          const status = await cancel(
+            at(clients, (group.index + member) % 2, 'the clients'),
+            at(group.orderRefs, member, 'the members'),
+          );
+          cancellationStatuses[status] = (cancellationStatuses[status] ?? 0) + 1;
+          await sleep(50 + ((group.index * 7 + member * 13) % 100));
         }
-        const status = await cancel(at(clients, (group.index + member) % 2, 'the clients'), at(group.orderRefs, member, 'the members'));
-        cancellationStatuses[status] = (cancellationStatuses[status] ?? 0) + 1;
-        await sleep(50 + ((group.index * 7 + member * 13) % 100));
-      }
-      group.cancellationsDone = true;
-    }));
+        group.cancellationsDone = true;
+      }),
+    );
     const cancelledAt = Date.now();
 
     // Quiet: nothing PENDING, every portal-refunded payment recorded as reversed. The watch's next look is
     // brought forward for those (a minute of its back-off, as if the clock moved).
     let quiet = false;
     while (Date.now() - cancelledAt < QUIET_WITHIN_MS) {
-      await sql(`update payment_attempt set next_check_at = now() where payment_ref = any(?) and provider_reversal is distinct from 'FULL'`, [`{${groups.filter((group) => group.portalFull).map((group) => group.paymentRef).join(',')}}`]);
+      await sql(
+        `update payment_attempt set next_check_at = now() where payment_ref = any(?) and provider_reversal is distinct from 'FULL'`,
+        [
+          `{${groups
+            .filter((group) => group.portalFull)
+            .map((group) => group.paymentRef)
+            .join(',')}}`,
+        ],
+      );
       const rows = await refundsOf();
       const unreversed = await sql<{ payment_ref: string }>(
         `select payment_ref from payment_attempt where payment_ref = any(?) and provider_reversal is distinct from 'FULL'`,
-        [`{${groups.filter((group) => group.portalFull).map((group) => group.paymentRef).join(',')}}`],
+        [
+          `{${groups
+            .filter((group) => group.portalFull)
+            .map((group) => group.paymentRef)
+            .join(',')}}`,
+        ],
       );
-      quiet = rows.every((row) => row.status !== 'PENDING') && unreversed.length === 0 && rows.filter((row) => row.status === 'MANUAL').every((row) => !/check the merchant portal|customerMobile/.test(row.last_error ?? ''));
+      quiet =
+        rows.every((row) => row.status !== 'PENDING') &&
+        unreversed.length === 0 &&
+        rows
+          .filter((row) => row.status === 'MANUAL')
+          .every((row) => !/check the merchant portal|customerMobile/.test(row.last_error ?? ''));
       if (quiet) break;
       await sleep(1000);
     }
@@ -206,37 +308,75 @@ describe('the refund fault run', () => {
 
     const rows = await refundsOf();
     const table = groups.map((group) => {
-      const simulated = at([...khalti.payments.values()].filter((payment) => payment.pidx === group.pidx), 0, 'the payment');
+      const simulated = at(
+        [...khalti.payments.values()].filter((payment) => payment.pidx === group.pidx),
+        0,
+        'the payment',
+      );
       const mine = rows.filter((row) => row.transaction_id === group.transactionId);
       const succeeded = mine.filter((row) => row.status === 'SUCCEEDED');
       const sumSucceeded = succeeded.reduce((sum, row) => sum + Number(row.amount), 0);
       const made = khalti.faults.madeByTransaction.get(group.transactionId) ?? [];
       const apiRefunded = made.reduce((sum, amount) => sum + amount, 0);
       // What we asked Khalti to give back: the refunds the executor makes (not the reversals the watch found).
-      const owedThroughApi = mine.filter((row) => row.cause !== 'PROVIDER_REVERSAL').reduce((sum, row) => sum + Number(row.amount), 0);
+      const owedThroughApi = mine
+        .filter((row) => row.cause !== 'PROVIDER_REVERSAL')
+        .reduce((sum, row) => sum + Number(row.amount), 0);
       const problems: string[] = [];
-      if (simulated.refunded !== sumSucceeded) problems.push(simulated.refunded > sumSucceeded ? 'money back beyond SUCCEEDED' : 'SUCCEEDED without money');
-      if (apiRefunded > owedThroughApi || made.length > mine.filter((row) => row.cause !== 'PROVIDER_REVERSAL').length) problems.push('refund POST beyond the share');
+      if (simulated.refunded !== sumSucceeded)
+        problems.push(simulated.refunded > sumSucceeded ? 'money back beyond SUCCEEDED' : 'SUCCEEDED without money');
+      if (apiRefunded > owedThroughApi || made.length > mine.filter((row) => row.cause !== 'PROVIDER_REVERSAL').length)
+        problems.push('refund POST beyond the share');
       for (const row of mine) {
-        if (row.status !== 'SUCCEEDED' && !(row.status === 'MANUAL' && (row.last_error ?? '').trim() !== '')) problems.push(`${row.refund_ref} ${row.status}`);
+        if (row.status !== 'SUCCEEDED' && !(row.status === 'MANUAL' && (row.last_error ?? '').trim() !== ''))
+          problems.push(`${row.refund_ref} ${row.status}`);
       }
       return {
-        group: group.index, funding: group.funding, portalFull: group.portalFull, paid: simulated.amount, atKhalti: simulated.refunded, sumSucceeded,
-        refunds: mine.length, succeeded: succeeded.length, manual: mine.filter((row) => row.status === 'MANUAL').length,
-        confirmedByOperator: confirmedByOperator.get(group.transactionId) ?? 0, apiRefunds: made.length, portal: (khalti.faults.portalByTransaction.get(group.transactionId) ?? []).length, tries: mine.reduce((sum, row) => sum + row.tries, 0),
-        violations: problems.length, problems: problems.join('; '),
+        group: group.index,
+        funding: group.funding,
+        portalFull: group.portalFull,
+        paid: simulated.amount,
+        atKhalti: simulated.refunded,
+        sumSucceeded,
+        refunds: mine.length,
+        succeeded: succeeded.length,
+        manual: mine.filter((row) => row.status === 'MANUAL').length,
+        confirmedByOperator: confirmedByOperator.get(group.transactionId) ?? 0,
+        apiRefunds: made.length,
+        portal: (khalti.faults.portalByTransaction.get(group.transactionId) ?? []).length,
+        tries: mine.reduce((sum, row) => sum + row.tries, 0),
+        violations: problems.length,
+        problems: problems.join('; '),
       };
     });
     const violations = table.reduce((sum, line) => sum + line.violations, 0);
     const seconds = Math.round((Date.now() - started) / 1000);
     console.info(`refund fault run: per provider transaction\n${formatTable(table)}`);
-    console.info(`refund fault run: ${JSON.stringify({
-      seed: SEED, rates: RATES, injected: khalti.faults.injected, lostRefundAnswers: khalti.faults.lostRefundAnswers, cancellations: cancellationStatuses, portalRefunds, refunds: rows.length,
-      byStatus: rows.reduce<Record<string, number>>((acc, row) => ({ ...acc, [row.status]: (acc[row.status] ?? 0) + 1 }), {}),
-      byCause: rows.reduce<Record<string, number>>((acc, row) => ({ ...acc, [row.cause]: (acc[row.cause] ?? 0) + 1 }), {}),
-      confirmedByOperator: [...confirmedByOperator.values()].reduce((sum, count) => sum + count, 0),
-      refundCalls: khalti.refunds.calls, quiet, quietAfterSeconds: Math.round((Date.now() - cancelledAt) / 1000), seconds, violations,
-    })}`);
+    console.info(
+      `refund fault run: ${JSON.stringify({
+        seed: SEED,
+        rates: RATES,
+        injected: khalti.faults.injected,
+        lostRefundAnswers: khalti.faults.lostRefundAnswers,
+        cancellations: cancellationStatuses,
+        portalRefunds,
+        refunds: rows.length,
+        byStatus: rows.reduce<Record<string, number>>(
+          (acc, row) => ({ ...acc, [row.status]: (acc[row.status] ?? 0) + 1 }),
+          {},
+        ),
+        byCause: rows.reduce<Record<string, number>>(
+          (acc, row) => ({ ...acc, [row.cause]: (acc[row.cause] ?? 0) + 1 }),
+          {},
+        ),
+        confirmedByOperator: [...confirmedByOperator.values()].reduce((sum, count) => sum + count, 0),
+        refundCalls: khalti.refunds.calls,
+        quiet,
+        quietAfterSeconds: Math.round((Date.now() - cancelledAt) / 1000),
+        seconds,
+        violations,
+      })}`,
+    );
     expect(table.filter((line) => line.violations > 0)).toEqual([]);
     expect(violations).toBe(0);
     expect(quiet).toBe(true);
@@ -250,6 +390,11 @@ function formatTable(lines: Array<Record<string, unknown>>): string {
   if (!first) return '(no transactions)';
   const columns = Object.keys(first);
   const width = (column: string) => Math.max(column.length, ...lines.map((line) => String(line[column]).length));
-  const row = (cells: (column: string) => string) => columns.map((column) => cells(column).padEnd(width(column))).join(' | ');
-  return [row((column) => column), columns.map((column) => '-'.repeat(width(column))).join('-+-'), ...lines.map((line) => row((column) => String(line[column])))].join('\n');
+  const row = (cells: (column: string) => string) =>
+    columns.map((column) => cells(column).padEnd(width(column))).join(' | ');
+  return [
+    row((column) => column),
+    columns.map((column) => '-'.repeat(width(column))).join('-+-'),
+    ...lines.map((line) => row((column) => String(line[column]))),
+  ].join('\n');
 }

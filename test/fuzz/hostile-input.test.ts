@@ -95,29 +95,43 @@ interface Finding {
 
 /** Which of the three shapes an error answer must have, from its status and operation (SPEC 7). */
 function expectErrorShape(request: FuzzRequest, status: number, body: WireJson): void {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Error(`error body is not a JSON object: ${JSON.stringify(body)?.slice(0, 200)}`);
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new Error(`error body is not a JSON object: ${JSON.stringify(body)?.slice(0, 200)}`);
   if (status === 401) {
     expectSchema('AuthError', body);
-    if ('timestamp' in body || 'status' in body) throw new Error('a 401 carries shape 1 only (no timestamp, no status)');
+    if ('timestamp' in body || 'status' in body)
+      throw new Error('a 401 carries shape 1 only (no timestamp, no status)');
     return;
   }
   if ('success' in body) {
-    if (request.operationId !== 'uploadDocument' || ![400, 413].includes(status)) throw new Error(`shape 3 outside POST /documents 400/413`);
+    if (request.operationId !== 'uploadDocument' || ![400, 413].includes(status))
+      throw new Error(`shape 3 outside POST /documents 400/413`);
     expectSchema('UploadError', body);
     return;
   }
   expectSchema('ApiError', body);
   if (body.status !== status) throw new Error(`shape 2 repeats status ${body.status}, HTTP said ${status}`);
   // Markers only the server could have written (messages may echo the caller's own hostile input).
-  if (/\bat .+\.(ts|js):\d+|node_modules|syntax error at or near|violates .*constraint|relation ".+" does not exist|DriverException|QueryFailed|mikro-orm|from "[a-z_]+" as "[a-z0-9]+"/i.test(JSON.stringify(body))) {
+  if (
+    /\bat .+\.(ts|js):\d+|node_modules|syntax error at or near|violates .*constraint|relation ".+" does not exist|DriverException|QueryFailed|mikro-orm|from "[a-z_]+" as "[a-z0-9]+"/i.test(
+      JSON.stringify(body),
+    )
+  ) {
     throw new Error('error body leaks a stack trace or SQL');
   }
 }
 
-async function send(request: FuzzRequest): Promise<{ status: number; body: unknown; raw: string; contentType: string }> {
+async function send(
+  request: FuzzRequest,
+): Promise<{ status: number; body: unknown; raw: string; contentType: string }> {
   // fetch cannot send a GET with a body; such requests go without it.
   const payload = request.method === 'GET' ? undefined : request.body;
-  const response = await fetch(new URL(request.path, target.url), { method: request.method, headers: request.headers, body: payload, redirect: 'manual' });
+  const response = await fetch(new URL(request.path, target.url), {
+    method: request.method,
+    headers: request.headers,
+    body: payload,
+    redirect: 'manual',
+  });
   const raw = await response.text();
   let body: unknown = raw;
   if ((response.headers.get('content-type') ?? '').includes('json') && raw.length > 0) {
@@ -142,7 +156,11 @@ const HTML_PAGES = new Set(['sandboxCheckout', 'verifyPolicy', 'handleProviderRe
 function answeringOperation(request: FuzzRequest): string {
   const pathname = request.path.split('?')[0] ?? '';
   if (!pathname.endsWith('/')) return request.operationId;
-  const collection = operationsOf(document).find((operation) => operation.method.toUpperCase() === request.method.toUpperCase() && operation.pathTemplate === pathname.slice(0, -1));
+  const collection = operationsOf(document).find(
+    (operation) =>
+      operation.method.toUpperCase() === request.method.toUpperCase() &&
+      operation.pathTemplate === pathname.slice(0, -1),
+  );
   return collection?.operationId ?? request.operationId;
 }
 
@@ -175,12 +193,16 @@ test('no generated request, valid or hostile, gets a 5xx or an error body outsid
   expect(operations.length).toBeGreaterThanOrEqual(20);
   const requests: FuzzRequest[] = [];
   operations.forEach((operation, index) => {
-    requests.push(...fc.sample(requestsFor(document, operation, ids), { numRuns: RUNS_PER_OPERATION, seed: SEED + index }));
+    requests.push(
+      ...fc.sample(requestsFor(document, operation, ids), { numRuns: RUNS_PER_OPERATION, seed: SEED + index }),
+    );
   });
   // The sandbox checkout pages and unknown paths are in no document, but reachable all the same.
-  requests.push(...fc.sample(pageRequests(paymentUrls), { numRuns: RUNS_PER_OPERATION, seed: SEED + operations.length }));
+  requests.push(
+    ...fc.sample(pageRequests(paymentUrls), { numRuns: RUNS_PER_OPERATION, seed: SEED + operations.length }),
+  );
   // Interleave operations so that concurrent requests mix, as real traffic does.
-  requests.sort((a, b) => (a.path.length * 31 + a.kind.length) % 97 - (b.path.length * 31 + b.kind.length) % 97);
+  requests.sort((a, b) => ((a.path.length * 31 + a.kind.length) % 97) - ((b.path.length * 31 + b.kind.length) % 97));
 
   // Issue 30: how many bodies carry a NUL or lone-surrogate key, a lone surrogate, a separator or a bidi control.
   const issue30 = countIssue30Bodies(requests);
@@ -205,7 +227,11 @@ test('no generated request, valid or hostile, gets a 5xx or an error body outsid
         // unknown policy, too many lookups) as HTML pages; only a JSON answer has a shape to keep.
         const htmlPage = HTML_PAGES.has(request.operationId) && typeof answer.body === 'string';
         if (status >= 400 && !htmlPage) expectErrorShape(request, status, answer.body);
-        else if (!PAGES.has(request.operationId) && (status < 300 || (status >= 400 && htmlPage) || request.operationId === 'handlePaymentCallback')) await expectContract(answeringOperation(request), status, answer.body, answer.contentType);
+        else if (
+          !PAGES.has(request.operationId) &&
+          (status < 300 || (status >= 400 && htmlPage) || request.operationId === 'handlePaymentCallback')
+        )
+          await expectContract(answeringOperation(request), status, answer.body, answer.contentType);
       } catch (error) {
         findings.push({ request: describeRequest(request), status, problem: (error as Error).message.slice(0, 600) });
       }
@@ -216,10 +242,28 @@ test('no generated request, valid or hostile, gets a 5xx or an error body outsid
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (Date.now() - started) / 1000;
 
-  const table = [...statuses.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `  ${k}: ${n}`).join('\n');
-  console.log(`fuzz seed ${SEED}: ${requests.length} requests in ${seconds.toFixed(1)} s (${Math.round(requests.length / seconds)}/s), ${findings.length} findings, ${transportRetries} transport retries\n${table}`);
-  if (process.env.FUZZ_COSTS) console.log([...costs.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, ms]) => `  ${k}: ${Math.round(ms)} ms`).join('\n'));
-  if (findings.length > 0) console.log(`first findings (replay with FUZZ_SEED=${SEED}):\n${findings.slice(0, 15).map((f) => `- ${f.status} ${f.problem}\n    ${f.request}`).join('\n')}`);
+  const table = [...statuses.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, n]) => `  ${k}: ${n}`)
+    .join('\n');
+  console.log(
+    `fuzz seed ${SEED}: ${requests.length} requests in ${seconds.toFixed(1)} s (${Math.round(requests.length / seconds)}/s), ${findings.length} findings, ${transportRetries} transport retries\n${table}`,
+  );
+  if (process.env.FUZZ_COSTS)
+    console.log(
+      [...costs.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 15)
+        .map(([k, ms]) => `  ${k}: ${Math.round(ms)} ms`)
+        .join('\n'),
+    );
+  if (findings.length > 0)
+    console.log(
+      `first findings (replay with FUZZ_SEED=${SEED}):\n${findings
+        .slice(0, 15)
+        .map((f) => `- ${f.status} ${f.problem}\n    ${f.request}`)
+        .join('\n')}`,
+    );
 
   console.log(`bodies with text PostgreSQL or a document cannot take (issue 30): ${JSON.stringify(issue30)}`);
   expect(Object.values(issue30).every((n) => n > 0)).toBe(true);

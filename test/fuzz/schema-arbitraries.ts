@@ -89,10 +89,25 @@ export const HOSTILE_STRINGS = [
  * Object keys PostgreSQL cannot store in `jsonb` (issue 30: NUL and lone surrogates in keys
  * answered 500), and keys that carry the separators and controls text fields refuse.
  */
-export const HOSTILE_KEYS = ['k\u0000', '\u0000', 'a\u0000b', '\uD800', 'x\uDC00', '\uDBFF\uDBFF', '\u2028', 'k\u202E', '\u2066k\u2069', '__proto__', ''];
+export const HOSTILE_KEYS = [
+  'k\u0000',
+  '\u0000',
+  'a\u0000b',
+  '\uD800',
+  'x\uDC00',
+  '\uDBFF\uDBFF',
+  '\u2028',
+  'k\u202E',
+  '\u2066k\u2069',
+  '__proto__',
+  '',
+];
 
 export function hostileKey(): fc.Arbitrary<string> {
-  return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...HOSTILE_KEYS) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 8 }) });
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_KEYS) },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 8 }) },
+  );
 }
 
 /** A free-form JSON object (`extraFields`, `dispatchInfo`) whose keys and values are hostile, one level nested now and then. */
@@ -115,7 +130,23 @@ export function hostileString(): fc.Arbitrary<string> {
 /** Any JSON value of any type: what a field receives when the caller ignores its type. */
 export function wrongTypedValue(): fc.Arbitrary<unknown> {
   return fc.oneof(
-    fc.constantFrom(null, true, false, 0, -1, 1.5, -1e308, Number.MAX_SAFE_INTEGER, 2 ** 63, '', [], {}, [null], { $gt: '' }, { __proto__: { admin: true } }),
+    fc.constantFrom(
+      null,
+      true,
+      false,
+      0,
+      -1,
+      1.5,
+      -1e308,
+      Number.MAX_SAFE_INTEGER,
+      2 ** 63,
+      '',
+      [],
+      {},
+      [null],
+      { $gt: '' },
+      { __proto__: { admin: true } },
+    ),
     // Just past and far past the documented money maximums (1,000,000.00 per item; numeric(14,2) columns).
     fc.constantFrom(1_000_000.01, 6_000_000_000, 99_999_999_999, 1e12, 1e13 + 0.01),
     hostileString(),
@@ -134,7 +165,8 @@ export class SchemaResolver {
     let current = node ?? {};
     for (let hops = 0; current.$ref && hops < 20; hops++) {
       const path = String(current.$ref).replace(/^#\//, '').split('/');
-      current = path.reduce((at: WireJson, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.document) ?? {};
+      current =
+        path.reduce((at: WireJson, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.document) ?? {};
     }
     return current;
   }
@@ -144,18 +176,32 @@ export class SchemaResolver {
     const schema = this.resolve(node);
     if (schema.const !== undefined) return fc.constant(schema.const);
     if (schema.enum) return fc.constantFrom(...schema.enum);
-    if (schema.oneOf || schema.anyOf) return fc.oneof(...(schema.oneOf ?? schema.anyOf).map((s: SchemaNode) => this.valid(s, depth + 1)));
+    if (schema.oneOf || schema.anyOf)
+      return fc.oneof(...(schema.oneOf ?? schema.anyOf).map((s: SchemaNode) => this.valid(s, depth + 1)));
     if (schema.allOf) {
-      return fc.tuple(...schema.allOf.map((s: SchemaNode) => this.valid(s, depth + 1))).map((parts) => Object.assign({}, ...parts.filter((p) => p && typeof p === 'object')));
+      return fc
+        .tuple(...schema.allOf.map((s: SchemaNode) => this.valid(s, depth + 1)))
+        .map((parts) => Object.assign({}, ...parts.filter((p) => p && typeof p === 'object')));
     }
     const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
     switch (type) {
       case 'string':
         return this.validString(schema);
       case 'integer':
-        return this.atBounds(schema, fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? Math.max((schema.minimum ?? 0) + 1000, 1000) }));
+        return this.atBounds(
+          schema,
+          fc.integer({
+            min: schema.minimum ?? -1000,
+            max: schema.maximum ?? Math.max((schema.minimum ?? 0) + 1000, 1000),
+          }),
+        );
       case 'number':
-        return this.atBounds(schema, fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true }).map((n) => Math.round(n * 100) / 100));
+        return this.atBounds(
+          schema,
+          fc
+            .double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true })
+            .map((n) => Math.round(n * 100) / 100),
+        );
       case 'boolean':
         return fc.boolean();
       case 'array': {
@@ -165,7 +211,16 @@ export class SchemaResolver {
         const short = fc.array(this.valid(schema.items, depth + 1), { minLength: min, maxLength: max });
         // Now and then a list as long as it may be (up to 20 items), so totals reach their documented maximums.
         if (!schema.maxItems || schema.maxItems <= max || schema.maxItems > 20) return short;
-        return fc.oneof({ weight: 5, arbitrary: short }, { weight: 1, arbitrary: fc.array(this.valid(schema.items, depth + 1), { minLength: schema.maxItems, maxLength: schema.maxItems }) });
+        return fc.oneof(
+          { weight: 5, arbitrary: short },
+          {
+            weight: 1,
+            arbitrary: fc.array(this.valid(schema.items, depth + 1), {
+              minLength: schema.maxItems,
+              maxLength: schema.maxItems,
+            }),
+          },
+        );
       }
       case 'null':
         return fc.constant(null);
@@ -180,7 +235,13 @@ export class SchemaResolver {
         }
         // A free-form object takes any keys: now and then ones PostgreSQL or a document cannot take.
         if (Object.keys(model).length === 0 && schema.additionalProperties === true) {
-          return fc.oneof({ weight: 3, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 3 }) }, { weight: 1, arbitrary: hostileObject() });
+          return fc.oneof(
+            {
+              weight: 3,
+              arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 3 }),
+            },
+            { weight: 1, arbitrary: hostileObject() },
+          );
         }
         return fc.record(model, { requiredKeys: Object.keys(model).filter((name) => required.has(name)) });
       }
@@ -190,7 +251,9 @@ export class SchemaResolver {
   /** A bounded number is now and then exactly at its bound: the largest valid amounts meet in one total. */
   private atBounds(schema: SchemaNode, inside: fc.Arbitrary<number>): fc.Arbitrary<number> {
     const bounds = [schema.minimum, schema.maximum].filter((bound): bound is number => typeof bound === 'number');
-    return bounds.length === 0 ? inside : fc.oneof({ weight: 4, arbitrary: inside }, { weight: 1, arbitrary: fc.constantFrom(...bounds) });
+    return bounds.length === 0
+      ? inside
+      : fc.oneof({ weight: 4, arbitrary: inside }, { weight: 1, arbitrary: fc.constantFrom(...bounds) });
   }
 
   private validString(schema: SchemaNode): fc.Arbitrary<string> {
@@ -198,9 +261,13 @@ export class SchemaResolver {
       case 'uuid':
         return fc.uuid();
       case 'date':
-        return fc.date({ min: new Date('1930-01-01'), max: new Date('2035-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+        return fc
+          .date({ min: new Date('1930-01-01'), max: new Date('2035-12-31'), noInvalidDate: true })
+          .map((d) => d.toISOString().slice(0, 10));
       case 'date-time':
-        return fc.date({ min: new Date('2000-01-01'), max: new Date('2035-12-31'), noInvalidDate: true }).map((d) => d.toISOString());
+        return fc
+          .date({ min: new Date('2000-01-01'), max: new Date('2035-12-31'), noInvalidDate: true })
+          .map((d) => d.toISOString());
       case 'email':
         return fc.emailAddress();
       case 'uri':
@@ -228,7 +295,11 @@ export class SchemaResolver {
 }
 
 /** Every path to a field inside a JSON value, for targeted mutation. */
-function fieldPaths(value: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+function fieldPaths(
+  value: unknown,
+  prefix: (string | number)[] = [],
+  out: (string | number)[][] = [],
+): (string | number)[][] {
   if (value && typeof value === 'object') {
     for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
       const path = [...prefix, Array.isArray(value) ? Number(key) : key];
@@ -251,7 +322,8 @@ function objectPaths(value: unknown, paths: (string | number)[][]): (string | nu
 function withKey(value: unknown, path: (string | number)[], key: string, child: unknown): unknown {
   const copy = structuredClone(value) as WireJson;
   const at = path.reduce((node: WireJson, step) => node?.[step], copy);
-  if (at !== null && typeof at === 'object' && !Array.isArray(at)) Object.defineProperty(at, key, { value: child, enumerable: true, writable: true, configurable: true });
+  if (at !== null && typeof at === 'object' && !Array.isArray(at))
+    Object.defineProperty(at, key, { value: child, enumerable: true, writable: true, configurable: true });
   return copy;
 }
 
@@ -279,13 +351,21 @@ export function mutate(value: unknown): fc.Arbitrary<unknown> {
     { weight: 3, arbitrary: fc.tuple(path, hostileString()).map(([p, v]) => setAt(value, p, v)) },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.constantFrom('__proto__', 'constructor', 'extra', 'password', 'x'.repeat(300)), wrongTypedValue()).map(([key, v]) => {
-        const copy = structuredClone(value) as WireJson;
-        if (copy && typeof copy === 'object' && !Array.isArray(copy)) Object.defineProperty(copy, key, { value: v, enumerable: true, writable: true, configurable: true });
-        return copy;
-      }),
+      arbitrary: fc
+        .tuple(fc.constantFrom('__proto__', 'constructor', 'extra', 'password', 'x'.repeat(300)), wrongTypedValue())
+        .map(([key, v]) => {
+          const copy = structuredClone(value) as WireJson;
+          if (copy && typeof copy === 'object' && !Array.isArray(copy))
+            Object.defineProperty(copy, key, { value: v, enumerable: true, writable: true, configurable: true });
+          return copy;
+        }),
     },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom<(string | number)[]>([], ...objectPaths(value, paths)), hostileKey(), hostileString()).map(([p, key, v]) => withKey(value, p, key, v)) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.constantFrom<(string | number)[]>([], ...objectPaths(value, paths)), hostileKey(), hostileString())
+        .map(([p, key, v]) => withKey(value, p, key, v)),
+    },
     { weight: 1, arbitrary: whole },
     { weight: 1, arbitrary: fc.integer({ min: 2, max: 120 }).map((n) => Array.from({ length: n }, () => value)) },
   );

@@ -1,10 +1,24 @@
-import { AMOUNT_LIMITS, LARGEST_STORABLE_AMOUNT, largestGroupTotal, largestOrderTotal } from '../../src/kernel/amount-limits';
+import {
+  AMOUNT_LIMITS,
+  LARGEST_STORABLE_AMOUNT,
+  largestGroupTotal,
+  largestOrderTotal,
+} from '../../src/kernel/amount-limits';
 import { catalogueFileSchema } from '../../src/modules/catalogue/catalogue-schema';
 import { loadSpecDocument } from '../../src/kernel/http/spec-document';
 
-type Schema = { maximum?: number; maxItems?: number; items?: Schema; properties?: Record<string, Schema>; $ref?: string };
+type Schema = {
+  maximum?: number;
+  maxItems?: number;
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  $ref?: string;
+};
 
-const document = loadSpecDocument() as unknown as { components: { schemas: Record<string, Schema> }; paths: Record<string, Record<string, unknown>> };
+const document = loadSpecDocument() as unknown as {
+  components: { schemas: Record<string, Schema> };
+  paths: Record<string, Record<string, unknown>>;
+};
 const schemas = document.components.schemas;
 
 describe('the documented maximums of every amount that feeds a total', () => {
@@ -17,10 +31,12 @@ describe('the documented maximums of every amount that feeds a total', () => {
     expect(order?.addedDevices?.maxItems).toBe(AMOUNT_LIMITS.addedItemsPerList);
     expect(order?.directDiscountPercent?.maximum).toBe(100);
     expect(schemas.QuoteRequest?.properties?.duration?.maximum).toBe(AMOUNT_LIMITS.coverDays);
-    expect(JSON.stringify(document.paths['/api/external/v1/orders'])).toContain(`"maxItems":${AMOUNT_LIMITS.ordersPerGroup}`);
+    expect(JSON.stringify(document.paths['/api/external/v1/orders'])).toContain(
+      `"maxItems":${AMOUNT_LIMITS.ordersPerGroup}`,
+    );
   });
 
-  it('are what the catalogue format enforces for the operator\'s prices', () => {
+  it("are what the catalogue format enforces for the operator's prices", () => {
     const ctg = catalogueFileSchema.properties.ctgs.items.properties;
     expect(ctg.baseCtgPrice.maximum).toBe(AMOUNT_LIMITS.catalogueBasePrice);
     expect(ctg.extraDayPrice.maximum).toBe(AMOUNT_LIMITS.catalogueExtraDayPrice);

@@ -1,5 +1,11 @@
 import { kathmanduToday } from '../../src/kernel/business-date';
-import { businessNow, businessToday, setTestToday, testToday, withRequestBusinessDay } from '../../src/kernel/business-today';
+import {
+  businessNow,
+  businessToday,
+  setTestToday,
+  testToday,
+  withRequestBusinessDay,
+} from '../../src/kernel/business-today';
 
 /** Today in Nepal for business rules (decision record 0083): a request's test clock, else the real date; outside a request always the real one. */
 describe('businessToday', () => {
@@ -11,7 +17,7 @@ describe('businessToday', () => {
     expect(() => setTestToday('2030-10-15')).toThrow(/outside a request/);
   });
 
-  it('in a request on a test clock is the clock\'s date, and deadlines move by the same days', () => {
+  it("in a request on a test clock is the clock's date, and deadlines move by the same days", () => {
     withRequestBusinessDay(() => {
       setTestToday('2030-10-15');
       expect(testToday()).toBe('2030-10-15');
@@ -22,13 +28,14 @@ describe('businessToday', () => {
     });
   });
 
-  it('keeps each request\'s clock to itself, across awaits of interleaved requests', async () => {
+  it("keeps each request's clock to itself, across awaits of interleaved requests", async () => {
     const seen: string[] = [];
-    const request = (today: string | undefined) => withRequestBusinessDay(async () => {
-      setTestToday(today);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      seen.push(businessToday());
-    });
+    const request = (today: string | undefined) =>
+      withRequestBusinessDay(async () => {
+        setTestToday(today);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        seen.push(businessToday());
+      });
     await Promise.all([request('2030-10-15'), request(undefined), request('2031-01-01')]);
     expect(seen.sort()).toEqual(['2030-10-15', '2031-01-01', kathmanduToday()].sort());
   });

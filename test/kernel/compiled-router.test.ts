@@ -11,7 +11,8 @@ async function dereferencedSpec() {
 }
 
 /** A concrete path for an operation: each parameter a value that needs percent-decoding. */
-const concretePath = (operation: Operation) => operation.path.replace(/\{[^}]+\}/g, (name) => encodeURIComponent(`${name.slice(1, -1)} é/1`));
+const concretePath = (operation: Operation) =>
+  operation.path.replace(/\{[^}]+\}/g, (name) => encodeURIComponent(`${name.slice(1, -1)} é/1`));
 
 function outcome(router: OpenAPIRouter, request: Request): unknown {
   try {
@@ -45,7 +46,9 @@ describe('the compiled router answers as openapi-backend’s own router', () => 
         body: { a: 1 },
       };
       expect(outcome(compiled, request)).toEqual(outcome(original, request));
-      expect(outcome(compiled, { ...request, path: `${request.path}/` })).toEqual(outcome(original, { ...request, path: `${request.path}/` }));
+      expect(outcome(compiled, { ...request, path: `${request.path}/` })).toEqual(
+        outcome(original, { ...request, path: `${request.path}/` }),
+      );
     }
   });
 
@@ -78,7 +81,10 @@ describe('the compiled router answers as openapi-backend’s own router', () => 
   it('gives each parse its own query, so that coercing one never changes another', () => {
     const operation = first(operations, 'the operations');
     const query = { tag: ['a'] };
-    const parsed = compiled.parseRequest({ method: 'GET', path: concretePath(operation), headers: {}, query }, operation);
+    const parsed = compiled.parseRequest(
+      { method: 'GET', path: concretePath(operation), headers: {}, query },
+      operation,
+    );
     (parsed.query as { tag: string[] }).tag.push('b');
     expect(query.tag).toEqual(['a']);
   });

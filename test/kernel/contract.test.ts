@@ -7,8 +7,10 @@ import type { ContractHandlers, TagHandlers } from '../../src/kernel/http/reques
 
 describe('the handler map is the contract (checked by the typecheck npm test runs first)', () => {
   it('when an operationId is misspelt, then the tag module does not compile', () => {
-    // @ts-expect-error getOrdr is not an operation of the spec
-    const misspelt = { getOrdr: async () => ({ status: 200 as const, body: { status: 'ok' as const } }) } satisfies TagHandlers;
+    const misspelt = {
+      // @ts-expect-error getOrdr is not an operation of the spec
+      getOrdr: async () => ({ status: 200 as const, body: { status: 'ok' as const } }),
+    } satisfies TagHandlers;
     expect(Object.keys(misspelt)).toEqual(['getOrdr']);
   });
 
@@ -22,8 +24,10 @@ describe('the handler map is the contract (checked by the typecheck npm test run
   });
 
   it('when a handler answers a status its operation does not document, then it does not compile', () => {
-    // @ts-expect-error getHealth documents 200 and 500 only
-    const undocumented = { getHealth: async () => ({ status: 201 as const, body: { status: 'ok' as const } }) } satisfies TagHandlers;
+    const undocumented = {
+      // @ts-expect-error getHealth documents 200 and 500 only
+      getHealth: async () => ({ status: 201 as const, body: { status: 'ok' as const } }),
+    } satisfies TagHandlers;
     expect(undocumented.getHealth).toBeDefined();
   });
 });
@@ -47,7 +51,10 @@ describe('responses against the spec', () => {
   it('when the status is not documented, then it is a violation', async () => {
     const strict = await check('fail');
     expect(() => strict('getHealth', { status: 201, body: { status: 'ok' } }, log)).toThrow(/outside its contract/);
-    expect(strict('getHealth', { status: 200, body: { status: 'ok' } }, log)).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(strict('getHealth', { status: 200, body: { status: 'ok' } }, log)).toEqual({
+      status: 200,
+      body: { status: 'ok' },
+    });
   });
 });
 
@@ -59,14 +66,20 @@ describe('error kinds become statuses and shapes only in http/error-response', (
     [uploadRefused('Send exactly one file per request'), 400, 'upload'],
     [uploadRefused('File exceeds the maximum size of 10 bytes', true), 413, 'upload'],
     [tooMany('Too many requests, retry later', 7), 429, 'api'],
-    [new DomainError('method-not-allowed', 'Method PUT is not allowed on /x', { allowedMethods: ['GET', 'POST'] }), 405, 'api'],
+    [
+      new DomainError('method-not-allowed', 'Method PUT is not allowed on /x', { allowedMethods: ['GET', 'POST'] }),
+      405,
+      'api',
+    ],
   ])('when %p is thrown, then it answers its status in its shape', (error, status, shape) => {
     expect(toHttpError(error)).toMatchObject({ status, shape, message: error.message });
   });
 
   it('when a kind carries a retry time or allowed methods, then they become headers', () => {
     expect(toHttpError(tooMany('Too many requests, retry later', 7)).headers).toEqual({ 'Retry-After': '7' });
-    expect(toHttpError(new DomainError('method-not-allowed', 'no', { allowedMethods: ['GET', 'POST'] })).headers).toEqual({ Allow: 'GET, POST' });
+    expect(
+      toHttpError(new DomainError('method-not-allowed', 'no', { allowedMethods: ['GET', 'POST'] })).headers,
+    ).toEqual({ Allow: 'GET, POST' });
   });
 
   it('when anything else is thrown, then it is a generic 500', () => {

@@ -2,7 +2,9 @@ import { csvCell, csvRow } from '../../src/kernel/csv';
 
 describe('a cell of the order book CSV', () => {
   it('is quoted when it holds a semicolon, so a spreadsheet splitting on ";" keeps it whole and its formula guard holds', () => {
-    expect(csvCell('Annapurna; =HYPERLINK("http://evil.example")')).toBe('"Annapurna; =HYPERLINK(""http://evil.example"")"');
+    expect(csvCell('Annapurna; =HYPERLINK("http://evil.example")')).toBe(
+      '"Annapurna; =HYPERLINK(""http://evil.example"")"',
+    );
     expect(csvRow(['ORD-2026-000001', 'a;b', 'plain'])).toBe('ORD-2026-000001,"a;b",plain\r\n');
   });
 

@@ -24,7 +24,10 @@ const capture = new Writable({
   },
 });
 
-const { server, client, databaseUrl } = useTestServer({ ownDatabase: 'dberrors', logger: createLogger('info', capture) });
+const { server, client, databaseUrl } = useTestServer({
+  ownDatabase: 'dberrors',
+  logger: createLogger('info', capture),
+});
 beforeAll(async () => {
   partner = await newPartner(server, client);
 });
@@ -32,7 +35,8 @@ beforeAll(async () => {
 const sql = (statement: string) => server.orm.em.getConnection().execute(statement);
 
 /** Words of SQL, PostgreSQL, the driver and the ORM, and stack frames. */
-const INTERNALS = /\b(select|insert|update|delete|from|where|relation|constraint|violates|duplicate|postgres|pg_|knex|mikro|sqlstate|ECONN)\b|\bat \S+ \(|\.(ts|js):\d+|node_modules|stack/i;
+const INTERNALS =
+  /\b(select|insert|update|delete|from|where|relation|constraint|violates|duplicate|postgres|pg_|knex|mikro|sqlstate|ECONN)\b|\bat \S+ \(|\.(ts|js):\d+|node_modules|stack/i;
 
 function expectCleanServerError(response: { status: number; body: WireJson }, path: string): void {
   expectStatus(response, 500);
@@ -45,7 +49,19 @@ describe('database errors reach the partner as a bare 500', () => {
   it('when a query fails (a table is missing), then the 500 body names no table, SQL or stack', async () => {
     await sql('alter table quote rename to quote_gone');
     try {
-      const response = await client.op('createQuote', 'POST', QUOTE, { nationality: 'Germany', ages: [34], startDate: lowTrek('x').departureDate, duration: 16, routeId: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18' }, { token: partner.token });
+      const response = await client.op(
+        'createQuote',
+        'POST',
+        QUOTE,
+        {
+          nationality: 'Germany',
+          ages: [34],
+          startDate: lowTrek('x').departureDate,
+          duration: 16,
+          routeId: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18',
+        },
+        { token: partner.token },
+      );
       expectCleanServerError(response, QUOTE);
     } finally {
       await sql('alter table quote_gone rename to quote');
@@ -63,13 +79,18 @@ describe('database errors reach the partner as a bare 500', () => {
       ];
       expectStatus(created, 201);
       expectCleanServerError(clashing, ORDERS);
-      expect(await server.orm.em.fork().getConnection().execute(`select count(*)::int as n from insurance_order where company_id = '${partner.companyId}'`)).toEqual([{ n: 1 }]);
+      expect(
+        await server.orm.em
+          .fork()
+          .getConnection()
+          .execute(`select count(*)::int as n from insurance_order where company_id = '${partner.companyId}'`),
+      ).toEqual([{ n: 1 }]);
     } finally {
       await sql('drop index forced_one_order_per_company');
     }
   });
 
-  it('when an order insert fails, then the log line names the error, its SQLSTATE and constraint but none of the statement\'s values', async () => {
+  it("when an order insert fails, then the log line names the error, its SQLSTATE and constraint but none of the statement's values", async () => {
     const touristId = await newTraveller(server, partner.companyId);
     const marker = `passport-X${Date.now()}`;
     await sql('create unique index forced_one_order_per_company_again on insurance_order (company_id)');
@@ -82,13 +103,22 @@ describe('database errors reach the partner as a bare 500', () => {
       await sql('drop index forced_one_order_per_company_again');
     }
     const failures = logLines.map((line) => JSON.parse(line)).filter((line) => line.err);
-    expect(failures).toEqual([expect.objectContaining({ err: expect.objectContaining({ type: 'UniqueConstraintViolationException', code: '23505', constraint: 'forced_one_order_per_company_again', table: 'insurance_order' }) })]);
+    expect(failures).toEqual([
+      expect.objectContaining({
+        err: expect.objectContaining({
+          type: 'UniqueConstraintViolationException',
+          code: '23505',
+          constraint: 'forced_one_order_per_company_again',
+          table: 'insurance_order',
+        }),
+      }),
+    ]);
     const logged = logLines.join('\n');
     for (const value of [marker, 'asthma', touristId, partner.companyId]) expect(logged).not.toContain(value);
     expect(logged).not.toMatch(/insert into|values \(/i);
   });
 
-  it('when PostgreSQL kills the server\'s connections, then a failed request is a 503 to retry (an outage, issue 30) and the next ones succeed', async () => {
+  it("when PostgreSQL kills the server's connections, then a failed request is a 503 to retry (an outage, issue 30) and the next ones succeed", async () => {
     // Open some pooled connections first, so there are some to kill.
     await Promise.all(Array.from({ length: 4 }, () => everestQuote(client, partner)));
     const admin = await createOwnDatabase('dberrors_admin');
@@ -96,7 +126,10 @@ describe('database errors reach the partner as a bare 500', () => {
       const { Client } = await import('pg');
       const killer = new Client({ connectionString: admin.url });
       await killer.connect();
-      const killed = await killer.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [new URL(databaseUrl()).pathname.slice(1)]);
+      const killed = await killer.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`,
+        [new URL(databaseUrl()).pathname.slice(1)],
+      );
       await killer.end();
       expect(killed.rowCount).toBeGreaterThan(0);
     } finally {
@@ -104,7 +137,19 @@ describe('database errors reach the partner as a bare 500', () => {
     }
     const after = await Promise.all(
       Array.from({ length: 6 }, () =>
-        client.op('createQuote', 'POST', QUOTE, { nationality: 'Germany', ages: [34], startDate: lowTrek('x').departureDate, duration: 16, routeId: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18' }, { token: partner.token }),
+        client.op(
+          'createQuote',
+          'POST',
+          QUOTE,
+          {
+            nationality: 'Germany',
+            ages: [34],
+            startDate: lowTrek('x').departureDate,
+            duration: 16,
+            routeId: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18',
+          },
+          { token: partner.token },
+        ),
       ),
     );
     for (const response of after.filter((r) => r.status !== 200)) {

@@ -71,28 +71,48 @@ function expectOutage(response: { status: number; body: unknown; headers: Header
 describe('while the database is unreachable', () => {
   beforeAll(async () => {
     // The server's pool holds live connections when the outage begins.
-    const before = await client.op('listTravellers', 'GET', '/api/external/v1/travellers', undefined, { token: partner.token });
+    const before = await client.op('listTravellers', 'GET', '/api/external/v1/travellers', undefined, {
+      token: partner.token,
+    });
     if (before.status !== 200) throw new Error(`the server did not work before the outage: ${before.status}`);
     await relay.cut();
   });
 
   it('then a quote is a 503 in shape 2 with Retry-After, not a 500', async () => {
-    const body = { nationality: 'Germany', ages: [34], startDate: '2031-04-01', duration: 16, routeId: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18' };
+    const body = {
+      nationality: 'Germany',
+      ages: [34],
+      startDate: '2031-04-01',
+      duration: 16,
+      routeId: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18',
+    };
     expectOutage(await client.op('createQuote', 'POST', QUOTE, body, { token: partner.token }), QUOTE);
   });
 
   it('then reading an order and listing travellers are 503s too', async () => {
-    expectOutage(await client.op('getOrder', 'GET', `${ORDERS}/ORD-2030-000142`, undefined, { token: partner.token }), `${ORDERS}/ORD-2030-000142`);
-    expectOutage(await client.op('listTravellers', 'GET', '/api/external/v1/travellers', undefined, { token: partner.token }), '/api/external/v1/travellers');
+    expectOutage(
+      await client.op('getOrder', 'GET', `${ORDERS}/ORD-2030-000142`, undefined, { token: partner.token }),
+      `${ORDERS}/ORD-2030-000142`,
+    );
+    expectOutage(
+      await client.op('listTravellers', 'GET', '/api/external/v1/travellers', undefined, { token: partner.token }),
+      '/api/external/v1/travellers',
+    );
   });
 
   it('then taking a token is a 503, not a 401 for good credentials', async () => {
     const path = '/api/external/v1/auth/token';
-    expectOutage(await client.op('issueToken', 'POST', path, { clientId: partner.clientId, clientSecret: partner.clientSecret }), path);
+    expectOutage(
+      await client.op('issueToken', 'POST', path, { clientId: partner.clientId, clientSecret: partner.clientSecret }),
+      path,
+    );
   });
 
   it('then a bearer token the server must look up is a 503, not a 401', async () => {
-    expectOutage(await client.op('listTravellers', 'GET', '/api/external/v1/travellers', undefined, { token: 'a'.repeat(43) }), '/api/external/v1/travellers');
+    expectOutage(
+      await client.op('listTravellers', 'GET', '/api/external/v1/travellers', undefined, { token: 'a'.repeat(43) }),
+      '/api/external/v1/travellers',
+    );
   });
 
   it('then /readyz says so with its own 503', async () => {

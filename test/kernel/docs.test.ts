@@ -7,7 +7,9 @@ const { client } = useTestServer();
 /** Every `src`/`href` of a script or stylesheet tag in the page. */
 function loadedResources(html: string): string[] {
   const tags = html.match(/<(script|link)\b[^>]*>/gi) ?? [];
-  return tags.flatMap((tag) => [...tag.matchAll(/\b(?:src|href)\s*=\s*["']?([^"'\s>]+)/gi)].map((match) => captured(match, 1)));
+  return tags.flatMap((tag) =>
+    [...tag.matchAll(/\b(?:src|href)\s*=\s*["']?([^"'\s>]+)/gi)].map((match) => captured(match, 1)),
+  );
 }
 
 describe('the partner docs page', () => {

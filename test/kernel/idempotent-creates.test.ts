@@ -4,7 +4,14 @@ import { departure, ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
-import { DOCUMENTS_PATH, FILES, TRAVELLERS_PATH, travellerInput, uploadForm, uploadTravellerDocuments } from '../support/documents';
+import {
+  DOCUMENTS_PATH,
+  FILES,
+  TRAVELLERS_PATH,
+  travellerInput,
+  uploadForm,
+  uploadTravellerDocuments,
+} from '../support/documents';
 import { Document } from '../../src/modules/documents/entities/document';
 import { ENDPOINTS } from '../webhooks/webhook-api';
 import { Order } from '../../src/modules/orders/entities/order';
@@ -20,9 +27,18 @@ beforeAll(async () => {
   touristId = await newTraveller(server, partner.companyId);
 });
 
-const lowTrek = (overrides: Record<string, unknown> = {}) => ({ touristId, ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: departure, ...overrides });
+const lowTrek = (overrides: Record<string, unknown> = {}) => ({
+  touristId,
+  ctgId: CTGS.standard3000,
+  customRouteName: 'Kathmandu valley rim walk',
+  departureDate: departure,
+  ...overrides,
+});
 const createOrders = (body: unknown, key?: string, as: TestPartner = partner) =>
-  client.op('createOrders', 'POST', ORDERS, body, { token: as.token, headers: key === undefined ? {} : { 'idempotency-key': key } });
+  client.op('createOrders', 'POST', ORDERS, body, {
+    token: as.token,
+    headers: key === undefined ? {} : { 'idempotency-key': key },
+  });
 const ordersOf = (companyId: string) => server.orm.em.fork().count(Order, { company: companyId });
 
 describe('creates with an Idempotency-Key', () => {
@@ -52,7 +68,9 @@ describe('creates with an Idempotency-Key', () => {
     const before = await ordersOf(partner.companyId);
     const other = await createOrders(lowTrek({ customRouteName: 'Nagarkot sunrise hike' }), key);
     expectStatus(other, 409);
-    expect(other.body.message).toBe('This Idempotency-Key was already used for a different request; use a new key for a new request');
+    expect(other.body.message).toBe(
+      'This Idempotency-Key was already used for a different request; use a new key for a new request',
+    );
     expect(await ordersOf(partner.companyId)).toBe(before);
   });
 
@@ -103,7 +121,11 @@ describe('creates with an Idempotency-Key', () => {
     const documents = await uploadTravellerDocuments(client, partner.token);
     const body = [travellerInput(documents, { name: 'Anna Keller' })];
     const key = randomUUID();
-    const register = () => client.op('registerTravellers', 'POST', TRAVELLERS_PATH, body, { token: partner.token, headers: { 'idempotency-key': key } });
+    const register = () =>
+      client.op('registerTravellers', 'POST', TRAVELLERS_PATH, body, {
+        token: partner.token,
+        headers: { 'idempotency-key': key },
+      });
     const first = await register();
     const retry = await register();
     expectStatus(first, 201);
@@ -115,7 +137,13 @@ describe('creates with an Idempotency-Key', () => {
     const owner = await newPartner(server, client);
     const key = randomUUID();
     const register = () =>
-      client.op('createWebhookEndpoint', 'POST', ENDPOINTS, { url: 'https://hooks.partner-a.example.com/pbs', events: ['order.paid'] }, { token: owner.token, headers: { 'idempotency-key': key } });
+      client.op(
+        'createWebhookEndpoint',
+        'POST',
+        ENDPOINTS,
+        { url: 'https://hooks.partner-a.example.com/pbs', events: ['order.paid'] },
+        { token: owner.token, headers: { 'idempotency-key': key } },
+      );
     const first = await register();
     const retry = await register();
     expectStatus(first, 201);
@@ -128,7 +156,11 @@ describe('creates with an Idempotency-Key', () => {
     const owner = await newPartner(server, client);
     const key = randomUUID();
     const upload = (bytes: Buffer) =>
-      client.op('uploadDocument', 'POST', DOCUMENTS_PATH, undefined, { token: owner.token, raw: uploadForm('AVATAR', bytes, { fileName: 'avatar.png' }), headers: { 'idempotency-key': key } });
+      client.op('uploadDocument', 'POST', DOCUMENTS_PATH, undefined, {
+        token: owner.token,
+        raw: uploadForm('AVATAR', bytes, { fileName: 'avatar.png' }),
+        headers: { 'idempotency-key': key },
+      });
     const first = await upload(FILES.png);
     const retry = await upload(FILES.png);
     expectStatus(first, 201);
@@ -144,9 +176,16 @@ describe('creates with an Idempotency-Key', () => {
   it('refuses an upload whose Idempotency-Key is empty or not a UUID with a 400, storing nothing', async () => {
     const owner = await newPartner(server, client);
     for (const key of ['', 'retry-1']) {
-      const response = await client.op('uploadDocument', 'POST', DOCUMENTS_PATH, undefined, { token: owner.token, raw: uploadForm('AVATAR', FILES.png), headers: { 'idempotency-key': key } });
+      const response = await client.op('uploadDocument', 'POST', DOCUMENTS_PATH, undefined, {
+        token: owner.token,
+        raw: uploadForm('AVATAR', FILES.png),
+        headers: { 'idempotency-key': key },
+      });
       expectStatus(response, 400);
-      expect(response.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { 'Idempotency-Key': 'must be a UUID' } } });
+      expect(response.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { fieldErrors: { 'Idempotency-Key': 'must be a UUID' } },
+      });
     }
     expect(await server.orm.em.fork().count(Document, { company: owner.companyId })).toBe(0);
   });

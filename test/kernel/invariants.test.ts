@@ -4,7 +4,14 @@ import { promisify } from 'node:util';
 import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
 import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
 import { newPartner, type TestPartner } from '../support/partners';
-import { APPROVE_CARD, deliverCallback, pay, placeGroup, placeOrder, submitCheckout } from '../support/payment-fixtures';
+import {
+  APPROVE_CARD,
+  deliverCallback,
+  pay,
+  placeGroup,
+  placeOrder,
+  submitCheckout,
+} from '../support/payment-fixtures';
 import { newCode, newSalesCompany, orderPromoPath } from '../support/promo-fixtures';
 import { captured } from '../support/elements';
 import { useTestServer } from '../support/test-server';
@@ -38,14 +45,34 @@ describe('the invariant checker', () => {
     const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
     await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
     const group = await placeGroup(server, client, partner, 2);
-    const groupPay = await client.op('payGroup', 'POST', `/api/external/v1/orders/groups/${group.groupRef}/pay`, { gateway: 'card_gateway' }, { token: partner.token, headers: { 'idempotency-key': crypto.randomUUID() } });
+    const groupPay = await client.op(
+      'payGroup',
+      'POST',
+      `/api/external/v1/orders/groups/${group.groupRef}/pay`,
+      { gateway: 'card_gateway' },
+      { token: partner.token, headers: { 'idempotency-key': crypto.randomUUID() } },
+    );
     await deliverCallback(client, (await submitCheckout(groupPay.body.data.paymentUrl, APPROVE_CARD)).callbackUrl!);
     code = await newCode(server, await newSalesCompany(server), { usageLimit: 5 });
     const promoted = await placeOrder(server, client, partner);
     const removed = await placeOrder(server, client, partner);
-    await client.op('applyOrderPromo', 'POST', orderPromoPath(promoted.orderRef), { promoCode: code }, { token: partner.token });
-    await client.op('applyOrderPromo', 'POST', orderPromoPath(removed.orderRef), { promoCode: code }, { token: partner.token });
-    await client.op('removeOrderPromo', 'DELETE', orderPromoPath(removed.orderRef), undefined, { token: partner.token });
+    await client.op(
+      'applyOrderPromo',
+      'POST',
+      orderPromoPath(promoted.orderRef),
+      { promoCode: code },
+      { token: partner.token },
+    );
+    await client.op(
+      'applyOrderPromo',
+      'POST',
+      orderPromoPath(removed.orderRef),
+      { promoCode: code },
+      { token: partner.token },
+    );
+    await client.op('removeOrderPromo', 'DELETE', orderPromoPath(removed.orderRef), undefined, {
+      token: partner.token,
+    });
 
     const result = await checkInvariants();
     expect(result.output).toContain('invariants: 0 violations');
@@ -61,7 +88,12 @@ describe('the invariant checker', () => {
     const cashCode = await newCode(server, owner, { usageLimit: 5 });
     const cancelCode = await newCode(server, owner, { usageLimit: 5 });
     const cash = await placeOrder(server, client, partner, { settlementType: 'CASH', promoCode: cashCode });
-    await recordCashPayment(server.orm.em.fork(), cash.orderRef, { amount: Math.round(cash.totalAmount * 100) }, 'operator-cli:test');
+    await recordCashPayment(
+      server.orm.em.fork(),
+      cash.orderRef,
+      { amount: Math.round(cash.totalAmount * 100) },
+      'operator-cli:test',
+    );
     const held = await placeOrder(server, client, partner, { promoCode: cancelCode });
     const open = await placeOrder(server, client, partner, { promoCode: cancelCode });
     await pay(client, partner, open.orderRef, { gateway: 'wallet_gateway' });
@@ -73,15 +105,25 @@ describe('the invariant checker', () => {
     expect(result.code).toBe(0);
     // The cash order keeps its code (it is paid with it); both cancelled orders gave theirs back.
     const em = server.orm.em.fork();
-    const uses = await em.getConnection().execute<Array<{ code: string; used_count: number }>>(`select code, used_count from promo_code where code in (?, ?) order by code`, [cashCode, cancelCode]);
-    expect(Object.fromEntries(uses.map((row) => [row.code, Number(row.used_count)]))).toEqual({ [cashCode]: 1, [cancelCode]: 0 });
+    const uses = await em
+      .getConnection()
+      .execute<Array<{ code: string; used_count: number }>>(
+        `select code, used_count from promo_code where code in (?, ?) order by code`,
+        [cashCode, cancelCode],
+      );
+    expect(Object.fromEntries(uses.map((row) => [row.code, Number(row.used_count)]))).toEqual({
+      [cashCode]: 1,
+      [cancelCode]: 0,
+    });
   });
 
   it('exits 1 and names the violation when a promo count drifts from its slots or an order is PAID without a payment', async () => {
     const em = server.orm.em.fork();
     await em.getConnection().execute(`update promo_code set used_count = used_count + 1 where code = ?`, [code]);
     const unpaid = await placeOrder(server, client, partner);
-    await em.getConnection().execute(`update insurance_order set status = 'PAID', paid_at = now() where id = ?`, [unpaid.orderId]);
+    await em
+      .getConnection()
+      .execute(`update insurance_order set status = 'PAID', paid_at = now() where id = ?`, [unpaid.orderId]);
     try {
       const result = await checkInvariants();
       expect(result.code).toBe(1);
@@ -89,7 +131,9 @@ describe('the invariant checker', () => {
       expect(result.output).toContain(unpaid.orderRef);
     } finally {
       await em.getConnection().execute(`update promo_code set used_count = used_count - 1 where code = ?`, [code]);
-      await em.getConnection().execute(`update insurance_order set status = 'PENDING', paid_at = null where id = ?`, [unpaid.orderId]);
+      await em
+        .getConnection()
+        .execute(`update insurance_order set status = 'PENDING', paid_at = null where id = ?`, [unpaid.orderId]);
     }
     expect((await checkInvariants()).code).toBe(0);
   });
@@ -99,8 +143,12 @@ describe('the invariant checker', () => {
     const order = await placeOrder(server, client, partner);
     const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
     await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
-    await em.getConnection().execute(`update insurance_order set status = 'PENDING', paid_at = null where id = ?`, [order.orderId]);
-    await em.getConnection().execute(`update payment_attempt_order set settlement = null where order_id = ?`, [order.orderId]);
+    await em
+      .getConnection()
+      .execute(`update insurance_order set status = 'PENDING', paid_at = null where id = ?`, [order.orderId]);
+    await em
+      .getConnection()
+      .execute(`update payment_attempt_order set settlement = null where order_id = ?`, [order.orderId]);
     try {
       const result = await checkInvariants();
       expect(result.code).toBe(1);
@@ -108,8 +156,12 @@ describe('the invariant checker', () => {
       expect(result.output).toContain('captured money neither paying an order nor recorded as owed back or refunded');
       expect(result.output).toContain(started.paymentRef);
     } finally {
-      await em.getConnection().execute(`update payment_attempt_order set settlement = 'PAID' where order_id = ?`, [order.orderId]);
-      await em.getConnection().execute(`update insurance_order set status = 'PAID', paid_at = now() where id = ?`, [order.orderId]);
+      await em
+        .getConnection()
+        .execute(`update payment_attempt_order set settlement = 'PAID' where order_id = ?`, [order.orderId]);
+      await em
+        .getConnection()
+        .execute(`update insurance_order set status = 'PAID', paid_at = now() where id = ?`, [order.orderId]);
     }
   });
 
@@ -118,7 +170,14 @@ describe('the invariant checker', () => {
     const order = await placeOrder(server, client, partner);
     const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
     await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
-    await cancelOrder(server.orm.em.fork(), order.orderRef, 'operator-cli:invariants', server.payments, undefined, 'trip called off');
+    await cancelOrder(
+      server.orm.em.fork(),
+      order.orderRef,
+      'operator-cli:invariants',
+      server.payments,
+      undefined,
+      'trip called off',
+    );
     await server.refunds.runOnce();
     expect((await checkInvariants()).output).toContain('invariants: 0 violations');
     await em.getConnection().execute(`update refund set amount = amount + 1 where order_id = ?`, [order.orderId]);
@@ -130,29 +189,43 @@ describe('the invariant checker', () => {
       await em.getConnection().execute(`update refund set amount = amount - 1 where order_id = ?`, [order.orderId]);
     }
     await em.getConnection().execute(`update refund set status = 'FAILED' where order_id = ?`, [order.orderId]);
-    await em.getConnection().execute(`update payment_attempt set provider_reversal = 'FULL' where payment_ref = ?`, [started.paymentRef]);
+    await em
+      .getConnection()
+      .execute(`update payment_attempt set provider_reversal = 'FULL' where payment_ref = ?`, [started.paymentRef]);
     try {
       const result = await checkInvariants();
       expect(result.code).toBe(1);
       expect(result.output).toContain('FAILED refund of a payment the provider reversed in full');
     } finally {
-      await em.getConnection().execute(`update payment_attempt set provider_reversal = null where payment_ref = ?`, [started.paymentRef]);
+      await em
+        .getConnection()
+        .execute(`update payment_attempt set provider_reversal = null where payment_ref = ?`, [started.paymentRef]);
       await em.getConnection().execute(`update refund set status = 'SUCCEEDED' where order_id = ?`, [order.orderId]);
     }
   });
 
   it('exits 1 when the counters behind totalElements drift from the orders and travellers they count', async () => {
     const em = server.orm.em.fork();
-    await em.getConnection().execute(`update order_status_count set orders = orders + 1 where company_id = ?`, [partner.companyId]);
-    await em.getConnection().execute(`update traveller_count set travellers = travellers + 1 where company_id = ?`, [partner.companyId]);
+    await em
+      .getConnection()
+      .execute(`update order_status_count set orders = orders + 1 where company_id = ?`, [partner.companyId]);
+    await em
+      .getConnection()
+      .execute(`update traveller_count set travellers = travellers + 1 where company_id = ?`, [partner.companyId]);
     try {
       const result = await checkInvariants();
       expect(result.code).toBe(1);
-      expect(result.output).toContain('order counter per (company, status, payment status) that differs from its orders');
+      expect(result.output).toContain(
+        'order counter per (company, status, payment status) that differs from its orders',
+      );
       expect(result.output).toContain('traveller counter of a company that differs from its travellers');
     } finally {
-      await em.getConnection().execute(`update order_status_count set orders = orders - 1 where company_id = ?`, [partner.companyId]);
-      await em.getConnection().execute(`update traveller_count set travellers = travellers - 1 where company_id = ?`, [partner.companyId]);
+      await em
+        .getConnection()
+        .execute(`update order_status_count set orders = orders - 1 where company_id = ?`, [partner.companyId]);
+      await em
+        .getConnection()
+        .execute(`update traveller_count set travellers = travellers - 1 where company_id = ?`, [partner.companyId]);
     }
     expect((await checkInvariants()).code).toBe(0);
   });

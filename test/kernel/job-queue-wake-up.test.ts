@@ -26,13 +26,17 @@ describe('a queue that wakes its workers by NOTIFY', () => {
     let started!: () => void;
     const firstStarted = new Promise<void>((resolve) => (started = resolve));
     const handled: string[] = [];
-    await queue.boss.work<{ label: string }>(name, { batchSize: 1, notifyPollingIntervalSeconds: BACKSTOP_SECONDS, pollingIntervalSeconds: BACKSTOP_SECONDS }, async ([job]) => {
-      if (job?.data.label === 'first') {
-        started();
-        await released;
-      }
-      handled.push(job?.data.label ?? '');
-    });
+    await queue.boss.work<{ label: string }>(
+      name,
+      { batchSize: 1, notifyPollingIntervalSeconds: BACKSTOP_SECONDS, pollingIntervalSeconds: BACKSTOP_SECONDS },
+      async ([job]) => {
+        if (job?.data.label === 'first') {
+          started();
+          await released;
+        }
+        handled.push(job?.data.label ?? '');
+      },
+    );
 
     await queue.boss.send(name, { label: 'first' });
     await firstStarted;

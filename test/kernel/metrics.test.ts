@@ -16,16 +16,25 @@ describe('GET /metrics', () => {
 
   it('counts requests per operationId and status, and times them', async () => {
     const partner = await newPartner(server, client);
-    for (let i = 0; i < 3; i += 1) await client.op('listRoutes', 'GET', '/api/external/v1/reference/routes', undefined, { token: partner.token });
+    for (let i = 0; i < 3; i += 1)
+      await client.op('listRoutes', 'GET', '/api/external/v1/reference/routes', undefined, { token: partner.token });
     await client.op('listRoutes', 'GET', '/api/external/v1/reference/routes', undefined, { token: 'wrong' });
-    await client.op('createQuote', 'POST', '/api/external/v1/reference/quote', { ages: [300] }, { token: partner.token });
+    await client.op(
+      'createQuote',
+      'POST',
+      '/api/external/v1/reference/quote',
+      { ages: [300] },
+      { token: partner.token },
+    );
 
     const metrics = await scrape();
     expect(sample(metrics, 'http_requests_total', { operation: 'listRoutes', method: 'GET', status: '200' })).toBe(3);
     expect(sample(metrics, 'http_requests_total', { operation: 'listRoutes', status: '401' })).toBe(1);
     expect(sample(metrics, 'http_requests_total', { operation: 'createQuote', status: '400' })).toBe(1);
     expect(sample(metrics, 'http_request_duration_seconds_count', { operation: 'listRoutes', status: '200' })).toBe(3);
-    expect(sample(metrics, 'http_request_duration_seconds_bucket', { operation: 'listRoutes', status: '200', le: '+Inf' })).toBe(3);
+    expect(
+      sample(metrics, 'http_request_duration_seconds_bucket', { operation: 'listRoutes', status: '200', le: '+Inf' }),
+    ).toBe(3);
   });
 
   it('labels unknown paths as one "unmatched" operation, so a scanner cannot multiply series', async () => {
@@ -55,7 +64,13 @@ describe('GET /metrics', () => {
     const partner = await newPartner(server, client);
     const order = await placeOrder(server, client, partner);
     expectStatus(await pay(client, partner, order.orderRef, { gateway: 'card_gateway' }), 200);
-    const promo = await client.op('applyOrderPromo', 'POST', `/api/external/v1/orders/${order.orderRef}/promo`, { promoCode: 'NO-SUCH-CODE' }, { token: partner.token });
+    const promo = await client.op(
+      'applyOrderPromo',
+      'POST',
+      `/api/external/v1/orders/${order.orderRef}/promo`,
+      { promoCode: 'NO-SUCH-CODE' },
+      { token: partner.token },
+    );
     expectStatus(promo, 400);
 
     const metrics = await scrape();
@@ -81,7 +96,9 @@ describe('metrics on METRICS_PORT', () => {
     expectStatus(await scrapeMetricsPort(port, 'x'.repeat(TOKEN.length)), 401);
     const scraped = await scrapeMetricsPort(port, TOKEN);
     expectStatus(scraped, 200);
-    expect(sample(scraped.body, 'http_requests_total', { operation: 'getHealth', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(scraped.body, 'http_requests_total', { operation: 'getHealth', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     expectStatus(await fetch(`http://127.0.0.1:${port}/api/external/v1/reference/routes`), 404);
   });
 });

@@ -25,7 +25,18 @@ function sourcesOutside(moduleDir: string): string {
 
 function exportedNames(face: string): string[] {
   const lists = [...face.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)].map((match) => match[1] ?? '');
-  return lists.flatMap((list) => list.split(',').map((name) => name.replace(/^\s*type\s+/, '').split(' as ').at(-1)?.trim() ?? '')).filter(Boolean);
+  return lists
+    .flatMap((list) =>
+      list.split(',').map(
+        (name) =>
+          name
+            .replace(/^\s*type\s+/, '')
+            .split(' as ')
+            .at(-1)
+            ?.trim() ?? '',
+      ),
+    )
+    .filter(Boolean);
 }
 
 describe('module faces', () => {
@@ -37,7 +48,9 @@ describe('module faces', () => {
   it.each(modules)('every name %s/index.ts exports is used outside the module', (module) => {
     const moduleDir = path.join(MODULES, module);
     const outside = sourcesOutside(moduleDir);
-    const unused = exportedNames(fs.readFileSync(path.join(moduleDir, 'index.ts'), 'utf8')).filter((name) => !new RegExp(`\\b${name}\\b`).test(outside));
+    const unused = exportedNames(fs.readFileSync(path.join(moduleDir, 'index.ts'), 'utf8')).filter(
+      (name) => !new RegExp(`\\b${name}\\b`).test(outside),
+    );
     expect(unused).toEqual([]);
   });
 });

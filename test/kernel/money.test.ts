@@ -1,4 +1,10 @@
-import { amountFromMinor, decimalStringFromMinor, minorFromAmount, minorFromDecimalString, percentOf } from '../../src/kernel/money';
+import {
+  amountFromMinor,
+  decimalStringFromMinor,
+  minorFromAmount,
+  minorFromDecimalString,
+  percentOf,
+} from '../../src/kernel/money';
 
 describe('money in minor units', () => {
   it('reads numeric strings from the database exactly', () => {

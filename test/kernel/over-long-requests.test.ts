@@ -32,8 +32,15 @@ describe('requests over the size limit of the request line and headers', () => {
   it('answers an over-long URL 431 in shape 2 and lets the client read it before closing, however much more it sent', async () => {
     // 50 to 300 KB: the server refuses after its first 16 KiB and must not reset on the rest.
     for (let size = 50_000; size <= 300_000; size += 25_000) {
-      const exchange = await sendRaw(server.port, `DELETE /api/external/v1/orders/groups/GRP-2026-000001/promo?code=${'A'.repeat(size)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
-      expect({ size, reset: exchange.reset, statusLine: exchange.answer.split('\r\n')[0] }).toEqual({ size, reset: false, statusLine: 'HTTP/1.1 431 Request Header Fields Too Large' });
+      const exchange = await sendRaw(
+        server.port,
+        `DELETE /api/external/v1/orders/groups/GRP-2026-000001/promo?code=${'A'.repeat(size)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+      );
+      expect({ size, reset: exchange.reset, statusLine: exchange.answer.split('\r\n')[0] }).toEqual({
+        size,
+        reset: false,
+        statusLine: 'HTTP/1.1 431 Request Header Fields Too Large',
+      });
       const body: unknown = JSON.parse(exchange.answer.slice(exchange.answer.indexOf('\r\n\r\n') + 4));
       expect(body).toMatchObject({ status: 431, message: 'Request headers or URL are too large' });
       expectSchema('ApiError', body);

@@ -37,14 +37,25 @@ describe("PostgreSQL's own log on the embedded cluster", () => {
   it('when statements carrying a passport number and a medical note fail, then the errors are logged but neither value is', async () => {
     if (!orm) throw new Error('no ORM');
     const connection = orm.em.getConnection();
-    await connection.execute('create table log_probe (passport text unique, note jsonb, check (length(passport) < 20))');
+    await connection.execute(
+      'create table log_probe (passport text unique, note jsonb, check (length(passport) < 20))',
+    );
     await connection.execute('insert into log_probe (passport) values (?)', [PASSPORT]);
     // The ORM sends what it built: values inline in the SQL text.
-    const unique = connection.execute('insert into log_probe (passport, note) values (?, ?)', [PASSPORT, JSON.stringify({ note: NOTE })]);
+    const unique = connection.execute('insert into log_probe (passport, note) values (?, ?)', [
+      PASSPORT,
+      JSON.stringify({ note: NOTE }),
+    ]);
     await expect(unique).rejects.toThrow(/duplicate key/);
-    const check = connection.execute('insert into log_probe (passport, note) values (?, ?)', [`${PASSPORT}${'X'.repeat(20)}`, JSON.stringify({ note: NOTE })]);
+    const check = connection.execute('insert into log_probe (passport, note) values (?, ?)', [
+      `${PASSPORT}${'X'.repeat(20)}`,
+      JSON.stringify({ note: NOTE }),
+    ]);
     await expect(check).rejects.toThrow(/check constraint/);
-    const nul = connection.execute('insert into log_probe (passport, note) values (?, ?::jsonb)', ['other', `{"note":"${NOTE}\\u0000"}`]);
+    const nul = connection.execute('insert into log_probe (passport, note) values (?, ?::jsonb)', [
+      'other',
+      `{"note":"${NOTE}\\u0000"}`,
+    ]);
     await expect(nul).rejects.toThrow(/Unicode|\\u0000/);
 
     // The log file is written by the server process: wait until the last error is in it.
@@ -65,9 +76,13 @@ describe("PostgreSQL's own log on the embedded cluster", () => {
     const client = new Client({ connectionString: reused.url });
     await client.connect();
     try {
-      const shown = await client.query<{ setting: string }>("select setting from pg_settings where name in ('log_min_error_statement', 'log_error_verbosity') order by name");
+      const shown = await client.query<{ setting: string }>(
+        "select setting from pg_settings where name in ('log_min_error_statement', 'log_error_verbosity') order by name",
+      );
       expect(shown.rows.map((row) => row.setting)).toEqual(['terse', 'panic']);
-      const auto = await client.query<{ name: string }>("select name from pg_file_settings where sourcefile like '%postgresql.auto.conf' and name = 'log_min_error_statement'");
+      const auto = await client.query<{ name: string }>(
+        "select name from pg_file_settings where sourcefile like '%postgresql.auto.conf' and name = 'log_min_error_statement'",
+      );
       expect(auto.rowCount).toBe(1);
     } finally {
       await client.end();

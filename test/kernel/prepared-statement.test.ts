@@ -21,7 +21,9 @@ describe('prepared statements on the ORM pool', () => {
   });
 
   it('refuses to run inside an open transaction, which the statement would not be part of', async () => {
-    await expect(server.orm.em.fork().transactional((em) => runPrepared(em, ADD, [1, 2]))).rejects.toThrow(/cannot join the open transaction/);
+    await expect(server.orm.em.fork().transactional((em) => runPrepared(em, ADD, [1, 2]))).rejects.toThrow(
+      /cannot join the open transaction/,
+    );
   });
 
   it('gives every pooled connection back, also when the statement fails', async () => {
@@ -43,20 +45,26 @@ describe('statements of both paths (runStatement)', () => {
 
   it('binds the same values in auto-commit (prepared) and inside a transaction (through the ORM)', async () => {
     expect(await runStatement<{ sum: number }>(server.orm.em.fork(), SUM, [1, 10])).toEqual([{ sum: 11 }]);
-    expect(await server.orm.em.fork().transactional((em) => runStatement<{ sum: number }>(em, SUM, [2, 10]))).toEqual([{ sum: 12 }]);
+    expect(await server.orm.em.fork().transactional((em) => runStatement<{ sum: number }>(em, SUM, [2, 10]))).toEqual([
+      { sum: 12 },
+    ]);
   });
 
-  it('inside the entity manager\'s transaction, runs in that transaction', async () => {
-    const [inside, around] = await server.orm.em.fork().transactional(async (em) => [
-      first(await runStatement<{ id: string }>(em, TRANSACTION, []), 'the row').id,
-      first(await em.execute<{ id: string }[]>('select txid_current()::text as id'), 'the row').id,
-    ]);
+  it("inside the entity manager's transaction, runs in that transaction", async () => {
+    const [inside, around] = await server.orm.em
+      .fork()
+      .transactional(async (em) => [
+        first(await runStatement<{ id: string }>(em, TRANSACTION, []), 'the row').id,
+        first(await em.execute<{ id: string }[]>('select txid_current()::text as id'), 'the row').id,
+      ]);
     expect(inside).toBe(around);
   });
 
-  it('fails with the ORM\'s exception on both paths, so callers recognise a failure one way', async () => {
+  it("fails with the ORM's exception on both paths, so callers recognise a failure one way", async () => {
     const failing = dualStatement('test-dual-fail', 'select 1 / ?::int as quotient');
     await expect(runStatement(server.orm.em.fork(), failing, [0])).rejects.toBeInstanceOf(DriverException);
-    await expect(server.orm.em.fork().transactional((em) => runStatement(em, failing, [0]))).rejects.toBeInstanceOf(DriverException);
+    await expect(server.orm.em.fork().transactional((em) => runStatement(em, failing, [0]))).rejects.toBeInstanceOf(
+      DriverException,
+    );
   });
 });

@@ -61,8 +61,19 @@ describe('rate limiting POST /auth/token', () => {
 
   const PARTNER_ADDRESS = '198.51.100.10';
   const STRANGER_ADDRESS = '203.0.113.66';
-  const takeToken = (server: RunningServer, clientId = partner.clientId, clientSecret = partner.clientSecret, from = PARTNER_ADDRESS) =>
-    new ApiClient(server.url).op('issueToken', 'POST', TOKEN, { clientId, clientSecret }, { headers: { 'x-forwarded-for': from } });
+  const takeToken = (
+    server: RunningServer,
+    clientId = partner.clientId,
+    clientSecret = partner.clientSecret,
+    from = PARTNER_ADDRESS,
+  ) =>
+    new ApiClient(server.url).op(
+      'issueToken',
+      'POST',
+      TOKEN,
+      { clientId, clientSecret },
+      { headers: { 'x-forwarded-for': from } },
+    );
 
   it('answers the token over the per-client limit with a shape-2 429 and Retry-After', async () => {
     for (let i = 0; i < 3; i += 1) expectStatus(await takeToken(first), 200);
@@ -77,7 +88,8 @@ describe('rate limiting POST /auth/token', () => {
   });
 
   it("when a stranger guesses a partner's secret, then the stranger's address is locked out and the partner still gets its token", async () => {
-    for (let i = 0; i < 3; i += 1) expectStatus(await takeToken(first, partner.clientId, 'guess', STRANGER_ADDRESS), 401);
+    for (let i = 0; i < 3; i += 1)
+      expectStatus(await takeToken(first, partner.clientId, 'guess', STRANGER_ADDRESS), 401);
     expectRateLimited(await takeToken(first, partner.clientId, 'guess', STRANGER_ADDRESS), TOKEN);
     // Even the right secret is refused from there: a guess that happened to be right must not show.
     expectRateLimited(await takeToken(first, partner.clientId, partner.clientSecret, STRANGER_ADDRESS), TOKEN);
@@ -93,7 +105,8 @@ describe('rate limiting POST /auth/token', () => {
 
   it('when one address sprays many clientIds, then that address is limited and partners elsewhere are not', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 9; i += 1) statuses.push((await takeToken(first, `sprayed-${i}`, 'guess', STRANGER_ADDRESS)).status);
+    for (let i = 0; i < 9; i += 1)
+      statuses.push((await takeToken(first, `sprayed-${i}`, 'guess', STRANGER_ADDRESS)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 429]);
     expectStatus(await takeToken(first, partner.clientId, partner.clientSecret, PARTNER_ADDRESS), 200);
   });
@@ -106,18 +119,32 @@ describe('rate limiting POST /auth/token', () => {
   });
 
   it('starts counting afresh in the next window', async () => {
-    await first.orm.em.fork().getConnection().execute(`insert into rate_limit_bucket values (?, now() - interval '1 hour', 99)`, [`token:client:${partner.clientId}`]);
+    await first.orm.em
+      .fork()
+      .getConnection()
+      .execute(`insert into rate_limit_bucket values (?, now() - interval '1 hour', 99)`, [
+        `token:client:${partner.clientId}`,
+      ]);
     expectStatus(await takeToken(first), 200);
   });
 });
 
 describe('POST /auth/token without TRUST_PROXY', () => {
   afterAll(() => clearCounters(server));
-  const { server, client } = useTestServer({ env: on({ RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS: '2', RATE_LIMIT_WINDOW_SECONDS: '3600' }) });
+  const { server, client } = useTestServer({
+    env: on({ RATE_LIMIT_TOKEN_PER_CLIENT_ADDRESS: '2', RATE_LIMIT_WINDOW_SECONDS: '3600' }),
+  });
   beforeAll(() => clearCounters(server));
 
   it('ignores X-Forwarded-For, so a client cannot pick the address its failures count against', async () => {
-    const guess = (from: string) => client.op('issueToken', 'POST', TOKEN, { clientId: 'demo-everest-trails', clientSecret: 'guess' }, { headers: { 'x-forwarded-for': from } });
+    const guess = (from: string) =>
+      client.op(
+        'issueToken',
+        'POST',
+        TOKEN,
+        { clientId: 'demo-everest-trails', clientSecret: 'guess' },
+        { headers: { 'x-forwarded-for': from } },
+      );
     expectStatus(await guess('192.0.2.1'), 401);
     expectStatus(await guess('192.0.2.2'), 401);
     expectRateLimited(await guess('192.0.2.3'), TOKEN);
@@ -126,13 +153,20 @@ describe('POST /auth/token without TRUST_PROXY', () => {
 
 describe('rate limiting the promo operations', () => {
   afterAll(() => clearCounters(server));
-  const { server, client } = useTestServer({ env: on({ RATE_LIMIT_PROMO_PER_COMPANY: '2', RATE_LIMIT_WINDOW_SECONDS: '3600' }) });
+  const { server, client } = useTestServer({
+    env: on({ RATE_LIMIT_PROMO_PER_COMPANY: '2', RATE_LIMIT_WINDOW_SECONDS: '3600' }),
+  });
 
   const promoCalls = [
     ['previewOrderPromo', 'POST', '/api/external/v1/orders/ORD-2026-000001/promo/preview', { promoCode: 'TREK10' }],
     ['applyOrderPromo', 'POST', '/api/external/v1/orders/ORD-2026-000001/promo', { promoCode: 'TREK10' }],
     ['removeOrderPromo', 'DELETE', '/api/external/v1/orders/ORD-2026-000001/promo', undefined],
-    ['previewGroupPromo', 'POST', '/api/external/v1/orders/groups/GRP-2026-000001/promo/preview', { promoCode: 'TREK10' }],
+    [
+      'previewGroupPromo',
+      'POST',
+      '/api/external/v1/orders/groups/GRP-2026-000001/promo/preview',
+      { promoCode: 'TREK10' },
+    ],
     ['applyGroupPromo', 'POST', '/api/external/v1/orders/groups/GRP-2026-000001/promo', { promoCode: 'TREK10' }],
     ['removeGroupPromo', 'DELETE', '/api/external/v1/orders/groups/GRP-2026-000001/promo', undefined],
   ] as const;
@@ -140,7 +174,8 @@ describe('rate limiting the promo operations', () => {
   it.each(promoCalls)('%s is limited per company with a shape-2 429', async (operationId, method, path, body) => {
     const partner = await newPartner(server, client);
     // The first two reach the operation (whatever it answers); the third is over the limit.
-    for (let i = 0; i < 2; i += 1) expect((await client.call(method, path, body, { token: partner.token })).status).not.toBe(429);
+    for (let i = 0; i < 2; i += 1)
+      expect((await client.call(method, path, body, { token: partner.token })).status).not.toBe(429);
     const limited = await client.op(operationId, method, path, body, { token: partner.token });
     expectRateLimited(limited, path);
   });
@@ -155,7 +190,10 @@ describe('rate limiting the promo operations', () => {
   it('leaves operations without a limit alone', async () => {
     const partner = await newPartner(server, client);
     for (let i = 0; i < 5; i += 1) {
-      expectStatus(await client.op('listCtgs', 'GET', '/api/external/v1/reference/ctgs', undefined, { token: partner.token }), 200);
+      expectStatus(
+        await client.op('listCtgs', 'GET', '/api/external/v1/reference/ctgs', undefined, { token: partner.token }),
+        200,
+      );
     }
   });
 });

@@ -13,7 +13,10 @@ beforeAll(async () => {
 });
 
 /** GET over node:http, which sends only the headers given (no Accept-Encoding of its own, unlike fetch). */
-function plainGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+function plainGet(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
     http
       .get(new URL(path, server.url), { headers }, (response) => {
@@ -28,7 +31,10 @@ function plainGet(path: string, headers: Record<string, string>): Promise<{ stat
 
 describe('response compression', () => {
   it('gzips a large answer for a partner whose client accepts gzip', async () => {
-    const response = await client.op('listCtgs', 'GET', CTG_LIST, undefined, { token: partner.token, headers: { 'accept-encoding': 'gzip' } });
+    const response = await client.op('listCtgs', 'GET', CTG_LIST, undefined, {
+      token: partner.token,
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expectStatus(response, 200);
     expect(response.headers.get('content-encoding')).toBe('gzip');
     expect(response.headers.get('vary')).toMatch(/accept-encoding/i);

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { dependencies: Record<string, string>; engines: { node: string } };
+const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  engines: { node: string };
+};
 
 describe('the runtime', () => {
   it('is Node 24 LTS, the version the project pins, whatever Node the machine has', () => {

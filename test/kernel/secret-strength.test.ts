@@ -42,7 +42,9 @@ describe('gateway secret strength in production', () => {
     const written = secretsWrittenInRepository();
     expect(written).toEqual(expect.arrayContaining(['sandbox-secret-everest-trails', 'Qm8v2Lx9Tz4Rk7WpHc3N']));
     const padding = randomBytes(24).toString('base64url');
-    const accepted = written.filter((value) => gatewaySecretWeakness(`${value}${padding}`, { production: true }) === undefined);
+    const accepted = written.filter(
+      (value) => gatewaySecretWeakness(`${value}${padding}`, { production: true }) === undefined,
+    );
     expect(accepted).toEqual([]);
   });
 

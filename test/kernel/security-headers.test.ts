@@ -51,13 +51,19 @@ describe('security headers', () => {
     expectStatus(response, 200);
     expectBaseHeaders(response.headers);
     const policy = policyOf(response.headers);
-    const inlineScripts = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(captured(m, 1)).digest('base64')}'`);
+    const inlineScripts = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+      (m) => `'sha256-${createHash('sha256').update(captured(m, 1)).digest('base64')}'`,
+    );
     expect(inlineScripts.length).toBeGreaterThan(0);
     expect(policy['script-src']?.sort()).toEqual([...new Set(inlineScripts)].sort());
     expect(policy['default-src']).toEqual(["'none'"]);
     expect(policy['frame-ancestors']).toEqual(["'none'"]);
     // No source on another origin anywhere in the policy.
-    expect(Object.values(policy).flat().filter((source) => /^(https?:|\*)/.test(source))).toEqual([]);
+    expect(
+      Object.values(policy)
+        .flat()
+        .filter((source) => /^(https?:|\*)/.test(source)),
+    ).toEqual([]);
   });
 
   it('the hosted checkout page, its submit and the payment result page run no script and cannot be framed', async () => {
@@ -69,7 +75,11 @@ describe('security headers', () => {
     expectBaseHeaders(page.headers);
     expectStrictPolicy(page.headers);
 
-    const submitted = await fetch(started.paymentUrl, { method: 'POST', body: new URLSearchParams(APPROVE_CARD), redirect: 'manual' });
+    const submitted = await fetch(started.paymentUrl, {
+      method: 'POST',
+      body: new URLSearchParams(APPROVE_CARD),
+      redirect: 'manual',
+    });
     expectStatus(submitted, 303);
     expectBaseHeaders(submitted.headers);
 
@@ -84,7 +94,13 @@ describe('security headers', () => {
     const answers = [
       await client.op('listCtgs', 'GET', '/api/external/v1/reference/ctgs', undefined, { token: partner.token }),
       await client.op('listCtgs', 'GET', '/api/external/v1/reference/ctgs'),
-      await client.op('createQuote', 'POST', '/api/external/v1/reference/quote', { ages: 'many' }, { token: partner.token }),
+      await client.op(
+        'createQuote',
+        'POST',
+        '/api/external/v1/reference/quote',
+        { ages: 'many' },
+        { token: partner.token },
+      ),
       await client.call('GET', '/api/external/v1/no-such-thing'),
       await client.call('GET', '/api/external/v1/openapi.json'),
     ];
@@ -99,12 +115,23 @@ describe('security headers', () => {
   it('no cache may keep a partner answer (tokens, personal data, errors); the published document stays cacheable', async () => {
     const order = await placeOrder(server, client, partner);
     const answers = [
-      await client.op('issueToken', 'POST', '/api/external/v1/auth/token', { clientId: partner.clientId, clientSecret: partner.clientSecret }),
+      await client.op('issueToken', 'POST', '/api/external/v1/auth/token', {
+        clientId: partner.clientId,
+        clientSecret: partner.clientSecret,
+      }),
       await client.op('listTravellers', 'GET', '/api/external/v1/travellers', undefined, { token: partner.token }),
-      await client.op('getOrder', 'GET', `/api/external/v1/orders/${order.orderRef}`, undefined, { token: partner.token }),
+      await client.op('getOrder', 'GET', `/api/external/v1/orders/${order.orderRef}`, undefined, {
+        token: partner.token,
+      }),
       await paymentStatus(client, partner, order.orderRef),
       await client.op('getOrder', 'GET', `/api/external/v1/orders/${order.orderRef}`),
-      await client.op('createQuote', 'POST', '/api/external/v1/reference/quote', { ages: 'many' }, { token: partner.token }),
+      await client.op(
+        'createQuote',
+        'POST',
+        '/api/external/v1/reference/quote',
+        { ages: 'many' },
+        { token: partner.token },
+      ),
     ];
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 401, 400]);
     for (const answer of answers) expect(answer.headers.get('cache-control')).toBe('no-store');

@@ -10,7 +10,9 @@ interface Environment {
 }
 type EnvironmentClass = new (config: unknown, context: unknown) => Environment;
 
-const StartedServersEnvironment = createRequire(__filename)('../support/started-servers-environment.js') as EnvironmentClass;
+const StartedServersEnvironment = createRequire(__filename)(
+  '../support/started-servers-environment.js',
+) as EnvironmentClass;
 
 /** A test file's environment over a scratch root, its servers having written `lines` to the file's log. */
 function environmentOf(rootDir: string, lines: string): Environment {
@@ -24,7 +26,7 @@ function environmentOf(rootDir: string, lines: string): Environment {
 }
 
 /** The servers' log of a test file: kept to read when a test of the file failed, deleted when all passed. */
-describe('the servers\' log of a test file', () => {
+describe("the servers' log of a test file", () => {
   const rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-server-log-'));
   const logPath = path.join(rootDir, 'tmp', 'test-logs', 'orders', 'orders.test.log');
   afterAll(() => fs.rmSync(rootDir, { recursive: true, force: true }));
@@ -39,7 +41,9 @@ describe('the servers\' log of a test file', () => {
     try {
       environment.handleTestEvent({ name: 'test_done', test: { errors: [new Error('expected status 201, got 400')] } });
       await environment.teardown();
-      expect(said.mock.calls.map(([text]) => String(text)).join('')).toContain(`the servers' log is kept in ${logPath}`);
+      expect(said.mock.calls.map(([text]) => String(text)).join('')).toContain(
+        `the servers' log is kept in ${logPath}`,
+      );
     } finally {
       said.mockRestore();
     }
@@ -65,10 +69,13 @@ describe('the servers\' log of a test file', () => {
     expect(fs.existsSync(logPath)).toBe(false);
   });
 
-  it('when the file runs again, then the earlier run\'s log is gone before its servers write', () => {
+  it("when the file runs again, then the earlier run's log is gone before its servers write", () => {
     fs.mkdirSync(path.dirname(logPath), { recursive: true });
     fs.writeFileSync(logPath, 'an earlier run\n');
-    new StartedServersEnvironment({ projectConfig: { rootDir, testEnvironmentOptions: {}, globals: {} }, globalConfig: {} }, { testPath: path.join(rootDir, 'test', 'orders', 'orders.test.ts') });
+    new StartedServersEnvironment(
+      { projectConfig: { rootDir, testEnvironmentOptions: {}, globals: {} }, globalConfig: {} },
+      { testPath: path.join(rootDir, 'test', 'orders', 'orders.test.ts') },
+    );
     expect(fs.existsSync(logPath)).toBe(false);
   });
 });

@@ -23,22 +23,31 @@ describe('the HTTP skeleton', () => {
   });
 
   it('rejects a body over the configured limit with the documented shape-2 413', async () => {
-    const response = await client.op('issueToken', 'POST', '/api/external/v1/auth/token', { clientId: 'x'.repeat(4096), clientSecret: 'y' });
+    const response = await client.op('issueToken', 'POST', '/api/external/v1/auth/token', {
+      clientId: 'x'.repeat(4096),
+      clientSecret: 'y',
+    });
     expectStatus(response, 413);
     expectSchema('ApiError', response.body);
   });
 
   it('wraps success in the envelope with a UTC timestamp', async () => {
     const partner = await newPartner(server, client);
-    const response = await client.op('listRoutes', 'GET', '/api/external/v1/reference/routes', undefined, { token: partner.token });
+    const response = await client.op('listRoutes', 'GET', '/api/external/v1/reference/routes', undefined, {
+      token: partner.token,
+    });
     expect(response.body).toMatchObject({ success: true, message: expect.any(String), data: expect.any(Object) });
     expect(response.body.timestamp).toMatch(/Z$/);
   });
 
   it('gives every response a request id, echoing a sane X-Request-Id', async () => {
-    const response = await client.call('GET', '/healthz', undefined, { headers: { 'x-request-id': 'partner-trace-42' } });
+    const response = await client.call('GET', '/healthz', undefined, {
+      headers: { 'x-request-id': 'partner-trace-42' },
+    });
     expect(response.headers.get('x-request-id')).toBe('partner-trace-42');
-    const generated = await client.call('GET', '/healthz', undefined, { headers: { 'x-request-id': 'bad id with spaces' } });
+    const generated = await client.call('GET', '/healthz', undefined, {
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -57,7 +66,8 @@ describe('the HTTP skeleton', () => {
 // Issue 14: the input guards covered the API routes only; a NUL or invalid percent-encoding in the
 // path of a sandbox checkout page or of no route at all answered 500.
 async function expectRefusedInShape2(method: string, path: string, body?: string) {
-  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' };
+  const headers: Record<string, string> =
+    body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' };
   const response = await client.call(method, path, undefined, { raw: body, headers, direct: true });
   expect([400, 404]).toContain(response.status);
   expectSchema('ApiError', response.body);
@@ -81,7 +91,9 @@ describe('hostile paths outside the API routes', () => {
   it('when a real checkout page is posted a NUL in its form fields, then nothing fails with a 500', async () => {
     const partner = await newPartner(server, client);
     const order = await placeOrder(server, client, partner);
-    const paymentUrl = new URL((await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data.paymentUrl);
+    const paymentUrl = new URL(
+      (await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data.paymentUrl,
+    );
     const response = await client.call('POST', paymentUrl.pathname + paymentUrl.search, undefined, {
       raw: 'action=pay&cardNumber=4242%004242424242424&expiry=12%2F40&cvv=123&holder=A%00B',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -97,11 +109,13 @@ describe('hostile paths outside the API routes', () => {
 });
 
 describe('protocol headers on refusals', () => {
-  it('names the Bearer scheme on every 401 (RFC 6750), and the refused token\'s error when one was sent', async () => {
+  it("names the Bearer scheme on every 401 (RFC 6750), and the refused token's error when one was sent", async () => {
     const missing = await fetch(`${server.url}/api/external/v1/travellers`);
     expectStatus(missing, 401);
     expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="partner-api"');
-    const refused = await fetch(`${server.url}/api/external/v1/travellers`, { headers: { authorization: 'Bearer not-a-token' } });
+    const refused = await fetch(`${server.url}/api/external/v1/travellers`, {
+      headers: { authorization: 'Bearer not-a-token' },
+    });
     expectStatus(refused, 401);
     expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="partner-api", error="invalid_token"');
   });

@@ -17,7 +17,13 @@ interface RawAnswer {
  * Sends `head` and then each body part after `gapMs`, on a socket of its own, and resolves with
  * what the server answered once it closes the connection (or after `giveUpMs`).
  */
-function slowRequest(port: number, head: string, parts: string[], gapMs: number, giveUpMs = 15_000): Promise<RawAnswer> {
+function slowRequest(
+  port: number,
+  head: string,
+  parts: string[],
+  gapMs: number,
+  giveUpMs = 15_000,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const socket = net.connect(port, '127.0.0.1');
@@ -28,7 +34,8 @@ function slowRequest(port: number, head: string, parts: string[], gapMs: number,
       timers.forEach(clearTimeout);
       socket.destroy();
       const match = /^HTTP\/1\.1 (\d{3})/.exec(received);
-      if (!match) return reject(new Error(`no HTTP answer after ${Date.now() - started} ms: ${JSON.stringify(received)}`));
+      if (!match)
+        return reject(new Error(`no HTTP answer after ${Date.now() - started} ms: ${JSON.stringify(received)}`));
       resolve({ status: Number(match[1]), body: JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)), gaveUp });
     };
     socket.on('data', (chunk) => {
@@ -41,7 +48,9 @@ function slowRequest(port: number, head: string, parts: string[], gapMs: number,
     socket.on('close', done);
     socket.on('error', () => undefined);
     socket.write(head);
-    parts.forEach((part, index) => timers.push(setTimeout(() => socket.writable && socket.write(part), gapMs * (index + 1))));
+    parts.forEach((part, index) =>
+      timers.push(setTimeout(() => socket.writable && socket.write(part), gapMs * (index + 1))),
+    );
     timers.push(
       setTimeout(() => {
         gaveUp = true;
@@ -56,7 +65,9 @@ const postHead = (length: number) =>
 
 describe('slow senders', () => {
   // Allowance: 1 s for the headers, then MAX_UPLOAD_BYTES at the minimum rate (1 KiB at 1 KiB/s): 2 s in all.
-  const { server } = useTestServer({ env: { HTTP_HEADERS_TIMEOUT_SECONDS: '1', MAX_UPLOAD_BYTES: '1024', HTTP_MIN_UPLOAD_BYTES_PER_SECOND: '1024' } });
+  const { server } = useTestServer({
+    env: { HTTP_HEADERS_TIMEOUT_SECONDS: '1', MAX_UPLOAD_BYTES: '1024', HTTP_MIN_UPLOAD_BYTES_PER_SECOND: '1024' },
+  });
 
   it('when a body stalls, then the request is answered 408 in shape 2 by the server, before the client gives up, not held for 300 s', async () => {
     const body = JSON.stringify({ clientId: 'slow-client', clientSecret: 'slow-secret' });
@@ -68,7 +79,12 @@ describe('slow senders', () => {
   });
 
   it('when headers trickle in, then the request is answered 408 once the headers timeout passes', async () => {
-    const answer = await slowRequest(server.port, `POST ${TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\n`, ['X-Slow: 1\r\n', 'X-Slow: 2\r\n', 'X-Slow: 3\r\n', 'X-Slow: 4\r\n'], 700);
+    const answer = await slowRequest(
+      server.port,
+      `POST ${TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\n`,
+      ['X-Slow: 1\r\n', 'X-Slow: 2\r\n', 'X-Slow: 3\r\n', 'X-Slow: 4\r\n'],
+      700,
+    );
     expectStatus(answer, 408);
     expectSchema('ApiError', answer.body);
     expect(answer.gaveUp).toBe(false);
@@ -77,7 +93,12 @@ describe('slow senders', () => {
   it('when a body arrives slowly but within the allowance, then it is answered as usual', async () => {
     const body = JSON.stringify({ clientId: 'slow-but-fine', clientSecret: 'not-the-secret' });
     const third = Math.ceil(body.length / 3);
-    const answer = await slowRequest(server.port, postHead(body.length), [body.slice(0, third), body.slice(third, 2 * third), body.slice(2 * third)], 300);
+    const answer = await slowRequest(
+      server.port,
+      postHead(body.length),
+      [body.slice(0, third), body.slice(third, 2 * third), body.slice(2 * third)],
+      300,
+    );
     expectStatus(answer, 401);
     await expectContract('issueToken', 401, answer.body);
   });

@@ -15,11 +15,14 @@ describe('text the operator command line prints', () => {
   });
 
   it('leaves printable text alone: accents, Devanagari with its joiners, emoji, backslashes', () => {
-    for (const text of ['Zoë Müller-Łukasiewicz', 'राम बहादुर क्‍ष', '🏔️ Everest 8849 m', 'C:\\path', '']) expect(printableLine(text)).toBe(text);
+    for (const text of ['Zoë Müller-Łukasiewicz', 'राम बहादुर क्‍ष', '🏔️ Everest 8849 m', 'C:\\path', ''])
+      expect(printableLine(text)).toBe(text);
   });
 
   it('escapes each line on its own, so a value cannot add a line', () => {
-    expect(printableLines(['ORD-2026-000001  PENDING', '  traveller Anna\nORD-2026-000001  PAID'])).toBe('ORD-2026-000001  PENDING\n  traveller Anna\\nORD-2026-000001  PAID');
+    expect(printableLines(['ORD-2026-000001  PENDING', '  traveller Anna\nORD-2026-000001  PAID'])).toBe(
+      'ORD-2026-000001  PENDING\n  traveller Anna\\nORD-2026-000001  PAID',
+    );
     expect(printableLines('one\ntwo')).toBe('one\\ntwo');
   });
 

@@ -1,7 +1,8 @@
 import { useTestServer } from '../support/test-server';
 
 /** The names of the queues this server's own pg-boss workers take jobs from. */
-const workedQueues = (server: { queue: { boss: { getWipData(): Array<{ name: string }> } } }) => [...new Set(server.queue.boss.getWipData().map((worker) => worker.name))].sort();
+const workedQueues = (server: { queue: { boss: { getWipData(): Array<{ name: string }> } } }) =>
+  [...new Set(server.queue.boss.getWipData().map((worker) => worker.name))].sort();
 
 /**
  * Test servers share one database: a server running background jobs acts on every file's rows.
@@ -28,7 +29,15 @@ describe('a test server whose file asks for background jobs', () => {
   const { server, databaseUrl } = useTestServer({ backgroundJobs: true });
 
   it('works the webhook delivery queue and the periodic jobs, on a database of its own', () => {
-    expect(workedQueues(server)).toEqual(expect.arrayContaining(['webhook-delivery', 'refund-execution', 'draft-purge', 'token-purge', 'idempotent-create-purge']));
+    expect(workedQueues(server)).toEqual(
+      expect.arrayContaining([
+        'webhook-delivery',
+        'refund-execution',
+        'draft-purge',
+        'token-purge',
+        'idempotent-create-purge',
+      ]),
+    );
     expect(server.payments.kickRefunds).toEqual(expect.any(Function));
     expect(databaseUrl()).not.toBe(process.env.TEST_DATABASE_URL);
   });

@@ -15,13 +15,31 @@ const EXEMPT = new Set(['TokenRequest.clientId', 'TokenRequest.clientSecret']);
 // Issue 40: the direction marks (LRM, RLM, ALM) and the zero-width space, word joiner and BOM
 // reorder or hide text as well; ZWNJ and ZWJ stay allowed, Devanagari and Persian names need them.
 const HOSTILE = [
-  'a\nb', 'a\u001b[31mb', 'a\u009b2Jb', 'a\u0000b', 'a\u007fb', 'a\u2028b', 'a\u2029b', 'a\u202Eb', 'a\u202Ab', 'a\u2066b', 'a\u2069b',
-  'a\u200Eb', 'a\u200Fb', 'a\u061Cb', 'a\u200Bb', 'a\u2060b', 'a\uFEFFb',
+  'a\nb',
+  'a\u001b[31mb',
+  'a\u009b2Jb',
+  'a\u0000b',
+  'a\u007fb',
+  'a\u2028b',
+  'a\u2029b',
+  'a\u202Eb',
+  'a\u202Ab',
+  'a\u2066b',
+  'a\u2069b',
+  'a\u200Eb',
+  'a\u200Fb',
+  'a\u061Cb',
+  'a\u200Bb',
+  'a\u2060b',
+  'a\uFEFFb',
 ];
 
 function resolve(node: Schema): Schema {
   if (typeof node?.$ref !== 'string') return node;
-  const target = node.$ref.replace(/^#\//, '').split('/').reduce((at: Schema, key: string) => at[key], document);
+  const target = node.$ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce((at: Schema, key: string) => at[key], document);
   return resolve(target);
 }
 
@@ -32,15 +50,19 @@ function* stringFields(node: Schema, name: string, seen = new Set<Schema>()): Ge
   seen.add(schema);
   const here = typeof node?.$ref === 'string' ? node.$ref.split('/').pop() : name;
   if (schema.type === 'string') yield [name, schema];
-  for (const [key, child] of Object.entries<Schema>(schema.properties ?? {})) yield* stringFields(child, `${here ?? name}.${key}`, seen);
+  for (const [key, child] of Object.entries<Schema>(schema.properties ?? {}))
+    yield* stringFields(child, `${here ?? name}.${key}`, seen);
   if (schema.items) yield* stringFields(schema.items, `${here ?? name}[]`, seen);
-  for (const branch of [...(schema.oneOf ?? []), ...(schema.anyOf ?? []), ...(schema.allOf ?? [])]) yield* stringFields(branch, here ?? name, seen);
+  for (const branch of [...(schema.oneOf ?? []), ...(schema.anyOf ?? []), ...(schema.allOf ?? [])])
+    yield* stringFields(branch, here ?? name, seen);
 }
 
 const requestStrings = Object.values<Schema>(document.paths).flatMap((item) =>
   ['post', 'put', 'patch', 'delete'].flatMap((method) => {
     const schema = item[method]?.requestBody?.content?.['application/json']?.schema;
-    return schema && item[method].operationId !== 'handlePaymentCallback' ? [...stringFields(schema, item[method].operationId)] : [];
+    return schema && item[method].operationId !== 'handlePaymentCallback'
+      ? [...stringFields(schema, item[method].operationId)]
+      : [];
   }),
 );
 
@@ -53,17 +75,29 @@ describe('partner text fields in the OpenAPI document', () => {
 
   it('finds the traveller, order, agency, item, quote and promo text fields', () => {
     const names = requestStrings.map(([name]) => name);
-    expect(names).toEqual(expect.arrayContaining(['TravellerInput.name', 'OrderInput.customRouteName', 'CustomTravelAgency.name', 'AddedItem.name', 'QuoteRequest.nationality', 'PromoRequest.promoCode']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'TravellerInput.name',
+        'OrderInput.customRouteName',
+        'CustomTravelAgency.name',
+        'AddedItem.name',
+        'QuoteRequest.nationality',
+        'PromoRequest.promoCode',
+      ]),
+    );
   });
 
-  it.each(requestStrings.filter(([name, schema]) => !EXEMPT.has(name) && !schema.enum && !schema.format && schema.const === undefined))(
-    '%s refuses control characters with a documented pattern',
-    (_name, schema) => {
-      expect(typeof schema.pattern).toBe('string');
-      const pattern = new RegExp(schema.pattern, 'u');
-      for (const hostile of HOSTILE.filter((text) => !(/\n/.test(text) && /line breaks/.test(schema['x-pattern-message'] ?? '')))) {
-        expect(pattern.test(hostile)).toBe(false);
-      }
-    },
-  );
+  it.each(
+    requestStrings.filter(
+      ([name, schema]) => !EXEMPT.has(name) && !schema.enum && !schema.format && schema.const === undefined,
+    ),
+  )('%s refuses control characters with a documented pattern', (_name, schema) => {
+    expect(typeof schema.pattern).toBe('string');
+    const pattern = new RegExp(schema.pattern, 'u');
+    for (const hostile of HOSTILE.filter(
+      (text) => !(/\n/.test(text) && /line breaks/.test(schema['x-pattern-message'] ?? '')),
+    )) {
+      expect(pattern.test(hostile)).toBe(false);
+    }
+  });
 });

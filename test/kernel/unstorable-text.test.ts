@@ -32,16 +32,26 @@ describe('JSON objects from partners refuse what jsonb cannot hold, with a 400 n
 
   it('when a dispatchInfo key deeper down holds a lone surrogate, then the answer is 400 naming the key', async () => {
     const body = await refusedOrder({ dispatchInfo: { pickup: { '\uD800point': 'Lukla' } } });
-    expect(body.fieldErrors).toEqual({ 'dispatchInfo.pickup.\\uD800point': 'must not contain an unpaired surrogate (no character) in a key' });
+    expect(body.fieldErrors).toEqual({
+      'dispatchInfo.pickup.\\uD800point': 'must not contain an unpaired surrogate (no character) in a key',
+    });
   });
 
   it('when a value in extraFields holds a lone surrogate, then the answer is 400 naming the value', async () => {
     const body = await refusedOrder({ extraFields: { notes: ['fine', 'half \uDC00 a pair'] } });
-    expect(body.fieldErrors).toEqual({ 'extraFields.notes[1]': 'must not contain an unpaired surrogate (no character)' });
+    expect(body.fieldErrors).toEqual({
+      'extraFields.notes[1]': 'must not contain an unpaired surrogate (no character)',
+    });
   });
 
   it('when a key and value hold whole surrogate pairs (emoji), then the order is taken and returned unchanged', async () => {
-    const response = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, { extraFields: { '🏔️': 'Everest 🥾' } }), { token: partner.token });
+    const response = await client.op(
+      'createOrders',
+      'POST',
+      ORDERS,
+      lowTrek(touristId, { extraFields: { '🏔️': 'Everest 🥾' } }),
+      { token: partner.token },
+    );
     expectStatus(response, 201);
     expect(response.body.data.extraFields).toEqual({ '🏔️': 'Everest 🥾' });
   });
@@ -61,17 +71,35 @@ describe('partner text refuses line and paragraph separators and bidirectional c
     ['U+FEFF zero-width no-break space', 'Lukla\uFEFF'],
   ])('when customRouteName holds a %s, then the answer is 400 naming the field in words', async (_what, name) => {
     const body = await refusedOrder({ customRouteName: name });
-    expect(body.fieldErrors).toEqual({ customRouteName: expect.stringMatching(/line or paragraph separators, direction marks or overrides, zero-width characters/) });
+    expect(body.fieldErrors).toEqual({
+      customRouteName: expect.stringMatching(
+        /line or paragraph separators, direction marks or overrides, zero-width characters/,
+      ),
+    });
   });
 
   it('when a free-text query parameter holds a paragraph separator, then the answer is 400 naming it', async () => {
-    const response = await client.op('listTravellers', 'GET', `/api/external/v1/travellers?search=${encodeURIComponent('Keller\u2029x')}`, undefined, { token: partner.token });
+    const response = await client.op(
+      'listTravellers',
+      'GET',
+      `/api/external/v1/travellers?search=${encodeURIComponent('Keller\u2029x')}`,
+      undefined,
+      { token: partner.token },
+    );
     expectStatus(response, 400);
-    expect(response.body.details.fieldErrors).toEqual({ search: expect.stringMatching(/line or paragraph separators/) });
+    expect(response.body.details.fieldErrors).toEqual({
+      search: expect.stringMatching(/line or paragraph separators/),
+    });
   });
 
   it('when text holds right-to-left script (Arabic, Hebrew) without controls, then it is accepted', async () => {
-    const response = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, { customRouteName: 'مسار لوكلا — מסלול' }), { token: partner.token });
+    const response = await client.op(
+      'createOrders',
+      'POST',
+      ORDERS,
+      lowTrek(touristId, { customRouteName: 'مسار لوكلا — מסלול' }),
+      { token: partner.token },
+    );
     expectStatus(response, 201);
   });
 });

@@ -34,7 +34,12 @@ const expectTooMany = (response: ApiResponse, path: string) => {
 function storedFiles(server: RunningServer): { count: number; bytes: number } {
   if (!(server.storage instanceof LocalDiskStorage)) throw new Error('these tests run on the disk storage');
   const root = server.storage.root;
-  const files = fs.existsSync(root) ? fs.readdirSync(root, { recursive: true, encoding: 'utf8' }).map((entry) => fs.statSync(path.join(root, entry))).filter((stat) => stat.isFile()) : [];
+  const files = fs.existsSync(root)
+    ? fs
+        .readdirSync(root, { recursive: true, encoding: 'utf8' })
+        .map((entry) => fs.statSync(path.join(root, entry)))
+        .filter((stat) => stat.isFile())
+    : [];
   return { count: files.length, bytes: files.reduce((sum, stat) => sum + stat.size, 0) };
 }
 
@@ -50,7 +55,11 @@ describe('write limits per company', () => {
       const bystander = await partner();
       const answers: ApiResponse[] = [];
       for (let batch = 0; batch < 3; batch += 1) {
-        answers.push(...(await Promise.all(Array.from({ length: 10 }, () => uploadDocument(client, flooder.token, 'AVATAR', FILES.png)))));
+        answers.push(
+          ...(await Promise.all(
+            Array.from({ length: 10 }, () => uploadDocument(client, flooder.token, 'AVATAR', FILES.png)),
+          )),
+        );
       }
       const created = answers.filter((answer) => answer.status === 201);
       const refused = answers.filter((answer) => answer.status === 429);
@@ -91,27 +100,50 @@ describe('write limits per company', () => {
       for (let i = 0; i < 3; i += 1) await everestQuote(client, caller);
       // A valid body (the schema now refuses a quote without routeId or maxAltitude before any limit is counted).
       const body = { nationality: 'Germany', ages: [34], startDate: departure, duration: 16, maxAltitude: 5364 };
-      expectTooMany(await client.op('createQuote', 'POST', '/api/external/v1/reference/quote', body, { token: caller.token }), '/api/external/v1/reference/quote');
+      expectTooMany(
+        await client.op('createQuote', 'POST', '/api/external/v1/reference/quote', body, { token: caller.token }),
+        '/api/external/v1/reference/quote',
+      );
       await everestQuote(client, await partner());
     });
 
     it('when a company is over its order limit, then POST /orders is a 429 (refused requests count too)', async () => {
-      const order = { touristId: randomUUID(), ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: departure };
-      for (let i = 0; i < 2; i += 1) expectStatus(await client.op('createOrders', 'POST', ORDERS, order, { token: caller.token }), 404);
+      const order = {
+        touristId: randomUUID(),
+        ctgId: CTGS.standard3000,
+        customRouteName: 'Kathmandu valley rim walk',
+        departureDate: departure,
+      };
+      for (let i = 0; i < 2; i += 1)
+        expectStatus(await client.op('createOrders', 'POST', ORDERS, order, { token: caller.token }), 404);
       expectTooMany(await client.op('createOrders', 'POST', ORDERS, order, { token: caller.token }), ORDERS);
     });
 
     it('when a company is over its traveller limit, then POST /travellers is a 429', async () => {
-      const traveller = travellerInput({ avatarDocumentId: randomUUID(), passportDocumentId: randomUUID(), signatureDocumentId: randomUUID() });
-      for (let i = 0; i < 2; i += 1) expectStatus(await client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [traveller], { token: caller.token }), 404);
-      expectTooMany(await client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [traveller], { token: caller.token }), TRAVELLERS_PATH);
+      const traveller = travellerInput({
+        avatarDocumentId: randomUUID(),
+        passportDocumentId: randomUUID(),
+        signatureDocumentId: randomUUID(),
+      });
+      for (let i = 0; i < 2; i += 1)
+        expectStatus(
+          await client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [traveller], { token: caller.token }),
+          404,
+        );
+      expectTooMany(
+        await client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [traveller], { token: caller.token }),
+        TRAVELLERS_PATH,
+      );
     });
 
     it('when a company is over its pay limit, then single and group pay are both 429', async () => {
       const body = { gateway: 'card_gateway' };
       for (let i = 0; i < 2; i += 1) expectStatus(await pay(client, caller, 'ORD-2026-999999', body), 404);
       expectTooMany(await pay(client, caller, 'ORD-2026-999999', body), `${ORDERS}/ORD-2026-999999/pay`);
-      const group = await client.op('payGroup', 'POST', groupPayPath('GRP-2026-999999'), body, { token: caller.token, headers: { 'idempotency-key': randomUUID() } });
+      const group = await client.op('payGroup', 'POST', groupPayPath('GRP-2026-999999'), body, {
+        token: caller.token,
+        headers: { 'idempotency-key': randomUUID() },
+      });
       expectTooMany(group, groupPayPath('GRP-2026-999999'));
     });
   });

@@ -61,7 +61,12 @@ async function writtenFor(order: PlacedOrder) {
 /** A paid CASH order (the operator recorded its cash): a policy number, a certificate. */
 async function paidOrder(partner: TestPartner, extra: Record<string, unknown> = {}): Promise<PlacedOrder> {
   const order = await placeOrder(server, client, partner, { settlementType: 'CASH', ...extra });
-  await recordCashPayment(server.orm.em.fork(), order.orderRef, { amount: Math.round(order.totalAmount * 100) }, 'operator-cli:test');
+  await recordCashPayment(
+    server.orm.em.fork(),
+    order.orderRef,
+    { amount: Math.round(order.totalAmount * 100) },
+    'operator-cli:test',
+  );
   return order;
 }
 
@@ -74,7 +79,12 @@ describe('PATCH /orders/{orderRef}', () => {
 
     expectStatus(response, 200);
     const moved = response.body.data;
-    expect(moved).toMatchObject({ departureDate: later, coverageStartDate: later, coverageEndDate: addDays(later, before.durationDays - 1), durationDays: before.durationDays });
+    expect(moved).toMatchObject({
+      departureDate: later,
+      coverageStartDate: later,
+      coverageEndDate: addDays(later, before.durationDays - 1),
+      durationDays: before.durationDays,
+    });
     expect(moved.pricing).toEqual(before.pricing);
     expect(moved.amendedAt).toEqual(expect.any(String));
     expect(before.amendedAt).toBeNull();
@@ -87,22 +97,36 @@ describe('PATCH /orders/{orderRef}', () => {
     const earlier = addDays(departure, -20);
     const response = await moveDeparture(agency, order.orderRef, { departureDate: earlier });
     expectStatus(response, 200);
-    expect(response.body.data).toMatchObject({ departureDate: earlier, coverageStartDate: earlier, coverageEndDate: addDays(earlier, 6), durationDays: 7 });
+    expect(response.body.data).toMatchObject({
+      departureDate: earlier,
+      coverageStartDate: earlier,
+      coverageEndDate: addDays(earlier, 6),
+      durationDays: 7,
+    });
   });
 
   it('takes every order identifier form: order reference, order number, order UUID and a payment reference', async () => {
     const order = await placeOrder(server, client, agency);
     const started = await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
-    const forms = [order.orderRef, order.orderNumber, order.orderId.toUpperCase(), started.body.data.paymentRef as string];
+    const forms = [
+      order.orderRef,
+      order.orderNumber,
+      order.orderId.toUpperCase(),
+      started.body.data.paymentRef as string,
+    ];
     for (const [index, identifier] of forms.entries()) {
       const date = addDays(departure, index + 1);
       const response = await moveDeparture(agency, identifier, { departureDate: date });
-      expect({ identifier, status: response.status, orderRef: response.body.data?.orderRef, departureDate: response.body.data?.departureDate })
-        .toEqual({ identifier, status: 200, orderRef: order.orderRef, departureDate: date });
+      expect({
+        identifier,
+        status: response.status,
+        orderRef: response.body.data?.orderRef,
+        departureDate: response.body.data?.departureDate,
+      }).toEqual({ identifier, status: 200, orderRef: order.orderRef, departureDate: date });
     }
   });
 
-  it('when the date is the order\'s current one, then it answers 200 with the order unchanged: no amendment, no audit entry, no webhook', async () => {
+  it("when the date is the order's current one, then it answers 200 with the order unchanged: no amendment, no audit entry, no webhook", async () => {
     const order = await placeOrder(server, client, agency);
     const before = await writtenFor(order);
     const response = await moveDeparture(agency, order.orderRef, { departureDate: departure });
@@ -122,13 +146,17 @@ describe('PATCH /orders/{orderRef}', () => {
     expect(afterFirst).toMatchObject({ audit: 1, events: 1 });
   });
 
-  it('when the order is one of a group, then it moves alone and the group\'s other orders keep their dates', async () => {
+  it("when the order is one of a group, then it moves alone and the group's other orders keep their dates", async () => {
     const group = await placeGroup(server, client, agency, 2);
     const [moving, staying] = group.orders as [PlacedOrder, PlacedOrder];
     const response = await moveDeparture(agency, moving.orderRef, { departureDate: later });
     expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ groupRef: group.groupRef, departureDate: later });
-    expect(await detail(agency, staying.orderRef)).toMatchObject({ groupRef: group.groupRef, departureDate: departure, amendedAt: null });
+    expect(await detail(agency, staying.orderRef)).toMatchObject({
+      groupRef: group.groupRef,
+      departureDate: departure,
+      amendedAt: null,
+    });
   });
 
   it('when the change succeeds, then one audit entry keeps both windows and who made the change', async () => {
@@ -152,11 +180,15 @@ describe('PATCH /orders/{orderRef}', () => {
   it('when two changes of one order race, then they run one after the other: each audit entry starts where the other ended', async () => {
     const order = await placeOrder(server, client, agency);
     const dates = [addDays(departure, 3), addDays(departure, 9)];
-    const answers = await Promise.all(dates.map((date) => moveDeparture(agency, order.orderRef, { departureDate: date })));
+    const answers = await Promise.all(
+      dates.map((date) => moveDeparture(agency, order.orderRef, { departureDate: date })),
+    );
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
     const entries = await auditEntriesOf(server.orm.em.fork(), order.orderId);
     expect(entries).toHaveLength(2);
-    const [earlier, last] = entries.map((entry) => entry.details as { previous: { departureDate: string }; current: { departureDate: string } }) as [
+    const [earlier, last] = entries.map(
+      (entry) => entry.details as { previous: { departureDate: string }; current: { departureDate: string } },
+    ) as [
       { previous: { departureDate: string }; current: { departureDate: string } },
       { previous: { departureDate: string }; current: { departureDate: string } },
     ];
@@ -180,7 +212,10 @@ describe('a date change racing a cancellation', () => {
       expect(entries).toEqual(['DEPARTURE_CHANGED', 'ORDER_CANCELLED']);
       expect(stored.departureDate).toBe(later);
     } else {
-      expect({ status: moved.status, message: moved.body.message }).toEqual({ status: 400, message: expect.stringMatching(/is CANCELLED/) });
+      expect({ status: moved.status, message: moved.body.message }).toEqual({
+        status: 400,
+        message: expect.stringMatching(/is CANCELLED/),
+      });
       expect(entries).toEqual(['ORDER_CANCELLED']);
       expect(stored.departureDate).toBe(departure);
     }
@@ -194,14 +229,22 @@ describe('a paid order whose date moves', () => {
     expect(before.policyNumber).toMatch(/^POL-/);
     const response = await moveDeparture(agency, order.orderRef, { departureDate: later });
     expectStatus(response, 200);
-    expect(response.body.data).toMatchObject({ status: 'PAID', policyNumber: before.policyNumber, paidAt: before.paidAt, pricing: before.pricing, coverageStartDate: later });
+    expect(response.body.data).toMatchObject({
+      status: 'PAID',
+      policyNumber: before.policyNumber,
+      paidAt: before.paidAt,
+      pricing: before.pricing,
+      coverageStartDate: later,
+    });
   });
 
   it('has a certificate that shows the new window and says it was amended, with the date of the amendment', async () => {
     const order = await paidOrder(agency);
     const moved = (await moveDeparture(agency, order.orderRef, { departureDate: later })).body.data;
 
-    const response = await fetch(new URL(`${orderPath(order.orderRef)}/certificate`, serverBehind(server.url)), { headers: { authorization: `Bearer ${agency.token}` } });
+    const response = await fetch(new URL(`${orderPath(order.orderRef)}/certificate`, serverBehind(server.url)), {
+      headers: { authorization: `Bearer ${agency.token}` },
+    });
     expectStatus(response, 200);
     const pdf = Buffer.from(await response.arrayBuffer());
     await expectContract('getOrderCertificate', 200, pdf.toString('latin1'));
@@ -211,7 +254,9 @@ describe('a paid order whose date moves', () => {
     expect(read.text).toContain(`${later} to ${addDays(later, 6)}`);
     expect(read.text).not.toContain(`${departure} to ${addDays(departure, 6)}`);
     // The original issue date stays: the cover was bought then.
-    expect(read.text).toContain(`Issued ${kathmanduToday(new Date(moved.paidAt))} · Version 2, amended ${kathmanduToday(new Date(moved.amendedAt))}: departure moved from ${departure} to ${later}`);
+    expect(read.text).toContain(
+      `Issued ${kathmanduToday(new Date(moved.paidAt))} · Version 2, amended ${kathmanduToday(new Date(moved.amendedAt))}: departure moved from ${departure} to ${later}`,
+    );
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${moved.policyNumber}-v2.pdf"`);
     expect(read.title).toBe(`Certificate of insurance ${moved.policyNumber}, version 2`);
   });
@@ -220,28 +265,42 @@ describe('a paid order whose date moves', () => {
     const order = await paidOrder(agency);
     await moveDeparture(agency, order.orderRef, { departureDate: later });
     const moved = (await moveDeparture(agency, order.orderRef, { departureDate: addDays(later, 1) })).body.data;
-    const response = await fetch(new URL(`${orderPath(order.orderRef)}/certificate`, serverBehind(server.url)), { headers: { authorization: `Bearer ${agency.token}` } });
+    const response = await fetch(new URL(`${orderPath(order.orderRef)}/certificate`, serverBehind(server.url)), {
+      headers: { authorization: `Bearer ${agency.token}` },
+    });
     expectStatus(response, 200);
     const read = await readPdf(Buffer.from(await response.arrayBuffer()));
-    expect(read.text).toContain(`Version 3, amended ${kathmanduToday(new Date(moved.amendedAt))}: departure moved from ${later} to ${addDays(later, 1)}`);
+    expect(read.text).toContain(
+      `Version 3, amended ${kathmanduToday(new Date(moved.amendedAt))}: departure moved from ${later} to ${addDays(later, 1)}`,
+    );
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${moved.policyNumber}-v3.pdf"`);
   });
 
   it('has a verify page that shows the new window', async () => {
     const order = await paidOrder(agency);
     const moved = (await moveDeparture(agency, order.orderRef, { departureDate: later })).body.data;
-    const page = await client.op('verifyPolicy', 'GET', `/verify/${encodeURIComponent(moved.policyNumber)}`, undefined, { direct: true });
+    const page = await client.op(
+      'verifyPolicy',
+      'GET',
+      `/verify/${encodeURIComponent(moved.policyNumber)}`,
+      undefined,
+      { direct: true },
+    );
     expectStatus(page, 200);
     expect(page.body).toContain(`${later} to ${addDays(later, 6)}`);
     expect(page.body).toContain(`from ${later}`);
     expect(page.body).not.toContain(departure);
-    expect(page.body).toContain(`Amended on ${kathmanduToday(new Date(moved.amendedAt))}: the cover dates were changed after the policy was issued.`);
+    expect(page.body).toContain(
+      `Amended on ${kathmanduToday(new Date(moved.amendedAt))}: the cover dates were changed after the policy was issued.`,
+    );
   });
 
-  it('sends order.amended through the outbox to the partner\'s endpoint, with the previous and the new dates and the policy number', async () => {
+  it("sends order.amended through the outbox to the partner's endpoint, with the previous and the new dates and the policy number", async () => {
     const receiver = new WebhookReceiver();
     const partner = await newPartner(server, client);
-    const endpoint = await setEndpoint(server.orm.em.fork(), partner.companyId, await receiver.start(), { allowLocalEndpoints: true });
+    const endpoint = await setEndpoint(server.orm.em.fork(), partner.companyId, await receiver.start(), {
+      allowLocalEndpoints: true,
+    });
     receiver.secret = endpoint.secret ?? '';
     try {
       const order = await paidOrder(partner);
@@ -271,13 +330,24 @@ describe('a paid order whose date moves', () => {
 
 describe('a date change that is refused', () => {
   /** A 400 in error shape 2, with the one field error when `field` is given; the order untouched. */
-  async function expectRefused(order: PlacedOrder, body: unknown, expected: { field?: string; message: RegExp }, options: { raw?: string; contentType?: string } = {}) {
+  async function expectRefused(
+    order: PlacedOrder,
+    body: unknown,
+    expected: { field?: string; message: RegExp },
+    options: { raw?: string; contentType?: string } = {},
+  ) {
     const before = await writtenFor(order);
-    const response = await client.op('updateOrder', 'PATCH', orderPath(order.orderRef), options.raw === undefined ? body : undefined, {
-      token: agency.token,
-      raw: options.raw,
-      headers: options.contentType ? { 'content-type': options.contentType } : {},
-    });
+    const response = await client.op(
+      'updateOrder',
+      'PATCH',
+      orderPath(order.orderRef),
+      options.raw === undefined ? body : undefined,
+      {
+        token: agency.token,
+        raw: options.raw,
+        headers: options.contentType ? { 'content-type': options.contentType } : {},
+      },
+    );
     expectStatus(response, 400);
     expect(response.body).toMatchObject({ status: 400, error: 'Bad Request', path: orderPath(order.orderRef) });
     if (expected.field) expect(response.body.details.fieldErrors[expected.field]).toMatch(expected.message);
@@ -288,8 +358,16 @@ describe('a date change that is refused', () => {
 
   it('when the body carries any field other than departureDate, then 400 names that field', async () => {
     const order = await placeOrder(server, client, agency);
-    await expectRefused(order, { departureDate: later, routeId: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18' }, { field: 'routeId', message: /not an accepted field/ });
-    await expectRefused(order, { departureDate: later, coverageEndDate: addDays(later, 30) }, { field: 'coverageEndDate', message: /not an accepted field/ });
+    await expectRefused(
+      order,
+      { departureDate: later, routeId: '3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18' },
+      { field: 'routeId', message: /not an accepted field/ },
+    );
+    await expectRefused(
+      order,
+      { departureDate: later, coverageEndDate: addDays(later, 30) },
+      { field: 'coverageEndDate', message: /not an accepted field/ },
+    );
   });
 
   it('when departureDate is missing or not a date, then 400 with a field error on departureDate', async () => {
@@ -302,28 +380,58 @@ describe('a date change that is refused', () => {
 
   it('when the body is not JSON, or not sent as application/json, then 400 and nothing changes', async () => {
     const order = await placeOrder(server, client, agency);
-    await expectRefused(order, undefined, { message: /./ }, { raw: '{"departureDate":', contentType: 'application/json' });
-    await expectRefused(order, undefined, { message: /./ }, { raw: JSON.stringify({ departureDate: later }), contentType: 'text/plain' });
-    await expectRefused(order, undefined, { message: /./ }, { raw: `departureDate=${later}`, contentType: 'application/x-www-form-urlencoded' });
+    await expectRefused(
+      order,
+      undefined,
+      { message: /./ },
+      { raw: '{"departureDate":', contentType: 'application/json' },
+    );
+    await expectRefused(
+      order,
+      undefined,
+      { message: /./ },
+      { raw: JSON.stringify({ departureDate: later }), contentType: 'text/plain' },
+    );
+    await expectRefused(
+      order,
+      undefined,
+      { message: /./ },
+      { raw: `departureDate=${later}`, contentType: 'application/x-www-form-urlencoded' },
+    );
   });
 
   it('when the new date is before today (Nepal date), then 400: the bound creation puts on a departure', async () => {
     const order = await placeOrder(server, client, agency);
-    await expectRefused(order, { departureDate: addDays(kathmanduToday(), -1) }, { field: 'departureDate', message: /must not be before today/ });
+    await expectRefused(
+      order,
+      { departureDate: addDays(kathmanduToday(), -1) },
+      { field: 'departureDate', message: /must not be before today/ },
+    );
   });
 
-  it('when the traveller would leave the package\'s age band at the new date, then 400 says so', async () => {
+  it("when the traveller would leave the package's age band at the new date, then 400 says so", async () => {
     // 75 at the booked departure (the 3,000 m package covers 1 to 75), 76 from a birthday five days later.
     const dateOfBirth = addDays(departure, 5).replace(/^\d{4}/, (year) => String(Number(year) - 76));
     const order = await placeOrder(server, client, agency, { touristId: await newTravellerBorn(dateOfBirth) });
-    await expectRefused(order, { departureDate: later }, { field: 'departureDate', message: new RegExp(`would be 76 on ${later}; package TRK-STD-3000 covers ages 1 to 75`) });
+    await expectRefused(
+      order,
+      { departureDate: later },
+      {
+        field: 'departureDate',
+        message: new RegExp(`would be 76 on ${later}; package TRK-STD-3000 covers ages 1 to 75`),
+      },
+    );
     expectStatus(await moveDeparture(agency, order.orderRef, { departureDate: addDays(departure, 4) }), 200);
   });
 
   it('when the cover has started (its first day is today, Nepal date), then 400, paid or not', async () => {
     const today = kathmanduToday();
     const unpaid = await placeOrder(server, client, agency, { departureDate: today });
-    await expectRefused(unpaid, { departureDate: later }, { message: new RegExp(`cover of order ${unpaid.orderRef} started on ${today}`) });
+    await expectRefused(
+      unpaid,
+      { departureDate: later },
+      { message: new RegExp(`cover of order ${unpaid.orderRef} started on ${today}`) },
+    );
     const paid = await paidOrder(agency, { departureDate: today });
     await expectRefused(paid, { departureDate: later }, { message: /started on .*can no longer change/ });
   });
@@ -331,18 +439,39 @@ describe('a date change that is refused', () => {
   it('when the new date is more than DEPARTURE_CHANGE_MAX_DAYS (365) after the departure first booked, then 400 on departureDate; changes in steps count from the first booking', async () => {
     const order = await placeOrder(server, client, agency);
     const latest = addDays(departure, 365);
-    await expectRefused(order, { departureDate: '2099-10-05' }, { field: 'departureDate', message: new RegExp(`at most 365 days after the departure the order was booked with \\(${departure}\\): ${latest} at the latest`) });
-    await expectRefused(order, { departureDate: addDays(departure, 366) }, { field: 'departureDate', message: /at most 365 days after/ });
+    await expectRefused(
+      order,
+      { departureDate: '2099-10-05' },
+      {
+        field: 'departureDate',
+        message: new RegExp(
+          `at most 365 days after the departure the order was booked with \\(${departure}\\): ${latest} at the latest`,
+        ),
+      },
+    );
+    await expectRefused(
+      order,
+      { departureDate: addDays(departure, 366) },
+      { field: 'departureDate', message: /at most 365 days after/ },
+    );
     expectStatus(await moveDeparture(agency, order.orderRef, { departureDate: addDays(departure, 200) }), 200);
     // A second step is measured from the first booking too, not from the date the first step reached.
-    await expectRefused(order, { departureDate: addDays(departure, 400) }, { field: 'departureDate', message: new RegExp(`booked with \\(${departure}\\)`) });
+    await expectRefused(
+      order,
+      { departureDate: addDays(departure, 400) },
+      { field: 'departureDate', message: new RegExp(`booked with \\(${departure}\\)`) },
+    );
     expectStatus(await moveDeparture(agency, order.orderRef, { departureDate: latest }), 200);
   });
 
   it('when the operator has cancelled the order, then 400 says it is cancelled', async () => {
     const order = await placeOrder(server, client, agency);
     await cancelOrder(server.orm.em.fork(), order.orderRef, 'operator-cli:test', server.payments);
-    await expectRefused(order, { departureDate: later }, { message: /is CANCELLED; a cancelled order's dates cannot change/ });
+    await expectRefused(
+      order,
+      { departureDate: later },
+      { message: /is CANCELLED; a cancelled order's dates cannot change/ },
+    );
   });
 });
 
@@ -387,6 +516,7 @@ function newTravellerBorn(dateOfBirth: string): Promise<string> {
 /** An order detail without what a date change changes. */
 function withoutDates(order: WireJson): WireJson {
   const copy = { ...order };
-  for (const key of ['departureDate', 'coverageStartDate', 'coverageEndDate', 'amendedAt', 'updatedAt']) delete copy[key];
+  for (const key of ['departureDate', 'coverageStartDate', 'coverageEndDate', 'amendedAt', 'updatedAt'])
+    delete copy[key];
   return copy;
 }

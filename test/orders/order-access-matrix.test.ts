@@ -31,18 +31,88 @@ type Call = (caller: TestPartner) => Promise<ApiResponse>;
 
 const orderOps: Array<[string, 'READ' | 'ACT', Call]> = [
   ['getOrder', 'READ', (c) => client.op('getOrder', 'GET', `${ORDERS}/${orderRef}`, undefined, { token: c.token })],
-  ['getPaymentStatus', 'READ', (c) => client.op('getPaymentStatus', 'GET', `${ORDERS}/${orderRef}/payment-status`, undefined, { token: c.token })],
-  ['previewOrderPromo', 'ACT', (c) => client.op('previewOrderPromo', 'POST', `${ORDERS}/${orderRef}/promo/preview`, { promoCode }, { token: c.token })],
-  ['applyOrderPromo', 'ACT', (c) => client.op('applyOrderPromo', 'POST', `${ORDERS}/${orderRef}/promo`, { promoCode }, { token: c.token })],
-  ['removeOrderPromo', 'ACT', (c) => client.op('removeOrderPromo', 'DELETE', `${ORDERS}/${orderRef}/promo`, undefined, { token: c.token })],
-  ['payOrder', 'ACT', (c) => client.op('payOrder', 'POST', `${ORDERS}/${orderRef}/pay`, { gateway: 'card_gateway', returnUrl: 'https://agency.example.com/back' }, { token: c.token, headers: { 'idempotency-key': randomUUID() } })],
-  ['updateOrder', 'ACT', (c) => client.op('updateOrder', 'PATCH', `${ORDERS}/${orderRef}`, { departureDate: addDays(departure, 1) }, { token: c.token })],
+  [
+    'getPaymentStatus',
+    'READ',
+    (c) => client.op('getPaymentStatus', 'GET', `${ORDERS}/${orderRef}/payment-status`, undefined, { token: c.token }),
+  ],
+  [
+    'previewOrderPromo',
+    'ACT',
+    (c) =>
+      client.op('previewOrderPromo', 'POST', `${ORDERS}/${orderRef}/promo/preview`, { promoCode }, { token: c.token }),
+  ],
+  [
+    'applyOrderPromo',
+    'ACT',
+    (c) => client.op('applyOrderPromo', 'POST', `${ORDERS}/${orderRef}/promo`, { promoCode }, { token: c.token }),
+  ],
+  [
+    'removeOrderPromo',
+    'ACT',
+    (c) => client.op('removeOrderPromo', 'DELETE', `${ORDERS}/${orderRef}/promo`, undefined, { token: c.token }),
+  ],
+  [
+    'payOrder',
+    'ACT',
+    (c) =>
+      client.op(
+        'payOrder',
+        'POST',
+        `${ORDERS}/${orderRef}/pay`,
+        { gateway: 'card_gateway', returnUrl: 'https://agency.example.com/back' },
+        { token: c.token, headers: { 'idempotency-key': randomUUID() } },
+      ),
+  ],
+  [
+    'updateOrder',
+    'ACT',
+    (c) =>
+      client.op(
+        'updateOrder',
+        'PATCH',
+        `${ORDERS}/${orderRef}`,
+        { departureDate: addDays(departure, 1) },
+        { token: c.token },
+      ),
+  ],
 ];
 const groupOps: Array<[string, 'ACT', Call]> = [
-  ['previewGroupPromo', 'ACT', (c) => client.op('previewGroupPromo', 'POST', `${ORDERS}/groups/${groupRef}/promo/preview`, { promoCode }, { token: c.token })],
-  ['applyGroupPromo', 'ACT', (c) => client.op('applyGroupPromo', 'POST', `${ORDERS}/groups/${groupRef}/promo`, { promoCode }, { token: c.token })],
-  ['removeGroupPromo', 'ACT', (c) => client.op('removeGroupPromo', 'DELETE', `${ORDERS}/groups/${groupRef}/promo`, undefined, { token: c.token })],
-  ['payGroup', 'ACT', (c) => client.op('payGroup', 'POST', `${ORDERS}/groups/${groupRef}/pay`, { gateway: 'wallet_gateway' }, { token: c.token, headers: { 'idempotency-key': randomUUID() } })],
+  [
+    'previewGroupPromo',
+    'ACT',
+    (c) =>
+      client.op(
+        'previewGroupPromo',
+        'POST',
+        `${ORDERS}/groups/${groupRef}/promo/preview`,
+        { promoCode },
+        { token: c.token },
+      ),
+  ],
+  [
+    'applyGroupPromo',
+    'ACT',
+    (c) =>
+      client.op('applyGroupPromo', 'POST', `${ORDERS}/groups/${groupRef}/promo`, { promoCode }, { token: c.token }),
+  ],
+  [
+    'removeGroupPromo',
+    'ACT',
+    (c) => client.op('removeGroupPromo', 'DELETE', `${ORDERS}/groups/${groupRef}/promo`, undefined, { token: c.token }),
+  ],
+  [
+    'payGroup',
+    'ACT',
+    (c) =>
+      client.op(
+        'payGroup',
+        'POST',
+        `${ORDERS}/groups/${groupRef}/pay`,
+        { gateway: 'wallet_gateway' },
+        { token: c.token, headers: { 'idempotency-key': randomUUID() } },
+      ),
+  ],
 ];
 
 /** What a write would change: the orders' promo slots and totals, and their payment attempts. */
@@ -51,7 +121,18 @@ async function writableState() {
   const ids = [orderId, ...groupOrderIds];
   const orders = await em.find(Order, { id: { $in: ids } }, { orderBy: { id: 'asc' } });
   const attempts = await em.count(PaymentAttempt, { orders: { order: { $in: ids } } });
-  return { orders: orders.map((o) => [o.id, o.totalAmount, o.companyPromoCode?.id ?? null, o.agentPromoCode?.id ?? null, o.status, o.departureDate, o.coverageEndDate]), attempts };
+  return {
+    orders: orders.map((o) => [
+      o.id,
+      o.totalAmount,
+      o.companyPromoCode?.id ?? null,
+      o.agentPromoCode?.id ?? null,
+      o.status,
+      o.departureDate,
+      o.coverageEndDate,
+    ]),
+    attempts,
+  };
 }
 
 beforeAll(async () => {
@@ -60,9 +141,24 @@ beforeAll(async () => {
   stranger = await newPartner(server, client, { name: 'Stranger Treks', type: CompanyType.TravelAgency });
   promoCode = await newCode(server, await newSalesCompany(server));
   const touristId = await newTraveller(server, placing.companyId);
-  const single = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, { travelCompanyIds: [listed.companyId] }), { token: placing.token });
+  const single = await client.op(
+    'createOrders',
+    'POST',
+    ORDERS,
+    lowTrek(touristId, { travelCompanyIds: [listed.companyId] }),
+    { token: placing.token },
+  );
   ({ orderRef, orderId } = single.body.data);
-  const group = await client.op('createOrders', 'POST', ORDERS, [lowTrek(touristId, { travelCompanyIds: [listed.companyId] }), lowTrek(touristId, { travelCompanyIds: [listed.companyId] })], { token: placing.token });
+  const group = await client.op(
+    'createOrders',
+    'POST',
+    ORDERS,
+    [
+      lowTrek(touristId, { travelCompanyIds: [listed.companyId] }),
+      lowTrek(touristId, { travelCompanyIds: [listed.companyId] }),
+    ],
+    { token: placing.token },
+  );
   groupRef = group.body.data.groupRef;
   groupOrderIds = group.body.data.orders.map((o: { orderId: string }) => o.orderId);
 });
@@ -80,7 +176,9 @@ describe('the access matrix of every order and group operation', () => {
       expect({ operationId, status: asStranger.status }).toEqual({ operationId, status: 403 });
     }
     expect(await writableState()).toEqual(before);
-    const writesThatSucceeded = Object.values(answers).flatMap((byOp) => Object.entries(byOp).filter(([op, status]) => status < 300 && !op.startsWith('get')));
+    const writesThatSucceeded = Object.values(answers).flatMap((byOp) =>
+      Object.entries(byOp).filter(([op, status]) => status < 300 && !op.startsWith('get')),
+    );
     expect(writesThatSucceeded).toEqual([]);
   });
 
@@ -105,13 +203,22 @@ describe('the access matrix of every order and group operation', () => {
 describe('a group payment reference, looked up as an order', () => {
   let groupPaymentRef: string;
   beforeAll(async () => {
-    const paid = await client.op('payGroup', 'POST', `${ORDERS}/groups/${groupRef}/pay`, { gateway: 'wallet_gateway' }, { token: placing.token, headers: { 'idempotency-key': randomUUID() } });
+    const paid = await client.op(
+      'payGroup',
+      'POST',
+      `${ORDERS}/groups/${groupRef}/pay`,
+      { gateway: 'wallet_gateway' },
+      { token: placing.token, headers: { 'idempotency-key': randomUUID() } },
+    );
     if (paid.status !== 200) throw new Error(`the group payment did not start: ${JSON.stringify(paid.body)}`);
     groupPaymentRef = paid.body.data.paymentRef;
   });
-  const status = (caller: TestPartner, identifier: string) => client.op('getPaymentStatus', 'GET', `${ORDERS}/${encodeURIComponent(identifier)}/payment-status`, undefined, { token: caller.token });
+  const status = (caller: TestPartner, identifier: string) =>
+    client.op('getPaymentStatus', 'GET', `${ORDERS}/${encodeURIComponent(identifier)}/payment-status`, undefined, {
+      token: caller.token,
+    });
 
-  it('to a stranger is the 403 of anybody else\'s order, never the 400 that classifies it', async () => {
+  it("to a stranger is the 403 of anybody else's order, never the 400 that classifies it", async () => {
     const response = await status(stranger, groupPaymentRef);
     expectStatus(response, 403);
     expect(JSON.stringify(response.body)).not.toMatch(/group/i);

@@ -18,7 +18,8 @@ const { server, client } = useTestServer();
 let owner: TestPartner;
 let listed: TestPartner;
 let stranger: TestPartner;
-const own: Record<'owner' | 'listed' | 'stranger', { orderRefs: string[]; touristId: string; quoteId: string }> = {} as never;
+const own: Record<'owner' | 'listed' | 'stranger', { orderRefs: string[]; touristId: string; quoteId: string }> =
+  {} as never;
 let ownerGroupRef: string;
 let ownerPolicyless: { orderRef: string; orderNumber: string };
 let ownerTravellerName: string;
@@ -26,7 +27,11 @@ let ownerTravellerName: string;
 type Who = 'owner' | 'listed' | 'stranger';
 const partner = (who: Who) => ({ owner, listed, stranger })[who];
 
-function listAs(who: Who, query: Array<[string, string]> = [], headers: Record<string, string> = {}): Promise<ApiResponse> {
+function listAs(
+  who: Who,
+  query: Array<[string, string]> = [],
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
   const search = new URLSearchParams([...query, ['size', '100']]).toString();
   return client.op('listOrders', 'GET', `${ORDERS}?${search}`, undefined, { token: partner(who).token, headers });
 }
@@ -49,13 +54,25 @@ beforeAll(async () => {
   stranger = await newPartner(server, client, { name: 'Stranger Agency', type: CompanyType.TravelAgency });
   ownerTravellerName = `Ownerly Traveller ${Date.now()}`;
   for (const who of ['owner', 'listed', 'stranger'] as const) {
-    const touristId = await newTraveller(server, partner(who).companyId, who === 'owner' ? { name: ownerTravellerName } : {});
+    const touristId = await newTraveller(
+      server,
+      partner(who).companyId,
+      who === 'owner' ? { name: ownerTravellerName } : {},
+    );
     const extra = who === 'owner' ? { travelCompanyIds: [listed.companyId] } : {};
-    const single = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, extra), { token: partner(who).token });
+    const single = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, extra), {
+      token: partner(who).token,
+    });
     const orderRefs = [single.body.data.orderRef];
     if (who === 'owner') {
       ownerPolicyless = { orderRef: single.body.data.orderRef, orderNumber: single.body.data.orderNumber };
-      const group = await client.op('createOrders', 'POST', ORDERS, [lowTrek(touristId, extra), lowTrek(touristId, extra)], { token: owner.token });
+      const group = await client.op(
+        'createOrders',
+        'POST',
+        ORDERS,
+        [lowTrek(touristId, extra), lowTrek(touristId, extra)],
+        { token: owner.token },
+      );
       ownerGroupRef = group.body.data.groupRef;
       orderRefs.push(...group.body.data.orders.map((order: WireJson) => order.orderRef));
     }
@@ -99,16 +116,24 @@ describe('who sees which orders in the order book', () => {
   });
 
   it('the same filters find the orders for the owner (OWNER) and the listed agency (LISTED_AGENCY)', async () => {
-    for (const [who, access] of [['owner', 'OWNER'], ['listed', 'LISTED_AGENCY']] as const) {
+    for (const [who, access] of [
+      ['owner', 'OWNER'],
+      ['listed', 'LISTED_AGENCY'],
+    ] as const) {
       expect(await visible(who, [['search', ownerPolicyless.orderRef]])).toEqual([[ownerPolicyless.orderRef, access]]);
-      expect(sorted(await visible(who, [['search', ownerTravellerName]]))).toEqual(sorted(as(access, own.owner.orderRefs)));
-      expect(sorted(await exported(who, [['groupRef', ownerGroupRef]]))).toEqual(sorted(as(access, own.owner.orderRefs.slice(1))));
+      expect(sorted(await visible(who, [['search', ownerTravellerName]]))).toEqual(
+        sorted(as(access, own.owner.orderRefs)),
+      );
+      expect(sorted(await exported(who, [['groupRef', ownerGroupRef]]))).toEqual(
+        sorted(as(access, own.owner.orderRefs.slice(1))),
+      );
     }
   });
 });
 
 describe('who reads which quote back', () => {
-  const readQuote = (who: Who, quoteId: string) => client.op('getQuote', 'GET', `${QUOTE}/${quoteId}`, undefined, { token: partner(who).token });
+  const readQuote = (who: Who, quoteId: string) =>
+    client.op('getQuote', 'GET', `${QUOTE}/${quoteId}`, undefined, { token: partner(who).token });
 
   it("each company reads its own quote; the owner's quote is a 404 to the listed agency and to the stranger, like an unknown id", async () => {
     for (const who of ['owner', 'listed', 'stranger'] as const) {

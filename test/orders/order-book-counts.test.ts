@@ -32,7 +32,9 @@ async function place(partner: TestPartner, extra: Record<string, unknown> = {}, 
 }
 
 function list(partner: TestPartner, query: Array<[string, string]>): Promise<ApiResponse> {
-  return client.op('listOrders', 'GET', `${ORDERS}?${new URLSearchParams(query).toString()}`, undefined, { token: partner.token });
+  return client.op('listOrders', 'GET', `${ORDERS}?${new URLSearchParams(query).toString()}`, undefined, {
+    token: partner.token,
+  });
 }
 
 /** The whole book, as the unfiltered listing shows it: the oracle every filtered listing is checked against. */
@@ -66,10 +68,22 @@ beforeAll(async () => {
   const cancelled = await place(agency, { departureDate: addDays(departure, 2) });
   await cancelOrder(server.orm.em.fork(), cancelled, 'operator-cli:test', server.payments);
   const started = await place(agency, { departureDate: addDays(departure, 40) }, `Bikash ${surname}`);
-  const pay = await client.op('payOrder', 'POST', `${ORDERS}/${started}/pay`, { gateway: 'card_gateway', returnUrl: 'https://agency.example.com/back' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
+  const pay = await client.op(
+    'payOrder',
+    'POST',
+    `${ORDERS}/${started}/pay`,
+    { gateway: 'card_gateway', returnUrl: 'https://agency.example.com/back' },
+    { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
+  );
   if (pay.status !== 200) throw new Error(`pay failed: ${JSON.stringify(pay.body)}`);
   const touristId = await newTraveller(server, agency.companyId);
-  const group = await client.op('createOrders', 'POST', ORDERS, [lowTrek(touristId), lowTrek(touristId), lowTrek(touristId, { departureDate: addDays(departure, 2) })], { token: agency.token });
+  const group = await client.op(
+    'createOrders',
+    'POST',
+    ORDERS,
+    [lowTrek(touristId), lowTrek(touristId), lowTrek(touristId, { departureDate: addDays(departure, 2) })],
+    { token: agency.token },
+  );
   if (group.status !== 201) throw new Error(`group failed: ${JSON.stringify(group.body)}`);
   await place(seller, { travelCompanyIds: [agency.companyId] }, `Chloé ${surname}`);
 });
@@ -82,7 +96,11 @@ describe('GET /orders totalElements and pages, however a filter is read', () => 
   it('orders placed at the same time are each counted once', async () => {
     const racer = await newPartner(server, client);
     const touristId = await newTraveller(server, racer.companyId);
-    const placed = await Promise.all(Array.from({ length: 6 }, () => client.op('createOrders', 'POST', ORDERS, lowTrek(touristId), { token: racer.token })));
+    const placed = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        client.op('createOrders', 'POST', ORDERS, lowTrek(touristId), { token: racer.token }),
+      ),
+    );
     expect(placed.map((response) => response.status)).toEqual(Array(6).fill(201));
     expect(await countersOffBy([racer.companyId])).toEqual([]);
     expect((await list(racer, [])).body.data.totalElements).toBe(6);
@@ -93,48 +111,131 @@ describe('GET /orders totalElements and pages, however a filter is read', () => 
   const cases: Array<[string, Array<[string, string]>, (order: WireJson) => boolean]> = [
     ['no filter (counters)', [], () => true],
     ['one status (counters, one walk)', [['status', 'PENDING']], (o) => o.status === 'PENDING'],
-    ['several statuses (counters, one walk each, merged newest first)', [['status', 'PENDING'], ['status', 'CANCELLED']], (o) => ['PENDING', 'CANCELLED'].includes(o.status)],
+    [
+      'several statuses (counters, one walk each, merged newest first)',
+      [
+        ['status', 'PENDING'],
+        ['status', 'CANCELLED'],
+      ],
+      (o) => ['PENDING', 'CANCELLED'].includes(o.status),
+    ],
     ['a payment status (counters)', [['paymentStatus', 'NOT_INITIATED']], (o) => o.paymentStatus === 'NOT_INITIATED'],
-    ['status and payment status (counters)', [['status', 'PENDING'], ['paymentStatus', 'INITIATED']], (o) => o.status === 'PENDING' && o.paymentStatus === 'INITIATED'],
-    ['status and payment status that never meet', [['status', 'CANCELLED'], ['paymentStatus', 'SUCCESS']], () => false],
-    ['a departure range of days (one walk a day)', [['departureFrom', day(0)], ['departureTo', day(2)]], (o) => o.departureDate >= day(0) && o.departureDate <= day(2)],
-    ['a departure range of 40 days (day by day)', [['departureFrom', day(1)], ['departureTo', day(40)]], (o) => o.departureDate >= day(1) && o.departureDate <= day(40)],
-    ['a departure range of 400 days (read whole for pages of 100, day by day for pages of 2)', [['departureFrom', day(1)], ['departureTo', day(400)]], (o) => o.departureDate >= day(1)],
-    ['status with a departure range (rows counted)', [['status', 'PENDING'], ['departureFrom', day(0)], ['departureTo', day(2)]], (o) => o.status === 'PENDING' && o.departureDate <= day(2)],
-    ['payment status with departureFrom alone (rows counted)', [['paymentStatus', 'NOT_INITIATED'], ['departureFrom', day(1)]], (o) => o.paymentStatus === 'NOT_INITIATED' && o.departureDate >= day(1)],
-    ['status with a name search (rows counted)', [['status', 'PENDING'], ['search', surname.toLowerCase()]], (o) => o.status === 'PENDING' && String(o.travellerName).includes(surname)],
+    [
+      'status and payment status (counters)',
+      [
+        ['status', 'PENDING'],
+        ['paymentStatus', 'INITIATED'],
+      ],
+      (o) => o.status === 'PENDING' && o.paymentStatus === 'INITIATED',
+    ],
+    [
+      'status and payment status that never meet',
+      [
+        ['status', 'CANCELLED'],
+        ['paymentStatus', 'SUCCESS'],
+      ],
+      () => false,
+    ],
+    [
+      'a departure range of days (one walk a day)',
+      [
+        ['departureFrom', day(0)],
+        ['departureTo', day(2)],
+      ],
+      (o) => o.departureDate >= day(0) && o.departureDate <= day(2),
+    ],
+    [
+      'a departure range of 40 days (day by day)',
+      [
+        ['departureFrom', day(1)],
+        ['departureTo', day(40)],
+      ],
+      (o) => o.departureDate >= day(1) && o.departureDate <= day(40),
+    ],
+    [
+      'a departure range of 400 days (read whole for pages of 100, day by day for pages of 2)',
+      [
+        ['departureFrom', day(1)],
+        ['departureTo', day(400)],
+      ],
+      (o) => o.departureDate >= day(1),
+    ],
+    [
+      'status with a departure range (rows counted)',
+      [
+        ['status', 'PENDING'],
+        ['departureFrom', day(0)],
+        ['departureTo', day(2)],
+      ],
+      (o) => o.status === 'PENDING' && o.departureDate <= day(2),
+    ],
+    [
+      'payment status with departureFrom alone (rows counted)',
+      [
+        ['paymentStatus', 'NOT_INITIATED'],
+        ['departureFrom', day(1)],
+      ],
+      (o) => o.paymentStatus === 'NOT_INITIATED' && o.departureDate >= day(1),
+    ],
+    [
+      'status with a name search (rows counted)',
+      [
+        ['status', 'PENDING'],
+        ['search', surname.toLowerCase()],
+      ],
+      (o) => o.status === 'PENDING' && String(o.travellerName).includes(surname),
+    ],
   ];
-  it.each(cases)('%s: the orders the filters select, newest first, and totalElements their number', async (_label, query, selects) => {
-    const expected = (await book(agency)).filter(selects).map((order) => order.orderRef);
-    const response = await list(agency, [...query, ['size', '100']]);
-    expectStatus(response, 200);
-    expect(response.body.data.content.map((order: WireJson) => order.orderRef)).toEqual(expected);
-    expect(response.body.data.totalElements).toBe(expected.length);
-    const paged: string[] = [];
-    for (let page = 0; page <= expected.length / 2; page++) {
-      const one = await list(agency, [...query, ['size', '2'], ['page', String(page)]]);
-      expect(one.body.data.totalElements).toBe(expected.length);
-      paged.push(...one.body.data.content.map((order: WireJson) => order.orderRef));
-    }
-    expect(paged).toEqual(expected);
-  });
+  it.each(cases)(
+    '%s: the orders the filters select, newest first, and totalElements their number',
+    async (_label, query, selects) => {
+      const expected = (await book(agency)).filter(selects).map((order) => order.orderRef);
+      const response = await list(agency, [...query, ['size', '100']]);
+      expectStatus(response, 200);
+      expect(response.body.data.content.map((order: WireJson) => order.orderRef)).toEqual(expected);
+      expect(response.body.data.totalElements).toBe(expected.length);
+      const paged: string[] = [];
+      for (let page = 0; page <= expected.length / 2; page++) {
+        const one = await list(agency, [...query, ['size', '2'], ['page', String(page)]]);
+        expect(one.body.data.totalElements).toBe(expected.length);
+        paged.push(...one.body.data.content.map((order: WireJson) => order.orderRef));
+      }
+      expect(paged).toEqual(expected);
+    },
+  );
 
   it('the book has what the cases need: listed orders among its own, newest first, and orders in each status', async () => {
     const orders = await book(agency);
     expect(orders.map((o) => o.access)).toEqual(['LISTED_AGENCY', ...Array(6).fill('OWNER'), 'LISTED_AGENCY', 'OWNER']);
     const times = orders.map((o) => Date.parse(o.createdAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
-    expect(new Set(orders.map((o) => `${o.status}/${o.paymentStatus}`))).toEqual(new Set(['PENDING/NOT_INITIATED', 'PAID/SUCCESS', 'CANCELLED/NOT_INITIATED', 'PENDING/INITIATED']));
+    expect(new Set(orders.map((o) => `${o.status}/${o.paymentStatus}`))).toEqual(
+      new Set(['PENDING/NOT_INITIATED', 'PAID/SUCCESS', 'CANCELLED/NOT_INITIATED', 'PENDING/INITIATED']),
+    );
   });
 });
 
 describe('migration OrderBookCounts', () => {
-  it('goes down to the single order counter (and listings without their order\'s time) and up again', async () => {
+  it("goes down to the single order counter (and listings without their order's time) and up again", async () => {
     const database = await createOwnDatabase('order_counts');
     const orm = await initOrm(database.url, 2);
     try {
-      const tables = async () => (await orm.em.getConnection().execute<Array<{ table_name: string }>>(`select table_name from information_schema.tables where table_name in ('order_count', 'order_status_count') order by 1`)).map((row) => row.table_name);
-      const listingTimes = async () => (await orm.em.getConnection().execute<Array<{ n: number }>>(`select count(*)::int as n from information_schema.columns where table_name = 'order_travel_company' and column_name = 'order_created_at'`))[0]!.n;
+      const tables = async () =>
+        (
+          await orm.em
+            .getConnection()
+            .execute<Array<{ table_name: string }>>(
+              `select table_name from information_schema.tables where table_name in ('order_count', 'order_status_count') order by 1`,
+            )
+        ).map((row) => row.table_name);
+      const listingTimes = async () =>
+        (
+          await orm.em
+            .getConnection()
+            .execute<Array<{ n: number }>>(
+              `select count(*)::int as n from information_schema.columns where table_name = 'order_travel_company' and column_name = 'order_created_at'`,
+            )
+        )[0]!.n;
       await orm.migrator.up();
       expect([await tables(), await listingTimes()]).toEqual([['order_status_count'], 1]);
       await orm.migrator.down({ to: 'Migration20261125224000_OrderAmendments' });

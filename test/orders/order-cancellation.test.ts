@@ -13,7 +13,17 @@ import { expectSchema } from '../support/contract';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { APPROVE_CARD, APPROVE_WALLET, deliverCallback, groupPayPath, pay, paymentStatus, placeGroup, placeOrder, submitCheckout } from '../support/payment-fixtures';
+import {
+  APPROVE_CARD,
+  APPROVE_WALLET,
+  deliverCallback,
+  groupPayPath,
+  pay,
+  paymentStatus,
+  placeGroup,
+  placeOrder,
+  submitCheckout,
+} from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
 import { lowTrek } from '../support/promo-fixtures';
 import { newTraveller } from '../support/traveller-fixtures';
@@ -36,10 +46,19 @@ const cancelPath = (identifier: string) => `${ORDERS}/${encodeURIComponent(ident
 const preview = (identifier: string, caller: TestPartner = agency): Promise<ApiResponse> =>
   client.op('previewOrderCancellation', 'POST', previewPath(identifier), undefined, { token: caller.token });
 
-const cancel = (identifier: string, body: unknown = { reason: 'TRIP_CANCELLED' }, key: string = randomUUID(), caller: TestPartner = agency): Promise<ApiResponse> =>
-  client.op('cancelOrder', 'POST', cancelPath(identifier), body, { token: caller.token, headers: { 'idempotency-key': key } });
+const cancel = (
+  identifier: string,
+  body: unknown = { reason: 'TRIP_CANCELLED' },
+  key: string = randomUUID(),
+  caller: TestPartner = agency,
+): Promise<ApiResponse> =>
+  client.op('cancelOrder', 'POST', cancelPath(identifier), body, {
+    token: caller.token,
+    headers: { 'idempotency-key': key },
+  });
 
-const detail = (identifier: string, caller: TestPartner = agency) => client.op('getOrder', 'GET', `${ORDERS}/${encodeURIComponent(identifier)}`, undefined, { token: caller.token });
+const detail = (identifier: string, caller: TestPartner = agency) =>
+  client.op('getOrder', 'GET', `${ORDERS}/${encodeURIComponent(identifier)}`, undefined, { token: caller.token });
 
 /** A card payment of the order, captured and called back. */
 async function paidByCard(orderRef: string, gateway: 'card_gateway' | 'wallet_gateway' = 'card_gateway') {
@@ -63,20 +82,38 @@ describe('cancellation preview', () => {
     const order = await placeOrder(server, client, agency);
     const answer = await preview(order.orderRef);
     expectStatus(answer, 200);
-    expect(answer.body.data).toEqual({ orderRef: order.orderRef, cancellable: true, notCancellableReason: null, rule: 'UNPAID', refundAmount: 0, cancellationFee: 0, currency: 'NPR' });
+    expect(answer.body.data).toEqual({
+      orderRef: order.orderRef,
+      cancellable: true,
+      notCancellableReason: null,
+      rule: 'UNPAID',
+      refundAmount: 0,
+      cancellationFee: 0,
+      currency: 'NPR',
+    });
     expect((await detail(order.orderRef)).body.data).toMatchObject({ status: 'PENDING', cancellation: null });
   });
 
   it('offers the whole payment back within the free look, and 10 % less after it, rounded down to the paisa', async () => {
     const order = await placeOrder(server, client, agency);
     await paidByCard(order.orderRef);
-    expect((await preview(order.orderRef)).body.data).toMatchObject({ rule: 'FREE_LOOK', cancellable: true, refundAmount: order.totalAmount, cancellationFee: 0 });
+    expect((await preview(order.orderRef)).body.data).toMatchObject({
+      rule: 'FREE_LOOK',
+      cancellable: true,
+      refundAmount: order.totalAmount,
+      cancellationFee: 0,
+    });
     await paidDaysAgo(order.orderId, 14);
     expect((await preview(order.orderRef)).body.data).toMatchObject({ rule: 'FREE_LOOK' });
     await paidDaysAgo(order.orderId, 15);
     const share = Math.round(order.totalAmount * 100);
     const fee = Math.floor(share / 10);
-    expect((await preview(order.orderNumber)).body.data).toMatchObject({ rule: 'CANCELLATION_FEE', cancellable: true, refundAmount: (share - fee) / 100, cancellationFee: fee / 100 });
+    expect((await preview(order.orderNumber)).body.data).toMatchObject({
+      rule: 'CANCELLATION_FEE',
+      cancellable: true,
+      refundAmount: (share - fee) / 100,
+      cancellationFee: fee / 100,
+    });
   });
 
   it('says COVER_STARTED once the cover has started, and ALREADY_CANCELLED after a cancellation', async () => {
@@ -97,17 +134,34 @@ describe('cancelling an order', () => {
   it('cancels an unpaid order with no money moved, closes its open checkout first, and shows the cancellation in the order detail', async () => {
     const order = await placeOrder(server, client, agency);
     const started = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
-    const answer = await cancel(order.orderRef, { reason: 'DUPLICATE_BOOKING', note: 'Booked twice by the front desk' });
+    const answer = await cancel(order.orderRef, {
+      reason: 'DUPLICATE_BOOKING',
+      note: 'Booked twice by the front desk',
+    });
     expectStatus(answer, 200);
-    expect(answer.body.data).toMatchObject({ orderRef: order.orderRef, orderStatus: 'CANCELLED', reason: 'DUPLICATE_BOOKING', refund: null });
+    expect(answer.body.data).toMatchObject({
+      orderRef: order.orderRef,
+      orderStatus: 'CANCELLED',
+      reason: 'DUPLICATE_BOOKING',
+      refund: null,
+    });
     expectStatus(await submitCheckout(started.paymentUrl, APPROVE_CARD), 410);
     expect((await detail(order.orderRef)).body.data).toMatchObject({
       status: 'CANCELLED',
-      cancellation: { cancelledAt: answer.body.data.cancelledAt, reason: 'DUPLICATE_BOOKING', note: 'Booked twice by the front desk', refund: null },
+      cancellation: {
+        cancelledAt: answer.body.data.cancelledAt,
+        reason: 'DUPLICATE_BOOKING',
+        note: 'Booked twice by the front desk',
+        refund: null,
+      },
     });
     const audit = await server.orm.em.fork().find(AuditEntry, { orderRef: order.orderRef, action: 'ORDER_CANCELLED' });
     expect(audit).toHaveLength(1);
-    expect(audit[0]!.details).toMatchObject({ rule: 'UNPAID', reason: 'DUPLICATE_BOOKING', closedPaymentRefs: [started.paymentRef] });
+    expect(audit[0]!.details).toMatchObject({
+      rule: 'UNPAID',
+      reason: 'DUPLICATE_BOOKING',
+      closedPaymentRefs: [started.paymentRef],
+    });
   });
 
   it('refunds a card-paid order in full within the free look: PENDING in the answer, then SUCCEEDED, and payment-status reads REFUND_PENDING then REFUNDED', async () => {
@@ -122,15 +176,38 @@ describe('cancelling an order', () => {
 
     await server.refunds.runOnce();
     const done = await refundOf(order.orderRef);
-    expect(done).toMatchObject({ status: 'SUCCEEDED', provider: 'sandbox', providerRefundRef: `SBX-${refund.refundRef}`, cause: 'CANCELLATION' });
+    expect(done).toMatchObject({
+      status: 'SUCCEEDED',
+      provider: 'sandbox',
+      providerRefundRef: `SBX-${refund.refundRef}`,
+      cause: 'CANCELLATION',
+    });
     const status = (await paymentStatus(client, agency, order.orderRef)).body.data;
-    expect(status).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED', paymentRef: started.paymentRef, refund: { refundRef: refund.refundRef, status: 'SUCCEEDED' } });
-    expect((await detail(order.orderRef)).body.data.cancellation.refund).toMatchObject({ refundRef: refund.refundRef, status: 'SUCCEEDED', amount: order.totalAmount });
+    expect(status).toMatchObject({
+      orderStatus: 'CANCELLED',
+      paymentStatus: 'REFUNDED',
+      paymentRef: started.paymentRef,
+      refund: { refundRef: refund.refundRef, status: 'SUCCEEDED' },
+    });
+    expect((await detail(order.orderRef)).body.data.cancellation.refund).toMatchObject({
+      refundRef: refund.refundRef,
+      status: 'SUCCEEDED',
+      amount: order.totalAmount,
+    });
     // The policy number stays with the cancelled order.
     expect((await detail(order.orderRef)).body.data.policyNumber).toMatch(/^POL-/);
     // The order book tells the same story as payment-status.
-    const book = await client.op('listOrders', 'GET', `${ORDERS}?search=${order.orderRef}`, undefined, { token: agency.token });
-    expect(book.body.data.content).toEqual([expect.objectContaining({ orderRef: order.orderRef, status: 'CANCELLED', paymentStatus: 'REFUNDED', cancelledAt: expect.any(String) })]);
+    const book = await client.op('listOrders', 'GET', `${ORDERS}?search=${order.orderRef}`, undefined, {
+      token: agency.token,
+    });
+    expect(book.body.data.content).toEqual([
+      expect.objectContaining({
+        orderRef: order.orderRef,
+        status: 'CANCELLED',
+        paymentStatus: 'REFUNDED',
+        cancelledAt: expect.any(String),
+      }),
+    ]);
   });
 
   it('keeps CANCELLATION_FEE_PERCENT of the share after the free look, and refund + fee is what the payment took', async () => {
@@ -139,7 +216,10 @@ describe('cancelling an order', () => {
     await paidDaysAgo(order.orderId, 20);
     const answer = await cancel(order.orderRef, { reason: 'TRAVELLER_REQUEST' });
     const share = Math.round(order.totalAmount * 100);
-    expect(answer.body.data.refund).toMatchObject({ amount: (share - Math.floor(share / 10)) / 100, cancellationFee: Math.floor(share / 10) / 100 });
+    expect(answer.body.data.refund).toMatchObject({
+      amount: (share - Math.floor(share / 10)) / 100,
+      cancellationFee: Math.floor(share / 10) / 100,
+    });
     const refund = (await refundOf(order.orderRef))!;
     expect(refund.amount + refund.fee).toBe(share);
   });
@@ -147,7 +227,9 @@ describe('cancelling an order', () => {
   it('refuses an order whose cover has started (400) and changes nothing', async () => {
     const order = await placeOrder(server, client, agency);
     await paidByCard(order.orderRef);
-    await server.orm.em.fork().nativeUpdate(Order, { id: order.orderId }, { coverageStartDate: addDays(kathmanduToday(), -1) });
+    await server.orm.em
+      .fork()
+      .nativeUpdate(Order, { id: order.orderId }, { coverageStartDate: addDays(kathmanduToday(), -1) });
     const answer = await cancel(order.orderRef);
     expectStatus(answer, 400);
     expect(answer.body.message).toContain('can no longer be cancelled through the API');
@@ -166,7 +248,15 @@ describe('cancelling an order', () => {
 
   it('cancels each order of a group on its own, refunding only its own share of the group payment', async () => {
     const { groupRef, orders } = await placeGroup(server, client, agency, 3);
-    const started = (await client.op('payGroup', 'POST', groupPayPath(groupRef), { gateway: 'card_gateway' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } })).body.data;
+    const started = (
+      await client.op(
+        'payGroup',
+        'POST',
+        groupPayPath(groupRef),
+        { gateway: 'card_gateway' },
+        { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
+      )
+    ).body.data;
     const checkout = await submitCheckout(started.paymentUrl, APPROVE_CARD);
     expectStatus(await deliverCallback(client, checkout.callbackUrl!), 200);
     const [first, second] = orders;
@@ -174,8 +264,16 @@ describe('cancelling an order', () => {
     expect(answer.body.data.refund).toMatchObject({ amount: first!.totalAmount, cancellationFee: 0 });
     expect((await detail(second!.orderRef)).body.data).toMatchObject({ status: 'PAID', cancellation: null });
     await server.refunds.runOnce();
-    expect((await paymentStatus(client, agency, first!.orderRef)).body.data).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED', amount: first!.totalAmount, groupRef });
-    expect((await paymentStatus(client, agency, second!.orderRef)).body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS' });
+    expect((await paymentStatus(client, agency, first!.orderRef)).body.data).toMatchObject({
+      orderStatus: 'CANCELLED',
+      paymentStatus: 'REFUNDED',
+      amount: first!.totalAmount,
+      groupRef,
+    });
+    expect((await paymentStatus(client, agency, second!.orderRef)).body.data).toMatchObject({
+      orderStatus: 'PAID',
+      paymentStatus: 'SUCCESS',
+    });
   });
 
   it('records a sandbox wallet refund as MANUAL until the operator confirms it', async () => {
@@ -183,14 +281,25 @@ describe('cancelling an order', () => {
     await paidByCard(order.orderRef, 'wallet_gateway');
     const answer = await cancel(order.orderRef);
     expect(answer.body.data.refund).toMatchObject({ status: 'MANUAL', gateway: 'WALLET_GATEWAY' });
-    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ paymentStatus: 'REFUND_PENDING', refund: { status: 'MANUAL' } });
+    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
+      paymentStatus: 'REFUND_PENDING',
+      refund: { status: 'MANUAL' },
+    });
     await confirmRefund(server.orm.em.fork(), answer.body.data.refund.refundRef, 'WALLET-RFD-889', 'operator-cli:test');
-    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ paymentStatus: 'REFUNDED', refund: { status: 'SUCCEEDED' } });
+    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
+      paymentStatus: 'REFUNDED',
+      refund: { status: 'SUCCEEDED' },
+    });
   });
 
   it('records the refund of a cash order as owed by the operator (MANUAL)', async () => {
     const order = await placeOrder(server, client, agency, { settlementType: 'CASH' });
-    await recordCashPayment(server.orm.em.fork(), order.orderRef, { amount: Math.round(order.totalAmount * 100) }, 'operator-cli:test');
+    await recordCashPayment(
+      server.orm.em.fork(),
+      order.orderRef,
+      { amount: Math.round(order.totalAmount * 100) },
+      'operator-cli:test',
+    );
     const answer = await cancel(order.orderRef);
     expect(answer.body.data.refund).toMatchObject({ status: 'MANUAL', gateway: 'CASH', amount: order.totalAmount });
   });
@@ -234,7 +343,10 @@ describe('the Idempotency-Key of a cancellation', () => {
     const first = await cancel(order.orderRef, { reason: 'OTHER', note: 'Visa refused' }, key);
     const again = await cancel(order.orderRef, { reason: 'OTHER', note: 'Visa refused' }, key);
     expectStatus(again, 200);
-    expect(again.body.data).toMatchObject({ cancelledAt: first.body.data.cancelledAt, refund: { refundRef: first.body.data.refund.refundRef } });
+    expect(again.body.data).toMatchObject({
+      cancelledAt: first.body.data.cancelledAt,
+      refund: { refundRef: first.body.data.refund.refundRef },
+    });
     expectStatus(await cancel(order.orderRef, { reason: 'OTHER', note: 'Another note' }, key), 409);
     const other = await placeOrder(server, client, agency);
     expectStatus(await pay(client, agency, other.orderRef, { gateway: 'card_gateway' }), 200);
@@ -247,7 +359,13 @@ describe('the Idempotency-Key of a cancellation', () => {
 
   it('is required and must be a UUID (400), and the body takes only reason and note', async () => {
     const order = await placeOrder(server, client, agency);
-    const missing = await client.op('cancelOrder', 'POST', cancelPath(order.orderRef), { reason: 'OTHER' }, { token: agency.token });
+    const missing = await client.op(
+      'cancelOrder',
+      'POST',
+      cancelPath(order.orderRef),
+      { reason: 'OTHER' },
+      { token: agency.token },
+    );
     expectStatus(missing, 400);
     expectStatus(await cancel(order.orderRef, { reason: 'OTHER' }, 'not-a-uuid'), 400);
     expectStatus(await cancel(order.orderRef, { reason: 'WEATHER' }), 400);
@@ -259,7 +377,13 @@ describe('the Idempotency-Key of a cancellation', () => {
 describe('who may cancel', () => {
   it('lets only the placing company preview or cancel: a listed agency gets 403, a stranger 403 on cancel and on preview the 404 of an unknown order, and its open checkout stays open', async () => {
     const touristId = await newTraveller(server, agency.companyId);
-    const created = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, { travelCompanyIds: [listed.companyId] }), { token: agency.token });
+    const created = await client.op(
+      'createOrders',
+      'POST',
+      ORDERS,
+      lowTrek(touristId, { travelCompanyIds: [listed.companyId] }),
+      { token: agency.token },
+    );
     const { orderRef } = created.body.data;
     expectStatus(await pay(client, agency, orderRef, { gateway: 'card_gateway' }), 200);
     for (const caller of [listed, stranger]) expectStatus(await cancel(orderRef, undefined, undefined, caller), 403);
@@ -290,11 +414,22 @@ describe('a cancelled order everywhere it shows', () => {
     await paidByCard(order.orderRef);
     const policyNumber = (await detail(order.orderRef)).body.data.policyNumber;
     const cancelled = await cancel(order.orderRef);
-    const certificate = await client.op('getOrderCertificate', 'GET', `${ORDERS}/${order.orderRef}/certificate`, undefined, { token: agency.token });
+    const certificate = await client.op(
+      'getOrderCertificate',
+      'GET',
+      `${ORDERS}/${order.orderRef}/certificate`,
+      undefined,
+      { token: agency.token },
+    );
     expectStatus(certificate, 400);
     // In Nepal time (UTC+05:45), as every other date a partner reads.
-    const nepal = new Date(Date.parse(cancelled.body.data.cancelledAt) + 345 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
-    expect(certificate.body.message).toBe(`Order ${order.orderRef} was cancelled on ${nepal} Nepal time: its policy covers nothing and has no certificate`);
+    const nepal = new Date(Date.parse(cancelled.body.data.cancelledAt) + 345 * 60_000)
+      .toISOString()
+      .slice(0, 16)
+      .replace('T', ' ');
+    expect(certificate.body.message).toBe(
+      `Order ${order.orderRef} was cancelled on ${nepal} Nepal time: its policy covers nothing and has no certificate`,
+    );
     const page = await fetch(`${server.url}/verify/${policyNumber}`);
     expect(await page.text()).toContain('CANCELLED');
   });
@@ -303,11 +438,21 @@ describe('a cancelled order everywhere it shows', () => {
     const order = await placeOrder(server, client, agency);
     await paidByCard(order.orderRef);
     const answer = await cancel(order.orderRef, { reason: 'TRAVELLER_REQUEST' });
-    const events = (await server.orm.em.fork().find(WebhookEvent, { type: 'order.cancelled' })).filter((event) => (event.payload as { data: { orderRef: string } }).data.orderRef === order.orderRef);
+    const events = (await server.orm.em.fork().find(WebhookEvent, { type: 'order.cancelled' })).filter(
+      (event) => (event.payload as { data: { orderRef: string } }).data.orderRef === order.orderRef,
+    );
     expect(events).toHaveLength(1);
-    expect(events[0]!.payload).toMatchObject({ data: { orderStatus: 'CANCELLED', reason: 'TRAVELLER_REQUEST', refund: { refundRef: answer.body.data.refund.refundRef, cause: 'CANCELLATION' } } });
+    expect(events[0]!.payload).toMatchObject({
+      data: {
+        orderStatus: 'CANCELLED',
+        reason: 'TRAVELLER_REQUEST',
+        refund: { refundRef: answer.body.data.refund.refundRef, cause: 'CANCELLATION' },
+      },
+    });
     expectSchema('OrderCancelledEvent', events[0]!.payload);
-    const actions = (await server.orm.em.fork().find(AuditEntry, { orderRef: order.orderRef })).map((entry) => entry.action);
+    const actions = (await server.orm.em.fork().find(AuditEntry, { orderRef: order.orderRef })).map(
+      (entry) => entry.action,
+    );
     expect(actions).toEqual(expect.arrayContaining(['ORDER_CANCELLED', 'REFUND_CREATED']));
   });
 });

@@ -18,8 +18,15 @@ beforeAll(async () => {
   second = await newTraveller(server, agency.companyId, { name: 'Mei Lin Tan' });
 });
 
-const createOrders = (body: unknown, partner: TestPartner = agency) => client.op('createOrders', 'POST', ORDERS, body, { token: partner.token });
-const lowTrek = (touristId: string, extra: Record<string, unknown> = {}) => ({ touristId, ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: departure, ...extra });
+const createOrders = (body: unknown, partner: TestPartner = agency) =>
+  client.op('createOrders', 'POST', ORDERS, body, { token: partner.token });
+const lowTrek = (touristId: string, extra: Record<string, unknown> = {}) => ({
+  touristId,
+  ctgId: CTGS.standard3000,
+  customRouteName: 'Kathmandu valley rim walk',
+  departureDate: departure,
+  ...extra,
+});
 
 /** Sends a batch that must be rejected and proves it wrote no order, no group and consumed no quote. */
 async function expectRejected(body: unknown, status: number, quoteIds: string[] = []) {
@@ -33,7 +40,10 @@ async function expectRejected(body: unknown, status: number, quoteIds: string[] 
 describe('POST /orders with an array body', () => {
   it('when the body is an array of two quoted orders, then one group holds both orders in request order with summed totals', async () => {
     const [quoteA, quoteB] = [await everestQuote(client, agency), await everestQuote(client, agency)];
-    const response = await createOrders([orderFromQuote(quoteA, first), orderFromQuote(quoteB, second, { directDiscountPercent: 5 })]);
+    const response = await createOrders([
+      orderFromQuote(quoteA, first),
+      orderFromQuote(quoteB, second, { directDiscountPercent: 5 }),
+    ]);
     expectStatus(response, 201);
     const group = response.body.data;
     expect(group.groupRef).toMatch(/^GRP-\d{4}-\d{6,}$/);
@@ -41,8 +51,17 @@ describe('POST /orders with an array body', () => {
     expect(group.orders.map((order: WireJson) => order.groupRef)).toEqual([group.groupRef, group.groupRef]);
     expect(new Set(group.orders.map((order: WireJson) => order.orderRef)).size).toBe(2);
     // 19,600 + (19,600 - 5 % of 19,600)
-    expect(group.totals).toEqual({ currency: 'NPR', orderCount: 2, subtotal: 39200, totalDiscount: 980, totalAmount: 38220 });
-    expect((await writtenState(server, agency.companyId, [quoteA.quoteId, quoteB.quoteId])).quoteStatuses).toEqual(['USED', 'USED']);
+    expect(group.totals).toEqual({
+      currency: 'NPR',
+      orderCount: 2,
+      subtotal: 39200,
+      totalDiscount: 980,
+      totalAmount: 38220,
+    });
+    expect((await writtenState(server, agency.companyId, [quoteA.quoteId, quoteB.quoteId])).quoteStatuses).toEqual([
+      'USED',
+      'USED',
+    ]);
   });
 
   it('when the array has one element, then it is still a group', async () => {
@@ -55,13 +74,27 @@ describe('POST /orders with an array body', () => {
 
   it('when one item breaks a rule, then the whole array fails with an indexed field error and nothing is written', async () => {
     const quote = await everestQuote(client, agency);
-    const response = await expectRejected([orderFromQuote(quote, first), lowTrek(second, { customRouteName: undefined })], 400, [quote.quoteId]);
+    const response = await expectRejected(
+      [orderFromQuote(quote, first), lowTrek(second, { customRouteName: undefined })],
+      400,
+      [quote.quoteId],
+    );
     expect(response.body.details.fieldErrors).toEqual({ '[1].routeId': 'routeId or customRouteName is required' });
   });
 
   it('when several items break rules, then every broken field is reported with its index', async () => {
-    const response = await expectRejected([lowTrek(first, { directDiscountPercent: 50 }), lowTrek(second), lowTrek(second, { departureDate: '2020-01-01' })], 400);
-    expect(Object.keys(response.body.details.fieldErrors).sort()).toEqual(['[0].directDiscountPercent', '[2].departureDate']);
+    const response = await expectRejected(
+      [
+        lowTrek(first, { directDiscountPercent: 50 }),
+        lowTrek(second),
+        lowTrek(second, { departureDate: '2020-01-01' }),
+      ],
+      400,
+    );
+    expect(Object.keys(response.body.details.fieldErrors).sort()).toEqual([
+      '[0].directDiscountPercent',
+      '[2].departureDate',
+    ]);
   });
 
   it('when an item fails the schema, then the field error carries the index', async () => {
@@ -71,9 +104,16 @@ describe('POST /orders with an array body', () => {
 
   it('when an item disagrees with its quote, then the whole array fails on that item and no quote is consumed', async () => {
     const [quoteA, quoteB] = [await everestQuote(client, agency), await everestQuote(client, agency)];
-    const response = await expectRejected([orderFromQuote(quoteA, first), orderFromQuote(quoteB, second, { departureDate: addDays(departure, 1) })], 400, [quoteA.quoteId, quoteB.quoteId]);
+    const response = await expectRejected(
+      [orderFromQuote(quoteA, first), orderFromQuote(quoteB, second, { departureDate: addDays(departure, 1) })],
+      400,
+      [quoteA.quoteId, quoteB.quoteId],
+    );
     expect(response.body.details.fieldErrors['[1].departureDate']).toContain(quoteB.startDate);
-    expect((await writtenState(server, agency.companyId, [quoteA.quoteId, quoteB.quoteId])).quoteStatuses).toEqual(['ACTIVE', 'ACTIVE']);
+    expect((await writtenState(server, agency.companyId, [quoteA.quoteId, quoteB.quoteId])).quoteStatuses).toEqual([
+      'ACTIVE',
+      'ACTIVE',
+    ]);
   });
 
   it('when one item names an unknown traveller, then it is a 404 that names the item and nothing is written', async () => {
@@ -83,7 +123,9 @@ describe('POST /orders with an array body', () => {
 
   it('when two items use the same quote, then the second is a 400 on [1].quoteId', async () => {
     const quote = await everestQuote(client, agency);
-    const response = await expectRejected([orderFromQuote(quote, first), orderFromQuote(quote, second)], 400, [quote.quoteId]);
+    const response = await expectRejected([orderFromQuote(quote, first), orderFromQuote(quote, second)], 400, [
+      quote.quoteId,
+    ]);
     expect(response.body.details.fieldErrors['[1].quoteId']).toContain('[0]');
   });
 
@@ -95,13 +137,19 @@ describe('POST /orders with an array body', () => {
   });
 
   it('when an item sends orderGroupId, then it is a 400: an array makes its own group', async () => {
-    const response = await expectRejected([lowTrek(first, { orderGroupId: '00000000-0000-4000-8000-000000000000' })], 400);
+    const response = await expectRejected(
+      [lowTrek(first, { orderGroupId: '00000000-0000-4000-8000-000000000000' })],
+      400,
+    );
     expect(response.body.details.fieldErrors).toHaveProperty(['[0].orderGroupId']);
   });
 
   it('when the array is empty or holds more than 50 items, then it is a 400', async () => {
     await expectRejected([], 400);
-    await expectRejected(Array.from({ length: 51 }, () => lowTrek(first)), 400);
+    await expectRejected(
+      Array.from({ length: 51 }, () => lowTrek(first)),
+      400,
+    );
   });
 
   it('when an item carries a promo code, then that order reports its promoApplyResult and the group is created', async () => {

@@ -19,12 +19,19 @@ beforeAll(async () => {
   touristId = await newTraveller(server, agency.companyId);
 });
 
-const createOrders = (body: unknown, partner: TestPartner = agency) => client.op('createOrders', 'POST', ORDERS, body, { token: partner.token });
+const createOrders = (body: unknown, partner: TestPartner = agency) =>
+  client.op('createOrders', 'POST', ORDERS, body, { token: partner.token });
 const getOrder = (identifier: string, partner: TestPartner = agency) =>
   client.op('getOrder', 'GET', `${ORDERS}/${encodeURIComponent(identifier)}`, undefined, { token: partner.token });
 
 /** A quote-less order on a custom route with the 3,000 m package: 4,500.00 for 7 days, no devices. */
-const lowTrek = (extra: Record<string, unknown> = {}) => ({ touristId, ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: departure, ...extra });
+const lowTrek = (extra: Record<string, unknown> = {}) => ({
+  touristId,
+  ctgId: CTGS.standard3000,
+  customRouteName: 'Kathmandu valley rim walk',
+  departureDate: departure,
+  ...extra,
+});
 
 /** Sends a request that must be rejected and proves it wrote nothing. */
 async function expectRejected(body: unknown, status: number, quoteIds: string[] = [], partner: TestPartner = agency) {
@@ -63,7 +70,14 @@ describe('POST /orders with an object body', () => {
       paidAt: null,
     });
     // 15,400 for 14 base days + 2 extra days at 900, plus 16 days of SOS tracker (110) and oximeter (40)
-    expect(order.pricing).toMatchObject({ currency: 'NPR', packagePrice: 17200, includedDevicesPrice: 2400, subtotal: 19600, totalDiscount: 0, totalAmount: quote.totalAmount });
+    expect(order.pricing).toMatchObject({
+      currency: 'NPR',
+      packagePrice: 17200,
+      includedDevicesPrice: 2400,
+      subtotal: 19600,
+      totalDiscount: 0,
+      totalAmount: quote.totalAmount,
+    });
     expect(order.promoApplyResult).toBeUndefined();
   });
 
@@ -88,23 +102,35 @@ describe('POST /orders with an object body', () => {
       durationDays: 7,
       quoteId: null,
     });
-    expect(response.body.data.pricing).toMatchObject({ packagePrice: 4500, includedDevicesPrice: 0, totalAmount: 4500 });
+    expect(response.body.data.pricing).toMatchObject({
+      packagePrice: 4500,
+      includedDevicesPrice: 0,
+      totalAmount: 4500,
+    });
   });
 
   it('when included devices are excluded, then they are dropped and the total is recalculated without them', async () => {
     const quote = await everestQuote(client, agency);
     const tracker = quote.includedDevices[0];
-    const response = await createOrders(orderFromQuote(quote, touristId, { excludedIncludedDeviceIds: [tracker.deviceId] }));
+    const response = await createOrders(
+      orderFromQuote(quote, touristId, { excludedIncludedDeviceIds: [tracker.deviceId] }),
+    );
     expectStatus(response, 201);
     const pricing = response.body.data.pricing;
     expect(pricing.excludedIncludedDeviceIds).toEqual([tracker.deviceId]);
-    expect(pricing.includedDevices.map((device: { deviceId: string }) => device.deviceId)).not.toContain(tracker.deviceId);
+    expect(pricing.includedDevices.map((device: { deviceId: string }) => device.deviceId)).not.toContain(
+      tracker.deviceId,
+    );
     expect(pricing.totalAmount).toBe(quote.totalAmount - tracker.priceForDuration);
   });
 
   it('when an excluded device is not an included device of the package, then it is a 400 naming the item', async () => {
     const quote = await everestQuote(client, agency);
-    const response = await expectRejected(orderFromQuote(quote, touristId, { excludedIncludedDeviceIds: ['0e7d3b5a-c91f-4a26-b8e4-6f2a09d1c5e7'] }), 400, [quote.quoteId]);
+    const response = await expectRejected(
+      orderFromQuote(quote, touristId, { excludedIncludedDeviceIds: ['0e7d3b5a-c91f-4a26-b8e4-6f2a09d1c5e7'] }),
+      400,
+      [quote.quoteId],
+    );
     expect(response.body.details.fieldErrors).toHaveProperty(['excludedIncludedDeviceIds[0]']);
   });
 
@@ -115,54 +141,119 @@ describe('POST /orders with an object body', () => {
     ['a direct discount above the company commission', { directDiscountPercent: 10.5 }, 'directDiscountPercent'],
     ['a direct discount with more than two decimals', { directDiscountPercent: 1.005 }, 'directDiscountPercent'],
     ['a settlementType other than ONLINE or CASH', { settlementType: 'CHEQUE' }, 'settlementType'],
-    ['the singular field travelCompanyId', { travelCompanyId: '5b0f3c1e-8d2a-4c7e-9f14-2a6b8c0d1e37' }, 'travelCompanyId'],
+    [
+      'the singular field travelCompanyId',
+      { travelCompanyId: '5b0f3c1e-8d2a-4c7e-9f14-2a6b8c0d1e37' },
+      'travelCompanyId',
+    ],
     ['the singular field customTravelAgency', { customTravelAgency: { name: 'Old style' } }, 'customTravelAgency'],
-    ['a custom travel agency without a name', { customTravelAgencies: [{ country: 'Nepal' }] }, 'customTravelAgencies[0].name'],
-    ['a custom travel agency with a blank name', { customTravelAgencies: [{ name: '   ' }] }, 'customTravelAgencies[0].name'],
-    ['an added service priced with three decimals', { addedServices: [{ name: 'Porter', price: 10.005 }] }, 'addedServices[0].price'],
+    [
+      'a custom travel agency without a name',
+      { customTravelAgencies: [{ country: 'Nepal' }] },
+      'customTravelAgencies[0].name',
+    ],
+    [
+      'a custom travel agency with a blank name',
+      { customTravelAgencies: [{ name: '   ' }] },
+      'customTravelAgencies[0].name',
+    ],
+    [
+      'an added service priced with three decimals',
+      { addedServices: [{ name: 'Porter', price: 10.005 }] },
+      'addedServices[0].price',
+    ],
     ['extraFields larger than 8 KiB', { extraFields: { note: 'x'.repeat(9000) } }, 'extraFields'],
     ['a touristId that is not a UUID', { touristId: 'sophie' }, 'touristId'],
     ['a departure date past 2099 (9999-12-20)', { departureDate: '9999-12-20' }, 'departureDate'],
     ['a custom route name with a forged second line', { customRouteName: 'Poon Hill\nstatus PAID' }, 'customRouteName'],
-    ['a custom travel agency name with an OSC escape', { customTravelAgencies: [{ name: 'Agency \u001b]8;;https://evil.example\u0007link' }] }, 'customTravelAgencies[0].name'],
-    ['an added service name with a C1 control', { addedServices: [{ name: 'Porter\u009b', price: 10 }] }, 'addedServices[0].name'],
+    [
+      'a custom travel agency name with an OSC escape',
+      { customTravelAgencies: [{ name: 'Agency \u001b]8;;https://evil.example\u0007link' }] },
+      'customTravelAgencies[0].name',
+    ],
+    [
+      'an added service name with a C1 control',
+      { addedServices: [{ name: 'Porter\u009b', price: 10 }] },
+      'addedServices[0].name',
+    ],
     ['a promo code with a carriage return', { promoCode: 'SUMMIT10\r' }, 'promoCode'],
     ['a referral code with a tab', { referralCode: 'REF\t1' }, 'referralCode'],
-  ])('when the order has %s, then it is a 400 with a field error and nothing is written', async (_rule, change, field) => {
-    const response = await expectRejected(JSON.parse(JSON.stringify(lowTrek(change))), 400);
-    expect(response.body.details.fieldErrors).toHaveProperty([field]);
-  });
+  ])(
+    'when the order has %s, then it is a 400 with a field error and nothing is written',
+    async (_rule, change, field) => {
+      const response = await expectRejected(JSON.parse(JSON.stringify(lowTrek(change))), 400);
+      expect(response.body.details.fieldErrors).toHaveProperty([field]);
+    },
+  );
 
   it.each([
-    ['both routeId and customRouteName', { routeId: ROUTES.poonHill }, { customRouteName: 'send either routeId or customRouteName, not both' }],
-    ['neither routeId nor customRouteName', { customRouteName: undefined }, { routeId: 'routeId or customRouteName is required' }],
-    ['a blank promo code', { promoCode: '   ' }, { promoCode: 'must not be blank or contain control characters, line or paragraph separators, direction marks or overrides or zero-width characters' }],
+    [
+      'both routeId and customRouteName',
+      { routeId: ROUTES.poonHill },
+      { customRouteName: 'send either routeId or customRouteName, not both' },
+    ],
+    [
+      'neither routeId nor customRouteName',
+      { customRouteName: undefined },
+      { routeId: 'routeId or customRouteName is required' },
+    ],
+    [
+      'a blank promo code',
+      { promoCode: '   ' },
+      {
+        promoCode:
+          'must not be blank or contain control characters, line or paragraph separators, direction marks or overrides or zero-width characters',
+      },
+    ],
     [
       'three agencies across the two lists',
-      { travelCompanyIds: ['5b0f3c1e-8d2a-4c7e-9f14-2a6b8c0d1e37'], customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }, { name: 'Pokhara Lakeside Treks' }] },
+      {
+        travelCompanyIds: ['5b0f3c1e-8d2a-4c7e-9f14-2a6b8c0d1e37'],
+        customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }, { name: 'Pokhara Lakeside Treks' }],
+      },
       { customTravelAgencies: 'at most 2 agencies in total' },
     ],
-  ])('when the order has %s (a rule the schema states), then the field error is the one the server has always given', async (_rule, change, fieldErrors) => {
-    const response = await expectRejected(JSON.parse(JSON.stringify(lowTrek(change))), 400);
-    expect(response.body.details.fieldErrors).toEqual(fieldErrors);
-  });
+  ])(
+    'when the order has %s (a rule the schema states), then the field error is the one the server has always given',
+    async (_rule, change, fieldErrors) => {
+      const response = await expectRejected(JSON.parse(JSON.stringify(lowTrek(change))), 400);
+      expect(response.body.details.fieldErrors).toEqual(fieldErrors);
+    },
+  );
 
   it('when extraFields nest 6,000 deep (12 KB), then it is a 400 naming where the body goes too deep, and nothing is written', async () => {
     // JSON.stringify overflowed its stack on this body: a 500 before bodies were limited to 32 levels.
     const deep = '{"a":'.repeat(6000) + '1' + '}'.repeat(6000);
     const body = JSON.stringify(lowTrek()).replace(/}$/, `,"extraFields":${deep}}`);
     const before = await writtenState(server, agency.companyId, []);
-    const response = await client.op('createOrders', 'POST', ORDERS, undefined, { token: agency.token, raw: body, headers: { 'content-type': 'application/json' } });
+    const response = await client.op('createOrders', 'POST', ORDERS, undefined, {
+      token: agency.token,
+      raw: body,
+      headers: { 'content-type': 'application/json' },
+    });
     expectStatus(response, 400);
-    expect(response.body.details.fieldErrors).toEqual({ [`extraFields${'.a'.repeat(31)}`]: 'must not nest deeper than 32 levels' });
+    expect(response.body.details.fieldErrors).toEqual({
+      [`extraFields${'.a'.repeat(31)}`]: 'must not nest deeper than 32 levels',
+    });
     expect(await writtenState(server, agency.companyId, [])).toEqual(before);
   });
 
   it('when the direct discount equals the company commission, then it is taken off the insurance after promo discounts', async () => {
     const quote = await everestQuote(client, agency);
-    const response = await createOrders(orderFromQuote(quote, touristId, { directDiscountPercent: 10, addedServices: [{ name: 'Airport pickup', price: 1500 }] }));
+    const response = await createOrders(
+      orderFromQuote(quote, touristId, {
+        directDiscountPercent: 10,
+        addedServices: [{ name: 'Airport pickup', price: 1500 }],
+      }),
+    );
     expectStatus(response, 201);
-    expect(response.body.data.pricing).toMatchObject({ directDiscountPercent: 10, directDiscountAmount: 1960, addedItemsPrice: 1500, subtotal: 21100, totalAmount: 19140 });
+    expect(response.body.data.pricing).toMatchObject({
+      directDiscountPercent: 10,
+      directDiscountAmount: 1960,
+      addedItemsPrice: 1500,
+      subtotal: 21100,
+      totalAmount: 19140,
+    });
   });
 
   describe('agencies', () => {
@@ -172,33 +263,65 @@ describe('POST /orders with an object body', () => {
     });
 
     it('when a travel agency adds two custom agencies, then its injected company makes three and it is a 400', async () => {
-      const response = await expectRejected(lowTrek({ customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }, { name: 'Pokhara Lakeside Treks' }] }), 400);
+      const response = await expectRejected(
+        lowTrek({ customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }, { name: 'Pokhara Lakeside Treks' }] }),
+        400,
+      );
       expect(response.body.details.fieldErrors.customTravelAgencies).toContain('including your own company');
     });
 
     it('when a travel agency adds one custom agency, then the two agencies are accepted', async () => {
-      const response = await createOrders(lowTrek({ customTravelAgencies: [{ name: 'Kathmandu Base Adventures', contactEmail: 'bookings@kathmandubase.example.com', contactPhone: '+977 1 4412345', country: 'Nepal' }] }));
+      const response = await createOrders(
+        lowTrek({
+          customTravelAgencies: [
+            {
+              name: 'Kathmandu Base Adventures',
+              contactEmail: 'bookings@kathmandubase.example.com',
+              contactPhone: '+977 1 4412345',
+              country: 'Nepal',
+            },
+          ],
+        }),
+      );
       expectStatus(response, 201);
       expect(response.body.data.travelCompanies).toHaveLength(1);
-      expect(response.body.data.customTravelAgencies).toEqual([{ name: 'Kathmandu Base Adventures', contactEmail: 'bookings@kathmandubase.example.com', contactPhone: '+977 1 4412345', country: 'Nepal' }]);
+      expect(response.body.data.customTravelAgencies).toEqual([
+        {
+          name: 'Kathmandu Base Adventures',
+          contactEmail: 'bookings@kathmandubase.example.com',
+          contactPhone: '+977 1 4412345',
+          country: 'Nepal',
+        },
+      ]);
     });
 
     it('when a travel agency lists itself in travelCompanyIds, then it is counted once', async () => {
-      const response = await createOrders(lowTrek({ travelCompanyIds: [agency.companyId], customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }] }));
+      const response = await createOrders(
+        lowTrek({
+          travelCompanyIds: [agency.companyId],
+          customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }],
+        }),
+      );
       expectStatus(response, 201);
       expect(response.body.data.travelCompanies).toEqual([{ companyId: agency.companyId, name: agency.companyName }]);
     });
 
     it('when a travel agency lists a second registered agency and a custom one, then it is a 400', async () => {
       const other = await newPartner(server, client);
-      await expectRejected(lowTrek({ travelCompanyIds: [other.companyId], customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }] }), 400);
+      await expectRejected(
+        lowTrek({ travelCompanyIds: [other.companyId], customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }] }),
+        400,
+      );
     });
 
     it('when another registered agency is listed, then it is on the order and may read it', async () => {
       const other = await newPartner(server, client);
       const response = await createOrders(lowTrek({ travelCompanyIds: [other.companyId] }));
       expectStatus(response, 201);
-      expect(response.body.data.travelCompanies.map((company: { companyId: string }) => company.companyId)).toEqual([agency.companyId, other.companyId]);
+      expect(response.body.data.travelCompanies.map((company: { companyId: string }) => company.companyId)).toEqual([
+        agency.companyId,
+        other.companyId,
+      ]);
       expectStatus(await getOrder(response.body.data.orderRef, other), 200);
     });
 
@@ -213,7 +336,13 @@ describe('POST /orders with an object body', () => {
     it('when a sales company orders, then commission resolves to it and no agency is injected', async () => {
       const sales = await newPartner(server, client, { type: CompanyType.SalesCompany, commissionPercent: '5.00' });
       const salesTraveller = await newTraveller(server, sales.companyId);
-      const response = await createOrders(lowTrek({ touristId: salesTraveller, customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }, { name: 'Pokhara Lakeside Treks' }] }), sales);
+      const response = await createOrders(
+        lowTrek({
+          touristId: salesTraveller,
+          customTravelAgencies: [{ name: 'Kathmandu Base Adventures' }, { name: 'Pokhara Lakeside Treks' }],
+        }),
+        sales,
+      );
       expectStatus(response, 201);
       expect(response.body.data).toMatchObject({ commissionCompanyId: sales.companyId, travelCompanies: [] });
       expect(response.body.data.customTravelAgencies).toHaveLength(2);
@@ -221,7 +350,7 @@ describe('POST /orders with an object body', () => {
   });
 
   describe('records the order names', () => {
-    it('when the traveller is unknown or another company\'s, then it is a 404 and nothing is written', async () => {
+    it("when the traveller is unknown or another company's, then it is a 404 and nothing is written", async () => {
       const other = await newPartner(server, client);
       const strangersTraveller = await newTraveller(server, other.companyId);
       for (const id of ['00000000-0000-4000-8000-000000000000', strangersTraveller]) {
@@ -255,12 +384,19 @@ describe('POST /orders with an object body', () => {
       ['another route', { routeId: ROUTES.annapurnaCircuit }, 'routeId'],
       ['a custom route instead of the quoted one', { routeId: undefined, customRouteName: 'Somewhere' }, 'routeId'],
       ['another departure date', { departureDate: addDays(departure, 1) }, 'departureDate'],
-    ])('when the order names %s than its quote, then it is a 400 and the quote stays ACTIVE', async (_name, change, field) => {
-      const quote = await everestQuote(client, agency);
-      const response = await expectRejected(JSON.parse(JSON.stringify(orderFromQuote(quote, touristId, change))), 400, [quote.quoteId]);
-      expect(response.body.details.fieldErrors).toHaveProperty([field]);
-      expect((await writtenState(server, agency.companyId, [quote.quoteId])).quoteStatuses).toEqual(['ACTIVE']);
-    });
+    ])(
+      'when the order names %s than its quote, then it is a 400 and the quote stays ACTIVE',
+      async (_name, change, field) => {
+        const quote = await everestQuote(client, agency);
+        const response = await expectRejected(
+          JSON.parse(JSON.stringify(orderFromQuote(quote, touristId, change))),
+          400,
+          [quote.quoteId],
+        );
+        expect(response.body.details.fieldErrors).toHaveProperty([field]);
+        expect((await writtenState(server, agency.companyId, [quote.quoteId])).quoteStatuses).toEqual(['ACTIVE']);
+      },
+    );
 
     it('when the quote has expired, then it is a 400 on quoteId', async () => {
       const quote = await everestQuote(client, agency);
@@ -276,23 +412,33 @@ describe('POST /orders with an object body', () => {
   describe('the package must fit the trip and the traveller', () => {
     it('when the traveller is older than the package allows on the departure date, then it is a 400 on touristId', async () => {
       // 76 on the day before departure: outside the 1 to 75 band of the standard package
-      const senior = await newTraveller(server, agency.companyId, { dateOfBirth: addDays(departure, -1).replace(/^\d{4}/, (year) => String(Number(year) - 76)) });
+      const senior = await newTraveller(server, agency.companyId, {
+        dateOfBirth: addDays(departure, -1).replace(/^\d{4}/, (year) => String(Number(year) - 76)),
+      });
       const response = await expectRejected(lowTrek({ touristId: senior }), 400);
       expect(response.body.details.fieldErrors.touristId).toContain('76');
     });
 
     it('when the traveller turns 76 only after departure, then the standard package still covers them', async () => {
-      const traveller = await newTraveller(server, agency.companyId, { dateOfBirth: addDays(departure, 1).replace(/^\d{4}/, (year) => String(Number(year) - 76)) });
+      const traveller = await newTraveller(server, agency.companyId, {
+        dateOfBirth: addDays(departure, 1).replace(/^\d{4}/, (year) => String(Number(year) - 76)),
+      });
       expectStatus(await createOrders(lowTrek({ touristId: traveller })), 201);
     });
 
     it('when a special-route package is ordered for another route without a quote, then it is a 400 on ctgId', async () => {
-      const response = await expectRejected(lowTrek({ ctgId: CTGS.everestBaseCampSpecial, customRouteName: undefined, routeId: ROUTES.annapurnaCircuit }), 400);
+      const response = await expectRejected(
+        lowTrek({ ctgId: CTGS.everestBaseCampSpecial, customRouteName: undefined, routeId: ROUTES.annapurnaCircuit }),
+        400,
+      );
       expect(response.body.details.fieldErrors).toHaveProperty(['ctgId']);
     });
 
     it('when the route climbs above the package altitude band without a quote, then it is a 400 on ctgId', async () => {
-      const response = await expectRejected(lowTrek({ customRouteName: undefined, routeId: ROUTES.everestBaseCamp }), 400);
+      const response = await expectRejected(
+        lowTrek({ customRouteName: undefined, routeId: ROUTES.everestBaseCamp }),
+        400,
+      );
       expect(response.body.details.fieldErrors.ctgId).toContain('5364');
     });
   });
@@ -332,9 +478,12 @@ describe('POST /orders with an object body', () => {
     expect(response.body.data.groupRef).toBe(group.body.data.groupRef);
   });
 
-  it('when orderGroupId names another company\'s group, then it is a 404', async () => {
+  it("when orderGroupId names another company's group, then it is a 404", async () => {
     const other = await newPartner(server, client);
-    const othersGroup = await createOrders([lowTrek({ touristId: await newTraveller(server, other.companyId) })], other);
+    const othersGroup = await createOrders(
+      [lowTrek({ touristId: await newTraveller(server, other.companyId) })],
+      other,
+    );
     await expectRejected(lowTrek({ orderGroupId: othersGroup.body.data.groupId }), 404);
   });
 });

@@ -14,13 +14,32 @@ import {
   type SlotCode,
 } from '../../src/modules/orders/rules/promo-slots';
 
-const usable: CodeUsability = { active: true, ownerActive: true, validFrom: null, validTo: null, usageLimit: null, usedCount: 0 };
+const usable: CodeUsability = {
+  active: true,
+  ownerActive: true,
+  validFrom: null,
+  validTo: null,
+  usageLimit: null,
+  usedCount: 0,
+};
 
 const companyCode = (id: string, ownerId: string, percent = 10): SlotCode & CodeUsability => ({
-  ...usable, id, code: id.toUpperCase(), slot: 'COMPANY', ownerId, ownerName: `Company ${ownerId}`, discount: { percent },
+  ...usable,
+  id,
+  code: id.toUpperCase(),
+  slot: 'COMPANY',
+  ownerId,
+  ownerName: `Company ${ownerId}`,
+  discount: { percent },
 });
 const agentCode = (id: string, ownerId: string, amount = 50_000): SlotCode & CodeUsability => ({
-  ...usable, id, code: id.toUpperCase(), slot: 'AGENT', ownerId, ownerName: `Agent ${ownerId}`, discount: { amount },
+  ...usable,
+  id,
+  code: id.toUpperCase(),
+  slot: 'AGENT',
+  ownerId,
+  ownerName: `Agent ${ownerId}`,
+  discount: { amount },
 });
 
 const A1 = companyCode('a1', 'A');
@@ -37,7 +56,11 @@ const pending = (slots: PromoSlots) => ({ payable: true, slots });
 describe('promo slots: applying a code', () => {
   it('fills an empty slot and binds the unbound order to the code owner', () => {
     const change = fillSlot(EMPTY_SLOTS, A1);
-    expect(change.slots).toEqual({ company: A1, agent: null, binding: { type: 'COMPANY', ownerId: 'A', ownerName: 'Company A' } });
+    expect(change.slots).toEqual({
+      company: A1,
+      agent: null,
+      binding: { type: 'COMPANY', ownerId: 'A', ownerName: 'Company A' },
+    });
     expect(change).toMatchObject({ changed: true, reserve: 'a1', release: [] });
   });
 
@@ -67,7 +90,11 @@ describe('promo slots: removing codes', () => {
 
   it('with a code, clears the slot it occupies, releases it and rolls back the binding it created', () => {
     const change = clearSlots(both, 'a1');
-    expect(change.slots).toEqual({ company: null, agent: X1, binding: { type: 'NONE', ownerId: null, ownerName: null } });
+    expect(change.slots).toEqual({
+      company: null,
+      agent: X1,
+      binding: { type: 'NONE', ownerId: null, ownerName: null },
+    });
     expect(change).toMatchObject({ changed: true, release: ['a1'] });
   });
 
@@ -90,14 +117,14 @@ describe('promo slots: removing codes', () => {
 
 describe('binding table of SPEC 3.2', () => {
   it.each([
-    ['an unbound order accepts any company\'s code', EMPTY_SLOTS.binding, B1, true],
-    ['an unbound order accepts any agent\'s code', EMPTY_SLOTS.binding, Y1, true],
-    ['an order bound to company A accepts A\'s company codes', bound('COMPANY', 'A'), A2, true],
-    ['an order bound to company A refuses company B\'s codes', bound('COMPANY', 'A'), B1, false],
-    ['an order bound to company A accepts any agent\'s code', bound('COMPANY', 'A'), Y1, true],
-    ['an order bound to agent X accepts any company\'s code', bound('AGENT', 'X'), B1, true],
-    ['an order bound to agent X accepts X\'s agent codes', bound('AGENT', 'X'), X2, true],
-    ['an order bound to agent X refuses agent Y\'s codes', bound('AGENT', 'X'), Y1, false],
+    ["an unbound order accepts any company's code", EMPTY_SLOTS.binding, B1, true],
+    ["an unbound order accepts any agent's code", EMPTY_SLOTS.binding, Y1, true],
+    ["an order bound to company A accepts A's company codes", bound('COMPANY', 'A'), A2, true],
+    ["an order bound to company A refuses company B's codes", bound('COMPANY', 'A'), B1, false],
+    ["an order bound to company A accepts any agent's code", bound('COMPANY', 'A'), Y1, true],
+    ["an order bound to agent X accepts any company's code", bound('AGENT', 'X'), B1, true],
+    ["an order bound to agent X accepts X's agent codes", bound('AGENT', 'X'), X2, true],
+    ["an order bound to agent X refuses agent Y's codes", bound('AGENT', 'X'), Y1, false],
   ])('%s', (_label, binding, code, accepted) => {
     expect(bindingAllows(binding, code as SlotCode)).toBe(accepted);
   });
@@ -105,7 +132,10 @@ describe('binding table of SPEC 3.2', () => {
 
 describe('deciding an apply', () => {
   it('rejects any code on an order that is not pending, before looking at the code', () => {
-    expect(decideApply({ payable: false, slots: EMPTY_SLOTS }, A1, TODAY, 5)).toEqual({ ok: false, reason: 'ORDER_NOT_PENDING' });
+    expect(decideApply({ payable: false, slots: EMPTY_SLOTS }, A1, TODAY, 5)).toEqual({
+      ok: false,
+      reason: 'ORDER_NOT_PENDING',
+    });
   });
 
   it.each([
@@ -141,7 +171,12 @@ describe('deciding an apply', () => {
 });
 
 describe('promo totals', () => {
-  const parts = { packagePrice: 1_000_000, includedDevices: [{ priceForDuration: 200_000 }], addedItems: [{ price: 150_000, quantity: 1 }], directDiscountPercent: 0 };
+  const parts = {
+    packagePrice: 1_000_000,
+    includedDevices: [{ priceForDuration: 200_000 }],
+    addedItems: [{ price: 150_000, quantity: 1 }],
+    directDiscountPercent: 0,
+  };
 
   it('applies a percentage to package plus kept devices only, never to added items', () => {
     const totals = projectTotals(parts, fillSlot(EMPTY_SLOTS, A1).slots);
@@ -150,7 +185,10 @@ describe('promo totals', () => {
   });
 
   it('combines company and agent discounts and never goes below zero', () => {
-    const slots = fillSlot(fillSlot(EMPTY_SLOTS, companyCode('c', 'C', 100)).slots, agentCode('z', 'Z', 99_999_999)).slots;
+    const slots = fillSlot(
+      fillSlot(EMPTY_SLOTS, companyCode('c', 'C', 100)).slots,
+      agentCode('z', 'Z', 99_999_999),
+    ).slots;
     const totals = projectTotals(parts, slots);
     expect(totals.price.companyPromoDiscount).toBe(1_200_000);
     expect(totals.price.agentPromoDiscount).toBe(0);
@@ -158,7 +196,10 @@ describe('promo totals', () => {
   });
 
   it('rounds a percentage half-up to whole minor units', () => {
-    const totals = projectTotals({ ...parts, packagePrice: 1_005, includedDevices: [], addedItems: [] }, fillSlot(EMPTY_SLOTS, companyCode('h', 'H', 10)).slots);
+    const totals = projectTotals(
+      { ...parts, packagePrice: 1_005, includedDevices: [], addedItems: [] },
+      fillSlot(EMPTY_SLOTS, companyCode('h', 'H', 10)).slots,
+    );
     expect(totals.discountAmount).toBe(101); // 100.5 paisa rounds up
   });
 

@@ -44,19 +44,34 @@ beforeAll(async () => {
   order = await placeOrder(server, client, owner);
   paymentRef = (await pay(client, owner, order.orderRef, { gateway: 'card_gateway' })).body.data.paymentRef;
   group = await placeGroup(server, client, owner, 2);
-  touristId = await newTraveller(server, owner.companyId, { name: 'Ownerly Secretname', email: 'ownerly.secret@example.com' });
+  touristId = await newTraveller(server, owner.companyId, {
+    name: 'Ownerly Secretname',
+    email: 'ownerly.secret@example.com',
+  });
   documentId = await uploadedDocumentId(client, owner.token, 'PASSPORT', FILES.png);
   quoteId = (await everestQuote(client, owner)).quoteId;
   groupId = (await server.orm.em.fork().findOneOrFail(OrderGroup, { groupRef: group.groupRef })).id;
   promoCode = await newCode(server, await newSalesCompany(server));
   const traveller = await server.orm.em.fork().findOneOrFail(Traveller, touristId);
   ownerSecrets = [
-    touristId, documentId, quoteId,
-    owner.companyId, owner.companyName, owner.clientId, traveller.name, traveller.email, traveller.idNumber,
-    order.orderId, order.orderNumber, paymentRef, ...group.orders.flatMap((o) => [o.orderId, o.orderNumber, o.orderRef]), groupId,
+    touristId,
+    documentId,
+    quoteId,
+    owner.companyId,
+    owner.companyName,
+    owner.clientId,
+    traveller.name,
+    traveller.email,
+    traveller.idNumber,
+    order.orderId,
+    order.orderNumber,
+    paymentRef,
+    ...group.orders.flatMap((o) => [o.orderId, o.orderNumber, o.orderRef]),
+    groupId,
   ];
   // A fixture that came back empty would make every "learns nothing" check pass vacuously.
-  if (!ownerSecrets.every((secret) => typeof secret === 'string' && secret.length > 0)) throw new Error('an owner fixture value is empty');
+  if (!ownerSecrets.every((secret) => typeof secret === 'string' && secret.length > 0))
+    throw new Error('an owner fixture value is empty');
 });
 
 /** The answer carries none of the owner's values, apart from the one identifier the intruder sent. */
@@ -82,7 +97,12 @@ describe("a second company's token on the first company's identifiers", () => {
     ['getOrder', 'GET', (id) => `${ORDERS}/${encodeURIComponent(id)}`, undefined],
     ['getPaymentStatus', 'GET', (id) => `${ORDERS}/${encodeURIComponent(id)}/payment-status`, undefined],
     ['payOrder', 'POST', (id) => `${ORDERS}/${encodeURIComponent(id)}/pay`, { gateway: 'card_gateway' }],
-    ['previewOrderPromo', 'POST', (id) => `${ORDERS}/${encodeURIComponent(id)}/promo/preview`, { promoCode: 'SUMMIT10' }],
+    [
+      'previewOrderPromo',
+      'POST',
+      (id) => `${ORDERS}/${encodeURIComponent(id)}/promo/preview`,
+      { promoCode: 'SUMMIT10' },
+    ],
     ['applyOrderPromo', 'POST', (id) => `${ORDERS}/${encodeURIComponent(id)}/promo`, { promoCode: 'SUMMIT10' }],
     ['removeOrderPromo', 'DELETE', (id) => `${ORDERS}/${encodeURIComponent(id)}/promo`, undefined],
     ['updateOrder', 'PATCH', (id) => `${ORDERS}/${encodeURIComponent(id)}`, { departureDate: '2099-01-01' }],
@@ -94,19 +114,31 @@ describe("a second company's token on the first company's identifiers", () => {
     ['removeGroupPromo', 'DELETE', (id) => `${ORDERS}/groups/${id}/promo`, undefined],
   ];
 
-  it.each(byOrder)('%s answers 403 or 404 as documented, for every form of the order identifier, and reveals nothing', async (operationId, method, path, body) => {
-    for (const identifier of orderIdentifiers()) {
-      const response = await client.op(operationId, method, path(identifier), body, { token: intruder.token, headers: { 'idempotency-key': randomUUID() } });
-      expect(refusalsOf(operationId)).toContain(response.status);
-      expectNothingLearned(response, identifier);
-    }
-  });
+  it.each(byOrder)(
+    '%s answers 403 or 404 as documented, for every form of the order identifier, and reveals nothing',
+    async (operationId, method, path, body) => {
+      for (const identifier of orderIdentifiers()) {
+        const response = await client.op(operationId, method, path(identifier), body, {
+          token: intruder.token,
+          headers: { 'idempotency-key': randomUUID() },
+        });
+        expect(refusalsOf(operationId)).toContain(response.status);
+        expectNothingLearned(response, identifier);
+      }
+    },
+  );
 
-  it.each(byGroup)('%s answers 403 or 404 as documented on the group and reveals nothing', async (operationId, method, path, body) => {
-    const response = await client.op(operationId, method, path(group.groupRef), body, { token: intruder.token, headers: { 'idempotency-key': randomUUID() } });
-    expect(refusalsOf(operationId)).toContain(response.status);
-    expectNothingLearned(response, group.groupRef);
-  });
+  it.each(byGroup)(
+    '%s answers 403 or 404 as documented on the group and reveals nothing',
+    async (operationId, method, path, body) => {
+      const response = await client.op(operationId, method, path(group.groupRef), body, {
+        token: intruder.token,
+        headers: { 'idempotency-key': randomUUID() },
+      });
+      expect(refusalsOf(operationId)).toContain(response.status);
+      expectNothingLearned(response, group.groupRef);
+    },
+  );
 
   it("and the owner's records are as they were: only the owner's own payment attempt, no promo on the order, nothing on the group", async () => {
     const ledger = await ledgerOf(server, order.orderId);
@@ -123,10 +155,26 @@ describe("a second company's token on the first company's identifiers", () => {
     const intruderTourist = await newTraveller(server, intruder.companyId);
     const bodies = [
       { touristId, ctgId: CTGS.standard3000, customRouteName: 'Rim walk', departureDate: departure },
-      { touristId: intruderTourist, quoteId, ctgId: CTGS.standard3000, customRouteName: 'Rim walk', departureDate: departure },
-      { touristId: intruderTourist, orderGroupId: groupId, ctgId: CTGS.standard3000, customRouteName: 'Rim walk', departureDate: departure },
+      {
+        touristId: intruderTourist,
+        quoteId,
+        ctgId: CTGS.standard3000,
+        customRouteName: 'Rim walk',
+        departureDate: departure,
+      },
+      {
+        touristId: intruderTourist,
+        orderGroupId: groupId,
+        ctgId: CTGS.standard3000,
+        customRouteName: 'Rim walk',
+        departureDate: departure,
+      },
     ];
-    for (const [body, sent] of [[bodies[0], touristId], [bodies[1], quoteId], [bodies[2], groupId]] as const) {
+    for (const [body, sent] of [
+      [bodies[0], touristId],
+      [bodies[1], quoteId],
+      [bodies[2], groupId],
+    ] as const) {
       const response = await client.op('createOrders', 'POST', ORDERS, body, { token: intruder.token });
       expect({ sent, status: response.status }).toEqual({ sent, status: 404 });
       expectNothingLearned(response, sent);
@@ -138,11 +186,26 @@ describe("a second company's token on the first company's identifiers", () => {
       'registerTravellers',
       'POST',
       '/api/external/v1/travellers',
-      [{
-        name: 'Intruder Person', email: 'intruder@example.com', dateOfBirth: '1990-01-01', nationality: 'Germany', countryOfResidence: 'Germany',
-        idType: 'PASSPORT', idNumber: 'X1234567', gender: 'MALE', phone: '+49 30 1', emergencyContactName: 'A', emergencyContactPhone: '+49 30 2',
-        emergencyContactEmail: 'a@example.com', emergencyContactRelation: 'Friend', avatarDocumentId: documentId, passportDocumentId: documentId, signatureDocumentId: documentId,
-      }],
+      [
+        {
+          name: 'Intruder Person',
+          email: 'intruder@example.com',
+          dateOfBirth: '1990-01-01',
+          nationality: 'Germany',
+          countryOfResidence: 'Germany',
+          idType: 'PASSPORT',
+          idNumber: 'X1234567',
+          gender: 'MALE',
+          phone: '+49 30 1',
+          emergencyContactName: 'A',
+          emergencyContactPhone: '+49 30 2',
+          emergencyContactEmail: 'a@example.com',
+          emergencyContactRelation: 'Friend',
+          avatarDocumentId: documentId,
+          passportDocumentId: documentId,
+          signatureDocumentId: documentId,
+        },
+      ],
       { token: intruder.token },
     );
     expectStatus(response, 404);
@@ -153,7 +216,10 @@ describe("a second company's token on the first company's identifiers", () => {
 
   it("listTravellers never lists the owner's travellers, whatever the search", async () => {
     for (const search of ['Ownerly', 'ownerly.secret@example.com', '']) {
-      const response = await client.op('listTravellers', 'GET', '/api/external/v1/travellers', undefined, { token: intruder.token, query: { search, size: 100 } });
+      const response = await client.op('listTravellers', 'GET', '/api/external/v1/travellers', undefined, {
+        token: intruder.token,
+        query: { search, size: 100 },
+      });
       expectStatus(response, 200);
       expectNothingLearned(response, '');
     }
@@ -161,7 +227,13 @@ describe("a second company's token on the first company's identifiers", () => {
 
   it("a promo code applied by the intruder to its own order does not reach the owner's order", async () => {
     const own = await placeOrder(server, client, intruder);
-    const response = await client.op('applyOrderPromo', 'POST', `${ORDERS}/${own.orderRef}/promo`, { promoCode }, { token: intruder.token });
+    const response = await client.op(
+      'applyOrderPromo',
+      'POST',
+      `${ORDERS}/${own.orderRef}/promo`,
+      { promoCode },
+      { token: intruder.token },
+    );
     expectStatus(response, 200);
     const owners = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, { token: owner.token });
     expect(owners.body.data.promoCodes.companyPromoCode).toBeNull();
@@ -171,57 +243,77 @@ describe("a second company's token on the first company's identifiers", () => {
 describe('every 401 cause of SPEC 5 on every authenticated operation', () => {
   type Cause = { name: string; authorization: () => Promise<string | undefined> };
   /** A partner whose token is then spoiled one way; each cause gets its own company. */
-  async function spoiled(spoil: (em: ReturnType<RunningServer['orm']['em']['fork']>, partner: TestPartner) => Promise<void>): Promise<string> {
+  async function spoiled(
+    spoil: (em: ReturnType<RunningServer['orm']['em']['fork']>, partner: TestPartner) => Promise<void>,
+  ): Promise<string> {
     const partner = await newPartner(server, client);
     const em = server.orm.em.fork();
     await spoil(em, partner);
     return `Bearer ${partner.token}`;
   }
-  const credentialOf = (em: WireJson, partner: TestPartner) => em.findOneOrFail(Credential, { clientId: partner.clientId });
+  const credentialOf = (em: WireJson, partner: TestPartner) =>
+    em.findOneOrFail(Credential, { clientId: partner.clientId });
   const causes: Cause[] = [
     { name: 'the Authorization header is missing', authorization: async () => undefined },
-    { name: 'the header is not a Bearer token', authorization: async () => `Basic ${Buffer.from(`${owner.clientId}:${owner.clientSecret}`).toString('base64')}` },
+    {
+      name: 'the header is not a Bearer token',
+      authorization: async () => `Basic ${Buffer.from(`${owner.clientId}:${owner.clientSecret}`).toString('base64')}`,
+    },
     { name: 'the token is unknown', authorization: async () => `Bearer ${randomUUID()}` },
     {
       name: 'the token has expired',
-      authorization: () => spoiled(async (em, partner) => {
-        await em.nativeUpdate(AccessToken, { credential: await credentialOf(em, partner) }, { expiresAt: new Date(Date.now() - 1000) });
-      }),
+      authorization: () =>
+        spoiled(async (em, partner) => {
+          await em.nativeUpdate(
+            AccessToken,
+            { credential: await credentialOf(em, partner) },
+            { expiresAt: new Date(Date.now() - 1000) },
+          );
+        }),
     },
     {
       name: 'the token is revoked',
-      authorization: () => spoiled(async (em, partner) => {
-        await em.nativeUpdate(AccessToken, { credential: await credentialOf(em, partner) }, { revokedAt: new Date() });
-      }),
+      authorization: () =>
+        spoiled(async (em, partner) => {
+          await em.nativeUpdate(
+            AccessToken,
+            { credential: await credentialOf(em, partner) },
+            { revokedAt: new Date() },
+          );
+        }),
     },
     {
       name: 'the credential is revoked',
-      authorization: () => spoiled(async (em, partner) => {
-        await em.nativeUpdate(Credential, { clientId: partner.clientId }, { revokedAt: new Date() });
-      }),
+      authorization: () =>
+        spoiled(async (em, partner) => {
+          await em.nativeUpdate(Credential, { clientId: partner.clientId }, { revokedAt: new Date() });
+        }),
     },
     {
       name: 'the credential is deleted',
-      authorization: () => spoiled(async (em, partner) => {
-        const credential = await credentialOf(em, partner);
-        await em.nativeDelete(AccessToken, { credential });
-        await em.nativeDelete(Credential, { id: credential.id });
-      }),
+      authorization: () =>
+        spoiled(async (em, partner) => {
+          const credential = await credentialOf(em, partner);
+          await em.nativeDelete(AccessToken, { credential });
+          await em.nativeDelete(Credential, { id: credential.id });
+        }),
     },
     {
       name: 'the company is inactive',
-      authorization: () => spoiled(async (em, partner) => {
-        await em.nativeUpdate(Company, { id: partner.companyId }, { active: false });
-      }),
+      authorization: () =>
+        spoiled(async (em, partner) => {
+          await em.nativeUpdate(Company, { id: partner.companyId }, { active: false });
+        }),
     },
     {
       name: 'the company is deleted',
-      authorization: () => spoiled(async (em, partner) => {
-        const credential = await credentialOf(em, partner);
-        await em.nativeDelete(AccessToken, { credential });
-        await em.nativeDelete(Credential, { id: credential.id });
-        await em.nativeDelete(Company, { id: partner.companyId });
-      }),
+      authorization: () =>
+        spoiled(async (em, partner) => {
+          const credential = await credentialOf(em, partner);
+          await em.nativeDelete(AccessToken, { credential });
+          await em.nativeDelete(Credential, { id: credential.id });
+          await em.nativeDelete(Company, { id: partner.companyId });
+        }),
     },
   ];
 
@@ -230,7 +322,11 @@ describe('every 401 cause of SPEC 5 on every authenticated operation', () => {
   for (const [template, item] of Object.entries<WireJson>(document.paths)) {
     for (const [method, operation] of Object.entries<WireJson>(item)) {
       if (!operation?.operationId || (operation.security ?? document.security ?? []).length === 0) continue;
-      secured.push({ operationId: operation.operationId, method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, 'ORD-2026-000001') });
+      secured.push({
+        operationId: operation.operationId,
+        method: method.toUpperCase(),
+        path: template.replace(/\{[^}]+\}/g, 'ORD-2026-000001'),
+      });
     }
   }
 
@@ -238,20 +334,39 @@ describe('every 401 cause of SPEC 5 on every authenticated operation', () => {
     expect(secured.length).toBeGreaterThanOrEqual(17);
   });
 
-  it.each(causes.map((c) => [c.name, c] as const))('when %s, every authenticated operation answers 401 in shape 1', async (_name, cause) => {
-    const authorization = await cause.authorization();
-    for (const operation of secured) {
-      const headers: Record<string, string> = { 'idempotency-key': randomUUID() };
-      if (authorization) headers.authorization = authorization;
-      const response = await client.op(operation.operationId, operation.method, operation.path, operation.method === 'GET' || operation.method === 'DELETE' ? undefined : {}, { headers });
-      expect({ operation: operation.operationId, status: response.status }).toEqual({ operation: operation.operationId, status: 401 });
-      expect(response.body).not.toHaveProperty('timestamp');
-    }
-  });
+  it.each(causes.map((c) => [c.name, c] as const))(
+    'when %s, every authenticated operation answers 401 in shape 1',
+    async (_name, cause) => {
+      const authorization = await cause.authorization();
+      for (const operation of secured) {
+        const headers: Record<string, string> = { 'idempotency-key': randomUUID() };
+        if (authorization) headers.authorization = authorization;
+        const response = await client.op(
+          operation.operationId,
+          operation.method,
+          operation.path,
+          operation.method === 'GET' || operation.method === 'DELETE' ? undefined : {},
+          { headers },
+        );
+        expect({ operation: operation.operationId, status: response.status }).toEqual({
+          operation: operation.operationId,
+          status: 401,
+        });
+        expect(response.body).not.toHaveProperty('timestamp');
+      }
+    },
+  );
 });
 
 describe('forged gateway callbacks', () => {
-  const report = () => ({ paymentRef, status: 'SUCCESS', amount: order.totalAmount / 100, currency: 'NPR', gatewayTransactionId: `FORGED-${randomUUID()}`, issuedAt: new Date().toISOString() });
+  const report = () => ({
+    paymentRef,
+    status: 'SUCCESS',
+    amount: order.totalAmount / 100,
+    currency: 'NPR',
+    gatewayTransactionId: `FORGED-${randomUUID()}`,
+    issuedAt: new Date().toISOString(),
+  });
   const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
   it("are 400 in shape 2 and leave the owner's order unpaid: no signature, a made-up one, one under a guessed secret, an unknown gateway", async () => {

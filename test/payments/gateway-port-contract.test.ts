@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
-import { InvalidCallbackError, type GatewayName, type PaymentGateway, type ReturnQuery } from '../../src/modules/payments/providers/gateway';
+import {
+  InvalidCallbackError,
+  type GatewayName,
+  type PaymentGateway,
+  type ReturnQuery,
+} from '../../src/modules/payments/providers/gateway';
 import type { RunningServer } from '../../src/server';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
@@ -67,15 +72,40 @@ const sandboxDecision = (approve: Record<string, string>) => async (paymentUrl: 
 };
 
 const DRIVERS: Driver[] = [
-  { label: 'sandbox card gateway', gateway: 'card_gateway', served: () => sandbox, canVoid: true, decide: sandboxDecision(APPROVE_CARD) },
-  { label: 'sandbox wallet gateway', gateway: 'wallet_gateway', served: () => sandbox, canVoid: false, decide: sandboxDecision(APPROVE_WALLET) },
-  { label: 'Khalti ePayment', gateway: 'card_gateway', served: () => providers, canVoid: false, decide: async (url, choice) => queryOf(await khaltiCheckout(url, { action: choice })) },
-  { label: 'eSewa ePay v2', gateway: 'wallet_gateway', served: () => providers, canVoid: false, decide: async (url, choice) => queryOf(await esewaCheckout(url, choice)) },
+  {
+    label: 'sandbox card gateway',
+    gateway: 'card_gateway',
+    served: () => sandbox,
+    canVoid: true,
+    decide: sandboxDecision(APPROVE_CARD),
+  },
+  {
+    label: 'sandbox wallet gateway',
+    gateway: 'wallet_gateway',
+    served: () => sandbox,
+    canVoid: false,
+    decide: sandboxDecision(APPROVE_WALLET),
+  },
+  {
+    label: 'Khalti ePayment',
+    gateway: 'card_gateway',
+    served: () => providers,
+    canVoid: false,
+    decide: async (url, choice) => queryOf(await khaltiCheckout(url, { action: choice })),
+  },
+  {
+    label: 'eSewa ePay v2',
+    gateway: 'wallet_gateway',
+    served: () => providers,
+    canVoid: false,
+    decide: async (url, choice) => queryOf(await esewaCheckout(url, choice)),
+  },
 ];
 
 describe.each(DRIVERS)('the gateway port: $label', (driver) => {
   const adapter = (): PaymentGateway => driver.served().server.gateways.registry.get(driver.gateway)!;
-  const attemptOf = (paymentRef: string) => driver.served().server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef });
+  const attemptOf = (paymentRef: string) =>
+    driver.served().server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef });
   const started = async (key = randomUUID()) => {
     const { server, client, partner } = driver.served();
     const order = await placeOrder(server, client, partner);
@@ -88,7 +118,9 @@ describe.each(DRIVERS)('the gateway port: $label', (driver) => {
     const payment = await started();
     expect((await attemptOf(payment.paymentRef)).checkoutUrl).toBe(payment.paymentUrl);
     const { client, partner } = driver.served();
-    expect((await pay(client, partner, payment.orderRef, { gateway: driver.gateway }, payment.key)).body.data.paymentUrl).toBe(payment.paymentUrl);
+    expect(
+      (await pay(client, partner, payment.orderRef, { gateway: driver.gateway }, payment.key)).body.data.paymentUrl,
+    ).toBe(payment.paymentUrl);
   });
 
   it('lookup of a payment nobody decided yet is undecided', async () => {
@@ -96,32 +128,48 @@ describe.each(DRIVERS)('the gateway port: $label', (driver) => {
     expect(await adapter().lookupStatus(await attemptOf(payment.paymentRef))).toEqual({ decided: false });
   });
 
-  it('a paid return is confirmed as SUCCESS for the attempt\'s amount in paisa; lookup and void then report the same capture', async () => {
+  it("a paid return is confirmed as SUCCESS for the attempt's amount in paisa; lookup and void then report the same capture", async () => {
     const payment = await started();
     const query = await driver.decide(payment.paymentUrl, 'pay');
     const attempt = await attemptOf(payment.paymentRef);
     const confirmed = await adapter().confirmReturn(query, attempt);
-    expect(confirmed).toMatchObject({ decided: true, report: { paymentRef: payment.paymentRef, status: 'SUCCESS', amount: attempt.amount, currency: 'NPR' } });
+    expect(confirmed).toMatchObject({
+      decided: true,
+      report: { paymentRef: payment.paymentRef, status: 'SUCCESS', amount: attempt.amount, currency: 'NPR' },
+    });
     expect(attempt.amount).toBe(450000);
-    expect(await adapter().lookupStatus(attempt)).toMatchObject({ decided: true, report: { status: 'SUCCESS', amount: attempt.amount } });
-    expect(await adapter().voidPayment(attempt)).toMatchObject({ kind: 'DECIDED', report: { status: 'SUCCESS', amount: attempt.amount } });
+    expect(await adapter().lookupStatus(attempt)).toMatchObject({
+      decided: true,
+      report: { status: 'SUCCESS', amount: attempt.amount },
+    });
+    expect(await adapter().voidPayment(attempt)).toMatchObject({
+      kind: 'DECIDED',
+      report: { status: 'SUCCESS', amount: attempt.amount },
+    });
   });
 
   it('a return about another payment is refused (InvalidCallbackError)', async () => {
     const paid = await started();
     const other = await started();
     const query = await driver.decide(paid.paymentUrl, 'pay');
-    await expect(adapter().confirmReturn(query, await attemptOf(other.paymentRef))).rejects.toBeInstanceOf(InvalidCallbackError);
+    await expect(adapter().confirmReturn(query, await attemptOf(other.paymentRef))).rejects.toBeInstanceOf(
+      InvalidCallbackError,
+    );
   });
 
   it('a cancelled checkout is confirmed as CANCELLED', async () => {
     const payment = await started();
     const query = await driver.decide(payment.paymentUrl, 'cancel');
-    expect(await adapter().confirmReturn(query, await attemptOf(payment.paymentRef))).toMatchObject({ decided: true, report: { status: 'CANCELLED' } });
+    expect(await adapter().confirmReturn(query, await attemptOf(payment.paymentRef))).toMatchObject({
+      decided: true,
+      report: { status: 'CANCELLED' },
+    });
   });
 
   it(`void of an open payment is ${driver.canVoid ? 'VOIDED' : 'UNDECIDED (the provider cannot void; a capture may still come)'}`, async () => {
     const payment = await started();
-    expect(await adapter().voidPayment(await attemptOf(payment.paymentRef))).toEqual({ kind: driver.canVoid ? 'VOIDED' : 'UNDECIDED' });
+    expect(await adapter().voidPayment(await attemptOf(payment.paymentRef))).toEqual({
+      kind: driver.canVoid ? 'VOIDED' : 'UNDECIDED',
+    });
   });
 });

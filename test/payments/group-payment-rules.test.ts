@@ -13,7 +13,13 @@ describe('groupPaymentOf: where a group payment stands', () => {
   });
 
   it('once an order is paid, the orders speak: PARTIALLY_PAID while some are pending, PAID when none is', () => {
-    expect(groupPaymentOf([paid, pending], 'FAILED')).toEqual({ status: 'PARTIALLY_PAID', paidOrders: 1, pendingOrders: 1, paidAmount: 450_000, outstandingAmount: 450_000 });
+    expect(groupPaymentOf([paid, pending], 'FAILED')).toEqual({
+      status: 'PARTIALLY_PAID',
+      paidOrders: 1,
+      pendingOrders: 1,
+      paidAmount: 450_000,
+      outstandingAmount: 450_000,
+    });
     expect(groupPaymentOf([paid, cancelledUnpaid], 'SUCCESS').status).toBe('PAID');
   });
 

@@ -5,7 +5,15 @@ import { promisify } from 'node:util';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { everestQuote, orderFromQuote, ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { groupPayPath, ledgerOf, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL } from '../support/payment-fixtures';
+import {
+  groupPayPath,
+  ledgerOf,
+  pay,
+  paymentStatus,
+  placeGroup,
+  placeOrder,
+  RETURN_URL,
+} from '../support/payment-fixtures';
 import { deliverReturn, esewaCheckout, esewaFormOf, khaltiCheckout } from '../support/provider-browser';
 import { newTraveller } from '../support/traveller-fixtures';
 import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
@@ -66,7 +74,9 @@ describe('card_gateway served by Khalti ePayment', () => {
   it('when a quoted order is paid on Khalti and the customer comes back, then payment-status reads SUCCESS beside PAID, confirmed by the lookup in paisa', async () => {
     const quote = await everestQuote(client, partner);
     const touristId = await newTraveller(server, partner.companyId);
-    const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), { token: partner.token });
+    const created = await client.op('createOrders', 'POST', ORDERS, orderFromQuote(quote, touristId), {
+      token: partner.token,
+    });
     expectStatus(created, 201);
     const orderRef = created.body.data.orderRef;
     const key = randomUUID();
@@ -83,7 +93,12 @@ describe('card_gateway served by Khalti ePayment', () => {
     const answer = await deliverReturn(client, back);
     expectStatus(answer, 303);
     expect(answer.headers.get('location')).toBe(`${RETURN_URL}?paymentRef=${started.paymentRef}`);
-    expect(await status(orderRef)).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentMethod: 'CARD_GATEWAY', amount: quote.totalAmount });
+    expect(await status(orderRef)).toMatchObject({
+      orderStatus: 'PAID',
+      paymentStatus: 'SUCCESS',
+      paymentMethod: 'CARD_GATEWAY',
+      amount: quote.totalAmount,
+    });
     expect((await attemptOf(started.paymentRef)).gatewayTransactionId).toBe(simulated.transactionId);
     // The customer reloads the return page: the lookup says the same, nothing changes, no error.
     expectStatus(await deliverReturn(client, back), 303);
@@ -91,11 +106,26 @@ describe('card_gateway served by Khalti ePayment', () => {
 
   it('when a group is paid on Khalti, then one Khalti payment for the group total pays every order', async () => {
     const group = await placeGroup(server, client, partner, 2);
-    const response = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway', returnUrl: RETURN_URL }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
+    const response = await client.op(
+      'payGroup',
+      'POST',
+      groupPayPath(group.groupRef),
+      { gateway: 'card_gateway', returnUrl: RETURN_URL },
+      { token: partner.token, headers: { 'idempotency-key': randomUUID() } },
+    );
     expectStatus(response, 200);
     expect(khalti.byOrder(response.body.data.paymentRef).amount).toBe(900000);
-    expectStatus(await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' })), 303);
-    for (const order of group.orders) expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', amount: 4500, groupAmount: 9000 });
+    expectStatus(
+      await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' })),
+      303,
+    );
+    for (const order of group.orders)
+      expect(await status(order.orderRef)).toMatchObject({
+        orderStatus: 'PAID',
+        paymentStatus: 'SUCCESS',
+        amount: 4500,
+        groupAmount: 9000,
+      });
   });
 
   it('when the customer cancels on Khalti, then the attempt ends CANCELLED and the order stays PENDING', async () => {
@@ -170,10 +200,20 @@ describe('card_gateway served by Khalti ePayment', () => {
   it('when Khalti is slow, down or failing, then pay answers 503/502 within the timeout in shape 2, and the same key succeeds once it is back, without a restart', async () => {
     const order = await placeOrder(server, client, partner);
     const key = randomUUID();
-    for (const [health, expected] of [['slow', 503], ['down', 503], ['error', 502]] as const) {
+    for (const [health, expected] of [
+      ['slow', 503],
+      ['down', 503],
+      ['error', 502],
+    ] as const) {
       khalti.health = health;
       const heldBefore = khalti.unanswered;
-      const answer = await pay(client, partner, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL }, key);
+      const answer = await pay(
+        client,
+        partner,
+        order.orderRef,
+        { gateway: 'card_gateway', returnUrl: RETURN_URL },
+        key,
+      );
       expectStatus(answer, expected);
       expect(answer.body).toMatchObject({ status: expected, path: `/api/external/v1/orders/${order.orderRef}/pay` });
       expect(JSON.stringify(answer.body)).not.toMatch(/khalti|127\.0\.0\.1|secret|at \w+ \(/i);
@@ -198,7 +238,12 @@ describe('wallet_gateway served by eSewa ePay v2', () => {
     const form = await esewaFormOf(started.paymentUrl);
     expectStatus(form, 200);
     expect(form.action).toBe(esewa.formUrl);
-    expect(form.fields).toMatchObject({ total_amount: '4500.00', transaction_uuid: started.paymentRef, product_code: esewa.productCode, signed_field_names: 'total_amount,transaction_uuid,product_code' });
+    expect(form.fields).toMatchObject({
+      total_amount: '4500.00',
+      transaction_uuid: started.paymentRef,
+      product_code: esewa.productCode,
+      signed_field_names: 'total_amount,transaction_uuid,product_code',
+    });
     expect(form.html).toContain('<button type="submit">');
     const hash = /script-src '(sha256-[^']+)'/.exec(form.csp ?? '')?.[1];
     const script = /<script>([^<]*)<\/script>/.exec(form.html)?.[1] ?? '';
@@ -212,7 +257,12 @@ describe('wallet_gateway served by eSewa ePay v2', () => {
     expect(back.searchParams.get('data')).toBeTruthy();
     const answer = await deliverReturn(client, back);
     expectStatus(answer, 303);
-    expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentMethod: 'WALLET_GATEWAY', amount: 4500 });
+    expect(await status(order.orderRef)).toMatchObject({
+      orderStatus: 'PAID',
+      paymentStatus: 'SUCCESS',
+      paymentMethod: 'WALLET_GATEWAY',
+      amount: 4500,
+    });
     expect((await attemptOf(started.paymentRef)).gatewayTransactionId).toBe(esewa.byUuid(started.paymentRef).refId);
     // The attempt is closed: the page no longer hands out the form.
     expectStatus(await esewaFormOf(started.paymentUrl), 410);
@@ -223,7 +273,9 @@ describe('wallet_gateway served by eSewa ePay v2', () => {
     const order = await placeOrder(server, client, partner);
     const started = await startPay(order.orderRef, 'wallet_gateway');
     const back = await esewaCheckout(started.paymentUrl, 'pay');
-    expect(Buffer.from(back.searchParams.get('data') ?? '', 'base64').toString('utf8')).toContain('"total_amount":4500.0,');
+    expect(Buffer.from(back.searchParams.get('data') ?? '', 'base64').toString('utf8')).toContain(
+      '"total_amount":4500.0,',
+    );
     expectStatus(await deliverReturn(client, back), 303);
     expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', amount: 4500 });
   });
@@ -250,7 +302,9 @@ describe('wallet_gateway served by eSewa ePay v2', () => {
   it('when the attempt expires undecided, then it reads EXPIRED and our page stops handing out the form', async () => {
     const order = await placeOrder(server, client, partner);
     const started = await startPay(order.orderRef, 'wallet_gateway');
-    await server.orm.em.fork().nativeUpdate(PaymentAttempt, { paymentRef: started.paymentRef }, { expiresAt: new Date(Date.now() - 1000) });
+    await server.orm.em
+      .fork()
+      .nativeUpdate(PaymentAttempt, { paymentRef: started.paymentRef }, { expiresAt: new Date(Date.now() - 1000) });
     expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'EXPIRED' });
     expectStatus(await esewaFormOf(started.paymentUrl), 410);
   });
@@ -308,7 +362,9 @@ describe('wallet_gateway served by eSewa ePay v2', () => {
 
 describe('after every provider scenario', () => {
   it('the invariant checker finds 0 violations on this database', async () => {
-    const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], { env: { ...process.env, DATABASE_URL: databaseUrl() } });
+    const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], {
+      env: { ...process.env, DATABASE_URL: databaseUrl() },
+    });
     expect(stdout).toContain('invariants: 0 violations');
   });
 });

@@ -2,7 +2,17 @@ import { Order, OrderStatus } from '../../src/modules/orders/entities/order';
 import { watchDueAttempts } from '../../src/modules/payments/payment-watch';
 import { first } from '../support/elements';
 import { newPartner, type TestPartner } from '../support/partners';
-import { APPROVE_CARD, APPROVE_WALLET, DECLINE_CARD, ledgerOf, pay, paymentStatus, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
+import {
+  APPROVE_CARD,
+  APPROVE_WALLET,
+  DECLINE_CARD,
+  ledgerOf,
+  pay,
+  paymentStatus,
+  placeOrder,
+  RETURN_URL,
+  submitCheckout,
+} from '../support/payment-fixtures';
 import { startTestServer, useTestServer } from '../support/test-server';
 import { eventually } from '../support/eventually';
 import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
@@ -18,8 +28,12 @@ beforeAll(async () => {
   database = await createOwnDatabase('reconciliation');
 });
 const ownDatabase = () => ({ DATABASE_URL: database.url });
-const { server: patient, client: patientClient } = useTestServer({ env: () => ({ ...ownDatabase(), PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' }) });
-const { server: eager, client: eagerClient } = useTestServer({ env: () => ({ ...ownDatabase(), PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', PAYMENT_RECONCILE_AFTER_SECONDS: '0' }) });
+const { server: patient, client: patientClient } = useTestServer({
+  env: () => ({ ...ownDatabase(), PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' }),
+});
+const { server: eager, client: eagerClient } = useTestServer({
+  env: () => ({ ...ownDatabase(), PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', PAYMENT_RECONCILE_AFTER_SECONDS: '0' }),
+});
 // After the servers' own afterAll hooks (declared above), which stop them.
 afterAll(() => database?.drop());
 let agency: TestPartner;
@@ -41,25 +55,40 @@ describe('reconciliation of attempts left INITIATED', () => {
   it('when the customer paid but never came back, then payment-status asks the gateway after PAYMENT_RECONCILE_AFTER_SECONDS and reports PAID', async () => {
     const { order, started } = await paidButNeverReturned();
     // Before the threshold nothing is looked up: the attempt is still INITIATED.
-    expect((await paymentStatus(patientClient, agency, order.orderRef)).body.data).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'INITIATED' });
+    expect((await paymentStatus(patientClient, agency, order.orderRef)).body.data).toMatchObject({
+      orderStatus: 'PENDING',
+      paymentStatus: 'INITIATED',
+    });
     const response = await paymentStatus(eagerClient, agency, order.orderRef);
-    expect(response.body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: started.paymentRef, amount: 4500 });
+    expect(response.body.data).toMatchObject({
+      orderStatus: 'PAID',
+      paymentStatus: 'SUCCESS',
+      paymentRef: started.paymentRef,
+      amount: 4500,
+    });
     expect(response.body.data.completedAt).toEqual(expect.any(String));
     expect((await ledgerOf(patient, order.orderId)).successes).toBe(1);
   });
 
   it('when the declined customer never came back, then the status reports FAILED and the order stays PENDING', async () => {
     const { order } = await paidButNeverReturned(DECLINE_CARD);
-    expect((await paymentStatus(eagerClient, agency, order.orderRef)).body.data).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'FAILED' });
+    expect((await paymentStatus(eagerClient, agency, order.orderRef)).body.data).toMatchObject({
+      orderStatus: 'PENDING',
+      paymentStatus: 'FAILED',
+    });
   });
 
   it('when the customer comes back after reconciliation already recorded the payment, then the late callback is a replay and changes nothing', async () => {
     const order = await placeOrder(patient, patientClient, agency);
-    const started = (await pay(patientClient, agency, order.orderRef, { gateway: 'wallet_gateway', returnUrl: RETURN_URL })).body.data;
+    const started = (
+      await pay(patientClient, agency, order.orderRef, { gateway: 'wallet_gateway', returnUrl: RETURN_URL })
+    ).body.data;
     const checkout = await submitCheckout(started.paymentUrl, APPROVE_WALLET);
     await paymentStatus(eagerClient, agency, order.orderRef);
     const after = await ledgerOf(patient, order.orderId);
-    const late = await patientClient.op('handlePaymentCallback', 'GET', '/api/external/payment/response', undefined, { query: Object.fromEntries(checkout.callbackUrl!.searchParams) });
+    const late = await patientClient.op('handlePaymentCallback', 'GET', '/api/external/payment/response', undefined, {
+      query: Object.fromEntries(checkout.callbackUrl!.searchParams),
+    });
     expectStatus(late, 400);
     expect(await ledgerOf(patient, order.orderId)).toEqual(after);
   });
@@ -88,16 +117,24 @@ describe('reconciliation of attempts left INITIATED', () => {
     expect(newer.body.message).toBe(`Order ${order.orderRef} is already PAID and cannot be paid again`);
     const ledger = await ledgerOf(patient, order.orderId);
     expect(ledger.orderStatus).toBe('PAID');
-    expect(ledger.attempts).toEqual([expect.objectContaining({ paymentRef: started.paymentRef, status: 'SUCCESS', refundAmount: 0 })]);
+    expect(ledger.attempts).toEqual([
+      expect.objectContaining({ paymentRef: started.paymentRef, status: 'SUCCESS', refundAmount: 0 }),
+    ]);
   });
 
   it('the server runs the reconciliation job periodically: a paid order ends PAID with nobody polling', async () => {
     // Background jobs on: the periodic reconciliation pass is what is under test.
-    const withJob = await startTestServer({ ...ownDatabase(), PAYMENT_RECONCILE_INTERVAL_SECONDS: '1', PAYMENT_RECONCILE_AFTER_SECONDS: '0' }, undefined, { backgroundJobs: true });
+    const withJob = await startTestServer(
+      { ...ownDatabase(), PAYMENT_RECONCILE_INTERVAL_SECONDS: '1', PAYMENT_RECONCILE_AFTER_SECONDS: '0' },
+      undefined,
+      { backgroundJobs: true },
+    );
     try {
       const { order } = await paidButNeverReturned();
       const statusNow = async () => (await withJob.orm.em.fork().findOneOrFail(Order, order.orderId)).status;
-      expect(await eventually(statusNow, (status) => status === OrderStatus.Paid, { timeoutMs: 15_000, intervalMs: 250 })).toBe(OrderStatus.Paid);
+      expect(
+        await eventually(statusNow, (status) => status === OrderStatus.Paid, { timeoutMs: 15_000, intervalMs: 250 }),
+      ).toBe(OrderStatus.Paid);
     } finally {
       await withJob.stop();
     }

@@ -10,7 +10,15 @@ import { watchDueAttempts } from '../../src/modules/payments/payment-watch';
 import { sample } from '../support/metrics-sample';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { groupPayPath, ledgerOf, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL } from '../support/payment-fixtures';
+import {
+  groupPayPath,
+  ledgerOf,
+  pay,
+  paymentStatus,
+  placeGroup,
+  placeOrder,
+  RETURN_URL,
+} from '../support/payment-fixtures';
 import { deliverReturn, esewaCheckout, esewaFormOf, khaltiCheckout } from '../support/provider-browser';
 import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
 import { ESEWA_ABANDONED_AFTER_MS } from '../../src/modules/payments/providers/esewa/esewa-wire';
@@ -35,7 +43,11 @@ beforeAll(async () => {
 const run = promisify(execFile);
 const { server, client, databaseUrl } = useTestServer({
   ownDatabase: 'watch',
-  env: () => ({ ...simulatedProvidersEnv(khalti, esewa), PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS: '0' }),
+  env: () => ({
+    ...simulatedProvidersEnv(khalti, esewa),
+    PAYMENT_RECONCILE_INTERVAL_SECONDS: '0',
+    RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS: '0',
+  }),
 });
 beforeAll(async () => {
   partner = await newPartner(server, client);
@@ -50,12 +62,23 @@ const DAY = 24 * HOUR;
 const pass = (at: Date) => watchDueAttempts(server.orm.em.fork(), server.payments, at);
 const attemptOf = (paymentRef: string) => server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef });
 const cancel = (orderRef: string) =>
-  client.op('cancelOrder', 'POST', `${ORDERS}/${encodeURIComponent(orderRef)}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
-const refundsOf = (orderId: string) => server.orm.em.fork().find(Refund, { order: orderId }, { orderBy: { createdAt: 'asc' } });
+  client.op(
+    'cancelOrder',
+    'POST',
+    `${ORDERS}/${encodeURIComponent(orderRef)}/cancellation`,
+    { reason: 'TRIP_CANCELLED' },
+    { token: partner.token, headers: { 'idempotency-key': randomUUID() } },
+  );
+const refundsOf = (orderId: string) =>
+  server.orm.em.fork().find(Refund, { order: orderId }, { orderBy: { createdAt: 'asc' } });
 /** The webhook events recorded about an order (whether or not the partner has an endpoint). */
 async function eventsOf(orderRef: string): Promise<{ type: string; data: Record<string, unknown> }[]> {
-  const events = await server.orm.em.fork().find(WebhookEvent, { companyId: partner.companyId }, { orderBy: { createdAt: 'asc' } });
-  return events.map((event) => ({ type: event.type, data: event.payload.data as Record<string, unknown> })).filter((event) => event.data.orderRef === orderRef);
+  const events = await server.orm.em
+    .fork()
+    .find(WebhookEvent, { companyId: partner.companyId }, { orderBy: { createdAt: 'asc' } });
+  return events
+    .map((event) => ({ type: event.type, data: event.payload.data as Record<string, unknown> }))
+    .filter((event) => event.data.orderRef === orderRef);
 }
 const status = async (orderRef: string) => {
   const response = await paymentStatus(client, partner, orderRef);
@@ -94,7 +117,11 @@ async function khaltiPendingAndClosed() {
   const pidx = khalti.byOrder(started.paymentRef).pidx;
   const start = new Date();
   await pass(new Date(start.getTime() + HOUR));
-  expect(await attemptOf(started.paymentRef)).toMatchObject({ status: 'EXPIRED', closedReason: 'EXPIRED', gatewayConfirmedAt: null });
+  expect(await attemptOf(started.paymentRef)).toMatchObject({
+    status: 'EXPIRED',
+    closedReason: 'EXPIRED',
+    gatewayConfirmedAt: null,
+  });
   return { order, started, pidx, closedAt: new Date(start.getTime() + HOUR) };
 }
 
@@ -109,16 +136,28 @@ describe('undecided payments are watched until the provider decides', () => {
     expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('PENDING');
     // The operator sees what the watch follows.
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
-    expect(sample(metrics, 'payment_watched_attempts', { provider: 'khalti', state: 'UNDECIDED' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(metrics, 'payment_watched_attempts', { provider: 'khalti', state: 'UNDECIDED' }),
+    ).toBeGreaterThanOrEqual(1);
 
     khalti.setStatus(pidx, 'Completed');
     const due = (await attemptOf(started.paymentRef)).nextCheckAt!;
     const summary = await pass(due);
     expect(summary).toMatchObject({ checked: 1, LATE_CAPTURE: 1 });
-    expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: started.paymentRef });
+    expect(await status(order.orderRef)).toMatchObject({
+      orderStatus: 'PAID',
+      paymentStatus: 'SUCCESS',
+      paymentRef: started.paymentRef,
+    });
     const ledger = await ledgerOf(server, order.orderId);
     expect(ledger.successes).toBe(1);
-    expect(ledger.attempts).toEqual([expect.objectContaining({ status: 'SUCCESS', refundAmount: 0, gatewayTransactionId: khalti.byOrder(started.paymentRef).transactionId })]);
+    expect(ledger.attempts).toEqual([
+      expect.objectContaining({
+        status: 'SUCCESS',
+        refundAmount: 0,
+        gatewayTransactionId: khalti.byOrder(started.paymentRef).transactionId,
+      }),
+    ]);
   });
 
   it('the watch backs off: one minute, doubling to six hours, never more often', async () => {
@@ -180,9 +219,19 @@ describe('undecided payments are watched until the provider decides', () => {
     const started = await startPay(order.orderRef, 'wallet_gateway');
     expectStatus(await esewaFormOf(started.paymentUrl), 200); // the customer saw our form page and went away
     const closedAt = new Date(Date.now() - ESEWA_ABANDONED_AFTER_MS - 60_000);
-    await server.orm.em.fork().nativeUpdate(PaymentAttempt, { paymentRef: started.paymentRef }, { expiresAt: closedAt, createdAt: new Date(closedAt.getTime() - 15 * 60_000) });
+    await server.orm.em
+      .fork()
+      .nativeUpdate(
+        PaymentAttempt,
+        { paymentRef: started.paymentRef },
+        { expiresAt: closedAt, createdAt: new Date(closedAt.getTime() - 15 * 60_000) },
+      );
     await pass(new Date());
-    expect(await attemptOf(started.paymentRef)).toMatchObject({ status: 'EXPIRED', gatewayConfirmedAt: expect.any(Date), nextCheckAt: null });
+    expect(await attemptOf(started.paymentRef)).toMatchObject({
+      status: 'EXPIRED',
+      gatewayConfirmedAt: expect.any(Date),
+      nextCheckAt: null,
+    });
     const checks = esewa.statusCalls.get(started.paymentRef);
     // Out of the watch: no pass asks about it again, so none can give up on it with an operator's line.
     await pass(new Date(Date.now() + 8 * DAY));
@@ -193,9 +242,15 @@ describe('undecided payments are watched until the provider decides', () => {
   it('when eSewa answers NOT_FOUND while our form may still be posted, then the attempt stays undecided and watched', async () => {
     const order = await placeOrder(server, client, partner);
     const started = await startPay(order.orderRef, 'wallet_gateway');
-    await server.orm.em.fork().nativeUpdate(PaymentAttempt, { paymentRef: started.paymentRef }, { expiresAt: new Date(Date.now() - 60_000) });
+    await server.orm.em
+      .fork()
+      .nativeUpdate(PaymentAttempt, { paymentRef: started.paymentRef }, { expiresAt: new Date(Date.now() - 60_000) });
     await pass(new Date());
-    expect(await attemptOf(started.paymentRef)).toMatchObject({ status: 'EXPIRED', gatewayConfirmedAt: null, nextCheckAt: expect.any(Date) });
+    expect(await attemptOf(started.paymentRef)).toMatchObject({
+      status: 'EXPIRED',
+      gatewayConfirmedAt: null,
+      nextCheckAt: expect.any(Date),
+    });
   });
 
   it('when the order was paid by a newer attempt meanwhile, then the late eSewa capture is owed back (REFUND_PENDING), never a second payment', async () => {
@@ -206,12 +261,20 @@ describe('undecided payments are watched until the provider decides', () => {
     // The partner starts again on Khalti (a new key closes the eSewa attempt undecided) and the customer pays there.
     const second = await startPay(order.orderRef, 'card_gateway');
     expectStatus(await deliverReturn(client, await khaltiCheckout(second.paymentUrl, { action: 'pay' })), 303);
-    expect(await attemptOf(first.paymentRef)).toMatchObject({ status: 'CANCELLED', closedReason: 'SUPERSEDED', gatewayConfirmedAt: null });
+    expect(await attemptOf(first.paymentRef)).toMatchObject({
+      status: 'CANCELLED',
+      closedReason: 'SUPERSEDED',
+      gatewayConfirmedAt: null,
+    });
 
     esewa.completeAfterChecks(first.paymentRef, 0);
     await pass(new Date(Date.now() + 2 * DAY));
     expect(await attemptOf(first.paymentRef)).toMatchObject({ status: 'REFUND_PENDING', refundAmount: 4500_00 });
-    expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: second.paymentRef });
+    expect(await status(order.orderRef)).toMatchObject({
+      orderStatus: 'PAID',
+      paymentStatus: 'SUCCESS',
+      paymentRef: second.paymentRef,
+    });
     expect((await ledgerOf(server, order.orderId)).successes).toBe(1);
   });
 
@@ -245,7 +308,11 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
     expect(lookups()).toBe(afterReturn);
     await pass(new Date(paidAt.getTime() + HOUR + MINUTE));
     expect(lookups()).toBe(afterReturn + 1);
-    const pauses = await followSchedule(started.paymentRef, new Date(paidAt.getTime() + HOUR + MINUTE), new Date(paidAt.getTime() + 40 * DAY));
+    const pauses = await followSchedule(
+      started.paymentRef,
+      new Date(paidAt.getTime() + HOUR + MINUTE),
+      new Date(paidAt.getTime() + 40 * DAY),
+    );
     expect(pauses.slice(0, 3)).toEqual([3600, 7200, 14_400]);
     expect(Math.max(...pauses)).toBe(86_400);
     const attempt = await attemptOf(started.paymentRef);
@@ -263,20 +330,55 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
     khalti.refundInPortal(khalti.byOrder(started.paymentRef).pidx, 'full');
     const summary = await pass(new Date(paidAt.getTime() + 2 * HOUR));
     expect(summary).toMatchObject({ REVERSED: 1 });
-    expect(await attemptOf(started.paymentRef)).toMatchObject({ status: 'REFUNDED', refundAmount: 4500_00, refundReason: 'PAYMENT_REVERSED', providerReversal: 'FULL', nextCheckAt: null });
-    expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED', paymentRef: started.paymentRef });
+    expect(await attemptOf(started.paymentRef)).toMatchObject({
+      status: 'REFUNDED',
+      refundAmount: 4500_00,
+      refundReason: 'PAYMENT_REVERSED',
+      providerReversal: 'FULL',
+      nextCheckAt: null,
+    });
+    expect(await status(order.orderRef)).toMatchObject({
+      orderStatus: 'CANCELLED',
+      paymentStatus: 'REFUNDED',
+      paymentRef: started.paymentRef,
+    });
 
     const refunds = await refundsOf(order.orderId);
-    expect(refunds).toEqual([expect.objectContaining({
-      cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 4500_00, fee: 0, gateway: 'card_gateway', provider: 'khalti',
-      providerRefundRef: khalti.byOrder(started.paymentRef).transactionId, tries: 0, actor: 'reversal-watch',
-    })]);
+    expect(refunds).toEqual([
+      expect.objectContaining({
+        cause: 'PROVIDER_REVERSAL',
+        status: 'SUCCEEDED',
+        amount: 4500_00,
+        fee: 0,
+        gateway: 'card_gateway',
+        provider: 'khalti',
+        providerRefundRef: khalti.byOrder(started.paymentRef).transactionId,
+        tries: 0,
+        actor: 'reversal-watch',
+      }),
+    ]);
     expect(refunds[0]!.refundRef).toMatch(/^RFD-\d{4}-\d{6,}$/);
     expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('CANCELLED');
-    expect(await eventsOf(order.orderRef)).toEqual(expect.arrayContaining([
-      expect.objectContaining({ type: 'refund.succeeded', data: expect.objectContaining({ refundRef: refunds[0]!.refundRef, amount: 4500, status: 'SUCCEEDED', cause: 'PROVIDER_REVERSAL' }) }),
-      expect.objectContaining({ type: 'order.cancelled', data: expect.objectContaining({ reason: 'PAYMENT_REVERSED', refund: expect.objectContaining({ refundRef: refunds[0]!.refundRef }) }) }),
-    ]));
+    expect(await eventsOf(order.orderRef)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: 'refund.succeeded',
+          data: expect.objectContaining({
+            refundRef: refunds[0]!.refundRef,
+            amount: 4500,
+            status: 'SUCCEEDED',
+            cause: 'PROVIDER_REVERSAL',
+          }),
+        }),
+        expect.objectContaining({
+          type: 'order.cancelled',
+          data: expect.objectContaining({
+            reason: 'PAYMENT_REVERSED',
+            refund: expect.objectContaining({ refundRef: refunds[0]!.refundRef }),
+          }),
+        }),
+      ]),
+    );
     // Found once: later passes record nothing more.
     await pass(new Date(paidAt.getTime() + 3 * DAY));
     expect(await refundsOf(order.orderId)).toHaveLength(1);
@@ -290,23 +392,49 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
     const paidAt = (await attemptOf(started.paymentRef)).completedAt!;
     esewa.reverseAtEsewa(started.paymentRef);
     expect(await pass(new Date(paidAt.getTime() + 2 * HOUR))).toMatchObject({ REVERSED: 1 });
-    expect(await attemptOf(started.paymentRef)).toMatchObject({ status: 'REFUNDED', refundReason: 'PAYMENT_REVERSED', providerReversal: 'FULL' });
+    expect(await attemptOf(started.paymentRef)).toMatchObject({
+      status: 'REFUNDED',
+      refundReason: 'PAYMENT_REVERSED',
+      providerReversal: 'FULL',
+    });
     expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED' });
-    expect(await refundsOf(order.orderId)).toEqual([expect.objectContaining({ cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 4500_00, provider: 'esewa' })]);
-    expect(await eventsOf(order.orderRef)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'order.cancelled', data: expect.objectContaining({ reason: 'PAYMENT_REVERSED' }) })]));
+    expect(await refundsOf(order.orderId)).toEqual([
+      expect.objectContaining({ cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 4500_00, provider: 'esewa' }),
+    ]);
+    expect(await eventsOf(order.orderRef)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: 'order.cancelled',
+          data: expect.objectContaining({ reason: 'PAYMENT_REVERSED' }),
+        }),
+      ]),
+    );
   });
 
   it('when a group payment is refunded in full at Khalti, then each order gets its share back as a refund and each is cancelled', async () => {
     const group = await placeGroup(server, client, partner, 2);
-    const response = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway', returnUrl: RETURN_URL }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
+    const response = await client.op(
+      'payGroup',
+      'POST',
+      groupPayPath(group.groupRef),
+      { gateway: 'card_gateway', returnUrl: RETURN_URL },
+      { token: partner.token, headers: { 'idempotency-key': randomUUID() } },
+    );
     expectStatus(response, 200);
     const paymentRef = response.body.data.paymentRef;
-    expectStatus(await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' })), 303);
+    expectStatus(
+      await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' })),
+      303,
+    );
     khalti.refundInPortal(khalti.byOrder(paymentRef).pidx, 'full');
-    expect(await pass(new Date((await attemptOf(paymentRef)).completedAt!.getTime() + 2 * HOUR))).toMatchObject({ REVERSED: 1 });
+    expect(await pass(new Date((await attemptOf(paymentRef)).completedAt!.getTime() + 2 * HOUR))).toMatchObject({
+      REVERSED: 1,
+    });
     for (const order of group.orders) {
       expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('CANCELLED');
-      expect(await refundsOf(order.orderId)).toEqual([expect.objectContaining({ cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 4500_00 })]);
+      expect(await refundsOf(order.orderId)).toEqual([
+        expect.objectContaining({ cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 4500_00 }),
+      ]);
     }
   });
 
@@ -334,7 +462,15 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
     esewa.refundAtEsewa(started.paymentRef, 'full');
     expect(await pass((await attemptOf(started.paymentRef)).nextCheckAt!)).toMatchObject({ REVERSED: 1 });
     expect(await attemptOf(started.paymentRef)).toMatchObject({ providerReversal: 'FULL', nextCheckAt: null });
-    expect(await refundsOf(order.orderId)).toEqual([expect.objectContaining({ cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 4500_00, provider: 'esewa', providerRefundRef: esewa.byUuid(started.paymentRef).refId })]);
+    expect(await refundsOf(order.orderId)).toEqual([
+      expect.objectContaining({
+        cause: 'PROVIDER_REVERSAL',
+        status: 'SUCCEEDED',
+        amount: 4500_00,
+        provider: 'esewa',
+        providerRefundRef: esewa.byUuid(started.paymentRef).refId,
+      }),
+    ]);
     expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('CANCELLED');
   });
 
@@ -346,13 +482,17 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
     await server.refunds.runOnce();
     expect(khalti.byOrder(started.paymentRef).status).toBe('Refunded');
     const events = (await eventsOf(order.orderRef)).length;
-    expect(await pass(new Date((await attemptOf(started.paymentRef)).completedAt!.getTime() + 2 * HOUR))).toMatchObject({ REVERSED: 0 });
-    expect(await refundsOf(order.orderId)).toEqual([expect.objectContaining({ cause: 'CANCELLATION', status: 'SUCCEEDED' })]);
+    expect(await pass(new Date((await attemptOf(started.paymentRef)).completedAt!.getTime() + 2 * HOUR))).toMatchObject(
+      { REVERSED: 0 },
+    );
+    expect(await refundsOf(order.orderId)).toEqual([
+      expect.objectContaining({ cause: 'CANCELLATION', status: 'SUCCEEDED' }),
+    ]);
     expect(await attemptOf(started.paymentRef)).toMatchObject({ providerReversal: 'FULL', nextCheckAt: null });
     expect((await eventsOf(order.orderRef)).length).toBe(events);
   });
 
-  it('when our partial refund (a cancellation fee kept) is followed by a refund of the rest in Khalti\'s portal, then only the fee is recorded as the provider\'s refund', async () => {
+  it("when our partial refund (a cancellation fee kept) is followed by a refund of the rest in Khalti's portal, then only the fee is recorded as the provider's refund", async () => {
     const order = await placeOrder(server, client, partner);
     const started = await startPay(order.orderRef, 'card_gateway');
     expectStatus(await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' })), 303);
@@ -378,8 +518,9 @@ describe('paid payments are looked up again for PAYMENT_REVERSAL_WATCH_DAYS', ()
 
   it('the invariant checker finds 0 violations on this database', async () => {
     // The checker exits 1 with the violations on stdout: show them.
-    const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], { env: { ...process.env, DATABASE_URL: databaseUrl() } })
-      .catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+    const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], {
+      env: { ...process.env, DATABASE_URL: databaseUrl() },
+    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
     expect(stdout).toContain('invariants: 0 violations');
   });
 });

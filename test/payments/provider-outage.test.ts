@@ -50,7 +50,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => khalti?.stop());
 
-const percentile = (sorted: number[], p: number) => at(sorted, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1), 'the latencies');
+const percentile = (sorted: number[], p: number) =>
+  at(sorted, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1), 'the latencies');
 
 /** Pays every order with its own key, CONCURRENCY at a time; the statuses and latencies seen. */
 async function payAll(): Promise<{ statuses: number[]; p50: number; p99: number; max: number }> {
@@ -61,7 +62,13 @@ async function payAll(): Promise<{ statuses: number[]; p50: number; p99: number;
     Array.from({ length: CONCURRENCY }, async () => {
       for (let order = queue.shift(); order; order = queue.shift()) {
         const started = performance.now();
-        const response = await pay(client, partner, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL }, keys.get(order.orderRef));
+        const response = await pay(
+          client,
+          partner,
+          order.orderRef,
+          { gateway: 'card_gateway', returnUrl: RETURN_URL },
+          keys.get(order.orderRef),
+        );
         latencies.push(performance.now() - started);
         statuses.push(response.status);
       }
@@ -69,7 +76,12 @@ async function payAll(): Promise<{ statuses: number[]; p50: number; p99: number;
   );
   latencies.sort((a, b) => a - b);
   const round = (ms: number) => Math.round(ms);
-  return { statuses, p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), max: round(last(latencies, 'the latencies')) };
+  return {
+    statuses,
+    p50: round(percentile(latencies, 50)),
+    p99: round(percentile(latencies, 99)),
+    max: round(last(latencies, 'the latencies')),
+  };
 }
 
 describe('POST /orders/{orderRef}/pay while the provider is out', () => {

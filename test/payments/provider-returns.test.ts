@@ -26,7 +26,10 @@ beforeAll(async () => {
 });
 const { server, client } = useTestServer({
   ownDatabase: 'provider_returns',
-  env: () => ({ ...simulatedProvidersEnv(khalti, esewa), RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS: String(RETURNS_PER_ADDRESS) }),
+  env: () => ({
+    ...simulatedProvidersEnv(khalti, esewa),
+    RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS: String(RETURNS_PER_ADDRESS),
+  }),
 });
 beforeAll(async () => {
   partner = await newPartner(server, client);
@@ -35,12 +38,22 @@ afterAll(() => Promise.all([khalti?.stop(), esewa?.stop()]));
 
 const startEsewa = async () => {
   const order = await placeOrder(server, client, partner);
-  const response = await pay(client, partner, order.orderRef, { gateway: 'wallet_gateway', returnUrl: RETURN_URL }, randomUUID());
+  const response = await pay(
+    client,
+    partner,
+    order.orderRef,
+    { gateway: 'wallet_gateway', returnUrl: RETURN_URL },
+    randomUUID(),
+  );
   expectStatus(response, 200);
   return { order, started: response.body.data };
 };
 const visit = (url: URL, accept = BROWSER_ACCEPT) =>
-  client.op('handleProviderReturn', 'GET', url.pathname, undefined, { query: Object.fromEntries(url.searchParams.entries()), headers: { accept }, direct: true });
+  client.op('handleProviderReturn', 'GET', url.pathname, undefined, {
+    query: Object.fromEntries(url.searchParams.entries()),
+    headers: { accept },
+    direct: true,
+  });
 /** The success return with its data's total_amount changed, so its signature no longer matches. */
 const tampered = (back: URL) => {
   const data = JSON.parse(Buffer.from(back.searchParams.get('data') ?? '', 'base64').toString('utf8'));
@@ -50,7 +63,7 @@ const tampered = (back: URL) => {
 };
 
 describe('a refused provider return, as the customer sees it', () => {
-  it('when the return is refused, then a browser gets a page saying nothing changed, with a link back to the partner\'s returnUrl and the paymentRef', async () => {
+  it("when the return is refused, then a browser gets a page saying nothing changed, with a link back to the partner's returnUrl and the paymentRef", async () => {
     const { started } = await startEsewa();
     const refused = tampered(await esewaCheckout(started.paymentUrl, 'pay'));
     const answer = await visit(refused);
@@ -64,7 +77,9 @@ describe('a refused provider return, as the customer sees it', () => {
   });
 
   it('when the return names no payment of ours, then the page says so without a link, every value escaped', async () => {
-    const answer = await visit(new URL('/api/external/payment/response/wallet_gateway/ORD-0000-000000-0000000000000', 'http://unused'));
+    const answer = await visit(
+      new URL('/api/external/payment/response/wallet_gateway/ORD-0000-000000-0000000000000', 'http://unused'),
+    );
     expectStatus(answer, 400);
     expect(answer.body).toContain('Payment not confirmed');
     expect(answer.body).not.toContain('<a ');
@@ -79,7 +94,7 @@ describe('a refused provider return, as the customer sees it', () => {
 });
 
 describe('the return link cannot be used to make us call the provider at will', () => {
-  it('when the eSewa return is hit 100 times, then eSewa\'s status API is asked once per attempt per few seconds, not 100 times', async () => {
+  it("when the eSewa return is hit 100 times, then eSewa's status API is asked once per attempt per few seconds, not 100 times", async () => {
     const { started } = await startEsewa();
     const back = await esewaCheckout(started.paymentUrl, 'pay');
     const began = Date.now();

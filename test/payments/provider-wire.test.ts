@@ -1,28 +1,75 @@
 import { esewaSignature, esewaSignatureMatches } from '../../src/modules/payments/providers/esewa/esewa-signature';
 import { minorFromEsewa, parseEsewaData, statusOutcome } from '../../src/modules/payments/providers/esewa/esewa-wire';
-import { lookupOutcome, returnProblem, transactionFunding } from '../../src/modules/payments/providers/khalti/khalti-wire';
+import {
+  lookupOutcome,
+  returnProblem,
+  transactionFunding,
+} from '../../src/modules/payments/providers/khalti/khalti-wire';
 
 const UAT_SECRET = '8gBm/:&EnhH.1/q';
-const payment = { paymentRef: 'ORD-2026-000142-1789892411482', providerRef: 'bZQLD9wRVWo4CdESSfuSsB', amount: 450000, currency: 'NPR' };
+const payment = {
+  paymentRef: 'ORD-2026-000142-1789892411482',
+  providerRef: 'bZQLD9wRVWo4CdESSfuSsB',
+  amount: 450000,
+  currency: 'NPR',
+};
 const now = new Date('2026-11-23T12:00:00Z');
 
 describe('eSewa ePay v2 wire format', () => {
-  it('signs like eSewa\'s documented example (total_amount=110, transaction_uuid=241028, EPAYTEST)', () => {
-    expect(esewaSignature({ total_amount: '110', transaction_uuid: '241028', product_code: 'EPAYTEST' }, 'total_amount,transaction_uuid,product_code', UAT_SECRET))
-      .toBe('i94zsd3oXF6ZsSr/kGqT4sSzYQzjj1W/waxjWyRwaME=');
+  it("signs like eSewa's documented example (total_amount=110, transaction_uuid=241028, EPAYTEST)", () => {
+    expect(
+      esewaSignature(
+        { total_amount: '110', transaction_uuid: '241028', product_code: 'EPAYTEST' },
+        'total_amount,transaction_uuid,product_code',
+        UAT_SECRET,
+      ),
+    ).toBe('i94zsd3oXF6ZsSr/kGqT4sSzYQzjj1W/waxjWyRwaME=');
   });
 
   it('accepts a returned signature only when it covers status, amount, reference and merchant', () => {
-    const data = { transaction_code: '000AWEO', status: 'COMPLETE', total_amount: '4,500.0', transaction_uuid: payment.paymentRef, product_code: 'EPAYTEST', signed_field_names: 'transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names' };
-    expect(esewaSignatureMatches({ ...data, signature: esewaSignature(data, data.signed_field_names, UAT_SECRET) }, UAT_SECRET)).toBe(true);
-    expect(esewaSignatureMatches({ ...data, signature: esewaSignature(data, data.signed_field_names, 'another key') }, UAT_SECRET)).toBe(false);
+    const data = {
+      transaction_code: '000AWEO',
+      status: 'COMPLETE',
+      total_amount: '4,500.0',
+      transaction_uuid: payment.paymentRef,
+      product_code: 'EPAYTEST',
+      signed_field_names: 'transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names',
+    };
+    expect(
+      esewaSignatureMatches(
+        { ...data, signature: esewaSignature(data, data.signed_field_names, UAT_SECRET) },
+        UAT_SECRET,
+      ),
+    ).toBe(true);
+    expect(
+      esewaSignatureMatches(
+        { ...data, signature: esewaSignature(data, data.signed_field_names, 'another key') },
+        UAT_SECRET,
+      ),
+    ).toBe(false);
     const narrow = { ...data, signed_field_names: 'transaction_code,status' };
-    expect(esewaSignatureMatches({ ...narrow, signature: esewaSignature(narrow, narrow.signed_field_names, UAT_SECRET) }, UAT_SECRET)).toBe(false);
+    expect(
+      esewaSignatureMatches(
+        { ...narrow, signature: esewaSignature(narrow, narrow.signed_field_names, UAT_SECRET) },
+        UAT_SECRET,
+      ),
+    ).toBe(false);
   });
 
   it('verifies a total_amount sent as a JSON number (1000.0, as eSewa documents it) over the exact text sent, and reads it exactly', () => {
     const names = 'transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names';
-    const signature = esewaSignature({ transaction_code: '000AWEO', status: 'COMPLETE', total_amount: '1000.0', transaction_uuid: '250610-162413', product_code: 'EPAYTEST', signed_field_names: names }, names, UAT_SECRET);
+    const signature = esewaSignature(
+      {
+        transaction_code: '000AWEO',
+        status: 'COMPLETE',
+        total_amount: '1000.0',
+        transaction_uuid: '250610-162413',
+        product_code: 'EPAYTEST',
+        signed_field_names: names,
+      },
+      names,
+      UAT_SECRET,
+    );
     const text = `{"transaction_code":"000AWEO","status":"COMPLETE","total_amount":1000.0,"transaction_uuid":"250610-162413","product_code":"EPAYTEST","signed_field_names":"${names}","signature":"${signature}"}`;
     const fields = parseEsewaData(text) as Record<string, unknown>;
     expect(esewaSignatureMatches(fields, UAT_SECRET)).toBe(true);
@@ -39,50 +86,134 @@ describe('eSewa ePay v2 wire format', () => {
   });
 
   it('maps status-check statuses: COMPLETE, CANCELED and FULL_REFUND are final; the rest are not', () => {
-    const body = (status: string) => ({ product_code: 'EPAYTEST', transaction_uuid: payment.paymentRef, total_amount: 4500.0, status, ref_id: '0001TS9' });
-    expect(statusOutcome(body('COMPLETE'), payment, 'EPAYTEST', now)).toMatchObject({ kind: 'FINAL', report: { status: 'SUCCESS', amount: 450000, gatewayTransactionId: '0001TS9' } });
-    expect(statusOutcome(body('CANCELED'), payment, 'EPAYTEST', now)).toMatchObject({ kind: 'FINAL', report: { status: 'CANCELLED' }, reversal: 'FULL' });
-    expect(statusOutcome(body('FULL_REFUND'), payment, 'EPAYTEST', now)).toMatchObject({ kind: 'FINAL', report: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER' }, reversal: 'FULL' });
-    expect(statusOutcome(body('PARTIAL_REFUND'), payment, 'EPAYTEST', now)).toEqual({ kind: 'OPEN', status: 'PARTIAL_REFUND', warn: true, reversal: 'PARTIAL' });
-    expect(statusOutcome(body('PENDING'), payment, 'EPAYTEST', now)).toEqual({ kind: 'OPEN', status: 'PENDING', warn: false });
-    expect(statusOutcome(body('AMBIGUOUS'), payment, 'EPAYTEST', now)).toEqual({ kind: 'OPEN', status: 'AMBIGUOUS', warn: true });
-    expect(statusOutcome({ code: 0, error_message: 'Service is currently unavailable' }, payment, 'EPAYTEST', now)).toMatchObject({ kind: 'OPEN', status: 'NOT_FOUND' });
+    const body = (status: string) => ({
+      product_code: 'EPAYTEST',
+      transaction_uuid: payment.paymentRef,
+      total_amount: 4500.0,
+      status,
+      ref_id: '0001TS9',
+    });
+    expect(statusOutcome(body('COMPLETE'), payment, 'EPAYTEST', now)).toMatchObject({
+      kind: 'FINAL',
+      report: { status: 'SUCCESS', amount: 450000, gatewayTransactionId: '0001TS9' },
+    });
+    expect(statusOutcome(body('CANCELED'), payment, 'EPAYTEST', now)).toMatchObject({
+      kind: 'FINAL',
+      report: { status: 'CANCELLED' },
+      reversal: 'FULL',
+    });
+    expect(statusOutcome(body('FULL_REFUND'), payment, 'EPAYTEST', now)).toMatchObject({
+      kind: 'FINAL',
+      report: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER' },
+      reversal: 'FULL',
+    });
+    expect(statusOutcome(body('PARTIAL_REFUND'), payment, 'EPAYTEST', now)).toEqual({
+      kind: 'OPEN',
+      status: 'PARTIAL_REFUND',
+      warn: true,
+      reversal: 'PARTIAL',
+    });
+    expect(statusOutcome(body('PENDING'), payment, 'EPAYTEST', now)).toEqual({
+      kind: 'OPEN',
+      status: 'PENDING',
+      warn: false,
+    });
+    expect(statusOutcome(body('AMBIGUOUS'), payment, 'EPAYTEST', now)).toEqual({
+      kind: 'OPEN',
+      status: 'AMBIGUOUS',
+      warn: true,
+    });
+    expect(
+      statusOutcome({ code: 0, error_message: 'Service is currently unavailable' }, payment, 'EPAYTEST', now),
+    ).toMatchObject({ kind: 'OPEN', status: 'NOT_FOUND' });
     expect(statusOutcome(body('COMPLETE'), payment, 'OTHERCODE', now)).toMatchObject({ kind: 'UNREADABLE' });
   });
 });
 
 describe('Khalti ePayment wire format', () => {
   it('maps lookup statuses, amounts in paisa as Khalti gives them', () => {
-    const body = (status: string) => ({ pidx: payment.providerRef, total_amount: 450000, status, transaction_id: 'GFq9PFS7b2iYvL8Lir9oXe', fee: 0, refunded: false });
-    expect(lookupOutcome(body('Completed'), payment, now)).toMatchObject({ kind: 'FINAL', report: { status: 'SUCCESS', amount: 450000, gatewayTransactionId: 'GFq9PFS7b2iYvL8Lir9oXe', paymentRef: payment.paymentRef } });
-    expect(lookupOutcome(body('User canceled'), payment, now)).toMatchObject({ kind: 'FINAL', report: { status: 'CANCELLED' } });
-    expect(lookupOutcome(body('Expired'), payment, now)).toMatchObject({ kind: 'FINAL', report: { status: 'EXPIRED' } });
-    expect(lookupOutcome(body('Refunded'), payment, now)).toMatchObject({ kind: 'FINAL', report: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER' }, reversal: 'FULL' });
+    const body = (status: string) => ({
+      pidx: payment.providerRef,
+      total_amount: 450000,
+      status,
+      transaction_id: 'GFq9PFS7b2iYvL8Lir9oXe',
+      fee: 0,
+      refunded: false,
+    });
+    expect(lookupOutcome(body('Completed'), payment, now)).toMatchObject({
+      kind: 'FINAL',
+      report: {
+        status: 'SUCCESS',
+        amount: 450000,
+        gatewayTransactionId: 'GFq9PFS7b2iYvL8Lir9oXe',
+        paymentRef: payment.paymentRef,
+      },
+    });
+    expect(lookupOutcome(body('User canceled'), payment, now)).toMatchObject({
+      kind: 'FINAL',
+      report: { status: 'CANCELLED' },
+    });
+    expect(lookupOutcome(body('Expired'), payment, now)).toMatchObject({
+      kind: 'FINAL',
+      report: { status: 'EXPIRED' },
+    });
+    expect(lookupOutcome(body('Refunded'), payment, now)).toMatchObject({
+      kind: 'FINAL',
+      report: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER' },
+      reversal: 'FULL',
+    });
     expect(lookupOutcome(body('Pending'), payment, now)).toEqual({ kind: 'OPEN', status: 'Pending', warn: false });
     expect(lookupOutcome(body('Initiated'), payment, now)).toEqual({ kind: 'OPEN', status: 'Initiated', warn: false });
-    expect(lookupOutcome(body('Partially Refunded'), payment, now)).toEqual({ kind: 'OPEN', status: 'Partially Refunded', warn: true, reversal: 'PARTIAL' });
-    expect(lookupOutcome({ ...body('Completed'), pidx: 'another' }, payment, now)).toMatchObject({ kind: 'UNREADABLE' });
-    expect(lookupOutcome({ ...body('Completed'), total_amount: 4500.5 }, payment, now)).toMatchObject({ kind: 'UNREADABLE' });
+    expect(lookupOutcome(body('Partially Refunded'), payment, now)).toEqual({
+      kind: 'OPEN',
+      status: 'Partially Refunded',
+      warn: true,
+      reversal: 'PARTIAL',
+    });
+    expect(lookupOutcome({ ...body('Completed'), pidx: 'another' }, payment, now)).toMatchObject({
+      kind: 'UNREADABLE',
+    });
+    expect(lookupOutcome({ ...body('Completed'), total_amount: 4500.5 }, payment, now)).toMatchObject({
+      kind: 'UNREADABLE',
+    });
   });
 
   it('reads a status in either of the spellings Khalti documents, and a Completed payment whose `refunded` is true as partly refunded', () => {
-    const body = (status: string, refunded = false) => ({ pidx: payment.providerRef, total_amount: 450000, status, transaction_id: 'GFq9PFS7b2iYvL8Lir9oXe', fee: 0, refunded });
+    const body = (status: string, refunded = false) => ({
+      pidx: payment.providerRef,
+      total_amount: 450000,
+      status,
+      transaction_id: 'GFq9PFS7b2iYvL8Lir9oXe',
+      fee: 0,
+      refunded,
+    });
     const partial = { kind: 'OPEN', status: 'Partially Refunded', warn: true, reversal: 'PARTIAL' };
     expect(lookupOutcome(body('Partially refunded', true), payment, now)).toEqual(partial);
     expect(lookupOutcome(body('PARTIALLY REFUNDED', true), payment, now)).toEqual(partial);
     expect(lookupOutcome(body('Completed', true), payment, now)).toEqual(partial);
-    expect(lookupOutcome(body('user canceled'), payment, now)).toMatchObject({ kind: 'FINAL', report: { status: 'CANCELLED' } });
+    expect(lookupOutcome(body('user canceled'), payment, now)).toMatchObject({
+      kind: 'FINAL',
+      report: { status: 'CANCELLED' },
+    });
   });
 
-  it('tells a bank-funded payment from Khalti\'s transaction record: an ebanker, or a type other than a wallet payment', () => {
+  it("tells a bank-funded payment from Khalti's transaction record: an ebanker, or a type other than a wallet payment", () => {
     expect(transactionFunding({ type: { name: 'Wallet payment' }, ebanker: null })).toBe('WALLET');
-    expect(transactionFunding({ type: { name: 'Ebanking payment' }, ebanker: { name: 'Nabil Bank Limited' } })).toBe('BANK');
+    expect(transactionFunding({ type: { name: 'Ebanking payment' }, ebanker: { name: 'Nabil Bank Limited' } })).toBe(
+      'BANK',
+    );
     expect(transactionFunding({ type: { name: 'Mobile banking payment' }, ebanker: null })).toBe('BANK');
     expect(transactionFunding({})).toBe('UNKNOWN');
   });
 
   it('refuses a return for another pidx, reference or amount before Khalti is asked', () => {
-    const query = { pidx: payment.providerRef, purchase_order_id: payment.paymentRef, amount: '450000', total_amount: '450000', status: 'Completed' };
+    const query = {
+      pidx: payment.providerRef,
+      purchase_order_id: payment.paymentRef,
+      amount: '450000',
+      total_amount: '450000',
+      status: 'Completed',
+    };
     expect(returnProblem(query, payment)).toBeUndefined();
     expect(returnProblem({ ...query, status: 'anything' }, payment)).toBeUndefined();
     expect(returnProblem({ ...query, pidx: 'another' }, payment)).toMatch(/pidx/);

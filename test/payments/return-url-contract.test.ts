@@ -16,7 +16,7 @@ import { expectStatus } from '../support/expect-status';
 const returnUrlSchema = (document: WireJson) => document.components.schemas.PayRequest.properties.returnUrl;
 
 describe('the contract of returnUrl', () => {
-  it('refuses http:// and takes https:// in a partner\'s own JSON Schema 2020-12 validator', () => {
+  it("refuses http:// and takes https:// in a partner's own JSON Schema 2020-12 validator", () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
     const valid = ajv.compile(returnUrlSchema(loadSpecDocument()));
@@ -33,13 +33,16 @@ describe('a server with the default settings', () => {
     expect(returnUrlSchema(served.body).pattern).toBe('^https://');
     const partner = await newPartner(server, client);
     const order = await placeOrder(server, client, partner);
-    const response = await pay(client, partner, order.orderRef, { gateway: 'card_gateway', returnUrl: 'http://booking.example.com/done' });
+    const response = await pay(client, partner, order.orderRef, {
+      gateway: 'card_gateway',
+      returnUrl: 'http://booking.example.com/done',
+    });
     expectStatus(response, 400);
     expect(response.body.details.fieldErrors).toEqual({ returnUrl: 'must be an https URL' });
   });
 });
 
-describe('a server of the operator\'s internal test environment (ALLOW_HTTP_RETURN_URL=true)', () => {
+describe("a server of the operator's internal test environment (ALLOW_HTTP_RETURN_URL=true)", () => {
   const { server, client } = useTestServer({ env: { ALLOW_HTTP_RETURN_URL: 'true' } });
 
   it('serves the document without the pattern, and starts a payment with an http returnUrl', async () => {
@@ -48,7 +51,10 @@ describe('a server of the operator\'s internal test environment (ALLOW_HTTP_RETU
     expect(returnUrlSchema(served.body).format).toBe('uri');
     const partner = await newPartner(server, client);
     const order = await placeOrder(server, client, partner);
-    const response = await pay(client, partner, order.orderRef, { gateway: 'card_gateway', returnUrl: 'http://127.0.0.1:8080/done' });
+    const response = await pay(client, partner, order.orderRef, {
+      gateway: 'card_gateway',
+      returnUrl: 'http://127.0.0.1:8080/done',
+    });
     expectStatus(response, 200);
   });
 });

@@ -31,10 +31,22 @@ beforeAll(async () => {
 });
 
 const applyPromo = async (orderRef: string) =>
-  client.op('applyOrderPromo', 'POST', orderPromoPath(orderRef), { promoCode: await newCode(server, await newSalesCompany(server), { percent: 10 }) }, { token: agency.token });
+  client.op(
+    'applyOrderPromo',
+    'POST',
+    orderPromoPath(orderRef),
+    { promoCode: await newCode(server, await newSalesCompany(server), { percent: 10 }) },
+    { token: agency.token },
+  );
 
 const payGroup = (groupRef: string, gateway = 'card_gateway') =>
-  client.op('payGroup', 'POST', groupPayPath(groupRef), { gateway }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
+  client.op(
+    'payGroup',
+    'POST',
+    groupPayPath(groupRef),
+    { gateway },
+    { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
+  );
 
 /** The customer pays on the hosted page; the browser's way back to our callback is still on its way. */
 async function paidOnTheHostedPage(orderRef: string, gateway: 'card_gateway' | 'wallet_gateway' = 'card_gateway') {
@@ -51,10 +63,17 @@ describe('a capture that lands while the order is being changed', () => {
 
     const applied = await applyPromo(order.orderRef);
     expectStatus(applied, 400);
-    expect(applied.body.message).toBe(`Order ${order.orderRef} is PAID: its promo codes can change only while it is pending and unpaid`);
+    expect(applied.body.message).toBe(
+      `Order ${order.orderRef} is PAID: its promo codes can change only while it is pending and unpaid`,
+    );
 
     const status = (await paymentStatus(client, agency, order.orderRef)).body.data;
-    expect(status).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: started.paymentRef, amount: order.totalAmount });
+    expect(status).toMatchObject({
+      orderStatus: 'PAID',
+      paymentStatus: 'SUCCESS',
+      paymentRef: started.paymentRef,
+      amount: order.totalAmount,
+    });
     const ledger = await ledgerOf(server, order.orderId);
     expect(ledger).toMatchObject({ orderStatus: 'PAID', successes: 1 });
     // The browser arriving afterwards changes nothing: the gateway's word is already recorded.
@@ -62,11 +81,17 @@ describe('a capture that lands while the order is being changed', () => {
     expect(await ledgerOf(server, order.orderId)).toEqual(ledger);
   });
 
-  it('settles the order PAID and refuses the operator\'s cancellation when the customer had paid the open checkout', async () => {
+  it("settles the order PAID and refuses the operator's cancellation when the customer had paid the open checkout", async () => {
     const order = await placeOrder(server, client, agency);
     const { started } = await paidOnTheHostedPage(order.orderRef);
-    await expect(cancelOrder(server.orm.em.fork(), order.orderRef, OPERATOR, server.payments)).rejects.toThrow(`order ${order.orderRef} is PAID; only a PENDING order can be cancelled`);
-    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: started.paymentRef });
+    await expect(cancelOrder(server.orm.em.fork(), order.orderRef, OPERATOR, server.payments)).rejects.toThrow(
+      `order ${order.orderRef} is PAID; only a PENDING order can be cancelled`,
+    );
+    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
+      orderStatus: 'PAID',
+      paymentStatus: 'SUCCESS',
+      paymentRef: started.paymentRef,
+    });
   });
 
   it('voids an unpaid card checkout before repricing, so the customer can no longer pay the old total', async () => {
@@ -75,9 +100,16 @@ describe('a capture that lands while the order is being changed', () => {
     expectStatus(await applyPromo(order.orderRef), 200);
     expectStatus(await submitCheckout(started.paymentUrl, APPROVE_CARD), 410);
     const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
-    expect(attempt).toMatchObject({ status: 'CANCELLED', closedReason: 'ORDER_REPRICED', failureReason: 'VOIDED_BY_MERCHANT' });
+    expect(attempt).toMatchObject({
+      status: 'CANCELLED',
+      closedReason: 'ORDER_REPRICED',
+      failureReason: 'VOIDED_BY_MERCHANT',
+    });
     expect(attempt.gatewayConfirmedAt).toBeInstanceOf(Date);
-    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'CANCELLED' });
+    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
+      orderStatus: 'PENDING',
+      paymentStatus: 'CANCELLED',
+    });
   });
 
   it('reads REFUND_PENDING beside a PENDING order, never SUCCESS, when a wallet checkout (which cannot be voided) is paid after a promo change; REFUNDED once the operator records the refund', async () => {
@@ -91,7 +123,12 @@ describe('a capture that lands while the order is being changed', () => {
     expectStatus(await deliverCallback(client, late.callbackUrl!), 200);
 
     const status = (await paymentStatus(client, agency, order.orderRef)).body.data;
-    expect(status).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'REFUND_PENDING', paymentRef: started.paymentRef, amount: order.totalAmount });
+    expect(status).toMatchObject({
+      orderStatus: 'PENDING',
+      paymentStatus: 'REFUND_PENDING',
+      paymentRef: started.paymentRef,
+      amount: order.totalAmount,
+    });
     expect(await ledgerOf(server, order.orderId)).toMatchObject({ orderStatus: 'PENDING', successes: 0 });
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toMatch(/payment_refunds_owed_total\{gateway="wallet_gateway"\} [1-9]/);
@@ -102,9 +139,17 @@ describe('a capture that lands while the order is being changed', () => {
     expect(fresh.body.data.amount).toBe(applied.body.data.totalAfter);
 
     await confirmRefundsOfPayment(server.orm.em.fork(), started.paymentRef, 'WALLET-REFUND-7781', OPERATOR);
-    expect((await paymentStatus(client, agency, started.paymentRef)).body.data).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'INITIATED', paymentRef: fresh.body.data.paymentRef });
+    expect((await paymentStatus(client, agency, started.paymentRef)).body.data).toMatchObject({
+      orderStatus: 'PENDING',
+      paymentStatus: 'INITIATED',
+      paymentRef: fresh.body.data.paymentRef,
+    });
     const refunded = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
-    expect(refunded).toMatchObject({ status: 'REFUNDED', refundAmount: Math.round(order.totalAmount * 100), refundNote: 'WALLET-REFUND-7781' });
+    expect(refunded).toMatchObject({
+      status: 'REFUNDED',
+      refundAmount: Math.round(order.totalAmount * 100),
+      refundNote: 'WALLET-REFUND-7781',
+    });
   });
 
   it('reads REFUND_PENDING beside a CANCELLED order when a wallet checkout is paid after the operator cancelled it', async () => {
@@ -114,7 +159,10 @@ describe('a capture that lands while the order is being changed', () => {
     expect(cancelled.closedPaymentRefs).toEqual([started.paymentRef]);
     const late = await submitCheckout(started.paymentUrl, APPROVE_WALLET);
     expectStatus(await deliverCallback(client, late.callbackUrl!), 200);
-    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUND_PENDING' });
+    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
+      orderStatus: 'CANCELLED',
+      paymentStatus: 'REFUND_PENDING',
+    });
   });
 });
 
@@ -134,20 +182,38 @@ describe('a new Idempotency-Key while an attempt is open', () => {
     const group = await placeGroup(server, client, agency, 2);
     const grouped = (await payGroup(group.groupRef)).body.data;
     expectStatus(await submitCheckout(grouped.paymentUrl, APPROVE_CARD), 303);
-    expectStatus(await pay(client, agency, at(group.orders, 0, 'the group').orderRef, { gateway: 'card_gateway' }), 400);
+    expectStatus(
+      await pay(client, agency, at(group.orders, 0, 'the group').orderRef, { gateway: 'card_gateway' }),
+      400,
+    );
     for (const order of group.orders) {
-      expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef: grouped.paymentRef });
+      expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
+        orderStatus: 'PAID',
+        paymentStatus: 'SUCCESS',
+        paymentRef: grouped.paymentRef,
+      });
     }
   });
 });
 
 describe('group payments', () => {
-  it('report each order\'s own share as its amount, and the shares add up to what the customer was charged', async () => {
+  it("report each order's own share as its amount, and the shares add up to what the customer was charged", async () => {
     const touristId = await newTraveller(server, agency.companyId);
-    const created = await client.op('createOrders', 'POST', ORDERS, [
-      lowTrek(touristId, { addedServices: [{ name: 'Porter, 8 days', price: 3700 }] }),
-      lowTrek(touristId, { addedServices: [{ name: 'Porter, 4 days', price: 1440 }, { name: 'Duffel bag', price: 720, quantity: 2 }] }),
-    ], { token: agency.token });
+    const created = await client.op(
+      'createOrders',
+      'POST',
+      ORDERS,
+      [
+        lowTrek(touristId, { addedServices: [{ name: 'Porter, 8 days', price: 3700 }] }),
+        lowTrek(touristId, {
+          addedServices: [
+            { name: 'Porter, 4 days', price: 1440 },
+            { name: 'Duffel bag', price: 720, quantity: 2 },
+          ],
+        }),
+      ],
+      { token: agency.token },
+    );
     expectStatus(created, 201);
     const [first, second] = created.body.data.orders;
     expect([first.pricing.totalAmount, second.pricing.totalAmount]).toEqual([8200, 7380]);
@@ -159,7 +225,13 @@ describe('group payments', () => {
     const shares = [];
     for (const order of [first, second]) {
       const status = (await paymentStatus(client, agency, order.orderRef)).body.data;
-      expect(status).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS', groupRef: created.body.data.groupRef, groupAmount: 15580, amount: order.pricing.totalAmount });
+      expect(status).toMatchObject({
+        orderStatus: 'PAID',
+        paymentStatus: 'SUCCESS',
+        groupRef: created.body.data.groupRef,
+        groupAmount: 15580,
+        amount: order.pricing.totalAmount,
+      });
       shares.push(status.amount);
     }
     expect(shares[0] + shares[1]).toBe(15580);
@@ -171,7 +243,10 @@ describe('amounts at and past their documented maximums', () => {
     const touristId = await newTraveller(server, agency.companyId);
     for (const body of [
       lowTrek(touristId, { addedDevices: [{ name: 'Heli', price: 99999999999 }] }),
-      [lowTrek(touristId, { addedServices: [{ name: 'Heli', price: 6_000_000_000 }] }), lowTrek(touristId, { addedServices: [{ name: 'Heli', price: 6_000_000_000 }] })],
+      [
+        lowTrek(touristId, { addedServices: [{ name: 'Heli', price: 6_000_000_000 }] }),
+        lowTrek(touristId, { addedServices: [{ name: 'Heli', price: 6_000_000_000 }] }),
+      ],
     ]) {
       const response = await client.op('createOrders', 'POST', ORDERS, body, { token: agency.token });
       expectStatus(response, 400);
@@ -181,7 +256,11 @@ describe('amounts at and past their documented maximums', () => {
 
   it('creates and pays the largest valid 50-order group, every added amount at its maximum', async () => {
     const touristId = await newTraveller(server, agency.companyId);
-    const items = Array.from({ length: 20 }, (_, i) => ({ name: `Helicopter standby ${i + 1}`, price: 1_000_000, quantity: 100 }));
+    const items = Array.from({ length: 20 }, (_, i) => ({
+      name: `Helicopter standby ${i + 1}`,
+      price: 1_000_000,
+      quantity: 100,
+    }));
     const body = Array.from({ length: 50 }, () => lowTrek(touristId, { addedServices: items, addedDevices: items }));
     const created = await client.op('createOrders', 'POST', ORDERS, body, { token: agency.token });
     expectStatus(created, 201);
@@ -192,7 +271,10 @@ describe('amounts at and past their documented maximums', () => {
     expect(grouped.body.data.amount).toBe(50 * 4_000_004_500);
     await deliverCallback(client, (await submitCheckout(grouped.body.data.paymentUrl, APPROVE_CARD)).callbackUrl!);
     expect((await paymentStatus(client, agency, created.body.data.orders[49].orderRef)).body.data).toMatchObject({
-      orderStatus: 'PAID', paymentStatus: 'SUCCESS', amount: 4_000_004_500, groupAmount: 200_000_225_000,
+      orderStatus: 'PAID',
+      paymentStatus: 'SUCCESS',
+      amount: 4_000_004_500,
+      groupAmount: 200_000_225_000,
     });
   });
 });

@@ -56,10 +56,20 @@ describe('a whole assistance case, the partner API and the desk in their own pro
     const opened = await openCase(client, agency, order.orderRef, caseRequest({ altitudeMeters: 5164 }));
     expectStatus(opened, 201);
     const { caseRef } = opened.body.data;
-    const timeline = async () => (await readCase(client, placing, caseRef)).body.data.timeline.map((entry: { kind: string; status: string }) => `${entry.kind}:${entry.status}`);
+    const timeline = async () =>
+      (await readCase(client, placing, caseRef)).body.data.timeline.map(
+        (entry: { kind: string; status: string }) => `${entry.kind}:${entry.status}`,
+      );
     expect(await timeline()).toEqual(['OPENED:RECEIVED']);
 
-    expectStatus(await updateCase(client, agency, caseRef, { altitudeMeters: 4940, location: { placeName: 'Lobuche' }, note: 'Carried down to Lobuche.' }), 200);
+    expectStatus(
+      await updateCase(client, agency, caseRef, {
+        altitudeMeters: 4940,
+        location: { placeName: 'Lobuche' },
+        note: 'Carried down to Lobuche.',
+      }),
+      200,
+    );
     expect(await timeline()).toEqual(['OPENED:RECEIVED', 'PARTNER_UPDATE:RECEIVED']);
 
     const queue = await desk('list');
@@ -72,40 +82,110 @@ describe('a whole assistance case, the partner API and the desk in their own pro
     expect(await desk('review', caseRef)).toContain(`${caseRef} is now UNDER_REVIEW`);
     expect(await timeline()).toEqual(['OPENED:RECEIVED', 'PARTNER_UPDATE:RECEIVED', 'STATUS_CHANGED:UNDER_REVIEW']);
 
-    await desk('authorise', caseRef, '--guarantee-ref', 'GOP-2030-0412', '--operator', 'Simrik Air', '--cost-limit', '650000', '--hospital', 'CIWEC Hospital, Kathmandu');
+    await desk(
+      'authorise',
+      caseRef,
+      '--guarantee-ref',
+      'GOP-2030-0412',
+      '--operator',
+      'Simrik Air',
+      '--cost-limit',
+      '650000',
+      '--hospital',
+      'CIWEC Hospital, Kathmandu',
+    );
     const authorised = (await readCase(client, agency, caseRef)).body.data;
-    expect(authorised).toMatchObject({ status: 'AUTHORISED', guarantee: { guaranteeRef: 'GOP-2030-0412', operator: 'Simrik Air', costLimit: 650000, currency: 'NPR', destinationHospital: 'CIWEC Hospital, Kathmandu' } });
-    expect(await timeline()).toEqual(['OPENED:RECEIVED', 'PARTNER_UPDATE:RECEIVED', 'STATUS_CHANGED:UNDER_REVIEW', 'STATUS_CHANGED:AUTHORISED']);
+    expect(authorised).toMatchObject({
+      status: 'AUTHORISED',
+      guarantee: {
+        guaranteeRef: 'GOP-2030-0412',
+        operator: 'Simrik Air',
+        costLimit: 650000,
+        currency: 'NPR',
+        destinationHospital: 'CIWEC Hospital, Kathmandu',
+      },
+    });
+    expect(await timeline()).toEqual([
+      'OPENED:RECEIVED',
+      'PARTNER_UPDATE:RECEIVED',
+      'STATUS_CHANGED:UNDER_REVIEW',
+      'STATUS_CHANGED:AUTHORISED',
+    ]);
 
     const refused = await ops('case', 'close', caseRef);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`${caseRef} is AUTHORISED; only a COMPLETED case can be closed`);
 
     await desk('complete', caseRef, '--note', 'Flown to Kathmandu; admitted at CIWEC.');
-    expect(await timeline()).toEqual(['OPENED:RECEIVED', 'PARTNER_UPDATE:RECEIVED', 'STATUS_CHANGED:UNDER_REVIEW', 'STATUS_CHANGED:AUTHORISED', 'STATUS_CHANGED:COMPLETED']);
+    expect(await timeline()).toEqual([
+      'OPENED:RECEIVED',
+      'PARTNER_UPDATE:RECEIVED',
+      'STATUS_CHANGED:UNDER_REVIEW',
+      'STATUS_CHANGED:AUTHORISED',
+      'STATUS_CHANGED:COMPLETED',
+    ]);
     await desk('close', caseRef);
     const closed = (await readCase(client, placing, caseRef)).body.data;
     expect(closed.status).toBe('CLOSED');
-    expect(closed.timeline.map((entry: { status: string }) => entry.status)).toEqual(['RECEIVED', 'RECEIVED', 'UNDER_REVIEW', 'AUTHORISED', 'COMPLETED', 'CLOSED']);
-    expect((await listCases(client, agency, `?orderRef=${order.orderRef}&status=CLOSED`)).body.data.content.map((item: { caseRef: string }) => item.caseRef)).toEqual([caseRef]);
+    expect(closed.timeline.map((entry: { status: string }) => entry.status)).toEqual([
+      'RECEIVED',
+      'RECEIVED',
+      'UNDER_REVIEW',
+      'AUTHORISED',
+      'COMPLETED',
+      'CLOSED',
+    ]);
+    expect(
+      (await listCases(client, agency, `?orderRef=${order.orderRef}&status=CLOSED`)).body.data.content.map(
+        (item: { caseRef: string }) => item.caseRef,
+      ),
+    ).toEqual([caseRef]);
 
-    const audit = JSON.parse(await desk('show', caseRef, '--json')).audit.map((entry: { action: string }) => entry.action);
-    expect(audit).toEqual(['ASSISTANCE_CASE_OPENED', 'ASSISTANCE_CASE_STATUS_CHANGED', 'ASSISTANCE_CASE_STATUS_CHANGED', 'ASSISTANCE_CASE_STATUS_CHANGED', 'ASSISTANCE_CASE_STATUS_CHANGED']);
+    const audit = JSON.parse(await desk('show', caseRef, '--json')).audit.map(
+      (entry: { action: string }) => entry.action,
+    );
+    expect(audit).toEqual([
+      'ASSISTANCE_CASE_OPENED',
+      'ASSISTANCE_CASE_STATUS_CHANGED',
+      'ASSISTANCE_CASE_STATUS_CHANGED',
+      'ASSISTANCE_CASE_STATUS_CHANGED',
+      'ASSISTANCE_CASE_STATUS_CHANGED',
+    ]);
   });
 
   it('when the desk declines, then the reason is what the partner reads', async () => {
     const order = await paidOrder(server, client, placing);
     const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
     await desk('review', caseRef);
-    await desk('decline', caseRef, '--reason', 'Not a medical emergency: descend with the guide and call again if worse.');
-    expect((await readCase(client, placing, caseRef)).body.data).toMatchObject({ status: 'DECLINED', declineReason: 'Not a medical emergency: descend with the guide and call again if worse.' });
+    await desk(
+      'decline',
+      caseRef,
+      '--reason',
+      'Not a medical emergency: descend with the guide and call again if worse.',
+    );
+    expect((await readCase(client, placing, caseRef)).body.data).toMatchObject({
+      status: 'DECLINED',
+      declineReason: 'Not a medical emergency: descend with the guide and call again if worse.',
+    });
   });
 
   it('when authorise lacks a sound cost limit, then the command refuses and the case stays UNDER_REVIEW', async () => {
     const order = await paidOrder(server, client, placing);
     const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
     await desk('review', caseRef);
-    const refused = await ops('case', 'authorise', caseRef, '--guarantee-ref', 'GOP-1', '--operator', 'Simrik Air', '--cost-limit', 'lots', '--hospital', 'CIWEC');
+    const refused = await ops(
+      'case',
+      'authorise',
+      caseRef,
+      '--guarantee-ref',
+      'GOP-1',
+      '--operator',
+      'Simrik Air',
+      '--cost-limit',
+      'lots',
+      '--hospital',
+      'CIWEC',
+    );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('--cost-limit must be an amount');
     expect((await readCase(client, placing, caseRef)).body.data.status).toBe('UNDER_REVIEW');

@@ -16,7 +16,11 @@ function check(dir?: string): { status: number | null; stdout: string; stderr: s
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-const recordFiles = (): string[] => fs.readdirSync(RECORDS).filter((file) => /^\d{4}-.*\.md$/.test(file)).sort();
+const recordFiles = (): string[] =>
+  fs
+    .readdirSync(RECORDS)
+    .filter((file) => /^\d{4}-.*\.md$/.test(file))
+    .sort();
 
 describe('decision records check', () => {
   let copy: string;
@@ -51,7 +55,10 @@ describe('decision records check', () => {
     const withoutStatus = path.join(copy, first);
     fs.writeFileSync(withoutStatus, fs.readFileSync(withoutStatus, 'utf8').replace(/^Status: .*\n/m, ''));
     const pointingNowhere = path.join(copy, second);
-    fs.writeFileSync(pointingNowhere, fs.readFileSync(pointingNowhere, 'utf8').replace(/^Status: .*$/m, 'Status: superseded by 9999'));
+    fs.writeFileSync(
+      pointingNowhere,
+      fs.readFileSync(pointingNowhere, 'utf8').replace(/^Status: .*$/m, 'Status: superseded by 9999'),
+    );
     const last = recordFiles().at(-1) ?? '';
     fs.renameSync(path.join(copy, last), path.join(copy, last.replace(/^\d{4}/, '9998')));
 

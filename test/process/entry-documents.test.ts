@@ -69,8 +69,13 @@ describe('the entry documents check', () => {
   });
 
   it('fails on a relative link to a file that does not exist, naming the document and its line, but not on one inside code', () => {
-    const restoreReadme = rewrite('README.md', (text) => text.replace(/\n/, '\nSee [the moved page](docs/no-such-page.md#setup) and `[code](docs/not-checked.md)`.\n'));
-    const restoreWebhooks = rewrite('docs/webhooks.md', (text) => `${text}\n\n[gone](../src/no-such-folder/)\n\n\`\`\`md\n[example](nowhere.md)\n\`\`\`\n`);
+    const restoreReadme = rewrite('README.md', (text) =>
+      text.replace(/\n/, '\nSee [the moved page](docs/no-such-page.md#setup) and `[code](docs/not-checked.md)`.\n'),
+    );
+    const restoreWebhooks = rewrite(
+      'docs/webhooks.md',
+      (text) => `${text}\n\n[gone](../src/no-such-folder/)\n\n\`\`\`md\n[example](nowhere.md)\n\`\`\`\n`,
+    );
     try {
       const run = check(copy);
       expect(run.status).toBe(1);

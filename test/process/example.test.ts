@@ -13,7 +13,15 @@ const ROOT = path.resolve(__dirname, '../..');
  * handlers land (no edit needed), and from then on fails if the example breaks (a non-zero exit
  * rejects the run with its output).
  */
-const FLOW = ['issueToken', 'createQuote', 'uploadDocument', 'registerTravellers', 'createOrders', 'payOrder', 'getPaymentStatus'];
+const FLOW = [
+  'issueToken',
+  'createQuote',
+  'uploadDocument',
+  'registerTravellers',
+  'createOrders',
+  'payOrder',
+  'getPaymentStatus',
+];
 const missing = FLOW.filter((operationId) => !(operationId in operationHandlers));
 const whenFlowExists = missing.length === 0 ? it : it.skip;
 
@@ -23,7 +31,10 @@ describe(`npm run example${missing.length ? ` (waits for ${missing.join(', ')})`
   beforeAll(async () => {
     if (missing.length) return;
     server = await startTestServer();
-    execFileSync(path.join(ROOT, 'node_modules/typescript-native/bin/tsc'), ['-p', 'tsconfig.examples.json'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(path.join(ROOT, 'node_modules/typescript-native/bin/tsc'), ['-p', 'tsconfig.examples.json'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }, 120_000);
   afterAll(() => server?.stop());
 
@@ -38,7 +49,16 @@ describe(`npm run example${missing.length ? ` (waits for ${missing.join(', ')})`
     });
     expect(run.stderr).toBe('');
     const steps = run.stdout.split('\n').map((line) => line.split(/\s+/)[0]);
-    expect(steps.filter(Boolean)).toEqual(['quote', 'document', 'document', 'document', 'traveller', 'order', 'pay', 'status']);
+    expect(steps.filter(Boolean)).toEqual([
+      'quote',
+      'document',
+      'document',
+      'document',
+      'traveller',
+      'order',
+      'pay',
+      'status',
+    ]);
     expect(run.stdout).toMatch(/^order\s+ORD-\d{4}-\d+: PENDING$/m);
     expect(run.stdout).toMatch(/^status\s+order PENDING, payment (INITIATED|NOT_INITIATED)$/m);
   });

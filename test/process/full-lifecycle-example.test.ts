@@ -18,7 +18,10 @@ describe('npm run example:lifecycle', () => {
   beforeAll(async () => {
     // Background jobs on: the example waits for webhooks, which the relay and delivery workers send.
     server = await startTestServer({}, undefined, { backgroundJobs: true });
-    execFileSync(path.join(ROOT, 'node_modules/typescript-native/bin/tsc'), ['-p', 'tsconfig.examples.json'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(path.join(ROOT, 'node_modules/typescript-native/bin/tsc'), ['-p', 'tsconfig.examples.json'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }, 120_000);
   afterAll(() => server?.stop());
 
@@ -31,11 +34,31 @@ describe('npm run example:lifecycle', () => {
       timeout: 60_000,
     });
     expect(run.stderr).toBe('');
-    const steps = run.stdout.split('\n').map((line) => line.split(/\s+/)[0]).filter(Boolean);
-    expect(steps.filter((step) => step !== 'webhook')).toEqual(['webhooks', 'booked', 'paid', 'clock', 'cancelled', 'refund', 'booked', 'paid', 'moved']);
-    expect(run.stdout).toMatch(/^cancelled ORD-\d{4}-\d+: CANCELLATION_FEE, [\d.]+ back, [\d.]+ kept, refund RFD-\d{4}-\d+ MANUAL$/m);
+    const steps = run.stdout
+      .split('\n')
+      .map((line) => line.split(/\s+/)[0])
+      .filter(Boolean);
+    expect(steps.filter((step) => step !== 'webhook')).toEqual([
+      'webhooks',
+      'booked',
+      'paid',
+      'clock',
+      'cancelled',
+      'refund',
+      'booked',
+      'paid',
+      'moved',
+    ]);
+    expect(run.stdout).toMatch(
+      /^cancelled ORD-\d{4}-\d+: CANCELLATION_FEE, [\d.]+ back, [\d.]+ kept, refund RFD-\d{4}-\d+ MANUAL$/m,
+    );
     expect(run.stdout).toMatch(/^refund +RFD-\d{4}-\d+: FAILED$/m);
-    const verified = run.stdout.split('\n').filter((line) => line.startsWith('webhook ')).map((line) => line.split(/\s+/)[1]);
-    expect(verified).toEqual(expect.arrayContaining(['order.paid', 'order.cancelled', 'refund.failed', 'order.amended']));
+    const verified = run.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('webhook '))
+      .map((line) => line.split(/\s+/)[1]);
+    expect(verified).toEqual(
+      expect.arrayContaining(['order.paid', 'order.cancelled', 'refund.failed', 'order.amended']),
+    );
   }, 90_000);
 });

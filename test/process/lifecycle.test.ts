@@ -5,7 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEMO_AGENTS, DEMO_PARTNERS } from '../../src/modules/partners/demo-partners';
 import { expectContract, expectSchema } from '../support/contract';
-import { builtServerFixtures, forkServer, forkStarting, refusedStart, type ServerProcess, type StartingServer } from '../support/built-server';
+import {
+  builtServerFixtures,
+  forkServer,
+  forkStarting,
+  refusedStart,
+  type ServerProcess,
+  type StartingServer,
+} from '../support/built-server';
 import { liveProvidersEnv } from '../support/live-providers-env';
 import { ApiClient } from '../support/http-client';
 import { connects, heldRequest } from '../support/raw-socket';
@@ -22,7 +29,14 @@ function postOnNewConnection(port: number, path: string, payload: unknown): Prom
   return new Promise((resolve, reject) => {
     const body = JSON.stringify(payload);
     const request = http.request(
-      { host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (response) => {
         let text = '';
         response.on('data', (chunk) => (text += chunk));
@@ -42,13 +56,25 @@ describe('graceful shutdown on SIGTERM', () => {
     const partner = await newPartner(fixtures, new ApiClient(server.url));
     // An idle keep-alive connection must not hold the shutdown up.
     const keepAlive = new http.Agent({ keepAlive: true });
-    await new Promise((resolve) => http.get(`${server.url}/healthz`, { agent: keepAlive }, (response) => response.resume().on('end', resolve)));
+    await new Promise((resolve) =>
+      http.get(`${server.url}/healthz`, { agent: keepAlive }, (response) => response.resume().on('end', resolve)),
+    );
 
-    const inFlight = heldRequest(server.port, TOKEN, JSON.stringify({ clientId: partner.clientId, clientSecret: partner.clientSecret }));
+    const inFlight = heldRequest(
+      server.port,
+      TOKEN,
+      JSON.stringify({ clientId: partner.clientId, clientSecret: partner.clientSecret }),
+    );
     await inFlight.started; // the server's 100 Continue: the request is in flight there
     server.child.kill('SIGTERM');
 
-    expect(await eventually(() => connects(server.port), (accepted) => !accepted, { timeoutMs: 5_000, intervalMs: 50 })).toBe(false);
+    expect(
+      await eventually(
+        () => connects(server.port),
+        (accepted) => !accepted,
+        { timeoutMs: 5_000, intervalMs: 50 },
+      ),
+    ).toBe(false);
     expect(server.child.exitCode).toBeNull(); // still waiting for the request in flight
 
     inFlight.finish();
@@ -58,8 +84,12 @@ describe('graceful shutdown on SIGTERM', () => {
     expect(await server.exited).toBe(0);
     keepAlive.destroy();
 
-    const messages = server.logs().map((line) => (line.msg === 'request' ? `request ${String(line.status)}` : line.msg));
-    const order = ['shutting down', 'request 200', 'http server closed', 'database pool closed'].map((msg) => messages.lastIndexOf(msg));
+    const messages = server
+      .logs()
+      .map((line) => (line.msg === 'request' ? `request ${String(line.status)}` : line.msg));
+    const order = ['shutting down', 'request 200', 'http server closed', 'database pool closed'].map((msg) =>
+      messages.lastIndexOf(msg),
+    );
     expect(order.every((index) => index >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
@@ -72,7 +102,9 @@ describe('graceful shutdown on SIGTERM', () => {
     // It exits although the request never finishes: the cut, not the request, ended the wait.
     expect(await server.exited).toBe(0);
     expect(await stuck.closed).toBe('');
-    expect(server.logs().map((line) => line.msg)).toContain('in-flight requests did not finish in time; closing their connections');
+    expect(server.logs().map((line) => line.msg)).toContain(
+      'in-flight requests did not finish in time; closing their connections',
+    );
   });
 });
 
@@ -84,7 +116,8 @@ describe('a SIGTERM while the server is still starting', () => {
     const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
     return fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]) : undefined;
   };
-  const embeddedPort = () => (JSON.parse(fs.readFileSync(path.join(dataDir, 'postgres.json'), 'utf8')) as { port: number }).port;
+  const embeddedPort = () =>
+    (JSON.parse(fs.readFileSync(path.join(dataDir, 'postgres.json'), 'utf8')) as { port: number }).port;
 
   beforeAll(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-early-stop-'));
@@ -101,48 +134,80 @@ describe('a SIGTERM while the server is still starting', () => {
   /** 200 from /healthz on that port, false while nothing (or not yet the app) answers there. */
   const healthy = (port: number) =>
     new Promise<boolean>((resolve) => {
-      http.get({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (response) => resolve(response.resume().statusCode === 200)).on('error', () => resolve(false));
+      http
+        .get({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (response) =>
+          resolve(response.resume().statusCode === 200),
+        )
+        .on('error', () => resolve(false));
     });
 
   it.each([
-    ['main', 'at its first line (the embedded PostgreSQL starting)', (server: StartingServer) => server.line(() => true)],
+    [
+      'main',
+      'at its first line (the embedded PostgreSQL starting)',
+      (server: StartingServer) => server.line(() => true),
+    ],
     // What an orchestrator does right after readiness: the jobs may still be starting then.
-    ['main', 'as soon as /healthz answers 200', (_server: StartingServer, port: number) => until('/healthz to answer 200', () => healthy(port), { timeoutMs: 60_000, intervalMs: 5 })],
+    [
+      'main',
+      'as soon as /healthz answers 200',
+      (_server: StartingServer, port: number) =>
+        until('/healthz to answer 200', () => healthy(port), { timeoutMs: 60_000, intervalMs: 5 }),
+    ],
     ['main', 'at its listening line', (server: StartingServer) => server.line((line) => line.msg === 'listening')],
     ['cluster', "at the primary's first line", (server: StartingServer) => server.line(() => true)],
-  ] as const)('%s stopped %s finishes starting, then drains, closes the pool, stops the embedded PostgreSQL and exits 0', async (entry, _moment, stopAt) => {
-    const port = await freePort();
-    const server = forkStarting(entry, { ...embedded(), PORT: String(port), CLUSTER_WORKERS: '1' });
-    await stopAt(server, port);
-    server.child.kill('SIGTERM');
-    expect({ ...(await server.closed), stderr: server.stderr() }).toEqual({ code: 0, signal: null, stderr: '' });
-    const messages = server.logs().map((line) => line.msg);
-    if (entry === 'main') {
-      expect(messages.filter((msg) => msg === 'shutting down' || msg === 'database pool closed')).toEqual(['shutting down', 'database pool closed']);
-    } else {
-      expect(messages).toContain('stopping the cluster');
-      expect(messages).toContain('cluster stopped');
-    }
-    expect(postgresPid()).toBeUndefined();
-    expect(await connects(embeddedPort())).toBe(false);
-  }, 120_000);
+  ] as const)(
+    '%s stopped %s finishes starting, then drains, closes the pool, stops the embedded PostgreSQL and exits 0',
+    async (entry, _moment, stopAt) => {
+      const port = await freePort();
+      const server = forkStarting(entry, { ...embedded(), PORT: String(port), CLUSTER_WORKERS: '1' });
+      await stopAt(server, port);
+      server.child.kill('SIGTERM');
+      expect({ ...(await server.closed), stderr: server.stderr() }).toEqual({ code: 0, signal: null, stderr: '' });
+      const messages = server.logs().map((line) => line.msg);
+      if (entry === 'main') {
+        expect(messages.filter((msg) => msg === 'shutting down' || msg === 'database pool closed')).toEqual([
+          'shutting down',
+          'database pool closed',
+        ]);
+      } else {
+        expect(messages).toContain('stopping the cluster');
+        expect(messages).toContain('cluster stopped');
+      }
+      expect(postgresPid()).toBeUndefined();
+      expect(await connects(embeddedPort())).toBe(false);
+    },
+    120_000,
+  );
 });
 
 describe('npm run start:cluster', () => {
   it('runs N workers on one port whose rate limit is shared through PostgreSQL, and stops them all on SIGTERM', async () => {
     // An hour's window: the test's nine token calls must not straddle a window boundary (a new window counts from 0).
-    const cluster = await forkServer('cluster', { CLUSTER_WORKERS: '2', RATE_LIMIT_TOKEN_PER_CLIENT: '4', RATE_LIMIT_WINDOW_SECONDS: '3600' });
+    const cluster = await forkServer('cluster', {
+      CLUSTER_WORKERS: '2',
+      RATE_LIMIT_TOKEN_PER_CLIENT: '4',
+      RATE_LIMIT_WINDOW_SECONDS: '3600',
+    });
     const partner = await newPartner(fixtures, new ApiClient(cluster.url)); // counts as the first of the four
 
     const statuses: number[] = [];
     for (let i = 0; i < 8; i += 1) {
-      const response = await postOnNewConnection(cluster.port, TOKEN, { clientId: partner.clientId, clientSecret: partner.clientSecret });
+      const response = await postOnNewConnection(cluster.port, TOKEN, {
+        clientId: partner.clientId,
+        clientSecret: partner.clientSecret,
+      });
       await expectContract('issueToken', response.status, response.body);
       statuses.push(response.status);
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
 
-    const servedBy = new Set(cluster.logs().filter((line) => line.msg === 'request' && line.path === TOKEN).map((line) => line.pid));
+    const servedBy = new Set(
+      cluster
+        .logs()
+        .filter((line) => line.msg === 'request' && line.path === TOKEN)
+        .map((line) => line.pid),
+    );
     expect(servedBy.size).toBe(2);
 
     cluster.child.kill('SIGTERM');
@@ -150,17 +215,29 @@ describe('npm run start:cluster', () => {
     const messages = cluster.logs().map((line) => line.msg);
     expect(messages.filter((msg) => msg === 'database pool closed')).toHaveLength(2);
     expect(messages).toContain('cluster stopped');
-    await fixtures.orm.em.fork().getConnection().execute('delete from rate_limit_bucket where key = ?', [`token:client:${partner.clientId}`]);
+    await fixtures.orm.em
+      .fork()
+      .getConnection()
+      .execute('delete from rate_limit_bucket where key = ?', [`token:client:${partner.clientId}`]);
   });
 });
 
 describe('production fails closed', () => {
   let database: OwnDatabase;
   // Values of '' unset what the test helpers ask for: this is what an operator gets by default.
-  const deployment = () => ({ NODE_ENV: '', PAYMENT_MODE: '', SEED_DEMO_DATA: '', WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: '', DATABASE_URL: database.url });
+  const deployment = () => ({
+    NODE_ENV: '',
+    PAYMENT_MODE: '',
+    SEED_DEMO_DATA: '',
+    WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: '',
+    DATABASE_URL: database.url,
+  });
   const liveProviders = liveProvidersEnv();
   const demoToken = (server: ServerProcess) =>
-    new ApiClient(server.url).op('issueToken', 'POST', TOKEN, { clientId: DEMO_PARTNERS[0].clientId, clientSecret: DEMO_PARTNERS[0].clientSecret });
+    new ApiClient(server.url).op('issueToken', 'POST', TOKEN, {
+      clientId: DEMO_PARTNERS[0].clientId,
+      clientSecret: DEMO_PARTNERS[0].clientSecret,
+    });
   const stop = async (server: ServerProcess) => {
     server.child.kill('SIGTERM');
     await server.exited;
@@ -175,7 +252,10 @@ describe('production fails closed', () => {
     const server = await forkServer('main', deployment());
     try {
       expectStatus(await demoToken(server), 401);
-      const checkout = await new ApiClient(server.url).call('GET', '/sandbox/card_gateway/checkout/ORD-2026-000001-1789892411482');
+      const checkout = await new ApiClient(server.url).call(
+        'GET',
+        '/sandbox/card_gateway/checkout/ORD-2026-000001-1789892411482',
+      );
       expectStatus(checkout, 404);
       expectSchema('ApiError', checkout.body);
       expect(server.logs().find((line) => line.msg === 'listening')).toMatchObject({ paymentMode: 'live' });
@@ -225,9 +305,19 @@ describe('production fails closed', () => {
   }, 180_000);
 
   it('when a gateway has no live provider, then production refuses to start with one line naming the variable', async () => {
-    const refused = await refusedStart('main', { ...deployment(), ...liveProviders, WALLET_GATEWAY_PROVIDER: '', NODE_ENV: 'production' });
+    const refused = await refusedStart('main', {
+      ...deployment(),
+      ...liveProviders,
+      WALLET_GATEWAY_PROVIDER: '',
+      NODE_ENV: 'production',
+    });
     expect(refused.code).toBe(2);
-    const problems = refused.stderr.trim().split('\n').filter((line) => line.startsWith('  - '));
-    expect(problems).toEqual(['  - WALLET_GATEWAY_PROVIDER is not set: in production wallet_gateway needs a live provider (khalti or esewa)']);
+    const problems = refused.stderr
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('  - '));
+    expect(problems).toEqual([
+      '  - WALLET_GATEWAY_PROVIDER is not set: in production wallet_gateway needs a live provider (khalti or esewa)',
+    ]);
   });
 });

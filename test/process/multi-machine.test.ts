@@ -38,7 +38,12 @@ describe('two machines, one PostgreSQL and one bucket', () => {
     const machine = (name: string) => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `pbs-machine-${name}-`));
       dataDirs.push(dataDir);
-      return forkServer('main', { ...s3.env, DATA_DIR: dataDir, METRICS_PORT: '0', DOCUMENT_PURGE_INTERVAL_SECONDS: '0' });
+      return forkServer('main', {
+        ...s3.env,
+        DATA_DIR: dataDir,
+        METRICS_PORT: '0',
+        DOCUMENT_PURGE_INTERVAL_SECONDS: '0',
+      });
     };
     machineA = await machine('a');
     machineB = await machine('b');
@@ -59,19 +64,33 @@ describe('two machines, one PostgreSQL and one bucket', () => {
     // No machine kept the bytes on its own disk.
     for (const dir of dataDirs) expect(fs.existsSync(path.join(dir, 'documents'))).toBe(false);
 
-    const registered = await throughB.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(documents)], { token: partner.token });
+    const registered = await throughB.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(documents)], {
+      token: partner.token,
+    });
     expectStatus(registered, 201);
     const touristId = registered.body.data[0].touristId;
 
-    const placed = await throughB.op('createOrders', 'POST', ORDERS, { touristId, ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: departure }, { token: partner.token });
+    const placed = await throughB.op(
+      'createOrders',
+      'POST',
+      ORDERS,
+      { touristId, ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: departure },
+      { token: partner.token },
+    );
     expectStatus(placed, 201);
-    const read = await throughA.op('getOrder', 'GET', `${ORDERS}/${placed.body.data.orderRef}`, undefined, { token: partner.token });
+    const read = await throughA.op('getOrder', 'GET', `${ORDERS}/${placed.body.data.orderRef}`, undefined, {
+      token: partner.token,
+    });
     expectStatus(read, 200);
     await expectContract('getOrder', 200, read.body);
     expect(read.body.data.orderId).toBe(placed.body.data.orderId);
 
-    const [metricsA, metricsB] = await Promise.all([scrapeMetricsPort(machineA.metricsPort!), scrapeMetricsPort(machineB.metricsPort!)]);
-    const total = (name: string, labels: Record<string, string>) => (sample(metricsA.body, name, labels) ?? 0) + (sample(metricsB.body, name, labels) ?? 0);
+    const [metricsA, metricsB] = await Promise.all([
+      scrapeMetricsPort(machineA.metricsPort!),
+      scrapeMetricsPort(machineB.metricsPort!),
+    ]);
+    const total = (name: string, labels: Record<string, string>) =>
+      (sample(metricsA.body, name, labels) ?? 0) + (sample(metricsB.body, name, labels) ?? 0);
     expect(sample(metricsA.body, 'http_requests_total', { operation: 'uploadDocument', status: '201' })).toBe(3);
     expect(total('http_requests_total', { operation: 'uploadDocument', status: '201' })).toBe(3);
     expect(total('http_requests_total', { operation: 'registerTravellers', status: '201' })).toBe(1);
@@ -84,7 +103,10 @@ describe('two machines, one PostgreSQL and one bucket', () => {
     const upload = await uploadDocument(new ApiClient(machineB.url), partner.token, 'AVATAR', FILES.png);
     expectStatus(upload, 201);
     const before = await s3.objectKeys();
-    const { purged } = await purgeExpiredDrafts(fixtures.orm.em.fork(), s3StorageFor(s3.settings), { ttlHours: 1, now: new Date(Date.now() + 2 * 3_600_000) });
+    const { purged } = await purgeExpiredDrafts(fixtures.orm.em.fork(), s3StorageFor(s3.settings), {
+      ttlHours: 1,
+      now: new Date(Date.now() + 2 * 3_600_000),
+    });
     expect(purged).toBeGreaterThanOrEqual(1);
     expect((await s3.objectKeys()).length).toBeLessThan(before.length);
   });

@@ -57,10 +57,25 @@ describe('the credentials partners are given', () => {
 describe("the docs page's getting-started guide", () => {
   it('has "Testing your integration": the payment and refund outcomes, the test clock with its Sandbox-Today header, and test events', () => {
     const testing = section(guide, 'Testing your integration');
-    for (const call of ['POST /sandbox/payments/{paymentRef}/outcome', 'POST /sandbox/refunds/{refundRef}/outcome', 'PUT /sandbox/clock', 'DELETE /sandbox/clock', 'POST /sandbox/events']) {
+    for (const call of [
+      'POST /sandbox/payments/{paymentRef}/outcome',
+      'POST /sandbox/refunds/{refundRef}/outcome',
+      'PUT /sandbox/clock',
+      'DELETE /sandbox/clock',
+      'POST /sandbox/events',
+    ]) {
       expect(testing).toContain(call);
     }
-    for (const outcome of ['CAPTURED', 'DECLINED', 'INSUFFICIENT_FUNDS', 'CANCELLED_BY_CUSTOMER', 'ABANDONED', 'SUCCEEDED', 'FAILED']) expect(testing).toContain(`\`${outcome}\``);
+    for (const outcome of [
+      'CAPTURED',
+      'DECLINED',
+      'INSUFFICIENT_FUNDS',
+      'CANCELLED_BY_CUSTOMER',
+      'ABANDONED',
+      'SUCCEEDED',
+      'FAILED',
+    ])
+      expect(testing).toContain(`\`${outcome}\``);
     expect(testing).toContain('`Sandbox-Today`');
   });
 

@@ -26,7 +26,7 @@ function runCollection(baseUrl: string): Promise<NewmanRunSummary> {
   });
 }
 
-describe('npm run postman: the collection walks a policy\'s life as one story, folder after folder', () => {
+describe("npm run postman: the collection walks a policy's life as one story, folder after folder", () => {
   let server: RunningServer;
   /** Under `npm run mock:validate` (PRISM_PROXY=1): through Prism, uploads straight to the server. */
   let frontDoor: { url: string; stop(): Promise<void> } | undefined;
@@ -47,11 +47,16 @@ describe('npm run postman: the collection walks a policy\'s life as one story, f
   function expectTheWholeStoryPassed(summary: NewmanRunSummary): void {
     const failures = summary.run.failures.map((failure) => `${failure.source?.name ?? '?'}: ${failure.error.message}`);
     expect(failures).toEqual([]);
-    const executions = summary.run.executions.map((execution) => ({ name: execution.item.name, status: execution.response?.code }));
+    const executions = summary.run.executions.map((execution) => ({
+      name: execution.item.name,
+      status: execution.response?.code,
+    }));
     expect(executions.length).toBeGreaterThanOrEqual(20);
     // Through Prism's proxy: nothing in the story, asked or answered, departs from the document.
     const violations = summary.run.executions.flatMap((execution) =>
-      documentViolations(execution.response?.headers.get('sl-violations')).map((v) => `${execution.item.name}: ${v.location.join('.')}: ${v.message}`),
+      documentViolations(execution.response?.headers.get('sl-violations')).map(
+        (v) => `${execution.item.name}: ${v.location.join('.')}: ${v.message}`,
+      ),
     );
     expect(violations).toEqual([]);
     expect(executions.filter(({ name, status }) => (status ?? 0) >= 400 && !DELIBERATE_ERRORS.has(name))).toEqual([]);
@@ -67,6 +72,10 @@ describe('npm run postman: the collection walks a policy\'s life as one story, f
     const summary = await runCollection(frontDoor?.url ?? server.url);
     expectTheWholeStoryPassed(summary);
     // The second run's payments settle on the real date: the free look holds again for Sophie.
-    expect(summary.run.executions.find((execution) => execution.item.name === 'Sophie changes her mind: preview cancelling her paid order')?.response?.headers.get('Sandbox-Today')).toBeUndefined();
+    expect(
+      summary.run.executions
+        .find((execution) => execution.item.name === 'Sophie changes her mind: preview cancelling her paid order')
+        ?.response?.headers.get('Sandbox-Today'),
+    ).toBeUndefined();
   }, 120_000);
 });

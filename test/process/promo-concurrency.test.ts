@@ -46,16 +46,28 @@ describe('promo usage limit under parallel applies from two server processes', (
 
     const responses = await Promise.all(
       group.orders.map((order: WireJson, index: number) =>
-        at(processes, index % 2, 'the processes').op('applyOrderPromo', 'POST', orderPromoPath(order.orderRef), { promoCode: code }, { token: agency.token }),
+        at(processes, index % 2, 'the processes').op(
+          'applyOrderPromo',
+          'POST',
+          orderPromoPath(order.orderRef),
+          { promoCode: code },
+          { token: agency.token },
+        ),
       ),
     );
 
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);
     expect(statuses.filter((status) => status === 400)).toHaveLength(45);
-    expect(responses.filter((response) => response.status === 400).every((response) => response.body.message === 'Invalid promo code')).toBe(true);
+    expect(
+      responses
+        .filter((response) => response.status === 400)
+        .every((response) => response.body.message === 'Invalid promo code'),
+    ).toBe(true);
     expect(await usedCount(server, code)).toBe(5);
-    const holders = await server.orm.em.fork().count(Order, { group: { groupRef: group.groupRef }, companyPromoCode: { code } });
+    const holders = await server.orm.em
+      .fork()
+      .count(Order, { group: { groupRef: group.groupRef }, companyPromoCode: { code } });
     expect(holders).toBe(5);
   }, 120_000);
 });

@@ -24,7 +24,10 @@ function readmeBlock(heading: string): string {
 
 /** Runs a README block in bash (-euo pipefail); only the address differs: the test server listens on a free port, not 3000. */
 async function runBlock(script: string, url: string, cwd: string): Promise<string> {
-  const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script.replaceAll('http://localhost:3000', url)], { cwd, timeout: 60_000 });
+  const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script.replaceAll('http://localhost:3000', url)], {
+    cwd,
+    timeout: 60_000,
+  });
   return stdout;
 }
 
@@ -47,7 +50,11 @@ describe("README's booking flow and after-sale flow with curl", () => {
     expect(booking).toContain('BASE=http://localhost:3000/api/external/v1');
     // The shell the partner keeps open between the two blocks: its variables and functions, kept in a file.
     const kept = path.join(shell, 'kept.sh');
-    const stdout = await runBlock(`${booking}\n{ declare -p BASE TOKEN AUTH START ORDER_REF; declare -f; } > '${kept}'\n`, server.url, ROOT);
+    const stdout = await runBlock(
+      `${booking}\n{ declare -p BASE TOKEN AUTH START ORDER_REF; declare -f; } > '${kept}'\n`,
+      server.url,
+      ROOT,
+    );
 
     expect(stdout).toContain('"name": "Everest Base Camp Trek"');
     expect(stdout).toMatch(/"status": "PENDING"/);
@@ -63,8 +70,19 @@ describe("README's booking flow and after-sale flow with curl", () => {
     const client = new ApiClient(server.url);
     const checkout = await submitCheckout(paymentUrl, APPROVE_CARD);
     expectStatus(await deliverCallback(client, checkout.callbackUrl!), 200);
-    const status = await client.op('getPaymentStatus', 'GET', `/api/external/v1/orders/${orderRef}/payment-status`, undefined, { token });
-    expect(status.body.data).toMatchObject({ orderRef, orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentMethod: 'CARD_GATEWAY' });
+    const status = await client.op(
+      'getPaymentStatus',
+      'GET',
+      `/api/external/v1/orders/${orderRef}/payment-status`,
+      undefined,
+      { token },
+    );
+    expect(status.body.data).toMatchObject({
+      orderRef,
+      orderStatus: 'PAID',
+      paymentStatus: 'SUCCESS',
+      paymentMethod: 'CARD_GATEWAY',
+    });
 
     // "Continues in the same shell once the order is paid", in the shell's own folder.
     const after = await runBlock(`source '${kept}'\n${readmeBlock('After the sale with curl')}`, server.url, shell);

@@ -73,14 +73,24 @@ describe('two server processes serving one token under load, and the operator CL
   });
 
   /** Loads both processes, runs `change`, then checks the first call to each after it returned and every call sent after it. */
-  async function expectLockedOutOnBoth(partner: TestPartner, change: () => Promise<unknown>, message: string): Promise<void> {
+  async function expectLockedOutOnBoth(
+    partner: TestPartner,
+    change: () => Promise<unknown>,
+    message: string,
+  ): Promise<void> {
     const loads = [loadWith(first, partner.token), loadWith(second, partner.token)];
     try {
-      await until('50 answered calls on each process', () => loads.every((load) => load.sent.filter((call) => call.status === 200).length >= 50), { timeoutMs: 30_000, intervalMs: 20 });
+      await until(
+        '50 answered calls on each process',
+        () => loads.every((load) => load.sent.filter((call) => call.status === 200).length >= 50),
+        { timeoutMs: 30_000, intervalMs: 20 },
+      );
       await change();
       const returned = Date.now();
       for (const server of [first, second]) {
-        const response = await new ApiClient(server.url).op('listCtgs', 'GET', CTGS, undefined, { token: partner.token });
+        const response = await new ApiClient(server.url).op('listCtgs', 'GET', CTGS, undefined, {
+          token: partner.token,
+        });
         expectStatus(response, 401);
         expect(response.body.message).toBe(message);
       }
@@ -95,15 +105,23 @@ describe('two server processes serving one token under load, and the operator CL
     }
   }
 
-  it('when `credential revoke` returns, then the first request to each process with the credential\'s token gets a 401 in the contract\'s shape', async () => {
+  it("when `credential revoke` returns, then the first request to each process with the credential's token gets a 401 in the contract's shape", async () => {
     const partner = await newPartner(fixtures, new ApiClient(first.url));
     // The revoke ends the credential's tokens too; the check names the token first.
-    await expectLockedOutOnBoth(partner, () => ops('credential', 'revoke', partner.clientId), 'Access token has been revoked');
+    await expectLockedOutOnBoth(
+      partner,
+      () => ops('credential', 'revoke', partner.clientId),
+      'Access token has been revoked',
+    );
   }, 90_000);
 
-  it('when `company deactivate` returns, then the first request to each process with the company\'s token gets a 401', async () => {
+  it("when `company deactivate` returns, then the first request to each process with the company's token gets a 401", async () => {
     const partner = await newPartner(fixtures, new ApiClient(second.url));
-    await expectLockedOutOnBoth(partner, () => ops('company', 'deactivate', partner.companyId), 'Company account is inactive');
+    await expectLockedOutOnBoth(
+      partner,
+      () => ops('company', 'deactivate', partner.companyId),
+      'Company account is inactive',
+    );
   }, 90_000);
 
   it('when an operator revokes one token with psql, then the first request to each process with it gets a 401', async () => {
@@ -111,7 +129,9 @@ describe('two server processes serving one token under load, and the operator CL
     const psql = async () => {
       const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
       await client.connect();
-      await client.query('update access_token set revoked_at = now() where token_hash = $1', [tokenHash(partner.token)]);
+      await client.query('update access_token set revoked_at = now() where token_hash = $1', [
+        tokenHash(partner.token),
+      ]);
       await client.end();
     };
     await expectLockedOutOnBoth(partner, psql, 'Access token has been revoked');
@@ -121,7 +141,10 @@ describe('two server processes serving one token under load, and the operator CL
     const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
     await client.connect();
     try {
-      const { rows } = await client.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where application_name = $1', [TOKEN_CHECK_LISTENER_NAME]);
+      const { rows } = await client.query<{ n: number }>(
+        'select count(*)::int as n from pg_stat_activity where application_name = $1',
+        [TOKEN_CHECK_LISTENER_NAME],
+      );
       expect(present(rows[0], 'the count of listeners').n).toBeGreaterThanOrEqual(2);
     } finally {
       await client.end();

@@ -35,7 +35,9 @@ async function start(env: Record<string, string> = {}): Promise<ServerProcess> {
 
 async function subscribed(client: ApiClient, receiver: WebhookReceiver): Promise<TestPartner> {
   const partner = await newPartner({ orm }, client);
-  const endpoint = await setEndpoint(orm.em.fork(), partner.companyId, await receiver.start(), { allowLocalEndpoints: true });
+  const endpoint = await setEndpoint(orm.em.fork(), partner.companyId, await receiver.start(), {
+    allowLocalEndpoints: true,
+  });
   receiver.secret = endpoint.secret ?? '';
   return partner;
 }
@@ -61,7 +63,12 @@ describe('webhooks across server processes', () => {
     await receiver.waitFor(() => receiver.unique('order.paid').length === orders.length, 30_000);
     // A moment more: a duplicate would arrive now if two processes had taken one event.
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    expect(receiver.unique('order.paid').map((event) => event.data.orderRef).sort()).toEqual(orders.map((order) => order.orderRef).sort());
+    expect(
+      receiver
+        .unique('order.paid')
+        .map((event) => event.data.orderRef)
+        .sort(),
+    ).toEqual(orders.map((order) => order.orderRef).sort());
     expect(receiver.verified).toHaveLength(orders.length);
     expect(receiver.rejected).toBe(0);
     await receiver.stop();

@@ -1,6 +1,14 @@
 import { Order, OrderStatus } from '../../src/modules/orders/entities/order';
 import { newPartner, type TestPartner } from '../support/partners';
-import { createGroup, groupPromoPath, newCode, orderPromoPath, promoParties, usedCount, type PromoOwner } from '../support/promo-fixtures';
+import {
+  createGroup,
+  groupPromoPath,
+  newCode,
+  orderPromoPath,
+  promoParties,
+  usedCount,
+  type PromoOwner,
+} from '../support/promo-fixtures';
 import { useTestServer } from '../support/test-server';
 import type { WireJson } from '../support/http-client';
 import { expectStatus } from '../support/expect-status';
@@ -12,18 +20,36 @@ beforeAll(async () => {
 });
 
 const previewGroup = (groupRef: string, promoCode: unknown, partner = agency) =>
-  client.op('previewGroupPromo', 'POST', `${groupPromoPath(groupRef)}/preview`, { promoCode }, { token: partner.token });
+  client.op(
+    'previewGroupPromo',
+    'POST',
+    `${groupPromoPath(groupRef)}/preview`,
+    { promoCode },
+    { token: partner.token },
+  );
 const applyGroup = (groupRef: string, promoCode: unknown, partner = agency) =>
   client.op('applyGroupPromo', 'POST', groupPromoPath(groupRef), { promoCode }, { token: partner.token });
 const removeGroup = (groupRef: string, code?: string, partner = agency) =>
-  client.op('removeGroupPromo', 'DELETE', groupPromoPath(groupRef), undefined, { token: partner.token, ...(code === undefined ? {} : { query: { code } }) });
+  client.op('removeGroupPromo', 'DELETE', groupPromoPath(groupRef), undefined, {
+    token: partner.token,
+    ...(code === undefined ? {} : { query: { code } }),
+  });
 const applyOne = (orderRef: string, promoCode: string) =>
   client.op('applyOrderPromo', 'POST', orderPromoPath(orderRef), { promoCode }, { token: agency.token });
 
-const markPaid = (orderRef: string) => server.orm.em.fork().nativeUpdate(Order, { orderRef }, { status: OrderStatus.Paid, paidAt: new Date() });
+const markPaid = (orderRef: string) =>
+  server.orm.em.fork().nativeUpdate(Order, { orderRef }, { status: OrderStatus.Paid, paidAt: new Date() });
 const stored = async (orderRefs: string[]) =>
-  (await server.orm.em.fork().find(Order, { orderRef: { $in: orderRefs } }, { populate: ['companyPromoCode'], orderBy: { orderRef: 'asc' } }))
-    .map((order) => ({ orderRef: order.orderRef, code: order.companyPromoCode?.code ?? null, total: order.totalAmount, version: order.version }));
+  (
+    await server.orm.em
+      .fork()
+      .find(Order, { orderRef: { $in: orderRefs } }, { populate: ['companyPromoCode'], orderBy: { orderRef: 'asc' } })
+  ).map((order) => ({
+    orderRef: order.orderRef,
+    code: order.companyPromoCode?.code ?? null,
+    total: order.totalAmount,
+    version: order.version,
+  }));
 
 /**
  * A group of three 4,500.00 orders: the first already bound to company B by B's code, the
@@ -50,9 +76,23 @@ describe('POST /orders/groups/{groupRef}/promo', () => {
       [paid, false, 'ORDER_NOT_PENDING'],
       [fresh, true, null],
     ]);
-    expect(entries[0]).toMatchObject({ companyPromoCode: codeOfB, binding: { type: 'COMPANY', ownerId: companyB.id }, totalAfter: 4050 });
-    expect(entries[2]).toMatchObject({ companyPromoCode: code, binding: { type: 'COMPANY', ownerId: companyA.id }, totalAfter: 4050 });
-    expect(response.body.data.totals).toEqual({ totalBefore: 13500, discountAmount: 900, totalAfter: 12600, currency: 'NPR', changedCount: 1 });
+    expect(entries[0]).toMatchObject({
+      companyPromoCode: codeOfB,
+      binding: { type: 'COMPANY', ownerId: companyB.id },
+      totalAfter: 4050,
+    });
+    expect(entries[2]).toMatchObject({
+      companyPromoCode: code,
+      binding: { type: 'COMPANY', ownerId: companyA.id },
+      totalAfter: 4050,
+    });
+    expect(response.body.data.totals).toEqual({
+      totalBefore: 13500,
+      discountAmount: 900,
+      totalAfter: 12600,
+      currency: 'NPR',
+      changedCount: 1,
+    });
     expect(await usedCount(server, code)).toBe(1);
   });
 
@@ -61,7 +101,10 @@ describe('POST /orders/groups/{groupRef}/promo', () => {
     const code = await newCode(server, agentX, { amount: 250 });
     await applyGroup(group.groupRef, code);
     const again = await applyGroup(group.groupRef, code);
-    expect(again.body.data.orders.map((entry: WireJson) => [entry.changed, entry.reason])).toEqual([[false, 'ALREADY_APPLIED'], [false, 'ALREADY_APPLIED']]);
+    expect(again.body.data.orders.map((entry: WireJson) => [entry.changed, entry.reason])).toEqual([
+      [false, 'ALREADY_APPLIED'],
+      [false, 'ALREADY_APPLIED'],
+    ]);
     expect(again.body.data.totals).toMatchObject({ discountAmount: 500, changedCount: 0 });
     expect(await usedCount(server, code)).toBe(2);
   });
@@ -87,7 +130,7 @@ describe('POST /orders/groups/{groupRef}/promo', () => {
     expect(await stored([boundToB, paid, fresh])).toEqual(before);
   });
 
-  it('answers 403 for another company\'s group and 404 for no group', async () => {
+  it("answers 403 for another company's group and 404 for no group", async () => {
     const group = await createGroup(client, agency, touristId, 1);
     const other = await newPartner(server, client);
     const code = await newCode(server, companyA);
@@ -106,7 +149,11 @@ describe('POST /orders/groups/{groupRef}/promo/preview', () => {
     const before = await stored([boundToB, paid, fresh]);
     const response = await previewGroup(groupRef, code);
     expectStatus(response, 200);
-    expect(response.body.data.orders.map((entry: WireJson) => [entry.changed, entry.reason])).toEqual([[false, 'INVALID_FOR_ORDER'], [false, 'ORDER_NOT_PENDING'], [true, null]]);
+    expect(response.body.data.orders.map((entry: WireJson) => [entry.changed, entry.reason])).toEqual([
+      [false, 'INVALID_FOR_ORDER'],
+      [false, 'ORDER_NOT_PENDING'],
+      [true, null],
+    ]);
     expect(response.body.data.orders[2]).toMatchObject({ companyPromoCode: code, totalAfter: 4050 });
     expect(await stored([boundToB, paid, fresh])).toEqual(before);
     expect(await usedCount(server, code)).toBe(0);
@@ -125,7 +172,11 @@ describe('DELETE /orders/groups/{groupRef}/promo', () => {
       [paid, false, 'ORDER_NOT_PENDING'],
       [fresh, true, null],
     ]);
-    expect(response.body.data.orders[2]).toMatchObject({ companyPromoCode: null, binding: { type: 'NONE' }, totalAfter: 4500 });
+    expect(response.body.data.orders[2]).toMatchObject({
+      companyPromoCode: null,
+      binding: { type: 'NONE' },
+      totalAfter: 4500,
+    });
     expect(await usedCount(server, code)).toBe(0);
   });
 
@@ -136,7 +187,13 @@ describe('DELETE /orders/groups/{groupRef}/promo', () => {
     await applyGroup(group.groupRef, companyCode);
     await applyGroup(group.groupRef, agentCode);
     const response = await removeGroup(group.groupRef);
-    expect(response.body.data.totals).toEqual({ totalBefore: 9000, discountAmount: 0, totalAfter: 9000, currency: 'NPR', changedCount: 2 });
+    expect(response.body.data.totals).toEqual({
+      totalBefore: 9000,
+      discountAmount: 0,
+      totalAfter: 9000,
+      currency: 'NPR',
+      changedCount: 2,
+    });
     expect([await usedCount(server, companyCode), await usedCount(server, agentCode)]).toEqual([0, 0]);
   });
 });

@@ -13,7 +13,13 @@ beforeAll(async () => {
   agency = await newPartner(server, client, { name: 'Langtang Treks Pvt. Ltd.' });
 });
 
-const APPROVING_CARD = { cardNumber: '4242424242424242', expiry: '12/30', cvc: '123', holder: 'Chloe Martin', action: 'pay' };
+const APPROVING_CARD = {
+  cardNumber: '4242424242424242',
+  expiry: '12/30',
+  cvc: '123',
+  holder: 'Chloe Martin',
+  action: 'pay',
+};
 
 async function attemptOf(paymentUrl: string): Promise<PaymentAttempt> {
   const paymentRef = decodeURIComponent(new URL(paymentUrl).pathname.split('/').pop()!);
@@ -27,7 +33,13 @@ describe('a promo change while a payment attempt is open', () => {
     expectStatus(started, 200);
     const code = await newCode(server, await newSalesCompany(server), { percent: 10 });
 
-    const applied = await client.op('applyOrderPromo', 'POST', orderPromoPath(order.orderRef), { promoCode: code }, { token: agency.token });
+    const applied = await client.op(
+      'applyOrderPromo',
+      'POST',
+      orderPromoPath(order.orderRef),
+      { promoCode: code },
+      { token: agency.token },
+    );
     expectStatus(applied, 200);
     expect(applied.body.data.totalAfter).toBeLessThan(order.totalAmount);
 
@@ -39,7 +51,9 @@ describe('a promo change while a payment attempt is open', () => {
 
     const fresh = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' }, randomUUID());
     expectStatus(fresh, 200);
-    expect(Number((await attemptOf(fresh.body.data.paymentUrl)).amount)).toBe(Math.round(applied.body.data.totalAfter * 100));
+    expect(Number((await attemptOf(fresh.body.data.paymentUrl)).amount)).toBe(
+      Math.round(applied.body.data.totalAfter * 100),
+    );
     const status = await paymentStatus(client, agency, order.orderRef);
     expect(status.body.data).toMatchObject({ paymentStatus: 'INITIATED', amount: applied.body.data.totalAfter });
   });

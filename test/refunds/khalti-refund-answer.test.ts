@@ -16,7 +16,16 @@ beforeAll(async () => {
     req.resume();
     req.on('end', () => {
       if (req.url === '/api/v2/epayment/lookup/') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ pidx: 'P1', total_amount: 450000, status: 'Completed', transaction_id: 'T1', fee: 0, refunded: false }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            pidx: 'P1',
+            total_amount: 450000,
+            status: 'Completed',
+            transaction_id: 'T1',
+            fee: 0,
+            refunded: false,
+          }),
+        );
         return;
       }
       // Khalti's transaction record (how the payment was funded): none here, so no mobile is needed.
@@ -26,7 +35,10 @@ beforeAll(async () => {
       }
       refundCalls += 1;
       if (refundStatus === 204) res.writeHead(204).end();
-      else res.writeHead(refundStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Transaction refund successful.' }));
+      else
+        res
+          .writeHead(refundStatus, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ detail: 'Transaction refund successful.' }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -35,12 +47,31 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 function gateway(): KhaltiGateway {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
-  return new KhaltiGateway('card_gateway', { secretKey: 'test_secret_key', baseUrl: base, websiteUrl: 'https://agency.example.com', linkMinutes: 60 }, () => 'https://agency.example.com/back', {
-    timeoutMs: 2000, lookupAttempts: 1, logger: createLogger('silent'),
-  });
+  return new KhaltiGateway(
+    'card_gateway',
+    { secretKey: 'test_secret_key', baseUrl: base, websiteUrl: 'https://agency.example.com', linkMinutes: 60 },
+    () => 'https://agency.example.com/back',
+    {
+      timeoutMs: 2000,
+      lookupAttempts: 1,
+      logger: createLogger('silent'),
+    },
+  );
 }
 
-const request = { refundRef: 'RFD-2030-000017', payment: { paymentRef: 'ORD-2030-000142-1', providerRef: 'P1', amount: 450000, currency: 'NPR', gatewayTransactionId: 'T1' }, amount: 450000, retry: false, refundedBefore: 0 };
+const request = {
+  refundRef: 'RFD-2030-000017',
+  payment: {
+    paymentRef: 'ORD-2030-000142-1',
+    providerRef: 'P1',
+    amount: 450000,
+    currency: 'NPR',
+    gatewayTransactionId: 'T1',
+  },
+  amount: 450000,
+  retry: false,
+  refundedBefore: 0,
+};
 
 describe("Khalti's refund call", () => {
   it.each([200, 201, 202, 204])('counts HTTP %i as the money going back', async (status) => {

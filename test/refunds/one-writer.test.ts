@@ -17,10 +17,24 @@ function sourceFiles(dir: string): string[] {
 
 /** The files (relative to src/) in which `pattern` occurs. */
 function filesWith(pattern: RegExp): string[] {
-  return sourceFiles(SRC).filter((file) => pattern.test(fs.readFileSync(file, 'utf8'))).map((file) => path.relative(SRC, file)).sort();
+  return sourceFiles(SRC)
+    .filter((file) => pattern.test(fs.readFileSync(file, 'utf8')))
+    .map((file) => path.relative(SRC, file))
+    .sort();
 }
 
-const REFUND_LIFE = ['status', 'provider', 'providerRefundRef', 'tries', 'outcomeUnknown', 'nextTryAt', 'claimedUntil', 'lastError', 'completedAt', 'note'];
+const REFUND_LIFE = [
+  'status',
+  'provider',
+  'providerRefundRef',
+  'tries',
+  'outcomeUnknown',
+  'nextTryAt',
+  'claimedUntil',
+  'lastError',
+  'completedAt',
+  'note',
+];
 
 describe("a refund's life has one writer", () => {
   it('the entity exposes no writable life field: each is readonly', () => {
@@ -29,7 +43,9 @@ describe("a refund's life has one writer", () => {
   });
 
   it('only refunds/refund-life.ts creates refunds, assigns their fields or updates their rows', () => {
-    expect(filesWith(/(?:create|nativeUpdate|nativeInsert|upsert|assign)\(\s*Refund\b/)).toEqual(['modules/refunds/refund-life.ts']);
+    expect(filesWith(/(?:create|nativeUpdate|nativeInsert|upsert|assign)\(\s*Refund\b/)).toEqual([
+      'modules/refunds/refund-life.ts',
+    ]);
     expect(filesWith(/Object\.assign\(\s*refund\b/)).toEqual(['modules/refunds/refund-life.ts']);
     expect(filesWith(/\bupdate\s+"?refund"?\s+set\b/i)).toEqual(['modules/refunds/refund-life.ts']);
     expect(filesWith(/\binsert\s+into\s+"?refund"?\s/i)).toEqual([]);
@@ -38,7 +54,9 @@ describe("a refund's life has one writer", () => {
 
 describe('Order -> CANCELLED has one writer', () => {
   it('only orders/cancellation-record.ts sets an order CANCELLED and writes its cancellation row', () => {
-    expect(filesWith(/\.status\s*=\s*OrderStatus\.Cancelled|order\.status\s*=\s*'CANCELLED'/)).toEqual(['modules/orders/cancellation-record.ts']);
+    expect(filesWith(/\.status\s*=\s*OrderStatus\.Cancelled|order\.status\s*=\s*'CANCELLED'/)).toEqual([
+      'modules/orders/cancellation-record.ts',
+    ]);
     expect(filesWith(/create\(\s*OrderCancellation\b/)).toEqual(['modules/orders/cancellation-record.ts']);
     expect(filesWith(/\bupdate\s+"?insurance_order"?\s+set\b[^;`]*CANCELLED/i)).toEqual([]);
   });

@@ -58,7 +58,13 @@ afterEach(() => {
 });
 
 const cancel = (identifier: string) =>
-  client.op('cancelOrder', 'POST', `${ORDERS}/${encodeURIComponent(identifier)}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
+  client.op(
+    'cancelOrder',
+    'POST',
+    `${ORDERS}/${encodeURIComponent(identifier)}/cancellation`,
+    { reason: 'TRIP_CANCELLED' },
+    { token: partner.token, headers: { 'idempotency-key': randomUUID() } },
+  );
 
 async function paidOnKhalti(orderRef: string) {
   const started = (await pay(client, partner, orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL })).body.data;
@@ -66,11 +72,15 @@ async function paidOnKhalti(orderRef: string) {
   return { started, simulated: khalti.byOrder(started.paymentRef) };
 }
 
-const refundOf = (orderRef: string) => server.orm.em.fork().findOneOrFail(Refund, { order: { orderRef } }, { populate: ['attempt'] });
+const refundOf = (orderRef: string) =>
+  server.orm.em.fork().findOneOrFail(Refund, { order: { orderRef } }, { populate: ['attempt'] });
 /** The executor's next try is due now (the test moves the clock, not the calendar). */
-const dueNow = (refundRef: string) => server.orm.em.fork().nativeUpdate(Refund, { refundRef }, { nextTryAt: new Date(Date.now() - 1000) });
+const dueNow = (refundRef: string) =>
+  server.orm.em.fork().nativeUpdate(Refund, { refundRef }, { nextTryAt: new Date(Date.now() - 1000) });
 const eventsOf = async (type: string, refundRef: string) =>
-  (await server.orm.em.fork().find(WebhookEvent, { type })).filter((event) => (event.payload as { data: { refundRef?: string } }).data.refundRef === refundRef);
+  (await server.orm.em.fork().find(WebhookEvent, { type })).filter(
+    (event) => (event.payload as { data: { refundRef?: string } }).data.refundRef === refundRef,
+  );
 
 describe('Khalti refunds through its refund API', () => {
   it('refunds a Khalti payment in full within the free look: one refund call, Khalti reads Refunded, the refund SUCCEEDED and refund.succeeded is sent', async () => {
@@ -79,23 +89,41 @@ describe('Khalti refunds through its refund API', () => {
     const callsBefore = khalti.refunds.calls;
     const answer = await cancel(order.orderRef);
     expectStatus(answer, 200);
-    expect(answer.body.data.refund).toMatchObject({ amount: order.totalAmount, cancellationFee: 0, status: 'PENDING', gateway: 'CARD_GATEWAY' });
+    expect(answer.body.data.refund).toMatchObject({
+      amount: order.totalAmount,
+      cancellationFee: 0,
+      status: 'PENDING',
+      gateway: 'CARD_GATEWAY',
+    });
     await server.refunds.runOnce();
     const refund = await refundOf(order.orderRef);
-    expect(refund).toMatchObject({ status: 'SUCCEEDED', provider: 'khalti', providerRefundRef: `khalti:${simulated.transactionId}`, tries: 1 });
+    expect(refund).toMatchObject({
+      status: 'SUCCEEDED',
+      provider: 'khalti',
+      providerRefundRef: `khalti:${simulated.transactionId}`,
+      tries: 1,
+    });
     expect(khalti.refunds.calls - callsBefore).toBe(1);
     expect(simulated).toMatchObject({ status: 'Refunded', refunded: simulated.amount });
-    expect((await paymentStatus(client, partner, order.orderRef)).body.data).toMatchObject({ orderStatus: 'CANCELLED', paymentStatus: 'REFUNDED' });
+    expect((await paymentStatus(client, partner, order.orderRef)).body.data).toMatchObject({
+      orderStatus: 'CANCELLED',
+      paymentStatus: 'REFUNDED',
+    });
     expect(await eventsOf('refund.succeeded', refund.refundRef)).toHaveLength(1);
   });
 
   it('refunds part of the payment after the free look: the amount in paisa is the share less 10 %', async () => {
     const order = await placeOrder(server, client, partner);
     const { simulated } = await paidOnKhalti(order.orderRef);
-    await server.orm.em.fork().nativeUpdate(Order, { id: order.orderId }, { paidAt: new Date(Date.now() - 30 * 86_400_000) });
+    await server.orm.em
+      .fork()
+      .nativeUpdate(Order, { id: order.orderId }, { paidAt: new Date(Date.now() - 30 * 86_400_000) });
     const answer = await cancel(order.orderRef);
     const share = simulated.amount;
-    expect(answer.body.data.refund).toMatchObject({ amount: (share - share / 10) / 100, cancellationFee: share / 10 / 100 });
+    expect(answer.body.data.refund).toMatchObject({
+      amount: (share - share / 10) / 100,
+      cancellationFee: share / 10 / 100,
+    });
     await server.refunds.runOnce();
     expect(simulated).toMatchObject({ status: 'Partially Refunded', refunded: share - share / 10 });
     expect((await refundOf(order.orderRef)).status).toBe('SUCCEEDED');
@@ -103,8 +131,17 @@ describe('Khalti refunds through its refund API', () => {
 
   it('refunds one order of a group paid on Khalti by its own share: a partial refund of the group payment', async () => {
     const group = await placeGroup(server, client, partner, 2);
-    const response = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway', returnUrl: RETURN_URL }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
-    expectStatus(await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' })), 303);
+    const response = await client.op(
+      'payGroup',
+      'POST',
+      groupPayPath(group.groupRef),
+      { gateway: 'card_gateway', returnUrl: RETURN_URL },
+      { token: partner.token, headers: { 'idempotency-key': randomUUID() } },
+    );
+    expectStatus(
+      await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' })),
+      303,
+    );
     const simulated = khalti.byOrder(response.body.data.paymentRef);
     const [first, second] = group.orders;
     await cancel(first!.orderRef);
@@ -178,65 +215,120 @@ describe('Khalti refunds through its refund API', () => {
     khalti.setStatus(simulated.pidx, 'Refunded');
     await server.refunds.runOnce();
     const manual = await refundOf(order.orderRef);
-    expect(manual).toMatchObject({ status: 'MANUAL', lastError: expect.stringContaining('Khalti shows the payment Refunded') });
+    expect(manual).toMatchObject({
+      status: 'MANUAL',
+      lastError: expect.stringContaining('Khalti shows the payment Refunded'),
+    });
     expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!) ?? 0).toBe(0);
     expect(await eventsOf('refund.succeeded', manual.refundRef)).toHaveLength(0);
   });
 
   it('refunds a late capture (REFUND_PENDING) through the same machinery: nobody has to', async () => {
     const order = await placeOrder(server, client, partner);
-    const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL })).body.data;
+    const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL }))
+      .body.data;
     // A promo change closes the Khalti checkout, which Khalti cannot void: the customer pays it anyway.
     const promoCode = await newCode(server, await newSalesCompany(server), { percent: 10 });
-    expectStatus(await client.op('applyOrderPromo', 'POST', orderPromoPath(order.orderRef), { promoCode }, { token: partner.token }), 200);
+    expectStatus(
+      await client.op(
+        'applyOrderPromo',
+        'POST',
+        orderPromoPath(order.orderRef),
+        { promoCode },
+        { token: partner.token },
+      ),
+      200,
+    );
     await deliverReturn(client, await khaltiCheckout(started.paymentUrl, { action: 'pay' }));
     const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
     expect(attempt.status).toBe('REFUND_PENDING');
     const owed = await server.orm.em.fork().findOneOrFail(Refund, { attempt: attempt.id });
     expect(owed).toMatchObject({ cause: 'LATE_CAPTURE', status: 'PENDING', amount: attempt.amount });
     await server.refunds.runOnce();
-    expect(await server.orm.em.fork().findOneOrFail(Refund, { attempt: attempt.id })).toMatchObject({ status: 'SUCCEEDED' });
-    expect(await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef })).toMatchObject({ status: 'REFUNDED' });
+    expect(await server.orm.em.fork().findOneOrFail(Refund, { attempt: attempt.id })).toMatchObject({
+      status: 'SUCCEEDED',
+    });
+    expect(await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef })).toMatchObject({
+      status: 'REFUNDED',
+    });
     expect(khalti.byOrder(started.paymentRef).status).toBe('Refunded');
   });
 });
 
 describe('eSewa refunds, which it has no API for', () => {
-  it('records an eSewa refund MANUAL, and the operator\'s confirmation makes it SUCCEEDED', async () => {
+  it("records an eSewa refund MANUAL, and the operator's confirmation makes it SUCCEEDED", async () => {
     const order = await placeOrder(server, client, partner);
-    const started = (await pay(client, partner, order.orderRef, { gateway: 'wallet_gateway', returnUrl: RETURN_URL })).body.data;
+    const started = (await pay(client, partner, order.orderRef, { gateway: 'wallet_gateway', returnUrl: RETURN_URL }))
+      .body.data;
     expectStatus(await deliverReturn(client, await esewaCheckout(started.paymentUrl, 'pay')), 303);
     const answer = await cancel(order.orderRef);
-    expect(answer.body.data.refund).toMatchObject({ status: 'MANUAL', gateway: 'WALLET_GATEWAY', amount: order.totalAmount });
+    expect(answer.body.data.refund).toMatchObject({
+      status: 'MANUAL',
+      gateway: 'WALLET_GATEWAY',
+      amount: order.totalAmount,
+    });
     await server.refunds.runOnce();
     expect((await refundOf(order.orderRef)).status).toBe('MANUAL');
-    await confirmRefund(server.orm.em.fork(), answer.body.data.refund.refundRef, 'ESEWA-PORTAL-RFD-5521', 'operator-cli:test');
+    await confirmRefund(
+      server.orm.em.fork(),
+      answer.body.data.refund.refundRef,
+      'ESEWA-PORTAL-RFD-5521',
+      'operator-cli:test',
+    );
     expect(await refundOf(order.orderRef)).toMatchObject({ status: 'SUCCEEDED', note: 'ESEWA-PORTAL-RFD-5521' });
-    expect((await paymentStatus(client, partner, order.orderRef)).body.data).toMatchObject({ paymentStatus: 'REFUNDED', refund: { status: 'SUCCEEDED' } });
+    expect((await paymentStatus(client, partner, order.orderRef)).body.data).toMatchObject({
+      paymentStatus: 'REFUNDED',
+      refund: { status: 'SUCCEEDED' },
+    });
   });
 });
 
 describe('exact against Khalti, one refund life (issue 36)', () => {
   async function paidGroupOnKhalti(size: number) {
     const group = await placeGroup(server, client, partner, size);
-    const response = await client.op('payGroup', 'POST', groupPayPath(group.groupRef), { gateway: 'card_gateway', returnUrl: RETURN_URL }, { token: partner.token, headers: { 'idempotency-key': randomUUID() } });
-    expectStatus(await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' })), 303);
-    return { orders: group.orders, paymentRef: response.body.data.paymentRef as string, simulated: khalti.byOrder(response.body.data.paymentRef) };
+    const response = await client.op(
+      'payGroup',
+      'POST',
+      groupPayPath(group.groupRef),
+      { gateway: 'card_gateway', returnUrl: RETURN_URL },
+      { token: partner.token, headers: { 'idempotency-key': randomUUID() } },
+    );
+    expectStatus(
+      await deliverReturn(client, await khaltiCheckout(response.body.data.paymentUrl, { action: 'pay' })),
+      303,
+    );
+    return {
+      orders: group.orders,
+      paymentRef: response.body.data.paymentRef as string,
+      simulated: khalti.byOrder(response.body.data.paymentRef),
+    };
   }
 
   it('sends one refund of a provider transaction at a time: a sibling of a refund in flight waits for a later pass', async () => {
-    const { orders: [first, second], simulated } = await paidGroupOnKhalti(3);
+    const {
+      orders: [first, second],
+      simulated,
+    } = await paidGroupOnKhalti(3);
     await cancel(first!.orderRef);
     await cancel(second!.orderRef);
     // The first is at Khalti right now (claimed by another executor).
-    await server.orm.em.fork().nativeUpdate(Refund, { order: { orderRef: first!.orderRef } }, { claimedUntil: new Date(Date.now() + 60_000), nextTryAt: new Date(Date.now() + 60_000) });
+    await server.orm.em
+      .fork()
+      .nativeUpdate(
+        Refund,
+        { order: { orderRef: first!.orderRef } },
+        { claimedUntil: new Date(Date.now() + 60_000), nextTryAt: new Date(Date.now() + 60_000) },
+      );
     await server.refunds.runOnce();
     expect(await refundOf(second!.orderRef)).toMatchObject({ status: 'PENDING', tries: 0 });
     expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!) ?? 0).toBe(0);
   });
 
   it('never takes a partial refund a sibling may have made as its own: two refunds of one group payment with lost answers end MANUAL, no refund.succeeded without money', async () => {
-    const { orders: [first, second], simulated } = await paidGroupOnKhalti(3);
+    const {
+      orders: [first, second],
+      simulated,
+    } = await paidGroupOnKhalti(3);
     await cancel(first!.orderRef);
     khalti.refunds.dropAnswers = 1;
     await server.refunds.runOnce();
@@ -245,17 +337,29 @@ describe('exact against Khalti, one refund life (issue 36)', () => {
     await cancel(second!.orderRef);
     // The second's first try died at Khalti mid-call (its lease ran out, never cleared): its outcome is unknown.
     const secondRefund = await refundOf(second!.orderRef);
-    await server.orm.em.fork().nativeUpdate(Refund, { refundRef: secondRefund.refundRef }, { tries: 1, claimedUntil: new Date(Date.now() - 1000) });
+    await server.orm.em
+      .fork()
+      .nativeUpdate(
+        Refund,
+        { refundRef: secondRefund.refundRef },
+        { tries: 1, claimedUntil: new Date(Date.now() - 1000) },
+      );
     // The second's retry sees "Partially Refunded": the first's money, not its own.
     await dueNow(secondRefund.refundRef);
     await server.refunds.runOnce();
-    expect(await refundOf(second!.orderRef)).toMatchObject({ status: 'MANUAL', lastError: expect.stringContaining('Partially Refunded') });
+    expect(await refundOf(second!.orderRef)).toMatchObject({
+      status: 'MANUAL',
+      lastError: expect.stringContaining('Partially Refunded'),
+    });
     expect(await eventsOf('refund.succeeded', secondRefund.refundRef)).toHaveLength(0);
     expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!)).toBe(1);
   });
 
   it('refunds its own share when an earlier try failed at the lookup, before anything was sent: a second partial refund of one group payment after Khalti was down is no uncertain retry', async () => {
-    const { orders: [first, second], simulated } = await paidGroupOnKhalti(3);
+    const {
+      orders: [first, second],
+      simulated,
+    } = await paidGroupOnKhalti(3);
     await cancel(first!.orderRef);
     await server.refunds.runOnce();
     expect(await refundOf(first!.orderRef)).toMatchObject({ status: 'SUCCEEDED' });
@@ -280,11 +384,14 @@ describe('exact against Khalti, one refund life (issue 36)', () => {
     khalti.refundInPortal(simulated.pidx, 'partial');
     await cancel(order.orderRef);
     await server.refunds.runOnce();
-    expect(await refundOf(order.orderRef)).toMatchObject({ status: 'MANUAL', lastError: expect.stringContaining('partly refunded') });
+    expect(await refundOf(order.orderRef)).toMatchObject({
+      status: 'MANUAL',
+      lastError: expect.stringContaining('partly refunded'),
+    });
     expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!) ?? 0).toBe(0);
   });
 
-  it('counts a FAILED refund in the reversal watch: the operator\'s portal refund after it is that refund (SUCCEEDED once), not a new one', async () => {
+  it("counts a FAILED refund in the reversal watch: the operator's portal refund after it is that refund (SUCCEEDED once), not a new one", async () => {
     const order = await placeOrder(server, client, partner);
     const { started, simulated } = await paidOnKhalti(order.orderRef);
     await cancel(order.orderRef);
@@ -294,11 +401,19 @@ describe('exact against Khalti, one refund life (issue 36)', () => {
     expect(failed.status).toBe('FAILED');
     khalti.setStatus(simulated.pidx, 'Refunded');
     const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
-    await watchDueAttempts(server.orm.em.fork(), server.payments, new Date(attempt.completedAt!.getTime() + 2 * 3600_000));
+    await watchDueAttempts(
+      server.orm.em.fork(),
+      server.payments,
+      new Date(attempt.completedAt!.getTime() + 2 * 3600_000),
+    );
     const refunds = await server.orm.em.fork().find(Refund, { order: { orderRef: order.orderRef } });
-    expect(refunds.map((refund) => [refund.refundRef, refund.cause, refund.status])).toEqual([[failed.refundRef, 'CANCELLATION', 'SUCCEEDED']]);
+    expect(refunds.map((refund) => [refund.refundRef, refund.cause, refund.status])).toEqual([
+      [failed.refundRef, 'CANCELLATION', 'SUCCEEDED'],
+    ]);
     expect(await eventsOf('refund.succeeded', failed.refundRef)).toHaveLength(1);
-    await expect(confirmRefund(server.orm.em.fork(), failed.refundRef, 'KHALTI-PORTAL-1', 'operator-cli:test')).rejects.toThrow(/already SUCCEEDED/);
+    await expect(
+      confirmRefund(server.orm.em.fork(), failed.refundRef, 'KHALTI-PORTAL-1', 'operator-cli:test'),
+    ).rejects.toThrow(/already SUCCEEDED/);
   });
 
   it('cancels over a recorded PARTIAL reversal with a refund the operator makes (MANUAL, the reason said), never the whole share sent again', async () => {
@@ -306,12 +421,21 @@ describe('exact against Khalti, one refund life (issue 36)', () => {
     const { started, simulated } = await paidOnKhalti(order.orderRef);
     khalti.refundInPortal(simulated.pidx, 'partial');
     const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
-    await watchDueAttempts(server.orm.em.fork(), server.payments, new Date(attempt.completedAt!.getTime() + 2 * 3600_000));
-    expect(await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef })).toMatchObject({ providerReversal: 'PARTIAL' });
+    await watchDueAttempts(
+      server.orm.em.fork(),
+      server.payments,
+      new Date(attempt.completedAt!.getTime() + 2 * 3600_000),
+    );
+    expect(await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef })).toMatchObject({
+      providerReversal: 'PARTIAL',
+    });
     const answer = await cancel(order.orderRef);
     expect(answer.body.data.refund).toMatchObject({ status: 'MANUAL' });
     await server.refunds.runOnce();
-    expect(await refundOf(order.orderRef)).toMatchObject({ status: 'MANUAL', lastError: expect.stringContaining('part of this payment already given back') });
+    expect(await refundOf(order.orderRef)).toMatchObject({
+      status: 'MANUAL',
+      lastError: expect.stringContaining('part of this payment already given back'),
+    });
     expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!) ?? 0).toBe(0);
   });
 
@@ -320,28 +444,54 @@ describe('exact against Khalti, one refund life (issue 36)', () => {
     const { started, simulated } = await paidOnKhalti(order.orderRef);
     khalti.refundInPortal(simulated.pidx, 'partial');
     const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef });
-    await watchDueAttempts(server.orm.em.fork(), server.payments, new Date(attempt.completedAt!.getTime() + 2 * 3600_000));
-    const told = (await server.orm.em.fork().find(WebhookEvent, { type: 'payment.partially_reversed' }))
-      .filter((event) => (event.payload as { data: { orderRef?: string } }).data.orderRef === order.orderRef);
+    await watchDueAttempts(
+      server.orm.em.fork(),
+      server.payments,
+      new Date(attempt.completedAt!.getTime() + 2 * 3600_000),
+    );
+    const told = (await server.orm.em.fork().find(WebhookEvent, { type: 'payment.partially_reversed' })).filter(
+      (event) => (event.payload as { data: { orderRef?: string } }).data.orderRef === order.orderRef,
+    );
     expect(told).toHaveLength(1);
-    expect(told[0]!.payload).toMatchObject({ data: { orderStatus: 'PAID', paymentRef: started.paymentRef, reason: 'PARTIALLY_REVERSED_AT_PROVIDER' } });
+    expect(told[0]!.payload).toMatchObject({
+      data: { orderStatus: 'PAID', paymentRef: started.paymentRef, reason: 'PARTIALLY_REVERSED_AT_PROVIDER' },
+    });
 
-    const seen = { paymentRef: started.paymentRef, orderRef: order.orderRef, note: 'KHALTI-PORTAL-PARTIAL-88', actor: 'operator-cli:test' };
-    await expect(recordPartialReversal(server.orm.em.fork(), { ...seen, amount: simulated.amount + 1 })).rejects.toThrow(/at most what the share has not had back/);
+    const seen = {
+      paymentRef: started.paymentRef,
+      orderRef: order.orderRef,
+      note: 'KHALTI-PORTAL-PARTIAL-88',
+      actor: 'operator-cli:test',
+    };
+    await expect(
+      recordPartialReversal(server.orm.em.fork(), { ...seen, amount: simulated.amount + 1 }),
+    ).rejects.toThrow(/at most what the share has not had back/);
     const refund = await recordPartialReversal(server.orm.em.fork(), { ...seen, amount: 100_000 });
-    expect(refund).toMatchObject({ cause: 'PROVIDER_REVERSAL', status: 'SUCCEEDED', amount: 100_000, note: 'KHALTI-PORTAL-PARTIAL-88' });
+    expect(refund).toMatchObject({
+      cause: 'PROVIDER_REVERSAL',
+      status: 'SUCCEEDED',
+      amount: 100_000,
+      note: 'KHALTI-PORTAL-PARTIAL-88',
+    });
     expect(await eventsOf('refund.succeeded', refund.refundRef)).toHaveLength(1);
     expect((await server.orm.em.fork().findOneOrFail(Order, order.orderId)).status).toBe('PAID');
   });
 
-  it('ops payment refund goes through the refund\'s life: refused while the service is making the refund, then the one step with its audit entry and event', async () => {
+  it("ops payment refund goes through the refund's life: refused while the service is making the refund, then the one step with its audit entry and event", async () => {
     const order = await placeOrder(server, client, partner);
     const { started, simulated } = await paidOnKhalti(order.orderRef);
     await cancel(order.orderRef);
-    await expect(confirmRefundsOfPayment(server.orm.em.fork(), started.paymentRef, 'BANK-7781', 'operator-cli:test')).rejects.toThrow(/refunds the service is making/);
+    await expect(
+      confirmRefundsOfPayment(server.orm.em.fork(), started.paymentRef, 'BANK-7781', 'operator-cli:test'),
+    ).rejects.toThrow(/refunds the service is making/);
     khalti.setStatus(simulated.pidx, 'Expired');
     await server.refunds.runOnce();
-    const [confirmed] = await confirmRefundsOfPayment(server.orm.em.fork(), started.paymentRef, 'BANK-7781', 'operator-cli:test');
+    const [confirmed] = await confirmRefundsOfPayment(
+      server.orm.em.fork(),
+      started.paymentRef,
+      'BANK-7781',
+      'operator-cli:test',
+    );
     expect(confirmed).toMatchObject({ status: 'SUCCEEDED', note: 'BANK-7781' });
     expect(await eventsOf('refund.succeeded', confirmed!.refundRef)).toHaveLength(1);
   });
@@ -349,12 +499,21 @@ describe('exact against Khalti, one refund life (issue 36)', () => {
   it('completes a refund of nothing (a fee of the whole share) with no provider call', async () => {
     const order = await placeOrder(server, client, partner);
     const { simulated } = await paidOnKhalti(order.orderRef);
-    await server.orm.em.fork().nativeUpdate(Order, { id: order.orderId }, { paidAt: new Date(Date.now() - 30 * 86_400_000) });
+    await server.orm.em
+      .fork()
+      .nativeUpdate(Order, { id: order.orderId }, { paidAt: new Date(Date.now() - 30 * 86_400_000) });
     const settings = server.payments.payments;
     const percent = settings.cancellationFeePercent;
     settings.cancellationFeePercent = 100;
     try {
-      const cancelled = await cancelOrder(server.orm.em.fork(), order.orderRef, 'operator-cli:test', server.payments, undefined, 'the whole premium is kept');
+      const cancelled = await cancelOrder(
+        server.orm.em.fork(),
+        order.orderRef,
+        'operator-cli:test',
+        server.payments,
+        undefined,
+        'the whole premium is kept',
+      );
       expect(cancelled.refund).toMatchObject({ amount: 0, fee: simulated.amount, status: 'SUCCEEDED' });
     } finally {
       settings.cancellationFeePercent = percent;
@@ -383,7 +542,9 @@ describe('exact against Khalti, one refund life (issue 36)', () => {
 
 describe('after every refund scenario', () => {
   it('the invariant checker finds 0 violations on this database', async () => {
-    const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], { env: { ...process.env, DATABASE_URL: databaseUrl() } });
+    const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], {
+      env: { ...process.env, DATABASE_URL: databaseUrl() },
+    });
     expect(stdout).toContain('invariants: 0 violations');
   });
 });

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { newPartner, type TestPartner } from '../support/partners';
-import { APPROVE_CARD, ledgerOf, pay, paymentStatus, placeGroup, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
+import {
+  APPROVE_CARD,
+  ledgerOf,
+  pay,
+  paymentStatus,
+  placeGroup,
+  placeOrder,
+  RETURN_URL,
+  submitCheckout,
+} from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 
@@ -20,7 +29,8 @@ beforeAll(async () => {
   stranger = await newPartner(server, client, { name: 'Stranger Outcome Treks' });
 });
 
-const outcomePath = (paymentRef: string) => `/api/external/v1/sandbox/payments/${encodeURIComponent(paymentRef)}/outcome`;
+const outcomePath = (paymentRef: string) =>
+  `/api/external/v1/sandbox/payments/${encodeURIComponent(paymentRef)}/outcome`;
 const decide = (caller: TestPartner, paymentRef: string, outcome: string) =>
   client.op('setSandboxPaymentOutcome', 'POST', outcomePath(paymentRef), { outcome }, { token: caller.token });
 
@@ -28,7 +38,11 @@ async function startedPayment(gateway: 'card_gateway' | 'wallet_gateway' = 'card
   const order = await placeOrder(server, client, agency);
   const started = await pay(client, agency, order.orderRef, { gateway, returnUrl: RETURN_URL });
   expectStatus(started, 200);
-  return { order, paymentRef: started.body.data.paymentRef as string, paymentUrl: started.body.data.paymentUrl as string };
+  return {
+    order,
+    paymentRef: started.body.data.paymentRef as string,
+    paymentUrl: started.body.data.paymentUrl as string,
+  };
 }
 
 const eventTypesOf = async (orderRef: string) =>
@@ -41,9 +55,19 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
     const { order, paymentRef } = await startedPayment();
     const response = await decide(agency, paymentRef, 'CAPTURED');
     expectStatus(response, 200);
-    expect(response.body.data).toMatchObject({ orderRef: order.orderRef, orderStatus: 'PAID', paymentStatus: 'SUCCESS', paymentRef, paymentMethod: 'CARD_GATEWAY', amount: order.totalAmount });
+    expect(response.body.data).toMatchObject({
+      orderRef: order.orderRef,
+      orderStatus: 'PAID',
+      paymentStatus: 'SUCCESS',
+      paymentRef,
+      paymentMethod: 'CARD_GATEWAY',
+      amount: order.totalAmount,
+    });
     expect(response.body.data.policyNumber).toMatch(/^POL-\d{4}-\d+$/);
-    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS' });
+    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
+      orderStatus: 'PAID',
+      paymentStatus: 'SUCCESS',
+    });
     expect(await eventTypesOf(order.orderRef)).toEqual(['order.paid']);
   });
 
@@ -51,29 +75,51 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
     const { order, paymentRef } = await startedPayment('wallet_gateway');
     const response = await decide(agency, paymentRef, 'CAPTURED');
     expectStatus(response, 200);
-    expect(response.body.data).toMatchObject({ orderRef: order.orderRef, orderStatus: 'PAID', paymentMethod: 'WALLET_GATEWAY' });
+    expect(response.body.data).toMatchObject({
+      orderRef: order.orderRef,
+      orderStatus: 'PAID',
+      paymentMethod: 'WALLET_GATEWAY',
+    });
   });
 
   it.each([
     ['DECLINED', 'FAILED', 'payment.failed', 'CARD_DECLINED'],
     ['INSUFFICIENT_FUNDS', 'FAILED', 'payment.failed', 'INSUFFICIENT_FUNDS'],
     ['CANCELLED_BY_CUSTOMER', 'CANCELLED', 'payment.cancelled', 'CANCELLED_BY_CUSTOMER'],
-  ])('when the outcome is %s, then the payment ends %s, the order stays PENDING and %s is sent', async (outcome, status, eventType, reason) => {
-    const { order, paymentRef } = await startedPayment();
-    const response = await decide(agency, paymentRef, outcome);
-    expectStatus(response, 200);
-    expect(response.body.data).toMatchObject({ orderRef: order.orderRef, orderStatus: 'PENDING', paymentStatus: status, paymentRef });
-    expect(await eventTypesOf(order.orderRef)).toEqual([eventType]);
-    const events = await server.orm.em.fork().find(WebhookEvent, { companyId: agency.companyId, type: eventType });
-    expect(events.map((event) => event.payload.data).find((data) => (data as { paymentRef?: string }).paymentRef === paymentRef)).toMatchObject({ reason });
-  });
+  ])(
+    'when the outcome is %s, then the payment ends %s, the order stays PENDING and %s is sent',
+    async (outcome, status, eventType, reason) => {
+      const { order, paymentRef } = await startedPayment();
+      const response = await decide(agency, paymentRef, outcome);
+      expectStatus(response, 200);
+      expect(response.body.data).toMatchObject({
+        orderRef: order.orderRef,
+        orderStatus: 'PENDING',
+        paymentStatus: status,
+        paymentRef,
+      });
+      expect(await eventTypesOf(order.orderRef)).toEqual([eventType]);
+      const events = await server.orm.em.fork().find(WebhookEvent, { companyId: agency.companyId, type: eventType });
+      expect(
+        events
+          .map((event) => event.payload.data)
+          .find((data) => (data as { paymentRef?: string }).paymentRef === paymentRef),
+      ).toMatchObject({ reason });
+    },
+  );
 
   it('when the customer walks away (ABANDONED), then the checkout is closed as an expired one is and payment.expired is sent', async () => {
     const { order, paymentRef } = await startedPayment();
     const response = await decide(agency, paymentRef, 'ABANDONED');
     expectStatus(response, 200);
-    expect(response.body.data).toMatchObject({ orderRef: order.orderRef, orderStatus: 'PENDING', paymentStatus: 'EXPIRED' });
-    expect((await ledgerOf(server, order.orderId)).attempts).toMatchObject([{ paymentRef, status: 'EXPIRED', closedReason: 'EXPIRED' }]);
+    expect(response.body.data).toMatchObject({
+      orderRef: order.orderRef,
+      orderStatus: 'PENDING',
+      paymentStatus: 'EXPIRED',
+    });
+    expect((await ledgerOf(server, order.orderId)).attempts).toMatchObject([
+      { paymentRef, status: 'EXPIRED', closedReason: 'EXPIRED' },
+    ]);
     expect(await eventTypesOf(order.orderRef)).toEqual(['payment.expired']);
   });
 
@@ -82,11 +128,14 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
     expectStatus(await decide(agency, paymentRef, 'DECLINED'), 200);
     const again = await decide(agency, paymentRef, 'CAPTURED');
     expectStatus(again, 409);
-    expect(again.body).toMatchObject({ code: 'PAYMENT_ALREADY_FINAL', message: `Payment ${paymentRef} is already FAILED` });
+    expect(again.body).toMatchObject({
+      code: 'PAYMENT_ALREADY_FINAL',
+      message: `Payment ${paymentRef} is already FAILED`,
+    });
     expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('PENDING');
   });
 
-  it('when the customer already decided on the checkout page, then 409 PAYMENT_ALREADY_FINAL: the page\'s decision stands', async () => {
+  it("when the customer already decided on the checkout page, then 409 PAYMENT_ALREADY_FINAL: the page's decision stands", async () => {
     const { order, paymentRef, paymentUrl } = await startedPayment();
     expectStatus(await submitCheckout(paymentUrl, APPROVE_CARD), 303);
     const response = await decide(agency, paymentRef, 'DECLINED');
@@ -120,13 +169,23 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
     expect(Object.keys(response.body.details.fieldErrors)).toEqual(['outcome']);
   });
 
-  it('when a group payment is captured, then every order of the group is PAID and the answer is its first order\'s status', async () => {
+  it("when a group payment is captured, then every order of the group is PAID and the answer is its first order's status", async () => {
     const group = await placeGroup(server, client, agency, 2);
-    const started = await client.op('payGroup', 'POST', `/api/external/v1/orders/groups/${group.groupRef}/pay`, { gateway: 'card_gateway', returnUrl: RETURN_URL }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
+    const started = await client.op(
+      'payGroup',
+      'POST',
+      `/api/external/v1/orders/groups/${group.groupRef}/pay`,
+      { gateway: 'card_gateway', returnUrl: RETURN_URL },
+      { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
+    );
     const response = await decide(agency, started.body.data.paymentRef, 'CAPTURED');
     expectStatus(response, 200);
     const first = [...group.orders].sort((a, b) => a.orderRef.localeCompare(b.orderRef))[0]!;
-    expect(response.body.data).toMatchObject({ orderRef: first.orderRef, orderStatus: 'PAID', groupRef: group.groupRef });
+    expect(response.body.data).toMatchObject({
+      orderRef: first.orderRef,
+      orderStatus: 'PAID',
+      groupRef: group.groupRef,
+    });
     for (const order of group.orders) expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('PAID');
   });
 });

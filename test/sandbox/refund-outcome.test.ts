@@ -32,15 +32,34 @@ async function manualRefund() {
   const order = await placeOrder(server, client, agency);
   const started = await pay(client, agency, order.orderRef, { gateway: 'wallet_gateway', returnUrl: RETURN_URL });
   const paymentRef = started.body.data.paymentRef as string;
-  expectStatus(await client.op('setSandboxPaymentOutcome', 'POST', `/api/external/v1/sandbox/payments/${paymentRef}/outcome`, { outcome: 'CAPTURED' }, { token: agency.token }), 200);
-  const cancelled = await client.op('cancelOrder', 'POST', `${ORDERS}/${order.orderRef}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
+  expectStatus(
+    await client.op(
+      'setSandboxPaymentOutcome',
+      'POST',
+      `/api/external/v1/sandbox/payments/${paymentRef}/outcome`,
+      { outcome: 'CAPTURED' },
+      { token: agency.token },
+    ),
+    200,
+  );
+  const cancelled = await client.op(
+    'cancelOrder',
+    'POST',
+    `${ORDERS}/${order.orderRef}/cancellation`,
+    { reason: 'TRIP_CANCELLED' },
+    { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
+  );
   expectStatus(cancelled, 200);
   expect(cancelled.body.data.refund.status).toBe('MANUAL');
   return { order, paymentRef, refundRef: cancelled.body.data.refund.refundRef as string };
 }
 
 const refundEvents = async (refundRef: string) =>
-  (await server.orm.em.fork().find(WebhookEvent, { companyId: agency.companyId, type: { $in: ['refund.succeeded', 'refund.failed'] } }))
+  (
+    await server.orm.em
+      .fork()
+      .find(WebhookEvent, { companyId: agency.companyId, type: { $in: ['refund.succeeded', 'refund.failed'] } })
+  )
     .filter((event) => (event.payload.data as { refundRef?: string }).refundRef === refundRef)
     .map((event) => [event.type, (event.payload.data as { status?: string }).status]);
 
@@ -49,9 +68,19 @@ describe('POST /sandbox/refunds/{refundRef}/outcome', () => {
     const { order, paymentRef, refundRef } = await manualRefund();
     const response = await answer(agency, refundRef, 'SUCCEEDED');
     expectStatus(response, 200);
-    expect(response.body.data).toMatchObject({ refundRef, status: 'SUCCEEDED', orderRef: order.orderRef, paymentRef, gateway: 'WALLET_GATEWAY', cause: 'CANCELLATION' });
+    expect(response.body.data).toMatchObject({
+      refundRef,
+      status: 'SUCCEEDED',
+      orderRef: order.orderRef,
+      paymentRef,
+      gateway: 'WALLET_GATEWAY',
+      cause: 'CANCELLATION',
+    });
     expect(response.body.data.completedAt).not.toBeNull();
-    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ paymentStatus: 'REFUNDED', refund: { refundRef, status: 'SUCCEEDED' } });
+    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
+      paymentStatus: 'REFUNDED',
+      refund: { refundRef, status: 'SUCCEEDED' },
+    });
     const reversed = await server.orm.em.fork().find(CommissionEntry, { refundRef, kind: 'REVERSED' });
     expect(reversed.length).toBeGreaterThan(0);
     expect(await refundEvents(refundRef)).toEqual([['refund.succeeded', 'SUCCEEDED']]);
@@ -62,7 +91,10 @@ describe('POST /sandbox/refunds/{refundRef}/outcome', () => {
     const response = await answer(agency, refundRef, 'FAILED');
     expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ refundRef, status: 'FAILED', orderRef: order.orderRef });
-    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({ paymentStatus: 'REFUND_PENDING', refund: { refundRef, status: 'FAILED' } });
+    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
+      paymentStatus: 'REFUND_PENDING',
+      refund: { refundRef, status: 'FAILED' },
+    });
     expect(await server.orm.em.fork().count(CommissionEntry, { refundRef })).toBe(0);
     expect(await refundEvents(refundRef)).toEqual([['refund.failed', 'FAILED']]);
   });
@@ -72,19 +104,39 @@ describe('POST /sandbox/refunds/{refundRef}/outcome', () => {
     expectStatus(await answer(agency, refundRef, 'FAILED'), 200);
     const again = await answer(agency, refundRef, 'SUCCEEDED');
     expectStatus(again, 409);
-    expect(again.body).toMatchObject({ code: 'REFUND_ALREADY_FINAL', message: `Refund ${refundRef} is already FAILED` });
-    expect((await client.op('getRefund', 'GET', `/api/external/v1/refunds/${refundRef}`, undefined, { token: agency.token })).body.data.status).toBe('FAILED');
+    expect(again.body).toMatchObject({
+      code: 'REFUND_ALREADY_FINAL',
+      message: `Refund ${refundRef} is already FAILED`,
+    });
+    expect(
+      (await client.op('getRefund', 'GET', `/api/external/v1/refunds/${refundRef}`, undefined, { token: agency.token }))
+        .body.data.status,
+    ).toBe('FAILED');
   });
 
   it('when the refund is of a cash payment, then 409 SANDBOX_PROVIDER_REQUIRED: the sandbox provider does not give cash back', async () => {
     const order = await placeOrder(server, client, agency, { settlementType: 'CASH' });
-    await recordCashPayment(server.orm.em.fork(), order.orderRef, { amount: Math.round(order.totalAmount * 100) }, 'operator-cli:test');
-    const cancelled = await client.op('cancelOrder', 'POST', `${ORDERS}/${order.orderRef}/cancellation`, { reason: 'TRIP_CANCELLED' }, { token: agency.token, headers: { 'idempotency-key': randomUUID() } });
+    await recordCashPayment(
+      server.orm.em.fork(),
+      order.orderRef,
+      { amount: Math.round(order.totalAmount * 100) },
+      'operator-cli:test',
+    );
+    const cancelled = await client.op(
+      'cancelOrder',
+      'POST',
+      `${ORDERS}/${order.orderRef}/cancellation`,
+      { reason: 'TRIP_CANCELLED' },
+      { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
+    );
     const { refundRef } = cancelled.body.data.refund;
     const response = await answer(agency, refundRef, 'SUCCEEDED');
     expectStatus(response, 409);
     expect(response.body.code).toBe('SANDBOX_PROVIDER_REQUIRED');
-    expect((await client.op('getRefund', 'GET', `/api/external/v1/refunds/${refundRef}`, undefined, { token: agency.token })).body.data.status).toBe('MANUAL');
+    expect(
+      (await client.op('getRefund', 'GET', `/api/external/v1/refunds/${refundRef}`, undefined, { token: agency.token }))
+        .body.data.status,
+    ).toBe('MANUAL');
   });
 
   it('when another company names the refund, then 404 as for an unknown one, and the refund stays MANUAL', async () => {
@@ -93,7 +145,10 @@ describe('POST /sandbox/refunds/{refundRef}/outcome', () => {
     expectStatus(response, 404);
     expect(response.body).toMatchObject({ code: 'NOT_FOUND', message: `Refund ${refundRef} not found` });
     expectStatus(await answer(agency, 'RFD-2030-999999', 'SUCCEEDED'), 404);
-    expect((await client.op('getRefund', 'GET', `/api/external/v1/refunds/${refundRef}`, undefined, { token: agency.token })).body.data.status).toBe('MANUAL');
+    expect(
+      (await client.op('getRefund', 'GET', `/api/external/v1/refunds/${refundRef}`, undefined, { token: agency.token }))
+        .body.data.status,
+    ).toBe('MANUAL');
   });
 
   it('when the outcome is neither SUCCEEDED nor FAILED, then 400 naming the field', async () => {

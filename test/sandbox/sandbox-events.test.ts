@@ -22,8 +22,12 @@ let agency: TestPartner;
 let stranger: TestPartner;
 
 /** Each event type with the component schema the contract's `webhooks` documents its body with. */
-const document = loadSpecDocument() as unknown as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }> };
-const EVENT_SCHEMAS = Object.entries(document.webhooks).map(([type, item]) => [type, item.post.requestBody.content['application/json']!.schema.$ref.split('/').pop()!] as const);
+const document = loadSpecDocument() as unknown as {
+  webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }>;
+};
+const EVENT_SCHEMAS = Object.entries(document.webhooks).map(
+  ([type, item]) => [type, item.post.requestBody.content['application/json']!.schema.$ref.split('/').pop()!] as const,
+);
 
 beforeAll(async () => {
   agency = await newPartner(server, client, { name: 'Event Sending Treks Pvt. Ltd.' });
@@ -35,7 +39,8 @@ beforeAll(async () => {
 
 afterAll(() => receiver.stop());
 
-const send = (caller: TestPartner, body: Record<string, unknown>) => client.op('sendSandboxEvent', 'POST', EVENTS, body, { token: caller.token });
+const send = (caller: TestPartner, body: Record<string, unknown>) =>
+  client.op('sendSandboxEvent', 'POST', EVENTS, body, { token: caller.token });
 
 describe('POST /sandbox/events', () => {
   it('when any event type is asked for, then a signed event of that type in its documented shape reaches the endpoint, with the eventId answered', async () => {
@@ -55,7 +60,7 @@ describe('POST /sandbox/events', () => {
     expect(receiver.rejected).toBe(0);
   });
 
-  it('when an order of the company is named, then the event carries that order\'s facts and is listed among its events', async () => {
+  it("when an order of the company is named, then the event carries that order's facts and is listed among its events", async () => {
     const order = await placeOrder(server, client, agency);
     const response = await send(agency, { type: 'refund.failed', orderRef: order.orderRef });
     expectStatus(response, 202);
@@ -63,12 +68,21 @@ describe('POST /sandbox/events', () => {
     await receiver.waitFor(() => receiver.unique().some((event) => event.id === eventId));
     const event = receiver.unique().find((each) => each.id === eventId)!;
     expectSchema('RefundFailedEvent', event);
-    expect(event.data).toMatchObject({ orderId: order.orderId, orderRef: order.orderRef, orderNumber: order.orderNumber, orderStatus: 'PENDING', groupRef: null, currency: 'NPR' });
-    const listed = await client.op('getEvent', 'GET', `/api/external/v1/events/${eventId}`, undefined, { token: agency.token });
+    expect(event.data).toMatchObject({
+      orderId: order.orderId,
+      orderRef: order.orderRef,
+      orderNumber: order.orderNumber,
+      orderStatus: 'PENDING',
+      groupRef: null,
+      currency: 'NPR',
+    });
+    const listed = await client.op('getEvent', 'GET', `/api/external/v1/events/${eventId}`, undefined, {
+      token: agency.token,
+    });
     expectStatus(listed, 200);
   });
 
-  it('when another company\'s order is named, then 404 and nothing is sent', async () => {
+  it("when another company's order is named, then 404 and nothing is sent", async () => {
     const theirs = await placeOrder(server, client, stranger);
     const response = await send(agency, { type: 'order.paid', orderRef: theirs.orderRef });
     expectStatus(response, 404);

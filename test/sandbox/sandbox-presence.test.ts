@@ -11,7 +11,9 @@ import { expectStatus } from '../support/expect-status';
  * with a token as to one without, the published document does not list them, and production
  * refuses to start with sandbox payments at all.
  */
-const { server, client } = useTestServer({ env: { ...liveProvidersEnv(), PAYMENT_MODE: 'live', SEED_DEMO_DATA: 'false' } });
+const { server, client } = useTestServer({
+  env: { ...liveProvidersEnv(), PAYMENT_MODE: 'live', SEED_DEMO_DATA: 'false' },
+});
 let partner: TestPartner;
 
 beforeAll(async () => {
@@ -28,15 +30,18 @@ const HELPERS: Array<[string, string, unknown]> = [
 ];
 
 describe('the sandbox helpers without sandbox payments', () => {
-  it.each(HELPERS)('%s %s answers 404 NOT_FOUND in error shape 2, with a token or without', async (method, path, body) => {
-    for (const token of [partner.token, undefined]) {
-      const response = await client.call(method, path, body, { token });
-      expectStatus(response, 404);
-      expectSchema('ApiError', response.body);
-      expect(response.body).toMatchObject({ code: 'NOT_FOUND', message: `No endpoint ${method} ${path}` });
-      expect(response.headers.get('sandbox-today')).toBeNull();
-    }
-  });
+  it.each(HELPERS)(
+    '%s %s answers 404 NOT_FOUND in error shape 2, with a token or without',
+    async (method, path, body) => {
+      for (const token of [partner.token, undefined]) {
+        const response = await client.call(method, path, body, { token });
+        expectStatus(response, 404);
+        expectSchema('ApiError', response.body);
+        expect(response.body).toMatchObject({ code: 'NOT_FOUND', message: `No endpoint ${method} ${path}` });
+        expect(response.headers.get('sandbox-today')).toBeNull();
+      }
+    },
+  );
 
   it('the published document lists neither the helpers nor their tag', async () => {
     const published = (await client.call('GET', '/api/external/v1/openapi.json', undefined, { direct: true })).body;
@@ -49,7 +54,13 @@ describe('production settings', () => {
   it('refuse PAYMENT_MODE=sandbox, which would enable the helpers', () => {
     let problems: string[] = [];
     try {
-      loadConfig({ NODE_ENV: 'production', ...liveProvidersEnv(), PAYMENT_MODE: 'sandbox', CARD_GATEWAY_PROVIDER: 'sandbox', WALLET_GATEWAY_PROVIDER: 'sandbox' });
+      loadConfig({
+        NODE_ENV: 'production',
+        ...liveProvidersEnv(),
+        PAYMENT_MODE: 'sandbox',
+        CARD_GATEWAY_PROVIDER: 'sandbox',
+        WALLET_GATEWAY_PROVIDER: 'sandbox',
+      });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       problems = error.problems;

@@ -17,7 +17,8 @@ import { page, randomId, startSimulatorServer, type SimulatorServer } from './si
  *   transaction_uuid, total_amount, status, ref_id }, status one of PENDING, COMPLETE,
  *   FULL_REFUND, PARTIAL_REFUND, AMBIGUOUS, NOT_FOUND, CANCELED.
  */
-export type EsewaStatus = 'PENDING' | 'COMPLETE' | 'FULL_REFUND' | 'PARTIAL_REFUND' | 'AMBIGUOUS' | 'NOT_FOUND' | 'CANCELED';
+export type EsewaStatus =
+  'PENDING' | 'COMPLETE' | 'FULL_REFUND' | 'PARTIAL_REFUND' | 'AMBIGUOUS' | 'NOT_FOUND' | 'CANCELED';
 
 export interface EsewaTransaction {
   productCode: string;
@@ -31,7 +32,11 @@ export interface EsewaTransaction {
   pendingChecks?: number;
 }
 
-export const ESEWA_TEST = { ids: ['9806800001', '9806800002', '9806800003', '9806800004', '9806800005'], password: 'Nepal@123', token: '123456' };
+export const ESEWA_TEST = {
+  ids: ['9806800001', '9806800002', '9806800003', '9806800004', '9806800005'],
+  password: 'Nepal@123',
+  token: '123456',
+};
 
 export interface EsewaSimulator extends SimulatorServer {
   formUrl: string;
@@ -57,10 +62,14 @@ export interface EsewaSimulator extends SimulatorServer {
   sign(fields: Record<string, string>, signedFieldNames: string, secret?: string): string;
 }
 
-const RESPONSE_SIGNED_FIELDS = 'transaction_code,status,total_amount,transaction_uuid,product_code,success_url,signed_field_names';
+const RESPONSE_SIGNED_FIELDS =
+  'transaction_code,status,total_amount,transaction_uuid,product_code,success_url,signed_field_names';
 
 export function signEsewa(fields: Record<string, string>, signedFieldNames: string, secret: string): string {
-  const message = signedFieldNames.split(',').map((name) => `${name}=${fields[name] ?? ''}`).join(',');
+  const message = signedFieldNames
+    .split(',')
+    .map((name) => `${name}=${fields[name] ?? ''}`)
+    .join(',');
   return createHmac('sha256', secret).update(message, 'utf8').digest('base64');
 }
 
@@ -83,28 +92,60 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
     app.use(express.urlencoded({ extended: false }));
 
     app.post('/api/epay/main/v2/form', (req, res) => {
-      const fields: Record<string, string> = Object.fromEntries(Object.entries(req.body ?? {}).map(([k, v]) => [k, String(v)]));
+      const fields: Record<string, string> = Object.fromEntries(
+        Object.entries(req.body ?? {}).map(([k, v]) => [k, String(v)]),
+      );
       const secret = merchants.get(fields.product_code ?? '');
-      const required = ['amount', 'tax_amount', 'total_amount', 'transaction_uuid', 'product_code', 'product_service_charge', 'product_delivery_charge', 'success_url', 'failure_url', 'signed_field_names', 'signature'];
-      if (!secret || required.some((name) => !fields[name])) return res.status(400).type('html').send(page('Invalid payload', ''));
+      const required = [
+        'amount',
+        'tax_amount',
+        'total_amount',
+        'transaction_uuid',
+        'product_code',
+        'product_service_charge',
+        'product_delivery_charge',
+        'success_url',
+        'failure_url',
+        'signed_field_names',
+        'signature',
+      ];
+      if (!secret || required.some((name) => !fields[name]))
+        return res.status(400).type('html').send(page('Invalid payload', ''));
       // Every required field is there now; the fallback only tells the compiler so.
       const field = (name: string) => fields[name] ?? '';
-      if (signEsewa(fields, field('signed_field_names'), secret) !== fields.signature) return res.status(400).type('html').send(page('Invalid payload signature', ''));
-      if (!/^[A-Za-z0-9-]+$/.test(field('transaction_uuid'))) return res.status(400).type('html').send(page('Invalid transaction_uuid', ''));
+      if (signEsewa(fields, field('signed_field_names'), secret) !== fields.signature)
+        return res.status(400).type('html').send(page('Invalid payload signature', ''));
+      if (!/^[A-Za-z0-9-]+$/.test(field('transaction_uuid')))
+        return res.status(400).type('html').send(page('Invalid transaction_uuid', ''));
       const key = keyOf(field('product_code'), field('transaction_uuid'));
       const existing = transactions.get(key);
-      if (existing && existing.status !== 'PENDING') return res.status(409).type('html').send(page('Duplicate transaction', ''));
-      transactions.set(key, { productCode: field('product_code'), transactionUuid: field('transaction_uuid'), totalAmount: field('total_amount'), successUrl: field('success_url'), failureUrl: field('failure_url'), status: 'PENDING', refId: null });
+      if (existing && existing.status !== 'PENDING')
+        return res.status(409).type('html').send(page('Duplicate transaction', ''));
+      transactions.set(key, {
+        productCode: field('product_code'),
+        transactionUuid: field('transaction_uuid'),
+        totalAmount: field('total_amount'),
+        successUrl: field('success_url'),
+        failureUrl: field('failure_url'),
+        status: 'PENDING',
+        refId: null,
+      });
       const session = randomId(16);
       sessions.set(session, key);
-      res.type('html').send(page(`eSewa: pay NPR ${fields.total_amount}`, `<form method="post" action="/api/epay/main/v2/form/confirm">
+      res.type('html').send(
+        page(
+          `eSewa: pay NPR ${fields.total_amount}`,
+          `<form method="post" action="/api/epay/main/v2/form/confirm">
 <input type="hidden" name="session" value="${session}"><label>eSewa ID <input name="esewaId"></label><label>Password <input name="password" type="password"></label><label>Token <input name="token"></label>
-<button name="action" value="pay">Pay</button><button name="action" value="cancel">Cancel</button></form>`));
+<button name="action" value="pay">Pay</button><button name="action" value="cancel">Cancel</button></form>`,
+        ),
+      );
     });
 
     app.post('/api/epay/main/v2/form/confirm', (req, res) => {
       const transaction = transactions.get(sessions.get(String(req.body?.session ?? '')) ?? '');
-      if (!transaction || transaction.status !== 'PENDING') return res.status(410).type('html').send(page('Session expired', ''));
+      if (!transaction || transaction.status !== 'PENDING')
+        return res.status(410).type('html').send(page('Session expired', ''));
       const { action, esewaId, password, token } = req.body ?? {};
       if (action === 'cancel') {
         transaction.status = 'CANCELED';
@@ -118,7 +159,9 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
       const data: Record<string, string> = {
         transaction_code: transaction.refId,
         status: 'COMPLETE',
-        total_amount: simulator.numericAmounts ? esewaStyleAmount(transaction.totalAmount).replace(/,/g, '') : esewaStyleAmount(transaction.totalAmount),
+        total_amount: simulator.numericAmounts
+          ? esewaStyleAmount(transaction.totalAmount).replace(/,/g, '')
+          : esewaStyleAmount(transaction.totalAmount),
         transaction_uuid: transaction.transactionUuid,
         product_code: transaction.productCode,
         success_url: transaction.successUrl,
@@ -127,7 +170,9 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
       data.signature = signEsewa(data, RESPONSE_SIGNED_FIELDS, merchants.get(transaction.productCode) ?? '');
       const back = new URL(transaction.successUrl);
       // A number is written as eSewa writes it ("4500.0"), which JSON.stringify of a number cannot.
-      const json = simulator.numericAmounts ? JSON.stringify(data).replace(/"total_amount":"([\d.]+)"/, '"total_amount":$1') : JSON.stringify(data);
+      const json = simulator.numericAmounts
+        ? JSON.stringify(data).replace(/"total_amount":"([\d.]+)"/, '"total_amount":$1')
+        : JSON.stringify(data);
       back.searchParams.set('data', Buffer.from(json, 'utf8').toString('base64'));
       res.redirect(302, back.toString());
     });
@@ -135,11 +180,18 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
     app.get('/api/epay/transaction/status/', (req, res) => {
       const { product_code: code, total_amount: total, transaction_uuid: uuid } = req.query;
       if (typeof uuid === 'string') statusCalls.set(uuid, (statusCalls.get(uuid) ?? 0) + 1);
-      if (typeof code !== 'string' || typeof total !== 'string' || typeof uuid !== 'string') return res.status(400).json({ code: 0, error_message: 'Invalid request' });
+      if (typeof code !== 'string' || typeof total !== 'string' || typeof uuid !== 'string')
+        return res.status(400).json({ code: 0, error_message: 'Invalid request' });
       const transaction = transactions.get(keyOf(code, uuid));
       // eSewa matches the amount too: another amount is another (unknown) transaction.
       if (!transaction || Number(transaction.totalAmount) !== Number(total)) {
-        return res.json({ product_code: code, transaction_uuid: uuid, total_amount: Number(total), status: 'NOT_FOUND', ref_id: null });
+        return res.json({
+          product_code: code,
+          transaction_uuid: uuid,
+          total_amount: Number(total),
+          status: 'NOT_FOUND',
+          ref_id: null,
+        });
       }
       if (transaction.pendingChecks !== undefined) {
         if (transaction.pendingChecks === 0) {
@@ -150,7 +202,13 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
           transaction.pendingChecks -= 1;
         }
       }
-      res.json({ product_code: code, transaction_uuid: uuid, total_amount: Number(transaction.totalAmount), status: transaction.status, ref_id: transaction.refId });
+      res.json({
+        product_code: code,
+        transaction_uuid: uuid,
+        total_amount: Number(transaction.totalAmount),
+        status: transaction.status,
+        ref_id: transaction.refId,
+      });
     });
   });
   // Read by the handlers above at request time, so a test can switch the amount format on the running simulator.
@@ -167,7 +225,8 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
       if (!found) throw new Error(`eSewa simulator has no transaction ${transactionUuid}`);
       return found;
     },
-    sign: (fields: Record<string, string>, signedFieldNames: string, secret = secretKey) => signEsewa(fields, signedFieldNames, secret),
+    sign: (fields: Record<string, string>, signedFieldNames: string, secret = secretKey) =>
+      signEsewa(fields, signedFieldNames, secret),
     completeAfterChecks(transactionUuid: string, checks: number, meanwhile: 'PENDING' | 'AMBIGUOUS' = 'PENDING'): void {
       const transaction = simulator.byUuid(transactionUuid);
       transaction.status = meanwhile;
@@ -175,12 +234,14 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
     },
     refundAtEsewa(transactionUuid: string, kind: 'full' | 'partial'): void {
       const transaction = simulator.byUuid(transactionUuid);
-      if (transaction.status !== 'COMPLETE' && transaction.status !== 'PARTIAL_REFUND') throw new Error(`eSewa simulator: ${transactionUuid} is not a completed transaction`);
+      if (transaction.status !== 'COMPLETE' && transaction.status !== 'PARTIAL_REFUND')
+        throw new Error(`eSewa simulator: ${transactionUuid} is not a completed transaction`);
       transaction.status = kind === 'full' ? 'FULL_REFUND' : 'PARTIAL_REFUND';
     },
     reverseAtEsewa(transactionUuid: string): void {
       const transaction = simulator.byUuid(transactionUuid);
-      if (transaction.status !== 'COMPLETE') throw new Error(`eSewa simulator: ${transactionUuid} is not a completed transaction`);
+      if (transaction.status !== 'COMPLETE')
+        throw new Error(`eSewa simulator: ${transactionUuid} is not a completed transaction`);
       transaction.status = 'CANCELED';
     },
   });

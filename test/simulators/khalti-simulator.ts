@@ -33,7 +33,8 @@ import { page, randomId, startSimulatorServer, type SimulatorServer } from './si
  * payment that Khalti decides late with completeAfterLookups, and a refund made in Khalti's
  * merchant portal (not through its API) with refundInPortal.
  */
-export type KhaltiStatus = 'Initiated' | 'Pending' | 'Completed' | 'Expired' | 'User canceled' | 'Refunded' | 'Partially Refunded';
+export type KhaltiStatus =
+  'Initiated' | 'Pending' | 'Completed' | 'Expired' | 'User canceled' | 'Refunded' | 'Partially Refunded';
 
 export interface KhaltiPayment {
   pidx: string;
@@ -63,7 +64,12 @@ export interface KhaltiPayment {
 /** Khalti's payment link lifetime. */
 export const KHALTI_LINK_SECONDS = 3600;
 
-export const KHALTI_TEST = { ids: ['9800000000', '9800000001', '9800000002', '9800000003', '9800000004', '9800000005'], mpin: '1111', otp: '987654', pendingId: '9800000005' };
+export const KHALTI_TEST = {
+  ids: ['9800000000', '9800000001', '9800000002', '9800000003', '9800000004', '9800000005'],
+  mpin: '1111',
+  otp: '987654',
+  pendingId: '9800000005',
+};
 
 export interface KhaltiSimulator extends SimulatorServer {
   apiBase: string;
@@ -163,11 +169,19 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
   const drawFault = (): Fault | null => {
     if (!draw) return null;
     const roll = draw();
-    const fault: Fault | null = roll < faults.errorRate ? 'error' : roll < faults.errorRate + faults.dropRate ? 'drop' : roll < faults.errorRate + faults.dropRate + faults.timeoutRate ? 'timeout' : null;
+    const fault: Fault | null =
+      roll < faults.errorRate
+        ? 'error'
+        : roll < faults.errorRate + faults.dropRate
+          ? 'drop'
+          : roll < faults.errorRate + faults.dropRate + faults.timeoutRate
+            ? 'timeout'
+            : null;
     if (fault) faults.injected[fault] += 1;
     return fault;
   };
-  const remember = (book: Map<string, number[]>, transactionId: string, amount: number) => book.set(transactionId, [...(book.get(transactionId) ?? []), amount]);
+  const remember = (book: Map<string, number[]>, transactionId: string, amount: number) =>
+    book.set(transactionId, [...(book.get(transactionId) ?? []), amount]);
   const server = await startSimulatorServer(['/api/v2', '/api/merchant-transaction'], (app) => {
     app.use(express.json());
     app.use(express.urlencoded({ extended: false }));
@@ -187,26 +201,66 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
     app.post('/api/v2/epayment/initiate/', (req, res) => {
       const key = keyOf(req.headers.authorization);
       if (!key) return res.status(401).json({ detail: 'Invalid token.', status_code: 401 });
-      const { amount, purchase_order_id: orderId, purchase_order_name: orderName, return_url: returnUrl, website_url: websiteUrl, customer_info: customer } = req.body ?? {};
+      const {
+        amount,
+        purchase_order_id: orderId,
+        purchase_order_name: orderName,
+        return_url: returnUrl,
+        website_url: websiteUrl,
+        customer_info: customer,
+      } = req.body ?? {};
       const errors: Record<string, string[]> = {};
-      if (customer !== undefined && (typeof customer !== 'object' || customer === null || (customer.phone !== undefined && typeof customer.phone !== 'string'))) errors.customer_info = ['Enter a valid customer info.'];
-      if (!Number.isInteger(amount) || amount < 1000) errors.amount = ['Amount should be greater than Rs. 10, that is 1000 paisa.'];
-      for (const [field, value] of Object.entries({ purchase_order_id: orderId, purchase_order_name: orderName, return_url: returnUrl, website_url: websiteUrl })) {
+      if (
+        customer !== undefined &&
+        (typeof customer !== 'object' ||
+          customer === null ||
+          (customer.phone !== undefined && typeof customer.phone !== 'string'))
+      )
+        errors.customer_info = ['Enter a valid customer info.'];
+      if (!Number.isInteger(amount) || amount < 1000)
+        errors.amount = ['Amount should be greater than Rs. 10, that is 1000 paisa.'];
+      for (const [field, value] of Object.entries({
+        purchase_order_id: orderId,
+        purchase_order_name: orderName,
+        return_url: returnUrl,
+        website_url: websiteUrl,
+      })) {
         if (typeof value !== 'string' || value === '') errors[field] = ['This field is required.'];
       }
       if (Object.keys(errors).length > 0) return res.status(400).json({ ...errors, error_key: 'validation_error' });
       const pidx = randomId(22);
       const expiresAt = Date.now() + KHALTI_LINK_SECONDS * 1000;
       const customerPhone = typeof customer?.phone === 'string' ? customer.phone : null;
-      payments.set(pidx, { pidx, merchantKey: key, amount, purchaseOrderId: orderId, purchaseOrderName: orderName, returnUrl, status: 'Initiated', transactionId: null, lookups: 0, refunded: 0, funding: 'wallet', payerMobile: null, customerPhone, expiresAt });
-      res.json({ pidx, payment_url: `${server.url}/?pidx=${pidx}`, expires_at: new Date(expiresAt).toISOString(), expires_in: KHALTI_LINK_SECONDS });
+      payments.set(pidx, {
+        pidx,
+        merchantKey: key,
+        amount,
+        purchaseOrderId: orderId,
+        purchaseOrderName: orderName,
+        returnUrl,
+        status: 'Initiated',
+        transactionId: null,
+        lookups: 0,
+        refunded: 0,
+        funding: 'wallet',
+        payerMobile: null,
+        customerPhone,
+        expiresAt,
+      });
+      res.json({
+        pidx,
+        payment_url: `${server.url}/?pidx=${pidx}`,
+        expires_at: new Date(expiresAt).toISOString(),
+        expires_in: KHALTI_LINK_SECONDS,
+      });
     });
 
     app.post('/api/v2/epayment/lookup/', (req, res) => {
       const key = keyOf(req.headers.authorization);
       if (!key) return res.status(401).json({ detail: 'Invalid token.', status_code: 401 });
       const payment = payments.get(String(req.body?.pidx ?? ''));
-      if (!payment || payment.merchantKey !== key) return res.status(404).json({ detail: 'Not found.', error_key: 'validation_error' });
+      if (!payment || payment.merchantKey !== key)
+        return res.status(404).json({ detail: 'Not found.', error_key: 'validation_error' });
       payment.lookups += 1;
       expireIfDue(payment);
       if (payment.pendingLookups !== undefined) {
@@ -234,13 +288,22 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
     app.get('/api/v2/merchant-transaction/:transactionId/', (req, res) => {
       const key = keyOf(req.headers.authorization);
       if (!key) return res.status(401).json({ detail: 'Invalid token.', status_code: 401 });
-      const payment = [...payments.values()].find((candidate) => candidate.transactionId === req.params.transactionId && candidate.status !== 'Initiated' && candidate.status !== 'Pending');
+      const payment = [...payments.values()].find(
+        (candidate) =>
+          candidate.transactionId === req.params.transactionId &&
+          candidate.status !== 'Initiated' &&
+          candidate.status !== 'Pending',
+      );
       if (!payment || payment.merchantKey !== key) return res.status(404).json({ detail: 'Not found.' });
       const bank = payment.funding === 'bank';
       res.json({
         idx: payment.transactionId,
         type: { idx: bank ? 'EbnkTypeIdx' : 'WaltTypeIdx', name: bank ? 'Ebanking payment' : 'Wallet payment' },
-        state: { idx: 'StateIdx', name: payment.status === 'Partially Refunded' ? simulator.partialSpelling : payment.status, template: 'is complete' },
+        state: {
+          idx: 'StateIdx',
+          name: payment.status === 'Partially Refunded' ? simulator.partialSpelling : payment.status,
+          template: 'is complete',
+        },
         amount: payment.amount,
         fee_amount: 0,
         created_on: new Date().toISOString(),
@@ -259,17 +322,29 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       if (!key) return res.status(401).json({ detail: 'Invalid token.', status_code: 401 });
       const payment = [...payments.values()].find((candidate) => candidate.transactionId === transactionId);
       if (!payment || payment.merchantKey !== key) return res.status(404).json({ detail: 'Transaction not found.' });
-      if (payment.status === 'Refunded') return res.status(400).json({ detail: 'Transaction already refunded.', error_key: 'validation_error' });
-      if (payment.status !== 'Completed' && payment.status !== 'Partially Refunded') return res.status(400).json({ detail: 'Only completed transactions can be refunded.', error_key: 'validation_error' });
+      if (payment.status === 'Refunded')
+        return res.status(400).json({ detail: 'Transaction already refunded.', error_key: 'validation_error' });
+      if (payment.status !== 'Completed' && payment.status !== 'Partially Refunded')
+        return res
+          .status(400)
+          .json({ detail: 'Only completed transactions can be refunded.', error_key: 'validation_error' });
       if (payment.funding === 'bank') {
         const mobile = req.body?.mobile;
-        if (mobile === undefined || mobile === '') return res.status(400).json({ mobile: ['This field is required.'], error_key: 'validation_error' });
-        if (mobile !== payment.payerMobile) return res.status(400).json({ mobile: ['Mobile number is not associated with this transaction.'], error_key: 'validation_error' });
+        if (mobile === undefined || mobile === '')
+          return res.status(400).json({ mobile: ['This field is required.'], error_key: 'validation_error' });
+        if (mobile !== payment.payerMobile)
+          return res.status(400).json({
+            mobile: ['Mobile number is not associated with this transaction.'],
+            error_key: 'validation_error',
+          });
       }
       const left = payment.amount - payment.refunded;
       const asked = req.body?.amount;
       if (asked !== undefined && (!Number.isInteger(asked) || asked <= 0 || asked > left)) {
-        return res.status(400).json({ detail: `Refund amount must be a positive amount in paisa of at most ${left}.`, error_key: 'validation_error' });
+        return res.status(400).json({
+          detail: `Refund amount must be a positive amount in paisa of at most ${left}.`,
+          error_key: 'validation_error',
+        });
       }
       payment.refunded += asked === undefined ? left : asked;
       payment.status = payment.refunded >= payment.amount ? 'Refunded' : 'Partially Refunded';
@@ -289,16 +364,26 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       const payment = payments.get(typeof req.query.pidx === 'string' ? req.query.pidx : '');
       if (!payment) return res.status(404).type('html').send(page('Payment not found', ''));
       expireIfDue(payment);
-      if (payment.status !== 'Initiated') return res.status(410).type('html').send(page('This payment link is no longer valid', `<p id="status">${payment.status}</p>`));
-      res.type('html').send(page(`Pay Rs. ${(payment.amount / 100).toFixed(2)} to the merchant`, `<form method="post">
+      if (payment.status !== 'Initiated')
+        return res
+          .status(410)
+          .type('html')
+          .send(page('This payment link is no longer valid', `<p id="status">${payment.status}</p>`));
+      res.type('html').send(
+        page(
+          `Pay Rs. ${(payment.amount / 100).toFixed(2)} to the merchant`,
+          `<form method="post">
 <label>Pay from <select name="via"><option value="wallet">Khalti wallet</option><option value="ebanking">E-banking</option></select></label><label>Khalti ID <input name="mobile"></label><label>MPIN <input name="mpin" type="password"></label><label>OTP <input name="otp"></label>
-<button name="action" value="pay">Pay</button><button name="action" value="cancel">Cancel</button></form>`));
+<button name="action" value="pay">Pay</button><button name="action" value="cancel">Cancel</button></form>`,
+        ),
+      );
     });
 
     app.post('/', (req, res) => {
       const payment = payments.get(typeof req.query.pidx === 'string' ? req.query.pidx : '');
       if (payment) expireIfDue(payment);
-      if (!payment || payment.status !== 'Initiated') return res.status(410).type('html').send(page('This payment link is no longer valid', ''));
+      if (!payment || payment.status !== 'Initiated')
+        return res.status(410).type('html').send(page('This payment link is no longer valid', ''));
       const { action, mobile, mpin, otp, via } = req.body ?? {};
       if (action === 'cancel') {
         payment.status = 'User canceled';
@@ -342,7 +427,11 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
       const payment = payments.get(pidx);
       if (!payment) throw new Error(`Khalti simulator has no pidx ${pidx}`);
       payment.status = status;
-      if ((status === 'Completed' || status === 'Refunded' || status === 'Partially Refunded') && !payment.transactionId) payment.transactionId = randomId(22);
+      if (
+        (status === 'Completed' || status === 'Refunded' || status === 'Partially Refunded') &&
+        !payment.transactionId
+      )
+        payment.transactionId = randomId(22);
       if (status === 'Refunded') payment.refunded = payment.amount;
     },
     completeAfterLookups(pidx: string, lookups: number): void {
@@ -354,10 +443,12 @@ export async function startKhaltiSimulator(): Promise<KhaltiSimulator> {
     },
     refundInPortal(pidx: string, kind: 'full' | 'partial' | number): void {
       const payment = payments.get(pidx);
-      if (payment?.status !== 'Completed' && payment?.status !== 'Partially Refunded') throw new Error(`Khalti simulator: ${pidx} is not a completed payment`);
+      if (payment?.status !== 'Completed' && payment?.status !== 'Partially Refunded')
+        throw new Error(`Khalti simulator: ${pidx} is not a completed payment`);
       const left = payment.amount - payment.refunded;
       const amount = kind === 'full' ? left : kind === 'partial' ? Math.floor(left / 2) : kind;
-      if (!Number.isInteger(amount) || amount <= 0 || amount > left) throw new Error(`Khalti simulator: cannot refund ${amount} of ${pidx} (${left} left)`);
+      if (!Number.isInteger(amount) || amount <= 0 || amount > left)
+        throw new Error(`Khalti simulator: cannot refund ${amount} of ${pidx} (${left} left)`);
       payment.refunded += amount;
       payment.status = payment.refunded >= payment.amount ? 'Refunded' : 'Partially Refunded';
       if (payment.transactionId) remember(faults.portalByTransaction, payment.transactionId, amount);

@@ -21,7 +21,10 @@ export interface SimulatorServer {
 }
 
 /** A loopback HTTP server for a simulated provider: `build` adds its routes; `apiPrefix` marks its API (one path or several). */
-export async function startSimulatorServer(apiPrefix: string | string[], build: (app: Express) => void): Promise<SimulatorServer & { app: Express }> {
+export async function startSimulatorServer(
+  apiPrefix: string | string[],
+  build: (app: Express) => void,
+): Promise<SimulatorServer & { app: Express }> {
   const app = express();
   const sockets = new Set<Socket>();
   const state: SimulatorServer & { app: Express } = {

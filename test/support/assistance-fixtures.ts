@@ -22,7 +22,12 @@ export function caseRequest(overrides: Record<string, unknown> = {}): Record<str
 }
 
 /** An order placed by `partner` (listing `extra`'s agencies) and paid by card through the sandbox checkout. */
-export async function paidOrder(server: Pick<RunningServer, 'orm'>, client: ApiClient, partner: TestPartner, extra: Record<string, unknown> = {}): Promise<PlacedOrder> {
+export async function paidOrder(
+  server: Pick<RunningServer, 'orm'>,
+  client: ApiClient,
+  partner: TestPartner,
+  extra: Record<string, unknown> = {},
+): Promise<PlacedOrder> {
   const order = await placeOrder(server, client, partner, extra);
   const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
   const checkout = await submitCheckout(started.paymentUrl, APPROVE_CARD);
@@ -31,20 +36,49 @@ export async function paidOrder(server: Pick<RunningServer, 'orm'>, client: ApiC
   return order;
 }
 
-export function openCase(client: ApiClient, caller: TestPartner, orderRef: string, body: unknown = caseRequest(), key: string = randomUUID()): Promise<ApiResponse> {
-  return client.op('openAssistanceCase', 'POST', openPath(orderRef), body, { token: caller.token, headers: { 'idempotency-key': key } });
+export function openCase(
+  client: ApiClient,
+  caller: TestPartner,
+  orderRef: string,
+  body: unknown = caseRequest(),
+  key: string = randomUUID(),
+): Promise<ApiResponse> {
+  return client.op('openAssistanceCase', 'POST', openPath(orderRef), body, {
+    token: caller.token,
+    headers: { 'idempotency-key': key },
+  });
 }
 
 export function readCase(client: ApiClient, caller: TestPartner, caseRef: string): Promise<ApiResponse> {
-  return client.op('getAssistanceCase', 'GET', `${CASES}/${encodeURIComponent(caseRef)}`, undefined, { token: caller.token });
+  return client.op('getAssistanceCase', 'GET', `${CASES}/${encodeURIComponent(caseRef)}`, undefined, {
+    token: caller.token,
+  });
 }
 
-export function updateCase(client: ApiClient, caller: TestPartner, caseRef: string, body: unknown): Promise<ApiResponse> {
-  return client.op('addAssistanceCaseUpdate', 'POST', `${CASES}/${encodeURIComponent(caseRef)}/updates`, body, { token: caller.token });
+export function updateCase(
+  client: ApiClient,
+  caller: TestPartner,
+  caseRef: string,
+  body: unknown,
+): Promise<ApiResponse> {
+  return client.op('addAssistanceCaseUpdate', 'POST', `${CASES}/${encodeURIComponent(caseRef)}/updates`, body, {
+    token: caller.token,
+  });
 }
 
-export function withdrawCase(client: ApiClient, caller: TestPartner, caseRef: string, reason = 'False alarm; the traveller recovered after a rest day.'): Promise<ApiResponse> {
-  return client.op('withdrawAssistanceCase', 'POST', `${CASES}/${encodeURIComponent(caseRef)}/withdrawal`, { reason }, { token: caller.token });
+export function withdrawCase(
+  client: ApiClient,
+  caller: TestPartner,
+  caseRef: string,
+  reason = 'False alarm; the traveller recovered after a rest day.',
+): Promise<ApiResponse> {
+  return client.op(
+    'withdrawAssistanceCase',
+    'POST',
+    `${CASES}/${encodeURIComponent(caseRef)}/withdrawal`,
+    { reason },
+    { token: caller.token },
+  );
 }
 
 export function listCases(client: ApiClient, caller: TestPartner, query = ''): Promise<ApiResponse> {

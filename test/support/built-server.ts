@@ -113,7 +113,10 @@ function forkEntry(entry: 'main' | 'cluster', env: Record<string, string>) {
 }
 
 /** Starts a server that is expected to refuse to start; resolves with its exit code and what it printed. */
-export async function refusedStart(entry: 'main' | 'cluster', env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
+export async function refusedStart(
+  entry: 'main' | 'cluster',
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stderr: string }> {
   const child = forkEntry(entry, env);
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -146,7 +149,10 @@ export interface StartingServer {
 export function forkStarting(entry: 'main' | 'cluster', env: Record<string, string>): StartingServer {
   const child = forkEntry(entry, env);
   const logs: Array<Record<string, unknown>> = [];
-  const waiting: Array<{ accepts: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }> = [];
+  const waiting: Array<{
+    accepts: (line: Record<string, unknown>) => boolean;
+    resolve: (line: Record<string, unknown>) => void;
+  }> = [];
   let pending = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -168,13 +174,17 @@ export function forkStarting(entry: 'main' | 'cluster', env: Record<string, stri
     appendToServerLog(chunk);
   });
   // 'close', not 'exit': every line it printed has been read by then.
-  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
   const line = (accepts: (line: Record<string, unknown>) => boolean) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const printed = logs.find(accepts);
       if (printed) return resolve(printed);
       waiting.push({ accepts, resolve });
-      void closed.then(({ code }) => reject(new Error(`${entry} exited with ${code} before the line waited for:\n${stderr}`)));
+      void closed.then(({ code }) =>
+        reject(new Error(`${entry} exited with ${code} before the line waited for:\n${stderr}`)),
+      );
     });
   return { child, logs: () => logs, line, stderr: () => stderr, closed };
 }

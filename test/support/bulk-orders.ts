@@ -6,13 +6,25 @@ import type { RunningServer } from '../../src/server';
  * of orders through the API. `customRouteNameLength` makes each copy's custom route name that long
  * (the API caps it far lower; here it only makes each CSV row heavy).
  */
-export async function copyOrder(server: Pick<RunningServer, 'orm'>, orderId: string, count: number, { customRouteNameLength }: { customRouteNameLength?: number } = {}): Promise<void> {
+export async function copyOrder(
+  server: Pick<RunningServer, 'orm'>,
+  orderId: string,
+  count: number,
+  { customRouteNameLength }: { customRouteNameLength?: number } = {},
+): Promise<void> {
   const connection = server.orm.em.getConnection();
-  const columns = (await connection.execute<Array<{ column_name: string }>>(
-    `select column_name from information_schema.columns where table_name = 'insurance_order' and table_schema = current_schema() order by ordinal_position`,
-  )).map((row) => row.column_name);
-  const copied: Record<string, string> = { id: 'gen_random_uuid()', order_ref: `order_ref || '-' || n`, order_number: `order_number || '-' || n` };
-  if (customRouteNameLength) copied.custom_route_name = `rpad(coalesce(custom_route_name, 'route'), ${Math.trunc(customRouteNameLength)}, ' and back')`;
+  const columns = (
+    await connection.execute<Array<{ column_name: string }>>(
+      `select column_name from information_schema.columns where table_name = 'insurance_order' and table_schema = current_schema() order by ordinal_position`,
+    )
+  ).map((row) => row.column_name);
+  const copied: Record<string, string> = {
+    id: 'gen_random_uuid()',
+    order_ref: `order_ref || '-' || n`,
+    order_number: `order_number || '-' || n`,
+  };
+  if (customRouteNameLength)
+    copied.custom_route_name = `rpad(coalesce(custom_route_name, 'route'), ${Math.trunc(customRouteNameLength)}, ' and back')`;
   const values = columns.map((column) => copied[column] ?? `"${column}"`);
   await connection.execute(
     `insert into insurance_order (${columns.map((column) => `"${column}"`).join(', ')}) select ${values.join(', ')} from insurance_order, generate_series(1, ?) n where id = ?`,

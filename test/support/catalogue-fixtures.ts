@@ -21,13 +21,25 @@ export const CTGS = {
  * A catalogue of one retired route and one retired package for it (nothing partners would see),
  * as the catalogue file format has it; new ids unless given, so a test can import it again changed.
  */
-export function retiredTsumCatalogue(ctgName = 'Tsum Valley Special', ids: { routeId: string; ctgId: string } = { routeId: randomUUID(), ctgId: randomUUID() }): CatalogueFile & { ids: { routeId: string; ctgId: string } } {
+export function retiredTsumCatalogue(
+  ctgName = 'Tsum Valley Special',
+  ids: { routeId: string; ctgId: string } = { routeId: randomUUID(), ctgId: randomUUID() },
+): CatalogueFile & { ids: { routeId: string; ctgId: string } } {
   return {
     ids,
     currency: 'NPR',
     insuranceCompanies: ['Himal Shield Insurance Ltd.'],
     routes: [
-      { id: ids.routeId, name: 'Tsum Valley Trek', region: 'Gorkha', trekName: 'Tsum Valley', routeType: 'TEAHOUSE', routeCategory: 'RESTRICTED_AREA', maxAltitude: 3700, active: false },
+      {
+        id: ids.routeId,
+        name: 'Tsum Valley Trek',
+        region: 'Gorkha',
+        trekName: 'Tsum Valley',
+        routeType: 'TEAHOUSE',
+        routeCategory: 'RESTRICTED_AREA',
+        maxAltitude: 3700,
+        active: false,
+      },
     ],
     ctgs: [
       {
@@ -48,7 +60,15 @@ export function retiredTsumCatalogue(ctgName = 'Tsum Valley Special', ids: { rou
         displayOrder: 900,
         active: false,
         coverage: [{ code: 'EMERGENCY_EVACUATION', name: 'Helicopter emergency evacuation', coverageAmount: 1500000 }],
-        includedDevices: [{ id: randomUUID(), name: 'Satellite messenger', description: 'Two-way satellite messenger', quantity: 1, dailyPrice: 150 }],
+        includedDevices: [
+          {
+            id: randomUUID(),
+            name: 'Satellite messenger',
+            description: 'Two-way satellite messenger',
+            quantity: 1,
+            dailyPrice: 150,
+          },
+        ],
       },
     ],
   };

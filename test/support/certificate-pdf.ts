@@ -22,18 +22,26 @@ export interface ReadPdf {
 /** What PDF.js (through pdf-parse) reads from `pdf`; see pdf-reader.mjs. */
 export function readPdf(pdf: Buffer): Promise<ReadPdf> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [path.join(__dirname, 'pdf-reader.mjs')], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`pdf-reader failed: ${stderr || error.message}`));
-      const read = JSON.parse(stdout) as ReadPdf;
-      // A glyph the shaper split off a character (the dot below of Vietnamese ị) maps to no
-      // character of its own, and PDF.js gives its code (a C0 control) instead: left out.
-      const readable = (text: string) => text.replace(/[\u0000-\u0008\u000e-\u001f]/g, '');
-      resolve({
-        ...read,
-        text: readable(read.text).replace(/\s+/g, ' '),
-        pages: read.pages.map((page) => ({ ...page, items: page.items.map((item) => ({ ...item, text: readable(item.text) })) })),
-      });
-    });
+    const child = execFile(
+      process.execPath,
+      [path.join(__dirname, 'pdf-reader.mjs')],
+      { maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`pdf-reader failed: ${stderr || error.message}`));
+        const read = JSON.parse(stdout) as ReadPdf;
+        // A glyph the shaper split off a character (the dot below of Vietnamese ị) maps to no
+        // character of its own, and PDF.js gives its code (a C0 control) instead: left out.
+        const readable = (text: string) => text.replace(/[\u0000-\u0008\u000e-\u001f]/g, '');
+        resolve({
+          ...read,
+          text: readable(read.text).replace(/\s+/g, ' '),
+          pages: read.pages.map((page) => ({
+            ...page,
+            items: page.items.map((item) => ({ ...item, text: readable(item.text) })),
+          })),
+        });
+      },
+    );
     child.stdin?.end(pdf);
   });
 }
@@ -57,7 +65,10 @@ export function asExtracted(text: string, weight: 'regular' | 'bold' = 'regular'
       if (/^(hebrew|arabic)-/.test(run.face)) return run.text;
       const face = fonts.faces.find((candidate) => candidate.name === run.face);
       if (!face) throw new Error(`no face ${run.face}`);
-      return face.font.layout(run.text).glyphs.map((glyph) => String.fromCodePoint(...glyph.codePoints)).join('');
+      return face.font
+        .layout(run.text)
+        .glyphs.map((glyph) => String.fromCodePoint(...glyph.codePoints))
+        .join('');
     })
     .join('')
     .replace(/\s+/g, ' ');
@@ -126,7 +137,10 @@ export function embeddedFonts(pdf: Buffer): EmbeddedFont[] {
     for (const range of toUnicode.toString('latin1').matchAll(/<([0-9a-f]+)> <[0-9a-f]+> \[([^\]]*)\]/gi)) {
       const first = parseInt(range[1] ?? '0', 16);
       [...(range[2] ?? '').matchAll(/<([0-9a-f ]*)>/gi)].forEach((entry, index) => {
-        const units = (entry[1] ?? '').split(' ').filter(Boolean).map((unit) => parseInt(unit, 16));
+        const units = (entry[1] ?? '')
+          .split(' ')
+          .filter(Boolean)
+          .map((unit) => parseInt(unit, 16));
         characters.set(first + index, String.fromCharCode(...units));
       });
     }
@@ -143,7 +157,18 @@ export function embeddedFonts(pdf: Buffer): EmbeddedFont[] {
  */
 export function charactersWithoutGlyph(pdf: Buffer, text: string): string[] {
   const fonts = embeddedFonts(pdf);
-  return [...new Set(text)].filter((character) => !/\s/u.test(character)).filter((character) =>
-    !fonts.some(({ font, characters }) =>
-      [...characters].some(([glyphId, stands]) => glyphId !== 0 && stands.includes(character) && glyphId < font.numGlyphs && font.getGlyph(glyphId).path.commands.length > 0)));
+  return [...new Set(text)]
+    .filter((character) => !/\s/u.test(character))
+    .filter(
+      (character) =>
+        !fonts.some(({ font, characters }) =>
+          [...characters].some(
+            ([glyphId, stands]) =>
+              glyphId !== 0 &&
+              stands.includes(character) &&
+              glyphId < font.numGlyphs &&
+              font.getGlyph(glyphId).path.commands.length > 0,
+          ),
+        ),
+    );
 }

@@ -12,7 +12,10 @@ const CodeCacheRuntime = require('./code-cache-runtime');
 
 async function main() {
   const root = path.resolve(__dirname, '../..');
-  const { projectConfig, globalConfig } = await readConfig({ $0: 'jest', _: [], config: path.join(root, 'jest.fast.config.js') }, root);
+  const { projectConfig, globalConfig } = await readConfig(
+    { $0: 'jest', _: [], config: path.join(root, 'jest.fast.config.js') },
+    root,
+  );
   const context = await Runtime.createContext(projectConfig, { maxWorkers: 1, watchman: false });
   const transformer = await createScriptTransformer(projectConfig);
   const Environment = require(projectConfig.testEnvironment);
@@ -20,7 +23,16 @@ async function main() {
   const runtime = () => {
     const environment = new Environment({ projectConfig, globalConfig }, { console, docblockPragmas: {}, testPath });
     const coverage = { collectCoverage: false, collectCoverageFrom: [], coverageProvider: 'v8' };
-    return new CodeCacheRuntime(projectConfig, environment, context.resolver, transformer, new Map(), coverage, testPath, globalConfig);
+    return new CodeCacheRuntime(
+      projectConfig,
+      environment,
+      context.resolver,
+      transformer,
+      new Map(),
+      coverage,
+      testPath,
+      globalConfig,
+    );
   };
   const [first, second] = [runtime(), runtime()];
   const source = 'return module.exports = 42;';
@@ -31,7 +43,9 @@ async function main() {
     JSON.stringify({
       runtimeClass: Object.getPrototypeOf(CodeCacheRuntime) === Runtime,
       internalsProblems: CodeCacheRuntime.internalsProblems(second),
-      sharedResolution: first._resolution.cjsCache === second._resolution.cjsCache && first._resolution.esmCache === second._resolution.esmCache,
+      sharedResolution:
+        first._resolution.cjsCache === second._resolution.cjsCache &&
+        first._resolution.esmCache === second._resolution.esmCache,
       cachedDataAccepted: again?.cachedDataRejected === false,
     }),
   );

@@ -29,7 +29,8 @@ if (vm.SourceTextModule) {
       const entry = options.identifier === undefined ? undefined : esmCache.get(options.identifier);
       const cachedData = entry && entry.code === code ? entry.data : undefined;
       super(code, cachedData ? { ...options, cachedData } : options);
-      if (!cachedData && options.identifier !== undefined) esmCache.set(options.identifier, { code, data: this.createCachedData() });
+      if (!cachedData && options.identifier !== undefined)
+        esmCache.set(options.identifier, { code, data: this.createCachedData() });
     }
   };
 }
@@ -42,12 +43,17 @@ if (vm.SourceTextModule) {
 function internalsProblems(runtime) {
   const problems = [];
   const resolution = runtime._resolution;
-  if (!(resolution?.cjsCache instanceof Map) || !(resolution.esmCache instanceof Map)) problems.push('runtime._resolution.cjsCache and .esmCache are no longer Maps');
+  if (!(resolution?.cjsCache instanceof Map) || !(resolution.esmCache instanceof Map))
+    problems.push('runtime._resolution.cjsCache and .esmCache are no longer Maps');
   const executor = runtime.executor;
-  if (typeof executor?.compile !== 'function' || executor.compile.length !== 2) problems.push('runtime.executor.compile(source, filename) is gone or takes other arguments');
-  if (typeof executor?.environment?.getVmContext !== 'function') problems.push('runtime.executor.environment.getVmContext() is gone');
-  if (typeof executor?.resolution?.isCoreModule !== 'function') problems.push('runtime.executor.resolution.isCoreModule() is gone');
-  if (!Array.isArray(executor?.injectedModuleParameters)) problems.push('runtime.executor.injectedModuleParameters is no longer an array');
+  if (typeof executor?.compile !== 'function' || executor.compile.length !== 2)
+    problems.push('runtime.executor.compile(source, filename) is gone or takes other arguments');
+  if (typeof executor?.environment?.getVmContext !== 'function')
+    problems.push('runtime.executor.environment.getVmContext() is gone');
+  if (typeof executor?.resolution?.isCoreModule !== 'function')
+    problems.push('runtime.executor.resolution.isCoreModule() is gone');
+  if (!Array.isArray(executor?.injectedModuleParameters))
+    problems.push('runtime.executor.injectedModuleParameters is no longer an array');
   if (typeof executor?.dynamicImport !== 'function') problems.push('runtime.executor.dynamicImport() is gone');
   return problems;
 }
@@ -79,7 +85,8 @@ class CodeCacheRuntime extends Runtime {
       try {
         compiled = vm.compileFunction(source, executor.injectedModuleParameters, {
           filename: scriptFilename,
-          importModuleDynamically: (specifier, _function, importAttributes, ...rest) => executor.dynamicImport(specifier, scriptFilename, vmContext, importAttributes, rest[0]),
+          importModuleDynamically: (specifier, _function, importAttributes, ...rest) =>
+            executor.dynamicImport(specifier, scriptFilename, vmContext, importAttributes, rest[0]),
           parsingContext: vmContext,
           cachedData,
           produceCachedData: cachedData === undefined,
@@ -87,7 +94,8 @@ class CodeCacheRuntime extends Runtime {
       } catch {
         return compile(source, filename);
       }
-      if (cachedData === undefined && compiled.cachedData) commonJsCache.set(filename, { source, data: compiled.cachedData });
+      if (cachedData === undefined && compiled.cachedData)
+        commonJsCache.set(filename, { source, data: compiled.cachedData });
       return compiled;
     };
   }

@@ -29,7 +29,13 @@ const hex = (bytes: Buffer) => Buffer.from(`${bytes.toString('hex')}>`, 'latin1'
  * Objects 1 (catalogue) and 2 (page tree) in object stream 4, the page as object 3, and the
  * cross-reference stream as object 5 (uncompressed, W [1 4 2]).
  */
-export function pdfWithObjectStream({ dictionary, encode, catalogue = SCRIPTED_CATALOGUE, padding = 0, filler = 0 }: ObjectStream): Buffer {
+export function pdfWithObjectStream({
+  dictionary,
+  encode,
+  catalogue = SCRIPTED_CATALOGUE,
+  padding = 0,
+  filler = 0,
+}: ObjectStream): Buffer {
   const members = [catalogue, PAGES];
   const offsets: number[] = [];
   let body = ' '.repeat(padding);
@@ -93,14 +99,33 @@ function commentFiller(size: number): Buffer {
 
 /** The four ways issue 30 hid `/OpenAction /JavaScript` from the byte-scanning check. */
 export const HIDDEN_SCRIPT_PDFS: [string, Buffer][] = [
-  ['a #-escaped /Fl#61teDecode filter', pdfWithObjectStream({ dictionary: '/Filter /Fl#61teDecode', encode: (decoded) => deflateSync(decoded) })],
+  [
+    'a #-escaped /Fl#61teDecode filter',
+    pdfWithObjectStream({ dictionary: '/Filter /Fl#61teDecode', encode: (decoded) => deflateSync(decoded) }),
+  ],
   ['an /ASCIIHexDecode filter', pdfWithObjectStream({ dictionary: '/Filter /ASCIIHexDecode', encode: hex })],
-  ['the filter chain [/ASCIIHexDecode /FlateDecode]', pdfWithObjectStream({ dictionary: '/Filter [/ASCIIHexDecode /FlateDecode]', encode: (decoded) => hex(deflateSync(decoded)) })],
-  ['an object stream mislabelled /Subtype /Image', pdfWithObjectStream({ dictionary: '/Subtype /Image /Filter /FlateDecode', encode: (decoded) => deflateSync(decoded) })],
+  [
+    'the filter chain [/ASCIIHexDecode /FlateDecode]',
+    pdfWithObjectStream({
+      dictionary: '/Filter [/ASCIIHexDecode /FlateDecode]',
+      encode: (decoded) => hex(deflateSync(decoded)),
+    }),
+  ],
+  [
+    'an object stream mislabelled /Subtype /Image',
+    pdfWithObjectStream({
+      dictionary: '/Subtype /Image /Filter /FlateDecode',
+      encode: (decoded) => deflateSync(decoded),
+    }),
+  ],
 ];
 
 /** The same structure with a catalogue that only shows pages: what a PDF writer of today produces. */
-export const PLAIN_OBJECT_STREAM_PDF = pdfWithObjectStream({ dictionary: '/Filter /FlateDecode', encode: (decoded) => deflateSync(decoded), catalogue: PLAIN_CATALOGUE });
+export const PLAIN_OBJECT_STREAM_PDF = pdfWithObjectStream({
+  dictionary: '/Filter /FlateDecode',
+  encode: (decoded) => deflateSync(decoded),
+  catalogue: PLAIN_CATALOGUE,
+});
 
 export const HEAVY_PDF_BYTES = 64 * 1024;
 export const HEAVY_PDF_INFLATED_BYTES = 21 * 1024 * 1024;
@@ -110,7 +135,11 @@ export const HEAVY_PDF_INFLATED_BYTES = 21 * 1024 * 1024;
  * members sit after 21 MiB of whitespace, so a reader must inflate it all to reach them).
  */
 export function heavyPdf(): Buffer {
-  const stream = { dictionary: '/Filter /FlateDecode', encode: (decoded: Buffer) => deflateSync(decoded, { level: 9 }), catalogue: PLAIN_CATALOGUE };
+  const stream = {
+    dictionary: '/Filter /FlateDecode',
+    encode: (decoded: Buffer) => deflateSync(decoded, { level: 9 }),
+    catalogue: PLAIN_CATALOGUE,
+  };
   const padding = HEAVY_PDF_INFLATED_BYTES - 200;
   const bare = pdfWithObjectStream({ ...stream, padding });
   return pdfWithObjectStream({ ...stream, padding, filler: HEAVY_PDF_BYTES - bare.length });

@@ -43,5 +43,8 @@ export function parseCsv(text: string): string[][] {
 /** The rows after the header as objects keyed by the header's names. */
 export function csvRecords(text: string): { header: string[]; records: Array<Record<string, string>> } {
   const [header = [], ...rows] = parseCsv(text);
-  return { header, records: rows.map((cells) => Object.fromEntries(header.map((name, index) => [name, cells[index] ?? '']))) };
+  return {
+    header,
+    records: rows.map((cells) => Object.fromEntries(header.map((name, index) => [name, cells[index] ?? '']))),
+  };
 }

@@ -3,7 +3,10 @@ import type { ApiClient, ApiResponse } from './http-client';
 
 /** Small but real files: a 1x1 PNG, a 1x1 JPEG, a 1x1 lossless WebP and a one-page PDF. */
 export const FILES = {
-  png: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'),
+  png: Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  ),
   jpeg: Buffer.from(
     '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
     'base64',
@@ -25,19 +28,42 @@ export interface UploadOptions {
   declaredType?: string;
 }
 
-export function uploadForm(documentType: string | undefined, bytes: Buffer | undefined, options: UploadOptions = {}): FormData {
+export function uploadForm(
+  documentType: string | undefined,
+  bytes: Buffer | undefined,
+  options: UploadOptions = {},
+): FormData {
   const form = new FormData();
   if (documentType !== undefined) form.append('documentType', documentType);
-  if (bytes !== undefined) form.append('file', new Blob([bytes], { type: options.declaredType ?? 'application/octet-stream' }), options.fileName ?? 'document.bin');
+  if (bytes !== undefined)
+    form.append(
+      'file',
+      new Blob([bytes], { type: options.declaredType ?? 'application/octet-stream' }),
+      options.fileName ?? 'document.bin',
+    );
   return form;
 }
 
 /** POST /documents, checked against the spec. */
-export function uploadDocument(client: ApiClient, token: string, documentType: string, bytes: Buffer, options: UploadOptions = {}): Promise<ApiResponse> {
-  return client.op('uploadDocument', 'POST', DOCUMENTS_PATH, undefined, { token, raw: uploadForm(documentType, bytes, options) });
+export function uploadDocument(
+  client: ApiClient,
+  token: string,
+  documentType: string,
+  bytes: Buffer,
+  options: UploadOptions = {},
+): Promise<ApiResponse> {
+  return client.op('uploadDocument', 'POST', DOCUMENTS_PATH, undefined, {
+    token,
+    raw: uploadForm(documentType, bytes, options),
+  });
 }
 
-export async function uploadedDocumentId(client: ApiClient, token: string, documentType: string, bytes: Buffer): Promise<string> {
+export async function uploadedDocumentId(
+  client: ApiClient,
+  token: string,
+  documentType: string,
+  bytes: Buffer,
+): Promise<string> {
   const response = await uploadDocument(client, token, documentType, bytes);
   if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.data.documentId;
@@ -63,7 +89,10 @@ export async function uploadTravellerDocuments(client: ApiClient, token: string)
 let sequence = 0;
 
 /** A complete, valid traveller request item; override any field. */
-export function travellerInput(documents: TravellerDocuments, overrides: Partial<Schemas['TravellerInput']> = {}): Schemas['TravellerInput'] {
+export function travellerInput(
+  documents: TravellerDocuments,
+  overrides: Partial<Schemas['TravellerInput']> = {},
+): Schemas['TravellerInput'] {
   sequence += 1;
   return {
     email: `anna.keller.${sequence}@example.com`,
@@ -88,9 +117,20 @@ export function travellerInput(documents: TravellerDocuments, overrides: Partial
  * Uploads three real documents and registers one traveller for the partner; returns its touristId.
  * For tests of later steps (orders, payments) that need a traveller and nothing more.
  */
-export async function registerTraveller(client: ApiClient, partner: { token: string }, overrides: Partial<Schemas['TravellerInput']> = {}): Promise<string> {
+export async function registerTraveller(
+  client: ApiClient,
+  partner: { token: string },
+  overrides: Partial<Schemas['TravellerInput']> = {},
+): Promise<string> {
   const documents = await uploadTravellerDocuments(client, partner.token);
-  const response = await client.op('registerTravellers', 'POST', TRAVELLERS_PATH, [travellerInput(documents, overrides)], { token: partner.token });
-  if (response.status !== 201) throw new Error(`registration failed: ${response.status} ${JSON.stringify(response.body)}`);
+  const response = await client.op(
+    'registerTravellers',
+    'POST',
+    TRAVELLERS_PATH,
+    [travellerInput(documents, overrides)],
+    { token: partner.token },
+  );
+  if (response.status !== 201)
+    throw new Error(`registration failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.data[0].touristId;
 }

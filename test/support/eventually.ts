@@ -3,7 +3,11 @@
  * and returns the last value either way: the test's own expect then fails with what was actually
  * seen, never on a timer.
  */
-export async function eventually<T>(probe: () => T | Promise<T>, done: (value: T) => boolean, { timeoutMs = 10_000, intervalMs = 100 } = {}): Promise<T> {
+export async function eventually<T>(
+  probe: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  { timeoutMs = 10_000, intervalMs = 100 } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -26,8 +30,13 @@ const arrived = <T>(value: T): value is Exclude<T, NotYet> => value !== undefine
  * `undefined`, `null` or `false`, and returns that; throws `timed out ... waiting for <what>`
  * when `timeoutMs` passes first.
  */
-export async function until<T>(what: Waited, probe: () => T | Promise<T>, { timeoutMs = 10_000, intervalMs = 100 } = {}): Promise<Exclude<T, NotYet>> {
+export async function until<T>(
+  what: Waited,
+  probe: () => T | Promise<T>,
+  { timeoutMs = 10_000, intervalMs = 100 } = {},
+): Promise<Exclude<T, NotYet>> {
   const value = await eventually(probe, arrived, { timeoutMs, intervalMs });
-  if (!arrived(value)) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
+  if (!arrived(value))
+    throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
   return value;
 }

@@ -28,11 +28,14 @@ const SHOWN_CHARACTERS = 4_000;
  * says why is lost.
  */
 export function expectStatus(answer: Answered | ClientResult, expected: number): void {
-  const response: Answered = 'response' in answer ? { status: answer.response.status, body: answer.error ?? answer.data } : answer;
+  const response: Answered =
+    'response' in answer ? { status: answer.response.status, body: answer.error ?? answer.data } : answer;
   if (response.status === expected) return;
   const log = serverLogPath();
   const logged = log ? `\nthe servers' log of this file (kept as a test failed): ${log}` : '';
-  const failure = new Error(`expected status ${expected}, got ${response.status}; the body it got:\n${shownBody(response)}${logged}`);
+  const failure = new Error(
+    `expected status ${expected}, got ${response.status}; the body it got:\n${shownBody(response)}${logged}`,
+  );
   // The stack starts at the test's line, not here.
   Error.captureStackTrace(failure, expectStatus);
   throw failure;
@@ -44,7 +47,9 @@ function shownBody(response: Answered): string {
   const body = isStream(response.body) ? text : (response.body ?? text);
   if (body === undefined) return isStream(response.body) ? '(a stream the test did not read)' : '(none)';
   const shown = typeof body === 'string' ? body : asJson(body);
-  return shown.length > SHOWN_CHARACTERS ? `${shown.slice(0, SHOWN_CHARACTERS)}… (${shown.length - SHOWN_CHARACTERS} more characters)` : shown;
+  return shown.length > SHOWN_CHARACTERS
+    ? `${shown.slice(0, SHOWN_CHARACTERS)}… (${shown.length - SHOWN_CHARACTERS} more characters)`
+    : shown;
 }
 
 /** A problem document reads best as the JSON it came as; what JSON cannot hold (a Buffer's cycle) is inspected. */

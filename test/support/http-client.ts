@@ -37,7 +37,12 @@ export class ApiClient {
     private readonly freshConnections = process.env.PRISM_PROXY === '1',
   ) {}
 
-  async call<T = WireJson>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  async call<T = WireJson>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: CallOptions = {},
+  ): Promise<ApiResponse<T>> {
     // Multipart bodies always: Prism would corrupt their bytes.
     const direct = options.direct || options.raw instanceof FormData;
     const url = new URL(path, direct ? serverBehind(this.baseUrl) : this.baseUrl);
@@ -60,9 +65,20 @@ export class ApiClient {
   }
 
   /** Calls an operation and checks the answer against the spec for its status. */
-  async op<T = WireJson>(operationId: string, method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  async op<T = WireJson>(
+    operationId: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    options: CallOptions = {},
+  ): Promise<ApiResponse<T>> {
     const response = await this.call<T>(method, path, body, options);
-    await expectContract(operationId, response.status, response.body, response.headers.get('content-type') ?? undefined);
+    await expectContract(
+      operationId,
+      response.status,
+      response.body,
+      response.headers.get('content-type') ?? undefined,
+    );
     return response;
   }
 }
@@ -73,9 +89,13 @@ export class ApiClient {
  * accepted it (2xx): tests send invalid requests on purpose, and the server must refuse them.
  */
 function failOnDocumentViolations(method: string, path: string, response: Response): void {
-  const errors = documentViolations(response.headers.get('sl-violations')).filter((violation) => violation.severity === 'Error');
+  const errors = documentViolations(response.headers.get('sl-violations')).filter(
+    (violation) => violation.severity === 'Error',
+  );
   const wrong = errors.filter((violation) => violation.location[0] === 'response' || response.status < 300);
   if (wrong.length > 0) {
-    throw new Error(`${method} ${path} (${response.status}) violates the document:\n${wrong.map((v) => `  ${v.location.join('.')}: ${v.message}`).join('\n')}`);
+    throw new Error(
+      `${method} ${path} (${response.status}) violates the document:\n${wrong.map((v) => `  ${v.location.join('.')}: ${v.message}`).join('\n')}`,
+    );
   }
 }

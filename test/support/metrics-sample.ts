@@ -12,6 +12,8 @@ export function sample(exposition: string, name: string, labels: Record<string, 
 
 /** GET /metrics on a METRICS_PORT listener. */
 export async function scrapeMetricsPort(port: number, token?: string): Promise<{ status: number; body: string }> {
-  const response = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const response = await fetch(`http://127.0.0.1:${port}/metrics`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   return { status: response.status, body: await response.text() };
 }

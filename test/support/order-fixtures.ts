@@ -15,14 +15,31 @@ export const departure = addDays(kathmanduToday(), 30);
 
 /** A 16-day Everest Base Camp quote for a 34-year-old: special-route package, 19,600.00 in total. */
 export async function everestQuote(client: ApiClient, partner: TestPartner, startDate = departure): Promise<WireJson> {
-  const response = await client.op('createQuote', 'POST', QUOTE, { nationality: 'Germany', ages: [34], startDate, duration: 16, routeId: ROUTES.everestBaseCamp }, { token: partner.token });
+  const response = await client.op(
+    'createQuote',
+    'POST',
+    QUOTE,
+    { nationality: 'Germany', ages: [34], startDate, duration: 16, routeId: ROUTES.everestBaseCamp },
+    { token: partner.token },
+  );
   if (response.status !== 200) throw new Error(`quote failed: ${JSON.stringify(response.body)}`);
   return response.body.data;
 }
 
 /** The order body that matches a quote. */
-export function orderFromQuote(quote: WireJson, touristId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { touristId, ctgId: quote.ctgId, routeId: quote.routeId, departureDate: quote.startDate, quoteId: quote.quoteId, ...extra };
+export function orderFromQuote(
+  quote: WireJson,
+  touristId: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    touristId,
+    ctgId: quote.ctgId,
+    routeId: quote.routeId,
+    departureDate: quote.startDate,
+    quoteId: quote.quoteId,
+    ...extra,
+  };
 }
 
 /** What a rejected request must not have left behind: orders, groups, consumed quotes. */
@@ -31,6 +48,8 @@ export async function writtenState(server: RunningServer, companyId: string, quo
   return {
     orders: await em.count(Order, { company: companyId }),
     groups: await em.count(OrderGroup, { company: companyId }),
-    quoteStatuses: (await em.find(Quote, { id: { $in: quoteIds } }, { orderBy: { id: 'asc' } })).map((quote) => quote.status),
+    quoteStatuses: (await em.find(Quote, { id: { $in: quoteIds } }, { orderBy: { id: 'asc' } })).map(
+      (quote) => quote.status,
+    ),
   };
 }

@@ -43,9 +43,18 @@ export interface OwnDatabaseServer {
 }
 
 /** A test server (reconciliation job off) on a fresh database of its own, with one partner signed in. */
-export async function startOnOwnDatabase(purpose: string, logger?: Logger, env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<OwnDatabaseServer> {
+export async function startOnOwnDatabase(
+  purpose: string,
+  logger?: Logger,
+  env: Record<string, string> = {},
+  options: TestServerOptions = {},
+): Promise<OwnDatabaseServer> {
   const database = await createOwnDatabase(purpose);
-  const server = await startTestServer({ DATABASE_URL: database.url, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', ...env }, logger, options);
+  const server = await startTestServer(
+    { DATABASE_URL: database.url, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', ...env },
+    logger,
+    options,
+  );
   const client = new ApiClient(server.url);
   return { database, server, client, partner: await newPartner(server, client) };
 }

@@ -20,7 +20,11 @@ export interface PartnerOverrides {
 }
 
 /** A fresh company with its own credential and token, so that a test touches only its own records. */
-export async function newPartner(server: Pick<RunningServer, 'orm'>, client: ApiClient, overrides: PartnerOverrides = {}): Promise<TestPartner> {
+export async function newPartner(
+  server: Pick<RunningServer, 'orm'>,
+  client: ApiClient,
+  overrides: PartnerOverrides = {},
+): Promise<TestPartner> {
   const em = server.orm.em.fork();
   const suffix = randomBytes(4).toString('hex');
   const { secret: clientSecret, secretHash } = issueClientSecret();
@@ -31,7 +35,16 @@ export async function newPartner(server: Pick<RunningServer, 'orm'>, client: Api
   });
   const credential = em.create(Credential, { clientId: `test-${suffix}`, secretHash, company });
   await em.flush();
-  const response = await client.call('POST', '/api/external/v1/auth/token', { clientId: credential.clientId, clientSecret });
+  const response = await client.call('POST', '/api/external/v1/auth/token', {
+    clientId: credential.clientId,
+    clientSecret,
+  });
   if (response.status !== 200) throw new Error(`could not take a token: ${JSON.stringify(response.body)}`);
-  return { companyId: company.id, companyName: company.name, clientId: credential.clientId, clientSecret, token: response.body.data.accessToken };
+  return {
+    companyId: company.id,
+    companyName: company.name,
+    clientId: credential.clientId,
+    clientSecret,
+    token: response.body.data.accessToken,
+  };
 }

@@ -25,31 +25,72 @@ export interface PlacedOrder {
 }
 
 /** A quote-less 7-day order on the 3,000 m package: 4,500.00 NPR, placed through POST /orders. */
-export async function placeOrder(server: Pick<RunningServer, 'orm'>, client: ApiClient, partner: TestPartner, extra: Record<string, unknown> = {}): Promise<PlacedOrder> {
+export async function placeOrder(
+  server: Pick<RunningServer, 'orm'>,
+  client: ApiClient,
+  partner: TestPartner,
+  extra: Record<string, unknown> = {},
+): Promise<PlacedOrder> {
   const touristId = await newTraveller(server, partner.companyId);
-  const response = await client.op('createOrders', 'POST', ORDERS, { touristId, ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: departure, ...extra }, { token: partner.token });
+  const response = await client.op(
+    'createOrders',
+    'POST',
+    ORDERS,
+    {
+      touristId,
+      ctgId: CTGS.standard3000,
+      customRouteName: 'Kathmandu valley rim walk',
+      departureDate: departure,
+      ...extra,
+    },
+    { token: partner.token },
+  );
   if (response.status !== 201) throw new Error(`order failed: ${JSON.stringify(response.body)}`);
   const { orderId, orderRef, orderNumber, pricing } = response.body.data;
   return { orderId, orderRef, orderNumber, totalAmount: pricing.totalAmount };
 }
 
 /** A group of `size` such orders through POST /orders with an array body. */
-export async function placeGroup(server: RunningServer, client: ApiClient, partner: TestPartner, size: number): Promise<{ groupRef: string; orders: PlacedOrder[] }> {
+export async function placeGroup(
+  server: RunningServer,
+  client: ApiClient,
+  partner: TestPartner,
+  size: number,
+): Promise<{ groupRef: string; orders: PlacedOrder[] }> {
   const items = [];
   for (let i = 0; i < size; i++) {
-    items.push({ touristId: await newTraveller(server, partner.companyId), ctgId: CTGS.standard3000, customRouteName: 'Kathmandu valley rim walk', departureDate: departure });
+    items.push({
+      touristId: await newTraveller(server, partner.companyId),
+      ctgId: CTGS.standard3000,
+      customRouteName: 'Kathmandu valley rim walk',
+      departureDate: departure,
+    });
   }
   const response = await client.op('createOrders', 'POST', ORDERS, items, { token: partner.token });
   if (response.status !== 201) throw new Error(`group failed: ${JSON.stringify(response.body)}`);
   const data = response.body.data;
   return {
     groupRef: data.groupRef,
-    orders: data.orders.map((order: WireJson) => ({ orderId: order.orderId, orderRef: order.orderRef, orderNumber: order.orderNumber, totalAmount: order.pricing.totalAmount })),
+    orders: data.orders.map((order: WireJson) => ({
+      orderId: order.orderId,
+      orderRef: order.orderRef,
+      orderNumber: order.orderNumber,
+      totalAmount: order.pricing.totalAmount,
+    })),
   };
 }
 
-export function pay(client: ApiClient, partner: TestPartner, identifier: string, body: unknown, key: string = randomUUID()): Promise<ApiResponse> {
-  return client.op('payOrder', 'POST', payPath(identifier), body, { token: partner.token, headers: { 'idempotency-key': key } });
+export function pay(
+  client: ApiClient,
+  partner: TestPartner,
+  identifier: string,
+  body: unknown,
+  key: string = randomUUID(),
+): Promise<ApiResponse> {
+  return client.op('payOrder', 'POST', payPath(identifier), body, {
+    token: partner.token,
+    headers: { 'idempotency-key': key },
+  });
 }
 
 export function paymentStatus(client: ApiClient, partner: TestPartner, identifier: string): Promise<ApiResponse> {
@@ -68,7 +109,11 @@ export interface CheckoutResult {
 export async function submitCheckout(paymentUrl: string, form: Record<string, string>): Promise<CheckoutResult> {
   const response = await fetch(paymentUrl, { method: 'POST', body: new URLSearchParams(form), redirect: 'manual' });
   const location = response.headers.get('location');
-  return { status: response.status, callbackUrl: location ? new URL(location) : undefined, html: await response.text() };
+  return {
+    status: response.status,
+    callbackUrl: location ? new URL(location) : undefined,
+    html: await response.text(),
+  };
 }
 
 /** Delivers a callback URL the gateway produced, as the customer's browser would; checks the answer against the spec. */
@@ -79,7 +124,11 @@ export async function deliverCallback(client: ApiClient, callbackUrl: URL): Prom
 }
 
 /** A callback signed with the gateway's real secret, for reports a test makes up. */
-export function signedCallbackQuery(server: RunningServer, gateway: GatewayName, report: GatewayReport): Record<string, string> {
+export function signedCallbackQuery(
+  server: RunningServer,
+  gateway: GatewayName,
+  report: GatewayReport,
+): Record<string, string> {
   const adapter = server.gateways.sandbox.get(gateway);
   if (!adapter) throw new Error(`no sandbox ${gateway}`);
   return { gateway, ...signCallback(report, adapter.secretForSigning()) };
@@ -99,7 +148,13 @@ export async function ledgerOf(server: RunningServer, orderId: string) {
   return {
     orderStatus: order.status,
     paidAt: order.paidAt?.toISOString() ?? null,
-    attempts: attempts.map((a) => ({ paymentRef: a.paymentRef, status: a.status, refundAmount: a.refundAmount, closedReason: a.closedReason ?? null, gatewayTransactionId: a.gatewayTransactionId ?? null })),
+    attempts: attempts.map((a) => ({
+      paymentRef: a.paymentRef,
+      status: a.status,
+      refundAmount: a.refundAmount,
+      closedReason: a.closedReason ?? null,
+      gatewayTransactionId: a.gatewayTransactionId ?? null,
+    })),
     successes: attempts.filter((a) => a.status === 'SUCCESS' && a.refundAmount < a.amount).length,
   };
 }

@@ -15,22 +15,28 @@ for (let number = 1; number <= document.numPages; number++) {
   const page = await document.getPage(number);
   const { height } = page.getViewport({ scale: 1 });
   const content = await page.getTextContent();
-  items.push(content.items.filter((item) => 'str' in item && item.str.trim() !== '').map((item) => ({
-    text: item.str,
-    x: item.transform[4],
-    // From the top of the page, as a reader looks down it; the baseline of the text.
-    y: height - item.transform[5],
-  })));
+  items.push(
+    content.items
+      .filter((item) => 'str' in item && item.str.trim() !== '')
+      .map((item) => ({
+        text: item.str,
+        x: item.transform[4],
+        // From the top of the page, as a reader looks down it; the baseline of the text.
+        y: height - item.transform[5],
+      })),
+  );
 }
 await parser.destroy();
-process.stdout.write(JSON.stringify({
-  text: text.text,
-  pages: (info.pages ?? []).map((page, index) => ({
-    width: page.width,
-    height: page.height,
-    links: page.links.map((link) => link.url),
-    text: text.pages[index]?.text ?? '',
-    items: items[index] ?? [],
-  })),
-  title: info.info?.Title ?? null,
-}));
+process.stdout.write(
+  JSON.stringify({
+    text: text.text,
+    pages: (info.pages ?? []).map((page, index) => ({
+      width: page.width,
+      height: page.height,
+      links: page.links.map((link) => link.url),
+      text: text.pages[index]?.text ?? '',
+      items: items[index] ?? [],
+    })),
+    title: info.info?.Title ?? null,
+  }),
+);

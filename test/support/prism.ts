@@ -39,7 +39,10 @@ export async function startPrism(mode: 'mock' | 'proxy', upstream?: string): Pro
   // Without --errors: the proxy forwards every request, also the invalid ones tests send on purpose
   // (with --errors it answers those itself), and reports violations in `sl-violations`.
   const args = mode === 'mock' ? ['mock', DOCUMENT] : ['proxy', DOCUMENT, upstream as string];
-  const child: ChildProcess = spawn(PRISM, [...args, '--host', '127.0.0.1', '--port', String(port)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(PRISM, [...args, '--host', '127.0.0.1', '--port', String(port)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -71,11 +74,18 @@ export async function startPrism(mode: 'mock' | 'proxy', upstream?: string): Pro
  */
 export async function startUploadBypass(proxyUrl: string): Promise<PrismProcess> {
   const server = http.createServer((req, res) => {
-    const target = new URL(req.url ?? '/', /^multipart\//i.test(req.headers['content-type'] ?? '') ? serverBehind(proxyUrl) : proxyUrl);
-    const forward = http.request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const target = new URL(
+      req.url ?? '/',
+      /^multipart\//i.test(req.headers['content-type'] ?? '') ? serverBehind(proxyUrl) : proxyUrl,
+    );
+    const forward = http.request(
+      target,
+      { method: req.method, headers: { ...req.headers, host: target.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.once('error', (error) => res.destroy(error));
     req.pipe(forward);
   });
@@ -96,5 +106,7 @@ export interface DocumentViolation {
 /** What Prism's proxy found wrong with one exchange, from its `sl-violations` header. */
 export function documentViolations(header: string | null | undefined): DocumentViolation[] {
   if (!header) return [];
-  return (header.startsWith('[') ? JSON.parse(header) : [{ location: ['response'], severity: 'Error', message: header }]) as DocumentViolation[];
+  return (
+    header.startsWith('[') ? JSON.parse(header) : [{ location: ['response'], severity: 'Error', message: header }]
+  ) as DocumentViolation[];
 }

@@ -20,7 +20,10 @@ export interface PromoOwner {
 }
 
 /** A sales company that owns company codes (it needs no credential to own codes). */
-export async function newSalesCompany(server: { orm: Orm }, name = `Summit Sales ${randomBytes(3).toString('hex')}`): Promise<PromoOwner> {
+export async function newSalesCompany(
+  server: { orm: Orm },
+  name = `Summit Sales ${randomBytes(3).toString('hex')}`,
+): Promise<PromoOwner> {
   const em = server.orm.em.fork();
   const company = em.create(Company, { name, type: CompanyType.SalesCompany, commissionPercent: '12.00' });
   await em.flush();
@@ -28,7 +31,10 @@ export async function newSalesCompany(server: { orm: Orm }, name = `Summit Sales
 }
 
 /** A sales agent of a fresh sales company, owner of agent codes. */
-export async function newAgent(server: { orm: Orm }, name = `Agent ${randomBytes(3).toString('hex')}`): Promise<PromoOwner> {
+export async function newAgent(
+  server: { orm: Orm },
+  name = `Agent ${randomBytes(3).toString('hex')}`,
+): Promise<PromoOwner> {
   const company = await newSalesCompany(server);
   const em = server.orm.em.fork();
   const agent = em.create(SalesAgent, { company: company.id, name });
@@ -79,13 +85,23 @@ export const lowTrek = (touristId: string, extra: Record<string, unknown> = {}) 
   ...extra,
 });
 
-export async function createOrder(client: ApiClient, partner: TestPartner, touristId: string, extra: Record<string, unknown> = {}): Promise<WireJson> {
+export async function createOrder(
+  client: ApiClient,
+  partner: TestPartner,
+  touristId: string,
+  extra: Record<string, unknown> = {},
+): Promise<WireJson> {
   const response = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, extra), { token: partner.token });
   if (response.status !== 201) throw new Error(`order failed: ${JSON.stringify(response.body)}`);
   return response.body.data;
 }
 
-export async function createGroup(client: ApiClient, partner: TestPartner, touristId: string, count: number): Promise<WireJson> {
+export async function createGroup(
+  client: ApiClient,
+  partner: TestPartner,
+  touristId: string,
+  count: number,
+): Promise<WireJson> {
   const body = Array.from({ length: count }, () => lowTrek(touristId));
   const response = await client.op('createOrders', 'POST', ORDERS, body, { token: partner.token });
   if (response.status !== 201) throw new Error(`group failed: ${JSON.stringify(response.body)}`);
@@ -102,7 +118,11 @@ export interface PromoParties {
   agentY: PromoOwner;
 }
 
-export async function promoParties(server: RunningServer, client: ApiClient, names: { agency?: string; companies?: [string, string]; agents?: [string, string] } = {}): Promise<PromoParties> {
+export async function promoParties(
+  server: RunningServer,
+  client: ApiClient,
+  names: { agency?: string; companies?: [string, string]; agents?: [string, string] } = {},
+): Promise<PromoParties> {
   const agency = await newPartner(server, client, names.agency ? { name: names.agency } : {});
   const touristId = await newTraveller(server, agency.companyId);
   const [companyA, companyB, agentX, agentY] = await Promise.all([

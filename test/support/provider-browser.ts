@@ -12,13 +12,25 @@ export type KhaltiChoice = { action: 'pay'; mobile?: string; via?: 'wallet' | 'e
 export type EsewaChoice = 'pay' | 'cancel';
 
 const hiddenInputs = (html: string): Record<string, string> =>
-  Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [captured(m, 1), unescapeHtml(captured(m, 2))]));
+  Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+      captured(m, 1),
+      unescapeHtml(captured(m, 2)),
+    ]),
+  );
 
-const unescapeHtml = (value: string) => value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeHtml = (value: string) =>
+  value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 async function redirectOf(response: Response): Promise<URL> {
   const location = response.headers.get('location');
-  if (response.status !== 302 || !location) throw new Error(`expected a redirect back to the merchant, got ${response.status}: ${await response.text()}`);
+  if (response.status !== 302 || !location)
+    throw new Error(`expected a redirect back to the merchant, got ${response.status}: ${await response.text()}`);
   return new URL(location);
 }
 
@@ -26,15 +38,32 @@ async function redirectOf(response: Response): Promise<URL> {
 export async function khaltiCheckout(paymentUrl: string, choice: KhaltiChoice): Promise<URL> {
   const shown = await fetch(paymentUrl);
   if (shown.status !== 200) throw new Error(`Khalti page answered ${shown.status}`);
-  const form: Record<string, string> = choice.action === 'pay' ? { action: 'pay', via: choice.via ?? 'wallet', mobile: choice.mobile ?? at(KHALTI_TEST.ids, 1, 'the Khalti test IDs'), mpin: KHALTI_TEST.mpin, otp: KHALTI_TEST.otp } : { action: 'cancel' };
+  const form: Record<string, string> =
+    choice.action === 'pay'
+      ? {
+          action: 'pay',
+          via: choice.via ?? 'wallet',
+          mobile: choice.mobile ?? at(KHALTI_TEST.ids, 1, 'the Khalti test IDs'),
+          mpin: KHALTI_TEST.mpin,
+          otp: KHALTI_TEST.otp,
+        }
+      : { action: 'cancel' };
   return redirectOf(await fetch(paymentUrl, { method: 'POST', body: new URLSearchParams(form), redirect: 'manual' }));
 }
 
 /** Our page with the signed form, as a browser without JavaScript sees it. */
-export async function esewaFormOf(paymentUrl: string): Promise<{ status: number; csp: string | null; html: string; action?: string; fields: Record<string, string> }> {
+export async function esewaFormOf(
+  paymentUrl: string,
+): Promise<{ status: number; csp: string | null; html: string; action?: string; fields: Record<string, string> }> {
   const response = await fetch(paymentUrl);
   const html = await response.text();
-  return { status: response.status, csp: response.headers.get('content-security-policy'), html, action: /<form id="esewa-form" method="post" action="([^"]+)"/.exec(html)?.[1], fields: hiddenInputs(html) };
+  return {
+    status: response.status,
+    csp: response.headers.get('content-security-policy'),
+    html,
+    action: /<form id="esewa-form" method="post" action="([^"]+)"/.exec(html)?.[1],
+    fields: hiddenInputs(html),
+  };
 }
 
 /** Our form page, then eSewa's login page: pay with a test eSewa ID, or cancel. */
@@ -45,11 +74,23 @@ export async function esewaCheckout(paymentUrl: string, choice: EsewaChoice): Pr
   const session = /name="session" value="([^"]+)"/.exec(await login.text())?.[1];
   if (login.status !== 200 || !session) throw new Error(`eSewa refused the form: ${login.status}`);
   const confirm = new URL('/api/epay/main/v2/form/confirm', form.action);
-  const body: Record<string, string> = choice === 'pay' ? { session, action: 'pay', esewaId: at(ESEWA_TEST.ids, 0, 'the eSewa test IDs'), password: ESEWA_TEST.password, token: ESEWA_TEST.token } : { session, action: 'cancel' };
+  const body: Record<string, string> =
+    choice === 'pay'
+      ? {
+          session,
+          action: 'pay',
+          esewaId: at(ESEWA_TEST.ids, 0, 'the eSewa test IDs'),
+          password: ESEWA_TEST.password,
+          token: ESEWA_TEST.token,
+        }
+      : { session, action: 'cancel' };
   return redirectOf(await fetch(confirm, { method: 'POST', body: new URLSearchParams(body), redirect: 'manual' }));
 }
 
 /** Delivers a provider's return to us as the browser would; the answer is checked against the spec. */
 export function deliverReturn(client: ApiClient, returnUrl: URL): Promise<ApiResponse> {
-  return client.op('handleProviderReturn', 'GET', returnUrl.pathname, undefined, { query: Object.fromEntries(returnUrl.searchParams.entries()), direct: true });
+  return client.op('handleProviderReturn', 'GET', returnUrl.pathname, undefined, {
+    query: Object.fromEntries(returnUrl.searchParams.entries()),
+    direct: true,
+  });
 }

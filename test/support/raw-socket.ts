@@ -29,13 +29,18 @@ export function heldRequest(port: number, path: string, body: string) {
   });
   const closed = new Promise<string>((resolve) =>
     socket.on('close', () => {
-      if (!taken) onClosedFirst(new Error(`the connection closed before the server took the request: ${JSON.stringify(received)}`));
+      if (!taken)
+        onClosedFirst(
+          new Error(`the connection closed before the server took the request: ${JSON.stringify(received)}`),
+        );
       resolve(received);
     }),
   );
   void started.catch(() => undefined); // rejected only for a test that awaits it; never unhandled
   const cut = Math.floor(body.length / 2);
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n${body.slice(0, cut)}`);
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n${body.slice(0, cut)}`,
+  );
   return { started, finish: () => socket.write(body.slice(cut)), closed };
 }
 

@@ -23,7 +23,13 @@ const OBJECT_SUFFIX = '._S3rver_object';
 
 export async function startS3Endpoint(prefix = 'documents/'): Promise<S3Endpoint> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: BUCKET }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: BUCKET }],
+  });
   const address: AddressInfo = await server.run();
   const endpoint = `http://127.0.0.1:${address.port}`;
   const settings: S3StorageConfig = {

@@ -25,7 +25,8 @@ class StartedServersEnvironment extends TestEnvironment {
   }
 
   handleTestEvent(event) {
-    if ((event.name === 'test_done' && event.test.errors.length > 0) || event.name === 'hook_failure') this.failed = true;
+    if ((event.name === 'test_done' && event.test.errors.length > 0) || event.name === 'hook_failure')
+      this.failed = true;
   }
 
   async teardown() {

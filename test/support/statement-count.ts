@@ -9,7 +9,10 @@ const load = createRequire(__filename);
 type Query = Client['query'];
 
 /** Both copies of `pg` in node_modules: ours (prepared statements) and MikroORM's. */
-const PG_COPIES = ['pg', path.join(path.dirname(require.resolve('@mikro-orm/postgresql/package.json')), 'node_modules/pg')];
+const PG_COPIES = [
+  'pg',
+  path.join(path.dirname(require.resolve('@mikro-orm/postgresql/package.json')), 'node_modules/pg'),
+];
 
 /**
  * The SQL statements the in-process server sends while answering the requests `act` makes, in

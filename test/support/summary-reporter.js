@@ -5,7 +5,9 @@ class SummaryReporter {
   onRunComplete(_contexts, results) {
     reportErrorCodes();
     const skipped = results.numPendingTests + results.numTodoTests;
-    process.stdout.write(`\ntests: ${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+    process.stdout.write(
+      `\ntests: ${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
+    );
   }
 }
 /** How many error answers the suite saw, and how many carried a documented code (test/support/error-codes.ts). */
@@ -16,7 +18,9 @@ function reportErrorCodes() {
   fs.rmSync(tally, { force: true });
   const undocumented = lines.filter((line) => line.endsWith(' UNDOCUMENTED')).length;
   const codes = new Set(lines.map((line) => line.split(' ')[1]));
-  process.stdout.write(`\nerror answers seen: ${lines.length}, with a documented code: ${lines.length - undocumented} (${codes.size} distinct codes)\n`);
+  process.stdout.write(
+    `\nerror answers seen: ${lines.length}, with a documented code: ${lines.length - undocumented} (${codes.size} distinct codes)\n`,
+  );
 }
 
 module.exports = SummaryReporter;

@@ -14,7 +14,11 @@ import { serverLog } from './server-log';
  * asked for: every server a test starts asks for them.
  */
 /** What `npm start`'s embedded default sets, tests' receivers on loopback included. */
-export const SANDBOX_ENV = { PAYMENT_MODE: 'sandbox', SEED_DEMO_DATA: 'true', WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'true' } as const;
+export const SANDBOX_ENV = {
+  PAYMENT_MODE: 'sandbox',
+  SEED_DEMO_DATA: 'true',
+  WEBHOOK_ALLOW_PRIVATE_ENDPOINTS: 'true',
+} as const;
 
 export function testConfig(env: Record<string, string> = {}): Config {
   const url = process.env.TEST_DATABASE_URL;
@@ -50,7 +54,11 @@ export interface TestServerOptions {
  * (PRISM_PROXY=1) tests talk to it through `prism proxy --errors`, which checks every request and
  * response against the document (see ApiClient for how its findings fail a test).
  */
-export async function startTestServer(env: Record<string, string> = {}, logger?: Logger, { backgroundJobs = false }: TestServerOptions = {}): Promise<RunningServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  logger?: Logger,
+  { backgroundJobs = false }: TestServerOptions = {},
+): Promise<RunningServer> {
   const config = testConfig(env);
   const server = await startServer(config, logger ?? fileLogger(env), { backgroundJobs });
   if (process.env.PRISM_PROXY !== '1') return server;
@@ -107,8 +115,12 @@ export function useTestServer(options: UseTestServerOptions = {}): UsedTestServe
     const env = typeof options.env === 'function' ? options.env() : (options.env ?? {});
     const purpose = options.ownDatabase ?? (options.backgroundJobs ? 'jobs' : undefined);
     const database = purpose === undefined ? undefined : await createOwnDatabase(purpose);
-    const ownEnv: Record<string, string> = database ? { DATABASE_URL: database.url, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } : {};
-    const server = await startTestServer({ ...ownEnv, ...env }, options.logger, { backgroundJobs: options.backgroundJobs });
+    const ownEnv: Record<string, string> = database
+      ? { DATABASE_URL: database.url, PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' }
+      : {};
+    const server = await startTestServer({ ...ownEnv, ...env }, options.logger, {
+      backgroundJobs: options.backgroundJobs,
+    });
     started = { server, client: new ApiClient(server.url), database };
   });
   afterAll(async () => {

@@ -16,7 +16,11 @@ export interface TravellerOverrides {
  * (the server's, opened on TEST_DATABASE_URL), so order tests do not depend on POST /travellers.
  * Returns the touristId.
  */
-export async function newTraveller(server: { orm: Orm }, companyId: string, overrides: TravellerOverrides = {}): Promise<string> {
+export async function newTraveller(
+  server: { orm: Orm },
+  companyId: string,
+  overrides: TravellerOverrides = {},
+): Promise<string> {
   const em = server.orm.em.fork();
   const suffix = randomBytes(4).toString('hex');
   const document = (documentType: DocumentType) =>
@@ -49,7 +53,8 @@ export async function newTraveller(server: { orm: Orm }, companyId: string, over
     passportDocument: document(DocumentType.Passport),
     signatureDocument: document(DocumentType.Signature),
   });
-  for (const slot of [traveller.avatarDocument, traveller.passportDocument, traveller.signatureDocument]) slot.traveller = traveller;
+  for (const slot of [traveller.avatarDocument, traveller.passportDocument, traveller.signatureDocument])
+    slot.traveller = traveller;
   await em.flush();
   return traveller.id;
 }

@@ -68,7 +68,11 @@ export class WebhookReceiver {
   }
 
   async waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-    await until(() => `the webhook receiver's condition (verified ${this.verified.length}, rejected ${this.rejected})`, predicate, { timeoutMs, intervalMs: 100 });
+    await until(
+      () => `the webhook receiver's condition (verified ${this.verified.length}, rejected ${this.rejected})`,
+      predicate,
+      { timeoutMs, intervalMs: 100 },
+    );
   }
 
   async stop(): Promise<void> {

@@ -14,20 +14,24 @@ beforeAll(async () => {
   partner = await newPartner(server, client);
 });
 
-const listEvents = (as: TestPartner, query: Record<string, string | number> = {}) => client.op('listEvents', 'GET', EVENTS, undefined, { token: as.token, query });
-const getEvent = (as: TestPartner, eventId: string) => client.op('getEvent', 'GET', `${EVENTS}/${eventId}`, undefined, { token: as.token });
+const listEvents = (as: TestPartner, query: Record<string, string | number> = {}) =>
+  client.op('listEvents', 'GET', EVENTS, undefined, { token: as.token, query });
+const getEvent = (as: TestPartner, eventId: string) =>
+  client.op('getEvent', 'GET', `${EVENTS}/${eventId}`, undefined, { token: as.token });
 
 /** A test event: what `POST /webhook-endpoints/{id}/test` announces, as any other event. */
 async function testEvent(as: TestPartner): Promise<string> {
   const endpoints = (await api.list(as)).body.data as Array<{ endpointId: string }>;
-  const endpointId = endpoints[0]?.endpointId ?? (await api.create(as, { url: 'https://hooks.partner-a.example.com/pbs', events: ['*'] })).body.data.endpointId;
+  const endpointId =
+    endpoints[0]?.endpointId ??
+    (await api.create(as, { url: 'https://hooks.partner-a.example.com/pbs', events: ['*'] })).body.data.endpointId;
   await api.test(as, endpointId);
   const newest = (await listEvents(as, { size: 1 })).body.data.content[0];
   return newest.eventId as string;
 }
 
 describe('GET /events', () => {
-  it('lists the company\'s events newest first, each with the payload its endpoints were sent', async () => {
+  it("lists the company's events newest first, each with the payload its endpoints were sent", async () => {
     const older = await testEvent(partner);
     const newer = await testEvent(partner);
     const response = await listEvents(partner);
@@ -35,7 +39,11 @@ describe('GET /events', () => {
     const ids = response.body.data.content.map((event: { eventId: string }) => event.eventId);
     expect(ids.indexOf(newer)).toBeLessThan(ids.indexOf(older));
     const event = response.body.data.content[ids.indexOf(newer)];
-    expect(event).toMatchObject({ eventId: newer, type: 'webhook.test', payload: { id: newer, type: 'webhook.test', data: { message: expect.any(String) } } });
+    expect(event).toMatchObject({
+      eventId: newer,
+      type: 'webhook.test',
+      payload: { id: newer, type: 'webhook.test', data: { message: expect.any(String) } },
+    });
     expect(event.payload.timestamp).toBe(event.createdAt);
   });
 
@@ -44,20 +52,30 @@ describe('GET /events', () => {
     expect((await listEvents(partner, { type: 'order.paid' })).body.data.totalElements).toBe(0);
     expect((await listEvents(partner, { type: 'webhook.test' })).body.data.totalElements).toBeGreaterThan(0);
     expect((await listEvents(partner, { createdFrom: '2099-01-01T00:00:00Z' })).body.data.totalElements).toBe(0);
-    const reversed = await listEvents(partner, { createdFrom: '2030-10-01T00:00:00Z', createdTo: '2030-09-01T00:00:00Z' });
+    const reversed = await listEvents(partner, {
+      createdFrom: '2030-10-01T00:00:00Z',
+      createdTo: '2030-09-01T00:00:00Z',
+    });
     expectStatus(reversed, 400);
-    expect(reversed.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { createdFrom: 'must be before createdTo' } } });
+    expect(reversed.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { fieldErrors: { createdFrom: 'must be before createdTo' } },
+    });
   });
 
   it('sortDir=asc lists oldest first, the reverse of the default; a sortBy other than createdAt is a 400 with a field error', async () => {
     const other = await newPartner(server, client);
     const events = [await testEvent(other), await testEvent(other), await testEvent(other)];
-    const ids = async (query: Record<string, string>) => (await listEvents(other, query)).body.data.content.map((event: { eventId: string }) => event.eventId);
+    const ids = async (query: Record<string, string>) =>
+      (await listEvents(other, query)).body.data.content.map((event: { eventId: string }) => event.eventId);
     expect(await ids({})).toEqual([...events].reverse());
     expect(await ids({ sortBy: 'createdAt', sortDir: 'asc' })).toEqual(events);
     const unknown = await listEvents(other, { sortBy: 'type' });
     expectStatus(unknown, 400);
-    expect(unknown.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { sortBy: expect.any(String) } } });
+    expect(unknown.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { fieldErrors: { sortBy: expect.any(String) } },
+    });
   });
 
   it('answers an empty page, not an error, for a page far past the end', async () => {
@@ -66,7 +84,7 @@ describe('GET /events', () => {
     expect(response.body.data.content).toEqual([]);
   });
 
-  it('shows one company none of another\'s events', async () => {
+  it("shows one company none of another's events", async () => {
     const other = await newPartner(server, client);
     await testEvent(partner);
     expect((await listEvents(other)).body.data.totalElements).toBe(0);
@@ -107,7 +125,9 @@ describe('POST /webhook-endpoints/{endpointId}/replay', () => {
     return { owner, receiver, endpointId: created.body.data.endpointId as string };
   }
   const replay = (as: TestPartner, endpointId: string, body: unknown) =>
-    client.op('replayWebhookEndpoint', 'POST', `/api/external/v1/webhook-endpoints/${endpointId}/replay`, body, { token: as.token });
+    client.op('replayWebhookEndpoint', 'POST', `/api/external/v1/webhook-endpoints/${endpointId}/replay`, body, {
+      token: as.token,
+    });
 
   it('sends the events since a time to the endpoint again, with their ids and bodies, and answers how many', async () => {
     const { owner, receiver, endpointId } = await partnerWithReceiver();
@@ -126,8 +146,13 @@ describe('POST /webhook-endpoints/{endpointId}/replay', () => {
   it('replays only the types asked for, and nothing before since', async () => {
     const { owner, endpointId } = await partnerWithReceiver();
     await api.test(owner, endpointId);
-    expect((await replay(owner, endpointId, { since: new Date(Date.now() - 60_000).toISOString(), types: ['order.paid'] })).body.data).toEqual({ replayed: 0 });
-    expect((await replay(owner, endpointId, { since: new Date(Date.now() + 60_000).toISOString() })).body.data).toEqual({ replayed: 0 });
+    expect(
+      (await replay(owner, endpointId, { since: new Date(Date.now() - 60_000).toISOString(), types: ['order.paid'] }))
+        .body.data,
+    ).toEqual({ replayed: 0 });
+    expect((await replay(owner, endpointId, { since: new Date(Date.now() + 60_000).toISOString() })).body.data).toEqual(
+      { replayed: 0 },
+    );
   });
 
   it("refuses a disabled endpoint with 409 and another company's with 404", async () => {

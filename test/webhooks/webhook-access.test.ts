@@ -32,7 +32,11 @@ let orderRef: string;
 type Call = (caller: TestPartner) => Promise<ApiResponse>;
 const operations = (): Array<[string, number, Call]> => [
   ['getWebhookEndpoint', 200, (c) => api.get(c, endpointId)],
-  ['updateWebhookEndpoint', 200, (c) => api.update(c, endpointId, { url: 'https://attacker.example.com/steal', events: ['*'] })],
+  [
+    'updateWebhookEndpoint',
+    200,
+    (c) => api.update(c, endpointId, { url: 'https://attacker.example.com/steal', events: ['*'] }),
+  ],
   ['rotateWebhookEndpointSecret', 200, (c) => api.rotate(c, endpointId)],
   ['testWebhookEndpoint', 202, (c) => api.test(c, endpointId)],
   ['retryWebhookDelivery', 202, (c) => api.retry(c, deliveryId)],
@@ -51,7 +55,14 @@ async function ownerState() {
   const endpoint = await em.findOneOrFail(WebhookEndpoint, endpointId);
   const deliveries = await em.find(WebhookDelivery, { companyId: owner.companyId }, { orderBy: { id: 'asc' } });
   return {
-    endpoint: [endpoint.url, endpoint.events, endpoint.enabled, endpoint.secret, endpoint.previousSecret ?? null, endpoint.description ?? null],
+    endpoint: [
+      endpoint.url,
+      endpoint.events,
+      endpoint.enabled,
+      endpoint.secret,
+      endpoint.previousSecret ?? null,
+      endpoint.description ?? null,
+    ],
     deliveries: deliveries.map((d) => [d.id, d.status, d.attempts, d.enqueuedAt?.toISOString() ?? null]),
   };
 }
@@ -64,7 +75,13 @@ beforeAll(async () => {
   await register(listed, receivers.listed);
   await register(stranger, receivers.stranger);
   const touristId = await newTraveller(server, owner.companyId);
-  const placed = await client.op('createOrders', 'POST', ORDERS, lowTrek(touristId, { travelCompanyIds: [listed.companyId] }), { token: owner.token });
+  const placed = await client.op(
+    'createOrders',
+    'POST',
+    ORDERS,
+    lowTrek(touristId, { travelCompanyIds: [listed.companyId] }),
+    { token: owner.token },
+  );
   orderRef = placed.body.data.orderRef;
   // An event of the order L is listed on: it is A's to receive.
   await cancelOrder(server.orm.em.fork(), orderRef, 'test', server.payments);
@@ -86,26 +103,34 @@ describe('who sees and changes webhook endpoints and deliveries', () => {
     for (const other of [listed, stranger]) expect((await api.deliveries(other)).body.data.totalElements).toBe(0);
   });
 
-  it.each([['the listed agency', () => listed], ['a stranger', () => stranger]])('%s gets 404 on every operation on the owner\'s endpoint and delivery, never sees them listed, and changes nothing', async (_who, caller) => {
-    const before = await ownerState();
-    for (const [operationId, , call] of operations()) {
-      const answer = await call(caller());
-      expect({ operationId, status: answer.status }).toEqual({ operationId, status: 404 });
-      expect(JSON.stringify(answer.body)).not.toContain(receivers.owner.secret);
-    }
-    const endpoints = await api.list(caller());
-    expect(endpoints.body.data.map((e: { endpointId: string }) => e.endpointId)).not.toContain(endpointId);
-    const byEndpoint = await api.deliveries(caller(), { endpointId });
-    expectStatus(byEndpoint, 200);
-    expect(byEndpoint.body.data).toEqual(expect.objectContaining({ content: [], totalElements: 0 }));
-    const all = await api.deliveries(caller());
-    expect(all.body.data.content.map((d: { deliveryId: string }) => d.deliveryId)).not.toContain(deliveryId);
-    expect(await ownerState()).toEqual(before);
-  });
+  it.each([
+    ['the listed agency', () => listed],
+    ['a stranger', () => stranger],
+  ])(
+    "%s gets 404 on every operation on the owner's endpoint and delivery, never sees them listed, and changes nothing",
+    async (_who, caller) => {
+      const before = await ownerState();
+      for (const [operationId, , call] of operations()) {
+        const answer = await call(caller());
+        expect({ operationId, status: answer.status }).toEqual({ operationId, status: 404 });
+        expect(JSON.stringify(answer.body)).not.toContain(receivers.owner.secret);
+      }
+      const endpoints = await api.list(caller());
+      expect(endpoints.body.data.map((e: { endpointId: string }) => e.endpointId)).not.toContain(endpointId);
+      const byEndpoint = await api.deliveries(caller(), { endpointId });
+      expectStatus(byEndpoint, 200);
+      expect(byEndpoint.body.data).toEqual(expect.objectContaining({ content: [], totalElements: 0 }));
+      const all = await api.deliveries(caller());
+      expect(all.body.data.content.map((d: { deliveryId: string }) => d.deliveryId)).not.toContain(deliveryId);
+      expect(await ownerState()).toEqual(before);
+    },
+  );
 
   it('the owner may do every one of those operations', async () => {
     expect((await api.list(owner)).body.data.map((e: { endpointId: string }) => e.endpointId)).toEqual([endpointId]);
-    expect((await api.deliveries(owner, { endpointId })).body.data.content.map((d: { deliveryId: string }) => d.deliveryId)).toContain(deliveryId);
+    expect(
+      (await api.deliveries(owner, { endpointId })).body.data.content.map((d: { deliveryId: string }) => d.deliveryId),
+    ).toContain(deliveryId);
     for (const [operationId, status, call] of operations()) {
       const answer = await call(owner);
       expect({ operationId, status: answer.status }).toEqual({ operationId, status });

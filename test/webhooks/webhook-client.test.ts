@@ -8,12 +8,20 @@ import { expectStatus } from '../support/expect-status';
 // Background jobs on: the test events reach the receiver through the webhook delivery workers.
 const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' }, backgroundJobs: true });
 
-describe('the typed client\'s webhook calls', () => {
+describe("the typed client's webhook calls", () => {
   it('register an endpoint, send it a test the receiver verifies, iterate the delivery log page after page, retry, rotate, change and delete', async () => {
     const partner = await newPartner(server, client);
-    const typed = createPartnerClient({ baseUrl: server.url, clientId: partner.clientId, clientSecret: partner.clientSecret });
+    const typed = createPartnerClient({
+      baseUrl: server.url,
+      clientId: partner.clientId,
+      clientSecret: partner.clientSecret,
+    });
     const receiver = new WebhookReceiver();
-    const created = await typed.webhooks.create({ url: await receiver.start(), events: ['webhook.test'], description: 'typed client' });
+    const created = await typed.webhooks.create({
+      url: await receiver.start(),
+      events: ['webhook.test'],
+      description: 'typed client',
+    });
     await expectContract('createWebhookEndpoint', created.response.status, created.data);
     const endpoint = created.data!.data;
     receiver.secret = endpoint.secret;
@@ -21,7 +29,8 @@ describe('the typed client\'s webhook calls', () => {
     for (let i = 0; i < 3; i++) expectStatus(await typed.webhooks.sendTest(endpoint.endpointId), 202);
     await receiver.waitFor(() => receiver.unique('webhook.test').length === 3);
     const seen: string[] = [];
-    for await (const delivery of typed.webhooks.deliveries({ endpointId: endpoint.endpointId, size: 2 })) seen.push(delivery.deliveryId);
+    for await (const delivery of typed.webhooks.deliveries({ endpointId: endpoint.endpointId, size: 2 }))
+      seen.push(delivery.deliveryId);
     expect(seen).toHaveLength(3);
     expect(new Set(seen).size).toBe(3);
 

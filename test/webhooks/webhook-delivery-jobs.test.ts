@@ -14,7 +14,12 @@ const { server, client } = useTestServer({
   ownDatabase: 'webhook_delivery_jobs',
   // Background jobs on: the queue jobs under test are the webhook delivery workers'.
   backgroundJobs: true,
-  env: { LOG_LEVEL: 'error', PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', WEBHOOK_RETRY_DELAY_SECONDS: '60', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '60' },
+  env: {
+    LOG_LEVEL: 'error',
+    PAYMENT_RECONCILE_INTERVAL_SECONDS: '0',
+    WEBHOOK_RETRY_DELAY_SECONDS: '60',
+    WEBHOOK_RETRY_DELAY_MAX_SECONDS: '60',
+  },
 });
 const api = webhookApi(client);
 const receiver = new WebhookReceiver();
@@ -23,10 +28,12 @@ afterAll(() => receiver.stop());
 
 /** Queue jobs of the delivery that can still send it: created, waiting to retry, or running. */
 async function liveJobs(deliveryId: string): Promise<number> {
-  const rows = await server.orm.em.getConnection().execute<Array<{ live: string }>>(
-    `select count(*) as live from pgboss.job where name = 'webhook-delivery' and data->>'deliveryId' = ? and state in ('created', 'retry', 'active')`,
-    [deliveryId],
-  );
+  const rows = await server.orm.em
+    .getConnection()
+    .execute<Array<{ live: string }>>(
+      `select count(*) as live from pgboss.job where name = 'webhook-delivery' and data->>'deliveryId' = ? and state in ('created', 'retry', 'active')`,
+      [deliveryId],
+    );
   return Number(rows[0]?.live ?? 0);
 }
 
@@ -38,7 +45,9 @@ describe('POST /webhook-deliveries/{deliveryId}/retry', () => {
     receiver.secret = created.body.data.secret;
     receiver.failFirst = 1_000;
     const { deliveryId } = (await api.test(partner, created.body.data.endpointId)).body.data;
-    const tried = async () => (await api.deliveries(partner, { endpointId: created.body.data.endpointId })).body.data.content[0]?.tries.length ?? 0;
+    const tried = async () =>
+      (await api.deliveries(partner, { endpointId: created.body.data.endpointId })).body.data.content[0]?.tries
+        .length ?? 0;
     expect(await eventually(tried, (count) => count === 1, { timeoutMs: 30_000 })).toBe(1);
     expect(await liveJobs(deliveryId)).toBe(1);
 

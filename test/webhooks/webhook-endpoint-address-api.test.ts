@@ -16,7 +16,10 @@ import { expectStatus } from '../support/expect-status';
  * reach a socket of this machine.
  */
 // Background jobs on: the refusal at connect time happens in a delivery worker's try.
-const { server, client } = useTestServer({ env: { ...liveProvidersEnv(), PAYMENT_MODE: 'live', SEED_DEMO_DATA: 'false', WEBHOOK_RETRY_LIMIT: '0' }, backgroundJobs: true });
+const { server, client } = useTestServer({
+  env: { ...liveProvidersEnv(), PAYMENT_MODE: 'live', SEED_DEMO_DATA: 'false', WEBHOOK_RETRY_LIMIT: '0' },
+  backgroundJobs: true,
+});
 const api = webhookApi(client);
 let partner: TestPartner;
 
@@ -67,7 +70,9 @@ describe('webhook endpoint addresses outside sandbox, through the API', () => {
     if (addresses.every((entry) => isPublicAddress(entry.address))) return;
     const answer = await api.create(partner, { url: `https://${name}/pbs`, events: ['*'] });
     expectStatus(answer, 400);
-    expect(answer.body.details.fieldErrors.url).toBe(`host ${name} resolves to a loopback, private or link-local address`);
+    expect(answer.body.details.fieldErrors.url).toBe(
+      `host ${name} resolves to a loopback, private or link-local address`,
+    );
     // Which address it resolved to stays unsaid.
     for (const entry of addresses) expect(JSON.stringify(answer.body)).not.toContain(entry.address);
   });
@@ -76,9 +81,17 @@ describe('webhook endpoint addresses outside sandbox, through the API', () => {
     const other = await newPartner(server, client);
     // Registered directly: nothing on the public internet answers in a test.
     const em = server.orm.em.fork();
-    const endpoint = em.create(WebhookEndpoint, { companyId: other.companyId, url: 'https://hooks.partner-b.example.com/pbs', secret: 'whsec_AAAA' });
+    const endpoint = em.create(WebhookEndpoint, {
+      companyId: other.companyId,
+      url: 'https://hooks.partner-b.example.com/pbs',
+      secret: 'whsec_AAAA',
+    });
     await em.flush();
-    for (const url of ['https://[::ffff:169.254.169.254]/x', 'http://hooks.partner-b.example.com/pbs', 'https://[2002:a9fe:a9fe::1]/x']) {
+    for (const url of [
+      'https://[::ffff:169.254.169.254]/x',
+      'http://hooks.partner-b.example.com/pbs',
+      'https://[2002:a9fe:a9fe::1]/x',
+    ]) {
       expect({ url, status: (await api.update(other, endpoint.id, { url })).status }).toEqual({ url, status: 400 });
     }
     expect((await api.get(other, endpoint.id)).body.data.url).toBe('https://hooks.partner-b.example.com/pbs');
@@ -91,11 +104,24 @@ describe('webhook endpoint addresses outside sandbox, through the API', () => {
     const other = await newPartner(server, client);
     // As if the name had resolved to a public address when it was registered.
     const em = server.orm.em.fork();
-    const endpoint = em.create(WebhookEndpoint, { companyId: other.companyId, url: `https://${name}/pbs`, secret: 'whsec_AAAA' });
+    const endpoint = em.create(WebhookEndpoint, {
+      companyId: other.companyId,
+      url: `https://${name}/pbs`,
+      secret: 'whsec_AAAA',
+    });
     await em.flush();
     expectStatus(await api.test(other, endpoint.id), 202);
-    const log = await eventually(async () => (await api.deliveries(other, { status: 'FAILED' })).body.data.content, (content: unknown[]) => content.length === 1, { timeoutMs: 20_000 });
+    const log = await eventually(
+      async () => (await api.deliveries(other, { status: 'FAILED' })).body.data.content,
+      (content: unknown[]) => content.length === 1,
+      { timeoutMs: 20_000 },
+    );
     const [tried] = first(log as Array<{ tries: Array<Record<string, unknown>> }>, 'the failed deliveries').tries;
-    expect(tried).toEqual(expect.objectContaining({ responseStatus: null, error: 'endpoint resolves to a loopback, private or link-local address' }));
+    expect(tried).toEqual(
+      expect.objectContaining({
+        responseStatus: null,
+        error: 'endpoint resolves to a loopback, private or link-local address',
+      }),
+    );
   });
 });

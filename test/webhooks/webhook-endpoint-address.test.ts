@@ -7,10 +7,22 @@ import { createWebhookSender } from '../../src/modules/webhooks/sender';
 import { Webhook } from 'standardwebhooks';
 
 describe('webhook endpoint addresses (SSRF)', () => {
-  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1'])(
-    'refuses the internal address %s', (address) => expect(isPublicAddress(address)).toBe(false),
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+  ])('refuses the internal address %s', (address) => expect(isPublicAddress(address)).toBe(false));
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])('accepts the public address %s', (address) =>
+    expect(isPublicAddress(address)).toBe(true),
   );
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])('accepts the public address %s', (address) => expect(isPublicAddress(address)).toBe(true));
 
   // Issue 30 item 8: IPv6 forms that reach an internal IPv4 address, and deprecated local ranges.
   it.each([
@@ -30,12 +42,16 @@ describe('webhook endpoint addresses (SSRF)', () => {
     'fec0::1', // site-local, deprecated
     'feff::1',
     'fe80::1%eth0',
-  ])('refuses the IPv6 form %s of an internal or local address', (address) => expect(isPublicAddress(address)).toBe(false));
+  ])('refuses the IPv6 form %s of an internal or local address', (address) =>
+    expect(isPublicAddress(address)).toBe(false),
+  );
   it.each(['::ffff:8.8.8.8', '::ffff:0:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '2001:0:808:808::f7f7:f7f7'])(
-    'accepts the IPv6 form %s of a public IPv4 address', (address) => expect(isPublicAddress(address)).toBe(true),
+    'accepts the IPv6 form %s of a public IPv4 address',
+    (address) => expect(isPublicAddress(address)).toBe(true),
   );
   it.each(['https://[::7f00:1]/x', 'https://[::ffff:0:7f00:1]/x', 'https://[2002:7f00:1::]/x', 'https://[fec0::1]/x'])(
-    'refuses the endpoint %s at registration', (url) => expect(endpointUrlProblem(url, false)).toMatch(/loopback/),
+    'refuses the endpoint %s at registration',
+    (url) => expect(endpointUrlProblem(url, false)).toMatch(/loopback/),
   );
 
   it('outside sandbox: only HTTPS, no credentials, no internal literal or localhost name', () => {
@@ -49,8 +65,12 @@ describe('webhook endpoint addresses (SSRF)', () => {
   });
 
   it('refuses at registration a URL that is not HTTPS or whose host does not resolve', async () => {
-    await expect(assertEndpointAllowed('https://localhost.localdomain.invalid/x', { allowLocalEndpoints: false })).rejects.toThrow(/does not resolve/);
-    await expect(assertEndpointAllowed('http://hooks.example.com/x', { allowLocalEndpoints: false })).rejects.toThrow(/HTTPS/);
+    await expect(
+      assertEndpointAllowed('https://localhost.localdomain.invalid/x', { allowLocalEndpoints: false }),
+    ).rejects.toThrow(/does not resolve/);
+    await expect(assertEndpointAllowed('http://hooks.example.com/x', { allowLocalEndpoints: false })).rejects.toThrow(
+      /HTTPS/,
+    );
   });
 
   it('refuses at delivery time when the name resolves to loopback now (DNS rebinding): no request is made', async () => {
@@ -77,8 +97,28 @@ describe('what the delivery log says of a connection that failed', () => {
   });
 
   it('maps error codes to categories', () => {
-    expect(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'EWHATEVER', undefined].map(connectionFailureCategory)).toEqual([
-      'connection refused', 'connection reset', 'host name does not resolve', 'host unreachable', 'connection timed out', 'TLS handshake failed', 'TLS handshake failed', 'connection failed', 'connection failed',
+    expect(
+      [
+        'ECONNREFUSED',
+        'ECONNRESET',
+        'ENOTFOUND',
+        'EHOSTUNREACH',
+        'ETIMEDOUT',
+        'ERR_TLS_CERT_ALTNAME_INVALID',
+        'DEPTH_ZERO_SELF_SIGNED_CERT',
+        'EWHATEVER',
+        undefined,
+      ].map(connectionFailureCategory),
+    ).toEqual([
+      'connection refused',
+      'connection reset',
+      'host name does not resolve',
+      'host unreachable',
+      'connection timed out',
+      'TLS handshake failed',
+      'TLS handshake failed',
+      'connection failed',
+      'connection failed',
     ]);
   });
 

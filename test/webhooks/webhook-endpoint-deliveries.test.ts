@@ -2,7 +2,15 @@ import type { WireJson } from '../support/http-client';
 import { first } from '../support/elements';
 import { eventually } from '../support/eventually';
 import { newPartner, type TestPartner } from '../support/partners';
-import { APPROVE_CARD, deliverCallback, pay, paymentStatus, placeOrder, RETURN_URL, submitCheckout } from '../support/payment-fixtures';
+import {
+  APPROVE_CARD,
+  deliverCallback,
+  pay,
+  paymentStatus,
+  placeOrder,
+  RETURN_URL,
+  submitCheckout,
+} from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from './webhook-api';
@@ -15,7 +23,12 @@ const { server, client } = useTestServer({
   ownDatabase: 'webhook_deliveries',
   // Background jobs on: the delivery log fills from the webhook delivery workers' tries.
   backgroundJobs: true,
-  env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0', WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_RETRY_DELAY_MAX_SECONDS: '1', WEBHOOK_RETRY_LIMIT: '2' },
+  env: {
+    PAYMENT_RECONCILE_INTERVAL_SECONDS: '0',
+    WEBHOOK_RETRY_DELAY_SECONDS: '1',
+    WEBHOOK_RETRY_DELAY_MAX_SECONDS: '1',
+    WEBHOOK_RETRY_LIMIT: '2',
+  },
 });
 const api = webhookApi(client);
 const receivers: WebhookReceiver[] = [];
@@ -25,7 +38,10 @@ afterAll(async () => {
 });
 
 /** A receiver registered through the API for `events`; it verifies with the secret the API answered. */
-async function registered(partner: TestPartner, events: string[]): Promise<{ receiver: WebhookReceiver; endpointId: string }> {
+async function registered(
+  partner: TestPartner,
+  events: string[],
+): Promise<{ receiver: WebhookReceiver; endpointId: string }> {
   const receiver = new WebhookReceiver();
   receivers.push(receiver);
   const created = await api.create(partner, { url: await receiver.start(), events });
@@ -41,8 +57,14 @@ async function payByCard(partner: TestPartner, orderRef: string): Promise<void> 
 }
 
 /** The delivery log's page for a query, once `ready` holds for it. */
-async function logWhen(partner: TestPartner, query: Record<string, string>, ready: (content: WireJson[]) => boolean): Promise<WireJson[]> {
-  return eventually(async () => (await api.deliveries(partner, query)).body.data.content as WireJson[], ready, { timeoutMs: 30_000 });
+async function logWhen(
+  partner: TestPartner,
+  query: Record<string, string>,
+  ready: (content: WireJson[]) => boolean,
+): Promise<WireJson[]> {
+  return eventually(async () => (await api.deliveries(partner, query)).body.data.content as WireJson[], ready, {
+    timeoutMs: 30_000,
+  });
 }
 
 describe('webhook endpoints registered through the API', () => {
@@ -61,14 +83,27 @@ describe('webhook endpoints registered through the API', () => {
     const event = first(paid.receiver.unique('order.paid'), 'the order.paid events');
     const { policyNumber } = (await paymentStatus(client, partner, order.orderRef)).body.data;
     expect(policyNumber).toMatch(/^POL-\d{4}-\d+$/);
-    expect(event.data).toEqual(expect.objectContaining({ orderRef: order.orderRef, orderStatus: 'PAID', paymentStatus: 'SUCCESS', policyNumber }));
+    expect(event.data).toEqual(
+      expect.objectContaining({
+        orderRef: order.orderRef,
+        orderStatus: 'PAID',
+        paymentStatus: 'SUCCESS',
+        policyNumber,
+      }),
+    );
     // One event, one id, one delivery per subscribed endpoint.
     expect(first(everything.receiver.unique('order.paid'), 'the order.paid events').id).toBe(event.id);
 
-    const log = await logWhen(partner, { eventType: 'order.paid' }, (content) => content.length === 2 && content.every((d) => d.status === 'SUCCEEDED'));
+    const log = await logWhen(
+      partner,
+      { eventType: 'order.paid' },
+      (content) => content.length === 2 && content.every((d) => d.status === 'SUCCEEDED'),
+    );
     expect(log.map((delivery) => delivery.endpointId).sort()).toEqual([paid.endpointId, everything.endpointId].sort());
     for (const delivery of log) {
-      expect(delivery).toEqual(expect.objectContaining({ eventId: event.id, eventType: 'order.paid', nextRetryAt: null }));
+      expect(delivery).toEqual(
+        expect.objectContaining({ eventId: event.id, eventType: 'order.paid', nextRetryAt: null }),
+      );
       expect(delivery.tries).toEqual([expect.objectContaining({ attempt: 1, responseStatus: 204, error: null })]);
       expect(delivery.tries[0].latencyMs).toBeGreaterThanOrEqual(0);
     }
@@ -82,7 +117,9 @@ describe('webhook endpoints registered through the API', () => {
     receiver.failFirst = 1_000;
     const queued = await api.test(partner, endpointId);
     expectStatus(queued, 202);
-    expect(queued.body.data).toEqual(expect.objectContaining({ endpointId, eventType: 'webhook.test', status: 'PENDING', tries: [] }));
+    expect(queued.body.data).toEqual(
+      expect.objectContaining({ endpointId, eventType: 'webhook.test', status: 'PENDING', tries: [] }),
+    );
     const { deliveryId } = queued.body.data;
 
     // While it retries, the log names the next try.
@@ -92,7 +129,11 @@ describe('webhook endpoints registered through the API', () => {
     const failed = await logWhen(partner, { endpointId, status: 'FAILED' }, (content) => content.length === 1);
     const gaveUp = first(failed, 'the failed deliveries');
     expect(gaveUp.deliveryId).toBe(deliveryId);
-    expect(gaveUp.tries.map((t: Record<string, unknown>) => [t.attempt, t.responseStatus, t.error])).toEqual([[1, 500, 'answered 500'], [2, 500, 'answered 500'], [3, 500, 'answered 500']]);
+    expect(gaveUp.tries.map((t: Record<string, unknown>) => [t.attempt, t.responseStatus, t.error])).toEqual([
+      [1, 500, 'answered 500'],
+      [2, 500, 'answered 500'],
+      [3, 500, 'answered 500'],
+    ]);
     expect(gaveUp.nextRetryAt).toBeNull();
     expect(receiver.verified).toHaveLength(0);
 
@@ -102,7 +143,12 @@ describe('webhook endpoints registered through the API', () => {
     expect(retried.body.data).toEqual(expect.objectContaining({ deliveryId, status: 'PENDING' }));
     await receiver.waitFor(() => receiver.unique('webhook.test').length === 1);
     const [delivered] = await logWhen(partner, { endpointId, status: 'SUCCEEDED' }, (content) => content.length === 1);
-    expect(delivered?.tries.map((t: Record<string, unknown>) => [t.attempt, t.responseStatus])).toEqual([[1, 500], [2, 500], [3, 500], [4, 204]]);
+    expect(delivered?.tries.map((t: Record<string, unknown>) => [t.attempt, t.responseStatus])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 500],
+      [4, 204],
+    ]);
     expect(first(receiver.unique('webhook.test'), 'the test events').id).toBe(gaveUp.eventId);
   }, 60_000);
 

@@ -12,26 +12,46 @@ import { expectStatus } from '../support/expect-status';
 // An hour's window, so that the 31 writes of the rate-limit test cannot straddle a window boundary
 // (which starts the count again), on a database of its own: a server on the shared one, with the
 // default 60 s window, sweeps hour-long buckets away.
-const { server, client } = useTestServer({ ownDatabase: 'webhook_endpoints', env: { RATE_LIMIT_WEBHOOK_PER_COMPANY: '30', RATE_LIMIT_WINDOW_SECONDS: '3600' } });
+const { server, client } = useTestServer({
+  ownDatabase: 'webhook_endpoints',
+  env: { RATE_LIMIT_WEBHOOK_PER_COMPANY: '30', RATE_LIMIT_WINDOW_SECONDS: '3600' },
+});
 const api = webhookApi(client);
 const URL_A = 'https://hooks.partner-a.example.com/pbs';
 
-function contract(): { webhooks: Record<string, unknown>; components: { schemas: Record<string, { enum?: string[] }> } } {
+function contract(): {
+  webhooks: Record<string, unknown>;
+  components: { schemas: Record<string, { enum?: string[] }> };
+} {
   return JSON.parse(readFileSync('generated/openapi.json', 'utf8'));
 }
 
 describe('webhook endpoints through the API', () => {
   it('the event types an endpoint may name are exactly the webhooks the contract documents (one enum)', () => {
     const document = contract();
-    expect([...(document.components.schemas.WebhookEventType?.enum ?? [])].sort()).toEqual(Object.keys(document.webhooks).sort());
+    expect([...(document.components.schemas.WebhookEventType?.enum ?? [])].sort()).toEqual(
+      Object.keys(document.webhooks).sort(),
+    );
   });
 
   it('when a partner registers an endpoint, then it gets it with a whsec_ secret shown only in that answer; it lists, reads, changes and deletes it', async () => {
     const partner = await newPartner(server, client);
-    const created = await api.create(partner, { url: URL_A, events: ['order.paid', 'payment.failed'], description: 'Back office' });
+    const created = await api.create(partner, {
+      url: URL_A,
+      events: ['order.paid', 'payment.failed'],
+      description: 'Back office',
+    });
     expectStatus(created, 201);
     const endpoint = created.body.data;
-    expect(endpoint).toEqual(expect.objectContaining({ url: URL_A, events: ['order.paid', 'payment.failed'], description: 'Back office', enabled: true, previousSecretExpiresAt: null }));
+    expect(endpoint).toEqual(
+      expect.objectContaining({
+        url: URL_A,
+        events: ['order.paid', 'payment.failed'],
+        description: 'Back office',
+        enabled: true,
+        previousSecretExpiresAt: null,
+      }),
+    );
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
 
     const listed = await api.list(partner);
@@ -42,9 +62,16 @@ describe('webhook endpoints through the API', () => {
     expectStatus(read, 200);
     expect(read.body.data.secret).toBeUndefined();
 
-    const changed = await api.update(partner, endpoint.endpointId, { events: ['*'], description: null, enabled: false, url: `${URL_A}/v2` });
+    const changed = await api.update(partner, endpoint.endpointId, {
+      events: ['*'],
+      description: null,
+      enabled: false,
+      url: `${URL_A}/v2`,
+    });
     expectStatus(changed, 200);
-    expect(changed.body.data).toEqual(expect.objectContaining({ events: ['*'], description: null, enabled: false, url: `${URL_A}/v2` }));
+    expect(changed.body.data).toEqual(
+      expect.objectContaining({ events: ['*'], description: null, enabled: false, url: `${URL_A}/v2` }),
+    );
     const stored = await server.orm.em.fork().findOneOrFail(WebhookEndpoint, endpoint.endpointId);
     expect(stored.secret).toBe(endpoint.secret);
 
@@ -105,16 +132,28 @@ describe('webhook endpoints through the API', () => {
     const partner = await newPartner(server, client);
     const endpoint = (await api.create(partner, { url: URL_A, events: ['order.paid'] })).body.data;
     for (const body of [{}, { events: ['nope'] }, { url: 'ftp://x.example.com' }, { enabled: 'yes' }, { events: [] }]) {
-      expect({ body, status: (await api.update(partner, endpoint.endpointId, body)).status }).toEqual({ body, status: 400 });
+      expect({ body, status: (await api.update(partner, endpoint.endpointId, body)).status }).toEqual({
+        body,
+        status: 400,
+      });
     }
-    expect((await api.get(partner, endpoint.endpointId)).body.data).toEqual(expect.objectContaining({ url: URL_A, events: ['order.paid'], enabled: true }));
+    expect((await api.get(partner, endpoint.endpointId)).body.data).toEqual(
+      expect.objectContaining({ url: URL_A, events: ['order.paid'], enabled: true }),
+    );
     expectStatus(await api.get(partner, 'not-a-uuid'), 400);
     expectStatus(await api.get(partner, '0b0b0b0b-1c1c-4d4d-8e8e-9f9f9f9f9f9f'), 404);
   });
 
   it('the delivery log refuses an unknown status or event type, a malformed time, and a window that ends before it starts', async () => {
     const partner = await newPartner(server, client);
-    const queries: Array<Record<string, string>> = [{ status: 'DELIVERED' }, { eventType: 'order.shipped' }, { from: 'yesterday' }, { to: '2030-12-31T23:59:60Z' }, { endpointId: 'x' }, { from: '2030-09-21T00:00:00Z', to: '2030-09-20T00:00:00Z' }];
+    const queries: Array<Record<string, string>> = [
+      { status: 'DELIVERED' },
+      { eventType: 'order.shipped' },
+      { from: 'yesterday' },
+      { to: '2030-12-31T23:59:60Z' },
+      { endpointId: 'x' },
+      { from: '2030-09-21T00:00:00Z', to: '2030-09-20T00:00:00Z' },
+    ];
     for (const query of queries) {
       expect({ query, status: (await api.deliveries(partner, query)).status }).toEqual({ query, status: 400 });
     }
@@ -137,8 +176,24 @@ describe('webhook endpoints through the API', () => {
     const ids: string[] = [];
     for (const line of settled) {
       const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
-      await em.insert(WebhookEvent, { id: eventId, companyId: partner.companyId, type: line.type, payload: {}, status: 'DISPATCHED', enqueuedAt: new Date(line.at), createdAt: new Date(line.at) });
-      const delivery = em.create(WebhookDelivery, { eventId, endpointId, companyId: partner.companyId, eventType: line.type, status: line.status, enqueuedAt: new Date(line.at), createdAt: new Date(line.at) });
+      await em.insert(WebhookEvent, {
+        id: eventId,
+        companyId: partner.companyId,
+        type: line.type,
+        payload: {},
+        status: 'DISPATCHED',
+        enqueuedAt: new Date(line.at),
+        createdAt: new Date(line.at),
+      });
+      const delivery = em.create(WebhookDelivery, {
+        eventId,
+        endpointId,
+        companyId: partner.companyId,
+        eventType: line.type,
+        status: line.status,
+        enqueuedAt: new Date(line.at),
+        createdAt: new Date(line.at),
+      });
       ids.push(delivery.id);
     }
     await em.flush();
@@ -157,12 +212,18 @@ describe('webhook endpoints through the API', () => {
     expect(byType[3]).toBe(1);
     expect((await order({ sortBy: 'status' })).slice(0, 2).sort()).toEqual([0, 2]);
     const onePerPage: number[] = [];
-    for (let page = 0; page < 4; page++) onePerPage.push(...(await order({ sortBy: 'status', sortDir: 'asc', size: '1', page: String(page) })));
+    for (let page = 0; page < 4; page++)
+      onePerPage.push(...(await order({ sortBy: 'status', sortDir: 'asc', size: '1', page: String(page) })));
     expect(onePerPage).toEqual(await order({ sortBy: 'status', sortDir: 'asc' }));
 
     const unknown = await api.deliveries(partner, { sortBy: 'endpointId' });
     expectStatus(unknown, 400);
-    expect(unknown.body).toEqual(expect.objectContaining({ code: 'VALIDATION_FAILED', details: { fieldErrors: { sortBy: expect.stringContaining('createdAt') } } }));
+    expect(unknown.body).toEqual(
+      expect.objectContaining({
+        code: 'VALIDATION_FAILED',
+        details: { fieldErrors: { sortBy: expect.stringContaining('createdAt') } },
+      }),
+    );
     expectStatus(await api.deliveries(partner, { sortDir: 'sideways' }), 400);
   });
 
@@ -172,15 +233,38 @@ describe('webhook endpoints through the API', () => {
     const em = server.orm.em.fork();
     const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
     const at = new Date('2030-09-20T08:00:00.000Z');
-    const payload = { id: eventId, type: 'webhook.test', timestamp: at.toISOString(), data: { message: 'Ping from the delivery log test' } };
-    await em.insert(WebhookEvent, { id: eventId, companyId: partner.companyId, type: 'webhook.test', payload, status: 'DISPATCHED', enqueuedAt: at, createdAt: at });
-    em.create(WebhookDelivery, { eventId, endpointId, companyId: partner.companyId, eventType: 'webhook.test', status: 'SUCCEEDED', enqueuedAt: at, createdAt: at });
+    const payload = {
+      id: eventId,
+      type: 'webhook.test',
+      timestamp: at.toISOString(),
+      data: { message: 'Ping from the delivery log test' },
+    };
+    await em.insert(WebhookEvent, {
+      id: eventId,
+      companyId: partner.companyId,
+      type: 'webhook.test',
+      payload,
+      status: 'DISPATCHED',
+      enqueuedAt: at,
+      createdAt: at,
+    });
+    em.create(WebhookDelivery, {
+      eventId,
+      endpointId,
+      companyId: partner.companyId,
+      eventType: 'webhook.test',
+      status: 'SUCCEEDED',
+      enqueuedAt: at,
+      createdAt: at,
+    });
     await em.flush();
 
     const log = await api.deliveries(partner, { endpointId });
     expectStatus(log, 200);
     expect(log.body.data.content).toEqual([expect.objectContaining({ eventId, payload })]);
-    const event = await client.op('getEvent', 'GET', `/api/external/v1/events/${eventId}`, undefined, { token: partner.token });
+    const event = await client.op('getEvent', 'GET', `/api/external/v1/events/${eventId}`, undefined, {
+      token: partner.token,
+    });
     expectStatus(event, 200);
     expect(event.body.data.payload).toEqual(log.body.data.content[0].payload);
   });
@@ -189,7 +273,8 @@ describe('webhook endpoints through the API', () => {
     const partner = await newPartner(server, client);
     const endpoint = (await api.create(partner, { url: URL_A, events: ['*'] })).body.data;
     const statuses: number[] = [];
-    for (let i = 0; i < 31; i++) statuses.push((await api.update(partner, endpoint.endpointId, { description: `change ${i}` })).status);
+    for (let i = 0; i < 31; i++)
+      statuses.push((await api.update(partner, endpoint.endpointId, { description: `change ${i}` })).status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(29);
     const limited = await api.update(partner, endpoint.endpointId, { description: 'one more' });
     expectStatus(limited, 429);

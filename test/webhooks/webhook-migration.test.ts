@@ -22,14 +22,25 @@ afterAll(async () => {
 });
 
 describe('the self-service webhook migration', () => {
-  it('turns each sent event into one delivery to the company\'s endpoint with its tries, re-queues what was pending, and keeps the rest', async () => {
+  it("turns each sent event into one delivery to the company's endpoint with its tries, re-queues what was pending, and keeps the rest", async () => {
     await orm.migrator.up({ to: 'Migration20261202090100_TravellerCounts' });
     const em = orm.em.fork();
-    const subscribed = em.create(Company, { name: 'Old Hooks Treks', type: CompanyType.TravelAgency, commissionPercent: '10.00' });
-    const without = em.create(Company, { name: 'No Hooks Treks', type: CompanyType.TravelAgency, commissionPercent: '10.00' });
+    const subscribed = em.create(Company, {
+      name: 'Old Hooks Treks',
+      type: CompanyType.TravelAgency,
+      commissionPercent: '10.00',
+    });
+    const without = em.create(Company, {
+      name: 'No Hooks Treks',
+      type: CompanyType.TravelAgency,
+      commissionPercent: '10.00',
+    });
     await em.flush();
     const sql = (text: string, params: unknown[] = []) => orm.em.getConnection().execute(text, params);
-    await sql(`insert into webhook_endpoint (company_id, url, secret) values (?, 'https://hooks.old.example.com/pbs', 'whsec_AAAA')`, [subscribed.id]);
+    await sql(
+      `insert into webhook_endpoint (company_id, url, secret) values (?, 'https://hooks.old.example.com/pbs', 'whsec_AAAA')`,
+      [subscribed.id],
+    );
     const event = (name: string) => `evt_${name.padEnd(32, '0')}`;
     const rows: Array<[string, string, string, boolean, number]> = [
       [event('a1'), subscribed.id, 'DELIVERED', true, 2],
@@ -39,23 +50,37 @@ describe('the self-service webhook migration', () => {
       [event('e5'), without.id, 'NO_ENDPOINT', true, 0],
     ];
     for (const [id, companyId, status, enqueued, tries] of rows) {
-      await sql(`insert into webhook_event (id, company_id, type, payload, status, attempts, enqueued_at) values (?, ?, 'order.paid', '{}'::jsonb, ?, ?, ${enqueued ? 'now()' : 'null'})`, [id, companyId, status, tries]);
+      await sql(
+        `insert into webhook_event (id, company_id, type, payload, status, attempts, enqueued_at) values (?, ?, 'order.paid', '{}'::jsonb, ?, ?, ${enqueued ? 'now()' : 'null'})`,
+        [id, companyId, status, tries],
+      );
       for (let attempt = 1; attempt <= tries; attempt++) {
         const outcome = status === 'DELIVERED' && attempt === tries ? 'DELIVERED' : 'FAILED';
-        await sql(`insert into webhook_delivery (id, event_id, attempt, url, outcome, response_code, latency_ms) values (?, ?, ?, 'https://hooks.old.example.com/pbs', ?, ?, 12)`, [randomUUID(), id, attempt, outcome, outcome === 'DELIVERED' ? 204 : 500]);
+        await sql(
+          `insert into webhook_delivery (id, event_id, attempt, url, outcome, response_code, latency_ms) values (?, ?, ?, 'https://hooks.old.example.com/pbs', ?, ?, 12)`,
+          [randomUUID(), id, attempt, outcome, outcome === 'DELIVERED' ? 204 : 500],
+        );
       }
     }
 
     await orm.migrator.up();
 
-    const deliveries = await sql(`select event_id, status, attempts, enqueued_at is not null as enqueued, endpoint_id is not null as has_endpoint from webhook_delivery order by event_id`);
+    const deliveries = await sql(
+      `select event_id, status, attempts, enqueued_at is not null as enqueued, endpoint_id is not null as has_endpoint from webhook_delivery order by event_id`,
+    );
     expect(deliveries).toEqual([
       { event_id: event('a1'), status: 'SUCCEEDED', attempts: 2, enqueued: true, has_endpoint: true },
       { event_id: event('b2'), status: 'FAILED', attempts: 1, enqueued: true, has_endpoint: true },
       { event_id: event('c3'), status: 'PENDING', attempts: 1, enqueued: false, has_endpoint: true },
     ]);
-    const tries = await sql(`select t.event_id, count(*)::int as n from webhook_delivery_try t join webhook_delivery d on d.id = t.delivery_id and d.event_id = t.event_id group by t.event_id order by t.event_id`);
-    expect(tries).toEqual([{ event_id: event('a1'), n: 2 }, { event_id: event('b2'), n: 1 }, { event_id: event('c3'), n: 1 }]);
+    const tries = await sql(
+      `select t.event_id, count(*)::int as n from webhook_delivery_try t join webhook_delivery d on d.id = t.delivery_id and d.event_id = t.event_id group by t.event_id order by t.event_id`,
+    );
+    expect(tries).toEqual([
+      { event_id: event('a1'), n: 2 },
+      { event_id: event('b2'), n: 1 },
+      { event_id: event('c3'), n: 1 },
+    ]);
     const events = await sql(`select id, status from webhook_event order by id`);
     expect(events).toEqual([
       { id: event('a1'), status: 'DISPATCHED' },

@@ -3,7 +3,9 @@ import type { components, paths } from './generated/api';
 import { everyItem } from './pages';
 
 type Schemas = components['schemas'];
-type QueryOf<Path extends keyof paths> = paths[Path] extends { get: { parameters: { query?: infer Query } } } ? NonNullable<Query> : never;
+type QueryOf<Path extends keyof paths> = paths[Path] extends { get: { parameters: { query?: infer Query } } }
+  ? NonNullable<Query>
+  : never;
 
 export type RefundQuery = QueryOf<'/api/external/v1/refunds'>;
 export type EventQuery = QueryOf<'/api/external/v1/events'>;
@@ -19,7 +21,8 @@ export function refundCalls(api: Client<paths>) {
   return {
     list,
     /** Every refund matching `query`, item by item (see ListPageError). */
-    all: (query: Omit<RefundQuery, 'page'> = {}): AsyncGenerator<Schemas['RefundDetail']> => everyItem(REFUNDS, list, query, 'createdTo'),
+    all: (query: Omit<RefundQuery, 'page'> = {}): AsyncGenerator<Schemas['RefundDetail']> =>
+      everyItem(REFUNDS, list, query, 'createdTo'),
     get: (refundRef: string) => api.GET(`${REFUNDS}/{refundRef}`, { params: { path: { refundRef } } }),
   };
 }
@@ -30,7 +33,8 @@ export function eventCalls(api: Client<paths>) {
   return {
     list,
     /** Every event matching `query`, newest first unless `sortDir: 'asc'`, item by item. */
-    all: (query: Omit<EventQuery, 'page'> = {}): AsyncGenerator<Schemas['EventRecord']> => everyItem(EVENTS, list, query, 'createdTo'),
+    all: (query: Omit<EventQuery, 'page'> = {}): AsyncGenerator<Schemas['EventRecord']> =>
+      everyItem(EVENTS, list, query, 'createdTo'),
     get: (eventId: string) => api.GET(`${EVENTS}/{eventId}`, { params: { path: { eventId } } }),
   };
 }
@@ -51,9 +55,12 @@ export function assistanceCaseCalls(api: Client<paths>) {
   return {
     list,
     /** Every case you may read matching `query`, item by item. */
-    all: (query: Omit<AssistanceCaseQuery, 'page'> = {}): AsyncGenerator<Schemas['AssistanceCase']> => everyItem(CASES, list, query, 'openedTo'),
+    all: (query: Omit<AssistanceCaseQuery, 'page'> = {}): AsyncGenerator<Schemas['AssistanceCase']> =>
+      everyItem(CASES, list, query, 'openedTo'),
     get: (caseRef: string) => api.GET(`${CASES}/{caseRef}`, onCase(caseRef)),
-    addUpdate: (caseRef: string, body: Schemas['AssistanceCaseUpdateRequest']) => api.POST(`${CASES}/{caseRef}/updates`, { ...onCase(caseRef), body }),
-    withdraw: (caseRef: string, body: Schemas['AssistanceCaseWithdrawalRequest']) => api.POST(`${CASES}/{caseRef}/withdrawal`, { ...onCase(caseRef), body }),
+    addUpdate: (caseRef: string, body: Schemas['AssistanceCaseUpdateRequest']) =>
+      api.POST(`${CASES}/{caseRef}/updates`, { ...onCase(caseRef), body }),
+    withdraw: (caseRef: string, body: Schemas['AssistanceCaseWithdrawalRequest']) =>
+      api.POST(`${CASES}/{caseRef}/withdrawal`, { ...onCase(caseRef), body }),
   };
 }

@@ -2,20 +2,29 @@ import type { Client } from 'openapi-fetch';
 import type { components, paths } from './generated/api';
 
 type Schemas = components['schemas'];
-type Query<Path extends keyof paths> = paths[Path] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
+type Query<Path extends keyof paths> = paths[Path] extends { get: { parameters: { query?: infer Q } } }
+  ? NonNullable<Q>
+  : never;
 
 /** The booking steps before the order: the catalogue, a quote, travellers. */
 export function bookingCalls(api: Client<paths>) {
   return {
     /** POST /reference/quote: the price of a trip, fixed for the order that names the quote. */
     quote: (body: Schemas['QuoteRequest']) => api.POST('/api/external/v1/reference/quote', { body }),
-    getQuote: (quoteId: string) => api.GET('/api/external/v1/reference/quote/{quoteId}', { params: { path: { quoteId } } }),
-    listPackages: (query: Query<'/api/external/v1/reference/ctgs'> = {}) => api.GET('/api/external/v1/reference/ctgs', { params: { query } }),
-    listRoutes: (query: Query<'/api/external/v1/reference/routes'> = {}) => api.GET('/api/external/v1/reference/routes', { params: { query } }),
+    getQuote: (quoteId: string) =>
+      api.GET('/api/external/v1/reference/quote/{quoteId}', { params: { path: { quoteId } } }),
+    listPackages: (query: Query<'/api/external/v1/reference/ctgs'> = {}) =>
+      api.GET('/api/external/v1/reference/ctgs', { params: { query } }),
+    listRoutes: (query: Query<'/api/external/v1/reference/routes'> = {}) =>
+      api.GET('/api/external/v1/reference/routes', { params: { query } }),
     /** POST /travellers (1 to 50), with an Idempotency-Key that a retry of this call sends again. */
     registerTravellers: (travellers: Schemas['TravellerInput'][], idempotencyKey: string) =>
-      api.POST('/api/external/v1/travellers', { body: travellers, params: { header: { 'Idempotency-Key': idempotencyKey } } }),
-    listTravellers: (query: Query<'/api/external/v1/travellers'> = {}) => api.GET('/api/external/v1/travellers', { params: { query } }),
+      api.POST('/api/external/v1/travellers', {
+        body: travellers,
+        params: { header: { 'Idempotency-Key': idempotencyKey } },
+      }),
+    listTravellers: (query: Query<'/api/external/v1/travellers'> = {}) =>
+      api.GET('/api/external/v1/travellers', { params: { query } }),
   };
 }
 
@@ -24,11 +33,19 @@ export function promoCalls(api: Client<paths>) {
   const order = (orderRef: string) => ({ params: { path: { orderRef } } });
   const group = (groupRef: string) => ({ params: { path: { groupRef } } });
   return {
-    previewOnOrder: (orderRef: string, promoCode: string) => api.POST('/api/external/v1/orders/{orderRef}/promo/preview', { ...order(orderRef), body: { promoCode } }),
-    applyToOrder: (orderRef: string, promoCode: string) => api.POST('/api/external/v1/orders/{orderRef}/promo', { ...order(orderRef), body: { promoCode } }),
-    removeFromOrder: (orderRef: string, code: string) => api.DELETE('/api/external/v1/orders/{orderRef}/promo', { params: { path: { orderRef }, query: { code } } }),
-    previewOnGroup: (groupRef: string, promoCode: string) => api.POST('/api/external/v1/orders/groups/{groupRef}/promo/preview', { ...group(groupRef), body: { promoCode } }),
-    applyToGroup: (groupRef: string, promoCode: string) => api.POST('/api/external/v1/orders/groups/{groupRef}/promo', { ...group(groupRef), body: { promoCode } }),
-    removeFromGroup: (groupRef: string, code: string) => api.DELETE('/api/external/v1/orders/groups/{groupRef}/promo', { params: { path: { groupRef }, query: { code } } }),
+    previewOnOrder: (orderRef: string, promoCode: string) =>
+      api.POST('/api/external/v1/orders/{orderRef}/promo/preview', { ...order(orderRef), body: { promoCode } }),
+    applyToOrder: (orderRef: string, promoCode: string) =>
+      api.POST('/api/external/v1/orders/{orderRef}/promo', { ...order(orderRef), body: { promoCode } }),
+    removeFromOrder: (orderRef: string, code: string) =>
+      api.DELETE('/api/external/v1/orders/{orderRef}/promo', { params: { path: { orderRef }, query: { code } } }),
+    previewOnGroup: (groupRef: string, promoCode: string) =>
+      api.POST('/api/external/v1/orders/groups/{groupRef}/promo/preview', { ...group(groupRef), body: { promoCode } }),
+    applyToGroup: (groupRef: string, promoCode: string) =>
+      api.POST('/api/external/v1/orders/groups/{groupRef}/promo', { ...group(groupRef), body: { promoCode } }),
+    removeFromGroup: (groupRef: string, code: string) =>
+      api.DELETE('/api/external/v1/orders/groups/{groupRef}/promo', {
+        params: { path: { groupRef }, query: { code } },
+      }),
   };
 }

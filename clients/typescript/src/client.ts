@@ -5,7 +5,14 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, operations, paths } from './generated/api';
-import { backoffDelayMs, DEFAULT_RETRY, isRetryableStatus, isSafeToResend, retryAfterMs, type RetryOptions } from './retry-policy';
+import {
+  backoffDelayMs,
+  DEFAULT_RETRY,
+  isRetryableStatus,
+  isSafeToResend,
+  retryAfterMs,
+  type RetryOptions,
+} from './retry-policy';
 import { TokenCache } from './token-cache';
 import { webhookCalls, type WebhookCalls } from './webhooks';
 import { assistanceCaseCalls, commissionCalls, eventCalls, refundCalls } from './after-sale';
@@ -59,7 +66,11 @@ export interface PartnerClient {
    * POST /orders/groups/{groupRef}/pay: one payment for every PENDING order of the group, with an
    * Idempotency-Key that every retry of this call sends again (as `pay`).
    */
-  payGroup(groupRef: string, body: Schemas['PayRequest'], options?: { idempotencyKey?: string }): Promise<PayGroupResult>;
+  payGroup(
+    groupRef: string,
+    body: Schemas['PayRequest'],
+    options?: { idempotencyKey?: string },
+  ): Promise<PayGroupResult>;
   /** GET /orders/{orderRef}/payment-status: the authoritative payment state of one order. */
   paymentStatus(orderRef: string): Promise<PaymentStatusResult>;
   /**
@@ -67,9 +78,15 @@ export interface PartnerClient {
    * Idempotency-Key that every retry of this call sends again, so a retry after a timeout answers
    * the order already created instead of a duplicate. Pass your own stored key to repeat it later.
    */
-  createOrder(body: Schemas['OrderInput'], options?: { idempotencyKey?: string }): Promise<CreatedResult<Schemas['Order']>>;
+  createOrder(
+    body: Schemas['OrderInput'],
+    options?: { idempotencyKey?: string },
+  ): Promise<CreatedResult<Schemas['Order']>>;
   /** POST /orders with an array body (1 to 50 orders): `data.data` is the OrderGroup with its `groupRef`. Idempotent as createOrder. */
-  createOrderGroup(body: Schemas['OrderInput'][], options?: { idempotencyKey?: string }): Promise<CreatedResult<Schemas['OrderGroup']>>;
+  createOrderGroup(
+    body: Schemas['OrderInput'][],
+    options?: { idempotencyKey?: string },
+  ): Promise<CreatedResult<Schemas['OrderGroup']>>;
   /** GET /orders/{orderRef}: the full order (any of the four identifier forms). */
   getOrder(orderRef: string): Promise<GetOrderResult>;
   /** GET /orders/groups/{groupRef}: the group, its orders as the order book lists them, and where its payment stands. */
@@ -84,13 +101,21 @@ export interface PartnerClient {
    * sends again, so a retried cancellation answers the first one's result (and never a second
    * refund). Pass your own stored key to repeat it after your process restarted.
    */
-  cancel(orderRef: string, body: Schemas['CancellationRequest'], options?: { idempotencyKey?: string }): Promise<CancelResult>;
+  cancel(
+    orderRef: string,
+    body: Schemas['CancellationRequest'],
+    options?: { idempotencyKey?: string },
+  ): Promise<CancelResult>;
   /**
    * POST /orders/{orderRef}/assistance-cases with an Idempotency-Key that every retry of this call
    * sends again, so a retry after a timeout answers the case already opened instead of a 409.
    * Then call the desk on `data.desk.phone`: the case does not replace the call.
    */
-  openAssistanceCase(orderRef: string, body: Schemas['AssistanceCaseRequest'], options?: { idempotencyKey?: string }): Promise<AssistanceCaseResult>;
+  openAssistanceCase(
+    orderRef: string,
+    body: Schemas['AssistanceCaseRequest'],
+    options?: { idempotencyKey?: string },
+  ): Promise<AssistanceCaseResult>;
   /** POST /reference/quote: the price of a trip. */
   quote: Booking['quote'];
   /** GET /reference/quote/{quoteId}. */
@@ -100,7 +125,10 @@ export interface PartnerClient {
   /** GET /reference/routes. */
   listRoutes: Booking['listRoutes'];
   /** POST /travellers (1 to 50) with an Idempotency-Key kept across the call's retries (pass your own to repeat it later). */
-  registerTravellers(travellers: Schemas['TravellerInput'][], options?: { idempotencyKey?: string }): ReturnType<Booking['registerTravellers']>;
+  registerTravellers(
+    travellers: Schemas['TravellerInput'][],
+    options?: { idempotencyKey?: string },
+  ): ReturnType<Booking['registerTravellers']>;
   /** GET /travellers: one page of your travellers. */
   listTravellers: Booking['listTravellers'];
   /** Promo codes on an order or a group: `previewOnOrder`, `applyToOrder`, `removeFromOrder`, and the same `...Group`. */
@@ -206,7 +234,9 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
         continue;
       }
       if (last || !isRetryableStatus(response.status)) return response;
-      const wait = (response.status === 429 ? retryAfterMs(response.headers.get('retry-after'), retry) : undefined) ?? backoffDelayMs(attempt, retry);
+      const wait =
+        (response.status === 429 ? retryAfterMs(response.headers.get('retry-after'), retry) : undefined) ??
+        backoffDelayMs(attempt, retry);
       await response.body?.cancel();
       await sleep(wait);
     }
@@ -215,7 +245,9 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   const tokenClient = createClient<paths>({ baseUrl: options.baseUrl, fetch: withRetries });
   const tokens = new TokenCache(
     async () => {
-      const { data, error, response } = await tokenClient.POST(TOKEN_PATH, { body: { clientId: options.clientId, clientSecret: options.clientSecret } });
+      const { data, error, response } = await tokenClient.POST(TOKEN_PATH, {
+        body: { clientId: options.clientId, clientSecret: options.clientSecret },
+      });
       if (!data) throw new TokenRequestError(response.status, error);
       return data.data;
     },
@@ -247,19 +279,24 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     getQuote: booking.getQuote,
     listPackages: booking.listPackages,
     listRoutes: booking.listRoutes,
-    registerTravellers: (travellers, registerOptions) => booking.registerTravellers(travellers, registerOptions?.idempotencyKey ?? randomUUID()),
+    registerTravellers: (travellers, registerOptions) =>
+      booking.registerTravellers(travellers, registerOptions?.idempotencyKey ?? randomUUID()),
     listTravellers: booking.listTravellers,
     promos: promoCalls(api),
     pay: (orderRef, body, payOptions) => payCall(api, orderRef, body, payOptions?.idempotencyKey ?? randomUUID()),
-    payGroup: (groupRef, body, payOptions) => payGroupCall(api, groupRef, body, payOptions?.idempotencyKey ?? randomUUID()),
+    payGroup: (groupRef, body, payOptions) =>
+      payGroupCall(api, groupRef, body, payOptions?.idempotencyKey ?? randomUUID()),
     paymentStatus: (orderRef) => paymentStatusCall(api, orderRef),
     createOrder: (body, createOptions) => creation.createOrder(body, createOptions?.idempotencyKey ?? randomUUID()),
-    createOrderGroup: (body, createOptions) => creation.createOrderGroup(body, createOptions?.idempotencyKey ?? randomUUID()),
+    createOrderGroup: (body, createOptions) =>
+      creation.createOrderGroup(body, createOptions?.idempotencyKey ?? randomUUID()),
     getOrder: (orderRef) => getOrderCall(api, orderRef),
     getOrderGroup: (groupRef) => getOrderGroupCall(api, groupRef),
     previewCancellation: (orderRef) => previewCancellationCall(api, orderRef),
-    cancel: (orderRef, body, cancelOptions) => cancelCall(api, orderRef, body, cancelOptions?.idempotencyKey ?? randomUUID()),
-    openAssistanceCase: (orderRef, body, caseOptions) => openAssistanceCaseCall(api, orderRef, body, caseOptions?.idempotencyKey ?? randomUUID()),
+    cancel: (orderRef, body, cancelOptions) =>
+      cancelCall(api, orderRef, body, cancelOptions?.idempotencyKey ?? randomUUID()),
+    openAssistanceCase: (orderRef, body, caseOptions) =>
+      openAssistanceCaseCall(api, orderRef, body, caseOptions?.idempotencyKey ?? randomUUID()),
     uploadDocument: (file, fileName, documentType) => uploadCall(api, file, fileName, documentType),
     saveCertificate: (orderRef, filePath) => saveCertificate(api, orderRef, filePath),
     changeDepartureDate: (orderRef, departureDate) => departureChangeCall(api, orderRef, departureDate),
@@ -269,7 +306,8 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     commissionStatements: commissionCalls(api),
     assistanceCases: assistanceCaseCalls(api),
     listOrdersPage: (query = {}) => listOrdersPage(api, query),
-    listOrders: (query = {}) => everyItem('/api/external/v1/orders', (page: OrderBookQuery) => listOrdersPage(api, page), query, 'createdTo'),
+    listOrders: (query = {}) =>
+      everyItem('/api/external/v1/orders', (page: OrderBookQuery) => listOrdersPage(api, page), query, 'createdTo'),
     exportOrdersCsv: (query = {}) => exportOrdersCsv(api, query),
   };
 }
@@ -284,8 +322,14 @@ async function listOrdersPage(api: PartnerApi, query: OrderBookQuery): Promise<O
   return { data: typeof data === 'string' ? undefined : data, error, response };
 }
 
-async function exportOrdersCsv(api: PartnerApi, query: Omit<OrderBookQuery, 'page' | 'size'>): Promise<OrdersCsvResult> {
-  const { data, error, response } = await api.GET('/api/external/v1/orders', { params: { query, header: { Accept: 'text/csv' } }, parseAs: 'stream' });
+async function exportOrdersCsv(
+  api: PartnerApi,
+  query: Omit<OrderBookQuery, 'page' | 'size'>,
+): Promise<OrdersCsvResult> {
+  const { data, error, response } = await api.GET('/api/external/v1/orders', {
+    params: { query, header: { Accept: 'text/csv' } },
+    parseAs: 'stream',
+  });
   if (error !== undefined) return { ok: false, error, response };
   if (!data) throw new Error(`GET /orders as CSV answered ${response.status} without a body`);
   const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
@@ -333,7 +377,12 @@ function cancelCall(api: PartnerApi, orderRef: string, body: Schemas['Cancellati
   });
 }
 
-function openAssistanceCaseCall(api: PartnerApi, orderRef: string, body: Schemas['AssistanceCaseRequest'], idempotencyKey: string) {
+function openAssistanceCaseCall(
+  api: PartnerApi,
+  orderRef: string,
+  body: Schemas['AssistanceCaseRequest'],
+  idempotencyKey: string,
+) {
   return api.POST('/api/external/v1/orders/{orderRef}/assistance-cases', {
     params: { path: { orderRef }, header: { 'Idempotency-Key': idempotencyKey } },
     body,
@@ -354,7 +403,10 @@ function uploadCall(api: PartnerApi, file: Blob, fileName: string, documentType:
 }
 
 function certificateCall(api: PartnerApi, orderRef: string) {
-  return api.GET('/api/external/v1/orders/{orderRef}/certificate', { params: { path: { orderRef } }, parseAs: 'stream' });
+  return api.GET('/api/external/v1/orders/{orderRef}/certificate', {
+    params: { path: { orderRef } },
+    parseAs: 'stream',
+  });
 }
 
 async function saveCertificate(api: PartnerApi, orderRef: string, filePath: string): Promise<SaveCertificateResult> {

@@ -31,13 +31,18 @@ export function orderCreation(api: Client<paths>) {
     async createOrder(body: Schemas['OrderInput'], idempotencyKey: string): Promise<CreatedResult<Schemas['Order']>> {
       const { data, error, response } = await post(body, idempotencyKey);
       const created = data?.data;
-      if (created === undefined || data === undefined || isOrderGroup(created)) return { data: undefined, error, response };
+      if (created === undefined || data === undefined || isOrderGroup(created))
+        return { data: undefined, error, response };
       return { data: { ...data, data: created }, error, response };
     },
-    async createOrderGroup(body: Schemas['OrderInput'][], idempotencyKey: string): Promise<CreatedResult<Schemas['OrderGroup']>> {
+    async createOrderGroup(
+      body: Schemas['OrderInput'][],
+      idempotencyKey: string,
+    ): Promise<CreatedResult<Schemas['OrderGroup']>> {
       const { data, error, response } = await post(body, idempotencyKey);
       const created = data?.data;
-      if (created === undefined || data === undefined || !isOrderGroup(created)) return { data: undefined, error, response };
+      if (created === undefined || data === undefined || !isOrderGroup(created))
+        return { data: undefined, error, response };
       return { data: { ...data, data: created }, error, response };
     },
   };

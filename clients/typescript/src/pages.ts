@@ -45,6 +45,7 @@ export async function* everyItem<Item, Query extends { page?: number }>(
     yield* data.data.content;
     const more = data.data.pagination ? data.data.pagination.hasNext : data.data.last === false;
     if (!more || data.data.content.length === 0) return;
-    if (page === 0 && createdBefore && pinned[createdBefore] === undefined) pinned = { ...pinned, [createdBefore]: data.timestamp };
+    if (page === 0 && createdBefore && pinned[createdBefore] === undefined)
+      pinned = { ...pinned, [createdBefore]: data.timestamp };
   }
 }

@@ -21,10 +21,16 @@ export function sandboxCalls(api: Client<paths>) {
   return {
     /** The customer pays (`CAPTURED`), is declined, lacks funds, cancels or walks away; answers the payment status. */
     decidePayment: (paymentRef: string, outcome: Schemas['SandboxPaymentOutcome']) =>
-      api.POST('/api/external/v1/sandbox/payments/{paymentRef}/outcome', { params: { path: { paymentRef } }, body: { outcome } }),
+      api.POST('/api/external/v1/sandbox/payments/{paymentRef}/outcome', {
+        params: { path: { paymentRef } },
+        body: { outcome },
+      }),
     /** The provider's answer to a `PENDING` or `MANUAL` refund; answers the refund. */
     answerRefund: (refundRef: string, outcome: Schemas['SandboxRefundOutcomeRequest']['outcome']) =>
-      api.POST('/api/external/v1/sandbox/refunds/{refundRef}/outcome', { params: { path: { refundRef } }, body: { outcome } }),
+      api.POST('/api/external/v1/sandbox/refunds/{refundRef}/outcome', {
+        params: { path: { refundRef } },
+        body: { outcome },
+      }),
     /** Every business-date rule of your requests reads `today` (YYYY-MM-DD) until `resetClock`. */
     setClock: (today: string) => api.PUT(CLOCK, { body: { today } }),
     readClock: () => api.GET(CLOCK),

@@ -15,7 +15,8 @@ const TOLERANCE_SECONDS = 5 * 60;
 type Headers = Record<string, string | string[] | undefined> | globalThis.Headers;
 
 function header(headers: Headers, name: string): string {
-  const value = headers instanceof globalThis.Headers ? headers.get(name) : headers[name] ?? headers[name.toLowerCase()];
+  const value =
+    headers instanceof globalThis.Headers ? headers.get(name) : (headers[name] ?? headers[name.toLowerCase()]);
   const text = Array.isArray(value) ? value[0] : value;
   if (!text) throw new WebhookVerificationError(`missing ${name} header`);
   return text;
@@ -28,12 +29,18 @@ function header(headers: Headers, name: string): string {
  * overlap a delivery carries a signature under each secret: either verifies. The official
  * `standardwebhooks` library accepts the same deliveries.
  */
-export function verifyWebhook(secret: string, headers: Headers, rawBody: string, now: () => number = Date.now): WebhookEvent {
+export function verifyWebhook(
+  secret: string,
+  headers: Headers,
+  rawBody: string,
+  now: () => number = Date.now,
+): WebhookEvent {
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
   const seconds = Number(timestamp);
-  if (!Number.isInteger(seconds) || Math.abs(now() / 1000 - seconds) > TOLERANCE_SECONDS) throw new WebhookVerificationError('webhook-timestamp is missing or too far from now');
+  if (!Number.isInteger(seconds) || Math.abs(now() / 1000 - seconds) > TOLERANCE_SECONDS)
+    throw new WebhookVerificationError('webhook-timestamp is missing or too far from now');
   const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
   const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${rawBody}`).digest();
   const matches = signatures.split(' ').some((entry) => {

@@ -20,19 +20,23 @@ export function webhookCalls(api: Client<paths>) {
     create: (body: Schemas['WebhookEndpointInput']) => api.POST(ENDPOINTS, { body }),
     list: () => api.GET(ENDPOINTS),
     get: (endpointId: string) => api.GET(ENDPOINT, endpoint(endpointId)),
-    update: (endpointId: string, body: Schemas['WebhookEndpointUpdate']) => api.PATCH(ENDPOINT, { ...endpoint(endpointId), body }),
+    update: (endpointId: string, body: Schemas['WebhookEndpointUpdate']) =>
+      api.PATCH(ENDPOINT, { ...endpoint(endpointId), body }),
     remove: (endpointId: string) => api.DELETE(ENDPOINT, endpoint(endpointId)),
     rotateSecret: (endpointId: string) => api.POST(`${ENDPOINT}/rotate-secret`, endpoint(endpointId)),
     sendTest: (endpointId: string) => api.POST(`${ENDPOINT}/test`, endpoint(endpointId)),
     listDeliveries: (query: DeliveryQuery = {}) => api.GET(DELIVERIES, { params: { query } }),
-    retryDelivery: (deliveryId: string) => api.POST(`${DELIVERIES}/{deliveryId}/retry`, { params: { path: { deliveryId } } }),
+    retryDelivery: (deliveryId: string) =>
+      api.POST(`${DELIVERIES}/{deliveryId}/retry`, { params: { path: { deliveryId } } }),
     /** POST /webhook-endpoints/{endpointId}/replay: re-sends your events since a time (of some types) to the endpoint; answers how many. */
-    replay: (endpointId: string, body: Schemas['EventReplayRequest']) => api.POST(`${ENDPOINT}/replay`, { ...endpoint(endpointId), body }),
+    replay: (endpointId: string, body: Schemas['EventReplayRequest']) =>
+      api.POST(`${ENDPOINT}/replay`, { ...endpoint(endpointId), body }),
     /**
      * Every delivery matching `query`, newest first, item by item (the client's one iterator:
      * pages after the first keep `to` at the first answer's time). A refused page throws ListPageError.
      */
-    deliveries: (query: Omit<DeliveryQuery, 'page'> = {}): AsyncGenerator<Schemas['WebhookDelivery']> => everyItem(DELIVERIES, calls.listDeliveries, query, 'to'),
+    deliveries: (query: Omit<DeliveryQuery, 'page'> = {}): AsyncGenerator<Schemas['WebhookDelivery']> =>
+      everyItem(DELIVERIES, calls.listDeliveries, query, 'to'),
   };
   return calls;
 }

@@ -44,7 +44,8 @@ class InsertBatcher {
   private flush(): void {
     const rows = this.pending;
     this.pending = [];
-    for (let from = 0; from < rows.length; from += this.insert.maxRows) void this.write(rows.slice(from, from + this.insert.maxRows));
+    for (let from = 0; from < rows.length; from += this.insert.maxRows)
+      void this.write(rows.slice(from, from + this.insert.maxRows));
   }
 
   private async write(rows: Row[]): Promise<void> {
@@ -60,7 +61,11 @@ class InsertBatcher {
       }
     }
     await Promise.all(
-      rows.map((row) => this.pool.query({ name: this.insert.single.name, text: this.insert.single.text, values: row.values }).then(() => row.resolve(), row.reject)),
+      rows.map((row) =>
+        this.pool
+          .query({ name: this.insert.single.name, text: this.insert.single.text, values: row.values })
+          .then(() => row.resolve(), row.reject),
+      ),
     );
   }
 }

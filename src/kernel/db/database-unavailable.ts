@@ -2,7 +2,16 @@ import { ConnectionException } from '@mikro-orm/core';
 import { isRecord, stringField } from '../narrow';
 
 /** Socket failures on the way to PostgreSQL: it is down, restarting or out of reach. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /**
  * SQLSTATEs of a server that cannot serve now: class 08 (connection exceptions), 57P01–57P03
@@ -12,7 +21,8 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'
 const UNAVAILABLE_STATE = /^(08...|57P0[123]|53300)$/;
 
 /** What pg and pg-pool say when a connection died under them or none could be had; they carry no code. */
-const LOST_CONNECTION = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+const LOST_CONNECTION =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 /**
  * Whether `error` says the database could not be reached, rather than refusing a statement: an

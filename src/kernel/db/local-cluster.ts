@@ -84,14 +84,24 @@ function osUser(): { uid?: number; gid?: number } {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return {};
   for (const name of ['postgres', 'nobody']) {
     try {
-      const uid = Number(execFileSync('id', ['-u', name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
-      const gid = Number(execFileSync('id', ['-g', name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+      const uid = Number(
+        execFileSync('id', ['-u', name], { stdio: ['ignore', 'pipe', 'ignore'] })
+          .toString()
+          .trim(),
+      );
+      const gid = Number(
+        execFileSync('id', ['-g', name], { stdio: ['ignore', 'pipe', 'ignore'] })
+          .toString()
+          .trim(),
+      );
       return { uid, gid };
     } catch {
       // no such user: try the next one
     }
   }
-  throw new Error('Running as root needs an unprivileged OS user (postgres or nobody) to run the embedded PostgreSQL as');
+  throw new Error(
+    'Running as root needs an unprivileged OS user (postgres or nobody) to run the embedded PostgreSQL as',
+  );
 }
 
 function chownTree(dir: string, uid: number, gid: number): void {
@@ -127,7 +137,10 @@ export function freePort(): Promise<number> {
 }
 
 const isClusterState = (value: unknown): value is ClusterState =>
-  isRecord(value) && typeof value.port === 'number' && typeof value.user === 'string' && typeof value.password === 'string';
+  isRecord(value) &&
+  typeof value.port === 'number' &&
+  typeof value.user === 'string' &&
+  typeof value.password === 'string';
 
 function readState(file: string): ClusterState | undefined {
   try {
@@ -182,7 +195,18 @@ export async function ensureLocalCluster(options: LocalClusterOptions): Promise<
   log(`starting the local PostgreSQL on 127.0.0.1:${state.port}`);
   await run(
     path.join(binDir, 'pg_ctl'),
-    ['start', '-w', '-t', '60', '-D', clusterDir, '-l', path.join(options.dataDir, 'postgres.log'), '-o', postgresOptions],
+    [
+      'start',
+      '-w',
+      '-t',
+      '60',
+      '-D',
+      clusterDir,
+      '-l',
+      path.join(options.dataDir, 'postgres.log'),
+      '-o',
+      postgresOptions,
+    ],
     { ...user, cwd: options.dataDir },
   );
   await ensureDatabase(state, options.database);
@@ -191,7 +215,10 @@ export async function ensureLocalCluster(options: LocalClusterOptions): Promise<
     url: connectionUrl(state, options.database),
     startedHere: true,
     stop: async () => {
-      await run(path.join(binDir, 'pg_ctl'), ['stop', '-w', '-m', 'fast', '-D', clusterDir], { ...user, cwd: options.dataDir });
+      await run(path.join(binDir, 'pg_ctl'), ['stop', '-w', '-m', 'fast', '-D', clusterDir], {
+        ...user,
+        cwd: options.dataDir,
+      });
     },
   };
 }
@@ -213,7 +240,20 @@ async function initCluster(
   try {
     await run(
       path.join(binDir, 'initdb'),
-      ['-D', clusterDir, '-U', state.user, '--pwfile', pwFile, '--auth', 'scram-sha-256', '-E', 'UTF8', '--locale', 'C'],
+      [
+        '-D',
+        clusterDir,
+        '-U',
+        state.user,
+        '--pwfile',
+        pwFile,
+        '--auth',
+        'scram-sha-256',
+        '-E',
+        'UTF8',
+        '--locale',
+        'C',
+      ],
       { ...user, cwd: path.dirname(clusterDir) },
     );
   } finally {
@@ -227,7 +267,8 @@ async function applyPrivateLogSettings(state: ClusterState): Promise<void> {
   await client.connect();
   try {
     // ALTER SYSTEM takes no parameters; names and values are this file's constants.
-    for (const [name, value] of Object.entries(PRIVATE_LOG_SETTINGS)) await client.query(`ALTER SYSTEM SET ${name} = '${value}'`);
+    for (const [name, value] of Object.entries(PRIVATE_LOG_SETTINGS))
+      await client.query(`ALTER SYSTEM SET ${name} = '${value}'`);
     await client.query('SELECT pg_reload_conf()');
   } finally {
     await client.end();

@@ -13,10 +13,21 @@ export interface OrmLogSink {
  * This one hands each line to a sink with its level, so the server can put them into its
  * structured log (where LOG_LEVEL decides) and the CLI can keep stdout free for `--json`.
  */
-const NAMESPACES: readonly LoggerNamespace[] = ['query', 'query-params', 'schema', 'discovery', 'info', 'deprecated', 'slow-query'];
+const NAMESPACES: readonly LoggerNamespace[] = [
+  'query',
+  'query-params',
+  'schema',
+  'discovery',
+  'info',
+  'deprecated',
+  'slow-query',
+];
 
 class SinkLogger extends DefaultLogger {
-  constructor(options: LoggerOptions, private readonly sink: OrmLogSink) {
+  constructor(
+    options: LoggerOptions,
+    private readonly sink: OrmLogSink,
+  ) {
     super(options);
   }
 

@@ -11,7 +11,12 @@ export type Orm = MikroORM<PostgreSqlDriver>;
 /** An entity class the ORM maps; each module lists its own, and the service's list is the union (src/database.ts). */
 export type EntityClass = NonNullable<Options['entities']>[number];
 
-export function ormOptions(clientUrl: string, entities: EntityClass[], poolMax = 10, log: OrmLogSink = stderrSink): Partial<Options<PostgreSqlDriver>> {
+export function ormOptions(
+  clientUrl: string,
+  entities: EntityClass[],
+  poolMax = 10,
+  log: OrmLogSink = stderrSink,
+): Partial<Options<PostgreSqlDriver>> {
   return {
     driver: PostgreSqlDriver,
     clientUrl,
@@ -30,7 +35,12 @@ export function ormOptions(clientUrl: string, entities: EntityClass[], poolMax =
   };
 }
 
-export async function initOrm(clientUrl: string, entities: EntityClass[], poolMax?: number, log?: OrmLogSink): Promise<Orm> {
+export async function initOrm(
+  clientUrl: string,
+  entities: EntityClass[],
+  poolMax?: number,
+  log?: OrmLogSink,
+): Promise<Orm> {
   return MikroORM.init<PostgreSqlDriver>(ormOptions(clientUrl, entities, poolMax, log));
 }
 

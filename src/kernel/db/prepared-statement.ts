@@ -17,7 +17,11 @@ export interface PreparedStatement {
  * connection. Auto-commit only: a statement run here is not part of a transaction the entity
  * manager holds, so that is refused.
  */
-export async function runPrepared<Row extends QueryResultRow>(em: EntityManager, statement: PreparedStatement, values: unknown[]): Promise<Row[]> {
+export async function runPrepared<Row extends QueryResultRow>(
+  em: EntityManager,
+  statement: PreparedStatement,
+  values: unknown[],
+): Promise<Row[]> {
   if (em.isInTransaction()) throw new Error(`prepared statement ${statement.name} cannot join the open transaction`);
   const pool = await em.getConnection().getNativeClient();
   const result = await pool.query<Row>({ name: statement.name, text: statement.text, values });
@@ -45,7 +49,11 @@ export function dualStatement(name: string, text: string): DualStatement {
  * rows either way, and a failure is the same exception either way. Values are primitives so that
  * both paths send the same thing.
  */
-export async function runStatement<Row extends QueryResultRow>(em: EntityManager, statement: DualStatement, values: StatementValue[]): Promise<Row[]> {
+export async function runStatement<Row extends QueryResultRow>(
+  em: EntityManager,
+  statement: DualStatement,
+  values: StatementValue[],
+): Promise<Row[]> {
   if (em.isInTransaction()) return em.execute<Row[]>(statement.ormText, values);
   try {
     return await runPrepared<Row>(em, statement, values);

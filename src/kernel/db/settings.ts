@@ -11,5 +11,9 @@ const streamingEnv = z.object({
 /** The streamed answers' own connection budget (see streaming-connections.ts). */
 export function streamingConfig(reading: EnvReading): StreamingSettings {
   const env = readEnv(streamingEnv, reading);
-  return { connections: env.EXPORT_DB_CONNECTIONS, perCompany: env.EXPORTS_PER_COMPANY, waitMs: env.EXPORT_CONNECTION_WAIT_MS };
+  return {
+    connections: env.EXPORT_DB_CONNECTIONS,
+    perCompany: env.EXPORTS_PER_COMPANY,
+    waitMs: env.EXPORT_CONNECTION_WAIT_MS,
+  };
 }

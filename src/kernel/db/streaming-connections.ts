@@ -36,7 +36,12 @@ export class StreamingConnections {
     url: string,
     private readonly settings: StreamingSettings,
   ) {
-    this.pool = new Pool({ connectionString: url, max: settings.connections, connectionTimeoutMillis: settings.waitMs, application_name: 'streamed-answers' });
+    this.pool = new Pool({
+      connectionString: url,
+      max: settings.connections,
+      connectionTimeoutMillis: settings.waitMs,
+      application_name: 'streamed-answers',
+    });
     // An idle connection the server dropped must not take the process down.
     this.pool.on('error', () => undefined);
   }
@@ -44,7 +49,10 @@ export class StreamingConnections {
   async lease(companyId: string): Promise<StreamingLease> {
     const open = this.openByCompany.get(companyId) ?? 0;
     if (open >= this.settings.perCompany) {
-      throw tooMany(`At most ${this.settings.perCompany} exports per company may run at once; finish reading one, then try again`, RETRY_AFTER_SECONDS);
+      throw tooMany(
+        `At most ${this.settings.perCompany} exports per company may run at once; finish reading one, then try again`,
+        RETRY_AFTER_SECONDS,
+      );
     }
     this.openByCompany.set(companyId, open + 1);
     let client: PoolClient;
@@ -58,7 +66,10 @@ export class StreamingConnections {
     if (!slot) {
       client.release(true);
       this.giveBack(companyId);
-      throw tooMany(`At most ${this.settings.perCompany} exports per company may run at once; finish reading one, then try again`, RETRY_AFTER_SECONDS);
+      throw tooMany(
+        `At most ${this.settings.perCompany} exports per company may run at once; finish reading one, then try again`,
+        RETRY_AFTER_SECONDS,
+      );
     }
     let released = false;
     return {
@@ -76,7 +87,10 @@ export class StreamingConnections {
   /** Takes one of the company's slots, cluster-wide, for as long as this connection lives; false when all are taken. */
   private async companySlot(client: PoolClient, companyId: string): Promise<boolean> {
     for (let slot = 1; slot <= this.settings.perCompany; slot += 1) {
-      const { rows } = await client.query<{ taken: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as taken', [`export-slot:${companyId}:${slot}`]);
+      const { rows } = await client.query<{ taken: boolean }>(
+        'select pg_try_advisory_lock(hashtextextended($1, 0)) as taken',
+        [`export-slot:${companyId}:${slot}`],
+      );
       if (rows[0]?.taken) return true;
     }
     return false;

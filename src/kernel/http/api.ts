@@ -8,7 +8,14 @@ import { chunkBatcher } from './chunk-batcher';
 import type { OperationId } from './contract';
 import { errorBody, sendError, toHttpError, type HttpError } from './error-response';
 import { fieldErrorsFromAjv } from './field-errors';
-import { fieldNestedTooDeep, fieldWithLoneSurrogate, fieldWithNonFiniteNumber, fieldWithNul, keyUnstorable, MAX_JSON_DEPTH } from './input-guards';
+import {
+  fieldNestedTooDeep,
+  fieldWithLoneSurrogate,
+  fieldWithNonFiniteNumber,
+  fieldWithNul,
+  keyUnstorable,
+  MAX_JSON_DEPTH,
+} from './input-guards';
 import { validatesBeforeHandler } from './multipart';
 import { contractRequest, createOpenApiBackend } from './openapi';
 import type { OperationPolicies, OperationPolicy } from './operation-policy';
@@ -59,7 +66,11 @@ export interface ApiOptions {
  * stack baseline builds one over its own one-operation document, so it measures the service's
  * own request path.
  */
-export async function buildApi(document: Document, handlers: ContractHandlers, options: ApiOptions): Promise<OpenAPIBackend> {
+export async function buildApi(
+  document: Document,
+  handlers: ContractHandlers,
+  options: ApiOptions,
+): Promise<OpenAPIBackend> {
   const api = createOpenApiBackend(document, { validate: validatesBeforeHandler });
   await api.init();
   const policies: OperationPolicies = options.policies ?? {};
@@ -119,10 +130,16 @@ function unhandledRequestAnswers(api: OpenAPIBackend, policies: OperationPolicie
       throw notFound(`No endpoint ${c.request.method.toUpperCase()} ${c.request.path}`);
     },
     methodNotAllowed: async (c: Context) => {
-      const allowed = HTTP_METHODS.filter((method) => api.router.matchOperation({ ...c.request, method }) !== undefined);
-      throw new DomainError('method-not-allowed', `Method ${c.request.method.toUpperCase()} is not allowed on ${c.request.path}`, {
-        allowedMethods: allowed.map((method) => method.toUpperCase()),
-      });
+      const allowed = HTTP_METHODS.filter(
+        (method) => api.router.matchOperation({ ...c.request, method }) !== undefined,
+      );
+      throw new DomainError(
+        'method-not-allowed',
+        `Method ${c.request.method.toUpperCase()} is not allowed on ${c.request.path}`,
+        {
+          allowedMethods: allowed.map((method) => method.toUpperCase()),
+        },
+      );
     },
   };
 }
@@ -155,9 +172,15 @@ function responder(document: Document, options: ApiOptions, policies: OperationP
 }
 
 /** A thrown error as its answer, held to the operation's documented statuses and error schemas too. */
-function checkedError(error: unknown, req: Request, operationId: OperationId, check: ReturnType<typeof responseCheck>): HttpError {
+function checkedError(
+  error: unknown,
+  req: Request,
+  operationId: OperationId,
+  check: ReturnType<typeof responseCheck>,
+): HttpError {
   const httpError = toHttpError(error);
-  if (httpError.status >= 500 && httpError.status !== 501) req.log.error({ err: error, operationId }, 'operation failed');
+  if (httpError.status >= 500 && httpError.status !== 501)
+    req.log.error({ err: error, operationId }, 'operation failed');
   try {
     check(operationId, { status: httpError.status, body: errorBody(req, httpError) }, () => req.log);
     return httpError;
@@ -166,7 +189,13 @@ function checkedError(error: unknown, req: Request, operationId: OperationId, ch
   }
 }
 
-function writeAnswer(req: Request, res: Response, answer: Answer, operationId: string, deadlines: StreamDeadlines | undefined): void {
+function writeAnswer(
+  req: Request,
+  res: Response,
+  answer: Answer,
+  operationId: string,
+  deadlines: StreamDeadlines | undefined,
+): void {
   // The handler may have set or removed the caller's test clock: the answer says what now holds.
   const today = testToday();
   if (today) res.setHeader(TEST_CLOCK_HEADER, today);
@@ -184,9 +213,18 @@ function writeAnswer(req: Request, res: Response, answer: Answer, operationId: s
  * midway can only cut the connection (the client sees a truncated body, never a half answer
  * that looks whole); it is logged with the operation.
  */
-function streamBody(req: Request, res: Response, stream: Readable, contentType: string, operationId: string, deadlines: StreamDeadlines | undefined): void {
+function streamBody(
+  req: Request,
+  res: Response,
+  stream: Readable,
+  contentType: string,
+  operationId: string,
+  deadlines: StreamDeadlines | undefined,
+): void {
   res.type(contentType);
-  const piped = deadlines ? pipeline(stream, deadlineGuard(deadlines), chunkBatcher(), res) : pipeline(stream, chunkBatcher(), res);
+  const piped = deadlines
+    ? pipeline(stream, deadlineGuard(deadlines), chunkBatcher(), res)
+    : pipeline(stream, chunkBatcher(), res);
   piped.catch((error: unknown) => {
     if (!res.writableFinished) req.log.warn({ err: error, operationId }, 'streamed response cut short');
   });
@@ -206,7 +244,10 @@ function unstorableField(c: Context): Record<string, string> | undefined {
   if (nul) return { [nul]: 'must not contain the NUL character' };
   const key = keyUnstorable(c.request.requestBody) ?? keyUnstorable(c.request.query);
   if (key) return { [key.field]: key.reason };
-  const surrogate = fieldWithLoneSurrogate(c.request.params) ?? fieldWithLoneSurrogate(c.request.query) ?? fieldWithLoneSurrogate(c.request.requestBody);
+  const surrogate =
+    fieldWithLoneSurrogate(c.request.params) ??
+    fieldWithLoneSurrogate(c.request.query) ??
+    fieldWithLoneSurrogate(c.request.requestBody);
   if (surrogate) return { [surrogate]: 'must not contain an unpaired surrogate (no character)' };
   const infinite = fieldWithNonFiniteNumber(c.request.params) ?? fieldWithNonFiniteNumber(c.request.query);
   return infinite ? { [infinite]: 'must be a finite number' } : undefined;

@@ -50,7 +50,10 @@ export class CompiledRouter extends OpenAPIRouter {
     if (exact) return exact;
     const matches = this.templates.filter((template) => template.pattern.test(relative));
     if (matches.length === 0) return refuse(strict, '404-notFound: no route matches request');
-    return matches.find((template) => template.operation.method === method)?.operation ?? refuse(strict, '405-methodNotAllowed: this method is not registered for the route');
+    return (
+      matches.find((template) => template.operation.method === method)?.operation ??
+      refuse(strict, '405-methodNotAllowed: this method is not registered for the route')
+    );
   }
 
   /** openapi-backend's own test (private there): the path is the root or below it, on a segment boundary. */
@@ -63,13 +66,25 @@ export class CompiledRouter extends OpenAPIRouter {
   override parseRequest(req: Request, operation?: Operation): ParsedRequest {
     const query = req.query;
     const template = operation && this.byOperation.get(operationKey(operation));
-    if (typeof query !== 'object' || req.headers.cookie !== undefined || (req.body && typeof req.body !== 'object') || template?.styledQuery) {
+    if (
+      typeof query !== 'object' ||
+      req.headers.cookie !== undefined ||
+      (req.body && typeof req.body !== 'object') ||
+      template?.styledQuery
+    ) {
       return super.parseRequest(req, operation);
     }
     const normalized = this.normalizeRequest(req);
     const requestBody: unknown = req.body;
     const params = template ? (pathParameters(template, this.normalizePath(normalized.path)) ?? {}) : {};
-    return { ...normalized, params, headers: lowerCaseKeys(req.headers), query: copyQuery(query), cookies: {}, requestBody };
+    return {
+      ...normalized,
+      params,
+      headers: lowerCaseKeys(req.headers),
+      query: copyQuery(query),
+      cookies: {},
+      requestBody,
+    };
   }
 }
 
@@ -91,8 +106,18 @@ function compilePath(operation: Operation): CompiledPath {
       return '([^/]+)';
     })
     .join('');
-  const styledQuery = operation.parameters?.some((p) => !('$ref' in p) && p.in === 'query' && (p.explode === false || p.content?.['application/json'] !== undefined)) ?? false;
-  return { operation, pattern: new RegExp(`^${source}$`), names, literalLength: operation.path.replace(/\{.*?\}/g, '').length, styledQuery };
+  const styledQuery =
+    operation.parameters?.some(
+      (p) =>
+        !('$ref' in p) && p.in === 'query' && (p.explode === false || p.content?.['application/json'] !== undefined),
+    ) ?? false;
+  return {
+    operation,
+    pattern: new RegExp(`^${source}$`),
+    names,
+    literalLength: operation.path.replace(/\{.*?\}/g, '').length,
+    styledQuery,
+  };
 }
 
 /** bath's reading of a path against a template: each value percent-decoded; a name given twice must agree. */

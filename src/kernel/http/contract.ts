@@ -11,7 +11,9 @@ type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
 type PathOperation = { [P in keyof paths]: paths[P][Method & keyof paths[P]] }[keyof paths];
 
 /** Operations served under a path; `operations` also holds the webhooks we send, which nobody calls. */
-export type OperationId = { [Id in keyof operations]: operations[Id] extends PathOperation ? Id : never }[keyof operations];
+export type OperationId = {
+  [Id in keyof operations]: operations[Id] extends PathOperation ? Id : never;
+}[keyof operations];
 
 type Parameters<Id extends OperationId> = operations[Id]['parameters'];
 type JsonOf<Content> = Content extends { 'application/json': infer Body } ? Body : undefined;
@@ -40,14 +42,16 @@ type NonJsonAnswer<Status, Name, Body> = Name extends string
   ? Name extends 'application/json'
     ? never
     : Body extends string
-      ? { status: Status; contentType: MediaType<Name>; body: string; headers?: Headers } | { status: Status; contentType: MediaType<Name>; stream: Readable; headers?: Headers }
+      ? | { status: Status; contentType: MediaType<Name>; body: string; headers?: Headers }
+        | { status: Status; contentType: MediaType<Name>; stream: Readable; headers?: Headers }
       : never
   : never;
 
 type AnswerFor<Status, Response> = Response extends { content: infer Content }
-  ?
-      | ('application/json' extends keyof Content ? { status: Status; body: Content['application/json']; headers?: Headers } : never)
-      | { [Name in keyof Content]: NonJsonAnswer<Status, Name, Content[Name]> }[keyof Content]
+  ? | ('application/json' extends keyof Content
+        ? { status: Status; body: Content['application/json']; headers?: Headers }
+        : never)
+    | { [Name in keyof Content]: NonJsonAnswer<Status, Name, Content[Name]> }[keyof Content]
   : { status: Status; headers?: Headers };
 
 type Responses<Id extends OperationId> = operations[Id]['responses'];

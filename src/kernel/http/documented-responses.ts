@@ -34,7 +34,10 @@ export class DocumentedResponses {
       for (const [method, operation] of Object.entries(item)) {
         if (!isRecord(operation) || typeof operation.operationId !== 'string') continue;
         const responses = isRecord(operation.responses) ? operation.responses : {};
-        this.operations.set(operation.operationId, { pointer: `/paths/${pointerToken(pathName)}/${method}/responses`, responses });
+        this.operations.set(operation.operationId, {
+          pointer: `/paths/${pointerToken(pathName)}/${method}/responses`,
+          responses,
+        });
       }
     }
   }
@@ -61,7 +64,9 @@ export class DocumentedResponses {
   private lookUp(operationId: string, status: number): DocumentedResponse | undefined {
     const operation = this.operations.get(operationId);
     if (!operation) return undefined;
-    const key = [String(status), `${String(status)[0]}XX`, 'default'].find((candidate) => candidate in operation.responses);
+    const key = [String(status), `${String(status)[0]}XX`, 'default'].find(
+      (candidate) => candidate in operation.responses,
+    );
     if (key === undefined) return undefined;
     let pointer = `${operation.pointer}/${key}`;
     let response = operation.responses[key];
@@ -73,7 +78,8 @@ export class DocumentedResponses {
     const content = isRecord(response.content) ? response.content : undefined;
     const json = content?.['application/json'];
     let validate: ValidateFunction | null = null;
-    if (isRecord(json) && json.schema !== undefined) validate = this.schemaAt(`${pointer}/content/application~1json/schema`);
+    if (isRecord(json) && json.schema !== undefined)
+      validate = this.schemaAt(`${pointer}/content/application~1json/schema`);
     // As openapi-backend does: a 204 without content must have no body.
     else if (!content && key === '204') validate = this.ajv.compile({ type: 'null' });
     return { key, mediaTypes: Object.keys(content ?? {}), validate };
@@ -90,7 +96,10 @@ export class DocumentedResponses {
     return pointer
       .split('/')
       .slice(1)
-      .reduce<unknown>((at, token) => (isRecord(at) ? at[token.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined), this.document);
+      .reduce<unknown>(
+        (at, token) => (isRecord(at) ? at[token.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined),
+        this.document,
+      );
   }
 }
 

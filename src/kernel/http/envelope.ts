@@ -12,7 +12,13 @@ export function authErrorBody(message: string, code: ErrorCode) {
 }
 
 /** Error shape 2: validation and business errors. */
-export function apiErrorBody(status: number, message: string, code: ErrorCode, path: string, fieldErrors?: FieldErrors) {
+export function apiErrorBody(
+  status: number,
+  message: string,
+  code: ErrorCode,
+  path: string,
+  fieldErrors?: FieldErrors,
+) {
   return {
     status,
     error: STATUS_CODES[status] ?? 'Error',

@@ -1,5 +1,12 @@
 import type { NextFunction, Request, Response } from 'express';
-import { DomainError, notFound, ProviderUnavailableError, type ErrorCode, type ErrorKind, type FieldErrors } from '../errors';
+import {
+  DomainError,
+  notFound,
+  ProviderUnavailableError,
+  type ErrorCode,
+  type ErrorKind,
+  type FieldErrors,
+} from '../errors';
 import { isDatabaseUnavailable } from '../db/database-unavailable';
 import { apiErrorBody, authErrorBody, uploadErrorBody } from './envelope';
 
@@ -31,7 +38,13 @@ const KINDS: Record<ErrorKind, { status: number; shape: ErrorShape; code: ErrorC
   'not-implemented': { status: 501, shape: 'api', code: 'NOT_IMPLEMENTED' },
 };
 
-const httpError = (status: number, message: string, code: ErrorCode, fieldErrors?: FieldErrors, headers: Record<string, string> = {}): HttpError => ({
+const httpError = (
+  status: number,
+  message: string,
+  code: ErrorCode,
+  fieldErrors?: FieldErrors,
+  headers: Record<string, string> = {},
+): HttpError => ({
   status,
   message,
   code,
@@ -58,7 +71,13 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof ProviderUnavailableError) return providerError(error);
   // An outage, not a defect: partners' clients retry knowingly, operators' alerts tell the two apart.
   if (isDatabaseUnavailable(error)) {
-    return httpError(503, 'The service is briefly unavailable; retry after the Retry-After seconds', 'SERVICE_UNAVAILABLE', undefined, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
+    return httpError(
+      503,
+      'The service is briefly unavailable; retry after the Retry-After seconds',
+      'SERVICE_UNAVAILABLE',
+      undefined,
+      { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+    );
   }
   if (typeof error === 'object' && error !== null) return fromHttpLike(error);
   return httpError(500, 'Internal server error', 'INTERNAL_ERROR');
@@ -71,15 +90,24 @@ function fromKind(error: DomainError): HttpError {
   if (retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterSeconds);
   // RFC 9110 section 15.5.6: a 405 lists the methods the path has.
   if (allowedMethods) headers.Allow = allowedMethods.join(', ');
-  return { status, message: error.message, code: error.details.code ?? (error.kind === 'invalid' && error.fieldErrors ? 'VALIDATION_FAILED' : code), shape, fieldErrors: error.fieldErrors, headers };
+  return {
+    status,
+    message: error.message,
+    code: error.details.code ?? (error.kind === 'invalid' && error.fieldErrors ? 'VALIDATION_FAILED' : code),
+    shape,
+    fieldErrors: error.fieldErrors,
+    headers,
+  };
 }
 
 // body-parser's own errors: malformed JSON, too large, wrong charset
 function fromHttpLike(http: HttpLikeError): HttpError {
   if (http.type === 'entity.too.large') return httpError(413, 'Request body is too large', 'PAYLOAD_TOO_LARGE');
-  if (http.type === 'entity.parse.failed') return httpError(400, 'Request body is not valid JSON', 'MALFORMED_JSON', { body: 'must be valid JSON' });
+  if (http.type === 'entity.parse.failed')
+    return httpError(400, 'Request body is not valid JSON', 'MALFORMED_JSON', { body: 'must be valid JSON' });
   const status = http.status ?? http.statusCode;
-  if (http.expose === true && typeof status === 'number' && status >= 400 && status < 500) return httpError(status, String(http.message), 'MALFORMED_REQUEST');
+  if (http.expose === true && typeof status === 'number' && status >= 400 && status < 500)
+    return httpError(status, String(http.message), 'MALFORMED_REQUEST');
   return httpError(500, 'Internal server error', 'INTERNAL_ERROR');
 }
 
@@ -88,22 +116,44 @@ function fromHttpLike(http: HttpLikeError): HttpError {
  * configured), 502 when it answered with an error; shape 2, with the reason in the log only.
  */
 function providerError(error: ProviderUnavailableError): HttpError {
-  if (error.kind === 'BAD_ANSWER') return httpError(502, 'The payment provider gave an answer we could not use; nothing was charged. Retry with the same Idempotency-Key', 'PAYMENT_PROVIDER_ERROR');
-  return httpError(503, 'The payment provider is not available at the moment; nothing was charged. Retry with the same Idempotency-Key', 'PAYMENT_PROVIDER_UNAVAILABLE', undefined, { 'Retry-After': '5' });
+  if (error.kind === 'BAD_ANSWER')
+    return httpError(
+      502,
+      'The payment provider gave an answer we could not use; nothing was charged. Retry with the same Idempotency-Key',
+      'PAYMENT_PROVIDER_ERROR',
+    );
+  return httpError(
+    503,
+    'The payment provider is not available at the moment; nothing was charged. Retry with the same Idempotency-Key',
+    'PAYMENT_PROVIDER_UNAVAILABLE',
+    undefined,
+    { 'Retry-After': '5' },
+  );
 }
 
 /** The body an error is answered with, in its shape. */
 export function errorBody(req: Request, error: HttpError) {
   if (error.shape === 'auth') return authErrorBody(error.message, error.code);
   if (error.shape === 'upload') return uploadErrorBody(error.message, error.code);
-  return apiErrorBody(error.status, error.message, error.code, req.originalUrl.split('?')[0] ?? req.originalUrl, error.fieldErrors);
+  return apiErrorBody(
+    error.status,
+    error.message,
+    error.code,
+    req.originalUrl.split('?')[0] ?? req.originalUrl,
+    error.fieldErrors,
+  );
 }
 
 export function sendError(req: Request, res: Response, error: HttpError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   // RFC 6750 section 3: a 401 names the scheme; with a token that was refused, also why.
   if (error.status === 401) {
-    res.setHeader('WWW-Authenticate', /^Bearer\s/i.test(req.headers.authorization ?? '') ? 'Bearer realm="partner-api", error="invalid_token"' : 'Bearer realm="partner-api"');
+    res.setHeader(
+      'WWW-Authenticate',
+      /^Bearer\s/i.test(req.headers.authorization ?? '')
+        ? 'Bearer realm="partner-api", error="invalid_token"'
+        : 'Bearer realm="partner-api"',
+    );
   }
   res.status(error.status).json(errorBody(req, error));
 }

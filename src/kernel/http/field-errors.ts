@@ -79,7 +79,7 @@ function fieldName(location: string | undefined, segments: string[], error: Erro
     .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment.replace(/~1/g, '/').replace(/~0/g, '~')}`))
     .join('')
     .replace(/^\./, '');
-  return name === '' ? (location === 'requestBody' ? 'body' : location ?? 'request') : name;
+  return name === '' ? (location === 'requestBody' ? 'body' : (location ?? 'request')) : name;
 }
 
 function headerName(name: string): string {

@@ -11,7 +11,8 @@ export const healthHandlers = {
     const settings = services.metricsExposure;
     // Served on METRICS_PORT instead, or withheld in production without a token: as if it were not here.
     if (!settings.onApiListener) throw notFound('No endpoint GET /metrics');
-    if (!metricsAuthorised(req.headers.authorization, settings.token)) throw unauthenticated('Missing or wrong metrics token');
+    if (!metricsAuthorised(req.headers.authorization, settings.token))
+      throw unauthenticated('Missing or wrong metrics token');
     const { registry } = services.metrics;
     return { status: 200, body: await registry.metrics(), contentType: registry.contentType };
   },

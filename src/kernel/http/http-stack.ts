@@ -43,7 +43,17 @@ const noStore: express.RequestHandler = (_req, res, next) => {
 };
 
 /** What every request passes through on its way to openapi-backend: log, metrics, headers, JSON body, scope. */
-export function httpStack({ orm, services, document, pages = [], api, trustProxy, maxJsonBodyBytes, jsonBodyTimeoutMs, outcomeOf }: StackDeps): Express {
+export function httpStack({
+  orm,
+  services,
+  document,
+  pages = [],
+  api,
+  trustProxy,
+  maxJsonBodyBytes,
+  jsonBodyTimeoutMs,
+  outcomeOf,
+}: StackDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // The contract defines no conditional requests; a SHA-1 of every JSON body would be paid for nothing.
@@ -82,7 +92,8 @@ export function httpStack({ orm, services, document, pages = [], api, trustProxy
 function apiRequest(req: Request): OpenApiRequest {
   // Express 5's "simple" query parser (node:querystring) yields strings and arrays of strings only.
   const query: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(req.query)) if (typeof value === 'string' || isStringArray(value)) query[name] = value;
+  for (const [name, value] of Object.entries(req.query))
+    if (typeof value === 'string' || isStringArray(value)) query[name] = value;
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = value;
   // express.json() has parsed it (or left it undefined): unknown until openapi-backend validates it.
@@ -90,4 +101,5 @@ function apiRequest(req: Request): OpenApiRequest {
   return { method: req.method, path: req.path, body, query, headers };
 }
 
-const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isStringArray = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');

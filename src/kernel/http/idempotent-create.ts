@@ -30,19 +30,20 @@ export const KEY_LIFETIME_HOURS = 24;
  * 409 for another body). A create that fails rolls its claim back with everything else, so a
  * retry after a 4xx or a 5xx is a new try. Without a key, `create` simply runs.
  */
-export async function idempotentCreate<A extends CreateAnswer>(em: EntityManager, key: CreateKey, create: (tx: EntityManager) => Promise<A>): Promise<A> {
+export async function idempotentCreate<A extends CreateAnswer>(
+  em: EntityManager,
+  key: CreateKey,
+  create: (tx: EntityManager) => Promise<A>,
+): Promise<A> {
   if (key.key === undefined) return create(em);
   const fingerprint = fingerprintOf(key.request);
   return em.transactional(async (tx) => {
     if (!(await claimed(tx, key, fingerprint))) return firstAnswer<A>(tx, key, fingerprint);
     const answer = await create(tx);
-    await tx.execute('update idempotent_create set answer_status = ?, answer_body = ? where company_id = ? and operation = ? and key = ?', [
-      answer.status,
-      JSON.stringify(answer.body),
-      key.companyId,
-      key.operation,
-      key.key,
-    ]);
+    await tx.execute(
+      'update idempotent_create set answer_status = ?, answer_body = ? where company_id = ? and operation = ? and key = ?',
+      [answer.status, JSON.stringify(answer.body), key.companyId, key.operation, key.key],
+    );
     return answer;
   });
 }
@@ -61,12 +62,16 @@ async function claimed(tx: EntityManager, key: CreateKey, fingerprint: string): 
 }
 
 async function firstAnswer<A extends CreateAnswer>(tx: EntityManager, key: CreateKey, fingerprint: string): Promise<A> {
-  const row = await tx.execute<{ fingerprint: string; answer_status: number; answer_body: unknown }[]>(
-    'select fingerprint, answer_status, answer_body from idempotent_create where company_id = ? and operation = ? and key = ?',
-    [key.companyId, key.operation, key.key],
-  ).then((rows) => rows[0]);
+  const row = await tx
+    .execute<{ fingerprint: string; answer_status: number; answer_body: unknown }[]>(
+      'select fingerprint, answer_status, answer_body from idempotent_create where company_id = ? and operation = ? and key = ?',
+      [key.companyId, key.operation, key.key],
+    )
+    .then((rows) => rows[0]);
   if (!row || row.fingerprint !== fingerprint) {
-    throw conflict('This Idempotency-Key was already used for a different request; use a new key for a new request').coded('IDEMPOTENCY_KEY_REUSED');
+    throw conflict(
+      'This Idempotency-Key was already used for a different request; use a new key for a new request',
+    ).coded('IDEMPOTENCY_KEY_REUSED');
   }
   return { status: row.answer_status, body: row.answer_body } as A;
 }
@@ -103,6 +108,8 @@ export function createKeyHeader(headers: Record<string, string | string[] | unde
 
 /** Purges keys past their lifetime (the periodic job); answers how many. */
 export async function purgeExpiredCreateKeys(em: EntityManager): Promise<number> {
-  const rows = await em.execute<{ key: string }[]>(`delete from idempotent_create where created_at < now() - interval '${KEY_LIFETIME_HOURS} hours' returning key`);
+  const rows = await em.execute<{ key: string }[]>(
+    `delete from idempotent_create where created_at < now() - interval '${KEY_LIFETIME_HOURS} hours' returning key`,
+  );
   return rows.length;
 }

@@ -17,7 +17,11 @@ class OpenApi31Backend extends OpenAPIBackend {
   /** The same routing with its per-document work done once (see CompiledRouter). */
   override async init(): Promise<this> {
     await super.init();
-    this.router = new CompiledRouter({ definition: this.definition, apiRoot: this.apiRoot, ignoreTrailingSlashes: this.ignoreTrailingSlashes });
+    this.router = new CompiledRouter({
+      definition: this.definition,
+      apiRoot: this.apiRoot,
+      ignoreTrailingSlashes: this.ignoreTrailingSlashes,
+    });
     this.validator.router = this.router;
     return this;
   }
@@ -63,5 +67,10 @@ export function createOpenApiBackend(definition: Document, options: Partial<Opti
 export function contractRequest<Id extends OperationId>(c: Context): ContractRequest<Id> {
   const request: { requestBody: unknown; params: unknown; query: unknown; headers: unknown } = c.request;
   // Sound by the validation above; Context's fields are loosely typed (any, string maps).
-  return { body: request.requestBody, params: request.params, query: request.query, headers: request.headers } as ContractRequest<Id>;
+  return {
+    body: request.requestBody,
+    params: request.params,
+    query: request.query,
+    headers: request.headers,
+  } as ContractRequest<Id>;
 }

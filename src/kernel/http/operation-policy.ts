@@ -35,6 +35,7 @@ export type OperationPolicies = { readonly [Id in OperationId]?: OperationPolicy
 /** Every outcome counter the policies declare, once each (the metrics registry creates them at start). */
 export function outcomeMetricsOf(policies: OperationPolicies): OutcomeMetric[] {
   const byName = new Map<string, OutcomeMetric>();
-  for (const policy of Object.values<OperationPolicy | undefined>(policies)) if (policy?.outcomes) byName.set(policy.outcomes.name, policy.outcomes);
+  for (const policy of Object.values<OperationPolicy | undefined>(policies))
+    if (policy?.outcomes) byName.set(policy.outcomes.name, policy.outcomes);
   return [...byName.values()];
 }

@@ -29,7 +29,13 @@ export function routePage<T>(content: T[], request: PageRequest, totalItems: num
   const totalPages = Math.ceil(totalItems / request.size);
   return {
     content,
-    pagination: { page: request.page, size: request.size, totalItems, totalPages, hasNext: request.page < totalPages - 1 },
+    pagination: {
+      page: request.page,
+      size: request.size,
+      totalItems,
+      totalPages,
+      hasNext: request.page < totalPages - 1,
+    },
   };
 }
 

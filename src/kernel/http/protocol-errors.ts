@@ -38,7 +38,11 @@ export function answerProtocolErrorsInShape(server: Server): void {
       socket.destroy();
       return;
     }
-    const { status, message, code } = PROTOCOL_ERRORS[error.code ?? ''] ?? { status: 400, message: 'Malformed HTTP request', code: 'MALFORMED_REQUEST' as const };
+    const { status, message, code } = PROTOCOL_ERRORS[error.code ?? ''] ?? {
+      status: 400,
+      message: 'Malformed HTTP request',
+      code: 'MALFORMED_REQUEST' as const,
+    };
     const body = JSON.stringify(apiErrorBody(status, message, code, ''));
     answered.add(socket);
     socket.on('data', () => undefined);

@@ -38,7 +38,9 @@ function rangeOf(entry: string, chosen: boolean): Range {
 }
 
 export function proxyRanges(entries: readonly string[]): Range[] {
-  return entries.flatMap((entry) => (entry in PRESETS ? (PRESETS[entry] ?? []).map((preset) => rangeOf(preset, false)) : [rangeOf(entry, true)]));
+  return entries.flatMap((entry) =>
+    entry in PRESETS ? (PRESETS[entry] ?? []).map((preset) => rangeOf(preset, false)) : [rangeOf(entry, true)],
+  );
 }
 
 /** Whether `inner` lies wholly within `outer`: two prefixes are either nested or disjoint. */
@@ -48,19 +50,26 @@ const within = (inner: Pick<Range, 'network' | 'prefix'>, outer: Pick<Range, 'ne
 /** Entries wider than a /8 of IPv4 addresses or a /32 of IPv6 ones. */
 export function tooWideEntries(ranges: readonly Range[]): string[] {
   const tooWide = (range: Range) =>
-    range.prefix < WIDEST_IPV6_PREFIX || within(MAPPED_IPV4, range) || (within(range, MAPPED_IPV4) && range.prefix < WIDEST_MAPPED_PREFIX);
+    range.prefix < WIDEST_IPV6_PREFIX ||
+    within(MAPPED_IPV4, range) ||
+    (within(range, MAPPED_IPV4) && range.prefix < WIDEST_MAPPED_PREFIX);
   return ranges.filter((range) => range.chosen && tooWide(range)).map((range) => range.entry);
 }
 
 /** The ranges no other one holds: disjoint, and together they cover what the list covers. */
 function outermost(ranges: readonly Range[]): Range[] {
-  return ranges.filter((range, i) => !ranges.some((other, j) => j !== i && within(range, other) && (other.prefix < range.prefix || j < i)));
+  return ranges.filter(
+    (range, i) => !ranges.some((other, j) => j !== i && within(range, other) && (other.prefix < range.prefix || j < i)),
+  );
 }
 
 /** How many addresses of `block` the ranges cover together (overlaps counted once). */
 function coveredOf(ranges: readonly Range[], block: Pick<Range, 'network' | 'prefix'>): bigint {
   if (ranges.some((range) => within(block, range))) return 1n << BigInt(128 - block.prefix);
-  return outermost(ranges.filter((range) => within(range, block))).reduce((sum, range) => sum + (1n << BigInt(128 - range.prefix)), 0n);
+  return outermost(ranges.filter((range) => within(range, block))).reduce(
+    (sum, range) => sum + (1n << BigInt(128 - range.prefix)),
+    0n,
+  );
 }
 
 /** 'every IPv4 address' or 'every IPv6 address' when the list, taken together, trusts any client. */
@@ -83,5 +92,7 @@ export function coveredTooMuch(ranges: readonly Range[]): string | undefined {
     ranges.filter((range) => range.chosen),
     MAPPED_IPV4,
   );
-  return covered > MOST_IPV4_TOGETHER ? `${(Number(covered) / 2 ** 24).toFixed(1)} /8s of IPv4 addresses (at most 4 together)` : undefined;
+  return covered > MOST_IPV4_TOGETHER
+    ? `${(Number(covered) / 2 ** 24).toFixed(1)} /8s of IPv4 addresses (at most 4 together)`
+    : undefined;
 }

@@ -18,14 +18,24 @@ export function requestLog(logger: Logger) {
     req.id = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     // A child logger per request is not free (pino copies its bindings); build it on first use.
     let log: Logger | undefined;
-    Object.defineProperty(req, 'log', { configurable: true, enumerable: true, get: () => (log ??= logger.child({ reqId: req.id })) });
+    Object.defineProperty(req, 'log', {
+      configurable: true,
+      enumerable: true,
+      get: () => (log ??= logger.child({ reqId: req.id })),
+    });
     res.setHeader('X-Request-Id', req.id);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       if (!logger.isLevelEnabled('info')) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       req.log.info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, operationId: res.locals.operationId },
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+          operationId: res.locals.operationId,
+        },
         'request',
       );
     });

@@ -42,7 +42,10 @@ export interface RequestScope {
 }
 
 /** One operation's handler: the validated request in its generated types, one of its documented answers out. */
-export type ContractHandler<Id extends OperationId> = (request: ContractRequest<Id>, scope: RequestScope) => Promise<ContractResponse<Id>>;
+export type ContractHandler<Id extends OperationId> = (
+  request: ContractRequest<Id>,
+  scope: RequestScope,
+) => Promise<ContractResponse<Id>>;
 
 /**
  * The spec as an interface the code implements in full: one handler per operationId. The map in

@@ -44,6 +44,7 @@ export function responseCheck(document: Document, config: ResponseCheckConfig | 
 
 function violations(documented: DocumentedResponses, operationId: string, answer: Answer): unknown[] {
   // Other media types (HTML pages, PDF streams, metrics text) have no JSON schema to hold them to.
-  if ('contentType' in answer) return documented.for(operationId, answer.status) ? [] : [`status ${answer.status} is not documented`];
+  if ('contentType' in answer)
+    return documented.for(operationId, answer.status) ? [] : [`status ${answer.status} is not documented`];
   return documented.violations(operationId, answer.status, answer.body ?? null);
 }

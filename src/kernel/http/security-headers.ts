@@ -12,7 +12,8 @@ import { present } from '../narrow';
  * is the classic clickjacking target). `form-action` stays unset on purpose: it would also govern
  * the redirect from the checkout to the partner's returnUrl on another origin.
  */
-export const STRICT_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'";
+export const STRICT_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'";
 
 /**
  * helmet's headers (nosniff, no Referer: checkout and callback URLs carry payment references; DENY
@@ -32,7 +33,11 @@ export function securityHeaders(): RequestHandler {
 function helmetHeaders(): [string, string][] {
   const req = new IncomingMessage(new Socket());
   const res = new ServerResponse(req);
-  helmet({ contentSecurityPolicy: false, xFrameOptions: { action: 'deny' }, referrerPolicy: { policy: 'no-referrer' } })(req, res, () => undefined);
+  helmet({
+    contentSecurityPolicy: false,
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+  })(req, res, () => undefined);
   return Object.entries(res.getHeaders()).map(([name, value]) => [name, String(value)]);
 }
 
@@ -50,7 +55,8 @@ export function docsContentSecurityPolicy(pageFile: string): string {
   if (!policy) {
     const html = fs.readFileSync(pageFile, 'utf8');
     const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
-      ([, script]) => `'sha256-${createHash('sha256').update(present(script, 'an inline script body'), 'utf8').digest('base64')}'`,
+      ([, script]) =>
+        `'sha256-${createHash('sha256').update(present(script, 'an inline script body'), 'utf8').digest('base64')}'`,
     );
     policy = [
       "default-src 'none'",
@@ -59,7 +65,7 @@ export function docsContentSecurityPolicy(pageFile: string): string {
       "img-src 'self' data:",
       "font-src 'self' data:",
       "connect-src 'self'",
-      "worker-src blob:",
+      'worker-src blob:',
       "base-uri 'none'",
       "frame-ancestors 'none'",
     ].join('; ');

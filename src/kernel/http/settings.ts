@@ -40,7 +40,8 @@ export function readHttpTimeouts(reading: EnvReading, maxUploadBytes: number, be
   const env = readEnv(httpEnv(behindProxy), reading);
   return {
     headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
-    requestTimeoutMs: (env.HTTP_HEADERS_TIMEOUT_SECONDS + Math.ceil(maxUploadBytes / env.HTTP_MIN_UPLOAD_BYTES_PER_SECOND)) * 1000,
+    requestTimeoutMs:
+      (env.HTTP_HEADERS_TIMEOUT_SECONDS + Math.ceil(maxUploadBytes / env.HTTP_MIN_UPLOAD_BYTES_PER_SECOND)) * 1000,
     minUploadBytesPerSecond: env.HTTP_MIN_UPLOAD_BYTES_PER_SECOND,
     jsonBodyTimeoutMs: env.HTTP_JSON_BODY_TIMEOUT_SECONDS * 1000,
     maxConnectionsPerAddress: env.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
@@ -89,9 +90,12 @@ export const trustProxySetting = anyText()
 function wideListProblem(entries: readonly string[]): string | undefined {
   const ranges = proxyRanges(entries);
   const wide = tooWideEntries(ranges);
-  if (wide.length > 0) return `must name proxies, not whole networks: ${wide.join(', ')} ${wide.length === 1 ? 'is' : 'are'} wider than a /8 of IPv4 or a /32 of IPv6 addresses`;
+  if (wide.length > 0)
+    return `must name proxies, not whole networks: ${wide.join(', ')} ${wide.length === 1 ? 'is' : 'are'} wider than a /8 of IPv4 or a /32 of IPv6 addresses`;
   const everything = coveredEverything(ranges) ?? coveredTooMuch(ranges);
-  return everything === undefined ? undefined : `must name proxies, not everyone: together its entries cover ${everything}`;
+  return everything === undefined
+    ? undefined
+    : `must name proxies, not everyone: together its entries cover ${everything}`;
 }
 
 const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];

@@ -23,7 +23,13 @@ export function bodyDeadline(timeoutMs: number): RequestHandler {
     const timer = setTimeout(() => {
       if (req.complete || res.headersSent) return;
       res.setHeader('Connection', 'close');
-      sendError(req, res, { status: 408, message: 'The request body was not received in time', code: 'REQUEST_TIMEOUT', shape: 'api', headers: {} });
+      sendError(req, res, {
+        status: 408,
+        message: 'The request body was not received in time',
+        code: 'REQUEST_TIMEOUT',
+        shape: 'api',
+        headers: {},
+      });
       setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
     }, timeoutMs);
     timer.unref();

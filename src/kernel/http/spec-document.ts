@@ -5,7 +5,10 @@ import { isRecord } from '../narrow';
 
 /** The bundled contract (generated/openapi.json), found from src/ and from dist/src/ alike. */
 export function specDocumentPath(): string {
-  for (const candidate of [path.resolve(__dirname, '../../../generated/openapi.json'), path.resolve(__dirname, '../../../../generated/openapi.json')]) {
+  for (const candidate of [
+    path.resolve(__dirname, '../../../generated/openapi.json'),
+    path.resolve(__dirname, '../../../../generated/openapi.json'),
+  ]) {
     if (fs.existsSync(candidate)) return candidate;
   }
   throw new Error('generated/openapi.json is missing: run `npm run generate`');
@@ -13,13 +16,20 @@ export function specDocumentPath(): string {
 
 export function loadSpecDocument(): Document {
   const parsed: unknown = JSON.parse(fs.readFileSync(specDocumentPath(), 'utf8'));
-  if (!isOpenApiDocument(parsed)) throw new Error(`${specDocumentPath()} is not an OpenAPI 3.1 document: run \`npm run generate\``);
+  if (!isOpenApiDocument(parsed))
+    throw new Error(`${specDocumentPath()} is not an OpenAPI 3.1 document: run \`npm run generate\``);
   return parsed;
 }
 
 /** Our own generated file, checked in CI: its version and paths are enough to know it for one. */
 function isOpenApiDocument(value: unknown): value is Document {
-  return isRecord(value) && typeof value.openapi === 'string' && value.openapi.startsWith('3.1') && isRecord(value.info) && isRecord(value.paths);
+  return (
+    isRecord(value) &&
+    typeof value.openapi === 'string' &&
+    value.openapi.startsWith('3.1') &&
+    isRecord(value.info) &&
+    isRecord(value.paths)
+  );
 }
 
 export function docsPagePath(): string | undefined {

@@ -2,7 +2,10 @@ import { Transform } from 'node:stream';
 
 /** The reason a streamed answer was cut: its client stopped taking it, or it ran out of time. */
 export class StreamDeadlineError extends Error {
-  constructor(readonly kind: 'STALLED' | 'DEADLINE', ms: number) {
+  constructor(
+    readonly kind: 'STALLED' | 'DEADLINE',
+    ms: number,
+  ) {
     super(kind === 'STALLED' ? `the client took no data for ${ms} ms` : `the answer was not finished after ${ms} ms`);
     this.name = 'StreamDeadlineError';
   }

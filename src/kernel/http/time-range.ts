@@ -8,6 +8,7 @@ export function createdRangeErrors(range: { createdFrom?: string; createdTo?: st
   const to = range.createdTo === undefined ? undefined : Date.parse(range.createdTo);
   if (from !== undefined && Number.isNaN(from)) errors.createdFrom = 'must be an RFC 3339 date-time with its offset';
   if (to !== undefined && Number.isNaN(to)) errors.createdTo = 'must be an RFC 3339 date-time with its offset';
-  if (from !== undefined && to !== undefined && !Number.isNaN(from) && !Number.isNaN(to) && from >= to) errors.createdFrom = 'must be before createdTo';
+  if (from !== undefined && to !== undefined && !Number.isNaN(from) && !Number.isNaN(to) && from >= to)
+    errors.createdFrom = 'must be before createdTo';
   return errors;
 }

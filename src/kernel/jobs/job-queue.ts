@@ -20,7 +20,11 @@ export interface JobQueue {
 /** The queue's own schema; its jobs are in `${JOB_SCHEMA}.job`. */
 export const JOB_SCHEMA = 'pgboss';
 
-export async function startJobQueue(databaseUrl: string, logger: Logger, options: { superviseIntervalSeconds?: number } = {}): Promise<JobQueue> {
+export async function startJobQueue(
+  databaseUrl: string,
+  logger: Logger,
+  options: { superviseIntervalSeconds?: number } = {},
+): Promise<JobQueue> {
   const log = logger.child({ component: 'job-queue' });
   const boss = new PgBoss({
     connectionString: databaseUrl,
@@ -42,7 +46,9 @@ export async function startJobQueue(databaseUrl: string, logger: Logger, options
 
   const timers: NodeJS.Timeout[] = [];
   const offer = (name: string, seconds: number) => {
-    boss.sendThrottled(name, null, null, seconds).catch((error: unknown) => log.error({ err: error, job: name }, 'could not queue a periodic job'));
+    boss
+      .sendThrottled(name, null, null, seconds)
+      .catch((error: unknown) => log.error({ err: error, job: name }, 'could not queue a periodic job'));
   };
   return {
     boss,

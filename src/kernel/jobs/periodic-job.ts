@@ -13,7 +13,13 @@ export interface PeriodicJob<Result> {
  * JobQueue.every), logging failures under `name`. The queue's worker and runOnce share one run
  * in flight per process.
  */
-export async function startPeriodicJob<Result>(queue: JobQueue, name: string, run: () => Promise<Result>, intervalSeconds: number, logger: Logger): Promise<PeriodicJob<Result>> {
+export async function startPeriodicJob<Result>(
+  queue: JobQueue,
+  name: string,
+  run: () => Promise<Result>,
+  intervalSeconds: number,
+  logger: Logger,
+): Promise<PeriodicJob<Result>> {
   let running: Promise<Result> | undefined;
 
   const runOnce = () => {

@@ -17,14 +17,19 @@ export function isDatabaseError(error: unknown): error is Error {
 }
 
 export function databaseErrorForLog(error: Error): Record<string, unknown> {
-  const named = Object.fromEntries(NAMED_PARTS.flatMap((key) => {
-    const part = stringField(error, key);
-    return part === undefined ? [] : [[key, part]];
-  }));
+  const named = Object.fromEntries(
+    NAMED_PARTS.flatMap((key) => {
+      const part = stringField(error, key);
+      return part === undefined ? [] : [[key, part]];
+    }),
+  );
   return {
     type: error.name,
     message: `${error.name} (statement and values not logged)`,
     ...named,
-    stack: (error.stack ?? '').split('\n').filter((line) => line.trim().startsWith('at ')).join('\n'),
+    stack: (error.stack ?? '')
+      .split('\n')
+      .filter((line) => line.trim().startsWith('at '))
+      .join('\n'),
   };
 }

@@ -14,20 +14,42 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     base: { service: 'partner-booking', pid: process.pid },
     redact: {
       paths: [
-        'clientSecret', '*.clientSecret', 'accessToken', '*.accessToken', 'secret', '*.secret',
-        'authorization', '*.authorization', 'password', '*.password', 'url', '*.url',
+        'clientSecret',
+        '*.clientSecret',
+        'accessToken',
+        '*.accessToken',
+        'secret',
+        '*.secret',
+        'authorization',
+        '*.authorization',
+        'password',
+        '*.password',
+        'url',
+        '*.url',
         // Payment providers' keys (config.payments.khalti / .esewa), wherever a config object is logged.
-        'secretKey', '*.secretKey', '*.*.secretKey', '*.*.*.secretKey',
+        'secretKey',
+        '*.secretKey',
+        '*.*.secretKey',
+        '*.*.*.secretKey',
       ],
       censor: '[redacted]',
     },
     timestamp: pino.stdTimeFunctions.isoTime,
     // A database error's message carries the statement's values: passport and medical data among them.
-    serializers: { err: (error: unknown) => (isDatabaseError(error) ? databaseErrorForLog(error) : pino.stdSerializers.err(error instanceof Error ? error : new Error(String(error)))) },
+    serializers: {
+      err: (error: unknown) =>
+        isDatabaseError(error)
+          ? databaseErrorForLog(error)
+          : pino.stdSerializers.err(error instanceof Error ? error : new Error(String(error))),
+    },
   };
   // Readable lines for a terminal, written synchronously in this process (no transport worker);
   // a destination where a test reads the lines back; JSON on stdout otherwise.
-  if (destination === 'pretty') return pino(options, pretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'service,hostname' }));
+  if (destination === 'pretty')
+    return pino(
+      options,
+      pretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'service,hostname' }),
+    );
   return destination ? pino(options, destination) : pino(options);
 }
 

@@ -29,14 +29,30 @@ export function metricsAuthorised(authorization: string | undefined, token: stri
  * listener: a load balancer forwards only the API port, and the scraper reaches this one on the
  * operator's network. Anything else on this port is a 404.
  */
-export async function startMetricsListener(settings: MetricsConfig, port: number, source: MetricsSource, logger: Logger): Promise<MetricsListener> {
+export async function startMetricsListener(
+  settings: MetricsConfig,
+  port: number,
+  source: MetricsSource,
+  logger: Logger,
+): Promise<MetricsListener> {
   const server: Server = http.createServer((req, res) => {
     const answer = (status: number, message: string, code: ErrorCode) => {
       res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-      res.end(JSON.stringify({ status, error: http.STATUS_CODES[status], message, code, path: req.url, timestamp: new Date().toISOString() }));
+      res.end(
+        JSON.stringify({
+          status,
+          error: http.STATUS_CODES[status],
+          message,
+          code,
+          path: req.url,
+          timestamp: new Date().toISOString(),
+        }),
+      );
     };
-    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') return answer(404, 'Only GET /metrics is served on this port', 'NOT_FOUND');
-    if (!metricsAuthorised(req.headers.authorization, settings.token)) return answer(401, 'Missing or wrong metrics token', 'TOKEN_INVALID');
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics')
+      return answer(404, 'Only GET /metrics is served on this port', 'NOT_FOUND');
+    if (!metricsAuthorised(req.headers.authorization, settings.token))
+      return answer(401, 'Missing or wrong metrics token', 'TOKEN_INVALID');
     source.read().then(
       (body) => {
         res.writeHead(200, { 'Content-Type': source.contentType, 'Cache-Control': 'no-store' });

@@ -91,8 +91,13 @@ export function registerReadGauge<Label extends string>(
 export function createMetrics(pool: PoolUsage, outcomeMetrics: readonly OutcomeMetric[] = []): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const counter = <Label extends string>(name: string, help: string, labelNames: readonly Label[]) => new Counter({ name, help, labelNames, registers: [registry] });
-  const requests = counter('http_requests_total', 'HTTP requests answered, by operationId and status', ['operation', 'method', 'status']);
+  const counter = <Label extends string>(name: string, help: string, labelNames: readonly Label[]) =>
+    new Counter({ name, help, labelNames, registers: [registry] });
+  const requests = counter('http_requests_total', 'HTTP requests answered, by operationId and status', [
+    'operation',
+    'method',
+    'status',
+  ]);
   const requestDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from the request arriving to the response finishing, by operationId and status',
@@ -100,23 +105,68 @@ export function createMetrics(pool: PoolUsage, outcomeMetrics: readonly OutcomeM
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const paymentOutcomes = counter('payment_outcomes_total', 'Payment attempts that reached a final state, by gateway and outcome', ['gateway', 'outcome']);
-  const lateCaptures = counter('payment_refunds_owed_total', 'Captures (or parts of group captures) that paid no order and are owed back to the customer, by gateway', ['gateway']);
-  const rateLimited = counter('rate_limited_requests_total', 'Requests answered 429 by the rate limiter, by operationId', ['operation']);
-  const ordersCreated = counter('orders_created_total', 'Orders created through POST /orders, by kind (single, or each order of a group)', ['kind']);
-  const paymentStarts = counter('payment_starts_total', 'Payment attempts started (or replayed under the same Idempotency-Key), by gateway', ['gateway']);
-  const refunds = counter('refunds_total', 'Refunds reaching a status (PENDING or MANUAL when recorded; SUCCEEDED, FAILED, MANUAL when executed or confirmed), by gateway', ['gateway', 'status']);
-  const orderCancellations = counter('order_cancellations_total', 'Orders cancelled through the API, by outcome (refund, no_money)', ['outcome']);
-  const outcomes = new Map(outcomeMetrics.map(({ name, help }) => [name, counter(name, help, ['operation', 'outcome'])]));
+  const paymentOutcomes = counter(
+    'payment_outcomes_total',
+    'Payment attempts that reached a final state, by gateway and outcome',
+    ['gateway', 'outcome'],
+  );
+  const lateCaptures = counter(
+    'payment_refunds_owed_total',
+    'Captures (or parts of group captures) that paid no order and are owed back to the customer, by gateway',
+    ['gateway'],
+  );
+  const rateLimited = counter(
+    'rate_limited_requests_total',
+    'Requests answered 429 by the rate limiter, by operationId',
+    ['operation'],
+  );
+  const ordersCreated = counter(
+    'orders_created_total',
+    'Orders created through POST /orders, by kind (single, or each order of a group)',
+    ['kind'],
+  );
+  const paymentStarts = counter(
+    'payment_starts_total',
+    'Payment attempts started (or replayed under the same Idempotency-Key), by gateway',
+    ['gateway'],
+  );
+  const refunds = counter(
+    'refunds_total',
+    'Refunds reaching a status (PENDING or MANUAL when recorded; SUCCEEDED, FAILED, MANUAL when executed or confirmed), by gateway',
+    ['gateway', 'status'],
+  );
+  const orderCancellations = counter(
+    'order_cancellations_total',
+    'Orders cancelled through the API, by outcome (refund, no_money)',
+    ['outcome'],
+  );
+  const outcomes = new Map(
+    outcomeMetrics.map(({ name, help }) => [name, counter(name, help, ['operation', 'outcome'])]),
+  );
   registerPoolGauges(registry, pool);
-  return { registry, paymentOutcomes, lateCaptures, rateLimited, ordersCreated, paymentStarts, refunds, orderCancellations, outcomes, requests, requestDuration };
+  return {
+    registry,
+    paymentOutcomes,
+    lateCaptures,
+    rateLimited,
+    ordersCreated,
+    paymentStarts,
+    refunds,
+    orderCancellations,
+    outcomes,
+    requests,
+    requestDuration,
+  };
 }
 
 /**
  * Counts and times every response under the operationId the handler recorded in res.locals, and
  * counts the outcome of an operation whose policy names an outcome counter.
  */
-export function requestMetrics(metrics: Metrics, outcomeOf: (operationId: string) => OutcomeMetric | undefined = () => undefined) {
+export function requestMetrics(
+  metrics: Metrics,
+  outcomeOf: (operationId: string) => OutcomeMetric | undefined = () => undefined,
+) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const stopTimer = metrics.requestDuration.startTimer();
     res.on('finish', () => {
@@ -127,7 +177,9 @@ export function requestMetrics(metrics: Metrics, outcomeOf: (operationId: string
       stopTimer(labels);
       const outcomes = outcomeOf(operation);
       if (outcomes && (res.statusCode < 300 || res.statusCode === 400)) {
-        metrics.outcomes.get(outcomes.name)?.inc({ operation, outcome: res.statusCode < 300 ? 'accepted' : 'rejected' });
+        metrics.outcomes
+          .get(outcomes.name)
+          ?.inc({ operation, outcome: res.statusCode < 300 ? 'accepted' : 'rejected' });
       }
     });
     next();

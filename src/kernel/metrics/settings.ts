@@ -30,7 +30,9 @@ export function metricsConfig(reading: EnvReading, isProduction: boolean): Metri
   const { METRICS_PORT: port, METRICS_HOST: host, METRICS_TOKEN: token } = readEnv(metricsEnv, reading);
   // Asks for a token to be set: one set too short is already named, and is not asked for again.
   if (port !== undefined && !LOOPBACK_HOSTS.includes(host) && token === undefined && !reading.env.METRICS_TOKEN) {
-    reading.problems.push(`METRICS_HOST=${host} is not loopback: set METRICS_TOKEN too, or keep METRICS_HOST=127.0.0.1`);
+    reading.problems.push(
+      `METRICS_HOST=${host} is not loopback: set METRICS_TOKEN too, or keep METRICS_HOST=127.0.0.1`,
+    );
   }
   return { port, host, token, onApiListener: port === undefined && (!isProduction || token !== undefined) };
 }

@@ -23,7 +23,12 @@ function bucketsFor(policy: OperationPolicy | undefined, scope: RequestScope, li
 }
 
 /** Counts the request against its policy's counters; over a limit it is a shape-2 429 with Retry-After. */
-export async function enforceRateLimit(operationId: string, policy: OperationPolicy | undefined, scope: RequestScope, limits: RateLimitConfig): Promise<void> {
+export async function enforceRateLimit(
+  operationId: string,
+  policy: OperationPolicy | undefined,
+  scope: RequestScope,
+  limits: RateLimitConfig,
+): Promise<void> {
   const buckets = bucketsFor(policy, scope, limits);
   if (buckets.length === 0) return;
   refuseOverLimit(operationId, await scope.services.rateLimiter.hit(scope.em, buckets), scope);

@@ -33,7 +33,9 @@ export class RateLimiter {
   ) {}
 
   async hit(em: EntityManager, buckets: Bucket[]): Promise<RateDecision> {
-    const counted = [...new Map(buckets.filter((bucket) => bucket.limit > 0).map((bucket) => [bucket.key, bucket])).values()];
+    const counted = [
+      ...new Map(buckets.filter((bucket) => bucket.limit > 0).map((bucket) => [bucket.key, bucket])).values(),
+    ];
     if (counted.length === 0) return { allowed: true };
     const connection = em.getConnection();
     const values = counted.map(() => '(?, window_start.at, ?::bigint)').join(', ');
@@ -48,7 +50,12 @@ export class RateLimiter {
          window_started_at = excluded.window_started_at
        returning key, hits,
          ceil(extract(epoch from (window_started_at + make_interval(secs => ?) - clock_timestamp()))) as retry_after`,
-      [this.windowSeconds, this.windowSeconds, ...counted.flatMap((bucket) => [bucket.key, bucket.cost ?? 1]), this.windowSeconds],
+      [
+        this.windowSeconds,
+        this.windowSeconds,
+        ...counted.flatMap((bucket) => [bucket.key, bucket.cost ?? 1]),
+        this.windowSeconds,
+      ],
     );
     await this.sweepOldWindows(em);
     for (const row of rows) {
@@ -81,6 +88,8 @@ export class RateLimiter {
     this.lastSweep = Date.now();
     await em
       .getConnection()
-      .execute(`delete from rate_limit_bucket where window_started_at < clock_timestamp() - make_interval(secs => ?)`, [this.windowSeconds * 2]);
+      .execute(`delete from rate_limit_bucket where window_started_at < clock_timestamp() - make_interval(secs => ?)`, [
+        this.windowSeconds * 2,
+      ]);
   }
 }

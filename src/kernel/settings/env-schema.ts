@@ -40,7 +40,8 @@ export function readEnv<Schema extends EnvSchema>(schema: Schema, { env, problem
       values[name] = parsed.data;
       continue;
     }
-    for (const issue of parsed.error.issues) problems.push(issue.message.startsWith(name) ? issue.message : `${name} ${issue.message}`);
+    for (const issue of parsed.error.issues)
+      problems.push(issue.message.startsWith(name) ? issue.message : `${name} ${issue.message}`);
     const fallback = variable.safeParse(undefined);
     values[name] = fallback.success ? fallback.data : undefined;
   }
@@ -99,7 +100,10 @@ export function secret(minLength: number) {
  * of this variable must not be (asked only of a URL that passed), `unset` the problem of its absence.
  * The value is left out of the message: a database URL carries a password.
  */
-export function url(protocols: readonly string[], { unset = 'is not set', also }: { unset?: string; also?: (url: URL) => string | undefined } = {}) {
+export function url(
+  protocols: readonly string[],
+  { unset = 'is not set', also }: { unset?: string; also?: (url: URL) => string | undefined } = {},
+) {
   return textSetOr(unset).superRefine((raw, ctx) => {
     const parsed = URL.parse(raw);
     const problem =

@@ -8,7 +8,10 @@ import { parseIpLiteral } from '../ip-literal';
  * `dev.khalti.com`, so a list of hosts must not tell them apart).
  */
 export function normalisedHost(hostname: string): string {
-  return hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  return hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
 }
 
 /**

@@ -28,7 +28,8 @@ export function gatewaySecretWeakness(secret: string, { production }: StrengthRu
   if (secret.length < MIN_LENGTH) return `must be at least ${MIN_LENGTH} characters`;
   if (!production) return undefined;
   if (repeatsAPattern(secret)) return 'is a repeated pattern; use 32 random bytes, e.g. `openssl rand -base64 32`';
-  if (PUBLISHED_SECRETS.some((published) => secret.includes(published))) return 'contains a published secret; use 32 random bytes, e.g. `openssl rand -base64 32`';
+  if (PUBLISHED_SECRETS.some((published) => secret.includes(published)))
+    return 'contains a published secret; use 32 random bytes, e.g. `openssl rand -base64 32`';
   return undefined;
 }
 

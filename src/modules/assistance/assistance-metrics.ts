@@ -22,15 +22,26 @@ export function registerAssistanceMetrics(metrics: Pick<Metrics, 'registry'>, ne
     aggregator: 'max',
     async collect() {
       this.reset();
-      const rows = await newEm().execute<Array<{ seconds: string }>>(
-        `select extract(epoch from "reviewed_at" - "opened_at")::text as seconds from "assistance_case" where "reviewed_at" is not null`,
-      ).catch(() => []);
+      const rows = await newEm()
+        .execute<Array<{ seconds: string }>>(
+          `select extract(epoch from "reviewed_at" - "opened_at")::text as seconds from "assistance_case" where "reviewed_at" is not null`,
+        )
+        .catch(() => []);
       for (const row of rows) this.observe(Number(row.seconds));
     },
   });
-  registerReadGauge(metrics, 'assistance_cases_open', 'Open assistance cases by status (RECEIVED, UNDER_REVIEW, AUTHORISED, COMPLETED)', ['status'], async () => {
-    const rows = await newEm().execute<Array<{ status: string; count: string }>>(`select "status", count(*)::text as count from "assistance_case" where "status" in (${OPEN_STATUSES.map(() => '?').join(', ')}) group by "status"`, [...OPEN_STATUSES]);
-    const counts = new Map(rows.map((row) => [row.status, Number(row.count)]));
-    return OPEN_STATUSES.map((status) => ({ labels: { status }, value: counts.get(status) ?? 0 }));
-  });
+  registerReadGauge(
+    metrics,
+    'assistance_cases_open',
+    'Open assistance cases by status (RECEIVED, UNDER_REVIEW, AUTHORISED, COMPLETED)',
+    ['status'],
+    async () => {
+      const rows = await newEm().execute<Array<{ status: string; count: string }>>(
+        `select "status", count(*)::text as count from "assistance_case" where "status" in (${OPEN_STATUSES.map(() => '?').join(', ')}) group by "status"`,
+        [...OPEN_STATUSES],
+      );
+      const counts = new Map(rows.map((row) => [row.status, Number(row.count)]));
+      return OPEN_STATUSES.map((status) => ({ labels: { status }, value: counts.get(status) ?? 0 }));
+    },
+  );
 }

@@ -52,7 +52,14 @@ const PAID: readonly OrderStatus[] = [OrderStatus.Paid, OrderStatus.Completed, O
  * meet at the partial one-open-case index: exactly one case is written, the others are answered
  * 409 with it.
  */
-export async function openCase(em: EntityManager, principal: Principal, identifier: string, input: CaseOpening, idempotencyKey: string, now = new Date()): Promise<OpenedCase> {
+export async function openCase(
+  em: EntityManager,
+  principal: Principal,
+  identifier: string,
+  input: CaseOpening,
+  idempotencyKey: string,
+  now = new Date(),
+): Promise<OpenedCase> {
   const key = idempotencyKey.toLowerCase();
   const db = em.fork();
   try {
@@ -66,16 +73,24 @@ export async function openCase(em: EntityManager, principal: Principal, identifi
   }
 }
 
-async function openOnce(db: EntityManager, principal: Principal, identifier: string, input: CaseOpening, key: string, now: Date): Promise<OpenedCase> {
+async function openOnce(
+  db: EntityManager,
+  principal: Principal,
+  identifier: string,
+  input: CaseOpening,
+  key: string,
+  now: Date,
+): Promise<OpenedCase> {
   // READ access is exactly who may open a case: the placing company or a listed registered agency.
   const { order } = await resolveOrder(db, principal, identifier, { intent: 'READ', populate: [] });
   const facts = await openingFacts(db, order.id, principal.companyId, key);
   const fingerprint = caseRequestFingerprint(order.id, input);
-  if (facts.previousCaseId) return replay(db, await db.findOneOrFail(AssistanceCase, facts.previousCaseId), fingerprint);
+  if (facts.previousCaseId)
+    return replay(db, await db.findOneOrFail(AssistanceCase, facts.previousCaseId), fingerprint);
   if (!PAID.includes(order.status)) {
-    throw invalid(`Order ${order.orderRef} is ${order.status}; an assistance case can be opened only for a paid order that is not cancelled (call the assistance desk directly)`).coded(
-      order.status === OrderStatus.Cancelled ? 'ORDER_ALREADY_CANCELLED' : 'ORDER_NOT_PAID',
-    );
+    throw invalid(
+      `Order ${order.orderRef} is ${order.status}; an assistance case can be opened only for a paid order that is not cancelled (call the assistance desk directly)`,
+    ).coded(order.status === OrderStatus.Cancelled ? 'ORDER_ALREADY_CANCELLED' : 'ORDER_NOT_PAID');
   }
   if (facts.sequence === null) throw new Error('No case reference number was drawn for a new Idempotency-Key');
   const caseId = randomUUID();
@@ -89,22 +104,67 @@ async function openOnce(db: EntityManager, principal: Principal, identifier: str
     summary: input.summary,
     reporter: input.reporter,
     proposedOperator: input.proposedOperator ?? null,
-    coverageNotes: coverageNotes({ maxAltitude: facts.maxAltitude, coverageStartDate: order.coverageStartDate, coverageEndDate: order.coverageEndDate }, input.altitudeMeters, businessToday(now)),
+    coverageNotes: coverageNotes(
+      {
+        maxAltitude: facts.maxAltitude,
+        coverageStartDate: order.coverageStartDate,
+        coverageEndDate: order.coverageEndDate,
+      },
+      input.altitudeMeters,
+      businessToday(now),
+    ),
     openedAt: now,
     updatedAt: now,
   };
   const actor = `api:${principal.companyId}`;
-  const opened = { at: now, kind: 'OPENED' as const, by: 'PARTNER' as const, actor, status: 'RECEIVED' as const, previousStatus: null, note: null, changes: {} };
-  const answered: CaseFacts = { ...assistanceCase, order, traveller: { id: order.traveller.id, name: facts.travellerName } };
+  const opened = {
+    at: now,
+    kind: 'OPENED' as const,
+    by: 'PARTNER' as const,
+    actor,
+    status: 'RECEIVED' as const,
+    previousStatus: null,
+    note: null,
+    changes: {},
+  };
+  const answered: CaseFacts = {
+    ...assistanceCase,
+    order,
+    traveller: { id: order.traveller.id, name: facts.travellerName },
+  };
   const event = caseEventData(answered, { type: 'assistance_case.opened', previousStatus: null, note: null, at: now });
   await writeOpening(db, {
-    assistanceCase: { ...assistanceCase, id: caseId, orderId: order.id, travellerId: order.traveller.id, openedByCompanyId: principal.companyId, idempotencyKey: key, requestFingerprint: fingerprint },
+    assistanceCase: {
+      ...assistanceCase,
+      id: caseId,
+      orderId: order.id,
+      travellerId: order.traveller.id,
+      openedByCompanyId: principal.companyId,
+      idempotencyKey: key,
+      requestFingerprint: fingerprint,
+    },
     opened: { ...opened, id: randomUUID() },
-    audit: newAuditEntry({ actor, action: 'ASSISTANCE_CASE_OPENED', order, at: now, details: { caseRef: assistanceCase.caseRef, category: input.category, requestedService: input.requestedService } }),
-    events: readersOf(order.company.id, facts.agencyIds).map((companyId) => newWebhookEvent(companyId, 'assistance_case.opened', event, now)),
+    audit: newAuditEntry({
+      actor,
+      action: 'ASSISTANCE_CASE_OPENED',
+      order,
+      at: now,
+      details: { caseRef: assistanceCase.caseRef, category: input.category, requestedService: input.requestedService },
+    }),
+    events: readersOf(order.company.id, facts.agencyIds).map((companyId) =>
+      newWebhookEvent(companyId, 'assistance_case.opened', event, now),
+    ),
   });
   // In openCase's transaction (there is one only with documents): the case is written, the documents are locked, checked and marked.
-  const documentIds = input.documentIds?.length ? await attachCaseDocuments(db, db.getReference(AssistanceCase, caseId), principal.companyId, input.documentIds, now) : [];
+  const documentIds = input.documentIds?.length
+    ? await attachCaseDocuments(
+        db,
+        db.getReference(AssistanceCase, caseId),
+        principal.companyId,
+        input.documentIds,
+        now,
+      )
+    : [];
   // A new case's timeline is its opening and its documents those just attached: nothing to read back.
   return { assistanceCase: answered, documentIds, timeline: [opened], replayed: false };
 }
@@ -112,16 +172,26 @@ async function openOnce(db: EntityManager, principal: Principal, identifier: str
 /** The case already opened under the key: the same order and body replay it, anything else is a 409. */
 async function replay(em: EntityManager, previous: AssistanceCase, fingerprint: string): Promise<OpenedCase> {
   if (previous.requestFingerprint !== fingerprint) {
-    throw conflict('This Idempotency-Key was already used for a different assistance case request; use a new key for a new request').coded('IDEMPOTENCY_KEY_REUSED');
+    throw conflict(
+      'This Idempotency-Key was already used for a different assistance case request; use a new key for a new request',
+    ).coded('IDEMPOTENCY_KEY_REUSED');
   }
   return { ...(await caseView(em, previous)), replayed: true };
 }
 
-async function answerAfterRace(em: EntityManager, principal: Principal, identifier: string, input: CaseOpening, key: string): Promise<OpenedCase> {
+async function answerAfterRace(
+  em: EntityManager,
+  principal: Principal,
+  identifier: string,
+  input: CaseOpening,
+  key: string,
+): Promise<OpenedCase> {
   const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', populate: [] });
   const previous = await em.findOne(AssistanceCase, { openedByCompany: principal.companyId, idempotencyKey: key });
   if (previous) return replay(em, previous, caseRequestFingerprint(order.id, input));
   const open = await em.findOne(AssistanceCase, { traveller: order.traveller.id, status: { $in: [...OPEN_STATUSES] } });
   const named = open ? ` ${open.caseRef}` : '';
-  throw conflict(`Traveller ${order.traveller.id} already has an open assistance case${named}; send an update to it instead`).coded('ASSISTANCE_CASE_ALREADY_OPEN');
+  throw conflict(
+    `Traveller ${order.traveller.id} already has an open assistance case${named}; send an update to it instead`,
+  ).coded('ASSISTANCE_CASE_ALREADY_OPEN');
 }

@@ -8,7 +8,10 @@ import type { Order } from '../orders/entities/order';
  */
 export async function caseReaders(em: EntityManager, order: Order): Promise<string[]> {
   if (!order.travelCompanies.isInitialized()) await em.populate(order, ['travelCompanies']);
-  return readersOf(order.company.id, order.travelCompanies.getItems().map((link) => link.company.id));
+  return readersOf(
+    order.company.id,
+    order.travelCompanies.getItems().map((link) => link.company.id),
+  );
 }
 
 /** The placing company, then each listed agency once. */

@@ -33,22 +33,41 @@ export async function caseView(em: EntityManager, assistanceCase: AssistanceCase
  * agency of its order); anybody else gets the 404 of a case that does not exist, so a case's
  * existence tells a stranger nothing. `lock` takes the case's row lock for a change.
  */
-export async function findVisibleCase(em: EntityManager, principal: Principal, caseRef: string, lock = false): Promise<AssistanceCase> {
-  const assistanceCase = await em.findOne(AssistanceCase, { caseRef }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+export async function findVisibleCase(
+  em: EntityManager,
+  principal: Principal,
+  caseRef: string,
+  lock = false,
+): Promise<AssistanceCase> {
+  const assistanceCase = await em.findOne(
+    AssistanceCase,
+    { caseRef },
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
   if (!assistanceCase) throw notFound(`Assistance case ${caseRef} not found`);
   await em.populate(assistanceCase, CASE_POPULATE);
-  if (!(await caseReaders(em, assistanceCase.order)).includes(principal.companyId)) throw notFound(`Assistance case ${caseRef} not found`);
+  if (!(await caseReaders(em, assistanceCase.order)).includes(principal.companyId))
+    throw notFound(`Assistance case ${caseRef} not found`);
   return assistanceCase;
 }
 
 export type CaseQuery = QueryOf<'listAssistanceCases'>;
 
 /** GET /assistance-cases: the cases the caller may read, newest first unless asked otherwise (the id breaks ties), with the filters of the contract. */
-export async function listCases(em: EntityManager, principal: Principal, query: CaseQuery): Promise<{ rows: { assistanceCase: AssistanceCase; documentIds: string[] }[]; request: PageRequest; total: number }> {
+export async function listCases(
+  em: EntityManager,
+  principal: Principal,
+  query: CaseQuery,
+): Promise<{ rows: { assistanceCase: AssistanceCase; documentIds: string[] }[]; request: PageRequest; total: number }> {
   const request = pageRequest(query.page, query.size);
   const where: FilterQuery<AssistanceCase> = {
     $and: [
-      { $or: [{ order: { company: principal.companyId } }, { order: { travelCompanies: { company: principal.companyId } } }] },
+      {
+        $or: [
+          { order: { company: principal.companyId } },
+          { order: { travelCompanies: { company: principal.companyId } } },
+        ],
+      },
       ...(query.status?.length ? [{ status: { $in: query.status } }] : []),
       ...(query.orderRef ? [{ order: { orderRef: query.orderRef } }] : []),
       ...(query.openedFrom ? [{ openedAt: { $gte: new Date(query.openedFrom) } }] : []),
@@ -61,6 +80,13 @@ export async function listCases(em: EntityManager, principal: Principal, query: 
     limit: request.size,
     offset: offsetOf(request),
   });
-  const documents = await documentIdsOf(em, cases.map((assistanceCase) => assistanceCase.id));
-  return { rows: cases.map((assistanceCase) => ({ assistanceCase, documentIds: documents.get(assistanceCase.id) ?? [] })), request, total };
+  const documents = await documentIdsOf(
+    em,
+    cases.map((assistanceCase) => assistanceCase.id),
+  );
+  return {
+    rows: cases.map((assistanceCase) => ({ assistanceCase, documentIds: documents.get(assistanceCase.id) ?? [] })),
+    request,
+    total,
+  };
 }

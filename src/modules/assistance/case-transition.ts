@@ -34,7 +34,12 @@ export interface CaseMoveInput {
  * `assistance_case.updated` per reader. `refuse` builds the error of a move the table forbids
  * (a 400 for a partner, an operator refusal for the desk). The caller holds the case's row lock.
  */
-export async function moveCase(tx: EntityManager, assistanceCase: AssistanceCase, input: CaseMoveInput, refuse: (message: string) => Error): Promise<void> {
+export async function moveCase(
+  tx: EntityManager,
+  assistanceCase: AssistanceCase,
+  input: CaseMoveInput,
+  refuse: (message: string) => Error,
+): Promise<void> {
   const move = nextStatus(assistanceCase.caseRef, assistanceCase.status, input.action);
   if (!move.allowed) throw refuse(move.reason);
   const previousStatus = assistanceCase.status;
@@ -52,13 +57,36 @@ export async function moveCase(tx: EntityManager, assistanceCase: AssistanceCase
     assistanceCase.destinationHospital = input.guarantee.destinationHospital;
     assistanceCase.authorisedAt = input.at;
   }
-  tx.create(AssistanceCaseEntry, { assistanceCase, at: input.at, kind: 'STATUS_CHANGED', by: input.by, actor: input.actor, status: move.to, previousStatus, note, changes: {} });
+  tx.create(AssistanceCaseEntry, {
+    assistanceCase,
+    at: input.at,
+    kind: 'STATUS_CHANGED',
+    by: input.by,
+    actor: input.actor,
+    status: move.to,
+    previousStatus,
+    note,
+    changes: {},
+  });
   recordAudit(tx, {
     actor: input.actor,
     action: 'ASSISTANCE_CASE_STATUS_CHANGED',
     order: assistanceCase.order,
     at: input.at,
-    details: { caseRef: assistanceCase.caseRef, from: previousStatus, to: move.to, ...(note ? { note } : {}), ...(assistanceCase.guaranteeRef && input.action === 'AUTHORISE' ? { guaranteeRef: assistanceCase.guaranteeRef } : {}) },
+    details: {
+      caseRef: assistanceCase.caseRef,
+      from: previousStatus,
+      to: move.to,
+      ...(note ? { note } : {}),
+      ...(assistanceCase.guaranteeRef && input.action === 'AUTHORISE'
+        ? { guaranteeRef: assistanceCase.guaranteeRef }
+        : {}),
+    },
   });
-  recordCaseEvent(tx, assistanceCase, await caseReaders(tx, assistanceCase.order), { type: 'assistance_case.updated', previousStatus, note, at: input.at });
+  recordCaseEvent(tx, assistanceCase, await caseReaders(tx, assistanceCase.order), {
+    type: 'assistance_case.updated',
+    previousStatus,
+    note,
+    at: input.at,
+  });
 }

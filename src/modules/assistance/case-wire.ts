@@ -10,19 +10,48 @@ import { deskInstruction } from './rules/desk-instruction';
  * What the answers and the events read of a case: the entity with its order and traveller
  * loaded, or the values a new case was just written with (case-opening.ts).
  */
-export type CaseFacts = Pick<AssistanceCase, 'caseRef' | 'status' | 'category' | 'requestedService' | 'location' | 'altitudeMeters' | 'summary' | 'reporter'
-  | 'proposedOperator' | 'coverageNotes' | 'declineReason' | 'withdrawalReason' | 'openedAt' | 'updatedAt' | GuaranteeFields> & {
+export type CaseFacts = Pick<
+  AssistanceCase,
+  | 'caseRef'
+  | 'status'
+  | 'category'
+  | 'requestedService'
+  | 'location'
+  | 'altitudeMeters'
+  | 'summary'
+  | 'reporter'
+  | 'proposedOperator'
+  | 'coverageNotes'
+  | 'declineReason'
+  | 'withdrawalReason'
+  | 'openedAt'
+  | 'updatedAt'
+  | GuaranteeFields
+> & {
   order: Pick<Order, 'orderRef' | 'policyNumber'>;
   traveller: Pick<Traveller, 'id' | 'name'>;
 };
 
-type GuaranteeFields = 'guaranteeRef' | 'guaranteeOperator' | 'guaranteeCostLimit' | 'guaranteeCurrency' | 'destinationHospital' | 'authorisedAt';
+type GuaranteeFields =
+  | 'guaranteeRef'
+  | 'guaranteeOperator'
+  | 'guaranteeCostLimit'
+  | 'guaranteeCurrency'
+  | 'destinationHospital'
+  | 'authorisedAt';
 
 /** A timeline entry as the answers read it. */
-export type EntryFacts = Pick<AssistanceCaseEntry, 'at' | 'kind' | 'by' | 'status' | 'previousStatus' | 'note' | 'changes'>;
+export type EntryFacts = Pick<
+  AssistanceCaseEntry,
+  'at' | 'kind' | 'by' | 'status' | 'previousStatus' | 'note' | 'changes'
+>;
 
 /** A case as the partner reads it. */
-export function caseWire(assistanceCase: CaseFacts, documentIds: readonly string[], deskPhone: string): Schemas['AssistanceCase'] {
+export function caseWire(
+  assistanceCase: CaseFacts,
+  documentIds: readonly string[],
+  deskPhone: string,
+): Schemas['AssistanceCase'] {
   return {
     caseRef: assistanceCase.caseRef,
     orderRef: assistanceCase.order.orderRef,
@@ -48,7 +77,12 @@ export function caseWire(assistanceCase: CaseFacts, documentIds: readonly string
   };
 }
 
-export function caseDetailWire(assistanceCase: CaseFacts, documentIds: readonly string[], timeline: readonly EntryFacts[], deskPhone: string): Schemas['AssistanceCaseDetail'] {
+export function caseDetailWire(
+  assistanceCase: CaseFacts,
+  documentIds: readonly string[],
+  timeline: readonly EntryFacts[],
+  deskPhone: string,
+): Schemas['AssistanceCaseDetail'] {
   return { ...caseWire(assistanceCase, documentIds, deskPhone), timeline: timeline.map(entryWire) };
 }
 
@@ -65,9 +99,20 @@ function entryWire(entry: EntryFacts): Schemas['AssistanceCaseTimelineEntry'] {
 }
 
 /** The guarantee of payment, once the desk has authorised. */
-export function guaranteeWire(assistanceCase: Pick<AssistanceCase, GuaranteeFields>): Schemas['AssistanceGuarantee'] | null {
-  const { guaranteeRef, guaranteeOperator, guaranteeCostLimit, guaranteeCurrency, destinationHospital, authorisedAt } = assistanceCase;
-  if (!guaranteeRef || !guaranteeOperator || guaranteeCostLimit == null || !guaranteeCurrency || !destinationHospital || !authorisedAt) return null;
+export function guaranteeWire(
+  assistanceCase: Pick<AssistanceCase, GuaranteeFields>,
+): Schemas['AssistanceGuarantee'] | null {
+  const { guaranteeRef, guaranteeOperator, guaranteeCostLimit, guaranteeCurrency, destinationHospital, authorisedAt } =
+    assistanceCase;
+  if (
+    !guaranteeRef ||
+    !guaranteeOperator ||
+    guaranteeCostLimit == null ||
+    !guaranteeCurrency ||
+    !destinationHospital ||
+    !authorisedAt
+  )
+    return null;
   return {
     guaranteeRef,
     operator: guaranteeOperator,

@@ -16,7 +16,10 @@ import { caseView, type CaseView } from './case-reading';
  */
 
 /** `ops case list`: by default the open cases, unreviewed first, oldest first. */
-export async function deskQueue(em: EntityManager, statuses: readonly CaseStatus[] = OPEN_STATUSES): Promise<AssistanceCase[]> {
+export async function deskQueue(
+  em: EntityManager,
+  statuses: readonly CaseStatus[] = OPEN_STATUSES,
+): Promise<AssistanceCase[]> {
   const cases = await em.find(AssistanceCase, { status: { $in: [...statuses] } }, { populate: ['order', 'traveller'] });
   return deskOrder(cases);
 }
@@ -46,7 +49,11 @@ export async function deskCase(em: EntityManager, caseRef: string): Promise<Desk
   const { traveller } = assistanceCase;
   const { latitude, longitude, placeName } = assistanceCase.location;
   const coordinates = latitude !== undefined && longitude !== undefined ? `${latitude}, ${longitude}` : null;
-  const audit = await em.find(AuditEntry, { order: assistanceCase.order.id, action: { $like: 'ASSISTANCE_CASE_%' } }, { orderBy: { at: 'asc', id: 'asc' } });
+  const audit = await em.find(
+    AuditEntry,
+    { order: assistanceCase.order.id, action: { $like: 'ASSISTANCE_CASE_%' } },
+    { orderBy: { at: 'asc', id: 'asc' } },
+  );
   return {
     ...view,
     police: {
@@ -67,11 +74,22 @@ export interface DeskDecision {
 }
 
 /** `ops case review|authorise|decline|complete|close`: one move of the case, refused with the table's reason. */
-export async function deskMove(em: EntityManager, caseRef: string, action: Exclude<CaseAction, 'WITHDRAW'>, decision: DeskDecision, now = new Date()): Promise<CaseView> {
+export async function deskMove(
+  em: EntityManager,
+  caseRef: string,
+  action: Exclude<CaseAction, 'WITHDRAW'>,
+  decision: DeskDecision,
+  now = new Date(),
+): Promise<CaseView> {
   return em.fork().transactional(async (tx) => {
     const assistanceCase = await caseByRef(tx, caseRef, true);
     const note = decision.note ?? (decision.guarantee ? guaranteeNote(decision.guarantee) : null);
-    await moveCase(tx, assistanceCase, { action, by: 'DESK', actor: decision.actor, at: now, note, guarantee: decision.guarantee }, (message) => new OperatorRefusal(message));
+    await moveCase(
+      tx,
+      assistanceCase,
+      { action, by: 'DESK', actor: decision.actor, at: now, note, guarantee: decision.guarantee },
+      (message) => new OperatorRefusal(message),
+    );
     assistanceCase.updatedAt = now;
     await tx.flush();
     return caseView(tx, assistanceCase);
@@ -79,7 +97,11 @@ export async function deskMove(em: EntityManager, caseRef: string, action: Exclu
 }
 
 async function caseByRef(em: EntityManager, caseRef: string, lock = false): Promise<AssistanceCase> {
-  const assistanceCase = await em.findOne(AssistanceCase, { caseRef: caseRef.trim().toUpperCase() }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  const assistanceCase = await em.findOne(
+    AssistanceCase,
+    { caseRef: caseRef.trim().toUpperCase() },
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
   if (!assistanceCase) throw new OperatorRefusal(`no assistance case ${caseRef}`);
   await em.populate(assistanceCase, ['order', 'traveller']);
   return assistanceCase;

@@ -23,7 +23,9 @@ interface FactsRow {
   sequence: string | null;
 }
 
-const OPENING_FACTS = dualStatement('assistance-opening-facts', `
+const OPENING_FACTS = dualStatement(
+  'assistance-opening-facts',
+  `
   select t.name as traveller_name, c.max_altitude,
     array(select l.company_id::text from order_travel_company l where l.order_id = o.id order by l.position) as agency_ids,
     p.id::text as previous_case_id,
@@ -32,7 +34,8 @@ const OPENING_FACTS = dualStatement('assistance-opening-facts', `
     join traveller t on t.id = o.traveller_id
     join ctg c on c.id = o.ctg_id
     left join assistance_case p on p.opened_by_company_id = ?::uuid and p.idempotency_key = ?::uuid
-  where o.id = ?::uuid`);
+  where o.id = ?::uuid`,
+);
 
 /**
  * Everything an opening reads after the order, in one statement: each statement is a round trip
@@ -40,8 +43,19 @@ const OPENING_FACTS = dualStatement('assistance-opening-facts', `
  * 39's profile); the traveller's and the package's whole rows, hydrated as entities, cost more
  * than the two columns read here.
  */
-export async function openingFacts(em: EntityManager, orderId: string, companyId: string, idempotencyKey: string): Promise<OpeningFacts> {
+export async function openingFacts(
+  em: EntityManager,
+  orderId: string,
+  companyId: string,
+  idempotencyKey: string,
+): Promise<OpeningFacts> {
   const [row] = await runStatement<FactsRow>(em, OPENING_FACTS, [companyId, idempotencyKey, orderId]);
   const facts = present(row, `the order ${orderId} just read`);
-  return { travellerName: facts.traveller_name, maxAltitude: facts.max_altitude, agencyIds: facts.agency_ids, previousCaseId: facts.previous_case_id, sequence: facts.sequence };
+  return {
+    travellerName: facts.traveller_name,
+    maxAltitude: facts.max_altitude,
+    agencyIds: facts.agency_ids,
+    previousCaseId: facts.previous_case_id,
+    sequence: facts.sequence,
+  };
 }

@@ -9,9 +9,23 @@ import type { CaseStatus } from './rules/case-status';
 
 export interface OpeningRows {
   assistanceCase: {
-    id: string; caseRef: string; orderId: string; travellerId: string; openedByCompanyId: string; status: CaseStatus; category: string; requestedService: string;
-    location: CaseLocation; altitudeMeters: number; summary: string; reporter: CaseReporter; proposedOperator: string | null; coverageNotes: CoverageNote[];
-    openedAt: Date; idempotencyKey: string; requestFingerprint: string;
+    id: string;
+    caseRef: string;
+    orderId: string;
+    travellerId: string;
+    openedByCompanyId: string;
+    status: CaseStatus;
+    category: string;
+    requestedService: string;
+    location: CaseLocation;
+    altitudeMeters: number;
+    summary: string;
+    reporter: CaseReporter;
+    proposedOperator: string | null;
+    coverageNotes: CoverageNote[];
+    openedAt: Date;
+    idempotencyKey: string;
+    requestFingerprint: string;
   };
   opened: { id: string; at: Date; kind: CaseEntryKind; by: 'PARTNER'; actor: string; status: CaseStatus };
   audit: ReturnType<typeof newAuditEntry>;
@@ -24,7 +38,9 @@ export interface OpeningRows {
  * WebhookEvent map (the tests read them back through those entities). The events come as one
  * JSON array: their number is the order's readers.
  */
-const WRITE_OPENING = dualStatement('assistance-opening-write', `
+const WRITE_OPENING = dualStatement(
+  'assistance-opening-write',
+  `
   with opened_case as (
     insert into assistance_case (id, created_at, updated_at, opened_at, case_ref, order_id, traveller_id, opened_by_company_id, status, category, requested_service,
       location, altitude_meters, summary, reporter, proposed_operator, coverage_notes, idempotency_key, request_fingerprint)
@@ -39,7 +55,8 @@ const WRITE_OPENING = dualStatement('assistance-opening-write', `
   )
   insert into webhook_event (id, company_id, type, payload, created_at, status)
   select event->>'id', (event->>'companyId')::uuid, event->>'type', event->'payload', (event->>'createdAt')::timestamptz, event->>'status'
-  from opened_case, jsonb_array_elements(?::jsonb) as event`);
+  from opened_case, jsonb_array_elements(?::jsonb) as event`,
+);
 
 /**
  * Writes a new case with its entry, audit entry and events in one statement of data-modifying
@@ -53,10 +70,38 @@ export async function writeOpening(em: EntityManager, rows: OpeningRows): Promis
   const { assistanceCase: c, opened, audit } = rows;
   const openedAt = c.openedAt.toISOString();
   await runStatement(em, WRITE_OPENING, [
-    c.id, openedAt, openedAt, openedAt, c.caseRef, c.orderId, c.travellerId, c.openedByCompanyId, c.status, c.category, c.requestedService,
-    JSON.stringify(c.location), c.altitudeMeters, c.summary, JSON.stringify(c.reporter), c.proposedOperator, JSON.stringify(c.coverageNotes), c.idempotencyKey, c.requestFingerprint,
-    opened.id, opened.at.toISOString(), opened.kind, opened.by, opened.actor, opened.status,
-    audit.id, audit.at.toISOString(), audit.actor, audit.action, audit.order, audit.orderRef, JSON.stringify(audit.details),
+    c.id,
+    openedAt,
+    openedAt,
+    openedAt,
+    c.caseRef,
+    c.orderId,
+    c.travellerId,
+    c.openedByCompanyId,
+    c.status,
+    c.category,
+    c.requestedService,
+    JSON.stringify(c.location),
+    c.altitudeMeters,
+    c.summary,
+    JSON.stringify(c.reporter),
+    c.proposedOperator,
+    JSON.stringify(c.coverageNotes),
+    c.idempotencyKey,
+    c.requestFingerprint,
+    opened.id,
+    opened.at.toISOString(),
+    opened.kind,
+    opened.by,
+    opened.actor,
+    opened.status,
+    audit.id,
+    audit.at.toISOString(),
+    audit.actor,
+    audit.action,
+    audit.order,
+    audit.orderRef,
+    JSON.stringify(audit.details),
     JSON.stringify(rows.events),
   ]);
 }

@@ -90,7 +90,11 @@ const UNCACHED = new TokenCheckCache(0);
  * token-check-cache), else against the database (one indexed join), so that a revoked credential,
  * token or deactivated company is locked out at once, in every server process.
  */
-export async function authenticate(em: EntityManager, bearer: string, cache: TokenCheckCache = UNCACHED): Promise<Principal> {
+export async function authenticate(
+  em: EntityManager,
+  bearer: string,
+  cache: TokenCheckCache = UNCACHED,
+): Promise<Principal> {
   const hash = tokenHash(bearer);
   const cached = cache.get(hash);
   if (cached) return cached;

@@ -8,7 +8,13 @@ export const authHandlers = {
   async issueToken({ body }, scope) {
     const { clientId, clientSecret } = body;
     const limits = tokenAttemptLimits(scope, clientId);
-    const token: Schemas['Token'] = await issueToken(scope.em, clientId, clientSecret, scope.services.config.tokenTtlSeconds, limits);
+    const token: Schemas['Token'] = await issueToken(
+      scope.em,
+      clientId,
+      clientSecret,
+      scope.services.config.tokenTtlSeconds,
+      limits,
+    );
     return { status: 200, body: successBody(token, 'Token issued') };
   },
 } satisfies TagHandlers;

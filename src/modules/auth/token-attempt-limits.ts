@@ -16,13 +16,18 @@ export function tokenAttemptLimits(scope: RequestScope, clientId: string): Token
   const address = scope.req.ip ?? 'unknown';
   const failures: Bucket[] = [
     { key: `token:failures:address:${address}`, limit: limits.tokenPerAddress },
-    { key: `token:failures:client-address:${JSON.stringify([clientId, address])}`, limit: limits.tokenPerClientAddress },
+    {
+      key: `token:failures:client-address:${JSON.stringify([clientId, address])}`,
+      limit: limits.tokenPerClientAddress,
+    },
   ];
   return {
     reserve: async () => refuseOverLimit('issueToken', await rateLimiter.hit(scope.em, failures), scope),
     accept: async () => {
       await rateLimiter.release(scope.em, failures);
-      const issued = await rateLimiter.hit(scope.em, [{ key: `token:client:${clientId}`, limit: limits.tokenPerClient }]);
+      const issued = await rateLimiter.hit(scope.em, [
+        { key: `token:client:${clientId}`, limit: limits.tokenPerClient },
+      ]);
       refuseOverLimit('issueToken', issued, scope);
     },
   };

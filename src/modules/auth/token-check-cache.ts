@@ -12,7 +12,8 @@ export interface CheckTicket {
 }
 
 /** A change that can end tokens, as the database announces it (see token-check-listener). */
-export type TokenCheckChange = { kind: 'token'; tokenHash: string } | { kind: 'credential'; id: string } | { kind: 'company'; id: string };
+export type TokenCheckChange =
+  { kind: 'token'; tokenHash: string } | { kind: 'credential'; id: string } | { kind: 'company'; id: string };
 
 /**
  * Successful bearer checks, keyed by the token's SHA-256 hash, each kept no longer than the token's

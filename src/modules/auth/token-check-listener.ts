@@ -41,7 +41,12 @@ export function changeOf(payload: string | undefined): TokenCheckChange | undefi
  * is emptied and bypassed, and the listener reconnects with backoff; once LISTEN is back, the
  * cache is used again (empty).
  */
-export function listenForTokenCheckChanges(databaseUrl: string, cache: TokenCheckCache, logger: Logger, options: TokenCheckListenerOptions = {}): TokenCheckListener {
+export function listenForTokenCheckChanges(
+  databaseUrl: string,
+  cache: TokenCheckCache,
+  logger: Logger,
+  options: TokenCheckListenerOptions = {},
+): TokenCheckListener {
   const listener = new ChangeListener(databaseUrl, cache, logger, options);
   listener.connect();
   return { close: () => listener.close() };
@@ -61,7 +66,12 @@ class ChangeListener {
     private readonly databaseUrl: string,
     private readonly cache: TokenCheckCache,
     private readonly logger: Logger,
-    { backoffMs = 100, maxBackoffMs = 5000, pingIntervalMs = 5000, applicationName = TOKEN_CHECK_LISTENER_NAME }: TokenCheckListenerOptions,
+    {
+      backoffMs = 100,
+      maxBackoffMs = 5000,
+      pingIntervalMs = 5000,
+      applicationName = TOKEN_CHECK_LISTENER_NAME,
+    }: TokenCheckListenerOptions,
   ) {
     this.applicationName = applicationName;
     this.backoffMs = backoffMs;
@@ -72,7 +82,11 @@ class ChangeListener {
 
   connect(): void {
     this.retry = undefined;
-    const current = new Client({ connectionString: this.databaseUrl, keepAlive: true, application_name: this.applicationName });
+    const current = new Client({
+      connectionString: this.databaseUrl,
+      keepAlive: true,
+      application_name: this.applicationName,
+    });
     this.client = current;
     current.on('error', (error) => this.lost(current, error));
     current.on('end', () => this.lost(current));
@@ -109,7 +123,10 @@ class ChangeListener {
     this.cache.stopListening();
     current.end().catch(() => undefined);
     if (this.closed) return;
-    this.logger.warn({ err: error, retryInMs: this.delay }, 'token check listener lost its connection; bearer checks go to the database until it is back');
+    this.logger.warn(
+      { err: error, retryInMs: this.delay },
+      'token check listener lost its connection; bearer checks go to the database until it is back',
+    );
     this.retry = setTimeout(() => this.connect(), this.delay);
     this.retry.unref();
     this.delay = Math.min(this.delay * 2, this.maxBackoffMs);
@@ -119,7 +136,10 @@ class ChangeListener {
   private ping(current: Client): void {
     setTimeout(() => {
       if (this.client !== current) return;
-      const unanswered = setTimeout(() => this.lost(current, new Error('token check listener did not answer its ping')), this.pingIntervalMs);
+      const unanswered = setTimeout(
+        () => this.lost(current, new Error('token check listener did not answer its ping')),
+        this.pingIntervalMs,
+      );
       unanswered.unref();
       current.query('select 1').then(
         () => {

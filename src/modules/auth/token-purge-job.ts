@@ -17,7 +17,12 @@ export async function purgeExpiredTokens(em: EntityManager): Promise<{ purged: n
 }
 
 /** Runs on the draft purge's schedule (DOCUMENT_PURGE_INTERVAL_SECONDS); an interval of 0 never fires. */
-export function startTokenPurgeJob(queue: JobQueue, newEm: () => EntityManager, logger: Logger, intervalSeconds: number): Promise<TokenPurgeJob> {
+export function startTokenPurgeJob(
+  queue: JobQueue,
+  newEm: () => EntityManager,
+  logger: Logger,
+  intervalSeconds: number,
+): Promise<TokenPurgeJob> {
   const purge = async () => {
     const result = await purgeExpiredTokens(newEm());
     if (result.purged > 0) logger.info({ purged: result.purged }, 'purged expired access tokens');

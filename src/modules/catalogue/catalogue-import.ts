@@ -32,7 +32,8 @@ export function readCatalogueFile(file: string): CatalogueFile {
     throw new Error(`${file} cannot be read as YAML: ${messageOf(error)}`, { cause: error });
   }
   const problems = catalogueProblems(parsed);
-  if (problems.length > 0 || !isCatalogueFile(parsed)) throw new Error(`${file} is not a valid catalogue:\n  - ${problems.join('\n  - ')}`);
+  if (problems.length > 0 || !isCatalogueFile(parsed))
+    throw new Error(`${file} is not a valid catalogue:\n  - ${problems.join('\n  - ')}`);
   return parsed;
 }
 
@@ -53,7 +54,8 @@ function shapeValidator(): ValidateFunction<CatalogueFile> {
 const isCatalogueFile = (parsed: unknown): parsed is CatalogueFile => shapeValidator()(parsed);
 
 export function catalogueProblems(parsed: unknown): string[] {
-  if (!isCatalogueFile(parsed)) return (shapeValidator().errors ?? []).map((error) => `${placeOf(error.instancePath)}${describe(error)}`);
+  if (!isCatalogueFile(parsed))
+    return (shapeValidator().errors ?? []).map((error) => `${placeOf(error.instancePath)}${describe(error)}`);
   const catalogue = parsed;
   const problems: string[] = [];
   const routeIds = new Set(catalogue.routes.map((route) => route.id));
@@ -69,8 +71,10 @@ export function catalogueProblems(parsed: unknown): string[] {
     unique('id', ctg.id, where);
     unique('code', ctg.code, where);
     ctg.includedDevices.forEach((device, j) => unique('device id', device.id, `${where}.includedDevices[${j}]`));
-    if (ctg.routeId && !routeIds.has(ctg.routeId)) problems.push(`${where}: routeId ${ctg.routeId} is not a route of this file`);
-    if ((ctg.productType === 'SPECIAL_ROUTE') !== (ctg.routeId !== null)) problems.push(`${where}: routeId is set exactly when productType is SPECIAL_ROUTE`);
+    if (ctg.routeId && !routeIds.has(ctg.routeId))
+      problems.push(`${where}: routeId ${ctg.routeId} is not a route of this file`);
+    if ((ctg.productType === 'SPECIAL_ROUTE') !== (ctg.routeId !== null))
+      problems.push(`${where}: routeId is set exactly when productType is SPECIAL_ROUTE`);
     if (ctg.minAltitude > ctg.maxAltitude) problems.push(`${where}: minAltitude is above maxAltitude`);
     if (ctg.minAge > ctg.maxAge) problems.push(`${where}: minAge is above maxAge`);
     if (catalogue.insuranceCompanies && !catalogue.insuranceCompanies.includes(ctg.insuranceCompany)) {
@@ -133,7 +137,11 @@ export async function importCatalogue(em: EntityManager, catalogue: CatalogueFil
     }
     // In the transaction (tx.execute, not the pool): the NOTIFY is delivered when the import
     // commits, and carries the version a server must reach.
-    const { version } = await tx.execute<{ version: string }>('update catalogue_version set version = version + 1 returning version', [], 'get');
+    const { version } = await tx.execute<{ version: string }>(
+      'update catalogue_version set version = version + 1 returning version',
+      [],
+      'get',
+    );
     await tx.execute('select pg_notify(?, ?)', [CATALOGUE_CHANNEL, version]);
   });
   return { routes: catalogue.routes.length, ctgs: catalogue.ctgs.length };

@@ -18,7 +18,11 @@ export function announcedVersion(payload: string | undefined): number | undefine
  * heard. If the connection drops, the catalogue's 30-second age check is the fallback; nothing
  * here retries.
  */
-export async function listenForCatalogueChanges(databaseUrl: string, onChange: (version: number | undefined) => Promise<void>, logger: Logger): Promise<CatalogueListener> {
+export async function listenForCatalogueChanges(
+  databaseUrl: string,
+  onChange: (version: number | undefined) => Promise<void>,
+  logger: Logger,
+): Promise<CatalogueListener> {
   const client = new Client({ connectionString: databaseUrl });
   client.on('error', (error) => logger.warn({ err: error }, 'catalogue change listener lost its connection'));
   client.on('notification', ({ payload }) => {

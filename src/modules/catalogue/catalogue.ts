@@ -17,7 +17,17 @@ export interface RouteView {
 }
 
 /** A package as quotes read it: the catalogue file's fields, with money in minor units and every optional field filled. */
-export type CtgView = Omit<CatalogueCtg, 'baseCtgPrice' | 'extraDayPrice' | 'excess' | 'active' | 'description' | 'termsConditions' | 'coverage' | 'includedDevices'> & {
+export type CtgView = Omit<
+  CatalogueCtg,
+  | 'baseCtgPrice'
+  | 'extraDayPrice'
+  | 'excess'
+  | 'active'
+  | 'description'
+  | 'termsConditions'
+  | 'coverage'
+  | 'includedDevices'
+> & {
   baseCtgPrice: Minor;
   extraDayPrice: Minor;
   excessAmount: Minor;
@@ -69,7 +79,10 @@ export class Catalogue {
    */
   async reloadTo(version: number): Promise<void> {
     for (let load = 1; (this.snapshot?.version ?? -1) < version; load += 1) {
-      if (load > LOADS_TO_A_VERSION) throw new Error(`catalogue version ${version} was announced but ${this.snapshot?.version ?? 'none'} is the newest readable`);
+      if (load > LOADS_TO_A_VERSION)
+        throw new Error(
+          `catalogue version ${version} was announced but ${this.snapshot?.version ?? 'none'} is the newest readable`,
+        );
       await this.sharedLoad();
     }
   }

@@ -33,7 +33,10 @@ export const referenceHandlers = {
   },
 
   async getQuote({ params }, scope) {
-    return { status: 200, body: successBody(quoteWire(await readQuote(scope.em, callerOf(scope), params.quoteId)), 'Quote retrieved') };
+    return {
+      status: 200,
+      body: successBody(quoteWire(await readQuote(scope.em, callerOf(scope), params.quoteId)), 'Quote retrieved'),
+    };
   },
 
   async listCtgs({ query }, { services }) {
@@ -55,7 +58,10 @@ export const referenceHandlers = {
       .filter((route) => route.active && matchesRouteFilter(route, query))
       .sort(compareBy(ROUTE_SORT_KEYS[query.sortBy ?? 'name'], query.sortDir ?? 'asc'));
     const request = pageRequest(query.page, query.size);
-    return { status: 200, body: successBody(routePage(slice(matching, request).map(routeWire), request, matching.length)) };
+    return {
+      status: 200,
+      body: successBody(routePage(slice(matching, request).map(routeWire), request, matching.length)),
+    };
   },
 } satisfies TagHandlers;
 
@@ -130,7 +136,10 @@ function quoteWire({ quote, ctg, route }: QuoteReadback): Schemas['Quote'] {
     currency: quote.currency,
     insuranceCompany: ctg.insuranceCompany,
     coverage: quote.coverage.map((line) => ({ ...line, coverageAmount: amountFromMinor(line.coverageAmount) })),
-    includedDevices: quote.includedDevices.map((device) => ({ ...device, priceForDuration: amountFromMinor(device.priceForDuration) })),
+    includedDevices: quote.includedDevices.map((device) => ({
+      ...device,
+      priceForDuration: amountFromMinor(device.priceForDuration),
+    })),
   };
 }
 

@@ -16,8 +16,17 @@ export interface QuoteReadback {
  * An ACTIVE quote past `expiresAt` reads EXPIRED, as order creation judges it. Another
  * company's quote is a 404 like an unknown id: its existence is nobody else's business.
  */
-export async function readQuote(em: EntityManager, principal: Principal, quoteId: string, now = businessNow()): Promise<QuoteReadback> {
-  const quote = await em.findOne(Quote, { id: quoteId.toLowerCase(), company: principal.companyId }, { populate: ['ctg', 'route'] });
+export async function readQuote(
+  em: EntityManager,
+  principal: Principal,
+  quoteId: string,
+  now = businessNow(),
+): Promise<QuoteReadback> {
+  const quote = await em.findOne(
+    Quote,
+    { id: quoteId.toLowerCase(), company: principal.companyId },
+    { populate: ['ctg', 'route'] },
+  );
   if (!quote) throw notFound(`Quote ${quoteId} not found`);
   const status = quote.status === QuoteStatus.Active && quote.expiresAt <= now ? QuoteStatus.Expired : quote.status;
   return {
@@ -28,6 +37,38 @@ export async function readQuote(em: EntityManager, principal: Principal, quoteId
 }
 
 function pickStored(quote: Quote): StoredQuote {
-  const { id, status, nationality, age, maxAltitude, startDate, endDate, durationDays, currency, ctgPriceForDuration, totalAmount, includedDevices, coverage, createdAt, expiresAt } = quote;
-  return { id, status, nationality, age, maxAltitude, startDate, endDate, durationDays, currency, ctgPriceForDuration, totalAmount, includedDevices, coverage, createdAt, expiresAt };
+  const {
+    id,
+    status,
+    nationality,
+    age,
+    maxAltitude,
+    startDate,
+    endDate,
+    durationDays,
+    currency,
+    ctgPriceForDuration,
+    totalAmount,
+    includedDevices,
+    coverage,
+    createdAt,
+    expiresAt,
+  } = quote;
+  return {
+    id,
+    status,
+    nationality,
+    age,
+    maxAltitude,
+    startDate,
+    endDate,
+    durationDays,
+    currency,
+    ctgPriceForDuration,
+    totalAmount,
+    includedDevices,
+    coverage,
+    createdAt,
+    expiresAt,
+  };
 }

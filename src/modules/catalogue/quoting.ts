@@ -23,8 +23,21 @@ export interface QuoteSettings {
 /** The stored quote's own fields, as the caller gets them back. */
 export type StoredQuote = Pick<
   Quote,
-  | 'id' | 'status' | 'nationality' | 'age' | 'maxAltitude' | 'startDate' | 'endDate' | 'durationDays' | 'currency'
-  | 'ctgPriceForDuration' | 'totalAmount' | 'includedDevices' | 'coverage' | 'createdAt' | 'expiresAt'
+  | 'id'
+  | 'status'
+  | 'nationality'
+  | 'age'
+  | 'maxAltitude'
+  | 'startDate'
+  | 'endDate'
+  | 'durationDays'
+  | 'currency'
+  | 'ctgPriceForDuration'
+  | 'totalAmount'
+  | 'includedDevices'
+  | 'coverage'
+  | 'createdAt'
+  | 'expiresAt'
 >;
 
 export interface PricedQuote {
@@ -77,10 +90,24 @@ export async function createQuote(
     expiresAt: new Date(businessNow().getTime() + settings.quoteTtlDays * 86_400_000),
   };
   await insertBatched(em, INSERT_QUOTE, [
-    quote.id, principal.companyId, ctg.id, route?.id ?? null, quote.nationality, quote.age, quote.maxAltitude,
-    quote.startDate, quote.endDate, quote.durationDays, quote.currency,
-    decimalStringFromMinor(quote.ctgPriceForDuration), decimalStringFromMinor(quote.totalAmount),
-    JSON.stringify(quote.includedDevices), JSON.stringify(quote.coverage), quote.status, quote.createdAt, quote.expiresAt,
+    quote.id,
+    principal.companyId,
+    ctg.id,
+    route?.id ?? null,
+    quote.nationality,
+    quote.age,
+    quote.maxAltitude,
+    quote.startDate,
+    quote.endDate,
+    quote.durationDays,
+    quote.currency,
+    decimalStringFromMinor(quote.ctgPriceForDuration),
+    decimalStringFromMinor(quote.totalAmount),
+    JSON.stringify(quote.includedDevices),
+    JSON.stringify(quote.coverage),
+    quote.status,
+    quote.createdAt,
+    quote.expiresAt,
   ]);
   return { quote, ctg, route };
 }

@@ -42,12 +42,29 @@ const AT_START = { family: 'noto-sans-devanagari', subsets: ['latin', 'latin-ext
 const CJK_FAMILIES = ['sc', 'jp', 'kr'] as const;
 export type CjkFamily = (typeof CJK_FAMILIES)[number];
 
-const ON_DEMAND: ReadonlyArray<{ family: string; subsets: RegExp; weights: readonly FontWeight[]; name: (subset: string) => string; cjk?: CjkFamily }> = [
-  { family: 'noto-sans', subsets: /^(latin-ext|vietnamese|cyrillic|cyrillic-ext|greek|greek-ext)$/, weights: FONT_WEIGHTS, name: (subset) => (subset === 'latin-ext' ? 'sans-latin-ext' : subset) },
+const ON_DEMAND: ReadonlyArray<{
+  family: string;
+  subsets: RegExp;
+  weights: readonly FontWeight[];
+  name: (subset: string) => string;
+  cjk?: CjkFamily;
+}> = [
+  {
+    family: 'noto-sans',
+    subsets: /^(latin-ext|vietnamese|cyrillic|cyrillic-ext|greek|greek-ext)$/,
+    weights: FONT_WEIGHTS,
+    name: (subset) => (subset === 'latin-ext' ? 'sans-latin-ext' : subset),
+  },
   { family: 'noto-sans-hebrew', subsets: /^hebrew$/, weights: FONT_WEIGHTS, name: (subset) => subset },
   { family: 'noto-sans-arabic', subsets: /^arabic$/, weights: FONT_WEIGHTS, name: (subset) => subset },
   { family: 'noto-sans-thai', subsets: /^thai$/, weights: FONT_WEIGHTS, name: (subset) => subset },
-  ...CJK_FAMILIES.map((cjk) => ({ family: `noto-sans-${cjk}`, subsets: /^\d+$/, weights: ['regular'] as const, name: (subset: string) => `${cjk}-${subset}`, cjk })),
+  ...CJK_FAMILIES.map((cjk) => ({
+    family: `noto-sans-${cjk}`,
+    subsets: /^\d+$/,
+    weights: ['regular'] as const,
+    name: (subset: string) => `${cjk}-${subset}`,
+    cjk,
+  })),
 ];
 
 export interface FontFace {
@@ -100,7 +117,13 @@ export function loadCertificateFonts(): CertificateFonts {
     const directory = path.join(fontsourceDirectory(AT_START.family), 'files');
     for (const subset of AT_START.subsets) {
       const font = parse(path.join(directory, `${AT_START.family}-${subset}-${WEIGHTS[weight]}-normal.woff`));
-      faces.push({ name: `${subset}-${weight}`, family: AT_START.family, weight, font, has: (codePoint) => font.hasGlyphForCodePoint(codePoint) });
+      faces.push({
+        name: `${subset}-${weight}`,
+        family: AT_START.family,
+        weight,
+        font,
+        has: (codePoint) => font.hasGlyphForCodePoint(codePoint),
+      });
     }
   }
   for (const source of ON_DEMAND) for (const weight of source.weights) faces.push(...facesOnDemand(source, weight));
@@ -114,7 +137,12 @@ export function loadCertificateFonts(): CertificateFonts {
       }
     }
   }
-  return { faces, byName: new Map(faces.map((face) => [face.name, face])), candidates, atStart: faces.filter((face) => face.ranges === undefined) };
+  return {
+    faces,
+    byName: new Map(faces.map((face) => [face.name, face])),
+    candidates,
+    atStart: faces.filter((face) => face.ranges === undefined),
+  };
 }
 
 /** The subsets of `family` in `weight` its stylesheet lists, each parsed on first use. */
@@ -123,7 +151,10 @@ function facesOnDemand(source: (typeof ON_DEMAND)[number], weight: FontWeight): 
   const directory = fontsourceDirectory(family);
   const css = fs.readFileSync(path.join(directory, `${WEIGHTS[weight]}.css`), 'utf8');
   const faces: FontFace[] = [];
-  const pattern = new RegExp(`files/(${family}-([a-z0-9-]+?)-${WEIGHTS[weight]}-normal)\\.woff2[^;]*;\\s*unicode-range:\\s*([^;]+);`, 'g');
+  const pattern = new RegExp(
+    `files/(${family}-([a-z0-9-]+?)-${WEIGHTS[weight]}-normal)\\.woff2[^;]*;\\s*unicode-range:\\s*([^;]+);`,
+    'g',
+  );
   for (const [, file = '', subset = '', unicodeRange = ''] of css.matchAll(pattern)) {
     if (!subsets.test(subset)) continue;
     const ranges = rangesOf(unicodeRange);
@@ -135,7 +166,8 @@ function facesOnDemand(source: (typeof ON_DEMAND)[number], weight: FontWeight): 
       weight,
       cjk,
       ranges,
-      has: (codePoint) => ranges.some(([from, to]) => codePoint >= from && codePoint <= to) && load().hasGlyphForCodePoint(codePoint),
+      has: (codePoint) =>
+        ranges.some(([from, to]) => codePoint >= from && codePoint <= to) && load().hasGlyphForCodePoint(codePoint),
       get font() {
         return load();
       },
@@ -166,7 +198,9 @@ export function faceNamed(fonts: CertificateFonts, name: string): FontFace {
 export function unprintableCharacters(fonts: CertificateFonts, text: string): string[] {
   return [...new Set(text)].filter((character) => {
     const codePoint = character.codePointAt(0) ?? 0;
-    const printable = fonts.atStart.some((face) => face.has(codePoint)) || (fonts.candidates.get(codePoint) ?? []).some((face) => face.has(codePoint));
+    const printable =
+      fonts.atStart.some((face) => face.has(codePoint)) ||
+      (fonts.candidates.get(codePoint) ?? []).some((face) => face.has(codePoint));
     return !printable;
   });
 }
@@ -225,7 +259,12 @@ const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]|[\u{10800}-\u{1
  * three CJK families: a text with kana takes the Japanese forms, one with hangul the Korean, any
  * other the one `preferred` names (a kanji-only name of a Japanese traveller), or else the Chinese.
  */
-function facesFor(fonts: CertificateFonts, text: string, weight: FontWeight, preferred?: CjkFamily): readonly FontFace[] {
+function facesFor(
+  fonts: CertificateFonts,
+  text: string,
+  weight: FontWeight,
+  preferred?: CjkFamily,
+): readonly FontFace[] {
   const first: CjkFamily = KANA.test(text) ? 'jp' : HANGUL.test(text) ? 'kr' : (preferred ?? 'sc');
   // Sorted once per weight and family, not per text: a certificate draws some sixty texts.
   let orders = FACE_ORDERS.get(fonts);
@@ -233,7 +272,8 @@ function facesFor(fonts: CertificateFonts, text: string, weight: FontWeight, pre
   const key = `${weight}:${first}`;
   let order = orders.get(key);
   if (!order) {
-    const rank = (face: FontFace) => (face.weight === weight ? 0 : 2) + (face.cjk !== undefined && face.cjk !== first ? 1 : 0);
+    const rank = (face: FontFace) =>
+      (face.weight === weight ? 0 : 2) + (face.cjk !== undefined && face.cjk !== first ? 1 : 0);
     order = [...fonts.faces].sort((a, b) => rank(a) - rank(b));
     orders.set(key, order);
   }
@@ -267,14 +307,23 @@ interface Placed {
  * to left; the words, the spaces between them and any left-to-right part are what the algorithm
  * reorders. Mirrored brackets inside right-to-left text are not swapped.
  */
-export function fontRuns(fonts: CertificateFonts, text: string, weight: FontWeight, preferredCjk?: CjkFamily): TextRun[] {
+export function fontRuns(
+  fonts: CertificateFonts,
+  text: string,
+  weight: FontWeight,
+  preferredCjk?: CjkFamily,
+): TextRun[] {
   const faces = facesFor(fonts, text, weight, preferredCjk);
   const placed: Placed[] = [];
   let current: FontFace | undefined;
   for (const character of text) {
     const codePoint = character.codePointAt(0) ?? 0;
-    const kept = current?.has(codePoint) && (!/\s/u.test(character) || current.family === 'noto-sans-devanagari') ? current : undefined;
-    const face = kept ?? faces.find((candidate) => candidate.has(codePoint)) ?? current ?? present(faces[0], `a ${weight} face`);
+    const kept =
+      current?.has(codePoint) && (!/\s/u.test(character) || current.family === 'noto-sans-devanagari')
+        ? current
+        : undefined;
+    const face =
+      kept ?? faces.find((candidate) => candidate.has(codePoint)) ?? current ?? present(faces[0], `a ${weight} face`);
     placed.push({ character, face, level: 0 });
     current = face;
   }
@@ -285,11 +334,15 @@ export function fontRuns(fonts: CertificateFonts, text: string, weight: FontWeig
   for (const item of visual) {
     const rightToLeft = item.level % 2 === 1 && !/\s/u.test(item.character);
     const last = runs[runs.length - 1];
-    if (last !== undefined && previous?.face === item.face && last.rightToLeft === rightToLeft) last.text += item.character;
+    if (last !== undefined && previous?.face === item.face && last.rightToLeft === rightToLeft)
+      last.text += item.character;
     else runs.push({ face: item.face.name, text: item.character, rightToLeft });
     previous = item;
   }
-  return runs.map(({ face, text: run, rightToLeft }) => ({ face, text: rightToLeft ? [...run].reverse().join('') : run }));
+  return runs.map(({ face, text: run, rightToLeft }) => ({
+    face,
+    text: rightToLeft ? [...run].reverse().join('') : run,
+  }));
 }
 
 /** `placed` (one entry per code point of `text`) with its levels, reordered for display (UAX #9, rule L2). */

@@ -105,12 +105,20 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
 
   section(sheet, 'Trip and cover');
   routeRows(sheet, content);
-  row(sheet, 'Coverage window', `${content.coverageStartDate} to ${content.coverageEndDate} (${content.durationDays} days, both dates included; Nepal dates, UTC+05:45)`);
+  row(
+    sheet,
+    'Coverage window',
+    `${content.coverageStartDate} to ${content.coverageEndDate} (${content.durationDays} days, both dates included; Nepal dates, UTC+05:45)`,
+  );
   row(sheet, 'Package', `${content.packageName} (${content.packageCode})`);
   row(sheet, 'Underwriter', content.underwriter);
   premiumRows(sheet, content);
   soldByRows(sheet, content);
-  const wordingTop = row(sheet, 'Policy wording', `${content.policyWordingUrl} (version ${content.compliance.policyWordingVersion})`);
+  const wordingTop = row(
+    sheet,
+    'Policy wording',
+    `${content.policyWordingUrl} (version ${content.compliance.policyWordingVersion})`,
+  );
   doc.link(VALUE_X, wordingTop, VALUE_WIDTH, doc.y - wordingTop - ROW_GAP, content.policyWordingUrl);
 
   section(sheet, 'Coverage');
@@ -124,7 +132,11 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
   // Back to page 1, into the room kept for them.
   doc.switchToPage(0);
   assistance(sheet, content, footTop);
-  sheet.write(attestationText, MARGIN, PAGE.height - MARGIN - attestationHeight, { size: ATTESTATION_SIZE, color: MUTED, width: CONTENT_WIDTH });
+  sheet.write(attestationText, MARGIN, PAGE.height - MARGIN - attestationHeight, {
+    size: ATTESTATION_SIZE,
+    color: MUTED,
+    width: CONTENT_WIDTH,
+  });
   everyPage(sheet, content);
   doc.end();
   return doc;
@@ -132,9 +144,18 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
 
 function header({ doc, write }: Sheet, content: CertificateContent): void {
   doc.rect(0, 0, PAGE.width, 86).fill(ACCENT);
-  write(content.issuer.toUpperCase(), MARGIN, 20, { weight: 'bold', size: 10, color: '#cfe8e1', width: CONTENT_WIDTH - 190 });
+  write(content.issuer.toUpperCase(), MARGIN, 20, {
+    weight: 'bold',
+    size: 10,
+    color: '#cfe8e1',
+    width: CONTENT_WIDTH - 190,
+  });
   write('Certificate of Insurance', MARGIN, 35, { weight: 'bold', size: 24, color: '#ffffff', width: CONTENT_WIDTH });
-  write('Trekking insurance in Nepal, including helicopter rescue and evacuation', MARGIN, 66, { size: 9.5, color: '#e6f2ee', width: CONTENT_WIDTH });
+  write('Trekking insurance in Nepal, including helicopter rescue and evacuation', MARGIN, 66, {
+    size: 9.5,
+    color: '#e6f2ee',
+    width: CONTENT_WIDTH,
+  });
 
   const top = 100;
   const qrX = PAGE.width - MARGIN - QR_SIZE;
@@ -142,17 +163,29 @@ function header({ doc, write }: Sheet, content: CertificateContent): void {
   // On a screen the code is a link too.
   doc.link(qrX, top, QR_SIZE, QR_SIZE, content.verificationLink);
   write('Scan to verify', qrX, top + QR_SIZE + 1, { size: 8, color: MUTED, width: QR_SIZE, align: 'center' });
-  if (content.checkCode) write(`Check code ${content.checkCode}`, qrX - 10, top + QR_SIZE + 11, { weight: 'bold', size: 8.5, width: QR_SIZE + 20, align: 'center' });
+  if (content.checkCode)
+    write(`Check code ${content.checkCode}`, qrX - 10, top + QR_SIZE + 11, {
+      weight: 'bold',
+      size: 8.5,
+      width: QR_SIZE + 20,
+      align: 'center',
+    });
 
   const textWidth = qrX - MARGIN - 20;
   write('Policy number', MARGIN, top + 4, { size: 9, color: MUTED, width: textWidth });
   write(content.policyNumber, MARGIN, top + 17, { weight: 'bold', size: 22, color: INK, width: textWidth });
   write(`Order ${content.orderRef}`, MARGIN, top + 48, { size: 9.5, color: MUTED, width: textWidth });
   // An amendment takes a line of its own: "Version 2," above "amended <date>: departure moved from ... to ...".
-  const [version = '', amendment] = `Issued ${content.version.issuedOn} · ${versionLine(content.version)}`.split(/(?<=,) /);
+  const [version = '', amendment] = `Issued ${content.version.issuedOn} · ${versionLine(content.version)}`.split(
+    /(?<=,) /,
+  );
   write(version, MARGIN, top + 62, { size: 9.5, color: MUTED, width: textWidth });
   if (amendment) write(amendment, MARGIN, top + 74, { weight: 'bold', size: 8.5, color: INK, width: textWidth });
-  write(`Verify at ${content.verificationUrl}`, MARGIN, top + (amendment ? 87 : 76), { size: 8.5, color: MUTED, width: textWidth });
+  write(`Verify at ${content.verificationUrl}`, MARGIN, top + (amendment ? 87 : 76), {
+    size: 8.5,
+    color: MUTED,
+    width: textWidth,
+  });
   doc.y = top + QR_SIZE + 24;
 }
 
@@ -171,7 +204,13 @@ function everyPage(sheet: Sheet, content: CertificateContent): void {
     doc.page.margins = { top: 0, bottom: 0, left: 0, right: 0 };
     if (index > start) doc.rect(0, 0, PAGE.width, 34).fill(ACCENT);
     const place = `Policy ${content.policyNumber} · page ${index - start + 1} of ${count}`;
-    write(place, PAGE.width - MARGIN - 220, index > start ? 12 : 20, { weight: 'bold', size: 9.5, color: '#ffffff', width: 220, align: 'right' });
+    write(place, PAGE.width - MARGIN - 220, index > start ? 12 : 20, {
+      weight: 'bold',
+      size: 9.5,
+      color: '#ffffff',
+      width: 220,
+      align: 'right',
+    });
     if (content.specimen) specimenMark(doc, write);
     doc.page.margins = margins;
   }
@@ -181,14 +220,25 @@ function specimenMark(doc: PDFKit.PDFDocument, write: Write): void {
   const size = 46;
   const width = doc.font('latin-bold').fontSize(size).widthOfString(SPECIMEN_MARK);
   const centre = { x: PAGE.width / 2, y: PAGE.height / 2 };
-  doc.save().opacity(0.22).rotate(-55, { origin: [centre.x, centre.y] });
-  write(SPECIMEN_MARK, centre.x - width / 2, centre.y - size / 2, { weight: 'bold', size, color: SPECIMEN_RED, width: width + 10 });
+  doc
+    .save()
+    .opacity(0.22)
+    .rotate(-55, { origin: [centre.x, centre.y] });
+  write(SPECIMEN_MARK, centre.x - width / 2, centre.y - size / 2, {
+    weight: 'bold',
+    size,
+    color: SPECIMEN_RED,
+    width: width + 10,
+  });
   doc.restore();
 }
 
 /** The height of `text` wrapped to `width` at `size`, measured in the Latin face (close enough for Devanagari). */
 function heightOf(doc: PDFKit.PDFDocument, text: string, size: number, width: number): number {
-  return doc.font('latin-regular').fontSize(size).heightOfString(text.length > 0 ? text : ' ', { width, lineGap: 1 });
+  return doc
+    .font('latin-regular')
+    .fontSize(size)
+    .heightOfString(text.length > 0 ? text : ' ', { width, lineGap: 1 });
 }
 
 function section({ doc, write, room }: Sheet, title: string): void {
@@ -196,7 +246,12 @@ function section({ doc, write, room }: Sheet, title: string): void {
   room(42);
   const y = doc.y + 8;
   write(title.toUpperCase(), MARGIN, y, { weight: 'bold', size: 9.5, color: ACCENT, width: CONTENT_WIDTH });
-  doc.moveTo(MARGIN, doc.y + 2).lineTo(PAGE.width - MARGIN, doc.y + 2).lineWidth(0.6).strokeColor(RULE).stroke();
+  doc
+    .moveTo(MARGIN, doc.y + 2)
+    .lineTo(PAGE.width - MARGIN, doc.y + 2)
+    .lineWidth(0.6)
+    .strokeColor(RULE)
+    .stroke();
   doc.y += 6;
 }
 
@@ -222,7 +277,12 @@ function amountRow({ doc, write, room }: Sheet, name: string, amount: string): v
   const top = doc.y;
   write(name, MARGIN, top, { size: 10.5, width: CONTENT_WIDTH - amountWidth - 10 });
   const afterName = doc.y;
-  write(amount, PAGE.width - MARGIN - amountWidth, top, { weight: 'bold', size: 10.5, width: amountWidth, align: 'right' });
+  write(amount, PAGE.width - MARGIN - amountWidth, top, {
+    weight: 'bold',
+    size: 10.5,
+    width: amountWidth,
+    align: 'right',
+  });
   doc.y = Math.max(afterName, doc.y) + ROW_GAP;
 }
 
@@ -233,9 +293,19 @@ function amountRow({ doc, write, room }: Sheet, name: string, amount: string): v
 function routeRows(sheet: Sheet, content: CertificateContent): void {
   const { route, coveredAltitude } = content;
   if (route.custom) row(sheet, 'Route (as stated by the partner)', `“${route.name}”: not checked by the insurer`);
-  else row(sheet, 'Route', route.maxAltitude === undefined ? route.name : `${route.name} (highest point ${metres(route.maxAltitude)})`);
+  else
+    row(
+      sheet,
+      'Route',
+      route.maxAltitude === undefined ? route.name : `${route.name} (highest point ${metres(route.maxAltitude)})`,
+    );
   const above = route.maxAltitude !== undefined && route.maxAltitude > coveredAltitude;
-  row(sheet, 'Maximum altitude covered', `${metres(coveredAltitude)}${route.custom || above ? `, whatever the route: nothing above ${metres(coveredAltitude)} is covered` : ''}`, { weight: 'bold' });
+  row(
+    sheet,
+    'Maximum altitude covered',
+    `${metres(coveredAltitude)}${route.custom || above ? `, whatever the route: nothing above ${metres(coveredAltitude)} is covered` : ''}`,
+    { weight: 'bold' },
+  );
 }
 
 /** Who sold the cover; agency names the partner typed in are quoted as the partner's, never printed as fact. */
@@ -243,7 +313,8 @@ function soldByRows(sheet: Sheet, content: CertificateContent): void {
   const { company, agencies, statedByPartner } = content.soldBy;
   row(sheet, 'Sold by', company);
   if (agencies.length > 0) row(sheet, 'Agencies listed', agencies.join(', '));
-  if (statedByPartner.length > 0) row(sheet, 'Agencies as stated by the partner', statedByPartner.map((name) => `“${name}”`).join(', '));
+  if (statedByPartner.length > 0)
+    row(sheet, 'Agencies as stated by the partner', statedByPartner.map((name) => `“${name}”`).join(', '));
 }
 
 /** What a regulator asks of a certificate: who insures, under which licence and address, who sold it in what role, and the terms in brief. */
@@ -251,17 +322,30 @@ function insurerAndIntermediary(sheet: Sheet, content: CertificateContent): void
   const { compliance } = content;
   section(sheet, 'Insurer, intermediary and terms');
   row(sheet, 'Insurer', `${content.underwriter}, ${compliance.insurerAddress}`);
-  row(sheet, 'Insurer\'s licence', compliance.insurerLicence);
-  row(sheet, 'Issued by', `${content.issuer}, ${compliance.intermediaryRole}; licence ${compliance.intermediaryLicence}`);
-  row(sheet, 'Excess', content.excess > 0 ? `${money(content.currency, content.excess)} of each claim is paid by the insured` : 'None');
-  if (content.keyTerms) row(sheet, 'Key terms and exclusions', `${content.keyTerms} The policy wording governs; this is a summary.`);
+  row(sheet, "Insurer's licence", compliance.insurerLicence);
+  row(
+    sheet,
+    'Issued by',
+    `${content.issuer}, ${compliance.intermediaryRole}; licence ${compliance.intermediaryLicence}`,
+  );
+  row(
+    sheet,
+    'Excess',
+    content.excess > 0 ? `${money(content.currency, content.excess)} of each claim is paid by the insured` : 'None',
+  );
+  if (content.keyTerms)
+    row(sheet, 'Key terms and exclusions', `${content.keyTerms} The policy wording governs; this is a summary.`);
 }
 
 /** The insurance's price: before and after its discount when there is one. Added items are not in it. */
 function premiumRows(sheet: Sheet, content: CertificateContent): void {
   const { premium, currency } = content;
   if (premium.discount > 0) {
-    row(sheet, 'Premium', `${money(currency, premium.beforeDiscount)}, less discount ${money(currency, premium.discount)}`);
+    row(
+      sheet,
+      'Premium',
+      `${money(currency, premium.beforeDiscount)}, less discount ${money(currency, premium.discount)}`,
+    );
   }
   row(sheet, 'Premium paid', money(currency, premium.paid));
 }
@@ -270,18 +354,33 @@ function premiumRows(sheet: Sheet, content: CertificateContent): void {
 function addedItems(sheet: Sheet, content: CertificateContent): void {
   if (content.addedItems.length === 0) return;
   section(sheet, 'Sold with the policy, not insurance');
-  for (const item of content.addedItems) amountRow(sheet, `${item.name} × ${item.quantity} (priced by the partner)`, money(content.currency, item.amount));
+  for (const item of content.addedItems)
+    amountRow(sheet, `${item.name} × ${item.quantity} (priced by the partner)`, money(content.currency, item.amount));
 }
 
 function assistance({ doc, write }: Sheet, content: CertificateContent, top: number): void {
   doc.roundedRect(MARGIN, top, CONTENT_WIDTH, ASSISTANCE_HEIGHT, 6).lineWidth(1.2).strokeColor(ACCENT).stroke();
-  write('24-HOUR ASSISTANCE: RESCUE, EVACUATION AND MEDICAL', MARGIN + 14, top + 10, { weight: 'bold', size: 9.5, color: ACCENT, width: CONTENT_WIDTH - 28 });
-  write(`${content.assistance.phone}   ·   ${content.assistance.email}`, MARGIN + 14, top + 26, { weight: 'bold', size: 13, width: CONTENT_WIDTH - 28 });
-  write(`Open a case through your agency or call before any helicopter evacuation, quoting the policy number ${content.policyNumber}.`, MARGIN + 14, top + 47, {
-    size: 9,
-    color: MUTED,
+  write('24-HOUR ASSISTANCE: RESCUE, EVACUATION AND MEDICAL', MARGIN + 14, top + 10, {
+    weight: 'bold',
+    size: 9.5,
+    color: ACCENT,
     width: CONTENT_WIDTH - 28,
   });
+  write(`${content.assistance.phone}   ·   ${content.assistance.email}`, MARGIN + 14, top + 26, {
+    weight: 'bold',
+    size: 13,
+    width: CONTENT_WIDTH - 28,
+  });
+  write(
+    `Open a case through your agency or call before any helicopter evacuation, quoting the policy number ${content.policyNumber}.`,
+    MARGIN + 14,
+    top + 47,
+    {
+      size: 9,
+      color: MUTED,
+      width: CONTENT_WIDTH - 28,
+    },
+  );
 }
 
 function attestationOf(content: CertificateContent): string {

@@ -82,8 +82,14 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
     doc.endMarkedContent();
     doc.addContent('Q');
   };
-  const runsOf = (text: string, style: TextStyle) => fontRuns(fonts, text.length > 0 ? text : ' ', style.weight ?? 'regular', style.cjk);
-  const drawRuns = (runs: ReturnType<typeof runsOf>, x: number | undefined, y: number | undefined, style: TextStyle) => {
+  const runsOf = (text: string, style: TextStyle) =>
+    fontRuns(fonts, text.length > 0 ? text : ' ', style.weight ?? 'regular', style.cjk);
+  const drawRuns = (
+    runs: ReturnType<typeof runsOf>,
+    x: number | undefined,
+    y: number | undefined,
+    style: TextStyle,
+  ) => {
     doc.fontSize(style.size ?? 10).fillColor(style.color ?? INK);
     runs.forEach((run, index) => {
       const options = { width: style.width, align: style.align, continued: index < runs.length - 1, lineGap: 1 };

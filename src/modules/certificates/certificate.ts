@@ -31,10 +31,18 @@ function nepalTime(at: Date): string {
 
 /** The departure changes made after payment, oldest first, from the audit log the date change writes. */
 async function amendmentsOf(em: EntityManager, order: Order, paidAt: Date): Promise<Amendment[]> {
-  const entries = await em.find(AuditEntry, { order: order.id, action: 'DEPARTURE_CHANGED', at: { $gt: paidAt } }, { orderBy: { at: 'asc' } });
+  const entries = await em.find(
+    AuditEntry,
+    { order: order.id, action: 'DEPARTURE_CHANGED', at: { $gt: paidAt } },
+    { orderBy: { at: 'asc' } },
+  );
   return entries.map((entry) => {
     const details = entry.details as { previous?: { departureDate?: string }; current?: { departureDate?: string } };
-    return { at: entry.at, departureFrom: details.previous?.departureDate ?? '', departureTo: details.current?.departureDate ?? order.departureDate };
+    return {
+      at: entry.at,
+      departureFrom: details.previous?.departureDate ?? '',
+      departureTo: details.current?.departureDate ?? order.departureDate,
+    };
   });
 }
 
@@ -65,22 +73,33 @@ export async function certificateOf(
   catalogue: CatalogueSnapshot,
   settings: CertificateSettings,
 ): Promise<CertificateContent> {
-  const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', strangerSeesNothing: true, populate: ['traveller', 'travelCompanies.company'] });
+  const { order } = await resolveOrder(em, principal, identifier, {
+    intent: 'READ',
+    strangerSeesNothing: true,
+    populate: ['traveller', 'travelCompanies.company'],
+  });
   if (order.status === OrderStatus.Cancelled) {
     // A cancelled policy covers nothing: no certificate is handed out that a checkpoint could take for valid.
     const cancellation = await em.findOne(OrderCancellation, { order: order.id });
     const when = cancellation ? ` on ${nepalTime(cancellation.cancelledAt)}` : '';
-    throw invalid(`Order ${order.orderRef} was cancelled${when}: its policy covers nothing and has no certificate`).coded('ORDER_ALREADY_CANCELLED');
+    throw invalid(
+      `Order ${order.orderRef} was cancelled${when}: its policy covers nothing and has no certificate`,
+    ).coded('ORDER_ALREADY_CANCELLED');
   }
   if (!isInsuredStatus(order.status) || !order.policyNumber || !order.paidAt) {
-    throw invalid(`Order ${order.orderRef} is ${order.status}: a certificate exists only once the order is paid`).coded('ORDER_NOT_PAID');
+    throw invalid(`Order ${order.orderRef} is ${order.status}: a certificate exists only once the order is paid`).coded(
+      'ORDER_NOT_PAID',
+    );
   }
   const ctg = catalogue.ctgById.get(order.ctg.id) ?? (await em.populate(order, ['ctg'])).ctg;
   const route = order.route && (catalogue.routeById.get(order.route.id) ?? (await em.populate(order, ['route'])).route);
   const { traveller } = order;
   const placedBy = (await em.populate(order, ['company'])).company;
   // The placing company is listed among the order's travel companies too (first): named once, as the seller.
-  const agencies = order.travelCompanies.getItems().filter((link) => link.company.id !== placedBy.id).map((link) => link.company.name);
+  const agencies = order.travelCompanies
+    .getItems()
+    .filter((link) => link.company.id !== placedBy.id)
+    .map((link) => link.company.name);
   return {
     specimen: settings.specimen,
     policyNumber: order.policyNumber,
@@ -89,7 +108,11 @@ export async function certificateOf(
     version: certificateVersion(order.paidAt, await amendmentsOf(em, order, order.paidAt)),
     amendedAt: order.amendedAt && order.amendedAt > order.paidAt ? order.amendedAt : undefined,
     ...certificatePremium(order),
-    soldBy: { company: placedBy.name, agencies, statedByPartner: order.customTravelAgencies.map((agency) => agency.name) },
+    soldBy: {
+      company: placedBy.name,
+      agencies,
+      statedByPartner: order.customTravelAgencies.map((agency) => agency.name),
+    },
     policyWordingUrl: settings.policyWordingUrl,
     compliance: settings.compliance,
     keyTerms: ctg.termsConditions,
@@ -103,7 +126,9 @@ export async function certificateOf(
       idType: traveller.idType,
       maskedIdNumber: maskedIdNumber(traveller.idNumber),
     },
-    route: route ? { name: route.name, maxAltitude: route.maxAltitude } : { name: order.customRouteName ?? '', custom: true },
+    route: route
+      ? { name: route.name, maxAltitude: route.maxAltitude }
+      : { name: order.customRouteName ?? '', custom: true },
     coveredAltitude: ctg.maxAltitude,
     coverageStartDate: order.coverageStartDate,
     coverageEndDate: order.coverageEndDate,

@@ -25,14 +25,20 @@ export const certificateHandlers = {
     return {
       status: 200,
       contentType: 'application/pdf',
-      headers: { 'Content-Disposition': `attachment; filename="${certificateFileName(content.policyNumber, content.version)}"` },
+      headers: {
+        'Content-Disposition': `attachment; filename="${certificateFileName(content.policyNumber, content.version)}"`,
+      },
       stream: renderCertificate(content, certificateFonts),
     };
   },
 
   async verifyPolicy({ params, query }, scope) {
     const { config } = scope.services;
-    const site = { issuer: config.payments.merchantName, specimen: config.payments.mode === 'sandbox', assistancePhone: config.certificate.assistancePhone };
+    const site = {
+      issuer: config.payments.merchantName,
+      specimen: config.payments.mode === 'sandbox',
+      assistancePhone: config.certificate.assistancePhone,
+    };
     const lookup = await verificationLookup(scope);
     if (!lookup.allowed) {
       return {
@@ -42,8 +48,14 @@ export const certificateHandlers = {
         body: tooManyLookupsPage(lookup.retryAfterSeconds, site),
       };
     }
-    const verification = await verifyPolicy(scope.em, params.policyNumber, query.code, { testClocks: scope.services.config.payments.mode === 'sandbox' ? scope.services.testClocks : undefined });
-    const page = { contentType: 'text/html', headers: PAGE_HEADERS, body: verificationPage(verification, site) } as const;
+    const verification = await verifyPolicy(scope.em, params.policyNumber, query.code, {
+      testClocks: scope.services.config.payments.mode === 'sandbox' ? scope.services.testClocks : undefined,
+    });
+    const page = {
+      contentType: 'text/html',
+      headers: PAGE_HEADERS,
+      body: verificationPage(verification, site),
+    } as const;
     return verification.found ? { status: 200, ...page } : { status: 404, ...page };
   },
 } satisfies TagHandlers;

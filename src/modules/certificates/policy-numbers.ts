@@ -17,9 +17,16 @@ export async function issuePolicyNumbers(tx: EntityManager, orders: readonly Ord
   if (unnumbered.length === 0) return;
   const year = kathmanduToday(paidAt).slice(0, 4);
   // tx.execute, not getConnection().execute: only the former runs inside the caller's transaction.
-  const rows = await tx.execute<Array<{ seq: string }>>(`select nextval('policy_number_seq')::text as seq from generate_series(1, ?)`, [unnumbered.length]);
+  const rows = await tx.execute<Array<{ seq: string }>>(
+    `select nextval('policy_number_seq')::text as seq from generate_series(1, ?)`,
+    [unnumbered.length],
+  );
   unnumbered.forEach((order, index) => {
-    order.policyNumber = formatReference('POL', year, present(rows[index], `policy number ${index + 1} of ${unnumbered.length}`).seq);
+    order.policyNumber = formatReference(
+      'POL',
+      year,
+      present(rows[index], `policy number ${index + 1} of ${unnumbered.length}`).seq,
+    );
     order.verificationCode = newVerificationCode();
   });
 }

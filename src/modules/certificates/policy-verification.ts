@@ -44,7 +44,12 @@ const MAX_POLICY_NUMBER_LENGTH = 32;
  * that no answer tells a guess from a typo. The traveller's initials come only with `code`, the
  * check code printed beside the QR code (which the QR link carries).
  */
-export async function verifyPolicy(em: EntityManager, typed: string, code?: string, options: { testClocks?: TestClocks; now?: Date } = {}): Promise<Verification> {
+export async function verifyPolicy(
+  em: EntityManager,
+  typed: string,
+  code?: string,
+  options: { testClocks?: TestClocks; now?: Date } = {},
+): Promise<Verification> {
   const now = options.now ?? new Date();
   if (typed.length > 2 * MAX_POLICY_NUMBER_LENGTH) return { found: false };
   // A number typed from the paper certificate ("pol 2026 000087") is the one printed: the page is
@@ -67,16 +72,21 @@ export async function verifyPolicy(em: EntityManager, typed: string, code?: stri
     today,
     coverageStartDate: order.coverageStartDate,
     coverageEndDate: order.coverageEndDate,
-    amendedOn: order.amendedAt && order.paidAt && order.amendedAt > order.paidAt ? kathmanduToday(order.amendedAt) : undefined,
+    amendedOn:
+      order.amendedAt && order.paidAt && order.amendedAt > order.paidAt ? kathmanduToday(order.amendedAt) : undefined,
     cancelledOn: cancellation ? kathmanduToday(cancellation.cancelledAt) : undefined,
     maxAltitude: order.ctg.maxAltitude,
     underwriter: order.ctg.insuranceCompany,
     // A checkpoint compares them with the passport: its Latin name, when the partner gave it, is what the officer can read.
-    travellerInitials: checkCodeMatches(order.verificationCode, code) ? travellerInitials(nameAsInPassport ? passportNameInReadingOrder(nameAsInPassport) : name) : undefined,
+    travellerInitials: checkCodeMatches(order.verificationCode, code)
+      ? travellerInitials(nameAsInPassport ? passportNameInReadingOrder(nameAsInPassport) : name)
+      : undefined,
   };
 }
 
 /** Typed from paper: case and spaces do not matter. */
 function checkCodeMatches(issued: string | undefined, typed: string | undefined): boolean {
-  return issued !== undefined && issued !== null && typed !== undefined && typed.replace(/\s+/g, '').toUpperCase() === issued;
+  return (
+    issued !== undefined && issued !== null && typed !== undefined && typed.replace(/\s+/g, '').toUpperCase() === issued
+  );
 }

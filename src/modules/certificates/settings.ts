@@ -43,18 +43,42 @@ const compliance = (name: keyof typeof COMPLIANCE_PLACEHOLDERS, isProduction: bo
 const certificateEnv = ({ isProduction }: { isProduction: boolean }) =>
   z.object({
     // Production has no default: a forgotten setting must not print a made-up emergency number on real certificates.
-    ASSISTANCE_PHONE: isProduction ? requiredText("in production the certificate's 24-hour assistance number must be the real one") : anyText().default('+977 1 4000 000'),
-    ASSISTANCE_EMAIL: isProduction ? requiredText("in production the certificate's assistance e-mail must be the real one") : anyText().default('assistance@himalayantrekcover.example'),
+    ASSISTANCE_PHONE: isProduction
+      ? requiredText("in production the certificate's 24-hour assistance number must be the real one")
+      : anyText().default('+977 1 4000 000'),
+    ASSISTANCE_EMAIL: isProduction
+      ? requiredText("in production the certificate's assistance e-mail must be the real one")
+      : anyText().default('assistance@himalayantrekcover.example'),
     // The wording is what the insured may claim under: production must link the real one.
     POLICY_WORDING_URL: isProduction
       ? url(['https:'], { unset: 'is not set: in production the certificate must link the real policy wording' })
       : url(['https:']).default(PLACEHOLDER_POLICY_WORDING_URL),
     // What an insurer's compliance officer and a regulator look for on a certificate: who is licensed to insure and to sell.
-    POLICY_WORDING_VERSION: compliance('POLICY_WORDING_VERSION', isProduction, 'the certificate must name the edition of the policy wording it is issued under'),
-    INSURER_LICENCE: compliance('INSURER_LICENCE', isProduction, "the certificate must print the insurer's licence with the regulator"),
-    INSURER_ADDRESS: compliance('INSURER_ADDRESS', isProduction, "the certificate must print the insurer's registered address"),
-    INTERMEDIARY_ROLE: compliance('INTERMEDIARY_ROLE', isProduction, 'the certificate must say what its seller is to the insurer'),
-    INTERMEDIARY_LICENCE: compliance('INTERMEDIARY_LICENCE', isProduction, "the certificate must print the intermediary's licence"),
+    POLICY_WORDING_VERSION: compliance(
+      'POLICY_WORDING_VERSION',
+      isProduction,
+      'the certificate must name the edition of the policy wording it is issued under',
+    ),
+    INSURER_LICENCE: compliance(
+      'INSURER_LICENCE',
+      isProduction,
+      "the certificate must print the insurer's licence with the regulator",
+    ),
+    INSURER_ADDRESS: compliance(
+      'INSURER_ADDRESS',
+      isProduction,
+      "the certificate must print the insurer's registered address",
+    ),
+    INTERMEDIARY_ROLE: compliance(
+      'INTERMEDIARY_ROLE',
+      isProduction,
+      'the certificate must say what its seller is to the insurer',
+    ),
+    INTERMEDIARY_LICENCE: compliance(
+      'INTERMEDIARY_LICENCE',
+      isProduction,
+      "the certificate must print the intermediary's licence",
+    ),
   });
 
 export function certificateConfig(reading: EnvReading, { isProduction }: { isProduction: boolean }): CertificateConfig {
@@ -76,7 +100,9 @@ export function certificateProblems(certificate: CertificateConfig): string[] {
   const problems: string[] = [];
   // Printed on every certificate for a traveller in trouble to call: it must be dialable as written.
   if (certificate.assistancePhone && !/^\+[1-9]\d{0,3}(?:[ -]?\d{1,6}){2,6}$/.test(certificate.assistancePhone)) {
-    problems.push(`ASSISTANCE_PHONE must be an international number such as +977 1 4000 000 (got "${certificate.assistancePhone}")`);
+    problems.push(
+      `ASSISTANCE_PHONE must be an international number such as +977 1 4000 000 (got "${certificate.assistancePhone}")`,
+    );
   }
   if (certificate.assistanceEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(certificate.assistanceEmail)) {
     problems.push(`ASSISTANCE_EMAIL must be an e-mail address (got "${certificate.assistanceEmail}")`);

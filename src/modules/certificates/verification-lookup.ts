@@ -9,7 +9,9 @@ import type { RateDecision } from '../../kernel/rate-limits/rate-limiter';
 export async function verificationLookup(scope: RequestScope): Promise<RateDecision> {
   const { config, rateLimiter, metrics } = scope.services;
   const address = scope.req.ip ?? 'unknown';
-  const decision = await rateLimiter.hit(scope.em, [{ key: `verify:address:${address}`, limit: config.rateLimits.verifyPerAddress }]);
+  const decision = await rateLimiter.hit(scope.em, [
+    { key: `verify:address:${address}`, limit: config.rateLimits.verifyPerAddress },
+  ]);
   if (!decision.allowed) metrics.rateLimited.inc({ operation: 'verifyPolicy' });
   return decision;
 }

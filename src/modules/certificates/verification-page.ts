@@ -16,27 +16,44 @@ export function verificationPage(verification: Verification, site: VerificationS
     const lookedUp = verification.lookedUp
       ? `<p>No policy has the number <strong>${escapeHtml(verification.lookedUp)}</strong>. Check it against the number printed on the certificate, or scan its QR code again.</p>`
       : '<p>What was looked up is not a policy number (they read POL-year-number, such as POL-2026-000087). Check the number printed on the certificate, or scan its QR code again.</p>';
-    return page('Policy not found', 'unknown', ['<h1>Policy not found</h1>', lookedUp, '<p>A certificate whose number is not found here is not valid.</p>'], site);
+    return page(
+      'Policy not found',
+      'unknown',
+      ['<h1>Policy not found</h1>', lookedUp, '<p>A certificate whose number is not found here is not valid.</p>'],
+      site,
+    );
   }
   const state = STATES[verification.standing];
   const explanation = state.explain(verification);
-  const initials = verification.travellerInitials === undefined
-    ? ['<dt>Traveller</dt><dd>Shown with the check code printed beside the QR code: scan the code on the certificate.</dd>']
-    : [`<dt>Traveller</dt><dd>${escapeHtml(verification.travellerInitials)}</dd>`];
-  return page(`${state.title}: ${verification.policyNumber}`, state.tone, [
-    `<p class="number">Policy ${escapeHtml(verification.policyNumber)}</p>`,
-    `<h1>${escapeHtml(state.headline(verification))}</h1>`,
-    `<p class="verdict">${escapeHtml(explanation)}</p>`,
-    verification.amendedOn ? `<p class="amended">Amended on ${escapeHtml(verification.amendedOn)}: the cover dates were changed after the policy was issued.</p>` : '',
-    '<dl>',
-    `<dt>Coverage window</dt><dd>${escapeHtml(verification.coverageStartDate)} to ${escapeHtml(verification.coverageEndDate)} (Nepal dates)</dd>`,
-    `<dt>Checked on</dt><dd>${escapeHtml(verification.today)} (Nepal date)</dd>`,
-    `<dt>Maximum altitude covered</dt><dd>${verification.maxAltitude.toLocaleString('en-US')} m</dd>`,
-    `<dt>Underwriter</dt><dd>${escapeHtml(verification.underwriter)}</dd>`,
-    ...initials,
-    '</dl>',
-    verification.travellerInitials === undefined ? '' : '<p class="small">Compare the initials with the traveller\'s passport. Only the initials are shown here, to protect the traveller\'s privacy.</p>',
-  ], site);
+  const initials =
+    verification.travellerInitials === undefined
+      ? [
+          '<dt>Traveller</dt><dd>Shown with the check code printed beside the QR code: scan the code on the certificate.</dd>',
+        ]
+      : [`<dt>Traveller</dt><dd>${escapeHtml(verification.travellerInitials)}</dd>`];
+  return page(
+    `${state.title}: ${verification.policyNumber}`,
+    state.tone,
+    [
+      `<p class="number">Policy ${escapeHtml(verification.policyNumber)}</p>`,
+      `<h1>${escapeHtml(state.headline(verification))}</h1>`,
+      `<p class="verdict">${escapeHtml(explanation)}</p>`,
+      verification.amendedOn
+        ? `<p class="amended">Amended on ${escapeHtml(verification.amendedOn)}: the cover dates were changed after the policy was issued.</p>`
+        : '',
+      '<dl>',
+      `<dt>Coverage window</dt><dd>${escapeHtml(verification.coverageStartDate)} to ${escapeHtml(verification.coverageEndDate)} (Nepal dates)</dd>`,
+      `<dt>Checked on</dt><dd>${escapeHtml(verification.today)} (Nepal date)</dd>`,
+      `<dt>Maximum altitude covered</dt><dd>${verification.maxAltitude.toLocaleString('en-US')} m</dd>`,
+      `<dt>Underwriter</dt><dd>${escapeHtml(verification.underwriter)}</dd>`,
+      ...initials,
+      '</dl>',
+      verification.travellerInitials === undefined
+        ? ''
+        : '<p class="small">Compare the initials with the traveller\'s passport. Only the initials are shown here, to protect the traveller\'s privacy.</p>',
+    ],
+    site,
+  );
 }
 
 type Found = Extract<Verification, { found: true }>;
@@ -46,22 +63,40 @@ type Found = Extract<Verification, { found: true }>;
  * reading the page at a glance cannot take a policy that starts next week for one that covers
  * today: amber "NOT YET IN FORCE — from <date>", green "VALID", grey "EXPIRED", red "CANCELLED".
  */
-const STATES: Record<PolicyStanding, { title: string; tone: keyof typeof TONES; headline: (v: Found) => string; explain: (v: Found) => string }> = {
+const STATES: Record<
+  PolicyStanding,
+  { title: string; tone: keyof typeof TONES; headline: (v: Found) => string; explain: (v: Found) => string }
+> = {
   NOT_YET_IN_FORCE: {
     title: 'Not yet in force',
     tone: 'pending',
     headline: (v) => `NOT YET IN FORCE — from ${v.coverageStartDate}`,
     explain: (v) => `This policy is paid but does not cover today: its cover begins on ${v.coverageStartDate}.`,
   },
-  VALID: { title: 'Valid', tone: 'valid', headline: () => 'VALID', explain: (v) => `This policy covers today, until ${v.coverageEndDate} included.` },
-  EXPIRED: { title: 'Expired', tone: 'expired', headline: () => 'EXPIRED', explain: (v) => `The cover of this policy ended on ${v.coverageEndDate}: it covers nothing today.` },
+  VALID: {
+    title: 'Valid',
+    tone: 'valid',
+    headline: () => 'VALID',
+    explain: (v) => `This policy covers today, until ${v.coverageEndDate} included.`,
+  },
+  EXPIRED: {
+    title: 'Expired',
+    tone: 'expired',
+    headline: () => 'EXPIRED',
+    explain: (v) => `The cover of this policy ended on ${v.coverageEndDate}: it covers nothing today.`,
+  },
   CANCELLED: {
     title: 'Cancelled',
     tone: 'invalid',
     headline: (v) => (v.cancelledOn ? `CANCELLED on ${v.cancelledOn}` : 'CANCELLED'),
     explain: (v) => `This policy was cancelled${v.cancelledOn ? ` on ${v.cancelledOn}` : ''}: it covers nothing.`,
   },
-  NOT_PAID: { title: 'Not in force', tone: 'invalid', headline: () => 'NOT IN FORCE', explain: () => 'This policy is not in force.' },
+  NOT_PAID: {
+    title: 'Not in force',
+    tone: 'invalid',
+    headline: () => 'NOT IN FORCE',
+    explain: () => 'This policy is not in force.',
+  },
 };
 
 /**
@@ -69,10 +104,15 @@ const STATES: Record<PolicyStanding, { title: string; tone: keyof typeof TONES; 
  * shared by many phones (carrier-grade NAT): the page does not blame "this device".
  */
 export function tooManyLookupsPage(retryAfterSeconds: number, site: VerificationSite): string {
-  return page('Too many lookups', 'unknown', [
-    '<h1>Too many lookups</h1>',
-    `<p>Too many policies were checked from this network in a short time (a mobile network may share one address among many phones). Try again in ${retryAfterSeconds} seconds, or call the assistance number below.</p>`,
-  ], site);
+  return page(
+    'Too many lookups',
+    'unknown',
+    [
+      '<h1>Too many lookups</h1>',
+      `<p>Too many policies were checked from this network in a short time (a mobile network may share one address among many phones). Try again in ${retryAfterSeconds} seconds, or call the assistance number below.</p>`,
+    ],
+    site,
+  );
 }
 
 /**
@@ -80,7 +120,13 @@ export function tooManyLookupsPage(retryAfterSeconds: number, site: Verification
  * found": an expired policy must not look like a page that merely found nothing. Told apart by
  * their words too, for a reader who cannot tell the colours.
  */
-const TONES = { valid: '#0b6b3a', pending: '#a35d00', expired: '#9b1c47', invalid: '#a1261b', unknown: '#4a5560' } as const;
+const TONES = {
+  valid: '#0b6b3a',
+  pending: '#a35d00',
+  expired: '#9b1c47',
+  invalid: '#a1261b',
+  unknown: '#4a5560',
+} as const;
 
 /** What every page of the site says whatever the policy: who runs it, and whether it is a sandbox. */
 export interface VerificationSite {
@@ -95,7 +141,12 @@ export interface VerificationSite {
 const SPECIMEN_BANNER =
   '<p class="specimen" role="alert"><strong>SPECIMEN — NOT INSURANCE</strong><br>This page comes from a test system. It shows no real policy: nobody is insured by it.</p>';
 
-function page(title: string, tone: keyof typeof TONES, body: string[], { issuer, specimen, assistancePhone }: VerificationSite): string {
+function page(
+  title: string,
+  tone: keyof typeof TONES,
+  body: string[],
+  { issuer, specimen, assistancePhone }: VerificationSite,
+): string {
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',

@@ -24,32 +24,37 @@ export interface PaidShares {
  */
 export async function recordCommissionEarned(tx: EntityManager, paid: PaidShares): Promise<CommissionEntry[]> {
   if (paid.shares.length === 0) return [];
-  const facts = await earnerFactsOf(tx, paid.shares.map(({ order }) => order));
+  const facts = await earnerFactsOf(
+    tx,
+    paid.shares.map(({ order }) => order),
+  );
   const capBp = commissionCapBasisPoints();
   const period = periodOf(paid.occurredAt);
   const entries: CommissionEntry[] = [];
   for (const { order, share } of paid.shares) {
     const base = commissionBase(order, share);
     for (const line of earnedLines(earnersOf(facts.get(order.id)!), base, capBp)) {
-      entries.push(tx.create(CommissionEntry, {
-        kind: 'EARNED',
-        company: line.companyId,
-        agent: line.agentId ?? null,
-        role: line.role,
-        order,
-        policyNumber: order.policyNumber ?? null,
-        paymentRef: paid.paymentRef,
-        currency: order.currency,
-        share,
-        base,
-        percent: decimalStringFromMinor(line.percentBp),
-        capPercent: decimalStringFromMinor(line.capBp),
-        capped: line.capped,
-        amount: line.amount,
-        occurredAt: paid.occurredAt,
-        period,
-        createdAt: paid.occurredAt,
-      }));
+      entries.push(
+        tx.create(CommissionEntry, {
+          kind: 'EARNED',
+          company: line.companyId,
+          agent: line.agentId ?? null,
+          role: line.role,
+          order,
+          policyNumber: order.policyNumber ?? null,
+          paymentRef: paid.paymentRef,
+          currency: order.currency,
+          share,
+          base,
+          percent: decimalStringFromMinor(line.percentBp),
+          capPercent: decimalStringFromMinor(line.capBp),
+          capped: line.capped,
+          amount: line.amount,
+          occurredAt: paid.occurredAt,
+          period,
+          createdAt: paid.occurredAt,
+        }),
+      );
     }
   }
   return entries;

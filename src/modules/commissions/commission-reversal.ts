@@ -25,12 +25,17 @@ const earnerKey = (entry: CommissionEntry) => `${entry.role}:${entry.company.id}
  */
 export async function recordCommissionReversal(tx: EntityManager, refund: SucceededRefund): Promise<CommissionEntry[]> {
   if (refund.refundedAmount <= 0) return [];
-  const lines = await tx.find(CommissionEntry, { order: refund.order.id, paymentRef: refund.paymentRef }, { orderBy: { occurredAt: 'asc', id: 'asc' } });
+  const lines = await tx.find(
+    CommissionEntry,
+    { order: refund.order.id, paymentRef: refund.paymentRef },
+    { orderBy: { occurredAt: 'asc', id: 'asc' } },
+  );
   const earned = lines.filter((line) => line.kind === 'EARNED');
   if (earned.length === 0 || lines.some((line) => line.refundRef === refund.refundRef)) return [];
   const refundedBefore = new Map<string, Minor>();
   for (const line of lines) {
-    if (line.kind === 'REVERSED') refundedBefore.set(earnerKey(line), (refundedBefore.get(earnerKey(line)) ?? 0) + (line.refunded ?? 0));
+    if (line.kind === 'REVERSED')
+      refundedBefore.set(earnerKey(line), (refundedBefore.get(earnerKey(line)) ?? 0) + (line.refunded ?? 0));
   }
   const period = periodOf(refund.occurredAt);
   const entries: CommissionEntry[] = [];
@@ -39,27 +44,29 @@ export async function recordCommissionReversal(tx: EntityManager, refund: Succee
     const refunded = Math.min(refund.refundedAmount, line.share - before);
     const amount = reversedAmount({ earned: line.amount, share: line.share, refundedBefore: before, refunded });
     if (refunded <= 0) continue;
-    entries.push(tx.create(CommissionEntry, {
-      kind: 'REVERSED',
-      company: line.company,
-      agent: line.agent ?? null,
-      role: line.role,
-      order: line.order,
-      policyNumber: line.policyNumber ?? null,
-      paymentRef: line.paymentRef,
-      refundRef: refund.refundRef,
-      currency: line.currency,
-      share: line.share,
-      base: line.base,
-      percent: line.percent,
-      capPercent: line.capPercent,
-      capped: line.capped,
-      amount,
-      refunded,
-      occurredAt: refund.occurredAt,
-      period,
-      createdAt: refund.occurredAt,
-    }));
+    entries.push(
+      tx.create(CommissionEntry, {
+        kind: 'REVERSED',
+        company: line.company,
+        agent: line.agent ?? null,
+        role: line.role,
+        order: line.order,
+        policyNumber: line.policyNumber ?? null,
+        paymentRef: line.paymentRef,
+        refundRef: refund.refundRef,
+        currency: line.currency,
+        share: line.share,
+        base: line.base,
+        percent: line.percent,
+        capPercent: line.capPercent,
+        capped: line.capped,
+        amount,
+        refunded,
+        occurredAt: refund.occurredAt,
+        period,
+        createdAt: refund.occurredAt,
+      }),
+    );
   }
   return entries;
 }

@@ -15,11 +15,23 @@ export interface CommissionStatement extends PeriodTotals {
  * `GET /commission-statements/{period}` as JSON: the totals of the caller's lines of the month and
  * one page of them, read in one repeatable-read snapshot so the page and the totals agree.
  */
-export async function commissionStatement(em: EntityManager, companyId: string, period: CommissionPeriod, page: PageRequest, now = new Date()): Promise<CommissionStatement> {
-  return em.transactional(async (tx) => {
-    const company = await tx.findOneOrFail(Company, companyId);
-    const totals = await periodTotals(tx, companyId, period, now);
-    const lines = totals.lineCount > offsetOf(page) ? await statementLinesPage(tx, companyId, period, page.size, offsetOf(page)) : [];
-    return { ...totals, company: { id: company.id, name: company.name }, lines };
-  }, { readOnly: true, isolationLevel: IsolationLevel.REPEATABLE_READ });
+export async function commissionStatement(
+  em: EntityManager,
+  companyId: string,
+  period: CommissionPeriod,
+  page: PageRequest,
+  now = new Date(),
+): Promise<CommissionStatement> {
+  return em.transactional(
+    async (tx) => {
+      const company = await tx.findOneOrFail(Company, companyId);
+      const totals = await periodTotals(tx, companyId, period, now);
+      const lines =
+        totals.lineCount > offsetOf(page)
+          ? await statementLinesPage(tx, companyId, period, page.size, offsetOf(page))
+          : [];
+      return { ...totals, company: { id: company.id, name: company.name }, lines };
+    },
+    { readOnly: true, isolationLevel: IsolationLevel.REPEATABLE_READ },
+  );
 }

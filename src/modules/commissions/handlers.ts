@@ -17,7 +17,13 @@ export const commissionHandlers = {
   async listCommissionStatements(_request, scope) {
     const periods = await periodsOf(scope.em, callerOf(scope).companyId);
     const currency = scope.services.config.currency;
-    return { status: 200, body: successBody(periods.map((totals) => periodSummaryWire(totals, currency)), 'Commission periods retrieved') };
+    return {
+      status: 200,
+      body: successBody(
+        periods.map((totals) => periodSummaryWire(totals, currency)),
+        'Commission periods retrieved',
+      ),
+    };
   },
 
   async getCommissionStatement({ params, query, headers }, scope) {
@@ -26,27 +32,39 @@ export const commissionHandlers = {
     const issuer = config.payments.merchantName;
     if (accepts(headers.accept, CSV)) {
       const disposition = `attachment; filename="commission-${params.period}.csv"`;
-      return { status: 200, contentType: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': disposition }, stream: statementCsv(scope.em, companyId, params.period) };
+      return {
+        status: 200,
+        contentType: 'text/csv; charset=utf-8',
+        headers: { 'Content-Disposition': disposition },
+        stream: statementCsv(scope.em, companyId, params.period),
+      };
     }
     if (accepts(headers.accept, PDF)) {
       return {
         status: 200,
         contentType: 'application/pdf',
         headers: { 'Content-Disposition': `attachment; filename="commission-${params.period}.pdf"` },
-        stream: await printableStatement(scope.em, companyId, params.period, { issuer, currency: config.currency, fonts: scope.services.certificateFonts }),
+        stream: await printableStatement(scope.em, companyId, params.period, {
+          issuer,
+          currency: config.currency,
+          fonts: scope.services.certificateFonts,
+        }),
       };
     }
     const page = pageRequest(query.page, query.size);
     const statement = await commissionStatement(scope.em, companyId, params.period, page);
     return {
       status: 200,
-      body: successBody({
-        ...periodSummaryWire(statement, config.currency),
-        companyId: statement.company.id,
-        companyName: statement.company.name,
-        issuer,
-        lines: springPage(statement.lines.map(commissionLineWire), page, statement.lineCount),
-      }, 'Commission statement retrieved'),
+      body: successBody(
+        {
+          ...periodSummaryWire(statement, config.currency),
+          companyId: statement.company.id,
+          companyName: statement.company.name,
+          issuer,
+          lines: springPage(statement.lines.map(commissionLineWire), page, statement.lineCount),
+        },
+        'Commission statement retrieved',
+      ),
     };
   },
 } satisfies TagHandlers;

@@ -25,7 +25,11 @@ export interface ClosedPeriods {
  * the close and the event commit together; the note's primary key lets only one of two racing
  * runs write them, so a cluster announces each statement once.
  */
-export async function announceClosedPeriods(em: EntityManager, currency: string, now = new Date()): Promise<ClosedPeriods> {
+export async function announceClosedPeriods(
+  em: EntityManager,
+  currency: string,
+  now = new Date(),
+): Promise<ClosedPeriods> {
   const current = periodOf(now);
   let oldest = current;
   for (let i = 0; i < MONTHS_LOOKED_BACK; i++) oldest = previousPeriod(oldest);
@@ -49,10 +53,21 @@ export async function announceClosedPeriods(em: EntityManager, currency: string,
       if (noted.length === 0) continue;
       const earned = minorFromDecimalString(row.earned);
       const reversed = minorFromDecimalString(row.reversed);
-      recordWebhookEvent(tx, row.company_id, 'commission.period_closed', {
-        period: row.period, status: 'CLOSED', currency,
-        earned: amountFromMinor(earned), reversed: amountFromMinor(reversed), net: amountFromMinor(earned + reversed), lineCount: Number(row.line_count),
-      }, now);
+      recordWebhookEvent(
+        tx,
+        row.company_id,
+        'commission.period_closed',
+        {
+          period: row.period,
+          status: 'CLOSED',
+          currency,
+          earned: amountFromMinor(earned),
+          reversed: amountFromMinor(reversed),
+          net: amountFromMinor(earned + reversed),
+          lineCount: Number(row.line_count),
+        },
+        now,
+      );
       announced.push(`${row.company_id} ${row.period}`);
     }
     return { announced };

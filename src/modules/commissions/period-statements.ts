@@ -20,7 +20,12 @@ interface Row {
  * Every non-empty statement of a period (or the one of `companyId`), by company name: the
  * operator's month-end list and the companies `commission.period_closed` goes to.
  */
-export async function statementsOfPeriod(em: EntityManager, period: CommissionPeriod, companyId?: string, now = new Date()): Promise<CompanyStatement[]> {
+export async function statementsOfPeriod(
+  em: EntityManager,
+  period: CommissionPeriod,
+  companyId?: string,
+  now = new Date(),
+): Promise<CompanyStatement[]> {
   const rows = await em.execute<Row[]>(
     `select e.company_id, c.name as company_name,
        coalesce(sum(e.amount) filter (where e.kind = 'EARNED'), 0)::text as earned,
@@ -34,8 +39,14 @@ export async function statementsOfPeriod(em: EntityManager, period: CommissionPe
     const earned = minorFromDecimalString(row.earned);
     const reversed = minorFromDecimalString(row.reversed);
     return {
-      companyId: row.company_id, companyName: row.company_name, period, status: periodStatus(period, now),
-      earned, reversed, net: earned + reversed, lineCount: Number(row.line_count),
+      companyId: row.company_id,
+      companyName: row.company_name,
+      period,
+      status: periodStatus(period, now),
+      earned,
+      reversed,
+      net: earned + reversed,
+      lineCount: Number(row.line_count),
     };
   });
 }

@@ -12,10 +12,19 @@ export interface PrintSettings {
 }
 
 /** A company's statement of a period as a PDF stream: for the partner's `Accept: application/pdf` and the operator's `--pdf`. */
-export async function printableStatement(em: EntityManager, companyId: string, period: CommissionPeriod, settings: PrintSettings): Promise<PDFKit.PDFDocument> {
+export async function printableStatement(
+  em: EntityManager,
+  companyId: string,
+  period: CommissionPeriod,
+  settings: PrintSettings,
+): Promise<PDFKit.PDFDocument> {
   const company = await em.findOneOrFail(Company, companyId);
   // PDFKit loads with the first statement printed, not with every start; before the snapshot, which holds a connection until read.
   const { renderStatementPdf } = await import('./statement-pdf.js');
   const { totals, batches } = await openStatement(em, companyId, period);
-  return renderStatementPdf({ ...totals, issuer: settings.issuer, companyName: company.name, currency: settings.currency }, batches, settings.fonts);
+  return renderStatementPdf(
+    { ...totals, issuer: settings.issuer, companyName: company.name, currency: settings.currency },
+    batches,
+    settings.fonts,
+  );
 }

@@ -19,13 +19,20 @@ export interface StatementSnapshot {
  * time: memory stays flat however long the month is. The caller must read `batches` (to its end
  * or until it stops): the connection is held until then.
  */
-export async function openStatement(em: EntityManager, companyId: string, period: CommissionPeriod, now = new Date()): Promise<StatementSnapshot> {
+export async function openStatement(
+  em: EntityManager,
+  companyId: string,
+  period: CommissionPeriod,
+  now = new Date(),
+): Promise<StatementSnapshot> {
   const pool = await em.getConnection().getNativeClient();
   const client = await pool.connect();
   let totals: PeriodTotals;
   try {
     await client.query('begin isolation level repeatable read read only');
-    const { rows: [row] } = await client.query<TotalsRow>(PERIOD_TOTALS_SQL, [companyId, period]);
+    const {
+      rows: [row],
+    } = await client.query<TotalsRow>(PERIOD_TOTALS_SQL, [companyId, period]);
     totals = totalsOf(row ?? noLines(period), now);
     await client.query(`declare statement_lines no scroll cursor for ${STATEMENT_LINES_SQL}`, [companyId, period]);
   } catch (error) {

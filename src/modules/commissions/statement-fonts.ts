@@ -6,7 +6,12 @@ type Font = Parameters<PDFKit.PDFDocument['registerFont']>[1];
  * which reaches the orders module that shows commission lines.
  */
 export interface StatementFonts {
-  faces: ReadonlyArray<{ name: string; weight: 'regular' | 'bold'; has(codePoint: number): boolean; readonly font: Font }>;
+  faces: ReadonlyArray<{
+    name: string;
+    weight: 'regular' | 'bold';
+    has(codePoint: number): boolean;
+    readonly font: Font;
+  }>;
   byName: ReadonlyMap<string, { readonly font: Font }>;
 }
 
@@ -28,7 +33,8 @@ export function textRuns(fonts: StatementFonts, text: string, weight: 'regular' 
     const codePoint = character.codePointAt(0) ?? 0;
     const face = latinFace?.has(codePoint)
       ? latin
-      : ((fonts.faces.find((f) => f.weight === weight && f.has(codePoint)) ?? fonts.faces.find((f) => f.has(codePoint)))?.name ?? latin);
+      : ((fonts.faces.find((f) => f.weight === weight && f.has(codePoint)) ?? fonts.faces.find((f) => f.has(codePoint)))
+          ?.name ?? latin);
     const last = runs.at(-1);
     if (last?.face === face) last.text += character;
     else runs.push({ face, text: character });

@@ -35,7 +35,9 @@ const COLUMNS = [
   { title: '%', width: 26, align: 'right' },
   { title: 'Amount', width: 51.28, align: 'right' },
 ] as const;
-const COLUMN_X = COLUMNS.map((_, index) => MARGIN + COLUMNS.slice(0, index).reduce((sum, column) => sum + column.width, 0));
+const COLUMN_X = COLUMNS.map(
+  (_, index) => MARGIN + COLUMNS.slice(0, index).reduce((sum, column) => sum + column.width, 0),
+);
 
 export interface StatementHeading extends PeriodTotals {
   issuer: string;
@@ -50,7 +52,11 @@ export interface StatementHeading extends PeriodTotals {
  * batches so a 50,000-line month does not hold the process; names go through the certificate's
  * font runs, so a company named in Devanagari prints as written.
  */
-export function renderStatementPdf(heading: StatementHeading, batches: AsyncIterable<StatementLine[]>, fonts: StatementFonts): PDFKit.PDFDocument {
+export function renderStatementPdf(
+  heading: StatementHeading,
+  batches: AsyncIterable<StatementLine[]>,
+  fonts: StatementFonts,
+): PDFKit.PDFDocument {
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -58,7 +64,11 @@ export function renderStatementPdf(heading: StatementHeading, batches: AsyncIter
     autoFirstPage: false,
     lang: 'en',
     displayTitle: true,
-    info: { Title: `Commission statement ${heading.period}, ${heading.companyName}`, Author: heading.issuer, Subject: `Commission statement ${heading.period}` },
+    info: {
+      Title: `Commission statement ${heading.period}, ${heading.companyName}`,
+      Author: heading.issuer,
+      Subject: `Commission statement ${heading.period}`,
+    },
   });
   const register = faceRegistrar(doc, fonts);
   register('latin-regular');
@@ -85,7 +95,12 @@ export function renderStatementPdf(heading: StatementHeading, batches: AsyncIter
       // The reader went away: leaving the loop ends the cursor and frees its connection.
       if (doc.destroyed) return;
     }
-    if (heading.lineCount === 0) doc.font('latin-regular').fontSize(9).fillColor(MUTED).text('No commission lines in this period.', MARGIN, y + 4, { lineBreak: false });
+    if (heading.lineCount === 0)
+      doc
+        .font('latin-regular')
+        .fontSize(9)
+        .fillColor(MUTED)
+        .text('No commission lines in this period.', MARGIN, y + 4, { lineBreak: false });
     doc.end();
   })().catch((error: unknown) => doc.destroy(error instanceof Error ? error : new Error(String(error))));
   return doc;
@@ -94,13 +109,29 @@ export function renderStatementPdf(heading: StatementHeading, batches: AsyncIter
 type Write = (text: string, x: number, y: number, size: number, color: string, bold?: boolean) => void;
 
 /** Text in the faces that have its glyphs (a partner's or insurer's name may be in any script). */
-function names(doc: PDFKit.PDFDocument, register: (face: string) => void, fonts: StatementFonts, text: string, x: number, y: number, size: number, color: string, bold = false): void {
+function names(
+  doc: PDFKit.PDFDocument,
+  register: (face: string) => void,
+  fonts: StatementFonts,
+  text: string,
+  x: number,
+  y: number,
+  size: number,
+  color: string,
+  bold = false,
+): void {
   const runs = textRuns(fonts, text.length > 0 ? text : ' ', bold ? 'bold' : 'regular');
   doc.fontSize(size).fillColor(color);
   runs.forEach((run, index) => {
     register(run.face);
     doc.font(run.face);
-    const options = { continued: index < runs.length - 1, lineBreak: false, width: CONTENT_WIDTH, height: size * 1.4, ellipsis: true };
+    const options = {
+      continued: index < runs.length - 1,
+      lineBreak: false,
+      width: CONTENT_WIDTH,
+      height: size * 1.4,
+      ellipsis: true,
+    };
     if (index === 0) doc.text(run.text, x, y, options);
     else doc.text(run.text, options);
   });
@@ -115,21 +146,40 @@ function firstPage(doc: PDFKit.PDFDocument, write: Write, heading: StatementHead
   write(heading.companyName, MARGIN, 100, 13, INK, true);
   const status = statusText(heading.status);
   write(`Period ${heading.period} (Nepal month, ${status})`, MARGIN, 120, 10, MUTED);
-  const totals: Array<[string, Minor]> = [['Earned', heading.earned], ['Reversed', heading.reversed], ['Net', heading.net]];
+  const totals: Array<[string, Minor]> = [
+    ['Earned', heading.earned],
+    ['Reversed', heading.reversed],
+    ['Net', heading.net],
+  ];
   totals.forEach(([label, amount], index) => {
     const x = MARGIN + index * 150;
     doc.font('latin-regular').fontSize(8.5).fillColor(MUTED).text(label, x, 144, { lineBreak: false });
-    doc.font('latin-bold').fontSize(13).fillColor(INK).text(`${heading.currency} ${grouped(amount)}`, x, 156, { lineBreak: false });
+    doc
+      .font('latin-bold')
+      .fontSize(13)
+      .fillColor(INK)
+      .text(`${heading.currency} ${grouped(amount)}`, x, 156, { lineBreak: false });
   });
-  doc.font('latin-regular').fontSize(8.5).fillColor(MUTED).text(`${heading.lineCount.toLocaleString('en-US')} lines`, MARGIN + 450, 144, { lineBreak: false });
+  doc
+    .font('latin-regular')
+    .fontSize(8.5)
+    .fillColor(MUTED)
+    .text(`${heading.lineCount.toLocaleString('en-US')} lines`, MARGIN + 450, 144, { lineBreak: false });
   return tableHeader(doc, 186);
 }
 
-function laterPage(doc: PDFKit.PDFDocument, write: Write, heading: StatementHeading, page: number, pages: number): number {
+function laterPage(
+  doc: PDFKit.PDFDocument,
+  write: Write,
+  heading: StatementHeading,
+  page: number,
+  pages: number,
+): number {
   doc.addPage();
   const title = `${heading.issuer} · Commission statement ${heading.period} · ${heading.companyName}`;
   // Shaped in Noto on every page, the heading was a tenth of a long statement: Latin-1 names need no shaping.
-  if (/^[\u0020-\u007e\u00a0-\u00ff]*$/.test(title)) doc.font(TABLE_FACE).fontSize(8.5).fillColor(MUTED).text(title, MARGIN, 24, { lineBreak: false });
+  if (/^[\u0020-\u007e\u00a0-\u00ff]*$/.test(title))
+    doc.font(TABLE_FACE).fontSize(8.5).fillColor(MUTED).text(title, MARGIN, 24, { lineBreak: false });
   else write(title, MARGIN, 24, 8.5, MUTED);
   pageNumber(doc, page, pages, 24, MUTED);
   return tableHeader(doc, 44);
@@ -143,8 +193,18 @@ function pageNumber(doc: PDFKit.PDFDocument, page: number, pages: number, y: num
 
 /** The column titles and a rule under them; returns where the first line goes. */
 function tableHeader(doc: PDFKit.PDFDocument, y: number): number {
-  drawCells(doc, tableFace(doc, TABLE_BOLD, ACCENT), COLUMNS.map((column) => column.title), y);
-  doc.moveTo(MARGIN, y + 11).lineTo(PAGE.width - MARGIN, y + 11).lineWidth(0.6).strokeColor(RULE).stroke();
+  drawCells(
+    doc,
+    tableFace(doc, TABLE_BOLD, ACCENT),
+    COLUMNS.map((column) => column.title),
+    y,
+  );
+  doc
+    .moveTo(MARGIN, y + 11)
+    .lineTo(PAGE.width - MARGIN, y + 11)
+    .lineWidth(0.6)
+    .strokeColor(RULE)
+    .stroke();
   return y + 15;
 }
 
@@ -156,17 +216,22 @@ function tableHeader(doc: PDFKit.PDFDocument, y: number): number {
  * and right-aligned cells are placed by their width from the font's metrics (digits do not kern).
  */
 function drawLine(doc: PDFKit.PDFDocument, table: TableFace, line: StatementLine, y: number): void {
-  drawCells(doc, table, [
-    line.occurredAt.toISOString().slice(0, 16).replace('T', ' '),
-    line.kind,
-    line.role,
-    line.orderRef,
-    line.policyNumber ?? '',
-    line.refundRef ?? '',
-    grouped(line.base),
-    line.percent,
-    grouped(line.amount),
-  ], y);
+  drawCells(
+    doc,
+    table,
+    [
+      line.occurredAt.toISOString().slice(0, 16).replace('T', ' '),
+      line.kind,
+      line.role,
+      line.orderRef,
+      line.policyNumber ?? '',
+      line.refundRef ?? '',
+      grouped(line.base),
+      line.percent,
+      grouped(line.amount),
+    ],
+    y,
+  );
 }
 
 function drawCells(doc: PDFKit.PDFDocument, table: TableFace, cells: readonly string[], y: number): void {

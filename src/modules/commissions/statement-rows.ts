@@ -71,7 +71,18 @@ export function statementLine(row: StatementLineRow): StatementLine {
 /** `$n` placeholders as the ORM's execute wants them (`?`), for SQL shared with the native client. */
 const knexPlaceholders = (sql: string) => sql.replace(/\$\d+/g, '?');
 
-export async function statementLinesPage(em: EntityManager, companyId: string, period: string, limit: number, offset: number): Promise<StatementLine[]> {
-  const rows = await em.execute<StatementLineRow[]>(`${knexPlaceholders(STATEMENT_LINES_SQL)} limit ? offset ?`, [companyId, period, limit, offset]);
+export async function statementLinesPage(
+  em: EntityManager,
+  companyId: string,
+  period: string,
+  limit: number,
+  offset: number,
+): Promise<StatementLine[]> {
+  const rows = await em.execute<StatementLineRow[]>(`${knexPlaceholders(STATEMENT_LINES_SQL)} limit ? offset ?`, [
+    companyId,
+    period,
+    limit,
+    offset,
+  ]);
   return rows.map(statementLine);
 }

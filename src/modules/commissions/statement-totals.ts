@@ -26,12 +26,24 @@ const TOTALS_SQL = `select period, coalesce(sum(amount) filter (where kind = 'EA
 /** One period's totals for the native client (`$1` company, `$2` period): read in the same snapshot as the lines. */
 export const PERIOD_TOTALS_SQL = `${TOTALS_SQL.replace('?', '$1')} and period = $2 group by period`;
 
-export const noLines = (period: CommissionPeriod): TotalsRow => ({ period, earned: '0', reversed: '0', line_count: '0' });
+export const noLines = (period: CommissionPeriod): TotalsRow => ({
+  period,
+  earned: '0',
+  reversed: '0',
+  line_count: '0',
+});
 
 export const totalsOf = (row: TotalsRow, now: Date): PeriodTotals => {
   const earned = minorFromDecimalString(row.earned);
   const reversed = minorFromDecimalString(row.reversed);
-  return { period: row.period, status: periodStatus(row.period, now), earned, reversed, net: earned + reversed, lineCount: Number(row.line_count) };
+  return {
+    period: row.period,
+    status: periodStatus(row.period, now),
+    earned,
+    reversed,
+    net: earned + reversed,
+    lineCount: Number(row.line_count),
+  };
 };
 
 /** Every period in which the company has lines, newest first, with its totals. */
@@ -41,7 +53,12 @@ export async function periodsOf(em: EntityManager, companyId: string, now = new 
 }
 
 /** One period's totals; a period without lines adds up to zeros. */
-export async function periodTotals(em: EntityManager, companyId: string, period: CommissionPeriod, now = new Date()): Promise<PeriodTotals> {
+export async function periodTotals(
+  em: EntityManager,
+  companyId: string,
+  period: CommissionPeriod,
+  now = new Date(),
+): Promise<PeriodTotals> {
   const [row] = await em.execute<TotalsRow[]>(`${TOTALS_SQL} and period = ? group by period`, [companyId, period]);
   return totalsOf(row ?? noLines(period), now);
 }

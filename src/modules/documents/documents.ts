@@ -46,7 +46,8 @@ export interface DraftServices {
   pdfChecks: PdfCheckPool;
 }
 
-export const fileTooLarge = (maxFileBytes: number) => uploadRefused(`File exceeds the maximum size of ${maxFileBytes} bytes`, true);
+export const fileTooLarge = (maxFileBytes: number) =>
+  uploadRefused(`File exceeds the maximum size of ${maxFileBytes} bytes`, true);
 
 /**
  * POST /documents: refuses a company over its draft quota before any byte is stored, lets
@@ -78,7 +79,11 @@ export function draftFileSink(storage: DocumentStorage, maxFileBytes: number): F
   };
 }
 
-async function storeFilePart(stream: FilePartStream, storage: DocumentStorage, maxFileBytes: number): Promise<StoredFilePart> {
+async function storeFilePart(
+  stream: FilePartStream,
+  storage: DocumentStorage,
+  maxFileBytes: number,
+): Promise<StoredFilePart> {
   const probe = new ContentProbe(
     SNIFF_BYTES,
     (head) => (sniffContentType(head) ? undefined : uploadRefused('File content is not a JPEG, PNG, WebP or PDF file')),
@@ -122,7 +127,10 @@ export async function createDraftDocument(
 ): Promise<Document> {
   const { file } = upload;
   try {
-    const verdict = judgeUpload({ documentType: upload.documentType, file: file && { size: file.stored.size, leadingBytes: file.leadingBytes } });
+    const verdict = judgeUpload({
+      documentType: upload.documentType,
+      file: file && { size: file.stored.size, leadingBytes: file.leadingBytes },
+    });
     if (!verdict.accepted) throw uploadRefused(verdict.reason);
     // judgeUpload rejects a missing file, so file is here
     const stored = file!;
@@ -133,23 +141,27 @@ export async function createDraftDocument(
     const fileName = sanitiseFileName(stored.clientFileName);
     const request = { documentType: verdict.documentType, sha256: stored.sha256, fileName };
     let recorded: Document | undefined;
-    const answer = await idempotentCreate(em, { companyId: principal.companyId, operation: 'uploadDocument', key: idempotencyKey, request }, async (tx) => {
-      const document = await tx.transactional(async (inner) => {
-        await lockDraftQuota(inner, principal.companyId);
-        await refuseOverDraftQuota(inner, principal.companyId, quota);
-        return inner.create(Document, {
-          company: principal.companyId,
-          documentType: verdict.documentType,
-          fileName,
-          fileSize: stored.stored.size,
-          contentType: verdict.contentType,
-          storageKey: stored.stored.key,
-          sha256: stored.sha256,
+    const answer = await idempotentCreate(
+      em,
+      { companyId: principal.companyId, operation: 'uploadDocument', key: idempotencyKey, request },
+      async (tx) => {
+        const document = await tx.transactional(async (inner) => {
+          await lockDraftQuota(inner, principal.companyId);
+          await refuseOverDraftQuota(inner, principal.companyId, quota);
+          return inner.create(Document, {
+            company: principal.companyId,
+            documentType: verdict.documentType,
+            fileName,
+            fileSize: stored.stored.size,
+            contentType: verdict.contentType,
+            storageKey: stored.stored.key,
+            sha256: stored.sha256,
+          });
         });
-      });
-      recorded = document;
-      return { status: 201, body: document.id };
-    });
+        recorded = document;
+        return { status: 201, body: document.id };
+      },
+    );
     if (recorded && answer.body === recorded.id) return recorded;
     // A retry of an upload already recorded: the first document stands, these bytes go.
     await storage.delete(stored.stored.key);
@@ -171,7 +183,11 @@ export interface PurgeOptions {
  * re-checks `traveller_id is null` under the row lock and skips rows a registration holds, so a
  * document being attached at that moment is never purged.
  */
-export async function purgeExpiredDrafts(em: EntityManager, storage: DocumentStorage, options: PurgeOptions): Promise<{ purged: number }> {
+export async function purgeExpiredDrafts(
+  em: EntityManager,
+  storage: DocumentStorage,
+  options: PurgeOptions,
+): Promise<{ purged: number }> {
   const cutoff = new Date((options.now ?? new Date()).getTime() - options.ttlHours * 3_600_000);
   const batchSize = options.batchSize ?? 500;
   const connection = em.getConnection();

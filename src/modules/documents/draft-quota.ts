@@ -22,7 +22,10 @@ interface DraftCountRow {
 export async function refuseOverDraftQuota(em: EntityManager, companyId: string, quota: DraftQuota): Promise<void> {
   if (quota.maxDrafts === 0) return;
   // em.execute runs inside the caller's transaction, if any.
-  const [row] = await em.execute<DraftCountRow[]>(`select count(*) as drafts, min("uploaded_at") as oldest from "document" where "company_id" = ? and "traveller_id" is null and "attached_at" is null`, [companyId]);
+  const [row] = await em.execute<DraftCountRow[]>(
+    `select count(*) as drafts, min("uploaded_at") as oldest from "document" where "company_id" = ? and "traveller_id" is null and "attached_at" is null`,
+    [companyId],
+  );
   // count(*) without group by answers one row, whatever the table holds.
   if (row === undefined) throw new Error('the draft count answered no row');
   if (Number(row.drafts) < quota.maxDrafts) return;

@@ -15,7 +15,14 @@ export const documentHandlers = {
     const { storage, pdfChecks, config } = scope.services;
     const quota = { maxDrafts: config.maxDraftsPerCompany, draftTtlHours: config.documentDraftTtlHours };
     const limits = { quota, maxFileBytes: config.maxUploadBytes };
-    const document = await uploadDraftDocument(scope.em, { storage, pdfChecks }, principal, limits, (sink) => receiveDocumentUpload(scope.req, sink, limits.maxFileBytes), createKeyHeader(headers));
+    const document = await uploadDraftDocument(
+      scope.em,
+      { storage, pdfChecks },
+      principal,
+      limits,
+      (sink) => receiveDocumentUpload(scope.req, sink, limits.maxFileBytes),
+      createKeyHeader(headers),
+    );
     await countUploadedBytes(scope, Number(document.fileSize));
     return { status: 201, body: successBody(documentWire(document), 'Document uploaded') };
   },

@@ -23,8 +23,20 @@ import { parentPort, workerData } from 'node:worker_threads';
  * chose). A passport or visa scan needs none of them. (The definition of issues 14 and 40.)
  */
 const ACTIVE_NAMES = new Set([
-  'JavaScript', 'JS', 'OpenAction', 'AA', 'Launch', 'EmbeddedFile', 'EmbeddedFiles', 'RichMedia', 'XFA', 'SubmitForm', 'ImportData',
-  'GoToR', 'GoToE', 'URI',
+  'JavaScript',
+  'JS',
+  'OpenAction',
+  'AA',
+  'Launch',
+  'EmbeddedFile',
+  'EmbeddedFiles',
+  'RichMedia',
+  'XFA',
+  'SubmitForm',
+  'ImportData',
+  'GoToR',
+  'GoToE',
+  'URI',
 ]);
 
 // A PDF name as written: a slash and the regular characters after it (PDF 32000-1, 7.2.2 and 7.3.5).
@@ -56,7 +68,10 @@ parentPort.on('message', ({ id, pdf }) => {
   try {
     verdict = judge(new Uint8Array(pdf));
   } catch (error) {
-    verdict = { kind: 'undecidable', reason: `the PDF reader failed: ${error instanceof Error ? error.message : String(error)}` };
+    verdict = {
+      kind: 'undecidable',
+      reason: `the PDF reader failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   parentPort.postMessage({ id, verdict });
 });
@@ -73,7 +88,11 @@ async function loadPdfCore() {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'pdf-check-'));
   try {
     const file = path.join(directory, 'pdf-core.mjs');
-    fs.writeFileSync(file, `${source}\nexport { LocalPdfManager, Dict, Name, Ref, BaseStream, DecodeStream, setVerbosityLevel };\n`, { mode: 0o600 });
+    fs.writeFileSync(
+      file,
+      `${source}\nexport { LocalPdfManager, Dict, Name, Ref, BaseStream, DecodeStream, setVerbosityLevel };\n`,
+      { mode: 0o600 },
+    );
     return await import(pathToFileURL(file).href);
   } finally {
     fs.rmSync(directory, { recursive: true, force: true });
@@ -126,7 +145,10 @@ function judge(pdf) {
 
 function undecidable(error) {
   if (overBudget) {
-    return { kind: 'undecidable', reason: `its streams decode to more than ${Math.round(inflatedBudgetBytes / 1024 / 1024)} MiB` };
+    return {
+      kind: 'undecidable',
+      reason: `its streams decode to more than ${Math.round(inflatedBudgetBytes / 1024 / 1024)} MiB`,
+    };
   }
   const name = error?.constructor?.name;
   if (name === 'PasswordException') return { kind: 'undecidable', reason: 'it is encrypted with a password' };
@@ -145,7 +167,14 @@ function open(pdf) {
 }
 
 function parsed(pdf, recoveryMode) {
-  const manager = new core.LocalPdfManager({ source: pdf, docId: 'upload', evaluatorOptions: { isEvalSupported: false }, enableXfa: false, password: undefined, handler: null });
+  const manager = new core.LocalPdfManager({
+    source: pdf,
+    docId: 'upload',
+    evaluatorOptions: { isEvalSupported: false },
+    enableXfa: false,
+    password: undefined,
+    handler: null,
+  });
   const document = manager.pdfDocument;
   document.checkHeader();
   document.parseStartXRef();
@@ -191,7 +220,9 @@ function activeValue(value, depth) {
 function writtenActiveName(pdf) {
   const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
   for (const [, raw] of text.matchAll(WRITTEN_NAME)) {
-    const name = raw.includes('#') ? raw.replace(/#([0-9a-fA-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16))) : raw;
+    const name = raw.includes('#')
+      ? raw.replace(/#([0-9a-fA-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
+      : raw;
     if (ACTIVE_NAMES.has(name)) return `/${name}`;
   }
   return undefined;

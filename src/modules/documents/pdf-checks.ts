@@ -70,7 +70,9 @@ export class PdfCheckPool {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const job of this.queue.splice(0)) job.resolve({ kind: 'undecidable', reason: 'the service is stopping' });
-    await Promise.all([...this.judges].map((judge) => this.retire(judge, { kind: 'undecidable', reason: 'the service is stopping' })));
+    await Promise.all(
+      [...this.judges].map((judge) => this.retire(judge, { kind: 'undecidable', reason: 'the service is stopping' })),
+    );
   }
 
   private dispatch(): void {
@@ -92,7 +94,10 @@ export class PdfCheckPool {
     this.judges.add(judge);
     worker.on('message', (message: WorkerMessage) => this.answered(judge, message));
     // Out of memory (resourceLimits), or the parser could not even load: the job is undecidable.
-    worker.on('error', (error: unknown) => void this.retire(judge, { kind: 'undecidable', reason: failureReason(error) }));
+    worker.on(
+      'error',
+      (error: unknown) => void this.retire(judge, { kind: 'undecidable', reason: failureReason(error) }),
+    );
     worker.on('exit', () => void this.retire(judge, { kind: 'undecidable', reason: 'the PDF reader stopped' }));
   }
 
@@ -109,7 +114,10 @@ export class PdfCheckPool {
 
   private run(judge: Judge, job: Job): void {
     const timer = setTimeout(() => {
-      void this.retire(judge, { kind: 'undecidable', reason: `it took more than ${this.budget.timeoutMs / 1000} s to read` });
+      void this.retire(judge, {
+        kind: 'undecidable',
+        reason: `it took more than ${this.budget.timeoutMs / 1000} s to read`,
+      });
     }, this.budget.timeoutMs);
     judge.running = { job, timer };
     judge.worker.ref();
@@ -135,5 +143,7 @@ export class PdfCheckPool {
 }
 
 function failureReason(error: unknown): string {
-  return error instanceof Error && 'code' in error && error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'reading it took too much memory' : 'the PDF reader failed';
+  return error instanceof Error && 'code' in error && error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+    ? 'reading it took too much memory'
+    : 'the PDF reader failed';
 }

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { anyText, flag, integer, oneOf, readEnv, textSetOr, url, type EnvReading } from '../../kernel/settings/env-schema';
+import {
+  anyText,
+  flag,
+  integer,
+  oneOf,
+  readEnv,
+  textSetOr,
+  url,
+  type EnvReading,
+} from '../../kernel/settings/env-schema';
 
 /** Where document bytes live: the local disk under DATA_DIR (one machine) or an S3-compatible bucket. */
 export type DocumentStorageConfig = { kind: 'disk' } | S3StorageConfig;
@@ -35,9 +44,14 @@ const draftsEnv = z.object({
 });
 
 /** How long drafts live (read with the other lifetimes, before the storage: problems come in reading order). */
-export function documentDraftsConfig(reading: EnvReading): Pick<DocumentSettings, 'documentDraftTtlHours' | 'documentPurgeIntervalSeconds'> {
+export function documentDraftsConfig(
+  reading: EnvReading,
+): Pick<DocumentSettings, 'documentDraftTtlHours' | 'documentPurgeIntervalSeconds'> {
   const env = readEnv(draftsEnv, reading);
-  return { documentDraftTtlHours: env.DOCUMENT_DRAFT_TTL_HOURS, documentPurgeIntervalSeconds: env.DOCUMENT_PURGE_INTERVAL_SECONDS };
+  return {
+    documentDraftTtlHours: env.DOCUMENT_DRAFT_TTL_HOURS,
+    documentPurgeIntervalSeconds: env.DOCUMENT_PURGE_INTERVAL_SECONDS,
+  };
 }
 
 const storeEnv = z.object({
@@ -51,7 +65,9 @@ const s3Env = z.object({
   S3_ACCESS_KEY_ID: anyText().optional(),
   S3_SECRET_ACCESS_KEY: anyText().optional(),
   S3_PREFIX: anyText()
-    .refine((prefix) => !prefix.startsWith('/'), { error: (issue) => `must not start with "/" (got "${String(issue.input)}")` })
+    .refine((prefix) => !prefix.startsWith('/'), {
+      error: (issue) => `must not start with "/" (got "${String(issue.input)}")`,
+    })
     .default(''),
   S3_ENDPOINT: url(['http:', 'https:']).optional(),
   S3_REGION: anyText().default('us-east-1'),
@@ -59,16 +75,23 @@ const s3Env = z.object({
 });
 
 /** How many drafts a company may hold, and where the bytes live. */
-export function documentStoreConfig(reading: EnvReading): Pick<DocumentSettings, 'maxDraftsPerCompany' | 'documentStorage'> {
+export function documentStoreConfig(
+  reading: EnvReading,
+): Pick<DocumentSettings, 'maxDraftsPerCompany' | 'documentStorage'> {
   const env = readEnv(storeEnv, reading);
-  return { maxDraftsPerCompany: env.DOCUMENT_MAX_DRAFTS_PER_COMPANY, documentStorage: env.DOCUMENT_STORAGE === 'disk' ? { kind: 'disk' } : s3StorageConfig(reading) };
+  return {
+    maxDraftsPerCompany: env.DOCUMENT_MAX_DRAFTS_PER_COMPANY,
+    documentStorage: env.DOCUMENT_STORAGE === 'disk' ? { kind: 'disk' } : s3StorageConfig(reading),
+  };
 }
 
 function s3StorageConfig(reading: EnvReading): S3StorageConfig {
   const env = readEnv(s3Env, reading);
   const { S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey } = env;
   if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
-    reading.problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS default credential chain)');
+    reading.problems.push(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS default credential chain)',
+    );
   }
   return {
     kind: 's3',

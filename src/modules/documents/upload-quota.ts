@@ -13,5 +13,7 @@ export async function countUploadedBytes(scope: RequestScope, bytes: number): Pr
   const { config, rateLimiter } = scope.services;
   const companyId = scope.principal?.companyId;
   if (companyId === undefined) return;
-  await rateLimiter.hit(scope.em, [companyBucket(UPLOAD_BYTES_COUNTER, companyId, config.rateLimits.uploadBytesPerCompany, bytes)]);
+  await rateLimiter.hit(scope.em, [
+    companyBucket(UPLOAD_BYTES_COUNTER, companyId, config.rateLimits.uploadBytesPerCompany, bytes),
+  ]);
 }

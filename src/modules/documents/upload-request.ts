@@ -8,7 +8,8 @@ import { isMultipart } from '../../kernel/http/multipart';
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 const FIELD_NAMES = ['file', 'documentType'];
 
-const malformed = (detail: string) => invalid(`Malformed multipart/form-data request: ${detail}`).coded('MALFORMED_REQUEST');
+const malformed = (detail: string) =>
+  invalid(`Malformed multipart/form-data request: ${detail}`).coded('MALFORMED_REQUEST');
 
 /**
  * Parses a POST /documents body with busboy, handing the `file` part's stream to `sink` (the
@@ -20,7 +21,8 @@ export function receiveDocumentUpload(req: Request, sink: FilePartSink, maxFileB
   if (!isMultipart(contentType)) {
     return Promise.reject(invalid('Request must be multipart/form-data with the parts file and documentType'));
   }
-  if (Number(req.headers['content-length'] ?? 0) > maxFileBytes + MULTIPART_OVERHEAD_BYTES) return Promise.reject(fileTooLarge(maxFileBytes));
+  if (Number(req.headers['content-length'] ?? 0) > maxFileBytes + MULTIPART_OVERHEAD_BYTES)
+    return Promise.reject(fileTooLarge(maxFileBytes));
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -41,7 +43,9 @@ export function receiveDocumentUpload(req: Request, sink: FilePartSink, maxFileB
 function unparsable(error: unknown): DomainError {
   const message = error instanceof Error ? error.message : String(error);
   return /boundary/i.test(message)
-    ? invalid('Malformed multipart/form-data request: the Content-Type header has no boundary; let your HTTP library set it').coded('MALFORMED_REQUEST')
+    ? invalid(
+        'Malformed multipart/form-data request: the Content-Type header has no boundary; let your HTTP library set it',
+      ).coded('MALFORMED_REQUEST')
     : malformed(message);
 }
 
@@ -98,7 +102,8 @@ class Reception {
   };
 
   private field(name: string, value: string, truncated: boolean): void {
-    if (name !== 'documentType') return this.fail(uploadRefused(`Unexpected form field "${name}"; send only ${FIELD_NAMES.join(' and ')}`));
+    if (name !== 'documentType')
+      return this.fail(uploadRefused(`Unexpected form field "${name}"; send only ${FIELD_NAMES.join(' and ')}`));
     if (truncated) return this.fail(uploadRefused('documentType is too long'));
     this.upload.documentType = value;
   }
@@ -112,7 +117,8 @@ class Reception {
       (file) => {
         this.upload.file = { ...file, clientFileName };
       },
-      (error: unknown) => this.fail(error instanceof DomainError ? error : malformed('the file part could not be read')),
+      (error: unknown) =>
+        this.fail(error instanceof DomainError ? error : malformed('the file part could not be read')),
     );
   }
 

@@ -7,7 +7,12 @@ import { Refund } from '../refunds/entities/refund';
 import { OrderStatus, type Order } from './entities/order';
 import { OrderCancellation } from './entities/order-cancellation';
 import { resolveOrder } from './order-lookup';
-import { cancellationTerms, type CancellationSettings, type CancellationTerms, type Canceller } from './rules/cancellation';
+import {
+  cancellationTerms,
+  type CancellationSettings,
+  type CancellationTerms,
+  type Canceller,
+} from './rules/cancellation';
 
 /** The terms a preview shows, with the order's reference and currency. */
 export interface CancellationPreview extends CancellationTerms {
@@ -16,41 +21,74 @@ export interface CancellationPreview extends CancellationTerms {
 }
 
 /** POST /orders/{orderRef}/cancellation/preview: the terms now, nothing changed, no gateway asked. */
-export async function previewCancellation(em: EntityManager, principal: Principal, identifier: string, settings: CancellationSettings, now = new Date()): Promise<CancellationPreview> {
-  const { order } = await resolveOrder(em, principal, identifier, { intent: 'ACT', strangerSeesNothing: true, populate: [] });
+export async function previewCancellation(
+  em: EntityManager,
+  principal: Principal,
+  identifier: string,
+  settings: CancellationSettings,
+  now = new Date(),
+): Promise<CancellationPreview> {
+  const { order } = await resolveOrder(em, principal, identifier, {
+    intent: 'ACT',
+    strangerSeesNothing: true,
+    populate: [],
+  });
   const terms = await termsOf(em, order, settings, now, 'PARTNER');
   return { ...terms, orderRef: order.orderRef, currency: order.currency };
 }
 
 /** The one rule set (rules/cancellation.ts) applied to the order as it is now. */
-export async function termsOf(em: EntityManager, order: Order, settings: CancellationSettings, now: Date, who: Canceller, cancelledAt?: Date): Promise<CancellationTerms> {
+export async function termsOf(
+  em: EntityManager,
+  order: Order,
+  settings: CancellationSettings,
+  now: Date,
+  who: Canceller,
+  cancelledAt?: Date,
+): Promise<CancellationTerms> {
   const paid = order.paidAt && order.status !== OrderStatus.Cancelled ? await paidShare(em, order.id) : null;
   let when = cancelledAt;
-  if (order.status === OrderStatus.Cancelled && !when) when = (await em.findOne(OrderCancellation, { order: order.id }))?.cancelledAt;
-  return cancellationTerms({
-    orderRef: order.orderRef,
-    status: order.status,
-    coverageStartDate: order.coverageStartDate,
-    paidAt: order.paidAt,
-    paidShare: paid?.amount ?? 0,
-    paymentPartlyReversed: paid?.attempt.providerReversal === 'PARTIAL',
-    cancelledAt: when,
-  }, now, settings, who);
+  if (order.status === OrderStatus.Cancelled && !when)
+    when = (await em.findOne(OrderCancellation, { order: order.id }))?.cancelledAt;
+  return cancellationTerms(
+    {
+      orderRef: order.orderRef,
+      status: order.status,
+      coverageStartDate: order.coverageStartDate,
+      paidAt: order.paidAt,
+      paidShare: paid?.amount ?? 0,
+      paymentPartlyReversed: paid?.attempt.providerReversal === 'PARTIAL',
+      cancelledAt: when,
+    },
+    now,
+    settings,
+    who,
+  );
 }
 
 /** The share of the payment that paid the order, with its attempt. */
-export async function paidShare(em: EntityManager, orderId: string): Promise<{ attempt: PaymentAttempt; amount: Minor } | null> {
+export async function paidShare(
+  em: EntityManager,
+  orderId: string,
+): Promise<{ attempt: PaymentAttempt; amount: Minor } | null> {
   const line = await em.findOne(PaymentAttemptOrder, { order: orderId, settlement: 'PAID' }, { populate: ['attempt'] });
   return line ? { attempt: line.attempt, amount: line.amount } : null;
 }
 
 /** The refund a cancellation made for the order (or the reversal at the provider that cancelled it), if any. */
 export function cancellationRefund(em: EntityManager, orderId: string): Promise<Refund | null> {
-  return em.findOne(Refund, { order: orderId, cause: { $in: ['CANCELLATION', 'PROVIDER_REVERSAL'] } }, { populate: ['attempt'], orderBy: { createdAt: 'asc' } });
+  return em.findOne(
+    Refund,
+    { order: orderId, cause: { $in: ['CANCELLATION', 'PROVIDER_REVERSAL'] } },
+    { populate: ['attempt'], orderBy: { createdAt: 'asc' } },
+  );
 }
 
 /** The cancellation of an order and its refund, for the order detail; null for an order not cancelled. */
-export async function cancellationOf(em: EntityManager, order: Order): Promise<{ cancellation: OrderCancellation; refund: Refund | null } | null> {
+export async function cancellationOf(
+  em: EntityManager,
+  order: Order,
+): Promise<{ cancellation: OrderCancellation; refund: Refund | null } | null> {
   if (order.status !== OrderStatus.Cancelled) return null;
   const cancellation = await em.findOne(OrderCancellation, { order: order.id });
   if (!cancellation) return null;

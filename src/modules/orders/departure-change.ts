@@ -5,7 +5,13 @@ import { recordOrderAmendedEvent } from '../webhooks';
 import { recordAudit } from './audit-log';
 import { OrderStatus, type Order } from './entities/order';
 import { resolveOrder } from './order-lookup';
-import { departureChangeRefusal, departureShiftError, movedDates, newDepartureError, type OrderDates } from './rules/departure-change';
+import {
+  departureChangeRefusal,
+  departureShiftError,
+  movedDates,
+  newDepartureError,
+  type OrderDates,
+} from './rules/departure-change';
 import type { OrderSettings } from './settings';
 import { businessToday } from '../../kernel/business-today';
 
@@ -27,7 +33,14 @@ export interface DepartureChange {
  * `order.amended` event join the transaction. The price, the policy number and the group's
  * other orders are not touched.
  */
-export async function changeDeparture(em: EntityManager, principal: Principal, identifier: string, departureDate: string, settings: OrderSettings, at?: Date): Promise<DepartureChange> {
+export async function changeDeparture(
+  em: EntityManager,
+  principal: Principal,
+  identifier: string,
+  departureDate: string,
+  settings: OrderSettings,
+  at?: Date,
+): Promise<DepartureChange> {
   return em.transactional(async (tx) => {
     const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true });
     // Before the state rules: a retry of a change that already happened answers as the change did.
@@ -41,10 +54,16 @@ export async function changeDeparture(em: EntityManager, principal: Principal, i
     if (refusal) throw invalid(refusal).coded(departureRefusalCode(order, today));
     const booked = order.bookedDepartureDate ?? order.departureDate;
     // The bound first: a date decades away would otherwise be refused for the traveller's age there.
-    const dateError = departureShiftError(departureDate, booked, settings.departureChangeMaxDays) ?? newDepartureError(departureDate, order.traveller, order.ctg, today);
+    const dateError =
+      departureShiftError(departureDate, booked, settings.departureChangeMaxDays) ??
+      newDepartureError(departureDate, order.traveller, order.ctg, today);
     if (dateError) throw invalid('Validation failed', { departureDate: dateError });
 
-    const previous: OrderDates = { departureDate: order.departureDate, coverageStartDate: order.coverageStartDate, coverageEndDate: order.coverageEndDate };
+    const previous: OrderDates = {
+      departureDate: order.departureDate,
+      coverageStartDate: order.coverageStartDate,
+      coverageEndDate: order.coverageEndDate,
+    };
     const moved = movedDates(previous, departureDate);
     Object.assign(order, moved);
     order.bookedDepartureDate = booked;

@@ -23,20 +23,32 @@ export async function resolveGroup(
   em: EntityManager,
   principal: Principal,
   identifier: string,
-  options: { lockForUpdate?: boolean; populate?: readonly OrderRelation[]; strangerSees?: 'FORBIDDEN' | 'NOT_FOUND' } = {},
+  options: {
+    lockForUpdate?: boolean;
+    populate?: readonly OrderRelation[];
+    strangerSees?: 'FORBIDDEN' | 'NOT_FOUND';
+  } = {},
 ): Promise<ResolvedGroup> {
   const trimmed = identifier.trim();
-  const where = isReference('GRP', trimmed) ? { groupRef: trimmed } : isUuid(trimmed) ? { id: trimmed.toLowerCase() } : null;
+  const where = isReference('GRP', trimmed)
+    ? { groupRef: trimmed }
+    : isUuid(trimmed)
+      ? { id: trimmed.toLowerCase() }
+      : null;
   const group = where ? await em.findOne(OrderGroup, where) : null;
   if (!group) throw notFound(`Order group ${identifier} not found`);
   if (group.company.id !== principal.companyId) {
     if (options.strangerSees === 'NOT_FOUND') throw notFound(`Order group ${identifier} not found`);
     throw forbidden('You do not have access to this order group');
   }
-  const orders = await em.find(Order, { group }, {
-    orderBy: { id: 'asc' },
-    ...(options.lockForUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}),
-  });
+  const orders = await em.find(
+    Order,
+    { group },
+    {
+      orderBy: { id: 'asc' },
+      ...(options.lockForUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}),
+    },
+  );
   if (options.populate?.length) await em.populate(orders, options.populate);
   return { group, orders: orders.sort(byReference) };
 }

@@ -25,44 +25,72 @@ export const orderHandlers = {
   async createOrders({ body, headers }, scope) {
     const settings = { currency: scope.services.config.currency, applyPromo: scope.services.promoAtOrderCreation };
     const caller = callerOf(scope);
-    return idempotentCreate(scope.em, { companyId: caller.companyId, operation: 'createOrders', key: createKeyHeader(headers), request: body }, async (em) => {
-      if (Array.isArray(body)) {
-        const created = await createOrderGroup(em, caller, body, settings);
-        scope.services.metrics.ordersCreated.inc({ kind: 'group' }, created.orders.length);
-        return { status: 201 as const, body: successBody(orderGroupWire(created.group, created.orders), 'Order group created') };
-      }
-      const created = await createOrder(em, caller, body, settings);
-      scope.services.metrics.ordersCreated.inc({ kind: 'single' });
-      return { status: 201 as const, body: successBody(orderWire(created.order, created.promoApplyResult), 'Order created') };
-    });
+    return idempotentCreate(
+      scope.em,
+      { companyId: caller.companyId, operation: 'createOrders', key: createKeyHeader(headers), request: body },
+      async (em) => {
+        if (Array.isArray(body)) {
+          const created = await createOrderGroup(em, caller, body, settings);
+          scope.services.metrics.ordersCreated.inc({ kind: 'group' }, created.orders.length);
+          return {
+            status: 201 as const,
+            body: successBody(orderGroupWire(created.group, created.orders), 'Order group created'),
+          };
+        }
+        const created = await createOrder(em, caller, body, settings);
+        scope.services.metrics.ordersCreated.inc({ kind: 'single' });
+        return {
+          status: 201 as const,
+          body: successBody(orderWire(created.order, created.promoApplyResult), 'Order created'),
+        };
+      },
+    );
   },
 
   async getOrder({ params }, scope) {
     const caller = callerOf(scope);
     const { order } = await resolveOrder(scope.em, caller, params.orderRef, { intent: 'READ' });
     const commissionLines = (await commissionLinesOfOrder(scope.em, caller.companyId, order)).map(commissionLineWire);
-    return { status: 200, body: successBody({ ...orderWire(order, undefined, await cancellationOf(scope.em, order)), commissionLines }) };
+    return {
+      status: 200,
+      body: successBody({ ...orderWire(order, undefined, await cancellationOf(scope.em, order)), commissionLines }),
+    };
   },
 
   async previewOrderCancellation({ params }, scope) {
-    const preview = await previewCancellation(scope.em, callerOf(scope), params.orderRef, scope.services.cancellationPayments.settings);
+    const preview = await previewCancellation(
+      scope.em,
+      callerOf(scope),
+      params.orderRef,
+      scope.services.cancellationPayments.settings,
+    );
     return {
       status: 200,
-      body: successBody({
-        orderRef: preview.orderRef,
-        cancellable: preview.cancellable,
-        notCancellableReason: preview.notCancellableReason,
-        rule: preview.rule,
-        refundAmount: amountFromMinor(preview.refundAmount),
-        cancellationFee: amountFromMinor(preview.cancellationFee),
-        currency: preview.currency,
-      }, 'Cancellation preview'),
+      body: successBody(
+        {
+          orderRef: preview.orderRef,
+          cancellable: preview.cancellable,
+          notCancellableReason: preview.notCancellableReason,
+          rule: preview.rule,
+          refundAmount: amountFromMinor(preview.refundAmount),
+          cancellationFee: amountFromMinor(preview.cancellationFee),
+          currency: preview.currency,
+        },
+        'Cancellation preview',
+      ),
     };
   },
 
   async cancelOrder({ params, body, headers }, scope) {
     const key = String(headers['idempotency-key']);
-    const view = await cancelOrderForPartner(scope.em, callerOf(scope), params.orderRef, body, key, scope.services.cancellationPayments);
+    const view = await cancelOrderForPartner(
+      scope.em,
+      callerOf(scope),
+      params.orderRef,
+      body,
+      key,
+      scope.services.cancellationPayments,
+    );
     if (!view.replayed) {
       scope.services.metrics.orderCancellations.inc({ outcome: view.refund ? 'refund' : 'no_money' });
       if (view.refund) scope.services.metrics.refunds.inc({ gateway: view.refund.gateway, status: view.refund.status });
@@ -76,20 +104,46 @@ export const orderHandlers = {
   /** Only `departureDate` can change (DESIGN "Date changes"); the schema refuses any other field. */
   async updateOrder({ params, body }, scope) {
     const caller = callerOf(scope);
-    const { order, changed } = await changeDeparture(scope.em, caller, params.orderRef, body.departureDate, scope.services.config.orders);
+    const { order, changed } = await changeDeparture(
+      scope.em,
+      caller,
+      params.orderRef,
+      body.departureDate,
+      scope.services.config.orders,
+    );
     // The detail as GET gives it: the caller's commission lines included.
     const commissionLines = (await commissionLinesOfOrder(scope.em, caller.companyId, order)).map(commissionLineWire);
-    return { status: 200, body: successBody({ ...orderWire(order), commissionLines }, changed ? 'Departure date changed' : 'Departure date unchanged: it is the order\'s current date') };
+    return {
+      status: 200,
+      body: successBody(
+        { ...orderWire(order), commissionLines },
+        changed ? 'Departure date changed' : "Departure date unchanged: it is the order's current date",
+      ),
+    };
   },
 
   async listOrders({ query, headers }, scope) {
     if (wantsCsv(headers.accept)) {
-      const stream = await exportOrderBook(scope.services.exportConnections, callerOf(scope), query, orderBookCells, ORDER_BOOK_CSV_COLUMNS);
+      const stream = await exportOrderBook(
+        scope.services.exportConnections,
+        callerOf(scope),
+        query,
+        orderBookCells,
+        ORDER_BOOK_CSV_COLUMNS,
+      );
       const disposition = `attachment; filename="orders-${kathmanduToday()}.csv"`;
-      return { status: 200, contentType: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': disposition }, stream };
+      return {
+        status: 200,
+        contentType: 'text/csv; charset=utf-8',
+        headers: { 'Content-Disposition': disposition },
+        stream,
+      };
     }
     const { rows, request, total } = await listOrderBook(scope.em, callerOf(scope), query);
-    return { status: 200, body: successBody(springPage(rows.map(orderSummaryWire), request, total), 'Orders retrieved') };
+    return {
+      status: 200,
+      body: successBody(springPage(rows.map(orderSummaryWire), request, total), 'Orders retrieved'),
+    };
   },
 } satisfies TagHandlers;
 
@@ -99,7 +153,8 @@ function cancellationResultWire({ order, cancellation, refund }: CancellationVie
     orderStatus: 'CANCELLED',
     cancelledAt: cancellation.cancelledAt.toISOString(),
     // Only partners' reasons reach this answer: the request's own, or its replay's.
-    reason: cancellation.reason === 'OPERATOR' || cancellation.reason === 'PAYMENT_REVERSED' ? 'OTHER' : cancellation.reason,
+    reason:
+      cancellation.reason === 'OPERATOR' || cancellation.reason === 'PAYMENT_REVERSED' ? 'OTHER' : cancellation.reason,
     refund: refund ? refundWire(refund) : null,
   };
 }
@@ -109,6 +164,9 @@ export const orderPolicies = {
   createOrders: { rateLimits: [{ counter: 'order', limit: (limits) => limits.orderPerCompany }] },
   updateOrder: {
     rateLimits: [{ counter: 'order', limit: (limits) => limits.orderPerCompany }],
-    outcomes: { name: 'order_departure_changes_total', help: 'Date changes (PATCH /orders/{orderRef}) by operationId and outcome (accepted or rejected)' },
+    outcomes: {
+      name: 'order_departure_changes_total',
+      help: 'Date changes (PATCH /orders/{orderRef}) by operationId and outcome (accepted or rejected)',
+    },
   },
 } satisfies OperationPolicies;

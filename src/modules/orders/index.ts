@@ -16,18 +16,42 @@ export { groupTotalsWire, orderIdentity } from './order-wire';
 export { newAuditEntry, recordAudit } from './audit-log';
 export { Order, OrderStatus } from './entities/order';
 export { AuditEntry } from './entities/audit-entry';
-export { cancelOrderAsOperator, type CancellationPayments, type CancellationView, type CheckoutAnswers } from './order-cancellation';
+export {
+  cancelOrderAsOperator,
+  type CancellationPayments,
+  type CancellationView,
+  type CheckoutAnswers,
+} from './order-cancellation';
 export { cancelOrderInTransaction } from './cancellation-record';
 export type { CancellationReason } from './rules/cancellation';
 export { cashSettlementRefusal, parseOperatorAmount } from './rules/operator-order-rules';
 export { formatReference, isReference } from './rules/order-reference';
 export type { PromoApplyOutcome, PromoAtOrderCreation } from './order-creation';
 export {
-  ORDER_PROMO_POPULATE, bindingOfOrder, findPromoCode, isPromoChangeable, lockPromoCodes, orderPrice, pricePartsOf, releaseUses, reserveUses,
-  slotCodeOf, slotsOfOrder, writeSlots,
+  ORDER_PROMO_POPULATE,
+  bindingOfOrder,
+  findPromoCode,
+  isPromoChangeable,
+  lockPromoCodes,
+  orderPrice,
+  pricePartsOf,
+  releaseUses,
+  reserveUses,
+  slotCodeOf,
+  slotsOfOrder,
+  writeSlots,
 } from './promo-slot-store';
 export {
-  clearSlots, codeIsCurrent, decideApply, normalizePromoCode, projectTotals, remainingUses, slotOf, type PromoSlots, type PromoTotals, type SlotChange,
+  clearSlots,
+  codeIsCurrent,
+  decideApply,
+  normalizePromoCode,
+  projectTotals,
+  remainingUses,
+  slotOf,
+  type PromoSlots,
+  type PromoTotals,
+  type SlotChange,
 } from './rules/promo-slots';
 
 declare module '../../kernel/http/request-scope' {

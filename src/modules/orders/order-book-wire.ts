@@ -33,14 +33,39 @@ export function orderSummaryWire(row: OrderBookRow): OrderSummary {
 
 /** The export's columns, in the order the spec documents: an OrderSummary's fields. */
 export const ORDER_BOOK_CSV_COLUMNS = [
-  'orderRef', 'orderNumber', 'status', 'paymentStatus', 'policyNumber', 'touristId', 'travellerName', 'routeName',
-  'departureDate', 'coverageStartDate', 'coverageEndDate', 'totalAmount', 'currency', 'groupRef',
-  'createdAt', 'paidAt', 'cancelledAt', 'refundRef', 'refundAmount', 'refundFee', 'refundStatus', 'access',
+  'orderRef',
+  'orderNumber',
+  'status',
+  'paymentStatus',
+  'policyNumber',
+  'touristId',
+  'travellerName',
+  'routeName',
+  'departureDate',
+  'coverageStartDate',
+  'coverageEndDate',
+  'totalAmount',
+  'currency',
+  'groupRef',
+  'createdAt',
+  'paidAt',
+  'cancelledAt',
+  'refundRef',
+  'refundAmount',
+  'refundFee',
+  'refundStatus',
+  'access',
 ] as const satisfies ReadonlyArray<keyof OrderSummary>;
 
 /** One CSV row: the amount keeps its two decimals as stored, a null is an empty cell. */
 export function orderBookCells(row: OrderBookRow): Array<string | null> {
   const wire = orderSummaryWire(row);
-  const asStored: Partial<Record<(typeof ORDER_BOOK_CSV_COLUMNS)[number], string | null>> = { totalAmount: row.total_amount, refundAmount: row.refund_amount, refundFee: row.refund_fee };
-  return ORDER_BOOK_CSV_COLUMNS.map((column) => (column in asStored ? asStored[column] ?? null : wire[column]?.toString() ?? null));
+  const asStored: Partial<Record<(typeof ORDER_BOOK_CSV_COLUMNS)[number], string | null>> = {
+    totalAmount: row.total_amount,
+    refundAmount: row.refund_amount,
+    refundFee: row.refund_fee,
+  };
+  return ORDER_BOOK_CSV_COLUMNS.map((column) =>
+    column in asStored ? (asStored[column] ?? null) : (wire[column]?.toString() ?? null),
+  );
 }

@@ -56,7 +56,10 @@ const SORT_COLUMNS: Record<OrderBookSort['key'], string> = {
   totalAmount: 'total_amount',
 };
 
-const sortOf = (query: OrderBookQuery): OrderBookSort => ({ key: query.sortBy ?? NEWEST_FIRST.key, direction: query.sortDir ?? NEWEST_FIRST.direction });
+const sortOf = (query: OrderBookQuery): OrderBookSort => ({
+  key: query.sortBy ?? NEWEST_FIRST.key,
+  direction: query.sortDir ?? NEWEST_FIRST.direction,
+});
 
 export interface OrderBookPage {
   rows: OrderBookRow[];
@@ -71,7 +74,11 @@ const EXPORT_BATCH = 1000;
  * One page of the orders the caller may read (DESIGN "The order book"), newest first, and the
  * exact number matching. Page and count read one snapshot.
  */
-export async function listOrderBook(em: EntityManager, principal: Principal, query: OrderBookQuery): Promise<OrderBookPage> {
+export async function listOrderBook(
+  em: EntityManager,
+  principal: Principal,
+  query: OrderBookQuery,
+): Promise<OrderBookPage> {
   const filter = checkedFilter(query);
   const request = pageRequest(query.page, query.size);
   const { page, count } = orderBookQueries(principal.companyId, filter, request, sortOf(query));
@@ -91,7 +98,13 @@ export async function listOrderBook(em: EntityManager, principal: Principal, que
  * (in one read-only snapshot) until it ends, never one of the request pool: a client that stops
  * reading stalls its own export, not the service (the HTTP layer cuts it after its deadline).
  */
-export async function exportOrderBook(connections: StreamingConnections, principal: Principal, query: OrderBookQuery, toCells: (row: OrderBookRow) => Array<string | null>, header: readonly string[]): Promise<Readable> {
+export async function exportOrderBook(
+  connections: StreamingConnections,
+  principal: Principal,
+  query: OrderBookQuery,
+  toCells: (row: OrderBookRow) => Array<string | null>,
+  header: readonly string[],
+): Promise<Readable> {
   const filter = checkedFilter(query);
   const sql = orderBookExportQuery(principal.companyId, filter, sortOf(query));
   const { client, release } = await connections.lease(principal.companyId);
@@ -147,7 +160,9 @@ async function inReadSnapshot<T>(em: EntityManager, work: (client: PoolClient) =
   let failed = true;
   try {
     // A parallel worker's start costs more than these index walks save, on a busy machine many times more.
-    await client.query('begin isolation level repeatable read read only; set local max_parallel_workers_per_gather = 0');
+    await client.query(
+      'begin isolation level repeatable read read only; set local max_parallel_workers_per_gather = 0',
+    );
     const result = await work(client);
     await client.query('commit');
     failed = false;
@@ -184,7 +199,8 @@ function filterConditions(filter: OrderBookFilter, params: Parameters): string[]
   if (filter.departureTo) conditions.push(`o.departure_date <= ${params.add(filter.departureTo)}::date`);
   if (filter.createdFrom) conditions.push(`o.created_at >= ${params.add(filter.createdFrom)}::timestamptz`);
   if (filter.createdTo) conditions.push(`o.created_at < ${params.add(filter.createdTo)}::timestamptz`);
-  if (filter.groupRef) conditions.push(`o.group_id = (select g.id from order_group g where g.group_ref = ${params.add(filter.groupRef)})`);
+  if (filter.groupRef)
+    conditions.push(`o.group_id = (select g.id from order_group g where g.group_ref = ${params.add(filter.groupRef)})`);
   if (filter.touristId) conditions.push(`o.traveller_id = ${params.add(filter.touristId)}::uuid`);
   if (filter.search) {
     const search = orderSearchOf(filter.search);
@@ -194,7 +210,9 @@ function filterConditions(filter: OrderBookFilter, params: Parameters): string[]
       // Not a materialized CTE shared by both sides: the planner then has no estimate of the
       // travellers found and, with a status filter, scanned the set once per order (1 s at 1,000,000).
       const fragment = params.add(escapeLike(search.fragment));
-      conditions.push(`o.traveller_id in (select s.id from traveller s where fold_text(s.name) like '%' || fold_text(${fragment}) || '%')`);
+      conditions.push(
+        `o.traveller_id in (select s.id from traveller s where fold_text(s.name) like '%' || fold_text(${fragment}) || '%')`,
+      );
     }
   }
   return conditions;
@@ -226,11 +244,15 @@ function fanOutOf(filter: OrderBookFilter, params: Parameters, first: number): F
   if (filter.departureFrom && filter.departureTo) {
     const days = (Date.parse(filter.departureTo) - Date.parse(filter.departureFrom)) / 86_400_000 + 1;
     if (days * first <= DEPARTURE_FAN_OUT_ROWS) {
-      return { values: `(select generate_series(${params.add(filter.departureFrom)}::date, ${params.add(filter.departureTo)}::date, interval '1 day')::date)`, column: 'departure_date' };
+      return {
+        values: `(select generate_series(${params.add(filter.departureFrom)}::date, ${params.add(filter.departureTo)}::date, interval '1 day')::date)`,
+        column: 'departure_date',
+      };
     }
   }
   // The schema refuses a status given twice (uniqueItems), which would walk its orders twice.
-  if (filter.status?.length) return { values: `(select unnest(${params.add(filter.status)}::text[]))`, column: 'status' };
+  if (filter.status?.length)
+    return { values: `(select unnest(${params.add(filter.status)}::text[]))`, column: 'status' };
   return null;
 }
 
@@ -241,16 +263,25 @@ function fanOutOf(filter: OrderBookFilter, params: Parameters, first: number): F
  * is then a backward walk of a (company_id, ..., created_at, id) index (one per value of `fanOut`),
  * where the planner would otherwise read a company that is most of the table whole and sort it.
  */
-function visibleOrders(company: string, conditions: string[], listingsDrive: boolean, first?: string, fanOut?: FanOut | null, direction: OrderBookSort['direction'] = 'desc'): string {
+function visibleOrders(
+  company: string,
+  conditions: string[],
+  listingsDrive: boolean,
+  first?: string,
+  fanOut?: FanOut | null,
+  direction: OrderBookSort['direction'] = 'desc',
+): string {
   const and = conditions.map((condition) => ` and ${condition}`).join('');
   const cut = first === undefined ? '' : ` order by o.created_at ${direction}, o.id ${direction} limit ${first}`;
-  const own = fanOut && first !== undefined
-    ? `select f.id, f.created_at, 'OWNER' as access from ${fanOut.values} as k(value)
+  const own =
+    fanOut && first !== undefined
+      ? `select f.id, f.created_at, 'OWNER' as access from ${fanOut.values} as k(value)
       cross join lateral (select o.id, o.created_at from insurance_order o where o.company_id = ${company} and o.${fanOut.column} = k.value${and}${cut}) f
       order by f.created_at ${direction}, f.id ${direction} limit ${first}`
-    : `select o.id, o.created_at, 'OWNER' as access from insurance_order o where o.company_id = ${company}${and}${cut}`;
+      : `select o.id, o.created_at, 'OWNER' as access from insurance_order o where o.company_id = ${company}${and}${cut}`;
   // The listing carries its order's created_at (migration OrderBookCounts): a page walks the newest listings.
-  const listedCut = first === undefined ? '' : ` order by l.order_created_at ${direction}, l.order_id ${direction} limit ${first}`;
+  const listedCut =
+    first === undefined ? '' : ` order by l.order_created_at ${direction}, l.order_id ${direction} limit ${first}`;
   return `(${own})
     union all
     (select o.id, o.created_at, 'LISTED_AGENCY' from ${listedOrders(company, and, listingsDrive)}${listedCut})`;
@@ -295,17 +326,28 @@ const DETAIL_JOINS = `join insurance_order o on o.id = v.id
 const COUNTED_FILTERS: ReadonlySet<keyof OrderBookFilter> = new Set(['status', 'paymentStatus']);
 
 function countedByCounters(filter: OrderBookFilter): boolean {
-  return Object.entries(filter).every(([name, value]) => value === undefined || (Array.isArray(value) && value.length === 0) || COUNTED_FILTERS.has(name as keyof OrderBookFilter));
+  return Object.entries(filter).every(
+    ([name, value]) =>
+      value === undefined ||
+      (Array.isArray(value) && value.length === 0) ||
+      COUNTED_FILTERS.has(name as keyof OrderBookFilter),
+  );
 }
 
 /** The page and count statements of a listing; exported so the benchmark can EXPLAIN exactly these. */
-export function orderBookQueries(companyId: string, filter: OrderBookFilter, request: PageRequest, sort: OrderBookSort = NEWEST_FIRST): { page: Sql; count: Sql } {
+export function orderBookQueries(
+  companyId: string,
+  filter: OrderBookFilter,
+  request: PageRequest,
+  sort: OrderBookSort = NEWEST_FIRST,
+): { page: Sql; count: Sql } {
   const params = new Parameters();
   const company = `${params.add(companyId)}::uuid`;
   const conditions = filterConditions(filter, params);
-  const page = sort.key === 'createdAt'
-    ? creationOrderPage(company, filter, conditions, request, sort.direction, params)
-    : keyOrderPage(company, filter, conditions, request, sort, params);
+  const page =
+    sort.key === 'createdAt'
+      ? creationOrderPage(company, filter, conditions, request, sort.direction, params)
+      : keyOrderPage(company, filter, conditions, request, sort, params);
 
   const countParams = new Parameters();
   const countCompany = `${countParams.add(companyId)}::uuid`;
@@ -322,17 +364,28 @@ export function orderBookQueries(companyId: string, filter: OrderBookFilter, req
   const and = countConditions.map((condition) => ` and ${condition}`).join('');
   own ??= `(select count(*) from insurance_order o where o.company_id = ${countCompany}${and})`;
   // Unfiltered, the listings by others are the partial index's rows.
-  const listed = countConditions.length === 0
-    ? `(select count(*) from order_travel_company l where l.company_id = ${countCompany} and not l.placer)`
-    : `(select count(*) from ${listedOrders(countCompany, and, countedByCounters(filter))})`;
-  return { page: { text: page, values: params.values }, count: { text: `select ${own} + ${listed} as total`, values: countParams.values } };
+  const listed =
+    countConditions.length === 0
+      ? `(select count(*) from order_travel_company l where l.company_id = ${countCompany} and not l.placer)`
+      : `(select count(*) from ${listedOrders(countCompany, and, countedByCounters(filter))})`;
+  return {
+    page: { text: page, values: params.values },
+    count: { text: `select ${own} + ${listed} as total`, values: countParams.values },
+  };
 }
 
 /**
  * A page in creation order, either way: each side walks its (…, created_at, id) index from the
  * page's end and is cut to the rows the page can use, before they are merged.
  */
-function creationOrderPage(company: string, filter: OrderBookFilter, conditions: string[], request: PageRequest, direction: OrderBookSort['direction'], params: Parameters): string {
+function creationOrderPage(
+  company: string,
+  filter: OrderBookFilter,
+  conditions: string[],
+  request: PageRequest,
+  direction: OrderBookSort['direction'],
+  params: Parameters,
+): string {
   const fanOut = fanOutOf(filter, params, offsetOf(request) + request.size);
   const limit = params.add(request.size);
   const offset = params.add(offsetOf(request));
@@ -345,7 +398,14 @@ function creationOrderPage(company: string, filter: OrderBookFilter, conditions:
  * A page by another key: no index serves a key across both sides, so the visible orders are
  * sorted by it whole; only the page's rows are then read in detail.
  */
-function keyOrderPage(company: string, filter: OrderBookFilter, conditions: string[], request: PageRequest, sort: OrderBookSort, params: Parameters): string {
+function keyOrderPage(
+  company: string,
+  filter: OrderBookFilter,
+  conditions: string[],
+  request: PageRequest,
+  sort: OrderBookSort,
+  params: Parameters,
+): string {
   const limit = params.add(request.size);
   const offset = params.add(offsetOf(request));
   const direction = sort.direction;
@@ -356,10 +416,17 @@ function keyOrderPage(company: string, filter: OrderBookFilter, conditions: stri
 }
 
 /** Every matching order in the order asked (newest first by default), with the detail columns: the export's cursor. */
-export function orderBookExportQuery(companyId: string, filter: OrderBookFilter, sort: OrderBookSort = NEWEST_FIRST): Sql {
+export function orderBookExportQuery(
+  companyId: string,
+  filter: OrderBookFilter,
+  sort: OrderBookSort = NEWEST_FIRST,
+): Sql {
   const params = new Parameters();
   const company = `${params.add(companyId)}::uuid`;
   const conditions = filterConditions(filter, params);
   const order = `o.${SORT_COLUMNS[sort.key]} ${sort.direction}, v.id ${sort.direction}`;
-  return { text: `${DETAIL} from (${visibleOrders(company, conditions, countedByCounters(filter))}) v ${DETAIL_JOINS} order by ${order}`, values: params.values };
+  return {
+    text: `${DETAIL} from (${visibleOrders(company, conditions, countedByCounters(filter))}) v ${DETAIL_JOINS} order by ${order}`,
+    values: params.values,
+  };
 }

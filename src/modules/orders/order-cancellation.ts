@@ -11,7 +11,12 @@ import { Order, OrderStatus } from './entities/order';
 import { OrderCancellation } from './entities/order-cancellation';
 import { findOrder, resolveOrder } from './order-lookup';
 import { ORDER_PROMO_POPULATE, releasePromoSlots } from './promo-slot-store';
-import { cancellationFingerprint, type CancellationSettings, type Canceller, type PartnerCancellationReason } from './rules/cancellation';
+import {
+  cancellationFingerprint,
+  type CancellationSettings,
+  type Canceller,
+  type PartnerCancellationReason,
+} from './rules/cancellation';
 import { businessToday } from '../../kernel/business-today';
 
 /**
@@ -106,13 +111,35 @@ export function cancelOrderForPartner(
   now?: Date,
 ): Promise<CancellationView> {
   const key = idempotencyKey.toLowerCase();
-  return cancelOrder(em, {
-    who: 'PARTNER',
-    identifier,
-    find: async (db, lock) => (await resolveOrder(db, principal, identifier, { intent: 'ACT', lockForUpdate: lock, populate: lock ? [...ORDER_PROMO_POPULATE] : [] })).order,
-    record: { reason: input.reason, note: input.note ?? null, actor: `api:${principal.companyId}`, company: principal.companyId, idempotencyKey: key },
-    idempotency: { companyId: principal.companyId, key, fingerprintOf: (orderId) => cancellationFingerprint(orderId, input) },
-  }, payments, now);
+  return cancelOrder(
+    em,
+    {
+      who: 'PARTNER',
+      identifier,
+      find: async (db, lock) =>
+        (
+          await resolveOrder(db, principal, identifier, {
+            intent: 'ACT',
+            lockForUpdate: lock,
+            populate: lock ? [...ORDER_PROMO_POPULATE] : [],
+          })
+        ).order,
+      record: {
+        reason: input.reason,
+        note: input.note ?? null,
+        actor: `api:${principal.companyId}`,
+        company: principal.companyId,
+        idempotencyKey: key,
+      },
+      idempotency: {
+        companyId: principal.companyId,
+        key,
+        fingerprintOf: (orderId) => cancellationFingerprint(orderId, input),
+      },
+    },
+    payments,
+    now,
+  );
 }
 
 /**
@@ -126,22 +153,36 @@ export function cancelOrderAsOperator(
   payments: CancellationPayments,
   now?: Date,
 ): Promise<CancellationView> {
-  return cancelOrder(em, {
-    who: options.note ? 'OPERATOR_WITH_NOTE' : 'OPERATOR',
-    identifier,
-    find: (db, lock) => findOrder(db, identifier, { lockForUpdate: lock, populate: lock ? [...ORDER_PROMO_POPULATE] : [] }),
-    record: { reason: 'OPERATOR', note: options.note ?? null, actor: options.actor },
-  }, payments, now);
+  return cancelOrder(
+    em,
+    {
+      who: options.note ? 'OPERATOR_WITH_NOTE' : 'OPERATOR',
+      identifier,
+      find: (db, lock) =>
+        findOrder(db, identifier, { lockForUpdate: lock, populate: lock ? [...ORDER_PROMO_POPULATE] : [] }),
+      record: { reason: 'OPERATOR', note: options.note ?? null, actor: options.actor },
+    },
+    payments,
+    now,
+  );
 }
 
-async function cancelOrder(em: EntityManager, request: CancellationRequest, payments: CancellationPayments, now: Date | undefined): Promise<CancellationView> {
+async function cancelOrder(
+  em: EntityManager,
+  request: CancellationRequest,
+  payments: CancellationPayments,
+  now: Date | undefined,
+): Promise<CancellationView> {
   const requestedAt = now ?? new Date();
   const answers = payments.checkoutAnswers();
   const closedBefore: ClosedAttempt[] = [];
   for (let round = 1; ; round += 1) {
     // 1. What is in the way, read with no lock (nothing, once the key was used or the order is not pending).
     const seen = await request.find(em.fork(), false);
-    const inTheWay = seen.status === OrderStatus.Pending && !(await keyUsed(em, request)) ? await payments.openAttempts(em.fork(), [seen.id]) : [];
+    const inTheWay =
+      seen.status === OrderStatus.Pending && !(await keyUsed(em, request))
+        ? await payments.openAttempts(em.fork(), [seen.id])
+        : [];
 
     // 2. Their gateways are asked to stop taking money, with no lock held.
     await answers.ask(inTheWay);
@@ -149,7 +190,11 @@ async function cancelOrder(em: EntityManager, request: CancellationRequest, paym
     // 3. One transaction: the gateways' answers, the order locked, the rules, the refund and the cancellation.
     let done: CancellationView | 'IN_THE_WAY';
     try {
-      done = await em.fork().transactional((tx) => cancelInTransaction(tx, request, seen.id, answers, closedBefore, payments, { requestedAt, now }));
+      done = await em
+        .fork()
+        .transactional((tx) =>
+          cancelInTransaction(tx, request, seen.id, answers, closedBefore, payments, { requestedAt, now }),
+        );
       closedBefore.push(...(await answers.afterTransaction(em, true)));
     } catch (error) {
       await answers.afterTransaction(em, false);
@@ -160,12 +205,18 @@ async function cancelOrder(em: EntityManager, request: CancellationRequest, paym
       if (done.refund && !done.replayed) payments.kickRefunds();
       return done;
     }
-    if (round === MAX_ROUNDS) throw conflict('A payment for this order is being started or settled at this moment; try again shortly').coded('PAYMENT_IN_PROGRESS');
+    if (round === MAX_ROUNDS)
+      throw conflict('A payment for this order is being started or settled at this moment; try again shortly').coded(
+        'PAYMENT_IN_PROGRESS',
+      );
   }
 }
 
 async function keyUsed(em: EntityManager, { idempotency }: CancellationRequest): Promise<boolean> {
-  return !!idempotency && (await em.fork().count(OrderCancellation, { company: idempotency.companyId, idempotencyKey: idempotency.key })) > 0;
+  return (
+    !!idempotency &&
+    (await em.fork().count(OrderCancellation, { company: idempotency.companyId, idempotencyKey: idempotency.key })) > 0
+  );
 }
 
 async function cancelInTransaction(
@@ -179,28 +230,50 @@ async function cancelInTransaction(
 ): Promise<CancellationView | 'IN_THE_WAY'> {
   const { idempotency } = request;
   // Requests with one key, from any number of processes, run one after another.
-  if (idempotency) await tx.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`cancel:${idempotency.companyId}:${idempotency.key}`]);
+  if (idempotency)
+    await tx.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [
+      `cancel:${idempotency.companyId}:${idempotency.key}`,
+    ]);
   // The answers lock the checkouts' orders first (settlement's lock order), this one among them.
   const recorded = await answers.recordIn(tx);
-  const order = recorded.lockedOrderIds.includes(seenOrderId) ? await lockedOrder(tx, seenOrderId) : await request.find(tx, true);
+  const order = recorded.lockedOrderIds.includes(seenOrderId)
+    ? await lockedOrder(tx, seenOrderId)
+    : await request.find(tx, true);
 
   if (idempotency) {
     const fingerprint = idempotency.fingerprintOf(order.id);
-    const previous = await tx.findOne(OrderCancellation, { company: idempotency.companyId, idempotencyKey: idempotency.key });
+    const previous = await tx.findOne(OrderCancellation, {
+      company: idempotency.companyId,
+      idempotencyKey: idempotency.key,
+    });
     if (previous && previous.requestFingerprint !== fingerprint) {
-      throw conflict('This Idempotency-Key was already used for a different cancellation request; use a new key for a new request').coded('IDEMPOTENCY_KEY_REUSED');
+      throw conflict(
+        'This Idempotency-Key was already used for a different cancellation request; use a new key for a new request',
+      ).coded('IDEMPOTENCY_KEY_REUSED');
     }
-    if (previous) return { order, cancellation: previous, refund: await cancellationRefund(tx, order.id), paidWhileCancelling: false, replayed: true, releasedCodes: [], closedPaymentRefs: [] };
+    if (previous)
+      return {
+        order,
+        cancellation: previous,
+        refund: await cancellationRefund(tx, order.id),
+        paidWhileCancelling: false,
+        replayed: true,
+        releasedCodes: [],
+        closedPaymentRefs: [],
+      };
     request.record.fingerprint = fingerprint;
   }
 
   // The cancellation happens when its transaction holds the order, after whatever committed before it.
   const now = times.now ?? new Date();
-  const existing = order.status === OrderStatus.Cancelled ? await tx.findOne(OrderCancellation, { order: order.id }) : null;
+  const existing =
+    order.status === OrderStatus.Cancelled ? await tx.findOne(OrderCancellation, { order: order.id }) : null;
   const terms = await termsOf(tx, order, payments.settings, now, request.who, existing?.cancelledAt);
   if (!terms.cancellable) {
     const message = terms.notCancellableReason ?? `Order ${order.orderRef} cannot be cancelled`;
-    throw request.who === 'PARTNER' ? invalid(message).coded(notCancellableCode(order, now)) : new OperatorRefusal(message);
+    throw request.who === 'PARTNER'
+      ? invalid(message).coded(notCancellableCode(order, now))
+      : new OperatorRefusal(message);
   }
 
   const totalBefore = order.totalAmount;
@@ -216,16 +289,35 @@ async function cancelInTransaction(
     paymentRef = share?.attempt.paymentRef ?? null;
     if (share && terms.refundAmount + terms.cancellationFee > 0) {
       refund = await recordRefund(tx, {
-        order, attempt: share.attempt, cause: 'CANCELLATION', amount: terms.refundAmount, fee: terms.cancellationFee,
-        actor: request.record.actor, at: now,
-        ...(terms.refundByOperator ? { start: 'MANUAL', why: terms.refundByOperator } : { start: payments.refundStart(share.attempt) }),
+        order,
+        attempt: share.attempt,
+        cause: 'CANCELLATION',
+        amount: terms.refundAmount,
+        fee: terms.cancellationFee,
+        actor: request.record.actor,
+        at: now,
+        ...(terms.refundByOperator
+          ? { start: 'MANUAL', why: terms.refundByOperator }
+          : { start: payments.refundStart(share.attempt) }),
       });
     }
   }
-  const { cancellation, closedPaymentRefs } = await cancelOrderInTransaction(tx, order, request.record, {
-    rule: terms.rule, refundAmount: terms.refundAmount, cancellationFee: terms.cancellationFee, refund, paymentRef,
-    totalBefore, releasedCodes, closedPaymentRefs: [...closedBefore, ...recorded.closed].map((attempt) => attempt.paymentRef),
-  }, now);
+  const { cancellation, closedPaymentRefs } = await cancelOrderInTransaction(
+    tx,
+    order,
+    request.record,
+    {
+      rule: terms.rule,
+      refundAmount: terms.refundAmount,
+      cancellationFee: terms.cancellationFee,
+      refund,
+      paymentRef,
+      totalBefore,
+      releasedCodes,
+      closedPaymentRefs: [...closedBefore, ...recorded.closed].map((attempt) => attempt.paymentRef),
+    },
+    now,
+  );
   await tx.flush();
   // A checkout the customer paid while this request closed it: settled (PAID) just now, then cancelled with its refund.
   const paidWhileCancelling = !!order.paidAt && order.paidAt.getTime() >= times.requestedAt.getTime();

@@ -42,7 +42,12 @@ export interface PromoApplyOutcome {
  * Applies a create request's promo code to the freshly created order; it never throws for a
  * rejected code, since the order is created either way (SPEC 4, Orders rule 3).
  */
-export type PromoAtOrderCreation = (em: EntityManager, principal: Principal, order: Order, promoCode: string) => Promise<PromoApplyOutcome>;
+export type PromoAtOrderCreation = (
+  em: EntityManager,
+  principal: Principal,
+  order: Order,
+  promoCode: string,
+) => Promise<PromoApplyOutcome>;
 
 export interface CreatedOrder {
   order: Order;
@@ -56,13 +61,23 @@ export interface CreatedGroup {
 }
 
 /** POST /orders with an object body: one order, optionally added to an existing group of the caller. */
-export async function createOrder(em: EntityManager, principal: Principal, input: OrderInput, settings: OrderSettings): Promise<CreatedOrder> {
+export async function createOrder(
+  em: EntityManager,
+  principal: Principal,
+  input: OrderInput,
+  settings: OrderSettings,
+): Promise<CreatedOrder> {
   const [created] = await placeOrders(em, principal, [input], false, settings);
   return present(created, 'the order of a one-item request');
 }
 
 /** POST /orders with an array body: a new group holding every order, all or nothing. */
-export async function createOrderGroup(em: EntityManager, principal: Principal, inputs: OrderInput[], settings: OrderSettings): Promise<CreatedGroup> {
+export async function createOrderGroup(
+  em: EntityManager,
+  principal: Principal,
+  inputs: OrderInput[],
+  settings: OrderSettings,
+): Promise<CreatedGroup> {
   const created = await placeOrders(em, principal, inputs, true, settings);
   return { group: present(created[0]?.order.group, 'the new group'), orders: created };
 }
@@ -92,7 +107,13 @@ interface Loaded {
  * references from the sequences, the rows, the quotes marked USED -> promo codes, non-fatally.
  * Any error rolls the whole transaction back: no order, no group, no consumed quote.
  */
-async function placeOrders(em: EntityManager, principal: Principal, inputs: OrderInput[], asGroup: boolean, settings: OrderSettings): Promise<CreatedOrder[]> {
+async function placeOrders(
+  em: EntityManager,
+  principal: Principal,
+  inputs: OrderInput[],
+  asGroup: boolean,
+  settings: OrderSettings,
+): Promise<CreatedOrder[]> {
   const caller = orderCaller(principal);
   const items: Item[] = inputs.map((raw, index) => {
     const input = normaliseIds(raw);
@@ -111,14 +132,29 @@ async function placeOrders(em: EntityManager, principal: Principal, inputs: Orde
     throwIfAny(storedDataErrors(items, loaded));
     for (const item of items) {
       const quote = item.input.quoteId ? loaded.quotes.get(item.input.quoteId) : undefined;
-      if (quote?.status === QuoteStatus.Used) throw conflict(`Quote ${quote.id} has already been used${item.where}`).coded('QUOTE_ALREADY_USED');
+      if (quote?.status === QuoteStatus.Used)
+        throw conflict(`Quote ${quote.id} has already been used${item.where}`).coded('QUOTE_ALREADY_USED');
     }
 
     const references = await allocateOrderReferences(tx, items.length);
     const group = asGroup
-      ? tx.create(OrderGroup, { groupRef: await allocateGroupRef(tx), company: tx.getReference(Company, principal.companyId), currency: settings.currency })
+      ? tx.create(OrderGroup, {
+          groupRef: await allocateGroupRef(tx),
+          company: tx.getReference(Company, principal.companyId),
+          currency: settings.currency,
+        })
       : loaded.group;
-    const orders = items.map((item, index) => buildOrder(tx, principal, item, loaded, present(references[index], `the references of ${item.label}`), group, settings));
+    const orders = items.map((item, index) =>
+      buildOrder(
+        tx,
+        principal,
+        item,
+        loaded,
+        present(references[index], `the references of ${item.label}`),
+        group,
+        settings,
+      ),
+    );
     try {
       await tx.flush();
     } catch (error) {
@@ -132,7 +168,11 @@ async function placeOrders(em: EntityManager, principal: Principal, inputs: Orde
     const created: CreatedOrder[] = [];
     for (const [index, order] of orders.entries()) {
       const promoCode = present(items[index], `item [${index}]`).input.promoCode;
-      created.push(promoCode === undefined ? { order } : { order, promoApplyResult: await settings.applyPromo(tx, principal, order, promoCode) });
+      created.push(
+        promoCode === undefined
+          ? { order }
+          : { order, promoApplyResult: await settings.applyPromo(tx, principal, order, promoCode) },
+      );
     }
     // Without a promo code nothing changed since the flush above; a second one would only re-check every entity.
     if (created.some((entry) => entry.promoApplyResult !== undefined)) await tx.flush();
@@ -167,7 +207,8 @@ function requestErrors(items: Item[], caller: OrderCaller, asGroup: boolean): Fi
   const errors: FieldErrors = {};
   const quoteUsedBy = new Map<string, string>();
   for (const item of items) {
-    for (const [name, message] of Object.entries(orderRequestErrors(item.input, caller))) errors[item.field(name)] = message;
+    for (const [name, message] of Object.entries(orderRequestErrors(item.input, caller)))
+      errors[item.field(name)] = message;
     if (asGroup && item.input.orderGroupId !== undefined) {
       errors[item.field('orderGroupId')] = 'an array body creates its own group; send orderGroupId with a single order';
     }
@@ -183,24 +224,38 @@ function requestErrors(items: Item[], caller: OrderCaller, asGroup: boolean): Fi
 
 /** Loads everything the items name in a handful of queries; anything missing is a 404. */
 async function loadNamedRecords(tx: EntityManager, principal: Principal, items: Item[]): Promise<Loaded> {
-  const ids = (pick: (item: Item) => string | string[] | undefined) => [...new Set(items.flatMap((item) => pick(item) ?? []))];
+  const ids = (pick: (item: Item) => string | string[] | undefined) => [
+    ...new Set(items.flatMap((item) => pick(item) ?? [])),
+  ];
   const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
   const quoteIds = ids((item) => item.input.quoteId);
   const groupId = present(items[0], 'the first item').input.orderGroupId;
 
   // One query per kind, one after the other (they share the transaction's connection anyway),
   // and none for a kind no item names.
-  const travellers = await tx.find(Traveller, { id: { $in: ids((item) => item.input.touristId) }, company: principal.companyId });
+  const travellers = await tx.find(Traveller, {
+    id: { $in: ids((item) => item.input.touristId) },
+    company: principal.companyId,
+  });
   const ctgs = await tx.find(Ctg, { id: { $in: ids((item) => item.input.ctgId) }, active: true });
   const routeIds = ids((item) => item.input.routeId);
   const routes = routeIds.length === 0 ? [] : await tx.find(Route, { id: { $in: routeIds }, active: true });
   const companyIds = ids((item) => item.travelCompanyIds);
-  const companies = companyIds.length === 0 ? [] : await tx.find(Company, { id: { $in: companyIds }, type: CompanyType.TravelAgency, active: true });
+  const companies =
+    companyIds.length === 0
+      ? []
+      : await tx.find(Company, { id: { $in: companyIds }, type: CompanyType.TravelAgency, active: true });
   // Locked in id order, so two requests sharing quotes queue instead of deadlocking.
-  const quotes = quoteIds.length === 0
-    ? []
-    : await tx.find(Quote, { id: { $in: quoteIds }, company: principal.companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } });
-  const group = groupId === undefined ? null : await tx.findOne(OrderGroup, { id: groupId, company: principal.companyId });
+  const quotes =
+    quoteIds.length === 0
+      ? []
+      : await tx.find(
+          Quote,
+          { id: { $in: quoteIds }, company: principal.companyId },
+          { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } },
+        );
+  const group =
+    groupId === undefined ? null : await tx.findOne(OrderGroup, { id: groupId, company: principal.companyId });
   const loaded: Loaded = {
     travellers: byId(travellers),
     ctgs: byId(ctgs),
@@ -213,11 +268,14 @@ async function loadNamedRecords(tx: EntityManager, principal: Principal, items: 
   for (const { input, where, travelCompanyIds } of items) {
     if (!loaded.travellers.has(input.touristId)) throw notFound(`Traveller ${input.touristId} not found${where}`);
     if (!loaded.ctgs.has(input.ctgId)) throw notFound(`Package ${input.ctgId} not found${where}`);
-    if (input.routeId !== undefined && !loaded.routes.has(input.routeId)) throw notFound(`Route ${input.routeId} not found${where}`);
-    if (input.quoteId !== undefined && !loaded.quotes.has(input.quoteId)) throw notFound(`Quote ${input.quoteId} not found${where}`);
+    if (input.routeId !== undefined && !loaded.routes.has(input.routeId))
+      throw notFound(`Route ${input.routeId} not found${where}`);
+    if (input.quoteId !== undefined && !loaded.quotes.has(input.quoteId))
+      throw notFound(`Quote ${input.quoteId} not found${where}`);
     const unknownAgency = travelCompanyIds.find((id) => !loaded.companies.has(id));
     if (unknownAgency) throw notFound(`Travel company ${unknownAgency} not found${where}`);
-    if (input.orderGroupId !== undefined && !loaded.group) throw notFound(`Order group ${input.orderGroupId} not found${where}`);
+    if (input.orderGroupId !== undefined && !loaded.group)
+      throw notFound(`Order group ${input.orderGroupId} not found${where}`);
   }
   return loaded;
 }
@@ -242,24 +300,28 @@ function storedDataErrors(items: Item[], loaded: Loaded, now = businessNow()): F
           ? `must match the quote's route ${quotedRouteId}`
           : 'the quote was priced by altitude, not for a listed route: send customRouteName instead';
       }
-      if (input.departureDate !== quote.startDate) errors[field('departureDate')] = `must match the quote start date ${quote.startDate}`;
+      if (input.departureDate !== quote.startDate)
+        errors[field('departureDate')] = `must match the quote start date ${quote.startDate}`;
     } else {
       const packageRouteId = ctg.route?.id;
       if (packageRouteId && packageRouteId !== input.routeId) {
         errors[field('ctgId')] = `package ${ctg.code} is sold only for its own route ${packageRouteId}`;
       } else if (route && route.maxAltitude > ctg.maxAltitude) {
-        errors[field('ctgId')] = `package ${ctg.code} covers up to ${ctg.maxAltitude} m; ${route.name} reaches ${route.maxAltitude} m`;
+        errors[field('ctgId')] =
+          `package ${ctg.code} covers up to ${ctg.maxAltitude} m; ${route.name} reaches ${route.maxAltitude} m`;
       }
     }
 
     const age = ageOutsideBand(traveller.dateOfBirth, input.departureDate, ctg);
     if (age !== null) {
-      errors[field('touristId')] = `the traveller is ${age} at departure; package ${ctg.code} covers ages ${ctg.minAge} to ${ctg.maxAge}`;
+      errors[field('touristId')] =
+        `the traveller is ${age} at departure; package ${ctg.code} covers ages ${ctg.minAge} to ${ctg.maxAge}`;
     }
 
     const offered = new Set(offeredDevices(ctg, quote).map((device) => device.deviceId));
     (input.excludedIncludedDeviceIds ?? []).forEach((deviceId, index) => {
-      if (!offered.has(deviceId)) errors[field(`excludedIncludedDeviceIds[${index}]`)] = `${deviceId} is not an included device of the package`;
+      if (!offered.has(deviceId))
+        errors[field(`excludedIncludedDeviceIds[${index}]`)] = `${deviceId} is not an included device of the package`;
     });
   }
   return errors;
@@ -268,14 +330,23 @@ function storedDataErrors(items: Item[], loaded: Loaded, now = businessNow()): F
 /** The included devices priced for the order's window: the quoted ones, or the package's for its base duration. */
 function offeredDevices(ctg: Ctg, quote: Quote | undefined): OrderDevice[] {
   const devices = quote ? quote.includedDevices : pricePackage(ctg, ctg.baseDurationDays).includedDevices;
-  return devices.map(({ deviceId, name, quantity, priceForDuration }) => ({ deviceId, name, quantity, priceForDuration }));
+  return devices.map(({ deviceId, name, quantity, priceForDuration }) => ({
+    deviceId,
+    name,
+    quantity,
+    priceForDuration,
+  }));
 }
 
 /** The order's window and price: a quote fixes both; without one the cover runs for the package's base duration. */
 function pricedItem(input: OrderInput, ctg: Ctg, quote: Quote | undefined) {
   const window = quote
     ? { coverageStartDate: quote.startDate, coverageEndDate: quote.endDate, durationDays: quote.durationDays }
-    : { coverageStartDate: input.departureDate, coverageEndDate: addDays(input.departureDate, ctg.baseDurationDays - 1), durationDays: ctg.baseDurationDays };
+    : {
+        coverageStartDate: input.departureDate,
+        coverageEndDate: addDays(input.departureDate, ctg.baseDurationDays - 1),
+        durationDays: ctg.baseDurationDays,
+      };
   const packagePrice = quote ? quote.ctgPriceForDuration : pricePackage(ctg, ctg.baseDurationDays).ctgPriceForDuration;
   const excluded = new Set(input.excludedIncludedDeviceIds ?? []);
   const includedDevices = offeredDevices(ctg, quote).filter((device) => !excluded.has(device.deviceId));
@@ -305,7 +376,8 @@ function buildOrder(
   const { input } = item;
   const ctg = present(loaded.ctgs.get(input.ctgId), `package ${input.ctgId}`);
   const quote = input.quoteId === undefined ? undefined : loaded.quotes.get(input.quoteId);
-  const { window, packagePrice, includedDevices, excluded, addedServices, addedDevices, directDiscountPercent, price } = pricedItem(input, ctg, quote);
+  const { window, packagePrice, includedDevices, excluded, addedServices, addedDevices, directDiscountPercent, price } =
+    pricedItem(input, ctg, quote);
 
   const order = tx.create(Order, {
     ...references,
@@ -320,7 +392,8 @@ function buildOrder(
     quote,
     group,
     // A sales company earns the commission on what it sells (SPEC 2.2).
-    commissionCompany: principal.companyType === CompanyType.SalesCompany ? tx.getReference(Company, principal.companyId) : undefined,
+    commissionCompany:
+      principal.companyType === CompanyType.SalesCompany ? tx.getReference(Company, principal.companyId) : undefined,
     customTravelAgencies: input.customTravelAgencies ?? [],
     referralCode: input.referralCode,
     currency: quote?.currency ?? settings.currency,
@@ -337,7 +410,9 @@ function buildOrder(
   });
   item.travelCompanyIds.forEach((companyId, position) => {
     const company = present(loaded.companies.get(companyId), `company ${companyId}`);
-    order.travelCompanies.add(tx.create(OrderTravelCompany, { order, company, position, placer: companyId === principal.companyId }));
+    order.travelCompanies.add(
+      tx.create(OrderTravelCompany, { order, company, position, placer: companyId === principal.companyId }),
+    );
   });
   if (quote) quote.status = QuoteStatus.Used;
   return order;

@@ -36,8 +36,15 @@ export interface ResolvedOrder {
 
 /** Everything an order's detail response shows, loaded in one go. */
 export const ORDER_DETAIL_POPULATE = [
-  'traveller', 'ctg', 'route', 'group', 'travelCompanies.company',
-  'companyPromoCode', 'agentPromoCode', 'bindingCompany', 'bindingAgent',
+  'traveller',
+  'ctg',
+  'route',
+  'group',
+  'travelCompanies.company',
+  'companyPromoCode',
+  'agentPromoCode',
+  'bindingCompany',
+  'bindingAgent',
 ] as const;
 
 /** The relations an order's readers load: the detail response's, and the promo slots' owners. */
@@ -63,9 +70,19 @@ export type OrderRelation = (typeof ORDER_DETAIL_POPULATE)[number] | (typeof ORD
  * order row: each relation loaded is one more query and more entities for the flush to check,
  * which under load is most of their cost.
  */
-export async function resolveOrder(em: EntityManager, principal: Principal, identifier: string, options: OrderLookupOptions): Promise<ResolvedOrder> {
+export async function resolveOrder(
+  em: EntityManager,
+  principal: Principal,
+  identifier: string,
+  options: OrderLookupOptions,
+): Promise<ResolvedOrder> {
   const order = await findOrder(em, identifier, { ...options, caller: principal });
-  const access = await accessOf(em, order, principal, options.strangerSeesNothing ? () => notFound(`Order ${identifier} not found`) : undefined);
+  const access = await accessOf(
+    em,
+    order,
+    principal,
+    options.strangerSeesNothing ? () => notFound(`Order ${identifier} not found`) : undefined,
+  );
   if (access === 'TRAVEL_COMPANY' && options.intent === 'ACT') {
     throw forbidden('Only the company that placed this order can change or pay it; a listed agency may read it');
   }
@@ -80,10 +97,16 @@ export async function resolveOrder(em: EntityManager, principal: Principal, iden
 export async function findOrder(
   em: EntityManager,
   identifier: string,
-  options: { lockForUpdate?: boolean; populate?: readonly OrderRelation[]; caller?: Principal; strangerSeesNothing?: boolean } = {},
+  options: {
+    lockForUpdate?: boolean;
+    populate?: readonly OrderRelation[];
+    caller?: Principal;
+    strangerSeesNothing?: boolean;
+  } = {},
 ): Promise<Order> {
   const key = identifier.trim();
-  const where = orderFilter(key) ?? (await paymentReferenceFilter(em, key, options.caller, options.strangerSeesNothing === true));
+  const where =
+    orderFilter(key) ?? (await paymentReferenceFilter(em, key, options.caller, options.strangerSeesNothing === true));
   // The row lock (when asked) is taken on the order alone: FOR UPDATE cannot cross the outer joins of populate.
   const order = where
     ? await em.findOne(Order, where, options.lockForUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {})
@@ -101,13 +124,20 @@ function orderFilter(identifier: string): FilterQuery<Order> | null {
   return null;
 }
 
-async function paymentReferenceFilter(em: EntityManager, paymentRef: string, caller: Principal | undefined, strangerSeesNothing: boolean): Promise<FilterQuery<Order> | null> {
+async function paymentReferenceFilter(
+  em: EntityManager,
+  paymentRef: string,
+  caller: Principal | undefined,
+  strangerSeesNothing: boolean,
+): Promise<FilterQuery<Order> | null> {
   const attempt = await em.findOne(PaymentAttempt, { paymentRef }, { populate: ['orders'] });
   if (!attempt) return null;
   if (attempt.scope === 'GROUP') {
     // Access before classification: what the reference is, is told only to whoever may see its orders.
     if (caller && !(await maySeeGroupAttempt(em, attempt, caller))) {
-      throw strangerSeesNothing ? notFound(`Order ${paymentRef} not found`) : forbidden('You do not have access to this order');
+      throw strangerSeesNothing
+        ? notFound(`Order ${paymentRef} not found`)
+        : forbidden('You do not have access to this order');
     }
     throw invalid(`${paymentRef} is a group payment reference; query each order by its own reference`);
   }
@@ -119,10 +149,17 @@ async function paymentReferenceFilter(em: EntityManager, paymentRef: string, cal
 async function maySeeGroupAttempt(em: EntityManager, attempt: PaymentAttempt, caller: Principal): Promise<boolean> {
   if (attempt.company.id === caller.companyId) return true;
   await em.populate(attempt, ['orders.order.travelCompanies']);
-  return attempt.orders.getItems().some((line) => line.order.travelCompanies.getItems().some((link) => link.company.id === caller.companyId));
+  return attempt.orders
+    .getItems()
+    .some((line) => line.order.travelCompanies.getItems().some((link) => link.company.id === caller.companyId));
 }
 
-async function accessOf(em: EntityManager, order: Order, principal: Principal, strangerError?: () => Error): Promise<OrderAccess> {
+async function accessOf(
+  em: EntityManager,
+  order: Order,
+  principal: Principal,
+  strangerError?: () => Error,
+): Promise<OrderAccess> {
   if (order.company.id === principal.companyId) return 'OWNER';
   // Only a caller other than the placing company needs the order's agencies.
   if (!order.travelCompanies.isInitialized()) await em.populate(order, ['travelCompanies']);

@@ -16,11 +16,18 @@ export interface OrderOverview {
 
 /** `ops order show`: an order with everything an operator needs to judge it, read in one snapshot. */
 export async function orderOverview(em: EntityManager, identifier: string): Promise<OrderOverview> {
-  return em.transactional(async (tx) => {
-    const order = await findOrder(tx, identifier);
-    await tx.populate(order, [...ORDER_PROMO_POPULATE, 'company']);
-    const attempts = await tx.find(PaymentAttempt, { orders: { order: order.id } }, { populate: ['orders'], orderBy: { createdAt: 'asc' } });
-    const auditEntries = await auditEntriesOf(tx, order.id);
-    return { order, attempts, auditEntries };
-  }, { readOnly: true, isolationLevel: IsolationLevel.REPEATABLE_READ });
+  return em.transactional(
+    async (tx) => {
+      const order = await findOrder(tx, identifier);
+      await tx.populate(order, [...ORDER_PROMO_POPULATE, 'company']);
+      const attempts = await tx.find(
+        PaymentAttempt,
+        { orders: { order: order.id } },
+        { populate: ['orders'], orderBy: { createdAt: 'asc' } },
+      );
+      const auditEntries = await auditEntriesOf(tx, order.id);
+      return { order, attempts, auditEntries };
+    },
+    { readOnly: true, isolationLevel: IsolationLevel.REPEATABLE_READ },
+  );
 }

@@ -10,8 +10,16 @@ import type { Refund } from '../refunds/entities/refund';
 import { refundWire } from '../refunds';
 
 /** What names an order and where it stands: the head of every view of one, partner's or operator's. */
-export function orderIdentity(order: Order): Pick<Schemas['Order'], 'orderId' | 'orderRef' | 'orderNumber' | 'status' | 'settlementType'> {
-  return { orderId: order.id, orderRef: order.orderRef, orderNumber: order.orderNumber, status: order.status, settlementType: order.settlementType };
+export function orderIdentity(
+  order: Order,
+): Pick<Schemas['Order'], 'orderId' | 'orderRef' | 'orderNumber' | 'status' | 'settlementType'> {
+  return {
+    orderId: order.id,
+    orderRef: order.orderRef,
+    orderNumber: order.orderNumber,
+    status: order.status,
+    settlementType: order.settlementType,
+  };
 }
 
 /** A cancelled order's cancellation and refund, as cancellationOf loads them. */
@@ -21,7 +29,11 @@ export interface CancellationDetail {
 }
 
 /** The order detail of the spec; relations of ORDER_DETAIL_POPULATE must be loaded, and a cancelled order's cancellation passed. */
-export function orderWire(order: Order, promoApplyResult?: PromoApplyOutcome, cancellation: CancellationDetail | null = null): Schemas['Order'] {
+export function orderWire(
+  order: Order,
+  promoApplyResult?: PromoApplyOutcome,
+  cancellation: CancellationDetail | null = null,
+): Schemas['Order'] {
   return {
     ...orderIdentity(order),
     traveller: travellerOfOrder(order),
@@ -35,7 +47,9 @@ export function orderWire(order: Order, promoApplyResult?: PromoApplyOutcome, ca
     durationDays: order.durationDays,
     quoteId: order.quote?.id ?? null,
     pricing: pricingWire(order),
-    travelCompanies: order.travelCompanies.getItems().map((link) => ({ companyId: link.company.id, name: link.company.name })),
+    travelCompanies: order.travelCompanies
+      .getItems()
+      .map((link) => ({ companyId: link.company.id, name: link.company.name })),
     customTravelAgencies: order.customTravelAgencies,
     ...promoWire(order),
     commissionCompanyId: order.commissionCompany?.id ?? null,
@@ -65,7 +79,13 @@ function cancellationWire({ cancellation, refund }: CancellationDetail): Schemas
 }
 
 function travellerOfOrder({ traveller }: Order): Schemas['Order']['traveller'] {
-  return { touristId: traveller.id, name: traveller.name, email: traveller.email, nationality: traveller.nationality, dateOfBirth: traveller.dateOfBirth };
+  return {
+    touristId: traveller.id,
+    name: traveller.name,
+    email: traveller.email,
+    nationality: traveller.nationality,
+    dateOfBirth: traveller.dateOfBirth,
+  };
 }
 
 function packageOfOrder({ ctg }: Order): Schemas['Order']['package'] {
@@ -78,7 +98,10 @@ function pricingWire(order: Order): Schemas['Order']['pricing'] {
   return {
     currency: order.currency,
     packagePrice: amountFromMinor(price.packagePrice),
-    includedDevices: order.includedDevices.map((device) => ({ ...device, priceForDuration: amountFromMinor(device.priceForDuration) })),
+    includedDevices: order.includedDevices.map((device) => ({
+      ...device,
+      priceForDuration: amountFromMinor(device.priceForDuration),
+    })),
     includedDevicesPrice: amountFromMinor(price.includedDevicesPrice),
     excludedIncludedDeviceIds: order.excludedIncludedDeviceIds,
     addedItemsPrice: amountFromMinor(price.addedItemsPrice),
@@ -96,29 +119,43 @@ function pricingWire(order: Order): Schemas['Order']['pricing'] {
 /** The two promo slots and the binding; ORDER_DETAIL_POPULATE loads what they show. */
 function promoWire(order: Order): Pick<Schemas['Order'], 'promoCodes' | 'binding'> {
   return {
-    promoCodes: { companyPromoCode: order.companyPromoCode?.code ?? null, agentPromoCode: order.agentPromoCode?.code ?? null },
+    promoCodes: {
+      companyPromoCode: order.companyPromoCode?.code ?? null,
+      agentPromoCode: order.agentPromoCode?.code ?? null,
+    },
     binding: bindingOfOrder(order),
   };
 }
 
 function addedItemsWire(items: AddedItemRecord[] | undefined): Schemas['AddedItem'][] {
-  return (items ?? []).map((item) => ({ name: item.name, price: amountFromMinor(item.price), quantity: item.quantity }));
+  return (items ?? []).map((item) => ({
+    name: item.name,
+    price: amountFromMinor(item.price),
+    quantity: item.quantity,
+  }));
 }
 
 /** A group with the given orders (all of them) and totals summed from those orders. */
-export function orderGroupWire(group: OrderGroup, orders: Array<{ order: Order; promoApplyResult?: PromoApplyOutcome }>): Schemas['OrderGroup'] {
+export function orderGroupWire(
+  group: OrderGroup,
+  orders: Array<{ order: Order; promoApplyResult?: PromoApplyOutcome }>,
+): Schemas['OrderGroup'] {
   return {
     groupRef: group.groupRef,
     groupId: group.id,
     orders: orders.map(({ order, promoApplyResult }) => orderWire(order, promoApplyResult)),
-    totals: groupTotalsWire(group, orders.map(({ order }) => order)),
+    totals: groupTotalsWire(
+      group,
+      orders.map(({ order }) => order),
+    ),
   };
 }
 
 /** A group's totals, summed from the orders given (all of them). */
 export function groupTotalsWire(group: OrderGroup, orders: Order[]): Schemas['OrderGroupTotals'] {
   const prices = orders.map((order) => ({ ...orderPrice(order), totalAmount: order.totalAmount }));
-  const sum = (pick: (price: OrderPriceBreakdown) => number) => amountFromMinor(prices.reduce((total, price) => total + pick(price), 0));
+  const sum = (pick: (price: OrderPriceBreakdown) => number) =>
+    amountFromMinor(prices.reduce((total, price) => total + pick(price), 0));
   return {
     currency: group.currency,
     orderCount: orders.length,

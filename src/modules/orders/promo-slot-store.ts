@@ -21,7 +21,11 @@ import { isRecord } from '../../kernel/narrow';
 
 /** Relations an order's promo state needs, on top of the order detail's. */
 
-const BINDING_TYPES = { NONE: PromoBindingType.None, COMPANY: PromoBindingType.Company, AGENT: PromoBindingType.Agent } as const;
+const BINDING_TYPES = {
+  NONE: PromoBindingType.None,
+  COMPANY: PromoBindingType.Company,
+  AGENT: PromoBindingType.Agent,
+} as const;
 
 export const ORDER_PROMO_POPULATE = [
   'companyPromoCode.ownerCompany',
@@ -39,7 +43,10 @@ export async function findPromoCode(em: EntityManager, input: string): Promise<P
  * Locks the given codes' rows in id order (so two transactions touching the same codes never
  * deadlock) and returns their current use counts. Always one statement, even for no codes.
  */
-export async function lockPromoCodes(em: EntityManager, ids: Array<string | null | undefined>): Promise<Map<string, number>> {
+export async function lockPromoCodes(
+  em: EntityManager,
+  ids: Array<string | null | undefined>,
+): Promise<Map<string, number>> {
   const wanted = [...new Set(ids.filter((id): id is string => typeof id === 'string'))].sort();
   const rows = await em.execute<Array<{ id: string; used_count: number }>>(
     `select id, used_count from promo_code where id = any(?::uuid[]) order by id for update`,
@@ -91,9 +98,10 @@ export function slotCodeOf(code: PromoCode): SlotCode & CodeUsability {
     slot: code.ownerCompany ? 'COMPANY' : 'AGENT',
     ownerId: owner.id,
     ownerName: owner.name,
-    discount: code.discountPercent !== undefined && code.discountPercent !== null
-      ? { percent: Number(code.discountPercent) }
-      : { amount: code.discountAmount ?? 0 },
+    discount:
+      code.discountPercent !== undefined && code.discountPercent !== null
+        ? { percent: Number(code.discountPercent) }
+        : { amount: code.discountAmount ?? 0 },
     active: code.active,
     ownerActive: owner.active,
     validFrom: code.validFrom ?? null,
@@ -129,7 +137,11 @@ export function bindingOfOrder(order: Order): PromoBinding {
 
 /** What an order's price is, recomputed from its stored parts with the one pricing rule. */
 export function orderPrice(order: Order): OrderPriceBreakdown {
-  return priceOrder({ ...pricePartsOf(order), companyPromoDiscount: order.companyPromoDiscount, agentPromoDiscount: order.agentPromoDiscount });
+  return priceOrder({
+    ...pricePartsOf(order),
+    companyPromoDiscount: order.companyPromoDiscount,
+    agentPromoDiscount: order.agentPromoDiscount,
+  });
 }
 
 /** The parts of the order's price that promo codes do not decide. */
@@ -162,7 +174,9 @@ export function writeSlots(order: Order, slots: PromoSlots, totals: PromoTotals,
     order.bindingCompany = slots.binding.type === 'COMPANY' ? applied?.ownerCompany : undefined;
     order.bindingAgent = slots.binding.type === 'AGENT' ? applied?.ownerAgent : undefined;
     if (slots.binding.type !== 'NONE' && !order.bindingCompany && !order.bindingAgent) {
-      throw new Error(`order ${order.orderRef} cannot be bound to ${slots.binding.ownerId}: not the applied code's owner`);
+      throw new Error(
+        `order ${order.orderRef} cannot be bound to ${slots.binding.ownerId}: not the applied code's owner`,
+      );
     }
   }
   order.companyPromoDiscount = totals.price.companyPromoDiscount;

@@ -6,7 +6,8 @@ import { SalesAgent } from './entities/sales-agent';
 
 /** 0 to 100 with at most two decimals, as the columns keep it; anything else is refused as typed. */
 export function commissionPercentProblem(percent: string): string | undefined {
-  if (!/^\d{1,3}(\.\d{1,2})?$/.test(percent) || Number(percent) > 100) return `a commission percent is a number from 0 to 100 with at most two decimals (got "${percent}")`;
+  if (!/^\d{1,3}(\.\d{1,2})?$/.test(percent) || Number(percent) > 100)
+    return `a commission percent is a number from 0 to 100 with at most two decimals (got "${percent}")`;
   return undefined;
 }
 

@@ -36,7 +36,8 @@ export async function activeDemoCredentials(em: EntityManager): Promise<string[]
   const active: string[] = [];
   for (const credential of credentials) {
     const published = DEMO_PARTNERS.find((partner) => partner.clientId === credential.clientId)?.clientSecret;
-    if (published !== undefined && (await verifySecret(published, credential.secretHash))) active.push(credential.clientId);
+    if (published !== undefined && (await verifySecret(published, credential.secretHash)))
+      active.push(credential.clientId);
   }
   return active;
 }
@@ -80,7 +81,12 @@ export async function deactivateDemoData(em: EntityManager): Promise<ActiveDemoD
       credential.revokedAt = revokedAt;
       await tx.nativeUpdate(AccessToken, { credential, revokedAt: null }, { revokedAt });
     }
-    for (const entity of [...(await activeDemoCompanies(tx)), ...(await activeDemoAgents(tx)), ...(await activeDemoCodes(tx))]) entity.active = false;
+    for (const entity of [
+      ...(await activeDemoCompanies(tx)),
+      ...(await activeDemoAgents(tx)),
+      ...(await activeDemoCodes(tx)),
+    ])
+      entity.active = false;
     return ended;
   });
 }
@@ -95,7 +101,10 @@ export function describeDemoData(data: ActiveDemoData): string {
     ['agents', data.agents],
     ['promo codes', data.promoCodes],
   ];
-  return kinds.filter(([, names]) => names.length > 0).map(([kind, names]) => `${kind} ${names.join(', ')}`).join('; ');
+  return kinds
+    .filter(([, names]) => names.length > 0)
+    .map(([kind, names]) => `${kind} ${names.join(', ')}`)
+    .join('; ');
 }
 
 /**

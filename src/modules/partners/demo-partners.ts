@@ -69,13 +69,52 @@ export const DEMO_PROMO_CODES: ReadonlyArray<{
   usageLimit?: number;
   note: string;
 }> = [
-  { code: 'HIMALAYA10', ownerCompanyId: HIMALAYAN_SALES, percent: '10.00', note: 'company code of Himalayan Cover Sales, 10 %' },
-  { code: 'SUMMIT500', ownerCompanyId: SUMMIT_SALES, amount: 50_000, note: 'company code of Summit Sales Nepal, 500.00 off' },
-  { code: 'PEMBA5', ownerAgentId: DEMO_AGENTS[0].agentId, percent: '5.00', note: 'agent code of Pemba Sherpa (Himalayan Cover Sales), 5 %' },
-  { code: 'ANITA300', ownerAgentId: DEMO_AGENTS[1].agentId, amount: 30_000, note: 'agent code of Anita Gurung (Summit Sales Nepal), 300.00 off' },
-  { code: 'EXPIRED20', ownerCompanyId: HIMALAYAN_SALES, percent: '20.00', validFrom: '2025-01-01', validTo: '2025-12-31', note: 'expired on 2025-12-31: always rejected' },
-  { code: 'INACTIVE15', ownerAgentId: DEMO_AGENTS[0].agentId, percent: '15.00', active: false, note: 'inactive: always rejected' },
-  { code: 'ONCE25', ownerCompanyId: SUMMIT_SALES, percent: '25.00', usageLimit: 1, note: 'usage limit 1: the first order to take it wins, removal frees it' },
+  {
+    code: 'HIMALAYA10',
+    ownerCompanyId: HIMALAYAN_SALES,
+    percent: '10.00',
+    note: 'company code of Himalayan Cover Sales, 10 %',
+  },
+  {
+    code: 'SUMMIT500',
+    ownerCompanyId: SUMMIT_SALES,
+    amount: 50_000,
+    note: 'company code of Summit Sales Nepal, 500.00 off',
+  },
+  {
+    code: 'PEMBA5',
+    ownerAgentId: DEMO_AGENTS[0].agentId,
+    percent: '5.00',
+    note: 'agent code of Pemba Sherpa (Himalayan Cover Sales), 5 %',
+  },
+  {
+    code: 'ANITA300',
+    ownerAgentId: DEMO_AGENTS[1].agentId,
+    amount: 30_000,
+    note: 'agent code of Anita Gurung (Summit Sales Nepal), 300.00 off',
+  },
+  {
+    code: 'EXPIRED20',
+    ownerCompanyId: HIMALAYAN_SALES,
+    percent: '20.00',
+    validFrom: '2025-01-01',
+    validTo: '2025-12-31',
+    note: 'expired on 2025-12-31: always rejected',
+  },
+  {
+    code: 'INACTIVE15',
+    ownerAgentId: DEMO_AGENTS[0].agentId,
+    percent: '15.00',
+    active: false,
+    note: 'inactive: always rejected',
+  },
+  {
+    code: 'ONCE25',
+    ownerCompanyId: SUMMIT_SALES,
+    percent: '25.00',
+    usageLimit: 1,
+    note: 'usage limit 1: the first order to take it wins, removal frees it',
+  },
 ];
 
 export async function seedDemoPartners(em: EntityManager): Promise<void> {
@@ -88,14 +127,20 @@ export async function seedDemoPartners(em: EntityManager): Promise<void> {
         type: partner.type,
         commissionPercent: partner.commissionPercent,
       });
-      tx.create(Credential, { clientId: partner.clientId, secretHash: await hashChosenSecret(partner.clientSecret), company });
+      tx.create(Credential, {
+        clientId: partner.clientId,
+        secretHash: await hashChosenSecret(partner.clientSecret),
+        company,
+      });
     }
     for (const agent of DEMO_AGENTS) {
       if (await tx.findOne(SalesAgent, agent.agentId)) continue;
       tx.create(SalesAgent, { id: agent.agentId, company: agent.companyId, name: agent.name });
     }
     // Codes are created once and then left alone: their use counts are live sandbox state.
-    const existing = new Set((await tx.find(PromoCode, { code: { $in: DEMO_PROMO_CODES.map((code) => code.code) } })).map((code) => code.code));
+    const existing = new Set(
+      (await tx.find(PromoCode, { code: { $in: DEMO_PROMO_CODES.map((code) => code.code) } })).map((code) => code.code),
+    );
     for (const code of DEMO_PROMO_CODES) {
       if (existing.has(code.code)) continue;
       tx.create(PromoCode, {

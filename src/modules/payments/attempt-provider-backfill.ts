@@ -9,7 +9,10 @@ import type { PaymentConfig } from './settings';
  * the first start after the upgrade, which is the one that took it. Once named, an attempt keeps
  * its provider whatever the setting becomes. Idempotent: later starts find nothing to fill.
  */
-export async function backfillAttemptProviders(em: EntityManager, payments: Pick<PaymentConfig, 'providers'>): Promise<number> {
+export async function backfillAttemptProviders(
+  em: EntityManager,
+  payments: Pick<PaymentConfig, 'providers'>,
+): Promise<number> {
   let filled = 0;
   for (const gateway of GATEWAY_NAMES) {
     const provider = payments.providers[gateway];

@@ -10,7 +10,10 @@ import { checkoutAnswers, openAttempts, stillOpenAttempts } from './open-attempt
  */
 export function cancellationPayments(deps: PaymentDeps): CancellationPayments {
   return {
-    settings: { freeLookDays: deps.payments.freeLookDays, cancellationFeePercent: deps.payments.cancellationFeePercent },
+    settings: {
+      freeLookDays: deps.payments.freeLookDays,
+      cancellationFeePercent: deps.payments.cancellationFeePercent,
+    },
     openAttempts,
     checkoutAnswers: () => checkoutAnswers(deps, 'ORDER_CANCELLED'),
     stillOpenAttempts,

@@ -39,8 +39,13 @@ export async function recordCashPayment(
 ): Promise<CashPayment> {
   return em.transactional(async (tx) => {
     const order = await findOrder(tx, identifier, { lockForUpdate: true });
-    if (input.forced && !input.note) throw new OperatorRefusal('--force needs a --note saying when and how the cash was paid');
-    const refusal = cashSettlementRefusal(order, { amount: input.amount, today: kathmanduToday(now), forced: input.forced });
+    if (input.forced && !input.note)
+      throw new OperatorRefusal('--force needs a --note saying when and how the cash was paid');
+    const refusal = cashSettlementRefusal(order, {
+      amount: input.amount,
+      today: kathmanduToday(now),
+      forced: input.forced,
+    });
     if (refusal) throw new OperatorRefusal(refusal);
 
     const last = await tx.findOne(PaymentAttempt, { orders: { order: order.id } }, { orderBy: { createdAt: 'desc' } });
@@ -69,7 +74,11 @@ export async function recordCashPayment(
     order.status = OrderStatus.Paid;
     order.paidAt = at;
     await issuePolicyNumbers(tx, [order], at);
-    await recordCommissionEarned(tx, { paymentRef: attempt.paymentRef, occurredAt: at, shares: [{ order, share: order.totalAmount }] });
+    await recordCommissionEarned(tx, {
+      paymentRef: attempt.paymentRef,
+      occurredAt: at,
+      shares: [{ order, share: order.totalAmount }],
+    });
     await recordPaymentEvents(tx, 'order.paid', attempt, { at, shares: [{ order, amount: order.totalAmount }] });
     recordAudit(tx, {
       actor,
@@ -82,7 +91,9 @@ export async function recordCashPayment(
         currency: attempt.currency,
         note: input.note ?? null,
         // Only a record the rule would have refused says so: the others keep their shape.
-        ...(input.forced === true && order.coverageStartDate < kathmanduToday(now) ? { forcedAfterCoverStart: true } : {}),
+        ...(input.forced === true && order.coverageStartDate < kathmanduToday(now)
+          ? { forcedAfterCoverStart: true }
+          : {}),
       },
     });
     await tx.flush();

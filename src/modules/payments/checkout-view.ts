@@ -15,7 +15,11 @@ export interface CheckoutView {
   open: boolean;
 }
 
-export async function checkoutView(em: EntityManager, paymentRef: string, now = new Date()): Promise<CheckoutView | null> {
+export async function checkoutView(
+  em: EntityManager,
+  paymentRef: string,
+  now = new Date(),
+): Promise<CheckoutView | null> {
   const attempt = await em.findOne(PaymentAttempt, { paymentRef }, { populate: ['orders.order', 'group'] });
   // Cash recorded by an operator never had a checkout: to a gateway it is an unknown payment.
   if (!attempt || attempt.gateway === 'cash') return null;
@@ -24,7 +28,10 @@ export async function checkoutView(em: EntityManager, paymentRef: string, now = 
     gateway: attempt.gateway,
     amount: attempt.amount,
     currency: attempt.currency,
-    orderRefs: attempt.orders.getItems().map((line) => line.order.orderRef).sort(),
+    orderRefs: attempt.orders
+      .getItems()
+      .map((line) => line.order.orderRef)
+      .sort(),
     groupRef: attempt.group?.groupRef,
     expiresAt: attempt.expiresAt,
     open: attempt.status === 'INITIATED' && attempt.expiresAt.getTime() > now.getTime(),

@@ -5,7 +5,13 @@ import type { PaymentAttempt } from './entities/payment-attempt';
 import type { GroupOverview } from './group-overview';
 
 /** The group as the contract's OrderGroupOverview. */
-export function groupOverviewWire({ group, orders, rows, payment, latestGroupPayment }: GroupOverview): Schemas['OrderGroupOverview'] {
+export function groupOverviewWire({
+  group,
+  orders,
+  rows,
+  payment,
+  latestGroupPayment,
+}: GroupOverview): Schemas['OrderGroupOverview'] {
   return {
     groupRef: group.groupRef,
     groupId: group.id,
@@ -27,7 +33,8 @@ export function groupOverviewWire({ group, orders, rows, payment, latestGroupPay
 const GROUP_METHODS = { card_gateway: 'CARD_GATEWAY', wallet_gateway: 'WALLET_GATEWAY' } as const;
 
 function groupAttemptWire(attempt: PaymentAttempt): Schemas['GroupPaymentAttempt'] {
-  if (attempt.gateway === 'cash') throw new Error(`group payment ${attempt.paymentRef} is cash, which pay never starts`);
+  if (attempt.gateway === 'cash')
+    throw new Error(`group payment ${attempt.paymentRef} is cash, which pay never starts`);
   return {
     paymentRef: attempt.paymentRef,
     paymentMethod: GROUP_METHODS[attempt.gateway],

@@ -2,7 +2,12 @@ import { amountFromMinor } from '../../kernel/money';
 import { returnUrlWithPaymentRef } from './rules/return-url';
 import { successBody } from '../../kernel/http/envelope';
 import { escapeHtml } from '../../kernel/http/html';
-import { handleGatewayCallback, handleGatewayReturn, ReturnRefusedError, type CallbackResult } from './payment-callback';
+import {
+  handleGatewayCallback,
+  handleGatewayReturn,
+  ReturnRefusedError,
+  type CallbackResult,
+} from './payment-callback';
 import { providerReturnLookup } from './provider-return-limit';
 import { startGroupPayment, startOrderPayment, type StartedPayment } from './payment-start';
 import { getPaymentStatus, type PaymentStatusView } from './payment-status';
@@ -15,23 +20,44 @@ import type { OperationPolicies, OperationPolicy } from '../../kernel/http/opera
 import { refundWire } from '../refunds';
 import { decideSandboxPayment } from './sandbox-outcome';
 
-const idempotencyKeyOf = (headers: Record<string, string | string[] | undefined>): string => String(headers['idempotency-key']);
+const idempotencyKeyOf = (headers: Record<string, string | string[] | undefined>): string =>
+  String(headers['idempotency-key']);
 
 export const paymentHandlers = {
   async payOrder({ body, params, headers }, scope) {
-    const started = await startOrderPayment(scope.em, callerOf(scope), params.orderRef, body, idempotencyKeyOf(headers), scope.services.payments);
+    const started = await startOrderPayment(
+      scope.em,
+      callerOf(scope),
+      params.orderRef,
+      body,
+      idempotencyKeyOf(headers),
+      scope.services.payments,
+    );
     scope.services.metrics.paymentStarts.inc({ gateway: body.gateway });
     return { status: 200, body: successBody(paymentInitWire(started), 'Payment initiated') };
   },
 
   async payGroup({ body, params, headers }, scope) {
-    const started = await startGroupPayment(scope.em, callerOf(scope), params.groupRef, body, idempotencyKeyOf(headers), scope.services.payments);
+    const started = await startGroupPayment(
+      scope.em,
+      callerOf(scope),
+      params.groupRef,
+      body,
+      idempotencyKeyOf(headers),
+      scope.services.payments,
+    );
     scope.services.metrics.paymentStarts.inc({ gateway: body.gateway });
     return { status: 200, body: successBody(paymentInitWire(started), 'Payment initiated') };
   },
 
   async getOrderGroup({ params }, scope) {
-    return { status: 200, body: successBody(groupOverviewWire(await groupOverview(scope.em, callerOf(scope), params.groupRef)), 'Order group retrieved') };
+    return {
+      status: 200,
+      body: successBody(
+        groupOverviewWire(await groupOverview(scope.em, callerOf(scope), params.groupRef)),
+        'Order group retrieved',
+      ),
+    };
   },
 
   async getPaymentStatus({ params }, scope) {
@@ -41,7 +67,13 @@ export const paymentHandlers = {
 
   async setSandboxPaymentOutcome({ params, body }, scope) {
     const caller = callerOf(scope);
-    const orderRef = await decideSandboxPayment(scope.em, caller, params.paymentRef, body.outcome, scope.services.payments);
+    const orderRef = await decideSandboxPayment(
+      scope.em,
+      caller,
+      params.paymentRef,
+      body.outcome,
+      scope.services.payments,
+    );
     const status = await getPaymentStatus(scope.em.fork(), caller, orderRef, scope.services.payments);
     return { status: 200, body: successBody(paymentStatusWire(status), `Payment ${status.paymentStatus}`) };
   },
@@ -53,15 +85,28 @@ export const paymentHandlers = {
   async handleProviderReturn({ params, query }, scope) {
     const limit = await providerReturnLookup(scope);
     if (!limit.allowed) {
-      return { status: 429, contentType: 'text/html', headers: { ...PAGE_HEADERS, 'Retry-After': String(limit.retryAfterSeconds) }, body: tooManyReturnsPage(limit.retryAfterSeconds) };
+      return {
+        status: 429,
+        contentType: 'text/html',
+        headers: { ...PAGE_HEADERS, 'Retry-After': String(limit.retryAfterSeconds) },
+        body: tooManyReturnsPage(limit.retryAfterSeconds),
+      };
     }
     const { gateway, paymentRef } = params;
-    const strings = Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    const strings = Object.fromEntries(
+      Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
     try {
-      return returnAnswer(await handleGatewayReturn(scope.em, { gateway, paymentRef, query: strings }, scope.services.payments));
+      return returnAnswer(
+        await handleGatewayReturn(scope.em, { gateway, paymentRef, query: strings }, scope.services.payments),
+      );
     } catch (error) {
       // A person's browser is shown what happened and the way back; a client that asks for JSON gets error shape 2.
-      if (!(error instanceof ReturnRefusedError) || scope.req.accepts(['text/html', 'application/json']) === 'application/json') throw error;
+      if (
+        !(error instanceof ReturnRefusedError) ||
+        scope.req.accepts(['text/html', 'application/json']) === 'application/json'
+      )
+        throw error;
       return { status: 400, contentType: 'text/html', headers: PAGE_HEADERS, body: refusedReturnPage(error.attempt) };
     }
   },
@@ -71,9 +116,14 @@ export const paymentHandlers = {
 const PAGE_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
 
 /** The customer's browser goes back to the partner, or sees a plain result page when there is no returnUrl. */
-function returnAnswer(result: CallbackResult): Extract<ContractResponse<'handlePaymentCallback' | 'handleProviderReturn'>, { status: 200 | 303 }> {
+function returnAnswer(
+  result: CallbackResult,
+): Extract<ContractResponse<'handlePaymentCallback' | 'handleProviderReturn'>, { status: 200 | 303 }> {
   if (result.returnUrl) {
-    return { status: 303, headers: { Location: returnUrlWithPaymentRef(result.returnUrl, result.paymentRef), 'Cache-Control': 'no-store' } };
+    return {
+      status: 303,
+      headers: { Location: returnUrlWithPaymentRef(result.returnUrl, result.paymentRef), 'Cache-Control': 'no-store' },
+    };
   }
   return { status: 200, contentType: 'text/html', headers: { 'Cache-Control': 'no-store' }, body: resultPage(result) };
 }
@@ -109,7 +159,9 @@ function paymentStatusWire(status: PaymentStatusView): Schemas['PaymentStatus'] 
     amount: amountFromMinor(status.attempt.amount),
     currency: status.attempt.currency,
     ...(status.attempt.completedAt ? { completedAt: status.attempt.completedAt.toISOString() } : {}),
-    ...(status.attempt.group ? { groupRef: status.attempt.group.groupRef, groupAmount: amountFromMinor(status.attempt.group.amount) } : {}),
+    ...(status.attempt.group
+      ? { groupRef: status.attempt.group.groupRef, groupAmount: amountFromMinor(status.attempt.group.amount) }
+      : {}),
   };
 }
 
@@ -142,14 +194,19 @@ function refusedReturnPage(attempt: { paymentRef: string; returnUrl?: string } |
   const paragraphs = [
     'This return from the payment page could not be checked, so it changed nothing. If you paid, the payment is not lost: the shop asks the payment provider directly.',
   ];
-  if (attempt?.returnUrl) paragraphs.push(`<a href="${escapeHtml(returnUrlWithPaymentRef(attempt.returnUrl, attempt.paymentRef))}">Back to the shop</a>`);
+  if (attempt?.returnUrl)
+    paragraphs.push(
+      `<a href="${escapeHtml(returnUrlWithPaymentRef(attempt.returnUrl, attempt.paymentRef))}">Back to the shop</a>`,
+    );
   else if (attempt) paragraphs.push(`Payment reference ${escapeHtml(attempt.paymentRef)}. You can close this window.`);
   else paragraphs.push('You can close this window and return to the shop where you started the payment.');
   return page('Payment not confirmed', paragraphs);
 }
 
 function tooManyReturnsPage(retryAfterSeconds: number): string {
-  return page('Too many requests', [`This device has opened this payment page too many times in a short time. Try again in ${retryAfterSeconds} seconds.`]);
+  return page('Too many requests', [
+    `This device has opened this payment page too many times in a short time. Try again in ${retryAfterSeconds} seconds.`,
+  ]);
 }
 
 /** Every payment start costs a gateway call: single and group payments share one count per company. */

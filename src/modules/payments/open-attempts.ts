@@ -36,7 +36,9 @@ export async function assertNoOpenAttempts(tx: EntityManager, orderIds: string[]
  * goes out with the change's own writes, in one flush).
  */
 export async function stillOpenAttempts(tx: EntityManager, orderIds: readonly string[]): Promise<PaymentAttempt[]> {
-  const open = (await openAttemptIds(tx, orderIds)).filter((id) => (tx.getUnitOfWork().getById(PaymentAttempt, id)?.status ?? 'INITIATED') === 'INITIATED');
+  const open = (await openAttemptIds(tx, orderIds)).filter(
+    (id) => (tx.getUnitOfWork().getById(PaymentAttempt, id)?.status ?? 'INITIATED') === 'INITIATED',
+  );
   return Promise.all(open.map((id) => tx.findOneOrFail(PaymentAttempt, id)));
 }
 
@@ -83,8 +85,13 @@ export async function withOpenAttemptsClosed<T>(
       return await change(closedBefore);
     } catch (error) {
       if (!(error instanceof OpenAttemptsInTheWay)) throw error;
-      if (round === MAX_ROUNDS) throw conflict('A payment for this order is being started or settled at this moment; try again shortly').coded('PAYMENT_IN_PROGRESS');
-      await answers.ask(await Promise.all(error.attemptIds.map((attemptId) => em.fork().findOneOrFail(PaymentAttempt, attemptId))));
+      if (round === MAX_ROUNDS)
+        throw conflict('A payment for this order is being started or settled at this moment; try again shortly').coded(
+          'PAYMENT_IN_PROGRESS',
+        );
+      await answers.ask(
+        await Promise.all(error.attemptIds.map((attemptId) => em.fork().findOneOrFail(PaymentAttempt, attemptId))),
+      );
       closedBefore.push(...(await answers.recordOnTheirOwn(em)));
     }
   }
@@ -126,7 +133,10 @@ class GatewayAnswers {
   /** Those `recordIn` recorded in a change's transaction, until it commits or rolls back. */
   private inChange: AskedGateway[] = [];
 
-  constructor(private readonly reason: Exclude<ClosedReason, 'ORDER_PAID'>, private readonly deps: PaymentDeps) {}
+  constructor(
+    private readonly reason: Exclude<ClosedReason, 'ORDER_PAID'>,
+    private readonly deps: PaymentDeps,
+  ) {}
 
   async ask(attempts: readonly PaymentAttempt[]): Promise<void> {
     for (const attempt of attempts) {
@@ -178,14 +188,22 @@ class GatewayAnswers {
 /** The attempts that could still take money for these orders, read without locks (see withOpenAttemptsClosed's expectedInTheWay). */
 export async function openAttempts(em: EntityManager, orderIds: readonly string[]): Promise<PaymentAttempt[]> {
   if (orderIds.length === 0) return [];
-  const lines = await em.find(PaymentAttemptOrder, { order: { $in: [...orderIds] }, attempt: { status: 'INITIATED' } }, { populate: ['attempt'] });
+  const lines = await em.find(
+    PaymentAttemptOrder,
+    { order: { $in: [...orderIds] }, attempt: { status: 'INITIATED' } },
+    { populate: ['attempt'] },
+  );
   const attempts = new Map(lines.map((line) => [line.attempt.id, line.attempt]));
   return [...attempts.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
 async function openAttemptIds(tx: EntityManager, orderIds: readonly string[]): Promise<string[]> {
   // No flush first: what the transaction changed in memory is read by the caller itself.
-  const lines = await tx.find(PaymentAttemptOrder, { order: { $in: [...orderIds] }, attempt: { status: 'INITIATED' } }, { fields: ['attempt'], flushMode: FlushMode.COMMIT });
+  const lines = await tx.find(
+    PaymentAttemptOrder,
+    { order: { $in: [...orderIds] }, attempt: { status: 'INITIATED' } },
+    { fields: ['attempt'], flushMode: FlushMode.COMMIT },
+  );
   return [...new Set(lines.map((line) => line.attempt.id))].sort();
 }
 
@@ -196,7 +214,8 @@ interface AskedGateway {
   at: Date;
 }
 
-export type CloseOutcome = 'PAID' | 'REFUND_PENDING' | 'VOIDED' | 'CLOSED_UNCONFIRMED' | 'FINISHED_AT_GATEWAY' | 'ALREADY_CLOSED' | 'MISMATCH';
+export type CloseOutcome =
+  'PAID' | 'REFUND_PENDING' | 'VOIDED' | 'CLOSED_UNCONFIRMED' | 'FINISHED_AT_GATEWAY' | 'ALREADY_CLOSED' | 'MISMATCH';
 
 /**
  * Puts one open attempt to its gateway and records the answer under the settlement locks: the
@@ -204,7 +223,13 @@ export type CloseOutcome = 'PAID' | 'REFUND_PENDING' | 'VOIDED' | 'CLOSED_UNCONF
  * or our close (`reason`): confirmed when the gateway voided it, otherwise watched by
  * reconciliation for a late capture. The expiry of an abandoned checkout comes this way too.
  */
-export async function closeWithGateway(em: EntityManager, attemptId: string, reason: Exclude<ClosedReason, 'ORDER_PAID'>, deps: PaymentDeps, now = new Date()): Promise<CloseOutcome> {
+export async function closeWithGateway(
+  em: EntityManager,
+  attemptId: string,
+  reason: Exclude<ClosedReason, 'ORDER_PAID'>,
+  deps: PaymentDeps,
+  now = new Date(),
+): Promise<CloseOutcome> {
   const asked = await askGateway(await em.fork().findOneOrFail(PaymentAttempt, attemptId), deps, now);
   if (!asked) return 'ALREADY_CLOSED';
   const { outcome } = await em.fork().transactional((tx) => recordClose(tx, asked, reason, deps));
@@ -218,32 +243,57 @@ async function askGateway(attempt: PaymentAttempt, deps: PaymentDeps, at = new D
 }
 
 /** Records a gateway's answer about an open attempt under the settlement locks, and logs it. */
-async function recordClose(tx: EntityManager, asked: AskedGateway, reason: Exclude<ClosedReason, 'ORDER_PAID'>, deps: PaymentDeps): Promise<{ outcome: CloseOutcome; lockedOrderIds: string[] }> {
+async function recordClose(
+  tx: EntityManager,
+  asked: AskedGateway,
+  reason: Exclude<ClosedReason, 'ORDER_PAID'>,
+  deps: PaymentDeps,
+): Promise<{ outcome: CloseOutcome; lockedOrderIds: string[] }> {
   const attempt = await lockAttemptForSettlement(tx, asked.attempt.id);
   const outcome = await recordAnswer(tx, attempt, asked, reason, deps);
-  deps.logger.info({ paymentRef: attempt.paymentRef, gateway: attempt.gateway, reason, outcome }, 'open payment attempt put to its gateway');
+  deps.logger.info(
+    { paymentRef: attempt.paymentRef, gateway: attempt.gateway, reason, outcome },
+    'open payment attempt put to its gateway',
+  );
   return { outcome, lockedOrderIds: attempt.orders.getItems().map((line) => line.order.id) };
 }
 
 /** Whether the attempt was closed for the change (not captured or finished first); a mismatch refuses the change (409). */
 function closedForChange(outcome: CloseOutcome): boolean {
   if (outcome === 'MISMATCH') {
-    throw conflict('The gateway\'s record of the open payment for this order does not match ours; the operator has been alerted');
+    throw conflict(
+      "The gateway's record of the open payment for this order does not match ours; the operator has been alerted",
+    );
   }
   return outcome === 'VOIDED' || outcome === 'CLOSED_UNCONFIRMED';
 }
 
-const closedAttempt = ({ attempt }: AskedGateway): ClosedAttempt => ({ id: attempt.id, paymentRef: attempt.paymentRef });
+const closedAttempt = ({ attempt }: AskedGateway): ClosedAttempt => ({
+  id: attempt.id,
+  paymentRef: attempt.paymentRef,
+});
 
-async function recordAnswer(tx: EntityManager, attempt: PaymentAttempt, { answer, at: now }: AskedGateway, reason: Exclude<ClosedReason, 'ORDER_PAID'>, deps: PaymentDeps): Promise<CloseOutcome> {
+async function recordAnswer(
+  tx: EntityManager,
+  attempt: PaymentAttempt,
+  { answer, at: now }: AskedGateway,
+  reason: Exclude<ClosedReason, 'ORDER_PAID'>,
+  deps: PaymentDeps,
+): Promise<CloseOutcome> {
   if (answer.kind === 'DECIDED') {
     const { report } = answer;
     if (!reportMatches(attempt, report)) {
-      deps.logger.error({ paymentRef: attempt.paymentRef, gateway: attempt.gateway }, 'gateway record does not match the attempt');
+      deps.logger.error(
+        { paymentRef: attempt.paymentRef, gateway: attempt.gateway },
+        'gateway record does not match the attempt',
+      );
       return 'MISMATCH';
     }
     const recorded = await recordGatewayWord(tx, attempt, report, now, deps);
-    if (recorded.effect.kind === 'LATE_CAPTURE' || (recorded.effect.kind === 'COMPLETE' && recorded.effect.status === 'SUCCESS')) {
+    if (
+      recorded.effect.kind === 'LATE_CAPTURE' ||
+      (recorded.effect.kind === 'COMPLETE' && recorded.effect.status === 'SUCCESS')
+    ) {
       return attempt.status === 'SUCCESS' ? 'PAID' : 'REFUND_PENDING';
     }
     return recorded.effect.kind === 'COMPLETE' ? 'FINISHED_AT_GATEWAY' : 'ALREADY_CLOSED';

@@ -8,6 +8,13 @@ import { cancellationPayments } from './cancellation-port';
  * (without a note only an unpaid order; with one a paid order too, with its refund), given what
  * it needs of payments.
  */
-export function cancelOrder(em: EntityManager, identifier: string, actor: string, deps: PaymentDeps, now?: Date, note?: string): Promise<CancellationView> {
+export function cancelOrder(
+  em: EntityManager,
+  identifier: string,
+  actor: string,
+  deps: PaymentDeps,
+  now?: Date,
+  note?: string,
+): Promise<CancellationView> {
   return cancelOrderAsOperator(em, identifier, { actor, note: note ?? null }, cancellationPayments(deps), now);
 }

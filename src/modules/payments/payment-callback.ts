@@ -1,7 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PaymentAttempt } from './entities/payment-attempt';
 import { claimedPaymentRef } from './providers/callback-signature';
-import { InvalidCallbackError, ProviderUnavailableError, type GatewayLookup, type GatewayName, type ReturnQuery } from './providers/gateway';
+import {
+  InvalidCallbackError,
+  ProviderUnavailableError,
+  type GatewayLookup,
+  type GatewayName,
+  type ReturnQuery,
+} from './providers/gateway';
 import { DomainError } from '../../kernel/errors';
 import type { AttemptStatus } from './rules/payment-attempt';
 import { gatewayOfAttempt, type PaymentDeps } from './payment-deps';
@@ -38,7 +44,12 @@ export interface GatewayReturn {
  * GET /api/external/payment/response (the sandbox's signed callback): the payment it is about is
  * read from the payload, unverified; handleGatewayReturn verifies everything before anything changes.
  */
-export function handleGatewayCallback(em: EntityManager, query: { gateway: GatewayName; payload: string; signature: string }, deps: PaymentDeps, now = new Date()): Promise<CallbackResult> {
+export function handleGatewayCallback(
+  em: EntityManager,
+  query: { gateway: GatewayName; payload: string; signature: string },
+  deps: PaymentDeps,
+  now = new Date(),
+): Promise<CallbackResult> {
   let paymentRef: string;
   try {
     paymentRef = claimedPaymentRef(query.payload);
@@ -60,12 +71,21 @@ export function handleGatewayCallback(em: EntityManager, query: { gateway: Gatew
  * only. A provider that is not answering, or has not decided, changes nothing either: the
  * customer goes back to the partner, and reconciliation asks again later.
  */
-export async function handleGatewayReturn(em: EntityManager, ret: GatewayReturn, deps: PaymentDeps, now = new Date()): Promise<CallbackResult> {
+export async function handleGatewayReturn(
+  em: EntityManager,
+  ret: GatewayReturn,
+  deps: PaymentDeps,
+  now = new Date(),
+): Promise<CallbackResult> {
   const attempt = await em.fork().findOne(PaymentAttempt, { paymentRef: ret.paymentRef });
   if (!attempt) return refuse(deps, ret.gateway, 'unknown payment reference');
   const refuseReturn = (why: string) => refuseAbout(deps, ret.gateway, why, attempt);
   if (attempt.gateway !== ret.gateway) return refuseReturn('returned from a gateway the attempt did not use');
-  const unchanged: CallbackResult = { paymentRef: attempt.paymentRef, status: attempt.status, returnUrl: attempt.returnUrl };
+  const unchanged: CallbackResult = {
+    paymentRef: attempt.paymentRef,
+    status: attempt.status,
+    returnUrl: attempt.returnUrl,
+  };
 
   let word: GatewayLookup;
   try {
@@ -73,16 +93,23 @@ export async function handleGatewayReturn(em: EntityManager, ret: GatewayReturn,
   } catch (error) {
     if (error instanceof InvalidCallbackError) return refuseReturn(error.why);
     if (!(error instanceof ProviderUnavailableError)) throw error;
-    deps.logger.warn({ gateway: ret.gateway, paymentRef: attempt.paymentRef, provider: error.provider, kind: error.kind }, 'payment return not confirmed: provider unavailable; reconciliation will ask again');
+    deps.logger.warn(
+      { gateway: ret.gateway, paymentRef: attempt.paymentRef, provider: error.provider, kind: error.kind },
+      'payment return not confirmed: provider unavailable; reconciliation will ask again',
+    );
     return unchanged;
   }
   if (!word.decided) return unchanged;
   const { report } = word;
   const age = now.getTime() - report.issuedAt.getTime();
   if (age < -CLOCK_SKEW_MS) return refuseReturn('issued in the future');
-  if (age > deps.payments.callbackMaxAgeSeconds * 1000) return refuseReturn('stale: older than PAYMENT_CALLBACK_MAX_AGE_SECONDS');
+  if (age > deps.payments.callbackMaxAgeSeconds * 1000)
+    return refuseReturn('stale: older than PAYMENT_CALLBACK_MAX_AGE_SECONDS');
   if (!reportMatches(attempt, report)) {
-    deps.logger.error({ paymentRef: attempt.paymentRef, gateway: ret.gateway }, 'gateway word does not match the attempt (amount, currency or reference)');
+    deps.logger.error(
+      { paymentRef: attempt.paymentRef, gateway: ret.gateway },
+      'gateway word does not match the attempt (amount, currency or reference)',
+    );
     return refuseReturn('amount or currency differs from the attempt');
   }
 
@@ -91,10 +118,14 @@ export async function handleGatewayReturn(em: EntityManager, ret: GatewayReturn,
     const recorded = await recordGatewayWord(tx, locked, report, now, deps);
     if (recorded.effect.kind === 'REPLAY') {
       // A lookup asked twice (a customer reloading Khalti's return) is no forgery: answer what stands.
-      if (word.confirmed) return { paymentRef: locked.paymentRef, status: locked.status, returnUrl: locked.returnUrl, replay: true };
+      if (word.confirmed)
+        return { paymentRef: locked.paymentRef, status: locked.status, returnUrl: locked.returnUrl, replay: true };
       return refuseReturn('replayed: the gateway already reported this attempt');
     }
-    deps.logger.info({ paymentRef: locked.paymentRef, status: locked.status, paid: recorded.paidOrderRefs }, 'payment callback recorded');
+    deps.logger.info(
+      { paymentRef: locked.paymentRef, status: locked.status, paid: recorded.paidOrderRefs },
+      'payment callback recorded',
+    );
     return { paymentRef: locked.paymentRef, status: locked.status, returnUrl: locked.returnUrl, replay: false };
   });
   // Counted after the commit, so a rolled-back settlement is never reported as an outcome.
@@ -106,7 +137,12 @@ function refuse(deps: PaymentDeps, gateway: GatewayName, why: string): never {
   return refuseAbout(deps, gateway, why, undefined);
 }
 
-function refuseAbout(deps: PaymentDeps, gateway: GatewayName, why: string, attempt: { paymentRef: string; returnUrl?: string } | undefined): never {
+function refuseAbout(
+  deps: PaymentDeps,
+  gateway: GatewayName,
+  why: string,
+  attempt: { paymentRef: string; returnUrl?: string } | undefined,
+): never {
   deps.logger.warn({ gateway, why, paymentRef: attempt?.paymentRef }, 'payment callback refused');
   throw new ReturnRefusedError(attempt && { paymentRef: attempt.paymentRef, returnUrl: attempt.returnUrl });
 }

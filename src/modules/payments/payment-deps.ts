@@ -14,7 +14,11 @@ export interface PaymentDeps {
   gateways: GatewayRegistry;
   logger: Logger;
   /** Absent in the operator CLI, which exports no metrics. */
-  metrics?: { paymentOutcomes: LabelledCounter<'gateway' | 'outcome'>; lateCaptures: LabelledCounter<'gateway'>; refunds?: LabelledCounter<'gateway' | 'status'> };
+  metrics?: {
+    paymentOutcomes: LabelledCounter<'gateway' | 'outcome'>;
+    lateCaptures: LabelledCounter<'gateway'>;
+    refunds?: LabelledCounter<'gateway' | 'status'>;
+  };
   /**
    * Asks the refund executor to run soon (after the caller's commit: it runs on its own
    * connection and finds only committed refunds). Absent where no executor runs (the CLI):
@@ -29,7 +33,12 @@ export function gatewayOf(deps: Pick<PaymentDeps, 'gateways'>, name: PaymentMeth
   if (name === 'cash') throw new Error('A cash payment has no gateway');
   const gateway = deps.gateways.get(name);
   // No provider serves the gateway (live mode outside production): a 503 with the reason logged.
-  if (!gateway) throw new ProviderUnavailableError('none', 'NOT_CONFIGURED', `no provider serves ${name}: set ${name.toUpperCase()}_PROVIDER`);
+  if (!gateway)
+    throw new ProviderUnavailableError(
+      'none',
+      'NOT_CONFIGURED',
+      `no provider serves ${name}: set ${name.toUpperCase()}_PROVIDER`,
+    );
   return gateway;
 }
 
@@ -38,10 +47,18 @@ export function gatewayOf(deps: Pick<PaymentDeps, 'gateways'>, name: PaymentMeth
  * attempt from before providers were recorded (provider null) is the configured one's. A provider
  * whose settings are gone cannot be asked: a 503-class answer, never the other provider.
  */
-export function gatewayOfAttempt(deps: Pick<PaymentDeps, 'gateways'>, attempt: { gateway: PaymentMethod; provider?: string | null }): PaymentGateway {
+export function gatewayOfAttempt(
+  deps: Pick<PaymentDeps, 'gateways'>,
+  attempt: { gateway: PaymentMethod; provider?: string | null },
+): PaymentGateway {
   if (attempt.gateway === 'cash') throw new Error('A cash payment has no gateway');
   if (!attempt.provider) return gatewayOf(deps, attempt.gateway);
   const gateway = deps.gateways.of(attempt.gateway, attempt.provider);
-  if (!gateway) throw new ProviderUnavailableError(attempt.provider, 'NOT_CONFIGURED', `${attempt.provider} took this ${attempt.gateway} payment and has no settings any more`);
+  if (!gateway)
+    throw new ProviderUnavailableError(
+      attempt.provider,
+      'NOT_CONFIGURED',
+      `${attempt.provider} took this ${attempt.gateway} payment and has no settings any more`,
+    );
   return gateway;
 }

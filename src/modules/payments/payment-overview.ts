@@ -19,5 +19,9 @@ export async function paymentOverview(em: EntityManager, paymentRef: string): Pr
 
 /** Every payment that owes money back (a share REFUND_PENDING), oldest first: `ops payment refunds`. */
 export function paymentsOwingRefunds(em: EntityManager): Promise<PaymentAttempt[]> {
-  return em.find(PaymentAttempt, { orders: { settlement: 'REFUND_PENDING' } }, { populate: ['orders.order', 'company'], orderBy: { completedAt: 'asc' } });
+  return em.find(
+    PaymentAttempt,
+    { orders: { settlement: 'REFUND_PENDING' } },
+    { populate: ['orders.order', 'company'], orderBy: { completedAt: 'asc' } },
+  );
 }

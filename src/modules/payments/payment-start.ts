@@ -45,33 +45,83 @@ export interface LeftOutOrder {
  * Idempotency-Key already made, or supersedes the order's open attempt and starts a new one for
  * the order's current total.
  */
-export async function startOrderPayment(em: EntityManager, principal: Principal, identifier: string, input: PayInput, idempotencyKey: string, deps: PaymentDeps): Promise<StartedPayment> {
+export async function startOrderPayment(
+  em: EntityManager,
+  principal: Principal,
+  identifier: string,
+  input: PayInput,
+  idempotencyKey: string,
+  deps: PaymentDeps,
+): Promise<StartedPayment> {
   checkReturnUrl(input, deps);
   const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
-    const { order } = await resolveOrder(tx, principal, identifier, { intent: 'ACT', lockForUpdate: true, populate: [] });
-    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'ORDER', id: order.id }, gateway: input.gateway, returnUrl: input.returnUrl, customerMobile: input.customerMobile };
+    const { order } = await resolveOrder(tx, principal, identifier, {
+      intent: 'ACT',
+      lockForUpdate: true,
+      populate: [],
+    });
+    const facts: PayRequestFacts<GatewayName> = {
+      target: { kind: 'ORDER', id: order.id },
+      gateway: input.gateway,
+      returnUrl: input.returnUrl,
+      customerMobile: input.customerMobile,
+    };
     const previous = await replay(facts);
     if (previous) return previous;
     assertPayable(order, businessToday());
-    const last = await tx.findOne(PaymentAttempt, { scope: 'ORDER', orders: { order: order.id } }, { orderBy: { createdAt: 'desc' } });
-    return createAttempt(tx, { principal, facts, ownerRef: order.orderRef, orders: [order], lastCreatedAt: last?.createdAt, idempotencyKey, superseded }, deps);
+    const last = await tx.findOne(
+      PaymentAttempt,
+      { scope: 'ORDER', orders: { order: order.id } },
+      { orderBy: { createdAt: 'desc' } },
+    );
+    return createAttempt(
+      tx,
+      {
+        principal,
+        facts,
+        ownerRef: order.orderRef,
+        orders: [order],
+        lastCreatedAt: last?.createdAt,
+        idempotencyKey,
+        superseded,
+      },
+      deps,
+    );
   });
   return withCheckout(em, attempt, deps);
 }
 
 /** POST /orders/groups/{groupRef}/pay: one attempt for every PENDING online order of the group. */
-export async function startGroupPayment(em: EntityManager, principal: Principal, groupRef: string, input: PayInput, idempotencyKey: string, deps: PaymentDeps): Promise<StartedPayment> {
+export async function startGroupPayment(
+  em: EntityManager,
+  principal: Principal,
+  groupRef: string,
+  input: PayInput,
+  idempotencyKey: string,
+  deps: PaymentDeps,
+): Promise<StartedPayment> {
   checkReturnUrl(input, deps);
   let leftOut: LeftOutOrder[] = [];
   const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true });
-    const facts: PayRequestFacts<GatewayName> = { target: { kind: 'GROUP', id: group.id }, gateway: input.gateway, returnUrl: input.returnUrl, customerMobile: input.customerMobile };
-    const pending = orders.filter((order) => order.status === OrderStatus.Pending && order.settlementType === SettlementType.Online);
+    const facts: PayRequestFacts<GatewayName> = {
+      target: { kind: 'GROUP', id: group.id },
+      gateway: input.gateway,
+      returnUrl: input.returnUrl,
+      customerMobile: input.customerMobile,
+    };
+    const pending = orders.filter(
+      (order) => order.status === OrderStatus.Pending && order.settlementType === SettlementType.Online,
+    );
     const today = businessToday();
     const previous = await replay(facts);
     if (previous) {
       // A replay answers as the first request did: the pending orders its attempt does not cover were left out.
-      const covered = new Set((await tx.find(PaymentAttemptOrder, { attempt: previous.id }, { fields: ['order'] })).map((line) => line.order.id));
+      const covered = new Set(
+        (await tx.find(PaymentAttemptOrder, { attempt: previous.id }, { fields: ['order'] })).map(
+          (line) => line.order.id,
+        ),
+      );
       leftOut = pending.filter((order) => !covered.has(order.id)).map(leftOutOrder);
       return previous;
     }
@@ -83,13 +133,34 @@ export async function startGroupPayment(em: EntityManager, principal: Principal,
         ? invalid(`Group ${group.groupRef} has no order left that can be paid: ${refusal}`).coded('COVER_STARTED')
         : invalid(`Group ${group.groupRef} has no pending order to pay`).coded('ORDER_NOT_PENDING');
     }
-    const last = await tx.findOne(PaymentAttempt, { scope: 'GROUP', group: group.id }, { orderBy: { createdAt: 'desc' } });
-    return createAttempt(tx, { principal, facts, ownerRef: group.groupRef, orders: payable, lastCreatedAt: last?.createdAt, idempotencyKey, superseded, group }, deps);
+    const last = await tx.findOne(
+      PaymentAttempt,
+      { scope: 'GROUP', group: group.id },
+      { orderBy: { createdAt: 'desc' } },
+    );
+    return createAttempt(
+      tx,
+      {
+        principal,
+        facts,
+        ownerRef: group.groupRef,
+        orders: payable,
+        lastCreatedAt: last?.createdAt,
+        idempotencyKey,
+        superseded,
+        group,
+      },
+      deps,
+    );
   });
   return { ...(await withCheckout(em, attempt, deps)), leftOut };
 }
 
-const leftOutOrder = (order: Order): LeftOutOrder => ({ orderRef: order.orderRef, reason: 'COVER_STARTED', coverageStartDate: order.coverageStartDate });
+const leftOutOrder = (order: Order): LeftOutOrder => ({
+  orderRef: order.orderRef,
+  reason: 'COVER_STARTED',
+  coverageStartDate: order.coverageStartDate,
+});
 
 function checkReturnUrl(input: PayInput, deps: PaymentDeps): void {
   if (input.returnUrl === undefined) return;
@@ -99,7 +170,9 @@ function checkReturnUrl(input: PayInput, deps: PaymentDeps): void {
 
 function assertPayable(order: Order, today: string): void {
   if (order.status !== OrderStatus.Pending) {
-    throw invalid(`Order ${order.orderRef} is already ${order.status} and cannot be paid again`).coded(order.status === OrderStatus.Cancelled ? 'ORDER_ALREADY_CANCELLED' : 'ORDER_NOT_PENDING');
+    throw invalid(`Order ${order.orderRef} is already ${order.status} and cannot be paid again`).coded(
+      order.status === OrderStatus.Cancelled ? 'ORDER_ALREADY_CANCELLED' : 'ORDER_NOT_PENDING',
+    );
   }
   if (order.settlementType === SettlementType.Cash) {
     throw invalid(`Order ${order.orderRef} is settled in cash; the operator records the payment`);
@@ -130,13 +203,22 @@ async function withIdempotency(
   const key = idempotencyKey.toLowerCase();
   const run = (superseded: readonly ClosedAttempt[]) =>
     em.fork().transactional(async (tx) => {
-      await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`pay:${principal.companyId}:${key}`], 'all', tx.getTransactionContext());
+      await tx
+        .getConnection()
+        .execute(
+          `select pg_advisory_xact_lock(hashtextextended(?, 0))`,
+          [`pay:${principal.companyId}:${key}`],
+          'all',
+          tx.getTransactionContext(),
+        );
       const replay: Replay = async (facts) => {
         const existing = await tx.findOne(PaymentAttempt, { company: principal.companyId, idempotencyKey: key });
         if (!existing) return undefined;
         // A cash record's fingerprint names gateway `cash`, which no pay request can carry.
         if (existing.requestFingerprint !== payRequestFingerprint(facts)) {
-          throw conflict('This Idempotency-Key was already used for a different payment request; use a new key for a new request').coded('IDEMPOTENCY_KEY_REUSED');
+          throw conflict(
+            'This Idempotency-Key was already used for a different payment request; use a new key for a new request',
+          ).coded('IDEMPOTENCY_KEY_REUSED');
         }
         return existing;
       };
@@ -168,13 +250,25 @@ interface NewAttempt {
   group?: OrderGroup;
 }
 
-async function createAttempt(tx: EntityManager, { principal, facts, ownerRef, orders, lastCreatedAt, idempotencyKey, superseded, group }: NewAttempt, deps: PaymentDeps): Promise<PaymentAttempt> {
+async function createAttempt(
+  tx: EntityManager,
+  { principal, facts, ownerRef, orders, lastCreatedAt, idempotencyKey, superseded, group }: NewAttempt,
+  deps: PaymentDeps,
+): Promise<PaymentAttempt> {
   const gateway = gatewayOf(deps, facts.gateway);
-  await assertNoOpenAttempts(tx, orders.map((order) => order.id));
+  await assertNoOpenAttempts(
+    tx,
+    orders.map((order) => order.id),
+  );
   const millis = nextReferenceMillis(Date.now(), lastCreatedAt?.getTime());
   const createdAt = new Date(millis);
   const paymentRef = paymentReference(ownerRef, millis);
-  if (superseded.length > 0) await tx.nativeUpdate(PaymentAttempt, { id: { $in: superseded.map((closed) => closed.id) } }, { supersededBy: paymentRef });
+  if (superseded.length > 0)
+    await tx.nativeUpdate(
+      PaymentAttempt,
+      { id: { $in: superseded.map((closed) => closed.id) } },
+      { supersededBy: paymentRef },
+    );
 
   const attempt = tx.create(PaymentAttempt, {
     paymentRef,
@@ -211,17 +305,30 @@ async function withCheckout(em: EntityManager, attempt: PaymentAttempt, deps: Pa
   if (attempt.checkoutUrl) return startedPayment(attempt, attempt.checkoutUrl, deps);
   if (attempt.status !== 'INITIATED') throw closedBeforeCheckout();
   const gateway = gatewayOfAttempt(deps, attempt);
-  const started = await gateway.start({ paymentRef: attempt.paymentRef, amount: attempt.amount, currency: attempt.currency, expiresAt: attempt.expiresAt, customerMobile: attempt.customerMobile });
+  const started = await gateway.start({
+    paymentRef: attempt.paymentRef,
+    amount: attempt.amount,
+    currency: attempt.currency,
+    expiresAt: attempt.expiresAt,
+    customerMobile: attempt.customerMobile,
+  });
   // A page prepared late (a retry with the same key after the provider did not answer) takes money late too: the attempt stays open as long.
   const expiresAt = started.expiresAt && started.expiresAt > attempt.expiresAt ? started.expiresAt : attempt.expiresAt;
   const stored = await em.fork().nativeUpdate(
     PaymentAttempt,
     { id: attempt.id, checkoutUrl: null, status: 'INITIATED' },
-    { checkoutUrl: started.paymentUrl, expiresAt, ...(started.providerRef ? { providerRef: started.providerRef } : {}) },
+    {
+      checkoutUrl: started.paymentUrl,
+      expiresAt,
+      ...(started.providerRef ? { providerRef: started.providerRef } : {}),
+    },
   );
   if (stored === 1) {
     attempt.expiresAt = expiresAt;
-    deps.logger.info({ paymentRef: attempt.paymentRef, gateway: gateway.name, provider: gateway.provider }, 'payment checkout prepared');
+    deps.logger.info(
+      { paymentRef: attempt.paymentRef, gateway: gateway.name, provider: gateway.provider },
+      'payment checkout prepared',
+    );
     return startedPayment(attempt, started.paymentUrl, deps);
   }
   const current = await em.fork().findOneOrFail(PaymentAttempt, attempt.id);
@@ -229,7 +336,10 @@ async function withCheckout(em: EntityManager, attempt: PaymentAttempt, deps: Pa
   throw closedBeforeCheckout();
 }
 
-const closedBeforeCheckout = () => conflict('This payment attempt was closed before its checkout page was ready; start a new payment with a new Idempotency-Key');
+const closedBeforeCheckout = () =>
+  conflict(
+    'This payment attempt was closed before its checkout page was ready; start a new payment with a new Idempotency-Key',
+  );
 
 function startedPayment(attempt: PaymentAttempt, paymentUrl: string, deps: PaymentDeps): StartedPayment {
   return {

@@ -41,16 +41,34 @@ const PAID_STATES: readonly OrderStatus[] = [OrderStatus.Paid, OrderStatus.Compl
  * (or past its expiry) is first checked with its gateway, so a customer who paid and never came
  * back still shows up as paid.
  */
-export async function getPaymentStatus(em: EntityManager, principal: Principal, identifier: string, deps: PaymentDeps, now = new Date()): Promise<PaymentStatusView> {
+export async function getPaymentStatus(
+  em: EntityManager,
+  principal: Principal,
+  identifier: string,
+  deps: PaymentDeps,
+  now = new Date(),
+): Promise<PaymentStatusView> {
   const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', populate: [] });
   let attempt = await reportedAttempt(em, order);
-  if (attempt && (needsReconciliation({ ...attempt, gatewayConfirmed: !!attempt.gatewayConfirmedAt }, now, deps.payments.reconcileAfterSeconds, 0) || isExpired(attempt, now))) {
+  if (
+    attempt &&
+    (needsReconciliation(
+      { ...attempt, gatewayConfirmed: !!attempt.gatewayConfirmedAt },
+      now,
+      deps.payments.reconcileAfterSeconds,
+      0,
+    ) ||
+      isExpired(attempt, now))
+  ) {
     try {
       await reconcileAttempt(em, attempt.id, deps, now);
     } catch (error) {
       // The stored state is still true, only not fresh: answer it rather than fail the partner's read.
       if (!(error instanceof ProviderUnavailableError)) throw error;
-      deps.logger.warn({ paymentRef: attempt.paymentRef, provider: error.provider, kind: error.kind }, 'payment status answered without reconciling: provider unavailable');
+      deps.logger.warn(
+        { paymentRef: attempt.paymentRef, provider: error.provider, kind: error.kind },
+        'payment status answered without reconciling: provider unavailable',
+      );
       return withRefund(em, view(order, attempt));
     }
     const fresh = em.fork();
@@ -62,8 +80,13 @@ export async function getPaymentStatus(em: EntityManager, principal: Principal, 
 }
 
 async function withRefund(em: EntityManager, status: PaymentStatusView): Promise<PaymentStatusView> {
-  if (!status.attempt || (status.paymentStatus !== 'REFUND_PENDING' && status.paymentStatus !== 'REFUNDED')) return status;
-  const refund = await em.findOne(Refund, { attempt: { paymentRef: status.attempt.paymentRef }, order: { orderRef: status.orderRef } }, { orderBy: { createdAt: 'desc' } });
+  if (!status.attempt || (status.paymentStatus !== 'REFUND_PENDING' && status.paymentStatus !== 'REFUNDED'))
+    return status;
+  const refund = await em.findOne(
+    Refund,
+    { attempt: { paymentRef: status.attempt.paymentRef }, order: { orderRef: status.orderRef } },
+    { orderBy: { createdAt: 'desc' } },
+  );
   return refund ? { ...status, refund } : status;
 }
 
@@ -75,14 +98,24 @@ async function reportedAttempt(em: EntityManager, order: Order): Promise<Payment
   }
   if (order.status === OrderStatus.Cancelled && order.paidAt) {
     // A paid order cancelled since (or whose payment the provider reversed): the payment that paid it, whose share is now being (or was) refunded.
-    const refund = await em.findOne(Refund, { order: order.id, cause: { $in: ['CANCELLATION', 'PROVIDER_REVERSAL'] } }, { fields: ['attempt'] });
+    const refund = await em.findOne(
+      Refund,
+      { order: order.id, cause: { $in: ['CANCELLATION', 'PROVIDER_REVERSAL'] } },
+      { fields: ['attempt'] },
+    );
     if (refund) return em.findOne(PaymentAttempt, refund.attempt.id, { populate });
   }
   return em.findOne(PaymentAttempt, { orders: { order: order.id } }, { orderBy: { createdAt: 'desc' }, populate });
 }
 
 function view(order: Order, attempt: PaymentAttempt | null): PaymentStatusView {
-  if (!attempt) return { orderRef: order.orderRef, orderStatus: order.status, paymentStatus: 'NOT_INITIATED', policyNumber: order.policyNumber };
+  if (!attempt)
+    return {
+      orderRef: order.orderRef,
+      orderStatus: order.status,
+      paymentStatus: 'NOT_INITIATED',
+      policyNumber: order.policyNumber,
+    };
   const share: PaymentAttemptOrder | undefined = attempt.orders.getItems().find((line) => line.order.id === order.id);
   return {
     orderRef: order.orderRef,

@@ -4,7 +4,14 @@ import { gatewayOfAttempt, type PaymentDeps } from './payment-deps';
 import { reconcileAttempt, type ReconcileOutcome } from './reconciliation';
 import { lockAttemptForSettlement } from './settlement';
 import { recordProviderReversal, type ReversalOutcome } from './provider-reversal';
-import { nextCheckAt, watchEnds, watchOver, watchPhase, type WatchedAttempt, type WatchPhase } from './rules/payment-watch';
+import {
+  nextCheckAt,
+  watchEnds,
+  watchOver,
+  watchPhase,
+  type WatchedAttempt,
+  type WatchPhase,
+} from './rules/payment-watch';
 import type { WatchSettings } from './settings';
 
 export type WatchOutcome = ReconcileOutcome | ReversalOutcome;
@@ -36,7 +43,12 @@ const seconds = (n: number) => n * 1000;
  * we closed whose provider has not spoken, within PROVIDER_DECISION_WATCH_DAYS of the close; a
  * paid one within PAYMENT_REVERSAL_WATCH_DAYS of its capture; each when its next check has come.
  */
-export async function claimDueAttempts(em: EntityManager, deps: Pick<PaymentDeps, 'payments'>, now: Date, limit = BATCH): Promise<string[]> {
+export async function claimDueAttempts(
+  em: EntityManager,
+  deps: Pick<PaymentDeps, 'payments'>,
+  now: Date,
+  limit = BATCH,
+): Promise<string[]> {
   const { reconcileAfterSeconds, watch } = deps.payments;
   const at = (ms: number) => new Date(now.getTime() - ms);
   const rows: { id: string }[] = await em.getConnection().execute(
@@ -79,8 +91,19 @@ export async function claimDueAttempts(em: EntityManager, deps: Pick<PaymentDeps
  */
 export async function watchDueAttempts(em: EntityManager, deps: PaymentDeps, now = new Date()): Promise<WatchSummary> {
   const summary: WatchSummary = {
-    checked: 0, errors: 0, gaveUp: 0, PAID: 0, LATE_CAPTURE: 0, FAILED: 0, CANCELLED: 0, EXPIRED: 0, CONFIRMED_CLOSED: 0, UNCHANGED: 0, MISMATCH: 0,
-    REVERSED: 0, PARTIALLY_REVERSED: 0,
+    checked: 0,
+    errors: 0,
+    gaveUp: 0,
+    PAID: 0,
+    LATE_CAPTURE: 0,
+    FAILED: 0,
+    CANCELLED: 0,
+    EXPIRED: 0,
+    CONFIRMED_CLOSED: 0,
+    UNCHANGED: 0,
+    MISMATCH: 0,
+    REVERSED: 0,
+    PARTIALLY_REVERSED: 0,
   };
   for (const id of await claimDueAttempts(em.fork(), deps, now)) {
     summary.checked += 1;
@@ -97,20 +120,36 @@ export async function watchDueAttempts(em: EntityManager, deps: PaymentDeps, now
   return summary;
 }
 
-async function checkAttempt(em: EntityManager, attempt: PaymentAttempt, phase: WatchPhase, deps: PaymentDeps, now: Date): Promise<WatchOutcome> {
+async function checkAttempt(
+  em: EntityManager,
+  attempt: PaymentAttempt,
+  phase: WatchPhase,
+  deps: PaymentDeps,
+  now: Date,
+): Promise<WatchOutcome> {
   if (phase === 'UNDECIDED') return reconcileAttempt(em, attempt.id, deps, now);
   const lookup = await gatewayOfAttempt(deps, attempt).lookupStatus(attempt);
   if (!lookup.reversal) {
     if (lookup.decided && lookup.report.status !== 'SUCCESS') {
       // A paid attempt the provider now calls something else than captured or refunded: an operator's case.
-      deps.logger.error({ paymentRef: attempt.paymentRef, gateway: attempt.gateway, providerStatus: lookup.report.status }, 'provider no longer reports a paid attempt as captured');
+      deps.logger.error(
+        { paymentRef: attempt.paymentRef, gateway: attempt.gateway, providerStatus: lookup.report.status },
+        'provider no longer reports a paid attempt as captured',
+      );
     }
     return 'UNCHANGED';
   }
   const reversal = lookup.reversal;
   return em.fork().transactional(async (tx) => {
     const locked = await lockAttemptForSettlement(tx, attempt.id);
-    return recordProviderReversal(tx, locked, reversal, lookup.decided ? lookup.report.gatewayTransactionId : undefined, now, deps);
+    return recordProviderReversal(
+      tx,
+      locked,
+      reversal,
+      lookup.decided ? lookup.report.gatewayTransactionId : undefined,
+      now,
+      deps,
+    );
   });
 }
 
@@ -120,7 +159,14 @@ async function checkAttempt(em: EntityManager, attempt: PaymentAttempt, phase: W
  * a marker that takes it out of the query, with a line for the operator when the provider never
  * decided. Returns whether the watch gave up on an undecided payment.
  */
-async function scheduleNextCheck(em: EntityManager, id: string, phaseBefore: WatchPhase, settings: WatchSettings, now: Date, deps: Pick<PaymentDeps, 'logger'>): Promise<boolean> {
+async function scheduleNextCheck(
+  em: EntityManager,
+  id: string,
+  phaseBefore: WatchPhase,
+  settings: WatchSettings,
+  now: Date,
+  deps: Pick<PaymentDeps, 'logger'>,
+): Promise<boolean> {
   return em.fork().transactional(async (tx) => {
     const attempt = await tx.findOneOrFail(PaymentAttempt, id);
     const watched = watchedOf(attempt);
@@ -134,7 +180,10 @@ async function scheduleNextCheck(em: EntityManager, id: string, phaseBefore: Wat
     if (phase === phaseBefore && watchOver(watched, phase, now, settings)) {
       attempt.nextCheckAt = endOfWatchMarker(watched, phase, settings);
       if (phase === 'UNDECIDED') {
-        deps.logger.error({ paymentRef: attempt.paymentRef, gateway: attempt.gateway, checks }, 'the provider gave no final word within PROVIDER_DECISION_WATCH_DAYS: an operator must settle this payment with the provider');
+        deps.logger.error(
+          { paymentRef: attempt.paymentRef, gateway: attempt.gateway, checks },
+          'the provider gave no final word within PROVIDER_DECISION_WATCH_DAYS: an operator must settle this payment with the provider',
+        );
         return true;
       }
       return false;
@@ -161,10 +210,16 @@ const watchedOf = (attempt: PaymentAttempt): WatchedAttempt => ({
 });
 
 /** The attempts the watch is following, per provider and phase: the `payment_watched_attempts` gauge. */
-export async function watchedAttemptCounts(em: EntityManager, deps: Pick<PaymentDeps, 'payments' | 'gateways'>, now = new Date()): Promise<{ provider: string; state: WatchPhase; count: number }[]> {
+export async function watchedAttemptCounts(
+  em: EntityManager,
+  deps: Pick<PaymentDeps, 'payments' | 'gateways'>,
+  now = new Date(),
+): Promise<{ provider: string; state: WatchPhase; count: number }[]> {
   const { watch } = deps.payments;
-  const rows: { gateway: string; provider: string | null; state: WatchPhase; count: string }[] = await em.getConnection().execute(
-    `select "gateway", "provider", case when "status" = 'SUCCESS' then 'PAID' else 'UNDECIDED' end as "state", count(*)::text as "count"
+  const rows: { gateway: string; provider: string | null; state: WatchPhase; count: string }[] = await em
+    .getConnection()
+    .execute(
+      `select "gateway", "provider", case when "status" = 'SUCCESS' then 'PAID' else 'UNDECIDED' end as "state", count(*)::text as "count"
        from "payment_attempt"
       where "gateway" <> 'cash'
         and (
@@ -173,12 +228,18 @@ export async function watchedAttemptCounts(em: EntityManager, deps: Pick<Payment
           or ("status" = 'SUCCESS' and "provider_reversal" is distinct from 'FULL' and "completed_at" >= ?)
         )
       group by 1, 2, 3`,
-    [new Date(now.getTime() - watch.decisionWatchDays * DAY_MS), new Date(now.getTime() - watch.reversalWatchDays * DAY_MS)],
-  );
+      [
+        new Date(now.getTime() - watch.decisionWatchDays * DAY_MS),
+        new Date(now.getTime() - watch.reversalWatchDays * DAY_MS),
+      ],
+    );
   // Both gateways may be served by one provider: their counts add up under its name.
   const counts = new Map<string, { provider: string; state: WatchPhase; count: number }>();
   for (const row of rows) {
-    const provider = row.provider ?? deps.gateways.get(row.gateway === 'wallet_gateway' ? 'wallet_gateway' : 'card_gateway')?.provider ?? 'none';
+    const provider =
+      row.provider ??
+      deps.gateways.get(row.gateway === 'wallet_gateway' ? 'wallet_gateway' : 'card_gateway')?.provider ??
+      'none';
     const entry = counts.get(`${provider}:${row.state}`) ?? { provider, state: row.state, count: 0 };
     entry.count += Number(row.count);
     counts.set(`${provider}:${row.state}`, entry);

@@ -9,7 +9,9 @@ import type { RateDecision } from '../../kernel/rate-limits/rate-limiter';
 export async function providerReturnLookup(scope: RequestScope): Promise<RateDecision> {
   const { config, rateLimiter, metrics } = scope.services;
   const address = scope.req.ip ?? 'unknown';
-  const decision = await rateLimiter.hit(scope.em, [{ key: `provider-return:address:${address}`, limit: config.rateLimits.providerReturnPerAddress }]);
+  const decision = await rateLimiter.hit(scope.em, [
+    { key: `provider-return:address:${address}`, limit: config.rateLimits.providerReturnPerAddress },
+  ]);
   if (!decision.allowed) metrics.rateLimited.inc({ operation: 'handleProviderReturn' });
   return decision;
 }

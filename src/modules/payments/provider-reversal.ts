@@ -44,10 +44,12 @@ export async function recordProviderReversal(
   now: Date,
   deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways'>,
 ): Promise<ReversalOutcome> {
-  if (attempt.status !== 'SUCCESS' || attempt.providerReversal === 'FULL' || attempt.providerReversal === kind) return 'UNCHANGED';
+  if (attempt.status !== 'SUCCESS' || attempt.providerReversal === 'FULL' || attempt.providerReversal === kind)
+    return 'UNCHANGED';
   // FAILED refunds count too: an operator's portal refund after one is that refund, not a new one.
   const ours = await tx.find(Refund, { attempt: attempt.id }, { orderBy: { createdAt: 'asc' }, populate: ['order'] });
-  const provider = attempt.provider ?? deps.gateways.get(attempt.gateway === 'cash' ? 'card_gateway' : attempt.gateway)?.provider;
+  const provider =
+    attempt.provider ?? deps.gateways.get(attempt.gateway === 'cash' ? 'card_gateway' : attempt.gateway)?.provider;
   const log = { paymentRef: attempt.paymentRef, gateway: attempt.gateway, provider, kind, gatewayReference };
 
   if (kind === 'PARTIAL') {
@@ -56,8 +58,14 @@ export async function recordProviderReversal(
     attempt.providerReversal = 'PARTIAL';
     attempt.providerReversalAt = now;
     // The partner hears of it too: its customer has part of the money back, and a cancellation is now the operator's to refund.
-    await recordPaymentEvents(tx, 'payment.partially_reversed', attempt, { at: now, reason: 'PARTIALLY_REVERSED_AT_PROVIDER' });
-    deps.logger.error(log, 'the provider gave part of a paid payment back, without saying how much: an operator must record it');
+    await recordPaymentEvents(tx, 'payment.partially_reversed', attempt, {
+      at: now,
+      reason: 'PARTIALLY_REVERSED_AT_PROVIDER',
+    });
+    deps.logger.error(
+      log,
+      'the provider gave part of a paid payment back, without saying how much: an operator must record it',
+    );
     deps.metrics?.paymentOutcomes.inc({ gateway: attempt.gateway, outcome: 'PARTIALLY_REVERSED_AT_PROVIDER' });
     return 'PARTIALLY_REVERSED';
   }
@@ -66,13 +74,22 @@ export async function recordProviderReversal(
   attempt.providerReversalAt = now;
   const lines = attempt.orders.getItems();
   const plan = reversalPlan(
-    lines.map((line) => ({ orderId: line.order.id, share: line.amount, settlement: line.settlement ?? null, orderCancelled: line.order.status === OrderStatus.Cancelled })),
+    lines.map((line) => ({
+      orderId: line.order.id,
+      share: line.amount,
+      settlement: line.settlement ?? null,
+      orderCancelled: line.order.status === OrderStatus.Cancelled,
+    })),
     ours.map((refund) => ({ orderId: refund.order.id, amount: refund.amount })),
   );
   // The provider gave everything back: our refunds not made yet are made (by the provider).
   for (const refund of ours.filter((r) => r.status !== 'SUCCEEDED')) {
     await moveRefund(tx, refund, {
-      step: 'FOUND_AT_PROVIDER', actor: ACTOR, at: now, providerRefundRef: gatewayReference, note: 'the provider reports the payment refunded in full (payment watch)',
+      step: 'FOUND_AT_PROVIDER',
+      actor: ACTOR,
+      at: now,
+      providerRefundRef: gatewayReference,
+      note: 'the provider reports the payment refunded in full (payment watch)',
     });
   }
   if (plan.cancel.length === 0 && [...plan.remainder.values()].every((owed) => owed === 0)) {
@@ -83,12 +100,21 @@ export async function recordProviderReversal(
   let recorded = 0;
   for (const line of lines) {
     const owed = plan.remainder.get(line.order.id) ?? 0;
-    const refund = owed > 0
-      ? await recordRefund(tx, {
-        order: line.order, attempt, cause: 'PROVIDER_REVERSAL', amount: owed, actor: ACTOR, at: now, start: 'FOUND_AT_PROVIDER',
-        provider, providerRefundRef: reference, note: `refunded at the provider (${provider ?? attempt.gateway}), found by the payment watch; not executed by us`,
-      })
-      : undefined;
+    const refund =
+      owed > 0
+        ? await recordRefund(tx, {
+            order: line.order,
+            attempt,
+            cause: 'PROVIDER_REVERSAL',
+            amount: owed,
+            actor: ACTOR,
+            at: now,
+            start: 'FOUND_AT_PROVIDER',
+            provider,
+            providerRefundRef: reference,
+            note: `refunded at the provider (${provider ?? attempt.gateway}), found by the payment watch; not executed by us`,
+          })
+        : undefined;
     if (refund) recorded += 1;
     if (plan.cancel.includes(line.order.id)) await cancelForReversal(tx, line, attempt, refund ?? null, now);
     // All of it went back: no share pays an order any more, whoever refunded it.
@@ -98,19 +124,42 @@ export async function recordProviderReversal(
   // (money no order kept: late captures, and now the shares the reversal took from their orders)
   // grows by the shares of the orders cancelled here; a share a cancellation refunded stays out of it.
   attempt.status = 'REFUNDED';
-  attempt.refundAmount += lines.filter((line) => plan.cancel.includes(line.order.id)).reduce((sum, line) => sum + line.amount, 0);
+  attempt.refundAmount += lines
+    .filter((line) => plan.cancel.includes(line.order.id))
+    .reduce((sum, line) => sum + line.amount, 0);
   attempt.refundReason ??= PAYMENT_REVERSED;
   attempt.refundedAt ??= now;
-  deps.logger.warn({ ...log, refundsRecorded: recorded, ordersCancelled: plan.cancel.length }, 'the provider gave a paid payment back in full');
+  deps.logger.warn(
+    { ...log, refundsRecorded: recorded, ordersCancelled: plan.cancel.length },
+    'the provider gave a paid payment back in full',
+  );
   deps.metrics?.paymentOutcomes.inc({ gateway: attempt.gateway, outcome: 'REVERSED_AT_PROVIDER' });
   return recorded > 0 || plan.cancel.length > 0 ? 'REVERSED' : 'UNCHANGED';
 }
 
 /** The order the reversed payment paid is cancelled by the one cancellation: its policy number stays with it, void. */
-async function cancelForReversal(tx: EntityManager, line: PaymentAttemptOrder, attempt: PaymentAttempt, refund: Refund | null, now: Date): Promise<void> {
-  await cancelOrderInTransaction(tx, line.order, {
-    reason: PAYMENT_REVERSED,
-    note: `the payment ${attempt.paymentRef} was refunded in full at the provider`,
-    actor: ACTOR,
-  }, { rule: 'PAYMENT_REVERSED', refundAmount: refund?.amount ?? 0, cancellationFee: 0, refund, paymentRef: attempt.paymentRef }, now);
+async function cancelForReversal(
+  tx: EntityManager,
+  line: PaymentAttemptOrder,
+  attempt: PaymentAttempt,
+  refund: Refund | null,
+  now: Date,
+): Promise<void> {
+  await cancelOrderInTransaction(
+    tx,
+    line.order,
+    {
+      reason: PAYMENT_REVERSED,
+      note: `the payment ${attempt.paymentRef} was refunded in full at the provider`,
+      actor: ACTOR,
+    },
+    {
+      rule: 'PAYMENT_REVERSED',
+      refundAmount: refund?.amount ?? 0,
+      cancellationFee: 0,
+      refund,
+      paymentRef: attempt.paymentRef,
+    },
+    now,
+  );
 }

@@ -11,7 +11,11 @@ export type PaymentReconcileJob = PeriodicJob<WatchSummary>;
  * cluster (the job queue; within a pass each attempt is claimed with SKIP LOCKED). Should two passes still overlap (an operator's, a slow one), each attempt is settled
  * under row locks and a gateway's word is recorded once, so the second finds nothing left to do.
  */
-export function startPaymentReconcileJob(queue: JobQueue, newEm: () => EntityManager, deps: PaymentDeps): Promise<PaymentReconcileJob> {
+export function startPaymentReconcileJob(
+  queue: JobQueue,
+  newEm: () => EntityManager,
+  deps: PaymentDeps,
+): Promise<PaymentReconcileJob> {
   const pass = async () => {
     const summary = await watchDueAttempts(newEm(), deps);
     if (summary.checked > 0) deps.logger.info({ summary }, 'payment reconciliation pass');

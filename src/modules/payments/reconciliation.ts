@@ -5,7 +5,8 @@ import { gatewayOfAttempt, type PaymentDeps } from './payment-deps';
 import { closeWithGateway, type CloseOutcome } from './open-attempts';
 import { lockAttemptForSettlement, recordGatewayWord, reportMatches } from './settlement';
 
-export type ReconcileOutcome = 'PAID' | 'LATE_CAPTURE' | 'FAILED' | 'CANCELLED' | 'EXPIRED' | 'CONFIRMED_CLOSED' | 'UNCHANGED' | 'MISMATCH';
+export type ReconcileOutcome =
+  'PAID' | 'LATE_CAPTURE' | 'FAILED' | 'CANCELLED' | 'EXPIRED' | 'CONFIRMED_CLOSED' | 'UNCHANGED' | 'MISMATCH';
 
 /**
  * Asks the attempt's gateway what it decided and records the answer. The lookup happens outside
@@ -14,9 +15,16 @@ export type ReconcileOutcome = 'PAID' | 'LATE_CAPTURE' | 'FAILED' | 'CANCELLED' 
  * An open attempt past its expiry is closed through its gateway like any other orphaned attempt
  * (closeWithGateway): voided where the gateway can, settled if it captured meanwhile.
  */
-export async function reconcileAttempt(em: EntityManager, attemptId: string, deps: PaymentDeps, now = new Date()): Promise<ReconcileOutcome> {
+export async function reconcileAttempt(
+  em: EntityManager,
+  attemptId: string,
+  deps: PaymentDeps,
+  now = new Date(),
+): Promise<ReconcileOutcome> {
   const snapshot = await em.fork().findOneOrFail(PaymentAttempt, attemptId);
-  const outcome = isExpired(snapshot, now) ? expiryOutcome(await closeWithGateway(em, attemptId, 'EXPIRED', deps, now)) : await lookUp(em, snapshot, deps, now);
+  const outcome = isExpired(snapshot, now)
+    ? expiryOutcome(await closeWithGateway(em, attemptId, 'EXPIRED', deps, now))
+    : await lookUp(em, snapshot, deps, now);
   if (outcome !== 'UNCHANGED' && outcome !== 'CONFIRMED_CLOSED') {
     deps.metrics?.paymentOutcomes.inc({ gateway: snapshot.gateway, outcome: `RECONCILED_${outcome}` });
   }
@@ -40,7 +48,12 @@ function expiryOutcome(closed: CloseOutcome): ReconcileOutcome {
   }
 }
 
-async function lookUp(em: EntityManager, snapshot: PaymentAttempt, deps: PaymentDeps, now: Date): Promise<ReconcileOutcome> {
+async function lookUp(
+  em: EntityManager,
+  snapshot: PaymentAttempt,
+  deps: PaymentDeps,
+  now: Date,
+): Promise<ReconcileOutcome> {
   const lookup = await gatewayOfAttempt(deps, snapshot).lookupStatus(snapshot);
   return em.fork().transactional(async (tx): Promise<ReconcileOutcome> => {
     const attempt = await lockAttemptForSettlement(tx, snapshot.id);
@@ -49,7 +62,10 @@ async function lookUp(em: EntityManager, snapshot: PaymentAttempt, deps: Payment
     const { report } = lookup;
     if (!reportMatches(attempt, report)) {
       // The gateway's ledger disagrees with ours: leave it to an operator, never settle a different amount.
-      deps.logger.error({ paymentRef: attempt.paymentRef, gateway: attempt.gateway }, 'gateway lookup does not match the attempt');
+      deps.logger.error(
+        { paymentRef: attempt.paymentRef, gateway: attempt.gateway },
+        'gateway lookup does not match the attempt',
+      );
       return 'MISMATCH';
     }
     const recorded = await recordGatewayWord(tx, attempt, report, now, deps);

@@ -16,7 +16,9 @@ export function documentAllowingHttpReturnUrl(document: Document): Document {
   const properties = isRecord(payRequest) ? payRequest.properties : undefined;
   const returnUrl = isRecord(properties) ? properties.returnUrl : undefined;
   if (!isRecord(returnUrl) || returnUrl.pattern !== '^https://') {
-    throw new Error('PayRequest.returnUrl in the OpenAPI document has no https pattern to relax: ALLOW_HTTP_RETURN_URL cannot apply');
+    throw new Error(
+      'PayRequest.returnUrl in the OpenAPI document has no https pattern to relax: ALLOW_HTTP_RETURN_URL cannot apply',
+    );
   }
   delete returnUrl.pattern;
   delete returnUrl['x-pattern-message'];

@@ -34,22 +34,43 @@ function choiceOf(outcome: Exclude<SandboxPaymentOutcome, 'ABANDONED'>, gateway:
  * abandoned checkout does, by the expiry close through the gateway. Answers the order whose
  * payment status tells the result (a group payment's first order).
  */
-export async function decideSandboxPayment(em: EntityManager, principal: Principal, paymentRef: string, outcome: SandboxPaymentOutcome, deps: PaymentDeps): Promise<string> {
-  const attempt = await em.findOne(PaymentAttempt, { paymentRef, company: principal.companyId }, { populate: ['orders.order'] });
-  const reported = attempt?.orders.getItems().map((line) => line.order.orderRef).sort()[0];
+export async function decideSandboxPayment(
+  em: EntityManager,
+  principal: Principal,
+  paymentRef: string,
+  outcome: SandboxPaymentOutcome,
+  deps: PaymentDeps,
+): Promise<string> {
+  const attempt = await em.findOne(
+    PaymentAttempt,
+    { paymentRef, company: principal.companyId },
+    { populate: ['orders.order'] },
+  );
+  const reported = attempt?.orders
+    .getItems()
+    .map((line) => line.order.orderRef)
+    .sort()[0];
   if (!attempt || !reported) throw notFound(`Payment ${paymentRef} not found`);
   const gateway = attempt.gateway === 'cash' ? undefined : gatewayOfAttempt(deps, attempt);
   if (!(gateway instanceof SandboxGateway)) {
-    throw conflict(`Payment ${paymentRef} was taken by ${attempt.provider ?? attempt.gateway}, not by the sandbox gateway`).coded('SANDBOX_PROVIDER_REQUIRED');
+    throw conflict(
+      `Payment ${paymentRef} was taken by ${attempt.provider ?? attempt.gateway}, not by the sandbox gateway`,
+    ).coded('SANDBOX_PROVIDER_REQUIRED');
   }
   const view = await checkoutView(em, paymentRef);
-  if (!view?.open) throw conflict(`Payment ${paymentRef} is already ${attempt.status === 'INITIATED' ? 'EXPIRED' : attempt.status}`).coded('PAYMENT_ALREADY_FINAL');
+  if (!view?.open)
+    throw conflict(
+      `Payment ${paymentRef} is already ${attempt.status === 'INITIATED' ? 'EXPIRED' : attempt.status}`,
+    ).coded('PAYMENT_ALREADY_FINAL');
   if (outcome === 'ABANDONED') {
     await closeWithGateway(em, attempt.id, 'EXPIRED', deps);
     return reported;
   }
   const decided = await decideAtSandboxGateway(em, gateway, view, choiceOf(outcome, gateway));
-  if (!decided.decided) throw conflict(`Payment ${paymentRef} was already decided at the gateway (${decided.decision?.status ?? 'voided'})`).coded('PAYMENT_ALREADY_FINAL');
+  if (!decided.decided)
+    throw conflict(
+      `Payment ${paymentRef} was already decided at the gateway (${decided.decision?.status ?? 'voided'})`,
+    ).coded('PAYMENT_ALREADY_FINAL');
   await handleGatewayCallback(em, { gateway: gateway.name, ...decided.callback }, deps);
   return reported;
 }

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { anyText, flag, integer, oneOf, readEnv, url, type EnvReading, type TextVariable } from '../../kernel/settings/env-schema';
+import {
+  anyText,
+  flag,
+  integer,
+  oneOf,
+  readEnv,
+  url,
+  type EnvReading,
+  type TextVariable,
+} from '../../kernel/settings/env-schema';
 import { gatewaySecretWeakness } from '../../kernel/settings/secret-strength';
 import { normalisedHost } from '../../kernel/settings/host-name';
 import { ESEWA_TEST_HOSTS, esewaConfig, type EsewaConfig } from './providers/esewa/settings';
@@ -99,7 +108,10 @@ const paymentsEnv = ({ sandboxByDefault }: { sandboxByDefault: boolean }) =>
   });
 
 /** The payment settings but the providers, read in turn with the service's others. */
-export function paymentsConfig(reading: EnvReading, { sandboxByDefault }: { sandboxByDefault: boolean }): Omit<PaymentConfig, keyof ProviderChoice> {
+export function paymentsConfig(
+  reading: EnvReading,
+  { sandboxByDefault }: { sandboxByDefault: boolean },
+): Omit<PaymentConfig, keyof ProviderChoice> {
   const env = readEnv(paymentsEnv({ sandboxByDefault }), reading);
   return {
     mode: env.PAYMENT_MODE,
@@ -129,16 +141,24 @@ export function paymentsConfig(reading: EnvReading, { sandboxByDefault }: { sand
 }
 
 /** Payment modes production must not run with. */
-export function paymentModeProblems(payments: Pick<PaymentConfig, 'mode' | 'allowHttpReturnUrl'>, isProduction: boolean): string[] {
+export function paymentModeProblems(
+  payments: Pick<PaymentConfig, 'mode' | 'allowHttpReturnUrl'>,
+  isProduction: boolean,
+): string[] {
   const problems: string[] = [];
   // Sandbox gateways approve test cards: in production they would mark unpaid orders PAID.
-  if (isProduction && payments.mode === 'sandbox') problems.push('PAYMENT_MODE=sandbox is not allowed when NODE_ENV=production');
-  if (isProduction && payments.allowHttpReturnUrl) problems.push('ALLOW_HTTP_RETURN_URL=true is not allowed when NODE_ENV=production');
+  if (isProduction && payments.mode === 'sandbox')
+    problems.push('PAYMENT_MODE=sandbox is not allowed when NODE_ENV=production');
+  if (isProduction && payments.allowHttpReturnUrl)
+    problems.push('ALLOW_HTTP_RETURN_URL=true is not allowed when NODE_ENV=production');
   return problems;
 }
 
 /** Gateway secrets too weak to sign callbacks with, one line each. */
-export function gatewaySecretProblems(payments: Pick<PaymentConfig, 'gatewaySecrets'>, isProduction: boolean): string[] {
+export function gatewaySecretProblems(
+  payments: Pick<PaymentConfig, 'gatewaySecrets'>,
+  isProduction: boolean,
+): string[] {
   const problems: string[] = [];
   for (const [gateway, secret] of Object.entries(payments.gatewaySecrets)) {
     // A guessable callback secret lets anyone forge a signed "paid" callback.
@@ -157,7 +177,9 @@ const TEST_HOSTS: readonly string[] = [...KHALTI_TEST_HOSTS, ...ESEWA_TEST_HOSTS
  */
 function providerUrl(fallback: string, { production }: { production: boolean }): TextVariable {
   const testHost = (url: URL) =>
-    production && TEST_HOSTS.includes(normalisedHost(url.hostname)) ? "points at a provider's test environment, which takes no real money, while NODE_ENV=production" : undefined;
+    production && TEST_HOSTS.includes(normalisedHost(url.hostname))
+      ? "points at a provider's test environment, which takes no real money, while NODE_ENV=production"
+      : undefined;
   return url(production ? ['https:'] : ['https:', 'http:'], { also: testHost }).default(fallback);
 }
 
@@ -169,7 +191,8 @@ function gatewayProvider(gateway: GatewayKey, { mode, production }: { mode: Paym
     .transform((provider) => provider ?? (mode === 'sandbox' ? 'sandbox' : undefined))
     .superRefine((provider, ctx) => {
       if (provider === 'sandbox' && mode !== 'sandbox') ctx.addIssue(`${variable}=sandbox needs PAYMENT_MODE=sandbox`);
-      if (production && provider === undefined) ctx.addIssue(`${variable} is not set: in production ${gateway} needs a live provider (khalti or esewa)`);
+      if (production && provider === undefined)
+        ctx.addIssue(`${variable} is not set: in production ${gateway} needs a live provider (khalti or esewa)`);
     });
 }
 
@@ -188,12 +211,22 @@ const providersEnv = (context: { mode: PaymentMode; production: boolean }) =>
  * every gateway needs a live provider, on HTTPS, outside the providers' test environments, with
  * credentials that are not the published test ones.
  */
-export function providersConfig(reading: EnvReading, { mode, isProduction: production, currency }: { mode: PaymentMode; isProduction: boolean; currency: string }): ProviderChoice {
+export function providersConfig(
+  reading: EnvReading,
+  { mode, isProduction: production, currency }: { mode: PaymentMode; isProduction: boolean; currency: string },
+): ProviderChoice {
   const env = readEnv(providersEnv({ mode, production }), reading);
   const providers = { card_gateway: env.CARD_GATEWAY_PROVIDER, wallet_gateway: env.WALLET_GATEWAY_PROVIDER };
   const used = new Set(Object.values(providers));
-  if ((used.has('khalti') || used.has('esewa')) && currency !== 'NPR') reading.problems.push('Khalti and eSewa take NPR only: CURRENCY must be NPR');
-  const khalti = used.has('khalti') || env.KHALTI_SECRET_KEY !== undefined ? khaltiConfig(reading, { production, providerUrl: (fallback) => providerUrl(fallback, { production }) }) : undefined;
-  const esewa = used.has('esewa') || env.ESEWA_SECRET_KEY !== undefined ? esewaConfig(reading, { production, providerUrl: (fallback) => providerUrl(fallback, { production }) }) : undefined;
+  if ((used.has('khalti') || used.has('esewa')) && currency !== 'NPR')
+    reading.problems.push('Khalti and eSewa take NPR only: CURRENCY must be NPR');
+  const khalti =
+    used.has('khalti') || env.KHALTI_SECRET_KEY !== undefined
+      ? khaltiConfig(reading, { production, providerUrl: (fallback) => providerUrl(fallback, { production }) })
+      : undefined;
+  const esewa =
+    used.has('esewa') || env.ESEWA_SECRET_KEY !== undefined
+      ? esewaConfig(reading, { production, providerUrl: (fallback) => providerUrl(fallback, { production }) })
+      : undefined;
   return { providers, ...(khalti && { khalti }), ...(esewa && { esewa }) };
 }

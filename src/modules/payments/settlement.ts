@@ -21,17 +21,29 @@ export async function lockAttemptForSettlement(tx: EntityManager, attemptId: str
   const lines = await tx.find(PaymentAttemptOrder, { attempt: attemptId }, { fields: ['order'] });
   const orderIds = lines.map((line) => line.order.id).sort();
   if (orderIds.length > 0) {
-    await tx.find(Order, { id: { $in: orderIds } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true });
+    await tx.find(
+      Order,
+      { id: { $in: orderIds } },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true },
+    );
   }
-  const attempt = await tx.findOneOrFail(PaymentAttempt, attemptId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  const attempt = await tx.findOneOrFail(PaymentAttempt, attemptId, {
+    lockMode: LockMode.PESSIMISTIC_WRITE,
+    refresh: true,
+  });
   // The lines' orders are the ones just locked and read afresh: loading them again would be one more query.
   await tx.populate(attempt, ['orders'], { refresh: true });
   return attempt;
 }
 
 /** Whether a gateway's report is about this attempt's money: reference, amount and currency agree. */
-export function reportMatches(attempt: Pick<PaymentAttempt, 'paymentRef' | 'amount' | 'currency'>, report: GatewayReport): boolean {
-  return report.paymentRef === attempt.paymentRef && report.amount === attempt.amount && report.currency === attempt.currency;
+export function reportMatches(
+  attempt: Pick<PaymentAttempt, 'paymentRef' | 'amount' | 'currency'>,
+  report: GatewayReport,
+): boolean {
+  return (
+    report.paymentRef === attempt.paymentRef && report.amount === attempt.amount && report.currency === attempt.currency
+  );
 }
 
 export interface RecordedWord {
@@ -41,10 +53,21 @@ export interface RecordedWord {
 }
 
 /** A capture: the orders it pays become PAID, the shares no order can take are owed back. */
-async function recordCapture(tx: EntityManager, attempt: PaymentAttempt, now: Date, deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>) {
+async function recordCapture(
+  tx: EntityManager,
+  attempt: PaymentAttempt,
+  now: Date,
+  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>,
+) {
   const lines = attempt.orders.getItems();
   const plan = settlementPlan(
-    lines.map((line) => ({ orderId: line.order.id, orderStatus: line.order.status, orderTotal: line.order.totalAmount, charged: line.amount, coverageStartDate: line.order.coverageStartDate })),
+    lines.map((line) => ({
+      orderId: line.order.id,
+      orderStatus: line.order.status,
+      orderTotal: line.order.totalAmount,
+      charged: line.amount,
+      coverageStartDate: line.order.coverageStartDate,
+    })),
     businessToday(now),
   );
   attempt.status = plan.attemptStatus;
@@ -69,24 +92,49 @@ async function recordCapture(tx: EntityManager, attempt: PaymentAttempt, now: Da
   const owedLines = lines.filter((line) => line.settlement === 'REFUND_PENDING');
   for (const line of owedLines) {
     await recordRefund(tx, {
-      order: line.order, attempt, cause: 'LATE_CAPTURE', amount: line.amount, actor: 'payment-settlement', at: now,
+      order: line.order,
+      attempt,
+      cause: 'LATE_CAPTURE',
+      amount: line.amount,
+      actor: 'payment-settlement',
+      at: now,
       start: refundStart(deps.gateways, attempt),
     });
   }
   if (owedLines.length > 0) deps.kickRefunds?.();
   if (paid.length > 0) {
     await issuePolicyNumbers(tx, paid, now);
-    await recordCommissionEarned(tx, { paymentRef: attempt.paymentRef, occurredAt: now, shares: lines.filter((line) => line.settlement === 'PAID').map((line) => ({ order: line.order, share: line.amount })) });
-    await closeOpenAttempts(tx, paid.map((order) => order.id), attempt.id, 'ORDER_PAID', now);
+    await recordCommissionEarned(tx, {
+      paymentRef: attempt.paymentRef,
+      occurredAt: now,
+      shares: lines
+        .filter((line) => line.settlement === 'PAID')
+        .map((line) => ({ order: line.order, share: line.amount })),
+    });
+    await closeOpenAttempts(
+      tx,
+      paid.map((order) => order.id),
+      attempt.id,
+      'ORDER_PAID',
+      now,
+    );
   }
   // Partners hear of each order paid, and of each share captured for an order that could not take it.
   const paidIds = paid.map((order) => order.id);
   if (paid.length > 0) await recordPaymentEvents(tx, 'order.paid', attempt, { at: now, onlyOrderIds: paidIds });
   const owedIds = lines.map((line) => line.order.id).filter((id) => !paidIds.includes(id));
-  if (owedIds.length > 0) await recordPaymentEvents(tx, 'payment.refund_pending', attempt, { at: now, reason: plan.refundReason ?? null, onlyOrderIds: owedIds });
+  if (owedIds.length > 0)
+    await recordPaymentEvents(tx, 'payment.refund_pending', attempt, {
+      at: now,
+      reason: plan.refundReason ?? null,
+      onlyOrderIds: owedIds,
+    });
   if (plan.refundAmount > 0) {
     // Money the customer paid that no order took: its refunds above give it back (by the executor, or an operator for MANUAL ones).
-    deps.logger.warn({ paymentRef: attempt.paymentRef, refundAmount: plan.refundAmount, refundReason: plan.refundReason }, 'captured money owed back to the customer');
+    deps.logger.warn(
+      { paymentRef: attempt.paymentRef, refundAmount: plan.refundAmount, refundReason: plan.refundReason },
+      'captured money owed back to the customer',
+    );
     deps.metrics?.lateCaptures.inc({ gateway: attempt.gateway });
   }
   return { paid, plan };
@@ -104,7 +152,10 @@ export async function recordGatewayWord(
   now: Date,
   deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>,
 ): Promise<RecordedWord> {
-  const effect = effectOfGatewayWord({ status: attempt.status, gatewayConfirmed: !!attempt.gatewayConfirmedAt }, report.status);
+  const effect = effectOfGatewayWord(
+    { status: attempt.status, gatewayConfirmed: !!attempt.gatewayConfirmedAt },
+    report.status,
+  );
   if (effect.kind === 'REPLAY') return { effect, paidOrderRefs: [], refundAmount: 0 };
 
   attempt.gatewayConfirmedAt = now;
@@ -118,7 +169,10 @@ export async function recordGatewayWord(
     attempt.status = effect.status;
     attempt.completedAt = now;
     attempt.failureReason = report.reason;
-    await recordPaymentEvents(tx, endedPaymentEventType(effect.status), attempt, { at: now, reason: report.reason ?? null });
+    await recordPaymentEvents(tx, endedPaymentEventType(effect.status), attempt, {
+      at: now,
+      reason: report.reason ?? null,
+    });
     return { effect, paidOrderRefs: [], refundAmount: 0 };
   }
 
@@ -140,11 +194,19 @@ export async function closeOpenAttempts(
   reason: 'ORDER_PAID',
   now: Date,
 ): Promise<PaymentAttempt[]> {
-  const lines = await tx.find(PaymentAttemptOrder, { order: { $in: orderIds }, attempt: { status: 'INITIATED' } }, { fields: ['attempt'] });
+  const lines = await tx.find(
+    PaymentAttemptOrder,
+    { order: { $in: orderIds }, attempt: { status: 'INITIATED' } },
+    { fields: ['attempt'] },
+  );
   const ids = [...new Set(lines.map((line) => line.attempt.id))].filter((id) => id !== keep);
   if (ids.length === 0) return [];
   // Re-checked under the lock: another transaction may have settled one meanwhile.
-  const locked = await tx.find(PaymentAttempt, { id: { $in: ids } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true });
+  const locked = await tx.find(
+    PaymentAttempt,
+    { id: { $in: ids } },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true },
+  );
   const open = locked.filter((attempt) => attempt.status === 'INITIATED');
   for (const attempt of open) {
     attempt.status = 'CANCELLED';

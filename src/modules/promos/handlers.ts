@@ -16,12 +16,30 @@ import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies, OperationPolicy } from '../../kernel/http/operation-policy';
 
 export const promoHandlers = {
-  previewOrderPromo: ({ body, params }, scope) => orderAnswer(previewOrderPromo(scope.em, callerOf(scope), params.orderRef, body.promoCode), 'Promo preview'),
-  applyOrderPromo: ({ body, params }, scope) => orderAnswer(applyOrderPromo(scope.em, callerOf(scope), params.orderRef, body.promoCode, scope.services.payments), 'Promo code applied'),
-  removeOrderPromo: ({ query, params }, scope) => orderAnswer(removeOrderPromo(scope.em, callerOf(scope), params.orderRef, query.code, scope.services.payments), 'Promo code removed'),
-  previewGroupPromo: ({ body, params }, scope) => groupAnswer(previewGroupPromo(scope.em, callerOf(scope), params.groupRef, body.promoCode), 'Promo preview'),
-  applyGroupPromo: ({ body, params }, scope) => groupAnswer(applyGroupPromo(scope.em, callerOf(scope), params.groupRef, body.promoCode, scope.services.payments), 'Promo code applied'),
-  removeGroupPromo: ({ query, params }, scope) => groupAnswer(removeGroupPromo(scope.em, callerOf(scope), params.groupRef, query.code, scope.services.payments), 'Promo code removed'),
+  previewOrderPromo: ({ body, params }, scope) =>
+    orderAnswer(previewOrderPromo(scope.em, callerOf(scope), params.orderRef, body.promoCode), 'Promo preview'),
+  applyOrderPromo: ({ body, params }, scope) =>
+    orderAnswer(
+      applyOrderPromo(scope.em, callerOf(scope), params.orderRef, body.promoCode, scope.services.payments),
+      'Promo code applied',
+    ),
+  removeOrderPromo: ({ query, params }, scope) =>
+    orderAnswer(
+      removeOrderPromo(scope.em, callerOf(scope), params.orderRef, query.code, scope.services.payments),
+      'Promo code removed',
+    ),
+  previewGroupPromo: ({ body, params }, scope) =>
+    groupAnswer(previewGroupPromo(scope.em, callerOf(scope), params.groupRef, body.promoCode), 'Promo preview'),
+  applyGroupPromo: ({ body, params }, scope) =>
+    groupAnswer(
+      applyGroupPromo(scope.em, callerOf(scope), params.groupRef, body.promoCode, scope.services.payments),
+      'Promo code applied',
+    ),
+  removeGroupPromo: ({ query, params }, scope) =>
+    groupAnswer(
+      removeGroupPromo(scope.em, callerOf(scope), params.groupRef, query.code, scope.services.payments),
+      'Promo code removed',
+    ),
 } satisfies TagHandlers;
 
 /** Every promo operation on an order answers 200 with the order's promo state after it. */
@@ -72,7 +90,10 @@ function groupStateWire(state: GroupStateView): Schemas['GroupPromoState'] {
  */
 const promoPolicy: OperationPolicy = {
   rateLimits: [{ counter: 'promo', limit: (limits) => limits.promoPerCompany }],
-  outcomes: { name: 'promo_operations_total', help: 'Promo previews, applies and removals, by operationId and outcome (accepted or rejected)' },
+  outcomes: {
+    name: 'promo_operations_total',
+    help: 'Promo previews, applies and removals, by operationId and outcome (accepted or rejected)',
+  },
   malformedRequest: invalidPromoCode,
 };
 

@@ -79,29 +79,45 @@ const stateOf = (order: Order, slots: PromoSlots = slotsOfOrder(order)): PromoSt
  */
 function assertPromoChangeable(order: Order): void {
   if (!isPromoChangeable(order)) {
-    throw invalid(`Order ${order.orderRef} is ${order.status}: its promo codes can change only while it is pending and unpaid`).coded(order.status === OrderStatus.Cancelled ? 'ORDER_ALREADY_CANCELLED' : 'ORDER_NOT_PENDING');
+    throw invalid(
+      `Order ${order.orderRef} is ${order.status}: its promo codes can change only while it is pending and unpaid`,
+    ).coded(order.status === OrderStatus.Cancelled ? 'ORDER_ALREADY_CANCELLED' : 'ORDER_NOT_PENDING');
   }
 }
 
 /** What the order would carry with the code; writes nothing and reserves no use. */
-export async function previewOrderPromo(em: EntityManager, principal: Principal, orderRef: string, input: string): Promise<PromoStateView> {
-  return em.transactional(async (tx) => {
-    const { order } = await resolveOrder(tx, principal, orderRef, { intent: 'ACT' });
-    await tx.populate(order, [...ORDER_PROMO_POPULATE]);
-    assertPromoChangeable(order);
-    const code = await findPromoCode(tx, input);
-    const facts = code && slotCodeOf(code);
-    const decision = decideApply(orderFacts(order), facts, businessToday(), facts ? remainingUses(facts) : 0);
-    if (!decision.ok) throw invalidPromoCode();
-    return stateOf(order, decision.change.slots);
-  }, { readOnly: true });
+export async function previewOrderPromo(
+  em: EntityManager,
+  principal: Principal,
+  orderRef: string,
+  input: string,
+): Promise<PromoStateView> {
+  return em.transactional(
+    async (tx) => {
+      const { order } = await resolveOrder(tx, principal, orderRef, { intent: 'ACT' });
+      await tx.populate(order, [...ORDER_PROMO_POPULATE]);
+      assertPromoChangeable(order);
+      const code = await findPromoCode(tx, input);
+      const facts = code && slotCodeOf(code);
+      const decision = decideApply(orderFacts(order), facts, businessToday(), facts ? remainingUses(facts) : 0);
+      if (!decision.ok) throw invalidPromoCode();
+      return stateOf(order, decision.change.slots);
+    },
+    { readOnly: true },
+  );
 }
 
 /**
  * Puts the code in its slot, reserving one use atomically, and recomputes the total. A checkout
  * opened at the old total is put to its gateway first (repricing).
  */
-export async function applyOrderPromo(em: EntityManager, principal: Principal, orderRef: string, input: string, deps: PaymentDeps): Promise<PromoStateView> {
+export async function applyOrderPromo(
+  em: EntityManager,
+  principal: Principal,
+  orderRef: string,
+  input: string,
+  deps: PaymentDeps,
+): Promise<PromoStateView> {
   return repricing(em, deps, async (tx) => {
     const { order } = await resolveOrder(tx, principal, orderRef, { intent: 'ACT', lockForUpdate: true });
     await tx.populate(order, [...ORDER_PROMO_POPULATE]);
@@ -115,7 +131,13 @@ export async function applyOrderPromo(em: EntityManager, principal: Principal, o
 }
 
 /** Clears the slot of `code` (or both); a code not on the order changes nothing. */
-export async function removeOrderPromo(em: EntityManager, principal: Principal, orderRef: string, code: string | undefined, deps: PaymentDeps): Promise<PromoStateView> {
+export async function removeOrderPromo(
+  em: EntityManager,
+  principal: Principal,
+  orderRef: string,
+  code: string | undefined,
+  deps: PaymentDeps,
+): Promise<PromoStateView> {
   return repricing(em, deps, async (tx) => {
     const { order } = await resolveOrder(tx, principal, orderRef, { intent: 'ACT', lockForUpdate: true });
     await tx.populate(order, [...ORDER_PROMO_POPULATE]);
@@ -146,7 +168,9 @@ export async function applyPromoOnNewOrder(em: EntityManager, order: Order, inpu
 async function applyToLockedOrder(tx: EntityManager, order: Order, input: string): Promise<PromoStateView | null> {
   const code = await findPromoCode(tx, input);
   const uses = await lockPromoCodes(tx, [code?.id, order.companyPromoCode?.id, order.agentPromoCode?.id]);
-  const usesLeft = code ? remainingUses({ usageLimit: code.usageLimit ?? null, usedCount: uses.get(code.id) ?? code.usedCount }) : 0;
+  const usesLeft = code
+    ? remainingUses({ usageLimit: code.usageLimit ?? null, usedCount: uses.get(code.id) ?? code.usedCount })
+    : 0;
   const decision = decideApply(orderFacts(order), code && slotCodeOf(code), businessToday(), usesLeft);
   if (!decision.ok || !code) return null;
   if (!(await settleUses(tx, [decision.change]))) return null;
@@ -159,26 +183,45 @@ async function applyToLockedOrder(tx: EntityManager, order: Order, input: string
 // Groups: one code, every order judged on its own
 
 /** Projected state of every order of the group; writes nothing. */
-export async function previewGroupPromo(em: EntityManager, principal: Principal, groupRef: string, input: string): Promise<GroupStateView> {
-  return em.transactional(
-    (tx) => groupApply(tx, principal, groupRef, input, false),
-    { readOnly: true },
-  );
+export async function previewGroupPromo(
+  em: EntityManager,
+  principal: Principal,
+  groupRef: string,
+  input: string,
+): Promise<GroupStateView> {
+  return em.transactional((tx) => groupApply(tx, principal, groupRef, input, false), { readOnly: true });
 }
 
 /** Applies the code to every order that can take it; the others report why not. */
-export async function applyGroupPromo(em: EntityManager, principal: Principal, groupRef: string, input: string, deps: PaymentDeps): Promise<GroupStateView> {
+export async function applyGroupPromo(
+  em: EntityManager,
+  principal: Principal,
+  groupRef: string,
+  input: string,
+  deps: PaymentDeps,
+): Promise<GroupStateView> {
   return repricing(em, deps, (tx) => groupApply(tx, principal, groupRef, input, true));
 }
 
-async function groupApply(tx: EntityManager, principal: Principal, groupRef: string, input: string, write: boolean): Promise<GroupStateView> {
-  const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: write, populate: ORDER_PROMO_POPULATE });
+async function groupApply(
+  tx: EntityManager,
+  principal: Principal,
+  groupRef: string,
+  input: string,
+  write: boolean,
+): Promise<GroupStateView> {
+  const { group, orders } = await resolveGroup(tx, principal, groupRef, {
+    lockForUpdate: write,
+    populate: ORDER_PROMO_POPULATE,
+  });
   const code = await findPromoCode(tx, input);
   const held = orders.flatMap((order) => [order.companyPromoCode?.id, order.agentPromoCode?.id]);
   const uses = write ? await lockPromoCodes(tx, [code?.id, ...held]) : new Map<string, number>();
   const today = businessToday();
   const facts = code && slotCodeOf(code);
-  let usesLeft = code ? remainingUses({ usageLimit: code.usageLimit ?? null, usedCount: uses.get(code.id) ?? code.usedCount }) : 0;
+  let usesLeft = code
+    ? remainingUses({ usageLimit: code.usageLimit ?? null, usedCount: uses.get(code.id) ?? code.usedCount })
+    : 0;
   const anyHolds = !!code && orders.some((order) => slotOf(slotsOfOrder(order), facts!.slot)?.id === code.id);
   // A code unusable in itself is a 400 for the whole group, exactly as on one order.
   if (!code || !facts || !codeIsCurrent(facts, today) || (usesLeft < 1 && !anyHolds)) throw invalidPromoCode();
@@ -202,9 +245,18 @@ async function groupApply(tx: EntityManager, principal: Principal, groupRef: str
     entries.push({ ...state, changed: true, reason: null });
   }
   if (write) {
-    await assertNoOpenAttempts(tx, changes.map(({ order }) => order.id));
+    await assertNoOpenAttempts(
+      tx,
+      changes.map(({ order }) => order.id),
+    );
     // The locks make this succeed; were it ever short, nothing of the group is written.
-    if (!(await settleUses(tx, changes.map(({ change }) => change)))) throw invalidPromoCode();
+    if (
+      !(await settleUses(
+        tx,
+        changes.map(({ change }) => change),
+      ))
+    )
+      throw invalidPromoCode();
     for (const { order, change, state } of changes) writeSlots(order, change.slots, state.totals, code);
     await tx.flush();
   }
@@ -212,9 +264,18 @@ async function groupApply(tx: EntityManager, principal: Principal, groupRef: str
 }
 
 /** Removes the code (or every code) from every pending order of the group that carries it. */
-export async function removeGroupPromo(em: EntityManager, principal: Principal, groupRef: string, code: string | undefined, deps: PaymentDeps): Promise<GroupStateView> {
+export async function removeGroupPromo(
+  em: EntityManager,
+  principal: Principal,
+  groupRef: string,
+  code: string | undefined,
+  deps: PaymentDeps,
+): Promise<GroupStateView> {
   return repricing(em, deps, async (tx) => {
-    const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true, populate: ORDER_PROMO_POPULATE });
+    const { group, orders } = await resolveGroup(tx, principal, groupRef, {
+      lockForUpdate: true,
+      populate: ORDER_PROMO_POPULATE,
+    });
     const entries: GroupEntryView[] = [];
     const changes: Array<{ order: Order; change: SlotChange; state: PromoStateView }> = [];
     for (const order of orders) {
@@ -231,9 +292,18 @@ export async function removeGroupPromo(em: EntityManager, principal: Principal, 
       changes.push({ order, change, state });
       entries.push({ ...state, changed: true, reason: null });
     }
-    await assertNoOpenAttempts(tx, changes.map(({ order }) => order.id));
-    await lockPromoCodes(tx, changes.flatMap(({ change }) => change.release));
-    await settleUses(tx, changes.map(({ change }) => change));
+    await assertNoOpenAttempts(
+      tx,
+      changes.map(({ order }) => order.id),
+    );
+    await lockPromoCodes(
+      tx,
+      changes.flatMap(({ change }) => change.release),
+    );
+    await settleUses(
+      tx,
+      changes.map(({ change }) => change),
+    );
     for (const { order, change, state } of changes) writeSlots(order, change.slots, state.totals);
     await tx.flush();
     return { groupRef: group.groupRef, currency: group.currency, entries };

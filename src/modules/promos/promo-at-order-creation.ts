@@ -10,7 +10,12 @@ import { applyPromoOnNewOrder, INVALID_PROMO_CODE } from './order-promos';
  * total recomputed). It never throws for a rejected code: the order is created either way
  * (SPEC 4, Orders rule 3), and a rejection, whatever its cause, reads the same.
  */
-export const applyPromoAtCreation: PromoAtOrderCreation = async (em: EntityManager, _principal: Principal, order: Order, promoCode: string): Promise<PromoApplyOutcome> => {
+export const applyPromoAtCreation: PromoAtOrderCreation = async (
+  em: EntityManager,
+  _principal: Principal,
+  order: Order,
+  promoCode: string,
+): Promise<PromoApplyOutcome> => {
   const applied = await applyPromoOnNewOrder(em, order, promoCode);
   return applied
     ? { promoCode, applied: true, reason: null, message: 'Promo code applied' }

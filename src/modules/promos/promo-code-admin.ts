@@ -30,11 +30,16 @@ export async function deactivateSalesAgent(em: EntityManager, id: string): Promi
 }
 
 export async function createPromoCode(em: EntityManager, definition: PromoDefinition): Promise<PromoCode> {
-  const owner = definition.owner.kind === 'COMPANY' ? { ownerCompany: await salesCompany(em, definition.owner.id) } : { ownerAgent: await agent(em, definition.owner.id) };
+  const owner =
+    definition.owner.kind === 'COMPANY'
+      ? { ownerCompany: await salesCompany(em, definition.owner.id) }
+      : { ownerAgent: await agent(em, definition.owner.id) };
   const entity = em.create(PromoCode, {
     code: definition.code,
     ...owner,
-    ...('percent' in definition.discount ? { discountPercent: definition.discount.percent } : { discountAmount: definition.discount.amount }),
+    ...('percent' in definition.discount
+      ? { discountPercent: definition.discount.percent }
+      : { discountAmount: definition.discount.amount }),
     validFrom: definition.validFrom ?? undefined,
     validTo: definition.validTo ?? undefined,
     usageLimit: definition.usageLimit ?? undefined,
@@ -42,7 +47,8 @@ export async function createPromoCode(em: EntityManager, definition: PromoDefini
   try {
     await em.flush();
   } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw new OperatorRefusal(`promo code ${definition.code} already exists`);
+    if (error instanceof UniqueConstraintViolationException)
+      throw new OperatorRefusal(`promo code ${definition.code} already exists`);
     throw error;
   }
   return entity;
@@ -70,7 +76,8 @@ async function findCompany(em: EntityManager, id: string): Promise<Company> {
 
 async function salesCompany(em: EntityManager, id: string): Promise<Company> {
   const company = await findCompany(em, id);
-  if (company.type !== CompanyType.SalesCompany) throw new OperatorRefusal(`company ${company.id} is not a SALES_COMPANY`);
+  if (company.type !== CompanyType.SalesCompany)
+    throw new OperatorRefusal(`company ${company.id} is not a SALES_COMPANY`);
   return company;
 }
 

@@ -13,18 +13,38 @@ export const refundHandlers = {
   async listRefunds({ query, headers }, scope) {
     if (wantsCsv(headers.accept)) {
       const stream = exportRefundBook(scope.em, callerOf(scope), query, refundCells, REFUND_CSV_COLUMNS);
-      return { status: 200, contentType: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': `attachment; filename="refunds-${kathmanduToday()}.csv"` }, stream };
+      return {
+        status: 200,
+        contentType: 'text/csv; charset=utf-8',
+        headers: { 'Content-Disposition': `attachment; filename="refunds-${kathmanduToday()}.csv"` },
+        stream,
+      };
     }
     const { refunds, request, total } = await listRefundBook(scope.em, callerOf(scope), query);
-    return { status: 200, body: successBody(springPage(refunds.map(refundDetailWire), request, total), 'Refunds retrieved') };
+    return {
+      status: 200,
+      body: successBody(springPage(refunds.map(refundDetailWire), request, total), 'Refunds retrieved'),
+    };
   },
 
   async getRefund({ params }, scope) {
-    return { status: 200, body: successBody(refundDetailWire(await refundOfCompany(scope.em, callerOf(scope), params.refundRef)), 'Refund retrieved') };
+    return {
+      status: 200,
+      body: successBody(
+        refundDetailWire(await refundOfCompany(scope.em, callerOf(scope), params.refundRef)),
+        'Refund retrieved',
+      ),
+    };
   },
 
   async setSandboxRefundOutcome({ params, body }, scope) {
-    const refund = await answerSandboxRefund(scope.em, callerOf(scope), params.refundRef, body.outcome, scope.services.payments.gateways);
+    const refund = await answerSandboxRefund(
+      scope.em,
+      callerOf(scope),
+      params.refundRef,
+      body.outcome,
+      scope.services.payments.gateways,
+    );
     return { status: 200, body: successBody(refundDetailWire(refund), `Refund ${refund.status}`) };
   },
 } satisfies TagHandlers;

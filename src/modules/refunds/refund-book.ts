@@ -43,10 +43,17 @@ function whereOf(principal: Principal, filter: RefundBookFilter): FilterQuery<Re
   };
 }
 
-export async function listRefundBook(em: EntityManager, principal: Principal, query: RefundBookFilter & RefundBookSort & { page?: number; size?: number }): Promise<{ refunds: Refund[]; request: PageRequest; total: number }> {
+export async function listRefundBook(
+  em: EntityManager,
+  principal: Principal,
+  query: RefundBookFilter & RefundBookSort & { page?: number; size?: number },
+): Promise<{ refunds: Refund[]; request: PageRequest; total: number }> {
   const request = pageRequest(query.page, query.size);
   const [refunds, total] = await em.findAndCount(Refund, whereOf(principal, query), {
-    populate: POPULATE, orderBy: orderOf(query), limit: request.size, offset: offsetOf(request),
+    populate: POPULATE,
+    orderBy: orderOf(query),
+    limit: request.size,
+    offset: offsetOf(request),
   });
   return { refunds, request, total };
 }
@@ -55,12 +62,20 @@ export async function listRefundBook(em: EntityManager, principal: Principal, qu
  * Every matching refund as CSV, read in batches as the stream is read. The filters are checked
  * before this returns, so a bad request is still a 400, not a cut stream.
  */
-export function exportRefundBook(em: EntityManager, principal: Principal, filter: RefundBookFilter & RefundBookSort, toCells: (refund: Refund) => Array<string | null>, header: readonly string[]): Readable {
+export function exportRefundBook(
+  em: EntityManager,
+  principal: Principal,
+  filter: RefundBookFilter & RefundBookSort,
+  toCells: (refund: Refund) => Array<string | null>,
+  header: readonly string[],
+): Readable {
   const where = whereOf(principal, filter);
   async function* lines() {
     yield csvRow(header);
     for (let offset = 0; ; offset += EXPORT_BATCH) {
-      const batch = await em.fork().find(Refund, where, { populate: POPULATE, orderBy: orderOf(filter), limit: EXPORT_BATCH, offset });
+      const batch = await em
+        .fork()
+        .find(Refund, where, { populate: POPULATE, orderBy: orderOf(filter), limit: EXPORT_BATCH, offset });
       for (const refund of batch) yield csvRow(toCells(refund));
       if (batch.length < EXPORT_BATCH) return;
     }
@@ -71,7 +86,9 @@ export function exportRefundBook(em: EntityManager, principal: Principal, filter
 /** One refund of the caller's company; another company's answers 404, as an unknown one does. */
 export async function refundOfCompany(em: EntityManager, principal: Principal, refundRef: string): Promise<Refund> {
   const ref = refundRef.trim().toUpperCase();
-  const refund = isRefundRef(ref) ? await em.findOne(Refund, { refundRef: ref, order: { company: principal.companyId } }, { populate: POPULATE }) : null;
+  const refund = isRefundRef(ref)
+    ? await em.findOne(Refund, { refundRef: ref, order: { company: principal.companyId } }, { populate: POPULATE })
+    : null;
   if (!refund) throw notFound(`Refund ${ref} not found`);
   return refund;
 }

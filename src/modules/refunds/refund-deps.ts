@@ -19,7 +19,14 @@ export interface RefundGateway {
 export interface RefundCall {
   /** Our refund reference: the provider's idempotency key where it takes one. */
   refundRef: string;
-  payment: { paymentRef: string; providerRef?: string | null; amount: Minor; currency: string; gatewayTransactionId?: string | null; customerMobile?: string | null };
+  payment: {
+    paymentRef: string;
+    providerRef?: string | null;
+    amount: Minor;
+    currency: string;
+    gatewayTransactionId?: string | null;
+    customerMobile?: string | null;
+  };
   /** What goes back, in minor units (paisa); may be less than the payment (a partial refund). */
   amount: Minor;
   /**

@@ -26,7 +26,11 @@ const PASS_LIMIT = 50;
  * one refund at once, and a process killed mid-call leaves a refund that the next pass retries
  * after the lease, with a lookup first (RefundRequest.retry) so that the money never goes back twice.
  */
-export async function executeDueRefunds(em: EntityManager, deps: RefundDeps, now = new Date()): Promise<RefundPassSummary> {
+export async function executeDueRefunds(
+  em: EntityManager,
+  deps: RefundDeps,
+  now = new Date(),
+): Promise<RefundPassSummary> {
   const summary: RefundPassSummary = { tried: 0, succeeded: 0, manual: 0, failed: 0, retrying: 0 };
   for (let taken = 0; taken < PASS_LIMIT; taken += 1) {
     const claimed = await claimDueRefund(em, leaseSeconds(deps), now);
@@ -45,7 +49,11 @@ function leaseSeconds(deps: RefundDeps): number {
 
 type RefundOutcome = 'succeeded' | 'manual' | 'failed' | 'retrying';
 
-async function executeRefund(em: EntityManager, { id: refundId, tries, outcomeUnknown }: ClaimedRefund, deps: RefundDeps): Promise<RefundOutcome> {
+async function executeRefund(
+  em: EntityManager,
+  { id: refundId, tries, outcomeUnknown }: ClaimedRefund,
+  deps: RefundDeps,
+): Promise<RefundOutcome> {
   const read = em.fork();
   const refund = await read.findOneOrFail(Refund, refundId, { populate: ['attempt', 'order'] });
   const { attempt } = refund;
@@ -55,45 +63,96 @@ async function executeRefund(em: EntityManager, { id: refundId, tries, outcomeUn
       answer = { kind: 'MANUAL', why: 'cash is given back by the operator' };
     } else {
       // The provider that took the payment refunds it, whatever takes new payments today.
-      const gateway = attempt.provider ? deps.gateways.of(refund.gateway, attempt.provider) : deps.gateways.get(refund.gateway);
-      if (!gateway) throw new ProviderUnavailableError(attempt.provider ?? 'none', 'NOT_CONFIGURED', `no provider adapter serves ${refund.gateway} (${attempt.provider ?? 'unrecorded'})`, true);
-      const siblings = await read.find(Refund, { attempt: attempt.id, id: { $ne: refund.id } }, { fields: ['amount', 'status', 'tries', 'outcomeUnknown'] });
+      const gateway = attempt.provider
+        ? deps.gateways.of(refund.gateway, attempt.provider)
+        : deps.gateways.get(refund.gateway);
+      if (!gateway)
+        throw new ProviderUnavailableError(
+          attempt.provider ?? 'none',
+          'NOT_CONFIGURED',
+          `no provider adapter serves ${refund.gateway} (${attempt.provider ?? 'unrecorded'})`,
+          true,
+        );
+      const siblings = await read.find(
+        Refund,
+        { attempt: attempt.id, id: { $ne: refund.id } },
+        { fields: ['amount', 'status', 'tries', 'outcomeUnknown'] },
+      );
       const before = siblings.filter((other) => other.status === 'SUCCEEDED');
       answer = await gateway.refund({
         refundRef: refund.refundRef,
-        payment: { paymentRef: attempt.paymentRef, providerRef: attempt.providerRef, amount: attempt.amount, currency: attempt.currency, gatewayTransactionId: attempt.gatewayTransactionId, customerMobile: attempt.customerMobile },
+        payment: {
+          paymentRef: attempt.paymentRef,
+          providerRef: attempt.providerRef,
+          amount: attempt.amount,
+          currency: attempt.currency,
+          gatewayTransactionId: attempt.gatewayTransactionId,
+          customerMobile: attempt.customerMobile,
+        },
         amount: refund.amount,
         retry: outcomeUnknown,
         refundedBefore: before.reduce((sum, other) => sum + other.amount, 0),
         // A MANUAL sibling that reached the provider may be refunded in its portal at any time.
-        othersUncertain: siblings.some((other) => (other.status === 'PENDING' && other.outcomeUnknown) || (other.status === 'MANUAL' && other.tries > 0)),
+        othersUncertain: siblings.some(
+          (other) =>
+            (other.status === 'PENDING' && other.outcomeUnknown) || (other.status === 'MANUAL' && other.tries > 0),
+        ),
       });
     }
   } catch (error) {
-    if (!(error instanceof ProviderUnavailableError)) deps.logger.error({ err: error, refundRef: refund.refundRef }, 'refund execution failed unexpectedly');
+    if (!(error instanceof ProviderUnavailableError))
+      deps.logger.error({ err: error, refundRef: refund.refundRef }, 'refund execution failed unexpectedly');
     const why = error instanceof Error ? error.message : String(error);
     if (refundRetriesExhausted(tries, deps.payments.refundRetryDays, deps.payments.refundRetryBaseSeconds)) {
-      return recordOutcome(em, refundId, { kind: 'REFUSED', reason: `gave up after ${tries} tries over ${deps.payments.refundRetryDays} days: ${why}` }, deps);
+      return recordOutcome(
+        em,
+        refundId,
+        { kind: 'REFUSED', reason: `gave up after ${tries} tries over ${deps.payments.refundRetryDays} days: ${why}` },
+        deps,
+      );
     }
     const next = new Date(Date.now() + refundBackoffSeconds(tries, deps.payments.refundRetryBaseSeconds) * 1000);
     await em.fork().transactional(async (tx) => {
-      const pending = await tx.findOneOrFail(Refund, refundId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, populate: ['attempt', 'order'] });
+      const pending = await tx.findOneOrFail(Refund, refundId, {
+        lockMode: LockMode.PESSIMISTIC_WRITE,
+        refresh: true,
+        populate: ['attempt', 'order'],
+      });
       const nothingSent = error instanceof ProviderUnavailableError && error.nothingSent;
-      if (pending.status === 'PENDING') await moveRefund(tx, pending, { step: 'RETRY_LATER', actor: 'refund-executor', at: new Date(), why, nextTryAt: next, nothingSent });
+      if (pending.status === 'PENDING')
+        await moveRefund(tx, pending, {
+          step: 'RETRY_LATER',
+          actor: 'refund-executor',
+          at: new Date(),
+          why,
+          nextTryAt: next,
+          nothingSent,
+        });
     });
-    deps.logger.warn({ refundRef: refund.refundRef, tries, nextTryAt: next.toISOString(), why }, 'refund not made yet: provider unavailable, retrying later');
+    deps.logger.warn(
+      { refundRef: refund.refundRef, tries, nextTryAt: next.toISOString(), why },
+      'refund not made yet: provider unavailable, retrying later',
+    );
     return 'retrying';
   }
   return recordOutcome(em, refundId, answer, deps);
 }
 
 /** Records a provider's answer under the refund's row lock, once: a refund no longer PENDING is left as it is. */
-async function recordOutcome(em: EntityManager, refundId: string, answer: RefundAnswer, deps: RefundDeps, now = new Date()): Promise<RefundOutcome> {
+async function recordOutcome(
+  em: EntityManager,
+  refundId: string,
+  answer: RefundAnswer,
+  deps: RefundDeps,
+  now = new Date(),
+): Promise<RefundOutcome> {
   return em.fork().transactional(async (tx) => {
     const refund = await tx.findOneOrFail(Refund, refundId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     await tx.populate(refund, ['attempt', 'order']);
-    if (refund.status !== 'PENDING') return refund.status === 'SUCCEEDED' ? 'succeeded' : refund.status === 'MANUAL' ? 'manual' : 'failed';
-    const provider = refund.gateway === 'cash' ? 'cash' : (refund.attempt.provider ?? deps.gateways.get(refund.gateway)?.provider);
+    if (refund.status !== 'PENDING')
+      return refund.status === 'SUCCEEDED' ? 'succeeded' : refund.status === 'MANUAL' ? 'manual' : 'failed';
+    const provider =
+      refund.gateway === 'cash' ? 'cash' : (refund.attempt.provider ?? deps.gateways.get(refund.gateway)?.provider);
     const how = { actor: 'refund-executor', at: now, ...(provider ? { provider } : {}) };
     if (answer.kind === 'REFUNDED') {
       await moveRefund(tx, refund, { ...how, step: 'SUCCEED', providerRefundRef: answer.providerRefundRef });
@@ -109,7 +168,10 @@ async function recordOutcome(em: EntityManager, refundId: string, answer: Refund
     }
     await moveRefund(tx, refund, { ...how, step: 'FAIL', why: answer.reason });
     deps.metrics?.refunds?.inc({ gateway: refund.gateway, status: 'FAILED' });
-    deps.logger.error({ refundRef: refund.refundRef, provider, reason: answer.reason }, 'refund failed: the operator takes it from here');
+    deps.logger.error(
+      { refundRef: refund.refundRef, provider, reason: answer.reason },
+      'refund failed: the operator takes it from here',
+    );
     return 'failed';
   });
 }
@@ -124,7 +186,11 @@ export interface RefundJob extends PeriodicJob<RefundPassSummary> {
  * and one soon after a refund is written (kick), in this process. Passes overlapping across
  * processes take different refunds (the claim), so each refund is called once at a time.
  */
-export async function startRefundJob(queue: JobQueue, newEm: () => EntityManager, deps: RefundDeps): Promise<RefundJob> {
+export async function startRefundJob(
+  queue: JobQueue,
+  newEm: () => EntityManager,
+  deps: RefundDeps,
+): Promise<RefundJob> {
   const pass = async () => {
     const summary = await executeDueRefunds(newEm(), deps);
     if (summary.tried > 0) deps.logger.info({ summary }, 'refund executor pass');

@@ -40,7 +40,19 @@ export interface RefundMove {
 export class RefundStepRefused extends Error {}
 
 /** The refund's fields a step writes; Object.assign is how this file, and only it, writes them. */
-type RefundLife = Pick<Refund, 'status' | 'provider' | 'providerRefundRef' | 'tries' | 'outcomeUnknown' | 'nextTryAt' | 'claimedUntil' | 'lastError' | 'completedAt' | 'note'>;
+type RefundLife = Pick<
+  Refund,
+  | 'status'
+  | 'provider'
+  | 'providerRefundRef'
+  | 'tries'
+  | 'outcomeUnknown'
+  | 'nextTryAt'
+  | 'claimedUntil'
+  | 'lastError'
+  | 'completedAt'
+  | 'note'
+>;
 
 const AUDIT_ACTION: Readonly<Record<RefundStep, string | null>> = {
   RETRY_LATER: null,
@@ -64,15 +76,23 @@ export async function moveRefund(tx: EntityManager, refund: Refund, move: Refund
   if (next.to === 'SUCCEEDED') {
     await settleShare(tx, refund, move.at);
     // The commission earned on the money that went back is taken back in the same transaction.
-    await recordCommissionReversal(tx, { order: refund.order, paymentRef: refund.attempt.paymentRef, refundRef: refund.refundRef, refundedAmount: refund.amount, occurredAt: move.at });
+    await recordCommissionReversal(tx, {
+      order: refund.order,
+      paymentRef: refund.attempt.paymentRef,
+      refundRef: refund.refundRef,
+      refundedAmount: refund.amount,
+      occurredAt: move.at,
+    });
   }
   const action = AUDIT_ACTION[move.step];
   if (action) {
     const why = move.step === 'FAIL' || move.step === 'NEED_OPERATOR' ? { reason: move.why ?? null } : {};
     audit(tx, refund, action, move.actor, move.at, why);
   }
-  if (next.to === 'SUCCEEDED') await recordRefundEvent(tx, 'refund.succeeded', refundEventFacts(refund), refund.order, move.at);
-  if (next.to === 'FAILED') await recordRefundEvent(tx, 'refund.failed', refundEventFacts(refund), refund.order, move.at);
+  if (next.to === 'SUCCEEDED')
+    await recordRefundEvent(tx, 'refund.succeeded', refundEventFacts(refund), refund.order, move.at);
+  if (next.to === 'FAILED')
+    await recordRefundEvent(tx, 'refund.failed', refundEventFacts(refund), refund.order, move.at);
 }
 
 function lifeAfter(refund: Refund, to: RefundStatus, move: RefundMove): Partial<RefundLife> {
@@ -92,7 +112,13 @@ function lifeAfter(refund: Refund, to: RefundStatus, move: RefundMove): Partial<
     case 'RETRY':
       // The next try is a retry (a lookup comes first: the operator may have refunded in the
       // provider's portal since), but the give-up window starts again.
-      return { ...answered, nextTryAt: move.at, completedAt: null, tries: Math.min(refund.tries, 1), outcomeUnknown: true };
+      return {
+        ...answered,
+        nextTryAt: move.at,
+        completedAt: null,
+        tries: Math.min(refund.tries, 1),
+        outcomeUnknown: true,
+      };
     case 'SUCCEED':
     case 'CONFIRM':
     case 'FOUND_AT_PROVIDER':
@@ -158,8 +184,22 @@ export function openRefund(tx: EntityManager, birth: RefundBirth): Refund {
   return refund;
 }
 
-function audit(tx: EntityManager, refund: Refund, action: string, actor: string, at: Date, extra: Record<string, unknown>): void {
-  tx.create(AuditEntry, { actor, action, order: refund.order, orderRef: refund.order.orderRef, at, details: { ...refundAuditDetails(refund), ...extra } });
+function audit(
+  tx: EntityManager,
+  refund: Refund,
+  action: string,
+  actor: string,
+  at: Date,
+  extra: Record<string, unknown>,
+): void {
+  tx.create(AuditEntry, {
+    actor,
+    action,
+    order: refund.order,
+    orderRef: refund.order.orderRef,
+    at,
+    details: { ...refundAuditDetails(refund), ...extra },
+  });
 }
 
 /** A refund the executor holds: its tries with this one, and whether an earlier one may have reached the refund call unanswered. */
@@ -180,7 +220,11 @@ export interface ClaimedRefund {
  * after another (a transaction-scoped advisory lock on the payment), so a retry's lookup never
  * sees a sibling's money half-sent.
  */
-export async function claimDueRefund(em: EntityManager, leaseSeconds: number, now: Date): Promise<ClaimedRefund | null> {
+export async function claimDueRefund(
+  em: EntityManager,
+  leaseSeconds: number,
+  now: Date,
+): Promise<ClaimedRefund | null> {
   const leaseUntil = new Date(Math.max(now.getTime(), Date.now()) + leaseSeconds * 1000);
   return em.fork().transactional(async (tx) => {
     for (const skipped: string[] = []; ;) {

@@ -8,15 +8,28 @@ import { moveRefund } from './refund-life';
 import { isRefundRef, refundStep, type RefundStatus } from './rules/refund-life';
 
 /** `ops refund list`: newest first, optionally of some statuses only. */
-export function listRefunds(em: EntityManager, options: { statuses?: RefundStatus[]; limit?: number } = {}): Promise<Refund[]> {
-  const where: FilterQuery<Refund> = options.statuses && options.statuses.length > 0 ? { status: { $in: options.statuses } } : {};
-  return em.find(Refund, where, { populate: ['order', 'attempt'], orderBy: { createdAt: 'desc', refundRef: 'desc' }, limit: options.limit ?? 100 });
+export function listRefunds(
+  em: EntityManager,
+  options: { statuses?: RefundStatus[]; limit?: number } = {},
+): Promise<Refund[]> {
+  const where: FilterQuery<Refund> =
+    options.statuses && options.statuses.length > 0 ? { status: { $in: options.statuses } } : {};
+  return em.find(Refund, where, {
+    populate: ['order', 'attempt'],
+    orderBy: { createdAt: 'desc', refundRef: 'desc' },
+    limit: options.limit ?? 100,
+  });
 }
 
 /** `ops refund show`: the refund and its order's audit entries about refunds. */
-export async function refundOverview(em: EntityManager, refundRef: string): Promise<{ refund: Refund; audit: AuditEntry[] }> {
+export async function refundOverview(
+  em: EntityManager,
+  refundRef: string,
+): Promise<{ refund: Refund; audit: AuditEntry[] }> {
   const refund = await findRefund(em, refundRef);
-  const audit = (await em.find(AuditEntry, { order: refund.order.id }, { orderBy: { at: 'asc', id: 'asc' } })).filter((entry) => entry.details.refundRef === refund.refundRef);
+  const audit = (await em.find(AuditEntry, { order: refund.order.id }, { orderBy: { at: 'asc', id: 'asc' } })).filter(
+    (entry) => entry.details.refundRef === refund.refundRef,
+  );
   return { refund, audit };
 }
 
@@ -34,12 +47,23 @@ async function findRefund(em: EntityManager, refundRef: string, lock = false): P
  * provider's portal, a bank transfer, cash): a MANUAL or FAILED refund becomes SUCCEEDED, with
  * the note, in one transaction under the refund's row lock.
  */
-export async function confirmRefund(em: EntityManager, refundRef: string, note: string, actor: string, now = new Date()): Promise<Refund> {
+export async function confirmRefund(
+  em: EntityManager,
+  refundRef: string,
+  note: string,
+  actor: string,
+  now = new Date(),
+): Promise<Refund> {
   return em.fork().transactional(async (tx) => {
     const refund = await findRefund(tx, refundRef, true);
-    if (refund.status === 'SUCCEEDED') throw new OperatorRefusal(`refund ${refund.refundRef} already SUCCEEDED${refund.completedAt ? ` (${refund.completedAt.toISOString()})` : ''}`);
+    if (refund.status === 'SUCCEEDED')
+      throw new OperatorRefusal(
+        `refund ${refund.refundRef} already SUCCEEDED${refund.completedAt ? ` (${refund.completedAt.toISOString()})` : ''}`,
+      );
     if (refund.status === 'PENDING') {
-      throw new OperatorRefusal(`refund ${refund.refundRef} is PENDING: the service is making it at ${refund.gateway}; confirm only a MANUAL or FAILED refund`);
+      throw new OperatorRefusal(
+        `refund ${refund.refundRef} is PENDING: the service is making it at ${refund.gateway}; confirm only a MANUAL or FAILED refund`,
+      );
     }
     await moveRefund(tx, refund, { step: 'CONFIRM', actor, at: now, note });
     await tx.flush();
@@ -48,11 +72,17 @@ export async function confirmRefund(em: EntityManager, refundRef: string, note: 
 }
 
 /** `ops refund retry <refundRef>`: a FAILED refund is tried again at its provider by the executor, now. */
-export async function retryRefund(em: EntityManager, refundRef: string, actor: string, now = new Date()): Promise<Refund> {
+export async function retryRefund(
+  em: EntityManager,
+  refundRef: string,
+  actor: string,
+  now = new Date(),
+): Promise<Refund> {
   return em.fork().transactional(async (tx) => {
     const refund = await findRefund(tx, refundRef, true);
     const step = refundStep(refund.status, 'RETRY');
-    if ('refused' in step) throw new OperatorRefusal(`refund ${refund.refundRef} is ${refund.status}; only a FAILED refund can be retried`);
+    if ('refused' in step)
+      throw new OperatorRefusal(`refund ${refund.refundRef} is ${refund.status}; only a FAILED refund can be retried`);
     await moveRefund(tx, refund, { step: 'RETRY', actor, at: now });
     await tx.flush();
     return refund;
@@ -65,17 +95,32 @@ export async function retryRefund(em: EntityManager, refundRef: string, actor: s
  * service is still making (PENDING) refuses the whole command: confirming it by hand could give
  * the money back twice.
  */
-export async function confirmRefundsOfPayment(em: EntityManager, paymentRef: string, note: string, actor: string, now = new Date()): Promise<Refund[]> {
+export async function confirmRefundsOfPayment(
+  em: EntityManager,
+  paymentRef: string,
+  note: string,
+  actor: string,
+  now = new Date(),
+): Promise<Refund[]> {
   return em.fork().transactional(async (tx) => {
     const attempt = await tx.findOne(PaymentAttempt, { paymentRef: paymentRef.trim() });
     if (!attempt) throw new OperatorRefusal(`no payment attempt ${paymentRef}`);
-    const refunds = await tx.find(Refund, { attempt: attempt.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { refundRef: 'asc' } });
+    const refunds = await tx.find(
+      Refund,
+      { attempt: attempt.id },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { refundRef: 'asc' } },
+    );
     const inFlight = refunds.filter((refund) => refund.status === 'PENDING');
     if (inFlight.length > 0) {
-      throw new OperatorRefusal(`payment ${attempt.paymentRef} has refunds the service is making (${inFlight.map((refund) => refund.refundRef).join(', ')}): wait for them, then confirm what is MANUAL or FAILED`);
+      throw new OperatorRefusal(
+        `payment ${attempt.paymentRef} has refunds the service is making (${inFlight.map((refund) => refund.refundRef).join(', ')}): wait for them, then confirm what is MANUAL or FAILED`,
+      );
     }
     const waiting = refunds.filter((refund) => refund.status === 'MANUAL' || refund.status === 'FAILED');
-    if (waiting.length === 0) throw new OperatorRefusal(`payment ${attempt.paymentRef} owes no refund${attempt.refundedAt ? ` (refund recorded ${attempt.refundedAt.toISOString()})` : ''}`);
+    if (waiting.length === 0)
+      throw new OperatorRefusal(
+        `payment ${attempt.paymentRef} owes no refund${attempt.refundedAt ? ` (refund recorded ${attempt.refundedAt.toISOString()})` : ''}`,
+      );
     await tx.populate(waiting, ['order', 'attempt']);
     for (const refund of waiting) await moveRefund(tx, refund, { step: 'CONFIRM', actor, at: now, note });
     attempt.refundNote = note;

@@ -65,10 +65,27 @@ export async function recordRefund(tx: EntityManager, input: RefundToRecord): Pr
   // A reversal found at the provider leaves the share as it is: a partial one keeps its order paid, a full one settles every share itself.
   if (share && input.cause !== 'PROVIDER_REVERSAL') share.settlement = 'REFUND_PENDING';
   const step = firstStep(input);
-  if (step === 'FOUND_AT_PROVIDER') await moveRefund(tx, refund, { step, actor: input.actor, at, provider: input.provider, providerRefundRef: input.providerRefundRef });
-  if (step === 'NOTHING_TO_SEND') await moveRefund(tx, refund, { step: 'SUCCEED', actor: input.actor, at, note: 'nothing to give back: the fee is the whole share' });
+  if (step === 'FOUND_AT_PROVIDER')
+    await moveRefund(tx, refund, {
+      step,
+      actor: input.actor,
+      at,
+      provider: input.provider,
+      providerRefundRef: input.providerRefundRef,
+    });
+  if (step === 'NOTHING_TO_SEND')
+    await moveRefund(tx, refund, {
+      step: 'SUCCEED',
+      actor: input.actor,
+      at,
+      note: 'nothing to give back: the fee is the whole share',
+    });
   if (step === 'MANUAL') {
-    const why = input.why ?? (input.attempt.gateway === 'cash' ? 'cash is given back by the operator' : 'the provider has no refund API: refund in its portal, then confirm');
+    const why =
+      input.why ??
+      (input.attempt.gateway === 'cash'
+        ? 'cash is given back by the operator'
+        : 'the provider has no refund API: refund in its portal, then confirm');
     await moveRefund(tx, refund, { step: 'NEED_OPERATOR', actor: input.actor, at, why });
   }
   return refund;
@@ -86,7 +103,10 @@ function firstStep(input: RefundToRecord): 'FOUND_AT_PROVIDER' | 'NOTHING_TO_SEN
  * where it cannot (eSewa, the sandbox wallet) and for cash. A gateway no provider serves right
  * now starts PENDING: the executor decides once one does.
  */
-export function refundStart(gateways: RefundGateways, attempt: { gateway: PaymentMethod; provider?: string | null }): 'EXECUTE' | 'MANUAL' {
+export function refundStart(
+  gateways: RefundGateways,
+  attempt: { gateway: PaymentMethod; provider?: string | null },
+): 'EXECUTE' | 'MANUAL' {
   if (attempt.gateway === 'cash') return 'MANUAL';
   // The provider that took the payment decides, not the one that takes new payments today.
   const gateway = attempt.provider ? gateways.of(attempt.gateway, attempt.provider) : gateways.get(attempt.gateway);

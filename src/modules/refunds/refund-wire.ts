@@ -31,7 +31,17 @@ export function refundDetailWire(refund: Refund): Schemas['RefundDetail'] {
 
 /** The export's columns, in the order the spec documents. */
 export const REFUND_CSV_COLUMNS = [
-  'refundRef', 'orderRef', 'paymentRef', 'cause', 'status', 'amount', 'cancellationFee', 'currency', 'gateway', 'createdAt', 'completedAt',
+  'refundRef',
+  'orderRef',
+  'paymentRef',
+  'cause',
+  'status',
+  'amount',
+  'cancellationFee',
+  'currency',
+  'gateway',
+  'createdAt',
+  'completedAt',
 ] as const satisfies ReadonlyArray<keyof Schemas['RefundDetail']>;
 
 /** One CSV row: amounts with their two decimals, a null an empty cell. */

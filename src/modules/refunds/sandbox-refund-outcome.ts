@@ -13,10 +13,25 @@ export type SandboxRefundOutcome = Schemas['SandboxRefundOutcomeRequest']['outco
 /** The step the sandbox provider's answer is from where the refund stands (rules/refund-life.ts). */
 function moveOf(refund: Refund, outcome: SandboxRefundOutcome, at: Date): RefundMove {
   const actor = 'sandbox-helper';
-  if (outcome === 'FAILED') return { step: 'FAIL', actor, at, provider: 'sandbox', why: 'the sandbox provider refused the refund (sandbox helper)' };
+  if (outcome === 'FAILED')
+    return {
+      step: 'FAIL',
+      actor,
+      at,
+      provider: 'sandbox',
+      why: 'the sandbox provider refused the refund (sandbox helper)',
+    };
   const providerRefundRef = `SBX-${refund.refundRef}`;
   // A MANUAL refund waits for someone to give the money back; the provider now reports it back.
-  if (refund.status === 'MANUAL') return { step: 'FOUND_AT_PROVIDER', actor, at, provider: 'sandbox', providerRefundRef, note: 'refunded at the sandbox provider (sandbox helper)' };
+  if (refund.status === 'MANUAL')
+    return {
+      step: 'FOUND_AT_PROVIDER',
+      actor,
+      at,
+      provider: 'sandbox',
+      providerRefundRef,
+      note: 'refunded at the sandbox provider (sandbox helper)',
+    };
   return { step: 'SUCCEED', actor, at, provider: 'sandbox', providerRefundRef };
 }
 
@@ -26,16 +41,38 @@ function moveOf(refund: Refund, outcome: SandboxRefundOutcome, at: Date): Refund
  * share's settlement, the commission reversal, the audit entry and refund.succeeded/failed),
  * under the refund's row lock, in one transaction.
  */
-export async function answerSandboxRefund(em: EntityManager, principal: Principal, refundRef: string, outcome: SandboxRefundOutcome, gateways: RefundGateways, now = new Date()): Promise<Refund> {
+export async function answerSandboxRefund(
+  em: EntityManager,
+  principal: Principal,
+  refundRef: string,
+  outcome: SandboxRefundOutcome,
+  gateways: RefundGateways,
+  now = new Date(),
+): Promise<Refund> {
   const ref = refundRef.trim().toUpperCase();
   return em.fork().transactional(async (tx) => {
-    const refund = isRefundRef(ref) ? await tx.findOne(Refund, { refundRef: ref, order: { company: principal.companyId } }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+    const refund = isRefundRef(ref)
+      ? await tx.findOne(
+          Refund,
+          { refundRef: ref, order: { company: principal.companyId } },
+          { lockMode: LockMode.PESSIMISTIC_WRITE },
+        )
+      : null;
     if (!refund) throw notFound(`Refund ${ref} not found`);
     await tx.populate(refund, ['order', 'attempt']);
     const { attempt } = refund;
-    const provider = refund.gateway === 'cash' ? undefined : attempt.provider ? gateways.of(refund.gateway, attempt.provider) : gateways.get(refund.gateway);
-    if (provider?.provider !== 'sandbox') throw conflict(`Refund ${ref} is made by ${attempt.provider ?? refund.gateway}, not by the sandbox provider`).coded('SANDBOX_PROVIDER_REQUIRED');
-    if (refund.status === 'SUCCEEDED' || refund.status === 'FAILED') throw conflict(`Refund ${ref} is already ${refund.status}`).coded('REFUND_ALREADY_FINAL');
+    const provider =
+      refund.gateway === 'cash'
+        ? undefined
+        : attempt.provider
+          ? gateways.of(refund.gateway, attempt.provider)
+          : gateways.get(refund.gateway);
+    if (provider?.provider !== 'sandbox')
+      throw conflict(
+        `Refund ${ref} is made by ${attempt.provider ?? refund.gateway}, not by the sandbox provider`,
+      ).coded('SANDBOX_PROVIDER_REQUIRED');
+    if (refund.status === 'SUCCEEDED' || refund.status === 'FAILED')
+      throw conflict(`Refund ${ref} is already ${refund.status}`).coded('REFUND_ALREADY_FINAL');
     await moveRefund(tx, refund, moveOf(refund, outcome, now));
     await tx.flush();
     return refund;

@@ -16,7 +16,8 @@ export function documentedEventData(document: Document, type: WebhookEventType):
   const schema = schemaAt(document, isRecord(media) ? media.schema : undefined);
   // The schema's own examples, else the first named example of the request body.
   const named = isRecord(media) && isRecord(media.examples) ? Object.values(media.examples)[0] : undefined;
-  const example: unknown = isRecord(schema) && Array.isArray(schema.examples) ? schema.examples[0] : isRecord(named) ? named.value : undefined;
+  const example: unknown =
+    isRecord(schema) && Array.isArray(schema.examples) ? schema.examples[0] : isRecord(named) ? named.value : undefined;
   if (!isRecord(example) || !isRecord(example.data)) throw new Error(`the contract documents no example of ${type}`);
   return structuredClone(example.data);
 }

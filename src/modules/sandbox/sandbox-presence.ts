@@ -11,7 +11,13 @@ export function sandboxOperationIds(document: Document): Set<string> {
   for (const item of Object.values(document.paths ?? {})) {
     for (const method of METHODS) {
       const operation: unknown = isRecord(item) ? item[method] : undefined;
-      if (isRecord(operation) && Array.isArray(operation.tags) && operation.tags.includes(SANDBOX_TAG) && typeof operation.operationId === 'string') ids.add(operation.operationId);
+      if (
+        isRecord(operation) &&
+        Array.isArray(operation.tags) &&
+        operation.tags.includes(SANDBOX_TAG) &&
+        typeof operation.operationId === 'string'
+      )
+        ids.add(operation.operationId);
     }
   }
   return ids;
@@ -31,7 +37,11 @@ export function documentWithoutSandbox(document: Document): Document {
       const operation: unknown = item[method];
       return isRecord(operation) ? [operation] : [];
     });
-    if (operations.length > 0 && operations.every((operation) => Array.isArray(operation.tags) && operation.tags.includes(SANDBOX_TAG))) delete paths[path];
+    if (
+      operations.length > 0 &&
+      operations.every((operation) => Array.isArray(operation.tags) && operation.tags.includes(SANDBOX_TAG))
+    )
+      delete paths[path];
   }
   served.tags = (served.tags ?? []).filter((tag) => tag.name !== SANDBOX_TAG);
   return served;

@@ -12,11 +12,15 @@ export const travellerHandlers = {
   async registerTravellers({ body, headers }, scope) {
     const fonts = scope.services.certificateFonts;
     const caller = callerOf(scope);
-    return idempotentCreate(scope.em, { companyId: caller.companyId, operation: 'registerTravellers', key: createKeyHeader(headers), request: body }, async (em) => {
-      const travellers = await registerTravellers(em, caller, body, (text) => unprintableCharacters(fonts, text));
-      const message = travellers.length === 1 ? 'Traveller registered' : `${travellers.length} travellers registered`;
-      return { status: 201 as const, body: successBody(travellers.map(travellerWire), message) };
-    });
+    return idempotentCreate(
+      scope.em,
+      { companyId: caller.companyId, operation: 'registerTravellers', key: createKeyHeader(headers), request: body },
+      async (em) => {
+        const travellers = await registerTravellers(em, caller, body, (text) => unprintableCharacters(fonts, text));
+        const message = travellers.length === 1 ? 'Traveller registered' : `${travellers.length} travellers registered`;
+        return { status: 201 as const, body: successBody(travellers.map(travellerWire), message) };
+      },
+    );
   },
 
   async listTravellers({ query }, scope) {
@@ -25,7 +29,8 @@ export const travellerHandlers = {
   },
 } satisfies TagHandlers;
 
-const decimalOrNull = (value: string | null | undefined) => (value === null || value === undefined ? null : Number(value));
+const decimalOrNull = (value: string | null | undefined) =>
+  value === null || value === undefined ? null : Number(value);
 
 export function travellerWire(traveller: Traveller): Schemas['Traveller'] {
   return {

@@ -1,7 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { offsetOf, pageRequest, type PageRequest } from '../../kernel/http/pagination';
-import { judgeDocumentSlots, referencedDocumentIds, travellerFieldErrors, type DocumentFacts } from './rules/traveller-registration';
+import {
+  judgeDocumentSlots,
+  referencedDocumentIds,
+  travellerFieldErrors,
+  type DocumentFacts,
+} from './rules/traveller-registration';
 import { Document } from '../documents/entities/document';
 import { Traveller } from './entities/traveller';
 import { invalid, conflict, notFound } from '../../kernel/errors';
@@ -33,7 +38,8 @@ export async function registerTravellers(
     });
   } catch (error) {
     // The row locks make this rare; the unique slot constraints are the last word.
-    if (violatesUnique(error, UNIQUE.travellerDocuments)) throw conflict('A document is already attached to a traveller');
+    if (violatesUnique(error, UNIQUE.travellerDocuments))
+      throw conflict('A document is already attached to a traveller');
     throw error;
   }
 }
@@ -46,13 +52,21 @@ const PRINTED_FIELDS = ['name', 'nationality', 'idNumber'] as const;
  * a script it cannot draw would print as empty boxes and name nobody. `unprintable` is the
  * certificates module's check (the faces it embeds); each refused field names its characters.
  */
-function printedFieldErrors(items: readonly TravellerInput[], unprintable: (text: string) => string[]): Record<string, string> {
+function printedFieldErrors(
+  items: readonly TravellerInput[],
+  unprintable: (text: string) => string[],
+): Record<string, string> {
   const errors: Record<string, string> = {};
   items.forEach((item, index) => {
     for (const field of PRINTED_FIELDS) {
       const missing = unprintable(item[field].trim());
       if (missing.length > 0) {
-        const listed = missing.map((character) => `"${character}" (U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`).join(', ');
+        const listed = missing
+          .map(
+            (character) =>
+              `"${character}" (U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`,
+          )
+          .join(', ');
         errors[`[${index}].${field}`] = `contains characters the certificate cannot print: ${listed}`;
       }
     }
@@ -61,7 +75,11 @@ function printedFieldErrors(items: readonly TravellerInput[], unprintable: (text
 }
 
 /** The batch's documents, locked, once each is the caller's, of its slot's type and free. */
-async function takeDocuments(tx: EntityManager, principal: Principal, items: TravellerInput[]): Promise<Map<string, Document>> {
+async function takeDocuments(
+  tx: EntityManager,
+  principal: Principal,
+  items: TravellerInput[],
+): Promise<Map<string, Document>> {
   // Locked so that a concurrent batch or the draft purge cannot take the same documents.
   const documents = await tx.find(
     Document,
@@ -70,7 +88,14 @@ async function takeDocuments(tx: EntityManager, principal: Principal, items: Tra
   );
   const byId = new Map(documents.map((document) => [document.id, document]));
   const facts = new Map<string, DocumentFacts>(
-    documents.map((document) => [document.id, { id: document.id, documentType: document.documentType, attached: document.traveller !== undefined && document.traveller !== null }]),
+    documents.map((document) => [
+      document.id,
+      {
+        id: document.id,
+        documentType: document.documentType,
+        attached: document.traveller !== undefined && document.traveller !== null,
+      },
+    ]),
   );
   const verdict = judgeDocumentSlots(items, facts);
   if (verdict.kind === 'notFound') throw notFound(`Document ${verdict.documentId} not found`);
@@ -86,7 +111,13 @@ async function takeDocuments(tx: EntityManager, principal: Principal, items: Tra
   return byId;
 }
 
-function createTraveller(tx: EntityManager, principal: Principal, item: TravellerInput, byId: Map<string, Document>, now: Date): Traveller {
+function createTraveller(
+  tx: EntityManager,
+  principal: Principal,
+  item: TravellerInput,
+  byId: Map<string, Document>,
+  now: Date,
+): Traveller {
   const traveller = tx.create(Traveller, {
     company: principal.companyId,
     email: item.email.trim(),
@@ -116,7 +147,12 @@ function createTraveller(tx: EntityManager, principal: Principal, item: Travelle
     visaDocument: item.visaDocumentId === undefined ? undefined : byId.get(item.visaDocumentId),
     createdAt: now,
   });
-  for (const document of [traveller.avatarDocument, traveller.passportDocument, traveller.signatureDocument, traveller.visaDocument]) {
+  for (const document of [
+    traveller.avatarDocument,
+    traveller.passportDocument,
+    traveller.signatureDocument,
+    traveller.visaDocument,
+  ]) {
     if (!document) continue;
     document.traveller = traveller;
     document.attachedAt = now;
@@ -143,7 +179,11 @@ export const escapeLike = (term: string) => term.replace(/[\\%_]/g, (char) => `\
  * `search_text` column (name, e-mail, ID number, phone, nationality, lower-cased), which its
  * trigram GIN index serves at any table size.
  */
-export async function listTravellers(em: EntityManager, principal: Principal, query: TravellerQuery): Promise<TravellerPage> {
+export async function listTravellers(
+  em: EntityManager,
+  principal: Principal,
+  query: TravellerQuery,
+): Promise<TravellerPage> {
   const request = pageRequest(query.page, query.size);
   const { page, count } = travellerQueries(em, principal.companyId, query, request);
   // Unfiltered, the exact total is the company's counter (kept by triggers in each insert's transaction).
@@ -154,7 +194,9 @@ export async function listTravellers(em: EntityManager, principal: Principal, qu
 
 /** The company's traveller count, maintained by the traveller_count triggers (migration TravellerCounts). */
 async function countedTravellers(em: EntityManager, companyId: string): Promise<number> {
-  const rows = await em.getConnection().execute<{ travellers: string }[]>('select travellers from traveller_count where company_id = ?', [companyId]);
+  const rows = await em
+    .getConnection()
+    .execute<{ travellers: string }[]>('select travellers from traveller_count where company_id = ?', [companyId]);
   const [row] = rows;
   return row === undefined ? 0 : Number(row.travellers);
 }

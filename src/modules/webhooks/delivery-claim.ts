@@ -28,7 +28,12 @@ export type Claim = { claimed: ClaimedDelivery } | { refused: 'NOT_DUE' | 'RETRY
  * has no slot is not counted, and a lease whose process died stops counting when pg-boss expires
  * its job, just after the lease. No lock is held while the request runs.
  */
-export async function claimDelivery(em: EntityManager, deliveryId: string, jobId: string, { leaseSeconds, perCompany }: { leaseSeconds: number; perCompany: number }): Promise<Claim> {
+export async function claimDelivery(
+  em: EntityManager,
+  deliveryId: string,
+  jobId: string,
+  { leaseSeconds, perCompany }: { leaseSeconds: number; perCompany: number },
+): Promise<Claim> {
   return em.fork().transactional(async (tx) => {
     const [locked] = await tx.execute<{ company_id: string }[]>(
       `select company_id, pg_advisory_xact_lock(hashtextextended('webhook-claim:' || company_id, 0)) from webhook_delivery where id = ?`,
@@ -49,7 +54,11 @@ export async function claimDelivery(em: EntityManager, deliveryId: string, jobId
       `select status, job_id, coalesce(lease_until > now(), false) as leased, (${IN_FLIGHT}) as in_flight from webhook_delivery where id = ?`,
       [locked.company_id, deliveryId],
     );
-    const decision = claimDecision(row && { status: row.status, jobId: row.job_id, leased: row.leased, companyInFlight: row.in_flight }, jobId, perCompany);
+    const decision = claimDecision(
+      row && { status: row.status, jobId: row.job_id, leased: row.leased, companyInFlight: row.in_flight },
+      jobId,
+      perCompany,
+    );
     if (decision === 'NO_SLOT') {
       // Back in the queue untried, as pg-boss's own restore puts back a job past its local group
       // limit (not public in its API): created again, its start cleared so that the next claim

@@ -28,24 +28,41 @@ export interface DeliveryView {
 /** Reads the tries and the event bodies of the deliveries given, one query each. */
 async function withTries(em: EntityManager, deliveries: WebhookDelivery[]): Promise<DeliveryView[]> {
   if (deliveries.length === 0) return [];
-  const tries = await em.find(WebhookDeliveryTry, { deliveryId: { $in: deliveries.map((d) => d.id) } }, { orderBy: { attempt: 'asc', at: 'asc' } });
-  const events = await em.find(WebhookEvent, { id: { $in: [...new Set(deliveries.map((d) => d.eventId))] } }, { fields: ['id', 'payload'] });
+  const tries = await em.find(
+    WebhookDeliveryTry,
+    { deliveryId: { $in: deliveries.map((d) => d.id) } },
+    { orderBy: { attempt: 'asc', at: 'asc' } },
+  );
+  const events = await em.find(
+    WebhookEvent,
+    { id: { $in: [...new Set(deliveries.map((d) => d.eventId))] } },
+    { fields: ['id', 'payload'] },
+  );
   const byDelivery = new Map<string, WebhookDeliveryTry[]>();
   for (const line of tries) byDelivery.set(line.deliveryId, [...(byDelivery.get(line.deliveryId) ?? []), line]);
   const payloadOf = new Map(events.map((event) => [event.id, event.payload]));
-  return deliveries.map((delivery) => ({ delivery, tries: byDelivery.get(delivery.id) ?? [], payload: payloadOf.get(delivery.eventId) ?? {} }));
+  return deliveries.map((delivery) => ({
+    delivery,
+    tries: byDelivery.get(delivery.id) ?? [],
+    payload: payloadOf.get(delivery.eventId) ?? {},
+  }));
 }
 
 /** A `date-time` the contract accepted that JavaScript cannot place (a leap second, 23:59:60) is a 400, not a 500. */
 function instant(text: string | undefined, field: string): Date | undefined {
   if (text === undefined) return undefined;
   const value = new Date(text);
-  if (Number.isNaN(value.getTime())) throw invalidField(field, 'must be a date-time JavaScript can place (no leap second)');
+  if (Number.isNaN(value.getTime()))
+    throw invalidField(field, 'must be a date-time JavaScript can place (no leap second)');
   return value;
 }
 
 /** The company's deliveries, newest first unless asked otherwise (the id breaks ties, so pages never overlap), a page at a time, with their tries. */
-export async function listDeliveryLog(em: EntityManager, companyId: string, filter: DeliveryFilter): Promise<{ views: DeliveryView[]; request: PageRequest; total: number }> {
+export async function listDeliveryLog(
+  em: EntityManager,
+  companyId: string,
+  filter: DeliveryFilter,
+): Promise<{ views: DeliveryView[]; request: PageRequest; total: number }> {
   const from = instant(filter.from, 'from');
   const to = instant(filter.to, 'to');
   if (from && to && from > to) throw invalidField('to', 'must not be before from');
@@ -106,7 +123,10 @@ export async function deliveryView(em: EntityManager, delivery: WebhookDelivery)
  * subscribed to it: the relay fans it out again), or every delivery that gave up (FAILED) since a
  * time, optionally of one company. Same event ids, same bodies, fresh retry schedules.
  */
-export async function replayDeliveries(em: EntityManager, selection: { eventId: string } | { failedSince: Date; companyId?: string }): Promise<{ replayed: string[] }> {
+export async function replayDeliveries(
+  em: EntityManager,
+  selection: { eventId: string } | { failedSince: Date; companyId?: string },
+): Promise<{ replayed: string[] }> {
   return em.transactional(async (tx) => {
     if ('eventId' in selection) {
       const event = await tx.findOne(WebhookEvent, selection.eventId);
@@ -119,7 +139,11 @@ export async function replayDeliveries(em: EntityManager, selection: { eventId: 
     }
     const deliveries = await tx.find(
       WebhookDelivery,
-      { status: 'FAILED', createdAt: { $gte: selection.failedSince }, ...(selection.companyId ? { companyId: selection.companyId } : {}) },
+      {
+        status: 'FAILED',
+        createdAt: { $gte: selection.failedSince },
+        ...(selection.companyId ? { companyId: selection.companyId } : {}),
+      },
       { orderBy: { createdAt: 'asc' } },
     );
     deliveries.forEach(requeue);
@@ -136,17 +160,30 @@ export const MAX_EVENTS_PER_REPLAY = 1000;
  * bodies, fresh retry schedules), delivered before or not; an event it never had a delivery of
  * gets one. Answers how many events go out.
  */
-export async function replayToEndpoint(em: EntityManager, companyId: string, endpointId: string, request: { since: Date; types?: string[] }): Promise<number> {
+export async function replayToEndpoint(
+  em: EntityManager,
+  companyId: string,
+  endpointId: string,
+  request: { since: Date; types?: string[] },
+): Promise<number> {
   return em.transactional(async (tx) => {
     const endpoint = await tx.findOne(WebhookEndpoint, { id: endpointId, companyId });
     if (!endpoint) throw notFound('Webhook endpoint not found');
     if (!endpoint.enabled) throw conflict('The webhook endpoint is disabled; enable it before replaying to it');
     const subscribed = endpoint.events.includes('*') ? undefined : endpoint.events;
-    const types = request.types && subscribed ? request.types.filter((type) => subscribed.includes(type)) : (request.types ?? subscribed);
+    const types =
+      request.types && subscribed
+        ? request.types.filter((type) => subscribed.includes(type))
+        : (request.types ?? subscribed);
     const where = { companyId, createdAt: { $gte: request.since }, ...(types ? { type: { $in: types } } : {}) };
-    const events = (await tx.find(WebhookEvent, where, { fields: ['id'], limit: MAX_EVENTS_PER_REPLAY + 1 })).map((event) => event.id);
+    const events = (await tx.find(WebhookEvent, where, { fields: ['id'], limit: MAX_EVENTS_PER_REPLAY + 1 })).map(
+      (event) => event.id,
+    );
     if (events.length > MAX_EVENTS_PER_REPLAY) {
-      throw invalidField('since', `more than ${MAX_EVENTS_PER_REPLAY} events match; choose a later since or fewer types`);
+      throw invalidField(
+        'since',
+        `more than ${MAX_EVENTS_PER_REPLAY} events match; choose a later since or fewer types`,
+      );
     }
     if (events.length === 0) return 0;
     // An event the endpoint never had (it subscribed later, or was down at registration) gets its delivery now.

@@ -42,7 +42,10 @@ export function deliveryLeaseSeconds(config: Pick<WebhookConfig, 'timeoutMs'>): 
  * 2^(n+1)/2 to 2^(n+1), capped): the middle of that range, for the delivery log.
  */
 export function expectedRetryAt(config: WebhookConfig, retryCount: number, now: Date): Date {
-  const seconds = Math.min(config.retryDelayMaxSeconds, config.retryDelaySeconds * 0.75 * 2 ** Math.min(16, retryCount + 1));
+  const seconds = Math.min(
+    config.retryDelayMaxSeconds,
+    config.retryDelaySeconds * 0.75 * 2 ** Math.min(16, retryCount + 1),
+  );
   return new Date(now.getTime() + seconds * 1000);
 }
 
@@ -55,18 +58,33 @@ export function expectedRetryAt(config: WebhookConfig, retryCount: number, now: 
  * schedules the next try with its back-off; NO_SLOT, to put it back untried. A disabled endpoint,
  * or one whose address breaks the rules, ends the delivery FAILED at once.
  */
-export async function deliverOnce(em: EntityManager, deliveryId: string, job: JobTry, deps: DeliveryDeps, now = new Date()): Promise<DeliveryResult> {
-  const claiming = await claimDelivery(em, deliveryId, job.jobId, { leaseSeconds: deliveryLeaseSeconds(deps.webhooks), perCompany: deps.webhooks.concurrencyPerCompany });
+export async function deliverOnce(
+  em: EntityManager,
+  deliveryId: string,
+  job: JobTry,
+  deps: DeliveryDeps,
+  now = new Date(),
+): Promise<DeliveryResult> {
+  const claiming = await claimDelivery(em, deliveryId, job.jobId, {
+    leaseSeconds: deliveryLeaseSeconds(deps.webhooks),
+    perCompany: deps.webhooks.concurrencyPerCompany,
+  });
   if ('refused' in claiming) return claiming.refused;
   const claim = claiming.claimed;
   const event = await em.findOneOrFail(WebhookEvent, claim.event_id);
   const endpoint = await em.findOneOrFail(WebhookEndpoint, claim.endpoint_id);
 
   const body = JSON.stringify(event.payload);
-  const problem = endpoint.enabled ? endpointUrlProblem(endpoint.url, deps.webhooks.allowLocalEndpoints) : 'is disabled';
+  const problem = endpoint.enabled
+    ? endpointUrlProblem(endpoint.url, deps.webhooks.allowLocalEndpoints)
+    : 'is disabled';
   const sent: SendResult = problem
     ? { latencyMs: 0, error: `endpoint ${problem}`, refused: true }
-    : await deps.sender.post(endpoint.url, { ...signedHeaders(signingSecrets(endpoint, now), event.id, now, body) }, body);
+    : await deps.sender.post(
+        endpoint.url,
+        { ...signedHeaders(signingSecrets(endpoint, now), event.id, now, body) },
+        body,
+      );
   const delivered = sent.status !== undefined && sent.status >= 200 && sent.status < 300;
   // Refused before any request (address rules, disabled): trying again on the schedule would change nothing.
   const lastTry = job.retryCount >= job.retryLimit || problem !== undefined;
@@ -87,10 +105,24 @@ export async function deliverOnce(em: EntityManager, deliveryId: string, job: Jo
       nextRetryAt,
     });
     await tx.flush();
-    const status: WebhookDeliveryStatus = result === 'DELIVERED' ? 'SUCCEEDED' : result === 'GAVE_UP' ? 'FAILED' : 'PENDING';
-    await tx.execute(`update webhook_delivery set status = ?, lease_until = null, next_retry_at = ? where id = ?`, [status, nextRetryAt, deliveryId]);
+    const status: WebhookDeliveryStatus =
+      result === 'DELIVERED' ? 'SUCCEEDED' : result === 'GAVE_UP' ? 'FAILED' : 'PENDING';
+    await tx.execute(`update webhook_delivery set status = ?, lease_until = null, next_retry_at = ? where id = ?`, [
+      status,
+      nextRetryAt,
+      deliveryId,
+    ]);
   });
-  const log = { deliveryId, eventId: event.id, endpointId: endpoint.id, type: event.type, attempt: claim.attempts, status: sent.status, latencyMs: sent.latencyMs, error: sent.error };
+  const log = {
+    deliveryId,
+    eventId: event.id,
+    endpointId: endpoint.id,
+    type: event.type,
+    attempt: claim.attempts,
+    status: sent.status,
+    latencyMs: sent.latencyMs,
+    error: sent.error,
+  };
   if (delivered) deps.logger.debug(log, 'webhook delivered');
   else deps.logger.warn({ ...log, result }, 'webhook delivery failed');
   return result;

@@ -51,7 +51,12 @@ export async function startWebhookDispatch(
   const send = async (job: Job<DeliveryJob>) => {
     const { deliveryId } = job.data;
     if (deliveryId === undefined) return;
-    const result = await deliverOnce(newEm(), deliveryId, { jobId: job.id, retryCount: job.retryCount, retryLimit: config.retryLimit }, deps);
+    const result = await deliverOnce(
+      newEm(),
+      deliveryId,
+      { jobId: job.id, retryCount: job.retryCount, retryLimit: config.retryLimit },
+      deps,
+    );
     // Failing the job is what makes pg-boss schedule the next try.
     if (result === 'RETRY') throw new Error(`webhook delivery ${deliveryId} not delivered; retrying`);
     // NO_SLOT ends here too: the claim has put the job back in the queue untried.
@@ -97,9 +102,18 @@ export async function startWebhookDispatch(
  * snapshot each fetch sees, so workers woken together by a burst may take more; the claim's slot
  * (delivery-claim.ts) turns those back before any request, and they return to the queue untried.
  */
-async function startDeliveryWorkers(queue: JobQueue, config: WebhookConfig, send: (job: Job<DeliveryJob>) => Promise<void>): Promise<void> {
+async function startDeliveryWorkers(
+  queue: JobQueue,
+  config: WebhookConfig,
+  send: (job: Job<DeliveryJob>) => Promise<void>,
+): Promise<void> {
   const backstop = Math.min(10, config.retryDelaySeconds);
-  const polling = { batchSize: 1, notifyPollingIntervalSeconds: backstop, pollingIntervalSeconds: Math.min(2, backstop), groupConcurrency: config.concurrencyPerCompany };
+  const polling = {
+    batchSize: 1,
+    notifyPollingIntervalSeconds: backstop,
+    pollingIntervalSeconds: Math.min(2, backstop),
+    groupConcurrency: config.concurrencyPerCompany,
+  };
   for (let i = 0; i < config.concurrency; i += 1) {
     const worker: { id?: string } = {};
     worker.id = await queue.boss.work<DeliveryJob>(WEBHOOK_QUEUE, polling, async ([job]) => {

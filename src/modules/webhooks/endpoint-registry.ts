@@ -39,7 +39,10 @@ const urlRefused = (problem: string) => invalid(`the endpoint URL ${problem}`, {
  * host resolves (now) to a non-public address. Delivery checks the addresses again on every
  * connection (DNS can change after registration). Runs before any transaction: a lookup can be slow.
  */
-export async function assertEndpointAllowed(url: string, config: Pick<WebhookConfig, 'allowLocalEndpoints'>): Promise<void> {
+export async function assertEndpointAllowed(
+  url: string,
+  config: Pick<WebhookConfig, 'allowLocalEndpoints'>,
+): Promise<void> {
   const problem = endpointUrlProblem(url, config.allowLocalEndpoints);
   if (problem) throw urlRefused(problem);
   if (config.allowLocalEndpoints) return;
@@ -53,8 +56,17 @@ export async function assertEndpointAllowed(url: string, config: Pick<WebhookCon
 }
 
 /** One of the company's endpoints; another company's is as unknown as one that does not exist. */
-export async function ownEndpoint(em: EntityManager, companyId: string, endpointId: string, lock = false): Promise<WebhookEndpoint> {
-  const endpoint = await em.findOne(WebhookEndpoint, { id: endpointId, companyId }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+export async function ownEndpoint(
+  em: EntityManager,
+  companyId: string,
+  endpointId: string,
+  lock = false,
+): Promise<WebhookEndpoint> {
+  const endpoint = await em.findOne(
+    WebhookEndpoint,
+    { id: endpointId, companyId },
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
   if (!endpoint) throw notFound('Webhook endpoint not found');
   return endpoint;
 }
@@ -67,19 +79,40 @@ export function listEndpoints(em: EntityManager, companyId: string): Promise<Web
  * A new endpoint with a new secret. The company's row is locked while its endpoints are counted,
  * so two registrations at once cannot both be the fifth.
  */
-export async function createEndpoint(em: EntityManager, companyId: string, input: EndpointInput, config: Pick<WebhookConfig, 'allowLocalEndpoints'>): Promise<EndpointWithSecret> {
+export async function createEndpoint(
+  em: EntityManager,
+  companyId: string,
+  input: EndpointInput,
+  config: Pick<WebhookConfig, 'allowLocalEndpoints'>,
+): Promise<EndpointWithSecret> {
   await assertEndpointAllowed(input.url, config);
   return em.transactional(async (tx) => {
-    await tx.findOneOrFail(Company, companyId, { lockMode: LockMode.PESSIMISTIC_WRITE, failHandler: () => notFound(`no company ${companyId}`) });
+    await tx.findOneOrFail(Company, companyId, {
+      lockMode: LockMode.PESSIMISTIC_WRITE,
+      failHandler: () => notFound(`no company ${companyId}`),
+    });
     const count = await tx.count(WebhookEndpoint, { companyId });
-    if (count >= MAX_ENDPOINTS_PER_COMPANY) throw conflict(`A company has at most ${MAX_ENDPOINTS_PER_COMPANY} webhook endpoints`);
+    if (count >= MAX_ENDPOINTS_PER_COMPANY)
+      throw conflict(`A company has at most ${MAX_ENDPOINTS_PER_COMPANY} webhook endpoints`);
     const secret = newWebhookSecret();
-    const endpoint = tx.create(WebhookEndpoint, { companyId, url: input.url, events: input.events, description: input.description ?? null, secret });
+    const endpoint = tx.create(WebhookEndpoint, {
+      companyId,
+      url: input.url,
+      events: input.events,
+      description: input.description ?? null,
+      secret,
+    });
     return { endpoint, secret };
   });
 }
 
-export async function updateEndpoint(em: EntityManager, companyId: string, endpointId: string, change: EndpointChange, config: Pick<WebhookConfig, 'allowLocalEndpoints'>): Promise<WebhookEndpoint> {
+export async function updateEndpoint(
+  em: EntityManager,
+  companyId: string,
+  endpointId: string,
+  change: EndpointChange,
+  config: Pick<WebhookConfig, 'allowLocalEndpoints'>,
+): Promise<WebhookEndpoint> {
   if (change.url !== undefined) await assertEndpointAllowed(change.url, config);
   return em.transactional(async (tx) => {
     const endpoint = await ownEndpoint(tx, companyId, endpointId, true);
@@ -93,7 +126,11 @@ export async function updateEndpoint(em: EntityManager, companyId: string, endpo
 }
 
 /** Deletes the endpoint; its deliveries and their tries go with it (the database cascades). */
-export async function deleteEndpoint(em: EntityManager, companyId: string, endpointId: string): Promise<WebhookEndpoint> {
+export async function deleteEndpoint(
+  em: EntityManager,
+  companyId: string,
+  endpointId: string,
+): Promise<WebhookEndpoint> {
   return em.transactional(async (tx) => {
     const endpoint = await ownEndpoint(tx, companyId, endpointId, true);
     tx.remove(endpoint);
@@ -106,7 +143,13 @@ export async function deleteEndpoint(em: EntityManager, companyId: string, endpo
  * partner can switch its verifier without missing a delivery. A second rotation replaces the
  * older overlap: only the secret just replaced still signs.
  */
-export async function rotateEndpointSecret(em: EntityManager, companyId: string, endpointId: string, overlapHours: number, now = new Date()): Promise<EndpointWithSecret> {
+export async function rotateEndpointSecret(
+  em: EntityManager,
+  companyId: string,
+  endpointId: string,
+  overlapHours: number,
+  now = new Date(),
+): Promise<EndpointWithSecret> {
   return em.transactional(async (tx) => {
     const endpoint = await ownEndpoint(tx, companyId, endpointId, true);
     const secret = newWebhookSecret();
@@ -123,7 +166,12 @@ export async function rotateEndpointSecret(em: EntityManager, companyId: string,
  * endpoint's delivery fails without a request, like any other). It is written already fanned out,
  * its one delivery made here, so the relay only queues that delivery.
  */
-export async function sendTestDelivery(em: EntityManager, companyId: string, endpointId: string, message: string): Promise<WebhookDelivery> {
+export async function sendTestDelivery(
+  em: EntityManager,
+  companyId: string,
+  endpointId: string,
+  message: string,
+): Promise<WebhookDelivery> {
   return em.transactional(async (tx) => {
     const endpoint = await ownEndpoint(tx, companyId, endpointId);
     const now = new Date();
@@ -132,6 +180,12 @@ export async function sendTestDelivery(em: EntityManager, companyId: string, end
     event.status = 'DISPATCHED';
     // The delivery's row refers to the event's: the event is written first.
     await tx.flush();
-    return tx.create(WebhookDelivery, { eventId: event.id, endpointId: endpoint.id, companyId, eventType: event.type, createdAt: now });
+    return tx.create(WebhookDelivery, {
+      eventId: event.id,
+      endpointId: endpoint.id,
+      companyId,
+      eventType: event.type,
+      createdAt: now,
+    });
   });
 }

@@ -5,7 +5,15 @@ import { WebhookEndpoint, ALL_EVENTS } from './entities/webhook-endpoint';
 import type { WebhookDeliveryStatus } from './entities/webhook-delivery';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
 import { DomainError } from '../../kernel/errors';
-import { createEndpoint, deleteEndpoint, listEndpoints, ownEndpoint, rotateEndpointSecret, sendTestDelivery, updateEndpoint } from './endpoint-registry';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  listEndpoints,
+  ownEndpoint,
+  rotateEndpointSecret,
+  sendTestDelivery,
+  updateEndpoint,
+} from './endpoint-registry';
 import { listDeliveryLog, replayDeliveries } from './delivery-log';
 
 /**
@@ -52,7 +60,10 @@ async function endpointOf(em: EntityManager, companyId: string, endpointId?: str
   const endpoints = await listEndpoints(em, companyId);
   const [only] = endpoints;
   if (!only) throw new OperatorRefusal(`company ${companyId} has no webhook endpoint`);
-  if (endpoints.length > 1) throw new OperatorRefusal(`company ${companyId} has ${endpoints.length} webhook endpoints: name one with --endpoint (ops webhook list ${companyId})`);
+  if (endpoints.length > 1)
+    throw new OperatorRefusal(
+      `company ${companyId} has ${endpoints.length} webhook endpoints: name one with --endpoint (ops webhook list ${companyId})`,
+    );
   return only;
 }
 
@@ -65,7 +76,13 @@ export async function listCompanyEndpoints(em: EntityManager, companyId: string)
  * (returned once); the endpoint named (or the company's only one) moves to the new URL keeping
  * its secret. `--new` adds another endpoint.
  */
-export async function setEndpoint(em: EntityManager, companyId: string, url: string, config: Pick<WebhookConfig, 'allowLocalEndpoints'>, options: { endpointId?: string; add?: boolean } = {}): Promise<EndpointView> {
+export async function setEndpoint(
+  em: EntityManager,
+  companyId: string,
+  url: string,
+  config: Pick<WebhookConfig, 'allowLocalEndpoints'>,
+  options: { endpointId?: string; add?: boolean } = {},
+): Promise<EndpointView> {
   if (!(await em.findOne(Company, companyId))) throw new OperatorRefusal(`no company ${companyId}`);
   const existing = await listEndpoints(em, companyId);
   if (options.add || existing.length === 0) {
@@ -76,7 +93,11 @@ export async function setEndpoint(em: EntityManager, companyId: string, url: str
   return view(await asOperator(updateEndpoint(em, companyId, target.id, { url }, config)));
 }
 
-export async function removeEndpoint(em: EntityManager, companyId: string, endpointId?: string): Promise<{ companyId: string; endpointId: string | null; removed: boolean }> {
+export async function removeEndpoint(
+  em: EntityManager,
+  companyId: string,
+  endpointId?: string,
+): Promise<{ companyId: string; endpointId: string | null; removed: boolean }> {
   const endpoints = await listEndpoints(em, companyId);
   if (endpoints.length === 0 && !endpointId) return { companyId, endpointId: null, removed: false };
   const target = await endpointOf(em, companyId, endpointId);
@@ -85,16 +106,32 @@ export async function removeEndpoint(em: EntityManager, companyId: string, endpo
 }
 
 /** `ops webhook rotate-secret`: a new secret (returned once); the old one keeps signing beside it for `overlapHours`. */
-export async function rotateSecret(em: EntityManager, companyId: string, overlapHours: number, endpointId?: string): Promise<EndpointView> {
+export async function rotateSecret(
+  em: EntityManager,
+  companyId: string,
+  overlapHours: number,
+  endpointId?: string,
+): Promise<EndpointView> {
   const target = await endpointOf(em, companyId, endpointId);
   const { endpoint, secret } = await asOperator(rotateEndpointSecret(em, companyId, target.id, overlapHours));
   return view(endpoint, secret);
 }
 
 /** `ops webhook test`: a `webhook.test` delivery through the queue like any other. */
-export async function sendTestEvent(em: EntityManager, companyId: string, endpointId?: string): Promise<{ eventId: string; deliveryId: string }> {
+export async function sendTestEvent(
+  em: EntityManager,
+  companyId: string,
+  endpointId?: string,
+): Promise<{ eventId: string; deliveryId: string }> {
   const target = await endpointOf(em, companyId, endpointId);
-  const delivery = await asOperator(sendTestDelivery(em, companyId, target.id, 'A test event sent by the operator: your endpoint receives and verifies deliveries.'));
+  const delivery = await asOperator(
+    sendTestDelivery(
+      em,
+      companyId,
+      target.id,
+      'A test event sent by the operator: your endpoint receives and verifies deliveries.',
+    ),
+  );
   return { eventId: delivery.eventId, deliveryId: delivery.id };
 }
 
@@ -105,12 +142,26 @@ export interface DeliveryLogLine {
   type: string;
   status: string;
   createdAt: string;
-  attempts: { attempt: number; outcome: string; responseCode: number | null; latencyMs: number; error: string | null; nextRetryAt: string | null; at: string }[];
+  attempts: {
+    attempt: number;
+    outcome: string;
+    responseCode: number | null;
+    latencyMs: number;
+    error: string | null;
+    nextRetryAt: string | null;
+    at: string;
+  }[];
 }
 
 /** `ops webhook deliveries`: a company's latest deliveries (every endpoint), each with its tries. */
-export async function listDeliveries(em: EntityManager, companyId: string, options: { limit: number; status?: WebhookDeliveryStatus; endpointId?: string }): Promise<DeliveryLogLine[]> {
-  const { views } = await asOperator(listDeliveryLog(em, companyId, { status: options.status, endpointId: options.endpointId, size: options.limit }));
+export async function listDeliveries(
+  em: EntityManager,
+  companyId: string,
+  options: { limit: number; status?: WebhookDeliveryStatus; endpointId?: string },
+): Promise<DeliveryLogLine[]> {
+  const { views } = await asOperator(
+    listDeliveryLog(em, companyId, { status: options.status, endpointId: options.endpointId, size: options.limit }),
+  );
   return views.map(({ delivery, tries }) => ({
     deliveryId: delivery.id,
     endpointId: delivery.endpointId,
@@ -131,6 +182,9 @@ export async function listDeliveries(em: EntityManager, companyId: string, optio
 }
 
 /** `ops webhook replay`: see replayDeliveries. */
-export function replayEvents(em: EntityManager, selection: Parameters<typeof replayDeliveries>[1]): Promise<{ replayed: string[] }> {
+export function replayEvents(
+  em: EntityManager,
+  selection: Parameters<typeof replayDeliveries>[1],
+): Promise<{ replayed: string[] }> {
   return asOperator(replayDeliveries(em, selection));
 }

@@ -28,11 +28,19 @@ function whereOf(principal: Principal, filter: EventFilter): FilterQuery<Webhook
   };
 }
 
-export async function listEventLog(em: EntityManager, principal: Principal, query: EventFilter): Promise<{ events: WebhookEvent[]; request: PageRequest; total: number }> {
+export async function listEventLog(
+  em: EntityManager,
+  principal: Principal,
+  query: EventFilter,
+): Promise<{ events: WebhookEvent[]; request: PageRequest; total: number }> {
   const request = pageRequest(query.page, query.size);
   // The id breaks ties, so pages never overlap.
   const direction = query.sortDir ?? 'desc';
-  const [events, total] = await em.findAndCount(WebhookEvent, whereOf(principal, query), { orderBy: { createdAt: direction, id: direction }, limit: request.size, offset: offsetOf(request) });
+  const [events, total] = await em.findAndCount(WebhookEvent, whereOf(principal, query), {
+    orderBy: { createdAt: direction, id: direction },
+    limit: request.size,
+    offset: offsetOf(request),
+  });
   return { events, request, total };
 }
 
@@ -44,5 +52,10 @@ export async function eventOfCompany(em: EntityManager, principal: Principal, ev
 }
 
 export function eventWire(event: WebhookEvent): Schemas['EventRecord'] {
-  return { eventId: event.id, type: event.type as Schemas['EventRecord']['type'], createdAt: event.createdAt.toISOString(), payload: event.payload };
+  return {
+    eventId: event.id,
+    type: event.type as Schemas['EventRecord']['type'],
+    createdAt: event.createdAt.toISOString(),
+    payload: event.payload,
+  };
 }

@@ -11,7 +11,15 @@ import type { Schemas } from '../../kernel/http/wire';
  * exactly the entries of the OpenAPI document's `webhooks` (test/webhooks checks that they agree).
  */
 export type WebhookEventType = Schemas['WebhookEventType'];
-export type PaymentEventType = Extract<WebhookEventType, 'order.paid' | 'payment.failed' | 'payment.expired' | 'payment.cancelled' | 'payment.refund_pending' | 'payment.partially_reversed'>;
+export type PaymentEventType = Extract<
+  WebhookEventType,
+  | 'order.paid'
+  | 'payment.failed'
+  | 'payment.expired'
+  | 'payment.cancelled'
+  | 'payment.refund_pending'
+  | 'payment.partially_reversed'
+>;
 export type RefundEventType = Extract<WebhookEventType, 'refund.succeeded' | 'refund.failed'>;
 
 /** The payment an event is about, as the order sees it. */
@@ -28,7 +36,13 @@ interface PaymentFacts {
  * announces or not at all, and the job queue delivers it after the commit. Every state change a
  * partner hears about calls this, so the body is built once, here.
  */
-export function recordWebhookEvent(tx: EntityManager, companyId: string, type: WebhookEventType, data: Record<string, unknown>, at = new Date()): WebhookEvent {
+export function recordWebhookEvent(
+  tx: EntityManager,
+  companyId: string,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+  at = new Date(),
+): WebhookEvent {
   return tx.create(WebhookEvent, newWebhookEvent(companyId, type, data, at));
 }
 
@@ -36,9 +50,28 @@ export function recordWebhookEvent(tx: EntityManager, companyId: string, type: W
  * The outbox row recordWebhookEvent adds, for a use case that writes its rows with one statement
  * of its own (the assistance case's opening): the same id, body and state either way.
  */
-export function newWebhookEvent(companyId: string, type: WebhookEventType, data: Record<string, unknown>, at: Date): { id: string; companyId: string; type: WebhookEventType; createdAt: Date; status: 'PENDING'; payload: Record<string, unknown> } {
+export function newWebhookEvent(
+  companyId: string,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+  at: Date,
+): {
+  id: string;
+  companyId: string;
+  type: WebhookEventType;
+  createdAt: Date;
+  status: 'PENDING';
+  payload: Record<string, unknown>;
+} {
   const id = `evt_${randomUUID().replaceAll('-', '')}`;
-  return { id, companyId, type, createdAt: at, status: 'PENDING', payload: { id, type, timestamp: at.toISOString(), data } };
+  return {
+    id,
+    companyId,
+    type,
+    createdAt: at,
+    status: 'PENDING',
+    payload: { id, type, timestamp: at.toISOString(), data },
+  };
 }
 
 /** What a partner needs about an order to act on an event without a second call. */
@@ -63,7 +96,12 @@ export async function recordPaymentEvents(
   tx: EntityManager,
   type: PaymentEventType,
   attempt: PaymentAttempt,
-  options: { at: Date; reason?: string | null; onlyOrderIds?: readonly string[]; shares?: readonly { order: Order; amount: number }[] },
+  options: {
+    at: Date;
+    reason?: string | null;
+    onlyOrderIds?: readonly string[];
+    shares?: readonly { order: Order; amount: number }[];
+  },
 ): Promise<void> {
   let shares = options.shares;
   if (!shares) {
@@ -71,7 +109,10 @@ export async function recordPaymentEvents(
     shares = attempt.orders.getItems();
   }
   shares = shares.filter((share) => !options.onlyOrderIds || options.onlyOrderIds.includes(share.order.id));
-  await populateGroups(tx, shares.map((share) => share.order));
+  await populateGroups(
+    tx,
+    shares.map((share) => share.order),
+  );
   const payment: PaymentFacts = {
     paymentRef: attempt.paymentRef,
     paymentStatus: attempt.status,
@@ -81,7 +122,13 @@ export async function recordPaymentEvents(
   for (const share of shares) {
     // A paid order has its policy number (issued in the same transaction, before this): the partner issues the booking from it.
     const policy = type === 'order.paid' ? { policyNumber: share.order.policyNumber ?? null } : {};
-    recordWebhookEvent(tx, share.order.company.id, type, { ...orderFacts(share.order, share.amount), ...payment, reason: options.reason ?? null, ...policy }, options.at);
+    recordWebhookEvent(
+      tx,
+      share.order.company.id,
+      type,
+      { ...orderFacts(share.order, share.amount), ...payment, reason: options.reason ?? null, ...policy },
+      options.at,
+    );
   }
 }
 
@@ -121,17 +168,29 @@ export async function recordOrderCancelledEvent(
   cancellation: { reason: string; refund?: RefundEventFacts | null } = { reason: 'CANCELLED_BY_OPERATOR' },
 ): Promise<void> {
   await populateGroups(tx, [order]);
-  recordWebhookEvent(tx, order.company.id, 'order.cancelled', {
-    ...orderFacts(order, order.totalAmount),
-    paymentRef: cancellation.refund?.paymentRef ?? null,
-    paymentStatus: null,
-    reason: cancellation.reason,
-    refund: cancellation.refund ? refundData(cancellation.refund) : null,
-  }, at);
+  recordWebhookEvent(
+    tx,
+    order.company.id,
+    'order.cancelled',
+    {
+      ...orderFacts(order, order.totalAmount),
+      paymentRef: cancellation.refund?.paymentRef ?? null,
+      paymentStatus: null,
+      reason: cancellation.reason,
+      refund: cancellation.refund ? refundData(cancellation.refund) : null,
+    },
+    at,
+  );
 }
 
 /** `refund.succeeded` / `refund.failed`: the money of a refund went back, or the provider refused it for good. */
-export async function recordRefundEvent(tx: EntityManager, type: RefundEventType, refund: RefundEventFacts, order: Order, at: Date): Promise<void> {
+export async function recordRefundEvent(
+  tx: EntityManager,
+  type: RefundEventType,
+  refund: RefundEventFacts,
+  order: Order,
+  at: Date,
+): Promise<void> {
   await populateGroups(tx, [order]);
   recordWebhookEvent(tx, order.company.id, type, { ...orderFacts(order, refund.amount), ...refundData(refund) }, at);
 }
@@ -144,21 +203,32 @@ export interface AmendedDates {
 }
 
 /** `order.amended`: the placing company moved the order's departure date; `order` carries the new dates. */
-export async function recordOrderAmendedEvent(tx: EntityManager, order: Order, previous: AmendedDates, at: Date): Promise<void> {
+export async function recordOrderAmendedEvent(
+  tx: EntityManager,
+  order: Order,
+  previous: AmendedDates,
+  at: Date,
+): Promise<void> {
   await populateGroups(tx, [order]);
-  recordWebhookEvent(tx, order.company.id, 'order.amended', {
-    orderId: order.id,
-    orderRef: order.orderRef,
-    orderNumber: order.orderNumber,
-    orderStatus: order.status,
-    groupRef: order.group?.groupRef ?? null,
-    policyNumber: order.policyNumber ?? null,
-    amendedAt: at.toISOString(),
-    departureDate: order.departureDate,
-    coverageStartDate: order.coverageStartDate,
-    coverageEndDate: order.coverageEndDate,
-    previous,
-  }, at);
+  recordWebhookEvent(
+    tx,
+    order.company.id,
+    'order.amended',
+    {
+      orderId: order.id,
+      orderRef: order.orderRef,
+      orderNumber: order.orderNumber,
+      orderStatus: order.status,
+      groupRef: order.group?.groupRef ?? null,
+      policyNumber: order.policyNumber ?? null,
+      amendedAt: at.toISOString(),
+      departureDate: order.departureDate,
+      coverageStartDate: order.coverageStartDate,
+      coverageEndDate: order.coverageEndDate,
+      previous,
+    },
+    at,
+  );
 }
 
 /** The event type that announces an attempt ending without paying anything. */

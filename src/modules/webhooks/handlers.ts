@@ -6,7 +6,15 @@ import { eventOfCompany, eventWire, listEventLog } from './event-log';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies, OperationPolicy } from '../../kernel/http/operation-policy';
 import type { WebhookEndpoint } from './entities/webhook-endpoint';
-import { createEndpoint, deleteEndpoint, listEndpoints, ownEndpoint, rotateEndpointSecret, sendTestDelivery, updateEndpoint } from './endpoint-registry';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  listEndpoints,
+  ownEndpoint,
+  rotateEndpointSecret,
+  sendTestDelivery,
+  updateEndpoint,
+} from './endpoint-registry';
 import { deliveryView, listDeliveryLog, replayToEndpoint, retryDelivery, type DeliveryView } from './delivery-log';
 
 const TEST_MESSAGE = 'A test event you asked for: your endpoint receives and verifies deliveries.';
@@ -18,16 +26,26 @@ export const webhookHandlers = {
   },
 
   async getEvent({ params }, scope) {
-    return { status: 200, body: successBody(eventWire(await eventOfCompany(scope.em, callerOf(scope), params.eventId)), 'Event retrieved') };
+    return {
+      status: 200,
+      body: successBody(eventWire(await eventOfCompany(scope.em, callerOf(scope), params.eventId)), 'Event retrieved'),
+    };
   },
 
   async createWebhookEndpoint({ body, headers }, scope) {
     const { companyId } = callerOf(scope);
     // The replayed answer carries the secret again: it is kept in the endpoint's row anyway (it signs).
-    return idempotentCreate(scope.em, { companyId, operation: 'createWebhookEndpoint', key: createKeyHeader(headers), request: body }, async (em) => {
-      const { endpoint, secret } = await createEndpoint(em, companyId, body, scope.services.config.webhooks);
-      return { status: 201 as const, body: successBody({ ...endpointWire(endpoint), secret }, 'Webhook endpoint registered') };
-    });
+    return idempotentCreate(
+      scope.em,
+      { companyId, operation: 'createWebhookEndpoint', key: createKeyHeader(headers), request: body },
+      async (em) => {
+        const { endpoint, secret } = await createEndpoint(em, companyId, body, scope.services.config.webhooks);
+        return {
+          status: 201 as const,
+          body: successBody({ ...endpointWire(endpoint), secret }, 'Webhook endpoint registered'),
+        };
+      },
+    );
   },
 
   async listWebhookEndpoints(_request, scope) {
@@ -36,11 +54,20 @@ export const webhookHandlers = {
   },
 
   async getWebhookEndpoint({ params }, scope) {
-    return { status: 200, body: successBody(endpointWire(await ownEndpoint(scope.em, callerOf(scope).companyId, params.endpointId))) };
+    return {
+      status: 200,
+      body: successBody(endpointWire(await ownEndpoint(scope.em, callerOf(scope).companyId, params.endpointId))),
+    };
   },
 
   async updateWebhookEndpoint({ params, body }, scope) {
-    const endpoint = await updateEndpoint(scope.em, callerOf(scope).companyId, params.endpointId, body, scope.services.config.webhooks);
+    const endpoint = await updateEndpoint(
+      scope.em,
+      callerOf(scope).companyId,
+      params.endpointId,
+      body,
+      scope.services.config.webhooks,
+    );
     return { status: 200, body: successBody(endpointWire(endpoint), 'Webhook endpoint updated') };
   },
 
@@ -50,17 +77,28 @@ export const webhookHandlers = {
   },
 
   async rotateWebhookEndpointSecret({ params }, scope) {
-    const { endpoint, secret } = await rotateEndpointSecret(scope.em, callerOf(scope).companyId, params.endpointId, scope.services.config.webhooks.secretOverlapHours);
+    const { endpoint, secret } = await rotateEndpointSecret(
+      scope.em,
+      callerOf(scope).companyId,
+      params.endpointId,
+      scope.services.config.webhooks.secretOverlapHours,
+    );
     return { status: 200, body: successBody({ ...endpointWire(endpoint), secret }, 'Webhook secret rotated') };
   },
 
   async testWebhookEndpoint({ params }, scope) {
     const delivery = await sendTestDelivery(scope.em, callerOf(scope).companyId, params.endpointId, TEST_MESSAGE);
-    return { status: 202, body: successBody(deliveryWire(await deliveryView(scope.em, delivery)), 'Test event queued') };
+    return {
+      status: 202,
+      body: successBody(deliveryWire(await deliveryView(scope.em, delivery)), 'Test event queued'),
+    };
   },
 
   async replayWebhookEndpoint({ params, body }, scope) {
-    const replayed = await replayToEndpoint(scope.em, callerOf(scope).companyId, params.endpointId, { since: new Date(body.since), types: body.types });
+    const replayed = await replayToEndpoint(scope.em, callerOf(scope).companyId, params.endpointId, {
+      since: new Date(body.since),
+      types: body.types,
+    });
     return { status: 202, body: successBody({ replayed }, 'Events queued for the endpoint') };
   },
 
@@ -83,7 +121,10 @@ export function endpointWire(endpoint: WebhookEndpoint): Schemas['WebhookEndpoin
     events: endpoint.events as Schemas['WebhookEndpointEvents'],
     description: endpoint.description ?? null,
     enabled: endpoint.enabled,
-    previousSecretExpiresAt: endpoint.previousSecretUntil && endpoint.previousSecretUntil > new Date() ? endpoint.previousSecretUntil.toISOString() : null,
+    previousSecretExpiresAt:
+      endpoint.previousSecretUntil && endpoint.previousSecretUntil > new Date()
+        ? endpoint.previousSecretUntil.toISOString()
+        : null,
     createdAt: endpoint.createdAt.toISOString(),
     updatedAt: endpoint.updatedAt.toISOString(),
   };
@@ -111,7 +152,9 @@ export function deliveryWire({ delivery, tries, payload }: DeliveryView): Schema
 }
 
 /** Every change to endpoints and deliveries counts against one per-company write limit (reads are not limited, like other reads). */
-const webhookWrite: OperationPolicy = { rateLimits: [{ counter: 'webhook', limit: (limits) => limits.webhookPerCompany }] };
+const webhookWrite: OperationPolicy = {
+  rateLimits: [{ counter: 'webhook', limit: (limits) => limits.webhookPerCompany }],
+};
 
 export const webhookPolicies = {
   createWebhookEndpoint: webhookWrite,

@@ -24,7 +24,11 @@ export interface DeliveryJob {
  * it happens or none, so nothing is lost between the outbox and the queue, and nothing is queued
  * twice by the relay. Returns how many deliveries it handed over.
  */
-export async function relayOutbox(em: EntityManager, boss: PgBoss, jobOptions: Omit<JobInsert, 'data'>): Promise<number> {
+export async function relayOutbox(
+  em: EntityManager,
+  boss: PgBoss,
+  jobOptions: Omit<JobInsert, 'data'>,
+): Promise<number> {
   const pool = await em.getConnection().getNativeClient();
   const client = await pool.connect();
   try {
@@ -57,7 +61,12 @@ export async function relayOutbox(em: EntityManager, boss: PgBoss, jobOptions: O
       const db = { executeSql: (text: string, values?: unknown[]) => client.query(text, values) };
       const replaced = deliveries.rows.flatMap((row) => (row.job_id ? [row.job_id] : []));
       if (replaced.length > 0) await boss.cancel(WEBHOOK_QUEUE, replaced, { db });
-      const jobs = deliveries.rows.map((row) => ({ ...jobOptions, id: randomUUID(), group: { id: row.company_id }, data: { deliveryId: row.id } }));
+      const jobs = deliveries.rows.map((row) => ({
+        ...jobOptions,
+        id: randomUUID(),
+        group: { id: row.company_id },
+        data: { deliveryId: row.id },
+      }));
       await boss.insert(WEBHOOK_QUEUE, jobs, { db });
       await client.query(
         `update webhook_delivery d set enqueued_at = now(), job_id = j.job_id from unnest($1::uuid[], $2::uuid[]) as j(id, job_id) where d.id = j.id`,

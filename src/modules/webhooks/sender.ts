@@ -76,14 +76,21 @@ export function createWebhookSender(options: { timeoutMs: number; allowLocal: bo
           {
             method: 'POST',
             agent,
-            headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'pbs-webhooks/1' },
+            headers: {
+              ...headers,
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(body),
+              'user-agent': 'pbs-webhooks/1',
+            },
             signal: AbortSignal.timeout(options.timeoutMs),
           },
           (response) => {
             // Only the status matters; the body is read (and dropped) so the connection can be reused.
             response.resume();
             response.on('end', () => resolve({ status: response.statusCode, latencyMs: elapsed() }));
-            response.on('error', (error) => resolve({ status: response.statusCode, latencyMs: elapsed(), error: error.message }));
+            response.on('error', (error) =>
+              resolve({ status: response.statusCode, latencyMs: elapsed(), error: error.message }),
+            );
           },
         );
         request.on('error', (error: NodeJS.ErrnoException) => {

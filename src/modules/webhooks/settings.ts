@@ -41,10 +41,16 @@ const webhooksEnv = ({ allowPrivateByDefault }: { allowPrivateByDefault: boolean
     WEBHOOK_SECRET_OVERLAP_HOURS: integer(0, 24 * 30).default(24),
   });
 
-export function webhooksConfig(reading: EnvReading, { paymentMode, sandboxByDefault }: { paymentMode: 'sandbox' | 'live'; sandboxByDefault: boolean }): WebhookConfig {
+export function webhooksConfig(
+  reading: EnvReading,
+  { paymentMode, sandboxByDefault }: { paymentMode: 'sandbox' | 'live'; sandboxByDefault: boolean },
+): WebhookConfig {
   const env = readEnv(webhooksEnv({ allowPrivateByDefault: sandboxByDefault && paymentMode === 'sandbox' }), reading);
   const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_ENDPOINTS;
-  if (allowPrivate && paymentMode !== 'sandbox') reading.problems.push('WEBHOOK_ALLOW_PRIVATE_ENDPOINTS=true needs PAYMENT_MODE=sandbox: live endpoints must be public HTTPS addresses');
+  if (allowPrivate && paymentMode !== 'sandbox')
+    reading.problems.push(
+      'WEBHOOK_ALLOW_PRIVATE_ENDPOINTS=true needs PAYMENT_MODE=sandbox: live endpoints must be public HTTPS addresses',
+    );
   return {
     timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     retryDelaySeconds: env.WEBHOOK_RETRY_DELAY_SECONDS,

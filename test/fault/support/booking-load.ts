@@ -50,9 +50,16 @@ class StepFailed extends Error {
 }
 
 /** Words of SQL, PostgreSQL, the driver and the ORM, and stack frames: never in a body. */
-const INTERNALS = /\b(select|insert|update|relation|constraint|postgres|knex|mikro|ECONNREFUSED)\b|\bat \S+ \(|\.(ts|js):\d+|node_modules/i;
+const INTERNALS =
+  /\b(select|insert|update|relation|constraint|postgres|knex|mikro|ECONNREFUSED)\b|\bat \S+ \(|\.(ts|js):\d+|node_modules/i;
 
-const emptyFailures = (): PhaseStats['failures'] => ({ connection: 0, timeout: 0, 'server-error': 0, refused: 0, 'off-contract': 0 });
+const emptyFailures = (): PhaseStats['failures'] => ({
+  connection: 0,
+  timeout: 0,
+  'server-error': 0,
+  refused: 0,
+  'off-contract': 0,
+});
 
 /**
  * Simulated partners running the booking-and-pay flow in a loop against a set of server
@@ -113,7 +120,8 @@ export class BookingLoad {
 
   /** Resolves once every simulated partner has completed `count` flows (JIT, pools and caches warm). */
   async warmedUp(count = 1): Promise<void> {
-    while (this.completed.size < this.partners.length || Math.min(...this.completed.values()) < count) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (this.completed.size < this.partners.length || Math.min(...this.completed.values()) < count)
+      await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
   private async loop(partner: LoadPartner): Promise<void> {
@@ -133,17 +141,52 @@ export class BookingLoad {
   }
 
   private async flow(partner: LoadPartner): Promise<void> {
-    const token = (await this.api('issueToken', 'POST', '/api/external/v1/auth/token', { clientId: partner.clientId, clientSecret: partner.clientSecret }, [200])).data.accessToken as string;
-    const quote = (await this.api('createQuote', 'POST', QUOTE, { nationality: 'Germany', ages: [34], startDate: departure, duration: 16, routeId: ROUTES.everestBaseCamp }, [200], token)).data;
+    const token = (
+      await this.api(
+        'issueToken',
+        'POST',
+        '/api/external/v1/auth/token',
+        { clientId: partner.clientId, clientSecret: partner.clientSecret },
+        [200],
+      )
+    ).data.accessToken as string;
+    const quote = (
+      await this.api(
+        'createQuote',
+        'POST',
+        QUOTE,
+        { nationality: 'Germany', ages: [34], startDate: departure, duration: 16, routeId: ROUTES.everestBaseCamp },
+        [200],
+        token,
+      )
+    ).data;
     const order = (
-      await this.api('createOrders', 'POST', ORDERS, { touristId: partner.touristId, ctgId: quote.ctgId, routeId: quote.routeId, departureDate: quote.startDate, quoteId: quote.quoteId }, [201], token)
+      await this.api(
+        'createOrders',
+        'POST',
+        ORDERS,
+        {
+          touristId: partner.touristId,
+          ctgId: quote.ctgId,
+          routeId: quote.routeId,
+          departureDate: quote.startDate,
+          quoteId: quote.quoteId,
+        },
+        [201],
+        token,
+      )
     ).data;
     this.acknowledged.orders.set(order.orderRef, 'PENDING');
-    const payment = (await this.api('payOrder', 'POST', payPath(order.orderRef), { gateway: 'card_gateway' }, [200], token, { 'idempotency-key': randomUUID() })).data;
+    const payment = (
+      await this.api('payOrder', 'POST', payPath(order.orderRef), { gateway: 'card_gateway' }, [200], token, {
+        'idempotency-key': randomUUID(),
+      })
+    ).data;
     this.acknowledged.payments.set(payment.paymentRef, order.orderRef);
     const callbackUrl = await this.submitCheckout(payment.paymentUrl);
     const page = await this.api('handlePaymentCallback', 'GET', `${CALLBACK}${callbackUrl.search}`, undefined, [200]);
-    if (typeof page !== 'string' || !page.includes('Payment received')) throw this.fail('callback', -1, 'off-contract', 200, `unexpected result page: ${String(page).slice(0, 200)}`);
+    if (typeof page !== 'string' || !page.includes('Payment received'))
+      throw this.fail('callback', -1, 'off-contract', 200, `unexpected result page: ${String(page).slice(0, 200)}`);
     this.acknowledged.orders.set(order.orderRef, 'PAID');
     this.acknowledged.successes.add(payment.paymentRef);
   }
@@ -155,11 +198,23 @@ export class BookingLoad {
   }
 
   /** A failure counts in the phase it happened in (a request cut by a kill fails in the kill phase). */
-  private fail(step: string, target: number, kind: Failure['kind'], status: number | undefined, detail: string): StepFailed {
+  private fail(
+    step: string,
+    target: number,
+    kind: Failure['kind'],
+    status: number | undefined,
+    detail: string,
+  ): StepFailed {
     return new StepFailed({ phase: this.phase, step, target, kind, status, detail: detail.slice(0, 500) });
   }
 
-  private async send(phase: Phase, step: string, target: number, url: string, init: RequestInit): Promise<{ status: number; text: string; headers: Headers }> {
+  private async send(
+    phase: Phase,
+    step: string,
+    target: number,
+    url: string,
+    init: RequestInit,
+  ): Promise<{ status: number; text: string; headers: Headers }> {
     this.statsOf(phase).requests += 1;
     let response: Response;
     try {
@@ -167,13 +222,26 @@ export class BookingLoad {
       return { status: response.status, text: await response.text(), headers: response.headers };
     } catch (error) {
       const name = (error as Error).name;
-      if (name === 'TimeoutError' || name === 'AbortError') throw this.fail(step, target, 'timeout', undefined, `no answer within ${CLIENT_TIMEOUT_MS} ms`);
-      throw this.fail(step, target, 'connection', undefined, String((error as Error & { cause?: unknown }).cause ?? error));
+      if (name === 'TimeoutError' || name === 'AbortError')
+        throw this.fail(step, target, 'timeout', undefined, `no answer within ${CLIENT_TIMEOUT_MS} ms`);
+      throw this.fail(
+        step,
+        target,
+        'connection',
+        undefined,
+        String((error as Error & { cause?: unknown }).cause ?? error),
+      );
     }
   }
 
   /** An error answer must be one of the contract's shapes; a 5xx must be a 500 or 503 in shape 2 (ApiError). */
-  private async classifyError(step: string, target: number, status: number, body: unknown, operationId?: string): Promise<StepFailed> {
+  private async classifyError(
+    step: string,
+    target: number,
+    status: number,
+    body: unknown,
+    operationId?: string,
+  ): Promise<StepFailed> {
     try {
       if (operationId) await expectContract(operationId, status, body);
       if (status >= 500) {
@@ -187,13 +255,25 @@ export class BookingLoad {
     return this.fail(step, target, status >= 500 ? 'server-error' : 'refused', status, JSON.stringify(body));
   }
 
-  private async api(operationId: string, method: string, path: string, body: unknown, expected: number[], token?: string, extraHeaders: Record<string, string> = {}): Promise<WireJson> {
+  private async api(
+    operationId: string,
+    method: string,
+    path: string,
+    body: unknown,
+    expected: number[],
+    token?: string,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<WireJson> {
     const phase = this.phase;
     const { index, url } = this.target();
     const headers: Record<string, string> = { ...extraHeaders };
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const answer = await this.send(phase, operationId, index, new URL(path, url).toString(), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const answer = await this.send(phase, operationId, index, new URL(path, url).toString(), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     let parsed: unknown = answer.text;
     if ((answer.headers.get('content-type') ?? '').includes('json')) {
       try {
@@ -202,7 +282,8 @@ export class BookingLoad {
         throw this.fail(operationId, index, 'off-contract', answer.status, `not JSON: ${answer.text}`);
       }
     }
-    if (!expected.includes(answer.status)) throw await this.classifyError(operationId, index, answer.status, parsed, operationId);
+    if (!expected.includes(answer.status))
+      throw await this.classifyError(operationId, index, answer.status, parsed, operationId);
     try {
       await expectContract(operationId, answer.status, parsed);
     } catch (error) {
@@ -217,7 +298,10 @@ export class BookingLoad {
     // The page lives on the process that started the payment: a restarted process keeps its port.
     const phase = this.phase;
     const target = this.urls().findIndex((url) => paymentUrl.startsWith(url));
-    const answer = await this.send(phase, 'checkoutSubmit', target, paymentUrl, { method: 'POST', body: new URLSearchParams(APPROVE_CARD) });
+    const answer = await this.send(phase, 'checkoutSubmit', target, paymentUrl, {
+      method: 'POST',
+      body: new URLSearchParams(APPROVE_CARD),
+    });
     const location = answer.headers.get('location');
     if (answer.status === 303 && location) {
       this.statsOf(phase).ok += 1;

@@ -43,7 +43,10 @@ export async function findLostWrites(databaseUrl: string, acknowledged: Acknowle
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const orders = await client.query<{ order_ref: string; status: string }>('select order_ref, status from insurance_order where order_ref = any($1)', [[...acknowledged.orders.keys()]]);
+    const orders = await client.query<{ order_ref: string; status: string }>(
+      'select order_ref, status from insurance_order where order_ref = any($1)',
+      [[...acknowledged.orders.keys()]],
+    );
     const attempts = await client.query<{ payment_ref: string; status: string; order_ref: string }>(
       `select a.payment_ref, a.status, o.order_ref
          from payment_attempt a join payment_attempt_order pao on pao.attempt_id = a.id join insurance_order o on o.id = pao.order_id
@@ -61,8 +64,10 @@ export async function findLostWrites(databaseUrl: string, acknowledged: Acknowle
     for (const [paymentRef, orderRef] of acknowledged.payments) {
       const attempt = attemptOf.get(paymentRef);
       if (!attempt) lost.push(`payment ${paymentRef} missing`);
-      else if (attempt.order_ref !== orderRef) lost.push(`payment ${paymentRef} belongs to ${attempt.order_ref}, acknowledged for ${orderRef}`);
-      else if (acknowledged.successes.has(paymentRef) && attempt.status !== 'SUCCESS') lost.push(`payment ${paymentRef} acknowledged SUCCESS, is ${attempt.status}`);
+      else if (attempt.order_ref !== orderRef)
+        lost.push(`payment ${paymentRef} belongs to ${attempt.order_ref}, acknowledged for ${orderRef}`);
+      else if (acknowledged.successes.has(paymentRef) && attempt.status !== 'SUCCESS')
+        lost.push(`payment ${paymentRef} acknowledged SUCCESS, is ${attempt.status}`);
     }
     return { checked: acknowledged.orders.size + acknowledged.payments.size + acknowledged.successes.size, lost };
   } finally {

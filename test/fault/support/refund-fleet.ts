@@ -26,7 +26,8 @@ export interface RefundFleet {
  * file's own settings), an ORM of `ormPool` connections beside them and a partner.
  */
 export async function startRefundFleet(env: Record<string, string>, ormPool: number): Promise<RefundFleet> {
-  if (!fs.existsSync(path.resolve(__dirname, '../../../dist/src/main.js'))) throw new Error('run `npm run build` first (npm run test:faults does)');
+  if (!fs.existsSync(path.resolve(__dirname, '../../../dist/src/main.js')))
+    throw new Error('run `npm run build` first (npm run test:faults does)');
   const [khalti, esewa] = await Promise.all([startKhaltiSimulator(), startEsewaSimulator()]);
   const postgres = await ThrowawayPostgres.start();
   const fleet = new ServerFleet(postgres.url, {

@@ -16,7 +16,8 @@ export class ThrowawayPostgres {
   private constructor(private readonly dataDir: string) {}
 
   static async start(): Promise<ThrowawayPostgres> {
-    if (!fs.existsSync(path.join(PG_BIN, 'pg_ctl'))) throw new Error(`no PostgreSQL binaries in ${PG_BIN} (run npm ci, or set PG_BIN)`);
+    if (!fs.existsSync(path.join(PG_BIN, 'pg_ctl')))
+      throw new Error(`no PostgreSQL binaries in ${PG_BIN} (run npm ci, or set PG_BIN)`);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-fault-pg-'));
     fs.chmodSync(dataDir, 0o755);
     const postgres = new ThrowawayPostgres(dataDir);

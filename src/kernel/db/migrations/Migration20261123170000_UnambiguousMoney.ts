@@ -5,7 +5,13 @@ const MONEY_COLUMNS: Record<string, string[]> = {
   ctg: ['base_ctg_price', 'extra_day_price'],
   quote: ['ctg_price_for_duration', 'total_amount'],
   promo_code: ['discount_amount'],
-  insurance_order: ['package_price', 'company_promo_discount', 'agent_promo_discount', 'direct_discount_amount', 'total_amount'],
+  insurance_order: [
+    'package_price',
+    'company_promo_discount',
+    'agent_promo_discount',
+    'direct_discount_amount',
+    'total_amount',
+  ],
   payment_attempt: ['amount', 'refund_amount'],
   payment_attempt_order: ['amount'],
   sandbox_gateway_payment: ['amount'],
@@ -13,7 +19,8 @@ const MONEY_COLUMNS: Record<string, string[]> = {
 
 const widen = (precision: number) =>
   Object.entries(MONEY_COLUMNS).map(
-    ([table, columns]) => `alter table "${table}" ${columns.map((column) => `alter column "${column}" type numeric(${precision},2)`).join(', ')};`,
+    ([table, columns]) =>
+      `alter table "${table}" ${columns.map((column) => `alter column "${column}" type numeric(${precision},2)`).join(', ')};`,
   );
 
 /**
@@ -26,15 +33,20 @@ const widen = (precision: number) =>
  * - the operator's record of a refund (`refunded_at`, `refund_note`).
  */
 export class Migration20261123170000_UnambiguousMoney extends Migration {
-
   override async up(): Promise<void> {
     for (const sql of widen(14)) this.addSql(sql);
 
     this.addSql(`alter table "payment_attempt_order" add column "settlement" text null;`);
-    this.addSql(`alter table "payment_attempt_order" add constraint "payment_attempt_order_settlement_check" check ("settlement" in ('PAID', 'REFUND_PENDING', 'REFUNDED'));`);
-    this.addSql(`alter table "payment_attempt" add column "refunded_at" timestamptz null, add column "refund_note" text null;`);
+    this.addSql(
+      `alter table "payment_attempt_order" add constraint "payment_attempt_order_settlement_check" check ("settlement" in ('PAID', 'REFUND_PENDING', 'REFUNDED'));`,
+    );
+    this.addSql(
+      `alter table "payment_attempt" add column "refunded_at" timestamptz null, add column "refund_note" text null;`,
+    );
     this.addSql(`alter table "payment_attempt" drop constraint "payment_attempt_status_check";`);
-    this.addSql(`alter table "payment_attempt" add constraint "payment_attempt_status_check" check ("status" in ('INITIATED', 'SUCCESS', 'FAILED', 'CANCELLED', 'EXPIRED', 'REFUND_PENDING', 'REFUNDED'));`);
+    this.addSql(
+      `alter table "payment_attempt" add constraint "payment_attempt_status_check" check ("status" in ('INITIATED', 'SUCCESS', 'FAILED', 'CANCELLED', 'EXPIRED', 'REFUND_PENDING', 'REFUNDED'));`,
+    );
 
     // Captures recorded before: a share paid its order when the order is paid and the attempt kept
     // money for it (refund_amount below the amount); the rest was owed back.
@@ -50,10 +62,11 @@ export class Migration20261123170000_UnambiguousMoney extends Migration {
   override async down(): Promise<void> {
     this.addSql(`update "payment_attempt" set "status" = 'SUCCESS' where "status" in ('REFUND_PENDING', 'REFUNDED');`);
     this.addSql(`alter table "payment_attempt" drop constraint "payment_attempt_status_check";`);
-    this.addSql(`alter table "payment_attempt" add constraint "payment_attempt_status_check" check ("status" in ('INITIATED', 'SUCCESS', 'FAILED', 'CANCELLED', 'EXPIRED'));`);
+    this.addSql(
+      `alter table "payment_attempt" add constraint "payment_attempt_status_check" check ("status" in ('INITIATED', 'SUCCESS', 'FAILED', 'CANCELLED', 'EXPIRED'));`,
+    );
     this.addSql(`alter table "payment_attempt" drop column "refunded_at", drop column "refund_note";`);
     this.addSql(`alter table "payment_attempt_order" drop column "settlement";`);
     for (const sql of widen(12)) this.addSql(sql);
   }
-
 }

@@ -9,7 +9,9 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261124100000_ProviderCheckout extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table "payment_attempt" add column "provider_ref" text null, add column "checkout_url" text null;`);
+    this.addSql(
+      `alter table "payment_attempt" add column "provider_ref" text null, add column "checkout_url" text null;`,
+    );
   }
 
   override async down(): Promise<void> {

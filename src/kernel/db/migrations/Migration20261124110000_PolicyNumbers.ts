@@ -6,11 +6,12 @@ import { Migration } from '@mikro-orm/migrations';
  * theirs here, in the order they were paid, with the Kathmandu year of their payment.
  */
 export class Migration20261124110000_PolicyNumbers extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`create sequence "policy_number_seq" as bigint start 1;`);
     this.addSql(`alter table "insurance_order" add column "policy_number" text null;`);
-    this.addSql(`alter table "insurance_order" add constraint "insurance_order_policy_number_unique" unique ("policy_number");`);
+    this.addSql(
+      `alter table "insurance_order" add constraint "insurance_order_policy_number_unique" unique ("policy_number");`,
+    );
     this.addSql(`with paid as (
         select "id", "paid_at" from "insurance_order"
          where "paid_at" is not null and "status" in ('PAID', 'COMPLETED', 'CLOSED')
@@ -25,5 +26,4 @@ export class Migration20261124110000_PolicyNumbers extends Migration {
     this.addSql(`alter table "insurance_order" drop column "policy_number";`);
     this.addSql(`drop sequence if exists "policy_number_seq";`);
   }
-
 }

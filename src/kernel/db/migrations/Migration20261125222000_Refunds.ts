@@ -9,7 +9,6 @@ import { Migration } from '@mikro-orm/migrations';
  * SUCCEEDED refund with the operator's note and time.
  */
 export class Migration20261125222000_Refunds extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`create sequence "refund_ref_seq" as bigint start 1;`);
     this.addSql(`create table "refund" (
@@ -37,7 +36,9 @@ export class Migration20261125222000_Refunds extends Migration {
       constraint "refund_refund_ref_unique" unique ("refund_ref"));`);
     this.addSql(`create index "refund_due_index" on "refund" ("status", "next_try_at");`);
     this.addSql(`create index "refund_order_id_index" on "refund" ("order_id");`);
-    this.addSql(`create unique index "refund_one_per_share_unique" on "refund" ("attempt_id", "order_id") where "cause" <> 'PROVIDER_REVERSAL';`);
+    this.addSql(
+      `create unique index "refund_one_per_share_unique" on "refund" ("attempt_id", "order_id") where "cause" <> 'PROVIDER_REVERSAL';`,
+    );
     this.addSql(`with owed as (
         select l."attempt_id", l."order_id", l."amount", l."settlement", a."currency", a."gateway", a."refunded_at", a."refund_note",
                coalesce(a."completed_at", a."created_at") as "owed_at"
@@ -60,5 +61,4 @@ export class Migration20261125222000_Refunds extends Migration {
     this.addSql(`drop table if exists "refund";`);
     this.addSql(`drop sequence if exists "refund_ref_seq";`);
   }
-
 }

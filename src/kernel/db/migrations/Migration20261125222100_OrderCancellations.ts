@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * from their audit entry (reason OPERATOR).
  */
 export class Migration20261125222100_OrderCancellations extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`create table "order_cancellation" (
       "id" uuid not null,
@@ -22,7 +21,8 @@ export class Migration20261125222100_OrderCancellations extends Migration {
       constraint "order_cancellation_pkey" primary key ("id"),
       constraint "order_cancellation_order_id_unique" unique ("order_id"),
       constraint "order_cancellation_company_id_idempotency_key_unique" unique ("company_id", "idempotency_key"));`);
-    this.addSql(`insert into "order_cancellation" ("id", "created_at", "order_id", "reason", "note", "cancelled_at", "actor")
+    this
+      .addSql(`insert into "order_cancellation" ("id", "created_at", "order_id", "reason", "note", "cancelled_at", "actor")
       select gen_random_uuid(), now(), o."id", 'OPERATOR', null, coalesce(a."at", o."updated_at"), coalesce(a."actor", 'migration')
         from "insurance_order" o
         left join lateral (select "at", "actor" from "audit_entry" e where e."order_id" = o."id" and e."action" = 'ORDER_CANCELLED' order by "at" desc limit 1) a on true
@@ -32,5 +32,4 @@ export class Migration20261125222100_OrderCancellations extends Migration {
   override async down(): Promise<void> {
     this.addSql(`drop table if exists "order_cancellation";`);
   }
-
 }

@@ -7,7 +7,6 @@ import { Migration } from '@mikro-orm/migrations';
  * Payloads: `token:<hash>`, `credential:<id>`, `company:<id>`; `all` after a TRUNCATE.
  */
 export class Migration20261202090000_TokenCheckNotify extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`create function "notify_token_check_change"() returns trigger language plpgsql as $$
 begin
@@ -31,22 +30,32 @@ end $$;`);
     this.addSql(`create trigger "credential_check_changed" after update on "credential" for each row
       when (old.revoked_at is distinct from new.revoked_at or old.company_id is distinct from new.company_id)
       execute function "notify_token_check_change"('credential');`);
-    this.addSql(`create trigger "credential_check_deleted" after delete on "credential" for each row execute function "notify_token_check_change"('credential');`);
+    this.addSql(
+      `create trigger "credential_check_deleted" after delete on "credential" for each row execute function "notify_token_check_change"('credential');`,
+    );
     // A company: deactivated, or anything the check returns changed (name, type, commission), deleted.
     this.addSql(`create trigger "company_check_changed" after update on "company" for each row
       when ((old.active, old.name, old.type, old.commission_percent) is distinct from (new.active, new.name, new.type, new.commission_percent))
       execute function "notify_token_check_change"('company');`);
-    this.addSql(`create trigger "company_check_deleted" after delete on "company" for each row execute function "notify_token_check_change"('company');`);
+    this.addSql(
+      `create trigger "company_check_deleted" after delete on "company" for each row execute function "notify_token_check_change"('company');`,
+    );
     for (const table of ['access_token', 'credential', 'company']) {
-      this.addSql(`create trigger "${table}_check_truncated" after truncate on "${table}" for each statement execute function "notify_token_check_change"();`);
+      this.addSql(
+        `create trigger "${table}_check_truncated" after truncate on "${table}" for each statement execute function "notify_token_check_change"();`,
+      );
     }
   }
 
   override async down(): Promise<void> {
-    for (const [table, triggers] of Object.entries({ access_token: ['access_token_check_changed', 'access_token_check_deleted'], credential: ['credential_check_changed', 'credential_check_deleted'], company: ['company_check_changed', 'company_check_deleted'] })) {
-      for (const trigger of [...triggers, `${table}_check_truncated`]) this.addSql(`drop trigger if exists "${trigger}" on "${table}";`);
+    for (const [table, triggers] of Object.entries({
+      access_token: ['access_token_check_changed', 'access_token_check_deleted'],
+      credential: ['credential_check_changed', 'credential_check_deleted'],
+      company: ['company_check_changed', 'company_check_deleted'],
+    })) {
+      for (const trigger of [...triggers, `${table}_check_truncated`])
+        this.addSql(`drop trigger if exists "${trigger}" on "${table}";`);
     }
     this.addSql(`drop function if exists "notify_token_check_change"();`);
   }
-
 }

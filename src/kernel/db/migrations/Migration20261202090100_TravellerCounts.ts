@@ -7,9 +7,10 @@ import { Migration } from '@mikro-orm/migrations';
  * Back-filled from the table as it stands.
  */
 export class Migration20261202090100_TravellerCounts extends Migration {
-
   override async up(): Promise<void> {
-    this.addSql(`create table "traveller_count" ("company_id" uuid not null primary key, "travellers" bigint not null default 0 check ("travellers" >= 0));`);
+    this.addSql(
+      `create table "traveller_count" ("company_id" uuid not null primary key, "travellers" bigint not null default 0 check ("travellers" >= 0));`,
+    );
     this.addSql(`create function "count_travellers"() returns trigger language plpgsql as $$
 begin
   if tg_op in ('DELETE', 'UPDATE') then
@@ -23,10 +24,18 @@ begin
   end if;
   return null;
 end $$;`);
-    this.addSql(`create trigger "traveller_counted_insert" after insert on "traveller" referencing new table as new_rows for each statement execute function "count_travellers"();`);
-    this.addSql(`create trigger "traveller_counted_delete" after delete on "traveller" referencing old table as old_rows for each statement execute function "count_travellers"();`);
-    this.addSql(`create trigger "traveller_counted_update" after update on "traveller" referencing old table as old_rows new table as new_rows for each statement execute function "count_travellers"();`);
-    this.addSql(`insert into "traveller_count" ("company_id", "travellers") select "company_id", count(*) from "traveller" group by "company_id";`);
+    this.addSql(
+      `create trigger "traveller_counted_insert" after insert on "traveller" referencing new table as new_rows for each statement execute function "count_travellers"();`,
+    );
+    this.addSql(
+      `create trigger "traveller_counted_delete" after delete on "traveller" referencing old table as old_rows for each statement execute function "count_travellers"();`,
+    );
+    this.addSql(
+      `create trigger "traveller_counted_update" after update on "traveller" referencing old table as old_rows new table as new_rows for each statement execute function "count_travellers"();`,
+    );
+    this.addSql(
+      `insert into "traveller_count" ("company_id", "travellers") select "company_id", count(*) from "traveller" group by "company_id";`,
+    );
   }
 
   override async down(): Promise<void> {
@@ -36,5 +45,4 @@ end $$;`);
     this.addSql(`drop function if exists "count_travellers"();`);
     this.addSql(`drop table if exists "traveller_count";`);
   }
-
 }

@@ -7,14 +7,14 @@ import { Migration } from '@mikro-orm/migrations';
  * never pass for the new catalogue.
  */
 export class Migration20261203090000_CatalogueVersion extends Migration {
-
   override async up(): Promise<void> {
-    this.addSql(`create table "catalogue_version" ("id" boolean not null default true primary key check ("id"), "version" bigint not null default 0);`);
+    this.addSql(
+      `create table "catalogue_version" ("id" boolean not null default true primary key check ("id"), "version" bigint not null default 0);`,
+    );
     this.addSql(`insert into "catalogue_version" ("id", "version") values (true, 0);`);
   }
 
   override async down(): Promise<void> {
     this.addSql(`drop table if exists "catalogue_version";`);
   }
-
 }

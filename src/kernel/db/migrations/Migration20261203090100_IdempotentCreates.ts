@@ -7,7 +7,6 @@ import { Migration } from '@mikro-orm/migrations';
  * request with its key, and purged by the periodic job.
  */
 export class Migration20261203090100_IdempotentCreates extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`create table "idempotent_create" (
   "company_id" uuid not null,
@@ -25,5 +24,4 @@ export class Migration20261203090100_IdempotentCreates extends Migration {
   override async down(): Promise<void> {
     this.addSql(`drop table if exists "idempotent_create";`);
   }
-
 }

@@ -7,7 +7,6 @@ import { Migration } from '@mikro-orm/migrations';
  * moves `next_try_at`, does not). Indexed by payment for that check.
  */
 export class Migration20261203100000_RefundClaims extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "refund" add column "claimed_until" timestamptz null;`);
     this.addSql(`create index "refund_attempt_id_index" on "refund" ("attempt_id");`);

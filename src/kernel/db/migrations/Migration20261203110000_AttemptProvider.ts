@@ -9,16 +9,18 @@ import { Migration } from '@mikro-orm/migrations';
  * only the running configuration knows which provider served a gateway until now.
  */
 export class Migration20261203110000_AttemptProvider extends Migration {
-
   override async up(): Promise<void> {
-    this.addSql(`alter table "payment_attempt" add column "provider" text null, add column "customer_mobile" text null;`);
+    this.addSql(
+      `alter table "payment_attempt" add column "provider" text null, add column "customer_mobile" text null;`,
+    );
     this.addSql(`update "payment_attempt" a set "provider" = r."provider"
       from (select distinct on ("attempt_id") "attempt_id", "provider" from "refund" where "provider" is not null and "provider" <> 'cash' order by "attempt_id", "created_at") r
       where r."attempt_id" = a."id" and a."gateway" <> 'cash';`);
   }
 
   override async down(): Promise<void> {
-    this.addSql(`alter table "payment_attempt" drop column if exists "provider", drop column if exists "customer_mobile";`);
+    this.addSql(
+      `alter table "payment_attempt" drop column if exists "provider", drop column if exists "customer_mobile";`,
+    );
   }
-
 }

@@ -7,7 +7,6 @@ import { Migration } from '@mikro-orm/migrations';
  * their job is theirs.
  */
 export class Migration20261203120000_DeliveryJob extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "webhook_delivery" add column "job_id" uuid null;`);
   }

@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * Orders amended before are back-filled from their first DEPARTURE_CHANGED audit entry.
  */
 export class Migration20261203120100_BookedDeparture extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "insurance_order" add column "booked_departure_date" date null;`);
     this.addSql(`update "insurance_order" o set "booked_departure_date" = (

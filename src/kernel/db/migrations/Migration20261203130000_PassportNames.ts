@@ -2,7 +2,6 @@ import { Migration } from '@mikro-orm/migrations';
 
 /** A traveller's optional name as in the passport's machine-readable zone, printed on the certificate beside the native-script name. */
 export class Migration20261203130000_PassportNames extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "traveller" add column "name_as_in_passport" text null;`);
   }
@@ -10,5 +9,4 @@ export class Migration20261203130000_PassportNames extends Migration {
   override async down(): Promise<void> {
     this.addSql(`alter table "traveller" drop column "name_as_in_passport";`);
   }
-
 }

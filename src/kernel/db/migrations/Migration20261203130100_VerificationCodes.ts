@@ -6,14 +6,14 @@ import { Migration } from '@mikro-orm/migrations';
  * certificates printed before this carry no code, so theirs is only needed once one is printed again).
  */
 export class Migration20261203130100_VerificationCodes extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "insurance_order" add column "verification_code" text null;`);
-    this.addSql(`update "insurance_order" set "verification_code" = upper(substr(md5(random()::text || "id"::text), 1, 6)) where "policy_number" is not null;`);
+    this.addSql(
+      `update "insurance_order" set "verification_code" = upper(substr(md5(random()::text || "id"::text), 1, 6)) where "policy_number" is not null;`,
+    );
   }
 
   override async down(): Promise<void> {
     this.addSql(`alter table "insurance_order" drop column "verification_code";`);
   }
-
 }

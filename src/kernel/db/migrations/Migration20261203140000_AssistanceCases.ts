@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * partial unique index, so that concurrent opens from any number of processes leave exactly one.
  */
 export class Migration20261203140000_AssistanceCases extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`create sequence "assistance_case_ref_seq" as bigint start 1;`);
     this.addSql(`create table "assistance_case" (
@@ -67,7 +66,9 @@ export class Migration20261203140000_AssistanceCases extends Migration {
       constraint "assistance_case_document_document_id_unique" unique ("document_id"));`);
     this.addSql(`create index "assistance_case_document_case_id_index" on "assistance_case_document" ("case_id");`);
     this.addSql(`alter table "document" drop constraint if exists "document_document_type_check";`);
-    this.addSql(`alter table "document" add constraint "document_document_type_check" check ("document_type" in ('AVATAR', 'PASSPORT', 'SIGNATURE', 'VISA', 'MEDICAL_REPORT'));`);
+    this.addSql(
+      `alter table "document" add constraint "document_document_type_check" check ("document_type" in ('AVATAR', 'PASSPORT', 'SIGNATURE', 'VISA', 'MEDICAL_REPORT'));`,
+    );
   }
 
   override async down(): Promise<void> {
@@ -77,7 +78,8 @@ export class Migration20261203140000_AssistanceCases extends Migration {
     this.addSql(`drop sequence if exists "assistance_case_ref_seq";`);
     this.addSql(`delete from "document" where "document_type" = 'MEDICAL_REPORT';`);
     this.addSql(`alter table "document" drop constraint if exists "document_document_type_check";`);
-    this.addSql(`alter table "document" add constraint "document_document_type_check" check ("document_type" in ('AVATAR', 'PASSPORT', 'SIGNATURE', 'VISA'));`);
+    this.addSql(
+      `alter table "document" add constraint "document_document_type_check" check ("document_type" in ('AVATAR', 'PASSPORT', 'SIGNATURE', 'VISA'));`,
+    );
   }
-
 }

@@ -5,7 +5,6 @@ import { Migration } from '@mikro-orm/migrations';
  * Nepal. One row per company at most; no row is the real clock. A deleted company takes its clock.
  */
 export class Migration20261204100000_SandboxClock extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`create table "sandbox_clock" (
   "company_id" uuid not null primary key references "company" ("id") on delete cascade,
@@ -17,5 +16,4 @@ export class Migration20261204100000_SandboxClock extends Migration {
   override async down(): Promise<void> {
     this.addSql(`drop table if exists "sandbox_clock";`);
   }
-
 }

@@ -8,7 +8,6 @@ import { Migration } from '@mikro-orm/migrations';
  * reading.
  */
 export class Migration20261204130000_RefundOutcomeUnknown extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "refund" add column "outcome_unknown" boolean not null default false;`);
     this.addSql(`update "refund" set "outcome_unknown" = "tries" > 0;`);

@@ -53,7 +53,10 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261202090000_TokenCheckNotify', class: Migration20261202090000_TokenCheckNotify },
   { name: 'Migration20261202090100_TravellerCounts', class: Migration20261202090100_TravellerCounts },
   { name: 'Migration20261125220000_OrderBook', class: Migration20261125220000_OrderBook },
-  { name: 'Migration20261125221000_WebhookEndpointsSelfService', class: Migration20261125221000_WebhookEndpointsSelfService },
+  {
+    name: 'Migration20261125221000_WebhookEndpointsSelfService',
+    class: Migration20261125221000_WebhookEndpointsSelfService,
+  },
   { name: 'Migration20261125222000_Refunds', class: Migration20261125222000_Refunds },
   { name: 'Migration20261125222100_OrderCancellations', class: Migration20261125222100_OrderCancellations },
   { name: 'Migration20261125223000_PaymentWatch', class: Migration20261125223000_PaymentWatch },

@@ -9,7 +9,8 @@ import { AssistanceCase } from './assistance-case';
 export class AssistanceCaseDocument extends BaseEntity {
   [OptionalProps]?: 'id' | 'createdAt';
 
-  @ManyToOne(() => AssistanceCase, { fieldName: 'case_id', index: 'assistance_case_document_case_id_index' }) assistanceCase!: AssistanceCase;
+  @ManyToOne(() => AssistanceCase, { fieldName: 'case_id', index: 'assistance_case_document_case_id_index' })
+  assistanceCase!: AssistanceCase;
 
   @ManyToOne(() => Document, { unique: 'assistance_case_document_document_id_unique' }) document!: Document;
 }

@@ -20,11 +20,26 @@ export type CaseReporter = Schemas['AssistanceReporter'];
  * one order and body.
  */
 @Entity({ tableName: 'assistance_case' })
-@Unique({ name: 'assistance_case_company_id_idempotency_key_unique', properties: ['openedByCompany', 'idempotencyKey'] })
+@Unique({
+  name: 'assistance_case_company_id_idempotency_key_unique',
+  properties: ['openedByCompany', 'idempotencyKey'],
+})
 @Index({ name: 'assistance_case_status_opened_at_index', properties: ['status', 'openedAt'] })
 export class AssistanceCase extends UpdatableEntity {
-  [OptionalProps]?: 'id' | 'createdAt' | 'updatedAt' | 'proposedOperator' | 'reviewedAt' | 'guaranteeRef' | 'guaranteeOperator' | 'guaranteeCostLimit'
-    | 'guaranteeCurrency' | 'destinationHospital' | 'authorisedAt' | 'declineReason' | 'withdrawalReason';
+  [OptionalProps]?:
+    | 'id'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'proposedOperator'
+    | 'reviewedAt'
+    | 'guaranteeRef'
+    | 'guaranteeOperator'
+    | 'guaranteeCostLimit'
+    | 'guaranteeCurrency'
+    | 'destinationHospital'
+    | 'authorisedAt'
+    | 'declineReason'
+    | 'withdrawalReason';
 
   @Property({ type: 'text', unique: 'assistance_case_case_ref_unique' }) caseRef!: string;
 

@@ -6,13 +6,19 @@ import { createHash } from 'node:crypto';
  * so that the order of JSON fields does not matter.
  */
 export function caseRequestFingerprint(orderId: string, body: unknown): string {
-  return createHash('sha256').update(JSON.stringify([orderId, canonical(body)])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([orderId, canonical(body)]))
+    .digest('hex');
 }
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, item]) => [key, canonical(item)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([key, item]) => [key, canonical(item)]),
+    );
   }
   return value;
 }

@@ -8,7 +8,15 @@ export type CaseStatus = 'RECEIVED' | 'UNDER_REVIEW' | 'AUTHORISED' | 'DECLINED'
 /** What can be done to a case; each names one move. */
 export type CaseAction = 'REVIEW' | 'AUTHORISE' | 'DECLINE' | 'COMPLETE' | 'CLOSE' | 'WITHDRAW';
 
-export const CASE_STATUSES: readonly CaseStatus[] = ['RECEIVED', 'UNDER_REVIEW', 'AUTHORISED', 'DECLINED', 'COMPLETED', 'CLOSED', 'WITHDRAWN'];
+export const CASE_STATUSES: readonly CaseStatus[] = [
+  'RECEIVED',
+  'UNDER_REVIEW',
+  'AUTHORISED',
+  'DECLINED',
+  'COMPLETED',
+  'CLOSED',
+  'WITHDRAWN',
+];
 
 export const CASE_ACTIONS: readonly CaseAction[] = ['REVIEW', 'AUTHORISE', 'DECLINE', 'COMPLETE', 'CLOSE', 'WITHDRAW'];
 
@@ -37,7 +45,10 @@ export function nextStatus(caseRef: string, status: CaseStatus, action: CaseActi
   const transition = CASE_TRANSITIONS[action];
   if (transition.from.includes(status)) return { allowed: true, to: transition.to };
   const from = transition.from.join(' or ');
-  return { allowed: false, reason: `Assistance case ${caseRef} is ${status}; only a ${from} case can be ${PAST[action]}` };
+  return {
+    allowed: false,
+    reason: `Assistance case ${caseRef} is ${status}; only a ${from} case can be ${PAST[action]}`,
+  };
 }
 
 const PAST: Record<CaseAction, string> = {

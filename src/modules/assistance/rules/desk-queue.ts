@@ -6,5 +6,10 @@ import type { CaseStatus } from './case-status';
  */
 export function deskOrder<T extends { status: CaseStatus; openedAt: Date; caseRef: string }>(cases: readonly T[]): T[] {
   const unreviewed = (status: CaseStatus) => (status === 'RECEIVED' ? 0 : 1);
-  return [...cases].sort((a, b) => unreviewed(a.status) - unreviewed(b.status) || a.openedAt.getTime() - b.openedAt.getTime() || a.caseRef.localeCompare(b.caseRef));
+  return [...cases].sort(
+    (a, b) =>
+      unreviewed(a.status) - unreviewed(b.status) ||
+      a.openedAt.getTime() - b.openedAt.getTime() ||
+      a.caseRef.localeCompare(b.caseRef),
+  );
 }

@@ -2,7 +2,9 @@ import { hash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from '
 
 // promisify's typing of scrypt drops the overload with options; wrapped by hand instead.
 const scryptAsync = (secret: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) => scrypt(secret, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))));
+  new Promise<Buffer>((resolve, reject) =>
+    scrypt(secret, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 const PARAMS = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
@@ -46,7 +48,11 @@ function digestsEqual(actualHex: string, expectedHex: string): boolean {
 async function verifyScrypt(secret: string, [n, r, p, salt, key]: string[]): Promise<boolean> {
   if (salt === undefined || key === undefined) throw new Error('a stored scrypt hash lacks its salt or key');
   const expected = Buffer.from(key, 'base64url');
-  const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  });
   return timingSafeEqual(actual, expected);
 }
 

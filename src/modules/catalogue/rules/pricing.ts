@@ -27,7 +27,11 @@ export interface PackagePrice {
  * Price of a package for a trip: the base price covers `baseDurationDays`, each further day
  * costs `extraDayPrice`, and every bundled device is charged per day of the trip.
  */
-export function pricePackage(ctg: PricedPackage, days: number, excludedDeviceIds: ReadonlySet<string> = new Set()): PackagePrice {
+export function pricePackage(
+  ctg: PricedPackage,
+  days: number,
+  excludedDeviceIds: ReadonlySet<string> = new Set(),
+): PackagePrice {
   const extraDays = Math.max(0, days - ctg.baseDurationDays);
   const ctgPriceForDuration = ctg.baseCtgPrice + extraDays * ctg.extraDayPrice;
   const includedDevices = ctg.includedDevices
@@ -40,5 +44,10 @@ export function pricePackage(ctg: PricedPackage, days: number, excludedDeviceIds
       priceForDuration: device.dailyPrice * device.quantity * days,
     }));
   const includedDevicesPrice = includedDevices.reduce((sum, device) => sum + device.priceForDuration, 0);
-  return { ctgPriceForDuration, includedDevices, includedDevicesPrice, totalAmount: ctgPriceForDuration + includedDevicesPrice };
+  return {
+    ctgPriceForDuration,
+    includedDevices,
+    includedDevicesPrice,
+    totalAmount: ctgPriceForDuration + includedDevicesPrice,
+  };
 }

@@ -2,7 +2,10 @@ import { addDays, inclusiveDays } from '../../../kernel/business-date';
 import type { Schemas } from '../../../kernel/http/wire';
 import { businessToday } from '../../../kernel/business-today';
 
-export type TripRequest = Pick<Schemas['QuoteRequest'], 'startDate' | 'endDate' | 'duration' | 'routeId' | 'maxAltitude'>;
+export type TripRequest = Pick<
+  Schemas['QuoteRequest'],
+  'startDate' | 'endDate' | 'duration' | 'routeId' | 'maxAltitude'
+>;
 
 export interface TripWindow {
   startDate: string;
@@ -38,7 +41,11 @@ export function quoteRequestErrors(request: TripRequest, today = businessToday()
 /** The inclusive coverage window; call only when quoteRequestErrors found nothing. */
 export function tripWindow(request: TripRequest): TripWindow {
   if (request.endDate !== undefined) {
-    return { startDate: request.startDate, endDate: request.endDate, durationDays: inclusiveDays(request.startDate, request.endDate) };
+    return {
+      startDate: request.startDate,
+      endDate: request.endDate,
+      durationDays: inclusiveDays(request.startDate, request.endDate),
+    };
   }
   // quoteRequestErrors has made sure one of endDate and duration is there.
   const durationDays = request.duration ?? 1;

@@ -30,7 +30,13 @@ export interface CertificateContent {
   /** The published policy wording (POLICY_WORDING_URL), printed and linked. */
   policyWordingUrl: string;
   /** Who is licensed to insure and to sell: the settings of certificates/settings.ts. */
-  compliance: { policyWordingVersion: string; insurerLicence: string; insurerAddress: string; intermediaryRole: string; intermediaryLicence: string };
+  compliance: {
+    policyWordingVersion: string;
+    insurerLicence: string;
+    insurerAddress: string;
+    intermediaryRole: string;
+    intermediaryLicence: string;
+  };
   /** The package's terms in brief from the catalogue (its `termsConditions`): the main conditions and exclusions. */
   keyTerms: string;
   /** What the insured pays of each claim first (the package's catalogue `excess`), in `currency`; 0: none. */

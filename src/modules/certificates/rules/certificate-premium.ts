@@ -34,9 +34,16 @@ export interface CertificateAddedItem {
  * Discounts apply only to the insurance (orders' order-pricing rule), so the premium paid is the
  * insurance less every discount, and the order's total is that plus the added items.
  */
-export function certificatePremium(order: PricedOrder): { premium: CertificatePremium; addedItems: CertificateAddedItem[] } {
-  const beforeDiscount = order.packagePrice + order.includedDevices.reduce((sum, device) => sum + device.priceForDuration, 0);
-  const discount = Math.min(beforeDiscount, order.companyPromoDiscount + order.agentPromoDiscount + order.directDiscountAmount);
+export function certificatePremium(order: PricedOrder): {
+  premium: CertificatePremium;
+  addedItems: CertificateAddedItem[];
+} {
+  const beforeDiscount =
+    order.packagePrice + order.includedDevices.reduce((sum, device) => sum + device.priceForDuration, 0);
+  const discount = Math.min(
+    beforeDiscount,
+    order.companyPromoDiscount + order.agentPromoDiscount + order.directDiscountAmount,
+  );
   const addedItems = [...(order.addedServices ?? []), ...(order.addedDevices ?? [])].map((item) => ({
     name: item.name,
     quantity: item.quantity,

@@ -25,7 +25,11 @@ export function certificateVersion(paidAt: Date, changes: readonly Amendment[]):
   const last = amendments[amendments.length - 1];
   const issuedOn = kathmanduToday(paidAt);
   if (!last) return { number: 1, issuedOn };
-  return { number: amendments.length + 1, issuedOn, amended: { on: kathmanduToday(last.at), departureFrom: last.departureFrom, departureTo: last.departureTo } };
+  return {
+    number: amendments.length + 1,
+    issuedOn,
+    amended: { on: kathmanduToday(last.at), departureFrom: last.departureFrom, departureTo: last.departureTo },
+  };
 }
 
 /** "Version 2, amended 2026-12-02: departure moved from 2026-10-01 to 2026-10-05". */

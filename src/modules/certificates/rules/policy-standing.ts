@@ -36,7 +36,10 @@ export function isInsuredStatus(status: string): boolean {
  * else comes back trimmed and upper-cased, for the lookup to find nothing.
  */
 export function canonicalPolicyNumber(typed: string): string {
-  const compact = typed.replace(/[\s\u2010-\u2015\u2212_]+/gu, (separator) => (/^\s+$/u.test(separator) ? ' ' : '-')).trim().toUpperCase();
+  const compact = typed
+    .replace(/[\s\u2010-\u2015\u2212_]+/gu, (separator) => (/^\s+$/u.test(separator) ? ' ' : '-'))
+    .trim()
+    .toUpperCase();
   const parts = /^POL[ -]*(\d{4})[ -]*(\d+)$/.exec(compact);
   return parts ? `POL-${parts[1]}-${parts[2]}` : compact.replace(/\s+/g, '');
 }

@@ -25,13 +25,22 @@ export function maskedIdNumber(idNumber: string): string {
  * ("A. K.-S." for "Anna Keller-Schmidt"): its second part alone would name another family.
  */
 export function travellerInitials(name: string): string {
-  const words = name.trim().split(/[\s,.]+/u).filter((word) => /\p{L}/u.test(word));
+  const words = name
+    .trim()
+    .split(/[\s,.]+/u)
+    .filter((word) => /\p{L}/u.test(word));
   const [first, ...others] = words;
   if (first === undefined) return '';
   const last = others[others.length - 1];
   const initials = [`${firstLetter(first)}.`];
   if (last !== undefined) {
-    initials.push(last.split(/[-‐]+/u).filter((part) => /\p{L}/u.test(part)).map((part) => `${firstLetter(part)}.`).join('-'));
+    initials.push(
+      last
+        .split(/[-‐]+/u)
+        .filter((part) => /\p{L}/u.test(part))
+        .map((part) => `${firstLetter(part)}.`)
+        .join('-'),
+    );
   }
   return initials.join(' ');
 }

@@ -16,7 +16,8 @@ export interface PremiumParts {
  * services and devices are priced by the partner for a third party, so they earn nothing.
  */
 export function premiumOf(parts: PremiumParts): Minor {
-  const insurance = parts.packagePrice + parts.includedDevices.reduce((sum, device) => sum + device.priceForDuration, 0);
+  const insurance =
+    parts.packagePrice + parts.includedDevices.reduce((sum, device) => sum + device.priceForDuration, 0);
   return Math.max(0, insurance - parts.companyPromoDiscount - parts.agentPromoDiscount - parts.directDiscountAmount);
 }
 

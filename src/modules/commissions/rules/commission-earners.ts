@@ -43,7 +43,11 @@ export interface Earner {
  */
 export function earnersOf(facts: OrderEarnerFacts): Earner[] {
   const earners: Earner[] = [
-    { companyId: facts.seller.id, role: 'SELLER', percentBp: Math.max(0, facts.seller.percentBp - facts.directDiscountBp) },
+    {
+      companyId: facts.seller.id,
+      role: 'SELLER',
+      percentBp: Math.max(0, facts.seller.percentBp - facts.directDiscountBp),
+    },
   ];
   const listed = new Set<string>();
   for (const agency of facts.listedAgencies) {
@@ -53,7 +57,8 @@ export function earnersOf(facts: OrderEarnerFacts): Earner[] {
     earners.push({ companyId: agency.id, role: 'LISTED_AGENCY', percentBp: agency.percentBp });
   }
   const owner = facts.companyCodeOwner;
-  if (owner && owner.id !== facts.seller.id) earners.push({ companyId: owner.id, role: 'CODE_OWNER', percentBp: owner.percentBp });
+  if (owner && owner.id !== facts.seller.id)
+    earners.push({ companyId: owner.id, role: 'CODE_OWNER', percentBp: owner.percentBp });
   const agent = facts.codeAgent;
   if (agent) earners.push({ companyId: agent.companyId, agentId: agent.id, role: 'AGENT', percentBp: agent.percentBp });
   return earners.filter((earner) => earner.percentBp > 0);

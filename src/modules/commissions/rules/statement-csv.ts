@@ -4,7 +4,20 @@ import type { StatementLine } from '../statement-rows';
 
 /** The statement's CSV columns, in the contract's order. */
 export const STATEMENT_CSV_COLUMNS = [
-  'lineId', 'occurredAt', 'kind', 'role', 'orderRef', 'policyNumber', 'paymentRef', 'refundRef', 'agentId', 'base', 'percent', 'capped', 'amount', 'currency',
+  'lineId',
+  'occurredAt',
+  'kind',
+  'role',
+  'orderRef',
+  'policyNumber',
+  'paymentRef',
+  'refundRef',
+  'agentId',
+  'base',
+  'percent',
+  'capped',
+  'amount',
+  'currency',
 ] as const;
 
 // Text cells go through the exports' one CSV cell (formula guard, quoting); our own numbers are
@@ -13,11 +26,24 @@ const textCell = csvCell;
 
 /** One RFC 4180 row of a statement line, CRLF-terminated. */
 export function statementCsvRow(line: StatementLine): string {
-  return [
-    line.lineId, line.occurredAt.toISOString(), line.kind, line.role,
-    textCell(line.orderRef), textCell(line.policyNumber), textCell(line.paymentRef), textCell(line.refundRef), line.agentId ?? '',
-    decimalStringFromMinor(line.base), line.percent, String(line.capped), decimalStringFromMinor(line.amount), textCell(line.currency),
-  ].join(',') + '\r\n';
+  return (
+    [
+      line.lineId,
+      line.occurredAt.toISOString(),
+      line.kind,
+      line.role,
+      textCell(line.orderRef),
+      textCell(line.policyNumber),
+      textCell(line.paymentRef),
+      textCell(line.refundRef),
+      line.agentId ?? '',
+      decimalStringFromMinor(line.base),
+      line.percent,
+      String(line.capped),
+      decimalStringFromMinor(line.amount),
+      textCell(line.currency),
+    ].join(',') + '\r\n'
+  );
 }
 
 export const STATEMENT_CSV_HEADER = `${STATEMENT_CSV_COLUMNS.join(',')}\r\n`;

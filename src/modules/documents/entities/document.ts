@@ -14,7 +14,11 @@ export { DocumentType };
  * purged with their bytes, an attached document never is.
  */
 @Entity({ tableName: 'document' })
-@Index({ properties: ['uploadedAt'], options: { where: 'traveller_id is null' }, name: 'document_draft_uploaded_at_index' })
+@Index({
+  properties: ['uploadedAt'],
+  options: { where: 'traveller_id is null' },
+  name: 'document_draft_uploaded_at_index',
+})
 export class Document {
   [OptionalProps]?: 'id' | 'uploadedAt' | 'traveller' | 'attachedAt';
 

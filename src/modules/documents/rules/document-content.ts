@@ -65,5 +65,5 @@ export function describeAllowed(documentType: DocumentType): string {
 }
 
 export function isDocumentType(value: string): value is DocumentType {
-  return (Object.values<string>(DocumentType)).includes(value);
+  return Object.values<string>(DocumentType).includes(value);
 }

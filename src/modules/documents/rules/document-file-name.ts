@@ -28,5 +28,10 @@ function truncateKeepingExtension(name: string, max: number): string {
   if (chars.length <= max) return name;
   const dot = name.lastIndexOf('.');
   const extension = dot > 0 && name.length - dot <= 10 ? [...name.slice(dot)] : [];
-  return chars.slice(0, max - extension.length).join('').trimEnd() + extension.join('');
+  return (
+    chars
+      .slice(0, max - extension.length)
+      .join('')
+      .trimEnd() + extension.join('')
+  );
 }

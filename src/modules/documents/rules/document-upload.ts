@@ -1,7 +1,13 @@
 import { DocumentType } from './document-type';
 import { pdfProblem, type PdfVerdict } from './pdf-active-content';
 import { imageProblem } from './image-dimensions';
-import { describeAllowed, isAllowedContent, isDocumentType, sniffContentType, type DocumentContentType } from './document-content';
+import {
+  describeAllowed,
+  isAllowedContent,
+  isDocumentType,
+  sniffContentType,
+  type DocumentContentType,
+} from './document-content';
 
 export interface UploadFacts {
   documentType?: string;
@@ -28,10 +34,16 @@ export function judgeUpload({ documentType, file }: UploadFacts): UploadVerdict 
   if (file.size === 0) return { accepted: false, reason: 'File is empty' };
   const contentType = sniffContentType(file.leadingBytes);
   if (!contentType) {
-    return { accepted: false, reason: `File content is not an accepted type for ${documentType}; use ${describeAllowed(documentType)}` };
+    return {
+      accepted: false,
+      reason: `File content is not an accepted type for ${documentType}; use ${describeAllowed(documentType)}`,
+    };
   }
   if (!isAllowedContent(documentType, contentType)) {
-    return { accepted: false, reason: `File type ${contentType} is not allowed for ${documentType}; use ${describeAllowed(documentType)}` };
+    return {
+      accepted: false,
+      reason: `File type ${contentType} is not allowed for ${documentType}; use ${describeAllowed(documentType)}`,
+    };
   }
   const problem = contentType === 'application/pdf' ? undefined : imageProblem(contentType, file.leadingBytes);
   if (problem) return { accepted: false, reason: `File ${problem}; use ${describeAllowed(documentType)}` };

@@ -49,4 +49,3 @@ export class LocalDiskStorage implements DocumentStorage {
     return path.join(this.root, checkedStorageKey(key));
   }
 }
-

@@ -79,7 +79,11 @@ export class S3Storage implements DocumentStorage {
       await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
       return true;
     } catch (error) {
-      if (error instanceof NotFound || (isRecord(error) && isRecord(error.$metadata) && error.$metadata.httpStatusCode === 404)) return false;
+      if (
+        error instanceof NotFound ||
+        (isRecord(error) && isRecord(error.$metadata) && error.$metadata.httpStatusCode === 404)
+      )
+        return false;
       throw error;
     }
   }

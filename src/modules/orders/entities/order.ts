@@ -61,12 +61,41 @@ export interface CustomTravelAgencyRecord {
 @Index({ properties: ['company', 'createdAt'] })
 export class Order extends UpdatableEntity {
   [OptionalProps]?:
-    | 'id' | 'status' | 'settlementType' | 'route' | 'customRouteName' | 'quote' | 'group' | 'commissionCompany'
-    | 'referralCode' | 'addedServices' | 'addedDevices' | 'extraFields' | 'dispatchInfo' | 'customTravelAgencies'
-    | 'companyPromoDiscount' | 'agentPromoDiscount' | 'directDiscountPercent' | 'directDiscountAmount'
-    | 'companyPromoCode' | 'agentPromoCode' | 'bindingType' | 'bindingCompany' | 'bindingAgent'
-    | 'paidAt' | 'policyNumber' | 'verificationCode' | 'paymentStatus' | 'amendedAt' | 'bookedDepartureDate' | 'previousDepartureDate' | 'previousCoverageStartDate' | 'previousCoverageEndDate'
-    | 'version' | 'createdAt' | 'updatedAt';
+    | 'id'
+    | 'status'
+    | 'settlementType'
+    | 'route'
+    | 'customRouteName'
+    | 'quote'
+    | 'group'
+    | 'commissionCompany'
+    | 'referralCode'
+    | 'addedServices'
+    | 'addedDevices'
+    | 'extraFields'
+    | 'dispatchInfo'
+    | 'customTravelAgencies'
+    | 'companyPromoDiscount'
+    | 'agentPromoDiscount'
+    | 'directDiscountPercent'
+    | 'directDiscountAmount'
+    | 'companyPromoCode'
+    | 'agentPromoCode'
+    | 'bindingType'
+    | 'bindingCompany'
+    | 'bindingAgent'
+    | 'paidAt'
+    | 'policyNumber'
+    | 'verificationCode'
+    | 'paymentStatus'
+    | 'amendedAt'
+    | 'bookedDepartureDate'
+    | 'previousDepartureDate'
+    | 'previousCoverageStartDate'
+    | 'previousCoverageEndDate'
+    | 'version'
+    | 'createdAt'
+    | 'updatedAt';
 
   /** `ORD-<year>-<seq>` from the order_ref_seq sequence. */
   @Property({ type: 'text', unique: true }) orderRef!: string;
@@ -105,7 +134,8 @@ export class Order extends UpdatableEntity {
   /** Sales company earning the commission (the caller, for a sales-company credential). */
   @ManyToOne(() => Company, { nullable: true }) commissionCompany?: Company;
 
-  @OneToMany(() => OrderTravelCompany, (link) => link.order, { orderBy: { position: 'asc' } }) travelCompanies = new Collection<OrderTravelCompany>(this);
+  @OneToMany(() => OrderTravelCompany, (link) => link.order, { orderBy: { position: 'asc' } }) travelCompanies =
+    new Collection<OrderTravelCompany>(this);
 
   @Property({ type: 'json' }) customTravelAgencies: CustomTravelAgencyRecord[] = [];
 
@@ -184,7 +214,11 @@ export class Order extends UpdatableEntity {
    * filter. Written only by the database's triggers (migration OrderBook), in the transaction of
    * each change of an attempt, a share or the order's status; never set it here.
    */
-  @Enum({ items: ['NOT_INITIATED', 'INITIATED', 'SUCCESS', 'FAILED', 'CANCELLED', 'EXPIRED', 'REFUND_PENDING', 'REFUNDED'], type: 'text' }) paymentStatus: string = 'NOT_INITIATED';
+  @Enum({
+    items: ['NOT_INITIATED', 'INITIATED', 'SUCCESS', 'FAILED', 'CANCELLED', 'EXPIRED', 'REFUND_PENDING', 'REFUNDED'],
+    type: 'text',
+  })
+  paymentStatus: string = 'NOT_INITIATED';
 
   /** Optimistic lock: promo and payment changes fail rather than overwrite a concurrent one. */
   @Property({ type: 'integer', version: true }) version: number = 1;

@@ -59,13 +59,24 @@ export interface CancellationTerms {
  * still gets the fee rule of its payment date); partners may not; the operator without a note
  * cancels only an unpaid order.
  */
-export function cancellationTerms(facts: CancellationFacts, now: Date, settings: CancellationSettings, who: Canceller = 'PARTNER'): CancellationTerms {
+export function cancellationTerms(
+  facts: CancellationFacts,
+  now: Date,
+  settings: CancellationSettings,
+  who: Canceller = 'PARTNER',
+): CancellationTerms {
   const none = { refundAmount: 0, cancellationFee: 0, refundByOperator: null };
   if (facts.status === 'CANCELLED') {
     const when = facts.cancelledAt ? ` on ${facts.cancelledAt.toISOString()}` : '';
-    return { rule: 'ALREADY_CANCELLED', cancellable: false, notCancellableReason: `Order ${facts.orderRef} was already cancelled${when}`, ...none };
+    return {
+      rule: 'ALREADY_CANCELLED',
+      cancellable: false,
+      notCancellableReason: `Order ${facts.orderRef} was already cancelled${when}`,
+      ...none,
+    };
   }
-  if (facts.status === 'PENDING' && !facts.paidAt) return { rule: 'UNPAID', cancellable: true, notCancellableReason: null, ...none };
+  if (facts.status === 'PENDING' && !facts.paidAt)
+    return { rule: 'UNPAID', cancellable: true, notCancellableReason: null, ...none };
   if (who === 'OPERATOR') {
     // What a note would allow, refused: a paid order's cancellation gives money back, which the operator explains.
     const withNote = cancellationTerms(facts, now, settings, 'OPERATOR_WITH_NOTE');
@@ -79,9 +90,10 @@ export function cancellationTerms(facts: CancellationFacts, now: Date, settings:
     return {
       rule: 'COVER_STARTED',
       cancellable: false,
-      notCancellableReason: facts.status === 'PENDING' || facts.status === 'PAID'
-        ? `The cover of order ${facts.orderRef} started on ${facts.coverageStartDate}; it can no longer be cancelled through the API`
-        : `Order ${facts.orderRef} is ${facts.status}; its cover has run, it can no longer be cancelled through the API`,
+      notCancellableReason:
+        facts.status === 'PENDING' || facts.status === 'PAID'
+          ? `The cover of order ${facts.orderRef} started on ${facts.coverageStartDate}; it can no longer be cancelled through the API`
+          : `Order ${facts.orderRef} is ${facts.status}; its cover has run, it can no longer be cancelled through the API`,
       ...none,
     };
   }
@@ -90,10 +102,24 @@ export function cancellationTerms(facts: CancellationFacts, now: Date, settings:
     ? 'the provider reports part of this payment already given back, without the amount: check its portal and refund what is left by hand'
     : null;
   if (today <= addDays(paidOn, settings.freeLookDays)) {
-    return { rule: 'FREE_LOOK', cancellable: true, notCancellableReason: null, refundAmount: facts.paidShare, cancellationFee: 0, refundByOperator };
+    return {
+      rule: 'FREE_LOOK',
+      cancellable: true,
+      notCancellableReason: null,
+      refundAmount: facts.paidShare,
+      cancellationFee: 0,
+      refundByOperator,
+    };
   }
   const fee = cancellationFee(facts.paidShare, settings.cancellationFeePercent);
-  return { rule: 'CANCELLATION_FEE', cancellable: true, notCancellableReason: null, refundAmount: facts.paidShare - fee, cancellationFee: fee, refundByOperator };
+  return {
+    rule: 'CANCELLATION_FEE',
+    cancellable: true,
+    notCancellableReason: null,
+    refundAmount: facts.paidShare - fee,
+    cancellationFee: fee,
+    refundByOperator,
+  };
 }
 
 /** `percent` of the share, rounded down to the paisa (in the traveller's favour). */
@@ -104,5 +130,7 @@ export function cancellationFee(share: Minor, percent: number): Minor {
 
 /** The fingerprint a cancellation's Idempotency-Key is bound to: the order and the body. */
 export function cancellationFingerprint(orderId: string, body: { reason: string; note?: string | null }): string {
-  return createHash('sha256').update(JSON.stringify({ orderId, reason: body.reason, note: body.note ?? null })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ orderId, reason: body.reason, note: body.note ?? null }))
+    .digest('hex');
 }

@@ -29,8 +29,10 @@ const MOVABLE_STATUSES: ReadonlySet<string> = new Set(['PENDING', 'PAID']);
  * the insurer may be on risk, and an unpaid order past its start is booked anew.
  */
 export function departureChangeRefusal(order: MovableOrder, today = businessToday()): string | null {
-  if (order.status === 'CANCELLED') return `Order ${order.orderRef} is CANCELLED; a cancelled order's dates cannot change`;
-  if (!MOVABLE_STATUSES.has(order.status)) return `Order ${order.orderRef} is ${order.status}; only a PENDING or PAID order's dates can change`;
+  if (order.status === 'CANCELLED')
+    return `Order ${order.orderRef} is CANCELLED; a cancelled order's dates cannot change`;
+  if (!MOVABLE_STATUSES.has(order.status))
+    return `Order ${order.orderRef} is ${order.status}; only a PENDING or PAID order's dates can change`;
   if (order.coverageStartDate <= today) {
     return `The cover of order ${order.orderRef} started on ${order.coverageStartDate} (Nepal date); its dates can no longer change`;
   }
@@ -41,11 +43,18 @@ export function departureChangeRefusal(order: MovableOrder, today = businessToda
  * The error of the new date itself, or null: the bound creation puts on a departure, and the
  * traveller's age at the new date within the package's band (creation's own two rules).
  */
-export function newDepartureError(departureDate: string, traveller: { dateOfBirth: string }, ctg: AgeBand & { code: string }, today = businessToday()): string | null {
+export function newDepartureError(
+  departureDate: string,
+  traveller: { dateOfBirth: string },
+  ctg: AgeBand & { code: string },
+  today = businessToday(),
+): string | null {
   const bound = departureDateError(departureDate, today);
   if (bound) return bound;
   const age = ageOutsideBand(traveller.dateOfBirth, departureDate, ctg);
-  return age === null ? null : `the traveller would be ${age} on ${departureDate}; package ${ctg.code} covers ages ${ctg.minAge} to ${ctg.maxAge}`;
+  return age === null
+    ? null
+    : `the traveller would be ${age} on ${departureDate}; package ${ctg.code} covers ages ${ctg.minAge} to ${ctg.maxAge}`;
 }
 
 /**
@@ -54,7 +63,9 @@ export function newDepartureError(departureDate: string, traveller: { dateOfBirt
  */
 export function departureShiftError(departureDate: string, bookedDeparture: string, maxDays: number): string | null {
   const latest = addDays(bookedDeparture, maxDays);
-  return departureDate > latest ? `must be at most ${maxDays} days after the departure the order was booked with (${bookedDeparture}): ${latest} at the latest` : null;
+  return departureDate > latest
+    ? `must be at most ${maxDays} days after the departure the order was booked with (${bookedDeparture}): ${latest} at the latest`
+    : null;
 }
 
 /** The order's dates moved to `departureDate`: the window shifts by as many days, so it keeps its length. */

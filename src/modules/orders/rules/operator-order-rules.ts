@@ -28,7 +28,10 @@ export interface CashRecording {
  * operator forces it: cash handed over on the trek's first day may reach the office later, and
  * the operator can know it was paid in time where the service cannot.
  */
-export function cashSettlementRefusal(order: OrderFacts & { coverageStartDate: string }, { amount, today, forced = false }: CashRecording): string | null {
+export function cashSettlementRefusal(
+  order: OrderFacts & { coverageStartDate: string },
+  { amount, today, forced = false }: CashRecording,
+): string | null {
   const refusal = cashOrderRefusal(order, amount);
   if (refusal) return refusal;
   if (order.coverageStartDate < today && !forced) {

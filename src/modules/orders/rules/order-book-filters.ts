@@ -17,13 +17,22 @@ export interface OrderBookFilter {
 /** The bounds that hold between two filters; each filter's own bounds are the schema's. */
 export function orderBookFilterErrors(filter: OrderBookFilter): FieldErrors {
   const errors: FieldErrors = {};
-  if (filter.departureFrom !== undefined && filter.departureTo !== undefined && filter.departureTo < filter.departureFrom) {
+  if (
+    filter.departureFrom !== undefined &&
+    filter.departureTo !== undefined &&
+    filter.departureTo < filter.departureFrom
+  ) {
     errors.departureTo = `must not be before departureFrom (${filter.departureFrom})`;
   }
-  if (filter.createdFrom !== undefined && filter.createdTo !== undefined && Date.parse(filter.createdTo) <= Date.parse(filter.createdFrom)) {
+  if (
+    filter.createdFrom !== undefined &&
+    filter.createdTo !== undefined &&
+    Date.parse(filter.createdTo) <= Date.parse(filter.createdFrom)
+  ) {
     errors.createdTo = `must be after createdFrom (${filter.createdFrom})`;
   }
-  if (filter.search !== undefined && filter.search.trim().length < 2) errors.search = 'must have at least 2 characters besides spaces';
+  if (filter.search !== undefined && filter.search.trim().length < 2)
+    errors.search = 'must have at least 2 characters besides spaces';
   return errors;
 }
 

@@ -39,7 +39,11 @@ export function orderTravelCompanyIds(request: OrderRequest, caller: OrderCaller
  * The rules of one order request that need no stored data (the schema has already checked types,
  * formats and sizes). Returns field errors keyed by field name; empty when the request is sound.
  */
-export function orderRequestErrors(request: OrderRequest, caller: OrderCaller, today = businessToday()): Record<string, string> {
+export function orderRequestErrors(
+  request: OrderRequest,
+  caller: OrderCaller,
+  today = businessToday(),
+): Record<string, string> {
   const errors: Record<string, string> = {};
   const hasRoute = request.routeId !== undefined;
   const hasCustomRoute = request.customRouteName !== undefined;

@@ -103,7 +103,9 @@ export function fillSlot(slots: PromoSlots, code: SlotCode): SlotChange {
   const held = slotOf(slots, code.slot);
   const same = held?.id === code.id;
   const binding: PromoBinding =
-    slots.binding.type === 'NONE' ? { type: code.slot, ownerId: code.ownerId, ownerName: code.ownerName } : slots.binding;
+    slots.binding.type === 'NONE'
+      ? { type: code.slot, ownerId: code.ownerId, ownerName: code.ownerName }
+      : slots.binding;
   const next = { ...withSlot(slots, code.slot, code), binding };
   return {
     slots: next,
@@ -164,7 +166,10 @@ export interface PromoTotals {
  * Prices an order carrying the given slots with the one pricing rule (domain/order-pricing.ts):
  * company discount first, then agent, then the direct discount on what remains.
  */
-export function projectTotals(parts: Omit<OrderPriceParts, 'companyPromoDiscount' | 'agentPromoDiscount'>, slots: PromoSlots): PromoTotals {
+export function projectTotals(
+  parts: Omit<OrderPriceParts, 'companyPromoDiscount' | 'agentPromoDiscount'>,
+  slots: PromoSlots,
+): PromoTotals {
   const base = promoBase(parts);
   const price = priceOrder({
     ...parts,

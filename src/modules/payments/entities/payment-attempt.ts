@@ -25,9 +25,31 @@ export type AttemptScope = 'ORDER' | 'GROUP';
 @Index({ name: 'payment_attempt_open_index', properties: ['status', 'createdAt'] })
 export class PaymentAttempt extends UpdatableEntity {
   [OptionalProps]?:
-    | 'id' | 'status' | 'group' | 'returnUrl' | 'completedAt' | 'closedReason' | 'supersededBy' | 'gatewayTransactionId'
-    | 'gatewayConfirmedAt' | 'failureReason' | 'refundAmount' | 'refundReason' | 'refundedAt' | 'refundNote' | 'lastCheckedAt'
-    | 'provider' | 'customerMobile' | 'providerRef' | 'checkoutUrl' | 'createdAt' | 'updatedAt' | 'nextCheckAt' | 'checkCount' | 'providerReversal' | 'providerReversalAt';
+    | 'id'
+    | 'status'
+    | 'group'
+    | 'returnUrl'
+    | 'completedAt'
+    | 'closedReason'
+    | 'supersededBy'
+    | 'gatewayTransactionId'
+    | 'gatewayConfirmedAt'
+    | 'failureReason'
+    | 'refundAmount'
+    | 'refundReason'
+    | 'refundedAt'
+    | 'refundNote'
+    | 'lastCheckedAt'
+    | 'provider'
+    | 'customerMobile'
+    | 'providerRef'
+    | 'checkoutUrl'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'nextCheckAt'
+    | 'checkCount'
+    | 'providerReversal'
+    | 'providerReversalAt';
 
   /** `<orderRef>-<epochMillis>` or `<groupRef>-<epochMillis>`; an opaque key everywhere else. */
   @Property({ type: 'text', unique: true }) paymentRef!: string;
@@ -54,7 +76,11 @@ export class PaymentAttempt extends UpdatableEntity {
    * REFUND_PENDING: the gateway captured money that paid none of the orders (a late capture after
    * we closed the attempt); REFUNDED once an operator recorded the refund (`ops payment refund`).
    */
-  @Enum({ items: ['INITIATED', 'SUCCESS', 'FAILED', 'CANCELLED', 'EXPIRED', 'REFUND_PENDING', 'REFUNDED'], type: 'text' }) status: AttemptStatus = 'INITIATED';
+  @Enum({
+    items: ['INITIATED', 'SUCCESS', 'FAILED', 'CANCELLED', 'EXPIRED', 'REFUND_PENDING', 'REFUNDED'],
+    type: 'text',
+  })
+  status: AttemptStatus = 'INITIATED';
 
   /** What the customer is charged: the sum of `orders[].amount`. */
   @Property({ type: MoneyType }) amount!: Minor;
@@ -81,7 +107,12 @@ export class PaymentAttempt extends UpdatableEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) completedAt?: Date;
 
   /** Set when we closed the attempt ourselves, before the gateway's word. */
-  @Enum({ items: ['SUPERSEDED', 'EXPIRED', 'ORDER_PAID', 'ORDER_REPRICED', 'ORDER_CANCELLED'], type: 'text', nullable: true }) closedReason?: ClosedReason;
+  @Enum({
+    items: ['SUPERSEDED', 'EXPIRED', 'ORDER_PAID', 'ORDER_REPRICED', 'ORDER_CANCELLED'],
+    type: 'text',
+    nullable: true,
+  })
+  closedReason?: ClosedReason;
 
   @Property({ type: 'text', nullable: true }) supersededBy?: string;
 

@@ -24,7 +24,8 @@ export function signCallback(report: GatewayReport, secret: string): { payload: 
 export function verifySignedCallback(payload: string, signature: string, secret: string): GatewayReport {
   const expected = Buffer.from(hmacHex(payload, secret), 'hex');
   const given = /^[0-9a-fA-F]{64}$/.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new InvalidCallbackError('signature does not match');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw new InvalidCallbackError('signature does not match');
   return decodePayload(payload);
 }
 
@@ -39,7 +40,8 @@ export function claimedPaymentRef(payload: string): string {
   } catch {
     throw new InvalidCallbackError('payload is not base64url JSON');
   }
-  const paymentRef = decoded !== null && typeof decoded === 'object' && 'paymentRef' in decoded ? decoded.paymentRef : undefined;
+  const paymentRef =
+    decoded !== null && typeof decoded === 'object' && 'paymentRef' in decoded ? decoded.paymentRef : undefined;
   if (typeof paymentRef !== 'string' || paymentRef === '') throw new InvalidCallbackError('paymentRef missing');
   return paymentRef;
 }
@@ -59,8 +61,10 @@ function decodePayload(payload: string): GatewayReport {
   const decoded: Partial<Record<string, unknown>> = typeof parsed === 'object' && parsed !== null ? { ...parsed } : {};
   const { paymentRef, status, amount, currency, gatewayTransactionId, issuedAt, reason } = decoded;
   if (typeof paymentRef !== 'string' || paymentRef === '') throw new InvalidCallbackError('paymentRef missing');
-  if (status !== 'SUCCESS' && status !== 'FAILED' && status !== 'CANCELLED') throw new InvalidCallbackError('unknown status');
-  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) throw new InvalidCallbackError('amount missing');
+  if (status !== 'SUCCESS' && status !== 'FAILED' && status !== 'CANCELLED')
+    throw new InvalidCallbackError('unknown status');
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0)
+    throw new InvalidCallbackError('amount missing');
   if (typeof currency !== 'string' || typeof gatewayTransactionId !== 'string' || gatewayTransactionId === '') {
     throw new InvalidCallbackError('currency or transaction id missing');
   }

@@ -18,7 +18,8 @@ export interface Gateways {
 }
 
 /** Where a provider sends the customer's browser back: one path per gateway and payment. */
-export const providerReturnPath = (gateway: GatewayName, paymentRef: string) => `/api/external/payment/response/${gateway}/${encodeURIComponent(paymentRef)}`;
+export const providerReturnPath = (gateway: GatewayName, paymentRef: string) =>
+  `/api/external/payment/response/${gateway}/${encodeURIComponent(paymentRef)}`;
 
 /**
  * The gateway adapters of this process. Each gateway takes new payments through the provider
@@ -29,11 +30,21 @@ export const providerReturnPath = (gateway: GatewayName, paymentRef: string) => 
  * adapter too, so the payments it took before the setting changed are still looked up and
  * refunded where they were made.
  */
-export function createGateways(config: { payments: PaymentConfig; dataDir: string }, baseUrl: () => string, newEm: () => EntityManager, logger: Logger): Gateways {
+export function createGateways(
+  config: { payments: PaymentConfig; dataDir: string },
+  baseUrl: () => string,
+  newEm: () => EntityManager,
+  logger: Logger,
+): Gateways {
   const { payments } = config;
-  const policy: ProviderCallPolicy = { timeoutMs: payments.providerTimeoutMs, lookupAttempts: payments.providerLookupAttempts, logger };
+  const policy: ProviderCallPolicy = {
+    timeoutMs: payments.providerTimeoutMs,
+    lookupAttempts: payments.providerLookupAttempts,
+    logger,
+  };
   const secrets = payments.mode === 'sandbox' ? loadGatewaySecrets(payments, config.dataDir) : undefined;
-  const returnUrl = (gateway: GatewayName) => (paymentRef: string) => `${baseUrl()}${providerReturnPath(gateway, paymentRef)}`;
+  const returnUrl = (gateway: GatewayName) => (paymentRef: string) =>
+    `${baseUrl()}${providerReturnPath(gateway, paymentRef)}`;
   const adapters = new Map<string, PaymentGateway>();
   const current = new Map<GatewayName, PaymentGateway>();
   const sandbox = new Map<GatewayName, SandboxGateway>();
@@ -50,7 +61,12 @@ export function createGateways(config: { payments: PaymentConfig; dataDir: strin
       made.push(new KhaltiGateway(name, settings, returnUrl(name), policy));
     }
     if (payments.esewa) {
-      const gateway = new EsewaGateway(name, payments.esewa, { checkoutPage: (g, ref) => `${baseUrl()}${esewaCheckoutPath(g, ref)}`, returnUrl: returnUrl(name) }, policy);
+      const gateway = new EsewaGateway(
+        name,
+        payments.esewa,
+        { checkoutPage: (g, ref) => `${baseUrl()}${esewaCheckoutPath(g, ref)}`, returnUrl: returnUrl(name) },
+        policy,
+      );
       if (payments.providers[name] === 'esewa') esewa.set(name, gateway);
       made.push(gateway);
     }
@@ -60,7 +76,11 @@ export function createGateways(config: { payments: PaymentConfig; dataDir: strin
     }
   }
   return {
-    registry: { get: (name) => current.get(name), of: (name, provider) => adapters.get(adapterKey(name, provider)), size: adapters.size },
+    registry: {
+      get: (name) => current.get(name),
+      of: (name, provider) => adapters.get(adapterKey(name, provider)),
+      size: adapters.size,
+    },
     sandbox,
     esewa,
   };

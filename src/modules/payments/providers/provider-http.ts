@@ -20,7 +20,12 @@ export interface ProviderAnswer {
  * connection, the headers and the body). Any status comes back with its parsed JSON body; a
  * timeout, a refused connection or a body that is not JSON is a ProviderUnavailableError.
  */
-export async function callProvider(provider: string, url: string, init: RequestInit, policy: ProviderCallPolicy): Promise<ProviderAnswer> {
+export async function callProvider(
+  provider: string,
+  url: string,
+  init: RequestInit,
+  policy: ProviderCallPolicy,
+): Promise<ProviderAnswer> {
   const started = performance.now();
   let response: Response;
   let text: string;
@@ -33,12 +38,19 @@ export async function callProvider(provider: string, url: string, init: RequestI
     const elapsedMs = Math.round(performance.now() - started);
     // The path only: a status-check URL carries the merchant code, never a secret, but keep logs lean.
     policy.logger.warn({ provider, endpoint: new URL(url).pathname, kind, elapsedMs }, 'payment provider call failed');
-    throw new ProviderUnavailableError(provider, kind, timedOut ? `no answer within ${policy.timeoutMs} ms` : 'connection failed');
+    throw new ProviderUnavailableError(
+      provider,
+      kind,
+      timedOut ? `no answer within ${policy.timeoutMs} ms` : 'connection failed',
+    );
   }
   try {
     return { status: response.status, body: text === '' ? null : JSON.parse(text) };
   } catch {
-    policy.logger.warn({ provider, endpoint: new URL(url).pathname, status: response.status }, 'payment provider answered with a body that is not JSON');
+    policy.logger.warn(
+      { provider, endpoint: new URL(url).pathname, status: response.status },
+      'payment provider answered with a body that is not JSON',
+    );
     throw new ProviderUnavailableError(provider, 'BAD_ANSWER', `HTTP ${response.status} without a JSON body`);
   }
 }

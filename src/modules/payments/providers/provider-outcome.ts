@@ -19,18 +19,40 @@ export function finalOutcome(
 ): ProviderOutcome {
   return {
     kind: 'FINAL',
-    report: { paymentRef: payment.paymentRef, status: word.status, reason: word.reason, amount, currency: 'NPR', gatewayTransactionId: transactionId, issuedAt: now },
+    report: {
+      paymentRef: payment.paymentRef,
+      status: word.status,
+      reason: word.reason,
+      amount,
+      currency: 'NPR',
+      gatewayTransactionId: transactionId,
+      issuedAt: now,
+    },
     ...(word.reversal && { reversal: word.reversal }),
   };
 }
 
 /** The port's answer for an outcome: an unreadable answer is the provider's failure (502), an open one undecided. */
-export function lookupFromOutcome(provider: string, outcome: ProviderOutcome, payment: PaymentAtGateway, logger: Logger): GatewayLookup {
+export function lookupFromOutcome(
+  provider: string,
+  outcome: ProviderOutcome,
+  payment: PaymentAtGateway,
+  logger: Logger,
+): GatewayLookup {
   if (outcome.kind === 'UNREADABLE') throw new ProviderUnavailableError(provider, 'BAD_ANSWER', outcome.why);
   if (outcome.kind === 'OPEN') {
-    if (outcome.warn) logger.warn({ provider, paymentRef: payment.paymentRef, status: outcome.status }, 'payment provider reports a state an operator must look at');
+    if (outcome.warn)
+      logger.warn(
+        { provider, paymentRef: payment.paymentRef, status: outcome.status },
+        'payment provider reports a state an operator must look at',
+      );
     return outcome.reversal ? { decided: false, reversal: outcome.reversal } : { decided: false };
   }
   // A word the provider gave us server to server: asking again is not a replay.
-  return { decided: true, report: outcome.report, confirmed: true, ...(outcome.reversal && { reversal: outcome.reversal }) };
+  return {
+    decided: true,
+    report: outcome.report,
+    confirmed: true,
+    ...(outcome.reversal && { reversal: outcome.reversal }),
+  };
 }

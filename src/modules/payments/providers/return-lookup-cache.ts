@@ -17,7 +17,10 @@ const MAX_ENTRIES = 10_000;
 export class ReturnLookupCache {
   private readonly entries = new Map<string, { expiresAt: number; answer: Promise<GatewayLookup> }>();
 
-  constructor(private readonly ttlMs = RETURN_LOOKUP_TTL_MS, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly ttlMs = RETURN_LOOKUP_TTL_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   lookup(paymentRef: string, ask: () => Promise<GatewayLookup>): Promise<GatewayLookup> {
     const now = this.now();

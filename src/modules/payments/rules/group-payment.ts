@@ -2,7 +2,8 @@ import type { Minor } from '../../../kernel/money';
 import type { AttemptStatus } from './payment-attempt';
 
 /** The contract's GroupPaymentStatus. */
-export type GroupPaymentStatus = 'NOT_INITIATED' | Exclude<AttemptStatus, 'SUCCESS'> | 'PARTIALLY_PAID' | 'PAID' | 'NOTHING_TO_PAY';
+export type GroupPaymentStatus =
+  'NOT_INITIATED' | Exclude<AttemptStatus, 'SUCCESS'> | 'PARTIALLY_PAID' | 'PAID' | 'NOTHING_TO_PAY';
 
 /** What the group's payment needs to know of one of its orders. */
 export interface GroupMember {
@@ -27,7 +28,10 @@ export interface GroupPaymentSummary {
  * payment says how far the customer got. A SUCCESS that paid no order cannot be: success is
  * recorded with the orders it paid.
  */
-export function groupPaymentOf(members: readonly GroupMember[], latestAttempt: AttemptStatus | null): GroupPaymentSummary {
+export function groupPaymentOf(
+  members: readonly GroupMember[],
+  latestAttempt: AttemptStatus | null,
+): GroupPaymentSummary {
   const paid = members.filter((member) => member.paid);
   const pending = members.filter((member) => member.pending);
   const sum = (some: GroupMember[]) => some.reduce((total, member) => total + member.totalAmount, 0);

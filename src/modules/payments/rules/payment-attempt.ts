@@ -6,7 +6,8 @@
  * has spoken; if the gateway later reports that it captured the money anyway, that is a late
  * capture: it is recorded, never dropped (see settlementPlan).
  */
-export type AttemptStatus = 'INITIATED' | 'SUCCESS' | 'FAILED' | 'CANCELLED' | 'EXPIRED' | 'REFUND_PENDING' | 'REFUNDED';
+export type AttemptStatus =
+  'INITIATED' | 'SUCCESS' | 'FAILED' | 'CANCELLED' | 'EXPIRED' | 'REFUND_PENDING' | 'REFUNDED';
 /** EXPIRED: the provider itself let the checkout lapse (Khalti's `Expired`); it will never capture it. */
 export type GatewayFinalStatus = 'SUCCESS' | 'FAILED' | 'CANCELLED' | 'EXPIRED';
 
@@ -28,7 +29,6 @@ export interface AttemptState {
   gatewayConfirmed: boolean;
 }
 
-
 /** Statuses of an attempt whose money the gateway captured (paid an order, or owed back). */
 const CAPTURED: readonly AttemptStatus[] = ['SUCCESS', 'REFUND_PENDING', 'REFUNDED'];
 
@@ -43,7 +43,10 @@ export type ShareSettlement = 'PAID' | 'REFUND_PENDING' | 'REFUNDED';
  * The payment status a partner reads for one order of an attempt. A share that did not pay its
  * order never reads SUCCESS, whatever the attempt did for the other orders of its group.
  */
-export function shareStatus(attemptStatus: AttemptStatus, settlement: ShareSettlement | null | undefined): AttemptStatus {
+export function shareStatus(
+  attemptStatus: AttemptStatus,
+  settlement: ShareSettlement | null | undefined,
+): AttemptStatus {
   if (settlement === 'PAID') return 'SUCCESS';
   if (settlement) return settlement;
   return attemptStatus;
@@ -84,7 +87,8 @@ export function needsReconciliation(
   watchClosedSeconds: number,
 ): boolean {
   if (attempt.gatewayConfirmed) return false;
-  if (attempt.status === 'INITIATED') return now.getTime() - attempt.createdAt.getTime() >= reconcileAfterSeconds * 1000;
+  if (attempt.status === 'INITIATED')
+    return now.getTime() - attempt.createdAt.getTime() >= reconcileAfterSeconds * 1000;
   // Closed by us without the gateway's word: keep asking for a while, so a capture that raced the close is found.
   if (attempt.status === 'CANCELLED' || attempt.status === 'EXPIRED') {
     return !!attempt.completedAt && now.getTime() - attempt.completedAt.getTime() <= watchClosedSeconds * 1000;

@@ -4,7 +4,8 @@
  * and is never parsed (SPEC 4, Payments rule 1).
  */
 export function paymentReference(ownerRef: string, epochMillis: number): string {
-  if (!Number.isSafeInteger(epochMillis) || epochMillis <= 0) throw new Error(`Not an epoch millisecond: ${epochMillis}`);
+  if (!Number.isSafeInteger(epochMillis) || epochMillis <= 0)
+    throw new Error(`Not an epoch millisecond: ${epochMillis}`);
   return `${ownerRef}-${epochMillis}`;
 }
 

@@ -16,6 +16,12 @@ export interface PayRequestFacts<Gateway extends string = string> {
  */
 export function payRequestFingerprint(facts: PayRequestFacts): string {
   // The mobile is appended only when given, so the keys of requests made before it existed keep their fingerprints.
-  const canonical = JSON.stringify([facts.target.kind, facts.target.id, facts.gateway, facts.returnUrl ?? null, ...(facts.customerMobile === undefined ? [] : [facts.customerMobile])]);
+  const canonical = JSON.stringify([
+    facts.target.kind,
+    facts.target.id,
+    facts.gateway,
+    facts.returnUrl ?? null,
+    ...(facts.customerMobile === undefined ? [] : [facts.customerMobile]),
+  ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

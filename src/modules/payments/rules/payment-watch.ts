@@ -32,7 +32,12 @@ export function watchPhase(attempt: WatchedAttempt): WatchPhase | undefined {
   // Cash is the operator's word, final at birth: there is no provider to ask.
   if (attempt.gateway === 'cash') return undefined;
   if (!attempt.gatewayConfirmed && attempt.status === 'INITIATED') return 'UNDECIDED';
-  if (!attempt.gatewayConfirmed && (attempt.status === 'CANCELLED' || attempt.status === 'EXPIRED') && attempt.closedReason) return 'UNDECIDED';
+  if (
+    !attempt.gatewayConfirmed &&
+    (attempt.status === 'CANCELLED' || attempt.status === 'EXPIRED') &&
+    attempt.closedReason
+  )
+    return 'UNDECIDED';
   // A full reversal ends the story; a partial one may still become full.
   if (attempt.status === 'SUCCESS' && attempt.providerReversal !== 'FULL') return 'PAID';
   return undefined;
@@ -43,7 +48,10 @@ export function watchEnds(attempt: WatchedAttempt, phase: WatchPhase, settings: 
   const since = attempt.completedAt ?? attempt.createdAt;
   const days = phase === 'UNDECIDED' ? settings.decisionWatchDays : settings.reversalWatchDays;
   // An open attempt is watched at least until it would have closed.
-  const from = phase === 'UNDECIDED' && attempt.status === 'INITIATED' ? Math.max(since.getTime(), attempt.expiresAt.getTime()) : since.getTime();
+  const from =
+    phase === 'UNDECIDED' && attempt.status === 'INITIATED'
+      ? Math.max(since.getTime(), attempt.expiresAt.getTime())
+      : since.getTime();
   return new Date(from + days * DAY_MS);
 }
 
@@ -52,11 +60,21 @@ export function watchEnds(attempt: WatchedAttempt, phase: WatchPhase, settings: 
  * doubled per lookup, capped; never after the end of the watch (its last lookup falls on that
  * end), and for an open attempt never after its expiry, which closes it through its gateway.
  */
-export function nextCheckAt(attempt: WatchedAttempt, phase: WatchPhase, checks: number, now: Date, settings: WatchSettings): Date {
-  const [first, max] = phase === 'UNDECIDED' ? [settings.decisionFirstSeconds, settings.decisionMaxSeconds] : [settings.reversalFirstSeconds, settings.reversalMaxSeconds];
+export function nextCheckAt(
+  attempt: WatchedAttempt,
+  phase: WatchPhase,
+  checks: number,
+  now: Date,
+  settings: WatchSettings,
+): Date {
+  const [first, max] =
+    phase === 'UNDECIDED'
+      ? [settings.decisionFirstSeconds, settings.decisionMaxSeconds]
+      : [settings.reversalFirstSeconds, settings.reversalMaxSeconds];
   const pause = Math.min(max, first * 2 ** Math.min(Math.max(checks - 1, 0), 30)) * 1000;
   let next = now.getTime() + pause;
-  if (phase === 'UNDECIDED' && attempt.status === 'INITIATED') next = Math.min(next, Math.max(attempt.expiresAt.getTime(), now.getTime()));
+  if (phase === 'UNDECIDED' && attempt.status === 'INITIATED')
+    next = Math.min(next, Math.max(attempt.expiresAt.getTime(), now.getTime()));
   return new Date(Math.min(next, Math.max(watchEnds(attempt, phase, settings).getTime(), now.getTime())));
 }
 
@@ -84,11 +102,16 @@ export interface ReversalPlan {
  * (not failed) account for part of it, the rest went back without us (the fee a cancellation
  * kept included); every order the payment paid and still holds is cancelled.
  */
-export function reversalPlan(shares: readonly ReversedShare[], ourRefunds: readonly { orderId: string; amount: Minor }[]): ReversalPlan {
+export function reversalPlan(
+  shares: readonly ReversedShare[],
+  ourRefunds: readonly { orderId: string; amount: Minor }[],
+): ReversalPlan {
   const remainder = new Map<string, Minor>();
   const cancel: string[] = [];
   for (const share of shares) {
-    const given = ourRefunds.filter((refund) => refund.orderId === share.orderId).reduce((sum, refund) => sum + refund.amount, 0);
+    const given = ourRefunds
+      .filter((refund) => refund.orderId === share.orderId)
+      .reduce((sum, refund) => sum + refund.amount, 0);
     remainder.set(share.orderId, Math.max(0, share.share - given));
     if (share.settlement === 'PAID' && !share.orderCancelled) cancel.push(share.orderId);
   }

@@ -18,8 +18,17 @@ import { BaseEntity } from '../../../kernel/db/base-entity';
 @Entity({ tableName: 'promo_code' })
 export class PromoCode extends BaseEntity {
   [OptionalProps]?:
-    | 'id' | 'ownerCompany' | 'ownerAgent' | 'discountPercent' | 'discountAmount' | 'validFrom' | 'validTo'
-    | 'active' | 'usageLimit' | 'usedCount' | 'createdAt';
+    | 'id'
+    | 'ownerCompany'
+    | 'ownerAgent'
+    | 'discountPercent'
+    | 'discountAmount'
+    | 'validFrom'
+    | 'validTo'
+    | 'active'
+    | 'usageLimit'
+    | 'usedCount'
+    | 'createdAt';
 
   @Property({ type: 'text', unique: true }) code!: string;
 

@@ -23,8 +23,20 @@ import { UpdatableEntity } from '../../../kernel/db/base-entity';
 @Index({ name: 'refund_attempt_id_index', properties: ['attempt'] })
 export class Refund extends UpdatableEntity {
   [OptionalProps]?:
-    | 'id' | 'fee' | 'status' | 'tries' | 'outcomeUnknown' | 'nextTryAt' | 'claimedUntil' | 'lastError' | 'provider' | 'providerRefundRef'
-    | 'completedAt' | 'note' | 'createdAt' | 'updatedAt';
+    | 'id'
+    | 'fee'
+    | 'status'
+    | 'tries'
+    | 'outcomeUnknown'
+    | 'nextTryAt'
+    | 'claimedUntil'
+    | 'lastError'
+    | 'provider'
+    | 'providerRefundRef'
+    | 'completedAt'
+    | 'note'
+    | 'createdAt'
+    | 'updatedAt';
 
   /** `RFD-<year>-<seq>`, drawn from `refund_ref_seq`. */
   @Property({ type: 'text', unique: true }) refundRef!: string;
@@ -44,7 +56,8 @@ export class Refund extends UpdatableEntity {
 
   @Property({ type: 'text' }) currency!: string;
 
-  @Enum({ items: ['PENDING', 'SUCCEEDED', 'FAILED', 'MANUAL'], type: 'text' }) readonly status: RefundStatus = 'PENDING';
+  @Enum({ items: ['PENDING', 'SUCCEEDED', 'FAILED', 'MANUAL'], type: 'text' }) readonly status: RefundStatus =
+    'PENDING';
 
   /** The gateway of the payment: where the money goes back through. */
   @Enum({ items: ['card_gateway', 'wallet_gateway', 'cash'], type: 'text' }) gateway!: PaymentMethod;

@@ -25,7 +25,8 @@ export type RefundStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'MANUAL';
  */
 export type RefundCause = 'CANCELLATION' | 'LATE_CAPTURE' | 'PROVIDER_REVERSAL';
 
-export type RefundStep = 'RETRY_LATER' | 'SUCCEED' | 'NEED_OPERATOR' | 'FAIL' | 'RETRY' | 'CONFIRM' | 'FOUND_AT_PROVIDER';
+export type RefundStep =
+  'RETRY_LATER' | 'SUCCEED' | 'NEED_OPERATOR' | 'FAIL' | 'RETRY' | 'CONFIRM' | 'FOUND_AT_PROVIDER';
 
 const MOVES: Readonly<Record<RefundStep, { from: readonly RefundStatus[]; to: RefundStatus }>> = {
   RETRY_LATER: { from: ['PENDING'], to: 'PENDING' },
@@ -40,7 +41,8 @@ const MOVES: Readonly<Record<RefundStep, { from: readonly RefundStatus[]; to: Re
 /** The status a step leads to from `from`, or why it may not be taken. */
 export function refundStep(from: RefundStatus, step: RefundStep): { to: RefundStatus } | { refused: string } {
   const move = MOVES[step];
-  if (!move.from.includes(from)) return { refused: `a ${from} refund cannot take the step ${step} (only from ${move.from.join(' or ')})` };
+  if (!move.from.includes(from))
+    return { refused: `a ${from} refund cannot take the step ${step} (only from ${move.from.join(' or ')})` };
   return { to: move.to };
 }
 
@@ -75,7 +77,8 @@ export function refundRetriesExhausted(tries: number, retryDays: number, baseSec
 
 /** A refund's amount and fee must be whole paisa, never negative, and together the share. */
 export function refundSplitProblem(share: Minor, amount: Minor, fee: Minor): string | null {
-  if (!Number.isSafeInteger(amount) || !Number.isSafeInteger(fee) || amount < 0 || fee < 0) return 'amount and fee must be whole, non-negative minor units';
+  if (!Number.isSafeInteger(amount) || !Number.isSafeInteger(fee) || amount < 0 || fee < 0)
+    return 'amount and fee must be whole, non-negative minor units';
   if (amount + fee > share) return `amount ${amount} + fee ${fee} exceeds the share ${share}`;
   return null;
 }

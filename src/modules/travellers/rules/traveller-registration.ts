@@ -21,7 +21,17 @@ export interface TravellerFacts {
   [field: string]: unknown;
 }
 
-const REQUIRED_TEXT = ['email', 'name', 'nationality', 'idNumber', 'phone', 'emergencyContactName', 'emergencyContactPhone', 'emergencyContactEmail', 'emergencyContactRelation'];
+const REQUIRED_TEXT = [
+  'email',
+  'name',
+  'nationality',
+  'idNumber',
+  'phone',
+  'emergencyContactName',
+  'emergencyContactPhone',
+  'emergencyContactEmail',
+  'emergencyContactRelation',
+];
 
 /**
  * Rules the schema cannot say: required text that is only spaces, and a birth date after today
@@ -70,7 +80,10 @@ export function referencedDocumentIds(items: readonly DocumentReferences[]): str
  * caller company's). Precedence: an unknown document (404), then wrong types (400, all of them),
  * then a document already attached or used twice in the batch (409).
  */
-export function judgeDocumentSlots(items: readonly DocumentReferences[], found: ReadonlyMap<string, DocumentFacts>): SlotVerdict {
+export function judgeDocumentSlots(
+  items: readonly DocumentReferences[],
+  found: ReadonlyMap<string, DocumentFacts>,
+): SlotVerdict {
   const missing = referencedDocumentIds(items).find((id) => !found.has(id));
   if (missing) return { kind: 'notFound', documentId: missing };
 

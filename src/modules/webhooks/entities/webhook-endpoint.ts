@@ -12,7 +12,8 @@ export const ALL_EVENTS = '*';
  */
 @Entity({ tableName: 'webhook_endpoint' })
 export class WebhookEndpoint {
-  [OptionalProps]?: 'id' | 'events' | 'description' | 'enabled' | 'previousSecret' | 'previousSecretUntil' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?:
+    'id' | 'events' | 'description' | 'enabled' | 'previousSecret' | 'previousSecretUntil' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
 

@@ -16,6 +16,7 @@ export function connectionFailureCategory(code: string | undefined): string {
   if (code === undefined) return 'connection failed';
   const known = CATEGORIES.find(([codes]) => codes.includes(code));
   if (known) return known[1];
-  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return 'TLS handshake failed';
+  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))
+    return 'TLS handshake failed';
   return 'connection failed';
 }

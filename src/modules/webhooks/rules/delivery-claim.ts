@@ -15,8 +15,13 @@ export interface ClaimableDelivery {
  * go back to the queue without a try because the company already has `perCompany` deliveries in
  * flight (NO_SLOT). The slot comes last: a delivery that would not be sent anyway takes none.
  */
-export function claimDecision(delivery: ClaimableDelivery | undefined, jobId: string, perCompany: number): 'CLAIM' | 'NOT_DUE' | 'RETRY' | 'NO_SLOT' {
-  if (delivery === undefined || (delivery.jobId !== null && delivery.jobId !== jobId) || delivery.status !== 'PENDING') return 'NOT_DUE';
+export function claimDecision(
+  delivery: ClaimableDelivery | undefined,
+  jobId: string,
+  perCompany: number,
+): 'CLAIM' | 'NOT_DUE' | 'RETRY' | 'NO_SLOT' {
+  if (delivery === undefined || (delivery.jobId !== null && delivery.jobId !== jobId) || delivery.status !== 'PENDING')
+    return 'NOT_DUE';
   if (delivery.leased) return 'RETRY';
   return delivery.companyInFlight >= perCompany ? 'NO_SLOT' : 'CLAIM';
 }

@@ -19,6 +19,7 @@ export function endpointUrlProblem(raw: string, allowLocal: boolean): string | u
   if (url.protocol !== 'https:') return 'must be HTTPS';
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0 && !isPublicAddress(host)) return 'must not point to a loopback, private or link-local address';
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'must not point to a loopback, private or link-local address';
+  if (host === 'localhost' || host.endsWith('.localhost'))
+    return 'must not point to a loopback, private or link-local address';
   return undefined;
 }

@@ -12,7 +12,8 @@ export interface EsewaCheckoutDeps {
   merchantName: string;
 }
 
-export const esewaCheckoutPath = (gateway: GatewayName, paymentRef: string) => `/checkout/esewa/${gateway}/${encodeURIComponent(paymentRef)}`;
+export const esewaCheckoutPath = (gateway: GatewayName, paymentRef: string) =>
+  `/checkout/esewa/${gateway}/${encodeURIComponent(paymentRef)}`;
 
 /**
  * GET /checkout/esewa/{gateway}/{paymentRef}?t=...: the page that posts the signed form to eSewa,
@@ -24,18 +25,40 @@ export function esewaCheckoutRouter(deps: EsewaCheckoutDeps): Router {
     (async () => {
       res.setHeader('Cache-Control', 'no-store');
       const gateway = isGatewayName(req.params.gateway) ? deps.gateways.get(req.params.gateway) : undefined;
-      const view = gateway?.acceptsCheckoutToken(req.params.paymentRef, req.query.t) ? await checkoutView(deps.newEm(), req.params.paymentRef) : null;
+      const view = gateway?.acceptsCheckoutToken(req.params.paymentRef, req.query.t)
+        ? await checkoutView(deps.newEm(), req.params.paymentRef)
+        : null;
       if (!gateway || !view || view.gateway !== gateway.name) {
-        res.status(404).type('html').send(checkoutMessagePage('Unknown payment', 'This checkout link does not match any payment.'));
+        res
+          .status(404)
+          .type('html')
+          .send(checkoutMessagePage('Unknown payment', 'This checkout link does not match any payment.'));
         return;
       }
       if (!view.open) {
-        res.status(410).type('html').send(checkoutMessagePage('Payment no longer open', 'This payment was replaced, expired or settled. Return to the merchant to start again.'));
+        res
+          .status(410)
+          .type('html')
+          .send(
+            checkoutMessagePage(
+              'Payment no longer open',
+              'This payment was replaced, expired or settled. Return to the merchant to start again.',
+            ),
+          );
         return;
       }
       const { action, fields } = gateway.signedForm(view);
       res.setHeader('Content-Security-Policy', ESEWA_PAGE_CSP);
-      res.status(200).type('html').send(esewaFormPage(action, fields, { merchantName: deps.merchantName, amount: view.amount, currency: view.currency }));
+      res
+        .status(200)
+        .type('html')
+        .send(
+          esewaFormPage(action, fields, {
+            merchantName: deps.merchantName,
+            amount: view.amount,
+            currency: view.currency,
+          }),
+        );
     })().catch(next);
   });
   return router;

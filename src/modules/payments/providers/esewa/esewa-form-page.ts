@@ -23,9 +23,16 @@ export const ESEWA_PAGE_CSP = [
  * Our page between the pay answer and eSewa: a form of hidden, signed fields that the browser
  * posts to eSewa. Without JavaScript the customer presses the button; with it the form goes at once.
  */
-export function esewaFormPage(action: string, fields: EsewaForm, shown: { merchantName: string; amount: Minor; currency: string }): string {
+export function esewaFormPage(
+  action: string,
+  fields: EsewaForm,
+  shown: { merchantName: string; amount: Minor; currency: string },
+): string {
   const inputs = Object.entries(fields)
-    .map(([name, value]: [string, unknown]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(String(value))}">`)
+    .map(
+      ([name, value]: [string, unknown]) =>
+        `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(String(value))}">`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -1,11 +1,32 @@
 import type { EsewaConfig } from './settings';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { InvalidCallbackError, ProviderUnavailableError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayRefund, type GatewayVoid, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
+import {
+  InvalidCallbackError,
+  ProviderUnavailableError,
+  voidFromLookup,
+  type CheckoutRequest,
+  type GatewayLookup,
+  type GatewayName,
+  type GatewayRefund,
+  type GatewayVoid,
+  type PaymentAtGateway,
+  type PaymentGateway,
+  type ReturnQuery,
+  type StartedCheckout,
+} from '../gateway';
 import { asRecord, callProvider, withLookupRetries, type ProviderCallPolicy } from '../provider-http';
 import { lookupFromOutcome } from '../provider-outcome';
 import { ReturnLookupCache } from '../return-lookup-cache';
 import { esewaSignature, esewaSignatureMatches } from './esewa-signature';
-import { abandonedCheckout, esewaAmount, minorFromEsewa, parseEsewaData, REQUEST_SIGNED_FIELDS, statusOutcome, type EsewaForm } from './esewa-wire';
+import {
+  abandonedCheckout,
+  esewaAmount,
+  minorFromEsewa,
+  parseEsewaData,
+  REQUEST_SIGNED_FIELDS,
+  statusOutcome,
+  type EsewaForm,
+} from './esewa-wire';
 
 /** Validated once in config (ESEWA_*); the test environment's values are the defaults outside production. */
 export type EsewaSettings = EsewaConfig;
@@ -31,7 +52,10 @@ export class EsewaGateway implements PaymentGateway {
   readonly refunds = 'MANUAL';
 
   async refund(): Promise<GatewayRefund> {
-    return { kind: 'MANUAL', why: 'eSewa ePay v2 has no refund API: refund in the merchant portal, then ops refund confirm' };
+    return {
+      kind: 'MANUAL',
+      why: 'eSewa ePay v2 has no refund API: refund in the merchant portal, then ops refund confirm',
+    };
   }
 
   private readonly returnLookups = new ReturnLookupCache();
@@ -54,7 +78,9 @@ export class EsewaGateway implements PaymentGateway {
    * page hands out a signed form. Derived from the secret, so every server process agrees.
    */
   private checkoutToken(paymentRef: string): string {
-    return createHmac('sha256', this.settings.secretKey).update(`esewa-checkout:${paymentRef}`, 'utf8').digest('base64url');
+    return createHmac('sha256', this.settings.secretKey)
+      .update(`esewa-checkout:${paymentRef}`, 'utf8')
+      .digest('base64url');
   }
 
   acceptsCheckoutToken(paymentRef: string, token: unknown): boolean {
@@ -79,7 +105,10 @@ export class EsewaGateway implements PaymentGateway {
       failure_url: returnUrl,
       signed_field_names: REQUEST_SIGNED_FIELDS,
     };
-    return { action: this.settings.formUrl, fields: { ...unsigned, signature: esewaSignature(unsigned, REQUEST_SIGNED_FIELDS, this.settings.secretKey) } };
+    return {
+      action: this.settings.formUrl,
+      fields: { ...unsigned, signature: esewaSignature(unsigned, REQUEST_SIGNED_FIELDS, this.settings.secretKey) },
+    };
   }
 
   async confirmReturn(query: ReturnQuery, payment: PaymentAtGateway): Promise<GatewayLookup> {
@@ -110,10 +139,18 @@ export class EsewaGateway implements PaymentGateway {
     url.searchParams.set('product_code', this.settings.productCode);
     url.searchParams.set('total_amount', esewaAmount(payment.amount));
     url.searchParams.set('transaction_uuid', payment.paymentRef);
-    const answer = await withLookupRetries(this.policy, () => callProvider(PROVIDER, url.toString(), { method: 'GET', headers: { Accept: 'application/json' } }, this.policy));
-    if (answer.status >= 500) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `status check answered HTTP ${answer.status}`);
+    const answer = await withLookupRetries(this.policy, () =>
+      callProvider(PROVIDER, url.toString(), { method: 'GET', headers: { Accept: 'application/json' } }, this.policy),
+    );
+    if (answer.status >= 500)
+      throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `status check answered HTTP ${answer.status}`);
     const now = new Date();
-    return lookupFromOutcome(PROVIDER, abandonedCheckout(statusOutcome(asRecord(answer.body), payment, this.settings.productCode, now), payment, now), payment, this.policy.logger);
+    return lookupFromOutcome(
+      PROVIDER,
+      abandonedCheckout(statusOutcome(asRecord(answer.body), payment, this.settings.productCode, now), payment, now),
+      payment,
+      this.policy.logger,
+    );
   }
 
   async voidPayment(payment: PaymentAtGateway): Promise<GatewayVoid> {

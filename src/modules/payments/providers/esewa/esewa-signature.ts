@@ -6,7 +6,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * The request signs `total_amount,transaction_uuid,product_code`; the success `data` signs the
  * fields its own `signed_field_names` lists.
  */
-export function esewaSignature(fields: Readonly<Record<string, unknown>>, signedFieldNames: string, secret: string): string {
+export function esewaSignature(
+  fields: Readonly<Record<string, unknown>>,
+  signedFieldNames: string,
+  secret: string,
+): string {
   const message = signedFieldNames
     .split(',')
     .map((name) => `${name}=${fieldText(fields[name])}`)
@@ -20,7 +24,8 @@ export function esewaSignatureMatches(fields: Readonly<Record<string, unknown>>,
   if (typeof names !== 'string' || names === '' || typeof given !== 'string') return false;
   // The signature must cover the facts we act on, not just any subset the sender chose.
   const covered = names.split(',');
-  if (!['status', 'total_amount', 'transaction_uuid', 'product_code'].every((name) => covered.includes(name))) return false;
+  if (!['status', 'total_amount', 'transaction_uuid', 'product_code'].every((name) => covered.includes(name)))
+    return false;
   const expected = Buffer.from(esewaSignature(fields, names, secret));
   const actual = Buffer.from(given);
   return actual.length === expected.length && timingSafeEqual(actual, expected);

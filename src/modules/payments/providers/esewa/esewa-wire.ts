@@ -29,7 +29,8 @@ export const esewaAmount = (amount: Minor): string => decimalStringFromMinor(amo
  * decimals is not a charge we made.
  */
 export function minorFromEsewa(value: unknown): Minor | undefined {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.replace(/,/g, '').trim() : '';
+  const text =
+    typeof value === 'number' ? String(value) : typeof value === 'string' ? value.replace(/,/g, '').trim() : '';
   if (!/^\d{1,12}(\.\d{1,2})?$/.test(text)) return undefined;
   return minorFromDecimalString(text);
 }
@@ -42,7 +43,8 @@ export function minorFromEsewa(value: unknown): Minor | undefined {
  */
 export function parseEsewaData(json: string): unknown {
   return JSON.parse(json, (_key: string, value: unknown, context?: { source?: string }) =>
-    typeof value === 'number' && typeof context?.source === 'string' ? context.source : value);
+    typeof value === 'number' && typeof context?.source === 'string' ? context.source : value,
+  );
 }
 
 /**
@@ -63,18 +65,38 @@ const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'> & { reversa
  */
 const NEEDS_OPERATOR = new Set(['AMBIGUOUS', 'PARTIAL_REFUND']);
 
-export function statusOutcome(body: Record<string, unknown>, payment: PaymentAtGateway, productCode: string, now: Date): ProviderOutcome {
+export function statusOutcome(
+  body: Record<string, unknown>,
+  payment: PaymentAtGateway,
+  productCode: string,
+  now: Date,
+): ProviderOutcome {
   const { status, product_code: product, transaction_uuid: uuid, total_amount: total, ref_id: refId } = body;
   if (typeof status !== 'string') {
     // eSewa answers an unknown transaction with an error object ({ code, error_message }) instead of a status.
-    return 'error_message' in body ? { kind: 'OPEN', status: 'NOT_FOUND', warn: false } : { kind: 'UNREADABLE', why: 'status check without a status' };
+    return 'error_message' in body
+      ? { kind: 'OPEN', status: 'NOT_FOUND', warn: false }
+      : { kind: 'UNREADABLE', why: 'status check without a status' };
   }
   const word = FINAL[status];
-  if (!word) return { kind: 'OPEN', status, warn: NEEDS_OPERATOR.has(status), ...(status === 'PARTIAL_REFUND' && { reversal: 'PARTIAL' as const }) };
-  if (product !== productCode || uuid !== payment.paymentRef) return { kind: 'UNREADABLE', why: 'status check answered about another payment' };
+  if (!word)
+    return {
+      kind: 'OPEN',
+      status,
+      warn: NEEDS_OPERATOR.has(status),
+      ...(status === 'PARTIAL_REFUND' && { reversal: 'PARTIAL' as const }),
+    };
+  if (product !== productCode || uuid !== payment.paymentRef)
+    return { kind: 'UNREADABLE', why: 'status check answered about another payment' };
   const amount = minorFromEsewa(total);
   if (amount === undefined) return { kind: 'UNREADABLE', why: 'status check without a readable total_amount' };
-  return finalOutcome(payment, word, amount, typeof refId === 'string' && refId !== '' ? refId : `uuid:${payment.paymentRef}`, now);
+  return finalOutcome(
+    payment,
+    word,
+    amount,
+    typeof refId === 'string' && refId !== '' ? refId : `uuid:${payment.paymentRef}`,
+    now,
+  );
 }
 
 /**
@@ -93,5 +115,11 @@ export const ESEWA_ABANDONED_AFTER_MS = 60 * 60_000;
 export function abandonedCheckout(outcome: ProviderOutcome, payment: PaymentAtGateway, now: Date): ProviderOutcome {
   if (outcome.kind !== 'OPEN' || outcome.status !== 'NOT_FOUND' || !payment.expiresAt) return outcome;
   if (now.getTime() < payment.expiresAt.getTime() + ESEWA_ABANDONED_AFTER_MS) return outcome;
-  return finalOutcome(payment, { status: 'EXPIRED', reason: 'NOT_STARTED_AT_PROVIDER' }, payment.amount, `uuid:${payment.paymentRef}`, now);
+  return finalOutcome(
+    payment,
+    { status: 'EXPIRED', reason: 'NOT_STARTED_AT_PROVIDER' },
+    payment.amount,
+    `uuid:${payment.paymentRef}`,
+    now,
+  );
 }

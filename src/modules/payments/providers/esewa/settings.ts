@@ -40,16 +40,32 @@ const credentialsEnv = ({ production }: Pick<EsewaContext, 'production'>) =>
 
 const endpointsEnv = ({ production, providerUrl }: EsewaContext) => {
   const environment = production ? ESEWA_LIVE_ENVIRONMENT : ESEWA_TEST_ENVIRONMENT;
-  return z.object({ ESEWA_FORM_URL: providerUrl(environment.formUrl), ESEWA_STATUS_URL: providerUrl(environment.statusUrl) });
+  return z.object({
+    ESEWA_FORM_URL: providerUrl(environment.formUrl),
+    ESEWA_STATUS_URL: providerUrl(environment.statusUrl),
+  });
 };
 
 /** ESEWA_*, read when a gateway is served by eSewa: the credentials, checked together, then the endpoints. */
 export function esewaConfig(reading: EnvReading, context: EsewaContext): EsewaConfig {
   const { ESEWA_PRODUCT_CODE: productCode, ESEWA_SECRET_KEY: secretKey } = readEnv(credentialsEnv(context), reading);
-  if (!productCode || !secretKey) reading.problems.push('ESEWA_PRODUCT_CODE and ESEWA_SECRET_KEY are required in production when a gateway is served by esewa');
-  if (context.production && (productCode === ESEWA_TEST_ENVIRONMENT.productCode || secretKey === ESEWA_TEST_ENVIRONMENT.secretKey)) {
-    reading.problems.push("ESEWA_PRODUCT_CODE or ESEWA_SECRET_KEY is eSewa's published test credential, not allowed when NODE_ENV=production");
+  if (!productCode || !secretKey)
+    reading.problems.push(
+      'ESEWA_PRODUCT_CODE and ESEWA_SECRET_KEY are required in production when a gateway is served by esewa',
+    );
+  if (
+    context.production &&
+    (productCode === ESEWA_TEST_ENVIRONMENT.productCode || secretKey === ESEWA_TEST_ENVIRONMENT.secretKey)
+  ) {
+    reading.problems.push(
+      "ESEWA_PRODUCT_CODE or ESEWA_SECRET_KEY is eSewa's published test credential, not allowed when NODE_ENV=production",
+    );
   }
   const endpoints = readEnv(endpointsEnv(context), reading);
-  return { productCode: productCode ?? '', secretKey: secretKey ?? '', formUrl: endpoints.ESEWA_FORM_URL, statusUrl: endpoints.ESEWA_STATUS_URL };
+  return {
+    productCode: productCode ?? '',
+    secretKey: secretKey ?? '',
+    formUrl: endpoints.ESEWA_FORM_URL,
+    statusUrl: endpoints.ESEWA_STATUS_URL,
+  };
 }

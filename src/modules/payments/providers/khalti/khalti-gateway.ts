@@ -1,5 +1,19 @@
 import type { KhaltiConfig } from './settings';
-import { InvalidCallbackError, ProviderUnavailableError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayRefund, type GatewayVoid, type RefundRequest, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
+import {
+  InvalidCallbackError,
+  ProviderUnavailableError,
+  voidFromLookup,
+  type CheckoutRequest,
+  type GatewayLookup,
+  type GatewayName,
+  type GatewayRefund,
+  type GatewayVoid,
+  type RefundRequest,
+  type PaymentAtGateway,
+  type PaymentGateway,
+  type ReturnQuery,
+  type StartedCheckout,
+} from '../gateway';
 import { asRecord, callProvider, withLookupRetries, type ProviderCallPolicy } from '../provider-http';
 import { lookupFromOutcome } from '../provider-outcome';
 import { ReturnLookupCache } from '../return-lookup-cache';
@@ -44,11 +58,18 @@ export class KhaltiGateway implements PaymentGateway {
     const body = asRecord(answer.body);
     if (answer.status !== 200 || typeof body.pidx !== 'string' || typeof body.payment_url !== 'string') {
       // error_key and the field messages tell the operator what Khalti refused (a key, an amount); no secret in them.
-      this.policy.logger.error({ provider: PROVIDER, status: answer.status, errorKey: body.error_key, paymentRef: payment.paymentRef }, 'Khalti refused the payment initiation');
+      this.policy.logger.error(
+        { provider: PROVIDER, status: answer.status, errorKey: body.error_key, paymentRef: payment.paymentRef },
+        'Khalti refused the payment initiation',
+      );
       throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `initiate answered HTTP ${answer.status}`);
     }
     const expiresAt = typeof body.expires_at === 'string' ? new Date(body.expires_at) : undefined;
-    return { paymentUrl: body.payment_url, providerRef: body.pidx, ...(expiresAt && !Number.isNaN(expiresAt.getTime()) && { expiresAt }) };
+    return {
+      paymentUrl: body.payment_url,
+      providerRef: body.pidx,
+      ...(expiresAt && !Number.isNaN(expiresAt.getTime()) && { expiresAt }),
+    };
   }
 
   async confirmReturn(query: ReturnQuery, payment: PaymentAtGateway): Promise<GatewayLookup> {
@@ -69,7 +90,12 @@ export class KhaltiGateway implements PaymentGateway {
     if (answer.status !== 200 && answer.status !== 400) {
       throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `lookup answered HTTP ${answer.status}`);
     }
-    return lookupFromOutcome(PROVIDER, lookupOutcome(asRecord(answer.body), payment, new Date()), payment, this.policy.logger);
+    return lookupFromOutcome(
+      PROVIDER,
+      lookupOutcome(asRecord(answer.body), payment, new Date()),
+      payment,
+      this.policy.logger,
+    );
   }
 
   async voidPayment(payment: PaymentAtGateway): Promise<GatewayVoid> {
@@ -101,50 +127,82 @@ export class KhaltiGateway implements PaymentGateway {
   private async refundPlan(request: RefundRequest): Promise<GatewayRefund | RefundCallPlan> {
     const { payment } = request;
     if (!payment.providerRef) return { kind: 'REFUSED', reason: 'no Khalti payment (pidx) to refund' };
-    const answer = await withLookupRetries(this.policy, () => this.call('/epayment/lookup/', { pidx: payment.providerRef }));
+    const answer = await withLookupRetries(this.policy, () =>
+      this.call('/epayment/lookup/', { pidx: payment.providerRef }),
+    );
     const looked = asRecord(answer.body);
-    if (answer.status !== 200 && answer.status !== 400) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `lookup answered HTTP ${answer.status}`);
-    const transactionId = typeof looked.transaction_id === 'string' && looked.transaction_id !== '' ? looked.transaction_id : null;
+    if (answer.status !== 200 && answer.status !== 400)
+      throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `lookup answered HTTP ${answer.status}`);
+    const transactionId =
+      typeof looked.transaction_id === 'string' && looked.transaction_id !== '' ? looked.transaction_id : null;
     const status = effectiveKhaltiStatus(looked);
     const full = request.amount + request.refundedBefore >= payment.amount && request.refundedBefore === 0;
-    const seen = (what: string) => `Khalti shows the payment ${status}${what}: check the merchant portal (${transactionId ?? payment.providerRef}), then confirm or retry`;
+    const seen = (what: string) =>
+      `Khalti shows the payment ${status}${what}: check the merchant portal (${transactionId ?? payment.providerRef}), then confirm or retry`;
     // Khalti's lookup says whether money went back, not how much or by whom: it proves this refund
     // only when nothing else of ours can explain it (a retry, with no sibling of unknown outcome).
     const onlyUs = request.retry && !request.othersUncertain;
     if (status === 'Refunded') {
-      if (onlyUs && request.amount + request.refundedBefore >= payment.amount) return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId ?? payment.providerRef}` };
+      if (onlyUs && request.amount + request.refundedBefore >= payment.amount)
+        return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId ?? payment.providerRef}` };
       return { kind: 'MANUAL', why: seen(' refunded in full, which our refunds do not account for') };
     }
     if (status === 'Partially Refunded') {
-      if (onlyUs && request.refundedBefore === 0 && !full) return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId ?? payment.providerRef}` };
+      if (onlyUs && request.refundedBefore === 0 && !full)
+        return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId ?? payment.providerRef}` };
       // A retry cannot tell its own partial refund from another; a first try with none of ours made found one made elsewhere.
-      if (request.retry || (request.refundedBefore === 0 && !request.othersUncertain)) return { kind: 'MANUAL', why: seen(' partly refunded, and our records cannot say by which refund') };
+      if (request.retry || (request.refundedBefore === 0 && !request.othersUncertain))
+        return { kind: 'MANUAL', why: seen(' partly refunded, and our records cannot say by which refund') };
     }
     if (status !== 'Completed' && status !== 'Partially Refunded') {
-      return { kind: 'REFUSED', reason: `Khalti shows the payment ${typeof looked.status === 'string' && looked.status ? looked.status : 'in no known state'}; nothing to refund` };
+      return {
+        kind: 'REFUSED',
+        reason: `Khalti shows the payment ${typeof looked.status === 'string' && looked.status ? looked.status : 'in no known state'}; nothing to refund`,
+      };
     }
-    if (!transactionId) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', 'lookup gave no transaction_id to refund');
+    if (!transactionId)
+      throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', 'lookup gave no transaction_id to refund');
     const funding = await this.fundingOf(transactionId);
     const mobile = payment.customerMobile ?? undefined;
     if (funding === 'BANK' && !mobile) return NEEDS_MOBILE;
     // Where Khalti's transaction record did not say how the payment was funded, a mobile we have goes along: a bank refund needs it.
-    return { transactionId, body: { ...(full ? {} : { amount: request.amount }), ...(mobile && funding !== 'WALLET' && { mobile }) } };
+    return {
+      transactionId,
+      body: { ...(full ? {} : { amount: request.amount }), ...(mobile && funding !== 'WALLET' && { mobile }) },
+    };
   }
 
   private async sendRefund(request: RefundRequest, { transactionId, body }: RefundCallPlan): Promise<GatewayRefund> {
     const refundUrl = `${this.rootUrl()}/merchant-transaction/${encodeURIComponent(transactionId)}/refund/`;
-    const refunded = await callProvider(PROVIDER, refundUrl, {
-      method: 'POST',
-      headers: { Authorization: `Key ${this.settings.secretKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(body),
-    }, this.policy);
+    const refunded = await callProvider(
+      PROVIDER,
+      refundUrl,
+      {
+        method: 'POST',
+        headers: {
+          Authorization: `Key ${this.settings.secretKey}`,
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+        },
+        body: JSON.stringify(body),
+      },
+      this.policy,
+    );
     const detail = refusalDetail(refunded.body);
     // Any 2xx is Khalti's yes (its documents show 200; a 201 or 204 from a proxy or a new version is no refusal).
-    if (refunded.status >= 200 && refunded.status < 300) return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId}` };
-    if (refunded.status >= 500 || refunded.status === 429) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `refund answered HTTP ${refunded.status}`);
+    if (refunded.status >= 200 && refunded.status < 300)
+      return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId}` };
+    if (refunded.status >= 500 || refunded.status === 429)
+      throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `refund answered HTTP ${refunded.status}`);
     if (refunded.status === 400 && !('mobile' in body) && /mobile/i.test(detail)) return NEEDS_MOBILE;
-    this.policy.logger.error({ provider: PROVIDER, status: refunded.status, refundRef: request.refundRef, detail }, 'Khalti refused the refund');
-    return { kind: 'REFUSED', reason: `Khalti refused the refund (HTTP ${refunded.status}${detail ? `: ${detail.slice(0, 200)}` : ''})` };
+    this.policy.logger.error(
+      { provider: PROVIDER, status: refunded.status, refundRef: request.refundRef, detail },
+      'Khalti refused the refund',
+    );
+    return {
+      kind: 'REFUSED',
+      reason: `Khalti refused the refund (HTTP ${refunded.status}${detail ? `: ${detail.slice(0, 200)}` : ''})`,
+    };
   }
 
   /**
@@ -154,8 +212,16 @@ export class KhaltiGateway implements PaymentGateway {
    */
   private async fundingOf(transactionId: string): Promise<'BANK' | 'WALLET' | 'UNKNOWN'> {
     const url = `${this.settings.baseUrl}/merchant-transaction/${encodeURIComponent(transactionId)}/`;
-    const answer = await withLookupRetries(this.policy, () => callProvider(PROVIDER, url, { method: 'GET', headers: { Authorization: `Key ${this.settings.secretKey}`, Accept: 'application/json' } }, this.policy));
-    if (answer.status >= 500 || answer.status === 429) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `transaction detail answered HTTP ${answer.status}`);
+    const answer = await withLookupRetries(this.policy, () =>
+      callProvider(
+        PROVIDER,
+        url,
+        { method: 'GET', headers: { Authorization: `Key ${this.settings.secretKey}`, Accept: 'application/json' } },
+        this.policy,
+      ),
+    );
+    if (answer.status >= 500 || answer.status === 429)
+      throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `transaction detail answered HTTP ${answer.status}`);
     if (answer.status !== 200) return 'UNKNOWN';
     return transactionFunding(asRecord(answer.body));
   }
@@ -166,11 +232,20 @@ export class KhaltiGateway implements PaymentGateway {
   }
 
   private call(path: string, json: Record<string, unknown>) {
-    return callProvider(PROVIDER, `${this.settings.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { Authorization: `Key ${this.settings.secretKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(json),
-    }, this.policy);
+    return callProvider(
+      PROVIDER,
+      `${this.settings.baseUrl}${path}`,
+      {
+        method: 'POST',
+        headers: {
+          Authorization: `Key ${this.settings.secretKey}`,
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+        },
+        body: JSON.stringify(json),
+      },
+      this.policy,
+    );
   }
 }
 
@@ -185,7 +260,8 @@ async function nothingSentOnFailure<T>(step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    if (error instanceof ProviderUnavailableError) throw new ProviderUnavailableError(error.provider, error.kind, error.detail, true);
+    if (error instanceof ProviderUnavailableError)
+      throw new ProviderUnavailableError(error.provider, error.kind, error.detail, true);
     throw error;
   }
 }

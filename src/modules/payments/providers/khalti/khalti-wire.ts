@@ -9,8 +9,17 @@ import type { ProviderReversalKind } from '../../rules/payment-attempt';
 // statuses are read without regard to case. The lookup's boolean `refunded` says money of the
 // payment went back, whatever the status spells.
 
-export type KhaltiStatus = 'Completed' | 'Pending' | 'Initiated' | 'Refunded' | 'Expired' | 'User canceled' | 'Partially Refunded';
-const STATUSES: readonly KhaltiStatus[] = ['Completed', 'Pending', 'Initiated', 'Refunded', 'Expired', 'User canceled', 'Partially Refunded'];
+export type KhaltiStatus =
+  'Completed' | 'Pending' | 'Initiated' | 'Refunded' | 'Expired' | 'User canceled' | 'Partially Refunded';
+const STATUSES: readonly KhaltiStatus[] = [
+  'Completed',
+  'Pending',
+  'Initiated',
+  'Refunded',
+  'Expired',
+  'User canceled',
+  'Partially Refunded',
+];
 
 /** A lookup's status in our one spelling, whatever case Khalti wrote it in; undefined for a status we do not know. */
 export function khaltiStatus(value: unknown): KhaltiStatus | undefined {
@@ -32,7 +41,9 @@ export function effectiveKhaltiStatus(body: Record<string, unknown>): KhaltiStat
  * Final lookup states and the word each is for us; a refund before we heard of the capture leaves
  * the order unpaid, one after it is a reversal the payment watch records (payment-watch.ts).
  */
-const FINAL: Partial<Record<KhaltiStatus, Pick<GatewayReport, 'status' | 'reason'> & { reversal?: ProviderReversalKind }>> = {
+const FINAL: Partial<
+  Record<KhaltiStatus, Pick<GatewayReport, 'status' | 'reason'> & { reversal?: ProviderReversalKind }>
+> = {
   Completed: { status: 'SUCCESS' },
   'User canceled': { status: 'CANCELLED', reason: 'CANCELLED_BY_CUSTOMER' },
   Expired: { status: 'EXPIRED', reason: 'EXPIRED_AT_PROVIDER' },
@@ -59,8 +70,10 @@ export function lookupOutcome(body: Record<string, unknown>, payment: PaymentAtG
   if (open !== undefined) return { kind: 'OPEN', status: known, ...open };
   const word = FINAL[known];
   if (!word) return { kind: 'OPEN', status, warn: true };
-  if (typeof total !== 'number' || !Number.isSafeInteger(total) || total < 0) return { kind: 'UNREADABLE', why: 'lookup without an integer total_amount' };
-  const transaction = typeof transactionId === 'string' && transactionId !== '' ? transactionId : `pidx:${String(pidx)}`;
+  if (typeof total !== 'number' || !Number.isSafeInteger(total) || total < 0)
+    return { kind: 'UNREADABLE', why: 'lookup without an integer total_amount' };
+  const transaction =
+    typeof transactionId === 'string' && transactionId !== '' ? transactionId : `pidx:${String(pidx)}`;
   return finalOutcome(payment, word, total, transaction, now);
 }
 
@@ -71,10 +84,12 @@ export function lookupOutcome(body: Record<string, unknown>, payment: PaymentAtG
 export function returnProblem(query: ReturnQuery, payment: PaymentAtGateway): string | undefined {
   if (!payment.providerRef) return 'no Khalti payment was started for this reference';
   if (query.pidx !== payment.providerRef) return 'pidx is not the one Khalti gave for this payment';
-  if (query.purchase_order_id !== undefined && query.purchase_order_id !== payment.paymentRef) return 'purchase_order_id is not this payment';
+  if (query.purchase_order_id !== undefined && query.purchase_order_id !== payment.paymentRef)
+    return 'purchase_order_id is not this payment';
   for (const field of ['amount', 'total_amount'] as const) {
     const value = query[field];
-    if (value !== undefined && value !== '' && value !== String(payment.amount)) return `${field} is not this payment's amount in paisa`;
+    if (value !== undefined && value !== '' && value !== String(payment.amount))
+      return `${field} is not this payment's amount in paisa`;
   }
   return undefined;
 }
@@ -86,7 +101,10 @@ export function returnProblem(query: ReturnQuery, payment: PaymentAtGateway): st
  */
 export function transactionFunding(record: Record<string, unknown>): 'BANK' | 'WALLET' | 'UNKNOWN' {
   const type = record.type;
-  const typeName = typeof type === 'object' && type !== null && 'name' in type && typeof type.name === 'string' ? type.name.trim().toLowerCase() : undefined;
+  const typeName =
+    typeof type === 'object' && type !== null && 'name' in type && typeof type.name === 'string'
+      ? type.name.trim().toLowerCase()
+      : undefined;
   if (record.ebanker !== null && record.ebanker !== undefined) return 'BANK';
   if (typeName === undefined) return 'UNKNOWN';
   return typeName === 'wallet payment' ? 'WALLET' : 'BANK';

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { integer, readEnv, textSetOr, url, type EnvReading, type TextVariable } from '../../../../kernel/settings/env-schema';
+import {
+  integer,
+  readEnv,
+  textSetOr,
+  url,
+  type EnvReading,
+  type TextVariable,
+} from '../../../../kernel/settings/env-schema';
 
 /** Khalti ePayment (KPG-2); see docs/operations.md "Going live". */
 export interface KhaltiConfig {
@@ -21,7 +28,9 @@ export const KHALTI_TEST_HOSTS: readonly string[] = ['dev.khalti.com', 'a.khalti
 
 const khaltiEnv = ({ production, providerUrl }: KhaltiContext) =>
   z.object({
-    KHALTI_SECRET_KEY: textSetOr('is required when a gateway is served by khalti (the merchant secret key from admin.khalti.com, or test-admin.khalti.com for its sandbox)'),
+    KHALTI_SECRET_KEY: textSetOr(
+      'is required when a gateway is served by khalti (the merchant secret key from admin.khalti.com, or test-admin.khalti.com for its sandbox)',
+    ),
     KHALTI_BASE_URL: providerUrl((production ? KHALTI_LIVE_ENVIRONMENT : KHALTI_TEST_ENVIRONMENT).baseUrl),
     KHALTI_WEBSITE_URL: url(['https:', 'http:']).optional(),
     KHALTI_LINK_MINUTES: integer(1, 1440).default(60),

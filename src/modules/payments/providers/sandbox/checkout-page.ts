@@ -15,7 +15,10 @@ export interface CheckoutPageModel {
   expiresAt: Date;
 }
 
-const GATEWAY_TITLES: Record<GatewayName, string> = { card_gateway: 'Card Gateway (sandbox)', wallet_gateway: 'Wallet Gateway (sandbox)' };
+const GATEWAY_TITLES: Record<GatewayName, string> = {
+  card_gateway: 'Card Gateway (sandbox)',
+  wallet_gateway: 'Wallet Gateway (sandbox)',
+};
 
 export function formatAmount(amount: Minor, currency: string): string {
   const [units = '', paisa] = decimalStringFromMinor(amount).split('.');
@@ -50,10 +53,14 @@ export function checkoutFormPage(model: CheckoutPageModel, problem?: string): st
       ? `<label for="cardNumber">Card number</label><input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number">
 <label for="expiry">Expiry (MM/YY)</label><input id="expiry" name="expiry" autocomplete="cc-exp">
 <label for="cvc">CVC</label><input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc">
-<p class="note">Test cards: ${Object.entries(TEST_CARDS).map(([n, c]) => `${n.replace(/(\d{4})(?=\d)/g, '$1 ')} (${c.label})`).join('; ')}.</p>`
+<p class="note">Test cards: ${Object.entries(TEST_CARDS)
+          .map(([n, c]) => `${n.replace(/(\d{4})(?=\d)/g, '$1 ')} (${c.label})`)
+          .join('; ')}.</p>`
       : `<label for="walletId">Wallet ID</label><input id="walletId" name="walletId" inputmode="numeric">
 <label for="pin">PIN</label><input id="pin" name="pin" type="password" inputmode="numeric">
-<p class="note">Test wallets: ${Object.entries(TEST_WALLETS).map(([n, w]) => `${n} (${w.label})`).join('; ')}; PIN ${TEST_WALLET_PIN}.</p>`;
+<p class="note">Test wallets: ${Object.entries(TEST_WALLETS)
+          .map(([n, w]) => `${n} (${w.label})`)
+          .join('; ')}; PIN ${TEST_WALLET_PIN}.</p>`;
   return layout(
     `Pay ${formatAmount(model.amount, model.currency)} - ${GATEWAY_TITLES[model.gateway]}`,
     `<h1>${GATEWAY_TITLES[model.gateway]}</h1>

@@ -34,18 +34,32 @@ export function sandboxCheckoutRouter(deps: SandboxCheckoutDeps): Router {
   router.get('/sandbox/:gateway/checkout/:paymentRef', (req, res, next) => {
     page(req, res, deps).catch(next);
   });
-  router.post('/sandbox/:gateway/checkout/:paymentRef', express.urlencoded({ extended: false, limit: '8kb' }), (req, res, next) => {
-    submit(req, res, deps).catch(next);
-  });
+  router.post(
+    '/sandbox/:gateway/checkout/:paymentRef',
+    express.urlencoded({ extended: false, limit: '8kb' }),
+    (req, res, next) => {
+      submit(req, res, deps).catch(next);
+    },
+  );
   return router;
 }
 
 /** The path parameters of every checkout page route. */
 type CheckoutParams = { gateway: string; paymentRef: string };
 
-type Loaded = { gateway: SandboxGateway; view: CheckoutView; model: CheckoutPageModel; decision: SandboxGatewayPayment | null; em: EntityManager };
+type Loaded = {
+  gateway: SandboxGateway;
+  view: CheckoutView;
+  model: CheckoutPageModel;
+  decision: SandboxGatewayPayment | null;
+  em: EntityManager;
+};
 
-async function load(req: Request<CheckoutParams>, res: Response, deps: SandboxCheckoutDeps): Promise<Loaded | undefined> {
+async function load(
+  req: Request<CheckoutParams>,
+  res: Response,
+  deps: SandboxCheckoutDeps,
+): Promise<Loaded | undefined> {
   const name = req.params.gateway;
   const found = isGatewayName(name) ? deps.gateways.get(name) : undefined;
   // A link without its token reads exactly like a link to no payment: references are guessable.
@@ -53,7 +67,10 @@ async function load(req: Request<CheckoutParams>, res: Response, deps: SandboxCh
   const em = deps.newEm();
   const view = gateway ? await checkoutView(em, req.params.paymentRef) : null;
   if (!gateway || !view || view.gateway !== name) {
-    res.status(404).type('html').send(checkoutMessagePage('Unknown payment', 'This checkout link does not match any payment.'));
+    res
+      .status(404)
+      .type('html')
+      .send(checkoutMessagePage('Unknown payment', 'This checkout link does not match any payment.'));
     return undefined;
   }
   const decision = await findSandboxDecision(em, view.paymentRef);
@@ -74,10 +91,23 @@ function acceptsPayment(loaded: Loaded): boolean {
 function refusal(res: Response, decision: SandboxGatewayPayment | null): void {
   if (decision && decision.reason !== VOIDED_BY_MERCHANT) {
     // Already decided (a second submit or another tab): the first decision stands and was reported.
-    res.status(200).type('html').send(checkoutMessagePage('Payment already processed', `This payment was already processed (${decision.status}).`));
+    res
+      .status(200)
+      .type('html')
+      .send(
+        checkoutMessagePage('Payment already processed', `This payment was already processed (${decision.status}).`),
+      );
     return;
   }
-  res.status(410).type('html').send(checkoutMessagePage('Payment no longer open', 'This payment was replaced, expired or settled. Return to the merchant to start again.'));
+  res
+    .status(410)
+    .type('html')
+    .send(
+      checkoutMessagePage(
+        'Payment no longer open',
+        'This payment was replaced, expired or settled. Return to the merchant to start again.',
+      ),
+    );
 }
 
 async function page(req: Request<CheckoutParams>, res: Response, deps: SandboxCheckoutDeps): Promise<void> {
@@ -106,8 +136,14 @@ async function submit(req: Request<CheckoutParams>, res: Response, deps: Sandbox
     refusal(res, decided.decision);
     return;
   }
-  const { decision, callback: { payload, signature } } = decided;
-  deps.logger.info({ gateway: gateway.name, paymentRef: view.paymentRef, status: decision.status }, 'sandbox gateway decided');
+  const {
+    decision,
+    callback: { payload, signature },
+  } = decided;
+  deps.logger.info(
+    { gateway: gateway.name, paymentRef: view.paymentRef, status: decision.status },
+    'sandbox gateway decided',
+  );
   const callback = new URL(`${deps.baseUrl()}/api/external/payment/response`);
   callback.searchParams.set('gateway', gateway.name);
   callback.searchParams.set('payload', payload);

@@ -27,7 +27,10 @@ export function loadGatewaySecrets(payments: PaymentConfig, dataDir: string): Re
 function sandboxSecrets(dataDir: string): Record<GatewayName, string> {
   const file = path.join(dataDir, SECRETS_FILE);
   fs.mkdirSync(dataDir, { recursive: true });
-  const fresh: Record<GatewayName, string> = { card_gateway: randomBytes(32).toString('base64url'), wallet_gateway: randomBytes(32).toString('base64url') };
+  const fresh: Record<GatewayName, string> = {
+    card_gateway: randomBytes(32).toString('base64url'),
+    wallet_gateway: randomBytes(32).toString('base64url'),
+  };
   try {
     // 'wx': exactly one of several processes starting together creates the file; the others read it.
     fs.writeFileSync(file, JSON.stringify(fresh), { flag: 'wx', mode: 0o600 });
@@ -40,7 +43,8 @@ function sandboxSecrets(dataDir: string): Record<GatewayName, string> {
       const stored: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
       const card = stringField(stored, 'card_gateway');
       const wallet = stringField(stored, 'wallet_gateway');
-      if (card && card.length >= 32 && wallet && wallet.length >= 32) return { card_gateway: card, wallet_gateway: wallet };
+      if (card && card.length >= 32 && wallet && wallet.length >= 32)
+        return { card_gateway: card, wallet_gateway: wallet };
       throw new Error(`${file} is incomplete`);
     } catch (error) {
       // The creator may still be writing it.

@@ -24,12 +24,26 @@ export type SandboxDecided =
  * merchant through the same signed callback. Another tab, a double click or the merchant's void
  * may have decided first: then nothing is signed and the standing decision is returned.
  */
-export async function decideAtSandboxGateway(em: EntityManager, gateway: SandboxGateway, view: CheckoutView, choice: CustomerChoice): Promise<SandboxDecided> {
+export async function decideAtSandboxGateway(
+  em: EntityManager,
+  gateway: SandboxGateway,
+  view: CheckoutView,
+  choice: CustomerChoice,
+): Promise<SandboxDecided> {
   const decided = await recordSandboxDecision(em, {
-    paymentRef: view.paymentRef, gateway: gateway.name, status: choice.status, reason: choice.reason,
-    amount: view.amount, currency: view.currency, instrument: choice.instrument,
+    paymentRef: view.paymentRef,
+    gateway: gateway.name,
+    status: choice.status,
+    reason: choice.reason,
+    amount: view.amount,
+    currency: view.currency,
+    instrument: choice.instrument,
   });
   const decision = await findSandboxDecision(em.fork(), view.paymentRef);
   if (!decided || !decision) return { decided: false, decision };
-  return { decided: true, decision, callback: signCallback({ ...reportOf(decision), issuedAt: new Date() }, gateway.secretForSigning()) };
+  return {
+    decided: true,
+    decision,
+    callback: signCallback({ ...reportOf(decision), issuedAt: new Date() }, gateway.secretForSigning()),
+  };
 }

@@ -2,7 +2,21 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SandboxGatewayPayment } from './entities/sandbox-gateway-payment';
 import { verifySignedCallback } from '../callback-signature';
-import { InvalidCallbackError, voidFromLookup, type CheckoutRequest, type GatewayLookup, type GatewayName, type GatewayRefund, type GatewayReport, type RefundRequest, type GatewayVoid, type PaymentAtGateway, type PaymentGateway, type ReturnQuery, type StartedCheckout } from '../gateway';
+import {
+  InvalidCallbackError,
+  voidFromLookup,
+  type CheckoutRequest,
+  type GatewayLookup,
+  type GatewayName,
+  type GatewayRefund,
+  type GatewayReport,
+  type RefundRequest,
+  type GatewayVoid,
+  type PaymentAtGateway,
+  type PaymentGateway,
+  type ReturnQuery,
+  type StartedCheckout,
+} from '../gateway';
 import { findSandboxDecision, recordSandboxDecision, VOIDED_BY_MERCHANT } from './sandbox-ledger';
 
 /**
@@ -66,7 +80,14 @@ export class SandboxGateway implements PaymentGateway {
   async voidPayment(payment: PaymentAtGateway): Promise<GatewayVoid> {
     if (this.canVoid) {
       const { paymentRef, amount, currency } = payment;
-      const voided = await recordSandboxDecision(this.newEm(), { paymentRef, amount, currency, gateway: this.name, status: 'CANCELLED', reason: VOIDED_BY_MERCHANT });
+      const voided = await recordSandboxDecision(this.newEm(), {
+        paymentRef,
+        amount,
+        currency,
+        gateway: this.name,
+        status: 'CANCELLED',
+        reason: VOIDED_BY_MERCHANT,
+      });
       if (voided) return { kind: 'VOIDED' };
     }
     return voidFromLookup(await this.lookupStatus(payment));
@@ -78,7 +99,8 @@ export class SandboxGateway implements PaymentGateway {
   }
 
   async refund(request: RefundRequest): Promise<GatewayRefund> {
-    if (!this.canVoid) return { kind: 'MANUAL', why: 'the sandbox wallet has no refund API: refund by hand, then ops refund confirm' };
+    if (!this.canVoid)
+      return { kind: 'MANUAL', why: 'the sandbox wallet has no refund API: refund by hand, then ops refund confirm' };
     return { kind: 'REFUNDED', providerRefundRef: `SBX-${request.refundRef}` };
   }
 

@@ -30,13 +30,23 @@ export async function recordSandboxDecision(em: EntityManager, decision: Sandbox
     `insert into "sandbox_gateway_payment" ("payment_ref", "gateway", "status", "reason", "amount", "currency", "transaction_id", "instrument", "decided_at")
      values (?, ?, ?, ?, ?, ?, ?, ?, now()) on conflict ("payment_ref") do nothing returning "payment_ref"`,
     [
-      decision.paymentRef, decision.gateway, decision.status, decision.reason ?? null, decimalStringFromMinor(decision.amount),
-      decision.currency, `${prefix}-${randomBytes(8).toString('hex').toUpperCase()}`, decision.instrument ?? null,
+      decision.paymentRef,
+      decision.gateway,
+      decision.status,
+      decision.reason ?? null,
+      decimalStringFromMinor(decision.amount),
+      decision.currency,
+      `${prefix}-${randomBytes(8).toString('hex').toUpperCase()}`,
+      decision.instrument ?? null,
     ],
   );
   return rows.length === 1;
 }
 
-export function findSandboxDecision(em: EntityManager, paymentRef: string, gateway?: GatewayName): Promise<SandboxGatewayPayment | null> {
+export function findSandboxDecision(
+  em: EntityManager,
+  paymentRef: string,
+  gateway?: GatewayName,
+): Promise<SandboxGatewayPayment | null> {
   return em.findOne(SandboxGatewayPayment, gateway ? { paymentRef, gateway } : { paymentRef });
 }

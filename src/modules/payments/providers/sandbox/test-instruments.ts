@@ -31,7 +31,12 @@ export interface CheckoutInput {
 
 /** The posted checkout form (urlencoded, so every field a string when present); anything else is left out. */
 export function checkoutInputOf(body: unknown): CheckoutInput {
-  return { action: stringField(body, 'action'), cardNumber: stringField(body, 'cardNumber'), walletId: stringField(body, 'walletId'), pin: stringField(body, 'pin') };
+  return {
+    action: stringField(body, 'action'),
+    cardNumber: stringField(body, 'cardNumber'),
+    walletId: stringField(body, 'walletId'),
+    pin: stringField(body, 'pin'),
+  };
 }
 
 /** Looked up by what the customer typed, which is any string. */
@@ -53,5 +58,10 @@ export function decideCheckout(gateway: 'card_gateway' | 'wallet_gateway', input
   const wallet = WALLETS_BY_ID.get(walletId);
   if (!wallet) return { decided: false, problem: 'This wallet ID is not a sandbox test wallet.' };
   if (wallet.status === 'SUCCESS' && input.pin !== TEST_WALLET_PIN) return { decided: false, problem: 'Wrong PIN.' };
-  return { decided: true, status: wallet.status, reason: wallet.reason, instrument: `wallet ${walletId.slice(0, 3)}*****${walletId.slice(-2)}` };
+  return {
+    decided: true,
+    status: wallet.status,
+    reason: wallet.reason,
+    instrument: `wallet ${walletId.slice(0, 3)}*****${walletId.slice(-2)}`,
+  };
 }
