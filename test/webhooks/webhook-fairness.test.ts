@@ -7,7 +7,8 @@ import { WEBHOOK_QUEUE, type DeliveryJob } from '../../src/modules/webhooks/rela
 import { createWebhookSender } from '../../src/modules/webhooks/sender';
 import { eventually } from '../support/eventually';
 import { newPartner, type TestPartner } from '../support/partners';
-import { testConfig, useTestServer } from '../support/test-server';
+import { startTestServer, testConfig, useTestServer } from '../support/test-server';
+import type { RunningServer } from '../../src/server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from './webhook-api';
 import { expectStatus } from '../support/expect-status';
@@ -25,19 +26,7 @@ const WORKERS = {
   WEBHOOK_CONCURRENCY_PER_COMPANY: '2',
   WEBHOOK_TIMEOUT_MS: '30000',
 };
-// Background jobs on: the fairness under test is the webhook delivery workers'.
-const first = useTestServer({ ownDatabase: 'webhook_fairness', env: WORKERS, backgroundJobs: true });
-const { server, client } = first;
-const second = useTestServer({ env: () => ({ ...WORKERS, DATABASE_URL: first.databaseUrl() }), backgroundJobs: true });
-const api = webhookApi(client);
 const receiver = new WebhookReceiver();
-const BURST = 40;
-const deliveryDeps = {
-  webhooks: testConfig(WORKERS).webhooks,
-  sender: createWebhookSender({ timeoutMs: 30_000, allowLocal: true }),
-  logger: createLogger('silent'),
-};
-
 /** An endpoint that takes every request and never answers, counting the requests open at once. */
 const hanging = { open: 0, most: 0, received: 0 };
 const hangingServer = http.createServer((request) => {
@@ -47,12 +36,35 @@ const hangingServer = http.createServer((request) => {
   request.socket.once('close', () => (hanging.open -= 1));
 });
 
+// Declared before the servers, so it runs before they stop (jest runs afterAll hooks in order):
+// a server stops only once the deliveries in its hands end, and the hanging ones end when their
+// connections close.
 afterAll(async () => {
   deliveryDeps.sender.close();
   await receiver.stop();
   hangingServer.closeAllConnections();
   await new Promise<void>((resolve) => hangingServer.close(() => resolve()));
 });
+
+// The second server runs on the first's database: it stops before the first drops it (jest runs
+// afterAll hooks in the order they are declared, beforeAll hooks too).
+let second: RunningServer | undefined;
+afterAll(() => second?.stop());
+// Background jobs on: the fairness under test is the webhook delivery workers'.
+const first = useTestServer({ ownDatabase: 'webhook_fairness', env: WORKERS, backgroundJobs: true });
+const { server, client } = first;
+beforeAll(async () => {
+  second = await startTestServer({ ...WORKERS, DATABASE_URL: first.databaseUrl() }, undefined, {
+    backgroundJobs: true,
+  });
+});
+const api = webhookApi(client);
+const BURST = 40;
+const deliveryDeps = {
+  webhooks: testConfig(WORKERS).webhooks,
+  sender: createWebhookSender({ timeoutMs: 30_000, allowLocal: true }),
+  logger: createLogger('silent'),
+};
 
 async function endpoint(partner: TestPartner, url: string): Promise<string> {
   const created = await api.create(partner, { url, events: ['webhook.test'] });
@@ -91,7 +103,7 @@ async function burstOfTestEvents(companyId: string, count: number): Promise<void
 
 describe('webhook delivery workers shared between companies', () => {
   it("when a burst of forty test events goes to one company's endpoint that never answers, then no more than two of its requests are ever open, across two server processes, the rest wait untried, and another company's delivery goes out meanwhile", async () => {
-    expect(second.server.url).not.toBe(server.url);
+    expect(second?.url).not.toBe(server.url);
     const stalled = await newPartner(server, client, { name: 'Stalled Endpoint Treks' });
     const other = await newPartner(server, client, { name: 'Prompt Endpoint Treks' });
     await new Promise<void>((resolve) => hangingServer.listen(0, '127.0.0.1', resolve));
