@@ -7965,6 +7965,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClockResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SandboxNotFound"];
             500: components["responses"]["InternalError"];
@@ -8021,6 +8022,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClockResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SandboxNotFound"];
             500: components["responses"]["InternalError"];

@@ -150,18 +150,21 @@ let transportRetries = 0;
 const HTML_PAGES = new Set(['sandboxCheckout', 'verifyPolicy', 'handleProviderReturn']);
 
 /**
- * The router ignores a trailing slash: an empty identifier (`GET /orders/`) is the collection's
- * request, answered by the collection's operation (GET /orders, the order book), not the item's.
+ * The operation that answers what was sent. The router ignores a trailing slash: an empty
+ * identifier (`GET /orders/`) is the collection's request, answered by the collection's operation
+ * (GET /orders, the order book), not the item's. And fetch resolves dot segments, `%2e%2e`
+ * included, before sending: `GET /orders/groups/%2e%2e` goes out as `GET /orders`.
  */
 function answeringOperation(request: FuzzRequest): string {
-  const pathname = request.path.split('?')[0] ?? '';
-  if (!pathname.endsWith('/')) return request.operationId;
-  const collection = operationsOf(document).find(
+  const sent = new URL(request.path, 'http://fuzz.invalid').pathname;
+  const asked = request.path.split('?')[0] ?? '';
+  const pathname = sent === asked || asked.endsWith('/') ? asked.replace(/\/$/, '') : sent;
+  if (pathname === asked) return request.operationId;
+  const answering = operationsOf(document).find(
     (operation) =>
-      operation.method.toUpperCase() === request.method.toUpperCase() &&
-      operation.pathTemplate === pathname.slice(0, -1),
+      operation.method.toUpperCase() === request.method.toUpperCase() && operation.pathTemplate === pathname,
   );
-  return collection?.operationId ?? request.operationId;
+  return answering?.operationId ?? request.operationId;
 }
 
 /** Requests outside the document (see pageRequests): no documented answer to check a success against. */

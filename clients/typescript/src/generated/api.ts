@@ -7966,6 +7966,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClockResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SandboxNotFound"];
             500: components["responses"]["InternalError"];
@@ -8022,6 +8023,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClockResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SandboxNotFound"];
             500: components["responses"]["InternalError"];
