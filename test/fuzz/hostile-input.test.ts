@@ -156,10 +156,10 @@ const HTML_PAGES = new Set(['sandboxCheckout', 'verifyPolicy', 'handleProviderRe
  * included, before sending: `GET /orders/groups/%2e%2e` goes out as `GET /orders`.
  */
 function answeringOperation(request: FuzzRequest): string {
-  const sent = new URL(request.path, 'http://fuzz.invalid').pathname;
   const asked = request.path.split('?')[0] ?? '';
-  const pathname = sent === asked || asked.endsWith('/') ? asked.replace(/\/$/, '') : sent;
-  if (pathname === asked) return request.operationId;
+  const sent = new URL(request.path, 'http://fuzz.invalid').pathname;
+  if (sent === asked && !asked.endsWith('/')) return request.operationId;
+  const pathname = sent.replace(/\/$/, '');
   const answering = operationsOf(document).find(
     (operation) =>
       operation.method.toUpperCase() === request.method.toUpperCase() && operation.pathTemplate === pathname,
