@@ -342,13 +342,13 @@ describe('GET /orders', () => {
     );
 
     it('the filters still apply under another order', async () => {
-      expect(
-        await refsOf(agency, [
-          ['groupRef', group.groupRef],
-          ['sortBy', 'totalAmount'],
-          ['sortDir', 'asc'],
-        ]),
-      ).toEqual([...group.orderRefs].reverse());
+      // The group's orders cost the same: their order among themselves is the id's, so only the set is pinned.
+      const refs = await refsOf(agency, [
+        ['groupRef', group.groupRef],
+        ['sortBy', 'totalAmount'],
+        ['sortDir', 'asc'],
+      ]);
+      expect([...refs].sort()).toEqual([...group.orderRefs].sort());
     });
 
     it('the CSV export follows the order asked', async () => {
