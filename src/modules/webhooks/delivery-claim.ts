@@ -40,39 +40,48 @@ export async function claimDelivery(
       [deliveryId],
     );
     if (locked === undefined) return { refused: 'NOT_DUE' };
-    // After the lock, in a statement of its own: under READ COMMITTED it sees every claim committed
-    // before. Most claims end here; the ones that do not are looked at below.
-    const [claimed] = await tx.execute<ClaimedDelivery[]>(
-      `update webhook_delivery set lease_until = now() + make_interval(secs => ?), attempts = attempts + 1
-        where id = ? and status = 'PENDING' and (job_id is null or job_id = ?) and (lease_until is null or lease_until < now())
-          and (${IN_FLIGHT}) < ?
-        returning attempts, event_id, endpoint_id`,
-      [leaseSeconds, deliveryId, jobId, locked.company_id, perCompany],
-    );
-    if (claimed !== undefined) return { claimed };
-    const [row] = await tx.execute<{ status: string; job_id: string | null; leased: boolean; in_flight: number }[]>(
-      `select status, job_id, coalesce(lease_until > now(), false) as leased, (${IN_FLIGHT}) as in_flight from webhook_delivery where id = ?`,
-      [locked.company_id, deliveryId],
-    );
-    const decision = claimDecision(
-      row && { status: row.status, jobId: row.job_id, leased: row.leased, companyInFlight: row.in_flight },
-      jobId,
-      perCompany,
-    );
-    if (decision === 'NO_SLOT') {
-      // Back in the queue untried, as pg-boss's own restore puts back a job past its local group
-      // limit (not public in its API): created again, its start cleared so that the next claim
-      // counts no retry. The worker's completion of it must then match nothing (pg-boss settles
-      // only an active job): the job waits a second before any worker may fetch it again, far
-      // longer than this worker takes to report it done, which would otherwise complete the job
-      // another worker had just taken (a delivery lost: 1 in 40 of a burst on the 2-core machine).
-      await tx.execute(
-        `update ${JOB_SCHEMA}.job set state = 'created', started_on = null, heartbeat_on = null, upsert_by_key = null,
-          start_after = now() + interval '1 second' where name = ? and id = ? and state = 'active'`,
-        [WEBHOOK_QUEUE, jobId],
+    const decision = claimDecision(await claimable(tx, deliveryId, locked.company_id), jobId, perCompany);
+    if (decision === 'CLAIM') {
+      const [claimed] = await tx.execute<ClaimedDelivery[]>(
+        `update webhook_delivery set lease_until = now() + make_interval(secs => ?), attempts = attempts + 1
+          where id = ? and status = 'PENDING' and (job_id is null or job_id = ?) and (lease_until is null or lease_until < now())
+          returning attempts, event_id, endpoint_id`,
+        [leaseSeconds, deliveryId, jobId],
       );
+      // Nothing claimed: a retry by hand replaced the job since the read, and its own job sends it.
+      return claimed === undefined ? { refused: 'NOT_DUE' } : { claimed };
     }
-    // CLAIM here: the job a retry by hand replaces changed between the update and the read.
-    return { refused: decision === 'CLAIM' ? 'NOT_DUE' : decision };
+    if (decision === 'NO_SLOT') await putBackUntried(tx, jobId);
+    return { refused: decision };
   });
+}
+
+/**
+ * The delivery and its company's sends in flight, read once after the lock (a statement of its
+ * own: under READ COMMITTED it sees every claim committed before). The decision and the claim
+ * must come from this one read: the sends in flight can only fall until the lock is let go (other
+ * claims wait for it), so a slot seen here is still free at the claim; a second read after a
+ * refused claim could see a send that ended meanwhile and drop a delivery it had not sent.
+ */
+async function claimable(tx: EntityManager, deliveryId: string, companyId: string) {
+  const [row] = await tx.execute<{ status: string; job_id: string | null; leased: boolean; in_flight: number }[]>(
+    `select status, job_id, coalesce(lease_until > now(), false) as leased, (${IN_FLIGHT}) as in_flight from webhook_delivery where id = ?`,
+    [companyId, deliveryId],
+  );
+  return row && { status: row.status, jobId: row.job_id, leased: row.leased, companyInFlight: row.in_flight };
+}
+
+/**
+ * Back in the queue untried, as pg-boss's own restore puts back a job past its local group limit
+ * (not public in its API): created again, its start cleared so that the next claim counts no
+ * retry. The worker's completion of it must then match nothing (pg-boss settles only an active
+ * job): the job waits a second before any worker may fetch it again, far longer than this worker
+ * takes to report it done, which would otherwise complete the job another worker had just taken.
+ */
+async function putBackUntried(tx: EntityManager, jobId: string): Promise<void> {
+  await tx.execute(
+    `update ${JOB_SCHEMA}.job set state = 'created', started_on = null, heartbeat_on = null, upsert_by_key = null,
+      start_after = now() + interval '1 second' where name = ? and id = ? and state = 'active'`,
+    [WEBHOOK_QUEUE, jobId],
+  );
 }
