@@ -1,70 +1,31 @@
-import { renderCertificate } from '../../src/modules/certificates/certificate-pdf';
-import { loadCertificateFonts } from '../../src/modules/certificates/certificate-fonts';
 import type { CertificateContent } from '../../src/modules/certificates/rules/certificate-content';
 import { charactersWithoutGlyph, readPdf } from '../support/certificate-pdf';
+import { certificateContent, renderedCertificate } from '../support/certificate-fixtures';
 import { at } from '../support/elements';
 
-const fonts = loadCertificateFonts();
-
+/** A live certificate of a short, ordinary policy: `coverageLines` cover lines, one agency, a catalogue route. */
 function content(
   coverageLines: number,
   name = 'Sophie Keller',
   overrides: Partial<CertificateContent> = {},
 ): CertificateContent {
-  return {
+  const specimen = certificateContent(name);
+  return certificateContent(name, {
     specimen: false,
-    policyNumber: 'POL-2026-000087',
-    orderRef: 'ORD-2026-000142',
-    issuedAt: new Date('2026-09-20T08:24:39Z'),
-    issuer: 'Himalayan Trek Cover',
-    version: { number: 1, issuedOn: '2026-09-20' },
     premium: { beforeDiscount: 4_500_00, discount: 0, paid: 4_500_00 },
-    addedItems: [],
     soldBy: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'], statedByPartner: [] },
-    policyWordingUrl: 'https://cover.example/wording.pdf',
-    keyTerms: 'Valid only on the Everest Base Camp Trek route; Lukla flight delays covered up to 3 days.',
-    excess: 5_000_00,
-    compliance: {
-      policyWordingVersion: 'TREK-2026.1',
-      insurerLicence: 'NIA licence 07/2061',
-      insurerAddress: 'Kamaladi, Kathmandu',
-      intermediaryRole: 'Corporate agent of the insurer',
-      intermediaryLicence: 'NIA agent licence 1234',
-    },
-    traveller: {
-      name,
-      dateOfBirth: '1991-03-14',
-      nationality: 'Germany',
-      idType: 'PASSPORT',
-      maskedIdNumber: '••••••T47',
-    },
+    traveller: { ...specimen.traveller, nationality: 'Germany', idType: 'PASSPORT' },
     route: { name: 'Everest Base Camp Trek', maxAltitude: 5364 },
-    coveredAltitude: 6000,
-    coverageStartDate: '2026-10-01',
-    coverageEndDate: '2026-10-16',
-    durationDays: 16,
-    packageCode: 'EBC-SPECIAL',
-    packageName: 'Everest Base Camp Special',
-    underwriter: 'Sagarmatha Insurance Co. Ltd.',
-    currency: 'NPR',
     coverage: Array.from({ length: coverageLines }, (_, i) => ({
       name: `Cover ${i + 1}: helicopter rescue and evacuation above 4,000 m`,
       amount: (i + 1) * 100_000_00,
     })),
-    devices: [{ name: 'Satellite SOS beacon', quantity: 1 }],
-    assistance: { phone: '+977 1 4000 000', email: 'assistance@himalayantrekcover.example' },
-    verificationUrl: 'https://partners.example/verify/POL-2026-000087',
-    verificationLink: 'https://partners.example/verify/POL-2026-000087?code=7KQ2MX',
-    checkCode: '7KQ2MX',
     ...overrides,
-  };
+  });
 }
 
-async function render(coverageLines: number, name?: string, overrides?: Partial<CertificateContent>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of renderCertificate(content(coverageLines, name, overrides), fonts))
-    chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+function render(coverageLines: number, name?: string, overrides?: Partial<CertificateContent>): Promise<Buffer> {
+  return renderedCertificate(content(coverageLines, name, overrides), `live-${coverageLines}-cover-lines`);
 }
 
 describe('certificate layout', () => {
