@@ -9,12 +9,12 @@ function content(
   name = 'Sophie Keller',
   overrides: Partial<CertificateContent> = {},
 ): CertificateContent {
-  const specimen = certificateContent(name);
+  const longestValues = certificateContent(name);
   return certificateContent(name, {
     specimen: false,
     premium: { beforeDiscount: 4_500_00, discount: 0, paid: 4_500_00 },
     soldBy: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'], statedByPartner: [] },
-    traveller: { ...specimen.traveller, nationality: 'Germany', idType: 'PASSPORT' },
+    traveller: { ...longestValues.traveller, nationality: 'Germany', idType: 'PASSPORT' },
     route: { name: 'Everest Base Camp Trek', maxAltitude: 5364 },
     coverage: Array.from({ length: coverageLines }, (_, i) => ({
       name: `Cover ${i + 1}: helicopter rescue and evacuation above 4,000 m`,
