@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import path from 'node:path';
 import type { ResponseValidation } from './kernel/http/response-check';
 import { z } from 'zod';
@@ -19,7 +19,6 @@ import {
   type EnvReading,
 } from './kernel/settings/env-schema';
 import { isIP } from 'node:net';
-import { hostname } from 'node:os';
 import { isLocalHost, normalisedHost } from './kernel/settings/host-name';
 import { isPublicAddress } from './kernel/public-address';
 import { certificateConfig, certificateProblems, type CertificateConfig } from './modules/certificates/settings';

@@ -6,20 +6,30 @@ import { outcomeMetricsOf } from './kernel/http/operation-policy';
 import { registerAssistanceMetrics } from './modules/assistance';
 import { loadCertificateFonts } from './modules/certificates';
 import type { Config } from './config';
-import { listenForCatalogueChanges, type CatalogueListener } from './modules/catalogue';
-import { listenForTokenCheckChanges, type TokenCheckListener } from './modules/auth';
+import { listenForCatalogueChanges, type CatalogueListener, Catalogue, readCatalogue } from './modules/catalogue';
+import {
+  listenForTokenCheckChanges,
+  type TokenCheckListener,
+  startTokenPurgeJob,
+  type TokenPurgeJob,
+  TokenCheckCache,
+} from './modules/auth';
 import { openDatabase, type DatabaseHandle } from './kernel/db/database';
 import { initOrm } from './database';
 import { migrate, type Orm } from './kernel/db/orm';
-import { seed } from './modules/partners';
+import { seed, refuseActiveDemoData } from './modules/partners';
 import {
   backfillAttemptProviders,
   createGateways,
   documentAllowingHttpReturnUrl,
   type Gateways,
+  sandboxCheckoutRouter,
+  esewaCheckoutRouter,
+  startPaymentReconcileJob,
+  watchedAttemptCounts,
+  type PaymentReconcileJob,
+  cancellationPayments,
 } from './modules/payments';
-import { sandboxCheckoutRouter } from './modules/payments';
-import { esewaCheckoutRouter } from './modules/payments';
 import { AggregatorRegistry } from 'prom-client';
 import { createMetrics, registerReadGauge, type Metrics, type PoolUsage } from './kernel/metrics/metrics';
 import { startMetricsListener, type MetricsListener } from './kernel/metrics/metrics-listener';
@@ -28,24 +38,17 @@ import { loadSpecDocument } from './kernel/http/spec-document';
 import { capConnectionsPerAddress } from './kernel/http/slow-senders';
 import { createLogger, type Logger } from './kernel/logging/logger';
 import { StartupRefusal, startupFailureLine } from './kernel/startup-refusal';
-import { Catalogue, readCatalogue } from './modules/catalogue';
 import { purgeExpiredCreateKeys } from './kernel/http/idempotent-create';
-import { refuseActiveDemoData } from './modules/partners';
 import { applyPromoAtCreation } from './modules/promos';
-import { startDraftPurgeJob, type DraftPurgeJob } from './modules/documents';
+import { startDraftPurgeJob, type DraftPurgeJob, documentStorageFor, PdfCheckPool } from './modules/documents';
 import type { PaymentDeps } from './modules/payments';
 import { startJobQueue, withoutSchedules, type JobQueue } from './kernel/jobs/job-queue';
-import { startPaymentReconcileJob, watchedAttemptCounts, type PaymentReconcileJob } from './modules/payments';
 import { StreamingConnections } from './kernel/db/streaming-connections';
-import { cancellationPayments } from './modules/payments';
 import { startRefundJob, type RefundJob } from './modules/refunds';
 import { RateLimiter } from './kernel/rate-limits/rate-limiter';
-import { startTokenPurgeJob, type TokenPurgeJob } from './modules/auth';
 import { startCommissionCloseJob, type CommissionCloseJob } from './modules/commissions';
-import { TokenCheckCache } from './modules/auth';
 import { startWebhookDispatch, type WebhookDispatch } from './modules/webhooks';
 import type { DocumentStorage } from './modules/documents';
-import { documentStorageFor, PdfCheckPool } from './modules/documents';
 import { TestClocks } from './kernel/test-clock';
 
 export interface RunningServer {

@@ -1,12 +1,15 @@
 import type { Command } from 'commander';
 import { decimalStringFromMinor } from '../kernel/money';
-import { parseOperatorAmount } from '../modules/orders';
+import {
+  parseOperatorAmount,
+  orderOverview,
+  type OrderOverview,
+  bindingOfOrder,
+  orderPrice,
+  orderIdentity,
+} from '../modules/orders';
 import type { Order } from '../modules/orders/entities/order';
-import { recordCashPayment } from '../modules/payments';
-import { cancelOrder } from '../modules/payments';
-import { orderOverview, type OrderOverview } from '../modules/orders';
-import { bindingOfOrder, orderPrice } from '../modules/orders';
-import { orderIdentity } from '../modules/orders';
+import { recordCashPayment, cancelOrder } from '../modules/payments';
 import {
   OPERATOR_NOTE_MAX_LENGTH,
   operatorActor,

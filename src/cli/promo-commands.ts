@@ -1,14 +1,15 @@
 import type { Command } from 'commander';
 import { amountFromMinor } from '../kernel/money';
-import { parsePromoDefinition, type PromoDefinitionInput } from '../modules/promos';
-import type { PromoCode } from '../modules/promos/entities/promo-code';
 import {
+  parsePromoDefinition,
+  type PromoDefinitionInput,
   createPromoCode,
   createSalesAgent,
   deactivatePromoCode,
   deactivateSalesAgent,
   listPromoCodes,
 } from '../modules/promos';
+import type { PromoCode } from '../modules/promos/entities/promo-code';
 import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 export function registerPromoCommands(program: Command): void {

@@ -1,5 +1,4 @@
-import { CompanyType } from '../../src/modules/partners/entities/company';
-import { Company } from '../../src/modules/partners/entities/company';
+import { CompanyType, Company } from '../../src/modules/partners/entities/company';
 import { Credential } from '../../src/modules/auth/entities/credential';
 import { AccessToken } from '../../src/modules/auth/entities/access-token';
 import { DEMO_PARTNERS } from '../../src/modules/partners/demo-partners';

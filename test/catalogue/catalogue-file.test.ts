@@ -1,7 +1,6 @@
 import { parse } from 'yaml';
 import fs from 'node:fs';
-import { catalogueProblems } from '../../src/modules/catalogue/catalogue-import';
-import { SEED_CATALOGUE_FILE } from '../../src/modules/catalogue/catalogue-import';
+import { catalogueProblems, SEED_CATALOGUE_FILE } from '../../src/modules/catalogue/catalogue-import';
 
 const seed = () => parse(fs.readFileSync(SEED_CATALOGUE_FILE, 'utf8'));
 

@@ -30,45 +30,9 @@ export async function readQuote(
   if (!quote) throw notFound(`Quote ${quoteId} not found`);
   const status = quote.status === QuoteStatus.Active && quote.expiresAt <= now ? QuoteStatus.Expired : quote.status;
   return {
-    quote: { ...pickStored(quote), status },
+    // The entity's own fields (StoredQuote picks them), its status as of now.
+    quote: { ...quote, status },
     ctg: { id: quote.ctg.id, code: quote.ctg.code, name: quote.ctg.name, insuranceCompany: quote.ctg.insuranceCompany },
     route: quote.route ? { id: quote.route.id, name: quote.route.name } : null,
-  };
-}
-
-function pickStored(quote: Quote): StoredQuote {
-  const {
-    id,
-    status,
-    nationality,
-    age,
-    maxAltitude,
-    startDate,
-    endDate,
-    durationDays,
-    currency,
-    ctgPriceForDuration,
-    totalAmount,
-    includedDevices,
-    coverage,
-    createdAt,
-    expiresAt,
-  } = quote;
-  return {
-    id,
-    status,
-    nationality,
-    age,
-    maxAltitude,
-    startDate,
-    endDate,
-    durationDays,
-    currency,
-    ctgPriceForDuration,
-    totalAmount,
-    includedDevices,
-    coverage,
-    createdAt,
-    expiresAt,
   };
 }

@@ -1,13 +1,12 @@
 import type { Document } from './entities/document';
 import { successBody } from '../../kernel/http/envelope';
 import { receiveDocumentUpload } from './upload-request';
-import { countUploadedBytes } from './upload-quota';
+import { countUploadedBytes, UPLOAD_BYTES_COUNTER } from './upload-quota';
 import { uploadDraftDocument } from './documents';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import { createKeyHeader } from '../../kernel/http/idempotent-create';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
-import { UPLOAD_BYTES_COUNTER } from './upload-quota';
 
 export const documentHandlers = {
   async uploadDocument({ headers }, scope) {

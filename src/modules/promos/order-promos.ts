@@ -9,15 +9,9 @@ import {
   type PromoSlots,
   type PromoTotals,
   type SlotChange,
-} from '../orders';
-import type { Order } from '../orders/entities/order';
-import { invalid } from '../../kernel/errors';
-import type { Principal } from '../../kernel/http/request-scope';
-import { OrderStatus, resolveGroup } from '../orders';
-import { assertNoOpenAttempts, withOpenAttemptsClosed } from '../payments';
-import type { PaymentDeps } from '../payments';
-import { resolveOrder } from '../orders';
-import {
+  OrderStatus,
+  resolveGroup,
+  resolveOrder,
   findPromoCode,
   isPromoChangeable,
   lockPromoCodes,
@@ -29,6 +23,11 @@ import {
   slotsOfOrder,
   writeSlots,
 } from '../orders';
+import type { Order } from '../orders/entities/order';
+import { invalid } from '../../kernel/errors';
+import type { Principal } from '../../kernel/http/request-scope';
+import { assertNoOpenAttempts, withOpenAttemptsClosed } from '../payments';
+import type { PaymentDeps } from '../payments';
 import { businessToday } from '../../kernel/business-today';
 
 /**

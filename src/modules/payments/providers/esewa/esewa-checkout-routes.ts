@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { checkoutView } from '../../checkout-view';
-import { checkoutMessagePage } from '../sandbox/checkout-page';
+import { PAYMENT_CLOSED_PAGE, UNKNOWN_PAYMENT_PAGE } from '../sandbox/checkout-page';
 import { isGatewayName, type GatewayName } from '../gateway';
 import type { EsewaGateway } from './esewa-gateway';
 import { ESEWA_PAGE_CSP, esewaFormPage } from './esewa-form-page';
@@ -29,22 +29,11 @@ export function esewaCheckoutRouter(deps: EsewaCheckoutDeps): Router {
         ? await checkoutView(deps.newEm(), req.params.paymentRef)
         : null;
       if (!gateway || !view || view.gateway !== gateway.name) {
-        res
-          .status(404)
-          .type('html')
-          .send(checkoutMessagePage('Unknown payment', 'This checkout link does not match any payment.'));
+        res.status(404).type('html').send(UNKNOWN_PAYMENT_PAGE);
         return;
       }
       if (!view.open) {
-        res
-          .status(410)
-          .type('html')
-          .send(
-            checkoutMessagePage(
-              'Payment no longer open',
-              'This payment was replaced, expired or settled. Return to the merchant to start again.',
-            ),
-          );
+        res.status(410).type('html').send(PAYMENT_CLOSED_PAGE);
         return;
       }
       const { action, fields } = gateway.signedForm(view);

@@ -82,3 +82,15 @@ ${fields}
 export function checkoutMessagePage(title: string, message: string): string {
   return layout(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>`);
 }
+
+/** A link with no payment behind it, or without the payment's token: the two read alike (references are guessable). */
+export const UNKNOWN_PAYMENT_PAGE = checkoutMessagePage(
+  'Unknown payment',
+  'This checkout link does not match any payment.',
+);
+
+/** A payment replaced, expired or settled: the customer starts again at the merchant. */
+export const PAYMENT_CLOSED_PAGE = checkoutMessagePage(
+  'Payment no longer open',
+  'This payment was replaced, expired or settled. Return to the merchant to start again.',
+);

@@ -4,7 +4,13 @@ import type { SandboxGatewayPayment } from './entities/sandbox-gateway-payment';
 import type { Logger } from '../../../../kernel/logging/logger';
 import { checkoutView, type CheckoutView } from '../../checkout-view';
 import { isGatewayName, type GatewayName } from '../gateway';
-import { checkoutFormPage, checkoutMessagePage, type CheckoutPageModel } from './checkout-page';
+import {
+  checkoutFormPage,
+  checkoutMessagePage,
+  PAYMENT_CLOSED_PAGE,
+  UNKNOWN_PAYMENT_PAGE,
+  type CheckoutPageModel,
+} from './checkout-page';
 import type { SandboxGateway } from './sandbox-gateway';
 import { decideAtSandboxGateway } from './sandbox-decision';
 import { findSandboxDecision, VOIDED_BY_MERCHANT } from './sandbox-ledger';
@@ -67,10 +73,7 @@ async function load(
   const em = deps.newEm();
   const view = gateway ? await checkoutView(em, req.params.paymentRef) : null;
   if (!gateway || !view || view.gateway !== name) {
-    res
-      .status(404)
-      .type('html')
-      .send(checkoutMessagePage('Unknown payment', 'This checkout link does not match any payment.'));
+    res.status(404).type('html').send(UNKNOWN_PAYMENT_PAGE);
     return undefined;
   }
   const decision = await findSandboxDecision(em, view.paymentRef);
@@ -99,15 +102,7 @@ function refusal(res: Response, decision: SandboxGatewayPayment | null): void {
       );
     return;
   }
-  res
-    .status(410)
-    .type('html')
-    .send(
-      checkoutMessagePage(
-        'Payment no longer open',
-        'This payment was replaced, expired or settled. Return to the merchant to start again.',
-      ),
-    );
+  res.status(410).type('html').send(PAYMENT_CLOSED_PAGE);
 }
 
 async function page(req: Request<CheckoutParams>, res: Response, deps: SandboxCheckoutDeps): Promise<void> {
