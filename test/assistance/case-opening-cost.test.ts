@@ -18,10 +18,20 @@ beforeAll(async () => {
  * Issue 39: an opening is measured at 20 concurrent partners, and each statement is a round trip
  * and server CPU (BENCHMARKS.md). What it costs is counted here; how fast it is, in the bench.
  */
+/**
+ * The statements of the opening itself. The sandbox test clock (kernel/test-clock.ts) is read at
+ * most once a second per company, on whichever request comes first: whether that read lands in
+ * the measured request depends on how long the set-up's last request was ago (it did once in CI).
+ */
+async function openingStatements<T>(act: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const { result, statements } = await statementsOf(act);
+  return { result, statements: statements.filter((text) => !/ from "sandbox_clock" /.test(text)) };
+}
+
 describe('what opening an assistance case sends to the database', () => {
   it('when the placing company opens a case, then the server reads the order, reads what the case needs, and writes the case with its entry, audit entry and events in one statement', async () => {
     const order = await paidOrder(server, client, placing, { travelCompanyIds: [listed.companyId] });
-    const { result, statements } = await statementsOf(() => openCase(client, placing, order.orderRef));
+    const { result, statements } = await openingStatements(() => openCase(client, placing, order.orderRef));
     expectStatus(result, 201);
     expect(statements).toHaveLength(3);
     expect(statements[0]).toMatch(/^select .* from "insurance_order"/);
@@ -35,7 +45,7 @@ describe('what opening an assistance case sends to the database', () => {
     const order = await paidOrder(server, client, placing);
     const key = randomUUID();
     expectStatus(await openCase(client, placing, order.orderRef, caseRequest(), key), 201);
-    const { result, statements } = await statementsOf(() =>
+    const { result, statements } = await openingStatements(() =>
       openCase(client, placing, order.orderRef, caseRequest(), key),
     );
     expectStatus(result, 201);
