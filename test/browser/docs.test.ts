@@ -1,11 +1,8 @@
-import fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { loadSpecDocument } from '../../src/kernel/http/spec-document';
 import type { RunningServer } from '../../src/server';
 import { startTestServer } from '../support/test-server';
-
-// Debian's package (`apt-get install chromium`); playwright-core downloads no browser of its own.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { requireSystemTool } from '../support/system-tools';
 
 const document = loadSpecDocument() as unknown as {
   info: { description: string };
@@ -22,10 +19,10 @@ describe('GET /docs in a browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM))
-      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+    // Debian's package: playwright-core downloads no browser of its own. CHROMIUM_PATH names another.
+    const executablePath = process.env.CHROMIUM_PATH ?? requireSystemTool('chromium');
     server = await startTestServer();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
   });
   afterAll(async () => {
     await browser?.close();

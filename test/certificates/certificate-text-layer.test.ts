@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { certificateContent, renderedCertificate } from '../support/certificate-fixtures';
+import { requireSystemTool } from '../support/system-tools';
 
 const run = promisify(execFile);
 
@@ -14,7 +15,7 @@ async function pdftotext(pdf: Buffer, mode: 'default' | 'layout'): Promise<strin
     const file = path.join(directory, 'certificate.pdf');
     fs.writeFileSync(file, pdf);
     const { stdout } = await run(
-      'pdftotext',
+      requireSystemTool('pdftotext'),
       [...(mode === 'layout' ? ['-layout'] : []), '-enc', 'UTF-8', '-f', '1', '-l', '1', file, '-'],
       { maxBuffer: 4 * 1024 * 1024 },
     );
@@ -64,6 +65,9 @@ async function pageOneLines(script: string, name: string): Promise<Record<'defau
 const nameLine = (lines: string[]) => lines.find((line) => /^Name\b(?! as in)/.test(line));
 
 describe("the certificate's text reads in order", () => {
+  // Poppler is a Debian package, not an npm one: without it every case below fails with this sentence.
+  beforeAll(() => requireSystemTool('pdftotext'));
+
   it.each(NAMES)(
     'when the traveller\'s name is %s, then pdftotext, in reading order and laid out, finds it as written right after "Name", on the label\'s line',
     async (script, name) => {

@@ -12,6 +12,7 @@ import { pay, paymentStatus } from '../support/payment-fixtures';
 import { startTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 import { expectStatus } from '../support/expect-status';
+import { requireSystemTool } from '../support/system-tools';
 
 // A real browser (Debian's Chromium) with JavaScript switched off walks the hosted checkout, the
 // signed callback and the redirect to a partner return page on plain HTTP (allowed in this test
@@ -38,7 +39,7 @@ beforeAll(async () => {
   profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pbs-chromium-'));
   // A fresh profile per run (Playwright passes it as --user-data-dir).
   context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: requireSystemTool('chromium'),
     args: [
       '--headless',
       '--no-sandbox',

@@ -31,6 +31,21 @@ describe('the HTTP skeleton', () => {
     expectSchema('ApiError', response.body);
   });
 
+  it.each([
+    ['setSandboxPaymentOutcome', 'POST', '/api/external/v1/sandbox/payments/ORD-2030-000142-1/outcome'],
+    ['setSandboxRefundOutcome', 'POST', '/api/external/v1/sandbox/refunds/RFD-2030-000001/outcome'],
+    ['setSandboxClock', 'PUT', '/api/external/v1/sandbox/clock'],
+    ['sendSandboxEvent', 'POST', '/api/external/v1/sandbox/events'],
+  ] as const)(
+    'answers the sandbox helper %s with its documented 413 when its body is over the limit',
+    async (operationId, method, url) => {
+      const partner = await newPartner(server, client);
+      const response = await client.op(operationId, method, url, { note: 'x'.repeat(4096) }, { token: partner.token });
+      expectStatus(response, 413);
+      expectSchema('ApiError', response.body);
+    },
+  );
+
   it('wraps success in the envelope with a UTC timestamp', async () => {
     const partner = await newPartner(server, client);
     const response = await client.op('listRoutes', 'GET', '/api/external/v1/reference/routes', undefined, {

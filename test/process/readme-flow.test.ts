@@ -9,6 +9,7 @@ import { ApiClient } from '../support/http-client';
 import { APPROVE_CARD, deliverCallback, submitCheckout } from '../support/payment-fixtures';
 import { startTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
+import { requireSystemTool } from '../support/system-tools';
 
 const ROOT = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
@@ -36,6 +37,9 @@ let server: RunningServer;
 let shell: string;
 
 beforeAll(async () => {
+  // The README's blocks call curl and jq as a partner's shell would.
+  requireSystemTool('curl');
+  requireSystemTool('jq');
   server = await startTestServer();
   shell = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-shell-'));
 });
