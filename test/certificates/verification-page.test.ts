@@ -10,7 +10,13 @@ const valid = {
   maxAltitude: 5500,
   underwriter: 'Sagarmatha Insurance Co. Ltd.',
   today: '2026-10-05',
+  route: { kind: 'REGISTERED' as const, name: 'Everest Base Camp', maxAltitude: 5364 },
+  evacuationLimit: 100_000_000,
+  version: 1,
+  checkCode: 'MATCHED' as const,
+  travellerInitials: 'S. K.',
 };
+const live = { ...site, specimen: false };
 
 describe("the verification page's specimen banner", () => {
   it('when the service is live, then no page carries the SPECIMEN banner; in sandbox every page does', () => {
@@ -28,5 +34,59 @@ describe("the verification page's specimen banner", () => {
     expect(verificationPage({ found: false, lookedUp: 'POL-2026-<b>' }, { ...site, specimen: false })).toContain(
       'POL-2026-&lt;b&gt;',
     );
+  });
+});
+
+describe('the verification page for a checkpoint officer and a rescue operator', () => {
+  it('names a registered route with its altitude, and helicopter evacuation with its limit per person', () => {
+    const html = verificationPage(valid, live);
+    expect(html).toContain('<dt>Route</dt><dd>Everest Base Camp (<span class="date">5,364 m</span>)</dd>');
+    expect(html).toContain('Included, up to <span class="date">NPR 1,000,000</span> per person');
+  });
+
+  it('says "any registered route up to X m" for a policy with no route, and quotes a route the partner typed as stated', () => {
+    expect(verificationPage({ ...valid, route: { kind: 'ANY_REGISTERED' } }, live)).toContain(
+      'Any registered route up to <span class="date">5,500 m</span>',
+    );
+    expect(verificationPage({ ...valid, route: { kind: 'AS_STATED', name: 'Tsum <Valley>' } }, live)).toContain(
+      '“Tsum &lt;Valley&gt;”, as stated by the partner (not checked by the insurer)',
+    );
+  });
+
+  it('says so when the package does not cover evacuation', () => {
+    expect(verificationPage({ ...valid, evacuationLimit: undefined }, live)).toContain(
+      '<dt>Helicopter evacuation</dt><dd>Not included in this package</dd>',
+    );
+  });
+
+  it('offers a field for the printed check code when none came, and says a wrong one does not match', () => {
+    const withoutCode = verificationPage({ ...valid, checkCode: 'ABSENT', travellerInitials: undefined }, live);
+    expect(withoutCode).toContain('<form class="code" method="get" action="/verify/POL-2026-000087">');
+    expect(withoutCode).toContain('<input id="code" name="code"');
+    expect(withoutCode).not.toContain('does not match');
+    const wrong = verificationPage({ ...valid, checkCode: 'MISMATCHED', travellerInitials: undefined }, live);
+    expect(wrong).toContain('This check code does not match this policy.');
+    expect(wrong).toContain('<input id="code" name="code"');
+    const right = verificationPage(valid, live);
+    expect(right).not.toContain('<form');
+    expect(right).not.toContain('does not match');
+  });
+
+  it('names the current certificate version and says the earlier ones are superseded', () => {
+    expect(verificationPage(valid, live)).toContain('Certificate version 1 is the current one.</p>');
+    expect(verificationPage({ ...valid, version: 2, amendedOn: '2026-09-25' }, live)).toContain(
+      'Certificate version 2 is the current one. Version 1 is superseded',
+    );
+    expect(verificationPage({ ...valid, version: 4 }, live)).toContain('Versions 1 to 3 are superseded');
+  });
+
+  it('keeps every date whole: each one sits in a span that does not wrap', () => {
+    const html = verificationPage(
+      { ...valid, standing: 'CANCELLED', cancelledOn: '2026-10-02', amendedOn: '2026-09-25' },
+      live,
+    );
+    const bareDates = html.replace(/<span class="date">[^<]*<\/span>/g, '').match(/\d{4}-\d{2}-\d{2}/g);
+    expect(bareDates).toBeNull();
+    expect(html).toContain('.date{white-space:nowrap}');
   });
 });

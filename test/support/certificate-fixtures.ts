@@ -73,3 +73,6 @@ export async function renderedCertificate(certificate: CertificateContent, sampl
     fs.writeFileSync(path.join(process.env.CERTIFICATE_SAMPLES, `${sample.replace(/\W+/g, '-')}.pdf`), pdf);
   return pdf;
 }
+
+/** The verify page with its unbreakable date spans unwrapped: the words as a reader sees them. */
+export const readablePage = (html: string): string => html.replace(/<span class="date">([^<]*)<\/span>/g, '$1');

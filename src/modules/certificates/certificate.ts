@@ -6,9 +6,9 @@ import { certificatePremium } from './rules/certificate-premium';
 import { printedPassportName } from './rules/passport-name';
 import { invalid } from '../../kernel/errors';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
-import { OrderStatus, type Order } from '../orders/entities/order';
-import { AuditEntry } from '../orders/entities/audit-entry';
-import { certificateVersion, type Amendment } from './rules/certificate-version';
+import { OrderStatus } from '../orders/entities/order';
+import { certificateVersion } from './rules/certificate-version';
+import { amendmentsOf } from './amendments';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { CatalogueSnapshot } from '../catalogue';
 import { resolveOrder } from '../orders';
@@ -27,23 +27,6 @@ export interface CertificateSettings {
 /** Nepal keeps UTC+05:45 all year (no summer time): "2026-11-27 15:42 Nepal time", as every other date a partner reads here is Nepal's. */
 function nepalTime(at: Date): string {
   return `${new Date(at.getTime() + 345 * 60_000).toISOString().slice(0, 16).replace('T', ' ')} Nepal time`;
-}
-
-/** The departure changes made after payment, oldest first, from the audit log the date change writes. */
-async function amendmentsOf(em: EntityManager, order: Order, paidAt: Date): Promise<Amendment[]> {
-  const entries = await em.find(
-    AuditEntry,
-    { order: order.id, action: 'DEPARTURE_CHANGED', at: { $gt: paidAt } },
-    { orderBy: { at: 'asc' } },
-  );
-  return entries.map((entry) => {
-    const details = entry.details as { previous?: { departureDate?: string }; current?: { departureDate?: string } };
-    return {
-      at: entry.at,
-      departureFrom: details.previous?.departureDate ?? '',
-      departureTo: details.current?.departureDate ?? order.departureDate,
-    };
-  });
 }
 
 /** The verification page of a policy, as an absolute URL for the QR code and the printed link. */

@@ -8,6 +8,8 @@ import { Order } from '../orders/entities/order';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
 import { businessToday, setTestToday } from '../../kernel/business-today';
 import type { TestClocks } from '../../kernel/test-clock';
+import type { Minor } from '../../kernel/money';
+import { amendmentsOf } from './amendments';
 
 /** What the public verification page may show: the number looked up for an unknown one, little for a known one. */
 export type Verification =
@@ -25,8 +27,16 @@ export type Verification =
       /** The highest altitude the package covers. */
       maxAltitude: number;
       underwriter: string;
+      /** The trek the cover is for, in the words the page prints. */
+      route: RouteOnPage;
+      /** The package's helicopter evacuation limit per person, in NPR minor units, when it covers evacuation. */
+      evacuationLimit?: Minor;
+      /** The certificate version in force: 1, then one more for each change of its dates after payment. */
+      version: number;
       /** Only with the policy's check code: a typed number alone reveals no one. */
       travellerInitials?: string;
+      /** Whether a check code came with the lookup, and whether it is this policy's. */
+      checkCode: CheckCodeResult;
       /** The Kathmandu date the standing is for. */
       today: string;
       /** The Nepal date the cover's dates last changed after the policy was issued. */
@@ -34,6 +44,15 @@ export type Verification =
       /** The Nepal date of the cancellation, on a cancelled policy. */
       cancelledOn?: string;
     };
+
+/** A registered route with its altitude, a route the partner typed in, or none named (any registered route). */
+export type RouteOnPage =
+  | { kind: 'REGISTERED'; name: string; maxAltitude: number }
+  | { kind: 'AS_STATED'; name: string }
+  | { kind: 'ANY_REGISTERED' };
+
+/** A wrong code is said to be wrong: an officer who typed it from the paper must not just see less. */
+export type CheckCodeResult = 'ABSENT' | 'MATCHED' | 'MISMATCHED';
 
 /** Far longer than any real policy number: longer input is not looked up. */
 const MAX_POLICY_NUMBER_LENGTH = 32;
@@ -57,7 +76,7 @@ export async function verifyPolicy(
   // on a checkpoint's mobile connection, and nothing to cache).
   const policyNumber = canonicalPolicyNumber(typed);
   if (policyNumber.length > MAX_POLICY_NUMBER_LENGTH || !isReference('POL', policyNumber)) return { found: false };
-  const order = await em.findOne(Order, { policyNumber }, { populate: ['traveller', 'ctg'] });
+  const order = await em.findOne(Order, { policyNumber }, { populate: ['traveller', 'ctg', 'route'] });
   if (!order) return { found: false, lookedUp: policyNumber };
   // The page is public: a sandbox policy is judged on its company's test clock, when set.
   if (options.testClocks) setTestToday(await options.testClocks.of(em, order.company.id));
@@ -65,6 +84,8 @@ export async function verifyPolicy(
   const standing = policyStanding(order, today);
   const cancellation = standing === 'CANCELLED' ? await em.findOne(OrderCancellation, { order: order.id }) : null;
   const { nameAsInPassport, name } = order.traveller;
+  const checkCode = checkCodeResult(order.verificationCode, code);
+  const evacuation = order.ctg.coverage.find((line) => line.code === EVACUATION_LINE);
   return {
     found: true,
     policyNumber,
@@ -77,16 +98,30 @@ export async function verifyPolicy(
     cancelledOn: cancellation ? kathmanduToday(cancellation.cancelledAt) : undefined,
     maxAltitude: order.ctg.maxAltitude,
     underwriter: order.ctg.insuranceCompany,
+    route: routeOnPage(order),
+    evacuationLimit: evacuation?.coverageAmount,
+    version: order.paidAt ? (await amendmentsOf(em, order, order.paidAt)).length + 1 : 1,
+    checkCode,
     // A checkpoint compares them with the passport: its Latin name, when the partner gave it, is what the officer can read.
-    travellerInitials: checkCodeMatches(order.verificationCode, code)
-      ? travellerInitials(nameAsInPassport ? passportNameInReadingOrder(nameAsInPassport) : name)
-      : undefined,
+    travellerInitials:
+      checkCode === 'MATCHED'
+        ? travellerInitials(nameAsInPassport ? passportNameInReadingOrder(nameAsInPassport) : name)
+        : undefined,
   };
 }
 
-/** Typed from paper: case and spaces do not matter. */
-function checkCodeMatches(issued: string | undefined, typed: string | undefined): boolean {
-  return (
-    issued !== undefined && issued !== null && typed !== undefined && typed.replace(/\s+/g, '').toUpperCase() === issued
-  );
+/** The coverage line of a package that pays for a helicopter evacuation (catalogue code). */
+const EVACUATION_LINE = 'EMERGENCY_EVACUATION';
+
+function routeOnPage(order: Order): RouteOnPage {
+  if (order.route) return { kind: 'REGISTERED', name: order.route.name, maxAltitude: order.route.maxAltitude };
+  if (order.customRouteName) return { kind: 'AS_STATED', name: order.customRouteName };
+  return { kind: 'ANY_REGISTERED' };
+}
+
+/** Typed from paper: case and spaces do not matter. An empty field is no code. */
+function checkCodeResult(issued: string | undefined, typed: string | undefined): CheckCodeResult {
+  const entered = typed?.replace(/\s+/g, '').toUpperCase();
+  if (!entered) return 'ABSENT';
+  return issued !== undefined && issued !== null && entered === issued ? 'MATCHED' : 'MISMATCHED';
 }

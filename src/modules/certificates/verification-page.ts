@@ -1,5 +1,6 @@
 import { escapeHtml } from '../../kernel/http/html';
-import type { Verification } from './policy-verification';
+import { amountFromMinor } from '../../kernel/money';
+import type { CheckCodeResult, RouteOnPage, Verification } from './policy-verification';
 import type { PolicyStanding } from './rules/policy-standing';
 
 /**
@@ -25,41 +26,95 @@ export function verificationPage(verification: Verification, site: VerificationS
   }
   const state = STATES[verification.standing];
   const explanation = state.explain(verification);
-  const initials =
+  const traveller =
     verification.travellerInitials === undefined
-      ? [
-          '<dt>Traveller</dt><dd>Shown with the check code printed beside the QR code: scan the code on the certificate.</dd>',
-        ]
-      : [`<dt>Traveller</dt><dd>${escapeHtml(verification.travellerInitials)}</dd>`];
+      ? '<dt>Traveller</dt><dd>Shown with the check code printed beside the QR code: scan the code on the certificate, or type it below.</dd>'
+      : `<dt>Traveller</dt><dd>${escapeHtml(verification.travellerInitials)}</dd>`;
   return page(
     `${state.title}: ${verification.policyNumber}`,
     state.tone,
     [
       `<p class="number">Policy ${escapeHtml(verification.policyNumber)}</p>`,
-      `<h1>${escapeHtml(state.headline(verification))}</h1>`,
-      `<p class="verdict">${escapeHtml(explanation)}</p>`,
-      verification.amendedOn
-        ? `<p class="amended">Amended on ${escapeHtml(verification.amendedOn)}: the cover dates were changed after the policy was issued.</p>`
-        : '',
+      `<h1>${state.headline(verification)}</h1>`,
+      `<p class="verdict">${explanation}</p>`,
+      versionNote(verification),
       '<dl>',
-      `<dt>Coverage window</dt><dd>${escapeHtml(verification.coverageStartDate)} to ${escapeHtml(verification.coverageEndDate)} (Nepal dates)</dd>`,
-      `<dt>Checked on</dt><dd>${escapeHtml(verification.today)} (Nepal date)</dd>`,
-      `<dt>Maximum altitude covered</dt><dd>${verification.maxAltitude.toLocaleString('en-US')} m</dd>`,
+      `<dt>Coverage window</dt><dd>${date(verification.coverageStartDate)} to ${date(verification.coverageEndDate)} (Nepal dates)</dd>`,
+      `<dt>Checked on</dt><dd>${date(verification.today)} (Nepal date)</dd>`,
+      `<dt>Route</dt><dd>${routeText(verification.route, verification.maxAltitude)}</dd>`,
+      `<dt>Maximum altitude covered</dt><dd>${metres(verification.maxAltitude)}</dd>`,
+      `<dt>Helicopter evacuation</dt><dd>${evacuationText(verification.evacuationLimit)}</dd>`,
       `<dt>Underwriter</dt><dd>${escapeHtml(verification.underwriter)}</dd>`,
-      ...initials,
+      traveller,
       '</dl>',
       verification.travellerInitials === undefined
-        ? ''
+        ? checkCodeForm(verification.policyNumber, verification.checkCode)
         : '<p class="small">Compare the initials with the traveller\'s passport. Only the initials are shown here, to protect the traveller\'s privacy.</p>',
     ],
     site,
   );
 }
 
+/** A date never breaks across lines, however narrow the phone: half a date misreads as another one. */
+const date = (value: string) => `<span class="date">${escapeHtml(value)}</span>`;
+
+const metres = (value: number) => `<span class="date">${value.toLocaleString('en-US')} m</span>`;
+
+/** The route an officer can compare with the trekker's permit: a registered one with its altitude, or the partner's words. */
+function routeText(route: RouteOnPage, maxAltitude: number): string {
+  switch (route.kind) {
+    case 'REGISTERED':
+      return `${escapeHtml(route.name)} (${metres(route.maxAltitude)})`;
+    case 'AS_STATED':
+      return `“${escapeHtml(route.name)}”, as stated by the partner (not checked by the insurer); covered up to ${metres(maxAltitude)}`;
+    case 'ANY_REGISTERED':
+      return `Any registered route up to ${metres(maxAltitude)}`;
+  }
+}
+
+/** A rescue operator deciding whether to fly asks first whether the evacuation is covered, and up to what. */
+function evacuationText(limit: number | undefined): string {
+  if (limit === undefined) return 'Not included in this package';
+  const amount = amountFromMinor(limit).toLocaleString('en-US', { maximumFractionDigits: 2 });
+  return `Included, up to <span class="date">NPR ${amount}</span> per person`;
+}
+
+/** Which paper is the right one: an amended policy's earlier certificates are superseded. */
+function versionNote(verification: Found): string {
+  const amended = verification.amendedOn
+    ? `<p class="amended">Amended on ${date(verification.amendedOn)}: the cover dates were changed after the policy was issued.</p>`
+    : '';
+  const earlier = verification.version - 1;
+  const superseded =
+    earlier === 0
+      ? ''
+      : ` ${earlier === 1 ? 'Version 1 is' : `Versions 1 to ${earlier} are`} superseded: a certificate that prints an earlier version no longer holds.`;
+  return `${amended}<p class="version">Certificate version ${verification.version} is the current one.${superseded}</p>`;
+}
+
+/**
+ * The check code printed on paper can be typed in (a GET form back to this page), and a wrong one
+ * is said to be wrong instead of silently showing less.
+ */
+function checkCodeForm(policyNumber: string, result: CheckCodeResult): string {
+  const mismatch =
+    result === 'MISMATCHED'
+      ? '<p class="mismatch" role="alert">This check code does not match this policy. Type the code printed beside the QR code on the certificate; a certificate whose code never matches is not valid.</p>'
+      : '';
+  return [
+    mismatch,
+    `<form class="code" method="get" action="/verify/${encodeURIComponent(policyNumber)}">`,
+    '<label for="code">Check code (beside the QR code on the certificate)</label>',
+    '<input id="code" name="code" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="16" required>',
+    '<button type="submit">Check</button>',
+    '</form>',
+  ].join('');
+}
+
 type Found = Extract<Verification, { found: true }>;
 
 /**
- * Each state in its own words and colour, the words in capitals and large, so that a checkpoint
+ * Each state in its own words and colour (HTML: dates are kept whole), the words in capitals and large, so that a checkpoint
  * reading the page at a glance cannot take a policy that starts next week for one that covers
  * today: amber "NOT YET IN FORCE — from <date>", green "VALID", grey "EXPIRED", red "CANCELLED".
  */
@@ -70,26 +125,26 @@ const STATES: Record<
   NOT_YET_IN_FORCE: {
     title: 'Not yet in force',
     tone: 'pending',
-    headline: (v) => `NOT YET IN FORCE — from ${v.coverageStartDate}`,
-    explain: (v) => `This policy is paid but does not cover today: its cover begins on ${v.coverageStartDate}.`,
+    headline: (v) => `NOT YET IN FORCE — from ${date(v.coverageStartDate)}`,
+    explain: (v) => `This policy is paid but does not cover today: its cover begins on ${date(v.coverageStartDate)}.`,
   },
   VALID: {
     title: 'Valid',
     tone: 'valid',
     headline: () => 'VALID',
-    explain: (v) => `This policy covers today, until ${v.coverageEndDate} included.`,
+    explain: (v) => `This policy covers today, until ${date(v.coverageEndDate)} included.`,
   },
   EXPIRED: {
     title: 'Expired',
     tone: 'expired',
     headline: () => 'EXPIRED',
-    explain: (v) => `The cover of this policy ended on ${v.coverageEndDate}: it covers nothing today.`,
+    explain: (v) => `The cover of this policy ended on ${date(v.coverageEndDate)}: it covers nothing today.`,
   },
   CANCELLED: {
     title: 'Cancelled',
     tone: 'invalid',
-    headline: (v) => (v.cancelledOn ? `CANCELLED on ${v.cancelledOn}` : 'CANCELLED'),
-    explain: (v) => `This policy was cancelled${v.cancelledOn ? ` on ${v.cancelledOn}` : ''}: it covers nothing.`,
+    headline: (v) => (v.cancelledOn ? `CANCELLED on ${date(v.cancelledOn)}` : 'CANCELLED'),
+    explain: (v) => `This policy was cancelled${v.cancelledOn ? ` on ${date(v.cancelledOn)}` : ''}: it covers nothing.`,
   },
   NOT_PAID: {
     title: 'Not in force',
@@ -161,8 +216,17 @@ function page(
     '.number{margin:0;font-weight:600;letter-spacing:.02em;color:#4a5560}',
     'dl{margin:1rem 0;display:grid;grid-template-columns:auto 1fr;gap:.4rem 1rem}',
     'dt{color:#4a5560}dd{margin:0;font-weight:600}',
+    // On a phone the labels stand above their values: a value column a third of 390 pixels wide broke dates.
+    '@media (max-width:30rem){dl{grid-template-columns:1fr;gap:0}dt{margin-top:.5rem}}',
+    '.date{white-space:nowrap}',
+    '.version{margin:.25rem 0;font-size:.9rem}',
+    '.mismatch{margin:.75rem 0 .25rem;padding:.5rem .75rem;border-left:.3rem solid #a1261b;background:#fdecea;color:#7a1b12;font-weight:600}',
+    '.code{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.5rem 0}.code label{flex-basis:100%;color:#4a5560}',
+    '.code input{font:inherit;font-size:1.1rem;letter-spacing:.1em;text-transform:uppercase;padding:.35rem .5rem;width:9rem;border:1px solid #8a96a0;border-radius:.3rem}',
+    '.code button{font:inherit;padding:.4rem .9rem;border:0;border-radius:.3rem;background:#1b2733;color:#fff}',
     '.small{font-size:.85rem;color:#4a5560}',
     '.assistance{margin:1rem 0 0;padding:.75rem 1rem;background:#fff;border-radius:.5rem;font-weight:600;text-align:center}',
+    '.assistance a{white-space:nowrap}',
     'footer{margin-top:1rem;font-size:.8rem;color:#4a5560;text-align:center}',
     '.specimen{margin:0 0 1rem;padding:.75rem 1rem;background:repeating-linear-gradient(-45deg,#fde2e0,#fde2e0 .6rem,#fff .6rem,#fff 1.2rem);border:.2rem solid #c0392b;border-radius:.5rem;color:#8e1b10;font-size:1.05rem;text-align:center}',
     '</style></head>',

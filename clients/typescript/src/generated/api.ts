@@ -1790,12 +1790,18 @@ export interface paths {
          *     **NOT YET IN FORCE — from <start date>** (amber: paid, but the cover starts later, so it
          *     does not cover today), **VALID** (green: paid and today is inside the coverage window, both
          *     ends included), **EXPIRED** (crimson, a stop colour: the window is over) or **CANCELLED on
-         *     <Nepal date>** (red). Below it: the coverage window (Nepal dates), the Nepal date of the check,
-         *     the maximum altitude covered, the underwriter, and, after a date change, when the policy was
-         *     amended. The traveller's **initials** (first letters of the given name and the surname, taken
-         *     from `nameAsInPassport` when the partner gave it) appear only when the link carries the
+         *     <Nepal date>** (red). Below it: the current certificate version (earlier versions are said to
+         *     be superseded) and, after a date change, when the policy was amended; the coverage window
+         *     (Nepal dates), the Nepal date of the check, the route (a registered route with its altitude,
+         *     a route the partner typed in quoted as stated, or "any registered route up to X m"), the
+         *     maximum altitude covered, whether helicopter evacuation is included and up to which amount
+         *     per person, and the underwriter. On a narrow screen the labels stand above their values and no
+         *     date breaks across lines. The traveller's **initials** (first letters of the given name and
+         *     the surname, taken from `nameAsInPassport` when the partner gave it) appear only with the
          *     policy's check code (`code`, printed beside the QR code, which carries it): a policy number
-         *     typed alone shows no one. An unknown number gets a "not found" page that names the number
+         *     typed alone shows no one, and a field lets the officer type the printed code (the form sends
+         *     `?code=`); a code that is not the policy's is answered "this check code does not match this
+         *     policy", never silently with less. An unknown number gets a "not found" page that names the number
          *     looked up (as printed), so the officer can compare it with the paper; input that is not a
          *     policy number gets one page that repeats nothing. Every page, found or not, ends with the
          *     24-hour assistance number. A sandbox's pages carry a SPECIMEN — NOT INSURANCE banner.
