@@ -259,7 +259,7 @@ describe('a paid order whose date moves', () => {
       `Issued ${kathmanduToday(new Date(moved.paidAt))} · Version 2, amended ${kathmanduToday(new Date(moved.amendedAt))}: departure moved from ${departure} to ${later}`,
     );
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${moved.policyNumber}-v2.pdf"`);
-    expect(read.title).toBe(`Certificate of insurance ${moved.policyNumber}, version 2`);
+    expect(read.title).toBe(`SPECIMEN — NOT INSURANCE: specimen certificate ${moved.policyNumber}, version 2`);
   });
 
   it('has a certificate whose version counts every change after payment', async () => {

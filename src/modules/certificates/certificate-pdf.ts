@@ -23,6 +23,18 @@ const RULE = '#c9d3d9';
 const SPECIMEN_RED = '#c0392b';
 export const SPECIMEN_MARK = 'SPECIMEN — NOT INSURANCE';
 
+/**
+ * The title band's colours. A specimen's band is pale with solid black words: a black-and-white
+ * copy (a threshold) keeps black on white and drops a pale tint, so SPECIMEN — NOT INSURANCE is
+ * what every copy of its title and headers still says (decision record 0099).
+ */
+function bandOf(content: Pick<CertificateContent, 'specimen'>) {
+  return content.specimen
+    ? { fill: '#fff1c2', issuer: INK_BLACK, title: INK_BLACK, subtitle: INK_BLACK }
+    : { fill: ACCENT, issuer: '#cfe8e1', title: '#ffffff', subtitle: '#e6f2ee' };
+}
+const INK_BLACK = '#000000';
+
 /** The identity document's kind in words: a checkpoint officer reads "Citizenship certificate number", not an enum. */
 const ID_LABELS: Record<string, string> = {
   PASSPORT: 'Passport number',
@@ -71,7 +83,7 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
     // Pages stay open until the end: "page N of M" and the specimen mark are drawn once M is known.
     bufferPages: true,
     info: {
-      Title: `Certificate of insurance ${content.policyNumber}, version ${content.version.number}`,
+      Title: `${content.specimen ? `${SPECIMEN_MARK}: specimen certificate` : 'Certificate of insurance'} ${content.policyNumber}, version ${content.version.number}`,
       Author: content.issuer,
       Subject: `Trekking insurance policy ${content.policyNumber}`,
       // The issue time, not the download time: the same policy gives the same document.
@@ -143,19 +155,28 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
 }
 
 function header({ doc, write }: Sheet, content: CertificateContent): void {
-  doc.rect(0, 0, PAGE.width, 86).fill(ACCENT);
+  const band = bandOf(content);
+  doc.rect(0, 0, PAGE.width, 86).fill(band.fill);
   write(content.issuer.toUpperCase(), MARGIN, 20, {
     weight: 'bold',
     size: 10,
-    color: '#cfe8e1',
+    color: band.issuer,
     width: CONTENT_WIDTH - 190,
   });
-  write('Certificate of Insurance', MARGIN, 35, { weight: 'bold', size: 24, color: '#ffffff', width: CONTENT_WIDTH });
-  write('Trekking insurance in Nepal, including helicopter rescue and evacuation', MARGIN, 66, {
-    size: 9.5,
-    color: '#e6f2ee',
+  write(content.specimen ? SPECIMEN_MARK : 'Certificate of Insurance', MARGIN, 35, {
+    weight: 'bold',
+    size: 24,
+    color: band.title,
     width: CONTENT_WIDTH,
   });
+  write(
+    content.specimen
+      ? 'A specimen from a test system: nobody is insured by it, whatever it says below'
+      : 'Trekking insurance in Nepal, including helicopter rescue and evacuation',
+    MARGIN,
+    66,
+    { size: 9.5, color: band.subtitle, width: CONTENT_WIDTH },
+  );
 
   const top = 100;
   const qrX = PAGE.width - MARGIN - QR_SIZE;
@@ -202,12 +223,16 @@ function everyPage(sheet: Sheet, content: CertificateContent): void {
     // Drawn outside the margins: no margin may make pdfkit start a page of its own for them.
     const margins = doc.page.margins;
     doc.page.margins = { top: 0, bottom: 0, left: 0, right: 0 };
-    if (index > start) doc.rect(0, 0, PAGE.width, 34).fill(ACCENT);
+    const band = bandOf(content);
+    if (index > start) doc.rect(0, 0, PAGE.width, 34).fill(band.fill);
+    // A loose page 2 of a specimen says so in its own header too.
+    if (content.specimen && index > start)
+      write(SPECIMEN_MARK, MARGIN, 12, { weight: 'bold', size: 9.5, color: INK_BLACK, width: 220 });
     const place = `Policy ${content.policyNumber} · page ${index - start + 1} of ${count}`;
     write(place, PAGE.width - MARGIN - 220, index > start ? 12 : 20, {
       weight: 'bold',
       size: 9.5,
-      color: '#ffffff',
+      color: content.specimen ? INK_BLACK : '#ffffff',
       width: 220,
       align: 'right',
     });
