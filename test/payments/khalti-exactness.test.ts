@@ -158,6 +158,36 @@ describe('Khalti refunds of bank-funded payments', () => {
     expect(simulated.status).toBe('Completed');
   });
 
+  it("when the pay request's customerMobile is not the payer's Khalti account, then Khalti refuses the bank refund to it and the refund is MANUAL with that reason, never FAILED", async () => {
+    const order = await placeOrder(server, client, partner);
+    const notThePayer = '9851234567';
+    const { simulated } = await paidOnKhalti(order.orderRef, { customerMobile: notThePayer }, 'ebanking');
+    const callsBefore = khalti.refunds.calls;
+    expectStatus(await cancel(order.orderRef), 200);
+    await server.refunds.runOnce();
+    const refund = await refundOf(order.orderRef);
+    expect(refund.status).toBe('MANUAL');
+    expect(refund.lastError).toMatch(/customerMobile .*not the payer's Khalti account/);
+    expect(refund.lastError).toMatch(/Mobile number is not associated with this transaction/);
+    expect(khalti.refunds.calls).toBe(callsBefore + 1);
+    expect(simulated).toMatchObject({ status: 'Completed', refunded: 0 });
+  });
+
+  it("when Khalti is asked to refund a bank-funded payment to a mobile that is not the payer's, then it refuses as its refund API does", async () => {
+    const order = await placeOrder(server, client, partner);
+    const { simulated } = await paidOnKhalti(order.orderRef, {}, 'ebanking');
+    const refund = await fetch(`${khalti.url}/api/merchant-transaction/${simulated.transactionId}/refund/`, {
+      method: 'POST',
+      headers: { Authorization: `Key ${khalti.secretKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ mobile: '9851234567' }),
+    });
+    expectStatus(refund, 400);
+    expect(await refund.json()).toEqual({
+      mobile: ['Mobile number is not associated with this transaction.'],
+      error_key: 'validation_error',
+    });
+  });
+
   it('when Khalti is asked to refund a bank-funded payment without a mobile, then it refuses as its refund API does', async () => {
     const order = await placeOrder(server, client, partner);
     const { simulated } = await paidOnKhalti(order.orderRef, {}, 'ebanking');
@@ -213,6 +243,32 @@ describe('Khalti lookups as Khalti answers them', () => {
     expectStatus(await fetch(open.paymentUrl), 410);
     expect((await paymentStatus(client, partner, expired.orderRef)).body.data).toMatchObject({
       paymentStatus: 'EXPIRED',
+    });
+  });
+
+  it('when Khalti reports a payment Failed ("Canceled, Expired, Failed must be treated as failed"), then the attempt is FAILED, the order unpaid, and the watch stops asking', async () => {
+    const order = await placeOrder(server, client, partner);
+    const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL }))
+      .body.data;
+    expectStatus(
+      await deliverReturn(
+        client,
+        await khaltiCheckout(started.paymentUrl, { action: 'pay', mobile: KHALTI_TEST.pendingId }),
+      ),
+      303,
+    );
+    const simulated = khalti.byOrder(started.paymentRef);
+    khalti.setStatus(simulated.pidx, 'Failed');
+    await watchDueAttempts(server.orm.em.fork(), server.payments, new Date(Date.now() + 60_000));
+    expect(await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef: started.paymentRef })).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'FAILED_AT_PROVIDER',
+      gatewayConfirmedAt: expect.any(Date),
+      nextCheckAt: null,
+    });
+    expect((await paymentStatus(client, partner, order.orderRef)).body.data).toMatchObject({
+      orderStatus: 'PENDING',
+      paymentStatus: 'FAILED',
     });
   });
 

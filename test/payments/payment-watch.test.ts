@@ -20,7 +20,7 @@ import {
   RETURN_URL,
 } from '../support/payment-fixtures';
 import { deliverReturn, esewaCheckout, esewaFormOf, khaltiCheckout } from '../support/provider-browser';
-import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
+import { ESEWA_TEST, startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
 import { ESEWA_ABANDONED_AFTER_MS } from '../../src/modules/payments/providers/esewa/esewa-wire';
 import { startKhaltiSimulator, type KhaltiSimulator } from '../simulators/khalti-simulator';
 import { simulatedProvidersEnv } from '../simulators/simulator-server';
@@ -238,6 +238,50 @@ describe('undecided payments are watched until the provider decides', () => {
     expect(esewa.statusCalls.get(started.paymentRef)).toBe(checks);
     expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'EXPIRED' });
   });
+
+  it.each([200, 400])(
+    'when eSewa leaves a paid payment PENDING (the customer sent to failure_url) and answers its outage body (HTTP %i) more than an hour after our form closed, then the watch goes on and records the late COMPLETE: the order PAID',
+    async (httpStatus) => {
+      const order = await placeOrder(server, client, partner);
+      const started = await startPay(order.orderRef, 'wallet_gateway');
+      const back = await esewaCheckout(started.paymentUrl, 'pay', ESEWA_TEST.pendingId);
+      expect(back.searchParams.get('data')).toBeNull(); // failure_url, nothing appended
+      expectStatus(await deliverReturn(client, back), 303);
+      expect(esewa.byUuid(started.paymentRef).status).toBe('PENDING');
+      // Our form closed more than ESEWA_ABANDONED_AFTER_MS ago; eSewa still answered PENDING when we closed the attempt.
+      const closedAt = new Date(Date.now() - ESEWA_ABANDONED_AFTER_MS - 60_000);
+      await server.orm.em
+        .fork()
+        .nativeUpdate(
+          PaymentAttempt,
+          { paymentRef: started.paymentRef },
+          { expiresAt: closedAt, createdAt: new Date(closedAt.getTime() - 15 * 60_000) },
+        );
+      const t0 = new Date();
+      await pass(t0);
+      expect(await attemptOf(started.paymentRef)).toMatchObject({ status: 'EXPIRED', gatewayConfirmedAt: null });
+
+      esewa.statusOutage = httpStatus;
+      const checksBefore = esewa.statusCalls.get(started.paymentRef) ?? 0;
+      try {
+        await followSchedule(started.paymentRef, t0, new Date(t0.getTime() + 3 * HOUR));
+      } finally {
+        esewa.statusOutage = null;
+      }
+      expect(esewa.statusCalls.get(started.paymentRef)).toBeGreaterThan(checksBefore);
+      expect(await attemptOf(started.paymentRef)).toMatchObject({
+        status: 'EXPIRED',
+        gatewayConfirmedAt: null,
+        nextCheckAt: expect.any(Date),
+      });
+
+      esewa.completeAfterChecks(started.paymentRef, 0);
+      await followSchedule(started.paymentRef, new Date(t0.getTime() + 3 * HOUR), new Date(t0.getTime() + 2 * DAY));
+      expect(esewa.byUuid(started.paymentRef).status).toBe('COMPLETE');
+      expect(await status(order.orderRef)).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'SUCCESS' });
+      expect((await ledgerOf(server, order.orderId)).successes).toBe(1);
+    },
+  );
 
   it('when eSewa answers NOT_FOUND while our form may still be posted, then the attempt stays undecided and watched', async () => {
     const order = await placeOrder(server, client, partner);

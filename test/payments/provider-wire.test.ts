@@ -1,5 +1,12 @@
 import { esewaSignature, esewaSignatureMatches } from '../../src/modules/payments/providers/esewa/esewa-signature';
-import { minorFromEsewa, parseEsewaData, statusOutcome } from '../../src/modules/payments/providers/esewa/esewa-wire';
+import {
+  abandonedCheckout,
+  ESEWA_ABANDONED_AFTER_MS,
+  minorFromEsewa,
+  parseEsewaData,
+  statusOutcome,
+} from '../../src/modules/payments/providers/esewa/esewa-wire';
+import { ESEWA_OUTAGE_BODY } from '../simulators/esewa-simulator';
 import {
   lookupOutcome,
   returnProblem,
@@ -123,10 +130,30 @@ describe('eSewa ePay v2 wire format', () => {
       status: 'AMBIGUOUS',
       warn: true,
     });
-    expect(
-      statusOutcome({ code: 0, error_message: 'Service is currently unavailable' }, payment, 'EPAYTEST', now),
-    ).toMatchObject({ kind: 'OPEN', status: 'NOT_FOUND' });
     expect(statusOutcome(body('COMPLETE'), payment, 'OTHERCODE', now)).toMatchObject({ kind: 'UNREADABLE' });
+  });
+
+  it('reads eSewa\'s outage answer ({"code":0,"error_message":"Service is currently unavailable"}) as eSewa unavailable, never NOT_FOUND, even long after our form closed', () => {
+    const closedLongAgo = { ...payment, expiresAt: new Date(now.getTime() - 2 * ESEWA_ABANDONED_AFTER_MS) };
+    const outage = statusOutcome(ESEWA_OUTAGE_BODY, closedLongAgo, 'EPAYTEST', now);
+    expect(outage).toEqual({
+      kind: 'UNREADABLE',
+      why: 'status check answered "Service is currently unavailable" instead of a status',
+    });
+    expect(abandonedCheckout(outage, closedLongAgo, now)).toEqual(outage);
+    // NOT_FOUND itself, a status, is what ends an abandoned checkout.
+    expect(
+      abandonedCheckout(
+        statusOutcome(
+          { product_code: 'EPAYTEST', transaction_uuid: payment.paymentRef, total_amount: 4500, status: 'NOT_FOUND' },
+          closedLongAgo,
+          'EPAYTEST',
+          now,
+        ),
+        closedLongAgo,
+        now,
+      ),
+    ).toMatchObject({ kind: 'FINAL', report: { status: 'EXPIRED' } });
   });
 });
 
@@ -161,6 +188,11 @@ describe('Khalti ePayment wire format', () => {
       kind: 'FINAL',
       report: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER' },
       reversal: 'FULL',
+    });
+    // "Canceled, Expired, Failed must be treated as failed" (Khalti's KPG-2 document).
+    expect(lookupOutcome({ ...body('Failed'), transaction_id: null }, payment, now)).toEqual({
+      kind: 'FINAL',
+      report: expect.objectContaining({ status: 'FAILED', reason: 'FAILED_AT_PROVIDER', amount: 450000 }),
     });
     expect(lookupOutcome(body('Pending'), payment, now)).toEqual({ kind: 'OPEN', status: 'Pending', warn: false });
     expect(lookupOutcome(body('Initiated'), payment, now)).toEqual({ kind: 'OPEN', status: 'Initiated', warn: false });

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '../../src/kernel/logging/logger';
 import { KhaltiGateway } from '../../src/modules/payments/providers/khalti/khalti-gateway';
+import { ProviderUnavailableError } from '../../src/kernel/errors';
 
 /**
  * Khalti's refund call (issue 36, item 11): any 2xx is Khalti's yes. Its documents show 200; a
@@ -10,11 +11,19 @@ import { KhaltiGateway } from '../../src/modules/payments/providers/khalti/khalt
 let server: http.Server;
 let refundStatus = 200;
 let refundCalls = 0;
+/** What the lookup answers: the payment, or Khalti's 400 that is no lookup of it. */
+let lookupAnswer: 'payment' | 'not found' = 'payment';
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
+      if (req.url === '/api/v2/epayment/lookup/' && lookupAnswer === 'not found') {
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ detail: 'Not found.', error_key: 'validation_error' }));
+        return;
+      }
       if (req.url === '/api/v2/epayment/lookup/') {
         res.writeHead(200, { 'content-type': 'application/json' }).end(
           JSON.stringify({
@@ -84,5 +93,26 @@ describe("Khalti's refund call", () => {
   it('still takes a 4xx as a refusal', async () => {
     refundStatus = 400;
     await expect(gateway().refund(request)).resolves.toMatchObject({ kind: 'REFUSED' });
+  });
+});
+
+describe("Khalti's lookup before a refund", () => {
+  afterEach(() => {
+    lookupAnswer = 'payment';
+  });
+
+  it('when the lookup answers 400 {"detail":"Not found.","error_key":"validation_error"}, then the refund is unreadable and tried again (nothing sent), never refused', async () => {
+    lookupAnswer = 'not found';
+    refundStatus = 200;
+    const before = refundCalls;
+    const tried = gateway().refund(request);
+    await expect(tried).rejects.toBeInstanceOf(ProviderUnavailableError);
+    await expect(tried).rejects.toMatchObject({ kind: 'BAD_ANSWER', nothingSent: true });
+    expect(refundCalls).toBe(before);
+  });
+
+  it('reads that answer the same way in lookupStatus: unreadable, never a final word', async () => {
+    lookupAnswer = 'not found';
+    await expect(gateway().lookupStatus(request.payment)).rejects.toBeInstanceOf(ProviderUnavailableError);
   });
 });

@@ -8,14 +8,18 @@ import { page, randomId, startSimulatorServer, type SimulatorServer } from './si
  *   `signed_field_names`, usually total_amount,transaction_uuid,product_code); a bad signature
  *   or an unknown product_code is refused; otherwise eSewa's login page (test eSewa IDs
  *   9806800001-9806800005, password Nepal@123, token 123456) with Pay and Cancel;
- * - on Pay, the browser goes to success_url?data=<base64 JSON> signed by eSewa over
+ * - on Pay, a payment eSewa leaves PENDING ("initiated but not completed yet"; simulator
+ *   convention: eSewa ID 9806800005) sends the browser to failure_url with nothing appended;
+ *   otherwise the browser goes to success_url?data=<base64 JSON> signed by eSewa over
  *   transaction_code,status,total_amount,transaction_uuid,product_code,success_url,signed_field_names
  *   (total_amount written like eSewa does, with thousands separators: "4,500.0", or, with
  *   `numericAmounts`, as a JSON number the way eSewa's documentation shows it: `4500.0`); on Cancel, to
  *   failure_url with nothing appended;
  * - GET /api/epay/transaction/status/?product_code&total_amount&transaction_uuid -> { product_code,
  *   transaction_uuid, total_amount, status, ref_id }, status one of PENDING, COMPLETE,
- *   FULL_REFUND, PARTIAL_REFUND, AMBIGUOUS, NOT_FOUND, CANCELED.
+ *   FULL_REFUND, PARTIAL_REFUND, AMBIGUOUS, NOT_FOUND, CANCELED; during an outage (`statusOutage`)
+ *   eSewa's documented error object instead, `{ code: 0, error_message: "Service is currently
+ *   unavailable" }`, with whatever HTTP status the test chose.
  */
 export type EsewaStatus =
   'PENDING' | 'COMPLETE' | 'FULL_REFUND' | 'PARTIAL_REFUND' | 'AMBIGUOUS' | 'NOT_FOUND' | 'CANCELED';
@@ -36,7 +40,12 @@ export const ESEWA_TEST = {
   ids: ['9806800001', '9806800002', '9806800003', '9806800004', '9806800005'],
   password: 'Nepal@123',
   token: '123456',
+  /** Simulator convention: paying with this eSewa ID leaves the payment PENDING and sends the customer to failure_url. */
+  pendingId: '9806800005',
 };
+
+/** eSewa's documented answer of its status check while the service is down. */
+export const ESEWA_OUTAGE_BODY = { code: 0, error_message: 'Service is currently unavailable' } as const;
 
 export interface EsewaSimulator extends SimulatorServer {
   formUrl: string;
@@ -46,6 +55,11 @@ export interface EsewaSimulator extends SimulatorServer {
   transactions: Map<string, EsewaTransaction>;
   /** Write `total_amount` in the success data as a JSON number (`4500.0`), signed as that text. */
   numericAmounts: boolean;
+  /**
+   * While set, every status check answers ESEWA_OUTAGE_BODY with this HTTP status (eSewa's
+   * outage answer; 200 as readily as 503) and decides nothing; null (the default) answers normally.
+   */
+  statusOutage: number | null;
   /** Status-check calls received, per transaction_uuid. */
   statusCalls: Map<string, number>;
   byUuid(transactionUuid: string): EsewaTransaction;
@@ -154,6 +168,7 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
       if (!ESEWA_TEST.ids.includes(esewaId) || password !== ESEWA_TEST.password || token !== ESEWA_TEST.token) {
         return res.status(422).type('html').send(page('Invalid eSewa ID, password or token', ''));
       }
+      if (esewaId === ESEWA_TEST.pendingId) return res.redirect(302, transaction.failureUrl); // stays PENDING
       transaction.status = 'COMPLETE';
       transaction.refId = randomId(7).toUpperCase();
       const data: Record<string, string> = {
@@ -180,6 +195,7 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
     app.get('/api/epay/transaction/status/', (req, res) => {
       const { product_code: code, total_amount: total, transaction_uuid: uuid } = req.query;
       if (typeof uuid === 'string') statusCalls.set(uuid, (statusCalls.get(uuid) ?? 0) + 1);
+      if (simulator.statusOutage !== null) return res.status(simulator.statusOutage).json(ESEWA_OUTAGE_BODY);
       if (typeof code !== 'string' || typeof total !== 'string' || typeof uuid !== 'string')
         return res.status(400).json({ code: 0, error_message: 'Invalid request' });
       const transaction = transactions.get(keyOf(code, uuid));
@@ -214,6 +230,7 @@ export async function startEsewaSimulator(): Promise<EsewaSimulator> {
   // Read by the handlers above at request time, so a test can switch the amount format on the running simulator.
   const simulator: EsewaSimulator = Object.assign(server, {
     numericAmounts: false,
+    statusOutage: null,
     statusCalls,
     formUrl: `${server.url}/api/epay/main/v2/form`,
     statusUrl: `${server.url}/api/epay/transaction/status/`,

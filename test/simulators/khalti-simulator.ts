@@ -34,7 +34,7 @@ import { page, randomId, startSimulatorServer, type SimulatorServer } from './si
  * merchant portal (not through its API) with refundInPortal.
  */
 export type KhaltiStatus =
-  'Initiated' | 'Pending' | 'Completed' | 'Expired' | 'User canceled' | 'Refunded' | 'Partially Refunded';
+  'Initiated' | 'Pending' | 'Completed' | 'Expired' | 'User canceled' | 'Refunded' | 'Partially Refunded' | 'Failed';
 
 export interface KhaltiPayment {
   pidx: string;

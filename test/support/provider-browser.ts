@@ -66,8 +66,15 @@ export async function esewaFormOf(
   };
 }
 
-/** Our form page, then eSewa's login page: pay with a test eSewa ID, or cancel. */
-export async function esewaCheckout(paymentUrl: string, choice: EsewaChoice): Promise<URL> {
+/**
+ * Our form page, then eSewa's login page: pay with a test eSewa ID (ESEWA_TEST.pendingId leaves
+ * the payment PENDING and comes back to failure_url), or cancel.
+ */
+export async function esewaCheckout(
+  paymentUrl: string,
+  choice: EsewaChoice,
+  esewaId = at(ESEWA_TEST.ids, 0, 'the eSewa test IDs'),
+): Promise<URL> {
   const form = await esewaFormOf(paymentUrl);
   if (form.status !== 200 || !form.action) throw new Error(`our eSewa page answered ${form.status}`);
   const login = await fetch(unescapeHtml(form.action), { method: 'POST', body: new URLSearchParams(form.fields) });
@@ -79,7 +86,7 @@ export async function esewaCheckout(paymentUrl: string, choice: EsewaChoice): Pr
       ? {
           session,
           action: 'pay',
-          esewaId: at(ESEWA_TEST.ids, 0, 'the eSewa test IDs'),
+          esewaId,
           password: ESEWA_TEST.password,
           token: ESEWA_TEST.token,
         }

@@ -21,6 +21,7 @@ import { esewaSignature, esewaSignatureMatches } from './esewa-signature';
 import {
   abandonedCheckout,
   esewaAmount,
+  esewaUnavailable,
   minorFromEsewa,
   parseEsewaData,
   REQUEST_SIGNED_FIELDS,
@@ -139,15 +140,24 @@ export class EsewaGateway implements PaymentGateway {
     url.searchParams.set('product_code', this.settings.productCode);
     url.searchParams.set('total_amount', esewaAmount(payment.amount));
     url.searchParams.set('transaction_uuid', payment.paymentRef);
-    const answer = await withLookupRetries(this.policy, () =>
-      callProvider(PROVIDER, url.toString(), { method: 'GET', headers: { Accept: 'application/json' } }, this.policy),
-    );
-    if (answer.status >= 500)
-      throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `status check answered HTTP ${answer.status}`);
+    const body = await withLookupRetries(this.policy, async () => {
+      const answer = await callProvider(
+        PROVIDER,
+        url.toString(),
+        { method: 'GET', headers: { Accept: 'application/json' } },
+        this.policy,
+      );
+      if (answer.status >= 500)
+        throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `status check answered HTTP ${answer.status}`);
+      // Its outage answer is eSewa unavailable whatever the HTTP status (200 included): tried again like a 5xx.
+      const unavailable = esewaUnavailable(asRecord(answer.body));
+      if (unavailable) throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', unavailable);
+      return asRecord(answer.body);
+    });
     const now = new Date();
     return lookupFromOutcome(
       PROVIDER,
-      abandonedCheckout(statusOutcome(asRecord(answer.body), payment, this.settings.productCode, now), payment, now),
+      abandonedCheckout(statusOutcome(body, payment, this.settings.productCode, now), payment, now),
       payment,
       this.policy.logger,
     );

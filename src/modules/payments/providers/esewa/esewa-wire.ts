@@ -61,9 +61,22 @@ const FINAL: Record<string, Pick<GatewayReport, 'status' | 'reason'> & { reversa
 /**
  * NOT_FOUND (the session ended at eSewa) is not final for us while our signed form can still be
  * posted, so a capture may follow (see abandonedCheckout). AMBIGUOUS and PARTIAL_REFUND need an
- * operator and are logged.
+ * operator and are logged. PENDING ("initiated but not completed yet") may still complete: eSewa
+ * sends its customer to failure_url meanwhile, so that return decides nothing either.
  */
 const NEEDS_OPERATOR = new Set(['AMBIGUOUS', 'PARTIAL_REFUND']);
+
+/**
+ * eSewa's error object instead of a status (`{"code":0,"error_message":"Service is currently
+ * unavailable"}`, its documented outage answer): the provider unavailable, whatever the HTTP
+ * status it came with. Returns what eSewa said, or undefined for a body that is no error object.
+ * An unknown transaction is a status (`NOT_FOUND`), never this.
+ */
+export function esewaUnavailable(body: Record<string, unknown>): string | undefined {
+  if (typeof body.status === 'string' || !('error_message' in body)) return undefined;
+  const said = typeof body.error_message === 'string' ? body.error_message.slice(0, 200) : 'an error';
+  return `status check answered "${said}" instead of a status`;
+}
 
 export function statusOutcome(
   body: Record<string, unknown>,
@@ -73,10 +86,10 @@ export function statusOutcome(
 ): ProviderOutcome {
   const { status, product_code: product, transaction_uuid: uuid, total_amount: total, ref_id: refId } = body;
   if (typeof status !== 'string') {
-    // eSewa answers an unknown transaction with an error object ({ code, error_message }) instead of a status.
-    return 'error_message' in body
-      ? { kind: 'OPEN', status: 'NOT_FOUND', warn: false }
-      : { kind: 'UNREADABLE', why: 'status check without a status' };
+    // An error object is eSewa not answering about the payment at all (its documented outage answer
+    // among them): never NOT_FOUND, which an hour after our form closed would be final.
+    const unavailable = esewaUnavailable(body);
+    return { kind: 'UNREADABLE', why: unavailable ?? 'status check without a status' };
   }
   const word = FINAL[status];
   if (!word)

@@ -133,6 +133,16 @@ export class KhaltiGateway implements PaymentGateway {
     const looked = asRecord(answer.body);
     if (answer.status !== 200 && answer.status !== 400)
       throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `lookup answered HTTP ${answer.status}`);
+    // A 400 that is no lookup of this pidx (`{"detail":"Not found.","error_key":"validation_error"}`)
+    // says nothing about the payment: unreadable, asked again later, as lookupStatus reads it; never a refusal.
+    if (looked.pidx !== payment.providerRef || typeof looked.status !== 'string') {
+      const said = refusalDetail(looked).slice(0, 200);
+      throw new ProviderUnavailableError(
+        PROVIDER,
+        'BAD_ANSWER',
+        `lookup answered HTTP ${answer.status} without a status of this pidx${said ? ` (${said})` : ''}`,
+      );
+    }
     const transactionId =
       typeof looked.transaction_id === 'string' && looked.transaction_id !== '' ? looked.transaction_id : null;
     const status = effectiveKhaltiStatus(looked);
@@ -194,7 +204,19 @@ export class KhaltiGateway implements PaymentGateway {
       return { kind: 'REFUNDED', providerRefundRef: `khalti:${transactionId}` };
     if (refunded.status >= 500 || refunded.status === 429)
       throw new ProviderUnavailableError(PROVIDER, 'BAD_ANSWER', `refund answered HTTP ${refunded.status}`);
-    if (refunded.status === 400 && !('mobile' in body) && /mobile/i.test(detail)) return NEEDS_MOBILE;
+    if (refunded.status === 400 && /mobile/i.test(detail)) {
+      if (!('mobile' in body)) return NEEDS_MOBILE;
+      // The mobile we sent (the pay request's customerMobile) is not the payer's Khalti account:
+      // nothing went back, and only the operator can find the right account.
+      this.policy.logger.warn(
+        { provider: PROVIDER, status: refunded.status, refundRef: request.refundRef, detail },
+        "Khalti refused the refund to the pay request's customerMobile",
+      );
+      return {
+        kind: 'MANUAL',
+        why: `Khalti refused the refund to the customerMobile the pay request gave (${detail.slice(0, 200)}): it is not the payer's Khalti account; refund in Khalti's merchant portal, then ops refund confirm`,
+      };
+    }
     this.policy.logger.error(
       { provider: PROVIDER, status: refunded.status, refundRef: request.refundRef, detail },
       'Khalti refused the refund',

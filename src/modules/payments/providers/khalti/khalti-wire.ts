@@ -6,11 +6,12 @@ import type { ProviderReversalKind } from '../../rules/payment-attempt';
 // Khalti's wire format (docs.khalti.com, Web Checkout KPG-2). Amounts are integer paisa on both
 // the return and the lookup. Lookup statuses: Completed, Pending, Initiated, Refunded, Expired,
 // User canceled, Partially Refunded; Khalti's own documents also write "Partially refunded", so
-// statuses are read without regard to case. The lookup's boolean `refunded` says money of the
+// statuses are read without regard to case, and name `Failed` among the states that "must be
+// treated as failed" (with Canceled and Expired). The lookup's boolean `refunded` says money of the
 // payment went back, whatever the status spells.
 
 export type KhaltiStatus =
-  'Completed' | 'Pending' | 'Initiated' | 'Refunded' | 'Expired' | 'User canceled' | 'Partially Refunded';
+  'Completed' | 'Pending' | 'Initiated' | 'Refunded' | 'Expired' | 'User canceled' | 'Partially Refunded' | 'Failed';
 const STATUSES: readonly KhaltiStatus[] = [
   'Completed',
   'Pending',
@@ -19,6 +20,7 @@ const STATUSES: readonly KhaltiStatus[] = [
   'Expired',
   'User canceled',
   'Partially Refunded',
+  'Failed',
 ];
 
 /** A lookup's status in our one spelling, whatever case Khalti wrote it in; undefined for a status we do not know. */
@@ -47,6 +49,8 @@ const FINAL: Partial<
   Completed: { status: 'SUCCESS' },
   'User canceled': { status: 'CANCELLED', reason: 'CANCELLED_BY_CUSTOMER' },
   Expired: { status: 'EXPIRED', reason: 'EXPIRED_AT_PROVIDER' },
+  // A payment Khalti failed took no money: a final word, never one to keep asking about.
+  Failed: { status: 'FAILED', reason: 'FAILED_AT_PROVIDER' },
   Refunded: { status: 'FAILED', reason: 'REFUNDED_BY_PROVIDER', reversal: 'FULL' },
 };
 
