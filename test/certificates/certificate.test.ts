@@ -351,8 +351,13 @@ describe('GET /orders/{orderRef}/certificate', () => {
     const read = await readPdf((await downloadCertificate(agency, order.orderRef)).pdf);
 
     expect(read.text).toContain(
-      'Route (as stated by the partner) “Three Passes trek via Kongma La (5,535 m)”: not checked by the insurer',
+      `Route (as stated by the partner) “Three Passes trek via Kongma La (5,535 m)”: cover applies on this route as stated, up to ${covered}`,
     );
+    // The key terms say "registered routes": the endorsement extends them to the stated route in the same words, so they agree.
+    expect(read.text.replace(/\s+/g, ' ')).toContain(
+      `Endorsement: for this policy, the route stated by the partner (“Three Passes trek via Kongma La (5,535 m)”) counts as a registered route, up to ${covered}.`,
+    );
+    expect(read.text).not.toContain('not checked by the insurer');
     expect(read.text).toContain(
       `Maximum altitude covered ${covered}, whatever the route: nothing above ${covered} is covered`,
     );

@@ -49,7 +49,7 @@ describe('the verification page for a checkpoint officer and a rescue operator',
       'Any registered route up to <span class="date">5,500 m</span>',
     );
     expect(verificationPage({ ...valid, route: { kind: 'AS_STATED', name: 'Tsum <Valley>' } }, live)).toContain(
-      '“Tsum &lt;Valley&gt;”, as stated by the partner (not checked by the insurer)',
+      '“Tsum &lt;Valley&gt;”: cover applies on this route as stated, up to <span class="date">5,500 m</span> (the route as stated by the partner)',
     );
   });
 

@@ -5,6 +5,7 @@ import { faceNamed, type CertificateFonts, type CjkFamily } from './certificate-
 import { INK, LATIN_FACES, writer, type TextStyle, type Write } from './certificate-text';
 import { drawQrCode } from './qr-code';
 import { versionLine } from './rules/certificate-version';
+import { keyTermsWithEndorsement, statedRouteCover } from './rules/route-endorsement';
 
 const PAGE = { width: 595.28, height: 841.89 };
 const MARGIN = 50;
@@ -317,7 +318,8 @@ function amountRow({ doc, write, room }: Sheet, name: string, amount: string): v
  */
 function routeRows(sheet: Sheet, content: CertificateContent): void {
   const { route, coveredAltitude } = content;
-  if (route.custom) row(sheet, 'Route (as stated by the partner)', `“${route.name}”: not checked by the insurer`);
+  if (route.custom)
+    row(sheet, 'Route (as stated by the partner)', statedRouteCover(route.name, metres(coveredAltitude)));
   else
     row(
       sheet,
@@ -358,8 +360,11 @@ function insurerAndIntermediary(sheet: Sheet, content: CertificateContent): void
     'Excess',
     content.excess > 0 ? `${money(content.currency, content.excess)} of each claim is paid by the insured` : 'None',
   );
-  if (content.keyTerms)
-    row(sheet, 'Key terms and exclusions', `${content.keyTerms} The policy wording governs; this is a summary.`);
+  if (content.keyTerms) {
+    const statedRoute = content.route.custom ? content.route.name : undefined;
+    const terms = keyTermsWithEndorsement(content.keyTerms, statedRoute, metres(content.coveredAltitude));
+    row(sheet, 'Key terms and exclusions', `${terms} The policy wording governs; this is a summary.`);
+  }
 }
 
 /** The insurance's price: before and after its discount when there is one. Added items are not in it. */

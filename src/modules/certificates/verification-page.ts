@@ -1,5 +1,6 @@
 import { escapeHtml } from '../../kernel/http/html';
 import { amountFromMinor } from '../../kernel/money';
+import { statedRouteCover } from './rules/route-endorsement';
 import type { CheckCodeResult, RouteOnPage, Verification } from './policy-verification';
 import type { PolicyStanding } from './rules/policy-standing';
 
@@ -66,7 +67,7 @@ function routeText(route: RouteOnPage, maxAltitude: number): string {
     case 'REGISTERED':
       return `${escapeHtml(route.name)} (${metres(route.maxAltitude)})`;
     case 'AS_STATED':
-      return `“${escapeHtml(route.name)}”, as stated by the partner (not checked by the insurer); covered up to ${metres(maxAltitude)}`;
+      return `${statedRouteCover(escapeHtml(route.name), metres(maxAltitude))} (the route as stated by the partner)`;
     case 'ANY_REGISTERED':
       return `Any registered route up to ${metres(maxAltitude)}`;
   }
