@@ -17,6 +17,7 @@ function content(
     traveller: { ...longestValues.traveller, nationality: 'Germany', idType: 'PASSPORT' },
     route: { name: 'Everest Base Camp Trek', maxAltitude: 5364 },
     coverage: Array.from({ length: coverageLines }, (_, i) => ({
+      code: ['EMERGENCY_EVACUATION', 'MEDICAL_EXPENSES'][i] ?? `COVER_${i + 1}`,
       name: `Cover ${i + 1}: helicopter rescue and evacuation above 4,000 m`,
       amount: (i + 1) * 100_000_00,
     })),
@@ -78,7 +79,7 @@ describe('certificate layout', () => {
     );
     expect(read.text).toContain('Excess NPR 5,000.00 of each claim is paid by the insured');
     expect(read.text).toContain(
-      'Key terms and exclusions Valid only on the Everest Base Camp Trek route; Lukla flight delays covered up to 3 days. The policy wording governs; this is a summary.',
+      'Key terms and exclusions Valid only on the Everest Base Camp Trek route; Lukla flight delays covered up to 3 days. The policy wording (version TREK-2026.1) governs; this is a summary.',
     );
   });
 
@@ -127,5 +128,60 @@ describe('certificate layout', () => {
   it('draws a character no face has as the empty box (.notdef), which the embedded-glyph check of the script tests finds', async () => {
     // Registration refuses such a name; drawn anyway, this is what it would look like.
     expect(charactersWithoutGlyph(await render(1, 'Abebe አበበ'), 'Abebe አበበ')).toEqual(['አ', 'በ']);
+  });
+});
+
+describe("page 1's evacuation and medical limits", () => {
+  const flat = (text: string) => text.replace(/\s+/g, ' ');
+
+  it('when the coverage list starts on page 1, then its first lines are the evacuation and medical limits, and nothing repeats them at the foot', async () => {
+    const read = await readPdf(await render(6));
+    const page1 = flat(at(read.pages, 0, 'the pages').text);
+    expect(page1).toContain(
+      'COVERAGE (LIMITS PER PERSON) Cover 1: helicopter rescue and evacuation above 4,000 m NPR 100,000.00',
+    );
+    expect(page1).not.toContain('per person 24-HOUR ASSISTANCE');
+  });
+
+  it('when long partner text pushes the coverage list to page 2, then page 1 still shows both limits per person above the assistance box, and page 2 continues the list under its heading', async () => {
+    const long = certificateContent('W'.repeat(200));
+    const read = await readPdf(
+      await renderedCertificate(
+        {
+          ...long,
+          soldBy: {
+            ...long.soldBy,
+            agencies: [...long.soldBy.agencies, ...long.soldBy.agencies],
+            statedByPartner: [...long.soldBy.statedByPartner, ...long.soldBy.statedByPartner],
+          },
+        },
+        'key limits at the foot',
+      ),
+    );
+    const page1 = flat(at(read.pages, 0, 'the pages').text);
+    const page2 = flat(at(read.pages, 1, 'the pages').text);
+    expect(page1).not.toContain('COVERAGE (LIMITS PER PERSON)');
+    expect(page1).toContain(
+      'KEY LIMITS PER PERSON (THE WHOLE COVERAGE LIST IS ON PAGE 2) Cover 1: helicopter rescue and evacuation above 4,000 m NPR 100,000.00 per person Cover 2: helicopter rescue and evacuation above 4,000 m NPR 200,000.00 per person 24-HOUR ASSISTANCE',
+    );
+    expect(page2).toMatch(/COVERAGE \(LIMITS PER PERSON\)( \(CONTINUED\))? Cover 1:/);
+  });
+
+  it('when a section runs over to the next page, then that page repeats its title, "(continued)"', async () => {
+    const read = await readPdf(await render(30));
+    expect(flat(at(read.pages, 1, 'the pages').text)).toContain('COVERAGE (LIMITS PER PERSON) (CONTINUED) Cover');
+  });
+
+  it('names helicopter rescue and evacuation in the title band only for a package with an evacuation line', async () => {
+    const withEvacuation = await readPdf(await render(6));
+    expect(flat(at(withEvacuation.pages, 0, 'the pages').text)).toContain('including helicopter rescue and evacuation');
+    const without = await readPdf(
+      await render(6, undefined, {
+        coverage: [{ code: 'BAGGAGE_LOSS', name: 'Baggage and personal effects loss', amount: 50_000_00 }],
+      }),
+    );
+    const band = flat(at(without.pages, 0, 'the pages').text);
+    expect(band).toContain('Trekking insurance in Nepal');
+    expect(band).not.toContain('including helicopter rescue and evacuation');
   });
 });

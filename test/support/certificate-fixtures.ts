@@ -52,6 +52,7 @@ export function certificateContent(name: string, overrides: Partial<CertificateC
     underwriter: 'Sagarmatha Insurance Co. Ltd.',
     currency: 'NPR',
     coverage: Array.from({ length: 6 }, (_, i) => ({
+      code: ['EMERGENCY_EVACUATION', 'MEDICAL_EXPENSES'][i] ?? `COVER_${i + 1}`,
       name: `Cover ${i + 1}: helicopter rescue and evacuation above 4,000 m`,
       amount: (i + 1) * 100_000_00,
     })),

@@ -5,7 +5,8 @@ import { faceNamed, type CertificateFonts, type CjkFamily } from './certificate-
 import { INK, LATIN_FACES, writer, type TextStyle, type Write } from './certificate-text';
 import { drawQrCode } from './qr-code';
 import { versionLine } from './rules/certificate-version';
-import { keyTermsWithEndorsement, statedRouteCover } from './rules/route-endorsement';
+import { statedRouteEndorsement, statedRouteCover } from './rules/route-endorsement';
+import { coverageSubtitle, keyLimits, keyTermsSummary, type CertificateCoverageLine } from './rules/coverage-summary';
 
 const PAGE = { width: 595.28, height: 841.89 };
 const MARGIN = 50;
@@ -17,6 +18,8 @@ const QR_SIZE = 100;
 /** Between rows: tight enough that six coverage lines, the premium and the policyholder fit one page. */
 const ROW_GAP = 2;
 const ASSISTANCE_HEIGHT = 70;
+/** One key limit on page 1's foot: one line of 9.5-point text (coverage names come from the operator's catalogue, and are short). */
+const LIMIT_ROW_HEIGHT = 14;
 const ATTESTATION_SIZE = 8;
 const MUTED = '#5b6773';
 const ACCENT = '#0b5d4b';
@@ -58,8 +61,10 @@ function cjkFormsFor(nationality: string): CjkFamily | undefined {
 interface Sheet {
   doc: PDFKit.PDFDocument;
   write: Write;
-  /** Starts a new page unless `height` more points fit above the page's bottom (on page 1, above the assistance box). */
+  /** Starts a new page unless `height` more points fit above the page's bottom (on page 1, above the key limits and the assistance box). */
   room: (height: number) => void;
+  /** The section being drawn: a page break inside it repeats its title, "(continued)". */
+  section?: string;
 }
 
 /**
@@ -74,6 +79,18 @@ interface Sheet {
  * the policy number and "page N of M" so that a loose sheet still says whose it is.
  */
 export function renderCertificate(content: CertificateContent, fonts: CertificateFonts): PDFKit.PDFDocument {
+  const laidOut = layOut(content, fonts, false);
+  // Content long enough to push the evacuation or medical limit off page 1 is laid out again with
+  // both limits kept at page 1's foot, above the assistance box (decision record 0099). The first
+  // layout is dropped unread: it costs a second layout only for such content.
+  return laidOut.keyLimitsOnPageOne ? laidOut.doc : layOut(content, fonts, true).doc;
+}
+
+function layOut(
+  content: CertificateContent,
+  fonts: CertificateFonts,
+  limitsAtFoot: boolean,
+): { doc: PDFKit.PDFDocument; keyLimitsOnPageOne: boolean } {
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -98,13 +115,19 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
   const firstPage = doc.page;
   const attestationText = attestationOf(content);
   const attestationHeight = heightOf(doc, attestationText, ATTESTATION_SIZE, CONTENT_WIDTH);
-  const footTop = PAGE.height - MARGIN - attestationHeight - 8 - ASSISTANCE_HEIGHT;
+  const limits = keyLimits(content.coverage);
+  const limitsHeight = limitsAtFoot && limits.length > 0 ? LIMIT_ROW_HEIGHT * (limits.length + 1) + 6 : 0;
+  const assistanceTop = PAGE.height - MARGIN - attestationHeight - 8 - ASSISTANCE_HEIGHT;
+  const footTop = assistanceTop - limitsHeight;
   const sheet: Sheet = {
     doc,
     write: writer(doc, fonts),
     room: (height) => {
       const bottom = doc.page === firstPage ? footTop - 10 : PAGE.height - MARGIN;
-      if (doc.y + height > bottom) doc.addPage();
+      if (doc.y + height <= bottom) return;
+      doc.addPage();
+      // A section carried over to a new page says so, so that a loose page 2 still reads.
+      if (sheet.section) heading(sheet, `${sheet.section} (continued)`);
     },
   };
 
@@ -134,8 +157,12 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
   );
   doc.link(VALUE_X, wordingTop, VALUE_WIDTH, doc.y - wordingTop - ROW_GAP, content.policyWordingUrl);
 
-  section(sheet, 'Coverage');
-  for (const line of content.coverage) amountRow(sheet, line.name, money(content.currency, line.amount));
+  section(sheet, 'Coverage (limits per person)');
+  let keyLimitsOnPageOne = true;
+  for (const line of content.coverage) {
+    amountRow(sheet, line.name, money(content.currency, line.amount));
+    if (limits.includes(line) && doc.page !== firstPage) keyLimitsOnPageOne = false;
+  }
   section(sheet, 'Included devices');
   if (content.devices.length === 0) row(sheet, 'None', '');
   for (const device of content.devices) row(sheet, device.name, `Quantity ${device.quantity}`);
@@ -144,7 +171,8 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
 
   // Back to page 1, into the room kept for them.
   doc.switchToPage(0);
-  assistance(sheet, content, footTop);
+  if (limitsAtFoot) keyLimitRows(sheet, content, limits, footTop);
+  assistance(sheet, content, assistanceTop);
   sheet.write(attestationText, MARGIN, PAGE.height - MARGIN - attestationHeight, {
     size: ATTESTATION_SIZE,
     color: MUTED,
@@ -152,7 +180,7 @@ export function renderCertificate(content: CertificateContent, fonts: Certificat
   });
   everyPage(sheet, content);
   doc.end();
-  return doc;
+  return { doc, keyLimitsOnPageOne };
 }
 
 function header({ doc, write }: Sheet, content: CertificateContent): void {
@@ -173,7 +201,7 @@ function header({ doc, write }: Sheet, content: CertificateContent): void {
   write(
     content.specimen
       ? 'A specimen from a test system: nobody is insured by it, whatever it says below'
-      : 'Trekking insurance in Nepal, including helicopter rescue and evacuation',
+      : coverageSubtitle(content.coverage),
     MARGIN,
     66,
     { size: 9.5, color: band.subtitle, width: CONTENT_WIDTH },
@@ -267,9 +295,15 @@ function heightOf(doc: PDFKit.PDFDocument, text: string, size: number, width: nu
     .heightOfString(text.length > 0 ? text : ' ', { width, lineGap: 1 });
 }
 
-function section({ doc, write, room }: Sheet, title: string): void {
+function section(sheet: Sheet, title: string): void {
   // A heading keeps at least a one-line row with it.
-  room(42);
+  sheet.section = undefined;
+  sheet.room(42);
+  heading(sheet, title);
+  sheet.section = title;
+}
+
+function heading({ doc, write }: Sheet, title: string): void {
   const y = doc.y + 8;
   write(title.toUpperCase(), MARGIN, y, { weight: 'bold', size: 9.5, color: ACCENT, width: CONTENT_WIDTH });
   doc
@@ -361,9 +395,14 @@ function insurerAndIntermediary(sheet: Sheet, content: CertificateContent): void
     content.excess > 0 ? `${money(content.currency, content.excess)} of each claim is paid by the insured` : 'None',
   );
   if (content.keyTerms) {
-    const statedRoute = content.route.custom ? content.route.name : undefined;
-    const terms = keyTermsWithEndorsement(content.keyTerms, statedRoute, metres(content.coveredAltitude));
-    row(sheet, 'Key terms and exclusions', `${terms} The policy wording governs; this is a summary.`);
+    const endorsement = content.route.custom
+      ? statedRouteEndorsement(content.route.name, metres(content.coveredAltitude))
+      : undefined;
+    row(
+      sheet,
+      'Key terms and exclusions',
+      keyTermsSummary(content.keyTerms, content.compliance.policyWordingVersion, endorsement),
+    );
   }
 }
 
@@ -386,6 +425,34 @@ function addedItems(sheet: Sheet, content: CertificateContent): void {
   section(sheet, 'Sold with the policy, not insurance');
   for (const item of content.addedItems)
     amountRow(sheet, `${item.name} × ${item.quantity} (priced by the partner)`, money(content.currency, item.amount));
+}
+
+/**
+ * Page 1's foot, above the assistance box: the evacuation and medical limits a rescue operator and
+ * a hospital ask for, kept there whatever length of content pushes the coverage list to page 2.
+ */
+function keyLimitRows(
+  { write }: Sheet,
+  content: CertificateContent,
+  limits: readonly CertificateCoverageLine[],
+  top: number,
+): void {
+  write('KEY LIMITS PER PERSON (THE WHOLE COVERAGE LIST IS ON PAGE 2)', MARGIN, top, {
+    weight: 'bold',
+    size: 8,
+    color: ACCENT,
+    width: CONTENT_WIDTH,
+  });
+  limits.forEach((line, index) => {
+    const y = top + (index + 1) * LIMIT_ROW_HEIGHT;
+    write(line.name, MARGIN, y, { weight: 'bold', size: 9.5, width: CONTENT_WIDTH - 190 });
+    write(perPerson(content.currency, line.amount), PAGE.width - MARGIN - 180, y, {
+      weight: 'bold',
+      size: 9.5,
+      width: 180,
+      align: 'right',
+    });
+  });
 }
 
 function assistance({ doc, write }: Sheet, content: CertificateContent, top: number): void {
@@ -427,6 +494,11 @@ function metres(altitude: number): string {
 
 function money(currency: string, amount: Minor): string {
   return `${currency} ${grouped(amount)}`;
+}
+
+/** A coverage limit: each policy insures one traveller, and the limit is that person's. */
+function perPerson(currency: string, amount: Minor): string {
+  return `${money(currency, amount)} per person`;
 }
 
 /** 1,500,000.00: money as printed for people. */

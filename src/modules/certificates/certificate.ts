@@ -120,7 +120,7 @@ export async function certificateOf(
     packageName: ctg.name,
     underwriter: ctg.insuranceCompany,
     currency: order.currency,
-    coverage: ctg.coverage.map((line) => ({ name: line.name, amount: line.coverageAmount })),
+    coverage: ctg.coverage.map((line) => ({ code: line.code, name: line.name, amount: line.coverageAmount })),
     devices: order.includedDevices.map((device) => ({ name: device.name, quantity: device.quantity })),
     assistance: settings.assistance,
     verificationUrl: verificationUrl(settings.publicBaseUrl, order.policyNumber),

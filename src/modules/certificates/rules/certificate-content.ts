@@ -1,3 +1,4 @@
+import type { CertificateCoverageLine } from './coverage-summary';
 import type { Minor } from '../../../kernel/money';
 import type { CertificateAddedItem, CertificatePremium } from './certificate-premium';
 import type { CertificateVersion } from './certificate-version';
@@ -64,7 +65,7 @@ export interface CertificateContent {
   packageName: string;
   underwriter: string;
   currency: string;
-  coverage: Array<{ name: string; amount: Minor }>;
+  coverage: CertificateCoverageLine[];
   devices: Array<{ name: string; quantity: number }>;
   assistance: { phone: string; email: string };
   /** Absolute URL of the public verification page, printed for typing in. */

@@ -7,12 +7,7 @@ export function statedRouteCover(routeName: string, coveredAltitude: string): st
   return `“${routeName}”: cover applies on this route as stated, up to ${coveredAltitude}`;
 }
 
-/** The package's key terms, with the endorsement that extends their "registered routes" to the stated route. */
-export function keyTermsWithEndorsement(
-  keyTerms: string,
-  statedRoute: string | undefined,
-  coveredAltitude: string,
-): string {
-  if (statedRoute === undefined) return keyTerms;
-  return `${keyTerms} Endorsement: for this policy, the route stated by the partner (“${statedRoute}”) counts as a registered route, up to ${coveredAltitude}.`;
+/** The endorsement that extends the key terms' "registered routes" to the stated route. */
+export function statedRouteEndorsement(statedRoute: string, coveredAltitude: string): string {
+  return `Endorsement: for this policy, the route stated by the partner (“${statedRoute}”) counts as a registered route, up to ${coveredAltitude}.`;
 }
