@@ -21,7 +21,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { createPartnerClient, sandboxCalls, type Schemas } from '../clients/typescript/src';
+import { createPartnerClient, sandboxCalls, type Schemas } from '@partner-booking/client';
 
 const baseUrl = process.env.BASE_URL ?? 'http://localhost:3000';
 const client = createPartnerClient({

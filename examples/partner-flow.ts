@@ -8,7 +8,7 @@
  *
  * It exits non-zero at the first step that fails, printing the status and the error body.
  */
-import { createPartnerClient, type Schemas } from '../clients/typescript/src';
+import { createPartnerClient, type Schemas } from '@partner-booking/client';
 
 const baseUrl = process.env.BASE_URL ?? 'http://localhost:3000';
 const pollSeconds = Number(process.env.POLL_SECONDS ?? '0');

@@ -2322,7 +2322,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "assistance_case.opened";
         };
         /** @description One page of assistance cases with its page metadata. */
@@ -2427,7 +2430,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "assistance_case.updated";
         };
         /**
@@ -2735,7 +2741,10 @@ export interface components {
              * @description When the service closed the period (UTC), shortly after the month ended in Nepal.
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "commission.period_closed";
         };
         /** @description Every month with commission lines of yours, newest first. Added in 2.7.0. */
@@ -3109,10 +3118,8 @@ export interface components {
              * @example evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f
              */
             eventId: string;
-            /** @description The JSON body every endpoint subscribed to its type received, as signed (its shape is the event type's in the Webhooks section). */
-            payload: {
-                [key: string]: unknown;
-            };
+            /** @description The JSON body every endpoint subscribed to its type received, as signed: the event type's body of the Webhooks section, told apart by its `type` (always this record's `type`). */
+            payload: components["schemas"]["OrderPaidEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentExpiredEvent"] | components["schemas"]["PaymentCancelledEvent"] | components["schemas"]["PaymentRefundPendingEvent"] | components["schemas"]["PaymentPartiallyReversedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["OrderAmendedEvent"] | components["schemas"]["RefundSucceededEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["AssistanceCaseOpenedEvent"] | components["schemas"]["AssistanceCaseUpdatedEvent"] | components["schemas"]["CommissionPeriodClosedEvent"] | components["schemas"]["WebhookTestEvent"];
             type: components["schemas"]["WebhookEventType"];
         };
         /** @description One of your company's events. */
@@ -3495,7 +3502,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "order.amended";
         };
         /**
@@ -3584,7 +3594,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "order.cancelled";
         };
         /** @description An order group created from an array body, with every order in request order. */
@@ -3806,7 +3819,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "order.paid";
         };
         /**
@@ -4014,7 +4030,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "payment.cancelled";
         };
         /**
@@ -4048,7 +4067,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "payment.expired";
         };
         /**
@@ -4082,7 +4104,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "payment.failed";
         };
         /** @description A started payment attempt. Send the customer's browser to `paymentUrl`. */
@@ -4150,7 +4175,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "payment.partially_reversed";
         };
         /**
@@ -4184,7 +4212,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "payment.refund_pending";
         };
         /**
@@ -4588,7 +4619,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "refund.failed";
         };
         /** @description One page of your refunds with its page metadata (the envelope of `GET /travellers`). */
@@ -4672,7 +4706,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "refund.succeeded";
         };
         /**
@@ -5401,7 +5438,10 @@ export interface components {
             id: string;
             /** Format: date-time */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "webhook.test";
         };
     };

@@ -108,6 +108,109 @@ export async function afterTheSale(orderRef: string, groupRef: string): Promise<
 }
 `;
 
+// The type test of the published declarations, compiled with `strict` and `skipLibCheck: false`: each
+// helper answers its operation's contract types (never `any`, which an inferred openapi-fetch type
+// once became), so a wrong field type does not compile (the `@ts-expect-error` lines fail when it does).
+const TYPES_TS = `
+import type { PartnerClient, Schemas, WebhookEvent } from '@partner-booking/client';
+
+/** true when A is not \`any\` and A and B are assignable both ways: the helper answers the contract's type. */
+type IsContract<A, B> = 0 extends 1 & A ? false : [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** true when A is not \`any\` and holds every B: every refusal the contract documents (openapi-fetch drops a field typed only \`null\`, AuthError's \`data\`). */
+type Refuses<A, B> = 0 extends 1 & A ? false : [B] extends [A] ? true : false;
+type Refusal = Schemas['ApiError'] | Schemas['AuthError'];
+type Answer<Call extends (...args: never[]) => Promise<{ data?: unknown; error?: unknown }>> = Awaited<ReturnType<Call>>;
+type Body<Call extends (...args: never[]) => Promise<{ data?: unknown; error?: unknown }>> = NonNullable<Answer<Call>['data']>;
+type Failure<Call extends (...args: never[]) => Promise<{ data?: unknown; error?: unknown }>> = NonNullable<Answer<Call>['error']>;
+type Events = PartnerClient['events'];
+type Refunds = PartnerClient['refunds'];
+
+export const contractTypes: Record<string, true> = {
+  pay: true satisfies IsContract<Body<PartnerClient['pay']>, Schemas['PaymentInitResponse']>,
+  payError: true satisfies Refuses<Failure<PartnerClient['pay']>, Refusal>,
+  payErrorCode: true satisfies IsContract<Failure<PartnerClient['pay']>['code'], Schemas['ErrorCode'] | undefined>,
+  payGroup: true satisfies IsContract<Body<PartnerClient['payGroup']>, Schemas['PaymentInitResponse']>,
+  paymentStatus: true satisfies IsContract<Body<PartnerClient['paymentStatus']>, Schemas['PaymentStatusResponse']>,
+  getOrder: true satisfies IsContract<Body<PartnerClient['getOrder']>, Schemas['OrderResponse']>,
+  getOrderGroup: true satisfies IsContract<Body<PartnerClient['getOrderGroup']>, Schemas['OrderGroupOverviewResponse']>,
+  changeDepartureDate: true satisfies IsContract<Body<PartnerClient['changeDepartureDate']>, Schemas['OrderResponse']>,
+  previewCancellation: true satisfies IsContract<Body<PartnerClient['previewCancellation']>, Schemas['CancellationPreviewResponse']>,
+  cancel: true satisfies IsContract<Body<PartnerClient['cancel']>, Schemas['OrderCancellationResponse']>,
+  openAssistanceCase: true satisfies IsContract<Body<PartnerClient['openAssistanceCase']>, Schemas['AssistanceCaseResponse']>,
+  uploadDocument: true satisfies IsContract<Body<PartnerClient['uploadDocument']>, Schemas['DocumentResponse']>,
+  uploadError: true satisfies Refuses<Failure<PartnerClient['uploadDocument']>, Refusal | Schemas['UploadError']>,
+  listOrdersPage: true satisfies IsContract<Body<PartnerClient['listOrdersPage']>, Schemas['OrderPageResponse']>,
+  listOrdersPageError: true satisfies Refuses<Failure<PartnerClient['listOrdersPage']>, Refusal>,
+  saveCertificateError: true satisfies Refuses<Extract<Awaited<ReturnType<PartnerClient['saveCertificate']>>, { saved: false }>['error'], Refusal>,
+  exportOrdersCsvError: true satisfies Refuses<Extract<Awaited<ReturnType<PartnerClient['exportOrdersCsv']>>, { ok: false }>['error'], Refusal>,
+  refundsList: true satisfies IsContract<Body<Refunds['list']>, Schemas['RefundPageResponse']>,
+  refundsCsv: true satisfies IsContract<Extract<Awaited<ReturnType<Refunds['exportCsv']>>, { ok: true }>['stream'], ReadableStream<Uint8Array>>,
+  eventPayload: true satisfies IsContract<Body<Events['get']>['data']['payload'], WebhookEvent>,
+  eventListPayload: true satisfies IsContract<Body<Events['list']>['data']['content'][number]['payload'], WebhookEvent>,
+  webhookCreate: true satisfies IsContract<Body<PartnerClient['webhooks']['create']>, Schemas['WebhookEndpointSecretResponse']>,
+};
+
+// A field read with another type than the contract's does not compile, helper by helper.
+export async function misread(client: PartnerClient, file: Blob, caseBody: Schemas['AssistanceCaseRequest']): Promise<void> {
+  const payBody: Schemas['PayRequest'] = { gateway: 'card_gateway', returnUrl: 'https://partner.example.com/back' };
+  const paid: Schemas['PaymentInit'] = (await client.pay('ORD-2030-000142', payBody)).data!.data;
+  // @ts-expect-error: paymentUrl is a string
+  const payUrl: number = (await client.pay('ORD-2030-000142', payBody)).data!.data.paymentUrl;
+  // @ts-expect-error: paymentRef is a string
+  const groupPayment: number = (await client.payGroup('GRP-2030-000011', payBody)).data!.data.paymentRef;
+  // @ts-expect-error: orderRef is a string
+  const statusOf: number = (await client.paymentStatus('ORD-2030-000142')).data!.data.orderRef;
+  const order: Schemas['Order'] = (await client.getOrder('ORD-2030-000142')).data!.data;
+  // @ts-expect-error: orderRef is a string
+  const orderRef: number = (await client.getOrder('ORD-2030-000142')).data!.data.orderRef;
+  const group: Schemas['OrderGroupOverview'] = (await client.getOrderGroup('GRP-2030-000011')).data!.data;
+  // @ts-expect-error: groupRef is a string
+  const groupRef: number = (await client.getOrderGroup('GRP-2030-000011')).data!.data.groupRef;
+  // @ts-expect-error: departureDate is a string
+  const moved: number = (await client.changeDepartureDate('ORD-2030-000142', '2031-10-05')).data!.data.departureDate;
+  const preview: Schemas['CancellationPreview'] = (await client.previewCancellation('ORD-2030-000142')).data!.data;
+  // @ts-expect-error: refundAmount is a number
+  const refundAmount: string = (await client.previewCancellation('ORD-2030-000142')).data!.data.refundAmount;
+  const cancelled: Schemas['OrderCancellationResult'] = (await client.cancel('ORD-2030-000142', { reason: 'TRIP_CANCELLED' })).data!.data;
+  // @ts-expect-error: cancelledAt is a string
+  const cancelledAt: number = (await client.cancel('ORD-2030-000142', { reason: 'TRIP_CANCELLED' })).data!.data.cancelledAt;
+  const opened: Schemas['AssistanceCaseDetail'] = (await client.openAssistanceCase('ORD-2030-000142', caseBody)).data!.data;
+  // @ts-expect-error: caseRef is a string
+  const caseRef: number = (await client.openAssistanceCase('ORD-2030-000142', caseBody)).data!.data.caseRef;
+  const uploaded: Schemas['Document'] = (await client.uploadDocument(file, 'passport.pdf', 'PASSPORT')).data!.data;
+  // @ts-expect-error: documentId is a string
+  const documentId: number = (await client.uploadDocument(file, 'passport.pdf', 'PASSPORT')).data!.data.documentId;
+  const page: Schemas['OrderPage'] = (await client.listOrdersPage({ size: 5 })).data!.data;
+  // @ts-expect-error: totalElements is a number
+  const total: string = (await client.listOrdersPage({ size: 5 })).data!.data.totalElements;
+  const refunds: Schemas['RefundPage'] = (await client.refunds.list({ size: 5 })).data!.data;
+  // @ts-expect-error: the JSON helper answers the page, never the CSV text
+  const csvText: string = (await client.refunds.list()).data!;
+  const event: WebhookEvent = (await client.events.get('evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f')).data!.data.payload;
+  const policy: string | undefined = event.type === 'order.paid' ? event.data.policyNumber : undefined;
+  // @ts-expect-error: only order.paid carries a policy number: the payload is told apart by its type
+  const untold: string = event.data.policyNumber;
+  const created = await client.webhooks.create({ url: 'https://hooks.example.com/pbs', events: ['order.paid'] }, { idempotencyKey: '0b7c3f2e-9a1d-4e6b-8c5a-2f4d6e8a0b1c' });
+  const secret: string = created.data!.data.secret;
+  console.log(paid, payUrl, groupPayment, statusOf, order, orderRef, group, groupRef, moved, preview, refundAmount, cancelled, cancelledAt, opened, caseRef, uploaded, documentId, page, total, refunds, csvText, policy, untold, secret);
+}
+`;
+
+// What a partner's strict project says about its compiler: nothing of a dependency's declarations skipped.
+const CONSUMER_TSCONFIG = {
+  compilerOptions: {
+    strict: true,
+    skipLibCheck: false,
+    noEmit: true,
+    target: 'es2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    lib: ['es2022'],
+    types: ['node'],
+  },
+  files: ['consumer.ts', 'types.ts'],
+};
+
 /**
  * The client directory copied outside the repository (without what a build leaves), installed with
  * its own dev dependencies and packed there, as a partner or a CI job would: nothing resolves from
@@ -199,36 +302,37 @@ describe('the typed client as a package (clients/typescript)', () => {
     });
   });
 
-  it('when a TypeScript project imports it, then the contract types come with it', () => {
+  it('when a strict TypeScript project that skips no declarations imports it, then every helper answers the contract types', () => {
     fs.writeFileSync(path.join(project, 'consumer.ts'), CONSUMER_TS);
-    // The TypeScript and Node types the package brings for its own build, not the repository's.
-    const source = path.join(project, 'client-source/node_modules');
-    const typeRoots = path.join(source, '@types');
-    const run = spawnSync(
-      path.join(source, '.bin/tsc'),
-      [
-        '--noEmit',
-        '--strict',
-        '--module',
-        'nodenext',
-        '--moduleResolution',
-        'nodenext',
-        '--target',
-        'es2022',
-        '--skipLibCheck',
-        '--typeRoots',
-        typeRoots,
-        '--types',
-        'node',
-        'consumer.ts',
-      ],
-      {
-        cwd: project,
-        encoding: 'utf8',
+    fs.writeFileSync(path.join(project, 'types.ts'), TYPES_TS);
+    // The Node types the package brings for its own build (the consumer has none of its own).
+    const typeRoots = [path.join(project, 'client-source/node_modules/@types')];
+    const compilerOptions = { ...CONSUMER_TSCONFIG.compilerOptions, typeRoots };
+    const configs = {
+      'tsconfig.json': { ...CONSUMER_TSCONFIG, compilerOptions },
+      // A bundler's project resolves openapi-fetch's ESM declarations instead of its CommonJS ones.
+      'tsconfig.bundler.json': {
+        ...CONSUMER_TSCONFIG,
+        compilerOptions: { ...compilerOptions, module: 'preserve', moduleResolution: 'bundler' },
       },
-    );
-    expect(run.stdout + run.stderr).toBe('');
-    expect(run.status).toBe(0);
+    };
+    for (const [name, config] of Object.entries(configs))
+      fs.writeFileSync(path.join(project, name), JSON.stringify(config, null, 2));
+    // The repository's TypeScript 7 (typecheck, the examples) on both, and the 5.9 the package builds with.
+    const compilers = [
+      ['typescript-native', 'tsconfig.json'],
+      ['typescript-native', 'tsconfig.bundler.json'],
+      ['typescript', 'tsconfig.json'],
+    ];
+    const reports = compilers.map(([compiler, config]) => {
+      const run = spawnSync(
+        process.execPath,
+        [path.join(ROOT, 'node_modules', compiler!, 'bin/tsc'), '-p', path.join(project, config!)],
+        { cwd: project, encoding: 'utf8' },
+      );
+      return { compiler, config, status: run.status, output: run.stdout + run.stderr };
+    });
+    expect(reports).toEqual(compilers.map(([compiler, config]) => ({ compiler, config, status: 0, output: '' })));
   });
 });
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { Webhook } from 'standardwebhooks';
 import {
   createPartnerClient,
@@ -9,6 +10,7 @@ import {
   type WebhookEvent,
 } from '../../clients/typescript/src';
 import { CTGS, ROUTES } from '../support/catalogue-fixtures';
+import { csvRecords } from '../support/csv';
 import { departure } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { APPROVE_WALLET, deliverCallback, submitCheckout } from '../support/payment-fixtures';
@@ -86,10 +88,33 @@ describe('the typed client through the life of a group', () => {
     expect(refunds).toEqual([refundRef]);
     expect((await partnerClient.refunds.get(refundRef!)).data?.data.orderRef).toBe(first!.orderRef);
 
+    // The JSON page is typed as the page alone; the CSV has its own helper, a stream with its file name.
+    const page = await partnerClient.refunds.list({ orderRef: first!.orderRef });
+    expect(page.data?.data.content.map((refund) => refund.refundRef)).toEqual([refundRef]);
+    const csv = await partnerClient.refunds.exportCsv({ orderRef: first!.orderRef });
+    if (!csv.ok) throw new Error(`the refunds' CSV answered ${csv.response.status}`);
+    expect(csv.fileName).toMatch(/^refunds-\d{4}-\d{2}-\d{2}\.csv$/);
+    let text = '';
+    for await (const chunk of Readable.fromWeb(csv.stream)) text += String(chunk);
+    expect(csvRecords(text).records.map((record) => record.refundRef)).toEqual([refundRef]);
+    const refusedCsv = await partnerClient.refunds.exportCsv({ orderRef: 'not-an-order' });
+    expect(refusedCsv.ok).toBe(false);
+    expectStatus(refusedCsv, 400);
+
     const types: string[] = [];
-    for await (const event of partnerClient.events.all({ size: 1, sortDir: 'asc' })) types.push(event.type);
+    let policyNumber: string | undefined;
+    for await (const event of partnerClient.events.all({ size: 1, sortDir: 'asc' })) {
+      types.push(event.type);
+      // The payload is the webhook event of its type: order.paid's data carries the policy number, no cast.
+      if (event.payload.type === 'order.paid' && event.payload.data.orderRef === first!.orderRef)
+        policyNumber = event.payload.data.policyNumber;
+    }
     expect(types).toEqual(expect.arrayContaining(['order.paid', 'order.cancelled']));
     expect(types.indexOf('order.paid')).toBeLessThan(types.indexOf('order.cancelled'));
+    expect(policyNumber).toBe((await partnerClient.getOrder(first!.orderRef)).data?.data.policyNumber);
+    const listed = (await partnerClient.events.list({ type: ['order.cancelled'] })).data!.data.content[0]!;
+    const cancelledEvent = (await partnerClient.events.get(listed.eventId)).data!.data.payload;
+    expect(cancelledEvent.type === 'order.cancelled' && cancelledEvent.data.orderRef).toBe(first!.orderRef);
 
     const cases: string[] = [];
     for await (const assistanceCase of partnerClient.assistanceCases.all()) cases.push(assistanceCase.caseRef);
@@ -156,6 +181,28 @@ describe('the typed client before the order', () => {
     const refused = await partnerClient.promos.previewOnOrder(order.orderRef, 'NO-SUCH-CODE');
     expectStatus(refused.response, 400);
     expect(refused.error?.code).toBe('PROMO_CODE_INVALID');
+  });
+});
+
+describe('webhooks.create of the typed client', () => {
+  it('registers an endpoint under an Idempotency-Key: the same key again answers the first endpoint and its secret, a new call a new one', async () => {
+    const partnerClient = typedClient();
+    const body: Schemas['WebhookEndpointInput'] = {
+      url: 'https://hooks.partner-a.example.com/pbs',
+      events: ['order.paid'],
+    };
+    const key = '7e2a9c4b-1d3f-4b6a-8c0e-5f7a9b1d3e6c';
+    const first = await partnerClient.webhooks.create(body, { idempotencyKey: key });
+    expectStatus(first.response, 201);
+    const again = await partnerClient.webhooks.create(body, { idempotencyKey: key });
+    expect(again.data?.data).toMatchObject({
+      endpointId: first.data!.data.endpointId,
+      secret: first.data!.data.secret,
+    });
+    const another = await partnerClient.webhooks.create(body);
+    expectStatus(another.response, 201);
+    expect(another.data?.data.endpointId).not.toBe(first.data!.data.endpointId);
+    expect((await partnerClient.webhooks.list()).data?.data).toHaveLength(2);
   });
 });
 

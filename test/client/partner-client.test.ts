@@ -391,6 +391,31 @@ describe('typed client retry rules against a scripted upstream', () => {
     );
   });
 
+  it('sends one Idempotency-Key on every retry of one webhook registration, and a new one for the next', async () => {
+    const created = {
+      success: true,
+      message: 'Webhook endpoint registered',
+      data: { endpointId: '5b2c8e1a-4d7f-4a3b-9c6e-0f1a2b3c4d5e', secret: 'whsec_c2VjcmV0' },
+      timestamp: '2026-09-20T08:00:00Z',
+    };
+    const upstream = await fakeUpstream((req, res, hit) => {
+      if (hit === 1) return json(res, 503, { ...internalError, status: 503, error: 'Service Unavailable' });
+      if (hit === 2) return req.socket.destroy(); // a network failure mid-request: resent only because it is keyed
+      json(res, 201, created);
+    });
+    const client = createPartnerClient({ baseUrl: upstream.url, ...credential, sleep: noWait });
+    const body = { url: 'https://hooks.partner.example/pbs', events: ['order.paid' as const] };
+    const first = await client.webhooks.create(body);
+    await client.webhooks.create(body, { idempotencyKey: 'b9a3f0c2-5d41-4e8a-9f6b-2c7d8e1a3b40' });
+    await upstream.close();
+    expectStatus(first, 201);
+    const keys = upstream.seen.map((request) => request.headers['idempotency-key']);
+    expect(keys).toHaveLength(4);
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(keys.slice(0, 3)).toEqual([keys[0], keys[0], keys[0]]);
+    expect(keys[3]).toBe('b9a3f0c2-5d41-4e8a-9f6b-2c7d8e1a3b40');
+  });
+
   it('never resends POST /orders after a network failure: a blind retry could duplicate the order', async () => {
     const upstream = await fakeUpstream((req) => req.socket.destroy());
     const { api } = createPartnerClient({ baseUrl: upstream.url, ...credential, sleep: noWait });

@@ -31,10 +31,8 @@ describe(`npm run example${missing.length ? ` (waits for ${missing.join(', ')})`
   beforeAll(async () => {
     if (missing.length) return;
     server = await startTestServer();
-    execFileSync(path.join(ROOT, 'node_modules/typescript-native/bin/tsc'), ['-p', 'tsconfig.examples.json'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    // Against the packed client, as a partner installs it (scripts/example-client.mjs).
+    execFileSync('npm', ['run', '-s', 'example:build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }, 120_000);
   afterAll(() => server?.stop());
 

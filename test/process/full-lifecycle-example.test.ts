@@ -18,10 +18,8 @@ describe('npm run example:lifecycle', () => {
   beforeAll(async () => {
     // Background jobs on: the example waits for webhooks, which the relay and delivery workers send.
     server = await startTestServer({}, undefined, { backgroundJobs: true });
-    execFileSync(path.join(ROOT, 'node_modules/typescript-native/bin/tsc'), ['-p', 'tsconfig.examples.json'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    // Against the packed client, as a partner installs it (scripts/example-client.mjs).
+    execFileSync('npm', ['run', '-s', 'example:build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }, 120_000);
   afterAll(() => server?.stop());
 

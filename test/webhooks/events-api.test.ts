@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { expectSchema } from '../support/contract';
 import { newPartner, type TestPartner } from '../support/partners';
 import { SANDBOX_ENV, useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -88,6 +90,46 @@ describe('GET /events', () => {
     const other = await newPartner(server, client);
     await testEvent(partner);
     expect((await listEvents(other)).body.data.totalElements).toBe(0);
+  });
+});
+
+describe('the payload of an event record', () => {
+  const bundled = (): {
+    webhooks: Record<
+      string,
+      { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } }
+    >;
+    components: { schemas: { EventRecord: { properties: { payload: PayloadSchema } } } };
+  } => JSON.parse(readFileSync('generated/openapi.json', 'utf8'));
+  interface PayloadSchema {
+    oneOf: Array<{ $ref: string }>;
+    discriminator: { propertyName: string; mapping: Record<string, string> };
+  }
+
+  it("is one of the webhooks' bodies, chosen by its type: one member per webhook of the contract", () => {
+    const document = bundled();
+    const bodies = Object.fromEntries(
+      Object.entries(document.webhooks).map(([type, webhook]) => [
+        type,
+        webhook.post.requestBody.content['application/json'].schema.$ref,
+      ]),
+    );
+    const payload = document.components.schemas.EventRecord.properties.payload;
+    expect(payload.discriminator).toEqual({ propertyName: 'type', mapping: bodies });
+    expect(payload.oneOf.map((member) => member.$ref).sort()).toEqual(Object.values(bodies).sort());
+  });
+
+  it("refuses a body that is not its type's: a test event's data under order.paid violates the contract", () => {
+    const record = (payload: Record<string, unknown>) => ({
+      eventId: 'evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f',
+      type: payload.type,
+      createdAt: '2030-09-20T08:52:11.000Z',
+      payload: { id: 'evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f', timestamp: '2030-09-20T08:52:11.000Z', ...payload },
+    });
+    expect(() => expectSchema('EventRecord', record({ type: 'webhook.test', data: { message: 'hi' } }))).not.toThrow();
+    expect(() => expectSchema('EventRecord', record({ type: 'order.paid', data: { message: 'hi' } }))).toThrow(
+      /violates EventRecord/,
+    );
   });
 });
 

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, operations, paths } from './generated/api';
+import { csvExport, type CsvExportResult, type OperationError, type OperationResult } from './operation-result';
 import {
   backoffDelayMs,
   DEFAULT_RETRY,
@@ -175,32 +176,30 @@ export interface PartnerClient {
   exportOrdersCsv(query?: Omit<OrderBookQuery, 'page' | 'size'>): Promise<OrdersCsvResult>;
 }
 
-type OrderBookFailure = NonNullable<Awaited<ReturnType<typeof listOrdersCall>>['error']>;
-export type PayGroupResult = Awaited<ReturnType<typeof payGroupCall>>;
-export type PaymentStatusResult = Awaited<ReturnType<typeof paymentStatusCall>>;
-export type GetOrderResult = Awaited<ReturnType<typeof getOrderCall>>;
-export type GetOrderGroupResult = Awaited<ReturnType<typeof getOrderGroupCall>>;
+type OrderBookFailure = OperationError<'listOrders'>;
+export type PayGroupResult = OperationResult<'payGroup'>;
+export type PaymentStatusResult = OperationResult<'getPaymentStatus'>;
+export type GetOrderResult = OperationResult<'getOrder'>;
+export type GetOrderGroupResult = OperationResult<'getOrderGroup'>;
 /** One page of the order book (`data` on a 2xx), or the refusal (`error`) with its response. */
 export interface OrderPageResult {
   data: Schemas['OrderPageResponse'] | undefined;
   error: OrderBookFailure | undefined;
   response: Response;
 }
-export type OrdersCsvResult =
-  | { ok: true; stream: ReadableStream<Uint8Array>; fileName: string | undefined; response: Response }
-  | { ok: false; error: OrderBookFailure; response: Response };
+export type OrdersCsvResult = CsvExportResult<OrderBookFailure>;
 
 export type SaveCertificateResult =
   | { saved: true; filePath: string; bytes: number; response: Response }
   | { saved: false; error: CertificateError; response: Response };
-type CertificateError = NonNullable<Awaited<ReturnType<typeof certificateCall>>['error']>;
+type CertificateError = OperationError<'getOrderCertificate'>;
 
-export type PayResult = Awaited<ReturnType<typeof payCall>>;
-export type CancellationPreviewResult = Awaited<ReturnType<typeof previewCancellationCall>>;
-export type CancelResult = Awaited<ReturnType<typeof cancelCall>>;
-export type AssistanceCaseResult = Awaited<ReturnType<typeof openAssistanceCaseCall>>;
-export type UploadResult = Awaited<ReturnType<typeof uploadCall>>;
-export type DepartureChangeResult = Awaited<ReturnType<typeof departureChangeCall>>;
+export type PayResult = OperationResult<'payOrder'>;
+export type CancellationPreviewResult = OperationResult<'previewOrderCancellation'>;
+export type CancelResult = OperationResult<'cancelOrder'>;
+export type AssistanceCaseResult = OperationResult<'openAssistanceCase'>;
+export type UploadResult = OperationResult<'uploadDocument'>;
+export type DepartureChangeResult = OperationResult<'updateOrder'>;
 
 const TOKEN_PATH = '/api/external/v1/auth/token';
 
@@ -312,12 +311,8 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   };
 }
 
-function listOrdersCall(api: PartnerApi, query: OrderBookQuery) {
-  return api.GET('/api/external/v1/orders', { params: { query } });
-}
-
 async function listOrdersPage(api: PartnerApi, query: OrderBookQuery): Promise<OrderPageResult> {
-  const { data, error, response } = await listOrdersCall(api, query);
+  const { data, error, response } = await api.GET('/api/external/v1/orders', { params: { query } });
   // Without `Accept: text/csv` the answer is the JSON page; the CSV is exportOrdersCsv's.
   return { data: typeof data === 'string' ? undefined : data, error, response };
 }
@@ -326,51 +321,62 @@ async function exportOrdersCsv(
   api: PartnerApi,
   query: Omit<OrderBookQuery, 'page' | 'size'>,
 ): Promise<OrdersCsvResult> {
-  const { data, error, response } = await api.GET('/api/external/v1/orders', {
-    params: { query, header: { Accept: 'text/csv' } },
-    parseAs: 'stream',
-  });
-  if (error !== undefined) return { ok: false, error, response };
-  if (!data) throw new Error(`GET /orders as CSV answered ${response.status} without a body`);
-  const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
-  return { ok: true, stream: data, fileName, response };
+  return csvExport(
+    'GET /orders',
+    await api.GET('/api/external/v1/orders', { params: { query, header: { Accept: 'text/csv' } }, parseAs: 'stream' }),
+  );
 }
 
-function payCall(api: PartnerApi, orderRef: string, body: Schemas['PayRequest'], idempotencyKey: string) {
+function payCall(
+  api: PartnerApi,
+  orderRef: string,
+  body: Schemas['PayRequest'],
+  idempotencyKey: string,
+): Promise<PayResult> {
   return api.POST('/api/external/v1/orders/{orderRef}/pay', {
     params: { path: { orderRef }, header: { 'Idempotency-Key': idempotencyKey } },
     body,
   });
 }
 
-function payGroupCall(api: PartnerApi, groupRef: string, body: Schemas['PayRequest'], idempotencyKey: string) {
+function payGroupCall(
+  api: PartnerApi,
+  groupRef: string,
+  body: Schemas['PayRequest'],
+  idempotencyKey: string,
+): Promise<PayGroupResult> {
   return api.POST('/api/external/v1/orders/groups/{groupRef}/pay', {
     params: { path: { groupRef }, header: { 'Idempotency-Key': idempotencyKey } },
     body,
   });
 }
 
-function paymentStatusCall(api: PartnerApi, orderRef: string) {
+function paymentStatusCall(api: PartnerApi, orderRef: string): Promise<PaymentStatusResult> {
   return api.GET('/api/external/v1/orders/{orderRef}/payment-status', { params: { path: { orderRef } } });
 }
 
-function getOrderCall(api: PartnerApi, orderRef: string) {
+function getOrderCall(api: PartnerApi, orderRef: string): Promise<GetOrderResult> {
   return api.GET('/api/external/v1/orders/{orderRef}', { params: { path: { orderRef } } });
 }
 
-function getOrderGroupCall(api: PartnerApi, groupRef: string) {
+function getOrderGroupCall(api: PartnerApi, groupRef: string): Promise<GetOrderGroupResult> {
   return api.GET('/api/external/v1/orders/groups/{groupRef}', { params: { path: { groupRef } } });
 }
 
-function departureChangeCall(api: PartnerApi, orderRef: string, departureDate: string) {
+function departureChangeCall(api: PartnerApi, orderRef: string, departureDate: string): Promise<DepartureChangeResult> {
   return api.PATCH('/api/external/v1/orders/{orderRef}', { params: { path: { orderRef } }, body: { departureDate } });
 }
 
-function previewCancellationCall(api: PartnerApi, orderRef: string) {
+function previewCancellationCall(api: PartnerApi, orderRef: string): Promise<CancellationPreviewResult> {
   return api.POST('/api/external/v1/orders/{orderRef}/cancellation/preview', { params: { path: { orderRef } } });
 }
 
-function cancelCall(api: PartnerApi, orderRef: string, body: Schemas['CancellationRequest'], idempotencyKey: string) {
+function cancelCall(
+  api: PartnerApi,
+  orderRef: string,
+  body: Schemas['CancellationRequest'],
+  idempotencyKey: string,
+): Promise<CancelResult> {
   return api.POST('/api/external/v1/orders/{orderRef}/cancellation', {
     params: { path: { orderRef }, header: { 'Idempotency-Key': idempotencyKey } },
     body,
@@ -382,14 +388,19 @@ function openAssistanceCaseCall(
   orderRef: string,
   body: Schemas['AssistanceCaseRequest'],
   idempotencyKey: string,
-) {
+): Promise<AssistanceCaseResult> {
   return api.POST('/api/external/v1/orders/{orderRef}/assistance-cases', {
     params: { path: { orderRef }, header: { 'Idempotency-Key': idempotencyKey } },
     body,
   });
 }
 
-function uploadCall(api: PartnerApi, file: Blob, fileName: string, documentType: Schemas['DocumentType']) {
+function uploadCall(
+  api: PartnerApi,
+  file: Blob,
+  fileName: string,
+  documentType: Schemas['DocumentType'],
+): Promise<UploadResult> {
   return api.POST('/api/external/v1/documents', {
     // The generated type says `file: string` (format: binary); on the wire it is a multipart part.
     body: { documentType, file: fileName },

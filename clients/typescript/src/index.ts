@@ -24,7 +24,8 @@ export {
   type Schemas,
   type UploadResult,
 } from './client';
-export type { AssistanceCaseQuery, EventQuery, RefundQuery } from './after-sale';
+export type { AssistanceCaseQuery, EventQuery, RefundPageResult, RefundQuery, RefundsCsvResult } from './after-sale';
+export type { CsvExportResult, OperationError, OperationResult } from './operation-result';
 export { isOrderGroup, type CreatedResult } from './order-creation';
 export { ListPageError } from './pages';
 export { DEFAULT_RETRY, type RetryOptions } from './retry-policy';

@@ -1,5 +1,6 @@
 import type { Client } from 'openapi-fetch';
 import type { components, paths } from './generated/api';
+import type { OperationError } from './operation-result';
 
 type Schemas = components['schemas'];
 const ORDERS = '/api/external/v1/orders';
@@ -15,7 +16,7 @@ export function isOrderGroup(created: Schemas['Order'] | Schemas['OrderGroup']):
 /** The answer of createOrder / createOrderGroup: `data` typed for what was asked (one order, or a group). */
 export interface CreatedResult<Created> {
   data: (Omit<Schemas['SuccessEnvelope'], 'data'> & { data: Created }) | undefined;
-  error: unknown;
+  error: OperationError<'createOrders'> | undefined;
   response: Response;
 }
 

@@ -1,5 +1,6 @@
 import type { Client } from 'openapi-fetch';
 import type { components, paths } from './generated/api';
+import type { OperationResult } from './operation-result';
 
 type Schemas = components['schemas'];
 
@@ -20,23 +21,29 @@ const CLOCK = '/api/external/v1/sandbox/clock';
 export function sandboxCalls(api: Client<paths>) {
   return {
     /** The customer pays (`CAPTURED`), is declined, lacks funds, cancels or walks away; answers the payment status. */
-    decidePayment: (paymentRef: string, outcome: Schemas['SandboxPaymentOutcome']) =>
+    decidePayment: (
+      paymentRef: string,
+      outcome: Schemas['SandboxPaymentOutcome'],
+    ): Promise<OperationResult<'setSandboxPaymentOutcome'>> =>
       api.POST('/api/external/v1/sandbox/payments/{paymentRef}/outcome', {
         params: { path: { paymentRef } },
         body: { outcome },
       }),
     /** The provider's answer to a `PENDING` or `MANUAL` refund; answers the refund. */
-    answerRefund: (refundRef: string, outcome: Schemas['SandboxRefundOutcomeRequest']['outcome']) =>
+    answerRefund: (
+      refundRef: string,
+      outcome: Schemas['SandboxRefundOutcomeRequest']['outcome'],
+    ): Promise<OperationResult<'setSandboxRefundOutcome'>> =>
       api.POST('/api/external/v1/sandbox/refunds/{refundRef}/outcome', {
         params: { path: { refundRef } },
         body: { outcome },
       }),
     /** Every business-date rule of your requests reads `today` (YYYY-MM-DD) until `resetClock`. */
-    setClock: (today: string) => api.PUT(CLOCK, { body: { today } }),
-    readClock: () => api.GET(CLOCK),
-    resetClock: () => api.DELETE(CLOCK),
+    setClock: (today: string): Promise<OperationResult<'setSandboxClock'>> => api.PUT(CLOCK, { body: { today } }),
+    readClock: (): Promise<OperationResult<'getSandboxClock'>> => api.GET(CLOCK),
+    resetClock: (): Promise<OperationResult<'deleteSandboxClock'>> => api.DELETE(CLOCK),
     /** A signed event of `type` to your endpoints subscribed to it, about `orderRef` when given; answers its eventId. */
-    sendEvent: (type: Schemas['WebhookEventType'], orderRef?: string) =>
+    sendEvent: (type: Schemas['WebhookEventType'], orderRef?: string): Promise<OperationResult<'sendSandboxEvent'>> =>
       api.POST('/api/external/v1/sandbox/events', { body: orderRef === undefined ? { type } : { type, orderRef } }),
   };
 }

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Client } from 'openapi-fetch';
 import type { components, paths } from './generated/api';
+import type { OperationResult } from './operation-result';
 import { everyItem } from './pages';
 
 type Schemas = components['schemas'];
@@ -12,24 +14,41 @@ const DELIVERIES = '/api/external/v1/webhook-deliveries';
 /**
  * Your webhook endpoints and their delivery log (the "Webhook endpoints" operations). Each call
  * answers openapi-fetch's `{ data, error, response }`; `create` and `rotateSecret` carry the
- * `whsec_` secret in `data.data.secret`, shown only then: store it at once.
+ * `whsec_` secret in `data.data.secret`, shown only then: store it at once. `create` sends an
+ * Idempotency-Key that every retry of the call sends again (pass your own stored one to repeat
+ * it), so a registration retried after a timeout answers the first endpoint and its secret
+ * instead of registering a second one.
  */
 export function webhookCalls(api: Client<paths>) {
   const endpoint = (endpointId: string) => ({ params: { path: { endpointId } } });
   const calls = {
-    create: (body: Schemas['WebhookEndpointInput']) => api.POST(ENDPOINTS, { body }),
-    list: () => api.GET(ENDPOINTS),
-    get: (endpointId: string) => api.GET(ENDPOINT, endpoint(endpointId)),
-    update: (endpointId: string, body: Schemas['WebhookEndpointUpdate']) =>
-      api.PATCH(ENDPOINT, { ...endpoint(endpointId), body }),
-    remove: (endpointId: string) => api.DELETE(ENDPOINT, endpoint(endpointId)),
-    rotateSecret: (endpointId: string) => api.POST(`${ENDPOINT}/rotate-secret`, endpoint(endpointId)),
-    sendTest: (endpointId: string) => api.POST(`${ENDPOINT}/test`, endpoint(endpointId)),
-    listDeliveries: (query: DeliveryQuery = {}) => api.GET(DELIVERIES, { params: { query } }),
-    retryDelivery: (deliveryId: string) =>
+    create: (
+      body: Schemas['WebhookEndpointInput'],
+      options: { idempotencyKey?: string } = {},
+    ): Promise<OperationResult<'createWebhookEndpoint'>> =>
+      api.POST(ENDPOINTS, { body, params: { header: { 'Idempotency-Key': options.idempotencyKey ?? randomUUID() } } }),
+    list: (): Promise<OperationResult<'listWebhookEndpoints'>> => api.GET(ENDPOINTS),
+    get: (endpointId: string): Promise<OperationResult<'getWebhookEndpoint'>> =>
+      api.GET(ENDPOINT, endpoint(endpointId)),
+    update: (
+      endpointId: string,
+      body: Schemas['WebhookEndpointUpdate'],
+    ): Promise<OperationResult<'updateWebhookEndpoint'>> => api.PATCH(ENDPOINT, { ...endpoint(endpointId), body }),
+    remove: (endpointId: string): Promise<OperationResult<'deleteWebhookEndpoint'>> =>
+      api.DELETE(ENDPOINT, endpoint(endpointId)),
+    rotateSecret: (endpointId: string): Promise<OperationResult<'rotateWebhookEndpointSecret'>> =>
+      api.POST(`${ENDPOINT}/rotate-secret`, endpoint(endpointId)),
+    sendTest: (endpointId: string): Promise<OperationResult<'testWebhookEndpoint'>> =>
+      api.POST(`${ENDPOINT}/test`, endpoint(endpointId)),
+    listDeliveries: (query: DeliveryQuery = {}): Promise<OperationResult<'listWebhookDeliveries'>> =>
+      api.GET(DELIVERIES, { params: { query } }),
+    retryDelivery: (deliveryId: string): Promise<OperationResult<'retryWebhookDelivery'>> =>
       api.POST(`${DELIVERIES}/{deliveryId}/retry`, { params: { path: { deliveryId } } }),
     /** POST /webhook-endpoints/{endpointId}/replay: re-sends your events since a time (of some types) to the endpoint; answers how many. */
-    replay: (endpointId: string, body: Schemas['EventReplayRequest']) =>
+    replay: (
+      endpointId: string,
+      body: Schemas['EventReplayRequest'],
+    ): Promise<OperationResult<'replayWebhookEndpoint'>> =>
       api.POST(`${ENDPOINT}/replay`, { ...endpoint(endpointId), body }),
     /**
      * Every delivery matching `query`, newest first, item by item (the client's one iterator:

@@ -56,6 +56,8 @@ export function eventWire(event: WebhookEvent): Schemas['EventRecord'] {
     eventId: event.id,
     type: event.type as Schemas['EventRecord']['type'],
     createdAt: event.createdAt.toISOString(),
-    payload: event.payload,
+    // The row holds the body as signed and delivered, built by recordWebhookEvent for its type; the
+    // contract types it as that type's event (the webhook event union, told apart by `type`).
+    payload: event.payload as Schemas['EventRecord']['payload'],
   };
 }

@@ -2323,7 +2323,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "assistance_case.opened";
         };
         /** @description One page of assistance cases with its page metadata. */
@@ -2428,7 +2431,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "assistance_case.updated";
         };
         /**
@@ -2736,7 +2742,10 @@ export interface components {
              * @description When the service closed the period (UTC), shortly after the month ended in Nepal.
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "commission.period_closed";
         };
         /** @description Every month with commission lines of yours, newest first. Added in 2.7.0. */
@@ -3110,10 +3119,8 @@ export interface components {
              * @example evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f
              */
             eventId: string;
-            /** @description The JSON body every endpoint subscribed to its type received, as signed (its shape is the event type's in the Webhooks section). */
-            payload: {
-                [key: string]: unknown;
-            };
+            /** @description The JSON body every endpoint subscribed to its type received, as signed: the event type's body of the Webhooks section, told apart by its `type` (always this record's `type`). */
+            payload: components["schemas"]["OrderPaidEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentExpiredEvent"] | components["schemas"]["PaymentCancelledEvent"] | components["schemas"]["PaymentRefundPendingEvent"] | components["schemas"]["PaymentPartiallyReversedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["OrderAmendedEvent"] | components["schemas"]["RefundSucceededEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["AssistanceCaseOpenedEvent"] | components["schemas"]["AssistanceCaseUpdatedEvent"] | components["schemas"]["CommissionPeriodClosedEvent"] | components["schemas"]["WebhookTestEvent"];
             type: components["schemas"]["WebhookEventType"];
         };
         /** @description One of your company's events. */
@@ -3496,7 +3503,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "order.amended";
         };
         /**
@@ -3585,7 +3595,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "order.cancelled";
         };
         /** @description An order group created from an array body, with every order in request order. */
@@ -3807,7 +3820,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "order.paid";
         };
         /**
@@ -4015,7 +4031,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "payment.cancelled";
         };
         /**
@@ -4049,7 +4068,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "payment.expired";
         };
         /**
@@ -4083,7 +4105,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "payment.failed";
         };
         /** @description A started payment attempt. Send the customer's browser to `paymentUrl`. */
@@ -4151,7 +4176,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "payment.partially_reversed";
         };
         /**
@@ -4185,7 +4213,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "payment.refund_pending";
         };
         /**
@@ -4589,7 +4620,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "refund.failed";
         };
         /** @description One page of your refunds with its page metadata (the envelope of `GET /travellers`). */
@@ -4673,7 +4707,10 @@ export interface components {
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "refund.succeeded";
         };
         /**
@@ -5402,7 +5439,10 @@ export interface components {
             id: string;
             /** Format: date-time */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "webhook.test";
         };
     };
