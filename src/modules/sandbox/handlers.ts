@@ -2,6 +2,7 @@ import { kathmanduToday } from '../../kernel/business-date';
 import { invalidField } from '../../kernel/errors';
 import { setTestToday } from '../../kernel/business-today';
 import { successBody } from '../../kernel/http/envelope';
+import type { OperationPolicies } from '../../kernel/http/operation-policy';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import { loadSpecDocument } from '../../kernel/http/spec-document';
 import { sendSandboxEvent } from './sandbox-event';
@@ -39,3 +40,11 @@ export const sandboxHandlers = {
     return { status: 202, body: successBody({ eventId, type: body.type }, 'Event queued') };
   },
 } satisfies TagHandlers;
+
+/**
+ * A test event fans out to every subscribed endpoint of the caller like a replay, so it counts
+ * against the per-company webhook write limit of the test and replay operations (one counter).
+ */
+export const sandboxPolicies = {
+  sendSandboxEvent: { rateLimits: [{ counter: 'webhook', limit: (limits) => limits.webhookPerCompany }] },
+} satisfies OperationPolicies;

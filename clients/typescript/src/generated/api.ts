@@ -347,6 +347,7 @@ export interface paths {
          *     |---|---|---|
          *     | `type` | any of the given event types (repeat the parameter) | 1 to 20 distinct values of `WebhookEventType` |
          *     | `createdFrom`, `createdTo` | `createdAt` at or after / strictly before the instant | RFC 3339 date-time with offset; `createdFrom` before `createdTo` |
+         *     | `sandbox` | `false`: only real events; `true`: only those you sent with `POST /sandbox/events` (their payload says `"sandbox": true`) | `true` or `false` |
          *
          *     A filter outside its bounds is a 400 with `details.fieldErrors` naming it.
          */
@@ -1347,10 +1348,20 @@ export interface paths {
          * Send yourself an event of any type
          * @description Records an event of `type` and sends it, signed, to each of your enabled endpoints subscribed
          *     to that type, through the same outbox, signing, retries and delivery log as every event (it
-         *     is listed by `GET /events` too). With `orderRef` the payload is built from that order of
-         *     yours (its reference, number, status, group, amounts, policy number, latest payment and
-         *     refund); without it the payload is sample data in the event type's documented shape. Use it
-         *     to test your receiver's handling of events your test flow does not produce.
+         *     is listed by `GET /events` too). Every such event carries `"sandbox": true` beside its `id`
+         *     (real events never carry the field), and `GET /events?sandbox=false` leaves them out.
+         *
+         *     With `orderRef` (an order you placed, or one you are a listed agency of) the payload is
+         *     built from that order's real facts: its reference, number, status, group, amounts, policy
+         *     number and, for payment and refund events, its latest payment and refund. An event about a
+         *     payment or a refund the order does not have is a 409 `SANDBOX_EVENT_FACTS_MISSING` (nothing
+         *     is made up beside a real order). Without `orderRef` the payload is sample data in the event
+         *     type's documented shape. Use it to test your receiver's handling of events your test flow
+         *     does not produce.
+         *
+         *     Each call counts against your company's webhook write limit, the one
+         *     `POST /webhook-endpoints/{endpointId}/test` and `.../replay` count against: over it, a 429
+         *     with `Retry-After`.
          */
         post: operations["sendSandboxEvent"];
         delete?: never;
@@ -1381,6 +1392,19 @@ export interface paths {
          *     exactly as after a real checkout (the order is `PAID` with its policy number, events are
          *     sent, a late capture is refunded). `ABANDONED` is the customer who walks away: the gateway
          *     lets the checkout lapse and the service learns it as it learns of any abandoned checkout.
+         *
+         *     `PENDING` is a payment the gateway took and has not decided, as a provider sometimes answers:
+         *     the order stays `PENDING` and the payment `INITIATED` (neither `SUCCESS` nor `FAILED`);
+         *     every look the service takes at the gateway (`payment-status`, the payment watch) finds it
+         *     undecided, and the gateway can no longer void it. A later call with another outcome decides
+         *     it: while its checkout is open, as above; after the checkout closed (`ABANDONED`, or its
+         *     expiry), `CAPTURED` is a late capture (the order is not paid and the money is refunded) and
+         *     the others end it. Asking `PENDING` again answers the same status.
+         *
+         *     Pass the `paymentRef` of the `pay` answer. A group payment's `paymentRef` (from
+         *     `POST /orders/groups/{groupRef}/pay`) decides the whole group's payment: every order of the
+         *     group ends alike. A `groupRef` or an `orderRef` names no payment: a 404 whose message says
+         *     which reference to pass.
          *
          *     Only the company that started the payment decides it. A payment that has already ended (paid,
          *     failed, cancelled, expired, superseded by a newer one, or decided on the checkout page) is a
@@ -2312,6 +2336,7 @@ export interface components {
             data: components["schemas"]["AssistanceCaseEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -2417,6 +2442,7 @@ export interface components {
             data: components["schemas"]["AssistanceCaseEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -2725,6 +2751,7 @@ export interface components {
             data: components["schemas"]["CommissionPeriodSummary"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the service closed the period (UTC), shortly after the month ended in Nepal.
@@ -3043,6 +3070,7 @@ export interface components {
          *     | `PAYMENT_ALREADY_FINAL` | 409 | Sandbox: the payment has already ended (paid, failed, cancelled, expired, superseded, or decided on the checkout page). |
          *     | `REFUND_ALREADY_FINAL` | 409 | Sandbox: the refund is already `SUCCEEDED` or `FAILED`. |
          *     | `SANDBOX_PROVIDER_REQUIRED` | 409 | Sandbox: the payment or refund belongs to a live provider or to cash, which the sandbox helpers cannot answer for. |
+         *     | `SANDBOX_EVENT_FACTS_MISSING` | 409 | Sandbox: a test event about an order names a payment or refund the order does not have; pay or cancel it first, or send the event without `orderRef`. |
          *     | `CONFLICT` | 409 | The request conflicts with the current state of a resource; the `message` says which. |
          *     | `REQUEST_TIMEOUT` | 408 | The request (its body or headers) was not received in time. |
          *     | `PAYLOAD_TOO_LARGE` | 413 | The request body is larger than allowed. |
@@ -3058,7 +3086,7 @@ export interface components {
          * @example ORDER_ALREADY_CANCELLED
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "SANDBOX_EVENT_FACTS_MISSING" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /** @description One page of your events with its page metadata (the envelope of `GET /travellers`). */
         EventPage: {
             /** @description Events of this page, newest first. */
@@ -3141,6 +3169,14 @@ export interface components {
                 replayed: number;
             };
         };
+        /**
+         * @description Present, and `true`, only on an event you sent yourself with `POST /sandbox/events`: synthetic,
+         *     about no real change (its `data` is built from your order's real facts when you named one, or
+         *     is sample data). Real events never carry the field. `GET /events?sandbox=false` leaves
+         *     synthetic events out.
+         * @constant
+         */
+        EventSandboxMarker: true;
         /**
          * @description Online payment gateway. `cash` and any other value are rejected with 400; record cash through `settlementType` `CASH` at order creation instead.
          * @enum {string}
@@ -3485,6 +3521,7 @@ export interface components {
             };
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -3574,6 +3611,7 @@ export interface components {
             };
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -3796,6 +3834,7 @@ export interface components {
             };
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4004,6 +4043,7 @@ export interface components {
             data: components["schemas"]["WebhookOrderEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4038,6 +4078,7 @@ export interface components {
             data: components["schemas"]["WebhookOrderEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4072,6 +4113,7 @@ export interface components {
             data: components["schemas"]["WebhookOrderEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4140,6 +4182,7 @@ export interface components {
             data: components["schemas"]["WebhookOrderEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4174,6 +4217,7 @@ export interface components {
             data: components["schemas"]["WebhookOrderEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4578,6 +4622,7 @@ export interface components {
             } & components["schemas"]["RefundEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4662,6 +4707,7 @@ export interface components {
             } & components["schemas"]["RefundEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4795,11 +4841,12 @@ export interface components {
          * @description What the sandbox gateway's customer does with the checkout: `CAPTURED` (pays: `SUCCESS`),
          *     `DECLINED` (the card or wallet is declined: `FAILED`), `INSUFFICIENT_FUNDS` (`FAILED`),
          *     `CANCELLED_BY_CUSTOMER` (presses Cancel: `CANCELLED`), `ABANDONED` (walks away: the gateway
-         *     lets the checkout lapse, `EXPIRED`).
+         *     lets the checkout lapse, `EXPIRED`), `PENDING` (submits, and the gateway has not decided: the
+         *     payment stays `INITIATED` and the order `PENDING` until a later outcome decides it).
          * @example CAPTURED
          * @enum {string}
          */
-        SandboxPaymentOutcome: "CAPTURED" | "DECLINED" | "INSUFFICIENT_FUNDS" | "CANCELLED_BY_CUSTOMER" | "ABANDONED";
+        SandboxPaymentOutcome: "CAPTURED" | "DECLINED" | "INSUFFICIENT_FUNDS" | "CANCELLED_BY_CUSTOMER" | "ABANDONED" | "PENDING";
         /** @description The outcome the sandbox gateway gives a payment. */
         SandboxPaymentOutcomeRequest: {
             outcome: components["schemas"]["SandboxPaymentOutcome"];
@@ -5394,6 +5441,7 @@ export interface components {
                 message: string;
             };
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /** Format: date-time */
             timestamp: string;
             /** @constant */
@@ -5563,7 +5611,7 @@ export interface components {
         /**
          * @description Too many requests in a short time (error shape 2). Writes a partner could repeat in a loop
          *     (quotes, orders, traveller registrations, payments, uploads, promo operations, webhook endpoint
-         *     and delivery changes) are counted per
+         *     and delivery changes, sandbox test events) are counted per
          *     company in fixed windows shared by every server process; the limits are set by the operator,
          *     with defaults far above what an integration needs. Wait for the number of seconds in
          *     `Retry-After`, then retry.
@@ -6348,6 +6396,12 @@ export interface operations {
                  * @example 0
                  */
                 page?: components["parameters"]["Page"];
+                /**
+                 * @description `false` leaves out the synthetic events you sent yourself with `POST /sandbox/events`
+                 *     (marked `"sandbox": true` in their payload); `true` lists only them. Absent: every event.
+                 * @example false
+                 */
+                sandbox?: boolean;
                 /**
                  * @description Page size. Values above 100 are clamped to 100, not rejected.
                  * @example 20
@@ -8057,6 +8111,16 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SandboxNotFound"];
+            /** @description The order has no payment or refund for an event of this type (error shape 2). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
