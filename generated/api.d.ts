@@ -4,6898 +4,5652 @@
  */
 
 export interface paths {
-  '/api/external/payment/response': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Gateway browser callback (not called by partners)
-     * @description **Partners never call this endpoint.** The payment gateway sends the customer's browser here
-     *     after checkout. Its only visible effect for a partner is the redirect of the customer to the
-     *     `returnUrl` given to `pay`, with `?paymentRef=<payment reference>` appended.
-     *
-     *     The gateway signs a base64url-encoded JSON payload with HMAC-SHA256 under its shared secret.
-     *     The service verifies the signature, the payment reference and the amount before it changes
-     *     anything, then records the result in one transaction and redirects. A forged, tampered,
-     *     replayed or unknown callback changes nothing. Whatever the outcome, confirm it with
-     *     `GET /orders/{orderRef}/payment-status`.
-     */
-    get: operations['handlePaymentCallback'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/payment/response/{gateway}/{paymentRef}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/payment/response": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
         /**
-         * @description The gateway the payment was started on.
-         * @example card_gateway
+         * Gateway browser callback (not called by partners)
+         * @description **Partners never call this endpoint.** The payment gateway sends the customer's browser here
+         *     after checkout. Its only visible effect for a partner is the redirect of the customer to the
+         *     `returnUrl` given to `pay`, with `?paymentRef=<payment reference>` appended.
+         *
+         *     The gateway signs a base64url-encoded JSON payload with HMAC-SHA256 under its shared secret.
+         *     The service verifies the signature, the payment reference and the amount before it changes
+         *     anything, then records the result in one transaction and redirects. A forged, tampered,
+         *     replayed or unknown callback changes nothing. Whatever the outcome, confirm it with
+         *     `GET /orders/{orderRef}/payment-status`.
          */
-        gateway: components['schemas']['Gateway'];
+        get: operations["handlePaymentCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/payment/response/{gateway}/{paymentRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The gateway the payment was started on.
+                 * @example card_gateway
+                 */
+                gateway: components["schemas"]["Gateway"];
+                /**
+                 * @description The payment reference the provider was given (Khalti's `purchase_order_id`, eSewa's `transaction_uuid`).
+                 * @example ORD-2030-000142-1916122811482
+                 */
+                paymentRef: string;
+            };
+            cookie?: never;
+        };
         /**
-         * @description The payment reference the provider was given (Khalti's `purchase_order_id`, eSewa's `transaction_uuid`).
-         * @example ORD-2030-000142-1916122811482
+         * Live provider browser return (not called by partners)
+         * @description **Partners never call this endpoint.** Where a live payment provider sends the customer's
+         *     browser back after checkout (Khalti's `return_url`, eSewa's `success_url` and
+         *     `failure_url`). Its only visible effect for a partner is the redirect of the customer to the
+         *     `returnUrl` given to `pay`, with `?paymentRef=<payment reference>` appended.
+         *
+         *     The query is whatever the provider appends, and none of it is trusted on its own:
+         *
+         *     - **Khalti** appends `pidx`, `status`, `purchase_order_id`, `amount`, `total_amount`,
+         *       `transaction_id` and more, unsigned. The `pidx`, reference and amount must be those of this
+         *       payment; the result is then taken from Khalti's lookup API only.
+         *     - **eSewa** appends `data` (base64 JSON signed with HMAC-SHA256 over its
+         *       `signed_field_names`) on success, nothing on failure. The signature, merchant
+         *       (`product_code`), reference (`transaction_uuid`) and amount are verified; the result is
+         *       then taken from eSewa's status-check API only.
+         *
+         *     A return for another payment, amount or merchant changes nothing (400). A provider that has
+         *     not decided yet (pending) or does not answer changes nothing either: the customer is sent
+         *     back, and `payment-status` asks the provider again later.
+         *
+         *     The customer's browser sees a refused return as a page (`text/html`) saying that the
+         *     payment could not be confirmed from this link, with a link back to the `returnUrl` given to
+         *     `pay` (with `?paymentRef=` appended) when the payment is known; a client that asks for
+         *     `application/json` only gets error shape 2. The provider's answer to a return is reused for
+         *     the same payment for 10 seconds, and returns are limited per client address
+         *     (`RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS`; over it a 429 page with `Retry-After`), so the
+         *     link cannot be used to make the service call the provider again and again.
          */
-        paymentRef: string;
-      };
-      cookie?: never;
+        get: operations["handleProviderReturn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Live provider browser return (not called by partners)
-     * @description **Partners never call this endpoint.** Where a live payment provider sends the customer's
-     *     browser back after checkout (Khalti's `return_url`, eSewa's `success_url` and
-     *     `failure_url`). Its only visible effect for a partner is the redirect of the customer to the
-     *     `returnUrl` given to `pay`, with `?paymentRef=<payment reference>` appended.
-     *
-     *     The query is whatever the provider appends, and none of it is trusted on its own:
-     *
-     *     - **Khalti** appends `pidx`, `status`, `purchase_order_id`, `amount`, `total_amount`,
-     *       `transaction_id` and more, unsigned. The `pidx`, reference and amount must be those of this
-     *       payment; the result is then taken from Khalti's lookup API only.
-     *     - **eSewa** appends `data` (base64 JSON signed with HMAC-SHA256 over its
-     *       `signed_field_names`) on success, nothing on failure. The signature, merchant
-     *       (`product_code`), reference (`transaction_uuid`) and amount are verified; the result is
-     *       then taken from eSewa's status-check API only.
-     *
-     *     A return for another payment, amount or merchant changes nothing (400). A provider that has
-     *     not decided yet (pending) or does not answer changes nothing either: the customer is sent
-     *     back, and `payment-status` asks the provider again later.
-     *
-     *     The customer's browser sees a refused return as a page (`text/html`) saying that the
-     *     payment could not be confirmed from this link, with a link back to the `returnUrl` given to
-     *     `pay` (with `?paymentRef=` appended) when the payment is known; a client that asks for
-     *     `application/json` only gets error shape 2. The provider's answer to a return is reused for
-     *     the same payment for 10 seconds, and returns are limited per client address
-     *     (`RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS`; over it a 429 page with `Retry-After`), so the
-     *     link cannot be used to make the service call the provider again and again.
-     */
-    get: operations['handleProviderReturn'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/assistance-cases': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List assistance cases
-     * @description The cases on orders your company placed or is listed on as a registered agency, newest first
-     *     (`sortBy` and `sortDir` choose another order),
-     *     one page at a time (without their timelines: read one case for it). Added in 2.7.0.
-     */
-    get: operations['listAssistanceCases'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/assistance-cases/{caseRef}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/assistance-cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
         /**
-         * @description The case reference, `AST-<year>-<seq>`.
-         * @example AST-2030-000031
+         * List assistance cases
+         * @description The cases on orders your company placed or is listed on as a registered agency, newest first
+         *     (`sortBy` and `sortDir` choose another order),
+         *     one page at a time (without their timelines: read one case for it). Added in 2.7.0.
          */
-        caseRef: components['parameters']['CaseRef'];
-      };
-      cookie?: never;
+        get: operations["listAssistanceCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Read an assistance case and its timeline
-     * @description The case as the desk sees it now, with every step oldest first: opening, your updates, the
-     *     desk's decisions (a guarantee of payment once `AUTHORISED`, a reason once `DECLINED`). Only
-     *     the company that placed the order and the registered agencies listed on it see a case;
-     *     anybody else gets 404. Added in 2.7.0.
-     */
-    get: operations['getAssistanceCase'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/assistance-cases/{caseRef}/updates': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/assistance-cases/{caseRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
+        };
         /**
-         * @description The case reference, `AST-<year>-<seq>`.
-         * @example AST-2030-000031
+         * Read an assistance case and its timeline
+         * @description The case as the desk sees it now, with every step oldest first: opening, your updates, the
+         *     desk's decisions (a guarantee of payment once `AUTHORISED`, a reason once `DECLINED`). Only
+         *     the company that placed the order and the registered agencies listed on it see a case;
+         *     anybody else gets 404. Added in 2.7.0.
          */
-        caseRef: components['parameters']['CaseRef'];
-      };
-      cookie?: never;
+        get: operations["getAssistanceCase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Tell the desk something new about a case
-     * @description A note, a new location or altitude, more `MEDICAL_REPORT` documents: the case keeps the
-     *     latest location and altitude, and the timeline keeps each update. Only while the case is open
-     *     (`RECEIVED`, `UNDER_REVIEW`, `AUTHORISED`, `COMPLETED`; otherwise 400). In an emergency, call
-     *     the desk as well. Added in 2.7.0.
-     */
-    post: operations['addAssistanceCaseUpdate'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/assistance-cases/{caseRef}/withdrawal': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/assistance-cases/{caseRef}/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         /**
-         * @description The case reference, `AST-<year>-<seq>`.
-         * @example AST-2030-000031
+         * Tell the desk something new about a case
+         * @description A note, a new location or altitude, more `MEDICAL_REPORT` documents: the case keeps the
+         *     latest location and altitude, and the timeline keeps each update. Only while the case is open
+         *     (`RECEIVED`, `UNDER_REVIEW`, `AUTHORISED`, `COMPLETED`; otherwise 400). In an emergency, call
+         *     the desk as well. Added in 2.7.0.
          */
-        caseRef: components['parameters']['CaseRef'];
-      };
-      cookie?: never;
+        post: operations["addAssistanceCaseUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Withdraw a case (a false alarm)
-     * @description Before the desk has decided (`RECEIVED` or `UNDER_REVIEW`), the party on the ground may
-     *     withdraw a case: the traveller is fine after all. Once authorised or declined a case cannot
-     *     be withdrawn (400): call the desk. A withdrawn case is no longer open, so a new one can be
-     *     opened for the traveller. The webhook `assistance_case.updated` is sent. Added in 2.7.0.
-     */
-    post: operations['withdrawAssistanceCase'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/auth/token': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Issue an access token
-     * @description Exchanges your partner credential (`clientId` and `clientSecret`, issued by the operator and
-     *     tied to one company account) for a short-lived bearer token. This is the only partner
-     *     operation that needs no `Authorization` header.
-     *
-     *     The token is an opaque random string, not a JWT: nothing can be read from it. Track its
-     *     lifetime with `expiresIn` (seconds). There is no refresh token: call this operation again
-     *     shortly before the token expires, and again after any `401` on another operation.
-     *
-     *     Call it only from your backend; never ship the secret to a browser or mobile app. To rotate
-     *     or deactivate a credential, contact the operator.
-     */
-    post: operations['issueToken'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/commission-statements': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List your commission periods with their totals
-     * @description Every Nepal month in which your company has commission lines, newest first, each with its
-     *     totals and whether it is still `OPEN` or `CLOSED`. A month without lines is not listed. See
-     *     "Your commission" in the guide for how commission is earned and reversed.
-     */
-    get: operations['listCommissionStatements'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/commission-statements/{period}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Your commission statement of one month (JSON, CSV or PDF)
-     * @description Your statement of one Nepal month (`YYYY-MM`): the totals earned, reversed and net, whether
-     *     the month is still `OPEN` or `CLOSED`, and your lines, oldest first. Only your own lines: an
-     *     agency listed on an order never sees the seller's line, nor the seller the agency's. A month
-     *     without lines answers a statement of zeros (not a 404), so a month can be reconciled before
-     *     anything is sold in it.
-     *
-     *     The answer depends on `Accept`:
-     *
-     *     - `application/json` (the default): the totals and one page of lines (`page`, `size` as in
-     *       `GET /travellers`; sizes above 100 are clamped).
-     *     - `text/csv`: every line as one CSV file (RFC 4180, CRLF line ends, a header row), streamed
-     *       as it is read, named `commission-<period>.csv`. The columns, in this order: `lineId`,
-     *       `occurredAt`, `kind`, `role`, `orderRef`, `policyNumber`, `paymentRef`, `refundRef`,
-     *       `agentId`, `base`, `percent`, `capped`, `amount` (two decimals, a dot; negative for
-     *       `REVERSED`), `currency`. Text cells a spreadsheet would run as a formula get a leading `'`.
-     *     - `application/pdf`: a printable statement (A4): the insurer's and your company's names, the
-     *       period and its status, the totals and every line; each page headed and numbered
-     *       ("Page 2 of 40"). Named `commission-<period>.pdf`.
-     */
-    get: operations['getCommissionStatement'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/documents': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Upload a traveller document
-     * @description Uploads one document as `multipart/form-data` with two parts, `file` and `documentType`.
-     *     Let your HTTP library set the `Content-Type` header with the multipart boundary; a hand-set
-     *     `multipart/form-data` without a boundary cannot be parsed.
-     *
-     *     Each traveller needs three documents before `POST /travellers`: `AVATAR`, `PASSPORT` and
-     *     `SIGNATURE`; a `VISA` is optional. The file type is detected from its bytes, not from its
-     *     name or declared type: `AVATAR` and `SIGNATURE` must be JPEG, PNG or WebP; `PASSPORT` and
-     *     `VISA` may also be PDF. The size limit is 10 MiB by default. A PDF must only show pages:
-     *     one with scripts, actions on opening or on events, launched programs, embedded files, rich
-     *     media, forms that send data, or links to another file or a web address (`/GoToR`, `/GoToE`,
-     *     `/URI`) is refused with a 400 naming what it found.
-     *
-     *     The document belongs to your company and stays a `DRAFT` until its `documentId` is passed to
-     *     `POST /travellers`; it can be attached to one traveller only.
-     *
-     *     Upload failures detected by the upload handler use error shape 3 (`success: false`,
-     *     `message`, `data: null`, `timestamp`): 400 for a missing or empty file, a missing or unknown
-     *     `documentType` or a disallowed file type, and 413 for an oversized file. A malformed
-     *     multipart request can also be rejected earlier with error shape 2.
-     *
-     *     With an `Idempotency-Key`, a retry of a timed-out upload (same `documentType`, same bytes,
-     *     same file name) answers the first document instead of storing a second draft; the same key
-     *     with another upload is a 409 (error shape 2).
-     */
-    post: operations['uploadDocument'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/events': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List your events
-     * @description Every event your company's webhooks announce, newest first (`sortDir=asc`: oldest first), with the payload as it is
-     *     delivered, whether or not an endpoint was subscribed to it: catch up after an outage of your
-     *     endpoint, or reconcile without webhooks. Events are kept as long as the service keeps its
-     *     delivery log. The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at
-     *     most 100, `totalElements` exact.
-     *
-     *     | parameter | matches | bounds |
-     *     |---|---|---|
-     *     | `type` | any of the given event types (repeat the parameter) | 1 to 20 distinct values of `WebhookEventType` |
-     *     | `createdFrom`, `createdTo` | `createdAt` at or after / strictly before the instant | RFC 3339 date-time with offset; `createdFrom` before `createdTo` |
-     *     | `sandbox` | `false`: only real events; `true`: only those you sent with `POST /sandbox/events` (their payload says `"sandbox": true`) | `true` or `false` |
-     *
-     *     A filter outside its bounds is a 400 with `details.fieldErrors` naming it.
-     */
-    get: operations['listEvents'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/events/{eventId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/assistance-cases/{caseRef}/withdrawal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         /**
-         * @description The event's id (`evt_` and 32 hexadecimal digits), the `webhook-id` of its deliveries.
-         * @example evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f
+         * Withdraw a case (a false alarm)
+         * @description Before the desk has decided (`RECEIVED` or `UNDER_REVIEW`), the party on the ground may
+         *     withdraw a case: the traveller is fine after all. Once authorised or declined a case cannot
+         *     be withdrawn (400): call the desk. A withdrawn case is no longer open, so a new one can be
+         *     opened for the traveller. The webhook `assistance_case.updated` is sent. Added in 2.7.0.
          */
-        eventId: components['parameters']['EventId'];
-      };
-      cookie?: never;
+        post: operations["withdrawAssistanceCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Get one of your events
-     * @description One event of your company, with its payload exactly as delivered (the `webhook-id` of its
-     *     deliveries is its `eventId`). Another company's event answers 404, as an unknown one does.
-     */
-    get: operations['getEvent'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/orders': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List your order book
-     * @description Lists the orders your company may read, newest first (by `createdAt`, then by order;
-     *     `sortBy` and `sortDir` choose another order): the
-     *     orders it placed (`access: OWNER`) and the orders other companies placed that list your
-     *     company in `travelCompanies` (`access: LISTED_AGENCY`). Orders of anyone else never appear.
-     *     The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at most 100,
-     *     `totalElements` exact.
-     *
-     *     Filters combine with AND; each is optional:
-     *
-     *     | parameter | matches | bounds |
-     *     |---|---|---|
-     *     | `status` | any of the given order statuses (repeat the parameter: `status=PAID&status=COMPLETED`) | 1 to 5 distinct values of `OrderStatus` |
-     *     | `paymentStatus` | the order's payment status, as `payment-status` reports it | one value of `PaymentAttemptStatus` |
-     *     | `departureFrom`, `departureTo` | `departureDate` on or after / on or before the date | `YYYY-MM-DD`, 2000-01-01 to 2100-12-31; `departureFrom` not after `departureTo` |
-     *     | `createdFrom`, `createdTo` | `createdAt` at or after / strictly before the instant | RFC 3339 date-time with offset; `createdFrom` before `createdTo` |
-     *     | `groupRef` | orders of that order group | `GRP-<year>-<seq>` |
-     *     | `touristId` | orders insuring that traveller | UUID |
-     *     | `search` | a whole order reference, order number or policy number (any case), or part of the traveller's name, case- and accent-insensitive (`muller` finds `Müller`) | 2 to 100 characters, no control characters |
-     *
-     *     A filter outside its bounds is a 400 with `details.fieldErrors` naming it.
-     *
-     *     **CSV export.** The same request with `Accept: text/csv` answers every matching order as
-     *     one CSV file (RFC 4180: comma-separated, CRLF line ends, a header row, fields with a comma,
-     *     quote, semicolon or line break quoted with `"` and inner quotes doubled), without paging (`page` and
-     *     `size` are ignored), named by `Content-Disposition: attachment; filename="orders-<date>.csv"`
-     *     (the Kathmandu date of the export). The columns are, in this order, the fields of an item:
-     *     `orderRef`, `orderNumber`, `status`, `paymentStatus`, `policyNumber`, `touristId`,
-     *     `travellerName`, `routeName`, `departureDate`, `coverageStartDate`, `coverageEndDate`,
-     *     `totalAmount` (two decimals, a dot), `currency`, `groupRef`, `createdAt`, `paidAt`,
-     *     `cancelledAt`, `refundRef`, `refundAmount`, `refundFee` (two decimals), `refundStatus`,
-     *     `access`; an empty cell is null. A cell that starts with `=`, `+`, `-`, `@`, a
-     *     tab or a carriage return, which a spreadsheet would run as a formula, is written with a
-     *     leading `'` (`'=HYPERLINK(…)`). The file is streamed as it is read, so an export of a whole
-     *     year starts at once; an export cut short by a failure ends without its last line break.
-     *
-     *     **Export limits.** Exports run on a small budget of their own, so they never slow the rest
-     *     of the API. A company may run 2 exports at once (the operator's `EXPORTS_PER_COMPANY`);
-     *     another one, or one that finds every export slot of the service busy, is a 429 with
-     *     `Retry-After`. An export whose client takes no data for 15 seconds
-     *     (`HTTP_STREAM_STALL_SECONDS`), or that has not finished after 10 minutes
-     *     (`HTTP_STREAM_DEADLINE_SECONDS`), is cut: read the file as it comes.
-     */
-    get: operations['listOrders'];
-    put?: never;
-    /**
-     * Create an order or an order group
-     * @description Creates insurance orders. The shape of the body decides what is created:
-     *
-     *     - a JSON **object** creates one order; `data` is the order;
-     *     - a JSON **array** (1 to 50 items, even a one-element array) creates an order group; `data`
-     *       is the group with its `groupRef` and every order in request order. A group create is
-     *       all-or-nothing: one invalid item fails the whole array, with field errors indexed like
-     *       `[2].ctgId`.
-     *
-     *     Before ordering, register the traveller (`POST /travellers`) and preferably quote the trip
-     *     (`POST /reference/quote`). Rules for every order:
-     *
-     *     1. Exactly one of `routeId` and `customRouteName`; both or neither is a 400.
-     *     2. At most two agencies in total across `travelCompanyIds` and `customTravelAgencies`
-     *        (two registered, two custom, or one of each); more is a 400. With a travel-agency
-     *        credential your own company is added to `travelCompanyIds` automatically and counts
-     *        toward the two. With a sales-company credential, commission goes to your company.
-     *     3. With `quoteId`, the quote must be `ACTIVE`, belong to your company and agree with `ctgId`,
-     *        `routeId` and `departureDate`; the order keeps the quoted price and cover window. Without a
-     *        quote the cover runs for the package's `baseDurationDays` from `departureDate`.
-     *     4. The traveller's age at departure must be inside the package's age band, and
-     *        `directDiscountPercent` may not exceed your company's commission percent.
-     *     5. A `promoCode` is applied non-fatally: a rejected code does not fail the order (still 201).
-     *        Check `promoApplyResult.applied`.
-     *     6. `settlementType: CASH` orders stay `PENDING` until the operator records the cash; do not
-     *        call the pay endpoint for them.
-     *
-     *     Send an `Idempotency-Key` (a new UUID per order or group you mean to create) and retry a
-     *     timed-out request with the same key: you get the first answer, never a second order.
-     */
-    post: operations['createOrders'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/orders/{orderRef}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/auth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
+         * Issue an access token
+         * @description Exchanges your partner credential (`clientId` and `clientSecret`, issued by the operator and
+         *     tied to one company account) for a short-lived bearer token. This is the only partner
+         *     operation that needs no `Authorization` header.
+         *
+         *     The token is an opaque random string, not a JWT: nothing can be read from it. Track its
+         *     lifetime with `expiresIn` (seconds). There is no refresh token: call this operation again
+         *     shortly before the token expires, and again after any `401` on another operation.
+         *
+         *     Call it only from your backend; never ship the secret to a browser or mobile app. To rotate
+         *     or deactivate a credential, contact the operator.
          */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
+        post: operations["issueToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Get an order
-     * @description Returns the full detail of one order: status, traveller, package, route, cover window,
-     *     pricing, agencies, promo slots and binding, group reference and timestamps. You can read the
-     *     orders your company placed and the orders that list your company in `travelCompanies`;
-     *     another company's order is a 403.
-     *
-     *     For the payment state use `GET /orders/{orderRef}/payment-status`, which is authoritative and
-     *     reconciles with the gateway.
-     */
-    get: operations['getOrder'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /**
-     * Move an order's departure date
-     * @description Treks move: weather, a Lukla flight a week late. The company that placed the order moves its
-     *     departure date with `{"departureDate": "YYYY-MM-DD"}` (`application/json`, that field only;
-     *     any other field is a 400). Any order identifier form works. The answer is the order detail,
-     *     as `GET` shows it, with the new `departureDate`, `coverageStartDate` and `coverageEndDate`.
-     *
-     *     - The cover window moves with the departure and keeps its length (`durationDays`); the price
-     *       does not change, so a checkout already opened for the order stays valid.
-     *     - The new date is one an order could be created with: not before today (Nepal date), and
-     *       at most 365 days (the operator's `DEPARTURE_CHANGE_MAX_DAYS`) after the departure the order
-     *       was first booked with, however many changes come in between.
-     *     - The traveller's age is checked again at the new date: a traveller who would leave the
-     *       package's age band (a birthday in between) is a 400 that says so; book a new order.
-     *     - Only while the cover has not started: on or after the first day of cover (Nepal date) the
-     *       dates are fixed, paid or not. A cancelled order is a 400.
-     *     - A paid order keeps its policy number. Its certificate shows the new window and says
-     *       "Amended" with the date of the change; the verification page shows the new window. Each
-     *       change sends the `order.amended` webhook and is kept in the order's audit log.
-     *     - The same date as the order's current one changes nothing: 200 with the order as it is,
-     *       no webhook. A retried request is therefore safe.
-     *     - An order of a group moves on its own; the group's other orders keep their dates. Move
-     *       each traveller's order that changes.
-     *
-     *     A listed agency may read the order but not change it (403); another company's order is a
-     *     403, an unknown identifier a 404.
-     */
-    patch: operations['updateOrder'];
-    trace?: never;
-  };
-  '/api/external/v1/orders/{orderRef}/assistance-cases': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/commission-statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
         /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
+         * List your commission periods with their totals
+         * @description Every Nepal month in which your company has commission lines, newest first, each with its
+         *     totals and whether it is still `OPEN` or `CLOSED`. A month without lines is not listed. See
+         *     "Your commission" in the guide for how commission is earned and reversed.
          */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
+        get: operations["listCommissionStatements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Open an assistance case for the order's traveller
-     * @description A trekker is in trouble: tell the insurer's assistance desk, which must authorise an
-     *     evacuation (and guarantee payment to the operator) before it is arranged. The company that
-     *     placed the order **or a registered agency listed on it** (the agency on the ground) may open
-     *     a case; it is the one change a listed agency may make to an order.
-     *
-     *     The answer is the case (`AST-<year>-<seq>`, status `RECEIVED`) with the desk's 24-hour phone
-     *     and the instruction to **call it now**: the case gives the desk everything you know, the call
-     *     starts the rescue. A case is never refused for cover: what the desk should know is in
-     *     `coverageNotes` (`ALTITUDE_ABOVE_COVER`, `OUTSIDE_COVER_WINDOW`) and the desk decides.
-     *
-     *     Refused only when the order is not paid or is cancelled (400), and when the traveller already
-     *     has an open case (409 naming it: send an update to that case instead), also when requests
-     *     race. The webhook `assistance_case.opened` is sent to the placing company and the order's
-     *     listed agencies. Added in 2.7.0.
-     */
-    post: operations['openAssistanceCase'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/orders/{orderRef}/cancellation': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/commission-statements/{period}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
         /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
+         * Your commission statement of one month (JSON, CSV or PDF)
+         * @description Your statement of one Nepal month (`YYYY-MM`): the totals earned, reversed and net, whether
+         *     the month is still `OPEN` or `CLOSED`, and your lines, oldest first. Only your own lines: an
+         *     agency listed on an order never sees the seller's line, nor the seller the agency's. A month
+         *     without lines answers a statement of zeros (not a 404), so a month can be reconciled before
+         *     anything is sold in it.
+         *
+         *     The answer depends on `Accept`:
+         *
+         *     - `application/json` (the default): the totals and one page of lines (`page`, `size` as in
+         *       `GET /travellers`; sizes above 100 are clamped).
+         *     - `text/csv`: every line as one CSV file (RFC 4180, CRLF line ends, a header row), streamed
+         *       as it is read, named `commission-<period>.csv`. The columns, in this order: `lineId`,
+         *       `occurredAt`, `kind`, `role`, `orderRef`, `policyNumber`, `paymentRef`, `refundRef`,
+         *       `agentId`, `base`, `percent`, `capped`, `amount` (two decimals, a dot; negative for
+         *       `REVERSED`), `currency`. Text cells a spreadsheet would run as a formula get a leading `'`.
+         *     - `application/pdf`: a printable statement (A4): the insurer's and your company's names, the
+         *       period and its status, the totals and every line; each page headed and numbered
+         *       ("Page 2 of 40"). Named `commission-<period>.pdf`.
          */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
+        get: operations["getCommissionStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Cancel an order
-     * @description Cancels an order your company placed, by the rules `previewOrderCancellation` shows
-     *     (`CancellationRule`; Nepal business dates):
-     *
-     *     - a `PENDING` order is cancelled with no money moved. Its open checkouts are closed first; if
-     *       the customer had just paid one, the order is paid by it and then cancelled with a full
-     *       refund, and the answer's `refund` says so;
-     *     - a `PAID` order whose cover has not started is cancelled with a refund of what its payment
-     *       took for it (its own share, for an order of a group payment), less a fee of 0 within 14
-     *       days of the payment and 10 % of the share after, rounded down to the paisa in the
-     *       traveller's favour. The refund (`RFD-<year>-<seq>`) is recorded with the cancellation and
-     *       made at the payment provider right after; follow it with the `refund.succeeded` and
-     *       `refund.failed` webhooks, the order detail or `payment-status` (`REFUND_PENDING`, then
-     *       `REFUNDED`). Khalti refunds through its API; eSewa and the sandbox wallet have no refund
-     *       API, so their refunds are `MANUAL` until the operator confirms them; for a cash order the
-     *       refund is owed by the operator (`MANUAL`);
-     *     - once the cover has started (its first day is today or earlier) the order cannot be cancelled
-     *       here (400); contact the operator, who can;
-     *     - an order already cancelled is a 400 (a cancelled order never comes back; its policy
-     *       number stays with it).
-     *
-     *     Each order of a group is cancelled on its own, by its own reference. Only the company that
-     *     placed the order may cancel it (a listed agency gets 403). A `webhook` `order.cancelled`
-     *     (with the refund) is sent. Added in 2.6.0.
-     */
-    post: operations['cancelOrder'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/orders/{orderRef}/cancellation/preview': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
+         * Upload a traveller document
+         * @description Uploads one document as `multipart/form-data` with two parts, `file` and `documentType`.
+         *     Let your HTTP library set the `Content-Type` header with the multipart boundary; a hand-set
+         *     `multipart/form-data` without a boundary cannot be parsed.
+         *
+         *     Each traveller needs three documents before `POST /travellers`: `AVATAR`, `PASSPORT` and
+         *     `SIGNATURE`; a `VISA` is optional. The file type is detected from its bytes, not from its
+         *     name or declared type: `AVATAR` and `SIGNATURE` must be JPEG, PNG or WebP; `PASSPORT` and
+         *     `VISA` may also be PDF. The size limit is 10 MiB by default. A PDF must only show pages:
+         *     one with scripts, actions on opening or on events, launched programs, embedded files, rich
+         *     media, forms that send data, or links to another file or a web address (`/GoToR`, `/GoToE`,
+         *     `/URI`) is refused with a 400 naming what it found.
+         *
+         *     The document belongs to your company and stays a `DRAFT` until its `documentId` is passed to
+         *     `POST /travellers`; it can be attached to one traveller only.
+         *
+         *     Upload failures detected by the upload handler use error shape 3 (`success: false`,
+         *     `message`, `data: null`, `timestamp`): 400 for a missing or empty file, a missing or unknown
+         *     `documentType` or a disallowed file type, and 413 for an oversized file. A malformed
+         *     multipart request can also be rejected earlier with error shape 2.
+         *
+         *     With an `Idempotency-Key`, a retry of a timed-out upload (same `documentType`, same bytes,
+         *     same file name) answers the first document instead of storing a second draft; the same key
+         *     with another upload is a 409 (error shape 2).
          */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
+        post: operations["uploadDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Preview the cancellation of an order
-     * @description Tells what `POST /orders/{orderRef}/cancellation` would do now, and changes nothing: whether
-     *     the order can be cancelled, the rule that applies (see `CancellationRule`), the refund and
-     *     the fee. No body. Only the company that placed the order may preview or cancel it (a listed
-     *     agency gets 403). Added in 2.6.0.
-     */
-    post: operations['previewOrderCancellation'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/orders/{orderRef}/certificate': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
         /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
+         * List your events
+         * @description Every event your company's webhooks announce, newest first (`sortDir=asc`: oldest first), with the payload as it is
+         *     delivered, whether or not an endpoint was subscribed to it: catch up after an outage of your
+         *     endpoint, or reconcile without webhooks. Events are kept as long as the service keeps its
+         *     delivery log. The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at
+         *     most 100, `totalElements` exact.
+         *
+         *     | parameter | matches | bounds |
+         *     |---|---|---|
+         *     | `type` | any of the given event types (repeat the parameter) | 1 to 20 distinct values of `WebhookEventType` |
+         *     | `createdFrom`, `createdTo` | `createdAt` at or after / strictly before the instant | RFC 3339 date-time with offset; `createdFrom` before `createdTo` |
+         *     | `sandbox` | `false`: only real events; `true`: only those you sent with `POST /sandbox/events` (their payload says `"sandbox": true`) | `true` or `false` |
+         *
+         *     A filter outside its bounds is a 400 with `details.fieldErrors` naming it.
          */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Download the certificate of insurance of a paid order
-     * @description Returns the policy certificate of a paid order as a PDF (A4). Hand it to the traveller:
-     *     trekking permit offices and rescue operators in Nepal ask for proof of insurance that covers
-     *     helicopter evacuation at the trek's altitude. Page 1 always holds the traveller, the trip and
-     *     cover, the 24-hour assistance box and the attestation, whatever the length of the names; rows
-     *     that do not fit on it continue on further pages. Every page is headed with the policy number
-     *     and "page N of M".
-     *
-     *     The certificate shows the policy number (`POL-<year>-<seq>`, issued when the order was paid;
-     *     also in the order detail and in `payment-status` as `policyNumber`), the insured traveller
-     *     (name, the name as in the passport when `nameAsInPassport` was given, date of birth,
-     *     nationality, and the identity document number with all but its last characters masked), the
-     *     route and the maximum altitude covered (a `customRouteName` is quoted as stated by the partner,
-     *     and the certificate says that nothing above the covered altitude is covered), the coverage
-     *     window, the package, every coverage line with its amount, the included devices, the
-     *     underwriter, the premium (before and after any discount) and what was paid for it, the added
-     *     services and devices apart from it as sold with the policy and not insurance, who sold it
-     *     ("Sold by": your company, the registered agencies listed, and `customTravelAgencies` names
-     *     quoted as stated by the partner), a link to the published policy wording, the 24-hour
-     *     assistance contact, a version line ("Issued <Nepal date of the payment> · Version 1"; after a
-     *     date change "Version 2, amended <date>: departure moved from <date> to <date>", keeping the
-     *     original issue date) and a QR code of the public verification page `/verify/{policyNumber}`.
-     *     A sandbox's certificates carry SPECIMEN — NOT INSURANCE across every page. Names print as
-     *     written, from fonts embedded in the PDF: Latin (with its diacritics), Devanagari, Cyrillic,
-     *     Greek, Chinese, Japanese, Korean, Hebrew and Arabic (right to left, joined, each wrapped line
-     *     in its own order) and Thai; `POST /travellers` refuses a name in a script the certificate
-     *     cannot print.
-     *
-     *     The document is the same every time it is downloaded until the order's dates change; each
-     *     version has its own file name. Save it once per version. You can read
-     *     the certificate of the orders your company placed and of the orders that list your company
-     *     in `travelCompanies`. An order that is not paid has no certificate (400): check
-     *     `payment-status` first.
-     *
-     *     `{orderRef}` accepts the order reference, order number, order UUID or a gateway payment
-     *     reference; a group payment reference is a 400. Downloads are limited per company (429).
-     */
-    get: operations['getOrderCertificate'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/orders/{orderRef}/pay': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id (`evt_` and 32 hexadecimal digits), the `webhook-id` of its deliveries.
+                 * @example evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f
+                 */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
         /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
+         * Get one of your events
+         * @description One event of your company, with its payload exactly as delivered (the `webhook-id` of its
+         *     deliveries is its `eventId`). Another company's event answers 404, as an unknown one does.
          */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Start an online payment for an order
-     * @description Creates a payment attempt for a `PENDING` order and returns the gateway's hosted checkout
-     *     page. Redirect the customer's browser to `paymentUrl`. After paying, declining or cancelling,
-     *     the customer is sent back to your `returnUrl` with `?paymentRef=<payment reference>`.
-     *
-     *     **The redirect is not proof of payment.** Only `GET /orders/{orderRef}/payment-status` is
-     *     authoritative. Customers may never come back, so poll or reconcile `payment-status` for
-     *     orders left `PENDING`.
-     *
-     *     **Idempotency.** `Idempotency-Key` (a UUID) is required and scoped to your company:
-     *
-     *     - the same key with the same order and body returns the same attempt and `paymentUrl`, even
-     *       when several requests race; after a timeout, retry with the same key;
-     *     - the same key with a different order or body is a 409;
-     *     - a new key starts a new attempt and supersedes an open one.
-     *
-     *     `{orderRef}` accepts the order reference, order number, order UUID or a gateway payment
-     *     reference. Only `card_gateway` and `wallet_gateway` are accepted; cash is recorded through
-     *     `settlementType: CASH` at order creation, not here.
-     *
-     *     **No cover bought after the fact.** An order can be paid until the end of its cover's first
-     *     day (Nepal date): the start day itself is payable, the day after is a 400. A checkout opened
-     *     before and captured after that day does not pay the order: the money is refunded as a late
-     *     capture (`payment.refund_pending`, reason `COVER_STARTED`) and the order stays unpaid.
-     *
-     *     **Sandbox.** Outside production both gateways are simulated by the service itself, with a
-     *     hosted checkout page under `/sandbox/{gateway}/checkout/{paymentRef}`. Test card
-     *     `4242 4242 4242 4242` approves, `4000 0000 0000 0002` is declined, `4000 0000 0000 9995` fails
-     *     with insufficient funds (any expiry and CVC). Test wallet `9800000001` with PIN `1234`
-     *     approves, `9800000002` is declined. Each page also has Decline and Cancel buttons.
-     *
-     *     **Live providers.** In production each gateway is served by a real provider chosen by the
-     *     operator: Khalti ePayment (`paymentUrl` is Khalti's hosted page) or eSewa ePay v2 (`paymentUrl`
-     *     is a page of ours that posts the signed form to eSewa). The provider's page is prepared when
-     *     the attempt starts; when the provider does not answer in time the answer is a 503 (502 when it
-     *     answers with an error), nothing is charged, and a retry with the same `Idempotency-Key`
-     *     resumes the same attempt.
-     */
-    post: operations['payOrder'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/orders/{orderRef}/payment-status': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
         /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
+         * List your order book
+         * @description Lists the orders your company may read, newest first (by `createdAt`, then by order;
+         *     `sortBy` and `sortDir` choose another order): the
+         *     orders it placed (`access: OWNER`) and the orders other companies placed that list your
+         *     company in `travelCompanies` (`access: LISTED_AGENCY`). Orders of anyone else never appear.
+         *     The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at most 100,
+         *     `totalElements` exact.
+         *
+         *     Filters combine with AND; each is optional:
+         *
+         *     | parameter | matches | bounds |
+         *     |---|---|---|
+         *     | `status` | any of the given order statuses (repeat the parameter: `status=PAID&status=COMPLETED`) | 1 to 5 distinct values of `OrderStatus` |
+         *     | `paymentStatus` | the order's payment status, as `payment-status` reports it | one value of `PaymentAttemptStatus` |
+         *     | `departureFrom`, `departureTo` | `departureDate` on or after / on or before the date | `YYYY-MM-DD`, 2000-01-01 to 2100-12-31; `departureFrom` not after `departureTo` |
+         *     | `createdFrom`, `createdTo` | `createdAt` at or after / strictly before the instant | RFC 3339 date-time with offset; `createdFrom` before `createdTo` |
+         *     | `groupRef` | orders of that order group | `GRP-<year>-<seq>` |
+         *     | `touristId` | orders insuring that traveller | UUID |
+         *     | `search` | a whole order reference, order number or policy number (any case), or part of the traveller's name, case- and accent-insensitive (`muller` finds `Müller`) | 2 to 100 characters, no control characters |
+         *
+         *     A filter outside its bounds is a 400 with `details.fieldErrors` naming it.
+         *
+         *     **CSV export.** The same request with `Accept: text/csv` answers every matching order as
+         *     one CSV file (RFC 4180: comma-separated, CRLF line ends, a header row, fields with a comma,
+         *     quote, semicolon or line break quoted with `"` and inner quotes doubled), without paging (`page` and
+         *     `size` are ignored), named by `Content-Disposition: attachment; filename="orders-<date>.csv"`
+         *     (the Kathmandu date of the export). The columns are, in this order, the fields of an item:
+         *     `orderRef`, `orderNumber`, `status`, `paymentStatus`, `policyNumber`, `touristId`,
+         *     `travellerName`, `routeName`, `departureDate`, `coverageStartDate`, `coverageEndDate`,
+         *     `totalAmount` (two decimals, a dot), `currency`, `groupRef`, `createdAt`, `paidAt`,
+         *     `cancelledAt`, `refundRef`, `refundAmount`, `refundFee` (two decimals), `refundStatus`,
+         *     `access`; an empty cell is null. A cell that starts with `=`, `+`, `-`, `@`, a
+         *     tab or a carriage return, which a spreadsheet would run as a formula, is written with a
+         *     leading `'` (`'=HYPERLINK(…)`). The file is streamed as it is read, so an export of a whole
+         *     year starts at once; an export cut short by a failure ends without its last line break.
+         *
+         *     **Export limits.** Exports run on a small budget of their own, so they never slow the rest
+         *     of the API. A company may run 2 exports at once (the operator's `EXPORTS_PER_COMPANY`);
+         *     another one, or one that finds every export slot of the service busy, is a 429 with
+         *     `Retry-After`. An export whose client takes no data for 15 seconds
+         *     (`HTTP_STREAM_STALL_SECONDS`), or that has not finished after 10 minutes
+         *     (`HTTP_STREAM_DEADLINE_SECONDS`), is cut: read the file as it comes.
          */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
-    };
-    /**
-     * Get the authoritative payment status of an order
-     * @description Returns the order status and the state of its most recent payment attempt. This is the only
-     *     authoritative source of payment state: the browser redirect to your `returnUrl` is not proof
-     *     of payment.
-     *
-     *     Two shapes, both `success: true`:
-     *
-     *     - **lean**, when no payment attempt exists: `orderRef`, `orderStatus` and
-     *       `paymentStatus: NOT_INITIATED` only;
-     *     - **full** otherwise: also `paymentRef`, `paymentMethod`, `amount`, `currency`, and
-     *       `completedAt` once the attempt has completed.
-     *
-     *     When the latest attempt is still `INITIATED`, this call asks the gateway for its status
-     *     first, so an order whose customer never came back still ends up right. Poll it (for example
-     *     every few minutes, with backoff) for orders left `PENDING` after a checkout.
-     *
-     *     Branch on `orderStatus` for "is it paid" and on `paymentStatus` for what became of the
-     *     payment: the two always agree (`SUCCESS` only with `PAID` or later). A group payment reports
-     *     each order's own share as `amount`, with `groupRef` and `groupAmount` beside it.
-     *
-     *     **Money that arrives late.** Changing an order with an open checkout (applying or removing a
-     *     promo code, paying with a new `Idempotency-Key`, a cancellation) first asks the gateway about
-     *     that checkout. If the customer had already paid, the order is settled `PAID` by that payment
-     *     and the change is refused with a 400. Otherwise the checkout is closed (voided where the
-     *     gateway can void). A gateway that cannot void may still take the customer's money on a
-     *     closed checkout: that payment reads `REFUND_PENDING` (then `REFUNDED`), the money is returned
-     *     by the operator, and the order is not paid by it.
-     *
-     *     `{orderRef}` accepts the order reference, order number, order UUID or a gateway payment
-     *     reference (the `paymentRef` from your redirect); a group payment reference is a 400.
-     */
-    get: operations['getPaymentStatus'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/orders/{orderRef}/promo': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+        get: operations["listOrders"];
+        put?: never;
         /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
+         * Create an order or an order group
+         * @description Creates insurance orders. The shape of the body decides what is created:
+         *
+         *     - a JSON **object** creates one order; `data` is the order;
+         *     - a JSON **array** (1 to 50 items, even a one-element array) creates an order group; `data`
+         *       is the group with its `groupRef` and every order in request order. A group create is
+         *       all-or-nothing: one invalid item fails the whole array, with field errors indexed like
+         *       `[2].ctgId`.
+         *
+         *     Before ordering, register the traveller (`POST /travellers`) and preferably quote the trip
+         *     (`POST /reference/quote`). Rules for every order:
+         *
+         *     1. Exactly one of `routeId` and `customRouteName`; both or neither is a 400.
+         *     2. At most two agencies in total across `travelCompanyIds` and `customTravelAgencies`
+         *        (two registered, two custom, or one of each); more is a 400. With a travel-agency
+         *        credential your own company is added to `travelCompanyIds` automatically and counts
+         *        toward the two. With a sales-company credential, commission goes to your company.
+         *     3. With `quoteId`, the quote must be `ACTIVE`, belong to your company and agree with `ctgId`,
+         *        `routeId` and `departureDate`; the order keeps the quoted price and cover window. Without a
+         *        quote the cover runs for the package's `baseDurationDays` from `departureDate`.
+         *     4. The traveller's age at departure must be inside the package's age band, and
+         *        `directDiscountPercent` may not exceed your company's commission percent.
+         *     5. A `promoCode` is applied non-fatally: a rejected code does not fail the order (still 201).
+         *        Check `promoApplyResult.applied`.
+         *     6. `settlementType: CASH` orders stay `PENDING` until the operator records the cash; do not
+         *        call the pay endpoint for them.
+         *
+         *     Send an `Idempotency-Key` (a new UUID per order or group you mean to create) and retry a
+         *     timed-out request with the same key: you get the first answer, never a second order.
          */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
+        post: operations["createOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Apply a promo code to an order
-     * @description Applies one promo code to a `PENDING`, unpaid order. An order has two independent slots, one
-     *     for a sales-company code and one for a sales-agent code; the slot is chosen from the code.
-     *     Applying a code of a type whose slot is occupied replaces that slot and leaves the other one
-     *     untouched. One use of the code is reserved atomically, so a usage limit is never exceeded.
-     *
-     *     Binding rules: the first code binds the order to the code's owner. An order bound to sales
-     *     company A accepts only A's company codes (and any agent's code); an order bound to agent X
-     *     accepts only X's agent codes (and any company's code).
-     *
-     *     Any rejection of the code (unknown, expired, inactive or exhausted code, code of another
-     *     party, blank code) is a 400 with the message `Invalid promo code`, and the order is left
-     *     completely unchanged. After payment the discount can no longer be changed: an order that is
-     *     not pending and unpaid is a 400 that names its status.
-     *
-     *     **An open checkout.** A checkout opened for the old total is first put to its gateway. If the
-     *     customer has already paid it, the order is settled `PAID` by that payment and the code is
-     *     refused (400); otherwise the checkout is closed (voided where the gateway can) and you start
-     *     a new payment for the new total. A 409 means a payment was being started or settled at that
-     *     very moment: retry.
-     */
-    post: operations['applyOrderPromo'];
-    /**
-     * Remove promo codes from an order
-     * @description With `code`, clears the slot that code occupies; without it, clears both slots. The usage
-     *     reservation is released and a binding created by the removed code is rolled back. A code that
-     *     is not on the order changes nothing and is not an error: the current state is returned. The
-     *     order must be `PENDING` and unpaid.
-     */
-    delete: operations['removeOrderPromo'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/orders/{orderRef}/promo/preview': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/orders/{orderRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
         /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
+         * Get an order
+         * @description Returns the full detail of one order: status, traveller, package, route, cover window,
+         *     pricing, agencies, promo slots and binding, group reference and timestamps. You can read the
+         *     orders your company placed and the orders that list your company in `travelCompanies`;
+         *     another company's order is a 403.
+         *
+         *     For the payment state use `GET /orders/{orderRef}/payment-status`, which is authoritative and
+         *     reconciles with the gateway.
          */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Preview a promo code on an order
-     * @description Shows what the order would carry if the code were applied: the two promo slots, the binding,
-     *     and the totals before and after the discount. **The order is not changed** and no usage is
-     *     reserved.
-     *
-     *     The code's type (sales company or sales agent) is resolved from the code itself; send exactly
-     *     one code. The order must be `PENDING` and unpaid. A code that cannot be applied is a 400 with
-     *     the message `Invalid promo code`, whatever the reason, exactly as `applyOrderPromo` would
-     *     reject it.
-     */
-    post: operations['previewOrderPromo'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/orders/groups/{groupRef}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         /**
-         * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-         * @example GRP-2030-000017
+         * Move an order's departure date
+         * @description Treks move: weather, a Lukla flight a week late. The company that placed the order moves its
+         *     departure date with `{"departureDate": "YYYY-MM-DD"}` (`application/json`, that field only;
+         *     any other field is a 400). Any order identifier form works. The answer is the order detail,
+         *     as `GET` shows it, with the new `departureDate`, `coverageStartDate` and `coverageEndDate`.
+         *
+         *     - The cover window moves with the departure and keeps its length (`durationDays`); the price
+         *       does not change, so a checkout already opened for the order stays valid.
+         *     - The new date is one an order could be created with: not before today (Nepal date), and
+         *       at most 365 days (the operator's `DEPARTURE_CHANGE_MAX_DAYS`) after the departure the order
+         *       was first booked with, however many changes come in between.
+         *     - The traveller's age is checked again at the new date: a traveller who would leave the
+         *       package's age band (a birthday in between) is a 400 that says so; book a new order.
+         *     - Only while the cover has not started: on or after the first day of cover (Nepal date) the
+         *       dates are fixed, paid or not. A cancelled order is a 400.
+         *     - A paid order keeps its policy number. Its certificate shows the new window and says
+         *       "Amended" with the date of the change; the verification page shows the new window. Each
+         *       change sends the `order.amended` webhook and is kept in the order's audit log.
+         *     - The same date as the order's current one changes nothing: 200 with the order as it is,
+         *       no webhook. A retried request is therefore safe.
+         *     - An order of a group moves on its own; the group's other orders keep their dates. Move
+         *       each traveller's order that changes.
+         *
+         *     A listed agency may read the order but not change it (403); another company's order is a
+         *     403, an unknown identifier a 404.
          */
-        groupRef: components['parameters']['GroupRef'];
-      };
-      cookie?: never;
+        patch: operations["updateOrder"];
+        trace?: never;
     };
-    /**
-     * Get an order group with its orders and its payment
-     * @description The group your company created with an array body of `POST /orders` (by its `GRP-` reference
-     *     or its UUID): every order of it in reference order, each as the order book (`GET /orders`) lists
-     *     it, the totals summed over them, and where the group's payment stands (`payment.status`,
-     *     derived from the orders and the latest group payment: see `GroupPaymentStatus`). Each
-     *     order's own `payment-status` stays the authoritative word on that order.
-     *
-     *     A group is the placing company's alone: another company's group (also one that lists your
-     *     company on its orders) is a 404, as an unknown one is. Added in 2.7.0.
-     */
-    get: operations['getOrderGroup'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/orders/groups/{groupRef}/pay': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/orders/{orderRef}/assistance-cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         /**
-         * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-         * @example GRP-2030-000017
+         * Open an assistance case for the order's traveller
+         * @description A trekker is in trouble: tell the insurer's assistance desk, which must authorise an
+         *     evacuation (and guarantee payment to the operator) before it is arranged. The company that
+         *     placed the order **or a registered agency listed on it** (the agency on the ground) may open
+         *     a case; it is the one change a listed agency may make to an order.
+         *
+         *     The answer is the case (`AST-<year>-<seq>`, status `RECEIVED`) with the desk's 24-hour phone
+         *     and the instruction to **call it now**: the case gives the desk everything you know, the call
+         *     starts the rescue. A case is never refused for cover: what the desk should know is in
+         *     `coverageNotes` (`ALTITUDE_ABOVE_COVER`, `OUTSIDE_COVER_WINDOW`) and the desk decides.
+         *
+         *     Refused only when the order is not paid or is cancelled (400), and when the traveller already
+         *     has an open case (409 naming it: send an update to that case instead), also when requests
+         *     race. The webhook `assistance_case.opened` is sent to the placing company and the order's
+         *     listed agencies. Added in 2.7.0.
          */
-        groupRef: components['parameters']['GroupRef'];
-      };
-      cookie?: never;
+        post: operations["openAssistanceCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Start one online payment for a whole order group
-     * @description Creates one payment attempt that covers every `PENDING` order of the group, for the sum of
-     *     their totals, and returns the gateway's hosted checkout page. Orders of the group that are
-     *     already paid, completed, closed or cancelled are not included. When the payment succeeds,
-     *     every included order becomes `PAID`.
-     *
-     *     **No cover bought after the fact.** An order can be paid until the end of its cover's first
-     *     day (Nepal date). A `PENDING` order whose cover began before today is left out of the payment
-     *     and named in `leftOut` with reason `COVER_STARTED`; when no order is left to pay, the answer
-     *     is a 400. A payment captured after an included order's first day does not pay that order: its
-     *     share is refunded as a late capture (`payment.refund_pending`, reason `COVER_STARTED`) and the
-     *     order stays unpaid.
-     *
-     *     The returned `paymentRef` is a **group payment reference**. It is reported to your
-     *     `returnUrl` like any payment reference, but the single-order endpoints (`pay`,
-     *     `payment-status`) reject it with 400: check each order's `payment-status` by its own order
-     *     reference.
-     *
-     *     Headers, body, idempotency and the return redirect work as for
-     *     `POST /orders/{orderRef}/pay`: the same `Idempotency-Key` with the same group and body returns
-     *     the same attempt, with a different group or body it is a 409, a new key starts a new attempt.
-     *     The redirect is not proof of payment.
-     */
-    post: operations['payGroup'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/orders/groups/{groupRef}/promo': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/orders/{orderRef}/cancellation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         /**
-         * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-         * @example GRP-2030-000017
+         * Cancel an order
+         * @description Cancels an order your company placed, by the rules `previewOrderCancellation` shows
+         *     (`CancellationRule`; Nepal business dates):
+         *
+         *     - a `PENDING` order is cancelled with no money moved. Its open checkouts are closed first; if
+         *       the customer had just paid one, the order is paid by it and then cancelled with a full
+         *       refund, and the answer's `refund` says so;
+         *     - a `PAID` order whose cover has not started is cancelled with a refund of what its payment
+         *       took for it (its own share, for an order of a group payment), less a fee of 0 within 14
+         *       days of the payment and 10 % of the share after, rounded down to the paisa in the
+         *       traveller's favour. The refund (`RFD-<year>-<seq>`) is recorded with the cancellation and
+         *       made at the payment provider right after; follow it with the `refund.succeeded` and
+         *       `refund.failed` webhooks, the order detail or `payment-status` (`REFUND_PENDING`, then
+         *       `REFUNDED`). Khalti refunds through its API; eSewa and the sandbox wallet have no refund
+         *       API, so their refunds are `MANUAL` until the operator confirms them; for a cash order the
+         *       refund is owed by the operator (`MANUAL`);
+         *     - once the cover has started (its first day is today or earlier) the order cannot be cancelled
+         *       here (400); contact the operator, who can;
+         *     - an order already cancelled is a 400 (a cancelled order never comes back; its policy
+         *       number stays with it).
+         *
+         *     Each order of a group is cancelled on its own, by its own reference. Only the company that
+         *     placed the order may cancel it (a listed agency gets 403). A `webhook` `order.cancelled`
+         *     (with the refund) is sent. Added in 2.6.0.
          */
-        groupRef: components['parameters']['GroupRef'];
-      };
-      cookie?: never;
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Apply a promo code to an order group
-     * @description Applies one code to every eligible order of the group, with the same slot and binding rules
-     *     as `applyOrderPromo` evaluated per order. **A 200 does not mean every order changed**: orders
-     *     that are not pending or whose binding does not allow the code keep their state and report
-     *     `changed: false` with a machine-readable `reason`. A code that is invalid in itself (unknown,
-     *     expired, inactive, exhausted or blank) is a 400 with the message `Invalid promo code`.
-     */
-    post: operations['applyGroupPromo'];
-    /**
-     * Remove promo codes from an order group
-     * @description Removes promo codes from every order of the group: with `code`, the slot that code occupies
-     *     on each order; without it, both slots of each order. Usage reservations are released and
-     *     bindings created by the removed codes are rolled back. Orders that do not carry the code
-     *     report `changed: false` with reason `NOT_APPLIED`; orders that are no longer pending report
-     *     `ORDER_NOT_PENDING`. Neither is an error.
-     */
-    delete: operations['removeGroupPromo'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/orders/groups/{groupRef}/promo/preview': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/orders/{orderRef}/cancellation/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         /**
-         * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-         * @example GRP-2030-000017
+         * Preview the cancellation of an order
+         * @description Tells what `POST /orders/{orderRef}/cancellation` would do now, and changes nothing: whether
+         *     the order can be cancelled, the rule that applies (see `CancellationRule`), the refund and
+         *     the fee. No body. Only the company that placed the order may preview or cancel it (a listed
+         *     agency gets 403). Added in 2.6.0.
          */
-        groupRef: components['parameters']['GroupRef'];
-      };
-      cookie?: never;
+        post: operations["previewOrderCancellation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Preview a promo code on an order group
-     * @description Shows, for every order of the group, what it would carry if the code were applied, plus the
-     *     group totals. **Nothing is changed.** Eligibility is decided per order, so some orders may
-     *     show `changed: false` with a `reason` while others are discounted. A code that is invalid
-     *     in itself (unknown, expired, inactive, exhausted or blank) is a 400 with the message
-     *     `Invalid promo code`.
-     */
-    post: operations['previewGroupPromo'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/reference/ctgs': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List packages
-     * @description Lists the active public package (ctg) catalogue, one page at a time. Use it to show the
-     *     catalogue or to pick a `ctgId` without a quote. The band filters match a package when its own
-     *     band overlaps the requested band.
-     *
-     *     `totalPrice` is a public listing price for the package's base duration. It is not the amount
-     *     to charge: price the actual trip with `POST /reference/quote` and charge its `totalAmount`.
-     */
-    get: operations['listCtgs'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/reference/quote': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Price a trip for one traveller
-     * @description Prices a trip for exactly one traveller and recommends a package. The quote is optional for
-     *     an order but strongly recommended: an order created with its `quoteId` keeps the quoted price
-     *     and cover window.
-     *
-     *     - Give the trip length one way only: `endDate` **or** `duration` (days, counting both ends).
-     *     - Give the altitude one way only: `routeId` (preferred) **or** `maxAltitude` in metres.
-     *     - `ages` holds exactly one age (1 to 120). To price a group, request one quote per traveller
-     *       and add up the `totalAmount`s yourself.
-     *
-     *     The recommended package is the active package whose altitude band contains the altitude and
-     *     whose age band contains the age, preferring a package made for the requested route. Charge the
-     *     quote's `totalAmount` (it includes the bundled devices), not the catalogue's `totalPrice`.
-     *     A quote stays `ACTIVE` for 7 days (`validUntil`), then reads as `EXPIRED`; an order that uses it
-     *     makes it `USED`.
-     *
-     *     Map the quote onto the order like this: `ctgId` → `ctgId`, `quoteId` → `quoteId`,
-     *     `routeId` → `routeId`, `startDate` → `departureDate`.
-     */
-    post: operations['createQuote'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/reference/quote/{quoteId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/orders/{orderRef}/certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
         /**
-         * @description The `quoteId` of a quote your company created with `POST /reference/quote`.
-         * @example 0b9a8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d
+         * Download the certificate of insurance of a paid order
+         * @description Returns the policy certificate of a paid order as a PDF (A4). Hand it to the traveller:
+         *     trekking permit offices and rescue operators in Nepal ask for proof of insurance that covers
+         *     helicopter evacuation at the trek's altitude. Page 1 always holds the traveller, the trip and
+         *     cover, the 24-hour assistance box and the attestation, whatever the length of the names; rows
+         *     that do not fit on it continue on further pages. Every page is headed with the policy number
+         *     and "page N of M".
+         *
+         *     The certificate shows the policy number (`POL-<year>-<seq>`, issued when the order was paid;
+         *     also in the order detail and in `payment-status` as `policyNumber`), the insured traveller
+         *     (name, the name as in the passport when `nameAsInPassport` was given, date of birth,
+         *     nationality, and the identity document number with all but its last characters masked), the
+         *     route and the maximum altitude covered (a `customRouteName` is quoted as stated by the partner,
+         *     and the certificate says that nothing above the covered altitude is covered), the coverage
+         *     window, the package, every coverage line with its amount, the included devices, the
+         *     underwriter, the premium (before and after any discount) and what was paid for it, the added
+         *     services and devices apart from it as sold with the policy and not insurance, who sold it
+         *     ("Sold by": your company, the registered agencies listed, and `customTravelAgencies` names
+         *     quoted as stated by the partner), a link to the published policy wording, the 24-hour
+         *     assistance contact, a version line ("Issued <Nepal date of the payment> · Version 1"; after a
+         *     date change "Version 2, amended <date>: departure moved from <date> to <date>", keeping the
+         *     original issue date) and a QR code of the public verification page `/verify/{policyNumber}`.
+         *     A sandbox's certificates carry SPECIMEN — NOT INSURANCE across every page. Names print as
+         *     written, from fonts embedded in the PDF: Latin (with its diacritics), Devanagari, Cyrillic,
+         *     Greek, Chinese, Japanese, Korean, Hebrew and Arabic (right to left, joined, each wrapped line
+         *     in its own order) and Thai; `POST /travellers` refuses a name in a script the certificate
+         *     cannot print.
+         *
+         *     The document is the same every time it is downloaded until the order's dates change; each
+         *     version has its own file name. Save it once per version. You can read
+         *     the certificate of the orders your company placed and of the orders that list your company
+         *     in `travelCompanies`. An order that is not paid has no certificate (400): check
+         *     `payment-status` first.
+         *
+         *     `{orderRef}` accepts the order reference, order number, order UUID or a gateway payment
+         *     reference; a group payment reference is a 400. Downloads are limited per company (429).
          */
-        quoteId: string;
-      };
-      cookie?: never;
+        get: operations["getOrderCertificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Read back a quote
-     * @description Returns a quote your company created, as `POST /reference/quote` answered it, with its
-     *     current `quoteStatus`: `ACTIVE` until `validUntil`, `EXPIRED` after it, `USED` once an order
-     *     was created from it. Use it to recover a quote whose answer you lost, or to check that a
-     *     stored `quoteId` is still usable before ordering. Another company's quote, like an unknown
-     *     id, is a 404.
-     */
-    get: operations['getQuote'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/reference/routes': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List routes
-     * @description Lists active trekking routes, one page at a time. Inactive routes are never listed, whatever
-     *     the parameters. Use a route's `routeId` in `POST /reference/quote` and `POST /orders`.
-     *
-     *     Note that this list uses its own page metadata (`pagination`), different from the package
-     *     and traveller lists; all three put the items in `content`.
-     */
-    get: operations['listRoutes'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/refunds': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List your refunds
-     * @description Lists the refunds of the orders your company placed, newest first (by `createdAt`, then by
-     *     reference; `sortBy` and `sortDir` choose another order, which the CSV export follows too): what a cancellation gives back, what a late capture owes, what the provider gave
-     *     back on its own. The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at
-     *     most 100, `totalElements` exact.
-     *
-     *     Filters combine with AND; each is optional:
-     *
-     *     | parameter | matches | bounds |
-     *     |---|---|---|
-     *     | `status` | any of the given refund statuses (repeat the parameter) | 1 to 4 distinct values of `RefundStatus` |
-     *     | `cause` | the refund's cause | one value of `RefundCause` |
-     *     | `orderRef` | refunds of that order | `ORD-<year>-<seq>` |
-     *     | `createdFrom`, `createdTo` | `createdAt` at or after / strictly before the instant | RFC 3339 date-time with offset; `createdFrom` before `createdTo` |
-     *
-     *     A filter outside its bounds is a 400 with `details.fieldErrors` naming it.
-     *
-     *     **CSV export.** The same request with `Accept: text/csv` answers every matching refund as one
-     *     CSV file (RFC 4180, as the order book's export), without paging, named by
-     *     `Content-Disposition: attachment; filename="refunds-<date>.csv"`. The columns are, in this
-     *     order: `refundRef`, `orderRef`, `paymentRef`, `cause`, `status`, `amount`, `cancellationFee`
-     *     (two decimals, a dot), `currency`, `gateway`, `createdAt`, `completedAt`; an empty cell is
-     *     null.
-     */
-    get: operations['listRefunds'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/refunds/{refundRef}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/orders/{orderRef}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         /**
-         * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
-         * @example RFD-2030-000017
+         * Start an online payment for an order
+         * @description Creates a payment attempt for a `PENDING` order and returns the gateway's hosted checkout
+         *     page. Redirect the customer's browser to `paymentUrl`. After paying, declining or cancelling,
+         *     the customer is sent back to your `returnUrl` with `?paymentRef=<payment reference>`.
+         *
+         *     **The redirect is not proof of payment.** Only `GET /orders/{orderRef}/payment-status` is
+         *     authoritative. Customers may never come back, so poll or reconcile `payment-status` for
+         *     orders left `PENDING`.
+         *
+         *     **Idempotency.** `Idempotency-Key` (a UUID) is required and scoped to your company:
+         *
+         *     - the same key with the same order and body returns the same attempt and `paymentUrl`, even
+         *       when several requests race; after a timeout, retry with the same key;
+         *     - the same key with a different order or body is a 409;
+         *     - a new key starts a new attempt and supersedes an open one.
+         *
+         *     `{orderRef}` accepts the order reference, order number, order UUID or a gateway payment
+         *     reference. Only `card_gateway` and `wallet_gateway` are accepted; cash is recorded through
+         *     `settlementType: CASH` at order creation, not here.
+         *
+         *     **No cover bought after the fact.** An order can be paid until the end of its cover's first
+         *     day (Nepal date): the start day itself is payable, the day after is a 400. A checkout opened
+         *     before and captured after that day does not pay the order: the money is refunded as a late
+         *     capture (`payment.refund_pending`, reason `COVER_STARTED`) and the order stays unpaid.
+         *
+         *     **Sandbox.** Outside production both gateways are simulated by the service itself, with a
+         *     hosted checkout page under `/sandbox/{gateway}/checkout/{paymentRef}`. Test card
+         *     `4242 4242 4242 4242` approves, `4000 0000 0000 0002` is declined, `4000 0000 0000 9995` fails
+         *     with insufficient funds (any expiry and CVC). Test wallet `9800000001` with PIN `1234`
+         *     approves, `9800000002` is declined. Each page also has Decline and Cancel buttons.
+         *
+         *     **Live providers.** In production each gateway is served by a real provider chosen by the
+         *     operator: Khalti ePayment (`paymentUrl` is Khalti's hosted page) or eSewa ePay v2 (`paymentUrl`
+         *     is a page of ours that posts the signed form to eSewa). The provider's page is prepared when
+         *     the attempt starts; when the provider does not answer in time the answer is a 503 (502 when it
+         *     answers with an error), nothing is charged, and a retry with the same `Idempotency-Key`
+         *     resumes the same attempt.
          */
-        refundRef: components['parameters']['RefundRef'];
-      };
-      cookie?: never;
+        post: operations["payOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Get one of your refunds
-     * @description One refund of an order your company placed, with its status now (`refund.succeeded` and
-     *     `refund.failed` tell you when it changes). A refund of another company's order answers 404,
-     *     as an unknown one does.
-     */
-    get: operations['getRefund'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/sandbox/clock': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Read your company's test clock
-     * @description The date your company's requests read as today in Nepal (`null` when no test clock is set), beside the real one.
-     */
-    get: operations['getSandboxClock'];
-    /**
-     * Set your company's test clock
-     * @description From now until you delete it, every business-date rule of your company's requests reads
-     *     `today` as today in Nepal: quote dates and validity, an order's departure (not before
-     *     today), promo code validity, whether cover has started (pay refuses, cancellation preview
-     *     and cancellation answer `COVER_STARTED`), the free look (a paid order cancelled more than 14
-     *     days after its payment keeps the 10 % fee), the bounds of a date change, the certificate and
-     *     the public verify page of your policies, and an assistance case's coverage notes. Every
-     *     answer to your company then carries the header `Sandbox-Today`.
-     *
-     *     What did happen keeps its real time: payment, cancellation and event timestamps, references,
-     *     commission months. Background work (reconciliation, refunds, webhook retries, commission
-     *     month ends) keeps the real clock. Other companies never see your clock.
-     */
-    put: operations['setSandboxClock'];
-    post?: never;
-    /**
-     * Go back to the real clock
-     * @description Removes your company's test clock (nothing to remove is not an error); the answer and the following ones carry no `Sandbox-Today`.
-     */
-    delete: operations['deleteSandboxClock'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/sandbox/events': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Send yourself an event of any type
-     * @description Records an event of `type` and sends it, signed, to each of your enabled endpoints subscribed
-     *     to that type, through the same outbox, signing, retries and delivery log as every event (it
-     *     is listed by `GET /events` too). Every such event carries `"sandbox": true` beside its `id`
-     *     (real events never carry the field), and `GET /events?sandbox=false` leaves them out.
-     *
-     *     With `orderRef` (an order you placed, or one you are a listed agency of) the payload is
-     *     built from that order's real facts: its reference, number, status, group, amounts, policy
-     *     number and, for payment and refund events, its latest payment and refund. An event about a
-     *     payment or a refund the order does not have is a 409 `SANDBOX_EVENT_FACTS_MISSING` (nothing
-     *     is made up beside a real order). Without `orderRef` the payload is sample data in the event
-     *     type's documented shape. Use it to test your receiver's handling of events your test flow
-     *     does not produce.
-     *
-     *     Each call counts against your company's webhook write limit, the one
-     *     `POST /webhook-endpoints/{endpointId}/test` and `.../replay` count against: over it, a 429
-     *     with `Retry-After`.
-     */
-    post: operations['sendSandboxEvent'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/sandbox/payments/{paymentRef}/outcome': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/orders/{orderRef}/payment-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
         /**
-         * @description The payment reference of an attempt (`paymentRef` in the `pay` answer and in `payment-status`).
-         * @example ORD-2030-000142-1916122811482
+         * Get the authoritative payment status of an order
+         * @description Returns the order status and the state of its most recent payment attempt. This is the only
+         *     authoritative source of payment state: the browser redirect to your `returnUrl` is not proof
+         *     of payment.
+         *
+         *     Two shapes, both `success: true`:
+         *
+         *     - **lean**, when no payment attempt exists: `orderRef`, `orderStatus` and
+         *       `paymentStatus: NOT_INITIATED` only;
+         *     - **full** otherwise: also `paymentRef`, `paymentMethod`, `amount`, `currency`, and
+         *       `completedAt` once the attempt has completed.
+         *
+         *     When the latest attempt is still `INITIATED`, this call asks the gateway for its status
+         *     first, so an order whose customer never came back still ends up right. Poll it (for example
+         *     every few minutes, with backoff) for orders left `PENDING` after a checkout.
+         *
+         *     Branch on `orderStatus` for "is it paid" and on `paymentStatus` for what became of the
+         *     payment: the two always agree (`SUCCESS` only with `PAID` or later). A group payment reports
+         *     each order's own share as `amount`, with `groupRef` and `groupAmount` beside it.
+         *
+         *     **Money that arrives late.** Changing an order with an open checkout (applying or removing a
+         *     promo code, paying with a new `Idempotency-Key`, a cancellation) first asks the gateway about
+         *     that checkout. If the customer had already paid, the order is settled `PAID` by that payment
+         *     and the change is refused with a 400. Otherwise the checkout is closed (voided where the
+         *     gateway can void). A gateway that cannot void may still take the customer's money on a
+         *     closed checkout: that payment reads `REFUND_PENDING` (then `REFUNDED`), the money is returned
+         *     by the operator, and the order is not paid by it.
+         *
+         *     `{orderRef}` accepts the order reference, order number, order UUID or a gateway payment
+         *     reference (the `paymentRef` from your redirect); a group payment reference is a 400.
          */
-        paymentRef: components['parameters']['PaymentRef'];
-      };
-      cookie?: never;
+        get: operations["getPaymentStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Decide a sandbox payment as its customer would
-     * @description Does what the customer on the sandbox checkout page would do, without the page: the sandbox
-     *     gateway records its decision, signs its callback and the service settles the payment
-     *     exactly as after a real checkout (the order is `PAID` with its policy number, events are
-     *     sent, a late capture is refunded). `ABANDONED` is the customer who walks away: the gateway
-     *     lets the checkout lapse and the service learns it as it learns of any abandoned checkout.
-     *
-     *     `PENDING` is a payment the gateway took and has not decided, as a provider sometimes answers:
-     *     the order stays `PENDING` and the payment `INITIATED` (neither `SUCCESS` nor `FAILED`);
-     *     every look the service takes at the gateway (`payment-status`, the payment watch) finds it
-     *     undecided, and the gateway can no longer void it. A later call with another outcome decides
-     *     it: while its checkout is open, as above; after the checkout closed (`ABANDONED`, or its
-     *     expiry), `CAPTURED` is a late capture (the order is not paid and the money is refunded) and
-     *     the others end it. Asking `PENDING` again answers the same status.
-     *
-     *     Pass the `paymentRef` of the `pay` answer. A group payment's `paymentRef` (from
-     *     `POST /orders/groups/{groupRef}/pay`) decides the whole group's payment: every order of the
-     *     group ends alike. A `groupRef` or an `orderRef` names no payment: a 404 whose message says
-     *     which reference to pass.
-     *
-     *     Only the company that started the payment decides it. A payment that has already ended (paid,
-     *     failed, cancelled, expired, superseded by a newer one, or decided on the checkout page) is a
-     *     409 `PAYMENT_ALREADY_FINAL`; a payment taken by a live provider (Khalti, eSewa) is a 409
-     *     `SANDBOX_PROVIDER_REQUIRED`. The answer is the payment status of the payment's order (for a
-     *     group payment, of its first order).
-     */
-    post: operations['setSandboxPaymentOutcome'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/sandbox/refunds/{refundRef}/outcome': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/orders/{orderRef}/promo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         /**
-         * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
-         * @example RFD-2030-000017
+         * Apply a promo code to an order
+         * @description Applies one promo code to a `PENDING`, unpaid order. An order has two independent slots, one
+         *     for a sales-company code and one for a sales-agent code; the slot is chosen from the code.
+         *     Applying a code of a type whose slot is occupied replaces that slot and leaves the other one
+         *     untouched. One use of the code is reserved atomically, so a usage limit is never exceeded.
+         *
+         *     Binding rules: the first code binds the order to the code's owner. An order bound to sales
+         *     company A accepts only A's company codes (and any agent's code); an order bound to agent X
+         *     accepts only X's agent codes (and any company's code).
+         *
+         *     Any rejection of the code (unknown, expired, inactive or exhausted code, code of another
+         *     party, blank code) is a 400 with the message `Invalid promo code`, and the order is left
+         *     completely unchanged. After payment the discount can no longer be changed: an order that is
+         *     not pending and unpaid is a 400 that names its status.
+         *
+         *     **An open checkout.** A checkout opened for the old total is first put to its gateway. If the
+         *     customer has already paid it, the order is settled `PAID` by that payment and the code is
+         *     refused (400); otherwise the checkout is closed (voided where the gateway can) and you start
+         *     a new payment for the new total. A 409 means a payment was being started or settled at that
+         *     very moment: retry.
          */
-        refundRef: components['parameters']['RefundRef'];
-      };
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Answer a sandbox refund as its provider would
-     * @description Gives a refund of a sandbox payment that is not final yet (`PENDING`, or `MANUAL` like every
-     *     refund of the sandbox wallet) the provider's answer: `SUCCEEDED` (the money went back; the
-     *     payment share reads `REFUNDED` and the commission on it is taken back) or `FAILED`. It moves
-     *     the refund exactly as a real answer does, with its `refund.succeeded` or `refund.failed`
-     *     webhook. A refund that is already `SUCCEEDED` or `FAILED` is a 409 `REFUND_ALREADY_FINAL`;
-     *     a refund of a live provider's or a cash payment is a 409 `SANDBOX_PROVIDER_REQUIRED`.
-     */
-    post: operations['setSandboxRefundOutcome'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/travellers': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List travellers
-     * @description Lists the travellers registered under your company, one page at a time, newest first by
-     *     default. Travellers of other companies are never visible. Useful to reconcile after a
-     *     timed-out `POST /orders` or `POST /travellers`.
-     */
-    get: operations['listTravellers'];
-    put?: never;
-    /**
-     * Register travellers
-     * @description Registers 1 to 50 travellers under your company. The body is always a JSON array, even for a
-     *     single traveller. The batch is all-or-nothing: if any item is invalid nothing is stored, and
-     *     the field errors are indexed by position (for example `[1].phone`). The response lists the
-     *     travellers in request order, each with the `touristId` you pass to `POST /orders`.
-     *
-     *     Every traveller references documents uploaded by your company with `POST /documents`:
-     *     `avatarDocumentId` (type `AVATAR`), `passportDocumentId` (`PASSPORT`) and
-     *     `signatureDocumentId` (`SIGNATURE`) are required, `visaDocumentId` (`VISA`) is optional.
-     *     Each document must be of the type of the field it fills and can be attached to one traveller
-     *     only; registering attaches it.
-     *
-     *     Phone numbers include the country code (`+49 151 23456789`).
-     *
-     *     `name`, `nationality` and `idNumber` are printed on the certificate of insurance, which
-     *     embeds fonts for Latin (with its diacritics), Devanagari, Cyrillic, Greek, Chinese,
-     *     Japanese, Korean, Hebrew, Arabic and Thai. A field with a character none of them has (an
-     *     Ethiopic or Cuneiform name, say) is a 400 with a field error naming the characters, for
-     *     example `[0].name`: `contains characters the certificate cannot print: "አ" (U+12A0)`; send
-     *     the name as written in the passport's Latin line instead.
-     *
-     *     Send an `Idempotency-Key` and retry a timed-out request with the same key: you get the first
-     *     answer, never the travellers twice.
-     */
-    post: operations['registerTravellers'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/webhook-deliveries': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Read the delivery log
-     * @description Your company's deliveries, newest first unless `sortBy`/`sortDir` say otherwise, one page at a time: each event sent to each
-     *     endpoint, with every try (time, your endpoint's answer status, latency) and the next retry.
-     *     A failed try is retried with exponential back-off for about a day; then the delivery is
-     *     `FAILED` and you can send it again with `POST /webhook-deliveries/{deliveryId}/retry`.
-     */
-    get: operations['listWebhookDeliveries'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/webhook-deliveries/{deliveryId}/retry': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+        post: operations["applyOrderPromo"];
         /**
-         * @description The delivery's id (`deliveryId`). Another company's delivery is a 404.
-         * @example 3a5c7e9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d
+         * Remove promo codes from an order
+         * @description With `code`, clears the slot that code occupies; without it, clears both slots. The usage
+         *     reservation is released and a binding created by the removed code is rolled back. A code that
+         *     is not on the order changes nothing and is not an error: the current state is returned. The
+         *     order must be `PENDING` and unpaid.
          */
-        deliveryId: components['parameters']['DeliveryId'];
-      };
-      cookie?: never;
+        delete: operations["removeOrderPromo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Send a delivery again
-     * @description Queues the delivery again now (same event id, same body), with a fresh retry schedule:
-     *     typically one that ended `FAILED`, after you fixed your endpoint. A delivery that already
-     *     succeeded is sent again too (deduplicate by `webhook-id`). A delivery to a disabled endpoint
-     *     is a 409: enable the endpoint first. A delivery still `PENDING` (waiting for its next try)
-     *     is tried now in place of that try: it never has two retry schedules, however often you call
-     *     this.
-     */
-    post: operations['retryWebhookDelivery'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/webhook-endpoints': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List your webhook endpoints
-     * @description Your company's endpoints (at most 5), oldest first. Secrets are never shown here.
-     */
-    get: operations['listWebhookEndpoints'];
-    put?: never;
-    /**
-     * Register a webhook endpoint
-     * @description Registers an endpoint that receives the events named in `events` (any of the event types of
-     *     the Webhooks section, or `*` for all, including event types added later). The answer carries
-     *     the endpoint's `whsec_` signing secret: it is shown **only in this answer**, so store it now
-     *     (rotate it with `rotate-secret` if it is lost). Each event goes to every enabled endpoint of
-     *     your company subscribed to its type, one delivery per endpoint, all with the same
-     *     `webhook-id`.
-     *
-     *     A company has at most 5 endpoints: a sixth is a **409** (delete or reuse one). The URL must be
-     *     `https` and resolve only to public addresses (see `url`); a URL that breaks the rules, or
-     *     whose host does not resolve, is a 400 with a field error on `url`.
-     *
-     *     With an `Idempotency-Key`, a retry of a timed-out registration answers the first answer (the
-     *     same endpoint and secret) instead of registering a second endpoint.
-     */
-    post: operations['createWebhookEndpoint'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/webhook-endpoints/{endpointId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/orders/{orderRef}/promo/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         /**
-         * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
-         * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+         * Preview a promo code on an order
+         * @description Shows what the order would carry if the code were applied: the two promo slots, the binding,
+         *     and the totals before and after the discount. **The order is not changed** and no usage is
+         *     reserved.
+         *
+         *     The code's type (sales company or sales agent) is resolved from the code itself; send exactly
+         *     one code. The order must be `PENDING` and unpaid. A code that cannot be applied is a 400 with
+         *     the message `Invalid promo code`, whatever the reason, exactly as `applyOrderPromo` would
+         *     reject it.
          */
-        endpointId: components['parameters']['EndpointId'];
-      };
-      cookie?: never;
+        post: operations["previewOrderPromo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Read a webhook endpoint
-     * @description One of your company's endpoints (without its secret).
-     */
-    get: operations['getWebhookEndpoint'];
-    put?: never;
-    post?: never;
-    /**
-     * Delete a webhook endpoint
-     * @description Deletes the endpoint, its secret and its delivery log. Events are no longer sent to it.
-     */
-    delete: operations['deleteWebhookEndpoint'];
-    options?: never;
-    head?: never;
-    /**
-     * Change a webhook endpoint
-     * @description Changes the fields given: `url` (the same rules as at registration), `events`,
-     *     `description` (null removes it), `enabled`. The secret stays. Deliveries already created go
-     *     on to the endpoint's new URL; a disabled endpoint gets no new deliveries, and its pending
-     *     ones end `FAILED` without a try.
-     */
-    patch: operations['updateWebhookEndpoint'];
-    trace?: never;
-  };
-  '/api/external/v1/webhook-endpoints/{endpointId}/replay': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/orders/groups/{groupRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
         /**
-         * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
-         * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+         * Get an order group with its orders and its payment
+         * @description The group your company created with an array body of `POST /orders` (by its `GRP-` reference
+         *     or its UUID): every order of it in reference order, each as the order book (`GET /orders`) lists
+         *     it, the totals summed over them, and where the group's payment stands (`payment.status`,
+         *     derived from the orders and the latest group payment: see `GroupPaymentStatus`). Each
+         *     order's own `payment-status` stays the authoritative word on that order.
+         *
+         *     A group is the placing company's alone: another company's group (also one that lists your
+         *     company on its orders) is a 404, as an unknown one is. Added in 2.7.0.
          */
-        endpointId: components['parameters']['EndpointId'];
-      };
-      cookie?: never;
+        get: operations["getOrderGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Send your events since a time to an endpoint again
-     * @description Catching up after your endpoint was down: every event of your company created at or after
-     *     `since` (of `types`, if given) that the endpoint subscribes to is queued for it again, with its
-     *     original `webhook-id` and body (deduplicate on the id) and a fresh retry schedule, whether it
-     *     was delivered before or not. At most 1,000 events per call (a 400 names `since` beyond that:
-     *     replay in windows, reading `GET /events` to choose them). Rate-limited like the other
-     *     webhook writes. The endpoint must be enabled (409 otherwise).
-     */
-    post: operations['replayWebhookEndpoint'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/webhook-endpoints/{endpointId}/rotate-secret': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/orders/groups/{groupRef}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         /**
-         * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
-         * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+         * Start one online payment for a whole order group
+         * @description Creates one payment attempt that covers every `PENDING` order of the group, for the sum of
+         *     their totals, and returns the gateway's hosted checkout page. Orders of the group that are
+         *     already paid, completed, closed or cancelled are not included. When the payment succeeds,
+         *     every included order becomes `PAID`.
+         *
+         *     **No cover bought after the fact.** An order can be paid until the end of its cover's first
+         *     day (Nepal date). A `PENDING` order whose cover began before today is left out of the payment
+         *     and named in `leftOut` with reason `COVER_STARTED`; when no order is left to pay, the answer
+         *     is a 400. A payment captured after an included order's first day does not pay that order: its
+         *     share is refunded as a late capture (`payment.refund_pending`, reason `COVER_STARTED`) and the
+         *     order stays unpaid.
+         *
+         *     The returned `paymentRef` is a **group payment reference**. It is reported to your
+         *     `returnUrl` like any payment reference, but the single-order endpoints (`pay`,
+         *     `payment-status`) reject it with 400: check each order's `payment-status` by its own order
+         *     reference.
+         *
+         *     Headers, body, idempotency and the return redirect work as for
+         *     `POST /orders/{orderRef}/pay`: the same `Idempotency-Key` with the same group and body returns
+         *     the same attempt, with a different group or body it is a 409, a new key starts a new attempt.
+         *     The redirect is not proof of payment.
          */
-        endpointId: components['parameters']['EndpointId'];
-      };
-      cookie?: never;
+        post: operations["payGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Rotate an endpoint's signing secret
-     * @description Issues a new `whsec_` secret, shown **only in this answer**. The replaced secret keeps
-     *     signing beside it until `previousSecretExpiresAt` (24 hours by default): during that
-     *     overlap every delivery carries two signatures in `webhook-signature`, space separated, so a
-     *     verifier on either secret accepts it. Switch your verifier to the new secret within the
-     *     overlap. Rotating again ends the older overlap at once.
-     */
-    post: operations['rotateWebhookEndpointSecret'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/external/v1/webhook-endpoints/{endpointId}/test': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+    "/api/external/v1/orders/groups/{groupRef}/promo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         /**
-         * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
-         * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+         * Apply a promo code to an order group
+         * @description Applies one code to every eligible order of the group, with the same slot and binding rules
+         *     as `applyOrderPromo` evaluated per order. **A 200 does not mean every order changed**: orders
+         *     that are not pending or whose binding does not allow the code keep their state and report
+         *     `changed: false` with a machine-readable `reason`. A code that is invalid in itself (unknown,
+         *     expired, inactive, exhausted or blank) is a 400 with the message `Invalid promo code`.
          */
-        endpointId: components['parameters']['EndpointId'];
-      };
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Send a test event to an endpoint
-     * @description Queues a `webhook.test` event for this endpoint only, whatever its `events`, signed and
-     *     retried like any other (to a disabled endpoint it ends `FAILED` without a request). The answer is the queued delivery: follow it
-     *     with `GET /webhook-deliveries?endpointId=...`.
-     */
-    post: operations['testWebhookEndpoint'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/healthz': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Liveness probe
-     * @description Returns 200 while the process is running. It does not check the database; use `/readyz` for that. No authentication.
-     */
-    get: operations['getHealth'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/metrics': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Prometheus metrics
-     * @description Metrics in the Prometheus text format, for the operator's scraper:
-     *     `http_requests_total` and `http_request_duration_seconds` by `operation` (the operationId,
-     *     `unmatched` for unknown paths), `method` and `status`; business counters:
-     *     `orders_created_total` by `kind` (single, group), `payment_starts_total` by `gateway`,
-     *     `payment_outcomes_total` by `gateway` and `outcome` (final states; `RECONCILED_*` outcomes
-     *     are the ones reconciliation settled), `payment_refunds_owed_total` by `gateway`,
-     *     `promo_operations_total` by `operation` and `outcome` (accepted, rejected),
-     *     `order_departure_changes_total` by `operation` and `outcome` (date changes accepted, rejected),
-     *     `rate_limited_requests_total` by `operation`; `db_pool_connections_used`,
-     *     `db_pool_connections_idle`, `db_pool_acquire_pending` and `db_pool_connections_max` for the
-     *     database pool; and Node.js process metrics.
-     *
-     *     Served here only when the operator has not given metrics a port of their own
-     *     (`METRICS_PORT`, where `npm run start:cluster` serves the sum over its workers), and in
-     *     production only with `METRICS_TOKEN`; otherwise this path is a 404. With `METRICS_TOKEN`
-     *     set, send it as `Authorization: Bearer <token>`. Not for partners.
-     */
-    get: operations['getMetrics'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/readyz': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Readiness probe
-     * @description Returns 200 when the service can serve requests (its database answers) and 503 when it cannot. No authentication.
-     */
-    get: operations['getReadiness'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/verify/{policyNumber}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+        post: operations["applyGroupPromo"];
         /**
-         * @description The policy number printed on the certificate, `POL-<year>-<seq>`. As typed from paper it is
-         *     normalised first: lower case, spaces and other dashes (`pol 2026 000087`) find the printed
-         *     number, and the page (served at the typed URL, no redirect) names it as printed. Anything
-         *     else is answered like an unknown number (404 page), so the page reveals nothing about guesses.
-         * @example POL-2030-000087
+         * Remove promo codes from an order group
+         * @description Removes promo codes from every order of the group: with `code`, the slot that code occupies
+         *     on each order; without it, both slots of each order. Usage reservations are released and
+         *     bindings created by the removed codes are rolled back. Orders that do not carry the code
+         *     report `changed: false` with reason `NOT_APPLIED`; orders that are no longer pending report
+         *     `ORDER_NOT_PENDING`. Neither is an error.
          */
-        policyNumber: string;
-      };
-      cookie?: never;
+        delete: operations["removeGroupPromo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Public verification page of a policy (opened from the certificate's QR code)
-     * @description A plain HTML page (no JavaScript, readable on a phone) that a trekking checkpoint or rescue
-     *     operator opens by scanning the QR code on the certificate. It needs no authentication and is
-     *     outside `/api/external/v1`.
-     *
-     *     It says, in large words and in a colour of its own, one of four states on today's Nepal date:
-     *     **NOT YET IN FORCE — from <start date>** (amber: paid, but the cover starts later, so it
-     *     does not cover today), **VALID** (green: paid and today is inside the coverage window, both
-     *     ends included), **EXPIRED** (crimson, a stop colour: the window is over) or **CANCELLED on
-     *     <Nepal date>** (red). Below it: the coverage window (Nepal dates), the Nepal date of the check,
-     *     the maximum altitude covered, the underwriter, and, after a date change, when the policy was
-     *     amended. The traveller's **initials** (first letters of the given name and the surname, taken
-     *     from `nameAsInPassport` when the partner gave it) appear only when the link carries the
-     *     policy's check code (`code`, printed beside the QR code, which carries it): a policy number
-     *     typed alone shows no one. An unknown number gets a "not found" page that names the number
-     *     looked up (as printed), so the officer can compare it with the paper; input that is not a
-     *     policy number gets one page that repeats nothing. Every page, found or not, ends with the
-     *     24-hour assistance number. A sandbox's pages carry a SPECIMEN — NOT INSURANCE banner.
-     *
-     *     Lookups are limited per client address (a 429 page with `Retry-After`). Answers carry
-     *     `Cache-Control: no-store` and `X-Robots-Tag: noindex`.
-     */
-    get: operations['verifyPolicy'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
+    "/api/external/v1/orders/groups/{groupRef}/promo/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a promo code on an order group
+         * @description Shows, for every order of the group, what it would carry if the code were applied, plus the
+         *     group totals. **Nothing is changed.** Eligibility is decided per order, so some orders may
+         *     show `changed: false` with a `reason` while others are discounted. A code that is invalid
+         *     in itself (unknown, expired, inactive, exhausted or blank) is a 400 with the message
+         *     `Invalid promo code`.
+         */
+        post: operations["previewGroupPromo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/reference/ctgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List packages
+         * @description Lists the active public package (ctg) catalogue, one page at a time. Use it to show the
+         *     catalogue or to pick a `ctgId` without a quote. The band filters match a package when its own
+         *     band overlaps the requested band.
+         *
+         *     `totalPrice` is a public listing price for the package's base duration. It is not the amount
+         *     to charge: price the actual trip with `POST /reference/quote` and charge its `totalAmount`.
+         */
+        get: operations["listCtgs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/reference/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Price a trip for one traveller
+         * @description Prices a trip for exactly one traveller and recommends a package. The quote is optional for
+         *     an order but strongly recommended: an order created with its `quoteId` keeps the quoted price
+         *     and cover window.
+         *
+         *     - Give the trip length one way only: `endDate` **or** `duration` (days, counting both ends).
+         *     - Give the altitude one way only: `routeId` (preferred) **or** `maxAltitude` in metres.
+         *     - `ages` holds exactly one age (1 to 120). To price a group, request one quote per traveller
+         *       and add up the `totalAmount`s yourself.
+         *
+         *     The recommended package is the active package whose altitude band contains the altitude and
+         *     whose age band contains the age, preferring a package made for the requested route. Charge the
+         *     quote's `totalAmount` (it includes the bundled devices), not the catalogue's `totalPrice`.
+         *     A quote stays `ACTIVE` for 7 days (`validUntil`), then reads as `EXPIRED`; an order that uses it
+         *     makes it `USED`.
+         *
+         *     Map the quote onto the order like this: `ctgId` → `ctgId`, `quoteId` → `quoteId`,
+         *     `routeId` → `routeId`, `startDate` → `departureDate`.
+         */
+        post: operations["createQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/reference/quote/{quoteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `quoteId` of a quote your company created with `POST /reference/quote`.
+                 * @example 0b9a8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d
+                 */
+                quoteId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read back a quote
+         * @description Returns a quote your company created, as `POST /reference/quote` answered it, with its
+         *     current `quoteStatus`: `ACTIVE` until `validUntil`, `EXPIRED` after it, `USED` once an order
+         *     was created from it. Use it to recover a quote whose answer you lost, or to check that a
+         *     stored `quoteId` is still usable before ordering. Another company's quote, like an unknown
+         *     id, is a 404.
+         */
+        get: operations["getQuote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/reference/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List routes
+         * @description Lists active trekking routes, one page at a time. Inactive routes are never listed, whatever
+         *     the parameters. Use a route's `routeId` in `POST /reference/quote` and `POST /orders`.
+         *
+         *     Note that this list uses its own page metadata (`pagination`), different from the package
+         *     and traveller lists; all three put the items in `content`.
+         */
+        get: operations["listRoutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your refunds
+         * @description Lists the refunds of the orders your company placed, newest first (by `createdAt`, then by
+         *     reference; `sortBy` and `sortDir` choose another order, which the CSV export follows too): what a cancellation gives back, what a late capture owes, what the provider gave
+         *     back on its own. The envelope is the one of `GET /travellers`: `page` is zero-based, `size` at
+         *     most 100, `totalElements` exact.
+         *
+         *     Filters combine with AND; each is optional:
+         *
+         *     | parameter | matches | bounds |
+         *     |---|---|---|
+         *     | `status` | any of the given refund statuses (repeat the parameter) | 1 to 4 distinct values of `RefundStatus` |
+         *     | `cause` | the refund's cause | one value of `RefundCause` |
+         *     | `orderRef` | refunds of that order | `ORD-<year>-<seq>` |
+         *     | `createdFrom`, `createdTo` | `createdAt` at or after / strictly before the instant | RFC 3339 date-time with offset; `createdFrom` before `createdTo` |
+         *
+         *     A filter outside its bounds is a 400 with `details.fieldErrors` naming it.
+         *
+         *     **CSV export.** The same request with `Accept: text/csv` answers every matching refund as one
+         *     CSV file (RFC 4180, as the order book's export), without paging, named by
+         *     `Content-Disposition: attachment; filename="refunds-<date>.csv"`. The columns are, in this
+         *     order: `refundRef`, `orderRef`, `paymentRef`, `cause`, `status`, `amount`, `cancellationFee`
+         *     (two decimals, a dot), `currency`, `gateway`, `createdAt`, `completedAt`; an empty cell is
+         *     null.
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/refunds/{refundRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
+                 * @example RFD-2030-000017
+                 */
+                refundRef: components["parameters"]["RefundRef"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get one of your refunds
+         * @description One refund of an order your company placed, with its status now (`refund.succeeded` and
+         *     `refund.failed` tell you when it changes). A refund of another company's order answers 404,
+         *     as an unknown one does.
+         */
+        get: operations["getRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your company's test clock
+         * @description The date your company's requests read as today in Nepal (`null` when no test clock is set), beside the real one.
+         */
+        get: operations["getSandboxClock"];
+        /**
+         * Set your company's test clock
+         * @description From now until you delete it, every business-date rule of your company's requests reads
+         *     `today` as today in Nepal: quote dates and validity, an order's departure (not before
+         *     today), promo code validity, whether cover has started (pay refuses, cancellation preview
+         *     and cancellation answer `COVER_STARTED`), the free look (a paid order cancelled more than 14
+         *     days after its payment keeps the 10 % fee), the bounds of a date change, the certificate and
+         *     the public verify page of your policies, and an assistance case's coverage notes. Every
+         *     answer to your company then carries the header `Sandbox-Today`.
+         *
+         *     What did happen keeps its real time: payment, cancellation and event timestamps, references,
+         *     commission months. Background work (reconciliation, refunds, webhook retries, commission
+         *     month ends) keeps the real clock. Other companies never see your clock.
+         */
+        put: operations["setSandboxClock"];
+        post?: never;
+        /**
+         * Go back to the real clock
+         * @description Removes your company's test clock (nothing to remove is not an error); the answer and the following ones carry no `Sandbox-Today`.
+         */
+        delete: operations["deleteSandboxClock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/sandbox/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send yourself an event of any type
+         * @description Records an event of `type` and sends it, signed, to each of your enabled endpoints subscribed
+         *     to that type, through the same outbox, signing, retries and delivery log as every event (it
+         *     is listed by `GET /events` too). Every such event carries `"sandbox": true` beside its `id`
+         *     (real events never carry the field), and `GET /events?sandbox=false` leaves them out.
+         *
+         *     With `orderRef` (an order you placed, or one you are a listed agency of) the payload is
+         *     built from that order's real facts: its reference, number, status, group, amounts, policy
+         *     number and, for payment and refund events, its latest payment and refund. An event about a
+         *     payment or a refund the order does not have is a 409 `SANDBOX_EVENT_FACTS_MISSING` (nothing
+         *     is made up beside a real order). Without `orderRef` the payload is sample data in the event
+         *     type's documented shape. Use it to test your receiver's handling of events your test flow
+         *     does not produce.
+         *
+         *     Each call counts against your company's webhook write limit, the one
+         *     `POST /webhook-endpoints/{endpointId}/test` and `.../replay` count against: over it, a 429
+         *     with `Retry-After`.
+         */
+        post: operations["sendSandboxEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/sandbox/payments/{paymentRef}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment reference of an attempt (`paymentRef` in the `pay` answer and in `payment-status`).
+                 * @example ORD-2030-000142-1916122811482
+                 */
+                paymentRef: components["parameters"]["PaymentRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide a sandbox payment as its customer would
+         * @description Does what the customer on the sandbox checkout page would do, without the page: the sandbox
+         *     gateway records its decision, signs its callback and the service settles the payment
+         *     exactly as after a real checkout (the order is `PAID` with its policy number, events are
+         *     sent, a late capture is refunded). `ABANDONED` is the customer who walks away: the gateway
+         *     lets the checkout lapse and the service learns it as it learns of any abandoned checkout.
+         *
+         *     `PENDING` is a payment the gateway took and has not decided, as a provider sometimes answers:
+         *     the order stays `PENDING` and the payment `INITIATED` (neither `SUCCESS` nor `FAILED`);
+         *     every look the service takes at the gateway (`payment-status`, the payment watch) finds it
+         *     undecided, and the gateway can no longer void it. A later call with another outcome decides
+         *     it: while its checkout is open, as above; after the checkout closed (`ABANDONED`, or its
+         *     expiry) too, as any word a provider gives after the close is taken: `CAPTURED` pays the order
+         *     when nothing else paid it (otherwise the money is refunded as a late capture). Asking
+         *     `PENDING` again answers the same status.
+         *
+         *     Pass the `paymentRef` of the `pay` answer. A group payment's `paymentRef` (from
+         *     `POST /orders/groups/{groupRef}/pay`) decides the whole group's payment: every order of the
+         *     group ends alike. A `groupRef` or an `orderRef` names no payment: a 404 whose message says
+         *     which reference to pass.
+         *
+         *     Only the company that started the payment decides it. A payment that has already ended (paid,
+         *     failed, cancelled, expired, superseded by a newer one, or decided on the checkout page) is a
+         *     409 `PAYMENT_ALREADY_FINAL`; a payment taken by a live provider (Khalti, eSewa) is a 409
+         *     `SANDBOX_PROVIDER_REQUIRED`. The answer is the payment status of the payment's order (for a
+         *     group payment, of its first order).
+         */
+        post: operations["setSandboxPaymentOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/sandbox/refunds/{refundRef}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
+                 * @example RFD-2030-000017
+                 */
+                refundRef: components["parameters"]["RefundRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a sandbox refund as its provider would
+         * @description Gives a refund of a sandbox payment that is not final yet (`PENDING`, or `MANUAL` like every
+         *     refund of the sandbox wallet) the provider's answer: `SUCCEEDED` (the money went back; the
+         *     payment share reads `REFUNDED` and the commission on it is taken back) or `FAILED`. It moves
+         *     the refund exactly as a real answer does, with its `refund.succeeded` or `refund.failed`
+         *     webhook. A refund that is already `SUCCEEDED` or `FAILED` is a 409 `REFUND_ALREADY_FINAL`;
+         *     a refund of a live provider's or a cash payment is a 409 `SANDBOX_PROVIDER_REQUIRED`.
+         */
+        post: operations["setSandboxRefundOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/travellers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List travellers
+         * @description Lists the travellers registered under your company, one page at a time, newest first by
+         *     default. Travellers of other companies are never visible. Useful to reconcile after a
+         *     timed-out `POST /orders` or `POST /travellers`.
+         */
+        get: operations["listTravellers"];
+        put?: never;
+        /**
+         * Register travellers
+         * @description Registers 1 to 50 travellers under your company. The body is always a JSON array, even for a
+         *     single traveller. The batch is all-or-nothing: if any item is invalid nothing is stored, and
+         *     the field errors are indexed by position (for example `[1].phone`). The response lists the
+         *     travellers in request order, each with the `touristId` you pass to `POST /orders`.
+         *
+         *     Every traveller references documents uploaded by your company with `POST /documents`:
+         *     `avatarDocumentId` (type `AVATAR`), `passportDocumentId` (`PASSPORT`) and
+         *     `signatureDocumentId` (`SIGNATURE`) are required, `visaDocumentId` (`VISA`) is optional.
+         *     Each document must be of the type of the field it fills and can be attached to one traveller
+         *     only; registering attaches it.
+         *
+         *     Phone numbers include the country code (`+49 151 23456789`).
+         *
+         *     `name`, `nationality` and `idNumber` are printed on the certificate of insurance, which
+         *     embeds fonts for Latin (with its diacritics), Devanagari, Cyrillic, Greek, Chinese,
+         *     Japanese, Korean, Hebrew, Arabic and Thai. A field with a character none of them has (an
+         *     Ethiopic or Cuneiform name, say) is a 400 with a field error naming the characters, for
+         *     example `[0].name`: `contains characters the certificate cannot print: "አ" (U+12A0)`; send
+         *     the name as written in the passport's Latin line instead.
+         *
+         *     Send an `Idempotency-Key` and retry a timed-out request with the same key: you get the first
+         *     answer, never the travellers twice.
+         */
+        post: operations["registerTravellers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the delivery log
+         * @description Your company's deliveries, newest first unless `sortBy`/`sortDir` say otherwise, one page at a time: each event sent to each
+         *     endpoint, with every try (time, your endpoint's answer status, latency) and the next retry.
+         *     A failed try is retried with exponential back-off for about a day; then the delivery is
+         *     `FAILED` and you can send it again with `POST /webhook-deliveries/{deliveryId}/retry`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/webhook-deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The delivery's id (`deliveryId`). Another company's delivery is a 404.
+                 * @example 3a5c7e9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Queues the delivery again now (same event id, same body), with a fresh retry schedule:
+         *     typically one that ended `FAILED`, after you fixed your endpoint. A delivery that already
+         *     succeeded is sent again too (deduplicate by `webhook-id`). A delivery to a disabled endpoint
+         *     is a 409: enable the endpoint first. A delivery still `PENDING` (waiting for its next try)
+         *     is tried now in place of that try: it never has two retry schedules, however often you call
+         *     this.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your webhook endpoints
+         * @description Your company's endpoints (at most 5), oldest first. Secrets are never shown here.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers an endpoint that receives the events named in `events` (any of the event types of
+         *     the Webhooks section, or `*` for all, including event types added later). The answer carries
+         *     the endpoint's `whsec_` signing secret: it is shown **only in this answer**, so store it now
+         *     (rotate it with `rotate-secret` if it is lost). Each event goes to every enabled endpoint of
+         *     your company subscribed to its type, one delivery per endpoint, all with the same
+         *     `webhook-id`.
+         *
+         *     A company has at most 5 endpoints: a sixth is a **409** (delete or reuse one). The URL must be
+         *     `https` and resolve only to public addresses (see `url`); a URL that breaks the rules, or
+         *     whose host does not resolve, is a 400 with a field error on `url`.
+         *
+         *     With an `Idempotency-Key`, a retry of a timed-out registration answers the first answer (the
+         *     same endpoint and secret) instead of registering a second endpoint.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description One of your company's endpoints (without its secret).
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint, its secret and its delivery log. Events are no longer sent to it.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the fields given: `url` (the same rules as at registration), `events`,
+         *     `description` (null removes it), `enabled`. The secret stays. Deliveries already created go
+         *     on to the endpoint's new URL; a disabled endpoint gets no new deliveries, and its pending
+         *     ones end `FAILED` without a try.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/external/v1/webhook-endpoints/{endpointId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send your events since a time to an endpoint again
+         * @description Catching up after your endpoint was down: every event of your company created at or after
+         *     `since` (of `types`, if given) that the endpoint subscribes to is queued for it again, with its
+         *     original `webhook-id` and body (deduplicate on the id) and a fresh retry schedule, whether it
+         *     was delivered before or not. At most 1,000 events per call (a 400 names `since` beyond that:
+         *     replay in windows, reading `GET /events` to choose them). Rate-limited like the other
+         *     webhook writes. The endpoint must be enabled (409 otherwise).
+         */
+        post: operations["replayWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/webhook-endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description Issues a new `whsec_` secret, shown **only in this answer**. The replaced secret keeps
+         *     signing beside it until `previousSecretExpiresAt` (24 hours by default): during that
+         *     overlap every delivery carries two signatures in `webhook-signature`, space separated, so a
+         *     verifier on either secret accepts it. Switch your verifier to the new secret within the
+         *     overlap. Rotating again ends the older overlap at once.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/webhook-endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to an endpoint
+         * @description Queues a `webhook.test` event for this endpoint only, whatever its `events`, signed and
+         *     retried like any other (to a disabled endpoint it ends `FAILED` without a request). The answer is the queued delivery: follow it
+         *     with `GET /webhook-deliveries?endpointId=...`.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Returns 200 while the process is running. It does not check the database; use `/readyz` for that. No authentication.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description Metrics in the Prometheus text format, for the operator's scraper:
+         *     `http_requests_total` and `http_request_duration_seconds` by `operation` (the operationId,
+         *     `unmatched` for unknown paths), `method` and `status`; business counters:
+         *     `orders_created_total` by `kind` (single, group), `payment_starts_total` by `gateway`,
+         *     `payment_outcomes_total` by `gateway` and `outcome` (final states; `RECONCILED_*` outcomes
+         *     are the ones reconciliation settled), `payment_refunds_owed_total` by `gateway`,
+         *     `promo_operations_total` by `operation` and `outcome` (accepted, rejected),
+         *     `order_departure_changes_total` by `operation` and `outcome` (date changes accepted, rejected),
+         *     `rate_limited_requests_total` by `operation`; `db_pool_connections_used`,
+         *     `db_pool_connections_idle`, `db_pool_acquire_pending` and `db_pool_connections_max` for the
+         *     database pool; and Node.js process metrics.
+         *
+         *     Served here only when the operator has not given metrics a port of their own
+         *     (`METRICS_PORT`, where `npm run start:cluster` serves the sum over its workers), and in
+         *     production only with `METRICS_TOKEN`; otherwise this path is a 404. With `METRICS_TOKEN`
+         *     set, send it as `Authorization: Bearer <token>`. Not for partners.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Returns 200 when the service can serve requests (its database answers) and 503 when it cannot. No authentication.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/verify/{policyNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The policy number printed on the certificate, `POL-<year>-<seq>`. As typed from paper it is
+                 *     normalised first: lower case, spaces and other dashes (`pol 2026 000087`) find the printed
+                 *     number, and the page (served at the typed URL, no redirect) names it as printed. Anything
+                 *     else is answered like an unknown number (404 page), so the page reveals nothing about guesses.
+                 * @example POL-2030-000087
+                 */
+                policyNumber: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Public verification page of a policy (opened from the certificate's QR code)
+         * @description A plain HTML page (no JavaScript, readable on a phone) that a trekking checkpoint or rescue
+         *     operator opens by scanning the QR code on the certificate. It needs no authentication and is
+         *     outside `/api/external/v1`.
+         *
+         *     It says, in large words and in a colour of its own, one of four states on today's Nepal date:
+         *     **NOT YET IN FORCE — from <start date>** (amber: paid, but the cover starts later, so it
+         *     does not cover today), **VALID** (green: paid and today is inside the coverage window, both
+         *     ends included), **EXPIRED** (crimson, a stop colour: the window is over) or **CANCELLED on
+         *     <Nepal date>** (red). Below it: the coverage window (Nepal dates), the Nepal date of the check,
+         *     the maximum altitude covered, the underwriter, and, after a date change, when the policy was
+         *     amended. The traveller's **initials** (first letters of the given name and the surname, taken
+         *     from `nameAsInPassport` when the partner gave it) appear only when the link carries the
+         *     policy's check code (`code`, printed beside the QR code, which carries it): a policy number
+         *     typed alone shows no one. An unknown number gets a "not found" page that names the number
+         *     looked up (as printed), so the officer can compare it with the paper; input that is not a
+         *     policy number gets one page that repeats nothing. Every page, found or not, ends with the
+         *     24-hour assistance number. A sandbox's pages carry a SPECIMEN — NOT INSURANCE banner.
+         *
+         *     Lookups are limited per client address (a 429 page with `Retry-After`). Answers carry
+         *     `Cache-Control: no-store` and `X-Robots-Tag: noindex`.
+         */
+        get: operations["verifyPolicy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
-  'assistance_case.opened': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "assistance_case.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * assistance_case.opened
+         * @description An assistance case was opened on one of your orders, by your company or by a registered
+         *     agency listed on the order. Sent to the placing company and to each listed agency.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookAssistanceCaseOpened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * assistance_case.opened
-     * @description An assistance case was opened on one of your orders, by your company or by a registered
-     *     agency listed on the order. Sent to the placing company and to each listed agency.
-     *
-     *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
-     *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
-     *     is retried with exponential back-off for about a day.
-     */
-    post: operations['webhookAssistanceCaseOpened'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'assistance_case.updated': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "assistance_case.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * assistance_case.updated
+         * @description An assistance case on one of your orders changed status: the desk took it up
+         *     (`UNDER_REVIEW`), authorised it with a guarantee of payment (`AUTHORISED`, see `guarantee`),
+         *     declined it (`DECLINED`, see `declineReason`), recorded it `COMPLETED` or `CLOSED`, or it was
+         *     `WITHDRAWN`. One event per change, sent to the placing company and to each listed agency.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookAssistanceCaseUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * assistance_case.updated
-     * @description An assistance case on one of your orders changed status: the desk took it up
-     *     (`UNDER_REVIEW`), authorised it with a guarantee of payment (`AUTHORISED`, see `guarantee`),
-     *     declined it (`DECLINED`, see `declineReason`), recorded it `COMPLETED` or `CLOSED`, or it was
-     *     `WITHDRAWN`. One event per change, sent to the placing company and to each listed agency.
-     *
-     *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
-     *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
-     *     is retried with exponential back-off for about a day.
-     */
-    post: operations['webhookAssistanceCaseUpdated'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'commission.period_closed': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "commission.period_closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * commission.period_closed
+         * @description A Nepal month ended: your commission statement of it is CLOSED, with the totals it will
+         *     keep (fetch its lines with `GET /commission-statements/{period}`). Sent once per month to
+         *     each company with a non-empty statement; a later refund lands in the month it happens.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookCommissionPeriodClosed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * commission.period_closed
-     * @description A Nepal month ended: your commission statement of it is CLOSED, with the totals it will
-     *     keep (fetch its lines with `GET /commission-statements/{period}`). Sent once per month to
-     *     each company with a non-empty statement; a later refund lands in the month it happens.
-     *
-     *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
-     *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
-     *     is retried with exponential back-off for about a day.
-     */
-    post: operations['webhookCommissionPeriodClosed'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'order.amended': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "order.amended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.amended
+         * @description You (or another of your integrations) moved an order's departure date. The cover window
+         *     moved with it and kept its length; the price and a paid order's policy number did not change.
+         *     A request with the order's current date sends nothing.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookOrderAmended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * order.amended
-     * @description You (or another of your integrations) moved an order's departure date. The cover window
-     *     moved with it and kept its length; the price and a paid order's policy number did not change.
-     *     A request with the order's current date sends nothing.
-     *
-     *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
-     *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
-     *     is retried with exponential back-off for about a day.
-     */
-    post: operations['webhookOrderAmended'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'order.cancelled': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "order.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.cancelled
+         * @description The order was cancelled: by your company (`cancelOrder`), by the operator, or because the
+         *     payment provider gave the whole payment back (`PAYMENT_REVERSED`). `data.refund` is the refund
+         *     the cancellation made (follow it with `refund.succeeded` / `refund.failed`), or null.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookOrderCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * order.cancelled
-     * @description The order was cancelled: by your company (`cancelOrder`), by the operator, or because the
-     *     payment provider gave the whole payment back (`PAYMENT_REVERSED`). `data.refund` is the refund
-     *     the cancellation made (follow it with `refund.succeeded` / `refund.failed`), or null.
-     *
-     *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
-     *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
-     *     is retried with exponential back-off for about a day.
-     */
-    post: operations['webhookOrderCancelled'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'order.paid': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "order.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.paid
+         * @description An order was paid (online capture or cash recorded by the operator). Fulfil it.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookOrderPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * order.paid
-     * @description An order was paid (online capture or cash recorded by the operator). Fulfil it.
-     *
-     *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
-     *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
-     *     is retried with exponential back-off for about a day.
-     */
-    post: operations['webhookOrderPaid'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'payment.cancelled': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "payment.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.cancelled
+         * @description A payment attempt was cancelled: by the customer at the gateway, superseded by a newer attempt, closed by a promo change or cancellation, or closed because another attempt paid the order.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookPaymentCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * payment.cancelled
-     * @description A payment attempt was cancelled: by the customer at the gateway, superseded by a newer attempt, closed by a promo change or cancellation, or closed because another attempt paid the order.
-     *
-     *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
-     *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
-     *     is retried with exponential back-off for about a day.
-     */
-    post: operations['webhookPaymentCancelled'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'payment.expired': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "payment.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.expired
+         * @description A payment attempt the customer never finished expired and was closed. The order stays PENDING.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookPaymentExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * payment.expired
-     * @description A payment attempt the customer never finished expired and was closed. The order stays PENDING.
-     *
-     *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
-     *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
-     *     is retried with exponential back-off for about a day.
-     */
-    post: operations['webhookPaymentExpired'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'payment.failed': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.failed
+         * @description The gateway declined a payment attempt. The order stays PENDING: start a new payment if the customer wants to retry.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookPaymentFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * payment.failed
-     * @description The gateway declined a payment attempt. The order stays PENDING: start a new payment if the customer wants to retry.
-     *
-     *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
-     *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
-     *     is retried with exponential back-off for about a day.
-     */
-    post: operations['webhookPaymentFailed'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'payment.partially_reversed': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "payment.partially_reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.partially_reversed
+         * @description The payment provider gave part of a paid payment back on its own (a partial refund in its portal), without saying how much. Your order stays paid and its policy in force; the operator records the amount, which then reaches you as a `refund.succeeded` of cause `PROVIDER_REVERSAL`. A cancellation of the order from now on is refunded by the operator (`MANUAL`).
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookPaymentPartiallyReversed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * payment.partially_reversed
-     * @description The payment provider gave part of a paid payment back on its own (a partial refund in its portal), without saying how much. Your order stays paid and its policy in force; the operator records the amount, which then reaches you as a `refund.succeeded` of cause `PROVIDER_REVERSAL`. A cancellation of the order from now on is refunded by the operator (`MANUAL`).
-     *
-     *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
-     *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
-     *     is retried with exponential back-off for about a day.
-     */
-    post: operations['webhookPaymentPartiallyReversed'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'payment.refund_pending': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "payment.refund_pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.refund_pending
+         * @description A gateway captured money for an attempt that had been closed (or for an order no longer payable). The order is not paid by it; the money is owed back to the customer, and its refund is recorded at once: the service makes it at the provider (`refund.succeeded` / `refund.failed` follow), or the operator by hand where the provider has no refund API (`MANUAL`).
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookPaymentRefundPending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * payment.refund_pending
-     * @description A gateway captured money for an attempt that had been closed (or for an order no longer payable). The order is not paid by it; the money is owed back to the customer, and its refund is recorded at once: the service makes it at the provider (`refund.succeeded` / `refund.failed` follow), or the operator by hand where the provider has no refund API (`MANUAL`).
-     *
-     *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
-     *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
-     *     is retried with exponential back-off for about a day.
-     */
-    post: operations['webhookPaymentRefundPending'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'refund.failed': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.failed
+         * @description The payment provider refused a refund for good (or it kept failing for about a day); the operator takes it from there and the customer is not yet refunded.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookRefundFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * refund.failed
-     * @description The payment provider refused a refund for good (or it kept failing for about a day); the operator takes it from there and the customer is not yet refunded.
-     *
-     *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
-     *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
-     *     is retried with exponential back-off for about a day.
-     */
-    post: operations['webhookRefundFailed'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'refund.succeeded': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "refund.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.succeeded
+         * @description The money of a refund went back to the customer (through the provider's refund API, or confirmed by the operator for a provider without one).
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookRefundSucceeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * refund.succeeded
-     * @description The money of a refund went back to the customer (through the provider's refund API, or confirmed by the operator for a provider without one).
-     *
-     *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
-     *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
-     *     is retried with exponential back-off for about a day.
-     */
-    post: operations['webhookRefundSucceeded'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  'webhook.test': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description A test delivery you asked for with `POST /webhook-endpoints/{endpointId}/test` (or the operator
+         *     sent), to that one endpoint.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * webhook.test
-     * @description A test delivery you asked for with `POST /webhook-endpoints/{endpointId}/test` (or the operator
-     *     sent), to that one endpoint.
-     *
-     *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
-     *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
-     *     is retried with exponential back-off for about a day.
-     */
-    post: operations['webhookWebhookTest'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export interface components {
-  schemas: {
-    /**
-     * @description An extra service or device sold with the order. Its `price × quantity` is added to the order's
-     *     `addedItemsPrice`.
-     */
-    AddedItem: {
-      /** @description Display name of the item. */
-      name: string;
-      /**
-       * @description Unit price in NPR, at most two decimals, at most 1,000,000.00. With at most 20 items per
-       *     list and 100 units per item, every order total and every 50-order group total stays within
-       *     what the service stores exactly; a larger price is a 400 with a field error.
-       */
-      price: number;
-      /**
-       * Format: int32
-       * @description Number of units; 1 when omitted.
-       * @default 1
-       */
-      quantity: number;
-    };
-    /**
-     * @description An extra service or device as a request sends it: the fields of `AddedItem` and no others (an unknown field is a 400
-     *     with a field error). In responses `AddedItem` is open, as every response object is: later
-     *     versions may add fields there.
-     */
-    AddedItemInput: components['schemas']['AddedItem'];
-    /**
-     * @description Error shape 2, used for validation and business errors (400, 403, 404, 409, 429), for
-     *     unexpected failures (500) and for outages (503, with `Retry-After`). It has no `success` field. `details` is present only on validation
-     *     failures; check that it exists before reading it.
-     */
-    ApiError: {
-      code?: components['schemas']['ErrorCode'];
-      /** @description Present on validation failures only. */
-      details?: {
+    schemas: {
         /**
-         * @description Map of field name to message. Field names are meant for display; items of an array body
-         *     are indexed, for example `[2].ctgId`. The per-field messages are the only error messages
-         *     a client may show to its users.
+         * @description An extra service or device sold with the order. Its `price × quantity` is added to the order's
+         *     `addedItemsPrice`.
          */
-        fieldErrors: {
-          [key: string]: string;
+        AddedItem: {
+            /** @description Display name of the item. */
+            name: string;
+            /**
+             * @description Unit price in NPR, at most two decimals, at most 1,000,000.00. With at most 20 items per
+             *     list and 100 units per item, every order total and every 50-order group total stays within
+             *     what the service stores exactly; a larger price is a 400 with a field error.
+             */
+            price: number;
+            /**
+             * Format: int32
+             * @description Number of units; 1 when omitted.
+             * @default 1
+             */
+            quantity: number;
         };
-      };
-      /** @description The HTTP reason phrase, for example `Bad Request`. */
-      error: string;
-      /** @description Human-readable summary. Not a stable contract; do not branch on it. */
-      message: string;
-      /** @description The request path that failed. */
-      path: string;
-      /**
-       * Format: int32
-       * @description The HTTP status code, repeated.
-       */
-      status: number;
-      /**
-       * Format: date-time
-       * @description Time of the failure, ISO-8601 instant in UTC.
-       */
-      timestamp: string;
-    };
-    /**
-     * @description An assistance case: an emergency of an insured traveller, reported by the company that placed
-     *     the order or by a registered agency listed on it, and what the assistance desk decided.
-     */
-    AssistanceCase: {
-      /**
-       * Format: int32
-       * @description The latest altitude reported.
-       */
-      altitudeMeters: number;
-      /**
-       * @description `AST-<year>-<seq>`
-       * @example AST-2030-000031
-       */
-      caseRef: string;
-      category: components['schemas']['AssistanceCaseCategory'];
-      coverageNotes: components['schemas']['AssistanceCoverageNote'][];
-      /** @description Why the desk declined, in words meant for you and the traveller. */
-      declineReason: string | null;
-      desk: components['schemas']['AssistanceDesk'];
-      documentIds: string[];
-      /** @description Set once the desk authorises. */
-      guarantee: components['schemas']['AssistanceGuarantee'] | null;
-      location: components['schemas']['AssistanceLocation'];
-      /** Format: date-time */
-      openedAt: string;
-      /** @example ORD-2030-000142 */
-      orderRef: string;
-      /** @example POL-2030-000087 */
-      policyNumber: string | null;
-      proposedOperator: string | null;
-      reporter: components['schemas']['AssistanceReporter'];
-      requestedService: components['schemas']['AssistanceRequestedService'];
-      status: components['schemas']['AssistanceCaseStatus'];
-      summary: string;
-      /**
-       * Format: uuid
-       * @example e7d9a1c3-5b2f-4d8e-9a6c-1f3e5d7b9c2a
-       */
-      touristId: string;
-      /** @example Sophie Keller */
-      travellerName: string;
-      /** Format: date-time */
-      updatedAt: string;
-      withdrawalReason: string | null;
-    };
-    /**
-     * @description What happened to the traveller.
-     * @example ALTITUDE_SICKNESS
-     * @enum {string}
-     */
-    AssistanceCaseCategory: 'ALTITUDE_SICKNESS' | 'INJURY' | 'ILLNESS' | 'LOST_OR_OVERDUE' | 'OTHER';
-    /** @description A case with its timeline. */
-    AssistanceCaseDetail: components['schemas']['AssistanceCase'] & {
-      /** @description Oldest first. A case takes at most 200 updates, so its timeline stays within this. */
-      timeline: components['schemas']['AssistanceCaseTimelineEntry'][];
-    };
-    /**
-     * @description A case as an assistance event carries it: enough to act without a second call. Read
-     *     `GET /assistance-cases/{caseRef}` for the whole timeline.
-     */
-    AssistanceCaseEventData: {
-      /** Format: int32 */
-      altitudeMeters: number;
-      caseRef: string;
-      category: components['schemas']['AssistanceCaseCategory'];
-      coverageNotes: components['schemas']['AssistanceCoverageNote'][];
-      declineReason: string | null;
-      guarantee: components['schemas']['AssistanceGuarantee'] | null;
-      /** @description The desk's note, the decline or withdrawal reason, if any. */
-      note: string | null;
-      /** Format: date-time */
-      openedAt: string;
-      orderRef: string;
-      policyNumber: string | null;
-      /** @description The status before this change (null for `assistance_case.opened`). */
-      previousStatus: components['schemas']['AssistanceCaseStatus'] | null;
-      requestedService: components['schemas']['AssistanceRequestedService'];
-      status: components['schemas']['AssistanceCaseStatus'];
-      /** Format: uuid */
-      touristId: string;
-    };
-    /** @description An assistance case was opened on one of your orders (by your company or a registered agency listed on the order). */
-    AssistanceCaseOpenedEvent: {
-      data: components['schemas']['AssistanceCaseEventData'];
-      /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
-      id: string;
-      sandbox?: components['schemas']['EventSandboxMarker'];
-      /**
-       * Format: date-time
-       * @description When the change happened (UTC).
-       */
-      timestamp: string;
-      /** @constant */
-      type: 'assistance_case.opened';
-    };
-    /** @description One page of assistance cases with its page metadata. */
-    AssistanceCasePage: {
-      content: components['schemas']['AssistanceCase'][];
-      first: boolean;
-      last: boolean;
-      /**
-       * Format: int64
-       * @description Zero-based page number.
-       */
-      page: number;
-      /**
-       * Format: int32
-       * @description Page size actually used (after clamping to 100).
-       */
-      size: number;
-      /**
-       * Format: int64
-       * @description Number of matching cases across all pages.
-       */
-      totalElements: number;
-      /** Format: int64 */
-      totalPages: number;
-    };
-    /** @description A page of the assistance cases your company may see, newest first. */
-    AssistanceCasePageResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['AssistanceCasePage'];
-    };
-    /**
-     * @description What the party on the ground knows when it opens a case. Send exactly these fields; any other
-     *     field is a 400.
-     */
-    AssistanceCaseRequest: {
-      /**
-       * Format: int32
-       * @description The traveller's altitude now, in metres.
-       * @example 5164
-       */
-      altitudeMeters: number;
-      category: components['schemas']['AssistanceCaseCategory'];
-      /**
-       * @description Documents of type `MEDICAL_REPORT` your company uploaded with `POST /documents` (photos, a
-       *     doctor's note), not yet attached anywhere. Each is attached to this case.
-       */
-      documentIds?: string[];
-      location: components['schemas']['AssistanceLocation'];
-      /**
-       * @description The helicopter or transport operator the agency proposes; the desk decides which one it guarantees.
-       * @example Simrik Air
-       */
-      proposedOperator?: string;
-      reporter: components['schemas']['AssistanceReporter'];
-      requestedService: components['schemas']['AssistanceRequestedService'];
-      /** @description What happened and how the traveller is (symptoms, since when, what was done). */
-      summary: string;
-    };
-    /** @description One assistance case with its timeline. */
-    AssistanceCaseResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['AssistanceCaseDetail'];
-    };
-    /**
-     * @description Where a case stands. `RECEIVED` (opened, the desk has not looked yet) → `UNDER_REVIEW` (the
-     *     desk is on it) → `AUTHORISED` (the desk guarantees payment to the operator: see `guarantee`)
-     *     or `DECLINED` (see `declineReason`); `AUTHORISED` → `COMPLETED` (the evacuation or treatment
-     *     happened) → `CLOSED`. A case `RECEIVED` or `UNDER_REVIEW` may be `WITHDRAWN` (a false alarm).
-     *     Open cases are `RECEIVED`, `UNDER_REVIEW`, `AUTHORISED` and `COMPLETED`.
-     * @example RECEIVED
-     * @enum {string}
-     */
-    AssistanceCaseStatus:
-      'RECEIVED' | 'UNDER_REVIEW' | 'AUTHORISED' | 'DECLINED' | 'COMPLETED' | 'CLOSED' | 'WITHDRAWN';
-    /** @description One thing that happened to a case, oldest first. */
-    AssistanceCaseTimelineEntry: {
-      /** Format: date-time */
-      at: string;
-      /** @enum {string} */
-      by: 'PARTNER' | 'DESK';
-      /** @description What an update changed (only the fields it sent). */
-      changes: {
-        /** Format: int32 */
-        altitudeMeters?: number;
-        documentIds?: string[];
-        location?: components['schemas']['AssistanceLocation'];
-      };
-      /**
-       * @description `OPENED`; `STATUS_CHANGED` (by the desk, or your withdrawal); `PARTNER_UPDATE` (a note, location, altitude or documents sent with `POST .../updates`).
-       * @enum {string}
-       */
-      kind: 'OPENED' | 'STATUS_CHANGED' | 'PARTNER_UPDATE';
-      /** @description The note sent, the desk's note, a decline or withdrawal reason. */
-      note: string | null;
-      previousStatus: components['schemas']['AssistanceCaseStatus'] | null;
-      status: components['schemas']['AssistanceCaseStatus'];
-    };
-    /** @description An assistance case on one of your orders changed status (the desk reviewed, authorised, declined, completed or closed it, or it was withdrawn). */
-    AssistanceCaseUpdatedEvent: {
-      data: components['schemas']['AssistanceCaseEventData'];
-      /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
-      id: string;
-      sandbox?: components['schemas']['EventSandboxMarker'];
-      /**
-       * Format: date-time
-       * @description When the change happened (UTC).
-       */
-      timestamp: string;
-      /** @constant */
-      type: 'assistance_case.updated';
-    };
-    /**
-     * @description Something new about an open case: a note, a new location or altitude, more documents. At
-     *     least one field. Send exactly these fields; any other field is a 400.
-     */
-    AssistanceCaseUpdateRequest: {
-      /**
-       * Format: int32
-       * @example 4940
-       */
-      altitudeMeters?: number;
-      /** @description More `MEDICAL_REPORT` documents your company uploaded, not yet attached anywhere. */
-      documentIds?: string[];
-      location?: components['schemas']['AssistanceLocation'];
-      /** @example Descended to Lobuche with the guide; still vomiting, SpO2 71 %. */
-      note?: string;
-    };
-    /** @description Why the case is withdrawn (a false alarm, the traveller walked down). Send exactly this field. */
-    AssistanceCaseWithdrawalRequest: {
-      /** @example False alarm; the traveller recovered after a rest day and walks down on foot. */
-      reason: string;
-    };
-    /**
-     * @description Something the desk should know about the cover; never a refusal (a traveller in danger always
-     *     gets a case, and the desk decides). `ALTITUDE_ABOVE_COVER`: the reported altitude is above the
-     *     maximum altitude of the policy's package. `OUTSIDE_COVER_WINDOW`: today (Nepal) is before the
-     *     cover's first day or after its last.
-     * @example ALTITUDE_ABOVE_COVER
-     * @enum {string}
-     */
-    AssistanceCoverageNote: 'ALTITUDE_ABOVE_COVER' | 'OUTSIDE_COVER_WINDOW';
-    /** @description How to reach the assistance desk, answered with every case. */
-    AssistanceDesk: {
-      /**
-       * @description What to do now; show it to whoever is on the ground.
-       * @example Call the assistance desk now on +977 1 4000 000 and quote AST-2030-000031. Do not book an evacuation before the desk authorises it.
-       */
-      instruction: string;
-      /**
-       * @description The desk's 24-hour phone, international format.
-       * @example +977 1 4000 000
-       */
-      phone: string;
-    };
-    /**
-     * @description The desk's guarantee of payment to the operator it authorised: quote `guaranteeRef` to the
-     *     operator and the hospital. Costs above `costLimit` need a new authorisation.
-     */
-    AssistanceGuarantee: {
-      /**
-       * Format: date-time
-       * @example 2030-10-09T03:58:40Z
-       */
-      authorisedAt: string;
-      /**
-       * @description The most the insurer pays under this guarantee, in `currency`.
-       * @example 650000
-       */
-      costLimit: number;
-      /** @example NPR */
-      currency: string;
-      /** @example CIWEC Hospital, Kathmandu */
-      destinationHospital: string;
-      /** @example GOP-2030-0412 */
-      guaranteeRef: string;
-      /**
-       * @description The helicopter or transport operator whose invoice the insurer pays.
-       * @example Simrik Air
-       */
-      operator: string;
-    };
-    /**
-     * @description Where the traveller is: coordinates inside Nepal's bounds (latitude 26.3 to 30.5, longitude
-     *     80.0 to 88.3), a place name, or both. Give both coordinates or neither.
-     */
-    AssistanceLocation: {
-      /**
-       * @description WGS 84 latitude in degrees.
-       * @example 27.9881
-       */
-      latitude?: number;
-      /**
-       * @description WGS 84 longitude in degrees.
-       * @example 86.925
-       */
-      longitude?: number;
-      /**
-       * @description The village, lodge or landmark, as the people on the ground name it.
-       * @example Gorak Shep lodge, Everest Base Camp trek
-       */
-      placeName?: string;
-    };
-    /** @description Who reported the emergency, so the desk can call them back. */
-    AssistanceReporter: {
-      /** @example Pemba Sherpa */
-      name: string;
-      /**
-       * @description A number the desk can reach now, international format preferred (satellite phones included).
-       * @example +977 9841 234567
-       */
-      phone: string;
-      /**
-       * @example GUIDE
-       * @enum {string}
-       */
-      role: 'GUIDE' | 'AGENCY_STAFF' | 'TRAVELLER' | 'OTHER';
-    };
-    /**
-     * @description What the party on the ground asks the assistance desk for.
-     * @example HELICOPTER_EVACUATION
-     * @enum {string}
-     */
-    AssistanceRequestedService: 'HELICOPTER_EVACUATION' | 'GROUND_EVACUATION' | 'MEDICAL_ADVICE' | 'HOSPITAL_GUARANTEE';
-    /**
-     * @description Error shape 1, returned with every `401 Unauthorized`. The request was rejected before it
-     *     reached the endpoint. It has no `timestamp` field. The `message` differs by cause (missing
-     *     header, unknown, expired or revoked token, revoked credential, inactive company) and is not a
-     *     stable contract.
-     */
-    AuthError: {
-      code?: components['schemas']['ErrorCode'];
-      /** @description Always `null`. */
-      data: null;
-      /** @description Human-readable reason. Do not branch on it. */
-      message: string;
-      /**
-       * @description Always `false`.
-       * @constant
-       */
-      success: false;
-    };
-    /**
-     * @description ABO blood group with Rh factor.
-     * @enum {string}
-     */
-    BloodGroup: 'A+' | 'A-' | 'B+' | 'B-' | 'AB+' | 'AB-' | 'O+' | 'O-';
-    /**
-     * @description What a cancellation of the order would do now. Nothing is changed and no gateway is asked:
-     *     a preview of a `PENDING` order whose customer is on the checkout page at this moment says
-     *     `UNPAID`, and the cancellation itself finds out (see `CancellationRule`). Amounts in
-     *     `currency`; `refundAmount + cancellationFee` is the order's share of its payment.
-     */
-    CancellationPreview: {
-      /** @description Whether `POST /orders/{orderRef}/cancellation` would cancel the order now. */
-      cancellable: boolean;
-      /** @description What would be kept (0 within the free look). */
-      cancellationFee: number;
-      /** @description ISO 4217 currency code. */
-      currency: string;
-      /** @description Why not, in words for a person; `null` when `cancellable`. */
-      notCancellableReason: string | null;
-      /** @description The order reference the identifier resolved to. */
-      orderRef: string;
-      /** @description What would go back to the customer (0 for an unpaid or not cancellable order). */
-      refundAmount: number;
-      rule: components['schemas']['CancellationRule'];
-    };
-    /** @description What a cancellation would do now. */
-    CancellationPreviewResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['CancellationPreview'];
-    };
-    /**
-     * @description Why the order is cancelled. `TRIP_CANCELLED`: the trek was called off; `TRAVELLER_REQUEST`:
-     *     the traveller asked; `DUPLICATE_BOOKING`: the order was placed twice; `OTHER`: say why in
-     *     `note`.
-     * @enum {string}
-     */
-    CancellationReason: 'TRIP_CANCELLED' | 'TRAVELLER_REQUEST' | 'DUPLICATE_BOOKING' | 'OTHER';
-    /** @description What a cancellation asks for. Send exactly these fields; any other field is a 400. */
-    CancellationRequest: {
-      /** @description Free text kept with the cancellation (shown in the order detail), at most 500 characters. */
-      note?: string;
-      reason: components['schemas']['CancellationReason'];
-    };
-    /**
-     * @description The rule a cancellation of the order applies now (Nepal business dates, Asia/Kathmandu):
-     *
-     *     - `UNPAID`: the order is `PENDING`; it is cancelled and no money moves. Open checkouts are
-     *       closed first; if the customer had paid one, the order is paid by it and cancelled with a
-     *       refund under `FREE_LOOK` (the answer's `refund` says so).
-     *     - `FREE_LOOK`: paid, cover not started, and the payment date is at most 14 days
-     *       (`FREE_LOOK_DAYS`) before today: the whole of the order's payment share goes back.
-     *     - `CANCELLATION_FEE`: paid, cover not started, after the free look: the share goes back less a
-     *       fee of 10 % (`CANCELLATION_FEE_PERCENT`) of it, rounded down to the paisa in the traveller's
-     *       favour.
-     *     - `COVER_STARTED`: the cover has started (its first day is today or earlier), or the order is
-     *       `COMPLETED` or `CLOSED`: not cancellable through the API; the operator can still cancel it.
-     *     - `ALREADY_CANCELLED`: the order is cancelled; a cancelled order never comes back.
-     * @enum {string}
-     */
-    CancellationRule: 'UNPAID' | 'FREE_LOOK' | 'CANCELLATION_FEE' | 'COVER_STARTED' | 'ALREADY_CANCELLED';
-    /**
-     * @description One line of the commission ledger: what your company (or one of your agents) earned on an
-     *     order when it was paid (`EARNED`), or gave back when money went back to the customer
-     *     (`REVERSED`, negative). A line never changes once written. Added in 2.7.0.
-     */
-    CommissionLine: {
-      /**
-       * Format: uuid
-       * @description The sales agent of an `AGENT` line, otherwise `null`.
-       */
-      agentId: string | null;
-      /** @description What the line earns (positive) or gives back (negative), rounded down to the paisa. */
-      amount: number;
-      /**
-       * @description The premium part of the order's paid share: package and included devices after the promo
-       *     and direct discounts (added services and devices earn nothing).
-       */
-      base: number;
-      /**
-       * @description The order's earners together asked for more than the cap (35 % of the base), so every
-       *     share of the order was scaled down pro rata.
-       */
-      capped: boolean;
-      /** @description ISO 4217 currency code, `NPR`. */
-      currency: string;
-      /**
-       * @description `EARNED` when the order was paid; `REVERSED` when a refund of it succeeded or the payment provider reversed the payment.
-       * @enum {string}
-       */
-      kind: 'EARNED' | 'REVERSED';
-      /**
-       * Format: uuid
-       * @description The line's identifier.
-       */
-      lineId: string;
-      /**
-       * Format: date-time
-       * @description When the payment or the refund happened (UTC).
-       */
-      occurredAt: string;
-      /** @description The order. */
-      orderRef: string;
-      /** @description The payment whose share earned the line (a cash record for a CASH order). */
-      paymentRef: string;
-      /** @description The percent the line used, as it was when the order was paid. */
-      percent: number;
-      /** @description The Nepal month of `occurredAt`, the statement the line is on. */
-      period: string;
-      /** @description The order's policy number. */
-      policyNumber: string | null;
-      /** @description The refund that reversed it (`REVERSED` only), otherwise `null`. */
-      refundRef: string | null;
-      /**
-       * @description Why you earn on the order: `SELLER` (you placed it: your `commissionPercent` less the
-       *     order's `directDiscountPercent`), `LISTED_AGENCY` (you are a registered agency in its
-       *     `travelCompanies`), `CODE_OWNER` (your company promo code is applied and you did not place
-       *     it), `AGENT` (one of your sales agents' codes is applied; `agentId` names the agent).
-       * @enum {string}
-       */
-      role: 'SELLER' | 'LISTED_AGENCY' | 'CODE_OWNER' | 'AGENT';
-    };
-    /** @description One page of a statement's lines, oldest first, with its page metadata (as `GET /travellers`). */
-    CommissionLinePage: {
-      content: components['schemas']['CommissionLine'][];
-      /** @description Whether this is the first page. */
-      first: boolean;
-      /** @description Whether this is the last page. */
-      last: boolean;
-      /**
-       * Format: int64
-       * @description Zero-based page number.
-       */
-      page: number;
-      /**
-       * Format: int32
-       * @description Page size actually used (after clamping to 100).
-       */
-      size: number;
-      /**
-       * Format: int64
-       * @description Number of lines in the statement.
-       */
-      totalElements: number;
-      /**
-       * Format: int64
-       * @description Number of pages.
-       */
-      totalPages: number;
-    };
-    /**
-     * @description A Nepal month ended and your commission statement of it is now CLOSED: it will never change. Sent once per month to each company with at least one line in it. Added in 2.7.0.
-     * @example {
-     *       "id": "evt_3c5e7a9b1d2f4a6c8e0b2d4f6a8c0e1b",
-     *       "type": "commission.period_closed",
-     *       "timestamp": "2030-09-30T18:16:02.114Z",
-     *       "data": {
-     *         "period": "2030-09",
-     *         "status": "CLOSED",
-     *         "currency": "NPR",
-     *         "earned": 4050,
-     *         "reversed": -405,
-     *         "net": 3645,
-     *         "lineCount": 9
-     *       }
-     *     }
-     */
-    CommissionPeriodClosedEvent: {
-      data: components['schemas']['CommissionPeriodSummary'];
-      /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
-      id: string;
-      sandbox?: components['schemas']['EventSandboxMarker'];
-      /**
-       * Format: date-time
-       * @description When the service closed the period (UTC), shortly after the month ended in Nepal.
-       */
-      timestamp: string;
-      /** @constant */
-      type: 'commission.period_closed';
-    };
-    /** @description Every month with commission lines of yours, newest first. Added in 2.7.0. */
-    CommissionPeriodListResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['CommissionPeriodSummary'][];
-    };
-    /**
-     * @description `OPEN` while the month is not over in Nepal (Asia/Kathmandu, UTC+5:45): lines are still being
-     *     added. `CLOSED` once it is: the statement never changes again (a later refund lands in the month
-     *     it happens). Added in 2.7.0.
-     * @enum {string}
-     */
-    CommissionPeriodStatus: 'OPEN' | 'CLOSED';
-    /** @description One month of your commission, with its totals. Added in 2.7.0. */
-    CommissionPeriodSummary: {
-      /** @description The Nepal month, `YYYY-MM`. */
-      period: string;
-      status: components['schemas']['CommissionPeriodStatus'];
-    } & components['schemas']['CommissionTotals'];
-    /**
-     * @description Your commission statement of one Nepal month: the totals of all its lines and one page of
-     *     them. Only your own lines: another earner's line on the same order is never shown. Added in 2.7.0.
-     */
-    CommissionStatement: components['schemas']['CommissionPeriodSummary'] & {
-      /**
-       * Format: uuid
-       * @description Your company.
-       */
-      companyId: string;
-      /** @description Your company's name. */
-      companyName: string;
-      /** @description The insurer's name, as the statement's PDF prints it. */
-      issuer: string;
-      lines: components['schemas']['CommissionLinePage'];
-    };
-    /** @description A commission statement. Added in 2.7.0. */
-    CommissionStatementResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['CommissionStatement'];
-    };
-    /**
-     * @description What a statement adds up to, in NPR with at most two decimals: `earned` the sum of the EARNED
-     *     lines, `reversed` the sum of the REVERSED lines (zero or negative), `net = earned + reversed`.
-     */
-    CommissionTotals: {
-      /** @description ISO 4217 currency code, `NPR`. */
-      currency: string;
-      /** @description Commission earned on orders paid in the period. */
-      earned: number;
-      /**
-       * Format: int64
-       * @description How many lines the statement has.
-       */
-      lineCount: number;
-      /** @description `earned + reversed`: what the period owes you. */
-      net: number;
-      /** @description Commission given back for refunds that succeeded in the period (zero or negative). */
-      reversed: number;
-    };
-    /** @description One line of cover with its insured amount. */
-    CoverageLine: {
-      /** @description Stable code of the cover line, for example `EMERGENCY_EVACUATION`. */
-      code: string;
-      /** @description Maximum insured amount in NPR, at most two decimals. */
-      coverageAmount: number;
-      /** @description Display name of the cover line. */
-      name: string;
-    };
-    /**
-     * @description A package (ctg) of the public catalogue. `totalPrice` is a listing price for the base duration;
-     *     it is not the amount to charge. Always charge the quote's `totalAmount`.
-     */
-    Ctg: {
-      /** @description Stored base price for `baseDurationDays`, NPR. */
-      baseCtgPrice: number;
-      /**
-       * Format: int32
-       * @description Duration covered by `baseCtgPrice`, in days. Each further day adds the package's extra-day price.
-       */
-      baseDurationDays: number;
-      /** @description Display code. */
-      ctgCode: string;
-      /**
-       * Format: uuid
-       * @description Package ID; pass it as `ctgId` when creating an order.
-       */
-      ctgId: string;
-      /** @description Display name. */
-      ctgName: string;
-      /** @description Package price calculated for the base duration, NPR. */
-      ctgPriceForDuration: number;
-      /** @description ISO 4217 currency code of every amount, `NPR`. */
-      currency: string;
-      /** @description Product description. */
-      description: string;
-      /** @description Devices bundled with the package. */
-      includedDevices: components['schemas']['CtgDevice'][];
-      /** @description Price of the mandatory included devices for the base duration, NPR. */
-      includedDevicesPrice: number;
-      /** @description Underwriter display name. */
-      insuranceCompany: string;
-      /** @description Identifier of the underlying insurance product. */
-      insuranceProductId: string;
-      /** @description Liability cover lines. */
-      liabilities: components['schemas']['CoverageLine'][];
-      /**
-       * Format: int32
-       * @description Maximum eligible age at departure, years.
-       */
-      maxAge: number;
-      /**
-       * Format: int32
-       * @description Upper bound of the altitude band, metres.
-       */
-      maxAltitude: number;
-      /**
-       * Format: int32
-       * @description Minimum eligible age at departure, years.
-       */
-      minAge: number;
-      /**
-       * Format: int32
-       * @description Lower bound of the altitude band, metres.
-       */
-      minAltitude: number;
-      productType: components['schemas']['ProductType'];
-      /**
-       * Format: uuid
-       * @description Linked route for `SPECIAL_ROUTE` products, otherwise `null`.
-       */
-      routeId: string | null;
-      /** @description Terms summary or a link to the full terms. */
-      termsConditions: string;
-      /** @description Public listing price (`ctgPriceForDuration` + `includedDevicesPrice`), NPR. Not the amount to charge. */
-      totalPrice: number;
-    };
-    /** @description A device bundled with a package, priced for the package's base duration. */
-    CtgDevice: {
-      /** @description Price per unit and day in NPR, at most two decimals. */
-      dailyPrice: number;
-      /** @description What the device is for. */
-      description: string;
-      /**
-       * Format: uuid
-       * @description Device ID.
-       */
-      deviceId: string;
-      /** @description Device display name. */
-      name: string;
-      /** @description Daily price × quantity × `baseDurationDays`, in NPR. */
-      priceForBaseDuration: number;
-      /**
-       * Format: int32
-       * @description Number of units.
-       */
-      quantity: number;
-    };
-    /** @description One page of packages with its page metadata. */
-    CtgPage: {
-      /** @description Packages of this page. */
-      content: components['schemas']['Ctg'][];
-      /** @description Whether this is the first page. */
-      first: boolean;
-      /** @description Whether this is the last page. */
-      last: boolean;
-      /**
-       * Format: int64
-       * @description Zero-based page number.
-       */
-      page: number;
-      /**
-       * Format: int32
-       * @description Page size actually used (after clamping to 100).
-       */
-      size: number;
-      /**
-       * Format: int64
-       * @description Number of matching packages across all pages.
-       */
-      totalElements: number;
-      /**
-       * Format: int64
-       * @description Number of pages.
-       */
-      totalPages: number;
-    };
-    /** @description A page of the package catalogue. */
-    CtgPageResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['CtgPage'];
-    };
-    /**
-     * @description A display-only agency shown on the order. It grants no access to the order and earns no
-     *     commission.
-     */
-    CustomTravelAgency: {
-      /**
-       * Format: email
-       * @description Agency contact e-mail.
-       */
-      contactEmail?: string;
-      /** @description Agency contact phone in international format, with country code. */
-      contactPhone?: string;
-      /** @description Agency country. */
-      country?: string;
-      /** @description Agency name. */
-      name: string;
-    };
-    /**
-     * @description A display-only agency as a request sends it: the fields of `CustomTravelAgency` and no others (an unknown field is a 400
-     *     with a field error). In responses `CustomTravelAgency` is open, as every response object is: later
-     *     versions may add fields there.
-     */
-    CustomTravelAgencyInput: components['schemas']['CustomTravelAgency'];
-    /**
-     * @description The order's new departure date, and nothing else: any other field is a 400. The cover window
-     *     moves with it and keeps its length; the price does not change.
-     */
-    DepartureChangeRequest: {
-      departureDate: components['schemas']['departureDate'];
-    };
-    /**
-     * Format: date
-     * @description Trip departure date and first day of cover (Nepal date), at most 2099-12-31. Use the quote's `startDate`.
-     */
-    departureDate: string;
-    /**
-     * @description An uploaded document. It belongs to the uploading company and stays a `DRAFT` until its ID is
-     *     passed to `POST /travellers`, which attaches it (`ATTACHED`) to exactly one traveller.
-     */
-    Document: {
-      /** @description Media type detected from the file content, for example `image/jpeg` or `application/pdf`. */
-      contentType: string;
-      /**
-       * Format: uuid
-       * @description Document ID; pass it in the matching `...DocumentId` field of `POST /travellers`.
-       */
-      documentId: string;
-      documentType: components['schemas']['DocumentType'];
-      /** @description File name as uploaded. */
-      fileName: string;
-      /**
-       * Format: int32
-       * @description Size in bytes.
-       */
-      fileSize: number;
-      /**
-       * @description `DRAFT` until attached to a traveller, then `ATTACHED`.
-       * @enum {string}
-       */
-      status: 'DRAFT' | 'ATTACHED';
-      /**
-       * Format: date-time
-       * @description Upload time.
-       */
-      uploadedAt: string;
-    };
-    /** @description The stored draft document. */
-    DocumentResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['Document'];
-    };
-    /**
-     * @description `AVATAR`: portrait photo (JPEG, PNG or WebP). `PASSPORT`: passport data page (JPEG, PNG, WebP
-     *     or PDF). `SIGNATURE`: signature image (JPEG, PNG or WebP). `VISA`: visa page (JPEG, PNG, WebP
-     *     or PDF). `MEDICAL_REPORT`: a photo or a doctor's note for an assistance case (JPEG, PNG, WebP or
-     *     PDF); it attaches to a case, not to a traveller.
-     * @enum {string}
-     */
-    DocumentType: 'AVATAR' | 'PASSPORT' | 'SIGNATURE' | 'VISA' | 'MEDICAL_REPORT';
-    /** @description Multipart form with one file and its document type. */
-    DocumentUploadRequest: {
-      documentType: components['schemas']['DocumentType'];
-      /**
-       * Format: binary
-       * @description The file. At most 10 MiB by default. The type is detected from the bytes, not from the
-       *     file name or the part's content type: `AVATAR` and `SIGNATURE` must be JPEG, PNG or WebP;
-       *     `PASSPORT` and `VISA` may also be PDF.
-       */
-      file: string;
-    };
-    /**
-     * @description What went wrong, as a stable code to branch on (the `message` is prose and may change). Every
-     *     error answer carries one, in all three error shapes. New codes may be added within `v1`:
-     *     treat an unknown code by its HTTP status.
-     *
-     *     | Code | Status | Cause |
-     *     |---|---|---|
-     *     | `VALIDATION_FAILED` | 400 | The request does not match the contract or a field breaks a rule; `details.fieldErrors` names the fields. |
-     *     | `MALFORMED_JSON` | 400 | The body is not valid JSON. |
-     *     | `MALFORMED_REQUEST` | 400 | The HTTP request itself could not be read (bad headers, encoding, framing). |
-     *     | `INVALID_REQUEST` | 400 | A business rule refused the request as a whole; the `message` says which. |
-     *     | `ORDER_ALREADY_CANCELLED` | 400 | The order is cancelled; nothing more can be done with it. |
-     *     | `COVER_STARTED` | 400 | The cover has started (departure day or later in Nepal): no payment, cancellation or date change by the partner. |
-     *     | `ORDER_NOT_PAID` | 400 | The operation needs a paid order (a certificate, for example). |
-     *     | `ORDER_NOT_PENDING` | 400 | The operation needs an unpaid order (promo codes, paying). |
-     *     | `PROMO_CODE_INVALID` | 400 | The promo code is unknown, inactive, expired, used up or not for this order. |
-     *     | `INVALID_CREDENTIALS` | 401 | The client id or secret is wrong (`POST /auth/token`). |
-     *     | `TOKEN_MISSING` | 401 | No `Authorization: Bearer` header. |
-     *     | `TOKEN_INVALID` | 401 | The token is unknown or not a bearer token. |
-     *     | `TOKEN_EXPIRED` | 401 | The token's lifetime is over: obtain a new one. |
-     *     | `TOKEN_REVOKED` | 401 | The token was revoked. |
-     *     | `CREDENTIAL_REVOKED` | 401 | The credential was revoked by the operator. |
-     *     | `COMPANY_INACTIVE` | 401 | Your company account is inactive. |
-     *     | `FORBIDDEN` | 403 | Your company may not do this (for example a listed agency acting on an order it did not place). |
-     *     | `NOT_FOUND` | 404 | The resource or path does not exist (or is not yours to see). |
-     *     | `METHOD_NOT_ALLOWED` | 405 | The path exists but not with this method; `Allow` lists the methods. |
-     *     | `IDEMPOTENCY_KEY_REUSED` | 409 | The `Idempotency-Key` was already used for a different request: use a new key. |
-     *     | `QUOTE_ALREADY_USED` | 409 | The quote was used by another order. |
-     *     | `PAYMENT_IN_PROGRESS` | 409 | A payment of the order is being started or settled at this moment: retry shortly. |
-     *     | `ASSISTANCE_CASE_ALREADY_OPEN` | 409 | The traveller already has an open assistance case (the `message` names it): send an update to it instead. |
-     *     | `ASSISTANCE_CASE_NOT_OPEN` | 400 | The assistance case can no longer take this (it was authorised, declined, withdrawn or closed): call the assistance desk. |
-     *     | `PAYMENT_ALREADY_FINAL` | 409 | Sandbox: the payment has already ended (paid, failed, cancelled, expired, superseded, or decided on the checkout page). |
-     *     | `REFUND_ALREADY_FINAL` | 409 | Sandbox: the refund is already `SUCCEEDED` or `FAILED`. |
-     *     | `SANDBOX_PROVIDER_REQUIRED` | 409 | Sandbox: the payment or refund belongs to a live provider or to cash, which the sandbox helpers cannot answer for. |
-     *     | `SANDBOX_EVENT_FACTS_MISSING` | 409 | Sandbox: a test event about an order names a payment or refund the order does not have; pay or cancel it first, or send the event without `orderRef`. |
-     *     | `CONFLICT` | 409 | The request conflicts with the current state of a resource; the `message` says which. |
-     *     | `REQUEST_TIMEOUT` | 408 | The request (its body or headers) was not received in time. |
-     *     | `PAYLOAD_TOO_LARGE` | 413 | The request body is larger than allowed. |
-     *     | `HEADERS_TOO_LARGE` | 431 | The request's headers or URL are too large. |
-     *     | `UPLOAD_REFUSED` | 400 | `POST /documents`: the file is missing, empty or of a type not allowed for the document type (shape 3). |
-     *     | `FILE_TOO_LARGE` | 413 | `POST /documents`: the file is over the size limit (shape 3). |
-     *     | `RATE_LIMITED` | 429 | Too many requests: retry after `Retry-After` seconds. |
-     *     | `INTERNAL_ERROR` | 500 | A failure on our side; retry with backoff. |
-     *     | `NOT_IMPLEMENTED` | 501 | Not offered by this deployment. |
-     *     | `PAYMENT_PROVIDER_ERROR` | 502 | The payment provider answered with an error; nothing was charged. Retry with the same `Idempotency-Key`. |
-     *     | `PAYMENT_PROVIDER_UNAVAILABLE` | 503 | The payment provider did not answer; nothing was charged. Retry with the same `Idempotency-Key`. |
-     *     | `SERVICE_UNAVAILABLE` | 503 | A brief outage on our side: retry after `Retry-After` seconds. |
-     * @example ORDER_ALREADY_CANCELLED
-     * @enum {string}
-     */
-    ErrorCode:
-      | 'VALIDATION_FAILED'
-      | 'MALFORMED_JSON'
-      | 'MALFORMED_REQUEST'
-      | 'INVALID_REQUEST'
-      | 'ORDER_ALREADY_CANCELLED'
-      | 'COVER_STARTED'
-      | 'ORDER_NOT_PAID'
-      | 'ORDER_NOT_PENDING'
-      | 'PROMO_CODE_INVALID'
-      | 'INVALID_CREDENTIALS'
-      | 'TOKEN_MISSING'
-      | 'TOKEN_INVALID'
-      | 'TOKEN_EXPIRED'
-      | 'TOKEN_REVOKED'
-      | 'CREDENTIAL_REVOKED'
-      | 'COMPANY_INACTIVE'
-      | 'FORBIDDEN'
-      | 'NOT_FOUND'
-      | 'METHOD_NOT_ALLOWED'
-      | 'IDEMPOTENCY_KEY_REUSED'
-      | 'QUOTE_ALREADY_USED'
-      | 'PAYMENT_IN_PROGRESS'
-      | 'ASSISTANCE_CASE_ALREADY_OPEN'
-      | 'ASSISTANCE_CASE_NOT_OPEN'
-      | 'PAYMENT_ALREADY_FINAL'
-      | 'REFUND_ALREADY_FINAL'
-      | 'SANDBOX_PROVIDER_REQUIRED'
-      | 'SANDBOX_EVENT_FACTS_MISSING'
-      | 'CONFLICT'
-      | 'REQUEST_TIMEOUT'
-      | 'PAYLOAD_TOO_LARGE'
-      | 'HEADERS_TOO_LARGE'
-      | 'UPLOAD_REFUSED'
-      | 'FILE_TOO_LARGE'
-      | 'RATE_LIMITED'
-      | 'INTERNAL_ERROR'
-      | 'NOT_IMPLEMENTED'
-      | 'PAYMENT_PROVIDER_ERROR'
-      | 'PAYMENT_PROVIDER_UNAVAILABLE'
-      | 'SERVICE_UNAVAILABLE';
-    /** @description One page of your events with its page metadata (the envelope of `GET /travellers`). */
-    EventPage: {
-      /** @description Events of this page, newest first. */
-      content: components['schemas']['EventRecord'][];
-      /** @description Whether this is the first page. */
-      first: boolean;
-      /** @description Whether this is the last page. */
-      last: boolean;
-      /**
-       * Format: int64
-       * @description Zero-based page number.
-       */
-      page: number;
-      /**
-       * Format: int32
-       * @description Page size actually used (after clamping to 100).
-       */
-      size: number;
-      /**
-       * Format: int64
-       * @description Number of matching events across all pages (exact).
-       */
-      totalElements: number;
-      /**
-       * Format: int64
-       * @description Number of pages.
-       */
-      totalPages: number;
-    };
-    /** @description A page of your company's events. */
-    EventPageResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['EventPage'];
-    };
-    /** @description One event of your company, with its payload exactly as it is (and was) delivered to your endpoints. */
-    EventRecord: {
-      /**
-       * Format: date-time
-       * @description When the event happened (the change it announces committed), UTC.
-       */
-      createdAt: string;
-      /**
-       * @description The event's id, `evt_` and 32 hexadecimal digits; the `webhook-id` header of every delivery of it (deduplicate on it).
-       * @example evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f
-       */
-      eventId: string;
-      /** @description The JSON body every endpoint subscribed to its type received, as signed (its shape is the event type's in the Webhooks section). */
-      payload: {
-        [key: string]: unknown;
-      };
-      type: components['schemas']['WebhookEventType'];
-    };
-    /** @description One of your company's events. */
-    EventRecordResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['EventRecord'];
-    };
-    /** @description Which events to send again to the endpoint. */
-    EventReplayRequest: {
-      /**
-       * Format: date-time
-       * @description Events created at or after this instant (RFC 3339, with its offset). At most 1,000 events may match.
-       * @example 2030-09-20T06:00:00+05:45
-       */
-      since: string;
-      /**
-       * @description Only these event types (of those the endpoint subscribes to). Absent, every type it subscribes to.
-       * @example [
-       *       "order.paid",
-       *       "order.cancelled"
-       *     ]
-       */
-      types?: components['schemas']['WebhookEventType'][];
-    };
-    /** @description How many events were queued to be sent again. */
-    EventReplayResponse: components['schemas']['SuccessEnvelope'] & {
-      data: {
         /**
-         * Format: int32
-         * @description Events queued for the endpoint; each delivery shows in the delivery log.
+         * @description An extra service or device as a request sends it: the fields of `AddedItem` and no others (an unknown field is a 400
+         *     with a field error). In responses `AddedItem` is open, as every response object is: later
+         *     versions may add fields there.
          */
-        replayed: number;
-      };
-    };
-    /**
-     * @description Present, and `true`, only on an event you sent yourself with `POST /sandbox/events`: synthetic,
-     *     about no real change (its `data` is built from your order's real facts when you named one, or
-     *     is sample data). Real events never carry the field. `GET /events?sandbox=false` leaves
-     *     synthetic events out.
-     * @constant
-     */
-    EventSandboxMarker: true;
-    /**
-     * @description Online payment gateway. `cash` and any other value are rejected with 400; record cash through `settlementType` `CASH` at order creation instead.
-     * @enum {string}
-     */
-    Gateway: 'card_gateway' | 'wallet_gateway';
-    /** @enum {string} */
-    Gender: 'MALE' | 'FEMALE' | 'OTHER';
-    /** @description The payment of an order group, summed over its orders, with its latest group payment. */
-    GroupPayment: {
-      /** @description The group's most recent payment (`POST /orders/groups/{groupRef}/pay`), or `null` when it never had one. */
-      latestGroupPayment: null | components['schemas']['GroupPaymentAttempt'];
-      /** @description Sum of the pending orders' `totalAmount`, NPR. */
-      outstandingAmount: number;
-      /** @description Sum of the paid orders' `totalAmount`, NPR. */
-      paidAmount: number;
-      /**
-       * Format: int32
-       * @description Orders of the group that were paid (also those cancelled since).
-       */
-      paidOrders: number;
-      /**
-       * Format: int32
-       * @description Orders of the group still `PENDING`, which a new group payment would take.
-       */
-      pendingOrders: number;
-      status: components['schemas']['GroupPaymentStatus'];
-    };
-    /** @description One group payment, as the customer was sent to the gateway for it. */
-    GroupPaymentAttempt: {
-      /** @description What the customer was charged for the orders it covered, NPR. */
-      amount: number;
-      /** @description When the attempt reached a final status; `null` while it is `INITIATED`. */
-      completedAt: null | string;
-      /** Format: date-time */
-      createdAt: string;
-      /** @description ISO 4217 currency code, `NPR`. */
-      currency: string;
-      /**
-       * @description Uppercase name of the gateway used.
-       * @enum {string}
-       */
-      paymentMethod: 'CARD_GATEWAY' | 'WALLET_GATEWAY';
-      /** @description The group payment reference (reported to your `returnUrl`); the single-order endpoints reject it. */
-      paymentRef: string;
-      status: components['schemas']['PaymentAttemptStatus'];
-    };
-    /**
-     * @description Where the payment of an order group stands, read from its orders (each order's own state is
-     *     authoritative: `GET /orders/{orderRef}/payment-status`) and from its latest group payment.
-     *
-     *     - `PAID`: no order of the group is left `PENDING`, and at least one was paid.
-     *     - `PARTIALLY_PAID`: some orders were paid, others are still `PENDING` (pay them with a new
-     *       group payment, which takes only the pending ones, or one by one).
-     *     - No order paid yet, some `PENDING`: the latest group payment's status, `NOT_INITIATED` when
-     *       there is none (`INITIATED`, `FAILED`, `CANCELLED`, `EXPIRED`, `REFUND_PENDING` or
-     *       `REFUNDED`, as in `PaymentAttemptStatus`: after a failed, cancelled or expired one start a
-     *       new group payment with a new `Idempotency-Key`).
-     *     - `NOTHING_TO_PAY`: no order is `PENDING` and none was paid (every order was cancelled or
-     *       expired unpaid).
-     * @enum {string}
-     */
-    GroupPaymentStatus:
-      | 'NOT_INITIATED'
-      | 'INITIATED'
-      | 'FAILED'
-      | 'CANCELLED'
-      | 'EXPIRED'
-      | 'REFUND_PENDING'
-      | 'REFUNDED'
-      | 'PARTIALLY_PAID'
-      | 'PAID'
-      | 'NOTHING_TO_PAY';
-    /**
-     * @description Promo state of one order of a group, plus whether this operation changed it and, when it did
-     *     not, why.
-     */
-    GroupPromoEntry: components['schemas']['PromoState'] & {
-      /** @description Whether this operation changed (or, for a preview, would change) the order. */
-      changed: boolean;
-      /**
-       * @description Machine-readable reason when `changed` is `false`, otherwise `null`.
-       *     `ORDER_NOT_PENDING`: the order is paid, closed, completed or cancelled.
-       *     `INVALID_FOR_ORDER`: the code cannot be used on this order (for example its binding
-       *     does not allow it, or the code's last use went to an earlier order of the group).
-       *     `ALREADY_APPLIED`: the order already carries this code; no further use is reserved.
-       *     `NOT_APPLIED`: on removal, the code was not on this order.
-       * @enum {string|null}
-       */
-      reason: 'ORDER_NOT_PENDING' | 'INVALID_FOR_ORDER' | 'ALREADY_APPLIED' | 'NOT_APPLIED' | null;
-    };
-    /**
-     * @description Result of a group promo operation: one entry per order of the group plus group totals.
-     *     Eligibility is decided per order, so a 200 does not mean every order changed; check `changed`
-     *     on each entry.
-     */
-    GroupPromoState: {
-      /** @description The group reference. */
-      groupRef: string;
-      /** @description One entry per order of the group. */
-      orders: components['schemas']['GroupPromoEntry'][];
-      totals: components['schemas']['GroupPromoTotals'];
-    };
-    /** @description Promo state of every order of a group. */
-    GroupPromoStateResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['GroupPromoState'];
-    };
-    /** @description Group totals over all orders of the group, NPR. */
-    GroupPromoTotals: {
-      /**
-       * Format: int32
-       * @description Number of orders this operation changed (or would change).
-       */
-      changedCount: number;
-      /** @description ISO 4217 currency code, `NPR`. */
-      currency: string;
-      /** @description Sum of the orders' `discountAmount`. */
-      discountAmount: number;
-      /** @description Sum of the orders' `totalAfter`. */
-      totalAfter: number;
-      /** @description Sum of the orders' `totalBefore`. */
-      totalBefore: number;
-    };
-    /** @description Liveness of the process. */
-    HealthStatus: {
-      /** @constant */
-      status: 'ok';
-    };
-    /**
-     * @description Kind of identity document whose number is in `idNumber`.
-     * @enum {string}
-     */
-    IdType: 'PASSPORT' | 'NATIONAL_ID' | 'CITIZENSHIP_CERTIFICATE';
-    /** @description A device bundled with the package and included in the quoted amount. */
-    IncludedDevice: {
-      /** @description What the device is for. */
-      description: string;
-      /**
-       * Format: uuid
-       * @description Device ID. Pass it in the order's `excludedIncludedDeviceIds` to drop this device.
-       */
-      deviceId: string;
-      /** @description Device display name. */
-      name: string;
-      /** @description Price for the whole trip in NPR (daily price × quantity × days), at most two decimals. */
-      priceForDuration: number;
-      /**
-       * Format: int32
-       * @description Number of units.
-       */
-      quantity: number;
-    };
-    /**
-     * @description A `PENDING` order of the group that the group payment does not cover. `COVER_STARTED`: its
-     *     cover began before today (Nepal date) and it was not paid by the end of its first day, so it
-     *     can no longer be paid (book the trip anew or cancel the order).
-     */
-    LeftOutOrder: {
-      /**
-       * Format: date
-       * @description The order's first day of cover (Nepal date).
-       */
-      coverageStartDate: string;
-      /** @description Reference of the order left out. */
-      orderRef: string;
-      /**
-       * @description Why the order is not in the payment.
-       * @enum {string}
-       */
-      reason: 'COVER_STARTED';
-    };
-    /**
-     * @description Full order detail. Ownership: only the company that placed the order (and the registered
-     *     agencies in `travelCompanies`) can read or change it.
-     */
-    Order: {
-      /** @description Additional devices as sent at creation. */
-      addedDevices?: components['schemas']['AddedItem'][] | null;
-      /** @description Additional services as sent at creation. */
-      addedServices?: components['schemas']['AddedItem'][] | null;
-      /**
-       * Format: date-time
-       * @description When the order's dates were last changed with `PATCH /orders/{orderRef}`, or `null`
-       *     if they never were. A paid order's certificate then says "Amended" with this date (Nepal
-       *     date). Added in 2.6.0.
-       */
-      amendedAt?: string | null;
-      binding: components['schemas']['PromoBinding'];
-      /**
-       * @description How the order was cancelled and the refund it made, or `null` for an order that is not
-       *     cancelled. Added in 2.6.0.
-       */
-      cancellation: components['schemas']['OrderCancellation'] | null;
-      /**
-       * Format: uuid
-       * @description Sales company that earns the commission on this order, or `null`.
-       */
-      commissionCompanyId: string | null;
-      /**
-       * @description Your own commission lines for this order (EARNED when it was paid, REVERSED for each refund
-       *     that succeeded), oldest first; empty when you earn nothing on it. Another earner's lines are
-       *     never shown. In the order detail (`GET` and `PATCH /orders/{orderRef}`) only. Added in 2.7.0.
-       */
-      commissionLines?: components['schemas']['CommissionLine'][];
-      /**
-       * Format: date
-       * @description Last day of cover, inclusive.
-       */
-      coverageEndDate: string;
-      /**
-       * Format: date
-       * @description First day of cover, inclusive.
-       */
-      coverageStartDate: string;
-      /** Format: date-time */
-      createdAt: string;
-      /** @description Free-text route, or `null` when a `routeId` was given. */
-      customRouteName: string | null;
-      /** @description Display-only agencies. */
-      customTravelAgencies: components['schemas']['CustomTravelAgency'][];
-      /** Format: date */
-      departureDate: string;
-      /** @description Dispatch information as sent at creation. */
-      dispatchInfo?: {
-        [key: string]: unknown;
-      } | null;
-      /**
-       * Format: int32
-       * @description Days of cover, counting both ends.
-       */
-      durationDays: number;
-      /** @description Metadata as sent at creation. */
-      extraFields?: {
-        [key: string]: unknown;
-      } | null;
-      /** @description Reference of the order group (`GRP-<year>-<seq>`) the order belongs to, or `null`. */
-      groupRef: string | null;
-      /**
-       * Format: uuid
-       * @description Order UUID.
-       */
-      orderId: string;
-      /** @description Order number `ORDN-<year>-<seq>`. */
-      orderNumber: string;
-      /** @description Order reference `ORD-<year>-<seq>`; use it in payment and promo paths. */
-      orderRef: string;
-      package: components['schemas']['OrderPackage'];
-      /**
-       * Format: date-time
-       * @description Time the payment succeeded, or `null`.
-       */
-      paidAt: string | null;
-      /**
-       * @description Policy number `POL-<year>-<seq>`, issued when the order is paid (`<year>` is the Nepal year
-       *     of the payment); `null` until then. It is printed on the certificate
-       *     (`GET /orders/{orderRef}/certificate`) and opens the public verification page
-       *     `/verify/{policyNumber}`. Added in 2.4.0.
-       */
-      policyNumber: string | null;
-      pricing: components['schemas']['OrderPricing'];
-      promoApplyResult?: components['schemas']['PromoApplyResult'];
-      promoCodes: components['schemas']['OrderPromoCodes'];
-      /**
-       * Format: uuid
-       * @description Quote that backs the order, or `null`.
-       */
-      quoteId: string | null;
-      /** @description Referral attribution code, or `null`. */
-      referralCode: string | null;
-      /**
-       * Format: uuid
-       * @description Route of the trip, or `null` when a `customRouteName` was given.
-       */
-      routeId: string | null;
-      /** @description Name of the route, or `null` when a `customRouteName` was given. */
-      routeName: string | null;
-      settlementType: components['schemas']['SettlementType'];
-      status: components['schemas']['OrderStatus'];
-      /** @description Registered agencies with access to the order. */
-      travelCompanies: components['schemas']['TravelCompany'][];
-      traveller: components['schemas']['OrderTraveller'];
-      /** Format: date-time */
-      updatedAt: string;
-    };
-    /**
-     * @description Why you may read the order: `OWNER`, your company placed it; `LISTED_AGENCY`, another company
-     *     placed it and listed your company in its `travelCompanies` (you may read it, not change or pay
-     *     it).
-     * @enum {string}
-     */
-    OrderAccess: 'OWNER' | 'LISTED_AGENCY';
-    /**
-     * @description The placing company moved an order's departure date (`PATCH /orders/{orderRef}`). The cover window moved with it and kept its length; the price and a paid order's policy number did not change.
-     * @example {
-     *       "id": "evt_8a1d4f0c2b7e4d93a5c6e7f8091a2b3c",
-     *       "type": "order.amended",
-     *       "timestamp": "2030-09-27T06:02:18.412Z",
-     *       "data": {
-     *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
-     *         "orderRef": "ORD-2030-000142",
-     *         "orderNumber": "ORDN-2030-000142",
-     *         "orderStatus": "PAID",
-     *         "groupRef": null,
-     *         "policyNumber": "POL-2030-000087",
-     *         "amendedAt": "2030-09-27T06:02:18.412Z",
-     *         "departureDate": "2031-10-12",
-     *         "coverageStartDate": "2031-10-12",
-     *         "coverageEndDate": "2031-10-25",
-     *         "previous": {
-     *           "departureDate": "2031-10-05",
-     *           "coverageStartDate": "2031-10-05",
-     *           "coverageEndDate": "2031-10-18"
-     *         }
-     *       }
-     *     }
-     */
-    OrderAmendedEvent: {
-      data: {
+        AddedItemInput: components["schemas"]["AddedItem"];
         /**
-         * Format: date-time
-         * @description When the dates changed (UTC); the certificate prints its Nepal date.
+         * @description Error shape 2, used for validation and business errors (400, 403, 404, 409, 429), for
+         *     unexpected failures (500) and for outages (503, with `Retry-After`). It has no `success` field. `details` is present only on validation
+         *     failures; check that it exists before reading it.
          */
-        amendedAt: string;
-        /** Format: date */
-        coverageEndDate: string;
-        /** Format: date */
-        coverageStartDate: string;
+        ApiError: {
+            code?: components["schemas"]["ErrorCode"];
+            /** @description Present on validation failures only. */
+            details?: {
+                /**
+                 * @description Map of field name to message. Field names are meant for display; items of an array body
+                 *     are indexed, for example `[2].ctgId`. The per-field messages are the only error messages
+                 *     a client may show to its users.
+                 */
+                fieldErrors: {
+                    [key: string]: string;
+                };
+            };
+            /** @description The HTTP reason phrase, for example `Bad Request`. */
+            error: string;
+            /** @description Human-readable summary. Not a stable contract; do not branch on it. */
+            message: string;
+            /** @description The request path that failed. */
+            path: string;
+            /**
+             * Format: int32
+             * @description The HTTP status code, repeated.
+             */
+            status: number;
+            /**
+             * Format: date-time
+             * @description Time of the failure, ISO-8601 instant in UTC.
+             */
+            timestamp: string;
+        };
+        /**
+         * @description An assistance case: an emergency of an insured traveller, reported by the company that placed
+         *     the order or by a registered agency listed on it, and what the assistance desk decided.
+         */
+        AssistanceCase: {
+            /**
+             * Format: int32
+             * @description The latest altitude reported.
+             */
+            altitudeMeters: number;
+            /**
+             * @description `AST-<year>-<seq>`
+             * @example AST-2030-000031
+             */
+            caseRef: string;
+            category: components["schemas"]["AssistanceCaseCategory"];
+            coverageNotes: components["schemas"]["AssistanceCoverageNote"][];
+            /** @description Why the desk declined, in words meant for you and the traveller. */
+            declineReason: string | null;
+            desk: components["schemas"]["AssistanceDesk"];
+            documentIds: string[];
+            /** @description Set once the desk authorises. */
+            guarantee: components["schemas"]["AssistanceGuarantee"] | null;
+            location: components["schemas"]["AssistanceLocation"];
+            /** Format: date-time */
+            openedAt: string;
+            /** @example ORD-2030-000142 */
+            orderRef: string;
+            /** @example POL-2030-000087 */
+            policyNumber: string | null;
+            proposedOperator: string | null;
+            reporter: components["schemas"]["AssistanceReporter"];
+            requestedService: components["schemas"]["AssistanceRequestedService"];
+            status: components["schemas"]["AssistanceCaseStatus"];
+            summary: string;
+            /**
+             * Format: uuid
+             * @example e7d9a1c3-5b2f-4d8e-9a6c-1f3e5d7b9c2a
+             */
+            touristId: string;
+            /** @example Sophie Keller */
+            travellerName: string;
+            /** Format: date-time */
+            updatedAt: string;
+            withdrawalReason: string | null;
+        };
+        /**
+         * @description What happened to the traveller.
+         * @example ALTITUDE_SICKNESS
+         * @enum {string}
+         */
+        AssistanceCaseCategory: "ALTITUDE_SICKNESS" | "INJURY" | "ILLNESS" | "LOST_OR_OVERDUE" | "OTHER";
+        /** @description A case with its timeline. */
+        AssistanceCaseDetail: components["schemas"]["AssistanceCase"] & {
+            /** @description Oldest first. A case takes at most 200 updates, so its timeline stays within this. */
+            timeline: components["schemas"]["AssistanceCaseTimelineEntry"][];
+        };
+        /**
+         * @description A case as an assistance event carries it: enough to act without a second call. Read
+         *     `GET /assistance-cases/{caseRef}` for the whole timeline.
+         */
+        AssistanceCaseEventData: {
+            /** Format: int32 */
+            altitudeMeters: number;
+            caseRef: string;
+            category: components["schemas"]["AssistanceCaseCategory"];
+            coverageNotes: components["schemas"]["AssistanceCoverageNote"][];
+            declineReason: string | null;
+            guarantee: components["schemas"]["AssistanceGuarantee"] | null;
+            /** @description The desk's note, the decline or withdrawal reason, if any. */
+            note: string | null;
+            /** Format: date-time */
+            openedAt: string;
+            orderRef: string;
+            policyNumber: string | null;
+            /** @description The status before this change (null for `assistance_case.opened`). */
+            previousStatus: components["schemas"]["AssistanceCaseStatus"] | null;
+            requestedService: components["schemas"]["AssistanceRequestedService"];
+            status: components["schemas"]["AssistanceCaseStatus"];
+            /** Format: uuid */
+            touristId: string;
+        };
+        /** @description An assistance case was opened on one of your orders (by your company or a registered agency listed on the order). */
+        AssistanceCaseOpenedEvent: {
+            data: components["schemas"]["AssistanceCaseEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "assistance_case.opened";
+        };
+        /** @description One page of assistance cases with its page metadata. */
+        AssistanceCasePage: {
+            content: components["schemas"]["AssistanceCase"][];
+            first: boolean;
+            last: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching cases across all pages.
+             */
+            totalElements: number;
+            /** Format: int64 */
+            totalPages: number;
+        };
+        /** @description A page of the assistance cases your company may see, newest first. */
+        AssistanceCasePageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["AssistanceCasePage"];
+        };
+        /**
+         * @description What the party on the ground knows when it opens a case. Send exactly these fields; any other
+         *     field is a 400.
+         */
+        AssistanceCaseRequest: {
+            /**
+             * Format: int32
+             * @description The traveller's altitude now, in metres.
+             * @example 5164
+             */
+            altitudeMeters: number;
+            category: components["schemas"]["AssistanceCaseCategory"];
+            /**
+             * @description Documents of type `MEDICAL_REPORT` your company uploaded with `POST /documents` (photos, a
+             *     doctor's note), not yet attached anywhere. Each is attached to this case.
+             */
+            documentIds?: string[];
+            location: components["schemas"]["AssistanceLocation"];
+            /**
+             * @description The helicopter or transport operator the agency proposes; the desk decides which one it guarantees.
+             * @example Simrik Air
+             */
+            proposedOperator?: string;
+            reporter: components["schemas"]["AssistanceReporter"];
+            requestedService: components["schemas"]["AssistanceRequestedService"];
+            /** @description What happened and how the traveller is (symptoms, since when, what was done). */
+            summary: string;
+        };
+        /** @description One assistance case with its timeline. */
+        AssistanceCaseResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["AssistanceCaseDetail"];
+        };
+        /**
+         * @description Where a case stands. `RECEIVED` (opened, the desk has not looked yet) → `UNDER_REVIEW` (the
+         *     desk is on it) → `AUTHORISED` (the desk guarantees payment to the operator: see `guarantee`)
+         *     or `DECLINED` (see `declineReason`); `AUTHORISED` → `COMPLETED` (the evacuation or treatment
+         *     happened) → `CLOSED`. A case `RECEIVED` or `UNDER_REVIEW` may be `WITHDRAWN` (a false alarm).
+         *     Open cases are `RECEIVED`, `UNDER_REVIEW`, `AUTHORISED` and `COMPLETED`.
+         * @example RECEIVED
+         * @enum {string}
+         */
+        AssistanceCaseStatus: "RECEIVED" | "UNDER_REVIEW" | "AUTHORISED" | "DECLINED" | "COMPLETED" | "CLOSED" | "WITHDRAWN";
+        /** @description One thing that happened to a case, oldest first. */
+        AssistanceCaseTimelineEntry: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            by: "PARTNER" | "DESK";
+            /** @description What an update changed (only the fields it sent). */
+            changes: {
+                /** Format: int32 */
+                altitudeMeters?: number;
+                documentIds?: string[];
+                location?: components["schemas"]["AssistanceLocation"];
+            };
+            /**
+             * @description `OPENED`; `STATUS_CHANGED` (by the desk, or your withdrawal); `PARTNER_UPDATE` (a note, location, altitude or documents sent with `POST .../updates`).
+             * @enum {string}
+             */
+            kind: "OPENED" | "STATUS_CHANGED" | "PARTNER_UPDATE";
+            /** @description The note sent, the desk's note, a decline or withdrawal reason. */
+            note: string | null;
+            previousStatus: components["schemas"]["AssistanceCaseStatus"] | null;
+            status: components["schemas"]["AssistanceCaseStatus"];
+        };
+        /** @description An assistance case on one of your orders changed status (the desk reviewed, authorised, declined, completed or closed it, or it was withdrawn). */
+        AssistanceCaseUpdatedEvent: {
+            data: components["schemas"]["AssistanceCaseEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "assistance_case.updated";
+        };
+        /**
+         * @description Something new about an open case: a note, a new location or altitude, more documents. At
+         *     least one field. Send exactly these fields; any other field is a 400.
+         */
+        AssistanceCaseUpdateRequest: {
+            /**
+             * Format: int32
+             * @example 4940
+             */
+            altitudeMeters?: number;
+            /** @description More `MEDICAL_REPORT` documents your company uploaded, not yet attached anywhere. */
+            documentIds?: string[];
+            location?: components["schemas"]["AssistanceLocation"];
+            /** @example Descended to Lobuche with the guide; still vomiting, SpO2 71 %. */
+            note?: string;
+        };
+        /** @description Why the case is withdrawn (a false alarm, the traveller walked down). Send exactly this field. */
+        AssistanceCaseWithdrawalRequest: {
+            /** @example False alarm; the traveller recovered after a rest day and walks down on foot. */
+            reason: string;
+        };
+        /**
+         * @description Something the desk should know about the cover; never a refusal (a traveller in danger always
+         *     gets a case, and the desk decides). `ALTITUDE_ABOVE_COVER`: the reported altitude is above the
+         *     maximum altitude of the policy's package. `OUTSIDE_COVER_WINDOW`: today (Nepal) is before the
+         *     cover's first day or after its last.
+         * @example ALTITUDE_ABOVE_COVER
+         * @enum {string}
+         */
+        AssistanceCoverageNote: "ALTITUDE_ABOVE_COVER" | "OUTSIDE_COVER_WINDOW";
+        /** @description How to reach the assistance desk, answered with every case. */
+        AssistanceDesk: {
+            /**
+             * @description What to do now; show it to whoever is on the ground.
+             * @example Call the assistance desk now on +977 1 4000 000 and quote AST-2030-000031. Do not book an evacuation before the desk authorises it.
+             */
+            instruction: string;
+            /**
+             * @description The desk's 24-hour phone, international format.
+             * @example +977 1 4000 000
+             */
+            phone: string;
+        };
+        /**
+         * @description The desk's guarantee of payment to the operator it authorised: quote `guaranteeRef` to the
+         *     operator and the hospital. Costs above `costLimit` need a new authorisation.
+         */
+        AssistanceGuarantee: {
+            /**
+             * Format: date-time
+             * @example 2030-10-09T03:58:40Z
+             */
+            authorisedAt: string;
+            /**
+             * @description The most the insurer pays under this guarantee, in `currency`.
+             * @example 650000
+             */
+            costLimit: number;
+            /** @example NPR */
+            currency: string;
+            /** @example CIWEC Hospital, Kathmandu */
+            destinationHospital: string;
+            /** @example GOP-2030-0412 */
+            guaranteeRef: string;
+            /**
+             * @description The helicopter or transport operator whose invoice the insurer pays.
+             * @example Simrik Air
+             */
+            operator: string;
+        };
+        /**
+         * @description Where the traveller is: coordinates inside Nepal's bounds (latitude 26.3 to 30.5, longitude
+         *     80.0 to 88.3), a place name, or both. Give both coordinates or neither.
+         */
+        AssistanceLocation: {
+            /**
+             * @description WGS 84 latitude in degrees.
+             * @example 27.9881
+             */
+            latitude?: number;
+            /**
+             * @description WGS 84 longitude in degrees.
+             * @example 86.925
+             */
+            longitude?: number;
+            /**
+             * @description The village, lodge or landmark, as the people on the ground name it.
+             * @example Gorak Shep lodge, Everest Base Camp trek
+             */
+            placeName?: string;
+        };
+        /** @description Who reported the emergency, so the desk can call them back. */
+        AssistanceReporter: {
+            /** @example Pemba Sherpa */
+            name: string;
+            /**
+             * @description A number the desk can reach now, international format preferred (satellite phones included).
+             * @example +977 9841 234567
+             */
+            phone: string;
+            /**
+             * @example GUIDE
+             * @enum {string}
+             */
+            role: "GUIDE" | "AGENCY_STAFF" | "TRAVELLER" | "OTHER";
+        };
+        /**
+         * @description What the party on the ground asks the assistance desk for.
+         * @example HELICOPTER_EVACUATION
+         * @enum {string}
+         */
+        AssistanceRequestedService: "HELICOPTER_EVACUATION" | "GROUND_EVACUATION" | "MEDICAL_ADVICE" | "HOSPITAL_GUARANTEE";
+        /**
+         * @description Error shape 1, returned with every `401 Unauthorized`. The request was rejected before it
+         *     reached the endpoint. It has no `timestamp` field. The `message` differs by cause (missing
+         *     header, unknown, expired or revoked token, revoked credential, inactive company) and is not a
+         *     stable contract.
+         */
+        AuthError: {
+            code?: components["schemas"]["ErrorCode"];
+            /** @description Always `null`. */
+            data: null;
+            /** @description Human-readable reason. Do not branch on it. */
+            message: string;
+            /**
+             * @description Always `false`.
+             * @constant
+             */
+            success: false;
+        };
+        /**
+         * @description ABO blood group with Rh factor.
+         * @enum {string}
+         */
+        BloodGroup: "A+" | "A-" | "B+" | "B-" | "AB+" | "AB-" | "O+" | "O-";
+        /**
+         * @description What a cancellation of the order would do now. Nothing is changed and no gateway is asked:
+         *     a preview of a `PENDING` order whose customer is on the checkout page at this moment says
+         *     `UNPAID`, and the cancellation itself finds out (see `CancellationRule`). Amounts in
+         *     `currency`; `refundAmount + cancellationFee` is the order's share of its payment.
+         */
+        CancellationPreview: {
+            /** @description Whether `POST /orders/{orderRef}/cancellation` would cancel the order now. */
+            cancellable: boolean;
+            /** @description What would be kept (0 within the free look). */
+            cancellationFee: number;
+            /** @description ISO 4217 currency code. */
+            currency: string;
+            /** @description Why not, in words for a person; `null` when `cancellable`. */
+            notCancellableReason: string | null;
+            /** @description The order reference the identifier resolved to. */
+            orderRef: string;
+            /** @description What would go back to the customer (0 for an unpaid or not cancellable order). */
+            refundAmount: number;
+            rule: components["schemas"]["CancellationRule"];
+        };
+        /** @description What a cancellation would do now. */
+        CancellationPreviewResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["CancellationPreview"];
+        };
+        /**
+         * @description Why the order is cancelled. `TRIP_CANCELLED`: the trek was called off; `TRAVELLER_REQUEST`:
+         *     the traveller asked; `DUPLICATE_BOOKING`: the order was placed twice; `OTHER`: say why in
+         *     `note`.
+         * @enum {string}
+         */
+        CancellationReason: "TRIP_CANCELLED" | "TRAVELLER_REQUEST" | "DUPLICATE_BOOKING" | "OTHER";
+        /** @description What a cancellation asks for. Send exactly these fields; any other field is a 400. */
+        CancellationRequest: {
+            /** @description Free text kept with the cancellation (shown in the order detail), at most 500 characters. */
+            note?: string;
+            reason: components["schemas"]["CancellationReason"];
+        };
+        /**
+         * @description The rule a cancellation of the order applies now (Nepal business dates, Asia/Kathmandu):
+         *
+         *     - `UNPAID`: the order is `PENDING`; it is cancelled and no money moves. Open checkouts are
+         *       closed first; if the customer had paid one, the order is paid by it and cancelled with a
+         *       refund under `FREE_LOOK` (the answer's `refund` says so).
+         *     - `FREE_LOOK`: paid, cover not started, and the payment date is at most 14 days
+         *       (`FREE_LOOK_DAYS`) before today: the whole of the order's payment share goes back.
+         *     - `CANCELLATION_FEE`: paid, cover not started, after the free look: the share goes back less a
+         *       fee of 10 % (`CANCELLATION_FEE_PERCENT`) of it, rounded down to the paisa in the traveller's
+         *       favour.
+         *     - `COVER_STARTED`: the cover has started (its first day is today or earlier), or the order is
+         *       `COMPLETED` or `CLOSED`: not cancellable through the API; the operator can still cancel it.
+         *     - `ALREADY_CANCELLED`: the order is cancelled; a cancelled order never comes back.
+         * @enum {string}
+         */
+        CancellationRule: "UNPAID" | "FREE_LOOK" | "CANCELLATION_FEE" | "COVER_STARTED" | "ALREADY_CANCELLED";
+        /**
+         * @description One line of the commission ledger: what your company (or one of your agents) earned on an
+         *     order when it was paid (`EARNED`), or gave back when money went back to the customer
+         *     (`REVERSED`, negative). A line never changes once written. Added in 2.7.0.
+         */
+        CommissionLine: {
+            /**
+             * Format: uuid
+             * @description The sales agent of an `AGENT` line, otherwise `null`.
+             */
+            agentId: string | null;
+            /** @description What the line earns (positive) or gives back (negative), rounded down to the paisa. */
+            amount: number;
+            /**
+             * @description The premium part of the order's paid share: package and included devices after the promo
+             *     and direct discounts (added services and devices earn nothing).
+             */
+            base: number;
+            /**
+             * @description The order's earners together asked for more than the cap (35 % of the base), so every
+             *     share of the order was scaled down pro rata.
+             */
+            capped: boolean;
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /**
+             * @description `EARNED` when the order was paid; `REVERSED` when a refund of it succeeded or the payment provider reversed the payment.
+             * @enum {string}
+             */
+            kind: "EARNED" | "REVERSED";
+            /**
+             * Format: uuid
+             * @description The line's identifier.
+             */
+            lineId: string;
+            /**
+             * Format: date-time
+             * @description When the payment or the refund happened (UTC).
+             */
+            occurredAt: string;
+            /** @description The order. */
+            orderRef: string;
+            /** @description The payment whose share earned the line (a cash record for a CASH order). */
+            paymentRef: string;
+            /** @description The percent the line used, as it was when the order was paid. */
+            percent: number;
+            /** @description The Nepal month of `occurredAt`, the statement the line is on. */
+            period: string;
+            /** @description The order's policy number. */
+            policyNumber: string | null;
+            /** @description The refund that reversed it (`REVERSED` only), otherwise `null`. */
+            refundRef: string | null;
+            /**
+             * @description Why you earn on the order: `SELLER` (you placed it: your `commissionPercent` less the
+             *     order's `directDiscountPercent`), `LISTED_AGENCY` (you are a registered agency in its
+             *     `travelCompanies`), `CODE_OWNER` (your company promo code is applied and you did not place
+             *     it), `AGENT` (one of your sales agents' codes is applied; `agentId` names the agent).
+             * @enum {string}
+             */
+            role: "SELLER" | "LISTED_AGENCY" | "CODE_OWNER" | "AGENT";
+        };
+        /** @description One page of a statement's lines, oldest first, with its page metadata (as `GET /travellers`). */
+        CommissionLinePage: {
+            content: components["schemas"]["CommissionLine"][];
+            /** @description Whether this is the first page. */
+            first: boolean;
+            /** @description Whether this is the last page. */
+            last: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of lines in the statement.
+             */
+            totalElements: number;
+            /**
+             * Format: int64
+             * @description Number of pages.
+             */
+            totalPages: number;
+        };
+        /**
+         * @description A Nepal month ended and your commission statement of it is now CLOSED: it will never change. Sent once per month to each company with at least one line in it. Added in 2.7.0.
+         * @example {
+         *       "id": "evt_3c5e7a9b1d2f4a6c8e0b2d4f6a8c0e1b",
+         *       "type": "commission.period_closed",
+         *       "timestamp": "2030-09-30T18:16:02.114Z",
+         *       "data": {
+         *         "period": "2030-09",
+         *         "status": "CLOSED",
+         *         "currency": "NPR",
+         *         "earned": 4050,
+         *         "reversed": -405,
+         *         "net": 3645,
+         *         "lineCount": 9
+         *       }
+         *     }
+         */
+        CommissionPeriodClosedEvent: {
+            data: components["schemas"]["CommissionPeriodSummary"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the service closed the period (UTC), shortly after the month ended in Nepal.
+             */
+            timestamp: string;
+            /** @constant */
+            type: "commission.period_closed";
+        };
+        /** @description Every month with commission lines of yours, newest first. Added in 2.7.0. */
+        CommissionPeriodListResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["CommissionPeriodSummary"][];
+        };
+        /**
+         * @description `OPEN` while the month is not over in Nepal (Asia/Kathmandu, UTC+5:45): lines are still being
+         *     added. `CLOSED` once it is: the statement never changes again (a later refund lands in the month
+         *     it happens). Added in 2.7.0.
+         * @enum {string}
+         */
+        CommissionPeriodStatus: "OPEN" | "CLOSED";
+        /** @description One month of your commission, with its totals. Added in 2.7.0. */
+        CommissionPeriodSummary: {
+            /** @description The Nepal month, `YYYY-MM`. */
+            period: string;
+            status: components["schemas"]["CommissionPeriodStatus"];
+        } & components["schemas"]["CommissionTotals"];
+        /**
+         * @description Your commission statement of one Nepal month: the totals of all its lines and one page of
+         *     them. Only your own lines: another earner's line on the same order is never shown. Added in 2.7.0.
+         */
+        CommissionStatement: components["schemas"]["CommissionPeriodSummary"] & {
+            /**
+             * Format: uuid
+             * @description Your company.
+             */
+            companyId: string;
+            /** @description Your company's name. */
+            companyName: string;
+            /** @description The insurer's name, as the statement's PDF prints it. */
+            issuer: string;
+            lines: components["schemas"]["CommissionLinePage"];
+        };
+        /** @description A commission statement. Added in 2.7.0. */
+        CommissionStatementResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["CommissionStatement"];
+        };
+        /**
+         * @description What a statement adds up to, in NPR with at most two decimals: `earned` the sum of the EARNED
+         *     lines, `reversed` the sum of the REVERSED lines (zero or negative), `net = earned + reversed`.
+         */
+        CommissionTotals: {
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /** @description Commission earned on orders paid in the period. */
+            earned: number;
+            /**
+             * Format: int64
+             * @description How many lines the statement has.
+             */
+            lineCount: number;
+            /** @description `earned + reversed`: what the period owes you. */
+            net: number;
+            /** @description Commission given back for refunds that succeeded in the period (zero or negative). */
+            reversed: number;
+        };
+        /** @description One line of cover with its insured amount. */
+        CoverageLine: {
+            /** @description Stable code of the cover line, for example `EMERGENCY_EVACUATION`. */
+            code: string;
+            /** @description Maximum insured amount in NPR, at most two decimals. */
+            coverageAmount: number;
+            /** @description Display name of the cover line. */
+            name: string;
+        };
+        /**
+         * @description A package (ctg) of the public catalogue. `totalPrice` is a listing price for the base duration;
+         *     it is not the amount to charge. Always charge the quote's `totalAmount`.
+         */
+        Ctg: {
+            /** @description Stored base price for `baseDurationDays`, NPR. */
+            baseCtgPrice: number;
+            /**
+             * Format: int32
+             * @description Duration covered by `baseCtgPrice`, in days. Each further day adds the package's extra-day price.
+             */
+            baseDurationDays: number;
+            /** @description Display code. */
+            ctgCode: string;
+            /**
+             * Format: uuid
+             * @description Package ID; pass it as `ctgId` when creating an order.
+             */
+            ctgId: string;
+            /** @description Display name. */
+            ctgName: string;
+            /** @description Package price calculated for the base duration, NPR. */
+            ctgPriceForDuration: number;
+            /** @description ISO 4217 currency code of every amount, `NPR`. */
+            currency: string;
+            /** @description Product description. */
+            description: string;
+            /** @description Devices bundled with the package. */
+            includedDevices: components["schemas"]["CtgDevice"][];
+            /** @description Price of the mandatory included devices for the base duration, NPR. */
+            includedDevicesPrice: number;
+            /** @description Underwriter display name. */
+            insuranceCompany: string;
+            /** @description Identifier of the underlying insurance product. */
+            insuranceProductId: string;
+            /** @description Liability cover lines. */
+            liabilities: components["schemas"]["CoverageLine"][];
+            /**
+             * Format: int32
+             * @description Maximum eligible age at departure, years.
+             */
+            maxAge: number;
+            /**
+             * Format: int32
+             * @description Upper bound of the altitude band, metres.
+             */
+            maxAltitude: number;
+            /**
+             * Format: int32
+             * @description Minimum eligible age at departure, years.
+             */
+            minAge: number;
+            /**
+             * Format: int32
+             * @description Lower bound of the altitude band, metres.
+             */
+            minAltitude: number;
+            productType: components["schemas"]["ProductType"];
+            /**
+             * Format: uuid
+             * @description Linked route for `SPECIAL_ROUTE` products, otherwise `null`.
+             */
+            routeId: string | null;
+            /** @description Terms summary or a link to the full terms. */
+            termsConditions: string;
+            /** @description Public listing price (`ctgPriceForDuration` + `includedDevicesPrice`), NPR. Not the amount to charge. */
+            totalPrice: number;
+        };
+        /** @description A device bundled with a package, priced for the package's base duration. */
+        CtgDevice: {
+            /** @description Price per unit and day in NPR, at most two decimals. */
+            dailyPrice: number;
+            /** @description What the device is for. */
+            description: string;
+            /**
+             * Format: uuid
+             * @description Device ID.
+             */
+            deviceId: string;
+            /** @description Device display name. */
+            name: string;
+            /** @description Daily price × quantity × `baseDurationDays`, in NPR. */
+            priceForBaseDuration: number;
+            /**
+             * Format: int32
+             * @description Number of units.
+             */
+            quantity: number;
+        };
+        /** @description One page of packages with its page metadata. */
+        CtgPage: {
+            /** @description Packages of this page. */
+            content: components["schemas"]["Ctg"][];
+            /** @description Whether this is the first page. */
+            first: boolean;
+            /** @description Whether this is the last page. */
+            last: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching packages across all pages.
+             */
+            totalElements: number;
+            /**
+             * Format: int64
+             * @description Number of pages.
+             */
+            totalPages: number;
+        };
+        /** @description A page of the package catalogue. */
+        CtgPageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["CtgPage"];
+        };
+        /**
+         * @description A display-only agency shown on the order. It grants no access to the order and earns no
+         *     commission.
+         */
+        CustomTravelAgency: {
+            /**
+             * Format: email
+             * @description Agency contact e-mail.
+             */
+            contactEmail?: string;
+            /** @description Agency contact phone in international format, with country code. */
+            contactPhone?: string;
+            /** @description Agency country. */
+            country?: string;
+            /** @description Agency name. */
+            name: string;
+        };
+        /**
+         * @description A display-only agency as a request sends it: the fields of `CustomTravelAgency` and no others (an unknown field is a 400
+         *     with a field error). In responses `CustomTravelAgency` is open, as every response object is: later
+         *     versions may add fields there.
+         */
+        CustomTravelAgencyInput: components["schemas"]["CustomTravelAgency"];
+        /**
+         * @description The order's new departure date, and nothing else: any other field is a 400. The cover window
+         *     moves with it and keeps its length; the price does not change.
+         */
+        DepartureChangeRequest: {
+            departureDate: components["schemas"]["departureDate"];
+        };
         /**
          * Format: date
-         * @description The new departure date.
+         * @description Trip departure date and first day of cover (Nepal date), at most 2099-12-31. Use the quote's `startDate`.
          */
         departureDate: string;
-        /** @description The order's group (`GRP-<year>-<seq>`), or null. The group's other orders keep their dates. */
-        groupRef: string | null;
-        /** Format: uuid */
-        orderId: string;
-        /** @description `ORDN-<year>-<seq>` */
-        orderNumber: string;
-        /** @description `ORD-<year>-<seq>` */
-        orderRef: string;
-        orderStatus: components['schemas']['OrderStatus'];
-        /** @description The paid order's policy number, unchanged by the move; null for an unpaid order. */
-        policyNumber: string | null;
-        /** @description The dates before this change. */
-        previous: {
-          /** Format: date */
-          coverageEndDate: string;
-          /** Format: date */
-          coverageStartDate: string;
-          /** Format: date */
-          departureDate: string;
-        };
-      };
-      /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
-      id: string;
-      sandbox?: components['schemas']['EventSandboxMarker'];
-      /**
-       * Format: date-time
-       * @description When the change happened (UTC).
-       */
-      timestamp: string;
-      /** @constant */
-      type: 'order.amended';
-    };
-    /**
-     * @description How the order was cancelled, and the refund it made. `reason` is the partner's
-     *     (`CancellationReason`), `OPERATOR` for a cancellation by the operator, or `PAYMENT_REVERSED`
-     *     when the payment provider gave the whole payment back and the policy ended with it.
-     */
-    OrderCancellation: {
-      /**
-       * Format: date-time
-       * @description When the order was cancelled (UTC).
-       */
-      cancelledAt: string;
-      /** @description The note given with the cancellation, or `null`. */
-      note: string | null;
-      /**
-       * @description Why it was cancelled.
-       * @enum {string}
-       */
-      reason: 'TRIP_CANCELLED' | 'TRAVELLER_REQUEST' | 'DUPLICATE_BOOKING' | 'OTHER' | 'OPERATOR' | 'PAYMENT_REVERSED';
-      refund: components['schemas']['Refund'] | null;
-    };
-    /** @description The order was cancelled. */
-    OrderCancellationResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['OrderCancellationResult'];
-    };
-    /**
-     * @description The cancelled order and the refund it made. `refund` is `null` when no money had been taken
-     *     (the order was unpaid). A repeat of the request with the same `Idempotency-Key` answers this
-     *     again, with the refund's current `status`.
-     */
-    OrderCancellationResult: {
-      /**
-       * Format: date-time
-       * @description When the order was cancelled (UTC).
-       */
-      cancelledAt: string;
-      /** @description The order reference. */
-      orderRef: string;
-      /**
-       * @description Always `CANCELLED`.
-       * @constant
-       */
-      orderStatus: 'CANCELLED';
-      reason: components['schemas']['CancellationReason'];
-      refund: components['schemas']['Refund'] | null;
-    };
-    /**
-     * @description The order was cancelled: by your company (`cancelOrder`), by the operator, or because the payment provider gave the whole payment back (`PAYMENT_REVERSED`). Open checkouts for it were closed first. `data.refund` is the refund the cancellation made, or null when no money had been taken.
-     * @example {
-     *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
-     *       "type": "order.cancelled",
-     *       "timestamp": "2030-09-20T08:24:40.123Z",
-     *       "data": {
-     *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
-     *         "orderRef": "ORD-2030-000142",
-     *         "orderNumber": "ORDN-2030-000142",
-     *         "orderStatus": "CANCELLED",
-     *         "groupRef": null,
-     *         "amount": 17955,
-     *         "currency": "NPR",
-     *         "paymentRef": "ORD-2030-000142-1916122811482",
-     *         "paymentStatus": null,
-     *         "reason": "TRIP_CANCELLED",
-     *         "refund": {
-     *           "refundRef": "RFD-2030-000017",
-     *           "amount": 17955,
-     *           "cancellationFee": 0,
-     *           "currency": "NPR",
-     *           "status": "PENDING",
-     *           "gateway": "CARD_GATEWAY",
-     *           "paymentRef": "ORD-2030-000142-1916122811482",
-     *           "cause": "CANCELLATION"
-     *         }
-     *       }
-     *     }
-     */
-    OrderCancelledEvent: {
-      data: components['schemas']['WebhookOrderEventData'] & {
-        refund: components['schemas']['RefundEventData'] | null;
-      };
-      /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
-      id: string;
-      sandbox?: components['schemas']['EventSandboxMarker'];
-      /**
-       * Format: date-time
-       * @description When the change happened (UTC).
-       */
-      timestamp: string;
-      /** @constant */
-      type: 'order.cancelled';
-    };
-    /** @description An order group created from an array body, with every order in request order. */
-    OrderGroup: {
-      /**
-       * Format: uuid
-       * @description Group UUID; pass it as `orderGroupId` to add later orders to this group.
-       */
-      groupId: string;
-      /** @description Group reference `GRP-<year>-<seq>`; use it as `{groupRef}` in group pay and promo paths. */
-      groupRef: string;
-      /** @description The orders of the group. Each carries its own `orderRef`. */
-      orders: components['schemas']['Order'][];
-      totals: components['schemas']['OrderGroupTotals'];
-    };
-    /** @description An order group as it stands now, its orders as the order book lists them and its payment. */
-    OrderGroupOverview: {
-      /** Format: date-time */
-      createdAt: string;
-      /**
-       * Format: uuid
-       * @description Group UUID; pass it as `orderGroupId` to add later orders to this group.
-       */
-      groupId: string;
-      /** @description Group reference `GRP-<year>-<seq>`. */
-      groupRef: string;
-      /** @description Every order of the group in creation (reference) order, each as `GET /orders` lists it. */
-      orders: components['schemas']['OrderSummary'][];
-      payment: components['schemas']['GroupPayment'];
-      totals: components['schemas']['OrderGroupTotals'];
-    };
-    /** @description An order group with its orders and its payment. */
-    OrderGroupOverviewResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['OrderGroupOverview'];
-    };
-    /** @description An order group. */
-    OrderGroupResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['OrderGroup'];
-    };
-    /** @description Sums over the orders of the group, NPR. */
-    OrderGroupTotals: {
-      /** @description ISO 4217 currency code, `NPR`. */
-      currency: string;
-      /**
-       * Format: int32
-       * @description Number of orders in the group.
-       */
-      orderCount: number;
-      /** @description Sum of the orders' `subtotal`. */
-      subtotal: number;
-      /** @description Sum of the orders' `totalAmount`. */
-      totalAmount: number;
-      /** @description Sum of the orders' `totalDiscount`. */
-      totalDiscount: number;
-    };
-    /** @description An included device kept on the order. */
-    OrderIncludedDevice: {
-      /** Format: uuid */
-      deviceId: string;
-      name: string;
-      /** @description Price for the cover window in NPR. */
-      priceForDuration: number;
-      /** Format: int32 */
-      quantity: number;
-    };
-    /**
-     * @description One order for one traveller. Rules checked by the server, each a 400 with a field error:
-     *
-     *     - exactly one of `routeId` and `customRouteName`;
-     *     - at most two agencies in total across `travelCompanyIds` and `customTravelAgencies`; with a
-     *       travel-agency credential your own company is added to `travelCompanyIds` automatically and
-     *       counts toward the two;
-     *     - with `quoteId`, the quote must be `ACTIVE`, belong to your company and agree with `ctgId`,
-     *       `routeId` and `departureDate` (the quote's `startDate`); the order then keeps the quoted
-     *       price and cover window. Without a quote the cover runs for the package's `baseDurationDays`
-     *       from `departureDate`;
-     *     - the traveller's age at departure must be inside the package's age band;
-     *     - `directDiscountPercent` may not exceed your company's commission percent.
-     *
-     *     The singular fields `travelCompanyId` and `customTravelAgency` are not accepted.
-     */
-    OrderInput: {
-      /** @description Additional devices sold with the order. */
-      addedDevices?: components['schemas']['AddedItemInput'][];
-      /** @description Additional services sold with the order. */
-      addedServices?: components['schemas']['AddedItemInput'][];
-      /**
-       * Format: uuid
-       * @description Package; use the quote's `ctgId`.
-       */
-      ctgId: string;
-      /** @description Free-text route for trips not in the route list. Required when `routeId` is absent; do not send both. */
-      customRouteName?: string;
-      /** @description Display-only agencies; they get no access and earn no commission. */
-      customTravelAgencies?: components['schemas']['CustomTravelAgencyInput'][];
-      /**
-       * Format: date
-       * @description Trip departure date and first day of cover (Nepal date), at most 2099-12-31. Use the quote's `startDate`.
-       */
-      departureDate: string;
-      /** @description Discount in percent funded from your commission or incentive pool; at most your company's commission percent. */
-      directDiscountPercent?: number;
-      /** @description Device dispatch planning information (for example pickup point and date), stored and returned unchanged; at most 8 KiB once JSON-encoded, nested at most 32 levels deep counted from the request body. */
-      dispatchInfo?: {
-        [key: string]: unknown;
-      };
-      /** @description `deviceId`s from the quote's `includedDevices` that the traveller does not want; the total is recalculated without them. */
-      excludedIncludedDeviceIds?: string[];
-      /** @description Arbitrary JSON metadata stored on the order and returned unchanged; at most 8 KiB once JSON-encoded, nested at most 32 levels deep counted from the request body. */
-      extraFields?: {
-        [key: string]: unknown;
-      };
-      /**
-       * Format: uuid
-       * @description Adds the order to an existing order group of your company (the `groupId` of a batch response).
-       */
-      orderGroupId?: string;
-      /**
-       * @description A company or agent promo code to apply at creation; not blank (a blank or malformed code is
-       *     a 400 with a field error). A well-formed code is applied non-fatally: a rejected code does
-       *     not fail the order. Check `promoApplyResult` in the response.
-       */
-      promoCode?: string;
-      /**
-       * Format: uuid
-       * @description Quote backing the order. Strongly recommended; it fixes the price and the cover window.
-       */
-      quoteId?: string;
-      /** @description Referral attribution code. */
-      referralCode?: string;
-      /**
-       * Format: uuid
-       * @description Route of the trip. Required when `customRouteName` is absent; do not send both.
-       */
-      routeId?: string;
-      settlementType?: components['schemas']['SettlementType'];
-      /**
-       * Format: uuid
-       * @description Traveller from `POST /travellers`, registered by your company.
-       */
-      touristId: string;
-      /** @description Registered agencies (company IDs) that get access to the order and earn commission. */
-      travelCompanyIds?: string[];
-    } & (unknown & (unknown | unknown) & unknown);
-    /** @description The package the order insures. */
-    OrderPackage: {
-      ctgCode: string;
-      /** Format: uuid */
-      ctgId: string;
-      ctgName: string;
-      /** @description Underwriter display name. */
-      insuranceCompany: string;
-    };
-    /** @description One page of the order book with its page metadata (the envelope of `GET /travellers`). */
-    OrderPage: {
-      /** @description Orders of this page, newest first. */
-      content: components['schemas']['OrderSummary'][];
-      /** @description Whether this is the first page. */
-      first: boolean;
-      /** @description Whether this is the last page. */
-      last: boolean;
-      /**
-       * Format: int64
-       * @description Zero-based page number.
-       */
-      page: number;
-      /**
-       * Format: int32
-       * @description Page size actually used (after clamping to 100).
-       */
-      size: number;
-      /**
-       * Format: int64
-       * @description Number of matching orders across all pages (exact).
-       */
-      totalElements: number;
-      /**
-       * Format: int64
-       * @description Number of pages.
-       */
-      totalPages: number;
-    };
-    /** @description A page of the orders your company may read. */
-    OrderPageResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['OrderPage'];
-    };
-    /**
-     * @description An order was paid (online capture or cash recorded by the operator). Fulfil it.
-     * @example {
-     *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
-     *       "type": "order.paid",
-     *       "timestamp": "2030-09-20T08:24:40.123Z",
-     *       "data": {
-     *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
-     *         "orderRef": "ORD-2030-000142",
-     *         "orderNumber": "ORDN-2030-000142",
-     *         "orderStatus": "PAID",
-     *         "groupRef": null,
-     *         "amount": 17955,
-     *         "currency": "NPR",
-     *         "paymentRef": "ORD-2030-000142-1916122811482",
-     *         "paymentStatus": "SUCCESS",
-     *         "paymentMethod": "CARD_GATEWAY",
-     *         "paymentAmount": 17955,
-     *         "reason": null,
-     *         "policyNumber": "POL-2030-000087"
-     *       }
-     *     }
-     */
-    OrderPaidEvent: {
-      data: components['schemas']['WebhookOrderEventData'] & {
-        /** @description The policy number issued at payment (`POL-<year>-<seq>`), printed on the certificate. */
-        policyNumber: string;
-      };
-      /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
-      id: string;
-      sandbox?: components['schemas']['EventSandboxMarker'];
-      /**
-       * Format: date-time
-       * @description When the change happened (UTC).
-       */
-      timestamp: string;
-      /** @constant */
-      type: 'order.paid';
-    };
-    /**
-     * @description Price breakdown, all amounts in NPR with at most two decimals:
-     *     `subtotal = packagePrice + includedDevicesPrice + addedItemsPrice`,
-     *     `totalDiscount = companyPromoDiscount + agentPromoDiscount + directDiscountAmount`,
-     *     `totalAmount = subtotal - totalDiscount`. `totalAmount` is what the customer pays.
-     */
-    OrderPricing: {
-      /** @description Sum of `addedServices` and `addedDevices` (price × quantity). */
-      addedItemsPrice: number;
-      /** @description Discount from the sales-agent promo code. */
-      agentPromoDiscount: number;
-      /** @description Discount from the sales-company promo code. */
-      companyPromoDiscount: number;
-      /** @description ISO 4217 currency code, `NPR`. */
-      currency: string;
-      /** @description Amount of the direct discount. */
-      directDiscountAmount: number;
-      /** @description Direct discount in percent requested at creation. */
-      directDiscountPercent: number;
-      /** @description Included devices dropped at creation. */
-      excludedIncludedDeviceIds: string[];
-      /** @description Included devices kept on the order. */
-      includedDevices: components['schemas']['OrderIncludedDevice'][];
-      /** @description Sum of the kept included devices. */
-      includedDevicesPrice: number;
-      /** @description Package price for the cover window. */
-      packagePrice: number;
-      /** @description Price before discounts. */
-      subtotal: number;
-      /** @description Amount the customer pays. */
-      totalAmount: number;
-      /** @description Sum of all discounts. */
-      totalDiscount: number;
-    };
-    /** @description The two independent promo slots of the order. */
-    OrderPromoCodes: {
-      /** @description Sales-agent code in the agent slot, or `null`. */
-      agentPromoCode: string | null;
-      /** @description Sales-company code in the company slot, or `null`. */
-      companyPromoCode: string | null;
-    };
-    /** @description One order. */
-    OrderResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['Order'];
-    };
-    /**
-     * @description `PENDING`: created, not yet paid; promo codes can be changed and a payment can be started.
-     *     `PAID`: payment succeeded; the price can no longer change. `COMPLETED`, `CLOSED` and
-     *     `CANCELLED` are final states set by the operator; such orders cannot be paid or discounted.
-     * @enum {string}
-     */
-    OrderStatus: 'PENDING' | 'PAID' | 'COMPLETED' | 'CLOSED' | 'CANCELLED';
-    /** @description One order as a back office lists it. `GET /orders/{orderRef}` has the full detail. */
-    OrderSummary: {
-      access: components['schemas']['OrderAccess'];
-      /**
-       * Format: date-time
-       * @description When the order was cancelled; null unless `status` is `CANCELLED`.
-       */
-      cancelledAt: string | null;
-      /**
-       * Format: date
-       * @description Last day of cover (inclusive).
-       */
-      coverageEndDate: string;
-      /**
-       * Format: date
-       * @description First day of cover (inclusive).
-       */
-      coverageStartDate: string;
-      /** Format: date-time */
-      createdAt: string;
-      /** @example NPR */
-      currency: string;
-      /** Format: date */
-      departureDate: string;
-      /** @description The order group `GRP-<year>-<seq>`, for an order created in a batch. */
-      groupRef: string | null;
-      /**
-       * @description The order number `ORDN-<year>-<seq>`.
-       * @example ORDN-2030-000142
-       */
-      orderNumber: string;
-      /**
-       * @description The order reference `ORD-<year>-<seq>`.
-       * @example ORD-2030-000142
-       */
-      orderRef: string;
-      /**
-       * Format: date-time
-       * @description When the payment that paid the order was recorded; null while unpaid.
-       */
-      paidAt: string | null;
-      paymentStatus: components['schemas']['PaymentAttemptStatus'];
-      /**
-       * @description Issued when the order is paid; null before.
-       * @example POL-2030-000087
-       */
-      policyNumber: string | null;
-      /** @description What that refund gives back; null without a refund. */
-      refundAmount: number | null;
-      /** @description What the cancellation kept of the share (the refund's `cancellationFee`); null without a refund. */
-      refundFee: number | null;
-      /** @description The refund of a cancelled paid order (its cancellation's, or the provider's reversal that cancelled it); null otherwise. Read it with `GET /refunds/{refundRef}`. */
-      refundRef: string | null;
-      /** @description Where that refund stands; null without a refund. */
-      refundStatus: components['schemas']['RefundStatus'] | null;
-      /**
-       * @description The catalogue route's name, or the order's `customRouteName`.
-       * @example Everest Base Camp Trek
-       */
-      routeName: string | null;
-      status: components['schemas']['OrderStatus'];
-      /**
-       * @description The payable amount, in `currency`.
-       * @example 18450
-       */
-      totalAmount: number;
-      /**
-       * Format: uuid
-       * @description The insured traveller.
-       */
-      touristId: string;
-      /**
-       * @description The insured traveller's name as registered.
-       * @example Sophie Keller
-       */
-      travellerName: string;
-    };
-    /** @description The insured traveller. */
-    OrderTraveller: {
-      /** Format: date */
-      dateOfBirth: string;
-      /** Format: email */
-      email: string;
-      name: string;
-      nationality: string;
-      /** Format: uuid */
-      touristId: string;
-    };
-    /**
-     * @description `NOT_INITIATED`: no payment attempt exists. `INITIATED`: the customer was sent to the gateway
-     *     and the result is not known yet. `SUCCESS`: this payment paid this order (`orderStatus` is then
-     *     `PAID` or a later state; an order that is not paid never reads `SUCCESS`). `FAILED`: declined
-     *     by the gateway. `CANCELLED`: the customer cancelled at the gateway, or the attempt was closed
-     *     because the order changed (a promo code, a newer payment, a cancellation). `EXPIRED`: the
-     *     checkout was not completed in time. After `FAILED`, `CANCELLED` or `EXPIRED` you may start a
-     *     new attempt with a new `Idempotency-Key`.
-     *
-     *     `REFUND_PENDING`: the gateway took the customer's money for a checkout that had already been
-     *     closed because the order changed (its price, its state) before the payment arrived; the money
-     *     did not pay the order and is owed back to the customer. The order keeps its own status (often
-     *     still `PENDING`: start a new payment for its current total). `REFUNDED`: that money was
-     *     returned. Neither ever means the order is paid.
-     * @enum {string}
-     */
-    PaymentAttemptStatus:
-      'NOT_INITIATED' | 'INITIATED' | 'SUCCESS' | 'FAILED' | 'CANCELLED' | 'EXPIRED' | 'REFUND_PENDING' | 'REFUNDED';
-    /** @description Decoded content of the gateway callback's `payload` parameter. */
-    PaymentCallbackPayload: {
-      /** @description Amount the gateway processed; must equal the attempt amount. */
-      amount: number;
-      currency: string;
-      /** @description The gateway's own transaction ID. */
-      gatewayTransactionId: string;
-      /**
-       * Format: date-time
-       * @description Time the gateway signed the payload.
-       */
-      issuedAt: string;
-      /** @description Payment attempt reference issued by `POST .../pay`. */
-      paymentRef: string;
-      /** @enum {string} */
-      status: 'SUCCESS' | 'FAILED' | 'CANCELLED';
-    };
-    /**
-     * @description A payment attempt was cancelled: by the customer at the gateway, superseded by a newer attempt, closed by a promo change or cancellation, or closed because another attempt paid the order.
-     * @example {
-     *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
-     *       "type": "payment.cancelled",
-     *       "timestamp": "2030-09-20T08:24:40.123Z",
-     *       "data": {
-     *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
-     *         "orderRef": "ORD-2030-000142",
-     *         "orderNumber": "ORDN-2030-000142",
-     *         "orderStatus": "PENDING",
-     *         "groupRef": null,
-     *         "amount": 17955,
-     *         "currency": "NPR",
-     *         "paymentRef": "ORD-2030-000142-1916122811482",
-     *         "paymentStatus": "CANCELLED",
-     *         "paymentMethod": "CARD_GATEWAY",
-     *         "paymentAmount": 17955,
-     *         "reason": "SUPERSEDED"
-     *       }
-     *     }
-     */
-    PaymentCancelledEvent: {
-      data: components['schemas']['WebhookOrderEventData'];
-      /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
-      id: string;
-      sandbox?: components['schemas']['EventSandboxMarker'];
-      /**
-       * Format: date-time
-       * @description When the change happened (UTC).
-       */
-      timestamp: string;
-      /** @constant */
-      type: 'payment.cancelled';
-    };
-    /**
-     * @description A payment attempt the customer never finished expired and was closed. The order stays PENDING.
-     * @example {
-     *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
-     *       "type": "payment.expired",
-     *       "timestamp": "2030-09-20T08:24:40.123Z",
-     *       "data": {
-     *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
-     *         "orderRef": "ORD-2030-000142",
-     *         "orderNumber": "ORDN-2030-000142",
-     *         "orderStatus": "PENDING",
-     *         "groupRef": null,
-     *         "amount": 17955,
-     *         "currency": "NPR",
-     *         "paymentRef": "ORD-2030-000142-1916122811482",
-     *         "paymentStatus": "EXPIRED",
-     *         "paymentMethod": "CARD_GATEWAY",
-     *         "paymentAmount": 17955,
-     *         "reason": "EXPIRED"
-     *       }
-     *     }
-     */
-    PaymentExpiredEvent: {
-      data: components['schemas']['WebhookOrderEventData'];
-      /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
-      id: string;
-      sandbox?: components['schemas']['EventSandboxMarker'];
-      /**
-       * Format: date-time
-       * @description When the change happened (UTC).
-       */
-      timestamp: string;
-      /** @constant */
-      type: 'payment.expired';
-    };
-    /**
-     * @description The gateway declined a payment attempt. The order stays PENDING: start a new payment if the customer wants to retry.
-     * @example {
-     *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
-     *       "type": "payment.failed",
-     *       "timestamp": "2030-09-20T08:24:40.123Z",
-     *       "data": {
-     *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
-     *         "orderRef": "ORD-2030-000142",
-     *         "orderNumber": "ORDN-2030-000142",
-     *         "orderStatus": "PENDING",
-     *         "groupRef": null,
-     *         "amount": 17955,
-     *         "currency": "NPR",
-     *         "paymentRef": "ORD-2030-000142-1916122811482",
-     *         "paymentStatus": "FAILED",
-     *         "paymentMethod": "CARD_GATEWAY",
-     *         "paymentAmount": 17955,
-     *         "reason": "CARD_DECLINED"
-     *       }
-     *     }
-     */
-    PaymentFailedEvent: {
-      data: components['schemas']['WebhookOrderEventData'];
-      /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
-      id: string;
-      sandbox?: components['schemas']['EventSandboxMarker'];
-      /**
-       * Format: date-time
-       * @description When the change happened (UTC).
-       */
-      timestamp: string;
-      /** @constant */
-      type: 'payment.failed';
-    };
-    /** @description A started payment attempt. Send the customer's browser to `paymentUrl`. */
-    PaymentInit: {
-      /** @description Amount to be charged, NPR, at most two decimals. */
-      amount: number;
-      /** @description ISO 4217 currency code, `NPR`. */
-      currency: string;
-      /**
-       * Format: date-time
-       * @description After this instant the checkout page no longer accepts the payment and the attempt ends as `EXPIRED`.
-       */
-      expiresAt: string;
-      gateway: components['schemas']['Gateway'];
-      /**
-       * @description Group payments only: the group's `PENDING` online orders this payment does not cover, with
-       *     why (empty when it covers them all; a group holds at most 50 orders). Absent for a single
-       *     order's payment.
-       */
-      leftOut?: components['schemas']['LeftOutOrder'][];
-      /**
-       * @description Reference of the payment attempt (`<orderRef>-<epochMillis>` for one order). Treat it as an
-       *     opaque key: it is accepted as `{orderRef}` by `payment-status`, but do not parse it. For a
-       *     group payment it is a group payment reference, which the single-order endpoints reject.
-       */
-      paymentRef: string;
-      /**
-       * Format: uri
-       * @description Hosted checkout page of the gateway. Redirect the customer here.
-       */
-      paymentUrl: string;
-    };
-    /** @description The started (or resumed) payment attempt. */
-    PaymentInitResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['PaymentInit'];
-    };
-    /**
-     * @description The payment provider gave part of a paid payment back on its own (a partial refund in its portal), without saying how much. The order stays paid; the operator records the amount (then `refund.succeeded`, cause `PROVIDER_REVERSAL`).
-     * @example {
-     *       "id": "evt_6a1d4b0f9e8c5d32b7f0a1c2d3e4f5a6",
-     *       "type": "payment.partially_reversed",
-     *       "timestamp": "2030-09-20T08:24:40.123Z",
-     *       "data": {
-     *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
-     *         "orderRef": "ORD-2030-000142",
-     *         "orderNumber": "ORDN-2030-000142",
-     *         "orderStatus": "PAID",
-     *         "groupRef": null,
-     *         "amount": 17955,
-     *         "currency": "NPR",
-     *         "paymentRef": "ORD-2030-000142-1916122811482",
-     *         "paymentStatus": "SUCCESS",
-     *         "paymentMethod": "CARD_GATEWAY",
-     *         "paymentAmount": 17955,
-     *         "reason": "PARTIALLY_REVERSED_AT_PROVIDER"
-     *       }
-     *     }
-     */
-    PaymentPartiallyReversedEvent: {
-      data: components['schemas']['WebhookOrderEventData'];
-      /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
-      id: string;
-      sandbox?: components['schemas']['EventSandboxMarker'];
-      /**
-       * Format: date-time
-       * @description When the change happened (UTC).
-       */
-      timestamp: string;
-      /** @constant */
-      type: 'payment.partially_reversed';
-    };
-    /**
-     * @description A gateway captured money for an attempt that had been closed (or for an order no longer payable). The order is not paid by it; the money is owed back to the customer and the operator refunds it.
-     * @example {
-     *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
-     *       "type": "payment.refund_pending",
-     *       "timestamp": "2030-09-20T08:24:40.123Z",
-     *       "data": {
-     *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
-     *         "orderRef": "ORD-2030-000142",
-     *         "orderNumber": "ORDN-2030-000142",
-     *         "orderStatus": "CANCELLED",
-     *         "groupRef": null,
-     *         "amount": 17955,
-     *         "currency": "NPR",
-     *         "paymentRef": "ORD-2030-000142-1916122811482",
-     *         "paymentStatus": "REFUND_PENDING",
-     *         "paymentMethod": "CARD_GATEWAY",
-     *         "paymentAmount": 17955,
-     *         "reason": "ORDER_NOT_PAYABLE"
-     *       }
-     *     }
-     */
-    PaymentRefundPendingEvent: {
-      data: components['schemas']['WebhookOrderEventData'];
-      /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
-      id: string;
-      sandbox?: components['schemas']['EventSandboxMarker'];
-      /**
-       * Format: date-time
-       * @description When the change happened (UTC).
-       */
-      timestamp: string;
-      /** @constant */
-      type: 'payment.refund_pending';
-    };
-    /**
-     * @description Authoritative payment state of an order: the payment that paid it when it is paid, otherwise
-     *     its most recent payment attempt. When no attempt exists only `orderRef`, `orderStatus` and
-     *     `paymentStatus` (`NOT_INITIATED`) are returned.
-     *
-     *     `paymentStatus` is `SUCCESS` only together with a paid `orderStatus` (`PAID` or later). For a
-     *     group payment, `amount` is this order's own share; `groupRef` and `groupAmount` name the group
-     *     payment and its total, and the shares of a group payment add up to `groupAmount`.
-     */
-    PaymentStatus: {
-      /**
-       * @description This order's amount in the attempt, NPR: the whole attempt for a single-order payment, the
-       *     order's share for a group payment. Present only when an attempt exists.
-       */
-      amount?: number;
-      /**
-       * Format: date-time
-       * @description Time the attempt reached `SUCCESS`, `FAILED`, `CANCELLED`, `EXPIRED` or `REFUND_PENDING`. Present only once the attempt has completed.
-       */
-      completedAt?: string;
-      /** @description ISO 4217 currency code. Present only when an attempt exists. */
-      currency?: string;
-      /** @description Total of the group payment, NPR (the sum of its orders' shares). Present only for a group payment. */
-      groupAmount?: number;
-      /** @description The order group the payment was made for. Present only for a group payment. */
-      groupRef?: string;
-      /** @description The order reference the identifier resolved to. */
-      orderRef: string;
-      orderStatus: components['schemas']['OrderStatus'];
-      /**
-       * @description Uppercase name of the gateway used. Present only when an attempt exists.
-       * @enum {string}
-       */
-      paymentMethod?: 'CARD_GATEWAY' | 'WALLET_GATEWAY' | 'CASH';
-      /** @description Reference of the most recent payment attempt. Present only when an attempt exists. */
-      paymentRef?: string;
-      paymentStatus: components['schemas']['PaymentAttemptStatus'];
-      /**
-       * @description The order's policy number, issued with the payment that paid it. Present only once the
-       *     order is paid. Added in 2.4.0.
-       */
-      policyNumber?: string;
-      /**
-       * @description The refund of this order's share of the reported payment, when one was recorded (a
-       *     cancellation of the paid order, or a capture that came after its checkout closed). While it
-       *     is `PENDING` or `MANUAL`, `paymentStatus` reads `REFUND_PENDING`; once `SUCCEEDED`,
-       *     `REFUNDED`. Added in 2.6.0.
-       */
-      refund?: components['schemas']['Refund'];
-    };
-    /** @description The payment state of an order. */
-    PaymentStatusResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['PaymentStatus'];
-    };
-    /** @description Starts a hosted online payment. */
-    PayRequest: {
-      /**
-       * @description The paying customer's mobile number (10 digits, no country code), optional. Where the
-       *     gateway is served by Khalti it is passed to Khalti as the customer's phone and kept with the
-       *     payment: Khalti refunds a payment funded from a bank account (e-banking, mobile banking,
-       *     connectIPS, card) only to the Khalti account of that mobile number. Without it such a
-       *     refund cannot be made through Khalti's API: it is left `MANUAL` for the operator, who
-       *     refunds by hand. Part of the request the `Idempotency-Key` is bound to.
-       * @example 9801234567
-       */
-      customerMobile?: string;
-      gateway: components['schemas']['Gateway'];
-      /**
-       * Format: uri
-       * @description Where the customer's browser is sent after the payment, with `?paymentRef=<payment reference>`
-       *     appended. Must be an absolute `https` URL (the `pattern` says so); plain `http` is accepted
-       *     only in the operator's internal test environment, whose served document
-       *     (`/api/external/v1/openapi.json`) then has no `pattern` here. Without it the customer sees a plain result page. The redirect
-       *     is never proof of payment: read `payment-status`.
-       */
-      returnUrl?: string;
-    };
-    /**
-     * @description `STANDARD`: a general trekking package chosen by altitude and age. `SPECIAL_ROUTE`: a package
-     *     made for one route (its `routeId` is set). `EXPEDITION`: mountaineering and expedition cover.
-     * @enum {string}
-     */
-    ProductType: 'STANDARD' | 'SPECIAL_ROUTE' | 'EXPEDITION';
-    /**
-     * @description Outcome of the `promoCode` sent with `POST /orders`. The order is created even when the code is
-     *     rejected; then `applied` is `false` and the order carries no discount from it.
-     */
-    PromoApplyResult: {
-      /** @description Whether the code is now on the order. */
-      applied: boolean;
-      /** @description Human-readable outcome. Do not branch on it. */
-      message: string;
-      /** @description The code as sent. */
-      promoCode: string;
-      /** @description Machine-readable reason when `applied` is `false` (for example `INVALID_PROMO_CODE`); `null` when applied. */
-      reason: string | null;
-    };
-    /**
-     * @description Whom the order is bound to by its promo codes. `NONE`: any company code and any agent code are
-     *     accepted. `COMPANY`: only that sales company's codes are accepted in the company slot (any
-     *     agent's code is still accepted). `AGENT`: only that agent's codes are accepted in the agent
-     *     slot (any company's code is still accepted). Removing the code that created the binding rolls
-     *     it back.
-     */
-    PromoBinding: {
-      /**
-       * Format: uuid
-       * @description ID of the sales company or sales agent the order is bound to; `null` for `NONE`.
-       */
-      ownerId: string | null;
-      /** @description Display name of the owner; `null` for `NONE`. */
-      ownerName: string | null;
-      /** @enum {string} */
-      type: 'NONE' | 'COMPANY' | 'AGENT';
-    };
-    /** @description Exactly one promo code. Its type (company or agent) is resolved from the code itself. */
-    PromoRequest: {
-      /** @description The promo code; not blank, no control characters. A blank or malformed code is rejected like any other, with `Invalid promo code`. */
-      promoCode: string;
-    };
-    /**
-     * @description Promo state of one order: the codes it carries (or would carry, for a preview), its binding and
-     *     its totals. `totalBefore` is the order total without promo discounts, `discountAmount` the
-     *     combined discount of both promo slots, and `totalAfter = totalBefore - discountAmount` the
-     *     amount the customer pays. Amounts in NPR.
-     */
-    PromoState: {
-      /** @description Code in the sales-agent slot, or `null`. */
-      agentPromoCode: string | null;
-      binding: components['schemas']['PromoBinding'];
-      /** @description Code in the sales-company slot, or `null`. */
-      companyPromoCode: string | null;
-      /** @description ISO 4217 currency code, `NPR`. */
-      currency: string;
-      /** @description Combined discount of both promo slots. */
-      discountAmount: number;
-      /** @description The order reference. */
-      orderRef: string;
-      /** @description Total after promo discounts; the amount the customer pays. */
-      totalAfter: number;
-      /** @description Order total without promo discounts. */
-      totalBefore: number;
-    };
-    /** @description Promo state of one order. */
-    PromoStateResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['PromoState'];
-    };
-    /**
-     * @description A priced offer for one traveller and one trip. Create the order with its `quoteId`, `ctgId`,
-     *     `routeId` and with `startDate` as the order's `departureDate`; the order then keeps the quoted
-     *     price and cover window.
-     */
-    Quote: {
-      /** @description Echo of the request. */
-      ages: number[];
-      /** @description Cover lines of the package. */
-      coverage: components['schemas']['CoverageLine'][];
-      /**
-       * Format: date-time
-       * @description Time the quote was generated.
-       */
-      createdAt: string;
-      /** @description Package display code. */
-      ctgCode: string;
-      /**
-       * Format: uuid
-       * @description Recommended package; pass it as `ctgId` when creating the order.
-       */
-      ctgId: string;
-      /** @description Package display name. */
-      ctgName: string;
-      /** @description ISO 4217 currency code of every amount in the quote, `NPR`. */
-      currency: string;
-      /**
-       * Format: int32
-       * @description Trip length in days, counting both ends.
-       */
-      durationDays: number;
-      /**
-       * Format: date
-       * @description Cover end, inclusive.
-       */
-      endDate: string;
-      /** @description Devices bundled with the package and included in `totalAmount`. */
-      includedDevices: components['schemas']['IncludedDevice'][];
-      /** @description Underwriter display name. */
-      insuranceCompany: string;
-      /**
-       * Format: int32
-       * @description Maximum altitude used for pricing, in metres.
-       */
-      maxAltitude: number;
-      /** @description Echo of the request. */
-      nationality: string;
-      /**
-       * Format: int32
-       * @description Always `1`.
-       * @constant
-       */
-      numberOfPersons: 1;
-      /**
-       * Format: uuid
-       * @description Quote ID; pass it as `quoteId` when creating the order.
-       */
-      quoteId: string;
-      quoteStatus: components['schemas']['QuoteStatus'];
-      /**
-       * Format: uuid
-       * @description Resolved route, or `null` when the quote was priced by `maxAltitude` alone.
-       */
-      routeId: string | null;
-      /** @description Name of the resolved route, or `null` when no route was given. */
-      routeName: string | null;
-      /**
-       * Format: date
-       * @description Cover start, inclusive.
-       */
-      startDate: string;
-      /** @description Total payable in NPR, at most two decimals; includes the bundled devices. This is the amount the customer is charged (unlike the catalogue's `totalPrice`). */
-      totalAmount: number;
-      /**
-       * Format: date-time
-       * @description After this instant the quote reads as `EXPIRED` and can no longer back an order.
-       */
-      validUntil: string;
-    };
-    /**
-     * @description Prices a trip for exactly one traveller. Supply the trip length one way only (`endDate` or
-     *     `duration`, exactly one of them) and the altitude one way only (`routeId` or `maxAltitude`,
-     *     exactly one of them). Both or neither of a pair is a 400 with a field error. To price a group,
-     *     request one quote per traveller and add the amounts up yourself.
-     */
-    QuoteRequest: {
-      /** @description Age of the traveller in years, as a one-element array. More than one element is a 400. */
-      ages: number[];
-      /**
-       * Format: int32
-       * @description Trip length in days, counting both the start and the end day. Required when `endDate` is omitted; do not send it together with `endDate`.
-       */
-      duration?: number;
-      /**
-       * Format: date
-       * @description Last day of cover, inclusive, on or after `startDate`. Required when `duration` is omitted; do not send it together with `duration`.
-       */
-      endDate?: string;
-      /**
-       * Format: int32
-       * @description Highest altitude of the trip in metres. Required when `routeId` is omitted; do not send it together with `routeId`.
-       */
-      maxAltitude?: number;
-      /** @description Traveller's nationality, for example `Germany`. Not blank, at most 100 characters, no control characters. */
-      nationality: string;
-      /**
-       * Format: int32
-       * @deprecated
-       * @description Deprecated. A quote always covers one person; if sent, the value must be `1`.
-       * @constant
-       */
-      numberOfPersons?: 1;
-      /**
-       * Format: uuid
-       * @description Route from `GET /reference/routes`. Preferred over `maxAltitude`: it resolves the altitude
-       *     and the route name, and lets the quote pick a package made for that route. An unknown or
-       *     inactive route is a 404. Do not send it together with `maxAltitude`.
-       */
-      routeId?: string;
-      /**
-       * Format: date
-       * @description First day of cover (Nepal business date, inclusive). Today or later in Nepal time, at most 2099-12-31.
-       */
-      startDate: string;
-    } & (unknown & (unknown | unknown) & unknown & (unknown | unknown));
-    /** @description A generated quote. */
-    QuoteResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['Quote'];
-    };
-    /**
-     * @description `ACTIVE`: usable for an order. `USED`: an order has been created from it. `EXPIRED`: older
-     *     than the quote validity (7 days by default) and no longer usable.
-     * @enum {string}
-     */
-    QuoteStatus: 'ACTIVE' | 'USED' | 'EXPIRED';
-    /** @description Whether the service can serve requests (its database is reachable). */
-    ReadinessStatus: {
-      /** @enum {string} */
-      database: 'up' | 'down';
-      /** @enum {string} */
-      status: 'ready' | 'unready';
-    };
-    /**
-     * @description Money going back to the customer for this order's share of its payment. `amount +
-     *     cancellationFee` is the share the payment took for the order. Watch `refund.succeeded` and
-     *     `refund.failed`, or read the order detail or `payment-status` again.
-     */
-    Refund: {
-      /** @description What goes back to the customer, in the order's currency. */
-      amount: number;
-      /** @description What is kept (0 within the free look). */
-      cancellationFee: number;
-      /**
-       * @description Where the money goes back through (the payment's gateway; `CASH` for an order paid in cash).
-       * @enum {string}
-       */
-      gateway: 'CARD_GATEWAY' | 'WALLET_GATEWAY' | 'CASH';
-      /** @description Refund reference `RFD-<year>-<seq>` (the Nepal year it was recorded). */
-      refundRef: string;
-      status: components['schemas']['RefundStatus'];
-    };
-    /**
-     * @description Why the money goes back. `CANCELLATION`: an order of yours was cancelled after it was paid;
-     *     `LATE_CAPTURE`: a checkout was paid after it had been closed (the payment paid no order);
-     *     `PROVIDER_REVERSAL`: the payment provider gave the money back on its own (a refund made in its
-     *     portal, a reversal), found by the service's payment watch.
-     * @enum {string}
-     */
-    RefundCause: 'CANCELLATION' | 'LATE_CAPTURE' | 'PROVIDER_REVERSAL';
-    /**
-     * @description A refund of your company's, with the order and the payment it belongs to. `amount +
-     *     cancellationFee` is the share the payment took for the order.
-     */
-    RefundDetail: components['schemas']['Refund'] & {
-      cause: components['schemas']['RefundCause'];
-      /**
-       * Format: date-time
-       * @description When it reached `SUCCEEDED` or `FAILED`; null while `PENDING` or `MANUAL`.
-       */
-      completedAt: string | null;
-      /**
-       * Format: date-time
-       * @description When the refund was recorded.
-       */
-      createdAt: string;
-      /** @description ISO 4217 currency of `amount` and `cancellationFee`. */
-      currency: string;
-      /** @description The order whose share goes back. */
-      orderRef: string;
-      /** @description The payment the money goes back from. */
-      paymentRef: string;
-    };
-    /** @description One refund of your company's. */
-    RefundDetailResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['RefundDetail'];
-    };
-    /** @description A refund as events show it. `amount + cancellationFee` is the order's share of the payment (less, for a partial refund the provider made itself). */
-    RefundEventData: {
-      /** @description What goes (or went) back to the customer. */
-      amount: number;
-      /** @description What the cancellation kept; 0 otherwise. */
-      cancellationFee: number;
-      /**
-       * @description A cancellation; a capture that came after its checkout was closed (it paid nothing); a refund the provider made itself.
-       * @enum {string}
-       */
-      cause: 'CANCELLATION' | 'LATE_CAPTURE' | 'PROVIDER_REVERSAL';
-      currency: string;
-      /** @enum {string} */
-      gateway: 'CARD_GATEWAY' | 'WALLET_GATEWAY' | 'CASH';
-      /** @description The payment whose share goes back. */
-      paymentRef: string;
-      refundRef: string;
-      status: components['schemas']['RefundStatus'];
-    };
-    /**
-     * @description The payment provider refused a refund for good (or it kept failing for about a day); the operator takes it from there and the customer is not yet refunded.
-     * @example {
-     *       "id": "evt_7a1c3e5f9b2d4f6a8c0e1a3b5d7f9a2c",
-     *       "type": "refund.failed",
-     *       "timestamp": "2030-09-23T06:11:09.412Z",
-     *       "data": {
-     *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
-     *         "orderRef": "ORD-2030-000142",
-     *         "orderNumber": "ORDN-2030-000142",
-     *         "orderStatus": "CANCELLED",
-     *         "groupRef": null,
-     *         "refundRef": "RFD-2030-000017",
-     *         "amount": 17955,
-     *         "cancellationFee": 0,
-     *         "currency": "NPR",
-     *         "status": "FAILED",
-     *         "gateway": "CARD_GATEWAY",
-     *         "paymentRef": "ORD-2030-000142-1916122811482",
-     *         "cause": "CANCELLATION"
-     *       }
-     *     }
-     */
-    RefundFailedEvent: {
-      data: {
-        groupRef: string | null;
-        /** Format: uuid */
-        orderId: string;
-        orderNumber: string;
-        orderRef: string;
-        orderStatus: components['schemas']['OrderStatus'];
-      } & components['schemas']['RefundEventData'];
-      /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
-      id: string;
-      sandbox?: components['schemas']['EventSandboxMarker'];
-      /**
-       * Format: date-time
-       * @description When the change happened (UTC).
-       */
-      timestamp: string;
-      /** @constant */
-      type: 'refund.failed';
-    };
-    /** @description One page of your refunds with its page metadata (the envelope of `GET /travellers`). */
-    RefundPage: {
-      /** @description Refunds of this page, newest first. */
-      content: components['schemas']['RefundDetail'][];
-      /** @description Whether this is the first page. */
-      first: boolean;
-      /** @description Whether this is the last page. */
-      last: boolean;
-      /**
-       * Format: int64
-       * @description Zero-based page number.
-       */
-      page: number;
-      /**
-       * Format: int32
-       * @description Page size actually used (after clamping to 100).
-       */
-      size: number;
-      /**
-       * Format: int64
-       * @description Number of matching refunds across all pages (exact).
-       */
-      totalElements: number;
-      /**
-       * Format: int64
-       * @description Number of pages.
-       */
-      totalPages: number;
-    };
-    /** @description A page of your company's refunds. */
-    RefundPageResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['RefundPage'];
-    };
-    /**
-     * @description Where a refund stands. `PENDING`: recorded, being made at the payment provider (retried with
-     *     back-off while the provider is unavailable); `SUCCEEDED`: the money went back; `FAILED`: the
-     *     provider refused it for good, the operator takes it from there; `MANUAL`: the provider has no
-     *     refund API (eSewa, the sandbox wallet, cash), the operator refunds by hand and confirms it,
-     *     which makes it `SUCCEEDED`.
-     * @enum {string}
-     */
-    RefundStatus: 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'MANUAL';
-    /**
-     * @description The money of a refund went back to the customer (through the provider's refund API, or confirmed by the operator for a provider without one).
-     * @example {
-     *       "id": "evt_7a1c3e5f9b2d4f6a8c0e1a3b5d7f9a2c",
-     *       "type": "refund.succeeded",
-     *       "timestamp": "2030-09-23T06:11:09.412Z",
-     *       "data": {
-     *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
-     *         "orderRef": "ORD-2030-000142",
-     *         "orderNumber": "ORDN-2030-000142",
-     *         "orderStatus": "CANCELLED",
-     *         "groupRef": null,
-     *         "refundRef": "RFD-2030-000017",
-     *         "amount": 17955,
-     *         "cancellationFee": 0,
-     *         "currency": "NPR",
-     *         "status": "SUCCEEDED",
-     *         "gateway": "CARD_GATEWAY",
-     *         "paymentRef": "ORD-2030-000142-1916122811482",
-     *         "cause": "CANCELLATION"
-     *       }
-     *     }
-     */
-    RefundSucceededEvent: {
-      data: {
-        groupRef: string | null;
-        /** Format: uuid */
-        orderId: string;
-        orderNumber: string;
-        orderRef: string;
-        orderStatus: components['schemas']['OrderStatus'];
-      } & components['schemas']['RefundEventData'];
-      /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
-      id: string;
-      sandbox?: components['schemas']['EventSandboxMarker'];
-      /**
-       * Format: date-time
-       * @description When the change happened (UTC).
-       */
-      timestamp: string;
-      /** @constant */
-      type: 'refund.succeeded';
-    };
-    /**
-     * @description `CLASSIC`: open trekking route. `RESTRICTED_AREA`: needs a restricted-area permit.
-     *     `PEAK`: trekking peak. `EXPEDITION`: expedition peak.
-     * @enum {string}
-     */
-    RouteCategory: 'CLASSIC' | 'RESTRICTED_AREA' | 'PEAK' | 'EXPEDITION';
-    /** @description One page of routes with its page metadata. */
-    RoutePage: {
-      /** @description Routes of this page. */
-      content: components['schemas']['RouteSummary'][];
-      pagination: components['schemas']['RoutePagination'];
-    };
-    /** @description A page of active routes. */
-    RoutePageResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['RoutePage'];
-    };
-    /** @description Page metadata of the route list (a different envelope from the package and traveller lists). */
-    RoutePagination: {
-      /** @description Whether a next page exists. */
-      hasNext: boolean;
-      /**
-       * Format: int64
-       * @description Zero-based page number.
-       */
-      page: number;
-      /**
-       * Format: int32
-       * @description Page size actually used (after clamping to 100).
-       */
-      size: number;
-      /**
-       * Format: int64
-       * @description Number of matching routes across all pages.
-       */
-      totalItems: number;
-      /**
-       * Format: int64
-       * @description Number of pages.
-       */
-      totalPages: number;
-    };
-    /** @description An active route. Use `routeId` in quotes and orders. */
-    RouteSummary: {
-      /** @description Short description of the route. */
-      description: string;
-      /**
-       * Format: int32
-       * @description Highest point of the route, metres.
-       */
-      maxAltitude: number;
-      /** @description Route display name. */
-      name: string;
-      /** @description Region of Nepal, for example `Khumbu`. */
-      region: string;
-      routeCategory: components['schemas']['RouteCategory'];
-      /**
-       * Format: uuid
-       * @description Route ID, used as `routeId` in quotes and orders.
-       */
-      routeId: string;
-      routeType: components['schemas']['RouteType'];
-      /** @description Name of the trek the route belongs to. */
-      trekName: string;
-    };
-    /**
-     * @description How the route is trekked. `TEAHOUSE`: lodge-based trek. `CAMPING`: fully supported camping
-     *     trek. `EXPEDITION`: mountaineering expedition. `PEAK_CLIMBING`: trekking peak ascent.
-     * @enum {string}
-     */
-    RouteType: 'TEAHOUSE' | 'CAMPING' | 'EXPEDITION' | 'PEAK_CLIMBING';
-    /** @description Your company's test clock. `today` is `null` when none is set (the real Nepal date applies). */
-    SandboxClock: {
-      /**
-       * Format: date
-       * @description Today in Nepal by the real clock.
-       * @example 2030-09-20
-       */
-      realToday: string;
-      /**
-       * Format: date
-       * @description The date every business-date rule of your requests reads as today in Nepal; `null` when unset.
-       * @example 2030-10-15
-       */
-      today: string | null;
-    };
-    /** @description The date your company's requests read as today in Nepal, from now until you delete the clock. */
-    SandboxClockRequest: {
-      /**
-       * Format: date
-       * @description A Nepal business date (`YYYY-MM-DD`) from 2000-01-01 to 2099-12-31, before or after the real one.
-       * @example 2030-10-15
-       */
-      today: string;
-    };
-    /** @description Your company's test clock. */
-    SandboxClockResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['SandboxClock'];
-    };
-    /**
-     * @description The event to send. With `orderRef` (an order your company placed) the payload is built from
-     *     that order; without it from sample data in the shape of the event type.
-     */
-    SandboxEventRequest: {
-      /**
-       * @description An order your company placed (order reference, order number or UUID).
-       * @example ORD-2030-000142
-       */
-      orderRef?: string;
-      type: components['schemas']['WebhookEventType'];
-    };
-    /** @description The event, recorded and queued for your endpoints subscribed to its type. */
-    SandboxEventResponse: components['schemas']['SuccessEnvelope'] & {
-      data: {
         /**
-         * @description The event's id, sent as `webhook-id` and readable with `GET /events/{eventId}`.
-         * @example evt_9a8b7c6d5e4f40312a1b2c3d4e5f6a7b
+         * @description An uploaded document. It belongs to the uploading company and stays a `DRAFT` until its ID is
+         *     passed to `POST /travellers`, which attaches it (`ATTACHED`) to exactly one traveller.
          */
-        eventId: string;
-        type: components['schemas']['WebhookEventType'];
-      };
-    };
-    /**
-     * @description What the sandbox gateway's customer does with the checkout: `CAPTURED` (pays: `SUCCESS`),
-     *     `DECLINED` (the card or wallet is declined: `FAILED`), `INSUFFICIENT_FUNDS` (`FAILED`),
-     *     `CANCELLED_BY_CUSTOMER` (presses Cancel: `CANCELLED`), `ABANDONED` (walks away: the gateway
-     *     lets the checkout lapse, `EXPIRED`), `PENDING` (submits, and the gateway has not decided: the
-     *     payment stays `INITIATED` and the order `PENDING` until a later outcome decides it).
-     * @example CAPTURED
-     * @enum {string}
-     */
-    SandboxPaymentOutcome:
-      'CAPTURED' | 'DECLINED' | 'INSUFFICIENT_FUNDS' | 'CANCELLED_BY_CUSTOMER' | 'ABANDONED' | 'PENDING';
-    /** @description The outcome the sandbox gateway gives a payment. */
-    SandboxPaymentOutcomeRequest: {
-      outcome: components['schemas']['SandboxPaymentOutcome'];
-    };
-    /**
-     * @description What the sandbox provider answers about a refund: `SUCCEEDED` (the money went back) or
-     *     `FAILED` (the provider refused it for good).
-     */
-    SandboxRefundOutcomeRequest: {
-      /**
-       * @example FAILED
-       * @enum {string}
-       */
-      outcome: 'SUCCEEDED' | 'FAILED';
-    };
-    /**
-     * @description `ONLINE` (default): the customer pays through `POST /orders/{orderRef}/pay`. `CASH`: the
-     *     customer pays in cash to the operator; the order stays `PENDING` until the operator records
-     *     the cash, and the pay endpoint is not used.
-     * @enum {string}
-     */
-    SettlementType: 'ONLINE' | 'CASH';
-    /**
-     * @description Envelope of every successful partner response. The payload is in `data`; its shape is
-     *     documented per operation. Check the HTTP status and the fields inside `data`, never `message`.
-     */
-    SuccessEnvelope: {
-      /** @description The operation payload, an object or an array. Each operation documents its shape. */
-      data: unknown;
-      /** @description Human-readable summary. Not part of the contract; it may change at any time and clients must not branch on it. */
-      message: string;
-      /**
-       * @description Always `true` on a successful response.
-       * @constant
-       */
-      success: true;
-      /**
-       * Format: date-time
-       * @description Time the response was produced, ISO-8601 instant in UTC.
-       */
-      timestamp: string;
-    };
-    /** @description A short-lived bearer token. There is no refresh token; request a new token shortly before this one expires. */
-    Token: {
-      /** @description Opaque random bearer token. It is not a JWT and carries no readable claims; track its expiry with `expiresIn`. */
-      accessToken: string;
-      /**
-       * Format: int32
-       * @description Lifetime of the token in seconds from issue (3600 by default).
-       */
-      expiresIn: number;
-      /**
-       * @description Always `Bearer`.
-       * @constant
-       */
-      tokenType: 'Bearer';
-    };
-    /** @description Partner credential issued by the operator. Send it only from your backend. */
-    TokenRequest: {
-      /** @description Public identifier of the integration, issued to the partner. Must not be blank. */
-      clientId: string;
-      /** @description Secret of the integration; treat it like a password. Never place it in source control or client-side code. Must not be blank. */
-      clientSecret: string;
-    };
-    /** @description Successful token issue. */
-    TokenResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['Token'];
-    };
-    /** @description A registered agency with access to the order. */
-    TravelCompany: {
-      /** Format: uuid */
-      companyId: string;
-      name: string;
-    };
-    /**
-     * @description A registered traveller of your company. Pass `touristId` as `touristId` when creating an order.
-     *     Optional fields that were not supplied are `null` or absent.
-     */
-    Traveller: {
-      allergy?: string | null;
-      /** Format: uuid */
-      avatarDocumentId: string;
-      /** @description ABO blood group with Rh factor, for example `A+`. */
-      bloodGroup?: string | null;
-      countryOfResidence?: string | null;
-      /**
-       * Format: date-time
-       * @description Registration time.
-       */
-      createdAt: string;
-      /** Format: date */
-      dateOfBirth: string;
-      /** Format: email */
-      email: string;
-      /** Format: email */
-      emergencyContactEmail: string;
-      emergencyContactName: string;
-      emergencyContactPhone: string;
-      emergencyContactRelation: string;
-      englishService?: boolean | null;
-      gender: components['schemas']['Gender'];
-      /** @description Height in centimetres. */
-      height?: number | null;
-      idNumber: string;
-      idType: components['schemas']['IdType'];
-      medicalHistory?: string | null;
-      motherTongue?: string | null;
-      name: string;
-      /** @description The name as in the passport's machine-readable zone, upper-cased, when it was given at registration; otherwise `null`. */
-      nameAsInPassport?: string | null;
-      nationality: string;
-      /** Format: uuid */
-      passportDocumentId: string;
-      phone: string;
-      /** Format: uuid */
-      signatureDocumentId: string;
-      /**
-       * Format: uuid
-       * @description Traveller ID, used as `touristId` in `POST /orders`.
-       */
-      touristId: string;
-      /** Format: uuid */
-      visaDocumentId?: string | null;
-      /** @description Weight in kilograms. */
-      weight?: number | null;
-    };
-    /**
-     * @description One traveller to register. The three required documents (avatar, passport, signature) and the
-     *     optional visa must have been uploaded by your company with `POST /documents`, must be of the
-     *     type of the field they fill, and must not yet be attached to another traveller.
-     */
-    TravellerInput: {
-      /** @description Known allergies. */
-      allergy?: string;
-      /**
-       * Format: uuid
-       * @description Document of type `AVATAR`.
-       */
-      avatarDocumentId: string;
-      bloodGroup?: components['schemas']['BloodGroup'];
-      /** @description Country of residence. */
-      countryOfResidence?: string;
-      /**
-       * Format: date
-       * @description Date of birth, from 1900-01-01 and not in the future. The age at departure decides which packages the traveller is eligible for.
-       */
-      dateOfBirth: string;
-      /**
-       * Format: email
-       * @description Traveller's e-mail address.
-       */
-      email: string;
-      /**
-       * Format: email
-       * @description Emergency contact's e-mail address.
-       */
-      emergencyContactEmail: string;
-      /** @description Full name of the emergency contact. */
-      emergencyContactName: string;
-      /** @description Emergency contact's phone number in international format, with country code. */
-      emergencyContactPhone: string;
-      /** @description Relationship to the traveller, free text (for example `Sister`). */
-      emergencyContactRelation: string;
-      /** @description Whether the traveller wants assistance in English. */
-      englishService?: boolean;
-      gender: components['schemas']['Gender'];
-      /** @description Height in centimetres. */
-      height?: number;
-      /** @description Number of the identity document. */
-      idNumber: string;
-      idType: components['schemas']['IdType'];
-      /** @description Relevant medical history. */
-      medicalHistory?: string;
-      /** @description First language, used to arrange assistance. */
-      motherTongue?: string;
-      /** @description Full name as in the identity document. */
-      name: string;
-      /**
-       * @description Optional. The traveller's name in Latin letters as the passport's machine-readable zone
-       *     (ICAO 9303) prints it, for a checkpoint officer who cannot read the script of `name`: the
-       *     letters A-Z only, either as the zone writes it (surname, `<<`, given names joined by `<`:
-       *     `TAN<<MEI<LIN`) or as words separated by single spaces, given names first (`MEI LIN TAN`).
-       *     At most 39 characters, the length of the zone's name field. Stored upper-cased. The
-       *     certificate prints it beside `name`, and the public verification page takes the traveller's
-       *     initials from it when it is given.
-       * @example TAN<<MEI<LIN
-       */
-      nameAsInPassport?: string;
-      /** @description Nationality, for example `Germany`. */
-      nationality: string;
-      /**
-       * Format: uuid
-       * @description Document of type `PASSPORT`.
-       */
-      passportDocumentId: string;
-      /** @description Phone number in international format, starting with `+` and the country code. */
-      phone: string;
-      /**
-       * Format: uuid
-       * @description Document of type `SIGNATURE`.
-       */
-      signatureDocumentId: string;
-      /**
-       * Format: uuid
-       * @description Optional document of type `VISA`.
-       */
-      visaDocumentId?: string;
-      /** @description Weight in kilograms. */
-      weight?: number;
-    };
-    /** @description The registered travellers, in request order. */
-    TravellerListResponse: components['schemas']['SuccessEnvelope'] & {
-      /** @description One traveller per request item, in request order. */
-      data: components['schemas']['Traveller'][];
-    };
-    /** @description One page of travellers with its page metadata. */
-    TravellerPage: {
-      /** @description Travellers of this page. */
-      content: components['schemas']['TravellerSummary'][];
-      /** @description Whether this is the first page. */
-      first: boolean;
-      /** @description Whether this is the last page. */
-      last: boolean;
-      /**
-       * Format: int64
-       * @description Zero-based page number.
-       */
-      page: number;
-      /**
-       * Format: int32
-       * @description Page size actually used (after clamping to 100).
-       */
-      size: number;
-      /**
-       * Format: int64
-       * @description Number of matching travellers across all pages.
-       */
-      totalElements: number;
-      /**
-       * Format: int64
-       * @description Number of pages.
-       */
-      totalPages: number;
-    };
-    /** @description A page of your company's travellers. */
-    TravellerPageResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['TravellerPage'];
-    };
-    /** @description A traveller as listed by `GET /travellers`. */
-    TravellerSummary: {
-      /**
-       * Format: date-time
-       * @description Registration time.
-       */
-      createdAt: string;
-      /** Format: date */
-      dateOfBirth: string;
-      /** Format: email */
-      email: string;
-      idNumber: string;
-      idType: components['schemas']['IdType'];
-      name: string;
-      nationality: string;
-      phone: string;
-      /**
-       * Format: uuid
-       * @description Traveller ID, used as `touristId` in `POST /orders`.
-       */
-      touristId: string;
-    };
-    /**
-     * @description Error shape 3, returned by `POST /documents` when the upload itself is rejected: status 400
-     *     for a missing or empty file, a missing or unknown `documentType`, or a file whose content is
-     *     not allowed for the document type; status 413 when the file exceeds the size limit. Unlike
-     *     shape 1 it always carries a `timestamp`, which shape 1 never has; unlike shape 2 it always
-     *     carries `success`, which shape 2 never has.
-     */
-    UploadError: {
-      code?: components['schemas']['ErrorCode'];
-      /** @description Always `null`. */
-      data: null;
-      /** @description Human-readable reason. Do not branch on it. */
-      message: string;
-      /**
-       * @description Always `false`.
-       * @constant
-       */
-      success: false;
-      /**
-       * Format: date-time
-       * @description Time of the failure, ISO-8601 instant in UTC.
-       */
-      timestamp: string;
-    };
-    /**
-     * @description One event sent (or being sent) to one endpoint, with every try.
-     * @example {
-     *       "deliveryId": "3a5c7e9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d",
-     *       "endpointId": "7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c",
-     *       "eventId": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
-     *       "eventType": "order.paid",
-     *       "status": "PENDING",
-     *       "tries": [
-     *         {
-     *           "attempt": 1,
-     *           "at": "2030-09-20T08:24:40.612Z",
-     *           "responseStatus": 500,
-     *           "latencyMs": 184,
-     *           "error": "answered 500"
-     *         }
-     *       ],
-     *       "nextRetryAt": "2030-09-20T08:26:10Z",
-     *       "createdAt": "2030-09-20T08:24:40.300Z",
-     *       "payload": {
-     *         "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
-     *         "type": "order.paid",
-     *         "timestamp": "2030-09-20T08:24:40.180Z",
-     *         "data": {
-     *           "orderId": "6b0c2f4e-8a1d-4c3b-9e7f-2d5a8c1b3e60",
-     *           "orderRef": "ORD-2030-000142",
-     *           "orderNumber": "20300000142",
-     *           "orderStatus": "PAID",
-     *           "groupRef": null,
-     *           "policyNumber": "POL-2030-000087",
-     *           "amount": 17640,
-     *           "currency": "NPR",
-     *           "paymentRef": "PAY-2030-000311",
-     *           "paymentStatus": "SUCCESS",
-     *           "paymentMethod": "card_gateway",
-     *           "paymentAmount": 17640,
-     *           "reason": null
-     *         }
-     *       }
-     *     }
-     */
-    WebhookDelivery: {
-      /**
-       * Format: date-time
-       * @description When the delivery was created (the event was dispatched to the endpoint).
-       */
-      createdAt: string;
-      /** Format: uuid */
-      deliveryId: string;
-      /** Format: uuid */
-      endpointId: string;
-      /** @description The event id (`webhook-id`), the same for every endpoint and every try. */
-      eventId: string;
-      eventType: components['schemas']['WebhookEventType'];
-      /**
-       * Format: date-time
-       * @description About when the next try runs (the back-off has jitter); null when none is scheduled.
-       */
-      nextRetryAt: string | null;
-      /** @description The JSON body sent to the endpoint on every try, exactly as signed (the same as the event's `payload` in `GET /events/{eventId}`; its shape is the event type's in the Webhooks section). What your receiver should have got, to compare with what it logged. */
-      payload: {
-        [key: string]: unknown;
-      };
-      status: components['schemas']['WebhookDeliveryStatus'];
-      /** @description Every try so far, oldest first. */
-      tries: components['schemas']['WebhookDeliveryTry'][];
-    };
-    /** @description One page of webhook deliveries with its page metadata. */
-    WebhookDeliveryPage: {
-      content: components['schemas']['WebhookDelivery'][];
-      first: boolean;
-      last: boolean;
-      /**
-       * Format: int64
-       * @description Zero-based page number.
-       */
-      page: number;
-      /**
-       * Format: int32
-       * @description Page size actually used (after clamping to 100).
-       */
-      size: number;
-      /**
-       * Format: int64
-       * @description Number of matching deliveries across all pages.
-       */
-      totalElements: number;
-      /** Format: int64 */
-      totalPages: number;
-    };
-    /** @description A page of your company's webhook deliveries, newest first. */
-    WebhookDeliveryPageResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['WebhookDeliveryPage'];
-    };
-    /** @description A webhook delivery. */
-    WebhookDeliveryResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['WebhookDelivery'];
-    };
-    /**
-     * @description `PENDING`: not delivered yet, tries go on (or a retry is queued). `SUCCEEDED`: the endpoint
-     *     answered 2xx. `FAILED`: the tries ran out (about a day), the endpoint refused the address
-     *     rules or was disabled; retry it with `POST /webhook-deliveries/{deliveryId}/retry`.
-     * @example FAILED
-     * @enum {string}
-     */
-    WebhookDeliveryStatus: 'PENDING' | 'SUCCEEDED' | 'FAILED';
-    /** @description One try at sending the event to the endpoint. */
-    WebhookDeliveryTry: {
-      /**
-       * Format: date-time
-       * @description When the try ended.
-       */
-      at: string;
-      /**
-       * Format: int32
-       * @description 1 for the first try; retries (and retries you asked for) count on.
-       */
-      attempt: number;
-      /**
-       * @description Why the try failed, in words; null when it succeeded. A connection that failed is named by
-       *     its kind only (`connection refused`, `connection reset`, `host name does not resolve`,
-       *     `host unreachable`, `connection timed out`, `TLS handshake failed`, `connection failed`,
-       *     `no answer within <n> ms`, `endpoint resolves to a loopback, private or link-local
-       *     address`), never by the address it tried.
-       */
-      error: string | null;
-      /**
-       * Format: int32
-       * @description Milliseconds from sending the request to the end of the answer.
-       */
-      latencyMs: number;
-      /**
-       * Format: int32
-       * @description The HTTP status your endpoint answered; null when no answer came (timeout, connection error, refused address).
-       */
-      responseStatus: number | null;
-    };
-    /**
-     * @description One of your company's webhook endpoints. The signing secret is never shown here.
-     * @example {
-     *       "endpointId": "7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c",
-     *       "url": "https://hooks.everest-trails.example.com/pbs/webhooks",
-     *       "events": [
-     *         "order.paid",
-     *         "payment.failed"
-     *       ],
-     *       "description": "Booking back office (production)",
-     *       "enabled": true,
-     *       "previousSecretExpiresAt": null,
-     *       "createdAt": "2030-09-20T08:00:00Z",
-     *       "updatedAt": "2030-09-20T08:00:00Z"
-     *     }
-     */
-    WebhookEndpoint: {
-      /** Format: date-time */
-      createdAt: string;
-      description: string | null;
-      /** @description Whether the endpoint receives events. */
-      enabled: boolean;
-      /** Format: uuid */
-      endpointId: string;
-      events: components['schemas']['WebhookEndpointEvents'];
-      /**
-       * Format: date-time
-       * @description After a rotation, until when the replaced secret still signs deliveries beside the new one; null otherwise.
-       */
-      previousSecretExpiresAt: string | null;
-      /** Format: date-time */
-      updatedAt: string;
-      url: components['schemas']['WebhookEndpointUrl'];
-    };
-    /**
-     * @description Your own note about the endpoint (shown back, never sent anywhere).
-     * @example Booking back office (production)
-     */
-    WebhookEndpointDescription: string;
-    /**
-     * @description The event types the endpoint receives (at least one), or `["*"]` for all of them.
-     * @example [
-     *       "order.paid",
-     *       "payment.failed"
-     *     ]
-     */
-    WebhookEndpointEvents: components['schemas']['WebhookEventSelector'][];
-    /**
-     * @description A new webhook endpoint.
-     * @example {
-     *       "url": "https://hooks.everest-trails.example.com/pbs/webhooks",
-     *       "events": [
-     *         "order.paid",
-     *         "payment.failed"
-     *       ],
-     *       "description": "Booking back office (production)"
-     *     }
-     */
-    WebhookEndpointInput: {
-      description?: components['schemas']['WebhookEndpointDescription'];
-      events: components['schemas']['WebhookEndpointEvents'];
-      url: components['schemas']['WebhookEndpointUrl'];
-    };
-    /** @description Your company's webhook endpoints (at most 5), oldest first. */
-    WebhookEndpointListResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['WebhookEndpoint'][];
-    };
-    /** @description A webhook endpoint. */
-    WebhookEndpointResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['WebhookEndpoint'];
-    };
-    /** @description A webhook endpoint with its new secret, shown this once. */
-    WebhookEndpointSecretResponse: components['schemas']['SuccessEnvelope'] & {
-      data: components['schemas']['WebhookEndpointWithSecret'];
-    };
-    /**
-     * @description The fields to change (at least one); the others keep their values.
-     * @example {
-     *       "enabled": false
-     *     }
-     */
-    WebhookEndpointUpdate: {
-      /** @description A new note, or null to remove it. */
-      description?: components['schemas']['WebhookEndpointDescription'] | null;
-      /** @description A disabled endpoint receives no events (its pending deliveries fail without a try) until enabled again. */
-      enabled?: boolean;
-      events?: components['schemas']['WebhookEndpointEvents'];
-      url?: components['schemas']['WebhookEndpointUrl'];
-    };
-    /**
-     * @description Where deliveries are POSTed. An `https` URL whose host resolves only to public addresses: not
-     *     loopback, private, link-local, carrier-grade NAT or multicast (nor their IPv4-mapped, NAT64,
-     *     6to4 or deprecated site-local IPv6 forms); no user name or password. Checked at registration
-     *     and again on every connection. A sandbox whose operator allows it (the service run locally with
-     *     `npm start`) also accepts plain `http` and local receivers; a sandbox offered to partners does not.
-     * @example https://hooks.everest-trails.example.com/pbs/webhooks
-     */
-    WebhookEndpointUrl: string;
-    /** @description The endpoint with its new signing secret. The secret is shown in this answer only; store it now. */
-    WebhookEndpointWithSecret: components['schemas']['WebhookEndpoint'] & {
-      /**
-       * @description The `whsec_` signing secret; verify deliveries with it (Standard Webhooks).
-       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
-       */
-      secret: string;
-    };
-    /**
-     * @description An event type the endpoint receives, or `*` for every event type (present and future).
-     * @example order.paid
-     */
-    WebhookEventSelector: components['schemas']['WebhookEventType'] | '*';
-    /**
-     * @description A webhook event type: exactly the names of this document's `webhooks` section (each has its
-     *     payload documented there). A new event type is added here and there together.
-     * @example order.paid
-     * @enum {string}
-     */
-    WebhookEventType:
-      | 'order.paid'
-      | 'payment.failed'
-      | 'payment.expired'
-      | 'payment.cancelled'
-      | 'payment.refund_pending'
-      | 'payment.partially_reversed'
-      | 'order.cancelled'
-      | 'order.amended'
-      | 'refund.succeeded'
-      | 'refund.failed'
-      | 'assistance_case.opened'
-      | 'assistance_case.updated'
-      | 'commission.period_closed'
-      | 'webhook.test';
-    /**
-     * @description What a partner needs to act on a payment or order event without a second call. For a group
-     *     payment each order gets its own event: `amount` is that order's share, `paymentAmount` the
-     *     whole payment, `groupRef` the group.
-     */
-    WebhookOrderEventData: {
-      /** @description This order's amount (its share of the payment for a group payment). */
-      amount: number;
-      currency: string;
-      /** @description The order's group (`GRP-<year>-<seq>`), or null. */
-      groupRef: string | null;
-      /** Format: uuid */
-      orderId: string;
-      /** @description `ORDN-<year>-<seq>` */
-      orderNumber: string;
-      /** @description `ORD-<year>-<seq>` */
-      orderRef: string;
-      orderStatus: components['schemas']['OrderStatus'];
-      /** @description The whole payment's amount (a group payment's total). */
-      paymentAmount?: number;
-      /** @enum {string} */
-      paymentMethod?: 'CARD_GATEWAY' | 'WALLET_GATEWAY' | 'CASH';
-      /** @description The gateway payment reference; for `order.cancelled` the payment refunded, or null when none was taken. */
-      paymentRef: string | null;
-      /** @description The payment attempt's status after the change; null for `order.cancelled`. */
-      paymentStatus: components['schemas']['PaymentAttemptStatus'] | null;
-      /** @description Why the payment ended (a gateway reason, `SUPERSEDED`, `EXPIRED`, `ORDER_PAID`, `ORDER_REPRICED`, `ORDER_CANCELLED`, `CANCELLED_BY_OPERATOR`; `PARTIALLY_REVERSED_AT_PROVIDER` for `payment.partially_reversed`; for `payment.refund_pending`, also `COVER_STARTED`, a capture after the end of the cover's first day), or null; for `order.cancelled`, the cancellation's reason (`TRIP_CANCELLED`, `TRAVELLER_REQUEST`, `DUPLICATE_BOOKING`, `OTHER`, `CANCELLED_BY_OPERATOR`, `PAYMENT_REVERSED`). */
-      reason: string | null;
-    };
-    /**
-     * @description Sent when you ask for it (`POST /webhook-endpoints/{endpointId}/test`) or the operator does (`ops webhook test`), so you can check your endpoint receives and verifies deliveries.
-     * @example {
-     *       "id": "evt_0a1b2c3d4e5f60718293a4b5c6d7e8f9",
-     *       "type": "webhook.test",
-     *       "timestamp": "2030-09-20T08:24:40.123Z",
-     *       "data": {
-     *         "message": "A test event sent by the operator: your endpoint receives and verifies deliveries."
-     *       }
-     *     }
-     */
-    WebhookTestEvent: {
-      data: {
-        message: string;
-      };
-      id: string;
-      sandbox?: components['schemas']['EventSandboxMarker'];
-      /** Format: date-time */
-      timestamp: string;
-      /** @constant */
-      type: 'webhook.test';
-    };
-  };
-  responses: {
-    /**
-     * @description The request is invalid (error shape 2). Validation failures carry `details.fieldErrors`, for
-     *     example an unknown `sortBy` value or a negative `page`. Do not retry without changing the
-     *     request.
-     */
-    BadRequest: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ApiError'];
-      };
-    };
-    /**
-     * @description Error shape 2. Either the `Idempotency-Key` was already used by your company for a different
-     *     order or a different body (use a new key for a new payment attempt), or another payment for
-     *     the order was being started or settled at this very moment (retry the same request shortly).
-     */
-    Conflict: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ApiError'];
-      };
-    };
-    /** @description The resource belongs to another company (error shape 2). Do not retry. */
-    Forbidden: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ApiError'];
-      };
-    };
-    /**
-     * @description Unexpected failure on our side (error shape 2). The message is generic and nothing was
-     *     half-written. Retry with exponential backoff and a cap.
-     */
-    InternalError: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ApiError'];
-      };
-    };
-    /**
-     * @description The promo operation was rejected (error shape 2), and nothing was changed:
-     *
-     *     - the code: unknown, expired, inactive or exhausted, owned by a party the order's binding does
-     *       not allow, or a blank `promoCode`. Every rejection of a code carries exactly the message
-     *       `Invalid promo code`, whatever the cause, so that codes cannot be probed;
-     *     - the order: it is not pending and unpaid (for example the customer paid the open checkout
-     *       while you asked: the order is then settled `PAID` by that payment). The message names the
-     *       order's status and is the same for every code.
-     */
-    InvalidPromoCode: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ApiError'];
-      };
-    };
-    /** @description Nothing matches the identifier (error shape 2). Do not retry. */
-    NotFound: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ApiError'];
-      };
-    };
-    /**
-     * @description The JSON request body is larger than 1 MiB (error shape 2). No request this operation needs
-     *     comes near the limit: send fewer items per request instead of retrying.
-     */
-    PayloadTooLarge: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ApiError'];
-      };
-    };
-    /**
-     * @description A payment for the order is being started or settled at this very moment (error shape 2): the
-     *     change could not be made without orphaning it. Nothing was changed; try again shortly.
-     */
-    PaymentInProgress: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ApiError'];
-      };
-    };
-    /**
-     * @description Error shape 2. The payment provider behind the gateway answered with an error or an answer the
-     *     service could not use (the reason is in the service's log). Nothing was charged and nothing was
-     *     changed. Retry later; for `pay`, with the same `Idempotency-Key`.
-     */
-    PaymentProviderBadAnswer: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ApiError'];
-      };
-    };
-    /**
-     * @description Error shape 2. The payment provider behind the gateway (Khalti, eSewa) did not answer within the
-     *     service's timeout, could not be reached, or no provider is configured for the gateway; or the
-     *     service's own database is briefly unreachable. Nothing was charged and nothing was changed.
-     *     Retry after the seconds in `Retry-After`; for `pay`, with the **same** `Idempotency-Key`,
-     *     which resumes the same attempt.
-     */
-    PaymentProviderUnavailable: {
-      headers: {
+        Document: {
+            /** @description Media type detected from the file content, for example `image/jpeg` or `application/pdf`. */
+            contentType: string;
+            /**
+             * Format: uuid
+             * @description Document ID; pass it in the matching `...DocumentId` field of `POST /travellers`.
+             */
+            documentId: string;
+            documentType: components["schemas"]["DocumentType"];
+            /** @description File name as uploaded. */
+            fileName: string;
+            /**
+             * Format: int32
+             * @description Size in bytes.
+             */
+            fileSize: number;
+            /**
+             * @description `DRAFT` until attached to a traveller, then `ATTACHED`.
+             * @enum {string}
+             */
+            status: "DRAFT" | "ATTACHED";
+            /**
+             * Format: date-time
+             * @description Upload time.
+             */
+            uploadedAt: string;
+        };
+        /** @description The stored draft document. */
+        DocumentResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Document"];
+        };
         /**
-         * @description Seconds to wait before retrying.
-         * @example 5
+         * @description `AVATAR`: portrait photo (JPEG, PNG or WebP). `PASSPORT`: passport data page (JPEG, PNG, WebP
+         *     or PDF). `SIGNATURE`: signature image (JPEG, PNG or WebP). `VISA`: visa page (JPEG, PNG, WebP
+         *     or PDF). `MEDICAL_REPORT`: a photo or a doctor's note for an assistance case (JPEG, PNG, WebP or
+         *     PDF); it attaches to a case, not to a traveller.
+         * @enum {string}
          */
-        'Retry-After'?: number;
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ApiError'];
-      };
-    };
-    /**
-     * @description Nothing of your company's matches (error shape 2), or the server is not a sandbox: the
-     *     sandbox helpers exist only where sandbox payments are on, never in production. Do not retry.
-     */
-    SandboxNotFound: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ApiError'];
-      };
-    };
-    /**
-     * @description Error shape 2. The service's database is briefly unreachable (a restart or a failover). This
-     *     is an outage, not a defect in your request or in the service: retry after the seconds in
-     *     `Retry-After`, with backoff. Each request runs in one transaction, so nothing is half-written;
-     *     only a connection lost at the very moment of commit leaves the outcome open, so reconcile
-     *     before retrying `POST /orders`, as after a network timeout.
-     */
-    ServiceUnavailable: {
-      headers: {
-        'Retry-After': components['headers']['RetryAfter'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ApiError'];
-      };
-    };
-    /**
-     * @description Too many requests in a short time (error shape 2). Writes a partner could repeat in a loop
-     *     (quotes, orders, traveller registrations, payments, uploads, promo operations, webhook endpoint
-     *     and delivery changes, sandbox test events) are counted per
-     *     company in fixed windows shared by every server process; the limits are set by the operator,
-     *     with defaults far above what an integration needs. Wait for the number of seconds in
-     *     `Retry-After`, then retry.
-     */
-    TooManyRequests: {
-      headers: {
-        'Retry-After': components['headers']['RetryAfter'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ApiError'];
-      };
-    };
-    /**
-     * @description Missing, unknown, expired or revoked bearer token, revoked credential, or inactive company
-     *     (error shape 1). Discard the cached token, obtain a new one and retry once; a second 401 means
-     *     the credential itself is at fault.
-     */
-    Unauthorized: {
-      headers: {
-        'WWW-Authenticate': components['headers']['WwwAuthenticate'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['AuthError'];
-      };
-    };
-    /** @description No such endpoint or delivery of your company (another company's is a 404 too; error shape 2). Do not retry. */
-    WebhookNotFound: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ApiError'];
-      };
-    };
-  };
-  parameters: {
-    /**
-     * @description A UUID you generate for each case you open, scoped to your company. Repeating the request
-     *     with the same key, order and body answers the same case (also when the requests race): after
-     *     a timeout, retry with the same key. The same key with a different order or body is a 409. A
-     *     key that is not a UUID is a 400.
-     * @example 9d2b6f1e-3c4a-4e8b-a7d5-1f0e2c3b4a59
-     */
-    AssistanceIdempotencyKey: string;
-    /**
-     * @description A UUID you generate for each cancellation, scoped to your company. Repeating the request with
-     *     the same key and the same order and body answers the same result (with the refund's current
-     *     status), also when the requests race: after a timeout, retry with the same key. The same key
-     *     with a different order or body is a 409. A key that is not a UUID is a 400.
-     * @example 3c6f1e2a-8b4d-4e9f-a1c2-7d5e6f8a9b0c
-     */
-    CancellationIdempotencyKey: string;
-    /**
-     * @description The case reference, `AST-<year>-<seq>`.
-     * @example AST-2030-000031
-     */
-    CaseRef: string;
-    /**
-     * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
-     *     Repeating the request with the same key and the same body answers the first answer again
-     *     (same status, same body, nothing created twice) for 24 hours, also when the requests race:
-     *     after a timeout or a dropped connection, retry with the same key. The same key with a
-     *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
-     *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
-     * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
-     */
-    CreateIdempotencyKey: string;
-    /**
-     * @description The delivery's id (`deliveryId`). Another company's delivery is a 404.
-     * @example 3a5c7e9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d
-     */
-    DeliveryId: string;
-    /**
-     * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
-     * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
-     */
-    EndpointId: string;
-    /**
-     * @description The event's id (`evt_` and 32 hexadecimal digits), the `webhook-id` of its deliveries.
-     * @example evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f
-     */
-    EventId: string;
-    /**
-     * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-     * @example GRP-2030-000017
-     */
-    GroupRef: string;
-    /**
-     * @description A UUID you generate for each new payment attempt, scoped to your company. Repeating a request
-     *     with the same key and the same order and body returns the same attempt and the same
-     *     `paymentUrl`, also when the requests race, so retry a timed-out call with the same key. The
-     *     same key with a different order or body is a 409. A new key starts a new attempt and
-     *     supersedes an open one. A key that is not a UUID is a 400, before anything is charged.
-     * @example 9b2f6c1e-4d8a-4f3b-a7e5-0c1d2e3f4a5b
-     */
-    IdempotencyKey: string;
-    /**
-     * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-     *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-     *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-     *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-     *     four forms. Treat a payment
-     *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-     *     with 400.
-     * @example ORD-2030-000142
-     */
-    OrderRef: string;
-    /**
-     * @description Zero-based page number.
-     * @example 0
-     */
-    Page: number;
-    /**
-     * @description The payment reference of an attempt (`paymentRef` in the `pay` answer and in `payment-status`).
-     * @example ORD-2030-000142-1916122811482
-     */
-    PaymentRef: string;
-    /**
-     * @description The code to remove. The slot that code occupies is cleared. Without it both slots are
-     *     cleared. A code that is not on the order changes nothing and is not an error.
-     * @example HIMALAYA10
-     */
-    PromoCodeQuery: string;
-    /**
-     * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
-     * @example RFD-2030-000017
-     */
-    RefundRef: string;
-    /**
-     * @description Page size. Values above 100 are clamped to 100, not rejected.
-     * @example 20
-     */
-    Size: number;
-    /**
-     * @description Sort direction.
-     * @example asc
-     */
-    SortDir: 'asc' | 'desc';
-    /**
-     * @description Sort direction; `desc` (newest first when sorting by time) by default.
-     * @example asc
-     */
-    SortDirNewestFirst: 'asc' | 'desc';
-    /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
-    WebhookId: string;
-    /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
-    WebhookSignature: string;
-    /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
-    WebhookTimestamp: string;
-  };
-  requestBodies: never;
-  headers: {
-    /**
-     * @description Always `no-store`: the answer carries a token or personal data (RFC 6749 section 5.1 for the
-     *     token), so no cache, shared or private, may keep it. Every answer under `/api/external/v1`,
-     *     errors included, carries it; the OpenAPI document itself does not.
-     * @example no-store
-     */
-    CacheControlNoStore: 'no-store';
-    /**
-     * @description Seconds to wait before sending the request again.
-     * @example 30
-     */
-    RetryAfter: number;
-    /**
-     * @description Sandbox only: the date your company's test clock is set to (`PUT /sandbox/clock`), on every
-     *     answer to your company while it is set. Every business-date rule of your requests reads this
-     *     date as "today in Nepal". Absent when no test clock is set, and never sent in production.
-     * @example 2030-10-15
-     */
-    SandboxToday: string;
-    /**
-     * @description The authentication scheme (RFC 6750): `Bearer realm="partner-api"`, with
-     *     `error="invalid_token"` added when the request carried a token that was refused.
-     */
-    WwwAuthenticate: string;
-  };
-  pathItems: never;
-}
-export type $defs = Record<string, never>;
-export interface operations {
-  handlePaymentCallback: {
-    parameters: {
-      query: {
+        DocumentType: "AVATAR" | "PASSPORT" | "SIGNATURE" | "VISA" | "MEDICAL_REPORT";
+        /** @description Multipart form with one file and its document type. */
+        DocumentUploadRequest: {
+            documentType: components["schemas"]["DocumentType"];
+            /**
+             * Format: binary
+             * @description The file. At most 10 MiB by default. The type is detected from the bytes, not from the
+             *     file name or the part's content type: `AVATAR` and `SIGNATURE` must be JPEG, PNG or WebP;
+             *     `PASSPORT` and `VISA` may also be PDF.
+             */
+            file: string;
+        };
         /**
-         * @description The gateway that signed the payload.
-         * @example card_gateway
+         * @description What went wrong, as a stable code to branch on (the `message` is prose and may change). Every
+         *     error answer carries one, in all three error shapes. New codes may be added within `v1`:
+         *     treat an unknown code by its HTTP status.
+         *
+         *     | Code | Status | Cause |
+         *     |---|---|---|
+         *     | `VALIDATION_FAILED` | 400 | The request does not match the contract or a field breaks a rule; `details.fieldErrors` names the fields. |
+         *     | `MALFORMED_JSON` | 400 | The body is not valid JSON. |
+         *     | `MALFORMED_REQUEST` | 400 | The HTTP request itself could not be read (bad headers, encoding, framing). |
+         *     | `INVALID_REQUEST` | 400 | A business rule refused the request as a whole; the `message` says which. |
+         *     | `ORDER_ALREADY_CANCELLED` | 400 | The order is cancelled; nothing more can be done with it. |
+         *     | `COVER_STARTED` | 400 | The cover has started (departure day or later in Nepal): no payment, cancellation or date change by the partner. |
+         *     | `ORDER_NOT_PAID` | 400 | The operation needs a paid order (a certificate, for example). |
+         *     | `ORDER_NOT_PENDING` | 400 | The operation needs an unpaid order (promo codes, paying). |
+         *     | `PROMO_CODE_INVALID` | 400 | The promo code is unknown, inactive, expired, used up or not for this order. |
+         *     | `INVALID_CREDENTIALS` | 401 | The client id or secret is wrong (`POST /auth/token`). |
+         *     | `TOKEN_MISSING` | 401 | No `Authorization: Bearer` header. |
+         *     | `TOKEN_INVALID` | 401 | The token is unknown or not a bearer token. |
+         *     | `TOKEN_EXPIRED` | 401 | The token's lifetime is over: obtain a new one. |
+         *     | `TOKEN_REVOKED` | 401 | The token was revoked. |
+         *     | `CREDENTIAL_REVOKED` | 401 | The credential was revoked by the operator. |
+         *     | `COMPANY_INACTIVE` | 401 | Your company account is inactive. |
+         *     | `FORBIDDEN` | 403 | Your company may not do this (for example a listed agency acting on an order it did not place). |
+         *     | `NOT_FOUND` | 404 | The resource or path does not exist (or is not yours to see). |
+         *     | `METHOD_NOT_ALLOWED` | 405 | The path exists but not with this method; `Allow` lists the methods. |
+         *     | `IDEMPOTENCY_KEY_REUSED` | 409 | The `Idempotency-Key` was already used for a different request: use a new key. |
+         *     | `QUOTE_ALREADY_USED` | 409 | The quote was used by another order. |
+         *     | `PAYMENT_IN_PROGRESS` | 409 | A payment of the order is being started or settled at this moment: retry shortly. |
+         *     | `ASSISTANCE_CASE_ALREADY_OPEN` | 409 | The traveller already has an open assistance case (the `message` names it): send an update to it instead. |
+         *     | `ASSISTANCE_CASE_NOT_OPEN` | 400 | The assistance case can no longer take this (it was authorised, declined, withdrawn or closed): call the assistance desk. |
+         *     | `PAYMENT_ALREADY_FINAL` | 409 | Sandbox: the payment has already ended (paid, failed, cancelled, expired, superseded, or decided on the checkout page). |
+         *     | `REFUND_ALREADY_FINAL` | 409 | Sandbox: the refund is already `SUCCEEDED` or `FAILED`. |
+         *     | `SANDBOX_PROVIDER_REQUIRED` | 409 | Sandbox: the payment or refund belongs to a live provider or to cash, which the sandbox helpers cannot answer for. |
+         *     | `SANDBOX_EVENT_FACTS_MISSING` | 409 | Sandbox: a test event about an order names a payment or refund the order does not have; pay or cancel it first, or send the event without `orderRef`. |
+         *     | `CONFLICT` | 409 | The request conflicts with the current state of a resource; the `message` says which. |
+         *     | `REQUEST_TIMEOUT` | 408 | The request (its body or headers) was not received in time. |
+         *     | `PAYLOAD_TOO_LARGE` | 413 | The request body is larger than allowed. |
+         *     | `HEADERS_TOO_LARGE` | 431 | The request's headers or URL are too large. |
+         *     | `UPLOAD_REFUSED` | 400 | `POST /documents`: the file is missing, empty or of a type not allowed for the document type (shape 3). |
+         *     | `FILE_TOO_LARGE` | 413 | `POST /documents`: the file is over the size limit (shape 3). |
+         *     | `RATE_LIMITED` | 429 | Too many requests: retry after `Retry-After` seconds. |
+         *     | `INTERNAL_ERROR` | 500 | A failure on our side; retry with backoff. |
+         *     | `NOT_IMPLEMENTED` | 501 | Not offered by this deployment. |
+         *     | `PAYMENT_PROVIDER_ERROR` | 502 | The payment provider answered with an error; nothing was charged. Retry with the same `Idempotency-Key`. |
+         *     | `PAYMENT_PROVIDER_UNAVAILABLE` | 503 | The payment provider did not answer; nothing was charged. Retry with the same `Idempotency-Key`. |
+         *     | `SERVICE_UNAVAILABLE` | 503 | A brief outage on our side: retry after `Retry-After` seconds. |
+         * @example ORDER_ALREADY_CANCELLED
+         * @enum {string}
          */
-        gateway: components['schemas']['Gateway'];
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "SANDBOX_EVENT_FACTS_MISSING" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        /** @description One page of your events with its page metadata (the envelope of `GET /travellers`). */
+        EventPage: {
+            /** @description Events of this page, newest first. */
+            content: components["schemas"]["EventRecord"][];
+            /** @description Whether this is the first page. */
+            first: boolean;
+            /** @description Whether this is the last page. */
+            last: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching events across all pages (exact).
+             */
+            totalElements: number;
+            /**
+             * Format: int64
+             * @description Number of pages.
+             */
+            totalPages: number;
+        };
+        /** @description A page of your company's events. */
+        EventPageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["EventPage"];
+        };
+        /** @description One event of your company, with its payload exactly as it is (and was) delivered to your endpoints. */
+        EventRecord: {
+            /**
+             * Format: date-time
+             * @description When the event happened (the change it announces committed), UTC.
+             */
+            createdAt: string;
+            /**
+             * @description The event's id, `evt_` and 32 hexadecimal digits; the `webhook-id` header of every delivery of it (deduplicate on it).
+             * @example evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f
+             */
+            eventId: string;
+            /** @description The JSON body every endpoint subscribed to its type received, as signed (its shape is the event type's in the Webhooks section). */
+            payload: {
+                [key: string]: unknown;
+            };
+            type: components["schemas"]["WebhookEventType"];
+        };
+        /** @description One of your company's events. */
+        EventRecordResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["EventRecord"];
+        };
+        /** @description Which events to send again to the endpoint. */
+        EventReplayRequest: {
+            /**
+             * Format: date-time
+             * @description Events created at or after this instant (RFC 3339, with its offset). At most 1,000 events may match.
+             * @example 2030-09-20T06:00:00+05:45
+             */
+            since: string;
+            /**
+             * @description Only these event types (of those the endpoint subscribes to). Absent, every type it subscribes to.
+             * @example [
+             *       "order.paid",
+             *       "order.cancelled"
+             *     ]
+             */
+            types?: components["schemas"]["WebhookEventType"][];
+        };
+        /** @description How many events were queued to be sent again. */
+        EventReplayResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: {
+                /**
+                 * Format: int32
+                 * @description Events queued for the endpoint; each delivery shows in the delivery log.
+                 */
+                replayed: number;
+            };
+        };
         /**
-         * @description Base64url-encoded JSON of the payment result (see the decoded schema).
-         * @example eyJwYXltZW50UmVmIjoiT1JELTIwMjYtMDAwMTQyLTE3ODk4OTI0MTE0ODIiLCJzdGF0dXMiOiJTVUNDRVNTIiwiYW1vdW50IjoxNzk1NSwiY3VycmVuY3kiOiJOUFIiLCJnYXRld2F5VHJhbnNhY3Rpb25JZCI6IkNHLTdRNEs5TTJYOFAiLCJpc3N1ZWRBdCI6IjIwMjYtMDktMjBUMDg6MjQ6MzdaIn0
+         * @description Present, and `true`, only on an event you sent yourself with `POST /sandbox/events`: synthetic,
+         *     about no real change (its `data` is built from your order's real facts when you named one, or
+         *     is sample data). Real events never carry the field. `GET /events?sandbox=false` leaves
+         *     synthetic events out.
+         * @constant
          */
-        payload: string;
+        EventSandboxMarker: true;
         /**
-         * @description Lower-case hex HMAC-SHA256 of the `payload` string under the gateway's secret.
-         * @example 05f93737add6d557cf154dd4003c8925a5edc76236db39867fe8c78e51afec91
+         * @description Online payment gateway. `cash` and any other value are rejected with 400; record cash through `settlementType` `CASH` at order creation instead.
+         * @enum {string}
          */
-        signature: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The result was recorded and the attempt had no `returnUrl`; a plain result page is shown to the customer. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        Gateway: "card_gateway" | "wallet_gateway";
+        /** @enum {string} */
+        Gender: "MALE" | "FEMALE" | "OTHER";
+        /** @description The payment of an order group, summed over its orders, with its latest group payment. */
+        GroupPayment: {
+            /** @description The group's most recent payment (`POST /orders/groups/{groupRef}/pay`), or `null` when it never had one. */
+            latestGroupPayment: null | components["schemas"]["GroupPaymentAttempt"];
+            /** @description Sum of the pending orders' `totalAmount`, NPR. */
+            outstandingAmount: number;
+            /** @description Sum of the paid orders' `totalAmount`, NPR. */
+            paidAmount: number;
+            /**
+             * Format: int32
+             * @description Orders of the group that were paid (also those cancelled since).
+             */
+            paidOrders: number;
+            /**
+             * Format: int32
+             * @description Orders of the group still `PENDING`, which a new group payment would take.
+             */
+            pendingOrders: number;
+            status: components["schemas"]["GroupPaymentStatus"];
         };
-        content: {
-          'text/html': string;
+        /** @description One group payment, as the customer was sent to the gateway for it. */
+        GroupPaymentAttempt: {
+            /** @description What the customer was charged for the orders it covered, NPR. */
+            amount: number;
+            /** @description When the attempt reached a final status; `null` while it is `INITIATED`. */
+            completedAt: null | string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /**
+             * @description Uppercase name of the gateway used.
+             * @enum {string}
+             */
+            paymentMethod: "CARD_GATEWAY" | "WALLET_GATEWAY";
+            /** @description The group payment reference (reported to your `returnUrl`); the single-order endpoints reject it. */
+            paymentRef: string;
+            status: components["schemas"]["PaymentAttemptStatus"];
         };
-      };
-      /** @description The result was recorded; the browser is redirected to the attempt's `returnUrl` with `paymentRef` appended. */
-      303: {
-        headers: {
-          /**
-           * @description The partner's `returnUrl` with `?paymentRef=<payment reference>` appended.
-           * @example https://booking.himalayantrails.example.com/payments/complete?paymentRef=ORD-2030-000142-1916122811482
-           */
-          Location?: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description The callback is forged, tampered with, replayed, malformed or for an unknown payment (error shape 2). Nothing was changed. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  handleProviderReturn: {
-    parameters: {
-      query?: {
         /**
-         * @description Khalti's amount in paisa.
-         * @example 1795500
+         * @description Where the payment of an order group stands, read from its orders (each order's own state is
+         *     authoritative: `GET /orders/{orderRef}/payment-status`) and from its latest group payment.
+         *
+         *     - `PAID`: no order of the group is left `PENDING`, and at least one was paid.
+         *     - `PARTIALLY_PAID`: some orders were paid, others are still `PENDING` (pay them with a new
+         *       group payment, which takes only the pending ones, or one by one).
+         *     - No order paid yet, some `PENDING`: the latest group payment's status, `NOT_INITIATED` when
+         *       there is none (`INITIATED`, `FAILED`, `CANCELLED`, `EXPIRED`, `REFUND_PENDING` or
+         *       `REFUNDED`, as in `PaymentAttemptStatus`: after a failed, cancelled or expired one start a
+         *       new group payment with a new `Idempotency-Key`).
+         *     - `NOTHING_TO_PAY`: no order is `PENDING` and none was paid (every order was cancelled or
+         *       expired unpaid).
+         * @enum {string}
          */
-        amount?: string;
+        GroupPaymentStatus: "NOT_INITIATED" | "INITIATED" | "FAILED" | "CANCELLED" | "EXPIRED" | "REFUND_PENDING" | "REFUNDED" | "PARTIALLY_PAID" | "PAID" | "NOTHING_TO_PAY";
         /**
-         * @description eSewa's base64 JSON result, signed with HMAC-SHA256 over its `signed_field_names`.
-         * @example eyJ0cmFuc2FjdGlvbl9jb2RlIjoiMDAwQVdFTyIsInN0YXR1cyI6IkNPTVBMRVRFIn0=
+         * @description Promo state of one order of a group, plus whether this operation changed it and, when it did
+         *     not, why.
          */
-        data?: string;
+        GroupPromoEntry: components["schemas"]["PromoState"] & {
+            /** @description Whether this operation changed (or, for a preview, would change) the order. */
+            changed: boolean;
+            /**
+             * @description Machine-readable reason when `changed` is `false`, otherwise `null`.
+             *     `ORDER_NOT_PENDING`: the order is paid, closed, completed or cancelled.
+             *     `INVALID_FOR_ORDER`: the code cannot be used on this order (for example its binding
+             *     does not allow it, or the code's last use went to an earlier order of the group).
+             *     `ALREADY_APPLIED`: the order already carries this code; no further use is reserved.
+             *     `NOT_APPLIED`: on removal, the code was not on this order.
+             * @enum {string|null}
+             */
+            reason: "ORDER_NOT_PENDING" | "INVALID_FOR_ORDER" | "ALREADY_APPLIED" | "NOT_APPLIED" | null;
+        };
         /**
-         * @description Khalti's masked payer mobile number; not stored.
-         * @example 98XXXXX001
+         * @description Result of a group promo operation: one entry per order of the group plus group totals.
+         *     Eligibility is decided per order, so a 200 does not mean every order changed; check `changed`
+         *     on each entry.
          */
-        mobile?: string;
+        GroupPromoState: {
+            /** @description The group reference. */
+            groupRef: string;
+            /** @description One entry per order of the group. */
+            orders: components["schemas"]["GroupPromoEntry"][];
+            totals: components["schemas"]["GroupPromoTotals"];
+        };
+        /** @description Promo state of every order of a group. */
+        GroupPromoStateResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["GroupPromoState"];
+        };
+        /** @description Group totals over all orders of the group, NPR. */
+        GroupPromoTotals: {
+            /**
+             * Format: int32
+             * @description Number of orders this operation changed (or would change).
+             */
+            changedCount: number;
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /** @description Sum of the orders' `discountAmount`. */
+            discountAmount: number;
+            /** @description Sum of the orders' `totalAfter`. */
+            totalAfter: number;
+            /** @description Sum of the orders' `totalBefore`. */
+            totalBefore: number;
+        };
+        /** @description Liveness of the process. */
+        HealthStatus: {
+            /** @constant */
+            status: "ok";
+        };
         /**
-         * @description Khalti's payment identifier, as returned by its initiation.
-         * @example bZQLD9wRVWo4CdESSfuSsB
+         * @description Kind of identity document whose number is in `idNumber`.
+         * @enum {string}
          */
-        pidx?: string;
+        IdType: "PASSPORT" | "NATIONAL_ID" | "CITIZENSHIP_CERTIFICATE";
+        /** @description A device bundled with the package and included in the quoted amount. */
+        IncludedDevice: {
+            /** @description What the device is for. */
+            description: string;
+            /**
+             * Format: uuid
+             * @description Device ID. Pass it in the order's `excludedIncludedDeviceIds` to drop this device.
+             */
+            deviceId: string;
+            /** @description Device display name. */
+            name: string;
+            /** @description Price for the whole trip in NPR (daily price × quantity × days), at most two decimals. */
+            priceForDuration: number;
+            /**
+             * Format: int32
+             * @description Number of units.
+             */
+            quantity: number;
+        };
         /**
-         * @description Khalti echoes our payment reference.
-         * @example ORD-2030-000142-1916122811482
+         * @description A `PENDING` order of the group that the group payment does not cover. `COVER_STARTED`: its
+         *     cover began before today (Nepal date) and it was not paid by the end of its first day, so it
+         *     can no longer be paid (book the trip anew or cancel the order).
          */
-        purchase_order_id?: string;
-        /** @example Trek cover ORD-2030-000142-1916122811482 */
-        purchase_order_name?: string;
+        LeftOutOrder: {
+            /**
+             * Format: date
+             * @description The order's first day of cover (Nepal date).
+             */
+            coverageStartDate: string;
+            /** @description Reference of the order left out. */
+            orderRef: string;
+            /**
+             * @description Why the order is not in the payment.
+             * @enum {string}
+             */
+            reason: "COVER_STARTED";
+        };
         /**
-         * @description Khalti's claimed status (`Completed`, `Pending`, `User canceled`); never trusted.
-         * @example Completed
+         * @description Full order detail. Ownership: only the company that placed the order (and the registered
+         *     agencies in `travelCompanies`) can read or change it.
          */
-        status?: string;
-        /** @example GFq9PFS7b2iYvL8Lir9oXe */
-        tidx?: string;
+        Order: {
+            /** @description Additional devices as sent at creation. */
+            addedDevices?: components["schemas"]["AddedItem"][] | null;
+            /** @description Additional services as sent at creation. */
+            addedServices?: components["schemas"]["AddedItem"][] | null;
+            /**
+             * Format: date-time
+             * @description When the order's dates were last changed with `PATCH /orders/{orderRef}`, or `null`
+             *     if they never were. A paid order's certificate then says "Amended" with this date (Nepal
+             *     date). Added in 2.6.0.
+             */
+            amendedAt?: string | null;
+            binding: components["schemas"]["PromoBinding"];
+            /**
+             * @description How the order was cancelled and the refund it made, or `null` for an order that is not
+             *     cancelled. Added in 2.6.0.
+             */
+            cancellation: components["schemas"]["OrderCancellation"] | null;
+            /**
+             * Format: uuid
+             * @description Sales company that earns the commission on this order, or `null`.
+             */
+            commissionCompanyId: string | null;
+            /**
+             * @description Your own commission lines for this order (EARNED when it was paid, REVERSED for each refund
+             *     that succeeded), oldest first; empty when you earn nothing on it. Another earner's lines are
+             *     never shown. In the order detail (`GET` and `PATCH /orders/{orderRef}`) only. Added in 2.7.0.
+             */
+            commissionLines?: components["schemas"]["CommissionLine"][];
+            /**
+             * Format: date
+             * @description Last day of cover, inclusive.
+             */
+            coverageEndDate: string;
+            /**
+             * Format: date
+             * @description First day of cover, inclusive.
+             */
+            coverageStartDate: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Free-text route, or `null` when a `routeId` was given. */
+            customRouteName: string | null;
+            /** @description Display-only agencies. */
+            customTravelAgencies: components["schemas"]["CustomTravelAgency"][];
+            /** Format: date */
+            departureDate: string;
+            /** @description Dispatch information as sent at creation. */
+            dispatchInfo?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: int32
+             * @description Days of cover, counting both ends.
+             */
+            durationDays: number;
+            /** @description Metadata as sent at creation. */
+            extraFields?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Reference of the order group (`GRP-<year>-<seq>`) the order belongs to, or `null`. */
+            groupRef: string | null;
+            /**
+             * Format: uuid
+             * @description Order UUID.
+             */
+            orderId: string;
+            /** @description Order number `ORDN-<year>-<seq>`. */
+            orderNumber: string;
+            /** @description Order reference `ORD-<year>-<seq>`; use it in payment and promo paths. */
+            orderRef: string;
+            package: components["schemas"]["OrderPackage"];
+            /**
+             * Format: date-time
+             * @description Time the payment succeeded, or `null`.
+             */
+            paidAt: string | null;
+            /**
+             * @description Policy number `POL-<year>-<seq>`, issued when the order is paid (`<year>` is the Nepal year
+             *     of the payment); `null` until then. It is printed on the certificate
+             *     (`GET /orders/{orderRef}/certificate`) and opens the public verification page
+             *     `/verify/{policyNumber}`. Added in 2.4.0.
+             */
+            policyNumber: string | null;
+            pricing: components["schemas"]["OrderPricing"];
+            promoApplyResult?: components["schemas"]["PromoApplyResult"];
+            promoCodes: components["schemas"]["OrderPromoCodes"];
+            /**
+             * Format: uuid
+             * @description Quote that backs the order, or `null`.
+             */
+            quoteId: string | null;
+            /** @description Referral attribution code, or `null`. */
+            referralCode: string | null;
+            /**
+             * Format: uuid
+             * @description Route of the trip, or `null` when a `customRouteName` was given.
+             */
+            routeId: string | null;
+            /** @description Name of the route, or `null` when a `customRouteName` was given. */
+            routeName: string | null;
+            settlementType: components["schemas"]["SettlementType"];
+            status: components["schemas"]["OrderStatus"];
+            /** @description Registered agencies with access to the order. */
+            travelCompanies: components["schemas"]["TravelCompany"][];
+            traveller: components["schemas"]["OrderTraveller"];
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /**
-         * @description Khalti's total amount in paisa.
-         * @example 1795500
+         * @description Why you may read the order: `OWNER`, your company placed it; `LISTED_AGENCY`, another company
+         *     placed it and listed your company in its `travelCompanies` (you may read it, not change or pay
+         *     it).
+         * @enum {string}
          */
-        total_amount?: string;
-        /** @example GFq9PFS7b2iYvL8Lir9oXe */
-        transaction_id?: string;
-        /** @example GFq9PFS7b2iYvL8Lir9oXe */
-        txnId?: string;
-      };
-      header?: never;
-      path: {
+        OrderAccess: "OWNER" | "LISTED_AGENCY";
         /**
-         * @description The gateway the payment was started on.
-         * @example card_gateway
+         * @description The placing company moved an order's departure date (`PATCH /orders/{orderRef}`). The cover window moved with it and kept its length; the price and a paid order's policy number did not change.
+         * @example {
+         *       "id": "evt_8a1d4f0c2b7e4d93a5c6e7f8091a2b3c",
+         *       "type": "order.amended",
+         *       "timestamp": "2030-09-27T06:02:18.412Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "PAID",
+         *         "groupRef": null,
+         *         "policyNumber": "POL-2030-000087",
+         *         "amendedAt": "2030-09-27T06:02:18.412Z",
+         *         "departureDate": "2031-10-12",
+         *         "coverageStartDate": "2031-10-12",
+         *         "coverageEndDate": "2031-10-25",
+         *         "previous": {
+         *           "departureDate": "2031-10-05",
+         *           "coverageStartDate": "2031-10-05",
+         *           "coverageEndDate": "2031-10-18"
+         *         }
+         *       }
+         *     }
          */
-        gateway: components['schemas']['Gateway'];
+        OrderAmendedEvent: {
+            data: {
+                /**
+                 * Format: date-time
+                 * @description When the dates changed (UTC); the certificate prints its Nepal date.
+                 */
+                amendedAt: string;
+                /** Format: date */
+                coverageEndDate: string;
+                /** Format: date */
+                coverageStartDate: string;
+                /**
+                 * Format: date
+                 * @description The new departure date.
+                 */
+                departureDate: string;
+                /** @description The order's group (`GRP-<year>-<seq>`), or null. The group's other orders keep their dates. */
+                groupRef: string | null;
+                /** Format: uuid */
+                orderId: string;
+                /** @description `ORDN-<year>-<seq>` */
+                orderNumber: string;
+                /** @description `ORD-<year>-<seq>` */
+                orderRef: string;
+                orderStatus: components["schemas"]["OrderStatus"];
+                /** @description The paid order's policy number, unchanged by the move; null for an unpaid order. */
+                policyNumber: string | null;
+                /** @description The dates before this change. */
+                previous: {
+                    /** Format: date */
+                    coverageEndDate: string;
+                    /** Format: date */
+                    coverageStartDate: string;
+                    /** Format: date */
+                    departureDate: string;
+                };
+            };
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "order.amended";
+        };
         /**
-         * @description The payment reference the provider was given (Khalti's `purchase_order_id`, eSewa's `transaction_uuid`).
-         * @example ORD-2030-000142-1916122811482
+         * @description How the order was cancelled, and the refund it made. `reason` is the partner's
+         *     (`CancellationReason`), `OPERATOR` for a cancellation by the operator, or `PAYMENT_REVERSED`
+         *     when the payment provider gave the whole payment back and the policy ended with it.
          */
-        paymentRef: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The return was handled and the attempt had no `returnUrl`; a plain result page is shown to the customer. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        OrderCancellation: {
+            /**
+             * Format: date-time
+             * @description When the order was cancelled (UTC).
+             */
+            cancelledAt: string;
+            /** @description The note given with the cancellation, or `null`. */
+            note: string | null;
+            /**
+             * @description Why it was cancelled.
+             * @enum {string}
+             */
+            reason: "TRIP_CANCELLED" | "TRAVELLER_REQUEST" | "DUPLICATE_BOOKING" | "OTHER" | "OPERATOR" | "PAYMENT_REVERSED";
+            refund: components["schemas"]["Refund"] | null;
         };
-        content: {
-          'text/html': string;
+        /** @description The order was cancelled. */
+        OrderCancellationResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["OrderCancellationResult"];
         };
-      };
-      /** @description The return was handled; the browser is redirected to the attempt's `returnUrl` with `paymentRef` appended. */
-      303: {
-        headers: {
-          /**
-           * @description The partner's `returnUrl` with `?paymentRef=<payment reference>` appended.
-           * @example https://booking.himalayantrails.example.com/payments/complete?paymentRef=ORD-2030-000142-1916122811482
-           */
-          Location?: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /**
-       * @description The return is for another payment, amount or merchant, carries a bad signature, or names
-       *     an unknown payment. Nothing was changed. A browser (any `Accept` but one that prefers
-       *     `application/json`) gets a page that says so and links back to the partner's `returnUrl`
-       *     when the payment is known (sent with `Cache-Control: no-store`); a client asking for
-       *     JSON gets error shape 2.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-          'text/html': string;
-        };
-      };
-      /** @description Too many returns from this client address; wait for `Retry-After` seconds. Nothing was asked of the provider. */
-      429: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html': string;
-        };
-      };
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listAssistanceCases: {
-    parameters: {
-      query?: {
         /**
-         * @description Only cases opened at or after this instant.
-         * @example 2030-10-01T00:00:00Z
+         * @description The cancelled order and the refund it made. `refund` is `null` when no money had been taken
+         *     (the order was unpaid). A repeat of the request with the same `Idempotency-Key` answers this
+         *     again, with the refund's current `status`.
          */
-        openedFrom?: string;
+        OrderCancellationResult: {
+            /**
+             * Format: date-time
+             * @description When the order was cancelled (UTC).
+             */
+            cancelledAt: string;
+            /** @description The order reference. */
+            orderRef: string;
+            /**
+             * @description Always `CANCELLED`.
+             * @constant
+             */
+            orderStatus: "CANCELLED";
+            reason: components["schemas"]["CancellationReason"];
+            refund: components["schemas"]["Refund"] | null;
+        };
         /**
-         * @description Only cases opened before this instant.
-         * @example 2030-11-01T00:00:00Z
+         * @description The order was cancelled: by your company (`cancelOrder`), by the operator, or because the payment provider gave the whole payment back (`PAYMENT_REVERSED`). Open checkouts for it were closed first. `data.refund` is the refund the cancellation made, or null when no money had been taken.
+         * @example {
+         *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *       "type": "order.cancelled",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "CANCELLED",
+         *         "groupRef": null,
+         *         "amount": 17955,
+         *         "currency": "NPR",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "paymentStatus": null,
+         *         "reason": "TRIP_CANCELLED",
+         *         "refund": {
+         *           "refundRef": "RFD-2030-000017",
+         *           "amount": 17955,
+         *           "cancellationFee": 0,
+         *           "currency": "NPR",
+         *           "status": "PENDING",
+         *           "gateway": "CARD_GATEWAY",
+         *           "paymentRef": "ORD-2030-000142-1916122811482",
+         *           "cause": "CANCELLATION"
+         *         }
+         *       }
+         *     }
          */
-        openedTo?: string;
+        OrderCancelledEvent: {
+            data: components["schemas"]["WebhookOrderEventData"] & {
+                refund: components["schemas"]["RefundEventData"] | null;
+            };
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "order.cancelled";
+        };
+        /** @description An order group created from an array body, with every order in request order. */
+        OrderGroup: {
+            /**
+             * Format: uuid
+             * @description Group UUID; pass it as `orderGroupId` to add later orders to this group.
+             */
+            groupId: string;
+            /** @description Group reference `GRP-<year>-<seq>`; use it as `{groupRef}` in group pay and promo paths. */
+            groupRef: string;
+            /** @description The orders of the group. Each carries its own `orderRef`. */
+            orders: components["schemas"]["Order"][];
+            totals: components["schemas"]["OrderGroupTotals"];
+        };
+        /** @description An order group as it stands now, its orders as the order book lists them and its payment. */
+        OrderGroupOverview: {
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description Group UUID; pass it as `orderGroupId` to add later orders to this group.
+             */
+            groupId: string;
+            /** @description Group reference `GRP-<year>-<seq>`. */
+            groupRef: string;
+            /** @description Every order of the group in creation (reference) order, each as `GET /orders` lists it. */
+            orders: components["schemas"]["OrderSummary"][];
+            payment: components["schemas"]["GroupPayment"];
+            totals: components["schemas"]["OrderGroupTotals"];
+        };
+        /** @description An order group with its orders and its payment. */
+        OrderGroupOverviewResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["OrderGroupOverview"];
+        };
+        /** @description An order group. */
+        OrderGroupResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["OrderGroup"];
+        };
+        /** @description Sums over the orders of the group, NPR. */
+        OrderGroupTotals: {
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /**
+             * Format: int32
+             * @description Number of orders in the group.
+             */
+            orderCount: number;
+            /** @description Sum of the orders' `subtotal`. */
+            subtotal: number;
+            /** @description Sum of the orders' `totalAmount`. */
+            totalAmount: number;
+            /** @description Sum of the orders' `totalDiscount`. */
+            totalDiscount: number;
+        };
+        /** @description An included device kept on the order. */
+        OrderIncludedDevice: {
+            /** Format: uuid */
+            deviceId: string;
+            name: string;
+            /** @description Price for the cover window in NPR. */
+            priceForDuration: number;
+            /** Format: int32 */
+            quantity: number;
+        };
         /**
-         * @description Only the cases of this order (its `ORD-` reference).
-         * @example ORD-2030-000142
+         * @description One order for one traveller. Rules checked by the server, each a 400 with a field error:
+         *
+         *     - exactly one of `routeId` and `customRouteName`;
+         *     - at most two agencies in total across `travelCompanyIds` and `customTravelAgencies`; with a
+         *       travel-agency credential your own company is added to `travelCompanyIds` automatically and
+         *       counts toward the two;
+         *     - with `quoteId`, the quote must be `ACTIVE`, belong to your company and agree with `ctgId`,
+         *       `routeId` and `departureDate` (the quote's `startDate`); the order then keeps the quoted
+         *       price and cover window. Without a quote the cover runs for the package's `baseDurationDays`
+         *       from `departureDate`;
+         *     - the traveller's age at departure must be inside the package's age band;
+         *     - `directDiscountPercent` may not exceed your company's commission percent.
+         *
+         *     The singular fields `travelCompanyId` and `customTravelAgency` are not accepted.
          */
-        orderRef?: string;
+        OrderInput: {
+            /** @description Additional devices sold with the order. */
+            addedDevices?: components["schemas"]["AddedItemInput"][];
+            /** @description Additional services sold with the order. */
+            addedServices?: components["schemas"]["AddedItemInput"][];
+            /**
+             * Format: uuid
+             * @description Package; use the quote's `ctgId`.
+             */
+            ctgId: string;
+            /** @description Free-text route for trips not in the route list. Required when `routeId` is absent; do not send both. */
+            customRouteName?: string;
+            /** @description Display-only agencies; they get no access and earn no commission. */
+            customTravelAgencies?: components["schemas"]["CustomTravelAgencyInput"][];
+            /**
+             * Format: date
+             * @description Trip departure date and first day of cover (Nepal date), at most 2099-12-31. Use the quote's `startDate`.
+             */
+            departureDate: string;
+            /** @description Discount in percent funded from your commission or incentive pool; at most your company's commission percent. */
+            directDiscountPercent?: number;
+            /** @description Device dispatch planning information (for example pickup point and date), stored and returned unchanged; at most 8 KiB once JSON-encoded, nested at most 32 levels deep counted from the request body. */
+            dispatchInfo?: {
+                [key: string]: unknown;
+            };
+            /** @description `deviceId`s from the quote's `includedDevices` that the traveller does not want; the total is recalculated without them. */
+            excludedIncludedDeviceIds?: string[];
+            /** @description Arbitrary JSON metadata stored on the order and returned unchanged; at most 8 KiB once JSON-encoded, nested at most 32 levels deep counted from the request body. */
+            extraFields?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uuid
+             * @description Adds the order to an existing order group of your company (the `groupId` of a batch response).
+             */
+            orderGroupId?: string;
+            /**
+             * @description A company or agent promo code to apply at creation; not blank (a blank or malformed code is
+             *     a 400 with a field error). A well-formed code is applied non-fatally: a rejected code does
+             *     not fail the order. Check `promoApplyResult` in the response.
+             */
+            promoCode?: string;
+            /**
+             * Format: uuid
+             * @description Quote backing the order. Strongly recommended; it fixes the price and the cover window.
+             */
+            quoteId?: string;
+            /** @description Referral attribution code. */
+            referralCode?: string;
+            /**
+             * Format: uuid
+             * @description Route of the trip. Required when `customRouteName` is absent; do not send both.
+             */
+            routeId?: string;
+            settlementType?: components["schemas"]["SettlementType"];
+            /**
+             * Format: uuid
+             * @description Traveller from `POST /travellers`, registered by your company.
+             */
+            touristId: string;
+            /** @description Registered agencies (company IDs) that get access to the order and earn commission. */
+            travelCompanyIds?: string[];
+        } & (unknown & (unknown | unknown) & unknown);
+        /** @description The package the order insures. */
+        OrderPackage: {
+            ctgCode: string;
+            /** Format: uuid */
+            ctgId: string;
+            ctgName: string;
+            /** @description Underwriter display name. */
+            insuranceCompany: string;
+        };
+        /** @description One page of the order book with its page metadata (the envelope of `GET /travellers`). */
+        OrderPage: {
+            /** @description Orders of this page, newest first. */
+            content: components["schemas"]["OrderSummary"][];
+            /** @description Whether this is the first page. */
+            first: boolean;
+            /** @description Whether this is the last page. */
+            last: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching orders across all pages (exact).
+             */
+            totalElements: number;
+            /**
+             * Format: int64
+             * @description Number of pages.
+             */
+            totalPages: number;
+        };
+        /** @description A page of the orders your company may read. */
+        OrderPageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["OrderPage"];
+        };
         /**
-         * @description Zero-based page number.
-         * @example 0
+         * @description An order was paid (online capture or cash recorded by the operator). Fulfil it.
+         * @example {
+         *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *       "type": "order.paid",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "PAID",
+         *         "groupRef": null,
+         *         "amount": 17955,
+         *         "currency": "NPR",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "paymentStatus": "SUCCESS",
+         *         "paymentMethod": "CARD_GATEWAY",
+         *         "paymentAmount": 17955,
+         *         "reason": null,
+         *         "policyNumber": "POL-2030-000087"
+         *       }
+         *     }
          */
-        page?: components['parameters']['Page'];
+        OrderPaidEvent: {
+            data: components["schemas"]["WebhookOrderEventData"] & {
+                /** @description The policy number issued at payment (`POL-<year>-<seq>`), printed on the certificate. */
+                policyNumber: string;
+            };
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "order.paid";
+        };
         /**
-         * @description Page size. Values above 100 are clamped to 100, not rejected.
-         * @example 20
+         * @description Price breakdown, all amounts in NPR with at most two decimals:
+         *     `subtotal = packagePrice + includedDevicesPrice + addedItemsPrice`,
+         *     `totalDiscount = companyPromoDiscount + agentPromoDiscount + directDiscountAmount`,
+         *     `totalAmount = subtotal - totalDiscount`. `totalAmount` is what the customer pays.
          */
-        size?: components['parameters']['Size'];
+        OrderPricing: {
+            /** @description Sum of `addedServices` and `addedDevices` (price × quantity). */
+            addedItemsPrice: number;
+            /** @description Discount from the sales-agent promo code. */
+            agentPromoDiscount: number;
+            /** @description Discount from the sales-company promo code. */
+            companyPromoDiscount: number;
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /** @description Amount of the direct discount. */
+            directDiscountAmount: number;
+            /** @description Direct discount in percent requested at creation. */
+            directDiscountPercent: number;
+            /** @description Included devices dropped at creation. */
+            excludedIncludedDeviceIds: string[];
+            /** @description Included devices kept on the order. */
+            includedDevices: components["schemas"]["OrderIncludedDevice"][];
+            /** @description Sum of the kept included devices. */
+            includedDevicesPrice: number;
+            /** @description Package price for the cover window. */
+            packagePrice: number;
+            /** @description Price before discounts. */
+            subtotal: number;
+            /** @description Amount the customer pays. */
+            totalAmount: number;
+            /** @description Sum of all discounts. */
+            totalDiscount: number;
+        };
+        /** @description The two independent promo slots of the order. */
+        OrderPromoCodes: {
+            /** @description Sales-agent code in the agent slot, or `null`. */
+            agentPromoCode: string | null;
+            /** @description Sales-company code in the company slot, or `null`. */
+            companyPromoCode: string | null;
+        };
+        /** @description One order. */
+        OrderResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Order"];
+        };
         /**
-         * @description Sort field: `openedAt`, `status`. Cases equal on it keep one fixed order between them, so pages never
-         *     overlap. Any other value is a 400 with a field error.
-         * @example status
+         * @description `PENDING`: created, not yet paid; promo codes can be changed and a payment can be started.
+         *     `PAID`: payment succeeded; the price can no longer change. `COMPLETED`, `CLOSED` and
+         *     `CANCELLED` are final states set by the operator; such orders cannot be paid or discounted.
+         * @enum {string}
          */
-        sortBy?: 'openedAt' | 'status';
+        OrderStatus: "PENDING" | "PAID" | "COMPLETED" | "CLOSED" | "CANCELLED";
+        /** @description One order as a back office lists it. `GET /orders/{orderRef}` has the full detail. */
+        OrderSummary: {
+            access: components["schemas"]["OrderAccess"];
+            /**
+             * Format: date-time
+             * @description When the order was cancelled; null unless `status` is `CANCELLED`.
+             */
+            cancelledAt: string | null;
+            /**
+             * Format: date
+             * @description Last day of cover (inclusive).
+             */
+            coverageEndDate: string;
+            /**
+             * Format: date
+             * @description First day of cover (inclusive).
+             */
+            coverageStartDate: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @example NPR */
+            currency: string;
+            /** Format: date */
+            departureDate: string;
+            /** @description The order group `GRP-<year>-<seq>`, for an order created in a batch. */
+            groupRef: string | null;
+            /**
+             * @description The order number `ORDN-<year>-<seq>`.
+             * @example ORDN-2030-000142
+             */
+            orderNumber: string;
+            /**
+             * @description The order reference `ORD-<year>-<seq>`.
+             * @example ORD-2030-000142
+             */
+            orderRef: string;
+            /**
+             * Format: date-time
+             * @description When the payment that paid the order was recorded; null while unpaid.
+             */
+            paidAt: string | null;
+            paymentStatus: components["schemas"]["PaymentAttemptStatus"];
+            /**
+             * @description Issued when the order is paid; null before.
+             * @example POL-2030-000087
+             */
+            policyNumber: string | null;
+            /** @description What that refund gives back; null without a refund. */
+            refundAmount: number | null;
+            /** @description What the cancellation kept of the share (the refund's `cancellationFee`); null without a refund. */
+            refundFee: number | null;
+            /** @description The refund of a cancelled paid order (its cancellation's, or the provider's reversal that cancelled it); null otherwise. Read it with `GET /refunds/{refundRef}`. */
+            refundRef: string | null;
+            /** @description Where that refund stands; null without a refund. */
+            refundStatus: components["schemas"]["RefundStatus"] | null;
+            /**
+             * @description The catalogue route's name, or the order's `customRouteName`.
+             * @example Everest Base Camp Trek
+             */
+            routeName: string | null;
+            status: components["schemas"]["OrderStatus"];
+            /**
+             * @description The payable amount, in `currency`.
+             * @example 18450
+             */
+            totalAmount: number;
+            /**
+             * Format: uuid
+             * @description The insured traveller.
+             */
+            touristId: string;
+            /**
+             * @description The insured traveller's name as registered.
+             * @example Sophie Keller
+             */
+            travellerName: string;
+        };
+        /** @description The insured traveller. */
+        OrderTraveller: {
+            /** Format: date */
+            dateOfBirth: string;
+            /** Format: email */
+            email: string;
+            name: string;
+            nationality: string;
+            /** Format: uuid */
+            touristId: string;
+        };
         /**
-         * @description Sort direction; `desc` (newest first when sorting by time) by default.
-         * @example asc
+         * @description `NOT_INITIATED`: no payment attempt exists. `INITIATED`: the customer was sent to the gateway
+         *     and the result is not known yet. `SUCCESS`: this payment paid this order (`orderStatus` is then
+         *     `PAID` or a later state; an order that is not paid never reads `SUCCESS`). `FAILED`: declined
+         *     by the gateway. `CANCELLED`: the customer cancelled at the gateway, or the attempt was closed
+         *     because the order changed (a promo code, a newer payment, a cancellation). `EXPIRED`: the
+         *     checkout was not completed in time. After `FAILED`, `CANCELLED` or `EXPIRED` you may start a
+         *     new attempt with a new `Idempotency-Key`.
+         *
+         *     `REFUND_PENDING`: the gateway took the customer's money for a checkout that had already been
+         *     closed because the order changed (its price, its state) before the payment arrived; the money
+         *     did not pay the order and is owed back to the customer. The order keeps its own status (often
+         *     still `PENDING`: start a new payment for its current total). `REFUNDED`: that money was
+         *     returned. Neither ever means the order is paid.
+         * @enum {string}
          */
-        sortDir?: components['parameters']['SortDirNewestFirst'];
-        /** @description Only cases in these statuses (repeat the parameter for several). */
-        status?: components['schemas']['AssistanceCaseStatus'][];
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of cases. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
+        PaymentAttemptStatus: "NOT_INITIATED" | "INITIATED" | "SUCCESS" | "FAILED" | "CANCELLED" | "EXPIRED" | "REFUND_PENDING" | "REFUNDED";
+        /** @description Decoded content of the gateway callback's `payload` parameter. */
+        PaymentCallbackPayload: {
+            /** @description Amount the gateway processed; must equal the attempt amount. */
+            amount: number;
+            currency: string;
+            /** @description The gateway's own transaction ID. */
+            gatewayTransactionId: string;
+            /**
+             * Format: date-time
+             * @description Time the gateway signed the payload.
+             */
+            issuedAt: string;
+            /** @description Payment attempt reference issued by `POST .../pay`. */
+            paymentRef: string;
+            /** @enum {string} */
+            status: "SUCCESS" | "FAILED" | "CANCELLED";
         };
-        content: {
-          'application/json': components['schemas']['AssistanceCasePageResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-    };
-  };
-  getAssistanceCase: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
         /**
-         * @description The case reference, `AST-<year>-<seq>`.
-         * @example AST-2030-000031
+         * @description A payment attempt was cancelled: by the customer at the gateway, superseded by a newer attempt, closed by a promo change or cancellation, or closed because another attempt paid the order.
+         * @example {
+         *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *       "type": "payment.cancelled",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "PENDING",
+         *         "groupRef": null,
+         *         "amount": 17955,
+         *         "currency": "NPR",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "paymentStatus": "CANCELLED",
+         *         "paymentMethod": "CARD_GATEWAY",
+         *         "paymentAmount": 17955,
+         *         "reason": "SUPERSEDED"
+         *       }
+         *     }
          */
-        caseRef: components['parameters']['CaseRef'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The case. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
+        PaymentCancelledEvent: {
+            data: components["schemas"]["WebhookOrderEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "payment.cancelled";
         };
-        content: {
-          'application/json': components['schemas']['AssistanceCaseResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-    };
-  };
-  addAssistanceCaseUpdate: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
         /**
-         * @description The case reference, `AST-<year>-<seq>`.
-         * @example AST-2030-000031
+         * @description A payment attempt the customer never finished expired and was closed. The order stays PENDING.
+         * @example {
+         *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *       "type": "payment.expired",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "PENDING",
+         *         "groupRef": null,
+         *         "amount": 17955,
+         *         "currency": "NPR",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "paymentStatus": "EXPIRED",
+         *         "paymentMethod": "CARD_GATEWAY",
+         *         "paymentAmount": 17955,
+         *         "reason": "EXPIRED"
+         *       }
+         *     }
          */
-        caseRef: components['parameters']['CaseRef'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['AssistanceCaseUpdateRequest'];
-      };
-    };
-    responses: {
-      /** @description The case with the update in its timeline. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
+        PaymentExpiredEvent: {
+            data: components["schemas"]["WebhookOrderEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "payment.expired";
         };
-        content: {
-          'application/json': components['schemas']['AssistanceCaseResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-    };
-  };
-  withdrawAssistanceCase: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
         /**
-         * @description The case reference, `AST-<year>-<seq>`.
-         * @example AST-2030-000031
+         * @description The gateway declined a payment attempt. The order stays PENDING: start a new payment if the customer wants to retry.
+         * @example {
+         *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *       "type": "payment.failed",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "PENDING",
+         *         "groupRef": null,
+         *         "amount": 17955,
+         *         "currency": "NPR",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "paymentStatus": "FAILED",
+         *         "paymentMethod": "CARD_GATEWAY",
+         *         "paymentAmount": 17955,
+         *         "reason": "CARD_DECLINED"
+         *       }
+         *     }
          */
-        caseRef: components['parameters']['CaseRef'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['AssistanceCaseWithdrawalRequest'];
-      };
-    };
-    responses: {
-      /** @description The case, now `WITHDRAWN`. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
+        PaymentFailedEvent: {
+            data: components["schemas"]["WebhookOrderEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "payment.failed";
         };
-        content: {
-          'application/json': components['schemas']['AssistanceCaseResponse'];
+        /** @description A started payment attempt. Send the customer's browser to `paymentUrl`. */
+        PaymentInit: {
+            /** @description Amount to be charged, NPR, at most two decimals. */
+            amount: number;
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description After this instant the checkout page no longer accepts the payment and the attempt ends as `EXPIRED`.
+             */
+            expiresAt: string;
+            gateway: components["schemas"]["Gateway"];
+            /**
+             * @description Group payments only: the group's `PENDING` online orders this payment does not cover, with
+             *     why (empty when it covers them all; a group holds at most 50 orders). Absent for a single
+             *     order's payment.
+             */
+            leftOut?: components["schemas"]["LeftOutOrder"][];
+            /**
+             * @description Reference of the payment attempt (`<orderRef>-<epochMillis>` for one order). Treat it as an
+             *     opaque key: it is accepted as `{orderRef}` by `payment-status`, but do not parse it. For a
+             *     group payment it is a group payment reference, which the single-order endpoints reject.
+             */
+            paymentRef: string;
+            /**
+             * Format: uri
+             * @description Hosted checkout page of the gateway. Redirect the customer here.
+             */
+            paymentUrl: string;
         };
-      };
-      /**
-       * @description Error shape 2: the body is invalid, or the desk has already decided the case (it is
-       *     `AUTHORISED`, `DECLINED`, `COMPLETED`, `CLOSED` or already `WITHDRAWN`).
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        /** @description The started (or resumed) payment attempt. */
+        PaymentInitResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["PaymentInit"];
         };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-    };
-  };
-  issueToken: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['TokenRequest'];
-      };
-    };
-    responses: {
-      /** @description Token issued. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TokenResponse'];
-        };
-      };
-      /** @description A field is missing or blank (error shape 2 with `details.fieldErrors`). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /**
-       * @description The credential is unknown, wrong, revoked or deleted, or its company is inactive (error
-       *     shape 1). Do not retry with the same credential; contact the operator if it persists.
-       */
-      401: {
-        headers: {
-          'WWW-Authenticate': components['headers']['WwwAuthenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AuthError'];
-        };
-      };
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listCommissionStatements: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Your periods, newest first. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CommissionPeriodListResponse'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getCommissionStatement: {
-    parameters: {
-      query?: {
         /**
-         * @description Zero-based page number.
-         * @example 0
+         * @description The payment provider gave part of a paid payment back on its own (a partial refund in its portal), without saying how much. The order stays paid; the operator records the amount (then `refund.succeeded`, cause `PROVIDER_REVERSAL`).
+         * @example {
+         *       "id": "evt_6a1d4b0f9e8c5d32b7f0a1c2d3e4f5a6",
+         *       "type": "payment.partially_reversed",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "PAID",
+         *         "groupRef": null,
+         *         "amount": 17955,
+         *         "currency": "NPR",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "paymentStatus": "SUCCESS",
+         *         "paymentMethod": "CARD_GATEWAY",
+         *         "paymentAmount": 17955,
+         *         "reason": "PARTIALLY_REVERSED_AT_PROVIDER"
+         *       }
+         *     }
          */
-        page?: components['parameters']['Page'];
+        PaymentPartiallyReversedEvent: {
+            data: components["schemas"]["WebhookOrderEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "payment.partially_reversed";
+        };
         /**
-         * @description Page size. Values above 100 are clamped to 100, not rejected.
-         * @example 20
+         * @description A gateway captured money for an attempt that had been closed (or for an order no longer payable). The order is not paid by it; the money is owed back to the customer and the operator refunds it.
+         * @example {
+         *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *       "type": "payment.refund_pending",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "CANCELLED",
+         *         "groupRef": null,
+         *         "amount": 17955,
+         *         "currency": "NPR",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "paymentStatus": "REFUND_PENDING",
+         *         "paymentMethod": "CARD_GATEWAY",
+         *         "paymentAmount": 17955,
+         *         "reason": "ORDER_NOT_PAYABLE"
+         *       }
+         *     }
          */
-        size?: components['parameters']['Size'];
-      };
-      header?: {
+        PaymentRefundPendingEvent: {
+            data: components["schemas"]["WebhookOrderEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "payment.refund_pending";
+        };
         /**
-         * @description `text/csv` for every line as CSV, `application/pdf` for the printable statement; otherwise JSON.
-         * @example text/csv
+         * @description Authoritative payment state of an order: the payment that paid it when it is paid, otherwise
+         *     its most recent payment attempt. When no attempt exists only `orderRef`, `orderStatus` and
+         *     `paymentStatus` (`NOT_INITIATED`) are returned.
+         *
+         *     `paymentStatus` is `SUCCESS` only together with a paid `orderStatus` (`PAID` or later). For a
+         *     group payment, `amount` is this order's own share; `groupRef` and `groupAmount` name the group
+         *     payment and its total, and the shares of a group payment add up to `groupAmount`.
          */
-        Accept?: string;
-      };
-      path: {
+        PaymentStatus: {
+            /**
+             * @description This order's amount in the attempt, NPR: the whole attempt for a single-order payment, the
+             *     order's share for a group payment. Present only when an attempt exists.
+             */
+            amount?: number;
+            /**
+             * Format: date-time
+             * @description Time the attempt reached `SUCCESS`, `FAILED`, `CANCELLED`, `EXPIRED` or `REFUND_PENDING`. Present only once the attempt has completed.
+             */
+            completedAt?: string;
+            /** @description ISO 4217 currency code. Present only when an attempt exists. */
+            currency?: string;
+            /** @description Total of the group payment, NPR (the sum of its orders' shares). Present only for a group payment. */
+            groupAmount?: number;
+            /** @description The order group the payment was made for. Present only for a group payment. */
+            groupRef?: string;
+            /** @description The order reference the identifier resolved to. */
+            orderRef: string;
+            orderStatus: components["schemas"]["OrderStatus"];
+            /**
+             * @description Uppercase name of the gateway used. Present only when an attempt exists.
+             * @enum {string}
+             */
+            paymentMethod?: "CARD_GATEWAY" | "WALLET_GATEWAY" | "CASH";
+            /** @description Reference of the most recent payment attempt. Present only when an attempt exists. */
+            paymentRef?: string;
+            paymentStatus: components["schemas"]["PaymentAttemptStatus"];
+            /**
+             * @description The order's policy number, issued with the payment that paid it. Present only once the
+             *     order is paid. Added in 2.4.0.
+             */
+            policyNumber?: string;
+            /**
+             * @description The refund of this order's share of the reported payment, when one was recorded (a
+             *     cancellation of the paid order, or a capture that came after its checkout closed). While it
+             *     is `PENDING` or `MANUAL`, `paymentStatus` reads `REFUND_PENDING`; once `SUCCEEDED`,
+             *     `REFUNDED`. Added in 2.6.0.
+             */
+            refund?: components["schemas"]["Refund"];
+        };
+        /** @description The payment state of an order. */
+        PaymentStatusResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["PaymentStatus"];
+        };
+        /** @description Starts a hosted online payment. */
+        PayRequest: {
+            /**
+             * @description The paying customer's mobile number (10 digits, no country code), optional. Where the
+             *     gateway is served by Khalti it is passed to Khalti as the customer's phone and kept with the
+             *     payment: Khalti refunds a payment funded from a bank account (e-banking, mobile banking,
+             *     connectIPS, card) only to the Khalti account of that mobile number. Without it such a
+             *     refund cannot be made through Khalti's API: it is left `MANUAL` for the operator, who
+             *     refunds by hand. Part of the request the `Idempotency-Key` is bound to.
+             * @example 9801234567
+             */
+            customerMobile?: string;
+            gateway: components["schemas"]["Gateway"];
+            /**
+             * Format: uri
+             * @description Where the customer's browser is sent after the payment, with `?paymentRef=<payment reference>`
+             *     appended. Must be an absolute `https` URL (the `pattern` says so); plain `http` is accepted
+             *     only in the operator's internal test environment, whose served document
+             *     (`/api/external/v1/openapi.json`) then has no `pattern` here. Without it the customer sees a plain result page. The redirect
+             *     is never proof of payment: read `payment-status`.
+             */
+            returnUrl?: string;
+        };
         /**
-         * @description The Nepal month, `YYYY-MM`.
-         * @example 2030-09
+         * @description `STANDARD`: a general trekking package chosen by altitude and age. `SPECIAL_ROUTE`: a package
+         *     made for one route (its `routeId` is set). `EXPEDITION`: mountaineering and expedition cover.
+         * @enum {string}
          */
-        period: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The statement. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          /**
-           * @description For CSV and PDF: `attachment; filename="commission-<period>.csv"` (or `.pdf`).
-           * @example attachment; filename="commission-2030-09.csv"
-           */
-          'Content-Disposition'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CommissionStatementResponse'];
-          'application/pdf': string;
-          'text/csv': string;
-        };
-      };
-      /** @description The period is not a month like `2030-09` (error shape 2 with `details.fieldErrors`). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  uploadDocument: {
-    parameters: {
-      query?: never;
-      header?: {
+        ProductType: "STANDARD" | "SPECIAL_ROUTE" | "EXPEDITION";
         /**
-         * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
-         *     Repeating the request with the same key and the same body answers the first answer again
-         *     (same status, same body, nothing created twice) for 24 hours, also when the requests race:
-         *     after a timeout or a dropped connection, retry with the same key. The same key with a
-         *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
-         *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
-         * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
+         * @description Outcome of the `promoCode` sent with `POST /orders`. The order is created even when the code is
+         *     rejected; then `applied` is `false` and the order carries no discount from it.
          */
-        'Idempotency-Key'?: components['parameters']['CreateIdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'multipart/form-data': components['schemas']['DocumentUploadRequest'];
-      };
-    };
-    responses: {
-      /** @description Document stored as a draft. */
-      201: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
+        PromoApplyResult: {
+            /** @description Whether the code is now on the order. */
+            applied: boolean;
+            /** @description Human-readable outcome. Do not branch on it. */
+            message: string;
+            /** @description The code as sent. */
+            promoCode: string;
+            /** @description Machine-readable reason when `applied` is `false` (for example `INVALID_PROMO_CODE`); `null` when applied. */
+            reason: string | null;
         };
-        content: {
-          'application/json': components['schemas']['DocumentResponse'];
-        };
-      };
-      /**
-       * @description The upload was rejected. Usually error shape 3 (missing or empty file, missing or unknown
-       *     `documentType`, file content not allowed for the document type); a request that is not
-       *     valid multipart can be rejected with error shape 2. Tell them apart by `success`, which
-       *     only shape 3 has.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['UploadError'] | components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      /** @description The `Idempotency-Key` was already used by your company for another upload (error shape 2). Nothing was stored. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description The file is larger than the upload limit (error shape 3). */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['UploadError'];
-        };
-      };
-      /**
-       * @description Too many uploads or bytes from the caller's company in the current window, or the
-       *     company already holds its quota of unattached (draft) documents (error shape 2). Wait
-       *     for the number of seconds in `Retry-After`: the window's end, or for the draft quota the
-       *     moment the oldest draft expires (attaching drafts to travellers frees places at once).
-       *     The defaults let a partner upload the 150 documents of a 50-traveller batch at once.
-       */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listEvents: {
-    parameters: {
-      query?: {
         /**
-         * @description Events at or after this instant (RFC 3339, with its offset).
-         * @example 2030-09-01T00:00:00+05:45
+         * @description Whom the order is bound to by its promo codes. `NONE`: any company code and any agent code are
+         *     accepted. `COMPANY`: only that sales company's codes are accepted in the company slot (any
+         *     agent's code is still accepted). `AGENT`: only that agent's codes are accepted in the agent
+         *     slot (any company's code is still accepted). Removing the code that created the binding rolls
+         *     it back.
          */
-        createdFrom?: string;
+        PromoBinding: {
+            /**
+             * Format: uuid
+             * @description ID of the sales company or sales agent the order is bound to; `null` for `NONE`.
+             */
+            ownerId: string | null;
+            /** @description Display name of the owner; `null` for `NONE`. */
+            ownerName: string | null;
+            /** @enum {string} */
+            type: "NONE" | "COMPANY" | "AGENT";
+        };
+        /** @description Exactly one promo code. Its type (company or agent) is resolved from the code itself. */
+        PromoRequest: {
+            /** @description The promo code; not blank, no control characters. A blank or malformed code is rejected like any other, with `Invalid promo code`. */
+            promoCode: string;
+        };
         /**
-         * @description Events strictly before this instant; after `createdFrom`.
-         * @example 2030-10-01T00:00:00+05:45
+         * @description Promo state of one order: the codes it carries (or would carry, for a preview), its binding and
+         *     its totals. `totalBefore` is the order total without promo discounts, `discountAmount` the
+         *     combined discount of both promo slots, and `totalAfter = totalBefore - discountAmount` the
+         *     amount the customer pays. Amounts in NPR.
          */
-        createdTo?: string;
+        PromoState: {
+            /** @description Code in the sales-agent slot, or `null`. */
+            agentPromoCode: string | null;
+            binding: components["schemas"]["PromoBinding"];
+            /** @description Code in the sales-company slot, or `null`. */
+            companyPromoCode: string | null;
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /** @description Combined discount of both promo slots. */
+            discountAmount: number;
+            /** @description The order reference. */
+            orderRef: string;
+            /** @description Total after promo discounts; the amount the customer pays. */
+            totalAfter: number;
+            /** @description Order total without promo discounts. */
+            totalBefore: number;
+        };
+        /** @description Promo state of one order. */
+        PromoStateResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["PromoState"];
+        };
         /**
-         * @description Zero-based page number.
-         * @example 0
+         * @description A priced offer for one traveller and one trip. Create the order with its `quoteId`, `ctgId`,
+         *     `routeId` and with `startDate` as the order's `departureDate`; the order then keeps the quoted
+         *     price and cover window.
          */
-        page?: components['parameters']['Page'];
+        Quote: {
+            /** @description Echo of the request. */
+            ages: number[];
+            /** @description Cover lines of the package. */
+            coverage: components["schemas"]["CoverageLine"][];
+            /**
+             * Format: date-time
+             * @description Time the quote was generated.
+             */
+            createdAt: string;
+            /** @description Package display code. */
+            ctgCode: string;
+            /**
+             * Format: uuid
+             * @description Recommended package; pass it as `ctgId` when creating the order.
+             */
+            ctgId: string;
+            /** @description Package display name. */
+            ctgName: string;
+            /** @description ISO 4217 currency code of every amount in the quote, `NPR`. */
+            currency: string;
+            /**
+             * Format: int32
+             * @description Trip length in days, counting both ends.
+             */
+            durationDays: number;
+            /**
+             * Format: date
+             * @description Cover end, inclusive.
+             */
+            endDate: string;
+            /** @description Devices bundled with the package and included in `totalAmount`. */
+            includedDevices: components["schemas"]["IncludedDevice"][];
+            /** @description Underwriter display name. */
+            insuranceCompany: string;
+            /**
+             * Format: int32
+             * @description Maximum altitude used for pricing, in metres.
+             */
+            maxAltitude: number;
+            /** @description Echo of the request. */
+            nationality: string;
+            /**
+             * Format: int32
+             * @description Always `1`.
+             * @constant
+             */
+            numberOfPersons: 1;
+            /**
+             * Format: uuid
+             * @description Quote ID; pass it as `quoteId` when creating the order.
+             */
+            quoteId: string;
+            quoteStatus: components["schemas"]["QuoteStatus"];
+            /**
+             * Format: uuid
+             * @description Resolved route, or `null` when the quote was priced by `maxAltitude` alone.
+             */
+            routeId: string | null;
+            /** @description Name of the resolved route, or `null` when no route was given. */
+            routeName: string | null;
+            /**
+             * Format: date
+             * @description Cover start, inclusive.
+             */
+            startDate: string;
+            /** @description Total payable in NPR, at most two decimals; includes the bundled devices. This is the amount the customer is charged (unlike the catalogue's `totalPrice`). */
+            totalAmount: number;
+            /**
+             * Format: date-time
+             * @description After this instant the quote reads as `EXPIRED` and can no longer back an order.
+             */
+            validUntil: string;
+        };
         /**
-         * @description `false` leaves out the synthetic events you sent yourself with `POST /sandbox/events`
-         *     (marked `"sandbox": true` in their payload); `true` lists only them. Absent: every event.
-         * @example false
+         * @description Prices a trip for exactly one traveller. Supply the trip length one way only (`endDate` or
+         *     `duration`, exactly one of them) and the altitude one way only (`routeId` or `maxAltitude`,
+         *     exactly one of them). Both or neither of a pair is a 400 with a field error. To price a group,
+         *     request one quote per traveller and add the amounts up yourself.
          */
-        sandbox?: boolean;
+        QuoteRequest: {
+            /** @description Age of the traveller in years, as a one-element array. More than one element is a 400. */
+            ages: number[];
+            /**
+             * Format: int32
+             * @description Trip length in days, counting both the start and the end day. Required when `endDate` is omitted; do not send it together with `endDate`.
+             */
+            duration?: number;
+            /**
+             * Format: date
+             * @description Last day of cover, inclusive, on or after `startDate`. Required when `duration` is omitted; do not send it together with `duration`.
+             */
+            endDate?: string;
+            /**
+             * Format: int32
+             * @description Highest altitude of the trip in metres. Required when `routeId` is omitted; do not send it together with `routeId`.
+             */
+            maxAltitude?: number;
+            /** @description Traveller's nationality, for example `Germany`. Not blank, at most 100 characters, no control characters. */
+            nationality: string;
+            /**
+             * Format: int32
+             * @deprecated
+             * @description Deprecated. A quote always covers one person; if sent, the value must be `1`.
+             * @constant
+             */
+            numberOfPersons?: 1;
+            /**
+             * Format: uuid
+             * @description Route from `GET /reference/routes`. Preferred over `maxAltitude`: it resolves the altitude
+             *     and the route name, and lets the quote pick a package made for that route. An unknown or
+             *     inactive route is a 404. Do not send it together with `maxAltitude`.
+             */
+            routeId?: string;
+            /**
+             * Format: date
+             * @description First day of cover (Nepal business date, inclusive). Today or later in Nepal time, at most 2099-12-31.
+             */
+            startDate: string;
+        } & (unknown & (unknown | unknown) & unknown & (unknown | unknown));
+        /** @description A generated quote. */
+        QuoteResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Quote"];
+        };
         /**
-         * @description Page size. Values above 100 are clamped to 100, not rejected.
-         * @example 20
+         * @description `ACTIVE`: usable for an order. `USED`: an order has been created from it. `EXPIRED`: older
+         *     than the quote validity (7 days by default) and no longer usable.
+         * @enum {string}
          */
-        size?: components['parameters']['Size'];
+        QuoteStatus: "ACTIVE" | "USED" | "EXPIRED";
+        /** @description Whether the service can serve requests (its database is reachable). */
+        ReadinessStatus: {
+            /** @enum {string} */
+            database: "up" | "down";
+            /** @enum {string} */
+            status: "ready" | "unready";
+        };
         /**
-         * @description Sort field: `createdAt`. Events equal on it keep one fixed order between them, so pages never
-         *     overlap. Any other value is a 400 with a field error.
-         * @example createdAt
+         * @description Money going back to the customer for this order's share of its payment. `amount +
+         *     cancellationFee` is the share the payment took for the order. Watch `refund.succeeded` and
+         *     `refund.failed`, or read the order detail or `payment-status` again.
          */
-        sortBy?: 'createdAt';
+        Refund: {
+            /** @description What goes back to the customer, in the order's currency. */
+            amount: number;
+            /** @description What is kept (0 within the free look). */
+            cancellationFee: number;
+            /**
+             * @description Where the money goes back through (the payment's gateway; `CASH` for an order paid in cash).
+             * @enum {string}
+             */
+            gateway: "CARD_GATEWAY" | "WALLET_GATEWAY" | "CASH";
+            /** @description Refund reference `RFD-<year>-<seq>` (the Nepal year it was recorded). */
+            refundRef: string;
+            status: components["schemas"]["RefundStatus"];
+        };
         /**
-         * @description Sort direction; `desc` (newest first when sorting by time) by default.
-         * @example asc
+         * @description Why the money goes back. `CANCELLATION`: an order of yours was cancelled after it was paid;
+         *     `LATE_CAPTURE`: a checkout was paid after it had been closed (the payment paid no order);
+         *     `PROVIDER_REVERSAL`: the payment provider gave the money back on its own (a refund made in its
+         *     portal, a reversal), found by the service's payment watch.
+         * @enum {string}
          */
-        sortDir?: components['parameters']['SortDirNewestFirst'];
+        RefundCause: "CANCELLATION" | "LATE_CAPTURE" | "PROVIDER_REVERSAL";
         /**
-         * @description Event types to include (any of them). Repeat the parameter for several.
+         * @description A refund of your company's, with the order and the payment it belongs to. `amount +
+         *     cancellationFee` is the share the payment took for the order.
+         */
+        RefundDetail: components["schemas"]["Refund"] & {
+            cause: components["schemas"]["RefundCause"];
+            /**
+             * Format: date-time
+             * @description When it reached `SUCCEEDED` or `FAILED`; null while `PENDING` or `MANUAL`.
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the refund was recorded.
+             */
+            createdAt: string;
+            /** @description ISO 4217 currency of `amount` and `cancellationFee`. */
+            currency: string;
+            /** @description The order whose share goes back. */
+            orderRef: string;
+            /** @description The payment the money goes back from. */
+            paymentRef: string;
+        };
+        /** @description One refund of your company's. */
+        RefundDetailResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["RefundDetail"];
+        };
+        /** @description A refund as events show it. `amount + cancellationFee` is the order's share of the payment (less, for a partial refund the provider made itself). */
+        RefundEventData: {
+            /** @description What goes (or went) back to the customer. */
+            amount: number;
+            /** @description What the cancellation kept; 0 otherwise. */
+            cancellationFee: number;
+            /**
+             * @description A cancellation; a capture that came after its checkout was closed (it paid nothing); a refund the provider made itself.
+             * @enum {string}
+             */
+            cause: "CANCELLATION" | "LATE_CAPTURE" | "PROVIDER_REVERSAL";
+            currency: string;
+            /** @enum {string} */
+            gateway: "CARD_GATEWAY" | "WALLET_GATEWAY" | "CASH";
+            /** @description The payment whose share goes back. */
+            paymentRef: string;
+            refundRef: string;
+            status: components["schemas"]["RefundStatus"];
+        };
+        /**
+         * @description The payment provider refused a refund for good (or it kept failing for about a day); the operator takes it from there and the customer is not yet refunded.
+         * @example {
+         *       "id": "evt_7a1c3e5f9b2d4f6a8c0e1a3b5d7f9a2c",
+         *       "type": "refund.failed",
+         *       "timestamp": "2030-09-23T06:11:09.412Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "CANCELLED",
+         *         "groupRef": null,
+         *         "refundRef": "RFD-2030-000017",
+         *         "amount": 17955,
+         *         "cancellationFee": 0,
+         *         "currency": "NPR",
+         *         "status": "FAILED",
+         *         "gateway": "CARD_GATEWAY",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "cause": "CANCELLATION"
+         *       }
+         *     }
+         */
+        RefundFailedEvent: {
+            data: {
+                groupRef: string | null;
+                /** Format: uuid */
+                orderId: string;
+                orderNumber: string;
+                orderRef: string;
+                orderStatus: components["schemas"]["OrderStatus"];
+            } & components["schemas"]["RefundEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "refund.failed";
+        };
+        /** @description One page of your refunds with its page metadata (the envelope of `GET /travellers`). */
+        RefundPage: {
+            /** @description Refunds of this page, newest first. */
+            content: components["schemas"]["RefundDetail"][];
+            /** @description Whether this is the first page. */
+            first: boolean;
+            /** @description Whether this is the last page. */
+            last: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching refunds across all pages (exact).
+             */
+            totalElements: number;
+            /**
+             * Format: int64
+             * @description Number of pages.
+             */
+            totalPages: number;
+        };
+        /** @description A page of your company's refunds. */
+        RefundPageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["RefundPage"];
+        };
+        /**
+         * @description Where a refund stands. `PENDING`: recorded, being made at the payment provider (retried with
+         *     back-off while the provider is unavailable); `SUCCEEDED`: the money went back; `FAILED`: the
+         *     provider refused it for good, the operator takes it from there; `MANUAL`: the provider has no
+         *     refund API (eSewa, the sandbox wallet, cash), the operator refunds by hand and confirms it,
+         *     which makes it `SUCCEEDED`.
+         * @enum {string}
+         */
+        RefundStatus: "PENDING" | "SUCCEEDED" | "FAILED" | "MANUAL";
+        /**
+         * @description The money of a refund went back to the customer (through the provider's refund API, or confirmed by the operator for a provider without one).
+         * @example {
+         *       "id": "evt_7a1c3e5f9b2d4f6a8c0e1a3b5d7f9a2c",
+         *       "type": "refund.succeeded",
+         *       "timestamp": "2030-09-23T06:11:09.412Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "CANCELLED",
+         *         "groupRef": null,
+         *         "refundRef": "RFD-2030-000017",
+         *         "amount": 17955,
+         *         "cancellationFee": 0,
+         *         "currency": "NPR",
+         *         "status": "SUCCEEDED",
+         *         "gateway": "CARD_GATEWAY",
+         *         "paymentRef": "ORD-2030-000142-1916122811482",
+         *         "cause": "CANCELLATION"
+         *       }
+         *     }
+         */
+        RefundSucceededEvent: {
+            data: {
+                groupRef: string | null;
+                /** Format: uuid */
+                orderId: string;
+                orderNumber: string;
+                orderRef: string;
+                orderStatus: components["schemas"]["OrderStatus"];
+            } & components["schemas"]["RefundEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "refund.succeeded";
+        };
+        /**
+         * @description `CLASSIC`: open trekking route. `RESTRICTED_AREA`: needs a restricted-area permit.
+         *     `PEAK`: trekking peak. `EXPEDITION`: expedition peak.
+         * @enum {string}
+         */
+        RouteCategory: "CLASSIC" | "RESTRICTED_AREA" | "PEAK" | "EXPEDITION";
+        /** @description One page of routes with its page metadata. */
+        RoutePage: {
+            /** @description Routes of this page. */
+            content: components["schemas"]["RouteSummary"][];
+            pagination: components["schemas"]["RoutePagination"];
+        };
+        /** @description A page of active routes. */
+        RoutePageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["RoutePage"];
+        };
+        /** @description Page metadata of the route list (a different envelope from the package and traveller lists). */
+        RoutePagination: {
+            /** @description Whether a next page exists. */
+            hasNext: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching routes across all pages.
+             */
+            totalItems: number;
+            /**
+             * Format: int64
+             * @description Number of pages.
+             */
+            totalPages: number;
+        };
+        /** @description An active route. Use `routeId` in quotes and orders. */
+        RouteSummary: {
+            /** @description Short description of the route. */
+            description: string;
+            /**
+             * Format: int32
+             * @description Highest point of the route, metres.
+             */
+            maxAltitude: number;
+            /** @description Route display name. */
+            name: string;
+            /** @description Region of Nepal, for example `Khumbu`. */
+            region: string;
+            routeCategory: components["schemas"]["RouteCategory"];
+            /**
+             * Format: uuid
+             * @description Route ID, used as `routeId` in quotes and orders.
+             */
+            routeId: string;
+            routeType: components["schemas"]["RouteType"];
+            /** @description Name of the trek the route belongs to. */
+            trekName: string;
+        };
+        /**
+         * @description How the route is trekked. `TEAHOUSE`: lodge-based trek. `CAMPING`: fully supported camping
+         *     trek. `EXPEDITION`: mountaineering expedition. `PEAK_CLIMBING`: trekking peak ascent.
+         * @enum {string}
+         */
+        RouteType: "TEAHOUSE" | "CAMPING" | "EXPEDITION" | "PEAK_CLIMBING";
+        /** @description Your company's test clock. `today` is `null` when none is set (the real Nepal date applies). */
+        SandboxClock: {
+            /**
+             * Format: date
+             * @description Today in Nepal by the real clock.
+             * @example 2030-09-20
+             */
+            realToday: string;
+            /**
+             * Format: date
+             * @description The date every business-date rule of your requests reads as today in Nepal; `null` when unset.
+             * @example 2030-10-15
+             */
+            today: string | null;
+        };
+        /** @description The date your company's requests read as today in Nepal, from now until you delete the clock. */
+        SandboxClockRequest: {
+            /**
+             * Format: date
+             * @description A Nepal business date (`YYYY-MM-DD`) from 2000-01-01 to 2099-12-31, before or after the real one.
+             * @example 2030-10-15
+             */
+            today: string;
+        };
+        /** @description Your company's test clock. */
+        SandboxClockResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["SandboxClock"];
+        };
+        /**
+         * @description The event to send. With `orderRef` (an order your company placed) the payload is built from
+         *     that order; without it from sample data in the shape of the event type.
+         */
+        SandboxEventRequest: {
+            /**
+             * @description An order your company placed (order reference, order number or UUID).
+             * @example ORD-2030-000142
+             */
+            orderRef?: string;
+            type: components["schemas"]["WebhookEventType"];
+        };
+        /** @description The event, recorded and queued for your endpoints subscribed to its type. */
+        SandboxEventResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: {
+                /**
+                 * @description The event's id, sent as `webhook-id` and readable with `GET /events/{eventId}`.
+                 * @example evt_9a8b7c6d5e4f40312a1b2c3d4e5f6a7b
+                 */
+                eventId: string;
+                type: components["schemas"]["WebhookEventType"];
+            };
+        };
+        /**
+         * @description What the sandbox gateway's customer does with the checkout: `CAPTURED` (pays: `SUCCESS`),
+         *     `DECLINED` (the card or wallet is declined: `FAILED`), `INSUFFICIENT_FUNDS` (`FAILED`),
+         *     `CANCELLED_BY_CUSTOMER` (presses Cancel: `CANCELLED`), `ABANDONED` (walks away: the gateway
+         *     lets the checkout lapse, `EXPIRED`), `PENDING` (submits, and the gateway has not decided: the
+         *     payment stays `INITIATED` and the order `PENDING` until a later outcome decides it).
+         * @example CAPTURED
+         * @enum {string}
+         */
+        SandboxPaymentOutcome: "CAPTURED" | "DECLINED" | "INSUFFICIENT_FUNDS" | "CANCELLED_BY_CUSTOMER" | "ABANDONED" | "PENDING";
+        /** @description The outcome the sandbox gateway gives a payment. */
+        SandboxPaymentOutcomeRequest: {
+            outcome: components["schemas"]["SandboxPaymentOutcome"];
+        };
+        /**
+         * @description What the sandbox provider answers about a refund: `SUCCEEDED` (the money went back) or
+         *     `FAILED` (the provider refused it for good).
+         */
+        SandboxRefundOutcomeRequest: {
+            /**
+             * @example FAILED
+             * @enum {string}
+             */
+            outcome: "SUCCEEDED" | "FAILED";
+        };
+        /**
+         * @description `ONLINE` (default): the customer pays through `POST /orders/{orderRef}/pay`. `CASH`: the
+         *     customer pays in cash to the operator; the order stays `PENDING` until the operator records
+         *     the cash, and the pay endpoint is not used.
+         * @enum {string}
+         */
+        SettlementType: "ONLINE" | "CASH";
+        /**
+         * @description Envelope of every successful partner response. The payload is in `data`; its shape is
+         *     documented per operation. Check the HTTP status and the fields inside `data`, never `message`.
+         */
+        SuccessEnvelope: {
+            /** @description The operation payload, an object or an array. Each operation documents its shape. */
+            data: unknown;
+            /** @description Human-readable summary. Not part of the contract; it may change at any time and clients must not branch on it. */
+            message: string;
+            /**
+             * @description Always `true` on a successful response.
+             * @constant
+             */
+            success: true;
+            /**
+             * Format: date-time
+             * @description Time the response was produced, ISO-8601 instant in UTC.
+             */
+            timestamp: string;
+        };
+        /** @description A short-lived bearer token. There is no refresh token; request a new token shortly before this one expires. */
+        Token: {
+            /** @description Opaque random bearer token. It is not a JWT and carries no readable claims; track its expiry with `expiresIn`. */
+            accessToken: string;
+            /**
+             * Format: int32
+             * @description Lifetime of the token in seconds from issue (3600 by default).
+             */
+            expiresIn: number;
+            /**
+             * @description Always `Bearer`.
+             * @constant
+             */
+            tokenType: "Bearer";
+        };
+        /** @description Partner credential issued by the operator. Send it only from your backend. */
+        TokenRequest: {
+            /** @description Public identifier of the integration, issued to the partner. Must not be blank. */
+            clientId: string;
+            /** @description Secret of the integration; treat it like a password. Never place it in source control or client-side code. Must not be blank. */
+            clientSecret: string;
+        };
+        /** @description Successful token issue. */
+        TokenResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Token"];
+        };
+        /** @description A registered agency with access to the order. */
+        TravelCompany: {
+            /** Format: uuid */
+            companyId: string;
+            name: string;
+        };
+        /**
+         * @description A registered traveller of your company. Pass `touristId` as `touristId` when creating an order.
+         *     Optional fields that were not supplied are `null` or absent.
+         */
+        Traveller: {
+            allergy?: string | null;
+            /** Format: uuid */
+            avatarDocumentId: string;
+            /** @description ABO blood group with Rh factor, for example `A+`. */
+            bloodGroup?: string | null;
+            countryOfResidence?: string | null;
+            /**
+             * Format: date-time
+             * @description Registration time.
+             */
+            createdAt: string;
+            /** Format: date */
+            dateOfBirth: string;
+            /** Format: email */
+            email: string;
+            /** Format: email */
+            emergencyContactEmail: string;
+            emergencyContactName: string;
+            emergencyContactPhone: string;
+            emergencyContactRelation: string;
+            englishService?: boolean | null;
+            gender: components["schemas"]["Gender"];
+            /** @description Height in centimetres. */
+            height?: number | null;
+            idNumber: string;
+            idType: components["schemas"]["IdType"];
+            medicalHistory?: string | null;
+            motherTongue?: string | null;
+            name: string;
+            /** @description The name as in the passport's machine-readable zone, upper-cased, when it was given at registration; otherwise `null`. */
+            nameAsInPassport?: string | null;
+            nationality: string;
+            /** Format: uuid */
+            passportDocumentId: string;
+            phone: string;
+            /** Format: uuid */
+            signatureDocumentId: string;
+            /**
+             * Format: uuid
+             * @description Traveller ID, used as `touristId` in `POST /orders`.
+             */
+            touristId: string;
+            /** Format: uuid */
+            visaDocumentId?: string | null;
+            /** @description Weight in kilograms. */
+            weight?: number | null;
+        };
+        /**
+         * @description One traveller to register. The three required documents (avatar, passport, signature) and the
+         *     optional visa must have been uploaded by your company with `POST /documents`, must be of the
+         *     type of the field they fill, and must not yet be attached to another traveller.
+         */
+        TravellerInput: {
+            /** @description Known allergies. */
+            allergy?: string;
+            /**
+             * Format: uuid
+             * @description Document of type `AVATAR`.
+             */
+            avatarDocumentId: string;
+            bloodGroup?: components["schemas"]["BloodGroup"];
+            /** @description Country of residence. */
+            countryOfResidence?: string;
+            /**
+             * Format: date
+             * @description Date of birth, from 1900-01-01 and not in the future. The age at departure decides which packages the traveller is eligible for.
+             */
+            dateOfBirth: string;
+            /**
+             * Format: email
+             * @description Traveller's e-mail address.
+             */
+            email: string;
+            /**
+             * Format: email
+             * @description Emergency contact's e-mail address.
+             */
+            emergencyContactEmail: string;
+            /** @description Full name of the emergency contact. */
+            emergencyContactName: string;
+            /** @description Emergency contact's phone number in international format, with country code. */
+            emergencyContactPhone: string;
+            /** @description Relationship to the traveller, free text (for example `Sister`). */
+            emergencyContactRelation: string;
+            /** @description Whether the traveller wants assistance in English. */
+            englishService?: boolean;
+            gender: components["schemas"]["Gender"];
+            /** @description Height in centimetres. */
+            height?: number;
+            /** @description Number of the identity document. */
+            idNumber: string;
+            idType: components["schemas"]["IdType"];
+            /** @description Relevant medical history. */
+            medicalHistory?: string;
+            /** @description First language, used to arrange assistance. */
+            motherTongue?: string;
+            /** @description Full name as in the identity document. */
+            name: string;
+            /**
+             * @description Optional. The traveller's name in Latin letters as the passport's machine-readable zone
+             *     (ICAO 9303) prints it, for a checkpoint officer who cannot read the script of `name`: the
+             *     letters A-Z only, either as the zone writes it (surname, `<<`, given names joined by `<`:
+             *     `TAN<<MEI<LIN`) or as words separated by single spaces, given names first (`MEI LIN TAN`).
+             *     At most 39 characters, the length of the zone's name field. Stored upper-cased. The
+             *     certificate prints it beside `name`, and the public verification page takes the traveller's
+             *     initials from it when it is given.
+             * @example TAN<<MEI<LIN
+             */
+            nameAsInPassport?: string;
+            /** @description Nationality, for example `Germany`. */
+            nationality: string;
+            /**
+             * Format: uuid
+             * @description Document of type `PASSPORT`.
+             */
+            passportDocumentId: string;
+            /** @description Phone number in international format, starting with `+` and the country code. */
+            phone: string;
+            /**
+             * Format: uuid
+             * @description Document of type `SIGNATURE`.
+             */
+            signatureDocumentId: string;
+            /**
+             * Format: uuid
+             * @description Optional document of type `VISA`.
+             */
+            visaDocumentId?: string;
+            /** @description Weight in kilograms. */
+            weight?: number;
+        };
+        /** @description The registered travellers, in request order. */
+        TravellerListResponse: components["schemas"]["SuccessEnvelope"] & {
+            /** @description One traveller per request item, in request order. */
+            data: components["schemas"]["Traveller"][];
+        };
+        /** @description One page of travellers with its page metadata. */
+        TravellerPage: {
+            /** @description Travellers of this page. */
+            content: components["schemas"]["TravellerSummary"][];
+            /** @description Whether this is the first page. */
+            first: boolean;
+            /** @description Whether this is the last page. */
+            last: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching travellers across all pages.
+             */
+            totalElements: number;
+            /**
+             * Format: int64
+             * @description Number of pages.
+             */
+            totalPages: number;
+        };
+        /** @description A page of your company's travellers. */
+        TravellerPageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["TravellerPage"];
+        };
+        /** @description A traveller as listed by `GET /travellers`. */
+        TravellerSummary: {
+            /**
+             * Format: date-time
+             * @description Registration time.
+             */
+            createdAt: string;
+            /** Format: date */
+            dateOfBirth: string;
+            /** Format: email */
+            email: string;
+            idNumber: string;
+            idType: components["schemas"]["IdType"];
+            name: string;
+            nationality: string;
+            phone: string;
+            /**
+             * Format: uuid
+             * @description Traveller ID, used as `touristId` in `POST /orders`.
+             */
+            touristId: string;
+        };
+        /**
+         * @description Error shape 3, returned by `POST /documents` when the upload itself is rejected: status 400
+         *     for a missing or empty file, a missing or unknown `documentType`, or a file whose content is
+         *     not allowed for the document type; status 413 when the file exceeds the size limit. Unlike
+         *     shape 1 it always carries a `timestamp`, which shape 1 never has; unlike shape 2 it always
+         *     carries `success`, which shape 2 never has.
+         */
+        UploadError: {
+            code?: components["schemas"]["ErrorCode"];
+            /** @description Always `null`. */
+            data: null;
+            /** @description Human-readable reason. Do not branch on it. */
+            message: string;
+            /**
+             * @description Always `false`.
+             * @constant
+             */
+            success: false;
+            /**
+             * Format: date-time
+             * @description Time of the failure, ISO-8601 instant in UTC.
+             */
+            timestamp: string;
+        };
+        /**
+         * @description One event sent (or being sent) to one endpoint, with every try.
+         * @example {
+         *       "deliveryId": "3a5c7e9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d",
+         *       "endpointId": "7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c",
+         *       "eventId": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *       "eventType": "order.paid",
+         *       "status": "PENDING",
+         *       "tries": [
+         *         {
+         *           "attempt": 1,
+         *           "at": "2030-09-20T08:24:40.612Z",
+         *           "responseStatus": 500,
+         *           "latencyMs": 184,
+         *           "error": "answered 500"
+         *         }
+         *       ],
+         *       "nextRetryAt": "2030-09-20T08:26:10Z",
+         *       "createdAt": "2030-09-20T08:24:40.300Z",
+         *       "payload": {
+         *         "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
+         *         "type": "order.paid",
+         *         "timestamp": "2030-09-20T08:24:40.180Z",
+         *         "data": {
+         *           "orderId": "6b0c2f4e-8a1d-4c3b-9e7f-2d5a8c1b3e60",
+         *           "orderRef": "ORD-2030-000142",
+         *           "orderNumber": "20300000142",
+         *           "orderStatus": "PAID",
+         *           "groupRef": null,
+         *           "policyNumber": "POL-2030-000087",
+         *           "amount": 17640,
+         *           "currency": "NPR",
+         *           "paymentRef": "PAY-2030-000311",
+         *           "paymentStatus": "SUCCESS",
+         *           "paymentMethod": "card_gateway",
+         *           "paymentAmount": 17640,
+         *           "reason": null
+         *         }
+         *       }
+         *     }
+         */
+        WebhookDelivery: {
+            /**
+             * Format: date-time
+             * @description When the delivery was created (the event was dispatched to the endpoint).
+             */
+            createdAt: string;
+            /** Format: uuid */
+            deliveryId: string;
+            /** Format: uuid */
+            endpointId: string;
+            /** @description The event id (`webhook-id`), the same for every endpoint and every try. */
+            eventId: string;
+            eventType: components["schemas"]["WebhookEventType"];
+            /**
+             * Format: date-time
+             * @description About when the next try runs (the back-off has jitter); null when none is scheduled.
+             */
+            nextRetryAt: string | null;
+            /** @description The JSON body sent to the endpoint on every try, exactly as signed (the same as the event's `payload` in `GET /events/{eventId}`; its shape is the event type's in the Webhooks section). What your receiver should have got, to compare with what it logged. */
+            payload: {
+                [key: string]: unknown;
+            };
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /** @description Every try so far, oldest first. */
+            tries: components["schemas"]["WebhookDeliveryTry"][];
+        };
+        /** @description One page of webhook deliveries with its page metadata. */
+        WebhookDeliveryPage: {
+            content: components["schemas"]["WebhookDelivery"][];
+            first: boolean;
+            last: boolean;
+            /**
+             * Format: int64
+             * @description Zero-based page number.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Page size actually used (after clamping to 100).
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Number of matching deliveries across all pages.
+             */
+            totalElements: number;
+            /** Format: int64 */
+            totalPages: number;
+        };
+        /** @description A page of your company's webhook deliveries, newest first. */
+        WebhookDeliveryPageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["WebhookDeliveryPage"];
+        };
+        /** @description A webhook delivery. */
+        WebhookDeliveryResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["WebhookDelivery"];
+        };
+        /**
+         * @description `PENDING`: not delivered yet, tries go on (or a retry is queued). `SUCCEEDED`: the endpoint
+         *     answered 2xx. `FAILED`: the tries ran out (about a day), the endpoint refused the address
+         *     rules or was disabled; retry it with `POST /webhook-deliveries/{deliveryId}/retry`.
+         * @example FAILED
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "PENDING" | "SUCCEEDED" | "FAILED";
+        /** @description One try at sending the event to the endpoint. */
+        WebhookDeliveryTry: {
+            /**
+             * Format: date-time
+             * @description When the try ended.
+             */
+            at: string;
+            /**
+             * Format: int32
+             * @description 1 for the first try; retries (and retries you asked for) count on.
+             */
+            attempt: number;
+            /**
+             * @description Why the try failed, in words; null when it succeeded. A connection that failed is named by
+             *     its kind only (`connection refused`, `connection reset`, `host name does not resolve`,
+             *     `host unreachable`, `connection timed out`, `TLS handshake failed`, `connection failed`,
+             *     `no answer within <n> ms`, `endpoint resolves to a loopback, private or link-local
+             *     address`), never by the address it tried.
+             */
+            error: string | null;
+            /**
+             * Format: int32
+             * @description Milliseconds from sending the request to the end of the answer.
+             */
+            latencyMs: number;
+            /**
+             * Format: int32
+             * @description The HTTP status your endpoint answered; null when no answer came (timeout, connection error, refused address).
+             */
+            responseStatus: number | null;
+        };
+        /**
+         * @description One of your company's webhook endpoints. The signing secret is never shown here.
+         * @example {
+         *       "endpointId": "7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c",
+         *       "url": "https://hooks.everest-trails.example.com/pbs/webhooks",
+         *       "events": [
+         *         "order.paid",
+         *         "payment.failed"
+         *       ],
+         *       "description": "Booking back office (production)",
+         *       "enabled": true,
+         *       "previousSecretExpiresAt": null,
+         *       "createdAt": "2030-09-20T08:00:00Z",
+         *       "updatedAt": "2030-09-20T08:00:00Z"
+         *     }
+         */
+        WebhookEndpoint: {
+            /** Format: date-time */
+            createdAt: string;
+            description: string | null;
+            /** @description Whether the endpoint receives events. */
+            enabled: boolean;
+            /** Format: uuid */
+            endpointId: string;
+            events: components["schemas"]["WebhookEndpointEvents"];
+            /**
+             * Format: date-time
+             * @description After a rotation, until when the replaced secret still signs deliveries beside the new one; null otherwise.
+             */
+            previousSecretExpiresAt: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            url: components["schemas"]["WebhookEndpointUrl"];
+        };
+        /**
+         * @description Your own note about the endpoint (shown back, never sent anywhere).
+         * @example Booking back office (production)
+         */
+        WebhookEndpointDescription: string;
+        /**
+         * @description The event types the endpoint receives (at least one), or `["*"]` for all of them.
          * @example [
-         *       "order.paid"
+         *       "order.paid",
+         *       "payment.failed"
          *     ]
          */
-        type?: components['schemas']['WebhookEventType'][];
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of your events. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
+        WebhookEndpointEvents: components["schemas"]["WebhookEventSelector"][];
+        /**
+         * @description A new webhook endpoint.
+         * @example {
+         *       "url": "https://hooks.everest-trails.example.com/pbs/webhooks",
+         *       "events": [
+         *         "order.paid",
+         *         "payment.failed"
+         *       ],
+         *       "description": "Booking back office (production)"
+         *     }
+         */
+        WebhookEndpointInput: {
+            description?: components["schemas"]["WebhookEndpointDescription"];
+            events: components["schemas"]["WebhookEndpointEvents"];
+            url: components["schemas"]["WebhookEndpointUrl"];
         };
-        content: {
-          'application/json': components['schemas']['EventPageResponse'];
+        /** @description Your company's webhook endpoints (at most 5), oldest first. */
+        WebhookEndpointListResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["WebhookEndpoint"][];
         };
-      };
-      /**
-       * @description A filter is outside its bounds (error shape 2 with `details.fieldErrors`): an unknown
-       *     event type, more than 20 types, a malformed date-time, `createdFrom` not before
-       *     `createdTo`, a negative `page`.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        /** @description A webhook endpoint. */
+        WebhookEndpointResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["WebhookEndpoint"];
         };
-        content: {
-          'application/json': components['schemas']['ApiError'];
+        /** @description A webhook endpoint with its new secret, shown this once. */
+        WebhookEndpointSecretResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["WebhookEndpointWithSecret"];
         };
-      };
-      401: components['responses']['Unauthorized'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getEvent: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
         /**
-         * @description The event's id (`evt_` and 32 hexadecimal digits), the `webhook-id` of its deliveries.
-         * @example evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f
+         * @description The fields to change (at least one); the others keep their values.
+         * @example {
+         *       "enabled": false
+         *     }
          */
-        eventId: components['parameters']['EventId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The event. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
+        WebhookEndpointUpdate: {
+            /** @description A new note, or null to remove it. */
+            description?: components["schemas"]["WebhookEndpointDescription"] | null;
+            /** @description A disabled endpoint receives no events (its pending deliveries fail without a try) until enabled again. */
+            enabled?: boolean;
+            events?: components["schemas"]["WebhookEndpointEvents"];
+            url?: components["schemas"]["WebhookEndpointUrl"];
         };
-        content: {
-          'application/json': components['schemas']['EventRecordResponse'];
+        /**
+         * @description Where deliveries are POSTed. An `https` URL whose host resolves only to public addresses: not
+         *     loopback, private, link-local, carrier-grade NAT or multicast (nor their IPv4-mapped, NAT64,
+         *     6to4 or deprecated site-local IPv6 forms); no user name or password. Checked at registration
+         *     and again on every connection. A sandbox whose operator allows it (the service run locally with
+         *     `npm start`) also accepts plain `http` and local receivers; a sandbox offered to partners does not.
+         * @example https://hooks.everest-trails.example.com/pbs/webhooks
+         */
+        WebhookEndpointUrl: string;
+        /** @description The endpoint with its new signing secret. The secret is shown in this answer only; store it now. */
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            /**
+             * @description The `whsec_` signing secret; verify deliveries with it (Standard Webhooks).
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
         };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      /** @description No event of your company's has this id (error shape 2). Do not retry. */
-      404: {
-        headers: {
-          [name: string]: unknown;
+        /**
+         * @description An event type the endpoint receives, or `*` for every event type (present and future).
+         * @example order.paid
+         */
+        WebhookEventSelector: components["schemas"]["WebhookEventType"] | "*";
+        /**
+         * @description A webhook event type: exactly the names of this document's `webhooks` section (each has its
+         *     payload documented there). A new event type is added here and there together.
+         * @example order.paid
+         * @enum {string}
+         */
+        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "payment.partially_reversed" | "order.cancelled" | "order.amended" | "refund.succeeded" | "refund.failed" | "assistance_case.opened" | "assistance_case.updated" | "commission.period_closed" | "webhook.test";
+        /**
+         * @description What a partner needs to act on a payment or order event without a second call. For a group
+         *     payment each order gets its own event: `amount` is that order's share, `paymentAmount` the
+         *     whole payment, `groupRef` the group.
+         */
+        WebhookOrderEventData: {
+            /** @description This order's amount (its share of the payment for a group payment). */
+            amount: number;
+            currency: string;
+            /** @description The order's group (`GRP-<year>-<seq>`), or null. */
+            groupRef: string | null;
+            /** Format: uuid */
+            orderId: string;
+            /** @description `ORDN-<year>-<seq>` */
+            orderNumber: string;
+            /** @description `ORD-<year>-<seq>` */
+            orderRef: string;
+            orderStatus: components["schemas"]["OrderStatus"];
+            /** @description The whole payment's amount (a group payment's total). */
+            paymentAmount?: number;
+            /** @enum {string} */
+            paymentMethod?: "CARD_GATEWAY" | "WALLET_GATEWAY" | "CASH";
+            /** @description The gateway payment reference; for `order.cancelled` the payment refunded, or null when none was taken. */
+            paymentRef: string | null;
+            /** @description The payment attempt's status after the change; null for `order.cancelled`. */
+            paymentStatus: components["schemas"]["PaymentAttemptStatus"] | null;
+            /** @description Why the payment ended (a gateway reason, `SUPERSEDED`, `EXPIRED`, `ORDER_PAID`, `ORDER_REPRICED`, `ORDER_CANCELLED`, `CANCELLED_BY_OPERATOR`; `PARTIALLY_REVERSED_AT_PROVIDER` for `payment.partially_reversed`; for `payment.refund_pending`, also `COVER_STARTED`, a capture after the end of the cover's first day), or null; for `order.cancelled`, the cancellation's reason (`TRIP_CANCELLED`, `TRAVELLER_REQUEST`, `DUPLICATE_BOOKING`, `OTHER`, `CANCELLED_BY_OPERATOR`, `PAYMENT_REVERSED`). */
+            reason: string | null;
         };
-        content: {
-          'application/json': components['schemas']['ApiError'];
+        /**
+         * @description Sent when you ask for it (`POST /webhook-endpoints/{endpointId}/test`) or the operator does (`ops webhook test`), so you can check your endpoint receives and verifies deliveries.
+         * @example {
+         *       "id": "evt_0a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "type": "webhook.test",
+         *       "timestamp": "2030-09-20T08:24:40.123Z",
+         *       "data": {
+         *         "message": "A test event sent by the operator: your endpoint receives and verifies deliveries."
+         *       }
+         *     }
+         */
+        WebhookTestEvent: {
+            data: {
+                message: string;
+            };
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /** Format: date-time */
+            timestamp: string;
+            /** @constant */
+            type: "webhook.test";
         };
-      };
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listOrders: {
-    parameters: {
-      query?: {
-        /**
-         * @description Orders created at or after this instant (RFC 3339, with its offset).
-         * @example 2030-09-01T00:00:00+05:45
-         */
-        createdFrom?: string;
-        /**
-         * @description Orders created strictly before this instant; after `createdFrom`.
-         * @example 2030-10-01T00:00:00+05:45
-         */
-        createdTo?: string;
-        /**
-         * @description Orders departing on or after this date.
-         * @example 2031-10-01
-         */
-        departureFrom?: string;
-        /**
-         * @description Orders departing on or before this date; not before `departureFrom`.
-         * @example 2031-10-31
-         */
-        departureTo?: string;
-        /**
-         * @description Orders of this order group.
-         * @example GRP-2030-000017
-         */
-        groupRef?: string;
-        /**
-         * @description Zero-based page number.
-         * @example 0
-         */
-        page?: components['parameters']['Page'];
-        /**
-         * @description The order's payment status, as `GET /orders/{orderRef}/payment-status` reports it.
-         * @example SUCCESS
-         */
-        paymentStatus?: components['schemas']['PaymentAttemptStatus'];
-        /**
-         * @description A whole order reference, order number or policy number (any case), or part of the
-         *     traveller's name (case- and accent-insensitive).
-         * @example Müller
-         */
-        search?: string;
-        /**
-         * @description Page size. Values above 100 are clamped to 100, not rejected.
-         * @example 20
-         */
-        size?: components['parameters']['Size'];
-        /**
-         * @description Sort field: `createdAt` (when the order was created), `departureDate` or `totalAmount`.
-         *     Orders equal on it keep one fixed order between them, so pages never overlap. Any other
-         *     value is a 400 with a field error. The CSV export follows it too.
-         * @example departureDate
-         */
-        sortBy?: 'createdAt' | 'departureDate' | 'totalAmount';
-        /**
-         * @description Sort direction; `desc` (newest first when sorting by time) by default.
-         * @example asc
-         */
-        sortDir?: components['parameters']['SortDirNewestFirst'];
-        /**
-         * @description Order statuses to include (any of them). Repeat the parameter for several.
-         * @example [
-         *       "PAID",
-         *       "COMPLETED"
-         *     ]
-         */
-        status?: components['schemas']['OrderStatus'][];
-        /**
-         * @description Orders insuring this traveller.
-         * @example e7d9a1c3-5f6b-4d8e-8a0c-4b6d8e0a2c45
-         */
-        touristId?: string;
-      };
-      header?: {
-        /**
-         * @description `text/csv` for the CSV export of every matching order; otherwise one JSON page.
-         * @example text/csv
-         */
-        Accept?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of the orders you may read, or (with `Accept: text/csv`) all of them as CSV. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          /**
-           * @description For the CSV export: `attachment; filename="orders-<date>.csv"`.
-           * @example attachment; filename="orders-2030-09-20.csv"
-           */
-          'Content-Disposition'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OrderPageResponse'];
-          'text/csv': string;
-        };
-      };
-      /**
-       * @description A filter is outside its bounds (error shape 2 with `details.fieldErrors`): an unknown
-       *     status, more than 5 statuses, a malformed date, `departureFrom` after `departureTo`,
-       *     `createdFrom` not before `createdTo`, a malformed `groupRef` or `touristId`, a `search` of
-       *     fewer than 2 or more than 100 characters, a negative `page`.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      /**
-       * @description A CSV export over its limits (error shape 2): the company already runs as many exports as
-       *     it may, or every export slot of the service is busy. Wait for `Retry-After` seconds (or
-       *     finish reading a running export), then retry.
-       */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  createOrders: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
-         *     Repeating the request with the same key and the same body answers the first answer again
-         *     (same status, same body, nothing created twice) for 24 hours, also when the requests race:
-         *     after a timeout or a dropped connection, retry with the same key. The same key with a
-         *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
-         *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
-         * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
-         */
-        'Idempotency-Key'?: components['parameters']['CreateIdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['OrderInput'] | components['schemas']['OrderInput'][];
-      };
     };
     responses: {
-      /**
-       * @description Created. For an object body `data` is the order (with `promoApplyResult` when a
-       *     `promoCode` was sent); for an array body `data` is the order group.
-       */
-      201: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OrderResponse'] | components['schemas']['OrderGroupResponse'];
-        };
-      };
-      /**
-       * @description Validation or business rule failure (error shape 2): both or neither of `routeId` and
-       *     `customRouteName`, more than two agencies, a quote that is expired or does not match the
-       *     order, a traveller outside the package's age band, a direct discount above your
-       *     commission, a singular `travelCompanyId` or `customTravelAgency` field. Nothing was
-       *     created.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      /** @description The `touristId`, `ctgId`, `routeId`, `quoteId` or `orderGroupId` does not exist for your company (error shape 2). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /**
-       * @description The request conflicts with the current state of a resource, for example a quote already
-       *     used by another order, or an `Idempotency-Key` your company already used for another body
-       *     (error shape 2).
-       */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getOrder: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
         /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
+         * @description The request is invalid (error shape 2). Validation failures carry `details.fieldErrors`, for
+         *     example an unknown `sortBy` value or a negative `page`. Do not retry without changing the
+         *     request.
          */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The order. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
         };
-        content: {
-          'application/json': components['schemas']['OrderResponse'];
-        };
-      };
-      /** @description `{orderRef}` is a group payment reference, which covers several orders (error shape 2). Read each order by its own reference. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  updateOrder: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
         /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
+         * @description Error shape 2. Either the `Idempotency-Key` was already used by your company for a different
+         *     order or a different body (use a new key for a new payment attempt), or another payment for
+         *     the order was being started or settled at this very moment (retry the same request shortly).
          */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The resource belongs to another company (error shape 2). Do not retry. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description Unexpected failure on our side (error shape 2). The message is generic and nothing was
+         *     half-written. Retry with exponential backoff and a cap.
+         */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description The promo operation was rejected (error shape 2), and nothing was changed:
+         *
+         *     - the code: unknown, expired, inactive or exhausted, owned by a party the order's binding does
+         *       not allow, or a blank `promoCode`. Every rejection of a code carries exactly the message
+         *       `Invalid promo code`, whatever the cause, so that codes cannot be probed;
+         *     - the order: it is not pending and unpaid (for example the customer paid the open checkout
+         *       while you asked: the order is then settled `PAID` by that payment). The message names the
+         *       order's status and is the same for every code.
+         */
+        InvalidPromoCode: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Nothing matches the identifier (error shape 2). Do not retry. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description The JSON request body is larger than 1 MiB (error shape 2). No request this operation needs
+         *     comes near the limit: send fewer items per request instead of retrying.
+         */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description A payment for the order is being started or settled at this very moment (error shape 2): the
+         *     change could not be made without orphaning it. Nothing was changed; try again shortly.
+         */
+        PaymentInProgress: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description Error shape 2. The payment provider behind the gateway answered with an error or an answer the
+         *     service could not use (the reason is in the service's log). Nothing was charged and nothing was
+         *     changed. Retry later; for `pay`, with the same `Idempotency-Key`.
+         */
+        PaymentProviderBadAnswer: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description Error shape 2. The payment provider behind the gateway (Khalti, eSewa) did not answer within the
+         *     service's timeout, could not be reached, or no provider is configured for the gateway; or the
+         *     service's own database is briefly unreachable. Nothing was charged and nothing was changed.
+         *     Retry after the seconds in `Retry-After`; for `pay`, with the **same** `Idempotency-Key`,
+         *     which resumes the same attempt.
+         */
+        PaymentProviderUnavailable: {
+            headers: {
+                /**
+                 * @description Seconds to wait before retrying.
+                 * @example 5
+                 */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description Nothing of your company's matches (error shape 2), or the server is not a sandbox: the
+         *     sandbox helpers exist only where sandbox payments are on, never in production. Do not retry.
+         */
+        SandboxNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description Error shape 2. The service's database is briefly unreachable (a restart or a failover). This
+         *     is an outage, not a defect in your request or in the service: retry after the seconds in
+         *     `Retry-After`, with backoff. Each request runs in one transaction, so nothing is half-written;
+         *     only a connection lost at the very moment of commit leaves the outcome open, so reconcile
+         *     before retrying `POST /orders`, as after a network timeout.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description Too many requests in a short time (error shape 2). Writes a partner could repeat in a loop
+         *     (quotes, orders, traveller registrations, payments, uploads, promo operations, webhook endpoint
+         *     and delivery changes, sandbox test events) are counted per
+         *     company in fixed windows shared by every server process; the limits are set by the operator,
+         *     with defaults far above what an integration needs. Wait for the number of seconds in
+         *     `Retry-After`, then retry.
+         */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description Missing, unknown, expired or revoked bearer token, revoked credential, or inactive company
+         *     (error shape 1). Discard the cached token, obtain a new one and retry once; a second 401 means
+         *     the credential itself is at fault.
+         */
+        Unauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AuthError"];
+            };
+        };
+        /** @description No such endpoint or delivery of your company (another company's is a 404 too; error shape 2). Do not retry. */
+        WebhookNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['DepartureChangeRequest'];
-      };
-    };
-    responses: {
-      /** @description The order with its new dates (or unchanged, for its current date). */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OrderResponse'];
-        };
-      };
-      /**
-       * @description The date cannot change (error shape 2): a field other than `departureDate`, a date that
-       *     is not a date, is before today or more than 365 days after the departure first booked, a
-       *     traveller outside the package's age band at the new
-       *     date (`details.fieldErrors`); a cancelled order, or one whose cover has started
-       *     (`message` says which). A body that is not JSON, or not sent as `application/json`, is a
-       *     400 too.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  openAssistanceCase: {
     parameters: {
-      query?: never;
-      header: {
         /**
          * @description A UUID you generate for each case you open, scoped to your company. Repeating the request
          *     with the same key, order and body answers the same case (also when the requests race): after
@@ -6903,78 +5657,7 @@ export interface operations {
          *     key that is not a UUID is a 400.
          * @example 9d2b6f1e-3c4a-4e8b-a7d5-1f0e2c3b4a59
          */
-        'Idempotency-Key': components['parameters']['AssistanceIdempotencyKey'];
-      };
-      path: {
-        /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
-         */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['AssistanceCaseRequest'];
-      };
-    };
-    responses: {
-      /** @description The case is open (or was, by this `Idempotency-Key`). Call the desk now. */
-      201: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AssistanceCaseResponse'];
-        };
-      };
-      /**
-       * @description No case opened, nothing changed (error shape 2): the body is invalid (with field errors),
-       *     `Idempotency-Key` is missing or not a UUID, the order is not paid or is cancelled, a
-       *     document is not a draft `MEDICAL_REPORT` of your company, or `{orderRef}` is a group
-       *     payment reference.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      /**
-       * @description Error shape 2. The traveller already has an open case (the message names its `caseRef`:
-       *     send an update to it), or the `Idempotency-Key` was already used by your company for
-       *     another order or body (use a new key).
-       */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-    };
-  };
-  cancelOrder: {
-    parameters: {
-      query?: never;
-      header: {
+        AssistanceIdempotencyKey: string;
         /**
          * @description A UUID you generate for each cancellation, scoped to your company. Repeating the request with
          *     the same key and the same order and body answers the same result (with the refund's current
@@ -6982,1362 +5665,12 @@ export interface operations {
          *     with a different order or body is a 409. A key that is not a UUID is a 400.
          * @example 3c6f1e2a-8b4d-4e9f-a1c2-7d5e6f8a9b0c
          */
-        'Idempotency-Key': components['parameters']['CancellationIdempotencyKey'];
-      };
-      path: {
+        CancellationIdempotencyKey: string;
         /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
+         * @description The case reference, `AST-<year>-<seq>`.
+         * @example AST-2030-000031
          */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CancellationRequest'];
-      };
-    };
-    responses: {
-      /** @description The order is cancelled (or was, by this `Idempotency-Key`). */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OrderCancellationResponse'];
-        };
-      };
-      /**
-       * @description Not cancelled, nothing changed (error shape 2): the body is invalid, `Idempotency-Key` is
-       *     missing or not a UUID, the cover has started, the order is already cancelled, or
-       *     `{orderRef}` is a group payment reference.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      /**
-       * @description Error shape 2. Either the `Idempotency-Key` was already used by your company for another
-       *     order or body (use a new key), or a payment for the order was being started or settled at
-       *     this very moment (retry the same request shortly).
-       */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      502: components['responses']['PaymentProviderBadAnswer'];
-      503: components['responses']['PaymentProviderUnavailable'];
-    };
-  };
-  previewOrderCancellation: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
-         */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description What a cancellation would do now; the order is unchanged. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CancellationPreviewResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      /** @description A registered agency listed on the order asked (error shape 2); only the company that placed it may cancel it. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /**
-       * @description Nothing matches the identifier, or it is another company's order that does not list you
-       *     (error shape 2): as unknown to a stranger as an order that does not exist. Do not retry.
-       */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getOrderCertificate: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
-         */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The certificate, as a PDF file. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          /**
-           * @description `attachment` with the file name `<policyNumber>.pdf` for the first version, `<policyNumber>-v<N>.pdf` for version N after a date change.
-           * @example attachment; filename="POL-2030-000087.pdf"
-           */
-          'Content-Disposition'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/pdf': string;
-        };
-      };
-      /** @description The order is not paid (pending or cancelled), or `{orderRef}` is a group payment reference (error shape 2). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      /**
-       * @description Nothing matches the identifier, or it is another company's order (error shape 2): a
-       *     certificate is as unknown to a stranger as an order that does not exist, so references
-       *     cannot be probed. Do not retry.
-       */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  payOrder: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description A UUID you generate for each new payment attempt, scoped to your company. Repeating a request
-         *     with the same key and the same order and body returns the same attempt and the same
-         *     `paymentUrl`, also when the requests race, so retry a timed-out call with the same key. The
-         *     same key with a different order or body is a 409. A new key starts a new attempt and
-         *     supersedes an open one. A key that is not a UUID is a 400, before anything is charged.
-         * @example 9b2f6c1e-4d8a-4f3b-a7e5-0c1d2e3f4a5b
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-      };
-      path: {
-        /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
-         */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PayRequest'];
-      };
-    };
-    responses: {
-      /** @description Payment attempt started, or the existing attempt for a repeated `Idempotency-Key`. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PaymentInitResponse'];
-        };
-      };
-      /**
-       * @description Rejected before anything is charged (error shape 2): `gateway` is `cash` or unknown,
-       *     `returnUrl` is invalid or not HTTPS, `Idempotency-Key` is missing or not a UUID, the order
-       *     is already paid, completed, closed or cancelled, its cover began before today (Nepal date)
-       *     and it was not paid by the end of that day, or `{orderRef}` is a group payment reference.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      502: components['responses']['PaymentProviderBadAnswer'];
-      503: components['responses']['PaymentProviderUnavailable'];
-    };
-  };
-  getPaymentStatus: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
-         */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Payment state of the order. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PaymentStatusResponse'];
-        };
-      };
-      /** @description `{orderRef}` is a group payment reference, which covers several orders (error shape 2). Query each order by its own reference. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  applyOrderPromo: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
-         */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PromoRequest'];
-      };
-    };
-    responses: {
-      /** @description Code applied; the new promo state of the order. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PromoStateResponse'];
-        };
-      };
-      400: components['responses']['InvalidPromoCode'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['PaymentInProgress'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  removeOrderPromo: {
-    parameters: {
-      query?: {
-        /**
-         * @description The code to remove. The slot that code occupies is cleared. Without it both slots are
-         *     cleared. A code that is not on the order changes nothing and is not an error.
-         * @example HIMALAYA10
-         */
-        code?: components['parameters']['PromoCodeQuery'];
-      };
-      header?: never;
-      path: {
-        /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
-         */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The promo state of the order after removal (unchanged when the code was not on it). */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PromoStateResponse'];
-        };
-      };
-      400: components['responses']['InvalidPromoCode'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['PaymentInProgress'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  previewOrderPromo: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
-         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
-         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
-         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
-         *     four forms. Treat a payment
-         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
-         *     with 400.
-         * @example ORD-2030-000142
-         */
-        orderRef: components['parameters']['OrderRef'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PromoRequest'];
-      };
-    };
-    responses: {
-      /** @description Projected promo state; the order is unchanged. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PromoStateResponse'];
-        };
-      };
-      400: components['responses']['InvalidPromoCode'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getOrderGroup: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-         * @example GRP-2030-000017
-         */
-        groupRef: components['parameters']['GroupRef'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The group. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OrderGroupOverviewResponse'];
-        };
-      };
-      /** @description `{groupRef}` is longer than any group reference (error shape 2 with `details.fieldErrors`). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['NotFound'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  payGroup: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description A UUID you generate for each new payment attempt, scoped to your company. Repeating a request
-         *     with the same key and the same order and body returns the same attempt and the same
-         *     `paymentUrl`, also when the requests race, so retry a timed-out call with the same key. The
-         *     same key with a different order or body is a 409. A new key starts a new attempt and
-         *     supersedes an open one. A key that is not a UUID is a 400, before anything is charged.
-         * @example 9b2f6c1e-4d8a-4f3b-a7e5-0c1d2e3f4a5b
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-      };
-      path: {
-        /**
-         * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-         * @example GRP-2030-000017
-         */
-        groupRef: components['parameters']['GroupRef'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PayRequest'];
-      };
-    };
-    responses: {
-      /** @description Group payment attempt started, or the existing attempt for a repeated `Idempotency-Key`. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PaymentInitResponse'];
-        };
-      };
-      /**
-       * @description Rejected before anything is charged (error shape 2): `gateway` is `cash` or unknown,
-       *     `returnUrl` is invalid or not HTTPS, `Idempotency-Key` is missing or not a UUID, or the
-       *     group has no `PENDING` order left to pay (none at all, or only orders whose cover began
-       *     before today).
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      /** @description The group was created by another company (error shape 2). */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description No order group matches `{groupRef}` (error shape 2). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      502: components['responses']['PaymentProviderBadAnswer'];
-      503: components['responses']['PaymentProviderUnavailable'];
-    };
-  };
-  applyGroupPromo: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-         * @example GRP-2030-000017
-         */
-        groupRef: components['parameters']['GroupRef'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PromoRequest'];
-      };
-    };
-    responses: {
-      /** @description New promo state of every order of the group. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['GroupPromoStateResponse'];
-        };
-      };
-      400: components['responses']['InvalidPromoCode'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['PaymentInProgress'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  removeGroupPromo: {
-    parameters: {
-      query?: {
-        /**
-         * @description The code to remove. The slot that code occupies is cleared. Without it both slots are
-         *     cleared. A code that is not on the order changes nothing and is not an error.
-         * @example HIMALAYA10
-         */
-        code?: components['parameters']['PromoCodeQuery'];
-      };
-      header?: never;
-      path: {
-        /**
-         * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-         * @example GRP-2030-000017
-         */
-        groupRef: components['parameters']['GroupRef'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Promo state of every order of the group after removal. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['GroupPromoStateResponse'];
-        };
-      };
-      400: components['responses']['InvalidPromoCode'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['PaymentInProgress'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  previewGroupPromo: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
-         * @example GRP-2030-000017
-         */
-        groupRef: components['parameters']['GroupRef'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PromoRequest'];
-      };
-    };
-    responses: {
-      /** @description Projected promo state of every order of the group; nothing was changed. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['GroupPromoStateResponse'];
-        };
-      };
-      400: components['responses']['InvalidPromoCode'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listCtgs: {
-    parameters: {
-      query?: {
-        /**
-         * @description `CHILD`: 1 to 17. `ADULT`: 18 to 60. `SENIOR`: 61 to 120. A package matches when its age
-         *     band overlaps the requested band.
-         * @example ADULT
-         */
-        ageBand?: 'CHILD' | 'ADULT' | 'SENIOR';
-        /**
-         * @description `LOW`: up to 3000 m. `HIGH`: 3001 to 6000 m. `EXTREME`: above 6000 m. A package matches
-         *     when its altitude band overlaps the requested band.
-         * @example HIGH
-         */
-        altitudeBand?: 'LOW' | 'HIGH' | 'EXTREME';
-        /**
-         * @description Matched on `baseDurationDays`. `SHORT`: up to 7 days. `MEDIUM`: 8 to 21 days. `LONG`: more than 21 days.
-         * @example MEDIUM
-         */
-        durationBand?: 'SHORT' | 'MEDIUM' | 'LONG';
-        /**
-         * @description Zero-based page number.
-         * @example 0
-         */
-        page?: components['parameters']['Page'];
-        /**
-         * @description Only packages of this product type.
-         * @example STANDARD
-         */
-        productType?: components['schemas']['ProductType'];
-        /**
-         * @description Free text matched against the package code, name and description.
-         * @example Island Peak
-         */
-        search?: string;
-        /**
-         * @description Page size. Values above 100 are clamped to 100, not rejected.
-         * @example 20
-         */
-        size?: components['parameters']['Size'];
-        /**
-         * @description Sort field. Any other value is a 400 with a field error.
-         * @example totalPrice
-         */
-        sortBy?: 'displayOrder' | 'ctgName' | 'ctgCode' | 'totalPrice' | 'maxAltitude' | 'baseDurationDays';
-        /**
-         * @description Sort direction.
-         * @example asc
-         */
-        sortDir?: components['parameters']['SortDir'];
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of packages. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CtgPageResponse'];
-        };
-      };
-      /** @description A parameter is invalid, for example an unknown `sortBy` or `altitudeBand` (error shape 2 with `details.fieldErrors`). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  createQuote: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['QuoteRequest'];
-      };
-    };
-    responses: {
-      /** @description Quote generated. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['QuoteResponse'];
-        };
-      };
-      /**
-       * @description The request is invalid (error shape 2): more than one age, an age out of range, neither or
-       *     both of `endDate` and `duration`, neither or both of `routeId` and `maxAltitude`,
-       *     `numberOfPersons` other than 1, an end date before the start date, or a start date in the
-       *     past. Field-level detail is in `details.fieldErrors`. Also returned without field errors
-       *     when no active package covers the altitude and the age; the message says why.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      /** @description The `routeId` is unknown or the route is not active (error shape 2). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getQuote: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description The `quoteId` of a quote your company created with `POST /reference/quote`.
-         * @example 0b9a8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d
-         */
-        quoteId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The quote. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['QuoteResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      /** @description No quote of your company has this id (error shape 2). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listRoutes: {
-    parameters: {
-      query?: {
-        /**
-         * @description Zero-based page number.
-         * @example 0
-         */
-        page?: components['parameters']['Page'];
-        /**
-         * @description Only routes in this region, for example `Khumbu` or `Annapurna`.
-         * @example Khumbu
-         */
-        region?: string;
-        /**
-         * @description Only routes of this category.
-         * @example RESTRICTED_AREA
-         */
-        routeCategory?: components['schemas']['RouteCategory'];
-        /**
-         * @description Only routes of this type.
-         * @example TEAHOUSE
-         */
-        routeType?: components['schemas']['RouteType'];
-        /**
-         * @description Free text matched against the route name, region, trek name and description.
-         * @example Everest
-         */
-        search?: string;
-        /**
-         * @description Page size. Values above 100 are clamped to 100, not rejected.
-         * @example 20
-         */
-        size?: components['parameters']['Size'];
-        /**
-         * @description Sort field. Any other value is a 400 with a field error.
-         * @example maxAltitude
-         */
-        sortBy?: 'name' | 'region' | 'trekName' | 'maxAltitude';
-        /**
-         * @description Sort direction.
-         * @example asc
-         */
-        sortDir?: components['parameters']['SortDir'];
-        /**
-         * @description Only routes of this trek.
-         * @example Annapurna Circuit
-         */
-        trekName?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of active routes. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['RoutePageResponse'];
-        };
-      };
-      /** @description A parameter is invalid, for example an unknown `sortBy` or `routeType` (error shape 2 with `details.fieldErrors`). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listRefunds: {
-    parameters: {
-      query?: {
-        /**
-         * @description Refunds of this cause.
-         * @example CANCELLATION
-         */
-        cause?: components['schemas']['RefundCause'];
-        /**
-         * @description Refunds recorded at or after this instant (RFC 3339, with its offset).
-         * @example 2030-09-01T00:00:00+05:45
-         */
-        createdFrom?: string;
-        /**
-         * @description Refunds recorded strictly before this instant; after `createdFrom`.
-         * @example 2030-10-01T00:00:00+05:45
-         */
-        createdTo?: string;
-        /**
-         * @description Refunds of this order.
-         * @example ORD-2030-000142
-         */
-        orderRef?: string;
-        /**
-         * @description Zero-based page number.
-         * @example 0
-         */
-        page?: components['parameters']['Page'];
-        /**
-         * @description Page size. Values above 100 are clamped to 100, not rejected.
-         * @example 20
-         */
-        size?: components['parameters']['Size'];
-        /**
-         * @description Sort field: `createdAt`, `amount`, `status`. Refunds equal on it keep one fixed order between them, so pages never
-         *     overlap. Any other value is a 400 with a field error.
-         * @example amount
-         */
-        sortBy?: 'createdAt' | 'amount' | 'status';
-        /**
-         * @description Sort direction; `desc` (newest first when sorting by time) by default.
-         * @example asc
-         */
-        sortDir?: components['parameters']['SortDirNewestFirst'];
-        /**
-         * @description Refund statuses to include (any of them). Repeat the parameter for several.
-         * @example [
-         *       "MANUAL",
-         *       "FAILED"
-         *     ]
-         */
-        status?: components['schemas']['RefundStatus'][];
-      };
-      header?: {
-        /**
-         * @description `text/csv` for the CSV export of every matching refund; otherwise one JSON page.
-         * @example text/csv
-         */
-        Accept?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of your refunds, or (with `Accept: text/csv`) all of them as CSV. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          /**
-           * @description For the CSV export: `attachment; filename="refunds-<date>.csv"`.
-           * @example attachment; filename="refunds-2030-09-20.csv"
-           */
-          'Content-Disposition'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['RefundPageResponse'];
-          'text/csv': string;
-        };
-      };
-      /**
-       * @description A filter is outside its bounds (error shape 2 with `details.fieldErrors`): an unknown
-       *     status or cause, more than 4 statuses, a malformed `orderRef` or date-time, `createdFrom`
-       *     not before `createdTo`, a negative `page`.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getRefund: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
-         * @example RFD-2030-000017
-         */
-        refundRef: components['parameters']['RefundRef'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The refund. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['RefundDetailResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      /** @description No refund of your company's has this reference (error shape 2). Do not retry. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getSandboxClock: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The test clock. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          'Sandbox-Today': components['headers']['SandboxToday'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SandboxClockResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['SandboxNotFound'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  setSandboxClock: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['SandboxClockRequest'];
-      };
-    };
-    responses: {
-      /** @description The test clock, set. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          'Sandbox-Today': components['headers']['SandboxToday'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SandboxClockResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['SandboxNotFound'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  deleteSandboxClock: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The test clock, unset. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SandboxClockResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['SandboxNotFound'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  sendSandboxEvent: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['SandboxEventRequest'];
-      };
-    };
-    responses: {
-      /** @description The event, recorded and queued for delivery. */
-      202: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          'Sandbox-Today': components['headers']['SandboxToday'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SandboxEventResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['SandboxNotFound'];
-      /** @description The order has no payment or refund for an event of this type (error shape 2). */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  setSandboxPaymentOutcome: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description The payment reference of an attempt (`paymentRef` in the `pay` answer and in `payment-status`).
-         * @example ORD-2030-000142-1916122811482
-         */
-        paymentRef: components['parameters']['PaymentRef'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['SandboxPaymentOutcomeRequest'];
-      };
-    };
-    responses: {
-      /** @description The payment status after the gateway's decision. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          'Sandbox-Today': components['headers']['SandboxToday'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PaymentStatusResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['SandboxNotFound'];
-      /** @description The payment has already ended, or a live provider took it (error shape 2). */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  setSandboxRefundOutcome: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
-         * @example RFD-2030-000017
-         */
-        refundRef: components['parameters']['RefundRef'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['SandboxRefundOutcomeRequest'];
-      };
-    };
-    responses: {
-      /** @description The refund after the provider's answer. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          'Sandbox-Today': components['headers']['SandboxToday'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['RefundDetailResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['SandboxNotFound'];
-      /** @description The refund is already final, or it is not a sandbox provider's (error shape 2). */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listTravellers: {
-    parameters: {
-      query?: {
-        /**
-         * @description Zero-based page number.
-         * @example 0
-         */
-        page?: components['parameters']['Page'];
-        /**
-         * @description Free text matched across traveller fields (name, e-mail, nationality, ID number, phone).
-         * @example Keller
-         */
-        search?: string;
-        /**
-         * @description Page size. Values above 100 are clamped to 100, not rejected.
-         * @example 20
-         */
-        size?: components['parameters']['Size'];
-        /**
-         * @description Sort field. Any other value is a 400 with a field error.
-         * @example name
-         */
-        sortBy?: 'createdAt' | 'name' | 'email' | 'nationality';
-        /**
-         * @description Sort direction; newest first by default.
-         * @example desc
-         */
-        sortDir?: 'asc' | 'desc';
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of your company's travellers. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TravellerPageResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  registerTravellers: {
-    parameters: {
-      query?: never;
-      header?: {
+        CaseRef: string;
         /**
          * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
          *     Repeating the request with the same key and the same body answers the first answer again
@@ -8347,1144 +5680,3745 @@ export interface operations {
          *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
          * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
          */
-        'Idempotency-Key'?: components['parameters']['CreateIdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['TravellerInput'][];
-      };
-    };
-    responses: {
-      /** @description All travellers registered, in request order. */
-      201: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TravellerListResponse'];
-        };
-      };
-      /**
-       * @description A traveller is invalid (error shape 2 with `details.fieldErrors`, indexed by array
-       *     position): a missing or malformed field, an empty array or more than 50 items, or a
-       *     document of the wrong type for its field. Nothing was stored.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      /**
-       * @description A referenced document does not exist or was uploaded by another company (error shape 2).
-       *     Nothing was stored.
-       */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /**
-       * @description A referenced document is already attached to another traveller, or the same document is
-       *     used twice in the batch, or the `Idempotency-Key` was already used for another body (error
-       *     shape 2). Nothing was stored.
-       */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listWebhookDeliveries: {
-    parameters: {
-      query?: {
-        /**
-         * @description Only the deliveries to this endpoint.
-         * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
-         */
-        endpointId?: string;
-        /** @description Only deliveries of this event type. */
-        eventType?: components['schemas']['WebhookEventType'];
-        /**
-         * @description Only deliveries created at or after this instant.
-         * @example 2030-09-20T00:00:00Z
-         */
-        from?: string;
-        /**
-         * @description Zero-based page number.
-         * @example 0
-         */
-        page?: components['parameters']['Page'];
-        /**
-         * @description Page size. Values above 100 are clamped to 100, not rejected.
-         * @example 20
-         */
-        size?: components['parameters']['Size'];
-        /**
-         * @description Sort field: `createdAt` (when the delivery was created), `eventType` or `status`.
-         *     Deliveries equal on it keep one fixed order between them, so pages never overlap. Any
-         *     other value is a 400 with a field error.
-         * @example status
-         */
-        sortBy?: 'createdAt' | 'eventType' | 'status';
-        /**
-         * @description Sort direction; `desc` (newest first when sorting by time) by default.
-         * @example asc
-         */
-        sortDir?: components['parameters']['SortDirNewestFirst'];
-        /** @description Only deliveries in this status. */
-        status?: components['schemas']['WebhookDeliveryStatus'];
-        /**
-         * @description Only deliveries created before this instant.
-         * @example 2030-09-21T00:00:00Z
-         */
-        to?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of deliveries. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookDeliveryPageResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  retryWebhookDelivery: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+        CreateIdempotencyKey: string;
         /**
          * @description The delivery's id (`deliveryId`). Another company's delivery is a 404.
          * @example 3a5c7e9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d
          */
-        deliveryId: components['parameters']['DeliveryId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The delivery, queued again. */
-      202: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookDeliveryResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['WebhookNotFound'];
-      /** @description The delivery's endpoint is disabled (error shape 2). Enable it with `PATCH`, then retry. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listWebhookEndpoints: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The endpoints. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookEndpointListResponse'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  createWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
-         *     Repeating the request with the same key and the same body answers the first answer again
-         *     (same status, same body, nothing created twice) for 24 hours, also when the requests race:
-         *     after a timeout or a dropped connection, retry with the same key. The same key with a
-         *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
-         *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
-         * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
-         */
-        'Idempotency-Key'?: components['parameters']['CreateIdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookEndpointInput'];
-      };
-    };
-    responses: {
-      /** @description The endpoint, with its secret shown this once. */
-      201: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookEndpointSecretResponse'];
-        };
-      };
-      /**
-       * @description The body is invalid (error shape 2 with `details.fieldErrors`): no event type or an
-       *     unknown one, or a URL that is not `https`, points to a non-public address or does not
-       *     resolve. Nothing was stored.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      /**
-       * @description Your company already has 5 endpoints (delete one, or change one with `PATCH`), or the
-       *     `Idempotency-Key` was already used for another body (error shape 2).
-       */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+        DeliveryId: string;
         /**
          * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
          * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
          */
-        endpointId: components['parameters']['EndpointId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The endpoint. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookEndpointResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['WebhookNotFound'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  deleteWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+        EndpointId: string;
         /**
-         * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
-         * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+         * @description The event's id (`evt_` and 32 hexadecimal digits), the `webhook-id` of its deliveries.
+         * @example evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f
          */
-        endpointId: components['parameters']['EndpointId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The endpoint as it was before deletion. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookEndpointResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['WebhookNotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  updateWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+        EventId: string;
         /**
-         * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
-         * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+         * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+         * @example GRP-2030-000017
          */
-        endpointId: components['parameters']['EndpointId'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookEndpointUpdate'];
-      };
-    };
-    responses: {
-      /** @description The endpoint after the change. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookEndpointResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['WebhookNotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  replayWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+        GroupRef: string;
         /**
-         * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
-         * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+         * @description A UUID you generate for each new payment attempt, scoped to your company. Repeating a request
+         *     with the same key and the same order and body returns the same attempt and the same
+         *     `paymentUrl`, also when the requests race, so retry a timed-out call with the same key. The
+         *     same key with a different order or body is a 409. A new key starts a new attempt and
+         *     supersedes an open one. A key that is not a UUID is a 400, before anything is charged.
+         * @example 9b2f6c1e-4d8a-4f3b-a7e5-0c1d2e3f4a5b
          */
-        endpointId: components['parameters']['EndpointId'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['EventReplayRequest'];
-      };
-    };
-    responses: {
-      /** @description The events, queued for the endpoint. */
-      202: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['EventReplayResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['WebhookNotFound'];
-      /** @description The endpoint is disabled (error shape 2); enable it with `PATCH` first. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  rotateWebhookEndpointSecret: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+        IdempotencyKey: string;
         /**
-         * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
-         * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+         * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+         *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+         *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+         *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+         *     four forms. Treat a payment
+         *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+         *     with 400.
+         * @example ORD-2030-000142
          */
-        endpointId: components['parameters']['EndpointId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The endpoint with its new secret, shown this once. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookEndpointSecretResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['WebhookNotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  testWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
+        OrderRef: string;
         /**
-         * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
-         * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+         * @description Zero-based page number.
+         * @example 0
          */
-        endpointId: components['parameters']['EndpointId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The test delivery, queued. */
-      202: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookDeliveryResponse'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['WebhookNotFound'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getHealth: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The process is alive. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['HealthStatus'];
-        };
-      };
-      500: components['responses']['InternalError'];
-    };
-  };
-  getMetrics: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The metrics of this process. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      404: components['responses']['NotFound'];
-      500: components['responses']['InternalError'];
-    };
-  };
-  getReadiness: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Ready to serve. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ReadinessStatus'];
-        };
-      };
-      500: components['responses']['InternalError'];
-      /** @description Not ready; the database is unreachable. Retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ReadinessStatus'];
-        };
-      };
-    };
-  };
-  verifyPolicy: {
-    parameters: {
-      query?: {
+        Page: number;
         /**
-         * @description The policy's check code, printed beside the QR code on the certificate and carried by the
-         *     QR code's link. With the right code the page also shows the traveller's initials; without
-         *     it, or with a wrong one, it shows the state, the coverage window and the maximum altitude
-         *     only, so that walking the policy numbers reveals no one. Case and spaces do not matter.
-         * @example 7KQ2MX
+         * @description The payment reference of an attempt (`paymentRef` in the `pay` answer and in `payment-status`).
+         * @example ORD-2030-000142-1916122811482
          */
-        code?: string;
+        PaymentRef: string;
         /**
-         * @description Whatever a messenger, e-mail client or link tracker appends to a shared link (`utm_source`,
-         *     `fbclid`...). Ignored: the page is the same with or without them.
-         * @example {
-         *       "utm_source": "whatsapp"
-         *     }
+         * @description The code to remove. The slot that code occupies is cleared. Without it both slots are
+         *     cleared. A code that is not on the order changes nothing and is not an error.
+         * @example HIMALAYA10
          */
-        linkParameters?: {
-          [key: string]: unknown;
-        };
-      };
-      header?: never;
-      path: {
+        PromoCodeQuery: string;
         /**
-         * @description The policy number printed on the certificate, `POL-<year>-<seq>`. As typed from paper it is
-         *     normalised first: lower case, spaces and other dashes (`pol 2026 000087`) find the printed
-         *     number, and the page (served at the typed URL, no redirect) names it as printed. Anything
-         *     else is answered like an unknown number (404 page), so the page reveals nothing about guesses.
-         * @example POL-2030-000087
+         * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
+         * @example RFD-2030-000017
          */
-        policyNumber: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The policy exists; the page says whether it is not yet in force, valid, expired or cancelled. */
-      200: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html': string;
-        };
-      };
-      /** @description The path or query cannot be read (invalid percent-encoding or a NUL character), error shape 2. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description No policy has this number, or it is not a policy number. */
-      404: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html': string;
-        };
-      };
-      /** @description Too many lookups from this client address (which a mobile carrier may share among many phones); wait for `Retry-After` seconds. */
-      429: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControlNoStore'];
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html': string;
-        };
-      };
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  webhookAssistanceCaseOpened: {
-    parameters: {
-      query?: never;
-      header: {
+        RefundRef: string;
+        /**
+         * @description Page size. Values above 100 are clamped to 100, not rejected.
+         * @example 20
+         */
+        Size: number;
+        /**
+         * @description Sort direction.
+         * @example asc
+         */
+        SortDir: "asc" | "desc";
+        /**
+         * @description Sort direction; `desc` (newest first when sorting by time) by default.
+         * @example asc
+         */
+        SortDirNewestFirst: "asc" | "desc";
         /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
-        'webhook-id': components['parameters']['WebhookId'];
+        WebhookId: string;
         /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
-        'webhook-signature': components['parameters']['WebhookSignature'];
+        WebhookSignature: string;
         /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
-        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
-      };
-      path?: never;
-      cookie?: never;
+        WebhookTimestamp: string;
     };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['AssistanceCaseOpenedEvent'];
-      };
+    requestBodies: never;
+    headers: {
+        /**
+         * @description Always `no-store`: the answer carries a token or personal data (RFC 6749 section 5.1 for the
+         *     token), so no cache, shared or private, may keep it. Every answer under `/api/external/v1`,
+         *     errors included, carries it; the OpenAPI document itself does not.
+         * @example no-store
+         */
+        CacheControlNoStore: "no-store";
+        /**
+         * @description Seconds to wait before sending the request again.
+         * @example 30
+         */
+        RetryAfter: number;
+        /**
+         * @description Sandbox only: the date your company's test clock is set to (`PUT /sandbox/clock`), on every
+         *     answer to your company while it is set. Every business-date rule of your requests reads this
+         *     date as "today in Nepal". Absent when no test clock is set, and never sent in production.
+         * @example 2030-10-15
+         */
+        SandboxToday: string;
+        /**
+         * @description The authentication scheme (RFC 6750): `Bearer realm="partner-api"`, with
+         *     `error="invalid_token"` added when the request carried a token that was refused.
+         */
+        WwwAuthenticate: string;
     };
-    responses: {
-      /** @description Received. Any 2xx ends the deliveries of this event. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    handlePaymentCallback: {
+        parameters: {
+            query: {
+                /**
+                 * @description The gateway that signed the payload.
+                 * @example card_gateway
+                 */
+                gateway: components["schemas"]["Gateway"];
+                /**
+                 * @description Base64url-encoded JSON of the payment result (see the decoded schema).
+                 * @example eyJwYXltZW50UmVmIjoiT1JELTIwMjYtMDAwMTQyLTE3ODk4OTI0MTE0ODIiLCJzdGF0dXMiOiJTVUNDRVNTIiwiYW1vdW50IjoxNzk1NSwiY3VycmVuY3kiOiJOUFIiLCJnYXRld2F5VHJhbnNhY3Rpb25JZCI6IkNHLTdRNEs5TTJYOFAiLCJpc3N1ZWRBdCI6IjIwMjYtMDktMjBUMDg6MjQ6MzdaIn0
+                 */
+                payload: string;
+                /**
+                 * @description Lower-case hex HMAC-SHA256 of the `payload` string under the gateway's secret.
+                 * @example 05f93737add6d557cf154dd4003c8925a5edc76236db39867fe8c78e51afec91
+                 */
+                signature: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description The result was recorded and the attempt had no `returnUrl`; a plain result page is shown to the customer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The result was recorded; the browser is redirected to the attempt's `returnUrl` with `paymentRef` appended. */
+            303: {
+                headers: {
+                    /**
+                     * @description The partner's `returnUrl` with `?paymentRef=<payment reference>` appended.
+                     * @example https://booking.himalayantrails.example.com/payments/complete?paymentRef=ORD-2030-000142-1916122811482
+                     */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The callback is forged, tampered with, replayed, malformed or for an unknown payment (error shape 2). Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
     };
-  };
-  webhookAssistanceCaseUpdated: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
-        'webhook-id': components['parameters']['WebhookId'];
-        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
-        'webhook-signature': components['parameters']['WebhookSignature'];
-        /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
-        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['AssistanceCaseUpdatedEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx ends the deliveries of this event. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    handleProviderReturn: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Khalti's amount in paisa.
+                 * @example 1795500
+                 */
+                amount?: string;
+                /**
+                 * @description eSewa's base64 JSON result, signed with HMAC-SHA256 over its `signed_field_names`.
+                 * @example eyJ0cmFuc2FjdGlvbl9jb2RlIjoiMDAwQVdFTyIsInN0YXR1cyI6IkNPTVBMRVRFIn0=
+                 */
+                data?: string;
+                /**
+                 * @description Khalti's masked payer mobile number; not stored.
+                 * @example 98XXXXX001
+                 */
+                mobile?: string;
+                /**
+                 * @description Khalti's payment identifier, as returned by its initiation.
+                 * @example bZQLD9wRVWo4CdESSfuSsB
+                 */
+                pidx?: string;
+                /**
+                 * @description Khalti echoes our payment reference.
+                 * @example ORD-2030-000142-1916122811482
+                 */
+                purchase_order_id?: string;
+                /** @example Trek cover ORD-2030-000142-1916122811482 */
+                purchase_order_name?: string;
+                /**
+                 * @description Khalti's claimed status (`Completed`, `Pending`, `User canceled`); never trusted.
+                 * @example Completed
+                 */
+                status?: string;
+                /** @example GFq9PFS7b2iYvL8Lir9oXe */
+                tidx?: string;
+                /**
+                 * @description Khalti's total amount in paisa.
+                 * @example 1795500
+                 */
+                total_amount?: string;
+                /** @example GFq9PFS7b2iYvL8Lir9oXe */
+                transaction_id?: string;
+                /** @example GFq9PFS7b2iYvL8Lir9oXe */
+                txnId?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The gateway the payment was started on.
+                 * @example card_gateway
+                 */
+                gateway: components["schemas"]["Gateway"];
+                /**
+                 * @description The payment reference the provider was given (Khalti's `purchase_order_id`, eSewa's `transaction_uuid`).
+                 * @example ORD-2030-000142-1916122811482
+                 */
+                paymentRef: string;
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description The return was handled and the attempt had no `returnUrl`; a plain result page is shown to the customer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The return was handled; the browser is redirected to the attempt's `returnUrl` with `paymentRef` appended. */
+            303: {
+                headers: {
+                    /**
+                     * @description The partner's `returnUrl` with `?paymentRef=<payment reference>` appended.
+                     * @example https://booking.himalayantrails.example.com/payments/complete?paymentRef=ORD-2030-000142-1916122811482
+                     */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The return is for another payment, amount or merchant, carries a bad signature, or names
+             *     an unknown payment. Nothing was changed. A browser (any `Accept` but one that prefers
+             *     `application/json`) gets a page that says so and links back to the partner's `returnUrl`
+             *     when the payment is known (sent with `Cache-Control: no-store`); a client asking for
+             *     JSON gets error shape 2.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many returns from this client address; wait for `Retry-After` seconds. Nothing was asked of the provider. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
     };
-  };
-  webhookCommissionPeriodClosed: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
-        'webhook-id': components['parameters']['WebhookId'];
-        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
-        'webhook-signature': components['parameters']['WebhookSignature'];
-        /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
-        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CommissionPeriodClosedEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx ends the deliveries of this event. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    listAssistanceCases: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only cases opened at or after this instant.
+                 * @example 2030-10-01T00:00:00Z
+                 */
+                openedFrom?: string;
+                /**
+                 * @description Only cases opened before this instant.
+                 * @example 2030-11-01T00:00:00Z
+                 */
+                openedTo?: string;
+                /**
+                 * @description Only the cases of this order (its `ORD-` reference).
+                 * @example ORD-2030-000142
+                 */
+                orderRef?: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+                /**
+                 * @description Sort field: `openedAt`, `status`. Cases equal on it keep one fixed order between them, so pages never
+                 *     overlap. Any other value is a 400 with a field error.
+                 * @example status
+                 */
+                sortBy?: "openedAt" | "status";
+                /**
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
+                /** @description Only cases in these statuses (repeat the parameter for several). */
+                status?: components["schemas"]["AssistanceCaseStatus"][];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description One page of cases. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistanceCasePageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
-        content?: never;
-      };
     };
-  };
-  webhookOrderAmended: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
-        'webhook-id': components['parameters']['WebhookId'];
-        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
-        'webhook-signature': components['parameters']['WebhookSignature'];
-        /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
-        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['OrderAmendedEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx ends the deliveries of this event. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    getAssistanceCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description The case. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistanceCaseResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
-        content?: never;
-      };
     };
-  };
-  webhookOrderCancelled: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
-        'webhook-id': components['parameters']['WebhookId'];
-        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
-        'webhook-signature': components['parameters']['WebhookSignature'];
-        /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
-        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['OrderCancelledEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx ends the deliveries of this event. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    addAssistanceCaseUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistanceCaseUpdateRequest"];
+            };
         };
-        content?: never;
-      };
-    };
-  };
-  webhookOrderPaid: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
-        'webhook-id': components['parameters']['WebhookId'];
-        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
-        'webhook-signature': components['parameters']['WebhookSignature'];
-        /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
-        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['OrderPaidEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx ends the deliveries of this event. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description The case with the update in its timeline. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistanceCaseResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
-        content?: never;
-      };
-      /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
-      400: {
-        headers: {
-          [name: string]: unknown;
+    };
+    withdrawAssistanceCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-    };
-  };
-  webhookPaymentCancelled: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
-        'webhook-id': components['parameters']['WebhookId'];
-        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
-        'webhook-signature': components['parameters']['WebhookSignature'];
-        /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
-        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PaymentCancelledEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx ends the deliveries of this event. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistanceCaseWithdrawalRequest"];
+            };
         };
-        content?: never;
-      };
-      /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description The case, now `WITHDRAWN`. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistanceCaseResponse"];
+                };
+            };
+            /**
+             * @description Error shape 2: the body is invalid, or the desk has already decided the case (it is
+             *     `AUTHORISED`, `DECLINED`, `COMPLETED`, `CLOSED` or already `WITHDRAWN`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
-        content?: never;
-      };
     };
-  };
-  webhookPaymentExpired: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
-        'webhook-id': components['parameters']['WebhookId'];
-        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
-        'webhook-signature': components['parameters']['WebhookSignature'];
-        /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
-        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PaymentExpiredEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx ends the deliveries of this event. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    issueToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenRequest"];
+            };
         };
-        content?: never;
-      };
-    };
-  };
-  webhookPaymentFailed: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
-        'webhook-id': components['parameters']['WebhookId'];
-        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
-        'webhook-signature': components['parameters']['WebhookSignature'];
-        /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
-        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PaymentFailedEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx ends the deliveries of this event. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description Token issued. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description A field is missing or blank (error shape 2 with `details.fieldErrors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /**
+             * @description The credential is unknown, wrong, revoked or deleted, or its company is inactive (error
+             *     shape 1). Do not retry with the same credential; contact the operator if it persists.
+             */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
-      /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
-      400: {
-        headers: {
-          [name: string]: unknown;
+    };
+    listCommissionStatements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content?: never;
-      };
-    };
-  };
-  webhookPaymentPartiallyReversed: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
-        'webhook-id': components['parameters']['WebhookId'];
-        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
-        'webhook-signature': components['parameters']['WebhookSignature'];
-        /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
-        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PaymentPartiallyReversedEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx ends the deliveries of this event. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description Your periods, newest first. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommissionPeriodListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
-      /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
-      400: {
-        headers: {
-          [name: string]: unknown;
+    };
+    getCommissionStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /**
+                 * @description `text/csv` for every line as CSV, `application/pdf` for the printable statement; otherwise JSON.
+                 * @example text/csv
+                 */
+                Accept?: string;
+            };
+            path: {
+                /**
+                 * @description The Nepal month, `YYYY-MM`.
+                 * @example 2030-09
+                 */
+                period: string;
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-    };
-  };
-  webhookPaymentRefundPending: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
-        'webhook-id': components['parameters']['WebhookId'];
-        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
-        'webhook-signature': components['parameters']['WebhookSignature'];
-        /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
-        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PaymentRefundPendingEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx ends the deliveries of this event. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description The statement. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /**
+                     * @description For CSV and PDF: `attachment; filename="commission-<period>.csv"` (or `.pdf`).
+                     * @example attachment; filename="commission-2030-09.csv"
+                     */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommissionStatementResponse"];
+                    "application/pdf": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description The period is not a month like `2030-09` (error shape 2 with `details.fieldErrors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
-      /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
-      400: {
-        headers: {
-          [name: string]: unknown;
+    };
+    uploadDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
+                 *     Repeating the request with the same key and the same body answers the first answer again
+                 *     (same status, same body, nothing created twice) for 24 hours, also when the requests race:
+                 *     after a timeout or a dropped connection, retry with the same key. The same key with a
+                 *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
+                 *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
+                 */
+                "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
         };
-        content?: never;
-      };
-    };
-  };
-  webhookRefundFailed: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
-        'webhook-id': components['parameters']['WebhookId'];
-        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
-        'webhook-signature': components['parameters']['WebhookSignature'];
-        /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
-        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['RefundFailedEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx ends the deliveries of this event. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["DocumentUploadRequest"];
+            };
         };
-        content?: never;
-      };
-      /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description Document stored as a draft. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentResponse"];
+                };
+            };
+            /**
+             * @description The upload was rejected. Usually error shape 3 (missing or empty file, missing or unknown
+             *     `documentType`, file content not allowed for the document type); a request that is not
+             *     valid multipart can be rejected with error shape 2. Tell them apart by `success`, which
+             *     only shape 3 has.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadError"] | components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The `Idempotency-Key` was already used by your company for another upload (error shape 2). Nothing was stored. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The file is larger than the upload limit (error shape 3). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadError"];
+                };
+            };
+            /**
+             * @description Too many uploads or bytes from the caller's company in the current window, or the
+             *     company already holds its quota of unattached (draft) documents (error shape 2). Wait
+             *     for the number of seconds in `Retry-After`: the window's end, or for the draft quota the
+             *     moment the oldest draft expires (attaching drafts to travellers frees places at once).
+             *     The defaults let a partner upload the 150 documents of a 50-traveller batch at once.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
     };
-  };
-  webhookRefundSucceeded: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
-        'webhook-id': components['parameters']['WebhookId'];
-        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
-        'webhook-signature': components['parameters']['WebhookSignature'];
-        /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
-        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['RefundSucceededEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx ends the deliveries of this event. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Events at or after this instant (RFC 3339, with its offset).
+                 * @example 2030-09-01T00:00:00+05:45
+                 */
+                createdFrom?: string;
+                /**
+                 * @description Events strictly before this instant; after `createdFrom`.
+                 * @example 2030-10-01T00:00:00+05:45
+                 */
+                createdTo?: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description `false` leaves out the synthetic events you sent yourself with `POST /sandbox/events`
+                 *     (marked `"sandbox": true` in their payload); `true` lists only them. Absent: every event.
+                 * @example false
+                 */
+                sandbox?: boolean;
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+                /**
+                 * @description Sort field: `createdAt`. Events equal on it keep one fixed order between them, so pages never
+                 *     overlap. Any other value is a 400 with a field error.
+                 * @example createdAt
+                 */
+                sortBy?: "createdAt";
+                /**
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
+                /**
+                 * @description Event types to include (any of them). Repeat the parameter for several.
+                 * @example [
+                 *       "order.paid"
+                 *     ]
+                 */
+                type?: components["schemas"]["WebhookEventType"][];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description One page of your events. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPageResponse"];
+                };
+            };
+            /**
+             * @description A filter is outside its bounds (error shape 2 with `details.fieldErrors`): an unknown
+             *     event type, more than 20 types, a malformed date-time, `createdFrom` not before
+             *     `createdTo`, a negative `page`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
     };
-  };
-  webhookWebhookTest: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
-        'webhook-id': components['parameters']['WebhookId'];
-        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
-        'webhook-signature': components['parameters']['WebhookSignature'];
-        /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
-        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookTestEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx ends the deliveries of this event. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id (`evt_` and 32 hexadecimal digits), the `webhook-id` of its deliveries.
+                 * @example evt_4c1f9a2e7b3d4e8a9f6c2d1e0b5a7c3f
+                 */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventRecordResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No event of your company's has this id (error shape 2). Do not retry. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
     };
-  };
+    listOrders: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Orders created at or after this instant (RFC 3339, with its offset).
+                 * @example 2030-09-01T00:00:00+05:45
+                 */
+                createdFrom?: string;
+                /**
+                 * @description Orders created strictly before this instant; after `createdFrom`.
+                 * @example 2030-10-01T00:00:00+05:45
+                 */
+                createdTo?: string;
+                /**
+                 * @description Orders departing on or after this date.
+                 * @example 2031-10-01
+                 */
+                departureFrom?: string;
+                /**
+                 * @description Orders departing on or before this date; not before `departureFrom`.
+                 * @example 2031-10-31
+                 */
+                departureTo?: string;
+                /**
+                 * @description Orders of this order group.
+                 * @example GRP-2030-000017
+                 */
+                groupRef?: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description The order's payment status, as `GET /orders/{orderRef}/payment-status` reports it.
+                 * @example SUCCESS
+                 */
+                paymentStatus?: components["schemas"]["PaymentAttemptStatus"];
+                /**
+                 * @description A whole order reference, order number or policy number (any case), or part of the
+                 *     traveller's name (case- and accent-insensitive).
+                 * @example Müller
+                 */
+                search?: string;
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+                /**
+                 * @description Sort field: `createdAt` (when the order was created), `departureDate` or `totalAmount`.
+                 *     Orders equal on it keep one fixed order between them, so pages never overlap. Any other
+                 *     value is a 400 with a field error. The CSV export follows it too.
+                 * @example departureDate
+                 */
+                sortBy?: "createdAt" | "departureDate" | "totalAmount";
+                /**
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
+                /**
+                 * @description Order statuses to include (any of them). Repeat the parameter for several.
+                 * @example [
+                 *       "PAID",
+                 *       "COMPLETED"
+                 *     ]
+                 */
+                status?: components["schemas"]["OrderStatus"][];
+                /**
+                 * @description Orders insuring this traveller.
+                 * @example e7d9a1c3-5f6b-4d8e-8a0c-4b6d8e0a2c45
+                 */
+                touristId?: string;
+            };
+            header?: {
+                /**
+                 * @description `text/csv` for the CSV export of every matching order; otherwise one JSON page.
+                 * @example text/csv
+                 */
+                Accept?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the orders you may read, or (with `Accept: text/csv`) all of them as CSV. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /**
+                     * @description For the CSV export: `attachment; filename="orders-<date>.csv"`.
+                     * @example attachment; filename="orders-2030-09-20.csv"
+                     */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderPageResponse"];
+                    "text/csv": string;
+                };
+            };
+            /**
+             * @description A filter is outside its bounds (error shape 2 with `details.fieldErrors`): an unknown
+             *     status, more than 5 statuses, a malformed date, `departureFrom` after `departureTo`,
+             *     `createdFrom` not before `createdTo`, a malformed `groupRef` or `touristId`, a `search` of
+             *     fewer than 2 or more than 100 characters, a negative `page`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description A CSV export over its limits (error shape 2): the company already runs as many exports as
+             *     it may, or every export slot of the service is busy. Wait for `Retry-After` seconds (or
+             *     finish reading a running export), then retry.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
+                 *     Repeating the request with the same key and the same body answers the first answer again
+                 *     (same status, same body, nothing created twice) for 24 hours, also when the requests race:
+                 *     after a timeout or a dropped connection, retry with the same key. The same key with a
+                 *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
+                 *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
+                 */
+                "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderInput"] | components["schemas"]["OrderInput"][];
+            };
+        };
+        responses: {
+            /**
+             * @description Created. For an object body `data` is the order (with `promoApplyResult` when a
+             *     `promoCode` was sent); for an array body `data` is the order group.
+             */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"] | components["schemas"]["OrderGroupResponse"];
+                };
+            };
+            /**
+             * @description Validation or business rule failure (error shape 2): both or neither of `routeId` and
+             *     `customRouteName`, more than two agencies, a quote that is expired or does not match the
+             *     order, a traveller outside the package's age band, a direct discount above your
+             *     commission, a singular `travelCompanyId` or `customTravelAgency` field. Nothing was
+             *     created.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The `touristId`, `ctgId`, `routeId`, `quoteId` or `orderGroupId` does not exist for your company (error shape 2). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state of a resource, for example a quote already
+             *     used by another order, or an `Idempotency-Key` your company already used for another body
+             *     (error shape 2).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            /** @description `{orderRef}` is a group payment reference, which covers several orders (error shape 2). Read each order by its own reference. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepartureChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description The order with its new dates (or unchanged, for its current date). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            /**
+             * @description The date cannot change (error shape 2): a field other than `departureDate`, a date that
+             *     is not a date, is before today or more than 365 days after the departure first booked, a
+             *     traveller outside the package's age band at the new
+             *     date (`details.fieldErrors`); a cancelled order, or one whose cover has started
+             *     (`message` says which). A body that is not JSON, or not sent as `application/json`, is a
+             *     400 too.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    openAssistanceCase: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description A UUID you generate for each case you open, scoped to your company. Repeating the request
+                 *     with the same key, order and body answers the same case (also when the requests race): after
+                 *     a timeout, retry with the same key. The same key with a different order or body is a 409. A
+                 *     key that is not a UUID is a 400.
+                 * @example 9d2b6f1e-3c4a-4e8b-a7d5-1f0e2c3b4a59
+                 */
+                "Idempotency-Key": components["parameters"]["AssistanceIdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistanceCaseRequest"];
+            };
+        };
+        responses: {
+            /** @description The case is open (or was, by this `Idempotency-Key`). Call the desk now. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistanceCaseResponse"];
+                };
+            };
+            /**
+             * @description No case opened, nothing changed (error shape 2): the body is invalid (with field errors),
+             *     `Idempotency-Key` is missing or not a UUID, the order is not paid or is cancelled, a
+             *     document is not a draft `MEDICAL_REPORT` of your company, or `{orderRef}` is a group
+             *     payment reference.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Error shape 2. The traveller already has an open case (the message names its `caseRef`:
+             *     send an update to it), or the `Idempotency-Key` was already used by your company for
+             *     another order or body (use a new key).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description A UUID you generate for each cancellation, scoped to your company. Repeating the request with
+                 *     the same key and the same order and body answers the same result (with the refund's current
+                 *     status), also when the requests race: after a timeout, retry with the same key. The same key
+                 *     with a different order or body is a 409. A key that is not a UUID is a 400.
+                 * @example 3c6f1e2a-8b4d-4e9f-a1c2-7d5e6f8a9b0c
+                 */
+                "Idempotency-Key": components["parameters"]["CancellationIdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancellationRequest"];
+            };
+        };
+        responses: {
+            /** @description The order is cancelled (or was, by this `Idempotency-Key`). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderCancellationResponse"];
+                };
+            };
+            /**
+             * @description Not cancelled, nothing changed (error shape 2): the body is invalid, `Idempotency-Key` is
+             *     missing or not a UUID, the cover has started, the order is already cancelled, or
+             *     `{orderRef}` is a group payment reference.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Error shape 2. Either the `Idempotency-Key` was already used by your company for another
+             *     order or body (use a new key), or a payment for the order was being started or settled at
+             *     this very moment (retry the same request shortly).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["PaymentProviderBadAnswer"];
+            503: components["responses"]["PaymentProviderUnavailable"];
+        };
+    };
+    previewOrderCancellation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What a cancellation would do now; the order is unchanged. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancellationPreviewResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description A registered agency listed on the order asked (error shape 2); only the company that placed it may cancel it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /**
+             * @description Nothing matches the identifier, or it is another company's order that does not list you
+             *     (error shape 2): as unknown to a stranger as an order that does not exist. Do not retry.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrderCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The certificate, as a PDF file. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /**
+                     * @description `attachment` with the file name `<policyNumber>.pdf` for the first version, `<policyNumber>-v<N>.pdf` for version N after a date change.
+                     * @example attachment; filename="POL-2030-000087.pdf"
+                     */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The order is not paid (pending or cancelled), or `{orderRef}` is a group payment reference (error shape 2). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Nothing matches the identifier, or it is another company's order (error shape 2): a
+             *     certificate is as unknown to a stranger as an order that does not exist, so references
+             *     cannot be probed. Do not retry.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    payOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description A UUID you generate for each new payment attempt, scoped to your company. Repeating a request
+                 *     with the same key and the same order and body returns the same attempt and the same
+                 *     `paymentUrl`, also when the requests race, so retry a timed-out call with the same key. The
+                 *     same key with a different order or body is a 409. A new key starts a new attempt and
+                 *     supersedes an open one. A key that is not a UUID is a 400, before anything is charged.
+                 * @example 9b2f6c1e-4d8a-4f3b-a7e5-0c1d2e3f4a5b
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayRequest"];
+            };
+        };
+        responses: {
+            /** @description Payment attempt started, or the existing attempt for a repeated `Idempotency-Key`. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentInitResponse"];
+                };
+            };
+            /**
+             * @description Rejected before anything is charged (error shape 2): `gateway` is `cash` or unknown,
+             *     `returnUrl` is invalid or not HTTPS, `Idempotency-Key` is missing or not a UUID, the order
+             *     is already paid, completed, closed or cancelled, its cover began before today (Nepal date)
+             *     and it was not paid by the end of that day, or `{orderRef}` is a group payment reference.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["PaymentProviderBadAnswer"];
+            503: components["responses"]["PaymentProviderUnavailable"];
+        };
+    };
+    getPaymentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payment state of the order. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                };
+            };
+            /** @description `{orderRef}` is a group payment reference, which covers several orders (error shape 2). Query each order by its own reference. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    applyOrderPromo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoRequest"];
+            };
+        };
+        responses: {
+            /** @description Code applied; the new promo state of the order. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoStateResponse"];
+                };
+            };
+            400: components["responses"]["InvalidPromoCode"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["PaymentInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeOrderPromo: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The code to remove. The slot that code occupies is cleared. Without it both slots are
+                 *     cleared. A code that is not on the order changes nothing and is not an error.
+                 * @example HIMALAYA10
+                 */
+                code?: components["parameters"]["PromoCodeQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The promo state of the order after removal (unchanged when the code was not on it). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoStateResponse"];
+                };
+            };
+            400: components["responses"]["InvalidPromoCode"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["PaymentInProgress"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    previewOrderPromo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoRequest"];
+            };
+        };
+        responses: {
+            /** @description Projected promo state; the order is unchanged. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoStateResponse"];
+                };
+            };
+            400: components["responses"]["InvalidPromoCode"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrderGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderGroupOverviewResponse"];
+                };
+            };
+            /** @description `{groupRef}` is longer than any group reference (error shape 2 with `details.fieldErrors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    payGroup: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description A UUID you generate for each new payment attempt, scoped to your company. Repeating a request
+                 *     with the same key and the same order and body returns the same attempt and the same
+                 *     `paymentUrl`, also when the requests race, so retry a timed-out call with the same key. The
+                 *     same key with a different order or body is a 409. A new key starts a new attempt and
+                 *     supersedes an open one. A key that is not a UUID is a 400, before anything is charged.
+                 * @example 9b2f6c1e-4d8a-4f3b-a7e5-0c1d2e3f4a5b
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayRequest"];
+            };
+        };
+        responses: {
+            /** @description Group payment attempt started, or the existing attempt for a repeated `Idempotency-Key`. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentInitResponse"];
+                };
+            };
+            /**
+             * @description Rejected before anything is charged (error shape 2): `gateway` is `cash` or unknown,
+             *     `returnUrl` is invalid or not HTTPS, `Idempotency-Key` is missing or not a UUID, or the
+             *     group has no `PENDING` order left to pay (none at all, or only orders whose cover began
+             *     before today).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The group was created by another company (error shape 2). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No order group matches `{groupRef}` (error shape 2). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["PaymentProviderBadAnswer"];
+            503: components["responses"]["PaymentProviderUnavailable"];
+        };
+    };
+    applyGroupPromo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoRequest"];
+            };
+        };
+        responses: {
+            /** @description New promo state of every order of the group. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupPromoStateResponse"];
+                };
+            };
+            400: components["responses"]["InvalidPromoCode"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["PaymentInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeGroupPromo: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The code to remove. The slot that code occupies is cleared. Without it both slots are
+                 *     cleared. A code that is not on the order changes nothing and is not an error.
+                 * @example HIMALAYA10
+                 */
+                code?: components["parameters"]["PromoCodeQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Promo state of every order of the group after removal. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupPromoStateResponse"];
+                };
+            };
+            400: components["responses"]["InvalidPromoCode"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["PaymentInProgress"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    previewGroupPromo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoRequest"];
+            };
+        };
+        responses: {
+            /** @description Projected promo state of every order of the group; nothing was changed. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupPromoStateResponse"];
+                };
+            };
+            400: components["responses"]["InvalidPromoCode"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCtgs: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `CHILD`: 1 to 17. `ADULT`: 18 to 60. `SENIOR`: 61 to 120. A package matches when its age
+                 *     band overlaps the requested band.
+                 * @example ADULT
+                 */
+                ageBand?: "CHILD" | "ADULT" | "SENIOR";
+                /**
+                 * @description `LOW`: up to 3000 m. `HIGH`: 3001 to 6000 m. `EXTREME`: above 6000 m. A package matches
+                 *     when its altitude band overlaps the requested band.
+                 * @example HIGH
+                 */
+                altitudeBand?: "LOW" | "HIGH" | "EXTREME";
+                /**
+                 * @description Matched on `baseDurationDays`. `SHORT`: up to 7 days. `MEDIUM`: 8 to 21 days. `LONG`: more than 21 days.
+                 * @example MEDIUM
+                 */
+                durationBand?: "SHORT" | "MEDIUM" | "LONG";
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Only packages of this product type.
+                 * @example STANDARD
+                 */
+                productType?: components["schemas"]["ProductType"];
+                /**
+                 * @description Free text matched against the package code, name and description.
+                 * @example Island Peak
+                 */
+                search?: string;
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+                /**
+                 * @description Sort field. Any other value is a 400 with a field error.
+                 * @example totalPrice
+                 */
+                sortBy?: "displayOrder" | "ctgName" | "ctgCode" | "totalPrice" | "maxAltitude" | "baseDurationDays";
+                /**
+                 * @description Sort direction.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDir"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of packages. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CtgPageResponse"];
+                };
+            };
+            /** @description A parameter is invalid, for example an unknown `sortBy` or `altitudeBand` (error shape 2 with `details.fieldErrors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description Quote generated. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
+            /**
+             * @description The request is invalid (error shape 2): more than one age, an age out of range, neither or
+             *     both of `endDate` and `duration`, neither or both of `routeId` and `maxAltitude`,
+             *     `numberOfPersons` other than 1, an end date before the start date, or a start date in the
+             *     past. Field-level detail is in `details.fieldErrors`. Also returned without field errors
+             *     when no active package covers the altitude and the age; the message says why.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The `routeId` is unknown or the route is not active (error shape 2). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `quoteId` of a quote your company created with `POST /reference/quote`.
+                 * @example 0b9a8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d
+                 */
+                quoteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quote. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No quote of your company has this id (error shape 2). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRoutes: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Only routes in this region, for example `Khumbu` or `Annapurna`.
+                 * @example Khumbu
+                 */
+                region?: string;
+                /**
+                 * @description Only routes of this category.
+                 * @example RESTRICTED_AREA
+                 */
+                routeCategory?: components["schemas"]["RouteCategory"];
+                /**
+                 * @description Only routes of this type.
+                 * @example TEAHOUSE
+                 */
+                routeType?: components["schemas"]["RouteType"];
+                /**
+                 * @description Free text matched against the route name, region, trek name and description.
+                 * @example Everest
+                 */
+                search?: string;
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+                /**
+                 * @description Sort field. Any other value is a 400 with a field error.
+                 * @example maxAltitude
+                 */
+                sortBy?: "name" | "region" | "trekName" | "maxAltitude";
+                /**
+                 * @description Sort direction.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDir"];
+                /**
+                 * @description Only routes of this trek.
+                 * @example Annapurna Circuit
+                 */
+                trekName?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of active routes. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutePageResponse"];
+                };
+            };
+            /** @description A parameter is invalid, for example an unknown `sortBy` or `routeType` (error shape 2 with `details.fieldErrors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Refunds of this cause.
+                 * @example CANCELLATION
+                 */
+                cause?: components["schemas"]["RefundCause"];
+                /**
+                 * @description Refunds recorded at or after this instant (RFC 3339, with its offset).
+                 * @example 2030-09-01T00:00:00+05:45
+                 */
+                createdFrom?: string;
+                /**
+                 * @description Refunds recorded strictly before this instant; after `createdFrom`.
+                 * @example 2030-10-01T00:00:00+05:45
+                 */
+                createdTo?: string;
+                /**
+                 * @description Refunds of this order.
+                 * @example ORD-2030-000142
+                 */
+                orderRef?: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+                /**
+                 * @description Sort field: `createdAt`, `amount`, `status`. Refunds equal on it keep one fixed order between them, so pages never
+                 *     overlap. Any other value is a 400 with a field error.
+                 * @example amount
+                 */
+                sortBy?: "createdAt" | "amount" | "status";
+                /**
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
+                /**
+                 * @description Refund statuses to include (any of them). Repeat the parameter for several.
+                 * @example [
+                 *       "MANUAL",
+                 *       "FAILED"
+                 *     ]
+                 */
+                status?: components["schemas"]["RefundStatus"][];
+            };
+            header?: {
+                /**
+                 * @description `text/csv` for the CSV export of every matching refund; otherwise one JSON page.
+                 * @example text/csv
+                 */
+                Accept?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of your refunds, or (with `Accept: text/csv`) all of them as CSV. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /**
+                     * @description For the CSV export: `attachment; filename="refunds-<date>.csv"`.
+                     * @example attachment; filename="refunds-2030-09-20.csv"
+                     */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundPageResponse"];
+                    "text/csv": string;
+                };
+            };
+            /**
+             * @description A filter is outside its bounds (error shape 2 with `details.fieldErrors`): an unknown
+             *     status or cause, more than 4 statuses, a malformed `orderRef` or date-time, `createdFrom`
+             *     not before `createdTo`, a negative `page`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
+                 * @example RFD-2030-000017
+                 */
+                refundRef: components["parameters"]["RefundRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundDetailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No refund of your company's has this reference (error shape 2). Do not retry. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test clock. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Sandbox-Today": components["headers"]["SandboxToday"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClockResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SandboxNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxClockRequest"];
+            };
+        };
+        responses: {
+            /** @description The test clock, set. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Sandbox-Today": components["headers"]["SandboxToday"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClockResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SandboxNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test clock, unset. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClockResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SandboxNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendSandboxEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The event, recorded and queued for delivery. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Sandbox-Today": components["headers"]["SandboxToday"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxEventResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SandboxNotFound"];
+            /** @description The order has no payment or refund for an event of this type (error shape 2). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setSandboxPaymentOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment reference of an attempt (`paymentRef` in the `pay` answer and in `payment-status`).
+                 * @example ORD-2030-000142-1916122811482
+                 */
+                paymentRef: components["parameters"]["PaymentRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxPaymentOutcomeRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment status after the gateway's decision. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Sandbox-Today": components["headers"]["SandboxToday"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SandboxNotFound"];
+            /** @description The payment has already ended, or a live provider took it (error shape 2). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setSandboxRefundOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The refund reference `RFD-<year>-<seq>` (in the cancellation answer, the order detail, `payment-status` and the refund webhooks).
+                 * @example RFD-2030-000017
+                 */
+                refundRef: components["parameters"]["RefundRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxRefundOutcomeRequest"];
+            };
+        };
+        responses: {
+            /** @description The refund after the provider's answer. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Sandbox-Today": components["headers"]["SandboxToday"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundDetailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SandboxNotFound"];
+            /** @description The refund is already final, or it is not a sandbox provider's (error shape 2). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTravellers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Free text matched across traveller fields (name, e-mail, nationality, ID number, phone).
+                 * @example Keller
+                 */
+                search?: string;
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+                /**
+                 * @description Sort field. Any other value is a 400 with a field error.
+                 * @example name
+                 */
+                sortBy?: "createdAt" | "name" | "email" | "nationality";
+                /**
+                 * @description Sort direction; newest first by default.
+                 * @example desc
+                 */
+                sortDir?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of your company's travellers. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravellerPageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    registerTravellers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
+                 *     Repeating the request with the same key and the same body answers the first answer again
+                 *     (same status, same body, nothing created twice) for 24 hours, also when the requests race:
+                 *     after a timeout or a dropped connection, retry with the same key. The same key with a
+                 *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
+                 *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
+                 */
+                "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TravellerInput"][];
+            };
+        };
+        responses: {
+            /** @description All travellers registered, in request order. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravellerListResponse"];
+                };
+            };
+            /**
+             * @description A traveller is invalid (error shape 2 with `details.fieldErrors`, indexed by array
+             *     position): a missing or malformed field, an empty array or more than 50 items, or a
+             *     document of the wrong type for its field. Nothing was stored.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description A referenced document does not exist or was uploaded by another company (error shape 2).
+             *     Nothing was stored.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /**
+             * @description A referenced document is already attached to another traveller, or the same document is
+             *     used twice in the batch, or the `Idempotency-Key` was already used for another body (error
+             *     shape 2). Nothing was stored.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the deliveries to this endpoint.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId?: string;
+                /** @description Only deliveries of this event type. */
+                eventType?: components["schemas"]["WebhookEventType"];
+                /**
+                 * @description Only deliveries created at or after this instant.
+                 * @example 2030-09-20T00:00:00Z
+                 */
+                from?: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+                /**
+                 * @description Sort field: `createdAt` (when the delivery was created), `eventType` or `status`.
+                 *     Deliveries equal on it keep one fixed order between them, so pages never overlap. Any
+                 *     other value is a 400 with a field error.
+                 * @example status
+                 */
+                sortBy?: "createdAt" | "eventType" | "status";
+                /**
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
+                /** @description Only deliveries in this status. */
+                status?: components["schemas"]["WebhookDeliveryStatus"];
+                /**
+                 * @description Only deliveries created before this instant.
+                 * @example 2030-09-21T00:00:00Z
+                 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The delivery's id (`deliveryId`). Another company's delivery is a 404.
+                 * @example 3a5c7e9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued again. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            /** @description The delivery's endpoint is disabled (error shape 2). Enable it with `PATCH`, then retry. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
+                 *     Repeating the request with the same key and the same body answers the first answer again
+                 *     (same status, same body, nothing created twice) for 24 hours, also when the requests race:
+                 *     after a timeout or a dropped connection, retry with the same key. The same key with a
+                 *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
+                 *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
+                 */
+                "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointInput"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret shown this once. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointSecretResponse"];
+                };
+            };
+            /**
+             * @description The body is invalid (error shape 2 with `details.fieldErrors`): no event type or an
+             *     unknown one, or a URL that is not `https`, points to a non-public address or does not
+             *     resolve. Nothing was stored.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Your company already has 5 endpoints (delete one, or change one with `PATCH`), or the
+             *     `Idempotency-Key` was already used for another body (error shape 2).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint as it was before deletion. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint after the change. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replayWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventReplayRequest"];
+            };
+        };
+        responses: {
+            /** @description The events, queued for the endpoint. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventReplayResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            /** @description The endpoint is disabled (error shape 2); enable it with `PATCH` first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret, shown this once. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointSecretResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id (`endpointId`). Another company's endpoint is a 404.
+                 * @example 7c1e9a3b-5d2f-4e8a-9b6c-0d1e2f3a4b5c
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test delivery, queued. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthStatus"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics of this process. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready to serve. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessStatus"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description Not ready; the database is unreachable. Retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessStatus"];
+                };
+            };
+        };
+    };
+    verifyPolicy: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The policy's check code, printed beside the QR code on the certificate and carried by the
+                 *     QR code's link. With the right code the page also shows the traveller's initials; without
+                 *     it, or with a wrong one, it shows the state, the coverage window and the maximum altitude
+                 *     only, so that walking the policy numbers reveals no one. Case and spaces do not matter.
+                 * @example 7KQ2MX
+                 */
+                code?: string;
+                /**
+                 * @description Whatever a messenger, e-mail client or link tracker appends to a shared link (`utm_source`,
+                 *     `fbclid`...). Ignored: the page is the same with or without them.
+                 * @example {
+                 *       "utm_source": "whatsapp"
+                 *     }
+                 */
+                linkParameters?: {
+                    [key: string]: unknown;
+                };
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The policy number printed on the certificate, `POL-<year>-<seq>`. As typed from paper it is
+                 *     normalised first: lower case, spaces and other dashes (`pol 2026 000087`) find the printed
+                 *     number, and the page (served at the typed URL, no redirect) names it as printed. Anything
+                 *     else is answered like an unknown number (404 page), so the page reveals nothing about guesses.
+                 * @example POL-2030-000087
+                 */
+                policyNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy exists; the page says whether it is not yet in force, valid, expired or cancelled. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The path or query cannot be read (invalid percent-encoding or a NUL character), error shape 2. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No policy has this number, or it is not a policy number. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many lookups from this client address (which a mobile carrier may share among many phones); wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookAssistanceCaseOpened: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistanceCaseOpenedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookAssistanceCaseUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistanceCaseUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookCommissionPeriodClosed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommissionPeriodClosedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOrderAmended: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderAmendedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOrderCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOrderPaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderPaidEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentPartiallyReversed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPartiallyReversedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentRefundPending: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRefundPendingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookRefundFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookRefundSucceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundSucceededEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
 }

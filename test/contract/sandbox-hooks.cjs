@@ -37,7 +37,7 @@ async function manualRefund(caller) {
     body: { reason: 'OTHER' },
     headers: { 'idempotency-key': randomUUID() },
   });
-  return cancelled.refund.refundRef;
+  return { refundRef: cancelled.refund.refundRef, orderRef: order.orderRef };
 }
 
 hooks.beforeAll((_transactions, done) => {
@@ -47,8 +47,11 @@ hooks.beforeAll((_transactions, done) => {
     fixtures.openPayment = await openPayment(caller);
     fixtures.decidedPayment = await openPayment(caller);
     await caller.call('POST', paymentOutcome(fixtures.decidedPayment), { body: { outcome: 'DECLINED' } });
-    fixtures.manualRefund = await manualRefund(caller);
-    fixtures.failedRefund = await manualRefund(caller);
+    fixtures.manualRefund = (await manualRefund(caller)).refundRef;
+    const failed = await manualRefund(caller);
+    fixtures.failedRefund = failed.refundRef;
+    // A test event about an order is built from its real refund: this order has one.
+    fixtures.refundedOrder = failed.orderRef;
     await caller.call('POST', refundOutcome(fixtures.failedRefund), { body: { outcome: 'FAILED' } });
     fixtures.order = await caller.order();
   })().then(
@@ -92,7 +95,7 @@ const scenarios = {
   deleteSandboxClock: { 200: () => {} },
   sendSandboxEvent: {
     202: (t) => {
-      t.request.body = JSON.stringify({ type: 'refund.failed', orderRef: fixtures.order.orderRef });
+      t.request.body = JSON.stringify({ type: 'refund.failed', orderRef: fixtures.refundedOrder });
       withoutClockHeader(t);
     },
   },

@@ -1398,8 +1398,9 @@ export interface paths {
          *     every look the service takes at the gateway (`payment-status`, the payment watch) finds it
          *     undecided, and the gateway can no longer void it. A later call with another outcome decides
          *     it: while its checkout is open, as above; after the checkout closed (`ABANDONED`, or its
-         *     expiry), `CAPTURED` is a late capture (the order is not paid and the money is refunded) and
-         *     the others end it. Asking `PENDING` again answers the same status.
+         *     expiry) too, as any word a provider gives after the close is taken: `CAPTURED` pays the order
+         *     when nothing else paid it (otherwise the money is refunded as a late capture). Asking
+         *     `PENDING` again answers the same status.
          *
          *     Pass the `paymentRef` of the `pay` answer. A group payment's `paymentRef` (from
          *     `POST /orders/groups/{groupRef}/pay`) decides the whole group's payment: every order of the

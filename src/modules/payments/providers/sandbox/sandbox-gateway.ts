@@ -1,6 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SandboxGatewayPayment } from './entities/sandbox-gateway-payment';
 import { ProviderUnavailableError } from '../../../../kernel/errors';
 import { verifySignedCallback } from '../callback-signature';
 import {
