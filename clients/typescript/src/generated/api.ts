@@ -1297,6 +1297,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/v1/sandbox/assistance-cases/{caseRef}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an assistance case as the desk would
+         * @description Plays the assistance desk on a sandbox: moves a real case one step through the desk's own
+         *     moves (the ones its operators make), with the same timeline entry, audit entry and webhook
+         *     `assistance_case.updated` to every company that may read the case. `AUTHORISED` records a
+         *     guarantee of payment, with plausible sandbox values for the fields you leave out.
+         *
+         *     The company that placed the case's order may move any case of it; a listed agency only a
+         *     case it opened itself. Anyone else's case is a 404, as an unknown one. A move the desk could
+         *     not make from the case's status (authorising a `RECEIVED` case, completing a `DECLINED`
+         *     one) is a 409 `ASSISTANCE_CASE_MOVE_REFUSED` naming the status; guarantee fields with another
+         *     decision than `AUTHORISED` are a 400.
+         */
+        post: operations["setSandboxAssistanceCaseDecision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/external/v1/sandbox/clock": {
         parameters: {
             query?: never;
@@ -3071,6 +3106,7 @@ export interface components {
          *     | `PAYMENT_ALREADY_FINAL` | 409 | Sandbox: the payment has already ended (paid, failed, cancelled, expired, superseded, or decided on the checkout page). |
          *     | `REFUND_ALREADY_FINAL` | 409 | Sandbox: the refund is already `SUCCEEDED` or `FAILED`. |
          *     | `SANDBOX_PROVIDER_REQUIRED` | 409 | Sandbox: the payment or refund belongs to a live provider or to cash, which the sandbox helpers cannot answer for. |
+         *     | `ASSISTANCE_CASE_MOVE_REFUSED` | 409 | Sandbox: the assistance desk cannot make this move from the case's status (the `message` names it). |
          *     | `SANDBOX_EVENT_FACTS_MISSING` | 409 | Sandbox: a test event about an order names a payment or refund the order does not have; pay or cancel it first, or send the event without `orderRef`. |
          *     | `CONFLICT` | 409 | The request conflicts with the current state of a resource; the `message` says which. |
          *     | `REQUEST_TIMEOUT` | 408 | The request (its body or headers) was not received in time. |
@@ -3087,7 +3123,7 @@ export interface components {
          * @example ORDER_ALREADY_CANCELLED
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "SANDBOX_EVENT_FACTS_MISSING" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "SANDBOX_EVENT_FACTS_MISSING" | "ASSISTANCE_CASE_MOVE_REFUSED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /** @description One page of your events with its page metadata (the envelope of `GET /travellers`). */
         EventPage: {
             /** @description Events of this page, newest first. */
@@ -4787,6 +4823,45 @@ export interface components {
          * @enum {string}
          */
         RouteType: "TEAHOUSE" | "CAMPING" | "EXPEDITION" | "PEAK_CLIMBING";
+        /**
+         * @description The assistance desk's next move on a case, as the sandbox plays the desk: `UNDER_REVIEW`
+         *     (from `RECEIVED`), `AUTHORISED` or `DECLINED` (from `UNDER_REVIEW`), `COMPLETED` (from
+         *     `AUTHORISED`), `CLOSED` (from `COMPLETED`). With `AUTHORISED` the guarantee's fields are
+         *     optional: the sandbox fills plausible ones for those left out. They are refused with any other
+         *     decision.
+         */
+        SandboxCaseDecisionRequest: {
+            /**
+             * @description `AUTHORISED` only, in the service currency; default 650000.
+             * @example 650000
+             */
+            costLimit?: number;
+            /**
+             * @example AUTHORISED
+             * @enum {string}
+             */
+            decision: "UNDER_REVIEW" | "AUTHORISED" | "DECLINED" | "COMPLETED" | "CLOSED";
+            /**
+             * @description `AUTHORISED` only; default `CIWEC Hospital, Kathmandu`.
+             * @example CIWEC Hospital, Kathmandu
+             */
+            destinationHospital?: string;
+            /**
+             * @description `AUTHORISED` only; default `SBX-GOP-<caseRef>`.
+             * @example GOP-2030-0412
+             */
+            guaranteeRef?: string;
+            /**
+             * @description The desk's note in the timeline and the event (a decline's reason); default the desk's own words.
+             * @example Evacuation authorised to Kathmandu.
+             */
+            note?: string;
+            /**
+             * @description `AUTHORISED` only; default `Sandbox Heli Rescue`.
+             * @example Simrik Air
+             */
+            operator?: string;
+        };
         /** @description Your company's test clock. `today` is `null` when none is set (the real Nepal date applies). */
         SandboxClock: {
             /**
@@ -7997,6 +8072,53 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setSandboxAssistanceCaseDecision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCaseDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description The case after the move. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Sandbox-Today": components["headers"]["SandboxToday"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistanceCaseResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SandboxNotFound"];
+            /** @description The desk could not make this move from the case's status (error shape 2). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
