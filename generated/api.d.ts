@@ -1334,7 +1334,18 @@ export interface paths {
     "/api/external/v1/sandbox/clock": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Sandbox only: the test clock this request runs on, one a CI job owns. Absent, the request runs
+                 *     on (and `/sandbox/clock` reads and sets) your company's clock. With a name, on that clock only:
+                 *     two jobs of yours running at once, each sending its own name (a job or pipeline id) on every
+                 *     request, never move each other's dates. A named clock that was never set is the real date;
+                 *     remove it at the end of the job with `DELETE /sandbox/clock` and the same header. Elsewhere
+                 *     the header is ignored.
+                 * @example ci-job-4711
+                 */
+                "Sandbox-Clock"?: components["parameters"]["SandboxClockName"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5818,6 +5829,16 @@ export interface components {
          */
         RefundRef: string;
         /**
+         * @description Sandbox only: the test clock this request runs on, one a CI job owns. Absent, the request runs
+         *     on (and `/sandbox/clock` reads and sets) your company's clock. With a name, on that clock only:
+         *     two jobs of yours running at once, each sending its own name (a job or pipeline id) on every
+         *     request, never move each other's dates. A named clock that was never set is the real date;
+         *     remove it at the end of the job with `DELETE /sandbox/clock` and the same header. Elsewhere
+         *     the header is ignored.
+         * @example ci-job-4711
+         */
+        SandboxClockName: string;
+        /**
          * @description Page size. Values above 100 are clamped to 100, not rejected.
          * @example 20
          */
@@ -8125,7 +8146,18 @@ export interface operations {
     getSandboxClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Sandbox only: the test clock this request runs on, one a CI job owns. Absent, the request runs
+                 *     on (and `/sandbox/clock` reads and sets) your company's clock. With a name, on that clock only:
+                 *     two jobs of yours running at once, each sending its own name (a job or pipeline id) on every
+                 *     request, never move each other's dates. A named clock that was never set is the real date;
+                 *     remove it at the end of the job with `DELETE /sandbox/clock` and the same header. Elsewhere
+                 *     the header is ignored.
+                 * @example ci-job-4711
+                 */
+                "Sandbox-Clock"?: components["parameters"]["SandboxClockName"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8152,7 +8184,18 @@ export interface operations {
     setSandboxClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Sandbox only: the test clock this request runs on, one a CI job owns. Absent, the request runs
+                 *     on (and `/sandbox/clock` reads and sets) your company's clock. With a name, on that clock only:
+                 *     two jobs of yours running at once, each sending its own name (a job or pipeline id) on every
+                 *     request, never move each other's dates. A named clock that was never set is the real date;
+                 *     remove it at the end of the job with `DELETE /sandbox/clock` and the same header. Elsewhere
+                 *     the header is ignored.
+                 * @example ci-job-4711
+                 */
+                "Sandbox-Clock"?: components["parameters"]["SandboxClockName"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8183,7 +8226,18 @@ export interface operations {
     deleteSandboxClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Sandbox only: the test clock this request runs on, one a CI job owns. Absent, the request runs
+                 *     on (and `/sandbox/clock` reads and sets) your company's clock. With a name, on that clock only:
+                 *     two jobs of yours running at once, each sending its own name (a job or pipeline id) on every
+                 *     request, never move each other's dates. A named clock that was never set is the real date;
+                 *     remove it at the end of the job with `DELETE /sandbox/clock` and the same header. Elsewhere
+                 *     the header is ignored.
+                 * @example ci-job-4711
+                 */
+                "Sandbox-Clock"?: components["parameters"]["SandboxClockName"];
+            };
             path?: never;
             cookie?: never;
         };

@@ -111,7 +111,7 @@ export function buildApi(
     policies: operationPolicies,
     rateLimits,
     streamDeadlines,
-    testClockOf: testClocks ? (em, principal) => testClocks.of(em, principal.companyId) : undefined,
+    testClockOf: testClocks ? (em, principal, clock) => testClocks.of(em, principal.companyId, clock) : undefined,
     withdrawn,
   });
 }

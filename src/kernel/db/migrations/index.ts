@@ -36,6 +36,7 @@ import { Migration20261203150000_CommissionLedger } from './Migration20261203150
 import { Migration20261204100000_SandboxClock } from './Migration20261204100000_SandboxClock';
 import { Migration20261211100000_SandboxPendingPayment } from './Migration20261211100000_SandboxPendingPayment';
 import { Migration20261211100100_SandboxEventMarker } from './Migration20261211100100_SandboxEventMarker';
+import { Migration20261211100200_NamedSandboxClocks } from './Migration20261211100200_NamedSandboxClocks';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -79,4 +80,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261204100000_SandboxClock', class: Migration20261204100000_SandboxClock },
   { name: 'Migration20261211100000_SandboxPendingPayment', class: Migration20261211100000_SandboxPendingPayment },
   { name: 'Migration20261211100100_SandboxEventMarker', class: Migration20261211100100_SandboxEventMarker },
+  { name: 'Migration20261211100200_NamedSandboxClocks', class: Migration20261211100200_NamedSandboxClocks },
 ];
