@@ -19,6 +19,24 @@ const fixtures = { error: undefined };
 
 const paymentOutcome = (paymentRef) => `${API}/sandbox/payments/${encodeURIComponent(paymentRef)}/outcome`;
 const refundOutcome = (refundRef) => `${API}/sandbox/refunds/${encodeURIComponent(refundRef)}/outcome`;
+const caseDecision = (caseRef) => `${API}/sandbox/assistance-cases/${encodeURIComponent(caseRef)}/decision`;
+
+/** A case RECEIVED on a paid order (and so a traveller) of its own, for the desk helper to move. */
+async function receivedCase(caller) {
+  const order = await caller.order();
+  await caller.payInFull(encodeURIComponent(order.orderRef));
+  return caller.call('POST', `${API}/orders/${encodeURIComponent(order.orderRef)}/assistance-cases`, {
+    body: {
+      category: 'ALTITUDE_SICKNESS',
+      requestedService: 'HELICOPTER_EVACUATION',
+      location: { latitude: 27.9881, longitude: 86.925, placeName: 'Gorak Shep lodge' },
+      altitudeMeters: 5164,
+      summary: 'Suspected HACE; cannot walk down.',
+      reporter: { name: 'Pemba Sherpa', phone: '+977 9841 234567', role: 'GUIDE' },
+    },
+    headers: { 'idempotency-key': randomUUID() },
+  });
+}
 
 /** A payment of a fresh order of the caller's, still open at the sandbox gateway. */
 async function openPayment(caller, gateway = 'card_gateway') {
@@ -54,6 +72,7 @@ hooks.beforeAll((_transactions, done) => {
     fixtures.refundedOrder = failed.orderRef;
     await caller.call('POST', refundOutcome(fixtures.failedRefund), { body: { outcome: 'FAILED' } });
     fixtures.order = await caller.order();
+    fixtures.case = await receivedCase(caller);
   })().then(
     () => done(),
     (error) => {
@@ -85,6 +104,19 @@ const scenarios = {
     404: () => {},
     409: (t) => onPath(t, refundOutcome(fixtures.failedRefund)),
   },
+  setSandboxAssistanceCaseDecision: {
+    200: (t) => {
+      onPath(t, caseDecision(fixtures.case.caseRef));
+      t.request.body = JSON.stringify({ decision: 'UNDER_REVIEW' });
+      withoutClockHeader(t);
+    },
+    404: () => {},
+    // Neither RECEIVED nor UNDER_REVIEW (whichever ran first) can be closed.
+    409: (t) => {
+      onPath(t, caseDecision(fixtures.case.caseRef));
+      t.request.body = JSON.stringify({ decision: 'CLOSED' });
+    },
+  },
   getSandboxClock: { 200: withoutClockHeader },
   // Today's real date: nothing the partner's later transactions judge moves.
   setSandboxClock: {
@@ -97,6 +129,10 @@ const scenarios = {
     202: (t) => {
       t.request.body = JSON.stringify({ type: 'refund.failed', orderRef: fixtures.refundedOrder });
       withoutClockHeader(t);
+    },
+    // An order never paid has no refund to build a refund event from.
+    409: (t) => {
+      t.request.body = JSON.stringify({ type: 'refund.failed', orderRef: fixtures.order.orderRef });
     },
   },
 };
