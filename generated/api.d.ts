@@ -1482,8 +1482,10 @@ export interface paths {
         put?: never;
         /**
          * Answer a sandbox refund as its provider would
-         * @description Gives a refund of a sandbox payment that is not final yet (`PENDING`, or `MANUAL` like every
-         *     refund of the sandbox wallet) the provider's answer: `SUCCEEDED` (the money went back; the
+         * @description Gives a refund of a sandbox payment that is not final yet (`PENDING`, like every refund of
+         *     the sandbox card gateway until this call, or `MANUAL` like every refund of the sandbox
+         *     wallet) the provider's answer: no sandbox refund settles by itself, so failing one never
+         *     races one that succeeded first. The answer: `SUCCEEDED` (the money went back; the
          *     payment share reads `REFUNDED` and the commission on it is taken back) or `FAILED`. It moves
          *     the refund exactly as a real answer does, with its `refund.succeeded` or `refund.failed`
          *     webhook. A refund that is already `SUCCEEDED` or `FAILED` is a 409 `REFUND_ALREADY_FINAL`;
