@@ -42,7 +42,7 @@ function choiceOf(
  * that took the submit and has not decided (decision record 0090): its lookups answer undecided
  * and a void cannot take its place, so the attempt stays INITIATED (and, once its checkout
  * closes, watched like any undecided one) until a later call here decides it, even after the
- * close (then as a late capture is). Answers the order whose payment status tells the result
+ * close (then taken as any word a provider gives after the close). Answers the order whose payment status tells the result
  * (a group payment's first order). A group or order reference is not a payment's: a 404 that
  * says which reference to pass.
  */
