@@ -2,9 +2,12 @@
  * The whole life of two policies, driven from a partner's code against a sandbox server, with the
  * typed client and its sandbox helpers only (no checkout page to scrape, no waiting for time):
  *
- *   book -> pay (the customer pays: sandbox outcome CAPTURED) -> the test clock past the 14-day
- *   free look -> cancel with the 10 % fee -> the provider refuses the refund (FAILED) -> the
- *   clock back -> a second order paid and moved to another date,
+ *   book -> pay by card (the customer pays: sandbox outcome CAPTURED) -> the test clock past the
+ *   14-day free look -> cancel with the 10 % fee -> the card refund waits PENDING until the
+ *   provider refuses it (FAILED) -> the clock back -> a second order paid and moved to another
+ *   date -> an assistance case on it driven by the desk to AUTHORISED and COMPLETED -> a third
+ *   order whose payment the provider leaves pending, then captures -> a synthetic test event,
+ *   marked `sandbox: true` and left out of `GET /events?sandbox=false`,
  *
  * while a webhook receiver on this machine verifies every delivery with the official
  * `standardwebhooks` library.
@@ -49,6 +52,8 @@ const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:
 interface Verified {
   id: string;
   type: string;
+  /** Only on an event sent with POST /sandbox/events: `true`. */
+  sandbox?: boolean;
   data: Record<string, unknown>;
 }
 
@@ -84,11 +89,11 @@ class Receiver {
     this.verifier = new Webhook(secret);
   }
 
-  /** Waits (30 s at most) for a verified event of `type` that `matches`. */
-  async next(type: string, matches: (data: Record<string, unknown>) => boolean): Promise<Verified> {
+  /** Waits (30 s at most) for a verified event of `type` that `matches` (and has the id `eventId` when given). */
+  async next(type: string, matches: (data: Record<string, unknown>) => boolean, eventId?: string): Promise<Verified> {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const found = this.events.find((event) => event.type === type && matches(event.data));
+      const found = this.events.find((event) => event.type === type && matches(event.data) && (eventId === undefined || event.id === eventId));
       if (found) return found;
       if (Date.now() > deadline) throw new Error(`no verified ${type} within 30 s (have: ${this.events.map((event) => event.type).join(', ')})`);
       await new Promise<void>((resolve) => {
@@ -128,6 +133,13 @@ async function book(name: string, startDate: string, routeId: string): Promise<S
   return created;
 }
 
+/** The provider captures a payment it had left pending. */
+async function payNowDecided(orderRef: string, paymentRef: string): Promise<void> {
+  const status = need('POST /sandbox/payments/{paymentRef}/outcome', await sandbox.decidePayment(paymentRef, 'CAPTURED'));
+  if (status.orderStatus !== 'PAID') throw new Error(`${orderRef} is ${status.orderStatus} after the capture`);
+  console.log(`paid      ${orderRef}: ${status.amount} ${status.currency} after pending at the provider, policy ${status.policyNumber}`);
+}
+
 /** The customer pays on the sandbox gateway (no page: the helper plays the customer). */
 async function payNow(orderRef: string, gateway: Schemas['Gateway']): Promise<Schemas['PaymentStatus']> {
   const started = need('POST /orders/{orderRef}/pay', await client.pay(orderRef, { gateway, returnUrl: RETURN_URL }));
@@ -148,9 +160,9 @@ async function main(): Promise<void> {
     const routeId = routes.content[0]?.routeId;
     if (!routeId) throw new Error('the sandbox catalogue has no Everest Base Camp route');
 
-    // The first policy: booked and paid today, cancelled after the free look, its refund refused.
+    // The first policy: booked and paid today, cancelled after the free look, its card refund refused.
     const first = await book('Sophie Keller', addDays(realToday, 40), routeId);
-    await payNow(first.orderRef, 'wallet_gateway');
+    await payNow(first.orderRef, 'card_gateway');
     await receiver.next('order.paid', (data) => data.orderRef === first.orderRef);
     const later = need('PUT /sandbox/clock', await sandbox.setClock(addDays(realToday, 15)));
     console.log(`clock     ${later.today} (real ${later.realToday}): 15 days after the payment`);
@@ -172,6 +184,37 @@ async function main(): Promise<void> {
     const moved = need('PATCH /orders/{orderRef}', await client.changeDepartureDate(second.orderRef, addDays(second.departureDate, 7)));
     console.log(`moved     ${moved.orderRef}: cover ${moved.coverageStartDate} to ${moved.coverageEndDate}`);
     await receiver.next('order.amended', (data) => data.orderRef === second.orderRef);
+
+    // An assistance case on the second policy, which the sandbox desk authorises and completes.
+    const opened = need('POST /orders/{orderRef}/assistance-cases', await client.openAssistanceCase(second.orderRef, {
+      category: 'ALTITUDE_SICKNESS', requestedService: 'HELICOPTER_EVACUATION', altitudeMeters: 4940,
+      location: { latitude: 27.9881, longitude: 86.925, placeName: 'Lobuche lodge, Everest Base Camp trek' },
+      summary: 'Severe headache and vomiting since last night; suspected HACE. Cannot walk down.',
+      reporter: { name: 'Pemba Sherpa', phone: '+977 9841 234567', role: 'GUIDE' },
+    }));
+    console.log(`case      ${opened.caseRef}: ${opened.status}`);
+    for (const decision of ['UNDER_REVIEW', 'AUTHORISED', 'COMPLETED'] as const) {
+      const moved = need('POST /sandbox/assistance-cases/{caseRef}/decision', await sandbox.decideCase(opened.caseRef, { decision }));
+      const guarantee = moved.guarantee ? `, guarantee ${moved.guarantee.guaranteeRef} up to ${moved.guarantee.costLimit} ${moved.guarantee.currency}` : '';
+      console.log(`case      ${moved.caseRef}: ${moved.status}${guarantee}`);
+    }
+    await receiver.next('assistance_case.updated', (data) => data.caseRef === opened.caseRef && data.status === 'COMPLETED');
+
+    // A third order: the provider leaves its payment pending, then captures it.
+    const third = await book('Lena Keller', addDays(realToday, 50), routeId);
+    const started = need('POST /orders/{orderRef}/pay', await client.pay(third.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL }));
+    const pending = need('POST /sandbox/payments/{paymentRef}/outcome', await sandbox.decidePayment(started.paymentRef, 'PENDING'));
+    const looked = need('GET /orders/{orderRef}/payment-status', await client.paymentStatus(third.orderRef));
+    if (pending.orderStatus !== 'PENDING' || looked.paymentStatus !== 'INITIATED') throw new Error(`${third.orderRef} is ${looked.orderStatus}/${looked.paymentStatus} while pending at the provider`);
+    console.log(`pending   ${third.orderRef}: ${looked.orderStatus}, payment ${looked.paymentStatus} (undecided at the provider)`);
+    await payNowDecided(third.orderRef, started.paymentRef);
+
+    // A synthetic event: marked, and left out of the real events.
+    const sent = need('POST /sandbox/events', await sandbox.sendEvent('refund.failed', first.orderRef));
+    const synthetic = await receiver.next('refund.failed', (data) => data.refundRef === refund.refundRef, sent.eventId);
+    const realOnly = need('GET /events', await api.GET('/api/external/v1/events', { params: { query: { sandbox: false, size: 100 } } }));
+    if (realOnly.content.some((event) => event.eventId === sent.eventId)) throw new Error('GET /events?sandbox=false listed a synthetic event');
+    console.log(`event     ${sent.eventId}: ${sent.type} sandbox=${String(synthetic.sandbox)}, left out of GET /events?sandbox=false`);
 
     for (const event of receiver.events) console.log(`webhook   ${event.type} ${String(event.data.orderRef ?? '')} (${event.id}) verified`);
   } finally {

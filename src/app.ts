@@ -19,7 +19,7 @@ import { orderHandlers, orderPolicies } from './modules/orders';
 import { paymentHandlers, paymentPolicies } from './modules/payments';
 import { promoHandlers, promoPolicies } from './modules/promos';
 import { refundHandlers } from './modules/refunds';
-import { documentWithoutSandbox, sandboxHandlers, sandboxOperationIds } from './modules/sandbox';
+import { documentWithoutSandbox, sandboxHandlers, sandboxOperationIds, sandboxPolicies } from './modules/sandbox';
 import type { TestClocks } from './kernel/test-clock';
 import { travellerHandlers, travellerPolicies } from './modules/travellers';
 import { webhookHandlers, webhookPolicies } from './modules/webhooks';
@@ -56,6 +56,7 @@ export const operationPolicies = {
   ...webhookPolicies,
   ...assistancePolicies,
   ...commissionPolicies,
+  ...sandboxPolicies,
 } satisfies OperationPolicies;
 
 export interface AppDeps {
@@ -110,7 +111,7 @@ export function buildApi(
     policies: operationPolicies,
     rateLimits,
     streamDeadlines,
-    testClockOf: testClocks ? (em, principal) => testClocks.of(em, principal.companyId) : undefined,
+    testClockOf: testClocks ? (em, principal, clock) => testClocks.of(em, principal.companyId, clock) : undefined,
     withdrawn,
   });
 }

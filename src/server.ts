@@ -50,6 +50,7 @@ import { startCommissionCloseJob, type CommissionCloseJob } from './modules/comm
 import { startWebhookDispatch, type WebhookDispatch } from './modules/webhooks';
 import type { DocumentStorage } from './modules/documents';
 import { TestClocks } from './kernel/test-clock';
+import { outsideRequestDay } from './kernel/business-today';
 
 export interface RunningServer {
   url: string;
@@ -337,8 +338,9 @@ async function startJobs(
   const queue = backgroundJobs ? jobQueue : withoutSchedules(jobQueue);
   const reconcile = await startPaymentReconcileJob(queue, newEm, payments);
   const refunds = await startRefundJob(queue, newEm, payments);
-  // Refunds written from now on are made at once, in this process, after their commit.
-  if (backgroundJobs) payments.kickRefunds = () => refunds.kick();
+  // Refunds written from now on are made at once, in this process, after their commit; the pass
+  // is the process's, not the kicking request's, so it never runs on that request's test clock.
+  if (backgroundJobs) payments.kickRefunds = () => outsideRequestDay(() => refunds.kick());
   const draftPurge = await startDraftPurgeJob(queue, newEm, storage, logger, {
     ttlHours: config.documentDraftTtlHours,
     intervalSeconds: config.documentPurgeIntervalSeconds,

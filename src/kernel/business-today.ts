@@ -25,6 +25,15 @@ export function setTestToday(today: string | undefined): void {
   day.testToday = today;
 }
 
+/**
+ * Runs work a request starts but does not own (a refund pass kicked after its commit, its timers
+ * and everything they await) outside that request's business day: on the real date, whatever
+ * test clock the request that started it runs on.
+ */
+export function outsideRequestDay<T>(run: () => T): T {
+  return requestDay.exit(run);
+}
+
 /** The request's test clock date, when one is set. */
 export function testToday(): string | undefined {
   return requestDay.getStore()?.testToday;

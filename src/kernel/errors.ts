@@ -78,13 +78,14 @@ export const uploadRefused = (message: string, tooLarge = false) =>
 /**
  * A call to an outside provider (a payment gateway) that did not give a usable answer: TIMEOUT (no answer within
  * PAYMENT_PROVIDER_TIMEOUT_MS), UNREACHABLE (connection refused, DNS, reset) or BAD_ANSWER (an
- * error status or a body we cannot read), NOT_CONFIGURED (no provider serves the gateway).
+ * error status or a body we cannot read), NOT_CONFIGURED (no provider serves the gateway),
+ * UNDECIDED (it took the call and has not decided yet: a sandbox refund waiting for its helper).
  * Partners see 502 for BAD_ANSWER and 503 for the others.
  */
 export class ProviderUnavailableError extends Error {
   constructor(
     readonly provider: string,
-    readonly kind: 'TIMEOUT' | 'UNREACHABLE' | 'BAD_ANSWER' | 'NOT_CONFIGURED',
+    readonly kind: 'TIMEOUT' | 'UNREACHABLE' | 'BAD_ANSWER' | 'NOT_CONFIGURED' | 'UNDECIDED',
     readonly detail: string,
     /** The call failed before anything that changes state at the provider was sent (a lookup before a refund). */
     readonly nothingSent = false,

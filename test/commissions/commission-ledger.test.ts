@@ -14,6 +14,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import {
   APPROVE_CARD,
   APPROVE_WALLET,
+  decideSandboxRefundsOf,
   deliverCallback,
   groupPayPath,
   pay,
@@ -147,6 +148,7 @@ describe('the commission ledger', () => {
     // The refund is not back yet: nothing is reversed until it succeeds.
     expect((await linesOf(order.orderId)).filter(([kind]) => kind === 'REVERSED')).toEqual([]);
     await server.refunds.runOnce();
+    await decideSandboxRefundsOf(client, seller, order.orderRef);
     const entries = await entriesOf(order.orderId);
     const refund = await server.orm.em.fork().findOneOrFail(Refund, { order: order.orderId });
     expect(
@@ -166,6 +168,7 @@ describe('the commission ledger', () => {
       .nativeUpdate(Order, { id: order.orderId }, { paidAt: new Date(Date.now() - 20 * 86_400_000) });
     expect((await cancel(order.orderRef)).body.data.refund).toMatchObject({ amount: 4050, cancellationFee: 450 });
     await server.refunds.runOnce();
+    await decideSandboxRefundsOf(client, seller, order.orderRef);
     expect(
       (await linesOf(order.orderId))
         .filter(([kind]) => kind === 'REVERSED')
@@ -213,6 +216,7 @@ describe('the commission ledger', () => {
     }
     expectStatus(await cancel(orders[0]!.orderRef), 200);
     await server.refunds.runOnce();
+    await decideSandboxRefundsOf(client, seller, orders[0]!.orderRef);
     expect((await linesOf(orders[0]!.orderId)).map(([kind, , , amount]) => [kind, amount])).toEqual([
       ['EARNED', 450_00],
       ['REVERSED', -450_00],

@@ -11,6 +11,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import {
   APPROVE_CARD,
   APPROVE_WALLET,
+  decideSandboxRefundsOf,
   deliverCallback,
   pay,
   placeOrder,
@@ -152,6 +153,7 @@ describe('GET /commission-statements/{period}', () => {
       { token: partner.token, headers: { 'idempotency-key': randomUUID() } },
     );
     await server.refunds.runOnce();
+    await decideSandboxRefundsOf(client, partner, refunded.orderRef);
     const { header, records } = csvRecords((await download(partner, thisMonth, 'text/csv')).toString('utf8'));
     expect(header).toEqual([
       'lineId',

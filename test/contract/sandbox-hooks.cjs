@@ -19,6 +19,24 @@ const fixtures = { error: undefined };
 
 const paymentOutcome = (paymentRef) => `${API}/sandbox/payments/${encodeURIComponent(paymentRef)}/outcome`;
 const refundOutcome = (refundRef) => `${API}/sandbox/refunds/${encodeURIComponent(refundRef)}/outcome`;
+const caseDecision = (caseRef) => `${API}/sandbox/assistance-cases/${encodeURIComponent(caseRef)}/decision`;
+
+/** A case RECEIVED on a paid order (and so a traveller) of its own, for the desk helper to move. */
+async function receivedCase(caller) {
+  const order = await caller.order();
+  await caller.payInFull(encodeURIComponent(order.orderRef));
+  return caller.call('POST', `${API}/orders/${encodeURIComponent(order.orderRef)}/assistance-cases`, {
+    body: {
+      category: 'ALTITUDE_SICKNESS',
+      requestedService: 'HELICOPTER_EVACUATION',
+      location: { latitude: 27.9881, longitude: 86.925, placeName: 'Gorak Shep lodge' },
+      altitudeMeters: 5164,
+      summary: 'Suspected HACE; cannot walk down.',
+      reporter: { name: 'Pemba Sherpa', phone: '+977 9841 234567', role: 'GUIDE' },
+    },
+    headers: { 'idempotency-key': randomUUID() },
+  });
+}
 
 /** A payment of a fresh order of the caller's, still open at the sandbox gateway. */
 async function openPayment(caller, gateway = 'card_gateway') {
@@ -37,7 +55,7 @@ async function manualRefund(caller) {
     body: { reason: 'OTHER' },
     headers: { 'idempotency-key': randomUUID() },
   });
-  return cancelled.refund.refundRef;
+  return { refundRef: cancelled.refund.refundRef, orderRef: order.orderRef };
 }
 
 hooks.beforeAll((_transactions, done) => {
@@ -47,10 +65,14 @@ hooks.beforeAll((_transactions, done) => {
     fixtures.openPayment = await openPayment(caller);
     fixtures.decidedPayment = await openPayment(caller);
     await caller.call('POST', paymentOutcome(fixtures.decidedPayment), { body: { outcome: 'DECLINED' } });
-    fixtures.manualRefund = await manualRefund(caller);
-    fixtures.failedRefund = await manualRefund(caller);
+    fixtures.manualRefund = (await manualRefund(caller)).refundRef;
+    const failed = await manualRefund(caller);
+    fixtures.failedRefund = failed.refundRef;
+    // A test event about an order is built from its real refund: this order has one.
+    fixtures.refundedOrder = failed.orderRef;
     await caller.call('POST', refundOutcome(fixtures.failedRefund), { body: { outcome: 'FAILED' } });
     fixtures.order = await caller.order();
+    fixtures.case = await receivedCase(caller);
   })().then(
     () => done(),
     (error) => {
@@ -82,6 +104,19 @@ const scenarios = {
     404: () => {},
     409: (t) => onPath(t, refundOutcome(fixtures.failedRefund)),
   },
+  setSandboxAssistanceCaseDecision: {
+    200: (t) => {
+      onPath(t, caseDecision(fixtures.case.caseRef));
+      t.request.body = JSON.stringify({ decision: 'UNDER_REVIEW' });
+      withoutClockHeader(t);
+    },
+    404: () => {},
+    // Neither RECEIVED nor UNDER_REVIEW (whichever ran first) can be closed.
+    409: (t) => {
+      onPath(t, caseDecision(fixtures.case.caseRef));
+      t.request.body = JSON.stringify({ decision: 'CLOSED' });
+    },
+  },
   getSandboxClock: { 200: withoutClockHeader },
   // Today's real date: nothing the partner's later transactions judge moves.
   setSandboxClock: {
@@ -92,8 +127,12 @@ const scenarios = {
   deleteSandboxClock: { 200: () => {} },
   sendSandboxEvent: {
     202: (t) => {
-      t.request.body = JSON.stringify({ type: 'refund.failed', orderRef: fixtures.order.orderRef });
+      t.request.body = JSON.stringify({ type: 'refund.failed', orderRef: fixtures.refundedOrder });
       withoutClockHeader(t);
+    },
+    // An order never paid has no refund to build a refund event from.
+    409: (t) => {
+      t.request.body = JSON.stringify({ type: 'refund.failed', orderRef: fixtures.order.orderRef });
     },
   },
 };

@@ -6,6 +6,7 @@ import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
 import { newPartner, type TestPartner } from '../support/partners';
 import {
   APPROVE_CARD,
+  decideSandboxRefundsOf,
   deliverCallback,
   pay,
   placeGroup,
@@ -179,6 +180,7 @@ describe('the invariant checker', () => {
       'trip called off',
     );
     await server.refunds.runOnce();
+    await decideSandboxRefundsOf(client, partner, order.orderRef);
     expect((await checkInvariants()).output).toContain('invariants: 0 violations');
     await em.getConnection().execute(`update refund set amount = amount + 1 where order_id = ?`, [order.orderId]);
     try {

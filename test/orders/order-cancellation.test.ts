@@ -16,6 +16,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import {
   APPROVE_CARD,
   APPROVE_WALLET,
+  decideSandboxRefund,
   deliverCallback,
   groupPayPath,
   pay,
@@ -174,7 +175,11 @@ describe('cancelling an order', () => {
     expect(refund.refundRef).toMatch(/^RFD-\d{4}-\d{6,}$/);
     expect(['PENDING', 'SUCCEEDED']).toContain(refund.status);
 
+    // The sandbox card gateway decides no refund by itself: it waits for the sandbox helper.
     await server.refunds.runOnce();
+    expect(await refundOf(order.orderRef)).toMatchObject({ status: 'PENDING', providerRefundRef: null });
+    expect((await paymentStatus(client, agency, order.orderRef)).body.data.paymentStatus).toBe('REFUND_PENDING');
+    await decideSandboxRefund(client, agency, refund.refundRef);
     const done = await refundOf(order.orderRef);
     expect(done).toMatchObject({
       status: 'SUCCEEDED',
@@ -264,6 +269,7 @@ describe('cancelling an order', () => {
     expect(answer.body.data.refund).toMatchObject({ amount: first!.totalAmount, cancellationFee: 0 });
     expect((await detail(second!.orderRef)).body.data).toMatchObject({ status: 'PAID', cancellation: null });
     await server.refunds.runOnce();
+    await decideSandboxRefund(client, agency, answer.body.data.refund.refundRef);
     expect((await paymentStatus(client, agency, first!.orderRef)).body.data).toMatchObject({
       orderStatus: 'CANCELLED',
       paymentStatus: 'REFUNDED',

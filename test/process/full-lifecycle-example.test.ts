@@ -23,7 +23,7 @@ describe('npm run example:lifecycle', () => {
   }, 120_000);
   afterAll(() => server?.stop());
 
-  it('books, pays, cancels after the free look with the fee, fails the refund and moves a second order, every webhook verified', async () => {
+  it('books, pays, cancels after the free look with the fee, fails the card refund, moves a second order, drives its assistance case, pays a third after pending at the provider and filters out a marked test event, every webhook verified', async () => {
     // Asynchronously: the server answers from this very process.
     const run = await promisify(execFile)(process.execPath, ['dist/examples/full-lifecycle.js'], {
       cwd: ROOT,
@@ -46,17 +46,39 @@ describe('npm run example:lifecycle', () => {
       'booked',
       'paid',
       'moved',
+      'case',
+      'case',
+      'case',
+      'case',
+      'booked',
+      'pending',
+      'paid',
+      'event',
     ]);
+    // A failed card refund: it waited PENDING for the sandbox helper, which refused it.
     expect(run.stdout).toMatch(
-      /^cancelled ORD-\d{4}-\d+: CANCELLATION_FEE, [\d.]+ back, [\d.]+ kept, refund RFD-\d{4}-\d+ MANUAL$/m,
+      /^cancelled ORD-\d{4}-\d+: CANCELLATION_FEE, [\d.]+ back, [\d.]+ kept, refund RFD-\d{4}-\d+ PENDING$/m,
     );
     expect(run.stdout).toMatch(/^refund +RFD-\d{4}-\d+: FAILED$/m);
+    expect(run.stdout).toMatch(/^case +AST-\d{4}-\d+: AUTHORISED, guarantee SBX-GOP-AST-\d{4}-\d+ up to 650000 NPR$/m);
+    expect(run.stdout).toMatch(/^case +AST-\d{4}-\d+: COMPLETED\b/m);
+    expect(run.stdout).toMatch(/^pending +ORD-\d{4}-\d+: PENDING, payment INITIATED \(undecided at the provider\)$/m);
+    expect(run.stdout).toMatch(
+      /^event +evt_[0-9a-f]{32}: refund.failed sandbox=true, left out of GET \/events\?sandbox=false$/m,
+    );
     const verified = run.stdout
       .split('\n')
       .filter((line) => line.startsWith('webhook '))
       .map((line) => line.split(/\s+/)[1]);
     expect(verified).toEqual(
-      expect.arrayContaining(['order.paid', 'order.cancelled', 'refund.failed', 'order.amended']),
+      expect.arrayContaining([
+        'order.paid',
+        'order.cancelled',
+        'refund.failed',
+        'order.amended',
+        'assistance_case.opened',
+        'assistance_case.updated',
+      ]),
     );
   }, 90_000);
 });

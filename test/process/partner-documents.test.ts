@@ -72,11 +72,20 @@ describe("the docs page's getting-started guide", () => {
       'INSUFFICIENT_FUNDS',
       'CANCELLED_BY_CUSTOMER',
       'ABANDONED',
+      'PENDING',
       'SUCCEEDED',
       'FAILED',
     ])
       expect(testing).toContain(`\`${outcome}\``);
     expect(testing).toContain('`Sandbox-Today`');
+    expect(testing).toContain('every one waits for it');
+    expect(testing).toContain('`GET /events?sandbox=false`');
+  });
+
+  it('says under the test cards that no sandbox refund settles by itself, whatever the instrument', () => {
+    expect(section(guide, 'Test cards and wallets')).toContain(
+      'Refunds of sandbox payments never settle by themselves',
+    );
   });
 
   it('says in plain view, where webhooks are explained, that a sandbox takes a receiver on loopback, under the setting the server reads', () => {

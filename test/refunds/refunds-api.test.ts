@@ -5,6 +5,7 @@ import { ORDERS } from '../support/order-fixtures';
 import {
   APPROVE_CARD,
   APPROVE_WALLET,
+  decideSandboxRefund,
   deliverCallback,
   pay,
   placeOrder,
@@ -53,8 +54,9 @@ beforeAll(async () => {
   stranger = await newPartner(server, client, { name: 'Stranger Refund Treks' });
   card = await cancelledAfterPaying('card_gateway');
   wallet = await cancelledAfterPaying('wallet_gateway');
-  // The card refund is made by the executor (the sandbox card gateway refunds at once).
+  // The executor tries the card refund; the sandbox card gateway waits for the sandbox helper to decide it.
   await server.refunds.runOnce();
+  await decideSandboxRefund(client, agency, card.refundRef);
 });
 
 describe('GET /refunds', () => {

@@ -162,7 +162,7 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
     expect((await ledgerOf(server, order.orderId)).attempts).toMatchObject([{ paymentRef, status: 'INITIATED' }]);
   });
 
-  it('when the outcome is not one of the five, then 400 naming the field', async () => {
+  it('when the outcome is not one of the six, then 400 naming the field', async () => {
     const { paymentRef } = await startedPayment();
     const response = await decide(agency, paymentRef, 'PAID');
     expectStatus(response, 400);
@@ -187,5 +187,95 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
       groupRef: group.groupRef,
     });
     for (const order of group.orders) expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('PAID');
+  });
+
+  it('when a group reference is passed instead of the payment reference, then 404 saying which reference to pass, and the group payment stays open', async () => {
+    const group = await placeGroup(server, client, agency, 2);
+    const started = await client.op(
+      'payGroup',
+      'POST',
+      `/api/external/v1/orders/groups/${group.groupRef}/pay`,
+      { gateway: 'card_gateway', returnUrl: RETURN_URL },
+      { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
+    );
+    expectStatus(started, 200);
+    const response = await decide(agency, group.groupRef, 'CAPTURED');
+    expectStatus(response, 404);
+    expect(response.body).toMatchObject({
+      code: 'NOT_FOUND',
+      message: `Payment ${group.groupRef} not found: ${group.groupRef} is a group reference; pass the paymentRef that POST /orders/groups/${group.groupRef}/pay answered (it decides the whole group's payment)`,
+    });
+    const order = group.orders[0]!;
+    const byOrder = await decide(agency, order.orderRef, 'CAPTURED');
+    expectStatus(byOrder, 404);
+    expect(byOrder.body.message).toContain(`${order.orderRef} is an order reference`);
+    for (const each of group.orders) expect((await ledgerOf(server, each.orderId)).orderStatus).toBe('PENDING');
+  });
+});
+
+describe('POST /sandbox/payments/{paymentRef}/outcome with PENDING (the gateway has not decided)', () => {
+  it('when the outcome is PENDING, then the order stays PENDING, the payment INITIATED, the gateway answers undecided and no event is sent', async () => {
+    const { order, paymentRef } = await startedPayment();
+    const response = await decide(agency, paymentRef, 'PENDING');
+    expectStatus(response, 200);
+    expect(response.body.data).toMatchObject({
+      orderRef: order.orderRef,
+      orderStatus: 'PENDING',
+      paymentStatus: 'INITIATED',
+    });
+    const atGateway = await server.gateways.sandbox.get('card_gateway')!.lookupStatus({
+      paymentRef,
+      amount: Math.round(order.totalAmount * 100),
+      currency: 'NPR',
+    });
+    expect(atGateway).toEqual({ decided: false });
+    // Asked again: still pending, the same answer.
+    expectStatus(await decide(agency, paymentRef, 'PENDING'), 200);
+    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
+      orderStatus: 'PENDING',
+      paymentStatus: 'INITIATED',
+    });
+    expect(await eventTypesOf(order.orderRef)).toEqual([]);
+  });
+
+  it('when a PENDING payment is later CAPTURED, then the order is PAID as after any capture', async () => {
+    const { order, paymentRef } = await startedPayment();
+    expectStatus(await decide(agency, paymentRef, 'PENDING'), 200);
+    const response = await decide(agency, paymentRef, 'CAPTURED');
+    expectStatus(response, 200);
+    expect(response.body.data).toMatchObject({
+      orderRef: order.orderRef,
+      orderStatus: 'PAID',
+      paymentStatus: 'SUCCESS',
+    });
+    expect(await eventTypesOf(order.orderRef)).toContain('order.paid');
+  });
+
+  it('when a PENDING card payment is later DECLINED, then it is FAILED and the order stays PENDING', async () => {
+    const { order, paymentRef } = await startedPayment();
+    expectStatus(await decide(agency, paymentRef, 'PENDING'), 200);
+    const response = await decide(agency, paymentRef, 'DECLINED');
+    expectStatus(response, 200);
+    expect(response.body.data).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'FAILED' });
+    expect((await ledgerOf(server, order.orderId)).attempts).toMatchObject([{ paymentRef, status: 'FAILED' }]);
+  });
+
+  it('when the checkout of a PENDING card payment closes, then the gateway cannot void it: the attempt is EXPIRED, not FAILED, the gateway still answers undecided, and a later capture is taken as any capture after the close', async () => {
+    const { order, paymentRef } = await startedPayment();
+    expectStatus(await decide(agency, paymentRef, 'PENDING'), 200);
+    const closed = await decide(agency, paymentRef, 'ABANDONED');
+    expectStatus(closed, 200);
+    expect(closed.body.data).toMatchObject({ orderStatus: 'PENDING', paymentStatus: 'EXPIRED' });
+    // Nothing written over the gateway's PENDING: the merchant's void did not take its place.
+    const lookup = await server.gateways.sandbox.get('card_gateway')!.lookupStatus({
+      paymentRef,
+      amount: Math.round(order.totalAmount * 100),
+      currency: 'NPR',
+    });
+    expect(lookup).toEqual({ decided: false });
+    const late = await decide(agency, paymentRef, 'CAPTURED');
+    expectStatus(late, 200);
+    // Nothing else paid the order: the provider's capture pays it, as any capture found after the close does.
+    expect(late.body.data).toMatchObject({ orderRef: order.orderRef, orderStatus: 'PAID', paymentStatus: 'SUCCESS' });
   });
 });

@@ -1,7 +1,11 @@
 import { loadSpecDocument } from '../../src/kernel/http/spec-document';
 import { expectSchema } from '../support/contract';
 import { newPartner, type TestPartner } from '../support/partners';
-import { placeOrder } from '../support/payment-fixtures';
+import { randomUUID } from 'node:crypto';
+import { CompanyType } from '../../src/modules/partners/entities/company';
+import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
+import { ORDERS } from '../support/order-fixtures';
+import { pay, placeOrder, RETURN_URL } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from '../webhooks/webhook-api';
@@ -42,6 +46,42 @@ afterAll(() => receiver.stop());
 const send = (caller: TestPartner, body: Record<string, unknown>) =>
   client.op('sendSandboxEvent', 'POST', EVENTS, body, { token: caller.token });
 
+const eventCount = () => server.orm.em.fork().count(WebhookEvent, { companyId: agency.companyId });
+
+async function eventRecord(eventId: string) {
+  const record = await client.op('getEvent', 'GET', `/api/external/v1/events/${eventId}`, undefined, {
+    token: agency.token,
+  });
+  expectStatus(record, 200);
+  return record.body.data as { payload: { data: Record<string, unknown> } & Record<string, unknown> };
+}
+
+/** An order paid by card through the sandbox helper, then cancelled: its refund waits PENDING for the refund helper. */
+async function paidAndCancelled(owner: TestPartner, options: { travelCompanyIds?: string[] } = {}) {
+  const order = await placeOrder(server, client, owner, options);
+  const started = await pay(client, owner, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
+  const paymentRef = started.body.data.paymentRef as string;
+  expectStatus(
+    await client.op(
+      'setSandboxPaymentOutcome',
+      'POST',
+      `/api/external/v1/sandbox/payments/${paymentRef}/outcome`,
+      { outcome: 'CAPTURED' },
+      { token: owner.token },
+    ),
+    200,
+  );
+  const cancelled = await client.op(
+    'cancelOrder',
+    'POST',
+    `${ORDERS}/${order.orderRef}/cancellation`,
+    { reason: 'TRIP_CANCELLED' },
+    { token: owner.token, headers: { 'idempotency-key': randomUUID() } },
+  );
+  expectStatus(cancelled, 200);
+  return { order, paymentRef, refundRef: cancelled.body.data.refund.refundRef as string };
+}
+
 describe('POST /sandbox/events', () => {
   it('when any event type is asked for, then a signed event of that type in its documented shape reaches the endpoint, with the eventId answered', async () => {
     const sent: Array<{ type: string; schema: string; eventId: string }> = [];
@@ -60,26 +100,111 @@ describe('POST /sandbox/events', () => {
     expect(receiver.rejected).toBe(0);
   });
 
-  it("when an order of the company is named, then the event carries that order's facts and is listed among its events", async () => {
-    const order = await placeOrder(server, client, agency);
+  it("when a cancelled paid order of the company is named, then the refund event carries that order's real refund and payment, marked sandbox, and is listed among its events", async () => {
+    const { order, paymentRef, refundRef } = await paidAndCancelled(agency);
     const response = await send(agency, { type: 'refund.failed', orderRef: order.orderRef });
     expectStatus(response, 202);
     const { eventId } = response.body.data;
     await receiver.waitFor(() => receiver.unique().some((event) => event.id === eventId));
     const event = receiver.unique().find((each) => each.id === eventId)!;
     expectSchema('RefundFailedEvent', event);
+    expect(event).toMatchObject({ sandbox: true });
     expect(event.data).toMatchObject({
       orderId: order.orderId,
       orderRef: order.orderRef,
       orderNumber: order.orderNumber,
-      orderStatus: 'PENDING',
+      orderStatus: 'CANCELLED',
       groupRef: null,
       currency: 'NPR',
+      refundRef,
+      paymentRef,
+      gateway: 'CARD_GATEWAY',
+      cause: 'CANCELLATION',
+      status: 'PENDING',
+      amount: order.totalAmount,
     });
     const listed = await client.op('getEvent', 'GET', `/api/external/v1/events/${eventId}`, undefined, {
       token: agency.token,
     });
     expectStatus(listed, 200);
+    expect(listed.body.data.payload).toMatchObject({ sandbox: true });
+  });
+
+  it('when a payment event names an order, then it carries its real latest payment', async () => {
+    const { order, paymentRef } = await paidAndCancelled(agency);
+    const response = await send(agency, { type: 'payment.failed', orderRef: order.orderRef });
+    expectStatus(response, 202);
+    const event = (await eventRecord(response.body.data.eventId)).payload;
+    expectSchema('PaymentFailedEvent', event);
+    expect(event.data).toMatchObject({
+      orderRef: order.orderRef,
+      paymentRef,
+      paymentMethod: 'CARD_GATEWAY',
+      paymentAmount: order.totalAmount,
+      amount: order.totalAmount,
+    });
+  });
+
+  it('when a refund or payment event names an order without one, then 409 SANDBOX_EVENT_FACTS_MISSING and nothing is made up', async () => {
+    const order = await placeOrder(server, client, agency);
+    const before = await eventCount();
+    const refund = await send(agency, { type: 'refund.failed', orderRef: order.orderRef });
+    expectStatus(refund, 409);
+    expect(refund.body).toMatchObject({
+      code: 'SANDBOX_EVENT_FACTS_MISSING',
+      message: `Order ${order.orderRef} has no refund: a refund.failed about it would be made up; cancel it after payment first, or send the event without orderRef for sample data`,
+    });
+    const payment = await send(agency, { type: 'order.paid', orderRef: order.orderRef });
+    expectStatus(payment, 409);
+    expect(payment.body.code).toBe('SANDBOX_EVENT_FACTS_MISSING');
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('when events are listed with sandbox=false, then the synthetic ones are left out and the real ones kept; sandbox=true lists only the synthetic', async () => {
+    const { order } = await paidAndCancelled(agency);
+    const sent = await send(agency, { type: 'order.cancelled', orderRef: order.orderRef });
+    expectStatus(sent, 202);
+    const list = async (sandbox: boolean) => {
+      const page = await client.op(
+        'listEvents',
+        'GET',
+        `/api/external/v1/events?sandbox=${sandbox}&size=100`,
+        undefined,
+        { token: agency.token },
+      );
+      expectStatus(page, 200);
+      return page.body.data.content as Array<{ eventId: string; type: string; payload: Record<string, unknown> }>;
+    };
+    const real = await list(false);
+    expect(real.map((event) => event.eventId)).not.toContain(sent.body.data.eventId);
+    // The order's real order.paid and order.cancelled are there, without the marker.
+    const ofOrder = real.filter((event) => (event.payload.data as { orderRef?: string }).orderRef === order.orderRef);
+    expect(ofOrder.map((event) => event.type).sort()).toEqual(['order.cancelled', 'order.paid']);
+    for (const event of real) expect(event.payload).not.toHaveProperty('sandbox');
+    const synthetic = await list(true);
+    expect(synthetic.map((event) => event.eventId)).toContain(sent.body.data.eventId);
+    for (const event of synthetic) expect(event.payload).toMatchObject({ sandbox: true });
+  });
+
+  it('when a listed agency names an order it may read, then it sends itself the event about that order', async () => {
+    const listedAgency = await newPartner(server, client, {
+      name: 'Listed Event Agency',
+      type: CompanyType.TravelAgency,
+    });
+    const { order, refundRef } = await paidAndCancelled(agency, { travelCompanyIds: [listedAgency.companyId] });
+    const response = await send(listedAgency, { type: 'refund.succeeded', orderRef: order.orderRef });
+    expectStatus(response, 202);
+    const record = await client.op(
+      'getEvent',
+      'GET',
+      `/api/external/v1/events/${response.body.data.eventId}`,
+      undefined,
+      {
+        token: listedAgency.token,
+      },
+    );
+    expectStatus(record, 200);
+    expect(record.body.data.payload).toMatchObject({ sandbox: true, data: { orderRef: order.orderRef, refundRef } });
   });
 
   it("when another company's order is named, then 404 and nothing is sent", async () => {

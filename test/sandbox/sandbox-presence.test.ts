@@ -27,6 +27,7 @@ const HELPERS: Array<[string, string, unknown]> = [
   ['PUT', '/api/external/v1/sandbox/clock', { today: '2030-10-15' }],
   ['DELETE', '/api/external/v1/sandbox/clock', undefined],
   ['POST', '/api/external/v1/sandbox/events', { type: 'order.paid' }],
+  ['POST', '/api/external/v1/sandbox/assistance-cases/AST-2030-000031/decision', { decision: 'AUTHORISED' }],
 ];
 
 describe('the sandbox helpers without sandbox payments', () => {
@@ -42,6 +43,15 @@ describe('the sandbox helpers without sandbox payments', () => {
       }
     },
   );
+
+  it('a Sandbox-Clock header is ignored, however it reads: there are no clocks to name', async () => {
+    const response = await client.op('listOrders', 'GET', '/api/external/v1/orders', undefined, {
+      token: partner.token,
+      headers: { 'sandbox-clock': 'no clock name' },
+    });
+    expectStatus(response, 200);
+    expect(response.headers.get('sandbox-today')).toBeNull();
+  });
 
   it('the published document lists neither the helpers nor their tag', async () => {
     const published = (await client.call('GET', '/api/external/v1/openapi.json', undefined, { direct: true })).body;

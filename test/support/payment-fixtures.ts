@@ -160,3 +160,43 @@ export async function ledgerOf(server: RunningServer, orderId: string) {
 }
 
 export { OrderStatus };
+
+/**
+ * The sandbox card gateway decides no refund by itself (decision record 0090): the test decides
+ * it through the sandbox helper, as a partner's CI does. The answer is checked against the spec.
+ */
+export async function decideSandboxRefund(
+  client: ApiClient,
+  partner: TestPartner,
+  refundRef: string,
+  outcome: 'SUCCEEDED' | 'FAILED' = 'SUCCEEDED',
+): Promise<ApiResponse> {
+  const answer = await client.op(
+    'setSandboxRefundOutcome',
+    'POST',
+    `/api/external/v1/sandbox/refunds/${encodeURIComponent(refundRef)}/outcome`,
+    { outcome },
+    { token: partner.token },
+  );
+  if (answer.status !== 200) throw new Error(`sandbox refund ${refundRef} not decided: ${JSON.stringify(answer.body)}`);
+  return answer;
+}
+
+/** Decides, through the sandbox helper, every PENDING refund of an order the partner placed (see decideSandboxRefund). */
+export async function decideSandboxRefundsOf(
+  client: ApiClient,
+  partner: TestPartner,
+  orderRef: string,
+  outcome: 'SUCCEEDED' | 'FAILED' = 'SUCCEEDED',
+): Promise<void> {
+  const listed = await client.op(
+    'listRefunds',
+    'GET',
+    `/api/external/v1/refunds?orderRef=${encodeURIComponent(orderRef)}&status=PENDING`,
+    undefined,
+    { token: partner.token },
+  );
+  if (listed.status !== 200) throw new Error(`refunds of ${orderRef} not listed: ${JSON.stringify(listed.body)}`);
+  for (const refund of listed.body.data.content as Array<{ refundRef: string }>)
+    await decideSandboxRefund(client, partner, refund.refundRef, outcome);
+}

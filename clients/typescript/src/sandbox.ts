@@ -8,7 +8,8 @@ const CLOCK = '/api/external/v1/sandbox/clock';
 
 /**
  * The sandbox helpers (the "Sandbox" operations), for a partner's tests against a sandbox server:
- * decide a payment as its customer would, answer a refund as its provider would, move your
+ * decide a payment as its customer would, answer a refund as its provider would, move an
+ * assistance case as the desk would, move your
  * company's test clock, send yourself any webhook event. Each call answers openapi-fetch's
  * `{ data, error, response }`; on a server without sandbox payments each is a 404.
  *
@@ -42,7 +43,13 @@ export function sandboxCalls(api: Client<paths>) {
     setClock: (today: string): Promise<OperationResult<'setSandboxClock'>> => api.PUT(CLOCK, { body: { today } }),
     readClock: (): Promise<OperationResult<'getSandboxClock'>> => api.GET(CLOCK),
     resetClock: (): Promise<OperationResult<'deleteSandboxClock'>> => api.DELETE(CLOCK),
-    /** A signed event of `type` to your endpoints subscribed to it, about `orderRef` when given; answers its eventId. */
+    /** The assistance desk's next move on a case (`UNDER_REVIEW`, `AUTHORISED`, `DECLINED`, `COMPLETED`, `CLOSED`); answers the case. */
+    decideCase: (
+      caseRef: string,
+      body: Schemas['SandboxCaseDecisionRequest'],
+    ): Promise<OperationResult<'setSandboxAssistanceCaseDecision'>> =>
+      api.POST('/api/external/v1/sandbox/assistance-cases/{caseRef}/decision', { params: { path: { caseRef } }, body }),
+    /** A signed event of `type` marked `sandbox: true` to your endpoints subscribed to it, about `orderRef` when given; answers its eventId. */
     sendEvent: (type: Schemas['WebhookEventType'], orderRef?: string): Promise<OperationResult<'sendSandboxEvent'>> =>
       api.POST('/api/external/v1/sandbox/events', { body: orderRef === undefined ? { type } : { type, orderRef } }),
   };

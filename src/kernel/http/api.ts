@@ -25,6 +25,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { deadlineGuard, type StreamDeadlines } from './stream-deadline';
 import { setTestToday, testToday } from '../business-today';
+import { clockNameOf, CLOCK_NAME_HEADER } from '../test-clock';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -35,7 +36,7 @@ type HandlerArgs = [req: Request, res: Response, scope: RequestScope];
 export type BearerCheck = (em: EntityManager, token: string) => Promise<Principal>;
 
 /** The date a caller's test clock is set to, if any (sandbox only; decision record 0083). */
-export type TestClockOf = (em: EntityManager, principal: Principal) => Promise<string | undefined>;
+export type TestClockOf = (em: EntityManager, principal: Principal, clock: string) => Promise<string | undefined>;
 
 /** Every answer to a caller on a test clock says so, errors included. */
 export const TEST_CLOCK_HEADER = 'Sandbox-Today';
@@ -95,7 +96,10 @@ function bearerCheck(authenticate: BearerCheck, testClockOf: TestClockOf | undef
       const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
       if (!match?.[1]) throw unauthenticated('Authorization header must be "Bearer <token>"');
       scope.principal = await authenticate(scope.em, match[1]);
-      const today = testClockOf ? await testClockOf(scope.em, scope.principal) : undefined;
+      // The clock a CI job names (`Sandbox-Clock`), else the company's; only where clocks exist.
+      const today = testClockOf
+        ? await testClockOf(scope.em, scope.principal, clockNameOf(req.headers[CLOCK_NAME_HEADER.toLowerCase()]))
+        : undefined;
       if (today) {
         setTestToday(today);
         res.setHeader(TEST_CLOCK_HEADER, today);

@@ -6,6 +6,7 @@ import { openCase } from './case-opening';
 import { findVisibleCase, caseView, listCases } from './case-reading';
 import { addCaseUpdate } from './case-updates';
 import { withdrawCase } from './case-withdrawal';
+import { decideCaseInSandbox } from './case-sandbox-decision';
 import { caseDetailWire, caseWire, type CaseFacts, type EntryFacts } from './case-wire';
 
 /** The desk's 24-hour line: the certificate's assistance phone, one number everywhere. */
@@ -68,6 +69,15 @@ export const assistanceHandlers = {
     return {
       status: 200,
       body: successBody(detail(view, deskPhoneOf(scope.services.config)), 'Assistance case withdrawn'),
+    };
+  },
+
+  async setSandboxAssistanceCaseDecision({ params, body }, scope) {
+    const { config } = scope.services;
+    const view = await decideCaseInSandbox(scope.em, callerOf(scope), params.caseRef, body, config.currency);
+    return {
+      status: 200,
+      body: successBody(detail(view, deskPhoneOf(config)), `Assistance case ${view.assistanceCase.status}`),
     };
   },
 } satisfies TagHandlers;

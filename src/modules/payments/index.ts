@@ -13,6 +13,7 @@ export { startPaymentReconcileJob, type PaymentReconcileJob } from './reconcile-
 export { watchDueAttempts, watchedAttemptCounts } from './payment-watch';
 export { paymentOverview, paymentsOwingRefunds, type PaymentOverview } from './payment-overview';
 export { recordCashPayment } from './cash-settlement';
+export { latestPaymentFacts } from './sandbox-outcome';
 export { cancelOrder } from './operator-cancellation';
 export { cancellationPayments } from './cancellation-port';
 export { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';

@@ -5,6 +5,7 @@
 export { recordRefund, refundStart } from './refund-record';
 export { moveRefund } from './refund-life';
 export { refundEventFacts } from './refund-facts';
+export { latestRefundFacts } from './sandbox-refund-outcome';
 export { refundWire } from './refund-wire';
 export { refundHandlers } from './handlers';
 export { executeDueRefunds, startRefundJob, type RefundJob } from './refund-executor';

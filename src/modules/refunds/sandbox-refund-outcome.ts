@@ -7,6 +7,8 @@ import { Refund } from './entities/refund';
 import type { RefundGateways } from './refund-deps';
 import { moveRefund, type RefundMove } from './refund-life';
 import { isRefundRef } from './rules/refund-life';
+import { refundEventFacts } from './refund-facts';
+import type { RefundEventFacts } from '../webhooks';
 
 export type SandboxRefundOutcome = Schemas['SandboxRefundOutcomeRequest']['outcome'];
 
@@ -77,4 +79,14 @@ export async function answerSandboxRefund(
     await tx.flush();
     return refund;
   });
+}
+
+/** An order's latest refund as refund events carry it (POST /sandbox/events), or null when it has none. */
+export async function latestRefundFacts(em: EntityManager, orderId: string): Promise<RefundEventFacts | null> {
+  const refund = await em.findOne(
+    Refund,
+    { order: orderId },
+    { populate: ['attempt'], orderBy: { createdAt: 'desc' } },
+  );
+  return refund ? refundEventFacts(refund) : null;
 }

@@ -4,5 +4,5 @@
  * The payment and refund outcomes live with the payments and refunds they move; the clock's
  * store and the request's business day are the kernel's (every module's rules read them).
  */
-export { sandboxHandlers } from './handlers';
+export { sandboxHandlers, sandboxPolicies } from './handlers';
 export { documentWithoutSandbox, sandboxOperationIds } from './sandbox-presence';

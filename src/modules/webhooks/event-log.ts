@@ -24,6 +24,7 @@ function whereOf(principal: Principal, filter: EventFilter): FilterQuery<Webhook
   return {
     companyId: principal.companyId,
     ...(filter.type ? { type: { $in: filter.type } } : {}),
+    ...(filter.sandbox !== undefined ? { sandbox: filter.sandbox } : {}),
     ...(Object.keys(created).length > 0 ? { createdAt: created } : {}),
   };
 }

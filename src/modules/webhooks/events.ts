@@ -42,8 +42,14 @@ export function recordWebhookEvent(
   type: WebhookEventType,
   data: Record<string, unknown>,
   at = new Date(),
+  marks: EventMarks = {},
 ): WebhookEvent {
-  return tx.create(WebhookEvent, newWebhookEvent(companyId, type, data, at));
+  return tx.create(WebhookEvent, newWebhookEvent(companyId, type, data, at, marks));
+}
+
+/** `sandbox`: an event a partner sent itself (POST /sandbox/events), marked in its body and filterable in GET /events. */
+export interface EventMarks {
+  sandbox?: boolean;
 }
 
 /**
@@ -55,22 +61,26 @@ export function newWebhookEvent(
   type: WebhookEventType,
   data: Record<string, unknown>,
   at: Date,
+  { sandbox = false }: EventMarks = {},
 ): {
   id: string;
   companyId: string;
   type: WebhookEventType;
   createdAt: Date;
   status: 'PENDING';
+  sandbox: boolean;
   payload: Record<string, unknown>;
 } {
   const id = `evt_${randomUUID().replaceAll('-', '')}`;
+  // Real events omit the marker (decision record 0090): only a synthetic one says `sandbox: true`.
   return {
     id,
     companyId,
     type,
     createdAt: at,
     status: 'PENDING',
-    payload: { id, type, timestamp: at.toISOString(), data },
+    sandbox,
+    payload: { id, type, timestamp: at.toISOString(), ...(sandbox ? { sandbox: true } : {}), data },
   };
 }
 
@@ -144,7 +154,8 @@ export interface RefundEventFacts {
   cause: string;
 }
 
-function refundData(refund: RefundEventFacts): Record<string, unknown> {
+/** A refund's fields in an event's `data`. */
+export function refundData(refund: RefundEventFacts): Record<string, unknown> {
   return {
     refundRef: refund.refundRef,
     amount: amountFromMinor(refund.amount),

@@ -19,5 +19,6 @@ export {
   recordPaymentEvents,
   recordRefundEvent,
   recordWebhookEvent,
+  refundData,
 } from './events';
 export { webhookHandlers, webhookPolicies } from './handlers';

@@ -347,6 +347,7 @@ export interface paths {
          *     |---|---|---|
          *     | `type` | any of the given event types (repeat the parameter) | 1 to 20 distinct values of `WebhookEventType` |
          *     | `createdFrom`, `createdTo` | `createdAt` at or after / strictly before the instant | RFC 3339 date-time with offset; `createdFrom` before `createdTo` |
+         *     | `sandbox` | `false`: only real events; `true`: only those you sent with `POST /sandbox/events` (their payload says `"sandbox": true`) | `true` or `false` |
          *
          *     A filter outside its bounds is a 400 with `details.fieldErrors` naming it.
          */
@@ -1296,10 +1297,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/external/v1/sandbox/clock": {
+    "/api/external/v1/sandbox/assistance-cases/{caseRef}/decision": {
         parameters: {
             query?: never;
             header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an assistance case as the desk would
+         * @description Plays the assistance desk on a sandbox: moves a real case one step through the desk's own
+         *     moves (the ones its operators make), with the same timeline entry, audit entry and webhook
+         *     `assistance_case.updated` to every company that may read the case. `AUTHORISED` records a
+         *     guarantee of payment, with plausible sandbox values for the fields you leave out.
+         *
+         *     The company that placed the case's order may move any case of it; a listed agency only a
+         *     case it opened itself. Anyone else's case is a 404, as an unknown one. A move the desk could
+         *     not make from the case's status (authorising a `RECEIVED` case, completing a `DECLINED`
+         *     one) is a 409 `ASSISTANCE_CASE_MOVE_REFUSED` naming the status; guarantee fields with another
+         *     decision than `AUTHORISED` are a 400.
+         */
+        post: operations["setSandboxAssistanceCaseDecision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Sandbox only: the test clock this request runs on, one a CI job owns. Absent, the request runs
+                 *     on (and `/sandbox/clock` reads and sets) your company's clock. With a name, on that clock only:
+                 *     two jobs of yours running at once, each sending its own name (a job or pipeline id) on every
+                 *     request, never move each other's dates. A named clock that was never set is the real date;
+                 *     remove it at the end of the job with `DELETE /sandbox/clock` and the same header. Elsewhere
+                 *     the header is ignored.
+                 * @example ci-job-4711
+                 */
+                "Sandbox-Clock"?: components["parameters"]["SandboxClockName"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1347,10 +1394,20 @@ export interface paths {
          * Send yourself an event of any type
          * @description Records an event of `type` and sends it, signed, to each of your enabled endpoints subscribed
          *     to that type, through the same outbox, signing, retries and delivery log as every event (it
-         *     is listed by `GET /events` too). With `orderRef` the payload is built from that order of
-         *     yours (its reference, number, status, group, amounts, policy number, latest payment and
-         *     refund); without it the payload is sample data in the event type's documented shape. Use it
-         *     to test your receiver's handling of events your test flow does not produce.
+         *     is listed by `GET /events` too). Every such event carries `"sandbox": true` beside its `id`
+         *     (real events never carry the field), and `GET /events?sandbox=false` leaves them out.
+         *
+         *     With `orderRef` (an order you placed, or one you are a listed agency of) the payload is
+         *     built from that order's real facts: its reference, number, status, group, amounts, policy
+         *     number and, for payment and refund events, its latest payment and refund. An event about a
+         *     payment or a refund the order does not have is a 409 `SANDBOX_EVENT_FACTS_MISSING` (nothing
+         *     is made up beside a real order). Without `orderRef` the payload is sample data in the event
+         *     type's documented shape. Use it to test your receiver's handling of events your test flow
+         *     does not produce.
+         *
+         *     Each call counts against your company's webhook write limit, the one
+         *     `POST /webhook-endpoints/{endpointId}/test` and `.../replay` count against: over it, a 429
+         *     with `Retry-After`.
          */
         post: operations["sendSandboxEvent"];
         delete?: never;
@@ -1382,6 +1439,20 @@ export interface paths {
          *     sent, a late capture is refunded). `ABANDONED` is the customer who walks away: the gateway
          *     lets the checkout lapse and the service learns it as it learns of any abandoned checkout.
          *
+         *     `PENDING` is a payment the gateway took and has not decided, as a provider sometimes answers:
+         *     the order stays `PENDING` and the payment `INITIATED` (neither `SUCCESS` nor `FAILED`);
+         *     every look the service takes at the gateway (`payment-status`, the payment watch) finds it
+         *     undecided, and the gateway can no longer void it. A later call with another outcome decides
+         *     it: while its checkout is open, as above; after the checkout closed (`ABANDONED`, or its
+         *     expiry) too, as any word a provider gives after the close is taken: `CAPTURED` pays the order
+         *     when nothing else paid it (otherwise the money is refunded as a late capture). Asking
+         *     `PENDING` again answers the same status.
+         *
+         *     Pass the `paymentRef` of the `pay` answer. A group payment's `paymentRef` (from
+         *     `POST /orders/groups/{groupRef}/pay`) decides the whole group's payment: every order of the
+         *     group ends alike. A `groupRef` or an `orderRef` names no payment: a 404 whose message says
+         *     which reference to pass.
+         *
          *     Only the company that started the payment decides it. A payment that has already ended (paid,
          *     failed, cancelled, expired, superseded by a newer one, or decided on the checkout page) is a
          *     409 `PAYMENT_ALREADY_FINAL`; a payment taken by a live provider (Khalti, eSewa) is a 409
@@ -1412,8 +1483,10 @@ export interface paths {
         put?: never;
         /**
          * Answer a sandbox refund as its provider would
-         * @description Gives a refund of a sandbox payment that is not final yet (`PENDING`, or `MANUAL` like every
-         *     refund of the sandbox wallet) the provider's answer: `SUCCEEDED` (the money went back; the
+         * @description Gives a refund of a sandbox payment that is not final yet (`PENDING`, like every refund of
+         *     the sandbox card gateway until this call, or `MANUAL` like every refund of the sandbox
+         *     wallet) the provider's answer: no sandbox refund settles by itself, so failing one never
+         *     races one that succeeded first. The answer: `SUCCEEDED` (the money went back; the
          *     payment share reads `REFUNDED` and the commission on it is taken back) or `FAILED`. It moves
          *     the refund exactly as a real answer does, with its `refund.succeeded` or `refund.failed`
          *     webhook. A refund that is already `SUCCEEDED` or `FAILED` is a 409 `REFUND_ALREADY_FINAL`;
@@ -2318,6 +2391,7 @@ export interface components {
             data: components["schemas"]["AssistanceCaseEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -2426,6 +2500,7 @@ export interface components {
             data: components["schemas"]["AssistanceCaseEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -2737,6 +2812,7 @@ export interface components {
             data: components["schemas"]["CommissionPeriodSummary"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the service closed the period (UTC), shortly after the month ended in Nepal.
@@ -3058,6 +3134,8 @@ export interface components {
          *     | `PAYMENT_ALREADY_FINAL` | 409 | Sandbox: the payment has already ended (paid, failed, cancelled, expired, superseded, or decided on the checkout page). |
          *     | `REFUND_ALREADY_FINAL` | 409 | Sandbox: the refund is already `SUCCEEDED` or `FAILED`. |
          *     | `SANDBOX_PROVIDER_REQUIRED` | 409 | Sandbox: the payment or refund belongs to a live provider or to cash, which the sandbox helpers cannot answer for. |
+         *     | `ASSISTANCE_CASE_MOVE_REFUSED` | 409 | Sandbox: the assistance desk cannot make this move from the case's status (the `message` names it). |
+         *     | `SANDBOX_EVENT_FACTS_MISSING` | 409 | Sandbox: a test event about an order names a payment or refund the order does not have; pay or cancel it first, or send the event without `orderRef`. |
          *     | `CONFLICT` | 409 | The request conflicts with the current state of a resource; the `message` says which. |
          *     | `REQUEST_TIMEOUT` | 408 | The request (its body or headers) was not received in time. |
          *     | `PAYLOAD_TOO_LARGE` | 413 | The request body is larger than allowed. |
@@ -3073,7 +3151,7 @@ export interface components {
          * @example ORDER_ALREADY_CANCELLED
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "SANDBOX_EVENT_FACTS_MISSING" | "ASSISTANCE_CASE_MOVE_REFUSED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /** @description One page of your events with its page metadata (the envelope of `GET /travellers`). */
         EventPage: {
             /** @description Events of this page, newest first. */
@@ -3154,6 +3232,14 @@ export interface components {
                 replayed: number;
             };
         };
+        /**
+         * @description Present, and `true`, only on an event you sent yourself with `POST /sandbox/events`: synthetic,
+         *     about no real change (its `data` is built from your order's real facts when you named one, or
+         *     is sample data). Real events never carry the field. `GET /events?sandbox=false` leaves
+         *     synthetic events out.
+         * @constant
+         */
+        EventSandboxMarker: true;
         /**
          * @description Online payment gateway. `cash` and any other value are rejected with 400; record cash through `settlementType` `CASH` at order creation instead.
          * @enum {string}
@@ -3498,6 +3584,7 @@ export interface components {
             };
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -3590,6 +3677,7 @@ export interface components {
             };
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -3815,6 +3903,7 @@ export interface components {
             };
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4026,6 +4115,7 @@ export interface components {
             data: components["schemas"]["WebhookOrderEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4063,6 +4153,7 @@ export interface components {
             data: components["schemas"]["WebhookOrderEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4100,6 +4191,7 @@ export interface components {
             data: components["schemas"]["WebhookOrderEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4171,6 +4263,7 @@ export interface components {
             data: components["schemas"]["WebhookOrderEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4208,6 +4301,7 @@ export interface components {
             data: components["schemas"]["WebhookOrderEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4615,6 +4709,7 @@ export interface components {
             } & components["schemas"]["RefundEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4702,6 +4797,7 @@ export interface components {
             } & components["schemas"]["RefundEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
@@ -4783,6 +4879,45 @@ export interface components {
          * @enum {string}
          */
         RouteType: "TEAHOUSE" | "CAMPING" | "EXPEDITION" | "PEAK_CLIMBING";
+        /**
+         * @description The assistance desk's next move on a case, as the sandbox plays the desk: `UNDER_REVIEW`
+         *     (from `RECEIVED`), `AUTHORISED` or `DECLINED` (from `UNDER_REVIEW`), `COMPLETED` (from
+         *     `AUTHORISED`), `CLOSED` (from `COMPLETED`). With `AUTHORISED` the guarantee's fields are
+         *     optional: the sandbox fills plausible ones for those left out. They are refused with any other
+         *     decision.
+         */
+        SandboxCaseDecisionRequest: {
+            /**
+             * @description `AUTHORISED` only, in the service currency; default 650000.
+             * @example 650000
+             */
+            costLimit?: number;
+            /**
+             * @example AUTHORISED
+             * @enum {string}
+             */
+            decision: "UNDER_REVIEW" | "AUTHORISED" | "DECLINED" | "COMPLETED" | "CLOSED";
+            /**
+             * @description `AUTHORISED` only; default `CIWEC Hospital, Kathmandu`.
+             * @example CIWEC Hospital, Kathmandu
+             */
+            destinationHospital?: string;
+            /**
+             * @description `AUTHORISED` only; default `SBX-GOP-<caseRef>`.
+             * @example GOP-2030-0412
+             */
+            guaranteeRef?: string;
+            /**
+             * @description The desk's note in the timeline and the event (a decline's reason); default the desk's own words.
+             * @example Evacuation authorised to Kathmandu.
+             */
+            note?: string;
+            /**
+             * @description `AUTHORISED` only; default `Sandbox Heli Rescue`.
+             * @example Simrik Air
+             */
+            operator?: string;
+        };
         /** @description Your company's test clock. `today` is `null` when none is set (the real Nepal date applies). */
         SandboxClock: {
             /**
@@ -4838,11 +4973,12 @@ export interface components {
          * @description What the sandbox gateway's customer does with the checkout: `CAPTURED` (pays: `SUCCESS`),
          *     `DECLINED` (the card or wallet is declined: `FAILED`), `INSUFFICIENT_FUNDS` (`FAILED`),
          *     `CANCELLED_BY_CUSTOMER` (presses Cancel: `CANCELLED`), `ABANDONED` (walks away: the gateway
-         *     lets the checkout lapse, `EXPIRED`).
+         *     lets the checkout lapse, `EXPIRED`), `PENDING` (submits, and the gateway has not decided: the
+         *     payment stays `INITIATED` and the order `PENDING` until a later outcome decides it).
          * @example CAPTURED
          * @enum {string}
          */
-        SandboxPaymentOutcome: "CAPTURED" | "DECLINED" | "INSUFFICIENT_FUNDS" | "CANCELLED_BY_CUSTOMER" | "ABANDONED";
+        SandboxPaymentOutcome: "CAPTURED" | "DECLINED" | "INSUFFICIENT_FUNDS" | "CANCELLED_BY_CUSTOMER" | "ABANDONED" | "PENDING";
         /** @description The outcome the sandbox gateway gives a payment. */
         SandboxPaymentOutcomeRequest: {
             outcome: components["schemas"]["SandboxPaymentOutcome"];
@@ -5437,6 +5573,7 @@ export interface components {
                 message: string;
             };
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /** Format: date-time */
             timestamp: string;
             /**
@@ -5609,7 +5746,7 @@ export interface components {
         /**
          * @description Too many requests in a short time (error shape 2). Writes a partner could repeat in a loop
          *     (quotes, orders, traveller registrations, payments, uploads, promo operations, webhook endpoint
-         *     and delivery changes) are counted per
+         *     and delivery changes, sandbox test events) are counted per
          *     company in fixed windows shared by every server process; the limits are set by the operator,
          *     with defaults far above what an integration needs. Wait for the number of seconds in
          *     `Retry-After`, then retry.
@@ -5740,6 +5877,16 @@ export interface components {
          * @example RFD-2030-000017
          */
         RefundRef: string;
+        /**
+         * @description Sandbox only: the test clock this request runs on, one a CI job owns. Absent, the request runs
+         *     on (and `/sandbox/clock` reads and sets) your company's clock. With a name, on that clock only:
+         *     two jobs of yours running at once, each sending its own name (a job or pipeline id) on every
+         *     request, never move each other's dates. A named clock that was never set is the real date;
+         *     remove it at the end of the job with `DELETE /sandbox/clock` and the same header. Elsewhere
+         *     the header is ignored.
+         * @example ci-job-4711
+         */
+        SandboxClockName: string;
         /**
          * @description Page size. Values above 100 are clamped to 100, not rejected.
          * @example 20
@@ -6394,6 +6541,12 @@ export interface operations {
                  * @example 0
                  */
                 page?: components["parameters"]["Page"];
+                /**
+                 * @description `false` leaves out the synthetic events you sent yourself with `POST /sandbox/events`
+                 *     (marked `"sandbox": true` in their payload); `true` lists only them. Absent: every event.
+                 * @example false
+                 */
+                sandbox?: boolean;
                 /**
                  * @description Page size. Values above 100 are clamped to 100, not rejected.
                  * @example 20
@@ -7992,10 +8145,68 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getSandboxClock: {
+    setSandboxAssistanceCaseDecision: {
         parameters: {
             query?: never;
             header?: never;
+            path: {
+                /**
+                 * @description The case reference, `AST-<year>-<seq>`.
+                 * @example AST-2030-000031
+                 */
+                caseRef: components["parameters"]["CaseRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCaseDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description The case after the move. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Sandbox-Today": components["headers"]["SandboxToday"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistanceCaseResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SandboxNotFound"];
+            /** @description The desk could not make this move from the case's status (error shape 2). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Sandbox only: the test clock this request runs on, one a CI job owns. Absent, the request runs
+                 *     on (and `/sandbox/clock` reads and sets) your company's clock. With a name, on that clock only:
+                 *     two jobs of yours running at once, each sending its own name (a job or pipeline id) on every
+                 *     request, never move each other's dates. A named clock that was never set is the real date;
+                 *     remove it at the end of the job with `DELETE /sandbox/clock` and the same header. Elsewhere
+                 *     the header is ignored.
+                 * @example ci-job-4711
+                 */
+                "Sandbox-Clock"?: components["parameters"]["SandboxClockName"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8022,7 +8233,18 @@ export interface operations {
     setSandboxClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Sandbox only: the test clock this request runs on, one a CI job owns. Absent, the request runs
+                 *     on (and `/sandbox/clock` reads and sets) your company's clock. With a name, on that clock only:
+                 *     two jobs of yours running at once, each sending its own name (a job or pipeline id) on every
+                 *     request, never move each other's dates. A named clock that was never set is the real date;
+                 *     remove it at the end of the job with `DELETE /sandbox/clock` and the same header. Elsewhere
+                 *     the header is ignored.
+                 * @example ci-job-4711
+                 */
+                "Sandbox-Clock"?: components["parameters"]["SandboxClockName"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8054,7 +8276,18 @@ export interface operations {
     deleteSandboxClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Sandbox only: the test clock this request runs on, one a CI job owns. Absent, the request runs
+                 *     on (and `/sandbox/clock` reads and sets) your company's clock. With a name, on that clock only:
+                 *     two jobs of yours running at once, each sending its own name (a job or pipeline id) on every
+                 *     request, never move each other's dates. A named clock that was never set is the real date;
+                 *     remove it at the end of the job with `DELETE /sandbox/clock` and the same header. Elsewhere
+                 *     the header is ignored.
+                 * @example ci-job-4711
+                 */
+                "Sandbox-Clock"?: components["parameters"]["SandboxClockName"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8104,7 +8337,17 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SandboxNotFound"];
+            /** @description The order has no payment or refund for an event of this type (error shape 2). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -12,7 +12,7 @@ export type WebhookEventStatus = 'PENDING' | 'DISPATCHED' | 'NO_ENDPOINT';
  */
 @Entity({ tableName: 'webhook_event' })
 export class WebhookEvent {
-  [OptionalProps]?: 'createdAt' | 'enqueuedAt' | 'status';
+  [OptionalProps]?: 'createdAt' | 'enqueuedAt' | 'status' | 'sandbox';
 
   /** `evt_` and a UUID: the Standard Webhooks `webhook-id`, the same on every endpoint, retry and replay. */
   @PrimaryKey({ type: 'text' }) id!: string;
@@ -28,4 +28,7 @@ export class WebhookEvent {
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) enqueuedAt?: Date | null;
 
   @Property({ type: 'text' }) status: WebhookEventStatus = 'PENDING';
+
+  /** Sent by the partner itself through POST /sandbox/events (its payload says `sandbox: true`); GET /events filters on it. */
+  @Property({ type: 'boolean' }) sandbox: boolean = false;
 }

@@ -4,13 +4,15 @@ import type { GatewayFinalStatus } from '../../rules/payment-attempt';
 import { signCallback } from '../callback-signature';
 import type { SandboxGatewayPayment } from './entities/sandbox-gateway-payment';
 import { reportOf, type SandboxGateway } from './sandbox-gateway';
-import { findSandboxDecision, recordSandboxDecision } from './sandbox-ledger';
+import { findSandboxDecision, isFinalDecision, recordSandboxDecision } from './sandbox-ledger';
 
 /** What the sandbox gateway's customer did: the gateway's status, why, and with what. */
 export interface CustomerChoice {
   status: GatewayFinalStatus;
   reason?: string;
   instrument?: string;
+  /** The sandbox helper deciding a payment it left PENDING earlier (the checkout page never does). */
+  settlesPending?: boolean;
 }
 
 /** The gateway's one decision, and the callback it signed when this call made it. */
@@ -38,9 +40,10 @@ export async function decideAtSandboxGateway(
     amount: view.amount,
     currency: view.currency,
     instrument: choice.instrument,
+    settlesPending: choice.settlesPending,
   });
   const decision = await findSandboxDecision(em.fork(), view.paymentRef);
-  if (!decided || !decision) return { decided: false, decision };
+  if (!decided || !isFinalDecision(decision)) return { decided: false, decision };
   return {
     decided: true,
     decision,

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SandboxGatewayPayment } from './entities/sandbox-gateway-payment';
+import { ProviderUnavailableError } from '../../../../kernel/errors';
 import { verifySignedCallback } from '../callback-signature';
 import {
   InvalidCallbackError,
@@ -17,7 +17,13 @@ import {
   type ReturnQuery,
   type StartedCheckout,
 } from '../gateway';
-import { findSandboxDecision, recordSandboxDecision, VOIDED_BY_MERCHANT } from './sandbox-ledger';
+import {
+  findSandboxDecision,
+  isFinalDecision,
+  recordSandboxDecision,
+  VOIDED_BY_MERCHANT,
+  type FinalSandboxDecision,
+} from './sandbox-ledger';
 
 /**
  * A simulated gateway served by this process (PAYMENT_MODE=sandbox): its hosted checkout lives
@@ -73,7 +79,8 @@ export class SandboxGateway implements PaymentGateway {
 
   async lookupStatus(payment: PaymentAtGateway): Promise<GatewayLookup> {
     const decision = await findSandboxDecision(this.newEm(), payment.paymentRef, this.name);
-    if (!decision) return { decided: false };
+    // A PENDING payment looks to the merchant as a provider's pending one does: not decided yet.
+    if (!isFinalDecision(decision)) return { decided: false };
     return { decided: true, report: reportOf(decision) };
   }
 
@@ -93,15 +100,28 @@ export class SandboxGateway implements PaymentGateway {
     return voidFromLookup(await this.lookupStatus(payment));
   }
 
-  /** The card gateway refunds at once (like a card acquirer's refund API); the wallet, like eSewa, only by hand. */
+  /** The card gateway refunds through its API (like a card acquirer's); the wallet, like eSewa, only by hand. */
   get refunds(): 'API' | 'MANUAL' {
     return this.canVoid ? 'API' : 'MANUAL';
   }
 
+  /**
+   * The card gateway takes every refund and decides none of them by itself: the refund stays
+   * PENDING until the partner's test decides it (POST /sandbox/refunds/{refundRef}/outcome), so
+   * "fail the refund" is never a race with a refund that settled a moment earlier (decision
+   * record 0090). To the executor that is a provider that has not answered yet: nothing was
+   * refunded, it asks again on its back-off and, like any provider that never answers, gives up
+   * after REFUND_RETRY_DAYS. The wallet has no refund API: its refunds are MANUAL at once.
+   */
   async refund(request: RefundRequest): Promise<GatewayRefund> {
     if (!this.canVoid)
       return { kind: 'MANUAL', why: 'the sandbox wallet has no refund API: refund by hand, then ops refund confirm' };
-    return { kind: 'REFUNDED', providerRefundRef: `SBX-${request.refundRef}` };
+    throw new ProviderUnavailableError(
+      'sandbox',
+      'UNDECIDED',
+      `refund ${request.refundRef} waits for POST /sandbox/refunds/${request.refundRef}/outcome`,
+      true,
+    );
   }
 
   /** The sandbox's own signing, used by its checkout page to send the browser back. */
@@ -110,7 +130,7 @@ export class SandboxGateway implements PaymentGateway {
   }
 }
 
-export function reportOf(decision: SandboxGatewayPayment): GatewayReport {
+export function reportOf(decision: FinalSandboxDecision): GatewayReport {
   return {
     paymentRef: decision.paymentRef,
     status: decision.status,
