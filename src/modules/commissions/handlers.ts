@@ -73,7 +73,7 @@ export const commissionHandlers = {
 
 /**
  * The PDF costs seconds of CPU for a long month (12 parallel 63,000-line PDFs slowed every other
- * company's calls, issue 52 item 15): counted per company like the certificate, but only when a
+ * company's calls; decision record 0094): counted per company like the certificate, but only when a
  * PDF is asked for, so the JSON pages and the CSV (held by the export limit) are not.
  */
 async function countStatementPdf(scope: RequestScope, companyId: string): Promise<void> {

@@ -18,8 +18,8 @@ const RENDER_BATCH = 2_000;
 /**
  * A company's statement of a period as a PDF stream: for the partner's `Accept: application/pdf` and
  * the operator's `--pdf`. Every row is read first and the connection given back before the first
- * page is laid out: rendering and a slow reader hold memory, never a database connection (issue 52
- * item 15; the partner's request is rate limited per company, see handlers.ts).
+ * page is laid out: rendering and a slow reader hold memory, never a database connection (decision
+ * record 0094; the partner's request is rate limited per company, see handlers.ts).
  */
 export async function printableStatement(
   em: EntityManager,

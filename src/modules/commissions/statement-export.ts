@@ -70,7 +70,7 @@ export interface StatementRead {
  * Every line of a company's period and their totals, in one read-only snapshot on a request
  * connection that is given back before this returns: the PDF renders from these rows, so a
  * long render (63,000 lines take seconds) or a client that reads it slowly holds no connection
- * (issue 52 item 15).
+ * (decision record 0094).
  */
 export async function readStatement(
   em: EntityManager,

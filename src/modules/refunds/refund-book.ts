@@ -76,8 +76,8 @@ const EXPORT_SORT_COLUMNS = { createdAt: 'created_at', amount: 'amount', status:
 /**
  * Every matching refund as CSV, through the kernel's export path (decision record 0094): one
  * read-only snapshot read by a cursor in the order asked, never pages by offset, so refunds
- * recorded while the file streams are neither written twice nor push another out of it (issue
- * 52 item 9). The filters are checked first, so a bad request is still a 400, not a cut stream.
+ * recorded while the file streams are neither written twice nor push another out of it. The
+ * filters are checked first, so a bad request is still a 400, not a cut stream.
  */
 export function exportRefundBook(
   exports: CsvExports,
