@@ -13,7 +13,11 @@ import { useTestServer } from '../support/test-server';
  * in a window (as for certificates), and it renders from rows read first: no request connection
  * is held while it renders or while its client reads.
  */
-const { server, client } = useTestServer({ env: { RATE_LIMIT_STATEMENT_PDF_PER_COMPANY: '2' } });
+// A database of its own: the bulk commission lines below must not reach other files' invariant checks.
+const { server, client } = useTestServer({
+  ownDatabase: 'statement_pdf',
+  env: { RATE_LIMIT_STATEMENT_PDF_PER_COMPANY: '2' },
+});
 const STATEMENTS = '/api/external/v1/commission-statements';
 const thisMonth = periodOf(new Date());
 /** Lines in the month: many batches of the statement's reads, so a render that read as it went would still be reading. */

@@ -18,7 +18,9 @@ import { useTestServer } from '../support/test-server';
  * export of the company beyond EXPORTS_PER_COMPANY is a 429 with Retry-After, and an export whose
  * client stops reading is cut and gives its connection back.
  */
+// A database of its own: the bulk rows below must not reach other files' jobs or invariant checks.
 const { server, client } = useTestServer({
+  ownDatabase: 'csv_exports',
   env: {
     DB_POOL_MAX: '4',
     EXPORT_DB_CONNECTIONS: '4',

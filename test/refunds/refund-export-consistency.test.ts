@@ -13,7 +13,8 @@ import { expectStatus } from '../support/expect-status';
  * Issue 52 item 9: the refunds CSV reads one snapshot through a cursor in key order, never pages
  * by offset, so refunds recorded while a file streams neither repeat rows nor push rows out of it.
  */
-const { server, client } = useTestServer();
+// A database of its own: the bulk refunds below must not reach other files' refund executors or invariant checks.
+const { server, client } = useTestServer({ ownDatabase: 'refund_export' });
 const REFUNDS = '/api/external/v1/refunds';
 /** Fifteen batches of the export's reads: when its first bytes arrive it has most of them still to read. */
 const EXISTING = 15_000;
