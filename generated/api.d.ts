@@ -272,9 +272,13 @@ export interface paths {
          *       `occurredAt`, `kind`, `role`, `orderRef`, `policyNumber`, `paymentRef`, `refundRef`,
          *       `agentId`, `base`, `percent`, `capped`, `amount` (two decimals, a dot; negative for
          *       `REVERSED`), `currency`. Text cells a spreadsheet would run as a formula get a leading `'`.
+         *       It counts against the export limits of `GET /orders` (a 429 with `Retry-After` beyond them;
+         *       cut when not read).
          *     - `application/pdf`: a printable statement (A4): the insurer's and your company's names, the
          *       period and its status, the totals and every line; each page headed and numbered
-         *       ("Page 2 of 40"). Named `commission-<period>.pdf`.
+         *       ("Page 2 of 40"). Named `commission-<period>.pdf`. A long month's PDF is costly to lay out:
+         *       a company may ask for 10 in a rate-limit window (the operator's
+         *       `RATE_LIMIT_STATEMENT_PDF_PER_COMPANY`), then a 429 with `Retry-After`.
          */
         get: operations["getCommissionStatement"];
         put?: never;
@@ -431,7 +435,8 @@ export interface paths {
          *     year starts at once; an export cut short by a failure ends without its last line break.
          *
          *     **Export limits.** Exports run on a small budget of their own, so they never slow the rest
-         *     of the API. A company may run 2 exports at once (the operator's `EXPORTS_PER_COMPANY`);
+         *     of the API. A company may run 2 CSV exports at once, of any kind (this one, `GET /refunds`, a
+         *     commission statement; the operator's `EXPORTS_PER_COMPANY`);
          *     another one, or one that finds every export slot of the service busy, is a 429 with
          *     `Retry-After`. An export whose client takes no data for 15 seconds
          *     (`HTTP_STREAM_STALL_SECONDS`), or that has not finished after 10 minutes
@@ -1257,7 +1262,9 @@ export interface paths {
          *     `Content-Disposition: attachment; filename="refunds-<date>.csv"`. The columns are, in this
          *     order: `refundRef`, `orderRef`, `paymentRef`, `cause`, `status`, `amount`, `cancellationFee`
          *     (two decimals, a dot), `currency`, `gateway`, `createdAt`, `completedAt`; an empty cell is
-         *     null.
+         *     null. The file is the refunds as they stood when it started: one recorded meanwhile is not in
+         *     it, and no refund appears twice. It counts against the export limits of `GET /orders`
+         *     (a 429 with `Retry-After` beyond them; cut when not read).
          */
         get: operations["listRefunds"];
         put?: never;

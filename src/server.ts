@@ -44,6 +44,7 @@ import { startDraftPurgeJob, type DraftPurgeJob, documentStorageFor, PdfCheckPoo
 import type { PaymentDeps } from './modules/payments';
 import { startJobQueue, withoutSchedules, type JobQueue } from './kernel/jobs/job-queue';
 import { StreamingConnections } from './kernel/db/streaming-connections';
+import { CsvExports } from './kernel/db/csv-exports';
 import { startRefundJob, type RefundJob } from './modules/refunds';
 import { RateLimiter } from './kernel/rate-limits/rate-limiter';
 import { startCommissionCloseJob, type CommissionCloseJob } from './modules/commissions';
@@ -157,7 +158,7 @@ async function serve(
     orm,
     database,
     pdfChecks: parts.pdfChecks,
-    exportConnections: parts.exportConnections,
+    csvExports: parts.csvExports,
   };
   return {
     url: `http://127.0.0.1:${port}`,
@@ -219,7 +220,7 @@ interface Parts {
   payments: PaymentDeps;
   storage: DocumentStorage;
   pdfChecks: PdfCheckPool;
-  exportConnections: StreamingConnections;
+  csvExports: CsvExports;
 }
 
 async function buildParts(
@@ -250,14 +251,14 @@ async function buildParts(
   );
   registerAssistanceMetrics(metrics, () => orm.em.fork());
   // Its workers start with the first PDF uploaded, and stop with the server.
-  const exportConnections = new StreamingConnections(databaseUrl, config.streaming);
+  const csvExports = new CsvExports(new StreamingConnections(databaseUrl, config.streaming));
   return {
     gateways,
     metrics,
     payments,
     storage: await documentStorageFor(config),
     pdfChecks: new PdfCheckPool(),
-    exportConnections,
+    csvExports,
   };
 }
 
@@ -271,7 +272,7 @@ function buildApp(
   config: Config,
   orm: Orm,
   { catalogue, tokenChecks }: Listened,
-  { gateways, metrics, payments, storage, pdfChecks, exportConnections }: Parts,
+  { gateways, metrics, payments, storage, pdfChecks, csvExports }: Parts,
   publicBaseUrl: string,
 ) {
   const { logger } = payments;
@@ -298,7 +299,7 @@ function buildApp(
       testClocks: new TestClocks(),
       promoAtOrderCreation: applyPromoAtCreation,
       cancellationPayments: cancellationPayments(payments),
-      exportConnections,
+      csvExports,
     },
     pages: [
       ...(gateways.sandbox.size > 0
@@ -384,7 +385,7 @@ interface Stoppable {
   orm: Orm;
   database: DatabaseHandle;
   pdfChecks: PdfCheckPool;
-  exportConnections: StreamingConnections;
+  csvExports: CsvExports;
 }
 
 /** Stop accepting, let in-flight requests finish, then stop the jobs and close the pool and the embedded cluster. */
@@ -403,7 +404,7 @@ async function stopServer(running: Stoppable, config: Config, logger: Logger): P
   await jobs.refunds.stop();
   await running.catalogueListener.close();
   await running.tokenCheckListener.close();
-  await running.exportConnections.close();
+  await running.csvExports.close();
   await running.orm.close();
   logger.info('database pool closed');
   await running.database.release();

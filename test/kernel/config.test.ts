@@ -39,6 +39,7 @@ describe('configuration validated at start', () => {
       travellerPerCompany: 300,
       payPerCompany: 300,
       certificatePerCompany: 600,
+      statementPdfPerCompany: 10,
       verifyPerAddress: 60,
       providerReturnPerAddress: 30,
       webhookPerCompany: 120,

@@ -12,22 +12,38 @@ export async function copyOrder(
   count: number,
   { customRouteNameLength }: { customRouteNameLength?: number } = {},
 ): Promise<void> {
-  const connection = server.orm.em.getConnection();
-  const columns = (
-    await connection.execute<Array<{ column_name: string }>>(
-      `select column_name from information_schema.columns where table_name = 'insurance_order' and table_schema = current_schema() order by ordinal_position`,
-    )
-  ).map((row) => row.column_name);
   const copied: Record<string, string> = {
-    id: 'gen_random_uuid()',
     order_ref: `order_ref || '-' || n`,
     order_number: `order_number || '-' || n`,
   };
   if (customRouteNameLength)
     copied.custom_route_name = `rpad(coalesce(custom_route_name, 'route'), ${Math.trunc(customRouteNameLength)}, ' and back')`;
-  const values = columns.map((column) => copied[column] ?? `"${column}"`);
+  await copyRow(server, 'insurance_order', orderId, count, copied);
+}
+
+/**
+ * `count` copies of one row of `table`, each with a new `id` and the columns of `copied` set to
+ * their SQL expressions (`n` is the copy's number, 1 to `count`): a company's export made larger
+ * than socket buffers in one statement.
+ */
+export async function copyRow(
+  server: Pick<RunningServer, 'orm'>,
+  table: string,
+  id: string,
+  count: number,
+  copied: Record<string, string> = {},
+): Promise<void> {
+  const connection = server.orm.em.getConnection();
+  const columns = (
+    await connection.execute<Array<{ column_name: string }>>(
+      `select column_name from information_schema.columns where table_name = ? and table_schema = current_schema() order by ordinal_position`,
+      [table],
+    )
+  ).map((row) => row.column_name);
+  const expressions: Record<string, string> = { id: 'gen_random_uuid()', ...copied };
+  const values = columns.map((column) => expressions[column] ?? `"${column}"`);
   await connection.execute(
-    `insert into insurance_order (${columns.map((column) => `"${column}"`).join(', ')}) select ${values.join(', ')} from insurance_order, generate_series(1, ?) n where id = ?`,
-    [count, orderId],
+    `insert into "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) select ${values.join(', ')} from "${table}", generate_series(1, ?) n where id = ?`,
+    [count, id],
   );
 }

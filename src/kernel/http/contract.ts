@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { operations, paths } from '../../../generated/api';
+import type { CsvExportStream } from '../db/csv-exports';
 
 /**
  * The spec's operations as TypeScript sees them (generated/api.d.ts): what a handler receives and
@@ -41,10 +42,13 @@ type MediaType<Name extends string> = Name | `${Name}; ${string}`;
 type NonJsonAnswer<Status, Name, Body> = Name extends string
   ? Name extends 'application/json'
     ? never
-    : Body extends string
-      ? | { status: Status; contentType: MediaType<Name>; body: string; headers?: Headers }
-        | { status: Status; contentType: MediaType<Name>; stream: Readable; headers?: Headers }
-      : never
+    : Name extends 'text/csv'
+      ? // A CSV answer is an export, and every export takes the kernel's one path (decision record 0094).
+        { status: Status; contentType: MediaType<Name>; stream: CsvExportStream; headers?: Headers }
+      : Body extends string
+        ? | { status: Status; contentType: MediaType<Name>; body: string; headers?: Headers }
+          | { status: Status; contentType: MediaType<Name>; stream: Readable; headers?: Headers }
+        : never
   : never;
 
 type AnswerFor<Status, Response> = Response extends { content: infer Content }

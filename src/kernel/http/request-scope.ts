@@ -6,6 +6,7 @@ import type { Logger } from '../logging/logger';
 import type { RateLimiter } from '../rate-limits/rate-limiter';
 import { unauthenticated } from '../errors';
 import type { TestClocks } from '../test-clock';
+import type { CsvExports } from '../db/csv-exports';
 
 /**
  * Long-lived collaborators the handlers share, built once at start (server.ts). The kernel names
@@ -23,6 +24,8 @@ export interface Services {
   metricsExposure: { onApiListener: boolean; token?: string };
   /** The sandbox companies' test clocks (read only in sandbox mode). */
   testClocks: TestClocks;
+  /** Every streamed CSV export's one path: its own connections, the per-company limit (db/csv-exports.ts). */
+  csvExports: CsvExports;
 }
 
 /**

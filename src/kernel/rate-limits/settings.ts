@@ -31,6 +31,8 @@ export interface RateLimitConfig {
   payPerCompany: number;
   /** Certificates per company: a PDF costs CPU, so one partner's loop cannot starve the others. */
   certificatePerCompany: number;
+  /** Commission statement PDFs per company: a long month's PDF costs seconds of CPU. */
+  statementPdfPerCompany: number;
   /** Webhook endpoint and delivery changes per company (register, change, delete, rotate, test, retry). */
   webhookPerCompany: number;
   /** Public verification pages per client address: bounds guessing policy numbers. */
@@ -58,6 +60,7 @@ const rateLimitsEnv = z.object({
   RATE_LIMIT_TRAVELLER_PER_COMPANY: perWindow(300),
   RATE_LIMIT_PAY_PER_COMPANY: perWindow(300),
   RATE_LIMIT_CERTIFICATE_PER_COMPANY: perWindow(600),
+  RATE_LIMIT_STATEMENT_PDF_PER_COMPANY: perWindow(10),
   RATE_LIMIT_WEBHOOK_PER_COMPANY: perWindow(120),
   RATE_LIMIT_VERIFY_PER_ADDRESS: perWindow(60),
   RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS: perWindow(30),
@@ -78,6 +81,7 @@ export function rateLimitsConfig(reading: EnvReading): RateLimitConfig {
     travellerPerCompany: env.RATE_LIMIT_TRAVELLER_PER_COMPANY,
     payPerCompany: env.RATE_LIMIT_PAY_PER_COMPANY,
     certificatePerCompany: env.RATE_LIMIT_CERTIFICATE_PER_COMPANY,
+    statementPdfPerCompany: env.RATE_LIMIT_STATEMENT_PDF_PER_COMPANY,
     webhookPerCompany: env.RATE_LIMIT_WEBHOOK_PER_COMPANY,
     verifyPerAddress: env.RATE_LIMIT_VERIFY_PER_ADDRESS,
     providerReturnPerAddress: env.RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS,

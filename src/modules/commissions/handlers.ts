@@ -1,9 +1,10 @@
 import { successBody } from '../../kernel/http/envelope';
-import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
+import { callerOf, type RequestScope, type TagHandlers } from '../../kernel/http/request-scope';
+import { companyBucket, refuseOverLimit } from '../../kernel/rate-limits/operation-limits';
 import { pageRequest, springPage } from '../../kernel/http/pagination';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
 import { commissionStatement } from './commission-statement';
-import { statementCsv } from './statement-export';
+import { exportStatementCsv } from './statement-export';
 import { printableStatement } from './printable-statement';
 import { commissionLineWire, periodSummaryWire } from './statement-wire';
 import { periodsOf } from './statement-totals';
@@ -36,10 +37,11 @@ export const commissionHandlers = {
         status: 200,
         contentType: 'text/csv; charset=utf-8',
         headers: { 'Content-Disposition': disposition },
-        stream: statementCsv(scope.em, companyId, params.period),
+        stream: await exportStatementCsv(scope.services.csvExports, companyId, params.period),
       };
     }
     if (accepts(headers.accept, PDF)) {
+      await countStatementPdf(scope, companyId);
       return {
         status: 200,
         contentType: 'application/pdf',
@@ -69,5 +71,16 @@ export const commissionHandlers = {
   },
 } satisfies TagHandlers;
 
-/** Nothing beyond the kernel's defaults: a statement reads one company's own rows. */
+/**
+ * The PDF costs seconds of CPU for a long month (12 parallel 63,000-line PDFs slowed every other
+ * company's calls; decision record 0094): counted per company like the certificate, but only when a
+ * PDF is asked for, so the JSON pages and the CSV (held by the export limit) are not.
+ */
+async function countStatementPdf(scope: RequestScope, companyId: string): Promise<void> {
+  const { config, rateLimiter } = scope.services;
+  const bucket = companyBucket('statement-pdf', companyId, config.rateLimits.statementPdfPerCompany);
+  refuseOverLimit('getCommissionStatement', await rateLimiter.hit(scope.em, [bucket]), scope);
+}
+
+/** Nothing beyond the kernel's defaults: a statement reads one company's own rows (the PDF counts in its handler). */
 export const commissionPolicies = {} satisfies OperationPolicies;

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CsvExports, CsvExportStream } from '../../kernel/db/csv-exports';
 import type { CommissionPeriod } from './rules/commission-period';
 import { STATEMENT_CSV_HEADER, statementCsvRow } from './rules/statement-csv';
 import { STATEMENT_LINES_SQL, statementLine, type StatementLine, type StatementLineRow } from './statement-rows';
@@ -17,7 +18,9 @@ export interface StatementSnapshot {
 /**
  * A company's period read through a server-side cursor in one read-only snapshot, a batch at a
  * time: memory stays flat however long the month is. The caller must read `batches` (to its end
- * or until it stops): the connection is held until then.
+ * or until it stops): the connection is held until then, so only the operator's CLI, which has its
+ * database to itself, reads this way; a partner's CSV takes the export path and its PDF
+ * `readStatement` (decision record 0094).
  */
 export async function openStatement(
   em: EntityManager,
@@ -57,7 +60,44 @@ export async function openStatement(
   return { totals, batches: batches() };
 }
 
-/** The CSV of a statement as a stream: the header, then every line as it is read. */
+/** A statement read whole: its totals and every line, in one snapshot. */
+export interface StatementRead {
+  totals: PeriodTotals;
+  lines: StatementLine[];
+}
+
+/**
+ * Every line of a company's period and their totals, in one read-only snapshot on a request
+ * connection that is given back before this returns: the PDF renders from these rows, so a
+ * long render (63,000 lines take seconds) or a client that reads it slowly holds no connection
+ * (decision record 0094).
+ */
+export async function readStatement(
+  em: EntityManager,
+  companyId: string,
+  period: CommissionPeriod,
+  now = new Date(),
+): Promise<StatementRead> {
+  const { totals, batches } = await openStatement(em, companyId, period, now);
+  const lines: StatementLine[] = [];
+  for await (const batch of batches) lines.push(...batch);
+  return { totals, lines };
+}
+
+/** The partner's CSV of a statement: the kernel's export path reads it (decision record 0094). */
+export function exportStatementCsv(
+  exports: CsvExports,
+  companyId: string,
+  period: CommissionPeriod,
+): Promise<CsvExportStream> {
+  return exports.open<StatementLineRow>(companyId, {
+    header: STATEMENT_CSV_HEADER,
+    sql: { text: STATEMENT_LINES_SQL, values: [companyId, period] },
+    line: (row) => statementCsvRow(statementLine(row)),
+  });
+}
+
+/** The operator's CSV of a statement (`ops commission statements --csv`), read as it is written to its file. */
 export function statementCsv(em: EntityManager, companyId: string, period: CommissionPeriod): Readable {
   async function* rows(): AsyncGenerator<string> {
     yield STATEMENT_CSV_HEADER;

@@ -125,7 +125,7 @@ export const orderHandlers = {
   async listOrders({ query, headers }, scope) {
     if (wantsCsv(headers.accept)) {
       const stream = await exportOrderBook(
-        scope.services.exportConnections,
+        scope.services.csvExports,
         callerOf(scope),
         query,
         orderBookCells,

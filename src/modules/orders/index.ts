@@ -1,6 +1,5 @@
 import type { PromoAtOrderCreation } from './order-creation';
 import type { CancellationPayments } from './order-cancellation';
-import type { StreamingConnections } from '../../kernel/db/streaming-connections';
 
 /**
  * The orders module's face: only what the composition, the CLI and other modules use (promos
@@ -60,7 +59,5 @@ declare module '../../kernel/http/request-scope' {
     promoAtOrderCreation: PromoAtOrderCreation;
     /** What cancellation needs of payments (orders cannot import payments, which builds on orders). */
     cancellationPayments: CancellationPayments;
-    /** The CSV export's own database connections, apart from the request pool. */
-    exportConnections: StreamingConnections;
   }
 }

@@ -1,7 +1,6 @@
-import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PoolClient } from 'pg';
-import type { StreamingConnections } from '../../kernel/db/streaming-connections';
+import type { CsvExports, CsvExportStream } from '../../kernel/db/csv-exports';
 import { offsetOf, pageRequest, type PageRequest } from '../../kernel/http/pagination';
 import { invalid } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
@@ -67,9 +66,6 @@ export interface OrderBookPage {
   total: number;
 }
 
-/** Rows per FETCH of the export's cursor: the most the server holds of an export at once. */
-const EXPORT_BATCH = 1000;
-
 /**
  * One page of the orders the caller may read (DESIGN "The order book"), newest first, and the
  * exact number matching. Page and count read one snapshot.
@@ -90,51 +86,23 @@ export async function listOrderBook(
 }
 
 /**
- * Every order the caller may read that matches, as CSV text, read through a server-side cursor
- * in batches of EXPORT_BATCH: the next batch is fetched only when the stream is read, so a slow
- * client holds one batch, not the export. The filters are checked and the cursor opened before
- * this returns, so a bad request is still a 400, a company over its export limit a 429 and a
- * failing query a 500, not a cut stream. The export holds one connection of the streaming pool
- * (in one read-only snapshot) until it ends, never one of the request pool: a client that stops
- * reading stalls its own export, not the service (the HTTP layer cuts it after its deadline).
+ * Every order the caller may read that matches, as CSV, through the kernel's export path (its own
+ * connections, the company's export limit, one snapshot read by a cursor as the client reads;
+ * decision record 0094). The filters are checked first, so a bad request is still a 400.
  */
-export async function exportOrderBook(
-  connections: StreamingConnections,
+export function exportOrderBook(
+  exports: CsvExports,
   principal: Principal,
   query: OrderBookQuery,
   toCells: (row: OrderBookRow) => Array<string | null>,
   header: readonly string[],
-): Promise<Readable> {
+): Promise<CsvExportStream> {
   const filter = checkedFilter(query);
-  const sql = orderBookExportQuery(principal.companyId, filter, sortOf(query));
-  const { client, release } = await connections.lease(principal.companyId);
-  try {
-    await client.query('begin isolation level repeatable read read only');
-    await client.query(`declare order_book no scroll cursor for ${sql.text}`, sql.values);
-  } catch (error) {
-    release(true);
-    throw error;
-  }
-  async function* lines(): AsyncGenerator<string> {
-    let finished = false;
-    try {
-      yield csvRow(header);
-      for (;;) {
-        const { rows } = await client.query<OrderBookRow>(`fetch ${EXPORT_BATCH} from order_book`);
-        if (rows.length === 0) break;
-        yield rows.map((row) => csvRow(toCells(row))).join('');
-      }
-      await client.query('commit');
-      finished = true;
-    } finally {
-      // A connection left inside the transaction (the client went away midway) is closed, not pooled.
-      release(!finished);
-    }
-  }
-  const stream = Readable.from(lines(), { objectMode: false });
-  // A stream destroyed before its first read never runs the generator's finally.
-  stream.once('close', () => release(true));
-  return stream;
+  return exports.open<OrderBookRow>(principal.companyId, {
+    header: csvRow(header),
+    sql: orderBookExportQuery(principal.companyId, filter, sortOf(query)),
+    line: (row) => csvRow(toCells(row)),
+  });
 }
 
 function checkedFilter(query: OrderBookQuery): OrderBookFilter {

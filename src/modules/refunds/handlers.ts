@@ -12,7 +12,13 @@ const wantsCsv = (accept: string | undefined) => accept !== undefined && /(^|,)\
 export const refundHandlers = {
   async listRefunds({ query, headers }, scope) {
     if (wantsCsv(headers.accept)) {
-      const stream = exportRefundBook(scope.em, callerOf(scope), query, refundCells, REFUND_CSV_COLUMNS);
+      const stream = await exportRefundBook(
+        scope.services.csvExports,
+        callerOf(scope),
+        query,
+        refundCells,
+        REFUND_CSV_COLUMNS,
+      );
       return {
         status: 200,
         contentType: 'text/csv; charset=utf-8',

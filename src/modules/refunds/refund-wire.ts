@@ -1,6 +1,7 @@
-import { amountFromMinor, decimalStringFromMinor } from '../../kernel/money';
+import { amountFromMinor, decimalStringFromMinor, minorFromDecimalString } from '../../kernel/money';
 import type { Schemas } from '../../kernel/http/wire';
 import type { Refund } from './entities/refund';
+import type { RefundExportRow } from './refund-book';
 
 /** How partners name the gateway a payment (and its refund) went through. */
 const GATEWAY_WIRE = { card_gateway: 'CARD_GATEWAY', wallet_gateway: 'WALLET_GATEWAY', cash: 'CASH' } as const;
@@ -45,11 +46,19 @@ export const REFUND_CSV_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof Schemas['RefundDetail']>;
 
 /** One CSV row: amounts with their two decimals, a null an empty cell. */
-export function refundCells(refund: Refund): Array<string | null> {
-  const wire = refundDetailWire(refund);
-  return REFUND_CSV_COLUMNS.map((column) => {
-    if (column === 'amount') return decimalStringFromMinor(refund.amount);
-    if (column === 'cancellationFee') return decimalStringFromMinor(refund.fee);
-    return wire[column]?.toString() ?? null;
-  });
+export function refundCells(row: RefundExportRow): Array<string | null> {
+  const cells: Record<(typeof REFUND_CSV_COLUMNS)[number], string | null> = {
+    refundRef: row.refund_ref,
+    orderRef: row.order_ref,
+    paymentRef: row.payment_ref,
+    cause: row.cause,
+    status: row.status,
+    amount: decimalStringFromMinor(minorFromDecimalString(row.amount)),
+    cancellationFee: decimalStringFromMinor(minorFromDecimalString(row.fee)),
+    currency: row.currency,
+    gateway: GATEWAY_WIRE[row.gateway],
+    createdAt: row.created_at.toISOString(),
+    completedAt: row.completed_at?.toISOString() ?? null,
+  };
+  return REFUND_CSV_COLUMNS.map((column) => cells[column]);
 }
