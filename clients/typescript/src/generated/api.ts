@@ -3037,6 +3037,7 @@ export interface components {
          *     | `METHOD_NOT_ALLOWED` | 405 | The path exists but not with this method; `Allow` lists the methods. |
          *     | `IDEMPOTENCY_KEY_REUSED` | 409 | The `Idempotency-Key` was already used for a different request: use a new key. |
          *     | `QUOTE_ALREADY_USED` | 409 | The quote was used by another order. |
+         *     | `PAYMENT_ATTEMPT_ENDED` | 409 | The payment attempt this `Idempotency-Key` started has ended (`FAILED`, `CANCELLED` or `EXPIRED`; the `message` says which and why): its `paymentUrl` takes no payment. Start a new attempt with a new key. |
          *     | `PAYMENT_IN_PROGRESS` | 409 | A payment of the order is being started or settled at this moment: retry shortly. |
          *     | `ASSISTANCE_CASE_ALREADY_OPEN` | 409 | The traveller already has an open assistance case (the `message` names it): send an update to it instead. |
          *     | `ASSISTANCE_CASE_NOT_OPEN` | 400 | The assistance case can no longer take this (it was authorised, declined, withdrawn or closed): call the assistance desk. |
@@ -3058,7 +3059,7 @@ export interface components {
          * @example ORDER_ALREADY_CANCELLED
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_ATTEMPT_ENDED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /** @description One page of your events with its page metadata (the envelope of `GET /travellers`). */
         EventPage: {
             /** @description Events of this page, newest first. */
@@ -4109,6 +4110,14 @@ export interface components {
              * @description Hosted checkout page of the gateway. Redirect the customer here.
              */
             paymentUrl: string;
+            /**
+             * @description The attempt's status as this answer is given: `INITIATED` for a checkout the customer can
+             *     still pay at `paymentUrl`. A repeated `Idempotency-Key` answers its attempt's current status:
+             *     `SUCCESS` once it paid the order (do not send the customer to pay again), `REFUND_PENDING` or
+             *     `REFUNDED` when the money came after the checkout closed. The key of an attempt that ended
+             *     `FAILED`, `CANCELLED` or `EXPIRED` answers 409 `PAYMENT_ATTEMPT_ENDED` instead. Added in 2.8.0.
+             */
+            status: components["schemas"]["PaymentAttemptStatus"];
         };
         /** @description The started (or resumed) payment attempt. */
         PaymentInitResponse: components["schemas"]["SuccessEnvelope"] & {
@@ -5416,8 +5425,10 @@ export interface components {
         };
         /**
          * @description Error shape 2. Either the `Idempotency-Key` was already used by your company for a different
-         *     order or a different body (use a new key for a new payment attempt), or another payment for
-         *     the order was being started or settled at this very moment (retry the same request shortly).
+         *     order or a different body (use a new key for a new payment attempt), the attempt the key
+         *     started has ended (`PAYMENT_ATTEMPT_ENDED`: start a new attempt with a new key), or another
+         *     payment for the order was being started or settled at this very moment (retry the same request
+         *     shortly).
          */
         Conflict: {
             headers: {
@@ -5607,6 +5618,7 @@ export interface components {
          *     with the same key, order and body answers the same case (also when the requests race): after
          *     a timeout, retry with the same key. The same key with a different order or body is a 409. A
          *     key that is not a UUID is a 400.
+         *     A replayed answer carries the header `Idempotency-Replayed: true`.
          * @example 9d2b6f1e-3c4a-4e8b-a7d5-1f0e2c3b4a59
          */
         AssistanceIdempotencyKey: string;
@@ -5615,6 +5627,7 @@ export interface components {
          *     the same key and the same order and body answers the same result (with the refund's current
          *     status), also when the requests race: after a timeout, retry with the same key. The same key
          *     with a different order or body is a 409. A key that is not a UUID is a 400.
+         *     A replayed answer carries the header `Idempotency-Replayed: true`.
          * @example 3c6f1e2a-8b4d-4e9f-a1c2-7d5e6f8a9b0c
          */
         CancellationIdempotencyKey: string;
@@ -5630,6 +5643,7 @@ export interface components {
          *     after a timeout or a dropped connection, retry with the same key. The same key with a
          *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
          *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+         *     A replayed answer carries the header `Idempotency-Replayed: true`.
          * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
          */
         CreateIdempotencyKey: string;
@@ -5659,6 +5673,7 @@ export interface components {
          *     `paymentUrl`, also when the requests race, so retry a timed-out call with the same key. The
          *     same key with a different order or body is a 409. A new key starts a new attempt and
          *     supersedes an open one. A key that is not a UUID is a 400, before anything is charged.
+         *     A replayed answer carries the header `Idempotency-Replayed: true`.
          * @example 9b2f6c1e-4d8a-4f3b-a7e5-0c1d2e3f4a5b
          */
         IdempotencyKey: string;
@@ -5725,6 +5740,13 @@ export interface components {
          * @example no-store
          */
         CacheControlNoStore: "no-store";
+        /**
+         * @description `true` when this answer is a replay: an earlier request with the same `Idempotency-Key` (and
+         *     the same request) already did the work, and this is its answer again, unchanged; nothing was
+         *     done twice. Absent on the answer of the request that did the work. Added in 2.8.0.
+         * @example true
+         */
+        IdempotencyReplayed: "true";
         /**
          * @description Seconds to wait before sending the request again.
          * @example 30
@@ -6254,6 +6276,7 @@ export interface operations {
                  *     after a timeout or a dropped connection, retry with the same key. The same key with a
                  *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
                  *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
                  */
                 "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
@@ -6271,6 +6294,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6595,6 +6619,7 @@ export interface operations {
                  *     after a timeout or a dropped connection, retry with the same key. The same key with a
                  *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
                  *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
                  */
                 "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
@@ -6615,6 +6640,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6781,6 +6807,7 @@ export interface operations {
                  *     with the same key, order and body answers the same case (also when the requests race): after
                  *     a timeout, retry with the same key. The same key with a different order or body is a 409. A
                  *     key that is not a UUID is a 400.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 9d2b6f1e-3c4a-4e8b-a7d5-1f0e2c3b4a59
                  */
                 "Idempotency-Key": components["parameters"]["AssistanceIdempotencyKey"];
@@ -6810,6 +6837,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6860,6 +6888,7 @@ export interface operations {
                  *     the same key and the same order and body answers the same result (with the refund's current
                  *     status), also when the requests race: after a timeout, retry with the same key. The same key
                  *     with a different order or body is a 409. A key that is not a UUID is a 400.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 3c6f1e2a-8b4d-4e9f-a1c2-7d5e6f8a9b0c
                  */
                 "Idempotency-Key": components["parameters"]["CancellationIdempotencyKey"];
@@ -6889,6 +6918,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7064,6 +7094,7 @@ export interface operations {
                  *     `paymentUrl`, also when the requests race, so retry a timed-out call with the same key. The
                  *     same key with a different order or body is a 409. A new key starts a new attempt and
                  *     supersedes an open one. A key that is not a UUID is a 400, before anything is charged.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 9b2f6c1e-4d8a-4f3b-a7e5-0c1d2e3f4a5b
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
@@ -7093,6 +7124,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7360,6 +7392,7 @@ export interface operations {
                  *     `paymentUrl`, also when the requests race, so retry a timed-out call with the same key. The
                  *     same key with a different order or body is a 409. A new key starts a new attempt and
                  *     supersedes an open one. A key that is not a UUID is a 400, before anything is charged.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 9b2f6c1e-4d8a-4f3b-a7e5-0c1d2e3f4a5b
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
@@ -7383,6 +7416,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8215,6 +8249,7 @@ export interface operations {
                  *     after a timeout or a dropped connection, retry with the same key. The same key with a
                  *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
                  *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
                  */
                 "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
@@ -8232,6 +8267,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8427,6 +8463,7 @@ export interface operations {
                  *     after a timeout or a dropped connection, retry with the same key. The same key with a
                  *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
                  *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
                  */
                 "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
@@ -8444,6 +8481,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
