@@ -92,7 +92,7 @@ describe('POST /sandbox/refunds/{refundRef}/outcome', () => {
     expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ refundRef, status: 'FAILED', orderRef: order.orderRef });
     expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
-      paymentStatus: 'REFUND_PENDING',
+      paymentStatus: 'REFUND_FAILED',
       refund: { refundRef, status: 'FAILED' },
     });
     expect(await server.orm.em.fork().count(CommissionEntry, { refundRef })).toBe(0);

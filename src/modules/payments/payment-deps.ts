@@ -2,6 +2,10 @@ import type { PaymentConfig } from './settings';
 import { ProviderUnavailableError, type GatewayRegistry, type PaymentGateway } from './providers/gateway';
 import type { PaymentMethod } from './entities/payment-attempt';
 import type { Logger } from '../../kernel/logging/logger';
+import { ReturnLookupCache, STATUS_LOOKUP_TTL_MS } from './providers/return-lookup-cache';
+
+/** payment-status's cache of providers' answers (PaymentDeps.statusLookups), one per process. */
+export const statusLookupCache = (): ReturnLookupCache => new ReturnLookupCache(STATUS_LOOKUP_TTL_MS);
 
 /** A counter with labels, as the payment use cases count; http/metrics' Prometheus counters are these. */
 export interface LabelledCounter<Label extends string> {
@@ -25,6 +29,11 @@ export interface PaymentDeps {
    * the periodic pass finds them.
    */
   kickRefunds?: () => void;
+  /**
+   * The provider's recent answers about open checkouts, reused by payment-status for a few
+   * seconds per attempt. Absent (the CLI, some tests): payment-status asks the provider each time.
+   */
+  statusLookups?: ReturnLookupCache;
 }
 
 /** The adapter that takes new payments of a gateway: its configured provider. */

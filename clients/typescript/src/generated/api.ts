@@ -841,9 +841,11 @@ export interface paths {
          *     - **full** otherwise: also `paymentRef`, `paymentMethod`, `amount`, `currency`, and
          *       `completedAt` once the attempt has completed.
          *
-         *     When the latest attempt is still `INITIATED`, this call asks the gateway for its status
-         *     first, so an order whose customer never came back still ends up right. Poll it (for example
-         *     every few minutes, with backoff) for orders left `PENDING` after a checkout.
+         *     When the latest attempt is still `INITIATED`, every call asks the gateway for its status
+         *     first, so an order whose customer never came back still ends up right: a decision made at
+         *     the gateway shows within 5 seconds (the gateway's answer about one checkout is reused that
+         *     long, however often you poll). Poll it (for example every few seconds while your customer
+         *     waits, then every few minutes with backoff) for orders left `PENDING` after a checkout.
          *
          *     Branch on `orderStatus` for "is it paid" and on `paymentStatus` for what became of the
          *     payment: the two always agree (`SUCCESS` only with `PAID` or later). A group payment reports
@@ -4227,7 +4229,13 @@ export interface components {
             paymentMethod?: "CARD_GATEWAY" | "WALLET_GATEWAY" | "CASH";
             /** @description Reference of the most recent payment attempt. Present only when an attempt exists. */
             paymentRef?: string;
-            paymentStatus: components["schemas"]["PaymentAttemptStatus"];
+            /**
+             * @description What became of the payment for this order: a `PaymentAttemptStatus`, or `REFUND_FAILED`
+             *     (added in 2.8.0): the share was owed back (`REFUND_PENDING` before) and its refund `FAILED`
+             *     at the provider; the money has not gone back and the operator takes it from there (`refund`
+             *     shows it). It becomes `REFUNDED` once the operator gives the money back.
+             */
+            paymentStatus: components["schemas"]["PaymentAttemptStatus"] | "REFUND_FAILED";
             /**
              * @description The order's policy number, issued with the payment that paid it. Present only once the
              *     order is paid. Added in 2.4.0.
@@ -4236,8 +4244,8 @@ export interface components {
             /**
              * @description The refund of this order's share of the reported payment, when one was recorded (a
              *     cancellation of the paid order, or a capture that came after its checkout closed). While it
-             *     is `PENDING` or `MANUAL`, `paymentStatus` reads `REFUND_PENDING`; once `SUCCEEDED`,
-             *     `REFUNDED`. Added in 2.6.0.
+             *     is `PENDING` or `MANUAL`, `paymentStatus` reads `REFUND_PENDING`; once `FAILED`,
+             *     `REFUND_FAILED`; once `SUCCEEDED`, `REFUNDED`. Added in 2.6.0.
              */
             refund?: components["schemas"]["Refund"];
         };
