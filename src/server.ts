@@ -240,7 +240,7 @@ async function buildParts(
     gateways: gateways.registry,
     logger,
     metrics,
-    statusLookups: statusLookupCache(),
+    statusLookups: statusLookupCache(config.payments),
   };
   registerReadGauge(
     metrics,

@@ -17,7 +17,6 @@ import { startTestServer, useTestServer } from '../support/test-server';
 import { eventually } from '../support/eventually';
 import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { expectStatus } from '../support/expect-status';
-import { STATUS_LOOKUP_TTL_MS } from '../../src/modules/payments/providers/return-lookup-cache';
 
 // Two servers on one database: `patient` keeps the default PAYMENT_RECONCILE_AFTER_SECONDS (120)
 // for its payment watch, `eager` sets it to 0; payment-status asks the gateway about an INITIATED
@@ -39,6 +38,8 @@ const { server: eager, client: eagerClient } = useTestServer({
 // After the servers' own afterAll hooks (declared above), which stop them.
 afterAll(() => database?.drop());
 let agency: TestPartner;
+/** The default PAYMENT_STATUS_LOOKUP_SECONDS, which both servers keep. */
+const STATUS_LOOKUP_MS = 5_000;
 
 beforeAll(async () => {
   agency = await newPartner(patient, patientClient);
@@ -68,7 +69,7 @@ describe('reconciliation of attempts left INITIATED', () => {
     expect((await ledgerOf(patient, order.orderId)).successes).toBe(1);
   });
 
-  it('when a checkout is polled while open, then the gateway is asked at most once per attempt in STATUS_LOOKUP_TTL_MS, and a decision made meanwhile shows within it', async () => {
+  it('when a checkout is polled while open, then the gateway is asked at most once per attempt in PAYMENT_STATUS_LOOKUP_SECONDS, and a decision made meanwhile shows within it', async () => {
     const order = await placeOrder(patient, patientClient, agency);
     const started = (await pay(patientClient, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
     expect((await paymentStatus(patientClient, agency, order.orderRef)).body.data.paymentStatus).toBe('INITIATED');
@@ -79,10 +80,10 @@ describe('reconciliation of attempts left INITIATED', () => {
     const truth = await eventually(
       async () => (await paymentStatus(patientClient, agency, order.orderRef)).body.data.paymentStatus,
       (status) => status === 'SUCCESS',
-      { timeoutMs: STATUS_LOOKUP_TTL_MS + 3_000, intervalMs: 250 },
+      { timeoutMs: STATUS_LOOKUP_MS + 3_000, intervalMs: 250 },
     );
     expect(truth).toBe('SUCCESS');
-    expect(Date.now() - decidedAt).toBeLessThan(STATUS_LOOKUP_TTL_MS + 1_500);
+    expect(Date.now() - decidedAt).toBeLessThan(STATUS_LOOKUP_MS + 1_500);
   });
 
   it('when the declined customer never came back, then the status reports FAILED and the order stays PENDING', async () => {

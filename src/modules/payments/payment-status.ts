@@ -40,7 +40,7 @@ const PAID_STATES: readonly OrderStatus[] = [OrderStatus.Paid, OrderStatus.Compl
  * (shareStatus), so SUCCESS is read only beside a paid order, and a capture that could not pay
  * the order reads REFUND_PENDING (REFUND_FAILED once its refund failed). An attempt still
  * INITIATED is first checked with its gateway on every call, through `deps.statusLookups` (one
- * provider call per attempt in STATUS_LOOKUP_TTL_MS), so a customer who paid and never came back
+ * provider call per attempt in PAYMENT_STATUS_LOOKUP_SECONDS), so a customer who paid and never came back
  * shows up as paid within seconds (decision record 0097); past its expiry it is closed.
  */
 export async function getPaymentStatus(

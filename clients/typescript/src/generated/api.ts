@@ -314,8 +314,10 @@ export interface paths {
          *
          *     Upload failures detected by the upload handler use error shape 3 (`success: false`,
          *     `message`, `data: null`, `timestamp`): 400 for a missing or empty file, a missing or unknown
-         *     `documentType` or a disallowed file type, and 413 for an oversized file. A malformed
-         *     multipart request can also be rejected earlier with error shape 2.
+         *     `documentType` or a disallowed file type, and 413 for an oversized file. A request that is
+         *     not readable multipart is a 400 in error shape 2 with `code: MALFORMED_REQUEST`: among them a
+         *     body cut before its closing boundary (a dropped or truncated upload), whose message names the
+         *     parts that arrived whole and those cut off or missing; nothing is stored, send it again.
          *
          *     With an `Idempotency-Key`, a retry of a timed-out upload (same `documentType`, same bytes,
          *     same file name) answers the first document instead of storing a second draft; the same key
@@ -378,6 +380,29 @@ export interface paths {
          *     deliveries is its `eventId`). Another company's event answers 404, as an unknown one does.
          */
         get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your own company
+         * @description The company your bearer token was issued to: its id, name, type and commission percent, its
+         *     sales agents and, in the sandbox, the date its test clock reads. Use it to learn your own
+         *     `companyId` (a sales company that books for your agency puts it into `travelCompanyIds`) and
+         *     to check which credential a deployment is using. Added in 2.8.0.
+         */
+        get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3155,6 +3180,11 @@ export interface components {
         GroupPayment: {
             /** @description The group's most recent payment (`POST /orders/groups/{groupRef}/pay`), or `null` when it never had one. */
             latestGroupPayment: null | components["schemas"]["GroupPaymentAttempt"];
+            /**
+             * @description `paidAmount` less `refundedAmount`, NPR: what the group's payments keep (the paid orders
+             *     still in force, and the fees kept of cancelled ones). Added in 2.8.0.
+             */
+            netAmount: number;
             /** @description Sum of the pending orders' `totalAmount`, NPR. */
             outstandingAmount: number;
             /** @description Sum of the paid orders' `totalAmount`, NPR. */
@@ -3169,6 +3199,13 @@ export interface components {
              * @description Orders of the group still `PENDING`, which a new group payment would take.
              */
             pendingOrders: number;
+            /**
+             * @description What the refunds of the group's cancelled paid orders give back, NPR: each order's
+             *     `refundAmount` (its cancellation fee is kept), given back or on its way; a refund that
+             *     `FAILED` is not counted (each order's `refundStatus` says where its refund stands). 0 while
+             *     no paid order was cancelled. Added in 2.8.0.
+             */
+            refundedAmount: number;
             status: components["schemas"]["GroupPaymentStatus"];
         };
         /** @description One group payment, as the customer was sent to the gateway for it. */
@@ -3303,6 +3340,46 @@ export interface components {
              * @enum {string}
              */
             reason: "COVER_STARTED";
+        };
+        /**
+         * @description The company your credential belongs to, as the service knows it: what you put into another
+         *     request (your `companyId` is what a sales company puts into `travelCompanyIds` of an order for
+         *     your agency), with your sales agents and, in the sandbox, the date your test clock reads.
+         */
+        Me: {
+            /** @description The share of an order's total your company earns; also the most `directDiscountPercent` may be. */
+            commissionPercent: number;
+            /**
+             * Format: uuid
+             * @description Your company's id. Give it to a sales company that books for your agency (its `travelCompanyIds`).
+             */
+            companyId: string;
+            /** @description Your company's name as the operator registered it (printed on certificates and statements). */
+            name: string;
+            /** @description Your company's sales agents (a sales company's; empty for an agency), active ones first, then by name. */
+            salesAgents: {
+                /** @description An inactive agent's promo codes are refused. */
+                active: boolean;
+                name: string;
+                /** Format: uuid */
+                salesAgentId: string;
+            }[];
+            /**
+             * Format: date
+             * @description Sandbox only: the date your requests' test clock reads (`PUT /sandbox/clock`; the same
+             *     date as the `Sandbox-Today` header), or `null` when none is set and the real Nepal date
+             *     applies. Always `null` in production.
+             */
+            testToday: string | null;
+            /**
+             * @description `TRAVEL_AGENCY` sells to its own travellers; `SALES_COMPANY` sells for agencies and owns promo codes.
+             * @enum {string}
+             */
+            type: "TRAVEL_AGENCY" | "SALES_COMPANY";
+        };
+        /** @description Your company. */
+        MeResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Me"];
         };
         /**
          * @description Full order detail. Ownership: only the company that placed the order (and the registered
@@ -6475,6 +6552,31 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your company. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

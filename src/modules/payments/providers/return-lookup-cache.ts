@@ -2,11 +2,7 @@ import type { GatewayLookup } from './gateway';
 
 /** How long a provider's answer to a browser return is reused for the same attempt. */
 export const RETURN_LOOKUP_TTL_MS = 10_000;
-/**
- * How long a provider's answer about an open checkout is reused for payment-status: how late,
- * at most, a decision the customer's browser never brought back shows (decision record 0097).
- */
-export const STATUS_LOOKUP_TTL_MS = 5_000;
+
 /** Attempts remembered at most; the oldest are forgotten first. */
 const MAX_ENTRIES = 10_000;
 
@@ -17,8 +13,8 @@ const MAX_ENTRIES = 10_000;
  * make us hammer the provider with our credentials. The promise itself is kept, so hits that
  * arrive together share one call, and a failure (provider down) is reused too: the customer goes
  * back either way, and reconciliation asks again later. Returns use one per provider; payment-status
- * one per process (STATUS_LOOKUP_TTL_MS), so a partner polling an open checkout asks the provider
- * at most once per attempt in that time; the payment watch always asks afresh.
+ * one per process (PAYMENT_STATUS_LOOKUP_SECONDS), so a partner polling an open checkout asks the
+ * provider at most once per attempt in that time; the payment watch always asks afresh.
  */
 export class ReturnLookupCache {
   private readonly entries = new Map<string, { expiresAt: number; answer: Promise<GatewayLookup> }>();
