@@ -19,7 +19,7 @@ interface Operation {
 }
 interface Bundle {
   info: { description: string };
-  paths: Record<string, Record<string, Operation | unknown>>;
+  paths: Record<string, Record<string, unknown>>;
   webhooks: Record<string, unknown>;
   components: { schemas: Record<string, { enum?: string[]; description?: string }> };
 }
