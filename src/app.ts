@@ -16,6 +16,7 @@ import { certificateHandlers, certificatePolicies } from './modules/certificates
 import { commissionHandlers, commissionPolicies } from './modules/commissions';
 import { documentHandlers, documentPolicies } from './modules/documents';
 import { orderHandlers, orderPolicies } from './modules/orders';
+import { partnerHandlers } from './modules/partners';
 import { paymentHandlers, paymentPolicies } from './modules/payments';
 import { promoHandlers, promoPolicies } from './modules/promos';
 import { refundHandlers } from './modules/refunds';
@@ -30,6 +31,7 @@ export { API_PREFIX };
 export const operationHandlers = {
   ...healthHandlers,
   ...authHandlers,
+  ...partnerHandlers,
   ...referenceHandlers,
   ...orderHandlers,
   ...paymentHandlers,

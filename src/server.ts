@@ -41,7 +41,7 @@ import { StartupRefusal, startupFailureLine } from './kernel/startup-refusal';
 import { purgeExpiredCreateKeys } from './kernel/http/idempotent-create';
 import { applyPromoAtCreation } from './modules/promos';
 import { startDraftPurgeJob, type DraftPurgeJob, documentStorageFor, PdfCheckPool } from './modules/documents';
-import type { PaymentDeps } from './modules/payments';
+import { statusLookupCache, type PaymentDeps } from './modules/payments';
 import { startJobQueue, withoutSchedules, type JobQueue } from './kernel/jobs/job-queue';
 import { StreamingConnections } from './kernel/db/streaming-connections';
 import { CsvExports } from './kernel/db/csv-exports';
@@ -237,7 +237,13 @@ async function buildParts(
     logger,
   );
   const metrics = createMetrics(await poolUsage(orm, config.dbPoolMax), outcomeMetricsOf(operationPolicies));
-  const payments: PaymentDeps = { payments: config.payments, gateways: gateways.registry, logger, metrics };
+  const payments: PaymentDeps = {
+    payments: config.payments,
+    gateways: gateways.registry,
+    logger,
+    metrics,
+    statusLookups: statusLookupCache(config.payments),
+  };
   registerReadGauge(
     metrics,
     'payment_watched_attempts',

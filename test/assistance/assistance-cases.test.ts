@@ -122,6 +122,10 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
     const again = await openCase(client, placing, order.orderRef, caseRequest(), key);
     expectStatus(again, 201);
     expect(again.body.data.caseRef).toBe(first.body.data.caseRef);
+    expect([first.headers.get('idempotency-replayed'), again.headers.get('idempotency-replayed')]).toEqual([
+      null,
+      'true',
+    ]);
     const other = await openCase(client, placing, order.orderRef, caseRequest({ summary: 'Something else' }), key);
     expectStatus(other, 409);
     expect(other.body.message).toContain('Idempotency-Key');

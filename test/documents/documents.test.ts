@@ -353,6 +353,24 @@ describe('POST /documents', () => {
     });
   });
 
+  it('answers a body cut before its closing boundary with a shape-2 400 MALFORMED_REQUEST naming the parts that arrived whole and those that did not', async () => {
+    await expectNothingLeft(async (fresh) => {
+      const response = await client.op('uploadDocument', 'POST', DOCUMENTS_PATH, undefined, {
+        token: fresh.token,
+        headers: { 'content-type': 'multipart/form-data; boundary=abc' },
+        raw: '--abc\r\nContent-Disposition: form-data; name="documentType"\r\n\r\nAVATAR\r\n--abc\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n\x89PNG\r\n\x1a\n cut here',
+      });
+      expectStatus(response, 400);
+      expect(response.body).not.toHaveProperty('success');
+      expect(response.body).toMatchObject({
+        status: 400,
+        code: 'MALFORMED_REQUEST',
+        message:
+          'Malformed multipart/form-data request: the body ended before its closing boundary; arrived whole: documentType; cut off or missing: file. Nothing was stored: send the whole request again',
+      });
+    });
+  });
+
   it('answers a JSON body with a 400 that asks for multipart', async () => {
     const response = await client.op(
       'uploadDocument',

@@ -42,7 +42,7 @@ const createOrders = (body: unknown, key?: string, as: TestPartner = partner) =>
 const ordersOf = (companyId: string) => server.orm.em.fork().count(Order, { company: companyId });
 
 describe('creates with an Idempotency-Key', () => {
-  it('answers a retry of POST /orders with the same key and body with the first answer, and creates one order', async () => {
+  it('answers a retry of POST /orders with the same key and body with the first answer, marked Idempotency-Replayed, and creates one order', async () => {
     const key = randomUUID();
     const before = await ordersOf(partner.companyId);
     const first = await createOrders(lowTrek(), key);
@@ -50,6 +50,8 @@ describe('creates with an Idempotency-Key', () => {
     expectStatus(first, 201);
     expectStatus(retry, 201);
     expect(retry.body).toEqual(first.body);
+    expect(first.headers.get('idempotency-replayed')).toBeNull();
+    expect(retry.headers.get('idempotency-replayed')).toBe('true');
     expect(await ordersOf(partner.companyId)).toBe(before + 1);
   });
 
@@ -130,6 +132,10 @@ describe('creates with an Idempotency-Key', () => {
     const retry = await register();
     expectStatus(first, 201);
     expect(retry.body).toEqual(first.body);
+    expect([first.headers.get('idempotency-replayed'), retry.headers.get('idempotency-replayed')]).toEqual([
+      null,
+      'true',
+    ]);
     expect(await server.orm.em.fork().count(Traveller, { company: partner.companyId, name: 'Anna Keller' })).toBe(1);
   });
 
@@ -148,6 +154,10 @@ describe('creates with an Idempotency-Key', () => {
     const retry = await register();
     expectStatus(first, 201);
     expect(retry.body).toEqual(first.body);
+    expect([first.headers.get('idempotency-replayed'), retry.headers.get('idempotency-replayed')]).toEqual([
+      null,
+      'true',
+    ]);
     const listed = await client.op('listWebhookEndpoints', 'GET', ENDPOINTS, undefined, { token: owner.token });
     expect(listed.body.data).toHaveLength(1);
   });
@@ -166,6 +176,10 @@ describe('creates with an Idempotency-Key', () => {
     expectStatus(first, 201);
     expectStatus(retry, 201);
     expect(retry.body.data.documentId).toBe(first.body.data.documentId);
+    expect([first.headers.get('idempotency-replayed'), retry.headers.get('idempotency-replayed')]).toEqual([
+      null,
+      'true',
+    ]);
     expect(await server.orm.em.fork().count(Document, { company: owner.companyId })).toBe(1);
 
     const other = await upload(FILES.jpeg);

@@ -14,12 +14,15 @@ describe('the HTTP skeleton', () => {
     expect(response.body.path).toBe('/api/external/v1/nowhere');
   });
 
-  it('answers malformed JSON with a shape-2 400', async () => {
+  it('answers malformed JSON with a shape-2 400 MALFORMED_JSON without details, which are for validation failures only', async () => {
     const response = await client.op('issueToken', 'POST', '/api/external/v1/auth/token', undefined, {
       raw: '{"clientId": ',
       headers: { 'content-type': 'application/json' },
     });
     expectStatus(response, 400);
+    expectSchema('ApiError', response.body);
+    expect(response.body).toMatchObject({ code: 'MALFORMED_JSON', message: 'Request body is not valid JSON' });
+    expect(response.body).not.toHaveProperty('details');
   });
 
   it('rejects a body over the configured limit with the documented shape-2 413', async () => {

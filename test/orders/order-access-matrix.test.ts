@@ -182,6 +182,22 @@ describe('the access matrix of every order and group operation', () => {
     expect(writesThatSucceeded).toEqual([]);
   });
 
+  it('tells a listed agency refused a write who may do it and what it may do instead', async () => {
+    const refused = await client.op(
+      'applyOrderPromo',
+      'POST',
+      `${ORDERS}/${orderRef}/promo`,
+      { promoCode },
+      {
+        token: listed.token,
+      },
+    );
+    expectStatus(refused, 403);
+    expect(refused.body.message).toBe(
+      `Only the company that placed order ${orderRef} can change or pay it; your company is listed on it and may read it (GET /orders/${orderRef}): ask the placing company to do this`,
+    );
+  });
+
   it('a listed agency reads what the placing company reads: the same order detail and payment status', async () => {
     for (const [, , call] of orderOps.filter(([, intent]) => intent === 'READ')) {
       const [own, theirs] = [await call(placing), await call(listed)];

@@ -349,6 +349,10 @@ describe('the Idempotency-Key of a cancellation', () => {
     const first = await cancel(order.orderRef, { reason: 'OTHER', note: 'Visa refused' }, key);
     const again = await cancel(order.orderRef, { reason: 'OTHER', note: 'Visa refused' }, key);
     expectStatus(again, 200);
+    expect([first.headers.get('idempotency-replayed'), again.headers.get('idempotency-replayed')]).toEqual([
+      null,
+      'true',
+    ]);
     expect(again.body.data).toMatchObject({
       cancelledAt: first.body.data.cancelledAt,
       refund: { refundRef: first.body.data.refund.refundRef },

@@ -86,8 +86,12 @@ describe('POST /orders with an object body', () => {
     expectStatus(await createOrders(orderFromQuote(quote, touristId)), 201);
     const stored = await server.orm.em.fork().findOneOrFail(Quote, quote.quoteId);
     expect(stored.status).toBe('USED');
+    const first = await server.orm.em.fork().findOneOrFail(Order, { quote: quote.quoteId });
     const second = await expectRejected(orderFromQuote(quote, touristId), 409);
-    expect(second.body.message).toContain('already been used');
+    expect(second.body).toMatchObject({
+      code: 'QUOTE_ALREADY_USED',
+      message: `Quote ${quote.quoteId} has already been used by order ${first.orderRef}: one quote makes one order. Ask POST /reference/quote for a new quote`,
+    });
   });
 
   it('when there is no quote, then the cover runs for the package base duration from the departure date', async () => {

@@ -79,6 +79,8 @@ describe('GET /orders/groups/{groupRef}', () => {
       pendingOrders: 2,
       paidAmount: 0,
       outstandingAmount: 9000,
+      refundedAmount: 0,
+      netAmount: 0,
       latestGroupPayment: null,
     });
     expect((await readGroup(data.groupId)).body.data.groupRef).toBe(group.groupRef);
@@ -135,8 +137,39 @@ describe('GET /orders/groups/{groupRef}', () => {
       pendingOrders: 2,
       paidAmount: 4500,
       outstandingAmount: 9000,
+      refundedAmount: 0,
+      netAmount: 4500,
       latestGroupPayment: null,
     });
+  });
+
+  it('after a paid member is cancelled, shows what its refund gives back and what the group keeps net', async () => {
+    const group = await placeGroup(server, client, agency, 2);
+    const payment = await startGroupPayment(group.groupRef);
+    await finishCheckout(payment.paymentUrl, APPROVE_WALLET);
+    const member = at(group.orders, 0, 'the group').orderRef;
+    const cancelled = await client.op(
+      'cancelOrder',
+      'POST',
+      `${ORDERS}/${member}/cancellation`,
+      { reason: 'TRIP_CANCELLED' },
+      { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
+    );
+    expectStatus(cancelled, 200);
+    const refund = cancelled.body.data.refund;
+    const overview = (await readGroup(group.groupRef)).body.data;
+    expect(overview.payment).toMatchObject({
+      status: 'PAID',
+      paidOrders: 2,
+      paidAmount: 9000,
+      refundedAmount: refund.amount,
+      netAmount: 9000 - refund.amount,
+    });
+    expect(refund.amount).toBeGreaterThan(0);
+    expect(overview.orders.map((order: WireJson) => [order.orderRef, order.refundAmount])).toEqual([
+      [member, refund.amount],
+      [at(group.orders, 1, 'the group').orderRef, null],
+    ]);
   });
 
   it('is NOTHING_TO_PAY when every order was cancelled unpaid', async () => {

@@ -1,8 +1,9 @@
 import { groupPaymentOf, type GroupMember } from '../../src/modules/payments/rules/group-payment';
 
-const pending: GroupMember = { pending: true, paid: false, totalAmount: 450_000 };
-const paid: GroupMember = { pending: false, paid: true, totalAmount: 450_000 };
-const cancelledUnpaid: GroupMember = { pending: false, paid: false, totalAmount: 450_000 };
+const pending: GroupMember = { pending: true, paid: false, totalAmount: 450_000, refunded: 0 };
+const paid: GroupMember = { pending: false, paid: true, totalAmount: 450_000, refunded: 0 };
+const cancelledUnpaid: GroupMember = { pending: false, paid: false, totalAmount: 450_000, refunded: 0 };
+const paidThenCancelled: GroupMember = { pending: false, paid: true, totalAmount: 450_000, refunded: 405_000 };
 
 describe('groupPaymentOf: where a group payment stands', () => {
   it('before any order is paid, the latest group payment speaks (NOT_INITIATED without one)', () => {
@@ -19,8 +20,19 @@ describe('groupPaymentOf: where a group payment stands', () => {
       pendingOrders: 1,
       paidAmount: 450_000,
       outstandingAmount: 450_000,
+      refundedAmount: 0,
+      netAmount: 450_000,
     });
     expect(groupPaymentOf([paid, cancelledUnpaid], 'SUCCESS').status).toBe('PAID');
+  });
+
+  it('a paid order cancelled since counts as paid, and its refund is taken off what the group keeps net', () => {
+    expect(groupPaymentOf([paid, paidThenCancelled], 'SUCCESS')).toMatchObject({
+      status: 'PAID',
+      paidAmount: 900_000,
+      refundedAmount: 405_000,
+      netAmount: 495_000,
+    });
   });
 
   it('with no order pending and none paid there is NOTHING_TO_PAY, whatever the last attempt said', () => {

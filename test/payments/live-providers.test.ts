@@ -42,8 +42,9 @@ const { server, client, databaseUrl } = useTestServer({
   env: () => ({
     ...simulatedProvidersEnv(khalti, esewa),
     PAYMENT_PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS),
-    // payment-status asks the provider about every open attempt at once.
+    // payment-status asks the provider about every open attempt at once, and again on each call.
     PAYMENT_RECONCILE_AFTER_SECONDS: '0',
+    PAYMENT_STATUS_LOOKUP_SECONDS: '0',
     // This file's many returns come from one address; provider-returns.test.ts tests the limit.
     RATE_LIMIT_PROVIDER_RETURN_PER_ADDRESS: '0',
   }),

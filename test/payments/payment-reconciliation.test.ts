@@ -18,8 +18,9 @@ import { eventually } from '../support/eventually';
 import { createOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { expectStatus } from '../support/expect-status';
 
-// Two servers on one database: `patient` keeps the default PAYMENT_RECONCILE_AFTER_SECONDS (120),
-// `eager` reconciles an INITIATED attempt on the first status read. Neither runs the periodic job
+// Two servers on one database: `patient` keeps the default PAYMENT_RECONCILE_AFTER_SECONDS (120)
+// for its payment watch, `eager` sets it to 0; payment-status asks the gateway about an INITIATED
+// attempt on either. Neither runs the periodic job
 // except where a test starts its own. The database is this file's own: a reconciliation pass
 // settles every due attempt it holds, and on the run's shared one that is every other file's too
 // (slow, and not this file's to settle).
@@ -37,6 +38,8 @@ const { server: eager, client: eagerClient } = useTestServer({
 // After the servers' own afterAll hooks (declared above), which stop them.
 afterAll(() => database?.drop());
 let agency: TestPartner;
+/** The default PAYMENT_STATUS_LOOKUP_SECONDS, which both servers keep. */
+const STATUS_LOOKUP_MS = 5_000;
 
 beforeAll(async () => {
   agency = await newPartner(patient, patientClient);
@@ -52,14 +55,10 @@ async function paidButNeverReturned(form: Record<string, string> = APPROVE_CARD,
 }
 
 describe('reconciliation of attempts left INITIATED', () => {
-  it('when the customer paid but never came back, then payment-status asks the gateway after PAYMENT_RECONCILE_AFTER_SECONDS and reports PAID', async () => {
+  it('when the customer paid but never came back, then the next payment-status call asks the gateway and reports PAID, without waiting PAYMENT_RECONCILE_AFTER_SECONDS', async () => {
     const { order, started } = await paidButNeverReturned();
-    // Before the threshold nothing is looked up: the attempt is still INITIATED.
-    expect((await paymentStatus(patientClient, agency, order.orderRef)).body.data).toMatchObject({
-      orderStatus: 'PENDING',
-      paymentStatus: 'INITIATED',
-    });
-    const response = await paymentStatus(eagerClient, agency, order.orderRef);
+    // `patient` keeps the watch's 120 seconds: payment-status asks the gateway anyway.
+    const response = await paymentStatus(patientClient, agency, order.orderRef);
     expect(response.body.data).toMatchObject({
       orderStatus: 'PAID',
       paymentStatus: 'SUCCESS',
@@ -68,6 +67,23 @@ describe('reconciliation of attempts left INITIATED', () => {
     });
     expect(response.body.data.completedAt).toEqual(expect.any(String));
     expect((await ledgerOf(patient, order.orderId)).successes).toBe(1);
+  });
+
+  it('when a checkout is polled while open, then the gateway is asked at most once per attempt in PAYMENT_STATUS_LOOKUP_SECONDS, and a decision made meanwhile shows within it', async () => {
+    const order = await placeOrder(patient, patientClient, agency);
+    const started = (await pay(patientClient, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    expect((await paymentStatus(patientClient, agency, order.orderRef)).body.data.paymentStatus).toBe('INITIATED');
+    const decidedAt = Date.now();
+    expectStatus(await submitCheckout(started.paymentUrl, APPROVE_CARD), 303);
+    // The gateway's "not decided yet" of a moment ago is still the answer: no second provider call.
+    expect((await paymentStatus(patientClient, agency, order.orderRef)).body.data.paymentStatus).toBe('INITIATED');
+    const truth = await eventually(
+      async () => (await paymentStatus(patientClient, agency, order.orderRef)).body.data.paymentStatus,
+      (status) => status === 'SUCCESS',
+      { timeoutMs: STATUS_LOOKUP_MS + 3_000, intervalMs: 250 },
+    );
+    expect(truth).toBe('SUCCESS');
+    expect(Date.now() - decidedAt).toBeLessThan(STATUS_LOOKUP_MS + 1_500);
   });
 
   it('when the declined customer never came back, then the status reports FAILED and the order stays PENDING', async () => {

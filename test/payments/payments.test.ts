@@ -153,7 +153,7 @@ describe('POST /orders/{orderRef}/pay', () => {
 });
 
 describe('Idempotency-Key on pay', () => {
-  it('when the same key and request are repeated, then the same attempt and paymentUrl come back', async () => {
+  it('when the same key and request are repeated, then the same attempt and paymentUrl come back, marked Idempotency-Replayed', async () => {
     const order = await placeOrder(server, client, agency);
     const key = randomUUID();
     const first = await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL }, key);
@@ -166,7 +166,51 @@ describe('Idempotency-Key on pay', () => {
     );
     expectStatus(again, 200);
     expect(again.body.data).toEqual(first.body.data);
+    expect(first.body.data.status).toBe('INITIATED');
+    expect([first.headers.get('idempotency-replayed'), again.headers.get('idempotency-replayed')]).toEqual([
+      null,
+      'true',
+    ]);
     expect(await attemptCount(order.orderId)).toBe(1);
+  });
+
+  it('when the key of a declined attempt is sent again, then a 409 PAYMENT_ATTEMPT_ENDED says it FAILED, never its dead paymentUrl', async () => {
+    const order = await placeOrder(server, client, agency);
+    const key = randomUUID();
+    const first = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' }, key)).body.data;
+    const declined = await submitCheckout(first.paymentUrl, DECLINE_CARD);
+    await deliverCallback(client, declined.callbackUrl!);
+    const again = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' }, key);
+    expectStatus(again, 409);
+    expect(again.body).toMatchObject({
+      code: 'PAYMENT_ATTEMPT_ENDED',
+      message: `Payment ${first.paymentRef}, which this Idempotency-Key started, ended FAILED (declined by the gateway): its paymentUrl takes no payment. Start a new payment with a new Idempotency-Key`,
+    });
+    expect(JSON.stringify(again.body)).not.toContain(first.paymentUrl);
+    expectStatus(await pay(client, agency, order.orderRef, { gateway: 'card_gateway' }), 200);
+  });
+
+  it('when the key of a superseded attempt is sent again, then the 409 names the payment that superseded it', async () => {
+    const order = await placeOrder(server, client, agency);
+    const key = randomUUID();
+    const first = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' }, key)).body.data;
+    const newer = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' })).body.data;
+    const again = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' }, key);
+    expectStatus(again, 409);
+    expect(again.body.code).toBe('PAYMENT_ATTEMPT_ENDED');
+    expect(again.body.message).toContain(
+      `Payment ${first.paymentRef}, which this Idempotency-Key started, ended CANCELLED (superseded by payment ${newer.paymentRef})`,
+    );
+  });
+
+  it('when the key of an attempt that paid the order is sent again, then it answers that attempt with status SUCCESS', async () => {
+    const order = await placeOrder(server, client, agency);
+    const key = randomUUID();
+    const first = (await pay(client, agency, order.orderRef, { gateway: 'card_gateway' }, key)).body.data;
+    await deliverCallback(client, (await submitCheckout(first.paymentUrl, APPROVE_CARD)).callbackUrl!);
+    const again = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' }, key);
+    expectStatus(again, 200);
+    expect(again.body.data).toMatchObject({ paymentRef: first.paymentRef, status: 'SUCCESS' });
   });
 
   it('when the same key comes with another body or another order, then it is a 409 and nothing changes', async () => {

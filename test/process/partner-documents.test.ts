@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEMO_PARTNERS } from '../../src/modules/partners';
+import { INVALID_PROMO_CODE } from '../../src/modules/promos/order-promos';
+import { endpointUrlProblem } from '../../src/modules/webhooks/rules/endpoint-address';
 
 /**
  * What a partner reads first says what the contract and the code say: the docs page's
@@ -10,8 +12,14 @@ import { DEMO_PARTNERS } from '../../src/modules/partners';
 const ROOT = path.resolve(__dirname, '../..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
+interface Operation {
+  operationId: string;
+  parameters?: Array<{ name?: string; $ref?: string }>;
+  responses: Record<string, { headers?: Record<string, unknown> }>;
+}
 interface Bundle {
   info: { description: string };
+  paths: Record<string, Record<string, unknown>>;
   webhooks: Record<string, unknown>;
   components: { schemas: Record<string, { enum?: string[]; description?: string }> };
 }
@@ -103,6 +111,45 @@ describe("the docs page's getting-started guide", () => {
     expect(missing).toEqual([]);
   });
 
+  it('says a refused promo code is one answer for every cause, the one the code gives, and what to check instead', () => {
+    const errors = section(guide, 'Errors');
+    expect(errors).toContain(
+      `a 400 \`PROMO_CODE_INVALID\` with the
+    message \`${INVALID_PROMO_CODE}\``.replace(/\n\s+/g, '\n'),
+    );
+    for (const check of ['spelt as given', 'active', 'validity', 'uses left', 'bound to one', 'ask the operator'])
+      expect({ check, found: errors.includes(check) }).toEqual({ check, found: true });
+  });
+
+  it('says what a sandbox that allows local receivers accepts, as the endpoint check does: plain http to any host', () => {
+    expect(section(guide, 'Receiving webhooks')).toContain(
+      'accepts plain `http` (to any host) and loopback and private',
+    );
+    expect(endpointUrlProblem('http://hooks.partner-a.example.com/pbs', true)).toBeUndefined();
+    expect(endpointUrlProblem('http://10.0.0.7:4000/pbs', true)).toBeUndefined();
+    expect(endpointUrlProblem('http://hooks.partner-a.example.com/pbs', false)).toBe('must be HTTPS');
+  });
+
+  it('says that a replayed answer carries Idempotency-Replayed, which every operation taking an Idempotency-Key documents on its success', () => {
+    expect(section(guide, 'Creating without duplicates')).toContain('`Idempotency-Replayed: true`');
+    const keyed = Object.values(bundle.paths)
+      .flatMap((item) => Object.values(item))
+      .filter(
+        (operation): operation is Operation =>
+          typeof operation === 'object' && operation !== null && 'responses' in operation,
+      )
+      .filter((operation) => /Idempotency-?Key/.test(JSON.stringify(operation.parameters ?? [])));
+    expect(keyed.length).toBeGreaterThanOrEqual(8);
+    const undocumented = keyed
+      .filter((operation) =>
+        Object.entries(operation.responses)
+          .filter(([status]) => status.startsWith('2'))
+          .some(([, response]) => !response.headers?.['Idempotency-Replayed']),
+      )
+      .map((operation) => operation.operationId);
+    expect(undocumented).toEqual([]);
+  });
+
   it('retries creates with their Idempotency-Key', () => {
     const retries = section(guide, 'Retries');
     expect(retries).toMatch(/\| 500 \|.*same `Idempotency-Key`/);
@@ -127,5 +174,17 @@ describe('docs/webhooks.md', () => {
     const catchingUp = section(webhooks, 'Catching up after an outage');
     expect(catchingUp).toContain('GET /api/external/v1/events');
     expect(catchingUp).toContain('/replay');
+  });
+});
+
+describe('the README', () => {
+  it("uses in its quote only a nationality the contract's examples use", () => {
+    const examples = fs
+      .readdirSync(path.join(ROOT, 'spec/components/examples'))
+      .map((file) => read(`spec/components/examples/${file}`))
+      .flatMap((text) => [...text.matchAll(/^\s*nationality: (.+)$/gm)].map((match) => match[1]?.trim()));
+    const used = [...read('README.md').matchAll(/"nationality":"([^"]*)"/g)].map((match) => match[1]);
+    expect(used.length).toBeGreaterThan(0);
+    expect(used.filter((nationality) => !examples.includes(nationality))).toEqual([]);
   });
 });

@@ -130,7 +130,7 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
     expectStatus(again, 409);
     expect(again.body).toMatchObject({
       code: 'PAYMENT_ALREADY_FINAL',
-      message: `Payment ${paymentRef} is already FAILED`,
+      message: `Payment ${paymentRef} is already FAILED (declined by the gateway): decide a new payment instead (POST /orders/${order.orderRef}/pay with a new Idempotency-Key, or the newer payment named)`,
     });
     expect((await ledgerOf(server, order.orderId)).orderStatus).toBe('PENDING');
   });
@@ -141,16 +141,20 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
     const response = await decide(agency, paymentRef, 'DECLINED');
     expectStatus(response, 409);
     expect(response.body.code).toBe('PAYMENT_ALREADY_FINAL');
-    // The browser never came back: the gateway's decision still pays the order through reconciliation.
-    expect((await paymentStatus(client, agency, order.orderRef)).body.data.orderStatus).toBe('PENDING');
+    // The browser never came back: payment-status asks the gateway, whose decision pays the order.
+    expect((await paymentStatus(client, agency, order.orderRef)).body.data.orderStatus).toBe('PAID');
   });
 
   it('when a newer payment superseded the attempt, then 409 PAYMENT_ALREADY_FINAL', async () => {
     const { order, paymentRef } = await startedPayment();
-    expectStatus(await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL }), 200);
+    const newer = await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
+    expectStatus(newer, 200);
     const response = await decide(agency, paymentRef, 'CAPTURED');
     expectStatus(response, 409);
     expect(response.body.code).toBe('PAYMENT_ALREADY_FINAL');
+    expect(response.body.message).toContain(
+      `is already CANCELLED (superseded by payment ${newer.body.data.paymentRef}): decide a new payment instead`,
+    );
   });
 
   it('when another company names the payment, then 404 as for an unknown one, and the payment stays open', async () => {

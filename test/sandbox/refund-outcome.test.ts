@@ -92,7 +92,7 @@ describe('POST /sandbox/refunds/{refundRef}/outcome', () => {
     expectStatus(response, 200);
     expect(response.body.data).toMatchObject({ refundRef, status: 'FAILED', orderRef: order.orderRef });
     expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
-      paymentStatus: 'REFUND_PENDING',
+      paymentStatus: 'REFUND_FAILED',
       refund: { refundRef, status: 'FAILED' },
     });
     expect(await server.orm.em.fork().count(CommissionEntry, { refundRef })).toBe(0);
@@ -106,7 +106,7 @@ describe('POST /sandbox/refunds/{refundRef}/outcome', () => {
     expectStatus(again, 409);
     expect(again.body).toMatchObject({
       code: 'REFUND_ALREADY_FINAL',
-      message: `Refund ${refundRef} is already FAILED`,
+      message: `Refund ${refundRef} is already FAILED: a refund is decided once. To test the other outcome, cancel another paid order and decide its refund`,
     });
     expect(
       (await client.op('getRefund', 'GET', `/api/external/v1/refunds/${refundRef}`, undefined, { token: agency.token }))

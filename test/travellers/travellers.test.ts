@@ -284,7 +284,10 @@ describe('POST /travellers', () => {
       const second = await uploadTravellerDocuments(client, partner.token);
       const response = await register([travellerInput({ ...second, passportDocumentId: first.passportDocumentId })]);
       expectStatus(response, 409);
-      expect(response.body.message).toBe(`Document ${first.passportDocumentId} is already attached to a traveller`);
+      const owner = await server.orm.em.fork().findOneOrFail(Document, first.passportDocumentId);
+      expect(response.body.message).toBe(
+        `Document ${first.passportDocumentId} is already attached to traveller ${owner.traveller?.id}; a document belongs to one traveller: upload the file again (POST /documents) for this one`,
+      );
       expect(await draftsOf(Object.values(second))).toBe(3);
     });
 

@@ -103,8 +103,8 @@ function fromKind(error: DomainError): HttpError {
 // body-parser's own errors: malformed JSON, too large, wrong charset
 function fromHttpLike(http: HttpLikeError): HttpError {
   if (http.type === 'entity.too.large') return httpError(413, 'Request body is too large', 'PAYLOAD_TOO_LARGE');
-  if (http.type === 'entity.parse.failed')
-    return httpError(400, 'Request body is not valid JSON', 'MALFORMED_JSON', { body: 'must be valid JSON' });
+  // No `details`: the contract gives field errors to validation failures only, and the code says it all.
+  if (http.type === 'entity.parse.failed') return httpError(400, 'Request body is not valid JSON', 'MALFORMED_JSON');
   const status = http.status ?? http.statusCode;
   if (http.expose === true && typeof status === 'number' && status >= 400 && status < 500)
     return httpError(status, String(http.message), 'MALFORMED_REQUEST');

@@ -21,6 +21,13 @@ export interface CreateAnswer {
   body: unknown;
 }
 
+/** The header that tells a partner its answer is a replay of the key's first one (nothing was done twice). */
+export const REPLAYED_HEADER = { 'Idempotency-Replayed': 'true' } as const;
+
+/** The headers of an answer that replays an earlier one, for operations that keep their own key (pay, cancel, a case). */
+export const replayedHeaders = (replayed: boolean): { headers?: typeof REPLAYED_HEADER } =>
+  replayed ? { headers: REPLAYED_HEADER } : {};
+
 /** How long a key answers its first answer; after that the next request with it creates anew. */
 export const KEY_LIFETIME_HOURS = 24;
 
@@ -34,7 +41,7 @@ export async function idempotentCreate<A extends CreateAnswer>(
   em: EntityManager,
   key: CreateKey,
   create: (tx: EntityManager) => Promise<A>,
-): Promise<A> {
+): Promise<A & { headers?: typeof REPLAYED_HEADER }> {
   if (key.key === undefined) return create(em);
   const fingerprint = fingerprintOf(key.request);
   return em.transactional(async (tx) => {
@@ -61,7 +68,11 @@ async function claimed(tx: EntityManager, key: CreateKey, fingerprint: string): 
   return rows.length > 0;
 }
 
-async function firstAnswer<A extends CreateAnswer>(tx: EntityManager, key: CreateKey, fingerprint: string): Promise<A> {
+async function firstAnswer<A extends CreateAnswer>(
+  tx: EntityManager,
+  key: CreateKey,
+  fingerprint: string,
+): Promise<A & { headers: typeof REPLAYED_HEADER }> {
   const row = await tx
     .execute<{ fingerprint: string; answer_status: number; answer_body: unknown }[]>(
       'select fingerprint, answer_status, answer_body from idempotent_create where company_id = ? and operation = ? and key = ?',
@@ -73,7 +84,9 @@ async function firstAnswer<A extends CreateAnswer>(tx: EntityManager, key: Creat
       'This Idempotency-Key was already used for a different request; use a new key for a new request',
     ).coded('IDEMPOTENCY_KEY_REUSED');
   }
-  return { status: row.answer_status, body: row.answer_body } as A;
+  return { status: row.answer_status, body: row.answer_body, headers: REPLAYED_HEADER } as A & {
+    headers: typeof REPLAYED_HEADER;
+  };
 }
 
 /** The same request in any key order gives the same fingerprint. */

@@ -3,6 +3,7 @@ import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
 import { springPage } from '../../kernel/http/pagination';
 import { openCase } from './case-opening';
+import { replayedHeaders } from '../../kernel/http/idempotent-create';
 import { findVisibleCase, caseView, listCases } from './case-reading';
 import { addCaseUpdate } from './case-updates';
 import { withdrawCase } from './case-withdrawal';
@@ -22,6 +23,7 @@ export const assistanceHandlers = {
     const view = await openCase(scope.em, callerOf(scope), params.orderRef, body, String(headers['idempotency-key']));
     return {
       status: 201,
+      ...replayedHeaders(view.replayed),
       body: successBody(
         detail(view, deskPhoneOf(scope.services.config)),
         'Assistance case opened. Call the assistance desk now.',

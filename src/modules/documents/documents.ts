@@ -61,7 +61,7 @@ export async function uploadDraftDocument(
   limits: DraftLimits,
   receive: (sink: FilePartSink) => Promise<DraftUpload>,
   idempotencyKey?: string,
-): Promise<Document> {
+): Promise<DraftAnswer> {
   await refuseOverDraftQuota(em, principal.companyId, limits.quota);
   const upload = await receive(draftFileSink(services.storage, limits.maxFileBytes));
   return createDraftDocument(em, services, principal, upload, limits.quota, idempotencyKey);
@@ -117,6 +117,12 @@ async function storeFilePart(
  * With an Idempotency-Key already used for the same upload (type, bytes, file name), the first
  * document is answered and this upload's bytes are deleted.
  */
+/** The draft, and whether it is the one an earlier upload with the same Idempotency-Key made. */
+export interface DraftAnswer {
+  document: Document;
+  replayed: boolean;
+}
+
 export async function createDraftDocument(
   em: EntityManager,
   { storage, pdfChecks }: DraftServices,
@@ -124,7 +130,7 @@ export async function createDraftDocument(
   upload: DraftUpload,
   quota: DraftQuota,
   idempotencyKey?: string,
-): Promise<Document> {
+): Promise<DraftAnswer> {
   const { file } = upload;
   try {
     const verdict = judgeUpload({
@@ -162,10 +168,10 @@ export async function createDraftDocument(
         return { status: 201, body: document.id };
       },
     );
-    if (recorded && answer.body === recorded.id) return recorded;
+    if (recorded && answer.body === recorded.id) return { document: recorded, replayed: false };
     // A retry of an upload already recorded: the first document stands, these bytes go.
     await storage.delete(stored.stored.key);
-    return await em.findOneOrFail(Document, answer.body);
+    return { document: await em.findOneOrFail(Document, answer.body), replayed: true };
   } catch (error) {
     if (file) await storage.delete(file.stored.key);
     throw error;

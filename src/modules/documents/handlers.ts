@@ -4,7 +4,7 @@ import { receiveDocumentUpload } from './upload-request';
 import { countUploadedBytes, UPLOAD_BYTES_COUNTER } from './upload-quota';
 import { uploadDraftDocument } from './documents';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
-import { createKeyHeader } from '../../kernel/http/idempotent-create';
+import { createKeyHeader, replayedHeaders } from '../../kernel/http/idempotent-create';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
 
@@ -14,7 +14,7 @@ export const documentHandlers = {
     const { storage, pdfChecks, config } = scope.services;
     const quota = { maxDrafts: config.maxDraftsPerCompany, draftTtlHours: config.documentDraftTtlHours };
     const limits = { quota, maxFileBytes: config.maxUploadBytes };
-    const document = await uploadDraftDocument(
+    const { document, replayed } = await uploadDraftDocument(
       scope.em,
       { storage, pdfChecks },
       principal,
@@ -23,7 +23,11 @@ export const documentHandlers = {
       createKeyHeader(headers),
     );
     await countUploadedBytes(scope, Number(document.fileSize));
-    return { status: 201, body: successBody(documentWire(document), 'Document uploaded') };
+    return {
+      status: 201,
+      ...replayedHeaders(replayed),
+      body: successBody(documentWire(document), 'Document uploaded'),
+    };
   },
 } satisfies TagHandlers;
 

@@ -39,6 +39,16 @@ export function receiveDocumentUpload(req: Request, sink: FilePartSink, maxFileB
   });
 }
 
+/** A body that ended before its closing boundary, naming the parts that arrived whole and those that did not. */
+function truncatedBody(upload: DraftUpload): DomainError {
+  const whole = [upload.documentType !== undefined ? 'documentType' : undefined, upload.file ? 'file' : undefined];
+  const arrived = FIELD_NAMES.filter((name) => whole.includes(name));
+  const missing = FIELD_NAMES.filter((name) => !whole.includes(name));
+  return malformed(
+    `the body ended before its closing boundary; arrived whole: ${arrived.join(', ') || 'none'}; cut off or missing: ${missing.join(', ') || 'none'}. Nothing was stored: send the whole request again`,
+  );
+}
+
 /** busboy throws synchronously on a missing boundary or an unsupported content type. */
 function unparsable(error: unknown): DomainError {
   const message = error instanceof Error ? error.message : String(error);
@@ -56,6 +66,7 @@ class Reception {
   private storing: Promise<void> | undefined;
   private received = 0;
   private settled = false;
+  private truncated = false;
   private readonly ceiling: number;
 
   constructor(
@@ -76,7 +87,9 @@ class Reception {
     parser.on('filesLimit', () => this.fail(uploadRefused('Send exactly one file per request')));
     parser.on('fieldsLimit', () => this.fail(uploadRefused('Send only the fields file and documentType')));
     parser.on('error', (error: Error) => {
-      this.fail(malformed(error.message));
+      // busboy's words for a body cut before its closing boundary: said with the parts that arrived (finish).
+      if (/unexpected end of (form|multipart data)/i.test(error.message)) this.truncated = true;
+      else this.fail(malformed(error.message));
       void this.finish();
     });
     parser.on('close', () => void this.finish());
@@ -127,6 +140,8 @@ class Reception {
     this.settled = true;
     this.req.off('data', this.countBytes);
     await this.storing?.catch(() => undefined);
+    // A cut body also breaks the file part it cut (its content cannot be judged): the cut is what to report.
+    if (this.truncated && this.failure?.kind !== 'upload-too-large') this.failure = truncatedBody(this.upload);
     if (!this.failure) return this.outcome.resolve(this.upload);
     // Whatever is left of the body is read and discarded, so the connection can carry the answer
     // and the next request (the server's requestTimeout bounds a body that never ends).

@@ -3,7 +3,7 @@ import { createOrder, createOrderGroup } from './order-creation';
 import { changeDeparture } from './departure-change';
 import { resolveOrder } from './order-lookup';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
-import { createKeyHeader, idempotentCreate } from '../../kernel/http/idempotent-create';
+import { createKeyHeader, idempotentCreate, replayedHeaders } from '../../kernel/http/idempotent-create';
 import { orderGroupWire, orderWire } from './order-wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
 import { amountFromMinor } from '../../kernel/money';
@@ -98,7 +98,7 @@ export const orderHandlers = {
     const message = view.paidWhileCancelling
       ? 'The customer paid the open checkout before it could be closed: the order was paid, then cancelled with a refund'
       : 'Order cancelled';
-    return { status: 200, body: successBody(cancellationResultWire(view), message) };
+    return { status: 200, ...replayedHeaders(view.replayed), body: successBody(cancellationResultWire(view), message) };
   },
 
   /** Only `departureDate` can change (DESIGN "Date changes"); the schema refuses any other field. */

@@ -132,8 +132,7 @@ async function placeOrders(
     throwIfAny(storedDataErrors(items, loaded));
     for (const item of items) {
       const quote = item.input.quoteId ? loaded.quotes.get(item.input.quoteId) : undefined;
-      if (quote?.status === QuoteStatus.Used)
-        throw conflict(`Quote ${quote.id} has already been used${item.where}`).coded('QUOTE_ALREADY_USED');
+      if (quote?.status === QuoteStatus.Used) throw await quoteUsed(tx, quote.id, item.where);
     }
 
     const references = await allocateOrderReferences(tx, items.length);
@@ -160,7 +159,9 @@ async function placeOrders(
     } catch (error) {
       // Two requests raced for one quote and the other committed first: the unique index decides.
       if (violatesUnique(error, [UNIQUE.orderQuote])) {
-        throw conflict('The quote has already been used').coded('QUOTE_ALREADY_USED');
+        throw conflict(
+          'The quote has already been used by an order placed at the same moment: read it with GET /orders, or ask POST /reference/quote for a new quote',
+        ).coded('QUOTE_ALREADY_USED');
       }
       throw error;
     }
@@ -424,4 +425,13 @@ function addedItemRecord(item: Schemas['AddedItemInput']): AddedItemRecord {
 
 function throwIfAny(errors: FieldErrors): void {
   if (Object.keys(errors).length > 0) throw invalid('Validation failed', errors);
+}
+
+/** A used quote, said with the order that used it (the caller's own: a quote is its company's) and what to do instead. */
+async function quoteUsed(tx: EntityManager, quoteId: string, where: string) {
+  const user = await tx.findOne(Order, { quote: quoteId }, { fields: ['orderRef'] });
+  const by = user ? ` by order ${user.orderRef}` : '';
+  return conflict(
+    `Quote ${quoteId} has already been used${by}${where}: one quote makes one order. Ask POST /reference/quote for a new quote`,
+  ).coded('QUOTE_ALREADY_USED');
 }

@@ -84,7 +84,9 @@ export async function resolveOrder(
     options.strangerSeesNothing ? () => notFound(`Order ${identifier} not found`) : undefined,
   );
   if (access === 'TRAVEL_COMPANY' && options.intent === 'ACT') {
-    throw forbidden('Only the company that placed this order can change or pay it; a listed agency may read it');
+    throw forbidden(
+      `Only the company that placed order ${order.orderRef} can change or pay it; your company is listed on it and may read it (GET /orders/${order.orderRef}): ask the placing company to do this`,
+    );
   }
   return { order, access };
 }

@@ -1,6 +1,7 @@
-/** The partners module's face: companies, credentials, commission percents and the demo data the CLI manages; only what the composition, the CLI and other modules use. */
+/** The partners module's face: companies, credentials, commission percents and the demo data the CLI manages, and `GET /me`; only what the composition, the CLI and other modules use. */
 export { type PercentChange, setAgentCommission, setCompanyCommission } from './commission-percents';
 export { deactivateDemoData, describeDemoData, refuseActiveDemoData } from './demo-data-guard';
 export { DEMO_PARTNERS } from './demo-partners';
+export { partnerHandlers } from './handlers';
 export { createCompany, deactivateCompany, issueCredential, revokeCredential } from './partner-access';
 export { seed } from './seed';

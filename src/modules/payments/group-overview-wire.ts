@@ -24,6 +24,8 @@ export function groupOverviewWire({
       pendingOrders: payment.pendingOrders,
       paidAmount: amountFromMinor(payment.paidAmount),
       outstandingAmount: amountFromMinor(payment.outstandingAmount),
+      refundedAmount: amountFromMinor(payment.refundedAmount),
+      netAmount: amountFromMinor(payment.netAmount),
       latestGroupPayment: latestGroupPayment ? groupAttemptWire(latestGroupPayment) : null,
     },
   };

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../../kernel/http/request-scope';
 import { OrderStatus, readGroup, type GroupReading } from '../orders';
 import { PaymentAttempt } from './entities/payment-attempt';
+import { minorFromDecimalString } from '../../kernel/money';
 import { groupPaymentOf, type GroupPaymentSummary } from './rules/group-payment';
 
 export interface GroupOverview extends GroupReading {
@@ -11,7 +12,8 @@ export interface GroupOverview extends GroupReading {
 
 /**
  * `GET /orders/groups/{groupRef}`: the group and its orders (the orders module's read) with where
- * its payment stands, from the orders and the group's latest payment attempt.
+ * its payment stands, from the orders, their refunds (the order book's rows) and the group's
+ * latest payment attempt.
  */
 export async function groupOverview(
   em: EntityManager,
@@ -24,10 +26,17 @@ export async function groupOverview(
     { group: reading.group.id, scope: 'GROUP' },
     { orderBy: { createdAt: 'desc', id: 'desc' } },
   );
-  const members = reading.orders.map((order) => ({
-    pending: order.status === OrderStatus.Pending,
-    paid: Boolean(order.paidAt),
-    totalAmount: order.totalAmount,
-  }));
+  const refunds = new Map(reading.rows.map((row) => [row.order_ref, row]));
+  const members = reading.orders.map((order) => {
+    const row = refunds.get(order.orderRef);
+    const refunded =
+      row?.refund_amount && row.refund_status !== 'FAILED' ? minorFromDecimalString(row.refund_amount) : 0;
+    return {
+      pending: order.status === OrderStatus.Pending,
+      paid: Boolean(order.paidAt),
+      totalAmount: order.totalAmount,
+      refunded,
+    };
+  });
   return { ...reading, latestGroupPayment, payment: groupPaymentOf(members, latestGroupPayment?.status ?? null) };
 }

@@ -1,6 +1,7 @@
 import { amountFromMinor } from '../../kernel/money';
 import { returnUrlWithPaymentRef } from './rules/return-url';
 import { successBody } from '../../kernel/http/envelope';
+import { replayedHeaders } from '../../kernel/http/idempotent-create';
 import { escapeHtml } from '../../kernel/http/html';
 import {
   handleGatewayCallback,
@@ -34,7 +35,11 @@ export const paymentHandlers = {
       scope.services.payments,
     );
     scope.services.metrics.paymentStarts.inc({ gateway: body.gateway });
-    return { status: 200, body: successBody(paymentInitWire(started), 'Payment initiated') };
+    return {
+      status: 200,
+      ...replayedHeaders(started.replayed),
+      body: successBody(paymentInitWire(started), 'Payment initiated'),
+    };
   },
 
   async payGroup({ body, params, headers }, scope) {
@@ -47,7 +52,11 @@ export const paymentHandlers = {
       scope.services.payments,
     );
     scope.services.metrics.paymentStarts.inc({ gateway: body.gateway });
-    return { status: 200, body: successBody(paymentInitWire(started), 'Payment initiated') };
+    return {
+      status: 200,
+      ...replayedHeaders(started.replayed),
+      body: successBody(paymentInitWire(started), 'Payment initiated'),
+    };
   },
 
   async getOrderGroup({ params }, scope) {
@@ -136,6 +145,7 @@ function paymentInitWire(started: StartedPayment): Schemas['PaymentInit'] {
     amount: amountFromMinor(started.amount),
     currency: started.currency,
     expiresAt: started.expiresAt.toISOString(),
+    status: started.status,
     ...(started.leftOut ? { leftOut: started.leftOut } : {}),
   };
 }

@@ -17,7 +17,7 @@ export { latestPaymentFacts } from './sandbox-outcome';
 export { cancelOrder } from './operator-cancellation';
 export { cancellationPayments } from './cancellation-port';
 export { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
-export type { PaymentDeps } from './payment-deps';
+export { statusLookupCache, type PaymentDeps } from './payment-deps';
 export { backfillAttemptProviders } from './attempt-provider-backfill';
 
 declare module '../../kernel/http/request-scope' {

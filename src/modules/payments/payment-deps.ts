@@ -2,6 +2,14 @@ import type { PaymentConfig } from './settings';
 import { ProviderUnavailableError, type GatewayRegistry, type PaymentGateway } from './providers/gateway';
 import type { PaymentMethod } from './entities/payment-attempt';
 import type { Logger } from '../../kernel/logging/logger';
+import { ReturnLookupCache } from './providers/return-lookup-cache';
+
+/**
+ * payment-status's cache of providers' answers (PaymentDeps.statusLookups), one per process;
+ * none when PAYMENT_STATUS_LOOKUP_SECONDS is 0 (decision record 0097).
+ */
+export const statusLookupCache = (config: Pick<PaymentConfig, 'statusLookupSeconds'>): ReturnLookupCache | undefined =>
+  config.statusLookupSeconds > 0 ? new ReturnLookupCache(config.statusLookupSeconds * 1000) : undefined;
 
 /** A counter with labels, as the payment use cases count; http/metrics' Prometheus counters are these. */
 export interface LabelledCounter<Label extends string> {
@@ -25,6 +33,11 @@ export interface PaymentDeps {
    * the periodic pass finds them.
    */
   kickRefunds?: () => void;
+  /**
+   * The provider's recent answers about open checkouts, reused by payment-status for a few
+   * seconds per attempt. Absent (the CLI, some tests): payment-status asks the provider each time.
+   */
+  statusLookups?: ReturnLookupCache;
 }
 
 /** The adapter that takes new payments of a gateway: its configured provider. */

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Minor } from '../../kernel/money';
 import { nextReferenceMillis, paymentReference } from './rules/payment-reference';
 import { payRequestFingerprint, type PayRequestFacts } from './rules/payment-request';
+import { attemptEndedBecause, type AttemptStatus } from './rules/payment-attempt';
 import { returnUrlProblem } from './rules/return-url';
 import { Order, OrderStatus, SettlementType } from '../orders/entities/order';
 import type { OrderGroup } from '../orders/entities/order-group';
@@ -28,6 +29,10 @@ export interface StartedPayment {
   amount: Minor;
   currency: string;
   expiresAt: Date;
+  /** The attempt's status as answered: INITIATED for a payable checkout; a replay answers its attempt's current one. */
+  status: AttemptStatus;
+  /** Whether an earlier request with the same Idempotency-Key started this attempt. */
+  replayed: boolean;
   /** Group pay only: the group's pending orders the attempt leaves out, with why. */
   leftOut?: LeftOutOrder[];
 }
@@ -53,6 +58,7 @@ export async function startOrderPayment(
   deps: PaymentDeps,
 ): Promise<StartedPayment> {
   checkReturnUrl(input, deps);
+  let replayed = false;
   const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { order } = await resolveOrder(tx, principal, identifier, {
       intent: 'ACT',
@@ -66,6 +72,7 @@ export async function startOrderPayment(
       customerMobile: input.customerMobile,
     };
     const previous = await replay(facts);
+    replayed = !!previous;
     if (previous) return previous;
     assertPayable(order, businessToday());
     const last = await tx.findOne(
@@ -87,7 +94,7 @@ export async function startOrderPayment(
       deps,
     );
   });
-  return withCheckout(em, attempt, deps);
+  return { ...(await withCheckout(em, attempt, deps)), replayed };
 }
 
 /** POST /orders/groups/{groupRef}/pay: one attempt for every PENDING online order of the group. */
@@ -101,6 +108,7 @@ export async function startGroupPayment(
 ): Promise<StartedPayment> {
   checkReturnUrl(input, deps);
   let leftOut: LeftOutOrder[] = [];
+  let replayed = false;
   const attempt = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { group, orders } = await resolveGroup(tx, principal, groupRef, { lockForUpdate: true });
     const facts: PayRequestFacts<GatewayName> = {
@@ -114,6 +122,7 @@ export async function startGroupPayment(
     );
     const today = businessToday();
     const previous = await replay(facts);
+    replayed = !!previous;
     if (previous) {
       // A replay answers as the first request did: the pending orders its attempt does not cover were left out.
       const covered = new Set(
@@ -152,7 +161,7 @@ export async function startGroupPayment(
       deps,
     );
   });
-  return { ...(await withCheckout(em, attempt, deps)), leftOut };
+  return { ...(await withCheckout(em, attempt, deps)), leftOut, replayed };
 }
 
 const leftOutOrder = (order: Order): LeftOutOrder => ({
@@ -219,6 +228,12 @@ async function withIdempotency(
             'This Idempotency-Key was already used for a different payment request; use a new key for a new request',
           ).coded('IDEMPOTENCY_KEY_REUSED');
         }
+        // The key's checkout takes no payment any more: say so rather than hand back its dead page.
+        const ended = attemptEndedBecause(existing);
+        if (ended)
+          throw conflict(
+            `Payment ${existing.paymentRef}, which this Idempotency-Key started, ended ${existing.status} (${ended}): its paymentUrl takes no payment. Start a new payment with a new Idempotency-Key`,
+          ).coded('PAYMENT_ATTEMPT_ENDED');
         return existing;
       };
       return work(tx, replay, superseded);
@@ -300,7 +315,11 @@ async function createAttempt(
  * out two pages. A provider that does not answer leaves the attempt without a page (pay answers
  * 502/503; the same key asks again); the attempt cannot be paid until it has one.
  */
-async function withCheckout(em: EntityManager, attempt: PaymentAttempt, deps: PaymentDeps): Promise<StartedPayment> {
+async function withCheckout(
+  em: EntityManager,
+  attempt: PaymentAttempt,
+  deps: PaymentDeps,
+): Promise<Omit<StartedPayment, 'replayed'>> {
   if (attempt.checkoutUrl) return startedPayment(attempt, attempt.checkoutUrl, deps);
   if (attempt.status !== 'INITIATED') throw closedBeforeCheckout();
   const gateway = gatewayOfAttempt(deps, attempt);
@@ -340,8 +359,13 @@ const closedBeforeCheckout = () =>
     'This payment attempt was closed before its checkout page was ready; start a new payment with a new Idempotency-Key',
   );
 
-function startedPayment(attempt: PaymentAttempt, paymentUrl: string, deps: PaymentDeps): StartedPayment {
+function startedPayment(
+  attempt: PaymentAttempt,
+  paymentUrl: string,
+  deps: PaymentDeps,
+): Omit<StartedPayment, 'replayed'> {
   return {
+    status: attempt.status,
     paymentUrl,
     gateway: gatewayOfAttempt(deps, attempt).name,
     paymentRef: attempt.paymentRef,

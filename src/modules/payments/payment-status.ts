@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isExpired, needsReconciliation, shareStatus, type AttemptStatus } from './rules/payment-attempt';
+import { shareStatus, type AttemptStatus } from './rules/payment-attempt';
 import type { Minor } from '../../kernel/money';
 import { Order, OrderStatus } from '../orders/entities/order';
 import { PaymentAttempt, type PaymentMethod } from './entities/payment-attempt';
@@ -14,7 +14,8 @@ import { Refund } from '../refunds/entities/refund';
 export interface PaymentStatusView {
   orderRef: string;
   orderStatus: OrderStatus;
-  paymentStatus: AttemptStatus | 'NOT_INITIATED';
+  /** REFUND_FAILED: the share is owed back and its refund FAILED (the operator takes it from there). */
+  paymentStatus: AttemptStatus | 'NOT_INITIATED' | 'REFUND_FAILED';
   /** Issued with the payment that paid the order; absent before. */
   policyNumber?: string;
   /** The refund of this order's share of the reported attempt, if one was recorded. */
@@ -37,9 +38,10 @@ const PAID_STATES: readonly OrderStatus[] = [OrderStatus.Paid, OrderStatus.Compl
  * GET /orders/{orderRef}/payment-status. The attempt reported is the one whose share paid the
  * order when it is paid, otherwise the most recent. Its status is this order's share's
  * (shareStatus), so SUCCESS is read only beside a paid order, and a capture that could not pay
- * the order reads REFUND_PENDING. An attempt still INITIATED after PAYMENT_RECONCILE_AFTER_SECONDS
- * (or past its expiry) is first checked with its gateway, so a customer who paid and never came
- * back still shows up as paid.
+ * the order reads REFUND_PENDING (REFUND_FAILED once its refund failed). An attempt still
+ * INITIATED is first checked with its gateway on every call, through `deps.statusLookups` (one
+ * provider call per attempt in PAYMENT_STATUS_LOOKUP_SECONDS), so a customer who paid and never came back
+ * shows up as paid within seconds (decision record 0097); past its expiry it is closed.
  */
 export async function getPaymentStatus(
   em: EntityManager,
@@ -50,18 +52,9 @@ export async function getPaymentStatus(
 ): Promise<PaymentStatusView> {
   const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', populate: [] });
   let attempt = await reportedAttempt(em, order);
-  if (
-    attempt &&
-    (needsReconciliation(
-      { ...attempt, gatewayConfirmed: !!attempt.gatewayConfirmedAt },
-      now,
-      deps.payments.reconcileAfterSeconds,
-      0,
-    ) ||
-      isExpired(attempt, now))
-  ) {
+  if (attempt && attempt.status === 'INITIATED' && !attempt.gatewayConfirmedAt) {
     try {
-      await reconcileAttempt(em, attempt.id, deps, now);
+      await reconcileAttempt(em, attempt.id, deps, now, deps.statusLookups);
     } catch (error) {
       // The stored state is still true, only not fresh: answer it rather than fail the partner's read.
       if (!(error instanceof ProviderUnavailableError)) throw error;
@@ -87,7 +80,9 @@ async function withRefund(em: EntityManager, status: PaymentStatusView): Promise
     { attempt: { paymentRef: status.attempt.paymentRef }, order: { orderRef: status.orderRef } },
     { orderBy: { createdAt: 'desc' } },
   );
-  return refund ? { ...status, refund } : status;
+  if (!refund) return status;
+  // A refund that failed is not on its way: it waits for the operator, and reads so.
+  return { ...status, refund, ...(refund.status === 'FAILED' ? { paymentStatus: 'REFUND_FAILED' as const } : {}) };
 }
 
 async function reportedAttempt(em: EntityManager, order: Order): Promise<PaymentAttempt | null> {

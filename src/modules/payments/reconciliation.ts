@@ -4,6 +4,7 @@ import { PaymentAttempt } from './entities/payment-attempt';
 import { gatewayOfAttempt, type PaymentDeps } from './payment-deps';
 import { closeWithGateway, type CloseOutcome } from './open-attempts';
 import { lockAttemptForSettlement, recordGatewayWord, reportMatches } from './settlement';
+import type { ReturnLookupCache } from './providers/return-lookup-cache';
 
 export type ReconcileOutcome =
   'PAID' | 'LATE_CAPTURE' | 'FAILED' | 'CANCELLED' | 'EXPIRED' | 'CONFIRMED_CLOSED' | 'UNCHANGED' | 'MISMATCH';
@@ -13,18 +14,20 @@ export type ReconcileOutcome =
  * any database transaction (a remote call must not hold row locks); the answer is then recorded
  * in one transaction under the same locks as a callback, re-checked against the current state.
  * An open attempt past its expiry is closed through its gateway like any other orphaned attempt
- * (closeWithGateway): voided where the gateway can, settled if it captured meanwhile.
+ * (closeWithGateway): voided where the gateway can, settled if it captured meanwhile. With
+ * `lookups` (payment-status), a provider's answer of the last few seconds about the attempt is reused.
  */
 export async function reconcileAttempt(
   em: EntityManager,
   attemptId: string,
   deps: PaymentDeps,
   now = new Date(),
+  lookups?: ReturnLookupCache,
 ): Promise<ReconcileOutcome> {
   const snapshot = await em.fork().findOneOrFail(PaymentAttempt, attemptId);
   const outcome = isExpired(snapshot, now)
     ? expiryOutcome(await closeWithGateway(em, attemptId, 'EXPIRED', deps, now))
-    : await lookUp(em, snapshot, deps, now);
+    : await lookUp(em, snapshot, deps, now, lookups);
   if (outcome !== 'UNCHANGED' && outcome !== 'CONFIRMED_CLOSED') {
     deps.metrics?.paymentOutcomes.inc({ gateway: snapshot.gateway, outcome: `RECONCILED_${outcome}` });
   }
@@ -53,8 +56,10 @@ async function lookUp(
   snapshot: PaymentAttempt,
   deps: PaymentDeps,
   now: Date,
+  lookups: ReturnLookupCache | undefined,
 ): Promise<ReconcileOutcome> {
-  const lookup = await gatewayOfAttempt(deps, snapshot).lookupStatus(snapshot);
+  const ask = () => gatewayOfAttempt(deps, snapshot).lookupStatus(snapshot);
+  const lookup = await (lookups ? lookups.lookup(snapshot.paymentRef, ask) : ask());
   return em.fork().transactional(async (tx): Promise<ReconcileOutcome> => {
     const attempt = await lockAttemptForSettlement(tx, snapshot.id);
     attempt.lastCheckedAt = now;

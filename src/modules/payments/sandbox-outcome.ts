@@ -9,6 +9,7 @@ import type { Minor } from '../../kernel/money';
 import { closeWithGateway } from './open-attempts';
 import { handleGatewayCallback } from './payment-callback';
 import { gatewayOfAttempt, type PaymentDeps } from './payment-deps';
+import { attemptEndedBecause } from './rules/payment-attempt';
 import { decideAtSandboxGateway, type CustomerChoice } from './providers/sandbox/sandbox-decision';
 import { SandboxGateway } from './providers/sandbox/sandbox-gateway';
 import { findSandboxDecision, recordSandboxDecision } from './providers/sandbox/sandbox-ledger';
@@ -73,10 +74,7 @@ export async function decideSandboxPayment(
   const standing = await findSandboxDecision(em.fork(), paymentRef);
   const pendingAtGateway = standing?.status === 'PENDING';
   if (outcome === 'PENDING' && pendingAtGateway) return reported;
-  if (!view || (!view.open && !(pendingAtGateway && outcome !== 'ABANDONED')))
-    throw conflict(
-      `Payment ${paymentRef} is already ${attempt.status === 'INITIATED' ? 'EXPIRED' : attempt.status}`,
-    ).coded('PAYMENT_ALREADY_FINAL');
+  if (!view || (!view.open && !(pendingAtGateway && outcome !== 'ABANDONED'))) throw alreadyFinal(attempt, reported);
   if (outcome === 'ABANDONED') {
     await closeWithGateway(em, attempt.id, 'EXPIRED', deps);
     return reported;
@@ -98,7 +96,7 @@ export async function decideSandboxPayment(
   const decided = await decideAtSandboxGateway(em, gateway, view, choice);
   if (!decided.decided)
     throw conflict(
-      `Payment ${paymentRef} was already decided at the gateway (${decided.decision?.status ?? 'voided'})`,
+      `Payment ${paymentRef} was already decided at the gateway (${decided.decision?.status ?? 'voided'}): read GET /orders/${reported}/payment-status for the outcome; to test another one, start a new payment with a new Idempotency-Key`,
     ).coded('PAYMENT_ALREADY_FINAL');
   await handleGatewayCallback(em, { gateway: gateway.name, ...decided.callback }, deps);
   return reported;
@@ -141,4 +139,16 @@ export async function latestPaymentFacts(
     share: line.amount,
     reason: attempt.failureReason ?? attempt.closedReason ?? null,
   };
+}
+
+/** A payment the helper can no longer decide, said with why and what to do instead. */
+function alreadyFinal(attempt: PaymentAttempt, orderRef: string) {
+  const status = attempt.status === 'INITIATED' ? 'EXPIRED' : attempt.status;
+  const why = attemptEndedBecause({ ...attempt, status });
+  const next = why
+    ? `decide a new payment instead (POST /orders/${orderRef}/pay with a new Idempotency-Key, or the newer payment named)`
+    : `its money is taken; read GET /orders/${orderRef}/payment-status`;
+  return conflict(`Payment ${attempt.paymentRef} is already ${status}${why ? ` (${why})` : ''}: ${next}`).coded(
+    'PAYMENT_ALREADY_FINAL',
+  );
 }

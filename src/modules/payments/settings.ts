@@ -40,8 +40,13 @@ export interface PaymentConfig {
   mode: PaymentMode;
   /** Plain-HTTP return URLs, for the operator's internal test environment only; never in production. */
   allowHttpReturnUrl: boolean;
-  /** An attempt left INITIATED this long is checked with the gateway before its status is reported. */
+  /** The payment watch checks an attempt left INITIATED this long with its gateway. */
   reconcileAfterSeconds: number;
+  /**
+   * How long payment-status reuses a gateway's answer about one open checkout (0: it asks on
+   * every call); the longest a decision the customer's browser never brought back stays unseen.
+   */
+  statusLookupSeconds: number;
   /** After this the checkout no longer accepts the payment and the attempt ends EXPIRED. */
   attemptTtlMinutes: number;
   /** Period of the background reconciliation job; 0 turns the job off. */
@@ -85,6 +90,7 @@ const paymentsEnv = ({ sandboxByDefault }: { sandboxByDefault: boolean }) =>
     PAYMENT_MODE: oneOf(['sandbox', 'live']).default(sandboxByDefault ? 'sandbox' : 'live'),
     ALLOW_HTTP_RETURN_URL: flag().default(false),
     PAYMENT_RECONCILE_AFTER_SECONDS: integer(0, 86400).default(120),
+    PAYMENT_STATUS_LOOKUP_SECONDS: integer(0, 60).default(5),
     PAYMENT_ATTEMPT_TTL_MINUTES: integer(1, 1440).default(15),
     PAYMENT_RECONCILE_INTERVAL_SECONDS: integer(0, 86400).default(60),
     PAYMENT_CALLBACK_MAX_AGE_SECONDS: integer(60, 86400).default(3600),
@@ -117,6 +123,7 @@ export function paymentsConfig(
     mode: env.PAYMENT_MODE,
     allowHttpReturnUrl: env.ALLOW_HTTP_RETURN_URL,
     reconcileAfterSeconds: env.PAYMENT_RECONCILE_AFTER_SECONDS,
+    statusLookupSeconds: env.PAYMENT_STATUS_LOOKUP_SECONDS,
     attemptTtlMinutes: env.PAYMENT_ATTEMPT_TTL_MINUTES,
     reconcileIntervalSeconds: env.PAYMENT_RECONCILE_INTERVAL_SECONDS,
     callbackMaxAgeSeconds: env.PAYMENT_CALLBACK_MAX_AGE_SECONDS,

@@ -74,7 +74,9 @@ export async function answerSandboxRefund(
         `Refund ${ref} is made by ${attempt.provider ?? refund.gateway}, not by the sandbox provider`,
       ).coded('SANDBOX_PROVIDER_REQUIRED');
     if (refund.status === 'SUCCEEDED' || refund.status === 'FAILED')
-      throw conflict(`Refund ${ref} is already ${refund.status}`).coded('REFUND_ALREADY_FINAL');
+      throw conflict(
+        `Refund ${ref} is already ${refund.status}: a refund is decided once. To test the other outcome, cancel another paid order and decide its refund`,
+      ).coded('REFUND_ALREADY_FINAL');
     await moveRefund(tx, refund, moveOf(refund, outcome, now));
     await tx.flush();
     return refund;

@@ -39,7 +39,9 @@ export async function registerTravellers(
   } catch (error) {
     // The row locks make this rare; the unique slot constraints are the last word.
     if (violatesUnique(error, UNIQUE.travellerDocuments))
-      throw conflict('A document is already attached to a traveller');
+      throw conflict(
+        'A document was attached to another traveller at the same moment; upload the file again (POST /documents) for this one',
+      );
     throw error;
   }
 }
@@ -103,8 +105,8 @@ async function takeDocuments(
   if (verdict.kind === 'conflict') {
     throw conflict(
       verdict.reason === 'attached'
-        ? `Document ${verdict.documentId} is already attached to a traveller`
-        : `Document ${verdict.documentId} is used more than once in this request`,
+        ? `Document ${verdict.documentId} is already attached to traveller ${byId.get(verdict.documentId)?.traveller?.id ?? 'another'}; a document belongs to one traveller: upload the file again (POST /documents) for this one`
+        : `Document ${verdict.documentId} is used more than once in this request; upload the file again (POST /documents) for each use`,
     );
   }
 

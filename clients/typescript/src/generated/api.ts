@@ -318,8 +318,10 @@ export interface paths {
          *
          *     Upload failures detected by the upload handler use error shape 3 (`success: false`,
          *     `message`, `data: null`, `timestamp`): 400 for a missing or empty file, a missing or unknown
-         *     `documentType` or a disallowed file type, and 413 for an oversized file. A malformed
-         *     multipart request can also be rejected earlier with error shape 2.
+         *     `documentType` or a disallowed file type, and 413 for an oversized file. A request that is
+         *     not readable multipart is a 400 in error shape 2 with `code: MALFORMED_REQUEST`: among them a
+         *     body cut before its closing boundary (a dropped or truncated upload), whose message names the
+         *     parts that arrived whole and those cut off or missing; nothing is stored, send it again.
          *
          *     With an `Idempotency-Key`, a retry of a timed-out upload (same `documentType`, same bytes,
          *     same file name) answers the first document instead of storing a second draft; the same key
@@ -383,6 +385,29 @@ export interface paths {
          *     deliveries is its `eventId`). Another company's event answers 404, as an unknown one does.
          */
         get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your own company
+         * @description The company your bearer token was issued to: its id, name, type and commission percent, its
+         *     sales agents and, in the sandbox, the date its test clock reads. Use it to learn your own
+         *     `companyId` (a sales company that books for your agency puts it into `travelCompanyIds`) and
+         *     to check which credential a deployment is using. Added in 2.8.0.
+         */
+        get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -847,9 +872,11 @@ export interface paths {
          *     - **full** otherwise: also `paymentRef`, `paymentMethod`, `amount`, `currency`, and
          *       `completedAt` once the attempt has completed.
          *
-         *     When the latest attempt is still `INITIATED`, this call asks the gateway for its status
-         *     first, so an order whose customer never came back still ends up right. Poll it (for example
-         *     every few minutes, with backoff) for orders left `PENDING` after a checkout.
+         *     When the latest attempt is still `INITIATED`, every call asks the gateway for its status
+         *     first, so an order whose customer never came back still ends up right: a decision made at
+         *     the gateway shows within 5 seconds (the gateway's answer about one checkout is reused that
+         *     long, however often you poll). Poll it (for example every few seconds while your customer
+         *     waits, then every few minutes with backoff) for orders left `PENDING` after a checkout.
          *
          *     Branch on `orderStatus` for "is it paid" and on `paymentStatus` for what became of the
          *     payment: the two always agree (`SUCCESS` only with `PAID` or later). A group payment reports
@@ -3135,6 +3162,7 @@ export interface components {
          *     | `METHOD_NOT_ALLOWED` | 405 | The path exists but not with this method; `Allow` lists the methods. |
          *     | `IDEMPOTENCY_KEY_REUSED` | 409 | The `Idempotency-Key` was already used for a different request: use a new key. |
          *     | `QUOTE_ALREADY_USED` | 409 | The quote was used by another order. |
+         *     | `PAYMENT_ATTEMPT_ENDED` | 409 | The payment attempt this `Idempotency-Key` started has ended (`FAILED`, `CANCELLED` or `EXPIRED`; the `message` says which and why): its `paymentUrl` takes no payment. Start a new attempt with a new key. |
          *     | `PAYMENT_IN_PROGRESS` | 409 | A payment of the order is being started or settled at this moment: retry shortly. |
          *     | `ASSISTANCE_CASE_ALREADY_OPEN` | 409 | The traveller already has an open assistance case (the `message` names it): send an update to it instead. |
          *     | `ASSISTANCE_CASE_NOT_OPEN` | 400 | The assistance case can no longer take this (it was authorised, declined, withdrawn or closed): call the assistance desk. |
@@ -3158,7 +3186,7 @@ export interface components {
          * @example ORDER_ALREADY_CANCELLED
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "SANDBOX_EVENT_FACTS_MISSING" | "ASSISTANCE_CASE_MOVE_REFUSED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_ATTEMPT_ENDED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "SANDBOX_EVENT_FACTS_MISSING" | "ASSISTANCE_CASE_MOVE_REFUSED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /** @description One page of your events with its page metadata (the envelope of `GET /travellers`). */
         EventPage: {
             /** @description Events of this page, newest first. */
@@ -3258,6 +3286,11 @@ export interface components {
         GroupPayment: {
             /** @description The group's most recent payment (`POST /orders/groups/{groupRef}/pay`), or `null` when it never had one. */
             latestGroupPayment: null | components["schemas"]["GroupPaymentAttempt"];
+            /**
+             * @description `paidAmount` less `refundedAmount`, NPR: what the group's payments keep (the paid orders
+             *     still in force, and the fees kept of cancelled ones). Added in 2.8.0.
+             */
+            netAmount: number;
             /** @description Sum of the pending orders' `totalAmount`, NPR. */
             outstandingAmount: number;
             /** @description Sum of the paid orders' `totalAmount`, NPR. */
@@ -3272,6 +3305,13 @@ export interface components {
              * @description Orders of the group still `PENDING`, which a new group payment would take.
              */
             pendingOrders: number;
+            /**
+             * @description What the refunds of the group's cancelled paid orders give back, NPR: each order's
+             *     `refundAmount` (its cancellation fee is kept), given back or on its way; a refund that
+             *     `FAILED` is not counted (each order's `refundStatus` says where its refund stands). 0 while
+             *     no paid order was cancelled. Added in 2.8.0.
+             */
+            refundedAmount: number;
             status: components["schemas"]["GroupPaymentStatus"];
         };
         /** @description One group payment, as the customer was sent to the gateway for it. */
@@ -3406,6 +3446,46 @@ export interface components {
              * @enum {string}
              */
             reason: "COVER_STARTED";
+        };
+        /**
+         * @description The company your credential belongs to, as the service knows it: what you put into another
+         *     request (your `companyId` is what a sales company puts into `travelCompanyIds` of an order for
+         *     your agency), with your sales agents and, in the sandbox, the date your test clock reads.
+         */
+        Me: {
+            /** @description The share of an order's total your company earns; also the most `directDiscountPercent` may be. */
+            commissionPercent: number;
+            /**
+             * Format: uuid
+             * @description Your company's id. Give it to a sales company that books for your agency (its `travelCompanyIds`).
+             */
+            companyId: string;
+            /** @description Your company's name as the operator registered it (printed on certificates and statements). */
+            name: string;
+            /** @description Your company's sales agents (a sales company's; empty for an agency), active ones first, then by name. */
+            salesAgents: {
+                /** @description An inactive agent's promo codes are refused. */
+                active: boolean;
+                name: string;
+                /** Format: uuid */
+                salesAgentId: string;
+            }[];
+            /**
+             * Format: date
+             * @description Sandbox only: the date your requests' test clock reads (`PUT /sandbox/clock`; the same
+             *     date as the `Sandbox-Today` header), or `null` when none is set and the real Nepal date
+             *     applies. Always `null` in production.
+             */
+            testToday: string | null;
+            /**
+             * @description `TRAVEL_AGENCY` sells to its own travellers; `SALES_COMPANY` sells for agencies and owns promo codes.
+             * @enum {string}
+             */
+            type: "TRAVEL_AGENCY" | "SALES_COMPANY";
+        };
+        /** @description Your company. */
+        MeResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Me"];
         };
         /**
          * @description Full order detail. Ownership: only the company that placed the order (and the registered
@@ -4239,6 +4319,14 @@ export interface components {
              * @description Hosted checkout page of the gateway. Redirect the customer here.
              */
             paymentUrl: string;
+            /**
+             * @description The attempt's status as this answer is given: `INITIATED` for a checkout the customer can
+             *     still pay at `paymentUrl`. A repeated `Idempotency-Key` answers its attempt's current status:
+             *     `SUCCESS` once it paid the order (do not send the customer to pay again), `REFUND_PENDING` or
+             *     `REFUNDED` when the money came after the checkout closed. The key of an attempt that ended
+             *     `FAILED`, `CANCELLED` or `EXPIRED` answers 409 `PAYMENT_ATTEMPT_ENDED` instead. Added in 2.8.0.
+             */
+            status: components["schemas"]["PaymentAttemptStatus"];
         };
         /** @description The started (or resumed) payment attempt. */
         PaymentInitResponse: components["schemas"]["SuccessEnvelope"] & {
@@ -4356,7 +4444,13 @@ export interface components {
             paymentMethod?: "CARD_GATEWAY" | "WALLET_GATEWAY" | "CASH";
             /** @description Reference of the most recent payment attempt. Present only when an attempt exists. */
             paymentRef?: string;
-            paymentStatus: components["schemas"]["PaymentAttemptStatus"];
+            /**
+             * @description What became of the payment for this order: a `PaymentAttemptStatus`, or `REFUND_FAILED`
+             *     (added in 2.8.0): the share was owed back (`REFUND_PENDING` before) and its refund `FAILED`
+             *     at the provider; the money has not gone back and the operator takes it from there (`refund`
+             *     shows it). It becomes `REFUNDED` once the operator gives the money back.
+             */
+            paymentStatus: components["schemas"]["PaymentAttemptStatus"] | "REFUND_FAILED";
             /**
              * @description The order's policy number, issued with the payment that paid it. Present only once the
              *     order is paid. Added in 2.4.0.
@@ -4365,8 +4459,8 @@ export interface components {
             /**
              * @description The refund of this order's share of the reported payment, when one was recorded (a
              *     cancellation of the paid order, or a capture that came after its checkout closed). While it
-             *     is `PENDING` or `MANUAL`, `paymentStatus` reads `REFUND_PENDING`; once `SUCCEEDED`,
-             *     `REFUNDED`. Added in 2.6.0.
+             *     is `PENDING` or `MANUAL`, `paymentStatus` reads `REFUND_PENDING`; once `FAILED`,
+             *     `REFUND_FAILED`; once `SUCCEEDED`, `REFUNDED`. Added in 2.6.0.
              */
             refund?: components["schemas"]["Refund"];
         };
@@ -5606,8 +5700,10 @@ export interface components {
         };
         /**
          * @description Error shape 2. Either the `Idempotency-Key` was already used by your company for a different
-         *     order or a different body (use a new key for a new payment attempt), or another payment for
-         *     the order was being started or settled at this very moment (retry the same request shortly).
+         *     order or a different body (use a new key for a new payment attempt), the attempt the key
+         *     started has ended (`PAYMENT_ATTEMPT_ENDED`: start a new attempt with a new key), or another
+         *     payment for the order was being started or settled at this very moment (retry the same request
+         *     shortly).
          */
         Conflict: {
             headers: {
@@ -5797,6 +5893,7 @@ export interface components {
          *     with the same key, order and body answers the same case (also when the requests race): after
          *     a timeout, retry with the same key. The same key with a different order or body is a 409. A
          *     key that is not a UUID is a 400.
+         *     A replayed answer carries the header `Idempotency-Replayed: true`.
          * @example 9d2b6f1e-3c4a-4e8b-a7d5-1f0e2c3b4a59
          */
         AssistanceIdempotencyKey: string;
@@ -5805,6 +5902,7 @@ export interface components {
          *     the same key and the same order and body answers the same result (with the refund's current
          *     status), also when the requests race: after a timeout, retry with the same key. The same key
          *     with a different order or body is a 409. A key that is not a UUID is a 400.
+         *     A replayed answer carries the header `Idempotency-Replayed: true`.
          * @example 3c6f1e2a-8b4d-4e9f-a1c2-7d5e6f8a9b0c
          */
         CancellationIdempotencyKey: string;
@@ -5820,6 +5918,7 @@ export interface components {
          *     after a timeout or a dropped connection, retry with the same key. The same key with a
          *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
          *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+         *     A replayed answer carries the header `Idempotency-Replayed: true`.
          * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
          */
         CreateIdempotencyKey: string;
@@ -5849,6 +5948,7 @@ export interface components {
          *     `paymentUrl`, also when the requests race, so retry a timed-out call with the same key. The
          *     same key with a different order or body is a 409. A new key starts a new attempt and
          *     supersedes an open one. A key that is not a UUID is a 400, before anything is charged.
+         *     A replayed answer carries the header `Idempotency-Replayed: true`.
          * @example 9b2f6c1e-4d8a-4f3b-a7e5-0c1d2e3f4a5b
          */
         IdempotencyKey: string;
@@ -5925,6 +6025,13 @@ export interface components {
          * @example no-store
          */
         CacheControlNoStore: "no-store";
+        /**
+         * @description `true` when this answer is a replay: an earlier request with the same `Idempotency-Key` (and
+         *     the same request) already did the work, and this is its answer again, unchanged; nothing was
+         *     done twice. Absent on the answer of the request that did the work. Added in 2.8.0.
+         * @example true
+         */
+        IdempotencyReplayed: "true";
         /**
          * @description Seconds to wait before sending the request again.
          * @example 30
@@ -6454,6 +6561,7 @@ export interface operations {
                  *     after a timeout or a dropped connection, retry with the same key. The same key with a
                  *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
                  *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
                  */
                 "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
@@ -6471,6 +6579,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6654,6 +6763,31 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your company. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listOrders: {
         parameters: {
             query?: {
@@ -6801,6 +6935,7 @@ export interface operations {
                  *     after a timeout or a dropped connection, retry with the same key. The same key with a
                  *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
                  *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
                  */
                 "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
@@ -6821,6 +6956,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6987,6 +7123,7 @@ export interface operations {
                  *     with the same key, order and body answers the same case (also when the requests race): after
                  *     a timeout, retry with the same key. The same key with a different order or body is a 409. A
                  *     key that is not a UUID is a 400.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 9d2b6f1e-3c4a-4e8b-a7d5-1f0e2c3b4a59
                  */
                 "Idempotency-Key": components["parameters"]["AssistanceIdempotencyKey"];
@@ -7016,6 +7153,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7066,6 +7204,7 @@ export interface operations {
                  *     the same key and the same order and body answers the same result (with the refund's current
                  *     status), also when the requests race: after a timeout, retry with the same key. The same key
                  *     with a different order or body is a 409. A key that is not a UUID is a 400.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 3c6f1e2a-8b4d-4e9f-a1c2-7d5e6f8a9b0c
                  */
                 "Idempotency-Key": components["parameters"]["CancellationIdempotencyKey"];
@@ -7095,6 +7234,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7270,6 +7410,7 @@ export interface operations {
                  *     `paymentUrl`, also when the requests race, so retry a timed-out call with the same key. The
                  *     same key with a different order or body is a 409. A new key starts a new attempt and
                  *     supersedes an open one. A key that is not a UUID is a 400, before anything is charged.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 9b2f6c1e-4d8a-4f3b-a7e5-0c1d2e3f4a5b
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
@@ -7299,6 +7440,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7566,6 +7708,7 @@ export interface operations {
                  *     `paymentUrl`, also when the requests race, so retry a timed-out call with the same key. The
                  *     same key with a different order or body is a 409. A new key starts a new attempt and
                  *     supersedes an open one. A key that is not a UUID is a 400, before anything is charged.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 9b2f6c1e-4d8a-4f3b-a7e5-0c1d2e3f4a5b
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
@@ -7589,6 +7732,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8515,6 +8659,7 @@ export interface operations {
                  *     after a timeout or a dropped connection, retry with the same key. The same key with a
                  *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
                  *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
                  */
                 "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
@@ -8532,6 +8677,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8727,6 +8873,7 @@ export interface operations {
                  *     after a timeout or a dropped connection, retry with the same key. The same key with a
                  *     different body is a 409; a failed request (4xx or 5xx) keeps nothing, so its retry is a new
                  *     try. A key that is not a UUID is a 400. Without a key, a blind retry can create a duplicate.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
                  * @example 5d1c7a9e-2b4f-4c6d-8e0a-1f3b5c7d9e2a
                  */
                 "Idempotency-Key"?: components["parameters"]["CreateIdempotencyKey"];
@@ -8744,6 +8891,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -92,8 +92,8 @@ export function cancellationTerms(
       cancellable: false,
       notCancellableReason:
         facts.status === 'PENDING' || facts.status === 'PAID'
-          ? `The cover of order ${facts.orderRef} started on ${facts.coverageStartDate}; it can no longer be cancelled through the API`
-          : `Order ${facts.orderRef} is ${facts.status}; its cover has run, it can no longer be cancelled through the API`,
+          ? `The cover of order ${facts.orderRef} started on ${facts.coverageStartDate}; it can no longer be cancelled through the API: ask the operator, who can cancel it with a note`
+          : `Order ${facts.orderRef} is ${facts.status}; its cover has run, it can no longer be cancelled through the API: ask the operator`,
       ...none,
     };
   }

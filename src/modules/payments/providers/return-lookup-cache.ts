@@ -2,6 +2,7 @@ import type { GatewayLookup } from './gateway';
 
 /** How long a provider's answer to a browser return is reused for the same attempt. */
 export const RETURN_LOOKUP_TTL_MS = 10_000;
+
 /** Attempts remembered at most; the oldest are forgotten first. */
 const MAX_ENTRIES = 10_000;
 
@@ -11,8 +12,9 @@ const MAX_ENTRIES = 10_000;
  * one call to the provider's status API: a reloading customer, or anyone with the link, could
  * make us hammer the provider with our credentials. The promise itself is kept, so hits that
  * arrive together share one call, and a failure (provider down) is reused too: the customer goes
- * back either way, and reconciliation asks again later. Only returns use it; payment-status and
- * reconciliation always ask afresh.
+ * back either way, and reconciliation asks again later. Returns use one per provider; payment-status
+ * one per process (PAYMENT_STATUS_LOOKUP_SECONDS), so a partner polling an open checkout asks the
+ * provider at most once per attempt in that time; the payment watch always asks afresh.
  */
 export class ReturnLookupCache {
   private readonly entries = new Map<string, { expiresAt: number; answer: Promise<GatewayLookup> }>();

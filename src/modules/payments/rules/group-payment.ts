@@ -12,6 +12,8 @@ export interface GroupMember {
   /** The order was paid (it may have been cancelled since). */
   paid: boolean;
   totalAmount: Minor;
+  /** What the refund of the paid order's cancellation gives back, unless it FAILED; 0 without one. */
+  refunded: Minor;
 }
 
 export interface GroupPaymentSummary {
@@ -20,6 +22,10 @@ export interface GroupPaymentSummary {
   pendingOrders: number;
   paidAmount: Minor;
   outstandingAmount: Minor;
+  /** What the refunds of the group's cancelled paid orders give back (those not FAILED). */
+  refundedAmount: Minor;
+  /** paidAmount less refundedAmount: what the group's payments keep. */
+  netAmount: Minor;
 }
 
 /**
@@ -35,12 +41,15 @@ export function groupPaymentOf(
   const paid = members.filter((member) => member.paid);
   const pending = members.filter((member) => member.pending);
   const sum = (some: GroupMember[]) => some.reduce((total, member) => total + member.totalAmount, 0);
+  const refundedAmount = paid.reduce((total, member) => total + member.refunded, 0);
   return {
     status: statusOf(paid.length, pending.length, latestAttempt),
     paidOrders: paid.length,
     pendingOrders: pending.length,
     paidAmount: sum(paid),
     outstandingAmount: sum(pending),
+    refundedAmount,
+    netAmount: sum(paid) - refundedAmount,
   };
 }
 

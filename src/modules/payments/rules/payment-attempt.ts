@@ -79,6 +79,34 @@ function unpayableReason(line: SettlementLine, today: string): string | null {
   return null;
 }
 
+/**
+ * Why an attempt's checkout takes no payment any more, in a partner's words, or null while it
+ * still can (INITIATED) or already took the money (SUCCESS, REFUND_PENDING, REFUNDED).
+ */
+export function attemptEndedBecause(attempt: {
+  status: AttemptStatus;
+  closedReason?: ClosedReason | null;
+  supersededBy?: string | null;
+}): string | null {
+  if (attempt.status === 'FAILED') return 'declined by the gateway';
+  if (attempt.status === 'EXPIRED') return 'the checkout was not completed in time';
+  if (attempt.status !== 'CANCELLED') return null;
+  switch (attempt.closedReason) {
+    case 'SUPERSEDED':
+      return attempt.supersededBy ? `superseded by payment ${attempt.supersededBy}` : 'superseded by a newer payment';
+    case 'ORDER_PAID':
+      return 'its order was paid by another payment';
+    case 'ORDER_REPRICED':
+      return "its order's total changed";
+    case 'ORDER_CANCELLED':
+      return 'its order was cancelled';
+    case 'EXPIRED':
+      return 'the checkout was not completed in time';
+    default:
+      return 'cancelled by the customer at the gateway';
+  }
+}
+
 /** Whether the attempt is due for a server-side status lookup at `now`. */
 export function needsReconciliation(
   attempt: AttemptState & { createdAt: Date; completedAt?: Date | null },
