@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { kathmanduToday } from '../../src/kernel/business-date';
 import { testToday } from '../../src/kernel/business-today';
 import type { RefundRequest } from '../../src/modules/payments/providers/gateway';
-import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { pay, placeOrder, RETURN_URL } from '../support/payment-fixtures';
+import { paidThroughSandbox, cancelledByOwner } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 import { eventually } from '../support/eventually';
@@ -32,19 +30,7 @@ describe('the refund pass a cancellation kicks', () => {
       clocks.push({ refundRef: request.refundRef, today: testToday() });
       return original(request);
     });
-    const order = await placeOrder(server, client, agency);
-    const started = await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
-    const paymentRef = started.body.data.paymentRef as string;
-    expectStatus(
-      await client.op(
-        'setSandboxPaymentOutcome',
-        'POST',
-        `/api/external/v1/sandbox/payments/${paymentRef}/outcome`,
-        { outcome: 'CAPTURED' },
-        { token: agency.token },
-      ),
-      200,
-    );
+    const { order } = await paidThroughSandbox(server, client, agency);
     // The real date as the clock: every rule answers alike, only where the date comes from differs.
     expectStatus(
       await client.op(
@@ -58,13 +44,7 @@ describe('the refund pass a cancellation kicks', () => {
       ),
       200,
     );
-    const cancelled = await client.op(
-      'cancelOrder',
-      'POST',
-      `${ORDERS}/${order.orderRef}/cancellation`,
-      { reason: 'TRIP_CANCELLED' },
-      { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
-    );
+    const cancelled = await cancelledByOwner(client, agency, order.orderRef);
     expectStatus(cancelled, 200);
     const { refundRef } = cancelled.body.data.refund;
     const call = await eventually(

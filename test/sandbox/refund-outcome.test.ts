@@ -4,7 +4,7 @@ import { CommissionEntry } from '../../src/modules/commissions/entities/commissi
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { pay, paymentStatus, placeOrder, RETURN_URL } from '../support/payment-fixtures';
+import { paymentStatus, placeOrder, paidThroughSandbox, cancelledByOwner } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 
@@ -29,26 +29,8 @@ const answer = (caller: TestPartner, refundRef: string, outcome: string) =>
 
 /** A wallet payment, captured through the sandbox helper, then cancelled: the sandbox wallet refunds only by hand (MANUAL). */
 async function manualRefund() {
-  const order = await placeOrder(server, client, agency);
-  const started = await pay(client, agency, order.orderRef, { gateway: 'wallet_gateway', returnUrl: RETURN_URL });
-  const paymentRef = started.body.data.paymentRef as string;
-  expectStatus(
-    await client.op(
-      'setSandboxPaymentOutcome',
-      'POST',
-      `/api/external/v1/sandbox/payments/${paymentRef}/outcome`,
-      { outcome: 'CAPTURED' },
-      { token: agency.token },
-    ),
-    200,
-  );
-  const cancelled = await client.op(
-    'cancelOrder',
-    'POST',
-    `${ORDERS}/${order.orderRef}/cancellation`,
-    { reason: 'TRIP_CANCELLED' },
-    { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
-  );
+  const { order, paymentRef } = await paidThroughSandbox(server, client, agency, 'wallet_gateway');
+  const cancelled = await cancelledByOwner(client, agency, order.orderRef);
   expectStatus(cancelled, 200);
   expect(cancelled.body.data.refund.status).toBe('MANUAL');
   return { order, paymentRef, refundRef: cancelled.body.data.refund.refundRef as string };

@@ -1,11 +1,9 @@
 import { loadSpecDocument } from '../../src/kernel/http/spec-document';
 import { expectSchema } from '../support/contract';
 import { newPartner, type TestPartner } from '../support/partners';
-import { randomUUID } from 'node:crypto';
 import { CompanyType } from '../../src/modules/partners/entities/company';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
-import { ORDERS } from '../support/order-fixtures';
-import { pay, placeOrder, RETURN_URL } from '../support/payment-fixtures';
+import { placeOrder, paidThroughSandbox, cancelledByOwner } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from '../webhooks/webhook-api';
@@ -58,26 +56,8 @@ async function eventRecord(eventId: string) {
 
 /** An order paid by card through the sandbox helper, then cancelled: its refund waits PENDING for the refund helper. */
 async function paidAndCancelled(owner: TestPartner, options: { travelCompanyIds?: string[] } = {}) {
-  const order = await placeOrder(server, client, owner, options);
-  const started = await pay(client, owner, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
-  const paymentRef = started.body.data.paymentRef as string;
-  expectStatus(
-    await client.op(
-      'setSandboxPaymentOutcome',
-      'POST',
-      `/api/external/v1/sandbox/payments/${paymentRef}/outcome`,
-      { outcome: 'CAPTURED' },
-      { token: owner.token },
-    ),
-    200,
-  );
-  const cancelled = await client.op(
-    'cancelOrder',
-    'POST',
-    `${ORDERS}/${order.orderRef}/cancellation`,
-    { reason: 'TRIP_CANCELLED' },
-    { token: owner.token, headers: { 'idempotency-key': randomUUID() } },
-  );
+  const { order, paymentRef } = await paidThroughSandbox(server, client, owner, 'card_gateway', options);
+  const cancelled = await cancelledByOwner(client, owner, order.orderRef);
   expectStatus(cancelled, 200);
   return { order, paymentRef, refundRef: cancelled.body.data.refund.refundRef as string };
 }

@@ -200,3 +200,36 @@ export async function decideSandboxRefundsOf(
   for (const refund of listed.body.data.content as Array<{ refundRef: string }>)
     await decideSandboxRefund(client, partner, refund.refundRef, outcome);
 }
+
+/** An order placed and paid through the sandbox payment helper (`CAPTURED`), with no checkout page. */
+export async function paidThroughSandbox(
+  server: Pick<RunningServer, 'orm'>,
+  client: ApiClient,
+  owner: TestPartner,
+  gateway: GatewayName = 'card_gateway',
+  extra: Record<string, unknown> = {},
+): Promise<{ order: PlacedOrder; paymentRef: string }> {
+  const order = await placeOrder(server, client, owner, extra);
+  const started = await pay(client, owner, order.orderRef, { gateway, returnUrl: RETURN_URL });
+  const paymentRef = started.body.data.paymentRef as string;
+  const decided = await client.op(
+    'setSandboxPaymentOutcome',
+    'POST',
+    `/api/external/v1/sandbox/payments/${paymentRef}/outcome`,
+    { outcome: 'CAPTURED' },
+    { token: owner.token },
+  );
+  if (decided.status !== 200) throw new Error(`sandbox capture failed: ${JSON.stringify(decided.body)}`);
+  return { order, paymentRef };
+}
+
+/** The owner's cancellation of `orderRef` (reason TRIP_CANCELLED) under a new key, as answered. */
+export function cancelledByOwner(client: ApiClient, owner: TestPartner, orderRef: string): Promise<ApiResponse> {
+  return client.op(
+    'cancelOrder',
+    'POST',
+    `${ORDERS}/${orderRef}/cancellation`,
+    { reason: 'TRIP_CANCELLED' },
+    { token: owner.token, headers: { 'idempotency-key': randomUUID() } },
+  );
+}
