@@ -3,6 +3,6 @@ export { claimHandlers, claimPolicies } from './handlers';
 export { claimQueue, deskClaim, deskMove, type DeskClaim, type DeskDecision } from './desk';
 export { claimDetailWire } from './claim-wire';
 export type { ItemFigures } from './claim-approval';
-export { rateText, rateUnits } from './rules/assessment';
+export { rateUnits } from './rules/assessment';
 export { CLAIM_STATUSES, type ClaimStatus } from './rules/claim-life';
 export type { Claim } from './entities/claim';
