@@ -313,7 +313,7 @@ describe('the assessment in NPR paisa', () => {
     expect(answer).toMatchObject({ gross: 5_000_000, approvedTotal: 2_000_000, step: 'APPROVE_PARTIALLY' });
   });
 
-  it('the excess is deducted once per claim and never below zero', () => {
+  it('the excess is deducted once per claim, not once per item', () => {
     const answer = assess({
       items: [
         item({ currency: 'NPR', amount: 300_000, approvedAmount: 300_000, exchangeRate: null, rateDate: null }),

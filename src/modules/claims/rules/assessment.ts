@@ -85,7 +85,8 @@ export function assess(input: AssessmentInput): Assessment | { refused: string }
   }
   const itemsNpr = input.items.map((item) => nprOf(item.approvedAmount, item.currency, item.exchangeRate));
   const gross = itemsNpr.reduce((sum, npr) => sum + npr, 0);
-  const excessApplied = Math.min(input.excess, gross);
+  // Deducted whole: a claim the excess would not fully cover pays nothing and is refused below.
+  const excessApplied = input.excess;
   const room = Math.max(0, input.lineLimit - input.earlierApproved);
   const approvedTotal = Math.min(gross - excessApplied, room);
   if (approvedTotal <= 0)
