@@ -280,8 +280,8 @@ describe('answers, withdrawal and the sandbox desk', () => {
     expect(requested[0]?.payload).toMatchObject({
       data: { note: 'Send the medical report', previousStatus: 'UNDER_ASSESSMENT' },
     });
-    const report = await uploadedDocumentId(client, listed.token, 'MEDICAL_REPORT', FILES.pdf);
-    const answered = await answerClaim(client, listed, claimRef, { note: 'Report attached', documentIds: [report] });
+    const report = await uploadedDocumentId(client, placing.token, 'MEDICAL_REPORT', FILES.pdf);
+    const answered = await answerClaim(client, placing, claimRef, { note: 'Report attached', documentIds: [report] });
     expectStatus(answered, 200);
     expect(answered.body.data.status).toBe('UNDER_ASSESSMENT');
     expect(answered.body.data.timeline.at(-1)).toMatchObject({
@@ -291,6 +291,10 @@ describe('answers, withdrawal and the sandbox desk', () => {
       note: 'Report attached',
       documentIds: [report],
     });
+    // The listed agency does not see the medical report, in the documents or in the timeline.
+    const seenByAgency = (await readClaim(client, listed, claimRef)).body.data;
+    expect(seenByAgency.documents).toEqual([]);
+    expect(seenByAgency.timeline.at(-1).documentIds).toEqual([]);
   });
 
   it('when the partner withdraws before a decision, then WITHDRAWN with claim.withdrawn; a second withdrawal is a 400', async () => {

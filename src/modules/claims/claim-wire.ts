@@ -106,8 +106,11 @@ export function claimDetailWire(
   viewerCompanyId: string | null,
   deskPhone: string,
 ): Schemas['ClaimDetail'] {
+  const shown = claimWire(view, viewerCompanyId, deskPhone);
+  // A step's documents follow the claim's rule: a medical report the viewer may not see is not named.
+  const visible = new Set(shown.documents.map((document) => document.documentId));
   return {
-    ...claimWire(view, viewerCompanyId, deskPhone),
+    ...shown,
     timeline: timeline.map((entry) => ({
       at: entry.at.toISOString(),
       kind: entry.kind,
@@ -115,7 +118,7 @@ export function claimDetailWire(
       status: entry.status,
       previousStatus: entry.previousStatus ?? null,
       note: entry.note ?? null,
-      documentIds: entry.documentIds,
+      documentIds: entry.documentIds.filter((documentId) => visible.has(documentId)),
     })),
   };
 }

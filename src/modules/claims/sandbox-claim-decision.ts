@@ -30,8 +30,10 @@ export async function decideSandboxClaim(
 ): Promise<FiledClaim> {
   return em.fork().transactional(async (tx) => {
     const claim = await findVisibleClaim(tx, principal, claimRef, true);
-    for (const step of sandboxSteps(claim.status, request.decision)) {
-      await moveClaim(tx, claim, await moveOf(tx, claim, step, request, now), refused);
+    for (const [index, step] of sandboxSteps(claim.status, request.decision).entries()) {
+      // One millisecond apart: the timeline reads oldest first, and its steps keep their order.
+      const at = new Date(now.getTime() + index);
+      await moveClaim(tx, claim, await moveOf(tx, claim, step, request, at), refused);
     }
     await tx.flush();
     return claimDetail(tx, claim);
