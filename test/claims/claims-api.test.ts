@@ -235,6 +235,33 @@ describe('POST /orders/{orderRef}/claims', () => {
   });
 });
 
+describe('filings at once', () => {
+  it('when one invoice is filed six times at once under different keys, then one claim is written and the five others are 409s naming it', async () => {
+    const order = await coveredOrder();
+    const body = claimRequest();
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => fileClaim(client, placing, order.orderRef, body)),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409, 409]);
+    const filed = answers.find((answer) => answer.status === 201)!.body.data.claimRef;
+    for (const answer of answers.filter((each) => each.status === 409)) expect(answer.body.message).toContain(filed);
+    expect(await claimsOf(order.orderId)).toBe(1);
+  });
+
+  it('when one Idempotency-Key is sent six times at once, then one claim is written and every answer is it', async () => {
+    const order = await coveredOrder();
+    const key = randomUUID();
+    const body = claimRequest();
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => fileClaim(client, placing, order.orderRef, body, key)),
+    );
+    for (const answer of answers) expectStatus(answer, 201);
+    expect(new Set(answers.map((answer) => answer.body.data.claimRef)).size).toBe(1);
+    expect(await claimsOf(order.orderId)).toBe(1);
+  });
+});
+
 describe('GET /claims and GET /claims/{claimRef}', () => {
   it('lists the claims of orders the caller placed or is listed on, newest first, with the filters; a stranger sees none of them', async () => {
     const order = await coveredOrder();
