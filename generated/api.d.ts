@@ -2927,6 +2927,7 @@ export interface components {
          *     listed on it, and what the claims desk decided and paid.
          */
         Claim: {
+            /** Format: int32 */
             altitudeMeters: number | null;
             assistanceCaseRef: string | null;
             /** @example CLM-2030-000012 */
@@ -3007,7 +3008,10 @@ export interface components {
             /** Format: uuid */
             documentId: string;
             documentType: components["schemas"]["DocumentType"];
-            /** @description The item it belongs to; null for the claim as a whole. */
+            /**
+             * Format: int32
+             * @description The item it belongs to; null for the claim as a whole.
+             */
             itemPosition: number | null;
         };
         /**
@@ -3067,7 +3071,10 @@ export interface components {
             description: string;
             documentIds: string[];
             invoiceNumber: string;
-            /** @description The item's place in the filing, from 1. */
+            /**
+             * Format: int32
+             * @description The item's place in the filing, from 1.
+             */
             position: number;
             providerName: string;
         };

@@ -169,6 +169,19 @@ describe('POST /orders/{orderRef}/claims', () => {
     expectStatus(await fileClaim(client, placing, order.orderRef, body), 201);
   });
 
+  it('when partner text carries a direction override or a line break, then a 400 field error and nothing is written', async () => {
+    const order = await coveredOrder();
+    const answer = await fileClaim(
+      client,
+      placing,
+      order.orderRef,
+      claimRequest({ incidentDescription: 'Fell on the trail\u202Eevil', location: 'Namche\nBazaar' }),
+    );
+    expectStatus(answer, 400);
+    expect(Object.keys(answer.body.details.fieldErrors).sort()).toEqual(['incidentDescription', 'location']);
+    expect(await claimsOf(order.orderId)).toBe(0);
+  });
+
   it('when two items repeat one invoice, then a 400 naming the second', async () => {
     const order = await coveredOrder();
     const item = { description: 'Oxygen', amount: 10, currency: 'NPR', invoiceNumber: 'X-1', providerName: 'Aid post' };
