@@ -295,6 +295,21 @@ describe('GET /claims and GET /claims/{claimRef}', () => {
     expect(byStatus.body.data.totalElements).toBe(0);
     const oldestFirst = await listClaims(client, placing, `?orderRef=${order.orderRef}&sortDir=asc`);
     expect(oldestFirst.body.data.content[0].claimRef).toBe(older.claimRef);
+    const filedAt = Date.parse(newer.filedAt);
+    const sinceNewer = await listClaims(
+      client,
+      placing,
+      `?orderRef=${order.orderRef}&createdFrom=${encodeURIComponent(new Date(filedAt).toISOString())}`,
+    );
+    expect(sinceNewer.body.data.content.map((claim: { claimRef: string }) => claim.claimRef)).toEqual([newer.claimRef]);
+    const beforeNewer = await listClaims(
+      client,
+      placing,
+      `?orderRef=${order.orderRef}&createdTo=${encodeURIComponent(new Date(filedAt).toISOString())}`,
+    );
+    expect(beforeNewer.body.data.content.map((claim: { claimRef: string }) => claim.claimRef)).toEqual([
+      older.claimRef,
+    ]);
     const none = await listClaims(client, stranger, `?orderRef=${order.orderRef}`);
     expect(none.body.data.totalElements).toBe(0);
     expectStatus(await readClaim(client, stranger, older.claimRef), 404);
