@@ -226,6 +226,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/v1/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List claims
+         * @description The claims your company filed and the claims on orders it may read (it placed them or is
+         *     listed on them as a registered agency), newest first (`sortBy` and `sortDir` choose another
+         *     order), one page at a time, without their timelines (read one claim for it). Filters combine
+         *     with AND. Medical reports are listed only to the company that placed the order. Added in 2.8.0.
+         */
+        get: operations["listClaims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/claims/{claimRef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim reference, `CLM-<year>-<seq>`.
+                 * @example CLM-2030-000012
+                 */
+                claimRef: components["parameters"]["ClaimRef"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a claim
+         * @description A claim with its items, the desk's decision on each, its flags, timeline and payout. A claim
+         *     your company may not read is a 404, as one that does not exist. Medical reports are shown
+         *     only to the company that placed the order. Added in 2.8.0.
+         */
+        get: operations["getClaim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/claims/{claimRef}/information": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim reference, `CLM-<year>-<seq>`.
+                 * @example CLM-2030-000012
+                 */
+                claimRef: components["parameters"]["ClaimRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the desk's information request
+         * @description When a claim is `INFORMATION_REQUESTED` (the webhook `claim.information_requested` carries the
+         *     desk's note), send what it asked for: a note and draft documents of your company. The claim
+         *     goes back to `UNDER_ASSESSMENT`. At any other status it is a 400 `CLAIM_MOVE_NOT_ALLOWED`.
+         *     Added in 2.8.0.
+         */
+        post: operations["answerClaimInformationRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/claims/{claimRef}/withdrawal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim reference, `CLM-<year>-<seq>`.
+                 * @example CLM-2030-000012
+                 */
+                claimRef: components["parameters"]["ClaimRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw a claim
+         * @description Before the desk decides (`SUBMITTED`, `UNDER_ASSESSMENT` or `INFORMATION_REQUESTED`) the claim
+         *     can be withdrawn; its invoices can then be claimed again. A decided, paid or closed claim
+         *     cannot (400 `CLAIM_MOVE_NOT_ALLOWED`). The webhook `claim.withdrawn` is sent. Added in 2.8.0.
+         */
+        post: operations["withdrawClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/external/v1/commission-statements": {
         parameters: {
             query?: never;
@@ -766,6 +874,55 @@ export interface paths {
         get: operations["getOrderCertificate"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/orders/{orderRef}/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * File a claim on the order's policy
+         * @description First notice of loss: the traveller's costs after an incident on the trek (a hospital bill,
+         *     a helicopter operator's invoice, flights lost to a cancelled trek). The company that placed
+         *     the order **or a registered agency listed on it** may file, as for assistance cases.
+         *
+         *     Each item is one invoice in its own currency (ISO 4217); the claims desk converts it to NPR at
+         *     the Nepal Rastra Bank reference rate it records when it decides. Documents are drafts of your
+         *     company uploaded with `POST /documents` as `INVOICE`, `RECEIPT`, `MEDICAL_REPORT`,
+         *     `POLICE_REPORT`, `TRAVEL_DOCUMENT` or `DEATH_CERTIFICATE`; `documentsNeeded` lists the types
+         *     the desk still needs for this claim type.
+         *
+         *     Refused (400, nothing stored) when the claim can never be paid: the order is not paid, or was
+         *     cancelled (`ORDER_NOT_PAID`, `ORDER_ALREADY_CANCELLED`); the incident date is outside the cover
+         *     window or after today (`INCIDENT_OUTSIDE_COVER`); the package has no coverage line for the
+         *     claim type (`CLAIM_TYPE_NOT_COVERED`); the notice period (`CLAIM_NOTICE_DAYS`, 90 days after
+         *     the cover's end) is over (`CLAIM_NOTICE_EXPIRED`). An invoice number already claimed on this
+         *     policy (by a claim not withdrawn) is a 409 `CLAIM_DUPLICATE_INVOICE` naming that claim.
+         *     Whatever the desk must weigh is a `flag`, never a refusal. The webhook `claim.submitted` is
+         *     sent to the placing company and the order's listed agencies. Added in 2.8.0.
+         */
+        post: operations["fileClaim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1359,6 +1516,37 @@ export interface paths {
          *     decision than `AUTHORISED` are a 400.
          */
         post: operations["setSandboxAssistanceCaseDecision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/sandbox/claims/{claimRef}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim reference, `CLM-<year>-<seq>`.
+                 * @example CLM-2030-000012
+                 */
+                claimRef: components["parameters"]["ClaimRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide a sandbox claim as the claims desk would
+         * @description Moves a claim your company filed to the status asked for, through the same state machine and
+         *     with the same webhooks as the real desk: `UNDER_ASSESSMENT` (from `SUBMITTED`),
+         *     `INFORMATION_REQUESTED`, `APPROVED`, `PARTIALLY_APPROVED`, `DECLINED` (a `SUBMITTED` claim is
+         *     taken under assessment first), `PAID` (an undecided claim is approved in full first; the payout
+         *     is a sandbox bank transfer). A move the machine refuses is a 409 `CLAIM_MOVE_NOT_ALLOWED`.
+         *     Added in 2.8.0.
+         */
+        post: operations["setSandboxClaimDecision"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1972,6 +2160,126 @@ export interface webhooks {
          *     is retried with exponential back-off for about a day.
          */
         post: operations["webhookAssistanceCaseUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.decided": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.decided
+         * @description The claims desk decided a claim: `APPROVED`, `PARTIALLY_APPROVED` (`approvedTotal` is what will be paid) or `DECLINED` (`declineReason`). Sent to the placing company and to each registered agency listed on the order.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookClaimDecided"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.information_requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.information_requested
+         * @description The claims desk needs more before it decides: the note says what. Answer with `POST /claims/{claimRef}/information`. Sent to the placing company and to each registered agency listed on the order.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookClaimInformationRequested"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.paid
+         * @description The insurer paid a claim from its bank; `payout` says how and when. Sent to the placing company and to each registered agency listed on the order.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookClaimPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.submitted
+         * @description A claim was filed on one of your orders, by your company or by a registered agency listed on the order. Sent to the placing company and to each registered agency listed on the order.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookClaimSubmitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.withdrawn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.withdrawn
+         * @description A claim was withdrawn before the desk decided. Sent to the placing company and to each registered agency listed on the order.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookClaimWithdrawn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2736,6 +3044,354 @@ export interface components {
          */
         CancellationRule: "UNPAID" | "FREE_LOOK" | "CANCELLATION_FEE" | "COVER_STARTED" | "ALREADY_CANCELLED";
         /**
+         * @description A claim on a paid policy, filed by the company that placed the order or a registered agency
+         *     listed on it, and what the claims desk decided and paid.
+         */
+        Claim: {
+            /** Format: int32 */
+            altitudeMeters: number | null;
+            assistanceCaseRef: string | null;
+            /** @example CLM-2030-000012 */
+            claimRef: string;
+            claimType: components["schemas"]["ClaimType"];
+            decision: components["schemas"]["ClaimDecision"] | null;
+            desk: components["schemas"]["ClaimDesk"];
+            documents: components["schemas"]["ClaimDocument"][];
+            /** @description The checklist of document types the desk still needs (none attached yet). */
+            documentsNeeded: components["schemas"]["DocumentType"][];
+            /** Format: date-time */
+            filedAt: string;
+            flags: components["schemas"]["ClaimFlag"][];
+            /** Format: date */
+            incidentDate: string;
+            incidentDescription: string;
+            items: components["schemas"]["ClaimItem"][];
+            location: string | null;
+            /** @example ORD-2030-000142 */
+            orderRef: string;
+            payee: components["schemas"]["ClaimPayee"];
+            payout: components["schemas"]["ClaimPayout"] | null;
+            /** @example POL-2030-000087 */
+            policyNumber: string | null;
+            status: components["schemas"]["ClaimStatus"];
+            /** Format: date-time */
+            updatedAt: string;
+            withdrawalReason: string | null;
+        };
+        /** @description The claims desk decided a claim: APPROVED, PARTIALLY_APPROVED (approvedTotal) or DECLINED (declineReason). */
+        ClaimDecidedEvent: {
+            data: components["schemas"]["ClaimEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "claim.decided";
+        };
+        /**
+         * @description The desk's decision on the claim as a whole: the NPR approved (the items' approved NPR, less the
+         *     policy excess, within what is left of the coverage line after earlier claims on the policy).
+         */
+        ClaimDecision: {
+            /** @description NPR to be paid; 0 for a declined claim. */
+            approvedTotal: number;
+            /** @constant */
+            currency: "NPR";
+            /** Format: date-time */
+            decidedAt: string;
+            declineReason: components["schemas"]["ClaimDeclineReason"] | null;
+            /** @description The policy excess deducted, NPR. */
+            excessApplied: number;
+            note: string | null;
+        };
+        /**
+         * @description Why the desk declined a claim; `OTHER` always comes with a note.
+         * @example INSUFFICIENT_EVIDENCE
+         * @enum {string}
+         */
+        ClaimDeclineReason: "NOT_COVERED" | "OUTSIDE_COVER_WINDOW" | "ALTITUDE_ABOVE_COVER" | "PRE_EXISTING_CONDITION" | "INSUFFICIENT_EVIDENCE" | "DUPLICATE" | "OTHER";
+        /** @description How to reach the claims desk, answered with every claim. */
+        ClaimDesk: {
+            /** @example The claims desk assesses CLM-2030-000012; answer its information requests with POST /claims/CLM-2030-000012/information. */
+            instruction: string;
+            /** @example +977 1 4000 000 */
+            phone: string;
+        };
+        /** @description A claim with its timeline. */
+        ClaimDetail: components["schemas"]["Claim"] & {
+            timeline: components["schemas"]["ClaimTimelineEntry"][];
+        };
+        /** @description A document attached to a claim. Medical reports are shown only to the company that placed the order. */
+        ClaimDocument: {
+            /** Format: uuid */
+            documentId: string;
+            documentType: components["schemas"]["DocumentType"];
+            /**
+             * Format: int32
+             * @description The item it belongs to; null for the claim as a whole.
+             */
+            itemPosition: number | null;
+        };
+        /**
+         * @description A claim as a claim event carries it: enough to act without a second call. Read
+         *     `GET /claims/{claimRef}` for its items and timeline.
+         */
+        ClaimEventData: {
+            /** @description NPR approved, once decided. */
+            approvedTotal: number | null;
+            claimRef: string;
+            claimType: components["schemas"]["ClaimType"];
+            declineReason: components["schemas"]["ClaimDeclineReason"] | null;
+            /** Format: date-time */
+            filedAt: string;
+            /** @description The desk's note or request, the withdrawal reason, if any. */
+            note: string | null;
+            orderRef: string;
+            payout: components["schemas"]["ClaimPayout"] | null;
+            policyNumber: string | null;
+            previousStatus: components["schemas"]["ClaimStatus"] | null;
+            status: components["schemas"]["ClaimStatus"];
+        };
+        /**
+         * @description A fact the claims desk weighs; it never refuses a claim by itself. `ALTITUDE_ABOVE_COVER`: the
+         *     incident's altitude (from the body or the assistance case) is above the package's maximum.
+         *     `NO_ASSISTANCE_CASE`: an evacuation claimed without an assistance case (not pre-authorised).
+         *     `FILED_LATE_IN_NOTICE`: filed more than 30 days after the incident (still within the notice
+         *     period). `CURRENCY_CONVERSION`: an item is invoiced in a currency other than NPR.
+         * @example CURRENCY_CONVERSION
+         * @enum {string}
+         */
+        ClaimFlag: "ALTITUDE_ABOVE_COVER" | "NO_ASSISTANCE_CASE" | "FILED_LATE_IN_NOTICE" | "CURRENCY_CONVERSION";
+        /** @description Your answer to the desk's information request. */
+        ClaimInformationRequest: {
+            /** @description Draft documents of your company the desk asked for. */
+            documentIds?: string[];
+            note: string;
+        };
+        /** @description The claims desk needs more from you: the note says what; answer with POST /claims/{claimRef}/information. */
+        ClaimInformationRequestedEvent: {
+            data: components["schemas"]["ClaimEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "claim.information_requested";
+        };
+        /** @description One item of a claim, as filed, with the desk's decision on it once decided. */
+        ClaimItem: {
+            amount: number;
+            currency: string;
+            decision: components["schemas"]["ClaimItemDecision"] | null;
+            description: string;
+            documentIds: string[];
+            invoiceNumber: string;
+            /**
+             * Format: int32
+             * @description The item's place in the filing, from 1.
+             */
+            position: number;
+            providerName: string;
+        };
+        /**
+         * @description What the desk approved of one item: the amount in the item's currency, the exchange rate it
+         *     used (NPR for one unit, the Nepal Rastra Bank reference rate of `rateDate`, recorded by the
+         *     desk) and the NPR amount it gives. A declined item is approved at 0.
+         */
+        ClaimItemDecision: {
+            /** @description In the item's currency. */
+            approvedAmount: number;
+            /** @description NPR, two decimals. */
+            approvedNpr: number;
+            /** @description NPR for one unit of the item's currency; null for an NPR item. */
+            exchangeRate: string | null;
+            note: string | null;
+            /** Format: date */
+            rateDate: string | null;
+        };
+        /** @description One invoiced cost, in the currency of its invoice. */
+        ClaimItemInput: {
+            /**
+             * @description The invoiced amount, at most two decimals, in `currency`.
+             * @example 420
+             */
+            amount: number;
+            /**
+             * @description The invoice's ISO 4217 currency (NPR, USD, EUR, INR, ...).
+             * @example USD
+             */
+            currency: string;
+            /** @example Treatment and oxygen */
+            description: string;
+            /** @description Draft documents of your company (`INVOICE`, `RECEIPT`, ...) for this item. */
+            documentIds?: string[];
+            /**
+             * @description The provider's invoice or receipt number; one invoice is claimed once per policy.
+             * @example PAP-2026-0193
+             */
+            invoiceNumber: string;
+            /** @example Pheriche Aid Post */
+            providerName: string;
+        };
+        /** @description One page of claims with its page metadata. */
+        ClaimPage: {
+            content: components["schemas"]["Claim"][];
+            first: boolean;
+            last: boolean;
+            /** Format: int64 */
+            page: number;
+            /** Format: int32 */
+            size: number;
+            /** Format: int64 */
+            totalElements: number;
+            /** Format: int64 */
+            totalPages: number;
+        };
+        /** @description A page of the claims your company may see, newest first. */
+        ClaimPageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["ClaimPage"];
+        };
+        /** @description The insurer paid a claim; the payout says how and when. */
+        ClaimPaidEvent: {
+            data: components["schemas"]["ClaimEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "claim.paid";
+        };
+        /**
+         * @description Who is paid: the traveller (`TRAVELLER`, to a bank account or a Khalti wallet) or, for direct
+         *     billing, the provider (`PROVIDER`: the hospital or helicopter operator of the items). The
+         *     payout details are optional at filing: the desk asks for them before paying.
+         */
+        ClaimPayee: {
+            accountName?: string | null;
+            /** @description The bank account number, or the Khalti wallet's mobile number. */
+            accountNumber?: string | null;
+            bankName?: string | null;
+            /**
+             * @description How the payee wants to be paid.
+             * @enum {string|null}
+             */
+            method?: "BANK_TRANSFER" | "KHALTI" | null;
+            /** @enum {string} */
+            type: "TRAVELLER" | "PROVIDER";
+        };
+        /** @description The payment the insurer made from its bank, as the desk recorded it. */
+        ClaimPayout: {
+            amount: number;
+            /** @constant */
+            currency: "NPR";
+            /**
+             * @description How it was paid (`BANK_TRANSFER`, `KHALTI`, `CHEQUE`).
+             * @enum {string}
+             */
+            method: "BANK_TRANSFER" | "KHALTI" | "CHEQUE";
+            /** Format: date */
+            paidOn: string;
+            /** @description The bank's or wallet's reference of the payment. */
+            reference: string;
+        };
+        /** @description A first notice of loss on a paid policy. */
+        ClaimRequest: {
+            /** Format: int32 */
+            altitudeMeters?: number;
+            /** @description The assistance case of the same order that this claim follows, if any. */
+            assistanceCaseRef?: string;
+            claimType: components["schemas"]["ClaimType"];
+            /** @description Draft documents of your company for the claim as a whole (`MEDICAL_REPORT`, `POLICE_REPORT`, ...). */
+            documentIds?: string[];
+            /**
+             * Format: date
+             * @description The day of the incident, in Nepal; within the cover window and not after today.
+             * @example 2026-12-21
+             */
+            incidentDate: string;
+            incidentDescription: string;
+            items: components["schemas"]["ClaimItemInput"][];
+            /** @description Where it happened. */
+            location?: string;
+            payee: components["schemas"]["ClaimPayee"];
+        };
+        /** @description One claim with its timeline. */
+        ClaimResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["ClaimDetail"];
+        };
+        /**
+         * @description Where a claim stands. `SUBMITTED` (filed) -> `UNDER_ASSESSMENT` (the claims desk has it) <->
+         *     `INFORMATION_REQUESTED` (the desk waits for your answer, `POST /claims/{claimRef}/information`)
+         *     -> `APPROVED` (every item in full), `PARTIALLY_APPROVED` or `DECLINED` -> `PAID` (the insurer
+         *     paid the payee) -> `CLOSED`. `WITHDRAWN`: you withdrew it before the desk decided.
+         * @example UNDER_ASSESSMENT
+         * @enum {string}
+         */
+        ClaimStatus: "SUBMITTED" | "UNDER_ASSESSMENT" | "INFORMATION_REQUESTED" | "APPROVED" | "PARTIALLY_APPROVED" | "DECLINED" | "PAID" | "CLOSED" | "WITHDRAWN";
+        /** @description A claim was filed on one of your orders (by your company or a registered agency listed on the order). */
+        ClaimSubmittedEvent: {
+            data: components["schemas"]["ClaimEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "claim.submitted";
+        };
+        /** @description One thing that happened to a claim, oldest first. */
+        ClaimTimelineEntry: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            by: "PARTNER" | "DESK";
+            /** @description Documents sent with this step (an answer to an information request). */
+            documentIds: string[];
+            /** @enum {string} */
+            kind: "FILED" | "STATUS_CHANGED";
+            /** @description The desk's note or request, your answer, a decline or withdrawal reason. */
+            note: string | null;
+            previousStatus: components["schemas"]["ClaimStatus"] | null;
+            status: components["schemas"]["ClaimStatus"];
+        };
+        /**
+         * @description What is claimed. The package's coverage lines decide which types a policy can claim:
+         *     `MEDICAL_EXPENSES` (line `MEDICAL_EXPENSES`), `EMERGENCY_EVACUATION` (`EMERGENCY_EVACUATION`),
+         *     `TRIP_CANCELLATION` and `TRIP_INTERRUPTION` (`TRIP_CANCELLATION`, or a `TRIP_INTERRUPTION` line),
+         *     `BAGGAGE_AND_EQUIPMENT` (`BAGGAGE_LOSS`), `PERSONAL_ACCIDENT` (`PERSONAL_ACCIDENT`).
+         * @example MEDICAL_EXPENSES
+         * @enum {string}
+         */
+        ClaimType: "MEDICAL_EXPENSES" | "EMERGENCY_EVACUATION" | "TRIP_CANCELLATION" | "TRIP_INTERRUPTION" | "BAGGAGE_AND_EQUIPMENT" | "PERSONAL_ACCIDENT";
+        /** @description Why the claim is withdrawn. */
+        ClaimWithdrawalRequest: {
+            reason: string;
+        };
+        /** @description A claim was withdrawn before the desk decided. */
+        ClaimWithdrawnEvent: {
+            data: components["schemas"]["ClaimEventData"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "claim.withdrawn";
+        };
+        /**
          * @description One line of the commission ledger: what your company (or one of your agents) earned on an
          *     order when it was paid (`EARNED`), or gave back when money went back to the customer
          *     (`REVERSED`, negative). A line never changes once written. Added in 2.7.0.
@@ -3118,10 +3774,12 @@ export interface components {
          * @description `AVATAR`: portrait photo (JPEG, PNG or WebP). `PASSPORT`: passport data page (JPEG, PNG, WebP
          *     or PDF). `SIGNATURE`: signature image (JPEG, PNG or WebP). `VISA`: visa page (JPEG, PNG, WebP
          *     or PDF). `MEDICAL_REPORT`: a photo or a doctor's note for an assistance case (JPEG, PNG, WebP or
-         *     PDF); it attaches to a case, not to a traveller.
+         *     PDF); it attaches to a case or a claim, not to a traveller. The claim documents `INVOICE`,
+         *     `RECEIPT`, `POLICE_REPORT`, `TRAVEL_DOCUMENT` and `DEATH_CERTIFICATE` (JPEG, PNG, WebP or PDF)
+         *     attach to a claim.
          * @enum {string}
          */
-        DocumentType: "AVATAR" | "PASSPORT" | "SIGNATURE" | "VISA" | "MEDICAL_REPORT";
+        DocumentType: "AVATAR" | "PASSPORT" | "SIGNATURE" | "VISA" | "MEDICAL_REPORT" | "INVOICE" | "RECEIPT" | "POLICE_REPORT" | "TRAVEL_DOCUMENT" | "DEATH_CERTIFICATE";
         /** @description Multipart form with one file and its document type. */
         DocumentUploadRequest: {
             documentType: components["schemas"]["DocumentType"];
@@ -3165,6 +3823,11 @@ export interface components {
          *     | `PAYMENT_IN_PROGRESS` | 409 | A payment of the order is being started or settled at this moment: retry shortly. |
          *     | `ASSISTANCE_CASE_ALREADY_OPEN` | 409 | The traveller already has an open assistance case (the `message` names it): send an update to it instead. |
          *     | `ASSISTANCE_CASE_NOT_OPEN` | 400 | The assistance case can no longer take this (it was authorised, declined, withdrawn or closed): call the assistance desk. |
+         *     | `INCIDENT_OUTSIDE_COVER` | 400 | A claim's incident date is outside the policy's cover window, or after today. |
+         *     | `CLAIM_TYPE_NOT_COVERED` | 400 | The policy's package has no coverage line for the claim type. |
+         *     | `CLAIM_NOTICE_EXPIRED` | 400 | The claim's notice period (90 days after the cover's end) is over. |
+         *     | `CLAIM_DUPLICATE_INVOICE` | 409 | An invoice number is already claimed on this policy (the `message` names the claim). |
+         *     | `CLAIM_MOVE_NOT_ALLOWED` | 400 | The claim cannot take this step from its status (a 409 from the sandbox helper). |
          *     | `PAYMENT_ALREADY_FINAL` | 409 | Sandbox: the payment has already ended (paid, failed, cancelled, expired, superseded, or decided on the checkout page). |
          *     | `REFUND_ALREADY_FINAL` | 409 | Sandbox: the refund is already `SUCCEEDED` or `FAILED`. |
          *     | `SANDBOX_PROVIDER_REQUIRED` | 409 | Sandbox: the payment or refund belongs to a live provider or to cash, which the sandbox helpers cannot answer for. |
@@ -3185,7 +3848,7 @@ export interface components {
          * @example ORDER_ALREADY_CANCELLED
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_ATTEMPT_ENDED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "SANDBOX_EVENT_FACTS_MISSING" | "ASSISTANCE_CASE_MOVE_REFUSED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_ATTEMPT_ENDED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "INCIDENT_OUTSIDE_COVER" | "CLAIM_TYPE_NOT_COVERED" | "CLAIM_NOTICE_EXPIRED" | "CLAIM_DUPLICATE_INVOICE" | "CLAIM_MOVE_NOT_ALLOWED" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "SANDBOX_EVENT_FACTS_MISSING" | "ASSISTANCE_CASE_MOVE_REFUSED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /** @description One page of your events with its page metadata (the envelope of `GET /travellers`). */
         EventPage: {
             /** @description Events of this page, newest first. */
@@ -5018,6 +5681,18 @@ export interface components {
              */
             operator?: string;
         };
+        /**
+         * @description The status the sandbox claims desk moves your claim to. `APPROVED` approves every item in full
+         *     (a foreign item at the sandbox rate: USD 133.50, EUR 145.00, INR 1.60, any other currency
+         *     100.00 NPR); `PARTIALLY_APPROVED` approves every item at half its amount; `PAID` records a
+         *     sandbox payout (approving in full first when the claim is not decided yet).
+         */
+        SandboxClaimDecisionRequest: {
+            /** @enum {string} */
+            decision: "UNDER_ASSESSMENT" | "INFORMATION_REQUESTED" | "APPROVED" | "PARTIALLY_APPROVED" | "DECLINED" | "PAID";
+            declineReason?: components["schemas"]["ClaimDeclineReason"];
+            note?: string;
+        };
         /** @description Your company's test clock. `today` is `null` when none is set (the real Nepal date applies). */
         SandboxClock: {
             /**
@@ -5627,7 +6302,7 @@ export interface components {
          * @example order.paid
          * @enum {string}
          */
-        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "payment.partially_reversed" | "order.cancelled" | "order.amended" | "refund.succeeded" | "refund.failed" | "assistance_case.opened" | "assistance_case.updated" | "commission.period_closed" | "webhook.test";
+        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "payment.partially_reversed" | "order.cancelled" | "order.amended" | "refund.succeeded" | "refund.failed" | "assistance_case.opened" | "assistance_case.updated" | "claim.submitted" | "claim.information_requested" | "claim.decided" | "claim.paid" | "claim.withdrawn" | "commission.period_closed" | "webhook.test";
         /**
          * @description What a partner needs to act on a payment or order event without a second call. For a group
          *     payment each order gets its own event: `amount` is that order's share, `paymentAmount` the
@@ -5910,6 +6585,18 @@ export interface components {
          * @example AST-2030-000031
          */
         CaseRef: string;
+        /**
+         * @description A UUID you generate for each claim you file, scoped to your company. Repeating the request
+         *     with the same key, order and body answers the same claim: after a timeout, retry with the same
+         *     key. The same key with a different order or body is a 409. A key that is not a UUID is a 400.
+         * @example 4f8e2a6c-1b3d-4e5f-9a7b-2c4d6e8f0a13
+         */
+        ClaimIdempotencyKey: string;
+        /**
+         * @description The claim reference, `CLM-<year>-<seq>`.
+         * @example CLM-2030-000012
+         */
+        ClaimRef: string;
         /**
          * @description Optional. A UUID you generate for each new create, scoped to your company and this operation.
          *     Repeating the request with the same key and the same body answers the first answer again
@@ -6458,6 +7145,197 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listClaims: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only claims of this type.
+                 * @example MEDICAL_EXPENSES
+                 */
+                claimType?: components["schemas"]["ClaimType"];
+                /**
+                 * @description Only claims filed at or after this instant.
+                 * @example 2030-10-01T00:00:00Z
+                 */
+                createdFrom?: string;
+                /**
+                 * @description Only claims filed before this instant.
+                 * @example 2030-11-01T00:00:00Z
+                 */
+                createdTo?: string;
+                /**
+                 * @description Only the claims of this order (its `ORD-` reference).
+                 * @example ORD-2030-000142
+                 */
+                orderRef?: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Page size. Values above 100 are clamped to 100, not rejected.
+                 * @example 20
+                 */
+                size?: components["parameters"]["Size"];
+                /**
+                 * @description Sort field: `filedAt`, `status`. Claims equal on it keep one fixed order between them, so
+                 *     pages never overlap. Any other value is a 400 with a field error.
+                 * @example status
+                 */
+                sortBy?: "filedAt" | "status";
+                /**
+                 * @description Sort direction; `desc` (newest first when sorting by time) by default.
+                 * @example asc
+                 */
+                sortDir?: components["parameters"]["SortDirNewestFirst"];
+                /** @description Only claims in these statuses (repeat the parameter for several). */
+                status?: components["schemas"]["ClaimStatus"][];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of claims. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimPageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim reference, `CLM-<year>-<seq>`.
+                 * @example CLM-2030-000012
+                 */
+                claimRef: components["parameters"]["ClaimRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claim. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    answerClaimInformationRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim reference, `CLM-<year>-<seq>`.
+                 * @example CLM-2030-000012
+                 */
+                claimRef: components["parameters"]["ClaimRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimInformationRequest"];
+            };
+        };
+        responses: {
+            /** @description The claim, back `UNDER_ASSESSMENT`. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            /** @description Error shape 2. The body is invalid, a document is not a draft claim document of your company, or the claim is not waiting for information. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    withdrawClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim reference, `CLM-<year>-<seq>`.
+                 * @example CLM-2030-000012
+                 */
+                claimRef: components["parameters"]["ClaimRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimWithdrawalRequest"];
+            };
+        };
+        responses: {
+            /** @description The claim, now `WITHDRAWN`. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            /** @description Error shape 2. The body is invalid, or the desk has already decided the claim. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listCommissionStatements: {
@@ -7399,6 +8277,82 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    fileClaim: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description A UUID you generate for each claim you file, scoped to your company. Repeating the request
+                 *     with the same key, order and body answers the same claim: after a timeout, retry with the same
+                 *     key. The same key with a different order or body is a 409. A key that is not a UUID is a 400.
+                 * @example 4f8e2a6c-1b3d-4e5f-9a7b-2c4d6e8f0a13
+                 */
+                "Idempotency-Key": components["parameters"]["ClaimIdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimRequest"];
+            };
+        };
+        responses: {
+            /** @description The claim is filed (or was, by this `Idempotency-Key`). */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            /**
+             * @description No claim filed, nothing changed (error shape 2): the body is invalid (with field errors),
+             *     `Idempotency-Key` is missing or not a UUID, a document is not a draft claim document of
+             *     your company, or a filing rule refuses the claim (its code says which).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Error shape 2. An invoice number is already claimed on this policy (the message names the
+             *     claim), or the `Idempotency-Key` was already used by your company for another order or body.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     payOrder: {
         parameters: {
             query?: never;
@@ -8329,6 +9283,53 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SandboxNotFound"];
             /** @description The desk could not make this move from the case's status (error shape 2). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setSandboxClaimDecision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim reference, `CLM-<year>-<seq>`.
+                 * @example CLM-2030-000012
+                 */
+                claimRef: components["parameters"]["ClaimRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxClaimDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description The claim after the decision. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Sandbox-Today": components["headers"]["SandboxToday"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SandboxNotFound"];
+            /** @description The machine refuses the move from where the claim stands (error shape 2). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9353,6 +10354,186 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AssistanceCaseUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookClaimDecided: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimDecidedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookClaimInformationRequested: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimInformationRequestedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookClaimPaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimPaidEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookClaimSubmitted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimSubmittedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookClaimWithdrawn: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimWithdrawnEvent"];
             };
         };
         responses: {

@@ -13,6 +13,7 @@ import { assistanceHandlers, assistancePolicies } from './modules/assistance';
 import { authenticate, authHandlers, type TokenCheckCache } from './modules/auth';
 import { cataloguePolicies, referenceHandlers } from './modules/catalogue';
 import { certificateHandlers, certificatePolicies } from './modules/certificates';
+import { claimHandlers, claimPolicies } from './modules/claims';
 import { commissionHandlers, commissionPolicies } from './modules/commissions';
 import { documentHandlers, documentPolicies } from './modules/documents';
 import { orderHandlers, orderPolicies } from './modules/orders';
@@ -42,6 +43,7 @@ export const operationHandlers = {
   ...certificateHandlers,
   ...webhookHandlers,
   ...assistanceHandlers,
+  ...claimHandlers,
   ...commissionHandlers,
   ...sandboxHandlers,
 } satisfies ContractHandlers;
@@ -57,6 +59,7 @@ export const operationPolicies = {
   ...certificatePolicies,
   ...webhookPolicies,
   ...assistancePolicies,
+  ...claimPolicies,
   ...commissionPolicies,
   ...sandboxPolicies,
 } satisfies OperationPolicies;

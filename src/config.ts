@@ -23,6 +23,7 @@ import { isLocalHost, normalisedHost } from './kernel/settings/host-name';
 import { isPublicAddress } from './kernel/public-address';
 import { certificateConfig, certificateProblems, type CertificateConfig } from './modules/certificates/settings';
 import { commissionConfig, type CommissionConfig } from './modules/commissions/settings';
+import { claimsConfig, type ClaimsConfig } from './modules/claims/settings';
 import { documentDraftsConfig, documentStoreConfig, type DocumentSettings } from './modules/documents/settings';
 import {
   gatewaySecretProblems,
@@ -88,6 +89,7 @@ export interface Config extends DocumentSettings {
   certificate: CertificateConfig;
   webhooks: WebhookConfig;
   commissions: CommissionConfig;
+  claims: ClaimsConfig;
   /** Streamed answers' own database connections and per-company limit. */
   streaming: StreamingSettings;
   orders: OrderSettings;
@@ -225,6 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
   const metrics = metricsConfig(reading, isProduction);
   const webhooks = webhooksConfig(reading, { paymentMode: payments.mode, sandboxByDefault });
   const commissions = commissionConfig(reading);
+  const claims = claimsConfig(reading);
   const streaming = streamingConfig(reading);
   const orders = ordersConfig(reading);
 
@@ -251,6 +254,7 @@ export function loadConfig(env: Env = process.env): Config {
     metrics,
     webhooks,
     commissions,
+    claims,
     streaming,
     orders,
   };

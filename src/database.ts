@@ -3,6 +3,7 @@ import type { OrmLogSink } from './kernel/db/orm-log';
 import { RateLimitBucket } from './kernel/rate-limits/rate-limit-bucket';
 import { ASSISTANCE_ENTITIES } from './modules/assistance/entities';
 import { AUTH_ENTITIES } from './modules/auth/entities';
+import { CLAIM_ENTITIES } from './modules/claims/entities';
 import { CATALOGUE_ENTITIES } from './modules/catalogue/entities';
 import { COMMISSION_ENTITIES } from './modules/commissions/entities';
 import { DOCUMENT_ENTITIES } from './modules/documents/entities';
@@ -29,6 +30,7 @@ export const entities = [
   ...WEBHOOK_ENTITIES,
   ...ASSISTANCE_ENTITIES,
   ...COMMISSION_ENTITIES,
+  ...CLAIM_ENTITIES,
 ];
 
 /** The service's ORM: the kernel's, over every module's entities. */

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerCaseCommands } from './case-commands';
+import { registerClaimCommands } from './claim-commands';
 import { registerCatalogueCommands } from './catalogue-commands';
 import { registerCommissionCommands } from './commission-commands';
 import { registerCompanyCommands } from './company-commands';
@@ -35,6 +36,7 @@ registerPromoCommands(program);
 registerRefundCommands(program);
 registerWebhookCommands(program);
 registerCaseCommands(program);
+registerClaimCommands(program);
 // After company and promo: it adds set-commission to their `company` and `agent` commands.
 registerCommissionCommands(program);
 

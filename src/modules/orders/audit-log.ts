@@ -16,7 +16,9 @@ export type AuditAction =
   | 'REFUND_CONFIRMED'
   | 'REFUND_RETRIED'
   | 'ASSISTANCE_CASE_OPENED'
-  | 'ASSISTANCE_CASE_STATUS_CHANGED';
+  | 'ASSISTANCE_CASE_STATUS_CHANGED'
+  | 'CLAIM_FILED'
+  | 'CLAIM_STATUS_CHANGED';
 
 /**
  * Adds an audit entry to the caller's transaction: it commits with the change it describes, or

@@ -17,6 +17,11 @@ export type WebhookEvent =
   | Schemas['RefundFailedEvent']
   | Schemas['AssistanceCaseOpenedEvent']
   | Schemas['AssistanceCaseUpdatedEvent']
+  | Schemas['ClaimSubmittedEvent']
+  | Schemas['ClaimInformationRequestedEvent']
+  | Schemas['ClaimDecidedEvent']
+  | Schemas['ClaimPaidEvent']
+  | Schemas['ClaimWithdrawnEvent']
   | Schemas['CommissionPeriodClosedEvent']
   | Schemas['WebhookTestEvent'];
 
@@ -37,6 +42,11 @@ export const WEBHOOK_EVENT_TYPES: ReadonlyArray<WebhookEvent['type']> = [
   'refund.failed',
   'assistance_case.opened',
   'assistance_case.updated',
+  'claim.submitted',
+  'claim.information_requested',
+  'claim.decided',
+  'claim.paid',
+  'claim.withdrawn',
   'commission.period_closed',
   'webhook.test',
 ];

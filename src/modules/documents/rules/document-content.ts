@@ -27,6 +27,11 @@ const ALLOWED: Record<DocumentType, readonly DocumentContentType[]> = {
   [DocumentType.Passport]: [...IMAGES, 'application/pdf'],
   [DocumentType.Visa]: [...IMAGES, 'application/pdf'],
   [DocumentType.MedicalReport]: [...IMAGES, 'application/pdf'],
+  [DocumentType.Invoice]: [...IMAGES, 'application/pdf'],
+  [DocumentType.Receipt]: [...IMAGES, 'application/pdf'],
+  [DocumentType.PoliceReport]: [...IMAGES, 'application/pdf'],
+  [DocumentType.TravelDocument]: [...IMAGES, 'application/pdf'],
+  [DocumentType.DeathCertificate]: [...IMAGES, 'application/pdf'],
 };
 
 const startsWith = (head: Uint8Array, signature: readonly number[], offset = 0) =>

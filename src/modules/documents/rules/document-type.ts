@@ -5,4 +5,9 @@ export enum DocumentType {
   Signature = 'SIGNATURE',
   Visa = 'VISA',
   MedicalReport = 'MEDICAL_REPORT',
+  Invoice = 'INVOICE',
+  Receipt = 'RECEIPT',
+  PoliceReport = 'POLICE_REPORT',
+  TravelDocument = 'TRAVEL_DOCUMENT',
+  DeathCertificate = 'DEATH_CERTIFICATE',
 }

@@ -1,0 +1,124 @@
+import { amountFromMinor } from '../../kernel/money';
+import type { Schemas } from '../../kernel/http/wire';
+import type { Claim } from './entities/claim';
+import type { ClaimEntry } from './entities/claim-entry';
+import type { ClaimItem } from './entities/claim-item';
+import type { ClaimItemDecision } from './entities/claim-item-decision';
+import type { ClaimPayout } from './entities/claim-payout';
+import { documentsNeeded } from './rules/filing';
+
+type DocumentType = Schemas['DocumentType'];
+
+/** A claim with the rows its answer shows (items in position order, documents in attachment order). */
+export interface ClaimView {
+  claim: Claim;
+  items: ClaimItem[];
+  decisions: Map<string, ClaimItemDecision>;
+  documents: { documentId: string; documentType: DocumentType; itemId: string | null }[];
+  payout: ClaimPayout | null;
+}
+
+export const payoutWire = (payout: ClaimPayout): Schemas['ClaimPayout'] => ({
+  amount: amountFromMinor(payout.amount),
+  currency: 'NPR',
+  method: payout.method,
+  reference: payout.reference,
+  paidOn: payout.paidOn,
+});
+
+const decisionWire = (decision: ClaimItemDecision): Schemas['ClaimItemDecision'] => ({
+  approvedAmount: amountFromMinor(decision.approvedAmount),
+  exchangeRate: decision.exchangeRate ?? null,
+  rateDate: decision.rateDate ?? null,
+  approvedNpr: amountFromMinor(decision.approvedNpr),
+  note: decision.note ?? null,
+});
+
+/**
+ * A claim as the contract shows it to `viewerCompanyId`: medical reports only to the company that
+ * placed the order (DESIGN "Claims": the placing company's and the desk's alone).
+ */
+export function claimWire(view: ClaimView, viewerCompanyId: string | null, deskPhone: string): Schemas['Claim'] {
+  const { claim } = view;
+  const seesMedical = viewerCompanyId === null || viewerCompanyId === claim.order.company.id;
+  const documents = view.documents.filter((document) => seesMedical || document.documentType !== 'MEDICAL_REPORT');
+  const positionOf = new Map(view.items.map((item) => [item.id, item.position]));
+  const decided = claim.decidedAt ?? null;
+  return {
+    claimRef: claim.claimRef,
+    orderRef: claim.order.orderRef,
+    policyNumber: claim.order.policyNumber ?? null,
+    claimType: claim.claimType,
+    status: claim.status,
+    incidentDate: claim.incidentDate,
+    incidentDescription: claim.incidentDescription,
+    location: claim.location ?? null,
+    altitudeMeters: claim.altitudeMeters ?? null,
+    assistanceCaseRef: claim.assistanceCase?.caseRef ?? null,
+    payee: claim.payee,
+    items: view.items.map((item) => {
+      const decision = view.decisions.get(item.id);
+      return {
+        position: item.position,
+        description: item.description,
+        amount: amountFromMinor(item.amount),
+        currency: item.currency,
+        invoiceNumber: item.invoiceNumber,
+        providerName: item.providerName,
+        documentIds: documents.filter((document) => document.itemId === item.id).map((document) => document.documentId),
+        decision: decision ? decisionWire(decision) : null,
+      };
+    }),
+    documents: documents.map((document) => ({
+      documentId: document.documentId,
+      documentType: document.documentType,
+      itemPosition: document.itemId === null ? null : (positionOf.get(document.itemId) ?? null),
+    })),
+    documentsNeeded: documentsNeeded(
+      claim.claimType,
+      view.documents.map((document) => document.documentType),
+    ),
+    flags: claim.flags,
+    decision: decided
+      ? {
+          approvedTotal: amountFromMinor(claim.approvedTotal ?? 0),
+          excessApplied: amountFromMinor(claim.excessApplied ?? 0),
+          currency: 'NPR',
+          declineReason: claim.declineReason ?? null,
+          note: claim.decisionNote ?? null,
+          decidedAt: decided.toISOString(),
+        }
+      : null,
+    payout: view.payout ? payoutWire(view.payout) : null,
+    withdrawalReason: claim.withdrawalReason ?? null,
+    filedAt: claim.filedAt.toISOString(),
+    updatedAt: claim.updatedAt.toISOString(),
+    desk: {
+      phone: deskPhone,
+      instruction: `The claims desk assesses ${claim.claimRef}; answer its information requests with POST /claims/${claim.claimRef}/information.`,
+    },
+  };
+}
+
+export function claimDetailWire(
+  view: ClaimView,
+  timeline: readonly ClaimEntry[],
+  viewerCompanyId: string | null,
+  deskPhone: string,
+): Schemas['ClaimDetail'] {
+  const shown = claimWire(view, viewerCompanyId, deskPhone);
+  // A step's documents follow the claim's rule: a medical report the viewer may not see is not named.
+  const visible = new Set(shown.documents.map((document) => document.documentId));
+  return {
+    ...shown,
+    timeline: timeline.map((entry) => ({
+      at: entry.at.toISOString(),
+      kind: entry.kind,
+      by: entry.by,
+      status: entry.status,
+      previousStatus: entry.previousStatus ?? null,
+      note: entry.note ?? null,
+      documentIds: entry.documentIds.filter((documentId) => visible.has(documentId)),
+    })),
+  };
+}

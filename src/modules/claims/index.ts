@@ -1,0 +1,8 @@
+/** The claims module's face: its handlers, and the claims desk for the operator CLI. */
+export { claimHandlers, claimPolicies } from './handlers';
+export { claimQueue, deskClaim, deskMove, type DeskClaim, type DeskDecision } from './desk';
+export { claimDetailWire } from './claim-wire';
+export type { ItemFigures } from './claim-approval';
+export { rateUnits } from './rules/assessment';
+export { CLAIM_STATUSES, type ClaimStatus } from './rules/claim-life';
+export type { Claim } from './entities/claim';
