@@ -3083,12 +3083,16 @@ export interface components {
             data: components["schemas"]["ClaimEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "claim.decided";
         };
         /**
@@ -3176,12 +3180,16 @@ export interface components {
             data: components["schemas"]["ClaimEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "claim.information_requested";
         };
         /** @description One item of a claim, as filed, with the desk's decision on it once decided. */
@@ -3262,12 +3270,16 @@ export interface components {
             data: components["schemas"]["ClaimEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "claim.paid";
         };
         /**
@@ -3342,12 +3354,16 @@ export interface components {
             data: components["schemas"]["ClaimEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "claim.submitted";
         };
         /** @description One thing that happened to a claim, oldest first. */
@@ -3383,12 +3399,16 @@ export interface components {
             data: components["schemas"]["ClaimEventData"];
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
             id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
             /**
              * Format: date-time
              * @description When the change happened (UTC).
              */
             timestamp: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "claim.withdrawn";
         };
         /**
@@ -3895,7 +3915,7 @@ export interface components {
              */
             eventId: string;
             /** @description The JSON body every endpoint subscribed to its type received, as signed: the event type's body of the Webhooks section, told apart by its `type` (always this record's `type`). */
-            payload: components["schemas"]["OrderPaidEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentExpiredEvent"] | components["schemas"]["PaymentCancelledEvent"] | components["schemas"]["PaymentRefundPendingEvent"] | components["schemas"]["PaymentPartiallyReversedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["OrderAmendedEvent"] | components["schemas"]["RefundSucceededEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["AssistanceCaseOpenedEvent"] | components["schemas"]["AssistanceCaseUpdatedEvent"] | components["schemas"]["CommissionPeriodClosedEvent"] | components["schemas"]["WebhookTestEvent"];
+            payload: components["schemas"]["OrderPaidEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentExpiredEvent"] | components["schemas"]["PaymentCancelledEvent"] | components["schemas"]["PaymentRefundPendingEvent"] | components["schemas"]["PaymentPartiallyReversedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["OrderAmendedEvent"] | components["schemas"]["RefundSucceededEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["AssistanceCaseOpenedEvent"] | components["schemas"]["AssistanceCaseUpdatedEvent"] | components["schemas"]["CommissionPeriodClosedEvent"] | components["schemas"]["ClaimSubmittedEvent"] | components["schemas"]["ClaimInformationRequestedEvent"] | components["schemas"]["ClaimDecidedEvent"] | components["schemas"]["ClaimPaidEvent"] | components["schemas"]["ClaimWithdrawnEvent"] | components["schemas"]["WebhookTestEvent"];
             type: components["schemas"]["WebhookEventType"];
         };
         /** @description One of your company's events. */
