@@ -160,7 +160,8 @@ export interface paths {
          * @description A note, a new location or altitude, more `MEDICAL_REPORT` documents: the case keeps the
          *     latest location and altitude, and the timeline keeps each update. Only while the case is open
          *     (`RECEIVED`, `UNDER_REVIEW`, `AUTHORISED`, `COMPLETED`; otherwise 400). In an emergency, call
-         *     the desk as well. Added in 2.7.0.
+         *     the desk as well. Only the company that opened the case updates it; the order's other company
+         *     (the placing company or a listed agency) may read the case but gets a 403. Added in 2.7.0.
          */
         post: operations["addAssistanceCaseUpdate"];
         delete?: never;
@@ -189,7 +190,9 @@ export interface paths {
          * @description Before the desk has decided (`RECEIVED` or `UNDER_REVIEW`), the party on the ground may
          *     withdraw a case: the traveller is fine after all. Once authorised or declined a case cannot
          *     be withdrawn (400): call the desk. A withdrawn case is no longer open, so a new one can be
-         *     opened for the traveller. The webhook `assistance_case.updated` is sent. Added in 2.7.0.
+         *     opened for the traveller. The webhook `assistance_case.updated` is sent. Only the company
+         *     that opened the case withdraws it; the order's other company (the placing company or a listed
+         *     agency) may read the case but gets a 403. Added in 2.7.0.
          */
         post: operations["withdrawAssistanceCase"];
         delete?: never;
@@ -6049,6 +6052,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -6097,6 +6101,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
