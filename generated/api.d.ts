@@ -4959,7 +4959,7 @@ export interface components {
              * @description Emergency contact's e-mail address.
              */
             emergencyContactEmail: string;
-            /** @description Full name of the emergency contact. */
+            /** @description Full name of the emergency contact, under the rules of `name`. */
             emergencyContactName: string;
             /** @description Emergency contact's phone number in international format, with country code. */
             emergencyContactPhone: string;
@@ -4977,7 +4977,13 @@ export interface components {
             medicalHistory?: string;
             /** @description First language, used to arrange assistance. */
             motherTongue?: string;
-            /** @description Full name as in the identity document. */
+            /**
+             * @description Full name as in the identity document.
+             *     It must contain a visible character (a Hangul filler alone is refused), holds ZERO WIDTH
+             *     JOINER or NON-JOINER (U+200D, U+200C) only between two letters of a script that spells with
+             *     them (Devanagari and the other Indic scripts, Arabic, Syriac, N'Ko, Mongolian), no SOFT HYPHEN
+             *     (U+00AD), and at most 6 combining marks in a row (400 with a field error otherwise).
+             */
             name: string;
             /**
              * @description Optional. The traveller's name in Latin letters as the passport's machine-readable zone
