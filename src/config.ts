@@ -122,6 +122,9 @@ function publicBaseUrlProblem(url: URL): string | undefined {
   // A user name or password would be printed in every QR code and handed to every provider.
   if (url.username || url.password)
     return `must not carry a user name or password; in production set ${EXAMPLE_BASE_URL}`;
+  // Links are built by appending /api/external/v1/... to it: a path, query or fragment would break every one.
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '')
+    return `must be the service's origin only, without a path, query or fragment (got ${url.origin}${url.pathname}...); in production set ${EXAMPLE_BASE_URL}`;
   const host = normalisedHost(url.hostname);
   if (isLocalHost(host) || host === normalisedHost(hostname()) || host === normalisedHost(hostname()).split('.')[0]) {
     return `points at this machine (${url.hostname}); in production set ${EXAMPLE_BASE_URL}`;
@@ -233,7 +236,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   // Rules between settings, and settings production must not run with.
   const { problems } = reading;
-  problems.push(...certificateProblems(certificate), ...paymentModeProblems(payments, isProduction));
+  problems.push(...certificateProblems(certificate, isProduction), ...paymentModeProblems(payments, isProduction));
   // Demo partners have published secrets: anyone could take their tokens.
   if (isProduction && seedDemoData) problems.push('SEED_DEMO_DATA=true is not allowed when NODE_ENV=production');
   problems.push(...gatewaySecretProblems(payments, isProduction));

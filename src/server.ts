@@ -17,6 +17,7 @@ import {
 import { openDatabase, type DatabaseHandle } from './kernel/db/database';
 import { initOrm } from './database';
 import { migrate, type Orm } from './kernel/db/orm';
+import { modeOfSettings, recordMode, refuseOtherMode } from './kernel/db/database-mode';
 import { seed, refuseActiveDemoData } from './modules/partners';
 import {
   backfillAttemptProviders,
@@ -437,11 +438,19 @@ async function exposeMetrics(config: Config, metrics: Metrics, logger: Logger): 
   );
 }
 
+/**
+ * Refuses a database of the other mode before touching it, and records this one's mode in a
+ * database that has none only once it would serve (decision record 0093): a production start
+ * refused for its demo data leaves the database as the operator found it.
+ */
 export async function prepare(orm: Orm, config: Config): Promise<void> {
+  const mode = modeOfSettings(config.isProduction);
+  await refuseOtherMode(orm.em.fork(), mode);
   await migrate(orm);
   await backfillAttemptProviders(orm.em.fork(), config.payments);
   await seed(orm.em.fork(), { refreshCatalogue: !config.isProduction, demoPartners: config.seedDemoData });
   if (config.isProduction) await refuseActiveDemoData(orm.em.fork());
+  await recordMode(orm.em.fork(), mode);
 }
 
 /**

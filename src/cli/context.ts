@@ -5,6 +5,7 @@ import { loadConfig } from '../config';
 import { openDatabase } from '../kernel/db/database';
 import { initOrm } from '../database';
 import { migrate } from '../kernel/db/orm';
+import { modeOfSettings, refuseOtherMode } from '../kernel/db/database-mode';
 import { seed } from '../modules/partners';
 import { backfillAttemptProviders, createGateways } from '../modules/payments';
 import { createLogger } from '../kernel/logging/logger';
@@ -56,15 +57,18 @@ export function output(options: CliOptions, value: unknown, lines: string | read
 /**
  * Runs one operator command against the same database the server uses (DATABASE_URL, or the
  * embedded cluster under DATA_DIR: reused while the server runs, started and stopped otherwise).
+ * A command never seeds the demo partners, and refuses a database whose recorded mode is not its
+ * settings' (decision record 0093): the operator's shell is not the deployment's environment.
  */
 export async function withDatabase<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const database = await openDatabase(config);
   const orm = await initOrm(database.url, 2);
   try {
+    await refuseOtherMode(orm.em.fork(), modeOfSettings(config.isProduction));
     await migrate(orm);
     await backfillAttemptProviders(orm.em.fork(), config.payments);
-    await seed(orm.em.fork(), { refreshCatalogue: false, demoPartners: config.seedDemoData });
+    await seed(orm.em.fork(), { refreshCatalogue: false, demoPartners: false });
     return await work(orm.em.fork());
   } finally {
     await orm.close();

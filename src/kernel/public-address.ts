@@ -4,7 +4,7 @@ import { parseIpLiteral } from './ip-literal';
 
 /**
  * Which addresses are public: reachable from the internet, not this machine or its networks. A
- * loopback, private, link-local (cloud metadata), carrier-grade NAT, multicast or unspecified
+ * loopback, private, link-local (cloud metadata), Azure's WireServer, carrier-grade NAT, multicast or unspecified
  * address, and every IPv6 form that reaches one, is internal. Webhook endpoints (SSRF) and
  * production's PUBLIC_BASE_URL are held to it.
  */
@@ -14,6 +14,8 @@ const INTERNAL_IPV4 = [
   '100.64.0.0/10',
   '127.0.0.0/8',
   '169.254.0.0/16',
+  // Azure's WireServer (host agent, instance metadata): a public-looking address every Azure VM reaches.
+  '168.63.129.16/32',
   '172.16.0.0/12',
   '192.0.0.0/24',
   '192.168.0.0/16',

@@ -310,6 +310,25 @@ describe('POST /assistance-cases/{caseRef}/updates', () => {
     expectStatus(await updateCase(client, stranger, caseRef, { altitudeMeters: 10 }), 404);
     expect((await readCase(client, placing, caseRef)).body.data.altitudeMeters).toBe(2900);
   });
+
+  it('when the listed agency sends an update to a case the placing company opened, then it is a 403 and the case is unchanged; the agency still reads it', async () => {
+    const order = await paidOrder(server, client, placing, { travelCompanyIds: [listed.companyId] });
+    const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
+    const refused = await updateCase(client, listed, caseRef, { altitudeMeters: 10, note: 'not ours to say' });
+    expectStatus(refused, 403);
+    expect(refused.body).toMatchObject({ code: 'FORBIDDEN' });
+    const read = await readCase(client, listed, caseRef);
+    expectStatus(read, 200);
+    expect(read.body.data.altitudeMeters).toBe(2900);
+    expect(read.body.data.timeline).toHaveLength(1);
+  });
+
+  it('when the placing company sends an update to a case the listed agency opened, then it is a 403 and the case is unchanged', async () => {
+    const order = await paidOrder(server, client, placing, { travelCompanyIds: [listed.companyId] });
+    const { caseRef } = (await openCase(client, listed, order.orderRef)).body.data;
+    expectStatus(await updateCase(client, placing, caseRef, { altitudeMeters: 10 }), 403);
+    expect((await readCase(client, placing, caseRef)).body.data.altitudeMeters).toBe(2900);
+  });
 });
 
 describe('what one case holds', () => {
@@ -388,6 +407,24 @@ describe('POST /assistance-cases/{caseRef}/withdrawal', () => {
     const again = await withdrawCase(client, placing, caseRef);
     expectStatus(again, 400);
     expect(again.body.message).toContain('is WITHDRAWN');
+  });
+
+  it('when the placing company withdraws a case the listed agency opened, then it is a 403 and the case stays RECEIVED', async () => {
+    const order = await paidOrder(server, client, placing, { travelCompanyIds: [listed.companyId] });
+    const { caseRef } = (await openCase(client, listed, order.orderRef)).body.data;
+    const refused = await withdrawCase(client, placing, caseRef);
+    expectStatus(refused, 403);
+    expect(refused.body.message).toContain('only the company that opened it');
+    const read = await readCase(client, placing, caseRef);
+    expectStatus(read, 200);
+    expect(read.body.data.status).toBe('RECEIVED');
+  });
+
+  it('when the listed agency withdraws a case the placing company opened, then it is a 403 and the case stays RECEIVED', async () => {
+    const order = await paidOrder(server, client, placing, { travelCompanyIds: [listed.companyId] });
+    const { caseRef } = (await openCase(client, placing, order.orderRef)).body.data;
+    expectStatus(await withdrawCase(client, listed, caseRef), 403);
+    expect((await readCase(client, listed, caseRef)).body.data.status).toBe('RECEIVED');
   });
 });
 

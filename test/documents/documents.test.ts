@@ -394,6 +394,8 @@ describe('POST /documents', () => {
   it.each([
     ['../../etc/passwd.png', 'passwd.png'],
     [`${'x'.repeat(400)}.png`, `${'x'.repeat(116)}.png`],
+    // Browsers and fetch send a file name's UTF-8 bytes as they are, in filename="...".
+    ['पासपोर्ट.png', 'पासपोर्ट.png'],
   ])('sanitises the file name %j for display', async (fileName, expected) => {
     const response = await uploadDocument(client, partner.token, 'AVATAR', FILES.png, { fileName });
     expectStatus(response, 201);

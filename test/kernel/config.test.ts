@@ -328,6 +328,43 @@ describe('configuration validated at start', () => {
     expect(loadConfig({}).publicBaseUrl).toBe('http://localhost:3000');
   });
 
+  it('refuses in production a PUBLIC_BASE_URL with a path, a query or a fragment: every link appends its own path to it', () => {
+    for (const base of [
+      'https://partners.example.com/pbs',
+      'https://partners.example.com/?x=1',
+      'https://partners.example.com/#top',
+    ]) {
+      expect({
+        base,
+        problems: problemsOf({ NODE_ENV: 'production', ...LIVE_PROVIDERS, PUBLIC_BASE_URL: base }),
+      }).toEqual({
+        base,
+        problems: [
+          expect.stringMatching(
+            /^PUBLIC_BASE_URL must be the service's origin only, without a path, query or fragment/,
+          ),
+        ],
+      });
+    }
+  });
+
+  it("refuses in production the sandbox's placeholder assistance phone and e-mail and a policy wording on a reserved example domain", () => {
+    const problems = (env: Record<string, string>) => problemsOf({ NODE_ENV: 'production', ...LIVE_PROVIDERS, ...env });
+    expect(problems({ ASSISTANCE_PHONE: '+977-1-4000000' })).toEqual([
+      'ASSISTANCE_PHONE is the sandbox placeholder +977 1 4000 000; in production set the real 24-hour assistance number',
+    ]);
+    expect(problems({ ASSISTANCE_EMAIL: 'assistance@himalayantrekcover.example' })).toEqual([
+      "ASSISTANCE_EMAIL is on a reserved example domain (himalayantrekcover.example); in production set the real assistance desk's address",
+    ]);
+    expect(problems({ POLICY_WORDING_URL: 'https://himalayantrekcover.example/policy-wording' })).toEqual([
+      'POLICY_WORDING_URL is on a reserved example domain (himalayantrekcover.example); in production link the real policy wording',
+    ]);
+    expect(problems({ INSURER_LICENCE: 'no licence (sandbox placeholder)' })).toEqual([
+      'INSURER_LICENCE is the sandbox placeholder "no licence (sandbox placeholder)"',
+    ]);
+    expect(problems({})).toEqual([]);
+  });
+
   it("refuses in production a PUBLIC_BASE_URL on an internal address in any form, on this machine's own host name, or with a user name (issue 40)", () => {
     const problems = (base: string) => problemsOf({ NODE_ENV: 'production', ...LIVE_PROVIDERS, PUBLIC_BASE_URL: base });
     for (const internal of [

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { spawnSync } from 'node:child_process';
+import { Client } from 'pg';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -266,6 +267,11 @@ describe('production fails closed', () => {
 
   it('when demo data is active, even with the demo credentials revoked, then production refuses to start in one line naming it and the command that ends it, and starts once that has run', async () => {
     await stop(await forkServer('main', { ...deployment(), SEED_DEMO_DATA: 'true' }));
+    // A database from before its mode was recorded (decision record 0093), which is how demo data got into production.
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    await client.query('delete from database_mode');
+    await client.end();
     const ops = (...args: string[]) =>
       spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/src/cli/main.js'), ...args], {
         env: { PATH: process.env.PATH, DATABASE_URL: database.url },

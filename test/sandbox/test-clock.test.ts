@@ -6,6 +6,7 @@ import { newTraveller } from '../support/traveller-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { pay, placeOrder, RETURN_URL } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
+import { newCode, newSalesCompany } from '../support/promo-fixtures';
 import { expectStatus } from '../support/expect-status';
 
 /**
@@ -143,6 +144,34 @@ describe('business-date rules on the test clock', () => {
     // Another company's requests keep the real date: its own order is still payable.
     const theirs = await placeOrder(server, client, other);
     expectStatus(await pay(client, other, theirs.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL }), 200);
+  });
+
+  it("when the clock is before another company's promo code expired, then the code is still refused: others' codes are judged on the real date", async () => {
+    const owner = await newSalesCompany(server);
+    const yesterday = addDays(kathmanduToday(), -1);
+    const expired = await newCode(server, owner, { validTo: yesterday });
+    const order = await placeOrder(server, client, agency);
+    expectStatus(await setClock(agency, addDays(kathmanduToday(), -10)), 200);
+    const applied = await client.op(
+      'applyOrderPromo',
+      'POST',
+      `${ORDERS}/${order.orderRef}/promo`,
+      { promoCode: expired },
+      { token: agency.token },
+    );
+    expectStatus(applied, 400);
+    const notYet = await newCode(server, owner, { validFrom: addDays(kathmanduToday(), 5) });
+    expectStatus(await setClock(agency, addDays(kathmanduToday(), 6)), 200);
+    expectStatus(
+      await client.op(
+        'applyOrderPromo',
+        'POST',
+        `${ORDERS}/${order.orderRef}/promo`,
+        { promoCode: notYet },
+        { token: agency.token },
+      ),
+      400,
+    );
   });
 
   it("when the clock is past a quote's validity (7 days), then the quote reads EXPIRED; on the real clock ACTIVE", async () => {

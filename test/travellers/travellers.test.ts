@@ -538,6 +538,40 @@ describe('POST /travellers: what the certificate prints must be printable', () =
   });
 });
 
+describe('POST /travellers: a name a reader can see', () => {
+  it('refuses a name of only a Hangul filler, a joiner or soft hyphen a Latin name does not need, and 150 stacked combining marks, naming each field; registers nothing', async () => {
+    const overrides = [
+      { name: '\u3164' },
+      { name: 'Anna\u200DKeller' },
+      { name: 'Anna\u200CKeller' },
+      { name: 'Anna Kel\u00ADler' },
+      { name: `Anna K${'\u0301'.repeat(150)}eller` },
+      { emergencyContactName: '\u3164\u3164' },
+    ];
+    const sets = await documentSets(partner.token, overrides.length);
+    const before = await travellersOf(partner.companyId);
+    const response = await register(sets.map((documents, i) => travellerInput(documents, overrides[i])));
+    expectStatus(response, 400);
+    expect(response.body.details.fieldErrors).toEqual({
+      '[0].name': 'must contain a visible character',
+      '[1].name': expect.stringContaining('must not contain a zero-width joiner or non-joiner'),
+      '[2].name': expect.stringContaining('must not contain a zero-width joiner or non-joiner'),
+      '[3].name': 'must not contain a soft hyphen (U+00AD)',
+      '[4].name': 'must not stack more than 6 combining marks on one character',
+      '[5].emergencyContactName': 'must contain a visible character',
+    });
+    expect(await travellersOf(partner.companyId)).toBe(before);
+  });
+
+  it('accepts the joiners where Devanagari and Persian spelling needs them, and Vietnamese tone marks', async () => {
+    const names = ['क्\u200Dष शर्मा', 'علی\u200Cرضا احمدی', 'Nguyễn Thị Ánh'];
+    const sets = await documentSets(partner.token, names.length);
+    const response = await register(sets.map((documents, i) => travellerInput(documents, { name: names[i] })));
+    expectStatus(response, 201);
+    expect(response.body.data.map((traveller: { name: string }) => traveller.name)).toEqual(names);
+  });
+});
+
 describe('POST /travellers nameAsInPassport', () => {
   it("when a Chinese-named traveller is registered with the name as in the passport's machine-readable zone, then it is stored upper-cased and read back beside the name", async () => {
     const documents = await uploadTravellerDocuments(client, partner.token);

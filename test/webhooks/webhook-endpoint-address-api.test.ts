@@ -36,6 +36,8 @@ const refused = [
   ['a private address (172.16/12)', 'https://172.16.5.4/pbs'],
   ['a private address (192.168/16)', 'https://192.168.1.1/pbs'],
   ['link-local (cloud metadata)', 'https://169.254.169.254/latest/meta-data'],
+  ["Azure's WireServer", 'https://168.63.129.16/machine?comp=goalstate'],
+  ["NAT64 of Azure's WireServer", 'https://[64:ff9b::a83f:8110]/pbs'],
   ['carrier-grade NAT', 'https://100.64.0.1/pbs'],
   ['multicast', 'https://224.0.0.1/pbs'],
   ['unspecified', 'https://0.0.0.0/pbs'],
@@ -70,11 +72,24 @@ describe('webhook endpoint addresses outside sandbox, through the API', () => {
     if (addresses.every((entry) => isPublicAddress(entry.address))) return;
     const answer = await api.create(partner, { url: `https://${name}/pbs`, events: ['*'] });
     expectStatus(answer, 400);
-    expect(answer.body.details.fieldErrors.url).toBe(
-      `host ${name} resolves to a loopback, private or link-local address`,
-    );
+    expect(answer.body.details.fieldErrors.url).toBe(`host ${name} does not resolve to a public address`);
     // Which address it resolved to stays unsaid.
     for (const entry of addresses) expect(JSON.stringify(answer.body)).not.toContain(entry.address);
+  });
+
+  it('registering a name that resolves to nothing gets the same answer as one that resolves to an internal address: the answer tells no internal host name exists', async () => {
+    const name = hostname();
+    if ((await lookup(name, { all: true })).every((entry) => isPublicAddress(entry.address))) return;
+    const answers = [];
+    for (const host of [name, 'hooks.partner-a.invalid']) {
+      const answer = await api.create(partner, { url: `https://${host}/pbs`, events: ['*'] });
+      expectStatus(answer, 400);
+      answers.push({
+        message: answer.body.message.replace(host, 'HOST'),
+        url: answer.body.details.fieldErrors.url.replace(host, 'HOST'),
+      });
+    }
+    expect(answers[0]).toEqual(answers[1]);
   });
 
   it('changing an endpoint to a refused address is a 400 and keeps the old URL', async () => {

@@ -1,6 +1,6 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { notFound } from '../../kernel/errors';
+import { forbidden, notFound } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import { offsetOf, pageRequest, type PageRequest } from '../../kernel/http/pagination';
 import type { QueryOf } from '../../kernel/http/wire';
@@ -48,6 +48,24 @@ export async function findVisibleCase(
   await em.populate(assistanceCase, CASE_POPULATE);
   if (!(await caseReaders(em, assistanceCase.order)).includes(principal.companyId))
     throw notFound(`Assistance case ${caseRef} not found`);
+  return assistanceCase;
+}
+
+/**
+ * The case `caseRef`, locked, for an update or a withdrawal: only the company that opened it
+ * speaks for the traveller on the ground (decision record 0093); the other reader of the order
+ * (the placing company or a listed agency) may read the case but gets a 403 for a change.
+ */
+export async function findCaseToChange(
+  em: EntityManager,
+  principal: Principal,
+  caseRef: string,
+): Promise<AssistanceCase> {
+  const assistanceCase = await findVisibleCase(em, principal, caseRef, true);
+  if (assistanceCase.openedByCompany.id !== principal.companyId)
+    throw forbidden(
+      `Assistance case ${caseRef} was opened by another company; only the company that opened it may update or withdraw it`,
+    );
   return assistanceCase;
 }
 

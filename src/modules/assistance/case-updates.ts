@@ -6,7 +6,7 @@ import { AssistanceCaseEntry, type CaseChanges } from './entities/assistance-cas
 import { isOpen } from './rules/case-status';
 import { MAX_UPDATES_PER_CASE } from './rules/case-limits';
 import { attachCaseDocuments } from './case-documents';
-import { caseView, findVisibleCase, type CaseView } from './case-reading';
+import { caseView, findCaseToChange, type CaseView } from './case-reading';
 
 export type CaseUpdate = Schemas['AssistanceCaseUpdateRequest'];
 
@@ -23,7 +23,7 @@ export async function addCaseUpdate(
   now = new Date(),
 ): Promise<CaseView> {
   return em.fork().transactional(async (tx) => {
-    const assistanceCase = await findVisibleCase(tx, principal, caseRef, true);
+    const assistanceCase = await findCaseToChange(tx, principal, caseRef);
     if (!isOpen(assistanceCase.status)) {
       throw invalid(
         `Assistance case ${caseRef} is ${assistanceCase.status} and takes no more updates; open a new case or call the assistance desk`,

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import { moveCase } from './case-transition';
-import { caseView, findVisibleCase, type CaseView } from './case-reading';
+import { caseView, findCaseToChange, type CaseView } from './case-reading';
 
 /** POST /assistance-cases/{caseRef}/withdrawal: a false alarm, before the desk has decided. */
 export async function withdrawCase(
@@ -13,7 +13,7 @@ export async function withdrawCase(
   now = new Date(),
 ): Promise<CaseView> {
   return em.fork().transactional(async (tx) => {
-    const assistanceCase = await findVisibleCase(tx, principal, caseRef, true);
+    const assistanceCase = await findCaseToChange(tx, principal, caseRef);
     await moveCase(
       tx,
       assistanceCase,

@@ -33,6 +33,10 @@ const COMPLIANCE_PLACEHOLDERS = {
   INTERMEDIARY_LICENCE: 'no licence (sandbox placeholder)',
 } as const;
 
+/** The sandbox's assistance contacts: a made-up desk no traveller in trouble may be sent to. */
+const PLACEHOLDER_PHONE = '+977 1 4000 000';
+const PLACEHOLDER_EMAIL = 'assistance@himalayantrekcover.example';
+
 /** Outside production: a placeholder on a reserved domain, plainly not a real wording. */
 export const PLACEHOLDER_POLICY_WORDING_URL = 'https://himalayantrekcover.example/policy-wording';
 
@@ -45,10 +49,10 @@ const certificateEnv = ({ isProduction }: { isProduction: boolean }) =>
     // Production has no default: a forgotten setting must not print a made-up emergency number on real certificates.
     ASSISTANCE_PHONE: isProduction
       ? requiredText("in production the certificate's 24-hour assistance number must be the real one")
-      : anyText().default('+977 1 4000 000'),
+      : anyText().default(PLACEHOLDER_PHONE),
     ASSISTANCE_EMAIL: isProduction
       ? requiredText("in production the certificate's assistance e-mail must be the real one")
-      : anyText().default('assistance@himalayantrekcover.example'),
+      : anyText().default(PLACEHOLDER_EMAIL),
     // The wording is what the insured may claim under: production must link the real one.
     POLICY_WORDING_URL: isProduction
       ? url(['https:'], { unset: 'is not set: in production the certificate must link the real policy wording' })
@@ -95,9 +99,49 @@ export function certificateConfig(reading: EnvReading, { isProduction }: { isPro
   };
 }
 
-/** The contacts' forms, checked with the other rules between settings once all are read. */
-export function certificateProblems(certificate: CertificateConfig): string[] {
+/** Top-level domains reserved for examples and tests (RFC 2606, RFC 6761): no real desk or wording lives there. */
+const RESERVED_TLD = /\.(?:example|test|invalid|localhost)\.?$/i;
+
+const digits = (phone: string) => phone.replace(/\D/g, '');
+
+/**
+ * Production settings that are the sandbox's placeholders (decision record 0093): a certificate
+ * would send a traveller to a made-up number or address, or link a wording that does not exist.
+ */
+function placeholderProblems(certificate: CertificateConfig): string[] {
   const problems: string[] = [];
+  const { assistancePhone = '', assistanceEmail = '', policyWordingUrl = '' } = certificate;
+  if (assistancePhone !== '' && digits(assistancePhone) === digits(PLACEHOLDER_PHONE))
+    problems.push(
+      `ASSISTANCE_PHONE is the sandbox placeholder ${PLACEHOLDER_PHONE}; in production set the real 24-hour assistance number`,
+    );
+  const emailDomain = assistanceEmail.split('@').pop() ?? '';
+  if (RESERVED_TLD.test(emailDomain))
+    problems.push(
+      `ASSISTANCE_EMAIL is on a reserved example domain (${emailDomain}); in production set the real assistance desk's address`,
+    );
+  const wordingHost = URL.canParse(policyWordingUrl) ? new URL(policyWordingUrl).hostname : '';
+  if (RESERVED_TLD.test(wordingHost))
+    problems.push(
+      `POLICY_WORDING_URL is on a reserved example domain (${wordingHost}); in production link the real policy wording`,
+    );
+  const compliance: Record<keyof typeof COMPLIANCE_PLACEHOLDERS, string | undefined> = {
+    POLICY_WORDING_VERSION: certificate.policyWordingVersion,
+    INSURER_LICENCE: certificate.insurerLicence,
+    INSURER_ADDRESS: certificate.insurerAddress,
+    INTERMEDIARY_ROLE: certificate.intermediaryRole,
+    INTERMEDIARY_LICENCE: certificate.intermediaryLicence,
+  };
+  for (const [name, value] of Object.entries(compliance)) {
+    const placeholder = COMPLIANCE_PLACEHOLDERS[name as keyof typeof COMPLIANCE_PLACEHOLDERS];
+    if (value === placeholder) problems.push(`${name} is the sandbox placeholder "${placeholder}"`);
+  }
+  return problems;
+}
+
+/** The contacts' forms, checked with the other rules between settings once all are read. */
+export function certificateProblems(certificate: CertificateConfig, isProduction: boolean): string[] {
+  const problems: string[] = isProduction ? placeholderProblems(certificate) : [];
   // Printed on every certificate for a traveller in trouble to call: it must be dialable as written.
   if (certificate.assistancePhone && !/^\+[1-9]\d{0,3}(?:[ -]?\d{1,6}){2,6}$/.test(certificate.assistancePhone)) {
     problems.push(

@@ -27,6 +27,9 @@ export function receiveDocumentUpload(req: Request, sink: FilePartSink, maxFileB
   try {
     parser = busboy({
       headers: req.headers,
+      // Browsers and HTTP libraries send a file name's UTF-8 bytes as they are (filename="पासपोर्ट.png"):
+      // busboy's default reads them as latin1 and stored mojibake.
+      defParamCharset: 'utf8',
       // busboy reports 'limit' on reaching fileSize, so one byte more tells "too large" from "exactly the limit".
       // Further fields and files are skipped and reported through fieldsLimit / filesLimit.
       limits: { files: 1, fileSize: maxFileBytes + 1, fields: 1, fieldSize: 1024, headerPairs: 20 },

@@ -29,6 +29,19 @@ import type { Principal } from '../../kernel/http/request-scope';
 import { assertNoOpenAttempts, withOpenAttemptsClosed } from '../payments';
 import type { PaymentDeps } from '../payments';
 import { businessToday } from '../../kernel/business-today';
+import { kathmanduToday } from '../../kernel/business-date';
+import type { PromoCode } from './entities/promo-code';
+
+/**
+ * The day a code's validity window is judged on: the caller's test clock only for a code its own
+ * company (or one of its agents) owns; another company's code on the real date, so a sandbox clock
+ * set in the past or ahead cannot revive an expired code, or open an early one, of someone else
+ * (decision record 0093).
+ */
+function codeDay(code: PromoCode | null | undefined, callerCompanyId: string): string {
+  const owner = code?.ownerCompany?.id ?? code?.ownerAgent?.company.id;
+  return owner === callerCompanyId ? businessToday() : kathmanduToday();
+}
 
 /**
  * Promo use cases (SPEC 2.10, 3.2): preview, apply and remove, on one order or on a group, plus
@@ -98,7 +111,12 @@ export async function previewOrderPromo(
       assertPromoChangeable(order);
       const code = await findPromoCode(tx, input);
       const facts = code && slotCodeOf(code);
-      const decision = decideApply(orderFacts(order), facts, businessToday(), facts ? remainingUses(facts) : 0);
+      const decision = decideApply(
+        orderFacts(order),
+        facts,
+        codeDay(code, principal.companyId),
+        facts ? remainingUses(facts) : 0,
+      );
       if (!decision.ok) throw invalidPromoCode();
       return stateOf(order, decision.change.slots);
     },
@@ -170,7 +188,7 @@ async function applyToLockedOrder(tx: EntityManager, order: Order, input: string
   const usesLeft = code
     ? remainingUses({ usageLimit: code.usageLimit ?? null, usedCount: uses.get(code.id) ?? code.usedCount })
     : 0;
-  const decision = decideApply(orderFacts(order), code && slotCodeOf(code), businessToday(), usesLeft);
+  const decision = decideApply(orderFacts(order), code && slotCodeOf(code), codeDay(code, order.company.id), usesLeft);
   if (!decision.ok || !code) return null;
   if (!(await settleUses(tx, [decision.change]))) return null;
   const state = stateOf(order, decision.change.slots);
@@ -216,7 +234,7 @@ async function groupApply(
   const code = await findPromoCode(tx, input);
   const held = orders.flatMap((order) => [order.companyPromoCode?.id, order.agentPromoCode?.id]);
   const uses = write ? await lockPromoCodes(tx, [code?.id, ...held]) : new Map<string, number>();
-  const today = businessToday();
+  const today = codeDay(code, principal.companyId);
   const facts = code && slotCodeOf(code);
   let usesLeft = code
     ? remainingUses({ usageLimit: code.usageLimit ?? null, usedCount: uses.get(code.id) ?? code.usedCount })

@@ -47,12 +47,13 @@ export async function assertEndpointAllowed(
   if (problem) throw urlRefused(problem);
   if (config.allowLocalEndpoints) return;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  // One answer whether the name resolves to nothing or to an internal address, and which address
+  // stays unsaid: a stranger could otherwise learn which internal host names exist.
+  const refused = () => urlRefused(`host ${host} does not resolve to a public address`);
   const addresses = await lookup(host, { all: true }).catch(() => {
-    throw urlRefused(`host ${host} does not resolve`);
+    throw refused();
   });
-  const internal = addresses.find((entry) => !isPublicAddress(entry.address));
-  // Which address stays unsaid: a stranger could otherwise map names to the internal network.
-  if (internal) throw urlRefused(`host ${host} resolves to a loopback, private or link-local address`);
+  if (addresses.length === 0 || addresses.some((entry) => !isPublicAddress(entry.address))) throw refused();
 }
 
 /** One of the company's endpoints; another company's is as unknown as one that does not exist. */

@@ -160,7 +160,8 @@ export interface paths {
          * @description A note, a new location or altitude, more `MEDICAL_REPORT` documents: the case keeps the
          *     latest location and altitude, and the timeline keeps each update. Only while the case is open
          *     (`RECEIVED`, `UNDER_REVIEW`, `AUTHORISED`, `COMPLETED`; otherwise 400). In an emergency, call
-         *     the desk as well. Added in 2.7.0.
+         *     the desk as well. Only the company that opened the case updates it; the order's other company
+         *     (the placing company or a listed agency) may read the case but gets a 403. Added in 2.7.0.
          */
         post: operations["addAssistanceCaseUpdate"];
         delete?: never;
@@ -189,7 +190,9 @@ export interface paths {
          * @description Before the desk has decided (`RECEIVED` or `UNDER_REVIEW`), the party on the ground may
          *     withdraw a case: the traveller is fine after all. Once authorised or declined a case cannot
          *     be withdrawn (400): call the desk. A withdrawn case is no longer open, so a new one can be
-         *     opened for the traveller. The webhook `assistance_case.updated` is sent. Added in 2.7.0.
+         *     opened for the traveller. The webhook `assistance_case.updated` is sent. Only the company
+         *     that opened the case withdraws it; the order's other company (the placing company or a listed
+         *     agency) may read the case but gets a 403. Added in 2.7.0.
          */
         post: operations["withdrawAssistanceCase"];
         delete?: never;
@@ -5932,7 +5935,7 @@ export interface components {
              * @description Emergency contact's e-mail address.
              */
             emergencyContactEmail: string;
-            /** @description Full name of the emergency contact. */
+            /** @description Full name of the emergency contact, under the rules of `name`. */
             emergencyContactName: string;
             /** @description Emergency contact's phone number in international format, with country code. */
             emergencyContactPhone: string;
@@ -5950,7 +5953,13 @@ export interface components {
             medicalHistory?: string;
             /** @description First language, used to arrange assistance. */
             motherTongue?: string;
-            /** @description Full name as in the identity document. */
+            /**
+             * @description Full name as in the identity document.
+             *     It must contain a visible character (a Hangul filler alone is refused), holds ZERO WIDTH
+             *     JOINER or NON-JOINER (U+200D, U+200C) only between two letters of a script that spells with
+             *     them (Devanagari and the other Indic scripts, Arabic, Syriac, N'Ko, Mongolian), no SOFT HYPHEN
+             *     (U+00AD), and at most 6 combining marks in a row (400 with a field error otherwise).
+             */
             name: string;
             /**
              * @description Optional. The traveller's name in Latin letters as the passport's machine-readable zone
@@ -7063,6 +7072,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -7111,6 +7121,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];

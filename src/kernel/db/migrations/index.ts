@@ -38,6 +38,7 @@ import { Migration20261211100000_SandboxPendingPayment } from './Migration202612
 import { Migration20261211100100_SandboxEventMarker } from './Migration20261211100100_SandboxEventMarker';
 import { Migration20261211100200_NamedSandboxClocks } from './Migration20261211100200_NamedSandboxClocks';
 import { Migration20261216090000_Claims } from './Migration20261216090000_Claims';
+import { Migration20261214090000_DatabaseMode } from './Migration20261214090000_DatabaseMode';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -83,4 +84,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261211100100_SandboxEventMarker', class: Migration20261211100100_SandboxEventMarker },
   { name: 'Migration20261211100200_NamedSandboxClocks', class: Migration20261211100200_NamedSandboxClocks },
   { name: 'Migration20261216090000_Claims', class: Migration20261216090000_Claims },
+  { name: 'Migration20261214090000_DatabaseMode', class: Migration20261214090000_DatabaseMode },
 ];

@@ -1,6 +1,7 @@
 import { DocumentType } from '../../documents';
 import type { FieldErrors } from '../../../kernel/errors';
 import { isCalendarDate } from '../../../kernel/business-date';
+import { nameTextProblem } from './name-text';
 
 /** The document fields of a traveller and the document type each must hold. */
 export const DOCUMENT_SLOTS = [
@@ -33,8 +34,12 @@ const REQUIRED_TEXT = [
   'emergencyContactRelation',
 ];
 
+/** The people's names a registration holds: printed on the certificate, read by the assistance desk. */
+const NAMES = ['name', 'emergencyContactName'];
+
 /**
- * Rules the schema cannot say: required text that is only spaces, and a birth date after today
+ * Rules the schema cannot say: required text that is only spaces, names a reader cannot see
+ * (rules/name-text.ts), and a birth date after today
  * (the Kathmandu business date). Field names are indexed like `[3].dateOfBirth`.
  */
 export function travellerFieldErrors(items: readonly TravellerFacts[], today: string): FieldErrors {
@@ -43,6 +48,11 @@ export function travellerFieldErrors(items: readonly TravellerFacts[], today: st
     for (const field of REQUIRED_TEXT) {
       const value = item[field];
       if (typeof value === 'string' && value.trim() === '') errors[`[${index}].${field}`] = 'must not be blank';
+    }
+    for (const field of NAMES) {
+      const value = item[field];
+      const problem = typeof value === 'string' && value.trim() !== '' ? nameTextProblem(value) : undefined;
+      if (problem) errors[`[${index}].${field}`] = problem;
     }
     if (!isCalendarDate(item.dateOfBirth)) errors[`[${index}].dateOfBirth`] = 'must be a date as YYYY-MM-DD';
     else if (item.dateOfBirth > today) errors[`[${index}].dateOfBirth`] = 'must not be in the future';
