@@ -7,7 +7,8 @@ import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event'
 import { confirmRefund, retryRefund } from '../../src/modules/refunds/refund-operations';
 import { watchDueAttempts } from '../../src/modules/payments/payment-watch';
 import { recordPartialReversal } from '../../src/modules/refunds/partial-reversal';
-import { lockShareForRefunds, moveRefund } from '../../src/modules/refunds';
+import { executeDueRefunds, lockShareForRefunds, moveRefund } from '../../src/modules/refunds';
+import type { RefundGateway } from '../../src/modules/refunds/refund-deps';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { pay, placeOrder, RETURN_URL } from '../support/payment-fixtures';
@@ -73,7 +74,11 @@ async function paidOnKhalti(orderRef: string) {
 /** The payment watch, run as if `hours` after the capture (it looks at paid payments for reversals). */
 async function watchAfter(paymentRef: string, hours: number) {
   const attempt = await server.orm.em.fork().findOneOrFail(PaymentAttempt, { paymentRef });
-  await watchDueAttempts(server.orm.em.fork(), server.payments, new Date(attempt.completedAt!.getTime() + hours * 3600_000));
+  await watchDueAttempts(
+    server.orm.em.fork(),
+    server.payments,
+    new Date(attempt.completedAt!.getTime() + hours * 3600_000),
+  );
 }
 
 const refundsOf = (orderRef: string) =>
@@ -93,7 +98,8 @@ async function toldBack(orderRef: string): Promise<number> {
     (event) => (event.payload as { data: { orderRef?: string } }).data.orderRef === orderRef,
   );
   return events.reduce(
-    (sum, event) => sum + Math.round(Number((event.payload as { data: { amount: string | number } }).data.amount) * 100),
+    (sum, event) =>
+      sum + Math.round(Number((event.payload as { data: { amount: string | number } }).data.amount) * 100),
     0,
   );
 }
@@ -287,6 +293,35 @@ describe("a refund that gives up with a try's outcome unknown (issue 52, item 7)
     await server.orm.em.fork().nativeUpdate(Refund, { refundRef: refund!.refundRef }, { tries: 90 });
     await server.refunds.runOnce();
     expect((await refundsOf(order.orderRef))[0]).toMatchObject({ status: 'FAILED' });
+  });
+});
+
+describe("the executor's claim while its refund call is at Khalti (issue 52, item 3)", () => {
+  it('runs past the worst try of the slowest allowed settings (5 lookup attempts of 12 s): no second process may claim the refund meanwhile', async () => {
+    const order = await placeOrder(server, client, partner);
+    await paidOnKhalti(order.orderRef);
+    khalti.health = 'down';
+    await cancel(order.orderRef);
+    const [refund] = await refundsOf(order.orderRef);
+    await server.orm.em.fork().nativeUpdate(Refund, { refundRef: refund!.refundRef }, { nextTryAt: new Date(0) });
+    let leaseLeftMs = 0;
+    // A Khalti adapter that, at the moment of its call, reads how long the claim still holds the refund.
+    const atKhalti: RefundGateway = {
+      provider: 'khalti',
+      refunds: 'API',
+      refund: async () => {
+        const claimed = await server.orm.em.fork().findOneOrFail(Refund, refund!.id);
+        leaseLeftMs = claimed.claimedUntil!.getTime() - Date.now();
+        return { kind: 'MANUAL', why: 'seen by the test' };
+      },
+    };
+    await executeDueRefunds(server.orm.em.fork(), {
+      ...server.payments,
+      payments: { ...server.payments.payments, providerLookupAttempts: 5, providerTimeoutMs: 12_000 },
+      gateways: { get: () => atKhalti, of: () => atKhalti },
+    });
+    // Khalti's worst try with those settings: 2 lookups of 5 attempts timing out at 12 s, their pauses, the refund call.
+    expect(leaseLeftMs).toBeGreaterThan(2 * (5 * 12_000 + 1000) + 12_000);
   });
 });
 

@@ -29,13 +29,20 @@ export async function recordPartialReversal(
   now = new Date(),
 ): Promise<Refund> {
   return em.fork().transactional(async (tx) => {
-    const found = await tx.findOne(PaymentAttempt, { paymentRef: seen.paymentRef.trim() }, { populate: ['orders.order'] });
+    const found = await tx.findOne(
+      PaymentAttempt,
+      { paymentRef: seen.paymentRef.trim() },
+      { populate: ['orders.order'] },
+    );
     if (!found) throw new OperatorRefusal(`no payment attempt ${seen.paymentRef}`);
     const share = found.orders.getItems().find((line) => line.order.orderRef === seen.orderRef.trim().toUpperCase());
     if (!share) throw new OperatorRefusal(`order ${seen.orderRef} has no share of payment ${found.paymentRef}`);
     // The share's refund lock (decision 0091), then the payment as it is now: the watch may have moved it meanwhile.
     await lockShareForRefunds(tx, { attemptId: found.id, orderId: share.order.id });
-    const attempt = await tx.findOneOrFail(PaymentAttempt, found.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const attempt = await tx.findOneOrFail(PaymentAttempt, found.id, {
+      lockMode: LockMode.PESSIMISTIC_WRITE,
+      refresh: true,
+    });
     if (attempt.providerReversal !== 'PARTIAL') {
       throw new OperatorRefusal(
         `the payment watch has seen no partial reversal of ${attempt.paymentRef}${attempt.providerReversal === 'FULL' ? ' (it was reversed in full: recorded already)' : ''}`,

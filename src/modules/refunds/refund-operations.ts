@@ -95,7 +95,13 @@ export async function confirmRefund(
     if (amount !== undefined && (!Number.isSafeInteger(amount) || amount < 0))
       throw new OperatorRefusal('--amount must be a whole, non-negative amount');
     await mustFit(tx, refund, amount ?? refund.amount);
-    await moveRefund(tx, refund, { step: 'CONFIRM', actor, at: now, note, ...(amount === undefined ? {} : { amount }) });
+    await moveRefund(tx, refund, {
+      step: 'CONFIRM',
+      actor,
+      at: now,
+      note,
+      ...(amount === undefined ? {} : { amount }),
+    });
     await tx.flush();
     return refund;
   });

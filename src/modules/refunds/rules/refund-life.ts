@@ -111,6 +111,7 @@ export function refundRetriesExhausted(tries: number, retryDays: number, baseSec
 export function refundSplitProblem(left: Minor, amount: Minor, fee: Minor): string | null {
   if (!Number.isSafeInteger(amount) || !Number.isSafeInteger(fee) || amount < 0 || fee < 0)
     return 'amount and fee must be whole, non-negative minor units';
-  if (amount + fee > left) return `amount ${amount} + fee ${fee} exceeds what is left of the share: ${Math.max(0, left)}`;
+  if (amount + fee > left)
+    return `amount ${amount} + fee ${fee} exceeds what is left of the share: ${Math.max(0, left)}`;
   return null;
 }
