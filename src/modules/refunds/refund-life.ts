@@ -141,10 +141,13 @@ function lifeAfter(refund: Refund, to: RefundStatus, move: RefundMove): Partial<
   }
 }
 
-/** The share this refund gives back reads REFUNDED; a late capture's attempt too, once none of it is owed. */
+/** The share this refund gives back reads REFUNDED (a partial reversal's leaves it as it is); a late capture's attempt too, once none of it is owed. */
 async function settleShare(tx: EntityManager, refund: Refund, at: Date): Promise<void> {
   const share = await tx.findOne(PaymentAttemptOrder, { attempt: refund.attempt.id, order: refund.order.id });
-  if (share && share.settlement === 'REFUND_PENDING') share.settlement = 'REFUNDED';
+  // A partial reversal the operator records is not the refund the share owes (a cancellation's, still to be made or confirmed):
+  // a full reversal settles every share itself (payments/provider-reversal.ts).
+  if (share && share.settlement === 'REFUND_PENDING' && refund.cause !== 'PROVIDER_REVERSAL')
+    share.settlement = 'REFUNDED';
   const attempt = refund.attempt;
   if (attempt.status !== 'REFUND_PENDING') return;
   await tx.flush();
