@@ -390,7 +390,7 @@ describe('after every scenario above', () => {
   it('the invariant checker finds 0 violations: no share holds more refunds than it captured', async () => {
     const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../scripts/check-invariants.mjs')], {
       env: { ...process.env, DATABASE_URL: databaseUrl() },
-    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error) }));
+    }).catch((error: { stdout?: string; message?: string }) => ({ stdout: error.stdout ?? error.message ?? '' }));
     expect(stdout).toContain('invariants: 0 violations');
   });
 });
