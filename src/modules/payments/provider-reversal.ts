@@ -88,7 +88,12 @@ export async function recordProviderReversal(
   const given = new Map<string, number>();
   for (const refund of ours.filter((r) => r.status === 'SUCCEEDED'))
     given.set(refund.order.id, (given.get(refund.order.id) ?? 0) + refund.amount);
-  for (const refund of ours.filter((r) => r.status !== 'SUCCEEDED')) {
+  // Refunds that hold their part (PENDING, MANUAL) first; a FAILED one gets what they leave.
+  const notMade = ours.filter((r) => r.status !== 'SUCCEEDED');
+  for (const refund of [
+    ...notMade.filter((r) => r.status !== 'FAILED'),
+    ...notMade.filter((r) => r.status === 'FAILED'),
+  ]) {
     const share = lines.find((line) => line.order.id === refund.order.id)?.amount ?? refund.amount + refund.fee;
     const before = given.get(refund.order.id) ?? 0;
     const amount = Math.min(refund.amount, Math.max(0, share - refund.fee - before));
