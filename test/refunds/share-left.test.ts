@@ -367,9 +367,10 @@ describe("the share's refund lock (issue 52, item 10)", () => {
     });
     confirm.catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(settled).toBe(false);
+    const waited = !settled;
     release();
     await watch;
+    expect(waited).toBe(true);
     await expect(confirm).rejects.toThrow(/already SUCCEEDED/);
 
     const [after] = await refundsOf(order.orderRef);
