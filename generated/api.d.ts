@@ -2995,7 +2995,8 @@ export interface components {
          * @description What a cancellation of the order would do now. Nothing is changed and no gateway is asked:
          *     a preview of a `PENDING` order whose customer is on the checkout page at this moment says
          *     `UNPAID`, and the cancellation itself finds out (see `CancellationRule`). Amounts in
-         *     `currency`; `refundAmount + cancellationFee` is the order's share of its payment.
+         *     `currency`; `refundAmount + cancellationFee` is the order's share of its payment, less what
+         *     the provider already gave back of it (a partial reversal: the refund is what is left).
          */
         CancellationPreview: {
             /** @description Whether `POST /orders/{orderRef}/cancellation` would cancel the order now. */
@@ -3039,7 +3040,8 @@ export interface components {
          *       (`FREE_LOOK_DAYS`) before today: the whole of the order's payment share goes back.
          *     - `CANCELLATION_FEE`: paid, cover not started, after the free look: the share goes back less a
          *       fee of 10 % (`CANCELLATION_FEE_PERCENT`) of it, rounded down to the paisa in the traveller's
-         *       favour.
+         *       favour. After a partial reversal at the provider, only what is left of the share goes back
+         *       (less the fee, kept from what is left).
          *     - `COVER_STARTED`: the cover has started (its first day is today or earlier), or the order is
          *       `COMPLETED` or `CLOSED`: not cancellable through the API; the operator can still cancel it.
          *     - `ALREADY_CANCELLED`: the order is cancelled; a cancelled order never comes back.
@@ -5390,7 +5392,9 @@ export interface components {
         };
         /**
          * @description Money going back to the customer for this order's share of its payment. `amount +
-         *     cancellationFee` is the share the payment took for the order. Watch `refund.succeeded` and
+         *     cancellationFee` is the share the payment took for the order, or less when part of it had
+         *     already gone back (a partial reversal at the provider): the refunds of a share never add up to
+         *     more than the share. Watch `refund.succeeded` and
          *     `refund.failed`, or read the order detail or `payment-status` again.
          */
         Refund: {
@@ -5417,7 +5421,8 @@ export interface components {
         RefundCause: "CANCELLATION" | "LATE_CAPTURE" | "PROVIDER_REVERSAL";
         /**
          * @description A refund of your company's, with the order and the payment it belongs to. `amount +
-         *     cancellationFee` is the share the payment took for the order.
+         *     cancellationFee` is the share the payment took for the order, or less when part of it had
+         *     already gone back (a partial reversal at the provider).
          */
         RefundDetail: components["schemas"]["Refund"] & {
             cause: components["schemas"]["RefundCause"];

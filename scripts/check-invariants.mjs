@@ -15,7 +15,9 @@
 //  5. A promo code's used_count equals the number of order slots (company or agent) holding it,
 //     and never exceeds its usage_limit.
 //  7. Refunds (DESIGN "Refunds that happen"): per order at most one cancellation refund; a
-//     cancellation or late-capture refund plus its fee is exactly the share it gives back; a share
+//     cancellation or late-capture refund plus its fee is at most the share it gives back, and per
+//     share the refunds not FAILED (SUCCEEDED, PENDING, MANUAL) add up to at most the share
+//     captured (decision 0091: what is left after a partial reversal); a share
 //     owed back (REFUND_PENDING) has an unfinished refund and a REFUNDED share a SUCCEEDED one; a
 //     cancellation refund belongs to a CANCELLED order; and a cancelled order that was paid by a
 //     share has its refund (or nothing was taken). Issue 36: per order share, the SUCCEEDED
@@ -106,12 +108,27 @@ const CHECKS = [
     sql: `select o.order_ref as ref, count(*) as refunds from refund r join insurance_order o on o.id = r.order_id where r.cause = 'CANCELLATION' group by o.id having count(*) > 1`,
   },
   {
-    name: 'refund whose amount plus fee is not the share it gives back',
+    // Decision 0091: a cancellation after a partial reversal refunds what is left, and the operator
+    // confirms what actually went back: a refund plus its fee is the share or less, never more.
+    name: 'refund whose amount plus fee is more than the share it gives back, or of no share',
     sql: `
       select r.refund_ref as ref, r.amount, r.fee, pao.amount as share
         from refund r
         left join payment_attempt_order pao on pao.attempt_id = r.attempt_id and pao.order_id = r.order_id
-       where r.cause in ('CANCELLATION', 'LATE_CAPTURE') and (pao.amount is null or r.amount + r.fee <> pao.amount)`,
+       where r.cause in ('CANCELLATION', 'LATE_CAPTURE') and (pao.amount is null or r.amount + r.fee > pao.amount)`,
+  },
+  {
+    // Decision 0091: every refund fits in what the share's other refunds not FAILED left of it.
+    name: 'order share whose refunds not FAILED (SUCCEEDED, PENDING, MANUAL) add up to more than the share captured',
+    sql: `
+      select a.payment_ref as ref, o.order_ref, pao.amount as share, sum(r.amount) as holding
+        from refund r
+        join payment_attempt_order pao on pao.attempt_id = r.attempt_id and pao.order_id = r.order_id
+        join payment_attempt a on a.id = r.attempt_id
+        join insurance_order o on o.id = r.order_id
+       where r.status <> 'FAILED'
+       group by a.id, o.id, pao.amount
+      having sum(r.amount) > pao.amount`,
   },
   {
     name: 'share owed back or refunded whose refund record says otherwise',

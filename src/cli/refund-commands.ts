@@ -10,6 +10,7 @@ import {
 } from '../modules/refunds';
 import type { Refund } from '../modules/refunds/entities/refund';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { parseOperatorAmount } from '../modules/orders';
 import {
   OPERATOR_NOTE_MAX_LENGTH,
   operatorActor,
@@ -82,15 +83,27 @@ export function registerRefundCommands(program: Command): void {
     'confirm <refundRef>',
     'record that a MANUAL (or FAILED) refund was made by hand: it becomes SUCCEEDED',
     (command) =>
-      command.requiredOption(
-        '--note <text>',
-        `the refund's reference in the provider's portal or bank (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`,
-      ),
-  ).action(async (refundRef: string, options: CliOptions & { note: string }) => {
+      command
+        .requiredOption(
+          '--note <text>',
+          `the refund's reference in the provider's portal or bank (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`,
+        )
+        .option(
+          '--amount <amount>',
+          'what you actually gave back, when it differs from the refund (after a partial reversal: what was left), e.g. 3000.00',
+        ),
+  ).action(async (refundRef: string, options: CliOptions & { note: string; amount?: string }) => {
     const note = options.note.trim();
     if (!note || note.length > OPERATOR_NOTE_MAX_LENGTH)
       throw new Error(`--note must be 1 to ${OPERATOR_NOTE_MAX_LENGTH} characters`);
-    const shown = refundView(await withDatabase((em) => confirmRefund(em, refundRef, note, operatorActor())));
+    const amount = options.amount === undefined ? undefined : parseOperatorAmount(options.amount);
+    if (amount === null)
+      throw new Error(
+        `--amount must be a decimal amount with at most two decimals, like 3000.00 (got ${JSON.stringify(options.amount)})`,
+      );
+    const shown = refundView(
+      await withDatabase((em) => confirmRefund(em, refundRef, note, operatorActor(), new Date(), amount)),
+    );
     output(
       options,
       shown,

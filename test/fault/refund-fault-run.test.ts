@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Orm } from '../../src/kernel/db/orm';
 import { confirmRefund, confirmRefundsOfPayment } from '../../src/modules/refunds/refund-operations';
+import { recordPartialReversal } from '../../src/modules/refunds/partial-reversal';
 import { ApiClient } from '../support/http-client';
 import { at } from '../support/elements';
 import type { TestPartner } from '../support/partners';
@@ -23,6 +24,11 @@ import { startRefundFleet, stopRefundFleet } from './support/refund-fleet';
 // At the end, per provider transaction: money refunded at the simulator = the sum of SUCCEEDED
 // refunds; no refund made through the API beyond the shares refunded; no SUCCEEDED refund
 // without money; every refund SUCCEEDED, or MANUAL with a reason. REFUND_FAULT_SEED repeats a run.
+// Issue 52 (decision 0091): before the cancellations, an operator gives back part of one member's
+// share of some wallet groups in Khalti's portal; the watch sees the partial reversal; the operator
+// records it before the cancellation (docs/operations.md), or after it (the cancellation's MANUAL
+// refund then holds the share: confirmed with --amount, the reversal recorded after). Per share,
+// the refunds not FAILED (SUCCEEDED + PENDING + MANUAL) never exceed the share captured.
 
 const SEED = Number(process.env.REFUND_FAULT_SEED ?? Math.floor(Math.random() * 2 ** 31));
 /** Per API call; REFUND_FAULT_RATES='{"errorRate":0.2,...}' runs it harder. */
@@ -40,6 +46,8 @@ const CANCELLED_PER_GROUP = 4;
 const BANK_GROUPS = 10;
 /** Wallet groups an operator refunds in full in Khalti's portal mid-run: the reversal watch finds them. */
 const PORTAL_FULL_GROUPS = 10;
+/** Wallet groups with part of one member's share given back in Khalti's portal before any cancellation. */
+const PORTAL_PARTIAL_GROUPS = 10;
 /** How long the executor may take to be quiet after the last cancellation. */
 const QUIET_WITHIN_MS = 90_000;
 
@@ -53,6 +61,8 @@ interface Group {
   orderRefs: string[];
   portalFull: boolean;
   cancellationsDone: boolean;
+  /** Part of the first member's share given back in the portal before the cancellations, and whether the operator recorded it. */
+  partial?: { orderRef: string; amount: number; recorded: boolean };
 }
 
 let postgres: ThrowawayPostgres;
@@ -131,6 +141,7 @@ async function cancel(client: ApiClient, orderRef: string): Promise<number> {
 
 interface RefundRow {
   refund_ref: string;
+  order_ref: string;
   status: string;
   amount: string;
   cause: string;
@@ -141,8 +152,8 @@ interface RefundRow {
 /** Refunds with their amounts in paisa, as Khalti counts (the database keeps rupees). */
 const refundsOf = () =>
   sql<RefundRow>(
-    `select r.refund_ref, r.status, round(r.amount * 100)::text as amount, r.cause, r.last_error, r.tries, a.gateway_transaction_id as transaction_id
-     from refund r join payment_attempt a on a.id = r.attempt_id order by r.refund_ref`,
+    `select r.refund_ref, o.order_ref, r.status, round(r.amount * 100)::text as amount, r.cause, r.last_error, r.tries, a.gateway_transaction_id as transaction_id
+     from refund r join payment_attempt a on a.id = r.attempt_id join insurance_order o on o.id = r.order_id order by r.refund_ref`,
   );
 
 /**
@@ -157,11 +168,49 @@ const confirmedByOperator = new Map<string, number>();
 const noteConfirmed = (transactionId: string, count: number) =>
   confirmedByOperator.set(transactionId, (confirmedByOperator.get(transactionId) ?? 0) + count);
 
+/**
+ * A partial reversal the operator had not recorded when its order was cancelled: the
+ * cancellation's MANUAL refund holds the whole share, so the reversal cannot be recorded beside
+ * it. The operator refunds what the portal shows is left, confirms that with --amount, then
+ * records the reversal. Returns the portal refunds made.
+ */
+async function settleUnrecordedReversal(group: Group, partial: NonNullable<Group['partial']>, rows: RefundRow[]) {
+  const manual = rows.find(
+    (row) => row.order_ref === partial.orderRef && row.cause === 'CANCELLATION' && row.status === 'MANUAL',
+  );
+  if (!manual) return 0;
+  const left = Number(manual.amount) - partial.amount;
+  khalti.refundInPortal(group.pidx, left);
+  await confirmRefund(
+    orm.em.fork(),
+    manual.refund_ref,
+    `what was left, refunded in the Khalti merchant portal (${group.transactionId})`,
+    'operator:fault-run',
+    new Date(),
+    left,
+  );
+  noteConfirmed(group.transactionId, 1);
+  await recordPartialReversal(orm.em.fork(), {
+    paymentRef: group.paymentRef,
+    orderRef: partial.orderRef,
+    amount: partial.amount,
+    note: `KHALTI-PORTAL-PARTIAL-${group.index}`,
+    actor: 'operator:fault-run',
+  });
+  partial.recorded = true;
+  return 1;
+}
+
 async function operatorPass(groups: Group[]): Promise<number> {
   let portalRefunds = 0;
-  const rows = await refundsOf();
+  let rows = await refundsOf();
   // A payment refunded in full in the portal is the reversal watch's to record.
   for (const group of groups.filter((candidate) => candidate.cancellationsDone && !candidate.portalFull)) {
+    if (group.partial && !group.partial.recorded) {
+      portalRefunds += await settleUnrecordedReversal(group, group.partial, rows);
+      if (!group.partial.recorded) continue;
+      rows = await refundsOf();
+    }
     const mine = rows.filter((row) => row.transaction_id === group.transactionId);
     const manual = mine.filter((row) => row.status === 'MANUAL');
     if (manual.length === 0 || mine.some((row) => row.status === 'PENDING')) continue;
@@ -239,8 +288,48 @@ describe('the refund fault run', () => {
       `refund fault run: seed ${SEED} (REFUND_FAULT_SEED=${SEED} repeats it), rates ${JSON.stringify(RATES)}`,
     );
     khalti.faults.configure({ seed: SEED, ...RATES });
-    const cancellationStatuses: Record<number, number> = {};
     let portalRefunds = 0;
+    // Part of one member's share given back in the portal, seen by the watch as a partial reversal (its amount unsaid).
+    const partialGroups = groups.slice(
+      BANK_GROUPS + PORTAL_FULL_GROUPS,
+      BANK_GROUPS + PORTAL_FULL_GROUPS + PORTAL_PARTIAL_GROUPS,
+    );
+    for (const group of partialGroups) {
+      const orderRef = at(group.orderRefs, 0, 'the members');
+      const [share] = await sql<{ amount: string }>(
+        `select round(p.amount * 100)::text as amount from payment_attempt_order p join insurance_order o on o.id = p.order_id
+          join payment_attempt a on a.id = p.attempt_id where o.order_ref = ? and a.payment_ref = ?`,
+        [orderRef, group.paymentRef],
+      );
+      // A different part for each group (a third to two thirds of the share), so no two runs of the rule look alike.
+      const amount = Math.floor((Number(share!.amount) * (1 + (group.index % 2))) / 3);
+      khalti.refundInPortal(group.pidx, amount);
+      group.partial = { orderRef, amount, recorded: false };
+      portalRefunds += 1;
+    }
+    const partialRefs = `{${partialGroups.map((group) => group.paymentRef).join(',')}}`;
+    for (let waited = 0; ; waited += 1) {
+      const [seen] = await sql<{ n: string }>(
+        `select count(*)::text as n from payment_attempt where payment_ref = any(?) and provider_reversal = 'PARTIAL'`,
+        [partialRefs],
+      );
+      if (Number(seen!.n) === partialGroups.length) break;
+      if (waited === 60) throw new Error('the reversal watch did not see the partial reversals within a minute');
+      await sql(`update payment_attempt set next_check_at = now() where payment_ref = any(?)`, [partialRefs]);
+      await sleep(1000);
+    }
+    // Half of them the operator records at once (docs/operations.md), the others only after the cancellation.
+    for (const group of partialGroups.filter((candidate) => candidate.index % 2 === 0)) {
+      await recordPartialReversal(orm.em.fork(), {
+        paymentRef: group.paymentRef,
+        orderRef: group.partial!.orderRef,
+        amount: group.partial!.amount,
+        note: `KHALTI-PORTAL-PARTIAL-${group.index}`,
+        actor: 'operator:fault-run',
+      });
+      group.partial!.recorded = true;
+    }
+    const cancellationStatuses: Record<number, number> = {};
     let operatorDone = false;
     const operator = (async () => {
       while (!operatorDone) {
@@ -296,9 +385,15 @@ describe('the refund fault run', () => {
       quiet =
         rows.every((row) => row.status !== 'PENDING') &&
         unreversed.length === 0 &&
+        groups.every((group) => !group.partial || group.partial.recorded) &&
         rows
           .filter((row) => row.status === 'MANUAL')
-          .every((row) => !/check the merchant portal|customerMobile/.test(row.last_error ?? ''));
+          .every(
+            (row) =>
+              !/check the merchant portal|customerMobile|part of this payment already given back/.test(
+                row.last_error ?? '',
+              ),
+          );
       if (quiet) break;
       await sleep(1000);
     }
@@ -307,6 +402,14 @@ describe('the refund fault run', () => {
     khalti.faults.configure({ seed: SEED, errorRate: 0, dropRate: 0, timeoutRate: 0 });
 
     const rows = await refundsOf();
+    // Per share: the refunds not FAILED (SUCCEEDED + PENDING + MANUAL) against the share captured (decision 0091).
+    const shares = await sql<{ transaction_id: string; order_ref: string; share: string; holding: string }>(
+      `select a.gateway_transaction_id as transaction_id, o.order_ref, round(p.amount * 100)::text as share,
+              round(coalesce(sum(r.amount) filter (where r.status <> 'FAILED'), 0) * 100)::text as holding
+         from payment_attempt_order p join payment_attempt a on a.id = p.attempt_id join insurance_order o on o.id = p.order_id
+         left join refund r on r.attempt_id = p.attempt_id and r.order_id = p.order_id
+        group by a.gateway_transaction_id, o.order_ref, p.amount`,
+    );
     const table = groups.map((group) => {
       const simulated = at(
         [...khalti.payments.values()].filter((payment) => payment.pidx === group.pidx),
@@ -331,10 +434,15 @@ describe('the refund fault run', () => {
         if (row.status !== 'SUCCEEDED' && !(row.status === 'MANUAL' && (row.last_error ?? '').trim() !== ''))
           problems.push(`${row.refund_ref} ${row.status}`);
       }
+      for (const share of shares.filter((line) => line.transaction_id === group.transactionId)) {
+        if (Number(share.holding) > Number(share.share))
+          problems.push(`${share.order_ref}: refunds of ${share.holding} on a share of ${share.share}`);
+      }
       return {
         group: group.index,
         funding: group.funding,
         portalFull: group.portalFull,
+        portalPartial: group.partial ? group.partial.amount : 0,
         paid: simulated.amount,
         atKhalti: simulated.refunded,
         sumSucceeded,

@@ -190,6 +190,21 @@ describe('the invariant checker', () => {
     } finally {
       await em.getConnection().execute(`update refund set amount = amount - 1 where order_id = ?`, [order.orderId]);
     }
+    // Decision 0091: a refund the operator has still to make (MANUAL) holds its part of the share too.
+    await em
+      .getConnection()
+      .execute(`update refund set amount = amount + 1, status = 'MANUAL' where order_id = ?`, [order.orderId]);
+    try {
+      const result = await checkInvariants();
+      expect(result.code).toBe(1);
+      expect(result.output).toContain(
+        'order share whose refunds not FAILED (SUCCEEDED, PENDING, MANUAL) add up to more than the share captured',
+      );
+    } finally {
+      await em
+        .getConnection()
+        .execute(`update refund set amount = amount - 1, status = 'SUCCEEDED' where order_id = ?`, [order.orderId]);
+    }
     await em.getConnection().execute(`update refund set status = 'FAILED' where order_id = ?`, [order.orderId]);
     await em
       .getConnection()

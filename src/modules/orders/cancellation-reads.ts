@@ -4,6 +4,7 @@ import type { Principal } from '../../kernel/http/request-scope';
 import type { PaymentAttempt } from '../payments/entities/payment-attempt';
 import { PaymentAttemptOrder } from '../payments/entities/payment-attempt-order';
 import { Refund } from '../refunds/entities/refund';
+import { refundsHolding } from '../refunds';
 import { OrderStatus, type Order } from './entities/order';
 import { OrderCancellation } from './entities/order-cancellation';
 import { resolveOrder } from './order-lookup';
@@ -57,6 +58,7 @@ export async function termsOf(
       coverageStartDate: order.coverageStartDate,
       paidAt: order.paidAt,
       paidShare: paid?.amount ?? 0,
+      refundedBefore: paid ? await refundsHolding(em, { attemptId: paid.attempt.id, orderId: order.id }) : 0,
       paymentPartlyReversed: paid?.attempt.providerReversal === 'PARTIAL',
       cancelledAt: when,
     },

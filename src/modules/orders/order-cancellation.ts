@@ -3,7 +3,7 @@ import { conflict, invalid, type ErrorCode } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
 import type { PaymentAttempt } from '../payments/entities/payment-attempt';
-import { recordRefund } from '../refunds';
+import { lockShareForRefunds, recordRefund } from '../refunds';
 import type { Refund } from '../refunds/entities/refund';
 import { cancellationRefund, paidShare, termsOf } from './cancellation-reads';
 import { cancelOrderInTransaction, type CancellationRecord } from './cancellation-record';
@@ -268,6 +268,9 @@ async function cancelInTransaction(
   const now = times.now ?? new Date();
   const existing =
     order.status === OrderStatus.Cancelled ? await tx.findOne(OrderCancellation, { order: order.id }) : null;
+  // The share's refund lock before its refunds are read: what is left of it is this cancellation's to refund (decision 0091).
+  const paid = order.status === OrderStatus.Cancelled ? null : await paidShare(tx, order.id);
+  if (paid) await lockShareForRefunds(tx, { attemptId: paid.attempt.id, orderId: order.id });
   const terms = await termsOf(tx, order, payments.settings, now, request.who, existing?.cancelledAt);
   if (!terms.cancellable) {
     const message = terms.notCancellableReason ?? `Order ${order.orderRef} cannot be cancelled`;
@@ -285,9 +288,10 @@ async function cancelInTransaction(
     if ((await payments.stillOpenAttempts(tx, [order.id])).length > 0) return 'IN_THE_WAY';
     releasedCodes = await releasePromoSlots(tx, order);
   } else {
-    const share = await paidShare(tx, order.id);
+    const share = paid;
     paymentRef = share?.attempt.paymentRef ?? null;
-    if (share && terms.refundAmount + terms.cancellationFee > 0) {
+    // A share the provider gave back in full already still gets its refund record (of nothing): the share then reads REFUNDED.
+    if (share && share.amount > 0) {
       refund = await recordRefund(tx, {
         order,
         attempt: share.attempt,

@@ -5,7 +5,7 @@ import type { PaymentAttempt } from './entities/payment-attempt';
 import type { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import { Refund } from '../refunds/entities/refund';
 import type { PaymentDeps } from './payment-deps';
-import { moveRefund, recordRefund } from '../refunds';
+import { lockSharesForRefunds, moveRefund, recordRefund } from '../refunds';
 import { recordPaymentEvents } from '../webhooks';
 import type { ProviderReversalKind } from './rules/payment-attempt';
 import { reversalPlan } from './rules/payment-watch';
@@ -46,8 +46,18 @@ export async function recordProviderReversal(
 ): Promise<ReversalOutcome> {
   if (attempt.status !== 'SUCCESS' || attempt.providerReversal === 'FULL' || attempt.providerReversal === kind)
     return 'UNCHANGED';
+  // The refund lock of every share (decision 0091): the operator's confirm and the executor wait, or went first.
+  await lockSharesForRefunds(
+    tx,
+    attempt.id,
+    attempt.orders.getItems().map((line) => line.order.id),
+  );
   // FAILED refunds count too: an operator's portal refund after one is that refund, not a new one.
-  const ours = await tx.find(Refund, { attempt: attempt.id }, { orderBy: { createdAt: 'asc' }, populate: ['order'] });
+  const ours = await tx.find(
+    Refund,
+    { attempt: attempt.id },
+    { orderBy: { createdAt: 'asc' }, populate: ['order'], refresh: true },
+  );
   const provider =
     attempt.provider ?? deps.gateways.get(attempt.gateway === 'cash' ? 'card_gateway' : attempt.gateway)?.provider;
   const log = { paymentRef: attempt.paymentRef, gateway: attempt.gateway, provider, kind, gatewayReference };
@@ -73,6 +83,31 @@ export async function recordProviderReversal(
   attempt.providerReversal = 'FULL';
   attempt.providerReversalAt = now;
   const lines = attempt.orders.getItems();
+  // The provider gave everything back: our refunds not made yet are made (by the provider), each
+  // with what its share had left (a FAILED one held none of it meanwhile: decision 0091).
+  const given = new Map<string, number>();
+  for (const refund of ours.filter((r) => r.status === 'SUCCEEDED'))
+    given.set(refund.order.id, (given.get(refund.order.id) ?? 0) + refund.amount);
+  // Refunds that hold their part (PENDING, MANUAL) first; a FAILED one gets what they leave.
+  const notMade = ours.filter((r) => r.status !== 'SUCCEEDED');
+  for (const refund of [
+    ...notMade.filter((r) => r.status !== 'FAILED'),
+    ...notMade.filter((r) => r.status === 'FAILED'),
+  ]) {
+    const share = lines.find((line) => line.order.id === refund.order.id)?.amount ?? refund.amount + refund.fee;
+    const before = given.get(refund.order.id) ?? 0;
+    const amount = Math.min(refund.amount, Math.max(0, share - refund.fee - before));
+    given.set(refund.order.id, before + amount);
+    await moveRefund(tx, refund, {
+      step: 'FOUND_AT_PROVIDER',
+      actor: ACTOR,
+      at: now,
+      providerRefundRef: gatewayReference,
+      note: 'the provider reports the payment refunded in full (payment watch)',
+      amount,
+    });
+  }
+  await tx.flush();
   const plan = reversalPlan(
     lines.map((line) => ({
       orderId: line.order.id,
@@ -82,16 +117,6 @@ export async function recordProviderReversal(
     })),
     ours.map((refund) => ({ orderId: refund.order.id, amount: refund.amount })),
   );
-  // The provider gave everything back: our refunds not made yet are made (by the provider).
-  for (const refund of ours.filter((r) => r.status !== 'SUCCEEDED')) {
-    await moveRefund(tx, refund, {
-      step: 'FOUND_AT_PROVIDER',
-      actor: ACTOR,
-      at: now,
-      providerRefundRef: gatewayReference,
-      note: 'the provider reports the payment refunded in full (payment watch)',
-    });
-  }
   if (plan.cancel.length === 0 && [...plan.remainder.values()].every((owed) => owed === 0)) {
     // Our own refunds gave all of it back (Khalti reads Refunded after our refund call): nothing is new.
     return 'UNCHANGED';

@@ -149,7 +149,7 @@ export function paymentsConfig(
 
 /** Payment modes production must not run with. */
 export function paymentModeProblems(
-  payments: Pick<PaymentConfig, 'mode' | 'allowHttpReturnUrl'>,
+  payments: Pick<PaymentConfig, 'mode' | 'allowHttpReturnUrl' | 'refundIntervalSeconds'>,
   isProduction: boolean,
 ): string[] {
   const problems: string[] = [];
@@ -158,6 +158,12 @@ export function paymentModeProblems(
     problems.push('PAYMENT_MODE=sandbox is not allowed when NODE_ENV=production');
   if (isProduction && payments.allowHttpReturnUrl)
     problems.push('ALLOW_HTTP_RETURN_URL=true is not allowed when NODE_ENV=production');
+  // With no pass, a refund is made only by the kick of the process that wrote it: one whose provider
+  // was down, or whose process stopped, would never be retried (decision 0091).
+  if (isProduction && payments.refundIntervalSeconds === 0)
+    problems.push(
+      'REFUND_INTERVAL_SECONDS=0 is not allowed when NODE_ENV=production: nothing would retry a refund its first try could not make',
+    );
   return problems;
 }
 

@@ -11,4 +11,5 @@ export { refundHandlers } from './handlers';
 export { executeDueRefunds, startRefundJob, type RefundJob } from './refund-executor';
 export { confirmRefund, confirmRefundsOfPayment, listRefunds, refundOverview, retryRefund } from './refund-operations';
 export { recordPartialReversal } from './partial-reversal';
+export { lockShareForRefunds, lockSharesForRefunds, refundsHolding } from './share-room';
 export type { RefundStatus } from './rules/refund-life';

@@ -6,7 +6,8 @@ import { startPeriodicJob, type PeriodicJob } from '../../kernel/jobs/periodic-j
 import { Refund } from './entities/refund';
 import type { RefundAnswer, RefundDeps } from './refund-deps';
 import { claimDueRefund, moveRefund, type ClaimedRefund } from './refund-life';
-import { refundBackoffSeconds, refundRetriesExhausted } from './rules/refund-life';
+import { refundBackoffSeconds, refundLeaseSeconds, refundRetriesExhausted } from './rules/refund-life';
+import { lockShareForRefunds } from './share-room';
 
 export interface RefundPassSummary {
   tried: number;
@@ -42,10 +43,8 @@ export async function executeDueRefunds(
   return summary;
 }
 
-/** Seconds a claim holds a refund: longer than the lookups and the refund call can take together. */
-function leaseSeconds(deps: RefundDeps): number {
-  return Math.ceil(((deps.payments.providerLookupAttempts + 2) * deps.payments.providerTimeoutMs) / 1000) + 30;
-}
+const leaseSeconds = (deps: RefundDeps): number =>
+  refundLeaseSeconds(deps.payments.providerLookupAttempts, deps.payments.providerTimeoutMs);
 
 type RefundOutcome = 'succeeded' | 'manual' | 'failed' | 'retrying';
 
@@ -103,22 +102,26 @@ async function executeRefund(
     if (!(error instanceof ProviderUnavailableError))
       deps.logger.error({ err: error, refundRef: refund.refundRef }, 'refund execution failed unexpectedly');
     const why = error instanceof Error ? error.message : String(error);
+    const nothingSent = error instanceof ProviderUnavailableError && error.nothingSent;
     if (refundRetriesExhausted(tries, deps.payments.refundRetryDays, deps.payments.refundRetryBaseSeconds)) {
+      const gaveUp = `gave up after ${tries} tries over ${deps.payments.refundRetryDays} days: ${why}`;
+      // A try whose answer was never learnt may have given the money back: that is for a person to
+      // check in the portal (MANUAL), never a FAILED refund the operator would retry or make again.
       return recordOutcome(
         em,
         refundId,
-        { kind: 'REFUSED', reason: `gave up after ${tries} tries over ${deps.payments.refundRetryDays} days: ${why}` },
+        outcomeUnknown || !nothingSent
+          ? {
+              kind: 'MANUAL',
+              why: `${gaveUp}; the outcome of a try is unknown: check the provider's portal for this refund, then ops refund confirm (it went back) or ops refund retry`,
+            }
+          : { kind: 'REFUSED', reason: gaveUp },
         deps,
       );
     }
     const next = new Date(Date.now() + refundBackoffSeconds(tries, deps.payments.refundRetryBaseSeconds) * 1000);
     await em.fork().transactional(async (tx) => {
-      const pending = await tx.findOneOrFail(Refund, refundId, {
-        lockMode: LockMode.PESSIMISTIC_WRITE,
-        refresh: true,
-        populate: ['attempt', 'order'],
-      });
-      const nothingSent = error instanceof ProviderUnavailableError && error.nothingSent;
+      const pending = await lockedRefund(tx, refundId);
       if (pending.status === 'PENDING')
         await moveRefund(tx, pending, {
           step: 'RETRY_LATER',
@@ -138,7 +141,22 @@ async function executeRefund(
   return recordOutcome(em, refundId, answer, deps);
 }
 
-/** Records a provider's answer under the refund's row lock, once: a refund no longer PENDING is left as it is. */
+/**
+ * The refund read under its share's refund lock (decision 0091), then its row's: the operator's
+ * confirm and the payment watch take the same lock, so an answer is recorded once.
+ */
+async function lockedRefund(tx: EntityManager, refundId: string): Promise<Refund> {
+  const [share] = await tx.execute<Array<{ attempt_id: string; order_id: string }>>(
+    `select "attempt_id", "order_id" from "refund" where "id" = ?`,
+    [refundId],
+  );
+  if (share) await lockShareForRefunds(tx, { attemptId: share.attempt_id, orderId: share.order_id });
+  const refund = await tx.findOneOrFail(Refund, refundId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  await tx.populate(refund, ['attempt', 'order']);
+  return refund;
+}
+
+/** Records a provider's answer under the share's refund lock, once: a refund no longer PENDING is left as it is. */
 async function recordOutcome(
   em: EntityManager,
   refundId: string,
@@ -147,8 +165,7 @@ async function recordOutcome(
   now = new Date(),
 ): Promise<RefundOutcome> {
   return em.fork().transactional(async (tx) => {
-    const refund = await tx.findOneOrFail(Refund, refundId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    await tx.populate(refund, ['attempt', 'order']);
+    const refund = await lockedRefund(tx, refundId);
     if (refund.status !== 'PENDING')
       return refund.status === 'SUCCEEDED' ? 'succeeded' : refund.status === 'MANUAL' ? 'manual' : 'failed';
     const provider =

@@ -34,6 +34,12 @@ export interface RefundMove {
   nextTryAt?: Date;
   /** RETRY_LATER: the try failed before the refund call was sent (a lookup), so its outcome is known: nothing. */
   nothingSent?: boolean;
+  /**
+   * CONFIRM, FOUND_AT_PROVIDER: what actually went back, when it differs from the amount recorded
+   * (the operator's `--amount`; what a full reversal left for this refund). Never more than the
+   * caller checked fits in the share (decision 0091).
+   */
+  amount?: Minor;
 }
 
 /** A step refused by the machine: a caller that did not check the status first is wrong. */
@@ -42,6 +48,7 @@ export class RefundStepRefused extends Error {}
 /** The refund's fields a step writes; Object.assign is how this file, and only it, writes them. */
 type RefundLife = Pick<
   Refund,
+  | 'amount'
   | 'status'
   | 'provider'
   | 'providerRefundRef'
@@ -65,8 +72,8 @@ const AUDIT_ACTION: Readonly<Record<RefundStep, string | null>> = {
 };
 
 /**
- * Applies one step to a refund the caller holds locked (its row, or the payment's settlement
- * locks), populated with its attempt and order: the new fields, the share of the payment it
+ * Applies one step to a refund whose share's refund lock the caller holds (share-room.ts's
+ * lockSharesForRefunds, decision 0091), read after it was taken, populated with its attempt and order: the new fields, the share of the payment it
  * settles, its audit entry, and `refund.succeeded` / `refund.failed`.
  */
 export async function moveRefund(tx: EntityManager, refund: Refund, move: RefundMove): Promise<void> {
@@ -128,15 +135,19 @@ function lifeAfter(refund: Refund, to: RefundStatus, move: RefundMove): Partial<
         nextTryAt: null,
         lastError: null,
         providerRefundRef: refund.providerRefundRef ?? move.providerRefundRef,
+        ...(move.amount !== undefined && move.amount !== refund.amount ? { amount: move.amount } : {}),
         note: move.step === 'CONFIRM' ? move.note : [refund.note, move.note].filter(Boolean).join('; ') || null,
       };
   }
 }
 
-/** The share this refund gives back reads REFUNDED; a late capture's attempt too, once none of it is owed. */
+/** The share this refund gives back reads REFUNDED (a partial reversal's leaves it as it is); a late capture's attempt too, once none of it is owed. */
 async function settleShare(tx: EntityManager, refund: Refund, at: Date): Promise<void> {
   const share = await tx.findOne(PaymentAttemptOrder, { attempt: refund.attempt.id, order: refund.order.id });
-  if (share && share.settlement === 'REFUND_PENDING') share.settlement = 'REFUNDED';
+  // A partial reversal the operator records is not the refund the share owes (a cancellation's, still to be made or confirmed):
+  // a full reversal settles every share itself (payments/provider-reversal.ts).
+  if (share && share.settlement === 'REFUND_PENDING' && refund.cause !== 'PROVIDER_REVERSAL')
+    share.settlement = 'REFUNDED';
   const attempt = refund.attempt;
   if (attempt.status !== 'REFUND_PENDING') return;
   await tx.flush();

@@ -8,6 +8,7 @@ import { PaymentAttemptOrder } from '../payments/entities/payment-attempt-order'
 import type { Refund } from './entities/refund';
 import type { RefundGateways } from './refund-deps';
 import { moveRefund, openRefund } from './refund-life';
+import { shareLeft } from './share-room';
 import { formatRefundRef, refundSplitProblem, type RefundCause } from './rules/refund-life';
 
 /** What a caller knows when money becomes owed back (or was found already given back). */
@@ -47,7 +48,9 @@ export async function recordRefund(tx: EntityManager, input: RefundToRecord): Pr
   const at = input.at ?? new Date();
   const fee = input.fee ?? 0;
   const share = await tx.findOne(PaymentAttemptOrder, { attempt: input.attempt.id, order: input.order.id });
-  const problem = refundSplitProblem(share?.amount ?? input.attempt.amount, input.amount, fee);
+  // Decision 0091: a refund fits in what the share's other refunds not FAILED left of it (the caller holds the share's refund lock).
+  const left = share ? await shareLeft(tx, { attemptId: input.attempt.id, orderId: input.order.id }) : null;
+  const problem = refundSplitProblem(left ?? input.attempt.amount, input.amount, fee);
   if (problem) throw new Error(`refund of ${input.order.orderRef}: ${problem}`);
   const refund = openRefund(tx, {
     refundRef: await allocateRefundRef(tx, at),
@@ -78,7 +81,7 @@ export async function recordRefund(tx: EntityManager, input: RefundToRecord): Pr
       step: 'SUCCEED',
       actor: input.actor,
       at,
-      note: 'nothing to give back: the fee is the whole share',
+      note: 'nothing to give back: the fee, or refunds before this one, took the whole share',
     });
   if (step === 'MANUAL') {
     const why =

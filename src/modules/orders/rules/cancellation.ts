@@ -34,6 +34,12 @@ export interface CancellationFacts {
   paidAt?: Date | null;
   /** What the order's payment took for it (its share of a group payment); 0 when unpaid. */
   paidShare: Minor;
+  /**
+   * What refunds of that share not FAILED already hold (PENDING, MANUAL, SUCCEEDED: a partial
+   * reversal at the provider the operator recorded, for instance); 0 when none. A cancellation
+   * refunds what is left (decision 0091).
+   */
+  refundedBefore?: Minor;
   /** The provider reported part of that payment given back, without saying how much (a recorded PARTIAL reversal). */
   paymentPartlyReversed?: boolean;
   cancelledAt?: Date | null;
@@ -98,25 +104,28 @@ export function cancellationTerms(
     };
   }
   const paidOn = kathmanduToday(facts.paidAt ?? now);
+  // What earlier refunds of the share (a partial reversal at the provider) did not give back: the most this one may.
+  const left = Math.max(0, facts.paidShare - (facts.refundedBefore ?? 0));
   const refundByOperator = facts.paymentPartlyReversed
-    ? 'the provider reports part of this payment already given back, without the amount: check its portal and refund what is left by hand'
+    ? 'the provider reports part of this payment already given back: check its portal, refund what is left by hand (at most this amount), then ops refund confirm --amount <what you gave back>'
     : null;
   if (today <= addDays(paidOn, settings.freeLookDays)) {
     return {
       rule: 'FREE_LOOK',
       cancellable: true,
       notCancellableReason: null,
-      refundAmount: facts.paidShare,
+      refundAmount: left,
       cancellationFee: 0,
       refundByOperator,
     };
   }
-  const fee = cancellationFee(facts.paidShare, settings.cancellationFeePercent);
+  // The fee is a share of the premium, kept from what is left (never more than is left).
+  const fee = Math.min(left, cancellationFee(facts.paidShare, settings.cancellationFeePercent));
   return {
     rule: 'CANCELLATION_FEE',
     cancellable: true,
     notCancellableReason: null,
-    refundAmount: facts.paidShare - fee,
+    refundAmount: left - fee,
     cancellationFee: fee,
     refundByOperator,
   };

@@ -7,7 +7,8 @@ import type { Minor } from '../../../kernel/money';
  *   PENDING --RETRY_LATER--> PENDING          the provider could not be reached; back off
  *   PENDING --SUCCEED--> SUCCEEDED            the provider gave the money back (or nothing was owed)
  *   PENDING --NEED_OPERATOR--> MANUAL         no refund API, or something only a person can judge
- *   PENDING --FAIL--> FAILED                  refused for good, or retried for REFUND_RETRY_DAYS
+ *   PENDING --FAIL--> FAILED                  refused for good, or retried for REFUND_RETRY_DAYS with every try's outcome known
+ *   PENDING --NEED_OPERATOR--> MANUAL         retried for REFUND_RETRY_DAYS with a try's outcome unknown (check the portal)
  *   MANUAL  --FAIL--> FAILED                  the provider refused what waited for it (the sandbox's answer)
  *   FAILED  --RETRY--> PENDING                an operator asks for another try
  *   MANUAL | FAILED --CONFIRM--> SUCCEEDED    an operator gave the money back by hand, with a note
@@ -64,9 +65,37 @@ export function refundBackoffSeconds(tries: number, baseSeconds = 15): number {
   return Math.min(3600, baseSeconds * 2 ** Math.max(0, tries - 1));
 }
 
+/** The pause between two tries of one lookup (provider-http's withLookupRetries): 100 ms times the try just failed. */
+const LOOKUP_PAUSE_MS = 100;
+
+/** What the executor's own work around a provider call may take (database round trips, a slow pool): the lease's margin. */
+const LEASE_MARGIN_SECONDS = 30;
+
+/**
+ * The longest one refund try can spend at a provider with these settings
+ * (PAYMENT_PROVIDER_LOOKUP_ATTEMPTS, PAYMENT_PROVIDER_TIMEOUT_MS), in milliseconds: Khalti's, the
+ * longest of the adapters — the payment lookup and the transaction detail, each tried up to
+ * `lookupAttempts` times, every try timing out, with the pauses between tries; then the refund
+ * call, sent once, timing out too. Decision 0091.
+ */
+export function worstRefundTryMs(lookupAttempts: number, timeoutMs: number): number {
+  const pauses = (LOOKUP_PAUSE_MS * lookupAttempts * (lookupAttempts - 1)) / 2;
+  const oneLookup = lookupAttempts * timeoutMs + pauses;
+  return 2 * oneLookup + timeoutMs;
+}
+
+/**
+ * Seconds the executor's claim holds a refund: its worst try at the provider (worstRefundTryMs)
+ * and a margin, derived from the settings so that no allowed setting lets a claim run out while
+ * its provider call goes on (a second process would then send a second refund call).
+ */
+export function refundLeaseSeconds(lookupAttempts: number, timeoutMs: number): number {
+  return Math.ceil(worstRefundTryMs(lookupAttempts, timeoutMs) / 1000) + LEASE_MARGIN_SECONDS;
+}
+
 /**
  * Whether a refund whose `tries` all met an unavailable provider stops being retried on its own
- * (FAILED, for the operator): once its back-offs add up to `retryDays` (REFUND_RETRY_DAYS, 3), so
+ * (FAILED for the operator, or MANUAL when a try's outcome is unknown): once its back-offs add up to `retryDays` (REFUND_RETRY_DAYS, 3), so
  * that a provider outage of a day or two delays refunds rather than failing them all.
  */
 export function refundRetriesExhausted(tries: number, retryDays: number, baseSeconds = 15): boolean {
@@ -75,10 +104,14 @@ export function refundRetriesExhausted(tries: number, retryDays: number, baseSec
   return waited >= retryDays * 86400;
 }
 
-/** A refund's amount and fee must be whole paisa, never negative, and together the share. */
-export function refundSplitProblem(share: Minor, amount: Minor, fee: Minor): string | null {
+/**
+ * A refund's amount and fee must be whole paisa, never negative, and together at most what is
+ * left of the share: the share less every other refund of it not FAILED (decision 0091).
+ */
+export function refundSplitProblem(left: Minor, amount: Minor, fee: Minor): string | null {
   if (!Number.isSafeInteger(amount) || !Number.isSafeInteger(fee) || amount < 0 || fee < 0)
     return 'amount and fee must be whole, non-negative minor units';
-  if (amount + fee > share) return `amount ${amount} + fee ${fee} exceeds the share ${share}`;
+  if (amount + fee > left)
+    return `amount ${amount} + fee ${fee} exceeds what is left of the share: ${Math.max(0, left)}`;
   return null;
 }
