@@ -224,7 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
   const documentStore = documentStoreConfig(reading);
   const metrics = metricsConfig(reading, isProduction);
   const webhooks = webhooksConfig(reading, { paymentMode: payments.mode, sandboxByDefault });
-  const commissions = commissionConfig(reading);
+  const commissions = commissionConfig(reading, { isProduction });
   const streaming = streamingConfig(reading);
   const orders = ordersConfig(reading);
 

@@ -3,6 +3,7 @@ import { Company } from '../partners/entities/company';
 import type { CommissionPeriod } from './rules/commission-period';
 import type { StatementFonts } from './statement-fonts';
 import { openStatement } from './statement-export';
+import { insurerPanNumber } from './settings';
 
 export interface PrintSettings {
   /** The insurer's name, printed at the head of every statement. */
@@ -23,7 +24,15 @@ export async function printableStatement(
   const { renderStatementPdf } = await import('./statement-pdf.js');
   const { totals, batches } = await openStatement(em, companyId, period);
   return renderStatementPdf(
-    { ...totals, issuer: settings.issuer, companyName: company.name, currency: settings.currency },
+    {
+      ...totals,
+      issuer: settings.issuer,
+      issuerPan: insurerPanNumber(),
+      companyId: company.id,
+      companyName: company.name,
+      companyPan: company.panNumber ?? null,
+      currency: settings.currency,
+    },
     batches,
     settings.fonts,
   );

@@ -34,6 +34,7 @@ import { Migration20261203130200_PackageExcess } from './Migration20261203130200
 import { Migration20261203140000_AssistanceCases } from './Migration20261203140000_AssistanceCases';
 import { Migration20261203150000_CommissionLedger } from './Migration20261203150000_CommissionLedger';
 import { Migration20261204100000_SandboxClock } from './Migration20261204100000_SandboxClock';
+import { Migration20261218100000_CompanyPan } from './Migration20261218100000_CompanyPan';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -75,4 +76,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203120100_BookedDeparture', class: Migration20261203120100_BookedDeparture },
   { name: 'Migration20261204130000_RefundOutcomeUnknown', class: Migration20261204130000_RefundOutcomeUnknown },
   { name: 'Migration20261204100000_SandboxClock', class: Migration20261204100000_SandboxClock },
+  { name: 'Migration20261218100000_CompanyPan', class: Migration20261218100000_CompanyPan },
 ];
