@@ -32,22 +32,23 @@ const RULE = '#c9d3d9';
  * an ellipsis at its width (the agent's code stands beside it).
  */
 const COLUMNS = [
-  { title: 'Date (Nepal)', width: 64, align: 'left' },
+  { title: 'Date (Nepal)', width: 66, align: 'left' },
   { title: 'Kind', width: 40, align: 'left' },
-  { title: 'Role', width: 140, align: 'left' },
-  { title: 'Agent code', width: 70, align: 'left' },
-  { title: 'Order', width: 72, align: 'left' },
-  { title: 'Policy', width: 72, align: 'left' },
-  { title: 'Refund', width: 72, align: 'left' },
+  { title: 'Role', width: 120, align: 'left' },
+  { title: 'Agent code', width: 77.89, align: 'left' },
+  { title: 'Order', width: 76, align: 'left' },
+  { title: 'Policy', width: 76, align: 'left' },
+  { title: 'Refund', width: 76, align: 'left' },
   { title: 'Base', width: 66, align: 'right' },
   { title: '%', width: 30, align: 'right' },
   { title: 'Cap %', width: 30, align: 'right' },
   { title: 'Eff. %', width: 36, align: 'right' },
-  { title: 'Amount', width: 69.89, align: 'right' },
+  { title: 'Amount', width: 68, align: 'right' },
 ] as const;
-/** What a cell keeps clear of the next column. */
-const GAP = 4;
-const ROLE_COLUMN = 2;
+/** What a cell keeps clear of the next column: more than a word space, so a reader's text extraction keeps the cells apart. */
+const GAP = 6;
+/** The role (an agent's name) and the agent's code: text a partner or operator chose, in any script, cut to the column. */
+const FREE_TEXT_COLUMNS = [2, 3];
 const COLUMN_X = COLUMNS.map(
   (_, index) => MARGIN + COLUMNS.slice(0, index).reduce((sum, column) => sum + column.width, 0),
 );
@@ -282,17 +283,17 @@ function tableHeader(doc: PDFKit.PDFDocument, y: number): number {
  * and right-aligned cells are placed by their width from the font's metrics (digits do not kern).
  */
 function drawLine(doc: PDFKit.PDFDocument, table: TableFace, write: Write, line: StatementLine, y: number): void {
-  const role = roleInWords(line.role, line.agentName);
-  // An agent's name may be in any script: only then is the cell set in the certificate's faces.
-  const plain = WIN_ANSI.test(role);
+  const free = [roleInWords(line.role, line.agentName), line.agentCode ?? ''];
+  // An agent's name or code may be in any script: only then is the cell set in the certificate's faces.
+  const plain = free.map((text) => WIN_ANSI.test(text));
   drawCells(
     doc,
     table,
     [
       nepalDateTime(line.occurredAt),
       line.kind === 'EARNED' ? 'Earned' : 'Reversed',
-      plain ? role : '',
-      line.agentCode ?? '',
+      plain[0] ? free[0]! : '',
+      plain[1] ? free[1]! : '',
       line.orderRef,
       line.policyNumber ?? '',
       line.refundRef ?? '',
@@ -304,10 +305,13 @@ function drawLine(doc: PDFKit.PDFDocument, table: TableFace, write: Write, line:
     ],
     y,
   );
-  if (!plain) {
-    write(role, COLUMN_X[ROLE_COLUMN]!, y - 0.5, TABLE_SIZE, INK, false, COLUMNS[ROLE_COLUMN].width - GAP);
-    tableFace(doc);
-  }
+  if (plain.every(Boolean)) return;
+  // Drawn a little higher: the certificate's face sits lower on its line than Helvetica, and the cells share one baseline.
+  FREE_TEXT_COLUMNS.forEach((column, index) => {
+    if (!plain[index])
+      write(free[index]!, COLUMN_X[column]!, y - 1.33, TABLE_SIZE, INK, false, COLUMNS[column]!.width - GAP);
+  });
+  tableFace(doc);
 }
 
 /** What standard Helvetica sets from its WinAnsi encoding without help: printable ASCII and Latin-1. */
