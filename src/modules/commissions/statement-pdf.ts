@@ -323,14 +323,15 @@ function drawCells(doc: PDFKit.PDFDocument, table: TableFace, cells: readonly st
   cells.forEach((cell, index) => {
     if (cell === '') return;
     const column = COLUMNS[index]!;
-    const text = fitted(table, cell, column.width - GAP);
+    // Only free text is cut: a reference or an amount is printed whole, and its column is wide enough for it.
+    const text = FREE_TEXT_COLUMNS.includes(index) ? fitted(table, cell, column.width - GAP) : cell;
     const x = column.align === 'right' ? COLUMN_X[index]! + column.width - GAP - table.width(text) : COLUMN_X[index]!;
     operators += ` 1 0 0 1 ${x.toFixed(2)} ${baseline} Tm (${text.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj`;
   });
   doc.addContent(`${operators} ET Q`);
 }
 
-/** `text` cut with "..." to `width` (only an agent's name in the role is ever that long). */
+/** `text` cut with "..." to `width` (an agent's name or code longer than its column). */
 function fitted(table: TableFace, text: string, width: number): string {
   if (table.width(text) <= width) return text;
   let cut = text;
