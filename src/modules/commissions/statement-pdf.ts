@@ -147,21 +147,35 @@ function names(
   bold = false,
   width = CONTENT_WIDTH,
 ): void {
-  const runs = textRuns(fonts, text.length > 0 ? text : ' ', bold ? 'bold' : 'regular');
+  const weight = bold ? 'bold' : 'regular';
   doc.fontSize(size).fillColor(color);
+  const measure = (candidate: string) =>
+    textRuns(fonts, candidate, weight).reduce((sum, run) => {
+      register(run.face);
+      return sum + doc.font(run.face).widthOfString(run.text);
+    }, 0);
+  const runs = textRuns(fonts, fittedName(text.length > 0 ? text : ' ', width, measure), weight);
   runs.forEach((run, index) => {
     register(run.face);
     doc.font(run.face);
-    const options = {
-      continued: index < runs.length - 1,
-      lineBreak: false,
-      width,
-      height: size * 1.4,
-      ellipsis: true,
-    };
+    const options = { continued: index < runs.length - 1, lineBreak: false };
     if (index === 0) doc.text(run.text, x, y, options);
     else doc.text(run.text, options);
   });
+}
+
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * `text` cut to `width` at a whole character (a Devanagari syllable is not split) with "..." in
+ * the Latin face: PDFKit's own ellipsis is drawn in the last run's face, and the Devanagari face
+ * has no dot.
+ */
+function fittedName(text: string, width: number, measure: (text: string) => number): string {
+  if (measure(text) <= width) return text;
+  const characters = [...graphemes.segment(text)].map((part) => part.segment);
+  while (characters.length > 0 && measure(`${characters.join('').trimEnd()}...`) > width) characters.pop();
+  return `${characters.join('').trimEnd()}...`;
 }
 
 function firstPage(doc: PDFKit.PDFDocument, write: Write, heading: StatementHeading, pages: number): number {
