@@ -2799,9 +2799,19 @@ export interface components {
             companyId: string;
             /** @description Your company's name. */
             companyName: string;
+            /** @description Your company's PAN/VAT number as the statement prints it; `null` until it is on file. Added in 2.8.0. */
+            companyPan: string | null;
             /** @description The insurer's name, as the statement's PDF prints it. */
             issuer: string;
+            /** @description The insurer's PAN/VAT number, as the statement's PDF prints it. Added in 2.8.0. */
+            issuerPan: string;
             lines: components["schemas"]["CommissionLinePage"];
+            /**
+             * @description The statement's number, `CST-<period>-<company>`: the same for every copy of your
+             *     statement of the month, as its PDF prints it, to book it by. Added in 2.8.0.
+             * @example CST-2030-09-3F6C2A9E
+             */
+            statementNumber: string;
         };
         /** @description A commission statement. Added in 2.7.0. */
         CommissionStatementResponse: components["schemas"]["SuccessEnvelope"] & {

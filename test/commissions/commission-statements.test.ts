@@ -330,8 +330,16 @@ describe('a statement every line of which an accountant can recompute', () => {
   it("prints both parties' PAN/VAT numbers: the company's as recorded, the insurer's from the settings", async () => {
     const partner = await newPartner(server, client, { name: 'Taxed Treks' });
     await server.orm.em.fork().nativeUpdate(Company, { id: partner.companyId }, { panNumber: '601234567' });
-    const issuer = (await statement(partner, thisMonth)).body.data.issuer;
+    const json = (await statement(partner, thisMonth)).body.data;
+    const issuer = json.issuer;
+    const number = `CST-${thisMonth}-${partner.companyId.replace(/-/g, '').slice(0, 8).toUpperCase()}`;
+    expect(json).toMatchObject({
+      companyPan: '601234567',
+      issuerPan: 'no PAN (sandbox placeholder)',
+      statementNumber: number,
+    });
     const read = await readPdf(await download(partner, thisMonth, 'application/pdf'));
+    expect(read.text).toContain(`No. ${number}`);
     expect(read.text).toContain('Taxed Treks: PAN/VAT 601234567');
     expect(read.text).toContain(`${issuer}: PAN/VAT no PAN (sandbox placeholder)`);
     expect(read.text).toContain('No tax (TDS) is deducted by this service');
