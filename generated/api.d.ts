@@ -382,14 +382,22 @@ export interface paths {
          *       as it is read, named `commission-<period>.csv`. The columns, in this order: `lineId`,
          *       `occurredAt`, `kind`, `role`, `orderRef`, `policyNumber`, `paymentRef`, `refundRef`,
          *       `agentId`, `base`, `percent`, `capped`, `amount` (two decimals, a dot; negative for
-         *       `REVERSED`), `currency`. Text cells a spreadsheet would run as a formula get a leading `'`.
+         *       `REVERSED`), `currency`, then (added in 2.8.0) `capPercent`, `effectivePercent`,
+         *       `reversedShare`, `reversedBase` (empty unless `REVERSED`), `agentName`, `agentCode` (empty
+         *       unless `AGENT`), as the JSON line's fields: `base × effectivePercent ÷ 100` is an `EARNED`
+         *       line's amount, `reversedBase × effectivePercent ÷ 100` a `REVERSED` line's (rounded down to
+         *       the paisa). Text cells a spreadsheet would run as a formula get a leading `'`.
          *       It counts against the export limits of `GET /orders` (a 429 with `Retry-After` beyond them;
          *       cut when not read).
-         *     - `application/pdf`: a printable statement (A4): the insurer's and your company's names, the
-         *       period and its status, the totals and every line; each page headed and numbered
-         *       ("Page 2 of 40"). Named `commission-<period>.pdf`. A long month's PDF is costly to lay out:
-         *       a company may ask for 10 in a rate-limit window (the operator's
-         *       `RATE_LIMIT_STATEMENT_PDF_PER_COMPANY`), then a 429 with `Retry-After`.
+         *     - `application/pdf`: a printable statement (A4 landscape) numbered `CST-<period>-<company>`:
+         *       the insurer's and your company's names and PAN/VAT numbers, the period and its status, the
+         *       totals and every line: its Nepal date and time, its role in words ("Seller", "Listed
+         *       agency", "Code owner", "Agent: <name>" with the agent's code), the base (of a reversal: the
+         *       part refunded), percent, cap and effective percent, amount. The last page repeats the
+         *       closing totals, explains the roles and columns, and says that no tax (TDS) is deducted by
+         *       this service. Each page headed and numbered ("Page 2 of 40"). Named `commission-<period>.pdf`.
+         *       A long month's PDF is costly to lay out: a company may ask for 10 in a rate-limit window
+         *       (the operator's `RATE_LIMIT_STATEMENT_PDF_PER_COMPANY`), then a 429 with `Retry-After`.
          */
         get: operations["getCommissionStatement"];
         put?: never;
@@ -3422,11 +3430,15 @@ export interface components {
          *     (`REVERSED`, negative). A line never changes once written. Added in 2.7.0.
          */
         CommissionLine: {
+            /** @description The agent promo code applied on the order of an `AGENT` line, otherwise `null`. Added in 2.8.0. */
+            agentCode: string | null;
             /**
              * Format: uuid
              * @description The sales agent of an `AGENT` line, otherwise `null`.
              */
             agentId: string | null;
+            /** @description The name of the sales agent of an `AGENT` line, otherwise `null`. Added in 2.8.0. */
+            agentName: string | null;
             /** @description What the line earns (positive) or gives back (negative), rounded down to the paisa. */
             amount: number;
             /**
@@ -3439,8 +3451,18 @@ export interface components {
              *     share of the order was scaled down pro rata.
              */
             capped: boolean;
+            /** @description The cap the order's earners were held to together, in percent of the base. Added in 2.8.0. */
+            capPercent: number;
             /** @description ISO 4217 currency code, `NPR`. */
             currency: string;
+            /**
+             * @description The percent the amount was earned at: `percent`, or on a capped line `percent` scaled down
+             *     by the cap (`percent × capPercent ÷` the percents all earners of the order asked), to four
+             *     decimals, cut down. `base × effectivePercent ÷ 100`, rounded down to the paisa, is the
+             *     `amount` of an `EARNED` line; `reversedBase × effectivePercent ÷ 100` is (within a paisa of
+             *     rounding) the `amount` a `REVERSED` line takes back. Added in 2.8.0.
+             */
+            effectivePercent: number;
             /**
              * @description `EARNED` when the order was paid; `REVERSED` when a refund of it succeeded or the payment provider reversed the payment.
              * @enum {string}
@@ -3468,6 +3490,16 @@ export interface components {
             policyNumber: string | null;
             /** @description The refund that reversed it (`REVERSED` only), otherwise `null`. */
             refundRef: string | null;
+            /**
+             * @description `REVERSED` only: the part of `base` that `reversedShare` stands for (`base × reversedShare ÷`
+             *     the paid share, rounded down): what the line's amount is taken back on. Otherwise `null`. Added in 2.8.0.
+             */
+            reversedBase: number | null;
+            /**
+             * @description `REVERSED` only: what the refund gave back of the order's paid share (a cancellation fee
+             *     kept is not in it); otherwise `null`. Added in 2.8.0.
+             */
+            reversedShare: number | null;
             /**
              * @description Why you earn on the order: `SELLER` (you placed it: your `commissionPercent` less the
              *     order's `directDiscountPercent`), `LISTED_AGENCY` (you are a registered agency in its
@@ -3567,9 +3599,19 @@ export interface components {
             companyId: string;
             /** @description Your company's name. */
             companyName: string;
+            /** @description Your company's PAN/VAT number as the statement prints it; `null` until it is on file. Added in 2.8.0. */
+            companyPan: string | null;
             /** @description The insurer's name, as the statement's PDF prints it. */
             issuer: string;
+            /** @description The insurer's PAN/VAT number, as the statement's PDF prints it. Added in 2.8.0. */
+            issuerPan: string;
             lines: components["schemas"]["CommissionLinePage"];
+            /**
+             * @description The statement's number, `CST-<period>-<company>`: the same for every copy of your
+             *     statement of the month, as its PDF prints it, to book it by. Added in 2.8.0.
+             * @example CST-2030-09-3F6C2A9E
+             */
+            statementNumber: string;
         };
         /** @description A commission statement. Added in 2.7.0. */
         CommissionStatementResponse: components["schemas"]["SuccessEnvelope"] & {

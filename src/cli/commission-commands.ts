@@ -12,7 +12,7 @@ import {
   statementsOfPeriod,
   type CompanyStatement,
 } from '../modules/commissions';
-import { setAgentCommission, setCompanyCommission, type PercentChange } from '../modules/partners';
+import { setAgentCommission, setCompanyCommission, setCompanyPan, type PercentChange } from '../modules/partners';
 import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 interface StatementOptions extends CliOptions {
@@ -40,6 +40,19 @@ export function registerCommissionCommands(program: Command): void {
   ).action(async (id: string, percent: string, options: CliOptions) => {
     const change = await withDatabase((em) => setCompanyCommission(em, id, percent));
     output(options, change, changed('company', change));
+  });
+
+  operatorCommand(
+    commandNamed(program, 'company'),
+    'set-pan <id> <pan>',
+    "set a company's PAN/VAT number, printed on its commission statements",
+  ).action(async (id: string, pan: string, options: CliOptions) => {
+    const change = await withDatabase((em) => setCompanyPan(em, id, pan));
+    output(
+      options,
+      change,
+      `company ${change.id} ${change.name}: PAN/VAT ${change.previousPanNumber ?? 'none'} -> ${change.panNumber}`,
+    );
   });
 
   operatorCommand(

@@ -81,6 +81,23 @@ describe('ops company set-commission', () => {
   });
 });
 
+describe('ops company set-pan', () => {
+  it("records the company's PAN/VAT number its statements print, and refuses one that is not nine digits", async () => {
+    const result = await ops('company', 'set-pan', partner.companyId, '601234567', '--json');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      id: partner.companyId,
+      name: 'Rolwaling CLI Treks',
+      previousPanNumber: null,
+      panNumber: '601234567',
+    });
+    const refused = await ops('company', 'set-pan', partner.companyId, '60123');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('a PAN/VAT number is nine digits');
+    expect((await server.orm.em.fork().findOneOrFail(Company, partner.companyId)).panNumber).toBe('601234567');
+  });
+});
+
 describe('ops agent set-commission', () => {
   it("sets the agent's percent (default 0)", async () => {
     const agent = await newAgent(server, 'Pemba CLI Agent');

@@ -10,6 +10,13 @@ import {
 } from '../../src/modules/commissions/rules/commission-period';
 import { statementPageCount } from '../../src/modules/commissions/rules/statement-pages';
 import { statementCsvRow } from '../../src/modules/commissions/rules/statement-csv';
+import {
+  effectivePercent,
+  nepalDateTime,
+  partOfBase,
+  roleInWords,
+  statementNumber,
+} from '../../src/modules/commissions/rules/statement-figures';
 
 const CAP = 3_500;
 const seller = { id: 'seller', percentBp: 1_000 };
@@ -249,8 +256,40 @@ describe('commission rules', () => {
 });
 
 describe('the printed and exported statement', () => {
-  it('knows its page count before the first line: 44 lines on the first page, 58 on each other', () => {
-    expect([0, 44, 45, 102, 103, 50_000].map(statementPageCount)).toEqual([1, 1, 2, 2, 3, 863]);
+  it('knows its page count before the first line: 28 lines on the first page, 40 on each other, and the closing block on the last', () => {
+    expect([0, 17, 18, 28, 29, 57, 58, 68, 50_000].map(statementPageCount)).toEqual([1, 1, 2, 2, 2, 2, 3, 3, 1251]);
+  });
+
+  it('gives a capped line the percent it was earned at, so that base × it, rounded down, is the amount', () => {
+    // Seller 20 % and a listed agency 20 % ask 40 % of a base of 4,500.00 under a cap of 35 %.
+    const [line] = earnedLines(
+      [
+        { companyId: 's', role: 'SELLER', percentBp: 2_000 },
+        { companyId: 'a', role: 'LISTED_AGENCY', percentBp: 2_000 },
+      ],
+      450_000,
+      CAP,
+    );
+    expect(effectivePercent('20.00', '35.00', '40.00')).toBe('17.50');
+    expect(Math.floor((450_000 * 17.5) / 100)).toBe(line!.amount);
+    expect(effectivePercent('10.00', '35.00', '45.00')).toBe('7.7777');
+    expect(effectivePercent('10.00', '35.00', null)).toBe('10.00');
+    expect(effectivePercent('12.50', '35.00', '30.00')).toBe('12.50');
+  });
+
+  it('gives a reversal the part of the base its refund stands for: the base its amount is taken back on', () => {
+    expect(partOfBase(450_000, 450_000, 405_000)).toBe(405_000);
+    // A share with added services: the base is its premium part.
+    expect(partOfBase(450_000, 600_000, 300_000)).toBe(225_000);
+    expect(partOfBase(450_000, 600_000, 900_000)).toBe(450_000);
+  });
+
+  it('dates a line in Nepal time, numbers the statement by period and company, and says each role in words', () => {
+    expect(nepalDateTime(new Date('2030-09-30T18:20:00Z'))).toBe('2030-10-01 00:05');
+    expect(statementNumber('2030-09', '3f6c2a9e-8b1d-4e7f-9a2c-5d8e1f4b7a60')).toBe('CST-2030-09-3F6C2A9E');
+    expect(
+      (['SELLER', 'LISTED_AGENCY', 'CODE_OWNER', 'AGENT'] as const).map((role) => roleInWords(role, 'Sita Rai')),
+    ).toEqual(['Seller', 'Listed agency', 'Code owner', 'Agent: Sita Rai']);
   });
 
   it('writes a CSV row with negative amounts as numbers and text that a spreadsheet would run neutralised', () => {
@@ -263,16 +302,22 @@ describe('the printed and exported statement', () => {
       paymentRef: 'P,1',
       refundRef: 'RFD-2030-000031',
       agentId: null,
+      agentName: null,
+      agentCode: null,
       base: 450_000,
       percent: '10.00',
+      capPercent: '35.00',
       capped: false,
+      effectivePercent: '10.00',
+      reversedShare: 405_000,
+      reversedBase: 405_000,
       amount: -40_500,
       currency: 'NPR',
       occurredAt: new Date('2030-09-28T10:02:11Z'),
       period: '2030-09',
     });
     expect(row).toBe(
-      'l1,2030-09-28T10:02:11.000Z,REVERSED,SELLER,"\'=HYPERLINK(""x"")",,"P,1",RFD-2030-000031,,4500.00,10.00,false,-405.00,NPR\r\n',
+      'l1,2030-09-28T10:02:11.000Z,REVERSED,SELLER,"\'=HYPERLINK(""x"")",,"P,1",RFD-2030-000031,,4500.00,10.00,false,-405.00,NPR,35.00,10.00,4050.00,4050.00,,\r\n',
     );
   });
 });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { CompanyType } from '../../src/modules/partners/entities/company';
+import { Company, CompanyType } from '../../src/modules/partners/entities/company';
+import { SalesAgent } from '../../src/modules/partners/entities/sales-agent';
+import { Order } from '../../src/modules/orders/entities/order';
 import { confirmRefund } from '../../src/modules/refunds/refund-operations';
 import { periodOf } from '../../src/modules/commissions/rules/commission-period';
 import { expectContract } from '../support/contract';
@@ -7,6 +9,7 @@ import { readPdf } from '../support/certificate-pdf';
 import { csvRecords } from '../support/csv';
 import { serverBehind } from '../support/prism';
 import { ORDERS } from '../support/order-fixtures';
+import { newCode } from '../support/promo-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import {
   APPROVE_CARD,
@@ -170,6 +173,12 @@ describe('GET /commission-statements/{period}', () => {
       'capped',
       'amount',
       'currency',
+      'capPercent',
+      'effectivePercent',
+      'reversedShare',
+      'reversedBase',
+      'agentName',
+      'agentCode',
     ]);
     expect(
       records.map((record) => [record.kind, record.role, record.orderRef, record.base, record.percent, record.amount]),
@@ -193,7 +202,7 @@ describe('GET /commission-statements/{period}', () => {
     });
     const printed = await placeOrder(server, client, partner);
     await paidBy(partner, printed.orderRef);
-    // 119 more lines of the same order, so the statement runs to 3 pages (44 on the first, 58 on each other).
+    // 119 more lines of the same order, so the statement runs to 4 pages (28 on the first, 40 on each other).
     await server.orm.em
       .fork()
       .getConnection()
@@ -205,16 +214,138 @@ describe('GET /commission-statements/{period}', () => {
       );
     const issuer = (await statement(partner, thisMonth)).body.data.issuer;
     const read = await readPdf(await download(partner, thisMonth, 'application/pdf'));
-    expect(read.pages).toHaveLength(3);
+    expect(read.pages).toHaveLength(4);
     expect(read.text).toContain(issuer.toUpperCase());
     expect(read.text).toContain('Manaslu Printed Statement Co.');
     expect(read.text).toContain(`Period ${thisMonth}`);
     expect(read.text).toContain('NPR 54,000.00');
     read.pages.forEach((page, index) => {
-      expect(page.text).toContain(`Page ${index + 1} of 3`);
+      expect(page.text).toContain(`Page ${index + 1} of 4`);
       expect(page.text).toContain(thisMonth);
     });
     expect(read.text.split(printed.orderRef)).toHaveLength(121);
+  });
+});
+
+describe('a statement every line of which an accountant can recompute', () => {
+  /** base × percent ÷ 100 in paisa, rounded down, from the CSV's two-decimal texts. */
+  const recomputed = (base: string, percent: string) =>
+    Math.floor((Math.round(Number(base) * 100) * Math.round(Number(percent) * 10_000)) / 1_000_000);
+  const paisa = (amount: string) => Math.round(Number(amount) * 100);
+
+  it('shows a capped line with the cap and the percent it was earned at, and a reversal with the share refunded and the base it is taken back on', async () => {
+    // 20 % + 20 % of 4,500.00 ask 40 %, over the cap of 35 %: each is earned at 17.5 %.
+    const greedy = await newPartner(server, client, { name: 'Greedy Seller Treks', commissionPercent: '20.00' });
+    const agency = await newPartner(server, client, { type: CompanyType.TravelAgency, commissionPercent: '20.00' });
+    const capped = await placeOrder(server, client, greedy, { travelCompanyIds: [agency.companyId] });
+    await paidBy(greedy, capped.orderRef);
+    // Cancelled after the free look: 4,050.00 of the 4,500.00 go back, the fee is kept.
+    await server.orm.em
+      .fork()
+      .nativeUpdate(Order, { id: capped.orderId }, { paidAt: new Date(Date.now() - 20 * 86_400_000) });
+    await client.op(
+      'cancelOrder',
+      'POST',
+      `${ORDERS}/${capped.orderRef}/cancellation`,
+      { reason: 'TRIP_CANCELLED' },
+      { token: greedy.token, headers: { 'idempotency-key': randomUUID() } },
+    );
+    await server.refunds.runOnce();
+    const { records } = csvRecords((await download(greedy, thisMonth, 'text/csv')).toString('utf8'));
+    expect(
+      records.map((r) => [
+        r.kind,
+        r.role,
+        r.base,
+        r.percent,
+        r.capPercent,
+        r.capped,
+        r.effectivePercent,
+        r.reversedShare,
+        r.reversedBase,
+        r.amount,
+      ]),
+    ).toEqual([
+      ['EARNED', 'SELLER', '4500.00', '20.00', '35.00', 'true', '17.50', '', '', '787.50'],
+      ['REVERSED', 'SELLER', '4500.00', '20.00', '35.00', 'true', '17.50', '4050.00', '4050.00', '-708.75'],
+    ]);
+    for (const record of records) {
+      const base = record.kind === 'EARNED' ? record.base! : record.reversedBase!;
+      expect(
+        Math.abs(recomputed(base, record.effectivePercent!) - Math.abs(paisa(record.amount!))),
+      ).toBeLessThanOrEqual(1);
+    }
+    // The JSON lines carry the same fields.
+    const lines = (await statement(greedy, thisMonth)).body.data.lines.content;
+    expect(
+      lines.map((line: Record<string, unknown>) => [
+        line.capPercent,
+        line.effectivePercent,
+        line.reversedShare,
+        line.reversedBase,
+      ]),
+    ).toEqual([
+      [35, 17.5, null, null],
+      [35, 17.5, 4050, 4050],
+    ]);
+    const read = await readPdf(await download(greedy, thisMonth, 'application/pdf'));
+    const items = read.pages[0]!.items;
+    // The table's rows: the pieces on the baseline of a Nepal date and time.
+    const rows = items
+      .filter((item) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(item.text))
+      .map((date) =>
+        items
+          .filter((item) => Math.abs(item.y - date.y) < 1)
+          .sort((a, b) => a.x - b.x)
+          .map((item) => item.text)
+          .join(' '),
+      );
+    const row = (kind: string) => rows.find((text) => text.includes(` ${kind} `)) ?? rows.join(' | ');
+    expect(row('Earned')).toMatch(/Seller .*4,500\.00 20\.00 35\.00 17\.50 787\.50$/);
+    expect(row('Reversed')).toMatch(/Seller .*RFD-\S+ 4,050\.00 20\.00 35\.00 17\.50 -708\.75$/);
+  });
+
+  it("names an agent's line with the agent's name and code, on the agent's sales company's statement", async () => {
+    const sales = await newPartner(server, client, {
+      name: 'Summit Statement Sales',
+      type: CompanyType.SalesCompany,
+      commissionPercent: '12.00',
+    });
+    const em = server.orm.em.fork();
+    const agent = em.create(SalesAgent, { company: sales.companyId, name: 'Sita Rai', commissionPercent: '2.00' });
+    await em.flush();
+    const code = await newCode(server, { kind: 'AGENT', id: agent.id, name: agent.name }, { percent: 10 });
+    const sold = await placeOrder(server, client, seller, { promoCode: code });
+    await paidBy(seller, sold.orderRef);
+    const { records } = csvRecords((await download(sales, thisMonth, 'text/csv')).toString('utf8'));
+    expect(records.map((r) => [r.role, r.agentId, r.agentName, r.agentCode, r.base, r.amount])).toEqual([
+      ['AGENT', agent.id, 'Sita Rai', code, '4050.00', '81.00'],
+    ]);
+    expect((await statement(sales, thisMonth)).body.data.lines.content[0]).toMatchObject({
+      agentName: 'Sita Rai',
+      agentCode: code,
+    });
+    const read = await readPdf(await download(sales, thisMonth, 'application/pdf'));
+    expect(read.text).toContain(`Agent: Sita Rai ${code}`);
+  });
+
+  it("prints both parties' PAN/VAT numbers: the company's as recorded, the insurer's from the settings", async () => {
+    const partner = await newPartner(server, client, { name: 'Taxed Treks' });
+    await server.orm.em.fork().nativeUpdate(Company, { id: partner.companyId }, { panNumber: '601234567' });
+    const json = (await statement(partner, thisMonth)).body.data;
+    const issuer = json.issuer;
+    const number = `CST-${thisMonth}-${partner.companyId.replace(/-/g, '').slice(0, 8).toUpperCase()}`;
+    expect(json).toMatchObject({
+      companyPan: '601234567',
+      issuerPan: 'no PAN (sandbox placeholder)',
+      statementNumber: number,
+    });
+    const read = await readPdf(await download(partner, thisMonth, 'application/pdf'));
+    expect(read.text).toContain(`No. ${number}`);
+    expect(read.text).toContain('Taxed Treks: PAN/VAT 601234567');
+    expect(read.text).toContain(`${issuer}: PAN/VAT no PAN (sandbox placeholder)`);
+    expect(read.text).toContain('No tax (TDS) is deducted by this service');
+    expect(read.text).toMatch(new RegExp(`No\\. CST-${thisMonth}-[0-9A-F]{8}`));
   });
 });
 

@@ -501,6 +501,15 @@ describe('configuration validated at start', () => {
     expect(loadConfig({ INSURER_LICENCE: 'NIA 07/2061' }).certificate.insurerLicence).toBe('NIA 07/2061');
   });
 
+  it("asks production for the insurer's PAN/VAT number the commission statement prints, and gives elsewhere a placeholder that says what it is", () => {
+    const { INSURER_PAN: _pan, ...without } = LIVE_PROVIDERS;
+    expect(problemsOf({ NODE_ENV: 'production', ...without })).toEqual([
+      "INSURER_PAN is not set: in production the commission statement must print the insurer's PAN/VAT number",
+    ]);
+    expect(loadConfig({}).commissions.insurerPan).toBe('no PAN (sandbox placeholder)');
+    expect(loadConfig({ INSURER_PAN: '300012345' }).commissions.insurerPan).toBe('300012345');
+  });
+
   it('asks production for the policy wording the certificates link, as an https URL', () => {
     const { POLICY_WORDING_URL: _wording, ...withoutWording } = LIVE_PROVIDERS;
     expect(problemsOf({ NODE_ENV: 'production', ...withoutWording })).toEqual([

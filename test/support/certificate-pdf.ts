@@ -9,6 +9,8 @@ export interface PlacedText {
   text: string;
   x: number;
   y: number;
+  /** Its advance width in points. */
+  width: number;
 }
 
 export interface ReadPdf {

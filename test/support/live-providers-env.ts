@@ -18,6 +18,7 @@ export function liveProvidersEnv(): Record<string, string> {
     INSURER_ADDRESS: 'Kamaladi, Kathmandu 44600, Nepal',
     INTERMEDIARY_ROLE: 'Corporate agent of the insurer',
     INTERMEDIARY_LICENCE: 'NIA corporate agent licence 1234',
+    INSURER_PAN: '300012345',
     CARD_GATEWAY_PROVIDER: 'khalti',
     WALLET_GATEWAY_PROVIDER: 'esewa',
     KHALTI_SECRET_KEY: randomBytes(16).toString('hex'),

@@ -5,9 +5,14 @@ import { offsetOf, type PageRequest } from '../../kernel/http/pagination';
 import type { CommissionPeriod } from './rules/commission-period';
 import { statementLinesPage, type StatementLine } from './statement-rows';
 import { periodTotals, type PeriodTotals } from './statement-totals';
+import { statementNumber } from './rules/statement-figures';
+import { insurerPanNumber } from './settings';
 
 export interface CommissionStatement extends PeriodTotals {
-  company: { id: string; name: string };
+  company: { id: string; name: string; panNumber: string | null };
+  /** What the printed statement carries too (decision record 0100). */
+  statementNumber: string;
+  issuerPan: string;
   lines: StatementLine[];
 }
 
@@ -30,7 +35,13 @@ export async function commissionStatement(
         totals.lineCount > offsetOf(page)
           ? await statementLinesPage(tx, companyId, period, page.size, offsetOf(page))
           : [];
-      return { ...totals, company: { id: company.id, name: company.name }, lines };
+      return {
+        ...totals,
+        company: { id: company.id, name: company.name, panNumber: company.panNumber ?? null },
+        statementNumber: statementNumber(period, company.id),
+        issuerPan: insurerPanNumber(),
+        lines,
+      };
     },
     { readOnly: true, isolationLevel: IsolationLevel.REPEATABLE_READ },
   );

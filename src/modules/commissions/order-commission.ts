@@ -1,6 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CommissionEntry } from './entities/commission-entry';
-import type { StatementLine } from './statement-rows';
+import {
+  knexPlaceholders,
+  ORDER_LINES_SQL,
+  statementLine,
+  type StatementLine,
+  type StatementLineRow,
+} from './statement-rows';
 
 /** The caller's own lines of one order, oldest first: an order's detail never shows another earner's. */
 export async function commissionLinesOfOrder(
@@ -8,26 +13,6 @@ export async function commissionLinesOfOrder(
   companyId: string,
   order: { id: string; orderRef: string },
 ): Promise<StatementLine[]> {
-  const entries = await em.find(
-    CommissionEntry,
-    { order: order.id, company: companyId },
-    { orderBy: { occurredAt: 'asc', id: 'asc' } },
-  );
-  return entries.map((entry) => ({
-    lineId: entry.id,
-    kind: entry.kind,
-    role: entry.role,
-    orderRef: order.orderRef,
-    policyNumber: entry.policyNumber ?? null,
-    paymentRef: entry.paymentRef,
-    refundRef: entry.refundRef ?? null,
-    agentId: entry.agent?.id ?? null,
-    base: entry.base,
-    percent: entry.percent,
-    capped: entry.capped,
-    amount: entry.amount,
-    currency: entry.currency,
-    occurredAt: entry.occurredAt,
-    period: entry.period,
-  }));
+  const rows = await em.execute<StatementLineRow[]>(knexPlaceholders(ORDER_LINES_SQL), [companyId, order.id]);
+  return rows.map(statementLine);
 }

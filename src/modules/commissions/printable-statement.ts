@@ -4,6 +4,7 @@ import type { CommissionPeriod } from './rules/commission-period';
 import type { StatementFonts } from './statement-fonts';
 import type { StatementLine } from './statement-rows';
 import { readStatement } from './statement-export';
+import { insurerPanNumber } from './settings';
 
 export interface PrintSettings {
   /** The insurer's name, printed at the head of every statement. */
@@ -32,7 +33,15 @@ export async function printableStatement(
   // PDFKit loads with the first statement printed, not with every start.
   const { renderStatementPdf } = await import('./statement-pdf.js');
   return renderStatementPdf(
-    { ...totals, issuer: settings.issuer, companyName: company.name, currency: settings.currency },
+    {
+      ...totals,
+      issuer: settings.issuer,
+      issuerPan: insurerPanNumber(),
+      companyId: company.id,
+      companyName: company.name,
+      companyPan: company.panNumber ?? null,
+      currency: settings.currency,
+    },
     inBatches(lines),
     settings.fonts,
   );

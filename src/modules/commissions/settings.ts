@@ -1,21 +1,35 @@
 import { z } from 'zod';
-import { integer, readEnv, type Env, type EnvReading } from '../../kernel/settings/env-schema';
+import { anyText, integer, readEnv, requiredText, type Env, type EnvReading } from '../../kernel/settings/env-schema';
 
 export interface CommissionConfig {
   /** The most the earners of one order take together, in percent of its base (COMMISSION_CAP_PERCENT, default 35). */
   capPercent: number;
   /** How often a server offers to close ended months (COMMISSION_CLOSE_INTERVAL_SECONDS, default 600; 0 never). */
   closeIntervalSeconds: number;
+  /** The insurer's PAN/VAT number, printed on every commission statement (INSURER_PAN). */
+  insurerPan: string;
 }
 
-const commissionEnv = z.object({
-  COMMISSION_CAP_PERCENT: integer(0, 100).default(35),
-  COMMISSION_CLOSE_INTERVAL_SECONDS: integer(0, 86_400).default(600),
-});
+/** Outside production: a placeholder that says what it is, so no sandbox statement passes for a tax document. */
+const INSURER_PAN_PLACEHOLDER = 'no PAN (sandbox placeholder)';
 
-export function commissionConfig(reading: EnvReading): CommissionConfig {
-  const env = readEnv(commissionEnv, reading);
-  return { capPercent: env.COMMISSION_CAP_PERCENT, closeIntervalSeconds: env.COMMISSION_CLOSE_INTERVAL_SECONDS };
+const commissionEnv = (isProduction: boolean) =>
+  z.object({
+    COMMISSION_CAP_PERCENT: integer(0, 100).default(35),
+    COMMISSION_CLOSE_INTERVAL_SECONDS: integer(0, 86_400).default(600),
+    // An agency's accountant books the statement against the insurer's tax registration: production prints the real one.
+    INSURER_PAN: isProduction
+      ? requiredText("in production the commission statement must print the insurer's PAN/VAT number")
+      : anyText().default(INSURER_PAN_PLACEHOLDER),
+  });
+
+export function commissionConfig(reading: EnvReading, { isProduction = false } = {}): CommissionConfig {
+  const env = readEnv(commissionEnv(isProduction), reading);
+  return {
+    capPercent: env.COMMISSION_CAP_PERCENT,
+    closeIntervalSeconds: env.COMMISSION_CLOSE_INTERVAL_SECONDS,
+    insurerPan: env.INSURER_PAN,
+  };
 }
 
 let cap: number | undefined;
@@ -28,4 +42,16 @@ let cap: number | undefined;
 export function commissionCapBasisPoints(env: Env = process.env): number {
   cap ??= commissionConfig({ env, problems: [] }).capPercent * 100;
   return cap;
+}
+
+let insurerPan: string | undefined;
+
+/**
+ * The insurer's PAN/VAT number, read once from the environment as the cap is: the statement is
+ * printed for the partner's request and the operator's command alike, and start-up (config.ts)
+ * has already refused a production without it.
+ */
+export function insurerPanNumber(env: Env = process.env): string {
+  insurerPan ??= commissionConfig({ env, problems: [] }, { isProduction: env.NODE_ENV === 'production' }).insurerPan;
+  return insurerPan;
 }

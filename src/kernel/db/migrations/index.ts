@@ -39,6 +39,7 @@ import { Migration20261211100100_SandboxEventMarker } from './Migration202612111
 import { Migration20261211100200_NamedSandboxClocks } from './Migration20261211100200_NamedSandboxClocks';
 import { Migration20261216090000_Claims } from './Migration20261216090000_Claims';
 import { Migration20261214090000_DatabaseMode } from './Migration20261214090000_DatabaseMode';
+import { Migration20261218100000_CompanyPan } from './Migration20261218100000_CompanyPan';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -85,4 +86,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261211100200_NamedSandboxClocks', class: Migration20261211100200_NamedSandboxClocks },
   { name: 'Migration20261216090000_Claims', class: Migration20261216090000_Claims },
   { name: 'Migration20261214090000_DatabaseMode', class: Migration20261214090000_DatabaseMode },
+  { name: 'Migration20261218100000_CompanyPan', class: Migration20261218100000_CompanyPan },
 ];

@@ -18,6 +18,13 @@ export const STATEMENT_CSV_COLUMNS = [
   'capped',
   'amount',
   'currency',
+  // Added after the first columns, so a reader of those finds them where they were (decision record 0100).
+  'capPercent',
+  'effectivePercent',
+  'reversedShare',
+  'reversedBase',
+  'agentName',
+  'agentCode',
 ] as const;
 
 // Text cells go through the exports' one CSV cell (formula guard, quoting); our own numbers are
@@ -42,6 +49,12 @@ export function statementCsvRow(line: StatementLine): string {
       String(line.capped),
       decimalStringFromMinor(line.amount),
       textCell(line.currency),
+      line.capPercent,
+      line.effectivePercent,
+      line.reversedShare === null ? '' : decimalStringFromMinor(line.reversedShare),
+      line.reversedBase === null ? '' : decimalStringFromMinor(line.reversedBase),
+      textCell(line.agentName),
+      textCell(line.agentCode),
     ].join(',') + '\r\n'
   );
 }

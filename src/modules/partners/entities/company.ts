@@ -10,7 +10,7 @@ export enum CompanyType {
 /** A partner account: every credential, traveller and order belongs to one. */
 @Entity({ tableName: 'company' })
 export class Company extends BaseEntity {
-  [OptionalProps]?: 'id' | 'active' | 'commissionPercent' | 'createdAt';
+  [OptionalProps]?: 'id' | 'active' | 'commissionPercent' | 'panNumber' | 'createdAt';
 
   @Property({ type: 'text' }) name!: string;
 
@@ -20,4 +20,7 @@ export class Company extends BaseEntity {
   @Property({ type: 'decimal', precision: 5, scale: 2 }) commissionPercent: string = '0.00';
 
   @Property({ type: 'boolean' }) active: boolean = true;
+
+  /** The company's PAN/VAT number, printed on its commission statement; recorded by an operator. */
+  @Property({ type: 'text', nullable: true }) panNumber?: string | null;
 }
