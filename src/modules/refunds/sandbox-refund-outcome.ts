@@ -6,6 +6,7 @@ import type { Schemas } from '../../kernel/http/wire';
 import { Refund } from './entities/refund';
 import type { RefundGateways } from './refund-deps';
 import { moveRefund, type RefundMove } from './refund-life';
+import { lockShareForRefunds } from './share-room';
 import { isRefundRef } from './rules/refund-life';
 import { refundEventFacts } from './refund-facts';
 import type { RefundEventFacts } from '../webhooks';
@@ -53,14 +54,14 @@ export async function answerSandboxRefund(
 ): Promise<Refund> {
   const ref = refundRef.trim().toUpperCase();
   return em.fork().transactional(async (tx) => {
-    const refund = isRefundRef(ref)
-      ? await tx.findOne(
-          Refund,
-          { refundRef: ref, order: { company: principal.companyId } },
-          { lockMode: LockMode.PESSIMISTIC_WRITE },
-        )
+    const found = isRefundRef(ref)
+      ? await tx.findOne(Refund, { refundRef: ref, order: { company: principal.companyId } })
       : null;
-    if (!refund) throw notFound(`Refund ${ref} not found`);
+    if (!found) throw notFound(`Refund ${ref} not found`);
+    // Every writer of a refund takes its share's lock first (order row, then share row), then the
+    // refund's own row: the same order as the executor, the operator and the watch (record 0091).
+    await lockShareForRefunds(tx, { attemptId: found.attempt.id, orderId: found.order.id });
+    const refund = await tx.findOneOrFail(Refund, found.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     await tx.populate(refund, ['order', 'attempt']);
     const { attempt } = refund;
     const provider =
