@@ -10,7 +10,7 @@ import { requireSystemTool } from '../support/system-tools';
  * A sandbox certificate must not pass for a real one on a photocopy: its pages are rendered as a
  * greyscale scan (poppler), made black and white at the half-way threshold a copier uses, and read
  * back with OCR (tesseract). The title band and the later pages' headers must still say SPECIMEN —
- * NOT INSURANCE; a live certificate must not (decision record 0099).
+ * NOT INSURANCE; a live certificate must not (decision record 0097).
  */
 const run = promisify(execFile);
 

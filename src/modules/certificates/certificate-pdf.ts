@@ -30,7 +30,7 @@ export const SPECIMEN_MARK = 'SPECIMEN — NOT INSURANCE';
 /**
  * The title band's colours. A specimen's band is pale with solid black words: a black-and-white
  * copy (a threshold) keeps black on white and drops a pale tint, so SPECIMEN — NOT INSURANCE is
- * what every copy of its title and headers still says (decision record 0099).
+ * what every copy of its title and headers still says (decision record 0097).
  */
 function bandOf(content: Pick<CertificateContent, 'specimen'>) {
   return content.specimen
@@ -81,7 +81,7 @@ interface Sheet {
 export function renderCertificate(content: CertificateContent, fonts: CertificateFonts): PDFKit.PDFDocument {
   const laidOut = layOut(content, fonts, false);
   // Content long enough to push the evacuation or medical limit off page 1 is laid out again with
-  // both limits kept at page 1's foot, above the assistance box (decision record 0099). The first
+  // both limits kept at page 1's foot, above the assistance box (decision record 0097). The first
   // layout is dropped unread: it costs a second layout only for such content.
   return laidOut.keyLimitsOnPageOne ? laidOut.doc : layOut(content, fonts, true).doc;
 }

@@ -10,7 +10,7 @@ import { insurerPanNumber } from './settings';
 
 export interface CommissionStatement extends PeriodTotals {
   company: { id: string; name: string; panNumber: string | null };
-  /** What the printed statement carries too (decision record 0100). */
+  /** What the printed statement carries too (decision record 0098). */
   statementNumber: string;
   issuerPan: string;
   lines: StatementLine[];

@@ -7,7 +7,7 @@ import { nepalDateTime, roleInWords, statementNumber } from './rules/statement-f
 import type { StatementLine } from './statement-rows';
 import type { PeriodTotals } from './statement-totals';
 
-// Landscape: twelve columns, each wide enough for its longest value (decision record 0100).
+// Landscape: twelve columns, each wide enough for its longest value (decision record 0098).
 const PAGE = { width: 841.89, height: 595.28 };
 const MARGIN = 40;
 const CONTENT_WIDTH = PAGE.width - 2 * MARGIN;

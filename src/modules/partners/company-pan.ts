@@ -16,7 +16,7 @@ export interface PanChange {
 
 /**
  * `ops company set-pan`: the company's PAN/VAT number, printed on its commission statements from
- * then on (decision record 0100). The ledger does not keep it: a statement prints the one on file.
+ * then on (decision record 0098). The ledger does not keep it: a statement prints the one on file.
  */
 export async function setCompanyPan(em: EntityManager, id: string, pan: string): Promise<PanChange> {
   if (!PAN.test(pan)) throw new OperatorRefusal(`a PAN/VAT number is nine digits (got "${pan}")`);

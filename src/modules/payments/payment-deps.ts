@@ -6,7 +6,7 @@ import { ReturnLookupCache } from './providers/return-lookup-cache';
 
 /**
  * payment-status's cache of providers' answers (PaymentDeps.statusLookups), one per process;
- * none when PAYMENT_STATUS_LOOKUP_SECONDS is 0 (decision record 0097).
+ * none when PAYMENT_STATUS_LOOKUP_SECONDS is 0 (decision record 0096).
  */
 export const statusLookupCache = (config: Pick<PaymentConfig, 'statusLookupSeconds'>): ReturnLookupCache | undefined =>
   config.statusLookupSeconds > 0 ? new ReturnLookupCache(config.statusLookupSeconds * 1000) : undefined;

@@ -41,7 +41,7 @@ const PAID_STATES: readonly OrderStatus[] = [OrderStatus.Paid, OrderStatus.Compl
  * the order reads REFUND_PENDING (REFUND_FAILED once its refund failed). An attempt still
  * INITIATED is first checked with its gateway on every call, through `deps.statusLookups` (one
  * provider call per attempt in PAYMENT_STATUS_LOOKUP_SECONDS), so a customer who paid and never came back
- * shows up as paid within seconds (decision record 0097); past its expiry it is closed.
+ * shows up as paid within seconds (decision record 0096); past its expiry it is closed.
  */
 export async function getPaymentStatus(
   em: EntityManager,

@@ -13,7 +13,7 @@ const MEDICAL = 'MEDICAL_EXPENSES';
 
 /**
  * The limits page 1 always shows, whatever else pushes the coverage list to page 2: helicopter
- * evacuation and medical expenses, in that order, where the package has them (decision record 0099).
+ * evacuation and medical expenses, in that order, where the package has them (decision record 0097).
  */
 export function keyLimits(coverage: readonly CertificateCoverageLine[]): CertificateCoverageLine[] {
   return [EVACUATION, MEDICAL].flatMap((code) => coverage.filter((line) => line.code === code));

@@ -1,7 +1,7 @@
 /**
  * A route the partner typed in is covered by endorsement: the insurer stands by the stated route up
  * to the package's altitude, and the key terms (which say "registered routes") are amended in the
- * same words, so that no claim can be declined on the certificate's own wording (decision record 0099).
+ * same words, so that no claim can be declined on the certificate's own wording (decision record 0097).
  */
 export function statedRouteCover(routeName: string, coveredAltitude: string): string {
   return `“${routeName}”: cover applies on this route as stated, up to ${coveredAltitude}`;

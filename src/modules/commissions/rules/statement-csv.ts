@@ -18,7 +18,7 @@ export const STATEMENT_CSV_COLUMNS = [
   'capped',
   'amount',
   'currency',
-  // Added after the first columns, so a reader of those finds them where they were (decision record 0100).
+  // Added after the first columns, so a reader of those finds them where they were (decision record 0098).
   'capPercent',
   'effectivePercent',
   'reversedShare',

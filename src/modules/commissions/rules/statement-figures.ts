@@ -11,7 +11,7 @@ const basisPoints = (percent: string): bigint => {
  * The percent a line's amount was earned at: its own percent, or under the cap that percent
  * scaled by cap / (the percents every earner of the share asked), as `earnedLines` scales it.
  * Four decimals, cut down as the amount is (8.75, 7.7777): base × it, rounded down, is the amount
- * to the paisa (decision record 0100).
+ * to the paisa (decision record 0098).
  */
 export function effectivePercent(percent: string, capPercent: string, askedPercent: string | null): string {
   const own = basisPoints(percent);
@@ -47,7 +47,7 @@ export function nepalDateTime(at: Date): string {
 /**
  * The statement's number, `CST-<period>-<company>`: the same for every copy of one company's month
  * (a statement is read again and again while OPEN and after), the company by the first eight hex
- * digits of its id (decision record 0100).
+ * digits of its id (decision record 0098).
  */
 export function statementNumber(period: string, companyId: string): string {
   return `CST-${period}-${companyId.replace(/-/g, '').slice(0, 8).toUpperCase()}`;
