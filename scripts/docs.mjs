@@ -9,19 +9,35 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const OUTPUT = 'generated/docs.html';
-execFileSync(
-  path.join('node_modules', '.bin', 'redocly'),
-  [
-    'build-docs',
-    'generated/openapi.json',
-    '--inlineBundle',
-    '--template',
-    'scripts/docs-template.hbs',
-    '--output',
-    OUTPUT,
-  ],
-  { stdio: ['ignore', 'inherit', 'inherit'] },
+// Two pages: the sandbox's (docs.html, the whole contract) and a live server's (docs-live.html),
+// built from the document a live server serves: no sandbox helper, no Sandbox tag, and no guide
+// section about the sandbox (its demo credentials and test cards). The sections are those
+// documentWithoutSandbox (src/modules/sandbox/sandbox-presence.ts) removes; a test holds the two to it.
+const SANDBOX_TAG = 'Sandbox';
+const SANDBOX_GUIDE_SECTIONS = ['Sandbox', 'Testing your integration'];
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+function liveDocument(document) {
+  const live = structuredClone(document);
+  for (const [route, item] of Object.entries(live.paths)) {
+    const operations = METHODS.map((method) => item[method]).filter(Boolean);
+    if (operations.length > 0 && operations.every((operation) => operation.tags?.includes(SANDBOX_TAG)))
+      delete live.paths[route];
+  }
+  live.tags = (live.tags ?? []).filter((tag) => tag.name !== SANDBOX_TAG);
+  for (const group of live['x-tagGroups'] ?? []) group.tags = group.tags.filter((tag) => tag !== SANDBOX_TAG);
+  live.info.description = live.info.description
+    .split(/^(?=## )/m)
+    .filter((section) => !SANDBOX_GUIDE_SECTIONS.some((heading) => section.startsWith(`## ${heading}\n`)))
+    .join('');
+  return live;
+}
+
+const LIVE_DOCUMENT = 'build/openapi-live.json';
+fs.mkdirSync(path.dirname(LIVE_DOCUMENT), { recursive: true });
+fs.writeFileSync(
+  LIVE_DOCUMENT,
+  JSON.stringify(liveDocument(JSON.parse(fs.readFileSync('generated/openapi.json', 'utf8')))),
 );
 
 const svg = (width, text) =>
@@ -31,8 +47,21 @@ const LOGOS = {
   'https://cdn.redoc.ly/redoc/logo-mini.svg': svg(12, 'R'),
 };
 
-let page = fs.readFileSync(OUTPUT, 'utf8');
-for (const [url, inline] of Object.entries(LOGOS)) page = page.split(url).join(inline);
-const left = page.match(/https:\/\/cdn\.redoc\.ly\/[^`'"\s)]*/g);
-if (left) throw new Error(`${OUTPUT} still loads from cdn.redoc.ly: ${[...new Set(left)].join(', ')}`);
-fs.writeFileSync(OUTPUT, page);
+function buildPage(input, output) {
+  execFileSync(
+    path.join('node_modules', '.bin', 'redocly'),
+    ['build-docs', input, '--inlineBundle', '--template', 'scripts/docs-template.hbs', '--output', output],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  let page = fs.readFileSync(output, 'utf8');
+  for (const [url, inline] of Object.entries(LOGOS)) page = page.split(url).join(inline);
+  const left = page.match(/https:\/\/cdn\.redoc\.ly\/[^`'"\s)]*/g);
+  if (left) throw new Error(`${output} still loads from cdn.redoc.ly: ${[...new Set(left)].join(', ')}`);
+  fs.writeFileSync(output, page);
+}
+
+for (const [input, output] of [
+  ['generated/openapi.json', 'generated/docs.html'],
+  [LIVE_DOCUMENT, 'generated/docs-live.html'],
+])
+  buildPage(input, output);

@@ -31,4 +31,11 @@ describe('the partner docs page', () => {
     expect(response.body).not.toMatch(/\bimport\b[^;]*?["'](https?:)?\/\//); // no module imported from a CDN
     expect(response.body).toMatch(/"disableTelemetry":\s*true/); // the page reports nothing to Redocly
   });
+
+  it("on a sandbox, documents the sandbox helpers and the demo partners' published credentials", async () => {
+    const response = await client.call<string>('GET', '/docs');
+    expectStatus(response, 200);
+    expect(response.body).toContain('setSandboxPaymentOutcome');
+    expect(response.body).toContain('sandbox-secret-everest-trails');
+  });
 });

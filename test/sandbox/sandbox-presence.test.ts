@@ -53,10 +53,27 @@ describe('the sandbox helpers without sandbox payments', () => {
     expect(response.headers.get('sandbox-today')).toBeNull();
   });
 
-  it('the published document lists neither the helpers nor their tag', async () => {
+  it('the published document lists neither the helpers nor their tag, and its guide has no sandbox section', async () => {
     const published = (await client.call('GET', '/api/external/v1/openapi.json', undefined, { direct: true })).body;
     expect(Object.keys(published.paths).filter((path) => path.includes('/sandbox/'))).toEqual([]);
     expect(published.tags.map((tag: { name: string }) => tag.name)).not.toContain('Sandbox');
+    expect(published.info.description).not.toMatch(/^## (Sandbox|Testing your integration)$/m);
+    expect(published.info.description).not.toContain('sandbox-secret-');
+    expect(published.info.description).toMatch(/^## Receiving webhooks$/m);
+  });
+
+  it('the /docs page is built from that document: no helper, no demo credential, no sandbox section', async () => {
+    const page = await client.call<string>('GET', '/docs', undefined, { direct: true });
+    expectStatus(page, 200);
+    expect(page.body).toContain('Partner Booking');
+    expect(page.body).toContain('getOrderCertificate');
+    for (const sandboxOnly of [
+      'setSandboxPaymentOutcome',
+      'sandbox-secret-',
+      'demo-everest-trails',
+      'Testing your integration',
+    ])
+      expect({ sandboxOnly, shown: page.body.includes(sandboxOnly) }).toEqual({ sandboxOnly, shown: false });
   });
 });
 

@@ -71,7 +71,7 @@ export function httpStack({
     res.json(document);
   });
   app.get('/docs', (_req, res) => {
-    const page = docsPagePath();
+    const page = docsPagePath(services.config.payments.mode === 'sandbox');
     if (page) res.setHeader('Content-Security-Policy', docsContentSecurityPolicy(page)).sendFile(page);
     else sendError(_req, res, toHttpError(notFound('The docs page is not built: run `npm run docs`')));
   });

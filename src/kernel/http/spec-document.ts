@@ -32,7 +32,12 @@ function isOpenApiDocument(value: unknown): value is Document {
   );
 }
 
-export function docsPagePath(): string | undefined {
-  const file = path.join(path.dirname(specDocumentPath()), 'docs.html');
+/**
+ * The docs page built by `npm run docs` for this server: the whole contract on a sandbox
+ * (docs.html), the document a live server serves on a live one (docs-live.html: no sandbox helper,
+ * no demo credential; decision record 0093).
+ */
+export function docsPagePath(sandbox: boolean): string | undefined {
+  const file = path.join(path.dirname(specDocumentPath()), sandbox ? 'docs.html' : 'docs-live.html');
   return fs.existsSync(file) ? file : undefined;
 }

@@ -44,5 +44,27 @@ export function documentWithoutSandbox(document: Document): Document {
       delete paths[path];
   }
   served.tags = (served.tags ?? []).filter((tag) => tag.name !== SANDBOX_TAG);
+  const groups: unknown = (served as Record<string, unknown>)['x-tagGroups'];
+  if (Array.isArray(groups))
+    for (const group of groups)
+      if (isRecord(group) && Array.isArray(group.tags))
+        group.tags = group.tags.filter((tag: unknown) => tag !== SANDBOX_TAG);
+  if (typeof served.info.description === 'string')
+    served.info.description = guideWithoutSandbox(served.info.description);
   return served;
+}
+
+/**
+ * The guide's sections about the sandbox (its demo credentials, test cards and helpers): a live
+ * server's document and docs page leave them out, so a production page publishes no demo secret
+ * and no helper it does not answer (decision record 0093). scripts/docs.mjs builds the live page
+ * with the same headings; test/sandbox/sandbox-presence.test.ts holds both to it.
+ */
+export const SANDBOX_GUIDE_SECTIONS = ['Sandbox', 'Testing your integration'];
+
+function guideWithoutSandbox(guide: string): string {
+  return guide
+    .split(/^(?=## )/m)
+    .filter((section) => !SANDBOX_GUIDE_SECTIONS.some((heading) => section.startsWith(`## ${heading}\n`)))
+    .join('');
 }
