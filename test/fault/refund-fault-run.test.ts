@@ -191,12 +191,19 @@ async function watchEsewaThroughOutages(esewaGroups: EsewaGroup[], random: () =>
   const waiting = esewaGroups.filter((group) => group.late);
   let outages = 0;
   let lateDuringOutage = 0;
+  /** Late payments the watch held EXPIRED (form closed, eSewa still PENDING) before eSewa completed them: still watched. */
+  const expiredWhilePending = new Set<string>();
   for (let tick = 0; tick < 60; tick++) {
-    // Off after the completions, so the watch can read them.
-    const outage = waiting.length > 0 || tick < 6 ? random() < 0.5 : false;
+    // At least ten seconds of outages switched on and off; off after the completions, so the watch can read them.
+    const outage = waiting.length > 0 || tick < 10 ? random() < 0.6 : false;
     if (outage && esewa.statusOutage === null) outages += 1;
     esewa.statusOutage = outage ? (random() < 0.5 ? 200 : 503) : null;
-    if (tick >= 3 && waiting.length > 0 && random() < 0.4) {
+    for (const { payment_ref: ref } of await sql<{ payment_ref: string }>(
+      `select payment_ref from payment_attempt where payment_ref = any(?) and status = 'EXPIRED'`,
+      [`{${waiting.map((group) => group.paymentRef).join(',')}}`],
+    ))
+      expiredWhilePending.add(ref);
+    if (tick >= 2 && waiting.length > 0 && random() < 0.4) {
       const group = waiting.shift()!;
       esewa.completeAfterChecks(group.paymentRef, Math.floor(random() * 3));
       if (outage) lateDuringOutage += 1;
@@ -219,7 +226,7 @@ async function watchEsewaThroughOutages(esewaGroups: EsewaGroup[], random: () =>
     );
     group.transactionId = attempt?.transaction_id ?? undefined;
   }
-  return { outages, lateDuringOutage };
+  return { outages, lateDuringOutage, expiredWhilePending: expiredWhilePending.size };
 }
 
 /** A partner's cancellation, retried with its key while the service answers 5xx (Khalti may be failing under it). */
@@ -407,7 +414,7 @@ describe('the refund fault run', () => {
     }
     const random = seeded(SEED);
     const esewaGroups = await Promise.all(
-      Array.from({ length: ESEWA_GROUPS }, (_, i) => paidEsewaGroup(GROUPS + i, touristId, random() < 0.5)),
+      Array.from({ length: ESEWA_GROUPS }, (_, i) => paidEsewaGroup(GROUPS + i, touristId, i < 2 || random() < 0.4)),
     );
     // The payments were captured an hour ago: the reversal watch looks at every one from the start.
     await sql(`update payment_attempt set completed_at = completed_at - interval '1 hour' where status = 'SUCCESS'`);
