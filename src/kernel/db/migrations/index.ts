@@ -37,6 +37,7 @@ import { Migration20261204100000_SandboxClock } from './Migration20261204100000_
 import { Migration20261211100000_SandboxPendingPayment } from './Migration20261211100000_SandboxPendingPayment';
 import { Migration20261211100100_SandboxEventMarker } from './Migration20261211100100_SandboxEventMarker';
 import { Migration20261211100200_NamedSandboxClocks } from './Migration20261211100200_NamedSandboxClocks';
+import { Migration20261219000000_OrderAmendment } from './Migration20261219000000_OrderAmendment';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -81,4 +82,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261211100000_SandboxPendingPayment', class: Migration20261211100000_SandboxPendingPayment },
   { name: 'Migration20261211100100_SandboxEventMarker', class: Migration20261211100100_SandboxEventMarker },
   { name: 'Migration20261211100200_NamedSandboxClocks', class: Migration20261211100200_NamedSandboxClocks },
+  { name: 'Migration20261219000000_OrderAmendment', class: Migration20261219000000_OrderAmendment },
 ];
