@@ -6,6 +6,7 @@ import {
   extensionTimeRefusal,
   requestedEnd,
 } from '../../src/modules/orders/rules/extension';
+import { certificateVersion, versionLine } from '../../src/modules/certificates/rules/certificate-version';
 
 /** DESIGN "Extending a cover": the pure rules, with figures computed by hand. */
 const current = { coverageStartDate: '2031-10-05', coverageEndDate: '2031-10-11' };
@@ -98,5 +99,17 @@ describe('the price of an extension', () => {
       newPremium: 400_000,
       amountDue: 0,
     });
+  });
+});
+
+describe("the certificate's version line", () => {
+  const paidAt = new Date('2031-10-01T04:00:00Z');
+  it('counts an extension after payment as an amendment and says the cover was extended from X to Y', () => {
+    const version = certificateVersion(paidAt, [
+      { at: new Date('2031-10-03T04:00:00Z'), departureFrom: '2031-10-04', departureTo: '2031-10-05' },
+      { at: new Date('2031-10-09T04:00:00Z'), coverEndFrom: '2031-10-11', coverEndTo: '2031-10-14' },
+    ]);
+    expect(version.number).toBe(3);
+    expect(versionLine(version)).toBe('Version 3, amended 2031-10-09: cover extended from 2031-10-11 to 2031-10-14');
   });
 });

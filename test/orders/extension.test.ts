@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { addDays } from '../../src/kernel/business-date';
+import { addDays, kathmanduToday } from '../../src/kernel/business-date';
+import { readPdf } from '../support/certificate-pdf';
+import { expectContract } from '../support/contract';
+import { serverBehind } from '../support/prism';
 import { auditEntriesOf } from '../../src/modules/orders/audit-log';
 import { Order } from '../../src/modules/orders/entities/order';
 import { OrderAmendment } from '../../src/modules/orders/entities/order-amendment';
@@ -220,6 +223,19 @@ describe('POST /orders/{orderRef}/extension', () => {
         previousCoverageEndDate: lastDay,
       },
     });
+    // The certificate counts the extension as an amendment: version 2, the new window.
+    const certificate = await fetch(new URL(`${ORDERS}/${order.orderRef}/certificate`, serverBehind(server.url)), {
+      headers: { authorization: `Bearer ${agency.token}` },
+    });
+    expectStatus(certificate, 200);
+    const pdf = Buffer.from(await certificate.arrayBuffer());
+    await expectContract('getOrderCertificate', 200, pdf.toString('latin1'));
+    const read = await readPdf(pdf);
+    expect(read.text).toContain(`${departure} to ${addDays(lastDay, 3)}`);
+    expect(read.text).toContain(
+      `Version 2, amended ${kathmanduToday(row.appliedAt!)}: cover extended from ${lastDay} to ${addDays(lastDay, 3)}`,
+    );
+    expect(certificate.headers.get('content-disposition')).toBe(`attachment; filename="${after.policyNumber}-v2.pdf"`);
     // The next extension is priced against everything paid: 4,500.00 and the 1,050.00 top-up.
     const next = await preview(order.orderRef, { extraDays: 1 });
     expect(next.body.data).toMatchObject({ premiumPaid: 5550, newPremium: 5900, amountDue: 350, allowed: true });
