@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { readPdf } from '../support/certificate-pdf';
 import { expectContract } from '../support/contract';
@@ -23,7 +26,8 @@ import type { ApiResponse } from '../support/http-client';
  * `departure` for 4,500.00; each day more costs 350.00.
  */
 const CLOCK = '/api/external/v1/sandbox/clock';
-const { server, client } = useTestServer();
+const { server, client, databaseUrl } = useTestServer();
+const CHECKER = path.resolve(__dirname, '../../scripts/check-invariants.mjs');
 let agency: TestPartner;
 let stranger: TestPartner;
 
@@ -279,5 +283,15 @@ describe('POST /orders/{orderRef}/extension', () => {
     expectCode(await extend(order.orderRef, { coverageEndDate: lastDay }), 400, 'EXTENSION_NOT_LATER');
     expectCode(await extend(order.orderRef, { coverageEndDate: addDays(departure, 365) }), 400, 'EXTENSION_TOO_LONG');
     expect(await writtenFor(order)).toEqual(before);
+  });
+});
+
+describe('the invariant checker after extensions', () => {
+  it('finds nothing wrong after an extension applied by its top-up and one refunded as a late capture', async () => {
+    // The orders above: applied top-ups, a late one refunded, refused ones.
+    const { stdout } = await promisify(execFile)(process.execPath, [CHECKER], {
+      env: { ...process.env, DATABASE_URL: databaseUrl() },
+    });
+    expect(stdout).toContain('invariants: 0 violations');
   });
 });
