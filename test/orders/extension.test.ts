@@ -240,6 +240,10 @@ describe('POST /orders/{orderRef}/extension', () => {
       `Version 2, amended ${kathmanduToday(row.appliedAt!)}: cover extended from ${lastDay} to ${addDays(lastDay, 3)}`,
     );
     expect(certificate.headers.get('content-disposition')).toBe(`attachment; filename="${after.policyNumber}-v2.pdf"`);
+    // A retry of the request with its key, after the extension applied, answers the same extension, now applied.
+    const retried = await extend(order.orderRef, { extraDays: 3 }, key);
+    expectStatus(retried, 200);
+    expect(retried.body.data).toMatchObject({ amendmentRef: amendment.amendmentRef, status: 'APPLIED' });
     // The next extension is priced against everything paid: 4,500.00 and the 1,050.00 top-up.
     const next = await preview(order.orderRef, { extraDays: 1 });
     expect(next.body.data).toMatchObject({ premiumPaid: 5550, newPremium: 5900, amountDue: 350, allowed: true });
@@ -265,6 +269,31 @@ describe('POST /orders/{orderRef}/extension', () => {
     expect(refunds[0]).toMatchObject({ cause: 'LATE_CAPTURE', amount: 70_000 });
     expect(await extendedEvents(order)).toHaveLength(0);
     expect(await em.count(WebhookEvent, { type: 'payment.refund_pending', payload: { data: { paymentRef } } })).toBe(1);
+  });
+
+  it('when nothing is due, then the extension applies at once without a payment, and a retry with the same key answers it again', async () => {
+    const order = await paidOrder();
+    // An order priced above the package's pricing today (a catalogue price lowered since): the new premium is below what was paid.
+    const em = server.orm.em.fork();
+    await em.nativeUpdate(Order, { id: order.orderId }, { packagePrice: 900_000 });
+    const key = randomUUID();
+    const response = await extend(order.orderRef, { extraDays: 2 }, key);
+    await em.nativeUpdate(Order, { id: order.orderId }, { packagePrice: 450_000 });
+    expectStatus(response, 200);
+    // 9 days cost 4,500.00 + 2 x 350.00 = 5,200.00 by the package; at the order's paid share (4,500 of 9,000) 2,600.00.
+    expect(response.body.data).toMatchObject({
+      status: 'APPLIED',
+      coverageEndDate: addDays(lastDay, 2),
+      newPremium: 2600,
+      amountDue: 0,
+      paymentRef: null,
+      paymentUrl: null,
+      appliedAt: expect.any(String),
+    });
+    expect((await detail(order.orderRef)).coverageEndDate).toBe(addDays(lastDay, 2));
+    expect(await extendedEvents(order)).toHaveLength(1);
+    expect((await extend(order.orderRef, { extraDays: 2 }, key)).body.data).toEqual(response.body.data);
+    expect((await writtenFor(order)).amendments).toBe(1);
   });
 
   it('when the cover has ended (test clock), then the extension is a 400 COVER_ENDED and nothing is written', async () => {

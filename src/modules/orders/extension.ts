@@ -118,6 +118,7 @@ export async function recordExtension(
   paymentRef: string | null,
   now: Date,
   actor: string,
+  request?: { idempotencyKey: string; fingerprint: string },
 ): Promise<OrderAmendment> {
   const count = await tx.count(OrderAmendment, { order: quote.order.id });
   const amendment = tx.create(OrderAmendment, {
@@ -130,6 +131,8 @@ export async function recordExtension(
     newPremium: quote.newPremium,
     amountDue: quote.amountDue,
     paymentRef,
+    idempotencyKey: request?.idempotencyKey.toLowerCase() ?? null,
+    requestFingerprint: request?.fingerprint ?? null,
     createdAt: now,
     updatedAt: now,
   });
@@ -216,15 +219,15 @@ export function closeUnpaidExtension(amendment: OrderAmendment): void {
   if (amendment.status === 'AWAITING_PAYMENT') amendment.status = 'CLOSED';
 }
 
-/** The order's latest extension to `coverageEndDate` applied with nothing due: what a retried zero-due request answers. */
-export function latestExtensionTo(
+/** The order's extension made under this Idempotency-Key, if any. */
+export function extensionByKey(
   tx: EntityManager,
   order: Pick<Order, 'id'>,
-  coverageEndDate: string,
+  idempotencyKey: string,
 ): Promise<OrderAmendment | null> {
   return tx.findOne(
     OrderAmendment,
-    { order: order.id, coverageEndDate, status: 'APPLIED', paymentRef: null },
-    { orderBy: { createdAt: 'desc' } },
+    { order: order.id, idempotencyKey: idempotencyKey.toLowerCase() },
+    { populate: ['order'] },
   );
 }

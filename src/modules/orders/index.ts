@@ -18,7 +18,7 @@ export {
   amendmentOpenError,
   closeUnpaidExtension,
   extensionOfTopUp,
-  latestExtensionTo,
+  extensionByKey,
   openAmendmentOf,
   quoteExtension,
   recordExtension,

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { invalid } from '../../kernel/errors';
+import { conflict, invalid } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import { businessToday } from '../../kernel/business-today';
@@ -7,18 +7,17 @@ import {
   amendmentOpenError,
   closeUnpaidExtension,
   extensionOfTopUp,
-  latestExtensionTo,
+  extensionByKey,
   openAmendmentOf,
   quoteExtension,
   recordExtension,
-  requestedEnd,
   resolveOrder,
   extensionAsk,
   type OrderAmendment,
 } from '../orders';
 import type { Order } from '../orders/entities/order';
 import { PaymentAttempt, type GatewayName } from './entities/payment-attempt';
-import type { PayRequestFacts } from './rules/payment-request';
+import { payRequestFingerprint, type PayRequestFacts } from './rules/payment-request';
 import type { PaymentDeps } from './payment-deps';
 import { checkReturnUrl, createAttempt, withCheckout, withIdempotency } from './payment-start';
 
@@ -52,18 +51,19 @@ export async function startOrderExtension(
       lockForUpdate: true,
       populate: [],
     });
-    const newEnd = requestedEnd(order, ask);
+    // The request as asked (extraDays, not the end they make): a retry after the extension applied is the same request.
     const facts: PayRequestFacts<GatewayName> = {
-      target: { kind: 'EXTENSION', id: `${order.id}:${newEnd}` },
+      target: { kind: 'EXTENSION', id: `${order.id}:${JSON.stringify(ask)}` },
       gateway: input.gateway,
       returnUrl: input.returnUrl,
     };
     const previous = await replay(facts);
     if (previous) return { attempt: previous, amendment: await extensionOfTopUp(tx, previous.paymentRef) };
     // A retry of an extension applied at once (nothing due, so no attempt holds its key) answers it again.
-    if (order.coverageEndDate === newEnd) {
-      const applied = await latestExtensionTo(tx, order, newEnd);
-      if (applied) return { attempt: null, amendment: applied };
+    const keyed = await extensionByKey(tx, order, idempotencyKey);
+    if (keyed) {
+      if (keyed.requestFingerprint !== payRequestFingerprint(facts)) throw keyReused();
+      return { attempt: null, amendment: keyed };
     }
     await closeUnpaidTopUps(tx, order);
     const now = new Date();
@@ -75,7 +75,10 @@ export async function startOrderExtension(
     }
     const actor = `partner-api:${principal.companyId}`;
     if (quote.amountDue === 0) {
-      const amendment = await recordExtension(tx, quote, null, now, actor);
+      const amendment = await recordExtension(tx, quote, null, now, actor, {
+        idempotencyKey,
+        fingerprint: payRequestFingerprint(facts),
+      });
       await tx.flush();
       return { attempt: null, amendment };
     }
@@ -118,3 +121,8 @@ async function closeUnpaidTopUps(tx: EntityManager, order: Order): Promise<void>
   const attempt = await tx.findOne(PaymentAttempt, { paymentRef: open.paymentRef });
   if (attempt && ['FAILED', 'CANCELLED', 'EXPIRED'].includes(attempt.status)) closeUnpaidExtension(open);
 }
+
+const keyReused = () =>
+  conflict(
+    'This Idempotency-Key was already used for a different payment request; use a new key for a new request',
+  ).coded('IDEMPOTENCY_KEY_REUSED');

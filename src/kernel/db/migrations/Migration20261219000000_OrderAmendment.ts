@@ -20,7 +20,10 @@ export class Migration20261219000000_OrderAmendment extends Migration {
       "new_premium" numeric(14,2) not null check ("new_premium" >= 0),
       "amount_due" numeric(14,2) not null check ("amount_due" >= 0),
       "payment_ref" text null constraint "order_amendment_payment_ref_unique" unique,
-      "applied_at" timestamptz null
+      "applied_at" timestamptz null,
+      "idempotency_key" uuid null,
+      "request_fingerprint" text null,
+      constraint "order_amendment_order_id_idempotency_key_unique" unique ("order_id", "idempotency_key")
     );`);
     this.addSql(`create index "order_amendment_order_id_index" on "order_amendment" ("order_id");`);
     this.addSql(

@@ -1,5 +1,5 @@
 import { OptionalProps } from '@mikro-orm/core';
-import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { UpdatableEntity } from '../../../kernel/db/base-entity';
 import { MoneyType } from '../../../kernel/db/money-type';
 import type { Minor } from '../../../kernel/money';
@@ -18,8 +18,10 @@ export type AmendmentStatus = 'AWAITING_PAYMENT' | 'APPLIED' | 'NOT_APPLIED' | '
  */
 @Entity({ tableName: 'order_amendment' })
 @Index({ name: 'order_amendment_order_id_index', properties: ['order'] })
+@Unique({ name: 'order_amendment_order_id_idempotency_key_unique', properties: ['order', 'idempotencyKey'] })
 export class OrderAmendment extends UpdatableEntity {
-  [OptionalProps]?: 'id' | 'createdAt' | 'updatedAt' | 'status' | 'paymentRef' | 'appliedAt';
+  [OptionalProps]?:
+    'id' | 'createdAt' | 'updatedAt' | 'status' | 'paymentRef' | 'appliedAt' | 'idempotencyKey' | 'requestFingerprint';
 
   @Property({ type: 'text', unique: true }) amendmentRef!: string;
 
@@ -45,4 +47,9 @@ export class OrderAmendment extends UpdatableEntity {
   @Property({ type: 'text', nullable: true, unique: true }) paymentRef?: string | null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) appliedAt?: Date | null;
+
+  /** The request's Idempotency-Key and what it asked for: a retry of an extension applied at once (no attempt holds its key) finds it here. */
+  @Property({ type: 'uuid', nullable: true }) idempotencyKey?: string | null;
+
+  @Property({ type: 'text', nullable: true }) requestFingerprint?: string | null;
 }
