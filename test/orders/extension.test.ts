@@ -14,7 +14,7 @@ import { Refund } from '../../src/modules/refunds/entities/refund';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { departure, ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { pay, placeOrder, RETURN_URL, type PlacedOrder } from '../support/payment-fixtures';
+import { pay, paymentStatus, placeOrder, RETURN_URL, type PlacedOrder } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 import type { ApiResponse } from '../support/http-client';
@@ -67,12 +67,12 @@ const detail = async (orderRef: string) =>
   (await client.op('getOrder', 'GET', `${ORDERS}/${orderRef}`, undefined, { token: agency.token })).body.data;
 
 /** An order paid before its cover starts, through the sandbox helper. */
-async function paidOrder(): Promise<PlacedOrder> {
+async function paidOrder(): Promise<PlacedOrder & { paymentRef: string }> {
   const order = await placeOrder(server, client, agency);
   const started = await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
   const paid = await capture(started.body.data.paymentRef);
   expect(paid.body.data.orderStatus).toBe('PAID');
-  return order;
+  return { ...order, paymentRef: started.body.data.paymentRef };
 }
 
 function expectCode(response: ApiResponse, status: number, code: string): void {
@@ -240,6 +240,10 @@ describe('POST /orders/{orderRef}/extension', () => {
       `Version 2, amended ${kathmanduToday(row.appliedAt!)}: cover extended from ${lastDay} to ${addDays(lastDay, 3)}`,
     );
     expect(certificate.headers.get('content-disposition')).toBe(`attachment; filename="${after.policyNumber}-v2.pdf"`);
+    // The order's payment status still reports the payment that paid the order, not the top-up.
+    const status = await paymentStatus(client, agency, order.orderRef);
+    expectStatus(status, 200);
+    expect(status.body.data).toMatchObject({ paymentRef: order.paymentRef, orderStatus: 'PAID' });
     // A retry of the request with its key, after the extension applied, answers the same extension, now applied.
     const retried = await extend(order.orderRef, { extraDays: 3 }, key);
     expectStatus(retried, 200);
