@@ -300,6 +300,25 @@ describe('POST /orders/{orderRef}/extension', () => {
     expect((await writtenFor(order)).amendments).toBe(1);
   });
 
+  it('when the top-up is declined, then its extension no longer holds the order: the next extension request closes it and goes ahead', async () => {
+    const order = await paidOrder();
+    const first = (await extend(order.orderRef, { extraDays: 2 })).body.data;
+    const declined = await client.op(
+      'setSandboxPaymentOutcome',
+      'POST',
+      `/api/external/v1/sandbox/payments/${first.paymentRef}/outcome`,
+      { outcome: 'DECLINED' },
+      { token: agency.token },
+    );
+    expectStatus(declined, 200);
+    const second = await extend(order.orderRef, { extraDays: 2 });
+    expectStatus(second, 200);
+    expect(second.body.data).toMatchObject({ amendmentRef: `${order.orderRef}-EXT-2`, status: 'AWAITING_PAYMENT' });
+    const em = server.orm.em.fork();
+    expect((await em.findOneOrFail(OrderAmendment, { amendmentRef: first.amendmentRef })).status).toBe('CLOSED');
+    expect((await detail(order.orderRef)).coverageEndDate).toBe(lastDay);
+  });
+
   it('when the cover has ended (test clock), then the extension is a 400 COVER_ENDED and nothing is written', async () => {
     const order = await paidOrder();
     await setClock(addDays(lastDay, 1));

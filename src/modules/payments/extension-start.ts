@@ -119,7 +119,10 @@ async function closeUnpaidTopUps(tx: EntityManager, order: Order): Promise<void>
   const open = await openAmendmentOf(tx, order);
   if (!open?.paymentRef) return;
   const attempt = await tx.findOne(PaymentAttempt, { paymentRef: open.paymentRef });
-  if (attempt && ['FAILED', 'CANCELLED', 'EXPIRED'].includes(attempt.status)) closeUnpaidExtension(open);
+  if (!attempt || !['FAILED', 'CANCELLED', 'EXPIRED'].includes(attempt.status)) return;
+  closeUnpaidExtension(open);
+  // Written now: the open-extension rule reads the table next.
+  await tx.flush();
 }
 
 const keyReused = () =>
