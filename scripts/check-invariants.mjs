@@ -52,6 +52,9 @@ const CHECKS = [
              array_agg(pao.amount) filter (where pao.settlement = 'PAID') as paid_amounts
         from insurance_order o
         left join payment_attempt_order pao on pao.order_id = o.id
+             -- An extension's top-up pays the extension, not the order (decision record 0101).
+             and not exists (select 1 from order_amendment am join payment_attempt ta on ta.payment_ref = am.payment_ref
+                              where ta.id = pao.attempt_id)
        group by o.id
       having (o.status in ('PAID', 'COMPLETED', 'CLOSED') and (
                 count(pao.attempt_id) filter (where pao.settlement = 'PAID') <> 1
@@ -85,6 +88,18 @@ const CHECKS = [
        group by a.id
       having count(*) filter (where pao.settlement is null) > 0
           or coalesce(sum(pao.amount) filter (where pao.settlement in ('REFUND_PENDING', 'REFUNDED') and not pao.cancelled_after_paying), 0) <> a.refund_amount`,
+  },
+  {
+    // Decision record 0101: an extension is APPLIED exactly when its top-up's share paid it, for the amount due.
+    name: 'extension applied without its top-up paying it, or a top-up that paid an extension not applied',
+    sql: `
+      select am.amendment_ref as ref, am.status, am.amount_due, pao.settlement, pao.amount
+        from order_amendment am
+        left join payment_attempt a on a.payment_ref = am.payment_ref
+        left join payment_attempt_order pao on pao.attempt_id = a.id
+       where (am.status = 'APPLIED' and am.payment_ref is not null and pao.settlement is distinct from 'PAID')
+          or (am.status <> 'APPLIED' and pao.settlement = 'PAID')
+          or (am.payment_ref is not null and pao.amount is distinct from am.amount_due)`,
   },
   {
     name: 'payment share settled on an attempt the gateway never captured',
