@@ -52,7 +52,7 @@ const CHECKS = [
              array_agg(pao.amount) filter (where pao.settlement = 'PAID') as paid_amounts
         from insurance_order o
         left join payment_attempt_order pao on pao.order_id = o.id
-             -- An extension's top-up pays the extension, not the order (decision record 0101).
+             -- An extension's top-up pays the extension, not the order (decision record 0099).
              and not exists (select 1 from order_amendment am join payment_attempt ta on ta.payment_ref = am.payment_ref
                               where ta.id = pao.attempt_id)
        group by o.id
@@ -90,7 +90,7 @@ const CHECKS = [
           or coalesce(sum(pao.amount) filter (where pao.settlement in ('REFUND_PENDING', 'REFUNDED') and not pao.cancelled_after_paying), 0) <> a.refund_amount`,
   },
   {
-    // Decision record 0101: an extension is APPLIED exactly when its top-up's share paid it, for the amount due.
+    // Decision record 0099: an extension is APPLIED exactly when its top-up's share paid it, for the amount due.
     name: 'extension applied without its top-up paying it, or a top-up that paid an extension not applied',
     sql: `
       select am.amendment_ref as ref, am.status, am.amount_due, pao.settlement, pao.amount

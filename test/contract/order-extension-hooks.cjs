@@ -1,4 +1,4 @@
-// Dredd hooks for extensions (issue 49, decision record 0101), loaded after hooks.cjs (which sets the token and
+// Dredd hooks for extensions (issue 49, decision record 0099), loaded after hooks.cjs (which sets the token and
 // skips what it has no scenario for): previewOrderExtension and extendOrder on live paid orders of the first sandbox
 // partner, three days more (the documented examples name dates of 2031, beyond any live order's maximum). Every
 // extension gets a fresh paid order and an Idempotency-Key of its own.

@@ -5,7 +5,7 @@ import type { Amendment } from './rules/certificate-version';
 
 /**
  * The amendments made after payment, oldest first, from the audit log: the departure changes
- * and the applied extensions of the cover (decision record 0101).
+ * and the applied extensions of the cover (decision record 0099).
  */
 export async function amendmentsOf(em: EntityManager, order: Order, paidAt: Date): Promise<Amendment[]> {
   const entries = await em.find(

@@ -73,7 +73,7 @@ export async function paidShare(
   em: EntityManager,
   orderId: string,
 ): Promise<{ attempt: PaymentAttempt; amount: Minor } | null> {
-  // The first: an extension's top-up (decision record 0101) also settles PAID on the order, after the payment that paid it.
+  // The first: an extension's top-up (decision record 0099) also settles PAID on the order, after the payment that paid it.
   const line = await em.findOne(
     PaymentAttemptOrder,
     { order: orderId, settlement: 'PAID' },

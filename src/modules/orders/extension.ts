@@ -46,7 +46,7 @@ export async function quoteExtension(
   const current = { coverageStartDate: order.coverageStartDate, coverageEndDate: order.coverageEndDate };
   const newEnd = requestedEnd(current, ask);
   const facts = { orderRef: order.orderRef, orderStatus: order.status, current, newEnd, today };
-  // Every package sells covers up to the quote's trip limit (decision record 0101).
+  // Every package sells covers up to the quote's trip limit (decision record 0099).
   const refusal = extensionRefusal({ ...facts, maxDurationDays: MAX_TRIP_DAYS });
   if (refusal) throw invalid(refusal.message).coded(refusal.code);
 
@@ -187,7 +187,7 @@ export function extensionOfTopUp(tx: EntityManager, paymentRef: string): Promise
 /**
  * A top-up captured at `now`: applied when its extension still awaits it, the order is paid and
  * the current cover has not ended (Nepal date of the capture); otherwise NOT_APPLIED, and the
- * settlement refunds the money as a late capture (decision record 0101).
+ * settlement refunds the money as a late capture (decision record 0099).
  */
 export async function settleTopUp(
   tx: EntityManager,

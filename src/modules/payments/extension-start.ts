@@ -30,7 +30,7 @@ export interface StartedExtension {
 }
 
 /**
- * POST /orders/{orderRef}/extension (decision record 0101): under the Idempotency-Key and the
+ * POST /orders/{orderRef}/extension (decision record 0099): under the Idempotency-Key and the
  * order's row lock, as pay, the extension is checked and priced; nothing due applies it at once,
  * otherwise its top-up attempt is started through pay's own machinery (createAttempt, then the
  * provider's checkout outside the transaction) and the amendment awaits its capture.

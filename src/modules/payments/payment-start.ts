@@ -262,7 +262,7 @@ export interface NewAttempt {
   /** Open attempts this one replaces (closed by withOpenAttemptsClosed). */
   superseded: readonly ClosedAttempt[];
   group?: OrderGroup;
-  /** An extension's top-up (decision record 0101): the one order's share is this, not its total. */
+  /** An extension's top-up (decision record 0099): the one order's share is this, not its total. */
   topUp?: Minor;
 }
 

@@ -145,7 +145,7 @@ async function recordCapture(
 }
 
 /**
- * A captured extension top-up (decision record 0101): it pays no order, it applies its extension
+ * A captured extension top-up (decision record 0099): it pays no order, it applies its extension
  * when captured before the current cover ended; any other capture of it (after the cover ended,
  * for an extension closed meanwhile) is owed back as a late capture, refunded like any other.
  */

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Extensions of a paid order's cover (decision record 0101): one row per extension, at most one
+ * Extensions of a paid order's cover (decision record 0099): one row per extension, at most one
  * awaiting its top-up per order.
  */
 export class Migration20261219000000_OrderAmendment extends Migration {

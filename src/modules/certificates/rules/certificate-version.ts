@@ -7,7 +7,7 @@ export interface DepartureAmendment {
   departureTo: string;
 }
 
-/** An extension of the cover applied after the policy was issued (decision record 0101). */
+/** An extension of the cover applied after the policy was issued (decision record 0099). */
 export interface ExtensionAmendment {
   at: Date;
   coverEndFrom: string;

@@ -3,7 +3,7 @@ import { invalidField, type ErrorCode } from '../../../kernel/errors';
 import type { Minor } from '../../../kernel/money';
 
 /**
- * Extending a paid order's cover (decision record 0101): the new window, its premium by the
+ * Extending a paid order's cover (decision record 0099): the new window, its premium by the
  * package's own pricing with the order's discount kept, and the rules that refuse it.
  */
 
