@@ -168,6 +168,7 @@ function layOut(
   for (const device of content.devices) row(sheet, device.name, `Quantity ${device.quantity}`);
   addedItems(sheet, content);
   insurerAndIntermediary(sheet, content);
+  versions(sheet, content);
 
   // Back to page 1, into the room kept for them.
   doc.switchToPage(0);
@@ -403,6 +404,23 @@ function insurerAndIntermediary(sheet: Sheet, content: CertificateContent): void
       'Key terms and exclusions',
       keyTermsSummary(content.keyTerms, content.compliance.policyWordingVersion, endorsement),
     );
+  }
+}
+
+/**
+ * Every version of an amended certificate, oldest first: the window it was issued with and each
+ * change, each marked superseded or this certificate, so that an officer holding an earlier paper
+ * sees what replaced it (decision record 0102). An unamended certificate has no such list.
+ */
+function versions(sheet: Sheet, content: CertificateContent): void {
+  const { history, number } = content.version;
+  if (history.length < 2) return;
+  section(sheet, 'Versions of this certificate');
+  for (const entry of history) {
+    const what = entry.number === 1 ? 'Issued' : entry.change.charAt(0).toUpperCase() + entry.change.slice(1);
+    const window = entry.window ? `; cover ${entry.window.start} to ${entry.window.end}` : '';
+    const standing = entry.number === number ? 'this certificate' : `superseded by version ${entry.number + 1}`;
+    row(sheet, `Version ${entry.number}, ${entry.on}`, `${what}${window} (${standing})`);
   }
 }
 

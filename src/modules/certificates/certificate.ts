@@ -7,7 +7,7 @@ import { printedPassportName } from './rules/passport-name';
 import { invalid } from '../../kernel/errors';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
 import { OrderStatus } from '../orders/entities/order';
-import { certificateVersion } from './rules/certificate-version';
+import { certificateVersion, versionCheckCode } from './rules/certificate-version';
 import { amendmentsOf } from './amendments';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { CatalogueSnapshot } from '../catalogue';
@@ -78,6 +78,12 @@ export async function certificateOf(
   const route = order.route && (catalogue.routeById.get(order.route.id) ?? (await em.populate(order, ['route'])).route);
   const { traveller } = order;
   const placedBy = (await em.populate(order, ['company'])).company;
+  const version = certificateVersion(order.paidAt, await amendmentsOf(em, order, order.paidAt), {
+    start: order.coverageStartDate,
+    end: order.coverageEndDate,
+  });
+  // Each version prints a check code of its own: the code typed from a paper says which version it is (decision record 0102).
+  const checkCode = order.verificationCode ? versionCheckCode(order.verificationCode, version.number) : undefined;
   // The placing company is listed among the order's travel companies too (first): named once, as the seller.
   const agencies = order.travelCompanies
     .getItems()
@@ -88,7 +94,7 @@ export async function certificateOf(
     policyNumber: order.policyNumber,
     orderRef: order.orderRef,
     issuedAt: order.paidAt,
-    version: certificateVersion(order.paidAt, await amendmentsOf(em, order, order.paidAt)),
+    version,
     amendedAt: order.amendedAt && order.amendedAt > order.paidAt ? order.amendedAt : undefined,
     ...certificatePremium(order),
     soldBy: {
@@ -124,7 +130,7 @@ export async function certificateOf(
     devices: order.includedDevices.map((device) => ({ name: device.name, quantity: device.quantity })),
     assistance: settings.assistance,
     verificationUrl: verificationUrl(settings.publicBaseUrl, order.policyNumber),
-    verificationLink: verificationLink(settings.publicBaseUrl, order.policyNumber, order.verificationCode),
-    checkCode: order.verificationCode,
+    verificationLink: verificationLink(settings.publicBaseUrl, order.policyNumber, checkCode),
+    checkCode,
   };
 }
