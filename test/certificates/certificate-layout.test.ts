@@ -152,4 +152,16 @@ describe('a wrapped right-to-left name', () => {
     expect(onLine(lines[0])).not.toContain('عثمان');
     expect(onLine(lines[lines.length - 1])).toContain('عثمان');
   });
+
+  it('when it takes several lines, then each line ends at the right edge of the value column, where right-to-left text starts', async () => {
+    const read = await render(content(LONG_ARABIC), 'Arabic wrapped, right-aligned');
+    const arabic = first(read.pages, 'the pages').items.filter((item) => /[\u0600-\u06ff]/u.test(item.text));
+    const lines = [...new Set(arabic.map((item) => Math.round(item.y)))];
+    expect(lines.length).toBeGreaterThan(1);
+    // The value column ends at the right margin: 595.28 - 50 points.
+    for (const y of lines) {
+      const right = Math.max(...arabic.filter((item) => Math.round(item.y) === y).map((item) => item.x + item.width));
+      expect(Math.abs(right - (595.28 - 50))).toBeLessThan(3);
+    }
+  });
 });

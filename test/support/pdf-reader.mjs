@@ -21,6 +21,7 @@ for (let number = 1; number <= document.numPages; number++) {
       .map((item) => ({
         text: item.str,
         x: item.transform[4],
+        width: item.width,
         // From the top of the page, as a reader looks down it; the baseline of the text.
         y: height - item.transform[5],
       })),

@@ -26,6 +26,13 @@ const ACCENT = '#0b5d4b';
 const RULE = '#c9d3d9';
 const SPECIMEN_RED = '#c0392b';
 export const SPECIMEN_MARK = 'SPECIMEN — NOT INSURANCE';
+/** Opens the diagonal mark's marked content: a pagination artifact of subtype Watermark (PDF 1.7, 14.8.2.2). */
+export const SPECIMEN_ARTIFACT = '/Artifact <</Type /Pagination /Subtype /Watermark>> BDC';
+/**
+ * Poppler (pdftotext) does not skip artifacts: it read the rotated mark as letters scattered among
+ * the rows it crosses. An empty /ActualText inside the artifact replaces its glyphs with nothing there too.
+ */
+const NOTHING_TO_READ = '/Span <</ActualText ()>> BDC';
 
 /**
  * The title band's colours. A specimen's band is pale with solid black words: a black-and-white
@@ -279,12 +286,15 @@ function specimenMark(doc: PDFKit.PDFDocument, write: Write): void {
     .save()
     .opacity(0.22)
     .rotate(-55, { origin: [centre.x, centre.y] });
+  // A watermark artifact, not the page's text: extraction and screen readers skip it (decision record 0102).
+  doc.addContent(`${SPECIMEN_ARTIFACT} ${NOTHING_TO_READ}`);
   write(SPECIMEN_MARK, centre.x - width / 2, centre.y - size / 2, {
     weight: 'bold',
     size,
     color: SPECIMEN_RED,
     width: width + 10,
   });
+  doc.addContent('EMC EMC');
   doc.restore();
 }
 
