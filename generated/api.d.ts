@@ -720,7 +720,9 @@ export interface paths {
          *     original issue date; an amended certificate lists every version with its Nepal date, what
          *     changed and its coverage window, the earlier ones marked superseded) and a QR code of the
          *     public verification page `/verify/{policyNumber}` with the version's own check code.
-         *     A sandbox's certificates carry SPECIMEN — NOT INSURANCE across every page. Names print as
+         *     A name in Cyrillic, Greek or Devanagari without `nameAsInPassport` is followed by its Latin
+         *     transliteration, marked "(transliterated, not as in passport)": set `nameAsInPassport` for
+         *     the passport's own spelling. A sandbox's certificates carry SPECIMEN — NOT INSURANCE across every page. Names print as
          *     written, from fonts embedded in the PDF: Latin (with its diacritics), Devanagari, Cyrillic,
          *     Greek, Chinese, Japanese, Korean, Hebrew and Arabic (right to left, joined, each wrapped line
          *     in its own order) and Thai; `POST /travellers` refuses a name in a script the certificate
@@ -1871,7 +1873,8 @@ export interface paths {
          *     maximum altitude covered, whether helicopter evacuation is included and up to which amount
          *     per person, and the underwriter. On a narrow screen the labels stand above their values and no
          *     date breaks across lines. The traveller's **initials** (first letters of the given name and
-         *     the surname, taken from `nameAsInPassport` when the partner gave it) appear only with the
+         *     the surname, taken from `nameAsInPassport` when the partner gave it, otherwise from the
+         *     name's Latin transliteration when its script has one: Cyrillic, Greek, Devanagari) appear only with the
          *     policy's check code (`code`, printed beside the QR code, which carries it): a policy number
          *     typed alone shows no one, and a field lets the officer type the printed code (the form sends
          *     `?code=`); a code that is not the policy's is answered "this check code does not match this

@@ -26,6 +26,7 @@ const ACCENT = '#0b5d4b';
 const RULE = '#c9d3d9';
 const SPECIMEN_RED = '#c0392b';
 export const SPECIMEN_MARK = 'SPECIMEN — NOT INSURANCE';
+export const TRANSLITERATED = '(transliterated, not as in passport)';
 /** Opens the diagonal mark's marked content: a pagination artifact of subtype Watermark (PDF 1.7, 14.8.2.2). */
 export const SPECIMEN_ARTIFACT = '/Artifact <</Type /Pagination /Subtype /Watermark>> BDC';
 /**
@@ -142,6 +143,9 @@ function layOut(
   section(sheet, 'Insured');
   row(sheet, 'Name', content.traveller.name, { cjk: cjkFormsFor(content.traveller.nationality) });
   if (content.traveller.passportName !== undefined) row(sheet, 'Name as in passport', content.traveller.passportName);
+  // An officer who reads only Latin gets a reading aid, said not to be the passport's spelling (decision record 0102).
+  else if (content.traveller.transliteratedName !== undefined)
+    row(sheet, 'Name in Latin letters', `${content.traveller.transliteratedName} ${TRANSLITERATED}`);
   row(sheet, 'Date of birth', content.traveller.dateOfBirth);
   row(sheet, 'Nationality', content.traveller.nationality);
   row(sheet, ID_LABELS[content.traveller.idType] ?? 'Identity document number', content.traveller.maskedIdNumber);

@@ -4,6 +4,7 @@ import { isInsuredStatus } from './rules/policy-standing';
 import { maskedIdNumber } from './rules/traveller-disclosure';
 import { certificatePremium } from './rules/certificate-premium';
 import { printedPassportName } from './rules/passport-name';
+import { transliteration } from './rules/transliteration';
 import { invalid } from '../../kernel/errors';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
 import { OrderStatus } from '../orders/entities/order';
@@ -110,6 +111,7 @@ export async function certificateOf(
     traveller: {
       name: traveller.name,
       passportName: traveller.nameAsInPassport ? printedPassportName(traveller.nameAsInPassport) : undefined,
+      transliteratedName: traveller.nameAsInPassport ? undefined : transliteration(traveller.name),
       dateOfBirth: traveller.dateOfBirth,
       nationality: traveller.nationality,
       idType: traveller.idType,

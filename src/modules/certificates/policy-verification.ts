@@ -4,6 +4,7 @@ import { isReference } from '../orders';
 import { canonicalPolicyNumber, policyStanding, type PolicyStanding } from './rules/policy-standing';
 import { travellerInitials } from './rules/traveller-disclosure';
 import { passportNameInReadingOrder } from './rules/passport-name';
+import { transliteration } from './rules/transliteration';
 import { Order } from '../orders/entities/order';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
 import { businessToday, setTestToday } from '../../kernel/business-today';
@@ -122,7 +123,9 @@ export async function verifyPolicy(
     travellerInitials:
       // An earlier version's paper is the same traveller's: the initials, beside the word that it is superseded.
       checkCode === 'MATCHED' || checkCode === 'SUPERSEDED'
-        ? travellerInitials(nameAsInPassport ? passportNameInReadingOrder(nameAsInPassport) : name)
+        ? travellerInitials(
+            nameAsInPassport ? passportNameInReadingOrder(nameAsInPassport) : (transliteration(name) ?? name),
+          )
         : undefined,
   };
 }
