@@ -866,8 +866,12 @@ export interface paths {
          *     quoted as stated by the partner), a link to the published policy wording, the 24-hour
          *     assistance contact, a version line ("Issued <Nepal date of the payment> · Version 1"; after a
          *     date change "Version 2, amended <date>: departure moved from <date> to <date>", keeping the
-         *     original issue date) and a QR code of the public verification page `/verify/{policyNumber}`.
-         *     A sandbox's certificates carry SPECIMEN — NOT INSURANCE across every page. Names print as
+         *     original issue date; an amended certificate lists every version with its Nepal date, what
+         *     changed and its coverage window, the earlier ones marked superseded) and a QR code of the
+         *     public verification page `/verify/{policyNumber}` with the version's own check code.
+         *     A name in Cyrillic, Greek or Devanagari without `nameAsInPassport` is followed by its Latin
+         *     transliteration, marked "(transliterated, not as in passport)": set `nameAsInPassport` for
+         *     the passport's own spelling. A sandbox's certificates carry SPECIMEN — NOT INSURANCE across every page. Names print as
          *     written, from fonts embedded in the PDF: Latin (with its diacritics), Devanagari, Cyrillic,
          *     Greek, Chinese, Japanese, Korean, Hebrew and Arabic (right to left, joined, each wrapped line
          *     in its own order) and Thai; `POST /travellers` refuses a name in a script the certificate
@@ -2197,11 +2201,15 @@ export interface paths {
          *     maximum altitude covered, whether helicopter evacuation is included and up to which amount
          *     per person, and the underwriter. On a narrow screen the labels stand above their values and no
          *     date breaks across lines. The traveller's **initials** (first letters of the given name and
-         *     the surname, taken from `nameAsInPassport` when the partner gave it) appear only with the
+         *     the surname, taken from `nameAsInPassport` when the partner gave it, otherwise from the
+         *     name's Latin transliteration when its script has one: Cyrillic, Greek, Devanagari) appear only with the
          *     policy's check code (`code`, printed beside the QR code, which carries it): a policy number
          *     typed alone shows no one, and a field lets the officer type the printed code (the form sends
          *     `?code=`); a code that is not the policy's is answered "this check code does not match this
-         *     policy", never silently with less. An unknown number gets a "not found" page that names the number
+         *     policy", never silently with less. Each certificate version prints a check code of its own
+         *     (version 1 the policy's first code): the code of an earlier version still shows the initials,
+         *     beside "the check code typed is that of certificate version N, which is superseded by version
+         *     M". An unknown number gets a "not found" page that names the number
          *     looked up (as printed), so the officer can compare it with the paper; input that is not a
          *     policy number gets one page that repeats nothing. Every page, found or not, ends with the
          *     24-hour assistance number. A sandbox's pages carry a SPECIMEN — NOT INSURANCE banner.

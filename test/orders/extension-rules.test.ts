@@ -104,10 +104,10 @@ describe('the price of an extension', () => {
 
 describe("the certificate's version line", () => {
   const paidAt = new Date('2031-10-01T04:00:00Z');
-  it('counts an extension after payment as an amendment and says the cover was extended from X to Y', () => {
+  it('counts an extension after a date change as the third version and names the last change', () => {
     const version = certificateVersion(paidAt, [
-      { at: new Date('2031-10-03T04:00:00Z'), departureFrom: '2031-10-04', departureTo: '2031-10-05' },
-      { at: new Date('2031-10-09T04:00:00Z'), coverEndFrom: '2031-10-11', coverEndTo: '2031-10-14' },
+      { at: new Date('2031-10-03T04:00:00Z'), change: 'departure moved from 2031-10-04 to 2031-10-05' },
+      { at: new Date('2031-10-09T04:00:00Z'), change: 'cover extended from 2031-10-11 to 2031-10-14' },
     ]);
     expect(version.number).toBe(3);
     expect(versionLine(version)).toBe('Version 3, amended 2031-10-09: cover extended from 2031-10-11 to 2031-10-14');

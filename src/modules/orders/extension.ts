@@ -152,7 +152,11 @@ export async function applyExtension(
   actor: string,
 ): Promise<void> {
   const order = amendment.order;
-  const previous = { coverageEndDate: order.coverageEndDate, durationDays: order.durationDays };
+  const previous = {
+    coverageStartDate: order.coverageStartDate,
+    coverageEndDate: order.coverageEndDate,
+    durationDays: order.durationDays,
+  };
   order.coverageEndDate = amendment.coverageEndDate;
   order.durationDays = amendment.durationDays;
   amendment.status = 'APPLIED';
@@ -167,7 +171,11 @@ export async function applyExtension(
       paymentRef: amendment.paymentRef ?? null,
       amountDue: amendment.amountDue,
       previous,
-      current: { coverageEndDate: order.coverageEndDate, durationDays: order.durationDays },
+      current: {
+        coverageStartDate: order.coverageStartDate,
+        coverageEndDate: order.coverageEndDate,
+        durationDays: order.durationDays,
+      },
     },
   });
   await recordOrderExtendedEvent(tx, order, amendment, now);

@@ -8,7 +8,7 @@ import { Order } from './order';
 /**
  * AWAITING_PAYMENT until its top-up is captured: APPLIED when the capture came before the cover
  * ended, NOT_APPLIED when after (the top-up is refunded as a late capture), CLOSED when its
- * top-up ended unpaid (docs/decisions/0099-extending-a-cover.md).
+ * top-up ended unpaid (decision record 0099).
  */
 export type AmendmentStatus = 'AWAITING_PAYMENT' | 'APPLIED' | 'NOT_APPLIED' | 'CLOSED';
 
