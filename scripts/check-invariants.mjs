@@ -26,7 +26,8 @@
 //     and no refund of a payment the provider reversed in full is left FAILED (the reversal is
 //     that money back).
 //  6. No orphaned attachment: every document marked attached belongs to a traveller slot of the
-//     same company (or, a MEDICAL_REPORT with no traveller, to an assistance case), every traveller slot names a document of the same company attached to it,
+//     same company (or, a MEDICAL_REPORT with no traveller, to an assistance case; or, with no
+//     traveller, to a claim), every traveller slot names a document of the same company attached to it,
 //     and (with DATA_DIR) every stored document has its bytes on disk.
 //  9. Commission (DESIGN "Commission"): each EARNED line is its percent of its base, scaled pro
 //     rata when the order's earners asked for more than the cap, rounded down; the base is the
@@ -211,7 +212,7 @@ const CHECKS = [
           or (p.usage_limit is not null and p.used_count > p.usage_limit)`,
   },
   {
-    name: 'document marked attached that no traveller slot of its company (nor an assistance case) holds',
+    name: 'document marked attached that no traveller slot of its company (nor an assistance case, nor a claim) holds',
     sql: `
       select d.id, d.document_type, d.traveller_id
         from document d
@@ -221,7 +222,9 @@ const CHECKS = [
                 where t.id = d.traveller_id and t.company_id = d.company_id
                   and d.id in (t.avatar_document_id, t.passport_document_id, t.signature_document_id, t.visa_document_id))
          and not (d.traveller_id is null and d.document_type = 'MEDICAL_REPORT'
-                  and exists (select 1 from assistance_case_document a where a.document_id = d.id))`,
+                  and exists (select 1 from assistance_case_document a where a.document_id = d.id))
+         -- A claim's documents (invoices, receipts, reports) are attached to the claim (decision record 0095).
+         and not (d.traveller_id is null and exists (select 1 from claim_document c where c.document_id = d.id))`,
   },
   {
     name: 'traveller slot naming a missing, foreign or unattached document',

@@ -194,7 +194,9 @@ describe('POST /orders/{orderRef}/extension', () => {
     // Not applied before its capture.
     expect((await detail(order.orderRef)).coverageEndDate).toBe(lastDay);
     // A retry with the same key answers the same amendment; a second extension meanwhile is a 409 naming it.
-    expect((await extend(order.orderRef, { extraDays: 3 }, key)).body.data).toEqual(amendment);
+    const retriedOpen = await extend(order.orderRef, { extraDays: 3 }, key);
+    expect(retriedOpen.body.data).toEqual(amendment);
+    expect(retriedOpen.headers.get('idempotency-replayed')).toBe('true');
     const second = await extend(order.orderRef, { extraDays: 5 });
     expectCode(second, 409, 'EXTENSION_ALREADY_OPEN');
     expect(second.body.message).toContain(amendment.amendmentRef);

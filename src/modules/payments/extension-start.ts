@@ -27,6 +27,8 @@ type ExtensionInput = Schemas['ExtensionRequest'];
 export interface StartedExtension {
   amendment: OrderAmendment;
   paymentUrl: string | null;
+  /** The key's first answer given again (answered with Idempotency-Replayed). */
+  replayed: boolean;
 }
 
 /**
@@ -58,12 +60,13 @@ export async function startOrderExtension(
       returnUrl: input.returnUrl,
     };
     const previous = await replay(facts);
-    if (previous) return { attempt: previous, amendment: await extensionOfTopUp(tx, previous.paymentRef) };
+    if (previous)
+      return { attempt: previous, amendment: await extensionOfTopUp(tx, previous.paymentRef), replayed: true };
     // A retry of an extension applied at once (nothing due, so no attempt holds its key) answers it again.
     const keyed = await extensionByKey(tx, order, idempotencyKey);
     if (keyed) {
       if (keyed.requestFingerprint !== payRequestFingerprint(facts)) throw keyReused();
-      return { attempt: null, amendment: keyed };
+      return { attempt: null, amendment: keyed, replayed: true };
     }
     await closeUnpaidTopUps(tx, order);
     const now = new Date();
@@ -80,7 +83,7 @@ export async function startOrderExtension(
         fingerprint: payRequestFingerprint(facts),
       });
       await tx.flush();
-      return { attempt: null, amendment };
+      return { attempt: null, amendment, replayed: false };
     }
     const last = await tx.findOne(
       PaymentAttempt,
@@ -103,12 +106,13 @@ export async function startOrderExtension(
     );
     const amendment = await recordExtension(tx, quote, attempt.paymentRef, now, actor);
     await tx.flush();
-    return { attempt, amendment };
+    return { attempt, amendment, replayed: false };
   });
   if (!started.amendment) throw new Error('an extension attempt without its amendment');
-  if (!started.attempt) return { amendment: started.amendment, paymentUrl: null };
+  const { amendment, replayed } = started;
+  if (!started.attempt) return { amendment, paymentUrl: null, replayed };
   const checkout = await withCheckout(em, started.attempt, deps);
-  return { amendment: started.amendment, paymentUrl: checkout.paymentUrl };
+  return { amendment, paymentUrl: checkout.paymentUrl, replayed };
 }
 
 /**

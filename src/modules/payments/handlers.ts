@@ -45,7 +45,7 @@ export const paymentHandlers = {
   },
 
   async extendOrder({ body, params, headers }, scope) {
-    const { amendment, paymentUrl } = await startOrderExtension(
+    const { amendment, paymentUrl, replayed } = await startOrderExtension(
       scope.em,
       callerOf(scope),
       params.orderRef,
@@ -54,7 +54,11 @@ export const paymentHandlers = {
       scope.services.payments,
     );
     const message = amendment.status === 'APPLIED' ? 'Extension applied' : 'Extension awaiting payment';
-    return { status: 200, body: successBody(extensionWire(amendment, paymentUrl), message) };
+    return {
+      status: 200,
+      ...replayedHeaders(replayed),
+      body: successBody(extensionWire(amendment, paymentUrl), message),
+    };
   },
 
   async payGroup({ body, params, headers }, scope) {
