@@ -26,7 +26,8 @@ import type { ApiResponse } from '../support/http-client';
  * `departure` for 4,500.00; each day more costs 350.00.
  */
 const CLOCK = '/api/external/v1/sandbox/clock';
-const { server, client, databaseUrl } = useTestServer();
+// A database of its own: the invariant checker at its end reads every row, and other files leave theirs.
+const { server, client, databaseUrl } = useTestServer({ ownDatabase: 'extensions' });
 const CHECKER = path.resolve(__dirname, '../../scripts/check-invariants.mjs');
 let agency: TestPartner;
 let stranger: TestPartner;
