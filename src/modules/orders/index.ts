@@ -22,10 +22,9 @@ export {
   quoteExtension,
   recordExtension,
   settleTopUp,
-  type ExtensionQuote,
 } from './extension';
 export type { OrderAmendment } from './entities/order-amendment';
-export { extensionAsk, requestedEnd, type ExtensionAsk } from './rules/extension';
+export { extensionAsk, requestedEnd } from './rules/extension';
 export { Order, OrderStatus } from './entities/order';
 export { AuditEntry } from './entities/audit-entry';
 export {
