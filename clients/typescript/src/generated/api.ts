@@ -4164,7 +4164,10 @@ export interface components {
             createdAt: string;
             /** @description ISO 4217 currency code, `NPR`. */
             currency: string;
-            /** @description Days of cover once applied, first and last day included. */
+            /**
+             * Format: int32
+             * @description Days of cover once applied, first and last day included.
+             */
             durationDays: number;
             /** @description The order's premium for the extended window (see `ExtensionPreview`). */
             newPremium: number;
@@ -4195,7 +4198,10 @@ export interface components {
              * @description The new last day of cover (Nepal date), after the current one.
              */
             coverageEndDate?: string;
-            /** @description Days added to the current last day of cover. */
+            /**
+             * Format: int32
+             * @description Days added to the current last day of cover.
+             */
             extraDays?: number;
         };
         /**
@@ -4219,9 +4225,15 @@ export interface components {
             coverageStartDate: string;
             /** @description ISO 4217 currency code, `NPR`. */
             currency: string;
-            /** @description Days of cover from the first day to the new last day, both included. */
+            /**
+             * Format: int32
+             * @description Days of cover from the first day to the new last day, both included.
+             */
             durationDays: number;
-            /** @description The longest cover the order's package sells, in days. */
+            /**
+             * Format: int32
+             * @description The longest cover the order's package sells, in days.
+             */
             maxDurationDays: number;
             /**
              * @description The order's premium for the new window: the package and its kept devices priced for the new
@@ -4258,7 +4270,10 @@ export interface components {
              * @description The new last day of cover (Nepal date), after the current one.
              */
             coverageEndDate?: string;
-            /** @description Days added to the current last day of cover. */
+            /**
+             * Format: int32
+             * @description Days added to the current last day of cover.
+             */
             extraDays?: number;
             gateway: components["schemas"]["Gateway"];
             /**
