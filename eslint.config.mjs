@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'generated/**', 'clients/**', 'coverage/**', '.data/**', 'node_modules/**', 'examples/**', 'portman/**', 'src/kernel/db/migrations/**'],
+    ignores: ['dist/**', 'build/**', 'generated/**', 'clients/**', 'coverage/**', '.data/**', 'node_modules/**', 'examples/**', 'portman/**', 'src/kernel/db/migrations/**'],
   },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   {

@@ -866,8 +866,12 @@ export interface paths {
          *     quoted as stated by the partner), a link to the published policy wording, the 24-hour
          *     assistance contact, a version line ("Issued <Nepal date of the payment> · Version 1"; after a
          *     date change "Version 2, amended <date>: departure moved from <date> to <date>", keeping the
-         *     original issue date) and a QR code of the public verification page `/verify/{policyNumber}`.
-         *     A sandbox's certificates carry SPECIMEN — NOT INSURANCE across every page. Names print as
+         *     original issue date; an amended certificate lists every version with its Nepal date, what
+         *     changed and its coverage window, the earlier ones marked superseded) and a QR code of the
+         *     public verification page `/verify/{policyNumber}` with the version's own check code.
+         *     A name in Cyrillic, Greek or Devanagari without `nameAsInPassport` is followed by its Latin
+         *     transliteration, marked "(transliterated, not as in passport)": set `nameAsInPassport` for
+         *     the passport's own spelling. A sandbox's certificates carry SPECIMEN — NOT INSURANCE across every page. Names print as
          *     written, from fonts embedded in the PDF: Latin (with its diacritics), Devanagari, Cyrillic,
          *     Greek, Chinese, Japanese, Korean, Hebrew and Arabic (right to left, joined, each wrapped line
          *     in its own order) and Thai; `POST /travellers` refuses a name in a script the certificate
@@ -934,6 +938,101 @@ export interface paths {
          *     sent to the placing company and the order's listed agencies. Added in 2.8.0.
          */
         post: operations["fileClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/orders/{orderRef}/extension": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend a paid order's cover and start its top-up payment
+         * @description Lengthens a `PAID` order's cover to a new last day (`coverageEndDate`, or `extraDays` more)
+         *     and starts the payment of the difference (`amountDue`, as the preview answers it) through the
+         *     same gateways as `pay`. The answer is the extension (an amendment) `AWAITING_PAYMENT` with
+         *     its top-up's `paymentRef` and `paymentUrl`: send the customer's browser there. The sandbox
+         *     payment helper decides the top-up like any other payment.
+         *
+         *     **When it applies.** When the top-up is captured before the current cover ends (up to the end
+         *     of its last day, Nepal date) the order's `coverageEndDate` moves, the extension is `APPLIED`,
+         *     the certificate gains a version and `order.extended` is sent. A top-up captured after the
+         *     cover ended is not applied (`NOT_APPLIED`): no cover is bought after the fact, and the money
+         *     is refunded as a late capture (`payment.refund_pending`). A difference of zero applies at
+         *     once, with no payment (`paymentRef` and `paymentUrl` null).
+         *
+         *     **Rules.** Only a `PAID` order (`ORDER_NOT_PAID`), a new end after the current one
+         *     (`EXTENSION_NOT_LATER`), a cover no longer than the package's maximum (`EXTENSION_TOO_LONG`),
+         *     asked before the current cover ends (`COVER_ENDED`), and one extension awaiting its top-up
+         *     per order (409 `EXTENSION_ALREADY_OPEN`, naming it).
+         *
+         *     **Idempotency.** `Idempotency-Key` (a UUID) is required and scoped to your company, as in
+         *     `pay`: the same key with the same order and body answers the same extension; with another
+         *     order or body it is a 409. Added in 2.8.0.
+         */
+        post: operations["extendOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/orders/{orderRef}/extension/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview the extension of a paid order's cover
+         * @description Tells what `POST /orders/{orderRef}/extension` would do for a new last day of cover
+         *     (`coverageEndDate`) or a number of days more (`extraDays`), and changes nothing: the new
+         *     window, the premium for the new duration by the package's own pricing with the order's promo
+         *     and direct discount share kept, the `amountDue` (the new premium less what was paid, never
+         *     negative), the package's maximum duration, and whether it is `allowed` now.
+         *
+         *     An extension that could never be made is a 400 here too: an order that is not `PAID`
+         *     (`ORDER_NOT_PAID`), a new end not after the current one (`EXTENSION_NOT_LATER`), a cover
+         *     longer than the package's maximum (`EXTENSION_TOO_LONG`). One that only cannot be made now
+         *     (the cover has ended, `COVER_ENDED`; another extension awaits its top-up,
+         *     `EXTENSION_ALREADY_OPEN`) answers `allowed: false` with the `refusal`. Only the company that
+         *     placed the order may extend it (a listed agency gets 403). Added in 2.8.0.
+         */
+        post: operations["previewOrderExtension"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2102,11 +2201,15 @@ export interface paths {
          *     maximum altitude covered, whether helicopter evacuation is included and up to which amount
          *     per person, and the underwriter. On a narrow screen the labels stand above their values and no
          *     date breaks across lines. The traveller's **initials** (first letters of the given name and
-         *     the surname, taken from `nameAsInPassport` when the partner gave it) appear only with the
+         *     the surname, taken from `nameAsInPassport` when the partner gave it, otherwise from the
+         *     name's Latin transliteration when its script has one: Cyrillic, Greek, Devanagari) appear only with the
          *     policy's check code (`code`, printed beside the QR code, which carries it): a policy number
          *     typed alone shows no one, and a field lets the officer type the printed code (the form sends
          *     `?code=`); a code that is not the policy's is answered "this check code does not match this
-         *     policy", never silently with less. An unknown number gets a "not found" page that names the number
+         *     policy", never silently with less. Each certificate version prints a check code of its own
+         *     (version 1 the policy's first code): the code of an earlier version still shows the initials,
+         *     beside "the check code typed is that of certificate version N, which is superseded by version
+         *     M". An unknown number gets a "not found" page that names the number
          *     looked up (as printed), so the officer can compare it with the paper; input that is not a
          *     policy number gets one page that repeats nothing. Every page, found or not, ends with the
          *     24-hour assistance number. A sandbox's pages carry a SPECIMEN — NOT INSURANCE banner.
@@ -2369,6 +2472,33 @@ export interface webhooks {
          *     is retried with exponential back-off for about a day.
          */
         post: operations["webhookOrderCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.extended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.extended
+         * @description An extension of a paid order's cover was applied (`POST /orders/{orderRef}/extension`): its
+         *     top-up was captured before the current cover ended, or nothing was due. `coverageEndDate` is
+         *     the new last day of cover; the certificate gained a version. A top-up captured after the cover
+         *     ended applies nothing and sends `payment.refund_pending` instead.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookOrderExtended"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3873,6 +4003,10 @@ export interface components {
          *     | `COVER_STARTED` | 400 | The cover has started (departure day or later in Nepal): no payment, cancellation or date change by the partner. |
          *     | `ORDER_NOT_PAID` | 400 | The operation needs a paid order (a certificate, for example). |
          *     | `ORDER_NOT_PENDING` | 400 | The operation needs an unpaid order (promo codes, paying). |
+         *     | `EXTENSION_NOT_LATER` | 400 | An extension's new end is not after the cover's current end. |
+         *     | `EXTENSION_TOO_LONG` | 400 | An extension would make the cover longer than its package's maximum duration. |
+         *     | `COVER_ENDED` | 400 | The cover has ended (the day after its last day, Nepal date): it can no longer be extended. |
+         *     | `EXTENSION_ALREADY_OPEN` | 409 | The order already has an extension awaiting its top-up (the `message` names it): pay it or let it expire. |
          *     | `PROMO_CODE_INVALID` | 400 | The promo code is unknown, inactive, expired, used up or not for this order. |
          *     | `INVALID_CREDENTIALS` | 401 | The client id or secret is wrong (`POST /auth/token`). |
          *     | `TOKEN_MISSING` | 401 | No `Authorization: Bearer` header. |
@@ -3915,7 +4049,7 @@ export interface components {
          * @example ORDER_ALREADY_CANCELLED
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_ATTEMPT_ENDED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "INCIDENT_OUTSIDE_COVER" | "CLAIM_TYPE_NOT_COVERED" | "CLAIM_NOTICE_EXPIRED" | "CLAIM_DUPLICATE_INVOICE" | "CLAIM_MOVE_NOT_ALLOWED" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "SANDBOX_EVENT_FACTS_MISSING" | "ASSISTANCE_CASE_MOVE_REFUSED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "EXTENSION_NOT_LATER" | "EXTENSION_TOO_LONG" | "COVER_ENDED" | "EXTENSION_ALREADY_OPEN" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_ATTEMPT_ENDED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "INCIDENT_OUTSIDE_COVER" | "CLAIM_TYPE_NOT_COVERED" | "CLAIM_NOTICE_EXPIRED" | "CLAIM_DUPLICATE_INVOICE" | "CLAIM_MOVE_NOT_ALLOWED" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "SANDBOX_EVENT_FACTS_MISSING" | "ASSISTANCE_CASE_MOVE_REFUSED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /** @description One page of your events with its page metadata (the envelope of `GET /travellers`). */
         EventPage: {
             /** @description Events of this page, newest first. */
@@ -3962,7 +4096,7 @@ export interface components {
              */
             eventId: string;
             /** @description The JSON body every endpoint subscribed to its type received, as signed: the event type's body of the Webhooks section, told apart by its `type` (always this record's `type`). */
-            payload: components["schemas"]["OrderPaidEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentExpiredEvent"] | components["schemas"]["PaymentCancelledEvent"] | components["schemas"]["PaymentRefundPendingEvent"] | components["schemas"]["PaymentPartiallyReversedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["OrderAmendedEvent"] | components["schemas"]["RefundSucceededEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["AssistanceCaseOpenedEvent"] | components["schemas"]["AssistanceCaseUpdatedEvent"] | components["schemas"]["CommissionPeriodClosedEvent"] | components["schemas"]["ClaimSubmittedEvent"] | components["schemas"]["ClaimInformationRequestedEvent"] | components["schemas"]["ClaimDecidedEvent"] | components["schemas"]["ClaimPaidEvent"] | components["schemas"]["ClaimWithdrawnEvent"] | components["schemas"]["WebhookTestEvent"];
+            payload: components["schemas"]["OrderPaidEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentExpiredEvent"] | components["schemas"]["PaymentCancelledEvent"] | components["schemas"]["PaymentRefundPendingEvent"] | components["schemas"]["PaymentPartiallyReversedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["OrderAmendedEvent"] | components["schemas"]["OrderExtendedEvent"] | components["schemas"]["RefundSucceededEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["AssistanceCaseOpenedEvent"] | components["schemas"]["AssistanceCaseUpdatedEvent"] | components["schemas"]["CommissionPeriodClosedEvent"] | components["schemas"]["ClaimSubmittedEvent"] | components["schemas"]["ClaimInformationRequestedEvent"] | components["schemas"]["ClaimDecidedEvent"] | components["schemas"]["ClaimPaidEvent"] | components["schemas"]["ClaimWithdrawnEvent"] | components["schemas"]["WebhookTestEvent"];
             type: components["schemas"]["WebhookEventType"];
         };
         /** @description One of your company's events. */
@@ -4004,6 +4138,153 @@ export interface components {
          * @constant
          */
         EventSandboxMarker: true;
+        /**
+         * @description One extension of an order's cover (an amendment). `AWAITING_PAYMENT` until its top-up is
+         *     captured; `APPLIED` when the capture came before the current cover ended (the order's
+         *     `coverageEndDate` moved); `NOT_APPLIED` when it came after (the top-up is refunded as a late
+         *     capture); `CLOSED` when the top-up ended unpaid.
+         */
+        Extension: {
+            /** @description `<orderRef>-EXT-<n>`, the order's n-th extension. */
+            amendmentRef: string;
+            /** @description The top-up, NPR; zero when the extension applied at once. */
+            amountDue: number;
+            /**
+             * Format: date-time
+             * @description When the cover's end moved, or null.
+             */
+            appliedAt: string | null;
+            /**
+             * Format: date
+             * @description The last day of cover this extension moves to.
+             */
+            coverageEndDate: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /**
+             * Format: int32
+             * @description Days of cover once applied, first and last day included.
+             */
+            durationDays: number;
+            /** @description The order's premium for the extended window (see `ExtensionPreview`). */
+            newPremium: number;
+            /** @description `ORD-<year>-<seq>` */
+            orderRef: string;
+            /** @description The top-up payment's reference (as `pay` answers it; `payment-status` and the sandbox helper take it), or null when nothing was due. */
+            paymentRef: string | null;
+            /**
+             * Format: uri
+             * @description The top-up's hosted checkout page; send the customer's browser there. Null when nothing was due.
+             */
+            paymentUrl: string | null;
+            /**
+             * Format: date
+             * @description The last day of cover before this extension.
+             */
+            previousCoverageEndDate: string;
+            /** @enum {string} */
+            status: "AWAITING_PAYMENT" | "APPLIED" | "NOT_APPLIED" | "CLOSED";
+        };
+        /**
+         * @description The new last day of cover (`coverageEndDate`), or how many days to add to the current one
+         *     (`extraDays`): exactly one of them.
+         */
+        ExtensionAsk: {
+            /**
+             * Format: date
+             * @description The new last day of cover (Nepal date), after the current one.
+             */
+            coverageEndDate?: string;
+            /**
+             * Format: int32
+             * @description Days added to the current last day of cover.
+             */
+            extraDays?: number;
+        };
+        /**
+         * @description What extending the cover to `coverageEndDate` would cost and whether it may be done now. All
+         *     amounts are NPR with at most two decimals.
+         */
+        ExtensionPreview: {
+            /** @description Whether `POST /orders/{orderRef}/extension` would accept this extension now. */
+            allowed: boolean;
+            /** @description The top-up to pay, `newPremium` less `premiumPaid`, never negative. Zero applies the extension at once. */
+            amountDue: number;
+            /**
+             * Format: date
+             * @description The new last day of cover.
+             */
+            coverageEndDate: string;
+            /**
+             * Format: date
+             * @description The cover's first day, unchanged by an extension.
+             */
+            coverageStartDate: string;
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /**
+             * Format: int32
+             * @description Days of cover from the first day to the new last day, both included.
+             */
+            durationDays: number;
+            /**
+             * Format: int32
+             * @description The longest cover the order's package sells, in days.
+             */
+            maxDurationDays: number;
+            /**
+             * @description The order's premium for the new window: the package and its kept devices priced for the new
+             *     duration by the package's own pricing, less the same share the order's promo and direct
+             *     discounts took; added services and devices as they were.
+             */
+            newPremium: number;
+            /** @description `ORD-<year>-<seq>` */
+            orderRef: string;
+            /** @description What the order paid (its `pricing.totalAmount`). */
+            premiumPaid: number;
+            /**
+             * Format: date
+             * @description The cover's current last day.
+             */
+            previousCoverageEndDate: string;
+            /** @description Why it would not be accepted now (the error code and message it would answer), or null. */
+            refusal: null | {
+                code: components["schemas"]["ErrorCode"];
+                message: string;
+            };
+        };
+        /** @description One ExtensionPreview in the success envelope. */
+        ExtensionPreviewResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["ExtensionPreview"];
+        };
+        /**
+         * @description The extension to make and how to pay its top-up: the new last day of cover (`coverageEndDate`)
+         *     or the days to add (`extraDays`), exactly one of them, and the gateway as in `pay`.
+         */
+        ExtensionRequest: {
+            /**
+             * Format: date
+             * @description The new last day of cover (Nepal date), after the current one.
+             */
+            coverageEndDate?: string;
+            /**
+             * Format: int32
+             * @description Days added to the current last day of cover.
+             */
+            extraDays?: number;
+            gateway: components["schemas"]["Gateway"];
+            /**
+             * Format: uri
+             * @description HTTPS URL the customer's browser returns to after the top-up checkout, as in `pay`.
+             */
+            returnUrl?: string;
+        };
+        /** @description One Extension in the success envelope. */
+        ExtensionResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Extension"];
+        };
         /**
          * @description Online payment gateway. `cash` and any other value are rejected with 400; record cash through `settlementType` `CASH` at order creation instead.
          * @enum {string}
@@ -4504,6 +4785,80 @@ export interface components {
              * @enum {string}
              */
             type: "order.cancelled";
+        };
+        /**
+         * @description An extension of a paid order's cover was applied (`POST /orders/{orderRef}/extension`): its top-up was captured before the cover ended, or nothing was due. The cover's last day moved; its first day, the policy number and the order's price did not change.
+         * @example {
+         *       "id": "evt_3c9e1a7b5d2f4e60a8b1c2d3e4f5a6b7",
+         *       "type": "order.extended",
+         *       "timestamp": "2031-10-16T06:05:41.120Z",
+         *       "data": {
+         *         "orderId": "2d8f4a6c-9e1b-4c3d-8f5a-7b9c1d3e5f67",
+         *         "orderRef": "ORD-2030-000142",
+         *         "orderNumber": "ORDN-2030-000142",
+         *         "orderStatus": "PAID",
+         *         "groupRef": null,
+         *         "policyNumber": "POL-2030-000087",
+         *         "amendmentRef": "ORD-2030-000142-EXT-1",
+         *         "paymentRef": "ORD-2030-000142-1950000000000",
+         *         "amountPaid": 800,
+         *         "extendedAt": "2031-10-16T06:05:41.120Z",
+         *         "coverageStartDate": "2031-10-05",
+         *         "coverageEndDate": "2031-10-22",
+         *         "previousCoverageEndDate": "2031-10-18"
+         *       }
+         *     }
+         */
+        OrderExtendedEvent: {
+            data: {
+                /** @description The extension (`<orderRef>-EXT-<n>`). */
+                amendmentRef: string;
+                /** @description The top-up captured, NPR (0 when nothing was due). */
+                amountPaid: number;
+                /**
+                 * Format: date
+                 * @description The new last day of cover.
+                 */
+                coverageEndDate: string;
+                /** Format: date */
+                coverageStartDate: string;
+                /**
+                 * Format: date-time
+                 * @description When the cover's end moved (UTC).
+                 */
+                extendedAt: string;
+                /** @description The order's group (`GRP-<year>-<seq>`), or null. */
+                groupRef: string | null;
+                /** Format: uuid */
+                orderId: string;
+                /** @description `ORDN-<year>-<seq>` */
+                orderNumber: string;
+                /** @description `ORD-<year>-<seq>` */
+                orderRef: string;
+                orderStatus: components["schemas"]["OrderStatus"];
+                /** @description The top-up payment's reference, or null when nothing was due. */
+                paymentRef: string | null;
+                /** @description The order's policy number, unchanged by the extension. */
+                policyNumber: string | null;
+                /**
+                 * Format: date
+                 * @description The last day of cover before this extension.
+                 */
+                previousCoverageEndDate: string;
+            };
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the extension was applied (UTC).
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.extended";
         };
         /** @description An order group created from an array body, with every order in request order. */
         OrderGroup: {
@@ -6378,7 +6733,7 @@ export interface components {
          * @example order.paid
          * @enum {string}
          */
-        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "payment.partially_reversed" | "order.cancelled" | "order.amended" | "refund.succeeded" | "refund.failed" | "assistance_case.opened" | "assistance_case.updated" | "claim.submitted" | "claim.information_requested" | "claim.decided" | "claim.paid" | "claim.withdrawn" | "commission.period_closed" | "webhook.test";
+        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "payment.partially_reversed" | "order.cancelled" | "order.amended" | "order.extended" | "refund.succeeded" | "refund.failed" | "assistance_case.opened" | "assistance_case.updated" | "claim.submitted" | "claim.information_requested" | "claim.decided" | "claim.paid" | "claim.withdrawn" | "commission.period_closed" | "webhook.test";
         /**
          * @description What a partner needs to act on a payment or order event without a second call. For a group
          *     payment each order gets its own event: `amount` is that order's share, `paymentAmount` the
@@ -6456,6 +6811,21 @@ export interface components {
          *     shortly).
          */
         Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description The extension is refused (error shape 2): the body is invalid (`VALIDATION_FAILED`, with
+         *     `details.fieldErrors`), the order is not `PAID` (`ORDER_NOT_PAID`), the new end is not after
+         *     the current one (`EXTENSION_NOT_LATER`), the cover would be longer than its package's maximum
+         *     (`EXTENSION_TOO_LONG`), or (`POST /orders/{orderRef}/extension`) the cover has ended
+         *     (`COVER_ENDED`, Nepal date).
+         */
+        ExtensionRefused: {
             headers: {
                 [name: string]: unknown;
             };
@@ -8392,6 +8762,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8426,6 +8797,122 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    extendOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description A UUID you generate for each new payment attempt, scoped to your company. Repeating a request
+                 *     with the same key and the same order and body returns the same attempt and the same
+                 *     `paymentUrl`, also when the requests race, so retry a timed-out call with the same key. The
+                 *     same key with a different order or body is a 409. A new key starts a new attempt and
+                 *     supersedes an open one. A key that is not a UUID is a 400, before anything is charged.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
+                 * @example 9b2f6c1e-4d8a-4f3b-a7e5-0c1d2e3f4a5b
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtensionRequest"];
+            };
+        };
+        responses: {
+            /** @description The extension awaiting its top-up (or applied at once when nothing was due), or the same extension for a repeated `Idempotency-Key`. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtensionResponse"];
+                };
+            };
+            400: components["responses"]["ExtensionRefused"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Error shape 2. Another extension of the order awaits its top-up (`EXTENSION_ALREADY_OPEN`,
+             *     the `message` names it), or the `Idempotency-Key` was used for a different request
+             *     (`IDEMPOTENCY_KEY_REUSED`), or a payment of the order is being settled at this moment
+             *     (`PAYMENT_IN_PROGRESS`).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["PaymentProviderBadAnswer"];
+            503: components["responses"]["PaymentProviderUnavailable"];
+        };
+    };
+    previewOrderExtension: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifies the order. Accepted: the order reference (`ORD-2030-000142`), the order number
+                 *     (`ORDN-2030-000142`), the order UUID, or a gateway payment reference
+                 *     (`ORD-2030-000142-1916122811482`, the `paymentRef` of your redirect), which resolves to the
+                 *     order it paid for. Every operation on one order names it `{orderRef}` and accepts these same
+                 *     four forms. Treat a payment
+                 *     reference as an opaque lookup key; do not parse it. A group payment reference is rejected
+                 *     with 400.
+                 * @example ORD-2030-000142
+                 */
+                orderRef: components["parameters"]["OrderRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtensionAsk"];
+            };
+        };
+        responses: {
+            /** @description What the extension would cost and whether it may be made now; the order is unchanged. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtensionPreviewResponse"];
+                };
+            };
+            400: components["responses"]["ExtensionRefused"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -10720,6 +11207,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["OrderCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOrderExtended: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderExtendedEvent"];
             };
         };
         responses: {

@@ -26,7 +26,8 @@
 //     and no refund of a payment the provider reversed in full is left FAILED (the reversal is
 //     that money back).
 //  6. No orphaned attachment: every document marked attached belongs to a traveller slot of the
-//     same company (or, a MEDICAL_REPORT with no traveller, to an assistance case), every traveller slot names a document of the same company attached to it,
+//     same company (or, a MEDICAL_REPORT with no traveller, to an assistance case; or, with no
+//     traveller, to a claim), every traveller slot names a document of the same company attached to it,
 //     and (with DATA_DIR) every stored document has its bytes on disk.
 //  9. Commission (DESIGN "Commission"): each EARNED line is its percent of its base, scaled pro
 //     rata when the order's earners asked for more than the cap, rounded down; the base is the
@@ -52,6 +53,9 @@ const CHECKS = [
              array_agg(pao.amount) filter (where pao.settlement = 'PAID') as paid_amounts
         from insurance_order o
         left join payment_attempt_order pao on pao.order_id = o.id
+             -- An extension's top-up pays the extension, not the order (decision record 0099).
+             and not exists (select 1 from order_amendment am join payment_attempt ta on ta.payment_ref = am.payment_ref
+                              where ta.id = pao.attempt_id)
        group by o.id
       having (o.status in ('PAID', 'COMPLETED', 'CLOSED') and (
                 count(pao.attempt_id) filter (where pao.settlement = 'PAID') <> 1
@@ -85,6 +89,18 @@ const CHECKS = [
        group by a.id
       having count(*) filter (where pao.settlement is null) > 0
           or coalesce(sum(pao.amount) filter (where pao.settlement in ('REFUND_PENDING', 'REFUNDED') and not pao.cancelled_after_paying), 0) <> a.refund_amount`,
+  },
+  {
+    // Decision record 0099: an extension is APPLIED exactly when its top-up's share paid it, for the amount due.
+    name: 'extension applied without its top-up paying it, or a top-up that paid an extension not applied',
+    sql: `
+      select am.amendment_ref as ref, am.status, am.amount_due, pao.settlement, pao.amount
+        from order_amendment am
+        left join payment_attempt a on a.payment_ref = am.payment_ref
+        left join payment_attempt_order pao on pao.attempt_id = a.id
+       where (am.status = 'APPLIED' and am.payment_ref is not null and pao.settlement is distinct from 'PAID')
+          or (am.status <> 'APPLIED' and pao.settlement = 'PAID')
+          or (am.payment_ref is not null and pao.amount is distinct from am.amount_due)`,
   },
   {
     name: 'payment share settled on an attempt the gateway never captured',
@@ -196,7 +212,7 @@ const CHECKS = [
           or (p.usage_limit is not null and p.used_count > p.usage_limit)`,
   },
   {
-    name: 'document marked attached that no traveller slot of its company (nor an assistance case) holds',
+    name: 'document marked attached that no traveller slot of its company (nor an assistance case, nor a claim) holds',
     sql: `
       select d.id, d.document_type, d.traveller_id
         from document d
@@ -206,7 +222,9 @@ const CHECKS = [
                 where t.id = d.traveller_id and t.company_id = d.company_id
                   and d.id in (t.avatar_document_id, t.passport_document_id, t.signature_document_id, t.visa_document_id))
          and not (d.traveller_id is null and d.document_type = 'MEDICAL_REPORT'
-                  and exists (select 1 from assistance_case_document a where a.document_id = d.id))`,
+                  and exists (select 1 from assistance_case_document a where a.document_id = d.id))
+         -- A claim's documents (invoices, receipts, reports) are attached to the claim (decision record 0095).
+         and not (d.traveller_id is null and exists (select 1 from claim_document c where c.document_id = d.id))`,
   },
   {
     name: 'traveller slot naming a missing, foreign or unattached document',

@@ -63,6 +63,46 @@ describe('page 1 holds what a checkpoint needs, for every input the contract acc
   );
 });
 
+const AMENDED = {
+  number: 2,
+  issuedOn: '2026-09-20',
+  amended: { on: '2026-09-25', change: 'departure moved from 2026-10-01 to 2026-10-03' },
+  history: [
+    { number: 1, on: '2026-09-20', change: 'issued', window: { start: '2026-10-01', end: '2026-10-16' } },
+    {
+      number: 2,
+      on: '2026-09-25',
+      change: 'departure moved from 2026-10-01 to 2026-10-03',
+      window: { start: '2026-10-03', end: '2026-10-18' },
+    },
+  ],
+};
+
+describe('the versions of an amended certificate', () => {
+  it('are listed, oldest first, each on its own line with its Nepal date, what changed and its window, the earlier ones superseded', async () => {
+    const read = await render(content('Sophie Keller', { version: AMENDED }), 'amendment list');
+    // On the page that holds the list: the three lines are on one page.
+    const items = read.pages.find((page) => page.text.includes('VERSIONS OF THIS CERTIFICATE'))?.items ?? [];
+    const [heading] = startingWith(items, 'VERSIONS OF THIS CERTIFICATE');
+    const [one] = startingWith(items, 'Version 1, 2026-09-20');
+    const [two] = startingWith(items, 'Version 2, 2026-09-25');
+    if (!heading || !one || !two) throw new Error(`no list of versions: ${read.text}`);
+    expect(read.text).toContain(
+      'Version 1, 2026-09-20 Issued; cover 2026-10-01 to 2026-10-16 (superseded by version 2)',
+    );
+    expect(read.text).toContain(
+      'Version 2, 2026-09-25 Departure moved from 2026-10-01 to 2026-10-03; cover 2026-10-03 to 2026-10-18 (this certificate)',
+    );
+    expect(one.y).toBeGreaterThan(heading.y);
+    expect(two.y - one.y).toBeGreaterThanOrEqual(10);
+  });
+
+  it('are not listed on a certificate never amended', async () => {
+    const read = await render(content('Sophie Keller'), 'no amendment list');
+    expect(read.text).not.toContain('VERSIONS OF THIS CERTIFICATE');
+  });
+});
+
 describe('the header of an amended certificate', () => {
   it('keeps the original issue date and gives the amendment a line of its own, above the verify link and clear of it', async () => {
     const read = await render(
@@ -75,11 +115,7 @@ describe('the header of an amended certificate', () => {
           idType: 'CITIZENSHIP_CERTIFICATE',
           maskedIdNumber: '••••••T47',
         },
-        version: {
-          number: 2,
-          issuedOn: '2026-09-20',
-          amended: { on: '2026-09-25', departureFrom: '2026-10-01', departureTo: '2026-10-03' },
-        },
+        version: AMENDED,
         route: { name: 'Three Passes trek via Kongma La (5,535 m)', custom: true },
         coveredAltitude: 4500,
         soldBy: {
@@ -115,5 +151,17 @@ describe('a wrapped right-to-left name', () => {
     expect(onLine(lines[0])).toContain('أحمد');
     expect(onLine(lines[0])).not.toContain('عثمان');
     expect(onLine(lines[lines.length - 1])).toContain('عثمان');
+  });
+
+  it('when it takes several lines, then each line ends at the right edge of the value column, where right-to-left text starts', async () => {
+    const read = await render(content(LONG_ARABIC), 'Arabic wrapped, right-aligned');
+    const arabic = first(read.pages, 'the pages').items.filter((item) => /[\u0600-\u06ff]/u.test(item.text));
+    const lines = [...new Set(arabic.map((item) => Math.round(item.y)))];
+    expect(lines.length).toBeGreaterThan(1);
+    // The value column ends at the right margin: 595.28 - 50 points.
+    for (const y of lines) {
+      const right = Math.max(...arabic.filter((item) => Math.round(item.y) === y).map((item) => item.x + item.width));
+      expect(Math.abs(right - (595.28 - 50))).toBeLessThan(3);
+    }
   });
 });

@@ -5,18 +5,20 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { certificateContent, renderedCertificate } from '../support/certificate-fixtures';
 import { requireSystemTool } from '../support/system-tools';
+import { contentStreams } from '../support/certificate-pdf';
+import { SPECIMEN_ARTIFACT } from '../../src/modules/certificates/certificate-pdf';
 
 const run = promisify(execFile);
 
-/** Page 1 of `pdf` as poppler's pdftotext reads it, in its reading order (default) or laid out as printed (-layout). */
-async function pdftotext(pdf: Buffer, mode: 'default' | 'layout'): Promise<string> {
+/** Page 1 of `pdf` as poppler's pdftotext reads it, in its reading order (default), laid out as printed (-layout), or word by word with each word's box (-bbox). */
+async function pdftotext(pdf: Buffer, mode: 'default' | 'layout' | 'bbox'): Promise<string> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'certificate-text-'));
   try {
     const file = path.join(directory, 'certificate.pdf');
     fs.writeFileSync(file, pdf);
     const { stdout } = await run(
       requireSystemTool('pdftotext'),
-      [...(mode === 'layout' ? ['-layout'] : []), '-enc', 'UTF-8', '-f', '1', '-l', '1', file, '-'],
+      [...(mode === 'default' ? [] : [`-${mode}`]), '-enc', 'UTF-8', '-f', '1', '-l', '1', file, '-'],
       { maxBuffer: 4 * 1024 * 1024 },
     );
     return stdout;
@@ -34,6 +36,10 @@ const NAMES: Array<[string, string]> = [
   ['Thai', 'สมชาย ใจดี'],
   ['Hebrew', 'דוד כהן'],
   ['Arabic', 'محمد علي'],
+  // Letters that share a dotless base in the Arabic face (ر ز, س ش, ب ت ث ي): each read back as itself, the words in order.
+  ['Arabic, three words', 'خالد عبد العزيز'],
+  ['Arabic, letters sharing a base', 'شريف ثابت بن زياد الرزاز'],
+  ['Hebrew, a full name with final letters', 'שרה בת אברהם כץ'],
 ];
 
 /** A certificate of a traveller named `name`, its page 1 as pdftotext reads it in `mode`, line by line, spaces collapsed. */
@@ -76,4 +82,30 @@ describe("the certificate's text reads in order", () => {
       expect(nameLine(read.layout)).toBe(`Name ${name}`);
     },
   );
+});
+
+describe("a specimen's diagonal mark", () => {
+  beforeAll(() => requireSystemTool('pdftotext'));
+
+  it('is drawn as a watermark artifact on every page, so that text extraction reads SPECIMEN — NOT INSURANCE once per page, from its header', async () => {
+    const pdf = await renderedCertificate(certificateContent('Sophie Keller', { specimen: true }), 'specimen artifact');
+    const pages = contentStreams(pdf);
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    for (const stream of pages) {
+      const start = stream.indexOf(SPECIMEN_ARTIFACT);
+      expect(start).toBeGreaterThanOrEqual(0);
+      // The mark's text is shown inside the artifact, before it closes.
+      const inside = stream.slice(start, stream.indexOf('EMC', start));
+      expect(inside).toMatch(/\bT[Jj]\b/);
+    }
+    const text = (await pdftotext(pdf, 'default')).replace(/\s+/g, ' ');
+    expect(text.split('SPECIMEN — NOT INSURANCE')).toHaveLength(2);
+    // Poppler skips no artifact by itself: it read the rotated mark as letters ("NS", "UR") in boxes as tall as the diagonal runs.
+    const tall = (await pdftotext(pdf, 'bbox'))
+      .split('\n')
+      .map((line) => /yMin="([\d.]+)"[^>]*yMax="([\d.]+)">([^<]*)</.exec(line))
+      .filter((word) => word && Number(word[2]) - Number(word[1]) > 40)
+      .map((word) => word?.[3]);
+    expect(tall).toEqual([]);
+  });
 });

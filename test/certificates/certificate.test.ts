@@ -489,11 +489,12 @@ describe('GET /verify/{policyNumber}', () => {
     expect(shared.body).toBe(plain.body);
   });
 
-  it('when the name is in Devanagari, then the initials are Devanagari letters', async () => {
+  it('when the name is in Devanagari and has no name as in passport, then the initials come from its transliteration, which an officer can match with a Latin passport', async () => {
     const { detail } = await paidEverestOrder('सीता शर्मा');
     const response = await pageWithCode(detail);
-    expect(readablePage(response.body)).toContain('स. श.');
+    expect(readablePage(response.body)).toContain('<dd>S. S.</dd>');
     expect(readablePage(response.body)).not.toContain('सीता');
+    expect(readablePage(response.body)).not.toContain('स. श.');
   });
 
   it.each([

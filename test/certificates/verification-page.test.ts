@@ -80,6 +80,17 @@ describe('the verification page for a checkpoint officer and a rescue operator',
     expect(verificationPage({ ...valid, version: 4 }, live)).toContain('Versions 1 to 3 are superseded');
   });
 
+  it("when the check code typed is an earlier version's, then it says that version is superseded and names the current one", () => {
+    const html = verificationPage(
+      { ...valid, version: 3, amendedOn: '2026-09-25', checkCode: 'SUPERSEDED', supersededVersion: 1 },
+      live,
+    );
+    expect(html).toContain(
+      "The check code typed is that of certificate version 1, which is superseded by version 3: the dates on that paper are no longer the policy's.",
+    );
+    expect(verificationPage({ ...valid, version: 3 }, live)).not.toContain('The check code typed is that of');
+  });
+
   it('keeps every date whole: each one sits in a span that does not wrap', () => {
     const html = verificationPage(
       { ...valid, standing: 'CANCELLED', cancelledOn: '2026-10-02', amendedOn: '2026-09-25' },

@@ -130,7 +130,12 @@ const scenarios = {
     400: (t) => onPath(t, `${API}/claims?status=LOST`),
   },
   getClaim: {
-    200: (t) => onPath(t, claimPath(fixtures.open.claimRef)),
+    // The documented answer is an approved claim, with the desk's decision per item.
+    200: async (t) => {
+      const approved = await fileClaim();
+      await fixtures.caller.call('POST', decisionPath(approved.claimRef), { body: { decision: 'APPROVED' } });
+      onPath(t, claimPath(approved.claimRef));
+    },
     404: (t) => onPath(t, claimPath(UNKNOWN_CLAIM)),
   },
   answerClaimInformationRequest: {

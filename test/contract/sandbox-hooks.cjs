@@ -73,6 +73,17 @@ hooks.beforeAll((_transactions, done) => {
     await caller.call('POST', refundOutcome(fixtures.failedRefund), { body: { outcome: 'FAILED' } });
     fixtures.order = await caller.order();
     fixtures.case = await receivedCase(caller);
+    // The documented answer is a case authorised after a partner's update and the desk's review:
+    // this one lives the same life, so that the answer has the example's keys.
+    const caseRef = encodeURIComponent(fixtures.case.caseRef);
+    await caller.call('POST', `${API}/assistance-cases/${caseRef}/updates`, {
+      body: {
+        note: 'Descended to Lobuche with the guide; still vomiting, SpO2 71 %.',
+        location: { latitude: 27.9478, longitude: 86.8105, placeName: 'Lobuche' },
+        altitudeMeters: 4940,
+      },
+    });
+    await caller.call('POST', caseDecision(fixtures.case.caseRef), { body: { decision: 'UNDER_REVIEW' } });
   })().then(
     () => done(),
     (error) => {
@@ -107,11 +118,11 @@ const scenarios = {
   setSandboxAssistanceCaseDecision: {
     200: (t) => {
       onPath(t, caseDecision(fixtures.case.caseRef));
-      t.request.body = JSON.stringify({ decision: 'UNDER_REVIEW' });
+      t.request.body = JSON.stringify({ decision: 'AUTHORISED' });
       withoutClockHeader(t);
     },
     404: () => {},
-    // Neither RECEIVED nor UNDER_REVIEW (whichever ran first) can be closed.
+    // Neither UNDER_REVIEW nor AUTHORISED (whichever ran first) can be closed.
     409: (t) => {
       onPath(t, caseDecision(fixtures.case.caseRef));
       t.request.body = JSON.stringify({ decision: 'CLOSED' });

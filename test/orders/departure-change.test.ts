@@ -253,7 +253,14 @@ describe('a paid order whose date moves', () => {
 
     expect(read.text).toContain(moved.policyNumber);
     expect(read.text).toContain(`${later} to ${addDays(later, 6)}`);
-    expect(read.text).not.toContain(`${departure} to ${addDays(departure, 6)}`);
+    // The coverage window printed is the new one; the first one is named only in the list of versions, as superseded.
+    expect(read.text).toContain(`Coverage window ${later} to ${addDays(later, 6)}`);
+    expect(read.text).toContain(
+      `Version 1, ${kathmanduToday(new Date(moved.paidAt))} Issued; cover ${departure} to ${addDays(departure, 6)} (superseded by version 2)`,
+    );
+    expect(read.text).toContain(
+      `Version 2, ${kathmanduToday(new Date(moved.amendedAt))} Departure moved from ${departure} to ${later}; cover ${later} to ${addDays(later, 6)} (this certificate)`,
+    );
     // The original issue date stays: the cover was bought then.
     expect(read.text).toContain(
       `Issued ${kathmanduToday(new Date(moved.paidAt))} · Version 2, amended ${kathmanduToday(new Date(moved.amendedAt))}: departure moved from ${departure} to ${later}`,
@@ -296,6 +303,37 @@ describe('a paid order whose date moves', () => {
     expect(text).toContain(
       `Amended on ${kathmanduToday(new Date(moved.amendedAt))}: the cover dates were changed after the policy was issued.`,
     );
+  });
+
+  it("prints a check code of version 2's own, in its QR link too: the verify page takes it as current and version 1's code as superseded", async () => {
+    const order = await paidOrder(agency);
+    const moved = (await moveDeparture(agency, order.orderRef, { departureDate: later })).body.data;
+    const { verificationCode } = await server.orm.em.fork().findOneOrFail(Order, { orderRef: order.orderRef });
+    const response = await fetch(new URL(`${orderPath(order.orderRef)}/certificate`, serverBehind(server.url)), {
+      headers: { authorization: `Bearer ${agency.token}` },
+    });
+    expectStatus(response, 200);
+    const read = await readPdf(Buffer.from(await response.arrayBuffer()));
+    const printed = /Check code ([2-9A-HJKMNP-Z]{6})/.exec(read.text)?.[1];
+    if (!printed || !verificationCode) throw new Error(`no check code printed: ${read.text}`);
+    expect(printed).not.toBe(verificationCode);
+    expect(first(read.pages, 'the pages').links.some((link) => link.endsWith(`?code=${printed}`))).toBe(true);
+
+    const verify = (code: string) =>
+      client.op('verifyPolicy', 'GET', `/verify/${encodeURIComponent(moved.policyNumber)}`, undefined, {
+        direct: true,
+        query: { code },
+      });
+    const current = readablePage((await verify(printed)).body);
+    expect(current).toContain('Certificate version 2 is the current one.');
+    expect(current).not.toContain('The check code typed is that of');
+    expect(current).not.toContain('does not match');
+    const earlier = await verify(verificationCode.toLowerCase());
+    expectStatus(earlier, 200);
+    expect(readablePage(earlier.body)).toContain(
+      'The check code typed is that of certificate version 1, which is superseded by version 2',
+    );
+    expect(readablePage((await verify('ZZZZZZ')).body)).toContain('This check code does not match this policy.');
   });
 
   it("sends order.amended through the outbox to the partner's endpoint, with the previous and the new dates and the policy number", async () => {

@@ -22,6 +22,8 @@ function cruise(cwd: string): Violation[] {
   const run = spawnSync(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', 'json'], {
     cwd,
     encoding: 'utf8',
+    // The JSON of the whole tree passed spawnSync's default 1 MiB once claims and extensions landed.
+    maxBuffer: 64 * 1024 * 1024,
   });
   if (!run.stdout) throw new Error(`dependency-cruiser failed: ${run.stderr}`);
   const result: unknown = JSON.parse(run.stdout);

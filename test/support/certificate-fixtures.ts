@@ -21,7 +21,7 @@ export function certificateContent(name: string, overrides: Partial<CertificateC
     orderRef: 'ORD-2026-000142',
     issuedAt: new Date('2026-09-20T08:24:39Z'),
     issuer: 'Himalayan Trek Cover',
-    version: { number: 1, issuedOn: '2026-09-20' },
+    version: { number: 1, issuedOn: '2026-09-20', history: [{ number: 1, on: '2026-09-20', change: 'issued' }] },
     premium: { beforeDiscount: 21_000_00, discount: 1_400_00, paid: 19_600_00 },
     addedItems: [],
     soldBy: { company: longest('Company'), agencies: [longest('Agency')], statedByPartner: [longest('Agentur')] },

@@ -9,7 +9,7 @@ export interface PlacedText {
   text: string;
   x: number;
   y: number;
-  /** Its advance width in points. */
+  /** How far the piece runs to the right of `x`, in points. */
   width: number;
 }
 
@@ -112,6 +112,14 @@ function pdfObjects(pdf: Buffer): Map<number, PdfObject> {
     objects.set(Number(match[1]), object);
   }
   return objects;
+}
+
+/** The content streams of a PDF's pages (the streams that show text), inflated, as PDF operators. */
+export function contentStreams(pdf: Buffer): string[] {
+  return [...pdfObjects(pdf).values()]
+    .filter((object) => object.stream && !/\/(Subtype|Length1|Type)\b/.test(object.dict))
+    .map((object) => object.stream?.toString('latin1') ?? '')
+    .filter((stream) => /\bBT\b/.test(stream));
 }
 
 /** One font embedded in a PDF: its program (FontFile2), parsed by fontkit, and what its ToUnicode map says each glyph is. */

@@ -21,7 +21,6 @@ for (let number = 1; number <= document.numPages; number++) {
       .map((item) => ({
         text: item.str,
         x: item.transform[4],
-        // How far the text runs to the right: a test of a table asks whether a cell reaches the next column.
         width: item.width,
         // From the top of the page, as a reader looks down it; the baseline of the text.
         y: height - item.transform[5],

@@ -1,21 +1,46 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditEntry } from '../orders/entities/audit-entry';
 import type { Order } from '../orders/entities/order';
-import type { Amendment } from './rules/certificate-version';
+import type { Amendment, CoverWindow } from './rules/certificate-version';
 
-/** The departure changes made after payment, oldest first, from the audit log the date change writes. */
+interface OrderDates {
+  departureDate?: string;
+  coverageStartDate?: string;
+  coverageEndDate?: string;
+}
+
+/**
+ * The amendments made after payment, oldest first, from the audit log: the departure changes and
+ * the applied extensions of the cover (decision record 0099). Each says what changed in words and
+ * the coverage window before and after, so that the certificate lists them whatever their kind
+ * (decision record 0100).
+ */
 export async function amendmentsOf(em: EntityManager, order: Order, paidAt: Date): Promise<Amendment[]> {
   const entries = await em.find(
     AuditEntry,
-    { order: order.id, action: 'DEPARTURE_CHANGED', at: { $gt: paidAt } },
+    { order: order.id, action: { $in: ['DEPARTURE_CHANGED', 'COVER_EXTENDED'] }, at: { $gt: paidAt } },
     { orderBy: { at: 'asc' } },
   );
   return entries.map((entry) => {
-    const details = entry.details as { previous?: { departureDate?: string }; current?: { departureDate?: string } };
+    const details = entry.details as { previous?: OrderDates; current?: OrderDates };
     return {
       at: entry.at,
-      departureFrom: details.previous?.departureDate ?? '',
-      departureTo: details.current?.departureDate ?? order.departureDate,
+      change: changeOf(entry.action, details, order),
+      windowBefore: windowOf(details.previous),
+      windowAfter: windowOf(details.current),
     };
   });
+}
+
+function windowOf(dates: OrderDates | undefined): CoverWindow | undefined {
+  return dates?.coverageStartDate && dates.coverageEndDate
+    ? { start: dates.coverageStartDate, end: dates.coverageEndDate }
+    : undefined;
+}
+
+/** "departure moved from X to Y" or "cover extended from X to Y", as the version line prints it. */
+function changeOf(action: string, details: { previous?: OrderDates; current?: OrderDates }, order: Order): string {
+  if (action === 'COVER_EXTENDED')
+    return `cover extended from ${details.previous?.coverageEndDate ?? ''} to ${details.current?.coverageEndDate ?? order.coverageEndDate}`;
+  return `departure moved from ${details.previous?.departureDate ?? ''} to ${details.current?.departureDate ?? order.departureDate}`;
 }

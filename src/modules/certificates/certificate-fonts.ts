@@ -221,8 +221,17 @@ type LayoutOptions = Parameters<fontkit.Font['layout']> extends [string, ...infe
 function withSharedLayouts(font: fontkit.Font): fontkit.Font {
   const shaped = new Map<string, { glyphs: fontkit.Glyph[]; positions: fontkit.GlyphPosition[] }>();
   const layout = (text: string, ...options: LayoutOptions) => {
-    // Shaping with explicit features or script is never asked for here; pass it through untouched.
-    if (options.some((option) => option !== undefined)) return font.layout(text, ...options);
+    // Shaping with explicit features (an Arabic run, certificate-text.ts) is not shared. fontkit
+    // keeps one glyph object per glyph id with the characters of the first use, and pdfkit's
+    // ToUnicode map reads them. A glyph first met as a component of another (the base ر inside
+    // the precomposed ز, which the subset takes in with no characters) read back as nothing:
+    // such entries are dropped, so that this run makes them again with the characters it draws
+    // them for (decision record 0100).
+    if (options.some((option) => option !== undefined)) {
+      const glyphs = (font as unknown as { _glyphs: Record<number, { codePoints: number[] } | undefined> })._glyphs;
+      for (const id of Object.keys(glyphs)) if (glyphs[Number(id)]?.codePoints.length === 0) delete glyphs[Number(id)];
+      return font.layout(text, ...options);
+    }
     let run = shaped.get(text);
     if (!run) {
       const fresh = font.layout(text);

@@ -26,6 +26,14 @@ const ACCENT = '#0b5d4b';
 const RULE = '#c9d3d9';
 const SPECIMEN_RED = '#c0392b';
 export const SPECIMEN_MARK = 'SPECIMEN — NOT INSURANCE';
+export const TRANSLITERATED = '(transliterated, not as in passport)';
+/** Opens the diagonal mark's marked content: a pagination artifact of subtype Watermark (PDF 1.7, 14.8.2.2). */
+export const SPECIMEN_ARTIFACT = '/Artifact <</Type /Pagination /Subtype /Watermark>> BDC';
+/**
+ * Poppler (pdftotext) does not skip artifacts: it read the rotated mark as letters scattered among
+ * the rows it crosses. An empty /ActualText inside the artifact replaces its glyphs with nothing there too.
+ */
+const NOTHING_TO_READ = '/Span <</ActualText ()>> BDC';
 
 /**
  * The title band's colours. A specimen's band is pale with solid black words: a black-and-white
@@ -135,6 +143,9 @@ function layOut(
   section(sheet, 'Insured');
   row(sheet, 'Name', content.traveller.name, { cjk: cjkFormsFor(content.traveller.nationality) });
   if (content.traveller.passportName !== undefined) row(sheet, 'Name as in passport', content.traveller.passportName);
+  // An officer who reads only Latin gets a reading aid, said not to be the passport's spelling (decision record 0100).
+  else if (content.traveller.transliteratedName !== undefined)
+    row(sheet, 'Name in Latin letters', `${content.traveller.transliteratedName} ${TRANSLITERATED}`);
   row(sheet, 'Date of birth', content.traveller.dateOfBirth);
   row(sheet, 'Nationality', content.traveller.nationality);
   row(sheet, ID_LABELS[content.traveller.idType] ?? 'Identity document number', content.traveller.maskedIdNumber);
@@ -168,6 +179,7 @@ function layOut(
   for (const device of content.devices) row(sheet, device.name, `Quantity ${device.quantity}`);
   addedItems(sheet, content);
   insurerAndIntermediary(sheet, content);
+  versions(sheet, content);
 
   // Back to page 1, into the room kept for them.
   doc.switchToPage(0);
@@ -278,12 +290,15 @@ function specimenMark(doc: PDFKit.PDFDocument, write: Write): void {
     .save()
     .opacity(0.22)
     .rotate(-55, { origin: [centre.x, centre.y] });
+  // A watermark artifact, not the page's text: extraction and screen readers skip it (decision record 0100).
+  doc.addContent(`${SPECIMEN_ARTIFACT} ${NOTHING_TO_READ}`);
   write(SPECIMEN_MARK, centre.x - width / 2, centre.y - size / 2, {
     weight: 'bold',
     size,
     color: SPECIMEN_RED,
     width: width + 10,
   });
+  doc.addContent('EMC EMC');
   doc.restore();
 }
 
@@ -403,6 +418,23 @@ function insurerAndIntermediary(sheet: Sheet, content: CertificateContent): void
       'Key terms and exclusions',
       keyTermsSummary(content.keyTerms, content.compliance.policyWordingVersion, endorsement),
     );
+  }
+}
+
+/**
+ * Every version of an amended certificate, oldest first: the window it was issued with and each
+ * change, each marked superseded or this certificate, so that an officer holding an earlier paper
+ * sees what replaced it (decision record 0100). An unamended certificate has no such list.
+ */
+function versions(sheet: Sheet, content: CertificateContent): void {
+  const { history, number } = content.version;
+  if (history.length < 2) return;
+  section(sheet, 'Versions of this certificate');
+  for (const entry of history) {
+    const what = entry.number === 1 ? 'Issued' : entry.change.charAt(0).toUpperCase() + entry.change.slice(1);
+    const window = entry.window ? `; cover ${entry.window.start} to ${entry.window.end}` : '';
+    const standing = entry.number === number ? 'this certificate' : `superseded by version ${entry.number + 1}`;
+    row(sheet, `Version ${entry.number}, ${entry.on}`, `${what}${window} (${standing})`);
   }
 }
 

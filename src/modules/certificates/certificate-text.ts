@@ -92,7 +92,13 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
   ) => {
     doc.fontSize(style.size ?? 10).fillColor(style.color ?? INK);
     runs.forEach((run, index) => {
-      const options = { width: style.width, align: style.align, continued: index < runs.length - 1, lineGap: 1 };
+      const options = {
+        width: style.width,
+        align: style.align,
+        continued: index < runs.length - 1,
+        lineGap: 1,
+        features: featuresOf(run.face),
+      };
       useFace(run.face);
       if (index === 0 && x !== undefined) doc.text(run.text, x, y, options);
       else doc.text(run.text, options);
@@ -106,12 +112,14 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
   const widthOf = (text: string, style: TextStyle) =>
     fontRuns(fonts, text, style.weight ?? 'regular', style.cjk).reduce((width, run) => {
       useFace(run.face);
-      return width + doc.fontSize(style.size ?? 10).widthOfString(run.text);
+      return width + doc.fontSize(style.size ?? 10).widthOfString(run.text, { features: featuresOf(run.face) });
     }, 0);
   const write = (text: string, x: number | undefined, y: number | undefined, style: TextStyle = {}) => {
     if (style.width === undefined || !RIGHT_TO_LEFT.test(text)) return drawLine(text, x, y, style);
     const lines = logicalLines(text, style.width, (line) => widthOf(line, style));
-    lines.forEach((line, index) => drawLine(line, x ?? doc.x, index === 0 ? (y ?? doc.y) : doc.y, style));
+    // A right-to-left value of several lines starts each at the right, where such text begins (decision record 0100).
+    const lineStyle = lines.length > 1 && style.align === undefined ? { ...style, align: 'right' as const } : style;
+    lines.forEach((line, index) => drawLine(line, x ?? doc.x, index === 0 ? (y ?? doc.y) : doc.y, lineStyle));
   };
   /** Where pdfkit puts the baseline of `text`'s first line drawn at `y`: its first run's face's ascender below. */
   const baselineOf = ({ text, y, style }: Placed) => {
@@ -141,6 +149,21 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
     return Math.max(afterLabel, doc.y);
   };
   return Object.assign(write, { labelled });
+}
+
+/**
+ * The OpenType features an Arabic run is shaped with: all of fontkit's defaults but `ccmp`, which
+ * in the Arabic face splits a dotted letter into its dotless base and a dot mark. The base glyph
+ * is shared by several letters (ر and ز, س and ش, ب ت ث ن ي), and a ToUnicode map gives a glyph one
+ * meaning only: pdftotext read "الرزاز" as "الزرار" and "شريف" as "سزيف". Without it each letter is
+ * its own precomposed glyph, drawn the same, and every glyph reads back as its letter (decision
+ * record 0100). Other faces keep pdfkit's default (undefined: its per-word layout cache).
+ */
+// pdfkit's types name only a list of features to turn on; it hands `features` to fontkit as is, which takes an object that turns one off.
+const ARABIC_FEATURES = { ccmp: false } as unknown as PDFKit.Mixins.OpenTypeFeatures[];
+
+function featuresOf(face: string): PDFKit.Mixins.OpenTypeFeatures[] | undefined {
+  return face.startsWith('arabic-') ? ARABIC_FEATURES : undefined;
 }
 
 /**

@@ -4,10 +4,11 @@ import { isInsuredStatus } from './rules/policy-standing';
 import { maskedIdNumber } from './rules/traveller-disclosure';
 import { certificatePremium } from './rules/certificate-premium';
 import { printedPassportName } from './rules/passport-name';
+import { transliteration } from './rules/transliteration';
 import { invalid } from '../../kernel/errors';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
 import { OrderStatus } from '../orders/entities/order';
-import { certificateVersion } from './rules/certificate-version';
+import { certificateVersion, versionCheckCode } from './rules/certificate-version';
 import { amendmentsOf } from './amendments';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { CatalogueSnapshot } from '../catalogue';
@@ -78,6 +79,12 @@ export async function certificateOf(
   const route = order.route && (catalogue.routeById.get(order.route.id) ?? (await em.populate(order, ['route'])).route);
   const { traveller } = order;
   const placedBy = (await em.populate(order, ['company'])).company;
+  const version = certificateVersion(order.paidAt, await amendmentsOf(em, order, order.paidAt), {
+    start: order.coverageStartDate,
+    end: order.coverageEndDate,
+  });
+  // Each version prints a check code of its own: the code typed from a paper says which version it is (decision record 0100).
+  const checkCode = order.verificationCode ? versionCheckCode(order.verificationCode, version.number) : undefined;
   // The placing company is listed among the order's travel companies too (first): named once, as the seller.
   const agencies = order.travelCompanies
     .getItems()
@@ -88,7 +95,7 @@ export async function certificateOf(
     policyNumber: order.policyNumber,
     orderRef: order.orderRef,
     issuedAt: order.paidAt,
-    version: certificateVersion(order.paidAt, await amendmentsOf(em, order, order.paidAt)),
+    version,
     amendedAt: order.amendedAt && order.amendedAt > order.paidAt ? order.amendedAt : undefined,
     ...certificatePremium(order),
     soldBy: {
@@ -104,6 +111,7 @@ export async function certificateOf(
     traveller: {
       name: traveller.name,
       passportName: traveller.nameAsInPassport ? printedPassportName(traveller.nameAsInPassport) : undefined,
+      transliteratedName: traveller.nameAsInPassport ? undefined : transliteration(traveller.name),
       dateOfBirth: traveller.dateOfBirth,
       nationality: traveller.nationality,
       idType: traveller.idType,
@@ -124,7 +132,7 @@ export async function certificateOf(
     devices: order.includedDevices.map((device) => ({ name: device.name, quantity: device.quantity })),
     assistance: settings.assistance,
     verificationUrl: verificationUrl(settings.publicBaseUrl, order.policyNumber),
-    verificationLink: verificationLink(settings.publicBaseUrl, order.policyNumber, order.verificationCode),
-    checkCode: order.verificationCode,
+    verificationLink: verificationLink(settings.publicBaseUrl, order.policyNumber, checkCode),
+    checkCode,
   };
 }

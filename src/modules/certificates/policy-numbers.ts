@@ -4,6 +4,7 @@ import { kathmanduToday } from '../../kernel/business-date';
 import { formatReference } from '../orders';
 import type { Order } from '../orders/entities/order';
 import { present } from '../../kernel/narrow';
+import { CHECK_CODE_ALPHABET } from './rules/certificate-version';
 
 /**
  * Gives each of `orders` that has none its policy number, `POL-<Kathmandu year of payment>-<seq>`,
@@ -31,13 +32,10 @@ export async function issuePolicyNumbers(tx: EntityManager, orders: readonly Ord
   });
 }
 
-/** Letters and digits a reader cannot confuse when typing it from paper (no 0/O, 1/I/L). */
-const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
-
 /**
  * A policy's check code: 6 characters of 31, about 887 million codes, drawn by a CSPRNG. With
  * the per-address lookup limit, guessing one for a known policy number takes years.
  */
 function newVerificationCode(): string {
-  return Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+  return Array.from({ length: 6 }, () => CHECK_CODE_ALPHABET[randomInt(CHECK_CODE_ALPHABET.length)]).join('');
 }

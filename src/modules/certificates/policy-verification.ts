@@ -4,12 +4,14 @@ import { isReference } from '../orders';
 import { canonicalPolicyNumber, policyStanding, type PolicyStanding } from './rules/policy-standing';
 import { travellerInitials } from './rules/traveller-disclosure';
 import { passportNameInReadingOrder } from './rules/passport-name';
+import { transliteration } from './rules/transliteration';
 import { Order } from '../orders/entities/order';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
 import { businessToday, setTestToday } from '../../kernel/business-today';
 import type { TestClocks } from '../../kernel/test-clock';
 import type { Minor } from '../../kernel/money';
 import { amendmentsOf } from './amendments';
+import { versionOfCheckCode } from './rules/certificate-version';
 
 /** What the public verification page may show: the number looked up for an unknown one, little for a known one. */
 export type Verification =
@@ -35,8 +37,10 @@ export type Verification =
       version: number;
       /** Only with the policy's check code: a typed number alone reveals no one. */
       travellerInitials?: string;
-      /** Whether a check code came with the lookup, and whether it is this policy's. */
+      /** Whether a check code came with the lookup, and whether it is this policy's current version's, an earlier one's, or none. */
       checkCode: CheckCodeResult;
+      /** The version whose check code was typed, when it is an earlier, superseded one. */
+      supersededVersion?: number;
       /** The Kathmandu date the standing is for. */
       today: string;
       /** The Nepal date the cover's dates last changed after the policy was issued. */
@@ -51,8 +55,11 @@ export type RouteOnPage =
   | { kind: 'AS_STATED'; name: string }
   | { kind: 'ANY_REGISTERED' };
 
-/** A wrong code is said to be wrong: an officer who typed it from the paper must not just see less. */
-export type CheckCodeResult = 'ABSENT' | 'MATCHED' | 'MISMATCHED';
+/**
+ * A wrong code is said to be wrong: an officer who typed it from the paper must not just see less.
+ * An earlier version's code is the policy's but its paper is superseded (decision record 0100).
+ */
+export type CheckCodeResult = 'ABSENT' | 'MATCHED' | 'SUPERSEDED' | 'MISMATCHED';
 
 /** Far longer than any real policy number: longer input is not looked up. */
 const MAX_POLICY_NUMBER_LENGTH = 32;
@@ -84,7 +91,16 @@ export async function verifyPolicy(
   const standing = policyStanding(order, today);
   const cancellation = standing === 'CANCELLED' ? await em.findOne(OrderCancellation, { order: order.id }) : null;
   const { nameAsInPassport, name } = order.traveller;
-  const checkCode = checkCodeResult(order.verificationCode, code);
+  const version = order.paidAt ? (await amendmentsOf(em, order, order.paidAt)).length + 1 : 1;
+  const typedVersion = typedCodeVersion(order.verificationCode, version, code);
+  const checkCode: CheckCodeResult =
+    typedVersion === 'ABSENT'
+      ? 'ABSENT'
+      : typedVersion === undefined
+        ? 'MISMATCHED'
+        : typedVersion < version
+          ? 'SUPERSEDED'
+          : 'MATCHED';
   const evacuation = order.ctg.coverage.find((line) => line.code === EVACUATION_LINE);
   return {
     found: true,
@@ -100,12 +116,16 @@ export async function verifyPolicy(
     underwriter: order.ctg.insuranceCompany,
     route: routeOnPage(order),
     evacuationLimit: evacuation?.coverageAmount,
-    version: order.paidAt ? (await amendmentsOf(em, order, order.paidAt)).length + 1 : 1,
+    version,
     checkCode,
+    supersededVersion: checkCode === 'SUPERSEDED' && typeof typedVersion === 'number' ? typedVersion : undefined,
     // A checkpoint compares them with the passport: its Latin name, when the partner gave it, is what the officer can read.
     travellerInitials:
-      checkCode === 'MATCHED'
-        ? travellerInitials(nameAsInPassport ? passportNameInReadingOrder(nameAsInPassport) : name)
+      // An earlier version's paper is the same traveller's: the initials, beside the word that it is superseded.
+      checkCode === 'MATCHED' || checkCode === 'SUPERSEDED'
+        ? travellerInitials(
+            nameAsInPassport ? passportNameInReadingOrder(nameAsInPassport) : (transliteration(name) ?? name),
+          )
         : undefined,
   };
 }
@@ -119,9 +139,13 @@ function routeOnPage(order: Order): RouteOnPage {
   return { kind: 'ANY_REGISTERED' };
 }
 
-/** Typed from paper: case and spaces do not matter. An empty field is no code. */
-function checkCodeResult(issued: string | undefined, typed: string | undefined): CheckCodeResult {
+/** Typed from paper: case and spaces do not matter. An empty field is no code; a code of no version is undefined. */
+function typedCodeVersion(
+  issued: string | undefined,
+  current: number,
+  typed: string | undefined,
+): number | 'ABSENT' | undefined {
   const entered = typed?.replace(/\s+/g, '').toUpperCase();
   if (!entered) return 'ABSENT';
-  return issued !== undefined && issued !== null && entered === issued ? 'MATCHED' : 'MISMATCHED';
+  return issued === undefined || issued === null ? undefined : versionOfCheckCode(issued, current, entered);
 }

@@ -90,7 +90,12 @@ function versionNote(verification: Found): string {
     earlier === 0
       ? ''
       : ` ${earlier === 1 ? 'Version 1 is' : `Versions 1 to ${earlier} are`} superseded: a certificate that prints an earlier version no longer holds.`;
-  return `${amended}<p class="version">Certificate version ${verification.version} is the current one.${superseded}</p>`;
+  // The paper in the officer's hand is an earlier version when its check code is (decision record 0100).
+  const held =
+    verification.supersededVersion === undefined
+      ? ''
+      : `<p class="mismatch" role="alert">The check code typed is that of certificate version ${verification.supersededVersion}, which is superseded by version ${verification.version}: the dates on that paper are no longer the policy's. The current ones are below.</p>`;
+  return `${amended}<p class="version">Certificate version ${verification.version} is the current one.${superseded}</p>${held}`;
 }
 
 /**

@@ -26,6 +26,8 @@ export type ClaimFiling = Schemas['ClaimRequest'];
 export interface FiledClaim {
   view: ClaimView;
   timeline: ClaimEntry[];
+  /** The key's first answer given again: nothing was filed twice (answered with Idempotency-Replayed). */
+  replayed?: true;
 }
 
 const ONE_CLAIM_PER_KEY = 'claim_company_id_idempotency_key_unique';
@@ -175,7 +177,7 @@ async function replay(em: EntityManager, previous: Claim, fingerprint: string): 
     throw conflict('This Idempotency-Key was already used for a different claim; use a new key for a new claim').coded(
       'IDEMPOTENCY_KEY_REUSED',
     );
-  return claimDetail(em, previous);
+  return { ...(await claimDetail(em, previous)), replayed: true };
 }
 
 /** The Nepal day a cancelled order was cancelled; null for an order that is not. */

@@ -55,7 +55,14 @@ export function claimWire(view: ClaimView, viewerCompanyId: string | null, deskP
     location: claim.location ?? null,
     altitudeMeters: claim.altitudeMeters ?? null,
     assistanceCaseRef: claim.assistanceCase?.caseRef ?? null,
-    payee: claim.payee,
+    // Every key, null when not given yet: the desk asks for payout details before paying.
+    payee: {
+      type: claim.payee.type,
+      method: claim.payee.method ?? null,
+      accountName: claim.payee.accountName ?? null,
+      bankName: claim.payee.bankName ?? null,
+      accountNumber: claim.payee.accountNumber ?? null,
+    },
     items: view.items.map((item) => {
       const decision = view.decisions.get(item.id);
       return {

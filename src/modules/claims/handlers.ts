@@ -4,6 +4,7 @@ import type { OperationPolicies } from '../../kernel/http/operation-policy';
 import { springPage } from '../../kernel/http/pagination';
 import { answerInformationRequest, withdrawClaim } from './claim-answers';
 import { fileClaim, type FiledClaim } from './claim-filing';
+import { replayedHeaders } from '../../kernel/http/idempotent-create';
 import { claimDetail, findVisibleClaim, listClaims } from './claim-reading';
 import { claimDetailWire, claimWire } from './claim-wire';
 import { decideSandboxClaim } from './sandbox-claim-decision';
@@ -28,6 +29,7 @@ export const claimHandlers = {
     );
     return {
       status: 201,
+      ...replayedHeaders(filed.replayed === true),
       body: successBody(
         detail(filed, caller.companyId, deskPhoneOf(config)),
         'Claim filed. The claims desk will assess it.',

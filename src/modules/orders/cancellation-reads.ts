@@ -73,7 +73,12 @@ export async function paidShare(
   em: EntityManager,
   orderId: string,
 ): Promise<{ attempt: PaymentAttempt; amount: Minor } | null> {
-  const line = await em.findOne(PaymentAttemptOrder, { order: orderId, settlement: 'PAID' }, { populate: ['attempt'] });
+  // The first: an extension's top-up (decision record 0099) also settles PAID on the order, after the payment that paid it.
+  const line = await em.findOne(
+    PaymentAttemptOrder,
+    { order: orderId, settlement: 'PAID' },
+    { populate: ['attempt'], orderBy: { attempt: { createdAt: 'asc' } } },
+  );
   return line ? { attempt: line.attempt, amount: line.amount } : null;
 }
 

@@ -1,6 +1,8 @@
 import { successBody } from '../../kernel/http/envelope';
 import { createOrder, createOrderGroup } from './order-creation';
 import { changeDeparture } from './departure-change';
+import { previewExtension } from './extension';
+import { extensionAsk } from './rules/extension';
 import { resolveOrder } from './order-lookup';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import { createKeyHeader, idempotentCreate, replayedHeaders } from '../../kernel/http/idempotent-create';
@@ -77,6 +79,30 @@ export const orderHandlers = {
           currency: preview.currency,
         },
         'Cancellation preview',
+      ),
+    };
+  },
+
+  async previewOrderExtension({ params, body }, scope) {
+    const quote = await previewExtension(scope.em, callerOf(scope), params.orderRef, extensionAsk(body));
+    return {
+      status: 200,
+      body: successBody(
+        {
+          orderRef: quote.order.orderRef,
+          coverageStartDate: quote.order.coverageStartDate,
+          coverageEndDate: quote.coverageEndDate,
+          previousCoverageEndDate: quote.order.coverageEndDate,
+          durationDays: quote.durationDays,
+          maxDurationDays: quote.maxDurationDays,
+          newPremium: amountFromMinor(quote.newPremium),
+          premiumPaid: amountFromMinor(quote.premiumPaid),
+          amountDue: amountFromMinor(quote.amountDue),
+          currency: quote.order.currency,
+          allowed: quote.refusalNow === null,
+          refusal: quote.refusalNow,
+        },
+        'Extension previewed',
       ),
     };
   },
@@ -162,6 +188,7 @@ function cancellationResultWire({ order, cancellation, refund }: CancellationVie
 /** Order creation (a group of up to 50 is one request) and date changes, counted per company against one limit. */
 export const orderPolicies = {
   createOrders: { rateLimits: [{ counter: 'order', limit: (limits) => limits.orderPerCompany }] },
+  previewOrderExtension: { rateLimits: [{ counter: 'pay', limit: (limits) => limits.payPerCompany }] },
   updateOrder: {
     rateLimits: [{ counter: 'order', limit: (limits) => limits.orderPerCompany }],
     outcomes: {

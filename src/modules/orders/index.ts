@@ -13,6 +13,18 @@ export { orderSummaryWire } from './order-book-wire';
 export { orderOverview, type OrderOverview } from './order-overview';
 export { groupTotalsWire, orderIdentity } from './order-wire';
 export { newAuditEntry, recordAudit } from './audit-log';
+export {
+  amendmentOpenError,
+  closeUnpaidExtension,
+  extensionOfTopUp,
+  extensionByKey,
+  openAmendmentOf,
+  quoteExtension,
+  recordExtension,
+  settleTopUp,
+} from './extension';
+export type { OrderAmendment } from './entities/order-amendment';
+export { extensionAsk, requestedEnd } from './rules/extension';
 export { Order, OrderStatus } from './entities/order';
 export { AuditEntry } from './entities/audit-entry';
 export {

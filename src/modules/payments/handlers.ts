@@ -20,6 +20,8 @@ import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies, OperationPolicy } from '../../kernel/http/operation-policy';
 import { refundWire } from '../refunds';
 import { decideSandboxPayment } from './sandbox-outcome';
+import { startOrderExtension } from './extension-start';
+import type { OrderAmendment } from '../orders';
 
 const idempotencyKeyOf = (headers: Record<string, string | string[] | undefined>): string =>
   String(headers['idempotency-key']);
@@ -39,6 +41,23 @@ export const paymentHandlers = {
       status: 200,
       ...replayedHeaders(started.replayed),
       body: successBody(paymentInitWire(started), 'Payment initiated'),
+    };
+  },
+
+  async extendOrder({ body, params, headers }, scope) {
+    const { amendment, paymentUrl, replayed } = await startOrderExtension(
+      scope.em,
+      callerOf(scope),
+      params.orderRef,
+      body,
+      idempotencyKeyOf(headers),
+      scope.services.payments,
+    );
+    const message = amendment.status === 'APPLIED' ? 'Extension applied' : 'Extension awaiting payment';
+    return {
+      status: 200,
+      ...replayedHeaders(replayed),
+      body: successBody(extensionWire(amendment, paymentUrl), message),
     };
   },
 
@@ -225,4 +244,24 @@ const payLimit: OperationPolicy = { rateLimits: [{ counter: 'pay', limit: (limit
 export const paymentPolicies = {
   payOrder: payLimit,
   payGroup: payLimit,
+  extendOrder: payLimit,
 } satisfies OperationPolicies;
+
+/** An extension (amendment) as the contract shows it. */
+function extensionWire(amendment: OrderAmendment, paymentUrl: string | null): Schemas['Extension'] {
+  return {
+    amendmentRef: amendment.amendmentRef,
+    orderRef: amendment.order.orderRef,
+    status: amendment.status,
+    previousCoverageEndDate: amendment.previousCoverageEndDate,
+    coverageEndDate: amendment.coverageEndDate,
+    durationDays: amendment.durationDays,
+    newPremium: amountFromMinor(amendment.newPremium),
+    amountDue: amountFromMinor(amendment.amountDue),
+    currency: amendment.order.currency,
+    paymentRef: amendment.paymentRef ?? null,
+    paymentUrl,
+    createdAt: amendment.createdAt.toISOString(),
+    appliedAt: amendment.appliedAt ? amendment.appliedAt.toISOString() : null,
+  };
+}

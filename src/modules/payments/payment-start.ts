@@ -170,7 +170,7 @@ const leftOutOrder = (order: Order): LeftOutOrder => ({
   coverageStartDate: order.coverageStartDate,
 });
 
-function checkReturnUrl(input: PayInput, deps: PaymentDeps): void {
+export function checkReturnUrl(input: Pick<PayInput, 'returnUrl'>, deps: PaymentDeps): void {
   if (input.returnUrl === undefined) return;
   const problem = returnUrlProblem(input.returnUrl, deps.payments.allowHttpReturnUrl);
   if (problem) throw invalidField('returnUrl', problem);
@@ -189,7 +189,7 @@ function assertPayable(order: Order, today: string): void {
   if (late) throw invalid(late).coded('COVER_STARTED');
 }
 
-type Replay = (facts: PayRequestFacts) => Promise<PaymentAttempt | undefined>;
+export type Replay = (facts: PayRequestFacts) => Promise<PaymentAttempt | undefined>;
 
 /**
  * Runs a pay request under its Idempotency-Key, with the attempt a new key supersedes put to its
@@ -201,13 +201,13 @@ type Replay = (facts: PayRequestFacts) => Promise<PaymentAttempt | undefined>;
  * (company_id, idempotency_key) stays the last word; should it ever fire, the request is run once
  * more and then finds the winner's attempt.
  */
-async function withIdempotency(
+export async function withIdempotency<T>(
   em: EntityManager,
   principal: Principal,
   idempotencyKey: string,
   deps: PaymentDeps,
-  work: (tx: EntityManager, replay: Replay, superseded: readonly ClosedAttempt[]) => Promise<PaymentAttempt>,
-): Promise<PaymentAttempt> {
+  work: (tx: EntityManager, replay: Replay, superseded: readonly ClosedAttempt[]) => Promise<T>,
+): Promise<T> {
   const key = idempotencyKey.toLowerCase();
   const run = (superseded: readonly ClosedAttempt[]) =>
     em.fork().transactional(async (tx) => {
@@ -250,7 +250,7 @@ async function withIdempotency(
 }
 
 /** What a new attempt is made of: who pays for which orders, under which key, replacing which open attempts. */
-interface NewAttempt {
+export interface NewAttempt {
   principal: Principal;
   facts: PayRequestFacts<GatewayName>;
   /** The order or group reference the payment reference starts with. */
@@ -262,11 +262,13 @@ interface NewAttempt {
   /** Open attempts this one replaces (closed by withOpenAttemptsClosed). */
   superseded: readonly ClosedAttempt[];
   group?: OrderGroup;
+  /** An extension's top-up (decision record 0099): the one order's share is this, not its total. */
+  topUp?: Minor;
 }
 
-async function createAttempt(
+export async function createAttempt(
   tx: EntityManager,
-  { principal, facts, ownerRef, orders, lastCreatedAt, idempotencyKey, superseded, group }: NewAttempt,
+  { principal, facts, ownerRef, orders, lastCreatedAt, idempotencyKey, superseded, group, topUp }: NewAttempt,
   deps: PaymentDeps,
 ): Promise<PaymentAttempt> {
   const gateway = gatewayOf(deps, facts.gateway);
@@ -274,6 +276,7 @@ async function createAttempt(
     tx,
     orders.map((order) => order.id),
   );
+  const shareOf = (order: Order): Minor => topUp ?? order.totalAmount;
   const millis = nextReferenceMillis(Date.now(), lastCreatedAt?.getTime());
   const createdAt = new Date(millis);
   const paymentRef = paymentReference(ownerRef, millis);
@@ -291,7 +294,7 @@ async function createAttempt(
     group,
     gateway: gateway.name,
     provider: gateway.provider,
-    amount: orders.reduce((sum, order) => sum + order.totalAmount, 0),
+    amount: orders.reduce((sum, order) => sum + shareOf(order), 0),
     currency: present(orders[0], 'an order of the attempt').currency,
     returnUrl: facts.returnUrl,
     customerMobile: facts.customerMobile,
@@ -301,7 +304,7 @@ async function createAttempt(
     createdAt,
     updatedAt: createdAt,
   });
-  for (const order of orders) tx.create(PaymentAttemptOrder, { attempt, order, amount: order.totalAmount });
+  for (const order of orders) tx.create(PaymentAttemptOrder, { attempt, order, amount: shareOf(order) });
   await tx.flush();
   deps.logger.info({ paymentRef, gateway: gateway.name, orders: orders.length }, 'payment attempt started');
   return attempt;
@@ -315,7 +318,7 @@ async function createAttempt(
  * out two pages. A provider that does not answer leaves the attempt without a page (pay answers
  * 502/503; the same key asks again); the attempt cannot be paid until it has one.
  */
-async function withCheckout(
+export async function withCheckout(
   em: EntityManager,
   attempt: PaymentAttempt,
   deps: PaymentDeps,

@@ -88,7 +88,12 @@ async function withRefund(em: EntityManager, status: PaymentStatusView): Promise
 async function reportedAttempt(em: EntityManager, order: Order): Promise<PaymentAttempt | null> {
   const populate = ['orders', 'group'] as const;
   if (PAID_STATES.includes(order.status)) {
-    const paying = await em.findOne(PaymentAttempt, { orders: { order: order.id, settlement: 'PAID' } }, { populate });
+    // The payment that paid the order, not a later top-up of an extension (decision record 0099).
+    const paying = await em.findOne(
+      PaymentAttempt,
+      { orders: { order: order.id, settlement: 'PAID' } },
+      { populate, orderBy: { createdAt: 'asc' } },
+    );
     if (paying) return paying;
   }
   if (order.status === OrderStatus.Cancelled && order.paidAt) {

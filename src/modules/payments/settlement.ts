@@ -11,6 +11,8 @@ import { endedPaymentEventType, recordPaymentEvents } from '../webhooks';
 import { recordCommissionEarned } from '../commissions';
 import { recordRefund, refundStart } from '../refunds';
 import { businessToday } from '../../kernel/business-today';
+import { extensionOfTopUp, settleTopUp, type OrderAmendment } from '../orders';
+import type { SettlementPlan } from './rules/payment-attempt';
 
 /**
  * Locks, in this order, every order the attempt pays for (by id) and then the attempt itself,
@@ -60,6 +62,8 @@ async function recordCapture(
   deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>,
 ) {
   const lines = attempt.orders.getItems();
+  const topUp = lines.length === 1 ? await extensionOfTopUp(tx, attempt.paymentRef) : null;
+  if (topUp) return recordTopUpCapture(tx, attempt, topUp, now, deps);
   const plan = settlementPlan(
     lines.map((line) => ({
       orderId: line.order.id,
@@ -138,6 +142,65 @@ async function recordCapture(
     deps.metrics?.lateCaptures.inc({ gateway: attempt.gateway });
   }
   return { paid, plan };
+}
+
+/**
+ * A captured extension top-up (decision record 0099): it pays no order, it applies its extension
+ * when captured before the current cover ended; any other capture of it (after the cover ended,
+ * for an extension closed meanwhile) is owed back as a late capture, refunded like any other.
+ */
+async function recordTopUpCapture(
+  tx: EntityManager,
+  attempt: PaymentAttempt,
+  amendment: OrderAmendment,
+  now: Date,
+  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>,
+): Promise<{ paid: Order[]; plan: SettlementPlan }> {
+  const line = attempt.orders.getItems()[0]!;
+  const settled = await settleTopUp(tx, amendment, line.amount, now);
+  attempt.completedAt = now;
+  attempt.checkCount = 0;
+  attempt.nextCheckAt = null;
+  if (settled.outcome === 'APPLIED') {
+    attempt.status = 'SUCCESS';
+    attempt.refundAmount = 0;
+    line.settlement = 'PAID';
+    return { paid: [], plan: { pay: [], refund: [], refundAmount: 0, attemptStatus: 'SUCCESS' } };
+  }
+  attempt.status = 'REFUND_PENDING';
+  attempt.refundAmount = line.amount;
+  attempt.refundReason = settled.reason;
+  line.settlement = 'REFUND_PENDING';
+  await recordRefund(tx, {
+    order: line.order,
+    attempt,
+    cause: 'LATE_CAPTURE',
+    amount: line.amount,
+    actor: 'payment-settlement',
+    at: now,
+    start: refundStart(deps.gateways, attempt),
+  });
+  deps.kickRefunds?.();
+  await recordPaymentEvents(tx, 'payment.refund_pending', attempt, {
+    at: now,
+    reason: settled.reason ?? null,
+    onlyOrderIds: [line.order.id],
+  });
+  deps.logger.warn(
+    { paymentRef: attempt.paymentRef, refundAmount: line.amount, refundReason: settled.reason },
+    'extension top-up captured too late: owed back to the customer',
+  );
+  deps.metrics?.lateCaptures.inc({ gateway: attempt.gateway });
+  return {
+    paid: [],
+    plan: {
+      pay: [],
+      refund: [line.order.id],
+      refundAmount: line.amount,
+      refundReason: settled.reason,
+      attemptStatus: 'REFUND_PENDING',
+    },
+  };
 }
 
 /**

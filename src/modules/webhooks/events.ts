@@ -256,3 +256,34 @@ async function populateGroups(tx: EntityManager, orders: readonly Order[]): Prom
   const unloaded = orders.filter((order) => order.group && !wrap(order.group).isInitialized());
   if (unloaded.length > 0) await tx.populate(unloaded, ['group']);
 }
+
+/** `order.extended`: an extension of the order's cover was applied; `coverageEndDate` is the new last day. */
+export async function recordOrderExtendedEvent(
+  tx: EntityManager,
+  order: Order,
+  extension: { amendmentRef: string; paymentRef?: string | null; amountDue: number; previousCoverageEndDate: string },
+  at: Date,
+): Promise<void> {
+  await populateGroups(tx, [order]);
+  recordWebhookEvent(
+    tx,
+    order.company.id,
+    'order.extended',
+    {
+      orderId: order.id,
+      orderRef: order.orderRef,
+      orderNumber: order.orderNumber,
+      orderStatus: order.status,
+      groupRef: order.group?.groupRef ?? null,
+      policyNumber: order.policyNumber ?? null,
+      amendmentRef: extension.amendmentRef,
+      paymentRef: extension.paymentRef ?? null,
+      amountPaid: amountFromMinor(extension.amountDue),
+      extendedAt: at.toISOString(),
+      coverageStartDate: order.coverageStartDate,
+      coverageEndDate: order.coverageEndDate,
+      previousCoverageEndDate: extension.previousCoverageEndDate,
+    },
+    at,
+  );
+}

@@ -15,6 +15,7 @@ export {
   newWebhookEvent,
   endedPaymentEventType,
   recordOrderAmendedEvent,
+  recordOrderExtendedEvent,
   recordOrderCancelledEvent,
   recordPaymentEvents,
   recordRefundEvent,

@@ -13,6 +13,7 @@ export type WebhookEvent =
   | Schemas['PaymentPartiallyReversedEvent']
   | Schemas['OrderCancelledEvent']
   | Schemas['OrderAmendedEvent']
+  | Schemas['OrderExtendedEvent']
   | Schemas['RefundSucceededEvent']
   | Schemas['RefundFailedEvent']
   | Schemas['AssistanceCaseOpenedEvent']
@@ -38,6 +39,7 @@ export const WEBHOOK_EVENT_TYPES: ReadonlyArray<WebhookEvent['type']> = [
   'payment.partially_reversed',
   'order.cancelled',
   'order.amended',
+  'order.extended',
   'refund.succeeded',
   'refund.failed',
   'assistance_case.opened',

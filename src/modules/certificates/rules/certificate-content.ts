@@ -48,6 +48,8 @@ export interface CertificateContent {
     name: string;
     /** The name as in the passport's machine-readable zone, as printed (passport-name.ts), when the partner gave it. */
     passportName?: string;
+    /** Without a passport name, a non-Latin name's Latin transliteration (rules/transliteration.ts), when its script has a table. */
+    transliteratedName?: string;
     dateOfBirth: string;
     nationality: string;
     idType: string;

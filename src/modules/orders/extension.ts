@@ -1,0 +1,241 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { conflict, invalid } from '../../kernel/errors';
+import type { Principal } from '../../kernel/http/request-scope';
+import { businessToday } from '../../kernel/business-today';
+import type { Minor } from '../../kernel/money';
+import { MAX_TRIP_DAYS, pricePackage } from '../catalogue';
+import { recordOrderExtendedEvent } from '../webhooks';
+import { recordAudit } from './audit-log';
+import { OrderStatus, type Order } from './entities/order';
+import { OrderAmendment } from './entities/order-amendment';
+import { resolveOrder } from './order-lookup';
+import {
+  extendedDuration,
+  extensionPrice,
+  extensionRefusal,
+  extensionTimeRefusal,
+  requestedEnd,
+  type ExtensionAsk,
+  type ExtensionRefusal,
+} from './rules/extension';
+
+/** What an extension of the order to `coverageEndDate` is, as the preview answers it. */
+export interface ExtensionQuote {
+  order: Order;
+  coverageEndDate: string;
+  durationDays: number;
+  maxDurationDays: number;
+  newPremium: Minor;
+  premiumPaid: Minor;
+  amountDue: Minor;
+  /** Why it cannot be made now (cover ended, another extension open), or null. */
+  refusalNow: ExtensionRefusal | null;
+}
+
+/**
+ * Prices the extension of a resolved order and applies the rules that can never be met (400):
+ * only a paid order, a later end, within the package's maximum. The rules that only refuse it
+ * now (the cover ended, an extension already open) are `refusalNow`.
+ */
+export async function quoteExtension(
+  tx: EntityManager,
+  order: Order,
+  ask: ExtensionAsk,
+  today: string,
+): Promise<ExtensionQuote> {
+  const current = { coverageStartDate: order.coverageStartDate, coverageEndDate: order.coverageEndDate };
+  const newEnd = requestedEnd(current, ask);
+  const facts = { orderRef: order.orderRef, orderStatus: order.status, current, newEnd, today };
+  // Every package sells covers up to the quote's trip limit (decision record 0099).
+  const refusal = extensionRefusal({ ...facts, maxDurationDays: MAX_TRIP_DAYS });
+  if (refusal) throw invalid(refusal.message).coded(refusal.code);
+
+  await tx.populate(order, ['ctg']);
+  const durationDays = extendedDuration(current, newEnd);
+  const applied = await tx.find(OrderAmendment, { order: order.id, status: 'APPLIED' });
+  const premiumPaid = order.totalAmount + applied.reduce((sum, amendment) => sum + amendment.amountDue, 0);
+  const repriced = pricePackage(order.ctg, durationDays, new Set(order.excludedIncludedDeviceIds));
+  const price = extensionPrice(
+    {
+      totalAmount: order.totalAmount,
+      insurancePrice: order.packagePrice + order.includedDevices.reduce((sum, d) => sum + d.priceForDuration, 0),
+      addedItemsPrice: [...(order.addedServices ?? []), ...(order.addedDevices ?? [])].reduce(
+        (sum, item) => sum + item.price * item.quantity,
+        0,
+      ),
+    },
+    repriced.totalAmount,
+  );
+  const open = await openAmendmentOf(tx, order);
+  const refusalNow =
+    extensionTimeRefusal(facts) ??
+    (open ? { code: 'EXTENSION_ALREADY_OPEN' as const, message: openAmendmentMessage(open, order) } : null);
+  return {
+    order,
+    coverageEndDate: newEnd,
+    durationDays,
+    maxDurationDays: MAX_TRIP_DAYS,
+    newPremium: price.newPremium,
+    premiumPaid,
+    // What earlier applied top-ups paid counts as paid: a second extension pays only its own days.
+    amountDue: Math.max(0, price.newPremium - premiumPaid),
+    refusalNow,
+  };
+}
+
+/** POST /orders/{orderRef}/extension/preview: the quote, in a read-only transaction. */
+export async function previewExtension(
+  em: EntityManager,
+  principal: Principal,
+  identifier: string,
+  ask: ExtensionAsk,
+): Promise<ExtensionQuote> {
+  const { order } = await resolveOrder(em, principal, identifier, { intent: 'ACT', populate: [] });
+  return quoteExtension(em, order, ask, businessToday());
+}
+
+/** The order's extension awaiting its top-up, if any. */
+export function openAmendmentOf(tx: EntityManager, order: Pick<Order, 'id'>): Promise<OrderAmendment | null> {
+  return tx.findOne(OrderAmendment, { order: order.id, status: 'AWAITING_PAYMENT' });
+}
+
+const openAmendmentMessage = (open: OrderAmendment, order: Order) =>
+  `Extension ${open.amendmentRef} of order ${order.orderRef} awaits its top-up; pay it or let it expire`;
+
+/** The 409 of a second extension while one awaits its top-up. */
+export function amendmentOpenError(open: OrderAmendment, order: Order) {
+  return conflict(openAmendmentMessage(open, order)).coded('EXTENSION_ALREADY_OPEN');
+}
+
+/**
+ * Records an extension the caller (the payments module's extension use case, holding the
+ * order's row lock) has checked: AWAITING_PAYMENT with its top-up's reference, or APPLIED at
+ * once when nothing is due.
+ */
+export async function recordExtension(
+  tx: EntityManager,
+  quote: ExtensionQuote,
+  paymentRef: string | null,
+  now: Date,
+  actor: string,
+  request?: { idempotencyKey: string; fingerprint: string },
+): Promise<OrderAmendment> {
+  const count = await tx.count(OrderAmendment, { order: quote.order.id });
+  const amendment = tx.create(OrderAmendment, {
+    amendmentRef: `${quote.order.orderRef}-EXT-${count + 1}`,
+    order: quote.order,
+    kind: 'EXTENSION',
+    previousCoverageEndDate: quote.order.coverageEndDate,
+    coverageEndDate: quote.coverageEndDate,
+    durationDays: quote.durationDays,
+    newPremium: quote.newPremium,
+    amountDue: quote.amountDue,
+    paymentRef,
+    idempotencyKey: request?.idempotencyKey.toLowerCase() ?? null,
+    requestFingerprint: request?.fingerprint ?? null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  if (paymentRef === null) await applyExtension(tx, amendment, now, actor);
+  return amendment;
+}
+
+/**
+ * Moves the order's cover end to the amendment's, in the caller's transaction holding the
+ * order's row lock: the amendment APPLIED, an audit entry (the certificate counts it as a
+ * version) and `order.extended`.
+ */
+export async function applyExtension(
+  tx: EntityManager,
+  amendment: OrderAmendment,
+  now: Date,
+  actor: string,
+): Promise<void> {
+  const order = amendment.order;
+  const previous = {
+    coverageStartDate: order.coverageStartDate,
+    coverageEndDate: order.coverageEndDate,
+    durationDays: order.durationDays,
+  };
+  order.coverageEndDate = amendment.coverageEndDate;
+  order.durationDays = amendment.durationDays;
+  amendment.status = 'APPLIED';
+  amendment.appliedAt = now;
+  recordAudit(tx, {
+    actor,
+    action: 'COVER_EXTENDED',
+    order,
+    at: now,
+    details: {
+      amendmentRef: amendment.amendmentRef,
+      paymentRef: amendment.paymentRef ?? null,
+      amountDue: amendment.amountDue,
+      previous,
+      current: {
+        coverageStartDate: order.coverageStartDate,
+        coverageEndDate: order.coverageEndDate,
+        durationDays: order.durationDays,
+      },
+    },
+  });
+  await recordOrderExtendedEvent(tx, order, amendment, now);
+}
+
+/** What became of an extension's top-up when it was captured. */
+export type TopUpSettlement = 'APPLIED' | 'NOT_APPLIED';
+
+/**
+ * The extension a captured payment is the top-up of, if it is one (by payment reference). Used
+ * by the payment settlement, which holds the order's row lock.
+ */
+export function extensionOfTopUp(tx: EntityManager, paymentRef: string): Promise<OrderAmendment | null> {
+  return tx.findOne(OrderAmendment, { paymentRef }, { populate: ['order'] });
+}
+
+/**
+ * A top-up captured at `now`: applied when its extension still awaits it, the order is paid and
+ * the current cover has not ended (Nepal date of the capture); otherwise NOT_APPLIED, and the
+ * settlement refunds the money as a late capture (decision record 0099).
+ */
+export async function settleTopUp(
+  tx: EntityManager,
+  amendment: OrderAmendment,
+  charged: Minor,
+  now: Date,
+): Promise<{ outcome: TopUpSettlement; reason?: string }> {
+  const order = amendment.order;
+  const reason =
+    amendment.status !== 'AWAITING_PAYMENT'
+      ? `EXTENSION_${amendment.status}`
+      : order.status !== OrderStatus.Paid
+        ? `ORDER_${order.status}`
+        : charged !== amendment.amountDue
+          ? 'EXTENSION_REPRICED'
+          : businessToday(now) > order.coverageEndDate
+            ? 'COVER_ENDED'
+            : null;
+  if (reason !== null) {
+    if (amendment.status === 'AWAITING_PAYMENT') amendment.status = 'NOT_APPLIED';
+    return { outcome: 'NOT_APPLIED', reason };
+  }
+  await applyExtension(tx, amendment, now, 'payment-settlement');
+  return { outcome: 'APPLIED' };
+}
+
+/** Closes an extension whose top-up ended unpaid (failed, cancelled, expired): the order may be extended anew. */
+export function closeUnpaidExtension(amendment: OrderAmendment): void {
+  if (amendment.status === 'AWAITING_PAYMENT') amendment.status = 'CLOSED';
+}
+
+/** The order's extension made under this Idempotency-Key, if any. */
+export function extensionByKey(
+  tx: EntityManager,
+  order: Pick<Order, 'id'>,
+  idempotencyKey: string,
+): Promise<OrderAmendment | null> {
+  return tx.findOne(
+    OrderAmendment,
+    { order: order.id, idempotencyKey: idempotencyKey.toLowerCase() },
+    { populate: ['order'] },
+  );
+}
