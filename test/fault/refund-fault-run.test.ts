@@ -528,6 +528,13 @@ describe('the refund fault run', () => {
     // brought forward for those (a minute of its back-off, as if the clock moved).
     let quiet = false;
     while (Date.now() - cancelledAt < QUIET_WITHIN_MS) {
+      // A refund's back-off doubles with each try (refundBackoffSeconds): one that met faults ten times
+      // waits minutes for its next try. The run is about where the money ends, not how long the executor
+      // waits, so a PENDING refund's next try is brought forward as the watch's is, as if the clock moved.
+      await sql(
+        `update refund set next_try_at = now()
+          where status = 'PENDING' and next_try_at > now() and (claimed_until is null or claimed_until < now())`,
+      );
       await sql(
         `update payment_attempt set next_check_at = now() where payment_ref = any(?) and provider_reversal is distinct from 'FULL'`,
         [
