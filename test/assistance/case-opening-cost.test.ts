@@ -37,7 +37,7 @@ describe('what opening an assistance case sends to the database', () => {
     expect(statements[0]).toMatch(/^select .* from "insurance_order"/);
     expect(statements[1]).toMatch(/^select .* from insurance_order o /);
     expect(statements[2]).toMatch(
-      /^with opened_case as \( insert into assistance_case .* insert into assistance_case_entry .* insert into audit_entry .* insert into webhook_event /,
+      /^with paid_order as \( select id from insurance_order .* for share \), opened_case as \( insert into assistance_case .* insert into assistance_case_entry .* insert into audit_entry .* insert into webhook_event /,
     );
   });
 

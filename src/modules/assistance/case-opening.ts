@@ -5,7 +5,7 @@ import { conflict, invalid } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import { violatesUnique } from '../../kernel/db/unique-violation';
-import { newAuditEntry, OrderStatus, resolveOrder } from '../orders';
+import { newAuditEntry, Order, OrderStatus, resolveOrder } from '../orders';
 import { newWebhookEvent } from '../webhooks';
 import { AssistanceCase } from './entities/assistance-case';
 import { formatCaseRef } from './rules/case-reference';
@@ -87,11 +87,7 @@ async function openOnce(
   const fingerprint = caseRequestFingerprint(order.id, input);
   if (facts.previousCaseId)
     return replay(db, await db.findOneOrFail(AssistanceCase, facts.previousCaseId), fingerprint);
-  if (!PAID.includes(order.status)) {
-    throw invalid(
-      `Order ${order.orderRef} is ${order.status}; an assistance case can be opened only for a paid order that is not cancelled (call the assistance desk directly)`,
-    ).coded(order.status === OrderStatus.Cancelled ? 'ORDER_ALREADY_CANCELLED' : 'ORDER_NOT_PAID');
-  }
+  if (!PAID.includes(order.status)) throw notOpenable(order);
   if (facts.sequence === null) throw new Error('No case reference number was drawn for a new Idempotency-Key');
   const caseId = randomUUID();
   const assistanceCase = {
@@ -133,28 +129,38 @@ async function openOnce(
     traveller: { id: order.traveller.id, name: facts.travellerName },
   };
   const event = caseEventData(answered, { type: 'assistance_case.opened', previousStatus: null, note: null, at: now });
-  await writeOpening(db, {
-    assistanceCase: {
-      ...assistanceCase,
-      id: caseId,
-      orderId: order.id,
-      travellerId: order.traveller.id,
-      openedByCompanyId: principal.companyId,
-      idempotencyKey: key,
-      requestFingerprint: fingerprint,
+  const written = await writeOpening(
+    db,
+    {
+      assistanceCase: {
+        ...assistanceCase,
+        id: caseId,
+        orderId: order.id,
+        travellerId: order.traveller.id,
+        openedByCompanyId: principal.companyId,
+        idempotencyKey: key,
+        requestFingerprint: fingerprint,
+      },
+      opened: { ...opened, id: randomUUID() },
+      audit: newAuditEntry({
+        actor,
+        action: 'ASSISTANCE_CASE_OPENED',
+        order,
+        at: now,
+        details: {
+          caseRef: assistanceCase.caseRef,
+          category: input.category,
+          requestedService: input.requestedService,
+        },
+      }),
+      events: readersOf(order.company.id, facts.agencyIds).map((companyId) =>
+        newWebhookEvent(companyId, 'assistance_case.opened', event, now),
+      ),
     },
-    opened: { ...opened, id: randomUUID() },
-    audit: newAuditEntry({
-      actor,
-      action: 'ASSISTANCE_CASE_OPENED',
-      order,
-      at: now,
-      details: { caseRef: assistanceCase.caseRef, category: input.category, requestedService: input.requestedService },
-    }),
-    events: readersOf(order.company.id, facts.agencyIds).map((companyId) =>
-      newWebhookEvent(companyId, 'assistance_case.opened', event, now),
-    ),
-  });
+    PAID,
+  );
+  // The order was cancelled (or otherwise left PAID) after it was read: nothing was written.
+  if (!written) throw notOpenable(await db.fork().findOneOrFail(Order, order.id, { fields: ['orderRef', 'status'] }));
   // In openCase's transaction (there is one only with documents): the case is written, the documents are locked, checked and marked.
   const documentIds = input.documentIds?.length
     ? await attachCaseDocuments(
@@ -167,6 +173,12 @@ async function openOnce(
     : [];
   // A new case's timeline is its opening and its documents those just attached: nothing to read back.
   return { assistanceCase: answered, documentIds, timeline: [opened], replayed: false };
+}
+
+function notOpenable(order: Pick<Order, 'orderRef' | 'status'>) {
+  return invalid(
+    `Order ${order.orderRef} is ${order.status}; an assistance case can be opened only for a paid order that is not cancelled (call the assistance desk directly)`,
+  ).coded(order.status === OrderStatus.Cancelled ? 'ORDER_ALREADY_CANCELLED' : 'ORDER_NOT_PAID');
 }
 
 /** The case already opened under the key: the same order and body replay it, anything else is a 409. */

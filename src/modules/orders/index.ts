@@ -13,6 +13,7 @@ export { orderSummaryWire } from './order-book-wire';
 export { orderOverview, type OrderOverview } from './order-overview';
 export { groupTotalsWire, orderIdentity } from './order-wire';
 export { newAuditEntry, recordAudit } from './audit-log';
+export { AUDIT_ENTRY_COLUMNS, auditEntryInsert, auditEntryValues } from './audit-statement';
 export {
   amendmentOpenError,
   closeUnpaidExtension,

@@ -22,4 +22,5 @@ export {
   recordWebhookEvent,
   refundData,
 } from './events';
+export { WEBHOOK_EVENT_COLUMNS, webhookEventsInsert, webhookEventsValue } from './outbox-statement';
 export { webhookHandlers, webhookPolicies } from './handlers';
