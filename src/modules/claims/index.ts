@@ -4,5 +4,5 @@ export { claimQueue, deskClaim, deskMove, type DeskClaim, type DeskDecision } fr
 export { claimDetailWire } from './claim-wire';
 export type { ItemFigures } from './claim-approval';
 export { rateUnits } from './rules/assessment';
-export { CLAIM_STATUSES, type ClaimStatus } from './rules/claim-life';
+export { CLAIM_STATUSES } from './rules/claim-life';
 export type { Claim } from './entities/claim';

@@ -8,4 +8,3 @@ export { statementCsv } from './statement-export';
 export { printableStatement } from './printable-statement';
 export { isPeriod } from './rules/commission-period';
 export { startCommissionCloseJob, type CommissionCloseJob } from './period-close-job';
-export { announceClosedPeriods } from './period-closing';

@@ -25,14 +25,13 @@ export {
   settleTopUp,
 } from './extension';
 export type { OrderAmendment } from './entities/order-amendment';
-export { extensionAsk, requestedEnd } from './rules/extension';
+export { extensionAsk } from './rules/extension';
 export { Order, OrderStatus } from './entities/order';
 export { AuditEntry } from './entities/audit-entry';
 export {
   cancelOrderAsOperator,
   type CancellationPayments,
   type CancellationView,
-  type CheckoutAnswers,
 } from './order-cancellation';
 export { cancelOrderInTransaction } from './cancellation-record';
 export type { CancellationReason } from './rules/cancellation';
