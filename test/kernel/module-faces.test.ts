@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * DESIGN section 1: a module's index.ts names what it exports (no `export *`), and only what
+ * Decision record 0048: a module's index.ts names what it exports (no `export *`), and only what
  * something outside the module uses: a name nobody imports is a face wider than the module's use.
  */
 const ROOT = path.join(__dirname, '../..');

@@ -21,7 +21,7 @@ export enum OrderStatus {
   Cancelled = 'CANCELLED',
 }
 
-/** Whom the order's promo codes bind it to (SPEC 3.2, binding rules). */
+/** Whom the order's promo codes bind it to (spec/components/schemas/PromoBinding.yaml). */
 export enum PromoBindingType {
   None = 'NONE',
   Company = 'COMPANY',
@@ -54,7 +54,7 @@ export interface CustomTravelAgencyRecord {
 /**
  * One insured trip of one traveller. The price parts are stored separately (package, kept
  * devices, added items, each discount) so a later promo change recomputes the total from them
- * with domain/order-pricing.ts; `totalAmount` is always the current payable amount.
+ * with rules/order-pricing.ts; `totalAmount` is always the current payable amount.
  * The table is `insurance_order` because `order` is an SQL keyword.
  */
 @Entity({ tableName: 'insurance_order' })
