@@ -6,6 +6,7 @@ import type { Principal } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import { violatesUnique } from '../../kernel/db/unique-violation';
 import { newAuditEntry, OrderStatus, resolveOrder } from '../orders';
+import { isPaidOrderStatus } from '../orders/entities/order';
 import { newWebhookEvent } from '../webhooks';
 import { AssistanceCase } from './entities/assistance-case';
 import { formatCaseRef } from './rules/case-reference';
@@ -36,9 +37,6 @@ const ONE_OPEN_CASE = 'assistance_case_one_open_per_traveller';
 
 /** The opening request is the idempotency record: one case per (company, Idempotency-Key). */
 const ONE_CASE_PER_KEY = 'assistance_case_company_id_idempotency_key_unique';
-
-/** Orders on which a case can be opened: paid, and not cancelled (a completed or closed trip was paid too). */
-const PAID: readonly OrderStatus[] = [OrderStatus.Paid, OrderStatus.Completed, OrderStatus.Closed];
 
 /**
  * POST /orders/{orderRef}/assistance-cases under its Idempotency-Key. Three statements: the order
@@ -87,7 +85,7 @@ async function openOnce(
   const fingerprint = caseRequestFingerprint(order.id, input);
   if (facts.previousCaseId)
     return replay(db, await db.findOneOrFail(AssistanceCase, facts.previousCaseId), fingerprint);
-  if (!PAID.includes(order.status)) {
+  if (!isPaidOrderStatus(order.status)) {
     throw invalid(
       `Order ${order.orderRef} is ${order.status}; an assistance case can be opened only for a paid order that is not cancelled (call the assistance desk directly)`,
     ).coded(order.status === OrderStatus.Cancelled ? 'ORDER_ALREADY_CANCELLED' : 'ORDER_NOT_PAID');

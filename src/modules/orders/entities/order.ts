@@ -21,6 +21,25 @@ export enum OrderStatus {
   Cancelled = 'CANCELLED',
 }
 
+/**
+ * The statuses of an order that was paid and not cancelled (a completed or closed trip was paid
+ * too): the one definition every module asks through isPaidOrderStatus. The SQL function
+ * `order_payment_status` repeats the list; test/payments/payment-status-cases.test.ts holds the
+ * two to one table of cases and to this list.
+ */
+export const PAID_ORDER_STATUSES: readonly OrderStatus[] = [
+  OrderStatus.Paid,
+  OrderStatus.Completed,
+  OrderStatus.Closed,
+];
+
+const PAID_STATUS_SET: ReadonlySet<string> = new Set<string>(PAID_ORDER_STATUSES);
+
+/** Whether an order in `status` was paid and not cancelled. */
+export function isPaidOrderStatus(status: string): boolean {
+  return PAID_STATUS_SET.has(status);
+}
+
 /** Whom the order's promo codes bind it to (spec/components/schemas/PromoBinding.yaml). */
 export enum PromoBindingType {
   None = 'NONE',
