@@ -3,6 +3,19 @@ import { Migration } from '@mikro-orm/migrations';
 /** The statuses of a paid order, as `PAID_ORDER_STATUSES` in orders/entities/order.ts names them. */
 const PAID = `('PAID', 'COMPLETED', 'CLOSED')`;
 
+/** The function over the order's shares, the reported one first by `orderBy`: its settlement, else its attempt's status. */
+const paymentStatusFunction = (orderBy: string) =>
+  `create or replace function "order_payment_status"(p_order uuid, p_order_status text) returns text language sql volatile as $$
+  select coalesce((
+    select case when line.settlement = 'PAID' then 'SUCCESS' when line.settlement is not null then line.settlement else attempt.status end
+    from payment_attempt_order line
+    join payment_attempt attempt on attempt.id = line.attempt_id
+    where line.order_id = p_order
+    order by ${orderBy}
+    limit 1
+  ), 'NOT_INITIATED')
+$$;`;
+
 /**
  * `order_payment_status` (the order's `payment_status` column, docs/database-behaviour.md) chooses
  * the share GET /orders/{orderRef}/payment-status reports (payment-status.ts `reportedShare`,
@@ -16,40 +29,26 @@ const PAID = `('PAID', 'COMPLETED', 'CLOSED')`;
  */
 export class Migration20261225090000_OrderPaymentStatusAsReported extends Migration {
   override async up(): Promise<void> {
-    this
-      .addSql(`create or replace function "order_payment_status"(p_order uuid, p_order_status text) returns text language sql volatile as $$
-  select coalesce((
-    select case when line.settlement = 'PAID' then 'SUCCESS' when line.settlement is not null then line.settlement else attempt.status end
-    from payment_attempt_order line
-    join payment_attempt attempt on attempt.id = line.attempt_id
-    where line.order_id = p_order
-    order by
+    this.addSql(
+      paymentStatusFunction(`
       coalesce(p_order_status in ${PAID} and line.settlement = 'PAID', false) desc,
       case when p_order_status in ${PAID} and line.settlement = 'PAID' then attempt.created_at end asc,
       (p_order_status = 'CANCELLED'
         and exists (select 1 from insurance_order o where o.id = p_order and o.paid_at is not null)
         and exists (select 1 from refund r where r.order_id = p_order and r.attempt_id = line.attempt_id
                       and r.cause in ('CANCELLATION', 'PROVIDER_REVERSAL'))) desc,
-      attempt.created_at desc
-    limit 1
-  ), 'NOT_INITIATED')
-$$;`);
+      attempt.created_at desc`),
+    );
     this.addSql(`update "insurance_order" o set "payment_status" = order_payment_status(o.id, o.status)
   where o.status = 'CANCELLED' and exists (select 1 from refund r where r.order_id = o.id)
     and o.payment_status is distinct from order_payment_status(o.id, o.status);`);
   }
 
   override async down(): Promise<void> {
-    this
-      .addSql(`create or replace function "order_payment_status"(p_order uuid, p_order_status text) returns text language sql volatile as $$
-  select coalesce((
-    select case when line.settlement = 'PAID' then 'SUCCESS' when line.settlement is not null then line.settlement else attempt.status end
-    from payment_attempt_order line
-    join payment_attempt attempt on attempt.id = line.attempt_id
-    where line.order_id = p_order
-    order by coalesce(p_order_status in ${PAID} and line.settlement = 'PAID', false) desc, attempt.created_at desc
-    limit 1
-  ), 'NOT_INITIATED')
-$$;`);
+    this.addSql(
+      paymentStatusFunction(
+        `coalesce(p_order_status in ${PAID} and line.settlement = 'PAID', false) desc, attempt.created_at desc`,
+      ),
+    );
   }
 }
