@@ -16,7 +16,8 @@ import { expectStatus } from '../support/expect-status';
  * the real PostgreSQL: each case is an order row with its attempts, shares and refund written
  * straight into the tables, so the triggers that keep the column run too.
  */
-const { server, client } = useTestServer();
+// A database of its own: the orders, attempts and refunds written straight into it are no other file's business.
+const { server, client } = useTestServer({ ownDatabase: 'payment_status_cases' });
 
 interface Share {
   attempt: AttemptStatus;
