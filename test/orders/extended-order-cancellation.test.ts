@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { cancelledByOwner, pay, paymentStatus, placeOrder, RETURN_URL } from '../support/payment-fixtures';
+import {
+  cancelledByOwner,
+  capturedInSandbox,
+  paidThroughSandbox,
+  paymentStatus,
+  RETURN_URL,
+} from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 import { eventually } from '../support/eventually';
@@ -21,19 +27,8 @@ beforeAll(async () => {
   agency = await newPartner(server, client, { name: 'Extended Trails Pvt. Ltd.' });
 });
 
-const capture = (paymentRef: string) =>
-  client.op(
-    'setSandboxPaymentOutcome',
-    'POST',
-    `/api/external/v1/sandbox/payments/${paymentRef}/outcome`,
-    { outcome: 'CAPTURED' },
-    { token: agency.token },
-  );
-
 it('when an extended order is cancelled, then the order book and payment-status read the same refund status', async () => {
-  const order = await placeOrder(server, client, agency);
-  const started = await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
-  expectStatus(await capture(started.body.data.paymentRef), 200);
+  const { order } = await paidThroughSandbox(server, client, agency);
   const extension = await client.op(
     'extendOrder',
     'POST',
@@ -42,7 +37,7 @@ it('when an extended order is cancelled, then the order book and payment-status 
     { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
   );
   expectStatus(extension, 200);
-  expectStatus(await capture(extension.body.data.paymentRef), 200);
+  await capturedInSandbox(client, agency, extension.body.data.paymentRef);
   expectStatus(await cancelledByOwner(client, agency, order.orderRef), 200);
 
   const read = async () => {
