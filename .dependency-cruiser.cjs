@@ -34,7 +34,7 @@ module.exports = {
     },
     {
       name: 'refunds-call-back-no-caller',
-      comment: 'refunds is called by orders (the cancellation) and payments (late captures, reversals) inside their transactions: it reads their tables (entities/) but never imports their use cases, so it cannot call back into its caller (DESIGN "Refunds in one home").',
+      comment: 'refunds is called by orders (the cancellation) and payments (late captures, reversals) inside their transactions: it reads their tables (entities/) but never imports their use cases, so it cannot call back into its caller (decision record 0075).',
       severity: 'error',
       from: { path: '^src/modules/refunds/' },
       to: { path: ['^src/modules/orders/', '^src/modules/payments/'], pathNot: ENTITY },

@@ -14,7 +14,7 @@
 //     what the customer was charged).
 //  5. A promo code's used_count equals the number of order slots (company or agent) holding it,
 //     and never exceeds its usage_limit.
-//  7. Refunds (DESIGN "Refunds that happen"): per order at most one cancellation refund; a
+//  7. Refunds (decision record 0062): per order at most one cancellation refund; a
 //     cancellation or late-capture refund plus its fee is at most the share it gives back, and per
 //     share the refunds not FAILED (SUCCEEDED, PENDING, MANUAL) add up to at most the share
 //     captured (decision 0091: what is left after a partial reversal); a share
@@ -29,7 +29,7 @@
 //     same company (or, a MEDICAL_REPORT with no traveller, to an assistance case; or, with no
 //     traveller, to a claim), every traveller slot names a document of the same company attached to it,
 //     and (with DATA_DIR) every stored document has its bytes on disk.
-//  9. Commission (DESIGN "Commission"): each EARNED line is its percent of its base, scaled pro
+//  9. Commission (decision record 0074): each EARNED line is its percent of its base, scaled pro
 //     rata when the order's earners asked for more than the cap, rounded down; the base is the
 //     premium part of the paid share (package and kept devices after the promo and direct
 //     discounts, in the premium's proportion of the order's total); per order the earners take at

@@ -6,7 +6,7 @@ import {
 } from '../../clients/typescript/src/retry-policy';
 import { TokenCache } from '../../clients/typescript/src/token-cache';
 
-describe('client retry rules (SPEC 7)', () => {
+describe('client retry rules (the error handling of spec/openapi.yaml)', () => {
   const options = { maxAttempts: 6, baseDelayMs: 100, maxDelayMs: 1_000 };
 
   it('retries 500 and 429, never 400, 403, 404 or 409', () => {

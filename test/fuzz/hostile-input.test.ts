@@ -93,7 +93,7 @@ interface Finding {
   problem: string;
 }
 
-/** Which of the three shapes an error answer must have, from its status and operation (SPEC 7). */
+/** Which of the three shapes an error answer must have, from its status and operation (the error shapes of spec/openapi.yaml). */
 function expectErrorShape(request: FuzzRequest, status: number, body: WireJson): void {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new Error(`error body is not a JSON object: ${JSON.stringify(body)?.slice(0, 200)}`);

@@ -21,7 +21,7 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 import { expectStatus } from '../support/expect-status';
 import { readablePage } from '../support/certificate-fixtures';
 
-/** DESIGN "Date changes": PATCH /orders/{orderRef} with exactly {"departureDate"}. */
+/** Decision record 0060: PATCH /orders/{orderRef} with exactly {"departureDate"}. */
 // Background jobs on: order.amended reaches the partner's endpoint through the webhook relay and delivery workers.
 const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' }, backgroundJobs: true });
 let agency: TestPartner;

@@ -8,7 +8,7 @@ import {
 } from '../../src/modules/orders/rules/extension';
 import { certificateVersion, versionLine } from '../../src/modules/certificates/rules/certificate-version';
 
-/** DESIGN "Extending a cover": the pure rules, with figures computed by hand. */
+/** Decision record 0099: the pure rules, with figures computed by hand. */
 const current = { coverageStartDate: '2031-10-05', coverageEndDate: '2031-10-11' };
 const facts = {
   orderRef: 'ORD-2031-000001',

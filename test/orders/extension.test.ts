@@ -20,7 +20,7 @@ import { expectStatus } from '../support/expect-status';
 import type { ApiResponse } from '../support/http-client';
 
 /**
- * DESIGN "Extending a cover" (decision record 0099): preview and extend a paid order's cover, the
+ * Decision record 0099: preview and extend a paid order's cover, the
  * top-up paid through the sandbox helper, with the test clock. client.op checks every body
  * against the spec's schema for its status. The order: TRK-STD-3000 without a quote, 7 days from
  * `departure` for 4,500.00; each day more costs 350.00.

@@ -14,7 +14,7 @@ import { newTraveller } from '../support/traveller-fixtures';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * DESIGN "The order book" at 1,000,000 orders (issue 29): `totalElements` of the unfiltered book and
+ * The order book at 1,000,000 orders (decision record 0065): `totalElements` of the unfiltered book and
  * of status / paymentStatus filters comes from counters kept at each order's commit, a status
  * filter or a short departure range is read one status or one day at a time, and every other
  * filter counts the rows. Whichever way a listing is read, it answers what the rows say.

@@ -13,7 +13,7 @@ import { newTraveller } from '../support/traveller-fixtures';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * DESIGN "The order book": GET /orders lists what a company may read, newest first, filtered
+ * Decision record 0064: GET /orders lists what a company may read, newest first, filtered
  * within documented bounds; `Accept: text/csv` exports every match as RFC 4180 CSV.
  */
 const { server, client } = useTestServer({ env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } });

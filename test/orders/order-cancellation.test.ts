@@ -398,7 +398,7 @@ describe('who may cancel', () => {
     expectStatus(await pay(client, agency, orderRef, { gateway: 'card_gateway' }), 200);
     for (const caller of [listed, stranger]) expectStatus(await cancel(orderRef, undefined, undefined, caller), 403);
     expectStatus(await preview(orderRef, listed), 403);
-    // A read SPEC.md gives no 403: a stranger learns nothing of whether the reference exists.
+    // A read the contract gives no 403: a stranger learns nothing of whether the reference exists.
     expectStatus(await preview(orderRef, stranger), 404);
     expectStatus(await preview('ORD-2030-999999'), 404);
     expectStatus(await cancel('ORD-2030-999999'), 404);

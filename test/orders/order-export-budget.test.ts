@@ -8,7 +8,7 @@ import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * DESIGN "No cover bought after the fact" (its last sentences): CSV exports run on their own
+ * Decision records 0076 and 0094: CSV exports run on their own
  * connection budget, a company may run only so many at once, and a client that stops reading is
  * cut. The request pool is as small as the export budget, so exports that held request
  * connections would starve every other call.

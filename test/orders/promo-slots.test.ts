@@ -115,7 +115,7 @@ describe('promo slots: removing codes', () => {
   });
 });
 
-describe('binding table of SPEC 3.2', () => {
+describe('binding table of the contract (PromoBinding)', () => {
   it.each([
     ["an unbound order accepts any company's code", EMPTY_SLOTS.binding, B1, true],
     ["an unbound order accepts any agent's code", EMPTY_SLOTS.binding, Y1, true],

@@ -20,7 +20,7 @@ import { newTraveller } from '../support/traveller-fixtures';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * SPEC 5 and the 403/404 of every operation that takes an identifier: a second company's token
+ * Authentication and the 403/404 of every operation that takes an identifier: a second company's token
  * learns nothing about the first company's records and changes none of them; every 401 cause,
  * for every authenticated operation of the document; a forged gateway callback changes nothing.
  */
@@ -240,7 +240,7 @@ describe("a second company's token on the first company's identifiers", () => {
   });
 });
 
-describe('every 401 cause of SPEC 5 on every authenticated operation', () => {
+describe('every 401 cause on every authenticated operation', () => {
   type Cause = { name: string; authorization: () => Promise<string | undefined> };
   /** A partner whose token is then spoiled one way; each cause gets its own company. */
   async function spoiled(

@@ -17,7 +17,7 @@ import { startTestServer, useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * An attempt records the provider that took it (DESIGN "Refunds in one home"): after the
+ * An attempt records the provider that took it (decision record 0075): after the
  * operator moves card_gateway from Khalti to eSewa, the payments Khalti took are still looked up
  * and refunded at Khalti, while new payments go to eSewa.
  */

@@ -23,7 +23,7 @@ import {
 import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 
-/** DESIGN "No cover bought after the fact": an order is payable until the end of its cover's first day (Nepal). */
+/** Decision record 0076: an order is payable until the end of its cover's first day (Nepal). */
 const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
 let agency: TestPartner;
 

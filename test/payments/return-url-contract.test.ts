@@ -8,7 +8,7 @@ import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * Issue 30, item 17: SPEC 2.9 says `returnUrl` is HTTPS, but the schema said only `format: uri`,
+ * Issue 30, item 17: the partner contract says `returnUrl` is HTTPS, but the schema said only `format: uri`,
  * so a partner's generated validator passed `http://`. The rule is in the schema now; the
  * operator's internal test setting (ALLOW_HTTP_RETURN_URL) relaxes the document the server
  * loads and serves, instead of the contract being loose for everyone.

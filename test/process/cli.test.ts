@@ -374,7 +374,7 @@ describe('ops order cancel REF', () => {
         at: expect.any(String),
         actor: expect.stringMatching(/^operator-cli:.+/),
         action: 'ORDER_CANCELLED',
-        // One shape for every cancellation, whoever asks (DESIGN "Refunds in one home").
+        // One shape for every cancellation, whoever asks (decision record 0075).
         details: {
           previousStatus: 'PENDING',
           reason: 'OPERATOR',

@@ -5,7 +5,8 @@ import path from 'node:path';
 
 /**
  * scripts/check-docs.mjs (npm run check:docs, in CI) on the repository as committed, which must
- * pass, and on copies of its documents with one thing broken, which must fail naming the file.
+ * pass, and on copies of its documents and code with one thing broken, which must fail naming the
+ * file (decision records 0080 and 0106).
  */
 const ROOT = path.resolve(__dirname, '../..');
 const SCRIPT = path.join(ROOT, 'scripts/check-docs.mjs');
@@ -38,11 +39,12 @@ describe('the entry documents check', () => {
     return () => fs.writeFileSync(full, before);
   };
 
-  it('passes on the documents as committed: README under 200 lines, ARCHITECTURE.md under 250, every relative link resolving', () => {
+  it('passes on the documents as committed: README under 200 lines, ARCHITECTURE.md under 250, every relative link resolving, no comment pointing outside', () => {
     const run = check();
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('every relative link resolves');
+    expect(run.stdout).toContain('code files cite nothing outside the repository and name only folders that exist');
     expect(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(200);
   });
 
@@ -87,5 +89,49 @@ describe('the entry documents check', () => {
       restoreReadme();
       restoreWebhooks();
     }
+  });
+
+  // Built from parts, so this file does not cite an outside document itself.
+  const DESIGN = 'DESIGN';
+  it('fails on a code or test comment citing a document outside the repository, naming the file and its line', () => {
+    const restoreCode = rewrite('src/modules/orders/order-book.ts', (text) =>
+      text.replace(/\n/, `\n// Newest first (${DESIGN} "The order book").\n`),
+    );
+    const restoreTest = rewrite('test/orders/order-book.test.ts', (text) =>
+      text.replace(/\n/, `\n// See ${DESIGN}.md section 3 and ${'..'}/shared/${'SPEC'}.md.\n`),
+    );
+    try {
+      const run = check(copy);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(
+        `src/modules/orders/order-book.ts:2: cites "${DESIGN} "", a document outside the repository`,
+      );
+      expect(run.stderr).toContain(
+        `test/orders/order-book.test.ts:2: cites "${DESIGN}.md", a document outside the repository`,
+      );
+    } finally {
+      restoreCode();
+      restoreTest();
+    }
+    expect(check(copy).status).toBe(0);
+  });
+
+  it('fails on a comment naming a folder that does not exist, but not on folders that do or that a build makes', () => {
+    const restore = rewrite('src/modules/orders/order-book.ts', (text) =>
+      text.replace(
+        /\n/,
+        '\n// The pricing rule lives in domain/order-pricing.ts; not rules/order-pricing.ts, dist/src/main.js or text/csv.\n',
+      ),
+    );
+    try {
+      const run = check(copy);
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim().split('\n')).toEqual([
+        'src/modules/orders/order-book.ts:2: names the folder domain/, which does not exist',
+      ]);
+    } finally {
+      restore();
+    }
+    expect(check(copy).status).toBe(0);
   });
 });

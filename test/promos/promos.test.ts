@@ -70,7 +70,7 @@ async function markPaid(orderRef: string) {
   await server.orm.em.fork().nativeUpdate(Order, { orderRef }, { status: OrderStatus.Paid, paidAt: new Date() });
 }
 
-describe('POST /orders/{orderRef}/promo: the slot table of SPEC 3.2', () => {
+describe('POST /orders/{orderRef}/promo: the slot table of the contract', () => {
   it('when the slot is empty, then it holds the code, the order is bound to the code owner and one use is reserved', async () => {
     const order = await newOrder();
     const code = await newCode(server, companyA, { percent: 10 });
@@ -234,7 +234,7 @@ describe('POST /orders/{orderRef}/promo: the slot table of SPEC 3.2', () => {
   });
 });
 
-describe('POST /orders/{orderRef}/promo: the binding table of SPEC 3.2', () => {
+describe('POST /orders/{orderRef}/promo: the binding table of the contract', () => {
   /** An order bound to `owner` by one of its codes (or unbound). */
   async function orderBoundTo(owner?: PromoOwner) {
     const order = await newOrder();

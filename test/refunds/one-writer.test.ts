@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * DESIGN "Refunds in one home": one function writes a refund's life, one writes Order ->
+ * Decision record 0075: one function writes a refund's life, one writes Order ->
  * CANCELLED. These read the source, so a second writer fails here the day it is written.
  */
 const SRC = path.join(__dirname, '../../src');

@@ -23,7 +23,7 @@ import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * Refunds made by the service (DESIGN "Refunds that happen"): card_gateway on the Khalti
+ * Refunds made by the service (decision record 0062): card_gateway on the Khalti
  * simulator's refund API, wallet_gateway on the eSewa simulator (no refund API: MANUAL). The
  * executor is run by hand (runOnce) so each step is seen; its kick after commit may run too,
  * which changes nothing the assertions read (a refund is made once).

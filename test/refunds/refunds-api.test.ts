@@ -16,7 +16,7 @@ import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * GET /refunds and GET /refunds/{refundRef} (DESIGN "Refunds in one home"): a company reads the
+ * GET /refunds and GET /refunds/{refundRef} (decision record 0075): a company reads the
  * refunds of the orders it placed, newest first, filtered, as JSON pages or CSV. client.op checks
  * every body against the spec's schema for its status.
  */

@@ -15,7 +15,7 @@ import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * POST /sandbox/payments/{paymentRef}/outcome (DESIGN "Testing an integration"): a partner's test
+ * POST /sandbox/payments/{paymentRef}/outcome (decision record 0083): a partner's test
  * plays the customer of the sandbox checkout, and the payment ends as after the hosted page's
  * form: signed callback, settlement, policy number, events. client.op checks every body against
  * the spec's schema for its status.

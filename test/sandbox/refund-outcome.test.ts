@@ -9,8 +9,8 @@ import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * POST /sandbox/refunds/{refundRef}/outcome (DESIGN "Testing an integration", "Refunds in one
- * home"): the sandbox provider answers a refund that is not final, through the refunds module's
+ * POST /sandbox/refunds/{refundRef}/outcome (decision records 0083 and
+ * 0075): the sandbox provider answers a refund that is not final, through the refunds module's
  * one writer: the share's settlement, the commission taken back, the audit entry and the event.
  * client.op checks every body against the spec's schema for its status.
  */

@@ -10,7 +10,7 @@ import { webhookApi } from '../webhooks/webhook-api';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * POST /sandbox/events (DESIGN "Testing an integration"): a partner sends itself an event of any
+ * POST /sandbox/events (decision record 0083): a partner sends itself an event of any
  * type, signed and delivered through the outbox like every event, with the payload its type
  * documents. The receiver verifies each delivery with the official `standardwebhooks` library;
  * client.op checks every answer against the spec's schema for its status.

@@ -6,8 +6,8 @@ import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * The sandbox helpers exist only where sandbox payments are on (DESIGN "Testing an integration",
- * decision record 0083): on a live server every one answers 404 in error shape 2, to a caller
+ * The sandbox helpers exist only where sandbox payments are on (decision record
+ * 0083): on a live server every one answers 404 in error shape 2, to a caller
  * with a token as to one without, the published document does not list them, and production
  * refuses to start with sandbox payments at all.
  */

@@ -10,7 +10,7 @@ import { newCode, newSalesCompany } from '../support/promo-fixtures';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * The test clock (DESIGN "Testing an integration", decision record 0083): PUT /sandbox/clock
+ * The test clock (decision record 0083): PUT /sandbox/clock
  * makes every business-date rule of that company's requests read the date set, every answer to
  * the company says so in Sandbox-Today, and DELETE goes back to the real date. client.op checks
  * every body against the spec's schema for its status.

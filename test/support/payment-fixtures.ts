@@ -212,6 +212,12 @@ export async function paidThroughSandbox(
   const order = await placeOrder(server, client, owner, extra);
   const started = await pay(client, owner, order.orderRef, { gateway, returnUrl: RETURN_URL });
   const paymentRef = started.body.data.paymentRef as string;
+  await capturedInSandbox(client, owner, paymentRef);
+  return { order, paymentRef };
+}
+
+/** The sandbox payment helper's `CAPTURED` for an attempt the owner started (a payment or a top-up). */
+export async function capturedInSandbox(client: ApiClient, owner: TestPartner, paymentRef: string): Promise<void> {
   const decided = await client.op(
     'setSandboxPaymentOutcome',
     'POST',
@@ -220,7 +226,6 @@ export async function paidThroughSandbox(
     { token: owner.token },
   );
   if (decided.status !== 200) throw new Error(`sandbox capture failed: ${JSON.stringify(decided.body)}`);
-  return { order, paymentRef };
 }
 
 /** The owner's cancellation of `orderRef` (reason TRIP_CANCELLED) under a new key, as answered. */

@@ -6,7 +6,7 @@ import { webhookApi } from './webhook-api';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * DESIGN "No cover bought after the fact" (its last sentence): a delivery has at most one live
+ * Decision record 0076 (its last point): a delivery has at most one live
  * job. Its own database: a server on a shared one runs the delivery queue too. Retries wait a
  * minute, so a failed first try leaves the delivery PENDING with its job waiting.
  */

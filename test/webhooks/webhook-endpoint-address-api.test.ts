@@ -11,7 +11,7 @@ import { webhookApi } from './webhook-api';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * The address rules (DESIGN "Partner webhooks", issue 30's IPv6 forms) through the API, on a
+ * The address rules (decision records 0042 and 0053, issue 30's IPv6 forms) through the API, on a
  * server outside sandbox: at registration, at change, and at connect time. No delivery here may
  * reach a socket of this machine.
  */

@@ -14,7 +14,7 @@ import { webhookApi } from './webhook-api';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * DESIGN "No cover bought after the fact" (its last sentence) and decision record 0086: delivery
+ * Decision records 0076 and 0086: delivery
  * workers are shared fairly between companies, across server processes. Two servers on one
  * database, sixteen workers each, at most two deliveries per company in flight: a burst of one
  * company's events to an endpoint that never answers wakes every worker at once, and still no more

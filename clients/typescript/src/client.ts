@@ -134,7 +134,7 @@ export interface PartnerClient {
   listTravellers: Booking['listTravellers'];
   /** Promo codes on an order or a group: `previewOnOrder`, `applyToOrder`, `removeFromOrder`, and the same `...Group`. */
   promos: PromoCalls;
-  /** POST /documents as multipart/form-data, letting fetch set the boundary (SPEC 4). */
+  /** POST /documents as multipart/form-data, letting fetch set the boundary (spec/paths/documents.yaml). */
   uploadDocument(file: Blob, fileName: string, documentType: Schemas['DocumentType']): Promise<UploadResult>;
   /**
    * GET /orders/{orderRef}/certificate streamed into `filePath`: written to a file beside it and
@@ -254,7 +254,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     options.now,
   );
 
-  /** Bearer token on every call; on a 401, one new token and one retry (SPEC 5.7). */
+  /** Bearer token on every call; on a 401, one new token and one retry (the Retries table of the contract). */
   const authenticatedFetch = async (request: Request): Promise<Response> => {
     const send = async () => {
       const token = await tokens.get();

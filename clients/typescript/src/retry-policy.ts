@@ -22,7 +22,7 @@ export function isRetryableStatus(status: number): boolean {
  * After a network failure the request may or may not have been processed. Retrying is safe for
  * reads and deletes, for a pay carrying an Idempotency-Key (the same key resumes the same
  * attempt), and for PATCH (a date change to the order's current date changes nothing). POST /orders has no key: a blind retry could create a duplicate order, so the
- * caller must reconcile first (SPEC 7, "Network timeout").
+ * caller must reconcile first (the Retries table of the contract, "Network timeout").
  */
 export function isSafeToResend(method: string, headers: Headers): boolean {
   return ['GET', 'HEAD', 'DELETE', 'PATCH'].includes(method.toUpperCase()) || headers.has('idempotency-key');

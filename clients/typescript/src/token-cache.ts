@@ -4,7 +4,7 @@ export interface IssuedToken {
 }
 
 /**
- * Holds one bearer token and renews it shortly before it expires (SPEC 5.4: the token is opaque,
+ * Holds one bearer token and renews it shortly before it expires (the contract: the token is opaque,
  * so its lifetime is known only from `expiresIn`). Concurrent callers share one token request.
  */
 export class TokenCache {
@@ -26,7 +26,7 @@ export class TokenCache {
   }
 
   /**
-   * After a 401 (SPEC 5.7): drop the token that was refused. A token another request already
+   * After a 401 (the Retries table of the contract): drop the token that was refused. A token another request already
    * replaced is kept, so a burst of 401s costs one new token, not one each.
    */
   discard(refused: string): void {

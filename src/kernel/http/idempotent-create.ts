@@ -4,7 +4,7 @@ import { conflict, invalidField } from '../errors';
 
 /**
  * A creating request sent with an `Idempotency-Key`: the company's key for one operation, bound
- * to the request it first came with (DESIGN "Codes, idempotent creates, events").
+ * to the request it first came with (decision record 0070).
  */
 export interface CreateKey {
   companyId: string;

@@ -3,7 +3,7 @@ import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legac
 /**
  * One rate-limit counter (for example `token:client:<clientId>`) for its current fixed window.
  * Kept in PostgreSQL so every server process counts against the same number; the row is
- * written only by the single upsert in services/rate-limiter.ts.
+ * written only by the single upsert in rate-limits/rate-limiter.ts.
  */
 @Entity({ tableName: 'rate_limit_bucket' })
 @Index({ properties: ['windowStartedAt'] })

@@ -6,6 +6,7 @@ import type { Principal } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import { violatesUnique } from '../../kernel/db/unique-violation';
 import { newAuditEntry, Order, OrderStatus, resolveOrder } from '../orders';
+import { isPaidOrderStatus, PAID_ORDER_STATUSES } from '../orders/entities/order';
 import { newWebhookEvent } from '../webhooks';
 import { AssistanceCase } from './entities/assistance-case';
 import { formatCaseRef } from './rules/case-reference';
@@ -36,9 +37,6 @@ const ONE_OPEN_CASE = 'assistance_case_one_open_per_traveller';
 
 /** The opening request is the idempotency record: one case per (company, Idempotency-Key). */
 const ONE_CASE_PER_KEY = 'assistance_case_company_id_idempotency_key_unique';
-
-/** Orders on which a case can be opened: paid, and not cancelled (a completed or closed trip was paid too). */
-const PAID: readonly OrderStatus[] = [OrderStatus.Paid, OrderStatus.Completed, OrderStatus.Closed];
 
 /**
  * POST /orders/{orderRef}/assistance-cases under its Idempotency-Key. Three statements: the order
@@ -87,7 +85,7 @@ async function openOnce(
   const fingerprint = caseRequestFingerprint(order.id, input);
   if (facts.previousCaseId)
     return replay(db, await db.findOneOrFail(AssistanceCase, facts.previousCaseId), fingerprint);
-  if (!PAID.includes(order.status)) throw notOpenable(order);
+  if (!isPaidOrderStatus(order.status)) throw notOpenable(order);
   if (facts.sequence === null) throw new Error('No case reference number was drawn for a new Idempotency-Key');
   const caseId = randomUUID();
   const assistanceCase = {
@@ -157,7 +155,7 @@ async function openOnce(
         newWebhookEvent(companyId, 'assistance_case.opened', event, now),
       ),
     },
-    PAID,
+    PAID_ORDER_STATUSES,
   );
   // The order was cancelled (or otherwise left PAID) after it was read: nothing was written.
   if (!written) throw notOpenable(await db.fork().findOneOrFail(Order, order.id, { fields: ['orderRef', 'status'] }));

@@ -28,7 +28,7 @@ export interface CaseMoveInput {
 }
 
 /**
- * The one function that moves a case (DESIGN "Assistance cases"): asks the state machine, sets
+ * The one function that moves a case (decision record 0073): asks the state machine, sets
  * the status and what the move records (the guarantee, a reason, the review time), and writes
  * in the caller's transaction the timeline entry, the audit entry and one
  * `assistance_case.updated` per reader. `refuse` builds the error of a move the table forbids

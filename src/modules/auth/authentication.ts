@@ -3,7 +3,7 @@ import { CompanyType } from '../partners/entities/company';
 import { AccessToken } from './entities/access-token';
 import { Credential } from './entities/credential';
 import { newAccessToken, tokenHash, verifyClientSecret } from './rules/credential-secret';
-// Named as before the error kinds moved to domain/ (the 401 shape is http/error-response's choice).
+// Named as before the error kinds moved to kernel/errors (the 401 shape is http/error-response's choice).
 import { unauthenticated as unauthorized } from '../../kernel/errors';
 import type { Schemas } from '../../kernel/http/wire';
 import { runPrepared, type PreparedStatement } from '../../kernel/db/prepared-statement';

@@ -4,6 +4,7 @@ import * as fontkit from 'fontkit';
 import bidiFactory from 'bidi-js';
 import { sfntFromWoff } from './woff';
 import { present } from '../../kernel/narrow';
+import { glyphCache } from '../../kernel/pdfkit-adapter';
 
 // pdfkit (0.16 and later) embeds an already-parsed fontkit font; its types know only files and buffers.
 declare global {
@@ -228,7 +229,7 @@ function withSharedLayouts(font: fontkit.Font): fontkit.Font {
     // such entries are dropped, so that this run makes them again with the characters it draws
     // them for (decision record 0100).
     if (options.some((option) => option !== undefined)) {
-      const glyphs = (font as unknown as { _glyphs: Record<number, { codePoints: number[] } | undefined> })._glyphs;
+      const glyphs = glyphCache(font);
       for (const id of Object.keys(glyphs)) if (glyphs[Number(id)]?.codePoints.length === 0) delete glyphs[Number(id)];
       return font.layout(text, ...options);
     }

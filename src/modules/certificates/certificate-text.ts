@@ -1,4 +1,5 @@
 import { faceNamed, fontRuns, type CertificateFonts, type CjkFamily, type FontWeight } from './certificate-fonts';
+import { currentFont, featuresTurnedOff } from '../../kernel/pdfkit-adapter';
 
 export interface TextStyle {
   weight?: FontWeight;
@@ -77,7 +78,7 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
     doc.markContent('Span', { actual });
     doc.addContent(flip);
     draw();
-    const { _font: font, _fontSize: size } = doc as unknown as { _font: { id: string }; _fontSize: number };
+    const { font, size } = currentFont(doc);
     doc.addContent(`${flip} BT /${font.id} ${size} Tf 3 Tr () Tj ET`);
     doc.endMarkedContent();
     doc.addContent('Q');
@@ -124,7 +125,7 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
   /** Where pdfkit puts the baseline of `text`'s first line drawn at `y`: its first run's face's ascender below. */
   const baselineOf = ({ text, y, style }: Placed) => {
     useFace(runsOf(text, style)[0]?.face ?? 'latin-regular');
-    const { _font: font } = doc as unknown as { _font: { ascender: number } };
+    const { font } = currentFont(doc);
     return y + (font.ascender / 1000) * (style.size ?? 10);
   };
   const labelled = (label: Placed, value: Placed) => {
@@ -159,8 +160,7 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
  * its own precomposed glyph, drawn the same, and every glyph reads back as its letter (decision
  * record 0100). Other faces keep pdfkit's default (undefined: its per-word layout cache).
  */
-// pdfkit's types name only a list of features to turn on; it hands `features` to fontkit as is, which takes an object that turns one off.
-const ARABIC_FEATURES = { ccmp: false } as unknown as PDFKit.Mixins.OpenTypeFeatures[];
+const ARABIC_FEATURES = featuresTurnedOff({ ccmp: false });
 
 function featuresOf(face: string): PDFKit.Mixins.OpenTypeFeatures[] | undefined {
   return face.startsWith('arabic-') ? ARABIC_FEATURES : undefined;

@@ -36,7 +36,7 @@ const decisionWire = (decision: ClaimItemDecision): Schemas['ClaimItemDecision']
 
 /**
  * A claim as the contract shows it to `viewerCompanyId`: medical reports only to the company that
- * placed the order (DESIGN "Claims": the placing company's and the desk's alone).
+ * placed the order (decision record 0095: the placing company's and the desk's alone).
  */
 export function claimWire(view: ClaimView, viewerCompanyId: string | null, deskPhone: string): Schemas['Claim'] {
   const { claim } = view;

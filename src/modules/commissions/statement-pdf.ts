@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { decimalStringFromMinor, type Minor } from '../../kernel/money';
+import { listCurrentFontOnPage } from '../../kernel/pdfkit-adapter';
 import { faceRegistrar, textRuns, type StatementFonts } from './statement-fonts';
 import type { PeriodStatus } from './rules/commission-period';
 import { closingFits, FIRST_PAGE_LINES, LINES_PER_PAGE, statementPageCount } from './rules/statement-pages';
@@ -362,21 +363,13 @@ interface TableFace {
   width(text: string): number;
 }
 
-/** PDFKit's current font, as its own text() reads it (not in its typings). */
-interface FontState {
-  _font: { id: string; ascender: number; ref(): unknown };
-  page: { fonts: Record<string, unknown> };
-}
-
 /**
  * Makes the table's face current and listed in the page's resources (text() would do both), and
  * measures its characters once: cells are drawn from digits, letters and a few signs.
  */
 function tableFace(doc: PDFKit.PDFDocument, face = TABLE_FACE, color = INK): TableFace {
   doc.font(face).fontSize(TABLE_SIZE).fillColor(color);
-  const state = doc as unknown as FontState;
-  const font = state._font;
-  state.page.fonts[font.id] ??= font.ref();
+  const font = listCurrentFontOnPage(doc);
   const widths = new Map<string, number>();
   return {
     id: font.id,

@@ -19,7 +19,7 @@ import { exportOrderBook, listOrderBook } from './order-book';
 import { ORDER_BOOK_CSV_COLUMNS, orderBookCells, orderSummaryWire } from './order-book-wire';
 import { commissionLineWire, commissionLinesOfOrder } from '../commissions';
 
-/** The CSV export is the same request asked for as `text/csv` (DESIGN "The order book"). */
+/** The CSV export is the same request asked for as `text/csv` (decision record 0064). */
 const wantsCsv = (accept: string | undefined) => accept !== undefined && /(^|,)\s*text\/csv\s*(;|,|$)/i.test(accept);
 
 export const orderHandlers = {
@@ -127,7 +127,7 @@ export const orderHandlers = {
     return { status: 200, ...replayedHeaders(view.replayed), body: successBody(cancellationResultWire(view), message) };
   },
 
-  /** Only `departureDate` can change (DESIGN "Date changes"); the schema refuses any other field. */
+  /** Only `departureDate` can change (decision record 0060); the schema refuses any other field. */
   async updateOrder({ params, body }, scope) {
     const caller = callerOf(scope);
     const { order, changed } = await changeDeparture(

@@ -67,7 +67,7 @@ export interface OrderBookPage {
 }
 
 /**
- * One page of the orders the caller may read (DESIGN "The order book"), newest first, and the
+ * One page of the orders the caller may read (decision record 0064), newest first, and the
  * exact number matching. Page and count read one snapshot.
  */
 export async function listOrderBook(

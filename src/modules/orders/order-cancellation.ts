@@ -20,8 +20,8 @@ import {
 import { businessToday } from '../../kernel/business-today';
 
 /**
- * Cancel, and refund: the one cancellation of a partner's or an operator's request (DESIGN
- * "After the sale: cancellation", "Refunds in one home"), as steps in order:
+ * Cancel, and refund: the one cancellation of a partner's or an operator's request (decision
+ * records 0062 and 0075), as steps in order:
  *
  *   1. read what is in the way, with no lock: the order's open checkouts;
  *   2. ask their gateways to stop taking money, with no lock held (a capture among the answers

@@ -40,7 +40,7 @@ export interface PromoApplyOutcome {
 
 /**
  * Applies a create request's promo code to the freshly created order; it never throws for a
- * rejected code, since the order is created either way (SPEC 4, Orders rule 3).
+ * rejected code, since the order is created either way (spec/components/schemas/PromoApplyResult.yaml).
  */
 export type PromoAtOrderCreation = (
   em: EntityManager,
@@ -392,7 +392,7 @@ function buildOrder(
     ...window,
     quote,
     group,
-    // A sales company earns the commission on what it sells (SPEC 2.2).
+    // A sales company earns the commission on what it sells (decision record 0074).
     commissionCompany:
       principal.companyType === CompanyType.SalesCompany ? tx.getReference(Company, principal.companyId) : undefined,
     customTravelAgencies: input.customTravelAgencies ?? [],

@@ -19,9 +19,9 @@ export type OrderIntent = 'READ' | 'ACT';
 export interface OrderLookupOptions {
   intent: OrderIntent;
   /**
-   * Another company's order answers as unknown (404), not 403: for every read SPEC.md does not
+   * Another company's order answers as unknown (404), not 403: for every read the contract does not
    * give a 403 (the certificate, the cancellation preview), so that sequential references do not
-   * tell a stranger which exist (issue 40). SPEC.md's own 403s (detail, payment-status, promo)
+   * tell a stranger which exist (issue 40). The contract's own 403s (detail, payment-status, promo)
    * stay as the contract has them.
    */
   strangerSeesNothing?: boolean;
@@ -54,10 +54,10 @@ export type OrderRelation = (typeof ORDER_DETAIL_POPULATE)[number] | (typeof ORD
  * Finds an order by order reference (`ORD-`), order number (`ORDN-`) or order UUID, and checks
  * the caller may see it: 404 when nothing matches, 403 when it belongs to someone else.
  *
- * The one access rule of every order operation (DESIGN "Who may act on an order"): the placing
+ * The one access rule of every order operation (decision record 0106): the placing
  * company (OWNER) reads and acts; a registered agency listed in the order's travel companies
- * (TRAVEL_COMPANY) may READ it (SPEC 2.8: listed agencies are granted access) and gets 403 on
- * anything that would ACT on it (SPEC 1 rule 6: a company changes only orders it placed);
+ * (TRAVEL_COMPANY) may READ it (the contract grants listed agencies access) and gets 403 on
+ * anything that would ACT on it (a company changes only orders it placed);
  * anybody else gets 403, and an identifier that matches nothing 404.
  *
  * A gateway payment reference is an opaque key: it is looked up among payment attempts, never

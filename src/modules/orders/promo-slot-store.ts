@@ -16,7 +16,7 @@ import { isRecord } from '../../kernel/narrow';
 
 /**
  * Persistence side of promo codes: finding a code, locking and counting its uses, and reading
- * and writing an order's slots. The rules themselves live in domain/promo-slots.ts.
+ * and writing an order's slots. The rules themselves live in rules/promo-slots.ts.
  */
 
 /** Relations an order's promo state needs, on top of the order detail's. */
@@ -111,7 +111,7 @@ export function slotCodeOf(code: PromoCode): SlotCode & CodeUsability {
   };
 }
 
-/** Pending and unpaid: the only state in which an order's promo codes may change (SPEC 3.2). */
+/** Pending and unpaid: the only state in which an order's promo codes may change (spec/paths/orders_orderRef_promo.yaml). */
 export function isPromoChangeable(order: Order): boolean {
   return order.status === OrderStatus.Pending && !order.paidAt;
 }

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { shareStatus, type AttemptStatus } from './rules/payment-attempt';
+import { shareStatus, type AttemptStatus, type ShareSettlement } from './rules/payment-attempt';
 import type { Minor } from '../../kernel/money';
-import { Order, OrderStatus } from '../orders/entities/order';
-import { PaymentAttempt, type PaymentMethod } from './entities/payment-attempt';
-import type { PaymentAttemptOrder } from './entities/payment-attempt-order';
+import { isPaidOrderStatus, Order, OrderStatus } from '../orders/entities/order';
+import type { PaymentMethod } from './entities/payment-attempt';
+import { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import type { Principal } from '../../kernel/http/request-scope';
 import { resolveOrder } from '../orders';
 import type { PaymentDeps } from './payment-deps';
@@ -32,7 +32,46 @@ export interface PaymentStatusView {
   };
 }
 
-const PAID_STATES: readonly OrderStatus[] = [OrderStatus.Paid, OrderStatus.Completed, OrderStatus.Closed];
+/** An order's share of one payment attempt, as far as the payment status reads it. */
+export interface OrderShare {
+  attemptId: string;
+  attemptStatus: AttemptStatus;
+  attemptCreatedAt: Date;
+  settlement: ShareSettlement | null | undefined;
+}
+
+/**
+ * The share an order's payment status reports: on a paid order the share that paid it (the
+ * first: an extension's top-up settles PAID after it, decision record 0099); on a cancelled
+ * order that was paid, the share its cancellation's (or the provider's reversal's) refund gives
+ * back, `refundedAttemptId`; otherwise the most recent. Pure: the reader loads the shares.
+ */
+export function reportedShare<S extends OrderShare>(
+  orderStatus: string,
+  shares: readonly S[],
+  refundedAttemptId?: string,
+): S | undefined {
+  const oldestFirst = [...shares].sort((a, b) => a.attemptCreatedAt.getTime() - b.attemptCreatedAt.getTime());
+  const paying = isPaidOrderStatus(orderStatus) ? oldestFirst.find((share) => share.settlement === 'PAID') : undefined;
+  const refunded =
+    orderStatus === 'CANCELLED' ? shares.find((share) => share.attemptId === refundedAttemptId) : undefined;
+  return paying ?? refunded ?? oldestFirst.at(-1);
+}
+
+/**
+ * The payment status of an order with these shares, before a refund's own status is read
+ * (REFUND_FAILED). The SQL function `order_payment_status` keeps the same value in the order's
+ * `payment_status` column for the order book (docs/database-behaviour.md):
+ * test/payments/payment-status-cases.test.ts holds both to one table of cases.
+ */
+export function orderPaymentStatus(
+  orderStatus: string,
+  shares: readonly OrderShare[],
+  refundedAttemptId?: string,
+): AttemptStatus | 'NOT_INITIATED' {
+  const share = reportedShare(orderStatus, shares, refundedAttemptId);
+  return share ? shareStatus(share.attemptStatus, share.settlement) : 'NOT_INITIATED';
+}
 
 /**
  * GET /orders/{orderRef}/payment-status. The attempt reported is the one whose share paid the
@@ -51,7 +90,8 @@ export async function getPaymentStatus(
   now = new Date(),
 ): Promise<PaymentStatusView> {
   const { order } = await resolveOrder(em, principal, identifier, { intent: 'READ', populate: [] });
-  let attempt = await reportedAttempt(em, order);
+  const share = await reportedShareOf(em, order);
+  const attempt = share?.attempt;
   if (attempt && attempt.status === 'INITIATED' && !attempt.gatewayConfirmedAt) {
     try {
       await reconcileAttempt(em, attempt.id, deps, now, deps.statusLookups);
@@ -62,14 +102,13 @@ export async function getPaymentStatus(
         { paymentRef: attempt.paymentRef, provider: error.provider, kind: error.kind },
         'payment status answered without reconciling: provider unavailable',
       );
-      return withRefund(em, view(order, attempt));
+      return withRefund(em, view(order, share));
     }
     const fresh = em.fork();
     const reloaded = await fresh.findOneOrFail(Order, order.id);
-    attempt = await reportedAttempt(fresh, reloaded);
-    return withRefund(fresh, view(reloaded, attempt));
+    return withRefund(fresh, view(reloaded, await reportedShareOf(fresh, reloaded)));
   }
-  return withRefund(em, view(order, attempt));
+  return withRefund(em, view(order, share));
 }
 
 async function withRefund(em: EntityManager, status: PaymentStatusView): Promise<PaymentStatusView> {
@@ -85,47 +124,46 @@ async function withRefund(em: EntityManager, status: PaymentStatusView): Promise
   return { ...status, refund, ...(refund.status === 'FAILED' ? { paymentStatus: 'REFUND_FAILED' as const } : {}) };
 }
 
-async function reportedAttempt(em: EntityManager, order: Order): Promise<PaymentAttempt | null> {
-  const populate = ['orders', 'group'] as const;
-  if (PAID_STATES.includes(order.status)) {
-    // The payment that paid the order, not a later top-up of an extension (decision record 0099).
-    const paying = await em.findOne(
-      PaymentAttempt,
-      { orders: { order: order.id, settlement: 'PAID' } },
-      { populate, orderBy: { createdAt: 'asc' } },
-    );
-    if (paying) return paying;
-  }
-  if (order.status === OrderStatus.Cancelled && order.paidAt) {
-    // A paid order cancelled since (or whose payment the provider reversed): the payment that paid it, whose share is now being (or was) refunded.
-    const refund = await em.findOne(
-      Refund,
-      { order: order.id, cause: { $in: ['CANCELLATION', 'PROVIDER_REVERSAL'] } },
-      { fields: ['attempt'] },
-    );
-    if (refund) return em.findOne(PaymentAttempt, refund.attempt.id, { populate });
-  }
-  return em.findOne(PaymentAttempt, { orders: { order: order.id } }, { orderBy: { createdAt: 'desc' }, populate });
+/** The order's share that reportedShare picks, with its attempt and the attempt's group. */
+async function reportedShareOf(em: EntityManager, order: Order): Promise<PaymentAttemptOrder | null> {
+  const lines = await em.find(PaymentAttemptOrder, { order: order.id }, { populate: ['attempt', 'attempt.group'] });
+  // A paid order cancelled since (or whose payment the provider reversed): the share being (or that was) refunded.
+  const refund =
+    order.status === OrderStatus.Cancelled && order.paidAt
+      ? await em.findOne(
+          Refund,
+          { order: order.id, cause: { $in: ['CANCELLATION', 'PROVIDER_REVERSAL'] } },
+          { fields: ['attempt'] },
+        )
+      : null;
+  const shares = lines.map((line) => ({
+    line,
+    attemptId: line.attempt.id,
+    attemptStatus: line.attempt.status,
+    attemptCreatedAt: line.attempt.createdAt,
+    settlement: line.settlement,
+  }));
+  return reportedShare(order.status, shares, refund?.attempt.id)?.line ?? null;
 }
 
-function view(order: Order, attempt: PaymentAttempt | null): PaymentStatusView {
-  if (!attempt)
+function view(order: Order, share: PaymentAttemptOrder | null): PaymentStatusView {
+  if (!share)
     return {
       orderRef: order.orderRef,
       orderStatus: order.status,
       paymentStatus: 'NOT_INITIATED',
       policyNumber: order.policyNumber,
     };
-  const share: PaymentAttemptOrder | undefined = attempt.orders.getItems().find((line) => line.order.id === order.id);
+  const attempt = share.attempt;
   return {
     orderRef: order.orderRef,
     orderStatus: order.status,
-    paymentStatus: shareStatus(attempt.status, share?.settlement),
+    paymentStatus: shareStatus(attempt.status, share.settlement),
     policyNumber: order.policyNumber,
     attempt: {
       paymentRef: attempt.paymentRef,
       gateway: attempt.gateway,
-      amount: share?.amount ?? attempt.amount,
+      amount: share.amount,
       currency: attempt.currency,
       completedAt: attempt.completedAt,
       group: attempt.group ? { groupRef: attempt.group.groupRef, amount: attempt.amount } : undefined,

@@ -44,7 +44,7 @@ function codeDay(code: PromoCode | null | undefined, callerCompanyId: string): s
 }
 
 /**
- * Promo use cases (SPEC 2.10, 3.2): preview, apply and remove, on one order or on a group, plus
+ * Promo use cases (spec/paths/orders_orderRef_promo.yaml): preview, apply and remove, on one order or on a group, plus
  * the non-fatal apply at order creation. Each runs in one transaction; a rejection rolls it back,
  * so the order and the code's use count stay exactly as they were.
  *
@@ -86,7 +86,7 @@ const stateOf = (order: Order, slots: PromoSlots = slotsOfOrder(order)): PromoSt
 // One order
 
 /**
- * A paid, closed or cancelled order keeps its discount (SPEC 3.2). Said before any code is looked
+ * A paid, closed or cancelled order keeps its discount (spec/paths/orders_orderRef_promo.yaml). Said before any code is looked
  * at, so the answer depends on the order alone and tells nothing about the code.
  */
 function assertPromoChangeable(order: Order): void {
@@ -174,8 +174,8 @@ export async function removeOrderPromo(
 
 /**
  * The `promoCode` of POST /orders, inside the creation transaction on the freshly created
- * order. Never throws for a rejected code: the order is created either way (SPEC 4, Orders rule
- * 3) and the outcome goes into `promoApplyResult`.
+ * order. Never throws for a rejected code: the order is created either way (spec/components/schemas/
+ * PromoApplyResult.yaml) and the outcome goes into `promoApplyResult`.
  */
 export async function applyPromoOnNewOrder(em: EntityManager, order: Order, input: string): Promise<boolean> {
   return (await applyToLockedOrder(em, order, input)) !== null;

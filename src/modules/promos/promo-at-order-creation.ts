@@ -8,7 +8,7 @@ import { applyPromoOnNewOrder, INVALID_PROMO_CODE } from './order-promos';
  * Applies the `promoCode` of a create request to the freshly created order, inside the create
  * transaction, with the rules of applyOrderPromo (slot, binding, one use reserved atomically,
  * total recomputed). It never throws for a rejected code: the order is created either way
- * (SPEC 4, Orders rule 3), and a rejection, whatever its cause, reads the same.
+ * (PromoApplyResult.yaml in spec/), and a rejection, whatever its cause, reads the same.
  */
 export const applyPromoAtCreation: PromoAtOrderCreation = async (
   em: EntityManager,

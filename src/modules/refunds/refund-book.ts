@@ -10,7 +10,7 @@ import { refundBookFilterErrors, type RefundBookFilter } from './rules/refund-bo
 import { isRefundRef } from './rules/refund-life';
 
 /**
- * Partners' reads of their refunds (DESIGN "Refunds in one home"): the refunds of the orders
+ * Partners' reads of their refunds (decision record 0075): the refunds of the orders
  * the caller's company placed, newest first, by the filters of `GET /refunds`.
  */
 /** The order asked (`sortBy`, `sortDir`; newest first by default); the reference breaks ties, so pages never overlap. */

@@ -11,7 +11,7 @@ import { refundStep, type RefundCause, type RefundStatus, type RefundStep } from
 import type { Minor } from '../../kernel/money';
 
 /**
- * The one writer of a refund's life (DESIGN "Refunds in one home"): its birth, its claim by the
+ * The one writer of a refund's life (decision record 0075): its birth, its claim by the
  * executor, and every step of rules/refund-life.ts, each with its audit entry and event, whoever
  * asks (the executor, an operator, a late capture, the reversal watch). The entity's life fields
  * are readonly; test/refunds/one-writer.test.ts fails when another file writes them.

@@ -1,5 +1,5 @@
 /**
- * The sandbox helpers' module (DESIGN "Testing an integration"): the per-company test clock, the
+ * The sandbox helpers' module (decision record 0083): the per-company test clock, the
  * events a partner sends itself, and the helpers' presence only where sandbox payments are on.
  * The payment and refund outcomes live with the payments and refunds they move; the clock's
  * store and the request's business day are the kernel's (every module's rules read them).

@@ -10,7 +10,7 @@ import { WebhookEndpoint } from './entities/webhook-endpoint';
 import { recordWebhookEvent } from './events';
 import { conflict, invalid, notFound } from '../../kernel/errors';
 
-/** DESIGN "Webhook endpoints, self-service": enough for production, staging and a spare, not a fan-out service. */
+/** Decision record 0061: enough for production, staging and a spare, not a fan-out service. */
 export const MAX_ENDPOINTS_PER_COMPANY = 5;
 
 export interface EndpointInput {

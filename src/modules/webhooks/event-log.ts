@@ -8,7 +8,7 @@ import type { QueryOf, Schemas } from '../../kernel/http/wire';
 import { WebhookEvent } from './entities/webhook-event';
 
 /**
- * Partners' reads of their events (DESIGN "Codes, idempotent creates, events"): the outbox rows
+ * Partners' reads of their events (decision record 0077): the outbox rows
  * of the caller's company, newest first, with the payload as delivered, so a partner whose
  * endpoint was down can catch up without the operator.
  */

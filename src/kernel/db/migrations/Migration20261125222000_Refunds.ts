@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Refunds as records of their own (DESIGN "Refunds that happen"): `RFD-<year>-<seq>` from their
+ * Refunds as records of their own (decision record 0062): `RFD-<year>-<seq>` from their
  * own sequence; at most one refund per share of a payment for a cancellation or a late capture
  * (reversals the provider reports may come in parts). What was owed back before this migration
  * becomes records too: a share still REFUND_PENDING is a PENDING refund (the executor refunds it

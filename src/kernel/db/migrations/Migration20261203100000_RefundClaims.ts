@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * A refund's claim, apart from its next try (DESIGN "Refunds in one home"): `claimed_until` is set
+ * A refund's claim, apart from its next try (decision record 0075): `claimed_until` is set
  * while the executor is at the provider for it and cleared with the answer, so a claim can refuse
  * a second refund of the same provider transaction while one is in flight (a back-off, which also
  * moves `next_try_at`, does not). Indexed by payment for that check.

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The commission ledger (DESIGN.md section 3, "Commission"): one row per earner per event, written
+ * The commission ledger (decision record 0074): one row per earner per event, written
  * in the transaction of the payment or refund that causes it. Append-only: a trigger refuses every
  * UPDATE and DELETE, so a closed month's statement cannot change even by a stray SQL statement.
  * A sales agent gains its own commissionPercent (default 0: agents earn only once an operator

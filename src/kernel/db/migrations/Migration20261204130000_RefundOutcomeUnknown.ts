@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Whether an earlier try of a refund may have reached the provider's refund call without our
- * learning its answer (DESIGN "Refunds in one home"): only such a try makes the next one a retry
+ * learning its answer (decision record 0075): only such a try makes the next one a retry
  * that cannot trust a partial refund the provider shows. `tries > 0` stood for it before, which
  * also counted tries that failed at the lookup before anything was sent; existing rows keep that
  * reading.

@@ -1,5 +1,5 @@
 /**
- * An assistance case's one state machine (DESIGN "Assistance cases"): every move a case can
+ * An assistance case's one state machine (decision record 0073): every move a case can
  * make, as a table. Whoever moves a case (the desk through `ops case`, the partner withdrawing)
  * asks this table through `nextStatus`; nothing else assigns a status.
  */

@@ -10,7 +10,7 @@ export interface CoverFacts {
 
 /**
  * What is unusual about this case against the policy: a traveller in danger always gets a case
- * (DESIGN "Assistance cases": coverage never blocks one), so these are notes for the desk.
+ * (decision record 0073: coverage never blocks one), so these are notes for the desk.
  * `today` is the Nepal business date; the window includes both ends.
  */
 export function coverageNotes(cover: CoverFacts, altitudeMeters: number, today: string): CoverageNote[] {

@@ -3,7 +3,7 @@ import type { Minor } from '../../../kernel/money';
 import type { CertificateAddedItem, CertificatePremium } from './certificate-premium';
 import type { CertificateVersion } from './certificate-version';
 
-/** Everything a policy certificate prints, gathered by services/certificate.ts and drawn by certificate-pdf.ts. */
+/** Everything a policy certificate prints, gathered by certificates/certificate.ts and drawn by certificate-pdf.ts. */
 export interface CertificateContent {
   /**
    * Issued by a sandbox (PAYMENT_MODE=sandbox): nothing was paid and nobody is insured, so every
@@ -53,7 +53,7 @@ export interface CertificateContent {
     dateOfBirth: string;
     nationality: string;
     idType: string;
-    /** Only the last characters visible (domain/traveller-disclosure.ts). */
+    /** Only the last characters visible (rules/traveller-disclosure.ts). */
     maskedIdNumber: string;
   };
   /** The catalogue route's name and highest point, or the partner's custom route name (`custom`), which no one checked. */

@@ -1,3 +1,5 @@
+import { isPaidOrderStatus } from '../../orders/entities/order';
+
 /**
  * Whether a policy covers its traveller, as the public verification page answers a trekking
  * checkpoint on the Kathmandu date `today`. Four states a checkpoint must never confuse:
@@ -14,12 +16,10 @@ export interface PolicyFacts {
   coverageEndDate: string;
 }
 
-const PAID_STATES = ['PAID', 'COMPLETED', 'CLOSED'];
-
 /** Dates are `YYYY-MM-DD`, so they compare as strings. */
 export function policyStanding(policy: PolicyFacts, today: string): PolicyStanding {
   if (policy.status === 'CANCELLED') return 'CANCELLED';
-  if (!PAID_STATES.includes(policy.status)) return 'NOT_PAID';
+  if (!isPaidOrderStatus(policy.status)) return 'NOT_PAID';
   if (today > policy.coverageEndDate) return 'EXPIRED';
   if (today < policy.coverageStartDate) return 'NOT_YET_IN_FORCE';
   return 'VALID';
@@ -27,7 +27,7 @@ export function policyStanding(policy: PolicyFacts, today: string): PolicyStandi
 
 /** Whether an order in `status` has a certificate: it is paid and was not cancelled. */
 export function isInsuredStatus(status: string): boolean {
-  return PAID_STATES.includes(status);
+  return isPaidOrderStatus(status);
 }
 
 /**

@@ -1,4 +1,4 @@
-/** Why a company (or an agent) earns on an order (DESIGN.md section 3, "Commission"). */
+/** Why a company (or an agent) earns on an order (decision record 0074). */
 export type CommissionRole = 'SELLER' | 'LISTED_AGENCY' | 'CODE_OWNER' | 'AGENT';
 
 /** A company as commission sees it: percents in basis points (12.50 % is 1250). */

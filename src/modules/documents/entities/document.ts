@@ -6,7 +6,7 @@ import { Traveller } from '../../travellers/entities/traveller';
 
 import { DocumentType } from '../rules/document-type';
 
-// Tests and the CLI name it beside the entity; domain code imports it from domain/.
+// Tests and the CLI name it beside the entity; the rules import it from rules/document-type.ts.
 export { DocumentType };
 
 /**

@@ -21,7 +21,26 @@ export enum OrderStatus {
   Cancelled = 'CANCELLED',
 }
 
-/** Whom the order's promo codes bind it to (SPEC 3.2, binding rules). */
+/**
+ * The statuses of an order that was paid and not cancelled (a completed or closed trip was paid
+ * too): the one definition every module asks through isPaidOrderStatus. The SQL function
+ * `order_payment_status` repeats the list; test/payments/payment-status-cases.test.ts holds the
+ * two to one table of cases and to this list.
+ */
+export const PAID_ORDER_STATUSES: readonly OrderStatus[] = [
+  OrderStatus.Paid,
+  OrderStatus.Completed,
+  OrderStatus.Closed,
+];
+
+const PAID_STATUS_SET: ReadonlySet<string> = new Set<string>(PAID_ORDER_STATUSES);
+
+/** Whether an order in `status` was paid and not cancelled. */
+export function isPaidOrderStatus(status: string): boolean {
+  return PAID_STATUS_SET.has(status);
+}
+
+/** Whom the order's promo codes bind it to (spec/components/schemas/PromoBinding.yaml). */
 export enum PromoBindingType {
   None = 'NONE',
   Company = 'COMPANY',
@@ -54,7 +73,7 @@ export interface CustomTravelAgencyRecord {
 /**
  * One insured trip of one traveller. The price parts are stored separately (package, kept
  * devices, added items, each discount) so a later promo change recomputes the total from them
- * with domain/order-pricing.ts; `totalAmount` is always the current payable amount.
+ * with rules/order-pricing.ts; `totalAmount` is always the current payable amount.
  * The table is `insurance_order` because `order` is an SQL keyword.
  */
 @Entity({ tableName: 'insurance_order' })

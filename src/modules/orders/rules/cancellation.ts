@@ -4,7 +4,7 @@ import type { Minor } from '../../../kernel/money';
 import { businessToday } from '../../../kernel/business-today';
 
 /**
- * The cancellation rules of DESIGN "After the sale: cancellation", in Nepal business dates.
+ * The cancellation rules of decision record 0062, in Nepal business dates.
  * Pure: the use case loads the facts and applies the terms.
  */
 /** A partner's reasons (the contract's CancellationReason); the operator's is OPERATOR, the reversal watch's PAYMENT_REVERSED. */
@@ -60,8 +60,8 @@ export interface CancellationTerms {
 }
 
 /**
- * What cancelling now does, for every canceller (the one rule set of DESIGN "After the sale:
- * cancellation"): the operator with a note may cancel a paid order whose cover has started (it
+ * What cancelling now does, for every canceller (the one rule set of decision record
+ * 0062): the operator with a note may cancel a paid order whose cover has started (it
  * still gets the fee rule of its payment date); partners may not; the operator without a note
  * cancels only an unpaid order.
  */

@@ -3,7 +3,7 @@ import { ageOutsideBand, departureDateError, type AgeBand } from './order-reques
 import { businessToday } from '../../../kernel/business-today';
 
 /**
- * Moving an order's departure date (DESIGN "Date changes"). Pure rules; departure-change.ts
+ * Moving an order's departure date (decision record 0060). Pure rules; departure-change.ts
  * locks the order and applies them.
  */
 

@@ -27,7 +27,7 @@ export const MAX_AGENCIES_PER_ORDER = 2;
 export const MAX_FREE_FORM_BYTES = 8 * 1024;
 
 /**
- * The registered agencies of an order: a travel agency's own company first (injected, SPEC 2.2),
+ * The registered agencies of an order: a travel agency's own company first (injected, spec/components/schemas/OrderInput.yaml),
  * then the requested ones, without duplicates.
  */
 export function orderTravelCompanyIds(request: OrderRequest, caller: OrderCaller): string[] {

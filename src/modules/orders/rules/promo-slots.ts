@@ -2,7 +2,7 @@ import { percentOf, type Minor } from '../../../kernel/money';
 import { priceOrder, promoBase, type OrderPriceBreakdown, type OrderPriceParts } from './order-pricing';
 
 /**
- * Promo slots and binding of an order (SPEC 2.10 and 3.2), as pure rules.
+ * Promo slots and binding of an order (the contract's PromoState and promo paths), as pure rules.
  *
  * An order has two independent slots, one for a sales-company code and one for a sales-agent
  * code; a code's owner decides its slot. The binding is one value: the first code applied to an
@@ -10,7 +10,7 @@ import { priceOrder, promoBase, type OrderPriceBreakdown, type OrderPriceParts }
  * which rolls it back to NONE. Codes applied while the order is bound never rebind it. Hence a
  * COMPANY binding always matches the code in the company slot, an AGENT binding the agent slot.
  *
- * Binding table (SPEC 3.2):
+ * Binding table (spec/components/schemas/PromoBinding.yaml):
  *
  * | binding        | company code accepted | agent code accepted |
  * |----------------|-----------------------|---------------------|
@@ -151,7 +151,7 @@ export function codeDiscount(code: SlotCode | null, base: Minor): Minor {
   return 'percent' in code.discount ? percentOf(base, code.discount.percent) : code.discount.amount;
 }
 
-/** Totals of the promo state of SPEC 2.10, in minor units. */
+/** Totals of the promo state of spec/components/schemas/PromoState.yaml, in minor units. */
 export interface PromoTotals {
   /** The total without the promo discounts. */
   totalBefore: Minor;
@@ -163,7 +163,7 @@ export interface PromoTotals {
 }
 
 /**
- * Prices an order carrying the given slots with the one pricing rule (domain/order-pricing.ts):
+ * Prices an order carrying the given slots with the one pricing rule (rules/order-pricing.ts):
  * company discount first, then agent, then the direct discount on what remains.
  */
 export function projectTotals(

@@ -1,5 +1,5 @@
 /**
- * The last day an order may be paid (DESIGN "No cover bought after the fact"): the cover's start
+ * The last day an order may be paid (decision record 0076): the cover's start
  * day itself, Nepal date. Money taken later would buy a window that began before the premium was
  * paid, so the accident could already have happened: a cover bought after the fact.
  */

@@ -1,7 +1,7 @@
 /**
  * Payment references: `<orderRef>-<epochMillis>` for one order, `<groupRef>-<epochMillis>` for a
  * group. Only this module builds them; everywhere else a payment reference is an opaque lookup key
- * and is never parsed (SPEC 4, Payments rule 1).
+ * and is never parsed (spec/components/schemas/PaymentInit.yaml).
  */
 export function paymentReference(ownerRef: string, epochMillis: number): string {
   if (!Number.isSafeInteger(epochMillis) || epochMillis <= 0)

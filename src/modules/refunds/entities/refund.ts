@@ -8,14 +8,14 @@ import { PaymentAttempt, type PaymentMethod } from '../../payments/entities/paym
 import { UpdatableEntity } from '../../../kernel/db/base-entity';
 
 /**
- * Money going back to a customer for one order's share of one payment (DESIGN "Refunds that
- * happen"): written in the transaction that makes it owed (a cancellation, a late capture, a
+ * Money going back to a customer for one order's share of one payment (decision record
+ * 0062): written in the transaction that makes it owed (a cancellation, a late capture, a
  * reversal the provider reports), then executed after commit by the refund executor through the
  * provider port. `amount + fee` is the share the payment took for the order.
  *
  * Its life (status, tries, next try, provider's word, completion, note) is `readonly` here: one
  * function writes it, refund-life.ts's `moveRefund`, by the machine in rules/refund-life.ts,
- * with the audit entry and the event of each step (DESIGN "Refunds in one home").
+ * with the audit entry and the event of each step (decision record 0075).
  */
 @Entity({ tableName: 'refund' })
 @Index({ name: 'refund_due_index', properties: ['status', 'nextTryAt'] })

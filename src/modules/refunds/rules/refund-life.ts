@@ -1,7 +1,7 @@
 import type { Minor } from '../../../kernel/money';
 
 /**
- * A refund's life (DESIGN "Refunds that happen", "Refunds in one home"): one machine, pure, no I/O.
+ * A refund's life (decision records 0062 and 0075): one machine, pure, no I/O.
  *
  *   PENDING --CLAIM--> PENDING, claimed (tries + 1, leased: one caller at the provider at a time)
  *   PENDING --RETRY_LATER--> PENDING          the provider could not be reached; back off
