@@ -358,7 +358,9 @@ describe('the certificate and the verify page after a free extension', () => {
     const html = String(page.body);
     expect(html).toContain(addDays(lastDay, 2));
     expect(html).toContain(`Amended on <span class="date">${amendedOn}</span>`);
-    expect(html).toContain(`Version 2: ${change}.`);
+    expect(html).toContain(`Version 2: cover extended under the Lukla disruption ${lukla} to ${addDays(lastDay, 2)}.`);
+    // The page prints no window no longer in force.
+    expect(html).not.toContain(lastDay);
     expect(html).toContain('Certificate version 2 is the current one.');
   });
 });

@@ -26,6 +26,7 @@ export async function amendmentsOf(em: EntityManager, order: Order, paidAt: Date
     return {
       at: entry.at,
       change: changeOf(entry.action, details, order),
+      ...(entry.action === 'COVER_EXTENDED' ? { publicChange: extensionTo(details, order) } : {}),
       windowBefore: windowOf(details.previous),
       windowAfter: windowOf(details.current),
     };
@@ -50,12 +51,8 @@ interface AmendmentDetails {
  * disruption D-2026-0001 from X to Y", as the version line prints it.
  */
 function changeOf(action: string, details: AmendmentDetails, order: Order): string {
-  if (action === 'COVER_EXTENDED') {
-    const under = details.disruption
-      ? ` under the ${areaName(details.disruption.area)} disruption ${details.disruption.disruptionId}`
-      : '';
-    return `cover extended${under} from ${details.previous?.coverageEndDate ?? ''} to ${details.current?.coverageEndDate ?? order.coverageEndDate}`;
-  }
+  if (action === 'COVER_EXTENDED')
+    return `${extensionUnder(details)} from ${details.previous?.coverageEndDate ?? ''} to ${details.current?.coverageEndDate ?? order.coverageEndDate}`;
   return `departure moved from ${details.previous?.departureDate ?? ''} to ${details.current?.departureDate ?? order.departureDate}`;
 }
 
@@ -65,3 +62,13 @@ const areaName = (area: string): string =>
     .split('_')
     .map((word) => word.charAt(0) + word.slice(1).toLowerCase())
     .join(' ');
+
+/** "cover extended", or "cover extended under the Lukla disruption D-2026-0001". */
+const extensionUnder = (details: AmendmentDetails): string =>
+  details.disruption
+    ? `cover extended under the ${areaName(details.disruption.area)} disruption ${details.disruption.disruptionId}`
+    : 'cover extended';
+
+/** "cover extended ... to Y", without the end it had. */
+const extensionTo = (details: AmendmentDetails, order: Order): string =>
+  `${extensionUnder(details)} to ${details.current?.coverageEndDate ?? order.coverageEndDate}`;

@@ -45,7 +45,7 @@ export type Verification =
       today: string;
       /** The Nepal date the cover's dates last changed after the policy was issued. */
       amendedOn?: string;
-      /** What that change was, in the certificate's words ("cover extended under the Lukla disruption ..."). */
+      /** What that change was, without the earlier dates ("cover extended under the Lukla disruption D-2026-0001 to 2026-12-16"). */
       lastChange?: string;
       /** The Nepal date of the cancellation, on a cancelled policy. */
       cancelledOn?: string;
@@ -115,7 +115,7 @@ export async function verifyPolicy(
     coverageEndDate: order.coverageEndDate,
     // Every amendment after payment counts (a date change, an extension, one under a disruption: decision record 0103).
     amendedOn: lastAmendment ? kathmanduToday(lastAmendment.at) : undefined,
-    lastChange: lastAmendment?.change,
+    lastChange: lastAmendment?.publicChange,
     cancelledOn: cancellation ? kathmanduToday(cancellation.cancelledAt) : undefined,
     maxAltitude: order.ctg.maxAltitude,
     underwriter: order.ctg.insuranceCompany,
