@@ -16,7 +16,7 @@ jest.setTimeout(180_000);
 async function ops(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, 'disruption', ...args], {
-      env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: process.env.TEST_DATABASE_URL, ...SANDBOX_ENV },
+      env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: databaseUrl(), ...SANDBOX_ENV },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -25,7 +25,8 @@ async function ops(...args: string[]): Promise<{ code: number; stdout: string; s
   }
 }
 
-const { server, client } = useTestServer();
+// A database of its own: a declaration is sent to every company, other files' included.
+const { server, client, databaseUrl } = useTestServer({ ownDatabase: 'disruption_cli' });
 let partner: TestPartner;
 
 beforeAll(async () => {
