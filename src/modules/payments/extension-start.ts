@@ -50,6 +50,7 @@ export async function startOrderExtension(
   // Under a disruption nothing is paid, so no gateway is named (decision record 0103).
   if (input.gateway === undefined && ask.disruptionId === undefined)
     throw invalidField('gateway', 'gateway is required unless the extension is made under a disruption (disruptionId)');
+  // The key's fingerprint names a gateway; a free extension starts no attempt, so any fixed one serves.
   const gateway = input.gateway ?? 'card_gateway';
   const started = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { order } = await resolveOrder(tx, principal, identifier, {
