@@ -32,7 +32,8 @@ import { useTestServer } from '../support/test-server';
 const CLOCK = '/api/external/v1/sandbox/clock';
 const DISRUPTIONS = '/api/external/v1/disruptions';
 // A database of its own: GET /disruptions lists every disruption, and only this file declares them.
-const { server, client } = useTestServer({ ownDatabase: 'disruptions' });
+const { server, client, databaseUrl } = useTestServer({ ownDatabase: 'disruptions' });
+const CHECKER = path.resolve(__dirname, '../../scripts/check-invariants.mjs');
 let agency: TestPartner;
 
 const lastDay = addDays(departure, 13);
@@ -362,5 +363,40 @@ describe('the certificate and the verify page after a free extension', () => {
     // The page prints no window no longer in force.
     expect(html).not.toContain(lastDay);
     expect(html).toContain('Certificate version 2 is the current one.');
+  });
+});
+
+describe('the invariant checker after extensions under disruptions', () => {
+  it('finds nothing wrong after the free extensions and the refused ones above', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [CHECKER], {
+      env: { ...process.env, DATABASE_URL: databaseUrl() },
+    });
+    expect(stdout).toContain('invariants: 0 violations');
+  });
+
+  it('exits 1 and names the extension when one under a disruption gives more days than it', async () => {
+    const em = server.orm.em.fork();
+    const [free] = await em.find(OrderAmendment, { disruption: { $ne: null } }, { limit: 1 });
+    const move = (days: number) =>
+      em
+        .getConnection()
+        .execute(`update order_amendment set coverage_end_date = coverage_end_date + ? where id = ?`, [days, free!.id]);
+    await move(30);
+    try {
+      const failed = await promisify(execFile)(process.execPath, [CHECKER], {
+        env: { ...process.env, DATABASE_URL: databaseUrl() },
+      }).then(
+        () => ({ code: 0, output: '' }),
+        (error: { code: number; stdout: string; stderr: string }) => ({
+          code: error.code,
+          output: `${error.stdout}${error.stderr}`,
+        }),
+      );
+      expect(failed.code).toBe(1);
+      expect(failed.output).toContain('extension under a disruption that charged something');
+      expect(failed.output).toContain(free!.amendmentRef);
+    } finally {
+      await move(-30);
+    }
   });
 });
