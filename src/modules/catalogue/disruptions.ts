@@ -122,7 +122,8 @@ export async function listDisruptions(
       ...(filter.area ? { area: filter.area.toUpperCase() } : {}),
       ...(filter.all ? {} : { $or: [{ endedOn: { $gte: since } }, { endedOn: null, endsOn: { $gte: since } }] }),
     },
-    { orderBy: { startsOn: 'desc', createdAt: 'desc' } },
+    // The contract's bound on a partner's list; the operator's lists every one.
+    { orderBy: { startsOn: 'desc', createdAt: 'desc' }, ...(filter.all ? {} : { limit: 200 }) },
   );
   const wires = await Promise.all(rows.map((row) => disruptionWire(em, row, today)));
   return wires.filter((wire) => !filter.status || wire.status === filter.status);
@@ -135,7 +136,11 @@ export function disruptionByRef(tx: EntityManager, ref: string): Promise<Disrupt
 
 /** A disruption as partners read it, with the active routes of its area. */
 async function disruptionWire(tx: EntityManager, disruption: Disruption, today: string): Promise<DisruptionWire> {
-  const routes = await tx.find(Route, { area: disruption.area, active: true }, { orderBy: { name: 'asc' } });
+  const routes = await tx.find(
+    Route,
+    { area: disruption.area, active: true },
+    { orderBy: { name: 'asc' }, limit: 500 },
+  );
   return {
     disruptionId: disruption.disruptionRef,
     area: disruption.area,

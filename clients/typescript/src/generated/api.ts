@@ -4056,7 +4056,7 @@ export interface components {
             maxDays: number;
             /** @description What happened, in the operator's words. */
             note: string;
-            /** @description The active routes of the catalogue in its area. */
+            /** @description The active routes of the catalogue in its area (at most 500). */
             routes: {
                 name: string;
                 /** Format: uuid */
@@ -4157,7 +4157,7 @@ export interface components {
              */
             type: "disruption.ended";
         };
-        /** @description The disruptions active now and those ended in the last 30 days, latest first. */
+        /** @description The disruptions active now and those ended in the last 30 days, latest first (at most 200). */
         DisruptionListResponse: components["schemas"]["SuccessEnvelope"] & {
             data: components["schemas"]["Disruption"][];
         };
