@@ -319,6 +319,16 @@ const CHECKS = [
        group by o.id
       having count(e.id) <> 1`,
   },
+  {
+    // Decision record 0103: an extension under a disruption is free and applied at once, within the disruption's days.
+    name: 'extension under a disruption that charged something, awaits a payment, or gives more days than the disruption',
+    sql: `
+      select am.amendment_ref as ref, am.status, am.amount_due, am.payment_ref, d.disruption_ref
+        from order_amendment am
+        join disruption d on d.id = am.disruption_id
+       where am.amount_due <> 0 or am.payment_ref is not null or am.status <> 'APPLIED'
+          or am.coverage_end_date - am.previous_coverage_end_date > d.max_days`,
+  },
 ];
 
 export async function checkInvariants(databaseUrl, dataDir) {

@@ -145,6 +145,18 @@ const booking = [
     ],
   }),
   step({
+    name: 'Weather disruptions a cover of the route may be extended under',
+    operationId: 'listDisruptions',
+    status: 200,
+    query: { area: 'LUKLA' },
+    checks: [
+      check(
+        'every disruption listed is of the Lukla area, as the Everest Base Camp route is',
+        'pm.expect(data).to.be.an("array"); data.forEach((d) => pm.expect(d.area).to.equal("LUKLA"));',
+      ),
+    ],
+  }),
+  step({
     name: 'Quote the trek for Sophie',
     operationId: 'createQuote',
     status: 200,

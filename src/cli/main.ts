@@ -6,6 +6,7 @@ import { registerCommissionCommands } from './commission-commands';
 import { registerCompanyCommands } from './company-commands';
 import { registerDatabaseCommands } from './database-commands';
 import { registerDemoCommand } from './demo-command';
+import { registerDisruptionCommands } from './disruption-commands';
 import { registerDocumentCommands } from './document-commands';
 import { registerOrderCommands } from './order-commands';
 import { registerPaymentCommands } from './payment-commands';
@@ -37,6 +38,7 @@ registerRefundCommands(program);
 registerWebhookCommands(program);
 registerCaseCommands(program);
 registerClaimCommands(program);
+registerDisruptionCommands(program);
 // After company and promo: it adds set-commission to their `company` and `agent` commands.
 registerCommissionCommands(program);
 

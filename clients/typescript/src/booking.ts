@@ -19,6 +19,9 @@ export function bookingCalls(api: Client<paths>) {
       api.GET('/api/external/v1/reference/ctgs', { params: { query } }),
     listRoutes: (query: Query<'/api/external/v1/reference/routes'> = {}): Promise<OperationResult<'listRoutes'>> =>
       api.GET('/api/external/v1/reference/routes', { params: { query } }),
+    /** GET /disruptions: weather disruptions (active and recent) a cover of a route in their area may be extended free under. */
+    listDisruptions: (query: Query<'/api/external/v1/disruptions'> = {}): Promise<OperationResult<'listDisruptions'>> =>
+      api.GET('/api/external/v1/disruptions', { params: { query } }),
     /** POST /travellers (1 to 50), with an Idempotency-Key that a retry of this call sends again. */
     registerTravellers: (
       travellers: Schemas['TravellerInput'][],

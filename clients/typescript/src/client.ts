@@ -125,6 +125,18 @@ export interface PartnerClient {
   listPackages: Booking['listPackages'];
   /** GET /reference/routes. */
   listRoutes: Booking['listRoutes'];
+  /** GET /disruptions: the active and recent weather disruptions, `area` and `status` filters. */
+  listDisruptions: Booking['listDisruptions'];
+  /**
+   * POST /orders/{orderRef}/extension with `disruptionId`: the cover extended free under a weather
+   * disruption (`extraDays` or `coverageEndDate`), applied at once; the Idempotency-Key is kept
+   * across the call's retries (pass your own to repeat it later).
+   */
+  extendUnderDisruption(
+    orderRef: string,
+    body: { disruptionId: string } & ({ extraDays: number } | { coverageEndDate: string }),
+    options?: { idempotencyKey?: string },
+  ): Promise<OperationResult<'extendOrder'>>;
   /** POST /travellers (1 to 50) with an Idempotency-Key kept across the call's retries (pass your own to repeat it later). */
   registerTravellers(
     travellers: Schemas['TravellerInput'][],
@@ -278,6 +290,12 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     getQuote: booking.getQuote,
     listPackages: booking.listPackages,
     listRoutes: booking.listRoutes,
+    listDisruptions: booking.listDisruptions,
+    extendUnderDisruption: (orderRef, body, extendOptions) =>
+      api.POST('/api/external/v1/orders/{orderRef}/extension', {
+        params: { path: { orderRef }, header: { 'Idempotency-Key': extendOptions?.idempotencyKey ?? randomUUID() } },
+        body,
+      }),
     registerTravellers: (travellers, registerOptions) =>
       booking.registerTravellers(travellers, registerOptions?.idempotencyKey ?? randomUUID()),
     listTravellers: booking.listTravellers,

@@ -115,7 +115,8 @@ function describe(error: ErrorObject): string {
 export async function importCatalogue(em: EntityManager, catalogue: CatalogueFile): Promise<ImportSummary> {
   await em.transactional(async (tx) => {
     for (const route of catalogue.routes) {
-      await tx.upsert(Route, { description: '', active: true, ...route });
+      // A route the file gives no area loses the one it had (decision record 0103).
+      await tx.upsert(Route, { description: '', active: true, area: null, ...route });
     }
     for (const { includedDevices, coverage, routeId, baseCtgPrice, extraDayPrice, excess, ...ctg } of catalogue.ctgs) {
       await tx.upsert(Ctg, {

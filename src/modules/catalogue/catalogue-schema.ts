@@ -23,6 +23,8 @@ export interface CatalogueRoute {
   routeType: Schemas['RouteType'];
   routeCategory: Schemas['RouteCategory'];
   maxAltitude: number;
+  /** The airstrip its trekkers fly through (LUKLA), which a disruption is declared for (decision record 0103). */
+  area?: string;
   description?: string;
   active?: boolean;
 }
@@ -57,6 +59,8 @@ const uuid = { type: 'string', format: 'uuid' } as const;
 const amount = { type: 'number', minimum: 0, multipleOf: 0.01 } as const;
 const amountUpTo = (maximum: number) => ({ ...amount, maximum }) as const;
 const altitude = { type: 'integer', minimum: 0, maximum: 9000 } as const;
+/** An area code: capitals, as a disruption names it (`LUKLA`). */
+export const AREA_PATTERN = '^[A-Z][A-Z0-9_]{1,31}$';
 const age = { type: 'integer', minimum: 1, maximum: 120 } as const;
 
 export const catalogueFileSchema = {
@@ -80,6 +84,7 @@ export const catalogueFileSchema = {
           routeType: { enum: ['TEAHOUSE', 'CAMPING', 'EXPEDITION', 'PEAK_CLIMBING'] },
           routeCategory: { enum: ['CLASSIC', 'RESTRICTED_AREA', 'PEAK', 'EXPEDITION'] },
           maxAltitude: altitude,
+          area: { type: 'string', pattern: AREA_PATTERN },
           description: { type: 'string' },
           active: { type: 'boolean' },
         },

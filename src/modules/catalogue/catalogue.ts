@@ -8,6 +8,8 @@ export interface RouteView {
   id: string;
   name: string;
   region: string;
+  /** The airstrip its trekkers fly through (decision record 0103), or null. */
+  area: string | null;
   trekName: string;
   routeType: Route['routeType'];
   routeCategory: Route['routeCategory'];
@@ -130,7 +132,18 @@ export async function readCatalogue(em: EntityManager): Promise<CatalogueSnapsho
 
 function toRouteView(route: Route): RouteView {
   const { id, name, region, trekName, routeType, routeCategory, maxAltitude, description, active } = route;
-  return { id, name, region, trekName, routeType, routeCategory, maxAltitude, description, active };
+  return {
+    id,
+    name,
+    region,
+    area: route.area ?? null,
+    trekName,
+    routeType,
+    routeCategory,
+    maxAltitude,
+    description,
+    active,
+  };
 }
 
 function toCtgView(ctg: Ctg): CtgView {

@@ -5,6 +5,7 @@ import { pricePackage } from './rules/pricing';
 import { successBody } from '../../kernel/http/envelope';
 import type { CtgView, RouteView } from './catalogue';
 import { createQuote } from './quoting';
+import { listDisruptions } from './disruptions';
 import { readQuote, type QuoteReadback } from './quote-readback';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { QueryOf, Schemas } from '../../kernel/http/wire';
@@ -63,6 +64,11 @@ export const referenceHandlers = {
       body: successBody(routePage(slice(matching, request).map(routeWire), request, matching.length)),
     };
   },
+
+  async listDisruptions({ query }, scope) {
+    const disruptions = await listDisruptions(scope.em, { area: query.area, status: query.status });
+    return { status: 200, body: successBody(disruptions, 'Disruptions retrieved') };
+  },
 } satisfies TagHandlers;
 
 function routeWire(route: RouteView): Schemas['RouteSummary'] {
@@ -75,6 +81,7 @@ function routeWire(route: RouteView): Schemas['RouteSummary'] {
     routeCategory: route.routeCategory,
     maxAltitude: route.maxAltitude,
     description: route.description,
+    area: route.area,
   };
 }
 

@@ -7,6 +7,9 @@ export { type CatalogueListener, listenForCatalogueChanges } from './catalogue-l
 export { cataloguePolicies, referenceHandlers } from './handlers';
 export { pricePackage } from './rules/pricing';
 export { MAX_TRIP_DAYS } from './rules/quote-request';
+export { declareDisruption, disruptionByRef, endDisruption, listDisruptions, type DisruptionWire } from './disruptions';
+export { disruptionStatus, lastDayOf } from './rules/disruption';
+export type { Disruption } from './entities/disruption';
 
 declare module '../../kernel/http/request-scope' {
   interface Services {

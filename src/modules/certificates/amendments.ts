@@ -22,10 +22,11 @@ export async function amendmentsOf(em: EntityManager, order: Order, paidAt: Date
     { orderBy: { at: 'asc' } },
   );
   return entries.map((entry) => {
-    const details = entry.details as { previous?: OrderDates; current?: OrderDates };
+    const details = entry.details as AmendmentDetails;
     return {
       at: entry.at,
       change: changeOf(entry.action, details, order),
+      ...(entry.action === 'COVER_EXTENDED' ? { publicChange: extensionTo(details, order) } : {}),
       windowBefore: windowOf(details.previous),
       windowAfter: windowOf(details.current),
     };
@@ -38,9 +39,36 @@ function windowOf(dates: OrderDates | undefined): CoverWindow | undefined {
     : undefined;
 }
 
-/** "departure moved from X to Y" or "cover extended from X to Y", as the version line prints it. */
-function changeOf(action: string, details: { previous?: OrderDates; current?: OrderDates }, order: Order): string {
+interface AmendmentDetails {
+  previous?: OrderDates;
+  current?: OrderDates;
+  /** The disruption an extension was made under (decision record 0103). */
+  disruption?: { disruptionId: string; area: string };
+}
+
+/**
+ * "departure moved from X to Y", "cover extended from X to Y" or "cover extended under the Lukla
+ * disruption D-2026-0001 from X to Y", as the version line prints it.
+ */
+function changeOf(action: string, details: AmendmentDetails, order: Order): string {
   if (action === 'COVER_EXTENDED')
-    return `cover extended from ${details.previous?.coverageEndDate ?? ''} to ${details.current?.coverageEndDate ?? order.coverageEndDate}`;
+    return `${extensionUnder(details)} from ${details.previous?.coverageEndDate ?? ''} to ${details.current?.coverageEndDate ?? order.coverageEndDate}`;
   return `departure moved from ${details.previous?.departureDate ?? ''} to ${details.current?.departureDate ?? order.departureDate}`;
 }
+
+/** An area code in words: `LUKLA` is "Lukla", `SOUTH_COL` "South Col". */
+const areaName = (area: string): string =>
+  area
+    .split('_')
+    .map((word) => word.charAt(0) + word.slice(1).toLowerCase())
+    .join(' ');
+
+/** "cover extended", or "cover extended under the Lukla disruption D-2026-0001". */
+const extensionUnder = (details: AmendmentDetails): string =>
+  details.disruption
+    ? `cover extended under the ${areaName(details.disruption.area)} disruption ${details.disruption.disruptionId}`
+    : 'cover extended';
+
+/** "cover extended ... to Y", without the end it had. */
+const extensionTo = (details: AmendmentDetails, order: Order): string =>
+  `${extensionUnder(details)} to ${details.current?.coverageEndDate ?? order.coverageEndDate}`;

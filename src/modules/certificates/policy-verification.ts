@@ -45,6 +45,8 @@ export type Verification =
       today: string;
       /** The Nepal date the cover's dates last changed after the policy was issued. */
       amendedOn?: string;
+      /** What that change was, without the earlier dates ("cover extended under the Lukla disruption D-2026-0001 to 2026-12-16"). */
+      lastChange?: string;
       /** The Nepal date of the cancellation, on a cancelled policy. */
       cancelledOn?: string;
     };
@@ -91,7 +93,9 @@ export async function verifyPolicy(
   const standing = policyStanding(order, today);
   const cancellation = standing === 'CANCELLED' ? await em.findOne(OrderCancellation, { order: order.id }) : null;
   const { nameAsInPassport, name } = order.traveller;
-  const version = order.paidAt ? (await amendmentsOf(em, order, order.paidAt)).length + 1 : 1;
+  const amendments = order.paidAt ? await amendmentsOf(em, order, order.paidAt) : [];
+  const version = amendments.length + 1;
+  const lastAmendment = amendments[amendments.length - 1];
   const typedVersion = typedCodeVersion(order.verificationCode, version, code);
   const checkCode: CheckCodeResult =
     typedVersion === 'ABSENT'
@@ -109,8 +113,9 @@ export async function verifyPolicy(
     today,
     coverageStartDate: order.coverageStartDate,
     coverageEndDate: order.coverageEndDate,
-    amendedOn:
-      order.amendedAt && order.paidAt && order.amendedAt > order.paidAt ? kathmanduToday(order.amendedAt) : undefined,
+    // Every amendment after payment counts (a date change, an extension, one under a disruption: decision record 0103).
+    amendedOn: lastAmendment ? kathmanduToday(lastAmendment.at) : undefined,
+    lastChange: lastAmendment?.publicChange,
     cancelledOn: cancellation ? kathmanduToday(cancellation.cancelledAt) : undefined,
     maxAltitude: order.ctg.maxAltitude,
     underwriter: order.ctg.insuranceCompany,

@@ -83,7 +83,7 @@ function evacuationText(limit: number | undefined): string {
 /** Which paper is the right one: an amended policy's earlier certificates are superseded. */
 function versionNote(verification: Found): string {
   const amended = verification.amendedOn
-    ? `<p class="amended">Amended on ${date(verification.amendedOn)}: the cover dates were changed after the policy was issued.</p>`
+    ? `<p class="amended">Amended on ${date(verification.amendedOn)}: the cover dates were changed after the policy was issued.${verification.lastChange ? ` Version ${verification.version}: ${escapeHtml(verification.lastChange)}.` : ''}</p>`
     : '';
   const earlier = verification.version - 1;
   const superseded =

@@ -3,9 +3,10 @@ import { conflict, invalid } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import { businessToday } from '../../kernel/business-today';
 import type { Minor } from '../../kernel/money';
-import { MAX_TRIP_DAYS, pricePackage } from '../catalogue';
+import { MAX_TRIP_DAYS, pricePackage, type Disruption } from '../catalogue';
 import { recordOrderExtendedEvent } from '../webhooks';
 import { recordAudit } from './audit-log';
+import { freeDaysOf, underDisruption } from './disruption-extension';
 import { OrderStatus, type Order } from './entities/order';
 import { OrderAmendment } from './entities/order-amendment';
 import { resolveOrder } from './order-lookup';
@@ -30,6 +31,8 @@ export interface ExtensionQuote {
   amountDue: Minor;
   /** Why it cannot be made now (cover ended, another extension open), or null. */
   refusalNow: ExtensionRefusal | null;
+  /** The disruption it is made under, free (decision record 0103), or null. */
+  disruption: Disruption | null;
 }
 
 /**
@@ -54,7 +57,13 @@ export async function quoteExtension(
   const durationDays = extendedDuration(current, newEnd);
   const applied = await tx.find(OrderAmendment, { order: order.id, status: 'APPLIED' });
   const premiumPaid = order.totalAmount + applied.reduce((sum, amendment) => sum + amendment.amountDue, 0);
-  const repriced = pricePackage(order.ctg, durationDays, new Set(order.excludedIncludedDeviceIds));
+  const under = ask.disruptionId ? await underDisruption(tx, order, ask.disruptionId, applied, newEnd, today) : null;
+  // Days given free under a disruption are not charged by a later paid extension (decision record 0103).
+  const repriced = pricePackage(
+    order.ctg,
+    durationDays - freeDaysOf(applied),
+    new Set(order.excludedIncludedDeviceIds),
+  );
   const price = extensionPrice(
     {
       totalAmount: order.totalAmount,
@@ -68,6 +77,7 @@ export async function quoteExtension(
   );
   const open = await openAmendmentOf(tx, order);
   const refusalNow =
+    under?.refusalNow ??
     extensionTimeRefusal(facts) ??
     (open ? { code: 'EXTENSION_ALREADY_OPEN' as const, message: openAmendmentMessage(open, order) } : null);
   return {
@@ -75,11 +85,13 @@ export async function quoteExtension(
     coverageEndDate: newEnd,
     durationDays,
     maxDurationDays: MAX_TRIP_DAYS,
-    newPremium: price.newPremium,
+    // Under a disruption the days are free: the premium stays what was paid.
+    newPremium: under ? premiumPaid : price.newPremium,
     premiumPaid,
     // What earlier applied top-ups paid counts as paid: a second extension pays only its own days.
-    amountDue: Math.max(0, price.newPremium - premiumPaid),
+    amountDue: under ? 0 : Math.max(0, price.newPremium - premiumPaid),
     refusalNow,
+    disruption: under?.disruption ?? null,
   };
 }
 
@@ -133,6 +145,7 @@ export async function recordExtension(
     paymentRef,
     idempotencyKey: request?.idempotencyKey.toLowerCase() ?? null,
     requestFingerprint: request?.fingerprint ?? null,
+    disruption: quote.disruption,
     createdAt: now,
     updatedAt: now,
   });
@@ -171,6 +184,7 @@ export async function applyExtension(
       paymentRef: amendment.paymentRef ?? null,
       amountDue: amendment.amountDue,
       previous,
+      ...(amendment.disruption ? { disruption: disruptionNamed(amendment.disruption) } : {}),
       current: {
         coverageStartDate: order.coverageStartDate,
         coverageEndDate: order.coverageEndDate,
@@ -180,6 +194,9 @@ export async function applyExtension(
   });
   await recordOrderExtendedEvent(tx, order, amendment, now);
 }
+
+/** A disruption as an audit entry names it, for the certificate's version line (decision record 0103). */
+const disruptionNamed = (disruption: Disruption) => ({ disruptionId: disruption.disruptionRef, area: disruption.area });
 
 /** What became of an extension's top-up when it was captured. */
 export type TopUpSettlement = 'APPLIED' | 'NOT_APPLIED';
@@ -236,6 +253,6 @@ export function extensionByKey(
   return tx.findOne(
     OrderAmendment,
     { order: order.id, idempotencyKey: idempotencyKey.toLowerCase() },
-    { populate: ['order'] },
+    { populate: ['order', 'disruption'] },
   );
 }

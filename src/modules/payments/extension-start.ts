@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, invalid } from '../../kernel/errors';
+import { conflict, invalid, invalidField } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import { businessToday } from '../../kernel/business-today';
@@ -47,6 +47,11 @@ export async function startOrderExtension(
 ): Promise<StartedExtension> {
   checkReturnUrl(input, deps);
   const ask = extensionAsk(input);
+  // Under a disruption nothing is paid, so no gateway is named (decision record 0103).
+  if (input.gateway === undefined && ask.disruptionId === undefined)
+    throw invalidField('gateway', 'gateway is required unless the extension is made under a disruption (disruptionId)');
+  // The key's fingerprint names a gateway; a free extension starts no attempt, so any fixed one serves.
+  const gateway = input.gateway ?? 'card_gateway';
   const started = await withIdempotency(em, principal, idempotencyKey, deps, async (tx, replay, superseded) => {
     const { order } = await resolveOrder(tx, principal, identifier, {
       intent: 'ACT',
@@ -56,7 +61,7 @@ export async function startOrderExtension(
     // The request as asked (extraDays, not the end they make): a retry after the extension applied is the same request.
     const facts: PayRequestFacts<GatewayName> = {
       target: { kind: 'EXTENSION', id: `${order.id}:${JSON.stringify(ask)}` },
-      gateway: input.gateway,
+      gateway,
       returnUrl: input.returnUrl,
     };
     const previous = await replay(facts);
@@ -74,7 +79,8 @@ export async function startOrderExtension(
     if (quote.refusalNow) {
       const open = await openAmendmentOf(tx, order);
       if (quote.refusalNow.code === 'EXTENSION_ALREADY_OPEN' && open) throw amendmentOpenError(open, order);
-      throw invalid(quote.refusalNow.message).coded(quote.refusalNow.code);
+      const refused = quote.refusalNow.code === 'DISRUPTION_ENDED' ? conflict : invalid;
+      throw refused(quote.refusalNow.message).coded(quote.refusalNow.code);
     }
     const actor = `partner-api:${principal.companyId}`;
     if (quote.amountDue === 0) {

@@ -263,5 +263,6 @@ function extensionWire(amendment: OrderAmendment, paymentUrl: string | null): Sc
     paymentUrl,
     createdAt: amendment.createdAt.toISOString(),
     appliedAt: amendment.appliedAt ? amendment.appliedAt.toISOString() : null,
+    disruptionId: amendment.disruption?.disruptionRef ?? null,
   };
 }

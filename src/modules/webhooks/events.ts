@@ -261,7 +261,13 @@ async function populateGroups(tx: EntityManager, orders: readonly Order[]): Prom
 export async function recordOrderExtendedEvent(
   tx: EntityManager,
   order: Order,
-  extension: { amendmentRef: string; paymentRef?: string | null; amountDue: number; previousCoverageEndDate: string },
+  extension: {
+    amendmentRef: string;
+    paymentRef?: string | null;
+    amountDue: number;
+    previousCoverageEndDate: string;
+    disruption?: { disruptionRef: string } | null;
+  },
   at: Date,
 ): Promise<void> {
   await populateGroups(tx, [order]);
@@ -283,6 +289,7 @@ export async function recordOrderExtendedEvent(
       coverageStartDate: order.coverageStartDate,
       coverageEndDate: order.coverageEndDate,
       previousCoverageEndDate: extension.previousCoverageEndDate,
+      disruptionId: extension.disruption?.disruptionRef ?? null,
     },
     at,
   );

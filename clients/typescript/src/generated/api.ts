@@ -409,6 +409,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/v1/disruptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List weather disruptions
+         * @description The disruptions the operator declared that are active now, and those that ended in the last
+         *     30 days, latest first (`disruption.declared` and `disruption.ended` announce each). A `PAID`
+         *     cover of a route in a disruption's `area` whose last day falls from its `startsOn` to its
+         *     `lastDay` may be extended free by up to `maxDays` days: send its `disruptionId` to
+         *     `POST /orders/{orderRef}/extension` (preview it with `POST /orders/{orderRef}/extension/preview`).
+         *     Dates are Nepal dates; in the sandbox, `status` follows your test clock. Added in 2.9.0.
+         */
+        get: operations["listDisruptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/external/v1/documents": {
         parameters: {
             query?: never;
@@ -986,6 +1011,15 @@ export interface paths {
          *     asked before the current cover ends (`COVER_ENDED`), and one extension awaiting its top-up
          *     per order (409 `EXTENSION_ALREADY_OPEN`, naming it).
          *
+         *     **Under a weather disruption.** With a `disruptionId` (`GET /disruptions`) and no `gateway`, a
+         *     `PAID` cover of a route in the disruption's area whose last day falls within it is extended
+         *     free, by up to the disruption's `maxDays` in all: applied at once (`APPLIED`, `amountDue` 0, no
+         *     payment), `order.extended` (with `disruptionId`) is sent and the certificate gains a version
+         *     naming the disruption. Refused: `DISRUPTION_NOT_FOUND`, `ROUTE_NOT_IN_DISRUPTION_AREA`,
+         *     `COVER_NOT_ENDING_IN_DISRUPTION`, `DISRUPTION_DAYS_EXCEEDED` (400), and 409 `DISRUPTION_ENDED`
+         *     once the operator ended it or its last day passed. A request without `disruptionId` needs a
+         *     `gateway` (400 `VALIDATION_FAILED`). Added in 2.9.0.
+         *
          *     **Idempotency.** `Idempotency-Key` (a UUID) is required and scoped to your company, as in
          *     `pay`: the same key with the same order and body answers the same extension; with another
          *     order or body it is a 409. Added in 2.8.0.
@@ -1032,6 +1066,12 @@ export interface paths {
          *     (the cover has ended, `COVER_ENDED`; another extension awaits its top-up,
          *     `EXTENSION_ALREADY_OPEN`) answers `allowed: false` with the `refusal`. Only the company that
          *     placed the order may extend it (a listed agency gets 403). Added in 2.8.0.
+         *
+         *     With a `disruptionId` (added in 2.9.0) it previews the free extension under that disruption:
+         *     `amountDue` 0 and `newPremium` what was paid; its rules are 400s here too
+         *     (`DISRUPTION_NOT_FOUND`, `ROUTE_NOT_IN_DISRUPTION_AREA`, `COVER_NOT_ENDING_IN_DISRUPTION`,
+         *     `DISRUPTION_DAYS_EXCEEDED`), and an ended disruption answers `allowed: false` with
+         *     `DISRUPTION_ENDED`.
          */
         post: operations["previewOrderExtension"];
         delete?: never;
@@ -2421,6 +2461,54 @@ export interface webhooks {
          *     is retried with exponential back-off for about a day.
          */
         post: operations["webhookCommissionPeriodClosed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "disruption.declared": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * disruption.declared
+         * @description The operator declared a disruption of an area (flights out of Lukla grounded by weather, for example). A `PAID` cover of a route in the area whose last day falls within it may be extended free by up to `maxDays`: `POST /orders/{orderRef}/extension` with `disruptionId`. Sent to every partner company.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookDisruptionDeclared"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "disruption.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * disruption.ended
+         * @description The operator ended a disruption early: `endedOn` is its last day. A cover ending after that day is no longer extended under it; extensions already made stay. Sent to every partner company.
+         *
+         *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
+         *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
+         *     is retried with exponential back-off for about a day.
+         */
+        post: operations["webhookDisruptionEnded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3934,6 +4022,146 @@ export interface components {
          */
         departureDate: string;
         /**
+         * @description A disruption the operator declared for an area (flights out of Lukla grounded by weather, for
+         *     example): a `PAID` cover of a route in the area whose last day falls within the disruption (from
+         *     `startsOn` to `lastDay`) may be extended free by up to `maxDays` with
+         *     `POST /orders/{orderRef}/extension` and `disruptionId`. Dates are Nepal dates.
+         */
+        Disruption: {
+            /** @description The area the disruption is declared for, as routes carry it (`area` of `GET /reference/routes`), for example `LUKLA`. */
+            area: string;
+            /** Format: date-time */
+            declaredAt: string;
+            /** @description `D-<year>-<seq>`: send it as `disruptionId` to extend a cover under it. */
+            disruptionId: string;
+            /**
+             * Format: date
+             * @description The last day of a disruption the operator ended early, or null.
+             */
+            endedOn: string | null;
+            /**
+             * Format: date
+             * @description The last day as declared.
+             */
+            endsOn: string;
+            /**
+             * Format: date
+             * @description Its last day (`endedOn` when ended early, else `endsOn`); a cover ending after it is not extended under it.
+             */
+            lastDay: string;
+            /**
+             * Format: int32
+             * @description The most days a cover may be extended free under it, all its extensions under this disruption together.
+             */
+            maxDays: number;
+            /** @description What happened, in the operator's words. */
+            note: string;
+            /** @description The active routes of the catalogue in its area (at most 500). */
+            routes: {
+                name: string;
+                /** Format: uuid */
+                routeId: string;
+            }[];
+            /**
+             * Format: date
+             * @description The first day of the disruption.
+             */
+            startsOn: string;
+            /**
+             * @description `ACTIVE` until the operator ends it or its last day has passed; then `ENDED`, and no cover is extended under it.
+             * @enum {string}
+             */
+            status: "ACTIVE" | "ENDED";
+        };
+        /**
+         * @description The operator declared a disruption of an area (flights out of Lukla grounded by weather, for example). A `PAID` cover of a route in the area whose last day falls within it may be extended free by up to `maxDays`: `POST /orders/{orderRef}/extension` with `disruptionId`. Sent to every partner company.
+         * @example {
+         *       "id": "evt_5d1e7a3b9c2f4e60a8b1c2d3e4f5a6b8",
+         *       "type": "disruption.declared",
+         *       "timestamp": "2031-10-14T03:15:00.000Z",
+         *       "data": {
+         *         "disruptionId": "D-2031-0001",
+         *         "area": "LUKLA",
+         *         "status": "ACTIVE",
+         *         "startsOn": "2031-10-14",
+         *         "endsOn": "2031-10-20",
+         *         "endedOn": null,
+         *         "lastDay": "2031-10-20",
+         *         "maxDays": 5,
+         *         "note": "Lukla flights grounded by low cloud; trekkers waiting in Lukla",
+         *         "declaredAt": "2031-10-14T03:15:00Z",
+         *         "routes": [
+         *           {
+         *             "routeId": "3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18",
+         *             "name": "Everest Base Camp Trek"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        DisruptionDeclaredEvent: {
+            data: components["schemas"]["Disruption"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the operator declared it (UTC).
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "disruption.declared";
+        };
+        /**
+         * @description The operator ended a disruption early: `endedOn` is its last day. A cover ending after that day is no longer extended under it; extensions already made stay. Sent to every partner company.
+         * @example {
+         *       "id": "evt_5d1e7a3b9c2f4e60a8b1c2d3e4f5a6b9",
+         *       "type": "disruption.ended",
+         *       "timestamp": "2031-10-17T11:40:00.000Z",
+         *       "data": {
+         *         "disruptionId": "D-2031-0001",
+         *         "area": "LUKLA",
+         *         "status": "ENDED",
+         *         "startsOn": "2031-10-14",
+         *         "endsOn": "2031-10-20",
+         *         "endedOn": "2031-10-17",
+         *         "lastDay": "2031-10-17",
+         *         "maxDays": 5,
+         *         "note": "Lukla flights grounded by low cloud; trekkers waiting in Lukla",
+         *         "declaredAt": "2031-10-14T03:15:00Z",
+         *         "routes": [
+         *           {
+         *             "routeId": "3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c18",
+         *             "name": "Everest Base Camp Trek"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        DisruptionEndedEvent: {
+            data: components["schemas"]["Disruption"];
+            /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
+            id: string;
+            sandbox?: components["schemas"]["EventSandboxMarker"];
+            /**
+             * Format: date-time
+             * @description When the operator ended it (UTC).
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "disruption.ended";
+        };
+        /** @description The disruptions active now and those ended in the last 30 days, latest first (at most 200). */
+        DisruptionListResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Disruption"][];
+        };
+        /**
          * @description An uploaded document. It belongs to the uploading company and stays a `DRAFT` until its ID is
          *     passed to `POST /travellers`, which attaches it (`ATTACHED`) to exactly one traveller.
          */
@@ -4008,6 +4236,11 @@ export interface components {
          *     | `EXTENSION_TOO_LONG` | 400 | An extension would make the cover longer than its package's maximum duration. |
          *     | `COVER_ENDED` | 400 | The cover has ended (the day after its last day, Nepal date): it can no longer be extended. |
          *     | `EXTENSION_ALREADY_OPEN` | 409 | The order already has an extension awaiting its top-up (the `message` names it): pay it or let it expire. |
+         *     | `DISRUPTION_NOT_FOUND` | 400 | The `disruptionId` of an extension names no disruption (`GET /disruptions` lists them). |
+         *     | `DISRUPTION_ENDED` | 409 | The disruption has ended (the operator ended it, or its last day has passed): no cover is extended under it any more. |
+         *     | `ROUTE_NOT_IN_DISRUPTION_AREA` | 400 | The order's route is not in the disruption's area (a typed-in route is in none). |
+         *     | `COVER_NOT_ENDING_IN_DISRUPTION` | 400 | The cover's last day (before any extension under this disruption) is not within the disruption. |
+         *     | `DISRUPTION_DAYS_EXCEEDED` | 400 | The extension would give the cover more free days under the disruption than its `maxDays`. |
          *     | `PROMO_CODE_INVALID` | 400 | The promo code is unknown, inactive, expired, used up or not for this order. |
          *     | `INVALID_CREDENTIALS` | 401 | The client id or secret is wrong (`POST /auth/token`). |
          *     | `TOKEN_MISSING` | 401 | No `Authorization: Bearer` header. |
@@ -4050,7 +4283,7 @@ export interface components {
          * @example ORDER_ALREADY_CANCELLED
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "EXTENSION_NOT_LATER" | "EXTENSION_TOO_LONG" | "COVER_ENDED" | "EXTENSION_ALREADY_OPEN" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_ATTEMPT_ENDED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "INCIDENT_OUTSIDE_COVER" | "CLAIM_TYPE_NOT_COVERED" | "CLAIM_NOTICE_EXPIRED" | "CLAIM_DUPLICATE_INVOICE" | "CLAIM_MOVE_NOT_ALLOWED" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "SANDBOX_EVENT_FACTS_MISSING" | "ASSISTANCE_CASE_MOVE_REFUSED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "EXTENSION_NOT_LATER" | "EXTENSION_TOO_LONG" | "COVER_ENDED" | "EXTENSION_ALREADY_OPEN" | "DISRUPTION_NOT_FOUND" | "DISRUPTION_ENDED" | "ROUTE_NOT_IN_DISRUPTION_AREA" | "COVER_NOT_ENDING_IN_DISRUPTION" | "DISRUPTION_DAYS_EXCEEDED" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_ATTEMPT_ENDED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "INCIDENT_OUTSIDE_COVER" | "CLAIM_TYPE_NOT_COVERED" | "CLAIM_NOTICE_EXPIRED" | "CLAIM_DUPLICATE_INVOICE" | "CLAIM_MOVE_NOT_ALLOWED" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "SANDBOX_EVENT_FACTS_MISSING" | "ASSISTANCE_CASE_MOVE_REFUSED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /** @description One page of your events with its page metadata (the envelope of `GET /travellers`). */
         EventPage: {
             /** @description Events of this page, newest first. */
@@ -4097,7 +4330,7 @@ export interface components {
              */
             eventId: string;
             /** @description The JSON body every endpoint subscribed to its type received, as signed: the event type's body of the Webhooks section, told apart by its `type` (always this record's `type`). */
-            payload: components["schemas"]["OrderPaidEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentExpiredEvent"] | components["schemas"]["PaymentCancelledEvent"] | components["schemas"]["PaymentRefundPendingEvent"] | components["schemas"]["PaymentPartiallyReversedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["OrderAmendedEvent"] | components["schemas"]["OrderExtendedEvent"] | components["schemas"]["RefundSucceededEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["AssistanceCaseOpenedEvent"] | components["schemas"]["AssistanceCaseUpdatedEvent"] | components["schemas"]["CommissionPeriodClosedEvent"] | components["schemas"]["ClaimSubmittedEvent"] | components["schemas"]["ClaimInformationRequestedEvent"] | components["schemas"]["ClaimDecidedEvent"] | components["schemas"]["ClaimPaidEvent"] | components["schemas"]["ClaimWithdrawnEvent"] | components["schemas"]["WebhookTestEvent"];
+            payload: components["schemas"]["OrderPaidEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentExpiredEvent"] | components["schemas"]["PaymentCancelledEvent"] | components["schemas"]["PaymentRefundPendingEvent"] | components["schemas"]["PaymentPartiallyReversedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["OrderAmendedEvent"] | components["schemas"]["OrderExtendedEvent"] | components["schemas"]["RefundSucceededEvent"] | components["schemas"]["RefundFailedEvent"] | components["schemas"]["AssistanceCaseOpenedEvent"] | components["schemas"]["AssistanceCaseUpdatedEvent"] | components["schemas"]["CommissionPeriodClosedEvent"] | components["schemas"]["DisruptionDeclaredEvent"] | components["schemas"]["DisruptionEndedEvent"] | components["schemas"]["ClaimSubmittedEvent"] | components["schemas"]["ClaimInformationRequestedEvent"] | components["schemas"]["ClaimDecidedEvent"] | components["schemas"]["ClaimPaidEvent"] | components["schemas"]["ClaimWithdrawnEvent"] | components["schemas"]["WebhookTestEvent"];
             type: components["schemas"]["WebhookEventType"];
         };
         /** @description One of your company's events. */
@@ -4164,6 +4397,8 @@ export interface components {
             createdAt: string;
             /** @description ISO 4217 currency code, `NPR`. */
             currency: string;
+            /** @description The disruption it was made under, free (`D-<year>-<seq>`), or null. Added in 2.9.0. */
+            disruptionId: string | null;
             /**
              * Format: int32
              * @description Days of cover once applied, first and last day included.
@@ -4190,7 +4425,7 @@ export interface components {
         };
         /**
          * @description The new last day of cover (`coverageEndDate`), or how many days to add to the current one
-         *     (`extraDays`): exactly one of them.
+         *     (`extraDays`): exactly one of them, with the `disruptionId` to extend under, if any.
          */
         ExtensionAsk: {
             /**
@@ -4198,6 +4433,12 @@ export interface components {
              * @description The new last day of cover (Nepal date), after the current one.
              */
             coverageEndDate?: string;
+            /**
+             * @description Extend free under this disruption (`GET /disruptions`): the order's route is in its area,
+             *     the cover's last day falls within it, and the days added under it stay within its
+             *     `maxDays`. The preview answers `amountDue` 0. Added in 2.9.0.
+             */
+            disruptionId?: string;
             /**
              * Format: int32
              * @description Days added to the current last day of cover.
@@ -4262,7 +4503,8 @@ export interface components {
         };
         /**
          * @description The extension to make and how to pay its top-up: the new last day of cover (`coverageEndDate`)
-         *     or the days to add (`extraDays`), exactly one of them, and the gateway as in `pay`.
+         *     or the days to add (`extraDays`), exactly one of them, and the gateway as in `pay`; or, under a
+         *     weather disruption, its `disruptionId` instead of the gateway (the extension is free).
          */
         ExtensionRequest: {
             /**
@@ -4271,11 +4513,18 @@ export interface components {
              */
             coverageEndDate?: string;
             /**
+             * @description Extend free under this disruption (`GET /disruptions`): the order's route is in its area,
+             *     the cover's last day falls within it, and the days added under it stay within its
+             *     `maxDays`. Nothing is due; no `gateway` is needed. Added in 2.9.0.
+             */
+            disruptionId?: string;
+            /**
              * Format: int32
              * @description Days added to the current last day of cover.
              */
             extraDays?: number;
-            gateway: components["schemas"]["Gateway"];
+            /** @description How the top-up is paid, as in `pay`; required unless `disruptionId` is sent. */
+            gateway?: components["schemas"]["Gateway"];
             /**
              * Format: uri
              * @description HTTPS URL the customer's browser returns to after the top-up checkout, as in `pay`.
@@ -4823,6 +5072,8 @@ export interface components {
                 coverageEndDate: string;
                 /** Format: date */
                 coverageStartDate: string;
+                /** @description The disruption it was made under, free (`D-<year>-<seq>`), or null. Added in 2.9.0. */
+                disruptionId?: string | null;
                 /**
                  * Format: date-time
                  * @description When the cover's end moved (UTC).
@@ -6041,6 +6292,11 @@ export interface components {
         };
         /** @description An active route. Use `routeId` in quotes and orders. */
         RouteSummary: {
+            /**
+             * @description The airstrip its trekkers fly through (`LUKLA` for the Khumbu routes), or null: a weather
+             *     disruption is declared for an area (`GET /disruptions`). Added in 2.9.0.
+             */
+            area: string | null;
             /** @description Short description of the route. */
             description: string;
             /**
@@ -6734,7 +6990,7 @@ export interface components {
          * @example order.paid
          * @enum {string}
          */
-        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "payment.partially_reversed" | "order.cancelled" | "order.amended" | "order.extended" | "refund.succeeded" | "refund.failed" | "assistance_case.opened" | "assistance_case.updated" | "claim.submitted" | "claim.information_requested" | "claim.decided" | "claim.paid" | "claim.withdrawn" | "commission.period_closed" | "webhook.test";
+        WebhookEventType: "order.paid" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refund_pending" | "payment.partially_reversed" | "order.cancelled" | "order.amended" | "order.extended" | "refund.succeeded" | "refund.failed" | "assistance_case.opened" | "assistance_case.updated" | "claim.submitted" | "claim.information_requested" | "claim.decided" | "claim.paid" | "claim.withdrawn" | "commission.period_closed" | "disruption.declared" | "disruption.ended" | "webhook.test";
         /**
          * @description What a partner needs to act on a payment or order event without a second call. For a group
          *     payment each order gets its own event: `amount` is that order's share, `paymentAmount` the
@@ -6824,7 +7080,10 @@ export interface components {
          *     `details.fieldErrors`), the order is not `PAID` (`ORDER_NOT_PAID`), the new end is not after
          *     the current one (`EXTENSION_NOT_LATER`), the cover would be longer than its package's maximum
          *     (`EXTENSION_TOO_LONG`), or (`POST /orders/{orderRef}/extension`) the cover has ended
-         *     (`COVER_ENDED`, Nepal date).
+         *     (`COVER_ENDED`, Nepal date). Under a disruption (`disruptionId`): it names no disruption
+         *     (`DISRUPTION_NOT_FOUND`), the order's route is not in its area (`ROUTE_NOT_IN_DISRUPTION_AREA`),
+         *     the cover's last day is not within it (`COVER_NOT_ENDING_IN_DISRUPTION`), or the free days under
+         *     it would be more than its `maxDays` (`DISRUPTION_DAYS_EXCEEDED`).
          */
         ExtensionRefused: {
             headers: {
@@ -7876,6 +8135,41 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listDisruptions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only disruptions of this area, for example `LUKLA`.
+                 * @example LUKLA
+                 */
+                area?: string;
+                /**
+                 * @description Only the active ones, or only the ended ones.
+                 * @example ACTIVE
+                 */
+                status?: "ACTIVE" | "ENDED";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The disruptions, latest first (an empty list when there is none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisruptionListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     uploadDocument: {
         parameters: {
             query?: never;
@@ -8858,7 +9152,7 @@ export interface operations {
              * @description Error shape 2. Another extension of the order awaits its top-up (`EXTENSION_ALREADY_OPEN`,
              *     the `message` names it), or the `Idempotency-Key` was used for a different request
              *     (`IDEMPOTENCY_KEY_REUSED`), or a payment of the order is being settled at this moment
-             *     (`PAYMENT_IN_PROGRESS`).
+             *     (`PAYMENT_IN_PROGRESS`), or the disruption named has ended (`DISRUPTION_ENDED`).
              */
             409: {
                 headers: {
@@ -11136,6 +11430,78 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CommissionPeriodClosedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDisruptionDeclared: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisruptionDeclaredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the deliveries of this event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (for example a signature that does not verify). Retried like any non-2xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDisruptionEnded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_...`), the same on every retry: deduplicate by it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` under your `whsec_` secret; two during a secret rotation. Accept the delivery if any one verifies. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Seconds since the Unix epoch when this delivery was signed. Reject deliveries more than five minutes off (the libraries do). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisruptionEndedEvent"];
             };
         };
         responses: {

@@ -24,6 +24,8 @@ export type WebhookEvent =
   | Schemas['ClaimPaidEvent']
   | Schemas['ClaimWithdrawnEvent']
   | Schemas['CommissionPeriodClosedEvent']
+  | Schemas['DisruptionDeclaredEvent']
+  | Schemas['DisruptionEndedEvent']
   | Schemas['WebhookTestEvent'];
 
 /** The event of one type: `WebhookEventOf<'order.paid'>`. */
@@ -50,5 +52,7 @@ export const WEBHOOK_EVENT_TYPES: ReadonlyArray<WebhookEvent['type']> = [
   'claim.paid',
   'claim.withdrawn',
   'commission.period_closed',
+  'disruption.declared',
+  'disruption.ended',
   'webhook.test',
 ];

@@ -42,6 +42,7 @@ import { Migration20261214090000_DatabaseMode } from './Migration20261214090000_
 import { Migration20261218100000_CompanyPan } from './Migration20261218100000_CompanyPan';
 import { Migration20261219000000_OrderAmendment } from './Migration20261219000000_OrderAmendment';
 import { Migration20261225090000_OrderPaymentStatusAsReported } from './Migration20261225090000_OrderPaymentStatusAsReported';
+import { Migration20261222090000_Disruptions } from './Migration20261222090000_Disruptions';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -94,4 +95,5 @@ export const migrationsList: MigrationObject[] = [
     name: 'Migration20261225090000_OrderPaymentStatusAsReported',
     class: Migration20261225090000_OrderPaymentStatusAsReported,
   },
+  { name: 'Migration20261222090000_Disruptions', class: Migration20261222090000_Disruptions },
 ];

@@ -5,7 +5,7 @@ import type { Schemas } from '../../../kernel/http/wire';
 /** A trek route of the catalogue; only active routes are offered to partners. */
 @Entity({ tableName: 'route' })
 export class Route {
-  [OptionalProps]?: 'active' | 'description';
+  [OptionalProps]?: 'active' | 'description' | 'area';
 
   @PrimaryKey({ type: 'uuid' }) id!: string;
 
@@ -20,6 +20,9 @@ export class Route {
   @Property({ type: 'text' }) routeCategory!: Schemas['RouteSummary']['routeCategory'];
 
   @Property({ type: 'integer' }) maxAltitude!: number;
+
+  /** The airstrip its trekkers fly through (`LUKLA`), which a disruption is declared for; null: none (decision record 0103). */
+  @Property({ type: 'text', nullable: true }) area?: string | null;
 
   @Property({ type: 'text' }) description: string = '';
 

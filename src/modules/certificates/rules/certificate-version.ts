@@ -15,6 +15,12 @@ export interface Amendment {
   at: Date;
   /** What changed, in words: "departure moved from 2026-10-01 to 2026-10-03". */
   change: string;
+  /**
+   * What changed without the earlier dates, for the public verify page, which never prints a
+   * window no longer in force ("cover extended under the Lukla disruption D-2026-0001 to
+   * 2026-12-16"); absent when the page says no more than that the dates changed.
+   */
+  publicChange?: string;
   /** The coverage window before and after the change, when it changed it. */
   windowBefore?: CoverWindow;
   windowAfter?: CoverWindow;

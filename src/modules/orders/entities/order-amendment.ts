@@ -3,6 +3,7 @@ import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/dec
 import { UpdatableEntity } from '../../../kernel/db/base-entity';
 import { MoneyType } from '../../../kernel/db/money-type';
 import type { Minor } from '../../../kernel/money';
+import { Disruption } from '../../catalogue/entities/disruption';
 import { Order } from './order';
 
 /**
@@ -21,7 +22,15 @@ export type AmendmentStatus = 'AWAITING_PAYMENT' | 'APPLIED' | 'NOT_APPLIED' | '
 @Unique({ name: 'order_amendment_order_id_idempotency_key_unique', properties: ['order', 'idempotencyKey'] })
 export class OrderAmendment extends UpdatableEntity {
   [OptionalProps]?:
-    'id' | 'createdAt' | 'updatedAt' | 'status' | 'paymentRef' | 'appliedAt' | 'idempotencyKey' | 'requestFingerprint';
+    | 'id'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'status'
+    | 'paymentRef'
+    | 'appliedAt'
+    | 'idempotencyKey'
+    | 'requestFingerprint'
+    | 'disruption';
 
   @Property({ type: 'text', unique: true }) amendmentRef!: string;
 
@@ -52,4 +61,7 @@ export class OrderAmendment extends UpdatableEntity {
   @Property({ type: 'uuid', nullable: true }) idempotencyKey?: string | null;
 
   @Property({ type: 'text', nullable: true }) requestFingerprint?: string | null;
+
+  /** The disruption it was made under, free (decision record 0103), or null. */
+  @ManyToOne(() => Disruption, { nullable: true }) disruption?: Disruption | null;
 }

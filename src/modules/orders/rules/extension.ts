@@ -7,8 +7,11 @@ import type { Minor } from '../../../kernel/money';
  * package's own pricing with the order's discount kept, and the rules that refuse it.
  */
 
-/** What an extension request asks for: a new last day of cover, or a number of days more. */
-export type ExtensionAsk = { coverageEndDate: string } | { extraDays: number };
+/**
+ * What an extension request asks for: a new last day of cover, or a number of days more, and
+ * the disruption it is made under, free, if any (decision record 0103).
+ */
+export type ExtensionAsk = ({ coverageEndDate: string } | { extraDays: number }) & { disruptionId?: string };
 
 export interface CoverWindow {
   coverageStartDate: string;
@@ -20,11 +23,16 @@ export interface CoverWindow {
  * extension's body carries the gateway too, so its schema cannot count properties as the
  * preview's does.
  */
-export function extensionAsk(input: { coverageEndDate?: string; extraDays?: number }): ExtensionAsk {
+export function extensionAsk(input: {
+  coverageEndDate?: string;
+  extraDays?: number;
+  disruptionId?: string;
+}): ExtensionAsk {
   if (input.coverageEndDate !== undefined && input.extraDays !== undefined)
     throw invalidField('extraDays', 'send either coverageEndDate or extraDays, not both');
-  if (input.coverageEndDate !== undefined) return { coverageEndDate: input.coverageEndDate };
-  if (input.extraDays !== undefined) return { extraDays: input.extraDays };
+  const under = input.disruptionId === undefined ? {} : { disruptionId: input.disruptionId.toUpperCase() };
+  if (input.coverageEndDate !== undefined) return { coverageEndDate: input.coverageEndDate, ...under };
+  if (input.extraDays !== undefined) return { extraDays: input.extraDays, ...under };
   throw invalidField('coverageEndDate', 'coverageEndDate or extraDays is required');
 }
 
