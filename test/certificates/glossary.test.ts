@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { GLOSSARY } from '../../src/modules/certificates/glossary';
 
-const RECORD = path.join(__dirname, '../../docs/decisions/0105-the-certificate-and-the-verify-page-in-english-and-nepali.md');
+const RECORD = path.join(
+  __dirname,
+  '../../docs/decisions/0105-the-certificate-and-the-verify-page-in-english-and-nepali.md',
+);
 
 /** The rows of the record's glossary table: key, English, Nepali. */
 function recordTable(): Array<[string, string, string]> {

@@ -10,8 +10,9 @@ export interface Term {
   ne: string;
 }
 
-export const GLOSSARY = {
-  // The certificate: its title, header and section headings.
+/** What the certificate prints in both languages. */
+export const CERTIFICATE_TERMS = {
+  // Its title, header and section headings.
   certificateTitle: { en: 'Certificate of Insurance', ne: 'बीमा प्रमाणपत्र' },
   policyNumber: { en: 'Policy number', ne: 'बीमालेख नम्बर' },
   scanToVerify: { en: 'Scan to verify', ne: 'जाँच गर्न स्क्यान गर्नुहोस्' },
@@ -75,7 +76,10 @@ export const GLOSSARY = {
       'बीमा सुरक्षा माथि उल्लिखित बीमालेखका शर्तहरूले निर्धारण गर्दछन्। ' +
       'यो मान्य छ वा छैन भनी जो कोहीले QR कोड वा {verificationUrl} मा जाँच गर्न सक्नुहुन्छ।',
   },
-  // The verify page.
+} as const satisfies Record<string, Term>;
+
+/** What only the verify page says (it uses some of the certificate's labels too). */
+const PAGE_TERMS = {
   policy: { en: 'Policy', ne: 'बीमालेख' },
   notYetInForce: { en: 'Not yet in force', ne: 'लागू भइसकेको छैन' },
   notYetInForceFrom: { en: 'NOT YET IN FORCE — from {date}', ne: 'लागू भइसकेको छैन — {date} देखि' },
@@ -136,6 +140,9 @@ export const GLOSSARY = {
   },
   verificationBy: { en: 'Policy verification by {issuer}', ne: '{issuer} द्वारा बीमालेख प्रमाणीकरण' },
 } as const satisfies Record<string, Term>;
+
+/** Every term, in the order of decision record 0105's table. */
+export const GLOSSARY = { ...CERTIFICATE_TERMS, ...PAGE_TERMS };
 
 export type TermKey = keyof typeof GLOSSARY;
 export type Language = keyof Term;
