@@ -11,6 +11,7 @@ import { APPROVE_CARD, deliverCallback, pay, placeOrder, submitCheckout } from '
 import { startTestServer } from '../support/test-server';
 import { requireSystemTool } from '../support/system-tools';
 import { expectStatus } from '../support/expect-status';
+import { GLOSSARY } from '../../src/modules/certificates/glossary';
 
 /**
  * The public verify page as a checkpoint officer's phone shows it (390 x 844, a common phone's
@@ -96,6 +97,31 @@ describe('the verify page on a 390 x 844 phone', () => {
       const shown = await onPhone(`${server.url}/verify/${policyNumber}?code=${code}`, name.replace(/ /g, '-'));
       expectStatus(shown, 200);
       expect(shown.text).toContain(headline);
+      expect(shown.dates.length).toBeGreaterThanOrEqual(3);
+      expect(shown.dates.filter((date) => date.lines !== 1)).toEqual([]);
+      expect(shown.scrollWidth).toBeLessThanOrEqual(PHONE.width);
+      expect(shown.verdictBottom).toBeLessThanOrEqual(PHONE.height);
+      expect(shown.screenshot.length).toBeGreaterThan(10_000);
+    },
+  );
+
+  const NEPALI: Record<string, string> = {
+    valid: GLOSSARY.valid.ne,
+    'not yet in force': GLOSSARY.notYetInForceFrom.ne.split(' — ')[0] ?? '',
+    expired: GLOSSARY.expired.ne,
+    cancelled: GLOSSARY.cancelled.ne,
+  };
+  it.each(STATES)(
+    'when the policy is %s and the page is asked for in Nepali, then it reads in Devanagari and still no date breaks, nothing overflows, and the verdict is on the first screen',
+    async (name, made) => {
+      const { policyNumber, code } = await made();
+      const shown = await onPhone(
+        `${server.url}/verify/${policyNumber}?code=${code}&lang=ne`,
+        `nepali-${name.replace(/ /g, '-')}`,
+      );
+      expectStatus(shown, 200);
+      expect(shown.text).toContain(NEPALI[name]);
+      expect(shown.text).toContain(GLOSSARY.coverageWindow.ne);
       expect(shown.dates.length).toBeGreaterThanOrEqual(3);
       expect(shown.dates.filter((date) => date.lines !== 1)).toEqual([]);
       expect(shown.scrollWidth).toBeLessThanOrEqual(PHONE.width);
