@@ -110,11 +110,16 @@ export function renderCertificate(
   languages: CertificateLanguages = 'en+ne',
 ): PDFKit.PDFDocument {
   const nepali = languages === 'en+ne';
-  const laidOut = layOut(content, fonts, false, nepali);
   // Content long enough to push the evacuation or medical limit off page 1 is laid out again with
   // both limits kept at page 1's foot, above the assistance box (decision record 0097). The first
-  // layout is dropped unread: it costs a second layout only for such content.
-  return laidOut.keyLimitsOnPageOne ? laidOut.doc : layOut(content, fonts, true, nepali).doc;
+  // layout is dropped unread: it costs a second layout only for such content. With its Nepali
+  // labels every certificate is such content (its rows take page 1 before the coverage list), so
+  // a bilingual one starts with the limits at the foot, and is laid out again without them only
+  // if its whole coverage list still fits page 1 (decision record 0105).
+  const footFirst = nepali && keyLimits(content.coverage).length > 0;
+  const laidOut = layOut(content, fonts, footFirst, nepali);
+  if (laidOut.keyLimitsOnPageOne !== footFirst) return laidOut.doc;
+  return layOut(content, fonts, !footFirst, nepali).doc;
 }
 
 function layOut(
