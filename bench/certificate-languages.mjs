@@ -107,7 +107,8 @@ async function main() {
     '| round | English only: CPU ms / certificate | English and Nepali: CPU ms / certificate | ratio |',
     '|---|---|---|---|',
     ...rounds.map(
-      (r, i) => `| ${i + 1} | ${r.english.cpuMs.toFixed(1)} | ${r.bilingual.cpuMs.toFixed(1)} | ${r.ratio.toFixed(2)} |`,
+      (r, i) =>
+        `| ${i + 1} | ${r.english.cpuMs.toFixed(1)} | ${r.bilingual.cpuMs.toFixed(1)} | ${r.ratio.toFixed(2)} |`,
     ),
     '',
     `Mean CPU per certificate: English only ${mean('english').toFixed(1)} ms, English and Nepali ${mean('bilingual').toFixed(1)} ms; ` +

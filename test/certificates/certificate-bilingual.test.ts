@@ -66,7 +66,7 @@ const CERTIFICATES: Array<[string, CertificateContent]> = [
       devices: [],
       addedItems: [{ name: 'Porter day', quantity: 2, amount: 40_00 }],
       soldBy: { company: 'Himalayan Treks', agencies: ['Khumbu Agency'], statedByPartner: ['Lukla Friends'] },
-    } as Partial<CertificateContent>),
+    }),
   ],
   [
     'longest specimen, Devanagari name',
