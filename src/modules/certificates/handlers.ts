@@ -48,7 +48,8 @@ export const certificateHandlers = {
       return {
         status: 429,
         contentType: 'text/html',
-        headers: { ...headers, 'Retry-After': String(lookup.retryAfterSeconds) },
+        // Said in English only (decision record 0105).
+        headers: { ...headers, 'Content-Language': 'en', 'Retry-After': String(lookup.retryAfterSeconds) },
         body: tooManyLookupsPage(lookup.retryAfterSeconds, site),
       };
     }
