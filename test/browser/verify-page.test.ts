@@ -11,6 +11,8 @@ import { APPROVE_CARD, deliverCallback, pay, placeOrder, submitCheckout } from '
 import { startTestServer } from '../support/test-server';
 import { requireSystemTool } from '../support/system-tools';
 import { expectStatus } from '../support/expect-status';
+import { GLOSSARY } from '../../src/modules/certificates/glossary';
+import { sfntFromWoff } from '../../src/modules/certificates/woff';
 
 /**
  * The public verify page as a checkpoint officer's phone shows it (390 x 844, a common phone's
@@ -26,12 +28,41 @@ let browser: Browser;
 let agency: TestPartner;
 const shots = process.env.VERIFY_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'verify-screens-'));
 
+/**
+ * A fontconfig that adds Noto Sans Devanagari to the system's faces. The page names the face and
+ * uses the phone's own (Android ships it, iOS has its Devanagari faces); this machine has none, and
+ * without one Chromium drew the Nepali page in empty boxes that its text checks could not see.
+ */
+function withDevanagariFace(): string {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'verify-fonts-'));
+  const files = path.join(__dirname, '../../node_modules/@fontsource/noto-sans-devanagari/files');
+  fs.mkdirSync(path.join(directory, 'fonts'));
+  for (const weight of [400, 700]) {
+    // As TrueType, as the certificate embeds it: Chromium's own FreeType reads no WOFF from fontconfig.
+    const file = `noto-sans-devanagari-devanagari-${weight}-normal`;
+    const woff = fs.readFileSync(path.join(files, `${file}.woff`));
+    fs.writeFileSync(path.join(directory, 'fonts', `${file}.ttf`), sfntFromWoff(woff));
+  }
+  const config = path.join(directory, 'fonts.conf');
+  fs.writeFileSync(
+    config,
+    '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>' +
+      '<include ignore_missing="yes">/etc/fonts/fonts.conf</include>' +
+      `<dir>${path.join(directory, 'fonts')}</dir><cachedir>${path.join(directory, 'cache')}</cachedir></fontconfig>`,
+  );
+  return config;
+}
+
 beforeAll(async () => {
   const executablePath = process.env.CHROMIUM_PATH ?? requireSystemTool('chromium');
   server = await startTestServer();
   client = new ApiClient(server.url);
   agency = await newPartner(server, client);
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  browser = await chromium.launch({
+    executablePath,
+    args: ['--no-sandbox'],
+    env: { ...process.env, FONTCONFIG_FILE: withDevanagariFace() },
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -96,6 +127,31 @@ describe('the verify page on a 390 x 844 phone', () => {
       const shown = await onPhone(`${server.url}/verify/${policyNumber}?code=${code}`, name.replace(/ /g, '-'));
       expectStatus(shown, 200);
       expect(shown.text).toContain(headline);
+      expect(shown.dates.length).toBeGreaterThanOrEqual(3);
+      expect(shown.dates.filter((date) => date.lines !== 1)).toEqual([]);
+      expect(shown.scrollWidth).toBeLessThanOrEqual(PHONE.width);
+      expect(shown.verdictBottom).toBeLessThanOrEqual(PHONE.height);
+      expect(shown.screenshot.length).toBeGreaterThan(10_000);
+    },
+  );
+
+  const NEPALI: Record<string, string> = {
+    valid: GLOSSARY.valid.ne,
+    'not yet in force': GLOSSARY.notYetInForceFrom.ne.split(' — ')[0] ?? '',
+    expired: GLOSSARY.expired.ne,
+    cancelled: GLOSSARY.cancelled.ne,
+  };
+  it.each(STATES)(
+    'when the policy is %s and the page is asked for in Nepali, then it reads in Devanagari and still no date breaks, nothing overflows, and the verdict is on the first screen',
+    async (name, made) => {
+      const { policyNumber, code } = await made();
+      const shown = await onPhone(
+        `${server.url}/verify/${policyNumber}?code=${code}&lang=ne`,
+        `nepali-${name.replace(/ /g, '-')}`,
+      );
+      expectStatus(shown, 200);
+      expect(shown.text).toContain(NEPALI[name]);
+      expect(shown.text).toContain(GLOSSARY.coverageWindow.ne);
       expect(shown.dates.length).toBeGreaterThanOrEqual(3);
       expect(shown.dates.filter((date) => date.lines !== 1)).toEqual([]);
       expect(shown.scrollWidth).toBeLessThanOrEqual(PHONE.width);

@@ -2,6 +2,7 @@ import { certificateContent as content, longest, renderedCertificate } from '../
 import type { CertificateContent } from '../../src/modules/certificates/rules/certificate-content';
 import { readPdf, type PlacedText, type ReadPdf } from '../support/certificate-pdf';
 import { first } from '../support/elements';
+import { fill, GLOSSARY } from '../../src/modules/certificates/glossary';
 
 /** A 200-character Arabic name whose first and last words appear nowhere else in it. */
 const LONG_ARABIC = `أحمد ${longest('عبدالرحمن', 200 - 'أحمد '.length - ' عثمان'.length)} عثمان`;
@@ -24,12 +25,31 @@ async function render(certificate: CertificateContent, sample: string): Promise<
   return readPdf(await renderedCertificate(certificate, sample));
 }
 
-const FOOT =
-  '24-HOUR ASSISTANCE: RESCUE, EVACUATION AND MEDICAL +977 1 4000 000 · assistance@himalayantrekcover.example ' +
-  'Open a case through your agency or call before any helicopter evacuation, quoting the policy number POL-2026-000087. ' +
+const POLICY = {
+  policyNumber: 'POL-2026-000087',
+  underwriter: 'Sagarmatha Insurance Co. Ltd.',
+  verificationUrl: 'https://partners.example/verify/POL-2026-000087',
+};
+/** The assistance box and the attestation, each in English then in Nepali (decision record 0105). */
+const FOOT = [
+  '24-HOUR ASSISTANCE: RESCUE, EVACUATION AND MEDICAL',
+  GLOSSARY.assistanceHeading.ne,
+  '+977 1 4000 000 · assistance@himalayantrekcover.example',
+  'Open a case through your agency or call before any helicopter evacuation, quoting the policy number POL-2026-000087.',
+  fill(GLOSSARY.assistanceHow.ne, POLICY),
   'This certificate confirms that the traveller named above is insured by Sagarmatha Insurance Co. Ltd. under policy POL-2026-000087 ' +
-  'for the coverage window and the altitude shown. The policy wording linked above governs the cover. ' +
-  'Anyone may check that it is valid with the QR code or at https://partners.example/verify/POL-2026-000087.';
+    'for the coverage window and the altitude shown. The policy wording linked above governs the cover. ' +
+    'Anyone may check that it is valid with the QR code or at https://partners.example/verify/POL-2026-000087.',
+  fill(GLOSSARY.attestation.ne, POLICY),
+].join(' ');
+
+/**
+ * Text as compared here: without white space, each run of Devanagari as its letters sorted. PDF.js
+ * reads Devanagari in glyph order (an i-sign before its consonant, a half letter after the
+ * conjunct it joins), and the text layer's logical order is tested with pdftotext (certificate-bilingual.test.ts).
+ */
+const comparable = (text: string) =>
+  text.replace(/\s+/g, '').replace(/[\u0900-\u097f]+/g, (run) => [...run].sort().join(''));
 
 const startingWith = (items: PlacedText[], text: string) => items.filter((item) => item.text.startsWith(text));
 
@@ -47,12 +67,11 @@ describe('page 1 holds what a checkpoint needs, for every input the contract acc
       expect(nameLabel.y).toBeLessThan(birthLabel.y);
       // From the box down, page 1 holds the box and the attestation and nothing else: no row ran into them.
       const foot = pageOne.filter((item) => item.y >= assistance.y - 12).sort((a, b) => a.y - b.y || a.x - b.x);
-      expect(
-        foot
-          .map((item) => item.text)
-          .join('')
-          .replace(/\s+/g, ''),
-      ).toBe(FOOT.replace(/\s+/g, ''));
+      expect(comparable(foot.map((item) => item.text).join(''))).toBe(comparable(FOOT));
+      // Above the box, page 1 keeps the evacuation and the medical limits (the two first coverage lines here).
+      const above = pageOne.filter((item) => item.y < assistance.y - 12).map((item) => item.text);
+      expect(above.join(' ')).toContain('NPR 100,000.00');
+      expect(above.join(' ')).toContain('NPR 200,000.00');
       read.pages.forEach((page, index) =>
         expect(page.text.replace(/\s+/g, ' ')).toContain(
           `Policy POL-2026-000087 · page ${index + 1} of ${read.pages.length}`,

@@ -3,6 +3,14 @@ import { charactersWithoutGlyph, readPdf } from '../support/certificate-pdf';
 import { certificateContent, renderedCertificate } from '../support/certificate-fixtures';
 import { at } from '../support/elements';
 
+/**
+ * The layout's rules (page breaks, "(continued)", the key limits at page 1's foot) on the
+ * English-only rendering, whose page 1 holds six coverage lines: with its Nepali labels a
+ * certificate's rows fill page 1 before the coverage list (decision record 0105), and
+ * certificate-layout.test.ts and certificate-bilingual.test.ts test that rendering's page 1.
+ */
+const ENGLISH_ONLY = 'en';
+
 /** A live certificate of a short, ordinary policy: `coverageLines` cover lines, one agency, a catalogue route. */
 function content(
   coverageLines: number,
@@ -26,7 +34,11 @@ function content(
 }
 
 function render(coverageLines: number, name?: string, overrides?: Partial<CertificateContent>): Promise<Buffer> {
-  return renderedCertificate(content(coverageLines, name, overrides), `live-${coverageLines}-cover-lines`);
+  return renderedCertificate(
+    content(coverageLines, name, overrides),
+    `live-${coverageLines}-cover-lines`,
+    ENGLISH_ONLY,
+  );
 }
 
 describe('certificate layout', () => {
@@ -156,6 +168,7 @@ describe("page 1's evacuation and medical limits", () => {
           },
         },
         'key limits at the foot',
+        ENGLISH_ONLY,
       ),
     );
     const page1 = flat(at(read.pages, 0, 'the pages').text);

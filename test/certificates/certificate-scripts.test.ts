@@ -8,6 +8,7 @@ import { APPROVE_CARD, deliverCallback, pay, submitCheckout } from '../support/p
 import { serverBehind } from '../support/prism';
 import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
+import { GLOSSARY } from '../../src/modules/certificates/glossary';
 
 const { server, client } = useTestServer({ env: { PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' } });
 let agency: TestPartner;
@@ -57,11 +58,13 @@ describe("a certificate prints the insured's name in its own script", () => {
       const read = await readPdf(pdf);
       // As PDF.js reads it back: Devanagari in glyph order, Hebrew and Arabic words in the order drawn (see asExtracted).
       // A transliteration, where the script has one, stands between the name and the date of birth (transliteration.test.ts).
-      const withoutTransliteration = read.text.replace(
-        / Name in Latin letters [^()]* \(transliterated, not as in passport\)/,
-        '',
+      const withoutTransliteration = read.text
+        .replace(/ Name in Latin letters [^()]* \(transliterated, not as in passport\)/, '')
+        .replace(` ${asExtracted(GLOSSARY.nameInLatinLetters.ne)}`, '');
+      // The row's Nepali label under its English one, read after the value (decision record 0105).
+      expect(withoutTransliteration).toContain(
+        `Name ${asExtracted(name)} ${asExtracted(GLOSSARY.name.ne)} Date of birth`,
       );
-      expect(withoutTransliteration).toContain(`Name ${asExtracted(name)} Date of birth`);
       expect(charactersWithoutGlyph(pdf, name)).toEqual([]);
       // Registration, order, card checkout and download: a minute on a busy two-core machine.
     },

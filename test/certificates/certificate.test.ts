@@ -24,6 +24,7 @@ import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 import { expectStatus } from '../support/expect-status';
 import { readablePage } from '../support/certificate-fixtures';
+import { GLOSSARY } from '../../src/modules/certificates/glossary';
 
 const ASSISTANCE = { ASSISTANCE_PHONE: '+977 1 5970 111', ASSISTANCE_EMAIL: 'rescue-desk@trekcover.example' };
 const POLICY_WORDING_URL = 'https://trekcover.example/wording/trek-2026.pdf';
@@ -253,11 +254,16 @@ describe('GET /orders/{orderRef}/certificate', () => {
     const read = await readPdf(pdf);
     const [whole, fraction] = (order.totalAmount / 100).toFixed(2).split('.');
     expect(read.text).toContain(`Premium paid ${order.currency} ${Number(whole).toLocaleString('en-US')}.${fraction}`);
-    expect(read.text).toContain('Sold by Himalayan Trails Pvt. Ltd. Agencies listed Khumbu Guides');
+    // Each label's Nepali under it, read after its value (decision record 0105).
+    expect(read.text).toContain(
+      `Sold by Himalayan Trails Pvt. Ltd. ${asExtracted(GLOSSARY.soldBy.ne)} Agencies listed Khumbu Guides`,
+    );
     expect(read.text).not.toContain('Policyholder');
     expect(read.text).toContain(`Policy wording ${POLICY_WORDING_URL} (version ${COMPLIANCE.POLICY_WORDING_VERSION})`);
     expect(read.text).toContain(`Insurer's licence ${COMPLIANCE.INSURER_LICENCE}`);
-    expect(read.text).toContain(`, ${COMPLIANCE.INSURER_ADDRESS} Insurer's licence`);
+    expect(read.text).toContain(
+      `, ${COMPLIANCE.INSURER_ADDRESS} ${asExtracted(GLOSSARY.insurer.ne)} Insurer's licence`,
+    );
     expect(read.text).toContain(`${COMPLIANCE.INTERMEDIARY_ROLE}; licence ${COMPLIANCE.INTERMEDIARY_LICENCE}`);
     // The package's excess and terms in brief, from the catalogue.
     const ctg = await server.orm.em.fork().findOneOrFail(Ctg, order.ctg.id);
@@ -267,7 +273,8 @@ describe('GET /orders/{orderRef}/certificate', () => {
     );
     // Its first words: a long link in it wraps, and the reader puts a space at the break.
     expect(read.text).toContain(`Key terms and exclusions ${ctg.termsConditions.slice(0, 60)}`);
-    expect(read.pages[0]?.links).toContain(POLICY_WORDING_URL);
+    // A link wherever the row falls (page 2 once the Nepali labels have taken page 1's room).
+    expect(read.pages.flatMap((page) => page.links)).toContain(POLICY_WORDING_URL);
     expect(read.text).toContain(`Issued ${kathmanduToday(order.paidAt)}`);
     expect(read.text).not.toContain('amended');
   });
@@ -320,7 +327,9 @@ describe('GET /orders/{orderRef}/certificate', () => {
   it('when the traveller has a name as in the passport, then the certificate prints it beside the native-script name, and the verify page takes the initials from it', async () => {
     const { detail } = await paidEverestOrder('陈美玲', { nameAsInPassport: 'CHEN<<MEI<LING' });
     const read = await readPdf((await downloadCertificate(agency, detail.orderRef)).pdf);
-    expect(read.text).toContain(`Name ${asExtracted('陈美玲')} Name as in passport CHEN, MEI LING Date of birth`);
+    expect(read.text).toContain(
+      `Name ${asExtracted('陈美玲')} ${asExtracted(GLOSSARY.name.ne)} Name as in passport CHEN, MEI LING ${asExtracted(GLOSSARY.nameAsInPassport.ne)} Date of birth`,
+    );
     const verification = await pageWithCode(detail);
     expect(verification.body).toContain('M. C.');
     expect(verification.body).not.toContain('陈');

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { renderCertificate } from '../../src/modules/certificates/certificate-pdf';
+import { renderCertificate, type CertificateLanguages } from '../../src/modules/certificates/certificate-pdf';
 import { loadCertificateFonts } from '../../src/modules/certificates/certificate-fonts';
 import type { CertificateContent } from '../../src/modules/certificates/rules/certificate-content';
 
@@ -66,9 +66,13 @@ export function certificateContent(name: string, overrides: Partial<CertificateC
 }
 
 /** The certificate's bytes. For looking at: CERTIFICATE_SAMPLES=<directory> keeps each one drawn, named after `sample`. */
-export async function renderedCertificate(certificate: CertificateContent, sample: string): Promise<Buffer> {
+export async function renderedCertificate(
+  certificate: CertificateContent,
+  sample: string,
+  languages?: CertificateLanguages,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of renderCertificate(certificate, fonts)) chunks.push(chunk as Buffer);
+  for await (const chunk of renderCertificate(certificate, fonts, languages)) chunks.push(chunk as Buffer);
   const pdf = Buffer.concat(chunks);
   if (process.env.CERTIFICATE_SAMPLES)
     fs.writeFileSync(path.join(process.env.CERTIFICATE_SAMPLES, `${sample.replace(/\W+/g, '-')}.pdf`), pdf);

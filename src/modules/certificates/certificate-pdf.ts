@@ -7,6 +7,7 @@ import { drawQrCode } from './qr-code';
 import { versionLine } from './rules/certificate-version';
 import { statedRouteEndorsement, statedRouteCover } from './rules/route-endorsement';
 import { coverageSubtitle, keyLimits, keyTermsSummary, type CertificateCoverageLine } from './rules/coverage-summary';
+import { fill, GLOSSARY, type Term } from './glossary';
 
 const PAGE = { width: 595.28, height: 841.89 };
 const MARGIN = 50;
@@ -18,6 +19,11 @@ const QR_SIZE = 100;
 /** Between rows: tight enough that six coverage lines, the premium and the policyholder fit one page. */
 const ROW_GAP = 2;
 const ASSISTANCE_HEIGHT = 70;
+/** The assistance box in two languages: the Nepali heading and sentence below the English ones. */
+const BILINGUAL_ASSISTANCE_HEIGHT = 118;
+/** A row's Nepali label, under its English one (decision record 0105). */
+const NEPALI_LABEL_SIZE = 8.5;
+const NEPALI_FACE = 'devanagari-regular';
 /** One key limit on page 1's foot: one line of 9.5-point text (coverage names come from the operator's catalogue, and are short). */
 const LIMIT_ROW_HEIGHT = 14;
 const ATTESTATION_SIZE = 8;
@@ -48,11 +54,21 @@ function bandOf(content: Pick<CertificateContent, 'specimen'>) {
 const INK_BLACK = '#000000';
 
 /** The identity document's kind in words: a checkpoint officer reads "Citizenship certificate number", not an enum. */
-const ID_LABELS: Record<string, string> = {
-  PASSPORT: 'Passport number',
-  NATIONAL_ID: 'National ID card number',
-  CITIZENSHIP_CERTIFICATE: 'Citizenship certificate number',
+const ID_LABELS: Record<string, Term> = {
+  PASSPORT: GLOSSARY.passportNumber,
+  NATIONAL_ID: GLOSSARY.nationalIdNumber,
+  CITIZENSHIP_CERTIFICATE: GLOSSARY.citizenshipNumber,
 };
+
+/**
+ * The certificate's languages: English and Nepali (the labels, the headings, the assistance box and
+ * the attestation in both; the traveller's name and the policy's facts once), or English only, the
+ * certificate as it was before decision record 0105 (kept to measure what the second language costs).
+ */
+export type CertificateLanguages = 'en+ne' | 'en';
+
+/** A row's label: a glossary term, printed in both languages, or text of the policy's own (a device's name), printed as is. */
+type Label = Term | string;
 
 /**
  * Han characters are shared by Chinese, Japanese and Korean, drawn in each one's own forms. A name
@@ -72,7 +88,9 @@ interface Sheet {
   /** Starts a new page unless `height` more points fit above the page's bottom (on page 1, above the key limits and the assistance box). */
   room: (height: number) => void;
   /** The section being drawn: a page break inside it repeats its title, "(continued)". */
-  section?: string;
+  section?: Term;
+  /** Whether labels, headings, the assistance box and the attestation carry their Nepali words too. */
+  nepali: boolean;
 }
 
 /**
@@ -86,18 +104,29 @@ interface Sheet {
  * pushes them to a page 2. Rows that do not fit above them go on to the next pages, each headed with
  * the policy number and "page N of M" so that a loose sheet still says whose it is.
  */
-export function renderCertificate(content: CertificateContent, fonts: CertificateFonts): PDFKit.PDFDocument {
-  const laidOut = layOut(content, fonts, false);
+export function renderCertificate(
+  content: CertificateContent,
+  fonts: CertificateFonts,
+  languages: CertificateLanguages = 'en+ne',
+): PDFKit.PDFDocument {
+  const nepali = languages === 'en+ne';
   // Content long enough to push the evacuation or medical limit off page 1 is laid out again with
   // both limits kept at page 1's foot, above the assistance box (decision record 0097). The first
-  // layout is dropped unread: it costs a second layout only for such content.
-  return laidOut.keyLimitsOnPageOne ? laidOut.doc : layOut(content, fonts, true).doc;
+  // layout is dropped unread: it costs a second layout only for such content. With its Nepali
+  // labels every certificate is such content (its rows take page 1 before the coverage list), so
+  // a bilingual one starts with the limits at the foot, and is laid out again without them only
+  // if its whole coverage list still fits page 1 (decision record 0105).
+  const footFirst = nepali && keyLimits(content.coverage).length > 0;
+  const laidOut = layOut(content, fonts, footFirst, nepali);
+  if (laidOut.keyLimitsOnPageOne !== footFirst) return laidOut.doc;
+  return layOut(content, fonts, !footFirst, nepali).doc;
 }
 
 function layOut(
   content: CertificateContent,
   fonts: CertificateFonts,
   limitsAtFoot: boolean,
+  nepali: boolean,
 ): { doc: PDFKit.PDFDocument; keyLimitsOnPageOne: boolean } {
   const doc = new PDFDocument({
     size: 'A4',
@@ -120,62 +149,77 @@ function layOut(
   });
   // Faces are registered as text needs them: a CJK face is parsed only for a name that uses it.
   for (const face of LATIN_FACES) doc.registerFont(face, faceNamed(fonts, face).font);
+  // Measured in before any is drawn: the Nepali attestation's height sets where page 1's foot begins.
+  if (nepali) doc.registerFont(NEPALI_FACE, faceNamed(fonts, NEPALI_FACE).font);
   const firstPage = doc.page;
-  const attestationText = attestationOf(content);
-  const attestationHeight = heightOf(doc, attestationText, ATTESTATION_SIZE, CONTENT_WIDTH);
+  const attestationText = attestationOf(content, 'en');
+  const attestationNepali = nepali ? attestationOf(content, 'ne') : undefined;
+  const attestationEnglishHeight = heightOf(doc, attestationText, ATTESTATION_SIZE, CONTENT_WIDTH);
+  const attestationHeight =
+    attestationEnglishHeight +
+    (attestationNepali === undefined
+      ? 0
+      : 3 + heightOf(doc, attestationNepali, ATTESTATION_SIZE, CONTENT_WIDTH, NEPALI_FACE));
+  const assistanceHeight = nepali ? BILINGUAL_ASSISTANCE_HEIGHT : ASSISTANCE_HEIGHT;
   const limits = keyLimits(content.coverage);
   const limitsHeight = limitsAtFoot && limits.length > 0 ? LIMIT_ROW_HEIGHT * (limits.length + 1) + 6 : 0;
-  const assistanceTop = PAGE.height - MARGIN - attestationHeight - 8 - ASSISTANCE_HEIGHT;
+  const assistanceTop = PAGE.height - MARGIN - attestationHeight - 8 - assistanceHeight;
   const footTop = assistanceTop - limitsHeight;
   const sheet: Sheet = {
     doc,
     write: writer(doc, fonts),
+    nepali,
     room: (height) => {
       const bottom = doc.page === firstPage ? footTop - 10 : PAGE.height - MARGIN;
       if (doc.y + height <= bottom) return;
       doc.addPage();
       // A section carried over to a new page says so, so that a loose page 2 still reads.
-      if (sheet.section) heading(sheet, `${sheet.section} (continued)`);
+      if (sheet.section)
+        heading(sheet, {
+          en: `${sheet.section.en} ${GLOSSARY.continued.en}`,
+          ne: `${sheet.section.ne} ${GLOSSARY.continued.ne}`,
+        });
     },
   };
 
   header(sheet, content);
-  section(sheet, 'Insured');
-  row(sheet, 'Name', content.traveller.name, { cjk: cjkFormsFor(content.traveller.nationality) });
-  if (content.traveller.passportName !== undefined) row(sheet, 'Name as in passport', content.traveller.passportName);
+  section(sheet, GLOSSARY.insured);
+  row(sheet, GLOSSARY.name, content.traveller.name, { cjk: cjkFormsFor(content.traveller.nationality) });
+  if (content.traveller.passportName !== undefined)
+    row(sheet, GLOSSARY.nameAsInPassport, content.traveller.passportName);
   // An officer who reads only Latin gets a reading aid, said not to be the passport's spelling (decision record 0100).
   else if (content.traveller.transliteratedName !== undefined)
-    row(sheet, 'Name in Latin letters', `${content.traveller.transliteratedName} ${TRANSLITERATED}`);
-  row(sheet, 'Date of birth', content.traveller.dateOfBirth);
-  row(sheet, 'Nationality', content.traveller.nationality);
-  row(sheet, ID_LABELS[content.traveller.idType] ?? 'Identity document number', content.traveller.maskedIdNumber);
+    row(sheet, GLOSSARY.nameInLatinLetters, `${content.traveller.transliteratedName} ${TRANSLITERATED}`);
+  row(sheet, GLOSSARY.dateOfBirth, content.traveller.dateOfBirth);
+  row(sheet, GLOSSARY.nationality, content.traveller.nationality);
+  row(sheet, ID_LABELS[content.traveller.idType] ?? GLOSSARY.identityDocumentNumber, content.traveller.maskedIdNumber);
 
-  section(sheet, 'Trip and cover');
+  section(sheet, GLOSSARY.tripAndCover);
   routeRows(sheet, content);
   row(
     sheet,
-    'Coverage window',
+    GLOSSARY.coverageWindow,
     `${content.coverageStartDate} to ${content.coverageEndDate} (${content.durationDays} days, both dates included; Nepal dates, UTC+05:45)`,
   );
-  row(sheet, 'Package', `${content.packageName} (${content.packageCode})`);
-  row(sheet, 'Underwriter', content.underwriter);
+  row(sheet, GLOSSARY.package, `${content.packageName} (${content.packageCode})`);
+  row(sheet, GLOSSARY.underwriter, content.underwriter);
   premiumRows(sheet, content);
   soldByRows(sheet, content);
   const wordingTop = row(
     sheet,
-    'Policy wording',
+    GLOSSARY.policyWording,
     `${content.policyWordingUrl} (version ${content.compliance.policyWordingVersion})`,
   );
   doc.link(VALUE_X, wordingTop, VALUE_WIDTH, doc.y - wordingTop - ROW_GAP, content.policyWordingUrl);
 
-  section(sheet, 'Coverage (limits per person)');
+  section(sheet, GLOSSARY.coverage);
   let keyLimitsOnPageOne = true;
   for (const line of content.coverage) {
     amountRow(sheet, line.name, money(content.currency, line.amount));
     if (limits.includes(line) && doc.page !== firstPage) keyLimitsOnPageOne = false;
   }
-  section(sheet, 'Included devices');
-  if (content.devices.length === 0) row(sheet, 'None', '');
+  section(sheet, GLOSSARY.includedDevices);
+  if (content.devices.length === 0) row(sheet, GLOSSARY.none, '');
   for (const device of content.devices) row(sheet, device.name, `Quantity ${device.quantity}`);
   addedItems(sheet, content);
   insurerAndIntermediary(sheet, content);
@@ -184,18 +228,22 @@ function layOut(
   // Back to page 1, into the room kept for them.
   doc.switchToPage(0);
   if (limitsAtFoot) keyLimitRows(sheet, content, limits, footTop);
-  assistance(sheet, content, assistanceTop);
-  sheet.write(attestationText, MARGIN, PAGE.height - MARGIN - attestationHeight, {
-    size: ATTESTATION_SIZE,
-    color: MUTED,
-    width: CONTENT_WIDTH,
-  });
+  assistance(sheet, content, assistanceTop, assistanceHeight);
+  const attestationTop = PAGE.height - MARGIN - attestationHeight;
+  sheet.write(attestationText, MARGIN, attestationTop, { size: ATTESTATION_SIZE, color: MUTED, width: CONTENT_WIDTH });
+  if (attestationNepali !== undefined)
+    sheet.write(attestationNepali, MARGIN, attestationTop + attestationEnglishHeight + 3, {
+      size: ATTESTATION_SIZE,
+      color: MUTED,
+      width: CONTENT_WIDTH,
+    });
   everyPage(sheet, content);
   doc.end();
   return { doc, keyLimitsOnPageOne };
 }
 
-function header({ doc, write }: Sheet, content: CertificateContent): void {
+function header(sheet: Sheet, content: CertificateContent): void {
+  const { doc, write } = sheet;
   const band = bandOf(content);
   doc.rect(0, 0, PAGE.width, 86).fill(band.fill);
   write(content.issuer.toUpperCase(), MARGIN, 20, {
@@ -204,12 +252,18 @@ function header({ doc, write }: Sheet, content: CertificateContent): void {
     color: band.issuer,
     width: CONTENT_WIDTH - 190,
   });
-  write(content.specimen ? SPECIMEN_MARK : 'Certificate of Insurance', MARGIN, 35, {
-    weight: 'bold',
-    size: 24,
-    color: band.title,
-    width: CONTENT_WIDTH,
-  });
+  const title = content.specimen ? SPECIMEN_MARK : GLOSSARY.certificateTitle.en;
+  write(title, MARGIN, 35, { weight: 'bold', size: 24, color: band.title, width: CONTENT_WIDTH });
+  // A real certificate's title in Nepali too, beside the English one (a specimen's says what it is, decision record 0097).
+  if (sheet.nepali && !content.specimen) {
+    const after = MARGIN + doc.font('latin-bold').fontSize(24).widthOfString(title) + 14;
+    write(GLOSSARY.certificateTitle.ne, after, 39, {
+      weight: 'bold',
+      size: 16,
+      color: band.title,
+      width: PAGE.width - MARGIN - after,
+    });
+  }
   write(
     content.specimen
       ? 'A specimen from a test system: nobody is insured by it, whatever it says below'
@@ -224,7 +278,7 @@ function header({ doc, write }: Sheet, content: CertificateContent): void {
   drawQrCode(doc, content.verificationLink, qrX, top, QR_SIZE);
   // On a screen the code is a link too.
   doc.link(qrX, top, QR_SIZE, QR_SIZE, content.verificationLink);
-  write('Scan to verify', qrX, top + QR_SIZE + 1, { size: 8, color: MUTED, width: QR_SIZE, align: 'center' });
+  write(GLOSSARY.scanToVerify.en, qrX, top + QR_SIZE + 1, { size: 8, color: MUTED, width: QR_SIZE, align: 'center' });
   if (content.checkCode)
     write(`Check code ${content.checkCode}`, qrX - 10, top + QR_SIZE + 11, {
       weight: 'bold',
@@ -234,7 +288,7 @@ function header({ doc, write }: Sheet, content: CertificateContent): void {
     });
 
   const textWidth = qrX - MARGIN - 20;
-  write('Policy number', MARGIN, top + 4, { size: 9, color: MUTED, width: textWidth });
+  write(bilingual(sheet, GLOSSARY.policyNumber, ' · '), MARGIN, top + 4, { size: 9, color: MUTED, width: textWidth });
   write(content.policyNumber, MARGIN, top + 17, { weight: 'bold', size: 22, color: INK, width: textWidth });
   write(`Order ${content.orderRef}`, MARGIN, top + 48, { size: 9.5, color: MUTED, width: textWidth });
   // An amendment takes a line of its own: "Version 2," above "amended <date>: departure moved from ... to ...".
@@ -248,7 +302,15 @@ function header({ doc, write }: Sheet, content: CertificateContent): void {
     color: MUTED,
     width: textWidth,
   });
-  doc.y = top + QR_SIZE + 24;
+  // In Nepali under the check code, the header a line longer.
+  if (sheet.nepali)
+    write(GLOSSARY.scanToVerify.ne, qrX - 10, top + QR_SIZE + 21, {
+      size: 7.5,
+      color: MUTED,
+      width: QR_SIZE + 20,
+      align: 'center',
+    });
+  doc.y = top + QR_SIZE + (sheet.nepali ? 34 : 24);
 }
 
 /**
@@ -302,15 +364,20 @@ function specimenMark(doc: PDFKit.PDFDocument, write: Write): void {
   doc.restore();
 }
 
-/** The height of `text` wrapped to `width` at `size`, measured in the Latin face (close enough for Devanagari). */
-function heightOf(doc: PDFKit.PDFDocument, text: string, size: number, width: number): number {
+/** The height of `text` wrapped to `width` at `size`, measured in `face` (the Latin one is close enough for a Devanagari name). */
+function heightOf(doc: PDFKit.PDFDocument, text: string, size: number, width: number, face = 'latin-regular'): number {
   return doc
-    .font('latin-regular')
+    .font(face)
     .fontSize(size)
     .heightOfString(text.length > 0 ? text : ' ', { width, lineGap: 1 });
 }
 
-function section(sheet: Sheet, title: string): void {
+/** A term as printed: both languages, or English alone. */
+function bilingual({ nepali }: Pick<Sheet, 'nepali'>, label: Term, between = '  '): string {
+  return nepali ? `${label.en}${between}${label.ne}` : label.en;
+}
+
+function section(sheet: Sheet, title: Term): void {
   // A heading keeps at least a one-line row with it.
   sheet.section = undefined;
   sheet.room(42);
@@ -318,9 +385,15 @@ function section(sheet: Sheet, title: string): void {
   sheet.section = title;
 }
 
-function heading({ doc, write }: Sheet, title: string): void {
+function heading(sheet: Sheet, title: Term): void {
+  const { doc, write } = sheet;
   const y = doc.y + 8;
-  write(title.toUpperCase(), MARGIN, y, { weight: 'bold', size: 9.5, color: ACCENT, width: CONTENT_WIDTH });
+  write(bilingual(sheet, { en: title.en.toUpperCase(), ne: title.ne }), MARGIN, y, {
+    weight: 'bold',
+    size: 9.5,
+    color: ACCENT,
+    width: CONTENT_WIDTH,
+  });
   doc
     .moveTo(MARGIN, doc.y + 2)
     .lineTo(PAGE.width - MARGIN, doc.y + 2)
@@ -335,13 +408,24 @@ function heading({ doc, write }: Sheet, title: string): void {
  * Write.labelled); returns the row's top. A row is never cut in two (pdfkit would carry its
  * wrapped half to the next page and leave the other column behind).
  */
-function row({ doc, write, room }: Sheet, label: string, value: string, valueStyle: TextStyle = {}): number {
-  room(Math.max(heightOf(doc, label, 9.5, LABEL_WIDTH), heightOf(doc, value, 10.5, VALUE_WIDTH)) + ROW_GAP);
+function row({ doc, write, room, nepali }: Sheet, label: Label, value: string, valueStyle: TextStyle = {}): number {
+  const english = typeof label === 'string' ? label : label.en;
+  // The Nepali label stands under the English one, apart from the value: "label value" still reads as one line.
+  const nepaliLabel = nepali && typeof label !== 'string' ? label.ne : undefined;
+  const englishHeight = heightOf(doc, english, 9.5, LABEL_WIDTH);
+  const labelHeight =
+    englishHeight +
+    (nepaliLabel === undefined ? 0 : heightOf(doc, nepaliLabel, NEPALI_LABEL_SIZE, LABEL_WIDTH, NEPALI_FACE));
+  room(Math.max(labelHeight, heightOf(doc, value, 10.5, VALUE_WIDTH)) + ROW_GAP);
   const top = doc.y;
-  const bottom = write.labelled(
-    { text: label, x: MARGIN, y: top, style: { size: 9.5, color: MUTED, width: LABEL_WIDTH } },
+  let bottom = write.labelled(
+    { text: english, x: MARGIN, y: top, style: { size: 9.5, color: MUTED, width: LABEL_WIDTH } },
     { text: value, x: VALUE_X, y: top, style: { size: 10.5, width: VALUE_WIDTH, ...valueStyle } },
   );
+  if (nepaliLabel !== undefined) {
+    write(nepaliLabel, MARGIN, top + englishHeight, { size: NEPALI_LABEL_SIZE, color: MUTED, width: LABEL_WIDTH });
+    bottom = Math.max(bottom, doc.y);
+  }
   doc.y = bottom + ROW_GAP;
   return top;
 }
@@ -367,18 +451,17 @@ function amountRow({ doc, write, room }: Sheet, name: string, amount: string): v
  */
 function routeRows(sheet: Sheet, content: CertificateContent): void {
   const { route, coveredAltitude } = content;
-  if (route.custom)
-    row(sheet, 'Route (as stated by the partner)', statedRouteCover(route.name, metres(coveredAltitude)));
+  if (route.custom) row(sheet, GLOSSARY.routeAsStated, statedRouteCover(route.name, metres(coveredAltitude)));
   else
     row(
       sheet,
-      'Route',
+      GLOSSARY.route,
       route.maxAltitude === undefined ? route.name : `${route.name} (highest point ${metres(route.maxAltitude)})`,
     );
   const above = route.maxAltitude !== undefined && route.maxAltitude > coveredAltitude;
   row(
     sheet,
-    'Maximum altitude covered',
+    GLOSSARY.maximumAltitude,
     `${metres(coveredAltitude)}${route.custom || above ? `, whatever the route: nothing above ${metres(coveredAltitude)} is covered` : ''}`,
     { weight: 'bold' },
   );
@@ -387,26 +470,26 @@ function routeRows(sheet: Sheet, content: CertificateContent): void {
 /** Who sold the cover; agency names the partner typed in are quoted as the partner's, never printed as fact. */
 function soldByRows(sheet: Sheet, content: CertificateContent): void {
   const { company, agencies, statedByPartner } = content.soldBy;
-  row(sheet, 'Sold by', company);
-  if (agencies.length > 0) row(sheet, 'Agencies listed', agencies.join(', '));
+  row(sheet, GLOSSARY.soldBy, company);
+  if (agencies.length > 0) row(sheet, GLOSSARY.agenciesListed, agencies.join(', '));
   if (statedByPartner.length > 0)
-    row(sheet, 'Agencies as stated by the partner', statedByPartner.map((name) => `“${name}”`).join(', '));
+    row(sheet, GLOSSARY.agenciesAsStated, statedByPartner.map((name) => `“${name}”`).join(', '));
 }
 
 /** What a regulator asks of a certificate: who insures, under which licence and address, who sold it in what role, and the terms in brief. */
 function insurerAndIntermediary(sheet: Sheet, content: CertificateContent): void {
   const { compliance } = content;
-  section(sheet, 'Insurer, intermediary and terms');
-  row(sheet, 'Insurer', `${content.underwriter}, ${compliance.insurerAddress}`);
-  row(sheet, "Insurer's licence", compliance.insurerLicence);
+  section(sheet, GLOSSARY.insurerIntermediaryTerms);
+  row(sheet, GLOSSARY.insurer, `${content.underwriter}, ${compliance.insurerAddress}`);
+  row(sheet, GLOSSARY.insurerLicence, compliance.insurerLicence);
   row(
     sheet,
-    'Issued by',
+    GLOSSARY.issuedBy,
     `${content.issuer}, ${compliance.intermediaryRole}; licence ${compliance.intermediaryLicence}`,
   );
   row(
     sheet,
-    'Excess',
+    GLOSSARY.excess,
     content.excess > 0 ? `${money(content.currency, content.excess)} of each claim is paid by the insured` : 'None',
   );
   if (content.keyTerms) {
@@ -415,7 +498,7 @@ function insurerAndIntermediary(sheet: Sheet, content: CertificateContent): void
       : undefined;
     row(
       sheet,
-      'Key terms and exclusions',
+      GLOSSARY.keyTerms,
       keyTermsSummary(content.keyTerms, content.compliance.policyWordingVersion, endorsement),
     );
   }
@@ -429,12 +512,17 @@ function insurerAndIntermediary(sheet: Sheet, content: CertificateContent): void
 function versions(sheet: Sheet, content: CertificateContent): void {
   const { history, number } = content.version;
   if (history.length < 2) return;
-  section(sheet, 'Versions of this certificate');
+  section(sheet, GLOSSARY.versions);
   for (const entry of history) {
     const what = entry.number === 1 ? 'Issued' : entry.change.charAt(0).toUpperCase() + entry.change.slice(1);
     const window = entry.window ? `; cover ${entry.window.start} to ${entry.window.end}` : '';
     const standing = entry.number === number ? 'this certificate' : `superseded by version ${entry.number + 1}`;
-    row(sheet, `Version ${entry.number}, ${entry.on}`, `${what}${window} (${standing})`);
+    const on = { number: entry.number, date: entry.on };
+    row(
+      sheet,
+      { en: fill(GLOSSARY.version.en, on), ne: fill(GLOSSARY.version.ne, on) },
+      `${what}${window} (${standing})`,
+    );
   }
 }
 
@@ -444,17 +532,17 @@ function premiumRows(sheet: Sheet, content: CertificateContent): void {
   if (premium.discount > 0) {
     row(
       sheet,
-      'Premium',
+      GLOSSARY.premium,
       `${money(currency, premium.beforeDiscount)}, less discount ${money(currency, premium.discount)}`,
     );
   }
-  row(sheet, 'Premium paid', money(currency, premium.paid));
+  row(sheet, GLOSSARY.premiumPaid, money(currency, premium.paid));
 }
 
 /** Services and devices the partner sold with the order, at the partner's price: listed apart, as not insurance. */
 function addedItems(sheet: Sheet, content: CertificateContent): void {
   if (content.addedItems.length === 0) return;
-  section(sheet, 'Sold with the policy, not insurance');
+  section(sheet, GLOSSARY.soldWithPolicy);
   for (const item of content.addedItems)
     amountRow(sheet, `${item.name} × ${item.quantity} (priced by the partner)`, money(content.currency, item.amount));
 }
@@ -464,12 +552,13 @@ function addedItems(sheet: Sheet, content: CertificateContent): void {
  * a hospital ask for, kept there whatever length of content pushes the coverage list to page 2.
  */
 function keyLimitRows(
-  { write }: Sheet,
+  sheet: Sheet,
   content: CertificateContent,
   limits: readonly CertificateCoverageLine[],
   top: number,
 ): void {
-  write('KEY LIMITS PER PERSON (THE WHOLE COVERAGE LIST IS ON PAGE 2)', MARGIN, top, {
+  const { write } = sheet;
+  write(bilingual(sheet, { en: GLOSSARY.keyLimits.en.toUpperCase(), ne: GLOSSARY.keyLimits.ne }), MARGIN, top, {
     weight: 'bold',
     size: 8,
     color: ACCENT,
@@ -487,37 +576,30 @@ function keyLimitRows(
   });
 }
 
-function assistance({ doc, write }: Sheet, content: CertificateContent, top: number): void {
-  doc.roundedRect(MARGIN, top, CONTENT_WIDTH, ASSISTANCE_HEIGHT, 6).lineWidth(1.2).strokeColor(ACCENT).stroke();
-  write('24-HOUR ASSISTANCE: RESCUE, EVACUATION AND MEDICAL', MARGIN + 14, top + 10, {
-    weight: 'bold',
-    size: 9.5,
-    color: ACCENT,
-    width: CONTENT_WIDTH - 28,
-  });
-  write(`${content.assistance.phone}   ·   ${content.assistance.email}`, MARGIN + 14, top + 26, {
+function assistance({ doc, write, nepali }: Sheet, content: CertificateContent, top: number, height: number): void {
+  doc.roundedRect(MARGIN, top, CONTENT_WIDTH, height, 6).lineWidth(1.2).strokeColor(ACCENT).stroke();
+  const heading = { weight: 'bold', size: 9.5, color: ACCENT, width: CONTENT_WIDTH - 28 } as const;
+  write(GLOSSARY.assistanceHeading.en.toUpperCase(), MARGIN + 14, top + 10, heading);
+  // The Nepali heading under the English one; the number and address, the same in both, once.
+  const shift = nepali ? 15 : 0;
+  if (nepali) write(GLOSSARY.assistanceHeading.ne, MARGIN + 14, top + 24, heading);
+  write(`${content.assistance.phone}   ·   ${content.assistance.email}`, MARGIN + 14, top + 26 + shift, {
     weight: 'bold',
     size: 13,
     width: CONTENT_WIDTH - 28,
   });
-  write(
-    `Open a case through your agency or call before any helicopter evacuation, quoting the policy number ${content.policyNumber}.`,
-    MARGIN + 14,
-    top + 47,
-    {
-      size: 9,
-      color: MUTED,
-      width: CONTENT_WIDTH - 28,
-    },
-  );
+  const how = { size: 9, color: MUTED, width: CONTENT_WIDTH - 28 } as const;
+  const quoting = { policyNumber: content.policyNumber };
+  write(fill(GLOSSARY.assistanceHow.en, quoting), MARGIN + 14, top + 47 + shift, how);
+  if (nepali) write(fill(GLOSSARY.assistanceHow.ne, quoting), MARGIN + 14, doc.y + 1, how);
 }
 
-function attestationOf(content: CertificateContent): string {
-  return (
-    `This certificate confirms that the traveller named above is insured by ${content.underwriter} under policy ${content.policyNumber} ` +
-    `for the coverage window and the altitude shown. The policy wording linked above governs the cover. ` +
-    `Anyone may check that it is valid with the QR code or at ${content.verificationUrl}.`
-  );
+function attestationOf(content: CertificateContent, language: keyof Term): string {
+  return fill(GLOSSARY.attestation[language], {
+    underwriter: content.underwriter,
+    policyNumber: content.policyNumber,
+    verificationUrl: content.verificationUrl,
+  });
 }
 
 function metres(altitude: number): string {

@@ -5,6 +5,7 @@ import { certificateFileName } from './rules/certificate-version';
 import { verifyPolicy } from './policy-verification';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
+import { pageLanguage } from './rules/page-language';
 
 /** The verification page is about one person's insurance: no cache keeps it, no search engine lists it. */
 const PAGE_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
@@ -34,6 +35,9 @@ export const certificateHandlers = {
 
   async verifyPolicy({ params, query }, scope) {
     const { config } = scope.services;
+    // In Nepali for `?lang=ne` or a reader whose phone prefers it (decision record 0105).
+    const language = pageLanguage(query.lang, scope.req.get('accept-language'));
+    const headers = { ...PAGE_HEADERS, 'Content-Language': language, Vary: 'Accept-Language' };
     const site = {
       issuer: config.payments.merchantName,
       specimen: config.payments.mode === 'sandbox',
@@ -44,7 +48,8 @@ export const certificateHandlers = {
       return {
         status: 429,
         contentType: 'text/html',
-        headers: { ...PAGE_HEADERS, 'Retry-After': String(lookup.retryAfterSeconds) },
+        // Said in English only (decision record 0105).
+        headers: { ...headers, 'Content-Language': 'en', 'Retry-After': String(lookup.retryAfterSeconds) },
         body: tooManyLookupsPage(lookup.retryAfterSeconds, site),
       };
     }
@@ -53,8 +58,8 @@ export const certificateHandlers = {
     });
     const page = {
       contentType: 'text/html',
-      headers: PAGE_HEADERS,
-      body: verificationPage(verification, site),
+      headers,
+      body: verificationPage(verification, site, language),
     } as const;
     return verification.found ? { status: 200, ...page } : { status: 404, ...page };
   },

@@ -3,6 +3,7 @@ import { amountFromMinor } from '../../kernel/money';
 import { statedRouteCover } from './rules/route-endorsement';
 import type { CheckCodeResult, RouteOnPage, Verification } from './policy-verification';
 import type { PolicyStanding } from './rules/policy-standing';
+import { term, type Language, type TermKey } from './glossary';
 
 /**
  * The public verification page a trekking checkpoint opens from the certificate's QR code: plain
@@ -13,46 +14,54 @@ import type { PolicyStanding } from './rules/policy-standing';
  * number, so that an officer holding a doubtful certificate has someone to call. An unknown number
  * is named back (escaped) when it has the form of one, for the officer to compare with the paper.
  */
-export function verificationPage(verification: Verification, site: VerificationSite): string {
+export function verificationPage(
+  verification: Verification,
+  site: VerificationSite,
+  language: Language = 'en',
+): string {
+  const t = (key: TermKey, values?: Record<string, string | number>) => term(key, language, values);
   if (!verification.found) {
     const lookedUp = verification.lookedUp
       ? `<p>No policy has the number <strong>${escapeHtml(verification.lookedUp)}</strong>. Check it against the number printed on the certificate, or scan its QR code again.</p>`
       : '<p>What was looked up is not a policy number (they read POL-year-number, such as POL-2026-000087). Check the number printed on the certificate, or scan its QR code again.</p>';
     return page(
-      'Policy not found',
+      t('policyNotFound'),
       'unknown',
-      ['<h1>Policy not found</h1>', lookedUp, '<p>A certificate whose number is not found here is not valid.</p>'],
+      [`<h1>${t('policyNotFound')}</h1>`, lookedUp, `<p>${t('notFoundInvalid')}</p>`],
       site,
+      language,
     );
   }
   const state = STATES[verification.standing];
-  const explanation = state.explain(verification);
+  const explanation = state.explain(verification, language);
+  // The page's sentences about the traveller and the typed code are said in English only (decision record 0105).
   const traveller =
     verification.travellerInitials === undefined
-      ? '<dt>Traveller</dt><dd>Shown with the check code printed beside the QR code: scan the code on the certificate, or type it below.</dd>'
-      : `<dt>Traveller</dt><dd>${escapeHtml(verification.travellerInitials)}</dd>`;
+      ? `<dt>${t('traveller')}</dt><dd>Shown with the check code printed beside the QR code: scan the code on the certificate, or type it below.</dd>`
+      : `<dt>${t('traveller')}</dt><dd>${escapeHtml(verification.travellerInitials)}</dd>`;
   return page(
-    `${state.title}: ${verification.policyNumber}`,
+    `${t(state.title)}: ${verification.policyNumber}`,
     state.tone,
     [
-      `<p class="number">Policy ${escapeHtml(verification.policyNumber)}</p>`,
-      `<h1>${state.headline(verification)}</h1>`,
+      `<p class="number">${t('policy')} ${escapeHtml(verification.policyNumber)}</p>`,
+      `<h1>${state.headline(verification, language)}</h1>`,
       `<p class="verdict">${explanation}</p>`,
-      versionNote(verification),
+      versionNote(verification, language),
       '<dl>',
-      `<dt>Coverage window</dt><dd>${date(verification.coverageStartDate)} to ${date(verification.coverageEndDate)} (Nepal dates)</dd>`,
-      `<dt>Checked on</dt><dd>${date(verification.today)} (Nepal date)</dd>`,
-      `<dt>Route</dt><dd>${routeText(verification.route, verification.maxAltitude)}</dd>`,
-      `<dt>Maximum altitude covered</dt><dd>${metres(verification.maxAltitude)}</dd>`,
-      `<dt>Helicopter evacuation</dt><dd>${evacuationText(verification.evacuationLimit)}</dd>`,
-      `<dt>Underwriter</dt><dd>${escapeHtml(verification.underwriter)}</dd>`,
+      `<dt>${t('coverageWindow')}</dt><dd>${t('coverageWindowDates', { start: date(verification.coverageStartDate), end: date(verification.coverageEndDate) })}</dd>`,
+      `<dt>${t('checkedOn')}</dt><dd>${t('checkedOnDate', { date: date(verification.today) })}</dd>`,
+      `<dt>${t('route')}</dt><dd>${routeText(verification.route, verification.maxAltitude, language)}</dd>`,
+      `<dt>${t('maximumAltitude')}</dt><dd>${metres(verification.maxAltitude)}</dd>`,
+      `<dt>${t('helicopterEvacuation')}</dt><dd>${evacuationText(verification.evacuationLimit, language)}</dd>`,
+      `<dt>${t('underwriter')}</dt><dd>${escapeHtml(verification.underwriter)}</dd>`,
       traveller,
       '</dl>',
       verification.travellerInitials === undefined
-        ? checkCodeForm(verification.policyNumber, verification.checkCode)
+        ? checkCodeForm(verification.policyNumber, verification.checkCode, language)
         : '<p class="small">Compare the initials with the traveller\'s passport. Only the initials are shown here, to protect the traveller\'s privacy.</p>',
     ],
     site,
+    language,
   );
 }
 
@@ -62,26 +71,26 @@ const date = (value: string) => `<span class="date">${escapeHtml(value)}</span>`
 const metres = (value: number) => `<span class="date">${value.toLocaleString('en-US')} m</span>`;
 
 /** The route an officer can compare with the trekker's permit: a registered one with its altitude, or the partner's words. */
-function routeText(route: RouteOnPage, maxAltitude: number): string {
+function routeText(route: RouteOnPage, maxAltitude: number, language: Language): string {
   switch (route.kind) {
     case 'REGISTERED':
       return `${escapeHtml(route.name)} (${metres(route.maxAltitude)})`;
     case 'AS_STATED':
       return `${statedRouteCover(escapeHtml(route.name), metres(maxAltitude))} (the route as stated by the partner)`;
     case 'ANY_REGISTERED':
-      return `Any registered route up to ${metres(maxAltitude)}`;
+      return term('anyRegisteredRoute', language, { altitude: metres(maxAltitude) });
   }
 }
 
 /** A rescue operator deciding whether to fly asks first whether the evacuation is covered, and up to what. */
-function evacuationText(limit: number | undefined): string {
-  if (limit === undefined) return 'Not included in this package';
+function evacuationText(limit: number | undefined, language: Language): string {
+  if (limit === undefined) return term('evacuationNotIncluded', language);
   const amount = amountFromMinor(limit).toLocaleString('en-US', { maximumFractionDigits: 2 });
-  return `Included, up to <span class="date">NPR ${amount}</span> per person`;
+  return term('evacuationIncluded', language, { amount: `<span class="date">NPR ${amount}</span>` });
 }
 
 /** Which paper is the right one: an amended policy's earlier certificates are superseded. */
-function versionNote(verification: Found): string {
+function versionNote(verification: Found, language: Language): string {
   const amended = verification.amendedOn
     ? `<p class="amended">Amended on ${date(verification.amendedOn)}: the cover dates were changed after the policy was issued.${verification.lastChange ? ` Version ${verification.version}: ${escapeHtml(verification.lastChange)}.` : ''}</p>`
     : '';
@@ -95,14 +104,15 @@ function versionNote(verification: Found): string {
     verification.supersededVersion === undefined
       ? ''
       : `<p class="mismatch" role="alert">The check code typed is that of certificate version ${verification.supersededVersion}, which is superseded by version ${verification.version}: the dates on that paper are no longer the policy's. The current ones are below.</p>`;
-  return `${amended}<p class="version">Certificate version ${verification.version} is the current one.${superseded}</p>${held}`;
+  const current = term('currentVersion', language, { number: verification.version });
+  return `${amended}<p class="version">${current}${superseded}</p>${held}`;
 }
 
 /**
  * The check code printed on paper can be typed in (a GET form back to this page), and a wrong one
  * is said to be wrong instead of silently showing less.
  */
-function checkCodeForm(policyNumber: string, result: CheckCodeResult): string {
+function checkCodeForm(policyNumber: string, result: CheckCodeResult, language: Language): string {
   const mismatch =
     result === 'MISMATCHED'
       ? '<p class="mismatch" role="alert">This check code does not match this policy. Type the code printed beside the QR code on the certificate; a certificate whose code never matches is not valid.</p>'
@@ -110,9 +120,11 @@ function checkCodeForm(policyNumber: string, result: CheckCodeResult): string {
   return [
     mismatch,
     `<form class="code" method="get" action="/verify/${encodeURIComponent(policyNumber)}">`,
-    '<label for="code">Check code (beside the QR code on the certificate)</label>',
+    // The typed code keeps the page's language.
+    language === 'en' ? '' : `<input type="hidden" name="lang" value="${language}">`,
+    `<label for="code">${term('checkCodeLabel', language)}</label>`,
     '<input id="code" name="code" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="16" required>',
-    '<button type="submit">Check</button>',
+    `<button type="submit">${term('check', language)}</button>`,
     '</form>',
   ].join('');
 }
@@ -126,39 +138,53 @@ type Found = Extract<Verification, { found: true }>;
  */
 const STATES: Record<
   PolicyStanding,
-  { title: string; tone: keyof typeof TONES; headline: (v: Found) => string; explain: (v: Found) => string }
+  {
+    title: TermKey;
+    tone: keyof typeof TONES;
+    headline: (v: Found, language: Language) => string;
+    explain: (v: Found, language: Language) => string;
+  }
 > = {
   NOT_YET_IN_FORCE: {
-    title: 'Not yet in force',
+    title: 'notYetInForce',
     tone: 'pending',
-    headline: (v) => `NOT YET IN FORCE — from ${date(v.coverageStartDate)}`,
-    explain: (v) => `This policy is paid but does not cover today: its cover begins on ${date(v.coverageStartDate)}.`,
+    headline: (v, language) => term('notYetInForceFrom', language, { date: date(v.coverageStartDate) }),
+    explain: (v, language) => term('notYetInForceExplained', language, { date: date(v.coverageStartDate) }),
   },
   VALID: {
-    title: 'Valid',
+    title: 'valid',
     tone: 'valid',
-    headline: () => 'VALID',
-    explain: (v) => `This policy covers today, until ${date(v.coverageEndDate)} included.`,
+    headline: (_, language) => headline(term('valid', language)),
+    explain: (v, language) => term('validExplained', language, { date: date(v.coverageEndDate) }),
   },
   EXPIRED: {
-    title: 'Expired',
+    title: 'expired',
     tone: 'expired',
-    headline: () => 'EXPIRED',
-    explain: (v) => `The cover of this policy ended on ${date(v.coverageEndDate)}: it covers nothing today.`,
+    headline: (_, language) => headline(term('expired', language)),
+    explain: (v, language) => term('expiredExplained', language, { date: date(v.coverageEndDate) }),
   },
   CANCELLED: {
-    title: 'Cancelled',
+    title: 'cancelled',
     tone: 'invalid',
-    headline: (v) => (v.cancelledOn ? `CANCELLED on ${date(v.cancelledOn)}` : 'CANCELLED'),
-    explain: (v) => `This policy was cancelled${v.cancelledOn ? ` on ${date(v.cancelledOn)}` : ''}: it covers nothing.`,
+    headline: (v, language) =>
+      v.cancelledOn
+        ? term('cancelledOn', language, { date: date(v.cancelledOn) })
+        : headline(term('cancelled', language)),
+    explain: (v, language) =>
+      v.cancelledOn
+        ? term('cancelledOnExplained', language, { date: date(v.cancelledOn) })
+        : term('cancelledExplained', language),
   },
   NOT_PAID: {
-    title: 'Not in force',
+    title: 'notInForce',
     tone: 'invalid',
-    headline: () => 'NOT IN FORCE',
-    explain: () => 'This policy is not in force.',
+    headline: (_, language) => headline(term('notInForce', language)),
+    explain: (_, language) => term('notInForceExplained', language),
   },
 };
+
+/** The verdict in capitals (Devanagari has none: the same words). */
+const headline = (words: string) => words.toUpperCase();
 
 /**
  * The answer to a client address over its limit of lookups. The address may be a mobile carrier's,
@@ -207,10 +233,11 @@ function page(
   tone: keyof typeof TONES,
   body: string[],
   { issuer, specimen, assistancePhone }: VerificationSite,
+  language: Language = 'en',
 ): string {
   return [
     '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8">',
+    `<html lang="${language}"><head><meta charset="utf-8">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex">',
     `<title>${specimen ? 'SPECIMEN — ' : ''}${escapeHtml(title)}</title>`,
@@ -238,7 +265,7 @@ function page(
     '</style></head>',
     `<body><main>${specimen ? SPECIMEN_BANNER : ''}<div class="card">${body.join('')}</div>`,
     // The way to help in every state, and never a word about any case (issue 39: the page is public).
-    `<p class="assistance">Trekker in trouble? Open a case through your agency or call the 24-hour assistance line: <a href="tel:${escapeHtml(assistancePhone.replace(/[^+\d]/g, ''))}">${escapeHtml(assistancePhone)}</a></p>`,
-    `<footer>Policy verification by ${escapeHtml(issuer)}</footer></main></body></html>`,
+    `<p class="assistance">${term('assistanceLine', language)} <a href="tel:${escapeHtml(assistancePhone.replace(/[^+\d]/g, ''))}">${escapeHtml(assistancePhone)}</a></p>`,
+    `<footer>${term('verificationBy', language, { issuer: escapeHtml(issuer) })}</footer></main></body></html>`,
   ].join('');
 }

@@ -11092,6 +11092,14 @@ export interface operations {
                  */
                 code?: string;
                 /**
+                 * @description The page's language: `ne` answers in Nepali (Devanagari), `en` in English. Without it the
+                 *     page follows the `Accept-Language` header (Nepali when `ne` or `ne-NP` is preferred to
+                 *     English); any other value is answered in English. The answer names its language in
+                 *     `Content-Language` and carries `Vary: Accept-Language`. The Nepali words come from the
+                 *     glossary of decision record 0105.
+                 */
+                lang?: string;
+                /**
                  * @description Whatever a messenger, e-mail client or link tracker appends to a shared link (`utm_source`,
                  *     `fbclid`...). Ignored: the page is the same with or without them.
                  * @example {
@@ -11121,6 +11129,16 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /**
+                     * @description The page's language, `en` or `ne` (query `lang`, else `Accept-Language`).
+                     * @example ne
+                     */
+                    "Content-Language"?: "en" | "ne";
+                    /**
+                     * @description `Accept-Language`: the same URL answers in the language the reader asks for.
+                     * @example Accept-Language
+                     */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11140,6 +11158,16 @@ export interface operations {
             404: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /**
+                     * @description The page's language, `en` or `ne` (query `lang`, else `Accept-Language`).
+                     * @example ne
+                     */
+                    "Content-Language"?: "en" | "ne";
+                    /**
+                     * @description `Accept-Language`: the same URL answers in the language the reader asks for.
+                     * @example Accept-Language
+                     */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
