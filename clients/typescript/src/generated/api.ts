@@ -768,8 +768,9 @@ export interface paths {
          *       refund, and the answer's `refund` says so;
          *     - a `PAID` order whose cover has not started is cancelled with a refund of what its payment
          *       took for it (its own share, for an order of a group payment), less a fee of 0 within 14
-         *       days of the payment and 10 % of the share after, rounded down to the paisa in the
-         *       traveller's favour. The refund (`RFD-<year>-<seq>`) is recorded with the cancellation and
+         *       days of the payment and 10 % of the share's insurance premium after (the premium only:
+         *       included devices and partner-priced added items go back in full; the preview's `feeBase`
+         *       shows the amount), rounded down to the paisa in the traveller's favour. The refund (`RFD-<year>-<seq>`) is recorded with the cancellation and
          *       made at the payment provider right after; follow it with the `refund.succeeded` and
          *       `refund.failed` webhooks, the order detail or `payment-status` (`REFUND_PENDING`, then
          *       `REFUNDED`). Khalti refunds through its API; eSewa and the sandbox wallet have no refund
@@ -816,7 +817,8 @@ export interface paths {
          * Preview the cancellation of an order
          * @description Tells what `POST /orders/{orderRef}/cancellation` would do now, and changes nothing: whether
          *     the order can be cancelled, the rule that applies (see `CancellationRule`), the refund and
-         *     the fee. No body. Only the company that placed the order may preview or cancel it (a listed
+         *     the fee, and the fee's base (`feeBase`: the insurance premium part of the share; included
+         *     devices and partner-priced added items carry no fee). No body. Only the company that placed the order may preview or cancel it (a listed
          *     agency gets 403). Added in 2.6.0.
          */
         post: operations["previewOrderCancellation"];
@@ -3144,6 +3146,16 @@ export interface components {
             cancellationFee: number;
             /** @description ISO 4217 currency code. */
             currency: string;
+            /**
+             * @description What the fee's percent applies to: the insurance premium part of the order's payment share
+             *     (the package after its discounts, in the premium's proportion of the order's total for a
+             *     share smaller than the total). Included devices and partner-priced added services and devices
+             *     are not insurance: they carry no fee and always go back in full. `cancellationFee` is 10 %
+             *     (`CANCELLATION_FEE_PERCENT`) of `feeBase`, rounded down to the paisa, under
+             *     `CANCELLATION_FEE`; 0 when no money would move (`UNPAID`, not cancellable). Always present
+             *     since 2.9.0.
+             */
+            feeBase?: number;
             /** @description Why not, in words for a person; `null` when `cancellable`. */
             notCancellableReason: string | null;
             /** @description The order reference the identifier resolved to. */
@@ -3178,8 +3190,9 @@ export interface components {
          *     - `FREE_LOOK`: paid, cover not started, and the payment date is at most 14 days
          *       (`FREE_LOOK_DAYS`) before today: the whole of the order's payment share goes back.
          *     - `CANCELLATION_FEE`: paid, cover not started, after the free look: the share goes back less a
-         *       fee of 10 % (`CANCELLATION_FEE_PERCENT`) of it, rounded down to the paisa in the traveller's
-         *       favour. After a partial reversal at the provider, only what is left of the share goes back
+         *       fee of 10 % (`CANCELLATION_FEE_PERCENT`) of its insurance premium part (the preview's
+         *       `feeBase`: included devices and partner-priced added items carry no fee), rounded down to the
+         *       paisa in the traveller's favour. After a partial reversal at the provider, only what is left of the share goes back
          *       (less the fee, kept from what is left).
          *     - `COVER_STARTED`: the cover has started (its first day is today or earlier), or the order is
          *       `COMPLETED` or `CLOSED`: not cancellable through the API; the operator can still cancel it.
