@@ -33,7 +33,7 @@ export interface PremiumSplit {
  * was paid for the cover: what the certificate prints, the commission base and the cancellation
  * fee's base are all this one figure.
  */
-export function premiumSplit(parts: PricedParts): PremiumSplit {
+export function premiumSplit(parts: Omit<PricedParts, 'totalAmount'>): PremiumSplit {
   const devices = parts.includedDevices.reduce((sum, device) => sum + device.priceForDuration, 0);
   const discount = Math.max(0, parts.companyPromoDiscount + parts.agentPromoDiscount + parts.directDiscountAmount);
   const premiumDiscount = Math.min(parts.packagePrice, discount);

@@ -174,9 +174,7 @@ function layOut(
     amountRow(sheet, line.name, money(content.currency, line.amount));
     if (limits.includes(line) && doc.page !== firstPage) keyLimitsOnPageOne = false;
   }
-  section(sheet, 'Included devices');
-  if (content.devices.length === 0) row(sheet, 'None', '');
-  for (const device of content.devices) row(sheet, device.name, `Quantity ${device.quantity}`);
+  includedEquipment(sheet, content);
   addedItems(sheet, content);
   insurerAndIntermediary(sheet, content);
   versions(sheet, content);
@@ -449,6 +447,18 @@ function premiumRows(sheet: Sheet, content: CertificateContent): void {
     );
   }
   row(sheet, 'Premium paid', money(currency, premium.paid));
+}
+
+/**
+ * The devices the package includes, at their rental for the window: not insurance, so apart from
+ * the premium (decision record 0104), as the added items are.
+ */
+function includedEquipment(sheet: Sheet, content: CertificateContent): void {
+  const { equipment, currency } = content;
+  section(sheet, 'Included equipment (not insurance)');
+  if (equipment.items.length === 0) row(sheet, 'None', '');
+  for (const item of equipment.items) amountRow(sheet, `${item.name} × ${item.quantity}`, money(currency, item.amount));
+  if (equipment.discount > 0) amountRow(sheet, 'Equipment paid, after the discount', money(currency, equipment.paid));
 }
 
 /** Services and devices the partner sold with the order, at the partner's price: listed apart, as not insurance. */

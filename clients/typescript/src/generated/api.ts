@@ -3586,8 +3586,10 @@ export interface components {
             /** @description What the line earns (positive) or gives back (negative), rounded down to the paisa. */
             amount: number;
             /**
-             * @description The premium part of the order's paid share: package and included devices after the promo
-             *     and direct discounts (added services and devices earn nothing).
+             * @description The premium part of the order's paid share: the insurance premium only, the package after
+             *     the promo and direct discounts, the figure the certificate prints as "Premium paid". Included
+             *     devices (equipment rented with the cover) and added services and devices are not insurance
+             *     and earn nothing; lines recorded before 2.9.0 counted the included devices in the base.
              */
             base: number;
             /**
