@@ -119,7 +119,7 @@ describe('policy number', () => {
       token: agency.token,
     });
     const year = kathmanduToday().slice(0, 4);
-    expect(detail.body.data.policyNumber).toMatch(new RegExp(`^POL-${year}-\\d{6,}$`));
+    expect(detail.body.data.policyNumber).toMatch(new RegExp(`^SBX-POL-${year}-\\d{6,}$`));
     const status = await paymentStatus(client, agency, order.orderRef);
     expect(status.body.data).toMatchObject({
       orderStatus: 'PAID',
@@ -136,7 +136,7 @@ describe('policy number', () => {
       { amount: 450_000 },
       'operator-cli:test',
     );
-    expect(paid.policyNumber).toMatch(/^POL-\d{4}-\d{6,}$/);
+    expect(paid.policyNumber).toMatch(/^SBX-POL-\d{4}-\d{6,}$/);
     const status = await paymentStatus(client, agency, order.orderRef);
     expect(status.body.data).toMatchObject({ paymentMethod: 'CASH', policyNumber: paid.policyNumber });
   });
@@ -156,7 +156,7 @@ describe('policy number', () => {
     const numbers = await Promise.all(
       orders.map(async (order) => (await paymentStatus(client, agency, order.orderRef)).body.data.policyNumber),
     );
-    for (const number of numbers) expect(number).toMatch(/^POL-\d{4}-\d{6,}$/);
+    for (const number of numbers) expect(number).toMatch(/^SBX-POL-\d{4}-\d{6,}$/);
     expect(new Set(numbers).size).toBe(orders.length);
   });
 });

@@ -222,7 +222,7 @@ describe('cancelling an order', () => {
       amount: order.totalAmount,
     });
     // The policy number stays with the cancelled order.
-    expect((await detail(order.orderRef)).body.data.policyNumber).toMatch(/^POL-/);
+    expect((await detail(order.orderRef)).body.data.policyNumber).toMatch(/^SBX-POL-/);
     // The order book tells the same story as payment-status.
     const book = await client.op('listOrders', 'GET', `${ORDERS}?search=${order.orderRef}`, undefined, {
       token: agency.token,

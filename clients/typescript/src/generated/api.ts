@@ -856,7 +856,8 @@ export interface paths {
          *     that do not fit on it continue on further pages. Every page is headed with the policy number
          *     and "page N of M".
          *
-         *     The certificate shows the policy number (`POL-<year>-<seq>`, issued when the order was paid;
+         *     The certificate shows the policy number (`POL-<year>-<seq>`, `SBX-POL-<year>-<seq>` in the
+         *     sandbox; issued when the order was paid;
          *     also in the order detail and in `payment-status` as `policyNumber`), the insured traveller
          *     (name, the name as in the passport when `nameAsInPassport` was given, date of birth,
          *     nationality, and the identity document number with all but its last characters masked), the
@@ -2177,8 +2178,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The policy number printed on the certificate, `POL-<year>-<seq>`. As typed from paper it is
-                 *     normalised first: lower case, spaces and other dashes (`pol 2026 000087`) find the printed
+                 * @description The policy number printed on the certificate, `POL-<year>-<seq>` (`SBX-POL-<year>-<seq>` in
+                 *     the sandbox). As typed from paper it is normalised first: lower case, spaces and other
+                 *     dashes (`pol 2026 000087`, `sbx pol 2026 000087`) find the printed
                  *     number, and the page (served at the typed URL, no redirect) names it as printed. Anything
                  *     else is answered like an unknown number (404 page), so the page reveals nothing about guesses.
                  * @example POL-2030-000087
@@ -4598,7 +4600,9 @@ export interface components {
              * @description Policy number `POL-<year>-<seq>`, issued when the order is paid (`<year>` is the Nepal year
              *     of the payment); `null` until then. It is printed on the certificate
              *     (`GET /orders/{orderRef}/certificate`) and opens the public verification page
-             *     `/verify/{policyNumber}`. Added in 2.4.0.
+             *     `/verify/{policyNumber}`. A sandbox's policy numbers carry the prefix `SBX-`
+             *     (`SBX-POL-<year>-<seq>`), so that no test policy passes for a real one; production's never
+             *     do (the pattern admits both since 2.9.0). Added in 2.4.0.
              */
             policyNumber: string | null;
             pricing: components["schemas"]["OrderPricing"];
@@ -5085,7 +5089,7 @@ export interface components {
          */
         OrderPaidEvent: {
             data: components["schemas"]["WebhookOrderEventData"] & {
-                /** @description The policy number issued at payment (`POL-<year>-<seq>`), printed on the certificate. */
+                /** @description The policy number issued at payment (`POL-<year>-<seq>`; `SBX-POL-<year>-<seq>` in the sandbox since 2.9.0), printed on the certificate. */
                 policyNumber: string;
             };
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
@@ -5552,8 +5556,8 @@ export interface components {
              */
             paymentStatus: components["schemas"]["PaymentAttemptStatus"] | "REFUND_FAILED";
             /**
-             * @description The order's policy number, issued with the payment that paid it. Present only once the
-             *     order is paid. Added in 2.4.0.
+             * @description The order's policy number, issued with the payment that paid it (`SBX-POL-<year>-<seq>` in
+             *     the sandbox, admitted since 2.9.0). Present only once the order is paid. Added in 2.4.0.
              */
             policyNumber?: string;
             /**
@@ -10826,8 +10830,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The policy number printed on the certificate, `POL-<year>-<seq>`. As typed from paper it is
-                 *     normalised first: lower case, spaces and other dashes (`pol 2026 000087`) find the printed
+                 * @description The policy number printed on the certificate, `POL-<year>-<seq>` (`SBX-POL-<year>-<seq>` in
+                 *     the sandbox). As typed from paper it is normalised first: lower case, spaces and other
+                 *     dashes (`pol 2026 000087`, `sbx pol 2026 000087`) find the printed
                  *     number, and the page (served at the typed URL, no redirect) names it as printed. Anything
                  *     else is answered like an unknown number (404 page), so the page reveals nothing about guesses.
                  * @example POL-2030-000087
