@@ -5,6 +5,7 @@ import { faceNamed, type CertificateFonts, type CjkFamily } from './certificate-
 import { INK, LATIN_FACES, writer, type TextStyle, type Write } from './certificate-text';
 import { drawQrCode } from './qr-code';
 import { versionLine } from './rules/certificate-version';
+import { isLatin } from './rules/transliteration';
 import { statedRouteEndorsement, statedRouteCover } from './rules/route-endorsement';
 import { coverageSubtitle, keyLimits, keyTermsSummary, type CertificateCoverageLine } from './rules/coverage-summary';
 
@@ -27,6 +28,8 @@ const RULE = '#c9d3d9';
 const SPECIMEN_RED = '#c0392b';
 export const SPECIMEN_MARK = 'SPECIMEN — NOT INSURANCE';
 export const TRANSLITERATED = '(transliterated, not as in passport)';
+const NO_LATIN_NAME =
+  'not given: the agency gave no name as in the passport; compare the date of birth and the end of the passport number';
 /** Opens the diagonal mark's marked content: a pagination artifact of subtype Watermark (PDF 1.7, 14.8.2.2). */
 export const SPECIMEN_ARTIFACT = '/Artifact <</Type /Pagination /Subtype /Watermark>> BDC';
 /**
@@ -146,6 +149,8 @@ function layOut(
   // An officer who reads only Latin gets a reading aid, said not to be the passport's spelling (decision record 0100).
   else if (content.traveller.transliteratedName !== undefined)
     row(sheet, 'Name in Latin letters', `${content.traveller.transliteratedName} ${TRANSLITERATED}`);
+  // A script with no table (Chinese, Arabic…): nothing guessed, and the officer told what to match instead (decision record 0104).
+  else if (!isLatin(content.traveller.name)) row(sheet, 'Name in Latin letters', NO_LATIN_NAME);
   row(sheet, 'Date of birth', content.traveller.dateOfBirth);
   row(sheet, 'Nationality', content.traveller.nationality);
   row(sheet, ID_LABELS[content.traveller.idType] ?? 'Identity document number', content.traveller.maskedIdNumber);

@@ -27,8 +27,10 @@ export function verificationPage(verification: Verification, site: VerificationS
   }
   const state = STATES[verification.standing];
   const explanation = state.explain(verification);
-  const traveller =
-    verification.travellerInitials === undefined
+  const unlocked = verification.travellerInitials !== undefined || verification.noLatinName === true;
+  const traveller = verification.noLatinName
+    ? '<dt>Traveller</dt><dd>No name in Latin letters on record: the agency gave no name as in the passport. Compare the date of birth and the end of the passport number printed on the certificate.</dd>'
+    : verification.travellerInitials === undefined
       ? '<dt>Traveller</dt><dd>Shown with the check code printed beside the QR code: scan the code on the certificate, or type it below.</dd>'
       : `<dt>Traveller</dt><dd>${escapeHtml(verification.travellerInitials)}</dd>`;
   return page(
@@ -48,9 +50,11 @@ export function verificationPage(verification: Verification, site: VerificationS
       `<dt>Underwriter</dt><dd>${escapeHtml(verification.underwriter)}</dd>`,
       traveller,
       '</dl>',
-      verification.travellerInitials === undefined
+      !unlocked
         ? checkCodeForm(verification.policyNumber, verification.checkCode)
-        : '<p class="small">Compare the initials with the traveller\'s passport. Only the initials are shown here, to protect the traveller\'s privacy.</p>',
+        : verification.noLatinName
+          ? ''
+          : '<p class="small">Compare the initials with the traveller\'s passport. Only the initials are shown here, to protect the traveller\'s privacy.</p>',
     ],
     site,
   );

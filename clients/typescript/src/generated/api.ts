@@ -1881,6 +1881,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/v1/travellers/{travellerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The traveller's `touristId`, as registration answered it.
+                 * @example f1e2d3c4-b5a6-4978-8a6b-5c4d3e2f1a09
+                 */
+                travellerId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Add the name as in the passport to a traveller
+         * @description Adds (or corrects) the traveller's `nameAsInPassport` after registration, with
+         *     `{"nameAsInPassport": "CHEN<<MEI<LING"}` (`application/json`, that field only; any other
+         *     field is a 400). The answer is the traveller, its `warnings` recomputed: the
+         *     `NAME_NOT_AS_IN_PASSPORT` warning goes once the name is given.
+         *
+         *     Every certificate the traveller is insured on (its orders `PAID`, `COMPLETED` or `CLOSED`,
+         *     not cancelled) gets a new version: the certificate prints the passport name beside `name`
+         *     and lists the change among its amendments ("name as in passport added"), with a check code
+         *     and QR code of its own; the verification page takes the initials from the passport name and
+         *     says earlier versions are superseded. An order not yet paid simply prints the name when its
+         *     certificate is issued. The same name as the one stored changes nothing (200, no new version),
+         *     so a retried request is safe.
+         *
+         *     Only the company that registered the traveller may change it: another company's traveller,
+         *     or an unknown id, is a 404. Added in 2.9.0.
+         */
+        patch: operations["updateTraveller"];
+        trace?: never;
+    };
     "/api/external/v1/webhook-deliveries": {
         parameters: {
             query?: never;
@@ -4516,6 +4556,17 @@ export interface components {
             data: components["schemas"]["Me"];
         };
         /**
+         * @description Optional. The traveller's name in Latin letters as the passport's machine-readable zone
+         *     (ICAO 9303) prints it, for a checkpoint officer who cannot read the script of `name`: the
+         *     letters A-Z only, either as the zone writes it (surname, `<<`, given names joined by `<`:
+         *     `TAN<<MEI<LIN`) or as words separated by single spaces, given names first (`MEI LIN TAN`).
+         *     At most 39 characters, the length of the zone's name field. Stored upper-cased. The
+         *     certificate prints it beside `name`, and the public verification page takes the traveller's
+         *     initials from it when it is given.
+         * @example TAN<<MEI<LIN
+         */
+        nameAsInPassport: string;
+        /**
          * @description Full order detail. Ownership: only the company that placed the order (and the registered
          *     agencies in `travelCompanies`) can read or change it.
          */
@@ -6322,6 +6373,11 @@ export interface components {
             touristId: string;
             /** Format: uuid */
             visaDocumentId?: string | null;
+            /**
+             * @description What a certificate reader would trip on, with how to fix it (`TravellerWarning`); empty when
+             *     nothing. Present in every answer since 2.9.0.
+             */
+            warnings?: components["schemas"]["TravellerWarning"][];
             /** @description Weight in kilograms. */
             weight?: number | null;
         };
@@ -6453,6 +6509,10 @@ export interface components {
         TravellerPageResponse: components["schemas"]["SuccessEnvelope"] & {
             data: components["schemas"]["TravellerPage"];
         };
+        /** @description One traveller. */
+        TravellerResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Traveller"];
+        };
         /** @description A traveller as listed by `GET /travellers`. */
         TravellerSummary: {
             /**
@@ -6474,6 +6534,36 @@ export interface components {
              * @description Traveller ID, used as `touristId` in `POST /orders`.
              */
             touristId: string;
+        };
+        /**
+         * @description What a traveller's record takes after registration: the name as in the passport, and nothing
+         *     else (any other field is a 400). Added in 2.9.0.
+         */
+        TravellerUpdateRequest: {
+            nameAsInPassport: components["schemas"]["nameAsInPassport"];
+        };
+        /**
+         * @description Something about a traveller the service accepted but a reader of the certificate will trip on,
+         *     and how to fix it. Not an error: the traveller is registered and can be insured as it is.
+         *
+         *     - `NAME_NOT_AS_IN_PASSPORT`: `name` is not in Latin letters and no `nameAsInPassport` was
+         *       given. A checkpoint officer matches the certificate against the passport's Latin line; until
+         *       the name as in the passport is added (`PATCH /travellers/{travellerId}`), the certificate
+         *       prints a transliteration marked "(transliterated, not as in passport)" for Cyrillic, Greek
+         *       and Devanagari names, and for other scripts (Chinese, Japanese, Korean, Thai, Arabic, Hebrew)
+         *       says that no Latin name was given; the verification page then shows no initials. Added in
+         *       2.9.0.
+         */
+        TravellerWarning: {
+            /**
+             * @description What the warning is about; branch on it, never on `message`.
+             * @enum {string}
+             */
+            code: "NAME_NOT_AS_IN_PASSPORT";
+            /** @description The traveller field that would fix it. */
+            field: string;
+            /** @description In words for a person, with what the certificate prints meanwhile. */
+            message: string;
         };
         /**
          * @description Error shape 3, returned by `POST /documents` when the upload itself is rejected: status 400
@@ -10308,6 +10398,55 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateTraveller: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The traveller's `touristId`, as registration answered it.
+                 * @example f1e2d3c4-b5a6-4978-8a6b-5c4d3e2f1a09
+                 */
+                travellerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TravellerUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The traveller with the name as in the passport. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravellerResponse"];
+                };
+            };
+            /**
+             * @description The name is not one a passport's machine-readable zone prints, or the body has another
+             *     field (error shape 2 with `details.fieldErrors`). A body that is not JSON is a 400 too.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
