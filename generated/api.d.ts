@@ -792,8 +792,9 @@ export interface paths {
          *       refund, and the answer's `refund` says so;
          *     - a `PAID` order whose cover has not started is cancelled with a refund of what its payment
          *       took for it (its own share, for an order of a group payment), less a fee of 0 within 14
-         *       days of the payment and 10 % of the share after, rounded down to the paisa in the
-         *       traveller's favour. The refund (`RFD-<year>-<seq>`) is recorded with the cancellation and
+         *       days of the payment and 10 % of the share's insurance premium after (the premium only:
+         *       included devices and partner-priced added items go back in full; the preview's `feeBase`
+         *       shows the amount), rounded down to the paisa in the traveller's favour. The refund (`RFD-<year>-<seq>`) is recorded with the cancellation and
          *       made at the payment provider right after; follow it with the `refund.succeeded` and
          *       `refund.failed` webhooks, the order detail or `payment-status` (`REFUND_PENDING`, then
          *       `REFUNDED`). Khalti refunds through its API; eSewa and the sandbox wallet have no refund
@@ -840,7 +841,8 @@ export interface paths {
          * Preview the cancellation of an order
          * @description Tells what `POST /orders/{orderRef}/cancellation` would do now, and changes nothing: whether
          *     the order can be cancelled, the rule that applies (see `CancellationRule`), the refund and
-         *     the fee. No body. Only the company that placed the order may preview or cancel it (a listed
+         *     the fee, and the fee's base (`feeBase`: the insurance premium part of the share; included
+         *     devices and partner-priced added items carry no fee). No body. Only the company that placed the order may preview or cancel it (a listed
          *     agency gets 403). Added in 2.6.0.
          */
         post: operations["previewOrderCancellation"];
@@ -878,7 +880,8 @@ export interface paths {
          *     that do not fit on it continue on further pages. Every page is headed with the policy number
          *     and "page N of M".
          *
-         *     The certificate shows the policy number (`POL-<year>-<seq>`, issued when the order was paid;
+         *     The certificate shows the policy number (`POL-<year>-<seq>`, `SBX-POL-<year>-<seq>` in the
+         *     sandbox; issued when the order was paid;
          *     also in the order detail and in `payment-status` as `policyNumber`), the insured traveller
          *     (name, the name as in the passport when `nameAsInPassport` was given, date of birth,
          *     nationality, and the identity document number with all but its last characters masked), the
@@ -1917,6 +1920,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/v1/travellers/{travellerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The traveller's `touristId`, as registration answered it.
+                 * @example f1e2d3c4-b5a6-4978-8a6b-5c4d3e2f1a09
+                 */
+                travellerId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Add the name as in the passport to a traveller
+         * @description Adds (or corrects) the traveller's `nameAsInPassport` after registration, with
+         *     `{"nameAsInPassport": "CHEN<<MEI<LING"}` (`application/json`, that field only; any other
+         *     field is a 400). The answer is the traveller, its `warnings` recomputed: the
+         *     `NAME_NOT_AS_IN_PASSPORT` warning goes once the name is given.
+         *
+         *     Every certificate the traveller is insured on (its orders `PAID`, `COMPLETED` or `CLOSED`,
+         *     not cancelled) gets a new version: the certificate prints the passport name beside `name`
+         *     and lists the change among its amendments ("name as in passport added"), with a check code
+         *     and QR code of its own; the verification page takes the initials from the passport name and
+         *     says earlier versions are superseded. An order not yet paid simply prints the name when its
+         *     certificate is issued. The same name as the one stored changes nothing (200, no new version),
+         *     so a retried request is safe.
+         *
+         *     Only the company that registered the traveller may change it: another company's traveller,
+         *     or an unknown id, is a 404. Added in 2.9.0.
+         */
+        patch: operations["updateTraveller"];
+        trace?: never;
+    };
     "/api/external/v1/webhook-deliveries": {
         parameters: {
             query?: never;
@@ -2214,8 +2257,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The policy number printed on the certificate, `POL-<year>-<seq>`. As typed from paper it is
-                 *     normalised first: lower case, spaces and other dashes (`pol 2026 000087`) find the printed
+                 * @description The policy number printed on the certificate, `POL-<year>-<seq>` (`SBX-POL-<year>-<seq>` in
+                 *     the sandbox). As typed from paper it is normalised first: lower case, spaces and other
+                 *     dashes (`pol 2026 000087`, `sbx pol 2026 000087`) find the printed
                  *     number, and the page (served at the typed URL, no redirect) names it as printed. Anything
                  *     else is answered like an unknown number (404 page), so the page reveals nothing about guesses.
                  * @example POL-2030-000087
@@ -3231,6 +3275,16 @@ export interface components {
             cancellationFee: number;
             /** @description ISO 4217 currency code. */
             currency: string;
+            /**
+             * @description What the fee's percent applies to: the insurance premium part of the order's payment share
+             *     (the package after its discounts, in the premium's proportion of the order's total for a
+             *     share smaller than the total). Included devices and partner-priced added services and devices
+             *     are not insurance: they carry no fee and always go back in full. `cancellationFee` is 10 %
+             *     (`CANCELLATION_FEE_PERCENT`) of `feeBase`, rounded down to the paisa, under
+             *     `CANCELLATION_FEE`; 0 when no money would move (`UNPAID`, not cancellable). Always present
+             *     since 2.9.0.
+             */
+            feeBase?: number;
             /** @description Why not, in words for a person; `null` when `cancellable`. */
             notCancellableReason: string | null;
             /** @description The order reference the identifier resolved to. */
@@ -3265,8 +3319,9 @@ export interface components {
          *     - `FREE_LOOK`: paid, cover not started, and the payment date is at most 14 days
          *       (`FREE_LOOK_DAYS`) before today: the whole of the order's payment share goes back.
          *     - `CANCELLATION_FEE`: paid, cover not started, after the free look: the share goes back less a
-         *       fee of 10 % (`CANCELLATION_FEE_PERCENT`) of it, rounded down to the paisa in the traveller's
-         *       favour. After a partial reversal at the provider, only what is left of the share goes back
+         *       fee of 10 % (`CANCELLATION_FEE_PERCENT`) of its insurance premium part (the preview's
+         *       `feeBase`: included devices and partner-priced added items carry no fee), rounded down to the
+         *       paisa in the traveller's favour. After a partial reversal at the provider, only what is left of the share goes back
          *       (less the fee, kept from what is left).
          *     - `COVER_STARTED`: the cover has started (its first day is today or earlier), or the order is
          *       `COMPLETED` or `CLOSED`: not cancellable through the API; the operator can still cancel it.
@@ -3660,8 +3715,10 @@ export interface components {
             /** @description What the line earns (positive) or gives back (negative), rounded down to the paisa. */
             amount: number;
             /**
-             * @description The premium part of the order's paid share: package and included devices after the promo
-             *     and direct discounts (added services and devices earn nothing).
+             * @description The premium part of the order's paid share: the insurance premium only, the package after
+             *     the promo and direct discounts, the figure the certificate prints as "Premium paid". Included
+             *     devices (equipment rented with the cover) and added services and devices are not insurance
+             *     and earn nothing; lines recorded before 2.9.0 counted the included devices in the base.
              */
             base: number;
             /**
@@ -4747,6 +4804,17 @@ export interface components {
             data: components["schemas"]["Me"];
         };
         /**
+         * @description Optional. The traveller's name in Latin letters as the passport's machine-readable zone
+         *     (ICAO 9303) prints it, for a checkpoint officer who cannot read the script of `name`: the
+         *     letters A-Z only, either as the zone writes it (surname, `<<`, given names joined by `<`:
+         *     `TAN<<MEI<LIN`) or as words separated by single spaces, given names first (`MEI LIN TAN`).
+         *     At most 39 characters, the length of the zone's name field. Stored upper-cased. The
+         *     certificate prints it beside `name`, and the public verification page takes the traveller's
+         *     initials from it when it is given.
+         * @example TAN<<MEI<LIN
+         */
+        nameAsInPassport: string;
+        /**
          * @description Full order detail. Ownership: only the company that placed the order (and the registered
          *     agencies in `travelCompanies`) can read or change it.
          */
@@ -4831,7 +4899,9 @@ export interface components {
              * @description Policy number `POL-<year>-<seq>`, issued when the order is paid (`<year>` is the Nepal year
              *     of the payment); `null` until then. It is printed on the certificate
              *     (`GET /orders/{orderRef}/certificate`) and opens the public verification page
-             *     `/verify/{policyNumber}`. Added in 2.4.0.
+             *     `/verify/{policyNumber}`. A sandbox's policy numbers carry the prefix `SBX-`
+             *     (`SBX-POL-<year>-<seq>`), so that no test policy passes for a real one; production's never
+             *     do (the pattern admits both since 2.9.0). Added in 2.4.0.
              */
             policyNumber: string | null;
             pricing: components["schemas"]["OrderPricing"];
@@ -5320,7 +5390,7 @@ export interface components {
          */
         OrderPaidEvent: {
             data: components["schemas"]["WebhookOrderEventData"] & {
-                /** @description The policy number issued at payment (`POL-<year>-<seq>`), printed on the certificate. */
+                /** @description The policy number issued at payment (`POL-<year>-<seq>`; `SBX-POL-<year>-<seq>` in the sandbox since 2.9.0), printed on the certificate. */
                 policyNumber: string;
             };
             /** @description The event id, also sent as `webhook-id`; the same on every retry and replay. Deduplicate by it. */
@@ -5787,8 +5857,8 @@ export interface components {
              */
             paymentStatus: components["schemas"]["PaymentAttemptStatus"] | "REFUND_FAILED";
             /**
-             * @description The order's policy number, issued with the payment that paid it. Present only once the
-             *     order is paid. Added in 2.4.0.
+             * @description The order's policy number, issued with the payment that paid it (`SBX-POL-<year>-<seq>` in
+             *     the sandbox, admitted since 2.9.0). Present only once the order is paid. Added in 2.4.0.
              */
             policyNumber?: string;
             /**
@@ -6558,6 +6628,11 @@ export interface components {
             touristId: string;
             /** Format: uuid */
             visaDocumentId?: string | null;
+            /**
+             * @description What a certificate reader would trip on, with how to fix it (`TravellerWarning`); empty when
+             *     nothing. Present in every answer since 2.9.0.
+             */
+            warnings?: components["schemas"]["TravellerWarning"][];
             /** @description Weight in kilograms. */
             weight?: number | null;
         };
@@ -6689,6 +6764,10 @@ export interface components {
         TravellerPageResponse: components["schemas"]["SuccessEnvelope"] & {
             data: components["schemas"]["TravellerPage"];
         };
+        /** @description One traveller. */
+        TravellerResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Traveller"];
+        };
         /** @description A traveller as listed by `GET /travellers`. */
         TravellerSummary: {
             /**
@@ -6710,6 +6789,36 @@ export interface components {
              * @description Traveller ID, used as `touristId` in `POST /orders`.
              */
             touristId: string;
+        };
+        /**
+         * @description What a traveller's record takes after registration: the name as in the passport, and nothing
+         *     else (any other field is a 400). Added in 2.9.0.
+         */
+        TravellerUpdateRequest: {
+            nameAsInPassport: components["schemas"]["nameAsInPassport"];
+        };
+        /**
+         * @description Something about a traveller the service accepted but a reader of the certificate will trip on,
+         *     and how to fix it. Not an error: the traveller is registered and can be insured as it is.
+         *
+         *     - `NAME_NOT_AS_IN_PASSPORT`: `name` is not in Latin letters and no `nameAsInPassport` was
+         *       given. A checkpoint officer matches the certificate against the passport's Latin line; until
+         *       the name as in the passport is added (`PATCH /travellers/{travellerId}`), the certificate
+         *       prints a transliteration marked "(transliterated, not as in passport)" for Cyrillic, Greek
+         *       and Devanagari names, and for other scripts (Chinese, Japanese, Korean, Thai, Arabic, Hebrew)
+         *       says that no Latin name was given; the verification page then shows no initials. Added in
+         *       2.9.0.
+         */
+        TravellerWarning: {
+            /**
+             * @description What the warning is about; branch on it, never on `message`.
+             * @enum {string}
+             */
+            code: "NAME_NOT_AS_IN_PASSPORT";
+            /** @description The traveller field that would fix it. */
+            field: string;
+            /** @description In words for a person, with what the certificate prints meanwhile. */
+            message: string;
         };
         /**
          * @description Error shape 3, returned by `POST /documents` when the upload itself is rejected: status 400
@@ -10588,6 +10697,55 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    updateTraveller: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The traveller's `touristId`, as registration answered it.
+                 * @example f1e2d3c4-b5a6-4978-8a6b-5c4d3e2f1a09
+                 */
+                travellerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TravellerUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The traveller with the name as in the passport. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravellerResponse"];
+                };
+            };
+            /**
+             * @description The name is not one a passport's machine-readable zone prints, or the body has another
+             *     field (error shape 2 with `details.fieldErrors`). A body that is not JSON is a 400 too.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebhookDeliveries: {
         parameters: {
             query?: {
@@ -11112,8 +11270,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The policy number printed on the certificate, `POL-<year>-<seq>`. As typed from paper it is
-                 *     normalised first: lower case, spaces and other dashes (`pol 2026 000087`) find the printed
+                 * @description The policy number printed on the certificate, `POL-<year>-<seq>` (`SBX-POL-<year>-<seq>` in
+                 *     the sandbox). As typed from paper it is normalised first: lower case, spaces and other
+                 *     dashes (`pol 2026 000087`, `sbx pol 2026 000087`) find the printed
                  *     number, and the page (served at the typed URL, no redirect) names it as printed. Anything
                  *     else is answered like an unknown number (404 page), so the page reveals nothing about guesses.
                  * @example POL-2030-000087

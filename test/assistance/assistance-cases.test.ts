@@ -59,7 +59,7 @@ describe('POST /orders/{orderRef}/assistance-cases', () => {
       coverageNotes: [],
       guarantee: null,
       altitudeMeters: 2900,
-      policyNumber: expect.stringMatching(/^POL-/),
+      policyNumber: expect.stringMatching(/^SBX-POL-/),
     });
     expect(data.caseRef).toMatch(new RegExp(`^AST-${kathmanduToday().slice(0, 4)}-\\d{6,}$`));
     expect(data.desk.phone).toBe('+977 1 4000 000');

@@ -63,7 +63,7 @@ const CERTIFICATES: Array<[string, CertificateContent]> = [
       version: AMENDED,
       traveller: traveller({ passportName: 'KELLER, SOPHIE' }),
       route: { name: 'Everest Base Camp', custom: false, maxAltitude: 5364 },
-      devices: [],
+      equipment: { items: [], discount: 0, paid: 0 },
       addedItems: [{ name: 'Porter day', quantity: 2, amount: 40_00 }],
       soldBy: { company: 'Himalayan Treks', agencies: ['Khumbu Agency'], statedByPartner: ['Lukla Friends'] },
     }),

@@ -184,3 +184,21 @@ describe('a wrapped right-to-left name', () => {
     }
   });
 });
+
+describe('a line mixing Latin and Arabic', () => {
+  it('when a name mixes Latin and Arabic words, then every word of the line sits on one baseline, as a Latin name does beside its label (decision record 0104)', async () => {
+    const read = await render(content('Khalid خالد Alaziz'), 'Latin and Arabic on one line');
+    const items = first(read.pages, 'the pages').items;
+    const word = (pattern: RegExp) => {
+      const found = items.find((item) => pattern.test(item.text));
+      if (!found) throw new Error(`no ${String(pattern)} in ${items.map((item) => item.text).join(' | ')}`);
+      return found;
+    };
+    const [khalid, arabic, alaziz] = [word(/^Khalid$/), word(/[\u0600-\u06ff]/u), word(/^Alaziz$/)];
+    expect(Math.abs(arabic.y - khalid.y)).toBeLessThan(0.5);
+    expect(Math.abs(alaziz.y - khalid.y)).toBeLessThan(0.5);
+    // The value sits against its label as an all-Latin row's does (the row below: label and value in Latin).
+    const [name, latinLabel, latinValue] = [word(/^Name$/), word(/^Name in Latin letters$/), word(/^not given/)];
+    expect(Math.abs(khalid.y - name.y - (latinValue.y - latinLabel.y))).toBeLessThan(0.5);
+  });
+});

@@ -128,6 +128,7 @@ describe('certificate layout', () => {
     expect(read.text).toContain('Premium NPR 21,000.00, less discount NPR 1,400.00');
     expect(read.text).toContain('Premium paid NPR 19,600.00');
     expect(read.text).toContain('SOLD WITH THE POLICY, NOT INSURANCE');
+    expect(read.text).toContain('INCLUDED EQUIPMENT (NOT INSURANCE) Satellite SOS beacon × 1 NPR 1,680.00');
     expect(read.text).toContain('Porter for 12 days × 1 (priced by the partner) NPR 36,000.00');
     expect(read.text).toContain('Satellite phone rental × 2 (priced by the partner) NPR 15,000.00');
     expect(read.text).not.toContain('70,600.00');

@@ -120,7 +120,7 @@ describe('policy number', () => {
       token: agency.token,
     });
     const year = kathmanduToday().slice(0, 4);
-    expect(detail.body.data.policyNumber).toMatch(new RegExp(`^POL-${year}-\\d{6,}$`));
+    expect(detail.body.data.policyNumber).toMatch(new RegExp(`^SBX-POL-${year}-\\d{6,}$`));
     const status = await paymentStatus(client, agency, order.orderRef);
     expect(status.body.data).toMatchObject({
       orderStatus: 'PAID',
@@ -137,7 +137,7 @@ describe('policy number', () => {
       { amount: 450_000 },
       'operator-cli:test',
     );
-    expect(paid.policyNumber).toMatch(/^POL-\d{4}-\d{6,}$/);
+    expect(paid.policyNumber).toMatch(/^SBX-POL-\d{4}-\d{6,}$/);
     const status = await paymentStatus(client, agency, order.orderRef);
     expect(status.body.data).toMatchObject({ paymentMethod: 'CASH', policyNumber: paid.policyNumber });
   });
@@ -157,7 +157,7 @@ describe('policy number', () => {
     const numbers = await Promise.all(
       orders.map(async (order) => (await paymentStatus(client, agency, order.orderRef)).body.data.policyNumber),
     );
-    for (const number of numbers) expect(number).toMatch(/^POL-\d{4}-\d{6,}$/);
+    for (const number of numbers) expect(number).toMatch(/^SBX-POL-\d{4}-\d{6,}$/);
     expect(new Set(numbers).size).toBe(orders.length);
   });
 });
@@ -252,7 +252,9 @@ describe('GET /orders/{orderRef}/certificate', () => {
     const { pdf } = await downloadCertificate(agency, orderRef);
 
     const read = await readPdf(pdf);
-    const [whole, fraction] = (order.totalAmount / 100).toFixed(2).split('.');
+    // The premium is the package only: the included devices' rental is equipment, printed apart (decision 0104).
+    expect(order.totalAmount).toBeGreaterThan(order.packagePrice);
+    const [whole, fraction] = (order.packagePrice / 100).toFixed(2).split('.');
     expect(read.text).toContain(`Premium paid ${order.currency} ${Number(whole).toLocaleString('en-US')}.${fraction}`);
     // Each label's Nepali under it, read after its value (decision record 0105).
     expect(read.text).toContain(
@@ -292,7 +294,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
     expect(unknown.body).toContain('SPECIMEN — NOT INSURANCE');
   });
 
-  it('prints "Premium paid" as the insurance less its discount, and the added services apart, never summed into it', async () => {
+  it('prints "Premium paid" as the insurance less its discount, and the included equipment and the added services apart, never summed into it (decision 0104)', async () => {
     const touristId = await newTraveller(server, agency.companyId, { name: 'Jonas Weber' });
     const quote = await everestQuote(client, agency);
     const created = await client.op(
@@ -310,8 +312,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
     const orderRef = created.body.data.orderRef;
     await payByCard(agency, orderRef);
     const order = await server.orm.em.fork().findOneOrFail(Order, { orderRef });
-    const insurance =
-      order.packagePrice + order.includedDevices.reduce((sum, device) => sum + device.priceForDuration, 0);
+    const insurance = order.packagePrice;
     const printed = (minor: number) => `NPR ${(minor / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
 
     const read = await readPdf((await downloadCertificate(agency, orderRef)).pdf);
@@ -320,6 +321,10 @@ describe('GET /orders/{orderRef}/certificate', () => {
     expect(read.text).toContain(`Premium ${printed(insurance)}, less discount ${printed(order.directDiscountAmount)}`);
     expect(read.text).toContain(`Premium paid ${printed(insurance - order.directDiscountAmount)}`);
     expect(read.text).not.toContain(printed(order.totalAmount));
+    expect(order.includedDevices.length).toBeGreaterThan(0);
+    expect(read.text).toContain('INCLUDED EQUIPMENT (NOT INSURANCE)');
+    for (const device of order.includedDevices)
+      expect(read.text).toContain(`${device.name} × ${device.quantity} ${printed(device.priceForDuration)}`);
     expect(read.text).toContain(`Porter for 12 days × 1 (priced by the partner) ${printed(3_600_000)}`);
     expect(read.text).toContain(`Satellite phone rental × 2 (priced by the partner) ${printed(1_500_000)}`);
   });

@@ -59,7 +59,7 @@ describe('POST /orders/{orderRef}/claims', () => {
       orderRef: order.orderRef,
       status: 'SUBMITTED',
       claimType: 'MEDICAL_EXPENSES',
-      policyNumber: expect.stringMatching(/^POL-/),
+      policyNumber: expect.stringMatching(/^SBX-POL-/),
       flags: ['CURRENCY_CONVERSION'],
       documentsNeeded: ['INVOICE', 'MEDICAL_REPORT'],
       decision: null,

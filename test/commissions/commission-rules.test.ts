@@ -1,4 +1,5 @@
 import { commissionBase, premiumOf, type PremiumParts } from '../../src/modules/commissions/rules/commission-base';
+import { certificatePremium } from '../../src/modules/certificates/rules/certificate-premium';
 import { earnersOf, type OrderEarnerFacts } from '../../src/modules/commissions/rules/commission-earners';
 import { earnedLines } from '../../src/modules/commissions/rules/commission-amounts';
 import { reversedAmount } from '../../src/modules/commissions/rules/commission-reversal';
@@ -47,17 +48,22 @@ describe('commission rules', () => {
       totalAmount: 1_245_000,
     };
 
-    it('is the premium: package and included devices after the promo and direct discounts', () => {
-      expect(premiumOf(order)).toBe(945_000);
+    it('is the premium, the insurance only: the package after the promo and direct discounts, the included devices left out as equipment (decision 0104)', () => {
+      // 10,000.00 − 1,000.00 − 500.00 − 1,050.00: what the certificate prints as "Premium paid"
+      expect(premiumOf(order)).toBe(745_000);
+      const devices = order.includedDevices.map((device) => ({ ...device, name: 'Satellite tracker', quantity: 1 }));
+      const printed = certificatePremium({ ...order, includedDevices: devices });
+      expect(printed.premium.paid).toBe(premiumOf(order));
+      expect(printed.equipment).toMatchObject({ discount: 0, paid: 200_000 });
     });
 
     it('leaves out partner-priced added services and devices: a share of the whole total has the premium as base', () => {
-      expect(commissionBase(order, 1_245_000)).toBe(945_000);
+      expect(commissionBase(order, 1_245_000)).toBe(745_000);
     });
 
     it('takes the premium part of a share smaller than the total, rounded down', () => {
-      // 1,000.00 of 12,450.00 is paid: 945,000 × 100,000 / 1,245,000 = 75,903.6…
-      expect(commissionBase(order, 100_000)).toBe(75_903);
+      // 1,000.00 of 12,450.00 is paid: 745,000 × 100,000 / 1,245,000 = 59,839.3…
+      expect(commissionBase(order, 100_000)).toBe(59_839);
     });
 
     it('is 0 for an order with nothing to pay', () => {

@@ -103,7 +103,7 @@ describe('GET /commission-statements/{period}', () => {
         kind: 'EARNED',
         role: 'SELLER',
         orderRef: order.orderRef,
-        policyNumber: expect.stringMatching(/^POL-/),
+        policyNumber: expect.stringMatching(/^SBX-POL-/),
         refundRef: null,
         agentId: null,
         base: 4500,

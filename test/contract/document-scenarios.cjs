@@ -1,4 +1,4 @@
-// Dredd scenarios for uploadDocument, registerTravellers and listTravellers; test/contract/hooks.cjs
+// Dredd scenarios for uploadDocument, registerTravellers, updateTraveller and listTravellers; test/contract/hooks.cjs
 // calls prepare() in its beforeAll (after the token) and merges `scenarios` into its own table.
 // prepare() uploads real files and registers one traveller, because the examples can only name
 // documents that do not exist on a fresh server; the scenarios then put live IDs into the requests.
@@ -10,7 +10,7 @@ const PNG = Buffer.from(
   'base64',
 );
 
-const live = { drafts: [], attached: undefined };
+const live = { drafts: [], attached: undefined, unnamedTraveller: undefined };
 
 /** A multipart body as a string (PDF is text), since Dredd sends the body it is given as is. */
 function multipart(documentType, fileName, content) {
@@ -84,6 +84,38 @@ async function prepare(baseUrl, token) {
   });
   if (response.status !== 201) throw new Error(`fixture traveller answered ${response.status}`);
   live.attached = taken.passportDocumentId;
+  // A traveller whose name is not in Latin letters, registered without the passport name: updateTraveller adds it.
+  const unnamed = await fetch(`${baseUrl}/api/external/v1/travellers`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify([
+      {
+        email: 'dredd.chen@example.com',
+        name: '陈美玲',
+        dateOfBirth: '1994-06-02',
+        nationality: 'China',
+        idType: 'PASSPORT',
+        idNumber: 'DREDD0002',
+        gender: 'FEMALE',
+        phone: '+86 138 0013 8000',
+        emergencyContactName: 'Chen Wei',
+        emergencyContactPhone: '+86 139 0013 9000',
+        emergencyContactEmail: 'chen.wei@example.com',
+        emergencyContactRelation: 'Brother',
+        ...(await documentSet(baseUrl, token)),
+      },
+    ]),
+  });
+  if (unnamed.status !== 201) throw new Error(`fixture traveller without a passport name answered ${unnamed.status}`);
+  live.unnamedTraveller = (await unnamed.json()).data[0].touristId;
+}
+
+/** The documented update, on the live traveller registered without a passport name. */
+function onUnnamedTraveller(transaction, body) {
+  const fullPath = `/api/external/v1/travellers/${live.unnamedTraveller}`;
+  transaction.fullPath = fullPath;
+  transaction.request.uri = fullPath;
+  if (body) transaction.request.body = JSON.stringify(body);
 }
 
 /** The example travellers with live drafts (the visa the example names is dropped: it cannot exist). */
@@ -118,6 +150,13 @@ const scenarios = {
       withLiveDocuments(t, (items) => {
         items[0].passportDocumentId = live.attached;
       }),
+  },
+  updateTraveller: {
+    200: (t) => onUnnamedTraveller(t),
+    // Not Latin letters as a passport's machine-readable zone prints them.
+    400: (t) => onUnnamedTraveller(t, { nameAsInPassport: '陈美玲' }),
+    // An id no traveller has (the example's is as good as any): 404 as it is.
+    404: () => undefined,
   },
   listTravellers: {
     400: (t) => {

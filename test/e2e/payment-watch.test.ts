@@ -119,7 +119,7 @@ describe('payments decided late or taken back, end to end', () => {
     expect(eventFor('order.paid', orderRef)?.data).toMatchObject({ orderRef, paymentRef: started.paymentRef });
     const detail = await client.op('getOrder', 'GET', `${ORDERS}/${orderRef}`, undefined, { token: partner.token });
     expectStatus(detail, 200);
-    expect(detail.body.data).toMatchObject({ status: 'PAID', policyNumber: expect.stringMatching(/^POL-/) });
+    expect(detail.body.data).toMatchObject({ status: 'PAID', policyNumber: expect.stringMatching(/^SBX-POL-/) });
   });
 
   it('a provider-side reversal found by the watch: an eSewa payment refunded in full at eSewa two days after it paid cancels the policy (PAYMENT_REVERSED) with refund.succeeded and order.cancelled', async () => {
@@ -156,7 +156,7 @@ describe('payments decided late or taken back, end to end', () => {
     expectStatus(detail, 200);
     expect(detail.body.data).toMatchObject({
       status: 'CANCELLED',
-      policyNumber: expect.stringMatching(/^POL-/),
+      policyNumber: expect.stringMatching(/^SBX-POL-/),
       cancellation: {
         reason: 'PAYMENT_REVERSED',
         refund: expect.objectContaining({

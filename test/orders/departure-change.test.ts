@@ -227,7 +227,7 @@ describe('a paid order whose date moves', () => {
   it('keeps its policy number and its price', async () => {
     const order = await paidOrder(agency);
     const before = await detail(agency, order.orderRef);
-    expect(before.policyNumber).toMatch(/^POL-/);
+    expect(before.policyNumber).toMatch(/^SBX-POL-/);
     const response = await moveDeparture(agency, order.orderRef, { departureDate: later });
     expectStatus(response, 200);
     expect(response.body.data).toMatchObject({

@@ -25,13 +25,19 @@ describe('cancelling an order from the command line (the one rule set, rules/can
     coverageStartDate: '2026-12-20',
     paidAt: null,
     paidShare: 0,
+    premiumShare: 0,
   };
 
   it('without a note, cancels a PENDING unpaid order only', () => {
     expect(cancellationTerms(facts, now, settings, 'OPERATOR')).toMatchObject({ cancellable: true, rule: 'UNPAID' });
     for (const status of ['PAID', 'COMPLETED', 'CLOSED']) {
       expect(
-        cancellationTerms({ ...facts, status, paidAt: now, paidShare: 450_000 }, now, settings, 'OPERATOR'),
+        cancellationTerms(
+          { ...facts, status, paidAt: now, paidShare: 450_000, premiumShare: 380_000 },
+          now,
+          settings,
+          'OPERATOR',
+        ),
       ).toMatchObject({
         cancellable: false,
         notCancellableReason: `order ORD-2026-000142 is ${status}; only a PENDING order can be cancelled without --note (a paid order is cancelled with a refund: give --note)`,
@@ -45,7 +51,14 @@ describe('cancelling an order from the command line (the one rule set, rules/can
   });
 
   it('with a note, cancels a paid order even once its cover started, with the refund of its payment date', () => {
-    const started = { ...facts, status: 'PAID', paidAt: now, paidShare: 450_000, coverageStartDate: '2026-11-19' };
+    const started = {
+      ...facts,
+      status: 'PAID',
+      paidAt: now,
+      paidShare: 450_000,
+      premiumShare: 380_000,
+      coverageStartDate: '2026-11-19',
+    };
     expect(cancellationTerms(started, now, settings, 'OPERATOR_WITH_NOTE')).toMatchObject({
       cancellable: true,
       rule: 'FREE_LOOK',

@@ -90,9 +90,31 @@ describe('cancellation preview', () => {
       rule: 'UNPAID',
       refundAmount: 0,
       cancellationFee: 0,
+      feeBase: 0,
       currency: 'NPR',
     });
     expect((await detail(order.orderRef)).body.data).toMatchObject({ status: 'PENDING', cancellation: null });
+  });
+
+  it('keeps the fee on the insurance premium only: partner-priced added items go back in full, and feeBase says so (decision 0104)', async () => {
+    const porter = { name: 'Porter for 12 days', price: 3600, quantity: 1 };
+    const order = await placeOrder(server, client, agency, { addedServices: [porter] });
+    await paidByCard(order.orderRef);
+    await paidDaysAgo(order.orderId, 15);
+    const share = Math.round(order.totalAmount * 100);
+    const premium = share - porter.price * 100;
+    const fee = Math.floor(premium / 10);
+    const answer = await preview(order.orderRef);
+    expectStatus(answer, 200);
+    expect(answer.body.data).toMatchObject({
+      rule: 'CANCELLATION_FEE',
+      feeBase: premium / 100,
+      cancellationFee: fee / 100,
+      refundAmount: (share - fee) / 100,
+    });
+    const cancelled = await cancel(order.orderRef);
+    expectStatus(cancelled, 200);
+    expect(cancelled.body.data.refund).toMatchObject({ amount: (share - fee) / 100, cancellationFee: fee / 100 });
   });
 
   it('offers the whole payment back within the free look, and 10 % less after it, rounded down to the paisa', async () => {
@@ -200,7 +222,7 @@ describe('cancelling an order', () => {
       amount: order.totalAmount,
     });
     // The policy number stays with the cancelled order.
-    expect((await detail(order.orderRef)).body.data.policyNumber).toMatch(/^POL-/);
+    expect((await detail(order.orderRef)).body.data.policyNumber).toMatch(/^SBX-POL-/);
     // The order book tells the same story as payment-status.
     const book = await client.op('listOrders', 'GET', `${ORDERS}?search=${order.orderRef}`, undefined, {
       token: agency.token,

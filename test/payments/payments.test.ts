@@ -685,7 +685,7 @@ describe('orders the operator settled in cash or cancelled (ops order record-cas
         currency: 'NPR',
         completedAt: attempt.completedAt!.toISOString(),
         // Issued in the transaction that recorded the cash.
-        policyNumber: expect.stringMatching(/^POL-\d{4}-\d{6,}$/),
+        policyNumber: expect.stringMatching(/^SBX-POL-\d{4}-\d{6,}$/),
       });
     }
     const payAgain = await pay(client, agency, order.orderRef, { gateway: 'card_gateway' });

@@ -462,7 +462,7 @@ describe('ops order record-cash REF --amount A', () => {
       paymentRef: expect.stringMatching(new RegExp(`^${placed.orderRef}-\\d{13}$`)),
       amount: '4500.00',
       currency: 'NPR',
-      policyNumber: expect.stringMatching(/^POL-\d{4}-\d{6,}$/),
+      policyNumber: expect.stringMatching(/^SBX-POL-\d{4}-\d{6,}$/),
     });
 
     const shown = await json('order', 'show', placed.orderRef);

@@ -63,7 +63,7 @@ describe('POST /sandbox/payments/{paymentRef}/outcome', () => {
       paymentMethod: 'CARD_GATEWAY',
       amount: order.totalAmount,
     });
-    expect(response.body.data.policyNumber).toMatch(/^POL-\d{4}-\d+$/);
+    expect(response.body.data.policyNumber).toMatch(/^SBX-POL-\d{4}-\d+$/);
     expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
       orderStatus: 'PAID',
       paymentStatus: 'SUCCESS',

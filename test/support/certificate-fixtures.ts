@@ -56,7 +56,11 @@ export function certificateContent(name: string, overrides: Partial<CertificateC
       name: `Cover ${i + 1}: helicopter rescue and evacuation above 4,000 m`,
       amount: (i + 1) * 100_000_00,
     })),
-    devices: [{ name: 'Satellite SOS beacon', quantity: 1 }],
+    equipment: {
+      items: [{ name: 'Satellite SOS beacon', quantity: 1, amount: 1_680_00 }],
+      discount: 0,
+      paid: 1_680_00,
+    },
     assistance: { phone: '+977 1 4000 000', email: 'assistance@himalayantrekcover.example' },
     verificationUrl: 'https://partners.example/verify/POL-2026-000087',
     verificationLink: 'https://partners.example/verify/POL-2026-000087?code=7KQ2MX',

@@ -82,7 +82,7 @@ describe('webhook endpoints registered through the API', () => {
     await everything.receiver.waitFor(() => everything.receiver.unique('order.paid').length === 1);
     const event = first(paid.receiver.unique('order.paid'), 'the order.paid events');
     const { policyNumber } = (await paymentStatus(client, partner, order.orderRef)).body.data;
-    expect(policyNumber).toMatch(/^POL-\d{4}-\d+$/);
+    expect(policyNumber).toMatch(/^SBX-POL-\d{4}-\d+$/);
     expect(event.data).toEqual(
       expect.objectContaining({
         orderRef: order.orderRef,

@@ -70,7 +70,7 @@ describe('partner webhooks', () => {
       paymentMethod: 'CARD_GATEWAY',
       paymentAmount: order.totalAmount,
       reason: null,
-      policyNumber: expect.stringMatching(/^POL-\d{4}-\d+$/),
+      policyNumber: expect.stringMatching(/^SBX-POL-\d{4}-\d+$/),
     });
     // The receiver has the event before the sender has recorded its answer: wait for the record.
     await receiver.waitFor(

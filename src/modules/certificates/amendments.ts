@@ -10,15 +10,20 @@ interface OrderDates {
 }
 
 /**
- * The amendments made after payment, oldest first, from the audit log: the departure changes and
- * the applied extensions of the cover (decision record 0099). Each says what changed in words and
+ * The amendments made after payment, oldest first, from the audit log: the departure changes, the
+ * applied extensions of the cover (decision record 0099) and a name as in the passport added
+ * after issue (decision record 0104). Each says what changed in words and
  * the coverage window before and after, so that the certificate lists them whatever their kind
  * (decision record 0100).
  */
 export async function amendmentsOf(em: EntityManager, order: Order, paidAt: Date): Promise<Amendment[]> {
   const entries = await em.find(
     AuditEntry,
-    { order: order.id, action: { $in: ['DEPARTURE_CHANGED', 'COVER_EXTENDED'] }, at: { $gt: paidAt } },
+    {
+      order: order.id,
+      action: { $in: ['DEPARTURE_CHANGED', 'COVER_EXTENDED', 'PASSPORT_NAME_ADDED'] },
+      at: { $gt: paidAt },
+    },
     { orderBy: { at: 'asc' } },
   );
   return entries.map((entry) => {
@@ -44,13 +49,18 @@ interface AmendmentDetails {
   current?: OrderDates;
   /** The disruption an extension was made under (decision record 0103). */
   disruption?: { disruptionId: string; area: string };
+  /** A passport name replaced rather than added (decision record 0104). */
+  corrected?: boolean;
 }
 
 /**
- * "departure moved from X to Y", "cover extended from X to Y" or "cover extended under the Lukla
- * disruption D-2026-0001 from X to Y", as the version line prints it.
+ * "departure moved from X to Y", "cover extended from X to Y", "cover extended under the Lukla
+ * disruption D-2026-0001 from X to Y" or "name as in passport added", as the version line prints it.
  */
 function changeOf(action: string, details: AmendmentDetails, order: Order): string {
+  // The name itself is on the certificate, never in the amendment's words (decision record 0104).
+  if (action === 'PASSPORT_NAME_ADDED')
+    return details.corrected ? 'name as in passport corrected' : 'name as in passport added';
   if (action === 'COVER_EXTENDED')
     return `${extensionUnder(details)} from ${details.previous?.coverageEndDate ?? ''} to ${details.current?.coverageEndDate ?? order.coverageEndDate}`;
   return `departure moved from ${details.previous?.departureDate ?? ''} to ${details.current?.departureDate ?? order.departureDate}`;

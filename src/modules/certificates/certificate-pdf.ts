@@ -5,6 +5,7 @@ import { faceNamed, type CertificateFonts, type CjkFamily } from './certificate-
 import { INK, LATIN_FACES, writer, type TextStyle, type Write } from './certificate-text';
 import { drawQrCode } from './qr-code';
 import { versionLine } from './rules/certificate-version';
+import { isLatin } from './rules/transliteration';
 import { statedRouteEndorsement, statedRouteCover } from './rules/route-endorsement';
 import { coverageSubtitle, keyLimits, keyTermsSummary, type CertificateCoverageLine } from './rules/coverage-summary';
 import { fill, GLOSSARY, type Term } from './glossary';
@@ -33,6 +34,8 @@ const RULE = '#c9d3d9';
 const SPECIMEN_RED = '#c0392b';
 export const SPECIMEN_MARK = 'SPECIMEN — NOT INSURANCE';
 export const TRANSLITERATED = '(transliterated, not as in passport)';
+const NO_LATIN_NAME =
+  'not given: the agency gave no name as in the passport; compare the date of birth and the end of the passport number';
 /** Opens the diagonal mark's marked content: a pagination artifact of subtype Watermark (PDF 1.7, 14.8.2.2). */
 export const SPECIMEN_ARTIFACT = '/Artifact <</Type /Pagination /Subtype /Watermark>> BDC';
 /**
@@ -190,6 +193,8 @@ function layOut(
   // An officer who reads only Latin gets a reading aid, said not to be the passport's spelling (decision record 0100).
   else if (content.traveller.transliteratedName !== undefined)
     row(sheet, GLOSSARY.nameInLatinLetters, `${content.traveller.transliteratedName} ${TRANSLITERATED}`);
+  // A script with no table (Chinese, Arabic…): nothing guessed, and the officer told what to match instead (decision record 0104).
+  else if (!isLatin(content.traveller.name)) row(sheet, GLOSSARY.nameInLatinLetters, NO_LATIN_NAME);
   row(sheet, GLOSSARY.dateOfBirth, content.traveller.dateOfBirth);
   row(sheet, GLOSSARY.nationality, content.traveller.nationality);
   row(sheet, ID_LABELS[content.traveller.idType] ?? GLOSSARY.identityDocumentNumber, content.traveller.maskedIdNumber);
@@ -218,9 +223,7 @@ function layOut(
     amountRow(sheet, line.name, money(content.currency, line.amount));
     if (limits.includes(line) && doc.page !== firstPage) keyLimitsOnPageOne = false;
   }
-  section(sheet, GLOSSARY.includedDevices);
-  if (content.devices.length === 0) row(sheet, GLOSSARY.none, '');
-  for (const device of content.devices) row(sheet, device.name, `Quantity ${device.quantity}`);
+  includedEquipment(sheet, content);
   addedItems(sheet, content);
   insurerAndIntermediary(sheet, content);
   versions(sheet, content);
@@ -537,6 +540,18 @@ function premiumRows(sheet: Sheet, content: CertificateContent): void {
     );
   }
   row(sheet, GLOSSARY.premiumPaid, money(currency, premium.paid));
+}
+
+/**
+ * The devices the package includes, at their rental for the window: not insurance, so apart from
+ * the premium (decision record 0104), as the added items are.
+ */
+function includedEquipment(sheet: Sheet, content: CertificateContent): void {
+  const { equipment, currency } = content;
+  section(sheet, GLOSSARY.includedEquipment);
+  if (equipment.items.length === 0) row(sheet, GLOSSARY.none, '');
+  for (const item of equipment.items) amountRow(sheet, `${item.name} × ${item.quantity}`, money(currency, item.amount));
+  if (equipment.discount > 0) amountRow(sheet, 'Equipment paid, after the discount', money(currency, equipment.paid));
 }
 
 /** Services and devices the partner sold with the order, at the partner's price: listed apart, as not insurance. */

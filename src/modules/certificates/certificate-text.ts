@@ -83,6 +83,19 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
     doc.endMarkedContent();
     doc.addContent('Q');
   };
+  /**
+   * A line of runs in several faces (Latin and Arabic words in one name) sits on one baseline, the
+   * Latin face's, as its label does: pdfkit places each run by its own face's ascender, and the
+   * Arabic face's is 5 points taller at 10 points, so its words sat below the line's Latin ones
+   * (decision record 0104). Undefined for a line in one face, which keeps its face's own.
+   */
+  const sharedBaseline = (runs: ReadonlyArray<{ face: string }>, style: TextStyle): number | undefined => {
+    if (new Set(runs.map((run) => run.face)).size < 2) return undefined;
+    useFace(style.weight === 'bold' ? 'latin-bold' : 'latin-regular');
+    const { font } = currentFont(doc);
+    // pdfkit reads a number as the baseline's offset above `y`, negative for below.
+    return -(font.ascender / 1000) * (style.size ?? 10);
+  };
   const runsOf = (text: string, style: TextStyle) =>
     fontRuns(fonts, text.length > 0 ? text : ' ', style.weight ?? 'regular', style.cjk);
   const drawRuns = (
@@ -92,6 +105,7 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
     style: TextStyle,
   ) => {
     doc.fontSize(style.size ?? 10).fillColor(style.color ?? INK);
+    const baseline = sharedBaseline(runs, style);
     runs.forEach((run, index) => {
       const options = {
         width: style.width,
@@ -99,6 +113,7 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
         continued: index < runs.length - 1,
         lineGap: 1,
         features: featuresOf(run.face),
+        baseline,
       };
       useFace(run.face);
       if (index === 0 && x !== undefined) doc.text(run.text, x, y, options);
@@ -122,9 +137,12 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
     const lineStyle = lines.length > 1 && style.align === undefined ? { ...style, align: 'right' as const } : style;
     lines.forEach((line, index) => drawLine(line, x ?? doc.x, index === 0 ? (y ?? doc.y) : doc.y, lineStyle));
   };
-  /** Where pdfkit puts the baseline of `text`'s first line drawn at `y`: its first run's face's ascender below. */
+  /** Where pdfkit puts the baseline of `text`'s first line drawn at `y`: its first run's face's ascender below (a mixed line's: the Latin face's). */
   const baselineOf = ({ text, y, style }: Placed) => {
-    useFace(runsOf(text, style)[0]?.face ?? 'latin-regular');
+    const runs = runsOf(text, style);
+    const shared = sharedBaseline(runs, style);
+    if (shared !== undefined) return y - shared;
+    useFace(runs[0]?.face ?? 'latin-regular');
     const { font } = currentFont(doc);
     return y + (font.ascender / 1000) * (style.size ?? 10);
   };

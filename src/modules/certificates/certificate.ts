@@ -129,7 +129,6 @@ export async function certificateOf(
     underwriter: ctg.insuranceCompany,
     currency: order.currency,
     coverage: ctg.coverage.map((line) => ({ code: line.code, name: line.name, amount: line.coverageAmount })),
-    devices: order.includedDevices.map((device) => ({ name: device.name, quantity: device.quantity })),
     assistance: settings.assistance,
     verificationUrl: verificationUrl(settings.publicBaseUrl, order.policyNumber),
     verificationLink: verificationLink(settings.publicBaseUrl, order.policyNumber, checkCode),

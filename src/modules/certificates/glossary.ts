@@ -20,7 +20,7 @@ export const CERTIFICATE_TERMS = {
   insured: { en: 'Insured', ne: 'बीमित' },
   tripAndCover: { en: 'Trip and cover', ne: 'यात्रा र बीमा सुरक्षा' },
   coverage: { en: 'Coverage (limits per person)', ne: 'बीमा सुरक्षा (प्रति व्यक्ति बीमाङ्क)' },
-  includedDevices: { en: 'Included devices', ne: 'समावेश उपकरणहरू' },
+  includedEquipment: { en: 'Included equipment (not insurance)', ne: 'समावेश उपकरण (बीमा होइन)' },
   soldWithPolicy: { en: 'Sold with the policy, not insurance', ne: 'बीमालेखसँगै बिक्री गरिएको, बीमा होइन' },
   insurerIntermediaryTerms: { en: 'Insurer, intermediary and terms', ne: 'बीमक, बीमा मध्यस्थ र शर्तहरू' },
   versions: { en: 'Versions of this certificate', ne: 'यस प्रमाणपत्रका संस्करणहरू' },

@@ -4,6 +4,7 @@ import type { CertificateFonts } from './certificate-fonts';
 export { loadCertificateFonts, unprintableCharacters } from './certificate-fonts';
 export { certificateHandlers, certificatePolicies } from './handlers';
 export { issuePolicyNumbers } from './policy-numbers';
+export { isLatin, transliteration } from './rules/transliteration';
 
 declare module '../../kernel/http/request-scope' {
   interface Services {

@@ -4,7 +4,7 @@ import { isReference } from '../orders';
 import { canonicalPolicyNumber, policyStanding, type PolicyStanding } from './rules/policy-standing';
 import { travellerInitials } from './rules/traveller-disclosure';
 import { passportNameInReadingOrder } from './rules/passport-name';
-import { transliteration } from './rules/transliteration';
+import { isLatin, transliteration } from './rules/transliteration';
 import { Order } from '../orders/entities/order';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
 import { businessToday, setTestToday } from '../../kernel/business-today';
@@ -37,6 +37,12 @@ export type Verification =
       version: number;
       /** Only with the policy's check code: a typed number alone reveals no one. */
       travellerInitials?: string;
+      /**
+       * With the check code, but no name in Latin letters to take initials from: a native-script
+       * name with neither a passport name nor a transliteration (decision record 0104). The page
+       * says so instead of printing initials an officer cannot match ("王.").
+       */
+      noLatinName?: boolean;
       /** Whether a check code came with the lookup, and whether it is this policy's current version's, an earlier one's, or none. */
       checkCode: CheckCodeResult;
       /** The version whose check code was typed, when it is an earlier, superseded one. */
@@ -106,6 +112,13 @@ export async function verifyPolicy(
           ? 'SUPERSEDED'
           : 'MATCHED';
   const evacuation = order.ctg.coverage.find((line) => line.code === EVACUATION_LINE);
+  const unlocked = checkCode === 'MATCHED' || checkCode === 'SUPERSEDED';
+  // The passport's Latin name, a Latin name as given, or the certificate's transliteration: never a native script (decision record 0104).
+  const latinName = nameAsInPassport
+    ? passportNameInReadingOrder(nameAsInPassport)
+    : isLatin(name)
+      ? name
+      : transliteration(name);
   return {
     found: true,
     policyNumber,
@@ -125,13 +138,9 @@ export async function verifyPolicy(
     checkCode,
     supersededVersion: checkCode === 'SUPERSEDED' && typeof typedVersion === 'number' ? typedVersion : undefined,
     // A checkpoint compares them with the passport: its Latin name, when the partner gave it, is what the officer can read.
-    travellerInitials:
-      // An earlier version's paper is the same traveller's: the initials, beside the word that it is superseded.
-      checkCode === 'MATCHED' || checkCode === 'SUPERSEDED'
-        ? travellerInitials(
-            nameAsInPassport ? passportNameInReadingOrder(nameAsInPassport) : (transliteration(name) ?? name),
-          )
-        : undefined,
+    // An earlier version's paper is the same traveller's: the initials, beside the word that it is superseded.
+    travellerInitials: unlocked && latinName !== undefined ? travellerInitials(latinName) : undefined,
+    noLatinName: unlocked && latinName === undefined ? true : undefined,
   };
 }
 

@@ -34,9 +34,11 @@ export function verificationPage(
   }
   const state = STATES[verification.standing];
   const explanation = state.explain(verification, language);
+  const unlocked = verification.travellerInitials !== undefined || verification.noLatinName === true;
   // The page's sentences about the traveller and the typed code are said in English only (decision record 0105).
-  const traveller =
-    verification.travellerInitials === undefined
+  const traveller = verification.noLatinName
+    ? `<dt>${t('traveller')}</dt><dd>No name in Latin letters on record: the agency gave no name as in the passport. Compare the date of birth and the end of the passport number printed on the certificate.</dd>`
+    : verification.travellerInitials === undefined
       ? `<dt>${t('traveller')}</dt><dd>Shown with the check code printed beside the QR code: scan the code on the certificate, or type it below.</dd>`
       : `<dt>${t('traveller')}</dt><dd>${escapeHtml(verification.travellerInitials)}</dd>`;
   return page(
@@ -56,9 +58,11 @@ export function verificationPage(
       `<dt>${t('underwriter')}</dt><dd>${escapeHtml(verification.underwriter)}</dd>`,
       traveller,
       '</dl>',
-      verification.travellerInitials === undefined
+      !unlocked
         ? checkCodeForm(verification.policyNumber, verification.checkCode, language)
-        : '<p class="small">Compare the initials with the traveller\'s passport. Only the initials are shown here, to protect the traveller\'s privacy.</p>',
+        : verification.noLatinName
+          ? ''
+          : '<p class="small">Compare the initials with the traveller\'s passport. Only the initials are shown here, to protect the traveller\'s privacy.</p>',
     ],
     site,
     language,

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Minor } from '../../kernel/money';
+import { premiumOfShare } from '../../kernel/premium';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { PaymentAttempt } from '../payments/entities/payment-attempt';
 import { PaymentAttemptOrder } from '../payments/entities/payment-attempt-order';
@@ -58,6 +59,7 @@ export async function termsOf(
       coverageStartDate: order.coverageStartDate,
       paidAt: order.paidAt,
       paidShare: paid?.amount ?? 0,
+      premiumShare: paid ? premiumOfShare(order, paid.amount) : 0,
       refundedBefore: paid ? await refundsHolding(em, { attemptId: paid.attempt.id, orderId: order.id }) : 0,
       paymentPartlyReversed: paid?.attempt.providerReversal === 'PARTIAL',
       cancelledAt: when,

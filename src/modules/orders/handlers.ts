@@ -76,6 +76,7 @@ export const orderHandlers = {
           rule: preview.rule,
           refundAmount: amountFromMinor(preview.refundAmount),
           cancellationFee: amountFromMinor(preview.cancellationFee),
+          feeBase: amountFromMinor(preview.feeBase),
           currency: preview.currency,
         },
         'Cancellation preview',

@@ -36,7 +36,7 @@ export {
 export { cancelOrderInTransaction } from './cancellation-record';
 export type { CancellationReason } from './rules/cancellation';
 export { cashSettlementRefusal, parseOperatorAmount } from './rules/operator-order-rules';
-export { formatReference, isReference } from './rules/order-reference';
+export { SANDBOX_POLICY_PREFIX, formatReference, isReference } from './rules/order-reference';
 export type { PromoApplyOutcome, PromoAtOrderCreation } from './order-creation';
 export {
   ORDER_PROMO_POPULATE,

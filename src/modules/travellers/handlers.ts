@@ -6,7 +6,9 @@ import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import { createKeyHeader, idempotentCreate } from '../../kernel/http/idempotent-create';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
-import { unprintableCharacters } from '../certificates';
+import { isLatin, transliteration, unprintableCharacters } from '../certificates';
+import { travellerWarnings } from './rules/traveller-warnings';
+import { updateTravellerPassportName } from './traveller-update';
 
 export const travellerHandlers = {
   async registerTravellers({ body, headers }, scope) {
@@ -21,6 +23,16 @@ export const travellerHandlers = {
         return { status: 201 as const, body: successBody(travellers.map(travellerWire), message) };
       },
     );
+  },
+
+  async updateTraveller({ params, body }, scope) {
+    const { traveller } = await updateTravellerPassportName(
+      scope.em,
+      callerOf(scope),
+      params.travellerId,
+      body.nameAsInPassport,
+    );
+    return { status: 200, body: successBody(travellerWire(traveller), 'Traveller updated') };
   },
 
   async listTravellers({ query }, scope) {
@@ -38,6 +50,10 @@ export function travellerWire(traveller: Traveller): Schemas['Traveller'] {
     email: traveller.email,
     name: traveller.name,
     nameAsInPassport: traveller.nameAsInPassport ?? null,
+    warnings: travellerWarnings(traveller, {
+      latin: isLatin(traveller.name),
+      transliterated: transliteration(traveller.name),
+    }),
     dateOfBirth: traveller.dateOfBirth,
     nationality: traveller.nationality,
     countryOfResidence: traveller.countryOfResidence ?? null,
@@ -78,7 +94,8 @@ export function travellerSummaryWire(traveller: Traveller): Schemas['TravellerSu
   };
 }
 
-/** Traveller registration (a batch of up to 50 is one request), counted per company. */
+/** Traveller registration (a batch of up to 50 is one request) and updates, counted per company against one limit. */
 export const travellerPolicies = {
   registerTravellers: { rateLimits: [{ counter: 'traveller', limit: (limits) => limits.travellerPerCompany }] },
+  updateTraveller: { rateLimits: [{ counter: 'traveller', limit: (limits) => limits.travellerPerCompany }] },
 } satisfies OperationPolicies;

@@ -1,6 +1,6 @@
 import type { CertificateCoverageLine } from './coverage-summary';
 import type { Minor } from '../../../kernel/money';
-import type { CertificateAddedItem, CertificatePremium } from './certificate-premium';
+import type { CertificateAddedItem, CertificateEquipment, CertificatePremium } from './certificate-premium';
 import type { CertificateVersion } from './certificate-version';
 
 /** Everything a policy certificate prints, gathered by certificates/certificate.ts and drawn by certificate-pdf.ts. */
@@ -18,8 +18,10 @@ export interface CertificateContent {
   version: CertificateVersion;
   /** When the last amendment was made: the document's modification date. */
   amendedAt?: Date;
-  /** The insurance's price, its discount and what was paid for it, in `currency`; added items are not part of it. */
+  /** The insurance's price, its discount and what was paid for it, in `currency`; equipment and added items are not part of it. */
   premium: CertificatePremium;
+  /** The package's included devices with their price for the window: printed apart, as not insurance. */
+  equipment: CertificateEquipment;
   /** Partner-priced services and devices sold with the order, listed apart from the premium. */
   addedItems: CertificateAddedItem[];
   /**
@@ -68,7 +70,6 @@ export interface CertificateContent {
   underwriter: string;
   currency: string;
   coverage: CertificateCoverageLine[];
-  devices: Array<{ name: string; quantity: number }>;
   assistance: { phone: string; email: string };
   /** Absolute URL of the public verification page, printed for typing in. */
   verificationUrl: string;

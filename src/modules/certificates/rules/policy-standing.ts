@@ -32,14 +32,15 @@ export function isInsuredStatus(status: string): boolean {
 
 /**
  * A policy number as typed from a paper certificate: spaces anywhere, lower case, any dash
- * between its parts ("pol 2026 000087", "POL–2026–000087") all mean POL-2026-000087. Anything
- * else comes back trimmed and upper-cased, for the lookup to find nothing.
+ * between its parts ("pol 2026 000087", "POL–2026–000087") all mean POL-2026-000087, and a
+ * sandbox's "sbx pol 2026 000087" means SBX-POL-2026-000087. Anything else comes back trimmed and
+ * upper-cased, for the lookup to find nothing.
  */
 export function canonicalPolicyNumber(typed: string): string {
   const compact = typed
     .replace(/[\s\u2010-\u2015\u2212_]+/gu, (separator) => (/^\s+$/u.test(separator) ? ' ' : '-'))
     .trim()
     .toUpperCase();
-  const parts = /^POL[ -]*(\d{4})[ -]*(\d+)$/.exec(compact);
-  return parts ? `POL-${parts[1]}-${parts[2]}` : compact.replace(/\s+/g, '');
+  const parts = /^(SBX[ -]*)?POL[ -]*(\d{4})[ -]*(\d+)$/.exec(compact);
+  return parts ? `${parts[1] ? 'SBX-' : ''}POL-${parts[2]}-${parts[3]}` : compact.replace(/\s+/g, '');
 }

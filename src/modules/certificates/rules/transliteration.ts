@@ -60,7 +60,8 @@ function bare(character: string): string {
 
 /** Latin letters (with their diacritics), marks, spaces and punctuation only. */
 export function isLatin(name: string): boolean {
-  return /^[\p{Script=Latin}\p{M}\s\-'.,]*$/u.test(name);
+  // Every letter Latin; digits, marks and punctuation say nothing about the script.
+  return !/(?!\p{Script=Latin})\p{L}/u.test(name);
 }
 
 const CYRILLIC: Record<string, string> = {

@@ -22,7 +22,7 @@ export type Canceller = 'PARTNER' | 'OPERATOR' | 'OPERATOR_WITH_NOTE';
 export interface CancellationSettings {
   /** Days after the payment date during which a cancellation keeps no fee (FREE_LOOK_DAYS, 14). */
   freeLookDays: number;
-  /** The fee after the free look, a percentage of the order's payment share (CANCELLATION_FEE_PERCENT, 10). */
+  /** The fee after the free look, a percentage of the premium part of the order's payment share (CANCELLATION_FEE_PERCENT, 10). */
   cancellationFeePercent: number;
 }
 
@@ -34,6 +34,11 @@ export interface CancellationFacts {
   paidAt?: Date | null;
   /** What the order's payment took for it (its share of a group payment); 0 when unpaid. */
   paidShare: Minor;
+  /**
+   * The insurance premium part of that share (kernel/premium.ts): the fee's base. Included
+   * equipment and partner-priced added items are not insurance and carry no fee (decision 0104).
+   */
+  premiumShare: Minor;
   /**
    * What refunds of that share not FAILED already hold (PENDING, MANUAL, SUCCEEDED: a partial
    * reversal at the provider the operator recorded, for instance); 0 when none. A cancellation
@@ -51,6 +56,8 @@ export interface CancellationTerms {
   notCancellableReason: string | null;
   refundAmount: Minor;
   cancellationFee: Minor;
+  /** What the fee's percent applies to: the premium part of the share (0 when no money would move). */
+  feeBase: Minor;
   /**
    * Why the refund is the operator's to make rather than the provider API's: part of the payment
    * already went back at the provider and nobody can say how much, so sending the share could
@@ -71,7 +78,7 @@ export function cancellationTerms(
   settings: CancellationSettings,
   who: Canceller = 'PARTNER',
 ): CancellationTerms {
-  const none = { refundAmount: 0, cancellationFee: 0, refundByOperator: null };
+  const none = { refundAmount: 0, cancellationFee: 0, feeBase: 0, refundByOperator: null };
   if (facts.status === 'CANCELLED') {
     const when = facts.cancelledAt ? ` on ${facts.cancelledAt.toISOString()}` : '';
     return {
@@ -116,17 +123,19 @@ export function cancellationTerms(
       notCancellableReason: null,
       refundAmount: left,
       cancellationFee: 0,
+      feeBase: facts.premiumShare,
       refundByOperator,
     };
   }
-  // The fee is a share of the premium, kept from what is left (never more than is left).
-  const fee = Math.min(left, cancellationFee(facts.paidShare, settings.cancellationFeePercent));
+  // The fee is a share of the premium only (decision 0104), kept from what is left (never more than is left).
+  const fee = Math.min(left, cancellationFee(facts.premiumShare, settings.cancellationFeePercent));
   return {
     rule: 'CANCELLATION_FEE',
     cancellable: true,
     notCancellableReason: null,
     refundAmount: left - fee,
     cancellationFee: fee,
+    feeBase: facts.premiumShare,
     refundByOperator,
   };
 }

@@ -3,11 +3,15 @@
  * `GRP-<year>-<seq>`, and the policy number `POL-<year>-<seq>` a paid order gets. The sequence
  * number comes from a database sequence per kind and never resets, so a reference stays unique
  * across years and processes; it is zero-padded to six digits for display and simply grows
- * longer past 999999.
+ * longer past 999999. A sandbox database's policy numbers carry SANDBOX_POLICY_PREFIX in front
+ * (`SBX-POL-<year>-<seq>`, decision record 0104): a policy number is either form.
  */
 export type ReferenceKind = 'ORD' | 'ORDN' | 'GRP' | 'POL';
 
 const SEQUENCE_DIGITS = 6;
+
+/** What a sandbox database's policy numbers start with (certificates' policy-numbers.ts). */
+export const SANDBOX_POLICY_PREFIX = 'SBX-';
 
 export function formatReference(kind: ReferenceKind, year: string, sequence: number | string): string {
   if (!/^\d{4}$/.test(year)) throw new Error(`Not a four-digit year: ${year}`);
@@ -20,7 +24,7 @@ const PATTERNS: Record<ReferenceKind, RegExp> = {
   ORD: /^ORD-\d{4}-\d+$/,
   ORDN: /^ORDN-\d{4}-\d+$/,
   GRP: /^GRP-\d{4}-\d+$/,
-  POL: /^POL-\d{4}-\d+$/,
+  POL: /^(?:SBX-)?POL-\d{4}-\d+$/,
 };
 
 export function isReference(kind: ReferenceKind, value: string): boolean {
