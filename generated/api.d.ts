@@ -7599,6 +7599,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description Only the claims that name this assistance case (its `AST-` reference): the claim the
+                 *     partner filed for it, or the evacuation claim the desk billed from its guarantee of
+                 *     payment. Added in 2.8.0.
+                 * @example AST-2030-000031
+                 */
+                assistanceCaseRef?: string;
+                /**
                  * @description Only claims of this type.
                  * @example MEDICAL_EXPENSES
                  */
