@@ -1,11 +1,11 @@
 // npm run bench:export-isolation: another company's POST /auth/token and GET /orders/{orderRef}
 // latencies, first unloaded (the baseline, same run) and then, for every CSV export of the
-// contract in turn (the order book, refunds, the commission statement), while twelve clients of
+// contract in turn (the order book, refunds, the commission statement, claims), while twelve clients of
 // the demo company ask for that export, never read a byte and reconnect every RECONNECT_SECONDS
 // (15): issue 52 item 12's attack. Issues 40 and 52's figure: every p99 stays under 2x its
 // unloaded p99. EXPORTS_PER_COMPANY=12, so the export pool (4 connections) is the only bound, and
 // the stall cut at its default (15 s), as in production.
-// A smoke run: BENCH_ORDERS=2000 BENCH_REFUNDS=2000 BENCH_COMMISSION_LINES=2000 BENCH_REQUESTS=20 RECONNECT_SECONDS=2.
+// A smoke run: BENCH_ORDERS=2000 BENCH_REFUNDS=2000 BENCH_COMMISSION_LINES=2000 BENCH_CLAIMS=2000 BENCH_REQUESTS=20 RECONNECT_SECONDS=2.
 import net from 'node:net';
 import pg from 'pg';
 import { percentile, startBenchServer, writeResult } from './support.mjs';
@@ -16,6 +16,7 @@ const { DEMO_PARTNERS } = require('../dist/src/modules/partners/demo-partners.js
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 20_000);
 const REFUNDS = Number(process.env.BENCH_REFUNDS ?? 60_000);
 const COMMISSION_LINES = Number(process.env.BENCH_COMMISSION_LINES ?? 63_000);
+const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 60_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const RECONNECT_SECONDS = Number(process.env.RECONNECT_SECONDS ?? 15);
 const CLIENTS = 12;
@@ -92,13 +93,23 @@ await db.query(
   from generate_series(1, ${COMMISSION_LINES}) i`,
   [server.companyId],
 );
+// The claims: CLAIMS first notices of loss filed by the demo company, spread over the orders (GET /claims, decision record 0101).
+await db.query(
+  `insert into claim (id, created_at, updated_at, claim_ref, order_id, filed_by_company_id, status, claim_type, coverage_line,
+    incident_date, incident_description, payee, flags, filed_at, idempotency_key, request_fingerprint)
+  select md5('ecl' || i)::uuid, now(), now(), 'CLM-2026-' || lpad(i::text, 7, '0'), md5('eo' || (1 + i % ${ORDERS}))::uuid, $1,
+    'SUBMITTED', 'MEDICAL_EXPENSES', 'MEDICAL_EXPENSES', current_date, 'Acute mountain sickness, treated at the Pheriche aid post',
+    '{"type":"TRAVELLER"}', '["CURRENCY_CONVERSION"]', now() - make_interval(secs => i), md5('eck' || i)::uuid, 'bench'
+  from generate_series(1, ${CLAIMS}) i`,
+  [server.companyId],
+);
 await db.query(`set session_replication_role = origin`);
 await db.query(
   `insert into order_status_count (company_id, status, payment_status, orders) values ($1, 'PENDING', 'NOT_INITIATED', $2)
   on conflict (company_id, status, payment_status) do update set orders = excluded.orders`,
   [server.companyId, ORDERS],
 );
-await db.query('vacuum analyze insurance_order, refund, commission_entry');
+await db.query('vacuum analyze insurance_order, refund, commission_entry, claim');
 const {
   rows: [{ period }],
 } = await db.query(`select to_char(now() at time zone 'Asia/Kathmandu', 'YYYY-MM') as period`);
@@ -108,6 +119,7 @@ const EXPORTS = {
   'GET /orders': '/api/external/v1/orders',
   'GET /refunds': '/api/external/v1/refunds',
   'GET /commission-statements/{period}': `/api/external/v1/commission-statements/${period}`,
+  'GET /claims': '/api/external/v1/claims',
 };
 
 // The calls measured are another company's: the exports must not slow a company that runs none.
@@ -213,6 +225,7 @@ const result = {
   orders: ORDERS,
   refunds: REFUNDS,
   commissionLines: COMMISSION_LINES,
+  claims: CLAIMS,
   requestsEach: REQUESTS,
   unreadClientsPerExport: CLIENTS,
   reconnectSeconds: RECONNECT_SECONDS,

@@ -242,6 +242,16 @@ export interface paths {
          *     listed on them as a registered agency), newest first (`sortBy` and `sortDir` choose another
          *     order), one page at a time, without their timelines (read one claim for it). Filters combine
          *     with AND. Medical reports are listed only to the company that placed the order. Added in 2.8.0.
+         *
+         *     **CSV export.** The same request with `Accept: text/csv` answers every matching claim as one
+         *     CSV file (RFC 4180, as the order book's export), in the order asked, without paging, named by
+         *     `Content-Disposition: attachment; filename="claims-<date>.csv"`. The columns are, in this
+         *     order: `claimRef`, `orderRef`, `policyNumber`, `claimType`, `status`, `incidentDate`,
+         *     `assistanceCaseRef`, `payeeType`, `flags` (separated by spaces), `items` (how many),
+         *     `approvedTotal`, `paidAmount` (two decimals, a dot), `paidOn`, `currency` (always `NPR`),
+         *     `filedAt`, `decidedAt`; an empty cell is null. The file is the claims as they stood when it
+         *     started. It counts against the export limits of `GET /orders` (a 429 with `Retry-After`
+         *     beyond them; cut when not read).
          */
         get: operations["listClaims"];
         put?: never;
@@ -7967,6 +7977,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description Only the claims that name this assistance case (its `AST-` reference): the claim the
+                 *     partner filed for it, or the evacuation claim the desk billed from its guarantee of
+                 *     payment. Added in 2.8.0.
+                 * @example AST-2030-000031
+                 */
+                assistanceCaseRef?: string;
+                /**
                  * @description Only claims of this type.
                  * @example MEDICAL_EXPENSES
                  */
@@ -8010,20 +8027,32 @@ export interface operations {
                 /** @description Only claims in these statuses (repeat the parameter for several). */
                 status?: components["schemas"]["ClaimStatus"][];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `text/csv` for the CSV export of every matching claim; otherwise one JSON page.
+                 * @example text/csv
+                 */
+                Accept?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description One page of claims. */
+            /** @description One page of claims, or (with `Accept: text/csv`) all of them as CSV. */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /**
+                     * @description For the CSV export: `attachment; filename="claims-<date>.csv"`.
+                     * @example attachment; filename="claims-2030-10-20.csv"
+                     */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ClaimPageResponse"];
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];

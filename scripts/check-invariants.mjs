@@ -37,6 +37,10 @@
 //     captured less what was refunded: floor(earned × (share − refunds succeeded) / share).
 //  8. The counters behind totalElements (order_status_count per company, status and payment
 //     status; traveller_count per company) equal a count of the rows.
+// 10. Claims (decision records 0095, 0101): per policy and coverage line, what claims were approved
+//     (approved, paid or closed after payment) adds up to at most the package's limit for the
+//     line; no payout is more than its claim's approved total; every PAID claim, and every CLOSED
+//     one that was not declined, has its payout record, and no other claim has one.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -329,6 +333,37 @@ const CHECKS = [
        where am.amount_due <> 0 or am.payment_ref is not null or am.status <> 'APPLIED'
           or am.coverage_end_date - am.previous_coverage_end_date > d.max_days`,
   },
+  {
+    name: 'policy and coverage line whose approved and paid claims add up to more than the package limit',
+    sql: `
+      select o.order_ref as ref, c.coverage_line as line, sum(coalesce(c.approved_total, 0)) as approved,
+             coalesce((l.line->>'coverageAmount')::numeric / 100, 0) as line_limit, array_agg(c.claim_ref) as claims
+        from claim c
+        join insurance_order o on o.id = c.order_id
+        join ctg g on g.id = o.ctg_id
+        left join lateral (select x as line from jsonb_array_elements(g.coverage) x
+                            where x->>'code' = c.coverage_line limit 1) l on true
+       where c.status in ('APPROVED', 'PARTIALLY_APPROVED', 'PAID', 'CLOSED')
+       group by o.id, c.coverage_line, l.line
+      having sum(coalesce(c.approved_total, 0)) > coalesce((l.line->>'coverageAmount')::numeric / 100, 0)`,
+  },
+  {
+    name: 'claim paid more than it was approved',
+    sql: `
+      select c.claim_ref as ref, c.status, c.approved_total as approved, p.amount as paid
+        from claim c
+        join claim_payout p on p.claim_id = c.id
+       where p.amount > coalesce(c.approved_total, 0)`,
+  },
+  {
+    name: 'PAID claim without its payout record, or a payout record on a claim never paid',
+    sql: `
+      select c.claim_ref as ref, c.status, p.id is not null as has_payout
+        from claim c
+        left join claim_payout p on p.claim_id = c.id
+       where (p.id is null and (c.status = 'PAID' or (c.status = 'CLOSED' and c.decline_reason is null)))
+          or (p.id is not null and c.status not in ('PAID', 'CLOSED'))`,
+  },
 ];
 
 export async function checkInvariants(databaseUrl, dataDir) {
@@ -352,6 +387,8 @@ export async function checkInvariants(databaseUrl, dataDir) {
       promoSlots: 'select count(company_promo_code_id) + count(agent_promo_code_id) from insurance_order',
       documents: 'select count(*) from document',
       commissionLines: 'select count(*) from commission_entry',
+      claims: 'select count(*) from claim',
+      claimPayouts: 'select count(*) from claim_payout',
     })) {
       counts[name] = Number(Object.values((await client.query(sql)).rows[0])[0]);
     }

@@ -1,5 +1,5 @@
 // `npm run postman`: the bundled contract -> a Postman collection that walks a policy's life as
-// one story in folders (booking, payment, after the sale, order book, webhooks, events), plus a
+// one story in folders (booking, payment, after the sale, claims, order book, webhooks, events), plus a
 // sandbox environment and the three images it uploads, all in postman/ (committed), and nothing
 // anywhere else, wherever it is run from. Every request is an operation of the
 // document (its method and path from generated/openapi.json); each takes the ids and references
@@ -756,6 +756,149 @@ const webhooks = [
   }),
 ];
 
+// After the trek: on the test clock the day after Daniel's (moved) cover starts, his altitude
+// sickness is treated at the Pheriche aid post. The partner files the USD invoice, the sandbox
+// claims desk asks for more, the partner answers, the desk approves at its sandbox rate and pays;
+// the partner finds the claim under the order and in the CSV export. The clock is removed at the end.
+const claims = [
+  step({
+    name: "Set the test clock to the day after Daniel's cover starts (sandbox helper)",
+    operationId: 'setSandboxClock',
+    status: 200,
+    body: { today: '{{claimDay}}' },
+    checks: [
+      check(
+        'your requests now read that date as today',
+        "pm.expect(data.today).to.equal(pm.collectionVariables.get('claimDay'));",
+      ),
+    ],
+  }),
+  step({
+    name: "File Daniel's claim: treated for altitude sickness, invoiced in USD",
+    operationId: 'fileClaim',
+    status: 201,
+    pathParams: { orderRef: '{{danielOrderRef}}' },
+    headers: { 'Idempotency-Key': '{{$guid}}' },
+    body: {
+      claimType: 'MEDICAL_EXPENSES',
+      incidentDate: '{{claimDay}}',
+      incidentDescription: 'Acute mountain sickness, treated at the Pheriche aid post',
+      location: 'Pheriche',
+      payee: { type: 'TRAVELLER' },
+      items: [
+        {
+          description: 'Treatment and oxygen',
+          amount: 420,
+          currency: 'USD',
+          invoiceNumber: 'PAP-{{runId}}',
+          providerName: 'Pheriche Aid Post',
+        },
+      ],
+    },
+    checks: [
+      check(
+        'filed SUBMITTED on his order, the currency flagged, the invoice still to send',
+        "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('danielOrderRef'), status: 'SUBMITTED', claimType: 'MEDICAL_EXPENSES' }); pm.expect(data.claimRef).to.match(/^CLM-\\d{4}-\\d+$/); pm.expect(data.flags).to.include('CURRENCY_CONVERSION'); pm.expect(data.documentsNeeded).to.include('INVOICE');",
+      ),
+      set('claimRef', 'data.claimRef'),
+    ],
+  }),
+  step({
+    name: 'The desk asks for the medical report (sandbox helper)',
+    operationId: 'setSandboxClaimDecision',
+    status: 200,
+    pathParams: { claimRef: '{{claimRef}}' },
+    body: { decision: 'INFORMATION_REQUESTED', note: "Send the aid post's medical report" },
+    checks: [
+      check(
+        'the claim waits for the partner',
+        "pm.expect(data).to.include({ claimRef: pm.collectionVariables.get('claimRef'), status: 'INFORMATION_REQUESTED' });",
+      ),
+    ],
+  }),
+  step({
+    name: 'Answer the desk',
+    operationId: 'answerClaimInformationRequest',
+    status: 200,
+    pathParams: { claimRef: '{{claimRef}}' },
+    body: { note: 'The aid post sends its report to the desk by email today' },
+    checks: [
+      check(
+        'the claim is back with the desk, the answer in its timeline',
+        "pm.expect(data.status).to.equal('UNDER_ASSESSMENT'); const last = data.timeline[data.timeline.length - 1]; pm.expect(last).to.include({ by: 'PARTNER', status: 'UNDER_ASSESSMENT' });",
+      ),
+    ],
+  }),
+  step({
+    name: 'The desk approves it at its rate (sandbox helper)',
+    operationId: 'setSandboxClaimDecision',
+    status: 200,
+    pathParams: { claimRef: '{{claimRef}}' },
+    body: { decision: 'APPROVED' },
+    checks: [
+      check(
+        'the USD item converted at the recorded rate and date, the excess taken once',
+        "pm.expect(data.status).to.equal('APPROVED'); const decision = data.items[0].decision; pm.expect(decision.exchangeRate).to.equal('133.5000'); pm.expect(decision.rateDate).to.be.a('string'); pm.expect(decision.approvedNpr).to.be.closeTo(420 * 133.5, 0.001); pm.expect(data.decision.approvedTotal).to.be.closeTo(decision.approvedNpr - data.decision.excessApplied, 0.001);",
+      ),
+      set('claimApproved', 'data.decision.approvedTotal'),
+    ],
+  }),
+  step({
+    name: 'The insurer pays it (sandbox helper)',
+    operationId: 'setSandboxClaimDecision',
+    status: 200,
+    pathParams: { claimRef: '{{claimRef}}' },
+    body: { decision: 'PAID' },
+    checks: [
+      check(
+        'paid: what was approved, in NPR, with its reference',
+        "pm.expect(data.status).to.equal('PAID'); pm.expect(data.payout.amount).to.be.closeTo(Number(pm.collectionVariables.get('claimApproved')), 0.001); pm.expect(data.payout.currency).to.equal('NPR'); pm.expect(data.payout.reference).to.be.a('string');",
+      ),
+    ],
+  }),
+  step({
+    name: "The claims on Daniel's order",
+    operationId: 'listClaims',
+    status: 200,
+    query: { orderRef: '{{danielOrderRef}}' },
+    checks: [
+      check(
+        'his claim, paid',
+        "const his = data.content.find((claim) => claim.claimRef === pm.collectionVariables.get('claimRef')); pm.expect(his).to.be.an('object'); pm.expect(his.status).to.equal('PAID');",
+      ),
+    ],
+  }),
+  step({
+    name: 'Export the paid claims as CSV',
+    operationId: 'listClaims',
+    status: 200,
+    query: { status: 'PAID' },
+    headers: { Accept: 'text/csv' },
+    mediaType: 'text/csv',
+    checks: [
+      check(
+        'a CSV with its header and his claim',
+        "const text = pm.response.text(); pm.expect(text.split('\\r\\n')[0]).to.match(/^claimRef,orderRef,policyNumber,claimType,status,/); pm.expect(text).to.include(pm.collectionVariables.get('claimRef') + ',' + pm.collectionVariables.get('danielOrderRef'));",
+      ),
+      check(
+        'a file to save, named after the day',
+        'pm.expect(pm.response.headers.get(\'Content-Disposition\')).to.match(/^attachment; filename="claims-\\d{4}-\\d{2}-\\d{2}\\.csv"$/);',
+      ),
+    ],
+  }),
+  step({
+    name: 'Back to the real clock after the claim (sandbox helper)',
+    operationId: 'deleteSandboxClock',
+    status: 200,
+    checks: [
+      check(
+        'no test clock any more',
+        "pm.expect(data.today).to.equal(null); pm.expect(pm.response.headers.get('Sandbox-Today')).to.equal(undefined);",
+      ),
+    ],
+  }),
+];
+
 // Catching up without webhooks: the events of the story, with the payload as delivered.
 const events = [
   step({
@@ -805,6 +948,12 @@ const FOLDERS = [
     item: afterTheSale,
   },
   {
+    name: 'Claims',
+    description:
+      "After the trek: on the test clock, Daniel's claim for a USD invoice is filed, the sandbox desk asks for more and is answered, approves it at its rate and pays it; the claim under the order and in the CSV export; the real clock again.",
+    item: claims,
+  },
+  {
     name: 'Order book',
     description: 'Find orders, export them as CSV, read a group and its payment.',
     item: orderBook,
@@ -842,6 +991,8 @@ const collection = {
           "  pm.collectionVariables.set('laterDepartureDate', new Date(ahead.getTime() + 7 * 86400000).toISOString().slice(0, 10));",
           // The test clock: 20 days after today's payments, past the 14-day free look and 10 days before the departure.
           "  pm.collectionVariables.set('clockToday', new Date(ahead.getTime() - 10 * 86400000).toISOString().slice(0, 10));",
+          // The day of Daniel's claim: the second day of his cover, moved a week later.
+          "  pm.collectionVariables.set('claimDay', new Date(ahead.getTime() + 8 * 86400000).toISOString().slice(0, 10));",
           '}',
         ],
       },

@@ -4,6 +4,7 @@ import { listeningPort } from './kernel/narrow';
 import { API_PREFIX, createApp, operationPolicies } from './app';
 import { outcomeMetricsOf } from './kernel/http/operation-policy';
 import { registerAssistanceMetrics } from './modules/assistance';
+import { registerClaimMetrics } from './modules/claims';
 import { loadCertificateFonts } from './modules/certificates';
 import type { Config } from './config';
 import { listenForCatalogueChanges, type CatalogueListener, Catalogue, readCatalogue } from './modules/catalogue';
@@ -257,6 +258,7 @@ async function buildParts(
       })),
   );
   registerAssistanceMetrics(metrics, () => orm.em.fork());
+  registerClaimMetrics(metrics, () => orm.em.fork());
   // Its workers start with the first PDF uploaded, and stop with the server.
   const csvExports = new CsvExports(new StreamingConnections(databaseUrl, config.streaming));
   return {

@@ -10,6 +10,7 @@ import {
   type AssistanceCase,
   type DeskCase,
 } from '../modules/assistance';
+import { billCase } from '../modules/claims';
 import {
   OPERATOR_NOTE_MAX_LENGTH,
   operatorActor,
@@ -27,7 +28,7 @@ export function registerCaseCommands(program: Command): void {
   const cases = program
     .command('case')
     .description(
-      'the assistance desk: assistance cases (AST-<year>-<seq>): list, show, review, authorise, decline, complete, close',
+      'the assistance desk: assistance cases (AST-<year>-<seq>): list, show, review, authorise, decline, complete, close, bill',
     );
 
   operatorCommand(
@@ -132,6 +133,72 @@ export function registerCaseCommands(program: Command): void {
       );
     },
   );
+  operatorCommand(
+    cases,
+    'bill <caseRef>',
+    "record the operator's invoice of a case authorised with a guarantee of payment: it becomes an EMERGENCY_EVACUATION claim paid to the provider, capped at the guarantee",
+    (command) =>
+      command
+        .requiredOption('--invoice <number>', "the operator's invoice number")
+        .requiredOption('--amount <amount>', 'the amount invoiced, in its currency (e.g. 4850.00)')
+        .requiredOption('--currency <ISO>', 'the currency invoiced, ISO 4217 (NPR, USD, EUR, INR, ...)')
+        .option('--provider <name>', 'who invoiced (default: the operator the guarantee was given to)')
+        .option('--raise-to <amount>', "pay up to this much NPR, above the guarantee's cost limit (needs --note)")
+        .option('--note <text>', 'why the cap is raised'),
+  ).action(
+    async (
+      caseRef: string,
+      options: CliOptions & {
+        invoice: string;
+        amount: string;
+        currency: string;
+        provider?: string;
+        raiseTo?: string;
+        note?: string;
+      },
+    ) => {
+      const currency = options.currency.trim().toUpperCase();
+      if (!/^[A-Z]{3}$/.test(currency))
+        throw new Error(`--currency must be an ISO 4217 code such as USD (got "${options.currency}")`);
+      if ((options.raiseTo === undefined) !== (options.note === undefined))
+        throw new Error('--raise-to and --note go together: the desk says why it pays more than the guarantee');
+      const raise =
+        options.raiseTo === undefined
+          ? undefined
+          : { to: amountOf(options.raiseTo, '--raise-to'), note: noteOf(options.note ?? '', '--note') };
+      const { noticeDays } = loadConfig().claims;
+      const billed = await withDatabase((em) =>
+        billCase(
+          em,
+          caseRef,
+          {
+            invoiceNumber: noteOf(options.invoice, '--invoice', 100),
+            amount: amountOf(options.amount, '--amount'),
+            currency,
+            ...(options.provider === undefined ? {} : { providerName: noteOf(options.provider, '--provider', 200) }),
+            ...(raise ? { raise } : {}),
+          },
+          { actor: operatorActor(), noticeDays },
+        ),
+      );
+      const { claim } = billed.view;
+      const cap = decimalStringFromMinor(claim.payoutCap ?? 0);
+      output(
+        options,
+        {
+          claimRef: claim.claimRef,
+          caseRef: caseRef.trim().toUpperCase(),
+          orderRef: claim.order.orderRef,
+          status: claim.status,
+          claimType: claim.claimType,
+          payee: claim.payee,
+          payoutCap: cap,
+          flags: claim.flags,
+        },
+        `billed ${caseRef.trim().toUpperCase()} as ${claim.claimRef} (EMERGENCY_EVACUATION, paid to the provider), payable up to NPR ${cap}`,
+      );
+    },
+  );
 }
 
 /** A move that takes only an optional note. */
@@ -161,17 +228,20 @@ function noteOf(text: string, option: string, max = OPERATOR_NOTE_MAX_LENGTH): s
   return trimmed;
 }
 
-function costLimitOf(text: string): number {
+/** An amount of money as typed, in hundredths: more than 0 and at most what numeric(12,2) holds. */
+function amountOf(text: string, option: string): number {
   let minor: number;
   try {
     minor = minorFromDecimalString(text);
   } catch {
-    throw new Error(`--cost-limit must be an amount such as 650000.00 (got "${text}")`);
+    throw new Error(`${option} must be an amount such as 4850.00 (got "${text}")`);
   }
   if (minor <= 0 || minor > MAX_COST_LIMIT)
-    throw new Error(`--cost-limit must be more than 0 and at most ${decimalStringFromMinor(MAX_COST_LIMIT)}`);
+    throw new Error(`${option} must be more than 0 and at most ${decimalStringFromMinor(MAX_COST_LIMIT)}`);
   return minor;
 }
+
+const costLimitOf = (text: string): number => amountOf(text, '--cost-limit');
 
 function caseLine(assistanceCase: AssistanceCase) {
   return {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { isCalendarDate } from '../kernel/business-date';
-import { minorFromDecimalString } from '../kernel/money';
+import { decimalStringFromMinor, minorFromDecimalString } from '../kernel/money';
 import {
   CLAIM_STATUSES,
   claimDetailWire,
@@ -248,9 +248,15 @@ function claimLine(claim: Claim) {
   };
 }
 
+/** A claim billed from a guarantee of payment is payable up to its cap (decision record 0101). */
+const capOf = (claim: Claim): string | null =>
+  claim.payoutCap === null || claim.payoutCap === undefined ? null : decimalStringFromMinor(claim.payoutCap);
+
 function shownClaim(shown: DeskClaim) {
   return {
     ...claimDetailWire(shown.view, shown.timeline, null, loadConfig().certificate.assistancePhone),
+    payoutCap: capOf(shown.view.claim),
+    payoutCapNote: shown.view.claim.payoutCapNote ?? null,
     audit: shown.audit.map((entry) => ({
       at: entry.at.toISOString(),
       actor: entry.actor,
@@ -266,6 +272,9 @@ function describeClaim(shown: ReturnType<typeof shownClaim>): string[] {
     `  incident ${shown.incidentDate}${shown.location ? ` at ${shown.location}` : ''}${shown.altitudeMeters !== null ? `, ${shown.altitudeMeters} m` : ''}: ${shown.incidentDescription}`,
     shown.assistanceCaseRef ? `  assistance case ${shown.assistanceCaseRef}` : '',
     shown.flags.length ? `  flags: ${shown.flags.join(', ')}` : '',
+    shown.payoutCap
+      ? `  payable up to NPR ${shown.payoutCap} (guarantee of payment${shown.payoutCapNote ? `, raised: ${shown.payoutCapNote}` : ''})`
+      : '',
     `  payee: ${shown.payee.type}${shown.payee.method ? ` by ${shown.payee.method}` : ''}${shown.payee.accountNumber ? ` to ${shown.payee.accountNumber}` : ''}`,
     'Items:',
     ...shown.items.map(

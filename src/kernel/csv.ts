@@ -1,5 +1,5 @@
 /**
- * RFC 4180 CSV for the exports (the order book, refunds, commission statements), one row per call so a stream never holds the file.
+ * RFC 4180 CSV for the exports (the order book, refunds, commission statements, claims), one row per call so a stream never holds the file.
  * A cell a spreadsheet would run as a formula (it starts with = + - @, a tab or a carriage
  * return) gets a leading `'`, which spreadsheets show as text (OWASP "CSV injection"). A number
  * we write ourselves (an amount) is never negative, so no real value is changed by that. A cell
@@ -18,3 +18,7 @@ export function csvCell(value: string | null | undefined): string {
 export function csvRow(cells: ReadonlyArray<string | null | undefined>): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
+
+/** The CSV export is the same request asked for as `text/csv` (the order book, refunds, claims). */
+export const wantsCsv = (accept: string | undefined): boolean =>
+  accept !== undefined && /(^|,)\s*text\/csv\s*(;|,|$)/i.test(accept);

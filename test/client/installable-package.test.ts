@@ -124,6 +124,7 @@ type Body<Call extends (...args: never[]) => Promise<{ data?: unknown; error?: u
 type Failure<Call extends (...args: never[]) => Promise<{ data?: unknown; error?: unknown }>> = NonNullable<Answer<Call>['error']>;
 type Events = PartnerClient['events'];
 type Refunds = PartnerClient['refunds'];
+type Claims = PartnerClient['claims'];
 
 export const contractTypes: Record<string, true> = {
   pay: true satisfies IsContract<Body<PartnerClient['pay']>, Schemas['PaymentInitResponse']>,
@@ -148,6 +149,11 @@ export const contractTypes: Record<string, true> = {
   eventPayload: true satisfies IsContract<Body<Events['get']>['data']['payload'], WebhookEvent>,
   eventListPayload: true satisfies IsContract<Body<Events['list']>['data']['content'][number]['payload'], WebhookEvent>,
   webhookCreate: true satisfies IsContract<Body<PartnerClient['webhooks']['create']>, Schemas['WebhookEndpointSecretResponse']>,
+  claimFile: true satisfies IsContract<Body<Claims['file']>, Schemas['ClaimResponse']>,
+  claimFileError: true satisfies Refuses<Failure<Claims['file']>, Refusal>,
+  claimsList: true satisfies IsContract<Body<Claims['list']>, Schemas['ClaimPageResponse']>,
+  claimGet: true satisfies IsContract<Body<Claims['get']>, Schemas['ClaimResponse']>,
+  claimsCsv: true satisfies IsContract<Extract<Awaited<ReturnType<Claims['exportCsv']>>, { ok: true }>['stream'], ReadableStream<Uint8Array>>,
 };
 
 // A field read with another type than the contract's does not compile, helper by helper.
@@ -192,7 +198,10 @@ export async function misread(client: PartnerClient, file: Blob, caseBody: Schem
   const untold: string = event.data.policyNumber;
   const created = await client.webhooks.create({ url: 'https://hooks.example.com/pbs', events: ['order.paid'] }, { idempotencyKey: '0b7c3f2e-9a1d-4e6b-8c5a-2f4d6e8a0b1c' });
   const secret: string = created.data!.data.secret;
-  console.log(paid, payUrl, groupPayment, statusOf, order, orderRef, group, groupRef, moved, preview, refundAmount, cancelled, cancelledAt, opened, caseRef, uploaded, documentId, page, total, refunds, csvText, policy, untold, secret);
+  const claim: Schemas['ClaimDetail'] = (await client.claims.get('CLM-2030-000012')).data!.data;
+  // @ts-expect-error: an approved total is a number
+  const approvedTotal: string | null | undefined = (await client.claims.get('CLM-2030-000012')).data!.data.decision?.approvedTotal;
+  console.log(claim, approvedTotal, paid, payUrl, groupPayment, statusOf, order, orderRef, group, groupRef, moved, preview, refundAmount, cancelled, cancelledAt, opened, caseRef, uploaded, documentId, page, total, refunds, csvText, policy, untold, secret);
 }
 `;
 

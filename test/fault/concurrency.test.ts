@@ -24,6 +24,7 @@ import {
   submitCheckout,
 } from '../support/payment-fixtures';
 import { caseRequest, openCase } from '../support/assistance-fixtures';
+import { claimRequest, coverAround, fileClaim } from '../support/claim-fixtures';
 import {
   createGroup,
   createOrder,
@@ -442,6 +443,42 @@ describe('races across two server processes on one PostgreSQL', () => {
       ),
     ).toBe(1);
     summary.assistanceOpens = { sent: 20, statuses: statuses(responses), cases: 1 };
+  });
+
+  it('when 20 claims are filed at once on both processes under one Idempotency-Key, then one claim exists and all 20 answer it; when one invoice is filed twice at once, 3 times, then one claim and one 409 naming it', async () => {
+    const order = await paidOrder();
+    await coverAround({ orm }, String(order.orderId));
+    const key = randomUUID();
+    const body = claimRequest();
+    const responses = await onBoth(20, (client) => fileClaim(client, partner, String(order.orderRef), body, key));
+    expect(statuses(responses)).toEqual({ 201: 20 });
+    const refs = new Set(responses.map((r) => r.body.data.claimRef));
+    expect(refs.size).toBe(1);
+    const claimsOf = (orderRef: string) =>
+      count(`select count(*) from claim c join insurance_order o on o.id = c.order_id where o.order_ref = ?`, [
+        orderRef,
+      ]);
+    expect(await claimsOf(String(order.orderRef))).toBe(1);
+    const duplicates = [];
+    for (let round = 0; round < 3; round++) {
+      const invoiced = await paidOrder();
+      await coverAround({ orm }, String(invoiced.orderId));
+      const same = claimRequest();
+      const pair = await Promise.all(
+        [0, 1].map((i) => fileClaim(clientOf(round + i), partner, String(invoiced.orderRef), same, randomUUID())),
+      );
+      requests += 2;
+      const filed = pair.find((r) => r.status === 201);
+      const refused = pair.find((r) => r.status === 409);
+      duplicates.push({
+        statuses: statuses(pair),
+        claims: await claimsOf(String(invoiced.orderRef)),
+        namesIt:
+          refused?.body.code === 'CLAIM_DUPLICATE_INVOICE' && refused.body.message.includes(filed?.body.data.claimRef),
+      });
+    }
+    expect(duplicates).toEqual(Array(3).fill({ statuses: { 201: 1, 409: 1 }, claims: 1, namesIt: true }));
+    summary.claimFilings = { oneKey: { sent: 20, claims: refs.size }, sameInvoice: duplicates };
   });
 
   it('when the customer pays on the hosted page while the partner cancels, 12 rounds, then per order at most one refund, refund + fee is the captured share, and never SUCCESS beside an unpaid order', async () => {

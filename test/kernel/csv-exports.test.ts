@@ -87,6 +87,24 @@ const EXPORTS: Partial<Record<OperationId, { path: () => string; fill: (exporter
         cause: `'PROVIDER_REVERSAL'`,
       }),
   },
+  listClaims: {
+    path: () => '/api/external/v1/claims',
+    // One claim on the exporter's order, then 60,000 copies of about 140 bytes each: about 8 MB.
+    fill: async ({ partner, orderId }) => {
+      const id = randomUUID();
+      await server.orm.em.getConnection().execute(
+        `insert into claim (id, created_at, updated_at, claim_ref, order_id, filed_by_company_id, status, claim_type,
+           coverage_line, incident_date, incident_description, payee, flags, filed_at, idempotency_key, request_fingerprint)
+         values (?, now(), now(), ?, ?, ?, 'SUBMITTED', 'MEDICAL_EXPENSES', 'MEDICAL_EXPENSES', current_date,
+           'Acute mountain sickness', '{"type":"TRAVELLER"}', '["CURRENCY_CONVERSION"]', now(), ?, 'bulk')`,
+        [id, `CLM-2030-${id.slice(0, 8)}`, orderId, partner.companyId, randomUUID()],
+      );
+      await copyRow(server, 'claim', id, 60_000, {
+        claim_ref: `claim_ref || '-' || n`,
+        idempotency_key: 'gen_random_uuid()',
+      });
+    },
+  },
   getCommissionStatement: {
     path: () => `/api/external/v1/commission-statements/${periodOf(new Date())}`,
     // 50,000 lines of about 200 bytes each: about 10 MB.
@@ -162,8 +180,10 @@ beforeAll(async () => {
 }, 180_000);
 
 describe('every operation that answers text/csv', () => {
-  it('is one this test knows how to call (the document lists listOrders, listRefunds, getCommissionStatement at least)', () => {
-    expect(csvOperations()).toEqual(expect.arrayContaining(['listOrders', 'listRefunds', 'getCommissionStatement']));
+  it('is one this test knows how to call (the document lists listOrders, listRefunds, getCommissionStatement, listClaims at least)', () => {
+    expect(csvOperations()).toEqual(
+      expect.arrayContaining(['listOrders', 'listRefunds', 'getCommissionStatement', 'listClaims']),
+    );
     expect(csvOperations().filter((operationId) => !(operationId in EXPORTS))).toEqual([]);
   });
 

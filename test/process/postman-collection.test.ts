@@ -58,11 +58,12 @@ describe('npm run postman: the committed collection', () => {
     ]);
   });
 
-  it('walks the life of a policy in folders: booking, payment, after the sale, order book, webhooks, events', () => {
+  it('walks the life of a policy in folders: booking, payment, after the sale, claims, order book, webhooks, events', () => {
     expect(collection.item.map((folder) => folder.name)).toEqual([
       'Booking',
       'Payment',
       'After the sale',
+      'Claims',
       'Order book',
       'Webhooks',
       'Events',
@@ -111,6 +112,27 @@ describe('npm run postman: the committed collection', () => {
     expect(collection.event.flatMap((event) => event.script.exec).join('\n')).toContain(
       "pm.collectionVariables.set('clockToday', new Date(ahead.getTime() - 10 * 86400000)",
     );
+  });
+
+  it('claims: on the test clock a USD claim is filed, asked about and answered, approved at the rate and paid through the sandbox desk, found under the order and in the CSV, and the clock removed', () => {
+    expect(operationsOf('Claims')).toEqual([
+      'setSandboxClock',
+      'fileClaim',
+      'setSandboxClaimDecision',
+      'answerClaimInformationRequest',
+      'setSandboxClaimDecision',
+      'setSandboxClaimDecision',
+      'listClaims',
+      'listClaims',
+      'deleteSandboxClock',
+    ]);
+    const requests = requestsOf('Claims');
+    expect(JSON.parse(requests[1]!.request.body?.raw ?? '{}')).toMatchObject({
+      incidentDate: '{{claimDay}}',
+      items: [{ currency: 'USD' }],
+    });
+    expect(testsOf(requests[4]!)).toContain("decision.exchangeRate).to.equal('133.5000')");
+    expect(testsOf(requests[7]!)).toContain('pm.response.text()');
   });
 
   it('webhooks: the sandbox sends a refund.failed to the registered endpoint, the delivery log shows it, then the endpoint is deleted', () => {

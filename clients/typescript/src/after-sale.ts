@@ -11,6 +11,7 @@ type QueryOf<Path extends keyof paths> = paths[Path] extends { get: { parameters
 export type RefundQuery = QueryOf<'/api/external/v1/refunds'>;
 export type EventQuery = QueryOf<'/api/external/v1/events'>;
 export type AssistanceCaseQuery = QueryOf<'/api/external/v1/assistance-cases'>;
+export type ClaimQuery = QueryOf<'/api/external/v1/claims'>;
 
 /** One page of your refunds (`data` on a 2xx), or the refusal (`error`) with its response. */
 export interface RefundPageResult {
@@ -23,6 +24,7 @@ export type RefundsCsvResult = CsvExportResult<OperationError<'listRefunds'>>;
 const REFUNDS = '/api/external/v1/refunds';
 const EVENTS = '/api/external/v1/events';
 const CASES = '/api/external/v1/assistance-cases';
+const CLAIMS = '/api/external/v1/claims';
 
 /**
  * GET /refunds (one page, every refund, the CSV export, one refund): what cancellations, late
@@ -102,5 +104,60 @@ export function assistanceCaseCalls(api: Client<paths>) {
       body: Schemas['AssistanceCaseWithdrawalRequest'],
     ): Promise<OperationResult<'withdrawAssistanceCase'>> =>
       api.POST(`${CASES}/{caseRef}/withdrawal`, { ...onCase(caseRef), body }),
+  };
+}
+
+/** One page of the claims you may read (`data` on a 2xx), or the refusal (`error`) with its response. */
+export interface ClaimPageResult {
+  data: Schemas['ClaimPageResponse'] | undefined;
+  error: OperationError<'listClaims'> | undefined;
+  response: Response;
+}
+export type ClaimsCsvResult = CsvExportResult<OperationError<'listClaims'>>;
+
+/**
+ * Claims: file one, read them (a page, every claim, the CSV export, one claim with its
+ * timeline), answer the desk's information request, withdraw before a decision.
+ */
+export function claimCalls(api: Client<paths>, newKey: () => string) {
+  const list = async (query: ClaimQuery = {}): Promise<ClaimPageResult> => {
+    const { data, error, response } = await api.GET(CLAIMS, { params: { query } });
+    // Without `Accept: text/csv` the answer is the JSON page; the CSV is exportCsv's.
+    return { data: typeof data === 'string' ? undefined : data, error, response };
+  };
+  const onClaim = (claimRef: string) => ({ params: { path: { claimRef } } });
+  return {
+    /**
+     * POST /orders/{orderRef}/claims with an Idempotency-Key that every retry of this call sends
+     * again, so a retry after a timeout answers the claim already filed instead of filing it twice.
+     */
+    file: (
+      orderRef: string,
+      body: Schemas['ClaimRequest'],
+      options: { idempotencyKey?: string } = {},
+    ): Promise<OperationResult<'fileClaim'>> =>
+      api.POST('/api/external/v1/orders/{orderRef}/claims', {
+        params: { path: { orderRef }, header: { 'Idempotency-Key': options.idempotencyKey ?? newKey() } },
+        body,
+      }),
+    list,
+    /** Every claim you may read matching `query`, item by item (see ListPageError). */
+    all: (query: Omit<ClaimQuery, 'page'> = {}): AsyncGenerator<Schemas['Claim']> =>
+      everyItem(CLAIMS, list, query, 'createdTo'),
+    /** GET /claims with `Accept: text/csv`: every matching claim as one CSV file, as a stream, with the file name the service suggests. */
+    exportCsv: async (query: Omit<ClaimQuery, 'page' | 'size'> = {}): Promise<ClaimsCsvResult> =>
+      csvExport(
+        'GET /claims',
+        await api.GET(CLAIMS, { params: { query, header: { Accept: 'text/csv' } }, parseAs: 'stream' }),
+      ),
+    get: (claimRef: string): Promise<OperationResult<'getClaim'>> => api.GET(`${CLAIMS}/{claimRef}`, onClaim(claimRef)),
+    /** The answer to the desk's information request: a note and documents; the claim goes back to UNDER_ASSESSMENT. */
+    answer: (
+      claimRef: string,
+      body: Schemas['ClaimInformationRequest'],
+    ): Promise<OperationResult<'answerClaimInformationRequest'>> =>
+      api.POST(`${CLAIMS}/{claimRef}/information`, { ...onClaim(claimRef), body }),
+    withdraw: (claimRef: string, body: Schemas['ClaimWithdrawalRequest']): Promise<OperationResult<'withdrawClaim'>> =>
+      api.POST(`${CLAIMS}/{claimRef}/withdrawal`, { ...onClaim(claimRef), body }),
   };
 }

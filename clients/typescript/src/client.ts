@@ -16,7 +16,7 @@ import {
 } from './retry-policy';
 import { TokenCache } from './token-cache';
 import { webhookCalls, type WebhookCalls } from './webhooks';
-import { assistanceCaseCalls, commissionCalls, eventCalls, refundCalls } from './after-sale';
+import { assistanceCaseCalls, claimCalls, commissionCalls, eventCalls, refundCalls } from './after-sale';
 import { bookingCalls, promoCalls } from './booking';
 import { orderCreation, type CreatedResult } from './order-creation';
 import { everyItem } from './pages';
@@ -46,6 +46,7 @@ export type RefundCalls = ReturnType<typeof refundCalls>;
 export type EventCalls = ReturnType<typeof eventCalls>;
 export type CommissionCalls = ReturnType<typeof commissionCalls>;
 export type AssistanceCaseCalls = ReturnType<typeof assistanceCaseCalls>;
+export type ClaimCalls = ReturnType<typeof claimCalls>;
 export type PromoCalls = ReturnType<typeof promoCalls>;
 type Booking = ReturnType<typeof bookingCalls>;
 
@@ -170,6 +171,8 @@ export interface PartnerClient {
   commissionStatements: CommissionCalls;
   /** GET /assistance-cases, GET /assistance-cases/{caseRef}, updates and withdrawal: `list`, `all`, `get`, `addUpdate`, `withdraw`. */
   assistanceCases: AssistanceCaseCalls;
+  /** Claims: `file` (with an Idempotency-Key kept across retries), `list`, `all`, `exportCsv`, `get`, `answer`, `withdraw`. */
+  claims: ClaimCalls;
   /** GET /orders: one page of the order book (`page`, `size` up to 100, and the filters). */
   listOrdersPage(query?: OrderBookQuery): Promise<OrderPageResult>;
   /**
@@ -322,6 +325,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     events: eventCalls(api),
     commissionStatements: commissionCalls(api),
     assistanceCases: assistanceCaseCalls(api),
+    claims: claimCalls(api, randomUUID),
     listOrdersPage: (query = {}) => listOrdersPage(api, query),
     listOrders: (query = {}) =>
       everyItem('/api/external/v1/orders', (page: OrderBookQuery) => listOrdersPage(api, page), query, 'createdTo'),

@@ -5,6 +5,7 @@ export {
   type AssistanceCaseResult,
   type CancellationPreviewResult,
   type CancelResult,
+  type ClaimCalls,
   type CommissionCalls,
   type EventCalls,
   type GetOrderGroupResult,
@@ -24,7 +25,16 @@ export {
   type Schemas,
   type UploadResult,
 } from './client';
-export type { AssistanceCaseQuery, EventQuery, RefundPageResult, RefundQuery, RefundsCsvResult } from './after-sale';
+export type {
+  AssistanceCaseQuery,
+  ClaimPageResult,
+  ClaimQuery,
+  ClaimsCsvResult,
+  EventQuery,
+  RefundPageResult,
+  RefundQuery,
+  RefundsCsvResult,
+} from './after-sale';
 export type { CsvExportResult, OperationError, OperationResult } from './operation-result';
 export { isOrderGroup, type CreatedResult } from './order-creation';
 export { ListPageError } from './pages';

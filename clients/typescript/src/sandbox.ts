@@ -9,7 +9,7 @@ const CLOCK = '/api/external/v1/sandbox/clock';
 /**
  * The sandbox helpers (the "Sandbox" operations), for a partner's tests against a sandbox server:
  * decide a payment as its customer would, answer a refund as its provider would, move an
- * assistance case as the desk would, move your
+ * assistance case or a claim as the desks would, move your
  * company's test clock, send yourself any webhook event. Each call answers openapi-fetch's
  * `{ data, error, response }`; on a server without sandbox payments each is a 404.
  *
@@ -49,6 +49,12 @@ export function sandboxCalls(api: Client<paths>) {
       body: Schemas['SandboxCaseDecisionRequest'],
     ): Promise<OperationResult<'setSandboxAssistanceCaseDecision'>> =>
       api.POST('/api/external/v1/sandbox/assistance-cases/{caseRef}/decision', { params: { path: { caseRef } }, body }),
+    /** The claims desk's decision on a claim (`UNDER_ASSESSMENT` to `PAID`, with the real `claim.*` webhooks); answers the claim. */
+    decideClaim: (
+      claimRef: string,
+      body: Schemas['SandboxClaimDecisionRequest'],
+    ): Promise<OperationResult<'setSandboxClaimDecision'>> =>
+      api.POST('/api/external/v1/sandbox/claims/{claimRef}/decision', { params: { path: { claimRef } }, body }),
     /** A signed event of `type` marked `sandbox: true` to your endpoints subscribed to it, about `orderRef` when given; answers its eventId. */
     sendEvent: (type: Schemas['WebhookEventType'], orderRef?: string): Promise<OperationResult<'sendSandboxEvent'>> =>
       api.POST('/api/external/v1/sandbox/events', { body: orderRef === undefined ? { type } : { type, orderRef } }),

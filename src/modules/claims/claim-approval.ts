@@ -53,6 +53,7 @@ export async function approvalOf(
     excess: claim.order.ctg.excessAmount,
     lineLimit: line?.coverageAmount ?? 0,
     earlierApproved: await earlierApproved(tx, claim),
+    cap: claim.payoutCap ?? null,
   });
   return 'refused' in assessment ? assessment : { items: approvals, assessment };
 }

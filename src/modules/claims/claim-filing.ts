@@ -1,3 +1,4 @@
+import type { RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { kathmanduToday } from '../../kernel/business-date';
 import { businessToday } from '../../kernel/business-today';
@@ -108,13 +109,9 @@ async function fileOnce(
   const assistanceCase = await caseOf(tx, order, input.assistanceCaseRef);
   const line = coverageLineOf(input.claimType, order.ctg.coverage);
   if (!line) throw new Error(`filingRefusal let an uncovered ${input.claimType} claim through`);
-  const [row] = await tx.execute<Array<{ seq: string }>>(`select nextval('claim_ref_seq')::text as seq`);
-  if (!row) throw new Error('No claim reference number was drawn');
-  const claim = tx.create(Claim, {
-    claimRef: formatClaimRef(kathmanduToday(when.now).slice(0, 4), row.seq),
+  const claim = await newClaim(tx, when.now, {
     order,
     filedByCompany: principal.companyId,
-    status: 'SUBMITTED',
     claimType: input.claimType,
     coverageLine: line.code,
     incidentDate: input.incidentDate,
@@ -134,11 +131,8 @@ async function fileOnce(
         : null,
       currencies: input.items.map((item) => item.currency),
     }),
-    filedAt: when.now,
     idempotencyKey: key,
     requestFingerprint: fingerprint,
-    createdAt: when.now,
-    updatedAt: when.now,
   });
   const items = input.items.map((item, index) =>
     tx.create(ClaimItem, {
@@ -171,6 +165,28 @@ async function fileOnce(
   return claimDetail(tx, claim);
 }
 
+type ClaimBirth = Omit<
+  RequiredEntityData<Claim>,
+  'claimRef' | 'status' | 'filedAt' | 'createdAt' | 'updatedAt' | 'approvedTotal' | 'excessApplied'
+>;
+
+/**
+ * The one birth of a claim, SUBMITTED under a fresh `CLM-` reference: a partner's filing, or the
+ * desk billing an assistance case (case-billing.ts, decision record 0101).
+ */
+export async function newClaim(tx: EntityManager, now: Date, birth: ClaimBirth): Promise<Claim> {
+  const [row] = await tx.execute<Array<{ seq: string }>>(`select nextval('claim_ref_seq')::text as seq`);
+  if (!row) throw new Error('No claim reference number was drawn');
+  return tx.create(Claim, {
+    ...birth,
+    claimRef: formatClaimRef(kathmanduToday(now).slice(0, 4), row.seq),
+    status: 'SUBMITTED',
+    filedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
 /** The claim already filed under the key: the same order and body replay it, anything else is a 409. */
 async function replay(em: EntityManager, previous: Claim, fingerprint: string): Promise<FiledClaim> {
   if (previous.requestFingerprint !== fingerprint)
@@ -181,7 +197,7 @@ async function replay(em: EntityManager, previous: Claim, fingerprint: string): 
 }
 
 /** The Nepal day a cancelled order was cancelled; null for an order that is not. */
-async function cancelledOn(tx: EntityManager, order: Order): Promise<string | null> {
+export async function cancelledOn(tx: EntityManager, order: Order): Promise<string | null> {
   if (order.status !== OrderStatus.Cancelled) return null;
   const cancellation = await tx.findOne(OrderCancellation, { order: order.id });
   // A cancelled order without its record (older than the record) counts as cancelled from the start.
@@ -189,7 +205,7 @@ async function cancelledOn(tx: EntityManager, order: Order): Promise<string | nu
 }
 
 /** The invoices claimed on the order by claims that still stand (a withdrawn claim frees its invoices). */
-async function claimedInvoices(
+export async function claimedInvoices(
   tx: EntityManager,
   orderId: string,
 ): Promise<{ invoiceNumber: string; claimRef: string }[]> {

@@ -139,17 +139,26 @@ export async function moveClaim(tx: EntityManager, claim: Claim, move: ClaimMove
   if (type) await recordClaimEvent(tx, claim, type, { previousStatus, note, payout, at: move.at });
 }
 
-/** A claim is born SUBMITTED with its FILED entry, its audit entry and `claim.submitted`. */
-export async function fileClaimRecord(tx: EntityManager, claim: Claim, actor: string, at: Date): Promise<void> {
+/**
+ * A claim is born SUBMITTED with its FILED entry, its audit entry and `claim.submitted`: filed by
+ * the partner, or by the desk billing an assistance case's guarantee (`billing`, decision record 0101).
+ */
+export async function fileClaimRecord(
+  tx: EntityManager,
+  claim: Claim,
+  actor: string,
+  at: Date,
+  billing: { caseRef: string; note: string } | null = null,
+): Promise<void> {
   tx.create(ClaimEntry, {
     claim,
     at,
     kind: 'FILED',
-    by: 'PARTNER',
+    by: billing ? 'DESK' : 'PARTNER',
     actor,
     status: 'SUBMITTED',
     previousStatus: null,
-    note: null,
+    note: billing?.note ?? null,
     documentIds: [],
   });
   recordAudit(tx, {
@@ -157,7 +166,12 @@ export async function fileClaimRecord(tx: EntityManager, claim: Claim, actor: st
     action: 'CLAIM_FILED',
     order: claim.order,
     at,
-    details: { claimRef: claim.claimRef, claimType: claim.claimType, flags: claim.flags },
+    details: {
+      claimRef: claim.claimRef,
+      claimType: claim.claimType,
+      flags: claim.flags,
+      ...(billing ? { billedFromCase: billing.caseRef, note: billing.note } : {}),
+    },
   });
   await recordClaimEvent(tx, claim, 'claim.submitted', { previousStatus: null, note: null, payout: null, at });
 }

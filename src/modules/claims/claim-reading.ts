@@ -109,6 +109,7 @@ export async function listClaims(
       ...(query.status?.length ? [{ status: { $in: query.status } }] : []),
       ...(query.claimType ? [{ claimType: query.claimType }] : []),
       ...(query.orderRef ? [{ order: { orderRef: query.orderRef } }] : []),
+      ...(query.assistanceCaseRef ? [{ assistanceCase: { caseRef: query.assistanceCaseRef } }] : []),
       ...(query.createdFrom ? [{ filedAt: { $gte: new Date(query.createdFrom) } }] : []),
       ...(query.createdTo ? [{ filedAt: { $lt: new Date(query.createdTo) } }] : []),
     ],

@@ -1,3 +1,5 @@
+import { kathmanduToday } from '../../kernel/business-date';
+import { wantsCsv } from '../../kernel/csv';
 import { successBody } from '../../kernel/http/envelope';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
@@ -6,6 +8,7 @@ import { answerInformationRequest, withdrawClaim } from './claim-answers';
 import { fileClaim, type FiledClaim } from './claim-filing';
 import { replayedHeaders } from '../../kernel/http/idempotent-create';
 import { claimDetail, findVisibleClaim, listClaims } from './claim-reading';
+import { exportClaims } from './claim-export';
 import { claimDetailWire, claimWire } from './claim-wire';
 import { decideSandboxClaim } from './sandbox-claim-decision';
 
@@ -37,8 +40,15 @@ export const claimHandlers = {
     };
   },
 
-  async listClaims({ query }, scope) {
+  async listClaims({ query, headers }, scope) {
     const caller = callerOf(scope);
+    if (wantsCsv(headers.accept))
+      return {
+        status: 200,
+        contentType: 'text/csv; charset=utf-8',
+        headers: { 'Content-Disposition': `attachment; filename="claims-${kathmanduToday()}.csv"` },
+        stream: await exportClaims(scope.services.csvExports, caller, query),
+      };
     const { views, request, total } = await listClaims(scope.em, caller, query);
     const deskPhone = deskPhoneOf(scope.services.config);
     return {

@@ -18,9 +18,7 @@ import { kathmanduToday } from '../../kernel/business-date';
 import { exportOrderBook, listOrderBook } from './order-book';
 import { ORDER_BOOK_CSV_COLUMNS, orderBookCells, orderSummaryWire } from './order-book-wire';
 import { commissionLineWire, commissionLinesOfOrder } from '../commissions';
-
-/** The CSV export is the same request asked for as `text/csv` (decision record 0064). */
-const wantsCsv = (accept: string | undefined) => accept !== undefined && /(^|,)\s*text\/csv\s*(;|,|$)/i.test(accept);
+import { wantsCsv } from '../../kernel/csv';
 
 export const orderHandlers = {
   /** The body's shape decides: an object is one order, an array (even of one) is a group. */

@@ -5,9 +5,7 @@ import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import { exportRefundBook, listRefundBook, refundOfCompany } from './refund-book';
 import { REFUND_CSV_COLUMNS, refundCells, refundDetailWire } from './refund-wire';
 import { answerSandboxRefund } from './sandbox-refund-outcome';
-
-/** The CSV export is the same request asked for as `text/csv`, as for the order book. */
-const wantsCsv = (accept: string | undefined) => accept !== undefined && /(^|,)\s*text\/csv\s*(;|,|$)/i.test(accept);
+import { wantsCsv } from '../../kernel/csv';
 
 export const refundHandlers = {
   async listRefunds({ query, headers }, scope) {

@@ -43,6 +43,7 @@ import { Migration20261218100000_CompanyPan } from './Migration20261218100000_Co
 import { Migration20261219000000_OrderAmendment } from './Migration20261219000000_OrderAmendment';
 import { Migration20261225090000_OrderPaymentStatusAsReported } from './Migration20261225090000_OrderPaymentStatusAsReported';
 import { Migration20261222090000_Disruptions } from './Migration20261222090000_Disruptions';
+import { Migration20261220090000_ClaimGuaranteeCap } from './Migration20261220090000_ClaimGuaranteeCap';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -96,4 +97,5 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261225090000_OrderPaymentStatusAsReported,
   },
   { name: 'Migration20261222090000_Disruptions', class: Migration20261222090000_Disruptions },
+  { name: 'Migration20261220090000_ClaimGuaranteeCap', class: Migration20261220090000_ClaimGuaranteeCap },
 ];

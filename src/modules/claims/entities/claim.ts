@@ -35,7 +35,9 @@ export class Claim extends UpdatableEntity {
     | 'declineReason'
     | 'decisionNote'
     | 'decidedAt'
-    | 'withdrawalReason';
+    | 'withdrawalReason'
+    | 'payoutCap'
+    | 'payoutCapNote';
 
   @Property({ type: 'text', unique: 'claim_claim_ref_unique' }) claimRef!: string;
 
@@ -79,6 +81,15 @@ export class Claim extends UpdatableEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) readonly decidedAt?: Date | null;
 
   @Property({ type: 'text', nullable: true }) readonly withdrawalReason?: string | null;
+
+  /**
+   * NPR paisa at most, for a claim billed from an assistance case's guarantee of payment: the
+   * guarantee's cost limit, or what the desk raised it to (decision record 0101); null otherwise.
+   */
+  @Property({ type: MoneyType, nullable: true }) payoutCap?: Minor | null;
+
+  /** Why the desk raised the cap above the guarantee. */
+  @Property({ type: 'text', nullable: true }) payoutCapNote?: string | null;
 
   @Property({ type: 'uuid' }) idempotencyKey!: string;
 

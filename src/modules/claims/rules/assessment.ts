@@ -4,7 +4,8 @@ import type { Schemas } from '../../../kernel/http/wire';
 /**
  * The desk's assessment in NPR paisa, exact (decision record 0095): each item converted at the
  * rate the desk recorded (the service never fetches rates), the policy excess deducted once per
- * claim, and the total held within what the coverage line has left after earlier claims.
+ * claim, and the total held within what the coverage line has left after earlier claims and
+ * within a guarantee of payment's cap (0101).
  */
 
 /** An exchange rate as the desk types it: NPR for one unit, at most eight digits and four decimals. */
@@ -56,6 +57,8 @@ export interface AssessmentInput {
   lineLimit: Minor;
   /** What earlier claims on the same policy and line were approved (and not since withdrawn), NPR paisa. */
   earlierApproved: Minor;
+  /** The most payable on this claim, NPR paisa: a guarantee of payment's cap (decision record 0101). */
+  cap?: Minor | null;
 }
 
 export interface Assessment {
@@ -88,7 +91,7 @@ export function assess(input: AssessmentInput): Assessment | { refused: string }
   // Deducted whole: a claim the excess would not fully cover pays nothing and is refused below.
   const excessApplied = input.excess;
   const room = Math.max(0, input.lineLimit - input.earlierApproved);
-  const approvedTotal = Math.min(gross - excessApplied, room);
+  const approvedTotal = Math.min(gross - excessApplied, room, input.cap ?? Number.MAX_SAFE_INTEGER);
   if (approvedTotal <= 0)
     return {
       refused:
