@@ -2,7 +2,7 @@
 export { claimHandlers, claimPolicies } from './handlers';
 export { registerClaimMetrics } from './claim-metrics';
 export { claimQueue, deskClaim, deskMove, type DeskClaim, type DeskDecision } from './desk';
-export { billCase, type CaseInvoice } from './case-billing';
+export { billCase } from './case-billing';
 export { claimDetailWire } from './claim-wire';
 export type { ItemFigures } from './claim-approval';
 export { rateUnits } from './rules/assessment';
