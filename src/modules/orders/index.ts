@@ -28,11 +28,7 @@ export type { OrderAmendment } from './entities/order-amendment';
 export { extensionAsk } from './rules/extension';
 export { Order, OrderStatus } from './entities/order';
 export { AuditEntry } from './entities/audit-entry';
-export {
-  cancelOrderAsOperator,
-  type CancellationPayments,
-  type CancellationView,
-} from './order-cancellation';
+export { cancelOrderAsOperator, type CancellationPayments, type CancellationView } from './order-cancellation';
 export { cancelOrderInTransaction } from './cancellation-record';
 export type { CancellationReason } from './rules/cancellation';
 export { cashSettlementRefusal, parseOperatorAmount } from './rules/operator-order-rules';
