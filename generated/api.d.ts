@@ -4712,6 +4712,14 @@ export interface components {
              */
             reason: "TRIP_CANCELLED" | "TRAVELLER_REQUEST" | "DUPLICATE_BOOKING" | "OTHER" | "OPERATOR" | "PAYMENT_REVERSED";
             refund: components["schemas"]["Refund"] | null;
+            /**
+             * @description The refunds of the order's extension top-ups (`POST /orders/{orderRef}/extension`), beside
+             *     `refund`, the refund of the order's own payment: a cancellation gives back every payment of
+             *     the order, each through the provider that took it, with the fee rule applied to the whole
+             *     (the fee is kept from the order's own payment first). Empty when the order was never
+             *     extended by a paid top-up. Sent since 2.9.0.
+             */
+            topUpRefunds?: components["schemas"]["Refund"][];
         };
         /** @description The order was cancelled. */
         OrderCancellationResponse: components["schemas"]["SuccessEnvelope"] & {
@@ -4737,6 +4745,14 @@ export interface components {
             orderStatus: "CANCELLED";
             reason: components["schemas"]["CancellationReason"];
             refund: components["schemas"]["Refund"] | null;
+            /**
+             * @description The refunds of the order's extension top-ups (`POST /orders/{orderRef}/extension`), beside
+             *     `refund`, the refund of the order's own payment: a cancellation gives back every payment of
+             *     the order, each through the provider that took it, with the fee rule applied to the whole
+             *     (the fee is kept from the order's own payment first). Empty when the order was never
+             *     extended by a paid top-up. Sent since 2.9.0.
+             */
+            topUpRefunds?: components["schemas"]["Refund"][];
         };
         /**
          * @description The order was cancelled: by your company (`cancelOrder`), by the operator, or because the payment provider gave the whole payment back (`PAYMENT_REVERSED`). Open checkouts for it were closed first. `data.refund` is the refund the cancellation made, or null when no money had been taken.

@@ -173,7 +173,12 @@ export const orderHandlers = {
   },
 } satisfies TagHandlers;
 
-function cancellationResultWire({ order, cancellation, refund }: CancellationView): Schemas['OrderCancellationResult'] {
+function cancellationResultWire({
+  order,
+  cancellation,
+  refund,
+  topUpRefunds,
+}: CancellationView): Schemas['OrderCancellationResult'] {
   return {
     orderRef: order.orderRef,
     orderStatus: 'CANCELLED',
@@ -182,6 +187,7 @@ function cancellationResultWire({ order, cancellation, refund }: CancellationVie
     reason:
       cancellation.reason === 'OPERATOR' || cancellation.reason === 'PAYMENT_REVERSED' ? 'OTHER' : cancellation.reason,
     refund: refund ? refundWire(refund) : null,
+    topUpRefunds: topUpRefunds.map(refundWire),
   };
 }
 

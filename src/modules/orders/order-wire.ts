@@ -26,6 +26,8 @@ export function orderIdentity(
 export interface CancellationDetail {
   cancellation: OrderCancellation;
   refund: Refund | null;
+  /** The refunds of its extension top-ups (decision record 0099). */
+  topUpRefunds: Refund[];
 }
 
 /** The order detail of the spec; relations of ORDER_DETAIL_POPULATE must be loaded, and a cancelled order's cancellation passed. */
@@ -69,12 +71,13 @@ export function orderWire(
   };
 }
 
-function cancellationWire({ cancellation, refund }: CancellationDetail): Schemas['OrderCancellation'] {
+function cancellationWire({ cancellation, refund, topUpRefunds }: CancellationDetail): Schemas['OrderCancellation'] {
   return {
     cancelledAt: cancellation.cancelledAt.toISOString(),
     reason: cancellation.reason,
     note: cancellation.note ?? null,
     refund: refund ? refundWire(refund) : null,
+    topUpRefunds: topUpRefunds.map(refundWire),
   };
 }
 

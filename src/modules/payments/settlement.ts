@@ -165,6 +165,12 @@ async function recordTopUpCapture(
     attempt.status = 'SUCCESS';
     attempt.refundAmount = 0;
     line.settlement = 'PAID';
+    // The top-up is premium only (its extension's price difference): all of it earns (decision record 0099).
+    await recordCommissionEarned(tx, {
+      paymentRef: attempt.paymentRef,
+      occurredAt: now,
+      shares: [{ order: line.order, share: line.amount, premiumOnly: true }],
+    });
     return { paid: [], plan: { pay: [], refund: [], refundAmount: 0, attemptStatus: 'SUCCESS' } };
   }
   attempt.status = 'REFUND_PENDING';

@@ -1,0 +1,192 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { addDays, kathmanduToday } from '../../src/kernel/business-date';
+import { CommissionEntry } from '../../src/modules/commissions/entities/commission-entry';
+import { PaymentAttemptOrder } from '../../src/modules/payments/entities/payment-attempt-order';
+import { Refund } from '../../src/modules/refunds/entities/refund';
+import { confirmRefund } from '../../src/modules/refunds/refund-operations';
+import { ORDERS } from '../support/order-fixtures';
+import { newPartner, type TestPartner } from '../support/partners';
+import { decideSandboxRefund, pay, placeOrder, RETURN_URL, type PlacedOrder } from '../support/payment-fixtures';
+import { useTestServer } from '../support/test-server';
+import { expectStatus } from '../support/expect-status';
+
+/**
+ * DESIGN "Extending a cover", the money after an extension (decision record 0099): the top-up
+ * earns commission when captured; a cancellation gives back every payment of the order, each
+ * through the provider that took it, with the fee rule applied to the whole. client.op checks
+ * every body against the spec's schema for its status. The order: TRK-STD-3000, 7 days for
+ * 4,500.00; three days more cost 1,050.00; the partner earns 10 %.
+ */
+const CLOCK = '/api/external/v1/sandbox/clock';
+// A database of its own: the invariant checker at its end reads every row.
+const { server, client, databaseUrl } = useTestServer({ ownDatabase: 'extension_money' });
+const CHECKER = path.resolve(__dirname, '../../scripts/check-invariants.mjs');
+let agency: TestPartner;
+
+beforeAll(async () => {
+  agency = await newPartner(server, client, { name: 'Long Trek Money Adventures Pvt. Ltd.' });
+});
+
+afterEach(async () => {
+  await client.op('deleteSandboxClock', 'DELETE', CLOCK, undefined, { token: agency.token });
+});
+
+const capture = (paymentRef: string) =>
+  client.op(
+    'setSandboxPaymentOutcome',
+    'POST',
+    `/api/external/v1/sandbox/payments/${paymentRef}/outcome`,
+    { outcome: 'CAPTURED' },
+    { token: agency.token },
+  );
+const cancel = (orderRef: string) =>
+  client.op(
+    'cancelOrder',
+    'POST',
+    `${ORDERS}/${orderRef}/cancellation`,
+    { reason: 'TRIP_CANCELLED' },
+    { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
+  );
+
+/** A card-paid order extended by three days before its cover starts, the top-up paid through `gateway`. */
+async function extendedOrder(
+  gateway: 'card_gateway' | 'wallet_gateway',
+): Promise<PlacedOrder & { paymentRef: string; topUpRef: string }> {
+  const order = await placeOrder(server, client, agency);
+  const started = await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
+  expectStatus(await capture(started.body.data.paymentRef), 200);
+  const extended = await client.op(
+    'extendOrder',
+    'POST',
+    `${ORDERS}/${order.orderRef}/extension`,
+    { extraDays: 3, gateway, returnUrl: RETURN_URL },
+    { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
+  );
+  expectStatus(extended, 200);
+  expect(extended.body.data.amountDue).toBe(1050);
+  const topUpRef = extended.body.data.paymentRef as string;
+  expectStatus(await capture(topUpRef), 200);
+  return { ...order, paymentRef: started.body.data.paymentRef, topUpRef };
+}
+
+const commissionOf = async (orderId: string, paymentRef: string) =>
+  (await server.orm.em.fork().find(CommissionEntry, { order: orderId, paymentRef }, { orderBy: { createdAt: 'asc' } }))
+    .map((entry) => [entry.kind, entry.base, entry.amount])
+    .sort();
+
+/** Each refund of the order with the payment it gives back: [paymentRef, refundRef, amount, fee]. */
+const refundsOf = async (orderId: string) =>
+  (await server.orm.em.fork().find(Refund, { order: orderId }, { populate: ['attempt'] }))
+    .map((refund) => [refund.attempt.paymentRef, refund.refundRef, refund.amount, refund.fee])
+    .sort();
+
+const settlementsOf = async (orderId: string) =>
+  (await server.orm.em.fork().find(PaymentAttemptOrder, { order: orderId }, { populate: ['attempt'] }))
+    .map((line) => [line.attempt.paymentRef, line.settlement])
+    .sort();
+
+describe('the money of an extended order', () => {
+  it('when the top-up is captured, then commission is EARNED on all of it (it is premium only)', async () => {
+    const order = await extendedOrder('card_gateway');
+    expect(await commissionOf(order.orderId, order.topUpRef)).toEqual([['EARNED', 105_000, 10_500]]);
+    expect(await commissionOf(order.orderId, order.paymentRef)).toEqual([['EARNED', 450_000, 45_000]]);
+  });
+
+  it('when an extended order is cancelled in its free look, then both payments go back in full, each through the provider that took it, and the commission on each is reversed once it succeeded', async () => {
+    const order = await extendedOrder('wallet_gateway');
+    const answer = await cancel(order.orderRef);
+    expectStatus(answer, 200);
+    const { refund, topUpRefunds } = answer.body.data;
+    expect(refund).toMatchObject({
+      gateway: 'CARD_GATEWAY',
+      amount: 4500,
+      cancellationFee: 0,
+    });
+    expect(topUpRefunds).toHaveLength(1);
+    // The wallet's provider has no refund API: the operator gives it back and confirms it.
+    expect(topUpRefunds[0]).toMatchObject({
+      gateway: 'WALLET_GATEWAY',
+      amount: 1050,
+      cancellationFee: 0,
+      status: 'MANUAL',
+    });
+    expect(await refundsOf(order.orderId)).toEqual(
+      [
+        [order.paymentRef, refund.refundRef, 450_000, 0],
+        [order.topUpRef, topUpRefunds[0].refundRef, 105_000, 0],
+      ].sort(),
+    );
+    expect(await settlementsOf(order.orderId)).toEqual(
+      [
+        [order.paymentRef, 'REFUND_PENDING'],
+        [order.topUpRef, 'REFUND_PENDING'],
+      ].sort(),
+    );
+
+    await decideSandboxRefund(client, agency, refund.refundRef);
+    await confirmRefund(server.orm.em, topUpRefunds[0].refundRef, 'ESEWA-RFD-123', 'operator-cli:test');
+    expect(await commissionOf(order.orderId, order.topUpRef)).toEqual([
+      ['EARNED', 105_000, 10_500],
+      ['REVERSED', 105_000, -10_500],
+    ]);
+    expect(await commissionOf(order.orderId, order.paymentRef)).toEqual([
+      ['EARNED', 450_000, 45_000],
+      ['REVERSED', 450_000, -45_000],
+    ]);
+    // The order detail shows both refunds, now SUCCEEDED.
+    const detail = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, {
+      token: agency.token,
+    });
+    expectStatus(detail, 200);
+    expect(detail.body.data.cancellation).toMatchObject({
+      refund: { refundRef: refund.refundRef, status: 'SUCCEEDED', amount: 4500 },
+      topUpRefunds: [{ refundRef: topUpRefunds[0].refundRef, status: 'SUCCEEDED', amount: 1050 }],
+    });
+  });
+
+  it("when an extended order is cancelled after its free look, then the fee is the whole's (10 % of 5,550.00), kept from the order's own payment, and the top-up goes back whole", async () => {
+    const order = await extendedOrder('card_gateway');
+    // Fifteen days after the payment, still before the cover starts (a month ahead).
+    expectStatus(
+      await client.op(
+        'setSandboxClock',
+        'PUT',
+        CLOCK,
+        { today: addDays(kathmanduToday(), 15) },
+        { token: agency.token },
+      ),
+      200,
+    );
+    const preview = await client.op(
+      'previewOrderCancellation',
+      'POST',
+      `${ORDERS}/${order.orderRef}/cancellation/preview`,
+      undefined,
+      { token: agency.token },
+    );
+    expectStatus(preview, 200);
+    expect(preview.body.data).toMatchObject({ rule: 'CANCELLATION_FEE', refundAmount: 4995, cancellationFee: 555 });
+
+    const answer = await cancel(order.orderRef);
+    expectStatus(answer, 200);
+    const { refund, topUpRefunds } = answer.body.data;
+    expect(refund).toMatchObject({ amount: 3945, cancellationFee: 555 });
+    expect(topUpRefunds).toEqual([expect.objectContaining({ amount: 1050, cancellationFee: 0 })]);
+    expect(await refundsOf(order.orderId)).toEqual(
+      [
+        [order.paymentRef, refund.refundRef, 394_500, 55_500],
+        [order.topUpRef, topUpRefunds[0].refundRef, 105_000, 0],
+      ].sort(),
+    );
+  });
+
+  it('finds nothing wrong afterwards (the invariant checker counts the top-ups)', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [CHECKER], {
+      env: { ...process.env, DATABASE_URL: databaseUrl() },
+    });
+    expect(stdout).toContain('invariants: 0 violations');
+  });
+});
