@@ -74,7 +74,8 @@ const CHECKS = [
         join payment_attempt_order pao on pao.attempt_id = a.id
        group by a.id
       having (a.status = 'SUCCESS' and not coalesce(bool_or(pao.settlement = 'PAID'), false)
-                and not exists (select 1 from refund r where r.attempt_id = a.id and r.cause = 'CANCELLATION'))
+                -- A share given back after it paid (a cancellation, an extension's top-up refunded by the operator) keeps SUCCESS.
+                and not exists (select 1 from refund r where r.attempt_id = a.id and r.cause in ('CANCELLATION', 'TOP_UP_REFUND')))
           or (a.status in ('REFUND_PENDING', 'REFUNDED') and coalesce(bool_or(pao.settlement = 'PAID'), false))`,
   },
   {
@@ -84,7 +85,7 @@ const CHECKS = [
              coalesce(sum(pao.amount) filter (where pao.settlement in ('REFUND_PENDING', 'REFUNDED') and not pao.cancelled_after_paying), 0) as owed_shares,
              count(*) filter (where pao.settlement is null) as unsettled_shares
         from payment_attempt a
-        join (select p.*, exists (select 1 from refund r where r.attempt_id = p.attempt_id and r.order_id = p.order_id and r.cause = 'CANCELLATION') as cancelled_after_paying
+        join (select p.*, exists (select 1 from refund r where r.attempt_id = p.attempt_id and r.order_id = p.order_id and r.cause in ('CANCELLATION', 'TOP_UP_REFUND')) as cancelled_after_paying
                 from payment_attempt_order p) pao on pao.attempt_id = a.id
        where a.status in ('SUCCESS', 'REFUND_PENDING', 'REFUNDED')
        group by a.id

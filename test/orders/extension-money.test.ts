@@ -6,10 +6,20 @@ import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { CommissionEntry } from '../../src/modules/commissions/entities/commission-entry';
 import { PaymentAttemptOrder } from '../../src/modules/payments/entities/payment-attempt-order';
 import { Refund } from '../../src/modules/refunds/entities/refund';
+import { auditEntriesOf } from '../../src/modules/orders/audit-log';
+import { refundTopUp } from '../../src/modules/payments/top-up-refund';
 import { confirmRefund } from '../../src/modules/refunds/refund-operations';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
-import { decideSandboxRefund, pay, placeOrder, RETURN_URL, type PlacedOrder } from '../support/payment-fixtures';
+import { csvRecords } from '../support/csv';
+import {
+  decideSandboxRefund,
+  pay,
+  paymentStatus,
+  placeOrder,
+  RETURN_URL,
+  type PlacedOrder,
+} from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 
@@ -95,6 +105,48 @@ describe('the money of an extended order', () => {
     expect(await commissionOf(order.orderId, order.paymentRef)).toEqual([['EARNED', 450_000, 45_000]]);
   });
 
+  it('when the top-up is captured, then the order detail, the order book, its CSV and payment-status show it beside the payment that paid the order', async () => {
+    const order = await extendedOrder('card_gateway');
+    const detail = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, {
+      token: agency.token,
+    });
+    expectStatus(detail, 200);
+    expect(detail.body.data).toMatchObject({ topUpAmount: 1050, pricing: { totalAmount: 4500 } });
+    const book = await client.op('listOrders', 'GET', `${ORDERS}?search=${order.orderRef}`, undefined, {
+      token: agency.token,
+    });
+    expectStatus(book, 200);
+    expect(book.body.data.content).toEqual([expect.objectContaining({ totalAmount: 4500, topUpAmount: 1050 })]);
+    const csv = await client.op('listOrders', 'GET', `${ORDERS}?search=${order.orderRef}`, undefined, {
+      token: agency.token,
+      headers: { accept: 'text/csv' },
+    });
+    expectStatus(csv, 200);
+    expect(csvRecords(csv.body).records).toEqual([
+      expect.objectContaining({ orderRef: order.orderRef, totalAmount: '4500.00', topUpAmount: '1050.00' }),
+    ]);
+    const status = await paymentStatus(client, agency, order.orderRef);
+    expectStatus(status, 200);
+    expect(status.body.data).toMatchObject({
+      paymentRef: order.paymentRef,
+      paymentStatus: 'SUCCESS',
+      amount: 4500,
+      topUps: [
+        {
+          paymentRef: order.topUpRef,
+          amendmentRef: `${order.orderRef}-EXT-1`,
+          paymentStatus: 'SUCCESS',
+          paymentMethod: 'CARD_GATEWAY',
+          amount: 1050,
+          currency: 'NPR',
+        },
+      ],
+    });
+    // An order never extended shows none.
+    const plain = await placeOrder(server, client, agency);
+    expect((await paymentStatus(client, agency, plain.orderRef)).body.data.topUps).toBeUndefined();
+  });
+
   it('when an extended order is cancelled in its free look, then both payments go back in full, each through the provider that took it, and the commission on each is reversed once it succeeded', async () => {
     const order = await extendedOrder('wallet_gateway');
     const answer = await cancel(order.orderRef);
@@ -119,6 +171,12 @@ describe('the money of an extended order', () => {
         [order.topUpRef, topUpRefunds[0].refundRef, 105_000, 0],
       ].sort(),
     );
+    const audit = await auditEntriesOf(server.orm.em.fork(), order.orderId);
+    expect(audit.find((entry) => entry.action === 'ORDER_CANCELLED')?.details).toMatchObject({
+      refundRef: refund.refundRef,
+      topUpRefundRefs: [topUpRefunds[0].refundRef],
+      refundAmount: '5550.00',
+    });
     expect(await settlementsOf(order.orderId)).toEqual(
       [
         [order.paymentRef, 'REFUND_PENDING'],
@@ -136,6 +194,11 @@ describe('the money of an extended order', () => {
       ['EARNED', 450_000, 45_000],
       ['REVERSED', 450_000, -45_000],
     ]);
+    expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
+      paymentRef: order.paymentRef,
+      paymentStatus: 'REFUNDED',
+      topUps: [{ paymentRef: order.topUpRef, paymentStatus: 'REFUNDED', paymentMethod: 'WALLET_GATEWAY' }],
+    });
     // The order detail shows both refunds, now SUCCEEDED.
     const detail = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, {
       token: agency.token,
@@ -181,6 +244,49 @@ describe('the money of an extended order', () => {
         [order.topUpRef, topUpRefunds[0].refundRef, 105_000, 0],
       ].sort(),
     );
+  });
+
+  it("when the operator gives back a top-up on its own, then it goes back through its provider, its commission is reversed, the extended cover stays, and the order's cancellation later gives back only its own payment", async () => {
+    const order = await extendedOrder('card_gateway');
+    const deps = { gateways: server.gateways.registry };
+    // Only a top-up goes back this way: the order's own payment goes back with its cancellation.
+    await expect(
+      refundTopUp(server.orm.em, order.paymentRef, { actor: 'operator-cli:test', note: 'x' }, deps),
+    ).rejects.toThrow(/not an extension's top-up/);
+    const { refund, amendment } = await refundTopUp(
+      server.orm.em,
+      order.topUpRef,
+      { actor: 'operator-cli:test', note: 'weather extension granted free afterwards' },
+      deps,
+    );
+    expect(refund).toMatchObject({ cause: 'TOP_UP_REFUND', amount: 105_000, fee: 0, gateway: 'card_gateway' });
+    expect(amendment.status).toBe('APPLIED');
+    // Once is all: nothing of it is left to give back.
+    await expect(
+      refundTopUp(server.orm.em, order.topUpRef, { actor: 'operator-cli:test', note: 'again' }, deps),
+    ).rejects.toThrow(/nothing of it is left/);
+    await decideSandboxRefund(client, agency, refund.refundRef);
+    expect(await commissionOf(order.orderId, order.topUpRef)).toEqual([
+      ['EARNED', 105_000, 10_500],
+      ['REVERSED', 105_000, -10_500],
+    ]);
+    const detail = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, {
+      token: agency.token,
+    });
+    expectStatus(detail, 200);
+    expect(detail.body.data).toMatchObject({ status: 'PAID', durationDays: 10 });
+    const audit = await auditEntriesOf(server.orm.em.fork(), order.orderId);
+    expect(audit.filter((entry) => entry.action === 'TOP_UP_REFUNDED')).toEqual([
+      expect.objectContaining({
+        actor: 'operator-cli:test',
+        details: expect.objectContaining({ paymentRef: order.topUpRef, refundRef: refund.refundRef }),
+      }),
+    ]);
+
+    const cancelled = await cancel(order.orderRef);
+    expectStatus(cancelled, 200);
+    expect(cancelled.body.data.refund).toMatchObject({ amount: 4500 });
+    expect(cancelled.body.data.topUpRefunds).toEqual([]);
   });
 
   it('finds nothing wrong afterwards (the invariant checker counts the top-ups)', async () => {

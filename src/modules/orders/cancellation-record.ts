@@ -72,7 +72,10 @@ export async function cancelOrderInTransaction(
       rule: outcome.rule,
       paymentRef: outcome.paymentRef ?? null,
       refundRef: outcome.refund?.refundRef ?? null,
-      topUpRefundRefs: (outcome.topUpRefunds ?? []).map((refund) => refund.refundRef),
+      // An extended order's: its top-ups' refunds too (decision record 0099).
+      ...(outcome.topUpRefunds?.length
+        ? { topUpRefundRefs: outcome.topUpRefunds.map((refund) => refund.refundRef) }
+        : {}),
       refundAmount: decimalStringFromMinor(outcome.refundAmount),
       cancellationFee: decimalStringFromMinor(outcome.cancellationFee),
       currency: order.currency,

@@ -94,6 +94,12 @@ export async function previewExtension(
   return quoteExtension(em, order, ask, businessToday());
 }
 
+/** What the order's applied extensions' top-ups took (the order detail's `topUpAmount`). */
+export async function topUpAmountOf(em: EntityManager, order: Pick<Order, 'id'>): Promise<Minor> {
+  const applied = await em.find(OrderAmendment, { order: order.id, status: 'APPLIED', paymentRef: { $ne: null } });
+  return applied.reduce((sum, amendment) => sum + amendment.amountDue, 0);
+}
+
 /** The order's extension awaiting its top-up, if any. */
 export function openAmendmentOf(tx: EntityManager, order: Pick<Order, 'id'>): Promise<OrderAmendment | null> {
   return tx.findOne(OrderAmendment, { order: order.id, status: 'AWAITING_PAYMENT' });

@@ -1,4 +1,4 @@
-import { amountFromMinor } from '../../kernel/money';
+import { amountFromMinor, type Minor } from '../../kernel/money';
 import type { OrderPriceBreakdown } from './rules/order-pricing';
 import type { AddedItemRecord, Order } from './entities/order';
 import type { OrderGroup } from './entities/order-group';
@@ -35,6 +35,7 @@ export function orderWire(
   order: Order,
   promoApplyResult?: PromoApplyOutcome,
   cancellation: CancellationDetail | null = null,
+  topUpAmount: Minor = 0,
 ): Schemas['Order'] {
   return {
     ...orderIdentity(order),
@@ -66,6 +67,7 @@ export function orderWire(
     paidAt: order.paidAt?.toISOString() ?? null,
     policyNumber: order.policyNumber ?? null,
     amendedAt: order.amendedAt?.toISOString() ?? null,
+    topUpAmount: amountFromMinor(topUpAmount),
     cancellation: cancellation ? cancellationWire(cancellation) : null,
     ...(promoApplyResult ? { promoApplyResult } : {}),
   };

@@ -10,6 +10,7 @@ import type { PaymentDeps } from './payment-deps';
 import { reconcileAttempt } from './reconciliation';
 import { ProviderUnavailableError } from './providers/gateway';
 import { Refund } from '../refunds/entities/refund';
+import { OrderAmendment } from '../orders/entities/order-amendment';
 
 export interface PaymentStatusView {
   orderRef: string;
@@ -30,6 +31,18 @@ export interface PaymentStatusView {
     /** For a group payment: the group and the attempt's whole amount. */
     group?: { groupRef: string; amount: Minor };
   };
+  /** The order's extension top-ups, oldest first (decision record 0099). */
+  topUps?: TopUpStatus[];
+}
+
+/** One extension top-up as payment-status shows it. */
+export interface TopUpStatus {
+  paymentRef: string;
+  amendmentRef: string;
+  paymentStatus: AttemptStatus | 'REFUND_FAILED';
+  gateway: PaymentMethod;
+  amount: Minor;
+  currency: string;
 }
 
 const PAID_STATES: readonly OrderStatus[] = [OrderStatus.Paid, OrderStatus.Completed, OrderStatus.Closed];
@@ -62,14 +75,43 @@ export async function getPaymentStatus(
         { paymentRef: attempt.paymentRef, provider: error.provider, kind: error.kind },
         'payment status answered without reconciling: provider unavailable',
       );
-      return withRefund(em, view(order, attempt));
+      return withTopUps(em, order, await withRefund(em, view(order, attempt)));
     }
     const fresh = em.fork();
     const reloaded = await fresh.findOneOrFail(Order, order.id);
     attempt = await reportedAttempt(fresh, reloaded);
-    return withRefund(fresh, view(reloaded, attempt));
+    return withTopUps(fresh, reloaded, await withRefund(fresh, view(reloaded, attempt)));
   }
-  return withRefund(em, view(order, attempt));
+  return withTopUps(em, order, await withRefund(em, view(order, attempt)));
+}
+
+/** The order's extension top-ups beside the payment reported (decision record 0099); none: no `topUps`. */
+async function withTopUps(em: EntityManager, order: Order, status: PaymentStatusView): Promise<PaymentStatusView> {
+  const amendments = await em.find(
+    OrderAmendment,
+    { order: order.id, paymentRef: { $ne: null } },
+    { orderBy: { createdAt: 'asc' } },
+  );
+  if (amendments.length === 0) return status;
+  const topUps: TopUpStatus[] = [];
+  for (const amendment of amendments) {
+    const attempt = await em.findOne(PaymentAttempt, { paymentRef: amendment.paymentRef! }, { populate: ['orders'] });
+    if (!attempt) continue;
+    const share = attempt.orders.getItems().find((line) => line.order.id === order.id);
+    const refund =
+      share?.settlement === 'REFUND_PENDING'
+        ? await em.findOne(Refund, { attempt: attempt.id, order: order.id }, { orderBy: { createdAt: 'desc' } })
+        : null;
+    topUps.push({
+      paymentRef: attempt.paymentRef,
+      amendmentRef: amendment.amendmentRef,
+      paymentStatus: refund?.status === 'FAILED' ? 'REFUND_FAILED' : shareStatus(attempt.status, share?.settlement),
+      gateway: attempt.gateway,
+      amount: share?.amount ?? attempt.amount,
+      currency: attempt.currency,
+    });
+  }
+  return { ...status, topUps };
 }
 
 async function withRefund(em: EntityManager, status: PaymentStatusView): Promise<PaymentStatusView> {
@@ -101,7 +143,8 @@ async function reportedAttempt(em: EntityManager, order: Order): Promise<Payment
     const refund = await em.findOne(
       Refund,
       { order: order.id, cause: { $in: ['CANCELLATION', 'PROVIDER_REVERSAL'] } },
-      { fields: ['attempt'] },
+      // The order's own payment's, not an extension top-up's (decision record 0099).
+      { fields: ['attempt'], orderBy: { attempt: { createdAt: 'asc' } } },
     );
     if (refund) return em.findOne(PaymentAttempt, refund.attempt.id, { populate });
   }

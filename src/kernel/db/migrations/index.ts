@@ -41,6 +41,7 @@ import { Migration20261216090000_Claims } from './Migration20261216090000_Claims
 import { Migration20261214090000_DatabaseMode } from './Migration20261214090000_DatabaseMode';
 import { Migration20261218100000_CompanyPan } from './Migration20261218100000_CompanyPan';
 import { Migration20261219000000_OrderAmendment } from './Migration20261219000000_OrderAmendment';
+import { Migration20261221000000_TopUpRefund } from './Migration20261221000000_TopUpRefund';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -89,4 +90,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261214090000_DatabaseMode', class: Migration20261214090000_DatabaseMode },
   { name: 'Migration20261218100000_CompanyPan', class: Migration20261218100000_CompanyPan },
   { name: 'Migration20261219000000_OrderAmendment', class: Migration20261219000000_OrderAmendment },
+  { name: 'Migration20261221000000_TopUpRefund', class: Migration20261221000000_TopUpRefund },
 ];
