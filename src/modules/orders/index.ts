@@ -15,7 +15,8 @@ export { groupTotalsWire, orderIdentity } from './order-wire';
 export { newAuditEntry, recordAudit } from './audit-log';
 export {
   amendmentOpenError,
-  closeUnpaidExtension,
+  expireTopUpExtension,
+  expireUnpaidExtension,
   extensionOfTopUp,
   extensionByKey,
   openAmendmentOf,

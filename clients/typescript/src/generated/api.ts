@@ -4143,7 +4143,8 @@ export interface components {
          * @description One extension of an order's cover (an amendment). `AWAITING_PAYMENT` until its top-up is
          *     captured; `APPLIED` when the capture came before the current cover ended (the order's
          *     `coverageEndDate` moved); `NOT_APPLIED` when it came after (the top-up is refunded as a late
-         *     capture); `CLOSED` when the top-up ended unpaid.
+         *     capture); `EXPIRED` when the top-up's checkout ended unpaid (declined, cancelled or expired):
+         *     it expires with it and no longer holds the order, which may be extended anew.
          */
         Extension: {
             /** @description `<orderRef>-EXT-<n>`, the order's n-th extension. */
@@ -4186,7 +4187,7 @@ export interface components {
              */
             previousCoverageEndDate: string;
             /** @enum {string} */
-            status: "AWAITING_PAYMENT" | "APPLIED" | "NOT_APPLIED" | "CLOSED";
+            status: "AWAITING_PAYMENT" | "APPLIED" | "NOT_APPLIED" | "EXPIRED";
         };
         /**
          * @description The new last day of cover (`coverageEndDate`), or how many days to add to the current one

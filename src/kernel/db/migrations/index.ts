@@ -42,6 +42,7 @@ import { Migration20261214090000_DatabaseMode } from './Migration20261214090000_
 import { Migration20261218100000_CompanyPan } from './Migration20261218100000_CompanyPan';
 import { Migration20261219000000_OrderAmendment } from './Migration20261219000000_OrderAmendment';
 import { Migration20261221000000_TopUpRefund } from './Migration20261221000000_TopUpRefund';
+import { Migration20261221010000_AmendmentExpired } from './Migration20261221010000_AmendmentExpired';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -91,4 +92,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261218100000_CompanyPan', class: Migration20261218100000_CompanyPan },
   { name: 'Migration20261219000000_OrderAmendment', class: Migration20261219000000_OrderAmendment },
   { name: 'Migration20261221000000_TopUpRefund', class: Migration20261221000000_TopUpRefund },
+  { name: 'Migration20261221010000_AmendmentExpired', class: Migration20261221010000_AmendmentExpired },
 ];
