@@ -14,8 +14,10 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { csvRecords } from '../support/csv';
 import {
   decideSandboxRefund,
+  groupPayPath,
   pay,
   paymentStatus,
+  placeGroup,
   placeOrder,
   RETURN_URL,
   type PlacedOrder,
@@ -287,6 +289,50 @@ describe('the money of an extended order', () => {
     expectStatus(cancelled, 200);
     expect(cancelled.body.data.refund).toMatchObject({ amount: 4500 });
     expect(cancelled.body.data.topUpRefunds).toEqual([]);
+  });
+
+  it("when one member of a group paid by one group payment is extended, then its top-up is its own; cancelled, it gets back its share of the group payment and its top-up, the other members' shares untouched", async () => {
+    const { groupRef, orders } = await placeGroup(server, client, agency, 2);
+    const [member, other] = orders as [PlacedOrder, PlacedOrder];
+    const started = await client.op(
+      'payGroup',
+      'POST',
+      groupPayPath(groupRef),
+      { gateway: 'card_gateway', returnUrl: RETURN_URL },
+      { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
+    );
+    expectStatus(started, 200);
+    const groupPaymentRef = started.body.data.paymentRef as string;
+    expectStatus(await capture(groupPaymentRef), 200);
+    const extended = await client.op(
+      'extendOrder',
+      'POST',
+      `${ORDERS}/${member.orderRef}/extension`,
+      { extraDays: 3, gateway: 'card_gateway', returnUrl: RETURN_URL },
+      { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
+    );
+    expectStatus(extended, 200);
+    // The member's own premium (4,500.00 of the group's 9,000.00) is what it paid.
+    expect(extended.body.data).toMatchObject({ amountDue: 1050, newPremium: 5550 });
+    const topUpRef = extended.body.data.paymentRef as string;
+    expectStatus(await capture(topUpRef), 200);
+    expect((await paymentStatus(client, agency, member.orderRef)).body.data).toMatchObject({
+      paymentRef: groupPaymentRef,
+      groupRef,
+      topUps: [{ paymentRef: topUpRef, paymentStatus: 'SUCCESS', amount: 1050 }],
+    });
+
+    const answer = await cancel(member.orderRef);
+    expectStatus(answer, 200);
+    expect(answer.body.data.refund).toMatchObject({ amount: 4500 });
+    expect(answer.body.data.topUpRefunds).toEqual([expect.objectContaining({ amount: 1050 })]);
+    expect(await settlementsOf(member.orderId)).toEqual(
+      [
+        [groupPaymentRef, 'REFUND_PENDING'],
+        [topUpRef, 'REFUND_PENDING'],
+      ].sort(),
+    );
+    expect(await settlementsOf(other.orderId)).toEqual([[groupPaymentRef, 'PAID']]);
   });
 
   it('finds nothing wrong afterwards (the invariant checker counts the top-ups)', async () => {
