@@ -6,6 +6,8 @@ import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { CommissionEntry } from '../../src/modules/commissions/entities/commission-entry';
 import { PaymentAttemptOrder } from '../../src/modules/payments/entities/payment-attempt-order';
 import { Refund } from '../../src/modules/refunds/entities/refund';
+import { OrderAmendment } from '../../src/modules/orders/entities/order-amendment';
+import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { auditEntriesOf } from '../../src/modules/orders/audit-log';
 import { refundTopUp } from '../../src/modules/payments/top-up-refund';
 import { confirmRefund } from '../../src/modules/refunds/refund-operations';
@@ -333,6 +335,31 @@ describe('the money of an extended order', () => {
       ].sort(),
     );
     expect(await settlementsOf(other.orderId)).toEqual([[groupPaymentRef, 'PAID']]);
+  });
+
+  it("when an order whose extension awaits its top-up is cancelled, then the top-up's checkout is closed, the extension expires with it, and only the order's own payment goes back", async () => {
+    const order = await placeOrder(server, client, agency);
+    const started = await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
+    expectStatus(await capture(started.body.data.paymentRef), 200);
+    const extended = await client.op(
+      'extendOrder',
+      'POST',
+      `${ORDERS}/${order.orderRef}/extension`,
+      { extraDays: 3, gateway: 'card_gateway', returnUrl: RETURN_URL },
+      { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
+    );
+    expectStatus(extended, 200);
+    const { paymentRef: topUpRef, amendmentRef } = extended.body.data;
+
+    const answer = await cancel(order.orderRef);
+    expectStatus(answer, 200);
+    expect(answer.body.data.topUpRefunds).toEqual([]);
+    const em = server.orm.em.fork();
+    expect((await em.findOneOrFail(PaymentAttempt, { paymentRef: topUpRef })).status).toBe('CANCELLED');
+    expect((await em.findOneOrFail(OrderAmendment, { amendmentRef })).status).toBe('EXPIRED');
+    expect(await refundsOf(order.orderId)).toEqual([
+      [started.body.data.paymentRef, answer.body.data.refund.refundRef, 450_000, 0],
+    ]);
   });
 
   it('finds nothing wrong afterwards (the invariant checker counts the top-ups)', async () => {

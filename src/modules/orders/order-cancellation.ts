@@ -182,8 +182,9 @@ async function cancelOrder(
   for (let round = 1; ; round += 1) {
     // 1. What is in the way, read with no lock (nothing, once the key was used or the order is not pending).
     const seen = await request.find(em.fork(), false);
+    // A paid order's open checkout is an extension's top-up (decision record 0099): closed too, its extension expires.
     const inTheWay =
-      seen.status === OrderStatus.Pending && !(await keyUsed(em, request))
+      (seen.status === OrderStatus.Pending || seen.status === OrderStatus.Paid) && !(await keyUsed(em, request))
         ? await payments.openAttempts(em.fork(), [seen.id])
         : [];
 
@@ -294,6 +295,8 @@ async function cancelInTransaction(
     if ((await payments.stillOpenAttempts(tx, [order.id])).length > 0) return 'IN_THE_WAY';
     releasedCodes = await releasePromoSlots(tx, order);
   } else {
+    // A top-up checkout opened since step 1 (an extension asked meanwhile): back to step 1, which closes it.
+    if ((await payments.stillOpenAttempts(tx, [order.id])).length > 0) return 'IN_THE_WAY';
     paymentRef = paid[0]?.attempt.paymentRef ?? null;
     const split = splitCancellationRefund(
       paid.map((share) => share.amount - share.refundedBefore),
