@@ -5,6 +5,8 @@ export {
   type AssistanceCaseResult,
   type CancellationPreviewResult,
   type CancelResult,
+  type ExtensionPreviewResult,
+  type ExtensionResult,
   type CommissionCalls,
   type EventCalls,
   type GetOrderGroupResult,
