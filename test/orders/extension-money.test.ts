@@ -109,6 +109,28 @@ describe('the money of an extended order', () => {
     expect(await commissionOf(order.orderId, order.paymentRef)).toEqual([['EARNED', 450_000, 45_000]]);
   });
 
+  it("when the order carries an added service, then the top-up's base is still all of it: the difference is premium only (the service keeps its price)", async () => {
+    const order = await placeOrder(server, client, agency, {
+      addedServices: [{ name: 'Porter for the pass', price: 1500, quantity: 1 }],
+    });
+    expect(order.totalAmount).toBe(6000);
+    const started = await pay(client, agency, order.orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
+    expectStatus(await capture(started.body.data.paymentRef), 200);
+    const extended = await client.op(
+      'extendOrder',
+      'POST',
+      `${ORDERS}/${order.orderRef}/extension`,
+      { extraDays: 3, gateway: 'card_gateway', returnUrl: RETURN_URL },
+      { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
+    );
+    expectStatus(extended, 200);
+    expect(extended.body.data.amountDue).toBe(1050);
+    expectStatus(await capture(extended.body.data.paymentRef), 200);
+    // The order's own payment earns on its premium part (4,500.00 of 6,000.00); the top-up on all of its 1,050.00.
+    expect(await commissionOf(order.orderId, started.body.data.paymentRef)).toEqual([['EARNED', 450_000, 45_000]]);
+    expect(await commissionOf(order.orderId, extended.body.data.paymentRef)).toEqual([['EARNED', 105_000, 10_500]]);
+  });
+
   it('when the top-up is captured, then the order detail, the order book, its CSV and payment-status show it beside the payment that paid the order', async () => {
     const order = await extendedOrder('card_gateway');
     const detail = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, {
