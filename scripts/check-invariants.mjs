@@ -14,7 +14,8 @@
 //     what the customer was charged).
 //  5. A promo code's used_count equals the number of order slots (company or agent) holding it,
 //     and never exceeds its usage_limit.
-//  7. Refunds (decision record 0062): per order at most one cancellation refund; a
+//  7. Refunds (decision record 0062): per order share at most one cancellation refund
+//     (an extended order's cancellation refunds its own payment and each top-up); a
 //     cancellation or late-capture refund plus its fee is at most the share it gives back, and per
 //     share the refunds not FAILED (SUCCEEDED, PENDING, MANUAL) add up to at most the share
 //     captured (decision 0091: what is left after a partial reversal); a share
@@ -24,7 +25,7 @@
 //     refunds never add up to more than the share captured; an order cancelled because the
 //     provider gave its payment back (PAYMENT_REVERSED) has refunds adding up to its whole share;
 //     and no refund of a payment the provider reversed in full is left FAILED (the reversal is
-//     that money back).
+//     that money back). A cancelled order keeps no share PAID, its extensions' top-ups included.
 //  6. No orphaned attachment: every document marked attached belongs to a traveller slot of the
 //     same company (or, a MEDICAL_REPORT with no traveller, to an assistance case; or, with no
 //     traveller, to a claim), every traveller slot names a document of the same company attached to it,
@@ -77,7 +78,8 @@ const CHECKS = [
         join payment_attempt_order pao on pao.attempt_id = a.id
        group by a.id
       having (a.status = 'SUCCESS' and not coalesce(bool_or(pao.settlement = 'PAID'), false)
-                and not exists (select 1 from refund r where r.attempt_id = a.id and r.cause = 'CANCELLATION'))
+                -- A share given back after it paid (a cancellation, an extension's top-up refunded by the operator) keeps SUCCESS.
+                and not exists (select 1 from refund r where r.attempt_id = a.id and r.cause in ('CANCELLATION', 'TOP_UP_REFUND')))
           or (a.status in ('REFUND_PENDING', 'REFUNDED') and coalesce(bool_or(pao.settlement = 'PAID'), false))`,
   },
   {
@@ -87,7 +89,7 @@ const CHECKS = [
              coalesce(sum(pao.amount) filter (where pao.settlement in ('REFUND_PENDING', 'REFUNDED') and not pao.cancelled_after_paying), 0) as owed_shares,
              count(*) filter (where pao.settlement is null) as unsettled_shares
         from payment_attempt a
-        join (select p.*, exists (select 1 from refund r where r.attempt_id = p.attempt_id and r.order_id = p.order_id and r.cause = 'CANCELLATION') as cancelled_after_paying
+        join (select p.*, exists (select 1 from refund r where r.attempt_id = p.attempt_id and r.order_id = p.order_id and r.cause in ('CANCELLATION', 'TOP_UP_REFUND')) as cancelled_after_paying
                 from payment_attempt_order p) pao on pao.attempt_id = a.id
        where a.status in ('SUCCESS', 'REFUND_PENDING', 'REFUNDED')
        group by a.id
@@ -102,9 +104,22 @@ const CHECKS = [
         from order_amendment am
         left join payment_attempt a on a.payment_ref = am.payment_ref
         left join payment_attempt_order pao on pao.attempt_id = a.id
-       where (am.status = 'APPLIED' and am.payment_ref is not null and pao.settlement is distinct from 'PAID')
+       where (am.status = 'APPLIED' and am.payment_ref is not null and pao.settlement is distinct from 'PAID'
+                -- Given back since it paid: by the order's cancellation, or on its own by the operator.
+                and not exists (select 1 from refund r where r.attempt_id = a.id and r.order_id = pao.order_id
+                                   and r.cause in ('CANCELLATION', 'TOP_UP_REFUND')))
           or (am.status <> 'APPLIED' and pao.settlement = 'PAID')
           or (am.payment_ref is not null and pao.amount is distinct from am.amount_due)`,
+  },
+  {
+    // A cancellation gives back every payment of the order: its own and each extension's top-up (decision record 0099).
+    name: 'cancelled order with a payment share (its own or a top-up) still PAID',
+    sql: `
+      select o.order_ref as ref, a.payment_ref
+        from insurance_order o
+        join payment_attempt_order pao on pao.order_id = o.id and pao.settlement = 'PAID'
+        join payment_attempt a on a.id = pao.attempt_id
+       where o.status = 'CANCELLED'`,
   },
   {
     name: 'payment share settled on an attempt the gateway never captured',
@@ -124,8 +139,9 @@ const CHECKS = [
       having coalesce(sum(pao.amount), 0) <> a.amount`,
   },
   {
-    name: 'order with more than one cancellation refund',
-    sql: `select o.order_ref as ref, count(*) as refunds from refund r join insurance_order o on o.id = r.order_id where r.cause = 'CANCELLATION' group by o.id having count(*) > 1`,
+    // One per payment share: the order's own and each extension top-up's (decision record 0099).
+    name: 'order share with more than one cancellation refund',
+    sql: `select o.order_ref as ref, count(*) as refunds from refund r join insurance_order o on o.id = r.order_id where r.cause = 'CANCELLATION' group by o.id, r.attempt_id having count(*) > 1`,
   },
   {
     // Decision 0091: a cancellation after a partial reversal refunds what is left, and the operator
@@ -256,18 +272,28 @@ const CHECKS = [
           or (e.kind = 'EARNED' and e.capped <> (asked.bp > e.cap_percent * 100))`,
   },
   {
+    // Decision record 0104: the premium is the package less the discounts (included devices are not
+    // insurance); a line recorded before it kept the older base, the package and devices less the discounts.
     name: 'commission base that is not the premium part of the paid share',
     sql: `
       select o.order_ref as ref, e.payment_ref, e.base, e.share, o.total_amount, premium.amount as premium
         from commission_entry e
         join insurance_order o on o.id = e.order_id
-        cross join lateral (select greatest(0, o.package_price
+        cross join lateral (select o.package_price - least(o.package_price,
+               greatest(0, o.company_promo_discount + o.agent_promo_discount + o.direct_discount_amount)) as amount,
+               greatest(0, o.package_price
                + coalesce((select sum((d->>'priceForDuration')::numeric) / 100 from jsonb_array_elements(o.included_devices::jsonb) d), 0)
-               - o.company_promo_discount - o.agent_promo_discount - o.direct_discount_amount) as amount) premium
+               - o.company_promo_discount - o.agent_promo_discount - o.direct_discount_amount) as before_0104) premium
        where e.kind = 'EARNED'
-         and e.base <> case when o.total_amount <= 0 or e.share <= 0 then 0
-                            when e.share >= o.total_amount then premium.amount
-                            else div(e.share * 100 * premium.amount * 100, o.total_amount * 100) / 100 end`,
+         -- An extension's top-up is premium only: all of it is the base (decision record 0099).
+         and not exists (select 1 from order_amendment am where am.payment_ref = e.payment_ref and e.base = e.share)
+         and e.base not in (
+               case when o.total_amount <= 0 or e.share <= 0 then 0
+                    when e.share >= o.total_amount then premium.amount
+                    else div(e.share * 100 * premium.amount * 100, o.total_amount * 100) / 100 end,
+               case when o.total_amount <= 0 or e.share <= 0 then 0
+                    when e.share >= o.total_amount then premium.before_0104
+                    else div(e.share * 100 * premium.before_0104 * 100, o.total_amount * 100) / 100 end)`,
   },
   {
     name: 'order whose commission earners take more than the cap of its base',

@@ -533,6 +533,52 @@ const afterTheSale = [
     ],
   }),
   step({
+    name: "Daniel's trek will run long: preview extending his cover by 3 days",
+    operationId: 'previewOrderExtension',
+    status: 200,
+    pathParams: { orderRef: '{{danielOrderRef}}' },
+    body: { extraDays: 3 },
+    checks: [
+      check(
+        'allowed, with the new end and what it adds to what was paid',
+        "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('danielOrderRef'), allowed: true }); pm.expect(data.amountDue).to.be.above(0); pm.expect(data.refusal).to.equal(null);",
+      ),
+    ],
+  }),
+  step({
+    name: 'Extend his cover by 3 days: an amendment awaiting its top-up',
+    operationId: 'extendOrder',
+    status: 200,
+    pathParams: { orderRef: '{{danielOrderRef}}' },
+    headers: { 'Idempotency-Key': '{{$guid}}' },
+    body: {
+      extraDays: 3,
+      gateway: 'card_gateway',
+      returnUrl: 'https://booking.himalayantrails.example.com/payments/complete',
+    },
+    checks: [
+      check(
+        'the extension awaits its top-up, with the checkout to send the customer to',
+        "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('danielOrderRef'), status: 'AWAITING_PAYMENT' }); pm.expect(data.paymentUrl).to.match(/^https?:\\/\\//);",
+      ),
+      set('topUpRef', 'data.paymentRef'),
+      set('extendedEnd', 'data.coverageEndDate'),
+    ],
+  }),
+  step({
+    name: 'The customer pays the top-up (sandbox helper)',
+    operationId: 'setSandboxPaymentOutcome',
+    status: 200,
+    pathParams: { paymentRef: '{{topUpRef}}' },
+    body: { outcome: 'CAPTURED' },
+    checks: [
+      check(
+        "the payment-status of Daniel's order still reports the group payment, and lists the top-up as paid",
+        "pm.expect(data).to.include({ orderRef: pm.collectionVariables.get('danielOrderRef'), orderStatus: 'PAID', paymentRef: pm.collectionVariables.get('groupPaymentRef') }); pm.expect(data.topUps[0]).to.include({ paymentRef: pm.collectionVariables.get('topUpRef'), paymentStatus: 'SUCCESS' });",
+      ),
+    ],
+  }),
+  step({
     name: 'Set the test clock 20 days after the payments (sandbox helper)',
     operationId: 'setSandboxClock',
     status: 200,

@@ -11,6 +11,7 @@ import {
 import type { Refund } from '../modules/refunds/entities/refund';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseOperatorAmount } from '../modules/orders';
+import { refundTopUp } from '../modules/payments';
 import {
   OPERATOR_NOTE_MAX_LENGTH,
   operatorActor,
@@ -27,7 +28,9 @@ const STATUSES: readonly RefundStatus[] = ['PENDING', 'SUCCEEDED', 'FAILED', 'MA
 export function registerRefundCommands(program: Command): void {
   const refund = program
     .command('refund')
-    .description('refunds (RFD-<year>-<seq>): list, show, confirm a manual one, retry a failed one');
+    .description(
+      "refunds (RFD-<year>-<seq>): list, show, confirm a manual one, retry a failed one, give back an extension's top-up",
+    );
 
   operatorCommand(
     refund,
@@ -108,6 +111,31 @@ export function registerRefundCommands(program: Command): void {
       options,
       shown,
       `confirmed ${shown.refundRef}: ${shown.currency} ${shown.amount} back to the customer of ${shown.orderRef}; refund is ${shown.status}`,
+    );
+  });
+
+  operatorCommand(
+    refund,
+    'top-up <paymentRef>',
+    "give back an applied extension's top-up on its own, through the provider that took it (the extended cover stays)",
+    (command) =>
+      command.requiredOption(
+        '--note <text>',
+        `why the top-up goes back (at most ${OPERATOR_NOTE_MAX_LENGTH} characters)`,
+      ),
+  ).action(async (paymentRef: string, options: CliOptions & { note: string }) => {
+    const note = options.note.trim();
+    if (!note || note.length > OPERATOR_NOTE_MAX_LENGTH)
+      throw new Error(`--note must be 1 to ${OPERATOR_NOTE_MAX_LENGTH} characters`);
+    const shown = await withPayments(async (em, deps) => {
+      const { refund: made, amendment } = await refundTopUp(em, paymentRef, { actor: operatorActor(), note }, deps);
+      await executeDueRefunds(em, deps);
+      return { ...refundView(await refundByRef(em, made.refundRef)), amendmentRef: amendment.amendmentRef };
+    });
+    output(
+      options,
+      shown,
+      `top-up ${shown.paymentRef} of ${shown.amendmentRef} goes back: ${shown.refundRef} ${shown.currency} ${shown.amount}, ${shown.status}${shown.status === 'MANUAL' ? ` (refund it by hand, then: ops refund confirm ${shown.refundRef} --note <reference>)` : ''}`,
     );
   });
 

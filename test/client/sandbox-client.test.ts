@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { addDays, kathmanduToday } from '../../src/kernel/business-date';
-import { createPartnerClient, sandboxCalls } from '../../clients/typescript/src';
+import {
+  createPartnerClient,
+  sandboxCalls,
+  type ExtensionPreviewResult,
+  type ExtensionResult,
+} from '../../clients/typescript/src';
 import { newPartner, type TestPartner } from '../support/partners';
 import { placeOrder, RETURN_URL } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
@@ -44,5 +49,40 @@ describe('sandboxCalls of the typed client', () => {
     expect(sent.data?.data.eventId).toMatch(/^evt_[0-9a-f]{32}$/);
     const refused = await sandbox.decidePayment(started.data!.data.paymentRef, 'DECLINED');
     expect(refused.error).toMatchObject({ code: 'PAYMENT_ALREADY_FINAL' });
+  });
+
+  it("extends a running cover from a partner's CI: the test clock inside the cover, the preview, the extension and its top-up paid through the sandbox helper", async () => {
+    const partnerClient = typedClient();
+    const sandbox = sandboxCalls(partnerClient.api);
+    const { orderRef } = await placeOrder(server, client, partner);
+    const started = await partnerClient.pay(orderRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
+    await sandbox.decidePayment(started.data!.data.paymentRef, 'CAPTURED');
+    const before = (await partnerClient.getOrder(orderRef)).data!.data;
+    // The trek is on its third day when the partner hears it runs long.
+    await sandbox.setClock(addDays(before.coverageStartDate, 2));
+    try {
+      const preview: ExtensionPreviewResult = await partnerClient.previewExtension(orderRef, { extraDays: 3 });
+      expect(preview.data?.data).toMatchObject({
+        coverageEndDate: addDays(before.coverageEndDate, 3),
+        amountDue: 1050,
+        allowed: true,
+      });
+      const extended: ExtensionResult = await partnerClient.extend(orderRef, {
+        extraDays: 3,
+        gateway: 'card_gateway',
+        returnUrl: RETURN_URL,
+      });
+      const extension = extended.data!.data;
+      expect(extension).toMatchObject({ status: 'AWAITING_PAYMENT', amountDue: 1050 });
+      const paid = await sandbox.decidePayment(extension.paymentRef!, 'CAPTURED');
+      expectStatus(paid.response, 200);
+      const after = (await partnerClient.getOrder(orderRef)).data!.data;
+      expect(after).toMatchObject({ coverageEndDate: addDays(before.coverageEndDate, 3), topUpAmount: 1050 });
+      expect((await partnerClient.paymentStatus(orderRef)).data?.data.topUps).toEqual([
+        expect.objectContaining({ paymentRef: extension.paymentRef, paymentStatus: 'SUCCESS' }),
+      ]);
+    } finally {
+      await sandbox.resetClock();
+    }
   });
 });

@@ -592,6 +592,78 @@ describe('races across two server processes on one PostgreSQL', () => {
     summary.cancelVersusDateChange = results;
   });
 
+  const extendOn = (client: ApiClient, orderRef: string, key = randomUUID()) =>
+    client.op(
+      'extendOrder',
+      'POST',
+      `${ORDERS}/${orderRef}/extension`,
+      { extraDays: 3, gateway: 'card_gateway' },
+      { token: partner.token, headers: { 'idempotency-key': key } },
+    );
+  const amendmentsOf = (orderRef: string) =>
+    orm.em
+      .getConnection()
+      .execute<Array<{ status: string }>>(
+        `select am.status from order_amendment am join insurance_order o on o.id = am.order_id where o.order_ref = ?`,
+        [orderRef],
+      );
+
+  it('when 20 extension requests for one paid order race on both processes, 3 times, then one amendment is made and the others are 409 EXTENSION_ALREADY_OPEN', async () => {
+    const results = [];
+    for (let round = 0; round < 3; round++) {
+      const order = await paidOrder();
+      const responses = await onBoth(20, (client) => extendOn(client, order.orderRef));
+      const amendments = await amendmentsOf(order.orderRef);
+      const topUps = await count(
+        `select count(*) from payment_attempt_order pao join insurance_order o on o.id = pao.order_id where o.order_ref = ?`,
+        [order.orderRef],
+      );
+      results.push({
+        statuses: statuses(responses),
+        codes: [...new Set(responses.filter((r) => r.status !== 200).map((r) => r.body.code))],
+        amendments: amendments.map((a) => a.status),
+        attempts: topUps,
+      });
+    }
+    expect(results).toEqual(
+      Array(3).fill({
+        statuses: { 200: 1, 409: 19 },
+        codes: ['EXTENSION_ALREADY_OPEN'],
+        amendments: ['AWAITING_PAYMENT'],
+        attempts: 2,
+      }),
+    );
+    summary.extensionRace = results;
+  });
+
+  it('when a paid order is extended on one process while it is cancelled on the other, 6 rounds, then it ends in exactly one of them: cancelled with one exact refund and no extension applied or open', async () => {
+    const results = [];
+    for (let round = 0; round < 6; round++) {
+      const order = await paidOrder();
+      const [extended, cancelled] = await Promise.all([
+        extendOn(clientOf(round), order.orderRef),
+        cancelOn(clientOf(round + 1), order.orderRef),
+      ]);
+      requests += 2;
+      const refunds = await refundsOf(order.orderRef);
+      const amendments = (await amendmentsOf(order.orderRef)).map((a) => a.status);
+      results.push({
+        extended: extended.status,
+        cancelled: cancelled.status,
+        refunds: refunds.length,
+        exact: refunds.every((r) => Number(r.amount) + Number(r.fee) === Number(r.share)),
+        // An extension that came first expired with its checkout, which the cancellation closed; one after it is a 400.
+        extensionAsAnswered:
+          extended.status === 200
+            ? amendments.join() === 'EXPIRED'
+            : amendments.length === 0 && extended.status === 400,
+      });
+    }
+    for (const result of results)
+      expect(result).toMatchObject({ cancelled: 200, refunds: 1, exact: true, extensionAsAnswered: true });
+    summary.extensionVersusCancellation = results;
+  });
+
   it('leaves a database the invariant checker finds nothing wrong with (document bytes included)', async () => {
     const report = await checkInvariants(postgres.url, fleet.dataDir);
     summary.invariants = report.output.trim().split('\n');

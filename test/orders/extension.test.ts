@@ -10,6 +10,7 @@ import { auditEntriesOf } from '../../src/modules/orders/audit-log';
 import { Order } from '../../src/modules/orders/entities/order';
 import { OrderAmendment } from '../../src/modules/orders/entities/order-amendment';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
+import { watchDueAttempts } from '../../src/modules/payments/payment-watch';
 import { Refund } from '../../src/modules/refunds/entities/refund';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { departure, ORDERS } from '../support/order-fixtures';
@@ -92,6 +93,8 @@ async function writtenFor(order: PlacedOrder) {
     audit: (await auditEntriesOf(em, order.orderId)).length,
   };
 }
+
+const amendmentRow = (amendmentRef: string) => server.orm.em.fork().findOneOrFail(OrderAmendment, { amendmentRef });
 
 const extendedEvents = (order: PlacedOrder) =>
   server.orm.em.fork().find(WebhookEvent, { type: 'order.extended', payload: { data: { orderId: order.orderId } } });
@@ -303,7 +306,7 @@ describe('POST /orders/{orderRef}/extension', () => {
     expect((await writtenFor(order)).amendments).toBe(1);
   });
 
-  it('when the top-up is declined, then its extension no longer holds the order: the next extension request closes it and goes ahead', async () => {
+  it('when the top-up is declined, then its extension expires with its checkout and no longer holds the order: the next extension request goes ahead', async () => {
     const order = await paidOrder();
     const first = (await extend(order.orderRef, { extraDays: 2 })).body.data;
     const declined = await client.op(
@@ -314,11 +317,24 @@ describe('POST /orders/{orderRef}/extension', () => {
       { token: agency.token },
     );
     expectStatus(declined, 200);
+    // Expired when its checkout ended, before any other request.
+    expect((await amendmentRow(first.amendmentRef)).status).toBe('EXPIRED');
     const second = await extend(order.orderRef, { extraDays: 2 });
     expectStatus(second, 200);
     expect(second.body.data).toMatchObject({ amendmentRef: `${order.orderRef}-EXT-2`, status: 'AWAITING_PAYMENT' });
+    expect((await amendmentRow(first.amendmentRef)).status).toBe('EXPIRED');
+    expect((await detail(order.orderRef)).coverageEndDate).toBe(lastDay);
+  });
+
+  it("when the top-up's checkout expires unpaid (PAYMENT_ATTEMPT_TTL_MINUTES), then its extension is EXPIRED with it and the order may be extended anew", async () => {
+    const order = await paidOrder();
+    const first = (await extend(order.orderRef, { extraDays: 2 })).body.data;
+    await watchDueAttempts(server.orm.em.fork(), server.payments, new Date(Date.now() + 16 * 60_000));
     const em = server.orm.em.fork();
-    expect((await em.findOneOrFail(OrderAmendment, { amendmentRef: first.amendmentRef })).status).toBe('CLOSED');
+    expect((await em.findOneOrFail(PaymentAttempt, { paymentRef: first.paymentRef })).status).toBe('EXPIRED');
+    expect((await amendmentRow(first.amendmentRef)).status).toBe('EXPIRED');
+    const next = await preview(order.orderRef, { extraDays: 2 });
+    expect(next.body.data).toMatchObject({ allowed: true, refusal: null });
     expect((await detail(order.orderRef)).coverageEndDate).toBe(lastDay);
   });
 

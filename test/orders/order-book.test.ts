@@ -143,6 +143,7 @@ describe('GET /orders', () => {
       refundFee: null,
       refundStatus: null,
       access: 'OWNER',
+      topUpAmount: 0,
     });
     expect(byRef.get(placed.paid.orderRef)).toMatchObject({
       status: 'PAID',
@@ -467,6 +468,7 @@ describe('GET /orders with Accept: text/csv', () => {
       'refundFee',
       'refundStatus',
       'access',
+      'topUpAmount',
     ]);
     expect(records.map((record) => record.orderRef)).toEqual(allRefs());
     const json = new Map<string, WireJson>(
@@ -476,6 +478,7 @@ describe('GET /orders with Accept: text/csv', () => {
       const item = json.get(record.orderRef ?? '');
       const expected = Object.fromEntries(header.map((name) => [name, item[name] === null ? '' : String(item[name])]));
       expected.totalAmount = item.totalAmount.toFixed(2);
+      expected.topUpAmount = item.topUpAmount.toFixed(2);
       if (record.orderRef === placed.tricky.orderRef) expected.routeName = `'${formulaRoute}`;
       expect(record).toEqual(expected);
     }

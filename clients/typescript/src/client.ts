@@ -161,6 +161,21 @@ export interface PartnerClient {
    * order's current date answers 200 and changes nothing, so a resend cannot move it twice.
    */
   changeDepartureDate(orderRef: string, departureDate: string): Promise<DepartureChangeResult>;
+  /**
+   * POST /orders/{orderRef}/extension/preview: the new window, its premium and `amountDue` for a
+   * later `coverageEndDate` (or `extraDays`), and whether it is allowed now; changes nothing.
+   */
+  previewExtension(orderRef: string, body: Schemas['ExtensionAsk']): Promise<ExtensionPreviewResult>;
+  /**
+   * POST /orders/{orderRef}/extension with an Idempotency-Key that every retry of this call sends
+   * again, so a retry answers the first extension (never a second top-up). Send the customer to
+   * `data.data.paymentUrl` when something is due; nothing due applies at once.
+   */
+  extend(
+    orderRef: string,
+    body: Schemas['ExtensionRequest'],
+    options?: { idempotencyKey?: string },
+  ): Promise<ExtensionResult>;
   /** Your webhook endpoints (register, list, change, delete, rotate the secret, test, replay) and the delivery log (list, iterate, retry). */
   webhooks: WebhookCalls;
   /** GET /refunds and GET /refunds/{refundRef}: `list` (a page), `all` (every refund), `get`. */
@@ -215,6 +230,8 @@ export type CancelResult = OperationResult<'cancelOrder'>;
 export type AssistanceCaseResult = OperationResult<'openAssistanceCase'>;
 export type UploadResult = OperationResult<'uploadDocument'>;
 export type DepartureChangeResult = OperationResult<'updateOrder'>;
+export type ExtensionPreviewResult = OperationResult<'previewOrderExtension'>;
+export type ExtensionResult = OperationResult<'extendOrder'>;
 
 const TOKEN_PATH = '/api/external/v1/auth/token';
 
@@ -320,6 +337,13 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     uploadDocument: (file, fileName, documentType) => uploadCall(api, file, fileName, documentType),
     saveCertificate: (orderRef, filePath) => saveCertificate(api, orderRef, filePath),
     changeDepartureDate: (orderRef, departureDate) => departureChangeCall(api, orderRef, departureDate),
+    previewExtension: (orderRef, body) =>
+      api.POST('/api/external/v1/orders/{orderRef}/extension/preview', { params: { path: { orderRef } }, body }),
+    extend: (orderRef, body, extendOptions) =>
+      api.POST('/api/external/v1/orders/{orderRef}/extension', {
+        params: { path: { orderRef }, header: { 'Idempotency-Key': extendOptions?.idempotencyKey ?? randomUUID() } },
+        body,
+      }),
     webhooks: webhookCalls(api),
     refunds: refundCalls(api),
     events: eventCalls(api),

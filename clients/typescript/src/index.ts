@@ -6,6 +6,8 @@ export {
   type CancellationPreviewResult,
   type CancelResult,
   type ClaimCalls,
+  type ExtensionPreviewResult,
+  type ExtensionResult,
   type CommissionCalls,
   type EventCalls,
   type GetOrderGroupResult,

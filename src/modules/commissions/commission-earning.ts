@@ -13,8 +13,12 @@ export interface PaidShares {
   /** The payment (an online attempt or a cash record) whose shares paid the orders. */
   paymentRef: string;
   occurredAt: Date;
-  /** Each order the payment made PAID, with what the payment took for it. */
-  shares: ReadonlyArray<{ order: Order; share: Minor }>;
+  /**
+   * Each order the payment made PAID, with what the payment took for it. `premiumOnly`: the
+   * share is premium and nothing else (an extension's top-up, decision record 0099), so all of
+   * it is the base.
+   */
+  shares: ReadonlyArray<{ order: Order; share: Minor; premiumOnly?: boolean }>;
 }
 
 /**
@@ -31,8 +35,8 @@ export async function recordCommissionEarned(tx: EntityManager, paid: PaidShares
   const capBp = commissionCapBasisPoints();
   const period = periodOf(paid.occurredAt);
   const entries: CommissionEntry[] = [];
-  for (const { order, share } of paid.shares) {
-    const base = commissionBase(order, share);
+  for (const { order, share, premiumOnly } of paid.shares) {
+    const base = premiumOnly ? share : commissionBase(order, share);
     for (const line of earnedLines(earnersOf(facts.get(order.id)!), base, capBp)) {
       entries.push(
         tx.create(CommissionEntry, {

@@ -48,20 +48,23 @@ export async function termsOf(
   who: Canceller,
   cancelledAt?: Date,
 ): Promise<CancellationTerms> {
-  const paid = order.paidAt && order.status !== OrderStatus.Cancelled ? await paidShare(em, order.id) : null;
+  const paid = order.paidAt && order.status !== OrderStatus.Cancelled ? await paidShares(em, order.id) : [];
   let when = cancelledAt;
   if (order.status === OrderStatus.Cancelled && !when)
     when = (await em.findOne(OrderCancellation, { order: order.id }))?.cancelledAt;
+  // Every payment of the order counts as one: its own and each extension's top-up (decision record 0099).
+  let refundedBefore = 0;
+  for (const share of paid) refundedBefore += share.refundedBefore;
   return cancellationTerms(
     {
       orderRef: order.orderRef,
       status: order.status,
       coverageStartDate: order.coverageStartDate,
       paidAt: order.paidAt,
-      paidShare: paid?.amount ?? 0,
-      premiumShare: paid ? premiumOfShare(order, paid.amount) : 0,
-      refundedBefore: paid ? await refundsHolding(em, { attemptId: paid.attempt.id, orderId: order.id }) : 0,
-      paymentPartlyReversed: paid?.attempt.providerReversal === 'PARTIAL',
+      paidShare: paid.reduce((sum, share) => sum + share.amount, 0),
+      premiumShare: premiumOfShares(order, paid),
+      refundedBefore,
+      paymentPartlyReversed: paid.some((share) => share.attempt.providerReversal === 'PARTIAL'),
       cancelledAt: when,
     },
     now,
@@ -70,26 +73,54 @@ export async function termsOf(
   );
 }
 
-/** The share of the payment that paid the order, with its attempt. */
-export async function paidShare(
-  em: EntityManager,
-  orderId: string,
-): Promise<{ attempt: PaymentAttempt; amount: Minor } | null> {
-  // The first: an extension's top-up (decision record 0099) also settles PAID on the order, after the payment that paid it.
-  const line = await em.findOne(
+/**
+ * The insurance premium in what the order's payments paid (decision record 0104's fee base): the
+ * premium part of the order's own payment, and every top-up whole, an extension buying cover only
+ * (decision record 0099).
+ */
+function premiumOfShares(order: Order, paid: readonly PaidShare[]): Minor {
+  const [own, ...topUps] = paid;
+  return (own ? premiumOfShare(order, own.amount) : 0) + topUps.reduce((sum, share) => sum + share.amount, 0);
+}
+
+/** One payment's share of the order, with what its refunds not FAILED already hold of it. */
+export interface PaidShare {
+  attempt: PaymentAttempt;
+  amount: Minor;
+  refundedBefore: Minor;
+}
+
+/**
+ * The shares of the payments that paid the order, the order's own first, then each extension's
+ * top-up in the order they were made (decision record 0099).
+ */
+export async function paidShares(em: EntityManager, orderId: string): Promise<PaidShare[]> {
+  const lines = await em.find(
     PaymentAttemptOrder,
     { order: orderId, settlement: 'PAID' },
     { populate: ['attempt'], orderBy: { attempt: { createdAt: 'asc' } } },
   );
-  return line ? { attempt: line.attempt, amount: line.amount } : null;
+  const shares: PaidShare[] = [];
+  for (const line of lines)
+    shares.push({
+      attempt: line.attempt,
+      amount: line.amount,
+      refundedBefore: await refundsHolding(em, { attemptId: line.attempt.id, orderId }),
+    });
+  return shares;
 }
 
-/** The refund a cancellation made for the order (or the reversal at the provider that cancelled it), if any. */
-export function cancellationRefund(em: EntityManager, orderId: string): Promise<Refund | null> {
-  return em.findOne(
+/** The refund a cancellation made for the order's own payment (or the reversal at the provider that cancelled it), if any. */
+export async function cancellationRefund(em: EntityManager, orderId: string): Promise<Refund | null> {
+  return (await cancellationRefunds(em, orderId))[0] ?? null;
+}
+
+/** Every refund a cancellation made for the order: its own payment's first, then its top-ups' (decision record 0099). */
+export function cancellationRefunds(em: EntityManager, orderId: string): Promise<Refund[]> {
+  return em.find(
     Refund,
     { order: orderId, cause: { $in: ['CANCELLATION', 'PROVIDER_REVERSAL'] } },
-    { populate: ['attempt'], orderBy: { createdAt: 'asc' } },
+    { populate: ['attempt'], orderBy: { createdAt: 'asc', attempt: { createdAt: 'asc' } } },
   );
 }
 
@@ -97,9 +128,10 @@ export function cancellationRefund(em: EntityManager, orderId: string): Promise<
 export async function cancellationOf(
   em: EntityManager,
   order: Order,
-): Promise<{ cancellation: OrderCancellation; refund: Refund | null } | null> {
+): Promise<{ cancellation: OrderCancellation; refund: Refund | null; topUpRefunds: Refund[] } | null> {
   if (order.status !== OrderStatus.Cancelled) return null;
   const cancellation = await em.findOne(OrderCancellation, { order: order.id });
   if (!cancellation) return null;
-  return { cancellation, refund: await cancellationRefund(em, order.id) };
+  const [refund = null, ...topUpRefunds] = await cancellationRefunds(em, order.id);
+  return { cancellation, refund, topUpRefunds };
 }

@@ -24,6 +24,8 @@ export interface CancellationOutcome {
   refundAmount: Minor;
   cancellationFee: Minor;
   refund: Refund | null;
+  /** The refunds of the order's extension top-ups, beside its own payment's (decision record 0099). */
+  topUpRefunds?: Refund[];
   /** The payment whose share goes back, if the order was paid. */
   paymentRef?: string | null;
   /** The order's total before its promo codes were given back (an unpaid order's). */
@@ -70,6 +72,10 @@ export async function cancelOrderInTransaction(
       rule: outcome.rule,
       paymentRef: outcome.paymentRef ?? null,
       refundRef: outcome.refund?.refundRef ?? null,
+      // An extended order's: its top-ups' refunds too (decision record 0099).
+      ...(outcome.topUpRefunds?.length
+        ? { topUpRefundRefs: outcome.topUpRefunds.map((refund) => refund.refundRef) }
+        : {}),
       refundAmount: decimalStringFromMinor(outcome.refundAmount),
       cancellationFee: decimalStringFromMinor(outcome.cancellationFee),
       currency: order.currency,

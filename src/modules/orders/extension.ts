@@ -106,6 +106,12 @@ export async function previewExtension(
   return quoteExtension(em, order, ask, businessToday());
 }
 
+/** What the order's applied extensions' top-ups took (the order detail's `topUpAmount`). */
+export async function topUpAmountOf(em: EntityManager, order: Pick<Order, 'id'>): Promise<Minor> {
+  const applied = await em.find(OrderAmendment, { order: order.id, status: 'APPLIED', paymentRef: { $ne: null } });
+  return applied.reduce((sum, amendment) => sum + amendment.amountDue, 0);
+}
+
 /** The order's extension awaiting its top-up, if any. */
 export function openAmendmentOf(tx: EntityManager, order: Pick<Order, 'id'>): Promise<OrderAmendment | null> {
   return tx.findOne(OrderAmendment, { order: order.id, status: 'AWAITING_PAYMENT' });
@@ -239,9 +245,19 @@ export async function settleTopUp(
   return { outcome: 'APPLIED' };
 }
 
-/** Closes an extension whose top-up ended unpaid (failed, cancelled, expired): the order may be extended anew. */
-export function closeUnpaidExtension(amendment: OrderAmendment): void {
-  if (amendment.status === 'AWAITING_PAYMENT') amendment.status = 'CLOSED';
+/** An extension whose top-up ended unpaid (failed, cancelled, expired) expires: the order may be extended anew. */
+export function expireUnpaidExtension(amendment: OrderAmendment): void {
+  if (amendment.status === 'AWAITING_PAYMENT') amendment.status = 'EXPIRED';
+}
+
+/**
+ * The extension awaiting this top-up expires with its checkout (decision record 0099): called
+ * where a payment attempt ends unpaid (the gateway's word, or its local close), in that
+ * transaction. Nothing for an attempt that is not a top-up.
+ */
+export async function expireTopUpExtension(tx: EntityManager, paymentRef: string): Promise<void> {
+  const amendment = await tx.findOne(OrderAmendment, { paymentRef, status: 'AWAITING_PAYMENT' });
+  if (amendment) expireUnpaidExtension(amendment);
 }
 
 /** The order's extension made under this Idempotency-Key, if any. */

@@ -1,7 +1,7 @@
 import { successBody } from '../../kernel/http/envelope';
 import { createOrder, createOrderGroup } from './order-creation';
 import { changeDeparture } from './departure-change';
-import { previewExtension } from './extension';
+import { previewExtension, topUpAmountOf } from './extension';
 import { extensionAsk } from './rules/extension';
 import { resolveOrder } from './order-lookup';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
@@ -53,7 +53,10 @@ export const orderHandlers = {
     const commissionLines = (await commissionLinesOfOrder(scope.em, caller.companyId, order)).map(commissionLineWire);
     return {
       status: 200,
-      body: successBody({ ...orderWire(order, undefined, await cancellationOf(scope.em, order)), commissionLines }),
+      body: successBody({
+        ...orderWire(order, undefined, await cancellationOf(scope.em, order), await topUpAmountOf(scope.em, order)),
+        commissionLines,
+      }),
     };
   },
 
@@ -141,7 +144,7 @@ export const orderHandlers = {
     return {
       status: 200,
       body: successBody(
-        { ...orderWire(order), commissionLines },
+        { ...orderWire(order, undefined, null, await topUpAmountOf(scope.em, order)), commissionLines },
         changed ? 'Departure date changed' : "Departure date unchanged: it is the order's current date",
       ),
     };
@@ -172,7 +175,12 @@ export const orderHandlers = {
   },
 } satisfies TagHandlers;
 
-function cancellationResultWire({ order, cancellation, refund }: CancellationView): Schemas['OrderCancellationResult'] {
+function cancellationResultWire({
+  order,
+  cancellation,
+  refund,
+  topUpRefunds,
+}: CancellationView): Schemas['OrderCancellationResult'] {
   return {
     orderRef: order.orderRef,
     orderStatus: 'CANCELLED',
@@ -181,6 +189,7 @@ function cancellationResultWire({ order, cancellation, refund }: CancellationVie
     reason:
       cancellation.reason === 'OPERATOR' || cancellation.reason === 'PAYMENT_REVERSED' ? 'OTHER' : cancellation.reason,
     refund: refund ? refundWire(refund) : null,
+    topUpRefunds: topUpRefunds.map(refundWire),
   };
 }
 

@@ -16,7 +16,8 @@ export { newAuditEntry, recordAudit } from './audit-log';
 export { AUDIT_ENTRY_COLUMNS, auditEntryInsert, auditEntryValues } from './audit-statement';
 export {
   amendmentOpenError,
-  closeUnpaidExtension,
+  expireTopUpExtension,
+  expireUnpaidExtension,
   extensionOfTopUp,
   extensionByKey,
   openAmendmentOf,

@@ -28,6 +28,7 @@ export function orderSummaryWire(row: OrderBookRow): OrderSummary {
     refundFee: row.refund_fee === null ? null : Number(row.refund_fee),
     refundStatus: row.refund_status,
     access: row.access,
+    topUpAmount: Number(row.top_up_amount),
   };
 }
 
@@ -55,6 +56,7 @@ export const ORDER_BOOK_CSV_COLUMNS = [
   'refundFee',
   'refundStatus',
   'access',
+  'topUpAmount',
 ] as const satisfies ReadonlyArray<keyof OrderSummary>;
 
 /** One CSV row: the amount keeps its two decimals as stored, a null is an empty cell. */
@@ -64,6 +66,7 @@ export function orderBookCells(row: OrderBookRow): Array<string | null> {
     totalAmount: row.total_amount,
     refundAmount: row.refund_amount,
     refundFee: row.refund_fee,
+    topUpAmount: row.top_up_amount,
   };
   return ORDER_BOOK_CSV_COLUMNS.map((column) =>
     column in asStored ? (asStored[column] ?? null) : (wire[column]?.toString() ?? null),

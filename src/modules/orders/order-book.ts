@@ -38,6 +38,8 @@ export interface OrderBookRow {
   refund_fee: string | null;
   refund_status: Schemas['RefundStatus'] | null;
   access: OrderBookAccess;
+  /** What the order's applied extensions' top-ups took (decision record 0099), its decimal text. */
+  top_up_amount: string;
 }
 
 /** The order of a page (`sortBy`, `sortDir`); the order id breaks ties, so pages never overlap. */
@@ -282,13 +284,15 @@ const DETAIL = `select o.order_ref, o.order_number, o.status, o.payment_status, 
     o.total_amount::text as total_amount, o.currency, g.group_ref, ${iso('o.created_at')} as created_at, ${iso('o.paid_at')} as paid_at,
     ${iso(`(select c.cancelled_at from order_cancellation c where c.order_id = o.id)`)} as cancelled_at,
     rf.refund_ref, rf.amount::text as refund_amount, rf.fee::text as refund_fee, rf.status as refund_status,
-    v.access`;
+    v.access, coalesce(tu.amount, 0)::numeric(14,2)::text as top_up_amount`;
 const DETAIL_JOINS = `join insurance_order o on o.id = v.id
   join traveller t on t.id = o.traveller_id
   left join route r on r.id = o.route_id
   left join order_group g on g.id = o.group_id
   left join lateral (select x.refund_ref, x.amount, x.fee, x.status from refund x
-    where x.order_id = o.id and x.cause in ('CANCELLATION', 'PROVIDER_REVERSAL') order by x.created_at, x.refund_ref limit 1) rf on true`;
+    where x.order_id = o.id and x.cause in ('CANCELLATION', 'PROVIDER_REVERSAL') order by x.created_at, x.refund_ref limit 1) rf on true
+  left join lateral (select sum(am.amount_due) as amount from order_amendment am
+    where am.order_id = o.id and am.status = 'APPLIED' and am.payment_ref is not null) tu on true`;
 
 /** The filters `order_status_count` counts by (migration OrderBookCounts); with any other, the rows are counted. */
 const COUNTED_FILTERS: ReadonlySet<keyof OrderBookFilter> = new Set(['status', 'paymentStatus']);

@@ -3,9 +3,9 @@ import { conflict, invalid, type ErrorCode } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
 import type { PaymentAttempt } from '../payments/entities/payment-attempt';
-import { lockShareForRefunds, recordRefund } from '../refunds';
+import { lockSharesForRefunds, recordRefund } from '../refunds';
 import type { Refund } from '../refunds/entities/refund';
-import { cancellationRefund, paidShare, termsOf } from './cancellation-reads';
+import { cancellationRefunds, paidShares, termsOf, type PaidShare } from './cancellation-reads';
 import { cancelOrderInTransaction, type CancellationRecord } from './cancellation-record';
 import { Order, OrderStatus } from './entities/order';
 import { OrderCancellation } from './entities/order-cancellation';
@@ -13,6 +13,7 @@ import { findOrder, resolveOrder } from './order-lookup';
 import { ORDER_PROMO_POPULATE, releasePromoSlots } from './promo-slot-store';
 import {
   cancellationFingerprint,
+  splitCancellationRefund,
   type CancellationSettings,
   type Canceller,
   type PartnerCancellationReason,
@@ -77,6 +78,8 @@ export interface CancellationView {
   order: Order;
   cancellation: OrderCancellation;
   refund: Refund | null;
+  /** The refunds of the order's extension top-ups, each through its own provider (decision record 0099). */
+  topUpRefunds: Refund[];
   /** The order was unpaid when asked, and a checkout the customer had just paid made it PAID first. */
   paidWhileCancelling: boolean;
   /** The answer of an earlier request with the same Idempotency-Key. */
@@ -179,8 +182,9 @@ async function cancelOrder(
   for (let round = 1; ; round += 1) {
     // 1. What is in the way, read with no lock (nothing, once the key was used or the order is not pending).
     const seen = await request.find(em.fork(), false);
+    // A paid order's open checkout is an extension's top-up (decision record 0099): closed too, its extension expires.
     const inTheWay =
-      seen.status === OrderStatus.Pending && !(await keyUsed(em, request))
+      (seen.status === OrderStatus.Pending || seen.status === OrderStatus.Paid) && !(await keyUsed(em, request))
         ? await payments.openAttempts(em.fork(), [seen.id])
         : [];
 
@@ -251,16 +255,19 @@ async function cancelInTransaction(
         'This Idempotency-Key was already used for a different cancellation request; use a new key for a new request',
       ).coded('IDEMPOTENCY_KEY_REUSED');
     }
-    if (previous)
+    if (previous) {
+      const [refund = null, ...topUpRefunds] = await cancellationRefunds(tx, order.id);
       return {
         order,
         cancellation: previous,
-        refund: await cancellationRefund(tx, order.id),
+        refund,
+        topUpRefunds,
         paidWhileCancelling: false,
         replayed: true,
         releasedCodes: [],
         closedPaymentRefs: [],
       };
+    }
     request.record.fingerprint = fingerprint;
   }
 
@@ -268,9 +275,9 @@ async function cancelInTransaction(
   const now = times.now ?? new Date();
   const existing =
     order.status === OrderStatus.Cancelled ? await tx.findOne(OrderCancellation, { order: order.id }) : null;
-  // The share's refund lock before its refunds are read: what is left of it is this cancellation's to refund (decision 0091).
-  const paid = order.status === OrderStatus.Cancelled ? null : await paidShare(tx, order.id);
-  if (paid) await lockShareForRefunds(tx, { attemptId: paid.attempt.id, orderId: order.id });
+  // Each share's refund lock before its refunds are read: what is left of it is this cancellation's to refund (decision 0091).
+  // Every payment of the order: its own and each extension's top-up (decision record 0099).
+  const paid = order.status === OrderStatus.Cancelled ? [] : await paidSharesLocked(tx, order.id);
   const terms = await termsOf(tx, order, payments.settings, now, request.who, existing?.cancelledAt);
   if (!terms.cancellable) {
     const message = terms.notCancellableReason ?? `Order ${order.orderRef} cannot be cancelled`;
@@ -281,31 +288,42 @@ async function cancelInTransaction(
 
   const totalBefore = order.totalAmount;
   let releasedCodes: string[] = [];
-  let refund: Refund | null = null;
+  const refunds: Refund[] = [];
   let paymentRef: string | null = null;
   if (terms.rule === 'UNPAID') {
     // A checkout opened since step 1: back to step 1 (what this transaction recorded stays).
     if ((await payments.stillOpenAttempts(tx, [order.id])).length > 0) return 'IN_THE_WAY';
     releasedCodes = await releasePromoSlots(tx, order);
   } else {
-    const share = paid;
-    paymentRef = share?.attempt.paymentRef ?? null;
-    // A share the provider gave back in full already still gets its refund record (of nothing): the share then reads REFUNDED.
-    if (share && share.amount > 0) {
-      refund = await recordRefund(tx, {
-        order,
-        attempt: share.attempt,
-        cause: 'CANCELLATION',
-        amount: terms.refundAmount,
-        fee: terms.cancellationFee,
-        actor: request.record.actor,
-        at: now,
-        ...(terms.refundByOperator
-          ? { start: 'MANUAL', why: terms.refundByOperator }
-          : { start: payments.refundStart(share.attempt) }),
-      });
+    // A top-up checkout opened since step 1 (an extension asked meanwhile): back to step 1, which closes it.
+    if ((await payments.stillOpenAttempts(tx, [order.id])).length > 0) return 'IN_THE_WAY';
+    paymentRef = paid[0]?.attempt.paymentRef ?? null;
+    const split = splitCancellationRefund(
+      paid.map((share) => share.amount - share.refundedBefore),
+      terms.cancellationFee,
+    );
+    for (const [index, share] of paid.entries()) {
+      // A share the provider gave back in full already still gets its refund record (of nothing): the share then reads REFUNDED.
+      if (share.amount <= 0) continue;
+      const part = split[index]!;
+      const byOperator = terms.refundByOperator && share.attempt.providerReversal === 'PARTIAL';
+      refunds.push(
+        await recordRefund(tx, {
+          order,
+          attempt: share.attempt,
+          cause: 'CANCELLATION',
+          amount: part.amount,
+          fee: part.fee,
+          actor: request.record.actor,
+          at: now,
+          ...(byOperator
+            ? { start: 'MANUAL', why: terms.refundByOperator ?? undefined }
+            : { start: payments.refundStart(share.attempt) }),
+        }),
+      );
     }
   }
+  const [refund = null, ...topUpRefunds] = refunds;
   const { cancellation, closedPaymentRefs } = await cancelOrderInTransaction(
     tx,
     order,
@@ -315,6 +333,7 @@ async function cancelInTransaction(
       refundAmount: terms.refundAmount,
       cancellationFee: terms.cancellationFee,
       refund,
+      topUpRefunds,
       paymentRef,
       totalBefore,
       releasedCodes,
@@ -325,7 +344,23 @@ async function cancelInTransaction(
   await tx.flush();
   // A checkout the customer paid while this request closed it: settled (PAID) just now, then cancelled with its refund.
   const paidWhileCancelling = !!order.paidAt && order.paidAt.getTime() >= times.requestedAt.getTime();
-  return { order, cancellation, refund, paidWhileCancelling, replayed: false, releasedCodes, closedPaymentRefs };
+  return {
+    order,
+    cancellation,
+    refund,
+    topUpRefunds,
+    paidWhileCancelling,
+    replayed: false,
+    releasedCodes,
+    closedPaymentRefs,
+  };
+}
+
+/** The order's paid shares under their refund locks (lockSharesForRefunds), read after the locks are held. */
+async function paidSharesLocked(tx: EntityManager, orderId: string): Promise<PaidShare[]> {
+  const seen = await paidShares(tx, orderId);
+  for (const share of seen) await lockSharesForRefunds(tx, share.attempt.id, [orderId]);
+  return seen.length > 0 ? paidShares(tx, orderId) : seen;
 }
 
 /** An order this transaction has locked and read already: taken from its identity map, with the promo slots' owners. */

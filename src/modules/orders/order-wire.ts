@@ -1,4 +1,4 @@
-import { amountFromMinor } from '../../kernel/money';
+import { amountFromMinor, type Minor } from '../../kernel/money';
 import type { OrderPriceBreakdown } from './rules/order-pricing';
 import type { AddedItemRecord, Order } from './entities/order';
 import type { OrderGroup } from './entities/order-group';
@@ -26,6 +26,8 @@ export function orderIdentity(
 export interface CancellationDetail {
   cancellation: OrderCancellation;
   refund: Refund | null;
+  /** The refunds of its extension top-ups (decision record 0099). */
+  topUpRefunds: Refund[];
 }
 
 /** The order detail of the spec; relations of ORDER_DETAIL_POPULATE must be loaded, and a cancelled order's cancellation passed. */
@@ -33,6 +35,7 @@ export function orderWire(
   order: Order,
   promoApplyResult?: PromoApplyOutcome,
   cancellation: CancellationDetail | null = null,
+  topUpAmount: Minor = 0,
 ): Schemas['Order'] {
   return {
     ...orderIdentity(order),
@@ -64,17 +67,19 @@ export function orderWire(
     paidAt: order.paidAt?.toISOString() ?? null,
     policyNumber: order.policyNumber ?? null,
     amendedAt: order.amendedAt?.toISOString() ?? null,
+    topUpAmount: amountFromMinor(topUpAmount),
     cancellation: cancellation ? cancellationWire(cancellation) : null,
     ...(promoApplyResult ? { promoApplyResult } : {}),
   };
 }
 
-function cancellationWire({ cancellation, refund }: CancellationDetail): Schemas['OrderCancellation'] {
+function cancellationWire({ cancellation, refund, topUpRefunds }: CancellationDetail): Schemas['OrderCancellation'] {
   return {
     cancelledAt: cancellation.cancelledAt.toISOString(),
     reason: cancellation.reason,
     note: cancellation.note ?? null,
     refund: refund ? refundWire(refund) : null,
+    topUpRefunds: topUpRefunds.map(refundWire),
   };
 }
 

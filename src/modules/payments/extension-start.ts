@@ -5,7 +5,7 @@ import type { Schemas } from '../../kernel/http/wire';
 import { businessToday } from '../../kernel/business-today';
 import {
   amendmentOpenError,
-  closeUnpaidExtension,
+  expireUnpaidExtension,
   extensionOfTopUp,
   extensionByKey,
   openAmendmentOf,
@@ -123,14 +123,15 @@ export async function startOrderExtension(
 
 /**
  * An extension whose top-up ended unpaid (failed, cancelled, expired) no longer holds the order:
- * it is closed before the next request checks for an open one.
+ * it expired with its checkout; one whose checkout ended before that was written (an older row)
+ * expires here, before the next request checks for an open one.
  */
 async function closeUnpaidTopUps(tx: EntityManager, order: Order): Promise<void> {
   const open = await openAmendmentOf(tx, order);
   if (!open?.paymentRef) return;
   const attempt = await tx.findOne(PaymentAttempt, { paymentRef: open.paymentRef });
   if (!attempt || !['FAILED', 'CANCELLED', 'EXPIRED'].includes(attempt.status)) return;
-  closeUnpaidExtension(open);
+  expireUnpaidExtension(open);
   // Written now: the open-extension rule reads the table next.
   await tx.flush();
 }

@@ -179,6 +179,18 @@ function paymentStatusWire(status: PaymentStatusView): Schemas['PaymentStatus'] 
     paymentStatus: status.paymentStatus,
     ...(status.policyNumber ? { policyNumber: status.policyNumber } : {}),
     ...(status.refund ? { refund: refundWire(status.refund) } : {}),
+    ...(status.topUps
+      ? {
+          topUps: status.topUps.map((topUp) => ({
+            paymentRef: topUp.paymentRef,
+            amendmentRef: topUp.amendmentRef,
+            paymentStatus: topUp.paymentStatus,
+            paymentMethod: PAYMENT_METHODS[topUp.gateway],
+            amount: amountFromMinor(topUp.amount),
+            currency: topUp.currency,
+          })),
+        }
+      : {}),
   };
   if (!status.attempt) return lean;
   return {

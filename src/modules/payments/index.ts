@@ -16,6 +16,7 @@ export { recordCashPayment } from './cash-settlement';
 export { latestPaymentFacts } from './sandbox-outcome';
 export { cancelOrder } from './operator-cancellation';
 export { cancellationPayments } from './cancellation-port';
+export { refundTopUp } from './top-up-refund';
 export { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
 export { statusLookupCache, type PaymentDeps } from './payment-deps';
 export { backfillAttemptProviders } from './attempt-provider-backfill';

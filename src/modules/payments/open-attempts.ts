@@ -8,6 +8,7 @@ import { conflict } from '../../kernel/errors';
 import { gatewayOfAttempt, type PaymentDeps } from './payment-deps';
 import { lockAttemptForSettlement, recordGatewayWord, reportMatches } from './settlement';
 import { endedPaymentEventType, recordPaymentEvents } from '../webhooks';
+import { expireTopUpExtension } from '../orders';
 
 /**
  * Raised inside a use case's transaction that is about to orphan open payment attempts (change an
@@ -303,6 +304,8 @@ async function recordAnswer(
   attempt.closedReason = reason;
   attempt.completedAt = now;
   attempt.lastCheckedAt = now;
+  // A top-up's extension expires with its checkout (decision record 0099).
+  await expireTopUpExtension(tx, attempt.paymentRef);
   await recordPaymentEvents(tx, endedPaymentEventType(attempt.status), attempt, { at: now, reason });
   if (answer.kind === 'VOIDED') {
     // The gateway's own word: it will never take this payment, so nothing is left to watch for.

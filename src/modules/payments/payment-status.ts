@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { shareStatus, type AttemptStatus, type ShareSettlement } from './rules/payment-attempt';
 import type { Minor } from '../../kernel/money';
 import { isPaidOrderStatus, Order, OrderStatus } from '../orders/entities/order';
-import type { PaymentMethod } from './entities/payment-attempt';
+import { PaymentAttempt, type PaymentMethod } from './entities/payment-attempt';
 import { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import type { Principal } from '../../kernel/http/request-scope';
 import { resolveOrder } from '../orders';
@@ -10,6 +10,7 @@ import type { PaymentDeps } from './payment-deps';
 import { reconcileAttempt } from './reconciliation';
 import { ProviderUnavailableError } from './providers/gateway';
 import { Refund } from '../refunds/entities/refund';
+import { OrderAmendment } from '../orders/entities/order-amendment';
 
 export interface PaymentStatusView {
   orderRef: string;
@@ -30,6 +31,18 @@ export interface PaymentStatusView {
     /** For a group payment: the group and the attempt's whole amount. */
     group?: { groupRef: string; amount: Minor };
   };
+  /** The order's extension top-ups, oldest first (decision record 0099). */
+  topUps?: TopUpStatus[];
+}
+
+/** One extension top-up as payment-status shows it. */
+export interface TopUpStatus {
+  paymentRef: string;
+  amendmentRef: string;
+  paymentStatus: AttemptStatus | 'REFUND_FAILED';
+  gateway: PaymentMethod;
+  amount: Minor;
+  currency: string;
 }
 
 /** An order's share of one payment attempt, as far as the payment status reads it. */
@@ -102,13 +115,42 @@ export async function getPaymentStatus(
         { paymentRef: attempt.paymentRef, provider: error.provider, kind: error.kind },
         'payment status answered without reconciling: provider unavailable',
       );
-      return withRefund(em, view(order, share));
+      return withTopUps(em, order, await withRefund(em, view(order, share)));
     }
     const fresh = em.fork();
     const reloaded = await fresh.findOneOrFail(Order, order.id);
-    return withRefund(fresh, view(reloaded, await reportedShareOf(fresh, reloaded)));
+    return withTopUps(fresh, reloaded, await withRefund(fresh, view(reloaded, await reportedShareOf(fresh, reloaded))));
   }
-  return withRefund(em, view(order, share));
+  return withTopUps(em, order, await withRefund(em, view(order, share)));
+}
+
+/** The order's extension top-ups beside the payment reported (decision record 0099); none: no `topUps`. */
+async function withTopUps(em: EntityManager, order: Order, status: PaymentStatusView): Promise<PaymentStatusView> {
+  const amendments = await em.find(
+    OrderAmendment,
+    { order: order.id, paymentRef: { $ne: null } },
+    { orderBy: { createdAt: 'asc' } },
+  );
+  if (amendments.length === 0) return status;
+  const topUps: TopUpStatus[] = [];
+  for (const amendment of amendments) {
+    const attempt = await em.findOne(PaymentAttempt, { paymentRef: amendment.paymentRef! }, { populate: ['orders'] });
+    if (!attempt) continue;
+    const share = attempt.orders.getItems().find((line) => line.order.id === order.id);
+    const refund =
+      share?.settlement === 'REFUND_PENDING'
+        ? await em.findOne(Refund, { attempt: attempt.id, order: order.id }, { orderBy: { createdAt: 'desc' } })
+        : null;
+    topUps.push({
+      paymentRef: attempt.paymentRef,
+      amendmentRef: amendment.amendmentRef,
+      paymentStatus: refund?.status === 'FAILED' ? 'REFUND_FAILED' : shareStatus(attempt.status, share?.settlement),
+      gateway: attempt.gateway,
+      amount: share?.amount ?? attempt.amount,
+      currency: attempt.currency,
+    });
+  }
+  return { ...status, topUps };
 }
 
 async function withRefund(em: EntityManager, status: PaymentStatusView): Promise<PaymentStatusView> {
@@ -133,7 +175,8 @@ async function reportedShareOf(em: EntityManager, order: Order): Promise<Payment
       ? await em.findOne(
           Refund,
           { order: order.id, cause: { $in: ['CANCELLATION', 'PROVIDER_REVERSAL'] } },
-          { fields: ['attempt'] },
+          // The order's own payment's, not an extension top-up's (decision record 0099).
+          { fields: ['attempt'], orderBy: { createdAt: 'asc', attempt: { createdAt: 'asc' } } },
         )
       : null;
   const shares = lines.map((line) => ({

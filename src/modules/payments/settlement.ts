@@ -11,7 +11,7 @@ import { endedPaymentEventType, recordPaymentEvents } from '../webhooks';
 import { recordCommissionEarned } from '../commissions';
 import { recordRefund, refundStart } from '../refunds';
 import { businessToday } from '../../kernel/business-today';
-import { extensionOfTopUp, settleTopUp, type OrderAmendment } from '../orders';
+import { expireTopUpExtension, extensionOfTopUp, settleTopUp, type OrderAmendment } from '../orders';
 import type { SettlementPlan } from './rules/payment-attempt';
 
 /**
@@ -165,6 +165,12 @@ async function recordTopUpCapture(
     attempt.status = 'SUCCESS';
     attempt.refundAmount = 0;
     line.settlement = 'PAID';
+    // The top-up is premium only (its extension's price difference): all of it earns (decision record 0099).
+    await recordCommissionEarned(tx, {
+      paymentRef: attempt.paymentRef,
+      occurredAt: now,
+      shares: [{ order: line.order, share: line.amount, premiumOnly: true }],
+    });
     return { paid: [], plan: { pay: [], refund: [], refundAmount: 0, attemptStatus: 'SUCCESS' } };
   }
   attempt.status = 'REFUND_PENDING';
@@ -232,6 +238,8 @@ export async function recordGatewayWord(
     attempt.status = effect.status;
     attempt.completedAt = now;
     attempt.failureReason = report.reason;
+    // A top-up's extension expires with its checkout (decision record 0099).
+    await expireTopUpExtension(tx, attempt.paymentRef);
     await recordPaymentEvents(tx, endedPaymentEventType(effect.status), attempt, {
       at: now,
       reason: report.reason ?? null,

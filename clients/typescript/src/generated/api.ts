@@ -609,9 +609,9 @@ export interface paths {
          *     `travellerName`, `routeName`, `departureDate`, `coverageStartDate`, `coverageEndDate`,
          *     `totalAmount` (two decimals, a dot), `currency`, `groupRef`, `createdAt`, `paidAt`,
          *     `cancelledAt`, `refundRef`, `refundAmount`, `refundFee` (two decimals), `refundStatus`,
-         *     `access`; an empty cell is null. A cell that starts with `=`, `+`, `-`, `@`, a
-         *     tab or a carriage return, which a spreadsheet would run as a formula, is written with a
-         *     leading `'` (`'=HYPERLINK(…)`). The file is streamed as it is read, so an export of a whole
+         *     `access`, `topUpAmount` (two decimals; since 2.9.0); an empty cell is null. A cell that
+         *     starts with `=`, `+`, `-`, `@`, a tab or a carriage return, which a spreadsheet would run
+         *     as a formula, is written with a leading `'` (`'=HYPERLINK(…)`). The file is streamed as it is read, so an export of a whole
          *     year starts at once; an export cut short by a failure ends without its last line break.
          *
          *     **Export limits.** Exports run on a small budget of their own, so they never slow the rest
@@ -4443,7 +4443,8 @@ export interface components {
          * @description One extension of an order's cover (an amendment). `AWAITING_PAYMENT` until its top-up is
          *     captured; `APPLIED` when the capture came before the current cover ended (the order's
          *     `coverageEndDate` moved); `NOT_APPLIED` when it came after (the top-up is refunded as a late
-         *     capture); `CLOSED` when the top-up ended unpaid.
+         *     capture); `EXPIRED` when the top-up's checkout ended unpaid (declined, cancelled or expired):
+         *     it expires with it and no longer holds the order, which may be extended anew.
          */
         Extension: {
             /** @description `<orderRef>-EXT-<n>`, the order's n-th extension. */
@@ -4488,7 +4489,7 @@ export interface components {
              */
             previousCoverageEndDate: string;
             /** @enum {string} */
-            status: "AWAITING_PAYMENT" | "APPLIED" | "NOT_APPLIED" | "CLOSED";
+            status: "AWAITING_PAYMENT" | "APPLIED" | "NOT_APPLIED" | "EXPIRED";
         };
         /**
          * @description The new last day of cover (`coverageEndDate`), or how many days to add to the current one
@@ -4934,6 +4935,14 @@ export interface components {
             routeName: string | null;
             settlementType: components["schemas"]["SettlementType"];
             status: components["schemas"]["OrderStatus"];
+            /**
+             * @description What the order's applied extensions' top-ups took (`POST /orders/{orderRef}/extension`),
+             *     beside `pricing.totalAmount`, which the order's own payment took; `0` when the order was
+             *     never extended by a paid top-up. `GET /orders/{orderRef}/payment-status` lists each top-up
+             *     with what became of it. Added in 2.9.0.
+             * @example 1050
+             */
+            topUpAmount?: number;
             /** @description Registered agencies with access to the order. */
             travelCompanies: components["schemas"]["TravelCompany"][];
             traveller: components["schemas"]["OrderTraveller"];
@@ -5042,6 +5051,14 @@ export interface components {
              */
             reason: "TRIP_CANCELLED" | "TRAVELLER_REQUEST" | "DUPLICATE_BOOKING" | "OTHER" | "OPERATOR" | "PAYMENT_REVERSED";
             refund: components["schemas"]["Refund"] | null;
+            /**
+             * @description The refunds of the order's extension top-ups (`POST /orders/{orderRef}/extension`), beside
+             *     `refund`, the refund of the order's own payment: a cancellation gives back every payment of
+             *     the order, each through the provider that took it, with the fee rule applied to the whole
+             *     (the fee is kept from the order's own payment first). Empty when the order was never
+             *     extended by a paid top-up. Sent since 2.9.0.
+             */
+            topUpRefunds?: components["schemas"]["Refund"][];
         };
         /** @description The order was cancelled. */
         OrderCancellationResponse: components["schemas"]["SuccessEnvelope"] & {
@@ -5067,6 +5084,14 @@ export interface components {
             orderStatus: "CANCELLED";
             reason: components["schemas"]["CancellationReason"];
             refund: components["schemas"]["Refund"] | null;
+            /**
+             * @description The refunds of the order's extension top-ups (`POST /orders/{orderRef}/extension`), beside
+             *     `refund`, the refund of the order's own payment: a cancellation gives back every payment of
+             *     the order, each through the provider that took it, with the fee rule applied to the whole
+             *     (the fee is kept from the order's own payment first). Empty when the order was never
+             *     extended by a paid top-up. Sent since 2.9.0.
+             */
+            topUpRefunds?: components["schemas"]["Refund"][];
         };
         /**
          * @description The order was cancelled: by your company (`cancelOrder`), by the operator, or because the payment provider gave the whole payment back (`PAYMENT_REVERSED`). Open checkouts for it were closed first. `data.refund` is the refund the cancellation made, or null when no money had been taken.
@@ -5532,6 +5557,14 @@ export interface components {
             routeName: string | null;
             status: components["schemas"]["OrderStatus"];
             /**
+             * @description What the order's applied extensions' top-ups took (`POST /orders/{orderRef}/extension`),
+             *     beside `totalAmount`, which the order's own payment took; `0` when the order was never
+             *     extended by a paid top-up. A top-up given back later still counts here (its refund is
+             *     listed with the cancellation, or by `GET /refunds`). Sent since 2.9.0.
+             * @example 1050
+             */
+            topUpAmount?: number;
+            /**
              * @description The payable amount, in `currency`.
              * @example 18450
              */
@@ -5879,6 +5912,13 @@ export interface components {
              *     `REFUND_FAILED`; once `SUCCEEDED`, `REFUNDED`. Added in 2.6.0.
              */
             refund?: components["schemas"]["Refund"];
+            /**
+             * @description The order's extension top-ups (`POST /orders/{orderRef}/extension`), oldest first, beside
+             *     the payment reported above, which is the one that paid the order. Each with what became of
+             *     it: `SUCCESS` paid its extension, `REFUND_PENDING`/`REFUNDED` went back (a cancellation, the
+             *     operator, or a capture after the cover ended). Absent when the order has none. Added in 2.9.0.
+             */
+            topUps?: components["schemas"]["TopUpPayment"][];
         };
         /** @description The payment state of an order. */
         PaymentStatusResponse: components["schemas"]["SuccessEnvelope"] & {
@@ -6144,10 +6184,11 @@ export interface components {
          * @description Why the money goes back. `CANCELLATION`: an order of yours was cancelled after it was paid;
          *     `LATE_CAPTURE`: a checkout was paid after it had been closed (the payment paid no order);
          *     `PROVIDER_REVERSAL`: the payment provider gave the money back on its own (a refund made in its
-         *     portal, a reversal), found by the service's payment watch.
+         *     portal, a reversal), found by the service's payment watch; `TOP_UP_REFUND`: the operator gave
+         *     back an extension's top-up on its own (the extended cover stays), since 2.9.0.
          * @enum {string}
          */
-        RefundCause: "CANCELLATION" | "LATE_CAPTURE" | "PROVIDER_REVERSAL";
+        RefundCause: "CANCELLATION" | "LATE_CAPTURE" | "PROVIDER_REVERSAL" | "TOP_UP_REFUND";
         /**
          * @description A refund of your company's, with the order and the payment it belongs to. `amount +
          *     cancellationFee` is the share the payment took for the order, or less when part of it had
@@ -6583,6 +6624,36 @@ export interface components {
         /** @description Successful token issue. */
         TokenResponse: components["schemas"]["SuccessEnvelope"] & {
             data: components["schemas"]["Token"];
+        };
+        /** @description One extension top-up of an order, as payment-status shows it. */
+        TopUpPayment: {
+            /**
+             * @description The extension it pays, `<orderRef>-EXT-<n>`.
+             * @example ORD-2030-000142-EXT-1
+             */
+            amendmentRef: string;
+            /**
+             * @description What the top-up takes (the extension's `amountDue`), NPR.
+             * @example 1050
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 currency code.
+             * @example NPR
+             */
+            currency: string;
+            /**
+             * @description Uppercase name of the gateway used.
+             * @enum {string}
+             */
+            paymentMethod: "CARD_GATEWAY" | "WALLET_GATEWAY" | "CASH";
+            /**
+             * @description The top-up's payment reference.
+             * @example ORD-2030-000142-1795930905477
+             */
+            paymentRef: string;
+            /** @description What became of the top-up, as `paymentStatus` reads for the order's own payment. */
+            paymentStatus: components["schemas"]["PaymentAttemptStatus"] | "REFUND_FAILED";
         };
         /** @description A registered agency with access to the order. */
         TravelCompany: {

@@ -44,6 +44,8 @@ import { Migration20261219000000_OrderAmendment } from './Migration2026121900000
 import { Migration20261225090000_OrderPaymentStatusAsReported } from './Migration20261225090000_OrderPaymentStatusAsReported';
 import { Migration20261222090000_Disruptions } from './Migration20261222090000_Disruptions';
 import { Migration20261220090000_ClaimGuaranteeCap } from './Migration20261220090000_ClaimGuaranteeCap';
+import { Migration20261221000000_TopUpRefund } from './Migration20261221000000_TopUpRefund';
+import { Migration20261221010000_AmendmentExpired } from './Migration20261221010000_AmendmentExpired';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -98,4 +100,6 @@ export const migrationsList: MigrationObject[] = [
   },
   { name: 'Migration20261222090000_Disruptions', class: Migration20261222090000_Disruptions },
   { name: 'Migration20261220090000_ClaimGuaranteeCap', class: Migration20261220090000_ClaimGuaranteeCap },
+  { name: 'Migration20261221000000_TopUpRefund', class: Migration20261221000000_TopUpRefund },
+  { name: 'Migration20261221010000_AmendmentExpired', class: Migration20261221010000_AmendmentExpired },
 ];

@@ -8,10 +8,10 @@ import { Order } from './order';
 
 /**
  * AWAITING_PAYMENT until its top-up is captured: APPLIED when the capture came before the cover
- * ended, NOT_APPLIED when after (the top-up is refunded as a late capture), CLOSED when its
- * top-up ended unpaid (decision record 0099).
+ * ended, NOT_APPLIED when after (the top-up is refunded as a late capture), EXPIRED when its
+ * top-up's checkout ended unpaid, with it (decision record 0099).
  */
-export type AmendmentStatus = 'AWAITING_PAYMENT' | 'APPLIED' | 'NOT_APPLIED' | 'CLOSED';
+export type AmendmentStatus = 'AWAITING_PAYMENT' | 'APPLIED' | 'NOT_APPLIED' | 'EXPIRED';
 
 /**
  * One extension of a paid order's cover: the end it moves to, what it costs and the top-up that
@@ -38,7 +38,7 @@ export class OrderAmendment extends UpdatableEntity {
 
   @Enum({ items: ['EXTENSION'], type: 'text' }) kind!: 'EXTENSION';
 
-  @Enum({ items: ['AWAITING_PAYMENT', 'APPLIED', 'NOT_APPLIED', 'CLOSED'], type: 'text' })
+  @Enum({ items: ['AWAITING_PAYMENT', 'APPLIED', 'NOT_APPLIED', 'EXPIRED'], type: 'text' })
   status: AmendmentStatus = 'AWAITING_PAYMENT';
 
   @Property({ type: 'date' }) previousCoverageEndDate!: string;

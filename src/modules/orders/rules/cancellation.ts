@@ -152,3 +152,25 @@ export function cancellationFingerprint(orderId: string, body: { reason: string;
     .update(JSON.stringify({ orderId, reason: body.reason, note: body.note ?? null }))
     .digest('hex');
 }
+
+/** What one payment's share gives back in a cancellation, and what of the fee it keeps. */
+export interface ShareRefund {
+  amount: Minor;
+  fee: Minor;
+}
+
+/**
+ * Splits a cancellation's terms over the order's payments (its own, then each extension's
+ * top-up: decision record 0099): each gives back what is left of it, and the fee, a share of
+ * the whole, is kept from the first payments on (the order's own), never more than one has left.
+ * `left` is each share less its refunds not FAILED; the amounts add up to `refundAmount`.
+ */
+export function splitCancellationRefund(left: readonly Minor[], cancellationFee: Minor): ShareRefund[] {
+  let feeToKeep = cancellationFee;
+  return left.map((room) => {
+    const available = Math.max(0, room);
+    const fee = Math.min(available, feeToKeep);
+    feeToKeep -= fee;
+    return { amount: available - fee, fee };
+  });
+}

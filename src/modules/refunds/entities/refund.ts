@@ -46,7 +46,8 @@ export class Refund extends UpdatableEntity {
   /** The payment whose share goes back (a cash record for a CASH order). */
   @ManyToOne(() => PaymentAttempt) attempt!: PaymentAttempt;
 
-  @Enum({ items: ['CANCELLATION', 'LATE_CAPTURE', 'PROVIDER_REVERSAL'], type: 'text' }) cause!: RefundCause;
+  @Enum({ items: ['CANCELLATION', 'LATE_CAPTURE', 'PROVIDER_REVERSAL', 'TOP_UP_REFUND'], type: 'text' })
+  cause!: RefundCause;
 
   /** What goes back to the customer. */
   @Property({ type: MoneyType }) amount!: Minor;

@@ -24,7 +24,8 @@ export type RefundStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'MANUAL';
  * Why money goes back: a cancellation of a paid order; a capture that came after the attempt was
  * closed (it paid nothing); a refund or reversal made at the provider that the reversal watch found.
  */
-export type RefundCause = 'CANCELLATION' | 'LATE_CAPTURE' | 'PROVIDER_REVERSAL';
+/** TOP_UP_REFUND: an extension's top-up given back on its own by the operator (decision record 0099). */
+export type RefundCause = 'CANCELLATION' | 'LATE_CAPTURE' | 'PROVIDER_REVERSAL' | 'TOP_UP_REFUND';
 
 export type RefundStep =
   'RETRY_LATER' | 'SUCCEED' | 'NEED_OPERATOR' | 'FAIL' | 'RETRY' | 'CONFIRM' | 'FOUND_AT_PROVIDER';
