@@ -1,4 +1,4 @@
-// What the certificate's second language costs (issue 50 item 7, decision record 0105): the CPU
+// What the certificate's second language costs (issue 50 item 7, decision record 0104): the CPU
 // to render one certificate in English and Nepali (the default) against the English-only
 // rendering, in the same process and run, alternating. Target: bilingual within 1.2x.
 // In process, no server: renderCertificate over the shared fonts, each PDF read to its last byte.

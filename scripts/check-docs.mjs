@@ -7,7 +7,7 @@
 // Links inside code (fenced blocks, `inline`) are examples, not links, and are not checked; web
 // addresses and in-page anchors are not checked either.
 // The code's own text (src/, test/, scripts/, bench/, examples/, the typed client and the root
-// config files) points nowhere a maintainer cannot follow (decision record 0106):
+// config files) points nowhere a maintainer cannot follow (decision record 0105):
 // - no citation of a document outside the repository (the design notes `DESIGN "…"`, DESIGN.md,
 //   the partner contract's SPEC.md or its section numbers, ../shared/): the reasoning is cited by
 //   its decision record in docs/decisions/, the contract by its file in spec/;

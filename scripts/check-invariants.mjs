@@ -272,7 +272,7 @@ const CHECKS = [
           or (e.kind = 'EARNED' and e.capped <> (asked.bp > e.cap_percent * 100))`,
   },
   {
-    // Decision record 0104: the premium is the package less the discounts (included devices are not
+    // Decision record 0103: the premium is the package less the discounts (included devices are not
     // insurance); a line recorded before it kept the older base, the package and devices less the discounts.
     name: 'commission base that is not the premium part of the paid share',
     sql: `
@@ -350,7 +350,7 @@ const CHECKS = [
       having count(e.id) <> 1`,
   },
   {
-    // Decision record 0103: an extension under a disruption is free and applied at once, within the disruption's days.
+    // Decision record 0102: an extension under a disruption is free and applied at once, within the disruption's days.
     name: 'extension under a disruption that charged something, awaits a payment, or gives more days than the disruption',
     sql: `
       select am.amendment_ref as ref, am.status, am.amount_due, am.payment_ref, d.disruption_ref

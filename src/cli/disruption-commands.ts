@@ -10,7 +10,7 @@ import {
   type CliOptions,
 } from './context';
 
-/** `ops disruption ...`: weather disruptions of an area, under which covers are extended free (decision record 0103). */
+/** `ops disruption ...`: weather disruptions of an area, under which covers are extended free (decision record 0102). */
 export function registerDisruptionCommands(program: Command): void {
   const disruptions = program
     .command('disruption')

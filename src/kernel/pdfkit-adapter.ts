@@ -4,7 +4,7 @@ import type * as fontkit from 'fontkit';
  * The one file that reaches into pdfkit's and fontkit's internals, which their typings do not
  * name: the certificate (certificates/certificate-text.ts, certificate-fonts.ts) and the
  * commission statement (commissions/statement-pdf.ts) read the current font the way pdfkit's own
- * text() does, and trim fontkit's glyph cache (decision records 0087, 0100, 0106). Each reach is
+ * text() does, and trim fontkit's glyph cache (decision records 0087, 0100, 0105). Each reach is
  * one cast, here and nowhere else. Written against these versions: test/kernel/pdfkit-adapter.test.ts
  * fails when the installed ones differ, and drives each accessor on a real document, so an
  * upgrade is checked here before its version is written below.

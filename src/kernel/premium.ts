@@ -25,7 +25,7 @@ export interface PremiumSplit {
 }
 
 /**
- * "Premium" means the insurance premium only (decision record 0104): the package price less the
+ * "Premium" means the insurance premium only (decision record 0103): the package price less the
  * discounts. The order's pricing takes promo and direct discounts off package and included devices
  * together; they come off the premium first, and only what exceeds the package (a 100 % code on a
  * package with devices) comes off the devices. So the equipment prints at the price the order

@@ -8,7 +8,7 @@ import { newPartner, type TestPartner } from '../support/partners';
 import { useTestServer } from '../support/test-server';
 import { openCase, paidOrder } from '../support/assistance-fixtures';
 
-// Issue 51 item 6 (decision 0107): the assistance case's one-statement opening writes two tables
+// Issue 51 item 6 (decision 0106): the assistance case's one-statement opening writes two tables
 // it does not own, audit_entry (orders) and webhook_event (webhooks), with SQL their owners give
 // it; and it re-checks the order's status inside that statement.
 

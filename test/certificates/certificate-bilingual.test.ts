@@ -91,7 +91,7 @@ const nepaliOf = ({ ne }: Term) =>
     date: '2026-09-20',
   }).replace(/\s+/g, ' ');
 
-describe('a certificate in English and Nepali (decision record 0105)', () => {
+describe('a certificate in English and Nepali (decision record 0104)', () => {
   let bilingual: string[];
   let englishOnly: string[];
   let pdfs: Buffer[];

@@ -30,7 +30,7 @@ const POLICY = {
   underwriter: 'Sagarmatha Insurance Co. Ltd.',
   verificationUrl: 'https://partners.example/verify/POL-2026-000087',
 };
-/** The assistance box and the attestation, each in English then in Nepali (decision record 0105). */
+/** The assistance box and the attestation, each in English then in Nepali (decision record 0104). */
 const FOOT = [
   '24-HOUR ASSISTANCE: RESCUE, EVACUATION AND MEDICAL',
   GLOSSARY.assistanceHeading.ne,
@@ -186,7 +186,7 @@ describe('a wrapped right-to-left name', () => {
 });
 
 describe('a line mixing Latin and Arabic', () => {
-  it('when a name mixes Latin and Arabic words, then every word of the line sits on one baseline, as a Latin name does beside its label (decision record 0104)', async () => {
+  it('when a name mixes Latin and Arabic words, then every word of the line sits on one baseline, as a Latin name does beside its label (decision record 0103)', async () => {
     const read = await render(content('Khalid خالد Alaziz'), 'Latin and Arabic on one line');
     const items = first(read.pages, 'the pages').items;
     const word = (pattern: RegExp) => {

@@ -6,7 +6,7 @@ import { at } from '../support/elements';
 /**
  * The layout's rules (page breaks, "(continued)", the key limits at page 1's foot) on the
  * English-only rendering, whose page 1 holds six coverage lines: with its Nepali labels a
- * certificate's rows fill page 1 before the coverage list (decision record 0105), and
+ * certificate's rows fill page 1 before the coverage list (decision record 0104), and
  * certificate-layout.test.ts and certificate-bilingual.test.ts test that rendering's page 1.
  */
 const ENGLISH_ONLY = 'en';

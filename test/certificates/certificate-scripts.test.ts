@@ -66,9 +66,9 @@ describe("a certificate prints the insured's name in its own script", () => {
       const latinLabel = ` ${asExtracted(GLOSSARY.nameInLatinLetters.ne)}`;
       const withoutTransliteration =
         latin === 'a transliteration' ? read.text.replace(transliterated, '').replace(latinLabel, '') : read.text;
-      // No table for the script: nothing guessed, and the officer told what to compare instead (decision record 0104).
+      // No table for the script: nothing guessed, and the officer told what to compare instead (decision record 0103).
       const after = latin === 'no Latin name given' ? ` ${NOT_GIVEN}${latinLabel}` : '';
-      // The row's Nepali label under its English one, read after the value (decision record 0105).
+      // The row's Nepali label under its English one, read after the value (decision record 0104).
       expect(withoutTransliteration).toContain(
         `Name ${asExtracted(name)} ${asExtracted(GLOSSARY.name.ne)}${after} Date of birth`,
       );

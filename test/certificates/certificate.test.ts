@@ -252,11 +252,11 @@ describe('GET /orders/{orderRef}/certificate', () => {
     const { pdf } = await downloadCertificate(agency, orderRef);
 
     const read = await readPdf(pdf);
-    // The premium is the package only: the included devices' rental is equipment, printed apart (decision 0104).
+    // The premium is the package only: the included devices' rental is equipment, printed apart (decision 0103).
     expect(order.totalAmount).toBeGreaterThan(order.packagePrice);
     const [whole, fraction] = (order.packagePrice / 100).toFixed(2).split('.');
     expect(read.text).toContain(`Premium paid ${order.currency} ${Number(whole).toLocaleString('en-US')}.${fraction}`);
-    // Each label's Nepali under it, read after its value (decision record 0105).
+    // Each label's Nepali under it, read after its value (decision record 0104).
     expect(read.text).toContain(
       `Sold by Himalayan Trails Pvt. Ltd. ${asExtracted(GLOSSARY.soldBy.ne)} Agencies listed Khumbu Guides`,
     );
@@ -294,7 +294,7 @@ describe('GET /orders/{orderRef}/certificate', () => {
     expect(unknown.body).toContain('SPECIMEN — NOT INSURANCE');
   });
 
-  it('prints "Premium paid" as the insurance less its discount, and the included equipment and the added services apart, never summed into it (decision 0104)', async () => {
+  it('prints "Premium paid" as the insurance less its discount, and the included equipment and the added services apart, never summed into it (decision 0103)', async () => {
     const touristId = await newTraveller(server, agency.companyId, { name: 'Jonas Weber' });
     const quote = await everestQuote(client, agency);
     const created = await client.op(

@@ -4,7 +4,7 @@ import { GLOSSARY } from '../../src/modules/certificates/glossary';
 
 const RECORD = path.join(
   __dirname,
-  '../../docs/decisions/0105-the-certificate-and-the-verify-page-in-english-and-nepali.md',
+  '../../docs/decisions/0104-the-certificate-and-the-verify-page-in-english-and-nepali.md',
 );
 
 /** The rows of the record's glossary table: key, English, Nepali. */
@@ -24,7 +24,7 @@ function recordTable(): Array<[string, string, string]> {
 }
 
 describe('the Nepali words of the certificate and the verify page', () => {
-  it('are, entry for entry, the glossary of decision record 0105: none added, changed or left out in the code', () => {
+  it('are, entry for entry, the glossary of decision record 0104: none added, changed or left out in the code', () => {
     const inCode = Object.entries(GLOSSARY).map(([key, term]) => [key, term.en, term.ne]);
     expect(recordTable()).toEqual(inCode);
   });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   agency = await newPartner(server, client, { name: 'Policy Number Modes Treks' });
 });
 
-describe('a policy number says whether it comes from a sandbox (decision record 0104)', () => {
+describe('a policy number says whether it comes from a sandbox (decision record 0103)', () => {
   it('is SBX-POL-<year>-<seq> in a sandbox database and POL-<year>-<seq> in production, unchanged', () => {
     expect(policyNumberOf('sandbox', '2026', '87')).toBe('SBX-POL-2026-000087');
     expect(policyNumberOf('production', '2026', '87')).toBe('POL-2026-000087');
@@ -52,7 +52,7 @@ describe('a policy number says whether it comes from a sandbox (decision record 
     );
     expect(certificate.headers.get('content-type')).toBe('application/pdf');
     const read = await readPdf(Buffer.from(await certificate.arrayBuffer()));
-    // The label in English and Nepali, then the number (decision record 0105).
+    // The label in English and Nepali, then the number (decision record 0104).
     expect(read.text).toContain(`Policy number · ${asExtracted(GLOSSARY.policyNumber.ne)} ${policyNumber}`);
     expect(read.text).toContain(`Policy ${policyNumber} · page 1 of`);
     const typed = policyNumber.toLowerCase().replace(/-/g, ' ');

@@ -50,7 +50,7 @@ const NEPALI_PAGE = [
   GLOSSARY.assistanceLine.ne,
 ];
 
-describe('the verify page in Nepali (decision record 0105)', () => {
+describe('the verify page in Nepali (decision record 0104)', () => {
   it('when the link says ?lang=ne, then the page answers in Nepali: its verdict, labels and assistance line, Content-Language ne', async () => {
     const { language, html } = await verify({ code: policy.code, lang: 'ne' });
     expect(language).toBe('ne');

@@ -10,7 +10,7 @@ import { useTestServer } from '../support/test-server';
 /**
  * The typed client under a weather disruption, as a partner's CI runs it in the sandbox: the
  * operator's Lukla disruption listed, a paid Everest Base Camp cover extended free on the test
- * clock (decision record 0103).
+ * clock (decision record 0102).
  */
 // A database of its own: a declaration is sent to every company, other files' included.
 const { server, client } = useTestServer({ ownDatabase: 'disruption_client' });

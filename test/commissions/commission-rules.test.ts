@@ -48,7 +48,7 @@ describe('commission rules', () => {
       totalAmount: 1_245_000,
     };
 
-    it('is the premium, the insurance only: the package after the promo and direct discounts, the included devices left out as equipment (decision 0104)', () => {
+    it('is the premium, the insurance only: the package after the promo and direct discounts, the included devices left out as equipment (decision 0103)', () => {
       // 10,000.00 − 1,000.00 − 500.00 − 1,050.00: what the certificate prints as "Premium paid"
       expect(premiumOf(order)).toBe(745_000);
       const devices = order.includedDevices.map((device) => ({ ...device, name: 'Satellite tracker', quantity: 1 }));

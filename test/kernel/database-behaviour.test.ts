@@ -4,7 +4,7 @@ import { useTestServer } from '../support/test-server';
 
 /**
  * docs/database-behaviour.md is the map of what the database does on its own (decision record
- * 0106): every trigger the migrations leave in the database is a row of its table, and every row
+ * 0105): every trigger the migrations leave in the database is a row of its table, and every row
  * is a trigger the database has. A migration that adds or drops one fails here until the page
  * says so.
  */

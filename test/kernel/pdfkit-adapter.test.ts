@@ -14,7 +14,7 @@ import { sfntFromWoff } from '../../src/modules/certificates/woff';
 
 /**
  * src/kernel/pdfkit-adapter.ts reaches into pdfkit's and fontkit's internals (decision record
- * 0106). These fail, naming what to check, when the installed versions are not the ones it states,
+ * 0105). These fail, naming what to check, when the installed versions are not the ones it states,
  * and drive each accessor on a real document and a real font, so a version whose internals moved
  * fails here rather than in a certificate.
  */

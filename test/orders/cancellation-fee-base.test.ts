@@ -11,7 +11,7 @@ const order = {
   totalAmount: 1_592_500 + 203_000 - 100_000 + 300_000,
 };
 
-describe('the insurance premium (decision record 0104)', () => {
+describe('the insurance premium (decision record 0103)', () => {
   it('is the package after every discount: the included devices are equipment, not insurance', () => {
     expect(premiumSplit(order)).toEqual({ premium: 1_492_500, premiumDiscount: 100_000, includedEquipment: 203_000 });
   });

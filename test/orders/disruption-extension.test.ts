@@ -23,7 +23,7 @@ import { requireSystemTool } from '../support/system-tools';
 import { useTestServer } from '../support/test-server';
 
 /**
- * Weather disruptions (decision record 0103): the operator declares a
+ * Weather disruptions (decision record 0102): the operator declares a
  * disruption of an area; a paid cover of a route in the area whose last day falls within it is
  * extended free, by up to its maximum days. client.op checks every body against the spec's
  * schema for its status. The orders: TRK-STD-5500, 14 days from `departure` (its base duration),

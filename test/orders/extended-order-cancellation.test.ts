@@ -16,7 +16,7 @@ import { eventually } from '../support/eventually';
  * A paid order extended (its top-up settles PAID on the order after the payment that paid it)
  * and then cancelled: the order book's payment status (the `payment_status` column the triggers
  * keep, docs/database-behaviour.md) reads what GET /orders/{orderRef}/payment-status reads, the
- * refund of the payment that paid it, not the newer top-up's SUCCESS (decision record 0106).
+ * refund of the payment that paid it, not the newer top-up's SUCCESS (decision record 0105).
  * Through the API end to end, so the order of the writes in the cancellation's flushes is the
  * real one. client.op checks every body against the spec's schema for its status.
  */

@@ -12,7 +12,7 @@ import { newTraveller } from '../support/traveller-fixtures';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * Decision record 0106 (who may act on an order): company H places an order (and a group) listing agency A in
+ * Decision record 0105 (who may act on an order): company H places an order (and a group) listing agency A in
  * `travelCompanyIds`. H reads and acts; A reads (detail, payment-status) and gets 403 on every
  * write; stranger S gets 403 everywhere. Every operation that takes an order or group identifier,
  * for each of the three.

@@ -96,7 +96,7 @@ describe('cancellation preview', () => {
     expect((await detail(order.orderRef)).body.data).toMatchObject({ status: 'PENDING', cancellation: null });
   });
 
-  it('keeps the fee on the insurance premium only: partner-priced added items go back in full, and feeBase says so (decision 0104)', async () => {
+  it('keeps the fee on the insurance premium only: partner-priced added items go back in full, and feeBase says so (decision 0103)', async () => {
     const porter = { name: 'Porter for 12 days', price: 3600, quantity: 1 };
     const order = await placeOrder(server, client, agency, { addedServices: [porter] });
     await paidByCard(order.orderRef);

@@ -9,7 +9,7 @@ import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 
 /**
- * One table of cases for the payment status an order's reader sees (decision record 0106): the
+ * One table of cases for the payment status an order's reader sees (decision record 0105): the
  * TypeScript rule of payment-status.ts (GET /orders/{orderRef}/payment-status) and the SQL
  * function `order_payment_status`, which keeps the order's `payment_status` column for the order
  * book, run over the same rows and must both answer the expected status. The SQL side runs on

@@ -3,7 +3,7 @@ import path from 'node:path';
 import ts from 'typescript';
 
 /**
- * Type assertions in src/ (decision record 0106): each one tells the compiler to trust us, so they
+ * Type assertions in src/ (decision record 0105): each one tells the compiler to trust us, so they
  * are counted, from the TypeScript syntax tree (a regex would count "as" in comments and strings).
  * `x as T` and `<T>x` count; `as const` is no assertion; `x as unknown as T` counts once. At most
  * 15 outside src/kernel/pdfkit-adapter.ts, the one file that reaches into pdfkit's and fontkit's

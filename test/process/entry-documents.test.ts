@@ -6,7 +6,7 @@ import path from 'node:path';
 /**
  * scripts/check-docs.mjs (npm run check:docs, in CI) on the repository as committed, which must
  * pass, and on copies of its documents and code with one thing broken, which must fail naming the
- * file (decision records 0080 and 0106).
+ * file (decision records 0080 and 0105).
  */
 const ROOT = path.resolve(__dirname, '../..');
 const SCRIPT = path.join(ROOT, 'scripts/check-docs.mjs');

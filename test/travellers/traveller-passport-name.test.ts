@@ -61,7 +61,7 @@ const verifyWithCode = (policyNumber: string, code: string) =>
     query: { code },
   });
 
-describe('a non-Latin name without the name as in the passport (decision record 0104)', () => {
+describe('a non-Latin name without the name as in the passport (decision record 0103)', () => {
   it('is registered with a NAME_NOT_AS_IN_PASSPORT warning saying what the certificate prints; a Latin name or a passport name has none', async () => {
     const chinese = await register('陈美玲');
     expect(chinese.warnings).toEqual([

@@ -8,7 +8,7 @@ import { useTestServer } from '../support/test-server';
 import { webhookApi } from './webhook-api';
 
 /**
- * Weather disruptions heard by every partner (decision record 0103): the operator's declaration
+ * Weather disruptions heard by every partner (decision record 0102): the operator's declaration
  * and its early end reach each partner company's endpoint, verified with the official
  * `standardwebhooks` library, in their documented shape; a CI can send itself a sample of each.
  */

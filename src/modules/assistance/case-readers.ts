@@ -3,7 +3,7 @@ import type { Order } from '../orders/entities/order';
 
 /**
  * The companies that may read an order's assistance cases: the placing company and each
- * registered agency listed on the order (decision record 0106; custom agencies have
+ * registered agency listed on the order (decision record 0105; custom agencies have
  * no access). The one rule of case visibility, for the API and the events alike.
  */
 export async function caseReaders(em: EntityManager, order: Order): Promise<string[]> {

@@ -36,7 +36,7 @@ export interface OpeningRows {
  * The case (created and updated at its opening), its OPENED timeline entry, its audit entry and
  * one outbox event per reader, the rows AssistanceCase, AssistanceCaseEntry, AuditEntry and
  * WebhookEvent map (the tests read them back through those entities). The audit entry's and the
- * events' SQL comes from their owners, orders and webhooks (decision 0107). The events come as one
+ * events' SQL comes from their owners, orders and webhooks (decision 0106). The events come as one
  * JSON array: their number is the order's readers.
  *
  * `paid_order` re-reads the order's status inside the write, under a share lock: a cancellation

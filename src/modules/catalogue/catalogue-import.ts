@@ -115,7 +115,7 @@ function describe(error: ErrorObject): string {
 export async function importCatalogue(em: EntityManager, catalogue: CatalogueFile): Promise<ImportSummary> {
   await em.transactional(async (tx) => {
     for (const route of catalogue.routes) {
-      // A route the file gives no area loses the one it had (decision record 0103).
+      // A route the file gives no area loses the one it had (decision record 0102).
       await tx.upsert(Route, { description: '', active: true, area: null, ...route });
     }
     for (const { includedDevices, coverage, routeId, baseCtgPrice, extraDayPrice, excess, ...ctg } of catalogue.ctgs) {

@@ -23,7 +23,7 @@ export interface CatalogueRoute {
   routeType: Schemas['RouteType'];
   routeCategory: Schemas['RouteCategory'];
   maxAltitude: number;
-  /** The airstrip its trekkers fly through (LUKLA), which a disruption is declared for (decision record 0103). */
+  /** The airstrip its trekkers fly through (LUKLA), which a disruption is declared for (decision record 0102). */
   area?: string;
   description?: string;
   active?: boolean;

@@ -8,7 +8,7 @@ export interface RouteView {
   id: string;
   name: string;
   region: string;
-  /** The airstrip its trekkers fly through (decision record 0103), or null. */
+  /** The airstrip its trekkers fly through (decision record 0102), or null. */
   area: string | null;
   trekName: string;
   routeType: Route['routeType'];

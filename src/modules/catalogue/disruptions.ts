@@ -16,7 +16,7 @@ import {
 } from './rules/disruption';
 
 /**
- * Weather disruptions (decision record 0103): the operator declares one for an area (`ops
+ * Weather disruptions (decision record 0102): the operator declares one for an area (`ops
  * disruption declare`) and may end it early; every partner company hears of both
  * (`disruption.declared`, `disruption.ended`) and reads them with `GET /disruptions`. An order
  * extended under one reads it here (`disruptionByRef`).

@@ -12,7 +12,7 @@ interface OrderDates {
 /**
  * The amendments made after payment, oldest first, from the audit log: the departure changes, the
  * applied extensions of the cover (decision record 0099) and a name as in the passport added
- * after issue (decision record 0104). Each says what changed in words and
+ * after issue (decision record 0103). Each says what changed in words and
  * the coverage window before and after, so that the certificate lists them whatever their kind
  * (decision record 0100).
  */
@@ -47,9 +47,9 @@ function windowOf(dates: OrderDates | undefined): CoverWindow | undefined {
 interface AmendmentDetails {
   previous?: OrderDates;
   current?: OrderDates;
-  /** The disruption an extension was made under (decision record 0103). */
+  /** The disruption an extension was made under (decision record 0102). */
   disruption?: { disruptionId: string; area: string };
-  /** A passport name replaced rather than added (decision record 0104). */
+  /** A passport name replaced rather than added (decision record 0103). */
   corrected?: boolean;
 }
 
@@ -58,7 +58,7 @@ interface AmendmentDetails {
  * disruption D-2026-0001 from X to Y" or "name as in passport added", as the version line prints it.
  */
 function changeOf(action: string, details: AmendmentDetails, order: Order): string {
-  // The name itself is on the certificate, never in the amendment's words (decision record 0104).
+  // The name itself is on the certificate, never in the amendment's words (decision record 0103).
   if (action === 'PASSPORT_NAME_ADDED')
     return details.corrected ? 'name as in passport corrected' : 'name as in passport added';
   if (action === 'COVER_EXTENDED')

@@ -22,7 +22,7 @@ const ROW_GAP = 2;
 const ASSISTANCE_HEIGHT = 70;
 /** The assistance box in two languages: the Nepali heading and sentence below the English ones. */
 const BILINGUAL_ASSISTANCE_HEIGHT = 118;
-/** A row's Nepali label, under its English one (decision record 0105). */
+/** A row's Nepali label, under its English one (decision record 0104). */
 const NEPALI_LABEL_SIZE = 8.5;
 const NEPALI_FACE = 'devanagari-regular';
 /** One key limit on page 1's foot: one line of 9.5-point text (coverage names come from the operator's catalogue, and are short). */
@@ -66,7 +66,7 @@ const ID_LABELS: Record<string, Term> = {
 /**
  * The certificate's languages: English and Nepali (the labels, the headings, the assistance box and
  * the attestation in both; the traveller's name and the policy's facts once), or English only, the
- * certificate as it was before decision record 0105 (kept to measure what the second language costs).
+ * certificate as it was before decision record 0104 (kept to measure what the second language costs).
  */
 export type CertificateLanguages = 'en+ne' | 'en';
 
@@ -118,7 +118,7 @@ export function renderCertificate(
   // layout is dropped unread: it costs a second layout only for such content. With its Nepali
   // labels every certificate is such content (its rows take page 1 before the coverage list), so
   // a bilingual one starts with the limits at the foot, and is laid out again without them only
-  // if its whole coverage list still fits page 1 (decision record 0105).
+  // if its whole coverage list still fits page 1 (decision record 0104).
   const footFirst = nepali && keyLimits(content.coverage).length > 0;
   const laidOut = layOut(content, fonts, footFirst, nepali);
   if (laidOut.keyLimitsOnPageOne !== footFirst) return laidOut.doc;
@@ -193,7 +193,7 @@ function layOut(
   // An officer who reads only Latin gets a reading aid, said not to be the passport's spelling (decision record 0100).
   else if (content.traveller.transliteratedName !== undefined)
     row(sheet, GLOSSARY.nameInLatinLetters, `${content.traveller.transliteratedName} ${TRANSLITERATED}`);
-  // A script with no table (Chinese, Arabic…): nothing guessed, and the officer told what to match instead (decision record 0104).
+  // A script with no table (Chinese, Arabic…): nothing guessed, and the officer told what to match instead (decision record 0103).
   else if (!isLatin(content.traveller.name)) row(sheet, GLOSSARY.nameInLatinLetters, NO_LATIN_NAME);
   row(sheet, GLOSSARY.dateOfBirth, content.traveller.dateOfBirth);
   row(sheet, GLOSSARY.nationality, content.traveller.nationality);
@@ -544,7 +544,7 @@ function premiumRows(sheet: Sheet, content: CertificateContent): void {
 
 /**
  * The devices the package includes, at their rental for the window: not insurance, so apart from
- * the premium (decision record 0104), as the added items are.
+ * the premium (decision record 0103), as the added items are.
  */
 function includedEquipment(sheet: Sheet, content: CertificateContent): void {
   const { equipment, currency } = content;

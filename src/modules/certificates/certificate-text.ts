@@ -87,7 +87,7 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
    * A line of runs in several faces (Latin and Arabic words in one name) sits on one baseline, the
    * Latin face's, as its label does: pdfkit places each run by its own face's ascender, and the
    * Arabic face's is 5 points taller at 10 points, so its words sat below the line's Latin ones
-   * (decision record 0104). Undefined for a line in one face, which keeps its face's own.
+   * (decision record 0103). Undefined for a line in one face, which keeps its face's own.
    */
   const sharedBaseline = (runs: ReadonlyArray<{ face: string }>, style: TextStyle): number | undefined => {
     if (new Set(runs.map((run) => run.face)).size < 2) return undefined;

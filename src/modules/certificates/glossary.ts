@@ -1,9 +1,9 @@
 /**
  * Every word the certificate and the verify page print in two languages, English and Nepali, from
- * one table: decision record 0105 holds the same table (a test compares the two), drawn from the
+ * one table: decision record 0104 holds the same table (a test compares the two), drawn from the
  * insurance vocabulary of Nepal's regulator (Nepal Insurance Authority, बीमा प्राधिकरण) so that no
  * label is translated on its own. A `{name}` in a term is filled in where it is printed (fill).
- * The insurer's compliance desk reviews the Nepali column before production (decision record 0105).
+ * The insurer's compliance desk reviews the Nepali column before production (decision record 0104).
  */
 export interface Term {
   en: string;
@@ -141,7 +141,7 @@ const PAGE_TERMS = {
   verificationBy: { en: 'Policy verification by {issuer}', ne: '{issuer} द्वारा बीमालेख प्रमाणीकरण' },
 } as const satisfies Record<string, Term>;
 
-/** Every term, in the order of decision record 0105's table. */
+/** Every term, in the order of decision record 0104's table. */
 export const GLOSSARY = { ...CERTIFICATE_TERMS, ...PAGE_TERMS };
 
 export type TermKey = keyof typeof GLOSSARY;

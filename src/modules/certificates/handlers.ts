@@ -35,7 +35,7 @@ export const certificateHandlers = {
 
   async verifyPolicy({ params, query }, scope) {
     const { config } = scope.services;
-    // In Nepali for `?lang=ne` or a reader whose phone prefers it (decision record 0105).
+    // In Nepali for `?lang=ne` or a reader whose phone prefers it (decision record 0104).
     const language = pageLanguage(query.lang, scope.req.get('accept-language'));
     const headers = { ...PAGE_HEADERS, 'Content-Language': language, Vary: 'Accept-Language' };
     const site = {
@@ -48,7 +48,7 @@ export const certificateHandlers = {
       return {
         status: 429,
         contentType: 'text/html',
-        // Said in English only (decision record 0105).
+        // Said in English only (decision record 0104).
         headers: { ...headers, 'Content-Language': 'en', 'Retry-After': String(lookup.retryAfterSeconds) },
         body: tooManyLookupsPage(lookup.retryAfterSeconds, site),
       };

@@ -10,7 +10,7 @@ import { CHECK_CODE_ALPHABET } from './rules/certificate-version';
 /**
  * A policy number: `POL-<year>-<seq>` in production; in a sandbox database `SBX-POL-<year>-<seq>`,
  * so that a number from a test system can never pass for, or be looked up as, a real policy
- * (decision record 0104). The mode is the database's (record 0093): every database that is not a
+ * (decision record 0103). The mode is the database's (record 0093): every database that is not a
  * production one is a sandbox, whatever its PAYMENT_MODE; a database with no mode recorded yet
  * (before the first server started on it) is treated as production, never prefixed by mistake.
  */

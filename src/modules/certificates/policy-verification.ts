@@ -39,7 +39,7 @@ export type Verification =
       travellerInitials?: string;
       /**
        * With the check code, but no name in Latin letters to take initials from: a native-script
-       * name with neither a passport name nor a transliteration (decision record 0104). The page
+       * name with neither a passport name nor a transliteration (decision record 0103). The page
        * says so instead of printing initials an officer cannot match ("王.").
        */
       noLatinName?: boolean;
@@ -113,7 +113,7 @@ export async function verifyPolicy(
           : 'MATCHED';
   const evacuation = order.ctg.coverage.find((line) => line.code === EVACUATION_LINE);
   const unlocked = checkCode === 'MATCHED' || checkCode === 'SUPERSEDED';
-  // The passport's Latin name, a Latin name as given, or the certificate's transliteration: never a native script (decision record 0104).
+  // The passport's Latin name, a Latin name as given, or the certificate's transliteration: never a native script (decision record 0103).
   const latinName = nameAsInPassport
     ? passportNameInReadingOrder(nameAsInPassport)
     : isLatin(name)
@@ -126,7 +126,7 @@ export async function verifyPolicy(
     today,
     coverageStartDate: order.coverageStartDate,
     coverageEndDate: order.coverageEndDate,
-    // Every amendment after payment counts (a date change, an extension, one under a disruption: decision record 0103).
+    // Every amendment after payment counts (a date change, an extension, one under a disruption: decision record 0102).
     amendedOn: lastAmendment ? kathmanduToday(lastAmendment.at) : undefined,
     lastChange: lastAmendment?.publicChange,
     cancelledOn: cancellation ? kathmanduToday(cancellation.cancelledAt) : undefined,

@@ -35,7 +35,7 @@ export function verificationPage(
   const state = STATES[verification.standing];
   const explanation = state.explain(verification, language);
   const unlocked = verification.travellerInitials !== undefined || verification.noLatinName === true;
-  // The page's sentences about the traveller and the typed code are said in English only (decision record 0105).
+  // The page's sentences about the traveller and the typed code are said in English only (decision record 0104).
   const traveller = verification.noLatinName
     ? `<dt>${t('traveller')}</dt><dd>No name in Latin letters on record: the agency gave no name as in the passport. Compare the date of birth and the end of the passport number printed on the certificate.</dd>`
     : verification.travellerInitials === undefined

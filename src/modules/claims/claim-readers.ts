@@ -3,7 +3,7 @@ import type { Order } from '../orders';
 
 /**
  * The companies that hear of an order's claims and may read them: the placing company and each
- * registered agency listed on the order (the rule of assistance cases, decision record 0106), the placing company first.
+ * registered agency listed on the order (the rule of assistance cases, decision record 0105), the placing company first.
  */
 export async function claimReaders(em: EntityManager, order: Order): Promise<string[]> {
   if (!order.travelCompanies.isInitialized()) await em.populate(order, ['travelCompanies']);

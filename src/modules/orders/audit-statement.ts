@@ -5,7 +5,7 @@ import type { newAuditEntry } from './audit-log';
  * The columns of audit_entry a one-statement writer outside this module inserts (the assistance
  * case's opening), in the order auditEntryValues binds them. Orders owns the table, so the SQL
  * naming its columns lives here; test/assistance/opening-owners.test.ts compares the list with
- * the entity and the real table (decision 0107).
+ * the entity and the real table (decision 0106).
  */
 export const AUDIT_ENTRY_COLUMNS = ['id', 'at', 'actor', 'action', 'order_id', 'order_ref', 'details'] as const;
 

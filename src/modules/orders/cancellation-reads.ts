@@ -74,7 +74,7 @@ export async function termsOf(
 }
 
 /**
- * The insurance premium in what the order's payments paid (decision record 0104's fee base): the
+ * The insurance premium in what the order's payments paid (decision record 0103's fee base): the
  * premium part of the order's own payment, and every top-up whole, an extension buying cover only
  * (decision record 0099).
  */

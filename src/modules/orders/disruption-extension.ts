@@ -13,7 +13,7 @@ export interface UnderDisruption {
 }
 
 /**
- * Checks an extension asked under a disruption (decision record 0103): the disruption exists,
+ * Checks an extension asked under a disruption (decision record 0102): the disruption exists,
  * the order's route is in its area, the cover's last day before any extension under it falls
  * within it, and the days added under it stay within its `maxDays` (each a 400 with its code).
  * `applied` are the order's applied extensions.

@@ -31,7 +31,7 @@ export interface ExtensionQuote {
   amountDue: Minor;
   /** Why it cannot be made now (cover ended, another extension open), or null. */
   refusalNow: ExtensionRefusal | null;
-  /** The disruption it is made under, free (decision record 0103), or null. */
+  /** The disruption it is made under, free (decision record 0102), or null. */
   disruption: Disruption | null;
 }
 
@@ -58,7 +58,7 @@ export async function quoteExtension(
   const applied = await tx.find(OrderAmendment, { order: order.id, status: 'APPLIED' });
   const premiumPaid = order.totalAmount + applied.reduce((sum, amendment) => sum + amendment.amountDue, 0);
   const under = ask.disruptionId ? await underDisruption(tx, order, ask.disruptionId, applied, newEnd, today) : null;
-  // Days given free under a disruption are not charged by a later paid extension (decision record 0103).
+  // Days given free under a disruption are not charged by a later paid extension (decision record 0102).
   const repriced = pricePackage(
     order.ctg,
     durationDays - freeDaysOf(applied),
@@ -201,7 +201,7 @@ export async function applyExtension(
   await recordOrderExtendedEvent(tx, order, amendment, now);
 }
 
-/** A disruption as an audit entry names it, for the certificate's version line (decision record 0103). */
+/** A disruption as an audit entry names it, for the certificate's version line (decision record 0102). */
 const disruptionNamed = (disruption: Disruption) => ({ disruptionId: disruption.disruptionRef, area: disruption.area });
 
 /** What became of an extension's top-up when it was captured. */

@@ -54,7 +54,7 @@ export type OrderRelation = (typeof ORDER_DETAIL_POPULATE)[number] | (typeof ORD
  * Finds an order by order reference (`ORD-`), order number (`ORDN-`) or order UUID, and checks
  * the caller may see it: 404 when nothing matches, 403 when it belongs to someone else.
  *
- * The one access rule of every order operation (decision record 0106): the placing
+ * The one access rule of every order operation (decision record 0105): the placing
  * company (OWNER) reads and acts; a registered agency listed in the order's travel companies
  * (TRAVEL_COMPANY) may READ it (the contract grants listed agencies access) and gets 403 on
  * anything that would ACT on it (a company changes only orders it placed);

@@ -47,7 +47,7 @@ export async function startOrderExtension(
 ): Promise<StartedExtension> {
   checkReturnUrl(input, deps);
   const ask = extensionAsk(input);
-  // Under a disruption nothing is paid, so no gateway is named (decision record 0103).
+  // Under a disruption nothing is paid, so no gateway is named (decision record 0102).
   if (input.gateway === undefined && ask.disruptionId === undefined)
     throw invalidField('gateway', 'gateway is required unless the extension is made under a disruption (disruptionId)');
   // The key's fingerprint names a gateway; a free extension starts no attempt, so any fixed one serves.

@@ -9,7 +9,7 @@ const INSURED = [OrderStatus.Paid, OrderStatus.Completed, OrderStatus.Closed];
 
 /**
  * PATCH /travellers/{travellerId}: the name as in the passport, added or corrected after
- * registration (decision record 0104). Each certificate the traveller is insured on gets a new
+ * registration (decision record 0103). Each certificate the traveller is insured on gets a new
  * version in the same transaction: an audit entry the certificate lists among its amendments
  * (certificates/amendments.ts) and the order's amendment time, so the paper that carried the
  * transliteration, or nothing, is superseded by one with the passport's spelling. The same name

@@ -6,7 +6,7 @@ import type { newWebhookEvent } from './events';
  * case's opening), each with the key of newWebhookEvent's row it is read from and its cast.
  * Webhooks owns the table, so the SQL naming its columns lives here;
  * test/assistance/opening-owners.test.ts compares them with the entity and the real table
- * (decision 0107).
+ * (decision 0106).
  */
 export const WEBHOOK_EVENT_COLUMNS = {
   id: { key: 'id', cast: '' },

@@ -11354,7 +11354,7 @@ export interface operations {
                  *     page follows the `Accept-Language` header (Nepali when `ne` or `ne-NP` is preferred to
                  *     English); any other value is answered in English. The answer names its language in
                  *     `Content-Language` and carries `Vary: Accept-Language`. The Nepali words come from the
-                 *     glossary of decision record 0105.
+                 *     glossary of decision record 0104.
                  */
                 lang?: string;
                 /**

@@ -11,7 +11,7 @@ const LUKLA_ROUTES = [
 ];
 
 /**
- * Weather disruptions (decision record 0103): routes carry the area they fly through, the
+ * Weather disruptions (decision record 0102): routes carry the area they fly through, the
  * operator declares a disruption of an area, and an extension made under one names it.
  */
 export class Migration20261222090000_Disruptions extends Migration {

@@ -19,7 +19,7 @@ $$;`;
 /**
  * `order_payment_status` (the order's `payment_status` column, docs/database-behaviour.md) chooses
  * the share GET /orders/{orderRef}/payment-status reports (payment-status.ts `reportedShare`,
- * decision record 0106): on a paid order the first share that paid it, not a later extension's
+ * decision record 0105): on a paid order the first share that paid it, not a later extension's
  * top-up; on a cancelled order that was paid, the share its cancellation's (or the provider's
  * reversal's) refund gives back; otherwise the most recent. Before, a cancelled order that had
  * been extended read the top-up's SUCCESS in the order book while payment-status read

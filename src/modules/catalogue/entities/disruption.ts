@@ -5,7 +5,7 @@ import { UpdatableEntity } from '../../../kernel/db/base-entity';
 /**
  * A disruption the operator declared for an area (flights out of Lukla grounded from `startsOn`
  * to `endsOn`, Nepal dates): a paid cover of a route in the area ending within it may be
- * extended free by up to `maxDays` (decision record 0103). Ended early, `endedOn` is its last day.
+ * extended free by up to `maxDays` (decision record 0102). Ended early, `endedOn` is its last day.
  */
 @Entity({ tableName: 'disruption' })
 export class Disruption extends UpdatableEntity {

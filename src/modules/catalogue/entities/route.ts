@@ -21,7 +21,7 @@ export class Route {
 
   @Property({ type: 'integer' }) maxAltitude!: number;
 
-  /** The airstrip its trekkers fly through (`LUKLA`), which a disruption is declared for; null: none (decision record 0103). */
+  /** The airstrip its trekkers fly through (`LUKLA`), which a disruption is declared for; null: none (decision record 0102). */
   @Property({ type: 'text', nullable: true }) area?: string | null;
 
   @Property({ type: 'text' }) description: string = '';

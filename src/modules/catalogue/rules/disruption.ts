@@ -1,7 +1,7 @@
 import { addDays, inclusiveDays, isCalendarDate } from '../../../kernel/business-date';
 
 /**
- * Weather disruptions of an area (decision record 0103): what an operator may declare, and
+ * Weather disruptions of an area (decision record 0102): what an operator may declare, and
  * whether one is active.
  */
 

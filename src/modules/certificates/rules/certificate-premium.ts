@@ -29,7 +29,7 @@ export interface CertificateAddedItem {
   amount: Minor;
 }
 
-/** The devices the package includes, rented for the window: equipment, not insurance (decision record 0104). */
+/** The devices the package includes, rented for the window: equipment, not insurance (decision record 0103). */
 export interface CertificateEquipment {
   items: CertificateAddedItem[];
   /** What of the discounts exceeded the package and came off the equipment (0 in every ordinary case). */
@@ -41,7 +41,7 @@ export interface CertificateEquipment {
  * The premium a certificate prints, apart from the included equipment and the added items: an
  * authority reading "premium paid" must see the price of the cover, not of the satellite
  * messenger rented with it or the porter sold with it. The premium is the kernel's one definition
- * (decision record 0104): the package less the discounts, which the commission base and the
+ * (decision record 0103): the package less the discounts, which the commission base and the
  * cancellation fee read too; the order's total is premium, equipment and added items.
  */
 export function certificatePremium(order: PricedOrder): {

@@ -2,7 +2,7 @@ import type { Language } from '../glossary';
 
 /**
  * The verify page's language: `?lang=en` or `?lang=ne` when given, else Nepali when the reader's
- * `Accept-Language` ranks `ne` (or `ne-NP`) above English, else English (decision record 0105).
+ * `Accept-Language` ranks `ne` (or `ne-NP`) above English, else English (decision record 0104).
  */
 export function pageLanguage(lang: string | undefined, acceptLanguage: string | undefined): Language {
   if (lang === 'ne' || lang === 'en') return lang;

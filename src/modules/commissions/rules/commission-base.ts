@@ -7,7 +7,7 @@ export type PremiumParts = PricedParts;
 /**
  * The premium of an order: the insurance only, the package after the promo and direct discounts,
  * the one definition the certificate prints as "Premium paid" (kernel/premium.ts, decision record
- * 0104). The included devices' rental is equipment and the added services and devices are priced
+ * 0103). The included devices' rental is equipment and the added services and devices are priced
  * by the partner for a third party: neither is insurance, so neither earns commission.
  */
 export function premiumOf(parts: PremiumParts): Minor {

@@ -62,6 +62,6 @@ export class OrderAmendment extends UpdatableEntity {
 
   @Property({ type: 'text', nullable: true }) requestFingerprint?: string | null;
 
-  /** The disruption it was made under, free (decision record 0103), or null. */
+  /** The disruption it was made under, free (decision record 0102), or null. */
   @ManyToOne(() => Disruption, { nullable: true }) disruption?: Disruption | null;
 }

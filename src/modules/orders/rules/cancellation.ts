@@ -36,7 +36,7 @@ export interface CancellationFacts {
   paidShare: Minor;
   /**
    * The insurance premium part of that share (kernel/premium.ts): the fee's base. Included
-   * equipment and partner-priced added items are not insurance and carry no fee (decision 0104).
+   * equipment and partner-priced added items are not insurance and carry no fee (decision 0103).
    */
   premiumShare: Minor;
   /**
@@ -127,7 +127,7 @@ export function cancellationTerms(
       refundByOperator,
     };
   }
-  // The fee is a share of the premium only (decision 0104), kept from what is left (never more than is left).
+  // The fee is a share of the premium only (decision 0103), kept from what is left (never more than is left).
   const fee = Math.min(left, cancellationFee(facts.premiumShare, settings.cancellationFeePercent));
   return {
     rule: 'CANCELLATION_FEE',

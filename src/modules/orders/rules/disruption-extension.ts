@@ -2,7 +2,7 @@ import { inclusiveDays } from '../../../kernel/business-date';
 import type { ExtensionRefusal } from './extension';
 
 /**
- * A free extension under a weather disruption (decision record 0103): the order's route is in
+ * A free extension under a weather disruption (decision record 0102): the order's route is in
  * the disruption's area, the cover's last day before any extension under it falls within the
  * disruption, and all its extensions under it add at most `maxDays`.
  */

@@ -9,7 +9,7 @@ import type { Minor } from '../../../kernel/money';
 
 /**
  * What an extension request asks for: a new last day of cover, or a number of days more, and
- * the disruption it is made under, free, if any (decision record 0103).
+ * the disruption it is made under, free, if any (decision record 0102).
  */
 export type ExtensionAsk = ({ coverageEndDate: string } | { extraDays: number }) & { disruptionId?: string };
 

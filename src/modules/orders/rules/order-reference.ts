@@ -4,7 +4,7 @@
  * number comes from a database sequence per kind and never resets, so a reference stays unique
  * across years and processes; it is zero-padded to six digits for display and simply grows
  * longer past 999999. A sandbox database's policy numbers carry SANDBOX_POLICY_PREFIX in front
- * (`SBX-POL-<year>-<seq>`, decision record 0104): a policy number is either form.
+ * (`SBX-POL-<year>-<seq>`, decision record 0103): a policy number is either form.
  */
 export type ReferenceKind = 'ORD' | 'ORDN' | 'GRP' | 'POL';
 

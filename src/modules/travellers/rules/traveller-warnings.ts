@@ -3,7 +3,7 @@ import type { Schemas } from '../../../kernel/http/wire';
 export type TravellerWarning = Schemas['TravellerWarning'];
 
 /**
- * What a certificate reader would trip on in a traveller's record (decision record 0104): a name
+ * What a certificate reader would trip on in a traveller's record (decision record 0103): a name
  * not in Latin letters with no name as in the passport. The registration accepts it (the seed's
  * travellers have such names, and no passport field is refused after the fact); the warning says
  * what the certificate prints meanwhile and how to add the name. `transliterated` is the reading
