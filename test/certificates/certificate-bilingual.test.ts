@@ -71,6 +71,8 @@ const CERTIFICATES: Array<[string, CertificateContent]> = [
   [
     'longest specimen, Devanagari name',
     certificateContent('सीता शर्मा', {
+      route: { name: 'Everest Base Camp', custom: false, maxAltitude: 5364 },
+      soldBy: { company: 'Himalayan Treks', agencies: [], statedByPartner: [] },
       traveller: {
         ...traveller({ name: 'सीता शर्मा', idType: 'CITIZENSHIP_CERTIFICATE' }),
         transliteratedName: 'Sita Sharma',

@@ -31,7 +31,7 @@ const POLICY = {
   verificationUrl: 'https://partners.example/verify/POL-2026-000087',
 };
 /** The assistance box and the attestation, each in English then in Nepali (decision record 0104). */
-const FOOT = [
+const FOOT_LINES = [
   '24-HOUR ASSISTANCE: RESCUE, EVACUATION AND MEDICAL',
   GLOSSARY.assistanceHeading.ne,
   '+977 1 4000 000 · assistance@himalayantrekcover.example',
@@ -41,7 +41,10 @@ const FOOT = [
     'for the coverage window and the altitude shown. The policy wording linked above governs the cover. ' +
     'Anyone may check that it is valid with the QR code or at https://partners.example/verify/POL-2026-000087.',
   fill(GLOSSARY.attestation.ne, POLICY),
-].join(' ');
+];
+const FOOT = FOOT_LINES.join(' ');
+/** The same foot in English only: what a certificate too long for page 1 in two languages prints (decision record 0104). */
+const ENGLISH_FOOT = [FOOT_LINES[0], FOOT_LINES[2], FOOT_LINES[3], FOOT_LINES[5]].join(' ');
 
 /**
  * Text as compared here: without white space, each run of Devanagari as its letters sorted. PDF.js
@@ -55,7 +58,7 @@ const startingWith = (items: PlacedText[], text: string) => items.filter((item) 
 
 describe('page 1 holds what a checkpoint needs, for every input the contract accepts', () => {
   it.each(NAMES)(
-    'when the name is %s, with the longest nationality, route, company and two agencies, then the assistance box and the attestation are on page 1 below everything else, and every page says which of how many it is',
+    'when the name is %s, with the longest nationality, route, company and two agencies, then the trip and its cover window, the assistance box and the attestation are on page 1, the box and attestation below everything else, and every page says which of how many it is',
     async (script, name) => {
       const read = await render(content(name), script);
       const pageOne = first(read.pages, 'the pages').items.filter((item) => !item.text.startsWith('SPECIMEN'));
@@ -65,9 +68,16 @@ describe('page 1 holds what a checkpoint needs, for every input the contract acc
       if (!assistance || !nameLabel || !birthLabel)
         throw new Error(`page 1 lacks the assistance box or the name: ${read.pages[0]?.text}`);
       expect(nameLabel.y).toBeLessThan(birthLabel.y);
+      // The contract: page 1 always holds the traveller, the trip and the cover (its window).
+      const [windowLabel] = startingWith(pageOne, 'Coverage window');
+      if (!windowLabel) throw new Error(`page 1 lacks the coverage window: ${read.pages[0]?.text}`);
+      expect(windowLabel.y).toBeLessThan(assistance.y);
       // From the box down, page 1 holds the box and the attestation and nothing else: no row ran into them.
       const foot = pageOne.filter((item) => item.y >= assistance.y - 12).sort((a, b) => a.y - b.y || a.x - b.x);
-      expect(comparable(foot.map((item) => item.text).join(''))).toBe(comparable(FOOT));
+      // Bilingual when the trip still fits page 1 with the Nepali lines; only a 200-character name on
+      // top of the longest values falls back to an English page 1 (decision record 0104).
+      const expected = script === 'Latin' ? [FOOT] : [FOOT, ENGLISH_FOOT];
+      expect(expected.map(comparable)).toContain(comparable(foot.map((item) => item.text).join('')));
       // Above the box, page 1 keeps the evacuation and the medical limits (the two first coverage lines here).
       const above = pageOne.filter((item) => item.y < assistance.y - 12).map((item) => item.text);
       expect(above.join(' ')).toContain('NPR 100,000.00');
@@ -100,8 +110,15 @@ const AMENDED = {
 describe('the versions of an amended certificate', () => {
   it('are listed, oldest first, each on its own line with its Nepal date, what changed and its window, the earlier ones superseded', async () => {
     const read = await render(content('Sophie Keller', { version: AMENDED }), 'amendment list');
-    // On the page that holds the list: the three lines are on one page.
-    const items = read.pages.find((page) => page.text.includes('VERSIONS OF THIS CERTIFICATE'))?.items ?? [];
+    // From the page that holds the list's heading on (a long list may continue on the next page).
+    const from = read.pages.findIndex((page) => page.text.includes('VERSIONS OF THIS CERTIFICATE'));
+    // Each item placed down the pages: a page's height on from one page to the next.
+    const items =
+      from < 0
+        ? []
+        : read.pages
+            .slice(from)
+            .flatMap((page, index) => page.items.map((item) => ({ ...item, y: item.y + index * 10_000 })));
     const [heading] = startingWith(items, 'VERSIONS OF THIS CERTIFICATE');
     const [one] = startingWith(items, 'Version 1, 2026-09-20');
     const [two] = startingWith(items, 'Version 2, 2026-09-25');

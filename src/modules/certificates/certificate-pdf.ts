@@ -94,6 +94,8 @@ interface Sheet {
   section?: Term;
   /** Whether labels, headings, the assistance box and the attestation carry their Nepali words too. */
   nepali: boolean;
+  /** Whether the rows' labels carry theirs (off only when they would push the trip off page 1). */
+  rowLabelsInNepali: boolean;
 }
 
 /**
@@ -120,17 +122,26 @@ export function renderCertificate(
   // a bilingual one starts with the limits at the foot, and is laid out again without them only
   // if its whole coverage list still fits page 1 (decision record 0104).
   const footFirst = nepali && keyLimits(content.coverage).length > 0;
-  const laidOut = layOut(content, fonts, footFirst, nepali);
-  if (laidOut.keyLimitsOnPageOne !== footFirst) return laidOut.doc;
-  return layOut(content, fonts, !footFirst, nepali).doc;
+  let laidOut = layOut(content, fonts, { limitsAtFoot: footFirst, nepali, rowLabelsInNepali: nepali });
+  if (laidOut.keyLimitsOnPageOne === footFirst)
+    laidOut = layOut(content, fonts, { limitsAtFoot: !footFirst, nepali, rowLabelsInNepali: nepali });
+  // The contract promises the traveller, the trip and the cover on page 1. At long values the Nepali
+  // line under each row's label is what pushes the cover window over: those rows then keep their
+  // English labels only, headings, the assistance box and the attestation staying bilingual
+  // (decision record 0104). Only such content pays the extra layouts.
+  if (!nepali || laidOut.tripOnPageOne) return laidOut.doc;
+  const englishRows = layOut(content, fonts, { limitsAtFoot: true, nepali, rowLabelsInNepali: false });
+  if (englishRows.tripOnPageOne) return englishRows.doc;
+  // Still too long (a 200-character name in a wide script, the longest route, company and
+  // agencies): the bilingual assistance box and attestation take the rest, so the page is English.
+  return renderCertificate(content, fonts, 'en');
 }
 
 function layOut(
   content: CertificateContent,
   fonts: CertificateFonts,
-  limitsAtFoot: boolean,
-  nepali: boolean,
-): { doc: PDFKit.PDFDocument; keyLimitsOnPageOne: boolean } {
+  { limitsAtFoot, nepali, rowLabelsInNepali }: { limitsAtFoot: boolean; nepali: boolean; rowLabelsInNepali: boolean },
+): { doc: PDFKit.PDFDocument; keyLimitsOnPageOne: boolean; tripOnPageOne: boolean } {
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -172,6 +183,7 @@ function layOut(
     doc,
     write: writer(doc, fonts),
     nepali,
+    rowLabelsInNepali,
     room: (height) => {
       const bottom = doc.page === firstPage ? footTop - 10 : PAGE.height - MARGIN;
       if (doc.y + height <= bottom) return;
@@ -206,6 +218,7 @@ function layOut(
     GLOSSARY.coverageWindow,
     `${content.coverageStartDate} to ${content.coverageEndDate} (${content.durationDays} days, both dates included; Nepal dates, UTC+05:45)`,
   );
+  const tripOnPageOne = doc.page === firstPage;
   row(sheet, GLOSSARY.package, `${content.packageName} (${content.packageCode})`);
   row(sheet, GLOSSARY.underwriter, content.underwriter);
   premiumRows(sheet, content);
@@ -242,7 +255,7 @@ function layOut(
     });
   everyPage(sheet, content);
   doc.end();
-  return { doc, keyLimitsOnPageOne };
+  return { doc, keyLimitsOnPageOne, tripOnPageOne };
 }
 
 function header(sheet: Sheet, content: CertificateContent): void {
@@ -411,10 +424,15 @@ function heading(sheet: Sheet, title: Term): void {
  * Write.labelled); returns the row's top. A row is never cut in two (pdfkit would carry its
  * wrapped half to the next page and leave the other column behind).
  */
-function row({ doc, write, room, nepali }: Sheet, label: Label, value: string, valueStyle: TextStyle = {}): number {
+function row(
+  { doc, write, room, rowLabelsInNepali }: Sheet,
+  label: Label,
+  value: string,
+  valueStyle: TextStyle = {},
+): number {
   const english = typeof label === 'string' ? label : label.en;
   // The Nepali label stands under the English one, apart from the value: "label value" still reads as one line.
-  const nepaliLabel = nepali && typeof label !== 'string' ? label.ne : undefined;
+  const nepaliLabel = rowLabelsInNepali && typeof label !== 'string' ? label.ne : undefined;
   const englishHeight = heightOf(doc, english, 9.5, LABEL_WIDTH);
   const labelHeight =
     englishHeight +
