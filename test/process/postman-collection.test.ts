@@ -90,12 +90,15 @@ describe('npm run postman: the committed collection', () => {
     expect(testsOf(certificate!)).toContain('application/pdf');
   });
 
-  it('after the sale: a free-look cancellation and its refund, then on the test clock 20 days on a cancellation with the fee and a refund made FAILED, and the clock removed', () => {
+  it('after the sale: a free-look cancellation and its refund, a date change, a cover extended and its top-up paid, then on the test clock 20 days on a cancellation with the fee and a refund made FAILED, and the clock removed', () => {
     expect(operationsOf('After the sale')).toEqual([
       'previewOrderCancellation',
       'cancelOrder',
       'getRefund',
       'updateOrder',
+      'previewOrderExtension',
+      'extendOrder',
+      'setSandboxPaymentOutcome',
       'setSandboxClock',
       'previewOrderCancellation',
       'cancelOrder',
@@ -105,9 +108,9 @@ describe('npm run postman: the committed collection', () => {
     ]);
     const requests = requestsOf('After the sale');
     expect(testsOf(requests[0]!)).toContain("rule: 'FREE_LOOK'");
-    expect(JSON.parse(requests[4]!.request.body?.raw ?? '{}')).toEqual({ today: '{{clockToday}}' });
-    expect(testsOf(requests[5]!)).toContain("rule: 'CANCELLATION_FEE'");
-    expect(JSON.parse(requests[7]!.request.body?.raw ?? '{}')).toEqual({ outcome: 'FAILED' });
+    expect(JSON.parse(requests[7]!.request.body?.raw ?? '{}')).toEqual({ today: '{{clockToday}}' });
+    expect(testsOf(requests[8]!)).toContain("rule: 'CANCELLATION_FEE'");
+    expect(JSON.parse(requests[10]!.request.body?.raw ?? '{}')).toEqual({ outcome: 'FAILED' });
     // The clock is 20 days after today's payments: past the 14-day free look, before the departure 30 days ahead.
     expect(collection.event.flatMap((event) => event.script.exec).join('\n')).toContain(
       "pm.collectionVariables.set('clockToday', new Date(ahead.getTime() - 10 * 86400000)",
