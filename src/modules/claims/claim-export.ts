@@ -75,8 +75,14 @@ const SORT_COLUMNS = { filedAt: 'filed_at', status: 'status' } as const;
  * `GET /claims` with `Accept: text/csv`: every claim the caller may read (the filters and order of
  * the JSON page) through the kernel's export path (decision record 0094): one read-only snapshot
  * read by a cursor, never pages by offset, on the export pool, within the company's export limit.
+ * The pool is `csvExports`, never `exports`: compiled to CommonJS, that name hides the module's own
+ * exports (the header read `exports.CLAIM_CSV_COLUMNS` off the parameter: a 500 found by Dredd).
  */
-export function exportClaims(exports: CsvExports, principal: Principal, query: ClaimQuery): Promise<CsvExportStream> {
+export function exportClaims(
+  csvExports: CsvExports,
+  principal: Principal,
+  query: ClaimQuery,
+): Promise<CsvExportStream> {
   const values: unknown[] = [principal.companyId];
   const param = (value: unknown) => `$${values.push(value)}`;
   const conditions = [
@@ -100,7 +106,7 @@ export function exportClaims(exports: CsvExports, principal: Principal, query: C
       left join claim_payout p on p.claim_id = c.id
     where ${conditions.join(' and ')}
     order by c.${SORT_COLUMNS[query.sortBy ?? 'filedAt']} ${direction}, c.id ${direction}`;
-  return exports.open<ClaimExportRow>(principal.companyId, {
+  return csvExports.open<ClaimExportRow>(principal.companyId, {
     header: csvRow(CLAIM_CSV_COLUMNS),
     sql: { text, values },
     line: (row) => csvRow(claimCells(row)),

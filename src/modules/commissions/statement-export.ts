@@ -86,11 +86,11 @@ export async function readStatement(
 
 /** The partner's CSV of a statement: the kernel's export path reads it (decision record 0094). */
 export function exportStatementCsv(
-  exports: CsvExports,
+  csvExports: CsvExports,
   companyId: string,
   period: CommissionPeriod,
 ): Promise<CsvExportStream> {
-  return exports.open<StatementLineRow>(companyId, {
+  return csvExports.open<StatementLineRow>(companyId, {
     header: STATEMENT_CSV_HEADER,
     sql: { text: STATEMENT_LINES_SQL, values: [companyId, period] },
     line: (row) => statementCsvRow(statementLine(row)),

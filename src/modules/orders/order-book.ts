@@ -93,14 +93,14 @@ export async function listOrderBook(
  * decision record 0094). The filters are checked first, so a bad request is still a 400.
  */
 export function exportOrderBook(
-  exports: CsvExports,
+  csvExports: CsvExports,
   principal: Principal,
   query: OrderBookQuery,
   toCells: (row: OrderBookRow) => Array<string | null>,
   header: readonly string[],
 ): Promise<CsvExportStream> {
   const filter = checkedFilter(query);
-  return exports.open<OrderBookRow>(principal.companyId, {
+  return csvExports.open<OrderBookRow>(principal.companyId, {
     header: csvRow(header),
     sql: orderBookExportQuery(principal.companyId, filter, sortOf(query)),
     line: (row) => csvRow(toCells(row)),

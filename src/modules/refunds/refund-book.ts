@@ -80,7 +80,7 @@ const EXPORT_SORT_COLUMNS = { createdAt: 'created_at', amount: 'amount', status:
  * filters are checked first, so a bad request is still a 400, not a cut stream.
  */
 export function exportRefundBook(
-  exports: CsvExports,
+  csvExports: CsvExports,
   principal: Principal,
   filter: RefundBookFilter & RefundBookSort,
   toCells: (refund: RefundExportRow) => Array<string | null>,
@@ -102,7 +102,7 @@ export function exportRefundBook(
     from refund r join insurance_order o on o.id = r.order_id join payment_attempt a on a.id = r.attempt_id
     where ${conditions.join(' and ')}
     order by r.${EXPORT_SORT_COLUMNS[filter.sortBy ?? 'createdAt']} ${direction}, r.refund_ref ${direction}`;
-  return exports.open<RefundExportRow>(principal.companyId, {
+  return csvExports.open<RefundExportRow>(principal.companyId, {
     header: csvRow(header),
     sql: { text, values },
     line: (row) => csvRow(toCells(row)),
