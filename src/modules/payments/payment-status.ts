@@ -132,9 +132,16 @@ async function withTopUps(em: EntityManager, order: Order, status: PaymentStatus
     { orderBy: { createdAt: 'asc' } },
   );
   if (amendments.length === 0) return status;
+  // The top-ups' attempts in one read, not one per amendment.
+  const attempts = await em.find(
+    PaymentAttempt,
+    { paymentRef: { $in: amendments.map((amendment) => amendment.paymentRef!) } },
+    { populate: ['orders'] },
+  );
+  const byRef = new Map(attempts.map((attempt) => [attempt.paymentRef, attempt]));
   const topUps: TopUpStatus[] = [];
   for (const amendment of amendments) {
-    const attempt = await em.findOne(PaymentAttempt, { paymentRef: amendment.paymentRef! }, { populate: ['orders'] });
+    const attempt = byRef.get(amendment.paymentRef!);
     if (!attempt) continue;
     const share = attempt.orders.getItems().find((line) => line.order.id === order.id);
     const refund =

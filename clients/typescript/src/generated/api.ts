@@ -5094,7 +5094,7 @@ export interface components {
             topUpRefunds?: components["schemas"]["Refund"][];
         };
         /**
-         * @description The order was cancelled: by your company (`cancelOrder`), by the operator, or because the payment provider gave the whole payment back (`PAYMENT_REVERSED`). Open checkouts for it were closed first. `data.refund` is the refund the cancellation made, or null when no money had been taken.
+         * @description The order was cancelled: by your company (`cancelOrder`), by the operator, or because the payment provider gave the whole payment back (`PAYMENT_REVERSED`). Open checkouts for it were closed first. `data.refund` is the refund of the order's own payment, or null when no money had been taken; an extended order's top-ups are refunded too, each announced by its own `refund.succeeded` or `refund.failed`.
          * @example {
          *       "id": "evt_5f0c3a9e8d7b4c21a6e9f0b1c2d3e4f5",
          *       "type": "order.cancelled",
