@@ -252,7 +252,9 @@ describe('POST /orders/groups/{groupRef}/extension', () => {
       // Commission earned on the member's share, all of it premium.
       const lines = await em.find(CommissionEntry, { order: order.orderId, paymentRef: topUpRef });
       expect(lines.length).toBeGreaterThan(0);
-      expect(lines.every((line) => line.kind === 'EARNED' && line.base === 105_000 && line.share === 105_000)).toBe(true);
+      expect(lines.every((line) => line.kind === 'EARNED' && line.base === 105_000 && line.share === 105_000)).toBe(
+        true,
+      );
       const status = await paymentStatus(client, agency, order.orderRef);
       expectStatus(status, 200);
       expect(status.body.data.topUps).toEqual([

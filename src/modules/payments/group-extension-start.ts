@@ -100,9 +100,7 @@ export async function startGroupExtension(
     const request = { idempotencyKey, fingerprint: payRequestFingerprint(facts) };
     const amendments: OrderAmendment[] = [];
     for (const member of quote.members)
-      amendments.push(
-        await recordExtension(tx, member, member.amountDue > 0 ? paymentRef : null, now, actor, request),
-      );
+      amendments.push(await recordExtension(tx, member, member.amountDue > 0 ? paymentRef : null, now, actor, request));
     await tx.flush();
     return { groupRef: group.groupRef, amendments, skipped, attempt, replayed: false };
   });

@@ -13,7 +13,9 @@ export class Migration20261227090000_GroupTopUp extends Migration {
   }
 
   override async down(): Promise<void> {
-    this.addSql(`alter table "order_amendment" drop constraint if exists "order_amendment_payment_ref_order_id_unique";`);
+    this.addSql(
+      `alter table "order_amendment" drop constraint if exists "order_amendment_payment_ref_order_id_unique";`,
+    );
     this.addSql(
       `alter table "order_amendment" add constraint "order_amendment_payment_ref_unique" unique ("payment_ref");`,
     );
