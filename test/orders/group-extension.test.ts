@@ -10,6 +10,7 @@ import { Order } from '../../src/modules/orders/entities/order';
 import { OrderAmendment } from '../../src/modules/orders/entities/order-amendment';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { PaymentAttemptOrder } from '../../src/modules/payments/entities/payment-attempt-order';
+import { refundTopUp } from '../../src/modules/payments/top-up-refund';
 import { Refund } from '../../src/modules/refunds/entities/refund';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { CTGS, ROUTES } from '../support/catalogue-fixtures';
@@ -458,6 +459,17 @@ describe('POST /orders/groups/{groupRef}/extension', () => {
     expect((await paymentStatus(client, agency, member.orderRef)).body.data.topUps).toEqual([
       expect.objectContaining({ paymentRef: topUpRef, paymentStatus: 'REFUNDED', paymentMethod: 'WALLET_GATEWAY' }),
     ]);
+  });
+
+  it("when the operator asks to give back a group's top-up on its own, then it is refused: a member's share goes back with its cancellation", async () => {
+    const { groupRef, orders } = await paidGroup(2);
+    const topUpRef = (await extendGroup(groupRef, { extraDays: 3 })).body.data.paymentRef as string;
+    expectStatus(await decide(topUpRef, 'CAPTURED'), 200);
+    const deps = { gateways: server.gateways.registry };
+    await expect(
+      refundTopUp(server.orm.em, topUpRef, { actor: 'operator-cli:test', note: 'waived' }, deps),
+    ).rejects.toThrow(/top-up of a group's extension \(2 members\)/);
+    for (const order of orders) expect(await server.orm.em.fork().count(Refund, { order: order.orderId })).toBe(0);
   });
 
   it('when every member is under a disruption, then each is extended free at once with no payment, and a retry with the same key answers the same', async () => {
