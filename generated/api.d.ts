@@ -2724,7 +2724,9 @@ export interface webhooks {
          * @description An extension of a paid order's cover was applied (`POST /orders/{orderRef}/extension`): its
          *     top-up was captured before the current cover ended, or nothing was due. `coverageEndDate` is
          *     the new last day of cover; the certificate gained a version. A top-up captured after the cover
-         *     ended applies nothing and sends `payment.refund_pending` instead.
+         *     ended applies nothing and sends `payment.refund_pending` instead. A group's extension
+         *     (`POST /orders/groups/{groupRef}/extension`) sends one per member, `paymentRef` the group's one
+         *     top-up and `amountPaid` that member's share of it.
          *
          *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
          *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
