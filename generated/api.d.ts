@@ -1350,6 +1350,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/external/v1/orders/groups/{groupRef}/extension": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend every member of a group's cover and start their one top-up payment
+         * @description Lengthens the cover of every member of the group to one new last day (`coverageEndDate`, or
+         *     `extraDays` more) and starts **one** top-up payment of the difference for all of them, through
+         *     the same gateways as `pay`. Each member gets an extension of its own (`members`, each an
+         *     `Extension` whose `amountDue` is its share of the top-up, recorded as a group payment's
+         *     shares are); cancelled members are left out and named in `skipped`. The answer carries the
+         *     top-up's `paymentRef` (a group payment reference) and `paymentUrl`: send the customer's
+         *     browser there. The sandbox payment helper decides the top-up like any other payment.
+         *
+         *     **When it applies.** When the top-up is captured before the members' cover ends (up to the
+         *     end of its last day, Nepal date), every member's extension is `APPLIED` at once: each
+         *     `coverageEndDate` moves, each certificate gains a version, `order.extended` is sent per
+         *     member and commission is earned on each share. A top-up captured after the cover ended
+         *     applies none of them (`NOT_APPLIED`) and is refunded as a late capture; one whose checkout
+         *     ends unpaid leaves them all `EXPIRED`. A member with nothing due is extended at once, as
+         *     `POST /orders/{orderRef}/extension` would; when nothing is due at all (under a
+         *     `disruptionId`, every member's free extension) all of them apply at once, with no payment.
+         *
+         *     **Rules.** Every member (cancelled ones aside) must end its cover on the same day today
+         *     (`GROUP_WINDOWS_DIFFER`), and each is held to the rules of a single extension, the refusal
+         *     naming the member: `ORDER_NOT_PAID`, `EXTENSION_NOT_LATER`, `EXTENSION_TOO_LONG`,
+         *     `COVER_ENDED`, the disruption's codes, and 409 `EXTENSION_ALREADY_OPEN` when a member has an
+         *     extension awaiting its top-up. A member cancelled after the top-up was captured gets its share
+         *     of it back with its cancellation, through the provider that took it.
+         *
+         *     **Idempotency.** `Idempotency-Key` (a UUID) is required and scoped to your company, as in
+         *     `pay`: the same key with the same group and body answers the same extensions; with another
+         *     group or body it is a 409. Added in 2.10.0.
+         */
+        post: operations["extendGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/orders/groups/{groupRef}/extension/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview the extension of every member of a group, paid by one top-up
+         * @description Tells what `POST /orders/groups/{groupRef}/extension` would do for a new last day of cover
+         *     (`coverageEndDate`) or a number of days more (`extraDays`), and changes nothing: each member
+         *     previewed as `POST /orders/{orderRef}/extension/preview` would (its new premium and its own
+         *     `amountDue`), and the one top-up (`amountDue`, their sum). Cancelled members are left out
+         *     and named in `skipped`.
+         *
+         *     The other members must all end their cover on the same day today (400
+         *     `GROUP_WINDOWS_DIFFER`: extend each member on its own then). A member that could never be
+         *     extended is a 400 with the single extension's code, its `message` naming the member
+         *     (`ORDER_NOT_PAID`, `EXTENSION_NOT_LATER`, `EXTENSION_TOO_LONG`, and under a `disruptionId`
+         *     the disruption's codes). One that only cannot be extended now (`COVER_ENDED`,
+         *     `EXTENSION_ALREADY_OPEN`, `DISRUPTION_ENDED`) answers `allowed: false` with that `refusal`.
+         *     Only the company that placed the group may extend it. Added in 2.10.0.
+         */
+        post: operations["previewGroupExtension"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/external/v1/orders/groups/{groupRef}/pay": {
         parameters: {
             query?: never;
@@ -2634,7 +2724,9 @@ export interface webhooks {
          * @description An extension of a paid order's cover was applied (`POST /orders/{orderRef}/extension`): its
          *     top-up was captured before the current cover ended, or nothing was due. `coverageEndDate` is
          *     the new last day of cover; the certificate gained a version. A top-up captured after the cover
-         *     ended applies nothing and sends `payment.refund_pending` instead.
+         *     ended applies nothing and sends `payment.refund_pending` instead. A group's extension
+         *     (`POST /orders/groups/{groupRef}/extension`) sends one per member, `paymentRef` the group's one
+         *     top-up and `amountPaid` that member's share of it.
          *
          *     Sent as a signed POST to your endpoint (Standard Webhooks: verify the `webhook-signature`
          *     before trusting the body). Answer any 2xx within 10 seconds; anything else, or no answer,
@@ -4301,6 +4393,7 @@ export interface components {
          *     | `EXTENSION_NOT_LATER` | 400 | An extension's new end is not after the cover's current end. |
          *     | `EXTENSION_TOO_LONG` | 400 | An extension would make the cover longer than its package's maximum duration. |
          *     | `COVER_ENDED` | 400 | The cover has ended (the day after its last day, Nepal date): it can no longer be extended. |
+         *     | `GROUP_WINDOWS_DIFFER` | 400 | A group's extension: its members (cancelled ones aside) do not all end their cover on the same day; extend each member on its own. |
          *     | `EXTENSION_ALREADY_OPEN` | 409 | The order already has an extension awaiting its top-up (the `message` names it): pay it or let it expire. |
          *     | `DISRUPTION_NOT_FOUND` | 400 | The `disruptionId` of an extension names no disruption (`GET /disruptions` lists them). |
          *     | `DISRUPTION_ENDED` | 409 | The disruption has ended (the operator ended it, or its last day has passed): no cover is extended under it any more. |
@@ -4349,7 +4442,7 @@ export interface components {
          * @example ORDER_ALREADY_CANCELLED
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "EXTENSION_NOT_LATER" | "EXTENSION_TOO_LONG" | "COVER_ENDED" | "EXTENSION_ALREADY_OPEN" | "DISRUPTION_NOT_FOUND" | "DISRUPTION_ENDED" | "ROUTE_NOT_IN_DISRUPTION_AREA" | "COVER_NOT_ENDING_IN_DISRUPTION" | "DISRUPTION_DAYS_EXCEEDED" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_ATTEMPT_ENDED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "INCIDENT_OUTSIDE_COVER" | "CLAIM_TYPE_NOT_COVERED" | "CLAIM_NOTICE_EXPIRED" | "CLAIM_DUPLICATE_INVOICE" | "CLAIM_MOVE_NOT_ALLOWED" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "SANDBOX_EVENT_FACTS_MISSING" | "ASSISTANCE_CASE_MOVE_REFUSED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "INVALID_REQUEST" | "ORDER_ALREADY_CANCELLED" | "COVER_STARTED" | "ORDER_NOT_PAID" | "ORDER_NOT_PENDING" | "EXTENSION_NOT_LATER" | "EXTENSION_TOO_LONG" | "COVER_ENDED" | "GROUP_WINDOWS_DIFFER" | "EXTENSION_ALREADY_OPEN" | "DISRUPTION_NOT_FOUND" | "DISRUPTION_ENDED" | "ROUTE_NOT_IN_DISRUPTION_AREA" | "COVER_NOT_ENDING_IN_DISRUPTION" | "DISRUPTION_DAYS_EXCEEDED" | "PROMO_CODE_INVALID" | "INVALID_CREDENTIALS" | "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_REVOKED" | "CREDENTIAL_REVOKED" | "COMPANY_INACTIVE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "QUOTE_ALREADY_USED" | "PAYMENT_ATTEMPT_ENDED" | "PAYMENT_IN_PROGRESS" | "ASSISTANCE_CASE_ALREADY_OPEN" | "ASSISTANCE_CASE_NOT_OPEN" | "INCIDENT_OUTSIDE_COVER" | "CLAIM_TYPE_NOT_COVERED" | "CLAIM_NOTICE_EXPIRED" | "CLAIM_DUPLICATE_INVOICE" | "CLAIM_MOVE_NOT_ALLOWED" | "PAYMENT_ALREADY_FINAL" | "REFUND_ALREADY_FINAL" | "SANDBOX_PROVIDER_REQUIRED" | "SANDBOX_EVENT_FACTS_MISSING" | "ASSISTANCE_CASE_MOVE_REFUSED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "UPLOAD_REFUSED" | "FILE_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /** @description One page of your events with its page metadata (the envelope of `GET /travellers`). */
         EventPage: {
             /** @description Events of this page, newest first. */
@@ -4609,6 +4702,100 @@ export interface components {
         Gateway: "card_gateway" | "wallet_gateway";
         /** @enum {string} */
         Gender: "MALE" | "FEMALE" | "OTHER";
+        /**
+         * @description A group's extension: one extension (amendment) per member, paid by one top-up whose share for
+         *     each member is that member's `amountDue`. `status` is the members' extensions' (they move
+         *     together): `AWAITING_PAYMENT` until the top-up is captured, then `APPLIED` for all of them, or
+         *     `NOT_APPLIED` for all of them when it was captured after the cover ended (the top-up is
+         *     refunded), or `EXPIRED` when its checkout ended unpaid. Added in 2.10.0.
+         */
+        GroupExtension: {
+            /** @description The one top-up, NPR, the sum of the members' `amountDue`; zero when every extension applied at once. */
+            amountDue: number;
+            /**
+             * Format: date
+             * @description The last day of cover every member moves to.
+             */
+            coverageEndDate: string;
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /** @description `GRP-<year>-<seq>` */
+            groupRef: string;
+            /** @description Each member's extension, in reference order; its `amountDue` is its share of the top-up. */
+            members: components["schemas"]["Extension"][];
+            /**
+             * @description The top-up's reference (a group payment reference: the sandbox helper takes it; read each
+             *     member's `payment-status`, whose `topUps` lists its share), or null when nothing was due.
+             */
+            paymentRef: string | null;
+            /**
+             * Format: uri
+             * @description The top-up's hosted checkout page; send the customer's browser there. Null when nothing was due.
+             */
+            paymentUrl: string | null;
+            /**
+             * Format: date
+             * @description The last day of cover the members shared before this extension.
+             */
+            previousCoverageEndDate: string;
+            skipped: components["schemas"]["GroupExtensionSkipped"][];
+            /** @enum {string} */
+            status: "AWAITING_PAYMENT" | "APPLIED" | "NOT_APPLIED" | "EXPIRED";
+        };
+        /**
+         * @description What extending every member of a group to one new last day would cost, as one top-up, and
+         *     whether it may be done now. Each member is previewed as `POST /orders/{orderRef}/extension/preview`
+         *     would; cancelled members are left out and named in `skipped`. All amounts are NPR with at most
+         *     two decimals. Added in 2.10.0.
+         */
+        GroupExtensionPreview: {
+            /** @description Whether `POST /orders/groups/{groupRef}/extension` would accept this extension now. */
+            allowed: boolean;
+            /** @description The one top-up, the sum of the members' `amountDue`. Zero applies every member's extension at once. */
+            amountDue: number;
+            /**
+             * Format: date
+             * @description The new last day of cover of every member.
+             */
+            coverageEndDate: string;
+            /** @description ISO 4217 currency code, `NPR`. */
+            currency: string;
+            /** @description `GRP-<year>-<seq>` */
+            groupRef: string;
+            /** @description Each member extended, in reference order, with its own share of the top-up (`amountDue`). */
+            members: components["schemas"]["ExtensionPreview"][];
+            /**
+             * Format: date
+             * @description The last day of cover every member shares today.
+             */
+            previousCoverageEndDate: string;
+            /** @description Why it would not be accepted now (the first member refused, named in the `message`), or null. */
+            refusal: null | {
+                code: components["schemas"]["ErrorCode"];
+                message: string;
+            };
+            skipped: components["schemas"]["GroupExtensionSkipped"][];
+        };
+        /** @description One GroupExtensionPreview in the success envelope. */
+        GroupExtensionPreviewResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["GroupExtensionPreview"];
+        };
+        /** @description One GroupExtension in the success envelope. */
+        GroupExtensionResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["GroupExtension"];
+        };
+        /** @description A member of the group its extension leaves out, and why. Added in 2.10.0. */
+        GroupExtensionSkipped: {
+            /** @description `ORD-<year>-<seq>` */
+            orderRef: string;
+            /**
+             * @description `ORDER_CANCELLED`: a cancelled member has no cover to extend.
+             * @enum {string}
+             */
+            reason: "ORDER_CANCELLED";
+            /** @description The member's order status. */
+            status: string;
+        };
         /** @description The payment of an order group, summed over its orders, with its latest group payment. */
         GroupPayment: {
             /** @description The group's most recent payment (`POST /orders/groups/{groupRef}/pay`), or `null` when it never had one. */
@@ -7292,6 +7479,23 @@ export interface components {
             };
         };
         /**
+         * @description The group's extension is refused (error shape 2): the body is invalid (`VALIDATION_FAILED`,
+         *     with `details.fieldErrors`); the members left after the cancelled ones do not all end their
+         *     cover on the same day (`GROUP_WINDOWS_DIFFER`); or a member breaks a rule of the single
+         *     extension, the `message` naming it (`ORDER_NOT_PAID`, also when every member is cancelled;
+         *     `EXTENSION_NOT_LATER`, `EXTENSION_TOO_LONG`, `COVER_ENDED` for the extension itself, and under
+         *     a `disruptionId` `DISRUPTION_NOT_FOUND`, `ROUTE_NOT_IN_DISRUPTION_AREA`,
+         *     `COVER_NOT_ENDING_IN_DISRUPTION`, `DISRUPTION_DAYS_EXCEEDED`). Added in 2.10.0.
+         */
+        GroupExtensionRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
          * @description Unexpected failure on our side (error shape 2). The message is generic and nothing was
          *     half-written. Retry with exponential backoff and a cap.
          */
@@ -9717,6 +9921,110 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    extendGroup: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description A UUID you generate for each new payment attempt, scoped to your company. Repeating a request
+                 *     with the same key and the same order and body returns the same attempt and the same
+                 *     `paymentUrl`, also when the requests race, so retry a timed-out call with the same key. The
+                 *     same key with a different order or body is a 409. A new key starts a new attempt and
+                 *     supersedes an open one. A key that is not a UUID is a 400, before anything is charged.
+                 *     A replayed answer carries the header `Idempotency-Replayed: true`.
+                 * @example 9b2f6c1e-4d8a-4f3b-a7e5-0c1d2e3f4a5b
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtensionRequest"];
+            };
+        };
+        responses: {
+            /** @description The members' extensions awaiting their one top-up (or applied at once when nothing was due), or the same extensions for a repeated `Idempotency-Key`. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupExtensionResponse"];
+                };
+            };
+            400: components["responses"]["GroupExtensionRefused"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Error shape 2. A member has an extension awaiting its top-up (`EXTENSION_ALREADY_OPEN`,
+             *     the `message` names it), or the `Idempotency-Key` was used for a different request
+             *     (`IDEMPOTENCY_KEY_REUSED`), or a payment of a member is being settled at this moment
+             *     (`PAYMENT_IN_PROGRESS`), or the disruption named has ended (`DISRUPTION_ENDED`).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["PaymentProviderBadAnswer"];
+            503: components["responses"]["PaymentProviderUnavailable"];
+        };
+    };
+    previewGroupExtension: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The group reference `GRP-<year>-<seq>` returned by a batch `POST /orders`.
+                 * @example GRP-2030-000017
+                 */
+                groupRef: components["parameters"]["GroupRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtensionAsk"];
+            };
+        };
+        responses: {
+            /** @description What the group's extension would cost as one top-up and whether it may be made now; nothing changes. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupExtensionPreviewResponse"];
+                };
+            };
+            400: components["responses"]["GroupExtensionRefused"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     payGroup: {

@@ -26,6 +26,7 @@
 //     provider gave its payment back (PAYMENT_REVERSED) has refunds adding up to its whole share;
 //     and no refund of a payment the provider reversed in full is left FAILED (the reversal is
 //     that money back). A cancelled order keeps no share PAID, its extensions' top-ups included.
+//     A group extension's one top-up is a share per member, each paying that member's amendment (0108).
 //  6. No orphaned attachment: every document marked attached belongs to a traveller slot of the
 //     same company (or, a MEDICAL_REPORT with no traveller, to an assistance case; or, with no
 //     traveller, to a claim), every traveller slot names a document of the same company attached to it,
@@ -103,7 +104,8 @@ const CHECKS = [
       select am.amendment_ref as ref, am.status, am.amount_due, pao.settlement, pao.amount
         from order_amendment am
         left join payment_attempt a on a.payment_ref = am.payment_ref
-        left join payment_attempt_order pao on pao.attempt_id = a.id
+        -- A group's one top-up has a share per member: each amendment is paid by its own order's (decision record 0108).
+        left join payment_attempt_order pao on pao.attempt_id = a.id and pao.order_id = am.order_id
        where (am.status = 'APPLIED' and am.payment_ref is not null and pao.settlement is distinct from 'PAID'
                 -- Given back since it paid: by the order's cancellation, or on its own by the operator.
                 and not exists (select 1 from refund r where r.attempt_id = a.id and r.order_id = pao.order_id
@@ -286,7 +288,8 @@ const CHECKS = [
                - o.company_promo_discount - o.agent_promo_discount - o.direct_discount_amount) as before_0104) premium
        where e.kind = 'EARNED'
          -- An extension's top-up is premium only: all of it is the base (decision record 0099).
-         and not exists (select 1 from order_amendment am where am.payment_ref = e.payment_ref and e.base = e.share)
+         and not exists (select 1 from order_amendment am where am.payment_ref = e.payment_ref and am.order_id = e.order_id
+                            and e.base = e.share)
          and e.base not in (
                case when o.total_amount <= 0 or e.share <= 0 then 0
                     when e.share >= o.total_amount then premium.amount

@@ -472,8 +472,9 @@ const payment = [
 
 // After the sale: Sophie changes her mind within the free look and gets everything back; Daniel's
 // trek moves a week; then, on the test clock 20 days after the payments, Mei Lin cancels past the
-// free look (the fee is kept) and the provider refuses her refund. The clock is removed at the
-// end, so the next run starts on the real date.
+// free look (the fee is kept) and the provider refuses her refund; the group is then extended by
+// one top-up, Mei Lin's cancelled order skipped. The clock is removed at the end, so the next run
+// starts on the real date.
 const afterTheSale = [
   step({
     name: 'Sophie changes her mind: preview cancelling her paid order',
@@ -642,6 +643,51 @@ const afterTheSale = [
       check(
         'one refund, FAILED, with the fee kept',
         "pm.expect(data.totalElements).to.equal(1); pm.expect(data.content[0]).to.include({ refundRef: pm.collectionVariables.get('meilinRefundRef'), status: 'FAILED' }); pm.expect(data.content[0].cancellationFee).to.be.closeTo(Number(pm.collectionVariables.get('meilinFee')), 0.001);",
+      ),
+    ],
+  }),
+  step({
+    name: "The group's trek runs long: preview extending every member still covered by 2 days",
+    operationId: 'previewGroupExtension',
+    status: 200,
+    pathParams: { groupRef: '{{groupRef}}' },
+    body: { extraDays: 2 },
+    checks: [
+      check(
+        "allowed for Daniel alone: Mei Lin's cancelled order is skipped, and said so",
+        "pm.expect(data).to.include({ groupRef: pm.collectionVariables.get('groupRef'), allowed: true }); pm.expect(data.members.map((m) => m.orderRef)).to.eql([pm.collectionVariables.get('danielOrderRef')]); pm.expect(data.skipped).to.eql([{ orderRef: pm.collectionVariables.get('meilinOrderRef'), status: 'CANCELLED', reason: 'ORDER_CANCELLED' }]); pm.expect(data.amountDue).to.be.closeTo(data.members[0].amountDue, 0.001);",
+      ),
+    ],
+  }),
+  step({
+    name: 'Extend the group by 2 days: one top-up for every member',
+    operationId: 'extendGroup',
+    status: 200,
+    pathParams: { groupRef: '{{groupRef}}' },
+    headers: { 'Idempotency-Key': '{{$guid}}' },
+    body: {
+      extraDays: 2,
+      gateway: 'card_gateway',
+      returnUrl: 'https://booking.himalayantrails.example.com/payments/complete',
+    },
+    checks: [
+      check(
+        "each member's extension awaits the one top-up, its share the member's amount due",
+        "pm.expect(data).to.include({ groupRef: pm.collectionVariables.get('groupRef'), status: 'AWAITING_PAYMENT' }); pm.expect(data.paymentUrl).to.match(/^https?:\\/\\//); pm.expect(data.members.every((m) => m.paymentRef === data.paymentRef && m.status === 'AWAITING_PAYMENT')).to.be.true; pm.expect(data.members.reduce((sum, m) => sum + m.amountDue, 0)).to.be.closeTo(data.amountDue, 0.001);",
+      ),
+      set('groupTopUpRef', 'data.paymentRef'),
+    ],
+  }),
+  step({
+    name: "The customer pays the group's top-up (sandbox helper)",
+    operationId: 'setSandboxPaymentOutcome',
+    status: 200,
+    pathParams: { paymentRef: '{{groupTopUpRef}}' },
+    body: { outcome: 'CAPTURED' },
+    checks: [
+      check(
+        "Daniel's payment-status lists his share of the group's top-up as paid",
+        "pm.expect(data.orderRef).to.equal(pm.collectionVariables.get('danielOrderRef')); pm.expect(data.topUps.find((t) => t.paymentRef === pm.collectionVariables.get('groupTopUpRef'))).to.include({ paymentStatus: 'SUCCESS' });",
       ),
     ],
   }),

@@ -5,9 +5,11 @@ import {
   sandboxCalls,
   type ExtensionPreviewResult,
   type ExtensionResult,
+  type GroupExtensionPreviewResult,
+  type GroupExtensionResult,
 } from '../../clients/typescript/src';
 import { newPartner, type TestPartner } from '../support/partners';
-import { placeOrder, RETURN_URL } from '../support/payment-fixtures';
+import { placeGroup, placeOrder, RETURN_URL } from '../support/payment-fixtures';
 import { useTestServer } from '../support/test-server';
 import { expectStatus } from '../support/expect-status';
 
@@ -84,5 +86,30 @@ describe('sandboxCalls of the typed client', () => {
     } finally {
       await sandbox.resetClock();
     }
+  });
+
+  it('extends a whole group by one top-up: the preview, the extension with its one payment, paid through the sandbox helper', async () => {
+    const partnerClient = typedClient();
+    const sandbox = sandboxCalls(partnerClient.api);
+    const { groupRef, orders } = await placeGroup(server, client, partner, 2);
+    const paidGroup = await partnerClient.payGroup(groupRef, { gateway: 'card_gateway', returnUrl: RETURN_URL });
+    await sandbox.decidePayment(paidGroup.data!.data.paymentRef, 'CAPTURED');
+    const before = (await partnerClient.getOrder(orders[0]!.orderRef)).data!.data;
+    const preview: GroupExtensionPreviewResult = await partnerClient.previewGroupExtension(groupRef, { extraDays: 3 });
+    expect(preview.data?.data).toMatchObject({ groupRef, amountDue: 2100, allowed: true, skipped: [] });
+    const extended: GroupExtensionResult = await partnerClient.extendGroup(groupRef, {
+      extraDays: 3,
+      gateway: 'card_gateway',
+      returnUrl: RETURN_URL,
+    });
+    const extension = extended.data!.data;
+    expect(extension).toMatchObject({ status: 'AWAITING_PAYMENT', amountDue: 2100 });
+    expect(extension.members.map((member) => member.amountDue)).toEqual([1050, 1050]);
+    expectStatus((await sandbox.decidePayment(extension.paymentRef!, 'CAPTURED')).response, 200);
+    for (const { orderRef } of orders)
+      expect((await partnerClient.getOrder(orderRef)).data!.data).toMatchObject({
+        coverageEndDate: addDays(before.coverageEndDate, 3),
+        topUpAmount: 1050,
+      });
   });
 });

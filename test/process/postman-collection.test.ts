@@ -90,7 +90,7 @@ describe('npm run postman: the committed collection', () => {
     expect(testsOf(certificate!)).toContain('application/pdf');
   });
 
-  it('after the sale: a free-look cancellation and its refund, a date change, a cover extended and its top-up paid, then on the test clock 20 days on a cancellation with the fee and a refund made FAILED, and the clock removed', () => {
+  it('after the sale: a free-look cancellation and its refund, a date change, a cover extended and its top-up paid, then on the test clock 20 days on a cancellation with the fee and a refund made FAILED, the group extended by one top-up (the cancelled member skipped), and the clock removed', () => {
     expect(operationsOf('After the sale')).toEqual([
       'previewOrderCancellation',
       'cancelOrder',
@@ -104,6 +104,9 @@ describe('npm run postman: the committed collection', () => {
       'cancelOrder',
       'setSandboxRefundOutcome',
       'listRefunds',
+      'previewGroupExtension',
+      'extendGroup',
+      'setSandboxPaymentOutcome',
       'deleteSandboxClock',
     ]);
     const requests = requestsOf('After the sale');

@@ -176,6 +176,22 @@ export interface PartnerClient {
     body: Schemas['ExtensionRequest'],
     options?: { idempotencyKey?: string },
   ): Promise<ExtensionResult>;
+  /**
+   * POST /orders/groups/{groupRef}/extension/preview: every member still covered extended to one
+   * new end, each member's `amountDue` and the one top-up's; cancelled members in `skipped`.
+   */
+  previewGroupExtension(groupRef: string, body: Schemas['ExtensionAsk']): Promise<GroupExtensionPreviewResult>;
+  /**
+   * POST /orders/groups/{groupRef}/extension: every member extended by one top-up payment (a share
+   * per member), with an Idempotency-Key that every retry of this call sends again, so a retry
+   * answers the same extensions (never a second top-up). Send the customer to
+   * `data.data.paymentUrl` when something is due.
+   */
+  extendGroup(
+    groupRef: string,
+    body: Schemas['ExtensionRequest'],
+    options?: { idempotencyKey?: string },
+  ): Promise<GroupExtensionResult>;
   /** Your webhook endpoints (register, list, change, delete, rotate the secret, test, replay) and the delivery log (list, iterate, retry). */
   webhooks: WebhookCalls;
   /** GET /refunds and GET /refunds/{refundRef}: `list` (a page), `all` (every refund), `get`. */
@@ -232,6 +248,8 @@ export type UploadResult = OperationResult<'uploadDocument'>;
 export type DepartureChangeResult = OperationResult<'updateOrder'>;
 export type ExtensionPreviewResult = OperationResult<'previewOrderExtension'>;
 export type ExtensionResult = OperationResult<'extendOrder'>;
+export type GroupExtensionPreviewResult = OperationResult<'previewGroupExtension'>;
+export type GroupExtensionResult = OperationResult<'extendGroup'>;
 
 const TOKEN_PATH = '/api/external/v1/auth/token';
 
@@ -342,6 +360,16 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     extend: (orderRef, body, extendOptions) =>
       api.POST('/api/external/v1/orders/{orderRef}/extension', {
         params: { path: { orderRef }, header: { 'Idempotency-Key': extendOptions?.idempotencyKey ?? randomUUID() } },
+        body,
+      }),
+    previewGroupExtension: (groupRef, body) =>
+      api.POST('/api/external/v1/orders/groups/{groupRef}/extension/preview', {
+        params: { path: { groupRef } },
+        body,
+      }),
+    extendGroup: (groupRef, body, extendOptions) =>
+      api.POST('/api/external/v1/orders/groups/{groupRef}/extension', {
+        params: { path: { groupRef }, header: { 'Idempotency-Key': extendOptions?.idempotencyKey ?? randomUUID() } },
         body,
       }),
     webhooks: webhookCalls(api),

@@ -8,6 +8,8 @@ export {
   type ClaimCalls,
   type ExtensionPreviewResult,
   type ExtensionResult,
+  type GroupExtensionPreviewResult,
+  type GroupExtensionResult,
   type CommissionCalls,
   type EventCalls,
   type GetOrderGroupResult,

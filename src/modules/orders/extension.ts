@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, invalid } from '../../kernel/errors';
+import { invalid } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import { businessToday } from '../../kernel/business-today';
 import type { Minor } from '../../kernel/money';
@@ -120,11 +120,6 @@ export function openAmendmentOf(tx: EntityManager, order: Pick<Order, 'id'>): Pr
 const openAmendmentMessage = (open: OrderAmendment, order: Order) =>
   `Extension ${open.amendmentRef} of order ${order.orderRef} awaits its top-up; pay it or let it expire`;
 
-/** The 409 of a second extension while one awaits its top-up. */
-export function amendmentOpenError(open: OrderAmendment, order: Order) {
-  return conflict(openAmendmentMessage(open, order)).coded('EXTENSION_ALREADY_OPEN');
-}
-
 /**
  * Records an extension the caller (the payments module's extension use case, holding the
  * order's row lock) has checked: AWAITING_PAYMENT with its top-up's reference, or APPLIED at
@@ -216,33 +211,45 @@ export function extensionOfTopUp(tx: EntityManager, paymentRef: string): Promise
 }
 
 /**
- * A top-up captured at `now`: applied when its extension still awaits it, the order is paid and
- * the current cover has not ended (Nepal date of the capture); otherwise NOT_APPLIED, and the
- * settlement refunds the money as a late capture (decision record 0099).
+ * Every extension a payment is the top-up of: one for a single order's, one per member for a
+ * group's (decision record 0108); none for a payment that is not a top-up.
+ */
+export function extensionsOfTopUp(tx: EntityManager, paymentRef: string): Promise<OrderAmendment[]> {
+  return tx.find(OrderAmendment, { paymentRef }, { populate: ['order'] });
+}
+
+/**
+ * A top-up captured at `now`, with what it charged each extension it pays: all of them applied
+ * when each still awaits it, its order is paid, the share is its amount due and the current cover
+ * has not ended (Nepal date of the capture); otherwise none is (NOT_APPLIED), and the settlement
+ * refunds the money as a late capture (decision record 0099). A group's one top-up is applied
+ * whole or not at all (decision record 0108).
  */
 export async function settleTopUp(
   tx: EntityManager,
-  amendment: OrderAmendment,
-  charged: Minor,
+  shares: readonly { amendment: OrderAmendment; charged: Minor }[],
   now: Date,
 ): Promise<{ outcome: TopUpSettlement; reason?: string }> {
-  const order = amendment.order;
-  const reason =
-    amendment.status !== 'AWAITING_PAYMENT'
-      ? `EXTENSION_${amendment.status}`
-      : order.status !== OrderStatus.Paid
-        ? `ORDER_${order.status}`
-        : charged !== amendment.amountDue
-          ? 'EXTENSION_REPRICED'
-          : businessToday(now) > order.coverageEndDate
-            ? 'COVER_ENDED'
-            : null;
-  if (reason !== null) {
-    if (amendment.status === 'AWAITING_PAYMENT') amendment.status = 'NOT_APPLIED';
+  const reason = shares.map(({ amendment, charged }) => notApplicableBecause(amendment, charged, now)).find(Boolean);
+  if (reason) {
+    for (const { amendment } of shares) if (amendment.status === 'AWAITING_PAYMENT') amendment.status = 'NOT_APPLIED';
     return { outcome: 'NOT_APPLIED', reason };
   }
-  await applyExtension(tx, amendment, now, 'payment-settlement');
+  for (const { amendment } of shares) await applyExtension(tx, amendment, now, 'payment-settlement');
   return { outcome: 'APPLIED' };
+}
+
+function notApplicableBecause(amendment: OrderAmendment, charged: Minor, now: Date): string | null {
+  const order = amendment.order;
+  return amendment.status !== 'AWAITING_PAYMENT'
+    ? `EXTENSION_${amendment.status}`
+    : order.status !== OrderStatus.Paid
+      ? `ORDER_${order.status}`
+      : charged !== amendment.amountDue
+        ? 'EXTENSION_REPRICED'
+        : businessToday(now) > order.coverageEndDate
+          ? 'COVER_ENDED'
+          : null;
 }
 
 /** An extension whose top-up ended unpaid (failed, cancelled, expired) expires: the order may be extended anew. */
@@ -251,13 +258,13 @@ export function expireUnpaidExtension(amendment: OrderAmendment): void {
 }
 
 /**
- * The extension awaiting this top-up expires with its checkout (decision record 0099): called
- * where a payment attempt ends unpaid (the gateway's word, or its local close), in that
- * transaction. Nothing for an attempt that is not a top-up.
+ * The extensions awaiting this top-up expire with its checkout (decision record 0099; every
+ * member's for a group's, 0108): called where a payment attempt ends unpaid (the gateway's word,
+ * or its local close), in that transaction. Nothing for an attempt that is not a top-up.
  */
 export async function expireTopUpExtension(tx: EntityManager, paymentRef: string): Promise<void> {
-  const amendment = await tx.findOne(OrderAmendment, { paymentRef, status: 'AWAITING_PAYMENT' });
-  if (amendment) expireUnpaidExtension(amendment);
+  const amendments = await tx.find(OrderAmendment, { paymentRef, status: 'AWAITING_PAYMENT' });
+  for (const amendment of amendments) expireUnpaidExtension(amendment);
 }
 
 /** The order's extension made under this Idempotency-Key, if any. */

@@ -1,7 +1,9 @@
 import { successBody } from '../../kernel/http/envelope';
 import { createOrder, createOrderGroup } from './order-creation';
 import { changeDeparture } from './departure-change';
-import { previewExtension, topUpAmountOf } from './extension';
+import { previewExtension, topUpAmountOf, type ExtensionQuote } from './extension';
+import { previewGroupExtension } from './group-extension';
+import type { Order } from './entities/order';
 import { extensionAsk } from './rules/extension';
 import { resolveOrder } from './order-lookup';
 import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
@@ -87,24 +89,26 @@ export const orderHandlers = {
 
   async previewOrderExtension({ params, body }, scope) {
     const quote = await previewExtension(scope.em, callerOf(scope), params.orderRef, extensionAsk(body));
+    return { status: 200, body: successBody(extensionPreviewWire(quote), 'Extension previewed') };
+  },
+
+  async previewGroupExtension({ params, body }, scope) {
+    const quote = await previewGroupExtension(scope.em, callerOf(scope), params.groupRef, extensionAsk(body));
     return {
       status: 200,
       body: successBody(
         {
-          orderRef: quote.order.orderRef,
-          coverageStartDate: quote.order.coverageStartDate,
+          groupRef: quote.group.groupRef,
+          previousCoverageEndDate: quote.previousCoverageEndDate,
           coverageEndDate: quote.coverageEndDate,
-          previousCoverageEndDate: quote.order.coverageEndDate,
-          durationDays: quote.durationDays,
-          maxDurationDays: quote.maxDurationDays,
-          newPremium: amountFromMinor(quote.newPremium),
-          premiumPaid: amountFromMinor(quote.premiumPaid),
           amountDue: amountFromMinor(quote.amountDue),
-          currency: quote.order.currency,
+          currency: quote.members[0]?.order.currency ?? 'NPR',
           allowed: quote.refusalNow === null,
           refusal: quote.refusalNow,
+          members: quote.members.map(extensionPreviewWire),
+          skipped: quote.skipped.map(skippedMemberWire),
         },
-        'Extension previewed',
+        'Group extension previewed',
       ),
     };
   },
@@ -193,10 +197,34 @@ function cancellationResultWire({
   };
 }
 
+/** One order's extension as its preview answers it (a group's preview answers one per member). */
+function extensionPreviewWire(quote: ExtensionQuote): Schemas['ExtensionPreview'] {
+  return {
+    orderRef: quote.order.orderRef,
+    coverageStartDate: quote.order.coverageStartDate,
+    coverageEndDate: quote.coverageEndDate,
+    previousCoverageEndDate: quote.order.coverageEndDate,
+    durationDays: quote.durationDays,
+    maxDurationDays: quote.maxDurationDays,
+    newPremium: amountFromMinor(quote.newPremium),
+    premiumPaid: amountFromMinor(quote.premiumPaid),
+    amountDue: amountFromMinor(quote.amountDue),
+    currency: quote.order.currency,
+    allowed: quote.refusalNow === null,
+    refusal: quote.refusalNow,
+  };
+}
+
+/** A cancelled member a group's extension leaves out (decision record 0108). */
+export function skippedMemberWire(order: Pick<Order, 'orderRef' | 'status'>): Schemas['GroupExtensionSkipped'] {
+  return { orderRef: order.orderRef, status: order.status, reason: 'ORDER_CANCELLED' };
+}
+
 /** Order creation (a group of up to 50 is one request) and date changes, counted per company against one limit. */
 export const orderPolicies = {
   createOrders: { rateLimits: [{ counter: 'order', limit: (limits) => limits.orderPerCompany }] },
   previewOrderExtension: { rateLimits: [{ counter: 'pay', limit: (limits) => limits.payPerCompany }] },
+  previewGroupExtension: { rateLimits: [{ counter: 'pay', limit: (limits) => limits.payPerCompany }] },
   updateOrder: {
     rateLimits: [{ counter: 'order', limit: (limits) => limits.orderPerCompany }],
     outcomes: {

@@ -5,7 +5,7 @@ import type { CancellationPayments } from './order-cancellation';
  * The orders module's face: only what the composition, the CLI and other modules use (promos
  * builds on the promo slots; payments on lookups, the audit log and the cancellation).
  */
-export { orderHandlers, orderPolicies } from './handlers';
+export { orderHandlers, orderPolicies, skippedMemberWire } from './handlers';
 export { findOrder, resolveOrder } from './order-lookup';
 export { resolveGroup } from './group-lookup';
 export { readGroup, type GroupReading } from './group-reading';
@@ -15,10 +15,10 @@ export { groupTotalsWire, orderIdentity } from './order-wire';
 export { newAuditEntry, recordAudit } from './audit-log';
 export { AUDIT_ENTRY_COLUMNS, auditEntryInsert, auditEntryValues } from './audit-statement';
 export {
-  amendmentOpenError,
   expireTopUpExtension,
   expireUnpaidExtension,
   extensionOfTopUp,
+  extensionsOfTopUp,
   extensionByKey,
   openAmendmentOf,
   quoteExtension,
@@ -26,7 +26,8 @@ export {
   settleTopUp,
 } from './extension';
 export type { OrderAmendment } from './entities/order-amendment';
-export { extensionAsk } from './rules/extension';
+export { extensionAsk, type ExtensionRefusal } from './rules/extension';
+export { quoteGroupExtension } from './group-extension';
 export { Order, OrderStatus } from './entities/order';
 export { AuditEntry } from './entities/audit-entry';
 export { cancelOrderAsOperator, type CancellationPayments, type CancellationView } from './order-cancellation';

@@ -4,7 +4,6 @@ import type { Principal } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import { businessToday } from '../../kernel/business-today';
 import {
-  amendmentOpenError,
   expireUnpaidExtension,
   extensionOfTopUp,
   extensionByKey,
@@ -13,6 +12,7 @@ import {
   recordExtension,
   resolveOrder,
   extensionAsk,
+  type ExtensionRefusal,
   type OrderAmendment,
 } from '../orders';
 import type { Order } from '../orders/entities/order';
@@ -76,12 +76,7 @@ export async function startOrderExtension(
     await closeUnpaidTopUps(tx, order);
     const now = new Date();
     const quote = await quoteExtension(tx, order, ask, businessToday(now));
-    if (quote.refusalNow) {
-      const open = await openAmendmentOf(tx, order);
-      if (quote.refusalNow.code === 'EXTENSION_ALREADY_OPEN' && open) throw amendmentOpenError(open, order);
-      const refused = quote.refusalNow.code === 'DISRUPTION_ENDED' ? conflict : invalid;
-      throw refused(quote.refusalNow.message).coded(quote.refusalNow.code);
-    }
+    if (quote.refusalNow) throw refusedNow(quote.refusalNow);
     const actor = `partner-api:${principal.companyId}`;
     if (quote.amountDue === 0) {
       const amendment = await recordExtension(tx, quote, null, now, actor, {
@@ -126,7 +121,7 @@ export async function startOrderExtension(
  * it expired with its checkout; one whose checkout ended before that was written (an older row)
  * expires here, before the next request checks for an open one.
  */
-async function closeUnpaidTopUps(tx: EntityManager, order: Order): Promise<void> {
+export async function closeUnpaidTopUps(tx: EntityManager, order: Order): Promise<void> {
   const open = await openAmendmentOf(tx, order);
   if (!open?.paymentRef) return;
   const attempt = await tx.findOne(PaymentAttempt, { paymentRef: open.paymentRef });
@@ -136,7 +131,13 @@ async function closeUnpaidTopUps(tx: EntityManager, order: Order): Promise<void>
   await tx.flush();
 }
 
-const keyReused = () =>
+/** The error of an extension refused now: another awaiting its top-up (its message names it) or an ended disruption is a 409. */
+export function refusedNow(refusal: ExtensionRefusal) {
+  const refused = refusal.code === 'EXTENSION_ALREADY_OPEN' || refusal.code === 'DISRUPTION_ENDED' ? conflict : invalid;
+  return refused(refusal.message).coded(refusal.code);
+}
+
+export const keyReused = () =>
   conflict(
     'This Idempotency-Key was already used for a different payment request; use a new key for a new request',
   ).coded('IDEMPOTENCY_KEY_REUSED');

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../../kernel/http/request-scope';
 import { OrderStatus, readGroup, type GroupReading } from '../orders';
 import { PaymentAttempt } from './entities/payment-attempt';
+import { OrderAmendment } from '../orders/entities/order-amendment';
 import { minorFromDecimalString } from '../../kernel/money';
 import { groupPaymentOf, type GroupPaymentSummary } from './rules/group-payment';
 
@@ -21,9 +22,15 @@ export async function groupOverview(
   identifier: string,
 ): Promise<GroupOverview> {
   const reading = await readGroup(em, principal, identifier);
+  // The group's payment, not a group extension's top-up (decision record 0108): that one pays no order.
+  const topUps = await em.find(
+    OrderAmendment,
+    { order: { $in: reading.orders.map((order) => order.id) }, paymentRef: { $ne: null } },
+    { fields: ['paymentRef'] },
+  );
   const latestGroupPayment = await em.findOne(
     PaymentAttempt,
-    { group: reading.group.id, scope: 'GROUP' },
+    { group: reading.group.id, scope: 'GROUP', paymentRef: { $nin: topUps.map((topUp) => topUp.paymentRef!) } },
     { orderBy: { createdAt: 'desc', id: 'desc' } },
   );
   const refunds = new Map(reading.rows.map((row) => [row.order_ref, row]));

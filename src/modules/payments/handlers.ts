@@ -21,7 +21,8 @@ import type { OperationPolicies, OperationPolicy } from '../../kernel/http/opera
 import { refundWire } from '../refunds';
 import { decideSandboxPayment } from './sandbox-outcome';
 import { startOrderExtension } from './extension-start';
-import type { OrderAmendment } from '../orders';
+import { skippedMemberWire, type OrderAmendment } from '../orders';
+import { startGroupExtension, type StartedGroupExtension } from './group-extension-start';
 
 const idempotencyKeyOf = (headers: Record<string, string | string[] | undefined>): string =>
   String(headers['idempotency-key']);
@@ -59,6 +60,20 @@ export const paymentHandlers = {
       ...replayedHeaders(replayed),
       body: successBody(extensionWire(amendment, paymentUrl), message),
     };
+  },
+
+  async extendGroup({ body, params, headers }, scope) {
+    const started = await startGroupExtension(
+      scope.em,
+      callerOf(scope),
+      params.groupRef,
+      body,
+      idempotencyKeyOf(headers),
+      scope.services.payments,
+    );
+    const wire = groupExtensionWire(started);
+    const message = wire.status === 'APPLIED' ? 'Group extension applied' : 'Group extension awaiting payment';
+    return { status: 200, ...replayedHeaders(started.replayed), body: successBody(wire, message) };
   },
 
   async payGroup({ body, params, headers }, scope) {
@@ -257,6 +272,7 @@ export const paymentPolicies = {
   payOrder: payLimit,
   payGroup: payLimit,
   extendOrder: payLimit,
+  extendGroup: payLimit,
 } satisfies OperationPolicies;
 
 /** An extension (amendment) as the contract shows it. */
@@ -276,5 +292,30 @@ function extensionWire(amendment: OrderAmendment, paymentUrl: string | null): Sc
     createdAt: amendment.createdAt.toISOString(),
     appliedAt: amendment.appliedAt ? amendment.appliedAt.toISOString() : null,
     disruptionId: amendment.disruption?.disruptionRef ?? null,
+  };
+}
+
+/**
+ * A group's extension as the contract shows it (decision record 0108): its members' extensions
+ * move together, so the group's status is the one a top-up's extensions share, or APPLIED when
+ * every member was extended at once.
+ */
+function groupExtensionWire(started: StartedGroupExtension): Schemas['GroupExtension'] {
+  const [first] = started.amendments;
+  if (!first) throw new Error('a group extension without its members');
+  const paying = started.amendments.filter((amendment) => amendment.paymentRef);
+  return {
+    groupRef: started.groupRef,
+    status: paying[0]?.status ?? 'APPLIED',
+    previousCoverageEndDate: first.previousCoverageEndDate,
+    coverageEndDate: first.coverageEndDate,
+    amountDue: amountFromMinor(started.amendments.reduce((sum, amendment) => sum + amendment.amountDue, 0)),
+    currency: first.order.currency,
+    paymentRef: started.paymentRef,
+    paymentUrl: started.paymentUrl,
+    members: started.amendments.map((amendment) =>
+      extensionWire(amendment, amendment.paymentRef ? started.paymentUrl : null),
+    ),
+    skipped: started.skipped.map(skippedMemberWire),
   };
 }

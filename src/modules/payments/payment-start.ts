@@ -264,11 +264,13 @@ export interface NewAttempt {
   group?: OrderGroup;
   /** An extension's top-up (decision record 0099): the one order's share is this, not its total. */
   topUp?: Minor;
+  /** A group's extension top-up (decision record 0108): each member's share, by order id. */
+  topUps?: ReadonlyMap<string, Minor>;
 }
 
 export async function createAttempt(
   tx: EntityManager,
-  { principal, facts, ownerRef, orders, lastCreatedAt, idempotencyKey, superseded, group, topUp }: NewAttempt,
+  { principal, facts, ownerRef, orders, lastCreatedAt, idempotencyKey, superseded, group, topUp, topUps }: NewAttempt,
   deps: PaymentDeps,
 ): Promise<PaymentAttempt> {
   const gateway = gatewayOf(deps, facts.gateway);
@@ -276,7 +278,7 @@ export async function createAttempt(
     tx,
     orders.map((order) => order.id),
   );
-  const shareOf = (order: Order): Minor => topUp ?? order.totalAmount;
+  const shareOf = (order: Order): Minor => topUps?.get(order.id) ?? topUp ?? order.totalAmount;
   const millis = nextReferenceMillis(Date.now(), lastCreatedAt?.getTime());
   const createdAt = new Date(millis);
   const paymentRef = paymentReference(ownerRef, millis);

@@ -11,7 +11,7 @@ import { endedPaymentEventType, recordPaymentEvents } from '../webhooks';
 import { recordCommissionEarned } from '../commissions';
 import { recordRefund, refundStart } from '../refunds';
 import { businessToday } from '../../kernel/business-today';
-import { expireTopUpExtension, extensionOfTopUp, settleTopUp, type OrderAmendment } from '../orders';
+import { expireTopUpExtension, extensionsOfTopUp, settleTopUp, type OrderAmendment } from '../orders';
 import type { SettlementPlan } from './rules/payment-attempt';
 
 /**
@@ -62,8 +62,8 @@ async function recordCapture(
   deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>,
 ) {
   const lines = attempt.orders.getItems();
-  const topUp = lines.length === 1 ? await extensionOfTopUp(tx, attempt.paymentRef) : null;
-  if (topUp) return recordTopUpCapture(tx, attempt, topUp, now, deps);
+  const topUps = await extensionsOfTopUp(tx, attempt.paymentRef);
+  if (topUps.length > 0) return recordTopUpCapture(tx, attempt, topUps, now, deps);
   const plan = settlementPlan(
     lines.map((line) => ({
       orderId: line.order.id,
@@ -148,52 +148,62 @@ async function recordCapture(
  * A captured extension top-up (decision record 0099): it pays no order, it applies its extension
  * when captured before the current cover ended; any other capture of it (after the cover ended,
  * for an extension closed meanwhile) is owed back as a late capture, refunded like any other.
+ * A group's one top-up has a share per member, each paying that member's extension, all applied
+ * or none (decision record 0108).
  */
 async function recordTopUpCapture(
   tx: EntityManager,
   attempt: PaymentAttempt,
-  amendment: OrderAmendment,
+  amendments: OrderAmendment[],
   now: Date,
   deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>,
 ): Promise<{ paid: Order[]; plan: SettlementPlan }> {
-  const line = attempt.orders.getItems()[0]!;
-  const settled = await settleTopUp(tx, amendment, line.amount, now);
+  const lines = attempt.orders.getItems();
+  const shares = lines.map((line) => ({
+    amendment: amendments.find((amendment) => amendment.order.id === line.order.id)!,
+    charged: line.amount,
+  }));
+  const settled = await settleTopUp(tx, shares, now);
   attempt.completedAt = now;
   attempt.checkCount = 0;
   attempt.nextCheckAt = null;
   if (settled.outcome === 'APPLIED') {
     attempt.status = 'SUCCESS';
     attempt.refundAmount = 0;
-    line.settlement = 'PAID';
+    for (const line of lines) line.settlement = 'PAID';
     // The top-up is premium only (its extension's price difference): all of it earns (decision record 0099).
     await recordCommissionEarned(tx, {
       paymentRef: attempt.paymentRef,
       occurredAt: now,
-      shares: [{ order: line.order, share: line.amount, premiumOnly: true }],
+      shares: lines.map((line) => ({ order: line.order, share: line.amount, premiumOnly: true })),
     });
     return { paid: [], plan: { pay: [], refund: [], refundAmount: 0, attemptStatus: 'SUCCESS' } };
   }
+  const owed = lines.reduce((sum, line) => sum + line.amount, 0);
   attempt.status = 'REFUND_PENDING';
-  attempt.refundAmount = line.amount;
+  attempt.refundAmount = owed;
   attempt.refundReason = settled.reason;
-  line.settlement = 'REFUND_PENDING';
-  await recordRefund(tx, {
-    order: line.order,
-    attempt,
-    cause: 'LATE_CAPTURE',
-    amount: line.amount,
-    actor: 'payment-settlement',
-    at: now,
-    start: refundStart(deps.gateways, attempt),
-  });
+  for (const line of lines) {
+    line.settlement = 'REFUND_PENDING';
+    await recordRefund(tx, {
+      order: line.order,
+      attempt,
+      cause: 'LATE_CAPTURE',
+      amount: line.amount,
+      actor: 'payment-settlement',
+      at: now,
+      start: refundStart(deps.gateways, attempt),
+    });
+  }
   deps.kickRefunds?.();
+  const orderIds = lines.map((line) => line.order.id);
   await recordPaymentEvents(tx, 'payment.refund_pending', attempt, {
     at: now,
     reason: settled.reason ?? null,
-    onlyOrderIds: [line.order.id],
+    onlyOrderIds: orderIds,
   });
   deps.logger.warn(
-    { paymentRef: attempt.paymentRef, refundAmount: line.amount, refundReason: settled.reason },
+    { paymentRef: attempt.paymentRef, refundAmount: owed, refundReason: settled.reason },
     'extension top-up captured too late: owed back to the customer',
   );
   deps.metrics?.lateCaptures.inc({ gateway: attempt.gateway });
@@ -201,8 +211,8 @@ async function recordTopUpCapture(
     paid: [],
     plan: {
       pay: [],
-      refund: [line.order.id],
-      refundAmount: line.amount,
+      refund: orderIds,
+      refundAmount: owed,
       refundReason: settled.reason,
       attemptStatus: 'REFUND_PENDING',
     },

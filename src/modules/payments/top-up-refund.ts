@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
-import { extensionOfTopUp, recordAudit, type OrderAmendment } from '../orders';
+import { extensionsOfTopUp, recordAudit, type OrderAmendment } from '../orders';
 import { lockSharesForRefunds, recordRefund, refundsHolding, refundStart } from '../refunds';
 import type { Refund } from '../refunds/entities/refund';
 import { PaymentAttempt } from './entities/payment-attempt';
@@ -30,7 +30,12 @@ export async function refundTopUp(
   const done = await em.fork().transactional(async (tx) => {
     const attempt = await tx.findOne(PaymentAttempt, { paymentRef: paymentRef.trim() });
     if (!attempt) throw new OperatorRefusal(`no payment ${paymentRef}`);
-    const amendment = await extensionOfTopUp(tx, attempt.paymentRef);
+    const [amendment, ...others] = await extensionsOfTopUp(tx, attempt.paymentRef);
+    // A group's top-up is a share per member (decision record 0108): which member's is not this command's to guess.
+    if (amendment && others.length > 0)
+      throw new OperatorRefusal(
+        `payment ${attempt.paymentRef} is the top-up of a group's extension (${others.length + 1} members): a member's share goes back with its cancellation (ops order cancel --note)`,
+      );
     if (!amendment)
       throw new OperatorRefusal(
         `payment ${attempt.paymentRef} is not an extension's top-up: an order's own payment goes back with its cancellation (ops order cancel --note)`,

@@ -46,6 +46,7 @@ import { Migration20261222090000_Disruptions } from './Migration20261222090000_D
 import { Migration20261220090000_ClaimGuaranteeCap } from './Migration20261220090000_ClaimGuaranteeCap';
 import { Migration20261221000000_TopUpRefund } from './Migration20261221000000_TopUpRefund';
 import { Migration20261221010000_AmendmentExpired } from './Migration20261221010000_AmendmentExpired';
+import { Migration20261227090000_GroupTopUp } from './Migration20261227090000_GroupTopUp';
 
 /** Committed migrations in the order they run. New ones are appended, never edited. */
 export const migrationsList: MigrationObject[] = [
@@ -102,4 +103,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261220090000_ClaimGuaranteeCap', class: Migration20261220090000_ClaimGuaranteeCap },
   { name: 'Migration20261221000000_TopUpRefund', class: Migration20261221000000_TopUpRefund },
   { name: 'Migration20261221010000_AmendmentExpired', class: Migration20261221010000_AmendmentExpired },
+  { name: 'Migration20261227090000_GroupTopUp', class: Migration20261227090000_GroupTopUp },
 ];

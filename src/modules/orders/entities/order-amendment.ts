@@ -20,6 +20,7 @@ export type AmendmentStatus = 'AWAITING_PAYMENT' | 'APPLIED' | 'NOT_APPLIED' | '
 @Entity({ tableName: 'order_amendment' })
 @Index({ name: 'order_amendment_order_id_index', properties: ['order'] })
 @Unique({ name: 'order_amendment_order_id_idempotency_key_unique', properties: ['order', 'idempotencyKey'] })
+@Unique({ name: 'order_amendment_payment_ref_order_id_unique', properties: ['paymentRef', 'order'] })
 export class OrderAmendment extends UpdatableEntity {
   [OptionalProps]?:
     | 'id'
@@ -52,8 +53,11 @@ export class OrderAmendment extends UpdatableEntity {
 
   @Property({ type: MoneyType }) amountDue!: Minor;
 
-  /** The top-up attempt's reference; null when nothing was due (applied at once). */
-  @Property({ type: 'text', nullable: true, unique: true }) paymentRef?: string | null;
+  /**
+   * The top-up attempt's reference; null when nothing was due (applied at once). A group's one
+   * top-up is shared by its members' amendments, one each (decision record 0108).
+   */
+  @Property({ type: 'text', nullable: true }) paymentRef?: string | null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true }) appliedAt?: Date | null;
 

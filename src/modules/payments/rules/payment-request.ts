@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /** What a pay request asked for, after the target was resolved to its id. */
 /** `Gateway` narrows it where only an online gateway can be meant (cash is recorded by the operator). */
 export interface PayRequestFacts<Gateway extends string = string> {
-  target: { kind: 'ORDER' | 'GROUP' | 'EXTENSION'; id: string };
+  target: { kind: 'ORDER' | 'GROUP' | 'EXTENSION' | 'GROUP_EXTENSION'; id: string };
   gateway: Gateway;
   returnUrl?: string;
   customerMobile?: string;
