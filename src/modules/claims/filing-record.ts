@@ -84,7 +84,7 @@ const WRITE_FILING = dualStatement(
 /**
  * Writes a filing in one statement of data-modifying common table expressions, in the filing's
  * transaction (which holds the order's row lock and the documents' locks): one round trip instead
- * of a flush's eight INSERTs and UPDATE. A key used twice fails the whole statement on the claim's
+ * of a flush's six INSERTs and an UPDATE. A key used twice fails the whole statement on the claim's
  * unique (company, key) index.
  */
 export async function writeFiling(tx: EntityManager, rows: FilingRows): Promise<void> {
