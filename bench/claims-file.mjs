@@ -19,13 +19,15 @@
 // Prints a markdown report and writes it to bench/results/claims-file.md; exits 1 on any answer
 // other than the expected one.
 //
-// Settings (environment): CLAIM_PARTNERS (20), CLAIM_SECONDS (10), CLAIM_ROUNDS (3), DATABASE_URL
+// Settings (environment): CLAIM_PARTNERS (20), CLAIM_SECONDS (10), CLAIM_ROUNDS (3), CLAIM_PROFILE=1
+// (a V8 CPU profile of the server in bench/results/, read by bench/profile-summary.mjs), DATABASE_URL
 // (else a throwaway embedded PostgreSQL).
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { API, call, createPartners, inBatches, registerTravellers, ROUTE_IDS } from './bench-partners.mjs';
-import { percentile, startBenchServer, writeResult } from './support.mjs';
+import { here, percentile, startBenchServer, writeResult } from './support.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
@@ -218,7 +220,11 @@ const load = () =>
 async function main() {
   let db;
   const loadBefore = load();
-  const server = await startBenchServer('claims');
+  const server = await startBenchServer(
+    'claims',
+    {},
+    { execArgv: process.env.CLAIM_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(here, 'results')}`] : [] },
+  );
   try {
     const today = kathmanduToday();
     const partners = await createPartners(server.databaseUrl, PARTNERS, 'claims');

@@ -46,7 +46,14 @@ describe("a claim's life has one writer", () => {
     ]);
     expect(filesWith(/(?:nativeUpdate|nativeInsert|upsert|assign)\(\s*Claim\b/)).toEqual([]);
     expect(filesWith(/\bupdate\s+"?claim"?\s+set\b/i)).toEqual([]);
-    // Born SUBMITTED by the filing alone.
+    // Born SUBMITTED by the filing alone: as an entity (the desk billing a case), or by the partner's
+    // filing's one statement with its FILED entry (decision record 0107).
     expect(filesWith(/create\(\s*Claim\b/)).toEqual(['modules/claims/claim-filing.ts']);
+    expect(filesWith(/\binsert\s+into\s+"?claim(?:_entry|_item_decision|_payout)?"?\s*\(/i)).toEqual([
+      'modules/claims/filing-record.ts',
+    ]);
+    expect(fs.readFileSync(path.join(SRC, 'modules/claims/filing-record.ts'), 'utf8')).not.toMatch(
+      /insert\s+into\s+"?claim_(?:item_decision|payout)"?/i,
+    );
   });
 });

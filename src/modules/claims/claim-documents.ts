@@ -1,20 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../../kernel/errors';
-import { Document, DocumentType } from '../documents';
+import { Document } from '../documents';
 import type { Claim } from './entities/claim';
 import { ClaimDocument } from './entities/claim-document';
 import type { ClaimItem } from './entities/claim-item';
-
-/** The document types a claim takes (the contract's claim documents; rules/filing.ts's checklist names the same). */
-const CLAIM_DOCUMENT_TYPES: readonly DocumentType[] = [
-  DocumentType.Invoice,
-  DocumentType.Receipt,
-  DocumentType.MedicalReport,
-  DocumentType.PoliceReport,
-  DocumentType.TravelDocument,
-  DocumentType.DeathCertificate,
-];
+import { claimDocumentProblem } from './rules/claim-documents';
 
 /** Documents to attach, each with the body field that named it (for the field error) and its item, if any. */
 export interface DocumentsToAttach {
@@ -45,13 +36,10 @@ export async function attachClaimDocuments(
   const seen = new Set<string>();
   for (const entry of wanted) {
     const document = byId.get(entry.documentId);
-    const problem = !document
-      ? 'no document of your company has this id'
-      : !CLAIM_DOCUMENT_TYPES.includes(document.documentType)
-        ? `is a ${document.documentType} document; a claim takes ${CLAIM_DOCUMENT_TYPES.join(', ')}`
-        : document.traveller || document.attachedAt || seen.has(entry.documentId)
-          ? 'is already attached'
-          : null;
+    const problem = claimDocumentProblem(
+      document && { documentType: document.documentType, taken: Boolean(document.traveller || document.attachedAt) },
+      seen.has(entry.documentId),
+    );
     if (problem || !document) throw invalid('Validation failed', { [entry.field]: problem ?? 'not found' });
     seen.add(entry.documentId);
     document.attachedAt = at;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { kathmanduToday } from '../../kernel/business-date';
@@ -7,27 +8,37 @@ import { conflict, invalid, invalidField } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import { minorFromAmount } from '../../kernel/money';
-import { OrderStatus, resolveOrder, type Order } from '../orders';
+import { newAuditEntry, OrderStatus, resolveOrder, type Order } from '../orders';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
-import { AssistanceCase } from '../assistance/entities/assistance-case';
+import { newWebhookEvent } from '../webhooks';
 import { Claim } from './entities/claim';
 import { ClaimItem } from './entities/claim-item';
 import { formatClaimRef } from './rules/claim-life';
+import { claimDocumentProblem } from './rules/claim-documents';
 import { claimRequestFingerprint } from './rules/claim-request';
 import { claimFlags, coverageLineOf, duplicateInvoice, filingRefusal, repeatedInvoice } from './rules/filing';
-import { attachClaimDocuments, type DocumentsToAttach } from './claim-documents';
-import { fileClaimRecord } from './claim-life';
+import { birthRecords } from './claim-life';
+import { claimReadersOf } from './claim-readers';
 import { claimDetail } from './claim-reading';
-import type { ClaimView } from './claim-wire';
+import type { ClaimAnswer, ClaimView, EntryShown } from './claim-wire';
 import type { ClaimEntry } from './entities/claim-entry';
+import { filingFacts, type FilingFacts } from './filing-facts';
+import { writeFiling } from './filing-record';
 
 export type ClaimFiling = Schemas['ClaimRequest'];
 
-/** What a filing answers: the claim with its timeline. */
+/** What a use case on a claim answers: the claim read back with its timeline. */
 export interface FiledClaim {
   view: ClaimView;
   timeline: ClaimEntry[];
   /** The key's first answer given again: nothing was filed twice (answered with Idempotency-Replayed). */
+  replayed?: true;
+}
+
+/** What a filing answers: the claim as written (or, for a replay, as read back) with its timeline. */
+export interface FiledAnswer {
+  view: ClaimAnswer;
+  timeline: EntryShown[];
   replayed?: true;
 }
 
@@ -37,7 +48,9 @@ const ONE_CLAIM_PER_KEY = 'claim_company_id_idempotency_key_unique';
  * POST /orders/{orderRef}/claims under its Idempotency-Key, in one transaction under the order's
  * row lock: filings on one order take turns, so a repeated key finds the first claim and an
  * invoice filed twice at once is refused as a duplicate the second time. Nothing is written when
- * a rule refuses (decision record 0095).
+ * a rule refuses (decision record 0095). Five statements (decision record 0107): BEGIN, the order
+ * locked (resolveOrder), what the filing needs besides (filing-facts.ts), every row written by one
+ * statement (filing-record.ts), COMMIT; the answer is built from what was written.
  */
 export async function fileClaim(
   em: EntityManager,
@@ -47,7 +60,7 @@ export async function fileClaim(
   idempotencyKey: string,
   noticeDays: number,
   now = new Date(),
-): Promise<FiledClaim> {
+): Promise<FiledAnswer> {
   const key = idempotencyKey.toLowerCase();
   const today = businessToday(now);
   try {
@@ -71,16 +84,25 @@ async function fileOnce(
   input: ClaimFiling,
   key: string,
   when: { noticeDays: number; today: string; now: Date },
-): Promise<FiledClaim> {
+): Promise<FiledAnswer> {
   // READ access is exactly who may file: the placing company or a listed registered agency (as for assistance cases).
+  // The order's row lock makes filings on one order take turns; filingFacts, read after it, sees every earlier one.
   const { order } = await resolveOrder(tx, principal, identifier, {
     intent: 'READ',
-    populate: ['ctg', 'travelCompanies.company'],
+    populate: [],
     lockForUpdate: true,
   });
+  const named = namedDocuments(input);
+  const facts = await filingFacts(
+    tx,
+    order.id,
+    principal.companyId,
+    key,
+    input.assistanceCaseRef,
+    named.map((entry) => entry.documentId),
+  );
   const fingerprint = claimRequestFingerprint(order.id, input);
-  const previous = await tx.findOne(Claim, { filedByCompany: principal.companyId, idempotencyKey: key });
-  if (previous) return replay(tx, previous, fingerprint);
+  if (facts.previous) return replay(tx, await tx.findOneOrFail(Claim, facts.previous.id), fingerprint);
   const repeated = repeatedInvoice(input.items.map((item) => item.invoiceNumber));
   if (repeated !== null)
     throw invalidField(`items[${repeated}].invoiceNumber`, 'repeats the invoice number of another item of this claim');
@@ -88,11 +110,17 @@ async function fileOnce(
     orderRef: order.orderRef,
     orderStatus: order.status,
     paidAt: order.paidAt ?? null,
-    cancelledOn: await cancelledOn(tx, order),
+    // A cancelled order without its record (older than the record) counts as cancelled from the start.
+    cancelledOn:
+      order.status !== OrderStatus.Cancelled
+        ? null
+        : facts.cancelledAt
+          ? kathmanduToday(facts.cancelledAt)
+          : order.coverageStartDate,
     coverageStartDate: order.coverageStartDate,
     coverageEndDate: order.coverageEndDate,
     claimType: input.claimType,
-    coverageLines: order.ctg.coverage,
+    coverageLines: facts.coverageLines,
     incidentDate: input.incidentDate,
     today: when.today,
     noticeDays: when.noticeDays,
@@ -100,20 +128,26 @@ async function fileOnce(
   if (refusal) throw invalid(refusal.message).coded(refusal.code);
   const duplicate = duplicateInvoice(
     input.items.map((item) => item.invoiceNumber),
-    await claimedInvoices(tx, order.id),
+    facts.claimed,
   );
   if (duplicate)
     throw conflict(
       `Invoice ${duplicate.invoiceNumber} is already claimed on this policy by ${duplicate.claimRef}`,
     ).coded('CLAIM_DUPLICATE_INVOICE');
-  const assistanceCase = await caseOf(tx, order, input.assistanceCaseRef);
-  const line = coverageLineOf(input.claimType, order.ctg.coverage);
+  const assistanceCase = facts.assistanceCase;
+  if (input.assistanceCaseRef !== undefined && !assistanceCase)
+    throw invalidField('assistanceCaseRef', `no assistance case ${input.assistanceCaseRef} on order ${order.orderRef}`);
+  const line = coverageLineOf(input.claimType, facts.coverageLines);
   if (!line) throw new Error(`filingRefusal let an uncovered ${input.claimType} claim through`);
-  const claim = await newClaim(tx, when.now, {
+  if (facts.sequence === null) throw new Error('No claim reference number was drawn for a new Idempotency-Key');
+  const documents = judgedDocuments(named, facts.documents);
+  const now = when.now;
+  const claim = {
+    id: randomUUID(),
+    claimRef: formatClaimRef(kathmanduToday(now).slice(0, 4), facts.sequence),
     order,
-    filedByCompany: principal.companyId,
     claimType: input.claimType,
-    coverageLine: line.code,
+    status: 'SUBMITTED' as const,
     incidentDate: input.incidentDate,
     incidentDescription: input.incidentDescription,
     location: input.location ?? null,
@@ -124,28 +158,74 @@ async function fileOnce(
       claimType: input.claimType,
       incidentDate: input.incidentDate,
       today: when.today,
-      maxAltitude: order.ctg.maxAltitude,
+      maxAltitude: facts.maxAltitude,
       altitudeMeters: input.altitudeMeters ?? null,
-      assistanceCase: assistanceCase
-        ? { altitudeMeters: assistanceCase.altitudeMeters, authorised: Boolean(assistanceCase.authorisedAt) }
-        : null,
+      assistanceCase,
       currencies: input.items.map((item) => item.currency),
     }),
-    idempotencyKey: key,
-    requestFingerprint: fingerprint,
+    approvedTotal: null,
+    excessApplied: null,
+    declineReason: null,
+    decisionNote: null,
+    decidedAt: null,
+    withdrawalReason: null,
+    filedAt: now,
+    updatedAt: now,
+  };
+  const items = input.items.map((item, index) => ({
+    id: randomUUID(),
+    position: index + 1,
+    description: item.description,
+    amount: minorFromAmount(item.amount),
+    currency: item.currency,
+    invoiceNumber: item.invoiceNumber.trim(),
+    providerName: item.providerName,
+  }));
+  const links = documents.map((document) => ({
+    id: randomUUID(),
+    itemId: document.item === null ? null : (items[document.item]?.id ?? null),
+    documentId: document.documentId,
+    documentType: document.documentType,
+  }));
+  const actor = `api:${principal.companyId}`;
+  const records = birthRecords(claim, actor, now);
+  await writeFiling(tx, {
+    claim: {
+      ...claim,
+      orderId: order.id,
+      filedByCompanyId: principal.companyId,
+      coverageLine: line.code,
+      assistanceCaseId: assistanceCase?.id ?? null,
+      idempotencyKey: key,
+      requestFingerprint: fingerprint,
+    },
+    items,
+    documents: links,
+    entry: { ...records.entry, id: randomUUID() },
+    audit: newAuditEntry({ ...records.audit, order }),
+    events: claimReadersOf(order.company.id, facts.agencyIds).map((companyId) =>
+      newWebhookEvent(companyId, 'claim.submitted', records.event, now),
+    ),
   });
-  const items = input.items.map((item, index) =>
-    tx.create(ClaimItem, {
+  // The claim's answer is what was just written: nothing to read back. Documents in the order a
+  // read gives them (attachment time, then id: one time for all of them here).
+  return {
+    view: {
       claim,
-      position: index + 1,
-      description: item.description,
-      amount: minorFromAmount(item.amount),
-      currency: item.currency,
-      invoiceNumber: item.invoiceNumber.trim(),
-      providerName: item.providerName,
-    }),
-  );
-  const documents: DocumentsToAttach[] = [
+      items,
+      decisions: new Map(),
+      documents: [...links]
+        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map((link) => ({ documentId: link.documentId, documentType: link.documentType, itemId: link.itemId })),
+      payout: null,
+    },
+    timeline: [records.entry],
+  };
+}
+
+/** Every document the body names, each with the field that named it (for the field error) and its item's index. */
+function namedDocuments(input: ClaimFiling): { field: string; documentId: string; item: number | null }[] {
+  return [
     ...(input.documentIds ?? []).map((documentId, index) => ({
       field: `documentIds[${index}]`,
       documentId,
@@ -155,14 +235,26 @@ async function fileOnce(
       (item.documentIds ?? []).map((documentId, index) => ({
         field: `items[${itemIndex}].documentIds[${index}]`,
         documentId,
-        item: items[itemIndex] ?? null,
+        item: itemIndex,
       })),
     ),
   ];
-  await attachClaimDocuments(tx, claim, principal.companyId, documents, when.now);
-  await fileClaimRecord(tx, claim, `api:${principal.companyId}`, when.now);
-  await tx.flush();
-  return claimDetail(tx, claim);
+}
+
+/** The named documents as found (locked) among the company's, or a 400 naming the first that cannot attach. */
+function judgedDocuments(
+  named: ReturnType<typeof namedDocuments>,
+  found: FilingFacts['documents'],
+): (ReturnType<typeof namedDocuments>[number] & { documentType: FilingFacts['documents'][number]['documentType'] })[] {
+  const byId = new Map(found.map((document) => [document.id, document]));
+  const seen = new Set<string>();
+  return named.map((entry) => {
+    const document = byId.get(entry.documentId);
+    const problem = claimDocumentProblem(document, seen.has(entry.documentId));
+    if (problem || !document) throw invalid('Validation failed', { [entry.field]: problem ?? 'not found' });
+    seen.add(entry.documentId);
+    return { ...entry, documentType: document.documentType };
+  });
 }
 
 type ClaimBirth = Omit<
@@ -215,12 +307,4 @@ export async function claimedInvoices(
     { populate: ['claim'] },
   );
   return items.map((item) => ({ invoiceNumber: item.invoiceNumber, claimRef: item.claim.claimRef }));
-}
-
-/** The assistance case named, which must be one of this order's (a 400 otherwise). */
-async function caseOf(tx: EntityManager, order: Order, caseRef: string | undefined): Promise<AssistanceCase | null> {
-  if (caseRef === undefined) return null;
-  const found = await tx.findOne(AssistanceCase, { caseRef, order: order.id });
-  if (!found) throw invalidField('assistanceCaseRef', `no assistance case ${caseRef} on order ${order.orderRef}`);
-  return found;
 }

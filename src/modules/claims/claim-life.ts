@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { amountFromMinor, type Minor } from '../../kernel/money';
 import { recordAudit } from '../orders';
 import { recordWebhookEvent, type WebhookEventType } from '../webhooks';
+import type { Order } from '../orders';
 import type { Claim, DeclineReason } from './entities/claim';
 import { ClaimEntry } from './entities/claim-entry';
 import type { ClaimItem } from './entities/claim-item';
@@ -139,10 +140,58 @@ export async function moveClaim(tx: EntityManager, claim: Claim, move: ClaimMove
   if (type) await recordClaimEvent(tx, claim, type, { previousStatus, note, payout, at: move.at });
 }
 
+/** What a claim's birth records besides the claim: its FILED entry, its audit entry and the data of `claim.submitted`. */
+export interface BirthRecords {
+  entry: Pick<ClaimEntry, 'at' | 'kind' | 'by' | 'actor' | 'status' | 'previousStatus' | 'note' | 'documentIds'>;
+  audit: { actor: string; action: 'CLAIM_FILED'; at: Date; details: Record<string, unknown> };
+  event: Record<string, unknown>;
+}
+
+/** The claim's fields its birth records and its events show. */
+export type ClaimFacts = Pick<
+  Claim,
+  'claimRef' | 'claimType' | 'status' | 'flags' | 'approvedTotal' | 'declineReason' | 'filedAt'
+> & { order: Pick<Order, 'orderRef' | 'policyNumber'> };
+
 /**
  * A claim is born SUBMITTED with its FILED entry, its audit entry and `claim.submitted`: filed by
- * the partner, or by the desk billing an assistance case's guarantee (`billing`, decision record 0101).
+ * the partner, or by the desk billing an assistance case's guarantee (`billing`, decision record
+ * 0101). Built here once for both writers: fileClaimRecord's entities, and the filing's one
+ * statement (filing-record.ts, decision record 0107).
  */
+export function birthRecords(
+  claim: ClaimFacts,
+  actor: string,
+  at: Date,
+  billing: { caseRef: string; note: string } | null = null,
+): BirthRecords {
+  return {
+    entry: {
+      at,
+      kind: 'FILED',
+      by: billing ? 'DESK' : 'PARTNER',
+      actor,
+      status: 'SUBMITTED',
+      previousStatus: null,
+      note: billing?.note ?? null,
+      documentIds: [],
+    },
+    audit: {
+      actor,
+      action: 'CLAIM_FILED',
+      at,
+      details: {
+        claimRef: claim.claimRef,
+        claimType: claim.claimType,
+        flags: claim.flags,
+        ...(billing ? { billedFromCase: billing.caseRef, note: billing.note } : {}),
+      },
+    },
+    event: claimEventData(claim, { previousStatus: null, note: null, payout: null }),
+  };
+}
+
+/** The birth records of a claim built as an entity (the desk billing a case), in the caller's transaction. */
 export async function fileClaimRecord(
   tx: EntityManager,
   claim: Claim,
@@ -150,30 +199,11 @@ export async function fileClaimRecord(
   at: Date,
   billing: { caseRef: string; note: string } | null = null,
 ): Promise<void> {
-  tx.create(ClaimEntry, {
-    claim,
-    at,
-    kind: 'FILED',
-    by: billing ? 'DESK' : 'PARTNER',
-    actor,
-    status: 'SUBMITTED',
-    previousStatus: null,
-    note: billing?.note ?? null,
-    documentIds: [],
-  });
-  recordAudit(tx, {
-    actor,
-    action: 'CLAIM_FILED',
-    order: claim.order,
-    at,
-    details: {
-      claimRef: claim.claimRef,
-      claimType: claim.claimType,
-      flags: claim.flags,
-      ...(billing ? { billedFromCase: billing.caseRef, note: billing.note } : {}),
-    },
-  });
-  await recordClaimEvent(tx, claim, 'claim.submitted', { previousStatus: null, note: null, payout: null, at });
+  const records = birthRecords(claim, actor, at, billing);
+  tx.create(ClaimEntry, { claim, ...records.entry });
+  recordAudit(tx, { ...records.audit, order: claim.order });
+  for (const companyId of await claimReaders(tx, claim.order))
+    recordWebhookEvent(tx, companyId, 'claim.submitted', records.event, at);
 }
 
 /** One event per company that may read the claim, in the caller's transaction (the outbox). */
@@ -188,7 +218,7 @@ async function recordClaimEvent(
 }
 
 function claimEventData(
-  claim: Claim,
+  claim: ClaimFacts,
   change: { previousStatus: ClaimStatus | null; note: string | null; payout: ClaimPayout | null },
 ): Record<string, unknown> {
   const approved: Minor | null | undefined = claim.approvedTotal;

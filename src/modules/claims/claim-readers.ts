@@ -7,5 +7,13 @@ import type { Order } from '../orders';
  */
 export async function claimReaders(em: EntityManager, order: Order): Promise<string[]> {
   if (!order.travelCompanies.isInitialized()) await em.populate(order, ['travelCompanies']);
-  return [...new Set([order.company.id, ...order.travelCompanies.getItems().map((link) => link.company.id)])];
+  return claimReadersOf(
+    order.company.id,
+    order.travelCompanies.getItems().map((link) => link.company.id),
+  );
+}
+
+/** The same readers from the placing company's id and the listed agencies' ids (read by the filing's one statement). */
+export function claimReadersOf(placingCompanyId: string, agencyIds: readonly string[]): string[] {
+  return [...new Set([placingCompanyId, ...agencyIds])];
 }

@@ -1,5 +1,6 @@
 import { amountFromMinor } from '../../kernel/money';
 import type { Schemas } from '../../kernel/http/wire';
+import type { Order } from '../orders';
 import type { Claim } from './entities/claim';
 import type { ClaimEntry } from './entities/claim-entry';
 import type { ClaimItem } from './entities/claim-item';
@@ -9,14 +10,51 @@ import { documentsNeeded } from './rules/filing';
 
 type DocumentType = Schemas['DocumentType'];
 
+/** What the answer shows of a claim: the entity read back, or the row a filing just wrote (decision record 0107). */
+export type ClaimShown = Pick<
+  Claim,
+  | 'claimRef'
+  | 'claimType'
+  | 'status'
+  | 'incidentDate'
+  | 'incidentDescription'
+  | 'location'
+  | 'altitudeMeters'
+  | 'payee'
+  | 'flags'
+  | 'approvedTotal'
+  | 'excessApplied'
+  | 'declineReason'
+  | 'decisionNote'
+  | 'decidedAt'
+  | 'withdrawalReason'
+  | 'filedAt'
+  | 'updatedAt'
+> & {
+  order: Pick<Order, 'orderRef' | 'policyNumber'> & { company: { id: string } };
+  assistanceCase?: { caseRef: string } | null;
+};
+
+/** What the answer shows of an item. */
+export type ItemShown = Pick<
+  ClaimItem,
+  'id' | 'position' | 'description' | 'amount' | 'currency' | 'invoiceNumber' | 'providerName'
+>;
+
+/** What the answer shows of a timeline entry. */
+export type EntryShown = Pick<ClaimEntry, 'at' | 'kind' | 'by' | 'status' | 'previousStatus' | 'note' | 'documentIds'>;
+
 /** A claim with the rows its answer shows (items in position order, documents in attachment order). */
-export interface ClaimView {
-  claim: Claim;
-  items: ClaimItem[];
+export interface ClaimAnswer<Shown extends ClaimShown = ClaimShown, Item extends ItemShown = ItemShown> {
+  claim: Shown;
+  items: Item[];
   decisions: Map<string, ClaimItemDecision>;
   documents: { documentId: string; documentType: DocumentType; itemId: string | null }[];
   payout: ClaimPayout | null;
 }
+
+/** A claim's answer read back as entities. */
+export type ClaimView = ClaimAnswer<Claim, ClaimItem>;
 
 export const payoutWire = (payout: ClaimPayout): Schemas['ClaimPayout'] => ({
   amount: amountFromMinor(payout.amount),
@@ -38,7 +76,7 @@ const decisionWire = (decision: ClaimItemDecision): Schemas['ClaimItemDecision']
  * A claim as the contract shows it to `viewerCompanyId`: medical reports only to the company that
  * placed the order (decision record 0095: the placing company's and the desk's alone).
  */
-export function claimWire(view: ClaimView, viewerCompanyId: string | null, deskPhone: string): Schemas['Claim'] {
+export function claimWire(view: ClaimAnswer, viewerCompanyId: string | null, deskPhone: string): Schemas['Claim'] {
   const { claim } = view;
   const seesMedical = viewerCompanyId === null || viewerCompanyId === claim.order.company.id;
   const documents = view.documents.filter((document) => seesMedical || document.documentType !== 'MEDICAL_REPORT');
@@ -108,8 +146,8 @@ export function claimWire(view: ClaimView, viewerCompanyId: string | null, deskP
 }
 
 export function claimDetailWire(
-  view: ClaimView,
-  timeline: readonly ClaimEntry[],
+  view: ClaimAnswer,
+  timeline: readonly EntryShown[],
   viewerCompanyId: string | null,
   deskPhone: string,
 ): Schemas['ClaimDetail'] {

@@ -5,7 +5,7 @@ import { callerOf, type TagHandlers } from '../../kernel/http/request-scope';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
 import { springPage } from '../../kernel/http/pagination';
 import { answerInformationRequest, withdrawClaim } from './claim-answers';
-import { fileClaim, type FiledClaim } from './claim-filing';
+import { fileClaim, type FiledAnswer } from './claim-filing';
 import { replayedHeaders } from '../../kernel/http/idempotent-create';
 import { claimDetail, findVisibleClaim, listClaims } from './claim-reading';
 import { exportClaims } from './claim-export';
@@ -15,7 +15,7 @@ import { decideSandboxClaim } from './sandbox-claim-decision';
 /** The claims desk answers on the insurer's one line: the certificate's assistance phone. */
 const deskPhoneOf = (config: { certificate: { assistancePhone: string } }) => config.certificate.assistancePhone;
 
-const detail = (filed: FiledClaim, viewer: string, deskPhone: string) =>
+const detail = (filed: FiledAnswer, viewer: string, deskPhone: string) =>
   claimDetailWire(filed.view, filed.timeline, viewer, deskPhone);
 
 export const claimHandlers = {

@@ -2,6 +2,12 @@ import type { DocumentStorage } from './storage/document-storage';
 import type { PdfCheckPool } from './pdf-checks';
 
 /** The documents module's face: the document handlers, their storage, the PDF checks and the draft purge; only what the composition, the CLI and other modules use. */
+export {
+  companyDocumentsLocked,
+  companyDocumentsValues,
+  documentsAttachedUpdate,
+  documentsAttachedValues,
+} from './attach-statement';
 export { purgeExpiredDrafts } from './documents';
 export { type DraftPurgeJob, startDraftPurgeJob } from './draft-purge-job';
 export { Document } from './entities/document';
