@@ -314,17 +314,17 @@ async function cancelInTransaction(
       : new OperatorRefusal(message);
   }
 
+  // A checkout opened since step 1 (for a paid order, the top-up of an extension asked meanwhile):
+  // back to step 1, which closes it (what this transaction recorded stays).
+  if ((await payments.stillOpenAttempts(tx, [order.id])).length > 0) return 'IN_THE_WAY';
+
   const totalBefore = order.totalAmount;
   let releasedCodes: string[] = [];
   const refunds: Refund[] = [];
   let paymentRef: string | null = null;
   if (terms.rule === 'UNPAID') {
-    // A checkout opened since step 1: back to step 1 (what this transaction recorded stays).
-    if ((await payments.stillOpenAttempts(tx, [order.id])).length > 0) return 'IN_THE_WAY';
     releasedCodes = await releasePromoSlots(tx, order);
   } else {
-    // A top-up checkout opened since step 1 (an extension asked meanwhile): back to step 1, which closes it.
-    if ((await payments.stillOpenAttempts(tx, [order.id])).length > 0) return 'IN_THE_WAY';
     paymentRef = paid[0]?.attempt.paymentRef ?? null;
     const split = splitCancellationRefund(
       paid.map((share) => share.amount - share.refundedBefore),
