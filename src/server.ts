@@ -41,7 +41,7 @@ import { capConnectionsPerAddress } from './kernel/http/slow-senders';
 import { createLogger, type Logger } from './kernel/logging/logger';
 import { StartupRefusal, startupFailureLine } from './kernel/startup-refusal';
 import { purgeExpiredCreateKeys } from './kernel/http/idempotent-create';
-import { applyPromoAtCreation } from './modules/promos';
+import { applyPromoAtCreation, releasePromoSlots } from './modules/promos';
 import { startDraftPurgeJob, type DraftPurgeJob, documentStorageFor, PdfCheckPool } from './modules/documents';
 import { statusLookupCache, type PaymentDeps } from './modules/payments';
 import { startJobQueue, withoutSchedules, type JobQueue } from './kernel/jobs/job-queue';
@@ -308,6 +308,7 @@ function buildApp(
       testClocks: new TestClocks(),
       promoAtOrderCreation: applyPromoAtCreation,
       cancellationPayments: cancellationPayments(payments),
+      promoSlotRelease: releasePromoSlots,
       csvExports,
     },
     pages: [

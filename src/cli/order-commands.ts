@@ -9,7 +9,8 @@ import {
   orderIdentity,
 } from '../modules/orders';
 import type { Order } from '../modules/orders/entities/order';
-import { recordCashPayment, cancelOrder } from '../modules/payments';
+import { recordCashPayment } from '../modules/payments';
+import { cancelFromCommandLine } from './operator-cancellation';
 import {
   OPERATOR_NOTE_MAX_LENGTH,
   operatorActor,
@@ -46,7 +47,7 @@ export function registerOrderCommands(program: Command): void {
     if (note && note.length > OPERATOR_NOTE_MAX_LENGTH)
       throw new Error(`--note must be at most ${OPERATOR_NOTE_MAX_LENGTH} characters`);
     const cancelled = await withPayments((em, deps) =>
-      cancelOrder(em, identifier, operatorActor(), deps, new Date(), note),
+      cancelFromCommandLine(em, identifier, operatorActor(), deps, new Date(), note),
     );
     const result = {
       orderRef: cancelled.order.orderRef,

@@ -7,7 +7,7 @@ import { initOrm } from '../../src/database';
 import { type Orm } from '../../src/kernel/db/orm';
 import { createGateways } from '../../src/modules/payments/providers/gateways';
 import { createLogger } from '../../src/kernel/logging/logger';
-import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
+import { cancelFromCommandLine } from '../../src/cli/operator-cancellation';
 import type { PaymentDeps } from '../../src/modules/payments/payment-deps';
 import { registerTraveller, TRAVELLERS_PATH, travellerInput, uploadTravellerDocuments } from '../support/documents';
 import { at, first } from '../support/elements';
@@ -91,7 +91,7 @@ async function changeOrder(
   promoCode: string,
 ): Promise<boolean> {
   if (change === 'cancel') {
-    return cancelOrder(orm.em.fork(), orderRef, 'operator-cli:race', payments).then(
+    return cancelFromCommandLine(orm.em.fork(), orderRef, 'operator-cli:race', payments).then(
       () => true,
       (error: Error) => {
         expect(error.message).toContain('only a PENDING order can be cancelled');

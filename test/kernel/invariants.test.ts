@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
-import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
+import { cancelFromCommandLine } from '../../src/cli/operator-cancellation';
 import { newPartner, type TestPartner } from '../support/partners';
 import {
   APPROVE_CARD,
@@ -98,8 +98,8 @@ describe('the invariant checker', () => {
     const held = await placeOrder(server, client, partner, { promoCode: cancelCode });
     const open = await placeOrder(server, client, partner, { promoCode: cancelCode });
     await pay(client, partner, open.orderRef, { gateway: 'wallet_gateway' });
-    await cancelOrder(server.orm.em.fork(), held.orderRef, 'operator-cli:test', server.payments);
-    await cancelOrder(server.orm.em.fork(), open.orderNumber, 'operator-cli:test', server.payments);
+    await cancelFromCommandLine(server.orm.em.fork(), held.orderRef, 'operator-cli:test', server.payments);
+    await cancelFromCommandLine(server.orm.em.fork(), open.orderNumber, 'operator-cli:test', server.payments);
 
     const result = await checkInvariants();
     expect(result.output).toContain('invariants: 0 violations');
@@ -171,7 +171,7 @@ describe('the invariant checker', () => {
     const order = await placeOrder(server, client, partner);
     const started = (await pay(client, partner, order.orderRef, { gateway: 'card_gateway' })).body.data;
     await deliverCallback(client, (await submitCheckout(started.paymentUrl, APPROVE_CARD)).callbackUrl!);
-    await cancelOrder(
+    await cancelFromCommandLine(
       server.orm.em.fork(),
       order.orderRef,
       'operator-cli:invariants',

@@ -2,7 +2,7 @@ import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { auditEntriesOf } from '../../src/modules/orders/audit-log';
 import { Order } from '../../src/modules/orders/entities/order';
 import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
-import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
+import { cancelFromCommandLine } from '../../src/cli/operator-cancellation';
 import { setEndpoint } from '../../src/modules/webhooks/endpoints';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { CompanyType } from '../../src/modules/partners/entities/company';
@@ -204,7 +204,7 @@ describe('a date change racing a cancellation', () => {
     const order = await placeOrder(server, client, agency);
     const [moved] = await Promise.all([
       moveDeparture(agency, order.orderRef, { departureDate: later }),
-      cancelOrder(server.orm.em.fork(), order.orderRef, 'operator-cli:race', server.payments),
+      cancelFromCommandLine(server.orm.em.fork(), order.orderRef, 'operator-cli:race', server.payments),
     ]);
     const entries = (await auditEntriesOf(server.orm.em.fork(), order.orderId)).map((entry) => entry.action);
     const stored = await server.orm.em.fork().findOneOrFail(Order, order.orderId);
@@ -507,7 +507,7 @@ describe('a date change that is refused', () => {
 
   it('when the operator has cancelled the order, then 400 says it is cancelled', async () => {
     const order = await placeOrder(server, client, agency);
-    await cancelOrder(server.orm.em.fork(), order.orderRef, 'operator-cli:test', server.payments);
+    await cancelFromCommandLine(server.orm.em.fork(), order.orderRef, 'operator-cli:test', server.payments);
     await expectRefused(
       order,
       { departureDate: later },

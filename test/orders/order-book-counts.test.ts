@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { addDays } from '../../src/kernel/business-date';
 import { initOrm } from '../../src/database';
 import { CompanyType } from '../../src/modules/partners/entities/company';
-import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
+import { cancelFromCommandLine } from '../../src/cli/operator-cancellation';
 import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
 import type { ApiResponse, WireJson } from '../support/http-client';
 import { ORDERS, departure } from '../support/order-fixtures';
@@ -66,7 +66,7 @@ beforeAll(async () => {
   const paid = await place(agency, { departureDate: addDays(departure, 1), settlementType: 'CASH' });
   await recordCashPayment(server.orm.em.fork(), paid, { amount: 450_000 }, 'operator-cli:test');
   const cancelled = await place(agency, { departureDate: addDays(departure, 2) });
-  await cancelOrder(server.orm.em.fork(), cancelled, 'operator-cli:test', server.payments);
+  await cancelFromCommandLine(server.orm.em.fork(), cancelled, 'operator-cli:test', server.payments);
   const started = await place(agency, { departureDate: addDays(departure, 40) }, `Bikash ${surname}`);
   const pay = await client.op(
     'payOrder',

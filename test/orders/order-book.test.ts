@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { CompanyType } from '../../src/modules/partners/entities/company';
-import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
+import { cancelFromCommandLine } from '../../src/cli/operator-cancellation';
 import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
 import { csvRecords } from '../support/csv';
 import type { ApiResponse, WireJson } from '../support/http-client';
@@ -73,7 +73,7 @@ beforeAll(async () => {
     await recordCashPayment(server.orm.em.fork(), placed.paid.orderRef, { amount: 450_000 }, 'operator-cli:test')
   ).order.policyNumber!;
   placed.cancelled = await place(agency, await newTraveller(server, agency.companyId));
-  await cancelOrder(server.orm.em.fork(), placed.cancelled.orderRef, 'operator-cli:test', server.payments);
+  await cancelFromCommandLine(server.orm.em.fork(), placed.cancelled.orderRef, 'operator-cli:test', server.payments);
   placed.later = await place(agency, await newTraveller(server, agency.companyId), { departureDate: later });
   const touristId = await newTraveller(server, agency.companyId);
   const created = await client.op('createOrders', 'POST', ORDERS, [lowTrek(touristId), lowTrek(touristId)], {
@@ -224,7 +224,7 @@ describe('GET /orders', () => {
       );
       expectStatus(started, 200);
       expect(await refsOf(payer, [['paymentStatus', 'INITIATED']])).toEqual([order.orderRef]);
-      await cancelOrder(server.orm.em.fork(), order.orderRef, 'operator-cli:test', server.payments);
+      await cancelFromCommandLine(server.orm.em.fork(), order.orderRef, 'operator-cli:test', server.payments);
       const after = (await list(payer, [['search', order.orderRef]])).body.data.content[0];
       expect(after).toMatchObject({ status: 'CANCELLED', paymentStatus: 'CANCELLED', cancelledAt: expect.any(String) });
     });

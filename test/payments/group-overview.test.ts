@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
+import { cancelFromCommandLine } from '../../src/cli/operator-cancellation';
 import { at } from '../support/elements';
 import type { ApiResponse, WireJson } from '../support/http-client';
 import { ORDERS } from '../support/order-fixtures';
@@ -175,7 +175,7 @@ describe('GET /orders/groups/{groupRef}', () => {
   it('is NOTHING_TO_PAY when every order was cancelled unpaid', async () => {
     const group = await placeGroup(server, client, agency, 2);
     for (const order of group.orders)
-      await cancelOrder(server.orm.em.fork(), order.orderRef, 'operator-cli:test', server.payments);
+      await cancelFromCommandLine(server.orm.em.fork(), order.orderRef, 'operator-cli:test', server.payments);
     expect((await readGroup(group.groupRef)).body.data.payment).toMatchObject({
       status: 'NOTHING_TO_PAY',
       paidOrders: 0,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Order, OrderStatus } from '../../src/modules/orders/entities/order';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
-import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
+import { cancelFromCommandLine } from '../../src/cli/operator-cancellation';
 import { at } from '../support/elements';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
@@ -724,7 +724,7 @@ describe('orders the operator settled in cash or cancelled (ops order record-cas
 
   it('when the operator cancelled a pending order, then getOrder reads CANCELLED, payment-status the lean NOT_INITIATED shape, and pay is a 400', async () => {
     const order = await placeOrder(server, client, agency);
-    await cancelOrder(server.orm.em.fork(), order.orderNumber, OPERATOR, server.payments);
+    await cancelFromCommandLine(server.orm.em.fork(), order.orderNumber, OPERATOR, server.payments);
     const read = await client.op('getOrder', 'GET', `${ORDERS}/${order.orderRef}`, undefined, { token: agency.token });
     expectStatus(read, 200);
     expect(read.body.data).toMatchObject({ status: 'CANCELLED', paidAt: null });
@@ -750,7 +750,7 @@ describe('orders the operator settled in cash or cancelled (ops order record-cas
         { token: agency.token, headers: { 'idempotency-key': randomUUID() } },
       )
     ).body.data;
-    const cancelled = await cancelOrder(
+    const cancelled = await cancelFromCommandLine(
       server.orm.em.fork(),
       at(group.orders, 0, 'the group').orderRef,
       OPERATOR,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
-import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
+import { cancelFromCommandLine } from '../../src/cli/operator-cancellation';
 import { confirmRefundsOfPayment } from '../../src/modules/refunds/refund-operations';
 import { at } from '../support/elements';
 import { ORDERS } from '../support/order-fixtures';
@@ -84,9 +84,9 @@ describe('a capture that lands while the order is being changed', () => {
   it("settles the order PAID and refuses the operator's cancellation when the customer had paid the open checkout", async () => {
     const order = await placeOrder(server, client, agency);
     const { started } = await paidOnTheHostedPage(order.orderRef);
-    await expect(cancelOrder(server.orm.em.fork(), order.orderRef, OPERATOR, server.payments)).rejects.toThrow(
-      `order ${order.orderRef} is PAID; only a PENDING order can be cancelled`,
-    );
+    await expect(
+      cancelFromCommandLine(server.orm.em.fork(), order.orderRef, OPERATOR, server.payments),
+    ).rejects.toThrow(`order ${order.orderRef} is PAID; only a PENDING order can be cancelled`);
     expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
       orderStatus: 'PAID',
       paymentStatus: 'SUCCESS',
@@ -155,7 +155,7 @@ describe('a capture that lands while the order is being changed', () => {
   it('reads REFUND_PENDING beside a CANCELLED order when a wallet checkout is paid after the operator cancelled it', async () => {
     const order = await placeOrder(server, client, agency);
     const started = (await pay(client, agency, order.orderRef, { gateway: 'wallet_gateway' })).body.data;
-    const cancelled = await cancelOrder(server.orm.em.fork(), order.orderRef, OPERATOR, server.payments);
+    const cancelled = await cancelFromCommandLine(server.orm.em.fork(), order.orderRef, OPERATOR, server.payments);
     expect(cancelled.closedPaymentRefs).toEqual([started.paymentRef]);
     const late = await submitCheckout(started.paymentUrl, APPROVE_WALLET);
     expectStatus(await deliverCallback(client, late.callbackUrl!), 200);

@@ -7,7 +7,7 @@ import { Refund } from '../../src/modules/refunds/entities/refund';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { confirmRefund, confirmRefundsOfPayment, retryRefund } from '../../src/modules/refunds/refund-operations';
-import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
+import { cancelFromCommandLine } from '../../src/cli/operator-cancellation';
 import { watchDueAttempts } from '../../src/modules/payments/payment-watch';
 import { refundRetriesExhausted } from '../../src/modules/refunds/rules/refund-life';
 import { recordPartialReversal } from '../../src/modules/refunds/partial-reversal';
@@ -506,7 +506,7 @@ describe('exact against Khalti, one refund life (issue 36)', () => {
     const percent = settings.cancellationFeePercent;
     settings.cancellationFeePercent = 100;
     try {
-      const cancelled = await cancelOrder(
+      const cancelled = await cancelFromCommandLine(
         server.orm.em.fork(),
         order.orderRef,
         'operator-cli:test',

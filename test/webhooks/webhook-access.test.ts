@@ -1,5 +1,5 @@
 import { CompanyType } from '../../src/modules/partners/entities/company';
-import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
+import { cancelFromCommandLine } from '../../src/cli/operator-cancellation';
 import { WebhookDelivery } from '../../src/modules/webhooks/entities/webhook-delivery';
 import { WebhookEndpoint } from '../../src/modules/webhooks/entities/webhook-endpoint';
 import type { ApiResponse } from '../support/http-client';
@@ -84,7 +84,7 @@ beforeAll(async () => {
   );
   orderRef = placed.body.data.orderRef;
   // An event of the order L is listed on: it is A's to receive.
-  await cancelOrder(server.orm.em.fork(), orderRef, 'test', server.payments);
+  await cancelFromCommandLine(server.orm.em.fork(), orderRef, 'test', server.payments);
   await receivers.owner.waitFor(() => receivers.owner.unique('order.cancelled').length === 1);
   const log = await api.deliveries(owner, { endpointId });
   deliveryId = log.body.data.content[0].deliveryId;

@@ -3,7 +3,7 @@ import { Order } from '../../src/modules/orders/entities/order';
 import { WebhookDelivery } from '../../src/modules/webhooks/entities/webhook-delivery';
 import { WebhookDeliveryTry } from '../../src/modules/webhooks/entities/webhook-delivery-try';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
-import { cancelOrder } from '../../src/modules/payments/operator-cancellation';
+import { cancelFromCommandLine } from '../../src/cli/operator-cancellation';
 import { replayEvents, rotateSecret, setEndpoint, sendTestEvent } from '../../src/modules/webhooks/endpoints';
 import { first } from '../support/elements';
 import { newPartner, type TestPartner } from '../support/partners';
@@ -141,13 +141,15 @@ describe('partner webhooks', () => {
     const receiver = new WebhookReceiver();
     const partner = await subscribedPartner(receiver);
     const order = await placeOrder(server, client, partner);
-    await cancelOrder(server.orm.em.fork(), order.orderRef, 'test', server.payments);
+    await cancelFromCommandLine(server.orm.em.fork(), order.orderRef, 'test', server.payments);
     await receiver.waitFor(() => receiver.unique('order.cancelled').length === 1);
     expect(first(receiver.unique('order.cancelled'), 'the order.cancelled events').data).toEqual(
       expect.objectContaining({ orderRef: order.orderRef, orderStatus: 'CANCELLED', paymentRef: null }),
     );
     // A second cancel is refused inside its transaction: no event row survives it.
-    await expect(cancelOrder(server.orm.em.fork(), order.orderRef, 'test', server.payments)).rejects.toThrow();
+    await expect(
+      cancelFromCommandLine(server.orm.em.fork(), order.orderRef, 'test', server.payments),
+    ).rejects.toThrow();
     expect(
       await server.orm.em.fork().count(WebhookEvent, { companyId: partner.companyId, type: 'order.cancelled' }),
     ).toBe(1);
@@ -190,7 +192,7 @@ describe('partner webhooks', () => {
   it('when a company has no endpoint, then its events are kept as NO_ENDPOINT and nothing is sent', async () => {
     const partner = await newPartner(server, client);
     const order = await placeOrder(server, client, partner);
-    await cancelOrder(server.orm.em.fork(), order.orderRef, 'test', server.payments);
+    await cancelFromCommandLine(server.orm.em.fork(), order.orderRef, 'test', server.payments);
     const statusNow = async () =>
       (await server.orm.em.fork().findOneOrFail(WebhookEvent, { companyId: partner.companyId })).status;
     expect(await eventually(statusNow, (status) => status === 'NO_ENDPOINT')).toBe('NO_ENDPOINT');

@@ -39,7 +39,7 @@ export interface CancellationOutcome {
  * reversal), in the caller's transaction with the order locked: the status, the cancellation row
  * (the one source of `cancelledAt`), one audit entry shape and one `order.cancelled` event.
  */
-export async function cancelOrderInTransaction(
+export async function recordCancellation(
   tx: EntityManager,
   order: Order,
   record: CancellationRecord,

@@ -11,7 +11,7 @@ import { createKeyHeader, idempotentCreate, replayedHeaders } from '../../kernel
 import { orderGroupWire, orderWire } from './order-wire';
 import type { OperationPolicies } from '../../kernel/http/operation-policy';
 import { amountFromMinor } from '../../kernel/money';
-import { cancelOrderForPartner, type CancellationView } from './order-cancellation';
+import { cancelByPartner, type CancellationView } from './order-cancellation';
 import { cancellationOf, previewCancellation } from './cancellation-reads';
 import { refundWire } from '../refunds';
 import type { Schemas } from '../../kernel/http/wire';
@@ -115,14 +115,10 @@ export const orderHandlers = {
 
   async cancelOrder({ params, body, headers }, scope) {
     const key = String(headers['idempotency-key']);
-    const view = await cancelOrderForPartner(
-      scope.em,
-      callerOf(scope),
-      params.orderRef,
-      body,
-      key,
-      scope.services.cancellationPayments,
-    );
+    const view = await cancelByPartner(scope.em, callerOf(scope), params.orderRef, body, key, {
+      payments: scope.services.cancellationPayments,
+      releasePromoSlots: scope.services.promoSlotRelease,
+    });
     if (!view.replayed) {
       scope.services.metrics.orderCancellations.inc({ outcome: view.refund ? 'refund' : 'no_money' });
       if (view.refund) scope.services.metrics.refunds.inc({ gateway: view.refund.gateway, status: view.refund.status });

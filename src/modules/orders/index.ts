@@ -1,9 +1,10 @@
 import type { PromoAtOrderCreation } from './order-creation';
-import type { CancellationPayments } from './order-cancellation';
+import type { CancellationPayments, PromoSlotRelease } from './order-cancellation';
 
 /**
  * The orders module's face: only what the composition, the CLI and other modules use (promos
- * builds on the promo slots; payments on lookups, the audit log and the cancellation).
+ * builds on the lookups, the order's promo columns and its pricing; payments on lookups, the audit
+ * log and the cancellation).
  */
 export { orderHandlers, orderPolicies, skippedMemberWire } from './handlers';
 export { findOrder, resolveOrder } from './order-lookup';
@@ -30,8 +31,16 @@ export { extensionAsk, type ExtensionRefusal } from './rules/extension';
 export { quoteGroupExtension } from './group-extension';
 export { Order, OrderStatus } from './entities/order';
 export { AuditEntry } from './entities/audit-entry';
-export { cancelOrderAsOperator, type CancellationPayments, type CancellationView } from './order-cancellation';
-export { cancelOrderInTransaction } from './cancellation-record';
+export {
+  cancelByOperator,
+  type AnswersRecorded,
+  type CancellationPayments,
+  type CancellationView,
+  type CheckoutAnswers,
+  type ClosedAttempt,
+  type PromoSlotRelease,
+} from './order-cancellation';
+export { recordCancellation } from './cancellation-record';
 export type { CancellationReason } from './rules/cancellation';
 export { cashSettlementRefusal, parseOperatorAmount } from './rules/operator-order-rules';
 export { SANDBOX_POLICY_PREFIX, formatReference, isReference } from './rules/order-reference';
@@ -39,29 +48,12 @@ export type { PromoApplyOutcome, PromoAtOrderCreation } from './order-creation';
 export {
   ORDER_PROMO_POPULATE,
   bindingOfOrder,
-  findPromoCode,
-  isPromoChangeable,
-  lockPromoCodes,
   orderPrice,
   pricePartsOf,
-  releaseUses,
-  reserveUses,
-  slotCodeOf,
-  slotsOfOrder,
-  writeSlots,
-} from './promo-slot-store';
-export {
-  clearSlots,
-  codeIsCurrent,
-  decideApply,
-  normalizePromoCode,
-  projectTotals,
-  remainingUses,
-  slotOf,
-  type PromoSlots,
-  type PromoTotals,
-  type SlotChange,
-} from './rules/promo-slots';
+  writePromoColumns,
+  type PromoColumns,
+} from './order-promo-columns';
+export { priceOrder, promoBase, type OrderPriceBreakdown, type OrderPriceParts } from './rules/order-pricing';
 
 declare module '../../kernel/http/request-scope' {
   interface Services {
@@ -69,5 +61,7 @@ declare module '../../kernel/http/request-scope' {
     promoAtOrderCreation: PromoAtOrderCreation;
     /** What cancellation needs of payments (orders cannot import payments, which builds on orders). */
     cancellationPayments: CancellationPayments;
+    /** What cancellation needs of promos (orders cannot import promos, which builds on orders). */
+    promoSlotRelease: PromoSlotRelease;
   }
 }

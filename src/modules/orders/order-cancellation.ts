@@ -6,11 +6,11 @@ import type { PaymentAttempt } from '../payments/entities/payment-attempt';
 import { lockSharesForRefunds, recordRefund } from '../refunds';
 import type { Refund } from '../refunds/entities/refund';
 import { cancellationRefunds, paidShares, termsOf, type PaidShare } from './cancellation-reads';
-import { cancelOrderInTransaction, type CancellationRecord } from './cancellation-record';
+import { recordCancellation, type CancellationRecord } from './cancellation-record';
 import { Order, OrderStatus } from './entities/order';
 import { OrderCancellation } from './entities/order-cancellation';
 import { findOrder, resolveOrder } from './order-lookup';
-import { ORDER_PROMO_POPULATE, releasePromoSlots } from './promo-slot-store';
+import { ORDER_PROMO_POPULATE } from './order-promo-columns';
 import {
   cancellationFingerprint,
   splitCancellationRefund,
@@ -32,7 +32,8 @@ import { businessToday } from '../../kernel/business-today';
  *      a checkout opened meanwhile sends the flow back to 1 (at most three rounds);
  *   4. after commit, start the refund (the executor makes it now).
  *
- * Orders calls payments (1-3, through CancellationPayments) and refunds (3); neither calls back.
+ * Orders calls payments (1-3, through CancellationPayments), promos (3, through PromoSlotRelease)
+ * and refunds (3); none calls back.
  * The provider's reversal cancels through the same writer from inside its own transaction
  * (payments/provider-reversal.ts): it has no checkout to close and its refund is found, not sent.
  */
@@ -55,17 +56,42 @@ export interface CancellationPayments {
   kickRefunds(): void;
 }
 
-/** A checkout closed for the cancellation, as its audit entry names it. */
-type ClosedAttempt = Pick<PaymentAttempt, 'id' | 'paymentRef'>;
+/** A checkout closed for a change (the cancellation, a promo change, a newer attempt), as its audit entry names it. */
+export type ClosedAttempt = Pick<PaymentAttempt, 'id' | 'paymentRef'>;
 
-/** payments' CheckoutAnswers, as the cancellation uses it. */
+/** What recording the gateways' answers in a change's transaction did. */
+export interface AnswersRecorded {
+  /** The checkouts it closed. */
+  closed: ClosedAttempt[];
+  /** The orders of those checkouts, locked (FOR UPDATE) and read afresh in the change's transaction. */
+  lockedOrderIds: string[];
+}
+
+/**
+ * The gateways' answers about the checkouts in a change's way (made by payments' checkoutAnswers;
+ * declared here, where the cancellation that lists these steps itself uses it).
+ */
 export interface CheckoutAnswers {
   /** Asks the gateways to stop taking money for these checkouts; no lock may be held. */
   ask(attempts: readonly PaymentAttempt[]): Promise<void>;
   /** In the transaction, before anything else is locked: the checkouts it closed and the orders it locked. */
-  recordIn(tx: EntityManager): Promise<{ closed: ClosedAttempt[]; lockedOrderIds: string[] }>;
+  recordIn(tx: EntityManager): Promise<AnswersRecorded>;
   /** After the transaction: answers it did not keep are recorded on their own; the checkouts closed so. */
   afterTransaction(em: EntityManager, committed: boolean): Promise<ClosedAttempt[]>;
+}
+
+/**
+ * What a cancellation needs of promos (promos builds on orders, so orders cannot import it): an
+ * unpaid order's promo slots emptied and their codes' uses given back, in the cancellation's
+ * transaction; answers the codes released. Promos' `releasePromoSlots`, wired by the composition
+ * (decision record 0110).
+ */
+export type PromoSlotRelease = (tx: EntityManager, order: Order) => Promise<string[]>;
+
+/** What the cancellation is given of the modules that build on orders. */
+export interface CancellationPorts {
+  payments: CancellationPayments;
+  releasePromoSlots: PromoSlotRelease;
 }
 
 export interface CancellationInput {
@@ -104,17 +130,17 @@ interface CancellationRequest {
 const MAX_ROUNDS = 3;
 
 /** POST /orders/{orderRef}/cancellation under its Idempotency-Key (a repeat answers the first result; another body, 409). */
-export function cancelOrderForPartner(
+export function cancelByPartner(
   em: EntityManager,
   principal: Principal,
   identifier: string,
   input: CancellationInput,
   idempotencyKey: string,
-  payments: CancellationPayments,
+  ports: CancellationPorts,
   now?: Date,
 ): Promise<CancellationView> {
   const key = idempotencyKey.toLowerCase();
-  return cancelOrder(
+  return runCancellation(
     em,
     {
       who: 'PARTNER',
@@ -140,7 +166,7 @@ export function cancelOrderForPartner(
         fingerprintOf: (orderId) => cancellationFingerprint(orderId, input),
       },
     },
-    payments,
+    ports,
     now,
   );
 }
@@ -149,14 +175,14 @@ export function cancelOrderForPartner(
  * `ops order cancel [--note]`: without a note an unpaid order only; with one a paid order too,
  * even once its cover has started (the refund follows the fee rule of its payment date).
  */
-export function cancelOrderAsOperator(
+export function cancelByOperator(
   em: EntityManager,
   identifier: string,
   options: { actor: string; note?: string | null },
-  payments: CancellationPayments,
+  ports: CancellationPorts,
   now?: Date,
 ): Promise<CancellationView> {
-  return cancelOrder(
+  return runCancellation(
     em,
     {
       who: options.note ? 'OPERATOR_WITH_NOTE' : 'OPERATOR',
@@ -165,17 +191,19 @@ export function cancelOrderAsOperator(
         findOrder(db, identifier, { lockForUpdate: lock, populate: lock ? [...ORDER_PROMO_POPULATE] : [] }),
       record: { reason: 'OPERATOR', note: options.note ?? null, actor: options.actor },
     },
-    payments,
+    ports,
     now,
   );
 }
 
-async function cancelOrder(
+/** The steps of every request's cancellation, whoever asks (cancelByPartner, cancelByOperator). */
+async function runCancellation(
   em: EntityManager,
   request: CancellationRequest,
-  payments: CancellationPayments,
+  ports: CancellationPorts,
   now: Date | undefined,
 ): Promise<CancellationView> {
+  const { payments } = ports;
   const requestedAt = now ?? new Date();
   const answers = payments.checkoutAnswers();
   const closedBefore: ClosedAttempt[] = [];
@@ -197,7 +225,7 @@ async function cancelOrder(
       done = await em
         .fork()
         .transactional((tx) =>
-          cancelInTransaction(tx, request, seen.id, answers, closedBefore, payments, { requestedAt, now }),
+          cancelInTransaction(tx, request, seen.id, answers, closedBefore, ports, { requestedAt, now }),
         );
       closedBefore.push(...(await answers.afterTransaction(em, true)));
     } catch (error) {
@@ -229,7 +257,7 @@ async function cancelInTransaction(
   seenOrderId: string,
   answers: CheckoutAnswers,
   closedBefore: readonly ClosedAttempt[],
-  payments: CancellationPayments,
+  { payments, releasePromoSlots }: CancellationPorts,
   times: { requestedAt: Date; now: Date | undefined },
 ): Promise<CancellationView | 'IN_THE_WAY'> {
   const { idempotency } = request;
@@ -286,17 +314,17 @@ async function cancelInTransaction(
       : new OperatorRefusal(message);
   }
 
+  // A checkout opened since step 1 (for a paid order, the top-up of an extension asked meanwhile):
+  // back to step 1, which closes it (what this transaction recorded stays).
+  if ((await payments.stillOpenAttempts(tx, [order.id])).length > 0) return 'IN_THE_WAY';
+
   const totalBefore = order.totalAmount;
   let releasedCodes: string[] = [];
   const refunds: Refund[] = [];
   let paymentRef: string | null = null;
   if (terms.rule === 'UNPAID') {
-    // A checkout opened since step 1: back to step 1 (what this transaction recorded stays).
-    if ((await payments.stillOpenAttempts(tx, [order.id])).length > 0) return 'IN_THE_WAY';
     releasedCodes = await releasePromoSlots(tx, order);
   } else {
-    // A top-up checkout opened since step 1 (an extension asked meanwhile): back to step 1, which closes it.
-    if ((await payments.stillOpenAttempts(tx, [order.id])).length > 0) return 'IN_THE_WAY';
     paymentRef = paid[0]?.attempt.paymentRef ?? null;
     const split = splitCancellationRefund(
       paid.map((share) => share.amount - share.refundedBefore),
@@ -324,7 +352,7 @@ async function cancelInTransaction(
     }
   }
   const [refund = null, ...topUpRefunds] = refunds;
-  const { cancellation, closedPaymentRefs } = await cancelOrderInTransaction(
+  const { cancellation, closedPaymentRefs } = await recordCancellation(
     tx,
     order,
     request.record,

@@ -5,7 +5,7 @@ import { isReference, isUuid } from './rules/order-reference';
 import { invalid, forbidden, notFound } from '../../kernel/errors';
 import { PaymentAttempt } from '../payments/entities/payment-attempt';
 import type { Principal } from '../../kernel/http/request-scope';
-import type { ORDER_PROMO_POPULATE } from './promo-slot-store';
+import type { ORDER_PROMO_POPULATE } from './order-promo-columns';
 
 /** How the caller relates to an order it may see. */
 export type OrderAccess = 'OWNER' | 'TRAVEL_COMPANY';

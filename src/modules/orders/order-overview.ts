@@ -5,7 +5,7 @@ import type { Order } from './entities/order';
 import { PaymentAttempt } from '../payments/entities/payment-attempt';
 import { auditEntriesOf } from './audit-log';
 import { findOrder } from './order-lookup';
-import { ORDER_PROMO_POPULATE } from './promo-slot-store';
+import { ORDER_PROMO_POPULATE } from './order-promo-columns';
 
 export interface OrderOverview {
   order: Order;

@@ -3,7 +3,7 @@ import type { OrderPriceBreakdown } from './rules/order-pricing';
 import type { AddedItemRecord, Order } from './entities/order';
 import type { OrderGroup } from './entities/order-group';
 import type { PromoApplyOutcome } from './order-creation';
-import { bindingOfOrder, orderPrice } from './promo-slot-store';
+import { bindingOfOrder, orderPrice } from './order-promo-columns';
 import type { Schemas } from '../../kernel/http/wire';
 import type { OrderCancellation } from './entities/order-cancellation';
 import type { Refund } from '../refunds/entities/refund';

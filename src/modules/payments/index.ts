@@ -14,7 +14,6 @@ export { watchDueAttempts, watchedAttemptCounts } from './payment-watch';
 export { paymentOverview, paymentsOwingRefunds, type PaymentOverview } from './payment-overview';
 export { recordCashPayment } from './cash-settlement';
 export { latestPaymentFacts } from './sandbox-outcome';
-export { cancelOrder } from './operator-cancellation';
 export { cancellationPayments } from './cancellation-port';
 export { refundTopUp } from './top-up-refund';
 export { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';

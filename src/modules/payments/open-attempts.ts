@@ -8,7 +8,7 @@ import { conflict } from '../../kernel/errors';
 import { gatewayOfAttempt, type PaymentDeps } from './payment-deps';
 import { lockAttemptForSettlement, recordGatewayWord, reportMatches } from './settlement';
 import { endedPaymentEventType, recordPaymentEvents } from '../webhooks';
-import { expireTopUpExtension } from '../orders';
+import { expireTopUpExtension, type AnswersRecorded, type CheckoutAnswers, type ClosedAttempt } from '../orders';
 
 /**
  * Raised inside a use case's transaction that is about to orphan open payment attempts (change an
@@ -46,23 +46,12 @@ export async function stillOpenAttempts(tx: EntityManager, orderIds: readonly st
 /** A change can only lose this race to new attempts so often before the caller is told to retry. */
 const MAX_ROUNDS = 3;
 
-/** An attempt closed for a change (its reference is what the change's audit entry names). */
-export type ClosedAttempt = Pick<PaymentAttempt, 'id' | 'paymentRef'>;
-
-/** What recording the gateways' answers in a change's transaction did. */
-export interface AnswersRecorded {
-  /** The attempts it closed. */
-  closed: ClosedAttempt[];
-  /** The orders of those attempts, locked (FOR UPDATE) and read afresh in the change's transaction. */
-  lockedOrderIds: string[];
-}
-
 /**
  * Records, inside the change's transaction, what the gateways answered about the attempts the
  * change expected in its way (asked before the transaction began). It locks their orders and then
  * each attempt, as settlement does, so the change calls it before it locks anything itself.
  */
-export type RecordAnswers = (tx: EntityManager) => Promise<AnswersRecorded>;
+type RecordAnswers = CheckoutAnswers['recordIn'];
 
 /**
  * Runs `change` (one whole transaction that calls assertNoOpenAttempts) so that no payment is
@@ -100,17 +89,11 @@ export async function withOpenAttemptsClosed<T>(
 
 /**
  * The gateways' answers about the open checkouts a change finds in its way, for a use case that
- * lists its own steps (the cancellation): `ask` with no lock held; `recordIn` the change's
- * transaction before it locks anything (the attempts it closed, the orders it locked); then
- * `afterTransaction`, which records on their own the answers a rolled-back transaction lost and
- * answers the attempts closed.
+ * lists its own steps (the cancellation; orders declares CheckoutAnswers): `ask` with no lock held;
+ * `recordIn` the change's transaction before it locks anything (the attempts it closed, the orders
+ * it locked); then `afterTransaction`, which records on their own the answers a rolled-back
+ * transaction lost and answers the attempts closed.
  */
-export interface CheckoutAnswers {
-  ask(attempts: readonly PaymentAttempt[]): Promise<void>;
-  recordIn: RecordAnswers;
-  afterTransaction(em: EntityManager, committed: boolean): Promise<ClosedAttempt[]>;
-}
-
 export function checkoutAnswers(deps: PaymentDeps, reason: Exclude<ClosedReason, 'ORDER_PAID'>): CheckoutAnswers {
   const answers = new GatewayAnswers(reason, deps);
   return {

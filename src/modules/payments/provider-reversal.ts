@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OrderStatus } from '../orders/entities/order';
-import { cancelOrderInTransaction, type CancellationReason } from '../orders';
+import { recordCancellation, type CancellationReason } from '../orders';
 import type { PaymentAttempt } from './entities/payment-attempt';
 import type { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import { Refund } from '../refunds/entities/refund';
@@ -170,7 +170,7 @@ async function cancelForReversal(
   refund: Refund | null,
   now: Date,
 ): Promise<void> {
-  await cancelOrderInTransaction(
+  await recordCancellation(
     tx,
     line.order,
     {

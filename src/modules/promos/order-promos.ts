@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { OrderStatus, resolveGroup, resolveOrder, ORDER_PROMO_POPULATE, pricePartsOf } from '../orders';
 import {
   clearSlots,
   codeIsCurrent,
@@ -9,20 +10,17 @@ import {
   type PromoSlots,
   type PromoTotals,
   type SlotChange,
-  OrderStatus,
-  resolveGroup,
-  resolveOrder,
+} from './rules/promo-slots';
+import {
   findPromoCode,
   isPromoChangeable,
   lockPromoCodes,
-  ORDER_PROMO_POPULATE,
-  pricePartsOf,
   releaseUses,
   reserveUses,
   slotCodeOf,
   slotsOfOrder,
   writeSlots,
-} from '../orders';
+} from './promo-slot-store';
 import type { Order } from '../orders/entities/order';
 import { invalid } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';

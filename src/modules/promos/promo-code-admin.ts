@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { normalizePromoCode } from '../orders';
+import { normalizePromoCode } from './rules/promo-slots';
 import type { PromoDefinition } from './rules/promo-definition';
 import { Company, CompanyType } from '../partners/entities/company';
 import { PromoCode } from './entities/promo-code';

@@ -1,6 +1,6 @@
 import { isCalendarDate } from '../../../kernel/business-date';
 import { minorFromDecimalString, type Minor } from '../../../kernel/money';
-import { normalizePromoCode } from '../../orders';
+import { normalizePromoCode } from './promo-slots';
 
 /** What an operator asks for when creating a code (CLI flags as strings). */
 export interface PromoDefinitionInput {

@@ -1,5 +1,5 @@
 import { percentOf, type Minor } from '../../../kernel/money';
-import { priceOrder, promoBase, type OrderPriceBreakdown, type OrderPriceParts } from './order-pricing';
+import { priceOrder, promoBase, type OrderPriceBreakdown, type OrderPriceParts } from '../../orders';
 
 /**
  * Promo slots and binding of an order (the contract's PromoState and promo paths), as pure rules.
@@ -163,7 +163,7 @@ export interface PromoTotals {
 }
 
 /**
- * Prices an order carrying the given slots with the one pricing rule (rules/order-pricing.ts):
+ * Prices an order carrying the given slots with orders' one pricing rule (orders/rules/order-pricing.ts):
  * company discount first, then agent, then the direct discount on what remains.
  */
 export function projectTotals(

@@ -1,38 +1,36 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { priceOrder, type OrderPriceBreakdown, type OrderPriceParts } from './rules/order-pricing';
+import {
+  OrderStatus,
+  bindingOfOrder,
+  pricePartsOf,
+  writePromoColumns,
+  type PromoColumns,
+  type PromoSlotRelease,
+} from '../orders';
+import { PromoBindingType, type Order } from '../orders/entities/order';
 import {
   clearSlots,
   normalizePromoCode,
   projectTotals,
   type CodeUsability,
-  type PromoBinding,
   type PromoSlots,
   type PromoTotals,
   type SlotCode,
 } from './rules/promo-slots';
-import { Order, OrderStatus, PromoBindingType } from './entities/order';
-import { PromoCode } from '../promos/entities/promo-code';
+import { PromoCode } from './entities/promo-code';
 import { isRecord } from '../../kernel/narrow';
 
 /**
- * Persistence side of promo codes: finding a code, locking and counting its uses, and reading
- * and writing an order's slots. The rules themselves live in rules/promo-slots.ts.
+ * Persistence side of promo codes: finding a code, locking and counting its uses, and reading an
+ * order's slots and deciding what it carries (orders writes its own columns, writePromoColumns).
+ * The rules themselves live in rules/promo-slots.ts.
  */
-
-/** Relations an order's promo state needs, on top of the order detail's. */
 
 const BINDING_TYPES = {
   NONE: PromoBindingType.None,
   COMPANY: PromoBindingType.Company,
   AGENT: PromoBindingType.Agent,
 } as const;
-
-export const ORDER_PROMO_POPULATE = [
-  'companyPromoCode.ownerCompany',
-  'agentPromoCode.ownerAgent',
-  'bindingCompany',
-  'bindingAgent',
-] as const;
 
 /** A code found by what a caller typed; always exactly one query, whether or not it exists. */
 export async function findPromoCode(em: EntityManager, input: string): Promise<PromoCode | null> {
@@ -125,39 +123,10 @@ export function slotsOfOrder(order: Order): PromoSlots {
   };
 }
 
-export function bindingOfOrder(order: Order): PromoBinding {
-  if (order.bindingType === PromoBindingType.Company && order.bindingCompany) {
-    return { type: 'COMPANY', ownerId: order.bindingCompany.id, ownerName: order.bindingCompany.name };
-  }
-  if (order.bindingType === PromoBindingType.Agent && order.bindingAgent) {
-    return { type: 'AGENT', ownerId: order.bindingAgent.id, ownerName: order.bindingAgent.name };
-  }
-  return { type: 'NONE', ownerId: null, ownerName: null };
-}
-
-/** What an order's price is, recomputed from its stored parts with the one pricing rule. */
-export function orderPrice(order: Order): OrderPriceBreakdown {
-  return priceOrder({
-    ...pricePartsOf(order),
-    companyPromoDiscount: order.companyPromoDiscount,
-    agentPromoDiscount: order.agentPromoDiscount,
-  });
-}
-
-/** The parts of the order's price that promo codes do not decide. */
-export function pricePartsOf(order: Order): Omit<OrderPriceParts, 'companyPromoDiscount' | 'agentPromoDiscount'> {
-  return {
-    packagePrice: order.packagePrice,
-    includedDevices: order.includedDevices,
-    addedItems: [...(order.addedServices ?? []), ...(order.addedDevices ?? [])],
-    directDiscountPercent: Number(order.directDiscountPercent),
-  };
-}
-
 /**
- * Writes new slots, binding and the recomputed price onto the order (flushed by the caller's
- * transaction). A code in the new slots is either already on the order or `applied`; a new
- * binding can only come from `applied`, whose owner is loaded.
+ * Puts new slots, binding and the recomputed price on the order through orders' writer (flushed
+ * by the caller's transaction). A code in the new slots is either already on the order or
+ * `applied`; a new binding can only come from `applied`, whose owner is loaded.
  */
 export function writeSlots(order: Order, slots: PromoSlots, totals: PromoTotals, applied?: PromoCode): void {
   const entityFor = (held: PromoCode | undefined, id: string | undefined): PromoCode | undefined => {
@@ -166,27 +135,34 @@ export function writeSlots(order: Order, slots: PromoSlots, totals: PromoTotals,
     if (applied?.id === id) return applied;
     throw new Error(`promo code ${id} is neither on order ${order.orderRef} nor being applied`);
   };
-  order.companyPromoCode = entityFor(order.companyPromoCode, slots.company?.id);
-  order.agentPromoCode = entityFor(order.agentPromoCode, slots.agent?.id);
+  const columns: PromoColumns = {
+    companyPromoCode: entityFor(order.companyPromoCode, slots.company?.id),
+    agentPromoCode: entityFor(order.agentPromoCode, slots.agent?.id),
+    price: totals.price,
+  };
   const current = bindingOfOrder(order);
   if (slots.binding.type !== current.type || slots.binding.ownerId !== current.ownerId) {
-    order.bindingType = BINDING_TYPES[slots.binding.type];
-    order.bindingCompany = slots.binding.type === 'COMPANY' ? applied?.ownerCompany : undefined;
-    order.bindingAgent = slots.binding.type === 'AGENT' ? applied?.ownerAgent : undefined;
-    if (slots.binding.type !== 'NONE' && !order.bindingCompany && !order.bindingAgent) {
+    const binding = {
+      type: BINDING_TYPES[slots.binding.type],
+      company: slots.binding.type === 'COMPANY' ? applied?.ownerCompany : undefined,
+      agent: slots.binding.type === 'AGENT' ? applied?.ownerAgent : undefined,
+    };
+    if (slots.binding.type !== 'NONE' && !binding.company && !binding.agent) {
       throw new Error(
         `order ${order.orderRef} cannot be bound to ${slots.binding.ownerId}: not the applied code's owner`,
       );
     }
+    columns.binding = binding;
   }
-  order.companyPromoDiscount = totals.price.companyPromoDiscount;
-  order.agentPromoDiscount = totals.price.agentPromoDiscount;
-  order.directDiscountAmount = totals.price.directDiscountAmount;
-  order.totalAmount = totals.totalAfter;
+  writePromoColumns(order, columns);
 }
 
-/** An unpaid order's promo slots are emptied and each code's use given back (as a promo removal would); answers the codes released. */
-export async function releasePromoSlots(tx: EntityManager, order: Order): Promise<string[]> {
+/**
+ * An unpaid order's promo slots are emptied and each code's use given back (as a promo removal
+ * would); answers the codes released. Orders' cancellation calls it through its port
+ * (PromoSlotRelease, wired by the composition).
+ */
+export const releasePromoSlots: PromoSlotRelease = async (tx, order) => {
   const slots = slotsOfOrder(order);
   const change = clearSlots(slots);
   const released = [slots.company?.code, slots.agent?.code].filter((code): code is string => !!code);
@@ -196,4 +172,4 @@ export async function releasePromoSlots(tx: EntityManager, order: Order): Promis
     writeSlots(order, change.slots, projectTotals(pricePartsOf(order), change.slots));
   }
   return released;
-}
+};

@@ -12,7 +12,7 @@ import {
   type PromoBinding,
   type PromoSlots,
   type SlotCode,
-} from '../../src/modules/orders/rules/promo-slots';
+} from '../../src/modules/promos/rules/promo-slots';
 
 const usable: CodeUsability = {
   active: true,
