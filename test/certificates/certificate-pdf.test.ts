@@ -138,6 +138,16 @@ describe('certificate layout', () => {
     expect((await render(3)).equals(await render(3))).toBe(true);
   });
 
+  it('gives the same bytes whatever was drawn before it: what the faces keep across documents changes no glyph, position or font of another', async () => {
+    const bilingual = (name: string) =>
+      renderedCertificate(certificateContent(name), `kept across documents ${name}`, 'en+ne');
+    const first = await bilingual('Sophie Keller');
+    await bilingual('सीता शर्मा');
+    await bilingual('خالد العزيز');
+    await bilingual('王小明');
+    expect((await bilingual('Sophie Keller')).equals(first)).toBe(true);
+  });
+
   it('draws a character no face has as the empty box (.notdef), which the embedded-glyph check of the script tests finds', async () => {
     // Registration refuses such a name; drawn anyway, this is what it would look like.
     expect(charactersWithoutGlyph(await render(1, 'Abebe አበበ'), 'Abebe አበበ')).toEqual(['አ', 'በ']);
