@@ -11433,10 +11433,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Too many lookups from this client address (which a mobile carrier may share among many phones); wait for `Retry-After` seconds. */
+            /** @description Too many lookups from this client address (which a mobile carrier may share among many phones); wait for `Retry-After` seconds. Said in the page's language, as the other answers. */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /**
+                     * @description The page's language, `en` or `ne` (query `lang`, else `Accept-Language`).
+                     * @example en
+                     */
+                    "Content-Language"?: "en" | "ne";
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
