@@ -2,7 +2,7 @@ import PDFDocument from 'pdfkit';
 import { decimalStringFromMinor, type Minor } from '../../kernel/money';
 import type { CertificateContent } from './rules/certificate-content';
 import { faceNamed, type CertificateFonts, type CjkFamily } from './certificate-fonts';
-import { INK, LATIN_FACES, selectFace, writer, type TextStyle, type Write } from './certificate-text';
+import { INK, LATIN_FACES, logicalLines, selectFace, writer, type TextStyle, type Write } from './certificate-text';
 import { drawQrCode } from './qr-code';
 import { versionLine } from './rules/certificate-version';
 import { isLatin } from './rules/transliteration';
@@ -167,14 +167,18 @@ function layOut(
   // Measured in before any is drawn: the Nepali attestation's height sets where page 1's foot begins.
   if (nepali) doc.registerFont(NEPALI_FACE, faceNamed(fonts, NEPALI_FACE).font);
   const firstPage = doc.page;
-  const attestationText = attestationOf(content, 'en');
-  const attestationNepali = nepali ? attestationOf(content, 'ne') : undefined;
-  const attestationEnglishHeight = heightOf(doc, fonts, attestationText, ATTESTATION_SIZE, CONTENT_WIDTH);
+  const write = writer(doc, fonts);
+  const attestationStyle = { size: ATTESTATION_SIZE, color: MUTED, width: CONTENT_WIDTH };
+  const attestationText = paragraph(write, attestationOf(content, 'en'), content.policyNumber, attestationStyle);
+  const attestationNepali = nepali
+    ? paragraph(write, attestationOf(content, 'ne'), content.policyNumber, attestationStyle)
+    : undefined;
+  const attestationEnglishHeight = paragraphHeight(doc, fonts, attestationText, ATTESTATION_SIZE, CONTENT_WIDTH);
   const attestationHeight =
     attestationEnglishHeight +
     (attestationNepali === undefined
       ? 0
-      : 3 + heightOf(doc, fonts, attestationNepali, ATTESTATION_SIZE, CONTENT_WIDTH, NEPALI_FACE));
+      : 3 + paragraphHeight(doc, fonts, attestationNepali, ATTESTATION_SIZE, CONTENT_WIDTH, NEPALI_FACE));
   const assistanceHeight = nepali ? BILINGUAL_ASSISTANCE_HEIGHT : ASSISTANCE_HEIGHT;
   const limits = keyLimits(content.coverage);
   const limitsHeight = limitsAtFoot && limits.length > 0 ? LIMIT_ROW_HEIGHT * (limits.length + 1) + 6 : 0;
@@ -183,7 +187,7 @@ function layOut(
   const sheet: Sheet = {
     doc,
     fonts,
-    write: writer(doc, fonts),
+    write,
     nepali,
     rowLabelsInNepali,
     room: (height) => {
@@ -248,13 +252,9 @@ function layOut(
   if (limitsAtFoot) keyLimitRows(sheet, content, limits, footTop);
   assistance(sheet, content, assistanceTop, assistanceHeight);
   const attestationTop = PAGE.height - MARGIN - attestationHeight;
-  sheet.write(attestationText, MARGIN, attestationTop, { size: ATTESTATION_SIZE, color: MUTED, width: CONTENT_WIDTH });
+  drawParagraph(sheet, attestationText, MARGIN, attestationTop, attestationStyle);
   if (attestationNepali !== undefined)
-    sheet.write(attestationNepali, MARGIN, attestationTop + attestationEnglishHeight + 3, {
-      size: ATTESTATION_SIZE,
-      color: MUTED,
-      width: CONTENT_WIDTH,
-    });
+    drawParagraph(sheet, attestationNepali, MARGIN, attestationTop + attestationEnglishHeight + 3, attestationStyle);
   everyPage(sheet, content);
   doc.end();
   return { doc, keyLimitsOnPageOne, tripOnPageOne };
@@ -650,8 +650,58 @@ function assistance({ doc, write, nepali }: Sheet, content: CertificateContent, 
   });
   const how = { size: 9, color: MUTED, width: CONTENT_WIDTH - 28 } as const;
   const quoting = { policyNumber: content.policyNumber };
-  write(fill(GLOSSARY.assistanceHow.en, quoting), MARGIN + 14, top + 47 + shift, how);
-  if (nepali) write(fill(GLOSSARY.assistanceHow.ne, quoting), MARGIN + 14, doc.y + 1, how);
+  const sentence = (language: keyof Term) =>
+    paragraph(write, fill(GLOSSARY.assistanceHow[language], quoting), content.policyNumber, how);
+  drawParagraph({ doc, write }, sentence('en'), MARGIN + 14, top + 47 + shift, how);
+  if (nepali) drawParagraph({ doc, write }, sentence('ne'), MARGIN + 14, doc.y + 1, how);
+}
+
+/**
+ * Where pdfkit may cut a policy number at a line's end: a hyphen before a letter, as in the
+ * sandbox's SBX-POL-… (the line-breaking rules allow a break there, not before a digit).
+ */
+const CUTTABLE_NUMBER = /-(?=\p{L})/u;
+
+/** A sentence as drawn: in pdfkit's own lines, or in `lines` given here. */
+interface Paragraph {
+  text: string;
+  lines?: string[];
+}
+
+/**
+ * A sentence that quotes the policy number: when pdfkit could cut that number ("SBX-" at one line's
+ * end, "POL-2026-000087" on the next), it is broken into lines between words only, so the number an
+ * officer reads out or types stays whole (decision record 0109); any other sentence keeps pdfkit's
+ * wrapping, as before.
+ */
+function paragraph(write: Write, text: string, policyNumber: string, style: TextStyle): Paragraph {
+  if (!CUTTABLE_NUMBER.test(policyNumber) || !text.includes(policyNumber) || style.width === undefined) return { text };
+  const width = style.width;
+  return { text, lines: logicalLines(text, width, (line) => write.widthOf(line, style)) };
+}
+
+/** A paragraph's height: each of its own lines measured as it is drawn, one text each. */
+function paragraphHeight(
+  doc: PDFKit.PDFDocument,
+  fonts: CertificateFonts,
+  { text, lines }: Paragraph,
+  size: number,
+  width: number,
+  face?: string,
+): number {
+  if (lines === undefined) return heightOf(doc, fonts, text, size, width, face);
+  return lines.reduce((height, line) => height + heightOf(doc, fonts, line, size, width, face), 0);
+}
+
+function drawParagraph(
+  { doc, write }: Pick<Sheet, 'doc' | 'write'>,
+  { text, lines }: Paragraph,
+  x: number,
+  y: number,
+  style: TextStyle,
+): void {
+  if (lines === undefined) return write(text, x, y, style);
+  lines.forEach((line, index) => write(line, x, index === 0 ? y : doc.y, style));
 }
 
 function attestationOf(content: CertificateContent, language: keyof Term): string {

@@ -34,6 +34,8 @@ export interface Write {
    * on lines of their own. Answers the lowest `doc.y` the two left.
    */
   labelled(label: Placed, value: Placed): number;
+  /** The width of `text` on one line, in the faces that draw it. */
+  widthOf(text: string, style: TextStyle): number;
 }
 
 export const INK = '#1b2733';
@@ -185,7 +187,7 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
     write(value.text, value.x, value.y, value.style);
     return Math.max(afterLabel, doc.y);
   };
-  return Object.assign(write, { labelled });
+  return Object.assign(write, { labelled, widthOf });
 }
 
 /**
