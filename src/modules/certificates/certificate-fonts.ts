@@ -210,8 +210,12 @@ export function unprintableCharacters(fonts: CertificateFonts, text: string): st
 const MAX_SHARED_LAYOUTS = 4096;
 /** Distinct words and texts pdfkit's layouts of a face keep (shareCurrentFontLayouts), likewise bounded. */
 const MAX_PDFKIT_LAYOUTS = 8192;
-/** Distinct glyph sets whose embedded subset a face keeps, likewise bounded. */
-const MAX_SHARED_SUBSETS = 64;
+/**
+ * Distinct glyph sets whose embedded subset a face keeps, likewise bounded, and low: what repeats
+ * is the Nepali labels' set of the Devanagari faces; a name's set (Latin, CJK…) seldom does, and
+ * some 370 faces may each keep theirs.
+ */
+const MAX_SHARED_SUBSETS = 16;
 
 /** What fontkit's layout takes after the text: features, script, language, direction. */
 type LayoutOptions = Parameters<fontkit.Font['layout']> extends [string, ...infer Rest] ? Rest : never;
