@@ -680,7 +680,10 @@ function paragraph(write: Write, text: string, policyNumber: string, style: Text
   return { text, lines: logicalLines(text, width, (line) => write.widthOf(line, style)) };
 }
 
-/** A paragraph's height: each of its own lines measured as it is drawn, one text each. */
+/**
+ * A paragraph's height: with its own lines, as many lines as it has, each fitted to the width by the
+ * faces that draw it (measured in one face, a Nepali line's Latin words are .notdef boxes, wider).
+ */
 function paragraphHeight(
   doc: PDFKit.PDFDocument,
   fonts: CertificateFonts,
@@ -690,7 +693,7 @@ function paragraphHeight(
   face?: string,
 ): number {
   if (lines === undefined) return heightOf(doc, fonts, text, size, width, face);
-  return lines.reduce((height, line) => height + heightOf(doc, fonts, line, size, width, face), 0);
+  return lines.length * heightOf(doc, fonts, ' ', size, width, face);
 }
 
 function drawParagraph(
