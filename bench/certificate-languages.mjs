@@ -28,6 +28,8 @@ const content = (name) => ({
   issuer: 'Himalayan Trek Cover',
   version: { number: 1, issuedOn: '2026-09-20', history: [{ number: 1, on: '2026-09-20', change: 'issued' }] },
   premium: { beforeDiscount: 2_100_000, discount: 140_000, paid: 1_960_000 },
+  // The package's included device, printed apart from the premium (decision record 0103).
+  equipment: { items: [{ name: 'Satellite SOS beacon', quantity: 1, amount: 150_000 }], discount: 0, paid: 150_000 },
   addedItems: [],
   soldBy: { company: 'Himalayan Trails Pvt. Ltd.', agencies: ['Khumbu Guides'], statedByPartner: [] },
   policyWordingUrl: 'https://cover.example/wording.pdf',
@@ -62,7 +64,6 @@ const content = (name) => ({
     name: `Cover ${i + 1}: helicopter rescue and evacuation above 4,000 m`,
     amount: (i + 1) * 10_000_000,
   })),
-  devices: [{ name: 'Satellite SOS beacon', quantity: 1 }],
   assistance: { phone: '+977 1 4000 000', email: 'assistance@himalayantrekcover.example' },
   verificationUrl: 'https://partners.example/verify/POL-2026-000087',
   verificationLink: 'https://partners.example/verify/POL-2026-000087?code=7KQ2MX',

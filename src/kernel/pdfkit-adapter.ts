@@ -54,3 +54,53 @@ export function featuresTurnedOff(features: Record<string, false>): PDFKit.Mixin
 export function glyphCache(font: fontkit.Font): Record<number, { codePoints: number[] } | undefined> {
   return (font as unknown as { _glyphs: Record<number, { codePoints: number[] } | undefined> })._glyphs;
 }
+
+/** Text as pdfkit's embedded font lays it out: fontkit's glyphs, their positions in 1,000ths of an em, the width. */
+export interface LaidOutText {
+  glyphs: fontkit.Glyph[];
+  positions: fontkit.GlyphPosition[];
+  advanceWidth: number;
+}
+
+/** Answers what is kept under `key`, keeping what `make` gives the first time. */
+export type Remember = (key: string, make: () => LaidOutText) => LaidOutText;
+
+/** pdfkit's embedded font (EmbeddedFont): the parsed font it was made of and its layout steps. */
+interface PdfkitEmbeddedFont {
+  font?: fontkit.Font;
+  layoutRun?(text: string): LaidOutText;
+  layout(text: string, features?: unknown, onlyWidth?: boolean): LaidOutText;
+  layoutCached?(text: string): LaidOutText;
+}
+
+const SHARING = new WeakSet<object>();
+
+/**
+ * Makes the document's current font keep its layouts where `sharedBy` says for its parsed font,
+ * instead of in pdfkit's cache of one document: a word as `words` (pdfkit lays a text out word by
+ * word, each scaled to 1,000ths of an em), a whole text as `texts` (what measuring and drawing it
+ * ask for again). A text with OpenType features given is laid out afresh, as pdfkit does. What is
+ * kept is only read afterwards: pdfkit copies a position before changing it (word spacing) and
+ * concatenates the words' arrays into new ones. A standard font, or one `sharedBy` does not know,
+ * keeps pdfkit's own cache.
+ */
+export function shareCurrentFontLayouts(
+  doc: PDFKit.PDFDocument,
+  sharedBy: (font: fontkit.Font) => { words: Remember; texts: Remember } | undefined,
+): void {
+  const embedded = textState(doc)._font as unknown as PdfkitEmbeddedFont;
+  if (SHARING.has(embedded)) return;
+  SHARING.add(embedded);
+  const shared = embedded.font === undefined ? undefined : sharedBy(embedded.font);
+  if (shared === undefined || embedded.layoutRun === undefined) return;
+  const layoutRun = embedded.layoutRun.bind(embedded);
+  const layout = embedded.layout.bind(embedded);
+  embedded.layoutCached = (text) => shared.words(text, () => layoutRun(text));
+  embedded.layout = (text, features, onlyWidth) =>
+    features === undefined ? shared.texts(text, () => layout(text)) : layout(text, features, onlyWidth);
+}
+
+/** The glyph ids a fontkit subset holds, in the order the embedded font numbers them. */
+export function subsetGlyphIds(subset: fontkit.Subset): readonly number[] {
+  return (subset as unknown as { glyphs: number[] }).glyphs;
+}

@@ -1,8 +1,15 @@
+import fs from 'node:fs';
+import * as fontkit from 'fontkit';
 import {
+  faceNamed,
   fontRuns,
   loadCertificateFonts,
+  sharedPdfkitLayouts,
   unprintableCharacters,
 } from '../../src/modules/certificates/certificate-fonts';
+import { renderCertificate } from '../../src/modules/certificates/certificate-pdf';
+import { sfntFromWoff } from '../../src/modules/certificates/woff';
+import { certificateContent } from '../support/certificate-fixtures';
 import { at } from '../support/elements';
 
 const fonts = loadCertificateFonts();
@@ -37,6 +44,34 @@ describe('the certificate faces (Noto Sans: Latin, Devanagari, Vietnamese, Cyril
     const first = face.layout('Coverage');
     at(first.positions, 0).xAdvance *= 2;
     expect(at(face.layout('Coverage').positions, 0).xAdvance).toBe(at(first.positions, 0).xAdvance / 2);
+  });
+
+  it("keeps across documents pdfkit's layouts of the words every certificate draws: the Nepali labels are laid out once per process", async () => {
+    for await (const chunk of renderCertificate(certificateContent('Sophie Keller'), fonts, 'en+ne'))
+      expect(chunk).toBeDefined();
+    const kept = sharedPdfkitLayouts(faceNamed(fonts, 'devanagari-regular').font);
+    const notKept = () => {
+      throw new Error('laid out again');
+    };
+    expect(kept?.words('बीमा ', notKept).glyphs.length).toBeGreaterThan(0);
+    expect(kept?.texts('नाम', notKept).advanceWidth).toBeGreaterThan(0);
+  });
+
+  it("encodes a face's subset once for the same glyphs, to the bytes fontkit gives the font parsed on its own", () => {
+    const face = faceNamed(fonts, 'devanagari-regular').font;
+    const glyphs = face.layout('२४ घण्टे सहायता').glyphs;
+    const subsetOf = (font: fontkit.Font) => {
+      const subset = font.createSubset();
+      for (const glyph of glyphs) subset.includeGlyph(glyph);
+      return subset.encode();
+    };
+    const first = subsetOf(face);
+    expect(subsetOf(face)).toBe(first);
+    const file =
+      require.resolve('@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-400-normal.woff');
+    const alone = fontkit.create(sfntFromWoff(fs.readFileSync(file)));
+    if (!('layout' in alone)) throw new Error('a font collection, not a font');
+    expect(Buffer.from(subsetOf(alone)).equals(Buffer.from(first))).toBe(true);
   });
 
   it('lays a right-to-left name out in visual order: the last word leftmost, each word in logical order for fontkit to shape and lay out right to left', () => {

@@ -138,6 +138,34 @@ describe('certificate layout', () => {
     expect((await render(3)).equals(await render(3))).toBe(true);
   });
 
+  it('gives the same bytes whatever was drawn before it: what the faces keep across documents changes no glyph, position or font of another', async () => {
+    const bilingual = (name: string) =>
+      renderedCertificate(certificateContent(name), `kept across documents ${name}`, 'en+ne');
+    const first = await bilingual('Sophie Keller');
+    await bilingual('सीता शर्मा');
+    await bilingual('خالد العزيز');
+    await bilingual('王小明');
+    expect((await bilingual('Sophie Keller')).equals(first)).toBe(true);
+  });
+
+  it("keeps a sandbox policy number whole at a line's end: the attestation and the assistance sentence never print SBX- on one line and POL-… on the next", async () => {
+    const policyNumber = 'SBX-POL-2026-000087';
+    const specimen = certificateContent('Sophie Keller', {
+      specimen: true,
+      policyNumber,
+      verificationUrl: `https://partners.example/verify/${policyNumber}`,
+    });
+    for (const languages of ['en+ne', 'en'] as const) {
+      const read = await readPdf(await renderedCertificate(specimen, `sandbox number ${languages}`, languages));
+      const page1 = at(read.pages, 0, 'the pages').items.map((item) => item.text.trim());
+      expect([languages, page1.filter((text) => /SBX-$/.test(text))]).toEqual([languages, []]);
+      expect([
+        languages,
+        page1.filter((text) => text.startsWith('SBX-POL-2026-000087 for the coverage window')),
+      ]).toEqual([languages, [expect.stringContaining('governs the cover')]]);
+    }
+  });
+
   it('draws a character no face has as the empty box (.notdef), which the embedded-glyph check of the script tests finds', async () => {
     // Registration refuses such a name; drawn anyway, this is what it would look like.
     expect(charactersWithoutGlyph(await render(1, 'Abebe አበበ'), 'Abebe አበበ')).toEqual(['አ', 'በ']);

@@ -101,3 +101,65 @@ describe('the verification page for a checkpoint officer and a rescue operator',
     expect(html).toContain('.date{white-space:nowrap}');
   });
 });
+
+describe('the verification page in Nepali: every sentence from the glossary (decision record 0109)', () => {
+  const sandbox = { ...site, specimen: true };
+  /** What a Nepali page shows as text, without its markup, the values it quotes and the English mark it keeps (decision record 0097). */
+  const shown = (html: string) =>
+    html
+      .replace(/<style>[\s\S]*?<\/style>/, '')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/SPECIMEN — NOT INSURANCE/g, ' ')
+      .replace(new RegExp(`${site.issuer}|${valid.underwriter}|${valid.route.name}`, 'g'), ' ')
+      .replace(/departure moved from \S+ to \S+/g, ' ');
+  /** Three Latin words in a row: an English phrase, not a value (names, numbers and URLs here are one or two words). */
+  const englishPhrase = /[A-Za-z’']+[ ,]+[A-Za-z’']+[ ,]+[A-Za-z’']+/;
+  const pages = () => [
+    verificationPage({ found: false, lookedUp: 'POL-2026-999999' }, sandbox, 'ne'),
+    verificationPage({ found: false }, live, 'ne'),
+    verificationPage({ ...valid, travellerInitials: undefined, checkCode: 'ABSENT' }, live, 'ne'),
+    verificationPage({ ...valid, travellerInitials: undefined, checkCode: 'MISMATCHED' }, live, 'ne'),
+    verificationPage({ ...valid, travellerInitials: undefined, noLatinName: true }, live, 'ne'),
+    verificationPage({ ...valid, route: { kind: 'AS_STATED', name: 'Tsum Valley' } }, live, 'ne'),
+    verificationPage(
+      {
+        ...valid,
+        version: 3,
+        amendedOn: '2026-09-28',
+        lastChange: 'departure moved from 2026-10-01 to 2026-10-03',
+        supersededVersion: 1,
+        checkCode: 'SUPERSEDED',
+      },
+      sandbox,
+      'ne',
+    ),
+    verificationPage({ ...valid, version: 2, amendedOn: '2026-09-28' }, live, 'ne'),
+    tooManyLookupsPage(30, sandbox, 'ne'),
+  ];
+
+  it('says no English sentence on any page a checkpoint may open in Nepali: not found, the traveller, the typed code, the versions, the stated route, the sandbox, too many lookups', () => {
+    for (const html of pages()) expect(shown(html).match(englishPhrase)?.[0]).toBeUndefined();
+  });
+
+  it("keeps SPECIMEN — NOT INSURANCE in English above its Nepali words, and the too-many-lookups page in the reader's language", () => {
+    const banner = verificationPage(valid, sandbox, 'ne');
+    expect(banner).toContain('<strong>SPECIMEN — NOT INSURANCE</strong><br><strong>नमुना — बीमा होइन</strong>');
+    expect(tooManyLookupsPage(30, live, 'ne')).toContain('<html lang="ne">');
+    expect(tooManyLookupsPage(30, live, 'ne')).toContain('30 सेकेन्डपछि');
+  });
+
+  it('says the same English sentences as before on an English page', () => {
+    expect(verificationPage({ ...valid, route: { kind: 'AS_STATED', name: 'Tsum Valley' } }, live)).toContain(
+      '“Tsum Valley”: cover applies on this route as stated, up to <span class="date">5,500 m</span> (the route as stated by the partner)',
+    );
+    expect(verificationPage({ ...valid, travellerInitials: undefined, checkCode: 'MISMATCHED' }, live)).toContain(
+      'This check code does not match this policy.',
+    );
+    expect(
+      verificationPage({ ...valid, version: 3, amendedOn: '2026-09-28', lastChange: 'extended to 2026-10-20' }, live),
+    ).toContain(
+      'Amended on <span class="date">2026-09-28</span>: the cover dates were changed after the policy was issued. Version 3: extended to 2026-10-20.</p><p class="version">Certificate version 3 is the current one. Versions 1 to 2 are superseded',
+    );
+    expect(tooManyLookupsPage(30, live)).toContain('Try again in 30 seconds');
+  });
+});

@@ -4,7 +4,7 @@ import * as fontkit from 'fontkit';
 import bidiFactory from 'bidi-js';
 import { sfntFromWoff } from './woff';
 import { present } from '../../kernel/narrow';
-import { glyphCache } from '../../kernel/pdfkit-adapter';
+import { glyphCache, subsetGlyphIds, type LaidOutText, type Remember } from '../../kernel/pdfkit-adapter';
 
 // pdfkit (0.16 and later) embeds an already-parsed fontkit font; its types know only files and buffers.
 declare global {
@@ -208,6 +208,39 @@ export function unprintableCharacters(fonts: CertificateFonts, text: string): st
 
 /** Distinct words whose shaping a face keeps; past this it starts over, so memory stays bounded. */
 const MAX_SHARED_LAYOUTS = 4096;
+/** Distinct words and texts pdfkit's layouts of a face keep (shareCurrentFontLayouts), likewise bounded. */
+const MAX_PDFKIT_LAYOUTS = 8192;
+/**
+ * Distinct glyph sets whose embedded subset a face keeps, likewise bounded, and low: what repeats
+ * is the Nepali labels' set of the Devanagari faces; a name's set (Latin, CJK…) seldom does, and
+ * some 370 faces may each keep theirs.
+ */
+const MAX_SHARED_SUBSETS = 16;
+
+/** What fontkit's layout takes after the text: features, script, language, direction. */
+type LayoutOptions = Parameters<fontkit.Font['layout']> extends [string, ...infer Rest] ? Rest : never;
+
+/** pdfkit's layouts of each parsed face's words and texts, kept across documents (certificate-text.ts selects faces with them). */
+const PDFKIT_LAYOUTS = new WeakMap<fontkit.Font, { words: Remember; texts: Remember }>();
+
+/** The layouts pdfkit keeps across documents for `font`, a face of the certificate's; undefined for any other font. */
+export function sharedPdfkitLayouts(font: fontkit.Font): { words: Remember; texts: Remember } | undefined {
+  return PDFKIT_LAYOUTS.get(font);
+}
+
+/** A store of up to `limit` layouts; past it, it starts over. */
+function remembering(limit: number): Remember {
+  const kept = new Map<string, LaidOutText>();
+  return (key, make) => {
+    let value = kept.get(key);
+    if (value === undefined) {
+      value = make();
+      if (kept.size >= limit) kept.clear();
+      kept.set(key, value);
+    }
+    return value;
+  };
+}
 
 /**
  * The face with its shaping results kept across documents. pdfkit shapes text word by word and
@@ -215,10 +248,13 @@ const MAX_SHARED_LAYOUTS = 4096;
  * package, the coverage lines) are the same in every one: shaping them again was a third of the
  * time a certificate took. pdfkit scales the positions it gets in place, so every call returns
  * its own copy of them; the glyphs are only read.
+ *
+ * Past the shaping, what a document did again with the same words is kept too (issue 50's CPU
+ * figure): pdfkit's scaled layouts of the face's words and texts (sharedPdfkitLayouts), and the
+ * embedded subset's bytes for a set of glyphs: the Nepali labels, headings, assistance box and
+ * attestation give the Devanagari face the same glyphs on every certificate whose traveller's
+ * name is not in Devanagari, and the subset is a function of its glyph ids and their order alone.
  */
-/** What fontkit's layout takes after the text: features, script, language, direction. */
-type LayoutOptions = Parameters<fontkit.Font['layout']> extends [string, ...infer Rest] ? Rest : never;
-
 function withSharedLayouts(font: fontkit.Font): fontkit.Font {
   const shaped = new Map<string, { glyphs: fontkit.Glyph[]; positions: fontkit.GlyphPosition[] }>();
   const layout = (text: string, ...options: LayoutOptions) => {
@@ -250,12 +286,36 @@ function withSharedLayouts(font: fontkit.Font): fontkit.Font {
       },
     };
   };
-  return new Proxy(font, {
+  const encoded = new Map<string, Uint8Array>();
+  // The subset encodes the glyphs it was given (and their components) from the font's tables
+  // alone; pdfkit writes the bytes into the document and reads nothing of the subset after.
+  const createSubset = (): fontkit.Subset => {
+    const subset = font.createSubset.call(shared);
+    const encode = subset.encode.bind(subset);
+    subset.encode = () => {
+      const key = subsetGlyphIds(subset).join(',');
+      let bytes = encoded.get(key);
+      if (bytes === undefined) {
+        bytes = encode();
+        if (encoded.size >= MAX_SHARED_SUBSETS) encoded.clear();
+        encoded.set(key, bytes);
+      }
+      return bytes;
+    };
+    return subset;
+  };
+  const shared: fontkit.Font = new Proxy(font, {
     get: (target, property) => {
-      const value: unknown = property === 'layout' ? layout : Reflect.get(target, property);
+      const value: unknown =
+        property === 'layout' ? layout : property === 'createSubset' ? createSubset : Reflect.get(target, property);
       return value;
     },
   });
+  PDFKIT_LAYOUTS.set(shared, {
+    words: remembering(MAX_PDFKIT_LAYOUTS),
+    texts: remembering(MAX_PDFKIT_LAYOUTS),
+  });
+  return shared;
 }
 
 const KANA = /[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]/u;

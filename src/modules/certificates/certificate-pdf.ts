@@ -2,7 +2,7 @@ import PDFDocument from 'pdfkit';
 import { decimalStringFromMinor, type Minor } from '../../kernel/money';
 import type { CertificateContent } from './rules/certificate-content';
 import { faceNamed, type CertificateFonts, type CjkFamily } from './certificate-fonts';
-import { INK, LATIN_FACES, writer, type TextStyle, type Write } from './certificate-text';
+import { INK, LATIN_FACES, logicalLines, selectFace, writer, type TextStyle, type Write } from './certificate-text';
 import { drawQrCode } from './qr-code';
 import { versionLine } from './rules/certificate-version';
 import { isLatin } from './rules/transliteration';
@@ -87,6 +87,7 @@ function cjkFormsFor(nationality: string): CjkFamily | undefined {
 /** What the drawing functions share: the document, its text writer, and the page-break rule. */
 interface Sheet {
   doc: PDFKit.PDFDocument;
+  fonts: CertificateFonts;
   write: Write;
   /** Starts a new page unless `height` more points fit above the page's bottom (on page 1, above the key limits and the assistance box). */
   room: (height: number) => void;
@@ -166,14 +167,18 @@ function layOut(
   // Measured in before any is drawn: the Nepali attestation's height sets where page 1's foot begins.
   if (nepali) doc.registerFont(NEPALI_FACE, faceNamed(fonts, NEPALI_FACE).font);
   const firstPage = doc.page;
-  const attestationText = attestationOf(content, 'en');
-  const attestationNepali = nepali ? attestationOf(content, 'ne') : undefined;
-  const attestationEnglishHeight = heightOf(doc, attestationText, ATTESTATION_SIZE, CONTENT_WIDTH);
+  const write = writer(doc, fonts);
+  const attestationStyle = { size: ATTESTATION_SIZE, color: MUTED, width: CONTENT_WIDTH };
+  const attestationText = paragraph(write, attestationOf(content, 'en'), content.policyNumber, attestationStyle);
+  const attestationNepali = nepali
+    ? paragraph(write, attestationOf(content, 'ne'), content.policyNumber, attestationStyle)
+    : undefined;
+  const attestationEnglishHeight = paragraphHeight(doc, fonts, attestationText, ATTESTATION_SIZE, CONTENT_WIDTH);
   const attestationHeight =
     attestationEnglishHeight +
     (attestationNepali === undefined
       ? 0
-      : 3 + heightOf(doc, attestationNepali, ATTESTATION_SIZE, CONTENT_WIDTH, NEPALI_FACE));
+      : 3 + paragraphHeight(doc, fonts, attestationNepali, ATTESTATION_SIZE, CONTENT_WIDTH, NEPALI_FACE));
   const assistanceHeight = nepali ? BILINGUAL_ASSISTANCE_HEIGHT : ASSISTANCE_HEIGHT;
   const limits = keyLimits(content.coverage);
   const limitsHeight = limitsAtFoot && limits.length > 0 ? LIMIT_ROW_HEIGHT * (limits.length + 1) + 6 : 0;
@@ -181,7 +186,8 @@ function layOut(
   const footTop = assistanceTop - limitsHeight;
   const sheet: Sheet = {
     doc,
-    write: writer(doc, fonts),
+    fonts,
+    write,
     nepali,
     rowLabelsInNepali,
     room: (height) => {
@@ -246,13 +252,9 @@ function layOut(
   if (limitsAtFoot) keyLimitRows(sheet, content, limits, footTop);
   assistance(sheet, content, assistanceTop, assistanceHeight);
   const attestationTop = PAGE.height - MARGIN - attestationHeight;
-  sheet.write(attestationText, MARGIN, attestationTop, { size: ATTESTATION_SIZE, color: MUTED, width: CONTENT_WIDTH });
+  drawParagraph(sheet, attestationText, MARGIN, attestationTop, attestationStyle);
   if (attestationNepali !== undefined)
-    sheet.write(attestationNepali, MARGIN, attestationTop + attestationEnglishHeight + 3, {
-      size: ATTESTATION_SIZE,
-      color: MUTED,
-      width: CONTENT_WIDTH,
-    });
+    drawParagraph(sheet, attestationNepali, MARGIN, attestationTop + attestationEnglishHeight + 3, attestationStyle);
   everyPage(sheet, content);
   doc.end();
   return { doc, keyLimitsOnPageOne, tripOnPageOne };
@@ -272,7 +274,7 @@ function header(sheet: Sheet, content: CertificateContent): void {
   write(title, MARGIN, 35, { weight: 'bold', size: 24, color: band.title, width: CONTENT_WIDTH });
   // A real certificate's title in Nepali too, beside the English one (a specimen's says what it is, decision record 0097).
   if (sheet.nepali && !content.specimen) {
-    const after = MARGIN + doc.font('latin-bold').fontSize(24).widthOfString(title) + 14;
+    const after = MARGIN + selectFace(doc, 'latin-bold').fontSize(24).widthOfString(title) + 14;
     write(GLOSSARY.certificateTitle.ne, after, 39, {
       weight: 'bold',
       size: 16,
@@ -362,7 +364,7 @@ function everyPage(sheet: Sheet, content: CertificateContent): void {
 
 function specimenMark(doc: PDFKit.PDFDocument, write: Write): void {
   const size = 46;
-  const width = doc.font('latin-bold').fontSize(size).widthOfString(SPECIMEN_MARK);
+  const width = selectFace(doc, 'latin-bold').fontSize(size).widthOfString(SPECIMEN_MARK);
   const centre = { x: PAGE.width / 2, y: PAGE.height / 2 };
   doc
     .save()
@@ -380,12 +382,37 @@ function specimenMark(doc: PDFKit.PDFDocument, write: Write): void {
   doc.restore();
 }
 
-/** The height of `text` wrapped to `width` at `size`, measured in `face` (the Latin one is close enough for a Devanagari name). */
-function heightOf(doc: PDFKit.PDFDocument, text: string, size: number, width: number, face = 'latin-regular'): number {
-  return doc
-    .font(face)
-    .fontSize(size)
-    .heightOfString(text.length > 0 ? text : ' ', { width, lineGap: 1 });
+/** Heights measured, per parsed face, kept across documents: the labels and most values are the same on every certificate. */
+const HEIGHTS = new WeakMap<object, Map<string, number>>();
+/** Distinct texts whose height a face keeps; past this it starts over, so memory stays bounded. */
+const MAX_HEIGHTS = 4096;
+
+/**
+ * The height of `text` wrapped to `width` at `size`, measured in `face` (the Latin one is close
+ * enough for a Devanagari name). A height depends on the face, the size, the width and the text
+ * alone (pdfkit wraps a text measured alone on a page of no end), so a text measured before is not
+ * wrapped again; the face and size are still selected, as measuring leaves them for what follows.
+ */
+function heightOf(
+  doc: PDFKit.PDFDocument,
+  fonts: CertificateFonts,
+  text: string,
+  size: number,
+  width: number,
+  face = 'latin-regular',
+): number {
+  selectFace(doc, face).fontSize(size);
+  const parsed = faceNamed(fonts, face).font;
+  let heights = HEIGHTS.get(parsed);
+  if (!heights) HEIGHTS.set(parsed, (heights = new Map<string, number>()));
+  const key = `${size} ${width} ${text}`;
+  let height = heights.get(key);
+  if (height === undefined) {
+    height = doc.heightOfString(text.length > 0 ? text : ' ', { width, lineGap: 1 });
+    if (heights.size >= MAX_HEIGHTS) heights.clear();
+    heights.set(key, height);
+  }
+  return height;
 }
 
 /** A term as printed: both languages, or English alone. */
@@ -425,7 +452,7 @@ function heading(sheet: Sheet, title: Term): void {
  * wrapped half to the next page and leave the other column behind).
  */
 function row(
-  { doc, write, room, rowLabelsInNepali }: Sheet,
+  { doc, fonts, write, room, rowLabelsInNepali }: Sheet,
   label: Label,
   value: string,
   valueStyle: TextStyle = {},
@@ -433,11 +460,11 @@ function row(
   const english = typeof label === 'string' ? label : label.en;
   // The Nepali label stands under the English one, apart from the value: "label value" still reads as one line.
   const nepaliLabel = rowLabelsInNepali && typeof label !== 'string' ? label.ne : undefined;
-  const englishHeight = heightOf(doc, english, 9.5, LABEL_WIDTH);
+  const englishHeight = heightOf(doc, fonts, english, 9.5, LABEL_WIDTH);
   const labelHeight =
     englishHeight +
-    (nepaliLabel === undefined ? 0 : heightOf(doc, nepaliLabel, NEPALI_LABEL_SIZE, LABEL_WIDTH, NEPALI_FACE));
-  room(Math.max(labelHeight, heightOf(doc, value, 10.5, VALUE_WIDTH)) + ROW_GAP);
+    (nepaliLabel === undefined ? 0 : heightOf(doc, fonts, nepaliLabel, NEPALI_LABEL_SIZE, LABEL_WIDTH, NEPALI_FACE));
+  room(Math.max(labelHeight, heightOf(doc, fonts, value, 10.5, VALUE_WIDTH)) + ROW_GAP);
   const top = doc.y;
   let bottom = write.labelled(
     { text: english, x: MARGIN, y: top, style: { size: 9.5, color: MUTED, width: LABEL_WIDTH } },
@@ -451,9 +478,9 @@ function row(
   return top;
 }
 
-function amountRow({ doc, write, room }: Sheet, name: string, amount: string): void {
+function amountRow({ doc, fonts, write, room }: Sheet, name: string, amount: string): void {
   const amountWidth = 130;
-  room(heightOf(doc, name, 10.5, CONTENT_WIDTH - amountWidth - 10) + ROW_GAP);
+  room(heightOf(doc, fonts, name, 10.5, CONTENT_WIDTH - amountWidth - 10) + ROW_GAP);
   const top = doc.y;
   write(name, MARGIN, top, { size: 10.5, width: CONTENT_WIDTH - amountWidth - 10 });
   const afterName = doc.y;
@@ -623,8 +650,61 @@ function assistance({ doc, write, nepali }: Sheet, content: CertificateContent, 
   });
   const how = { size: 9, color: MUTED, width: CONTENT_WIDTH - 28 } as const;
   const quoting = { policyNumber: content.policyNumber };
-  write(fill(GLOSSARY.assistanceHow.en, quoting), MARGIN + 14, top + 47 + shift, how);
-  if (nepali) write(fill(GLOSSARY.assistanceHow.ne, quoting), MARGIN + 14, doc.y + 1, how);
+  const sentence = (language: keyof Term) =>
+    paragraph(write, fill(GLOSSARY.assistanceHow[language], quoting), content.policyNumber, how);
+  drawParagraph({ doc, write }, sentence('en'), MARGIN + 14, top + 47 + shift, how);
+  if (nepali) drawParagraph({ doc, write }, sentence('ne'), MARGIN + 14, doc.y + 1, how);
+}
+
+/**
+ * Where pdfkit may cut a policy number at a line's end: a hyphen before a letter, as in the
+ * sandbox's SBX-POL-… (the line-breaking rules allow a break there, not before a digit).
+ */
+const CUTTABLE_NUMBER = /-(?=\p{L})/u;
+
+/** A sentence as drawn: in pdfkit's own lines, or in `lines` given here. */
+interface Paragraph {
+  text: string;
+  lines?: string[];
+}
+
+/**
+ * A sentence that quotes the policy number: when pdfkit could cut that number ("SBX-" at one line's
+ * end, "POL-2026-000087" on the next), it is broken into lines between words only, so the number an
+ * officer reads out or types stays whole (decision record 0109); any other sentence keeps pdfkit's
+ * wrapping, as before.
+ */
+function paragraph(write: Write, text: string, policyNumber: string, style: TextStyle): Paragraph {
+  if (!CUTTABLE_NUMBER.test(policyNumber) || !text.includes(policyNumber) || style.width === undefined) return { text };
+  const width = style.width;
+  return { text, lines: logicalLines(text, width, (line) => write.widthOf(line, style)) };
+}
+
+/**
+ * A paragraph's height: with its own lines, as many lines as it has, each fitted to the width by the
+ * faces that draw it (measured in one face, a Nepali line's Latin words are .notdef boxes, wider).
+ */
+function paragraphHeight(
+  doc: PDFKit.PDFDocument,
+  fonts: CertificateFonts,
+  { text, lines }: Paragraph,
+  size: number,
+  width: number,
+  face?: string,
+): number {
+  if (lines === undefined) return heightOf(doc, fonts, text, size, width, face);
+  return lines.length * heightOf(doc, fonts, ' ', size, width, face);
+}
+
+function drawParagraph(
+  { doc, write }: Pick<Sheet, 'doc' | 'write'>,
+  { text, lines }: Paragraph,
+  x: number,
+  y: number,
+  style: TextStyle,
+): void {
+  if (lines === undefined) return write(text, x, y, style);
+  lines.forEach((line, index) => write(line, x, index === 0 ? y : doc.y, style));
 }
 
 function attestationOf(content: CertificateContent, language: keyof Term): string {

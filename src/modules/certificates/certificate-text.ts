@@ -1,5 +1,12 @@
-import { faceNamed, fontRuns, type CertificateFonts, type CjkFamily, type FontWeight } from './certificate-fonts';
-import { currentFont, featuresTurnedOff } from '../../kernel/pdfkit-adapter';
+import {
+  faceNamed,
+  fontRuns,
+  sharedPdfkitLayouts,
+  type CertificateFonts,
+  type CjkFamily,
+  type FontWeight,
+} from './certificate-fonts';
+import { currentFont, featuresTurnedOff, shareCurrentFontLayouts } from '../../kernel/pdfkit-adapter';
 
 export interface TextStyle {
   weight?: FontWeight;
@@ -27,6 +34,8 @@ export interface Write {
    * on lines of their own. Answers the lowest `doc.y` the two left.
    */
   labelled(label: Placed, value: Placed): number;
+  /** The width of `text` on one line, in the faces that draw it. */
+  widthOf(text: string, style: TextStyle): number;
 }
 
 export const INK = '#1b2733';
@@ -36,6 +45,17 @@ const LABEL_TO_VALUE_GAP = 3;
 
 /** Registered by the document before any text: the labels use them, and the specimen mark is measured in the bold one. */
 export const LATIN_FACES = ['latin-regular', 'latin-bold'] as const;
+
+/**
+ * Makes the registered `face` the document's font, as doc.font(face) does, with pdfkit's layouts
+ * of its words and texts kept across documents (certificate-fonts.ts): each certificate measures
+ * and draws mostly the same labels. Every text of the certificate selects its face through here.
+ */
+export function selectFace(doc: PDFKit.PDFDocument, face: string): PDFKit.PDFDocument {
+  doc.font(face);
+  shareCurrentFontLayouts(doc, sharedPdfkitLayouts);
+  return doc;
+}
 
 /** Hebrew, Arabic, Syriac, Thaana, NKo... and their presentation forms: text the bidi algorithm reorders. */
 const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]|[\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
@@ -60,7 +80,7 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
       doc.registerFont(face, faceNamed(fonts, face).font);
       registered.add(face);
     }
-    doc.font(face);
+    selectFace(doc, face);
   };
   /**
    * What `draw` draws, read as `actual` (/ActualText). pdfkit flips the y axis inside each text
@@ -153,10 +173,10 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
     // label reaches its value on the value's baseline (the Arabic face's sits 6 points below the
     // label's), and pdftotext reads the two as one line.
     const size = label.style.size ?? 10;
-    const spaceWidth = doc.font('latin-regular').fontSize(size).widthOfString(' ');
+    const spaceWidth = selectFace(doc, 'latin-regular').fontSize(size).widthOfString(' ');
     const spaceTop = baselineOf(value) - baselineOf({ text: ' ', x: 0, y: 0, style: { size } });
     const inklessSpace = (x: number) => {
-      doc.font('latin-regular').fontSize(size).text(' ', x, spaceTop, { lineBreak: false });
+      selectFace(doc, 'latin-regular').fontSize(size).text(' ', x, spaceTop, { lineBreak: false });
     };
     readAs(label.text, () => {
       inklessSpace(label.x);
@@ -167,7 +187,7 @@ export function writer(doc: PDFKit.PDFDocument, fonts: CertificateFonts): Write 
     write(value.text, value.x, value.y, value.style);
     return Math.max(afterLabel, doc.y);
   };
-  return Object.assign(write, { labelled });
+  return Object.assign(write, { labelled, widthOf });
 }
 
 /**

@@ -139,6 +139,62 @@ const PAGE_TERMS = {
     ne: 'पदयात्री सङ्कटमा? आफ्नो एजेन्सीमार्फत दाबीको प्रक्रिया खोल्नुहोस् वा २४ घण्टे सहायता लाइनमा फोन गर्नुहोस्:',
   },
   verificationBy: { en: 'Policy verification by {issuer}', ne: '{issuer} द्वारा बीमालेख प्रमाणीकरण' },
+  // The page's remaining sentences (issue 50's leftovers, decision record 0109): awaiting the insurer's review.
+  noPolicyNumbered: {
+    en: 'No policy has the number {policyNumber}. Check it against the number printed on the certificate, or scan its QR code again.',
+    ne: 'नम्बर {policyNumber} भएको कुनै बीमालेख छैन। प्रमाणपत्रमा छापिएको नम्बरसँग भिडाउनुहोस्, वा यसको QR कोड फेरि स्क्यान गर्नुहोस्।',
+  },
+  notAPolicyNumber: {
+    en: 'What was looked up is not a policy number (they read POL-year-number, such as POL-2026-000087). Check the number printed on the certificate, or scan its QR code again.',
+    ne: 'खोजिएको कुरा बीमालेख नम्बर होइन (बीमालेख नम्बर POL-वर्ष-क्रमसंख्या हुन्छ, जस्तै POL-2026-000087)। प्रमाणपत्रमा छापिएको नम्बर जाँच गर्नुहोस्, वा यसको QR कोड फेरि स्क्यान गर्नुहोस्।',
+  },
+  noLatinNameOnRecord: {
+    en: 'No name in Latin letters on record: the agency gave no name as in the passport. Compare the date of birth and the end of the passport number printed on the certificate.',
+    ne: 'रोमन अक्षरमा कुनै नाम अभिलेखमा छैन: एजेन्सीले राहदानी अनुसारको नाम दिएको छैन। प्रमाणपत्रमा छापिएको जन्म मिति र राहदानी नम्बरको अन्तिम भाग भिडाउनुहोस्।',
+  },
+  travellerShownWithCode: {
+    en: 'Shown with the check code printed beside the QR code: scan the code on the certificate, or type it below.',
+    ne: 'प्रमाणपत्रमा QR कोडको छेउमा छापिएको जाँच कोडसँग देखाइन्छ: प्रमाणपत्रको कोड स्क्यान गर्नुहोस्, वा तल टाइप गर्नुहोस्।',
+  },
+  compareInitials: {
+    en: "Compare the initials with the traveller's passport. Only the initials are shown here, to protect the traveller's privacy.",
+    ne: 'नामका प्रथम अक्षरहरू यात्रीको राहदानीसँग भिडाउनुहोस्। यात्रीको गोपनीयताको रक्षाका लागि यहाँ प्रथम अक्षरहरू मात्र देखाइएका छन्।',
+  },
+  routeAsStatedOnPage: {
+    en: '“{route}”: cover applies on this route as stated, up to {altitude} (the route as stated by the partner)',
+    ne: '“{route}”: साझेदारले उल्लेख गरे अनुसारको यस पदयात्रा मार्गमा {altitude} सम्म बीमा सुरक्षा लागू हुन्छ (साझेदारले उल्लेख गरे अनुसारको मार्ग)',
+  },
+  amendedOn: {
+    en: 'Amended on {date}: the cover dates were changed after the policy was issued.',
+    ne: '{date} मा संशोधित: बीमालेख जारी भएपछि बीमा अवधिका मितिहरू परिवर्तन गरिए।',
+  },
+  lastChange: { en: 'Version {number}: {change}.', ne: 'संस्करण {number}: {change}।' },
+  versionOneSuperseded: {
+    en: 'Version 1 is superseded: a certificate that prints an earlier version no longer holds.',
+    ne: 'संस्करण 1 प्रतिस्थापित भइसकेको छ: पुरानो संस्करण छापिएको प्रमाणपत्र अब मान्य हुँदैन।',
+  },
+  versionsSuperseded: {
+    en: 'Versions 1 to {earlier} are superseded: a certificate that prints an earlier version no longer holds.',
+    ne: 'संस्करण 1 देखि {earlier} सम्म प्रतिस्थापित भइसकेका छन्: पुरानो संस्करण छापिएको प्रमाणपत्र अब मान्य हुँदैन।',
+  },
+  supersededCodeTyped: {
+    en: "The check code typed is that of certificate version {typed}, which is superseded by version {current}: the dates on that paper are no longer the policy's. The current ones are below.",
+    ne: 'टाइप गरिएको जाँच कोड प्रमाणपत्रको संस्करण {typed} को हो, जसलाई संस्करण {current} ले प्रतिस्थापित गरेको छ: त्यो कागजमा भएका मितिहरू अब बीमालेखका होइनन्। हालका मितिहरू तल छन्।',
+  },
+  checkCodeMismatch: {
+    en: 'This check code does not match this policy. Type the code printed beside the QR code on the certificate; a certificate whose code never matches is not valid.',
+    ne: 'यो जाँच कोड यस बीमालेखसँग मेल खाँदैन। प्रमाणपत्रमा QR कोडको छेउमा छापिएको कोड टाइप गर्नुहोस्; कोड कहिल्यै मेल नखाने प्रमाणपत्र मान्य हुँदैन।',
+  },
+  specimenMark: { en: 'SPECIMEN — NOT INSURANCE', ne: 'नमुना — बीमा होइन' },
+  specimenPage: {
+    en: 'This page comes from a test system. It shows no real policy: nobody is insured by it.',
+    ne: 'यो पृष्ठ परीक्षण प्रणालीबाट आएको हो। यसले कुनै वास्तविक बीमालेख देखाउँदैन: यसबाट कोही पनि बीमित छैन।',
+  },
+  tooManyLookups: { en: 'Too many lookups', ne: 'धेरै पटक खोजी गरियो' },
+  tooManyLookupsExplained: {
+    en: 'Too many policies were checked from this network in a short time (a mobile network may share one address among many phones). Try again in {seconds} seconds, or call the assistance number below.',
+    ne: 'यस नेटवर्कबाट छोटो समयमा धेरै बीमालेख जाँच गरिए (मोबाइल नेटवर्कले एउटै ठेगाना धेरै फोनबीच बाँड्न सक्छ)। {seconds} सेकेन्डपछि फेरि प्रयास गर्नुहोस्, वा तलको सहायता नम्बरमा फोन गर्नुहोस्।',
+  },
 } as const satisfies Record<string, Term>;
 
 /** Every term, in the order of decision record 0104's table. */

@@ -48,9 +48,8 @@ export const certificateHandlers = {
       return {
         status: 429,
         contentType: 'text/html',
-        // Said in English only (decision record 0104).
-        headers: { ...headers, 'Content-Language': 'en', 'Retry-After': String(lookup.retryAfterSeconds) },
-        body: tooManyLookupsPage(lookup.retryAfterSeconds, site),
+        headers: { ...headers, 'Retry-After': String(lookup.retryAfterSeconds) },
+        body: tooManyLookupsPage(lookup.retryAfterSeconds, site, language),
       };
     }
     const verification = await verifyPolicy(scope.em, params.policyNumber, query.code, {

@@ -1,6 +1,5 @@
 import { escapeHtml } from '../../kernel/http/html';
 import { amountFromMinor } from '../../kernel/money';
-import { statedRouteCover } from './rules/route-endorsement';
 import type { CheckCodeResult, RouteOnPage, Verification } from './policy-verification';
 import type { PolicyStanding } from './rules/policy-standing';
 import { term, type Language, type TermKey } from './glossary';
@@ -22,8 +21,8 @@ export function verificationPage(
   const t = (key: TermKey, values?: Record<string, string | number>) => term(key, language, values);
   if (!verification.found) {
     const lookedUp = verification.lookedUp
-      ? `<p>No policy has the number <strong>${escapeHtml(verification.lookedUp)}</strong>. Check it against the number printed on the certificate, or scan its QR code again.</p>`
-      : '<p>What was looked up is not a policy number (they read POL-year-number, such as POL-2026-000087). Check the number printed on the certificate, or scan its QR code again.</p>';
+      ? `<p>${t('noPolicyNumbered', { policyNumber: `<strong>${escapeHtml(verification.lookedUp)}</strong>` })}</p>`
+      : `<p>${t('notAPolicyNumber')}</p>`;
     return page(
       t('policyNotFound'),
       'unknown',
@@ -35,11 +34,11 @@ export function verificationPage(
   const state = STATES[verification.standing];
   const explanation = state.explain(verification, language);
   const unlocked = verification.travellerInitials !== undefined || verification.noLatinName === true;
-  // The page's sentences about the traveller and the typed code are said in English only (decision record 0104).
+  // Every sentence of the page is a glossary entry, in the page's language (decision records 0104 and 0109).
   const traveller = verification.noLatinName
-    ? `<dt>${t('traveller')}</dt><dd>No name in Latin letters on record: the agency gave no name as in the passport. Compare the date of birth and the end of the passport number printed on the certificate.</dd>`
+    ? `<dt>${t('traveller')}</dt><dd>${t('noLatinNameOnRecord')}</dd>`
     : verification.travellerInitials === undefined
-      ? `<dt>${t('traveller')}</dt><dd>Shown with the check code printed beside the QR code: scan the code on the certificate, or type it below.</dd>`
+      ? `<dt>${t('traveller')}</dt><dd>${t('travellerShownWithCode')}</dd>`
       : `<dt>${t('traveller')}</dt><dd>${escapeHtml(verification.travellerInitials)}</dd>`;
   return page(
     `${t(state.title)}: ${verification.policyNumber}`,
@@ -62,7 +61,7 @@ export function verificationPage(
         ? checkCodeForm(verification.policyNumber, verification.checkCode, language)
         : verification.noLatinName
           ? ''
-          : '<p class="small">Compare the initials with the traveller\'s passport. Only the initials are shown here, to protect the traveller\'s privacy.</p>',
+          : `<p class="small">${t('compareInitials')}</p>`,
     ],
     site,
     language,
@@ -80,7 +79,7 @@ function routeText(route: RouteOnPage, maxAltitude: number, language: Language):
     case 'REGISTERED':
       return `${escapeHtml(route.name)} (${metres(route.maxAltitude)})`;
     case 'AS_STATED':
-      return `${statedRouteCover(escapeHtml(route.name), metres(maxAltitude))} (the route as stated by the partner)`;
+      return term('routeAsStatedOnPage', language, { route: escapeHtml(route.name), altitude: metres(maxAltitude) });
     case 'ANY_REGISTERED':
       return term('anyRegisteredRoute', language, { altitude: metres(maxAltitude) });
   }
@@ -95,20 +94,23 @@ function evacuationText(limit: number | undefined, language: Language): string {
 
 /** Which paper is the right one: an amended policy's earlier certificates are superseded. */
 function versionNote(verification: Found, language: Language): string {
+  const t = (key: TermKey, values?: Record<string, string | number>) => term(key, language, values);
+  // The change itself ("departure moved from … to …") is the amendment's record, as it was written.
+  const change = verification.lastChange
+    ? ` ${t('lastChange', { number: verification.version, change: escapeHtml(verification.lastChange) })}`
+    : '';
   const amended = verification.amendedOn
-    ? `<p class="amended">Amended on ${date(verification.amendedOn)}: the cover dates were changed after the policy was issued.${verification.lastChange ? ` Version ${verification.version}: ${escapeHtml(verification.lastChange)}.` : ''}</p>`
+    ? `<p class="amended">${t('amendedOn', { date: date(verification.amendedOn) })}${change}</p>`
     : '';
   const earlier = verification.version - 1;
   const superseded =
-    earlier === 0
-      ? ''
-      : ` ${earlier === 1 ? 'Version 1 is' : `Versions 1 to ${earlier} are`} superseded: a certificate that prints an earlier version no longer holds.`;
+    earlier === 0 ? '' : ` ${earlier === 1 ? t('versionOneSuperseded') : t('versionsSuperseded', { earlier })}`;
   // The paper in the officer's hand is an earlier version when its check code is (decision record 0100).
   const held =
     verification.supersededVersion === undefined
       ? ''
-      : `<p class="mismatch" role="alert">The check code typed is that of certificate version ${verification.supersededVersion}, which is superseded by version ${verification.version}: the dates on that paper are no longer the policy's. The current ones are below.</p>`;
-  const current = term('currentVersion', language, { number: verification.version });
+      : `<p class="mismatch" role="alert">${t('supersededCodeTyped', { typed: verification.supersededVersion, current: verification.version })}</p>`;
+  const current = t('currentVersion', { number: verification.version });
   return `${amended}<p class="version">${current}${superseded}</p>${held}`;
 }
 
@@ -118,9 +120,7 @@ function versionNote(verification: Found, language: Language): string {
  */
 function checkCodeForm(policyNumber: string, result: CheckCodeResult, language: Language): string {
   const mismatch =
-    result === 'MISMATCHED'
-      ? '<p class="mismatch" role="alert">This check code does not match this policy. Type the code printed beside the QR code on the certificate; a certificate whose code never matches is not valid.</p>'
-      : '';
+    result === 'MISMATCHED' ? `<p class="mismatch" role="alert">${term('checkCodeMismatch', language)}</p>` : '';
   return [
     mismatch,
     `<form class="code" method="get" action="/verify/${encodeURIComponent(policyNumber)}">`,
@@ -194,15 +194,20 @@ const headline = (words: string) => words.toUpperCase();
  * The answer to a client address over its limit of lookups. The address may be a mobile carrier's,
  * shared by many phones (carrier-grade NAT): the page does not blame "this device".
  */
-export function tooManyLookupsPage(retryAfterSeconds: number, site: VerificationSite): string {
+export function tooManyLookupsPage(
+  retryAfterSeconds: number,
+  site: VerificationSite,
+  language: Language = 'en',
+): string {
   return page(
-    'Too many lookups',
+    term('tooManyLookups', language),
     'unknown',
     [
-      '<h1>Too many lookups</h1>',
-      `<p>Too many policies were checked from this network in a short time (a mobile network may share one address among many phones). Try again in ${retryAfterSeconds} seconds, or call the assistance number below.</p>`,
+      `<h1>${term('tooManyLookups', language)}</h1>`,
+      `<p>${term('tooManyLookupsExplained', language, { seconds: retryAfterSeconds })}</p>`,
     ],
     site,
+    language,
   );
 }
 
@@ -228,9 +233,18 @@ export interface VerificationSite {
   specimen: boolean;
 }
 
-/** Above the card, on every page of a sandbox: a checkpoint shown a sandbox's VALID must not take it for cover. */
-const SPECIMEN_BANNER =
-  '<p class="specimen" role="alert"><strong>SPECIMEN — NOT INSURANCE</strong><br>This page comes from a test system. It shows no real policy: nobody is insured by it.</p>';
+/**
+ * Above the card, on every page of a sandbox: a checkpoint shown a sandbox's VALID must not take it
+ * for cover. SPECIMEN — NOT INSURANCE stays in English on a Nepali page too (decision record 0097),
+ * its Nepali words under it.
+ */
+function specimenBanner(language: Language): string {
+  const mark =
+    language === 'en'
+      ? `<strong>${term('specimenMark', 'en')}</strong>`
+      : `<strong>${term('specimenMark', 'en')}</strong><br><strong>${term('specimenMark', language)}</strong>`;
+  return `<p class="specimen" role="alert">${mark}<br>${term('specimenPage', language)}</p>`;
+}
 
 function page(
   title: string,
@@ -267,7 +281,7 @@ function page(
     'footer{margin-top:1rem;font-size:.8rem;color:#4a5560;text-align:center}',
     '.specimen{margin:0 0 1rem;padding:.75rem 1rem;background:repeating-linear-gradient(-45deg,#fde2e0,#fde2e0 .6rem,#fff .6rem,#fff 1.2rem);border:.2rem solid #c0392b;border-radius:.5rem;color:#8e1b10;font-size:1.05rem;text-align:center}',
     '</style></head>',
-    `<body><main>${specimen ? SPECIMEN_BANNER : ''}<div class="card">${body.join('')}</div>`,
+    `<body><main>${specimen ? specimenBanner(language) : ''}<div class="card">${body.join('')}</div>`,
     // The way to help in every state, and never a word about any case (issue 39: the page is public).
     `<p class="assistance">${term('assistanceLine', language)} <a href="tel:${escapeHtml(assistancePhone.replace(/[^+\d]/g, ''))}">${escapeHtml(assistancePhone)}</a></p>`,
     `<footer>${term('verificationBy', language, { issuer: escapeHtml(issuer) })}</footer></main></body></html>`,

@@ -4565,7 +4565,7 @@ export interface components {
              * @description Days of cover once applied, first and last day included.
              */
             durationDays: number;
-            /** @description The order's premium for the extended window (see `ExtensionPreview`). */
+            /** @description The order's whole price for the extended window, not its insurance premium alone (see `ExtensionPreview`). */
             newPremium: number;
             /** @description `ORD-<year>-<seq>` */
             orderRef: string;
@@ -4638,14 +4638,16 @@ export interface components {
              */
             maxDurationDays: number;
             /**
-             * @description The order's premium for the new window: the package and its kept devices priced for the new
-             *     duration by the package's own pricing, less the same share the order's promo and direct
-             *     discounts took; added services and devices as they were.
+             * @description The order's whole price for the new window, not its insurance premium alone (which "premium"
+             *     means on the certificate, the commission and the cancellation fee since 2.9.0): the package
+             *     and its kept devices priced for the new duration by the package's own pricing, less the same
+             *     share the order's promo and direct discounts took; added services and devices as they were.
+             *     The name is kept from 2.8.0.
              */
             newPremium: number;
             /** @description `ORD-<year>-<seq>` */
             orderRef: string;
-            /** @description What the order paid (its `pricing.totalAmount`). */
+            /** @description What the order paid in all, as `newPremium` counts it, not its insurance premium alone - its `pricing.totalAmount` (equipment and added items included) and the top-ups of extensions already applied. */
             premiumPaid: number;
             /**
              * Format: date
@@ -11741,10 +11743,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Too many lookups from this client address (which a mobile carrier may share among many phones); wait for `Retry-After` seconds. */
+            /** @description Too many lookups from this client address (which a mobile carrier may share among many phones); wait for `Retry-After` seconds. Said in the page's language, as the other answers. */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /**
+                     * @description The page's language, `en` or `ne` (query `lang`, else `Accept-Language`).
+                     * @example en
+                     */
+                    "Content-Language"?: "en" | "ne";
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
