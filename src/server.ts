@@ -43,7 +43,7 @@ import { StartupRefusal, startupFailureLine } from './kernel/startup-refusal';
 import { purgeExpiredCreateKeys } from './kernel/http/idempotent-create';
 import { applyPromoAtCreation } from './modules/promos';
 import { startDraftPurgeJob, type DraftPurgeJob, documentStorageFor, PdfCheckPool } from './modules/documents';
-import { statusLookupCache, type PaymentDeps } from './modules/payments';
+import { refundWrites, statusLookupCache, type PaymentDeps } from './modules/payments';
 import { startJobQueue, withoutSchedules, type JobQueue } from './kernel/jobs/job-queue';
 import { StreamingConnections } from './kernel/db/streaming-connections';
 import { CsvExports } from './kernel/db/csv-exports';
@@ -245,6 +245,7 @@ async function buildParts(
     logger,
     metrics,
     statusLookups: statusLookupCache(config.payments),
+    refundWrites,
   };
   registerReadGauge(
     metrics,

@@ -42,7 +42,7 @@ export async function recordProviderReversal(
   kind: ProviderReversalKind,
   gatewayReference: string | undefined,
   now: Date,
-  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways'>,
+  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'refundWrites'>,
 ): Promise<ReversalOutcome> {
   if (attempt.status !== 'SUCCESS' || attempt.providerReversal === 'FULL' || attempt.providerReversal === kind)
     return 'UNCHANGED';
@@ -98,14 +98,19 @@ export async function recordProviderReversal(
     const before = given.get(refund.order.id) ?? 0;
     const amount = Math.min(refund.amount, Math.max(0, share - refund.fee - before));
     given.set(refund.order.id, before + amount);
-    await moveRefund(tx, refund, {
-      step: 'FOUND_AT_PROVIDER',
-      actor: ACTOR,
-      at: now,
-      providerRefundRef: gatewayReference,
-      note: 'the provider reports the payment refunded in full (payment watch)',
-      amount,
-    });
+    await moveRefund(
+      tx,
+      refund,
+      {
+        step: 'FOUND_AT_PROVIDER',
+        actor: ACTOR,
+        at: now,
+        providerRefundRef: gatewayReference,
+        note: 'the provider reports the payment refunded in full (payment watch)',
+        amount,
+      },
+      deps,
+    );
   }
   await tx.flush();
   const plan = reversalPlan(
@@ -127,18 +132,22 @@ export async function recordProviderReversal(
     const owed = plan.remainder.get(line.order.id) ?? 0;
     const refund =
       owed > 0
-        ? await recordRefund(tx, {
-            order: line.order,
-            attempt,
-            cause: 'PROVIDER_REVERSAL',
-            amount: owed,
-            actor: ACTOR,
-            at: now,
-            start: 'FOUND_AT_PROVIDER',
-            provider,
-            providerRefundRef: reference,
-            note: `refunded at the provider (${provider ?? attempt.gateway}), found by the payment watch; not executed by us`,
-          })
+        ? await recordRefund(
+            tx,
+            {
+              order: line.order,
+              attempt,
+              cause: 'PROVIDER_REVERSAL',
+              amount: owed,
+              actor: ACTOR,
+              at: now,
+              start: 'FOUND_AT_PROVIDER',
+              provider,
+              providerRefundRef: reference,
+              note: `refunded at the provider (${provider ?? attempt.gateway}), found by the payment watch; not executed by us`,
+            },
+            deps,
+          )
         : undefined;
     if (refund) recorded += 1;
     if (plan.cancel.includes(line.order.id)) await cancelForReversal(tx, line, attempt, refund ?? null, now);

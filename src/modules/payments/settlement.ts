@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import { effectOfGatewayWord, settlementPlan, type GatewayWordEffect } from './rules/payment-attempt';
-import { Order, OrderStatus } from '../orders/entities/order';
+import { Order } from '../orders/entities/order';
 import { PaymentAttempt } from './entities/payment-attempt';
 import { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import type { GatewayReport } from './providers/gateway';
@@ -11,7 +11,7 @@ import { endedPaymentEventType, recordPaymentEvents } from '../webhooks';
 import { recordCommissionEarned } from '../commissions';
 import { recordRefund, refundStart } from '../refunds';
 import { businessToday } from '../../kernel/business-today';
-import { expireTopUpExtension, extensionOfTopUp, settleTopUp, type OrderAmendment } from '../orders';
+import { expireTopUpExtension, extensionOfTopUp, markOrderPaid, settleTopUp, type OrderAmendment } from '../orders';
 import type { SettlementPlan } from './rules/payment-attempt';
 
 /**
@@ -59,7 +59,7 @@ async function recordCapture(
   tx: EntityManager,
   attempt: PaymentAttempt,
   now: Date,
-  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>,
+  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds' | 'refundWrites'>,
 ) {
   const lines = attempt.orders.getItems();
   const topUp = lines.length === 1 ? await extensionOfTopUp(tx, attempt.paymentRef) : null;
@@ -85,8 +85,7 @@ async function recordCapture(
   for (const line of lines) {
     if (plan.pay.includes(line.order.id)) {
       line.settlement = 'PAID';
-      line.order.status = OrderStatus.Paid;
-      line.order.paidAt = now;
+      markOrderPaid(line.order, now);
       paid.push(line.order);
     } else {
       line.settlement = 'REFUND_PENDING';
@@ -95,15 +94,19 @@ async function recordCapture(
   // Each share no order could take is a refund of its own, refunded by the executor where the provider can.
   const owedLines = lines.filter((line) => line.settlement === 'REFUND_PENDING');
   for (const line of owedLines) {
-    await recordRefund(tx, {
-      order: line.order,
-      attempt,
-      cause: 'LATE_CAPTURE',
-      amount: line.amount,
-      actor: 'payment-settlement',
-      at: now,
-      start: refundStart(deps.gateways, attempt),
-    });
+    await recordRefund(
+      tx,
+      {
+        order: line.order,
+        attempt,
+        cause: 'LATE_CAPTURE',
+        amount: line.amount,
+        actor: 'payment-settlement',
+        at: now,
+        start: refundStart(deps.gateways, attempt),
+      },
+      deps,
+    );
   }
   if (owedLines.length > 0) deps.kickRefunds?.();
   if (paid.length > 0) {
@@ -154,7 +157,7 @@ async function recordTopUpCapture(
   attempt: PaymentAttempt,
   amendment: OrderAmendment,
   now: Date,
-  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>,
+  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds' | 'refundWrites'>,
 ): Promise<{ paid: Order[]; plan: SettlementPlan }> {
   const line = attempt.orders.getItems()[0]!;
   const settled = await settleTopUp(tx, amendment, line.amount, now);
@@ -177,15 +180,19 @@ async function recordTopUpCapture(
   attempt.refundAmount = line.amount;
   attempt.refundReason = settled.reason;
   line.settlement = 'REFUND_PENDING';
-  await recordRefund(tx, {
-    order: line.order,
-    attempt,
-    cause: 'LATE_CAPTURE',
-    amount: line.amount,
-    actor: 'payment-settlement',
-    at: now,
-    start: refundStart(deps.gateways, attempt),
-  });
+  await recordRefund(
+    tx,
+    {
+      order: line.order,
+      attempt,
+      cause: 'LATE_CAPTURE',
+      amount: line.amount,
+      actor: 'payment-settlement',
+      at: now,
+      start: refundStart(deps.gateways, attempt),
+    },
+    deps,
+  );
   deps.kickRefunds?.();
   await recordPaymentEvents(tx, 'payment.refund_pending', attempt, {
     at: now,
@@ -219,7 +226,7 @@ export async function recordGatewayWord(
   attempt: PaymentAttempt,
   report: GatewayReport,
   now: Date,
-  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>,
+  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds' | 'refundWrites'>,
 ): Promise<RecordedWord> {
   const effect = effectOfGatewayWord(
     { status: attempt.status, gatewayConfirmed: !!attempt.gatewayConfirmedAt },

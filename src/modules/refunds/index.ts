@@ -13,3 +13,4 @@ export { confirmRefund, confirmRefundsOfPayment, listRefunds, refundOverview, re
 export { recordPartialReversal } from './partial-reversal';
 export { lockShareForRefunds, lockSharesForRefunds, refundsHolding } from './share-room';
 export type { RefundStatus } from './rules/refund-life';
+export type { RefundPorts, RefundWrites } from './refund-deps';

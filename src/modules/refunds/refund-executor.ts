@@ -123,14 +123,19 @@ async function executeRefund(
     await em.fork().transactional(async (tx) => {
       const pending = await lockedRefund(tx, refundId);
       if (pending.status === 'PENDING')
-        await moveRefund(tx, pending, {
-          step: 'RETRY_LATER',
-          actor: 'refund-executor',
-          at: new Date(),
-          why,
-          nextTryAt: next,
-          nothingSent,
-        });
+        await moveRefund(
+          tx,
+          pending,
+          {
+            step: 'RETRY_LATER',
+            actor: 'refund-executor',
+            at: new Date(),
+            why,
+            nextTryAt: next,
+            nothingSent,
+          },
+          deps,
+        );
     });
     deps.logger.warn(
       { refundRef: refund.refundRef, tries, nextTryAt: next.toISOString(), why },
@@ -172,18 +177,18 @@ async function recordOutcome(
       refund.gateway === 'cash' ? 'cash' : (refund.attempt.provider ?? deps.gateways.get(refund.gateway)?.provider);
     const how = { actor: 'refund-executor', at: now, ...(provider ? { provider } : {}) };
     if (answer.kind === 'REFUNDED') {
-      await moveRefund(tx, refund, { ...how, step: 'SUCCEED', providerRefundRef: answer.providerRefundRef });
+      await moveRefund(tx, refund, { ...how, step: 'SUCCEED', providerRefundRef: answer.providerRefundRef }, deps);
       deps.metrics?.refunds?.inc({ gateway: refund.gateway, status: 'SUCCEEDED' });
       deps.logger.info({ refundRef: refund.refundRef, provider, amount: refund.amount }, 'refund made at the provider');
       return 'succeeded';
     }
     // A refund the provider needs the customer's mobile for is a person's work, never a failure.
     if (answer.kind === 'MANUAL' || answer.kind === 'NEEDS_CUSTOMER_MOBILE') {
-      await moveRefund(tx, refund, { ...how, step: 'NEED_OPERATOR', why: answer.why });
+      await moveRefund(tx, refund, { ...how, step: 'NEED_OPERATOR', why: answer.why }, deps);
       deps.metrics?.refunds?.inc({ gateway: refund.gateway, status: 'MANUAL' });
       return 'manual';
     }
-    await moveRefund(tx, refund, { ...how, step: 'FAIL', why: answer.reason });
+    await moveRefund(tx, refund, { ...how, step: 'FAIL', why: answer.reason }, deps);
     deps.metrics?.refunds?.inc({ gateway: refund.gateway, status: 'FAILED' });
     deps.logger.error(
       { refundRef: refund.refundRef, provider, reason: answer.reason },
