@@ -9,6 +9,7 @@ import { lockSharesForRefunds, moveRefund, recordRefund } from '../refunds';
 import { recordPaymentEvents } from '../webhooks';
 import type { ProviderReversalKind } from './rules/payment-attempt';
 import { reversalPlan } from './rules/payment-watch';
+import { moveAttempt, moveShare } from './attempt-life';
 
 export type ReversalOutcome = 'REVERSED' | 'PARTIALLY_REVERSED' | 'UNCHANGED';
 
@@ -152,17 +153,19 @@ export async function recordProviderReversal(
     if (refund) recorded += 1;
     if (plan.cancel.includes(line.order.id)) await cancelForReversal(tx, line, attempt, refund ?? null, now);
     // All of it went back: no share pays an order any more, whoever refunded it.
-    line.settlement = 'REFUNDED';
+    moveShare(line, 'REVERSE');
   }
   // The attempt then reads as what it is now: captured, and given back in full. Its refundAmount
   // (money no order kept: late captures, and now the shares the reversal took from their orders)
   // grows by the shares of the orders cancelled here; a share a cancellation refunded stays out of it.
-  attempt.status = 'REFUNDED';
-  attempt.refundAmount += lines
-    .filter((line) => plan.cancel.includes(line.order.id))
-    .reduce((sum, line) => sum + line.amount, 0);
-  attempt.refundReason ??= PAYMENT_REVERSED;
-  attempt.refundedAt ??= now;
+  await moveAttempt(tx, attempt, {
+    step: 'REVERSE',
+    at: now,
+    refundAmount:
+      attempt.refundAmount +
+      lines.filter((line) => plan.cancel.includes(line.order.id)).reduce((sum, line) => sum + line.amount, 0),
+    refundReason: attempt.refundReason ?? PAYMENT_REVERSED,
+  });
   deps.logger.warn(
     { ...log, refundsRecorded: recorded, ordersCancelled: plan.cancel.length },
     'the provider gave a paid payment back in full',

@@ -1,13 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
-import { effectOfGatewayWord, settlementPlan, type GatewayWordEffect } from './rules/payment-attempt';
+import { effectOfGatewayWord, endingStep, settlementPlan, type GatewayWordEffect } from './rules/payment-attempt';
+import { moveAttempt, moveShare } from './attempt-life';
 import { Order } from '../orders/entities/order';
 import { PaymentAttempt } from './entities/payment-attempt';
 import { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import type { GatewayReport } from './providers/gateway';
 import type { PaymentDeps } from './payment-deps';
 import { issuePolicyNumbers } from '../certificates';
-import { endedPaymentEventType, recordPaymentEvents } from '../webhooks';
+import { recordPaymentEvents } from '../webhooks';
 import { recordCommissionEarned } from '../commissions';
 import { recordRefund, refundStart } from '../refunds';
 import { businessToday } from '../../kernel/business-today';
@@ -74,21 +75,20 @@ async function recordCapture(
     })),
     businessToday(now),
   );
-  attempt.status = plan.attemptStatus;
-  attempt.completedAt = now;
-  // The watch of an undecided payment ends here; a paid one is watched for reversals from its first step.
-  attempt.checkCount = 0;
-  attempt.nextCheckAt = null;
-  attempt.refundAmount = plan.refundAmount;
-  attempt.refundReason = plan.refundReason;
+  await moveAttempt(tx, attempt, {
+    step: plan.attemptStatus === 'SUCCESS' ? 'CAPTURE' : 'CAPTURE_OWED',
+    at: now,
+    refundAmount: plan.refundAmount,
+    refundReason: plan.refundReason,
+  });
   const paid: Order[] = [];
   for (const line of lines) {
     if (plan.pay.includes(line.order.id)) {
-      line.settlement = 'PAID';
+      moveShare(line, 'PAY');
       markOrderPaid(line.order, now);
       paid.push(line.order);
     } else {
-      line.settlement = 'REFUND_PENDING';
+      moveShare(line, 'OWE');
     }
   }
   // Each share no order could take is a refund of its own, refunded by the executor where the provider can.
@@ -161,13 +161,9 @@ async function recordTopUpCapture(
 ): Promise<{ paid: Order[]; plan: SettlementPlan }> {
   const line = attempt.orders.getItems()[0]!;
   const settled = await settleTopUp(tx, amendment, line.amount, now);
-  attempt.completedAt = now;
-  attempt.checkCount = 0;
-  attempt.nextCheckAt = null;
   if (settled.outcome === 'APPLIED') {
-    attempt.status = 'SUCCESS';
-    attempt.refundAmount = 0;
-    line.settlement = 'PAID';
+    await moveAttempt(tx, attempt, { step: 'CAPTURE', at: now, refundAmount: 0 });
+    moveShare(line, 'PAY');
     // The top-up is premium only (its extension's price difference): all of it earns (decision record 0099).
     await recordCommissionEarned(tx, {
       paymentRef: attempt.paymentRef,
@@ -176,10 +172,13 @@ async function recordTopUpCapture(
     });
     return { paid: [], plan: { pay: [], refund: [], refundAmount: 0, attemptStatus: 'SUCCESS' } };
   }
-  attempt.status = 'REFUND_PENDING';
-  attempt.refundAmount = line.amount;
-  attempt.refundReason = settled.reason;
-  line.settlement = 'REFUND_PENDING';
+  await moveAttempt(tx, attempt, {
+    step: 'CAPTURE_OWED',
+    at: now,
+    refundAmount: line.amount,
+    refundReason: settled.reason,
+  });
+  moveShare(line, 'OWE');
   await recordRefund(
     tx,
     {
@@ -242,15 +241,9 @@ export async function recordGatewayWord(
     return { effect, paidOrderRefs: [], refundAmount: 0 };
   }
   if (effect.kind === 'COMPLETE' && effect.status !== 'SUCCESS') {
-    attempt.status = effect.status;
-    attempt.completedAt = now;
-    attempt.failureReason = report.reason;
     // A top-up's extension expires with its checkout (decision record 0099).
     await expireTopUpExtension(tx, attempt.paymentRef);
-    await recordPaymentEvents(tx, endedPaymentEventType(effect.status), attempt, {
-      at: now,
-      reason: report.reason ?? null,
-    });
+    await moveAttempt(tx, attempt, { step: endingStep(effect.status), at: now, failureReason: report.reason });
     return { effect, paidOrderRefs: [], refundAmount: 0 };
   }
 
@@ -286,11 +279,6 @@ export async function closeOpenAttempts(
     { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true },
   );
   const open = locked.filter((attempt) => attempt.status === 'INITIATED');
-  for (const attempt of open) {
-    attempt.status = 'CANCELLED';
-    attempt.closedReason = reason;
-    attempt.completedAt = now;
-    await recordPaymentEvents(tx, 'payment.cancelled', attempt, { at: now, reason });
-  }
+  for (const attempt of open) await moveAttempt(tx, attempt, { step: 'CANCEL', at: now, closedReason: reason });
   return open;
 }
