@@ -12,6 +12,7 @@ import { recordPaymentEvents } from '../webhooks';
 import { recordCommissionEarned } from '../commissions';
 import { recordRefund, refundStart } from '../refunds';
 import { businessToday } from '../../kernel/business-today';
+import { afterCommit } from '../../kernel/db/after-commit';
 import { expireTopUpExtension, extensionOfTopUp, markOrderPaid, settleTopUp, type OrderAmendment } from '../orders';
 import type { SettlementPlan } from './rules/payment-attempt';
 
@@ -93,22 +94,7 @@ async function recordCapture(
   }
   // Each share no order could take is a refund of its own, refunded by the executor where the provider can.
   const owedLines = lines.filter((line) => line.settlement === 'REFUND_PENDING');
-  for (const line of owedLines) {
-    await recordRefund(
-      tx,
-      {
-        order: line.order,
-        attempt,
-        cause: 'LATE_CAPTURE',
-        amount: line.amount,
-        actor: 'payment-settlement',
-        at: now,
-        start: refundStart(deps.gateways, attempt),
-      },
-      deps,
-    );
-  }
-  if (owedLines.length > 0) deps.kickRefunds?.();
+  for (const line of owedLines) await refundOwedShare(tx, attempt, line, now, deps);
   if (paid.length > 0) {
     await issuePolicyNumbers(tx, paid, now);
     await recordCommissionEarned(tx, {
@@ -148,6 +134,34 @@ async function recordCapture(
 }
 
 /**
+ * A captured share no order takes is a refund of its own (cause LATE_CAPTURE), made by the executor
+ * where the provider can once this transaction has committed: its own connection finds it then.
+ */
+async function refundOwedShare(
+  tx: EntityManager,
+  attempt: PaymentAttempt,
+  line: PaymentAttemptOrder,
+  now: Date,
+  deps: Pick<PaymentDeps, 'gateways' | 'kickRefunds' | 'refundWrites' | 'metrics'>,
+): Promise<void> {
+  const start = refundStart(deps.gateways, attempt);
+  await recordRefund(
+    tx,
+    {
+      order: line.order,
+      attempt,
+      cause: 'LATE_CAPTURE',
+      amount: line.amount,
+      actor: 'payment-settlement',
+      at: now,
+      start,
+    },
+    deps,
+  );
+  afterCommit(tx, () => deps.kickRefunds?.());
+}
+
+/**
  * A captured extension top-up (decision record 0099): it pays no order, it applies its extension
  * when captured before the current cover ended; any other capture of it (after the cover ended,
  * for an extension closed meanwhile) is owed back as a late capture, refunded like any other.
@@ -179,20 +193,7 @@ async function recordTopUpCapture(
     refundReason: settled.reason,
   });
   moveShare(line, 'OWE');
-  await recordRefund(
-    tx,
-    {
-      order: line.order,
-      attempt,
-      cause: 'LATE_CAPTURE',
-      amount: line.amount,
-      actor: 'payment-settlement',
-      at: now,
-      start: refundStart(deps.gateways, attempt),
-    },
-    deps,
-  );
-  deps.kickRefunds?.();
+  await refundOwedShare(tx, attempt, line, now, deps);
   await recordPaymentEvents(tx, 'payment.refund_pending', attempt, {
     at: now,
     reason: settled.reason ?? null,

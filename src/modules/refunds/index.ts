@@ -8,7 +8,7 @@ export { refundEventFacts } from './refund-facts';
 export { latestRefundFacts } from './sandbox-refund-outcome';
 export { refundWire } from './refund-wire';
 export { refundHandlers } from './handlers';
-export { executeDueRefunds, startRefundJob, type RefundJob } from './refund-executor';
+export { executeDueRefunds, RefundKick, startRefundJob, type RefundJob } from './refund-executor';
 export { confirmRefund, confirmRefundsOfPayment, listRefunds, refundOverview, retryRefund } from './refund-operations';
 export { recordPartialReversal } from './partial-reversal';
 export { lockShareForRefunds, lockSharesForRefunds, refundsHolding } from './share-room';

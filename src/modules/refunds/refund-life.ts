@@ -8,6 +8,7 @@ import { refundAuditDetails, refundEventFacts } from './refund-facts';
 import type { RefundAuditAction, RefundPorts } from './refund-deps';
 import { refundStep, type RefundCause, type RefundStatus, type RefundStep } from './rules/refund-life';
 import type { Minor } from '../../kernel/money';
+import { afterCommit } from '../../kernel/db/after-commit';
 
 /**
  * The one writer of a refund's life (decision record 0075): its birth, its claim by the
@@ -83,6 +84,7 @@ export async function moveRefund(
 ): Promise<void> {
   const next = refundStep(refund.status, move.step);
   if ('refused' in next) throw new RefundStepRefused(`${refund.refundRef}: ${next.refused}`);
+  if (next.to !== refund.status) countAfterCommit(tx, ports, refund, next.to);
   Object.assign(refund, lifeAfter(refund, next.to, move) satisfies Partial<RefundLife>);
   if (next.to === 'SUCCEEDED') {
     await ports.refundWrites.refunded(tx, {
@@ -186,6 +188,15 @@ export function openRefund(tx: EntityManager, birth: RefundBirth, ports: RefundP
   });
   audit(tx, ports, refund, 'REFUND_CREATED', birth.actor, birth.at, {});
   return refund;
+}
+
+/**
+ * `refunds_total`: a refund reaching a status, whoever moved it (an API or command-line cancel, the
+ * executor, an operator, a late capture, the watch), counted once its transaction committed.
+ */
+export function countAfterCommit(tx: EntityManager, ports: RefundPorts, refund: Refund, status: RefundStatus): void {
+  const counter = ports.metrics?.refunds;
+  if (counter) afterCommit(tx, () => counter.inc({ gateway: refund.gateway, status }));
 }
 
 /** The order's audit entry, written by its owner through the port (decision record 0111). */

@@ -7,7 +7,7 @@ import type { PaymentAttempt, PaymentMethod } from '../payments/entities/payment
 import { PaymentAttemptOrder } from '../payments/entities/payment-attempt-order';
 import type { Refund } from './entities/refund';
 import type { RefundGateways, RefundPorts } from './refund-deps';
-import { moveRefund, openRefund } from './refund-life';
+import { countAfterCommit, moveRefund, openRefund } from './refund-life';
 import { shareLeft } from './share-room';
 import { formatRefundRef, refundSplitProblem, type RefundCause } from './rules/refund-life';
 
@@ -105,6 +105,8 @@ export async function recordRefund(tx: EntityManager, input: RefundToRecord, por
         : 'the provider has no refund API: refund in its portal, then confirm');
     await moveRefund(tx, refund, { step: 'NEED_OPERATOR', actor: input.actor, at, why }, ports);
   }
+  // Born PENDING and left so for the executor: counted here; every other first step counted by moveRefund.
+  if (refund.status === 'PENDING') countAfterCommit(tx, ports, refund, 'PENDING');
   return refund;
 }
 
