@@ -3,6 +3,7 @@ import type { PdfCheckPool } from './pdf-checks';
 
 /** The documents module's face: the document handlers, their storage, the PDF checks and the draft purge; only what the composition, the CLI and other modules use. */
 export { purgeExpiredDrafts } from './documents';
+export { attachDocument } from './document-attachment';
 export { type DraftPurgeJob, startDraftPurgeJob } from './draft-purge-job';
 export { Document } from './entities/document';
 export { documentHandlers, documentPolicies } from './handlers';

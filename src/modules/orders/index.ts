@@ -31,7 +31,7 @@ export { Order, OrderStatus } from './entities/order';
 export { AuditEntry } from './entities/audit-entry';
 export { cancelOrderAsOperator, type CancellationPayments, type CancellationView } from './order-cancellation';
 export { cancelOrderInTransaction } from './cancellation-record';
-export { markOrderPaid } from './order-payment';
+export { markOrderAmended, markOrderPaid, recordPolicyNumber } from './order-payment';
 export type { CancellationReason } from './rules/cancellation';
 export { cashSettlementRefusal, parseOperatorAmount } from './rules/operator-order-rules';
 export { SANDBOX_POLICY_PREFIX, formatReference, isReference } from './rules/order-reference';
