@@ -24,18 +24,15 @@ async function refundsTotal(gateway: string, status: string): Promise<number> {
   return sample(metrics.body, 'refunds_total', { gateway, status }) ?? 0;
 }
 
+/** `ops order cancel <orderRef> --note`, as the command line runs it, with this server's deps (and so its metrics). */
+const cancelledByOperator = (orderRef: string) =>
+  cancelOrder(server.orm.em.fork(), orderRef, 'operator-cli:test', server.payments, undefined, 'by phone');
+
 describe('refunds_total', () => {
   it('counts the refund of an order the operator cancels from the command line (ops order cancel)', async () => {
     const { order } = await paidThroughSandbox(server, client, agency);
     const before = await refundsTotal('card_gateway', 'PENDING');
-    await cancelOrder(
-      server.orm.em.fork(),
-      order.orderRef,
-      'operator-cli:test',
-      server.payments,
-      undefined,
-      'by phone',
-    );
+    await cancelledByOperator(order.orderRef);
     expect(await refundsTotal('card_gateway', 'PENDING')).toBe(before + 1);
   });
 
@@ -48,14 +45,7 @@ describe('refunds_total', () => {
       'operator-cli:test',
     );
     const [manual, succeeded] = [await refundsTotal('cash', 'MANUAL'), await refundsTotal('cash', 'SUCCEEDED')];
-    await cancelOrder(
-      server.orm.em.fork(),
-      order.orderRef,
-      'operator-cli:test',
-      server.payments,
-      undefined,
-      'by phone',
-    );
+    await cancelledByOperator(order.orderRef);
     expect(await refundsTotal('cash', 'MANUAL')).toBe(manual + 1);
     const refund = await server.orm.em.fork().findOneOrFail(Refund, { order: { orderRef: order.orderRef } });
     await confirmRefund(server.orm.em.fork(), server.payments, refund.refundRef, 'CASH-BACK-1', 'operator-cli:test');
