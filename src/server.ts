@@ -43,11 +43,11 @@ import { StartupRefusal, startupFailureLine } from './kernel/startup-refusal';
 import { purgeExpiredCreateKeys } from './kernel/http/idempotent-create';
 import { applyPromoAtCreation, releasePromoSlots } from './modules/promos';
 import { startDraftPurgeJob, type DraftPurgeJob, documentStorageFor, PdfCheckPool } from './modules/documents';
-import { statusLookupCache, type PaymentDeps } from './modules/payments';
+import { refundWrites, statusLookupCache, type PaymentDeps } from './modules/payments';
 import { startJobQueue, withoutSchedules, type JobQueue } from './kernel/jobs/job-queue';
 import { StreamingConnections } from './kernel/db/streaming-connections';
 import { CsvExports } from './kernel/db/csv-exports';
-import { startRefundJob, type RefundJob } from './modules/refunds';
+import { RefundKick, startRefundJob, type RefundJob } from './modules/refunds';
 import { RateLimiter } from './kernel/rate-limits/rate-limiter';
 import { startCommissionCloseJob, type CommissionCloseJob } from './modules/commissions';
 import { startWebhookDispatch, type WebhookDispatch } from './modules/webhooks';
@@ -143,7 +143,7 @@ async function serve(
   const server = (started.server = createHttpServer(config));
   const port = await listen(server, config);
   const publicBaseUrl = config.publicBaseUrl || `http://127.0.0.1:${port}`;
-  const parts = await buildParts(config, logger, orm, publicBaseUrl, database.url);
+  const parts = await buildParts(config, logger, orm, publicBaseUrl, database.url, backgroundJobs);
   server.on('request', await buildApp(config, orm, { catalogue, tokenChecks }, parts, publicBaseUrl));
   const metricsListener = await exposeMetrics(config, parts.metrics, logger);
   // Periodic jobs and webhook deliveries share one PostgreSQL-backed queue: each runs once per cluster.
@@ -220,6 +220,8 @@ interface Parts {
   gateways: Gateways;
   metrics: Metrics;
   payments: PaymentDeps;
+  /** The refund executor's kick the payment deps carry, bound to the job once it starts (background jobs only). */
+  refundKick: RefundKick;
   storage: DocumentStorage;
   pdfChecks: PdfCheckPool;
   csvExports: CsvExports;
@@ -231,6 +233,7 @@ async function buildParts(
   orm: Orm,
   publicBaseUrl: string,
   databaseUrl: string,
+  backgroundJobs: boolean,
 ): Promise<Parts> {
   const gateways = createGateways(
     config,
@@ -239,12 +242,16 @@ async function buildParts(
     logger,
   );
   const metrics = createMetrics(await poolUsage(orm, config.dbPoolMax), outcomeMetricsOf(operationPolicies));
+  const refundKick = new RefundKick();
   const payments: PaymentDeps = {
     payments: config.payments,
     gateways: gateways.registry,
     logger,
     metrics,
     statusLookups: statusLookupCache(config.payments),
+    refundWrites,
+    // Refunds written are made at once, in this process, after their commit, where it runs the jobs.
+    ...(backgroundJobs ? { kickRefunds: refundKick.kick } : {}),
   };
   registerReadGauge(
     metrics,
@@ -265,6 +272,7 @@ async function buildParts(
     gateways,
     metrics,
     payments,
+    refundKick,
     storage: await documentStorageFor(config),
     pdfChecks: new PdfCheckPool(),
     csvExports,
@@ -342,16 +350,15 @@ async function startJobs(
   config: Config,
   logger: Logger,
   orm: Orm,
-  { payments, storage }: Parts,
+  { payments, refundKick, storage }: Parts,
   backgroundJobs: boolean,
 ): Promise<Jobs> {
   const newEm = () => orm.em.fork();
   const queue = backgroundJobs ? jobQueue : withoutSchedules(jobQueue);
   const reconcile = await startPaymentReconcileJob(queue, newEm, payments);
   const refunds = await startRefundJob(queue, newEm, payments);
-  // Refunds written from now on are made at once, in this process, after their commit; the pass
-  // is the process's, not the kicking request's, so it never runs on that request's test clock.
-  if (backgroundJobs) payments.kickRefunds = () => outsideRequestDay(() => refunds.kick());
+  // The pass is the process's, not the kicking request's, so it never runs on that request's test clock.
+  refundKick.bind(() => outsideRequestDay(() => refunds.kick()));
   const draftPurge = await startDraftPurgeJob(queue, newEm, storage, logger, {
     ttlHours: config.documentDraftTtlHours,
     intervalSeconds: config.documentPurgeIntervalSeconds,

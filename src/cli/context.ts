@@ -7,7 +7,7 @@ import { initOrm } from '../database';
 import { migrate } from '../kernel/db/orm';
 import { modeOfSettings, refuseOtherMode } from '../kernel/db/database-mode';
 import { seed } from '../modules/partners';
-import { backfillAttemptProviders, createGateways } from '../modules/payments';
+import { backfillAttemptProviders, createGateways, refundWrites } from '../modules/payments';
 import { createLogger } from '../kernel/logging/logger';
 import type { PaymentDeps } from '../modules/payments';
 import { printableJson, printableLines } from './terminal-text';
@@ -90,7 +90,7 @@ export function withPayments<T>(work: (em: EntityManager, deps: PaymentDeps) => 
       () => em.fork(),
       logger,
     );
-    return work(em, { payments: config.payments, gateways: gateways.registry, logger });
+    return work(em, { payments: config.payments, gateways: gateways.registry, logger, refundWrites });
   });
 }
 

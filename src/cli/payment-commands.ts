@@ -1,6 +1,12 @@
 import type { Command } from 'commander';
 import { decimalStringFromMinor } from '../kernel/money';
-import { paymentOverview, paymentsOwingRefunds, watchDueAttempts, type PaymentOverview } from '../modules/payments';
+import {
+  paymentOverview,
+  paymentsOwingRefunds,
+  refundWrites,
+  watchDueAttempts,
+  type PaymentOverview,
+} from '../modules/payments';
 import { confirmRefundsOfPayment, recordPartialReversal } from '../modules/refunds';
 import { parseOperatorAmount } from '../modules/orders';
 import {
@@ -73,7 +79,9 @@ function registerRefundCommands(payment: Command): void {
     const note = options.note.trim();
     if (!note || note.length > OPERATOR_NOTE_MAX_LENGTH)
       throw new Error(`--note must be 1 to ${OPERATOR_NOTE_MAX_LENGTH} characters`);
-    const confirmed = await withDatabase((em) => confirmRefundsOfPayment(em, paymentRef, note, operatorActor()));
+    const confirmed = await withDatabase((em) =>
+      confirmRefundsOfPayment(em, { refundWrites }, paymentRef, note, operatorActor()),
+    );
     const attempt = confirmed[0]?.attempt;
     const result = {
       paymentRef: attempt?.paymentRef ?? paymentRef.trim(),
@@ -119,7 +127,11 @@ function registerPartialReversalCommand(payment: Command): void {
     if (!note || note.length > OPERATOR_NOTE_MAX_LENGTH)
       throw new Error(`--note must be 1 to ${OPERATOR_NOTE_MAX_LENGTH} characters`);
     const refund = await withDatabase((em) =>
-      recordPartialReversal(em, { paymentRef, orderRef: options.order, amount, note, actor: operatorActor() }),
+      recordPartialReversal(
+        em,
+        { refundWrites },
+        { paymentRef, orderRef: options.order, amount, note, actor: operatorActor() },
+      ),
     );
     const result = {
       refundRef: refund.refundRef,

@@ -11,7 +11,7 @@ import {
 import type { Refund } from '../modules/refunds/entities/refund';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseOperatorAmount } from '../modules/orders';
-import { refundTopUp } from '../modules/payments';
+import { refundWrites, refundTopUp } from '../modules/payments';
 import {
   OPERATOR_NOTE_MAX_LENGTH,
   operatorActor,
@@ -105,7 +105,9 @@ export function registerRefundCommands(program: Command): void {
         `--amount must be a decimal amount with at most two decimals, like 3000.00 (got ${JSON.stringify(options.amount)})`,
       );
     const shown = refundView(
-      await withDatabase((em) => confirmRefund(em, refundRef, note, operatorActor(), new Date(), amount)),
+      await withDatabase((em) =>
+        confirmRefund(em, { refundWrites }, refundRef, note, operatorActor(), new Date(), amount),
+      ),
     );
     output(
       options,
@@ -142,7 +144,7 @@ export function registerRefundCommands(program: Command): void {
   operatorCommand(refund, 'retry <refundRef>', 'try a FAILED refund again at its provider, now').action(
     async (refundRef: string, options: CliOptions) => {
       const shown = await withPayments(async (em, deps) => {
-        const retried = await retryRefund(em, refundRef, operatorActor());
+        const retried = await retryRefund(em, deps, refundRef, operatorActor());
         await executeDueRefunds(em, deps);
         return refundView(await refundByRef(em, retried.refundRef));
       });

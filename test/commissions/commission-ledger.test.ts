@@ -3,6 +3,7 @@ import { CompanyType } from '../../src/modules/partners/entities/company';
 import { SalesAgent } from '../../src/modules/partners/entities/sales-agent';
 import { Order } from '../../src/modules/orders/entities/order';
 import { Refund } from '../../src/modules/refunds/entities/refund';
+import { refundWrites } from '../../src/modules/payments/refund-writes';
 import { CommissionEntry } from '../../src/modules/commissions/entities/commission-entry';
 import { confirmRefund, confirmRefundsOfPayment } from '../../src/modules/refunds/refund-operations';
 import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
@@ -234,6 +235,7 @@ describe('the commission ledger', () => {
     const nextMonth = new Date(Date.now() + 35 * 86_400_000);
     await confirmRefund(
       server.orm.em.fork(),
+      { refundWrites },
       answer.body.data.refund.refundRef,
       'WALLET-RFD-1',
       'operator-cli:test',
@@ -251,7 +253,13 @@ describe('the commission ledger', () => {
     const order = await placeOrder(server, client, seller);
     const paymentRef = await paidBy(order.orderRef, 'wallet_gateway');
     expect((await cancel(order.orderRef)).body.data.refund.status).toBe('MANUAL');
-    await confirmRefundsOfPayment(server.orm.em.fork(), paymentRef, 'WALLET-RFD-3', 'operator-cli:test');
+    await confirmRefundsOfPayment(
+      server.orm.em.fork(),
+      { refundWrites },
+      paymentRef,
+      'WALLET-RFD-3',
+      'operator-cli:test',
+    );
     expect((await linesOf(order.orderId)).map(([kind, , , amount]) => [kind, amount])).toEqual([
       ['EARNED', 450_00],
       ['REVERSED', -450_00],

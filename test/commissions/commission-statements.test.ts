@@ -3,6 +3,7 @@ import { Company, CompanyType } from '../../src/modules/partners/entities/compan
 import { SalesAgent } from '../../src/modules/partners/entities/sales-agent';
 import { Order } from '../../src/modules/orders/entities/order';
 import { confirmRefund } from '../../src/modules/refunds/refund-operations';
+import { refundWrites } from '../../src/modules/payments/refund-writes';
 import { periodOf } from '../../src/modules/commissions/rules/commission-period';
 import { expectContract } from '../support/contract';
 import { readPdf } from '../support/certificate-pdf';
@@ -365,6 +366,7 @@ describe('GET /commission-statements', () => {
     const nextMonth = new Date(Date.now() + 35 * 86_400_000);
     await confirmRefund(
       server.orm.em.fork(),
+      { refundWrites },
       answer.body.data.refund.refundRef,
       'WALLET-RFD-2',
       'operator-cli:test',

@@ -9,6 +9,7 @@ import { createGateways } from '../../src/modules/payments/providers/gateways';
 import { createLogger } from '../../src/kernel/logging/logger';
 import { cancelFromCommandLine } from '../../src/cli/operator-cancellation';
 import type { PaymentDeps } from '../../src/modules/payments/payment-deps';
+import { refundWrites } from '../../src/modules/payments/refund-writes';
 import { registerTraveller, TRAVELLERS_PATH, travellerInput, uploadTravellerDocuments } from '../support/documents';
 import { at, first } from '../support/elements';
 import { ApiClient } from '../support/http-client';
@@ -80,6 +81,7 @@ function paymentDepsOf(dataDir: string): PaymentDeps {
       logger,
     ).registry,
     logger,
+    refundWrites,
   };
 }
 

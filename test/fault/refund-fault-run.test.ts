@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Orm } from '../../src/kernel/db/orm';
 import { confirmRefund, confirmRefundsOfPayment } from '../../src/modules/refunds/refund-operations';
+import { refundWrites } from '../../src/modules/payments/refund-writes';
 import { recordPartialReversal } from '../../src/modules/refunds/partial-reversal';
 import { ApiClient } from '../support/http-client';
 import { at } from '../support/elements';
@@ -290,6 +291,7 @@ async function settleUnrecordedReversal(group: Group, partial: NonNullable<Group
   khalti.refundInPortal(group.pidx, left);
   await confirmRefund(
     orm.em.fork(),
+    { refundWrites },
     manual.refund_ref,
     `what was left, refunded in the Khalti merchant portal (${group.transactionId})`,
     'operator:fault-run',
@@ -297,13 +299,17 @@ async function settleUnrecordedReversal(group: Group, partial: NonNullable<Group
     left,
   );
   noteConfirmed(group.transactionId, 1);
-  await recordPartialReversal(orm.em.fork(), {
-    paymentRef: group.paymentRef,
-    orderRef: partial.orderRef,
-    amount: partial.amount,
-    note: `KHALTI-PORTAL-PARTIAL-${group.index}`,
-    actor: 'operator:fault-run',
-  });
+  await recordPartialReversal(
+    orm.em.fork(),
+    { refundWrites },
+    {
+      paymentRef: group.paymentRef,
+      orderRef: partial.orderRef,
+      amount: partial.amount,
+      note: `KHALTI-PORTAL-PARTIAL-${group.index}`,
+      actor: 'operator:fault-run',
+    },
+  );
   partial.recorded = true;
   return 1;
 }
@@ -346,6 +352,7 @@ async function operatorPass(groups: Group[]): Promise<number> {
         (
           await confirmRefundsOfPayment(
             orm.em.fork(),
+            { refundWrites },
             group.paymentRef,
             "refunded in the Khalti merchant portal to the payer's account",
             'operator:fault-run',
@@ -363,6 +370,7 @@ async function operatorPass(groups: Group[]): Promise<number> {
       }
       await confirmRefund(
         orm.em.fork(),
+        { refundWrites },
         row.refund_ref,
         `checked in the Khalti merchant portal (${group.transactionId})`,
         'operator:fault-run',
@@ -388,6 +396,7 @@ async function esewaOperatorPass(esewaGroups: EsewaGroup[]): Promise<number> {
       portalRefunds += 1;
       await confirmRefund(
         orm.em.fork(),
+        { refundWrites },
         row.refund_ref,
         `refunded in the eSewa merchant portal (${row.transaction_id})`,
         'operator:fault-run',
@@ -473,13 +482,17 @@ describe('the refund fault run', () => {
     expect(esewaOrders.filter((order) => order.status !== 'PAID')).toEqual([]);
     // Half of them the operator records at once (docs/operations.md), the others only after the cancellation.
     for (const group of partialGroups.filter((candidate) => candidate.index % 2 === 0)) {
-      await recordPartialReversal(orm.em.fork(), {
-        paymentRef: group.paymentRef,
-        orderRef: group.partial!.orderRef,
-        amount: group.partial!.amount,
-        note: `KHALTI-PORTAL-PARTIAL-${group.index}`,
-        actor: 'operator:fault-run',
-      });
+      await recordPartialReversal(
+        orm.em.fork(),
+        { refundWrites },
+        {
+          paymentRef: group.paymentRef,
+          orderRef: group.partial!.orderRef,
+          amount: group.partial!.amount,
+          note: `KHALTI-PORTAL-PARTIAL-${group.index}`,
+          actor: 'operator:fault-run',
+        },
+      );
       group.partial!.recorded = true;
     }
     const cancellationStatuses: Record<number, number> = {};

@@ -6,6 +6,7 @@ import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { CommissionEntry } from '../../src/modules/commissions/entities/commission-entry';
 import { PaymentAttemptOrder } from '../../src/modules/payments/entities/payment-attempt-order';
 import { Refund } from '../../src/modules/refunds/entities/refund';
+import { refundWrites } from '../../src/modules/payments/refund-writes';
 import { OrderAmendment } from '../../src/modules/orders/entities/order-amendment';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { auditEntriesOf } from '../../src/modules/orders/audit-log';
@@ -211,7 +212,13 @@ describe('the money of an extended order', () => {
     );
 
     await decideSandboxRefund(client, agency, refund.refundRef);
-    await confirmRefund(server.orm.em, topUpRefunds[0].refundRef, 'ESEWA-RFD-123', 'operator-cli:test');
+    await confirmRefund(
+      server.orm.em,
+      { refundWrites },
+      topUpRefunds[0].refundRef,
+      'ESEWA-RFD-123',
+      'operator-cli:test',
+    );
     expect(await commissionOf(order.orderId, order.topUpRef)).toEqual([
       ['EARNED', 105_000, 10_500],
       ['REVERSED', 105_000, -10_500],
@@ -274,7 +281,7 @@ describe('the money of an extended order', () => {
 
   it("when the operator gives back a top-up on its own, then it goes back through its provider, its commission is reversed, the extended cover stays, and the order's cancellation later gives back only its own payment", async () => {
     const order = await extendedOrder('card_gateway');
-    const deps = { gateways: server.gateways.registry };
+    const deps = { gateways: server.gateways.registry, refundWrites };
     // Only a top-up goes back this way: the order's own payment goes back with its cancellation.
     await expect(
       refundTopUp(server.orm.em, order.paymentRef, { actor: 'operator-cli:test', note: 'x' }, deps),

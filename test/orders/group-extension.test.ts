@@ -449,7 +449,13 @@ describe('POST /orders/groups/{groupRef}/extension', () => {
 
     // Once given back, the member's commission on its top-up share is reversed; the others' stays earned.
     await decideSandboxRefund(client, agency, refund.refundRef);
-    await confirmRefund(server.orm.em, topUpRefunds[0].refundRef, 'ESEWA-RFD-GRP-1', 'operator-cli:test');
+    await confirmRefund(
+      server.orm.em,
+      server.payments,
+      topUpRefunds[0].refundRef,
+      'ESEWA-RFD-GRP-1',
+      'operator-cli:test',
+    );
     const kinds = async (orderId: string) =>
       (await server.orm.em.fork().find(CommissionEntry, { order: orderId, paymentRef: topUpRef })).map(
         (line) => line.kind,
@@ -465,7 +471,7 @@ describe('POST /orders/groups/{groupRef}/extension', () => {
     const { groupRef, orders } = await paidGroup(2);
     const topUpRef = (await extendGroup(groupRef, { extraDays: 3 })).body.data.paymentRef as string;
     expectStatus(await decide(topUpRef, 'CAPTURED'), 200);
-    const deps = { gateways: server.gateways.registry };
+    const deps = { gateways: server.gateways.registry, refundWrites: server.payments.refundWrites };
     await expect(
       refundTopUp(server.orm.em, topUpRef, { actor: 'operator-cli:test', note: 'waived' }, deps),
     ).rejects.toThrow(/top-up of a group's extension \(2 members\)/);

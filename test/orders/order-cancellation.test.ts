@@ -4,6 +4,7 @@ import { Order } from '../../src/modules/orders/entities/order';
 import { OrderCancellation } from '../../src/modules/orders/entities/order-cancellation';
 import { AuditEntry } from '../../src/modules/orders/entities/audit-entry';
 import { Refund } from '../../src/modules/refunds/entities/refund';
+import { refundWrites } from '../../src/modules/payments/refund-writes';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { confirmRefund } from '../../src/modules/refunds/refund-operations';
 import { recordCashPayment } from '../../src/modules/payments/cash-settlement';
@@ -313,7 +314,13 @@ describe('cancelling an order', () => {
       paymentStatus: 'REFUND_PENDING',
       refund: { status: 'MANUAL' },
     });
-    await confirmRefund(server.orm.em.fork(), answer.body.data.refund.refundRef, 'WALLET-RFD-889', 'operator-cli:test');
+    await confirmRefund(
+      server.orm.em.fork(),
+      { refundWrites },
+      answer.body.data.refund.refundRef,
+      'WALLET-RFD-889',
+      'operator-cli:test',
+    );
     expect((await paymentStatus(client, agency, order.orderRef)).body.data).toMatchObject({
       paymentStatus: 'REFUNDED',
       refund: { status: 'SUCCEEDED' },

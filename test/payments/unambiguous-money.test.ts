@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { cancelFromCommandLine } from '../../src/cli/operator-cancellation';
 import { confirmRefundsOfPayment } from '../../src/modules/refunds/refund-operations';
+import { refundWrites } from '../../src/modules/payments/refund-writes';
 import { at } from '../support/elements';
 import { ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
@@ -138,7 +139,13 @@ describe('a capture that lands while the order is being changed', () => {
     expectStatus(fresh, 200);
     expect(fresh.body.data.amount).toBe(applied.body.data.totalAfter);
 
-    await confirmRefundsOfPayment(server.orm.em.fork(), started.paymentRef, 'WALLET-REFUND-7781', OPERATOR);
+    await confirmRefundsOfPayment(
+      server.orm.em.fork(),
+      { refundWrites },
+      started.paymentRef,
+      'WALLET-REFUND-7781',
+      OPERATOR,
+    );
     expect((await paymentStatus(client, agency, started.paymentRef)).body.data).toMatchObject({
       orderStatus: 'PENDING',
       paymentStatus: 'INITIATED',

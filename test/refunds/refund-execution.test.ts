@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Order } from '../../src/modules/orders/entities/order';
 import { Refund } from '../../src/modules/refunds/entities/refund';
+import { refundWrites } from '../../src/modules/payments/refund-writes';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { confirmRefund, confirmRefundsOfPayment, retryRefund } from '../../src/modules/refunds/refund-operations';
@@ -202,7 +203,7 @@ describe('Khalti refunds through its refund API', () => {
     expect(await eventsOf('refund.failed', failed.refundRef)).toHaveLength(1);
     // An operator refunds it in Khalti's portal, then asks the service to try again.
     khalti.setStatus(simulated.pidx, 'Refunded');
-    await retryRefund(server.orm.em.fork(), failed.refundRef, 'operator-cli:test');
+    await retryRefund(server.orm.em.fork(), { refundWrites }, failed.refundRef, 'operator-cli:test');
     await server.refunds.runOnce();
     expect((await refundOf(order.orderRef)).status).toBe('SUCCEEDED');
     expect(khalti.refunds.callsByTransaction.get(simulated.transactionId!) ?? 0).toBe(0);
@@ -271,6 +272,7 @@ describe('eSewa refunds, which it has no API for', () => {
     expect((await refundOf(order.orderRef)).status).toBe('MANUAL');
     await confirmRefund(
       server.orm.em.fork(),
+      { refundWrites },
       answer.body.data.refund.refundRef,
       'ESEWA-PORTAL-RFD-5521',
       'operator-cli:test',
@@ -412,7 +414,7 @@ describe('exact against Khalti, one refund life (issue 36)', () => {
     ]);
     expect(await eventsOf('refund.succeeded', failed.refundRef)).toHaveLength(1);
     await expect(
-      confirmRefund(server.orm.em.fork(), failed.refundRef, 'KHALTI-PORTAL-1', 'operator-cli:test'),
+      confirmRefund(server.orm.em.fork(), { refundWrites }, failed.refundRef, 'KHALTI-PORTAL-1', 'operator-cli:test'),
     ).rejects.toThrow(/already SUCCEEDED/);
   });
 
@@ -464,9 +466,9 @@ describe('exact against Khalti, one refund life (issue 36)', () => {
       actor: 'operator-cli:test',
     };
     await expect(
-      recordPartialReversal(server.orm.em.fork(), { ...seen, amount: simulated.amount + 1 }),
+      recordPartialReversal(server.orm.em.fork(), { refundWrites }, { ...seen, amount: simulated.amount + 1 }),
     ).rejects.toThrow(/at most what the share has not had back/);
-    const refund = await recordPartialReversal(server.orm.em.fork(), { ...seen, amount: 100_000 });
+    const refund = await recordPartialReversal(server.orm.em.fork(), { refundWrites }, { ...seen, amount: 100_000 });
     expect(refund).toMatchObject({
       cause: 'PROVIDER_REVERSAL',
       status: 'SUCCEEDED',
@@ -482,12 +484,19 @@ describe('exact against Khalti, one refund life (issue 36)', () => {
     const { started, simulated } = await paidOnKhalti(order.orderRef);
     await cancel(order.orderRef);
     await expect(
-      confirmRefundsOfPayment(server.orm.em.fork(), started.paymentRef, 'BANK-7781', 'operator-cli:test'),
+      confirmRefundsOfPayment(
+        server.orm.em.fork(),
+        { refundWrites },
+        started.paymentRef,
+        'BANK-7781',
+        'operator-cli:test',
+      ),
     ).rejects.toThrow(/refunds the service is making/);
     khalti.setStatus(simulated.pidx, 'Expired');
     await server.refunds.runOnce();
     const [confirmed] = await confirmRefundsOfPayment(
       server.orm.em.fork(),
+      { refundWrites },
       started.paymentRef,
       'BANK-7781',
       'operator-cli:test',

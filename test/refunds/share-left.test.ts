@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { Order } from '../../src/modules/orders/entities/order';
 import { AuditEntry } from '../../src/modules/orders/entities/audit-entry';
 import { Refund } from '../../src/modules/refunds/entities/refund';
+import { refundWrites } from '../../src/modules/payments/refund-writes';
 import { PaymentAttempt } from '../../src/modules/payments/entities/payment-attempt';
 import { WebhookEvent } from '../../src/modules/webhooks/entities/webhook-event';
 import { confirmRefund, retryRefund } from '../../src/modules/refunds/refund-operations';
@@ -116,13 +117,17 @@ describe('a cancellation after a partial reversal at the provider refunds what i
     khalti.refundInPortal(simulated.pidx, 'partial');
     const reversed = simulated.refunded;
     await watchAfter(started.paymentRef, 2);
-    await recordPartialReversal(server.orm.em.fork(), {
-      paymentRef: started.paymentRef,
-      orderRef: order.orderRef,
-      amount: reversed,
-      note: 'KHALTI-PORTAL-A',
-      actor: OPERATOR,
-    });
+    await recordPartialReversal(
+      server.orm.em.fork(),
+      { refundWrites },
+      {
+        paymentRef: started.paymentRef,
+        orderRef: order.orderRef,
+        amount: reversed,
+        note: 'KHALTI-PORTAL-A',
+        actor: OPERATOR,
+      },
+    );
 
     const answer = await cancel(order.orderRef);
     expectStatus(answer, 200);
@@ -130,7 +135,7 @@ describe('a cancellation after a partial reversal at the provider refunds what i
     const [, manual] = await refundsOf(order.orderRef);
     // The operator refunds what is left in the portal, and confirms it.
     khalti.refundInPortal(simulated.pidx, 'full');
-    await confirmRefund(server.orm.em.fork(), manual!.refundRef, 'KHALTI-PORTAL-A2', OPERATOR);
+    await confirmRefund(server.orm.em.fork(), { refundWrites }, manual!.refundRef, 'KHALTI-PORTAL-A2', OPERATOR);
 
     expect(await held(order.orderRef)).toEqual({ holding: share, succeeded: share });
     expect(simulated.refunded).toBe(share);
@@ -155,16 +160,25 @@ describe('a cancellation after a partial reversal at the provider refunds what i
       note: 'KHALTI-PORTAL-B',
       actor: OPERATOR,
     };
-    await expect(recordPartialReversal(server.orm.em.fork(), seen)).rejects.toThrow(
+    await expect(recordPartialReversal(server.orm.em.fork(), { refundWrites }, seen)).rejects.toThrow(
       new RegExp(`${manual!.refundRef} MANUAL holds the rest`),
     );
     // The operator refunds what the portal shows is left, and says how much.
     khalti.refundInPortal(simulated.pidx, 'full');
     await expect(
-      confirmRefund(server.orm.em.fork(), manual!.refundRef, 'KHALTI-PORTAL-B2', OPERATOR, new Date(), share + 1),
+      confirmRefund(
+        server.orm.em.fork(),
+        { refundWrites },
+        manual!.refundRef,
+        'KHALTI-PORTAL-B2',
+        OPERATOR,
+        new Date(),
+        share + 1,
+      ),
     ).rejects.toThrow(/does not fit in what its share has left/);
     const confirmed = await confirmRefund(
       server.orm.em.fork(),
+      { refundWrites },
       manual!.refundRef,
       'KHALTI-PORTAL-B2',
       OPERATOR,
@@ -172,7 +186,7 @@ describe('a cancellation after a partial reversal at the provider refunds what i
       share - reversed,
     );
     expect(confirmed).toMatchObject({ status: 'SUCCEEDED', amount: share - reversed });
-    await recordPartialReversal(server.orm.em.fork(), seen);
+    await recordPartialReversal(server.orm.em.fork(), { refundWrites }, seen);
 
     expect(await held(order.orderRef)).toEqual({ holding: share, succeeded: share });
     expect(simulated.refunded).toBe(share);
@@ -186,13 +200,17 @@ describe('a cancellation after a partial reversal at the provider refunds what i
     khalti.refundInPortal(simulated.pidx, 'partial');
     const reversed = simulated.refunded;
     await watchAfter(started.paymentRef, 2);
-    await recordPartialReversal(server.orm.em.fork(), {
-      paymentRef: started.paymentRef,
-      orderRef: order.orderRef,
-      amount: reversed,
-      note: 'KHALTI-PORTAL-C',
-      actor: OPERATOR,
-    });
+    await recordPartialReversal(
+      server.orm.em.fork(),
+      { refundWrites },
+      {
+        paymentRef: started.paymentRef,
+        orderRef: order.orderRef,
+        amount: reversed,
+        note: 'KHALTI-PORTAL-C',
+        actor: OPERATOR,
+      },
+    );
     expect((await cancel(order.orderRef)).body.data.refund).toMatchObject({ status: 'MANUAL' });
     // "the operator checks the portal and refunds what is left": Khalti then reads Refunded, and the watch sees it.
     khalti.refundInPortal(simulated.pidx, 'full');
@@ -215,13 +233,17 @@ describe('a cancellation after a partial reversal at the provider refunds what i
     khalti.refundInPortal(simulated.pidx, 'partial');
     const reversed = simulated.refunded;
     await watchAfter(started.paymentRef, 2);
-    await recordPartialReversal(server.orm.em.fork(), {
-      paymentRef: started.paymentRef,
-      orderRef: order.orderRef,
-      amount: reversed,
-      note: 'KHALTI-PORTAL-FEE',
-      actor: OPERATOR,
-    });
+    await recordPartialReversal(
+      server.orm.em.fork(),
+      { refundWrites },
+      {
+        paymentRef: started.paymentRef,
+        orderRef: order.orderRef,
+        amount: reversed,
+        note: 'KHALTI-PORTAL-FEE',
+        actor: OPERATOR,
+      },
+    );
     await server.orm.em
       .fork()
       .nativeUpdate(Order, { id: order.orderId }, { paidAt: new Date(Date.now() - 30 * 86_400_000) });
@@ -254,23 +276,35 @@ describe('a cancellation after a partial reversal at the provider refunds what i
     khalti.refundInPortal(simulated.pidx, 'partial');
     await watchAfter(started.paymentRef, 2);
     // The FAILED refund holds nothing, so the reversal fits; the FAILED one then does not.
-    await recordPartialReversal(server.orm.em.fork(), {
-      paymentRef: started.paymentRef,
-      orderRef: order.orderRef,
-      amount: simulated.refunded,
-      note: 'KHALTI-PORTAL-R',
-      actor: OPERATOR,
-    });
-    await expect(retryRefund(server.orm.em.fork(), failed!.refundRef, OPERATOR)).rejects.toThrow(
+    await recordPartialReversal(
+      server.orm.em.fork(),
+      { refundWrites },
+      {
+        paymentRef: started.paymentRef,
+        orderRef: order.orderRef,
+        amount: simulated.refunded,
+        note: 'KHALTI-PORTAL-R',
+        actor: OPERATOR,
+      },
+    );
+    await expect(retryRefund(server.orm.em.fork(), { refundWrites }, failed!.refundRef, OPERATOR)).rejects.toThrow(
       /does not fit in what its share has left/,
     );
-    await expect(confirmRefund(server.orm.em.fork(), failed!.refundRef, 'BANK-1', OPERATOR)).rejects.toThrow(
-      /does not fit/,
-    );
+    await expect(
+      confirmRefund(server.orm.em.fork(), { refundWrites }, failed!.refundRef, 'BANK-1', OPERATOR),
+    ).rejects.toThrow(/does not fit/);
     // What is left is what the operator gives back by hand, and says so: the share is then refunded, once.
     const left = simulated.amount - simulated.refunded;
     khalti.refundInPortal(simulated.pidx, 'full');
-    await confirmRefund(server.orm.em.fork(), failed!.refundRef, 'BANK-1', OPERATOR, new Date(), left);
+    await confirmRefund(
+      server.orm.em.fork(),
+      { refundWrites },
+      failed!.refundRef,
+      'BANK-1',
+      OPERATOR,
+      new Date(),
+      left,
+    );
     expect(await held(order.orderRef)).toEqual({ holding: simulated.amount, succeeded: simulated.amount });
   });
 });
@@ -352,17 +386,28 @@ describe("the share's refund lock (issue 52, item 10)", () => {
       const refund = await tx.findOneOrFail(Refund, manual!.id, { populate: ['attempt', 'order'] });
       taken();
       await released;
-      await moveRefund(tx, refund, {
-        step: 'FOUND_AT_PROVIDER',
-        actor: 'reversal-watch',
-        at: new Date(),
-        note: 'found at the provider (test)',
-      });
+      await moveRefund(
+        tx,
+        refund,
+        {
+          step: 'FOUND_AT_PROVIDER',
+          actor: 'reversal-watch',
+          at: new Date(),
+          note: 'found at the provider (test)',
+        },
+        { refundWrites },
+      );
       await tx.flush();
     });
     await lockTaken;
     let settled = false;
-    const confirm = confirmRefund(server.orm.em.fork(), manual!.refundRef, 'KHALTI-PORTAL-L', OPERATOR).finally(() => {
+    const confirm = confirmRefund(
+      server.orm.em.fork(),
+      { refundWrites },
+      manual!.refundRef,
+      'KHALTI-PORTAL-L',
+      OPERATOR,
+    ).finally(() => {
       settled = true;
     });
     confirm.catch(() => undefined);

@@ -5,6 +5,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { migrationsList } from './migrations';
 import { ormLoggerFactory, stderrSink, type OrmLogSink } from './orm-log';
+import { AfterCommitSubscriber } from './after-commit';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
 
@@ -32,6 +33,8 @@ export function ormOptions(
     debug: false,
     loggerFactory: ormLoggerFactory(log),
     colors: false,
+    // Work a transaction leaves for after its commit (after-commit.ts: the refund executor's kick).
+    subscribers: [new AfterCommitSubscriber()],
   };
 }
 

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../../kernel/errors';
-import { Document, DocumentType } from '../documents';
+import { attachDocument, Document, DocumentType } from '../documents';
 import { AssistanceCaseDocument } from './entities/assistance-case-document';
 import type { AssistanceCase } from './entities/assistance-case';
 import { MAX_DOCUMENTS_PER_CASE } from './rules/case-limits';
@@ -43,7 +43,7 @@ export async function attachCaseDocuments(
     if (problem) throw invalid('Validation failed', { [`documentIds[${index}]`]: problem });
   }
   for (const document of found) {
-    document.attachedAt = at;
+    attachDocument(document, at);
     tx.create(AssistanceCaseDocument, { assistanceCase, document, createdAt: at });
   }
   return [...documentIds];

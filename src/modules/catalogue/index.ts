@@ -6,6 +6,7 @@ export { SEED_CATALOGUE_FILE, importCatalogue, readCatalogueFile } from './catal
 export { type CatalogueListener, listenForCatalogueChanges } from './catalogue-listener';
 export { cataloguePolicies, referenceHandlers } from './handlers';
 export { pricePackage } from './rules/pricing';
+export { markQuoteUsed } from './quote-use';
 export { MAX_TRIP_DAYS } from './rules/quote-request';
 export { declareDisruption, disruptionByRef, endDisruption, listDisruptions, type DisruptionWire } from './disruptions';
 export { disruptionStatus, lastDayOf } from './rules/disruption';

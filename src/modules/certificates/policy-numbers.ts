@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { kathmanduToday } from '../../kernel/business-date';
 import type { DatabaseMode } from '../../kernel/db/database-mode';
-import { SANDBOX_POLICY_PREFIX, formatReference } from '../orders';
+import { SANDBOX_POLICY_PREFIX, formatReference, recordPolicyNumber } from '../orders';
 import type { Order } from '../orders/entities/order';
 import { present } from '../../kernel/narrow';
 import { CHECK_CODE_ALPHABET } from './rules/certificate-version';
@@ -38,8 +38,7 @@ export async function issuePolicyNumbers(tx: EntityManager, orders: readonly Ord
   );
   unnumbered.forEach((order, index) => {
     const row = present(rows[index], `policy number ${index + 1} of ${unnumbered.length}`);
-    order.policyNumber = policyNumberOf(row.mode ?? undefined, year, row.seq);
-    order.verificationCode = newVerificationCode();
+    recordPolicyNumber(order, policyNumberOf(row.mode ?? undefined, year, row.seq), newVerificationCode());
   });
 }
 

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../../kernel/errors';
-import { Document } from '../documents';
+import { attachDocument, Document } from '../documents';
 import type { Claim } from './entities/claim';
 import { ClaimDocument } from './entities/claim-document';
 import type { ClaimItem } from './entities/claim-item';
@@ -42,7 +42,7 @@ export async function attachClaimDocuments(
     );
     if (problem || !document) throw invalid('Validation failed', { [entry.field]: problem ?? 'not found' });
     seen.add(entry.documentId);
-    document.attachedAt = at;
+    attachDocument(document, at);
     tx.create(ClaimDocument, { claim, item: entry.item, document, createdAt: at });
   }
 }

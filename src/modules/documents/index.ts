@@ -9,6 +9,7 @@ export {
   documentsAttachedValues,
 } from './attach-statement';
 export { purgeExpiredDrafts } from './documents';
+export { attachDocument } from './document-attachment';
 export { type DraftPurgeJob, startDraftPurgeJob } from './draft-purge-job';
 export { Document } from './entities/document';
 export { documentHandlers, documentPolicies } from './handlers';

@@ -121,7 +121,6 @@ export const orderHandlers = {
     });
     if (!view.replayed) {
       scope.services.metrics.orderCancellations.inc({ outcome: view.refund ? 'refund' : 'no_money' });
-      if (view.refund) scope.services.metrics.refunds.inc({ gateway: view.refund.gateway, status: view.refund.status });
     }
     const message = view.paidWhileCancelling
       ? 'The customer paid the open checkout before it could be closed: the order was paid, then cancelled with a refund'

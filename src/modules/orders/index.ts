@@ -41,6 +41,7 @@ export {
   type PromoSlotRelease,
 } from './order-cancellation';
 export { recordCancellation } from './cancellation-record';
+export { markOrderAmended, markOrderPaid, recordPolicyNumber } from './order-payment';
 export type { CancellationReason } from './rules/cancellation';
 export { cashSettlementRefusal, parseOperatorAmount } from './rules/operator-order-rules';
 export { SANDBOX_POLICY_PREFIX, formatReference, isReference } from './rules/order-reference';

@@ -3,7 +3,7 @@ import { conflict, invalid, type ErrorCode } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
 import type { PaymentAttempt } from '../payments/entities/payment-attempt';
-import { lockSharesForRefunds, recordRefund } from '../refunds';
+import { lockSharesForRefunds, recordRefund, type RefundPorts } from '../refunds';
 import type { Refund } from '../refunds/entities/refund';
 import { cancellationRefunds, paidShares, termsOf, type PaidShare } from './cancellation-reads';
 import { recordCancellation, type CancellationRecord } from './cancellation-record';
@@ -54,6 +54,8 @@ export interface CancellationPayments {
   refundStart(attempt: Pick<PaymentAttempt, 'gateway' | 'provider'>): 'EXECUTE' | 'MANUAL';
   /** Step 4: the executor makes the refund now rather than at its next pass. */
   kickRefunds(): void;
+  /** Step 3: payments' writer of the refunded share, and the refunds counter, for recordRefund (decision record 0111). */
+  refundPorts: RefundPorts;
 }
 
 /** A checkout closed for a change (the cancellation, a promo change, a newer attempt), as its audit entry names it. */
@@ -336,18 +338,22 @@ async function cancelInTransaction(
       const part = split[index]!;
       const byOperator = terms.refundByOperator && share.attempt.providerReversal === 'PARTIAL';
       refunds.push(
-        await recordRefund(tx, {
-          order,
-          attempt: share.attempt,
-          cause: 'CANCELLATION',
-          amount: part.amount,
-          fee: part.fee,
-          actor: request.record.actor,
-          at: now,
-          ...(byOperator
-            ? { start: 'MANUAL', why: terms.refundByOperator ?? undefined }
-            : { start: payments.refundStart(share.attempt) }),
-        }),
+        await recordRefund(
+          tx,
+          {
+            order,
+            attempt: share.attempt,
+            cause: 'CANCELLATION',
+            amount: part.amount,
+            fee: part.fee,
+            actor: request.record.actor,
+            at: now,
+            ...(byOperator
+              ? { start: 'MANUAL', why: terms.refundByOperator ?? undefined }
+              : { start: payments.refundStart(share.attempt) }),
+          },
+          payments.refundPorts,
+        ),
       );
     }
   }

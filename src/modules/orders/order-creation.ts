@@ -4,7 +4,7 @@ import { addDays } from '../../kernel/business-date';
 import { minorFromAmount } from '../../kernel/money';
 import { priceOrder } from './rules/order-pricing';
 import { ageOutsideBand, orderRequestErrors, orderTravelCompanyIds, type OrderCaller } from './rules/order-request';
-import { pricePackage } from '../catalogue';
+import { markQuoteUsed, pricePackage } from '../catalogue';
 import { Company, CompanyType } from '../partners/entities/company';
 import { Ctg } from '../catalogue/entities/ctg';
 import { Order, SettlementType, type AddedItemRecord, type OrderDevice } from './entities/order';
@@ -415,7 +415,7 @@ function buildOrder(
       tx.create(OrderTravelCompany, { order, company, position, placer: companyId === principal.companyId }),
     );
   });
-  if (quote) quote.status = QuoteStatus.Used;
+  if (quote) markQuoteUsed(quote);
   return order;
 }
 

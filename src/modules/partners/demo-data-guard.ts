@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEMO_AGENTS, DEMO_PARTNERS } from './demo-partners';
-import { verifySecret } from '../auth';
-import { AccessToken } from '../auth/entities/access-token';
+import { markCredentialRevoked, verifySecret } from '../auth';
 import { Company } from './entities/company';
 import { Credential } from '../auth/entities/credential';
 import { PromoCode } from '../promos/entities/promo-code';
@@ -77,10 +76,8 @@ export async function deactivateDemoData(em: EntityManager): Promise<ActiveDemoD
   return em.transactional(async (tx) => {
     const ended = await activeDemoData(tx);
     const revokedAt = new Date();
-    for (const credential of await tx.find(Credential, { clientId: { $in: ended.credentials } })) {
-      credential.revokedAt = revokedAt;
-      await tx.nativeUpdate(AccessToken, { credential, revokedAt: null }, { revokedAt });
-    }
+    for (const credential of await tx.find(Credential, { clientId: { $in: ended.credentials } }))
+      await markCredentialRevoked(tx, credential, revokedAt);
     for (const entity of [
       ...(await activeDemoCompanies(tx)),
       ...(await activeDemoAgents(tx)),

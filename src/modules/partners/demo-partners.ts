@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Company, CompanyType } from './entities/company';
-import { Credential } from '../auth/entities/credential';
 import { PromoCode } from '../promos/entities/promo-code';
 import { SalesAgent } from './entities/sales-agent';
-import { hashChosenSecret } from '../auth';
+import { createCredential, hashChosenSecret } from '../auth';
 
 /**
  * Sandbox partners that exist from the first start of the embedded default, so that a newcomer
@@ -127,7 +126,7 @@ export async function seedDemoPartners(em: EntityManager): Promise<void> {
         type: partner.type,
         commissionPercent: partner.commissionPercent,
       });
-      tx.create(Credential, {
+      createCredential(tx, {
         clientId: partner.clientId,
         secretHash: await hashChosenSecret(partner.clientSecret),
         company,

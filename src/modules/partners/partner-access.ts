@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { issueClientSecret } from '../auth';
-import { AccessToken } from '../auth/entities/access-token';
+import { createCredential, issueClientSecret, markCredentialRevoked } from '../auth';
 import { Company, type CompanyType } from './entities/company';
 import { Credential } from '../auth/entities/credential';
 
@@ -29,7 +28,7 @@ export async function issueCredential(
     const owner = await tx.findOneOrFail(Company, companyId, {
       failHandler: () => new Error(`no company ${companyId}`),
     });
-    const credential = tx.create(Credential, {
+    const credential = createCredential(tx, {
       clientId: `pk_${randomBytes(12).toString('hex')}`,
       secretHash,
       company: owner,
@@ -69,8 +68,7 @@ export async function revokeCredential(
       { failHandler: () => new Error(`no credential ${clientId}`) },
     );
     const revokedAt = new Date();
-    credential.revokedAt = revokedAt;
-    await tx.nativeUpdate(AccessToken, { credential, revokedAt: null }, { revokedAt });
+    await markCredentialRevoked(tx, credential, revokedAt);
     return { clientId, revokedAt: revokedAt.toISOString() };
   });
 }

@@ -19,5 +19,6 @@ export function cancellationPayments(deps: PaymentDeps): CancellationPayments {
     stillOpenAttempts,
     refundStart: (attempt) => refundStart(deps.gateways, attempt),
     kickRefunds: () => deps.kickRefunds?.(),
+    refundPorts: deps,
   };
 }

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { decimalStringFromMinor, type Minor } from '../../kernel/money';
 import { kathmanduToday } from '../../kernel/business-date';
-import { cashSettlementRefusal, recordAudit, findOrder } from '../orders';
+import { cashSettlementRefusal, recordAudit, findOrder, markOrderPaid } from '../orders';
 import { nextReferenceMillis, paymentReference } from './rules/payment-reference';
 import { payRequestFingerprint } from './rules/payment-request';
-import { OrderStatus, type Order } from '../orders/entities/order';
+import type { Order } from '../orders/entities/order';
 import { PaymentAttempt } from './entities/payment-attempt';
 import { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import { OperatorRefusal } from '../../kernel/operator-refusal';
@@ -69,8 +69,7 @@ export async function recordCashPayment(
     tx.create(PaymentAttemptOrder, { attempt, order, amount: order.totalAmount, settlement: 'PAID' });
     // A CASH order cannot be paid online, so nothing should be open; should anything be, it must not take money too.
     await closeOpenAttempts(tx, [order.id], attempt.id, 'ORDER_PAID', at);
-    order.status = OrderStatus.Paid;
-    order.paidAt = at;
+    markOrderPaid(order, at);
     await issuePolicyNumbers(tx, [order], at);
     await recordCommissionEarned(tx, {
       paymentRef: attempt.paymentRef,

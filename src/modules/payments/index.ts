@@ -18,6 +18,7 @@ export { cancellationPayments } from './cancellation-port';
 export { refundTopUp } from './top-up-refund';
 export { assertNoOpenAttempts, withOpenAttemptsClosed } from './open-attempts';
 export { statusLookupCache, type PaymentDeps } from './payment-deps';
+export { refundWrites } from './refund-writes';
 export { backfillAttemptProviders } from './attempt-provider-backfill';
 
 declare module '../../kernel/http/request-scope' {

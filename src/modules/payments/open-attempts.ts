@@ -7,7 +7,7 @@ import type { GatewayVoid } from './providers/gateway';
 import { conflict } from '../../kernel/errors';
 import { gatewayOfAttempt, type PaymentDeps } from './payment-deps';
 import { lockAttemptForSettlement, recordGatewayWord, reportMatches } from './settlement';
-import { endedPaymentEventType, recordPaymentEvents } from '../webhooks';
+import { moveAttempt } from './attempt-life';
 import { expireTopUpExtension, type AnswersRecorded, type CheckoutAnswers, type ClosedAttempt } from '../orders';
 
 /**
@@ -283,13 +283,10 @@ async function recordAnswer(
     return recorded.effect.kind === 'COMPLETE' ? 'FINISHED_AT_GATEWAY' : 'ALREADY_CLOSED';
   }
   if (attempt.status !== 'INITIATED') return 'ALREADY_CLOSED';
-  attempt.status = reason === 'EXPIRED' ? 'EXPIRED' : 'CANCELLED';
-  attempt.closedReason = reason;
-  attempt.completedAt = now;
   attempt.lastCheckedAt = now;
   // A top-up's extension expires with its checkout (decision record 0099).
   await expireTopUpExtension(tx, attempt.paymentRef);
-  await recordPaymentEvents(tx, endedPaymentEventType(attempt.status), attempt, { at: now, reason });
+  await moveAttempt(tx, attempt, { step: reason === 'EXPIRED' ? 'EXPIRE' : 'CANCEL', at: now, closedReason: reason });
   if (answer.kind === 'VOIDED') {
     // The gateway's own word: it will never take this payment, so nothing is left to watch for.
     attempt.gatewayConfirmedAt = now;

@@ -3,6 +3,7 @@ import { ProviderUnavailableError, type GatewayRegistry, type PaymentGateway } f
 import type { PaymentMethod } from './entities/payment-attempt';
 import type { Logger } from '../../kernel/logging/logger';
 import { ReturnLookupCache } from './providers/return-lookup-cache';
+import type { RefundWrites } from '../refunds';
 
 /**
  * payment-status's cache of providers' answers (PaymentDeps.statusLookups), one per process;
@@ -21,6 +22,8 @@ export interface PaymentDeps {
   payments: PaymentConfig;
   gateways: GatewayRegistry;
   logger: Logger;
+  /** Payments' writer of what a refund does to its share and attempt (`refundWrites`), given to refunds' writers (decision record 0111). */
+  refundWrites: RefundWrites;
   /** Absent in the operator CLI, which exports no metrics. */
   metrics?: {
     paymentOutcomes: LabelledCounter<'gateway' | 'outcome'>;

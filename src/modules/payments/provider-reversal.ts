@@ -9,6 +9,7 @@ import { lockSharesForRefunds, moveRefund, recordRefund } from '../refunds';
 import { recordPaymentEvents } from '../webhooks';
 import type { ProviderReversalKind } from './rules/payment-attempt';
 import { reversalPlan } from './rules/payment-watch';
+import { moveAttempt, moveShare } from './attempt-life';
 
 export type ReversalOutcome = 'REVERSED' | 'PARTIALLY_REVERSED' | 'UNCHANGED';
 
@@ -42,7 +43,7 @@ export async function recordProviderReversal(
   kind: ProviderReversalKind,
   gatewayReference: string | undefined,
   now: Date,
-  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways'>,
+  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'refundWrites'>,
 ): Promise<ReversalOutcome> {
   if (attempt.status !== 'SUCCESS' || attempt.providerReversal === 'FULL' || attempt.providerReversal === kind)
     return 'UNCHANGED';
@@ -98,14 +99,19 @@ export async function recordProviderReversal(
     const before = given.get(refund.order.id) ?? 0;
     const amount = Math.min(refund.amount, Math.max(0, share - refund.fee - before));
     given.set(refund.order.id, before + amount);
-    await moveRefund(tx, refund, {
-      step: 'FOUND_AT_PROVIDER',
-      actor: ACTOR,
-      at: now,
-      providerRefundRef: gatewayReference,
-      note: 'the provider reports the payment refunded in full (payment watch)',
-      amount,
-    });
+    await moveRefund(
+      tx,
+      refund,
+      {
+        step: 'FOUND_AT_PROVIDER',
+        actor: ACTOR,
+        at: now,
+        providerRefundRef: gatewayReference,
+        note: 'the provider reports the payment refunded in full (payment watch)',
+        amount,
+      },
+      deps,
+    );
   }
   await tx.flush();
   const plan = reversalPlan(
@@ -127,33 +133,39 @@ export async function recordProviderReversal(
     const owed = plan.remainder.get(line.order.id) ?? 0;
     const refund =
       owed > 0
-        ? await recordRefund(tx, {
-            order: line.order,
-            attempt,
-            cause: 'PROVIDER_REVERSAL',
-            amount: owed,
-            actor: ACTOR,
-            at: now,
-            start: 'FOUND_AT_PROVIDER',
-            provider,
-            providerRefundRef: reference,
-            note: `refunded at the provider (${provider ?? attempt.gateway}), found by the payment watch; not executed by us`,
-          })
+        ? await recordRefund(
+            tx,
+            {
+              order: line.order,
+              attempt,
+              cause: 'PROVIDER_REVERSAL',
+              amount: owed,
+              actor: ACTOR,
+              at: now,
+              start: 'FOUND_AT_PROVIDER',
+              provider,
+              providerRefundRef: reference,
+              note: `refunded at the provider (${provider ?? attempt.gateway}), found by the payment watch; not executed by us`,
+            },
+            deps,
+          )
         : undefined;
     if (refund) recorded += 1;
     if (plan.cancel.includes(line.order.id)) await cancelForReversal(tx, line, attempt, refund ?? null, now);
     // All of it went back: no share pays an order any more, whoever refunded it.
-    line.settlement = 'REFUNDED';
+    moveShare(line, 'REVERSE');
   }
   // The attempt then reads as what it is now: captured, and given back in full. Its refundAmount
   // (money no order kept: late captures, and now the shares the reversal took from their orders)
   // grows by the shares of the orders cancelled here; a share a cancellation refunded stays out of it.
-  attempt.status = 'REFUNDED';
-  attempt.refundAmount += lines
-    .filter((line) => plan.cancel.includes(line.order.id))
-    .reduce((sum, line) => sum + line.amount, 0);
-  attempt.refundReason ??= PAYMENT_REVERSED;
-  attempt.refundedAt ??= now;
+  await moveAttempt(tx, attempt, {
+    step: 'REVERSE',
+    at: now,
+    refundAmount:
+      attempt.refundAmount +
+      lines.filter((line) => plan.cancel.includes(line.order.id)).reduce((sum, line) => sum + line.amount, 0),
+    refundReason: attempt.refundReason ?? PAYMENT_REVERSED,
+  });
   deps.logger.warn(
     { ...log, refundsRecorded: recorded, ordersCancelled: plan.cancel.length },
     'the provider gave a paid payment back in full',

@@ -1,17 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
-import { effectOfGatewayWord, settlementPlan, type GatewayWordEffect } from './rules/payment-attempt';
-import { Order, OrderStatus } from '../orders/entities/order';
+import { effectOfGatewayWord, endingStep, settlementPlan, type GatewayWordEffect } from './rules/payment-attempt';
+import { moveAttempt, moveShare } from './attempt-life';
+import { Order } from '../orders/entities/order';
 import { PaymentAttempt } from './entities/payment-attempt';
 import { PaymentAttemptOrder } from './entities/payment-attempt-order';
 import type { GatewayReport } from './providers/gateway';
 import type { PaymentDeps } from './payment-deps';
 import { issuePolicyNumbers } from '../certificates';
-import { endedPaymentEventType, recordPaymentEvents } from '../webhooks';
+import { recordPaymentEvents } from '../webhooks';
 import { recordCommissionEarned } from '../commissions';
 import { recordRefund, refundStart } from '../refunds';
 import { businessToday } from '../../kernel/business-today';
-import { expireTopUpExtension, extensionsOfTopUp, settleTopUp, type OrderAmendment } from '../orders';
+import { afterCommit } from '../../kernel/db/after-commit';
+import { expireTopUpExtension, extensionsOfTopUp, markOrderPaid, settleTopUp, type OrderAmendment } from '../orders';
 import type { SettlementPlan } from './rules/payment-attempt';
 
 /**
@@ -59,7 +61,7 @@ async function recordCapture(
   tx: EntityManager,
   attempt: PaymentAttempt,
   now: Date,
-  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>,
+  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds' | 'refundWrites'>,
 ) {
   const lines = attempt.orders.getItems();
   const topUps = await extensionsOfTopUp(tx, attempt.paymentRef);
@@ -74,38 +76,25 @@ async function recordCapture(
     })),
     businessToday(now),
   );
-  attempt.status = plan.attemptStatus;
-  attempt.completedAt = now;
-  // The watch of an undecided payment ends here; a paid one is watched for reversals from its first step.
-  attempt.checkCount = 0;
-  attempt.nextCheckAt = null;
-  attempt.refundAmount = plan.refundAmount;
-  attempt.refundReason = plan.refundReason;
+  await moveAttempt(tx, attempt, {
+    step: plan.attemptStatus === 'SUCCESS' ? 'CAPTURE' : 'CAPTURE_OWED',
+    at: now,
+    refundAmount: plan.refundAmount,
+    refundReason: plan.refundReason,
+  });
   const paid: Order[] = [];
   for (const line of lines) {
     if (plan.pay.includes(line.order.id)) {
-      line.settlement = 'PAID';
-      line.order.status = OrderStatus.Paid;
-      line.order.paidAt = now;
+      moveShare(line, 'PAY');
+      markOrderPaid(line.order, now);
       paid.push(line.order);
     } else {
-      line.settlement = 'REFUND_PENDING';
+      moveShare(line, 'OWE');
     }
   }
   // Each share no order could take is a refund of its own, refunded by the executor where the provider can.
   const owedLines = lines.filter((line) => line.settlement === 'REFUND_PENDING');
-  for (const line of owedLines) {
-    await recordRefund(tx, {
-      order: line.order,
-      attempt,
-      cause: 'LATE_CAPTURE',
-      amount: line.amount,
-      actor: 'payment-settlement',
-      at: now,
-      start: refundStart(deps.gateways, attempt),
-    });
-  }
-  if (owedLines.length > 0) deps.kickRefunds?.();
+  for (const line of owedLines) await refundOwedShare(tx, attempt, line, now, deps);
   if (paid.length > 0) {
     await issuePolicyNumbers(tx, paid, now);
     await recordCommissionEarned(tx, {
@@ -145,6 +134,34 @@ async function recordCapture(
 }
 
 /**
+ * A captured share no order takes is a refund of its own (cause LATE_CAPTURE), made by the executor
+ * where the provider can once this transaction has committed: its own connection finds it then.
+ */
+async function refundOwedShare(
+  tx: EntityManager,
+  attempt: PaymentAttempt,
+  line: PaymentAttemptOrder,
+  now: Date,
+  deps: Pick<PaymentDeps, 'gateways' | 'kickRefunds' | 'refundWrites' | 'metrics'>,
+): Promise<void> {
+  const start = refundStart(deps.gateways, attempt);
+  await recordRefund(
+    tx,
+    {
+      order: line.order,
+      attempt,
+      cause: 'LATE_CAPTURE',
+      amount: line.amount,
+      actor: 'payment-settlement',
+      at: now,
+      start,
+    },
+    deps,
+  );
+  afterCommit(tx, () => deps.kickRefunds?.());
+}
+
+/**
  * A captured extension top-up (decision record 0099): it pays no order, it applies its extension
  * when captured before the current cover ended; any other capture of it (after the cover ended,
  * for an extension closed meanwhile) is owed back as a late capture, refunded like any other.
@@ -156,7 +173,7 @@ async function recordTopUpCapture(
   attempt: PaymentAttempt,
   amendments: OrderAmendment[],
   now: Date,
-  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>,
+  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds' | 'refundWrites'>,
 ): Promise<{ paid: Order[]; plan: SettlementPlan }> {
   const lines = attempt.orders.getItems();
   const shares = lines.map((line) => ({
@@ -164,13 +181,9 @@ async function recordTopUpCapture(
     charged: line.amount,
   }));
   const settled = await settleTopUp(tx, shares, now);
-  attempt.completedAt = now;
-  attempt.checkCount = 0;
-  attempt.nextCheckAt = null;
   if (settled.outcome === 'APPLIED') {
-    attempt.status = 'SUCCESS';
-    attempt.refundAmount = 0;
-    for (const line of lines) line.settlement = 'PAID';
+    await moveAttempt(tx, attempt, { step: 'CAPTURE', at: now, refundAmount: 0 });
+    for (const line of lines) moveShare(line, 'PAY');
     // The top-up is premium only (its extension's price difference): all of it earns (decision record 0099).
     await recordCommissionEarned(tx, {
       paymentRef: attempt.paymentRef,
@@ -180,22 +193,16 @@ async function recordTopUpCapture(
     return { paid: [], plan: { pay: [], refund: [], refundAmount: 0, attemptStatus: 'SUCCESS' } };
   }
   const owed = lines.reduce((sum, line) => sum + line.amount, 0);
-  attempt.status = 'REFUND_PENDING';
-  attempt.refundAmount = owed;
-  attempt.refundReason = settled.reason;
+  await moveAttempt(tx, attempt, {
+    step: 'CAPTURE_OWED',
+    at: now,
+    refundAmount: owed,
+    refundReason: settled.reason,
+  });
   for (const line of lines) {
-    line.settlement = 'REFUND_PENDING';
-    await recordRefund(tx, {
-      order: line.order,
-      attempt,
-      cause: 'LATE_CAPTURE',
-      amount: line.amount,
-      actor: 'payment-settlement',
-      at: now,
-      start: refundStart(deps.gateways, attempt),
-    });
+    moveShare(line, 'OWE');
+    await refundOwedShare(tx, attempt, line, now, deps);
   }
-  deps.kickRefunds?.();
   const orderIds = lines.map((line) => line.order.id);
   await recordPaymentEvents(tx, 'payment.refund_pending', attempt, {
     at: now,
@@ -229,7 +236,7 @@ export async function recordGatewayWord(
   attempt: PaymentAttempt,
   report: GatewayReport,
   now: Date,
-  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds'>,
+  deps: Pick<PaymentDeps, 'logger' | 'metrics' | 'gateways' | 'kickRefunds' | 'refundWrites'>,
 ): Promise<RecordedWord> {
   const effect = effectOfGatewayWord(
     { status: attempt.status, gatewayConfirmed: !!attempt.gatewayConfirmedAt },
@@ -245,15 +252,9 @@ export async function recordGatewayWord(
     return { effect, paidOrderRefs: [], refundAmount: 0 };
   }
   if (effect.kind === 'COMPLETE' && effect.status !== 'SUCCESS') {
-    attempt.status = effect.status;
-    attempt.completedAt = now;
-    attempt.failureReason = report.reason;
     // A top-up's extension expires with its checkout (decision record 0099).
     await expireTopUpExtension(tx, attempt.paymentRef);
-    await recordPaymentEvents(tx, endedPaymentEventType(effect.status), attempt, {
-      at: now,
-      reason: report.reason ?? null,
-    });
+    await moveAttempt(tx, attempt, { step: endingStep(effect.status), at: now, failureReason: report.reason });
     return { effect, paidOrderRefs: [], refundAmount: 0 };
   }
 
@@ -289,11 +290,6 @@ export async function closeOpenAttempts(
     { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true },
   );
   const open = locked.filter((attempt) => attempt.status === 'INITIATED');
-  for (const attempt of open) {
-    attempt.status = 'CANCELLED';
-    attempt.closedReason = reason;
-    attempt.completedAt = now;
-    await recordPaymentEvents(tx, 'payment.cancelled', attempt, { at: now, reason });
-  }
+  for (const attempt of open) await moveAttempt(tx, attempt, { step: 'CANCEL', at: now, closedReason: reason });
   return open;
 }

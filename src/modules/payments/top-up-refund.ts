@@ -24,7 +24,7 @@ export async function refundTopUp(
   em: EntityManager,
   paymentRef: string,
   options: { actor: string; note: string },
-  deps: Pick<PaymentDeps, 'gateways' | 'kickRefunds'>,
+  deps: Pick<PaymentDeps, 'gateways' | 'kickRefunds' | 'refundWrites' | 'metrics'>,
   now = new Date(),
 ): Promise<TopUpRefund> {
   const done = await em.fork().transactional(async (tx) => {
@@ -48,16 +48,20 @@ export async function refundTopUp(
         `the top-up ${attempt.paymentRef} of ${amendment.amendmentRef} is not a captured top-up of an applied extension (extension ${amendment.status}, share ${share?.settlement ?? 'none'}): nothing of it is left to give back this way`,
       );
     const amount = share.amount - (await refundsHolding(tx, { attemptId: attempt.id, orderId: order.id }));
-    const refund = await recordRefund(tx, {
-      order,
-      attempt,
-      cause: 'TOP_UP_REFUND',
-      amount,
-      actor: options.actor,
-      at: now,
-      start: refundStart(deps.gateways, attempt),
-      note: options.note,
-    });
+    const refund = await recordRefund(
+      tx,
+      {
+        order,
+        attempt,
+        cause: 'TOP_UP_REFUND',
+        amount,
+        actor: options.actor,
+        at: now,
+        start: refundStart(deps.gateways, attempt),
+        note: options.note,
+      },
+      deps,
+    );
     recordAudit(tx, {
       actor: options.actor,
       action: 'TOP_UP_REFUNDED',

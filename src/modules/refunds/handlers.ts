@@ -47,7 +47,7 @@ export const refundHandlers = {
       callerOf(scope),
       params.refundRef,
       body.outcome,
-      scope.services.payments.gateways,
+      scope.services.payments,
     );
     return { status: 200, body: successBody(refundDetailWire(refund), `Refund ${refund.status}`) };
   },

@@ -5,6 +5,7 @@ import { OperatorRefusal } from '../../kernel/operator-refusal';
 import { PaymentAttempt } from '../payments/entities/payment-attempt';
 import { Refund } from './entities/refund';
 import { recordRefund } from './refund-record';
+import type { RefundPorts } from './refund-deps';
 import { lockShareForRefunds, refundsHolding } from './share-room';
 
 /** What the operator read in the provider's portal about a partial reversal. */
@@ -25,6 +26,7 @@ export interface PartialReversalSeen {
  */
 export async function recordPartialReversal(
   em: EntityManager,
+  ports: RefundPorts,
   seen: PartialReversalSeen,
   now = new Date(),
 ): Promise<Refund> {
@@ -65,16 +67,20 @@ export async function recordPartialReversal(
         `amount must be more than 0 and at most what the share has not had back or owed back: ${attempt.currency} ${decimalStringFromMinor(Math.max(0, left))}${hint}`,
       );
     }
-    return recordRefund(tx, {
-      order: share.order,
-      attempt,
-      cause: 'PROVIDER_REVERSAL',
-      amount: seen.amount,
-      actor: seen.actor,
-      at: now,
-      start: 'FOUND_AT_PROVIDER',
-      providerRefundRef: attempt.gatewayTransactionId ?? undefined,
-      note: seen.note,
-    });
+    return recordRefund(
+      tx,
+      {
+        order: share.order,
+        attempt,
+        cause: 'PROVIDER_REVERSAL',
+        amount: seen.amount,
+        actor: seen.actor,
+        at: now,
+        start: 'FOUND_AT_PROVIDER',
+        providerRefundRef: attempt.gatewayTransactionId ?? undefined,
+        note: seen.note,
+      },
+      ports,
+    );
   });
 }

@@ -1,6 +1,9 @@
 import type { Logger } from '../../kernel/logging/logger';
 import type { Minor } from '../../kernel/money';
-import type { GatewayName } from '../payments/entities/payment-attempt';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { GatewayName, PaymentAttempt } from '../payments/entities/payment-attempt';
+import type { Order } from '../orders/entities/order';
+import type { RefundCause } from './rules/refund-life';
 
 /**
  * The provider port as refunds use it: a payment gateway's refund call (payments' PaymentGateway
@@ -67,8 +70,45 @@ interface RefundCounter {
   inc(labels: Partial<Record<'gateway' | 'status', string | number>>, value?: number): void;
 }
 
+/** The audit entries a refund's life adds to its order's log. */
+export type RefundAuditAction =
+  'REFUND_CREATED' | 'REFUND_SUCCEEDED' | 'REFUND_MANUAL' | 'REFUND_FAILED' | 'REFUND_RETRIED' | 'REFUND_CONFIRMED';
+
+/**
+ * What a refund's life writes in tables refunds does not own (decision record 0111): the payment
+ * share it gives back and the attempt (payments'), and its order's audit log (orders'). Refunds
+ * reads them and never writes them; payments' `refundWrites` is the one implementation (refunds
+ * imports neither of its callers, decision record 0075).
+ */
+export interface RefundWrites {
+  /** A refund was recorded for the order's share of the attempt: the share owes it (REFUND_PENDING). */
+  owe(tx: EntityManager, attempt: PaymentAttempt, order: Order, at: Date): Promise<void>;
+  /**
+   * A refund of the order's share went back: the share reads REFUNDED (unless the refund is a
+   * reversal found at the provider), and a late capture's attempt once none of it is owed.
+   */
+  refunded(
+    tx: EntityManager,
+    refund: { attempt: PaymentAttempt; order: Order; cause: RefundCause; at: Date },
+  ): Promise<void>;
+  /** The operator confirmed the payment's refunds by hand: the attempt keeps the note. */
+  noted(tx: EntityManager, attempt: PaymentAttempt, note: string, at: Date): Promise<void>;
+  /** An entry of the order's audit log, in the caller's transaction. */
+  audit(
+    tx: EntityManager,
+    entry: { actor: string; action: RefundAuditAction; order: Order; at: Date; details: Record<string, unknown> },
+  ): void;
+}
+
+/**
+ * What every writer of a refund's life is given (payments' PaymentDeps is one): the payment's
+ * writer for the share it settles, and the counter of refunds by status.
+ */
+export type RefundPorts = Pick<RefundDeps, 'refundWrites' | 'metrics'>;
+
 /** What the refund executor needs besides a database (payments' PaymentDeps is one). */
 export interface RefundDeps {
+  refundWrites: RefundWrites;
   payments: {
     providerLookupAttempts: number;
     providerTimeoutMs: number;

@@ -123,14 +123,19 @@ async function executeRefund(
     await em.fork().transactional(async (tx) => {
       const pending = await lockedRefund(tx, refundId);
       if (pending.status === 'PENDING')
-        await moveRefund(tx, pending, {
-          step: 'RETRY_LATER',
-          actor: 'refund-executor',
-          at: new Date(),
-          why,
-          nextTryAt: next,
-          nothingSent,
-        });
+        await moveRefund(
+          tx,
+          pending,
+          {
+            step: 'RETRY_LATER',
+            actor: 'refund-executor',
+            at: new Date(),
+            why,
+            nextTryAt: next,
+            nothingSent,
+          },
+          deps,
+        );
     });
     deps.logger.warn(
       { refundRef: refund.refundRef, tries, nextTryAt: next.toISOString(), why },
@@ -172,19 +177,16 @@ async function recordOutcome(
       refund.gateway === 'cash' ? 'cash' : (refund.attempt.provider ?? deps.gateways.get(refund.gateway)?.provider);
     const how = { actor: 'refund-executor', at: now, ...(provider ? { provider } : {}) };
     if (answer.kind === 'REFUNDED') {
-      await moveRefund(tx, refund, { ...how, step: 'SUCCEED', providerRefundRef: answer.providerRefundRef });
-      deps.metrics?.refunds?.inc({ gateway: refund.gateway, status: 'SUCCEEDED' });
+      await moveRefund(tx, refund, { ...how, step: 'SUCCEED', providerRefundRef: answer.providerRefundRef }, deps);
       deps.logger.info({ refundRef: refund.refundRef, provider, amount: refund.amount }, 'refund made at the provider');
       return 'succeeded';
     }
     // A refund the provider needs the customer's mobile for is a person's work, never a failure.
     if (answer.kind === 'MANUAL' || answer.kind === 'NEEDS_CUSTOMER_MOBILE') {
-      await moveRefund(tx, refund, { ...how, step: 'NEED_OPERATOR', why: answer.why });
-      deps.metrics?.refunds?.inc({ gateway: refund.gateway, status: 'MANUAL' });
+      await moveRefund(tx, refund, { ...how, step: 'NEED_OPERATOR', why: answer.why }, deps);
       return 'manual';
     }
-    await moveRefund(tx, refund, { ...how, step: 'FAIL', why: answer.reason });
-    deps.metrics?.refunds?.inc({ gateway: refund.gateway, status: 'FAILED' });
+    await moveRefund(tx, refund, { ...how, step: 'FAIL', why: answer.reason }, deps);
     deps.logger.error(
       { refundRef: refund.refundRef, provider, reason: answer.reason },
       'refund failed: the operator takes it from here',
@@ -196,6 +198,19 @@ async function recordOutcome(
 export interface RefundJob extends PeriodicJob<RefundPassSummary> {
   /** Runs a pass soon (after the caller's commit), sharing the pass in flight. */
   kick(): void;
+}
+
+/**
+ * The executor's kick as the payment deps carry it from the start (server.ts builds them before the
+ * job queue runs): nothing until `bind` gives it the started job's kick, so a refund written meanwhile
+ * waits for the first periodic pass.
+ */
+export class RefundKick {
+  #kick: (() => void) | undefined;
+  readonly kick = (): void => this.#kick?.();
+  bind(kick: () => void): void {
+    this.#kick = kick;
+  }
 }
 
 /**
@@ -236,11 +251,12 @@ export async function startRefundJob(
       again = true;
       return;
     }
-    // A short delay lets the caller's transaction commit: the pass reads only committed refunds.
+    // Callers kick after their commit (kernel/db/after-commit.ts): the pass reads only committed
+    // refunds. Kicks in one turn of the event loop share one pass.
     timer ??= setTimeout(() => {
       timer = undefined;
       void drain();
-    }, 50);
+    }, 0);
     timer.unref();
   };
   return {

@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AuditEntry } from '../orders/entities/audit-entry';
 import type { Order } from '../orders/entities/order';
 import type { PaymentAttempt } from '../payments/entities/payment-attempt';
-import { PaymentAttemptOrder } from '../payments/entities/payment-attempt-order';
 import { recordRefundEvent } from '../webhooks';
 import { recordCommissionReversal } from '../commissions';
 import { Refund } from './entities/refund';
 import { refundAuditDetails, refundEventFacts } from './refund-facts';
+import type { RefundAuditAction, RefundPorts } from './refund-deps';
 import { refundStep, type RefundCause, type RefundStatus, type RefundStep } from './rules/refund-life';
 import type { Minor } from '../../kernel/money';
+import { afterCommit } from '../../kernel/db/after-commit';
 
 /**
  * The one writer of a refund's life (decision record 0075): its birth, its claim by the
@@ -61,7 +61,7 @@ type RefundLife = Pick<
   | 'note'
 >;
 
-const AUDIT_ACTION: Readonly<Record<RefundStep, string | null>> = {
+const AUDIT_ACTION: Readonly<Record<RefundStep, RefundAuditAction | null>> = {
   RETRY_LATER: null,
   SUCCEED: 'REFUND_SUCCEEDED',
   NEED_OPERATOR: 'REFUND_MANUAL',
@@ -74,14 +74,25 @@ const AUDIT_ACTION: Readonly<Record<RefundStep, string | null>> = {
 /**
  * Applies one step to a refund whose share's refund lock the caller holds (share-room.ts's
  * lockSharesForRefunds, decision 0091), read after it was taken, populated with its attempt and order: the new fields, the share of the payment it
- * settles, its audit entry, and `refund.succeeded` / `refund.failed`.
+ * settles (through payments' writer, `ports.refundWrites`: decision record 0111), its audit entry, and `refund.succeeded` / `refund.failed`.
  */
-export async function moveRefund(tx: EntityManager, refund: Refund, move: RefundMove): Promise<void> {
+export async function moveRefund(
+  tx: EntityManager,
+  refund: Refund,
+  move: RefundMove,
+  ports: RefundPorts,
+): Promise<void> {
   const next = refundStep(refund.status, move.step);
   if ('refused' in next) throw new RefundStepRefused(`${refund.refundRef}: ${next.refused}`);
+  if (next.to !== refund.status) countAfterCommit(tx, ports, refund, next.to);
   Object.assign(refund, lifeAfter(refund, next.to, move) satisfies Partial<RefundLife>);
   if (next.to === 'SUCCEEDED') {
-    await settleShare(tx, refund, move.at);
+    await ports.refundWrites.refunded(tx, {
+      attempt: refund.attempt,
+      order: refund.order,
+      cause: refund.cause,
+      at: move.at,
+    });
     // The commission earned on the money that went back is taken back in the same transaction.
     await recordCommissionReversal(tx, {
       order: refund.order,
@@ -94,7 +105,7 @@ export async function moveRefund(tx: EntityManager, refund: Refund, move: Refund
   const action = AUDIT_ACTION[move.step];
   if (action) {
     const why = move.step === 'FAIL' || move.step === 'NEED_OPERATOR' ? { reason: move.why ?? null } : {};
-    audit(tx, refund, action, move.actor, move.at, why);
+    audit(tx, ports, refund, action, move.actor, move.at, why);
   }
   if (next.to === 'SUCCEEDED')
     await recordRefundEvent(tx, 'refund.succeeded', refundEventFacts(refund), refund.order, move.at);
@@ -141,22 +152,6 @@ function lifeAfter(refund: Refund, to: RefundStatus, move: RefundMove): Partial<
   }
 }
 
-/** The share this refund gives back reads REFUNDED (a partial reversal's leaves it as it is); a late capture's attempt too, once none of it is owed. */
-async function settleShare(tx: EntityManager, refund: Refund, at: Date): Promise<void> {
-  const share = await tx.findOne(PaymentAttemptOrder, { attempt: refund.attempt.id, order: refund.order.id });
-  // A partial reversal the operator records is not the refund the share owes (a cancellation's, still to be made or confirmed):
-  // a full reversal settles every share itself (payments/provider-reversal.ts).
-  if (share && share.settlement === 'REFUND_PENDING' && refund.cause !== 'PROVIDER_REVERSAL')
-    share.settlement = 'REFUNDED';
-  const attempt = refund.attempt;
-  if (attempt.status !== 'REFUND_PENDING') return;
-  await tx.flush();
-  const owed = await tx.count(PaymentAttemptOrder, { attempt: attempt.id, settlement: 'REFUND_PENDING' });
-  if (owed > 0) return;
-  attempt.status = 'REFUNDED';
-  attempt.refundedAt = at;
-}
-
 /** What a new refund is: the money owed back for one order's share of one payment. */
 export interface RefundBirth {
   refundRef: string;
@@ -173,7 +168,7 @@ export interface RefundBirth {
 }
 
 /** A refund is born PENDING, due now, with its REFUND_CREATED entry; its first step is the caller's. */
-export function openRefund(tx: EntityManager, birth: RefundBirth): Refund {
+export function openRefund(tx: EntityManager, birth: RefundBirth, ports: RefundPorts): Refund {
   const refund = tx.create(Refund, {
     refundRef: birth.refundRef,
     order: birth.order,
@@ -191,23 +186,33 @@ export function openRefund(tx: EntityManager, birth: RefundBirth): Refund {
     createdAt: birth.at,
     updatedAt: birth.at,
   });
-  audit(tx, refund, 'REFUND_CREATED', birth.actor, birth.at, {});
+  audit(tx, ports, refund, 'REFUND_CREATED', birth.actor, birth.at, {});
   return refund;
 }
 
+/**
+ * `refunds_total`: a refund reaching a status, whoever moved it (an API or command-line cancel, the
+ * executor, an operator, a late capture, the watch), counted once its transaction committed.
+ */
+export function countAfterCommit(tx: EntityManager, ports: RefundPorts, refund: Refund, status: RefundStatus): void {
+  const counter = ports.metrics?.refunds;
+  if (counter) afterCommit(tx, () => counter.inc({ gateway: refund.gateway, status }));
+}
+
+/** The order's audit entry, written by its owner through the port (decision record 0111). */
 function audit(
   tx: EntityManager,
+  ports: RefundPorts,
   refund: Refund,
-  action: string,
+  action: RefundAuditAction,
   actor: string,
   at: Date,
   extra: Record<string, unknown>,
 ): void {
-  tx.create(AuditEntry, {
+  ports.refundWrites.audit(tx, {
     actor,
     action,
     order: refund.order,
-    orderRef: refund.order.orderRef,
     at,
     details: { ...refundAuditDetails(refund), ...extra },
   });

@@ -5,6 +5,7 @@ import { AuditEntry } from '../orders/entities/audit-entry';
 import { PaymentAttempt } from '../payments/entities/payment-attempt';
 import { Refund } from './entities/refund';
 import { moveRefund } from './refund-life';
+import type { RefundPorts } from './refund-deps';
 import { isRefundRef, refundStep, type RefundStatus } from './rules/refund-life';
 import { lockShareForRefunds, lockSharesForRefunds, shareLeft } from './share-room';
 import { decimalStringFromMinor, type Minor } from '../../kernel/money';
@@ -75,6 +76,7 @@ async function mustFit(tx: EntityManager, refund: Refund, amount: Minor): Promis
  */
 export async function confirmRefund(
   em: EntityManager,
+  ports: RefundPorts,
   refundRef: string,
   note: string,
   actor: string,
@@ -95,13 +97,18 @@ export async function confirmRefund(
     if (amount !== undefined && (!Number.isSafeInteger(amount) || amount < 0))
       throw new OperatorRefusal('--amount must be a whole, non-negative amount');
     await mustFit(tx, refund, amount ?? refund.amount);
-    await moveRefund(tx, refund, {
-      step: 'CONFIRM',
-      actor,
-      at: now,
-      note,
-      ...(amount === undefined ? {} : { amount }),
-    });
+    await moveRefund(
+      tx,
+      refund,
+      {
+        step: 'CONFIRM',
+        actor,
+        at: now,
+        note,
+        ...(amount === undefined ? {} : { amount }),
+      },
+      ports,
+    );
     await tx.flush();
     return refund;
   });
@@ -110,6 +117,7 @@ export async function confirmRefund(
 /** `ops refund retry <refundRef>`: a FAILED refund is tried again at its provider by the executor, now. */
 export async function retryRefund(
   em: EntityManager,
+  ports: RefundPorts,
   refundRef: string,
   actor: string,
   now = new Date(),
@@ -120,7 +128,7 @@ export async function retryRefund(
     if ('refused' in step)
       throw new OperatorRefusal(`refund ${refund.refundRef} is ${refund.status}; only a FAILED refund can be retried`);
     await mustFit(tx, refund, refund.amount);
-    await moveRefund(tx, refund, { step: 'RETRY', actor, at: now });
+    await moveRefund(tx, refund, { step: 'RETRY', actor, at: now }, ports);
     await tx.flush();
     return refund;
   });
@@ -134,6 +142,7 @@ export async function retryRefund(
  */
 export async function confirmRefundsOfPayment(
   em: EntityManager,
+  ports: RefundPorts,
   paymentRef: string,
   note: string,
   actor: string,
@@ -170,10 +179,10 @@ export async function confirmRefundsOfPayment(
     await tx.populate(waiting, ['order', 'attempt']);
     for (const refund of waiting) {
       await mustFit(tx, refund, refund.amount);
-      await moveRefund(tx, refund, { step: 'CONFIRM', actor, at: now, note });
+      await moveRefund(tx, refund, { step: 'CONFIRM', actor, at: now, note }, ports);
       await tx.flush();
     }
-    attempt.refundNote = note;
+    await ports.refundWrites.noted(tx, attempt, note, now);
     await tx.flush();
     return waiting;
   });

@@ -6,8 +6,8 @@ import type { Order } from '../orders/entities/order';
 import type { PaymentAttempt, PaymentMethod } from '../payments/entities/payment-attempt';
 import { PaymentAttemptOrder } from '../payments/entities/payment-attempt-order';
 import type { Refund } from './entities/refund';
-import type { RefundGateways } from './refund-deps';
-import { moveRefund, openRefund } from './refund-life';
+import type { RefundGateways, RefundPorts } from './refund-deps';
+import { countAfterCommit, moveRefund, openRefund } from './refund-life';
 import { shareLeft } from './share-room';
 import { formatRefundRef, refundSplitProblem, type RefundCause } from './rules/refund-life';
 
@@ -40,11 +40,11 @@ export interface RefundToRecord {
 /**
  * Writes a refund record into the caller's transaction (it commits with what made the money owed,
  * or not at all): a `RFD-<year>-<seq>` reference from its sequence, the order's share of the
- * attempt marked REFUND_PENDING, and its first step. A refund of nothing (a fee of the whole
+ * attempt marked REFUND_PENDING (by payments' writer, `ports.refundWrites`), and its first step. A refund of nothing (a fee of the whole
  * share) is SUCCEEDED at once, with no provider call. A PENDING refund is made by the executor
  * after commit (the caller's kick makes that immediate).
  */
-export async function recordRefund(tx: EntityManager, input: RefundToRecord): Promise<Refund> {
+export async function recordRefund(tx: EntityManager, input: RefundToRecord, ports: RefundPorts): Promise<Refund> {
   const at = input.at ?? new Date();
   const fee = input.fee ?? 0;
   const share = await tx.findOne(PaymentAttemptOrder, { attempt: input.attempt.id, order: input.order.id });
@@ -52,45 +52,61 @@ export async function recordRefund(tx: EntityManager, input: RefundToRecord): Pr
   const left = share ? await shareLeft(tx, { attemptId: input.attempt.id, orderId: input.order.id }) : null;
   const problem = refundSplitProblem(left ?? input.attempt.amount, input.amount, fee);
   if (problem) throw new Error(`refund of ${input.order.orderRef}: ${problem}`);
-  const refund = openRefund(tx, {
-    refundRef: await allocateRefundRef(tx, at),
-    order: input.order,
-    attempt: input.attempt,
-    cause: input.cause,
-    amount: input.amount,
-    fee,
-    actor: input.actor,
-    at,
-    provider: input.provider,
-    providerRefundRef: input.providerRefundRef,
-    note: input.note,
-  });
-  // A reversal found at the provider leaves the share as it is: a partial one keeps its order paid, a full one settles every share itself.
-  if (share && input.cause !== 'PROVIDER_REVERSAL') share.settlement = 'REFUND_PENDING';
-  const step = firstStep(input);
-  if (step === 'FOUND_AT_PROVIDER')
-    await moveRefund(tx, refund, {
-      step,
+  const refund = openRefund(
+    tx,
+    {
+      refundRef: await allocateRefundRef(tx, at),
+      order: input.order,
+      attempt: input.attempt,
+      cause: input.cause,
+      amount: input.amount,
+      fee,
       actor: input.actor,
       at,
       provider: input.provider,
       providerRefundRef: input.providerRefundRef,
-    });
+      note: input.note,
+    },
+    ports,
+  );
+  // A reversal found at the provider leaves the share as it is: a partial one keeps its order paid, a full one settles every share itself.
+  if (share && input.cause !== 'PROVIDER_REVERSAL') await ports.refundWrites.owe(tx, input.attempt, input.order, at);
+  const step = firstStep(input);
+  if (step === 'FOUND_AT_PROVIDER')
+    await moveRefund(
+      tx,
+      refund,
+      {
+        step,
+        actor: input.actor,
+        at,
+        provider: input.provider,
+        providerRefundRef: input.providerRefundRef,
+      },
+      ports,
+    );
   if (step === 'NOTHING_TO_SEND')
-    await moveRefund(tx, refund, {
-      step: 'SUCCEED',
-      actor: input.actor,
-      at,
-      note: 'nothing to give back: the fee, or refunds before this one, took the whole share',
-    });
+    await moveRefund(
+      tx,
+      refund,
+      {
+        step: 'SUCCEED',
+        actor: input.actor,
+        at,
+        note: 'nothing to give back: the fee, or refunds before this one, took the whole share',
+      },
+      ports,
+    );
   if (step === 'MANUAL') {
     const why =
       input.why ??
       (input.attempt.gateway === 'cash'
         ? 'cash is given back by the operator'
         : 'the provider has no refund API: refund in its portal, then confirm');
-    await moveRefund(tx, refund, { step: 'NEED_OPERATOR', actor: input.actor, at, why });
+    await moveRefund(tx, refund, { step: 'NEED_OPERATOR', actor: input.actor, at, why }, ports);
   }
+  // Born PENDING and left so for the executor: counted here; every other first step counted by moveRefund.
+  if (refund.status === 'PENDING') countAfterCommit(tx, ports, refund, 'PENDING');
   return refund;
 }
 

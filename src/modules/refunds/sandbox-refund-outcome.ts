@@ -4,7 +4,7 @@ import { conflict, notFound } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import { Refund } from './entities/refund';
-import type { RefundGateways } from './refund-deps';
+import type { RefundDeps } from './refund-deps';
 import { moveRefund, type RefundMove } from './refund-life';
 import { lockShareForRefunds } from './share-room';
 import { isRefundRef } from './rules/refund-life';
@@ -49,7 +49,7 @@ export async function answerSandboxRefund(
   principal: Principal,
   refundRef: string,
   outcome: SandboxRefundOutcome,
-  gateways: RefundGateways,
+  deps: Pick<RefundDeps, 'gateways' | 'refundWrites' | 'metrics'>,
   now = new Date(),
 ): Promise<Refund> {
   const ref = refundRef.trim().toUpperCase();
@@ -68,8 +68,8 @@ export async function answerSandboxRefund(
       refund.gateway === 'cash'
         ? undefined
         : attempt.provider
-          ? gateways.of(refund.gateway, attempt.provider)
-          : gateways.get(refund.gateway);
+          ? deps.gateways.of(refund.gateway, attempt.provider)
+          : deps.gateways.get(refund.gateway);
     if (provider?.provider !== 'sandbox')
       throw conflict(
         `Refund ${ref} is made by ${attempt.provider ?? refund.gateway}, not by the sandbox provider`,
@@ -78,7 +78,7 @@ export async function answerSandboxRefund(
       throw conflict(
         `Refund ${ref} is already ${refund.status}: a refund is decided once. To test the other outcome, cancel another paid order and decide its refund`,
       ).coded('REFUND_ALREADY_FINAL');
-    await moveRefund(tx, refund, moveOf(refund, outcome, now));
+    await moveRefund(tx, refund, moveOf(refund, outcome, now), deps);
     await tx.flush();
     return refund;
   });

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
-import { Order, OrderStatus, recordAudit } from '../orders';
+import { markOrderAmended, Order, OrderStatus, recordAudit } from '../orders';
 import { Traveller } from './entities/traveller';
 
 /** The statuses whose certificate is issued and in force: the ones a new name re-versions. */
@@ -40,7 +40,7 @@ export async function updateTravellerPassportName(
       { orderBy: { createdAt: 'asc' } },
     );
     for (const order of orders) {
-      order.amendedAt = now;
+      markOrderAmended(order, now);
       recordAudit(tx, {
         actor: `partner-api:${principal.companyId}`,
         action: 'PASSPORT_NAME_ADDED',

@@ -8,6 +8,7 @@ import {
   type DocumentFacts,
 } from './rules/traveller-registration';
 import { Document } from '../documents/entities/document';
+import { attachDocument } from '../documents';
 import { Traveller } from './entities/traveller';
 import { invalid, conflict, notFound } from '../../kernel/errors';
 import type { QueryOf, Schemas } from '../../kernel/http/wire';
@@ -155,9 +156,7 @@ function createTraveller(
     traveller.signatureDocument,
     traveller.visaDocument,
   ]) {
-    if (!document) continue;
-    document.traveller = traveller;
-    document.attachedAt = now;
+    if (document) attachDocument(document, now, traveller);
   }
   return traveller;
 }

@@ -178,3 +178,62 @@ export function settlementPlan(lines: SettlementLine[], today: string): Settleme
     attemptStatus: pay.length > 0 ? 'SUCCESS' : 'REFUND_PENDING',
   };
 }
+
+/**
+ * The attempt's machine (decision record 0111): each step and the statuses it may leave from.
+ * CAPTURE and CAPTURE_OWED are the gateway taking the money (paying at least one order, or none),
+ * on time or late for an attempt we had closed; DECLINE, CANCEL and EXPIRE end an open attempt
+ * (the gateway's word, or our close); REFUND is the last owed share's refund succeeding; REVERSE a
+ * full reversal at the provider. An attempt is born INITIATED (payment-start.ts) or SUCCESS (cash).
+ */
+export type AttemptStep = 'CAPTURE' | 'CAPTURE_OWED' | 'DECLINE' | 'CANCEL' | 'EXPIRE' | 'REFUND' | 'REVERSE';
+
+const CLOSED_UNHEARD: readonly AttemptStatus[] = ['CANCELLED', 'EXPIRED'];
+
+const ATTEMPT_MOVES: Readonly<Record<AttemptStep, { from: readonly AttemptStatus[]; to: AttemptStatus }>> = {
+  CAPTURE: { from: ['INITIATED', ...CLOSED_UNHEARD], to: 'SUCCESS' },
+  CAPTURE_OWED: { from: ['INITIATED', ...CLOSED_UNHEARD], to: 'REFUND_PENDING' },
+  DECLINE: { from: ['INITIATED'], to: 'FAILED' },
+  CANCEL: { from: ['INITIATED'], to: 'CANCELLED' },
+  EXPIRE: { from: ['INITIATED'], to: 'EXPIRED' },
+  REFUND: { from: ['REFUND_PENDING'], to: 'REFUNDED' },
+  REVERSE: { from: ['SUCCESS'], to: 'REFUNDED' },
+};
+
+/** The status a step leads an attempt to from `from`, or why it may not be taken. */
+export function attemptStep(from: AttemptStatus, step: AttemptStep): { to: AttemptStatus } | { refused: string } {
+  const move = ATTEMPT_MOVES[step];
+  if (!move.from.includes(from))
+    return { refused: `a ${from} attempt cannot take the step ${step} (only from ${move.from.join(' or ')})` };
+  return { to: move.to };
+}
+
+/** The step that ends an open attempt with a gateway's final word other than a capture, or with our close. */
+export function endingStep(status: Exclude<GatewayFinalStatus, 'SUCCESS'>): AttemptStep {
+  return status === 'FAILED' ? 'DECLINE' : status === 'CANCELLED' ? 'CANCEL' : 'EXPIRE';
+}
+
+/**
+ * A share's machine: unsettled (null) until its attempt is captured; PAY when the capture pays its
+ * order, OWE when money of it is owed back (a capture that paid nothing, or a refund recorded for
+ * it), REFUND when that refund succeeded, REVERSE when the provider gave the whole payment back.
+ */
+export type ShareStep = 'PAY' | 'OWE' | 'REFUND' | 'REVERSE';
+export type ShareState = ShareSettlement | null;
+
+const SHARE_MOVES: Readonly<Record<ShareStep, { from: readonly ShareState[]; to: ShareSettlement }>> = {
+  PAY: { from: [null], to: 'PAID' },
+  OWE: { from: [null, 'PAID', 'REFUND_PENDING'], to: 'REFUND_PENDING' },
+  REFUND: { from: ['REFUND_PENDING'], to: 'REFUNDED' },
+  REVERSE: { from: ['PAID', 'REFUND_PENDING', 'REFUNDED'], to: 'REFUNDED' },
+};
+
+/** The settlement a step leads a share to from `from`, or why it may not be taken. */
+export function shareStep(from: ShareState, step: ShareStep): { to: ShareSettlement } | { refused: string } {
+  const move = SHARE_MOVES[step];
+  if (!move.from.includes(from))
+    return {
+      refused: `a ${from ?? 'unsettled'} share cannot take the step ${step} (only from ${move.from.map((state) => state ?? 'unsettled').join(' or ')})`,
+    };
+  return { to: move.to };
+}
