@@ -4,11 +4,10 @@ import {
   parsePromoDefinition,
   type PromoDefinitionInput,
   createPromoCode,
-  createSalesAgent,
   deactivatePromoCode,
-  deactivateSalesAgent,
   listPromoCodes,
 } from '../modules/promos';
+import { createSalesAgent, deactivateSalesAgent } from '../modules/partners';
 import type { PromoCode } from '../modules/promos/entities/promo-code';
 import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 

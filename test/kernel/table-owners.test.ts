@@ -38,7 +38,6 @@ const TABLES_WITHOUT_ENTITY: Readonly<Record<string, string>> = {
 const ALLOWED: Readonly<Record<string, string>> = {
   'modules/partners/demo-partners.ts promo_code': "the demo data's promo codes, written by the seed with the companies",
   'modules/partners/demo-data-guard.ts promo_code': "the demo data's promo codes deactivated with the demo companies",
-  'modules/promos/promo-code-admin.ts sales_agent': "an agent code's owner registered with the code (partners' row)",
 };
 
 function sourceFiles(dir: string): string[] {

@@ -5,4 +5,5 @@ export { deactivateDemoData, describeDemoData, refuseActiveDemoData } from './de
 export { DEMO_PARTNERS } from './demo-partners';
 export { partnerHandlers } from './handlers';
 export { createCompany, deactivateCompany, issueCredential, revokeCredential } from './partner-access';
+export { createSalesAgent, deactivateSalesAgent, findSalesAgent, findSalesCompany } from './sales-agents';
 export { seed } from './seed';

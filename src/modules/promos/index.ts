@@ -2,11 +2,5 @@
 export { promoHandlers, promoPolicies } from './handlers';
 export { applyPromoAtCreation } from './promo-at-order-creation';
 export { releasePromoSlots } from './promo-slot-store';
-export {
-  createPromoCode,
-  createSalesAgent,
-  deactivatePromoCode,
-  deactivateSalesAgent,
-  listPromoCodes,
-} from './promo-code-admin';
+export { createPromoCode, deactivatePromoCode, listPromoCodes } from './promo-code-admin';
 export { type PromoDefinitionInput, parsePromoDefinition } from './rules/promo-definition';
