@@ -19,7 +19,8 @@ import { openDatabase, type DatabaseHandle } from './kernel/db/database';
 import { initOrm } from './database';
 import { migrate, type Orm } from './kernel/db/orm';
 import { modeOfSettings, recordMode, refuseOtherMode } from './kernel/db/database-mode';
-import { seed, refuseActiveDemoData } from './modules/partners';
+import { seed } from './seed';
+import { refuseActiveDemoData } from './demo-data';
 import {
   backfillAttemptProviders,
   createGateways,

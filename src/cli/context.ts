@@ -6,7 +6,7 @@ import { openDatabase } from '../kernel/db/database';
 import { initOrm } from '../database';
 import { migrate } from '../kernel/db/orm';
 import { modeOfSettings, refuseOtherMode } from '../kernel/db/database-mode';
-import { seed } from '../modules/partners';
+import { seed } from '../seed';
 import { backfillAttemptProviders, createGateways, refundWrites } from '../modules/payments';
 import { createLogger } from '../kernel/logging/logger';
 import type { PaymentDeps } from '../modules/payments';

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { DEMO_PARTNERS, deactivateDemoData, describeDemoData } from '../modules/partners';
+import { DEMO_PARTNERS } from '../modules/partners';
+import { deactivateDemoData, describeDemoData } from '../demo-data';
 import { operatorCommand, output, withDatabase, type CliOptions } from './context';
 
 export function registerDemoCommand(program: Command): void {

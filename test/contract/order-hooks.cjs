@@ -20,7 +20,7 @@ let caller;
 let throttled;
 const fixtures = { error: undefined };
 
-// Demo promo codes of src/modules/partners/demo-partners.ts (the spec's examples name them too). A code of one
+// Demo promo codes of src/modules/promos/demo-promo-codes.ts (the spec's examples name them too). A code of one
 // sales company fits any unbound order of a travel agency.
 const COMPANY_CODE = 'HIMALAYA10';
 const CREATION_CODE = 'SUMMIT500';

@@ -33,7 +33,7 @@ function sharedExample(ref: string): unknown {
   return shared.value;
 }
 
-/** The demo company code of src/modules/partners/demo-partners.ts that the order examples use. */
+/** The demo company code of src/modules/promos/demo-promo-codes.ts that the order examples use. */
 const DEMO_COMPANY_CODE = 'HIMALAYA10';
 /** The documented placeholder for the service's own host in examples (see the Tools section of the spec). */
 const SANDBOX_PLACEHOLDER_HOST = 'sandbox.partner-api.example.com';

@@ -1,4 +1,4 @@
-import { DEMO_PROMO_CODES } from '../../src/modules/partners/demo-partners';
+import { DEMO_PROMO_CODES } from '../../src/modules/promos/demo-promo-codes';
 import { addDays, kathmanduToday } from '../../src/kernel/business-date';
 import { Order, OrderStatus } from '../../src/modules/orders/entities/order';
 import { PromoCode } from '../../src/modules/promos/entities/promo-code';

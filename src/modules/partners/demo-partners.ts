@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Company, CompanyType } from './entities/company';
-import { PromoCode } from '../promos/entities/promo-code';
 import { SalesAgent } from './entities/sales-agent';
-import { createCredential, hashChosenSecret } from '../auth';
+import { Credential } from '../auth/entities/credential';
+import { createCredential, hashChosenSecret, markCredentialRevoked, verifySecret } from '../auth';
 
 /**
  * Sandbox partners that exist from the first start of the embedded default, so that a newcomer
@@ -46,76 +46,13 @@ export const DEMO_PARTNERS = [
 const HIMALAYAN_SALES = DEMO_PARTNERS[2].companyId;
 const SUMMIT_SALES = DEMO_PARTNERS[3].companyId;
 
-/** Sales agents of the two demo sales companies, owners of the agent demo codes. */
+/** Sales agents of the two demo sales companies, owners of the agent demo codes (promos' `demo-promo-codes.ts`). */
 export const DEMO_AGENTS = [
   { agentId: '9f5d7a6e-1b8c-4dae-8fd0-4b5c6d7e8f90', companyId: HIMALAYAN_SALES, name: 'Pemba Sherpa' },
   { agentId: 'a06e8b7f-2c9d-4ebf-90e1-5c6d7e8f9a01', companyId: SUMMIT_SALES, name: 'Anita Gurung' },
 ] as const;
 
-/**
- * Demo promo codes, one per case a partner wants to try: company codes of two different sales
- * companies, agent codes of two agents, and one expired, one inactive, one with a single use.
- */
-export const DEMO_PROMO_CODES: ReadonlyArray<{
-  code: string;
-  ownerCompanyId?: string;
-  ownerAgentId?: string;
-  percent?: string;
-  amount?: number;
-  validFrom?: string;
-  validTo?: string;
-  active?: boolean;
-  usageLimit?: number;
-  note: string;
-}> = [
-  {
-    code: 'HIMALAYA10',
-    ownerCompanyId: HIMALAYAN_SALES,
-    percent: '10.00',
-    note: 'company code of Himalayan Cover Sales, 10 %',
-  },
-  {
-    code: 'SUMMIT500',
-    ownerCompanyId: SUMMIT_SALES,
-    amount: 50_000,
-    note: 'company code of Summit Sales Nepal, 500.00 off',
-  },
-  {
-    code: 'PEMBA5',
-    ownerAgentId: DEMO_AGENTS[0].agentId,
-    percent: '5.00',
-    note: 'agent code of Pemba Sherpa (Himalayan Cover Sales), 5 %',
-  },
-  {
-    code: 'ANITA300',
-    ownerAgentId: DEMO_AGENTS[1].agentId,
-    amount: 30_000,
-    note: 'agent code of Anita Gurung (Summit Sales Nepal), 300.00 off',
-  },
-  {
-    code: 'EXPIRED20',
-    ownerCompanyId: HIMALAYAN_SALES,
-    percent: '20.00',
-    validFrom: '2025-01-01',
-    validTo: '2025-12-31',
-    note: 'expired on 2025-12-31: always rejected',
-  },
-  {
-    code: 'INACTIVE15',
-    ownerAgentId: DEMO_AGENTS[0].agentId,
-    percent: '15.00',
-    active: false,
-    note: 'inactive: always rejected',
-  },
-  {
-    code: 'ONCE25',
-    ownerCompanyId: SUMMIT_SALES,
-    percent: '25.00',
-    usageLimit: 1,
-    note: 'usage limit 1: the first order to take it wins, removal frees it',
-  },
-];
-
+/** Creates the demo companies, their credentials and agents missing: in the seed's transaction (src/seed.ts). */
 export async function seedDemoPartners(em: EntityManager): Promise<void> {
   await em.transactional(async (tx) => {
     for (const partner of DEMO_PARTNERS) {
@@ -136,23 +73,64 @@ export async function seedDemoPartners(em: EntityManager): Promise<void> {
       if (await tx.findOne(SalesAgent, agent.agentId)) continue;
       tx.create(SalesAgent, { id: agent.agentId, company: agent.companyId, name: agent.name });
     }
-    // Codes are created once and then left alone: their use counts are live sandbox state.
-    const existing = new Set(
-      (await tx.find(PromoCode, { code: { $in: DEMO_PROMO_CODES.map((code) => code.code) } })).map((code) => code.code),
-    );
-    for (const code of DEMO_PROMO_CODES) {
-      if (existing.has(code.code)) continue;
-      tx.create(PromoCode, {
-        code: code.code,
-        ownerCompany: code.ownerCompanyId,
-        ownerAgent: code.ownerAgentId,
-        discountPercent: code.percent,
-        discountAmount: code.amount,
-        validFrom: code.validFrom,
-        validTo: code.validTo,
-        active: code.active ?? true,
-        usageLimit: code.usageLimit,
-      });
-    }
   });
+}
+
+/**
+ * The demo partners still active in a database: the credentials whose published secret still gets
+ * a token, the demo companies and their agents (decision record 0050).
+ */
+export interface ActiveDemoPartners {
+  credentials: string[];
+  companies: string[];
+  agents: string[];
+}
+
+const DEMO_COMPANY_IDS = DEMO_PARTNERS.map((partner) => partner.companyId);
+const DEMO_AGENT_IDS = DEMO_AGENTS.map((agent) => agent.agentId);
+
+/** The demo partners' clientIds whose published secret still gets a token in this database. */
+async function activeDemoCredentials(em: EntityManager): Promise<string[]> {
+  const credentials = await em.find(
+    Credential,
+    { clientId: { $in: DEMO_PARTNERS.map((partner) => partner.clientId) }, revokedAt: null },
+    { populate: ['secretHash'], orderBy: { clientId: 'asc' } },
+  );
+  const active: string[] = [];
+  for (const credential of credentials) {
+    const published = DEMO_PARTNERS.find((partner) => partner.clientId === credential.clientId)?.clientSecret;
+    if (published !== undefined && (await verifySecret(published, credential.secretHash)))
+      active.push(credential.clientId);
+  }
+  return active;
+}
+
+function activeDemoCompanies(em: EntityManager): Promise<Company[]> {
+  return em.find(Company, { id: { $in: DEMO_COMPANY_IDS }, active: true }, { orderBy: { name: 'asc' } });
+}
+
+function activeDemoAgents(em: EntityManager): Promise<SalesAgent[]> {
+  return em.find(SalesAgent, { id: { $in: DEMO_AGENT_IDS }, active: true }, { orderBy: { name: 'asc' } });
+}
+
+export async function activeDemoPartners(em: EntityManager): Promise<ActiveDemoPartners> {
+  return {
+    credentials: await activeDemoCredentials(em),
+    companies: (await activeDemoCompanies(em)).map((company) => company.name),
+    agents: (await activeDemoAgents(em)).map((agent) => agent.name),
+  };
+}
+
+/**
+ * Revokes the demo credentials (and their open tokens) and deactivates the demo companies and
+ * agents, in the caller's transaction; the database's triggers tell every server's bearer check
+ * cache. Returns what it ended.
+ */
+export async function deactivateDemoPartners(em: EntityManager): Promise<ActiveDemoPartners> {
+  const ended = await activeDemoPartners(em);
+  const revokedAt = new Date();
+  for (const credential of await em.find(Credential, { clientId: { $in: ended.credentials } }))
+    await markCredentialRevoked(em, credential, revokedAt);
+  for (const entity of [...(await activeDemoCompanies(em)), ...(await activeDemoAgents(em))]) entity.active = false;
+  return ended;
 }

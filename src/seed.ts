@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { importCatalogue, readCatalogueFile, SEED_CATALOGUE_FILE } from '../catalogue';
-import { seedDemoPartners } from './demo-partners';
-import { Route } from '../catalogue/entities/route';
+import { importCatalogue, readCatalogueFile, SEED_CATALOGUE_FILE } from './modules/catalogue';
+import { Route } from './modules/catalogue/entities/route';
+import { seedDemoPartners } from './modules/partners';
+import { seedDemoPromoCodes } from './modules/promos';
 
 export interface SeedOptions {
   /** Sandbox: keep the catalogue equal to the shipped file on every start. Production: only fill an empty one. */
@@ -10,6 +11,10 @@ export interface SeedOptions {
 }
 
 /**
+ * What a start puts in the database: the catalogue, and in a sandbox the demo partners with their
+ * promo codes. Composed here because each is written by its own module (decision record 0111) and
+ * promos builds on partners: the demo codes are promos' rows owned by partners' demo companies.
+ *
  * Processes that start together (a cluster, several machines, parallel test workers) would
  * otherwise both see a company missing and both insert it: the second start failed on the
  * primary key. One transaction-scoped advisory lock lets them seed one after the other.
@@ -20,6 +25,9 @@ export async function seed(em: EntityManager, options: SeedOptions): Promise<voi
     if (options.refreshCatalogue || (await tx.count(Route)) === 0) {
       await importCatalogue(tx, readCatalogueFile(SEED_CATALOGUE_FILE));
     }
-    if (options.demoPartners) await seedDemoPartners(tx);
+    if (options.demoPartners) {
+      await seedDemoPartners(tx);
+      await seedDemoPromoCodes(tx);
+    }
   });
 }
