@@ -85,6 +85,21 @@ describe('POST /orders/{orderRef}/claims', () => {
     expect(await claimsOf(order.orderId)).toBe(1);
   });
 
+  it('when the order is named by its order number or its id, then the claim is filed on it as by its reference; a reference no order has is a 404 and a stranger naming it by its id a 403', async () => {
+    const order = await coveredOrder();
+    const byNumber = await fileClaim(client, placing, order.orderNumber);
+    expectStatus(byNumber, 201);
+    expect(byNumber.body.data.orderRef).toBe(order.orderRef);
+    const byId = await fileClaim(client, listed, order.orderId.toUpperCase());
+    expectStatus(byId, 201);
+    expect(byId.body.data.orderRef).toBe(order.orderRef);
+    expectStatus(await fileClaim(client, stranger, order.orderId), 403);
+    const unknown = await fileClaim(client, placing, 'ORD-2026-999999');
+    expectStatus(unknown, 404);
+    expect(unknown.body.message).toBe('Order ORD-2026-999999 not found');
+    expect(await claimsOf(order.orderId)).toBe(2);
+  });
+
   it('when the same Idempotency-Key and body come again, then the same claim is answered; another body under it is a 409', async () => {
     const order = await coveredOrder();
     const key = randomUUID();
