@@ -117,6 +117,22 @@ describe('POST /orders/{orderRef}/claims', () => {
     expect(await claimsOf(order.orderId)).toBe(1);
   });
 
+  it('when one Idempotency-Key is used at once for claims on two orders, 5 times, then one claim is filed and the other answer is a 409 IDEMPOTENCY_KEY_REUSED', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [first, second] = await Promise.all([coveredOrder(), coveredOrder()]);
+      if (!first || !second) throw new Error('two orders were placed');
+      const key = randomUUID();
+      const answers = await Promise.all(
+        [first, second].map((order) => fileClaim(client, placing, order.orderRef, claimRequest(), key)),
+      );
+      expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+      const refused = answers.find((answer) => answer.status === 409);
+      if (refused) expectStatus(refused, 409);
+      expect(refused?.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect((await claimsOf(first.orderId)) + (await claimsOf(second.orderId))).toBe(1);
+    }
+  });
+
   it('when the order is not paid, then a 400 ORDER_NOT_PAID and nothing is written', async () => {
     const order = await placeOrder(server, client, placing);
     const answer = await fileClaim(client, placing, order.orderRef);
