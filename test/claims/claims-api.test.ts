@@ -85,6 +85,21 @@ describe('POST /orders/{orderRef}/claims', () => {
     expect(await claimsOf(order.orderId)).toBe(1);
   });
 
+  it('when the order is named by its order number or its id, then the claim is filed on it as by its reference; a reference no order has is a 404 and a stranger naming it by its id a 403', async () => {
+    const order = await coveredOrder();
+    const byNumber = await fileClaim(client, placing, order.orderNumber);
+    expectStatus(byNumber, 201);
+    expect(byNumber.body.data.orderRef).toBe(order.orderRef);
+    const byId = await fileClaim(client, listed, order.orderId.toUpperCase());
+    expectStatus(byId, 201);
+    expect(byId.body.data.orderRef).toBe(order.orderRef);
+    expectStatus(await fileClaim(client, stranger, order.orderId), 403);
+    const unknown = await fileClaim(client, placing, 'ORD-2026-999999');
+    expectStatus(unknown, 404);
+    expect(unknown.body.message).toBe('Order ORD-2026-999999 not found');
+    expect(await claimsOf(order.orderId)).toBe(2);
+  });
+
   it('when the same Idempotency-Key and body come again, then the same claim is answered; another body under it is a 409', async () => {
     const order = await coveredOrder();
     const key = randomUUID();
@@ -100,6 +115,22 @@ describe('POST /orders/{orderRef}/claims', () => {
     expectStatus(other, 409);
     expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(await claimsOf(order.orderId)).toBe(1);
+  });
+
+  it('when one Idempotency-Key is used at once for claims on two orders, 5 times, then one claim is filed and the other answer is a 409 IDEMPOTENCY_KEY_REUSED', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [first, second] = await Promise.all([coveredOrder(), coveredOrder()]);
+      if (!first || !second) throw new Error('two orders were placed');
+      const key = randomUUID();
+      const answers = await Promise.all(
+        [first, second].map((order) => fileClaim(client, placing, order.orderRef, claimRequest(), key)),
+      );
+      expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+      const refused = answers.find((answer) => answer.status === 409);
+      if (refused) expectStatus(refused, 409);
+      expect(refused?.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect((await claimsOf(first.orderId)) + (await claimsOf(second.orderId))).toBe(1);
+    }
   });
 
   it('when the order is not paid, then a 400 ORDER_NOT_PAID and nothing is written', async () => {

@@ -4,11 +4,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { kathmanduToday } from '../../kernel/business-date';
 import { businessToday } from '../../kernel/business-today';
 import { violatesUnique } from '../../kernel/db/unique-violation';
-import { conflict, invalid, invalidField } from '../../kernel/errors';
+import { batchedTransaction, type SendBatch } from '../../kernel/db/batched-transaction';
+import { conflict, invalid, invalidField, notFound } from '../../kernel/errors';
 import type { Principal } from '../../kernel/http/request-scope';
 import type { Schemas } from '../../kernel/http/wire';
 import { minorFromAmount } from '../../kernel/money';
-import { newAuditEntry, OrderStatus, resolveOrder, type Order } from '../orders';
+import { isReference, newAuditEntry, orderReadAccessOf, OrderStatus, resolveOrder, type Order } from '../orders';
 import { OrderCancellation } from '../orders/entities/order-cancellation';
 import { newWebhookEvent } from '../webhooks';
 import { Claim } from './entities/claim';
@@ -22,7 +23,7 @@ import { claimReadersOf } from './claim-readers';
 import { claimDetail } from './claim-reading';
 import type { ClaimAnswer, ClaimView, EntryShown } from './claim-wire';
 import type { ClaimEntry } from './entities/claim-entry';
-import { filingFacts, type FilingFacts } from './filing-facts';
+import { lockedFilingFacts, type FilingFacts } from './filing-facts';
 import { writeFiling } from './filing-record';
 
 export type ClaimFiling = Schemas['ClaimRequest'];
@@ -48,9 +49,9 @@ const ONE_CLAIM_PER_KEY = 'claim_company_id_idempotency_key_unique';
  * POST /orders/{orderRef}/claims under its Idempotency-Key, in one transaction under the order's
  * row lock: filings on one order take turns, so a repeated key finds the first claim and an
  * invoice filed twice at once is refused as a duplicate the second time. Nothing is written when
- * a rule refuses (decision record 0095). Five statements (decision record 0107): BEGIN, the order
- * locked (resolveOrder), what the filing needs besides (filing-facts.ts), every row written by one
- * statement (filing-record.ts), COMMIT; the answer is built from what was written.
+ * a rule refuses (decision record 0095). Two round trips (decision record 0107): BEGIN, the order
+ * locked and what the filing reads (filing-facts.ts); every row written by one statement and
+ * COMMIT (filing-record.ts); the answer is built from what was written.
  */
 export async function fileClaim(
   em: EntityManager,
@@ -63,10 +64,15 @@ export async function fileClaim(
 ): Promise<FiledAnswer> {
   const key = idempotencyKey.toLowerCase();
   const today = businessToday(now);
+  const orderRef = await orderRefOf(em, principal, identifier);
   try {
-    return await em
-      .fork()
-      .transactional((tx) => fileOnce(tx, principal, identifier, input, key, { noticeDays, today, now }));
+    const filed = await batchedTransaction(em, (send) =>
+      fileOnce(send, principal, identifier, orderRef, input, key, { noticeDays, today, now }),
+    );
+    if (!('replayOf' in filed)) return filed;
+    // The key's claim, read after the transaction: it committed before the facts were read.
+    const db = em.fork();
+    return await replay(db, await db.findOneOrFail(Claim, filed.replayOf), filed.fingerprint);
   } catch (error) {
     if (!violatesUnique(error, [ONE_CLAIM_PER_KEY])) throw error;
     // Another order's filing under the same key committed first: it answers this one.
@@ -77,39 +83,54 @@ export async function fileClaim(
   }
 }
 
+/**
+ * The order reference the filing locks by. An `ORD-` reference is taken as it is; the other forms
+ * resolveOrder accepts (order number, UUID, payment reference) are looked up through it first,
+ * with its answers for what does not exist or is someone else's. The filing then applies the same
+ * access rule to the order it holds locked.
+ */
+async function orderRefOf(em: EntityManager, principal: Principal, identifier: string): Promise<string> {
+  const key = identifier.trim();
+  if (isReference('ORD', key)) return key;
+  const { order } = await resolveOrder(em.fork(), principal, identifier, { intent: 'READ', populate: [] });
+  return order.orderRef;
+}
+
 async function fileOnce(
-  tx: EntityManager,
+  send: SendBatch,
   principal: Principal,
   identifier: string,
+  orderRef: string,
   input: ClaimFiling,
   key: string,
   when: { noticeDays: number; today: string; now: Date },
-): Promise<FiledAnswer> {
-  // READ access is exactly who may file: the placing company or a listed registered agency (as for assistance cases).
-  // The order's row lock makes filings on one order take turns; filingFacts, read after it, sees every earlier one.
-  const { order } = await resolveOrder(tx, principal, identifier, {
-    intent: 'READ',
-    populate: [],
-    lockForUpdate: true,
-  });
+): Promise<FiledAnswer | { replayOf: string; fingerprint: string }> {
   const named = namedDocuments(input);
-  const facts = await filingFacts(
-    tx,
-    order.id,
+  // The order's row lock makes filings on one order take turns; the facts, read in the statement after it, see every earlier one.
+  const facts = await lockedFilingFacts(
+    send,
+    orderRef,
     principal.companyId,
     key,
     input.assistanceCaseRef,
     named.map((entry) => entry.documentId),
   );
+  if (!facts) throw notFound(`Order ${identifier} not found`);
+  // READ access is exactly who may file: the placing company or a listed agency (as for assistance cases).
+  orderReadAccessOf({ companyId: facts.order.companyId, listedCompanyIds: facts.agencyIds }, principal);
+  const order = { ...facts.order, company: { id: facts.order.companyId } };
   const fingerprint = claimRequestFingerprint(order.id, input);
-  if (facts.previous) return replay(tx, await tx.findOneOrFail(Claim, facts.previous.id), fingerprint);
+  if (facts.previous) {
+    if (facts.previous.requestFingerprint !== fingerprint) throw keyReused();
+    return { replayOf: facts.previous.id, fingerprint };
+  }
   const repeated = repeatedInvoice(input.items.map((item) => item.invoiceNumber));
   if (repeated !== null)
     throw invalidField(`items[${repeated}].invoiceNumber`, 'repeats the invoice number of another item of this claim');
   const refusal = filingRefusal({
     orderRef: order.orderRef,
     orderStatus: order.status,
-    paidAt: order.paidAt ?? null,
+    paidAt: order.paidAt,
     // A cancelled order without its record (older than the record) counts as cancelled from the start.
     cancelledOn:
       order.status !== OrderStatus.Cancelled
@@ -189,7 +210,7 @@ async function fileOnce(
   }));
   const actor = `api:${principal.companyId}`;
   const records = birthRecords(claim, actor, now);
-  await writeFiling(tx, {
+  await writeFiling(send, {
     claim: {
       ...claim,
       orderId: order.id,
@@ -281,12 +302,14 @@ export async function newClaim(tx: EntityManager, now: Date, birth: ClaimBirth):
 
 /** The claim already filed under the key: the same order and body replay it, anything else is a 409. */
 async function replay(em: EntityManager, previous: Claim, fingerprint: string): Promise<FiledClaim> {
-  if (previous.requestFingerprint !== fingerprint)
-    throw conflict('This Idempotency-Key was already used for a different claim; use a new key for a new claim').coded(
-      'IDEMPOTENCY_KEY_REUSED',
-    );
+  if (previous.requestFingerprint !== fingerprint) throw keyReused();
   return { ...(await claimDetail(em, previous)), replayed: true };
 }
+
+const keyReused = () =>
+  conflict('This Idempotency-Key was already used for a different claim; use a new key for a new claim').coded(
+    'IDEMPOTENCY_KEY_REUSED',
+  );
 
 /** The Nepal day a cancelled order was cancelled; null for an order that is not. */
 export async function cancelledOn(tx: EntityManager, order: Order): Promise<string | null> {

@@ -1,5 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { dualStatement, runStatement } from '../../kernel/db/prepared-statement';
+import type { SendBatch } from '../../kernel/db/batched-transaction';
+import { dualStatement } from '../../kernel/db/prepared-statement';
 import { decimalStringFromMinor, type Minor } from '../../kernel/money';
 import { documentsAttachedUpdate, documentsAttachedValues } from '../documents';
 import { auditEntryInsert, auditEntryValues, type newAuditEntry } from '../orders';
@@ -82,15 +82,15 @@ const WRITE_FILING = dualStatement(
 );
 
 /**
- * Writes a filing in one statement of data-modifying common table expressions, in the filing's
- * transaction (which holds the order's row lock and the documents' locks): one round trip instead
- * of a flush's six INSERTs and an UPDATE. A key used twice fails the whole statement on the claim's
- * unique (company, key) index.
+ * Writes a filing in one statement of data-modifying common table expressions and commits, in
+ * one round trip, in the filing's transaction (which holds the order's row lock and the
+ * documents' locks): instead of a flush's six INSERTs and an UPDATE. A key used twice fails the
+ * whole statement on the claim's unique (company, key) index, and nothing commits.
  */
-export async function writeFiling(tx: EntityManager, rows: FilingRows): Promise<void> {
+export async function writeFiling(send: SendBatch, rows: FilingRows): Promise<void> {
   const { claim: c, entry } = rows;
   const filedAt = c.filedAt.toISOString();
-  const [result] = await runStatement<{ written: number }>(tx, WRITE_FILING, [
+  const values = [
     c.id,
     filedAt,
     filedAt,
@@ -135,6 +135,8 @@ export async function writeFiling(tx: EntityManager, rows: FilingRows): Promise<
     entry.note ?? null,
     ...auditEntryValues(rows.audit),
     webhookEventsValue(rows.events),
-  ]);
+  ];
+  const [written] = await send([{ statement: WRITE_FILING, values }], { commit: true });
+  const result = written?.[0] as { written: number } | undefined;
   if (result?.written !== 1) throw new Error(`The filing of ${c.claimRef} wrote ${result?.written ?? 0} claims`);
 }

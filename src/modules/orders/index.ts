@@ -7,7 +7,7 @@ import type { CancellationPayments, PromoSlotRelease } from './order-cancellatio
  * log and the cancellation).
  */
 export { orderHandlers, orderPolicies, skippedMemberWire } from './handlers';
-export { findOrder, resolveOrder } from './order-lookup';
+export { findOrder, orderReadAccessOf, resolveOrder } from './order-lookup';
 export { resolveGroup } from './group-lookup';
 export { readGroup, type GroupReading } from './group-reading';
 export { orderSummaryWire } from './order-book-wire';

@@ -166,5 +166,21 @@ async function accessOf(
   // Only a caller other than the placing company needs the order's agencies.
   if (!order.travelCompanies.isInitialized()) await em.populate(order, ['travelCompanies']);
   if (order.travelCompanies.getItems().some((link) => link.company.id === principal.companyId)) return 'TRAVEL_COMPANY';
-  throw strangerError?.() ?? forbidden('You do not have access to this order');
+  throw strangerError?.() ?? forbidden(NO_ACCESS);
+}
+
+const NO_ACCESS = 'You do not have access to this order';
+
+/**
+ * resolveOrder's access rule for READ over an order read as plain columns, for a use case that
+ * locks and reads the order in its own statements (filing a claim, decision record 0107): the
+ * placing company is the OWNER, a listed agency a TRAVEL_COMPANY, anybody else 403.
+ */
+export function orderReadAccessOf(
+  order: { companyId: string; listedCompanyIds: readonly string[] },
+  principal: Principal,
+): OrderAccess {
+  if (order.companyId === principal.companyId) return 'OWNER';
+  if (order.listedCompanyIds.includes(principal.companyId)) return 'TRAVEL_COMPANY';
+  throw forbidden(NO_ACCESS);
 }
