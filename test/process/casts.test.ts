@@ -66,7 +66,9 @@ describe('type assertions in src/', () => {
 
   it('reach through unknown only in the pdfkit adapter', () => {
     expect(outside.filter((cast) => cast.throughUnknown).map((cast) => `${cast.at}: ${cast.text}`)).toEqual([]);
-    expect(all.filter((cast) => cast.at.startsWith(`${ADAPTER}:`) && cast.throughUnknown)).toHaveLength(3);
+    // pdfkit's text state and embedded font, the features option's off form, fontkit's glyph cache
+    // and a subset's glyph ids (record 0109): each pinned by the adapter's version test.
+    expect(all.filter((cast) => cast.at.startsWith(`${ADAPTER}:`) && cast.throughUnknown)).toHaveLength(5);
   });
 
   it('counts from the syntax tree: `as const`, comments and strings are not casts, a double cast is one', () => {

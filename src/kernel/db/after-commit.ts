@@ -9,8 +9,13 @@ import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
  */
 const waiting = new WeakMap<object, Array<() => void>>();
 
+/** The driver's transaction object (the ORM types it `any`), as the key of its waiting work. */
+function transactionOf(context: unknown): object | undefined {
+  return typeof context === 'object' && context !== null ? context : undefined;
+}
+
 export function afterCommit(tx: EntityManager, work: () => void): void {
-  const transaction = tx.getTransactionContext<object>();
+  const transaction = transactionOf(tx.getTransactionContext());
   if (!transaction) {
     work();
     return;
@@ -23,7 +28,7 @@ export function afterCommit(tx: EntityManager, work: () => void): void {
 /** The ORM's subscriber that runs the work of a committed transaction and forgets a rolled-back one's. */
 export class AfterCommitSubscriber implements EventSubscriber {
   afterTransactionCommit(args: TransactionEventArgs): void {
-    const transaction = args.transaction as object | undefined;
+    const transaction = transactionOf(args.transaction);
     if (!transaction) return;
     const list = waiting.get(transaction);
     waiting.delete(transaction);
@@ -31,6 +36,7 @@ export class AfterCommitSubscriber implements EventSubscriber {
   }
 
   afterTransactionRollback(args: TransactionEventArgs): void {
-    if (args.transaction) waiting.delete(args.transaction as object);
+    const transaction = transactionOf(args.transaction);
+    if (transaction) waiting.delete(transaction);
   }
 }

@@ -12,7 +12,10 @@ export interface Batched {
  * Sends `statements` as one message; answers each one's rows. The first batch of a transaction
  * begins it, and the batch sent with `commit` ends it.
  */
-export type SendBatch = (statements: readonly Batched[], options?: { commit?: boolean }) => Promise<QueryResultRow[][]>;
+export type SendBatch = <Row extends QueryResultRow = QueryResultRow>(
+  statements: readonly Batched[],
+  options?: { commit?: boolean },
+) => Promise<Row[][]>;
 
 /**
  * A transaction on one connection of the ORM's pool whose statements go in batches: several
@@ -32,20 +35,23 @@ export async function batchedTransaction<T>(em: EntityManager, work: (send: Send
   const client = await pool.connect();
   let open = false;
   let broken: Error | undefined;
-  const send: SendBatch = async (statements, { commit = false } = {}) => {
+  const send: SendBatch = async <Row extends QueryResultRow>(
+    statements: readonly Batched[],
+    { commit = false }: { commit?: boolean } = {},
+  ) => {
     const texts = statements.map(({ statement, values }) => platform.formatQuery(statement.ormText, values));
     const begins = !open;
     open = true;
     const text = [...(begins ? ['begin'] : []), ...texts, ...(commit ? ['commit'] : [])].join(';\n');
     // A message of several statements answers one result for each (the types of `pg` know one).
-    let answer: QueryResult<QueryResultRow> | QueryResult<QueryResultRow>[];
+    let answer: QueryResult<Row> | QueryResult<Row>[];
     try {
-      answer = await client.query<QueryResultRow>(text);
+      answer = await client.query<Row>(text);
     } catch (error) {
       throw error instanceof Error ? platform.getExceptionConverter().convertException(error) : error;
     }
     if (commit) open = false;
-    const results = ([] as QueryResult<QueryResultRow>[]).concat(answer);
+    const results: QueryResult<Row>[] = Array.isArray(answer) ? answer : [answer];
     return results.slice(begins ? 1 : 0, (begins ? 1 : 0) + statements.length).map((result) => result.rows);
   };
   try {

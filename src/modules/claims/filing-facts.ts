@@ -36,7 +36,7 @@ export interface FilingFacts {
   sequence: string | null;
 }
 
-interface FactsRow {
+type FactsRow = {
   id: string;
   order_ref: string;
   /** One of OrderStatus (the table's check constraint). */
@@ -56,7 +56,7 @@ interface FactsRow {
   assistance_case: FilingFacts['assistanceCase'];
   documents: { id: string; document_type: Schemas['DocumentType']; taken: boolean }[];
   sequence: string | null;
-}
+};
 
 /**
  * The order's row lock, in a statement of its own before the facts (decision record 0107): filings
@@ -109,7 +109,7 @@ export async function lockedFilingFacts(
   caseRef: string | undefined,
   documentIds: readonly string[],
 ): Promise<FilingFacts | null> {
-  const [, rows] = await send([
+  const [, rows] = await send<FactsRow>([
     { statement: ORDER_LOCKED, values: [orderRef] },
     {
       statement: FILING_FACTS,
@@ -124,7 +124,7 @@ export async function lockedFilingFacts(
       ],
     },
   ]);
-  const facts = rows?.[0] as FactsRow | undefined;
+  const facts: FactsRow | undefined = rows?.[0];
   if (!facts) return null;
   return {
     order: {

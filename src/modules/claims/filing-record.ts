@@ -136,7 +136,7 @@ export async function writeFiling(send: SendBatch, rows: FilingRows): Promise<vo
     ...auditEntryValues(rows.audit),
     webhookEventsValue(rows.events),
   ];
-  const [written] = await send([{ statement: WRITE_FILING, values }], { commit: true });
-  const result = written?.[0] as { written: number } | undefined;
+  const [written] = await send<{ written: number }>([{ statement: WRITE_FILING, values }], { commit: true });
+  const result = written?.[0];
   if (result?.written !== 1) throw new Error(`The filing of ${c.claimRef} wrote ${result?.written ?? 0} claims`);
 }
