@@ -4801,7 +4801,7 @@ export interface components {
         };
         /** @description The payment of an order group, summed over its orders, with its latest group payment. */
         GroupPayment: {
-            /** @description The group's most recent payment (`POST /orders/groups/{groupRef}/pay`), or `null` when it never had one. */
+            /** @description The group's most recent payment (`POST /orders/groups/{groupRef}/pay`), or `null` when it never had one; never a group extension's top-up (since 2.10.0). */
             latestGroupPayment: null | components["schemas"]["GroupPaymentAttempt"];
             /**
              * @description `paidAmount` less `refundedAmount`, NPR: what the group's payments keep (the paid orders
