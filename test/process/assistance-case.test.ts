@@ -1,40 +1,19 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { CompanyType } from '../../src/modules/partners/entities/company';
 import type { RunningServer } from '../../src/server';
+import { opsOutput, runOps } from '../support/built-cli';
 import { buildServer } from '../support/built-server';
 import { ApiClient } from '../support/http-client';
 import { newPartner, type TestPartner } from '../support/partners';
-import { SANDBOX_ENV, startTestServer } from '../support/test-server';
+import { startTestServer } from '../support/test-server';
 import { caseRequest, listCases, openCase, paidOrder, readCase, updateCase } from '../support/assistance-fixtures';
 import { expectStatus } from '../support/expect-status';
-
-const CLI = path.resolve(__dirname, '../../dist/src/cli/main.js');
 
 // Every desk step is an `ops` process start (about a second on a loaded machine).
 jest.setTimeout(240_000);
 
 /** One `ops` command in its own process, as the desk runs it beside the server (asynchronous: the server runs in this process). */
-function ops(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: process.env.TEST_DATABASE_URL, ...SANDBOX_ENV },
-      timeout: 60_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function desk(...args: string[]): Promise<string> {
-  const result = await ops('case', ...args);
-  if (result.code !== 0) throw new Error(`ops case ${args.join(' ')} failed: ${result.stderr}`);
-  return result.stdout;
-}
+const ops = (...args: string[]) => runOps(process.env.TEST_DATABASE_URL ?? '', args);
+const desk = (...args: string[]) => opsOutput(process.env.TEST_DATABASE_URL ?? '', ['case', ...args]);
 
 let server: RunningServer;
 let client: ApiClient;

@@ -1,13 +1,12 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { kathmanduToday } from '../../src/kernel/business-date';
+import { opsOutput } from '../support/built-cli';
 import { buildServer } from '../support/built-server';
 import { openCase, paidOrder, readCase } from '../support/assistance-fixtures';
 import { coverAround, listClaims, readClaim } from '../support/claim-fixtures';
 import { expectSchema } from '../support/contract';
 import { expectStatus } from '../support/expect-status';
 import { newPartner, type TestPartner } from '../support/partners';
-import { SANDBOX_ENV, useTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { webhookApi } from '../webhooks/webhook-api';
 
@@ -19,7 +18,6 @@ import { webhookApi } from '../webhooks/webhook-api';
  * at the rate it records, pays and closes it. Every webhook reaches the partner's endpoint and
  * verifies with the official `standardwebhooks` library, in its documented shape.
  */
-const CLI = path.resolve(__dirname, '../../dist/src/cli/main.js');
 
 // Every desk step is an `ops` process start (about a second on a loaded machine).
 jest.setTimeout(240_000);
@@ -28,26 +26,7 @@ const { server, client, databaseUrl } = useTestServer({ backgroundJobs: true });
 const receiver = new WebhookReceiver();
 let placing: TestPartner;
 
-function ops(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: databaseUrl(), ...SANDBOX_ENV },
-      timeout: 60_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function desk(...args: string[]): Promise<string> {
-  const result = await ops(...args);
-  if (result.code !== 0) throw new Error(`ops ${args.join(' ')} failed: ${result.stderr}`);
-  return result.stdout;
-}
+const desk = (...args: string[]) => opsOutput(databaseUrl(), args);
 
 beforeAll(async () => {
   buildServer();

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { addDays } from '../../src/kernel/business-date';
 import { Refund } from '../../src/modules/refunds/entities/refund';
+import { opsOutput } from '../support/built-cli';
 import { buildServer } from '../support/built-server';
 import { CTGS, ROUTES } from '../support/catalogue-fixtures';
 import { readPdf } from '../support/certificate-pdf';
@@ -14,7 +13,7 @@ import { departure, ORDERS } from '../support/order-fixtures';
 import { newPartner, type TestPartner } from '../support/partners';
 import { groupPayPath, RETURN_URL } from '../support/payment-fixtures';
 import { deliverReturn, khaltiCheckout } from '../support/provider-browser';
-import { SANDBOX_ENV, useTestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 import { newTraveller } from '../support/traveller-fixtures';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { startEsewaSimulator, type EsewaSimulator } from '../simulators/esewa-simulator';
@@ -32,7 +31,6 @@ import { webhookApi } from '../webhooks/webhook-api';
  * Every webhook reaches the agency's endpoint and verifies with the official `standardwebhooks`
  * library, in its documented shape.
  */
-const CLI = path.resolve(__dirname, '../../dist/src/cli/main.js');
 
 // Every operator step is an `ops` process start, and four Khalti refunds wait for the executor.
 jest.setTimeout(300_000);
@@ -56,26 +54,7 @@ let agency: TestPartner;
 
 afterAll(() => Promise.all([receiver.stop(), khalti?.stop(), esewa?.stop()]));
 
-function ops(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: databaseUrl(), ...SANDBOX_ENV, ...providers() },
-      timeout: 60_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function operator(...args: string[]): Promise<string> {
-  const result = await ops(...args);
-  if (result.code !== 0) throw new Error(`ops ${args.join(' ')} failed: ${result.stderr}`);
-  return result.stdout;
-}
+const operator = (...args: string[]) => opsOutput(databaseUrl(), args, providers());
 
 beforeAll(async () => {
   buildServer();
