@@ -140,3 +140,20 @@ export async function registerTravellers(baseUrl, partner, travellersPerPartner)
 export async function inBatches(items, size, work) {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
 }
+
+/** Pays an order through the sandbox card checkout as its customer would: the pay call, the card form, the callback. */
+export async function payByCard(baseUrl, headers, orderRef) {
+  const started = await call(
+    `${baseUrl}${API}/orders/${orderRef}/pay`,
+    {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ gateway: 'card_gateway' }),
+    },
+    200,
+  );
+  const form = new URLSearchParams({ action: 'pay', cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' });
+  const checkout = await fetch(started.paymentUrl, { method: 'POST', body: form, redirect: 'manual' });
+  const callback = await fetch(checkout.headers.get('location'), { redirect: 'manual' });
+  if (callback.status !== 200) throw new Error(`callback answered ${callback.status}`);
+}

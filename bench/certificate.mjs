@@ -6,12 +6,11 @@
 // CERT_CONCURRENCY workers; the server's VmRSS is read every 100 certificates.
 // CERT_PROFILE=1 writes a V8 CPU profile of the server into bench/results/ (node bench/profile-summary.mjs reads it).
 // Run: npm run bench:certificate
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { API, call, createPartners, registerTravellers, ROUTE_IDS } from './bench-partners.mjs';
+import { API, call, createPartners, payByCard, registerTravellers, ROUTE_IDS } from './bench-partners.mjs';
 import { here, percentile, processCpuSeconds, startBenchServer, writeResult } from './support.mjs';
 
 const require = createRequire(import.meta.url);
@@ -71,19 +70,7 @@ async function paidOrders(server, partner) {
       },
       201,
     );
-    const started = await call(
-      `${server.url}${API}/orders/${order.orderRef}/pay`,
-      {
-        method: 'POST',
-        headers: { ...headers, 'idempotency-key': randomUUID() },
-        body: JSON.stringify({ gateway: 'card_gateway' }),
-      },
-      200,
-    );
-    const form = new URLSearchParams({ action: 'pay', cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' });
-    const checkout = await fetch(started.paymentUrl, { method: 'POST', body: form, redirect: 'manual' });
-    const callback = await fetch(checkout.headers.get('location'), { redirect: 'manual' });
-    if (callback.status !== 200) throw new Error(`callback answered ${callback.status}`);
+    await payByCard(server.url, headers, order.orderRef);
     orderRefs.push(order.orderRef);
   }
   return orderRefs;

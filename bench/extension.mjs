@@ -5,10 +5,9 @@
 // preview, ...), EXT_ROUNDS of EXT_REQUESTS requests per partner each, and the p95 is over all
 // rounds' latencies; the 1-minute load average before and after is reported beside it.
 // Run: npm run bench:extension
-import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { createRequire } from 'node:module';
-import { API, call, createPartners, inBatches, registerTravellers, ROUTE_IDS } from './bench-partners.mjs';
+import { API, call, createPartners, payByCard, inBatches, registerTravellers, ROUTE_IDS } from './bench-partners.mjs';
 import { percentile, processCpuSeconds, startBenchServer, writeResult } from './support.mjs';
 
 const require = createRequire(import.meta.url);
@@ -53,19 +52,7 @@ async function paidOrder(server, partner) {
     },
     201,
   );
-  const started = await call(
-    `${server.url}${API}/orders/${order.orderRef}/pay`,
-    {
-      method: 'POST',
-      headers: { ...headers, 'idempotency-key': randomUUID() },
-      body: JSON.stringify({ gateway: 'card_gateway' }),
-    },
-    200,
-  );
-  const form = new URLSearchParams({ action: 'pay', cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' });
-  const checkout = await fetch(started.paymentUrl, { method: 'POST', body: form, redirect: 'manual' });
-  const callback = await fetch(checkout.headers.get('location'), { redirect: 'manual' });
-  if (callback.status !== 200) throw new Error(`callback answered ${callback.status}`);
+  await payByCard(server.url, headers, order.orderRef);
   return order.orderRef;
 }
 
